@@ -1,0 +1,134 @@
+"""One SQLite file, one connection, one write path.
+
+Writes go through `Database.write()`: one `BEGIN IMMEDIATE` transaction, serialised by a lock so
+statements of concurrent coroutines never interleave inside somebody else's transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bank.errors import DatabaseTooNew, MigrationFailed
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "migrations"
+DEFAULT_DB = Path("data") / "proctor.db"
+_MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
+
+
+def default_db_path() -> Path:
+    return Path(os.environ.get("PROCTOR_DB") or DEFAULT_DB)
+
+
+def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
+    found = []
+    for path in directory.iterdir():
+        m = _MIGRATION_NAME.match(path.name)
+        if m:
+            found.append((int(m.group(1)), path))
+    found.sort()
+    versions = [v for v, _ in found]
+    if len(set(versions)) != len(versions):
+        raise MigrationFailed(f"two migrations share a number in {directory}")
+    return found
+
+
+class Database:
+    """An open SQLite database: reads anywhere, writes through `write()`."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path):
+        self.conn = conn
+        self.path = path
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str | None = None, *, migrate: bool = True,
+                   migrations_dir: Path = MIGRATIONS_DIR) -> Database:
+        """Open (creating if needed) and migrate. Raises DatabaseTooNew, MigrationFailed."""
+        path = Path(path) if path is not None else default_db_path()
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        db = cls(conn, path)
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            if migrate:
+                await db.migrate(migrations_dir)
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def user_version(self) -> int:
+        row = await self.fetchone("PRAGMA user_version")
+        return int(row[0])
+
+    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
+        """Apply pending migrations, each in its own transaction with its version bump.
+
+        Raises DatabaseTooNew if the file is newer than the code, MigrationFailed if one fails
+        (that one and the ones after it stay pending; the database is as it was before it).
+        """
+        files = migration_files(directory)
+        known = files[-1][0] if files else 0
+        current = await self.user_version()
+        if current > known:
+            raise DatabaseTooNew(
+                f"{self.path} is at schema version {current}, but this code knows only up to "
+                f"{known}. Upgrade Exam Proctor, or point PROCTOR_DB at another file."
+            )
+        applied = []
+        async with self._write_lock:
+            for version, path in files:
+                if version <= current:
+                    continue
+                sql = path.read_text(encoding="utf-8")
+                script = f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {version};\nCOMMIT;"
+                try:
+                    await self.conn.executescript(script)
+                except sqlite3.Error as e:
+                    if self.conn.in_transaction:
+                        await self.conn.execute("ROLLBACK")
+                    raise MigrationFailed(f"migration {path.name} failed: {e}") from e
+                applied.append(version)
+        return applied
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction. Commits on success, rolls back on any exception."""
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            else:
+                await self.conn.execute("COMMIT")
+
+    async def fetchall(self, sql: str, params: Iterable[Any] | dict = ()) -> list[sqlite3.Row]:
+        async with self.conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def fetchone(self, sql: str, params: Iterable[Any] | dict = ()) -> sqlite3.Row | None:
+        async with self.conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def scalar(self, sql: str, params: Iterable[Any] | dict = ()) -> Any:
+        row = await self.fetchone(sql, params)
+        return None if row is None else row[0]

@@ -1,0 +1,116 @@
+"""The bank's data model: papers hold sections, sections hold questions."""
+
+from __future__ import annotations
+
+import hashlib
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+
+class Kind(StrEnum):
+    fill = "fill"
+    single = "single"
+    multi = "multi"
+    truefalse = "truefalse"
+    short = "short"
+    discussion = "discussion"
+    case = "case"
+
+
+OBJECTIVE = frozenset({Kind.fill, Kind.single, Kind.multi, Kind.truefalse})
+SUBJECTIVE = frozenset({Kind.short, Kind.discussion, Kind.case})
+CHOICE = frozenset({Kind.single, Kind.multi})
+
+
+class Flag(StrEnum):
+    truncated = "truncated"  # cut off at the end of the file: never asked
+    corrupted = "corrupted"  # garbled characters that could not be repaired: never asked
+    repaired = "repaired"  # garbled characters were repaired with certainty
+    no_answer = "no_answer"  # the key is missing
+    no_explanation = "no_explanation"
+
+
+UNASKABLE = frozenset({Flag.truncated, Flag.corrupted, Flag.no_answer})
+
+
+class MultiPolicy(StrEnum):
+    all_or_nothing = "all-or-nothing"
+    partial = "partial"
+    weighted = "weighted"
+
+
+class Source(BaseModel):
+    paper: str  # paper slug
+    section: int  # 1-based section position
+    number: int
+
+
+# answer by kind: single "C"; multi "ABD"; truefalse bool; fill [[alt, ...], ...]; subjective text
+Answer = bool | str | list[list[str]]
+
+
+class Question(BaseModel):
+    id: int | None = None
+    number: int
+    kind: Kind
+    stem: str
+    options: list[str] = Field(default_factory=list)
+    answer: Answer
+    explanation: str = ""
+    points: float = 1.0
+    flags: list[str] = Field(default_factory=list)
+    source: Source | None = None
+    topic: str = ""
+    retired: bool = False
+
+    @property
+    def askable(self) -> bool:
+        return not self.retired and not (set(self.flags) & UNASKABLE)
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable identity: where the question stands, so re-importing a fixed text updates it."""
+        if self.source is None:
+            raise ValueError("a question needs a source to have a fingerprint")
+        return fingerprint(self.source.paper, self.source.section, self.source.number)
+
+
+def fingerprint(paper_slug: str, section: int, number: int) -> str:
+    raw = f"{paper_slug}|{section}|{number}".encode()
+    return hashlib.sha1(raw).hexdigest()[:16]
+
+
+class Section(BaseModel):
+    kind: Kind
+    title: str
+    points_each: float | None = None
+    declared_count: int | None = None
+    questions: list[Question] = Field(default_factory=list)
+
+
+class PaperSettings(BaseModel):
+    time_limit_min: int = 60
+    attempts_allowed: int | None = None  # None: unlimited
+    grading_method: str = "best"  # best | last
+    multi_policy: MultiPolicy = MultiPolicy.partial
+    exam_only: bool = False
+    shuffle_options: bool = True
+
+
+class Paper(BaseModel):
+    id: int | None = None
+    slug: str
+    title: str
+    source_file: str = ""
+    sections: list[Section] = Field(default_factory=list)
+    settings: PaperSettings = Field(default_factory=PaperSettings)
+    # problems found while parsing that are not tied to one question (declared vs found, ...)
+    notes: list[str] = Field(default_factory=list)
+
+    def questions(self) -> list[Question]:
+        return [q for s in self.sections for q in s.questions]
+
+    @property
+    def max_score(self) -> float:
+        return sum(q.points for q in self.questions() if q.askable)

@@ -1,0 +1,164 @@
+"""Reading and writing papers and questions in SQLite."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from bank.db import Database
+from bank.errors import NotFound
+from bank.models import Kind, Paper, PaperSettings, Question, Section, Source
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+async def save_paper(db: Database, paper: Paper, now: float) -> int:
+    """Insert or update a paper in one transaction; returns its id.
+
+    Questions are matched by fingerprint, so a re-import updates them in place and the answers
+    already given stay attached. Questions the new text no longer has are retired, not deleted.
+    """
+    s = paper.settings
+    async with db.write() as conn:
+        cur = await conn.execute(
+            """INSERT INTO papers (slug, title, source_file, time_limit_min, attempts_allowed,
+                   grading_method, multi_policy, exam_only, shuffle_options, notes, imported_at)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?)
+               ON CONFLICT(slug) DO UPDATE SET title=excluded.title,
+                   source_file=excluded.source_file, notes=excluded.notes,
+                   imported_at=excluded.imported_at
+               RETURNING id""",
+            (paper.slug, paper.title, paper.source_file, s.time_limit_min, s.attempts_allowed,
+             s.grading_method, s.multi_policy.value, int(s.exam_only), int(s.shuffle_options),
+             _dumps(paper.notes), now),
+        )
+        paper_id = (await cur.fetchone())[0]
+        kept: list[str] = []
+        for pos, section in enumerate(paper.sections, start=1):
+            cur = await conn.execute(
+                """INSERT INTO sections (paper_id, position, kind, title, points_each, declared_count)
+                   VALUES (?,?,?,?,?,?)
+                   ON CONFLICT(paper_id, position) DO UPDATE SET kind=excluded.kind,
+                       title=excluded.title, points_each=excluded.points_each,
+                       declared_count=excluded.declared_count
+                   RETURNING id""",
+                (paper_id, pos, section.kind.value, section.title, section.points_each,
+                 section.declared_count),
+            )
+            section_id = (await cur.fetchone())[0]
+            for q in section.questions:
+                q = q.model_copy(update={"source": Source(paper=paper.slug, section=pos, number=q.number)})
+                kept.append(q.fingerprint)
+                await conn.execute(
+                    """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
+                           options, answer, explanation, points, flags, topic, retired)
+                       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0)
+                       ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
+                           section_id=excluded.section_id, number=excluded.number,
+                           kind=excluded.kind, stem=excluded.stem, options=excluded.options,
+                           answer=excluded.answer, explanation=excluded.explanation,
+                           points=excluded.points, flags=excluded.flags, topic=excluded.topic""",
+                    (q.fingerprint, paper_id, section_id, q.number, q.kind.value, q.stem,
+                     _dumps(q.options), _dumps(q.answer), q.explanation, q.points,
+                     _dumps(q.flags), q.topic),
+                )
+        marks = ",".join("?" * len(kept)) or "''"
+        await conn.execute(
+            f"UPDATE questions SET retired=1 WHERE paper_id=? AND fingerprint NOT IN ({marks})",
+            (paper_id, *kept),
+        )
+        await conn.execute(
+            "DELETE FROM sections WHERE paper_id=? AND position>? "
+            "AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.section_id=sections.id)",
+            (paper_id, len(paper.sections)),
+        )
+    return paper_id
+
+
+def question_from_row(row: sqlite3.Row) -> Question:
+    keys = row.keys()
+    return Question(
+        id=row["id"],
+        number=row["number"],
+        kind=Kind(row["kind"]),
+        stem=row["stem"],
+        options=json.loads(row["options"]),
+        answer=json.loads(row["answer"]),
+        explanation=row["explanation"],
+        points=row["points"],
+        flags=json.loads(row["flags"]),
+        topic=row["topic"],
+        retired=bool(row["retired"]),
+        source=Source(paper=row["slug"], section=row["section_pos"], number=row["number"])
+        if "slug" in keys else None,
+    )
+
+
+_QUESTION_SELECT = """SELECT q.*, p.slug AS slug, s.position AS section_pos
+                      FROM questions q JOIN papers p ON p.id = q.paper_id
+                      JOIN sections s ON s.id = q.section_id"""
+
+
+async def get_question(db: Database, question_id: int) -> Question:
+    """Raises NotFound."""
+    row = await db.fetchone(f"{_QUESTION_SELECT} WHERE q.id = ?", (question_id,))
+    if row is None:
+        raise NotFound(f"no question {question_id}")
+    return question_from_row(row)
+
+
+async def get_questions(db: Database, ids: list[int]) -> dict[int, Question]:
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = await db.fetchall(f"{_QUESTION_SELECT} WHERE q.id IN ({marks})", ids)
+    return {r["id"]: question_from_row(r) for r in rows}
+
+
+def _settings_from_row(row: sqlite3.Row) -> PaperSettings:
+    return PaperSettings(
+        time_limit_min=row["time_limit_min"],
+        attempts_allowed=row["attempts_allowed"],
+        grading_method=row["grading_method"],
+        multi_policy=row["multi_policy"],
+        exam_only=bool(row["exam_only"]),
+        shuffle_options=bool(row["shuffle_options"]),
+    )
+
+
+async def load_paper(db: Database, key: int | str, *, include_retired: bool = False) -> Paper:
+    """A whole paper by id or slug. Raises NotFound."""
+    col = "id" if isinstance(key, int) else "slug"
+    prow = await db.fetchone(f"SELECT * FROM papers WHERE {col} = ?", (key,))
+    if prow is None:
+        raise NotFound(f"no paper {key!r}")
+    srows = await db.fetchall(
+        "SELECT * FROM sections WHERE paper_id=? ORDER BY position", (prow["id"],))
+    qrows = await db.fetchall(
+        f"{_QUESTION_SELECT} WHERE q.paper_id=? ORDER BY s.position, q.number", (prow["id"],))
+    by_section: dict[int, list[Question]] = {}
+    for r in qrows:
+        q = question_from_row(r)
+        if q.retired and not include_retired:
+            continue
+        by_section.setdefault(r["section_id"], []).append(q)
+    sections = [
+        Section(kind=Kind(s["kind"]), title=s["title"], points_each=s["points_each"],
+                declared_count=s["declared_count"], questions=by_section.get(s["id"], []))
+        for s in srows
+    ]
+    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"],
+                 source_file=prow["source_file"], sections=sections,
+                 settings=_settings_from_row(prow), notes=json.loads(prow["notes"]))
+
+
+async def list_papers(db: Database) -> list[Paper]:
+    """Every paper, whole, in import order."""
+    rows = await db.fetchall("SELECT id FROM papers ORDER BY id")
+    return [await load_paper(db, r["id"]) for r in rows]
+
+
+async def paper_count(db: Database) -> int:
+    return await db.scalar("SELECT COUNT(*) FROM papers")

@@ -1,0 +1,53 @@
+"""Settings from the environment or `.env` (pydantic-settings)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from typing import Annotated
+
+TOKEN_HELP = ("TELEGRAM_BOT_TOKEN is missing or malformed. Get a token from @BotFather in Telegram "
+              "(/newbot), then run: TELEGRAM_BOT_TOKEN=123456:ABC... proctor run "
+              "(or try the bot without a token: proctor sandbox)")
+_TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{20,}$")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_bot_token: SecretStr = Field(validation_alias="TELEGRAM_BOT_TOKEN")
+    db: Path = Field(Path("data/proctor.db"), validation_alias="PROCTOR_DB")
+    admins: Annotated[frozenset[int], NoDecode] = Field(frozenset(), validation_alias="PROCTOR_ADMINS")
+    timezone: str = Field("UTC", validation_alias="PROCTOR_TIMEZONE")
+    language: str = Field("en", validation_alias="PROCTOR_LANGUAGE")
+    bot_api_url: str = Field("https://api.telegram.org/bot", validation_alias="PROCTOR_BOT_API_URL")
+    bot_api_file_url: str | None = Field(None, validation_alias="PROCTOR_BOT_API_FILE_URL")
+    shuffle_options: bool = Field(True, validation_alias="PROCTOR_SHUFFLE_OPTIONS")
+    daily_time: str = Field("09:00", validation_alias="PROCTOR_DAILY_TIME")
+    daily_questions: int = Field(5, validation_alias="PROCTOR_DAILY_QUESTIONS")
+    webhook_secret: SecretStr | None = Field(None, validation_alias="PROCTOR_WEBHOOK_SECRET")
+    webhook_listen: str = Field("0.0.0.0", validation_alias="PROCTOR_WEBHOOK_LISTEN")
+    webhook_port: int = Field(8443, validation_alias="PROCTOR_WEBHOOK_PORT")
+
+    @field_validator("telegram_bot_token")
+    @classmethod
+    def _token_shape(cls, v: SecretStr) -> SecretStr:
+        if not _TOKEN.match(v.get_secret_value().strip()):
+            raise ValueError("malformed token")
+        return SecretStr(v.get_secret_value().strip())
+
+    @field_validator("admins", mode="before")
+    @classmethod
+    def _split_admins(cls, v):
+        if isinstance(v, str):
+            return frozenset(int(x) for x in v.replace(" ", "").split(",") if x)
+        return v
+
+    @field_validator("language")
+    @classmethod
+    def _lang(cls, v: str) -> str:
+        v = v.lower()[:2]
+        return v if v in ("en", "zh") else "en"

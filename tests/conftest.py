@@ -1,0 +1,21 @@
+"""Shared fixtures: a real SQLite file per test, migrated."""
+
+from pathlib import Path
+
+import pytest
+
+from bank.db import Database
+
+SEEDS_DIR = Path(__file__).resolve().parents[1] / "bank" / "seeds"
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database.open(tmp_path / "proctor.db")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def seed_files() -> list[Path]:
+    return sorted(SEEDS_DIR.glob("*.txt"))
