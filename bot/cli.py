@@ -31,9 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.db:
         os.environ["PROCTOR_DB"] = args.db
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "run":
         return _run(args)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "sandbox":
         from bot.sandbox import run_sandbox
 
@@ -55,6 +55,9 @@ def _run(args) -> int:
             print(f"proctor: bad setting: {e.errors()[0]['loc'][0]}: {e.errors()[0]['msg']}", file=sys.stderr)
         return 2
     from bot.app import run_bot
+    from bot.logging_setup import setup_logging
+
+    setup_logging(settings.telegram_bot_token.get_secret_value())
 
     return run_bot(settings, webhook_url=args.webhook)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
-from typing import Annotated
 
 TOKEN_HELP = ("TELEGRAM_BOT_TOKEN is missing or malformed. Get a token from @BotFather in Telegram "
               "(/newbot), then run: TELEGRAM_BOT_TOKEN=123456:ABC... proctor run "

@@ -1,0 +1,95 @@
+"""Wiring: one place that builds the Application, opens services and registers every feature."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+
+from telegram import BotCommand, BotCommandScopeDefault
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
+
+from bank.clock import Clock, SystemClock
+from bank.db import Database
+from bot import core
+from bot.services import KEY, Services, services
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+# Order matters: features register before core's catch-all handlers (garbled buttons).
+FEATURES = ["bot.exam", "bot.daily", "bot.leads"]
+
+
+def _features():
+    return [importlib.import_module(name) for name in FEATURES]
+
+
+def build_application(settings: Settings, *, clock: Clock | None = None,
+                      rate_limiter: bool = True) -> Application:
+    """The Application with every handler and start-up step; nothing is opened yet."""
+    builder = (
+        ApplicationBuilder()
+        .token(settings.telegram_bot_token.get_secret_value())
+        .base_url(settings.bot_api_url)
+        .defaults(Defaults(block=True))
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if settings.bot_api_file_url:
+        builder = builder.base_file_url(settings.bot_api_file_url)
+    if rate_limiter:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+    app = builder.build()
+    app.bot_data[KEY] = Services(settings=settings, clock=clock or SystemClock())
+    core.register_first(app)
+    for feature in _features():
+        feature.register(app)
+    core.register_last(app)
+    return app
+
+
+async def _post_init(app: Application) -> None:
+    """Open the database, import the default bank, register commands, re-arm every job."""
+    svc = services(app)
+    svc.db = await Database.open(svc.settings.db)
+    from bank.bootstrap import ensure_default_bank
+
+    imported = await ensure_default_bank(svc.db, svc.now())
+    if imported:
+        log.info("imported the bundled bank: %d papers", imported)
+    await _set_commands(app)
+    for feature in _features():
+        hook = getattr(feature, "on_startup", None)
+        if hook is not None:
+            await hook(app)
+    core.warm_up_in_background()
+
+
+async def _post_shutdown(app: Application) -> None:
+    svc = services(app)
+    if svc.db is not None:
+        await svc.db.close()
+        svc.db = None
+
+
+async def _set_commands(app: Application) -> None:
+    entries = core.COMMANDS + [c for f in _features() for c in getattr(f, "COMMANDS", [])]
+    for lang in ("en", "zh"):
+        cmds = [BotCommand(name, en if lang == "en" else zh) for name, en, zh in entries]
+        await app.bot.set_my_commands(cmds, scope=BotCommandScopeDefault(),
+                                      language_code=None if lang == "en" else lang)
+
+
+def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
+    """Run until interrupted: long polling, or a webhook with a secret token."""
+    app = build_application(settings)
+    if webhook_url:
+        import secrets
+
+        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
+        app.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
+                        webhook_url=webhook_url, secret_token=secret, drop_pending_updates=False)
+    else:
+        app.run_polling(drop_pending_updates=False)
+    return 0

@@ -1,0 +1,52 @@
+"""Texts every chat shares."""
+
+TEXTS: dict[str, dict[str, str]] = {
+    "start": {
+        "en": "Hi {name}! I run exams on large-model engineering.\n\n"
+              "/papers – the papers you can take\n/exam – take a timed paper\n"
+              "/practice – practise with instant feedback\n/daily – a daily quiz in this chat\n"
+              "/help – every command",
+        "zh": "你好，{name}！我负责大模型工程方向的考试。\n\n"
+              "/papers – 可参加的试卷\n/exam – 参加限时考试\n/practice – 练习，答完即看反馈\n"
+              "/daily – 在本聊天中每日一练\n/help – 全部命令",
+    },
+    "help": {
+        "en": "Exams: /papers, /exam, /exam random, /practice, /resume, /cancel, /mystats\n"
+              "Daily quiz: /daily on [HH:MM] [Area/City], /daily off, /daily now, /daily status\n"
+              "Ranks: /leaderboard [today|week|month|all], /leaderboard paper <paper>\n"
+              "Other: /dispute, /forgetme, /lang en|zh|auto, /script orig|hans|hant\n"
+              "Team leads: /review, /report, /chart, /bankstats",
+        "zh": "考试：/papers、/exam、/exam random、/practice、/resume、/cancel、/mystats\n"
+              "每日一练：/daily on [HH:MM] [时区]、/daily off、/daily now、/daily status\n"
+              "排行榜：/leaderboard [today|week|month|all]、/leaderboard paper <试卷>\n"
+              "其他：/dispute、/forgetme、/lang en|zh|auto、/script orig|hans|hant\n"
+              "组长：/review、/report、/chart、/bankstats",
+    },
+    "lang_usage": {"en": "Usage: /lang en, /lang zh or /lang auto", "zh": "用法：/lang en、/lang zh 或 /lang auto"},
+    "lang_set": {"en": "Language set to English.", "zh": "界面语言已设为中文。"},
+    "script_usage": {
+        "en": "Usage: /script orig (as written), /script hans (Simplified) or /script hant (Traditional)",
+        "zh": "用法：/script orig（原文）、/script hans（简体）或 /script hant（繁体）",
+    },
+    "script_set": {"en": "Questions will be shown {script}.", "zh": "题目将以{script}显示。"},
+    "script_orig": {"en": "as written", "zh": "原文"},
+    "script_hans": {"en": "in Simplified Chinese", "zh": "简体"},
+    "script_hant": {"en": "in Traditional Chinese", "zh": "繁体"},
+    "button_unknown": {
+        "en": "Sorry, I don't recognise that button. Please use a fresh one.",
+        "zh": "抱歉，无法识别这个按钮，请使用最新的消息。",
+    },
+    "oops": {
+        "en": "Sorry, something went wrong on my side. Your answers so far are saved; please try again.",
+        "zh": "抱歉，我这边出了点问题。已作答的内容都已保存，请重试。",
+    },
+    "open_private": {"en": "Open a private chat", "zh": "打开私聊"},
+    "private_only": {
+        "en": "Exams run in a private chat with me. Tap below to open it.",
+        "zh": "考试只在与我的私聊中进行，点击下方按钮打开私聊。",
+    },
+    "not_allowed": {
+        "en": "Only team leads can do that.",
+        "zh": "只有组长可以执行此操作。",
+    },
+}

@@ -1,0 +1,3 @@
+"""Interface texts of this feature: key -> {"en": ..., "zh": ...}."""
+
+TEXTS: dict[str, dict[str, str]] = {}

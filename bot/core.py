@@ -1,0 +1,131 @@
+"""What every chat shares: /start, /help, /lang, /script, update de-duplication, the error handler."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import (
+    Application,
+    ApplicationHandlerStop,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    TypeHandler,
+)
+
+from bank import users as user_store
+from bot.i18n import t
+from bot.services import services
+from bot.userctx import user_ctx
+
+log = logging.getLogger(__name__)
+
+COMMANDS = [
+    ("start", "Welcome and what I can do", "欢迎与功能介绍"),
+    ("help", "All commands", "全部命令"),
+    ("lang", "Interface language: en or zh", "界面语言：en 或 zh"),
+    ("script", "Question text: orig, hans or hant", "题目文字：原文、简体或繁体"),
+]
+
+
+async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Telegram delivers at least once: an update_id seen before is not handled again."""
+    svc = services(context)
+    async with svc.db.write() as conn:
+        cur = await conn.execute(
+            "INSERT OR IGNORE INTO processed_updates (update_id, at) VALUES (?, ?)",
+            (update.update_id, svc.now()))
+        fresh = cur.rowcount == 1
+    if not fresh:
+        log.info("update %s delivered again: ignored", update.update_id)
+        raise ApplicationHandlerStop
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Greet the user and list what they can do."""
+    u = await user_ctx(update, context)
+    await update.effective_message.reply_text(t("start", u.lang, name=u.first_name))
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """List every command."""
+    u = await user_ctx(update, context)
+    await update.effective_message.reply_text(t("help", u.lang))
+
+
+async def set_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Override the interface language: /lang en|zh|auto."""
+    u = await user_ctx(update, context)
+    arg = (context.args[0].lower() if context.args else "")
+    if arg not in ("en", "zh", "auto"):
+        await update.effective_message.reply_text(t("lang_usage", u.lang))
+        return
+    await user_store.set_language(services(context).db, u.id, None if arg == "auto" else arg)
+    u = await user_ctx(update, context)
+    await update.effective_message.reply_text(t("lang_set", u.lang))
+
+
+async def set_script(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Show questions as written, in Simplified or in Traditional: /script orig|hans|hant."""
+    u = await user_ctx(update, context)
+    arg = (context.args[0].lower() if context.args else "")
+    if arg not in ("orig", "hans", "hant"):
+        await update.effective_message.reply_text(t("script_usage", u.lang))
+        return
+    await user_store.set_script(services(context).db, u.id, arg)
+    await update.effective_message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
+
+
+async def garbled_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Any button no feature recognised: forged, garbled or from an old version."""
+    u = await user_ctx(update, context)
+    await update.callback_query.answer(t("button_unknown", u.lang), show_alert=False)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log first; then tell the user something short, never a stack trace."""
+    log.error("unhandled error on update %s", getattr(update, "update_id", None), exc_info=context.error)
+    if not isinstance(update, Update):
+        return
+    lang = "en"
+    try:
+        if update.callback_query:
+            await update.callback_query.answer(t("oops", lang))
+        elif update.effective_message:
+            await update.effective_message.reply_text(t("oops", lang))
+    except Exception:  # the error handler must never raise
+        log.warning("could not tell the user about the error", exc_info=True)
+
+
+def register_first(app: Application) -> None:
+    app.add_handler(TypeHandler(Update, drop_repeated_update), group=-1)
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler("help", help_command))
+    app.add_handler(CommandHandler("lang", set_lang))
+    app.add_handler(CommandHandler("script", set_script))
+
+
+def register_last(app: Application) -> None:
+    app.add_handler(CallbackQueryHandler(garbled_button))
+    app.add_error_handler(on_error)
+
+
+def warm_up_in_background() -> None:
+    """Load the grader's dictionaries (jieba, OpenCC) off the event loop, after start-up."""
+
+    def _warm():
+        try:
+            from bank.grading import warm_up
+
+            warm_up()
+        except Exception:
+            log.warning("warm-up failed", exc_info=True)
+
+    threading.Thread(target=_warm, name="warm-up", daemon=True).start()
+
+
+def open_private_button(bot_username: str, lang: str, payload: str = "") -> InlineKeyboardMarkup:
+    url = f"https://t.me/{bot_username}" + (f"?start={payload}" if payload else "")
+    return InlineKeyboardMarkup([[InlineKeyboardButton(t("open_private", lang), url=url)]])

@@ -1,0 +1,34 @@
+"""What handlers need, opened once at start-up and kept in `application.bot_data`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.ext import Application, CallbackContext
+
+from bank.clock import Clock
+from bank.db import Database
+from bot.settings import Settings
+
+
+@dataclass
+class Services:
+    settings: Settings
+    clock: Clock
+    db: Database | None = None  # opened in post_init
+    extra: dict[str, Any] = field(default_factory=dict)  # per-feature caches (never the record)
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    def is_admin(self, user_id: int) -> bool:
+        return user_id in self.settings.admins
+
+
+KEY = "services"
+
+
+def services(ctx: CallbackContext | Application) -> Services:
+    data = ctx.bot_data
+    return data[KEY]
