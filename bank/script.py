@@ -1,0 +1,31 @@
+"""Show text as written, in Simplified or in Traditional characters (OpenCC)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+SCRIPTS = ("orig", "hans", "hant")
+_CONFIGS = {"hans": "t2s", "hant": "s2t"}
+
+
+@cache
+def converter(config: str):
+    """The OpenCC converter for `config` ("t2s", "s2t", ...), built once on first use."""
+    import opencc  # imported here so that importing bank stays cheap
+
+    return opencc.OpenCC(config)
+
+
+def to_script(text: str, script: str) -> str:
+    """`text` as written ("orig"), in Simplified ("hans") or in Traditional ("hant").
+
+    Raises ValueError for any other script.
+    """
+    if script == "orig":
+        return text
+    config = _CONFIGS.get(script)
+    if config is None:
+        raise ValueError(f"unknown script {script!r}; expected one of {', '.join(SCRIPTS)}")
+    if not text:
+        return text
+    return converter(config).convert(text)
