@@ -13,6 +13,7 @@ from bank.models import Question
 
 FUZZY_MIN_LEN = 6  # normalised answers shorter than this must match exactly
 FUZZY_MIN_RATIO = 90.0  # rapidfuzz ratio a longer answer needs to pass despite a typo
+# Typos are tolerated in words only: in "1+e^{-x}" or "INT8" one character changes the meaning.
 
 _SEPARATORS = re.compile(r"[、,，;；\n\r]+")
 # "MPI（消息傳遞接口）", "Strassen算法（或普通矩陣乘法算法）", "每秒浮点运算次数（FLOPS）"
@@ -66,10 +67,11 @@ def _matches(typed: str, accepted: frozenset[str]) -> bool:
         return False
     if norm in accepted:
         return True
-    if len(norm) < FUZZY_MIN_LEN:
+    if len(norm) < FUZZY_MIN_LEN or not norm.isalpha():
         return False
     return any(
-        len(a) >= FUZZY_MIN_LEN and ratio(norm, a, score_cutoff=FUZZY_MIN_RATIO) for a in accepted
+        len(a) >= FUZZY_MIN_LEN and a.isalpha() and ratio(norm, a, score_cutoff=FUZZY_MIN_RATIO)
+        for a in accepted
     )
 
 
