@@ -31,5 +31,5 @@ def scaled(fraction: float, points: float, expected: str, detail: str = "") -> G
         verdict = Verdict.wrong
     else:
         verdict = Verdict.partial
-    score = min(points, round(points * fraction, 4))
+    score = points if fraction >= 1.0 else min(points, round(points * fraction, 4))
     return Grade(score=score, max_score=points, verdict=verdict, expected=expected, detail=detail)
