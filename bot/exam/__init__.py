@@ -1,13 +1,33 @@
-"""Feature package: `register(app)` adds its handlers; `on_startup(app)` re-arms its jobs."""
+"""Exams and practice: full papers on demand, timed and proctored, scored by section."""
 
-from telegram.ext import Application
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
-COMMANDS: list[tuple[str, str, str]] = []  # (command, English description, Chinese description)
+from bot.exam import handlers
+from bot.exam.jobs import recover
+
+COMMANDS: list[tuple[str, str, str]] = [
+    ("papers", "Papers you can take", "可参加的试卷"),
+    ("exam", "Take a timed paper (/exam random: a mock paper)", "限时考试（/exam random 随机模拟卷）"),
+    ("practice", "Practise with instant feedback", "练习，答完即看反馈"),
+    ("resume", "Back to your exam in progress", "回到进行中的考试"),
+    ("cancel", "Stop your exam in progress", "放弃进行中的考试"),
+    ("mystats", "Your results", "我的成绩"),
+]
 
 
 def register(app: Application) -> None:
-    """Add this feature's handlers."""
+    """Add the exam's commands, buttons and typed answers."""
+    app.add_handler(CommandHandler("papers", handlers.papers))
+    app.add_handler(CommandHandler("exam", handlers.exam))
+    app.add_handler(CommandHandler("practice", handlers.practice))
+    app.add_handler(CommandHandler("resume", handlers.resume))
+    app.add_handler(CommandHandler("cancel", handlers.cancel))
+    app.add_handler(CommandHandler("mystats", handlers.mystats))
+    app.add_handler(CallbackQueryHandler(handlers.button, pattern=r"^x:"))
+    private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
+    app.add_handler(MessageHandler(private_text, handlers.typed_answer), group=1)
 
 
 async def on_startup(app: Application) -> None:
-    """Rebuild this feature's jobs from the database."""
+    """Hand in attempts that expired while down; re-arm the deadlines of running ones."""
+    await recover(app)

@@ -1,0 +1,1 @@
+"""Exam and practice attempts: plain data in model.py, operations in service.py."""

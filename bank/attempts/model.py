@@ -1,0 +1,160 @@
+"""Attempts as plain data, and the pure rules over them (scoring by section, what is left)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+
+from bank.models import Question
+
+
+@dataclass(frozen=True)
+class Attempt:
+    id: int
+    user_id: int
+    chat_id: int
+    paper_id: int | None
+    mode: str  # 'exam' | 'practice'
+    title: str
+    status: str  # 'running' | 'finished' | 'cancelled'
+    started_at: float
+    deadline: float | None
+    finished_at: float | None
+    finish_reason: str | None
+    current_pos: int
+    message_id: int | None
+    score: float | None
+    max_score: float | None
+
+    @property
+    def running(self) -> bool:
+        return self.status == "running"
+
+    def seconds_left(self, now: float) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - now)
+
+    @classmethod
+    def from_row(cls, r: sqlite3.Row) -> Attempt:
+        return cls(r["id"], r["user_id"], r["chat_id"], r["paper_id"], r["mode"], r["title"],
+                   r["status"], r["started_at"], r["deadline"], r["finished_at"], r["finish_reason"],
+                   r["current_pos"], r["message_id"], r["score"], r["max_score"])
+
+
+@dataclass(frozen=True)
+class Item:
+    pos: int
+    question_id: int
+    section: str
+    points: float
+    option_order: str  # shown letter i is original letter option_order[i]; '' for no options
+    flagged: bool
+    draft: str  # multi: original letters toggled, not yet submitted
+
+    def original_letter(self, shown_index: int) -> str:
+        return self.option_order[shown_index]
+
+    def shown_letter(self, original: str) -> str:
+        return "ABCDEFGH"[self.option_order.index(original)]
+
+    @classmethod
+    def from_row(cls, r: sqlite3.Row) -> Item:
+        return cls(r["pos"], r["question_id"], r["section"], r["points"], r["option_order"],
+                   bool(r["flagged"]), r["draft"])
+
+
+@dataclass(frozen=True)
+class AnswerRec:
+    pos: int
+    question_id: int
+    response: object
+    score: float
+    max_score: float
+    verdict: str
+    final: bool
+
+    @classmethod
+    def from_row(cls, r: sqlite3.Row) -> AnswerRec:
+        return cls(r["pos"], r["question_id"], json.loads(r["response"]), r["score"], r["max_score"],
+                   r["verdict"], bool(r["final"]))
+
+
+@dataclass
+class SectionScore:
+    title: str
+    score: float = 0.0
+    max_score: float = 0.0
+    answered: int = 0
+    total: int = 0
+    pending_review: int = 0
+
+
+@dataclass
+class Result:
+    score: float
+    max_score: float
+    sections: list[SectionScore] = field(default_factory=list)
+    pending_review: int = 0
+    provisional: float = 0.0  # points awarded provisionally to answers awaiting review
+
+    @property
+    def percent(self) -> float:
+        return 0.0 if not self.max_score else 100.0 * self.score / self.max_score
+
+
+def compute_result(items: list[Item], answers: dict[int, AnswerRec]) -> Result:
+    """Totals and per-section scores; unanswered questions score 0."""
+    sections: dict[str, SectionScore] = {}
+    result = Result(0.0, 0.0)
+    for item in items:
+        sec = sections.setdefault(item.section, SectionScore(item.section))
+        sec.total += 1
+        sec.max_score += item.points
+        result.max_score += item.points
+        ans = answers.get(item.pos)
+        if ans is None:
+            continue
+        sec.answered += 1
+        sec.score += ans.score
+        result.score += ans.score
+        if not ans.final:
+            sec.pending_review += 1
+            result.pending_review += 1
+            result.provisional += ans.score
+    result.sections = list(sections.values())
+    return result
+
+
+def unanswered(items: list[Item], answers: dict[int, AnswerRec]) -> list[int]:
+    return [i.pos for i in items if i.pos not in answers]
+
+
+def flagged(items: list[Item]) -> list[int]:
+    return [i.pos for i in items if i.flagged]
+
+
+def wrong_positions(items: list[Item], answers: dict[int, AnswerRec]) -> list[int]:
+    """What the review pages through: wrong, partial or unanswered questions."""
+    out = []
+    for i in items:
+        a = answers.get(i.pos)
+        if a is None or a.verdict in ("wrong", "partial"):
+            out.append(i.pos)
+    return out
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """An attempt with everything needed to render it."""
+
+    attempt: Attempt
+    items: list[Item]
+    answers: dict[int, AnswerRec]
+    questions: dict[int, Question]
+
+    @property
+    def current(self) -> Item:
+        return self.items[self.attempt.current_pos]
+
+    def question(self, item: Item) -> Question:
+        return self.questions[item.question_id]

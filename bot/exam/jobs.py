@@ -1,0 +1,69 @@
+"""Deadline jobs: one APScheduler job per timed attempt, rebuilt from the database at start-up."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.ext import Application, ContextTypes
+
+from bank.attempts import service as attempts
+from bot.services import services
+
+log = logging.getLogger(__name__)
+
+
+def job_name(attempt_id: int) -> str:
+    return f"deadline:{attempt_id}"
+
+
+def arm_deadline(app: Application, attempt_id: int, deadline: float) -> None:
+    """(Re)schedule the attempt's hand-in at its deadline; a stable name replaces an older job."""
+    disarm_deadline(app, attempt_id)
+    delay = max(0.0, deadline - services(app).now())
+    app.job_queue.run_once(deadline_reached, when=delay, data=attempt_id, name=job_name(attempt_id))
+
+
+def disarm_deadline(app: Application, attempt_id: int) -> None:
+    if app.job_queue is None:
+        return
+    for job in app.job_queue.get_jobs_by_name(job_name(attempt_id)):
+        job.schedule_removal()
+
+
+async def deadline_reached(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Hand in an attempt whose time is up, even if the candidate is idle."""
+    from bot.exam.screen import finish_and_report
+
+    attempt_id = context.job.data
+    svc = services(context)
+    attempt = await attempts.get_attempt(svc.db, attempt_id)
+    if not attempt.running:
+        return
+    if attempt.deadline is not None and attempt.deadline > svc.now():
+        arm_deadline(context.application, attempt_id, attempt.deadline)  # the clock moved back: wait
+        return
+    await finish_and_report(context, attempt_id, "timeout")
+
+
+async def recover(app: Application) -> None:
+    """At start-up: hand in what expired while we were down, send missing results, re-arm the rest."""
+    from bot.exam.screen import send_result
+
+    svc = services(app)
+    context = _AppContext(app)
+    for a in await attempts.due_attempts(svc.db, svc.now()):
+        await attempts.finish_attempt(svc.db, a.id, svc.now(), "timeout")
+        log.info("attempt %s expired while the bot was down: handed in", a.id)
+    for a in await attempts.unsent_results(svc.db):
+        await send_result(context, a.id)
+    for a in await attempts.timed_running(svc.db):
+        arm_deadline(app, a.id, a.deadline)
+
+
+class _AppContext:
+    """The little of CallbackContext that screens need, for work done outside an update or a job."""
+
+    def __init__(self, app: Application):
+        self.application = app
+        self.bot = app.bot
+        self.bot_data = app.bot_data

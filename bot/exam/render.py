@@ -1,0 +1,225 @@
+"""Pure rendering of exam screens: text and keyboard from a sheet, a language and `now`."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton as Button
+from telegram import InlineKeyboardMarkup as Keyboard
+
+from bank.attempts.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
+from bank.models import CHOICE, Kind, Paper, Question
+from bank.script import to_script
+from bot.exam import callbacks as cb
+from bot.i18n import t
+
+LETTERS = "ABCDEFGH"
+TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
+MAX_TEXT = 4096
+
+
+def fmt_points(x: float) -> str:
+    return f"{x:g}"
+
+
+def fmt_duration(seconds: float) -> str:
+    s = int(max(0, seconds))
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shown_response(q: Question, item: Item, response, lang: str) -> str:
+    """An answer as the candidate saw it: shown letters, True/False, or their text."""
+    if q.kind in CHOICE and isinstance(response, str) and item.option_order:
+        letters = [item.shown_letter(c) for c in response if c in item.option_order]
+        return ", ".join(sorted(letters)) or str(response)
+    if q.kind == Kind.truefalse and isinstance(response, bool):
+        return t("true" if response else "false", lang)
+    return str(response)
+
+
+def shown_key(q: Question, item: Item, lang: str, expected: str | None = None) -> str:
+    if q.kind in CHOICE and isinstance(q.answer, str) and item.option_order:
+        return ", ".join(sorted(item.shown_letter(c) for c in q.answer if c in item.option_order))
+    if q.kind == Kind.truefalse:
+        return t("true" if q.answer else "false", lang)
+    return expected if expected is not None else str(q.answer)
+
+
+def question_body(q: Question, item: Item, script: str) -> str:
+    lines = [to_script(q.stem, script)]
+    for i, orig in enumerate(item.option_order):
+        lines.append(f"{LETTERS[i]}. {to_script(q.options[LETTERS.index(orig)], script)}")
+    return "\n".join(lines)
+
+
+def header(sheet: Sheet, item: Item, lang: str, now: float) -> str:
+    head = t("header", lang, n=item.pos + 1, total=len(sheet.items), section=item.section,
+             pts=fmt_points(item.points))
+    left = sheet.attempt.seconds_left(now)
+    if left is not None:
+        head += t("left", lang, left=fmt_duration(left))
+    if item.flagged:
+        head += t("flag_mark", lang)
+    return head
+
+
+def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
+                   feedback: str | None = None) -> tuple[str, Keyboard]:
+    """The one attempt message: header, stem, options, the state of this answer, and buttons."""
+    item = sheet.current
+    q = sheet.question(item)
+    ans = sheet.answers.get(item.pos)
+    parts = [header(sheet, item, lang, now), "", question_body(q, item, script)]
+    practice_done = sheet.attempt.mode == "practice" and ans is not None
+    if practice_done:
+        parts += ["", feedback or practice_feedback(q, item, ans, lang)]
+    else:
+        if q.kind == Kind.multi and item.draft:
+            parts += ["", t("draft", lang, a=", ".join(sorted(item.shown_letter(c) for c in item.draft)))]
+        elif ans is not None:
+            parts += ["", t("your_answer", lang, a=shown_response(q, item, ans.response, lang))]
+        if q.kind in TYPED:
+            parts += ["", t("type_hint", lang)]
+    return clip("\n".join(parts)), attempt_keyboard(sheet, item, q, lang, practice_done)
+
+
+def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_done: bool) -> Keyboard:
+    aid, pos = sheet.attempt.id, item.pos
+    rows: list[list[Button]] = []
+    if not practice_done:
+        if q.kind == Kind.single:
+            rows.append([Button(LETTERS[i], callback_data=cb.act(aid, "answer", pos, i))
+                         for i in range(len(item.option_order))])
+        elif q.kind == Kind.multi:
+            row = []
+            for i, orig in enumerate(item.option_order):
+                mark = "✓ " if orig in item.draft else ""
+                row.append(Button(mark + LETTERS[i], callback_data=cb.act(aid, "toggle", pos, i)))
+            rows.append(row)
+            rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, "submit", pos))])
+        elif q.kind == Kind.truefalse:
+            rows.append([Button(t("btn_true", lang), callback_data=cb.act(aid, "answer", pos, "t")),
+                         Button(t("btn_false", lang), callback_data=cb.act(aid, "answer", pos, "f"))])
+    nav = []
+    if pos > 0:
+        nav.append(Button(t("btn_back", lang), callback_data=cb.act(aid, "back", pos)))
+    if pos < len(sheet.items) - 1:
+        label = "btn_next" if (practice_done or pos in sheet.answers) else "btn_skip"
+        nav.append(Button(t(label, lang), callback_data=cb.act(aid, "next", pos)))
+    rows.append(nav)
+    last = []
+    if sheet.attempt.mode == "exam":
+        last.append(Button(t("btn_unflag" if item.flagged else "btn_flag", lang),
+                           callback_data=cb.act(aid, "flag", pos)))
+    last.append(Button(t("btn_finish", lang), callback_data=cb.act(aid, "finish_ask", pos)))
+    rows.append(last)
+    return Keyboard([r for r in rows if r])
+
+
+def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str) -> str:
+    key = {"correct": "fb_correct", "partial": "fb_partial", "wrong": "fb_wrong", "needs_review": "fb_review"}
+    lines = [t(key[ans.verdict], lang, score=fmt_points(ans.score), max=fmt_points(ans.max_score))]
+    if ans.verdict != "correct":
+        lines.append(t("right_answer", lang, a=shown_key(q, item, lang)))
+    if q.explanation:
+        lines.append(t("explanation", lang, e=q.explanation))
+    return "\n".join(lines)
+
+
+def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
+    def nums(positions):
+        return ", ".join(str(p + 1) for p in positions) or t("none", lang)
+
+    text = t("finish_confirm", lang, unanswered=nums(unanswered(sheet.items, sheet.answers)),
+             flagged=nums(flagged(sheet.items)))
+    aid, pos = sheet.attempt.id, sheet.attempt.current_pos
+    kb = Keyboard([[Button(t("btn_yes_finish", lang), callback_data=cb.act(aid, "finish_yes", pos)),
+                    Button(t("btn_keep_going", lang), callback_data=cb.act(aid, "finish_no", pos))]])
+    return clip(text), kb
+
+
+def result_card(sheet: Sheet, result: Result, lang: str) -> tuple[str, Keyboard | None]:
+    a = sheet.attempt
+    if a.mode == "practice":
+        correct = sum(1 for x in sheet.answers.values() if x.verdict == "correct")
+        text = t("practice_done", lang, correct=correct, answered=len(sheet.answers),
+                 score=fmt_points(round(result.score, 2)), max=fmt_points(result.max_score))
+        return text, None
+    lines = [t("result_title", lang, title=a.title)]
+    if a.finish_reason == "timeout":
+        lines.append(t("timed_out", lang))
+    lines.append(t("result_total", lang, score=fmt_points(round(result.score, 2)),
+                   max=fmt_points(result.max_score), pct=f"{result.percent:.1f}"))
+    lines.append(t("time_used", lang, used=fmt_duration((a.finished_at or a.started_at) - a.started_at)))
+    lines.append("")
+    for s in result.sections:
+        line = t("section_line", lang, title=s.title, score=fmt_points(round(s.score, 2)),
+                 max=fmt_points(s.max_score))
+        if s.pending_review:
+            line += t("awaiting_review", lang)
+        lines.append(line)
+    if result.pending_review:
+        lines += ["", t("pending_line", lang, n=result.pending_review,
+                        score=fmt_points(round(result.provisional, 2)))]
+    kb = Keyboard([[Button(t("btn_review", lang), callback_data=cb.act(a.id, "review", 0))]])
+    return clip("\n".join(lines)), kb
+
+
+def review_page(sheet: Sheet, wrong: list[int], page: int, lang: str, script: str) -> tuple[str, Keyboard | None]:
+    """One wrong answer with the key and the explanation; pages with ◀ ▶."""
+    if not wrong:
+        return t("review_none", lang), None
+    page = max(0, min(page, len(wrong) - 1))
+    item = sheet.items[wrong[page]]
+    q = sheet.question(item)
+    ans = sheet.answers.get(item.pos)
+    yours = shown_response(q, item, ans.response, lang) if ans else t("unanswered", lang)
+    lines = [t("review_page", lang, i=page + 1, n=len(wrong), q=item.pos + 1), "",
+             question_body(q, item, script), "", t("review_yours", lang, a=yours),
+             t("right_answer", lang, a=shown_key(q, item, lang))]
+    if q.explanation:
+        lines.append(t("explanation", lang, e=to_script(q.explanation, script)))
+    nav = []
+    if page > 0:
+        nav.append(Button("◀", callback_data=cb.act(sheet.attempt.id, "review", page - 1)))
+    if page < len(wrong) - 1:
+        nav.append(Button("▶", callback_data=cb.act(sheet.attempt.id, "review", page + 1)))
+    return clip("\n".join(lines)), Keyboard([nav]) if nav else None
+
+
+def paper_list(papers: list[Paper], lang: str) -> str:
+    if not papers:
+        return t("no_papers", lang)
+    lines = [t("papers_header", lang), ""]
+    for i, p in enumerate(papers, 1):
+        n = sum(1 for q in p.questions() if q.askable)
+        lines.append(t("paper_line", lang, i=i, title=p.title, n=n, max=fmt_points(p.max_score),
+                       minutes=p.settings.time_limit_min))
+    return clip("\n".join(lines))
+
+
+def paper_chooser(papers: list[Paper], mode: str, lang: str) -> tuple[str, Keyboard]:
+    rows = [[Button(p.title[:60], callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
+            for p in papers]
+    rows.append([Button(t("random_button", lang), callback_data=cb.pick(None, mode, start=mode == "practice"))])
+    return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)
+
+
+def rules_card(paper: Paper, used: int, lang: str) -> tuple[str, Keyboard]:
+    n = sum(1 for q in paper.questions() if q.askable)
+    allowed = paper.settings.attempts_allowed
+    attempts = t("attempts_left", lang, used=used, allowed=allowed) if allowed is not None else ""
+    text = t("rules_card", lang, title=paper.title, n=n, max=fmt_points(paper.max_score),
+             minutes=paper.settings.time_limit_min, attempts=attempts)
+    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(paper.id, "exam", start=True))]])
+    return text, kb
+
+
+def mock_rules_card(lang: str, n: int, minutes: int) -> tuple[str, Keyboard]:
+    text = t("rules_card", lang, title=t("random_button", lang), n=n, max="—", minutes=minutes, attempts="")
+    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(None, "exam", start=True))]])
+    return text, kb

@@ -1,0 +1,87 @@
+"""Showing an attempt (one message, edited in place) and handing it in with its result card."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import ContextTypes
+
+from bank.attempts import service as attempts
+from bot.exam import render
+from bot.i18n import pick_lang, t
+from bot.services import services
+from bot.userctx import UserCtx
+
+log = logging.getLogger(__name__)
+
+
+async def prefs_for(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> UserCtx:
+    """A user's language and script when there is no update to read them from (jobs)."""
+    svc = services(context)
+    row = await svc.db.fetchone("SELECT first_name, language, script FROM users WHERE id=?", (user_id,))
+    if row is None:
+        return UserCtx(user_id, "", svc.settings.language, "orig")
+    return UserCtx(user_id, row["first_name"], pick_lang(row["language"], None, svc.settings.language),
+                   row["script"])
+
+
+async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: UserCtx, *,
+                       repost: bool = False) -> None:
+    """Render the attempt at its current question: edit its message, or post it anew at the bottom."""
+    svc = services(context)
+    sheet = await attempts.load_sheet(svc.db, attempt_id)
+    a = sheet.attempt
+    text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now())
+    if not repost and a.message_id:
+        try:
+            await context.bot.edit_message_text(text, chat_id=a.chat_id, message_id=a.message_id,
+                                                reply_markup=kb)
+            return
+        except BadRequest as e:
+            if "not modified" in str(e).lower():
+                return
+            log.info("attempt %s: could not edit its message (%s); posting it again", a.id, e)
+    sent = await context.bot.send_message(a.chat_id, text, reply_markup=kb, protect_content=True)
+    await attempts.set_message(svc.db, a.id, sent.message_id)
+    if a.message_id and a.message_id != sent.message_id:
+        try:
+            await context.bot.delete_message(a.chat_id, a.message_id)
+        except BadRequest:
+            pass
+
+
+async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, reason: str) -> bool:
+    """Hand the attempt in (once), then send the result card. False if it was already closed."""
+    svc = services(context)
+    done = await attempts.finish_attempt(svc.db, attempt_id, svc.now(), reason)
+    from bot.exam.jobs import disarm_deadline
+
+    disarm_deadline(context.application, attempt_id)
+    if done is None:
+        return False
+    await send_result(context, attempt_id)
+    return True
+
+
+async def send_result(context: ContextTypes.DEFAULT_TYPE, attempt_id: int) -> None:
+    """Close the attempt message and post the result card; recorded so a restart sends it once."""
+    svc = services(context)
+    sheet = await attempts.load_sheet(svc.db, attempt_id)
+    a = sheet.attempt
+    u = await prefs_for(context, a.user_id)
+    from bank.attempts.model import compute_result
+
+    result = compute_result(sheet.items, sheet.answers)
+    try:
+        if a.message_id:
+            try:
+                await context.bot.edit_message_text(t("finished_banner", u.lang), chat_id=a.chat_id,
+                                                    message_id=a.message_id, reply_markup=None)
+            except BadRequest:
+                pass
+        text, kb = render.result_card(sheet, result, u.lang)
+        await context.bot.send_message(a.chat_id, text, reply_markup=kb)
+    except Forbidden:
+        log.info("attempt %s: the user blocked the bot; result not delivered", a.id)
+    await attempts.mark_result_sent(svc.db, a.id)
