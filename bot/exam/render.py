@@ -21,10 +21,8 @@ def fmt_points(x: float) -> str:
 
 
 def fmt_duration(seconds: float) -> str:
-    s = int(max(0, seconds))
-    h, rem = divmod(s, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+    m, s = divmod(int(max(0, seconds)), 60)
+    return f"{m:02d}:{s:02d}"
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:

@@ -1,0 +1,35 @@
+"""`proctor sandbox`: the fake Bot API server, the real bot and a chat in the terminal — no token."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from bank.db import default_db_path
+from bot.app import build_application
+from bot.fakeapi import FakeBotApi
+from bot.fakeapi.terminal import terminal_chat
+from bot.lifecycle import start_app, stop_app
+from bot.settings import Settings
+
+SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox-00"
+SANDBOX_USER = 1001
+
+
+async def run_sandbox() -> int:
+    server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot")
+    await server.start()
+    db = Path(os.environ.get("PROCTOR_DB") or default_db_path().with_name("sandbox.db"))
+    settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_BOT_API_URL=server.base_url,
+                        PROCTOR_ADMINS=str(SANDBOX_USER))
+    app = build_application(settings)
+    print(f"Sandbox: fake Bot API at {server.base_url}, database {db}.")
+    print("You are user 1001 (a team lead) in a private chat with the bot. Type /help; "
+          "press a button by typing its number; Ctrl-D to quit.")
+    await start_app(app)
+    try:
+        await terminal_chat(server, server.user(SANDBOX_USER, first_name="You", language_code="en"))
+    finally:
+        await stop_app(app)
+        await server.stop()
+    return 0

@@ -1,0 +1,82 @@
+"""Exam screens are pure: rendered from a sheet, a language and `now`."""
+
+from bank.attempts.model import AnswerRec, Attempt, Item, Sheet, compute_result
+from bank.models import Kind, Question
+from bot.exam import callbacks as cb
+from bot.exam import render
+
+T0 = 1_800_000_000.0
+
+
+def _sheet(mode="exam", answers=None, pos=0, draft=""):
+    qs = {
+        1: Question(id=1, number=1, kind=Kind.single, stem="哪个是框架？", options=["TensorFlow", "NumPy", "C", "D"],
+                    answer="A", explanation="TensorFlow 是框架。", points=2),
+        2: Question(id=2, number=1, kind=Kind.multi, stem="多选", options=["a", "b", "c", "d"], answer="AB", points=2),
+        3: Question(id=3, number=1, kind=Kind.fill, stem="GPU的中文全称是______。", answer=[["图形处理器"]], points=1),
+    }
+    items = [Item(0, 1, "单项选择题", 2, "BADC", False, ""), Item(1, 2, "多项选择题", 2, "ABCD", True, draft),
+             Item(2, 3, "填空题", 1, "", False, "")]
+    a = Attempt(5, 7, 7, 1, mode, "Demo", "running", T0, T0 + 3600 if mode == "exam" else None, None, None,
+                pos, 11, None, None)
+    return Sheet(a, items, answers or {}, qs)
+
+
+def test_header_shows_position_section_points_and_time_left():
+    text, _ = render.attempt_screen(_sheet(), "en", "orig", T0 + 60 * 21 + 48)
+    assert text.splitlines()[0] == "Q 1/3 · 单项选择题 · 2 pts · 38:12 left"
+    text, _ = render.attempt_screen(_sheet(), "zh", "orig", T0)
+    assert text.splitlines()[0].startswith("第 1/3 题 · 单项选择题 · 2 分 · 剩余 60:00")
+
+
+def test_shuffled_options_are_shown_in_attempt_order():
+    text, kb = render.attempt_screen(_sheet(), "en", "orig", T0)
+    assert "A. NumPy" in text and "B. TensorFlow" in text
+    first_row = kb.inline_keyboard[0]
+    assert [b.text for b in first_row] == ["A", "B", "C", "D"]
+    assert cb.parse(first_row[1].callback_data) == cb.Act(5, "answer", 0, "1")
+
+
+def test_every_button_fits_in_64_bytes():
+    for pos in range(3):
+        _, kb = render.attempt_screen(_sheet(pos=pos), "zh", "hant", T0)
+        for row in kb.inline_keyboard:
+            for b in row:
+                assert 1 <= len(b.callback_data.encode()) <= 64
+
+
+def test_multi_draft_marks_toggled_options():
+    text, kb = render.attempt_screen(_sheet(pos=1, draft="AC"), "en", "orig", T0)
+    assert [b.text for b in kb.inline_keyboard[0]] == ["✓ A", "B", "✓ C", "D"]
+    assert "Selected: A, C" in text
+    assert "🚩" in text.splitlines()[0]
+
+
+def test_no_correctness_during_exam_but_feedback_in_practice():
+    ans = {0: AnswerRec(0, 1, "B", 0.0, 2, "wrong", True)}
+    text, _ = render.attempt_screen(_sheet(answers=ans), "en", "orig", T0)
+    assert "Your answer: A" in text and "❌" not in text and "✅" not in text
+    text, _ = render.attempt_screen(_sheet(mode="practice", answers=ans), "en", "orig", T0)
+    assert "❌ Wrong" in text and "Answer: B" in text and "TensorFlow 是框架" in text
+
+
+def test_typed_question_shows_hint():
+    text, _ = render.attempt_screen(_sheet(pos=2), "en", "orig", T0)
+    assert "Type your answer" in text
+
+
+def test_result_card_by_section():
+    ans = {0: AnswerRec(0, 1, "A", 2, 2, "correct", True), 2: AnswerRec(2, 3, "x", 0.5, 1, "needs_review", False)}
+    sheet = _sheet(answers=ans)
+    sheet = Sheet(sheet.attempt.__class__(**{**sheet.attempt.__dict__, "status": "finished",
+                                             "finished_at": T0 + 125}), sheet.items, ans, sheet.questions)
+    text, kb = render.result_card(sheet, compute_result(sheet.items, ans), "en")
+    assert "Score: 2.5/5 (50.0%)" in text
+    assert "Time used: 02:05" in text
+    assert "• 单项选择题: 2/2" in text and "• 多项选择题: 0/2" in text
+    assert "awaiting review" in text
+    assert cb.parse(kb.inline_keyboard[0][0].callback_data).action == "review"
+
+
+def test_long_text_is_clipped_to_telegram_limit():
+    assert len(render.clip("字" * 5000)) == 4096
