@@ -1,5 +1,9 @@
 """Provisional grades for short, discussion and case answers."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from bank.grading import Verdict, grade, key_terms
@@ -76,3 +80,16 @@ def test_missing_reference_needs_review_with_zero():
 )
 def test_provisional_curve(coverage, points, score):
     assert provisional_score(coverage, points) == score
+
+
+def test_importing_grading_loads_no_dictionary_and_warm_up_is_quiet():
+    code = (
+        "import sys, bank.grading as g\n"
+        "assert 'jieba' not in sys.modules and 'opencc' not in sys.modules\n"
+        "g.warm_up()\n"
+        "assert 'jieba' in sys.modules and 'opencc' in sys.modules\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "" and done.stderr == ""

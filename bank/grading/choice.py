@@ -61,10 +61,10 @@ def parse_choice(response: object, *, multiple: bool = False, n_options: int | N
         items = list(response)
         if not items or not all(isinstance(i, str) for i in items) or (not multiple and len(items) != 1):
             return None
-        found = [_one_letter(i) for i in items]
+        found = {_one_letter(i) for i in items}
         if None in found:
             return None
-        letters = "".join(sorted(set(found)))  # type: ignore[arg-type]
+        letters = "".join(sorted(letter for letter in found if letter))
     else:
         return None
     if not letters or any(ch not in _letters_allowed(n_options) for ch in letters):
