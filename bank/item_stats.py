@@ -1,0 +1,119 @@
+"""Question statistics, and the lead's curation of the bank (retire, restore, exam-only).
+
+Difficulty is the facility index: the mean share of the points a response earned (for one-point
+questions, the share of answers that are correct). Discrimination is the upper-lower 27% index:
+the facility among the strongest 27% of respondents minus that among the weakest 27%, where
+strength is the respondent's overall result: the attempt's score share for exam answers, the
+candidate's overall daily-quiz accuracy for daily answers. It ranges from -1 to 1; below 0.2 a
+question separates strong from weak candidates poorly, below 0 it favours the weak ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bank import audit
+from bank.db import Database
+from bank.errors import NotFound
+
+MIN_RESPONSES = 10  # fewer: no discrimination index
+GROUP_SHARE = 0.27
+
+
+@dataclass(frozen=True)
+class ItemStats:
+    question_id: int
+    paper: str
+    section: int
+    number: int
+    retired: bool
+    responses: int
+    difficulty: float | None  # facility, 0..1; None: never answered
+    discrimination: float | None  # -1..1; None: fewer than MIN_RESPONSES responses
+
+
+def upper_lower_index(pairs: list[tuple[float, float]]) -> float | None:
+    """(ability, item score share) pairs -> the upper-lower 27% discrimination index."""
+    if len(pairs) < MIN_RESPONSES:
+        return None
+    ordered = sorted(pairs, key=lambda p: p[0])
+    k = max(1, round(len(ordered) * GROUP_SHARE))
+    lower = sum(s for _, s in ordered[:k]) / k
+    upper = sum(s for _, s in ordered[-k:]) / k
+    return round(upper - lower, 4)
+
+
+async def _responses(db: Database, paper_id: int | None) -> dict[int, list[tuple[float, float]]]:
+    where, params = ("AND q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
+    out: dict[int, list[tuple[float, float]]] = {}
+    exam = await db.fetchall(
+        f"""SELECT x.question_id, x.score / x.max_score AS share, t.score / t.max_score AS ability
+            FROM answers x JOIN attempts t ON t.id = x.attempt_id JOIN questions q ON q.id = x.question_id
+            WHERE t.mode = 'exam' AND t.status = 'finished' AND x.final = 1 AND x.max_score > 0
+              AND t.max_score > 0 {where}""", params)
+    daily = await db.fetchall(
+        f"""WITH ability AS (SELECT user_id, SUM(score) / SUM(max_score) AS ability FROM daily_answers
+                             WHERE max_score > 0 GROUP BY user_id)
+            SELECT d.question_id, d.score / d.max_score AS share, a.ability
+            FROM daily_answers d JOIN ability a ON a.user_id = d.user_id
+            JOIN questions q ON q.id = d.question_id WHERE d.max_score > 0 {where}""", params)
+    for r in (*exam, *daily):
+        out.setdefault(r[0], []).append((r[2], r[1]))
+    return out
+
+
+async def item_stats(db: Database, paper_id: int | None = None) -> list[ItemStats]:
+    """Statistics of every question (of one paper), in paper, section, number order."""
+    where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
+    questions = await db.fetchall(
+        f"""SELECT q.id, q.number, q.retired, p.slug, s.position FROM questions q
+            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id {where}
+            ORDER BY p.id, s.position, q.number""", params)
+    responses = await _responses(db, paper_id)
+    out = []
+    for q in questions:
+        pairs = responses.get(q["id"], [])
+        facility = round(sum(s for _, s in pairs) / len(pairs), 4) if pairs else None
+        out.append(ItemStats(question_id=q["id"], paper=q["slug"], section=q["position"],
+                             number=q["number"], retired=bool(q["retired"]), responses=len(pairs),
+                             difficulty=facility, discrimination=upper_lower_index(pairs)))
+    return out
+
+
+def needs_attention(stats: list[ItemStats], limit: int = 10) -> list[ItemStats]:
+    """Askable questions that discriminate worst, then the ones nearly everyone gets wrong."""
+    scored = [s for s in stats if not s.retired and s.discrimination is not None]
+    scored.sort(key=lambda s: (s.discrimination, s.difficulty or 0.0))
+    return scored[:limit]
+
+
+async def set_retired(db: Database, question_id: int, retired: bool, *, lead: int,
+                      chat_id: int | None, now: float) -> None:
+    """Retire a question (never asked again) or restore it. Raises NotFound."""
+    async with db.write() as conn:
+        cur = await conn.execute("UPDATE questions SET retired=? WHERE id=?", (int(retired), question_id))
+        if cur.rowcount != 1:
+            raise NotFound(f"no question {question_id}")
+        await audit.record(conn, at=now, actor=lead, chat_id=chat_id,
+                           action="retire" if retired else "restore", target=f"question:{question_id}")
+
+
+async def find_paper(db: Database, key: str) -> tuple[int, str, str]:
+    """A paper by slug or id: (id, slug, title). Raises NotFound."""
+    row = await db.fetchone("SELECT id, slug, title FROM papers WHERE slug=?", (key,))
+    if row is None and key.isdigit():
+        row = await db.fetchone("SELECT id, slug, title FROM papers WHERE id=?", (int(key),))
+    if row is None:
+        raise NotFound(f"no paper {key!r}")
+    return row[0], row[1], row[2]
+
+
+async def set_exam_only(db: Database, paper_id: int, on: bool, *, lead: int, chat_id: int | None,
+                        now: float) -> None:
+    """Mark a paper exam-only (kept out of practice and daily quizzes) or not. Raises NotFound."""
+    async with db.write() as conn:
+        cur = await conn.execute("UPDATE papers SET exam_only=? WHERE id=?", (int(on), paper_id))
+        if cur.rowcount != 1:
+            raise NotFound(f"no paper {paper_id}")
+        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="exam_only",
+                           target=f"paper:{paper_id}", on=on)

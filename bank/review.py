@@ -1,0 +1,147 @@
+"""Reviewing subjective answers: a lead sets the final score; the attempt's score follows."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from bank import audit
+from bank.db import Database
+from bank.errors import BankError, NotFound
+
+
+class AlreadyReviewed(BankError):
+    """The answer already has a final score."""
+
+
+class BadScore(BankError):
+    """The score is outside 0..max for the answer."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    attempt_id: int
+    pos: int
+    user_id: int
+    name: str
+    title: str  # the attempt's title (the paper)
+    question_id: int
+    stem: str
+    response: str
+    reference: str
+    score: float  # provisional
+    max_score: float
+    remaining: int  # pending answers in scope, this one included
+
+
+@dataclass(frozen=True)
+class Outcome:
+    user_id: int
+    attempt_id: int
+    title: str
+    question_id: int
+    score: float
+    max_score: float
+    attempt_score: float
+    attempt_max: float | None
+    all_final: bool  # no answer of the attempt awaits review any more
+
+
+def _text(raw: str) -> str:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _scope_sql(scope: int | None) -> tuple[str, list]:
+    if scope is None:
+        return "", []
+    return "AND t.user_id IN (SELECT user_id FROM chat_members WHERE chat_id=?)", [scope]
+
+
+async def next_pending(db: Database, scope: int | None, *, skip: int = 0) -> Pending | None:
+    """The oldest answer awaiting review (after skipping `skip`), of members of group `scope`
+    (None: everyone)."""
+    where, params = _scope_sql(scope)
+    pending = f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 AND t.status = 'finished' {where}"
+    remaining = await db.scalar(f"SELECT COUNT(*) FROM {pending}", params)
+    if not remaining:
+        return None
+    row = await db.fetchone(
+        f"""SELECT p.*, q.stem, q.answer, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
+            FROM (SELECT x.attempt_id, x.pos, x.question_id, x.response, x.score, x.max_score,
+                         x.answered_at, t.user_id, t.title FROM {pending}) p
+            JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
+            ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET ?""", [*params, skip % remaining])
+    return Pending(attempt_id=row["attempt_id"], pos=row["pos"], user_id=row["user_id"], name=row["name"],
+                   title=row["title"], question_id=row["question_id"], stem=row["stem"],
+                   response=_text(row["response"]), reference=_text(row["answer"]),
+                   score=row["score"], max_score=row["max_score"], remaining=remaining)
+
+
+async def in_scope(db: Database, attempt_id: int, scope: int | None) -> bool:
+    """Whether the attempt's candidate belongs to group `scope` (None: always)."""
+    if scope is None:
+        return True
+    return bool(await db.scalar(
+        "SELECT 1 FROM attempts t JOIN chat_members m ON m.user_id = t.user_id AND m.chat_id=? "
+        "WHERE t.id=?", (scope, attempt_id)))
+
+
+def verdict_for(score: float, max_score: float) -> str:
+    if score >= max_score:
+        return "correct"
+    return "wrong" if score <= 0 else "partial"
+
+
+async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, reviewer: int,
+                    scope: int | None, now: float) -> Outcome:
+    """Make the score of one pending answer final and recompute the attempt's score.
+
+    Raises NotFound, AlreadyReviewed, BadScore.
+    """
+    async with db.write() as conn:
+        cur = await conn.execute(
+            "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title FROM answers x "
+            "JOIN attempts t ON t.id = x.attempt_id WHERE x.attempt_id=? AND x.pos=?", (attempt_id, pos))
+        row = await cur.fetchone()
+        if row is None:
+            raise NotFound(f"no answer {attempt_id}/{pos}")
+        if row["final"]:
+            raise AlreadyReviewed(f"answer {attempt_id}/{pos} is already final")
+        if not 0 <= score <= row["max_score"]:
+            raise BadScore(f"{score} is outside 0..{row['max_score']}")
+        await conn.execute(
+            "UPDATE answers SET score=?, verdict=?, final=1, reviewed_by=?, reviewed_at=? "
+            "WHERE attempt_id=? AND pos=?",
+            (score, verdict_for(score, row["max_score"]), reviewer, now, attempt_id, pos))
+        cur = await conn.execute(
+            "UPDATE attempts SET score=(SELECT COALESCE(SUM(score), 0) FROM answers WHERE attempt_id=?) "
+            "WHERE id=? RETURNING score, max_score", (attempt_id, attempt_id))
+        total = await cur.fetchone()
+        cur = await conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
+        left = (await cur.fetchone())[0]
+        await audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
+                           target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
+                           provisional=row["score"], final=score)
+    return Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],
+                   question_id=row["question_id"], score=score, max_score=row["max_score"],
+                   attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0)
+
+
+def score_steps(max_score: float) -> list[float]:
+    """The buttons offered for a final score: half points up to 5, whole points up to 20,
+    otherwise about twenty evenly spread whole numbers; always 0 and the maximum."""
+    if max_score <= 5:
+        n = int(max_score * 2)
+        steps = [i / 2 for i in range(n + 1)]
+    elif max_score <= 20:
+        steps = [float(i) for i in range(int(max_score) + 1)]
+    else:
+        stride = max(1, round(max_score / 20))
+        steps = [float(i) for i in range(0, int(max_score) + 1, stride)]
+    if steps[-1] != max_score:
+        steps.append(float(max_score))
+    return steps

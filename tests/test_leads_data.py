@@ -1,0 +1,108 @@
+"""Crafted data for the leads tests: rows inserted straight into a migrated database."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+from bank.db import Database
+
+_ids = itertools.count(1000)
+
+
+class Crafted:
+    """Builds users, groups, a paper, daily quizzes and exam attempts with chosen values."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def user(self, uid: int, name: str = "") -> int:
+        async with self.db.write() as c:
+            await c.execute("INSERT OR IGNORE INTO users (id, first_name, created_at) VALUES (?,?,0)",
+                            (uid, name or f"u{uid}"))
+        return uid
+
+    async def group(self, chat_id: int, title: str = "team", tz: str | None = None,
+                    members: tuple[int, ...] = ()) -> int:
+        async with self.db.write() as c:
+            await c.execute("INSERT OR IGNORE INTO chats (id, type, title, timezone, updated_at) "
+                            "VALUES (?, 'supergroup', ?, ?, 0)", (chat_id, title, tz))
+        for uid in members:
+            await self.member(chat_id, uid)
+        return chat_id
+
+    async def member(self, chat_id: int, uid: int) -> None:
+        await self.user(uid)
+        async with self.db.write() as c:
+            await c.execute("INSERT OR IGNORE INTO chat_members VALUES (?,?,0,0)", (chat_id, uid))
+
+    async def paper(self, slug: str = "ops", sections=(("single", 4), ("short", 2)),
+                    points=(1.0, 5.0)) -> tuple[int, list[list[int]]]:
+        """A paper with sections of `n` questions each; returns (paper id, question ids by section)."""
+        async with self.db.write() as c:
+            cur = await c.execute("INSERT INTO papers (slug, title, imported_at) VALUES (?,?,0) RETURNING id",
+                                  (slug, f"Paper {slug}"))
+            pid = (await cur.fetchone())[0]
+            out = []
+            for pos, ((kind, n), pts) in enumerate(zip(sections, points, strict=True), start=1):
+                cur = await c.execute("INSERT INTO sections (paper_id, position, kind, title) "
+                                      "VALUES (?,?,?,?) RETURNING id", (pid, pos, kind, f"{kind} part"))
+                sid = (await cur.fetchone())[0]
+                qids = []
+                for num in range(1, n + 1):
+                    answer = json.dumps("A" if kind == "single" else f"reference answer {num}")
+                    cur = await c.execute(
+                        "INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem, "
+                        "answer, points) VALUES (?,?,?,?,?,?,?,?) RETURNING id",
+                        (f"{slug}-{pos}-{num}", pid, sid, num, kind, f"Question {num} of {kind}", answer, pts))
+                    qids.append((await cur.fetchone())[0])
+                out.append(qids)
+        return pid, out
+
+    async def daily(self, chat_id: int, day: str, qids: list[int],
+                    answers: list[tuple[int, int, float, float]]) -> int:
+        """One delivered quiz; answers are (user, pos, score, answered_at), max 1 point each."""
+        async with self.db.write() as c:
+            cur = await c.execute(
+                "INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at) "
+                "VALUES (?,?, 'closed', 0, 0) RETURNING id", (chat_id, day))
+            did = (await cur.fetchone())[0]
+            for pos, qid in enumerate(qids):
+                await c.execute("INSERT INTO daily_items (delivery_id, pos, question_id, message_id) "
+                                "VALUES (?,?,?,?)", (did, pos, qid, next(_ids)))
+            for uid, pos, score, at in answers:
+                await c.execute(
+                    "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,'\"A\"',?,1,?,?)",
+                    (did, pos, uid, chat_id, day, qids[pos], score,
+                     "correct" if score >= 1 else ("wrong" if score <= 0 else "partial"), at))
+        return did
+
+    async def exam(self, uid: int, paper_id: int, items: list[tuple[int, float, float, int]],
+                   started: float, finished: float, status: str = "finished") -> int:
+        """A finished exam; items are (question id, score, max, final)."""
+        async with self.db.write() as c:
+            cur = await c.execute(
+                "INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, status, started_at, "
+                "finished_at, score, max_score) VALUES (?,?,?, 'exam', 'Paper', ?,?,?,?,?) RETURNING id",
+                (uid, uid, paper_id, status, started, finished, sum(i[1] for i in items),
+                 sum(i[2] for i in items)))
+            aid = (await cur.fetchone())[0]
+            for pos, (qid, score, mx, final) in enumerate(items):
+                await c.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
+                                "VALUES (?,?,?,'s',?)", (aid, pos, qid, mx))
+                verdict = "needs_review" if not final else ("correct" if score >= mx else "wrong")
+                await c.execute(
+                    "INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, "
+                    "final, answered_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                    (aid, pos, qid, json.dumps(f"my answer {pos}"), score, mx, verdict, final, finished))
+        return aid
+
+
+async def test_crafted_rows_satisfy_the_schema(db):
+    c = Crafted(db)
+    await c.group(-1, members=(1, 2))
+    pid, qs = await c.paper()
+    await c.daily(-1, "2025-03-03", qs[0][:2], [(1, 0, 1, 10.0), (2, 1, 0, 11.0)])
+    await c.exam(1, pid, [(qs[0][0], 1, 1, 1), (qs[1][0], 2, 5, 0)], 0, 600)
+    assert await db.scalar("PRAGMA foreign_key_check") is None
+    assert await db.scalar("SELECT COUNT(*) FROM daily_answers") == 2
