@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import aiosqlite
+
 from bank.db import Database
 from bank.errors import NotFound
 from bank.models import Kind, Paper, PaperSettings, Question, Section, Source
@@ -20,60 +22,70 @@ async def save_paper(db: Database, paper: Paper, now: float) -> int:
     Questions are matched by fingerprint, so a re-import updates them in place and the answers
     already given stay attached. Questions the new text no longer has are retired, not deleted.
     """
-    s = paper.settings
     async with db.write() as conn:
+        return await _write_paper(conn, paper, now)
+
+
+async def save_papers(db: Database, papers: list[Paper], now: float) -> list[int]:
+    """Insert or update several papers in one transaction (all or none); returns their ids."""
+    async with db.write() as conn:
+        return [await _write_paper(conn, paper, now) for paper in papers]
+
+
+async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> int:
+    s = paper.settings
+    cur = await conn.execute(
+        """INSERT INTO papers (slug, title, source_file, time_limit_min, attempts_allowed,
+               grading_method, multi_policy, exam_only, shuffle_options, notes, imported_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?)
+           ON CONFLICT(slug) DO UPDATE SET title=excluded.title,
+               source_file=excluded.source_file, notes=excluded.notes,
+               imported_at=excluded.imported_at
+           RETURNING id""",
+        (paper.slug, paper.title, paper.source_file, s.time_limit_min, s.attempts_allowed,
+         s.grading_method, s.multi_policy.value, int(s.exam_only), int(s.shuffle_options),
+         _dumps(paper.notes), now),
+    )
+    paper_id = (await cur.fetchone())[0]
+    kept: list[str] = []
+    for pos, section in enumerate(paper.sections, start=1):
         cur = await conn.execute(
-            """INSERT INTO papers (slug, title, source_file, time_limit_min, attempts_allowed,
-                   grading_method, multi_policy, exam_only, shuffle_options, notes, imported_at)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?)
-               ON CONFLICT(slug) DO UPDATE SET title=excluded.title,
-                   source_file=excluded.source_file, notes=excluded.notes,
-                   imported_at=excluded.imported_at
+            """INSERT INTO sections (paper_id, position, kind, title, points_each, declared_count)
+               VALUES (?,?,?,?,?,?)
+               ON CONFLICT(paper_id, position) DO UPDATE SET kind=excluded.kind,
+                   title=excluded.title, points_each=excluded.points_each,
+                   declared_count=excluded.declared_count
                RETURNING id""",
-            (paper.slug, paper.title, paper.source_file, s.time_limit_min, s.attempts_allowed,
-             s.grading_method, s.multi_policy.value, int(s.exam_only), int(s.shuffle_options),
-             _dumps(paper.notes), now),
+            (paper_id, pos, section.kind.value, section.title, section.points_each,
+             section.declared_count),
         )
-        paper_id = (await cur.fetchone())[0]
-        kept: list[str] = []
-        for pos, section in enumerate(paper.sections, start=1):
-            cur = await conn.execute(
-                """INSERT INTO sections (paper_id, position, kind, title, points_each, declared_count)
-                   VALUES (?,?,?,?,?,?)
-                   ON CONFLICT(paper_id, position) DO UPDATE SET kind=excluded.kind,
-                       title=excluded.title, points_each=excluded.points_each,
-                       declared_count=excluded.declared_count
-                   RETURNING id""",
-                (paper_id, pos, section.kind.value, section.title, section.points_each,
-                 section.declared_count),
+        section_id = (await cur.fetchone())[0]
+        for q in section.questions:
+            q = q.model_copy(update={"source": Source(paper=paper.slug, section=pos, number=q.number)})
+            kept.append(q.fingerprint)
+            await conn.execute(
+                """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
+                       options, answer, explanation, points, flags, topic, retired)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0)
+                   ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
+                       section_id=excluded.section_id, number=excluded.number,
+                       kind=excluded.kind, stem=excluded.stem, options=excluded.options,
+                       answer=excluded.answer, explanation=excluded.explanation,
+                       points=excluded.points, flags=excluded.flags, topic=excluded.topic""",
+                (q.fingerprint, paper_id, section_id, q.number, q.kind.value, q.stem,
+                 _dumps(q.options), _dumps(q.answer), q.explanation, q.points,
+                 _dumps(q.flags), q.topic),
             )
-            section_id = (await cur.fetchone())[0]
-            for q in section.questions:
-                q = q.model_copy(update={"source": Source(paper=paper.slug, section=pos, number=q.number)})
-                kept.append(q.fingerprint)
-                await conn.execute(
-                    """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
-                           options, answer, explanation, points, flags, topic, retired)
-                       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0)
-                       ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
-                           section_id=excluded.section_id, number=excluded.number,
-                           kind=excluded.kind, stem=excluded.stem, options=excluded.options,
-                           answer=excluded.answer, explanation=excluded.explanation,
-                           points=excluded.points, flags=excluded.flags, topic=excluded.topic""",
-                    (q.fingerprint, paper_id, section_id, q.number, q.kind.value, q.stem,
-                     _dumps(q.options), _dumps(q.answer), q.explanation, q.points,
-                     _dumps(q.flags), q.topic),
-                )
-        marks = ",".join("?" * len(kept)) or "''"
-        await conn.execute(
-            f"UPDATE questions SET retired=1 WHERE paper_id=? AND fingerprint NOT IN ({marks})",
-            (paper_id, *kept),
-        )
-        await conn.execute(
-            "DELETE FROM sections WHERE paper_id=? AND position>? "
-            "AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.section_id=sections.id)",
-            (paper_id, len(paper.sections)),
-        )
+    marks = ",".join("?" * len(kept)) or "''"
+    await conn.execute(
+        f"UPDATE questions SET retired=1 WHERE paper_id=? AND fingerprint NOT IN ({marks})",
+        (paper_id, *kept),
+    )
+    await conn.execute(
+        "DELETE FROM sections WHERE paper_id=? AND position>? "
+        "AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.section_id=sections.id)",
+        (paper_id, len(paper.sections)),
+    )
     return paper_id
 
 

@@ -1,0 +1,1 @@
+"""Text cleaning for scraped papers."""
