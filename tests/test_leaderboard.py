@@ -13,7 +13,6 @@ from bank.leaderboard import (
     my_groups,
     paper_board,
     period_bounds,
-    streak_length,
 )
 
 SH = ZoneInfo("Asia/Shanghai")
@@ -135,14 +134,6 @@ async def test_chat_without_timezone_uses_the_default(db, crafted):
     assert (await chat_zone(db, -1, "Asia/Shanghai")).key == "Asia/Shanghai"
     await crafted.group(-2, tz="Not/AZone")
     assert (await chat_zone(db, -2, "Asia/Shanghai")).key == "Asia/Shanghai"
-
-
-def test_streak_counts_quiz_days_and_an_unanswered_today_does_not_break_it():
-    days = ["2025-03-05", "2025-03-04", "2025-03-03", "2025-03-01"]
-    assert streak_length(days, {"2025-03-04", "2025-03-03", "2025-03-01"}, "2025-03-05") == 3
-    assert streak_length(days, {"2025-03-05", "2025-03-04"}, "2025-03-05") == 2
-    assert streak_length(days, {"2025-03-05", "2025-03-03"}, "2025-03-05") == 1
-    assert streak_length(days, set(), "2025-03-05") == 0
 
 
 async def test_board_shows_streaks(db, crafted):
