@@ -1,0 +1,162 @@
+"""Every flag and oddity of a bank, as a list a lead can work through.
+
+Checks: the flags on questions (truncated, corrupted, repaired, no_answer, no_explanation);
+sections that declare another count than they hold; sections without points or explanations;
+duplicate stems within a paper and across papers (after NFKC, Traditional-to-Simplified, and
+dropping punctuation and blanks); explanations that speak for an option the key excludes.
+
+The explanation rule, kept deliberately simple: for a single or multi question, an option the
+key excludes is "spoken for" when the explanation names it as "（D）"/"(D)" or lists its text as an
+item ("X、Y和Z都是…"), in a sentence that has no negative or diverting word (不, 非, 無, 没,
+主要用於, 更多…). "以上都是" in the key counts as every option being in the key.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import opencc
+
+from bank.models import CHOICE, Flag, Kind, Paper, Question
+
+_t2s = opencc.OpenCC("t2s")
+_NEGATIVE = ("不", "非", "無", "无", "没", "沒", "主要用於", "主要用于", "更多", "而是", "關係不大", "关系不大")
+_ALL_OF_ABOVE = ("以上都是", "以上均是", "以上都對", "以上都对", "以上全是", "以上皆是", "全部")
+_SENTENCE = re.compile(r"[^。；;！!？?\n]+")
+_ITEM_BEFORE = "、和及與与，,：:如"
+_ITEM_AFTER = "、和及與与，,。（(都是可"
+_PARSER_NOTES = ("declares", "cut off at the end", "points per question not given")
+
+
+@dataclass(frozen=True)
+class LintItem:
+    paper: str  # slug
+    section: int | None  # 1-based position
+    number: int | None
+    question_id: int | None
+    code: str
+    message: str
+
+    def render(self) -> str:
+        where = self.paper
+        if self.section is not None:
+            where += f" s{self.section}"
+        if self.number is not None:
+            where += f" q{self.number}"
+        if self.question_id is not None:
+            where += f" (id {self.question_id})"
+        return f"{where}: {self.code}: {self.message}"
+
+
+def lint(papers: list[Paper]) -> list[LintItem]:
+    """Everything worth a lead's look, paper by paper, in order."""
+    items: list[LintItem] = []
+    seen_across: dict[str, tuple[str, int, int]] = {}
+    for p in papers:
+        seen_here: dict[str, tuple[int, int]] = {}
+        for note in p.notes:
+            if not any(k in note for k in _PARSER_NOTES):
+                items.append(LintItem(p.slug, None, None, None, "note", note))
+        for pos, s in enumerate(p.sections, start=1):
+            here = (p.slug, pos)
+            if s.declared_count is not None and s.declared_count != len(s.questions):
+                items.append(LintItem(*here, None, None, "count",
+                                      f"{s.title}: declares {s.declared_count} questions, "
+                                      f"holds {len(s.questions)}"))
+            if s.points_each is None:
+                items.append(LintItem(*here, None, None, "default_points",
+                                      f"{s.title}: no points per question given, the default is used"))
+            if s.questions and not any(q.explanation for q in s.questions):
+                items.append(LintItem(*here, None, None, "no_explanations",
+                                      f"{s.title}: none of its {len(s.questions)} questions is explained"))
+            for q in s.questions:
+                at = (p.slug, pos, q.number, q.id)
+                for flag in q.flags:
+                    items.append(LintItem(*at, flag, _flag_message(flag)))
+                key = normalise_stem(q.stem)
+                if not key:
+                    continue
+                if key in seen_here:
+                    sp, n = seen_here[key]
+                    items.append(LintItem(*at, "duplicate", f"same stem as section {sp} question {n}"))
+                else:
+                    seen_here[key] = (pos, q.number)
+                other = seen_across.get(key)
+                if other and other[0] != p.slug:
+                    items.append(LintItem(*at, "duplicate_across",
+                                          f"same stem as {other[0]} section {other[1]} question {other[2]}"))
+                elif other is None:
+                    seen_across[key] = (p.slug, pos, q.number)
+                spoken = explanation_speaks_for(q)
+                if spoken:
+                    items.append(LintItem(*at, "explanation_vs_key",
+                                          f"key {q.answer}, but the explanation speaks for "
+                                          f"{', '.join(spoken)}"))
+    return items
+
+
+def _flag_message(flag: str) -> str:
+    return {
+        Flag.truncated: "cut off at the end of the file; never asked",
+        Flag.corrupted: "garbled characters that could not be repaired; never asked",
+        Flag.repaired: "garbled characters were repaired",
+        Flag.no_answer: "no key; never asked",
+        Flag.no_explanation: "its section explains other questions but not this one",
+    }.get(flag, flag)
+
+
+def normalise_stem(stem: str) -> str:
+    """NFKC, Simplified, letters and digits only: "數據並行___。" and "数据并行" compare equal."""
+    text = _t2s.convert(unicodedata.normalize("NFKC", stem))
+    return "".join(ch for ch in text if ch.isalnum()).lower()
+
+
+def explanation_speaks_for(q: Question) -> list[str]:
+    """Letters of options the key excludes that the explanation presents as right."""
+    if q.kind not in CHOICE or not q.explanation or not isinstance(q.answer, str) or not q.options:
+        return []
+    key = set(q.answer)
+    if any(q.options[ord(c) - 65].strip() in _ALL_OF_ABOVE for c in key if ord(c) - 65 < len(q.options)):
+        return []
+    letters = [chr(65 + i) for i in range(len(q.options))]
+    key_texts = [q.options[ord(c) - 65] for c in key if ord(c) - 65 < len(q.options)]
+    found = []
+    for sentence in _SENTENCE.findall(q.explanation):
+        if any(w in sentence for w in _NEGATIVE):
+            continue
+        for letter, text in zip(letters, q.options, strict=True):
+            if letter in key or letter in found:
+                continue
+            if re.search(rf"[（(]\s*{letter}\s*[)）]", sentence) or _listed(sentence, text, key_texts):
+                found.append(letter)
+    return sorted(found)
+
+
+def _listed(sentence: str, text: str, key_texts: list[str]) -> bool:
+    """The option's text stands in the sentence as an item of a list, not inside another word."""
+    text = text.strip()
+    if len(text) < 2:
+        return False
+    start = 0
+    while (i := sentence.find(text, start)) >= 0:
+        start = i + 1
+        before = sentence[i - 1] if i else ""
+        after = sentence[i + len(text)] if i + len(text) < len(sentence) else ""
+        if (not before or before in _ITEM_BEFORE) and (not after or after in _ITEM_AFTER):
+            inside_key = any(
+                t != text and text in t and sentence.find(t, max(0, i - len(t))) != -1 for t in key_texts)
+            if not inside_key:
+                return True
+    return False
+
+
+def summary(items: list[LintItem]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for it in items:
+        out[it.code] = out.get(it.code, 0) + 1
+    return out
+
+
+__all__ = ["LintItem", "Kind", "explanation_speaks_for", "lint", "normalise_stem", "summary"]
