@@ -1,0 +1,113 @@
+"""Export, import, export again: the same bank. Re-importing updates in place."""
+
+import json
+
+from bank.bootstrap import ensure_default_bank
+from bank.db import Database
+from bank.importer import import_files, parse_file
+from bank.importer.json_format import dumps, export_papers
+from bank.paper_store import list_papers, load_paper, paper_count
+
+SLUG = "002_692116d27c950d45"
+
+
+async def export_text(db) -> str:
+    return dumps(export_papers(await list_papers(db)))
+
+
+async def test_export_import_export_is_identical(db, tmp_path, seed_files):
+    await import_files(db, seed_files, now=1.0)
+    first = await export_text(db)
+    path = tmp_path / "bank.json"
+    path.write_text(first, encoding="utf-8")
+    assert [p.slug for p in parse_file(path)] == [f.stem for f in seed_files]
+
+    other = await Database.open(tmp_path / "other.db")
+    try:
+        await import_files(other, [path], now=2.0)
+        assert await export_text(other) == first
+    finally:
+        await other.close()
+    data = json.loads(first)
+    assert sum(len(s["questions"]) for p in data["papers"] for s in p["sections"]) == 230
+
+
+async def test_export_keeps_settings_on_a_fresh_import(db, tmp_path, seed_files):
+    await import_files(db, seed_files[:1], now=1.0)
+    data = json.loads(await export_text(db))
+    data["papers"][0]["settings"]["time_limit_min"] = 90
+    data["papers"][0]["settings"]["multi_policy"] = "all-or-nothing"
+    path = tmp_path / "bank.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    other = await Database.open(tmp_path / "other.db")
+    try:
+        await import_files(other, [path], now=2.0)
+        [paper] = await list_papers(other)
+        assert paper.settings.time_limit_min == 90
+        assert paper.settings.multi_policy == "all-or-nothing"
+    finally:
+        await other.close()
+
+
+async def add_answer(db, question_id: int) -> None:
+    async with db.write() as conn:
+        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
+        await conn.execute("INSERT INTO attempts (id, user_id, chat_id, mode, title, started_at) "
+                           "VALUES (1, 7, 7, 'practice', 't', 0)")
+        await conn.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
+                           "VALUES (1, 0, ?, 's', 2)", (question_id,))
+        await conn.execute("INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, "
+                           "verdict, answered_at) VALUES (1, 0, ?, '\"D\"', 2, 2, 'correct', 0)", (question_id,))
+
+
+async def test_reimport_updates_in_place_and_answers_stay(db, tmp_path, seed_files):
+    await import_files(db, seed_files, now=1.0)
+    paper = await load_paper(db, SLUG)
+    target = paper.sections[0].questions[1]
+    await add_answer(db, target.id)
+
+    # the same text, corrected, from another place: same slug, same positions
+    src = next(f for f in seed_files if f.stem == SLUG)
+    text = src.read_text(encoding="utf-8").replace("在使用Adam優(yōu)化器", "在使用AdamW優(yōu)化器")
+    fixed = tmp_path / src.name
+    fixed.write_text(text, encoding="utf-8")
+    await import_files(db, [fixed], now=2.0)
+
+    assert await paper_count(db) == 5
+    assert await db.scalar("SELECT COUNT(*) FROM questions") == 230
+    again = await load_paper(db, SLUG)
+    moved = again.sections[0].questions[1]
+    assert moved.id == target.id
+    assert moved.stem.startswith("在使用AdamW優化器")
+    row = await db.fetchone("SELECT question_id FROM answers WHERE attempt_id=1")
+    assert row["question_id"] == target.id
+    assert [q.id for q in again.questions()] == [q.id for q in paper.questions()]
+
+
+async def test_reimport_of_json_export_changes_nothing(db, tmp_path, seed_files):
+    await import_files(db, seed_files, now=1.0)
+    ids = await db.fetchall("SELECT id, fingerprint FROM questions ORDER BY id")
+    path = tmp_path / "bank.json"
+    path.write_text(await export_text(db), encoding="utf-8")
+    await import_files(db, [path], now=2.0)
+    assert await db.fetchall("SELECT id, fingerprint FROM questions ORDER BY id") == ids
+
+
+async def test_dropped_question_is_retired_not_deleted(db, tmp_path, seed_files):
+    src = next(f for f in seed_files if f.stem == SLUG)
+    await import_files(db, [src], now=1.0)
+    data = json.loads(await export_text(db))
+    data["papers"][0]["sections"][0]["questions"].pop()  # question 15 of section 1
+    path = tmp_path / "bank.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    await import_files(db, [path], now=2.0)
+    assert await db.scalar("SELECT COUNT(*) FROM questions") == 51
+    assert await db.scalar("SELECT COUNT(*) FROM questions WHERE retired=1") == 1
+    paper = await load_paper(db, SLUG)
+    assert len(paper.sections[0].questions) == 14
+
+
+async def test_default_bank_is_imported_once(db):
+    assert await ensure_default_bank(db, now=1.0) == 5
+    assert await ensure_default_bank(db, now=2.0) == 0
+    assert await db.scalar("SELECT COUNT(*) FROM questions") == 230
