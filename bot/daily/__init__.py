@@ -1,13 +1,26 @@
-"""Feature package: `register(app)` adds its handlers; `on_startup(app)` re-arms its jobs."""
+"""Daily practice: a quiz pushed on a schedule to private chats and team groups."""
 
-from telegram.ext import Application
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
-COMMANDS: list[tuple[str, str, str]] = []  # (command, English description, Chinese description)
+from bot.daily import answering, handlers
+from bot.daily.jobs import recover
+
+COMMANDS: list[tuple[str, str, str]] = [
+    ("daily", "Daily quiz: /daily on [HH:MM] [Area/City], off, now, status",
+     "每日一练：/daily on [HH:MM] [时区]、off、now、status"),
+]
 
 
 def register(app: Application) -> None:
-    """Add this feature's handlers."""
+    """Add /daily, the quiz buttons, and typed answers (group replies, private text)."""
+    app.add_handler(CommandHandler("daily", handlers.daily))
+    app.add_handler(CallbackQueryHandler(answering.button, pattern=r"^d:"))
+    text = filters.TEXT & ~filters.COMMAND
+    # group 2: the exam's handlers (group 1) see private text first; ours only answers daily questions
+    app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.REPLY & text, answering.group_reply), group=2)
+    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & text, answering.private_text), group=2)
 
 
 async def on_startup(app: Application) -> None:
-    """Rebuild this feature's jobs from the database."""
+    """Re-arm every chat's push, catch up what was missed today, resume and close the rest."""
+    await recover(app)

@@ -1,0 +1,288 @@
+"""Answers: button taps (groups and private chats) and typed answers (replies, or private text).
+
+In a group each member's first answer counts and the feedback is private: a toast for a tap, a
+private message for a typed reply. In a private chat the question shows its feedback at once and
+the next question follows, then a summary with the streak.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import Application, ContextTypes
+
+from bank.daily import answers as answer_store
+from bank.daily import delivery as dstore
+from bank.daily.answers import QuizClosed
+from bank.daily.papers import multi_policy
+from bank.errors import NotFound
+from bank.grading import grade, parse_choice, parse_truefalse
+from bank.grading.result import Grade
+from bank.models import Kind
+from bot.daily import callbacks as cb
+from bot.daily import counts, push, render
+from bot.i18n import t
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+
+log = logging.getLogger(__name__)
+
+
+async def _grade(app: Application, view: render.View, response: object) -> Grade:
+    policy = await multi_policy(services(app).db, view.question.id)
+    return grade(view.question, response, multi_policy=policy)
+
+
+async def _record(app: Application, delivery: dstore.Delivery, view: render.View, user_id: int,
+                  response: object) -> tuple[bool, Grade]:
+    """Grade and record; (first answer?, grade). Raises QuizClosed."""
+    g = await _grade(app, view, response)
+    item = await dstore.get_item(services(app).db, delivery.id, view.pos)
+    first = await answer_store.record_answer(services(app).db, delivery, item, user_id, response,
+                                             g.score, g.max_score, g.verdict.value, services(app).now())
+    return first, g
+
+
+def typed_response(view: render.View, text: str) -> object | None:
+    """A typed answer as the grader wants it: original letters, True/False, or the text itself."""
+    kind = view.question.kind
+    if kind in (Kind.single, Kind.multi):
+        shown = parse_choice(text, multiple=kind == Kind.multi, n_options=len(view.option_order))
+        if shown is None:
+            return None
+        return "".join(sorted(view.original_letter(render.LETTERS.index(c)) for c in shown))
+    if kind == Kind.truefalse:
+        return parse_truefalse(text)
+    return text.strip() or None
+
+
+async def _located(app: Application, delivery_id: int, pos: int) -> tuple[dstore.Delivery, render.View] | None:
+    try:
+        delivery = await dstore.get_delivery(services(app).db, delivery_id)
+    except NotFound:
+        return None
+    view = next((v for v in await push.views(app, delivery) if v.pos == pos), None)
+    return (delivery, view) if view is not None else None
+
+
+async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A tap on a daily quiz button: pick, toggle or submit."""
+    query = update.callback_query
+    u = await user_ctx(update, context)
+    app = context.application
+    press = cb.parse(query.data)
+    found = await _located(app, press.delivery_id, press.pos) if press else None
+    if press is None or found is None or not await _is_that_message(app, found[0], press.pos, query):
+        await query.answer(t("daily_bad_button", u.lang))
+        return
+    delivery, view = found
+    if delivery.private and u.id != delivery.chat_id:
+        await query.answer(t("daily_bad_button", u.lang))
+        return
+    if not delivery.accepts_answers:
+        await query.answer(t("daily_closed", u.lang))
+        return
+    db = services(context).db
+    earlier = await answer_store.user_answer(db, delivery.id, view.pos, u.id)
+    if earlier is not None:
+        await query.answer(render.already_answered_toast(view, earlier, u.lang))
+        return
+    response = await _response_of(app, press, view, u)
+    if response is None:
+        await query.answer(t("daily_bad_button", u.lang))
+        return
+    if isinstance(response, _Toggled):
+        await _show_draft(app, query, delivery, view, response.letters, u)
+        return
+    if delivery.private:
+        await _answer_private(app, delivery, view, u, response, query=query)
+    else:
+        await _answer_group_tap(app, delivery, view, u, response, query)
+
+
+class _Toggled:
+    def __init__(self, letters: str):
+        self.letters = letters
+
+
+async def _response_of(app: Application, press: cb.Press, view: render.View, u: UserCtx) -> object | None:
+    """The answer the press stands for, a _Toggled draft, or None if it does not fit the question."""
+    kind, svc = view.question.kind, services(app)
+    if press.action == "pick" and kind == Kind.truefalse and press.arg in ("t", "f"):
+        return press.arg == "t"
+    if press.action == "pick" and kind == Kind.single and press.arg not in (None, "t", "f"):
+        return view.original_letter(int(press.arg))
+    if press.action == "toggle" and kind == Kind.multi:
+        letter = view.original_letter(int(press.arg))
+        if letter is None:
+            return None
+        return _Toggled(await answer_store.toggle_draft(svc.db, view.delivery_id, view.pos, u.id, letter, svc.now()))
+    if press.action == "submit" and kind == Kind.multi:
+        return await answer_store.draft(svc.db, view.delivery_id, view.pos, u.id) or _Toggled("")
+    return None
+
+
+async def _is_that_message(app: Application, delivery: dstore.Delivery, pos: int, query) -> bool:
+    item = await dstore.get_item(services(app).db, delivery.id, pos)
+    msg = query.message
+    return msg is not None and msg.chat.id == delivery.chat_id and msg.message_id == item.message_id
+
+
+async def _show_draft(app: Application, query, delivery: dstore.Delivery, view: render.View, letters: str,
+                      u: UserCtx) -> None:
+    shown = ", ".join(sorted(view.shown_letter(c) for c in letters))
+    await query.answer(t("daily_selected", u.lang, a=shown) if letters else t("daily_selected_none", u.lang))
+    if delivery.private:
+        text = render.question_text(view, u.lang, u.script, private=True)
+        await push.safe_edit(app, delivery.chat_id, query.message.message_id, text,
+                             render.question_keyboard(view, u.lang, draft=letters))
+
+
+async def _answer_group_tap(app: Application, delivery: dstore.Delivery, view: render.View, u: UserCtx,
+                            response: object, query) -> None:
+    try:
+        first, g = await _record(app, delivery, view, u.id, response)
+    except QuizClosed:
+        await query.answer(t("daily_closed", u.lang))
+        return
+    if not first:
+        earlier = await answer_store.user_answer(services(app).db, delivery.id, view.pos, u.id)
+        await query.answer(render.already_answered_toast(view, earlier, u.lang))
+        return
+    await query.answer(render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected),
+                       show_alert=True)
+    counts.editor(app).touch(app, delivery.id, view.pos)
+
+
+async def _answer_private(app: Application, delivery: dstore.Delivery, view: render.View, u: UserCtx,
+                          response: object, *, query=None) -> None:
+    """Record, show the feedback under the question, then the next question or the summary."""
+    svc = services(app)
+    async with push.chat_lock(app, delivery.chat_id):
+        try:
+            first, g = await _record(app, delivery, view, u.id, response)
+        except QuizClosed:
+            if query:
+                await query.answer(t("daily_closed", u.lang))
+            return
+        if not first:
+            earlier = await answer_store.user_answer(svc.db, delivery.id, view.pos, u.id)
+            if query:
+                await query.answer(render.already_answered_toast(view, earlier, u.lang))
+            return
+        if query:
+            await query.answer(render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
+        item = await dstore.get_item(svc.db, delivery.id, view.pos)
+        fb = render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+        await push.safe_edit(app, delivery.chat_id, item.message_id, render.answered_text(view, u.lang, u.script, fb))
+        delivery = await dstore.get_delivery(svc.db, delivery.id)
+        answered = await answer_store.user_answers(svc.db, delivery.id, u.id)
+        if len(answered) < view.total:
+            await push.send_unsent(app, delivery)
+        else:
+            try:
+                await push.send(app, delivery.chat_id, await push.private_summary(app, delivery, u.lang))
+            except push.ChatGone as e:
+                await push.turn_off(app, delivery.chat_id, str(e))
+
+
+async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A reply to a daily question in a group: a typed answer (fill-in questions, or letters)."""
+    msg = update.effective_message
+    app = context.application
+    replied = msg.reply_to_message
+    if replied is None or not replied.from_user or replied.from_user.id != context.bot.id:
+        return
+    hit = await dstore.item_by_message(services(context).db, msg.chat_id, replied.message_id)
+    if hit is None:
+        return
+    u = await user_ctx(update, context)
+    delivery, item = hit
+    found = await _located(app, delivery.id, item.pos)
+    if found is None:
+        return
+    view = found[1]
+    if not delivery.accepts_answers:
+        await _tell_privately(app, u, t("daily_closed", u.lang))
+        return
+    response = typed_response(view, msg.text)
+    if response is None:
+        return
+    try:
+        first, g = await _record(app, delivery, view, u.id, response)
+    except QuizClosed:
+        return
+    if not first:
+        earlier = await answer_store.user_answer(services(app).db, delivery.id, view.pos, u.id)
+        await _tell_privately(app, u, render.already_answered_toast(view, earlier, u.lang))
+        return
+    await _react(app, msg.chat_id, msg.message_id)
+    title = await services(app).db.scalar("SELECT title FROM chats WHERE id=?", (delivery.chat_id,)) or ""
+    fb = render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+    await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=title, n=view.pos + 1, fb=fb))
+    counts.editor(app).touch(app, delivery.id, view.pos)
+
+
+async def _react(app: Application, chat_id: int, message_id: int) -> None:
+    """A neutral ✍ on the member's reply: recorded, without saying whether it is right."""
+    try:
+        await app.bot.set_message_reaction(chat_id, message_id, "✍")
+    except TelegramError as e:
+        log.debug("no reaction in %s: %s", chat_id, e)
+
+
+async def _tell_privately(app: Application, u: UserCtx, text: str) -> None:
+    """Feedback to a member in their private chat; if they never started me, they see it at close."""
+    try:
+        await push.send(app, u.id, render.clip(text))
+    except (push.ChatGone, TelegramError) as e:
+        log.info("no private feedback for %s: %s", u.id, e)
+
+
+async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Typed text in a private chat: an answer to the daily question waiting for one, if any.
+
+    Text belongs to the exam while the user has a running attempt, unless it replies to a daily
+    question message.
+    """
+    msg = update.effective_message
+    app = context.application
+    db = services(context).db
+    user_id = update.effective_user.id
+    hit = None
+    if msg.reply_to_message is not None:
+        hit = await dstore.item_by_message(db, msg.chat_id, msg.reply_to_message.message_id)
+    if hit is None:
+        if await db.scalar("SELECT 1 FROM attempts WHERE user_id=? AND status='running'", (user_id,)):
+            return
+        hit = await waiting_item(app, msg.chat_id, user_id)
+        if hit is None:
+            return
+    delivery, item = hit
+    if not delivery.private or not delivery.accepts_answers:
+        return
+    found = await _located(app, delivery.id, item.pos)
+    if found is None:
+        return
+    view = found[1]
+    u = await user_ctx(update, context)
+    response = typed_response(view, msg.text)
+    if response is None:
+        return
+    await _answer_private(app, delivery, view, u, response)
+
+
+async def waiting_item(app: Application, chat_id: int, user_id: int) -> tuple[dstore.Delivery, dstore.Item] | None:
+    """The private question sent and not yet answered, in the newest open quiz of this chat."""
+    db = services(app).db
+    row = await db.fetchone(
+        """SELECT i.delivery_id, i.pos FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+           WHERE d.chat_id=? AND d.status IN ('pending','sending','open') AND i.message_id IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM daily_answers a WHERE a.delivery_id=i.delivery_id
+                             AND a.pos=i.pos AND a.user_id=?)
+           ORDER BY d.day DESC, i.pos LIMIT 1""", (chat_id, user_id))
+    if row is None:
+        return None
+    return await dstore.get_delivery(db, row[0]), await dstore.get_item(db, row[0], row[1])

@@ -1,0 +1,45 @@
+"""Daily quiz buttons' callback data: short, validated, at most 64 bytes.
+
+    d:p:<delivery>:<pos>:<arg>   pick: shown option index (0-9), or t/f for true/false
+    d:m:<delivery>:<pos>:<arg>   toggle a shown option of a multiple-choice question
+    d:s:<delivery>:<pos>         submit the multiple-choice selection
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ACTIONS = {"p": "pick", "m": "toggle", "s": "submit"}
+_DATA = re.compile(r"^d:([pms]):(\d{1,12}):(\d{1,3})(?::([0-9tf]))?$")
+
+
+@dataclass(frozen=True)
+class Press:
+    action: str  # 'pick' | 'toggle' | 'submit'
+    delivery_id: int
+    pos: int
+    arg: str | None  # '0'..'9', 't', 'f'; None for submit
+
+
+def encode(action: str, delivery_id: int, pos: int, arg: str | int | None = None) -> str:
+    code = next(k for k, v in ACTIONS.items() if v == action)
+    data = f"d:{code}:{delivery_id}:{pos}" + ("" if arg is None else f":{arg}")
+    if len(data.encode()) > 64:
+        raise ValueError(f"callback data too long: {data!r}")
+    return data
+
+
+def parse(data: str | None) -> Press | None:
+    """The button's meaning, or None for anything forged or garbled."""
+    if not data or len(data.encode()) > 64:
+        return None
+    m = _DATA.match(data)
+    if not m:
+        return None
+    action, arg = ACTIONS[m.group(1)], m.group(4)
+    if (action == "submit") != (arg is None):
+        return None
+    if action == "toggle" and arg in ("t", "f"):
+        return None
+    return Press(action, int(m.group(2)), int(m.group(3)), arg)

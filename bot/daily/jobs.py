@@ -1,0 +1,134 @@
+"""Jobs: one cron job per subscribed chat (`daily:<chat>`), one close job per open quiz
+(`daily-close:<delivery>`), all rebuilt from the database at start-up.
+
+Job callbacks read the clock and hand it to the pure decisions in bank.daily.schedule; the
+catch-up at start-up runs the very same callback, so a restart sends exactly what is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.error import NetworkError, TelegramError
+from telegram.ext import Application, ContextTypes
+
+from bank.daily import delivery as dstore
+from bank.daily import subscriptions as subs
+from bank.daily.delivery import EmptyBank
+from bank.daily.schedule import due_today
+from bank.daily.subscriptions import Subscription
+from bot.daily import push
+from bot.services import services
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 60  # a push or close that hit a network error is tried again after this
+# a job that could not start on time (busy loop, 3,000 chats at 09:00) still runs, once
+_LATE_OK = {"misfire_grace_time": None, "coalesce": True}
+
+
+def push_name(chat_id: int) -> str:
+    return f"daily:{chat_id}"
+
+
+def close_name(delivery_id: int) -> str:
+    return f"daily-close:{delivery_id}"
+
+
+def _remove(app: Application, name: str) -> None:
+    if app.job_queue is None:
+        return
+    for job in app.job_queue.get_jobs_by_name(name):
+        job.schedule_removal()
+
+
+def arm_push(app: Application, sub: Subscription) -> None:
+    """(Re)schedule the chat's daily push; the stable name replaces its previous job at once."""
+    disarm_push(app, sub.chat_id)
+    if not sub.enabled:
+        return
+    schedule = sub.schedule()
+    at = schedule.at_time.replace(tzinfo=schedule.tz)
+    app.job_queue.run_daily(push_job, at, data=sub.chat_id, name=push_name(sub.chat_id), job_kwargs=_LATE_OK)
+
+
+def disarm_push(app: Application, chat_id: int) -> None:
+    _remove(app, push_name(chat_id))
+
+
+def arm_close(app: Application, delivery: dstore.Delivery) -> None:
+    """(Re)schedule the close of an open quiz at its closes_at (a delay from the bot's clock)."""
+    _remove(app, close_name(delivery.id))
+    delay = max(0.0, delivery.closes_at - services(app).now())
+    app.job_queue.run_once(close_job, delay, data=delivery.id, name=close_name(delivery.id), job_kwargs=_LATE_OK)
+
+
+def _retry_later(app: Application, callback, data: int, name: str) -> None:
+    _remove(app, name)
+    app.job_queue.run_once(callback, RETRY_SECONDS, data=data, name=name, job_kwargs=_LATE_OK)
+
+
+async def push_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The chat's push time came (or the bot came back the same day): send today's quiz, once."""
+    app, chat_id = context.application, context.job.data
+    svc = services(context)
+    sub = await subs.get_subscription(svc.db, chat_id)
+    if sub is None or not sub.enabled:
+        return
+    day = due_today(sub.schedule(), svc.now())
+    if day is None:
+        return
+    try:
+        await push.push_day(app, chat_id, sub.private, day)
+    except EmptyBank:
+        log.warning("chat %s: no question may be asked in daily practice", chat_id)
+    except (NetworkError, TelegramError) as e:
+        log.warning("chat %s: daily push stopped (%s); retrying in %ss", chat_id, e, RETRY_SECONDS)
+        _retry_later(app, push_job, chat_id, f"daily-retry:{chat_id}")
+
+
+async def resume_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Send what an interrupted push still lacks."""
+    app, delivery_id = context.application, context.job.data
+    try:
+        await push.resume(app, delivery_id)
+    except (NetworkError, TelegramError) as e:
+        log.warning("delivery %s: resume stopped (%s); retrying in %ss", delivery_id, e, RETRY_SECONDS)
+        _retry_later(app, resume_job, delivery_id, f"daily-resume:{delivery_id}")
+
+
+async def close_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Close time: stop answers, post the keys and the day's top (once)."""
+    app, delivery_id = context.application, context.job.data
+    try:
+        await push.close(app, delivery_id)
+    except (NetworkError, TelegramError) as e:
+        log.warning("delivery %s: close stopped (%s); retrying in %ss", delivery_id, e, RETRY_SECONDS)
+        _retry_later(app, close_job, delivery_id, close_name(delivery_id))
+
+
+async def recover(app: Application) -> None:
+    """At start-up: re-arm every chat's push, catch up today's missed ones, resume and close the rest.
+
+    The catch-up and resumes run as jobs right after start-up, so a long push never delays it.
+    """
+    svc = services(app)
+    now = svc.now()
+    armed = caught_up = 0
+    for sub in await subs.enabled_subscriptions(svc.db):
+        arm_push(app, sub)
+        armed += 1
+        day = due_today(sub.schedule(), now)
+        if day is not None and await dstore.find_delivery(svc.db, sub.chat_id, day) is None:
+            app.job_queue.run_once(push_job, 0, data=sub.chat_id, name=f"daily-catchup:{sub.chat_id}",
+                                   job_kwargs=_LATE_OK)
+            caught_up += 1
+    resumed = 0
+    for d in await dstore.unfinished(svc.db):
+        if d.accepts_answers and d.closes_at > now:
+            arm_close(app, d)
+            app.job_queue.run_once(resume_job, 0, data=d.id, name=f"daily-resume:{d.id}", job_kwargs=_LATE_OK)
+            resumed += 1
+        else:
+            app.job_queue.run_once(close_job, 0, data=d.id, name=close_name(d.id), job_kwargs=_LATE_OK)
+    log.info("daily: %d schedules armed, %d catch-ups, %d deliveries resumed", armed, caught_up, resumed)

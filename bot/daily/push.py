@@ -1,0 +1,272 @@
+"""Sending the day's quiz: create-or-resume a delivery, send what is still unsent, close it once.
+
+Each send is paced (one message a second per chat), a 429 is retried after its retry_after, and
+a 403 turns the chat's subscription off. A message's id is recorded right after it is sent, so a
+push that stopped halfway (crash, network error) resumes with exactly the messages still missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
+
+from telegram import InlineKeyboardMarkup, Message
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
+from telegram.ext import Application
+
+from bank.daily import answers as answer_store
+from bank.daily import delivery as dstore
+from bank.daily import subscriptions as subs
+from bank.daily.plan import create_or_resume
+from bank.daily.schedule import Schedule, closes_at, local_day, next_fire, parse_hhmm, parse_timezone
+from bank.daily.streaks import streak, streaks
+from bank.paper_store import get_questions
+from bot.daily import render
+from bot.services import services
+
+log = logging.getLogger(__name__)
+
+CHAT_INTERVAL = 1.0  # seconds between two messages to one chat (Telegram: about one per second)
+RETRY_AFTER_ATTEMPTS = 3  # after the rate limiter's own retries
+
+
+class ChatGone(Exception):
+    """The bot may not post in the chat any more (blocked, or removed from the group)."""
+
+
+class _Pacer:
+    """Keeps at least `interval` seconds between two sends to the same chat."""
+
+    def __init__(self, interval: float):
+        self.interval = interval
+        self.last: dict[int, float] = {}
+
+    async def wait(self, chat_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        wait = self.last.get(chat_id, -1e9) + self.interval - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.last[chat_id] = loop.time()
+        if len(self.last) > 10_000:
+            cutoff = loop.time() - self.interval
+            self.last = {k: v for k, v in self.last.items() if v >= cutoff}
+
+
+def _state(app: Application) -> dict:
+    return services(app).extra.setdefault("daily", {})
+
+
+def pacer(app: Application) -> _Pacer:
+    state = _state(app)
+    if "pacer" not in state:
+        state["pacer"] = _Pacer(CHAT_INTERVAL)
+    return state["pacer"]
+
+
+def chat_lock(app: Application, chat_id: int) -> asyncio.Lock:
+    """One push, answer-and-next or close at a time per chat."""
+    locks: dict[int, asyncio.Lock] = _state(app).setdefault("locks", {})
+    lock = locks.get(chat_id)
+    if lock is None:
+        lock = locks[chat_id] = asyncio.Lock()
+    return lock
+
+
+def default_schedule(app: Application) -> Schedule:
+    settings = services(app).settings
+    return Schedule(parse_hhmm(settings.daily_time), parse_timezone(settings.timezone))
+
+
+async def schedule_for(app: Application, chat_id: int) -> tuple[Schedule, int]:
+    """The chat's schedule and question count (the defaults when it has no subscription)."""
+    svc = services(app)
+    sub = await subs.get_subscription(svc.db, chat_id)
+    if sub is not None:
+        return sub.schedule(), sub.questions
+    tz = await svc.db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
+    base = default_schedule(app)
+    if tz:
+        base = Schedule(base.at_time, parse_timezone(tz))
+    return base, svc.settings.daily_questions
+
+
+def fmt_local(ts: float | datetime, tz: ZoneInfo) -> str:
+    dt = ts if isinstance(ts, datetime) else datetime.fromtimestamp(ts, UTC)
+    return dt.astimezone(tz).strftime("%Y-%m-%d %H:%M %Z")
+
+
+async def prefs(app: Application, chat_id: int, private: bool) -> tuple[str, str]:
+    """(language, script) for messages to this chat: the user's own in private, the defaults in groups."""
+    svc = services(app)
+    lang, script = svc.settings.language, "orig"
+    if private:
+        row = await svc.db.fetchone("SELECT language, script FROM users WHERE id=?", (chat_id,))
+        if row is not None:
+            lang = row["language"] or lang
+            script = row["script"] or script
+    return lang, script
+
+
+async def send(app: Application, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
+               reply_to: int | None = None) -> Message:
+    """Send one message to a chat, paced; a 429 is retried after its retry_after.
+
+    Raises ChatGone on 403 (the caller turns the chat off); other errors propagate.
+    """
+    for attempt in range(RETRY_AFTER_ATTEMPTS + 1):
+        await pacer(app).wait(chat_id)
+        try:
+            return await app.bot.send_message(chat_id, text, reply_markup=markup,
+                                              reply_to_message_id=reply_to,
+                                              allow_sending_without_reply=True)
+        except RetryAfter as e:
+            if attempt == RETRY_AFTER_ATTEMPTS:
+                raise
+            delay = e.retry_after if isinstance(e.retry_after, int | float) else e.retry_after.total_seconds()
+            log.info("chat %s: 429, retrying after %ss", chat_id, delay)
+            await asyncio.sleep(float(delay))
+        except Forbidden as e:
+            raise ChatGone(str(e)) from e
+        except ChatMigrated as e:
+            raise ChatGone(f"migrated to {e.new_chat_id}") from e
+    raise AssertionError("unreachable")
+
+
+async def turn_off(app: Application, chat_id: int, why: str, delivery_id: int | None = None) -> None:
+    """The bot may not post here: turn the subscription off, keep why, stop its job."""
+    from bot.daily.jobs import disarm_push
+
+    svc = services(app)
+    reason = "blocked" if chat_id > 0 else "kicked"  # private chat ids are positive
+    await subs.unsubscribe(svc.db, chat_id, None, svc.now(), reason=reason)
+    if delivery_id is not None:
+        await dstore.set_status(svc.db, delivery_id, "failed")
+    disarm_push(app, chat_id)
+    log.warning("chat %s: cannot post (%s): daily quiz turned off", chat_id, why)
+
+
+async def views(app: Application, delivery: dstore.Delivery) -> list[render.View]:
+    items = await dstore.items(services(app).db, delivery.id)
+    questions = await get_questions(services(app).db, [i.question_id for i in items])
+    return [render.View(questions[i.question_id], delivery.id, i.pos, len(items), i.option_order) for i in items]
+
+
+async def push_day(app: Application, chat_id: int, private: bool, day: date) -> dstore.Delivery:
+    """Create-or-resume the chat's quiz for `day` and send what is unsent. Never sends twice.
+
+    Raises EmptyBank when nothing may be asked.
+    """
+    from bot.daily.jobs import arm_close
+
+    svc = services(app)
+    async with chat_lock(app, chat_id):
+        schedule, n = await schedule_for(app, chat_id)
+        now = svc.now()
+        delivery, created = await create_or_resume(
+            svc.db, chat_id, private, day, n, closes_at(schedule, day, now), now,
+            shuffle=svc.settings.shuffle_options)
+        if created:
+            log.info("chat %s: daily quiz for %s created (%s)", chat_id, day, delivery.id)
+        if delivery.accepts_answers:
+            arm_close(app, delivery)
+            await send_unsent(app, delivery)
+    return await dstore.get_delivery(svc.db, delivery.id)
+
+
+async def resume(app: Application, delivery_id: int) -> None:
+    """Send what a delivery still lacks (after a crash or a network error)."""
+    svc = services(app)
+    delivery = await dstore.get_delivery(svc.db, delivery_id)
+    async with chat_lock(app, delivery.chat_id):
+        delivery = await dstore.get_delivery(svc.db, delivery_id)
+        if delivery.accepts_answers:
+            await send_unsent(app, delivery)
+
+
+async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
+    """Group: every unsent item. Private: the next unanswered item, if it is unsent. Call under the lock."""
+    svc = services(app)
+    lang, script = await prefs(app, delivery.chat_id, delivery.private)
+    all_views = await views(app, delivery)
+    items = {i.pos: i for i in await dstore.items(svc.db, delivery.id)}
+    if delivery.private:
+        answered = {a.pos for a in await answer_store.user_answers(svc.db, delivery.id, delivery.chat_id)}
+        todo = [v for v in all_views if v.pos not in answered][:1]
+    else:
+        todo = list(all_views)
+    todo = [v for v in todo if items[v.pos].message_id is None]
+    if todo and delivery.status == "pending":
+        await dstore.set_status(svc.db, delivery.id, "sending")
+    for v in todo:
+        count = None if delivery.private else await answer_store.answer_count(svc.db, delivery.id, v.pos)
+        text = render.question_text(v, lang, script, private=delivery.private, count=count)
+        try:
+            msg = await send(app, delivery.chat_id, text, render.question_keyboard(v, lang))
+        except ChatGone as e:
+            await turn_off(app, delivery.chat_id, str(e), delivery.id)
+            return
+        await dstore.mark_sent(svc.db, delivery.id, v.pos, msg.message_id, svc.now())
+    await dstore.set_status(svc.db, delivery.id, "open", only_from=("pending", "sending"))
+
+
+async def close(app: Application, delivery_id: int) -> None:
+    """Close the day's quiz once: stop answers; in a group post the keys and the day's top."""
+    from bot.daily.jobs import arm_close
+
+    svc = services(app)
+    delivery = await dstore.get_delivery(svc.db, delivery_id)
+    async with chat_lock(app, delivery.chat_id):
+        delivery = await dstore.get_delivery(svc.db, delivery_id)
+        if delivery.accepts_answers:
+            if delivery.closes_at > svc.now():
+                arm_close(app, delivery)  # not yet (the clock moved back): wait
+                return
+            await dstore.claim_close(svc.db, delivery.id)
+        elif delivery.status != "closed" or delivery.closed_at is not None:
+            return
+        if not delivery.private:
+            try:
+                await send(app, delivery.chat_id, await close_message(app, delivery))
+            except ChatGone as e:
+                await turn_off(app, delivery.chat_id, str(e))
+        await dstore.mark_keys_posted(svc.db, delivery.id, svc.now())
+        log.info("chat %s: daily quiz %s closed", delivery.chat_id, delivery.day)
+
+
+async def close_message(app: Application, delivery: dstore.Delivery) -> str:
+    svc = services(app)
+    lang, script = await prefs(app, delivery.chat_id, False)
+    top = await answer_store.standings(svc.db, delivery.id)
+    runs = await streaks(svc.db, delivery.chat_id, [s.user_id for s in top[:10]], delivery.day)
+    return render.close_text(delivery.day, await views(app, delivery), top, runs, lang, script)
+
+
+async def private_summary(app: Application, delivery: dstore.Delivery, lang: str) -> str:
+    svc = services(app)
+    done = await answer_store.user_answers(svc.db, delivery.id, delivery.chat_id)
+    total = len(await dstore.items(svc.db, delivery.id))
+    run = await streak(svc.db, delivery.chat_id, delivery.chat_id, delivery.day)
+    sub = await subs.get_subscription(svc.db, delivery.chat_id)
+    next_at = None
+    if sub is not None and sub.enabled:
+        sch = sub.schedule()
+        next_at = fmt_local(next_fire(sch.at_time, sch.tz, datetime.fromtimestamp(svc.now(), UTC)), sch.tz)
+    return render.private_summary(done, total, run, lang, next_at)
+
+
+def today(schedule: Schedule, now: float) -> date:
+    return local_day(now, schedule.tz)
+
+
+async def safe_edit(app: Application, chat_id: int, message_id: int, text: str,
+                    markup: InlineKeyboardMarkup | None = None) -> None:
+    """Edit a message; 'not modified' and vanished messages are not errors here."""
+    try:
+        await app.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, reply_markup=markup)
+    except BadRequest as e:
+        if "not modified" not in str(e).lower():
+            log.info("chat %s: could not edit message %s: %s", chat_id, message_id, e)
+    except Forbidden as e:
+        log.info("chat %s: could not edit message %s: %s", chat_id, message_id, e)

@@ -1,0 +1,193 @@
+"""Pure rendering of the daily quiz: question messages, keyboards, toasts, summaries and keys."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton as Button
+from telegram import InlineKeyboardMarkup as Keyboard
+
+from bank.daily.answers import Answer, Standing
+from bank.models import CHOICE, Kind, Question
+from bank.script import to_script
+from bot.daily import callbacks as cb
+from bot.i18n import t
+
+LETTERS = "ABCDEFGHIJ"
+MAX_TEXT = 4096
+MAX_TOAST = 200  # answerCallbackQuery text, counted in UTF-16 code units
+MAX_KEY_EXPLANATION = 300
+
+
+@dataclass(frozen=True)
+class View:
+    """One question of a day's quiz as the chat sees it."""
+
+    question: Question
+    delivery_id: int
+    pos: int
+    total: int
+    option_order: str  # shown letter i is original letter option_order[i]
+
+    def shown_letter(self, original: str) -> str:
+        return LETTERS[self.option_order.index(original)] if original in self.option_order else original
+
+    def original_letter(self, shown_index: int) -> str | None:
+        return self.option_order[shown_index] if 0 <= shown_index < len(self.option_order) else None
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clip_utf16(text: str, limit: int) -> str:
+    if utf16_len(text) <= limit:
+        return text
+    while text and utf16_len(text) > limit - 1:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def fmt_points(x: float) -> str:
+    return f"{round(x, 2):g}"
+
+
+def shown_key(view: View, lang: str, expected: str = "") -> str:
+    """The right answer as this chat saw the question: shown letters, True/False, or the text."""
+    q = view.question
+    if q.kind in CHOICE and isinstance(q.answer, str):
+        return ", ".join(sorted(view.shown_letter(c) for c in q.answer.upper() if c.isalpha()))
+    if q.kind == Kind.truefalse and isinstance(q.answer, bool):
+        return t("daily_true" if q.answer else "daily_false", lang)
+    if expected:
+        return expected
+    if isinstance(q.answer, list):
+        return " / ".join(alts[0] for alts in q.answer if alts)
+    return str(q.answer)
+
+
+def shown_response(view: View, response: object, lang: str) -> str:
+    q = view.question
+    if q.kind in CHOICE and isinstance(response, str):
+        return ", ".join(sorted(view.shown_letter(c) for c in response)) or "—"
+    if q.kind == Kind.truefalse and isinstance(response, bool):
+        return t("daily_true" if response else "daily_false", lang)
+    return str(response)
+
+
+def question_body(view: View, script: str) -> str:
+    q = view.question
+    lines = [to_script(q.stem, script)]
+    for i, orig in enumerate(view.option_order):
+        lines.append(f"{LETTERS[i]}. {to_script(q.options[LETTERS.index(orig)], script)}")
+    return "\n".join(lines)
+
+
+def question_text(view: View, lang: str, script: str, *, private: bool, count: int | None = None) -> str:
+    """The question message; in a group it ends with how many have answered."""
+    parts = [t("daily_q_header", lang, n=view.pos + 1, total=view.total), "", question_body(view, script)]
+    kind = view.question.kind
+    if kind == Kind.fill:
+        parts += ["", t("daily_fill_private" if private else "daily_fill_group", lang)]
+    elif kind == Kind.multi:
+        parts += ["", t("daily_multi_hint", lang)]
+    if not private:
+        parts += ["", t("daily_count", lang, n=count or 0)]
+    return clip("\n".join(parts))
+
+
+def question_keyboard(view: View, lang: str, *, draft: str = "") -> Keyboard | None:
+    """Answer buttons; `draft` (original letters) marks a private multiple-choice selection."""
+    did, pos, kind = view.delivery_id, view.pos, view.question.kind
+    if kind == Kind.single:
+        return Keyboard([[Button(LETTERS[i], callback_data=cb.encode("pick", did, pos, i))
+                          for i in range(len(view.option_order))]])
+    if kind == Kind.multi:
+        row = [Button(("✓ " if orig in draft else "") + LETTERS[i], callback_data=cb.encode("toggle", did, pos, i))
+               for i, orig in enumerate(view.option_order)]
+        return Keyboard([row, [Button(t("daily_btn_submit", lang), callback_data=cb.encode("submit", did, pos))]])
+    if kind == Kind.truefalse:
+        return Keyboard([[Button(t("daily_true", lang), callback_data=cb.encode("pick", did, pos, "t")),
+                          Button(t("daily_false", lang), callback_data=cb.encode("pick", did, pos, "f"))]])
+    return None
+
+
+def verdict_line(verdict: str, score: float, max_score: float, lang: str) -> str:
+    return t(f"daily_verdict_{verdict}", lang, score=fmt_points(score), max=fmt_points(max_score))
+
+
+def toast(view: View, verdict: str, score: float, max_score: float, lang: str, script: str,
+          expected: str = "") -> str:
+    """The private feedback of a group answer, within answerCallbackQuery's 200 characters."""
+    head = verdict_line(verdict, score, max_score, lang) + " " + t("daily_key", lang, a=shown_key(view, lang, expected))
+    head = clip_utf16(head, MAX_TOAST)
+    explanation = to_script(view.question.explanation, script).strip()
+    room = MAX_TOAST - utf16_len(head) - 1
+    if explanation and room >= 12:
+        return head + "\n" + clip_utf16(explanation, room)
+    return head
+
+
+def already_answered_toast(view: View, answer: Answer, lang: str) -> str:
+    return clip_utf16(t("daily_already", lang, a=shown_response(view, answer.response, lang)), MAX_TOAST)
+
+
+def feedback(view: View, response: object, verdict: str, score: float, max_score: float, lang: str,
+             script: str, expected: str = "") -> str:
+    """Immediate feedback under a private question: verdict, the right answer, the explanation."""
+    lines = [verdict_line(verdict, score, max_score, lang),
+             t("daily_yours", lang, a=shown_response(view, response, lang))]
+    if verdict != "correct":
+        lines.append(t("daily_key", lang, a=shown_key(view, lang, expected)))
+    if view.question.explanation:
+        lines.append(t("daily_explanation", lang, e=to_script(view.question.explanation, script)))
+    return "\n".join(lines)
+
+
+def answered_text(view: View, lang: str, script: str, fb: str) -> str:
+    return clip(question_text(view, lang, script, private=True) + "\n\n" + fb)
+
+
+def private_summary(answers: Sequence[Answer], total: int, streak: int, lang: str, next_at: str | None) -> str:
+    correct = sum(1 for a in answers if a.verdict == "correct")
+    score = sum(a.score for a in answers)
+    max_score = sum(a.max_score for a in answers)
+    lines = [t("daily_done", lang, correct=correct, total=total, score=fmt_points(score),
+               max=fmt_points(max_score)),
+             t("daily_streak", lang, n=streak)]
+    if next_at:
+        lines.append(t("daily_next", lang, at=next_at))
+    return "\n".join(lines)
+
+
+def close_text(day: str, views: Sequence[View], top: Sequence[Standing], streaks: dict[int, int],
+               lang: str, script: str, limit_top: int = 10) -> str:
+    """The close of a group's quiz: every key with its explanation, then the day's top."""
+    lines = [t("daily_close_title", lang, day=day)]
+    for v in views:
+        key = shown_key(v, lang)
+        line = f"{v.pos + 1}. {key}"
+        explanation = to_script(v.question.explanation, script).strip()
+        if explanation:
+            line += " — " + clip(explanation, MAX_KEY_EXPLANATION)
+        lines.append(line)
+    lines += ["", t("daily_top_title", lang)]
+    if not top:
+        lines.append(t("daily_top_none", lang))
+    medals = ["🥇", "🥈", "🥉"]
+    for i, s in enumerate(top[:limit_top]):
+        mark = medals[i] if i < len(medals) else f"{i + 1}."
+        streak = streaks.get(s.user_id, 0)
+        line = t("daily_top_line", lang, mark=mark, name=s.name, score=fmt_points(s.score),
+                 max=fmt_points(s.max_score))
+        if streak > 1:
+            line += t("daily_top_streak", lang, n=streak)
+        lines.append(line)
+    if len(top) > limit_top:
+        lines.append(t("daily_top_more", lang, n=len(top) - limit_top))
+    return clip("\n".join(lines))
