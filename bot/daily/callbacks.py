@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 ACTIONS = {"p": "pick", "m": "toggle", "s": "submit"}
-_DATA = re.compile(r"^d:([pms]):(\d{1,12}):(\d{1,3})(?::([0-9tf]))?$")
+_DATA = re.compile(r"^d:([pms]):([0-9]{1,12}):([0-9]{1,3})(?::([0-9tf]))?$", re.ASCII)
 
 
 @dataclass(frozen=True)
