@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import io
+
 import aiohttp
 import pytest
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.error import BadRequest, Forbidden, InvalidToken, RetryAfter
+from aiohttp import web
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScopeChat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    MenuButtonCommands,
+    Update,
+)
+from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, RetryAfter
 from telegram.ext import AIORateLimiter, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.fakeapi import ApiError, FakeBotApi
-from tests.fakeapi_fixtures import bot_builder, fake_api, run_bot  # noqa: F401 - fixtures
+from bot.fakeapi import ApiError, FakeBotApi, RateLimits
+from bot.fakeapi.limits import RateLimiter
+from tests.fakeapi_fixtures import application_builder, bot_builder, fake_api, run_bot  # noqa: F401
 
 PNG_1x1 = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -228,8 +240,6 @@ async def test_limits_that_pass(fake_api, bot_builder):  # noqa: F811
 
 
 async def test_wrong_token_and_unknown_method(fake_api):  # noqa: F811
-    from telegram import Bot
-
     with pytest.raises(InvalidToken):
         async with Bot("999:WRONG", base_url=fake_api.base_url) as bot:
             await bot.get_me()
@@ -287,3 +297,133 @@ async def test_edits_deletes_and_callback_answers(fake_api, bot_builder):  # noq
     view = user.chat()
     assert [m.text for m in view] == ["Q1", "B?"]
     assert view[0].protect_content and view[0].edits == 1
+
+
+async def test_uploaded_files_are_stored_and_downloadable(fake_api, bot_builder):  # noqa: F811
+    user = fake_api.user(1001)
+    async with bot_builder.build() as application:
+        bot = application.bot
+        sent = await bot.send_document(
+            user.id, io.BytesIO(b"name,score\nAnn,5\n"), filename="r.csv", caption="Results"
+        )
+        assert sent.document.file_name == "r.csv"
+        photo = await bot.send_photo(user.id, PNG_1x1, protect_content=True)
+        assert (photo.photo[-1].width, photo.photo[-1].height) == (1, 1)
+        with pytest.raises(BadRequest, match="Image_process_failed"):
+            await bot.send_photo(user.id, b"not an image")
+        again = await bot.send_document(user.id, sent.document.file_id)  # resend by file_id
+        assert again.document.file_id == sent.document.file_id
+
+        upload = await user.send_document(b"Q: 2+2?\nA: 4\n", "bank.txt")
+        file = await bot.get_file(upload.document.file_id)
+        assert bytes(await file.download_as_bytearray()) == b"Q: 2+2?\nA: 4\n"
+    document_message, photo_message = user.chat()[:2]
+    assert document_message.document.data == b"name,score\nAnn,5\n"
+    assert document_message.content == "Results"
+    assert photo_message.photo.data == PNG_1x1 and photo_message.protect_content
+
+
+async def test_chat_member_and_profile_results_parse(fake_api, bot_builder):  # noqa: F811
+    ann, bob, eve = fake_api.user(1001, "Ann"), fake_api.user(1002, "Bob"), fake_api.user(1003, "Eve")
+    group = fake_api.group(-100500, title="ML team")
+    group.set_admins([ann.id, bob.id])
+    group.add_members(eve.id)
+    async with bot_builder.build() as application:
+        bot = application.bot
+        me = await bot.get_me()
+        assert (me.username, me.is_bot) == ("proctor_bot", True)
+        chat = await bot.get_chat(group.id)
+        assert (chat.title, chat.type) == ("ML team", "supergroup")
+        assert (await bot.get_chat(ann.id)).first_name == "Ann"
+        statuses = [(await bot.get_chat_member(group.id, u.id)).status for u in (ann, bob, eve)]
+        assert statuses == ["creator", "administrator", "member"]
+        admins = await bot.get_chat_administrators(group.id)
+        assert [a.user.id for a in admins] == [ann.id, bob.id]
+        assert await bot.get_chat_member_count(group.id) == 4
+
+        scope = BotCommandScopeChat(ann.id)
+        assert await bot.set_my_commands([BotCommand("start", "Begin")], scope=scope, language_code="en")
+        assert [c.command for c in await bot.get_my_commands(scope=scope, language_code="en")] == ["start"]
+        assert await bot.get_my_commands() == ()
+        assert fake_api.commands({"type": "chat", "chat_id": ann.id}, "en")[0]["description"] == "Begin"
+        with pytest.raises(BadRequest, match="Bot_command_invalid"):
+            await bot.set_my_commands([BotCommand("Start!", "x")])
+        assert await bot.delete_my_commands(scope=scope, language_code="en")
+        assert await bot.set_my_description("Proctors exams")
+        assert (await bot.get_my_description()).description == "Proctors exams"
+        assert await bot.set_chat_menu_button(ann.id, MenuButtonCommands())
+        assert await bot.send_chat_action(ann.id, "typing")
+
+        poll = await bot.send_poll(group.id, "Best optimizer?", ["SGD", "Adam"], is_anonymous=False)
+        await eve.answer_poll(fake_api.last_message(group.id), [1])
+        stopped = await bot.stop_poll(group.id, poll.message_id)
+        assert stopped.is_closed and stopped.options[1].voter_count == 1
+
+        info = await bot.get_webhook_info()
+        assert info.url == "" and info.pending_update_count == 1  # the poll answer
+    assert fake_api.errors[-1][1:] == (400, "Bad Request: BOT_COMMAND_INVALID")
+
+
+async def test_webhook_updates_are_posted_with_secret(fake_api):  # noqa: F811
+    received: list[tuple[str, dict]] = []
+
+    async def hook(request: web.Request) -> web.Response:
+        received.append((request.headers.get("X-Telegram-Bot-Api-Secret-Token", ""), await request.json()))
+        return web.Response()
+
+    app = web.Application()
+    app.router.add_post("/hook", hook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        port = runner.addresses[0][1]
+        async with Bot(fake_api.token, base_url=fake_api.base_url) as bot:
+            assert await bot.set_webhook(f"http://127.0.0.1:{port}/hook", secret_token="s3cret")
+            with pytest.raises(Conflict):
+                await bot.get_updates()
+            await fake_api.user(1001).send("/start")
+            await fake_api.wait_for(lambda: received)
+            assert received[0][0] == "s3cret" and received[0][1]["message"]["text"] == "/start"
+            await fake_api.wait_for(lambda: len(fake_api.state.updates) == 0)
+            assert await bot.delete_webhook()
+    finally:
+        await runner.cleanup()
+
+
+# --- flood limits ---------------------------------------------------------------------------
+
+
+def test_rate_limiter_buckets_with_a_fake_clock():
+    now = [100.0]
+    limiter = RateLimiter(RateLimits(chat_burst=2, group_per_minute=20, group_burst=2), clock=lambda: now[0])
+    assert [limiter.admit(1, is_group=False) for _ in range(3)] == [0, 0, 1]
+    now[0] += 1.0
+    assert limiter.admit(1, is_group=False) == 0
+    assert [limiter.admit(-5, is_group=True) for _ in range(3)] == [0, 0, 3]  # group: 1 per 3 s
+    now[0] += 2.0  # the chat bucket refilled, the group bucket not yet
+    assert limiter.admit(-5, is_group=True) == 1
+    now[0] += 1.0
+    assert limiter.admit(-5, is_group=True) == 0
+    assert (limiter.stats.sent, limiter.stats.rejected) == (6, 3)
+    assert limiter.stats.peak_per_second == 3
+    assert len(limiter.stats.per_chat[-5]) == 3
+
+
+async def test_enforced_limits_answer_429(bot_builder):  # noqa: F811
+    async with FakeBotApi(rate_limits=RateLimits(chat_burst=1)) as api:
+        user = api.user(1001)
+        async with application_builder(api).build() as application:
+            await application.bot.send_message(user.id, "one")
+            with pytest.raises(RetryAfter, match="Retry in 1 seconds"):
+                await application.bot.send_message(user.id, "two")
+        assert (api.stats.sent, api.stats.rejected) == (1, 1)
+
+
+async def test_wait_idle_after_the_bot_answered(fake_api, echo_bot):  # noqa: F811
+    users = [fake_api.user(2000 + i) for i in range(20)]
+    for user in users:
+        await user.send("/start")
+    await fake_api.wait_idle()
+    assert all(user.last_message().text == "Hello, exam!" for user in users)

@@ -205,7 +205,14 @@ class FakeUser:
         poll["total_voter_count"] += 1
         if not poll["is_anonymous"]:
             self._api.inject_update(
-                {"poll_answer": {"poll_id": poll["id"], "user": self.info.to_api(), "option_ids": option_ids}}
+                {
+                    "poll_answer": {
+                        "poll_id": poll["id"],
+                        "user": self.info.to_api(),
+                        "option_ids": option_ids,
+                        "option_persistent_ids": [poll["options"][i]["persistent_id"] for i in option_ids],
+                    }
+                }
             )
 
     def chat(self) -> list[StoredMessage]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 SENDING_METHODS = frozenset(
     {"sendMessage", "sendDocument", "sendPhoto", "sendPoll", "copyMessage", "forwardMessage"}
 )
+_EPSILON = 1e-9  # float refill must not turn 1 token into 0.9999…
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class TokenBucket:
         """Seconds until one token is available (0 when it is available now)."""
         self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
         self.updated = now
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+        return 0.0 if self.tokens >= 1 - _EPSILON else (1 - self.tokens) / self.rate
 
     def take(self) -> None:
         self.tokens -= 1
@@ -96,7 +97,7 @@ class RateLimiter:
             wait = max(bucket.wait_time(now) for bucket in buckets)
             if wait > 0:
                 self.stats.rejected += 1
-                return max(1, math.ceil(wait))
+                return max(1, math.ceil(wait - _EPSILON))
             for bucket in buckets:
                 bucket.take()
         self.stats.record(chat_id, now)

@@ -103,7 +103,7 @@ _INT_FIELDS = _names(
 _BOOL_FIELDS = _names(
     "protect_content disable_notification show_alert drop_pending_updates "
     "disable_web_page_preview is_anonymous allows_multiple_answers allow_sending_without_reply "
-    "is_closed has_spoiler disable_content_type_detection allow_paid_broadcast for_channels"
+    "is_closed has_spoiler allows_revoting members_only disable_content_type_detection allow_paid_broadcast for_channels"
 )
 _JSON_FIELDS = _names(
     "reply_markup reply_parameters link_preview_options entities caption_entities commands "
@@ -648,28 +648,35 @@ def send_poll(api: Api, p: dict[str, Any]) -> dict[str, Any]:
     if not 2 <= len(options) <= 12 or not all(1 <= len(o) <= 100 for o in options):
         raise ApiError.bad_request("POLL_OPTIONS_INVALID")
     poll_type = p.get("type") or "regular"
-    if poll_type == "quiz" and not 0 <= int(p.get("correct_option_id", -1)) < len(options):
+    correct = p.get("correct_option_ids")
+    if correct is None and p.get("correct_option_id") is not None:
+        correct = [p["correct_option_id"]]
+    if poll_type == "quiz" and not (correct and all(0 <= int(i) < len(options) for i in correct)):
         raise ApiError.bad_request("QUIZ_CORRECT_ANSWER_INVALID")
+    reply_to = _reply_target(state, chat, p)
+    markup = checked_markup(p.get("reply_markup"))
     _admit(api, chat)
     poll: dict[str, Any] = {
         "id": f"POLL{len(state.messages) + 1}",
         "question": question,
-        "options": [{"text": o, "voter_count": 0} for o in options],
+        "options": [{"persistent_id": str(i), "text": o, "voter_count": 0} for i, o in enumerate(options)],
         "total_voter_count": 0,
         "is_closed": bool(p.get("is_closed")),
         "is_anonymous": p.get("is_anonymous", True),
         "type": poll_type,
         "allows_multiple_answers": bool(p.get("allows_multiple_answers")),
+        "allows_revoting": bool(p.get("allows_revoting")),
+        "members_only": bool(p.get("members_only")),
     }
     if poll_type == "quiz":
-        poll["correct_option_id"] = int(p["correct_option_id"])
+        poll["correct_option_ids"] = [int(i) for i in correct]
     message = state.new_message(
         chat,
         state.bot.id,
         poll=poll,
-        reply_markup=checked_markup(p.get("reply_markup")),
+        reply_markup=markup,
         protect_content=bool(p.get("protect_content")),
-        reply_to=_reply_target(state, chat, p),
+        reply_to=reply_to,
     )
     return state.message_to_api(message)
 
