@@ -9,7 +9,7 @@ import aiosqlite
 
 from bank.db import Database
 from bank.errors import NotFound
-from bank.models import Kind, Paper, PaperSettings, Question, Section, Source
+from bank.models import Kind, Paper, PaperSettings, Question, Section, Source, fingerprint
 
 
 def _dumps(value) -> str:
@@ -60,22 +60,25 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
              section.declared_count),
         )
         section_id = (await cur.fetchone())[0]
+        rows = []
         for q in section.questions:
-            q = q.model_copy(update={"source": Source(paper=paper.slug, section=pos, number=q.number)})
-            kept.append(q.fingerprint)
-            await conn.execute(
-                """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
-                       options, answer, explanation, points, flags, topic, retired)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0)
-                   ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
-                       section_id=excluded.section_id, number=excluded.number,
-                       kind=excluded.kind, stem=excluded.stem, options=excluded.options,
-                       answer=excluded.answer, explanation=excluded.explanation,
-                       points=excluded.points, flags=excluded.flags, topic=excluded.topic""",
-                (q.fingerprint, paper_id, section_id, q.number, q.kind.value, q.stem,
-                 _dumps(q.options), _dumps(q.answer), q.explanation, q.points,
-                 _dumps(q.flags), q.topic),
-            )
+            fp = fingerprint(paper.slug, pos, q.number)
+            kept.append(fp)
+            rows.append((fp, paper_id, section_id, q.number, q.kind.value, q.stem,
+                         _dumps(q.options), _dumps(q.answer), q.explanation, q.points,
+                         _dumps(q.flags), q.topic))
+        # one call per section: aiosqlite hops to its thread once per call, not once per row
+        await conn.executemany(
+            """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
+                   options, answer, explanation, points, flags, topic, retired)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0)
+               ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
+                   section_id=excluded.section_id, number=excluded.number,
+                   kind=excluded.kind, stem=excluded.stem, options=excluded.options,
+                   answer=excluded.answer, explanation=excluded.explanation,
+                   points=excluded.points, flags=excluded.flags, topic=excluded.topic""",
+            rows,
+        )
     marks = ",".join("?" * len(kept)) or "''"
     await conn.execute(
         f"UPDATE questions SET retired=1 WHERE paper_id=? AND fingerprint NOT IN ({marks})",
