@@ -92,8 +92,10 @@ def _midnight(day: date, tz: ZoneInfo) -> float:
 
 
 async def chat_zone(db: Database, chat_id: int, default: str) -> ZoneInfo:
-    """The group's timezone (chats.timezone), else `default`."""
-    name = await db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
+    """The group's timezone: chats.timezone, else its daily quiz's zone, else `default`."""
+    name = await db.scalar(
+        "SELECT COALESCE(c.timezone, s.timezone) FROM chats c "
+        "LEFT JOIN daily_subscriptions s ON s.chat_id = c.id WHERE c.id=?", (chat_id,))
     return zone(name, default)
 
 
@@ -181,19 +183,19 @@ class ExamRow:
     provisional: bool  # some answer still awaits a lead's review
 
 
-async def paper_board(db: Database, paper_id: int, members_of: list[int] | None) -> list[ExamRow]:
+async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
+                      also: int | None = None) -> list[ExamRow]:
     """Each candidate's best finished exam on the paper: higher score, then less time, first.
 
-    `members_of`: only candidates in these groups; None: every candidate.
+    `members_of`: only candidates in these groups (and the user `also`); None: every candidate.
     """
     where = ""
     params: list = [paper_id]
     if members_of is not None:
-        if not members_of:
-            return []
         marks = ",".join("?" * len(members_of))
-        where = f"AND a.user_id IN (SELECT user_id FROM chat_members WHERE chat_id IN ({marks}))"
-        params += members_of
+        where = (f"AND (a.user_id IN (SELECT user_id FROM chat_members WHERE chat_id IN ({marks})) "
+                 "OR a.user_id = ?)")
+        params += [*members_of, also if also is not None else 0]
     rows = await db.fetchall(f"""
         WITH best AS (
           SELECT a.id, a.user_id, a.score, a.max_score, a.finished_at - a.started_at AS seconds,
@@ -211,3 +213,12 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None)
                     max_score=r["max_score"] or 0.0, seconds=r["seconds"] or 0.0,
                     provisional=bool(r["provisional"]))
             for i, r in enumerate(rows, start=1)]
+
+
+async def note_member(db: Database, chat_id: int, user_id: int, now: float) -> None:
+    """Record that the user was seen in the group (the chat row must exist)."""
+    async with db.write() as conn:
+        await conn.execute(
+            """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
+               ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen""",
+            (chat_id, user_id, now, now))

@@ -163,3 +163,4 @@ async def test_paper_board_best_exam_then_less_time(db, crafted):
     assert [(r.user_id, r.seconds) for r in rows[1:]] == [(2, 600), (1, 1800)]
     assert 9 in [r.user_id for r in await paper_board(db, pid, None)]
     assert await paper_board(db, pid, []) == []
+    assert [r.user_id for r in await paper_board(db, pid, [], also=9)] == [9]

@@ -1,13 +1,43 @@
-"""Feature package: `register(app)` adds its handlers; `on_startup(app)` re-arms its jobs."""
+"""Leaderboards and the team lead's desk: review, reports, charts, digest, bank statistics, privacy."""
 
-from telegram.ext import Application
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
-COMMANDS: list[tuple[str, str, str]] = []  # (command, English description, Chinese description)
+from bot.leads import bankstats, callbacks, digest, leaderboard, privacy, reports, review
+
+COMMANDS: list[tuple[str, str, str]] = [
+    ("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>",
+     "每日一练排行：today、week、month、all；或 paper <试卷>"),
+    ("dispute", "Flag a question you think is wrong (reply to it)", "对你认为有误的题目提出异议（回复该题）"),
+    ("forgetme", "Delete all your data", "删除你的全部数据"),
+    ("review", "Leads: mark answers awaiting review", "组长：复核待评分的答案"),
+    ("report", "Leads: the team's results as CSV", "组长：团队成绩 CSV"),
+    ("chart", "Leads: the team's results as a chart", "组长：团队成绩图表"),
+    ("digest", "Leads: the weekly digest on/off", "组长：开启或关闭每周简报"),
+    ("bankstats", "Leads: disputes and question statistics", "组长：异议与题目统计"),
+    ("retire", "Leads: retire a question", "组长：停用题目"),
+    ("restore", "Leads: restore a question", "组长：恢复题目"),
+    ("examonly", "Leads: keep a paper for exams only", "组长：设置试卷仅限考试"),
+]
+
+LEAD_COMMANDS = ("review", "report", "chart", "digest", "bankstats", "retire", "restore", "examonly")
 
 
 def register(app: Application) -> None:
-    """Add this feature's handlers."""
+    """Add the leaderboards, the lead's desk and the privacy commands."""
+    app.add_handler(CommandHandler("leaderboard", leaderboard.leaderboard))
+    app.add_handler(CommandHandler("dispute", bankstats.dispute))
+    app.add_handler(CommandHandler("forgetme", privacy.forgetme))
+    app.add_handler(CommandHandler("review", review.review))
+    app.add_handler(CommandHandler("report", reports.report))
+    app.add_handler(CommandHandler("chart", reports.chart))
+    app.add_handler(CommandHandler("digest", digest.digest))
+    app.add_handler(CommandHandler("bankstats", bankstats.bankstats))
+    app.add_handler(CommandHandler("retire", bankstats.retire))
+    app.add_handler(CommandHandler("restore", bankstats.restore))
+    app.add_handler(CommandHandler("examonly", bankstats.exam_only))
+    app.add_handler(CallbackQueryHandler(callbacks.on_button, pattern=r"^l:"), group=0)
 
 
 async def on_startup(app: Application) -> None:
-    """Rebuild this feature's jobs from the database."""
+    """Re-arm every weekly digest; post the ones missed this week while the bot was down."""
+    await digest.rearm_all(app)

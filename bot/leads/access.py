@@ -1,0 +1,89 @@
+"""Who may use the lead's desk, for which team, and where its private answers go."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import ContextTypes
+
+from bank.daily.subscriptions import ensure_chat
+from bank.leaderboard import note_member
+from bot.core import open_private_button
+from bot.i18n import t
+from bot.roles import is_team_lead
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+
+log = logging.getLogger(__name__)
+GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+@dataclass(frozen=True)
+class Desk:
+    """A lead at work: `scope` is the team group they act for; None for a configured admin in a
+    private chat (every team)."""
+
+    user: UserCtx
+    chat_id: int
+    in_group: bool
+    scope: int | None
+    title: str
+
+
+async def seen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> UserCtx:
+    """The user, recorded as a member of the group they wrote in (a team is who shows up)."""
+    u = await user_ctx(update, context)
+    chat = update.effective_chat
+    if chat is not None and chat.type in GROUPS:
+        svc = services(context)
+        await ensure_chat(svc.db, chat.id, chat.type, chat.title or "", svc.now())
+        await note_member(svc.db, chat.id, u.id, svc.now())
+    return u
+
+
+async def require_lead(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Desk | None:
+    """The desk if the caller is a lead here; otherwise they are told so and None is returned."""
+    u = await seen(update, context)
+    chat = update.effective_chat
+    if not await is_team_lead(context, u.id, chat.id, chat.type):
+        await update.effective_message.reply_text(t("l_not_lead", u.lang))
+        return None
+    in_group = chat.type in GROUPS
+    return Desk(u, chat.id, in_group, chat.id if in_group else None,
+                chat.title or "" if in_group else t("l_all_teams", u.lang))
+
+
+async def lead_of(context: ContextTypes.DEFAULT_TYPE, user_id: int, scope: int | None) -> bool:
+    """Whether the user may act for `scope` now (a button pressed later is checked again)."""
+    if scope is None:
+        return services(context).is_admin(user_id)
+    return await is_team_lead(context, user_id, scope, ChatType.SUPERGROUP)
+
+
+async def send_private(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, send) -> bool:
+    """Run `send(chat_id)` in the user's private chat; in a group, say so there. False if the
+    user never opened a private chat with the bot (they get a button to open it)."""
+    chat = update.effective_chat
+    try:
+        await send(u.id)
+    except Forbidden:
+        await update.effective_message.reply_text(
+            t("l_open_private", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
+        return False
+    if chat.type in GROUPS:
+        await update.effective_message.reply_text(t("l_sent_private", u.lang))
+    return True
+
+
+async def tell(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
+    """Send a notice, never raising: a candidate who blocked the bot just misses it."""
+    try:
+        await context.bot.send_message(chat_id, text)
+        return True
+    except TelegramError:
+        log.info("could not notify chat %s", chat_id, exc_info=True)
+        return False

@@ -1,0 +1,150 @@
+"""/bankstats, /retire, /restore, /examonly and /dispute: the state of the bank and its curation."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bank import disputes as dsp
+from bank import item_stats as stats
+from bank.errors import NotFound
+from bot.i18n import t
+from bot.leads import render
+from bot.leads.access import Desk, require_lead, seen
+from bot.leads.callbacks import Press
+from bot.services import services
+from bot.userctx import UserCtx
+
+
+async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Open disputes and the questions to look at; with a paper, every question's statistics."""
+    desk = await require_lead(update, context)
+    if desk is None:
+        return
+    db, lang = services(context).db, desk.user.lang
+    key = " ".join(context.args or []).strip()
+    if key:
+        try:
+            paper_id, slug, title = await stats.find_paper(db, key)
+        except NotFound:
+            await update.effective_message.reply_text(t("l_paper_unknown", lang, paper=key))
+            return
+        exam_only = bool(await db.scalar("SELECT exam_only FROM papers WHERE id=?", (paper_id,)))
+        text, keyboard = render.bankstats_paper(paper_id, slug, title, exam_only, await stats.item_stats(db, paper_id),
+                                                lang, desk.scope)
+    else:
+        text, keyboard = render.bankstats_overview(await dsp.open_disputes(db),
+                                                   stats.needs_attention(await stats.item_stats(db)), lang,
+                                                   desk.scope)
+    await update.effective_message.reply_text(text, reply_markup=keyboard)
+
+
+async def _set_retired(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk, retired: bool) -> None:
+    args = context.args or []
+    if len(args) != 1 or not args[0].lstrip("#").isdigit():
+        await update.effective_message.reply_text(t("l_retire_usage", desk.user.lang))
+        return
+    qid = int(args[0].lstrip("#"))
+    svc = services(context)
+    try:
+        await stats.set_retired(svc.db, qid, retired, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
+    except NotFound:
+        await update.effective_message.reply_text(t("l_q_unknown", desk.user.lang, qid=qid))
+        return
+    await update.effective_message.reply_text(t("l_retired_ok" if retired else "l_restored_ok", desk.user.lang,
+                                                qid=qid))
+
+
+async def retire(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Retire a question: it is never asked again."""
+    desk = await require_lead(update, context)
+    if desk is not None:
+        await _set_retired(update, context, desk, True)
+
+
+async def restore(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Bring a retired question back."""
+    desk = await require_lead(update, context)
+    if desk is not None:
+        await _set_retired(update, context, desk, False)
+
+
+async def exam_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Keep a paper for exams only (out of practice and daily quizzes), or release it."""
+    desk = await require_lead(update, context)
+    if desk is None:
+        return
+    args = context.args or []
+    if len(args) < 2 or args[-1].lower() not in ("on", "off"):
+        await update.effective_message.reply_text(t("l_examonly_usage", desk.user.lang))
+        return
+    key, on = " ".join(args[:-1]), args[-1].lower() == "on"
+    svc = services(context)
+    try:
+        paper_id, slug, _ = await stats.find_paper(svc.db, key)
+    except NotFound:
+        await update.effective_message.reply_text(t("l_paper_unknown", desk.user.lang, paper=key))
+        return
+    await stats.set_exam_only(svc.db, paper_id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
+    await update.effective_message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
+                                                paper=slug))
+
+
+async def dispute(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A candidate flags a question: by replying to it, on the exam screen, or by its id."""
+    u = await seen(update, context)
+    svc = services(context)
+    msg = update.effective_message
+    args = list(context.args or [])
+    qid = None
+    if args and args[0].lstrip("#").isdigit() and len(args) > 1:
+        qid = int(args.pop(0).lstrip("#"))
+    elif msg.reply_to_message is not None:
+        qid = await dsp.question_for_message(svc.db, msg.chat_id, msg.reply_to_message.message_id)
+    elif update.effective_chat.type == "private":
+        qid = await svc.db.scalar(
+            "SELECT i.question_id FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id "
+            "AND i.pos = t.current_pos WHERE t.user_id=? AND t.status='running'", (u.id,))
+    if qid is None or not args:
+        await msg.reply_text(t("l_dp_usage", u.lang))
+        return
+    try:
+        did = await dsp.raise_dispute(db=svc.db, question_id=qid, user_id=u.id, chat_id=msg.chat_id,
+                                      reason=" ".join(args), now=svc.now())
+    except NotFound:
+        await msg.reply_text(t("l_q_unknown", u.lang, qid=qid))
+        return
+    except dsp.AlreadyDisputed:
+        await msg.reply_text(t("l_dp_dup", u.lang, qid=qid))
+        return
+    except dsp.NoReason:
+        await msg.reply_text(t("l_dp_usage", u.lang))
+        return
+    await msg.reply_text(t("l_dp_ok", u.lang, id=did, qid=qid))
+
+
+async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+    """Retire / restore / uphold / dismiss / exam-only, from a /bankstats message."""
+    svc = services(context)
+    query = update.callback_query
+    target = press.args[0]
+    try:
+        if press.action in ("retire", "restore"):
+            retired = press.action == "retire"
+            await stats.set_retired(svc.db, target, retired, lead=u.id, chat_id=press.scope, now=svc.now())
+            text = t("l_retired_ok" if retired else "l_restored_ok", u.lang, qid=target)
+        elif press.action in ("uphold", "dismiss"):
+            upheld = press.action == "uphold"
+            await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope, now=svc.now())
+            text = t("l_dispute_upheld" if upheld else "l_dispute_dismissed", u.lang, id=target)
+        else:
+            on = bool(press.args[1])
+            await stats.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
+            slug = await svc.db.scalar("SELECT slug FROM papers WHERE id=?", (target,))
+            text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
+    except NotFound:
+        await query.answer(t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
+                             u.lang), show_alert=True)
+        return
+    await query.answer(text)
+    await query.message.reply_text(text)

@@ -1,0 +1,103 @@
+"""Lead and privacy buttons' callback data: short, validated, at most 64 bytes.
+
+    l:v:<attempt>:<pos>:<half points>:<scope>   set the final score of a reviewed answer
+    l:k:<attempt>:<pos>:<skip>:<scope>          skip to the next pending answer
+    l:r:<question>:<scope>                      retire a question
+    l:o:<question>:<scope>                      restore a question
+    l:u:<dispute>:<scope>                       uphold a dispute
+    l:d:<dispute>:<scope>                       dismiss a dispute
+    l:e:<paper>:<0|1>:<scope>                   exam-only off / on
+    l:f:<user>:<y|n>                            /forgetme: delete / cancel
+
+<scope> is the team group the lead acts for (its negative chat id), or 0 for the configured
+admins (every team). Whoever presses a lead button must be a lead of that scope, checked anew.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ID = r"(\d{1,12})"
+_SCOPE = r"(0|-\d{1,15})"
+_FORMS = {
+    "v": ("set_score", re.compile(rf"^l:v:{_ID}:(\d{{1,4}}):(\d{{1,5}}):{_SCOPE}$")),
+    "k": ("skip", re.compile(rf"^l:k:{_ID}:(\d{{1,4}}):(\d{{1,5}}):{_SCOPE}$")),
+    "r": ("retire", re.compile(rf"^l:r:{_ID}:{_SCOPE}$")),
+    "o": ("restore", re.compile(rf"^l:o:{_ID}:{_SCOPE}$")),
+    "u": ("uphold", re.compile(rf"^l:u:{_ID}:{_SCOPE}$")),
+    "d": ("dismiss", re.compile(rf"^l:d:{_ID}:{_SCOPE}$")),
+    "e": ("exam_only", re.compile(rf"^l:e:{_ID}:([01]):{_SCOPE}$")),
+    "f": ("forget", re.compile(r"^l:f:(\d{1,15}):([yn])$")),
+}
+CODES = {name: code for code, (name, _) in _FORMS.items()}
+
+
+@dataclass(frozen=True)
+class Press:
+    action: str
+    args: tuple[int, ...]  # ids and numbers, by action (see the module docstring)
+    scope: int | None  # the group; None: configured admins; forget has no scope
+    confirm: bool = False  # forget: 'y'
+
+
+def _scope_text(scope: int | None) -> str:
+    return "0" if scope is None else str(scope)
+
+
+def encode(action: str, *args: int | str, scope: int | None = None) -> str:
+    """Build callback data; raises ValueError when it would be invalid or over 64 bytes."""
+    parts = ["l", CODES[action], *(str(a) for a in args)]
+    if action != "forget":
+        parts.append(_scope_text(scope))
+    data = ":".join(parts)
+    if len(data.encode()) > 64 or parse(data) is None:
+        raise ValueError(f"bad callback data: {data!r}")
+    return data
+
+
+def parse(data: str | None) -> Press | None:
+    """The button's meaning, or None for anything forged or garbled."""
+    if not data or len(data.encode()) > 64 or not data.startswith("l:") or len(data) < 4:
+        return None
+    form = _FORMS.get(data[2])
+    if form is None:
+        return None
+    name, pattern = form
+    m = pattern.match(data)
+    if not m:
+        return None
+    groups = m.groups()
+    if name == "forget":
+        return Press(name, (int(groups[0]),), None, confirm=groups[1] == "y")
+    scope = int(groups[-1])
+    if scope > 0:
+        return None
+    return Press(name, tuple(int(g) for g in groups[:-1]), None if scope == 0 else scope)
+
+
+async def on_button(update, context) -> None:
+    """Every "l:" button: validate the data, check the presser's role for its scope, dispatch."""
+    from bot.i18n import t
+    from bot.leads import bankstats, privacy, review
+    from bot.leads.access import lead_of
+    from bot.userctx import user_ctx
+
+    u = await user_ctx(update, context)
+    query = update.callback_query
+    press = parse(query.data)
+    if press is None:
+        await query.answer(t("l_button_bad", u.lang), show_alert=True)
+        return
+    if press.action == "forget":
+        await privacy.forget_button(update, context, u, press)
+        return
+    if not await lead_of(context, u.id, press.scope):
+        await query.answer(t("l_button_not_lead", u.lang), show_alert=True)
+        return
+    if press.action == "set_score":
+        await review.set_score(update, context, u, press)
+    elif press.action == "skip":
+        await review.skip(update, context, u, press)
+    else:
+        await bankstats.curate_button(update, context, u, press)

@@ -1,0 +1,39 @@
+"""/forgetme: delete a user's data after they confirm with a button."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bank.forget import forget_user
+from bot.core import open_private_button
+from bot.i18n import t
+from bot.leads import render
+from bot.leads.callbacks import Press
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+
+
+async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Ask the user to confirm that everything about them should be deleted."""
+    u = await user_ctx(update, context)
+    if update.effective_chat.type != ChatType.PRIVATE:
+        await update.effective_message.reply_text(
+            t("l_fg_private", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
+        return
+    await update.effective_message.reply_text(t("l_fg_confirm", u.lang), reply_markup=render.forget_keyboard(u.id, u.lang))
+
+
+async def forget_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+    """Delete (or keep) the user's data; only the user themself can press it."""
+    query = update.callback_query
+    if press.args[0] != u.id:
+        await query.answer(t("l_fg_not_yours", u.lang), show_alert=True)
+        return
+    await query.answer()
+    if not press.confirm:
+        await query.edit_message_text(t("l_fg_cancelled", u.lang))
+        return
+    gone = await forget_user(services(context).db, u.id)
+    await query.edit_message_text(t("l_fg_done", u.lang, attempts=gone.attempts, daily=gone.daily_answers))

@@ -1,0 +1,186 @@
+"""Pure rendering for the leaderboards and the lead's desk: texts and keyboards, no I/O."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton as Button
+from telegram import InlineKeyboardMarkup as Keyboard
+
+from bank.digest import Digest, Schedule
+from bank.disputes import Dispute
+from bank.item_stats import ItemStats
+from bank.leaderboard import Board, ExamRow, Row
+from bank.review import Outcome, Pending, score_steps
+from bot.i18n import t
+from bot.leads import callbacks as cb
+
+MAX_TEXT = 4096
+MAX_FIELD = 900  # a candidate's answer or a reference shown on a review card
+
+
+def num(x: float | None) -> str:
+    """2 → '2', 2.5 → '2.5', 2.333 → '2.33'."""
+    if x is None:
+        return "–"
+    return f"{round(x, 2):g}"
+
+
+def pct(x: float) -> str:
+    return f"{round(x * 100):d}"
+
+
+def duration(seconds: float) -> str:
+    s = max(0, int(round(seconds)))
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def period_name(name: str, lang: str) -> str:
+    return t(f"l_period_{name}", lang)
+
+
+def _row_fields(r: Row) -> dict:
+    return {"rank": r.rank, "name": r.name or str(r.user_id), "points": num(r.points),
+            "acc": pct(r.accuracy), "streak": r.streak}
+
+
+def board_text(b: Board, title: str, lang: str) -> str:
+    lines = [t("l_lb_title", lang, title=title, period=period_name(b.period.name, lang)),
+             t("l_lb_rule", lang), ""]
+    if not b.top:
+        lines.append(t("l_lb_empty", lang))
+    lines += [t("l_lb_row", lang, **_row_fields(r)) for r in b.top]
+    lines.append("")
+    if b.me is None:
+        lines.append(t("l_lb_you_none", lang))
+    else:
+        lines.append(t("l_lb_you", lang, n=b.ranked, **_row_fields(b.me)))
+    return clip("\n".join(lines).rstrip(), MAX_TEXT)
+
+
+def positions_text(boards: list[tuple[str, Board]], period: str, lang: str) -> str:
+    """A user's position in each of their teams (private chat)."""
+    if not boards:
+        return t("l_lb_no_groups", lang)
+    lines = [t("l_lb_private_head", lang, period=period_name(period, lang))]
+    for title, b in boards:
+        if b.me is None:
+            lines.append(t("l_lb_private_none", lang, title=title))
+        else:
+            lines.append(t("l_lb_private_row", lang, title=title, n=b.ranked, **_row_fields(b.me)))
+    return clip("\n".join(lines), MAX_TEXT)
+
+
+def paper_board_text(rows: list[ExamRow], paper: str, lang: str, top: int = 10,
+                     me: int | None = None) -> str:
+    lines = [t("l_lb_paper_title", lang, paper=paper), ""]
+    if not rows:
+        lines.append(t("l_lb_paper_empty", lang))
+    shown = [r for r in rows if r.rank <= top or r.user_id == me]
+    for r in shown:
+        if r.rank > top:
+            lines.append("…")
+        lines.append(t("l_lb_paper_row", lang, rank=r.rank, name=r.name or str(r.user_id), score=num(r.score),
+                       max=num(r.max_score), time=duration(r.seconds),
+                       prov=t("l_provisional", lang) if r.provisional else ""))
+    return clip("\n".join(lines), MAX_TEXT)
+
+
+def review_card(p: Pending, lang: str, scope: int | None, skip: int) -> tuple[str, Keyboard]:
+    text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id), title=p.title,
+             qid=p.question_id, stem=clip(p.stem, MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
+             reference=clip(p.reference, MAX_FIELD), score=num(p.score), max=num(p.max_score))
+    steps = [cb.encode("set_score", p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
+             for s in score_steps(p.max_score)]
+    labels = [num(s) for s in score_steps(p.max_score)]
+    buttons = [Button(label, callback_data=data) for label, data in zip(labels, steps, strict=True)]
+    rows = [buttons[i:i + 6] for i in range(0, len(buttons), 6)]
+    rows.append([Button(t("l_rv_skip", lang),
+                        callback_data=cb.encode("skip", p.attempt_id, p.pos, skip + 1, scope=scope))])
+    return clip(text, MAX_TEXT), Keyboard(rows)
+
+
+def review_notice(o: Outcome, lang: str) -> str:
+    """What the candidate is told when a lead makes a score final."""
+    return t("l_rv_notify", lang, qid=o.question_id, title=o.title, score=num(o.score), max=num(o.max_score),
+             total=num(o.attempt_score), tmax=num(o.attempt_max),
+             state=t("l_rv_final" if o.all_final else "l_rv_more", lang))
+
+
+def _stat_row(s: ItemStats, lang: str) -> str:
+    return t("l_bs_row", lang, qid=s.question_id, paper=s.paper, section=s.section, number=s.number,
+             p="–" if s.difficulty is None else f"{s.difficulty:.2f}",
+             d="–" if s.discrimination is None else f"{s.discrimination:+.2f}", n=s.responses,
+             retired=t("l_bs_retired_mark", lang) if s.retired else "")
+
+
+def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang: str,
+                       scope: int | None) -> tuple[str, Keyboard | None]:
+    lines = [t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang)]
+    buttons = []
+    for d in disputes:
+        lines.append(t("l_bs_dispute_row", lang, id=d.id, qid=d.question_id, paper=d.paper, section=d.section,
+                       number=d.number, n=d.open_on_question, reason=clip(d.reason, 200)))
+        buttons.append([Button(t("l_btn_retire", lang, qid=d.question_id),
+                               callback_data=cb.encode("retire", d.question_id, scope=scope)),
+                        Button(t("l_btn_uphold", lang, id=d.id), callback_data=cb.encode("uphold", d.id, scope=scope)),
+                        Button(t("l_btn_dismiss", lang, id=d.id),
+                               callback_data=cb.encode("dismiss", d.id, scope=scope))])
+    lines.append("")
+    if attention:
+        lines.append(t("l_bs_attention", lang))
+        lines += [_stat_row(s, lang) for s in attention]
+        for s in attention[:6]:
+            buttons.append([Button(t("l_btn_retire", lang, qid=s.question_id),
+                                   callback_data=cb.encode("retire", s.question_id, scope=scope))])
+    else:
+        lines.append(t("l_bs_no_data", lang))
+    lines += ["", t("l_bs_commands", lang)]
+    return clip("\n".join(lines), MAX_TEXT), Keyboard(buttons) if buttons else None
+
+
+def bankstats_paper(paper_id: int, slug: str, title: str, exam_only: bool, stats: list[ItemStats], lang: str,
+                    scope: int | None) -> tuple[str, Keyboard]:
+    lines = [t("l_bs_paper_head", lang, paper=slug, title=title,
+               exam_only=t("l_bs_exam_only_mark", lang) if exam_only else "")]
+    lines += [_stat_row(s, lang) for s in stats]
+    lines += ["", t("l_bs_commands", lang)]
+    toggle = Button(t("l_btn_exam_only_off" if exam_only else "l_btn_exam_only_on", lang),
+                    callback_data=cb.encode("exam_only", paper_id, 0 if exam_only else 1, scope=scope))
+    return clip("\n".join(lines), MAX_TEXT), Keyboard([[toggle]])
+
+
+def schedule_text(s: Schedule, tz: str, lang: str) -> str:
+    if not s.enabled:
+        return t("l_dg_off", lang)
+    return t("l_dg_on", lang, day=t(f"l_day_{s.weekday}", lang), time=s.at_time, tz=tz)
+
+
+def digest_text(d: Digest, title: str, lang: str) -> str:
+    lines = [t("l_dg_title", lang, title=title), "",
+             t("l_dg_participation", lang, active=d.active, members=d.members, answers=d.answers,
+               before=d.active_before)]
+    if not d.top:
+        lines += ["", t("l_dg_quiet", lang)]
+    else:
+        lines += ["", t("l_dg_top", lang)]
+        lines += [t("l_dg_top_row", lang, rank=r.rank, name=r.name or str(r.user_id), points=num(r.points))
+                  for r in d.top]
+    if d.movers:
+        lines += ["", t("l_dg_movers", lang)]
+        lines += [t("l_dg_mover_row", lang, name=m.name, rank=m.rank,
+                    prev=f"#{m.previous}" if m.previous is not None else t("l_dg_new", lang)) for m in d.movers]
+    if d.weakest:
+        lines += ["", t("l_dg_weak", lang)]
+        lines += [t("l_dg_weak_row", lang, paper=w.paper, section=w.section, acc=pct(w.accuracy), n=w.answers)
+                  for w in d.weakest]
+    return clip("\n".join(lines), MAX_TEXT)
+
+
+def forget_keyboard(user_id: int, lang: str) -> Keyboard:
+    return Keyboard([[Button(t("l_fg_yes", lang), callback_data=cb.encode("forget", user_id, "y")),
+                      Button(t("l_fg_no", lang), callback_data=cb.encode("forget", user_id, "n"))]])

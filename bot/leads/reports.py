@@ -1,0 +1,70 @@
+"""/report (a CSV of the team's results, sent privately) and /chart (a PNG, posted in place)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+from telegram import InputFile, Update
+from telegram.ext import ContextTypes
+
+from bank import leaderboard as lb
+from bank.charts import chart_data, render_png
+from bank.reports import team_csv
+from bot.i18n import t
+from bot.leads import render
+from bot.leads.access import Desk, require_lead, send_private
+from bot.services import services
+
+DEFAULT_PERIOD = "month"
+
+
+async def _period(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk, usage: str) -> lb.Period | None:
+    svc = services(context)
+    args = [a.lower() for a in (context.args or [])]
+    name = args[0] if args else DEFAULT_PERIOD
+    if name not in lb.PERIODS or len(args) > 1:
+        await update.effective_message.reply_text(t(usage, desk.user.lang))
+        return None
+    tz = (await lb.chat_zone(svc.db, desk.scope, svc.settings.timezone) if desk.scope is not None
+          else lb.zone(svc.settings.timezone))
+    return lb.period_bounds(name, svc.now(), tz)
+
+
+async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Send the lead a CSV: per candidate, attempts, best scores by paper and section, daily results."""
+    desk = await require_lead(update, context)
+    if desk is None:
+        return
+    period = await _period(update, context, desk, "l_rp_usage")
+    if period is None:
+        return
+    data, n = await team_csv(services(context).db, desk.scope, period)
+    stamp = datetime.fromtimestamp(services(context).now()).strftime("%Y%m%d")
+    name = f"report-{'all' if desk.scope is None else abs(desk.scope)}-{period.name}-{stamp}.csv"
+    caption = t("l_rp_caption", desk.user.lang, team=desk.title,
+                period=render.period_name(period.name, desk.user.lang), n=n)
+
+    async def send(chat_id: int) -> None:
+        await context.bot.send_document(chat_id, InputFile(data, filename=name), caption=caption)
+
+    await send_private(update, context, desk.user, send)
+
+
+async def chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Post a chart of the team's daily points over time and its accuracy by paper."""
+    desk = await require_lead(update, context)
+    if desk is None:
+        return
+    period = await _period(update, context, desk, "l_ch_usage")
+    if period is None:
+        return
+    data = await chart_data(services(context).db, desk.scope, period, f"Team results · {period.name}")
+    if data.empty:
+        await update.effective_message.reply_text(t("l_ch_empty", desk.user.lang))
+        return
+    png = await asyncio.to_thread(render_png, data)  # matplotlib takes tens of ms: off the loop
+    await update.effective_message.reply_photo(
+        InputFile(png, filename="chart.png"),
+        caption=t("l_ch_caption", desk.user.lang, team=desk.title,
+                  period=render.period_name(period.name, desk.user.lang)))

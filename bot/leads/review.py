@@ -1,0 +1,85 @@
+"""/review: pending subjective answers, one card at a time, sent to the lead privately."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bank import review as reviews
+from bank.errors import NotFound
+from bot.i18n import pick_lang, t
+from bot.leads import render
+from bot.leads.access import require_lead, send_private, tell
+from bot.leads.callbacks import Press
+from bot.services import services
+from bot.userctx import UserCtx
+
+
+async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Open the review queue: the oldest pending answer of the team, in the lead's private chat."""
+    desk = await require_lead(update, context)
+    if desk is None:
+        return
+    pending = await reviews.next_pending(services(context).db, desk.scope)
+    if pending is None:
+        await update.effective_message.reply_text(t("l_rv_none", desk.user.lang))
+        return
+    text, keyboard = render.review_card(pending, desk.user.lang, desk.scope, 0)
+
+    async def send(chat_id: int) -> None:
+        await context.bot.send_message(chat_id, text, reply_markup=keyboard)
+
+    await send_private(update, context, desk.user, send)
+
+
+async def show_next(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, scope: int | None,
+                    skip: int, done: str = "") -> None:
+    """Replace the card in place with the next pending answer (or 'nothing left')."""
+    pending = await reviews.next_pending(services(context).db, scope, skip=skip)
+    query = update.callback_query
+    if pending is None:
+        await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
+        return
+    text, keyboard = render.review_card(pending, u.lang, scope, skip)
+    await query.edit_message_text(f"{done}\n\n{text}".strip() if done else text, reply_markup=keyboard)
+
+
+async def set_score(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+    """A lead chose a final score: save it, recompute the attempt, tell the candidate, show the next."""
+    svc = services(context)
+    attempt_id, pos, halves = press.args
+    query = update.callback_query
+    if not await reviews.in_scope(svc.db, attempt_id, press.scope):
+        await query.answer(t("l_button_not_lead", u.lang), show_alert=True)
+        return
+    try:
+        outcome = await reviews.set_final(svc.db, attempt_id, pos, halves / 2, reviewer=u.id,
+                                          scope=press.scope, now=svc.now())
+    except reviews.AlreadyReviewed:
+        await query.answer(t("l_rv_already", u.lang))
+        await show_next(update, context, u, press.scope, 0)
+        return
+    except NotFound:
+        await query.answer(t("l_rv_gone", u.lang))
+        await show_next(update, context, u, press.scope, 0)
+        return
+    except reviews.BadScore:
+        await query.answer(t("l_button_bad", u.lang), show_alert=True)
+        return
+    done = t("l_rv_set", u.lang, score=render.num(outcome.score), max=render.num(outcome.max_score))
+    await query.answer(done)
+    lang = await _candidate_lang(context, outcome.user_id)
+    await tell(context, outcome.user_id, render.review_notice(outcome, lang))
+    await show_next(update, context, u, press.scope, 0, done=f"✅ {done}")
+
+
+async def skip(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+    """Leave this answer for later and show the next one."""
+    await update.callback_query.answer()
+    await show_next(update, context, u, press.scope, press.args[2])
+
+
+async def _candidate_lang(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> str:
+    svc = services(context)
+    stored = await svc.db.scalar("SELECT language FROM users WHERE id=?", (user_id,))
+    return pick_lang(stored, None, svc.settings.language)
