@@ -11,6 +11,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaul
 from bank.clock import Clock, SystemClock
 from bank.db import Database
 from bot import core
+from bot.ordering import PerUserUpdateProcessor
 from bot.services import KEY, Services, services
 from bot.settings import Settings
 
@@ -32,7 +33,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
         .token(settings.telegram_bot_token.get_secret_value())
         .base_url(settings.bot_api_url)
         .defaults(Defaults(block=True))
-        .concurrent_updates(True)
+        .concurrent_updates(PerUserUpdateProcessor())
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
     )

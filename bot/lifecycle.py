@@ -5,13 +5,13 @@ from __future__ import annotations
 from telegram.ext import Application
 
 
-async def start_app(app: Application, *, poll_timeout: float = 1.0) -> None:
+async def start_app(app: Application, *, poll_timeout: int = 1) -> None:
     """initialize → post_init → start → polling: the same steps run_polling takes."""
     await app.initialize()
     if app.post_init:
         await app.post_init(app)
     await app.start()
-    await app.updater.start_polling(poll_interval=0.0, timeout=poll_timeout, drop_pending_updates=False)
+    await app.updater.start_polling(poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False)
 
 
 async def stop_app(app: Application) -> None:

@@ -1,0 +1,88 @@
+"""Integration harness: the real Application, over real HTTP, against the project's fake Bot API.
+
+    env = BotEnv(tmp_path)          # a fake server, a temp SQLite file and a clock the test moves
+    await env.start()               # starts the server and the Application (post_init included)
+    ann = env.api.user(1001, "Ann")
+    await ann.send("/exam")
+    await env.restart()             # stop the Application, start a new one on the same database
+    await env.close()
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bank.clock import ManualClock
+from bank.db import Database
+from bank.models import Paper
+from bank.paper_store import save_paper
+from bot.app import build_application
+from bot.fakeapi import FakeBotApi, StoredMessage
+from bot.lifecycle import start_app, stop_app
+from bot.services import services
+from bot.settings import Settings
+
+TOKEN = "123456:TEST-fake-token-for-the-harness"
+T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC
+
+
+class BotEnv:
+    def __init__(self, tmp_path: Path, *, admins: tuple[int, ...] = (), start: float = T0,
+                 shuffle: bool = True, timezone: str = "UTC", rate_limits=None):
+        self.clock = ManualClock(start)
+        self.db_path = tmp_path / "proctor.db"
+        self.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=self.clock.now,
+                              rate_limits=rate_limits)
+        self.admins = admins
+        self.shuffle = shuffle
+        self.timezone = timezone
+        self.app = None
+
+    def settings(self) -> Settings:
+        return Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_DB=self.db_path, PROCTOR_BOT_API_URL=self.api.base_url,
+                        PROCTOR_ADMINS=",".join(map(str, self.admins)), PROCTOR_SHUFFLE_OPTIONS=self.shuffle,
+                        PROCTOR_TIMEZONE=self.timezone)
+
+    async def seed(self, *papers: Paper) -> list[int]:
+        """Save papers before the bot starts (the bundled bank is then not imported)."""
+        db = await Database.open(self.db_path)
+        try:
+            return [await save_paper(db, p, self.clock.now()) for p in papers]
+        finally:
+            await db.close()
+
+    async def start(self) -> None:
+        await self.api.start()
+        await self.start_app()
+
+    async def start_app(self) -> None:
+        self.app = build_application(self.settings(), clock=self.clock)
+        await start_app(self.app, poll_timeout=1)
+
+    async def stop_app(self) -> None:
+        if self.app is not None:
+            await stop_app(self.app)
+            self.app = None
+
+    async def restart(self) -> None:
+        await self.stop_app()
+        await self.start_app()
+
+    async def close(self) -> None:
+        await self.stop_app()
+        await self.api.stop()
+
+    @property
+    def db(self) -> Database:
+        return services(self.app).db
+
+    async def idle(self) -> None:
+        await self.api.wait_idle(quiet=0.05, timeout=10)
+
+
+def attempt_message(messages: list[StoredMessage]) -> StoredMessage | None:
+    """The live attempt message: the newest bot message with a Finish button."""
+    for m in reversed(messages):
+        if m.from_bot and not m.deleted and any(t in ("Finish", "交卷") for t in m.button_texts):
+            return m
+    return None

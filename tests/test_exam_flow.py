@@ -1,0 +1,126 @@
+"""A candidate takes a paper through the fake Bot API: the real Application, real HTTP, real SQLite."""
+
+import pytest
+
+from bank.attempts import service as attempts
+from tests.harness import BotEnv, attempt_message
+from tests.papers_fixture import small_paper
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path)
+    await e.seed(small_paper())
+    await e.start()
+    yield e
+    await e.close()
+
+
+async def _open_exam(env, user):
+    await user.send("/exam")
+    chooser = await user.wait_message(lambda m: "Demo paper demo" in m.button_texts)
+    await user.press(chooser, "Demo paper demo")
+    rules = await env.api.wait_for(lambda: next((m for m in reversed(user.chat()) if "▶️ Start" in m.button_texts),
+                                                None))
+    assert "Rules" in rules.text and "60 min" in rules.text
+    await user.press(rules, "▶️ Start")
+    return await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
+
+
+async def _sheet(env, user_id):
+    running = await attempts.running_attempt(env.db, user_id)
+    return await attempts.load_sheet(env.db, running.id)
+
+
+async def _answer_current(env, user, sheet, *, right: bool):
+    """Answer the current question with its key (or a wrong answer), as a person would."""
+    item = sheet.current
+    q = sheet.question(item)
+    msg = attempt_message(user.chat())
+    before = msg.edits, msg.message_id
+    if q.kind.value == "single":
+        letter = q.answer if right else next(c for c in "ABCD" if c != q.answer)
+        await user.press(msg, item.shown_letter(letter))
+    elif q.kind.value == "truefalse":
+        await user.press(msg, "√ True" if q.answer == right else "× False")
+    elif q.kind.value == "multi":
+        letters = q.answer if right else "CD"
+        for c in letters:
+            await user.press(msg, item.shown_letter(c))
+            await env.idle()
+        await user.press(msg, "Submit")
+    else:
+        text = ("、".join(b[0] for b in q.answer) if isinstance(q.answer, list) else q.answer) if right else "不知道"
+        await user.send(text)
+    await env.api.wait_for(lambda: (attempt_message(user.chat()).edits, attempt_message(user.chat()).message_id)
+                           != before, what="the attempt message changes")
+    await env.idle()
+
+
+async def test_full_paper_with_right_keys_scores_full_objective_marks(env):
+    ann = env.api.user(1001, "Ann", language_code="en")
+    msg = await _open_exam(env, ann)
+    assert msg.protect_content
+    assert msg.text.startswith("Q 1/7 · 单项选择题 · 2 pts · 60:00 left")
+    for _ in range(7):
+        sheet = await _sheet(env, ann.id)
+        await _answer_current(env, ann, sheet, right=True)
+        if sheet.current.pos == 6:
+            break
+    await ann.press(attempt_message(ann.chat()), "Finish")
+    confirm = await env.api.wait_for(lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None))
+    assert "Unanswered: none" in confirm.text
+    await ann.press(confirm, "Yes, finish")
+    card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
+    assert "• 单项选择题: 4/4" in card.text
+    assert "• 多项选择题: 2/2" in card.text
+    assert "• 判断题: 2/2" in card.text
+    assert "• 填空题: 2/2" in card.text
+    assert "awaiting review" in card.text  # the written answer is provisional
+    row = await env.db.fetchone("SELECT status, score, max_score FROM attempts")
+    assert row["status"] == "finished" and row["max_score"] == 15
+
+
+async def test_wrong_answers_score_accordingly_and_review_shows_keys(env):
+    ann = env.api.user(1002, "Ann", language_code="en")
+    await _open_exam(env, ann)
+    for _ in range(4):  # the two singles, the multi and the true/false, all wrong
+        await _answer_current(env, ann, await _sheet(env, ann.id), right=False)
+    await ann.press(attempt_message(ann.chat()), "Finish")
+    confirm = await env.api.wait_for(lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None))
+    assert "Unanswered: 5, 6, 7" in confirm.text
+    await ann.press(confirm, "Yes, finish")
+    card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
+    assert "Score: 0/15 (0.0%)" in card.text
+    await ann.press(card, "Review answers")
+    page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/"))
+    assert "Your answer:" in page.text and "Answer:" in page.text
+    assert page.protect_content
+
+
+async def test_typed_fullwidth_and_traditional_answers_are_graded(env):
+    ann = env.api.user(1003, "Ann", language_code="en")
+    await _open_exam(env, ann)
+    sheet = await _sheet(env, ann.id)
+    fill_pos = next(i.pos for i in sheet.items if sheet.question(i).kind.value == "fill")
+    await attempts.move_to(env.db, sheet.attempt.id, fill_pos)
+    await ann.send("/resume")
+    await env.idle()
+    await ann.send("圖形處理器")  # Traditional for 图形处理器
+    await ann.wait_message(lambda m: "Recorded for Q" in (m.text or ""))
+    await env.idle()
+    await ann.send("低秩近似，量化低秩近似")  # full-width comma as the blank separator
+    await ann.wait_message(lambda m: "Recorded for Q" in (m.text or "") and "量化" in m.text)
+    await env.idle()
+    rows = await env.db.fetchall("SELECT verdict, score FROM answers ORDER BY pos")
+    assert [r["verdict"] for r in rows] == ["correct", "correct"]
+
+
+async def test_group_exam_redirects_to_private_chat(env):
+    ann = env.api.user(1004, "Ann", language_code="en")
+    group = env.api.group(-100777, "ML team")
+    await ann.send("/exam", chat=group)
+    reply = await env.api.wait_for(lambda: group.last_message())
+    assert "private chat" in reply.text
+    assert reply.buttons[0][0].url == "https://t.me/proctor_bot"
+    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
