@@ -94,3 +94,19 @@ async def test_same_paper_twice_in_one_import_is_refused(db, seed_files):
         await import_files(db, [seed_files[0], seed_files[0]], now=1.0)
     assert "also comes from" in e.value.problem
     assert await paper_count(db) == 0
+
+
+def test_any_cut_of_a_seed_parses_or_fails_cleanly(seed_files):
+    """Cut every seed at many places: a paper (last question flagged if incomplete) or ImportFailed."""
+    from bank.importer import parse_text
+
+    for path in seed_files:
+        text = path.read_text(encoding="utf-8")
+        full = len(parse_text(text, file=path.name, stem=path.stem)[0].questions())
+        for cut in range(len(text) // 3, len(text), max(1, len(text) // 40)):
+            try:
+                [paper] = parse_text(text[:cut], file=path.name, stem=path.stem)
+            except ImportFailed as e:
+                assert e.file == path.name and e.place and e.problem
+                continue
+            assert len(paper.questions()) <= full

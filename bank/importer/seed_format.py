@@ -46,7 +46,6 @@ _CASE_MARK = re.compile(r"案例\s*(\d+)\s*[.．、:：]?")
 _TRUE = {"√", "✓", "✔", "对", "對", "正确", "正確", "是", "T", "TRUE", "Y"}
 _FALSE = {"×", "✗", "✘", "X", "错", "錯", "错误", "錯誤", "不正确", "不正確", "否", "F", "FALSE", "N"}
 _TERMINAL = tuple("。！？.!?）)」』”\"…$；;")
-_ALL_OF_ABOVE = ("以上都是", "以上均是", "以上都對", "以上都对", "以上全是", "以上皆是", "全部")
 
 _t2s = opencc.OpenCC("t2s")
 
@@ -81,9 +80,11 @@ def slug_for(path_stem: str, title: str) -> str:
 def parse_seed_text(text: str, *, file: str, slug: str) -> Paper:
     """Parse one paper in the seed format. Raises ImportFailed naming the place."""
     ctx = _Ctx(file)
-    text = strip_readings(remove_noise(normalise_newlines(text)))
     if not text.strip():
         raise ctx.fail("line 1", "the file is empty")
+    text = strip_readings(remove_noise(normalise_newlines(text)))
+    if not text.strip():
+        raise ctx.fail("line 1", "nothing but the document site's notices")
     headers = _find_headers(text)
     if not headers:
         raise ctx.fail("line 1", "no section header such as 一、单项选择题（每题2分，共20分）")
@@ -168,6 +169,9 @@ def _parse_section(ctx: _Ctx, where: str, header: re.Match, kind: Kind, body: st
         raws = _cut_cases(body)
     else:
         raws = _cut_questions(ctx, where, body, kind)
+    if last_section and len(raws) > 1 and not tidy(raws[-1].stem) and raws[-1].answer is None:
+        raws.pop()  # the file ends right after a question number: nothing to keep
+        ctx.notes.append(f"{where}, question {len(raws) + 1}: cut off before its text, dropped")
     if not raws:
         raise ctx.fail(where, f"the section header {title} has no questions under it")
     questions = [
