@@ -1,0 +1,116 @@
+"""The role matrix: every lead command by a lead, by a non-lead and by another group's lead."""
+
+import pytest
+
+from bot.leads import LEAD_COMMANDS
+from bot.leads import callbacks as cb
+from tests.harness import BotEnv
+from tests.papers_fixture import small_paper
+
+ALPHA, BETA = -100, -200
+ADMIN, LEAD_A, LEAD_B, ANN = 1, 10, 20, 30
+REFUSAL = ("Only team leads can do that. Team leads are the group's administrators and the bot's "
+           "configured admins; group administrators use lead commands in their team group.")
+
+# every lead command with arguments that make it do its job
+COMMANDS = {
+    "review": "/review",
+    "report": "/report week",
+    "chart": "/chart week",
+    "digest": "/digest on fri 17:00",
+    "bankstats": "/bankstats",
+    "retire": "/retire {qid}",
+    "restore": "/restore {qid}",
+    "examonly": "/examonly demo on",
+}
+
+
+def test_the_matrix_covers_every_lead_command():
+    assert set(COMMANDS) == set(LEAD_COMMANDS)
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path, admins=(ADMIN,))
+    await e.seed(small_paper())
+    await e.start()
+    e.api.group(ALPHA, "Alpha").set_admins([LEAD_A])
+    e.api.group(BETA, "Beta").set_admins([LEAD_B])
+    yield e
+    await e.close()
+
+
+async def _state(env):
+    return (await env.db.scalar("SELECT COUNT(*) FROM audit_log"),
+            await env.db.scalar("SELECT SUM(retired) FROM questions"),
+            await env.db.scalar("SELECT exam_only FROM papers"),
+            await env.db.scalar("SELECT COUNT(*) FROM digest_schedules"))
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("actor,allowed", [(LEAD_A, True), (ANN, False), (LEAD_B, False)],
+                         ids=["lead", "non-lead", "other-groups-lead"])
+async def test_lead_command_in_a_group(env, command, actor, allowed):
+    qid = await env.db.scalar("SELECT MIN(id) FROM questions")
+    if command == "restore":
+        async with env.db.write() as conn:
+            await conn.execute("UPDATE questions SET retired=1 WHERE id=?", (qid,))
+    before = await _state(env)
+    user = env.api.user(actor, f"user{actor}")
+    await user.send(COMMANDS[command].format(qid=qid), chat=ALPHA)
+    reply = await user.wait_message(chat=ALPHA, timeout=15)
+    await env.idle()
+    after = await _state(env)
+    if allowed:
+        assert reply.text != REFUSAL
+        if command in ("retire", "restore", "examonly", "digest"):
+            assert after[0] == before[0] + 1  # audited
+            entry = await env.db.fetchone("SELECT actor_id, chat_id FROM audit_log ORDER BY id DESC")
+            assert tuple(entry) == (LEAD_A, ALPHA)
+    else:
+        assert reply.text == REFUSAL
+        assert after == before
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+async def test_group_admins_are_no_leads_in_private_but_configured_admins_are(env, command):
+    qid = await env.db.scalar("SELECT MIN(id) FROM questions")
+    text = COMMANDS[command].format(qid=qid)
+    lead = env.api.user(LEAD_A, "Lea")
+    await lead.send(text)
+    assert (await lead.wait_message()).text == REFUSAL
+    admin = env.api.user(ADMIN, "Boss")
+    await admin.send(text)
+    assert (await admin.wait_message(timeout=15)).text != REFUSAL
+
+
+async def _press_raw(env, user, message, data):
+    record = env.api.state.new_callback(user.id, message, data)
+    env.api.inject_update({"callback_query": {"id": record.id, "from": user.info.to_api(),
+                                              "message": env.api.state.message_to_api(message),
+                                              "chat_instance": "1", "data": data}})
+    await env.api.wait_for(lambda: record.answered)
+    return record.text
+
+
+async def test_lead_buttons_refuse_non_leads_and_forged_data(env):
+    lead, ann = env.api.user(LEAD_A, "Lea"), env.api.user(ANN, "Ann")
+    pid = await env.db.scalar("SELECT id FROM papers")
+    await lead.send("/bankstats demo", chat=ALPHA)
+    stats = await lead.wait_message(chat=ALPHA)
+    toggle = stats.buttons[0][0]
+    assert toggle.text == "Make exam-only"
+    assert toggle.callback_data == cb.encode("exam_only", pid, 1, scope=ALPHA)
+    assert (await (await ann.press(stats, "Make exam-only")).wait()) == "Only a lead of this team can use this button."
+    assert await env.db.scalar("SELECT exam_only FROM papers") == 0
+    # the other group's lead may not act for Alpha, even with a well-formed button
+    other = env.api.user(LEAD_B, "Leb")
+    assert await _press_raw(env, other, stats, toggle.callback_data) == "Only a lead of this team can use this button."
+    # a configured admin's button (scope 0) is refused to a group admin
+    assert await _press_raw(env, lead, stats, cb.encode("retire", 1, scope=None)) \
+        == "Only a lead of this team can use this button."
+    for forged in ("l:zz", "l:r:abc:-100", "l:r:1:100", "l:v:1:1:3", "l:" + "9" * 70, "l:f:1:x"):
+        assert await _press_raw(env, lead, stats, forged) == "Sorry, that button is not valid. Please use a fresh message."
+    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log") == 0
+    assert (await (await lead.press(stats, "Make exam-only")).wait()).startswith("demo is now exam-only")
+    assert await env.db.scalar("SELECT exam_only FROM papers") == 1
