@@ -21,6 +21,7 @@ from telegram.ext import AIORateLimiter, CallbackQueryHandler, CommandHandler, C
 
 from bot.fakeapi import ApiError, FakeBotApi, RateLimits
 from bot.fakeapi.limits import RateLimiter
+from bot.fakeapi.terminal import terminal_chat
 from tests.fakeapi_fixtures import application_builder, bot_builder, fake_api, run_bot  # noqa: F401
 
 PNG_1x1 = bytes.fromhex(
@@ -427,3 +428,19 @@ async def test_wait_idle_after_the_bot_answered(fake_api, echo_bot):  # noqa: F8
         await user.send("/start")
     await fake_api.wait_idle()
     assert all(user.last_message().text == "Hello, exam!" for user in users)
+
+
+async def test_terminal_chat_prints_messages_buttons_and_toasts(fake_api, echo_bot):  # noqa: F811
+    lines = iter(["/start\n", "\n", "#1\n", "1\n", ""])
+    printed: list[str] = []
+
+    async def read_line() -> str:
+        await fake_api.wait_idle()
+        return next(lines)
+
+    await terminal_chat(fake_api, fake_api.user(1001, "Ann"), read_line=read_line, write=printed.append)
+    assert printed == [
+        "bot: Hello, exam!\n     [1] Start",
+        "(toast) Started!",
+        "bot (edited): Started by Ann",
+    ]

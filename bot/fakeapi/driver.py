@@ -440,6 +440,13 @@ class FakeBotApi:
                 async with asyncio.timeout(min(remaining, 0.05)):
                     await changed.wait()
 
+    async def wait_change(self, timeout: float | None = None) -> None:
+        """Waits until the server handled another request or an update was queued."""
+        changed = self.server.change_event()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await changed.wait()
+
     async def wait_idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
         """Waits until the bot fetched every queued update and made no request for `quiet` s."""
         loop = asyncio.get_running_loop()

@@ -122,6 +122,9 @@ class ApiServer:
             result = handler(self.api, params)
             if inspect.isawaitable(result):
                 result = await result
+            if result and not tracked:
+                # updates were fetched: the bot is busy until it has been quiet again
+                self.last_activity = time.monotonic()
             return _json({"ok": True, "result": result})
         except ApiError as error:
             if error.code == 429:
@@ -129,6 +132,9 @@ class ApiServer:
             if tracked:
                 self.state.errors.append((call, error.code, error.description))
             return _json(error.to_api(), error.code)
+        except Exception:
+            log.exception("fake Bot API failed on %s", name)
+            return _json({"ok": False, "error_code": 500, "description": "Internal Server Error"}, 500)
         finally:
             if tracked:
                 self.in_flight -= 1
