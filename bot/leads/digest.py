@@ -76,9 +76,10 @@ async def digest_due(context: ContextTypes.DEFAULT_TYPE) -> None:
             await post_digest(app, chat_id, claim=True)
     finally:
         s = await dg.get_schedule(svc.db, chat_id)
+        disarm(app, chat_id)  # one job per group, whoever ran this one
         if s is not None and s.enabled:
-            tz_now = svc.now()
-            app.job_queue.run_once(digest_due, when=max(1.0, dg.next_due(s, tz_now, tz) - tz_now),
+            now = svc.now()
+            app.job_queue.run_once(digest_due, when=max(1.0, dg.next_due(s, now, tz) - now),
                                    data=chat_id, name=job_name(chat_id))
 
 
