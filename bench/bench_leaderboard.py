@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args.sizes) >= 2:
         small, large = results[args.sizes[0]], results[args.sizes[-1]]
         ratios = {k: large[k] / small[k] for k in small}
-        print("ratio {}/{}: ".format(args.sizes[-1], args.sizes[0])
+        print(f"ratio {args.sizes[-1]}/{args.sizes[0]}: "
               + "  ".join(f"{k}: {v:.2f}" for k, v in ratios.items()))
         ok = ok and all(v <= 1.5 for v in ratios.values())
     print("OK: under 50 ms and ratio <= 1.5" if ok else "TARGET MISSED")

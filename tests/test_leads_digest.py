@@ -9,7 +9,7 @@ from test_leads_data import Crafted
 
 from bank import digest as dg
 from bot.leads.digest import job_name
-from tests.harness import T0, BotEnv
+from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 
 UTC = ZoneInfo("UTC")

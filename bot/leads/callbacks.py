@@ -18,17 +18,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_ID = r"(\d{1,12})"
-_SCOPE = r"(0|-\d{1,15})"
+_ID = r"([0-9]{1,12})"
+_SCOPE = r"(0|-[0-9]{1,16})"
 _FORMS = {
-    "v": ("set_score", re.compile(rf"^l:v:{_ID}:(\d{{1,4}}):(\d{{1,5}}):{_SCOPE}$")),
-    "k": ("skip", re.compile(rf"^l:k:{_ID}:(\d{{1,4}}):(\d{{1,5}}):{_SCOPE}$")),
+    "v": ("set_score", re.compile(rf"^l:v:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$")),
+    "k": ("skip", re.compile(rf"^l:k:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$")),
     "r": ("retire", re.compile(rf"^l:r:{_ID}:{_SCOPE}$")),
     "o": ("restore", re.compile(rf"^l:o:{_ID}:{_SCOPE}$")),
     "u": ("uphold", re.compile(rf"^l:u:{_ID}:{_SCOPE}$")),
     "d": ("dismiss", re.compile(rf"^l:d:{_ID}:{_SCOPE}$")),
     "e": ("exam_only", re.compile(rf"^l:e:{_ID}:([01]):{_SCOPE}$")),
-    "f": ("forget", re.compile(r"^l:f:(\d{1,15}):([yn])$")),
+    "f": ("forget", re.compile(r"^l:f:([0-9]{1,15}):([yn])$")),
 }
 CODES = {name: code for code, (name, _) in _FORMS.items()}
 
