@@ -16,7 +16,7 @@ from telegram import (
     MenuButtonCommands,
     Update,
 )
-from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, RetryAfter
+from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, NetworkError, RetryAfter
 from telegram.ext import AIORateLimiter, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.fakeapi import ApiError, FakeBotApi, RateLimits
@@ -194,6 +194,9 @@ async def test_blocked_user_and_kicked_group_are_forbidden(fake_api, bot_builder
             await application.bot.send_message(user.id, "hi")
         with pytest.raises(Forbidden, match="kicked from the group chat"):
             await application.bot.send_message(group.id, "hi")
+        stranger = fake_api.user(1002, started=False)
+        with pytest.raises(Forbidden, match="can't initiate conversation"):
+            await application.bot.send_message(stranger.id, "hi")
         user.blocked = False
         fake_api.fail("sendMessage", ApiError.blocked(), chat_id=user.id)
         with pytest.raises(Forbidden):
@@ -444,3 +447,14 @@ async def test_terminal_chat_prints_messages_buttons_and_toasts(fake_api, echo_b
         "(toast) Started!",
         "bot (edited): Started by Ann",
     ]
+
+
+async def test_server_errors_surface_as_network_errors(fake_api, bot_builder):  # noqa: F811
+    user = fake_api.user(1001)
+    fake_api.fail("sendMessage", ApiError.server_error(502), times=2)
+    async with bot_builder.build() as application:
+        for _ in range(2):
+            with pytest.raises(NetworkError, match="Bad Gateway"):
+                await application.bot.send_message(user.id, "hi")
+        await application.bot.send_message(user.id, "hi")
+    assert [m.text for m in user.chat()] == ["hi"]

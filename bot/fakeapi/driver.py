@@ -127,7 +127,7 @@ class FakeUser:
         self._api = api
         self.info = info
         self.private = chat
-        self._last_sent: dict[int, int] = {}  # chat id -> id of the last message this user sent
+        self.last_sent: dict[int, int] = {}  # chat id -> id of the last message this user sent
 
     @property
     def id(self) -> int:
@@ -231,7 +231,7 @@ class FakeUser:
     ) -> StoredMessage:
         """Waits for a bot message sent after this user's last message (matching `predicate`)."""
         chat_id = self._chat(chat).id
-        after = self._last_sent.get(chat_id, 0)
+        after = self.last_sent.get(chat_id, 0)
 
         def found() -> StoredMessage | None:
             for message in reversed(self._api.chat_view(chat_id)):
@@ -310,12 +310,18 @@ class FakeBotApi:
         last_name: str | None = None,
         username: str | None = None,
         language_code: str | None = "en",
+        started: bool = True,
     ) -> FakeUser:
-        """The user with this id (created on first call) and their private chat with the bot."""
+        """The user with this id (created on first call) and their private chat with the bot.
+
+        With started=False the bot gets 403 "can't initiate conversation" until the user writes.
+        """
         if user_id in self._users:
             return self._users[user_id]
         info = UserInfo(user_id, first_name, last_name, username, language_code)
-        chat = ChatInfo(user_id, "private", first_name=first_name, last_name=last_name, username=username)
+        chat = ChatInfo(
+            user_id, "private", first_name=first_name, last_name=last_name, username=username, started=started
+        )
         self.state.users[user_id] = info
         self.state.chats[user_id] = chat
         self._users[user_id] = user = FakeUser(self, info, chat)
@@ -354,10 +360,12 @@ class FakeBotApi:
     ) -> StoredMessage:
         """Stores a user's message in the chat and queues it for the bot if the bot may see it."""
         reply_id = reply_to.message_id if isinstance(reply_to, StoredMessage) else reply_to
-        if not chat.is_private:
+        if chat.is_private:
+            chat.started = True
+        else:
             chat.members.add(user.id)
         message = self.state.new_message(chat, user.id, reply_to=reply_id, **fields)
-        user._last_sent[chat.id] = message.message_id
+        user.last_sent[chat.id] = message.message_id
         if self._bot_sees(chat, message):
             self.inject_update({"message": self.state.message_to_api(message)})
         else:

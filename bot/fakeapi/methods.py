@@ -8,6 +8,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlparse
 
@@ -51,7 +52,7 @@ class ApiError(Exception):
 
     @classmethod
     def server_error(cls, code: int = 500) -> ApiError:
-        return cls(code, "Internal Server Error" if code == 500 else "Bad Gateway")
+        return cls(code, HTTPStatus(code).phrase)
 
     def to_api(self) -> dict[str, Any]:
         data: dict[str, Any] = {"ok": False, "error_code": self.code, "description": self.description}
@@ -327,6 +328,8 @@ def writable_chat(state: BotState, p: dict[str, Any]) -> ChatInfo:
     chat = find_chat(state, _require(p, "chat_id"))
     if chat.blocked:
         raise ApiError.blocked() if chat.is_private else ApiError.kicked()
+    if not chat.started:
+        raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
     return chat
 
 

@@ -57,6 +57,7 @@ class ChatInfo:
     bot_is_admin: bool = False
     privacy_mode: bool = True  # like Telegram's default for bots in groups
     blocked: bool = False  # private: the user blocked the bot; group: the bot was kicked
+    started: bool = True  # private: the user has written to the bot at least once
     message_ids: list[int] = field(default_factory=list)
     next_message_id: int = 1
 
