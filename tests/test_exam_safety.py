@@ -1,0 +1,155 @@
+"""Nothing lost, nothing counted twice: deadlines, restarts, repeated updates, stale and forged buttons."""
+
+import pytest
+
+from bank.attempts import service as attempts
+from tests.harness import BotEnv, attempt_message
+from tests.papers_fixture import small_paper
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path, shuffle=False)
+    await e.seed(small_paper())
+    await e.start()
+    yield e
+    await e.close()
+
+
+async def _start_exam(env, user):
+    await user.send("/exam")
+    chooser = await user.wait_message(lambda m: "Demo paper demo" in m.button_texts)
+    await user.press(chooser, "Demo paper demo")
+    rules = await env.api.wait_for(lambda: next((m for m in reversed(user.chat()) if "▶️ Start" in m.button_texts),
+                                                None))
+    await user.press(rules, "▶️ Start")
+    msg = await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
+    await env.idle()
+    return msg
+
+
+async def test_deadline_job_hands_in_an_idle_attempt(env):
+    ann = env.api.user(2001, "Ann", language_code="en")
+    msg = await _start_exam(env, ann)
+    toast = await ann.press(msg, "C")  # Q1 right
+    assert not await toast.wait()
+    await env.idle()
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
+    jobs = env.app.job_queue.get_jobs_by_name(f"deadline:{(await env.db.scalar('SELECT id FROM attempts'))}")
+    assert len(jobs) == 1
+    env.clock.advance(3600)  # the hour is up; the candidate does nothing
+    attempt_id = await env.db.scalar("SELECT id FROM attempts")
+    from bot.exam.jobs import arm_deadline
+
+    arm_deadline(env.app, attempt_id, env.clock.now())  # re-arm against the moved clock: due now
+    card = await ann.wait_message(lambda m: "Score:" in (m.text or ""), timeout=10)
+    assert "Time ran out" in card.text
+    assert "Score: 2/15" in card.text
+    await env.idle()
+    row = await env.db.fetchone("SELECT status, finish_reason, result_sent FROM attempts")
+    assert tuple(row) == ("finished", "timeout", 1)
+
+
+async def test_restart_mid_exam_resumes_same_question_time_and_answers(env):
+    ann = env.api.user(2002, "Ann", language_code="en")
+    msg = await _start_exam(env, ann)
+    await ann.press(msg, "C")
+    await env.idle()
+    await ann.press(attempt_message(ann.chat()), "A")  # Q2 wrong
+    await env.idle()
+    env.clock.advance(600)
+    await env.restart()  # a new Application on the same database
+    await ann.send("/resume")
+    resumed = await ann.wait_message(lambda m: (m.text or "").startswith("Q 3/7"))
+    assert "50:00 left" in resumed.text
+    sheet = await attempts.load_sheet(env.db, await env.db.scalar("SELECT id FROM attempts"))
+    assert {p: a.response for p, a in sheet.answers.items()} == {0: "C", 1: "A"}
+    # the deadline job was re-armed by start-up
+    assert env.app.job_queue.get_jobs_by_name(f"deadline:{sheet.attempt.id}")
+
+
+async def test_attempt_expired_while_down_is_handed_in_at_start_up(env):
+    ann = env.api.user(2003, "Ann", language_code="en")
+    await _start_exam(env, ann)
+    await env.stop_app()
+    env.clock.advance(3 * 3600)
+    await env.start_app()
+    card = await ann.wait_message(lambda m: "Score:" in (m.text or ""), timeout=10)
+    assert "Time ran out" in card.text
+    assert await env.db.scalar("SELECT status FROM attempts") == "finished"
+
+
+def _raw_press(env, user, message_api: dict, data: str, query_id: str, update_id: int | None = None) -> dict:
+    """A callback_query exactly as Telegram would deliver it, e.g. a second tap on an old keyboard."""
+    update = {"callback_query": {
+        "id": query_id, "from": {"id": user.id, "is_bot": False, "first_name": "Ann", "language_code": "en"},
+        "message": message_api, "chat_instance": "1", "data": data}}
+    if update_id is not None:
+        update["update_id"] = update_id
+    return env.api.inject_update(update)
+
+
+async def _toast(env, query_id: str) -> str:
+    calls = await env.api.wait_for(
+        lambda: [c for c in env.api.calls if c.method == "answerCallbackQuery"
+                 and c.params.get("callback_query_id") == query_id], what="toast")
+    return calls[0].params.get("text", "")
+
+
+async def test_double_tap_counts_once(env):
+    ann = env.api.user(2004, "Ann", language_code="en")
+    msg = await _start_exam(env, ann)
+    old = env.api.state.message_to_api(msg)
+    data = next(b.callback_data for b in msg.buttons[0] if b.text == "C")
+    _raw_press(env, ann, old, data, "tap-1")
+    _raw_press(env, ann, old, data, "tap-2")  # the second tap, on the keyboard the user still sees
+    assert await _toast(env, "tap-1") == ""
+    assert "out of date" in await _toast(env, "tap-2")
+    await env.idle()
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
+    assert await env.db.scalar("SELECT current_pos FROM attempts") == 1
+
+
+async def test_same_update_id_delivered_twice_is_handled_once(env):
+    ann = env.api.user(2005, "Ann", language_code="en")
+    msg = await _start_exam(env, ann)
+    await ann.press(msg, "C")
+    await env.idle()
+    msg = attempt_message(ann.chat())
+    api_msg = env.api.state.message_to_api(msg)
+    data = msg.buttons[0][1].callback_data  # "B" on Q2
+    _raw_press(env, ann, api_msg, data, "dup-1", update_id=900_001)
+    await env.idle()
+    _raw_press(env, ann, api_msg, data, "dup-1", update_id=900_001)  # delivered again
+    await env.idle()
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 2
+    assert await env.db.scalar("SELECT COUNT(*) FROM processed_updates WHERE update_id=900001") == 1
+    assert await env.db.scalar("SELECT current_pos FROM attempts") == 2
+
+
+async def test_foreign_and_closed_buttons_are_refused(env):
+    ann = env.api.user(2006, "Ann", language_code="en")
+    bob = env.api.user(2007, "Bob", language_code="en")
+    msg = await _start_exam(env, ann)
+    old = env.api.state.message_to_api(msg)
+    data = next(b.callback_data for b in msg.buttons[0] if b.text == "C")
+    # Bob presses Ann's button (e.g. a forwarded keyboard): same callback data, his own user id
+    toast = await bob.press(msg, "C")
+    assert await toast.wait() == "This isn't your exam."
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 0
+    await ann.send("/cancel")
+    await ann.wait_message(lambda m: "Cancelled" in (m.text or ""))
+    _raw_press(env, ann, old, data, "after-cancel")  # the keyboard is gone, but an old client may still tap
+    assert await _toast(env, "after-cancel") == "This exam is closed."
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 0
+
+
+@pytest.mark.parametrize("data", ["x:1:a:0:9", "x:99999:a:0:1", "garbage", "x:go:999:e", "l:zz", "d:\u00ff"])
+async def test_garbled_callback_data_gets_a_polite_refusal(env, data):
+    ann = env.api.user(2008, "Ann", language_code="en")
+    await ann.send("/start")
+    greeting = await ann.wait_message()
+    _raw_press(env, ann, env.api.state.message_to_api(greeting), data, f"forged-{data}")
+    text = await _toast(env, f"forged-{data}")
+    assert text and "Traceback" not in text and len(text) <= 200
+    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
