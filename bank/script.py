@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 SCRIPTS = ("orig", "hans", "hant")
-_CONFIGS = {"hans": "t2s", "hant": "s2t"}
+_CONFIGS = {"hans": "t2s", "hant": "s2tw"}  # s2tw: the 為/裡 forms the seed papers use
 
 
 @cache

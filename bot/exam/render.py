@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.attempts.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
+from bank.grading import grade
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.script import to_script
 from bot.exam import callbacks as cb
@@ -44,7 +47,19 @@ def shown_key(q: Question, item: Item, lang: str, expected: str | None = None) -
         return ", ".join(sorted(item.shown_letter(c) for c in q.answer if c in item.option_order))
     if q.kind == Kind.truefalse:
         return t("true" if q.answer else "false", lang)
+    if q.kind == Kind.fill:
+        return grade(q, "").expected  # the grader's readable form: blanks；alternatives
     return expected if expected is not None else str(q.answer)
+
+
+_SECTION_NUMBER = re.compile(r"^[一二三四五六七八九十]+[、.．]\s*")
+_SECTION_NOTE = re.compile(r"[（(][^（）()]*[）)]\s*$")
+
+
+def short_section(title: str) -> str:
+    """"一、填空题（每题1分，共10分）" → "填空题" for the header line."""
+    short = _SECTION_NOTE.sub("", _SECTION_NUMBER.sub("", title)).strip()
+    return short or title
 
 
 def question_body(q: Question, item: Item, script: str) -> str:
@@ -55,7 +70,7 @@ def question_body(q: Question, item: Item, script: str) -> str:
 
 
 def header(sheet: Sheet, item: Item, lang: str, now: float) -> str:
-    head = t("header", lang, n=item.pos + 1, total=len(sheet.items), section=item.section,
+    head = t("header", lang, n=item.pos + 1, total=len(sheet.items), section=short_section(item.section),
              pts=fmt_points(item.points))
     left = sheet.attempt.seconds_left(now)
     if left is not None:
@@ -155,7 +170,7 @@ def result_card(sheet: Sheet, result: Result, lang: str) -> tuple[str, Keyboard 
     lines.append(t("time_used", lang, used=fmt_duration((a.finished_at or a.started_at) - a.started_at)))
     lines.append("")
     for s in result.sections:
-        line = t("section_line", lang, title=s.title, score=fmt_points(round(s.score, 2)),
+        line = t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
                  max=fmt_points(s.max_score))
         if s.pending_review:
             line += t("awaiting_review", lang)

@@ -1,0 +1,91 @@
+"""A fresh install: the bundled bank is imported on first start, commands are registered, languages work."""
+
+import pytest
+
+from tests.harness import BotEnv, attempt_message
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path, shuffle=False)
+    await e.start()  # empty database: the five bundled papers are imported at start-up
+    yield e
+    await e.close()
+
+
+async def test_fresh_start_imports_bank_and_registers_commands(env):
+    assert await env.db.scalar("SELECT COUNT(*) FROM papers") == 5
+    en = [c["command"] for c in env.api.commands()]
+    zh = env.api.commands(language_code="zh")
+    for cmd in ("start", "help", "papers", "exam", "practice", "resume", "cancel", "mystats", "lang"):
+        assert cmd in en
+    assert [c["command"] for c in zh] == en
+    assert any("考试" in c["description"] for c in zh)
+
+
+async def test_papers_lists_counts_max_score_and_time(env):
+    ann = env.api.user(3001, "Ann", language_code="en")
+    await ann.send("/papers")
+    msg = await ann.wait_message()
+    assert msg.text.count("questions · max") == 5
+    assert "60 min" in msg.text
+    assert "(xué)" not in msg.text and ".docVIP" not in msg.text
+
+
+async def test_chinese_interface_from_telegram_language_and_lang_override(env):
+    li = env.api.user(3002, "Li", language_code="zh-hans")
+    await li.send("/help")
+    assert "考试" in (await li.wait_message()).text
+    await li.send("/lang en")
+    assert (await li.wait_message()).text == "Language set to English."
+    await li.send("/papers")
+    assert "Papers" in (await li.wait_message()).text
+    await li.send("/lang xx")
+    assert "Usage" in (await li.wait_message()).text
+
+
+async def test_script_preference_converts_question_text(env):
+    ann = env.api.user(3003, "Ann", language_code="en")
+    await ann.send("/script hant")
+    await ann.wait_message()
+    paper_id = await env.db.scalar("SELECT id FROM papers WHERE slug LIKE '000%'")  # a Simplified paper
+    title = await env.db.scalar("SELECT title FROM papers WHERE id=?", (paper_id,))
+    await ann.send("/practice")
+    chooser = await ann.wait_message(lambda m: title[:60] in m.button_texts)
+    await ann.press(chooser, title[:60])
+    msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
+    assert "梯度累積是為了模擬更大的" in msg.text  # 梯度累积是为了模拟更大的 in Traditional
+
+
+async def test_practice_gives_feedback_after_each_answer(env):
+    ann = env.api.user(3004, "Ann", language_code="en")
+    title = await env.db.scalar("SELECT title FROM papers WHERE slug LIKE '000%'")
+    await ann.send("/practice")
+    chooser = await ann.wait_message(lambda m: title[:60] in m.button_texts)
+    await ann.press(chooser, title[:60])
+    await env.api.wait_for(lambda: attempt_message(ann.chat()))
+    await ann.send("批次大小")  # fill Q1, right
+    fb = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "✅" in m.text and m)
+    assert "Next ▶" in fb.button_texts
+    await ann.press(fb, "Next ▶")
+    await env.api.wait_for(lambda: attempt_message(ann.chat()).text.startswith("Q 2/"))
+    await ann.send("损失")  # fill Q2, wrong
+    wrong = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "❌" in m.text and m)
+    assert "Answer: 梯度" in wrong.text
+
+
+async def test_random_mock_paper_follows_the_blueprint(env):
+    ann = env.api.user(3005, "Ann", language_code="en")
+    await ann.send("/exam random")
+    card = await ann.wait_message(lambda m: "▶️ Start" in m.button_texts)
+    await ann.press(card, "▶️ Start")
+    msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
+    assert msg.text.startswith("Q 1/42")
+    kinds = await env.db.fetchall(
+        "SELECT q.kind, COUNT(*) AS n FROM attempt_items i JOIN questions q ON q.id=i.question_id GROUP BY q.kind")
+    assert {r["kind"]: r["n"] for r in kinds} == {"fill": 10, "single": 10, "multi": 10, "truefalse": 10,
+                                                  "short": 2}
+    flagged = await env.db.scalar(
+        "SELECT COUNT(*) FROM attempt_items i JOIN questions q ON q.id=i.question_id WHERE q.flags != '[]' "
+        "AND (q.flags LIKE '%truncated%' OR q.flags LIKE '%corrupted%')")
+    assert flagged == 0
