@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
@@ -124,7 +125,7 @@ async def send(app: Application, chat_id: int, text: str, markup: InlineKeyboard
         except RetryAfter as e:
             if attempt == RETRY_AFTER_ATTEMPTS:
                 raise
-            delay = e.retry_after if isinstance(e.retry_after, int | float) else e.retry_after.total_seconds()
+            delay = _seconds(e)
             log.info("chat %s: 429, retrying after %ss", chat_id, delay)
             await asyncio.sleep(float(delay))
         except Forbidden as e:
@@ -132,6 +133,13 @@ async def send(app: Application, chat_id: int, text: str, markup: InlineKeyboard
         except ChatMigrated as e:
             raise ChatGone(f"migrated to {e.new_chat_id}") from e
     raise AssertionError("unreachable")
+
+
+def _seconds(e: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22 warns that retry_after becomes a timedelta; take either
+        warnings.simplefilter("ignore", DeprecationWarning)
+        value = e.retry_after
+    return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
 
 
 async def turn_off(app: Application, chat_id: int, why: str, delivery_id: int | None = None) -> None:

@@ -1,0 +1,50 @@
+"""Shared steps of the daily integration tests (not a test module)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.daily import counts, push
+from tests.harness import BotEnv
+from tests.papers_fixture import small_paper
+
+HEADER = "📅 Daily quiz"
+GROUP = -100123
+
+
+def ts(*args) -> float:
+    return datetime(*args, tzinfo=UTC).timestamp()
+
+
+def fast(env: BotEnv, pace: float = 0.02, edits: float = 0.2) -> None:
+    """No flood limits in the fake server here: shorten pacing and edit debounce (real seconds)."""
+    push.pacer(env.app).interval = pace
+    counts.editor(env.app).interval = edits
+
+
+async def make_env(tmp_path, **kw) -> BotEnv:
+    env = BotEnv(tmp_path, admins=(1,), **kw)
+    await env.seed(small_paper("demo"), small_paper("hire", exam_only=True))
+    await env.start()
+    fast(env)
+    return env
+
+
+def questions(messages) -> list:
+    return [m for m in messages if m.from_bot and (m.text or "").startswith(HEADER)]
+
+
+async def run_job(env: BotEnv, name: str) -> None:
+    """Run the real APScheduler job now, as if its trigger had fired."""
+    jobs = env.app.job_queue.get_jobs_by_name(name)
+    assert jobs, f"no job {name!r}"
+    await jobs[0].run(env.app)
+
+
+async def subscribe_group(env: BotEnv, args: str = "09:00 Asia/Shanghai"):
+    lead = env.api.user(1, "Lea")
+    group = env.api.group(GROUP, "Team")
+    await lead.send(f"/daily on {args}", chat=group)
+    reply = await lead.wait_message(chat=group)
+    assert reply.text.startswith("✅ Daily quiz on"), reply.text
+    return lead, group

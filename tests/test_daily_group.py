@@ -1,0 +1,231 @@
+"""The daily quiz in a team group, through the fake Bot API: schedule, answers, privacy, close."""
+
+import json
+
+import pytest
+
+from bot.daily import counts
+from tests.daily_helpers import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = await make_env(tmp_path)
+    yield e
+    await e.close()
+
+
+async def test_only_admins_and_leads_change_the_schedule(env):
+    group = env.api.group(GROUP, "Team")
+    group.set_admins([20])
+    member = env.api.user(30, "Max")
+    await member.send("/daily on 08:00", chat=group)
+    refusal = await member.wait_message(chat=group)
+    assert "Only this group's administrators and team leads" in refusal.text
+    assert await env.db.scalar("SELECT COUNT(*) FROM daily_subscriptions") == 0
+    admin = env.api.user(20, "Ada")
+    await admin.send("/daily on 08:00 Europe/Berlin", chat=group)
+    assert "every day at 08:00 (Europe/Berlin)" in (await admin.wait_message(chat=group)).text
+    await member.send("/daily off", chat=group)
+    assert "Only this group's" in (await member.wait_message(chat=group)).text
+    await member.send("/daily status", chat=group)
+    status = await member.wait_message(chat=group)
+    assert "Daily quiz: on" in status.text and "Your streak here: 🔥 0" in status.text
+
+
+async def test_a_changed_schedule_replaces_the_chats_job_at_once(env):
+    lead, group = await subscribe_group(env, "09:00 Asia/Shanghai")
+    job = env.app.job_queue.get_jobs_by_name(f"daily:{GROUP}")
+    assert len(job) == 1 and job[0].next_t.astimezone(job[0].next_t.tzinfo).strftime("%H:%M") == "09:00"
+    await lead.send("/daily on 18:30 Europe/Berlin", chat=group)
+    await lead.wait_message(lambda m: "18:30" in m.text, chat=group)
+    jobs = env.app.job_queue.get_jobs_by_name(f"daily:{GROUP}")
+    assert len(jobs) == 1
+    assert str(jobs[0].next_t.tzinfo) == "Europe/Berlin" and jobs[0].next_t.strftime("%H:%M") == "18:30"
+    await lead.send("/daily off", chat=group)
+    await lead.wait_message(lambda m: "Daily quiz off" in m.text, chat=group)
+    assert env.app.job_queue.get_jobs_by_name(f"daily:{GROUP}") == ()
+
+
+async def test_the_job_fires_the_push_at_nine_in_shanghai(env):
+    await subscribe_group(env)
+    # T0 is 16:00 in Shanghai: the next 09:00 is 2027-01-16 01:00 UTC
+    env.clock.set(ts(2027, 1, 16, 0, 59))
+    await run_job(env, f"daily:{GROUP}")
+    assert questions(env.api.chat_view(GROUP)) == []  # not yet due
+    env.clock.set(ts(2027, 1, 16, 1, 0))
+    await run_job(env, f"daily:{GROUP}")
+    sent = questions(env.api.chat_view(GROUP))
+    assert len(sent) == 5
+    assert [m.text.splitlines()[0] for m in sent] == [f"📅 Daily quiz · {i}/5" for i in range(1, 6)]
+    row = await env.db.fetchone("SELECT day, status FROM daily_deliveries WHERE chat_id=?", (GROUP,))
+    assert (row["day"], row["status"]) == ("2027-01-16", "open")
+    # the trigger firing again the same day sends nothing more
+    await run_job(env, f"daily:{GROUP}")
+    assert len(questions(env.api.chat_view(GROUP))) == 5
+
+
+async def _push_now(env):
+    lead, group = await subscribe_group(env)
+    await lead.send("/daily now", chat=group)
+    await env.api.wait_for(lambda: len(questions(group.chat())) == 5, what="five questions")
+    await env.idle()
+    return lead, group
+
+
+async def _question_of_kind(env, group, kind):
+    rows = await env.db.fetchall(
+        """SELECT i.message_id, q.answer, i.option_order FROM daily_items i JOIN questions q ON q.id=i.question_id
+           WHERE q.kind=? AND i.message_id IS NOT NULL""", (kind,))
+    assert rows, f"no {kind} question today"
+    row = rows[0]
+    msg = next(m for m in group.chat() if m.message_id == row["message_id"])
+    return msg, row
+
+
+async def test_three_members_answer_first_answer_counts_feedback_is_private(env):
+    lead, group = await _push_now(env)
+    msg, row = await _question_of_kind(env, group, "single")
+    key = row["answer"].strip('"')
+    right = "ABCD"[row["option_order"].index(key)]
+    wrong = next(c for c in "ABCD" if c != right)
+    ann, bob, cy = env.api.user(11, "Ann"), env.api.user(12, "Bob"), env.api.user(13, "Cy")
+    group.add_members(11, 12, 13)
+    before = len(group.chat())
+    t_ann = await ann.press(msg, right)
+    t_bob = await bob.press(msg, wrong)
+    t_cy = await cy.press(msg, right)
+    assert (await t_ann.wait()).startswith("✅ Correct!")
+    assert (await t_bob.wait()).startswith("❌ Not quite.")
+    assert f"Answer: {right}" in t_bob.text
+    assert (await t_cy.wait()).startswith("✅")
+    assert len(t_ann.text) <= 200
+    # a later tap: "already answered", and the first answer stays
+    again = await bob.press(msg, right)
+    assert "already answered" in await again.wait()
+    rows = await env.db.fetchall("SELECT user_id, verdict FROM daily_answers ORDER BY user_id")
+    assert [(r["user_id"], r["verdict"]) for r in rows] == [(11, "correct"), (12, "wrong"), (13, "correct")]
+    # the count lands (debounced), and nothing in the group tells who was right
+    await env.api.wait_for(lambda: "👥 Answered: 3" in msg.text, timeout=5, what="count edited to 3")
+    assert len(group.chat()) == before
+    for m in questions(group.chat()):
+        assert "✅" not in m.text and "❌" not in m.text and "Correct" not in m.text
+    # close: keys with explanations, and the day's top
+    delivery = await env.db.fetchone("SELECT id, closes_at FROM daily_deliveries")
+    env.clock.set(delivery["closes_at"])
+    await run_job(env, f"daily-close:{delivery['id']}")
+    close = group.last_message()
+    assert close.text.startswith("🔑 Daily quiz 2027-01-15: the keys")
+    assert "梯度累积可模拟大批次" in close.text or "1. " in close.text
+    top = close.text.split("🏆 Today's top")[1]
+    assert top.index("Ann") < top.index("Bob") and "Cy" in top
+    late = await ann.press(msg, wrong)
+    assert "closed" in await late.wait()
+    # closing happens once
+    await run_job(env, f"daily-close:{delivery['id']}") if env.app.job_queue.get_jobs_by_name(
+        f"daily-close:{delivery['id']}") else None
+    await env.idle()
+    assert sum(1 for m in group.chat() if m.from_bot and m.text.startswith("🔑")) == 1
+
+
+async def test_count_edits_are_debounced_and_the_last_change_lands(env):
+    lead, group = await _push_now(env)
+    fast(env, edits=1.0)
+    msg, row = await _question_of_kind(env, group, "truefalse")
+    edits_before = msg.edits
+    users = [env.api.user(100 + i, f"U{i}") for i in range(6)]
+    toasts = [await u.press(msg, "✔ True") for u in users]
+    for toast in toasts:
+        await toast.wait()
+    await env.api.wait_for(lambda: "👥 Answered: 6" in msg.text, timeout=5, what="count edited to 6")
+    # six answers within a second: one edit at once, one after the interval
+    assert msg.edits - edits_before <= 2
+    assert counts.editor(env.app).edits <= 2
+
+
+async def test_multiple_choice_in_a_group_toggles_privately_then_submits(env):
+    lead, group = await _push_now(env)
+    msg, row = await _question_of_kind(env, group, "multi")
+    order = row["option_order"]
+    ann = env.api.user(11, "Ann")
+    shown = sorted("ABCD"[order.index(c)] for c in "AB")
+    t1 = await ann.press(msg, shown[0])
+    assert (await t1.wait()).startswith("Selected:")
+    t2 = await ann.press(msg, shown[1])
+    assert shown[0] in await t2.wait()
+    assert not any(b.text.startswith("✓") for row_ in msg.buttons for b in row_)  # shared buttons unchanged
+    t3 = await ann.press(msg, "✅ Submit")
+    assert (await t3.wait()).startswith("✅ Correct!")
+
+
+async def test_a_fill_in_question_is_answered_by_replying(env):
+    lead, group = await _push_now(env)
+    rows = await env.db.fetchall(
+        """SELECT i.message_id, q.answer FROM daily_items i JOIN questions q ON q.id=i.question_id
+           WHERE q.kind='fill' AND q.stem LIKE 'GPU%'""")
+    if not rows:
+        pytest.skip("the GPU fill-in question was not drawn")  # the set is seeded: it is drawn
+    msg = next(m for m in group.chat() if m.message_id == rows[0]["message_id"])
+    assert "Reply to this message" in msg.text and not msg.buttons
+    ann = env.api.user(11, "Ann")
+    await ann.send("/start")  # Ann has a private chat with the bot: feedback goes there
+    await ann.wait_message()
+    before = len(group.chat())
+    await ann.send("图形处理器", chat=group, reply_to=msg)
+    dm = await ann.wait_message(lambda m: "Daily quiz in Team" in m.text)
+    assert "✅ Correct!" in dm.text
+    row = await env.db.fetchone("SELECT verdict FROM daily_answers WHERE user_id=11")
+    assert row["verdict"] == "correct"
+    await env.api.wait_for(lambda: "👥 Answered: 1" in msg.text, what="count edited")
+    await env.idle()
+    # the group sees the member's reply, the count and a neutral reaction: no verdict
+    bot_new = [m for m in group.chat()[before:] if m.from_bot]
+    assert bot_new == []
+    reaction = env.api.calls_to("setMessageReaction", GROUP)[-1]["reaction"]
+    reaction = json.loads(reaction) if isinstance(reaction, str) else reaction
+    assert reaction[0]["emoji"] == "✍"
+    # a second reply does not count
+    await ann.send("不知道", chat=group, reply_to=msg)
+    await ann.wait_message(lambda m: "already answered" in m.text)
+    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers WHERE user_id=11") == 1
+
+
+async def test_forged_button_gets_a_polite_refusal(env):
+    lead, group = await _push_now(env)
+    msg = questions(group.chat())[0]
+    ann = env.api.user(11, "Ann")
+    from bot.fakeapi.state import Button
+
+    for data in ("d:p:999:0:0", "d:p:1:0:9", "d:zz", "d:p:1:4:0"):
+        msg.reply_markup = {"inline_keyboard": [[{"text": "X", "callback_data": data}]]}
+        toast = await ann.press(msg, callback_data=data) if Button else None
+        assert "isn't valid" in await toast.wait()
+    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers") == 0
+
+
+async def test_a_403_turns_the_subscription_off(env):
+    lead, group = await subscribe_group(env)
+    group.kicked = True
+    env.clock.set(ts(2027, 1, 16, 1, 0))
+    await run_job(env, f"daily:{GROUP}")
+    sub = await env.db.fetchone("SELECT enabled, disabled_reason FROM daily_subscriptions")
+    assert (sub["enabled"], sub["disabled_reason"]) == (0, "kicked")
+    assert await env.db.scalar("SELECT status FROM daily_deliveries") == "failed"
+    assert env.app.job_queue.get_jobs_by_name(f"daily:{GROUP}") == ()
+    group.kicked = False
+    await lead.send("/daily status", chat=group)
+    assert "stopped, because I could not post here (removed from the group)" in (
+        await lead.wait_message(chat=group)).text
+
+
+async def test_a_429_is_retried_after_its_retry_after(env):
+    from bot.fakeapi import ApiError
+
+    lead, group = await subscribe_group(env)
+    env.api.fail("sendMessage", ApiError.retry_after(1), times=1, chat_id=GROUP)
+    env.clock.set(ts(2027, 1, 16, 1, 0))
+    await run_job(env, f"daily:{GROUP}")
+    assert len(questions(group.chat())) == 5
+    assert [e[1] for e in env.api.errors] == [429]
+    assert len({m.text for m in questions(group.chat())}) == 5
+    assert await env.db.scalar("SELECT COUNT(*) FROM daily_items WHERE message_id IS NULL") == 0
