@@ -5,7 +5,7 @@ import json
 import pytest
 
 from bot.daily import counts
-from tests.daily_helpers import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
+from tests.test_daily_support import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import pytest
 
 from bot.fakeapi import ApiError
-from tests.daily_helpers import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
+from tests.test_daily_support import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
 
 
 @pytest.fixture

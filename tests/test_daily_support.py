@@ -1,4 +1,4 @@
-"""Shared steps of the daily integration tests (not a test module)."""
+"""Shared steps of the daily integration tests (no tests here; named to sit with the daily tests)."""
 
 from __future__ import annotations
 
