@@ -22,3 +22,10 @@ async def is_exam_only(db: Database, paper: int | str) -> bool:
     if value is None:
         raise NotFound(f"no paper {paper!r}")
     return bool(value)
+
+
+async def multi_policy(db: Database, question_id: int) -> str:
+    """The multiple-choice scoring rule of the question's paper ('partial' if unknown)."""
+    return await db.scalar(
+        "SELECT p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id WHERE q.id=?",
+        (question_id,)) or "partial"
