@@ -52,9 +52,16 @@ async def _answer_current(env, user, sheet, *, right: bool):
     else:
         text = ("、".join(b[0] for b in q.answer) if isinstance(q.answer, list) else q.answer) if right else "不知道"
         await user.send(text)
-    await env.api.wait_for(lambda: (attempt_message(user.chat()).edits, attempt_message(user.chat()).message_id)
-                           != before, what="the attempt message changes")
+    def changed():
+        m = attempt_message(user.chat())
+        return _confirm(user) or (m is not None and (m.edits, m.message_id) != before)
+
+    await env.api.wait_for(changed, what="the attempt message changes")
     await env.idle()
+
+
+def _confirm(user):
+    return next((m for m in user.chat() if not m.deleted and "Yes, finish" in m.button_texts), None)
 
 
 async def test_full_paper_with_right_keys_scores_full_objective_marks(env):
@@ -63,12 +70,8 @@ async def test_full_paper_with_right_keys_scores_full_objective_marks(env):
     assert msg.protect_content
     assert msg.text.startswith("Q 1/7 · 单项选择题 · 2 pts · 60:00 left")
     for _ in range(7):
-        sheet = await _sheet(env, ann.id)
-        await _answer_current(env, ann, sheet, right=True)
-        if sheet.current.pos == 6:
-            break
-    await ann.press(attempt_message(ann.chat()), "Finish")
-    confirm = await env.api.wait_for(lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None))
+        await _answer_current(env, ann, await _sheet(env, ann.id), right=True)
+    confirm = _confirm(ann)  # answering the last question offers to finish
     assert "Unanswered: none" in confirm.text
     await ann.press(confirm, "Yes, finish")
     card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
@@ -124,3 +127,19 @@ async def test_group_exam_redirects_to_private_chat(env):
     assert "private chat" in reply.text
     assert reply.buttons[0][0].url == "https://t.me/proctor_bot"
     assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
+
+
+async def test_exam_only_paper_is_offered_for_exams_but_never_for_practice(tmp_path):
+    env = BotEnv(tmp_path)
+    await env.seed(small_paper(), small_paper("hiring", exam_only=True))
+    await env.start()
+    try:
+        ann = env.api.user(1005, "Ann", language_code="en")
+        await ann.send("/practice")
+        chooser = await ann.wait_message(lambda m: "Demo paper demo" in m.button_texts)
+        assert "Demo paper hiring" not in chooser.button_texts
+        await ann.send("/exam")
+        chooser = await ann.wait_message(lambda m: "Demo paper demo" in m.button_texts)
+        assert "Demo paper hiring" in chooser.button_texts
+    finally:
+        await env.close()

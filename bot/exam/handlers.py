@@ -18,7 +18,7 @@ from bank.paper_store import list_papers, load_paper
 from bot.core import open_private_button
 from bot.exam import callbacks as cb
 from bot.exam import render
-from bot.exam.screen import finish_and_report, show_attempt
+from bot.exam.screen import finish_and_report, prefs_for, show_attempt
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
@@ -28,8 +28,10 @@ log = logging.getLogger(__name__)
 MOCK_BLUEPRINT = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2}
 
 
-async def _offered_papers(context) -> list:
-    return [p for p in await list_papers(services(context).db) if any(q.askable for q in p.questions())]
+async def _offered_papers(context, *, practice: bool = False) -> list:
+    """Papers with something to ask; exam-only (hiring) papers are never offered for practice."""
+    return [p for p in await list_papers(services(context).db)
+            if any(q.askable for q in p.questions()) and not (practice and p.settings.exam_only)]
 
 
 async def papers(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -67,7 +69,7 @@ async def practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     u = await user_ctx(update, context)
     if await _redirect_to_private(update, context, u):
         return
-    text, kb = render.paper_chooser(await _offered_papers(context), "practice", u.lang)
+    text, kb = render.paper_chooser(await _offered_papers(context, practice=True), "practice", u.lang)
     await update.effective_message.reply_text(text, reply_markup=kb)
 
 
@@ -231,7 +233,35 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         await finish_and_report(context, sheet.attempt.id, "submitted")
         return
     await query.answer()
+    if data.action in ("answer", "submit") and await _offer_finish(context, sheet.attempt.id, item.pos):
+        return
     await show_attempt(context, sheet.attempt.id, u)
+
+
+async def _offer_finish(context, attempt_id: int, answered_pos: int, *, repost: bool = False) -> bool:
+    """After the last question of an exam is answered, show the finish confirmation."""
+    svc = services(context)
+    sheet = await attempts.load_sheet(svc.db, attempt_id)
+    if sheet.attempt.mode != "exam" or answered_pos != len(sheet.items) - 1:
+        return False
+    u = await prefs_for(context, sheet.attempt.user_id)
+    text, kb = render.finish_confirm(sheet, u.lang)
+    if repost or not sheet.attempt.message_id:
+        sent = await context.bot.send_message(sheet.attempt.chat_id, text, reply_markup=kb)
+        await attempts.set_message(svc.db, attempt_id, sent.message_id)
+        if sheet.attempt.message_id:
+            try:
+                await context.bot.delete_message(sheet.attempt.chat_id, sheet.attempt.message_id)
+            except BadRequest:
+                pass
+    else:
+        try:
+            await context.bot.edit_message_text(text, chat_id=sheet.attempt.chat_id,
+                                                message_id=sheet.attempt.message_id, reply_markup=kb)
+        except BadRequest as e:
+            if "not modified" not in str(e).lower():
+                raise
+    return True
 
 
 async def _edit(query, text, kb) -> None:
@@ -277,4 +307,6 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     rec = await attempts.record_answer(svc.db, sheet, item.pos, response, svc.now(), advance=not practice)
     await msg.reply_text(render.clip(t("recorded", u.lang, n=item.pos + 1,
                                        a=render.shown_response(q, item, rec.response, u.lang))))
+    if await _offer_finish(context, running.id, item.pos, repost=True):
+        return
     await show_attempt(context, running.id, u, repost=True)
