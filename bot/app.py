@@ -56,6 +56,7 @@ async def _post_init(app: Application) -> None:
     svc.db = await Database.open(svc.settings.db)
     from bank.bootstrap import ensure_default_bank
 
+    await core.forget_old_updates(svc.db, svc.now())
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
         log.info("imported the bundled bank: %d papers", imported)
@@ -82,8 +83,42 @@ async def _set_commands(app: Application) -> None:
                                       language_code=None if lang == "en" else lang)
 
 
+class StartupFailed(Exception):
+    """The bot cannot start: the message says why in one line."""
+
+
+async def preflight(settings: Settings) -> None:
+    """Check the database and the Bot API before starting, so a problem is one clear line.
+
+    Raises StartupFailed (and lets bank errors such as DatabaseTooNew through).
+    """
+    from telegram import Bot
+    from telegram.error import InvalidToken, NetworkError, TelegramError
+
+    db = await Database.open(settings.db)
+    await db.close()
+    bot = Bot(settings.telegram_bot_token.get_secret_value(), base_url=settings.bot_api_url)
+    try:
+        async with bot:
+            await bot.get_me()
+    except InvalidToken:
+        raise StartupFailed("the Bot API rejected TELEGRAM_BOT_TOKEN; check it with @BotFather") from None
+    except NetworkError as e:
+        raise StartupFailed(f"cannot reach the Bot API ({_without_token(settings, str(e))}); "
+                            "check the network or PROCTOR_BOT_API_URL") from None
+    except TelegramError as e:
+        raise StartupFailed(f"the Bot API refused to start: {_without_token(settings, str(e))}") from None
+
+
+def _without_token(settings: Settings, text: str) -> str:
+    return text.replace(settings.telegram_bot_token.get_secret_value(), "<token>")
+
+
 def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     """Run until interrupted: long polling, or a webhook with a secret token."""
+    import asyncio
+
+    asyncio.run(preflight(settings))
     app = build_application(settings)
     if webhook_url:
         import secrets

@@ -59,7 +59,14 @@ def _run(args) -> int:
 
     setup_logging(settings.telegram_bot_token.get_secret_value())
 
-    return run_bot(settings, webhook_url=args.webhook)
+    from bank.errors import BankError
+    from bot.app import StartupFailed
+
+    try:
+        return run_bot(settings, webhook_url=args.webhook)
+    except (BankError, StartupFailed) as e:  # e.g. a database newer than the code: one clear line
+        print(f"proctor: {e}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -43,6 +43,15 @@ async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYP
         raise ApplicationHandlerStop
 
 
+UPDATE_MEMORY_SECONDS = 7 * 24 * 3600  # Telegram keeps undelivered updates for 24 hours
+
+
+async def forget_old_updates(db, now: float) -> None:
+    """Keep the de-duplication table small: a week is far longer than Telegram redelivers."""
+    async with db.write() as conn:
+        await conn.execute("DELETE FROM processed_updates WHERE at < ?", (now - UPDATE_MEMORY_SECONDS,))
+
+
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Greet the user and list what they can do."""
     u = await user_ctx(update, context)

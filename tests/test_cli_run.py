@@ -1,0 +1,44 @@
+"""`proctor run` refuses to start with one clear line: newer database, unreachable or refusing Bot API."""
+
+import sqlite3
+
+from bot.cli import main
+from tests.harness import TOKEN
+
+
+def _env(monkeypatch, url):
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("PROCTOR_BOT_API_URL", url)
+
+
+def test_newer_database_is_refused_with_one_line(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "p.db"
+    raw = sqlite3.connect(db)
+    raw.execute("PRAGMA user_version = 999")
+    raw.commit()
+    raw.close()
+    _env(monkeypatch, "http://127.0.0.1:9/bot")
+    assert main(["--db", str(db), "run"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "schema version 999" in err and "Traceback" not in err
+
+
+def test_unreachable_bot_api_is_one_line(tmp_path, monkeypatch, capsys):
+    _env(monkeypatch, "http://127.0.0.1:9/bot")  # nothing listens on port 9
+    assert main(["--db", str(tmp_path / "p.db"), "run"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("proctor: cannot reach the Bot API") and err.count("\n") == 0
+    assert TOKEN not in err and TOKEN.split(":")[1] not in err
+
+
+async def test_rejected_token_is_one_line(tmp_path, monkeypatch, capsys):
+    import asyncio
+
+    from bot.fakeapi import FakeBotApi
+
+    async with FakeBotApi("999999:ANOTHER-token-the-server-knows") as api:
+        _env(monkeypatch, api.base_url)
+        code = await asyncio.to_thread(main, ["--db", str(tmp_path / "p.db"), "run"])
+    assert code == 1
+    err = capsys.readouterr().err.strip()
+    assert "rejected TELEGRAM_BOT_TOKEN" in err and TOKEN not in err
