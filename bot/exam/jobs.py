@@ -7,6 +7,7 @@ import logging
 from telegram.ext import Application, ContextTypes
 
 from bank.attempts import service as attempts
+from bank.errors import NotFound
 from bot.services import services
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,10 @@ async def deadline_reached(context: ContextTypes.DEFAULT_TYPE) -> None:
 
     attempt_id = context.job.data
     svc = services(context)
-    attempt = await attempts.get_attempt(svc.db, attempt_id)
+    try:
+        attempt = await attempts.get_attempt(svc.db, attempt_id)
+    except NotFound:  # the user deleted their data (/forgetme) while the exam was running
+        return
     if not attempt.running:
         return
     if attempt.deadline is not None and attempt.deadline > svc.now():
