@@ -15,12 +15,14 @@ TEXTS: dict[str, dict[str, str]] = {
               "Daily quiz: /daily on [HH:MM] [Area/City], /daily off, /daily now, /daily status\n"
               "Ranks: /leaderboard [today|week|month|all], /leaderboard paper <paper>\n"
               "Other: /dispute, /forgetme, /lang en|zh|auto, /script orig|hans|hant\n"
-              "Team leads: /review, /report, /chart, /bankstats",
+              "Team leads: /review, /report [period], /chart [period], /digest on|off|now, /bankstats [paper], "
+              "/retire ID, /restore ID, /examonly <paper> on|off",
         "zh": "考试：/papers、/exam、/exam random、/practice、/resume、/cancel、/mystats\n"
               "每日一练：/daily on [HH:MM] [时区]、/daily off、/daily now、/daily status\n"
               "排行榜：/leaderboard [today|week|month|all]、/leaderboard paper <试卷>\n"
               "其他：/dispute、/forgetme、/lang en|zh|auto、/script orig|hans|hant\n"
-              "组长：/review、/report、/chart、/bankstats",
+              "组长：/review、/report [周期]、/chart [周期]、/digest on|off|now、/bankstats [试卷]、"
+              "/retire ID、/restore ID、/examonly <试卷> on|off",
     },
     "lang_usage": {"en": "Usage: /lang en, /lang zh or /lang auto", "zh": "用法：/lang en、/lang zh 或 /lang auto"},
     "lang_set": {"en": "Language set to English.", "zh": "界面语言已设为中文。"},
