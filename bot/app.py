@@ -40,7 +40,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     if settings.bot_api_file_url:
         builder = builder.base_file_url(settings.bot_api_file_url)
     if rate_limiter:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+        builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=3, overall_time_period=0.1, max_retries=3))  # 30/s, bursts of 3: no 429 from jitter
     app = builder.build()
     app.bot_data[KEY] = Services(settings=settings, clock=clock or SystemClock())
     core.register_first(app)
