@@ -34,8 +34,27 @@ def eligible(kind: str, flags: Iterable[str], retired: bool, exam_only: bool, n_
     return Kind(kind) not in CHOICE or 2 <= n_options <= len(LETTERS)
 
 
+# What changes the candidates: papers (re)imported or toggled exam-only, questions added or retired.
+_VERSION = """SELECT (SELECT group_concat(id || ':' || exam_only || ':' || imported_at) FROM papers),
+                     (SELECT COUNT(*) FROM questions), (SELECT total(id * retired) FROM questions)"""
+_cache: dict[int, tuple[tuple, list[Candidate]]] = {}
+
+
 async def candidates(db: Database) -> list[Candidate]:
-    """Every question daily practice may ask, from papers not marked exam-only."""
+    """Every question daily practice may ask, from papers not marked exam-only.
+
+    Cached per database until a paper or question changes: at 09:00 every chat asks at once.
+    """
+    version = tuple(await db.fetchone(_VERSION))
+    hit = _cache.get(id(db))
+    if hit is not None and hit[0] == version:
+        return hit[1]
+    found = await _load_candidates(db)
+    _cache[id(db)] = (version, found)
+    return found
+
+
+async def _load_candidates(db: Database) -> list[Candidate]:
     kinds = ",".join(f"'{k.value}'" for k in OBJECTIVE)
     rows = await db.fetchall(
         f"""SELECT q.id, q.paper_id, q.section_id, q.kind, q.topic, q.flags, q.options, q.retired,

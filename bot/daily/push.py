@@ -30,6 +30,9 @@ from bot.services import services
 log = logging.getLogger(__name__)
 
 CHAT_INTERVAL = 1.0  # seconds between two messages to one chat (Telegram: about one per second)
+# chats pushed at once: enough to keep the 30 msg/s limit busy, few enough that the first messages
+# go out while the rest are still being prepared (3,000 chats fire at 09:00 together)
+PUSH_CONCURRENCY = 64
 RETRY_AFTER_ATTEMPTS = 3  # after the rate limiter's own retries
 
 
@@ -64,6 +67,13 @@ def pacer(app: Application) -> _Pacer:
     if "pacer" not in state:
         state["pacer"] = _Pacer(CHAT_INTERVAL)
     return state["pacer"]
+
+
+def push_slots(app: Application) -> asyncio.Semaphore:
+    state = _state(app)
+    if "slots" not in state:
+        state["slots"] = asyncio.Semaphore(PUSH_CONCURRENCY)
+    return state["slots"]
 
 
 def chat_lock(app: Application, chat_id: int) -> asyncio.Lock:
@@ -169,7 +179,7 @@ async def push_day(app: Application, chat_id: int, private: bool, day: date) -> 
     from bot.daily.jobs import arm_close
 
     svc = services(app)
-    async with chat_lock(app, chat_id):
+    async with push_slots(app), chat_lock(app, chat_id):
         schedule, n = await schedule_for(app, chat_id)
         now = svc.now()
         delivery, created = await create_or_resume(
