@@ -117,15 +117,21 @@ def _without_token(settings: Settings, text: str) -> str:
 def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     """Run until interrupted: long polling, or a webhook with a secret token."""
     import asyncio
+    import importlib.util
 
+    if webhook_url and importlib.util.find_spec("tornado") is None:
+        raise StartupFailed("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
     asyncio.run(preflight(settings))
     app = build_application(settings)
     if webhook_url:
         import secrets
+        from urllib.parse import urlparse
 
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
+        # PTB serves only url_path (default "/"), whatever webhook_url it registers: serve the URL's path.
         app.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
-                        webhook_url=webhook_url, secret_token=secret, drop_pending_updates=False)
+                        url_path=urlparse(webhook_url).path, webhook_url=webhook_url, secret_token=secret,
+                        drop_pending_updates=False)
     else:
         app.run_polling(drop_pending_updates=False)
     return 0

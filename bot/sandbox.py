@@ -16,6 +16,11 @@ SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox-00"
 SANDBOX_USER = 1001
 
 
+def say(text: str) -> None:
+    """Print at once: when stdout is a pipe (a script driving the sandbox) it is block-buffered."""
+    print(text, flush=True)
+
+
 async def run_sandbox() -> int:
     server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot")
     await server.start()
@@ -23,12 +28,12 @@ async def run_sandbox() -> int:
     settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_BOT_API_URL=server.base_url,
                         PROCTOR_ADMINS=str(SANDBOX_USER))
     app = build_application(settings)
-    print(f"Sandbox: fake Bot API at {server.base_url}, database {db}.")
-    print("You are user 1001 (a team lead) in a private chat with the bot. Type /help; "
-          "press a button by typing its number; Ctrl-D to quit.")
+    say(f"Sandbox: fake Bot API at {server.base_url}, database {db}.")
+    say("You are user 1001 (a team lead) in a private chat with the bot. Type /help; "
+        "press a button by typing its number; Ctrl-D to quit.")
     await start_app(app)
     try:
-        await terminal_chat(server, server.user(SANDBOX_USER, first_name="You", language_code="en"))
+        await terminal_chat(server, server.user(SANDBOX_USER, first_name="You", language_code="en"), write=say)
     finally:
         await stop_app(app)
         await server.stop()
