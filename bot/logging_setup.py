@@ -16,6 +16,11 @@ class RedactToken(logging.Filter):
             if self.token in msg:
                 record.msg = msg.replace(self.token, "<token>")
                 record.args = ()
+            if record.exc_info and not record.exc_text:
+                # formatted once here, redacted; formatters reuse exc_text as it is
+                record.exc_text = logging.Formatter().formatException(record.exc_info)
+            if record.exc_text and self.token in record.exc_text:
+                record.exc_text = record.exc_text.replace(self.token, "<token>")
         return True
 
 
