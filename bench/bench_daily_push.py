@@ -82,7 +82,7 @@ async def run(chats: int, groups: int) -> dict:
     settings = Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_DB=tmp / "proctor.db", PROCTOR_BOT_API_URL=api.base_url,
                         PROCTOR_TIMEZONE=TZ)
     app = build_application(settings, clock=clock)  # the real AIORateLimiter settings
-    await start_app(app, poll_timeout=0.5)
+    await start_app(app, poll_timeout=1)  # an int: PTB turns 0.5 into 0, and polling would spin
     await _warm_up_done()
     try:
         from datetime import date
@@ -90,9 +90,10 @@ async def run(chats: int, groups: int) -> dict:
         clock.set(fire_at(date(2027, 1, 16), *_nine()).timestamp())
         jobs = [app.job_queue.get_jobs_by_name(f"daily:{c}")[0] for c in ids]
         rss_before = max_rss_mb()
-        started = time.monotonic()
+        started, cpu_started = time.monotonic(), time.process_time()
         await asyncio.gather(*(job.run(app) for job in jobs))
         elapsed = time.monotonic() - started
+        cpu = time.process_time() - cpu_started
         db = services(app).db
         unsent = await db.scalar("SELECT COUNT(*) FROM daily_items i JOIN daily_deliveries d ON d.id=i.delivery_id "
                                  "WHERE i.message_id IS NULL AND (d.chat_id < 0 OR i.pos = 0)")
@@ -114,6 +115,7 @@ async def run(chats: int, groups: int) -> dict:
         "last_message_after_s": round((stats.last_at or started) - started, 2),
         "peak_per_second": stats.peak_per_second, "http_429": stats.rejected, "duplicates": duplicates,
         "chats_missed": missed, "deliveries_open": delivered, "unsent_items": unsent,
+        "cpu_busy": round(cpu / elapsed, 2) if elapsed else 0.0,
         "max_rss_mb_before": round(rss_before, 1), "max_rss_mb_after": round(max_rss_mb(), 1),
     }
 

@@ -160,18 +160,14 @@ async def test_multiple_choice_in_a_group_toggles_privately_then_submits(env):
 
 async def test_a_fill_in_question_is_answered_by_replying(env):
     lead, group = await _push_now(env)
-    rows = await env.db.fetchall(
-        """SELECT i.message_id, q.answer FROM daily_items i JOIN questions q ON q.id=i.question_id
-           WHERE q.kind='fill' AND q.stem LIKE 'GPU%'""")
-    if not rows:
-        pytest.skip("the GPU fill-in question was not drawn")  # the set is seeded: it is drawn
-    msg = next(m for m in group.chat() if m.message_id == rows[0]["message_id"])
+    msg, row = await _question_of_kind(env, group, "fill")
+    key = "、".join(alts[0] for alts in json.loads(row["answer"]))
     assert "Reply to this message" in msg.text and not msg.buttons
     ann = env.api.user(11, "Ann")
     await ann.send("/start")  # Ann has a private chat with the bot: feedback goes there
     await ann.wait_message()
     before = len(group.chat())
-    await ann.send("图形处理器", chat=group, reply_to=msg)
+    await ann.send(key, chat=group, reply_to=msg)
     dm = await ann.wait_message(lambda m: "Daily quiz in Team" in m.text)
     assert "✅ Correct!" in dm.text
     row = await env.db.fetchone("SELECT verdict FROM daily_answers WHERE user_id=11")
@@ -193,13 +189,15 @@ async def test_a_fill_in_question_is_answered_by_replying(env):
 async def test_forged_button_gets_a_polite_refusal(env):
     lead, group = await _push_now(env)
     msg = questions(group.chat())[0]
+    other = questions(group.chat())[1]
+    delivery = await env.db.scalar("SELECT id FROM daily_deliveries")
     ann = env.api.user(11, "Ann")
-    from bot.fakeapi.state import Button
-
-    for data in ("d:p:999:0:0", "d:p:1:0:9", "d:zz", "d:p:1:4:0"):
+    # a client can send any callback data: unknown quiz, option out of range, garbled, another message's
+    for data in ("d:p:999:0:0", f"d:p:{delivery}:0:9", "d:zz", f"d:p:{delivery}:1:0"):
         msg.reply_markup = {"inline_keyboard": [[{"text": "X", "callback_data": data}]]}
-        toast = await ann.press(msg, callback_data=data) if Button else None
-        assert "isn't valid" in await toast.wait()
+        toast = await ann.press(msg, callback_data=data)
+        assert "isn't valid" in await toast.wait(), data
+    assert other.message_id != msg.message_id
     assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers") == 0
 
 

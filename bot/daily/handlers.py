@@ -158,8 +158,7 @@ async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
         log.warning("chat %s: /daily now stopped (%s); resuming later", chat.id, e)
         delivery = await dstore.find_delivery(svc.db, chat.id, day)
         if delivery is not None:
-            context.application.job_queue.run_once(jobs.resume_job, jobs.RETRY_SECONDS, data=delivery.id,
-                                                   name=f"daily-resume:{delivery.id}")
+            jobs.retry_later(context.application, jobs.resume_job, delivery.id, f"daily-resume:{delivery.id}")
 
 
 async def _explain_existing(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx,

@@ -187,6 +187,10 @@ async def push_day(app: Application, chat_id: int, private: bool, day: date) -> 
             shuffle=svc.settings.shuffle_options)
         if created:
             log.info("chat %s: daily quiz for %s created (%s)", chat_id, day, delivery.id)
+        elif delivery.status == "failed" and await dstore.set_status(svc.db, delivery.id, "pending",
+                                                                    only_from=("failed",)):
+            # the bot may post here again (the chat turned the quiz back on): finish today's
+            delivery = await dstore.get_delivery(svc.db, delivery.id)
         if delivery.accepts_answers:
             arm_close(app, delivery)
             await send_unsent(app, delivery)
