@@ -214,6 +214,14 @@ async def test_a_403_turns_the_subscription_off(env):
     await lead.send("/daily status", chat=group)
     assert "stopped, because I could not post here (removed from the group)" in (
         await lead.wait_message(chat=group)).text
+    # back in the group: turned on again, today's quiz goes out after all, once
+    await lead.send("/daily on", chat=group)
+    await lead.wait_message(lambda m: "Daily quiz on" in m.text, chat=group)
+    await lead.send("/daily now", chat=group)
+    await env.api.wait_for(lambda: len(questions(group.chat())) == 5, what="today's quiz after all")
+    await lead.send("/daily now", chat=group)
+    assert "already out" in (await lead.wait_message(chat=group)).text
+    assert await env.db.scalar("SELECT COUNT(*) FROM daily_deliveries") == 1
 
 
 async def test_a_429_is_retried_after_its_retry_after(env):
