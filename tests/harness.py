@@ -86,3 +86,19 @@ def attempt_message(messages: list[StoredMessage]) -> StoredMessage | None:
         if m.from_bot and not m.deleted and any(t in ("Finish", "交卷") for t in m.button_texts):
             return m
     return None
+
+
+def rules_card(messages: list[StoredMessage]) -> StoredMessage | None:
+    return next((m for m in reversed(messages) if "▶️ Start" in m.button_texts), None)
+
+
+async def start_exam(env: BotEnv, user, paper_title: str = "Demo paper demo") -> StoredMessage:
+    """/exam → pick the paper → Start, as a person would; returns the attempt message."""
+    await user.send("/exam")
+    chooser = await user.wait_message(lambda m: paper_title in m.button_texts)
+    await user.press(chooser, paper_title)
+    rules = await env.api.wait_for(lambda: rules_card(user.chat()), what="rules card")
+    await user.press(rules, "▶️ Start")
+    msg = await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
+    await env.idle()
+    return msg

@@ -3,7 +3,7 @@
 import pytest
 
 from bank.attempts import service as attempts
-from tests.harness import BotEnv, attempt_message
+from tests.harness import BotEnv, attempt_message, rules_card, start_exam
 from tests.papers_fixture import small_paper
 
 
@@ -17,14 +17,9 @@ async def env(tmp_path):
 
 
 async def _open_exam(env, user):
-    await user.send("/exam")
-    chooser = await user.wait_message(lambda m: "Demo paper demo" in m.button_texts)
-    await user.press(chooser, "Demo paper demo")
-    rules = await env.api.wait_for(lambda: next((m for m in reversed(user.chat()) if "▶️ Start" in m.button_texts),
-                                                None))
-    assert "Rules" in rules.text and "60 min" in rules.text
-    await user.press(rules, "▶️ Start")
-    return await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
+    msg = await start_exam(env, user)
+    assert "Rules" in rules_card(user.chat()).text and "60 min" in rules_card(user.chat()).text
+    return msg
 
 
 async def _sheet(env, user_id):

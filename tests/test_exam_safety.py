@@ -3,7 +3,7 @@
 import pytest
 
 from bank.attempts import service as attempts
-from tests.harness import BotEnv, attempt_message
+from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 
 
@@ -17,15 +17,7 @@ async def env(tmp_path):
 
 
 async def _start_exam(env, user):
-    await user.send("/exam")
-    chooser = await user.wait_message(lambda m: "Demo paper demo" in m.button_texts)
-    await user.press(chooser, "Demo paper demo")
-    rules = await env.api.wait_for(lambda: next((m for m in reversed(user.chat()) if "▶️ Start" in m.button_texts),
-                                                None))
-    await user.press(rules, "▶️ Start")
-    msg = await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
-    await env.idle()
-    return msg
+    return await start_exam(env, user)
 
 
 async def test_deadline_job_hands_in_an_idle_attempt(env):
