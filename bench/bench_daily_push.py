@@ -6,9 +6,10 @@ would at 09:00. The bot keeps its real rate limiter (PTB's AIORateLimiter: 30 ms
 
 The chats are private chats with the default 5 questions: a private quiz sends one question at a
 time, so each push is exactly one message (3,000 chats = 3,000 messages = 100 s at 30/s).
-`--groups N` makes N of the chats groups with 1 question each (a group gets all its questions at once).
+`--groups N` makes N of the chats groups with `--group-questions` questions each (default 1; a group
+gets all its questions at once, one a second).
 
-Run: python bench/bench_daily_push.py [--chats 3000] [--groups 0]
+Run: python bench/bench_daily_push.py [--chats 3000] [--groups 0] [--group-questions 1]
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def max_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kilobytes
 
 
-async def seed(db_path: Path, chats: int, groups: int) -> list[int]:
+async def seed(db_path: Path, chats: int, groups: int, group_questions: int = 1) -> list[int]:
     db = await Database.open(db_path)
     try:
         from bank.bootstrap import ensure_default_bank
@@ -55,7 +56,7 @@ async def seed(db_path: Path, chats: int, groups: int) -> list[int]:
         ids = []
         for i in range(chats):
             if i < groups:
-                chat_id, kind, n = -1_000_000 - i, "supergroup", 1
+                chat_id, kind, n = -1_000_000 - i, "supergroup", group_questions
             else:
                 chat_id, kind, n = 10_000 + i, "private", 5
                 await ensure_user(db, chat_id, f"U{i}", None, T0)
@@ -67,10 +68,10 @@ async def seed(db_path: Path, chats: int, groups: int) -> list[int]:
         await db.close()
 
 
-async def run(chats: int, groups: int) -> dict:
+async def run(chats: int, groups: int, group_questions: int = 1) -> dict:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     tmp = Path(tempfile.mkdtemp(prefix="bench-daily-"))
-    ids = await seed(tmp / "proctor.db", chats, groups)
+    ids = await seed(tmp / "proctor.db", chats, groups, group_questions)
     clock = ManualClock(T0)
     api = FakeBotApi(TOKEN, clock=clock.now, rate_limits=RateLimits())
     for chat_id in ids:
@@ -103,12 +104,12 @@ async def run(chats: int, groups: int) -> dict:
         await api.stop()
     stats = api.stats
     per_chat = Counter({c: len(v) for c, v in stats.per_chat.items()})
-    expected = {c: (1 if c < 0 else 1) for c in ids}
+    expected = {c: (group_questions if c < 0 else 1) for c in ids}  # private: one question at a time
     duplicates = sum(max(0, per_chat[c] - expected[c]) for c in ids)
     missed = sum(1 for c in ids if per_chat[c] < expected[c])
     rate = stats.sent / elapsed if elapsed else 0.0
     return {
-        "chats": chats, "groups": groups, "messages": stats.sent, "seconds": round(elapsed, 1),
+        "chats": chats, "groups": groups, "group_questions": group_questions, "messages": stats.sent, "seconds": round(elapsed, 1),
         "send_rate": round(rate, 2), "ratio_of_cap": round(rate / CAP, 3),
         "server_rate_first_to_last": round(stats.average_per_second, 2),
         "first_message_after_s": round((stats.first_at or started) - started, 2),
@@ -141,8 +142,9 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--chats", type=int, default=3000)
     p.add_argument("--groups", type=int, default=0)
+    p.add_argument("--group-questions", type=int, default=1)
     args = p.parse_args()
-    result = asyncio.run(run(args.chats, args.groups))
+    result = asyncio.run(run(args.chats, args.groups, args.group_questions))
     for key, value in result.items():
         print(f"{key:>26}: {value}")
     print(f"achieved {result['send_rate']} msg/s = {result['ratio_of_cap']:.1%} of the {CAP:g} msg/s cap "

@@ -11,7 +11,7 @@ import contextlib
 import logging
 
 from apscheduler.jobstores.base import JobLookupError
-from telegram.error import NetworkError, TelegramError
+from telegram.error import NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bank.daily import delivery as dstore
@@ -25,6 +25,7 @@ from bot.services import services
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 60  # a push or close that hit a network error is tried again after this
+_TRANSIENT = (NetworkError, RetryAfter)  # worth retrying soon; other refusals (400) are not
 
 
 def _kwargs(name: str) -> dict:
@@ -89,9 +90,11 @@ async def push_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         await push.push_day(app, chat_id, sub.private, day)
     except EmptyBank:
         log.warning("chat %s: no question may be asked in daily practice", chat_id)
-    except (NetworkError, TelegramError) as e:
+    except _TRANSIENT as e:
         log.warning("chat %s: daily push stopped (%s); retrying in %ss", chat_id, e, RETRY_SECONDS)
         retry_later(app, push_job, chat_id, f"daily-retry:{chat_id}")
+    except TelegramError:
+        log.exception("chat %s: daily push refused by Telegram; resumed at the next start", chat_id)
 
 
 async def resume_job(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -99,9 +102,11 @@ async def resume_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     app, delivery_id = context.application, context.job.data
     try:
         await push.resume(app, delivery_id)
-    except (NetworkError, TelegramError) as e:
+    except _TRANSIENT as e:
         log.warning("delivery %s: resume stopped (%s); retrying in %ss", delivery_id, e, RETRY_SECONDS)
         retry_later(app, resume_job, delivery_id, f"daily-resume:{delivery_id}")
+    except TelegramError:
+        log.exception("delivery %s: resume refused by Telegram; tried again at the next start", delivery_id)
 
 
 async def close_job(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -109,9 +114,11 @@ async def close_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     app, delivery_id = context.application, context.job.data
     try:
         await push.close(app, delivery_id)
-    except (NetworkError, TelegramError) as e:
+    except _TRANSIENT as e:
         log.warning("delivery %s: close stopped (%s); retrying in %ss", delivery_id, e, RETRY_SECONDS)
         retry_later(app, close_job, delivery_id, close_name(delivery_id))
+    except TelegramError:
+        log.exception("delivery %s: close refused by Telegram; tried again at the next start", delivery_id)
 
 
 async def recover(app: Application) -> None:
