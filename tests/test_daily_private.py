@@ -125,3 +125,29 @@ async def test_status_and_off_in_private(env):
     assert "Closes: 2h after the push" in status and "Next: 2027-01-16 07:30 CET" in status
     await ann.send("/daily off")
     assert "Daily quiz off" in (await ann.wait_message()).text
+
+
+async def test_typed_letters_answer_a_choice_question_and_anything_else_gets_a_hint(tmp_path):
+    from bank.models import Kind, Paper, Question, Section
+    from tests.harness import BotEnv
+    from tests.test_daily_support import fast
+
+    paper = Paper(slug="one", title="One", sections=[Section(kind=Kind.single, title="单选", questions=[
+        Question(number=n, kind=Kind.single, stem=f"Q{n}", options=["w", "x", "y", "z"], answer="B",
+                 explanation="B is right.") for n in range(1, 4)])])
+    env = BotEnv(tmp_path, shuffle=False)
+    await env.seed(paper)
+    await env.start()
+    fast(env)
+    try:
+        ann = env.api.user(7, "Ann")
+        await ann.send("/daily now")
+        msg = await ann.wait_message(lambda m: m.text.startswith("📅 Daily quiz · 1/3"))
+        await ann.send("hello there")
+        assert "couldn't read that as an answer to question 1" in (await ann.wait_message()).text
+        await ann.send("选B")
+        await env.api.wait_for(lambda: "✅ Correct!" in msg.text, what="typed letter graded")
+        assert "💡 B is right." in msg.text and "Tick" not in msg.text
+        await ann.wait_message(lambda m: m.text.startswith("📅 Daily quiz · 2/3"))
+    finally:
+        await env.close()

@@ -50,7 +50,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "daily_close_default": {"en": "one hour before the next push", "zh": "下次推送前一小时"},
     "daily_close_after": {"en": "{h} after the push", "zh": "推送后 {h}"},
     "daily_today_none": {"en": "Today: not sent yet.", "zh": "今天：尚未推送。"},
-    "daily_today_open": {"en": "Today: open until {at}; {n} answers so far.", "zh": "今天：开放至 {at}，已有 {n} 份作答。"},
+    "daily_today_open": {"en": "Today: open until {at}; answers so far: {n}.", "zh": "今天：开放至 {at}，已有 {n} 份作答。"},
     "daily_today_closed": {"en": "Today: closed.", "zh": "今天：已截止。"},
     "daily_today_failed": {"en": "Today: could not be delivered.", "zh": "今天：推送失败。"},
     "daily_your_streak": {"en": "Your streak here: 🔥 {n}", "zh": "你在这里的连续天数：🔥 {n}"},
@@ -102,6 +102,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "daily_bad_button": {"en": "Sorry, that button isn't valid. Please use the buttons of today's quiz.",
                          "zh": "抱歉，这个按钮无效，请使用今天题目的按钮。"},
     "daily_selected": {"en": "Selected: {a}. Tap Submit when done.", "zh": "已选：{a}。选好后点“提交”。"},
+    "daily_unreadable": {
+        "en": "I couldn't read that as an answer to question {n}. Tap a button, or type a letter.",
+        "zh": "无法把这条消息识别为第 {n} 题的答案。请点按钮，或输入选项字母。",
+    },
     "daily_selected_none": {"en": "Nothing selected yet.", "zh": "还没有选择任何选项。"},
     "daily_recorded_dm": {
         "en": "Daily quiz in {chat}, question {n}:\n{fb}",

@@ -270,6 +270,7 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     u = await user_ctx(update, context)
     response = typed_response(view, msg.text)
     if response is None:
+        await msg.reply_text(t("daily_unreadable", u.lang, n=view.pos + 1))
         return
     await _answer_private(app, delivery, view, u, response)
 

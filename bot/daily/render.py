@@ -88,13 +88,14 @@ def question_body(view: View, script: str) -> str:
     return "\n".join(lines)
 
 
-def question_text(view: View, lang: str, script: str, *, private: bool, count: int | None = None) -> str:
+def question_text(view: View, lang: str, script: str, *, private: bool, count: int | None = None,
+                  hints: bool = True) -> str:
     """The question message; in a group it ends with how many have answered."""
     parts = [t("daily_q_header", lang, n=view.pos + 1, total=view.total), "", question_body(view, script)]
     kind = view.question.kind
-    if kind == Kind.fill:
+    if hints and kind == Kind.fill:
         parts += ["", t("daily_fill_private" if private else "daily_fill_group", lang)]
-    elif kind == Kind.multi:
+    elif hints and kind == Kind.multi:
         parts += ["", t("daily_multi_hint", lang)]
     if not private:
         parts += ["", t("daily_count", lang, n=count or 0)]
@@ -150,7 +151,7 @@ def feedback(view: View, response: object, verdict: str, score: float, max_score
 
 
 def answered_text(view: View, lang: str, script: str, fb: str) -> str:
-    return clip(question_text(view, lang, script, private=True) + "\n\n" + fb)
+    return clip(question_text(view, lang, script, private=True, hints=False) + "\n\n" + fb)
 
 
 def private_summary(answers: Sequence[Answer], total: int, streak: int, lang: str, next_at: str | None) -> str:
