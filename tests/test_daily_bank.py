@@ -10,11 +10,11 @@ from bank.daily import answers as answer_store
 from bank.daily import delivery as dstore
 from bank.daily import subscriptions as subs
 from bank.daily.fsrs_cards import due_cards, rating_for, review
-from bank.daily.papers import set_exam_only
 from bank.daily.plan import create_or_resume
 from bank.daily.selection import Candidate, candidates, pick_balanced, pick_group_set, pick_private_set
 from bank.daily.streaks import streak, streak_from
 from bank.errors import NotFound
+from bank.item_stats import set_exam_only
 from bank.models import Kind, Paper, Question, Section
 from bank.paper_store import get_question, save_paper
 from bank.users import ensure_user
@@ -58,12 +58,13 @@ async def test_flagged_and_retired_questions_are_never_chosen(db):
 
 
 async def test_set_exam_only_takes_a_paper_out_of_practice_and_back(bank):
-    await set_exam_only(bank, "demo", True)
-    assert await candidates(bank) == []
-    await set_exam_only(bank, "hire", False)
+    ids = {r["slug"]: r["id"] for r in await bank.fetchall("SELECT id, slug FROM papers")}
+    await set_exam_only(bank, ids["demo"], True, lead=1, chat_id=None, now=NOW)
+    assert await candidates(bank) == []  # the cached list follows the change
+    await set_exam_only(bank, ids["hire"], False, lead=1, chat_id=None, now=NOW)
     assert {(await get_question(bank, c.id)).source.paper for c in await candidates(bank)} == {"hire"}
     with pytest.raises(NotFound):
-        await set_exam_only(bank, "nope", True)
+        await set_exam_only(bank, 999, True, lead=1, chat_id=None, now=NOW)
 
 
 def test_pick_balanced_spreads_over_papers_and_topics():
