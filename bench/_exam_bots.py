@@ -1,0 +1,141 @@
+"""The bot side of bench_exam: one bot per child process, driven over a pipe.
+
+`serve(kind, ...)` runs either our real Application ("ours", built by bot.app.build_application
+with a temp SQLite file) or a bare python-telegram-bot Application ("bare") that makes the same
+Bot API calls per button press (answerCallbackQuery, then editMessageText with text and keyboard)
+with no database and no logic. The parent asks for CPU and memory figures and says when to stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import cProfile
+import gc
+import resource
+import threading
+import time
+from pathlib import Path
+
+from telegram import InlineKeyboardButton as Button
+from telegram import InlineKeyboardMarkup as Keyboard
+from telegram import Update
+from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from bot.lifecycle import start_app, stop_app
+
+# About the size of one of our attempt screens (header, a CJK stem, four options).
+_STEM = "在使用Adam优化器进行混合精度训练时，以下哪种方法有助于提高数值稳定性？"
+_OPTIONS = ["使用较小的学习率", "在更新梯度前进行缩放", "在更新参数前进行缩放", "以上都是"]
+
+
+def _bare_screen(n: int) -> tuple[str, Keyboard]:
+    text = "\n".join([f"Q {n}/49 · 单选题 · 1 pts · 59:{n % 60:02d} left", "", _STEM]
+                     + [f"{'ABCD'[i]}. {o}" for i, o in enumerate(_OPTIONS)])
+    kb = Keyboard([[Button(c, callback_data=f"b:{n}:{i}") for i, c in enumerate("ABCD")],
+                   [Button("⬅️ Back", callback_data=f"b:{n}:b"), Button("Skip ➡️", callback_data=f"b:{n}:n")],
+                   [Button("🚩 Flag", callback_data=f"b:{n}:f"), Button("Finish", callback_data=f"b:{n}:F")]])
+    return text, kb
+
+
+async def bare_exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Post a question screen (set-up only, not measured)."""
+    text, kb = _bare_screen(1)
+    await update.effective_message.reply_text(text, reply_markup=kb, protect_content=True)
+
+
+async def bare_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Answer the press and edit the screen to the next question: our calls, none of our logic."""
+    query = update.callback_query
+    n = int(query.data.split(":")[1]) + 1
+    text, kb = _bare_screen(n)
+    await query.answer()
+    await query.edit_message_text(text, reply_markup=kb)
+
+
+def build_bare(token: str, base_url: str) -> Application:
+    # Stock concurrent processing (256, like ours): the bare bot is not handicapped by serial updates.
+    app = ApplicationBuilder().token(token).base_url(base_url).concurrent_updates(256).build()
+    app.add_handler(CommandHandler("exam", bare_exam))
+    app.add_handler(CallbackQueryHandler(bare_answer))
+    return app
+
+
+def build_ours(token: str, base_url: str, db_path: Path, rate_limiter: bool) -> Application:
+    from bot.app import build_application
+    from bot.settings import Settings
+
+    settings = Settings(TELEGRAM_BOT_TOKEN=token, PROCTOR_DB=db_path, PROCTOR_BOT_API_URL=base_url)
+    return build_application(settings, rate_limiter=rate_limiter)
+
+
+class GcPauses:
+    """Garbage-collector pauses, to tell a latency tail caused by GC from one caused by work."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.worst = 0.0  # since the last report
+        self._started = 0.0
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            pause = time.perf_counter() - self._started
+            self.total += pause
+            self.worst = max(self.worst, pause)
+
+    def take_worst(self) -> float:
+        worst, self.worst = self.worst, 0.0
+        return worst
+
+
+def usage(pauses: GcPauses) -> dict[str, float]:
+    """CPU seconds of the whole process (all threads, aiosqlite's included), memory in MiB, GC pauses."""
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    rss = 0.0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1]) / 1024
+    return {"cpu": ru.ru_utime + ru.ru_stime, "wall": time.perf_counter(), "rss_mib": rss,
+            "peak_rss_mib": ru.ru_maxrss / 1024, "gc_total": pauses.total,
+            "gc_worst": pauses.take_worst()}
+
+
+async def _wait_warm_up() -> None:
+    """Our bot loads the grader's dictionaries in a thread after start-up; let it finish first."""
+    for _ in range(600):
+        if not any(t.name == "warm-up" and t.is_alive() for t in threading.enumerate()):
+            return
+        await asyncio.sleep(0.1)
+
+
+async def _serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_limiter: bool,
+                 profile_path: str | None) -> None:
+    app = build_bare(token, base_url) if kind == "bare" else build_ours(token, base_url, Path(db_path),
+                                                                         rate_limiter)
+    await start_app(app, poll_timeout=1)
+    await _wait_warm_up()
+    profiler = cProfile.Profile() if profile_path else None
+    pauses = GcPauses()
+    conn.send(("ready", usage(pauses)))
+    loop = asyncio.get_running_loop()
+    while True:
+        command = await loop.run_in_executor(None, conn.recv)
+        if command == "profile-on" and profiler:
+            profiler.enable()
+        elif command == "profile-off" and profiler:
+            profiler.disable()
+        elif command == "stop":
+            break
+        conn.send(("usage", usage(pauses)))
+    await stop_app(app)
+    if profiler:
+        profiler.dump_stats(profile_path)
+    conn.send(("stopped", usage(pauses)))
+
+
+def serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_limiter: bool = False,
+          profile_path: str | None = None) -> None:
+    """Child process entry point."""
+    asyncio.run(_serve(kind, token, base_url, db_path, conn, rate_limiter, profile_path))
