@@ -121,13 +121,14 @@ class Database:
             else:
                 await self.conn.execute("COMMIT")
 
+    # one round trip to the connection's thread per read (execute + fetch + close would be three)
     async def fetchall(self, sql: str, params: Iterable[Any] | dict = ()) -> list[sqlite3.Row]:
-        async with self.conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self.conn.execute_fetchall(sql, params))
 
     async def fetchone(self, sql: str, params: Iterable[Any] | dict = ()) -> sqlite3.Row | None:
-        async with self.conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+        """The first row; meant for queries that return at most a few rows."""
+        rows = await self.conn.execute_fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def scalar(self, sql: str, params: Iterable[Any] | dict = ()) -> Any:
         row = await self.fetchone(sql, params)

@@ -38,14 +38,19 @@ async def running_attempt(db: Database, user_id: int) -> Attempt | None:
     return None if row is None else Attempt.from_row(row)
 
 
-async def load_sheet(db: Database, attempt_id: int) -> Sheet:
-    """The attempt with its items, answers and questions. Raises NotFound."""
+async def load_sheet(db: Database, attempt_id: int, *, questions: dict[int, Question] | None = None) -> Sheet:
+    """The attempt with its items, answers and questions. Raises NotFound.
+
+    `questions` from a sheet loaded moments ago may be passed in: they don't change mid-answer,
+    and rebuilding a whole paper's questions is most of the cost of a load.
+    """
     attempt = await get_attempt(db, attempt_id)
     items = [Item.from_row(r) for r in await db.fetchall(
         "SELECT * FROM attempt_items WHERE attempt_id=? ORDER BY pos", (attempt_id,))]
     answers = {a.pos: a for a in (AnswerRec.from_row(r) for r in await db.fetchall(
         "SELECT * FROM answers WHERE attempt_id=?", (attempt_id,)))}
-    questions = await get_questions(db, sorted({i.question_id for i in items}))
+    if questions is None:
+        questions = await get_questions(db, sorted({i.question_id for i in items}))
     return Sheet(attempt, items, answers, questions)
 
 

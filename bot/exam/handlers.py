@@ -10,7 +10,7 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bank.attempts import service as attempts
-from bank.attempts.model import wrong_positions
+from bank.attempts.model import Sheet, wrong_positions
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, NotFound, NotYourAttempt
 from bank.grading import parse_truefalse
 from bank.models import Kind
@@ -233,17 +233,18 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         await finish_and_report(context, sheet.attempt.id, "submitted")
         return
     await query.answer()
-    if data.action in ("answer", "submit") and await _offer_finish(context, sheet.attempt.id, item.pos):
+    if data.action in ("answer", "submit") and await _offer_finish(context, sheet, item.pos):
         return
-    await show_attempt(context, sheet.attempt.id, u)
+    await show_attempt(context, sheet.attempt.id, u, questions=sheet.questions)
 
 
-async def _offer_finish(context, attempt_id: int, answered_pos: int, *, repost: bool = False) -> bool:
+async def _offer_finish(context, before: Sheet, answered_pos: int, *, repost: bool = False) -> bool:
     """After the last question of an exam is answered, show the finish confirmation."""
-    svc = services(context)
-    sheet = await attempts.load_sheet(svc.db, attempt_id)
-    if sheet.attempt.mode != "exam" or answered_pos != len(sheet.items) - 1:
+    if before.attempt.mode != "exam" or answered_pos != len(before.items) - 1:
         return False
+    svc = services(context)
+    sheet = await attempts.load_sheet(svc.db, before.attempt.id, questions=before.questions)
+    attempt_id = sheet.attempt.id
     u = await prefs_for(context, sheet.attempt.user_id)
     text, kb = render.finish_confirm(sheet, u.lang)
     if repost or not sheet.attempt.message_id:
@@ -307,6 +308,6 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     rec = await attempts.record_answer(svc.db, sheet, item.pos, response, svc.now(), advance=not practice)
     await msg.reply_text(render.clip(t("recorded", u.lang, n=item.pos + 1,
                                        a=render.shown_response(q, item, rec.response, u.lang))))
-    if await _offer_finish(context, running.id, item.pos, repost=True):
+    if await _offer_finish(context, sheet, item.pos, repost=True):
         return
-    await show_attempt(context, running.id, u, repost=True)
+    await show_attempt(context, running.id, u, repost=True, questions=sheet.questions)
