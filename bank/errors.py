@@ -39,3 +39,7 @@ class AttemptLimitReached(BankError):
 
 class AlreadyRunning(BankError):
     """The user already has a running attempt."""
+
+
+class ExamOnly(BankError):
+    """The paper is kept for exams (hiring); it is never used for practice."""

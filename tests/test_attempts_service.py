@@ -23,7 +23,7 @@ async def _setup(db, **kw):
 async def test_start_skips_unaskable_and_sets_deadline(db):
     pid = await _setup(db)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    sheet = await attempts.load_sheet(db, a.id)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
     assert len(sheet.items) == 7  # the truncated question is never asked
     assert a.deadline == T0 + 3600
     assert sheet.attempt.max_score == 2 + 2 + 2 + 2 + 1 + 1 + 5
@@ -41,7 +41,7 @@ async def test_right_keys_score_full_objective_marks_by_section(db):
     pid = await _setup(db)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=True,
                                      seed=3)
-    sheet = await attempts.load_sheet(db, a.id)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
     for item in sheet.items:
         q = sheet.question(item)
         key = {"single": q.answer, "multi": q.answer, "truefalse": q.answer,
@@ -62,10 +62,10 @@ async def test_right_keys_score_full_objective_marks_by_section(db):
 async def test_wrong_answers_score_zero_and_closed_attempt_refuses(db):
     pid = await _setup(db)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    sheet = await attempts.load_sheet(db, a.id)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
     await attempts.record_answer(db, sheet, 0, "A", T0, advance=True)
     await attempts.record_answer(db, sheet, 2, "ACD", T0, advance=False)
-    sheet = await attempts.load_sheet(db, a.id)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
     result = compute_result(sheet.items, sheet.answers)
     assert result.score == 0
     await attempts.finish_attempt(db, a.id, T0 + 5, "submitted")

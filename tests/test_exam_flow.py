@@ -24,7 +24,7 @@ async def _open_exam(env, user):
 
 async def _sheet(env, user_id):
     running = await attempts.running_attempt(env.db, user_id)
-    return await attempts.load_sheet(env.db, running.id)
+    return await attempts.load_sheet(env.db, running.id, positions="all")
 
 
 async def _answer_current(env, user, sheet, *, right: bool):

@@ -130,7 +130,10 @@ async def test_foreign_and_closed_buttons_are_refused(env):
     assert await toast.wait() == "This isn't your exam."
     assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 0
     await ann.send("/cancel")
-    await ann.wait_message(lambda m: "Cancelled" in (m.text or ""))
+    confirm = await ann.wait_message(lambda m: "Yes, cancel" in m.button_texts)
+    assert await env.db.scalar("SELECT status FROM attempts") == "running"  # nothing happens before Yes
+    await ann.press(confirm, "Yes, cancel")
+    await env.api.wait_for(lambda: "Cancelled" in (confirm.text or ""))
     _raw_press(env, ann, old, data, "after-cancel")  # the keyboard is gone, but an old client may still tap
     assert await _toast(env, "after-cancel") == "This exam is closed."
     assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 0
@@ -145,3 +148,67 @@ async def test_garbled_callback_data_gets_a_polite_refusal(env, data):
     text = await _toast(env, f"forged-{data}")
     assert text and "Traceback" not in text and len(text) <= 200
     assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
+
+
+async def test_keys_are_not_shown_before_the_paper_is_handed_in(env):
+    """A forged "Review answers" button on a running exam reveals nothing."""
+    ann = env.api.user(2009, "Ann", language_code="en")
+    msg = await _start_exam(env, ann)
+    attempt_id = await env.db.scalar("SELECT id FROM attempts")
+    _raw_press(env, ann, env.api.state.message_to_api(msg), f"x:{attempt_id}:r:0", "forged-review")
+    assert await _toast(env, "forged-review") == "Answers can be reviewed once the paper is handed in."
+    await env.idle()
+    assert not any("Answer:" in (m.text or "") for m in ann.chat())
+
+
+async def test_exam_only_paper_cannot_be_practised_with_forged_data(tmp_path):
+    from tests.papers_fixture import small_paper
+
+    env = BotEnv(tmp_path)
+    [pid] = await env.seed(small_paper("hiring", exam_only=True))
+    await env.start()
+    try:
+        ann = env.api.user(2010, "Ann", language_code="en")
+        await ann.send("/start")
+        greeting = await ann.wait_message()
+        _raw_press(env, ann, env.api.state.message_to_api(greeting), f"x:go:{pid}:p", "forged-practice")
+        assert "exams only" in await _toast(env, "forged-practice")
+        assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
+    finally:
+        await env.close()
+
+
+async def test_cancelled_exams_count_toward_the_attempt_limit(tmp_path):
+    from tests.papers_fixture import small_paper
+
+    paper = small_paper()
+    paper.settings.attempts_allowed = 1
+    env = BotEnv(tmp_path)
+    await env.seed(paper)
+    await env.start()
+    try:
+        ann = env.api.user(2011, "Ann", language_code="en")
+        await _start_exam(env, ann)
+        await ann.send("/cancel")
+        await ann.press(await ann.wait_message(lambda m: "Yes, cancel" in m.button_texts), "Yes, cancel")
+        await env.api.wait_for(lambda: any("Cancelled" in (m.text or "") for m in ann.chat()))
+        await ann.send("/exam")
+        chooser = await ann.wait_message(lambda m: "Demo paper demo" in m.button_texts)
+        await ann.press(chooser, "Demo paper demo")
+        rules = await env.api.wait_for(lambda: next((m for m in reversed(ann.chat()) if "▶️ Start" in m.button_texts
+                                                     and "attempts: 1/1" in m.text), None))
+        toast = await ann.press(rules, "▶️ Start")
+        assert "used all your attempts" in await toast.wait()
+        assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 1
+    finally:
+        await env.close()
+
+
+async def test_cancel_in_a_group_names_nothing_and_points_to_the_private_chat(env):
+    ann = env.api.user(2012, "Ann", language_code="en")
+    await _start_exam(env, ann)
+    group = env.api.group(-100888, "ML team")
+    await ann.send("/cancel", chat=group)
+    reply = await env.api.wait_for(lambda: group.last_message())
+    assert "Demo paper" not in reply.text and "private chat" in reply.text
+    assert await env.db.scalar("SELECT status FROM attempts") == "running"

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 
 from bank.attempts.model import AnswerRec, Attempt, Item, Result, Sheet, compute_result
 from bank.db import Database
-from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, NotFound, NotYourAttempt
+from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
 from bank.grading import grade
 from bank.models import CHOICE, Kind, MultiPolicy, Paper, Question
 from bank.paper_store import get_questions, load_paper
@@ -38,25 +39,30 @@ async def running_attempt(db: Database, user_id: int) -> Attempt | None:
     return None if row is None else Attempt.from_row(row)
 
 
-async def load_sheet(db: Database, attempt_id: int, *, questions: dict[int, Question] | None = None) -> Sheet:
-    """The attempt with its items, answers and questions. Raises NotFound.
+async def load_sheet(db: Database, attempt_id: int, *, positions: Iterable[int] | str | None = None) -> Sheet:
+    """The attempt with its items and answers, and the questions at `positions`. Raises NotFound.
 
-    `questions` from a sheet loaded moments ago may be passed in: they don't change mid-answer,
-    and rebuilding a whole paper's questions is most of the cost of a load.
+    By default only the current question is loaded: that is all an answer or a screen needs, and
+    building a whole paper's questions would be most of the cost of every tap. "all" loads every one.
     """
     attempt = await get_attempt(db, attempt_id)
     items = [Item.from_row(r) for r in await db.fetchall(
         "SELECT * FROM attempt_items WHERE attempt_id=? ORDER BY pos", (attempt_id,))]
     answers = {a.pos: a for a in (AnswerRec.from_row(r) for r in await db.fetchall(
         "SELECT * FROM answers WHERE attempt_id=?", (attempt_id,)))}
-    if questions is None:
-        questions = await get_questions(db, sorted({i.question_id for i in items}))
+    if positions == "all":
+        wanted = items
+    else:
+        chosen = {attempt.current_pos} if positions is None else set(positions)
+        wanted = [i for i in items if i.pos in chosen]
+    questions = await get_questions(db, sorted({i.question_id for i in wanted}))
     return Sheet(attempt, items, answers, questions)
 
 
-async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: bool = True) -> Sheet:
+async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: bool = True,
+                    positions: Iterable[int] | str | None = None) -> Sheet:
     """The sheet if it is this user's (and still running). Raises NotFound, NotYourAttempt, AttemptClosed."""
-    sheet = await load_sheet(db, attempt_id)
+    sheet = await load_sheet(db, attempt_id, positions=positions)
     if sheet.attempt.user_id != user_id:
         raise NotYourAttempt(str(attempt_id))
     if running and not sheet.attempt.running:
@@ -64,10 +70,11 @@ async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: boo
     return sheet
 
 
-async def finished_count(db: Database, user_id: int, paper_id: int) -> int:
+async def used_attempts(db: Database, user_id: int, paper_id: int) -> int:
+    """Exam attempts that count toward the paper's limit: cancelled ones too, since the paper was seen."""
     return await db.scalar(
-        "SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='exam' AND status='finished'",
-        (user_id, paper_id))
+        "SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='exam' "
+        "AND status IN ('finished', 'cancelled')", (user_id, paper_id))
 
 
 async def due_attempts(db: Database, now: float) -> list[Attempt]:
@@ -127,7 +134,7 @@ async def mock_questions(db: Database, blueprint: dict[Kind, int], rng: random.R
 async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: int | None, mode: str,
                         now: float, shuffle: bool, blueprint: dict[Kind, int] | None = None,
                         seed: int | None = None, time_limit_min: float | None = None) -> Attempt:
-    """Create a running attempt. Raises AlreadyRunning, AttemptLimitReached, NotFound."""
+    """Create a running attempt. Raises AlreadyRunning, AttemptLimitReached, ExamOnly, NotFound."""
     if await running_attempt(db, user_id) is not None:
         raise AlreadyRunning(str(user_id))
     rng = random.Random(seed)
@@ -137,7 +144,9 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         limit = paper.settings.time_limit_min
         shuffle = shuffle and paper.settings.shuffle_options
         allowed = paper.settings.attempts_allowed
-        if mode == "exam" and allowed is not None and await finished_count(db, user_id, paper_id) >= allowed:
+        if mode == "practice" and paper.settings.exam_only:
+            raise ExamOnly(paper.title)
+        if mode == "exam" and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
             raise AttemptLimitReached(paper.title)
         chosen = paper_questions(paper)
     else:

@@ -21,10 +21,12 @@ ACTIONS = {
     "Y": "finish_yes",
     "N": "finish_no",
     "r": "review",  # pos: page in the review of wrong answers
+    "C": "cancel_yes",
+    "K": "cancel_no",
 }
 
 _PICK = re.compile(r"^x:(p|go):(\d{1,9}|r):([ep])$")
-_ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNr]):(\d{1,4})(?::([0-9tf]))?$")
+_ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCK]):(\d{1,4})(?::([0-9tf]))?$")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 
 from bank.attempts import service as attempts
 from bank.attempts.model import Sheet, wrong_positions
-from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, NotFound, NotYourAttempt
+from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
 from bank.grading import parse_truefalse
 from bank.models import Kind
 from bank.paper_store import list_papers, load_paper
@@ -86,23 +86,38 @@ async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Stop the running attempt; it does not count."""
+    """Ask before dropping the running attempt (a cancelled exam still counts toward the limit)."""
     u = await user_ctx(update, context)
-    svc = services(context)
-    running = await attempts.running_attempt(svc.db, u.id)
+    if await _redirect_to_private(update, context, u):
+        return
+    running = await attempts.running_attempt(services(context).db, u.id)
     if running is None:
         await update.effective_message.reply_text(t("nothing_running", u.lang))
         return
+    text, kb = render.cancel_confirm(running, u.lang)
+    await update.effective_message.reply_text(text, reply_markup=kb)
+
+
+async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -> None:
+    query = update.callback_query
+    svc = services(context)
+    sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
+    if data.action == "cancel_no":
+        await query.answer()
+        await _edit(query, t("cancel_kept", u.lang), None)
+        return
+    running = sheet.attempt
     await attempts.finish_attempt(svc.db, running.id, svc.now(), "cancelled")
     from bot.exam.jobs import disarm_deadline
 
     disarm_deadline(context.application, running.id)
+    await query.answer()
     if running.message_id:
         try:
             await context.bot.edit_message_reply_markup(running.chat_id, running.message_id, reply_markup=None)
         except BadRequest:
             pass
-    await update.effective_message.reply_text(t("cancelled", u.lang, title=running.title))
+    await _edit(query, t("cancelled", u.lang, title=running.title), None)
 
 
 async def mystats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -149,7 +164,7 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
         return
     if not data.start:
         paper = await load_paper(svc.db, data.paper_id)
-        used = await attempts.finished_count(svc.db, u.id, paper.id)
+        used = await attempts.used_attempts(svc.db, u.id, paper.id)
         text, kb = render.rules_card(paper, used, u.lang)
         await query.answer()
         await query.message.reply_text(text, reply_markup=kb)
@@ -165,6 +180,9 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
     except AttemptLimitReached as e:
         await query.answer(t("limit_reached", u.lang, title=str(e))[:200], show_alert=True)
         return
+    except ExamOnly:
+        await query.answer(t("exam_only", u.lang), show_alert=True)
+        return
     await query.answer()
     if attempt.deadline is not None:
         from bot.exam.jobs import arm_deadline
@@ -176,15 +194,24 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
 async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
     query = update.callback_query
     svc = services(context)
-    running = data.action != "review"
-    sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=running)
+    if data.action in ("cancel_yes", "cancel_no"):
+        await _cancel_confirmed(update, context, u, data)
+        return
     if data.action == "review":
+        sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
+        if sheet.attempt.status != "finished":  # keys are shown only once the paper is handed in
+            await query.answer(t("review_after_finish", u.lang))
+            return
         wrong = wrong_positions(sheet.items, sheet.answers)
-        text, kb = render.review_page(sheet, wrong, data.pos, u.lang, u.script)
+        page = max(0, min(data.pos, len(wrong) - 1))
+        if wrong:
+            sheet = await attempts.load_sheet(svc.db, sheet.attempt.id, positions=[wrong[page]])
+        text, kb = render.review_page(sheet, wrong, page, u.lang, u.script)
         await query.answer()
         await query.message.reply_text(text, reply_markup=kb, protect_content=True) if data.pos == 0 \
             else await _edit(query, text, kb)
         return
+    sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():
         await finish_and_report(context, sheet.attempt.id, "timeout")
         await query.answer(t("exam_closed", u.lang))
@@ -235,7 +262,7 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
     await query.answer()
     if data.action in ("answer", "submit") and await _offer_finish(context, sheet, item.pos):
         return
-    await show_attempt(context, sheet.attempt.id, u, questions=sheet.questions)
+    await show_attempt(context, sheet.attempt.id, u)
 
 
 async def _offer_finish(context, before: Sheet, answered_pos: int, *, repost: bool = False) -> bool:
@@ -243,7 +270,7 @@ async def _offer_finish(context, before: Sheet, answered_pos: int, *, repost: bo
     if before.attempt.mode != "exam" or answered_pos != len(before.items) - 1:
         return False
     svc = services(context)
-    sheet = await attempts.load_sheet(svc.db, before.attempt.id, questions=before.questions)
+    sheet = await attempts.load_sheet(svc.db, before.attempt.id)
     attempt_id = sheet.attempt.id
     u = await prefs_for(context, sheet.attempt.user_id)
     text, kb = render.finish_confirm(sheet, u.lang)
@@ -310,4 +337,4 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
                                        a=render.shown_response(q, item, rec.response, u.lang))))
     if await _offer_finish(context, sheet, item.pos, repost=True):
         return
-    await show_attempt(context, running.id, u, repost=True, questions=sheet.questions)
+    await show_attempt(context, running.id, u, repost=True)

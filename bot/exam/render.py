@@ -236,3 +236,10 @@ def mock_rules_card(lang: str, n: int, minutes: int) -> tuple[str, Keyboard]:
     text = t("rules_card", lang, title=t("random_button", lang), n=n, max="—", minutes=minutes, attempts="")
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(None, "exam", start=True))]])
     return text, kb
+
+
+def cancel_confirm(attempt, lang: str) -> tuple[str, Keyboard]:
+    text = t("cancel_confirm", lang, title=attempt.title)
+    kb = Keyboard([[Button(t("btn_cancel_yes", lang), callback_data=cb.act(attempt.id, "cancel_yes", 0)),
+                    Button(t("btn_keep_going", lang), callback_data=cb.act(attempt.id, "cancel_no", 0))]])
+    return clip(text), kb

@@ -27,10 +27,10 @@ async def prefs_for(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> UserCtx
 
 
 async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: UserCtx, *,
-                       repost: bool = False, questions: dict | None = None) -> None:
+                       repost: bool = False) -> None:
     """Render the attempt at its current question: edit its message, or post it anew at the bottom."""
     svc = services(context)
-    sheet = await attempts.load_sheet(svc.db, attempt_id, questions=questions)
+    sheet = await attempts.load_sheet(svc.db, attempt_id)
     a = sheet.attempt
     text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now())
     if not repost and a.message_id:
