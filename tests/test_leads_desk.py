@@ -109,7 +109,7 @@ async def test_forget_user_deletes_everything_of_theirs_only(db):
 
 @pytest.fixture
 async def env(tmp_path):
-    e = BotEnv(tmp_path)
+    e = BotEnv(tmp_path, admins=(LEAD,))  # the bank is shared: changing it takes a configured admin
     await e.seed(small_paper())
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD])

@@ -9,6 +9,9 @@ from tests.papers_fixture import small_paper
 
 ALPHA, BETA = -100, -200
 ADMIN, LEAD_A, LEAD_B, ANN = 1, 10, 20, 30
+BANK_COMMANDS = ("retire", "restore", "examonly")  # the bank is shared: configured admins only
+BANK_REFUSAL = ("The bank is shared by every team, so only the bot's configured admins (PROCTOR_ADMINS) "
+                "can change it.")
 REFUSAL = ("Only team leads can do that. Team leads are the group's administrators and the bot's "
            "configured admins; group administrators use lead commands in their team group.")
 
@@ -61,9 +64,13 @@ async def test_lead_command_in_a_group(env, command, actor, allowed):
     reply = await user.wait_message(chat=ALPHA, timeout=15)
     await env.idle()
     after = await _state(env)
-    if allowed:
+    if allowed and command in BANK_COMMANDS:
+        # a group administrator leads their team, but may not change the bank every team shares
+        assert reply.text == BANK_REFUSAL
+        assert after == before
+    elif allowed:
         assert reply.text != REFUSAL
-        if command in ("retire", "restore", "examonly", "digest"):
+        if command == "digest":
             assert after[0] == before[0] + 1  # audited
             entry = await env.db.fetchone("SELECT actor_id, chat_id FROM audit_log ORDER BY id DESC")
             assert tuple(entry) == (LEAD_A, ALPHA)
@@ -112,5 +119,23 @@ async def test_lead_buttons_refuse_non_leads_and_forged_data(env):
     for forged in ("l:zz", "l:r:abc:-100", "l:r:1:100", "l:v:1:1:3", "l:" + "9" * 70, "l:f:1:x"):
         assert await _press_raw(env, lead, stats, forged) == "Sorry, that button is not valid. Please use a fresh message."
     assert await env.db.scalar("SELECT COUNT(*) FROM audit_log") == 0
-    assert (await (await lead.press(stats, "Make exam-only")).wait()).startswith("demo is now exam-only")
+    # even this team's own lead may not change the shared bank
+    assert (await (await lead.press(stats, "Make exam-only")).wait()) == BANK_REFUSAL
+    assert await env.db.scalar("SELECT exam_only FROM papers") == 0
+    # a configured admin may
+    admin = env.api.user(ADMIN, "Boss")
+    await admin.send("/bankstats demo")
+    own = await admin.wait_message()
+    assert (await (await admin.press(own, "Make exam-only")).wait()).startswith("demo is now exam-only")
     assert await env.db.scalar("SELECT exam_only FROM papers") == 1
+
+
+async def test_configured_admin_changes_the_bank_and_is_audited(env):
+    qid = await env.db.scalar("SELECT MIN(id) FROM questions")
+    admin = env.api.user(ADMIN, "Boss")
+    await admin.send(f"/retire {qid}", chat=ALPHA)
+    assert (await admin.wait_message(chat=ALPHA)).text != BANK_REFUSAL
+    await env.idle()
+    assert await env.db.scalar("SELECT retired FROM questions WHERE id=?", (qid,)) == 1
+    entry = await env.db.fetchone("SELECT actor_id, chat_id FROM audit_log ORDER BY id DESC")
+    assert tuple(entry) == (ADMIN, ALPHA)

@@ -1,6 +1,10 @@
 """Texts of the leaderboards, the lead's desk, disputes and /forgetme: key -> {"en": ..., "zh": ...}."""
 
 TEXTS: dict[str, dict[str, str]] = {
+    "l_bank_admin_only": {
+        "en": "The bank is shared by every team, so only the bot's configured admins (PROCTOR_ADMINS) can change it.",
+        "zh": "题库由所有团队共用，只有机器人配置的管理员（PROCTOR_ADMINS）可以修改。",
+    },
     # roles and buttons
     "l_not_lead": {
         "en": "Only team leads can do that. Team leads are the group's administrators and the bot's "

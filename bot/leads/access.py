@@ -57,6 +57,20 @@ async def require_lead(update: Update, context: ContextTypes.DEFAULT_TYPE) -> De
                 chat.title or "" if in_group else t("l_all_teams", u.lang))
 
 
+async def require_bank_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Desk | None:
+    """The bank is shared by every team: only configured admins (PROCTOR_ADMINS) may change it.
+
+    A group administrator is a lead for their own team only, and anyone can make a group.
+    """
+    desk = await require_lead(update, context)
+    if desk is None:
+        return None
+    if not services(context).is_admin(desk.user.id):
+        await update.effective_message.reply_text(t("l_bank_admin_only", desk.user.lang))
+        return None
+    return desk
+
+
 async def lead_of(context: ContextTypes.DEFAULT_TYPE, user_id: int, scope: int | None) -> bool:
     """Whether the user may act for `scope` now (a button pressed later is checked again)."""
     if scope is None:

@@ -10,7 +10,7 @@ from bank import item_stats as stats
 from bank.errors import NotFound
 from bot.i18n import t
 from bot.leads import render
-from bot.leads.access import Desk, require_lead, seen
+from bot.leads.access import Desk, require_bank_admin, require_lead, seen
 from bot.leads.callbacks import Press
 from bot.services import services
 from bot.userctx import UserCtx
@@ -57,21 +57,21 @@ async def _set_retired(update: Update, context: ContextTypes.DEFAULT_TYPE, desk:
 
 async def retire(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Retire a question: it is never asked again."""
-    desk = await require_lead(update, context)
+    desk = await require_bank_admin(update, context)
     if desk is not None:
         await _set_retired(update, context, desk, True)
 
 
 async def restore(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Bring a retired question back."""
-    desk = await require_lead(update, context)
+    desk = await require_bank_admin(update, context)
     if desk is not None:
         await _set_retired(update, context, desk, False)
 
 
 async def exam_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Keep a paper for exams only (out of practice and daily quizzes), or release it."""
-    desk = await require_lead(update, context)
+    desk = await require_bank_admin(update, context)
     if desk is None:
         return
     args = context.args or []
@@ -127,6 +127,9 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
     """Retire / restore / uphold / dismiss / exam-only, from a /bankstats message."""
     svc = services(context)
     query = update.callback_query
+    if not svc.is_admin(u.id):  # the bank is shared by every team
+        await query.answer(t("l_bank_admin_only", u.lang), show_alert=True)
+        return
     target = press.args[0]
     try:
         if press.action in ("retire", "restore"):
