@@ -7,6 +7,7 @@ import asyncio
 import logging
 import os
 import sys
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -37,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "sandbox":
         from bot.sandbox import run_sandbox
 
-        return asyncio.run(run_sandbox())
+        return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
     from bank.cli import run_bank_command
 
     return run_bank_command(args)

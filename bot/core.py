@@ -36,8 +36,8 @@ async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYP
     svc = services(context)
     async with svc.db.write() as conn:
         cur = await conn.execute(
-            "INSERT OR IGNORE INTO processed_updates (update_id, at) VALUES (?, ?)",
-            (update.update_id, svc.now()))
+            "INSERT OR IGNORE INTO processed_updates (bot_id, update_id, at) VALUES (?, ?, ?)",
+            (context.bot.id, update.update_id, svc.now()))
         fresh = cur.rowcount == 1
     if not fresh:
         log.info("update %s delivered again: ignored", update.update_id)

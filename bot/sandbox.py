@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import os
+import contextlib
+import sqlite3
 from pathlib import Path
 
-from bank.db import default_db_path
+from bank.db import DEFAULT_DB
 from bot.app import build_application
 from bot.fakeapi import FakeBotApi
 from bot.fakeapi.terminal import terminal_chat
@@ -21,10 +22,22 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
-async def run_sandbox() -> int:
-    server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot")
+def _next_update_id(db: Path) -> int:
+    """Above every update id this database has seen, as Telegram's ids keep growing."""
+    if not db.exists():
+        return 1
+    try:
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            return int(conn.execute("SELECT COALESCE(MAX(update_id), 0) FROM processed_updates").fetchone()[0]) + 1
+    except sqlite3.Error:
+        return 1
+
+
+async def run_sandbox(db: Path | None = None) -> int:
+    """`db`: only an explicit --db; PROCTOR_DB (a real bot's database) is never used by the sandbox."""
+    db = db if db is not None else DEFAULT_DB.with_name("sandbox.db")
+    server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot", first_update_id=_next_update_id(db))
     await server.start()
-    db = Path(os.environ.get("PROCTOR_DB") or default_db_path().with_name("sandbox.db"))
     settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_BOT_API_URL=server.base_url,
                         PROCTOR_ADMINS=str(SANDBOX_USER))
     app = build_application(settings)

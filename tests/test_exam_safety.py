@@ -212,3 +212,13 @@ async def test_cancel_in_a_group_names_nothing_and_points_to_the_private_chat(en
     reply = await env.api.wait_for(lambda: group.last_message())
     assert "Demo paper" not in reply.text and "private chat" in reply.text
     assert await env.db.scalar("SELECT status FROM attempts") == "running"
+
+
+async def test_a_new_bot_token_does_not_inherit_the_old_bots_update_ids(env):
+    """Update ids are per bot: after a token change, small ids are new updates, not repeats."""
+    async with env.db.write() as conn:  # the old bot saw ids 1..50
+        await conn.executemany("INSERT INTO processed_updates (bot_id, update_id, at) VALUES (999, ?, 0)",
+                               [(i,) for i in range(1, 51)])
+    ann = env.api.user(2013, "Ann", language_code="en")
+    await ann.send("/start")
+    assert "Hi Ann" in (await ann.wait_message()).text

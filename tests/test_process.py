@@ -228,6 +228,25 @@ def _proctor(tmp_path: Path, *args: str) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
+def test_sandbox_takes_input_piped_all_at_once_and_works_again_on_the_same_database(tmp_path):
+    """`printf '/exam\\n1\\n1\\n' | proctor sandbox`: each line waits for the bot's answer; a second
+    session on the same database is heard too (update ids keep growing, as Telegram's do)."""
+    import subprocess
+
+    env = child_env(tmp_path, PYTHONUNBUFFERED=None)
+
+    def session(lines: str) -> str:
+        out = subprocess.run([sys.executable, "-m", "bot.cli", "--db", str(tmp_path / "sb.db"), "sandbox"],
+                             input=lines, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+        return out.stdout
+
+    first = session("/exam\n1\n1\n")
+    assert "[1] ▶️ Start" in first and "Q 1/40" in first, first
+    second = session("/resume\n")  # the exam started in the first session is still running
+    assert "Q 1/40" in second, second
+
+
 def test_import_then_bank_stats_lists_five_clean_papers(tmp_path):
     seeds = sorted(str(p) for p in (REPO / "bank" / "seeds").glob("*.txt"))
     code, out, err = _proctor(tmp_path, "import", *seeds)

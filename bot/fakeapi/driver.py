@@ -270,10 +270,13 @@ class FakeBotApi:
         rate_limits: RateLimits | None = None,
         clock: Callable[[], float] = time.time,
         port: int = 0,
+        first_update_id: int = 1,
     ) -> None:
+        """`first_update_id`: where generated update ids start (Telegram's ids keep growing across
+        restarts of a client, so a long-lived database must not see small ids again)."""
         self.token = token
         bot = UserInfo(int(token.split(":", 1)[0]), bot_name, username=bot_username, is_bot=True)
-        self.state = BotState(bot, clock)
+        self.state = BotState(bot, clock, first_update_id)
         self.limiter = RateLimiter(rate_limits)
         self.server = ApiServer(token, self.state, self.limiter, port=port)
         self._users: dict[int, FakeUser] = {}

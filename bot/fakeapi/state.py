@@ -200,11 +200,11 @@ class UpdateQueue:
     update_id to simulate a duplicate delivery.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, first_id: int = 1) -> None:
         self._entries: deque[dict[str, Any]] = deque()
         self._delivered = 0
         self._arrived = asyncio.Event()
-        self._ids = itertools.count(1)
+        self._ids = itertools.count(first_id)
         self._generation = 0
 
     def __len__(self) -> int:
@@ -272,7 +272,7 @@ class UpdateQueue:
 class BotState:
     """Everything the fake server knows. Methods here only read and write data."""
 
-    def __init__(self, bot: UserInfo, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, bot: UserInfo, clock: Callable[[], float] = time.time, first_update_id: int = 1) -> None:
         self.bot = bot
         self.clock = clock
         self.users: dict[int, UserInfo] = {bot.id: bot}
@@ -284,7 +284,7 @@ class BotState:
         self.bot_texts: dict[tuple[str, str], str] = {}  # (kind, language_code) -> text
         self.menu_buttons: dict[int | None, dict[str, Any]] = {}
         self.webhook = WebhookInfo()
-        self.updates = UpdateQueue()
+        self.updates = UpdateQueue(first_update_id)
         self.faults: list[Fault] = []
         self.calls: list[Call] = []
         self.errors: list[tuple[Call, int, str]] = []

@@ -76,6 +76,22 @@ async def _stdin_line() -> str:
     return await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
 
 
+def _chat_state(user: FakeUser) -> tuple[int, int]:
+    messages = user.chat()
+    return len(messages), sum(m.edits for m in messages)
+
+
+async def _settle(server: FakeBotApi, user: FakeUser, before: tuple[int, int], toast: Toast | None) -> None:
+    """Wait for the bot's answer to what was just typed (a toast, a message or an edit), then for quiet."""
+    with contextlib.suppress(TimeoutError):
+        if toast is not None:
+            await toast.wait(timeout=10)
+    with contextlib.suppress(TimeoutError):  # most answers change the chat; a toast alone may be all
+        await server.wait_for(lambda: _chat_state(user) != before, timeout=5 if toast is None else 3)
+    with contextlib.suppress(TimeoutError):
+        await server.wait_idle(quiet=0.3, timeout=10)
+
+
 async def terminal_chat(
     server: FakeBotApi,
     user: FakeUser,
@@ -98,6 +114,7 @@ async def terminal_chat(
             if not text:
                 continue
             chosen = printer.numbered(text)
+            before, toast = _chat_state(user), None
             if chosen is None:
                 await user.send(text)
             elif chosen[1].callback_data is None:
@@ -109,6 +126,10 @@ async def terminal_chat(
                     write("(that button is gone)")
                 else:
                     printer.toasts.append(toast)
+            # let the bot answer before the next line: lines piped in arrive all at once, and a
+            # button number only means something once the message with that button is there
+            await _settle(server, user, before, toast)
+            printer.refresh()
     finally:
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
