@@ -235,3 +235,26 @@ async def test_a_429_is_retried_after_its_retry_after(env):
     assert [e[1] for e in env.api.errors] == [429]
     assert len({m.text for m in questions(group.chat())}) == 5
     assert await env.db.scalar("SELECT COUNT(*) FROM daily_items WHERE message_id IS NULL") == 0
+
+
+async def test_a_leads_schedule_changes_in_a_group_are_audited(tmp_path):
+    """Turning a team's daily quiz on or off is a lead action: it is written to the audit log."""
+    from tests.harness import BotEnv
+    from tests.papers_fixture import small_paper
+
+    env = BotEnv(tmp_path, admins=(77,))
+    await env.seed(small_paper())
+    await env.start()
+    try:
+        group = env.api.group(-100999, "Team")
+        lead = env.api.user(77, "Lea")
+        await lead.send("/daily on 09:30 Asia/Shanghai", chat=group)
+        await lead.wait_message(chat=group)
+        await lead.send("/daily off", chat=group)
+        await lead.wait_message(chat=group)
+        await env.idle()
+        rows = await env.db.fetchall("SELECT actor_id, chat_id, action, target FROM audit_log ORDER BY id")
+        assert [tuple(r) for r in rows] == [(77, -100999, "daily_on", "09:30 Asia/Shanghai"),
+                                            (77, -100999, "daily_off", "")]
+    finally:
+        await env.close()

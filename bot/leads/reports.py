@@ -8,6 +8,7 @@ from datetime import datetime
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
+from bank import audit
 from bank import leaderboard as lb
 from bank.charts import chart_data, render_png
 from bank.reports import team_csv
@@ -31,6 +32,14 @@ async def _period(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk
     return lb.period_bounds(name, svc.now(), tz)
 
 
+async def _audit(context: ContextTypes.DEFAULT_TYPE, desk, action: str, target: str, **detail) -> None:
+    """Exports of team results are lead actions too: who took what, when."""
+    svc = services(context)
+    async with svc.db.write() as conn:
+        await audit.record(conn, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action=action,
+                           target=target, **detail)
+
+
 async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Send the lead a CSV: per candidate, attempts, best scores by paper and section, daily results."""
     desk = await require_lead(update, context)
@@ -48,7 +57,8 @@ async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async def send(chat_id: int) -> None:
         await context.bot.send_document(chat_id, InputFile(data, filename=name), caption=caption)
 
-    await send_private(update, context, desk.user, send)
+    if await send_private(update, context, desk.user, send):
+        await _audit(context, desk, "report", period.name, rows=n)
 
 
 async def chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -64,6 +74,7 @@ async def chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await update.effective_message.reply_text(t("l_ch_empty", desk.user.lang))
         return
     png = await asyncio.to_thread(render_png, data)  # matplotlib takes tens of ms: off the loop
+    await _audit(context, desk, "chart", period.name)
     await update.effective_message.reply_photo(
         InputFile(png, filename="chart.png"),
         caption=t("l_ch_caption", desk.user.lang, team=desk.title,
