@@ -13,11 +13,13 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
     TypeHandler,
+    filters,
 )
 
 from bank import users as user_store
-from bot.i18n import t
+from bot.i18n import pick_lang, t
 from bot.services import services
 from bot.userctx import user_ctx
 
@@ -99,7 +101,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     log.error("unhandled error on update %s", getattr(update, "update_id", None), exc_info=context.error)
     if not isinstance(update, Update):
         return
-    lang = "en"
+    user = update.effective_user
+    lang = pick_lang(None, user.language_code if user else None, services(context).settings.language)
     try:
         if update.callback_query:
             await update.callback_query.answer(t("oops", lang))
@@ -117,8 +120,16 @@ def register_first(app: Application) -> None:
     app.add_handler(CommandHandler("script", set_script))
 
 
+async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A command no feature knows, in a private chat (in groups it may be another bot's)."""
+    u = await user_ctx(update, context)
+    command = (update.effective_message.text or "").split()[0][:40]
+    await update.effective_message.reply_text(t("unknown_command", u.lang, command=command))
+
+
 def register_last(app: Application) -> None:
     app.add_handler(CallbackQueryHandler(garbled_button))
+    app.add_handler(MessageHandler(filters.COMMAND & filters.ChatType.PRIVATE, unknown_command))
     app.add_error_handler(on_error)
 
 

@@ -8,13 +8,26 @@ from pathlib import Path
 
 from bank.db import DEFAULT_DB
 from bot.app import build_application
-from bot.fakeapi import FakeBotApi
+from bot.fakeapi import FakeBotApi, FakeGroup, FakeUser
 from bot.fakeapi.terminal import terminal_chat
 from bot.lifecycle import start_app, stop_app
 from bot.settings import Settings
 
 SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox-00"
 SANDBOX_USER = 1001
+SANDBOX_GROUP = -1001000000001  # a supergroup id, as Telegram writes them
+TEAMMATES = ((1002, "Ann"), (1003, "Bob"))
+BANNER = """\
+You are user 1001 (a team lead) in a private chat with the bot. Type /help; press a button by typing its number.
+You are also the administrator of the group "Sandbox team", with Ann and Bob as members:
+  team: /daily now       a line starting with `team:` (or `t:`) is sent in the group; its bot lines read
+                         `team bot [#12]: ...`, 12 being the message's number
+  team: 2                presses button 2 of the group message printed last with buttons
+  team: 12.2             presses button 2 of group message [#12]
+  team: reply 12 text    replies to group message [#12] (how a fill-in question is answered)
+  ann: team: 2           does it as Ann (also `as ann:`, `bob:`); `ann: /start` is Ann's private chat
+Toasts are seen only by whoever pressed the button: `(toast to Ann) ...`. In the group the bot only gets
+commands and replies to its messages (privacy mode). Ctrl-D to quit."""
 
 
 def say(text: str) -> None:
@@ -33,6 +46,16 @@ def _next_update_id(db: Path) -> int:
         return 1
 
 
+def cast(server: FakeBotApi) -> tuple[FakeUser, FakeGroup, list[FakeUser]]:
+    """You (a configured lead), the team group you administer, and the teammates in it."""
+    you = server.user(SANDBOX_USER, first_name="You", language_code="en")
+    teammates = [server.user(uid, first_name=name, language_code="en") for uid, name in TEAMMATES]
+    group = server.group(SANDBOX_GROUP, "Sandbox team")
+    group.set_admins([you.id])
+    group.add_members(*(mate.id for mate in teammates))
+    return you, group, teammates
+
+
 async def run_sandbox(db: Path | None = None) -> int:
     """`db`: only an explicit --db; PROCTOR_DB (a real bot's database) is never used by the sandbox."""
     db = db if db is not None else DEFAULT_DB.with_name("sandbox.db")
@@ -42,11 +65,11 @@ async def run_sandbox(db: Path | None = None) -> int:
                         PROCTOR_ADMINS=str(SANDBOX_USER))
     app = build_application(settings)
     say(f"Sandbox: fake Bot API at {server.base_url}, database {db}.")
-    say("You are user 1001 (a team lead) in a private chat with the bot. Type /help; "
-        "press a button by typing its number; Ctrl-D to quit.")
+    say(BANNER)
+    you, group, teammates = cast(server)
     await start_app(app)
     try:
-        await terminal_chat(server, server.user(SANDBOX_USER, first_name="You", language_code="en"), write=say)
+        await terminal_chat(server, you, group=group, teammates=teammates, write=say)
     finally:
         await stop_app(app)
         await server.stop()

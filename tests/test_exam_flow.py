@@ -138,3 +138,16 @@ async def test_exam_only_paper_is_offered_for_exams_but_never_for_practice(tmp_p
         assert "Demo paper hiring" in chooser.button_texts
     finally:
         await env.close()
+
+
+async def test_unknown_command_and_a_second_exam_get_clear_answers(env):
+    ann = env.api.user(1006, "Ann", language_code="en")
+    await ann.send("/frobnicate now")
+    assert (await ann.wait_message()).text == "I don't know /frobnicate. /help lists what I can do."
+    await start_exam(env, ann)
+    await ann.send("/practice")  # one attempt at a time: said at once, not after choosing a paper
+    assert "You have an exam in progress" in (await ann.wait_message()).text
+    group = env.api.group(-100778, "ML team")
+    await ann.send("/frobnicate", chat=group)  # in a group it may be another bot's command
+    await env.idle()
+    assert group.last_message() is None

@@ -18,6 +18,7 @@ from bank.models import CHOICE, Kind, MultiPolicy, Paper, Question
 from bank.paper_store import get_questions, load_paper
 
 LETTERS = "ABCDEFGH"
+MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
 SECTION_NAMES = {
     Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
     Kind.short: "简答题", Kind.discussion: "讨论题", Kind.case: "案例分析题",
@@ -150,7 +151,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
             raise AttemptLimitReached(paper.title)
         chosen = paper_questions(paper)
     else:
-        title = "Mock paper"
+        title = MOCK_TITLE
         limit = 60
         chosen = await mock_questions(db, blueprint or {}, rng)
     if time_limit_min is not None:

@@ -42,6 +42,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Sorry, something went wrong on my side. Your answers so far are saved; please try again.",
         "zh": "抱歉，我这边出了点问题。已作答的内容都已保存，请重试。",
     },
+    "unknown_command": {"en": "I don't know {command}. /help lists what I can do.",
+                        "zh": "我不认识 {command}。/help 查看全部命令。"},
     "open_private": {"en": "Open a private chat", "zh": "打开私聊"},
     "private_only": {
         "en": "Exams run in a private chat with me. Tap below to open it.",

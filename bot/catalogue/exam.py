@@ -21,10 +21,20 @@ TEXTS: dict[str, dict[str, str]] = {
               "规则：\n• 点击“开始”后计时，离开也不会暂停。\n• 点选项作答；填空题和主观题请直接输入答案。\n"
               "• 可随时跳过、返回和🚩标记；完成后点“交卷”。\n• 考试结束前不显示对错。试卷不可转发或保存。",
     },
+    "mock_rules_card": {
+        "en": "🎲 A mock paper drawn from the whole bank: {n} questions · {minutes} min\n\n"
+              "Rules:\n• The clock starts when you press Start and keeps running if you leave.\n"
+              "• Tap an option to answer; type answers for fill-in and written questions.\n"
+              "• Skip, go Back and 🚩 Flag freely; Finish when you are done.\n"
+              "• No correctness is shown until the end. The paper can't be forwarded or saved.",
+        "zh": "🎲 从整个题库随机抽取的模拟卷：共 {n} 题 · {minutes} 分钟\n\n"
+              "规则：\n• 点击“开始”后计时，离开也不会暂停。\n• 点选项作答；填空题和主观题请直接输入答案。\n"
+              "• 可随时跳过、返回和🚩标记；完成后点“交卷”。\n• 考试结束前不显示对错。试卷不可转发或保存。",
+    },
     "attempts_left": {"en": " · attempts: {used}/{allowed}", "zh": " · 已考次数：{used}/{allowed}"},
     "start_button": {"en": "▶️ Start", "zh": "▶️ 开始"},
     "header": {
-        "en": "Q {n}/{total} · {section} · {pts} pts",
+        "en": "Q {n}/{total} · {section} · {pts} {unit}",
         "zh": "第 {n}/{total} 题 · {section} · {pts} 分",
     },
     "left": {"en": " · {left} left", "zh": " · 剩余 {left}"},

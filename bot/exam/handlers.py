@@ -48,10 +48,18 @@ async def _redirect_to_private(update: Update, context, u: UserCtx) -> bool:
     return True
 
 
+async def _busy(update: Update, context, u: UserCtx) -> bool:
+    """One attempt at a time: say so now rather than after a paper is chosen."""
+    if await attempts.running_attempt(services(context).db, u.id) is None:
+        return False
+    await update.effective_message.reply_text(t("already_running", u.lang))
+    return True
+
+
 async def exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Choose a paper (or /exam random) and see its rules card."""
     u = await user_ctx(update, context)
-    if await _redirect_to_private(update, context, u):
+    if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
     args = [a.lower() for a in context.args or []]
     if args and args != ["random"]:
@@ -67,7 +75,7 @@ async def exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Choose a paper to practise untimed, with feedback after each answer."""
     u = await user_ctx(update, context)
-    if await _redirect_to_private(update, context, u):
+    if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
     text, kb = render.paper_chooser(await _offered_papers(context, practice=True), "practice", u.lang)
     await update.effective_message.reply_text(text, reply_markup=kb)

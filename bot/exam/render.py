@@ -71,7 +71,7 @@ def question_body(q: Question, item: Item, script: str) -> str:
 
 def header(sheet: Sheet, item: Item, lang: str, now: float) -> str:
     head = t("header", lang, n=item.pos + 1, total=len(sheet.items), section=short_section(item.section),
-             pts=fmt_points(item.points))
+             pts=fmt_points(item.points), unit="pt" if item.points == 1 else "pts")
     left = sheet.attempt.seconds_left(now)
     if left is not None:
         head += t("left", lang, left=fmt_duration(left))
@@ -233,7 +233,7 @@ def rules_card(paper: Paper, used: int, lang: str) -> tuple[str, Keyboard]:
 
 
 def mock_rules_card(lang: str, n: int, minutes: int) -> tuple[str, Keyboard]:
-    text = t("rules_card", lang, title=t("random_button", lang), n=n, max="—", minutes=minutes, attempts="")
+    text = t("mock_rules_card", lang, n=n, minutes=minutes)
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(None, "exam", start=True))]])
     return text, kb
 
