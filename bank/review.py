@@ -56,9 +56,12 @@ def _text(raw: str) -> str:
 
 
 def _scope_sql(scope: int | None) -> tuple[str, list]:
+    """A group's leads see their members' answers, except on exam-only (hiring) papers: anyone can
+    make a group and be its administrator, so those stay with the configured admins (scope None)."""
     if scope is None:
         return "", []
-    return "AND t.user_id IN (SELECT user_id FROM chat_members WHERE chat_id=?)", [scope]
+    return ("AND t.user_id IN (SELECT user_id FROM chat_members WHERE chat_id=?) "
+            "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)", [scope])
 
 
 async def next_pending(db: Database, scope: int | None, *, skip: int = 0) -> Pending | None:
@@ -85,9 +88,8 @@ async def in_scope(db: Database, attempt_id: int, scope: int | None) -> bool:
     """Whether the attempt's candidate belongs to group `scope` (None: always)."""
     if scope is None:
         return True
-    return bool(await db.scalar(
-        "SELECT 1 FROM attempts t JOIN chat_members m ON m.user_id = t.user_id AND m.chat_id=? "
-        "WHERE t.id=?", (scope, attempt_id)))
+    where, params = _scope_sql(scope)
+    return bool(await db.scalar(f"SELECT 1 FROM attempts t WHERE t.id=? {where}", (attempt_id, *params)))
 
 
 def verdict_for(score: float, max_score: float) -> str:

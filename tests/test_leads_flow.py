@@ -181,3 +181,18 @@ async def test_chart_is_a_valid_png(env):
     img.load()
     assert img.size == (800, 600)
     assert "daily points over time" in photo.caption
+
+
+async def test_hiring_paper_answers_are_reviewed_by_configured_admins_only(env):
+    """Anyone can make a group and be its administrator: exam-only (hiring) answers stay with the admins."""
+    c = await crafted_teams(env)
+    await pending_exam(env, c)
+    async with env.db.write() as conn:
+        await conn.execute("UPDATE papers SET exam_only=1")
+    lead = env.api.user(LEAD_A, "Lea")
+    reply = await say(env, lead, "/review", chat=ALPHA)
+    assert reply.text == "Nothing awaits review. 🎉"
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers WHERE final=0") == 1
+    admin = env.api.user(1, "Boss")
+    card = await say(env, admin, "/review")
+    assert "Candidate: Ann" in card.text
