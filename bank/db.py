@@ -19,7 +19,8 @@ import aiosqlite
 
 from bank.errors import DatabaseTooNew, MigrationFailed
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "migrations"
+# bank/migrations links to the top-level migrations/, so a wheel carries them as package data
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DB = Path("data") / "proctor.db"
 _MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
 
