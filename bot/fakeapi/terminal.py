@@ -61,22 +61,30 @@ def render(message: StoredMessage, first_number: int, edited: bool, *, label: st
 
 
 class ChatPane:
-    """One chat on the terminal: its label, what was printed, and its numbered buttons."""
+    """One chat on the terminal: its label, what was printed, and its numbered buttons.
+
+    A `tagged` pane (the group) prints an edit that keeps the keyboard as its changed lines only:
+    the daily quiz's answer count changes often, and the question above it does not.
+    """
 
     def __init__(self, chat_id: int, label: str, *, tagged: bool = False) -> None:
         self.chat_id = chat_id
         self.label = label
         self.tagged = tagged
         self.buttons: list[tuple[StoredMessage, Button]] = []  # of the message printed last with buttons
-        self._shown: dict[int, int] = {}  # message id -> edits already printed
+        self._shown: dict[int, tuple[int, str, list[list[Button]]]] = {}  # id -> edits, text, buttons printed
 
     def new_lines(self, messages: list[StoredMessage]) -> list[str]:
         lines = []
         for message in messages:
             shown = self._shown.get(message.message_id)
-            if not message.from_bot or shown == message.edits:
+            if not message.from_bot or (shown is not None and shown[0] == message.edits):
                 continue
-            self._shown[message.message_id] = message.edits
+            self._shown[message.message_id] = (message.edits, message.content, message.buttons)
+            tail = _changed_tail(shown[1], message.content) if shown is not None else None
+            if self.tagged and tail and shown[2] == message.buttons:
+                lines.append(f"{self.label} [#{message.message_id}] (edited): … {tail}")
+                continue
             if message.buttons:
                 self.buttons = [(message, b) for row in message.buttons for b in row]
             elif self.buttons and self.buttons[0][0] is message:
@@ -89,6 +97,13 @@ class ChatPane:
         if match and 1 <= int(match.group(1)) <= len(self.buttons):
             return self.buttons[int(match.group(1)) - 1]
         return None
+
+
+def _changed_tail(before: str, after: str) -> str | None:
+    """The lines of `after` from the first one that differs, if the two texts start alike."""
+    old, new = before.splitlines(), after.splitlines()
+    same = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
+    return "\n".join(new[same:]) if 0 < same < len(new) else None
 
 
 class ChatPrinter:
