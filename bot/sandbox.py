@@ -46,6 +46,25 @@ def _next_update_id(db: Path) -> int:
         return 1
 
 
+def _next_message_ids(db: Path) -> dict[int, int]:
+    """Per chat, above every message id the database refers to (attempt screens, quiz questions):
+    a new session's fake chats must not hand out an id an old exam or quiz still points at."""
+    if not db.exists():
+        return {}
+    try:
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            rows = conn.execute(
+                """SELECT chat_id, MAX(m) FROM (
+                       SELECT chat_id, message_id AS m FROM attempts WHERE message_id IS NOT NULL
+                       UNION ALL
+                       SELECT d.chat_id, i.message_id FROM daily_items i
+                       JOIN daily_deliveries d ON d.id = i.delivery_id WHERE i.message_id IS NOT NULL)
+                   GROUP BY chat_id""").fetchall()
+    except sqlite3.Error:
+        return {}
+    return {chat_id: int(top) + 1 for chat_id, top in rows}
+
+
 def cast(server: FakeBotApi) -> tuple[FakeUser, FakeGroup, list[FakeUser]]:
     """You (a configured lead), the team group you administer, and the teammates in it."""
     you = server.user(SANDBOX_USER, first_name="You", language_code="en")
@@ -67,6 +86,9 @@ async def run_sandbox(db: Path | None = None) -> int:
     say(f"Sandbox: fake Bot API at {server.base_url}, database {db}.")
     say(BANNER)
     you, group, teammates = cast(server)
+    next_ids = _next_message_ids(db)
+    for chat in [you.private, group.info, *(mate.private for mate in teammates)]:
+        chat.next_message_id = max(chat.next_message_id, next_ids.get(chat.id, 1))
     await start_app(app)
     try:
         await terminal_chat(server, you, group=group, teammates=teammates, write=say)
