@@ -12,23 +12,19 @@ TEXTS: dict[str, dict[str, str]] = {
                         "zh": "选择练习的试卷（不限时，每题答完即看反馈）："},
     "random_button": {"en": "🎲 Random mock paper", "zh": "🎲 随机模拟卷"},
     "rules_card": {
-        "en": "📝 {title}\n\n{n} questions · max {max} pts · {minutes} min{attempts}\n\n"
-              "Rules:\n• The clock starts when you press Start and keeps running if you leave.\n"
-              "• Tap an option to answer; type answers for fill-in and written questions.\n"
-              "• Skip, go Back and 🚩 Flag freely; Finish when you are done.\n"
-              "• No correctness is shown until the end. The paper can't be forwarded or saved.",
-        "zh": "📝 {title}\n\n共 {n} 题 · 满分 {max} · {minutes} 分钟{attempts}\n\n"
-              "规则：\n• 点击“开始”后计时，离开也不会暂停。\n• 点选项作答；填空题和主观题请直接输入答案。\n"
-              "• 可随时跳过、返回和🚩标记；完成后点“交卷”。\n• 考试结束前不显示对错。试卷不可转发或保存。",
+        "en": "📝 {title}\n\n{n} questions · max {max} pts · {minutes} min{attempts}\n\n{rules}",
+        "zh": "📝 {title}\n\n共 {n} 题 · 满分 {max} · {minutes} 分钟{attempts}\n\n{rules}",
     },
     "mock_rules_card": {
-        "en": "🎲 A mock paper drawn from the whole bank: {n} questions · {minutes} min\n\n"
-              "Rules:\n• The clock starts when you press Start and keeps running if you leave.\n"
+        "en": "🎲 A mock paper drawn from the whole bank: {n} questions · {minutes} min\n\n{rules}",
+        "zh": "🎲 从整个题库随机抽取的模拟卷：共 {n} 题 · {minutes} 分钟\n\n{rules}",
+    },
+    "exam_rules": {
+        "en": "Rules:\n• The clock starts when you press Start and keeps running if you leave.\n"
               "• Tap an option to answer; type answers for fill-in and written questions.\n"
               "• Skip, go Back and 🚩 Flag freely; Finish when you are done.\n"
               "• No correctness is shown until the end. The paper can't be forwarded or saved.",
-        "zh": "🎲 从整个题库随机抽取的模拟卷：共 {n} 题 · {minutes} 分钟\n\n"
-              "规则：\n• 点击“开始”后计时，离开也不会暂停。\n• 点选项作答；填空题和主观题请直接输入答案。\n"
+        "zh": "规则：\n• 点击“开始”后计时，离开也不会暂停。\n• 点选项作答；填空题和主观题请直接输入答案。\n"
               "• 可随时跳过、返回和🚩标记；完成后点“交卷”。\n• 考试结束前不显示对错。试卷不可转发或保存。",
     },
     "attempts_left": {"en": " · attempts: {used}/{allowed}", "zh": " · 已考次数：{used}/{allowed}"},

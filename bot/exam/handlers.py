@@ -81,26 +81,28 @@ async def practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.effective_message.reply_text(text, reply_markup=kb)
 
 
-async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Show the running attempt again, at the same question, as a fresh message."""
-    u = await user_ctx(update, context)
+async def _running_here(update: Update, context, u: UserCtx):
+    """The user's running attempt, in a private chat; otherwise they are told why not and None."""
     if await _redirect_to_private(update, context, u):
-        return
+        return None
     running = await attempts.running_attempt(services(context).db, u.id)
     if running is None:
         await update.effective_message.reply_text(t("nothing_running", u.lang))
-        return
-    await show_attempt(context, running.id, u, repost=True)
+    return running
+
+
+async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Show the running attempt again, at the same question, as a fresh message."""
+    u = await user_ctx(update, context)
+    if (running := await _running_here(update, context, u)) is not None:
+        await show_attempt(context, running.id, u, repost=True)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Ask before dropping the running attempt (a cancelled exam still counts toward the limit)."""
     u = await user_ctx(update, context)
-    if await _redirect_to_private(update, context, u):
-        return
-    running = await attempts.running_attempt(services(context).db, u.id)
+    running = await _running_here(update, context, u)
     if running is None:
-        await update.effective_message.reply_text(t("nothing_running", u.lang))
         return
     text, kb = render.cancel_confirm(running, u.lang)
     await update.effective_message.reply_text(text, reply_markup=kb)

@@ -227,13 +227,13 @@ def rules_card(paper: Paper, used: int, lang: str) -> tuple[str, Keyboard]:
     allowed = paper.settings.attempts_allowed
     attempts = t("attempts_left", lang, used=used, allowed=allowed) if allowed is not None else ""
     text = t("rules_card", lang, title=paper.title, n=n, max=fmt_points(paper.max_score),
-             minutes=paper.settings.time_limit_min, attempts=attempts)
+             minutes=paper.settings.time_limit_min, attempts=attempts, rules=t("exam_rules", lang))
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(paper.id, "exam", start=True))]])
     return text, kb
 
 
 def mock_rules_card(lang: str, n: int, minutes: int) -> tuple[str, Keyboard]:
-    text = t("mock_rules_card", lang, n=n, minutes=minutes)
+    text = t("mock_rules_card", lang, n=n, minutes=minutes, rules=t("exam_rules", lang))
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(None, "exam", start=True))]])
     return text, kb
 
