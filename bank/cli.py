@@ -28,12 +28,21 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("id", type=int, metavar="ID")
     sub.add_parser("lint", help="every flag and oddity")
     sub.add_parser("export", help="the bank as readable UTF-8 JSON")
+    st = sub.add_parser("set", help="a paper's settings: time limit, attempts, grading, exam-only …")
+    st.add_argument("paper", metavar="PAPER", help="slug or id (see `proctor bank stats`)")
+    st.add_argument("--time-limit", type=int, metavar="MIN", dest="time_limit_min")
+    st.add_argument("--attempts", metavar="N|unlimited", dest="attempts_allowed")
+    st.add_argument("--grading", choices=["best", "last"], dest="grading_method")
+    st.add_argument("--multi-policy", choices=["all-or-nothing", "partial", "weighted"], dest="multi_policy")
+    st.add_argument("--exam-only", choices=["on", "off"], dest="exam_only")
+    st.add_argument("--shuffle", choices=["on", "off"], dest="shuffle_options")
 
 
 def run_bank_command(args: argparse.Namespace) -> int:
     """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
         "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
+        "set": _set,
     }
     name = args.command if args.command == "import" else getattr(args, "bank_command", None)
     if name not in commands:
@@ -79,6 +88,29 @@ async def _lint(db: Database, args) -> int:
 
 async def _export(db: Database, args) -> int:
     sys.stdout.write(dumps(export_papers(await list_papers(db))) + "\n")
+    return 0
+
+
+async def _set(db: Database, args) -> int:
+    from bank.paper_settings import BadSetting, update_settings
+
+    changes = {}
+    for name in ("time_limit_min", "grading_method", "multi_policy"):
+        if getattr(args, name) is not None:
+            changes[name] = getattr(args, name)
+    if args.attempts_allowed is not None:
+        value = args.attempts_allowed.lower()
+        if value != "unlimited" and not value.isdigit():
+            raise BadSetting("--attempts takes a number or 'unlimited'")
+        changes["attempts_allowed"] = None if value == "unlimited" else int(value)
+    for name in ("exam_only", "shuffle_options"):
+        if getattr(args, name) is not None:
+            changes[name] = getattr(args, name) == "on"
+    settings = await update_settings(db, args.paper, actor=0, now=time.time(), **changes)
+    attempts = settings.attempts_allowed if settings.attempts_allowed is not None else "unlimited"
+    print(f"{args.paper}: {settings.time_limit_min} min, attempts {attempts}, grading {settings.grading_method}, "
+          f"multiple choice {settings.multi_policy.value}, exam-only {'on' if settings.exam_only else 'off'}, "
+          f"shuffle {'on' if settings.shuffle_options else 'off'}")
     return 0
 
 

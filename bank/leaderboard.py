@@ -185,7 +185,8 @@ class ExamRow:
 
 async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
                       also: int | None = None) -> list[ExamRow]:
-    """Each candidate's best finished exam on the paper: higher score, then less time, first.
+    """Each candidate's counted exam on the paper (the best one, or the last one when the paper's
+    grading method is `last`); ranked by higher score, then less time.
 
     `members_of`: only candidates in these groups (and the user `also`); None: every candidate.
     """
@@ -200,8 +201,9 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
         WITH best AS (
           SELECT a.id, a.user_id, a.score, a.max_score, a.finished_at - a.started_at AS seconds,
                  ROW_NUMBER() OVER (PARTITION BY a.user_id
-                                    ORDER BY a.score DESC, a.finished_at - a.started_at ASC, a.id) AS n
-          FROM attempts a
+                                    ORDER BY CASE WHEN p.grading_method = 'last' THEN a.finished_at END DESC,
+                                             a.score DESC, a.finished_at - a.started_at ASC, a.id) AS n
+          FROM attempts a JOIN papers p ON p.id = a.paper_id
           WHERE a.paper_id=? AND a.mode='exam' AND a.status='finished' AND a.score IS NOT NULL {where}
         )
         SELECT best.*, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,

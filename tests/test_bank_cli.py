@@ -1,6 +1,7 @@
 """`proctor import` and `proctor bank ...` against a real SQLite file."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -88,3 +89,22 @@ def test_lint_lists_flags_and_oddities(capsys, dbfile, seed_files):
     assert "004_ad5bfb426744f568 s5: count:" in out
     assert "duplicate_across" in out
     assert "004_ad5bfb426744f568 s2 q3 (id " in out
+
+
+def test_bank_set_changes_a_papers_settings_and_refuses_bad_values(tmp_path, capsys):
+    from bot.cli import main
+
+    db = str(tmp_path / "set.db")
+    seed = sorted((Path(__file__).resolve().parents[1] / "bank" / "seeds").glob("000_*.txt"))[0]
+    assert main(["--db", db, "import", str(seed)]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "bank", "set", seed.stem, "--time-limit", "90", "--attempts", "2",
+                 "--grading", "last", "--exam-only", "on"]) == 0
+    out = capsys.readouterr().out
+    assert "90 min, attempts 2, grading last" in out and "exam-only on" in out
+    assert main(["--db", db, "bank", "set", seed.stem, "--time-limit", "0"]) == 1
+    assert "1 to 1440" in capsys.readouterr().err
+    assert main(["--db", db, "bank", "set", "no-such-paper", "--time-limit", "5"]) == 1
+    assert "no paper" in capsys.readouterr().err
+    assert main(["--db", db, "bank", "set", seed.stem, "--attempts", "unlimited"]) == 0
+    assert "attempts unlimited" in capsys.readouterr().out

@@ -164,3 +164,16 @@ async def test_paper_board_best_exam_then_less_time(db, crafted):
     assert 9 in [r.user_id for r in await paper_board(db, pid, None)]
     assert await paper_board(db, pid, []) == []
     assert [r.user_id for r in await paper_board(db, pid, [], also=9)] == [9]
+
+
+async def test_paper_board_counts_the_last_attempt_when_the_paper_says_so(db, crafted):
+    await crafted.group(-1, members=(1,))
+    pid, qs = await crafted.paper()
+    q1, q2 = qs[0][0], qs[0][1]
+    await crafted.exam(1, pid, [(q1, 1, 1, 1), (q2, 1, 1, 1)], 0, 900)      # 2 points, earlier
+    await crafted.exam(1, pid, [(q1, 1, 1, 1), (q2, 0, 1, 1)], 1000, 1300)  # 1 point, last
+    assert [r.score for r in await paper_board(db, pid, [-1])] == [2]
+    from bank.paper_settings import update_settings
+
+    await update_settings(db, str(pid), actor=0, now=5000, grading_method="last")
+    assert [(r.score, r.seconds) for r in await paper_board(db, pid, [-1])] == [(1, 300)]

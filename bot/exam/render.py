@@ -89,7 +89,7 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
     parts = [header(sheet, item, lang, now), "", question_body(q, item, script)]
     practice_done = sheet.attempt.mode == "practice" and ans is not None
     if practice_done:
-        parts += ["", feedback or practice_feedback(q, item, ans, lang)]
+        parts += ["", feedback or practice_feedback(q, item, ans, lang, script)]
     else:
         if q.kind == Kind.multi and item.draft:
             parts += ["", t("draft", lang, a=", ".join(sorted(item.shown_letter(c) for c in item.draft)))]
@@ -133,13 +133,13 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
     return Keyboard([r for r in rows if r])
 
 
-def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str) -> str:
+def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script: str = "orig") -> str:
     key = {"correct": "fb_correct", "partial": "fb_partial", "wrong": "fb_wrong", "needs_review": "fb_review"}
     lines = [t(key[ans.verdict], lang, score=fmt_points(ans.score), max=fmt_points(ans.max_score))]
     if ans.verdict != "correct":
         lines.append(t("right_answer", lang, a=shown_key(q, item, lang)))
     if q.explanation:
-        lines.append(t("explanation", lang, e=q.explanation))
+        lines.append(t("explanation", lang, e=to_script(q.explanation, script)))
     return "\n".join(lines)
 
 

@@ -1,0 +1,59 @@
+"""A paper's settings: time limit, attempts allowed, grading method, multi-choice policy, exam-only, shuffle."""
+
+from __future__ import annotations
+
+from bank import audit
+from bank.db import Database
+from bank.errors import BankError
+from bank.item_stats import find_paper
+from bank.models import MultiPolicy, PaperSettings
+from bank.paper_store import load_paper
+
+
+class BadSetting(BankError):
+    """A setting's value is out of range."""
+
+
+_COLUMNS = {
+    "time_limit_min": "time_limit_min", "attempts_allowed": "attempts_allowed",
+    "grading_method": "grading_method", "multi_policy": "multi_policy",
+    "exam_only": "exam_only", "shuffle_options": "shuffle_options",
+}
+
+
+def _check(changes: dict) -> dict:
+    out = {}
+    for name, value in changes.items():
+        if name not in _COLUMNS:
+            raise BadSetting(f"unknown setting {name!r}")
+        if name == "time_limit_min" and not (isinstance(value, int) and 1 <= value <= 24 * 60):
+            raise BadSetting("the time limit is a whole number of minutes, 1 to 1440")
+        if name == "attempts_allowed" and value is not None and not (isinstance(value, int) and value >= 1):
+            raise BadSetting("attempts allowed is a number from 1, or unlimited")
+        if name == "grading_method" and value not in ("best", "last"):
+            raise BadSetting("the grading method is best or last")
+        if name == "multi_policy":
+            try:
+                value = MultiPolicy(value).value
+            except ValueError:
+                raise BadSetting("the multiple-choice policy is all-or-nothing, partial or weighted") from None
+        if name in ("exam_only", "shuffle_options"):
+            value = int(bool(value))
+        out[name] = value
+    return out
+
+
+async def update_settings(db: Database, paper_key: str, *, actor: int, now: float, **changes) -> PaperSettings:
+    """Change some of a paper's settings in one audited transaction; returns them all.
+
+    Raises NotFound for an unknown paper and BadSetting for a value out of range.
+    """
+    paper_id, slug, _ = await find_paper(db, paper_key)
+    checked = _check(changes)
+    if checked:
+        sets = ", ".join(f"{_COLUMNS[k]}=?" for k in checked)
+        async with db.write() as conn:
+            await conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
+            await audit.record(conn, at=now, actor=actor, chat_id=None, action="paper_settings",
+                               target=f"paper:{slug}", **checked)
+    return (await load_paper(db, paper_id)).settings
