@@ -2,7 +2,7 @@
 
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
-from bot.exam import handlers
+from bot.exam import buttons, commands, typed
 from bot.exam.jobs import recover
 
 COMMANDS: list[tuple[str, str, str]] = [
@@ -17,15 +17,15 @@ COMMANDS: list[tuple[str, str, str]] = [
 
 def register(app: Application) -> None:
     """Add the exam's commands, buttons and typed answers."""
-    app.add_handler(CommandHandler("papers", handlers.papers))
-    app.add_handler(CommandHandler("exam", handlers.exam))
-    app.add_handler(CommandHandler("practice", handlers.practice))
-    app.add_handler(CommandHandler("resume", handlers.resume))
-    app.add_handler(CommandHandler("cancel", handlers.cancel))
-    app.add_handler(CommandHandler("mystats", handlers.mystats))
-    app.add_handler(CallbackQueryHandler(handlers.button, pattern=r"^x:"))
+    app.add_handler(CommandHandler("papers", commands.papers))
+    app.add_handler(CommandHandler("exam", commands.exam))
+    app.add_handler(CommandHandler("practice", commands.practice))
+    app.add_handler(CommandHandler("resume", commands.resume))
+    app.add_handler(CommandHandler("cancel", commands.cancel))
+    app.add_handler(CommandHandler("mystats", commands.mystats))
+    app.add_handler(CallbackQueryHandler(buttons.button, pattern=r"^x:"))
     private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
-    app.add_handler(MessageHandler(private_text, handlers.typed_answer), group=1)
+    app.add_handler(MessageHandler(private_text, typed.typed_answer), group=1)
 
 
 async def on_startup(app: Application) -> None:

@@ -8,6 +8,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
 from bank.attempts import service as attempts
+from bank.attempts.model import Sheet, compute_result
 from bot.exam import render
 from bot.i18n import pick_lang, t
 from bot.services import services
@@ -70,8 +71,6 @@ async def send_result(context: ContextTypes.DEFAULT_TYPE, attempt_id: int) -> No
     sheet = await attempts.load_sheet(svc.db, attempt_id)
     a = sheet.attempt
     u = await prefs_for(context, a.user_id)
-    from bank.attempts.model import compute_result
-
     result = compute_result(sheet.items, sheet.answers)
     try:
         if a.message_id:
@@ -85,3 +84,30 @@ async def send_result(context: ContextTypes.DEFAULT_TYPE, attempt_id: int) -> No
     except Forbidden:
         log.info("attempt %s: the user blocked the bot; result not delivered", a.id)
     await attempts.mark_result_sent(svc.db, a.id)
+
+
+async def offer_finish(context, before: Sheet, answered_pos: int, *, repost: bool = False) -> bool:
+    """After the last question of an exam is answered, show the finish confirmation."""
+    if before.attempt.mode != "exam" or answered_pos != len(before.items) - 1:
+        return False
+    svc = services(context)
+    sheet = await attempts.load_sheet(svc.db, before.attempt.id)
+    attempt_id = sheet.attempt.id
+    u = await prefs_for(context, sheet.attempt.user_id)
+    text, kb = render.finish_confirm(sheet, u.lang)
+    if repost or not sheet.attempt.message_id:
+        sent = await context.bot.send_message(sheet.attempt.chat_id, text, reply_markup=kb)
+        await attempts.set_message(svc.db, attempt_id, sent.message_id)
+        if sheet.attempt.message_id:
+            try:
+                await context.bot.delete_message(sheet.attempt.chat_id, sheet.attempt.message_id)
+            except BadRequest:
+                pass
+    else:
+        try:
+            await context.bot.edit_message_text(text, chat_id=sheet.attempt.chat_id,
+                                                message_id=sheet.attempt.message_id, reply_markup=kb)
+        except BadRequest as e:
+            if "not modified" not in str(e).lower():
+                raise
+    return True

@@ -1,0 +1,184 @@
+"""Exam buttons: choosing a paper, answering, moving, flagging, finishing, cancelling, reviewing."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from bank.attempts import service as attempts
+from bank.attempts.model import wrong_positions
+from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
+from bank.models import Kind
+from bank.paper_store import load_paper
+from bot.exam import callbacks as cb
+from bot.exam import render
+from bot.exam.commands import MOCK_BLUEPRINT
+from bot.exam.screen import finish_and_report, offer_finish, show_attempt
+from bot.i18n import t
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+
+log = logging.getLogger(__name__)
+
+
+
+async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every exam button: validate the data, check the owner, then act."""
+    query = update.callback_query
+    u = await user_ctx(update, context)
+    data = cb.parse(query.data)
+    if data is None:
+        await query.answer(t("button_unknown", u.lang))
+        return
+    try:
+        if isinstance(data, cb.Pick):
+            await _pick(update, context, u, data)
+        else:
+            await _act(update, context, u, data)
+    except NotYourAttempt:
+        await query.answer(t("not_yours", u.lang))
+    except (AttemptClosed, NotFound):
+        await query.answer(t("exam_closed", u.lang))
+
+
+async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
+    query = update.callback_query
+    svc = services(context)
+    if update.effective_chat.type != ChatType.PRIVATE:
+        await query.answer(t("private_only", u.lang))
+        return
+    if not data.start:
+        paper = await load_paper(svc.db, data.paper_id)
+        used = await attempts.used_attempts(svc.db, u.id, paper.id)
+        text, kb = render.rules_card(paper, used, u.lang)
+        await query.answer()
+        await query.message.reply_text(text, reply_markup=kb)
+        return
+    try:
+        attempt = await attempts.start_attempt(
+            svc.db, user_id=u.id, chat_id=update.effective_chat.id, paper_id=data.paper_id, mode=data.mode,
+            now=svc.now(), shuffle=svc.settings.shuffle_options,
+            blueprint=MOCK_BLUEPRINT if data.paper_id is None else None)
+    except AlreadyRunning:
+        await query.answer(t("already_running", u.lang), show_alert=True)
+        return
+    except AttemptLimitReached as e:
+        await query.answer(t("limit_reached", u.lang, title=str(e))[:200], show_alert=True)
+        return
+    except ExamOnly:
+        await query.answer(t("exam_only", u.lang), show_alert=True)
+        return
+    await query.answer()
+    if attempt.deadline is not None:
+        from bot.exam.jobs import arm_deadline
+
+        arm_deadline(context.application, attempt.id, attempt.deadline)
+    await show_attempt(context, attempt.id, u, repost=True)
+
+
+async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
+    query = update.callback_query
+    svc = services(context)
+    if data.action in ("cancel_yes", "cancel_no"):
+        await _cancel_confirmed(update, context, u, data)
+        return
+    if data.action == "review":
+        sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
+        if sheet.attempt.status != "finished":  # keys are shown only once the paper is handed in
+            await query.answer(t("review_after_finish", u.lang))
+            return
+        wrong = wrong_positions(sheet.items, sheet.answers)
+        page = max(0, min(data.pos, len(wrong) - 1))
+        if wrong:
+            sheet = await attempts.load_sheet(svc.db, sheet.attempt.id, positions=[wrong[page]])
+        text, kb = render.review_page(sheet, wrong, page, u.lang, u.script)
+        await query.answer()
+        await query.message.reply_text(text, reply_markup=kb, protect_content=True) if data.pos == 0 \
+            else await _edit(query, text, kb)
+        return
+    sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
+    if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():
+        await finish_and_report(context, sheet.attempt.id, "timeout")
+        await query.answer(t("exam_closed", u.lang))
+        return
+    if data.pos != sheet.attempt.current_pos or data.pos >= len(sheet.items):
+        # a double tap, or a button from an older rendering: nothing changes
+        await query.answer(t("stale_button", u.lang))
+        await show_attempt(context, sheet.attempt.id, u)
+        return
+    item = sheet.current
+    q = sheet.question(item)
+    practice = sheet.attempt.mode == "practice"
+    if data.action == "answer":
+        if data.arg in ("t", "f") and q.kind == Kind.truefalse:
+            response = data.arg == "t"
+        elif data.arg and data.arg.isdigit() and q.kind == Kind.single and int(data.arg) < len(item.option_order):
+            response = item.original_letter(int(data.arg))
+        else:
+            await query.answer(t("button_unknown", u.lang))
+            return
+        await attempts.record_answer(svc.db, sheet, item.pos, response, svc.now(), advance=not practice)
+    elif data.action == "toggle":
+        if q.kind != Kind.multi or not data.arg.isdigit() or int(data.arg) >= len(item.option_order):
+            await query.answer(t("button_unknown", u.lang))
+            return
+        await attempts.toggle_draft(svc.db, sheet.attempt.id, item.pos, item.original_letter(int(data.arg)))
+    elif data.action == "submit":
+        if q.kind != Kind.multi or not item.draft:
+            await query.answer(t("draft", u.lang, a="—")[:200])
+            return
+        await attempts.record_answer(svc.db, sheet, item.pos, item.draft, svc.now(), advance=not practice)
+    elif data.action in ("next", "back"):
+        step = 1 if data.action == "next" else -1
+        await attempts.move_to(svc.db, sheet.attempt.id, max(0, min(len(sheet.items) - 1, item.pos + step)))
+    elif data.action == "flag":
+        await attempts.toggle_flag(svc.db, sheet.attempt.id, item.pos)
+    elif data.action == "finish_ask":
+        text, kb = render.finish_confirm(sheet, u.lang)
+        await query.answer()
+        await _edit(query, text, kb)
+        return
+    elif data.action == "finish_no":
+        pass
+    elif data.action == "finish_yes":
+        await query.answer()
+        await finish_and_report(context, sheet.attempt.id, "submitted")
+        return
+    await query.answer()
+    if data.action in ("answer", "submit") and await offer_finish(context, sheet, item.pos):
+        return
+    await show_attempt(context, sheet.attempt.id, u)
+
+
+async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -> None:
+    query = update.callback_query
+    svc = services(context)
+    sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
+    if data.action == "cancel_no":
+        await query.answer()
+        await _edit(query, t("cancel_kept", u.lang), None)
+        return
+    running = sheet.attempt
+    await attempts.finish_attempt(svc.db, running.id, svc.now(), "cancelled")
+    from bot.exam.jobs import disarm_deadline
+
+    disarm_deadline(context.application, running.id)
+    await query.answer()
+    if running.message_id:
+        try:
+            await context.bot.edit_message_reply_markup(running.chat_id, running.message_id, reply_markup=None)
+        except BadRequest:
+            pass
+    await _edit(query, t("cancelled", u.lang, title=running.title), None)
+
+
+async def _edit(query, text, kb) -> None:
+    try:
+        await query.edit_message_text(text, reply_markup=kb)
+    except BadRequest as e:
+        if "not modified" not in str(e).lower():
+            raise

@@ -1,0 +1,118 @@
+"""Exam commands: /papers, /exam, /practice, /resume, /cancel, /mystats."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bank.attempts import service as attempts
+from bank.models import Kind
+from bank.paper_store import list_papers
+from bot.core import open_private_button
+from bot.exam import render
+from bot.exam.screen import show_attempt
+from bot.i18n import t
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+
+log = logging.getLogger(__name__)
+
+MOCK_BLUEPRINT = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2}
+
+
+async def _offered_papers(context, *, practice: bool = False) -> list:
+    """Papers with something to ask; exam-only (hiring) papers are never offered for practice."""
+    return [p for p in await list_papers(services(context).db)
+            if any(q.askable for q in p.questions()) and not (practice and p.settings.exam_only)]
+
+
+async def papers(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """List each paper with its question count, maximum score and time limit."""
+    u = await user_ctx(update, context)
+    await update.effective_message.reply_text(render.paper_list(await _offered_papers(context), u.lang))
+
+
+async def _redirect_to_private(update: Update, context, u: UserCtx) -> bool:
+    if update.effective_chat.type == ChatType.PRIVATE:
+        return False
+    await update.effective_message.reply_text(
+        t("private_only", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
+    return True
+
+
+async def _busy(update: Update, context, u: UserCtx) -> bool:
+    """One attempt at a time: say so now rather than after a paper is chosen."""
+    if await attempts.running_attempt(services(context).db, u.id) is None:
+        return False
+    await update.effective_message.reply_text(t("already_running", u.lang))
+    return True
+
+
+async def exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Choose a paper (or /exam random) and see its rules card."""
+    u = await user_ctx(update, context)
+    if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
+        return
+    args = [a.lower() for a in context.args or []]
+    if args and args != ["random"]:
+        await update.effective_message.reply_text(t("exam_usage", u.lang))
+        return
+    if args == ["random"]:
+        text, kb = render.mock_rules_card(u.lang, sum(MOCK_BLUEPRINT.values()), 60)
+    else:
+        text, kb = render.paper_chooser(await _offered_papers(context), "exam", u.lang)
+    await update.effective_message.reply_text(text, reply_markup=kb)
+
+
+async def practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Choose a paper to practise untimed, with feedback after each answer."""
+    u = await user_ctx(update, context)
+    if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
+        return
+    text, kb = render.paper_chooser(await _offered_papers(context, practice=True), "practice", u.lang)
+    await update.effective_message.reply_text(text, reply_markup=kb)
+
+
+async def _running_here(update: Update, context, u: UserCtx):
+    """The user's running attempt, in a private chat; otherwise they are told why not and None."""
+    if await _redirect_to_private(update, context, u):
+        return None
+    running = await attempts.running_attempt(services(context).db, u.id)
+    if running is None:
+        await update.effective_message.reply_text(t("nothing_running", u.lang))
+    return running
+
+
+async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Show the running attempt again, at the same question, as a fresh message."""
+    u = await user_ctx(update, context)
+    if (running := await _running_here(update, context, u)) is not None:
+        await show_attempt(context, running.id, u, repost=True)
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Ask before dropping the running attempt (a cancelled exam still counts toward the limit)."""
+    u = await user_ctx(update, context)
+    running = await _running_here(update, context, u)
+    if running is None:
+        return
+    text, kb = render.cancel_confirm(running, u.lang)
+    await update.effective_message.reply_text(text, reply_markup=kb)
+
+
+async def mystats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The user's finished exams: attempts, best and last score."""
+    u = await user_ctx(update, context)
+    rows = await attempts.user_stats(services(context).db, u.id)
+    if not rows:
+        await update.effective_message.reply_text(t("mystats_none", u.lang))
+        return
+    lines = [t("mystats_header", u.lang)]
+    for r in rows:
+        lines.append(t("mystats_line", u.lang, title=r["title"], n=r["n"], best=render.fmt_points(r["best"]),
+                       last=render.fmt_points(r["last"] if r["last"] is not None else 0),
+                       max=render.fmt_points(r["max_score"]), method=r["method"]))
+    await update.effective_message.reply_text(render.clip("\n".join(lines)))

@@ -1,0 +1,58 @@
+"""Typed answers: fill-in and written questions answered as a message."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bank.attempts import service as attempts
+from bank.grading import parse_truefalse
+from bank.models import Kind
+from bot.exam import render
+from bot.exam.screen import finish_and_report, offer_finish, show_attempt
+from bot.i18n import t
+from bot.services import services
+from bot.userctx import user_ctx
+
+log = logging.getLogger(__name__)
+
+
+
+async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A typed answer for the current fill-in or written question of the running attempt."""
+    msg = update.effective_message
+    svc = services(context)
+    tg_user = update.effective_user
+    running = await attempts.running_attempt(svc.db, tg_user.id)
+    if running is None:
+        return
+    if msg.reply_to_message is not None and msg.reply_to_message.message_id != running.message_id:
+        return  # a reply to something else (e.g. a daily question) is not for the exam
+    u = await user_ctx(update, context)
+    sheet = await attempts.own_sheet(svc.db, running.id, u.id)
+    if running.deadline is not None and running.deadline <= svc.now():
+        await finish_and_report(context, running.id, "timeout")
+        return
+    item = sheet.current
+    q = sheet.question(item)
+    text = (msg.text or "").strip()
+    if q.kind not in render.TYPED:
+        if q.kind == Kind.truefalse and parse_truefalse(text) is not None:
+            response = parse_truefalse(text)
+        else:
+            await msg.reply_text(t("not_typed", u.lang))
+            return
+    elif not text:
+        await msg.reply_text(t("empty_answer", u.lang))
+        return
+    else:
+        response = text[:4000]
+    practice = running.mode == "practice"
+    rec = await attempts.record_answer(svc.db, sheet, item.pos, response, svc.now(), advance=not practice)
+    await msg.reply_text(render.clip(t("recorded", u.lang, n=item.pos + 1,
+                                       a=render.shown_response(q, item, rec.response, u.lang))))
+    if await offer_finish(context, sheet, item.pos, repost=True):
+        return
+    await show_attempt(context, running.id, u, repost=True)
