@@ -1,0 +1,79 @@
+"""Documents and photos: uploads, file ids and URLs, sendDocument, sendPhoto and getFile."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlparse
+
+from bot.fakeapi.methods.chats import writable_chat
+from bot.fakeapi.methods.errors import ApiError
+from bot.fakeapi.methods.formatting import checked_caption
+from bot.fakeapi.methods.markup import checked_markup
+from bot.fakeapi.methods.messages import admit, reply_target
+from bot.fakeapi.methods.params import UploadedPart, require
+from bot.fakeapi.methods.registry import Api, method
+from bot.fakeapi.state import BotState, StoredFile
+
+
+def _uploaded(state: BotState, p: dict[str, Any], name: str) -> StoredFile:
+    value = require(p, name)
+    if isinstance(value, str) and value.startswith("attach://"):
+        value = require(p, value.removeprefix("attach://"))
+    if isinstance(value, UploadedPart):
+        return state.store_file(value.data, value.filename, value.content_type)
+    if isinstance(value, str) and value in state.files:
+        return state.files[value]
+    if isinstance(value, str) and urlparse(value).scheme in ("http", "https"):
+        return state.store_file(b"", value.rsplit("/", 1)[-1] or None, None)
+    raise ApiError.bad_request("wrong file identifier/HTTP URL specified")
+
+
+def _send_file(api: Api, p: dict[str, Any], kind: str) -> dict[str, Any]:
+    state = api.state
+    chat = writable_chat(state, p)
+    stored = _uploaded(state, p, kind)
+    if kind == "photo" and not _looks_like_image(stored.data):
+        raise ApiError.bad_request("IMAGE_PROCESS_FAILED")
+    raw_caption, caption = checked_caption(p)
+    markup = checked_markup(p.get("reply_markup"))
+    reply_to = reply_target(state, chat, p)
+    admit(api, chat)
+    message = state.new_message(
+        chat,
+        state.bot.id,
+        caption=caption,
+        raw_text=raw_caption,
+        parse_mode=p.get("parse_mode"),
+        reply_markup=markup,
+        protect_content=bool(p.get("protect_content")),
+        reply_to=reply_to,
+        **{kind: stored},
+    )
+    return state.message_to_api(message)
+
+
+def _looks_like_image(data: bytes) -> bool:
+    return data.startswith((b"\x89PNG", b"\xff\xd8\xff", b"GIF8")) or data[8:12] == b"WEBP"
+
+
+@method("sendDocument")
+def send_document(api: Api, p: dict[str, Any]) -> dict[str, Any]:
+    return _send_file(api, p, "document")
+
+
+@method("sendPhoto")
+def send_photo(api: Api, p: dict[str, Any]) -> dict[str, Any]:
+    return _send_file(api, p, "photo")
+
+
+@method("getFile")
+def get_file(api: Api, p: dict[str, Any]) -> dict[str, Any]:
+    stored = api.state.files.get(require(p, "file_id"))
+    if stored is None:
+        raise ApiError.bad_request("invalid file_id")
+    return {
+        "file_id": stored.file_id,
+        "file_unique_id": stored.file_unique_id,
+        "file_size": len(stored.data),
+        "file_path": stored.file_path,
+    }
