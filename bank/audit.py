@@ -19,6 +19,13 @@ async def record(conn: aiosqlite.Connection, *, at: float, actor: int, chat_id: 
         (at, actor, chat_id, action, target, target_user, json.dumps(detail, ensure_ascii=False)))
 
 
+async def log(db: Database, *, at: float, actor: int, chat_id: int | None, action: str, target: str = "",
+              **detail) -> None:
+    """An action that writes nothing else (an export, say): its entry in a transaction of its own."""
+    async with db.write() as conn:
+        await record(conn, at=at, actor=actor, chat_id=chat_id, action=action, target=target, **detail)
+
+
 @dataclass(frozen=True)
 class Entry:
     at: float

@@ -108,6 +108,10 @@ async def find_paper(db: Database, key: str) -> tuple[int, str, str]:
     return row[0], row[1], row[2]
 
 
+async def is_exam_only(db: Database, paper_id: int) -> bool:
+    return bool(await db.scalar("SELECT exam_only FROM papers WHERE id=?", (paper_id,)))
+
+
 async def set_exam_only(db: Database, paper_id: int, on: bool, *, lead: int, chat_id: int | None,
                         now: float) -> None:
     """Mark a paper exam-only (kept out of practice and daily quizzes) or not. Raises NotFound."""

@@ -30,6 +30,12 @@ async def ensure_user(db: Database, user_id: int, first_name: str, username: str
     return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
 
 
+async def find_prefs(db: Database, user_id: int) -> UserPrefs | None:
+    """A known user's preferences, without touching the record; None for an unknown user."""
+    row = await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,))
+    return None if row is None else UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
+
+
 async def set_language(db: Database, user_id: int, language: str | None) -> None:
     async with db.write() as conn:
         await conn.execute("UPDATE users SET language=? WHERE id=?", (language, user_id))

@@ -8,6 +8,7 @@ import logging
 from telegram import BotCommand, BotCommandScopeDefault
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
+from bank import updates
 from bank.clock import Clock, SystemClock
 from bank.db import Database
 from bot import core
@@ -56,7 +57,7 @@ async def _post_init(app: Application) -> None:
     svc.db = await Database.open(svc.settings.db)
     from bank.bootstrap import ensure_default_bank
 
-    await core.forget_old_updates(svc.db, svc.now())
+    await updates.forget_old(svc.db, svc.now())
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
         log.info("imported the bundled bank: %d papers", imported)

@@ -18,6 +18,7 @@ from telegram.ext import (
     filters,
 )
 
+from bank import updates
 from bank import users as user_store
 from bot.i18n import pick_lang, t
 from bot.services import services
@@ -36,23 +37,9 @@ COMMANDS = [
 async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Telegram delivers at least once: an update_id seen before is not handled again."""
     svc = services(context)
-    async with svc.db.write() as conn:
-        cur = await conn.execute(
-            "INSERT OR IGNORE INTO processed_updates (bot_id, update_id, at) VALUES (?, ?, ?)",
-            (context.bot.id, update.update_id, svc.now()))
-        fresh = cur.rowcount == 1
-    if not fresh:
+    if not await updates.claim(svc.db, context.bot.id, update.update_id, svc.now()):
         log.info("update %s delivered again: ignored", update.update_id)
         raise ApplicationHandlerStop
-
-
-UPDATE_MEMORY_SECONDS = 7 * 24 * 3600  # Telegram keeps undelivered updates for 24 hours
-
-
-async def forget_old_updates(db, now: float) -> None:
-    """Keep the de-duplication table small: a week is far longer than Telegram redelivers."""
-    async with db.write() as conn:
-        await conn.execute("DELETE FROM processed_updates WHERE at < ?", (now - UPDATE_MEMORY_SECONDS,))
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -67,12 +54,20 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await update.effective_message.reply_text(t("help", u.lang))
 
 
+async def _choice(update: Update, context: ContextTypes.DEFAULT_TYPE, u, allowed: tuple[str, ...],
+                  usage: str) -> str | None:
+    """The command's one argument if it is one of `allowed`; otherwise the usage is sent and None."""
+    arg = context.args[0].lower() if context.args else ""
+    if arg in allowed:
+        return arg
+    await update.effective_message.reply_text(t(usage, u.lang))
+    return None
+
+
 async def set_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Override the interface language: /lang en|zh|auto."""
     u = await user_ctx(update, context)
-    arg = (context.args[0].lower() if context.args else "")
-    if arg not in ("en", "zh", "auto"):
-        await update.effective_message.reply_text(t("lang_usage", u.lang))
+    if (arg := await _choice(update, context, u, ("en", "zh", "auto"), "lang_usage")) is None:
         return
     await user_store.set_language(services(context).db, u.id, None if arg == "auto" else arg)
     u = await user_ctx(update, context)
@@ -82,9 +77,7 @@ async def set_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def set_script(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Show questions as written, in Simplified or in Traditional: /script orig|hans|hant."""
     u = await user_ctx(update, context)
-    arg = (context.args[0].lower() if context.args else "")
-    if arg not in ("orig", "hans", "hant"):
-        await update.effective_message.reply_text(t("script_usage", u.lang))
+    if (arg := await _choice(update, context, u, ("orig", "hans", "hant"), "script_usage")) is None:
         return
     await user_store.set_script(services(context).db, u.id, arg)
     await update.effective_message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))

@@ -40,6 +40,13 @@ async def running_attempt(db: Database, user_id: int) -> Attempt | None:
     return None if row is None else Attempt.from_row(row)
 
 
+async def current_question_id(db: Database, user_id: int) -> int | None:
+    """The question on the screen of the user's running attempt, if any."""
+    return await db.scalar(
+        "SELECT i.question_id FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id "
+        "AND i.pos = t.current_pos WHERE t.user_id=? AND t.status='running'", (user_id,))
+
+
 async def load_sheet(db: Database, attempt_id: int, *, positions: Iterable[int] | str | None = None) -> Sheet:
     """The attempt with its items and answers, and the questions at `positions`. Raises NotFound.
 

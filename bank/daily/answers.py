@@ -85,6 +85,11 @@ async def user_answers(db: Database, delivery_id: int, user_id: int) -> list[Ans
     return [_answer(r) for r in rows]
 
 
+async def answers_in(db: Database, delivery_id: int) -> int:
+    """Every answer given to the delivery so far, all questions together."""
+    return await db.scalar("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=?", (delivery_id,))
+
+
 async def answer_count(db: Database, delivery_id: int, pos: int) -> int:
     return await db.scalar(
         "SELECT COUNT(*) FROM daily_answers WHERE delivery_id=? AND pos=?", (delivery_id, pos))

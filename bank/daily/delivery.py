@@ -70,6 +70,19 @@ async def find_delivery(db: Database, chat_id: int, day: date | str) -> Delivery
     return _delivery(row) if row else None
 
 
+async def waiting_item(db: Database, chat_id: int, user_id: int) -> tuple[Delivery, Item] | None:
+    """The private question sent and not yet answered, in the newest open quiz of this chat."""
+    row = await db.fetchone(
+        """SELECT i.delivery_id, i.pos FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+           WHERE d.chat_id=? AND d.status IN ('pending','sending','open') AND i.message_id IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM daily_answers a WHERE a.delivery_id=i.delivery_id
+                             AND a.pos=i.pos AND a.user_id=?)
+           ORDER BY d.day DESC, i.pos LIMIT 1""", (chat_id, user_id))
+    if row is None:
+        return None
+    return await get_delivery(db, row[0]), await get_item(db, row[0], row[1])
+
+
 async def get_delivery(db: Database, delivery_id: int) -> Delivery:
     """Raises NotFound."""
     row = await db.fetchone(f"{_SELECT} WHERE d.id=?", (delivery_id,))

@@ -58,6 +58,15 @@ async def chat_type(db: Database, chat_id: int) -> str | None:
     return await db.scalar("SELECT type FROM chats WHERE id=?", (chat_id,))
 
 
+async def chat_title(db: Database, chat_id: int) -> str:
+    return await db.scalar("SELECT title FROM chats WHERE id=?", (chat_id,)) or ""
+
+
+async def chat_timezone(db: Database, chat_id: int) -> str | None:
+    """The zone the chat's schedule last set, if any."""
+    return await db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
+
+
 async def get_subscription(db: Database, chat_id: int) -> Subscription | None:
     row = await db.fetchone(f"{_SELECT} WHERE s.chat_id=?", (chat_id,))
     return _sub(row) if row else None

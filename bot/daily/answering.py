@@ -13,8 +13,10 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
+from bank.attempts.service import running_attempt
 from bank.daily import answers as answer_store
 from bank.daily import delivery as dstore
+from bank.daily import subscriptions as subs
 from bank.daily.answers import QuizClosed
 from bank.daily.papers import multi_policy
 from bank.errors import NotFound
@@ -219,7 +221,7 @@ async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await _tell_privately(app, u, render.already_answered_toast(view, earlier, u.lang))
         return
     await _react(app, msg.chat_id, msg.message_id)
-    title = await services(app).db.scalar("SELECT title FROM chats WHERE id=?", (delivery.chat_id,)) or ""
+    title = await subs.chat_title(services(app).db, delivery.chat_id)
     fb = render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
     await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=title, n=view.pos + 1, fb=fb))
     counts.editor(app).touch(app, delivery.id, view.pos)
@@ -255,9 +257,9 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if msg.reply_to_message is not None:
         hit = await dstore.item_by_message(db, msg.chat_id, msg.reply_to_message.message_id)
     if hit is None:
-        if await db.scalar("SELECT 1 FROM attempts WHERE user_id=? AND status='running'", (user_id,)):
+        if await running_attempt(db, user_id) is not None:  # typed text is the exam's
             return
-        hit = await waiting_item(app, msg.chat_id, user_id)
+        hit = await dstore.waiting_item(db, msg.chat_id, user_id)
         if hit is None:
             return
     delivery, item = hit
@@ -274,16 +276,3 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     await _answer_private(app, delivery, view, u, response)
 
-
-async def waiting_item(app: Application, chat_id: int, user_id: int) -> tuple[dstore.Delivery, dstore.Item] | None:
-    """The private question sent and not yet answered, in the newest open quiz of this chat."""
-    db = services(app).db
-    row = await db.fetchone(
-        """SELECT i.delivery_id, i.pos FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-           WHERE d.chat_id=? AND d.status IN ('pending','sending','open') AND i.message_id IS NOT NULL
-             AND NOT EXISTS (SELECT 1 FROM daily_answers a WHERE a.delivery_id=i.delivery_id
-                             AND a.pos=i.pos AND a.user_id=?)
-           ORDER BY d.day DESC, i.pos LIMIT 1""", (chat_id, user_id))
-    if row is None:
-        return None
-    return await dstore.get_delivery(db, row[0]), await dstore.get_item(db, row[0], row[1])

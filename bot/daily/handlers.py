@@ -14,6 +14,7 @@ from telegram.ext import ContextTypes
 from bank.daily import answers as answer_store
 from bank.daily import delivery as dstore
 from bank.daily import subscriptions as subs
+from bank.daily.answers import answers_in
 from bank.daily.delivery import EmptyBank
 from bank.daily.schedule import (
     BadTime,
@@ -113,7 +114,7 @@ async def daily_on(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCt
         await update.effective_message.reply_text(t("daily_bad_arg", u.lang, text=str(e)))
         return
     old = await subs.get_subscription(svc.db, chat_id)
-    chat_tz = await svc.db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
+    chat_tz = await subs.chat_timezone(svc.db, chat_id)
     sub = await subs.subscribe(
         svc.db, chat_id,
         at or (old.at_time if old else svc.settings.daily_time),
@@ -215,7 +216,7 @@ async def status_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int, u: UserC
     elif delivery.status == "failed":
         lines.append(t("daily_today_failed", u.lang))
     elif delivery.accepts_answers:
-        n = await svc.db.scalar("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=?", (delivery.id,))
+        n = await answers_in(svc.db, delivery.id)
         lines.append(t("daily_today_open", u.lang, at=push.fmt_local(delivery.closes_at, schedule.tz), n=n))
     else:
         lines.append(t("daily_today_closed", u.lang))

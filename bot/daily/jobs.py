@@ -87,38 +87,36 @@ async def push_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     if day is None:
         return
     try:
-        await push.push_day(app, chat_id, sub.private, day)
+        await _guarded(app, push.push_day(app, chat_id, sub.private, day), f"chat {chat_id}: daily push",
+                       push_job, chat_id, f"daily-retry:{chat_id}")
     except EmptyBank:
         log.warning("chat %s: no question may be asked in daily practice", chat_id)
-    except _TRANSIENT as e:
-        log.warning("chat %s: daily push stopped (%s); retrying in %ss", chat_id, e, RETRY_SECONDS)
-        retry_later(app, push_job, chat_id, f"daily-retry:{chat_id}")
-    except TelegramError:
-        log.exception("chat %s: daily push refused by Telegram; resumed at the next start", chat_id)
 
 
 async def resume_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Send what an interrupted push still lacks."""
     app, delivery_id = context.application, context.job.data
-    try:
-        await push.resume(app, delivery_id)
-    except _TRANSIENT as e:
-        log.warning("delivery %s: resume stopped (%s); retrying in %ss", delivery_id, e, RETRY_SECONDS)
-        retry_later(app, resume_job, delivery_id, f"daily-resume:{delivery_id}")
-    except TelegramError:
-        log.exception("delivery %s: resume refused by Telegram; tried again at the next start", delivery_id)
+    await _guarded(app, push.resume(app, delivery_id), f"delivery {delivery_id}: resume",
+                   resume_job, delivery_id, f"daily-resume:{delivery_id}")
 
 
 async def close_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Close time: stop answers, post the keys and the day's top (once)."""
     app, delivery_id = context.application, context.job.data
+    await _guarded(app, push.close(app, delivery_id), f"delivery {delivery_id}: close",
+                   close_job, delivery_id, close_name(delivery_id))
+
+
+async def _guarded(app: Application, work, what: str, job, data: int, retry_name: str) -> None:
+    """Run a job's work: a network hiccup retries it later; a refusal waits for the next start,
+    where recovery picks the work up from the database again."""
     try:
-        await push.close(app, delivery_id)
+        await work
     except _TRANSIENT as e:
-        log.warning("delivery %s: close stopped (%s); retrying in %ss", delivery_id, e, RETRY_SECONDS)
-        retry_later(app, close_job, delivery_id, close_name(delivery_id))
+        log.warning("%s stopped (%s); retrying in %ss", what, e, RETRY_SECONDS)
+        retry_later(app, job, data, retry_name)
     except TelegramError:
-        log.exception("delivery %s: close refused by Telegram; tried again at the next start", delivery_id)
+        log.exception("%s refused by Telegram; tried again at the next start", what)
 
 
 async def recover(app: Application) -> None:

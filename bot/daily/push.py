@@ -24,6 +24,7 @@ from bank.daily.plan import create_or_resume
 from bank.daily.schedule import Schedule, closes_at, local_day, next_fire, parse_hhmm, parse_timezone
 from bank.daily.streaks import streak, streaks
 from bank.paper_store import get_questions
+from bank.users import find_prefs
 from bot.daily import render
 from bot.services import services
 
@@ -96,7 +97,7 @@ async def schedule_for(app: Application, chat_id: int) -> tuple[Schedule, int]:
     sub = await subs.get_subscription(svc.db, chat_id)
     if sub is not None:
         return sub.schedule(), sub.questions
-    tz = await svc.db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
+    tz = await subs.chat_timezone(svc.db, chat_id)
     base = default_schedule(app)
     if tz:
         base = Schedule(base.at_time, parse_timezone(tz))
@@ -113,10 +114,10 @@ async def prefs(app: Application, chat_id: int, private: bool) -> tuple[str, str
     svc = services(app)
     lang, script = svc.settings.language, "orig"
     if private:
-        row = await svc.db.fetchone("SELECT language, script FROM users WHERE id=?", (chat_id,))
-        if row is not None:
-            lang = row["language"] or lang
-            script = row["script"] or script
+        known = await find_prefs(svc.db, chat_id)
+        if known is not None:
+            lang = known.language or lang
+            script = known.script or script
     return lang, script
 
 

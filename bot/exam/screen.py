@@ -9,6 +9,7 @@ from telegram.ext import ContextTypes
 
 from bank.attempts import service as attempts
 from bank.attempts.model import Sheet, compute_result
+from bank.users import find_prefs
 from bot.exam import render
 from bot.i18n import pick_lang, t
 from bot.services import services
@@ -20,11 +21,10 @@ log = logging.getLogger(__name__)
 async def prefs_for(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> UserCtx:
     """A user's language and script when there is no update to read them from (jobs)."""
     svc = services(context)
-    row = await svc.db.fetchone("SELECT first_name, language, script FROM users WHERE id=?", (user_id,))
-    if row is None:
+    prefs = await find_prefs(svc.db, user_id)
+    if prefs is None:
         return UserCtx(user_id, "", svc.settings.language, "orig")
-    return UserCtx(user_id, row["first_name"], pick_lang(row["language"], None, svc.settings.language),
-                   row["script"])
+    return UserCtx(user_id, prefs.first_name, pick_lang(prefs.language, None, svc.settings.language), prefs.script)
 
 
 async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: UserCtx, *,

@@ -7,6 +7,7 @@ from telegram.ext import ContextTypes
 
 from bank import disputes as dsp
 from bank import item_stats as stats
+from bank.attempts.service import current_question_id
 from bank.errors import NotFound
 from bot.i18n import t
 from bot.leads import render
@@ -29,7 +30,7 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except NotFound:
             await update.effective_message.reply_text(t("l_paper_unknown", lang, paper=key))
             return
-        exam_only = bool(await db.scalar("SELECT exam_only FROM papers WHERE id=?", (paper_id,)))
+        exam_only = await stats.is_exam_only(db, paper_id)
         text, keyboard = render.bankstats_paper(paper_id, slug, title, exam_only, await stats.item_stats(db, paper_id),
                                                 lang, desk.scope)
     else:
@@ -102,9 +103,7 @@ async def dispute(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     elif msg.reply_to_message is not None:
         qid = await dsp.question_for_message(svc.db, msg.chat_id, msg.reply_to_message.message_id)
     elif update.effective_chat.type == "private":
-        qid = await svc.db.scalar(
-            "SELECT i.question_id FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id "
-            "AND i.pos = t.current_pos WHERE t.user_id=? AND t.status='running'", (u.id,))
+        qid = await current_question_id(svc.db, u.id)
     if qid is None or not args:
         await msg.reply_text(t("l_dp_usage", u.lang))
         return
@@ -143,7 +142,7 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
         else:
             on = bool(press.args[1])
             await stats.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
-            slug = await svc.db.scalar("SELECT slug FROM papers WHERE id=?", (target,))
+            _, slug, _ = await stats.find_paper(svc.db, str(target))
             text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
     except NotFound:
         await query.answer(t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",

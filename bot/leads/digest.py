@@ -9,6 +9,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bank import digest as dg
+from bank.daily.subscriptions import chat_title
 from bank.leaderboard import chat_zone
 from bot.i18n import t
 from bot.leads import render
@@ -47,7 +48,7 @@ async def post_digest(app: Application, chat_id: int, *, claim: bool) -> bool:
     s = await dg.get_schedule(svc.db, chat_id)
     if claim and (s is None or not await dg.claim_week(svc.db, chat_id, dg.week_key(now, tz))):
         return False
-    title = await svc.db.scalar("SELECT title FROM chats WHERE id=?", (chat_id,)) or ""
+    title = await chat_title(svc.db, chat_id)
     text = render.digest_text(await dg.compose(svc.db, chat_id, now, tz), title, svc.settings.language)
     try:
         await app.bot.send_message(chat_id, text)

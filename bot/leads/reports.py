@@ -35,9 +35,8 @@ async def _period(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk
 async def _audit(context: ContextTypes.DEFAULT_TYPE, desk, action: str, target: str, **detail) -> None:
     """Exports of team results are lead actions too: who took what, when."""
     svc = services(context)
-    async with svc.db.write() as conn:
-        await audit.record(conn, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action=action,
-                           target=target, **detail)
+    await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action=action, target=target,
+                    **detail)
 
 
 async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -7,6 +7,7 @@ from telegram.ext import ContextTypes
 
 from bank import review as reviews
 from bank.errors import NotFound
+from bank.users import find_prefs
 from bot.i18n import pick_lang, t
 from bot.leads import render
 from bot.leads.access import require_lead, send_private, tell
@@ -81,5 +82,5 @@ async def skip(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, p
 
 async def _candidate_lang(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> str:
     svc = services(context)
-    stored = await svc.db.scalar("SELECT language FROM users WHERE id=?", (user_id,))
-    return pick_lang(stored, None, svc.settings.language)
+    prefs = await find_prefs(svc.db, user_id)
+    return pick_lang(prefs.language if prefs else None, None, svc.settings.language)

@@ -8,8 +8,7 @@ from urllib.parse import urlparse
 from bot.fakeapi.methods.chats import writable_chat
 from bot.fakeapi.methods.errors import ApiError
 from bot.fakeapi.methods.formatting import checked_caption
-from bot.fakeapi.methods.markup import checked_markup
-from bot.fakeapi.methods.messages import admit, reply_target
+from bot.fakeapi.methods.messages import post
 from bot.fakeapi.methods.params import UploadedPart, require
 from bot.fakeapi.methods.registry import Api, method
 from bot.fakeapi.state import BotState, StoredFile
@@ -35,21 +34,8 @@ def _send_file(api: Api, p: dict[str, Any], kind: str) -> dict[str, Any]:
     if kind == "photo" and not _looks_like_image(stored.data):
         raise ApiError.bad_request("IMAGE_PROCESS_FAILED")
     raw_caption, caption = checked_caption(p)
-    markup = checked_markup(p.get("reply_markup"))
-    reply_to = reply_target(state, chat, p)
-    admit(api, chat)
-    message = state.new_message(
-        chat,
-        state.bot.id,
-        caption=caption,
-        raw_text=raw_caption,
-        parse_mode=p.get("parse_mode"),
-        reply_markup=markup,
-        protect_content=bool(p.get("protect_content")),
-        reply_to=reply_to,
-        **{kind: stored},
-    )
-    return state.message_to_api(message)
+    return post(api, chat, p, caption=caption, raw_text=raw_caption, parse_mode=p.get("parse_mode"),
+                **{kind: stored})
 
 
 def _looks_like_image(data: bytes) -> bool:

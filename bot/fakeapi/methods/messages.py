@@ -37,6 +37,18 @@ def admit(api: Api, chat: ChatInfo) -> None:
         raise ApiError.retry_after(retry_after)
 
 
+def post(api: Api, chat: ChatInfo, p: dict[str, Any], **content: Any) -> dict[str, Any]:
+    """What every send shares: its keyboard and reply target checked, the rate limits applied,
+    then the bot's message stored and returned in the wire format."""
+    state = api.state
+    markup = checked_markup(p.get("reply_markup"))
+    reply_to = reply_target(state, chat, p)
+    admit(api, chat)
+    message = state.new_message(chat, state.bot.id, reply_markup=markup,
+                                protect_content=bool(p.get("protect_content")), reply_to=reply_to, **content)
+    return state.message_to_api(message)
+
+
 def editable(state: BotState, p: dict[str, Any]) -> StoredMessage:
     if p.get("inline_message_id"):
         raise ApiError.bad_request("MESSAGE_ID_INVALID")
@@ -60,25 +72,11 @@ def send_message(api: Api, p: dict[str, Any]) -> dict[str, Any]:
     state = api.state
     chat = writable_chat(state, p)
     raw, text = checked_text(p)
-    markup = checked_markup(p.get("reply_markup"))
-    reply_to = reply_target(state, chat, p)
     preview = p.get("link_preview_options")
     if preview is None and p.get("disable_web_page_preview"):
         preview = {"is_disabled": True}
-    admit(api, chat)
-    message = state.new_message(
-        chat,
-        state.bot.id,
-        text=text,
-        raw_text=raw,
-        parse_mode=p.get("parse_mode"),
-        entities=p.get("entities"),
-        reply_markup=markup,
-        protect_content=bool(p.get("protect_content")),
-        reply_to=reply_to,
-        link_preview_options=preview,
-    )
-    return state.message_to_api(message)
+    return post(api, chat, p, text=text, raw_text=raw, parse_mode=p.get("parse_mode"), entities=p.get("entities"),
+                link_preview_options=preview)
 
 
 @method("editMessageText")

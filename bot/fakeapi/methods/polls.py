@@ -6,8 +6,7 @@ from typing import Any
 
 from bot.fakeapi.methods.chats import writable_chat
 from bot.fakeapi.methods.errors import ApiError
-from bot.fakeapi.methods.markup import checked_markup
-from bot.fakeapi.methods.messages import admit, editable, reply_target
+from bot.fakeapi.methods.messages import editable, post
 from bot.fakeapi.methods.params import require
 from bot.fakeapi.methods.registry import Api, method
 
@@ -28,9 +27,6 @@ def send_poll(api: Api, p: dict[str, Any]) -> dict[str, Any]:
         correct = [p["correct_option_id"]]
     if poll_type == "quiz" and not (correct and all(0 <= int(i) < len(options) for i in correct)):
         raise ApiError.bad_request("QUIZ_CORRECT_ANSWER_INVALID")
-    reply_to = reply_target(state, chat, p)
-    markup = checked_markup(p.get("reply_markup"))
-    admit(api, chat)
     poll: dict[str, Any] = {
         "id": f"POLL{len(state.messages) + 1}",
         "question": question,
@@ -45,15 +41,7 @@ def send_poll(api: Api, p: dict[str, Any]) -> dict[str, Any]:
     }
     if poll_type == "quiz":
         poll["correct_option_ids"] = [int(i) for i in correct]
-    message = state.new_message(
-        chat,
-        state.bot.id,
-        poll=poll,
-        reply_markup=markup,
-        protect_content=bool(p.get("protect_content")),
-        reply_to=reply_to,
-    )
-    return state.message_to_api(message)
+    return post(api, chat, p, poll=poll)
 
 
 @method("stopPoll")
