@@ -16,6 +16,8 @@ class Kind(StrEnum):
     short = "short"
     discussion = "discussion"
     case = "case"
+    numerical = "numerical"  # a number within a tolerance; answer [[value, tolerance], ...]
+    matching = "matching"  # pairs; answer [[left, right], ...], a blank left is a distractor
 
 
 OBJECTIVE = frozenset({Kind.fill, Kind.single, Kind.multi, Kind.truefalse})
@@ -32,6 +34,8 @@ class Flag(StrEnum):
 
 
 UNASKABLE = frozenset({Flag.truncated, Flag.corrupted, Flag.no_answer})
+# Kinds the bank stores and grades but the bot cannot ask yet: held out of exams, practice and daily.
+NOT_ASKED_YET = frozenset({Kind.numerical, Kind.matching})
 
 
 class MultiPolicy(StrEnum):
@@ -46,7 +50,8 @@ class Source(BaseModel):
     number: int
 
 
-# answer by kind: single "C"; multi "ABD"; truefalse bool; fill [[alt, ...], ...]; subjective text
+# answer by kind: single "C"; multi "ABD"; truefalse bool; fill [[alt, ...], ...]; subjective text;
+# numerical [[value, tolerance], ...] as decimal strings; matching [[left, right], ...]
 Answer = bool | str | list[list[str]]
 
 
@@ -63,10 +68,17 @@ class Question(BaseModel):
     source: Source | None = None
     topic: str = ""
     retired: bool = False
+    name: str = ""  # a short name from GIFT or Moodle XML
+    difficulty: str = ""  # as a spreadsheet gave it (易/中/难, 1-5, ...)
+    # Moodle fractions (-1..1), one per option (single, multi), per accepted form (one-blank fill)
+    # or per accepted value (numerical); empty: follow the key
+    weights: list[float] = Field(default_factory=list)
+    feedback: list[str] = Field(default_factory=list)  # aligned with weights, per option or form
 
     @property
     def askable(self) -> bool:
-        return not self.retired and not (set(self.flags) & UNASKABLE)
+        return (not self.retired and not (set(self.flags) & UNASKABLE)
+                and self.kind not in NOT_ASKED_YET)
 
     @property
     def fingerprint(self) -> str:

@@ -66,17 +66,21 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
             kept.append(fp)
             rows.append((fp, paper_id, section_id, q.number, q.kind.value, q.stem,
                          _dumps(q.options), _dumps(q.answer), q.explanation, q.points,
-                         _dumps(q.flags), q.topic))
+                         _dumps(q.flags), q.topic, q.name, _dumps(q.weights), _dumps(q.feedback),
+                         q.difficulty))
         # one call per section: aiosqlite hops to its thread once per call, not once per row
         await conn.executemany(
             """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
-                   options, answer, explanation, points, flags, topic, retired)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0)
+                   options, answer, explanation, points, flags, topic, name, weights, feedback,
+                   difficulty, retired)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)
                ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
                    section_id=excluded.section_id, number=excluded.number,
                    kind=excluded.kind, stem=excluded.stem, options=excluded.options,
                    answer=excluded.answer, explanation=excluded.explanation,
-                   points=excluded.points, flags=excluded.flags, topic=excluded.topic""",
+                   points=excluded.points, flags=excluded.flags, topic=excluded.topic,
+                   name=excluded.name, weights=excluded.weights, feedback=excluded.feedback,
+                   difficulty=excluded.difficulty""",
             rows,
         )
     marks = ",".join("?" * len(kept)) or "''"
@@ -106,6 +110,10 @@ def question_from_row(row: sqlite3.Row) -> Question:
         flags=json.loads(row["flags"]),
         topic=row["topic"],
         retired=bool(row["retired"]),
+        name=row["name"],
+        weights=json.loads(row["weights"]),
+        feedback=json.loads(row["feedback"]),
+        difficulty=row["difficulty"],
         source=Source(paper=row["slug"], section=row["section_pos"], number=row["number"])
         if "slug" in keys else None,
     )

@@ -8,6 +8,7 @@ from bank.grading.choice import parse_choice, parse_truefalse
 from bank.grading.core import grade
 from bank.grading.fill import split_blanks
 from bank.grading.normalize import normalize_for_match
+from bank.grading.numerical import parse_number
 from bank.grading.result import Grade, Verdict
 from bank.grading.subjective import key_terms, load_segmenter
 
@@ -18,6 +19,7 @@ __all__ = [
     "key_terms",
     "normalize_for_match",
     "parse_choice",
+    "parse_number",
     "parse_truefalse",
     "split_blanks",
     "warm_up",

@@ -122,6 +122,9 @@ def grade_single(question: Question, response: object) -> Grade:
     chosen = parse_choice(response, n_options=n) or _option_by_text(question, response)
     if chosen is None:
         return scaled(0.0, question.points, key, "answer not recognised")
+    if question.weights:  # Moodle partial credit per option (GIFT %50%, XML fraction)
+        i = LETTERS.index(chosen)
+        return scaled(question.weights[i] if i < len(question.weights) else 0.0, question.points, key)
     return scaled(1.0 if chosen == key else 0.0, question.points, key)
 
 
@@ -154,7 +157,12 @@ def grade_multi(question: Question, response: object, policy: MultiPolicy) -> Gr
     if chosen is None:
         return scaled(0.0, question.points, expected, "answer not recognised")
     n_options = n or max(4, LETTERS.index(max(key + chosen)) + 1)
-    fraction = multi_fraction(key, chosen, policy, n_options)
+    if question.weights and policy == MultiPolicy.weighted:
+        # the weights the paper's author gave each option, as Moodle scores them
+        w = question.weights
+        fraction = sum(w[LETTERS.index(c)] for c in chosen if LETTERS.index(c) < len(w))
+    else:
+        fraction = multi_fraction(key, chosen, policy, n_options)
     right = len(set(key) & set(chosen))
     detail = f"{right}/{len(key)} right, {len(set(chosen) - set(key))} wrong"
     return scaled(fraction, question.points, expected, detail)

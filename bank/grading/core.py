@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bank.grading.choice import grade_multi, grade_single, grade_truefalse
 from bank.grading.fill import grade_fill
+from bank.grading.matching import grade_matching
+from bank.grading.numerical import grade_numerical
 from bank.grading.result import Grade
 from bank.grading.subjective import grade_subjective
 from bank.models import Kind, MultiPolicy, Question
@@ -25,5 +27,9 @@ def grade(question: Question, response: object, *, multi_policy: MultiPolicy = M
             return grade_truefalse(question, response)
         case Kind.fill:
             return grade_fill(question, response)
+        case Kind.numerical:
+            return grade_numerical(question, response)
+        case Kind.matching:
+            return grade_matching(question, response, MultiPolicy(multi_policy))
         case _:
             return grade_subjective(question, response)

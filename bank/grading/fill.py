@@ -112,6 +112,8 @@ def grade_fill(question: Question, response: object) -> Grade:
     expected = fill_expected(key)
     accepted = _prepared(key)
     whole, parts = _typed_parts(response, len(key))
+    if len(key) == 1 and question.weights:
+        return scaled(_weighted_form(question, key[0], whole), question.points, expected)
     if len(key) == 1:
         # the whole reply first: "$f(x)=max(0,x)$" has a comma but is one blank
         ok = _matches(whole, accepted[0]) or (
@@ -131,3 +133,13 @@ def grade_fill(question: Question, response: object) -> Grade:
     else:
         detail = f"{n_right}/{len(key)} blanks right"
     return scaled(n_right / len(key), question.points, expected, detail)
+
+
+def _weighted_form(question: Question, forms: tuple[str, ...], typed: str) -> float:
+    """The best weight among the accepted forms `typed` matches (short answers with % credit)."""
+    best = 0.0
+    for form, weight in zip(forms, question.weights, strict=False):
+        accepted = _prepared(((form,),))[0]
+        if weight > best and _matches(typed, accepted):
+            best = weight
+    return best

@@ -4,7 +4,9 @@ Shape: {"papers": [{"slug", "title", "source_file", "settings", "notes", "sectio
 "title", "points_each", "declared_count", "questions": [{"number", "kind", "stem", "options",
 "answer", "explanation", "points", "flags", "topic"}]}]}]}. Options are texts without letters;
 answers: single "C", multi "ABD", truefalse true/false, fill [[alternative, ...] per blank],
-short/discussion/case the reference text.
+short/discussion/case the reference text, numerical [[value, tolerance], ...] as decimal strings,
+matching [[left, right], ...]. "name", "difficulty", "weights" (a fraction per option or accepted answer) and
+"feedback" appear only when set.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def _paper(p: Paper) -> dict[str, Any]:
 
 
 def _question(q: Question) -> dict[str, Any]:
-    return {
+    out = {
         "number": q.number,
         "kind": q.kind.value,
         "stem": q.stem,
@@ -62,6 +64,11 @@ def _question(q: Question) -> dict[str, Any]:
         "flags": list(q.flags),
         "topic": q.topic,
     }
+    # only when set, so an export of a bank without them reads as before
+    for key in ("name", "difficulty", "weights", "feedback"):
+        if getattr(q, key):
+            out[key] = getattr(q, key)
+    return out
 
 
 def looks_like_json(text: str) -> bool:
@@ -138,6 +145,8 @@ def _check_question(file: str, place: str, q: Question) -> None:
         ok = isinstance(a, bool)
     elif q.kind is Kind.fill:
         ok = isinstance(a, list) and all(isinstance(b, list) and b for b in a)
+    elif q.kind in (Kind.numerical, Kind.matching):
+        ok = isinstance(a, list) and bool(a) and all(isinstance(b, list) and len(b) == 2 for b in a)
     else:
         ok = isinstance(a, str)
     if not ok:

@@ -1,0 +1,269 @@
+"""Moodle's GIFT format, read into the bank's questions.
+
+Everything the Moodle documentation describes: `//` comment lines, `$CATEGORY:` lines (they set
+the topic of the questions after them), `::name::`, `[html]`/`[markdown]`/`[plain]`/`[moodle]`
+text formats (HTML is reduced to plain text), the escapes `\\~ \\= \\# \\{ \\} \\:` and `\\\\`
+(and `\\n` for a new line), `#` feedback per answer and `####` general feedback (the
+explanation), `%50%` weights (negative too), missing-word questions (the answer block inside the
+text leaves a blank), and every kind: multiple choice (one or several right answers), true/false
+(T, F, TRUE, FALSE), short answer (several forms, % credit), numerical (`{#3:2}`, `{#1..5}`,
+several answers with credit, `~#` feedback for any other number), matching (`=a -> b`) and essay
+(`{}`). A block with no answer (a Moodle "description") is not a question: it is reported by
+line and skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from bank.errors import ImportFailed
+from bank.formats.build import BLANK, Item, Parsed, category_topic, keep_weights, round_weight
+from bank.formats.html_text import html_to_text
+from bank.models import Kind, Question
+
+# escaped characters stand in the private use area while the structure is parsed
+_ESCAPES = {"\\\\": "\ue000", "\\~": "\ue001", "\\=": "\ue002", "\\#": "\ue003", "\\{": "\ue004",
+            "\\}": "\ue005", "\\:": "\ue006"}
+_RESTORE = str.maketrans({v: k[1] for k, v in _ESCAPES.items()})
+_ESCAPE_RE = re.compile(r"\\[\\~=#{}:]")
+_NAME = re.compile(r"^\s*::(.*?)::", re.DOTALL)
+_FORMAT = re.compile(r"^\s*\[(html|moodle|plain|markdown)\]", re.IGNORECASE)
+_WEIGHT = re.compile(r"^\s*%(-?\d+(?:\.\d+)?)%")
+_TRUEFALSE = re.compile(r"^(T|F|TRUE|FALSE)\s*(#|$)", re.IGNORECASE)
+
+
+def looks_like_gift(text: str) -> bool:
+    """An answer block `{...}` on some line that is not a comment, and no Aiken key lines."""
+    return bool(re.search(r"^(?!\s*//).*\{[^}]*\}", text, re.MULTILINE))
+
+
+def parse_gift(text: str, *, file: str) -> Parsed:
+    """Items and notes from a GIFT file. Raises ImportFailed naming the line."""
+    out = Parsed()
+    topic = ""
+    for line_no, block in _blocks(text):
+        first, _, rest = block.partition("\n")
+        if first.strip().startswith("$CATEGORY:"):
+            topic = category_topic(first.strip()[len("$CATEGORY:"):])
+            if not rest.strip():
+                continue
+            block, line_no = rest, line_no + 1
+        q = _question(block, file=file, line=line_no, out=out)
+        if q is not None:
+            q.topic = topic
+            out.items.append(Item(q, f"line {line_no}"))
+    return out
+
+
+def _blocks(text: str) -> list[tuple[int, str]]:
+    """(first line number, text) of each question: runs of lines between blank lines, with the
+    comment lines taken out."""
+    blocks: list[tuple[int, str]] = []
+    lines: list[str] = []
+    start = 0
+    for n, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith("//"):
+            continue
+        if not line.strip():
+            if lines:
+                blocks.append((start, "\n".join(lines)))
+                lines = []
+            continue
+        if not lines:
+            start = n
+        lines.append(line)
+    if lines:
+        blocks.append((start, "\n".join(lines)))
+    return blocks
+
+
+def _unescape(s: str) -> str:
+    return s.translate(_RESTORE)
+
+
+def _text(s: str, fmt: str) -> str:
+    s = _unescape(s.replace("\\n", "\n"))  # escaped backslashes are placeholders by now
+    if fmt == "html":
+        return html_to_text(s)
+    return "\n".join(line.strip() for line in s.strip().split("\n"))
+
+
+def _question(block: str, *, file: str, line: int, out: Parsed) -> Question | None:
+    raw = _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(0)], block)
+    name = ""
+    m = _NAME.match(raw)
+    if m:
+        name = _text(m.group(1), "plain")
+        raw = raw[m.end():]
+    fmt = "moodle"
+    m = _FORMAT.match(raw)
+    if m:
+        fmt = m.group(1).lower()
+        raw = raw[m.end():]
+    open_at = raw.find("{")
+    if open_at < 0:
+        if "}" in raw:
+            raise ImportFailed(file, f"line {line}", "a } with no { before it (write \\} for a brace)")
+        out.notes.append(f"line {line}: no answer block {{…}}: a description, not a question; skipped")
+        return None
+    close_at = raw.find("}", open_at)
+    if close_at < 0:
+        raise ImportFailed(file, f"line {line}", "expected } to close the answer block")
+    if "{" in raw[open_at + 1:close_at] or "{" in raw[close_at + 1:] or "}" in raw[close_at + 1:]:
+        raise ImportFailed(file, f"line {line}",
+                           "expected one answer block {…} per question (write \\{ \\} for braces)")
+    head, body, tail = raw[:open_at], raw[open_at + 1:close_at], raw[close_at + 1:]
+    # missing word: the blank takes the block's place, spacing as written
+    stem = _text(head + BLANK + tail if tail.strip() else head, fmt)
+    explanation = ""
+    if "####" in body:
+        body, general = body.split("####", 1)
+        explanation = _text(general, fmt)
+    q = _answers(body.strip(), stem=stem, fmt=fmt, file=file, line=line, out=out)
+    if q is not None:
+        q.name, q.explanation = name, explanation
+    return q
+
+
+def _split(body: str, marks: str, *, lenient: bool = False) -> list[tuple[str, str]]:
+    """(mark, text) for each answer in `body`, each starting with one of `marks` (with
+    `lenient`, text before the first mark is an answer too, as Moodle reads `{two}`)."""
+    parts = re.split(f"([{re.escape(marks)}])", body)
+    if parts[0].strip() and lenient:
+        parts = ["", "", *parts]
+    elif parts[0].strip():
+        raise ValueError(f"expected each answer to start with {' or '.join(marks)}: {parts[0].strip()!r}")
+    return [(parts[i], parts[i + 1]) for i in range(1, len(parts), 2)]
+
+
+def _weight_and_feedback(s: str, fmt: str) -> tuple[float | None, str, str]:
+    weight = None
+    m = _WEIGHT.match(s)
+    if m:
+        weight = float(m.group(1)) / 100
+        s = s[m.end():]
+    s, _, feedback = s.partition("#")
+    return weight, _text(s, fmt), _text(feedback, fmt)
+
+
+def _answers(body: str, *, stem: str, fmt: str, file: str, line: int, out: Parsed) -> Question | None:
+    place = f"line {line}"
+    try:
+        if not body:
+            return Question(number=0, kind=Kind.short, stem=stem, answer="")
+        if body.startswith("#"):
+            return _numerical(body[1:], stem, fmt)
+        if "~" in body:
+            return _choice(body, stem, fmt, out, place)
+        if "=" in body and "->" in body:
+            return _matching(body, stem, fmt)
+        if _TRUEFALSE.match(body):
+            return _truefalse(body, stem, fmt)
+        return _short(body, stem, fmt)
+    except ValueError as e:
+        raise ImportFailed(file, place, str(e)) from e
+
+
+def _choice(body: str, stem: str, fmt: str, out: Parsed, place: str) -> Question | None:
+    options, weights, feedback = [], [], []
+    for mark, s in _split(body, "=~"):
+        w, text, fb = _weight_and_feedback(s, fmt)
+        options.append(text)
+        weights.append(w if w is not None else (1.0 if mark == "=" else 0.0))
+        feedback.append(fb)
+    if len(options) > 26:
+        raise ValueError(f"{len(options)} options; expected at most 26")
+    single = "=" in [m for m, _ in _split(body, "=~")]
+    if single:
+        best = max(weights)
+        key = chr(65 + weights.index(best)) if best > 0 else ""
+        kind = Kind.single
+    else:
+        key = "".join(chr(65 + i) for i, w in enumerate(weights) if w > 0)
+        kind = Kind.multi if len(key) != 1 else Kind.single
+    if not key:
+        out.notes.append(f"{place}: no option earns credit; skipped")
+        return None
+    q = Question(number=0, kind=kind, stem=stem, options=options, answer=key)
+    q.weights = keep_weights(q, weights)
+    q.feedback = feedback if any(feedback) else []
+    return q
+
+
+def _truefalse(body: str, stem: str, fmt: str) -> Question:
+    value, *comments = body.split("#")
+    key = value.strip().upper() in ("T", "TRUE")
+    wrong = _text(comments[0], fmt) if comments else ""
+    right = _text(comments[1], fmt) if len(comments) > 1 else ""
+    # feedback per answer, as Moodle stores it: [for "true", for "false"]
+    feedback = [right, wrong] if key else [wrong, right]
+    return Question(number=0, kind=Kind.truefalse, stem=stem, answer=key,
+                    feedback=feedback if any(feedback) else [])
+
+
+def _short(body: str, stem: str, fmt: str) -> Question:
+    forms, weights, feedback = [], [], []
+    for _, s in _split(body, "=", lenient=True):
+        w, text, fb = _weight_and_feedback(s, fmt)
+        if not text:
+            raise ValueError("an empty accepted answer")
+        forms.append(text)
+        weights.append(round_weight(w if w is not None else 1.0))
+        feedback.append(fb)
+    q = Question(number=0, kind=Kind.fill, stem=stem, answer=[forms])
+    q.weights = [] if all(w == 1.0 for w in weights) else weights
+    q.feedback = feedback if any(feedback) else []
+    return q
+
+
+def _matching(body: str, stem: str, fmt: str) -> Question:
+    pairs = []
+    for _, s in _split(body, "="):
+        if "->" not in s:
+            raise ValueError(f"expected left -> right in a matching answer: {_unescape(s).strip()!r}")
+        left, right = s.split("->", 1)
+        pairs.append([_text(left, fmt), _text(right, fmt)])
+    if sum(1 for left, _ in pairs if left) < 2:
+        raise ValueError("a matching question needs at least two pairs")
+    return Question(number=0, kind=Kind.matching, stem=stem, answer=pairs)
+
+
+def _number(s: str) -> Decimal:
+    try:
+        return Decimal(s.strip())
+    except InvalidOperation:
+        raise ValueError(f"expected a number, found {_unescape(s).strip()!r}") from None
+
+
+def _value(s: str) -> list[str]:
+    """[value, tolerance] from "3:2", "1..5" or "3"."""
+    s = _unescape(s).strip()
+    if ".." in s:
+        low, high = (_number(x) for x in s.split("..", 1))
+        return [str((low + high) / 2), str(abs(high - low) / 2)]
+    if ":" in s:
+        value, tolerance = s.split(":", 1)
+        return [str(_number(value)), str(_number(tolerance))]
+    return [str(_number(s)), "0"]
+
+
+def _numerical(body: str, stem: str, fmt: str) -> Question:
+    body, tilde, other = body.partition("~")
+    answers, weights, feedback = [], [], []
+    parts = _split(body, "=") if body.strip().startswith("=") else [("=", body)]
+    for _, s in parts:
+        w, _, fb = _weight_and_feedback(s, fmt)
+        s = _WEIGHT.sub("", s, count=1).partition("#")[0]
+        answers.append(_value(s))
+        weights.append(round_weight(w if w is not None else 1.0))
+        feedback.append(fb)
+    if tilde:  # "~#feedback": what any other number gets
+        w, _, fb = _weight_and_feedback(other, fmt)
+        answers.append(["*", "0"])
+        weights.append(round_weight(w or 0.0))
+        feedback.append(fb)
+    q = Question(number=0, kind=Kind.numerical, stem=stem, answer=answers)
+    q.weights = [] if all(w == 1.0 for w in weights) else weights
+    q.feedback = feedback if any(feedback) else []
+    return q
