@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 
 from bank.db import Database
 from bank.errors import BankError
+from bank.formats.files import EXPORT_FORMATS, export, parse_any, template
 from bank.importer import import_files
-from bank.importer.json_format import dumps, export_papers
 from bank.lint import lint, summary
 from bank.models import CHOICE, Kind, Question
 from bank.paper_store import get_question, list_papers
@@ -19,7 +19,7 @@ from bank.stats import paper_stats, render_stats
 
 
 def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
-    imp = subparsers.add_parser("import", help="import papers (seed text format or exported JSON)")
+    imp = subparsers.add_parser("import", help="import papers: seed text, JSON, GIFT, Aiken, Moodle XML, XLSX, CSV")
     imp.add_argument("paths", nargs="+", metavar="PATH")
     bank = subparsers.add_parser("bank", help="inspect the question bank")
     sub = bank.add_subparsers(dest="bank_command", required=True)
@@ -27,7 +27,12 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     show = sub.add_parser("show", help="one question")
     show.add_argument("id", type=int, metavar="ID")
     sub.add_parser("lint", help="every flag and oddity")
-    sub.add_parser("export", help="the bank as readable UTF-8 JSON")
+    exp = sub.add_parser("export", help="the bank as JSON (default), GIFT, Aiken, Moodle XML, XLSX or CSV")
+    exp.add_argument("--format", choices=EXPORT_FORMATS, default="json", dest="fmt")
+    exp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    tpl = sub.add_parser("template", help="an empty spreadsheet template, one example row per kind")
+    tpl.add_argument("--format", choices=["xlsx", "csv"], default="xlsx", dest="fmt")
+    tpl.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     st = sub.add_parser("set", help="a paper's settings: time limit, attempts, grading, exam-only …")
     st.add_argument("paper", metavar="PAPER", help="slug or id (see `proctor bank stats`)")
     st.add_argument("--time-limit", type=int, metavar="MIN", dest="time_limit_min")
@@ -42,7 +47,7 @@ def run_bank_command(args: argparse.Namespace) -> int:
     """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
         "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
-        "set": _set,
+        "set": _set, "template": _template,
     }
     name = args.command if args.command == "import" else getattr(args, "bank_command", None)
     if name not in commands:
@@ -64,11 +69,14 @@ async def _with_db(command, args) -> int:
 
 
 async def _import(db: Database, args) -> int:
-    papers = await import_files(db, args.paths, time.time())
+    papers = await import_files(db, args.paths, time.time(), parse=parse_any)
     for s in paper_stats(papers):
         t = s.total
         print(f"imported {s.slug}: {s.title} ({t.total} questions, {t.askable} askable, "
               f"{t.flagged} flagged)")
+    for item in lint(papers):  # the same warnings `proctor bank lint` gives
+        if item.code not in ("default_points", "no_explanations"):
+            print(f"warning: {item.render()}", file=sys.stderr)
     return 0
 
 
@@ -87,7 +95,26 @@ async def _lint(db: Database, args) -> int:
 
 
 async def _export(db: Database, args) -> int:
-    sys.stdout.write(dumps(export_papers(await list_papers(db))) + "\n")
+    data, notes = export(await list_papers(db), args.fmt)
+    for note in notes:
+        print(f"left out: {note}", file=sys.stderr)
+    return _write_out(data, args.output)
+
+
+async def _template(db: Database, args) -> int:
+    return _write_out(template(args.fmt), args.output)
+
+
+def _write_out(data: str | bytes, output: str | None) -> int:
+    if output:
+        with open(output, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+    elif isinstance(data, bytes):
+        if sys.stdout.isatty():
+            raise BankError("an XLSX workbook is binary: give -o FILE")
+        sys.stdout.buffer.write(data)
+    else:
+        sys.stdout.write(data)
     return 0
 
 

@@ -3,7 +3,7 @@ one transaction. A file that cannot be parsed imports nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bank.db import Database
@@ -43,12 +43,14 @@ def parse_file(path: Path | str) -> list[Paper]:
     return parse_text(text, file=path.name, stem=path.stem)
 
 
-def parse_files(paths: Iterable[Path | str]) -> list[Paper]:
-    """Parse and validate every file; two files giving one slug is an error. Raises ImportFailed."""
+def parse_files(paths: Iterable[Path | str], parse: Callable[[Path | str], list[Paper]] = parse_file,
+                ) -> list[Paper]:
+    """Parse and validate every file (with `parse`, by default seed text or JSON); two files
+    giving one slug is an error. Raises ImportFailed."""
     papers: list[Paper] = []
     origin: dict[str, str] = {}
     for path in paths:
-        for paper in parse_file(path):
+        for paper in parse(path):
             if paper.slug in origin:
                 raise ImportFailed(str(path), f"paper {paper.slug}",
                                    f"the same paper also comes from {origin[paper.slug]}")
@@ -57,12 +59,13 @@ def parse_files(paths: Iterable[Path | str]) -> list[Paper]:
     return papers
 
 
-async def import_files(db: Database, paths: Iterable[Path | str], now: float) -> list[Paper]:
+async def import_files(db: Database, paths: Iterable[Path | str], now: float,
+                       parse: Callable[[Path | str], list[Paper]] = parse_file) -> list[Paper]:
     """Parse every file, then write all papers in one transaction; returns them as written.
 
     Raises ImportFailed (nothing is written). Re-importing a paper updates it in place.
     """
-    papers = parse_files(paths)
+    papers = parse_files(paths, parse)
     if not papers:
         raise ImportFailed("(no files)", "arguments", "nothing to import")
     ids = await save_papers(db, papers, now)

@@ -1,0 +1,109 @@
+"""Reading any supported file into papers, and writing papers out in a chosen format.
+
+Formats are told by the file's extension (.gift, .xml, .xlsx, .csv, .aiken, .json, .txt), then by
+content: JSON, Moodle XML, Aiken, GIFT; anything else is the seed paper format.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bank.errors import ImportFailed
+from bank.formats.aiken import looks_like_aiken, parse_aiken, to_aiken
+from bank.formats.build import Parsed, assemble
+from bank.formats.gift import looks_like_gift, parse_gift
+from bank.formats.gift_export import to_gift
+from bank.formats.moodle_xml import looks_like_moodle_xml, parse_moodle_xml
+from bank.formats.moodle_xml_export import to_moodle_xml
+from bank.formats.sheet import parse_csv, parse_xlsx
+from bank.formats.sheet_export import rows, template_rows, to_csv, to_xlsx
+from bank.importer import parse_file as parse_seed_or_json
+from bank.importer.headers import find_headers
+from bank.importer.json_format import dumps, export_papers
+from bank.models import Paper
+
+EXPORT_FORMATS = ("gift", "aiken", "xml", "xlsx", "csv", "json")
+MAX_FILE_BYTES = 50 * 1024 * 1024
+
+
+def _read(path: Path) -> bytes:
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise ImportFailed(str(path), "file", f"larger than {MAX_FILE_BYTES // 1_000_000} MB")
+        return path.read_bytes()
+    except OSError as e:
+        raise ImportFailed(str(path), "file", f"cannot read it: {e.strerror or e}") from e
+
+
+def _decode(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ImportFailed(str(path), f"byte {e.start + 1}", "not UTF-8 text") from e
+
+
+def detect(path: Path, data: bytes) -> str:
+    """gift, aiken, xml, xlsx, csv, or seed (the seed text format or a JSON export)."""
+    ext = path.suffix.lower()
+    if ext in (".xlsx", ".xlsm") or data[:4] == b"PK\x03\x04":
+        return "xlsx"
+    named = {".gift": "gift", ".xml": "xml", ".csv": "csv", ".aiken": "aiken", ".json": "seed"}
+    if ext in named:
+        return named[ext]
+    head = data[:65536].decode("utf-8-sig", errors="replace")
+    if head.lstrip().startswith("{") or b"\x00" in data[:8192]:
+        return "seed"
+    if looks_like_moodle_xml(head):
+        return "xml"
+    text = data.decode("utf-8-sig", errors="replace")
+    if looks_like_aiken(text):
+        return "aiken"
+    if not find_headers(text) and (looks_like_gift(text) or re.search(r"^\s*(::|\$CATEGORY:)", text, re.M)):
+        return "gift"
+    return "seed"
+
+
+def parse_any(path: Path | str) -> list[Paper]:
+    """Papers from one file of any supported format. Raises ImportFailed naming the file and place."""
+    path = Path(path)
+    data = _read(path)
+    kind = detect(path, data)
+    if kind == "seed":
+        return parse_seed_or_json(path)
+    file = path.name
+    parsed: Parsed
+    if kind == "xlsx":
+        parsed = parse_xlsx(data, file=file)
+    else:
+        text = _decode(path, data)
+        reader = {"gift": parse_gift, "aiken": parse_aiken, "xml": parse_moodle_xml, "csv": parse_csv}[kind]
+        parsed = reader(text, file=file)
+    if not parsed.items:
+        why = "; ".join(parsed.notes[:3]) or "the file is empty"
+        raise ImportFailed(file, "file", f"no question found ({why})")
+    return assemble(parsed, file=file, stem=path.stem, title=path.stem)
+
+
+def export(papers: list[Paper], fmt: str) -> tuple[str | bytes, list[str]]:
+    """The papers in `fmt` (one of EXPORT_FORMATS), and what that format could not carry."""
+    if fmt == "gift":
+        return to_gift(papers)
+    if fmt == "aiken":
+        return to_aiken(papers)
+    if fmt == "xml":
+        return to_moodle_xml(papers)
+    if fmt in ("xlsx", "csv"):
+        table, notes = rows(papers)
+        return (to_xlsx(table) if fmt == "xlsx" else to_csv(table)), notes
+    if fmt == "json":
+        return dumps(export_papers(papers)) + "\n", []
+    raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
+
+
+def template(fmt: str) -> str | bytes:
+    """The empty spreadsheet template with one example row per kind."""
+    return to_xlsx(template_rows()) if fmt == "xlsx" else to_csv(template_rows())
+
+
+__all__ = ["EXPORT_FORMATS", "detect", "export", "parse_any", "template"]

@@ -1,0 +1,85 @@
+"""Papers written as Moodle XML (texts as plain_text, so nothing is read as markup on the way back)."""
+
+from __future__ import annotations
+
+from xml.etree.ElementTree import Element, SubElement, indent, tostring
+
+from bank.formats.build import effective_weights
+from bank.models import CHOICE, Kind, Paper, Question
+
+_TYPES = {Kind.single: "multichoice", Kind.multi: "multichoice", Kind.truefalse: "truefalse",
+          Kind.fill: "shortanswer", Kind.numerical: "numerical", Kind.matching: "matching",
+          Kind.short: "essay", Kind.discussion: "essay", Kind.case: "essay"}
+
+
+def _text(parent: Element, tag: str, text: str, *, fmt: str | None = "plain_text") -> Element:
+    el = SubElement(parent, tag, {"format": fmt} if fmt else {})
+    SubElement(el, "text").text = text
+    return el
+
+
+def _pct(w: float) -> str:
+    return f"{w * 100:.5f}".rstrip("0").rstrip(".")
+
+
+def _answer(q_el: Element, text: str, weight: float, feedback: str) -> Element:
+    a = SubElement(q_el, "answer", {"fraction": _pct(weight), "format": "plain_text"})
+    SubElement(a, "text").text = text
+    if feedback:
+        _text(a, "feedback", feedback)
+    return a
+
+
+def _fb(q: Question, i: int) -> str:
+    return q.feedback[i] if i < len(q.feedback) else ""
+
+
+def _question(quiz: Element, q: Question) -> bool:
+    if q.kind is Kind.fill and (not isinstance(q.answer, list) or len(q.answer) != 1):
+        return False
+    el = SubElement(quiz, "question", {"type": _TYPES[q.kind]})
+    _text(el, "name", q.name, fmt=None)
+    _text(el, "questiontext", q.stem)
+    _text(el, "generalfeedback", q.explanation)
+    SubElement(el, "defaultgrade").text = f"{q.points:g}"
+    weights = effective_weights(q)
+    if q.kind in CHOICE:
+        SubElement(el, "single").text = "true" if q.kind is Kind.single else "false"
+        for i, option in enumerate(q.options):
+            _answer(el, option, weights[i] if i < len(weights) else 0.0, _fb(q, i))
+    elif q.kind is Kind.truefalse:
+        _answer(el, "true", 1.0 if q.answer else 0.0, _fb(q, 0))
+        _answer(el, "false", 0.0 if q.answer else 1.0, _fb(q, 1))
+    elif q.kind is Kind.fill:
+        for i, form in enumerate(q.answer[0]):
+            _answer(el, form, weights[i], _fb(q, i))
+    elif q.kind is Kind.numerical:
+        for i, (value, tolerance) in enumerate(q.answer):
+            a = _answer(el, value, weights[i], _fb(q, i))
+            SubElement(a, "tolerance").text = tolerance
+    elif q.kind is Kind.matching:
+        for left, right in q.answer:
+            sub = _text(el, "subquestion", left)
+            SubElement(SubElement(sub, "answer"), "text").text = right
+    else:
+        _text(el, "graderinfo", q.answer if isinstance(q.answer, str) else "")
+    return True
+
+
+def to_moodle_xml(papers: list[Paper]) -> tuple[str, list[str]]:
+    """The papers as one Moodle XML quiz; topics become categories."""
+    quiz = Element("quiz")
+    notes: list[str] = []
+    topic: str | None = None
+    for p in papers:
+        for pos, s in enumerate(p.sections, start=1):
+            for q in s.questions:
+                if q.topic != topic:
+                    topic = q.topic
+                    cat = SubElement(quiz, "question", {"type": "category"})
+                    _text(cat, "category", "$course$/top" + (f"/{topic}" if topic else ""), fmt=None)
+                if not _question(quiz, q):
+                    notes.append(f"{p.slug} s{pos} q{q.number}: a fill-in with several blanks; "
+                                 "Moodle XML has no place for it")
+    indent(quiz)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + tostring(quiz, encoding="unicode") + "\n", notes

@@ -1,0 +1,123 @@
+"""Papers written as a spreadsheet (XLSX or CSV) in the template's columns, and the empty template."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from bank.formats.build import effective_weights
+from bank.formats.sheet import COLUMNS, OPTION_LETTERS, kind_name
+from bank.models import CHOICE, Kind, Paper, Question
+
+_FIELDS = list(COLUMNS)
+EXAMPLES = [  # one row per kind: the template's examples
+    {"type": Kind.single, "stem": "FP16 的指数位有几位？", "options": ["5", "8", "10", "11"], "answer": "A",
+     "explanation": "FP16：1 位符号、5 位指数、10 位尾数。", "points": "2", "difficulty": "易",
+     "topic": "混合精度", "paper": "示例试卷", "section": "一、单项选择题"},
+    {"type": Kind.multi, "stem": "哪些方法能减少显存占用？", "options": ["梯度检查点", "混合精度", "增大批次", "ZeRO"],
+     "answer": "ABD", "explanation": "增大批次会增加显存占用。", "points": "3", "difficulty": "中",
+     "topic": "显存", "paper": "示例试卷", "section": "二、多项选择题"},
+    {"type": Kind.truefalse, "stem": "数据并行的每张卡都保存完整的模型参数。", "answer": "对",
+     "explanation": "ZeRO 之前的数据并行如此。", "points": "1", "difficulty": "易", "topic": "并行",
+     "paper": "示例试卷", "section": "三、判断题"},
+    {"type": Kind.fill, "stem": "混合精度训练常用 ____ 和 ____ 两种精度。", "answer": "FP16;BF16|FP32",
+     "explanation": "", "points": "2", "difficulty": "中", "topic": "混合精度", "paper": "示例试卷",
+     "section": "四、填空题"},
+    {"type": Kind.numerical, "stem": "7B 参数的模型以 FP16 存储约占多少 GB？", "answer": "14±0.5",
+     "explanation": "7×10⁹ × 2 字节。", "points": "2", "difficulty": "中", "topic": "显存",
+     "paper": "示例试卷", "section": "五、数值题"},
+    {"type": Kind.matching, "stem": "将并行方式与切分对象配对。", "answer": "数据并行 -> 数据 | 张量并行 -> 矩阵 | 流水线并行 -> 层",
+     "explanation": "", "points": "3", "difficulty": "中", "topic": "并行", "paper": "示例试卷",
+     "section": "六、匹配题"},
+    {"type": Kind.short, "stem": "简述梯度累积的作用。", "answer": "用多次小批次的梯度之和代替一次大批次的梯度，在显存有限时等效增大批次。",
+     "explanation": "", "points": "5", "difficulty": "中", "topic": "训练", "paper": "示例试卷",
+     "section": "七、简答题"},
+]
+
+
+def safe_cell(value: str) -> str:
+    """A cell a spreadsheet will not run as a formula (OWASP CSV injection): a leading ' when it
+    starts with = + - @ tab or CR."""
+    # TODO: the coordinator dedupes this with bank's shared safe_cell() at merge.
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def _key(q: Question) -> str:
+    a = q.answer
+    if q.kind is Kind.truefalse:
+        return "对" if a else "错"
+    if q.kind is Kind.fill and isinstance(a, list):
+        return "|".join(";".join(forms) for forms in a)
+    if q.kind is Kind.numerical and isinstance(a, list):
+        return "|".join(f"{v}±{t}" if t not in ("0", "") else v for v, t in a if v != "*")
+    if q.kind is Kind.matching and isinstance(a, list):
+        return " | ".join(f"{left} -> {right}" for left, right in a)
+    return str(a)
+
+
+def question_row(q: Question, paper: str, section: str) -> list[str]:
+    row = {"type": kind_name(q.kind), "stem": q.stem, "answer": _key(q), "explanation": q.explanation,
+           "points": f"{q.points:g}", "difficulty": q.difficulty, "topic": q.topic, "paper": paper,
+           "section": section}
+    if q.kind in CHOICE:
+        for letter, option in zip(OPTION_LETTERS, q.options, strict=False):
+            row[f"option_{letter.lower()}"] = option
+    return [row.get(f, "") for f in _FIELDS]
+
+
+def rows(papers: list[Paper]) -> tuple[list[list[str]], list[str]]:
+    """The header and a row per question; what a sheet cannot carry is listed in the notes."""
+    out, notes = [[COLUMNS[f][0] for f in _FIELDS]], []
+    for p in papers:
+        for pos, s in enumerate(p.sections, start=1):
+            for q in s.questions:
+                where = f"{p.slug} s{pos} q{q.number}"
+                if q.kind in CHOICE and len(q.options) > len(OPTION_LETTERS):
+                    notes.append(f"{where}: more than {len(OPTION_LETTERS)} options; the sheet has no column for them")
+                    continue
+                if q.weights and q.weights != effective_weights(q.model_copy(update={"weights": []})):
+                    notes.append(f"{where}: per-answer weights are not carried by a sheet")
+                if q.feedback:
+                    notes.append(f"{where}: per-answer feedback is not carried by a sheet")
+                out.append(question_row(q, p.title, s.title))
+    return out, notes
+
+
+def template_rows() -> list[list[str]]:
+    out = [[COLUMNS[f][0] for f in _FIELDS]]
+    for ex in EXAMPLES:
+        row = {k: v for k, v in ex.items() if k not in ("type", "options")}
+        row["type"] = kind_name(ex["type"])
+        for letter, option in zip(OPTION_LETTERS, ex.get("options", []), strict=False):
+            row[f"option_{letter.lower()}"] = option
+        out.append([row.get(f, "") for f in _FIELDS])
+    return out
+
+
+def to_csv(table: list[list[str]]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for row in table:
+        w.writerow([safe_cell(c) for c in row])
+    return buf.getvalue()
+
+
+def to_xlsx(table: list[list[str]]) -> bytes:
+    from openpyxl import Workbook  # heavy: loaded only when a workbook is written
+
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet("题库")
+    for row in table:
+        # cells are written as text: a leading = is a string, never a formula
+        ws.append([_text_cell(ws, c) for c in row])
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def _text_cell(ws, value: str):
+    from openpyxl.cell import WriteOnlyCell
+
+    cell = WriteOnlyCell(ws, value=value)
+    cell.data_type = "s"
+    return cell
