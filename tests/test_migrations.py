@@ -76,3 +76,55 @@ async def test_write_rolls_back_on_error(db):
             await conn.execute("INSERT INTO users (id, created_at) VALUES (1, 0)")
             raise RuntimeError("boom")
     assert await db.scalar("SELECT COUNT(*) FROM users") == 0
+
+
+async def test_formats_migration_widens_kinds_and_keeps_every_record(tmp_path):
+    """011: numerical and matching become storable kinds; questions and the rows that point at
+    them (review cards cascade on delete) are all still there."""
+    old = tmp_path / "migs"
+    old.mkdir()
+    for version, path in migration_files():
+        if version <= 6:
+            shutil.copy(path, old / path.name)
+    db = await Database.open(tmp_path / "p.db", migrations_dir=old)
+    try:
+        await _formats_migration(db, old)
+    finally:
+        await db.close()
+
+
+async def _formats_migration(db, old):
+    from bank.models import Kind, Question, Section, fingerprint
+    from bank.paper_store import load_paper, save_paper
+
+    async with db.write() as conn:  # what the code of version 6 wrote
+        await conn.execute("INSERT INTO papers (id, slug, title, imported_at) VALUES (1, 'p', 'P', 0)")
+        await conn.execute("INSERT INTO sections (id, paper_id, position, kind, title) "
+                           "VALUES (1, 1, 1, 'single', 'S')")
+        for n in range(1, 4):
+            await conn.execute(
+                "INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem, options, "
+                "answer, points) VALUES (?, 1, 1, ?, 'single', ?, '[\"a\",\"b\"]', '\"A\"', 1)",
+                (fingerprint("p", 1, n), n, f"stem {n}"))
+        await conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
+        await conn.execute("INSERT INTO review_cards (user_id, question_id, card, due) "
+                           "SELECT 7, id, '{}', 0 FROM questions")
+    before = [tuple(r) for r in await db.fetchall("SELECT * FROM questions ORDER BY id")]
+    cards = await db.scalar("SELECT COUNT(*) FROM review_cards")
+    assert await db.migrate() == [v for v, _ in migration_files() if v > 6]
+    after = [tuple(r)[:len(before[0])] for r in await db.fetchall("SELECT * FROM questions ORDER BY id")]
+    assert after == before and await db.scalar("SELECT COUNT(*) FROM review_cards") == cards == len(before)
+    assert await db.scalar("PRAGMA integrity_check") == "ok"
+    # the same connection stores the new kinds at once, and still refuses a kind nobody knows
+    paper = await load_paper(db, 1)
+    paper.sections.append(Section(kind=Kind.numerical, title="数值题", questions=[
+        Question(number=1, kind=Kind.numerical, stem="pi", answer=[["3.14", "0.01"]], weights=[1.0],
+                 name="pi", difficulty="易"),
+        Question(number=2, kind=Kind.matching, stem="m", answer=[["a", "b"], ["c", "d"]])]))
+    await save_paper(db, paper, now=2.0)
+    stored = (await load_paper(db, 1)).sections[-1].questions
+    assert [(q.kind, q.name, q.difficulty) for q in stored] == [
+        (Kind.numerical, "pi", "易"), (Kind.matching, "", "")]
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db.write() as conn:
+            await conn.execute("UPDATE questions SET kind='essay' WHERE id=1")

@@ -110,7 +110,8 @@ def _question(block: str, *, file: str, line: int, out: Parsed) -> Question | No
     close_at = raw.find("}", open_at)
     if close_at < 0:
         raise ImportFailed(file, f"line {line}", "expected } to close the answer block")
-    if "{" in raw[open_at + 1:close_at] or "{" in raw[close_at + 1:] or "}" in raw[close_at + 1:]:
+    if ("}" in raw[:open_at] or "{" in raw[open_at + 1:close_at] or "{" in raw[close_at + 1:]
+            or "}" in raw[close_at + 1:]):
         raise ImportFailed(file, f"line {line}",
                            "expected one answer block {…} per question (write \\{ \\} for braces)")
     head, body, tail = raw[:open_at], raw[open_at + 1:close_at], raw[close_at + 1:]
