@@ -17,6 +17,8 @@ import zipfile
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 
+from python_calamine import CalamineError, CalamineWorkbook
+
 from bank.errors import ImportFailed
 from bank.formats.build import MAX_OPTIONS, Item, Parsed
 from bank.grading.choice import parse_truefalse
@@ -51,9 +53,7 @@ _NUMBER_PAIR = re.compile(r"^(.+?)\s*(?:±|\+/-|:)\s*(.+)$")
 
 
 def read_xlsx_rows(data: bytes, *, file: str) -> Iterator[tuple[str, list[tuple[int, list[str]]]]]:
-    """(sheet name, [(row number, cells)]) per sheet, read with openpyxl after a zip-bomb check."""
-    from openpyxl import load_workbook  # heavy: loaded only when a workbook is read
-
+    """(sheet name, [(row number, cells)]) per sheet, read with python-calamine after a zip-bomb check."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             unpacked = sum(i.file_size for i in z.infolist())
@@ -63,16 +63,16 @@ def read_xlsx_rows(data: bytes, *, file: str) -> Iterator[tuple[str, list[tuple[
         raise ImportFailed(file, "file", f"the workbook unpacks to {unpacked // 1_000_000} MB; "
                                          f"expected at most {MAX_XLSX_UNPACKED // 1_000_000} MB")
     try:
-        wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as e:  # openpyxl raises many kinds for a damaged workbook
+        wb = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        sheets = []
+        for name in wb.sheet_names:
+            sheet = wb.get_sheet_by_name(name)
+            first = (sheet.start or (0, 0))[0] + 1  # calamine's rows start at the first used one
+            rows = sheet.to_python(skip_empty_area=True)
+            sheets.append((name, [(first + i, [_cell(v) for v in row]) for i, row in enumerate(rows)]))
+    except CalamineError as e:
         raise ImportFailed(file, "file", f"not a readable XLSX workbook: {e}") from e
-    try:
-        for ws in wb.worksheets:
-            rows = [(n, [_cell(v) for v in row])
-                    for n, row in enumerate(ws.iter_rows(values_only=True), start=1)]
-            yield ws.title, rows
-    finally:
-        wb.close()
+    return iter(sheets)
 
 
 def _cell(v: object) -> str:
