@@ -75,8 +75,7 @@ async def _import(db: Database, args) -> int:
         print(f"imported {s.slug}: {s.title} ({t.total} questions, {t.askable} askable, "
               f"{t.flagged} flagged)")
     for item in lint(papers):  # the same warnings `proctor bank lint` gives
-        if item.code not in ("default_points", "no_explanations"):
-            print(f"warning: {item.render()}", file=sys.stderr)
+        print(f"warning: {item.render()}", file=sys.stderr)
     return 0
 
 
