@@ -160,10 +160,16 @@ def render_question(q: Question) -> str:
     elif q.kind is Kind.fill:
         blanks = [" / ".join(alts) for alts in q.answer] if isinstance(q.answer, list) else [str(q.answer)]
         lines += [f"Blank {i}: {b}" for i, b in enumerate(blanks, start=1)]
+    elif q.kind is Kind.numerical and isinstance(q.answer, list):
+        lines += [f"Answer: {v}" + (f" ± {t}" if t not in ("0", "") else "") for v, t in q.answer]
+    elif q.kind is Kind.matching and isinstance(q.answer, list):
+        lines += [f"Pair: {left or '(distractor)'} -> {right}" for left, right in q.answer]
     else:
         lines += ["Reference answer:", str(q.answer)]
     if q.explanation:
         lines += ["", "Explanation:", q.explanation]
+    if q.weights:
+        lines += ["Weights: " + ", ".join(f"{w:g}" for w in q.weights)]
     if q.flags:
         lines += ["", "Flags: " + ", ".join(q.flags)]
     return "\n".join(lines)

@@ -120,3 +120,10 @@ def test_errors_name_the_line(text, line, problem):
     with pytest.raises(ImportFailed) as e:
         parse_gift(text, file="bad.gift")
     assert e.value.file == "bad.gift" and e.value.place == line and problem in e.value.problem
+
+
+def test_kinds_the_bot_cannot_ask_yet_are_reported_by_line():
+    paper = parse_any(FIXTURES / "moodle_gift_docs.gift")[0]
+    assert paper.notes[2] == ("numerical questions (line 16, line 19, line 23, line 41, line 84): "
+                              "stored, but the bot cannot ask them yet")
+    assert paper.notes[1] == "matching questions (line 13, line 43): stored, but the bot cannot ask them yet"

@@ -115,3 +115,14 @@ def test_weights_and_feedback_survive_gift_and_xml(tmp_path):
     for fmt in ("gift", "xml"):
         back, _ = _roundtrip(papers, fmt, tmp_path)
         assert [_carried(x, fields) for x in back] == [_carried(x, fields) for x in papers[0].questions()]
+
+
+@SETTINGS
+@given(st.lists(question(ALL), min_size=1, max_size=8))
+def test_json_round_trip_keeps_everything(tmp_path, questions):
+    questions[0].weights, questions[0].feedback = [], ["f"] * max(1, len(questions[0].options))
+    questions[-1].name, questions[-1].difficulty = "name", "难"
+    papers = _bank(questions, tmp_path)
+    back, _ = _roundtrip(papers, "json", tmp_path)
+    fields = (*CORE, "points", "difficulty", "name", "weights", "feedback", "flags")
+    assert [_carried(q, fields) for q in back] == [_carried(q, fields) for q in papers[0].questions()]

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from bank.importer.seed_format import slug_for
-from bank.models import CHOICE, Kind, Paper, Question, Section, Source
+from bank.models import CHOICE, NOT_ASKED_YET, Kind, Paper, Question, Section, Source
 
 BLANK = "_____"  # where a GIFT missing-word answer block stood in the stem
 MAX_OPTIONS = 8  # options a question may have (A–H), as the bot's keyboards and the template
@@ -101,6 +101,13 @@ def assemble(parsed: Parsed, *, file: str, stem: str, title: str) -> list[Paper]
         papers.setdefault(paper, {}).setdefault(section, []).append(item.question)
         kinds.setdefault((paper, section), item.question.kind)
     several = len(papers) > 1
+    held: dict[Kind, list[str]] = {}
+    for item in parsed.items:
+        if item.question.kind in NOT_ASKED_YET:
+            held.setdefault(item.question.kind, []).append(item.place)
+    notes = list(parsed.notes) + [
+        f"{kind.value} questions ({', '.join(places)}): stored, but the bot cannot ask them yet"
+        for kind, places in held.items()]
     out = []
     for paper_title, sections in papers.items():
         slug = _slug(stem, paper_title, several)
@@ -114,5 +121,5 @@ def assemble(parsed: Parsed, *, file: str, stem: str, title: str) -> list[Paper]
                                  points_each=points.pop() if len(points) == 1 else None,
                                  questions=questions))
         out.append(Paper(slug=slug, title=paper_title, source_file=file, sections=built,
-                         notes=[] if out else list(parsed.notes)))
+                         notes=[] if out else notes))
     return out
