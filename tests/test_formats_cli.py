@@ -81,3 +81,16 @@ def test_template(capsys, dbfile, tmp_path):
     assert out.splitlines()[0].startswith("题型,题干,选项A")
     code, out, _ = run(capsys, "--db", dbfile, "import", str(path))
     assert code == 0 and "示例试卷 (7 questions, 5 askable" in out
+
+
+def test_seed_bank_exports_leave_out_what_is_never_asked(capsys, dbfile, tmp_path, seed_files):
+    run(capsys, "--db", dbfile, "import", *map(str, seed_files))
+    for fmt in ("gift", "xml", "csv"):
+        path = tmp_path / f"seeds.{fmt}"
+        code, _, err = run(capsys, "--db", dbfile, "bank", "export", "--format", fmt, "-o", str(path))
+        assert code == 0
+        assert "flagged truncated, never asked" in err
+        other = str(tmp_path / f"{fmt}.db")
+        code, out, err = run(capsys, "--db", other, "import", str(path))
+        assert code == 0, err
+        assert ", 0 flagged)" in out and "askable" in out

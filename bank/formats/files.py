@@ -21,7 +21,7 @@ from bank.formats.sheet_export import rows, template_rows, to_csv, to_xlsx
 from bank.importer import parse_file as parse_seed_or_json
 from bank.importer.headers import find_headers
 from bank.importer.json_format import dumps, export_papers
-from bank.models import Paper
+from bank.models import UNASKABLE, Paper
 
 EXPORT_FORMATS = ("gift", "aiken", "xml", "xlsx", "csv", "json")
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -86,7 +86,36 @@ def parse_any(path: Path | str) -> list[Paper]:
 
 
 def export(papers: list[Paper], fmt: str) -> tuple[str | bytes, list[str]]:
-    """The papers in `fmt` (one of EXPORT_FORMATS), and what that format could not carry."""
+    """The papers in `fmt` (one of EXPORT_FORMATS), and what that format could not carry.
+
+    Only JSON carries flags: the other formats leave out the questions that are never asked
+    (truncated, corrupted, no key), so that importing them elsewhere cannot make them askable.
+    """
+    if fmt == "json":
+        return dumps(export_papers(papers)) + "\n", []
+    papers, notes = _askable_only(papers)
+    data, more = _export(papers, fmt)
+    return data, notes + more
+
+
+def _askable_only(papers: list[Paper]) -> tuple[list[Paper], list[str]]:
+    notes, out = [], []
+    for p in papers:
+        sections = []
+        for pos, s in enumerate(p.sections, start=1):
+            kept = []
+            for q in s.questions:
+                bad = [f for f in q.flags if f in UNASKABLE]
+                if bad:
+                    notes.append(f"{p.slug} s{pos} q{q.number}: flagged {', '.join(bad)}, never asked")
+                else:
+                    kept.append(q)
+            sections.append(s.model_copy(update={"questions": kept}))
+        out.append(p.model_copy(update={"sections": sections}))
+    return out, notes
+
+
+def _export(papers: list[Paper], fmt: str) -> tuple[str | bytes, list[str]]:
     if fmt == "gift":
         return to_gift(papers)
     if fmt == "aiken":
@@ -96,8 +125,6 @@ def export(papers: list[Paper], fmt: str) -> tuple[str | bytes, list[str]]:
     if fmt in ("xlsx", "csv"):
         table, notes = rows(papers)
         return (to_xlsx(table) if fmt == "xlsx" else to_csv(table)), notes
-    if fmt == "json":
-        return dumps(export_papers(papers)) + "\n", []
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
 
 
