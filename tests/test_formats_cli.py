@@ -76,11 +76,11 @@ def test_template(capsys, dbfile, tmp_path):
     assert code == 0
     ws = load_workbook(io.BytesIO(path.read_bytes())).active
     assert [c.value for c in ws[1]][:3] == ["题型", "题干", "选项A"]
-    assert ws.max_row == 8
+    assert ws.max_row == 10
     code, out, _ = run(capsys, "--db", dbfile, "bank", "template", "--format", "csv")
     assert out.splitlines()[0].startswith("题型,题干,选项A")
     code, out, _ = run(capsys, "--db", dbfile, "import", str(path))
-    assert code == 0 and "示例试卷 (7 questions, 5 askable" in out
+    assert code == 0 and "示例试卷 (9 questions, 7 askable" in out
 
 
 def test_seed_bank_exports_leave_out_what_is_never_asked(capsys, dbfile, tmp_path, seed_files):

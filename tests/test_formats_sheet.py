@@ -27,7 +27,8 @@ def xlsx(rows, title="题库") -> bytes:
 def test_template_reads_back_one_question_per_kind():
     parsed = parse_xlsx(template("xlsx"), file="t.xlsx")
     kinds = [it.question.kind for it in parsed.items]
-    assert kinds == [Kind.single, Kind.multi, Kind.truefalse, Kind.fill, Kind.numerical, Kind.matching, Kind.short]
+    assert kinds == [Kind.single, Kind.multi, Kind.truefalse, Kind.fill, Kind.numerical, Kind.matching,
+                     Kind.short, Kind.discussion, Kind.case]
     by = {it.question.kind: it for it in parsed.items}
     assert by[Kind.single].question.answer == "A" and by[Kind.single].question.points == 2.0
     assert by[Kind.truefalse].question.answer is True
@@ -97,3 +98,11 @@ def test_written_cells_never_run_as_formulas():
     from bank.formats.sheet_export import to_xlsx
     ws = load_workbook(io.BytesIO(to_xlsx([["题干"], ["=1+1"]]))).active
     assert ws["A2"].data_type == "s" and ws["A2"].value == "=1+1"
+
+
+def test_csv_saved_by_chinese_excel_as_gbk(tmp_path):
+    from bank.formats.files import parse_any
+
+    path = tmp_path / "gbk.csv"
+    path.write_bytes("题型,题干,选项A,选项B,答案\n单选,哪个对？,甲,乙,B\n".encode("gbk"))
+    assert parse_any(path)[0].questions()[0].options == ["甲", "乙"]

@@ -76,7 +76,15 @@ def parse_any(path: Path | str) -> list[Paper]:
     if kind == "xlsx":
         parsed = parse_xlsx(data, file=file)
     else:
-        text = _decode(path, data)
+        try:
+            text = _decode(path, data)
+        except ImportFailed:
+            if kind != "csv":
+                raise
+            try:  # Excel in Chinese saves CSV as GBK
+                text = data.decode("gb18030")
+            except UnicodeDecodeError:
+                raise ImportFailed(file, "file", "neither UTF-8 nor GBK text") from None
         reader = {"gift": parse_gift, "aiken": parse_aiken, "xml": parse_moodle_xml, "csv": parse_csv}[kind]
         parsed = reader(text, file=file)
     if not parsed.items:

@@ -32,6 +32,14 @@ EXAMPLES = [  # one row per kind: the template's examples
     {"type": Kind.short, "stem": "简述梯度累积的作用。", "answer": "用多次小批次的梯度之和代替一次大批次的梯度，在显存有限时等效增大批次。",
      "explanation": "", "points": "5", "difficulty": "中", "topic": "训练", "paper": "示例试卷",
      "section": "七、简答题"},
+    {"type": Kind.discussion, "stem": "论述数据并行、张量并行与流水线并行各自的适用场景。",
+     "answer": "数据并行适合模型放得下单卡时；张量并行切分大矩阵；流水线并行按层切分，适合层数多的模型。",
+     "explanation": "", "points": "10", "difficulty": "难", "topic": "并行", "paper": "示例试卷",
+     "section": "八、论述题"},
+    {"type": Kind.case, "stem": "某团队训练时出现 loss 为 NaN，请分析原因并给出排查步骤。",
+     "answer": "检查学习率与 loss scale；检查数据中的异常值；开启梯度裁剪；逐层检查溢出。",
+     "explanation": "", "points": "10", "difficulty": "难", "topic": "数值稳定性", "paper": "示例试卷",
+     "section": "九、案例分析题"},
 ]
 
 
