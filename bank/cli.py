@@ -47,13 +47,15 @@ def run_bank_command(args: argparse.Namespace) -> int:
     """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
         "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
-        "set": _set, "template": _template,
+        "set": _set,
     }
     name = args.command if args.command == "import" else getattr(args, "bank_command", None)
-    if name not in commands:
+    if name not in commands and name != "template":
         print(f"proctor: unknown command {args.command}", file=sys.stderr)
         return 2
     try:
+        if name == "template":  # needs no database
+            return _write_out(template(args.fmt), args.output)
         return asyncio.run(_with_db(commands[name], args))
     except BankError as e:
         print(f"proctor: {e}", file=sys.stderr)
@@ -100,14 +102,13 @@ async def _export(db: Database, args) -> int:
     return _write_out(data, args.output)
 
 
-async def _template(db: Database, args) -> int:
-    return _write_out(template(args.fmt), args.output)
-
-
 def _write_out(data: str | bytes, output: str | None) -> int:
     if output:
-        with open(output, "wb") as f:
-            f.write(data.encode() if isinstance(data, str) else data)
+        try:
+            with open(output, "wb") as f:
+                f.write(data.encode() if isinstance(data, str) else data)
+        except OSError as e:
+            raise BankError(f"{output}: cannot write it: {e.strerror or e}") from e
     elif isinstance(data, bytes):
         if sys.stdout.isatty():
             raise BankError("an XLSX workbook is binary: give -o FILE")
