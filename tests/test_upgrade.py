@@ -20,9 +20,10 @@ from tests.harness import TOKEN, BotEnv, attempt_message
 
 RELEASES = {"0.1.0": (Path(__file__).resolve().parent / "fixtures" / "release_0_1_0.sql", 6)}
 
-# A later migration that drops a column or renames a table on purpose lists it here, with the reason.
+# A later migration that drops or renames a column or a table on purpose lists it here, with the reason.
 DROPPED_COLUMNS: dict[str, set[str]] = {}  # table -> columns
 RENAMED_TABLES: dict[str, str] = {}  # old name -> new name
+RENAMED_COLUMNS: dict[str, dict[str, str]] = {}  # old table name -> {old column: new column}
 
 BOB, ANN, GROUP = 1002, 1001, -100123
 
@@ -84,12 +85,13 @@ async def test_upgrade_keeps_every_record_of_every_table(release):
                 continue
             new_cols = {r[1] for r in conn.execute(f'PRAGMA table_info("{new_table}")')}
             kept = [c for c in cols if c not in DROPPED_COLUMNS.get(table, set())]
-            if gone := [c for c in kept if c not in new_cols]:
+            renamed = [RENAMED_COLUMNS.get(table, {}).get(c, c) for c in kept]
+            if gone := [c for c in renamed if c not in new_cols]:
                 problems.append(f"{table}: columns gone {gone}")
                 continue
             idx = [cols.index(c) for c in kept]
             old = Counter({tuple(row[i] for i in idx): n for row, n in old_rows.items()})
-            missing = old - rows_of(conn, new_table, kept)
+            missing = old - rows_of(conn, new_table, renamed)
             if missing:
                 shown = list(missing.elements())[:3]
                 problems.append(f"{table}: {sum(missing.values())} of {sum(old.values())} rows lost or changed, "
