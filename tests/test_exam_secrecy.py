@@ -14,7 +14,7 @@ from bank.models import Kind
 from bank.paper_store import save_paper
 from tests.harness import BotEnv, attempt_message
 from tests.papers_fixture import small_paper
-from tests.test_daily_support import GROUP, fast, questions, run_job, subscribe_group
+from tests.test_daily_support import fast, questions, run_job, subscribe_group
 
 ANN, BOB, LEAD = 7, 8, 1
 DEMO = "Demo paper demo"
