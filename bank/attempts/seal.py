@@ -46,9 +46,9 @@ NOTHING = Seal()
 # running exams -> the questions they seal: the sheet's own, and every question of a paper exam's paper
 _SEALED = """
     WITH running AS (SELECT id, paper_id FROM attempts WHERE status = 'running' AND mode = 'exam' {who})
-    SELECT q.id, q.paper_id FROM questions q
-    WHERE q.id IN (SELECT i.question_id FROM attempt_items i JOIN running r ON r.id = i.attempt_id)
-       OR q.paper_id IN (SELECT paper_id FROM running WHERE paper_id IS NOT NULL)"""
+    SELECT q.id, q.paper_id FROM running r JOIN attempt_items i ON i.attempt_id = r.id
+         JOIN questions q ON q.id = i.question_id
+    UNION SELECT q.id, q.paper_id FROM running r JOIN questions q ON q.paper_id = r.paper_id"""
 
 
 async def sealed_for(db: Database, user_id: int) -> Seal:
