@@ -64,10 +64,12 @@ def _scope_sql(scope: int | None) -> tuple[str, list]:
             "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)", [scope])
 
 
-async def next_pending(db: Database, scope: int | None, *, skip: int = 0) -> Pending | None:
+async def next_pending(db: Database, scope: int | None, *, skip: int = 0, hide: str = "[]") -> Pending | None:
     """The oldest answer awaiting review (after skipping `skip`), of members of group `scope`
-    (None: everyone)."""
+    (None: everyone); none of the questions in `hide` (a JSON list of ids: the lead's sealed keys)."""
     where, params = _scope_sql(scope)
+    where += " AND x.question_id NOT IN (SELECT value FROM json_each(?))"
+    params = [*params, hide]
     pending = f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 AND t.status = 'finished' {where}"
     remaining = await db.scalar(f"SELECT COUNT(*) FROM {pending}", params)
     if not remaining:

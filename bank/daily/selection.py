@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bank.attempts.seal import sealed_for
 from bank.daily.fsrs_cards import due_cards, known_questions
 from bank.db import Database
 from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
@@ -136,11 +137,17 @@ def pick_private_set(cands: Sequence[Candidate], recent: dict[int, float], due: 
 
 async def choose_set(db: Database, chat_id: int, private_user: int | None, n: int, now: float,
                      rng: random.Random) -> list[int]:
-    """The question ids for a chat's quiz of the day (possibly fewer than `n` if the bank is small)."""
+    """The question ids for a chat's quiz of the day (possibly fewer than `n` if the bank is small).
+
+    A private quiz leaves out the questions sealed by the user's running exam; if nothing else may
+    be asked it draws from them all, and their sending waits until the exam is handed in.
+    """
     cands = await candidates(db)
     recent = await recently_sent(db, chat_id, now)
     if private_user is None:
         return pick_group_set(cands, recent, n, rng)
+    seal = await sealed_for(db, private_user)
+    cands = [c for c in cands if not seal.covers(c.id)] or cands
     due = await due_cards(db, private_user, now)
     known = await known_questions(db, private_user)
     return pick_private_set(cands, recent, due, known, n, rng)

@@ -179,4 +179,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "l_fg_cancelled": {"en": "Nothing was deleted.", "zh": "未删除任何数据。"},
     "l_fg_not_yours": {"en": "This button is not for you.", "zh": "这个按钮不是给你的。"},
+    "l_bs_sealed": {
+        "en": "🔒 This paper's statistics are hidden while your own exam on it runs.",
+        "zh": "🔒 你在这份试卷上的考试进行期间，其统计信息不予显示。",
+    },
 }

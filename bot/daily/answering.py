@@ -13,6 +13,7 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
+from bank.attempts.seal import sealed_for
 from bank.attempts.service import running_attempt
 from bank.daily import answers as answer_store
 from bank.daily import delivery as dstore
@@ -35,6 +36,11 @@ log = logging.getLogger(__name__)
 async def _grade(app: Application, view: render.View, response: object) -> Grade:
     policy = await multi_policy(services(app).db, view.question.id)
     return grade(view.question, response, multi_policy=policy)
+
+
+async def _sealed(app: Application, user_id: int, view: render.View) -> bool:
+    """Whether this user's running exam seals the question: then no verdict, key or explanation."""
+    return (await sealed_for(services(app).db, user_id)).covers(view.question.id)
 
 
 async def _record(app: Application, delivery: dstore.Delivery, view: render.View, user_id: int,
@@ -153,8 +159,11 @@ async def _answer_group_tap(app: Application, delivery: dstore.Delivery, view: r
         earlier = await answer_store.user_answer(services(app).db, delivery.id, view.pos, u.id)
         await query.answer(render.already_answered_toast(view, earlier, u.lang))
         return
-    await query.answer(render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected),
-                       show_alert=True)
+    if await _sealed(app, u.id, view):
+        await query.answer(render.clip_utf16(t("daily_sealed", u.lang), render.MAX_TOAST), show_alert=True)
+    else:
+        await query.answer(render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script,
+                                        g.expected), show_alert=True)
     counts.editor(app).touch(app, delivery.id, view.pos)
 
 
@@ -174,10 +183,13 @@ async def _answer_private(app: Application, delivery: dstore.Delivery, view: ren
             if query:
                 await query.answer(render.already_answered_toast(view, earlier, u.lang))
             return
+        sealed = await _sealed(app, u.id, view)
         if query:
-            await query.answer(render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
+            await query.answer(t("daily_sealed", u.lang) if sealed
+                               else render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
         item = await dstore.get_item(svc.db, delivery.id, view.pos)
-        fb = render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+        fb = t("daily_sealed", u.lang) if sealed else \
+            render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
         await push.safe_edit(app, delivery.chat_id, item.message_id, render.answered_text(view, u.lang, u.script, fb))
         delivery = await dstore.get_delivery(svc.db, delivery.id)
         answered = await answer_store.user_answers(svc.db, delivery.id, u.id)
@@ -222,7 +234,8 @@ async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     await _react(app, msg.chat_id, msg.message_id)
     title = await subs.chat_title(services(app).db, delivery.chat_id)
-    fb = render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+    fb = t("daily_sealed", u.lang) if await _sealed(app, u.id, view) else \
+        render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
     await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=title, n=view.pos + 1, fb=fb))
     counts.editor(app).touch(app, delivery.id, view.pos)
 

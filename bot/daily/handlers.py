@@ -152,7 +152,9 @@ async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
         await _explain_existing(update, context, u, existing, schedule)
         return
     try:
-        await push.push_day(context.application, chat.id, private, day)
+        delivery = await push.push_day(context.application, chat.id, private, day)
+        if await push.held(context.application, delivery):
+            await update.effective_message.reply_text(t("daily_held_for_exam", u.lang))
     except EmptyBank:
         await update.effective_message.reply_text(t("daily_empty_bank", u.lang))
     except NetworkError as e:
@@ -180,6 +182,8 @@ async def _explain_existing(update: Update, context: ContextTypes.DEFAULT_TYPE, 
         await msg.reply_text(t("daily_done_today", u.lang, n=run))
     elif waiting.message_id is None:
         await push.resume(context.application, delivery.id)
+        if await push.held(context.application, delivery):
+            await msg.reply_text(t("daily_held_for_exam", u.lang))
     else:
         await msg.reply_text(t("daily_in_progress", u.lang, n=waiting.pos + 1),
                              reply_to_message_id=waiting.message_id, allow_sending_without_reply=True)

@@ -146,3 +146,11 @@ async def recover(app: Application) -> None:
             name = close_name(d.id)
             app.job_queue.run_once(close_job, 0, data=d.id, name=name, job_kwargs=_kwargs(name))
     log.info("daily: %d schedules armed, %d catch-ups, %d deliveries resumed", armed, caught_up, resumed)
+
+
+async def release(app: Application, user_id: int) -> None:
+    """The user's exam was handed in: send their private quiz's questions it held back, if still open."""
+    delivery = await dstore.latest_delivery(services(app).db, user_id)  # a private chat's id is its user's
+    if delivery is not None and delivery.private and delivery.accepts_answers:
+        name = f"daily-resume:{delivery.id}"
+        app.job_queue.run_once(resume_job, 0, data=delivery.id, name=name, job_kwargs=_kwargs(name))

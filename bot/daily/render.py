@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton as Button
@@ -167,10 +167,14 @@ def private_summary(answers: Sequence[Answer], total: int, streak: int, lang: st
 
 
 def close_text(day: str, views: Sequence[View], top: Sequence[Standing], streaks: dict[int, int],
-               lang: str, script: str, limit_top: int = 10) -> str:
-    """The close of a group's quiz: every key with its explanation, then the day's top."""
+               lang: str, script: str, limit_top: int = 10, sealed: Container[int] = ()) -> str:
+    """The close of a group's quiz: every key with its explanation (none of a `sealed` question),
+    then the day's top."""
     lines = [t("daily_close_title", lang, day=day)]
     for v in views:
+        if v.question.id in sealed:
+            lines.append(f"{v.pos + 1}. {t('daily_key_sealed', lang)}")
+            continue
         key = shown_key(v, lang)
         line = f"{v.pos + 1}. {key}"
         explanation = to_script(v.question.explanation, script).strip()

@@ -11,13 +11,14 @@ from telegram.ext import ContextTypes
 
 from bank.attempts import service as attempts
 from bank.attempts.model import wrong_positions
+from bank.attempts.seal import sealed_for
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
 from bank.models import Kind
 from bank.paper_store import load_paper
 from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.exam.commands import MOCK_BLUEPRINT
-from bot.exam.screen import finish_and_report, offer_finish, show_attempt
+from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
@@ -90,6 +91,9 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
         if sheet.attempt.status != "finished":  # keys are shown only once the paper is handed in
             await query.answer(t("review_after_finish", u.lang))
+            return
+        if (await sealed_for(svc.db, u.id)).covers_any(i.question_id for i in sheet.items):
+            await query.answer(t("review_sealed", u.lang), show_alert=True)  # a new attempt on it runs
             return
         wrong = wrong_positions(sheet.items, sheet.answers)
         page = max(0, min(data.pos, len(wrong) - 1))
@@ -167,6 +171,7 @@ async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -
     from bot.exam.jobs import disarm_deadline
 
     disarm_deadline(context.application, running.id)
+    await release_daily(context, u.id)
     await query.answer()
     if running.message_id:
         try:

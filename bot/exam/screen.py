@@ -61,8 +61,16 @@ async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int,
     disarm_deadline(context.application, attempt_id)
     if done is None:
         return False
+    await release_daily(context, done[0].user_id)
     await send_result(context, attempt_id)
     return True
+
+
+async def release_daily(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:
+    """The exam's keys are no longer sealed: a private daily quiz held back for it goes out now."""
+    from bot.daily.jobs import release
+
+    await release(context.application, user_id)
 
 
 async def send_result(context: ContextTypes.DEFAULT_TYPE, attempt_id: int) -> None:

@@ -7,6 +7,7 @@ from telegram.ext import ContextTypes
 
 from bank import disputes as dsp
 from bank import item_stats as stats
+from bank.attempts.seal import sealed_for
 from bank.attempts.service import current_question_id
 from bank.errors import NotFound
 from bot.i18n import t
@@ -23,6 +24,7 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if desk is None:
         return
     db, lang = services(context).db, desk.user.lang
+    seal = await sealed_for(db, desk.user.id)  # the lead's own running exam: none of its questions here
     key = " ".join(context.args or []).strip()
     if key:
         try:
@@ -30,13 +32,16 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except NotFound:
             await update.effective_message.reply_text(t("l_paper_unknown", lang, paper=key))
             return
+        if seal.touches_paper(paper_id):
+            await update.effective_message.reply_text(t("l_bs_sealed", lang))
+            return
         exam_only = await stats.is_exam_only(db, paper_id)
         text, keyboard = render.bankstats_paper(paper_id, slug, title, exam_only, await stats.item_stats(db, paper_id),
                                                 lang, desk.scope)
     else:
-        text, keyboard = render.bankstats_overview(await dsp.open_disputes(db),
-                                                   stats.needs_attention(await stats.item_stats(db)), lang,
-                                                   desk.scope)
+        disputes = [d for d in await dsp.open_disputes(db) if not seal.covers(d.question_id)]
+        attention = [s for s in stats.needs_attention(await stats.item_stats(db)) if not seal.covers(s.question_id)]
+        text, keyboard = render.bankstats_overview(disputes, attention, lang, desk.scope)
     await update.effective_message.reply_text(text, reply_markup=keyboard)
 
 

@@ -6,6 +6,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bank import review as reviews
+from bank.attempts.seal import sealed_for
 from bank.errors import NotFound
 from bank.users import find_prefs
 from bot.i18n import pick_lang, t
@@ -21,7 +22,8 @@ async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     desk = await require_lead(update, context)
     if desk is None:
         return
-    pending = await reviews.next_pending(services(context).db, desk.scope)
+    db = services(context).db
+    pending = await reviews.next_pending(db, desk.scope, hide=(await sealed_for(db, desk.user.id)).as_json())
     if pending is None:
         await update.effective_message.reply_text(t("l_rv_none", desk.user.lang))
         return
@@ -36,7 +38,8 @@ async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def show_next(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, scope: int | None,
                     skip: int, done: str = "") -> None:
     """Replace the card in place with the next pending answer (or 'nothing left')."""
-    pending = await reviews.next_pending(services(context).db, scope, skip=skip)
+    db = services(context).db
+    pending = await reviews.next_pending(db, scope, skip=skip, hide=(await sealed_for(db, u.id)).as_json())
     query = update.callback_query
     if pending is None:
         await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
