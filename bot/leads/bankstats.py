@@ -34,7 +34,7 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         text, keyboard = render.bankstats_paper(paper_id, slug, title, exam_only, await stats.item_stats(db, paper_id),
                                                 lang, desk.scope)
     else:
-        text, keyboard = render.bankstats_overview(await dsp.open_disputes(db),
+        text, keyboard = render.bankstats_overview(await dsp.open_disputes(db, desk.scope),
                                                    stats.needs_attention(await stats.item_stats(db)), lang,
                                                    desk.scope)
     await update.effective_message.reply_text(text, reply_markup=keyboard)
@@ -144,6 +144,9 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             await stats.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
             _, slug, _ = await stats.find_paper(svc.db, str(target))
             text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
+    except dsp.OwnDispute:
+        await query.answer(t("l_dispute_own", u.lang), show_alert=True)
+        return
     except NotFound:
         await query.answer(t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
                              u.lang), show_alert=True)
