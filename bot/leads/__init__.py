@@ -21,7 +21,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("join", "Ask to join this group's team", "申请加入本群的团队"),
 ]
 
-LEAD_COMMANDS = ("review", "report", "chart", "digest", "bankstats", "retire", "restore", "examonly")
+LEAD_COMMANDS = ("review", "report", "chart", "digest", "bankstats", "retire", "restore", "examonly",
+                 "team")  # /team add|remove|accept|reject; listing the roster is for everyone
 
 
 def register(app: Application) -> None:
