@@ -12,6 +12,7 @@ from bank import roster
 from bank.charts import chart_data
 from bank.db import MIGRATIONS_DIR, Database, migration_files
 from bank.digest import weakest_topics
+from bank.forget import forget_user
 from bank.leaderboard import period_bounds, zone
 from bot.leads import callbacks as cb
 from tests.harness import T0, BotEnv
@@ -248,6 +249,9 @@ async def test_roster_domain(db):
     assert await roster.request(db, ALPHA, 1, now=5) == "member"
     assert await roster.teams_of(db, 1) == [(ALPHA, "Alpha", roster.MEMBER)]
     assert await roster.remove(db, ALPHA, 1, lead=9, now=6)
+    assert await roster.listing(db, ALPHA) == []
+    await roster.add(db, ALPHA, 2, lead=9, now=7)
+    await forget_user(db, 2)  # /forgetme takes the roster entry with it
     assert await roster.listing(db, ALPHA) == []
 
 
