@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bank.db import Database
 from bank.leaderboard import Period
+from bank.roster import members_sql
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,7 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
     days = await db.fetchall(
         f"SELECT day, SUM(score) FROM daily_answers WHERE {chat_where} answered_at>=? AND answered_at<? "
         "GROUP BY day ORDER BY day", (*chat_params, start, end))
-    member_where = ("AND t.user_id IN (SELECT user_id FROM chat_members WHERE chat_id=?)"
-                    if scope is not None else "")
+    member_where = f"AND {members_sql('t.user_id')}" if scope is not None else ""  # exams: the roster
     papers = await db.fetchall(
         f"""WITH scored AS (
               SELECT q.paper_id, d.score, d.max_score FROM daily_answers d JOIN questions q ON q.id = d.question_id

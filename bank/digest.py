@@ -163,7 +163,7 @@ def movers(now_rows: list[Row], before_rows: list[Row], limit: int = 3) -> list[
 
 async def weakest_topics(db: Database, chat_id: int, start: float, end: float, limit: int = 3,
                          min_answers: int = 3) -> list[Topic]:
-    """The paper sections the team did worst on: its daily answers and its members' exams."""
+    """The paper sections the team did worst on: its daily answers and its roster members' exams."""
     rows = await db.fetchall(
         """WITH scored AS (
              SELECT d.question_id, d.score, d.max_score FROM daily_answers d
@@ -171,7 +171,8 @@ async def weakest_topics(db: Database, chat_id: int, start: float, end: float, l
              UNION ALL
              SELECT x.question_id, x.score, x.max_score FROM answers x JOIN attempts t ON t.id = x.attempt_id
              WHERE t.mode='exam' AND t.status='finished' AND x.final=1 AND t.finished_at>=:start
-               AND t.finished_at<:end AND t.user_id IN (SELECT user_id FROM chat_members WHERE chat_id=:chat))
+               AND t.finished_at<:end AND t.user_id IN (SELECT user_id FROM team_roster
+                                                         WHERE chat_id=:chat AND status='member'))
            SELECT p.slug, s.title, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
            FROM scored sc JOIN questions q ON q.id = sc.question_id JOIN sections s ON s.id = q.section_id
            JOIN papers p ON p.id = q.paper_id

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bank import audit
 from bank.db import Database
 from bank.errors import BankError, NotFound
+from bank.roster import members_sql
 
 MAX_REASON = 500
 
@@ -17,6 +18,10 @@ class AlreadyDisputed(BankError):
 
 class NoReason(BankError):
     """A dispute needs a reason."""
+
+
+class OwnDispute(BankError):
+    """Nobody resolves their own dispute, configured admins included."""
 
 
 @dataclass(frozen=True)
@@ -63,24 +68,35 @@ async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id
     return row[0]
 
 
-async def open_disputes(db: Database, limit: int = 10) -> list[Dispute]:
-    """The oldest open disputes, without who raised them."""
+async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> list[Dispute]:
+    """The oldest open disputes, without who raised them: raised by members on group `scope`'s
+    roster (None: by anyone). The count per question is of the same disputes."""
+    if scope is None:
+        by_d = by_o = ""
+        params: list = []
+    else:
+        by_d, by_o, params = f"AND {members_sql('d.user_id')}", f"AND {members_sql('o.user_id')}", [scope]
     rows = await db.fetchall(
-        """SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.slug, s.position, q.number,
+        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.slug, s.position, q.number,
                   (SELECT COUNT(*) FROM disputes o WHERE o.question_id = d.question_id
-                   AND o.status = 'open') AS n
+                   AND o.status = 'open' {by_o}) AS n
            FROM disputes d JOIN questions q ON q.id = d.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
-           WHERE d.status = 'open' ORDER BY d.created_at, d.id LIMIT ?""", (limit,))
+           WHERE d.status = 'open' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
+        (*params, *params, limit))
     return [Dispute(r["id"], r["question_id"], r["slug"], r["position"], r["number"], r["reason"],
                     r["status"], r["created_at"], r["n"]) for r in rows]
 
 
 async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, chat_id: int | None,
                   now: float) -> tuple[int, int]:
-    """Close an open dispute; returns (question id, candidate id). Raises NotFound."""
+    """Close an open dispute; returns (question id, candidate id). Raises NotFound, OwnDispute."""
     status = "upheld" if upheld else "dismissed"
     async with db.write() as conn:
+        cur = await conn.execute("SELECT user_id FROM disputes WHERE id=? AND status='open'", (dispute_id,))
+        raiser = await cur.fetchone()
+        if raiser is not None and raiser[0] == lead:
+            raise OwnDispute(f"user {lead} may not resolve their own dispute {dispute_id}")
         cur = await conn.execute(
             "UPDATE disputes SET status=?, resolved_by=?, resolved_at=? WHERE id=? AND status='open' "
             "RETURNING question_id, user_id", (status, lead, now, dispute_id))

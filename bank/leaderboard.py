@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bank.daily.streaks import streak_from
 from bank.db import Database
 from bank.errors import BankError
+from bank.roster import members_of_any_sql
 
 PERIODS = ("today", "week", "month", "all")
 TOP = 10
@@ -188,14 +189,13 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
     """Each candidate's counted exam on the paper (the best one, or the last one when the paper's
     grading method is `last`); ranked by higher score, then less time.
 
-    `members_of`: only candidates in these groups (and the user `also`); None: every candidate.
+    `members_of`: only candidates on these groups' rosters (and the user `also`); None: every
+    candidate. Exam results go with the roster, not with having written in the group.
     """
     where = ""
     params: list = [paper_id]
     if members_of is not None:
-        marks = ",".join("?" * len(members_of))
-        where = (f"AND (a.user_id IN (SELECT user_id FROM chat_members WHERE chat_id IN ({marks})) "
-                 "OR a.user_id = ?)")
+        where = f"AND ({members_of_any_sql('a.user_id', len(members_of))} OR a.user_id = ?)"
         params += [*members_of, also if also is not None else 0]
     rows = await db.fetchall(f"""
         WITH best AS (

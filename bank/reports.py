@@ -33,14 +33,14 @@ def _bounds(period: Period) -> tuple[float, float]:
 
 
 async def team_members(db: Database, scope: int | None) -> list[tuple[int, str]]:
-    """(user id, name) of the group's members; of everyone when `scope` is None."""
+    """(user id, name) of the members on the group's roster; of everyone when `scope` is None."""
     if scope is None:
         rows = await db.fetchall(
             "SELECT id, COALESCE(NULLIF(first_name, ''), username, '') FROM users ORDER BY id")
     else:
         rows = await db.fetchall(
-            "SELECT u.id, COALESCE(NULLIF(u.first_name, ''), u.username, '') FROM chat_members m "
-            "JOIN users u ON u.id = m.user_id WHERE m.chat_id=? ORDER BY u.id", (scope,))
+            "SELECT u.id, COALESCE(NULLIF(u.first_name, ''), u.username, '') FROM team_roster m "
+            "JOIN users u ON u.id = m.user_id WHERE m.chat_id=? AND m.status='member' ORDER BY u.id", (scope,))
     return [(r[0], r[1]) for r in rows]
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from bank import audit
 from bank.db import Database
 from bank.errors import BankError, NotFound
+from bank.roster import members_sql
 
 
 class AlreadyReviewed(BankError):
@@ -16,6 +17,14 @@ class AlreadyReviewed(BankError):
 
 class BadScore(BankError):
     """The score is outside 0..max for the answer."""
+
+
+class SelfReview(BankError):
+    """Nobody scores their own answers, configured admins included."""
+
+
+class OutOfScope(BankError):
+    """The candidate is not on the roster of the team the lead acts for (or the paper is exam-only)."""
 
 
 @dataclass(frozen=True)
@@ -55,19 +64,25 @@ def _text(raw: str) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _scope_sql(scope: int | None) -> tuple[str, list]:
-    """A group's leads see their members' answers, except on exam-only (hiring) papers: anyone can
-    make a group and be its administrator, so those stay with the configured admins (scope None)."""
+def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list]:
+    """What a reviewer may see: never their own answers; for a group's leads, only the members on
+    its roster (granted by a lead, not by writing in the group), and never on exam-only (hiring)
+    papers: anyone can make a group and be its administrator, so those stay with the configured
+    admins (scope None)."""
+    own = "AND t.user_id != ?"
     if scope is None:
-        return "", []
-    return ("AND t.user_id IN (SELECT user_id FROM chat_members WHERE chat_id=?) "
-            "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)", [scope])
+        return own, [reviewer]
+    return (f"{own} AND {members_sql('t.user_id')} "
+            "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)",
+            [reviewer, scope])
 
 
-async def next_pending(db: Database, scope: int | None, *, skip: int = 0, hide: str = "[]") -> Pending | None:
-    """The oldest answer awaiting review (after skipping `skip`), of members of group `scope`
-    (None: everyone); none of the questions in `hide` (a JSON list of ids: the lead's sealed keys)."""
-    where, params = _scope_sql(scope)
+async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: int = 0,
+                       hide: str = "[]") -> Pending | None:
+    """The oldest answer awaiting review (after skipping `skip`) that `reviewer` may score: of the
+    members on group `scope`'s roster (None: everyone), never the reviewer's own, and none of the
+    questions in `hide` (a JSON list of ids: the reviewer's sealed keys)."""
+    where, params = _scope_sql(scope, reviewer)
     where += " AND x.question_id NOT IN (SELECT value FROM json_each(?))"
     params = [*params, hide]
     pending = f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 AND t.status = 'finished' {where}"
@@ -86,11 +101,9 @@ async def next_pending(db: Database, scope: int | None, *, skip: int = 0, hide: 
                    score=row["score"], max_score=row["max_score"], remaining=remaining)
 
 
-async def in_scope(db: Database, attempt_id: int, scope: int | None) -> bool:
-    """Whether the attempt's candidate belongs to group `scope` (None: always)."""
-    if scope is None:
-        return True
-    where, params = _scope_sql(scope)
+async def in_scope(db: Database, attempt_id: int, scope: int | None, *, reviewer: int) -> bool:
+    """Whether `reviewer`, acting for group `scope` (None: every team), may score the attempt."""
+    where, params = _scope_sql(scope, reviewer)
     return bool(await db.scalar(f"SELECT 1 FROM attempts t WHERE t.id=? {where}", (attempt_id, *params)))
 
 
@@ -104,15 +117,25 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
                     scope: int | None, now: float) -> Outcome:
     """Make the score of one pending answer final and recompute the attempt's score.
 
-    Raises NotFound, AlreadyReviewed, BadScore.
+    Checked here, in the same transaction, whatever the caller checked before: the reviewer is not
+    the candidate, and the candidate is in the reviewer's scope (on group `scope`'s roster now).
+
+    Raises NotFound, SelfReview, OutOfScope, AlreadyReviewed, BadScore.
     """
+    where, params = _scope_sql(scope, reviewer)
     async with db.write() as conn:
         cur = await conn.execute(
-            "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title FROM answers x "
-            "JOIN attempts t ON t.id = x.attempt_id WHERE x.attempt_id=? AND x.pos=?", (attempt_id, pos))
+            "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title, "
+            f"EXISTS (SELECT 1 FROM attempts t WHERE t.id = x.attempt_id {where}) AS allowed FROM answers x "
+            "JOIN attempts t ON t.id = x.attempt_id WHERE x.attempt_id=? AND x.pos=?",
+            (*params, attempt_id, pos))
         row = await cur.fetchone()
         if row is None:
             raise NotFound(f"no answer {attempt_id}/{pos}")
+        if row["user_id"] == reviewer:
+            raise SelfReview(f"user {reviewer} may not score their own answer {attempt_id}/{pos}")
+        if not row["allowed"]:
+            raise OutOfScope(f"answer {attempt_id}/{pos} is not in scope {scope} for {reviewer}")
         if row["final"]:
             raise AlreadyReviewed(f"answer {attempt_id}/{pos} is already final")
         if not 0 <= score <= row["max_score"]:

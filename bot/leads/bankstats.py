@@ -39,7 +39,7 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         text, keyboard = render.bankstats_paper(paper_id, slug, title, exam_only, await stats.item_stats(db, paper_id),
                                                 lang, desk.scope)
     else:
-        disputes = [d for d in await dsp.open_disputes(db) if not seal.covers(d.question_id)]
+        disputes = [d for d in await dsp.open_disputes(db, desk.scope) if not seal.covers(d.question_id)]
         attention = [s for s in stats.needs_attention(await stats.item_stats(db)) if not seal.covers(s.question_id)]
         text, keyboard = render.bankstats_overview(disputes, attention, lang, desk.scope)
     await update.effective_message.reply_text(text, reply_markup=keyboard)
@@ -149,6 +149,9 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             await stats.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
             _, slug, _ = await stats.find_paper(svc.db, str(target))
             text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
+    except dsp.OwnDispute:
+        await query.answer(t("l_dispute_own", u.lang), show_alert=True)
+        return
     except NotFound:
         await query.answer(t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
                              u.lang), show_alert=True)

@@ -23,7 +23,8 @@ async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if desk is None:
         return
     db = services(context).db
-    pending = await reviews.next_pending(db, desk.scope, hide=(await sealed_for(db, desk.user.id)).as_json())
+    pending = await reviews.next_pending(db, desk.scope, reviewer=desk.user.id,
+                                         hide=(await sealed_for(db, desk.user.id)).as_json())
     if pending is None:
         await update.effective_message.reply_text(t("l_rv_none", desk.user.lang))
         return
@@ -39,7 +40,8 @@ async def show_next(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
                     skip: int, done: str = "") -> None:
     """Replace the card in place with the next pending answer (or 'nothing left')."""
     db = services(context).db
-    pending = await reviews.next_pending(db, scope, skip=skip, hide=(await sealed_for(db, u.id)).as_json())
+    pending = await reviews.next_pending(db, scope, reviewer=u.id, skip=skip,
+                                         hide=(await sealed_for(db, u.id)).as_json())
     query = update.callback_query
     if pending is None:
         await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
@@ -53,12 +55,15 @@ async def set_score(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     svc = services(context)
     attempt_id, pos, halves = press.args
     query = update.callback_query
-    if not await reviews.in_scope(svc.db, attempt_id, press.scope):
-        await query.answer(t("l_button_not_lead", u.lang), show_alert=True)
-        return
-    try:
+    try:  # the domain refuses scoring one's own answer, or a candidate off the team's roster
         outcome = await reviews.set_final(svc.db, attempt_id, pos, halves / 2, reviewer=u.id,
                                           scope=press.scope, now=svc.now())
+    except reviews.SelfReview:
+        await query.answer(t("l_rv_own", u.lang), show_alert=True)
+        return
+    except reviews.OutOfScope:
+        await query.answer(t("l_button_not_lead", u.lang), show_alert=True)
+        return
     except reviews.AlreadyReviewed:
         await query.answer(t("l_rv_already", u.lang))
         await show_next(update, context, u, press.scope, 0)
