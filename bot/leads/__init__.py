@@ -2,6 +2,8 @@
 
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
+from bank.review import NOTICE
+from bot import outbox
 from bot.leads import bankstats, callbacks, digest, leaderboard, privacy, reports, review
 
 COMMANDS: list[tuple[str, str, str]] = [
@@ -36,6 +38,7 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("restore", bankstats.restore))
     app.add_handler(CommandHandler("examonly", bankstats.exam_only))
     app.add_handler(CallbackQueryHandler(callbacks.on_button, pattern=r"^l:"), group=0)
+    outbox.add_sender(app, NOTICE, review.send_notice)
 
 
 async def on_startup(app: Application) -> None:

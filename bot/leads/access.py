@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.error import Forbidden, TelegramError
+from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from bank.daily.subscriptions import ensure_chat
@@ -92,12 +92,3 @@ async def send_private(update: Update, context: ContextTypes.DEFAULT_TYPE, u: Us
         await update.effective_message.reply_text(t("l_sent_private", u.lang))
     return True
 
-
-async def tell(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
-    """Send a notice, never raising: a candidate who blocked the bot just misses it."""
-    try:
-        await context.bot.send_message(chat_id, text)
-        return True
-    except TelegramError:
-        log.info("could not notify chat %s", chat_id, exc_info=True)
-        return False

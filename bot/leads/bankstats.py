@@ -9,6 +9,7 @@ from bank import disputes as dsp
 from bank import item_stats as stats
 from bank.attempts.service import current_question_id
 from bank.errors import NotFound
+from bot.core import ack
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_bank_admin, require_lead, seen
@@ -127,7 +128,7 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
     svc = services(context)
     query = update.callback_query
     if not svc.is_admin(u.id):  # the bank is shared by every team
-        await query.answer(t("l_bank_admin_only", u.lang), show_alert=True)
+        await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
         return
     target = press.args[0]
     try:
@@ -145,8 +146,8 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             _, slug, _ = await stats.find_paper(svc.db, str(target))
             text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
     except NotFound:
-        await query.answer(t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
+        await ack(query, t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
                              u.lang), show_alert=True)
         return
-    await query.answer(text)
+    await ack(query, text)
     await query.message.reply_text(text)
