@@ -8,6 +8,7 @@ ManualClock and then the job's run time.
 from __future__ import annotations
 
 import logging
+import shutil
 from datetime import UTC, datetime
 
 import pytest
@@ -15,6 +16,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 from test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, pending_exam, say
 
 from bank import outbox
+from bank.db import MIGRATIONS_DIR, Database, migration_files
 from bot.exam.jobs import arm_deadline, job_name
 from bot.fakeapi import ApiError
 from bot.outbox import JOB, is_permanent, retry_after
@@ -227,3 +229,47 @@ async def test_time_used_after_a_restart_counts_to_the_deadline(env):
     assert "Time used: 01:00" in card.text
     row = await env.db.fetchone("SELECT finished_at - started_at, finished_at = deadline FROM attempts")
     assert tuple(row) == (60.0, 1)
+
+
+# --- the migration keeps what was owed -----------------------------------------------------------
+
+
+async def test_migration_moves_unsent_results_to_the_outbox_and_ends_late_hand_ins_at_the_deadline(tmp_path):
+    before = tmp_path / "before"
+    before.mkdir()
+    for version, path in migration_files():
+        if version < 8:
+            shutil.copy(path, before / path.name)
+    db = await Database.open(tmp_path / "p.db", migrations_dir=before)
+    async with db.write() as conn:
+        await conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
+        for aid, status, finished, sent in ((1, "finished", 4000.0, 0), (2, "finished", 2000.0, 1),
+                                            (3, "cancelled", 1500.0, 0)):
+            await conn.execute(
+                "INSERT INTO attempts (id, user_id, chat_id, mode, title, status, started_at, deadline, "
+                "finished_at, result_sent) VALUES (?, 7, 7, 'exam', 'T', ?, 0, 3600, ?, ?)",
+                (aid, status, finished, sent))
+    await db.migrate(MIGRATIONS_DIR)
+    try:
+        rows = await db.fetchall("SELECT kind, ref, chat_id, state FROM outbox")
+        assert [tuple(r) for r in rows] == [("result", "1", 7, "pending")]
+        ends = await db.fetchall("SELECT id, finished_at FROM attempts ORDER BY id")
+        assert [tuple(r) for r in ends] == [(1, 3600.0), (2, 2000.0), (3, 1500.0)]
+    finally:
+        await db.close()
+
+
+async def test_a_lost_answer_confirmation_still_moves_to_the_next_question(env):
+    ann = env.api.user(2404, "Ann", language_code="en")
+    msg = await start_exam(env, ann)
+    for _ in range(4):  # to the first fill-in (Q5)
+        msg = attempt_message(ann.chat())
+        await ann.press(msg, "Skip ▶")
+        await env.idle()
+    assert attempt_message(ann.chat()).text.startswith("Q 5/7")
+    env.api.fail("sendMessage", ApiError.server_error(502), chat_id=ann.id)  # the "recorded" reply
+    await ann.send("图形处理器")
+    screen = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and m.text.startswith("Q 6/7") and m,
+                                    what="the next question")
+    assert screen is not None
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers WHERE pos=4") == 1
