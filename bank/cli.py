@@ -8,6 +8,8 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 
+from bank import outbox
+from bank.attempts.service import running_counts
 from bank.db import Database
 from bank.errors import BankError
 from bank.importer import import_files
@@ -116,9 +118,6 @@ async def _set(db: Database, args) -> int:
 
 
 async def _status(db: Database, args) -> int:
-    from bank import outbox
-    from bank.attempts.service import running_counts
-
     a = await running_counts(db, time.time())
     c = await outbox.counts(db)
     print(f"attempts: {a['running']} running ({a['timed']} timed, {a['overdue']} past their deadline)")

@@ -40,8 +40,8 @@ def fire_now(env: BotEnv, name: str) -> None:
     job.job.modify(next_run_time=datetime.now(UTC))
 
 
-def card_of(user):
-    return lambda m: "Score:" in (m.text or "")
+def is_card(m) -> bool:
+    return "Score:" in (m.text or "")
 
 
 async def outbox_row(env: BotEnv, kind: str, ref: str):
@@ -103,7 +103,7 @@ async def test_result_card_failing_at_the_deadline_is_retried_until_delivered(en
 
     env.clock.advance(outbox.FIRST_RETRY)
     fire_now(env, JOB)  # the retry job, armed by the failure
-    card = await ann.wait_message(card_of(ann), timeout=10)
+    card = await ann.wait_message(is_card, timeout=10)
     assert "Time ran out" in card.text
     await env.idle()
     assert (await outbox_row(env, "result", str(attempt_id)))[:2] == ("delivered", 2)
@@ -192,7 +192,7 @@ async def test_yes_finish_with_a_failing_acknowledgement_still_hands_in(env):
                                                   None), what="finish confirmation")
     env.api.fail("answerCallbackQuery", ApiError.server_error(502))
     await ann.press(confirm, "Yes, finish")
-    await ann.wait_message(card_of(ann), timeout=10)
+    await ann.wait_message(is_card, timeout=10)
     row = await env.db.fetchone("SELECT status, finish_reason FROM attempts")
     assert tuple(row) == ("finished", "submitted")
 
@@ -212,7 +212,7 @@ async def test_resume_and_start_up_rearm_a_lost_deadline_job(env):
     assert env.app.job_queue.get_jobs_by_name(job_name(attempt_id))
     env.clock.advance(3600)
     fire_now(env, job_name(attempt_id))  # the re-armed job hands the paper in
-    card = await ann.wait_message(card_of(ann), timeout=10)
+    card = await ann.wait_message(is_card, timeout=10)
     assert "Time ran out" in card.text
 
 
@@ -225,7 +225,7 @@ async def test_time_used_after_a_restart_counts_to_the_deadline(env):
     await env.stop_app()
     env.clock.advance(62)  # a one-minute paper, handed in by start-up a little later
     await env.start_app()
-    card = await ann.wait_message(card_of(ann), timeout=10)
+    card = await ann.wait_message(is_card, timeout=10)
     assert "Time used: 01:00" in card.text
     row = await env.db.fetchone("SELECT finished_at - started_at, finished_at = deadline FROM attempts")
     assert tuple(row) == (60.0, 1)
