@@ -1,4 +1,4 @@
-"""`proctor import PATH...` and `proctor bank {stats,show,lint,export}`."""
+"""`proctor import PATH...`, `proctor bank {stats,show,lint,export,set}` and `proctor status`."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 
+from bank import outbox
+from bank.attempts.service import running_counts
 from bank.db import Database
 from bank.errors import BankError
 from bank.importer import import_files
@@ -21,6 +23,7 @@ from bank.stats import paper_stats, render_stats
 def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     imp = subparsers.add_parser("import", help="import papers (seed text format or exported JSON)")
     imp.add_argument("paths", nargs="+", metavar="PATH")
+    subparsers.add_parser("status", help="running attempts and messages waiting to be delivered")
     bank = subparsers.add_parser("bank", help="inspect the question bank")
     sub = bank.add_subparsers(dest="bank_command", required=True)
     sub.add_parser("stats", help="per paper and kind: askable and flagged questions")
@@ -42,9 +45,9 @@ def run_bank_command(args: argparse.Namespace) -> int:
     """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
         "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
-        "set": _set,
+        "set": _set, "status": _status,
     }
-    name = args.command if args.command == "import" else getattr(args, "bank_command", None)
+    name = args.command if args.command in ("import", "status") else getattr(args, "bank_command", None)
     if name not in commands:
         print(f"proctor: unknown command {args.command}", file=sys.stderr)
         return 2
@@ -111,6 +114,15 @@ async def _set(db: Database, args) -> int:
     print(f"{args.paper}: {settings.time_limit_min} min, attempts {attempts}, grading {settings.grading_method}, "
           f"multiple choice {settings.multi_policy.value}, exam-only {'on' if settings.exam_only else 'off'}, "
           f"shuffle {'on' if settings.shuffle_options else 'off'}")
+    return 0
+
+
+async def _status(db: Database, args) -> int:
+    a = await running_counts(db, time.time())
+    c = await outbox.counts(db)
+    print(f"attempts: {a['running']} running ({a['timed']} timed, {a['overdue']} past their deadline)")
+    print(f"messages: {c[outbox.Delivery.pending]} pending, {c[outbox.Delivery.undeliverable]} undeliverable, "
+          f"{c[outbox.Delivery.delivered]} delivered")
     return 0
 
 

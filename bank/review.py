@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
-from bank import audit
+from bank import audit, outbox
 from bank.db import Database
 from bank.errors import BankError, NotFound
 from bank.roster import members_sql
+
+NOTICE = "review"  # the outbox kind of the candidate's "your answer was reviewed" notice
 
 
 class AlreadyReviewed(BankError):
@@ -153,9 +155,13 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
         await audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
                            target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
                            provisional=row["score"], final=score)
-    return Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],
-                   question_id=row["question_id"], score=score, max_score=row["max_score"],
-                   attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0)
+        done = Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],
+                       question_id=row["question_id"], score=score, max_score=row["max_score"],
+                       attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0)
+        # the candidate is told through the outbox: a failed send is retried, never lost
+        await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
+                                user_id=done.user_id, now=now, payload=asdict(done))
+    return done
 
 
 def score_steps(max_score: float) -> list[float]:

@@ -11,7 +11,8 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaul
 from bank import updates
 from bank.clock import Clock, SystemClock
 from bank.db import Database
-from bot import core
+from bank.outbox import backoff
+from bot import core, outbox
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import KEY, Services, services
 from bot.settings import Settings
@@ -61,11 +62,12 @@ async def _post_init(app: Application) -> None:
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
         log.info("imported the bundled bank: %d papers", imported)
-    await _set_commands(app)
+    await _try_set_commands(app)
     for feature in _features():
         hook = getattr(feature, "on_startup", None)
         if hook is not None:
             await hook(app)
+    await outbox.on_startup(app)
     core.warm_up_in_background()
 
 
@@ -82,6 +84,26 @@ async def _set_commands(app: Application) -> None:
         cmds = [BotCommand(name, en if lang == "en" else zh) for name, en, zh in entries]
         await app.bot.set_my_commands(cmds, scope=BotCommandScopeDefault(),
                                       language_code=None if lang == "en" else lang)
+
+
+async def _try_set_commands(app: Application, tries: int = 0) -> None:
+    """Register the command menu; a failure never stops start-up: a transient one is retried in the
+    background with backoff, a refusal is logged."""
+    from telegram.error import TelegramError
+
+    try:
+        await _set_commands(app)
+    except TelegramError as e:
+        if outbox.is_permanent(e):
+            log.warning("the command menu was refused: %s", e)
+            return
+        wait = backoff(tries + 1, outbox.retry_after(e))
+        log.warning("could not register the command menu (%s); trying again in %.0fs", e, wait)
+        app.job_queue.run_once(_set_commands_job, wait, data=tries + 1, name="set-commands")
+
+
+async def _set_commands_job(context) -> None:
+    await _try_set_commands(context.application, context.job.data)
 
 
 class StartupFailed(Exception):

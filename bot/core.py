@@ -7,6 +7,7 @@ import logging
 import threading
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -147,3 +148,12 @@ def warm_up_in_background() -> None:
 def open_private_button(bot_username: str, lang: str, payload: str = "") -> InlineKeyboardMarkup:
     url = f"https://t.me/{bot_username}" + (f"?start={payload}" if payload else "")
     return InlineKeyboardMarkup([[InlineKeyboardButton(t("open_private", lang), url=url)]])
+
+
+async def ack(query, text: str | None = None, *, show_alert: bool = False) -> None:
+    """Answer a button press. The effect it acknowledges is already committed, so a failure
+    ("query is too old", a 5xx) is logged and never raised: it must not skip what comes next."""
+    try:
+        await query.answer(text, show_alert=show_alert)
+    except TelegramError as e:
+        log.info("could not answer callback query %s: %s", query.id, e)

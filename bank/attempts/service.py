@@ -10,6 +10,7 @@ import json
 import random
 from collections.abc import Iterable
 
+from bank import outbox
 from bank.attempts.model import AnswerRec, Attempt, Item, Result, Sheet, compute_result
 from bank.db import Database
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
@@ -18,6 +19,7 @@ from bank.models import CHOICE, Kind, MultiPolicy, Paper, Question
 from bank.paper_store import get_questions, load_paper
 
 LETTERS = "ABCDEFGH"
+RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
 SECTION_NAMES = {
     Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
@@ -96,9 +98,12 @@ async def timed_running(db: Database) -> list[Attempt]:
     return [Attempt.from_row(r) for r in rows]
 
 
-async def unsent_results(db: Database) -> list[Attempt]:
-    rows = await db.fetchall("SELECT * FROM attempts WHERE status='finished' AND result_sent=0")
-    return [Attempt.from_row(r) for r in rows]
+async def running_counts(db: Database, now: float) -> dict[str, int]:
+    """Running attempts: all, timed, and timed ones past their deadline (not yet handed in)."""
+    row = await db.fetchone(
+        "SELECT COUNT(*) AS running, COUNT(deadline) AS timed, COUNT(CASE WHEN deadline<=? THEN 1 END) AS overdue "
+        "FROM attempts WHERE status='running'", (now,))
+    return dict(row)
 
 
 # ---- building an attempt ------------------------------------------------------------------
@@ -251,24 +256,27 @@ async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
 # ---- finishing ----------------------------------------------------------------------------
 
 async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str) -> tuple[Attempt, Result] | None:
-    """Close a running attempt and store its score; None if it was already closed (counted once)."""
+    """Close a running attempt and store its score; None if it was already closed (counted once).
+
+    A finished attempt's result card is queued for delivery in the same transaction. An attempt
+    never ends after its deadline: one handed in late (the bot was down) ends at the deadline.
+    """
     status = "cancelled" if reason == "cancelled" else "finished"
     async with db.write() as conn:
         # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
         cur = await conn.execute(
-            """UPDATE attempts SET status=?, finished_at=?, finish_reason=?,
+            """UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
                    score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
-               WHERE id=? AND status='running'""",
-            (status, now, reason, attempt_id, attempt_id))
-        if cur.rowcount == 0:
+               WHERE id=? AND status='running' RETURNING user_id, chat_id""",
+            (status, now, now, reason, attempt_id, attempt_id))
+        row = await cur.fetchone()
+        if row is None:
             return None
+        if status == "finished":
+            await outbox.enqueue_in(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
+                                    user_id=row["user_id"], now=now)
     sheet = await load_sheet(db, attempt_id)
     return sheet.attempt, compute_result(sheet.items, sheet.answers)
-
-
-async def mark_result_sent(db: Database, attempt_id: int) -> None:
-    async with db.write() as conn:
-        await conn.execute("UPDATE attempts SET result_sent=1 WHERE id=?", (attempt_id,))
 
 
 async def user_stats(db: Database, user_id: int) -> list[dict]:

@@ -24,6 +24,7 @@ from bank.errors import NotFound
 from bank.grading import grade, parse_choice, parse_truefalse
 from bank.grading.result import Grade
 from bank.models import Kind
+from bot.core import ack
 from bot.daily import callbacks as cb
 from bot.daily import counts, push, render
 from bot.i18n import t
@@ -83,23 +84,23 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     press = cb.parse(query.data)
     found = await _located(app, press.delivery_id, press.pos) if press else None
     if press is None or found is None or not await _is_that_message(app, found[0], press.pos, query):
-        await query.answer(t("daily_bad_button", u.lang))
+        await ack(query, t("daily_bad_button", u.lang))
         return
     delivery, view = found
     if delivery.private and u.id != delivery.chat_id:
-        await query.answer(t("daily_bad_button", u.lang))
+        await ack(query, t("daily_bad_button", u.lang))
         return
     if not delivery.accepts_answers:
-        await query.answer(t("daily_closed", u.lang))
+        await ack(query, t("daily_closed", u.lang))
         return
     db = services(context).db
     earlier = await answer_store.user_answer(db, delivery.id, view.pos, u.id)
     if earlier is not None:
-        await query.answer(render.already_answered_toast(view, earlier, u.lang))
+        await ack(query, render.already_answered_toast(view, earlier, u.lang))
         return
     response = await _response_of(app, press, view, u)
     if response is None:
-        await query.answer(t("daily_bad_button", u.lang))
+        await ack(query, t("daily_bad_button", u.lang))
         return
     if isinstance(response, _Toggled):
         await _show_draft(app, query, delivery, view, response.letters, u)
@@ -141,7 +142,7 @@ async def _is_that_message(app: Application, delivery: dstore.Delivery, pos: int
 async def _show_draft(app: Application, query, delivery: dstore.Delivery, view: render.View, letters: str,
                       u: UserCtx) -> None:
     shown = ", ".join(sorted(view.shown_letter(c) for c in letters))
-    await query.answer(t("daily_selected", u.lang, a=shown) if letters else t("daily_selected_none", u.lang))
+    await ack(query, t("daily_selected", u.lang, a=shown) if letters else t("daily_selected_none", u.lang))
     if delivery.private:
         text = render.question_text(view, u.lang, u.script, private=True)
         await push.safe_edit(app, delivery.chat_id, query.message.message_id, text,
@@ -153,17 +154,17 @@ async def _answer_group_tap(app: Application, delivery: dstore.Delivery, view: r
     try:
         first, g = await _record(app, delivery, view, u.id, response)
     except QuizClosed:
-        await query.answer(t("daily_closed", u.lang))
+        await ack(query, t("daily_closed", u.lang))
         return
     if not first:
         earlier = await answer_store.user_answer(services(app).db, delivery.id, view.pos, u.id)
-        await query.answer(render.already_answered_toast(view, earlier, u.lang))
+        await ack(query, render.already_answered_toast(view, earlier, u.lang))
         return
     if await _sealed(app, u.id, view):
-        await query.answer(render.clip_utf16(t("daily_sealed", u.lang), render.MAX_TOAST), show_alert=True)
+        await ack(query, render.clip_utf16(t("daily_sealed", u.lang), render.MAX_TOAST), show_alert=True)
     else:
-        await query.answer(render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script,
-                                        g.expected), show_alert=True)
+        await ack(query, render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script,
+                                      g.expected), show_alert=True)
     counts.editor(app).touch(app, delivery.id, view.pos)
 
 
@@ -176,17 +177,17 @@ async def _answer_private(app: Application, delivery: dstore.Delivery, view: ren
             first, g = await _record(app, delivery, view, u.id, response)
         except QuizClosed:
             if query:
-                await query.answer(t("daily_closed", u.lang))
+                await ack(query, t("daily_closed", u.lang))
             return
         if not first:
             earlier = await answer_store.user_answer(svc.db, delivery.id, view.pos, u.id)
             if query:
-                await query.answer(render.already_answered_toast(view, earlier, u.lang))
+                await ack(query, render.already_answered_toast(view, earlier, u.lang))
             return
         sealed = await _sealed(app, u.id, view)
         if query:
-            await query.answer(t("daily_sealed", u.lang) if sealed
-                               else render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
+            await ack(query, t("daily_sealed", u.lang) if sealed
+                      else render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
         item = await dstore.get_item(svc.db, delivery.id, view.pos)
         fb = t("daily_sealed", u.lang) if sealed else \
             render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)

@@ -2,6 +2,8 @@
 
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
+from bank.review import NOTICE
+from bot import outbox
 from bot.leads import bankstats, callbacks, digest, leaderboard, privacy, reports, review, team
 
 COMMANDS: list[tuple[str, str, str]] = [
@@ -41,6 +43,7 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("team", team.team))
     app.add_handler(CommandHandler("join", team.join))
     app.add_handler(CallbackQueryHandler(callbacks.on_button, pattern=r"^l:"), group=0)
+    outbox.add_sender(app, NOTICE, review.send_notice)
 
 
 async def on_startup(app: Application) -> None:

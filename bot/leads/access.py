@@ -93,8 +93,10 @@ async def send_private(update: Update, context: ContextTypes.DEFAULT_TYPE, u: Us
     return True
 
 
+
 async def tell(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
-    """Send a notice, never raising: a candidate who blocked the bot just misses it."""
+    """Send a courtesy notice (roster changes), never raising: a user who blocked the bot just
+    misses it. Notices that must arrive (a reviewed score) go through the outbox instead."""
     try:
         await context.bot.send_message(chat_id, text)
         return True

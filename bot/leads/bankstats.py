@@ -10,6 +10,7 @@ from bank import item_stats as stats
 from bank.attempts.seal import sealed_for
 from bank.attempts.service import current_question_id
 from bank.errors import NotFound
+from bot.core import ack
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_bank_admin, require_lead, seen
@@ -132,7 +133,7 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
     svc = services(context)
     query = update.callback_query
     if not svc.is_admin(u.id):  # the bank is shared by every team
-        await query.answer(t("l_bank_admin_only", u.lang), show_alert=True)
+        await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
         return
     target = press.args[0]
     try:
@@ -153,8 +154,8 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
         await query.answer(t("l_dispute_own", u.lang), show_alert=True)
         return
     except NotFound:
-        await query.answer(t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
+        await ack(query, t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
                              u.lang), show_alert=True)
         return
-    await query.answer(text)
+    await ack(query, text)
     await query.message.reply_text(text)

@@ -80,6 +80,7 @@ def parse(data: str | None) -> Press | None:
 
 async def on_button(update, context) -> None:
     """Every "l:" button: validate the data, check the presser's role for its scope, dispatch."""
+    from bot.core import ack
     from bot.i18n import t
     from bot.leads import bankstats, privacy, review, team
     from bot.leads.access import lead_of
@@ -89,13 +90,13 @@ async def on_button(update, context) -> None:
     query = update.callback_query
     press = parse(query.data)
     if press is None:
-        await query.answer(t("l_button_bad", u.lang), show_alert=True)
+        await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
     if press.action == "forget":
         await privacy.forget_button(update, context, u, press)
         return
     if not await lead_of(context, u.id, press.scope):
-        await query.answer(t("l_button_not_lead", u.lang), show_alert=True)
+        await ack(query, t("l_button_not_lead", u.lang), show_alert=True)
         return
     if press.action == "set_score":
         await review.set_score(update, context, u, press)

@@ -14,6 +14,7 @@ from telegram.ext import ContextTypes
 
 from bank import roster
 from bank.users import ensure_user
+from bot.core import ack
 from bot.i18n import t
 from bot.leads import callbacks as cb
 from bot.leads.access import GROUPS, require_lead, seen, tell
@@ -132,7 +133,7 @@ async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: Use
     """Accept / Reject under a /join request; the presser's role was checked for the group just now."""
     query = update.callback_query
     if press.scope is None:
-        await query.answer(t("l_button_bad", u.lang), show_alert=True)
+        await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
     user_id, yes = press.args
     title = query.message.chat.title if query.message is not None else ""
@@ -143,9 +144,9 @@ async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: Use
 
     done = await _apply(context, "accept" if yes else "reject", press.scope, title or "", user_id, u, say)
     if not done:
-        await query.answer(t("l_tm_decided", u.lang))
+        await ack(query, t("l_tm_decided", u.lang))
         return
-    await query.answer(outcome[0][:200])
+    await ack(query, outcome[0][:200])
     await query.edit_message_text(outcome[0])
 
 

@@ -15,7 +15,7 @@ MAX_TOAST = 200
 def answer_callback_query(api: Api, p: dict[str, Any]) -> bool:
     record = api.state.callbacks.get(str(require(p, "callback_query_id")))
     if record is None or record.answered:
-        raise ApiError.bad_request("query is too old and response timeout expired or query ID is invalid")
+        raise ApiError.query_too_old()
     text = p.get("text")
     if text and len(text) > MAX_TOAST:
         raise ApiError.bad_request("MESSAGE_TOO_LONG")

@@ -16,7 +16,7 @@ def find_chat(state: BotState, chat_id: Any) -> ChatInfo:
     else:
         found = state.chats.get(chat_id) if isinstance(chat_id, int) else None
     if found is None:
-        raise ApiError.bad_request("chat not found")
+        raise ApiError.chat_not_found()
     return found
 
 

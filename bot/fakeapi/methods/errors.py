@@ -32,6 +32,14 @@ class ApiError(Exception):
         return cls(403, "Forbidden: bot was kicked from the group chat")
 
     @classmethod
+    def chat_not_found(cls) -> ApiError:
+        return cls.bad_request("chat not found")
+
+    @classmethod
+    def query_too_old(cls) -> ApiError:
+        return cls.bad_request("query is too old and response timeout expired or query ID is invalid")
+
+    @classmethod
     def server_error(cls, code: int = 500) -> ApiError:
         return cls(code, HTTPStatus(code).phrase)
 
