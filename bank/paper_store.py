@@ -7,9 +7,9 @@ import sqlite3
 
 import aiosqlite
 
-from bank.db import Database
 from bank.errors import NotFound
 from bank.models import Kind, Paper, PaperSettings, Question, Section, Source, fingerprint
+from proctor.storage.db import Database
 
 
 def _dumps(value) -> str:

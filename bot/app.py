@@ -8,14 +8,14 @@ import logging
 from telegram import BotCommand, BotCommandScopeDefault
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
-from bank import updates
-from bank.clock import Clock, SystemClock
-from bank.db import Database
-from bank.outbox import backoff
 from bot import core, outbox
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import KEY, Services, services
 from bot.settings import Settings
+from proctor.clock import Clock, SystemClock
+from proctor.outbox import backoff
+from proctor.storage import updates
+from proctor.storage.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ async def _post_init(app: Application) -> None:
     """Open the database, import the default bank, register commands, re-arm every job."""
     svc = services(app)
     svc.db = await Database.open(svc.settings.db)
-    from bank.bootstrap import ensure_default_bank
+    from proctor.storage.bootstrap import ensure_default_bank
 
     await updates.forget_old(svc.db, svc.now())
     imported = await ensure_default_bank(svc.db, svc.now())

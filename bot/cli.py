@@ -22,7 +22,7 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("sandbox", help="a fake Bot API server, the bot and a terminal chat: no token needed")
 
-    from bank.cli import add_bank_commands
+    from bot.bank_cli import add_bank_commands
 
     add_bank_commands(sub)
     return p
@@ -36,10 +36,10 @@ def main(argv: list[str] | None = None) -> int:
         return _run(args)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "sandbox":
-        from bot.sandbox import run_sandbox
+        from sandbox.session import run_sandbox
 
         return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
-    from bank.cli import run_bank_command
+    from bot.bank_cli import run_bank_command
 
     return run_bank_command(args)
 

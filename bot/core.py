@@ -19,11 +19,11 @@ from telegram.ext import (
     filters,
 )
 
-from bank import updates
-from bank import users as user_store
 from bot.i18n import pick_lang, t
 from bot.services import services
 from bot.userctx import user_ctx
+from proctor.people import users as user_store
+from proctor.storage import updates
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from datetime import UTC, datetime, timedelta
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bank import outbox
 from bank.errors import NotFound
 from bot.services import services
+from proctor import outbox
 
 log = logging.getLogger(__name__)
 

@@ -15,11 +15,11 @@ import pytest
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 from test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, pending_exam, say
 
-from bank import outbox
-from bank.db import MIGRATIONS_DIR, Database, migration_files
 from bot.exam.jobs import arm_deadline, job_name
-from bot.fakeapi import ApiError
 from bot.outbox import JOB, is_permanent, retry_after
+from proctor import outbox
+from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
+from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv, attempt_message, rules_card, start_exam
 from tests.papers_fixture import small_paper
 

@@ -1,9 +1,9 @@
 """Exam screens are pure: rendered from a sheet, a language and `now`."""
 
-from bank.attempts.model import AnswerRec, Attempt, Item, Sheet, compute_result
 from bank.models import Kind, Question
 from bot.exam import callbacks as cb
 from bot.exam import render
+from proctor.exams.model import AnswerRec, Attempt, Item, Sheet, compute_result
 
 T0 = 1_800_000_000.0
 

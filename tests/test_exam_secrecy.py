@@ -7,11 +7,11 @@ import json
 import pytest
 from test_leads_data import Crafted
 
-from bank import disputes as dsp
-from bank.attempts import service as attempts
-from bank.attempts.seal import sealed_anywhere, sealed_for
 from bank.models import Kind
 from bank.paper_store import save_paper
+from proctor.exams import service as attempts
+from proctor.exams.seal import sealed_anywhere, sealed_for
+from proctor.teams import disputes as dsp
 from tests.harness import BotEnv, attempt_message
 from tests.papers_fixture import small_paper
 from tests.test_daily_support import fast, questions, run_job, subscribe_group

@@ -6,14 +6,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from test_leads_data import Crafted
 
-from bank.leaderboard import (
-    UnknownPeriod,
-    board,
-    chat_zone,
-    my_groups,
-    paper_board,
-    period_bounds,
-)
+from proctor.teams.leaderboard import UnknownPeriod, board, chat_zone, my_groups, paper_board, period_bounds
 
 SH = ZoneInfo("Asia/Shanghai")
 NY = ZoneInfo("America/New_York")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 
-from bank.db import Database
+from proctor.storage.db import Database
 
 _ids = itertools.count(1000)
 

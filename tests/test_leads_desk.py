@@ -3,12 +3,12 @@
 import pytest
 from test_leads_data import Crafted
 
-from bank import disputes as dsp
-from bank.forget import forget_user
 from bank.item_stats import item_stats, needs_attention, upper_lower_index
-from bank.review import score_steps
 from bot.leads import callbacks as cb
 from bot.leads import render
+from proctor.people.forget import forget_user
+from proctor.teams import disputes as dsp
+from proctor.teams.review import score_steps
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 

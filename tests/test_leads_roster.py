@@ -8,13 +8,13 @@ import shutil
 import pytest
 from test_leads_data import Crafted
 
-from bank import roster
-from bank.charts import chart_data
-from bank.db import MIGRATIONS_DIR, Database, migration_files
-from bank.digest import weakest_topics
-from bank.forget import forget_user
-from bank.leaderboard import period_bounds, zone
 from bot.leads import callbacks as cb
+from proctor.people.forget import forget_user
+from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
+from proctor.teams import roster
+from proctor.teams.charts import chart_data
+from proctor.teams.digest import weakest_topics
+from proctor.teams.leaderboard import period_bounds, zone
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 

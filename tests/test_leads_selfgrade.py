@@ -3,11 +3,11 @@
 import pytest
 from test_leads_data import Crafted
 
-from bank import disputes as dsp
-from bank import review as reviews
 from bank.errors import NotFound
 from bank.models import Kind, Paper, PaperSettings, Question, Section
 from bot.leads import callbacks as cb
+from proctor.teams import disputes as dsp
+from proctor.teams import review as reviews
 from tests.harness import BotEnv, start_exam
 
 ADMIN, EVE, ANN = 1, 50, 30

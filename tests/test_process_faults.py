@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bank.attempts.service import start_attempt
-from bank.bootstrap import ensure_default_bank
-from bank.db import Database
-from bank.users import ensure_user
-from bot.fakeapi import ApiError, FakeBotApi
+from proctor.exams.service import start_attempt
+from proctor.people.users import ensure_user
+from proctor.storage.bootstrap import ensure_default_bank
+from proctor.storage.db import Database
+from sandbox.fakeapi import ApiError, FakeBotApi
 from tests.process_helpers import TOKEN, ProctorProcess, child_env, db_rows
 
 STARTUP = 20.0  # seconds a cold child may take to import, migrate and load the bundled bank

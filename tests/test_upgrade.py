@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bank.db import Database, migration_files
-from bot.fakeapi import FakeBotApi
+from proctor.storage.db import Database, migration_files
+from sandbox.fakeapi import FakeBotApi
 from tests.harness import TOKEN, BotEnv, attempt_message
 
 RELEASES = {"0.1.0": (Path(__file__).resolve().parent / "fixtures" / "release_0_1_0.sql", 6)}

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from bank.db import Database
 from bank.errors import ImportFailed
 from bank.importer.json_format import looks_like_json, parse_json_text
 from bank.importer.seed_format import parse_seed_text, slug_for
 from bank.models import Paper
 from bank.paper_store import save_papers
+from proctor.storage.db import Database
 
 __all__ = ["import_files", "parse_file", "parse_text"]
 

@@ -13,13 +13,6 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bank.attempts.seal import sealed_for
-from bank.attempts.service import running_attempt
-from bank.daily import answers as answer_store
-from bank.daily import delivery as dstore
-from bank.daily import subscriptions as subs
-from bank.daily.answers import QuizClosed
-from bank.daily.papers import multi_policy
 from bank.errors import NotFound
 from bank.grading import grade, parse_choice, parse_truefalse
 from bank.grading.result import Grade
@@ -30,6 +23,13 @@ from bot.daily import counts, push, render
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.daily import answers as answer_store
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.answers import QuizClosed
+from proctor.daily.papers import multi_policy
+from proctor.exams.seal import sealed_for
+from proctor.exams.service import running_attempt
 
 log = logging.getLogger(__name__)
 

@@ -11,12 +11,17 @@ from telegram.constants import ChatType
 from telegram.error import NetworkError
 from telegram.ext import ContextTypes
 
-from bank.daily import answers as answer_store
-from bank.daily import delivery as dstore
-from bank.daily import subscriptions as subs
-from bank.daily.answers import answers_in
-from bank.daily.delivery import EmptyBank
-from bank.daily.schedule import (
+from bot.daily import jobs, push
+from bot.i18n import t
+from bot.roles import is_team_lead
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+from proctor.daily import answers as answer_store
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.answers import answers_in
+from proctor.daily.delivery import EmptyBank
+from proctor.daily.schedule import (
     BadTime,
     BadTimezone,
     Schedule,
@@ -26,12 +31,7 @@ from bank.daily.schedule import (
     parse_hhmm,
     parse_timezone,
 )
-from bank.daily.streaks import streak
-from bot.daily import jobs, push
-from bot.i18n import t
-from bot.roles import is_team_lead
-from bot.services import services
-from bot.userctx import UserCtx, user_ctx
+from proctor.daily.streaks import streak
 
 log = logging.getLogger(__name__)
 

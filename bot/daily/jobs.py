@@ -14,13 +14,13 @@ from apscheduler.jobstores.base import JobLookupError
 from telegram.error import NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bank.daily import delivery as dstore
-from bank.daily import subscriptions as subs
-from bank.daily.delivery import EmptyBank
-from bank.daily.schedule import due_today
-from bank.daily.subscriptions import Subscription
 from bot.daily import push
 from bot.services import services
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.delivery import EmptyBank
+from proctor.daily.schedule import due_today
+from proctor.daily.subscriptions import Subscription
 
 log = logging.getLogger(__name__)
 

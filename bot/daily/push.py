@@ -17,17 +17,17 @@ from telegram import InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 from telegram.ext import Application
 
-from bank.attempts.seal import sealed_anywhere, sealed_for
-from bank.daily import answers as answer_store
-from bank.daily import delivery as dstore
-from bank.daily import subscriptions as subs
-from bank.daily.plan import create_or_resume
-from bank.daily.schedule import Schedule, closes_at, local_day, next_fire, parse_hhmm, parse_timezone
-from bank.daily.streaks import streak, streaks
 from bank.paper_store import get_questions
-from bank.users import find_prefs
 from bot.daily import render
 from bot.services import services
+from proctor.daily import answers as answer_store
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.plan import create_or_resume
+from proctor.daily.schedule import Schedule, closes_at, local_day, next_fire, parse_hhmm, parse_timezone
+from proctor.daily.streaks import streak, streaks
+from proctor.exams.seal import sealed_anywhere, sealed_for
+from proctor.people.users import find_prefs
 
 log = logging.getLogger(__name__)
 

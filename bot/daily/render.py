@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
-from bank.daily.answers import Answer, Standing
 from bank.models import CHOICE, Kind, Question
 from bank.script import to_script
 from bot.daily import callbacks as cb
 from bot.i18n import t
+from proctor.daily.answers import Answer, Standing
 
 LETTERS = "ABCDEFGHIJ"
 MAX_TEXT = 4096

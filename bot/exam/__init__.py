@@ -2,10 +2,10 @@
 
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
-from bank.attempts.service import RESULT
 from bot import outbox
 from bot.exam import buttons, commands, screen, typed
 from bot.exam.jobs import recover
+from proctor.exams.service import RESULT
 
 COMMANDS: list[tuple[str, str, str]] = [
     ("papers", "Papers you can take", "可参加的试卷"),

@@ -9,9 +9,6 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bank.attempts import service as attempts
-from bank.attempts.model import wrong_positions
-from bank.attempts.seal import sealed_for
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
 from bank.models import Kind
 from bank.paper_store import load_paper
@@ -24,6 +21,9 @@ from bot.exam.screen import finish_and_report, offer_finish, release_daily, show
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.exams import service as attempts
+from proctor.exams.model import wrong_positions
+from proctor.exams.seal import sealed_for
 
 log = logging.getLogger(__name__)
 

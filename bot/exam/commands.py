@@ -8,7 +8,6 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bank.attempts import service as attempts
 from bank.models import Kind
 from bank.paper_store import list_papers
 from bot.core import open_private_button
@@ -18,6 +17,7 @@ from bot.exam.screen import finish_and_report, show_attempt
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.exams import service as attempts
 
 log = logging.getLogger(__name__)
 

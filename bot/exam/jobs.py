@@ -6,9 +6,9 @@ import logging
 
 from telegram.ext import Application, ContextTypes
 
-from bank.attempts import service as attempts
 from bank.errors import NotFound
 from bot.services import services
+from proctor.exams import service as attempts
 
 log = logging.getLogger(__name__)
 

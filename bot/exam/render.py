@@ -7,12 +7,12 @@ import re
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
-from bank.attempts.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 from bank.grading import grade
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.script import to_script
 from bot.exam import callbacks as cb
 from bot.i18n import t
+from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 
 LETTERS = "ABCDEFGH"
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}

@@ -7,15 +7,15 @@ import logging
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bank.attempts import service as attempts
-from bank.attempts.model import Sheet, compute_result
-from bank.outbox import Outgoing
-from bank.users import find_prefs
 from bot import outbox
 from bot.exam import render
 from bot.i18n import pick_lang, t
 from bot.services import services
 from bot.userctx import UserCtx
+from proctor.exams import service as attempts
+from proctor.exams.model import Sheet, compute_result
+from proctor.outbox import Outgoing
+from proctor.people.users import find_prefs
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,6 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bank.attempts import service as attempts
 from bank.grading import parse_truefalse
 from bank.models import Kind
 from bot.exam import render
@@ -16,6 +15,7 @@ from bot.exam.screen import finish_and_report, offer_finish, show_attempt
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import user_ctx
+from proctor.exams import service as attempts
 
 log = logging.getLogger(__name__)
 

@@ -2,9 +2,9 @@
 
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
-from bank.review import NOTICE
 from bot import outbox
 from bot.leads import bankstats, callbacks, digest, leaderboard, privacy, reports, review, team
+from proctor.teams.review import NOTICE
 
 COMMANDS: list[tuple[str, str, str]] = [
     ("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>",

@@ -10,13 +10,13 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bank.daily.subscriptions import ensure_chat
-from bank.leaderboard import note_member
 from bot.core import open_private_button
 from bot.i18n import t
 from bot.roles import is_team_lead
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.daily.subscriptions import ensure_chat
+from proctor.teams.leaderboard import note_member
 
 log = logging.getLogger(__name__)
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)

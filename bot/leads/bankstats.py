@@ -5,10 +5,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bank import disputes as dsp
 from bank import item_stats as stats
-from bank.attempts.seal import sealed_for
-from bank.attempts.service import current_question_id
 from bank.errors import NotFound
 from bot.core import ack
 from bot.i18n import t
@@ -17,6 +14,9 @@ from bot.leads.access import Desk, require_bank_admin, require_lead, seen
 from bot.leads.callbacks import Press
 from bot.services import services
 from bot.userctx import UserCtx
+from proctor.exams.seal import sealed_for
+from proctor.exams.service import current_question_id
+from proctor.teams import disputes as dsp
 
 
 async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bank import leaderboard as lb
 from bank.errors import NotFound
 from bank.item_stats import find_paper
-from bank.roster import MEMBER, teams_of
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import GROUPS, seen
 from bot.services import services
+from proctor.teams import leaderboard as lb
+from proctor.teams.roster import MEMBER, teams_of
 
 DEFAULT_PERIOD = "week"
 

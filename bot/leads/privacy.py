@@ -6,13 +6,13 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bank.forget import forget_user
 from bot.core import ack, open_private_button
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.callbacks import Press
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.people.forget import forget_user
 
 
 async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

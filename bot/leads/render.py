@@ -5,13 +5,13 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
-from bank.digest import Digest, Schedule
-from bank.disputes import Dispute
 from bank.item_stats import ItemStats
-from bank.leaderboard import Board, ExamRow, Row
-from bank.review import Outcome, Pending, score_steps
 from bot.i18n import t
 from bot.leads import callbacks as cb
+from proctor.teams.digest import Digest, Schedule
+from proctor.teams.disputes import Dispute
+from proctor.teams.leaderboard import Board, ExamRow, Row
+from proctor.teams.review import Outcome, Pending, score_steps
 
 MAX_TEXT = 4096
 MAX_FIELD = 900  # a candidate's answer or a reference shown on a review card

@@ -5,11 +5,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import Application, ContextTypes
 
-from bank import review as reviews
-from bank.attempts.seal import sealed_for
 from bank.errors import NotFound
-from bank.outbox import Outgoing
-from bank.users import find_prefs
 from bot import outbox
 from bot.core import ack
 from bot.i18n import pick_lang, t
@@ -18,6 +14,10 @@ from bot.leads.access import require_lead, send_private
 from bot.leads.callbacks import Press
 from bot.services import services
 from bot.userctx import UserCtx
+from proctor.exams.seal import sealed_for
+from proctor.outbox import Outgoing
+from proctor.people.users import find_prefs
+from proctor.teams import review as reviews
 
 
 async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -12,8 +12,6 @@ from telegram import InlineKeyboardMarkup as Keyboard
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bank import roster
-from bank.users import ensure_user
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import callbacks as cb
@@ -23,6 +21,8 @@ from bot.leads.render import MAX_TEXT, clip
 from bot.leads.review import _candidate_lang
 from bot.services import services
 from bot.userctx import UserCtx
+from proctor.people.users import ensure_user
+from proctor.teams import roster
 
 VERBS = ("add", "remove", "accept", "reject")
 
