@@ -119,7 +119,10 @@ async def preflight(settings: Settings) -> None:
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
     db = await Database.open(settings.db)
-    await db.close()
+    try:
+        await db.quick_check()  # a damaged file is one line now, not a traceback in the first handler
+    finally:
+        await db.close()
     bot = Bot(settings.telegram_bot_token.get_secret_value(), base_url=settings.bot_api_url)
     try:
         async with bot:
@@ -150,7 +153,10 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
         import secrets
         from urllib.parse import urlparse
 
+        from bot.logging_setup import register_secret
+
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
+        register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
         # PTB serves only url_path (default "/"), whatever webhook_url it registers: serve the URL's path.
         app.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
                         url_path=urlparse(webhook_url).path, webhook_url=webhook_url, secret_token=secret,

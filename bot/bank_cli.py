@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -17,13 +18,14 @@ from bank.paper_store import get_question, list_papers
 from bank.stats import paper_stats, render_stats
 from proctor import outbox
 from proctor.exams.service import running_counts
-from proctor.storage.db import Database
+from proctor.storage.db import Database, default_db_path, unusable
 
 
 def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     imp = subparsers.add_parser("import", help="import papers (seed text format or exported JSON)")
     imp.add_argument("paths", nargs="+", metavar="PATH")
     subparsers.add_parser("status", help="running attempts and messages waiting to be delivered")
+    imp.add_argument("--as-new", action="store_true", help="import a paper even if another paper has its title")
     bank = subparsers.add_parser("bank", help="inspect the question bank")
     sub = bank.add_subparsers(dest="bank_command", required=True)
     sub.add_parser("stats", help="per paper and kind: askable and flagged questions")
@@ -56,6 +58,9 @@ def run_bank_command(args: argparse.Namespace) -> int:
     except BankError as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
+    except sqlite3.Error as e:  # the file turned out damaged under a query: still one line naming it
+        print(f"proctor: {unusable(default_db_path(), e)}", file=sys.stderr)
+        return 1
 
 
 async def _with_db(command, args) -> int:
@@ -67,7 +72,7 @@ async def _with_db(command, args) -> int:
 
 
 async def _import(db: Database, args) -> int:
-    papers = await import_files(db, args.paths, time.time())
+    papers = await import_files(db, args.paths, time.time(), as_new=args.as_new)
     for s in paper_stats(papers):
         t = s.total
         print(f"imported {s.slug}: {s.title} ({t.total} questions, {t.askable} askable, "

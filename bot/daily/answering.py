@@ -22,6 +22,7 @@ from bot.daily import callbacks as cb
 from bot.daily import counts, push, render
 from bot.i18n import t
 from bot.services import services
+from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
@@ -161,7 +162,7 @@ async def _answer_group_tap(app: Application, delivery: dstore.Delivery, view: r
         await ack(query, render.already_answered_toast(view, earlier, u.lang))
         return
     if await _sealed(app, u.id, view):
-        await ack(query, render.clip_utf16(t("daily_sealed", u.lang), render.MAX_TOAST), show_alert=True)
+        await ack(query, clip(t("daily_sealed", u.lang), MAX_TOAST), show_alert=True)
     else:
         await ack(query, render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script,
                                       g.expected), show_alert=True)

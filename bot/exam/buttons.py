@@ -20,6 +20,7 @@ from bot.exam.jobs import arm_deadline, disarm_deadline
 from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt
 from bot.i18n import t
 from bot.services import services
+from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams.model import wrong_positions
@@ -70,7 +71,7 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
         await ack(query, t("already_running", u.lang), show_alert=True)
         return
     except AttemptLimitReached as e:
-        await ack(query, t("limit_reached", u.lang, title=str(e))[:200], show_alert=True)
+        await ack(query, clip(t("limit_reached", u.lang, title=str(e)), MAX_TOAST), show_alert=True)
         return
     except ExamOnly:
         await ack(query, t("exam_only", u.lang), show_alert=True)
@@ -133,7 +134,7 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         await attempts.toggle_draft(svc.db, sheet.attempt.id, item.pos, item.original_letter(int(data.arg)))
     elif data.action == "submit":
         if q.kind != Kind.multi or not item.draft:
-            await ack(query, t("draft", u.lang, a="—")[:200])
+            await ack(query, clip(t("draft", u.lang, a="—"), MAX_TOAST))
             return
         await attempts.record_answer(svc.db, sheet, item.pos, item.draft, svc.now(), advance=not practice)
     elif data.action in ("next", "back"):

@@ -151,7 +151,7 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             _, slug, _ = await stats.find_paper(svc.db, str(target))
             text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
     except dsp.OwnDispute:
-        await query.answer(t("l_dispute_own", u.lang), show_alert=True)
+        await ack(query, t("l_dispute_own", u.lang), show_alert=True)
         return
     except NotFound:
         await ack(query, t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",

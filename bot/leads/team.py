@@ -17,9 +17,9 @@ from bot.i18n import t
 from bot.leads import callbacks as cb
 from bot.leads.access import GROUPS, require_lead, seen, tell
 from bot.leads.callbacks import Press
-from bot.leads.render import MAX_TEXT, clip
 from bot.leads.review import _candidate_lang
 from bot.services import services
+from bot.text_limits import MAX_TEXT, MAX_TOAST, clip
 from bot.userctx import UserCtx
 from proctor.people.users import ensure_user
 from proctor.teams import roster
@@ -146,7 +146,7 @@ async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: Use
     if not done:
         await ack(query, t("l_tm_decided", u.lang))
         return
-    await ack(query, outcome[0][:200])
+    await ack(query, clip(outcome[0], MAX_TOAST))
     await query.edit_message_text(outcome[0])
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import aiosqlite
 
-from bank.errors import DatabaseTooNew, MigrationFailed
+from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
 
 # bank/migrations links to the top-level migrations/, so a wheel carries them as package data
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -42,6 +42,36 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
     return found
 
 
+def _check_usable(path: Path) -> None:
+    """What SQLite would report obscurely, or not at all when running as root: say it plainly."""
+    if path.is_dir():
+        raise DatabaseUnusable(f"{path} is a directory, not a database file; give a file path with --db or PROCTOR_DB")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise DatabaseUnusable(f"{path}: cannot create its folder: {e.strerror or e}") from None
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise DatabaseUnusable(f"{path} is read-only; Exam Proctor writes to its database (check the file's permissions)")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise DatabaseUnusable(f"{path}: its folder is read-only; SQLite needs to create its journal files next to it")
+
+
+def unusable(path: Path, error: sqlite3.Error) -> DatabaseUnusable:
+    """A SQLite error about the file itself as one line naming the file."""
+    text = str(error)
+    if "file is not a database" in text:
+        why = "is not an SQLite database (or is encrypted)"
+    elif "malformed" in text or "corrupt" in text:
+        why = "is damaged (truncated or corrupted); restore it from a backup"
+    elif "readonly" in text or "read-only" in text:
+        why = "is read-only; Exam Proctor writes to its database"
+    elif "unable to open" in text:
+        why = "cannot be opened (check the path and its permissions)"
+    else:
+        why = f"cannot be used: {text}"
+    return DatabaseUnusable(f"{path} {why}")
+
+
 class Database:
     """An open SQLite database: reads anywhere, writes through `write()`."""
 
@@ -53,11 +83,17 @@ class Database:
     @classmethod
     async def open(cls, path: Path | str | None = None, *, migrate: bool = True,
                    migrations_dir: Path = MIGRATIONS_DIR) -> Database:
-        """Open (creating if needed) and migrate. Raises DatabaseTooNew, MigrationFailed."""
+        """Open (creating if needed) and migrate.
+
+        Raises DatabaseUnusable (one line naming the file), DatabaseTooNew, MigrationFailed.
+        """
         path = Path(path) if path is not None else default_db_path()
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+            _check_usable(path)
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as e:
+            raise unusable(path, e) from None
         conn.row_factory = sqlite3.Row
         db = cls(conn, path)
         try:
@@ -67,10 +103,22 @@ class Database:
             await conn.execute("PRAGMA busy_timeout=5000")
             if migrate:
                 await db.migrate(migrations_dir)
+        except sqlite3.Error as e:
+            await conn.close()
+            raise unusable(path, e) from None
         except BaseException:
             await conn.close()
             raise
         return db
+
+    async def quick_check(self) -> None:
+        """SQLite's quick_check over every page (a bot start, not every open). Raises DatabaseUnusable."""
+        try:
+            rows = await self.fetchall("PRAGMA quick_check")
+        except sqlite3.Error as e:
+            raise unusable(self.path, e) from None
+        if [r[0] for r in rows] != ["ok"]:
+            raise DatabaseUnusable(f"{self.path} is damaged ({rows[0][0]}); restore it from a backup")
 
     async def close(self) -> None:
         await self.conn.close()

@@ -6,6 +6,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 
+from bank.csv_safety import safe_row
 from proctor.storage.db import Database
 from proctor.teams.leaderboard import Period, streaks
 
@@ -105,16 +106,19 @@ def _num(value: float | None) -> str:
 
 
 def to_csv(columns: list[str], rows: list[CandidateRow]) -> bytes:
-    """UTF-8 CSV with a byte-order mark, so spreadsheet programs read Chinese names correctly."""
+    """UTF-8 CSV with a byte-order mark, so spreadsheet programs read Chinese names correctly.
+
+    Every cell goes through safe_cell: a name like `=HYPERLINK(...)` is text, not a formula.
+    """
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(["user_id", "name", "exam_attempts", "practice_attempts", *columns,
-                "daily_points", "daily_max", "daily_answers", "accuracy", "streak"])
+    w.writerow(safe_row(["user_id", "name", "exam_attempts", "practice_attempts", *columns,
+                         "daily_points", "daily_max", "daily_answers", "accuracy", "streak"]))
     for r in rows:
         acc = r.accuracy
-        w.writerow([r.user_id, r.name, r.exams, r.practice, *(_num(r.best.get(c)) for c in columns),
-                    _num(r.daily_points), _num(r.daily_max), r.daily_answers,
-                    "" if acc is None else f"{acc:.3f}", r.streak])
+        w.writerow(safe_row([r.user_id, r.name, r.exams, r.practice, *(_num(r.best.get(c)) for c in columns),
+                             _num(r.daily_points), _num(r.daily_max), r.daily_answers,
+                             "" if acc is None else f"{acc:.3f}", r.streak]))
     return out.getvalue().encode("utf-8-sig")
 
 

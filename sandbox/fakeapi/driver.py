@@ -136,6 +136,8 @@ class FakeUser:
 
     async def send(self, text: str, *, chat: ChatRef = None, reply_to: MessageRef = None) -> StoredMessage:
         """Types a message (commands get bot_command entities) and queues the update."""
+        if _utf16(text) > 4096:
+            raise ValueError("a Telegram client sends at most 4096 UTF-16 units in one message")
         return self._api.post_user_message(
             self, self._chat(chat), text=text, entities=text_entities(text) or None, reply_to=reply_to
         )
