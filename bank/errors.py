@@ -9,6 +9,10 @@ class DatabaseTooNew(BankError):
     """The database file was written by a newer version of the code."""
 
 
+class DatabaseUnusable(BankError):
+    """The database file cannot be used: a directory, not a database, damaged, or read-only."""
+
+
 class MigrationFailed(BankError):
     """A migration could not be applied; the database is as it was before it."""
 
@@ -19,6 +23,16 @@ class ImportFailed(BankError):
     def __init__(self, file: str, place: str, problem: str):
         self.file, self.place, self.problem = file, place, problem
         super().__init__(f"{file}: {place}: {problem}")
+
+
+class SameTitle(BankError):
+    """Another paper (a different slug) already has this paper's title."""
+
+    def __init__(self, slug: str, title: str, other_id: int, other_slug: str, other_file: str | None):
+        self.slug, self.title = slug, title
+        self.other_id, self.other_slug, self.other_file = other_id, other_slug, other_file
+        origin = f", imported from {other_file}" if other_file else ""
+        super().__init__(f"paper {other_slug} (#{other_id}{origin}) already has the title {title!r}")
 
 
 class NotFound(BankError):

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bank import audit
-from bank.db import Database
 from bank.errors import NotFound
+from proctor.storage.db import Database
+from proctor.teams import audit
 
 MIN_RESPONSES = 10  # fewer: no discrimination index
 GROUP_SHARE = 0.27

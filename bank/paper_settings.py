@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from bank import audit
-from bank.db import Database
 from bank.errors import BankError
 from bank.item_stats import find_paper
 from bank.models import MultiPolicy, PaperSettings
 from bank.paper_store import load_paper
+from proctor.storage.db import Database
+from proctor.teams import audit
 
 
 class BadSetting(BankError):

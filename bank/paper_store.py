@@ -7,9 +7,9 @@ import sqlite3
 
 import aiosqlite
 
-from bank.db import Database
-from bank.errors import NotFound
+from bank.errors import NotFound, SameTitle
 from bank.models import Kind, Paper, PaperSettings, Question, Section, Source, fingerprint
+from proctor.storage.db import Database
 
 
 def _dumps(value) -> str:
@@ -26,10 +26,28 @@ async def save_paper(db: Database, paper: Paper, now: float) -> int:
         return await _write_paper(conn, paper, now)
 
 
-async def save_papers(db: Database, papers: list[Paper], now: float) -> list[int]:
-    """Insert or update several papers in one transaction (all or none); returns their ids."""
+async def save_papers(db: Database, papers: list[Paper], now: float, *, same_title: bool = False) -> list[int]:
+    """Insert or update several papers in one transaction (all or none); returns their ids.
+
+    A paper is identified by its slug. Unless `same_title`, a paper whose title another paper
+    (another slug, already stored or earlier in `papers`) has is refused: raises SameTitle and
+    writes nothing, so a renamed or truncated copy of a file does not become a second paper.
+    """
     async with db.write() as conn:
-        return [await _write_paper(conn, paper, now) for paper in papers]
+        ids = []
+        for paper in papers:
+            if not same_title:
+                await _refuse_same_title(conn, paper)
+            ids.append(await _write_paper(conn, paper, now))
+        return ids
+
+
+async def _refuse_same_title(conn: aiosqlite.Connection, paper: Paper) -> None:
+    cur = await conn.execute("SELECT id, slug, source_file FROM papers WHERE title=? AND slug<>? ORDER BY id LIMIT 1",
+                             (paper.title, paper.slug))
+    row = await cur.fetchone()
+    if row is not None:
+        raise SameTitle(paper.slug, paper.title, row[0], row[1], row[2])
 
 
 async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> int:

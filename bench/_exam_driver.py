@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from bot.fakeapi import FakeBotApi, StoredMessage
-from bot.fakeapi import methods as fake_methods
+from sandbox.fakeapi import FakeBotApi, StoredMessage
+from sandbox.fakeapi import methods as fake_methods
 
 T = TypeVar("T")
 TIMEOUT = 60.0

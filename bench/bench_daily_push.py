@@ -26,16 +26,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bank.clock import ManualClock  # noqa: E402
-from bank.daily import subscriptions as subs  # noqa: E402
-from bank.daily.schedule import fire_at  # noqa: E402
-from bank.db import Database  # noqa: E402
-from bank.users import ensure_user  # noqa: E402
 from bot.app import build_application  # noqa: E402
-from bot.fakeapi import FakeBotApi, RateLimits  # noqa: E402
 from bot.lifecycle import start_app, stop_app  # noqa: E402
 from bot.services import services  # noqa: E402
 from bot.settings import Settings  # noqa: E402
+from proctor.clock import ManualClock
+from proctor.daily import subscriptions as subs
+from proctor.daily.schedule import fire_at
+from proctor.people.users import ensure_user
+from proctor.storage.db import Database
+from sandbox.fakeapi import FakeBotApi, RateLimits
 
 TOKEN = "123456:BENCH-fake-token-for-the-daily-push"
 CAP = 30.0  # Telegram's overall limit, messages per second
@@ -50,7 +50,7 @@ def max_rss_mb() -> float:
 async def seed(db_path: Path, chats: int, groups: int, group_questions: int = 1) -> list[int]:
     db = await Database.open(db_path)
     try:
-        from bank.bootstrap import ensure_default_bank
+        from proctor.storage.bootstrap import ensure_default_bank
 
         await ensure_default_bank(db, T0)
         ids = []

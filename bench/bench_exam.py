@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _exam_bots  # noqa: E402
 from _exam_driver import Candidate, Press, Probe, closed_loop, open_loop  # noqa: E402
 
-from bot.fakeapi import FakeBotApi  # noqa: E402
+from sandbox.fakeapi import FakeBotApi
 
 TOKEN = "123456:BENCH-fake-token-for-bench-exam"
 THROUGHPUT_TARGET = 0.8
@@ -63,9 +63,9 @@ BUTTON_KINDS = ("single", "truefalse")
 
 async def pick_paper() -> tuple[str, int]:
     """The bundled paper with the longest leading run of button-answered questions: (button, run)."""
-    from bank.bootstrap import ensure_default_bank
-    from bank.db import Database
     from bank.paper_store import list_papers
+    from proctor.storage.bootstrap import ensure_default_bank
+    from proctor.storage.db import Database
 
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(Path(tmp) / "scratch.db")

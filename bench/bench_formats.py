@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bank.db import Database  # noqa: E402
 from bank.formats.build import Item, Parsed, assemble  # noqa: E402
 from bank.formats.files import export, parse_any  # noqa: E402
 from bank.importer import import_files  # noqa: E402
 from bank.models import Kind, Question  # noqa: E402
+from proctor.storage.db import Database  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_import import paper_text, phrase  # noqa: E402

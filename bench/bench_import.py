@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bank.db import Database  # noqa: E402
 from bank.importer import import_files, parse_files  # noqa: E402
+from proctor.storage.db import Database
 
 # (header, share of the questions); the mixture of the real seeds, roughly
 MIX = [("填空题", 0.25), ("单项选择题", 0.25), ("多项选择题", 0.2), ("判断题", 0.2),

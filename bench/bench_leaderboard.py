@@ -23,8 +23,8 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bank.db import Database  # noqa: E402
-from bank.leaderboard import board, period_bounds  # noqa: E402
+from proctor.storage.db import Database
+from proctor.teams.leaderboard import board, period_bounds
 
 GROUP = -1
 MEMBERS = 500

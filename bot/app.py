@@ -8,13 +8,14 @@ import logging
 from telegram import BotCommand, BotCommandScopeDefault
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
-from bank import updates
-from bank.clock import Clock, SystemClock
-from bank.db import Database
-from bot import core
+from bot import core, outbox
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import KEY, Services, services
 from bot.settings import Settings
+from proctor.clock import Clock, SystemClock
+from proctor.outbox import backoff
+from proctor.storage import updates
+from proctor.storage.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -55,17 +56,18 @@ async def _post_init(app: Application) -> None:
     """Open the database, import the default bank, register commands, re-arm every job."""
     svc = services(app)
     svc.db = await Database.open(svc.settings.db)
-    from bank.bootstrap import ensure_default_bank
+    from proctor.storage.bootstrap import ensure_default_bank
 
     await updates.forget_old(svc.db, svc.now())
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
         log.info("imported the bundled bank: %d papers", imported)
-    await _set_commands(app)
+    await _try_set_commands(app)
     for feature in _features():
         hook = getattr(feature, "on_startup", None)
         if hook is not None:
             await hook(app)
+    await outbox.on_startup(app)
     core.warm_up_in_background()
 
 
@@ -84,6 +86,26 @@ async def _set_commands(app: Application) -> None:
                                       language_code=None if lang == "en" else lang)
 
 
+async def _try_set_commands(app: Application, tries: int = 0) -> None:
+    """Register the command menu; a failure never stops start-up: a transient one is retried in the
+    background with backoff, a refusal is logged."""
+    from telegram.error import TelegramError
+
+    try:
+        await _set_commands(app)
+    except TelegramError as e:
+        if outbox.is_permanent(e):
+            log.warning("the command menu was refused: %s", e)
+            return
+        wait = backoff(tries + 1, outbox.retry_after(e))
+        log.warning("could not register the command menu (%s); trying again in %.0fs", e, wait)
+        app.job_queue.run_once(_set_commands_job, wait, data=tries + 1, name="set-commands")
+
+
+async def _set_commands_job(context) -> None:
+    await _try_set_commands(context.application, context.job.data)
+
+
 class StartupFailed(Exception):
     """The bot cannot start: the message says why in one line."""
 
@@ -97,7 +119,10 @@ async def preflight(settings: Settings) -> None:
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
     db = await Database.open(settings.db)
-    await db.close()
+    try:
+        await db.quick_check()  # a damaged file is one line now, not a traceback in the first handler
+    finally:
+        await db.close()
     bot = Bot(settings.telegram_bot_token.get_secret_value(), base_url=settings.bot_api_url)
     try:
         async with bot:
@@ -128,7 +153,10 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
         import secrets
         from urllib.parse import urlparse
 
+        from bot.logging_setup import register_secret
+
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
+        register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
         # PTB serves only url_path (default "/"), whatever webhook_url it registers: serve the URL's path.
         app.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
                         url_path=urlparse(webhook_url).path, webhook_url=webhook_url, secret_token=secret,

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from pydantic import ValidationError
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="proctor", description="Exam Proctor: a Telegram bot for exams.")
     p.add_argument("--db", help="SQLite file (default: $PROCTOR_DB or ./data/proctor.db)")
+    p.add_argument("--log-level", type=str.upper, choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                   help="what to log on stderr (default: INFO for run, WARNING otherwise); secrets are always redacted")
     sub = p.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run the bot (long polling, or --webhook URL)")
@@ -22,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("sandbox", help="a fake Bot API server, the bot and a terminal chat: no token needed")
 
-    from bank.cli import add_bank_commands
+    from bot.bank_cli import add_bank_commands
 
     add_bank_commands(sub)
     return p
@@ -34,12 +37,14 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["PROCTOR_DB"] = args.db
     if args.command == "run":
         return _run(args)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from bot.logging_setup import setup_logging
+
+    setup_logging(args.log_level or logging.WARNING, fmt="%(levelname)s %(name)s: %(message)s")
     if args.command == "sandbox":
-        from bot.sandbox import run_sandbox
+        from sandbox.session import run_sandbox
 
         return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
-    from bank.cli import run_bank_command
+    from bot.bank_cli import run_bank_command
 
     return run_bank_command(args)
 
@@ -56,9 +61,12 @@ def _run(args) -> int:
             print(f"proctor: bad setting: {e.errors()[0]['loc'][0]}: {e.errors()[0]['msg']}", file=sys.stderr)
         return 2
     from bot.app import run_bot
-    from bot.logging_setup import setup_logging
+    from bot.logging_setup import register_secret, register_token, setup_logging
 
-    setup_logging(settings.telegram_bot_token.get_secret_value())
+    setup_logging(args.log_level or logging.INFO)
+    register_token(settings.telegram_bot_token.get_secret_value())
+    if settings.webhook_secret is not None:
+        register_secret(settings.webhook_secret.get_secret_value(), "webhook secret")
 
     from bank.errors import BankError
     from bot.app import StartupFailed
@@ -67,6 +75,11 @@ def _run(args) -> int:
         return run_bot(settings, webhook_url=args.webhook)
     except (BankError, StartupFailed) as e:  # e.g. a database newer than the code: one clear line
         print(f"proctor: {e}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as e:  # the database failed while starting up (post_init): one line naming it
+        from proctor.storage.db import unusable
+
+        print(f"proctor: {unusable(settings.db, e)}", file=sys.stderr)
         return 1
 
 

@@ -7,6 +7,7 @@ import logging
 import threading
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -18,11 +19,11 @@ from telegram.ext import (
     filters,
 )
 
-from bank import updates
-from bank import users as user_store
 from bot.i18n import pick_lang, t
 from bot.services import services
 from bot.userctx import user_ctx
+from proctor.people import users as user_store
+from proctor.storage import updates
 
 log = logging.getLogger(__name__)
 
@@ -147,3 +148,12 @@ def warm_up_in_background() -> None:
 def open_private_button(bot_username: str, lang: str, payload: str = "") -> InlineKeyboardMarkup:
     url = f"https://t.me/{bot_username}" + (f"?start={payload}" if payload else "")
     return InlineKeyboardMarkup([[InlineKeyboardButton(t("open_private", lang), url=url)]])
+
+
+async def ack(query, text: str | None = None, *, show_alert: bool = False) -> None:
+    """Answer a button press. The effect it acknowledges is already committed, so a failure
+    ("query is too old", a 5xx) is logged and never raised: it must not skip what comes next."""
+    try:
+        await query.answer(text, show_alert=show_alert)
+    except TelegramError as e:
+        log.info("could not answer callback query %s: %s", query.id, e)

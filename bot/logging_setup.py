@@ -1,34 +1,99 @@
-"""Logging that never shows the bot token."""
+"""Logging that never shows a secret: the bot token, the webhook secret, any key registered here.
+
+Secrets are registered when the process learns them (the token at start-up, the webhook secret
+when it is chosen); from then on every log record that reaches a handler of the root logger, at
+any level and from any logger (PTB, httpx, APScheduler, tornado, ours), has them replaced by
+`<label>` in its message, its traceback and its stack. Uncaught exceptions are redacted too.
+"""
 
 from __future__ import annotations
 
 import logging
+import sys
+import threading
+
+MIN_SECRET = 8  # shorter strings would be replaced wherever they occur: refuse them instead
+
+_secrets: dict[str, str] = {}  # value -> label
 
 
-class RedactToken(logging.Filter):
-    def __init__(self, token: str):
-        super().__init__()
-        self.token = token
+def register_secret(value: str | None, label: str) -> None:
+    """From now on `value` is shown as `<label>` in every log line. None is ignored.
+
+    Raises ValueError for a value shorter than MIN_SECRET characters.
+    """
+    if value is None:
+        return
+    if len(value) < MIN_SECRET:
+        raise ValueError(f"a {label} must be at least {MIN_SECRET} characters")
+    _secrets[value] = label
+
+
+def register_token(token: str) -> None:
+    """The bot token, and its secret part alone (it can appear without the bot id)."""
+    register_secret(token, "token")
+    secret_part = token.partition(":")[2]
+    if len(secret_part) >= MIN_SECRET:
+        register_secret(secret_part, "token")
+
+
+def redact(text: str) -> str:
+    """`text` with every registered secret replaced by its label; longest secrets first."""
+    for value in sorted(_secrets, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, f"<{_secrets[value]}>")
+    return text
+
+
+class RedactSecrets(logging.Filter):
+    """Rewrites a record so that no registered secret reaches the output."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if self.token:
+        if not _secrets:
+            return True
+        try:
             msg = record.getMessage()
-            if self.token in msg:
-                record.msg = msg.replace(self.token, "<token>")
-                record.args = ()
-            if record.exc_info and not record.exc_text:
-                # formatted once here, redacted; formatters reuse exc_text as it is
-                record.exc_text = logging.Formatter().formatException(record.exc_info)
-            if record.exc_text and self.token in record.exc_text:
-                record.exc_text = record.exc_text.replace(self.token, "<token>")
+        except Exception:  # a malformed call: let the handler report it, redacted below
+            msg = f"{record.msg} {record.args}"
+        clean = redact(msg)
+        if clean != msg or record.args:
+            record.msg, record.args = clean, ()
+        if record.exc_info and not record.exc_text:
+            # formatted once here, redacted; formatters reuse exc_text as it is
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
         return True
 
 
-def setup_logging(token: str, level: int = logging.INFO) -> None:
-    """Log to stderr; the token is redacted everywhere, and httpx's URL lines are quietened."""
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    redact = RedactToken(token)
+def _excepthook(exc_type, exc, tb) -> None:
+    import traceback
+
+    sys.stderr.write(redact("".join(traceback.format_exception(exc_type, exc, tb))))
+
+
+def _thread_excepthook(args) -> None:
+    if args.exc_type is SystemExit:
+        return
+    _excepthook(args.exc_type, args.exc_value, args.exc_traceback)
+
+
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def setup_logging(level: str | int = logging.INFO,
+                  fmt: str = "%(asctime)s %(levelname)s %(name)s: %(message)s") -> None:
+    """Log to stderr at `level`, every secret redacted. httpx's per-request lines and APScheduler's
+    per-run lines are kept for DEBUG; at other levels they show from WARNING up."""
+    level = logging.getLevelName(level.upper()) if isinstance(level, str) else level
+    logging.basicConfig(level=level, format=fmt)
+    redacting = RedactSecrets()
     for handler in logging.getLogger().handlers:
-        handler.addFilter(redact)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+        handler.addFilter(redacting)
+    quiet = level if level <= logging.DEBUG else max(level, logging.WARNING)
+    logging.getLogger("httpx").setLevel(quiet)
+    logging.getLogger("apscheduler").setLevel(quiet)
+    sys.excepthook = _excepthook
+    threading.excepthook = _thread_excepthook

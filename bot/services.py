@@ -7,9 +7,9 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext
 
-from bank.clock import Clock
-from bank.db import Database
 from bot.settings import Settings
+from proctor.clock import Clock
+from proctor.storage.db import Database
 
 
 @dataclass

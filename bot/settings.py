@@ -13,6 +13,7 @@ TOKEN_HELP = ("TELEGRAM_BOT_TOKEN is missing or malformed. Get a token from @Bot
               "(/newbot), then run: TELEGRAM_BOT_TOKEN=123456:ABC... proctor run "
               "(or try the bot without a token: proctor sandbox)")
 _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{20,}$")
+_WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{16,256}$")
 
 
 class Settings(BaseSettings):
@@ -38,6 +39,17 @@ class Settings(BaseSettings):
         if not _TOKEN.match(v.get_secret_value().strip()):
             raise ValueError("malformed token")
         return SecretStr(v.get_secret_value().strip())
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, v: SecretStr | None) -> SecretStr | None:
+        # Telegram's alphabet; 16 characters at least, so it is a secret (and redacting it in logs
+        # cannot mangle ordinary words)
+        if v is None or not v.get_secret_value():
+            return None  # unset: a random one is made at start-up
+        if not _WEBHOOK_SECRET.match(v.get_secret_value()):
+            raise ValueError("16 to 256 characters of A-Z, a-z, 0-9, _ and -")
+        return v
 
     @field_validator("admins", mode="before")
     @classmethod

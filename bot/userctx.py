@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bank.users import ensure_user
 from bot.i18n import pick_lang
 from bot.services import services
+from proctor.people.users import ensure_user
 
 
 @dataclass(frozen=True)

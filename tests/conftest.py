@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bank.db import Database
+from proctor.storage.db import Database
 
 SEEDS_DIR = Path(__file__).resolve().parents[1] / "bank" / "seeds"
 

@@ -11,7 +11,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import pytest
 from telegram.ext import Application, ApplicationBuilder
 
-from bot.fakeapi import FakeBotApi
+from sandbox.fakeapi import FakeBotApi
 
 POLL_TIMEOUT = 1  # seconds; stop() does not wait for it, the server answers at once
 

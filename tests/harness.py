@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bank.clock import ManualClock
-from bank.db import Database
 from bank.models import Paper
 from bank.paper_store import save_paper
 from bot.app import build_application
-from bot.fakeapi import FakeBotApi, StoredMessage
 from bot.lifecycle import start_app, stop_app
 from bot.services import services
 from bot.settings import Settings
+from proctor.clock import ManualClock
+from proctor.storage.db import Database
+from sandbox.fakeapi import FakeBotApi, StoredMessage
 
 TOKEN = "123456:TEST-fake-token-for-the-harness"
 T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC

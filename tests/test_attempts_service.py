@@ -2,10 +2,10 @@
 
 import pytest
 
-from bank.attempts import service as attempts
-from bank.attempts.model import compute_result
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached
 from bank.paper_store import save_paper
+from proctor.exams import service as attempts
+from proctor.exams.model import compute_result
 from tests.papers_fixture import small_paper
 
 T0 = 1_800_000_000.0

@@ -34,7 +34,7 @@ def test_unreachable_bot_api_is_one_line(tmp_path, monkeypatch, capsys):
 async def test_rejected_token_is_one_line(tmp_path, monkeypatch, capsys):
     import asyncio
 
-    from bot.fakeapi import FakeBotApi
+    from sandbox.fakeapi import FakeBotApi
 
     async with FakeBotApi("999999:ANOTHER-token-the-server-knows") as api:
         _env(monkeypatch, api.base_url)

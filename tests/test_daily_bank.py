@@ -6,18 +6,18 @@ from datetime import date
 
 import pytest
 
-from bank.daily import answers as answer_store
-from bank.daily import delivery as dstore
-from bank.daily import subscriptions as subs
-from bank.daily.fsrs_cards import due_cards, rating_for, review
-from bank.daily.plan import create_or_resume
-from bank.daily.selection import Candidate, candidates, pick_balanced, pick_group_set, pick_private_set
-from bank.daily.streaks import streak, streak_from
 from bank.errors import NotFound
 from bank.item_stats import set_exam_only
 from bank.models import Kind, Paper, Question, Section
 from bank.paper_store import get_question, save_paper
-from bank.users import ensure_user
+from proctor.daily import answers as answer_store
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.fsrs_cards import due_cards, rating_for, review
+from proctor.daily.plan import create_or_resume
+from proctor.daily.selection import Candidate, candidates, pick_balanced, pick_group_set, pick_private_set
+from proctor.daily.streaks import streak, streak_from
+from proctor.people.users import ensure_user
 from tests.papers_fixture import small_paper
 
 NOW = 1_800_000_000.0

@@ -225,7 +225,7 @@ async def test_a_403_turns_the_subscription_off(env):
 
 
 async def test_a_429_is_retried_after_its_retry_after(env):
-    from bot.fakeapi import ApiError
+    from sandbox.fakeapi import ApiError
 
     lead, group = await subscribe_group(env)
     env.api.fail("sendMessage", ApiError.retry_after(1), times=1, chat_id=GROUP)

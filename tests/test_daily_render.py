@@ -2,12 +2,12 @@
 
 import pytest
 
-from bank.daily.answers import Standing
-from bank.daily.schedule import BadTime, BadTimezone
 from bank.models import Kind, Question
 from bot.daily import callbacks as cb
 from bot.daily import render
 from bot.daily.handlers import BadArgument, parse_on_args
+from proctor.daily.answers import Standing
+from proctor.daily.schedule import BadTime, BadTimezone
 
 
 def _view(kind=Kind.single, answer="C", options=("one", "two", "three", "four"), order="CADB", explanation=""):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.fakeapi import ApiError
+from sandbox.fakeapi import ApiError
 from tests.test_daily_support import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
 
 

@@ -5,7 +5,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bank.daily.schedule import (
+from proctor.daily.schedule import (
     BadTime,
     BadTimezone,
     Schedule,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bank.attempts import service as attempts
+from proctor.exams import service as attempts
 from tests.harness import BotEnv, attempt_message, rules_card, start_exam
 from tests.papers_fixture import small_paper
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bank.attempts import service as attempts
+from proctor.exams import service as attempts
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 
@@ -38,8 +38,10 @@ async def test_deadline_job_hands_in_an_idle_attempt(env):
     assert "Time ran out" in card.text
     assert "Score: 2/15" in card.text
     await env.idle()
-    row = await env.db.fetchone("SELECT status, finish_reason, result_sent FROM attempts")
-    assert tuple(row) == ("finished", "timeout", 1)
+    row = await env.db.fetchone("SELECT status, finish_reason FROM attempts")
+    assert tuple(row) == ("finished", "timeout")
+    assert await env.db.scalar("SELECT state FROM outbox WHERE kind='result' AND ref=?", (str(attempt_id),)) \
+        == "delivered"
 
 
 async def test_restart_mid_exam_resumes_same_question_time_and_answers(env):

@@ -19,9 +19,9 @@ from telegram import (
 from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, NetworkError, RetryAfter
 from telegram.ext import AIORateLimiter, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.fakeapi import ApiError, FakeBotApi, RateLimits
-from bot.fakeapi.limits import RateLimiter
-from bot.fakeapi.terminal import terminal_chat
+from sandbox.fakeapi import ApiError, FakeBotApi, RateLimits
+from sandbox.fakeapi.limits import RateLimiter
+from sandbox.terminal import terminal_chat
 from tests.fakeapi_fixtures import application_builder, bot_builder, fake_api, run_bot  # noqa: F401
 
 PNG_1x1 = bytes.fromhex(

@@ -9,7 +9,7 @@ from openpyxl import Workbook, load_workbook
 from bank.errors import ImportFailed
 from bank.formats.files import template
 from bank.formats.sheet import parse_csv, parse_xlsx
-from bank.formats.sheet_export import safe_cell, to_csv
+from bank.formats.sheet_export import to_csv
 from bank.models import Flag, Kind
 
 
@@ -88,10 +88,8 @@ def test_zip_bomb_is_refused(monkeypatch):
 
 
 def test_written_cells_never_run_as_formulas():
-    assert [safe_cell(x) for x in ["=1+1", "+1", "-2", "@SUM(A1)", "\tx", "\rx", "ok"]] == [
-        "'=1+1", "'+1", "'-2", "'@SUM(A1)", "'\tx", "'\rx", "ok"]
     csv_text = to_csv([["题干", "答案"], ['=HYPERLINK("http://x")', "-2"]])
-    assert "'=HYPERLINK" in csv_text and ",'-2" in csv_text
+    assert "'=HYPERLINK" in csv_text and csv_text.rstrip().endswith(",-2")  # a number stays a number
     # and they read back as written
     parsed = parse_csv("题型,题干,答案\n数值,'=cmd,'-2\n", file="x.csv")
     assert (parsed.items[0].question.stem, parsed.items[0].question.answer) == ("=cmd", [["-2", "0"]])

@@ -6,14 +6,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from test_leads_data import Crafted
 
-from bank.leaderboard import (
-    UnknownPeriod,
-    board,
-    chat_zone,
-    my_groups,
-    paper_board,
-    period_bounds,
-)
+from proctor.teams.leaderboard import UnknownPeriod, board, chat_zone, my_groups, paper_board, period_bounds
 
 SH = ZoneInfo("Asia/Shanghai")
 NY = ZoneInfo("America/New_York")
@@ -149,8 +142,8 @@ async def test_board_shows_streaks(db, crafted):
 
 
 async def test_paper_board_best_exam_then_less_time(db, crafted):
-    await crafted.group(-1, members=(1, 2, 3))
-    await crafted.user(9)  # not in the team
+    await crafted.group(-1, members=(1, 2, 3, 9))
+    await crafted.roster(-1, 1, 2, 3)  # 9 wrote in the group but is not on its roster: not in the team
     pid, qs = await crafted.paper()
     q1, q2 = qs[0][0], qs[0][1]
     await crafted.exam(1, pid, [(q1, 1, 1, 1), (q2, 0, 1, 1)], 0, 900)
@@ -168,6 +161,7 @@ async def test_paper_board_best_exam_then_less_time(db, crafted):
 
 async def test_paper_board_counts_the_last_attempt_when_the_paper_says_so(db, crafted):
     await crafted.group(-1, members=(1,))
+    await crafted.roster(-1, 1)
     pid, qs = await crafted.paper()
     q1, q2 = qs[0][0], qs[0][1]
     await crafted.exam(1, pid, [(q1, 1, 1, 1), (q2, 1, 1, 1)], 0, 900)      # 2 points, earlier

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 
-from bank.db import Database
+from proctor.storage.db import Database
 
 _ids = itertools.count(1000)
 
@@ -35,6 +35,14 @@ class Crafted:
         await self.user(uid)
         async with self.db.write() as c:
             await c.execute("INSERT OR IGNORE INTO chat_members VALUES (?,?,0,0)", (chat_id, uid))
+
+    async def roster(self, chat_id: int, *uids: int, status: str = "member") -> None:
+        """Put users on the group's team roster (what a lead's /team add does)."""
+        for uid in uids:
+            await self.user(uid)
+            async with self.db.write() as c:
+                await c.execute("INSERT OR REPLACE INTO team_roster (chat_id, user_id, status, requested_at) "
+                                "VALUES (?,?,?,0)", (chat_id, uid, status))
 
     async def paper(self, slug: str = "ops", sections=(("single", 4), ("short", 2)),
                     points=(1.0, 5.0)) -> tuple[int, list[list[int]]]:

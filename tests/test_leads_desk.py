@@ -3,12 +3,12 @@
 import pytest
 from test_leads_data import Crafted
 
-from bank import disputes as dsp
-from bank.forget import forget_user
 from bank.item_stats import item_stats, needs_attention, upper_lower_index
-from bank.review import score_steps
 from bot.leads import callbacks as cb
 from bot.leads import render
+from proctor.people.forget import forget_user
+from proctor.teams import disputes as dsp
+from proctor.teams.review import score_steps
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 
@@ -120,6 +120,7 @@ async def env(tmp_path):
 async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(ANN, BOB))
+    await c.roster(ALPHA, ANN, BOB)  # /bankstats in Alpha shows the disputes of Alpha's roster
     q = [r[0] for r in await env.db.fetchall("SELECT id FROM questions WHERE kind='single' ORDER BY id")]
     did = await c.daily(ALPHA, "2027-01-15", q[:1], [])
     ann, bob, lead = env.api.user(ANN, "Ann"), env.api.user(BOB, "Bob"), env.api.user(LEAD, "Lea")

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from test_leads_data import Crafted
 
-from bank import digest as dg
 from bot.leads.digest import job_name
+from proctor.teams import digest as dg
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 
@@ -58,7 +58,7 @@ def test_next_due_keeps_the_local_hour_across_daylight_saving():
 
 
 def test_movers_rank_climbs_and_newcomers():
-    from bank.leaderboard import Row
+    from proctor.teams.leaderboard import Row
 
     def row(rank, uid, pts):
         return Row(rank, uid, f"u{uid}", pts, pts, 1, 1, 0.0)

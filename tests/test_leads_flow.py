@@ -39,6 +39,8 @@ async def crafted_teams(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(LEAD_A, ANN, BOB))
     await c.group(BETA, "Beta", members=(LEAD_B, ANN))
+    await c.roster(ALPHA, LEAD_A, ANN, BOB)  # the leads put them on their teams' rosters
+    await c.roster(BETA, LEAD_B, ANN)
     for uid, name in ((ANN, "Ann"), (BOB, "Bob"), (LEAD_A, "Lea"), (LEAD_B, "Leb")):
         async with env.db.write() as conn:
             await conn.execute("UPDATE users SET first_name=? WHERE id=?", (name, uid))

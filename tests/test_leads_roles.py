@@ -25,6 +25,7 @@ COMMANDS = {
     "retire": "/retire {qid}",
     "restore": "/restore {qid}",
     "examonly": "/examonly demo on",
+    "team": "/team add 10",  # LEAD_A puts themself on Alpha's roster
 }
 
 
@@ -47,7 +48,8 @@ async def _state(env):
     return (await env.db.scalar("SELECT COUNT(*) FROM audit_log"),
             await env.db.scalar("SELECT SUM(retired) FROM questions"),
             await env.db.scalar("SELECT exam_only FROM papers"),
-            await env.db.scalar("SELECT COUNT(*) FROM digest_schedules"))
+            await env.db.scalar("SELECT COUNT(*) FROM digest_schedules"),
+            await env.db.scalar("SELECT COUNT(*) FROM team_roster"))
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -70,7 +72,7 @@ async def test_lead_command_in_a_group(env, command, actor, allowed):
         assert after == before
     elif allowed:
         assert reply.text != REFUSAL
-        if command in ("digest", "report"):  # (the chart is audited when there is data to draw)
+        if command in ("digest", "report", "team"):  # (the chart is audited when there is data to draw)
             assert after[0] == before[0] + 1  # audited
             entry = await env.db.fetchone("SELECT actor_id, chat_id FROM audit_log ORDER BY id DESC")
             assert tuple(entry) == (LEAD_A, ALPHA)

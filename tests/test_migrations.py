@@ -5,8 +5,8 @@ import sqlite3
 
 import pytest
 
-from bank.db import MIGRATIONS_DIR, Database, migration_files
 from bank.errors import DatabaseTooNew, MigrationFailed
+from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 
 
 async def _tables(db):

@@ -16,7 +16,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.fakeapi import ApiError, FakeBotApi
+from sandbox.fakeapi import ApiError, FakeBotApi
 from tests.harness import attempt_message
 from tests.process_helpers import SECRET, TOKEN, ProctorProcess, child_env, db_rows, free_port
 

@@ -2,11 +2,11 @@
 
 import json
 
-from bank.bootstrap import ensure_default_bank
-from bank.db import Database
 from bank.importer import import_files, parse_file
 from bank.importer.json_format import dumps, export_papers
 from bank.paper_store import list_papers, load_paper, paper_count
+from proctor.storage.bootstrap import ensure_default_bank
+from proctor.storage.db import Database
 
 SLUG = "002_692116d27c950d45"
 

@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from bot.fakeapi import FakeBotApi
-from bot.fakeapi.terminal import parse_line, terminal_chat
-from bot.sandbox import SANDBOX_GROUP, SANDBOX_USER, cast
+from sandbox.fakeapi import FakeBotApi
+from sandbox.session import SANDBOX_GROUP, SANDBOX_USER, cast
+from sandbox.terminal import parse_line, terminal_chat
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 from tests.process_helpers import child_env

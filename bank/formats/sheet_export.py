@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
+from bank.csv_safety import safe_cell
 from bank.formats.build import effective_weights
 from bank.formats.sheet import COLUMNS, OPTION_LETTERS, kind_name
 from bank.models import CHOICE, Kind, Paper, Question
@@ -41,13 +42,6 @@ EXAMPLES = [  # one row per kind: the template's examples
      "explanation": "", "points": "10", "difficulty": "难", "topic": "数值稳定性", "paper": "示例试卷",
      "section": "九、案例分析题"},
 ]
-
-
-def safe_cell(value: str) -> str:
-    """A cell a spreadsheet will not run as a formula (OWASP CSV injection): a leading ' when it
-    starts with = + - @ tab or CR."""
-    # TODO: the coordinator dedupes this with bank's shared safe_cell() at merge.
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
 def _key(q: Question) -> str:

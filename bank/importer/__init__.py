@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bank.db import Database
-from bank.errors import ImportFailed
+from bank.errors import ImportFailed, SameTitle
 from bank.importer.json_format import looks_like_json, parse_json_text
 from bank.importer.seed_format import parse_seed_text, slug_for
 from bank.models import Paper
 from bank.paper_store import save_papers
+from proctor.storage.db import Database
 
 __all__ = ["import_files", "parse_file", "parse_text"]
 
@@ -43,32 +43,43 @@ def parse_file(path: Path | str) -> list[Paper]:
     return parse_text(text, file=path.name, stem=path.stem)
 
 
-def parse_files(paths: Iterable[Path | str], parse: Callable[[Path | str], list[Paper]] = parse_file,
-                ) -> list[Paper]:
+Parse = Callable[[Path | str], list[Paper]]
+
+
+def parse_files(paths: Iterable[Path | str], parse: Parse = parse_file) -> list[Paper]:
     """Parse and validate every file (with `parse`, by default seed text or JSON); two files
     giving one slug is an error. Raises ImportFailed."""
-    papers: list[Paper] = []
-    origin: dict[str, str] = {}
+    return [paper for paper, _ in _parse_files(paths, parse).values()]
+
+
+def _parse_files(paths: Iterable[Path | str], parse: Parse) -> dict[str, tuple[Paper, str]]:
+    """slug -> (paper, the file it came from), in order."""
+    found: dict[str, tuple[Paper, str]] = {}
     for path in paths:
         for paper in parse(path):
-            if paper.slug in origin:
+            if paper.slug in found:
                 raise ImportFailed(str(path), f"paper {paper.slug}",
-                                   f"the same paper also comes from {origin[paper.slug]}")
-            origin[paper.slug] = str(path)
-            papers.append(paper)
-    return papers
+                                   f"the same paper also comes from {found[paper.slug][1]}")
+            found[paper.slug] = (paper, str(path))
+    return found
 
 
-async def import_files(db: Database, paths: Iterable[Path | str], now: float,
-                       parse: Callable[[Path | str], list[Paper]] = parse_file) -> list[Paper]:
+async def import_files(db: Database, paths: Iterable[Path | str], now: float, *,
+                       as_new: bool = False, parse: Parse = parse_file) -> list[Paper]:
     """Parse every file, then write all papers in one transaction; returns them as written.
 
-    Raises ImportFailed (nothing is written). Re-importing a paper updates it in place.
+    Raises ImportFailed (nothing is written). Re-importing a paper (same slug) updates it in
+    place; a paper with another paper's title is refused unless `as_new`.
     """
-    papers = parse_files(paths, parse)
+    found = _parse_files(paths, parse)
+    papers = [paper for paper, _ in found.values()]
     if not papers:
         raise ImportFailed("(no files)", "arguments", "nothing to import")
-    ids = await save_papers(db, papers, now)
+    try:
+        ids = await save_papers(db, papers, now, same_title=as_new)
+    except SameTitle as e:
+        raise ImportFailed(found[e.slug][1], f"paper {e.slug}",
+                           f"{e}; to import it as another paper anyway, use --as-new") from e
     return [p.model_copy(update={"id": i}) for p, i in zip(papers, ids, strict=True)]
 
 

@@ -81,6 +81,8 @@ def parse_json_text(text: str, *, file: str) -> list[Paper]:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ImportFailed(file, f"line {e.lineno}, column {e.colno}", f"not valid JSON: {e.msg}") from e
+    except RecursionError:
+        raise ImportFailed(file, "top level", "nested too deeply to be an Exam Proctor export") from None
     if not isinstance(data, dict) or not isinstance(data.get("papers"), list):
         raise ImportFailed(file, "top level", 'expected an object with a "papers" list')
     if data.get("format", FORMAT) != FORMAT:

@@ -124,4 +124,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "daily_top_line": {"en": "{mark} {name} – {score}/{max}", "zh": "{mark} {name} – {score}/{max}"},
     "daily_top_streak": {"en": " 🔥{n}", "zh": " 🔥{n}"},
     "daily_top_more": {"en": "… and {n} more", "zh": "……另有 {n} 人"},
+    # sealed: the user's running exam holds this question's key back
+    "daily_sealed": {
+        "en": "✍️ Recorded. The key and the explanation wait until your exam is handed in.",
+        "zh": "✍️ 已记录。答案与解析要等你交卷后才能查看。",
+    },
+    "daily_held_for_exam": {
+        "en": "⏳ Today's quiz waits until your exam is handed in; it comes right after.",
+        "zh": "⏳ 今天的每日一练要等你交卷后再发送，交卷后马上就到。",
+    },
+    "daily_key_sealed": {"en": "🔒 key withheld: an exam with this question is running",
+                         "zh": "🔒 答案暂不公布：有正在进行的考试包含此题"},
 }

@@ -179,4 +179,67 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "l_fg_cancelled": {"en": "Nothing was deleted.", "zh": "未删除任何数据。"},
     "l_fg_not_yours": {"en": "This button is not for you.", "zh": "这个按钮不是给你的。"},
+    "l_bs_sealed": {
+        "en": "🔒 This paper's statistics are hidden while your own exam on it runs.",
+        "zh": "🔒 你在这份试卷上的考试进行期间，其统计信息不予显示。",
+    },
+    # self-grading and team rosters
+    "l_rv_own": {"en": "Nobody scores their own answers: another lead reviews this one.",
+                 "zh": "任何人都不能给自己的答案评分：这条答案需由其他组长复核。"},
+    "l_dispute_own": {"en": "Nobody resolves their own dispute: another admin decides this one.",
+                      "zh": "任何人都不能处理自己提出的异议：需由其他管理员决定。"},
+    "l_tm_usage": {
+        "en": "Usage: /team (the roster); leads: /team add|remove|accept|reject @user, or reply to the "
+              "member's message with /team add (or remove, accept, reject). Members send /join.",
+        "zh": "用法：/team（查看名单）；组长：/team add|remove|accept|reject @用户，或回复该成员的消息发送 "
+              "/team add（或 remove、accept、reject）。成员发送 /join 申请加入。",
+    },
+    "l_tm_head": {"en": "👥 Team {title}: {n} on the roster", "zh": "👥 团队 {title}：名单共 {n} 人"},
+    "l_tm_pending_head": {"en": "Waiting for a lead ({n}):", "zh": "等待组长通过（{n}）："},
+    "l_tm_empty": {
+        "en": "👥 Nobody is on the {title} roster yet. Members send /join here; leads /team add @user.",
+        "zh": "👥 {title} 的名单还是空的。成员在本群发送 /join；组长使用 /team add @用户。",
+    },
+    "l_tm_explain": {
+        "en": "Leads see and review the answers of roster members only; nobody reviews their own.",
+        "zh": "组长只能查看和复核名单内成员的答案；任何人都不能复核自己的答案。",
+    },
+    "l_tm_mine_head": {"en": "👥 Your teams:", "zh": "👥 你的团队："},
+    "l_tm_mine_member": {"en": "• {title}: member", "zh": "• {title}：成员"},
+    "l_tm_mine_pending": {"en": "• {title}: waiting for a lead", "zh": "• {title}：等待组长通过"},
+    "l_tm_mine_none": {"en": "You're not on a team roster. Send /join in your team's group.",
+                       "zh": "你还不在任何团队名单上。请在团队群里发送 /join。"},
+    "l_tm_unknown": {
+        "en": "I don't know {who} yet: they need to write to me first (any command here or in a private "
+              "chat), or reply to one of their messages with /team add.",
+        "zh": "我还不认识 {who}：请对方先给我发一条消息（在本群或私聊中发送任意命令），或回复对方的消息发送 /team add。",
+    },
+    "l_tm_ambiguous": {"en": "More than one person I know went by {who}: reply to their message instead.",
+                       "zh": "我认识的人里不止一个用过 {who} 这个名字：请改为回复对方的消息。"},
+    "l_tm_not_a_member": {"en": "Reply to a member's message, not to a bot's.", "zh": "请回复成员的消息，而不是机器人的消息。"},
+    "l_tm_added": {"en": "✅ {name} is on the team: its leads can now review their answers.",
+                   "zh": "✅ {name} 已加入团队：组长现在可以复核其答案。"},
+    "l_tm_already": {"en": "{name} is already on the team.", "zh": "{name} 已在团队中。"},
+    "l_tm_removed": {"en": "{name} is off the team: its leads no longer see their answers.",
+                     "zh": "{name} 已移出团队：组长不再能看到其答案。"},
+    "l_tm_not_on": {"en": "{name} is not on the team.", "zh": "{name} 不在团队中。"},
+    "l_tm_accepted": {"en": "✅ {name} accepted by {lead}.", "zh": "✅ {lead} 已通过 {name} 的申请。"},
+    "l_tm_rejected": {"en": "{name}'s request was turned down by {lead}.", "zh": "{lead} 已拒绝 {name} 的申请。"},
+    "l_tm_no_request": {"en": "{name} has no request waiting.", "zh": "{name} 没有待处理的申请。"},
+    "l_tm_decided": {"en": "That request was already decided.", "zh": "该申请已处理过。"},
+    "l_tm_notice_added": {
+        "en": "👥 You're on the team {title}: its leads can now see and review your practice and exam answers.",
+        "zh": "👥 你已加入团队 {title}：其组长现在可以查看和复核你的练习与考试答案。",
+    },
+    "l_tm_notice_rejected": {"en": "Your request to join {title} was turned down.",
+                             "zh": "你加入 {title} 的申请未通过。"},
+    "l_jn_pending": {
+        "en": "🙋 {name} asked to join the team {title}: pending until a lead accepts. Leads: accept or reject.",
+        "zh": "🙋 {name} 申请加入团队 {title}：等待组长通过。组长请选择通过或拒绝。",
+    },
+    "l_jn_waiting": {"en": "Your request to join is still waiting for a lead.", "zh": "你的加入申请仍在等待组长处理。"},
+    "l_jn_member": {"en": "You're already on the team.", "zh": "你已在团队中。"},
+    "l_jn_group_only": {"en": "Send /join in your team's group.", "zh": "请在团队群里发送 /join。"},
+    "l_btn_accept": {"en": "✅ Accept", "zh": "✅ 通过"},
+    "l_btn_reject": {"en": "✖ Reject", "zh": "✖ 拒绝"},
 }

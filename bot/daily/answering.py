@@ -13,21 +13,24 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bank.attempts.service import running_attempt
-from bank.daily import answers as answer_store
-from bank.daily import delivery as dstore
-from bank.daily import subscriptions as subs
-from bank.daily.answers import QuizClosed
-from bank.daily.papers import multi_policy
 from bank.errors import NotFound
 from bank.grading import grade, parse_choice, parse_truefalse
 from bank.grading.result import Grade
 from bank.models import Kind
+from bot.core import ack
 from bot.daily import callbacks as cb
 from bot.daily import counts, push, render
 from bot.i18n import t
 from bot.services import services
+from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
+from proctor.daily import answers as answer_store
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.answers import QuizClosed
+from proctor.daily.papers import multi_policy
+from proctor.exams.seal import sealed_for
+from proctor.exams.service import running_attempt
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +38,11 @@ log = logging.getLogger(__name__)
 async def _grade(app: Application, view: render.View, response: object) -> Grade:
     policy = await multi_policy(services(app).db, view.question.id)
     return grade(view.question, response, multi_policy=policy)
+
+
+async def _sealed(app: Application, user_id: int, view: render.View) -> bool:
+    """Whether this user's running exam seals the question: then no verdict, key or explanation."""
+    return (await sealed_for(services(app).db, user_id)).covers(view.question.id)
 
 
 async def _record(app: Application, delivery: dstore.Delivery, view: render.View, user_id: int,
@@ -77,23 +85,23 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     press = cb.parse(query.data)
     found = await _located(app, press.delivery_id, press.pos) if press else None
     if press is None or found is None or not await _is_that_message(app, found[0], press.pos, query):
-        await query.answer(t("daily_bad_button", u.lang))
+        await ack(query, t("daily_bad_button", u.lang))
         return
     delivery, view = found
     if delivery.private and u.id != delivery.chat_id:
-        await query.answer(t("daily_bad_button", u.lang))
+        await ack(query, t("daily_bad_button", u.lang))
         return
     if not delivery.accepts_answers:
-        await query.answer(t("daily_closed", u.lang))
+        await ack(query, t("daily_closed", u.lang))
         return
     db = services(context).db
     earlier = await answer_store.user_answer(db, delivery.id, view.pos, u.id)
     if earlier is not None:
-        await query.answer(render.already_answered_toast(view, earlier, u.lang))
+        await ack(query, render.already_answered_toast(view, earlier, u.lang))
         return
     response = await _response_of(app, press, view, u)
     if response is None:
-        await query.answer(t("daily_bad_button", u.lang))
+        await ack(query, t("daily_bad_button", u.lang))
         return
     if isinstance(response, _Toggled):
         await _show_draft(app, query, delivery, view, response.letters, u)
@@ -135,7 +143,7 @@ async def _is_that_message(app: Application, delivery: dstore.Delivery, pos: int
 async def _show_draft(app: Application, query, delivery: dstore.Delivery, view: render.View, letters: str,
                       u: UserCtx) -> None:
     shown = ", ".join(sorted(view.shown_letter(c) for c in letters))
-    await query.answer(t("daily_selected", u.lang, a=shown) if letters else t("daily_selected_none", u.lang))
+    await ack(query, t("daily_selected", u.lang, a=shown) if letters else t("daily_selected_none", u.lang))
     if delivery.private:
         text = render.question_text(view, u.lang, u.script, private=True)
         await push.safe_edit(app, delivery.chat_id, query.message.message_id, text,
@@ -147,14 +155,17 @@ async def _answer_group_tap(app: Application, delivery: dstore.Delivery, view: r
     try:
         first, g = await _record(app, delivery, view, u.id, response)
     except QuizClosed:
-        await query.answer(t("daily_closed", u.lang))
+        await ack(query, t("daily_closed", u.lang))
         return
     if not first:
         earlier = await answer_store.user_answer(services(app).db, delivery.id, view.pos, u.id)
-        await query.answer(render.already_answered_toast(view, earlier, u.lang))
+        await ack(query, render.already_answered_toast(view, earlier, u.lang))
         return
-    await query.answer(render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected),
-                       show_alert=True)
+    if await _sealed(app, u.id, view):
+        await ack(query, clip(t("daily_sealed", u.lang), MAX_TOAST), show_alert=True)
+    else:
+        await ack(query, render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script,
+                                      g.expected), show_alert=True)
     counts.editor(app).touch(app, delivery.id, view.pos)
 
 
@@ -167,17 +178,20 @@ async def _answer_private(app: Application, delivery: dstore.Delivery, view: ren
             first, g = await _record(app, delivery, view, u.id, response)
         except QuizClosed:
             if query:
-                await query.answer(t("daily_closed", u.lang))
+                await ack(query, t("daily_closed", u.lang))
             return
         if not first:
             earlier = await answer_store.user_answer(svc.db, delivery.id, view.pos, u.id)
             if query:
-                await query.answer(render.already_answered_toast(view, earlier, u.lang))
+                await ack(query, render.already_answered_toast(view, earlier, u.lang))
             return
+        sealed = await _sealed(app, u.id, view)
         if query:
-            await query.answer(render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
+            await ack(query, t("daily_sealed", u.lang) if sealed
+                      else render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
         item = await dstore.get_item(svc.db, delivery.id, view.pos)
-        fb = render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+        fb = t("daily_sealed", u.lang) if sealed else \
+            render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
         await push.safe_edit(app, delivery.chat_id, item.message_id, render.answered_text(view, u.lang, u.script, fb))
         delivery = await dstore.get_delivery(svc.db, delivery.id)
         answered = await answer_store.user_answers(svc.db, delivery.id, u.id)
@@ -222,7 +236,8 @@ async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     await _react(app, msg.chat_id, msg.message_id)
     title = await subs.chat_title(services(app).db, delivery.chat_id)
-    fb = render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+    fb = t("daily_sealed", u.lang) if await _sealed(app, u.id, view) else \
+        render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
     await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=title, n=view.pos + 1, fb=fb))
     counts.editor(app).touch(app, delivery.id, view.pos)
 

@@ -12,10 +12,10 @@ import logging
 
 from telegram.ext import Application
 
-from bank.daily import answers as answer_store
-from bank.daily import delivery as dstore
 from bot.daily import push, render
 from bot.services import services
+from proctor.daily import answers as answer_store
+from proctor.daily import delivery as dstore
 
 log = logging.getLogger(__name__)
 

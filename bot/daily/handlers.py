@@ -11,12 +11,17 @@ from telegram.constants import ChatType
 from telegram.error import NetworkError
 from telegram.ext import ContextTypes
 
-from bank.daily import answers as answer_store
-from bank.daily import delivery as dstore
-from bank.daily import subscriptions as subs
-from bank.daily.answers import answers_in
-from bank.daily.delivery import EmptyBank
-from bank.daily.schedule import (
+from bot.daily import jobs, push
+from bot.i18n import t
+from bot.roles import is_team_lead
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+from proctor.daily import answers as answer_store
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.answers import answers_in
+from proctor.daily.delivery import EmptyBank
+from proctor.daily.schedule import (
     BadTime,
     BadTimezone,
     Schedule,
@@ -26,12 +31,7 @@ from bank.daily.schedule import (
     parse_hhmm,
     parse_timezone,
 )
-from bank.daily.streaks import streak
-from bot.daily import jobs, push
-from bot.i18n import t
-from bot.roles import is_team_lead
-from bot.services import services
-from bot.userctx import UserCtx, user_ctx
+from proctor.daily.streaks import streak
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +152,9 @@ async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
         await _explain_existing(update, context, u, existing, schedule)
         return
     try:
-        await push.push_day(context.application, chat.id, private, day)
+        delivery = await push.push_day(context.application, chat.id, private, day)
+        if await push.held(context.application, delivery):
+            await update.effective_message.reply_text(t("daily_held_for_exam", u.lang))
     except EmptyBank:
         await update.effective_message.reply_text(t("daily_empty_bank", u.lang))
     except NetworkError as e:
@@ -180,6 +182,8 @@ async def _explain_existing(update: Update, context: ContextTypes.DEFAULT_TYPE, 
         await msg.reply_text(t("daily_done_today", u.lang, n=run))
     elif waiting.message_id is None:
         await push.resume(context.application, delivery.id)
+        if await push.held(context.application, delivery):
+            await msg.reply_text(t("daily_held_for_exam", u.lang))
     else:
         await msg.reply_text(t("daily_in_progress", u.lang, n=waiting.pos + 1),
                              reply_to_message_id=waiting.message_id, allow_sending_without_reply=True)

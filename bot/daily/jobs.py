@@ -14,13 +14,13 @@ from apscheduler.jobstores.base import JobLookupError
 from telegram.error import NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bank.daily import delivery as dstore
-from bank.daily import subscriptions as subs
-from bank.daily.delivery import EmptyBank
-from bank.daily.schedule import due_today
-from bank.daily.subscriptions import Subscription
 from bot.daily import push
 from bot.services import services
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.delivery import EmptyBank
+from proctor.daily.schedule import due_today
+from proctor.daily.subscriptions import Subscription
 
 log = logging.getLogger(__name__)
 
@@ -146,3 +146,11 @@ async def recover(app: Application) -> None:
             name = close_name(d.id)
             app.job_queue.run_once(close_job, 0, data=d.id, name=name, job_kwargs=_kwargs(name))
     log.info("daily: %d schedules armed, %d catch-ups, %d deliveries resumed", armed, caught_up, resumed)
+
+
+async def release(app: Application, user_id: int) -> None:
+    """The user's exam was handed in: send their private quiz's questions it held back, if still open."""
+    delivery = await dstore.latest_delivery(services(app).db, user_id)  # a private chat's id is its user's
+    if delivery is not None and delivery.private and delivery.accepts_answers:
+        name = f"daily-resume:{delivery.id}"
+        app.job_queue.run_once(resume_job, 0, data=delivery.id, name=name, job_kwargs=_kwargs(name))

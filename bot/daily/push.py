@@ -17,16 +17,17 @@ from telegram import InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 from telegram.ext import Application
 
-from bank.daily import answers as answer_store
-from bank.daily import delivery as dstore
-from bank.daily import subscriptions as subs
-from bank.daily.plan import create_or_resume
-from bank.daily.schedule import Schedule, closes_at, local_day, next_fire, parse_hhmm, parse_timezone
-from bank.daily.streaks import streak, streaks
 from bank.paper_store import get_questions
-from bank.users import find_prefs
 from bot.daily import render
 from bot.services import services
+from proctor.daily import answers as answer_store
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.plan import create_or_resume
+from proctor.daily.schedule import Schedule, closes_at, local_day, next_fire, parse_hhmm, parse_timezone
+from proctor.daily.streaks import streak, streaks
+from proctor.exams.seal import sealed_anywhere, sealed_for
+from proctor.people.users import find_prefs
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +218,9 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
     if delivery.private:
         answered = {a.pos for a in await answer_store.user_answers(svc.db, delivery.id, delivery.chat_id)}
         todo = [v for v in all_views if v.pos not in answered][:1]
+        if todo and items[todo[0].pos].message_id is None and await _sealed(app, delivery, todo[0]):
+            log.info("chat %s: daily question %s waits for the user's exam", delivery.chat_id, todo[0].pos + 1)
+            return
     else:
         todo = list(all_views)
     todo = [v for v in todo if items[v.pos].message_id is None]
@@ -232,6 +236,22 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
             return
         await dstore.mark_sent(svc.db, delivery.id, v.pos, msg.message_id, svc.now())
     await dstore.set_status(svc.db, delivery.id, "open", only_from=("pending", "sending"))
+
+
+async def _sealed(app: Application, delivery: dstore.Delivery, view: render.View) -> bool:
+    """A private question sealed by its user's running exam: it is not sent before the hand-in."""
+    return (await sealed_for(services(app).db, delivery.chat_id)).covers(view.question.id)
+
+
+async def held(app: Application, delivery: dstore.Delivery) -> bool:
+    """Whether a private quiz's next question waits for the user's exam to be handed in."""
+    svc = services(app)
+    if not delivery.private or not delivery.accepts_answers:
+        return False
+    answered = {a.pos for a in await answer_store.user_answers(svc.db, delivery.id, delivery.chat_id)}
+    waiting = next((i for i in await dstore.items(svc.db, delivery.id) if i.pos not in answered), None)
+    return (waiting is not None and waiting.message_id is None
+            and (await sealed_for(svc.db, delivery.chat_id)).covers(waiting.question_id))
 
 
 async def close(app: Application, delivery_id: int) -> None:
@@ -263,13 +283,20 @@ async def close_message(app: Application, delivery: dstore.Delivery) -> str:
     lang, script = await prefs(app, delivery.chat_id, False)
     top = await answer_store.standings(svc.db, delivery.id)
     runs = await streaks(svc.db, delivery.chat_id, [s.user_id for s in top[:10]], delivery.day)
-    return render.close_text(delivery.day, await views(app, delivery), top, runs, lang, script)
+    # everyone in the group reads the keys: none of a question someone's running exam seals
+    sealed = (await sealed_anywhere(svc.db)).questions
+    return render.close_text(delivery.day, await views(app, delivery), top, runs, lang, script, sealed=sealed)
 
 
 async def private_summary(app: Application, delivery: dstore.Delivery, lang: str) -> str:
     svc = services(app)
     done = await answer_store.user_answers(svc.db, delivery.id, delivery.chat_id)
-    total = len(await dstore.items(svc.db, delivery.id))
+    items = await dstore.items(svc.db, delivery.id)
+    total = len(items)
+    seal = await sealed_for(svc.db, delivery.chat_id)
+    if seal:  # counting a sealed answer's verdict in would tell it
+        hidden = {i.pos for i in items if seal.covers(i.question_id)}
+        done = [a for a in done if a.pos not in hidden]
     run = await streak(svc.db, delivery.chat_id, delivery.chat_id, delivery.day)
     sub = await subs.get_subscription(svc.db, delivery.chat_id)
     next_at = None

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
-from bank.daily.answers import Answer, Standing
 from bank.models import CHOICE, Kind, Question
 from bank.script import to_script
 from bot.daily import callbacks as cb
 from bot.i18n import t
+from bot.text_limits import MAX_ECHO, MAX_TOAST, clip, utf16_len
+from proctor.daily.answers import Answer, Standing
 
 LETTERS = "ABCDEFGHIJ"
-MAX_TEXT = 4096
-MAX_TOAST = 200  # answerCallbackQuery text, counted in UTF-16 code units
 MAX_KEY_EXPLANATION = 300
 
 
@@ -35,22 +34,6 @@ class View:
 
     def original_letter(self, shown_index: int) -> str | None:
         return self.option_order[shown_index] if 0 <= shown_index < len(self.option_order) else None
-
-
-def utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
-
-
-def clip(text: str, limit: int = MAX_TEXT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def clip_utf16(text: str, limit: int) -> str:
-    if utf16_len(text) <= limit:
-        return text
-    while text and utf16_len(text) > limit - 1:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def fmt_points(x: float) -> str:
@@ -77,7 +60,7 @@ def shown_response(view: View, response: object, lang: str) -> str:
         return ", ".join(sorted(view.shown_letter(c) for c in response)) or "—"
     if q.kind == Kind.truefalse and isinstance(response, bool):
         return t("daily_true" if response else "daily_false", lang)
-    return str(response)
+    return clip(str(response), MAX_ECHO)
 
 
 def question_body(view: View, script: str) -> str:
@@ -126,16 +109,16 @@ def toast(view: View, verdict: str, score: float, max_score: float, lang: str, s
           expected: str = "") -> str:
     """The private feedback of a group answer, within answerCallbackQuery's 200 characters."""
     head = verdict_line(verdict, score, max_score, lang) + " " + t("daily_key", lang, a=shown_key(view, lang, expected))
-    head = clip_utf16(head, MAX_TOAST)
+    head = clip(head, MAX_TOAST)
     explanation = to_script(view.question.explanation, script).strip()
     room = MAX_TOAST - utf16_len(head) - 1
     if explanation and room >= 12:
-        return head + "\n" + clip_utf16(explanation, room)
+        return head + "\n" + clip(explanation, room)
     return head
 
 
 def already_answered_toast(view: View, answer: Answer, lang: str) -> str:
-    return clip_utf16(t("daily_already", lang, a=shown_response(view, answer.response, lang)), MAX_TOAST)
+    return clip(t("daily_already", lang, a=shown_response(view, answer.response, lang)), MAX_TOAST)
 
 
 def feedback(view: View, response: object, verdict: str, score: float, max_score: float, lang: str,
@@ -167,10 +150,14 @@ def private_summary(answers: Sequence[Answer], total: int, streak: int, lang: st
 
 
 def close_text(day: str, views: Sequence[View], top: Sequence[Standing], streaks: dict[int, int],
-               lang: str, script: str, limit_top: int = 10) -> str:
-    """The close of a group's quiz: every key with its explanation, then the day's top."""
+               lang: str, script: str, limit_top: int = 10, sealed: Container[int] = ()) -> str:
+    """The close of a group's quiz: every key with its explanation (none of a `sealed` question),
+    then the day's top."""
     lines = [t("daily_close_title", lang, day=day)]
     for v in views:
+        if v.question.id in sealed:
+            lines.append(f"{v.pos + 1}. {t('daily_key_sealed', lang)}")
+            continue
         key = shown_key(v, lang)
         line = f"{v.pos + 1}. {key}"
         explanation = to_script(v.question.explanation, script).strip()

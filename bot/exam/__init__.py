@@ -2,8 +2,10 @@
 
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
-from bot.exam import buttons, commands, typed
+from bot import outbox
+from bot.exam import buttons, commands, screen, typed
 from bot.exam.jobs import recover
+from proctor.exams.service import RESULT
 
 COMMANDS: list[tuple[str, str, str]] = [
     ("papers", "Papers you can take", "可参加的试卷"),
@@ -26,6 +28,7 @@ def register(app: Application) -> None:
     app.add_handler(CallbackQueryHandler(buttons.button, pattern=r"^x:"))
     private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
     app.add_handler(MessageHandler(private_text, typed.typed_answer), group=1)
+    outbox.add_sender(app, RESULT, screen.send_result)
 
 
 async def on_startup(app: Application) -> None:

@@ -9,18 +9,22 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bank.attempts import service as attempts
-from bank.attempts.model import wrong_positions
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
 from bank.models import Kind
 from bank.paper_store import load_paper
+from bot.core import ack
 from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.exam.commands import MOCK_BLUEPRINT
-from bot.exam.screen import finish_and_report, offer_finish, show_attempt
+from bot.exam.jobs import arm_deadline, disarm_deadline
+from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt
 from bot.i18n import t
 from bot.services import services
+from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
+from proctor.exams import service as attempts
+from proctor.exams.model import wrong_positions
+from proctor.exams.seal import sealed_for
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +36,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     u = await user_ctx(update, context)
     data = cb.parse(query.data)
     if data is None:
-        await query.answer(t("button_unknown", u.lang))
+        await ack(query, t("button_unknown", u.lang))
         return
     try:
         if isinstance(data, cb.Pick):
@@ -40,22 +44,22 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:
             await _act(update, context, u, data)
     except NotYourAttempt:
-        await query.answer(t("not_yours", u.lang))
+        await ack(query, t("not_yours", u.lang))
     except (AttemptClosed, NotFound):
-        await query.answer(t("exam_closed", u.lang))
+        await ack(query, t("exam_closed", u.lang))
 
 
 async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
     query = update.callback_query
     svc = services(context)
     if update.effective_chat.type != ChatType.PRIVATE:
-        await query.answer(t("private_only", u.lang))
+        await ack(query, t("private_only", u.lang))
         return
     if not data.start:
         paper = await load_paper(svc.db, data.paper_id)
         used = await attempts.used_attempts(svc.db, u.id, paper.id)
         text, kb = render.rules_card(paper, used, u.lang)
-        await query.answer()
+        await ack(query)
         await query.message.reply_text(text, reply_markup=kb)
         return
     try:
@@ -64,19 +68,17 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
             now=svc.now(), shuffle=svc.settings.shuffle_options,
             blueprint=MOCK_BLUEPRINT if data.paper_id is None else None)
     except AlreadyRunning:
-        await query.answer(t("already_running", u.lang), show_alert=True)
+        await ack(query, t("already_running", u.lang), show_alert=True)
         return
     except AttemptLimitReached as e:
-        await query.answer(t("limit_reached", u.lang, title=str(e))[:200], show_alert=True)
+        await ack(query, clip(t("limit_reached", u.lang, title=str(e)), MAX_TOAST), show_alert=True)
         return
     except ExamOnly:
-        await query.answer(t("exam_only", u.lang), show_alert=True)
+        await ack(query, t("exam_only", u.lang), show_alert=True)
         return
-    await query.answer()
-    if attempt.deadline is not None:
-        from bot.exam.jobs import arm_deadline
-
+    if attempt.deadline is not None:  # armed before anything is said: a failed call cannot strand it
         arm_deadline(context.application, attempt.id, attempt.deadline)
+    await ack(query)
     await show_attempt(context, attempt.id, u, repost=True)
 
 
@@ -89,25 +91,28 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
     if data.action == "review":
         sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
         if sheet.attempt.status != "finished":  # keys are shown only once the paper is handed in
-            await query.answer(t("review_after_finish", u.lang))
+            await ack(query, t("review_after_finish", u.lang))
+            return
+        if (await sealed_for(svc.db, u.id)).covers_any(i.question_id for i in sheet.items):
+            await ack(query, t("review_sealed", u.lang), show_alert=True)  # a new attempt on it runs
             return
         wrong = wrong_positions(sheet.items, sheet.answers)
         page = max(0, min(data.pos, len(wrong) - 1))
         if wrong:
             sheet = await attempts.load_sheet(svc.db, sheet.attempt.id, positions=[wrong[page]])
         text, kb = render.review_page(sheet, wrong, page, u.lang, u.script)
-        await query.answer()
+        await ack(query)
         await query.message.reply_text(text, reply_markup=kb, protect_content=True) if data.pos == 0 \
             else await _edit(query, text, kb)
         return
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():
         await finish_and_report(context, sheet.attempt.id, "timeout")
-        await query.answer(t("exam_closed", u.lang))
+        await ack(query, t("exam_closed", u.lang))
         return
     if data.pos != sheet.attempt.current_pos or data.pos >= len(sheet.items):
         # a double tap, or a button from an older rendering: nothing changes
-        await query.answer(t("stale_button", u.lang))
+        await ack(query, t("stale_button", u.lang))
         await show_attempt(context, sheet.attempt.id, u)
         return
     item = sheet.current
@@ -119,17 +124,17 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         elif data.arg and data.arg.isdigit() and q.kind == Kind.single and int(data.arg) < len(item.option_order):
             response = item.original_letter(int(data.arg))
         else:
-            await query.answer(t("button_unknown", u.lang))
+            await ack(query, t("button_unknown", u.lang))
             return
         await attempts.record_answer(svc.db, sheet, item.pos, response, svc.now(), advance=not practice)
     elif data.action == "toggle":
         if q.kind != Kind.multi or not data.arg.isdigit() or int(data.arg) >= len(item.option_order):
-            await query.answer(t("button_unknown", u.lang))
+            await ack(query, t("button_unknown", u.lang))
             return
         await attempts.toggle_draft(svc.db, sheet.attempt.id, item.pos, item.original_letter(int(data.arg)))
     elif data.action == "submit":
         if q.kind != Kind.multi or not item.draft:
-            await query.answer(t("draft", u.lang, a="—")[:200])
+            await ack(query, clip(t("draft", u.lang, a="—"), MAX_TOAST))
             return
         await attempts.record_answer(svc.db, sheet, item.pos, item.draft, svc.now(), advance=not practice)
     elif data.action in ("next", "back"):
@@ -139,16 +144,16 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         await attempts.toggle_flag(svc.db, sheet.attempt.id, item.pos)
     elif data.action == "finish_ask":
         text, kb = render.finish_confirm(sheet, u.lang)
-        await query.answer()
+        await ack(query)
         await _edit(query, text, kb)
         return
     elif data.action == "finish_no":
         pass
     elif data.action == "finish_yes":
-        await query.answer()
         await finish_and_report(context, sheet.attempt.id, "submitted")
+        await ack(query)
         return
-    await query.answer()
+    await ack(query)
     if data.action in ("answer", "submit") and await offer_finish(context, sheet, item.pos):
         return
     await show_attempt(context, sheet.attempt.id, u)
@@ -159,15 +164,14 @@ async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -
     svc = services(context)
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if data.action == "cancel_no":
-        await query.answer()
+        await ack(query)
         await _edit(query, t("cancel_kept", u.lang), None)
         return
     running = sheet.attempt
     await attempts.finish_attempt(svc.db, running.id, svc.now(), "cancelled")
-    from bot.exam.jobs import disarm_deadline
-
     disarm_deadline(context.application, running.id)
-    await query.answer()
+    await release_daily(context, u.id)
+    await ack(query)
     if running.message_id:
         try:
             await context.bot.edit_message_reply_markup(running.chat_id, running.message_id, reply_markup=None)

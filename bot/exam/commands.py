@@ -8,15 +8,16 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bank.attempts import service as attempts
 from bank.models import Kind
 from bank.paper_store import list_papers
 from bot.core import open_private_button
 from bot.exam import render
-from bot.exam.screen import show_attempt
+from bot.exam.jobs import ensure_deadline
+from bot.exam.screen import finish_and_report, show_attempt
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.exams import service as attempts
 
 log = logging.getLogger(__name__)
 
@@ -89,8 +90,13 @@ async def _running_here(update: Update, context, u: UserCtx):
 async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Show the running attempt again, at the same question, as a fresh message."""
     u = await user_ctx(update, context)
-    if (running := await _running_here(update, context, u)) is not None:
-        await show_attempt(context, running.id, u, repost=True)
+    if (running := await _running_here(update, context, u)) is None:
+        return
+    if running.deadline is not None and running.deadline <= services(context).now():
+        await finish_and_report(context, running.id, "timeout")
+        return
+    ensure_deadline(context.application, running)
+    await show_attempt(context, running.id, u, repost=True)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

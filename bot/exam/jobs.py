@@ -6,9 +6,9 @@ import logging
 
 from telegram.ext import Application, ContextTypes
 
-from bank.attempts import service as attempts
 from bank.errors import NotFound
 from bot.services import services
+from proctor.exams import service as attempts
 
 log = logging.getLogger(__name__)
 
@@ -49,25 +49,19 @@ async def deadline_reached(context: ContextTypes.DEFAULT_TYPE) -> None:
     await finish_and_report(context, attempt_id, "timeout")
 
 
-async def recover(app: Application) -> None:
-    """At start-up: hand in what expired while we were down, send missing results, re-arm the rest."""
-    from bot.exam.screen import send_result
+def ensure_deadline(app: Application, attempt) -> None:
+    """Arm a running timed attempt's deadline if it has no job (say an earlier arming was lost)."""
+    if attempt.running and attempt.deadline is not None and not app.job_queue.get_jobs_by_name(job_name(attempt.id)):
+        log.warning("attempt %s had no deadline job: re-armed", attempt.id)
+        arm_deadline(app, attempt.id, attempt.deadline)
 
+
+async def recover(app: Application) -> None:
+    """At start-up: hand in what expired while we were down (their results go to the outbox, which
+    sends them in the background) and re-arm the rest. Nothing here talks to Telegram."""
     svc = services(app)
-    context = _AppContext(app)
     for a in await attempts.due_attempts(svc.db, svc.now()):
         await attempts.finish_attempt(svc.db, a.id, svc.now(), "timeout")
         log.info("attempt %s expired while the bot was down: handed in", a.id)
-    for a in await attempts.unsent_results(svc.db):
-        await send_result(context, a.id)
     for a in await attempts.timed_running(svc.db):
         arm_deadline(app, a.id, a.deadline)
-
-
-class _AppContext:
-    """The little of CallbackContext that screens need, for work done outside an update or a job."""
-
-    def __init__(self, app: Application):
-        self.application = app
-        self.bot = app.bot
-        self.bot_data = app.bot_data

@@ -7,16 +7,16 @@ import re
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
-from bank.attempts.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 from bank.grading import grade
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.script import to_script
 from bot.exam import callbacks as cb
 from bot.i18n import t
+from bot.text_limits import MAX_ECHO, clip
+from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 
 LETTERS = "ABCDEFGH"
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
-MAX_TEXT = 4096
 
 
 def fmt_points(x: float) -> str:
@@ -28,18 +28,15 @@ def fmt_duration(seconds: float) -> str:
     return f"{m:02d}:{s:02d}"
 
 
-def clip(text: str, limit: int = MAX_TEXT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def shown_response(q: Question, item: Item, response, lang: str) -> str:
-    """An answer as the candidate saw it: shown letters, True/False, or their text."""
+    """An answer as the candidate saw it: shown letters, True/False, or their text (clipped: an
+    echo never pushes the question off its own screen)."""
     if q.kind in CHOICE and isinstance(response, str) and item.option_order:
         letters = [item.shown_letter(c) for c in response if c in item.option_order]
         return ", ".join(sorted(letters)) or str(response)
     if q.kind == Kind.truefalse and isinstance(response, bool):
         return t("true" if response else "false", lang)
-    return str(response)
+    return clip(str(response), MAX_ECHO)
 
 
 def shown_key(q: Question, item: Item, lang: str, expected: str | None = None) -> str:

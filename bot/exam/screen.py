@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import logging
 
-from telegram.error import BadRequest, Forbidden
-from telegram.ext import ContextTypes
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import Application, ContextTypes
 
-from bank.attempts import service as attempts
-from bank.attempts.model import Sheet, compute_result
-from bank.users import find_prefs
+from bot import outbox
 from bot.exam import render
 from bot.i18n import pick_lang, t
 from bot.services import services
 from bot.userctx import UserCtx
+from proctor.exams import service as attempts
+from proctor.exams.model import Sheet, compute_result
+from proctor.outbox import Outgoing
+from proctor.people.users import find_prefs
 
 log = logging.getLogger(__name__)
 
 
-async def prefs_for(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> UserCtx:
+async def prefs_for(context: ContextTypes.DEFAULT_TYPE | Application, user_id: int) -> UserCtx:
     """A user's language and script when there is no update to read them from (jobs)."""
     svc = services(context)
     prefs = await find_prefs(svc.db, user_id)
@@ -53,7 +55,8 @@ async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: U
 
 
 async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, reason: str) -> bool:
-    """Hand the attempt in (once), then send the result card. False if it was already closed."""
+    """Hand the attempt in (once); its result card is then delivered by the outbox. False if it
+    was already closed."""
     svc = services(context)
     done = await attempts.finish_attempt(svc.db, attempt_id, svc.now(), reason)
     from bot.exam.jobs import disarm_deadline
@@ -61,29 +64,34 @@ async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int,
     disarm_deadline(context.application, attempt_id)
     if done is None:
         return False
-    await send_result(context, attempt_id)
+    await release_daily(context, done[0].user_id)
+    outbox.kick(context.application)
     return True
 
 
-async def send_result(context: ContextTypes.DEFAULT_TYPE, attempt_id: int) -> None:
-    """Close the attempt message and post the result card; recorded so a restart sends it once."""
-    svc = services(context)
-    sheet = await attempts.load_sheet(svc.db, attempt_id)
+async def release_daily(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:
+    """The exam's keys are no longer sealed: a private daily quiz held back for it goes out now."""
+    from bot.daily.jobs import release
+
+    await release(context.application, user_id)
+
+
+async def send_result(app: Application, message: Outgoing) -> None:
+    """The outbox's sender of result cards: close the attempt message, post the card.
+
+    Raises NotFound (the attempt is gone) and TelegramError (the outbox retries or gives up)."""
+    svc = services(app)
+    sheet = await attempts.load_sheet(svc.db, int(message.ref))
     a = sheet.attempt
-    u = await prefs_for(context, a.user_id)
-    result = compute_result(sheet.items, sheet.answers)
-    try:
-        if a.message_id:
-            try:
-                await context.bot.edit_message_text(t("finished_banner", u.lang), chat_id=a.chat_id,
-                                                    message_id=a.message_id, reply_markup=None)
-            except BadRequest:
-                pass
-        text, kb = render.result_card(sheet, result, u.lang)
-        await context.bot.send_message(a.chat_id, text, reply_markup=kb)
-    except Forbidden:
-        log.info("attempt %s: the user blocked the bot; result not delivered", a.id)
-    await attempts.mark_result_sent(svc.db, a.id)
+    u = await prefs_for(app, a.user_id)
+    if a.message_id:
+        try:  # cosmetic: the card is what must arrive
+            await app.bot.edit_message_text(t("finished_banner", u.lang), chat_id=a.chat_id,
+                                            message_id=a.message_id, reply_markup=None)
+        except TelegramError as e:
+            log.info("attempt %s: could not close its message (%s)", a.id, e)
+    text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang)
+    await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 
 async def offer_finish(context, before: Sheet, answered_pos: int, *, repost: bool = False) -> bool:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bank.attempts import service as attempts
 from bank.grading import parse_truefalse
 from bank.models import Kind
 from bot.exam import render
@@ -15,6 +15,7 @@ from bot.exam.screen import finish_and_report, offer_finish, show_attempt
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import user_ctx
+from proctor.exams import service as attempts
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +52,11 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         response = text[:4000]
     practice = running.mode == "practice"
     rec = await attempts.record_answer(svc.db, sheet, item.pos, response, svc.now(), advance=not practice)
-    await msg.reply_text(render.clip(t("recorded", u.lang, n=item.pos + 1,
-                                       a=render.shown_response(q, item, rec.response, u.lang))))
+    try:  # the answer is stored: a lost confirmation must not keep the next question from showing
+        await msg.reply_text(render.clip(t("recorded", u.lang, n=item.pos + 1,
+                                           a=render.shown_response(q, item, rec.response, u.lang))))
+    except TelegramError as e:
+        log.info("attempt %s: could not confirm the answer (%s)", running.id, e)
     if await offer_finish(context, sheet, item.pos, repost=True):
         return
     await show_attempt(context, running.id, u, repost=True)

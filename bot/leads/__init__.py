@@ -2,7 +2,9 @@
 
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
-from bot.leads import bankstats, callbacks, digest, leaderboard, privacy, reports, review
+from bot import outbox
+from bot.leads import bankstats, callbacks, digest, leaderboard, privacy, reports, review, team
+from proctor.teams.review import NOTICE
 
 COMMANDS: list[tuple[str, str, str]] = [
     ("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>",
@@ -17,9 +19,12 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("retire", "Leads: retire a question", "组长：停用题目"),
     ("restore", "Leads: restore a question", "组长：恢复题目"),
     ("examonly", "Leads: keep a paper for exams only", "组长：设置试卷仅限考试"),
+    ("team", "The team roster; leads: add, remove, accept members", "团队名单；组长：添加、移除、通过成员"),
+    ("join", "Ask to join this group's team", "申请加入本群的团队"),
 ]
 
-LEAD_COMMANDS = ("review", "report", "chart", "digest", "bankstats", "retire", "restore", "examonly")
+LEAD_COMMANDS = ("review", "report", "chart", "digest", "bankstats", "retire", "restore", "examonly",
+                 "team")  # /team add|remove|accept|reject; listing the roster is for everyone
 
 
 def register(app: Application) -> None:
@@ -35,7 +40,10 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("retire", bankstats.retire))
     app.add_handler(CommandHandler("restore", bankstats.restore))
     app.add_handler(CommandHandler("examonly", bankstats.exam_only))
+    app.add_handler(CommandHandler("team", team.team))
+    app.add_handler(CommandHandler("join", team.join))
     app.add_handler(CallbackQueryHandler(callbacks.on_button, pattern=r"^l:"), group=0)
+    outbox.add_sender(app, NOTICE, review.send_notice)
 
 
 async def on_startup(app: Application) -> None:

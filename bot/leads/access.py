@@ -10,13 +10,13 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bank.daily.subscriptions import ensure_chat
-from bank.leaderboard import note_member
 from bot.core import open_private_button
 from bot.i18n import t
 from bot.roles import is_team_lead
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.daily.subscriptions import ensure_chat
+from proctor.teams.leaderboard import note_member
 
 log = logging.getLogger(__name__)
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
@@ -93,8 +93,10 @@ async def send_private(update: Update, context: ContextTypes.DEFAULT_TYPE, u: Us
     return True
 
 
+
 async def tell(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
-    """Send a notice, never raising: a candidate who blocked the bot just misses it."""
+    """Send a courtesy notice (roster changes), never raising: a user who blocked the bot just
+    misses it. Notices that must arrive (a reviewed score) go through the outbox instead."""
     try:
         await context.bot.send_message(chat_id, text)
         return True

@@ -5,16 +5,18 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bank import disputes as dsp
 from bank import item_stats as stats
-from bank.attempts.service import current_question_id
 from bank.errors import NotFound
+from bot.core import ack
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_bank_admin, require_lead, seen
 from bot.leads.callbacks import Press
 from bot.services import services
 from bot.userctx import UserCtx
+from proctor.exams.seal import sealed_for
+from proctor.exams.service import current_question_id
+from proctor.teams import disputes as dsp
 
 
 async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -23,6 +25,7 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if desk is None:
         return
     db, lang = services(context).db, desk.user.lang
+    seal = await sealed_for(db, desk.user.id)  # the lead's own running exam: none of its questions here
     key = " ".join(context.args or []).strip()
     if key:
         try:
@@ -30,13 +33,16 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except NotFound:
             await update.effective_message.reply_text(t("l_paper_unknown", lang, paper=key))
             return
+        if seal.touches_paper(paper_id):
+            await update.effective_message.reply_text(t("l_bs_sealed", lang))
+            return
         exam_only = await stats.is_exam_only(db, paper_id)
         text, keyboard = render.bankstats_paper(paper_id, slug, title, exam_only, await stats.item_stats(db, paper_id),
                                                 lang, desk.scope)
     else:
-        text, keyboard = render.bankstats_overview(await dsp.open_disputes(db),
-                                                   stats.needs_attention(await stats.item_stats(db)), lang,
-                                                   desk.scope)
+        disputes = [d for d in await dsp.open_disputes(db, desk.scope) if not seal.covers(d.question_id)]
+        attention = [s for s in stats.needs_attention(await stats.item_stats(db)) if not seal.covers(s.question_id)]
+        text, keyboard = render.bankstats_overview(disputes, attention, lang, desk.scope)
     await update.effective_message.reply_text(text, reply_markup=keyboard)
 
 
@@ -127,7 +133,7 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
     svc = services(context)
     query = update.callback_query
     if not svc.is_admin(u.id):  # the bank is shared by every team
-        await query.answer(t("l_bank_admin_only", u.lang), show_alert=True)
+        await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
         return
     target = press.args[0]
     try:
@@ -144,9 +150,12 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             await stats.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
             _, slug, _ = await stats.find_paper(svc.db, str(target))
             text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
+    except dsp.OwnDispute:
+        await ack(query, t("l_dispute_own", u.lang), show_alert=True)
+        return
     except NotFound:
-        await query.answer(t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
+        await ack(query, t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
                              u.lang), show_alert=True)
         return
-    await query.answer(text)
+    await ack(query, text)
     await query.message.reply_text(text)

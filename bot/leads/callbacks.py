@@ -8,6 +8,7 @@
     l:d:<dispute>:<scope>                       dismiss a dispute
     l:e:<paper>:<0|1>:<scope>                   exam-only off / on
     l:f:<user>:<y|n>                            /forgetme: delete / cancel
+    l:j:<user>:<1|0>:<scope>                    /join request: accept / reject (a group scope only)
 
 <scope> is the team group the lead acts for (its negative chat id), or 0 for the configured
 admins (every team). Whoever presses a lead button must be a lead of that scope, checked anew.
@@ -29,6 +30,7 @@ _FORMS = {
     "d": ("dismiss", re.compile(rf"^l:d:{_ID}:{_SCOPE}$")),
     "e": ("exam_only", re.compile(rf"^l:e:{_ID}:([01]):{_SCOPE}$")),
     "f": ("forget", re.compile(r"^l:f:([0-9]{1,15}):([yn])$")),
+    "j": ("join", re.compile(r"^l:j:([0-9]{1,15}):([01]):(-[0-9]{1,16})$")),
 }
 CODES = {name: code for code, (name, _) in _FORMS.items()}
 
@@ -78,8 +80,9 @@ def parse(data: str | None) -> Press | None:
 
 async def on_button(update, context) -> None:
     """Every "l:" button: validate the data, check the presser's role for its scope, dispatch."""
+    from bot.core import ack
     from bot.i18n import t
-    from bot.leads import bankstats, privacy, review
+    from bot.leads import bankstats, privacy, review, team
     from bot.leads.access import lead_of
     from bot.userctx import user_ctx
 
@@ -87,17 +90,19 @@ async def on_button(update, context) -> None:
     query = update.callback_query
     press = parse(query.data)
     if press is None:
-        await query.answer(t("l_button_bad", u.lang), show_alert=True)
+        await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
     if press.action == "forget":
         await privacy.forget_button(update, context, u, press)
         return
     if not await lead_of(context, u.id, press.scope):
-        await query.answer(t("l_button_not_lead", u.lang), show_alert=True)
+        await ack(query, t("l_button_not_lead", u.lang), show_alert=True)
         return
     if press.action == "set_score":
         await review.set_score(update, context, u, press)
     elif press.action == "skip":
         await review.skip(update, context, u, press)
+    elif press.action == "join":
+        await team.join_button(update, context, u, press)
     else:
         await bankstats.curate_button(update, context, u, press)

@@ -8,13 +8,13 @@ from telegram import Update
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bank import digest as dg
-from bank.daily.subscriptions import chat_title
-from bank.leaderboard import chat_zone
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_lead
 from bot.services import services
+from proctor.daily.subscriptions import chat_title
+from proctor.teams import digest as dg
+from proctor.teams.leaderboard import chat_zone
 
 log = logging.getLogger(__name__)
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bank import leaderboard as lb
 from bank.errors import NotFound
 from bank.item_stats import find_paper
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import GROUPS, seen
 from bot.services import services
+from proctor.teams import leaderboard as lb
+from proctor.teams.roster import MEMBER, teams_of
 
 DEFAULT_PERIOD = "week"
 
@@ -43,7 +44,7 @@ async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 
 async def _paper(update: Update, context: ContextTypes.DEFAULT_TYPE, u, key: str) -> None:
-    """Best exam scores on one paper: the group's members, or in private the caller's teams."""
+    """Best exam scores on one paper: the group's roster, or in private the rosters the caller is on."""
     svc = services(context)
     if not key:
         await update.effective_message.reply_text(t("l_lb_usage", u.lang))
@@ -59,6 +60,6 @@ async def _paper(update: Update, context: ContextTypes.DEFAULT_TYPE, u, key: str
     elif svc.is_admin(u.id):
         scope = None
     else:
-        scope = [g[0] for g in await lb.my_groups(svc.db, u.id)]
+        scope = [g[0] for g in await teams_of(svc.db, u.id) if g[2] == MEMBER]
     rows = await lb.paper_board(svc.db, paper_id, scope, also=u.id)
     await update.effective_message.reply_text(render.paper_board_text(rows, title or slug, u.lang, me=u.id))

@@ -6,13 +6,13 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bank.forget import forget_user
-from bot.core import open_private_button
+from bot.core import ack, open_private_button
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.callbacks import Press
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.people.forget import forget_user
 
 
 async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -29,11 +29,12 @@ async def forget_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
     """Delete (or keep) the user's data; only the user themself can press it."""
     query = update.callback_query
     if press.args[0] != u.id:
-        await query.answer(t("l_fg_not_yours", u.lang), show_alert=True)
+        await ack(query, t("l_fg_not_yours", u.lang), show_alert=True)
         return
-    await query.answer()
     if not press.confirm:
+        await ack(query)
         await query.edit_message_text(t("l_fg_cancelled", u.lang))
         return
     gone = await forget_user(services(context).db, u.id)
+    await ack(query)
     await query.edit_message_text(t("l_fg_done", u.lang, attempts=gone.attempts, daily=gone.daily_answers))

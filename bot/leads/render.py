@@ -5,15 +5,15 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
-from bank.digest import Digest, Schedule
-from bank.disputes import Dispute
 from bank.item_stats import ItemStats
-from bank.leaderboard import Board, ExamRow, Row
-from bank.review import Outcome, Pending, score_steps
 from bot.i18n import t
 from bot.leads import callbacks as cb
+from bot.text_limits import MAX_TEXT, clip
+from proctor.teams.digest import Digest, Schedule
+from proctor.teams.disputes import Dispute
+from proctor.teams.leaderboard import Board, ExamRow, Row
+from proctor.teams.review import Outcome, Pending, score_steps
 
-MAX_TEXT = 4096
 MAX_FIELD = 900  # a candidate's answer or a reference shown on a review card
 
 
@@ -33,10 +33,6 @@ def duration(seconds: float) -> str:
     h, rem = divmod(s, 3600)
     m, s = divmod(rem, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def period_name(name: str, lang: str) -> str:

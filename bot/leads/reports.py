@@ -8,14 +8,14 @@ from datetime import datetime
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bank import audit
-from bank import leaderboard as lb
-from bank.charts import chart_data, render_png
-from bank.reports import team_csv
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
 from bot.services import services
+from proctor.teams import audit
+from proctor.teams import leaderboard as lb
+from proctor.teams.charts import chart_data, render_png
+from proctor.teams.reports import team_csv
 
 DEFAULT_PERIOD = "month"
 

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import ContextTypes
+from telegram.ext import Application, ContextTypes
 
-from bank import review as reviews
 from bank.errors import NotFound
-from bank.users import find_prefs
+from bot import outbox
+from bot.core import ack
 from bot.i18n import pick_lang, t
 from bot.leads import render
-from bot.leads.access import require_lead, send_private, tell
+from bot.leads.access import require_lead, send_private
 from bot.leads.callbacks import Press
 from bot.services import services
 from bot.userctx import UserCtx
+from proctor.exams.seal import sealed_for
+from proctor.outbox import Outgoing
+from proctor.people.users import find_prefs
+from proctor.teams import review as reviews
 
 
 async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -21,7 +25,9 @@ async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     desk = await require_lead(update, context)
     if desk is None:
         return
-    pending = await reviews.next_pending(services(context).db, desk.scope)
+    db = services(context).db
+    pending = await reviews.next_pending(db, desk.scope, reviewer=desk.user.id,
+                                         hide=(await sealed_for(db, desk.user.id)).as_json())
     if pending is None:
         await update.effective_message.reply_text(t("l_rv_none", desk.user.lang))
         return
@@ -36,7 +42,9 @@ async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def show_next(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, scope: int | None,
                     skip: int, done: str = "") -> None:
     """Replace the card in place with the next pending answer (or 'nothing left')."""
-    pending = await reviews.next_pending(services(context).db, scope, skip=skip)
+    db = services(context).db
+    pending = await reviews.next_pending(db, scope, reviewer=u.id, skip=skip,
+                                         hide=(await sealed_for(db, u.id)).as_json())
     query = update.callback_query
     if pending is None:
         await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
@@ -50,37 +58,46 @@ async def set_score(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     svc = services(context)
     attempt_id, pos, halves = press.args
     query = update.callback_query
-    if not await reviews.in_scope(svc.db, attempt_id, press.scope):
-        await query.answer(t("l_button_not_lead", u.lang), show_alert=True)
-        return
-    try:
+    try:  # the domain refuses scoring one's own answer, or a candidate off the team's roster
         outcome = await reviews.set_final(svc.db, attempt_id, pos, halves / 2, reviewer=u.id,
                                           scope=press.scope, now=svc.now())
+    except reviews.SelfReview:
+        await ack(query, t("l_rv_own", u.lang), show_alert=True)
+        return
+    except reviews.OutOfScope:
+        await ack(query, t("l_button_not_lead", u.lang), show_alert=True)
+        return
     except reviews.AlreadyReviewed:
-        await query.answer(t("l_rv_already", u.lang))
+        await ack(query, t("l_rv_already", u.lang))
         await show_next(update, context, u, press.scope, 0)
         return
     except NotFound:
-        await query.answer(t("l_rv_gone", u.lang))
+        await ack(query, t("l_rv_gone", u.lang))
         await show_next(update, context, u, press.scope, 0)
         return
     except reviews.BadScore:
-        await query.answer(t("l_button_bad", u.lang), show_alert=True)
+        await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
     done = t("l_rv_set", u.lang, score=render.num(outcome.score), max=render.num(outcome.max_score))
-    await query.answer(done)
-    lang = await _candidate_lang(context, outcome.user_id)
-    await tell(context, outcome.user_id, render.review_notice(outcome, lang))
+    await ack(query, done)
+    outbox.kick(context.application)  # the candidate's notice was queued with the score
     await show_next(update, context, u, press.scope, 0, done=f"✅ {done}")
 
 
 async def skip(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
     """Leave this answer for later and show the next one."""
-    await update.callback_query.answer()
+    await ack(update.callback_query)
     await show_next(update, context, u, press.scope, press.args[2])
 
 
-async def _candidate_lang(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> str:
-    svc = services(context)
+async def send_notice(app: Application, message: Outgoing) -> None:
+    """The outbox's sender of "your answer was reviewed", in the candidate's language."""
+    outcome = reviews.Outcome(**message.payload)
+    await app.bot.send_message(message.chat_id, render.review_notice(outcome, await _candidate_lang(app, outcome.user_id)))
+
+
+async def _candidate_lang(app_or_context, user_id: int) -> str:
+    """The language a candidate chose, else the bot's default."""
+    svc = services(app_or_context)
     prefs = await find_prefs(svc.db, user_id)
     return pick_lang(prefs.language if prefs else None, None, svc.settings.language)

@@ -1,0 +1,193 @@
+"""`proctor import PATH...`, `proctor bank {stats,show,lint,export,set}` and `proctor status`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+import time
+from collections.abc import Awaitable, Callable
+
+from bank.errors import BankError
+from bank.formats.files import EXPORT_FORMATS, export, parse_any, template
+from bank.importer import import_files
+from bank.lint import lint, summary
+from bank.models import CHOICE, Kind, Question
+from bank.paper_store import get_question, list_papers
+from bank.stats import paper_stats, render_stats
+from proctor import outbox
+from proctor.exams.service import running_counts
+from proctor.storage.db import Database, default_db_path, unusable
+
+
+def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
+    imp = subparsers.add_parser("import", help="import papers: seed text, JSON, GIFT, Aiken, Moodle XML, XLSX, CSV")
+    imp.add_argument("paths", nargs="+", metavar="PATH")
+    subparsers.add_parser("status", help="running attempts and messages waiting to be delivered")
+    imp.add_argument("--as-new", action="store_true", help="import a paper even if another paper has its title")
+    bank = subparsers.add_parser("bank", help="inspect the question bank")
+    sub = bank.add_subparsers(dest="bank_command", required=True)
+    sub.add_parser("stats", help="per paper and kind: askable and flagged questions")
+    show = sub.add_parser("show", help="one question")
+    show.add_argument("id", type=int, metavar="ID")
+    sub.add_parser("lint", help="every flag and oddity")
+    exp = sub.add_parser("export", help="the bank as JSON (default), GIFT, Aiken, Moodle XML, XLSX or CSV")
+    exp.add_argument("--format", choices=EXPORT_FORMATS, default="json", dest="fmt")
+    exp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    tpl = sub.add_parser("template", help="an empty spreadsheet template, one example row per kind")
+    tpl.add_argument("--format", choices=["xlsx", "csv"], default="xlsx", dest="fmt")
+    tpl.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    st = sub.add_parser("set", help="a paper's settings: time limit, attempts, grading, exam-only …")
+    st.add_argument("paper", metavar="PAPER", help="slug or id (see `proctor bank stats`)")
+    st.add_argument("--time-limit", type=int, metavar="MIN", dest="time_limit_min")
+    st.add_argument("--attempts", metavar="N|unlimited", dest="attempts_allowed")
+    st.add_argument("--grading", choices=["best", "last"], dest="grading_method")
+    st.add_argument("--multi-policy", choices=["all-or-nothing", "partial", "weighted"], dest="multi_policy")
+    st.add_argument("--exam-only", choices=["on", "off"], dest="exam_only")
+    st.add_argument("--shuffle", choices=["on", "off"], dest="shuffle_options")
+
+
+def run_bank_command(args: argparse.Namespace) -> int:
+    """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
+    commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
+        "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
+        "set": _set, "status": _status,
+    }
+    name = args.command if args.command in ("import", "status") else getattr(args, "bank_command", None)
+    if name not in commands and name != "template":
+        print(f"proctor: unknown command {args.command}", file=sys.stderr)
+        return 2
+    try:
+        if name == "template":  # needs no database
+            return _write_out(template(args.fmt), args.output)
+        return asyncio.run(_with_db(commands[name], args))
+    except BankError as e:
+        print(f"proctor: {e}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as e:  # the file turned out damaged under a query: still one line naming it
+        print(f"proctor: {unusable(default_db_path(), e)}", file=sys.stderr)
+        return 1
+
+
+async def _with_db(command, args) -> int:
+    db = await Database.open()
+    try:
+        return await command(db, args)
+    finally:
+        await db.close()
+
+
+async def _import(db: Database, args) -> int:
+    papers = await import_files(db, args.paths, time.time(), as_new=args.as_new, parse=parse_any)
+    for s in paper_stats(papers):
+        t = s.total
+        print(f"imported {s.slug}: {s.title} ({t.total} questions, {t.askable} askable, "
+              f"{t.flagged} flagged)")
+    for item in lint(papers):  # the same warnings `proctor bank lint` gives
+        print(f"warning: {item.render()}", file=sys.stderr)
+    return 0
+
+
+async def _stats(db: Database, args) -> int:
+    print(render_stats(paper_stats(await list_papers(db))))
+    return 0
+
+
+async def _lint(db: Database, args) -> int:
+    items = lint(await list_papers(db))
+    for it in items:
+        print(it.render())
+    counts = ", ".join(f"{n} {code}" for code, n in sorted(summary(items).items()))
+    print(f"{len(items)} items" + (f": {counts}" if counts else ""))
+    return 0
+
+
+async def _export(db: Database, args) -> int:
+    data, notes = export(await list_papers(db), args.fmt)
+    for note in notes:
+        print(f"left out: {note}", file=sys.stderr)
+    return _write_out(data, args.output)
+
+
+def _write_out(data: str | bytes, output: str | None) -> int:
+    if output:
+        try:
+            with open(output, "wb") as f:
+                f.write(data.encode() if isinstance(data, str) else data)
+        except OSError as e:
+            raise BankError(f"{output}: cannot write it: {e.strerror or e}") from e
+    elif isinstance(data, bytes):
+        if sys.stdout.isatty():
+            raise BankError("an XLSX workbook is binary: give -o FILE")
+        sys.stdout.buffer.write(data)
+    else:
+        sys.stdout.write(data)
+    return 0
+
+
+async def _set(db: Database, args) -> int:
+    from bank.paper_settings import BadSetting, update_settings
+
+    changes = {}
+    for name in ("time_limit_min", "grading_method", "multi_policy"):
+        if getattr(args, name) is not None:
+            changes[name] = getattr(args, name)
+    if args.attempts_allowed is not None:
+        value = args.attempts_allowed.lower()
+        if value != "unlimited" and not value.isdigit():
+            raise BadSetting("--attempts takes a number or 'unlimited'")
+        changes["attempts_allowed"] = None if value == "unlimited" else int(value)
+    for name in ("exam_only", "shuffle_options"):
+        if getattr(args, name) is not None:
+            changes[name] = getattr(args, name) == "on"
+    settings = await update_settings(db, args.paper, actor=0, now=time.time(), **changes)
+    attempts = settings.attempts_allowed if settings.attempts_allowed is not None else "unlimited"
+    print(f"{args.paper}: {settings.time_limit_min} min, attempts {attempts}, grading {settings.grading_method}, "
+          f"multiple choice {settings.multi_policy.value}, exam-only {'on' if settings.exam_only else 'off'}, "
+          f"shuffle {'on' if settings.shuffle_options else 'off'}")
+    return 0
+
+
+async def _status(db: Database, args) -> int:
+    a = await running_counts(db, time.time())
+    c = await outbox.counts(db)
+    print(f"attempts: {a['running']} running ({a['timed']} timed, {a['overdue']} past their deadline)")
+    print(f"messages: {c[outbox.Delivery.pending]} pending, {c[outbox.Delivery.undeliverable]} undeliverable, "
+          f"{c[outbox.Delivery.delivered]} delivered")
+    return 0
+
+
+async def _show(db: Database, args) -> int:
+    print(render_question(await get_question(db, args.id)))
+    return 0
+
+
+def render_question(q: Question) -> str:
+    """One question, readable in a terminal."""
+    src = q.source
+    head = f"#{q.id} {src.paper} section {src.section} question {q.number}" if src else f"#{q.id}"
+    lines = [f"{head} · {q.kind.value} · {q.points:g} points" + (" · retired" if q.retired else ""),
+             "", q.stem]
+    if q.options:
+        lines += [f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options)]
+    lines.append("")
+    if q.kind in CHOICE or q.kind is Kind.truefalse:
+        shown = {True: "true", False: "false"}.get(q.answer, q.answer) if isinstance(q.answer, bool) else q.answer
+        lines.append(f"Answer: {shown}")
+    elif q.kind is Kind.fill:
+        blanks = [" / ".join(alts) for alts in q.answer] if isinstance(q.answer, list) else [str(q.answer)]
+        lines += [f"Blank {i}: {b}" for i, b in enumerate(blanks, start=1)]
+    elif q.kind is Kind.numerical and isinstance(q.answer, list):
+        lines += [f"Answer: {v}" + (f" ± {t}" if t not in ("0", "") else "") for v, t in q.answer]
+    elif q.kind is Kind.matching and isinstance(q.answer, list):
+        lines += [f"Pair: {left or '(distractor)'} -> {right}" for left, right in q.answer]
+    else:
+        lines += ["Reference answer:", str(q.answer)]
+    if q.explanation:
+        lines += ["", "Explanation:", q.explanation]
+    if q.weights:
+        lines += ["Weights: " + ", ".join(f"{w:g}" for w in q.weights)]
+    if q.flags:
+        lines += ["", "Flags: " + ", ".join(q.flags)]
+    return "\n".join(lines)

@@ -1,0 +1,133 @@
+"""Answers to the daily quiz: each member's first answer counts; standings for the day's top."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from bank.errors import BankError
+from proctor.daily.delivery import Delivery, Item
+from proctor.daily.fsrs_cards import record_review
+from proctor.storage.db import Database
+
+
+class QuizClosed(BankError):
+    """The day's quiz is closed: it accepts no more answers."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    pos: int
+    user_id: int
+    response: object
+    score: float
+    max_score: float
+    verdict: str
+
+
+@dataclass(frozen=True)
+class Standing:
+    user_id: int
+    name: str
+    score: float
+    max_score: float
+    answered: int
+    last_at: float
+
+
+async def record_answer(db: Database, delivery: Delivery, item: Item, user_id: int, response: object,
+                        score: float, max_score: float, verdict: str, now: float) -> bool:
+    """Record the user's answer; False if they had already answered (the first one counts).
+
+    In the same transaction the user's review card is updated and, in a group, their membership
+    recorded. Raises QuizClosed if the delivery no longer accepts answers.
+    """
+    async with db.write() as conn:
+        async with conn.execute("SELECT status FROM daily_deliveries WHERE id=?", (delivery.id,)) as cur:
+            row = await cur.fetchone()
+        if row is None or row[0] not in ("pending", "sending", "open"):
+            raise QuizClosed(f"delivery {delivery.id} is closed")
+        cur = await conn.execute(
+            """INSERT INTO daily_answers (delivery_id, pos, user_id, chat_id, day, question_id,
+                   response, score, max_score, verdict, answered_at)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING""",
+            (delivery.id, item.pos, user_id, delivery.chat_id, delivery.day, item.question_id,
+             json.dumps(response, ensure_ascii=False), score, max_score, verdict, now))
+        if cur.rowcount != 1:
+            return False
+        await conn.execute("DELETE FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
+                           (delivery.id, item.pos, user_id))
+        await record_review(conn, user_id, item.question_id, verdict, now)
+        if not delivery.private:
+            await conn.execute(
+                """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
+                   ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen""",
+                (delivery.chat_id, user_id, now, now))
+    return True
+
+
+async def user_answer(db: Database, delivery_id: int, pos: int, user_id: int) -> Answer | None:
+    row = await db.fetchone(
+        "SELECT * FROM daily_answers WHERE delivery_id=? AND pos=? AND user_id=?",
+        (delivery_id, pos, user_id))
+    return _answer(row) if row else None
+
+
+def _answer(row) -> Answer:
+    return Answer(row["pos"], row["user_id"], json.loads(row["response"]), row["score"],
+                  row["max_score"], row["verdict"])
+
+
+async def user_answers(db: Database, delivery_id: int, user_id: int) -> list[Answer]:
+    rows = await db.fetchall(
+        "SELECT * FROM daily_answers WHERE delivery_id=? AND user_id=? ORDER BY pos",
+        (delivery_id, user_id))
+    return [_answer(r) for r in rows]
+
+
+async def answers_in(db: Database, delivery_id: int) -> int:
+    """Every answer given to the delivery so far, all questions together."""
+    return await db.scalar("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=?", (delivery_id,))
+
+
+async def answer_count(db: Database, delivery_id: int, pos: int) -> int:
+    return await db.scalar(
+        "SELECT COUNT(*) FROM daily_answers WHERE delivery_id=? AND pos=?", (delivery_id, pos))
+
+
+async def standings(db: Database, delivery_id: int) -> list[Standing]:
+    """Everyone who answered, best first; ties go to whoever finished first."""
+    rows = await db.fetchall(
+        """SELECT a.user_id, COALESCE(NULLIF(u.first_name, ''), u.username, CAST(a.user_id AS TEXT)) AS name,
+                  SUM(a.score) AS score, SUM(a.max_score) AS max_score, COUNT(*) AS answered,
+                  MAX(a.answered_at) AS last_at
+           FROM daily_answers a JOIN users u ON u.id = a.user_id
+           WHERE a.delivery_id=? GROUP BY a.user_id ORDER BY score DESC, last_at ASC, a.user_id""",
+        (delivery_id,))
+    return [Standing(r["user_id"], r["name"], r["score"], r["max_score"], r["answered"], r["last_at"])
+            for r in rows]
+
+
+async def toggle_draft(db: Database, delivery_id: int, pos: int, user_id: int, letter: str,
+                       now: float) -> str:
+    """Add or remove an original letter from the user's unsubmitted multiple-choice selection."""
+    async with db.write() as conn:
+        async with conn.execute(
+                "SELECT letters FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
+                (delivery_id, pos, user_id)) as cur:
+            row = await cur.fetchone()
+        letters = set(row[0]) if row else set()
+        letters ^= {letter}
+        joined = "".join(sorted(letters))
+        await conn.execute(
+            """INSERT INTO daily_drafts (delivery_id, pos, user_id, letters, updated_at) VALUES (?,?,?,?,?)
+               ON CONFLICT(delivery_id, pos, user_id) DO UPDATE SET letters=excluded.letters,
+                   updated_at=excluded.updated_at""",
+            (delivery_id, pos, user_id, joined, now))
+    return joined
+
+
+async def draft(db: Database, delivery_id: int, pos: int, user_id: int) -> str:
+    return await db.scalar(
+        "SELECT letters FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
+        (delivery_id, pos, user_id)) or ""

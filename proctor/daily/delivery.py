@@ -1,0 +1,181 @@
+"""Deliveries: one per (chat, day), created once, resumed after a crash, closed once.
+
+A delivery's items are fixed when it is created. Each item's message_id is written right after
+its message is sent, so a push that stopped halfway sends only the items still without one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from bank.errors import BankError, NotFound
+from proctor.storage.db import Database
+
+UNFINISHED = ("pending", "sending", "open")
+
+
+class EmptyBank(BankError):
+    """No question may be asked in daily practice: the bank is empty or all of it is exam-only."""
+
+
+@dataclass(frozen=True)
+class Delivery:
+    id: int
+    chat_id: int
+    chat_type: str
+    day: str  # local date, 'YYYY-MM-DD'
+    status: str
+    created_at: float
+    closes_at: float
+    closed_at: float | None
+
+    @property
+    def private(self) -> bool:
+        return self.chat_type == "private"
+
+    @property
+    def accepts_answers(self) -> bool:
+        return self.status in UNFINISHED
+
+
+@dataclass(frozen=True)
+class Item:
+    delivery_id: int
+    pos: int
+    question_id: int
+    option_order: str
+    message_id: int | None
+    sent_at: float | None
+
+
+_SELECT = "SELECT d.*, c.type AS chat_type FROM daily_deliveries d JOIN chats c ON c.id = d.chat_id"
+
+
+def _delivery(row: sqlite3.Row) -> Delivery:
+    return Delivery(row["id"], row["chat_id"], row["chat_type"], row["day"], row["status"],
+                    row["created_at"], row["closes_at"], row["closed_at"])
+
+
+def _item(row: sqlite3.Row) -> Item:
+    return Item(row["delivery_id"], row["pos"], row["question_id"], row["option_order"],
+                row["message_id"], row["sent_at"])
+
+
+async def find_delivery(db: Database, chat_id: int, day: date | str) -> Delivery | None:
+    day = day.isoformat() if isinstance(day, date) else day
+    row = await db.fetchone(f"{_SELECT} WHERE d.chat_id=? AND d.day=?", (chat_id, day))
+    return _delivery(row) if row else None
+
+
+async def waiting_item(db: Database, chat_id: int, user_id: int) -> tuple[Delivery, Item] | None:
+    """The private question sent and not yet answered, in the newest open quiz of this chat."""
+    row = await db.fetchone(
+        """SELECT i.delivery_id, i.pos FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+           WHERE d.chat_id=? AND d.status IN ('pending','sending','open') AND i.message_id IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM daily_answers a WHERE a.delivery_id=i.delivery_id
+                             AND a.pos=i.pos AND a.user_id=?)
+           ORDER BY d.day DESC, i.pos LIMIT 1""", (chat_id, user_id))
+    if row is None:
+        return None
+    return await get_delivery(db, row[0]), await get_item(db, row[0], row[1])
+
+
+async def get_delivery(db: Database, delivery_id: int) -> Delivery:
+    """Raises NotFound."""
+    row = await db.fetchone(f"{_SELECT} WHERE d.id=?", (delivery_id,))
+    if row is None:
+        raise NotFound(f"no delivery {delivery_id}")
+    return _delivery(row)
+
+
+async def create_delivery(db: Database, chat_id: int, day: date, question_ids: Sequence[int],
+                          orders: Sequence[str], closes_at: float, now: float) -> tuple[Delivery, bool]:
+    """The chat's delivery for `day`, created with these items unless it exists: (delivery, created).
+
+    Idempotent: a second call for the same (chat, day) returns the first delivery untouched.
+    Raises EmptyBank when there is nothing to create it with.
+    """
+    existing = await find_delivery(db, chat_id, day)
+    if existing is not None:
+        return existing, False
+    if not question_ids:
+        raise EmptyBank("no question is available for daily practice")
+    async with db.write() as conn:
+        cur = await conn.execute(
+            """INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at)
+               VALUES (?,?,'pending',?,?) ON CONFLICT(chat_id, day) DO NOTHING RETURNING id""",
+            (chat_id, day.isoformat(), now, closes_at))
+        row = await cur.fetchone()
+        if row is not None:
+            await conn.executemany(
+                "INSERT INTO daily_items (delivery_id, pos, question_id, option_order) VALUES (?,?,?,?)",
+                [(row[0], pos, qid, order) for pos, (qid, order) in enumerate(zip(question_ids, orders, strict=True))])
+    delivery = await find_delivery(db, chat_id, day)
+    assert delivery is not None
+    return delivery, row is not None
+
+
+async def items(db: Database, delivery_id: int) -> list[Item]:
+    rows = await db.fetchall("SELECT * FROM daily_items WHERE delivery_id=? ORDER BY pos", (delivery_id,))
+    return [_item(r) for r in rows]
+
+
+async def get_item(db: Database, delivery_id: int, pos: int) -> Item:
+    """Raises NotFound."""
+    row = await db.fetchone("SELECT * FROM daily_items WHERE delivery_id=? AND pos=?", (delivery_id, pos))
+    if row is None:
+        raise NotFound(f"no item {pos} in delivery {delivery_id}")
+    return _item(row)
+
+
+async def item_by_message(db: Database, chat_id: int, message_id: int) -> tuple[Delivery, Item] | None:
+    """The delivery and item whose question is the message `message_id` of this chat."""
+    row = await db.fetchone(
+        """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+           WHERE i.message_id=? AND d.chat_id=?""", (message_id, chat_id))
+    if row is None:
+        return None
+    return await get_delivery(db, row["delivery_id"]), _item(row)
+
+
+async def mark_sent(db: Database, delivery_id: int, pos: int, message_id: int, now: float) -> None:
+    async with db.write() as conn:
+        await conn.execute(
+            "UPDATE daily_items SET message_id=?, sent_at=? WHERE delivery_id=? AND pos=?",
+            (message_id, now, delivery_id, pos))
+
+
+async def set_status(db: Database, delivery_id: int, status: str, *, only_from: Sequence[str] = UNFINISHED) -> bool:
+    """Move an unfinished delivery to `status`; returns whether it moved."""
+    marks = ",".join("?" * len(only_from))
+    async with db.write() as conn:
+        cur = await conn.execute(
+            f"UPDATE daily_deliveries SET status=? WHERE id=? AND status IN ({marks})",
+            (status, delivery_id, *only_from))
+        return cur.rowcount == 1
+
+
+async def claim_close(db: Database, delivery_id: int) -> bool:
+    """Stop accepting answers. True for the one caller that closed it (and must post the keys)."""
+    return await set_status(db, delivery_id, "closed")
+
+
+async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
+    async with db.write() as conn:
+        await conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=?", (now, delivery_id))
+
+
+async def unfinished(db: Database) -> list[Delivery]:
+    """Deliveries still open, or closed without their keys posted: what start-up must pick up."""
+    rows = await db.fetchall(
+        f"{_SELECT} WHERE d.status IN ('pending','sending','open') "
+        "OR (d.status='closed' AND d.closed_at IS NULL) ORDER BY d.id")
+    return [_delivery(r) for r in rows]
+
+
+async def latest_delivery(db: Database, chat_id: int) -> Delivery | None:
+    row = await db.fetchone(f"{_SELECT} WHERE d.chat_id=? ORDER BY d.day DESC LIMIT 1", (chat_id,))
+    return _delivery(row) if row else None

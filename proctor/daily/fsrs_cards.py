@@ -1,0 +1,64 @@
+"""Spaced repetition with FSRS: one card per user and question, reviewed on every daily answer."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import cache
+
+import aiosqlite
+from fsrs import Card, Rating, Scheduler
+
+from proctor.storage.db import Database
+
+_RATING = {"correct": Rating.Good, "partial": Rating.Hard, "wrong": Rating.Again}
+
+
+@cache
+def scheduler() -> Scheduler:
+    # no fuzzing: the same answers on the same days give the same due dates (and the same tests)
+    return Scheduler(enable_fuzzing=False)
+
+
+def rating_for(verdict: str) -> Rating | None:
+    """correct -> Good, partial -> Hard, wrong -> Again; None for a verdict that is not a grade."""
+    return _RATING.get(str(verdict))
+
+
+def review(card_json: str | None, verdict: str, now: float, question_id: int) -> tuple[str, float] | None:
+    """The card after answering with `verdict` at `now`: (card JSON, due timestamp), or None."""
+    rating = rating_for(verdict)
+    if rating is None:
+        return None
+    at = datetime.fromtimestamp(now, UTC)
+    card = Card.from_json(card_json) if card_json else Card(card_id=question_id, due=at)
+    card, _log = scheduler().review_card(card, rating, review_datetime=at)
+    return card.to_json(), card.due.timestamp()
+
+
+async def record_review(conn: aiosqlite.Connection, user_id: int, question_id: int, verdict: str,
+                        now: float) -> None:
+    """Review the user's card inside the caller's write transaction."""
+    async with conn.execute("SELECT card FROM review_cards WHERE user_id=? AND question_id=?",
+                            (user_id, question_id)) as cur:
+        row = await cur.fetchone()
+    reviewed = review(row[0] if row else None, verdict, now, question_id)
+    if reviewed is None:
+        return
+    card_json, due = reviewed
+    await conn.execute(
+        """INSERT INTO review_cards (user_id, question_id, card, due) VALUES (?,?,?,?)
+           ON CONFLICT(user_id, question_id) DO UPDATE SET card=excluded.card, due=excluded.due""",
+        (user_id, question_id, card_json, due))
+
+
+async def due_cards(db: Database, user_id: int, now: float) -> list[int]:
+    """Question ids whose card is due at `now`, most overdue first."""
+    rows = await db.fetchall(
+        "SELECT question_id FROM review_cards WHERE user_id=? AND due<=? ORDER BY due",
+        (user_id, now))
+    return [r[0] for r in rows]
+
+
+async def known_questions(db: Database, user_id: int) -> set[int]:
+    rows = await db.fetchall("SELECT question_id FROM review_cards WHERE user_id=?", (user_id,))
+    return {r[0] for r in rows}

@@ -1,0 +1,38 @@
+"""Create-or-resume the day's delivery for a chat: choose the set once, then reuse it."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import date
+
+from proctor.daily.delivery import Delivery, create_delivery, find_delivery
+from proctor.daily.selection import choose_set, option_order
+from proctor.storage.db import Database
+
+
+async def create_or_resume(db: Database, chat_id: int, private: bool, day: date, n: int,
+                           closes_at: float, now: float, *, shuffle: bool = True) -> tuple[Delivery, bool]:
+    """The chat's delivery for `day`: the existing one, or a new one with a fresh set.
+
+    Returns (delivery, created). Raises EmptyBank if nothing may be asked.
+    """
+    existing = await find_delivery(db, chat_id, day)
+    if existing is not None:
+        return existing, False
+    # the same chat and day draw the same set, so a retried creation is reproducible
+    rng = random.Random(f"{chat_id}:{day.isoformat()}")
+    ids = await choose_set(db, chat_id, chat_id if private else None, n, now, rng)
+    orders = await _orders(db, ids, rng, shuffle)
+    return await create_delivery(db, chat_id, day, ids, orders, closes_at, now)
+
+
+async def _orders(db: Database, ids: list[int], rng: random.Random, shuffle: bool) -> list[str]:
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    rows = await db.fetchall(
+        f"""SELECT q.id, q.options, p.shuffle_options FROM questions q JOIN papers p ON p.id = q.paper_id
+            WHERE q.id IN ({marks})""", ids)
+    info = {r["id"]: (len(json.loads(r["options"])), bool(r["shuffle_options"])) for r in rows}
+    return [option_order(info[q][0], rng, shuffle and info[q][1]) for q in ids]

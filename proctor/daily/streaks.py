@@ -1,0 +1,48 @@
+"""Streaks: how many daily quizzes in a row a user has answered in a chat.
+
+A day counts when the chat had a quiz that day; a day without a quiz (the schedule was off, or
+the bot was down all day) neither breaks nor extends a streak. Today's quiz, while the user has
+not answered it yet, does not break it either: it can still be answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+
+from proctor.storage.db import Database
+
+
+def streak_from(quiz_days: Iterable[str], answered_days: Iterable[str], today: str) -> int:
+    """The streak ending today, given the chat's quiz days and the days the user answered.
+
+    Days are ISO dates ('YYYY-MM-DD'); days after `today` are ignored.
+    """
+    answered = set(answered_days)
+    count = 0
+    for day in sorted({d for d in quiz_days if d <= today} | {d for d in answered if d <= today},
+                      reverse=True):
+        if day in answered:
+            count += 1
+        elif day == today:
+            continue
+        else:
+            break
+    return count
+
+
+async def streak(db: Database, chat_id: int, user_id: int, today: date | str) -> int:
+    """The user's current streak of answered daily quizzes in this chat (private or group)."""
+    today = today.isoformat() if isinstance(today, date) else today
+    quiz_days = [r[0] for r in await db.fetchall(
+        "SELECT day FROM daily_deliveries WHERE chat_id=? AND day<=? AND status!='failed'",
+        (chat_id, today))]
+    answered = [r[0] for r in await db.fetchall(
+        "SELECT DISTINCT day FROM daily_answers WHERE chat_id=? AND user_id=? AND day<=?",
+        (chat_id, user_id, today))]
+    return streak_from(quiz_days, answered, today)
+
+
+async def streaks(db: Database, chat_id: int, user_ids: Iterable[int], today: date | str) -> dict[int, int]:
+    """Streaks for several users of one chat."""
+    return {uid: await streak(db, chat_id, uid, today) for uid in user_ids}

@@ -1,0 +1,116 @@
+"""Chats and their daily subscriptions: who gets the quiz, when, and why it stopped."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from proctor.daily.schedule import Schedule, parse_hhmm, parse_timezone
+from proctor.storage.db import Database
+from proctor.teams import audit
+
+
+@dataclass(frozen=True)
+class Subscription:
+    chat_id: int
+    chat_type: str
+    enabled: bool
+    at_time: str  # 'HH:MM'
+    timezone: str  # IANA name
+    questions: int
+    close_after_min: int | None
+    changed_by: int | None
+    changed_at: float
+    disabled_reason: str | None
+
+    @property
+    def private(self) -> bool:
+        return self.chat_type == "private"
+
+    def schedule(self) -> Schedule:
+        return Schedule(parse_hhmm(self.at_time), parse_timezone(self.timezone),
+                        self.close_after_min, self.changed_at)
+
+
+def _sub(row: sqlite3.Row) -> Subscription:
+    return Subscription(row["chat_id"], row["type"], bool(row["enabled"]), row["at_time"],
+                        row["timezone"], row["questions"], row["close_after_min"],
+                        row["changed_by"], row["changed_at"], row["disabled_reason"])
+
+
+_SELECT = "SELECT s.*, c.type FROM daily_subscriptions s JOIN chats c ON c.id = s.chat_id"
+
+
+async def ensure_chat(db: Database, chat_id: int, chat_type: str, title: str, now: float) -> None:
+    """Record the chat on first sight; keep its type and title fresh."""
+    row = await db.fetchone("SELECT type, title FROM chats WHERE id=?", (chat_id,))
+    if row is not None and row["type"] == chat_type and row["title"] == title:
+        return
+    async with db.write() as conn:
+        await conn.execute(
+            """INSERT INTO chats (id, type, title, updated_at) VALUES (?,?,?,?)
+               ON CONFLICT(id) DO UPDATE SET type=excluded.type, title=excluded.title,
+                   updated_at=excluded.updated_at""",
+            (chat_id, chat_type, title, now))
+
+
+async def chat_type(db: Database, chat_id: int) -> str | None:
+    return await db.scalar("SELECT type FROM chats WHERE id=?", (chat_id,))
+
+
+async def chat_title(db: Database, chat_id: int) -> str:
+    return await db.scalar("SELECT title FROM chats WHERE id=?", (chat_id,)) or ""
+
+
+async def chat_timezone(db: Database, chat_id: int) -> str | None:
+    """The zone the chat's schedule last set, if any."""
+    return await db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
+
+
+async def get_subscription(db: Database, chat_id: int) -> Subscription | None:
+    row = await db.fetchone(f"{_SELECT} WHERE s.chat_id=?", (chat_id,))
+    return _sub(row) if row else None
+
+
+async def enabled_subscriptions(db: Database) -> list[Subscription]:
+    return [_sub(r) for r in await db.fetchall(f"{_SELECT} WHERE s.enabled=1 ORDER BY s.chat_id")]
+
+
+async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, questions: int,
+                    by: int | None, now: float, close_after_min: int | None = None) -> Subscription:
+    """Turn the chat's daily quiz on (or change its time); the chat must be recorded first.
+
+    Raises BadTime or BadTimezone for a malformed time or zone.
+    """
+    at = parse_hhmm(at_time).strftime("%H:%M")
+    parse_timezone(timezone)
+    async with db.write() as conn:
+        await conn.execute(
+            """INSERT INTO daily_subscriptions (chat_id, enabled, at_time, timezone, questions,
+                   close_after_min, changed_by, changed_at, disabled_reason)
+               VALUES (?,1,?,?,?,?,?,?,NULL)
+               ON CONFLICT(chat_id) DO UPDATE SET enabled=1, at_time=excluded.at_time,
+                   timezone=excluded.timezone, questions=excluded.questions,
+                   close_after_min=excluded.close_after_min, changed_by=excluded.changed_by,
+                   changed_at=excluded.changed_at, disabled_reason=NULL""",
+            (chat_id, at, timezone, questions, close_after_min, by, now))
+        await conn.execute("UPDATE chats SET timezone=?, updated_at=? WHERE id=?", (timezone, now, chat_id))
+        if by is not None and chat_id < 0:  # a lead changed a team group's schedule
+            await audit.record(conn, at=now, actor=by, chat_id=chat_id, action="daily_on",
+                               target=f"{at} {timezone}", questions=questions, close_after_min=close_after_min)
+    sub = await get_subscription(db, chat_id)
+    assert sub is not None
+    return sub
+
+
+async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
+                      reason: str | None = None) -> bool:
+    """Turn the chat's daily quiz off; returns whether it was on. `reason` is kept for /daily status."""
+    async with db.write() as conn:
+        cur = await conn.execute(
+            """UPDATE daily_subscriptions SET enabled=0, changed_by=?, changed_at=?, disabled_reason=?
+               WHERE chat_id=? AND enabled=1""",
+            (by, now, reason, chat_id))
+        if cur.rowcount == 1 and by is not None and chat_id < 0:
+            await audit.record(conn, at=now, actor=by, chat_id=chat_id, action="daily_off")
+        return cur.rowcount == 1

@@ -1,0 +1,67 @@
+"""Sealed keys: while a candidate's exam runs, no key or explanation of its questions reaches them.
+
+A paper exam seals the whole paper: every question of it (also any left out of the attempt), so
+nothing of that paper's keys is shown anywhere. A random mock paper (`/exam random`) draws a few
+questions from every practice paper; it seals exactly the questions on its sheet, not all of their
+source papers: sealing those would seal nearly the whole bank (no daily quiz, a blind lead), while
+the key of a question that is not on the sheet tells the candidate nothing about the exam.
+
+Practice attempts seal nothing: practice shows its own keys after each answer anyway.
+Every place that can show a key or an explanation to a user asks `sealed_for` first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from proctor.storage.db import Database
+
+
+@dataclass(frozen=True)
+class Seal:
+    questions: frozenset[int] = frozenset()  # question ids whose key must not be shown
+    papers: frozenset[int] = frozenset()  # papers any sealed question belongs to
+
+    def __bool__(self) -> bool:
+        return bool(self.questions)
+
+    def covers(self, question_id: int) -> bool:
+        return question_id in self.questions
+
+    def covers_any(self, question_ids: Iterable[int]) -> bool:
+        return any(q in self.questions for q in question_ids)
+
+    def touches_paper(self, paper_id: int | None) -> bool:
+        return paper_id in self.papers
+
+    def as_json(self) -> str:
+        """The sealed ids as one SQL parameter: `x NOT IN (SELECT value FROM json_each(?))`."""
+        return json.dumps(sorted(self.questions))
+
+
+NOTHING = Seal()
+
+# running exams -> the questions they seal: the sheet's own, and every question of a paper exam's paper
+_SEALED = """
+    WITH running AS (SELECT id, paper_id FROM attempts WHERE status = 'running' AND mode = 'exam' {who})
+    SELECT q.id, q.paper_id FROM running r JOIN attempt_items i ON i.attempt_id = r.id
+         JOIN questions q ON q.id = i.question_id
+    UNION SELECT q.id, q.paper_id FROM running r JOIN questions q ON q.paper_id = r.paper_id"""
+
+
+async def sealed_for(db: Database, user_id: int) -> Seal:
+    """The questions whose keys are sealed for this user now: those of their running exam."""
+    return _seal(await db.fetchall(_SEALED.format(who="AND user_id = ?"), (user_id,)))
+
+
+async def sealed_anywhere(db: Database) -> Seal:
+    """The questions sealed for someone: what a message everyone in a group reads must not show."""
+    return _seal(await db.fetchall(_SEALED.format(who="")))
+
+
+def _seal(rows) -> Seal:
+    if not rows:
+        return NOTHING
+    return Seal(frozenset(r[0] for r in rows), frozenset(r[1] for r in rows))

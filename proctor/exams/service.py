@@ -1,0 +1,292 @@
+"""Attempt operations: each one reads, decides and writes in one transaction before anyone is told.
+
+Every function takes `now`; none reads the clock. Raises AttemptClosed, NotYourAttempt, NotFound,
+AlreadyRunning, AttemptLimitReached.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+
+from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
+from bank.grading import grade
+from bank.models import CHOICE, Kind, MultiPolicy, Paper, Question
+from bank.paper_store import get_questions, load_paper
+from proctor import outbox
+from proctor.exams.model import AnswerRec, Attempt, Item, Result, Sheet, compute_result
+from proctor.storage.db import Database
+
+LETTERS = "ABCDEFGH"
+RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
+MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
+SECTION_NAMES = {
+    Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
+    Kind.short: "简答题", Kind.discussion: "讨论题", Kind.case: "案例分析题",
+}
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+async def get_attempt(db: Database, attempt_id: int) -> Attempt:
+    """Raises NotFound."""
+    row = await db.fetchone("SELECT * FROM attempts WHERE id=?", (attempt_id,))
+    if row is None:
+        raise NotFound(f"no attempt {attempt_id}")
+    return Attempt.from_row(row)
+
+
+async def running_attempt(db: Database, user_id: int) -> Attempt | None:
+    row = await db.fetchone("SELECT * FROM attempts WHERE user_id=? AND status='running'", (user_id,))
+    return None if row is None else Attempt.from_row(row)
+
+
+async def current_question_id(db: Database, user_id: int) -> int | None:
+    """The question on the screen of the user's running attempt, if any."""
+    return await db.scalar(
+        "SELECT i.question_id FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id "
+        "AND i.pos = t.current_pos WHERE t.user_id=? AND t.status='running'", (user_id,))
+
+
+async def load_sheet(db: Database, attempt_id: int, *, positions: Iterable[int] | str | None = None) -> Sheet:
+    """The attempt with its items and answers, and the questions at `positions`. Raises NotFound.
+
+    By default only the current question is loaded: that is all an answer or a screen needs, and
+    building a whole paper's questions would be most of the cost of every tap. "all" loads every one.
+    """
+    attempt = await get_attempt(db, attempt_id)
+    items = [Item.from_row(r) for r in await db.fetchall(
+        "SELECT * FROM attempt_items WHERE attempt_id=? ORDER BY pos", (attempt_id,))]
+    answers = {a.pos: a for a in (AnswerRec.from_row(r) for r in await db.fetchall(
+        "SELECT * FROM answers WHERE attempt_id=?", (attempt_id,)))}
+    if positions == "all":
+        wanted = items
+    else:
+        chosen = {attempt.current_pos} if positions is None else set(positions)
+        wanted = [i for i in items if i.pos in chosen]
+    questions = await get_questions(db, sorted({i.question_id for i in wanted}))
+    return Sheet(attempt, items, answers, questions)
+
+
+async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: bool = True,
+                    positions: Iterable[int] | str | None = None) -> Sheet:
+    """The sheet if it is this user's (and still running). Raises NotFound, NotYourAttempt, AttemptClosed."""
+    sheet = await load_sheet(db, attempt_id, positions=positions)
+    if sheet.attempt.user_id != user_id:
+        raise NotYourAttempt(str(attempt_id))
+    if running and not sheet.attempt.running:
+        raise AttemptClosed(str(attempt_id))
+    return sheet
+
+
+async def used_attempts(db: Database, user_id: int, paper_id: int) -> int:
+    """Exam attempts that count toward the paper's limit: cancelled ones too, since the paper was seen."""
+    return await db.scalar(
+        "SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='exam' "
+        "AND status IN ('finished', 'cancelled')", (user_id, paper_id))
+
+
+async def due_attempts(db: Database, now: float) -> list[Attempt]:
+    rows = await db.fetchall(
+        "SELECT * FROM attempts WHERE status='running' AND deadline IS NOT NULL AND deadline<=?", (now,))
+    return [Attempt.from_row(r) for r in rows]
+
+
+async def timed_running(db: Database) -> list[Attempt]:
+    rows = await db.fetchall("SELECT * FROM attempts WHERE status='running' AND deadline IS NOT NULL")
+    return [Attempt.from_row(r) for r in rows]
+
+
+async def running_counts(db: Database, now: float) -> dict[str, int]:
+    """Running attempts: all, timed, and timed ones past their deadline (not yet handed in)."""
+    row = await db.fetchone(
+        "SELECT COUNT(*) AS running, COUNT(deadline) AS timed, COUNT(CASE WHEN deadline<=? THEN 1 END) AS overdue "
+        "FROM attempts WHERE status='running'", (now,))
+    return dict(row)
+
+
+# ---- building an attempt ------------------------------------------------------------------
+
+def plan_items(questions: list[tuple[str, Question]], *, shuffle: bool, rng: random.Random) -> list[tuple]:
+    """(question_id, section, points, option_order) per askable question, options maybe shuffled."""
+    out = []
+    for section, q in questions:
+        if not q.askable:
+            continue
+        order = LETTERS[: len(q.options)] if q.kind in CHOICE else ""
+        if shuffle and order:
+            letters = list(order)
+            rng.shuffle(letters)
+            order = "".join(letters)
+        out.append((q.id, section, q.points, order))
+    return out
+
+
+def paper_questions(paper: Paper) -> list[tuple[str, Question]]:
+    return [(s.title, q) for s in paper.sections for q in s.questions]
+
+
+async def mock_questions(db: Database, blueprint: dict[Kind, int], rng: random.Random) -> list[tuple[str, Question]]:
+    """A mock paper drawn from the whole bank (exam-only papers excluded) by a blueprint."""
+    rows = await db.fetchall(
+        """SELECT q.id, q.kind FROM questions q JOIN papers p ON p.id=q.paper_id
+           WHERE q.retired=0 AND p.exam_only=0 ORDER BY q.id""")
+    by_kind: dict[str, list[int]] = {}
+    for r in rows:
+        by_kind.setdefault(r["kind"], []).append(r["id"])
+    questions = await get_questions(db, [r["id"] for r in rows])
+    chosen: list[tuple[str, Question]] = []
+    for kind, n in blueprint.items():
+        pool = [questions[i] for i in by_kind.get(kind.value, []) if questions[i].askable]
+        for q in rng.sample(pool, min(n, len(pool))):
+            chosen.append((SECTION_NAMES[kind], q))
+    return chosen
+
+
+async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: int | None, mode: str,
+                        now: float, shuffle: bool, blueprint: dict[Kind, int] | None = None,
+                        seed: int | None = None, time_limit_min: float | None = None) -> Attempt:
+    """Create a running attempt. Raises AlreadyRunning, AttemptLimitReached, ExamOnly, NotFound."""
+    if await running_attempt(db, user_id) is not None:
+        raise AlreadyRunning(str(user_id))
+    rng = random.Random(seed)
+    if paper_id is not None:
+        paper = await load_paper(db, paper_id)
+        title = paper.title
+        limit = paper.settings.time_limit_min
+        shuffle = shuffle and paper.settings.shuffle_options
+        allowed = paper.settings.attempts_allowed
+        if mode == "practice" and paper.settings.exam_only:
+            raise ExamOnly(paper.title)
+        if mode == "exam" and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
+            raise AttemptLimitReached(paper.title)
+        chosen = paper_questions(paper)
+    else:
+        title = MOCK_TITLE
+        limit = 60
+        chosen = await mock_questions(db, blueprint or {}, rng)
+    if time_limit_min is not None:
+        limit = time_limit_min
+    planned = plan_items(chosen, shuffle=shuffle, rng=rng)
+    if not planned:
+        raise NotFound("this paper has no question that can be asked")
+    deadline = now + limit * 60 if mode == "exam" else None
+    async with db.write() as conn:
+        # re-checked inside the transaction: a double tap on Start creates one attempt
+        cur = await conn.execute("SELECT 1 FROM attempts WHERE user_id=? AND status='running'", (user_id,))
+        if await cur.fetchone():
+            raise AlreadyRunning(str(user_id))
+        cur = await conn.execute(
+            """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score)
+               VALUES (?,?,?,?,?,?,?,?) RETURNING id""",
+            (user_id, chat_id, paper_id, mode, title, now, deadline, sum(p[2] for p in planned)))
+        attempt_id = (await cur.fetchone())[0]
+        await conn.executemany(
+            "INSERT INTO attempt_items (attempt_id, pos, question_id, section, points, option_order) "
+            "VALUES (?,?,?,?,?,?)",
+            [(attempt_id, pos, *p) for pos, p in enumerate(planned)])
+    return await get_attempt(db, attempt_id)
+
+
+# ---- answering and moving -----------------------------------------------------------------
+
+async def _policy(db: Database, attempt: Attempt) -> MultiPolicy:
+    if attempt.paper_id is None:
+        return MultiPolicy.partial
+    return MultiPolicy(await db.scalar("SELECT multi_policy FROM papers WHERE id=?", (attempt.paper_id,)))
+
+
+async def record_answer(db: Database, sheet: Sheet, pos: int, response, now: float, *,
+                        advance: bool) -> AnswerRec:
+    """Grade and store the answer at `pos` (replacing an earlier one); maybe move to the next question."""
+    item = sheet.items[pos]
+    question = sheet.question(item)
+    g = grade(question, response, multi_policy=await _policy(db, sheet.attempt))
+    score = round(g.score / question.points * item.points, 2) if question.points else 0.0
+    stored = json.dumps(response, ensure_ascii=False)
+    final = g.verdict.value != "needs_review"
+    async with db.write() as conn:
+        cur = await conn.execute("SELECT status FROM attempts WHERE id=?", (sheet.attempt.id,))
+        if (await cur.fetchone())[0] != "running":
+            raise AttemptClosed(str(sheet.attempt.id))
+        await conn.execute(
+            """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
+                   answered_at) VALUES (?,?,?,?,?,?,?,?,?)
+               ON CONFLICT(attempt_id, pos) DO UPDATE SET response=excluded.response, score=excluded.score,
+                   verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at""",
+            (sheet.attempt.id, pos, item.question_id, stored, score, item.points, g.verdict.value,
+             int(final), now))
+        await conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?",
+                           (sheet.attempt.id, pos))
+        if advance:
+            nxt = min(pos + 1, len(sheet.items) - 1)
+            await conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND current_pos=?",
+                               (nxt, sheet.attempt.id, pos))
+    return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict.value, final)
+
+
+async def move_to(db: Database, attempt_id: int, pos: int) -> None:
+    async with db.write() as conn:
+        await conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND status='running'", (pos, attempt_id))
+
+
+async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> str:
+    """Toggle one original letter of a multi draft; returns the new draft."""
+    async with db.write() as conn:
+        cur = await conn.execute("SELECT draft FROM attempt_items WHERE attempt_id=? AND pos=?", (attempt_id, pos))
+        draft = set((await cur.fetchone())[0])
+        draft ^= {letter}
+        new = "".join(sorted(draft))
+        await conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, attempt_id, pos))
+    return new
+
+
+async def toggle_flag(db: Database, attempt_id: int, pos: int) -> None:
+    async with db.write() as conn:
+        await conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?",
+                           (attempt_id, pos))
+
+
+async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
+    async with db.write() as conn:
+        await conn.execute("UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id))
+
+
+# ---- finishing ----------------------------------------------------------------------------
+
+async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str) -> tuple[Attempt, Result] | None:
+    """Close a running attempt and store its score; None if it was already closed (counted once).
+
+    A finished attempt's result card is queued for delivery in the same transaction. An attempt
+    never ends after its deadline: one handed in late (the bot was down) ends at the deadline.
+    """
+    status = "cancelled" if reason == "cancelled" else "finished"
+    async with db.write() as conn:
+        # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
+        cur = await conn.execute(
+            """UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
+                   score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
+               WHERE id=? AND status='running' RETURNING user_id, chat_id""",
+            (status, now, now, reason, attempt_id, attempt_id))
+        row = await cur.fetchone()
+        if row is None:
+            return None
+        if status == "finished":
+            await outbox.enqueue_in(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
+                                    user_id=row["user_id"], now=now)
+    sheet = await load_sheet(db, attempt_id)
+    return sheet.attempt, compute_result(sheet.items, sheet.answers)
+
+
+async def user_stats(db: Database, user_id: int) -> list[dict]:
+    """Per paper: finished attempts, best and last score, as the paper's grading method counts."""
+    rows = await db.fetchall(
+        """SELECT a.paper_id, a.title, COUNT(*) AS n, MAX(a.score) AS best, a.max_score,
+                  (SELECT score FROM attempts b WHERE b.user_id=a.user_id AND b.paper_id IS a.paper_id
+                     AND b.status='finished' AND b.mode='exam' ORDER BY b.finished_at DESC LIMIT 1) AS last,
+                  COALESCE(p.grading_method, 'best') AS method
+           FROM attempts a LEFT JOIN papers p ON p.id=a.paper_id
+           WHERE a.user_id=? AND a.status='finished' AND a.mode='exam'
+           GROUP BY a.paper_id, a.title ORDER BY MAX(a.finished_at) DESC""", (user_id,))
+    return [dict(r) for r in rows]

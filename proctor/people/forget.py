@@ -1,0 +1,36 @@
+"""/forgetme: delete everything the bot holds about one user, in one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from proctor.storage.db import Database
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    attempts: int
+    daily_answers: int
+    disputes: int
+
+
+async def forget_user(db: Database, user_id: int) -> Forgotten:
+    """Delete the user, their attempts and answers, daily answers, memberships, review cards,
+    disputes and their private chat's quiz; clear them as the subject of audit entries.
+
+    Entries a lead wrote as actor stay: they are the team's record of who changed what.
+    Deleting the user row cascades to everything that references it.
+    """
+    async with db.write() as conn:
+        counts = []
+        for sql in ("SELECT COUNT(*) FROM attempts WHERE user_id=?",
+                    "SELECT COUNT(*) FROM daily_answers WHERE user_id=?",
+                    "SELECT COUNT(*) FROM disputes WHERE user_id=?"):
+            cur = await conn.execute(sql, (user_id,))
+            counts.append((await cur.fetchone())[0])
+        # answers reference attempt_items, which cascade from attempts, which cascade from users
+        await conn.execute("DELETE FROM users WHERE id=?", (user_id,))
+        # the private chat (id == user id) and its own daily quiz
+        await conn.execute("DELETE FROM chats WHERE id=? AND type='private'", (user_id,))
+        await conn.execute("UPDATE audit_log SET target_user=NULL WHERE target_user=?", (user_id,))
+    return Forgotten(*counts)

@@ -1,0 +1,48 @@
+"""Users and their preferences."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from proctor.storage.db import Database
+
+
+@dataclass(frozen=True)
+class UserPrefs:
+    id: int
+    first_name: str
+    language: str | None  # None: follow Telegram
+    script: str  # 'orig' | 'hans' | 'hant'
+
+
+async def ensure_user(db: Database, user_id: int, first_name: str, username: str | None,
+                      now: float) -> UserPrefs:
+    """Create the user on first sight, refresh their name; returns their preferences."""
+    row = await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,))
+    if row is None or row["first_name"] != first_name or row["username"] != username:
+        async with db.write() as conn:
+            await conn.execute(
+                """INSERT INTO users (id, first_name, username, created_at) VALUES (?,?,?,?)
+                   ON CONFLICT(id) DO UPDATE SET first_name=excluded.first_name,
+                       username=excluded.username""",
+                (user_id, first_name, username, now))
+        row = await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,))
+    return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
+
+
+async def find_prefs(db: Database, user_id: int) -> UserPrefs | None:
+    """A known user's preferences, without touching the record; None for an unknown user."""
+    row = await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,))
+    return None if row is None else UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
+
+
+async def set_language(db: Database, user_id: int, language: str | None) -> None:
+    async with db.write() as conn:
+        await conn.execute("UPDATE users SET language=? WHERE id=?", (language, user_id))
+
+
+async def set_script(db: Database, user_id: int, script: str) -> None:
+    if script not in ("orig", "hans", "hant"):
+        raise ValueError(script)
+    async with db.write() as conn:
+        await conn.execute("UPDATE users SET script=? WHERE id=?", (script, user_id))

@@ -1,0 +1,184 @@
+"""One SQLite file, one connection, one write path.
+
+Writes go through `Database.write()`: one `BEGIN IMMEDIATE` transaction, serialised by a lock so
+statements of concurrent coroutines never interleave inside somebody else's transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
+
+# bank/migrations links to the top-level migrations/, so a wheel carries them as package data
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+DEFAULT_DB = Path("data") / "proctor.db"
+_MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
+
+
+def default_db_path() -> Path:
+    return Path(os.environ.get("PROCTOR_DB") or DEFAULT_DB)
+
+
+def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
+    found = []
+    for path in directory.iterdir():
+        m = _MIGRATION_NAME.match(path.name)
+        if m:
+            found.append((int(m.group(1)), path))
+    found.sort()
+    versions = [v for v, _ in found]
+    if len(set(versions)) != len(versions):
+        raise MigrationFailed(f"two migrations share a number in {directory}")
+    return found
+
+
+def _check_usable(path: Path) -> None:
+    """What SQLite would report obscurely, or not at all when running as root: say it plainly."""
+    if path.is_dir():
+        raise DatabaseUnusable(f"{path} is a directory, not a database file; give a file path with --db or PROCTOR_DB")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise DatabaseUnusable(f"{path}: cannot create its folder: {e.strerror or e}") from None
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise DatabaseUnusable(f"{path} is read-only; Exam Proctor writes to its database (check the file's permissions)")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise DatabaseUnusable(f"{path}: its folder is read-only; SQLite needs to create its journal files next to it")
+
+
+def unusable(path: Path, error: sqlite3.Error) -> DatabaseUnusable:
+    """A SQLite error about the file itself as one line naming the file."""
+    text = str(error)
+    if "file is not a database" in text:
+        why = "is not an SQLite database (or is encrypted)"
+    elif "malformed" in text or "corrupt" in text:
+        why = "is damaged (truncated or corrupted); restore it from a backup"
+    elif "readonly" in text or "read-only" in text:
+        why = "is read-only; Exam Proctor writes to its database"
+    elif "unable to open" in text:
+        why = "cannot be opened (check the path and its permissions)"
+    else:
+        why = f"cannot be used: {text}"
+    return DatabaseUnusable(f"{path} {why}")
+
+
+class Database:
+    """An open SQLite database: reads anywhere, writes through `write()`."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path):
+        self.conn = conn
+        self.path = path
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str | None = None, *, migrate: bool = True,
+                   migrations_dir: Path = MIGRATIONS_DIR) -> Database:
+        """Open (creating if needed) and migrate.
+
+        Raises DatabaseUnusable (one line naming the file), DatabaseTooNew, MigrationFailed.
+        """
+        path = Path(path) if path is not None else default_db_path()
+        if str(path) != ":memory:":
+            _check_usable(path)
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as e:
+            raise unusable(path, e) from None
+        conn.row_factory = sqlite3.Row
+        db = cls(conn, path)
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            if migrate:
+                await db.migrate(migrations_dir)
+        except sqlite3.Error as e:
+            await conn.close()
+            raise unusable(path, e) from None
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    async def quick_check(self) -> None:
+        """SQLite's quick_check over every page (a bot start, not every open). Raises DatabaseUnusable."""
+        try:
+            rows = await self.fetchall("PRAGMA quick_check")
+        except sqlite3.Error as e:
+            raise unusable(self.path, e) from None
+        if [r[0] for r in rows] != ["ok"]:
+            raise DatabaseUnusable(f"{self.path} is damaged ({rows[0][0]}); restore it from a backup")
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def user_version(self) -> int:
+        row = await self.fetchone("PRAGMA user_version")
+        return int(row[0])
+
+    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
+        """Apply pending migrations, each in its own transaction with its version bump.
+
+        Raises DatabaseTooNew if the file is newer than the code, MigrationFailed if one fails
+        (that one and the ones after it stay pending; the database is as it was before it).
+        """
+        files = migration_files(directory)
+        known = files[-1][0] if files else 0
+        current = await self.user_version()
+        if current > known:
+            raise DatabaseTooNew(
+                f"{self.path} is at schema version {current}, but this code knows only up to "
+                f"{known}. Upgrade Exam Proctor, or point PROCTOR_DB at another file."
+            )
+        applied = []
+        async with self._write_lock:
+            for version, path in files:
+                if version <= current:
+                    continue
+                sql = path.read_text(encoding="utf-8")
+                script = f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {version};\nCOMMIT;"
+                try:
+                    await self.conn.executescript(script)
+                except sqlite3.Error as e:
+                    if self.conn.in_transaction:
+                        await self.conn.execute("ROLLBACK")
+                    raise MigrationFailed(f"migration {path.name} failed: {e}") from e
+                applied.append(version)
+        return applied
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction. Commits on success, rolls back on any exception."""
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            else:
+                await self.conn.execute("COMMIT")
+
+    # one round trip to the connection's thread per read (execute + fetch + close would be three)
+    async def fetchall(self, sql: str, params: Iterable[Any] | dict = ()) -> list[sqlite3.Row]:
+        return list(await self.conn.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Iterable[Any] | dict = ()) -> sqlite3.Row | None:
+        """The first row; meant for queries that return at most a few rows."""
+        rows = await self.conn.execute_fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def scalar(self, sql: str, params: Iterable[Any] | dict = ()) -> Any:
+        row = await self.fetchone(sql, params)
+        return None if row is None else row[0]

@@ -1,0 +1,45 @@
+"""The audit log: every lead action, written inside the transaction of the action itself."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import aiosqlite
+
+from proctor.storage.db import Database
+
+
+async def record(conn: aiosqlite.Connection, *, at: float, actor: int, chat_id: int | None,
+                 action: str, target: str = "", target_user: int | None = None, **detail) -> None:
+    """Append one entry; call inside `Database.write()` so it commits with the action."""
+    await conn.execute(
+        "INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
+        "VALUES (?,?,?,?,?,?,?)",
+        (at, actor, chat_id, action, target, target_user, json.dumps(detail, ensure_ascii=False)))
+
+
+async def log(db: Database, *, at: float, actor: int, chat_id: int | None, action: str, target: str = "",
+              **detail) -> None:
+    """An action that writes nothing else (an export, say): its entry in a transaction of its own."""
+    async with db.write() as conn:
+        await record(conn, at=at, actor=actor, chat_id=chat_id, action=action, target=target, **detail)
+
+
+@dataclass(frozen=True)
+class Entry:
+    at: float
+    actor_id: int
+    chat_id: int | None
+    action: str
+    target: str
+    detail: dict
+
+
+async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20) -> list[Entry]:
+    """The newest entries, of one group when `chat_id` is given."""
+    where, params = ("WHERE chat_id=?", [chat_id]) if chat_id is not None else ("", [])
+    rows = await db.fetchall(
+        f"SELECT * FROM audit_log {where} ORDER BY at DESC, id DESC LIMIT ?", [*params, limit])
+    return [Entry(r["at"], r["actor_id"], r["chat_id"], r["action"], r["target"], json.loads(r["detail"]))
+            for r in rows]

@@ -1,0 +1,128 @@
+"""The team report: one CSV row per candidate, with exams by paper and section and daily results."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from bank.csv_safety import safe_row
+from proctor.storage.db import Database
+from proctor.teams.leaderboard import Period, streaks
+
+
+@dataclass
+class CandidateRow:
+    user_id: int
+    name: str
+    exams: int = 0
+    practice: int = 0
+    best: dict[str, float] = field(default_factory=dict)  # column -> score
+    daily_points: float = 0.0
+    daily_max: float = 0.0
+    daily_answers: int = 0
+    streak: int = 0
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.daily_points / self.daily_max if self.daily_max else None
+
+
+def _bounds(period: Period) -> tuple[float, float]:
+    return (period.start if period.start is not None else float("-inf"),
+            period.end if period.end is not None else float("inf"))
+
+
+async def team_members(db: Database, scope: int | None) -> list[tuple[int, str]]:
+    """(user id, name) of the members on the group's roster; of everyone when `scope` is None."""
+    if scope is None:
+        rows = await db.fetchall(
+            "SELECT id, COALESCE(NULLIF(first_name, ''), username, '') FROM users ORDER BY id")
+    else:
+        rows = await db.fetchall(
+            "SELECT u.id, COALESCE(NULLIF(u.first_name, ''), u.username, '') FROM team_roster m "
+            "JOIN users u ON u.id = m.user_id WHERE m.chat_id=? AND m.status='member' ORDER BY u.id", (scope,))
+    return [(r[0], r[1]) for r in rows]
+
+
+async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[list[str], list[CandidateRow]]:
+    """The paper and section columns used in the period, and one row per member."""
+    members = await team_members(db, scope)
+    rows = {uid: CandidateRow(uid, name) for uid, name in members}
+    if not rows:
+        return [], []
+    start, end = _bounds(period)
+    ids = list(rows)
+    marks = ",".join("?" * len(ids))
+    for r in await db.fetchall(
+            f"SELECT user_id, mode, COUNT(*) FROM attempts WHERE user_id IN ({marks}) AND status='finished' "
+            "AND finished_at>=? AND finished_at<? GROUP BY user_id, mode", (*ids, start, end)):
+        if r[1] == "exam":
+            rows[r[0]].exams = r[2]
+        else:
+            rows[r[0]].practice = r[2]
+    # the best finished exam per candidate and paper, then that attempt's score by section
+    best = await db.fetchall(
+        f"""WITH ranked AS (
+              SELECT t.id, t.user_id, t.score, p.slug, p.id AS paper_id,
+                     ROW_NUMBER() OVER (PARTITION BY t.user_id, t.paper_id
+                                        ORDER BY t.score DESC, t.finished_at - t.started_at, t.id) AS n
+              FROM attempts t JOIN papers p ON p.id = t.paper_id
+              WHERE t.user_id IN ({marks}) AND t.mode='exam' AND t.status='finished'
+                AND t.score IS NOT NULL AND t.finished_at>=? AND t.finished_at<?)
+            SELECT * FROM ranked WHERE n = 1 ORDER BY paper_id""", (*ids, start, end))
+    columns: list[str] = []
+    for r in best:
+        col = r["slug"]
+        if col not in columns:
+            columns.append(col)
+        rows[r["user_id"]].best[col] = r["score"]
+        for s in await db.fetchall(
+                "SELECT s.position, SUM(x.score) FROM answers x JOIN questions q ON q.id = x.question_id "
+                "JOIN sections s ON s.id = q.section_id WHERE x.attempt_id=? GROUP BY s.position "
+                "ORDER BY s.position", (r["id"],)):
+            sec = f"{col} S{s[0]}"
+            if sec not in columns:
+                columns.append(sec)
+            rows[r["user_id"]].best[sec] = s[1]
+    columns.sort(key=lambda c: (c.split(" ")[0], c))
+    daily_where = "AND chat_id=?" if scope is not None else ""
+    daily_params = [scope] if scope is not None else []
+    for r in await db.fetchall(
+            f"SELECT user_id, SUM(score), SUM(max_score), COUNT(*) FROM daily_answers "
+            f"WHERE user_id IN ({marks}) {daily_where} AND answered_at>=? AND answered_at<? GROUP BY user_id",
+            (*ids, *daily_params, start, end)):
+        rows[r[0]].daily_points, rows[r[0]].daily_max, rows[r[0]].daily_answers = r[1], r[2], r[3]
+    if scope is not None:
+        for uid, run in (await streaks(db, scope, ids, period.today)).items():
+            rows[uid].streak = run
+    return columns, list(rows.values())
+
+
+def _num(value: float | None) -> str:
+    if value is None:
+        return ""
+    return f"{value:g}" if value == round(value, 2) else f"{value:.2f}"
+
+
+def to_csv(columns: list[str], rows: list[CandidateRow]) -> bytes:
+    """UTF-8 CSV with a byte-order mark, so spreadsheet programs read Chinese names correctly.
+
+    Every cell goes through safe_cell: a name like `=HYPERLINK(...)` is text, not a formula.
+    """
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(safe_row(["user_id", "name", "exam_attempts", "practice_attempts", *columns,
+                         "daily_points", "daily_max", "daily_answers", "accuracy", "streak"]))
+    for r in rows:
+        acc = r.accuracy
+        w.writerow(safe_row([r.user_id, r.name, r.exams, r.practice, *(_num(r.best.get(c)) for c in columns),
+                             _num(r.daily_points), _num(r.daily_max), r.daily_answers,
+                             "" if acc is None else f"{acc:.3f}", r.streak]))
+    return out.getvalue().encode("utf-8-sig")
+
+
+async def team_csv(db: Database, scope: int | None, period: Period) -> tuple[bytes, int]:
+    """The report as CSV bytes and the number of candidates in it."""
+    columns, rows = await team_rows(db, scope, period)
+    return to_csv(columns, rows), len(rows)

@@ -1,0 +1,181 @@
+"""Reviewing subjective answers: a lead sets the final score; the attempt's score follows."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+from bank.errors import BankError, NotFound
+from proctor import outbox
+from proctor.storage.db import Database
+from proctor.teams import audit
+from proctor.teams.roster import members_sql
+
+NOTICE = "review"  # the outbox kind of the candidate's "your answer was reviewed" notice
+
+
+class AlreadyReviewed(BankError):
+    """The answer already has a final score."""
+
+
+class BadScore(BankError):
+    """The score is outside 0..max for the answer."""
+
+
+class SelfReview(BankError):
+    """Nobody scores their own answers, configured admins included."""
+
+
+class OutOfScope(BankError):
+    """The candidate is not on the roster of the team the lead acts for (or the paper is exam-only)."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    attempt_id: int
+    pos: int
+    user_id: int
+    name: str
+    title: str  # the attempt's title (the paper)
+    question_id: int
+    stem: str
+    response: str
+    reference: str
+    score: float  # provisional
+    max_score: float
+    remaining: int  # pending answers in scope, this one included
+
+
+@dataclass(frozen=True)
+class Outcome:
+    user_id: int
+    attempt_id: int
+    title: str
+    question_id: int
+    score: float
+    max_score: float
+    attempt_score: float
+    attempt_max: float | None
+    all_final: bool  # no answer of the attempt awaits review any more
+
+
+def _text(raw: str) -> str:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list]:
+    """What a reviewer may see: never their own answers; for a group's leads, only the members on
+    its roster (granted by a lead, not by writing in the group), and never on exam-only (hiring)
+    papers: anyone can make a group and be its administrator, so those stay with the configured
+    admins (scope None)."""
+    own = "AND t.user_id != ?"
+    if scope is None:
+        return own, [reviewer]
+    return (f"{own} AND {members_sql('t.user_id')} "
+            "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)",
+            [reviewer, scope])
+
+
+async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: int = 0,
+                       hide: str = "[]") -> Pending | None:
+    """The oldest answer awaiting review (after skipping `skip`) that `reviewer` may score: of the
+    members on group `scope`'s roster (None: everyone), never the reviewer's own, and none of the
+    questions in `hide` (a JSON list of ids: the reviewer's sealed keys)."""
+    where, params = _scope_sql(scope, reviewer)
+    where += " AND x.question_id NOT IN (SELECT value FROM json_each(?))"
+    params = [*params, hide]
+    pending = f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 AND t.status = 'finished' {where}"
+    remaining = await db.scalar(f"SELECT COUNT(*) FROM {pending}", params)
+    if not remaining:
+        return None
+    row = await db.fetchone(
+        f"""SELECT p.*, q.stem, q.answer, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
+            FROM (SELECT x.attempt_id, x.pos, x.question_id, x.response, x.score, x.max_score,
+                         x.answered_at, t.user_id, t.title FROM {pending}) p
+            JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
+            ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET ?""", [*params, skip % remaining])
+    return Pending(attempt_id=row["attempt_id"], pos=row["pos"], user_id=row["user_id"], name=row["name"],
+                   title=row["title"], question_id=row["question_id"], stem=row["stem"],
+                   response=_text(row["response"]), reference=_text(row["answer"]),
+                   score=row["score"], max_score=row["max_score"], remaining=remaining)
+
+
+async def in_scope(db: Database, attempt_id: int, scope: int | None, *, reviewer: int) -> bool:
+    """Whether `reviewer`, acting for group `scope` (None: every team), may score the attempt."""
+    where, params = _scope_sql(scope, reviewer)
+    return bool(await db.scalar(f"SELECT 1 FROM attempts t WHERE t.id=? {where}", (attempt_id, *params)))
+
+
+def verdict_for(score: float, max_score: float) -> str:
+    if score >= max_score:
+        return "correct"
+    return "wrong" if score <= 0 else "partial"
+
+
+async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, reviewer: int,
+                    scope: int | None, now: float) -> Outcome:
+    """Make the score of one pending answer final and recompute the attempt's score.
+
+    Checked here, in the same transaction, whatever the caller checked before: the reviewer is not
+    the candidate, and the candidate is in the reviewer's scope (on group `scope`'s roster now).
+
+    Raises NotFound, SelfReview, OutOfScope, AlreadyReviewed, BadScore.
+    """
+    where, params = _scope_sql(scope, reviewer)
+    async with db.write() as conn:
+        cur = await conn.execute(
+            "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title, "
+            f"EXISTS (SELECT 1 FROM attempts t WHERE t.id = x.attempt_id {where}) AS allowed FROM answers x "
+            "JOIN attempts t ON t.id = x.attempt_id WHERE x.attempt_id=? AND x.pos=?",
+            (*params, attempt_id, pos))
+        row = await cur.fetchone()
+        if row is None:
+            raise NotFound(f"no answer {attempt_id}/{pos}")
+        if row["user_id"] == reviewer:
+            raise SelfReview(f"user {reviewer} may not score their own answer {attempt_id}/{pos}")
+        if not row["allowed"]:
+            raise OutOfScope(f"answer {attempt_id}/{pos} is not in scope {scope} for {reviewer}")
+        if row["final"]:
+            raise AlreadyReviewed(f"answer {attempt_id}/{pos} is already final")
+        if not 0 <= score <= row["max_score"]:
+            raise BadScore(f"{score} is outside 0..{row['max_score']}")
+        await conn.execute(
+            "UPDATE answers SET score=?, verdict=?, final=1, reviewed_by=?, reviewed_at=? "
+            "WHERE attempt_id=? AND pos=?",
+            (score, verdict_for(score, row["max_score"]), reviewer, now, attempt_id, pos))
+        cur = await conn.execute(
+            "UPDATE attempts SET score=(SELECT COALESCE(SUM(score), 0) FROM answers WHERE attempt_id=?) "
+            "WHERE id=? RETURNING score, max_score", (attempt_id, attempt_id))
+        total = await cur.fetchone()
+        cur = await conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
+        left = (await cur.fetchone())[0]
+        await audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
+                           target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
+                           provisional=row["score"], final=score)
+        done = Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],
+                       question_id=row["question_id"], score=score, max_score=row["max_score"],
+                       attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0)
+        # the candidate is told through the outbox: a failed send is retried, never lost
+        await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
+                                user_id=done.user_id, now=now, payload=asdict(done))
+    return done
+
+
+def score_steps(max_score: float) -> list[float]:
+    """The buttons offered for a final score: half points up to 5, whole points up to 20,
+    otherwise about twenty evenly spread whole numbers; always 0 and the maximum."""
+    if max_score <= 5:
+        n = int(max_score * 2)
+        steps = [i / 2 for i in range(n + 1)]
+    elif max_score <= 20:
+        steps = [float(i) for i in range(int(max_score) + 1)]
+    else:
+        stride = max(1, round(max_score / 20))
+        steps = [float(i) for i in range(0, int(max_score) + 1, stride)]
+    if steps[-1] != max_score:
+        steps.append(float(max_score))
+    return steps

@@ -1,0 +1,261 @@
+"""Chat with the bot from a terminal, as one fake user or a small cast (for `proctor sandbox`).
+
+A line goes to the first person's private chat; prefixes send it elsewhere:
+
+    team: /daily now        in the group, as you        ann: /start       Ann's private chat
+    team: 2                 button 2 of the group message printed last with buttons
+    team: 3.2               button 2 of group message [#3]
+    team: reply 3 批次大小   a reply to group message [#3]
+    ann: team: 2            the same press, as Ann (also `as ann: team: 2`)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+
+from sandbox.fakeapi.driver import FakeBotApi, FakeGroup, FakeUser, Toast
+from sandbox.fakeapi.state import Button, StoredMessage
+
+_BUTTON_NUMBER = re.compile(r"^#?(\d+)$")
+_MESSAGE_BUTTON = re.compile(r"^#?(\d+)\.(\d+)$")
+_REPLY = re.compile(r"^reply\s+#?(\d+)\s+(.+)$", re.IGNORECASE | re.DOTALL)
+_PREFIX = re.compile(r"^(?:as\s+)?(\w+)\s*:\s*", re.IGNORECASE)
+_TEAM_WORDS = ("team", "t")
+PRIVATE_QUIET = 0.3
+# the bot paces its messages to one chat (about one a second): a shorter quiet spell in the group
+# would take the pause between two quiz questions for the end of the answer
+GROUP_QUIET = 1.2
+
+
+def render(message: StoredMessage, first_number: int, edited: bool, *, label: str = "bot",
+           tagged: bool = False) -> str:
+    """A bot message as terminal lines, its buttons numbered from `first_number`.
+
+    `tagged` adds the message's number (`[#12]`), by which a group message is replied to.
+    """
+    head = label + (f" [#{message.message_id}]" if tagged else "") + (" (edited)" if edited else "")
+    parts = []
+    if message.document is not None:
+        document = message.document
+        parts.append(f"[document {document.file_name or document.file_id}, {len(document.data)} bytes]")
+    if message.photo is not None:
+        parts.append(f"[photo {message.photo.width}x{message.photo.height}]")
+    if message.poll is not None:
+        options = " / ".join(o["text"] for o in message.poll["options"])
+        parts.append(f"[poll] {message.poll['question']} ({options})")
+    if message.content:
+        parts.append(message.content)
+    lines = [f"{head}: {' '.join(parts)}"]
+    number = first_number
+    for row in message.buttons:
+        cells = []
+        for button in row:
+            cells.append(f"[{number}] {button.text}" + (f" <{button.url}>" if button.url else ""))
+            number += 1
+        lines.append("     " + "  ".join(cells))
+    return "\n".join(lines)
+
+
+class ChatPane:
+    """One chat on the terminal: its label, what was printed, and its numbered buttons.
+
+    A `tagged` pane (the group) prints an edit that keeps the keyboard as its changed lines only:
+    the daily quiz's answer count changes often, and the question above it does not.
+    """
+
+    def __init__(self, chat_id: int, label: str, *, tagged: bool = False) -> None:
+        self.chat_id = chat_id
+        self.label = label
+        self.tagged = tagged
+        self.buttons: list[tuple[StoredMessage, Button]] = []  # of the message printed last with buttons
+        self._shown: dict[int, tuple[int, str, list[list[Button]]]] = {}  # id -> edits, text, buttons printed
+
+    def new_lines(self, messages: list[StoredMessage]) -> list[str]:
+        lines = []
+        for message in messages:
+            shown = self._shown.get(message.message_id)
+            if not message.from_bot or (shown is not None and shown[0] == message.edits):
+                continue
+            self._shown[message.message_id] = (message.edits, message.content, message.buttons)
+            tail = _changed_tail(shown[1], message.content) if shown is not None else None
+            if self.tagged and tail and shown[2] == message.buttons:
+                lines.append(f"{self.label} [#{message.message_id}] (edited): … {tail}")
+                continue
+            if message.buttons:
+                self.buttons = [(message, b) for row in message.buttons for b in row]
+            elif self.buttons and self.buttons[0][0] is message:
+                self.buttons = []  # its keyboard was removed by an edit
+            lines.append(render(message, 1, edited=shown is not None, label=self.label, tagged=self.tagged))
+        return lines
+
+    def numbered(self, text: str) -> tuple[StoredMessage, Button] | None:
+        match = _BUTTON_NUMBER.match(text)
+        if match and 1 <= int(match.group(1)) <= len(self.buttons):
+            return self.buttons[int(match.group(1)) - 1]
+        return None
+
+
+def _changed_tail(before: str, after: str) -> str | None:
+    """The lines of `after` from the first one that differs, if the two texts start alike."""
+    old, new = before.splitlines(), after.splitlines()
+    same = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
+    return "\n".join(new[same:]) if 0 < same < len(new) else None
+
+
+class ChatPrinter:
+    """Prints new and edited bot messages of every chat in view, and toasts; keeps the panes' buttons."""
+
+    def __init__(self, server: FakeBotApi, panes: Sequence[ChatPane], write: Callable[[str], None],
+                 *, name_toasts: bool = False) -> None:
+        self.server = server
+        self.panes = list(panes)
+        self.write = write
+        self.name_toasts = name_toasts
+        self.toasts: list[tuple[FakeUser, Toast]] = []
+
+    def refresh(self) -> None:
+        for pane in self.panes:
+            for line in pane.new_lines(self.server.chat_view(pane.chat_id)):
+                self.write(line)
+        for presser, toast in [(p, t) for p, t in self.toasts if t.answered]:
+            self.toasts.remove((presser, toast))
+            if toast.text:
+                kind = "alert" if toast.show_alert else "toast"
+                to = f" to {presser.info.first_name}" if self.name_toasts else ""
+                self.write(f"({kind}{to}) {toast.text}")
+
+    def state(self) -> tuple[tuple[int, int], ...]:
+        """Message and edit counts of every chat in view: changes when the bot answers anywhere."""
+        views = (self.server.chat_view(pane.chat_id) for pane in self.panes)
+        return tuple((len(messages), sum(m.edits for m in messages)) for messages in views)
+
+
+async def _stdin_line() -> str:
+    return await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+
+async def _settle(server: FakeBotApi, printer: ChatPrinter, before: tuple, toast: Toast | None,
+                  quiet: float) -> None:
+    """Wait for the bot's answer to what was just typed (a toast, a message or an edit), then for quiet."""
+    with contextlib.suppress(TimeoutError):
+        if toast is not None:
+            await toast.wait(timeout=10)
+    with contextlib.suppress(TimeoutError):  # most answers change a chat; a toast alone may be all
+        await server.wait_for(lambda: printer.state() != before, timeout=5 if toast is None else 3)
+    with contextlib.suppress(TimeoutError):
+        await server.wait_idle(quiet=quiet, timeout=10)
+
+
+def parse_line(text: str, people: dict[str, FakeUser], you: FakeUser,
+               group: FakeGroup | None) -> tuple[FakeUser, FakeGroup | None, str]:
+    """(who acts, in which chat: None for their private chat, what they typed) from a typed line.
+
+    Strips the `ann:` / `as ann:` and `team:` / `t:` prefixes, in either order.
+    """
+    person, in_group = None, False
+    while match := _PREFIX.match(text):
+        word = match.group(1).lower()
+        if person is None and word in people:
+            person = people[word]
+        elif not in_group and group is not None and word in _TEAM_WORDS:
+            in_group = True
+        else:
+            break
+        text = text[match.end():]
+    return person or you, group if in_group else None, text.strip()
+
+
+async def terminal_chat(
+    server: FakeBotApi,
+    user: FakeUser,
+    *,
+    group: FakeGroup | None = None,
+    teammates: Sequence[FakeUser] = (),
+    read_line: Callable[[], Awaitable[str]] = _stdin_line,
+    write: Callable[[str], None] = print,
+    group_quiet: float = GROUP_QUIET,
+) -> None:
+    """Sends typed lines as `user`'s messages; "1" or "#1" presses button 1. Ends at EOF.
+
+    With a `group` and `teammates`, prefixes pick the chat and the person (see the module's docstring).
+    """
+    people = {p.info.first_name.lower(): p for p in (user, *teammates)}
+    own = {p.id: ChatPane(p.id, "bot" if p is user else f"bot → {p.info.first_name}") for p in (user, *teammates)}
+    team = ChatPane(group.id, "team bot", tagged=True) if group is not None else None
+    printer = ChatPrinter(server, [*own.values(), *([team] if team else [])], write,
+                          name_toasts=group is not None or bool(teammates))
+
+    async def watch() -> None:
+        while True:
+            await server.wait_change()
+            printer.refresh()
+
+    async def act(person: FakeUser, chat: FakeGroup | None, text: str) -> tuple[Toast | None, bool]:
+        """Does what the line says; (the toast of a press, whether the bot will hear of it)."""
+        pane = team if chat is not None else own[person.id]
+        chosen = pane.numbered(text)
+        reply_to = None
+        if chat is not None and (match := _MESSAGE_BUTTON.match(text)):
+            chosen = _button_of(server, chat, int(match.group(1)), int(match.group(2)))
+            if chosen is None:
+                write(f"(no button {match.group(2)} on group message [#{match.group(1)}])")
+                return None, False
+        elif chat is not None and (match := _REPLY.match(text)):
+            reply_to = _message(server, chat, int(match.group(1)))
+            if reply_to is None:
+                write(f"(no message [#{match.group(1)}] in the group)")
+                return None, False
+            text = match.group(2).strip()
+        if chosen is None:
+            sent = await person.send(text, chat=chat, reply_to=reply_to)
+            # the fake server applies Telegram's privacy mode; say so rather than wait in silence
+            if chat is not None and not server._bot_sees(chat.info, sent):
+                write("(the bot doesn't see that: in a group it only gets commands, replies to its "
+                      "messages and @mentions)")
+                return None, False
+            return None, True
+        message, button = chosen
+        if button.callback_data is None:
+            write(f"(link) {button.url}")
+            return None, False
+        try:
+            toast = await person.press(message, callback_data=button.callback_data)
+        except LookupError:
+            write("(that button is gone)")
+            return None, False
+        printer.toasts.append((person, toast))
+        return toast, True
+
+    watcher = asyncio.create_task(watch())
+    try:
+        while line := await read_line():
+            person, chat, text = parse_line(line.strip(), people, user, group)
+            if not text:
+                continue
+            before = printer.state()
+            toast, heard = await act(person, chat, text)
+            if heard:
+                # let the bot answer before the next line: lines piped in arrive all at once, and a
+                # button number only means something once the message with that button is there
+                await _settle(server, printer, before, toast, group_quiet if chat else PRIVATE_QUIET)
+            printer.refresh()
+    finally:
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+    printer.refresh()
+
+
+def _message(server: FakeBotApi, group: FakeGroup, message_id: int) -> StoredMessage | None:
+    return next((m for m in server.chat_view(group.id) if m.message_id == message_id), None)
+
+
+def _button_of(server: FakeBotApi, group: FakeGroup, message_id: int,
+               number: int) -> tuple[StoredMessage, Button] | None:
+    message = _message(server, group, message_id)
+    buttons = [b for row in message.buttons for b in row] if message is not None else []
+    return (message, buttons[number - 1]) if 1 <= number <= len(buttons) else None
