@@ -57,3 +57,7 @@ class AlreadyRunning(BankError):
 
 class ExamOnly(BankError):
     """The paper is kept for exams (hiring); it is never used for practice."""
+
+
+class InviteOnly(BankError):
+    """The paper is opened only by a hiring invite."""

@@ -116,7 +116,9 @@ async def set_exam_only(db: Database, paper_id: int, on: bool, *, lead: int, cha
                         now: float) -> None:
     """Mark a paper exam-only (kept out of practice and daily quizzes) or not. Raises NotFound."""
     async with db.write() as conn:
-        cur = await conn.execute("UPDATE papers SET exam_only=? WHERE id=?", (int(on), paper_id))
+        # invite-only implies exam-only: turning exam-only off turns invite-only off too
+        cur = await conn.execute("UPDATE papers SET exam_only=?, invite_only=invite_only*? WHERE id=?",
+                                 (int(on), int(on), paper_id))
         if cur.rowcount != 1:
             raise NotFound(f"no paper {paper_id}")
         await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="exam_only",

@@ -44,6 +44,13 @@ class MultiPolicy(StrEnum):
     weighted = "weighted"
 
 
+class ReviewOption(StrEnum):
+    score = "score"  # the total only
+    sections = "sections"  # the total and the score by section
+    full = "full"  # and every answer with its key
+    none = "none"  # "your answers were sent to the team"
+
+
 class Source(BaseModel):
     paper: str  # paper slug
     section: int  # 1-based section position
@@ -108,6 +115,15 @@ class PaperSettings(BaseModel):
     multi_policy: MultiPolicy = MultiPolicy.partial
     exam_only: bool = False
     shuffle_options: bool = True
+    invite_only: bool = False  # only an invite opens it (implies exam-only)
+    review: str | None = None  # ReviewOption; None: `score` for invite-only papers, else `full`
+
+    @property
+    def review_option(self) -> ReviewOption:
+        """What a candidate sees at the end (and in practice feedback) on this paper."""
+        if self.review:
+            return ReviewOption(self.review)
+        return ReviewOption.score if self.invite_only else ReviewOption.full
 
 
 class Paper(BaseModel):

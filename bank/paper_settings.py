@@ -1,10 +1,11 @@
-"""A paper's settings: time limit, attempts allowed, grading method, multi-choice policy, exam-only, shuffle."""
+"""A paper's settings: time limit, attempts allowed, grading method, multi-choice policy, exam-only, shuffle,
+invite-only and what a candidate sees at the end (review)."""
 
 from __future__ import annotations
 
 from bank.errors import BankError
 from bank.item_stats import find_paper
-from bank.models import MultiPolicy, PaperSettings
+from bank.models import MultiPolicy, PaperSettings, ReviewOption
 from bank.paper_store import load_paper
 from proctor.storage.db import Database
 from proctor.teams import audit
@@ -18,6 +19,7 @@ _COLUMNS = {
     "time_limit_min": "time_limit_min", "attempts_allowed": "attempts_allowed",
     "grading_method": "grading_method", "multi_policy": "multi_policy",
     "exam_only": "exam_only", "shuffle_options": "shuffle_options",
+    "invite_only": "invite_only", "review": "review",
 }
 
 
@@ -39,7 +41,18 @@ def _check(changes: dict) -> dict:
                 raise BadSetting("the multiple-choice policy is all-or-nothing, partial or weighted") from None
         if name in ("exam_only", "shuffle_options"):
             value = int(bool(value))
+        if name == "invite_only":
+            value = int(bool(value))
+        if name == "review":
+            try:
+                value = ReviewOption(value).value
+            except ValueError:
+                raise BadSetting("review is score, sections, full or none") from None
         out[name] = value
+    if out.get("invite_only"):  # invite-only implies exam-only
+        out["exam_only"] = 1
+    elif out.get("exam_only") == 0 and "invite_only" not in out:
+        out["invite_only"] = 0  # exam-only off: no longer invite-only either
     return out
 
 
@@ -57,3 +70,17 @@ async def update_settings(db: Database, paper_key: str, *, actor: int, now: floa
             await audit.record(conn, at=now, actor=actor, chat_id=None, action="paper_settings",
                                target=f"paper:{slug}", **checked)
     return (await load_paper(db, paper_id)).settings
+
+
+async def review_option(db: Database, paper_id: int | None) -> ReviewOption:
+    """What a candidate sees at the end of an attempt on the paper (a mock paper: everything)."""
+    if paper_id is None:
+        return ReviewOption.full
+    row = await db.fetchone("SELECT invite_only, review FROM papers WHERE id=?", (paper_id,))
+    if row is None:
+        return ReviewOption.full
+    return PaperSettings(invite_only=bool(row["invite_only"]), review=row["review"]).review_option
+
+
+async def is_invite_only(db: Database, paper_id: int) -> bool:
+    return bool(await db.scalar("SELECT invite_only FROM papers WHERE id=?", (paper_id,)))

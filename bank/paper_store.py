@@ -166,6 +166,8 @@ def _settings_from_row(row: sqlite3.Row) -> PaperSettings:
         multi_policy=row["multi_policy"],
         exam_only=bool(row["exam_only"]),
         shuffle_options=bool(row["shuffle_options"]),
+        invite_only=bool(row["invite_only"]),
+        review=row["review"],
     )
 
 

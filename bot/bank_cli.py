@@ -46,6 +46,13 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     st.add_argument("--multi-policy", choices=["all-or-nothing", "partial", "weighted"], dest="multi_policy")
     st.add_argument("--exam-only", choices=["on", "off"], dest="exam_only")
     st.add_argument("--shuffle", choices=["on", "off"], dest="shuffle_options")
+    st.add_argument("--invite-only", choices=["on", "off"], dest="invite_only",
+                    help="only an invite opens it (implies exam-only)")
+    st.add_argument("--review", choices=["score", "sections", "full", "none"], dest="review",
+                    help="what a candidate sees at the end")
+    from bot.invite_cli import add_invite_commands
+
+    add_invite_commands(subparsers)
 
 
 def run_bank_command(args: argparse.Namespace) -> int:
@@ -54,7 +61,13 @@ def run_bank_command(args: argparse.Namespace) -> int:
         "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
         "set": _set, "status": _status,
     }
+    if args.command == "invite":
+        from bot.invite_cli import invite_commands
+
+        commands = invite_commands()
     name = args.command if args.command in ("import", "status") else getattr(args, "bank_command", None)
+    if args.command == "invite":
+        name = args.invite_command
     if name not in commands and name != "template":
         print(f"proctor: unknown command {args.command}", file=sys.stderr)
         return 2
@@ -138,14 +151,17 @@ async def _set(db: Database, args) -> int:
         if value != "unlimited" and not value.isdigit():
             raise BadSetting("--attempts takes a number or 'unlimited'")
         changes["attempts_allowed"] = None if value == "unlimited" else int(value)
-    for name in ("exam_only", "shuffle_options"):
+    for name in ("exam_only", "shuffle_options", "invite_only"):
         if getattr(args, name) is not None:
             changes[name] = getattr(args, name) == "on"
+    if args.review is not None:
+        changes["review"] = args.review
     settings = await update_settings(db, args.paper, actor=0, now=time.time(), **changes)
     attempts = settings.attempts_allowed if settings.attempts_allowed is not None else "unlimited"
     print(f"{args.paper}: {settings.time_limit_min} min, attempts {attempts}, grading {settings.grading_method}, "
           f"multiple choice {settings.multi_policy.value}, exam-only {'on' if settings.exam_only else 'off'}, "
-          f"shuffle {'on' if settings.shuffle_options else 'off'}")
+          f"shuffle {'on' if settings.shuffle_options else 'off'}, "
+          f"invite-only {'on' if settings.invite_only else 'off'}, review {settings.review_option.value}")
     return 0
 
 

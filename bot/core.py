@@ -43,8 +43,18 @@ async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYP
         raise ApplicationHandlerStop
 
 
+def add_start_payload(app: Application, prefix: str, handler) -> None:
+    """Deep links (`t.me/<bot>?start=<payload>`) whose payload starts with `prefix` go to `handler`."""
+    services(app).extra.setdefault("start_payloads", {})[prefix] = handler
+
+
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Greet the user and list what they can do."""
+    """Greet the user and list what they can do (a deep link's payload goes to its feature)."""
+    arg = context.args[0] if context.args else ""
+    for prefix, handler in services(context).extra.get("start_payloads", {}).items():
+        if arg.startswith(prefix):
+            await handler(update, context, arg)
+            return
     u = await user_ctx(update, context)
     await update.effective_message.reply_text(t("start", u.lang, name=u.first_name))
 

@@ -76,7 +76,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_rv_final": {"en": " — final.", "zh": "（最终成绩）。"},
     "l_rv_more": {"en": " — other answers still await review.", "zh": "（仍有答案待复核）。"},
     # report and chart
-    "l_rp_usage": {"en": "Usage: /report [today|week|month|all]", "zh": "用法：/report [today|week|month|all]"},
+    "l_rp_usage": {"en": "Usage: /report [today|week|month|all] or /report invites",
+                   "zh": "用法：/report [today|week|month|all] 或 /report invites"},
     "l_rp_caption": {"en": "📊 Team report · {team} · {period}: {n} candidates.",
                      "zh": "📊 团队报告 · {team} · {period}：共 {n} 人。"},
     "l_all_teams": {"en": "all teams", "zh": "全部团队"},

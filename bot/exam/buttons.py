@@ -10,7 +10,8 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
-from bank.models import Kind
+from bank.models import Kind, ReviewOption
+from bank.paper_settings import is_invite_only, review_option
 from bank.paper_store import load_paper
 from bot.core import ack
 from bot.exam import callbacks as cb
@@ -55,6 +56,9 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
     if update.effective_chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
         return
+    if data.paper_id is not None and await is_invite_only(svc.db, data.paper_id):
+        await ack(query, t("invite_only", u.lang), show_alert=True)  # only an invite opens it
+        return
     if not data.start:
         paper = await load_paper(svc.db, data.paper_id)
         used = await attempts.used_attempts(svc.db, u.id, paper.id)
@@ -92,6 +96,9 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
         if sheet.attempt.status != "finished":  # keys are shown only once the paper is handed in
             await ack(query, t("review_after_finish", u.lang))
+            return
+        if await review_option(svc.db, sheet.attempt.paper_id) != ReviewOption.full:
+            await ack(query, t("review_closed", u.lang), show_alert=True)  # the paper shows no keys
             return
         if (await sealed_for(svc.db, u.id)).covers_any(i.question_id for i in sheet.items):
             await ack(query, t("review_sealed", u.lang), show_alert=True)  # a new attempt on it runs

@@ -25,9 +25,11 @@ MOCK_BLUEPRINT = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse
 
 
 async def _offered_papers(context, *, practice: bool = False) -> list:
-    """Papers with something to ask; exam-only (hiring) papers are never offered for practice."""
+    """Papers with something to ask; exam-only (hiring) papers are never offered for practice, and
+    invite-only ones never at all (only an invite opens them)."""
     return [p for p in await list_papers(services(context).db)
-            if any(q.askable for q in p.questions()) and not (practice and p.settings.exam_only)]
+            if any(q.askable for q in p.questions()) and not (practice and p.settings.exam_only)
+            and not p.settings.invite_only]
 
 
 async def papers(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

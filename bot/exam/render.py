@@ -8,7 +8,7 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.grading import grade
-from bank.models import CHOICE, Kind, Paper, Question
+from bank.models import CHOICE, Kind, Paper, Question, ReviewOption
 from bank.script import to_script
 from bot.exam import callbacks as cb
 from bot.i18n import t
@@ -78,7 +78,7 @@ def header(sheet: Sheet, item: Item, lang: str, now: float) -> str:
 
 
 def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
-                   feedback: str | None = None) -> tuple[str, Keyboard]:
+                   feedback: str | None = None, review: ReviewOption = ReviewOption.full) -> tuple[str, Keyboard]:
     """The one attempt message: header, stem, options, the state of this answer, and buttons."""
     item = sheet.current
     q = sheet.question(item)
@@ -86,7 +86,7 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
     parts = [header(sheet, item, lang, now), "", question_body(q, item, script)]
     practice_done = sheet.attempt.mode == "practice" and ans is not None
     if practice_done:
-        parts += ["", feedback or practice_feedback(q, item, ans, lang, script)]
+        parts += ["", feedback or practice_feedback(q, item, ans, lang, script, review)]
     else:
         if q.kind == Kind.multi and item.draft:
             parts += ["", t("draft", lang, a=", ".join(sorted(item.shown_letter(c) for c in item.draft)))]
@@ -130,9 +130,15 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
     return Keyboard([r for r in rows if r])
 
 
-def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script: str = "orig") -> str:
+def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script: str = "orig",
+                      review: ReviewOption = ReviewOption.full) -> str:
+    """The verdict, and with the paper's `full` review the key and the explanation too."""
+    if review == ReviewOption.none:
+        return t("fb_recorded", lang)
     key = {"correct": "fb_correct", "partial": "fb_partial", "wrong": "fb_wrong", "needs_review": "fb_review"}
     lines = [t(key[ans.verdict], lang, score=fmt_points(ans.score), max=fmt_points(ans.max_score))]
+    if review != ReviewOption.full:
+        return lines[0]
     if ans.verdict != "correct":
         lines.append(t("right_answer", lang, a=shown_key(q, item, lang)))
     if q.explanation:
@@ -152,8 +158,13 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
     return clip(text), kb
 
 
-def result_card(sheet: Sheet, result: Result, lang: str) -> tuple[str, Keyboard | None]:
+def result_card(sheet: Sheet, result: Result, lang: str,
+                review: ReviewOption = ReviewOption.full) -> tuple[str, Keyboard | None]:
+    """The candidate's card, as much as the paper's review option shows: the total (score), by
+    section (sections), with a review of the answers and keys (full), or nothing (none)."""
     a = sheet.attempt
+    if review == ReviewOption.none and a.mode == "exam":
+        return clip("\n".join([t("result_title", lang, title=a.title), t("result_sent_to_team", lang)])), None
     if a.mode == "practice":
         correct = sum(1 for x in sheet.answers.values() if x.verdict == "correct")
         text = t("practice_done", lang, correct=correct, answered=len(sheet.answers),
@@ -165,6 +176,8 @@ def result_card(sheet: Sheet, result: Result, lang: str) -> tuple[str, Keyboard 
     lines.append(t("result_total", lang, score=fmt_points(round(result.score, 2)),
                    max=fmt_points(result.max_score), pct=f"{result.percent:.1f}"))
     lines.append(t("time_used", lang, used=fmt_duration((a.finished_at or a.started_at) - a.started_at)))
+    if review == ReviewOption.score:
+        return clip("\n".join(lines)), None
     lines.append("")
     for s in result.sections:
         line = t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
@@ -175,6 +188,8 @@ def result_card(sheet: Sheet, result: Result, lang: str) -> tuple[str, Keyboard 
     if result.pending_review:
         lines += ["", t("pending_line", lang, n=result.pending_review,
                         score=fmt_points(round(result.provisional, 2)))]
+    if review != ReviewOption.full:
+        return clip("\n".join(lines)), None
     kb = Keyboard([[Button(t("btn_review", lang), callback_data=cb.act(a.id, "review", 0))]])
     return clip("\n".join(lines)), kb
 

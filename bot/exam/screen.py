@@ -7,6 +7,8 @@ import logging
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, ContextTypes
 
+from bank.models import ReviewOption
+from bank.paper_settings import review_option
 from bot import outbox
 from bot.exam import render
 from bot.i18n import pick_lang, t
@@ -35,7 +37,8 @@ async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: U
     svc = services(context)
     sheet = await attempts.load_sheet(svc.db, attempt_id)
     a = sheet.attempt
-    text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now())
+    review = await review_option(svc.db, a.paper_id) if a.mode == "practice" else ReviewOption.full
+    text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now(), review=review)
     if not repost and a.message_id:
         try:
             await context.bot.edit_message_text(text, chat_id=a.chat_id, message_id=a.message_id,
@@ -90,7 +93,8 @@ async def send_result(app: Application, message: Outgoing) -> None:
                                             message_id=a.message_id, reply_markup=None)
         except TelegramError as e:
             log.info("attempt %s: could not close its message (%s)", a.id, e)
-    text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang)
+    text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang,
+                                  await review_option(svc.db, a.paper_id))
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 

@@ -44,6 +44,11 @@ async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     desk = await require_lead(update, context)
     if desk is None:
         return
+    if [a.lower() for a in (context.args or [])] == ["invites"]:  # the hiring view
+        from bot.invites.commands import hiring_report
+
+        await hiring_report(update, context, desk)
+        return
     period = await _period(update, context, desk, "l_rp_usage")
     if period is None:
         return

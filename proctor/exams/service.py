@@ -10,11 +10,19 @@ import json
 import random
 from collections.abc import Iterable
 
-from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
+from bank.errors import (
+    AlreadyRunning,
+    AttemptClosed,
+    AttemptLimitReached,
+    ExamOnly,
+    InviteOnly,
+    NotFound,
+    NotYourAttempt,
+)
 from bank.grading import grade
 from bank.models import CHOICE, Kind, MultiPolicy, Paper, Question
 from bank.paper_store import get_questions, load_paper
-from proctor import outbox
+from proctor import invites, outbox
 from proctor.exams.model import AnswerRec, Attempt, Item, Result, Sheet, compute_result
 from proctor.storage.db import Database
 
@@ -146,8 +154,12 @@ async def mock_questions(db: Database, blueprint: dict[Kind, int], rng: random.R
 
 async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: int | None, mode: str,
                         now: float, shuffle: bool, blueprint: dict[Kind, int] | None = None,
-                        seed: int | None = None, time_limit_min: float | None = None) -> Attempt:
-    """Create a running attempt. Raises AlreadyRunning, AttemptLimitReached, ExamOnly, NotFound."""
+                        seed: int | None = None, time_limit_min: float | None = None,
+                        invite_id: int | None = None) -> Attempt:
+    """Create a running attempt. Raises AlreadyRunning, AttemptLimitReached, ExamOnly, InviteOnly,
+    NotFound, and invites.Refused for an invite that cannot start (checked in the same transaction).
+
+    An invited attempt counts against the invite, not the paper's limit, and gets its extra time."""
     if await running_attempt(db, user_id) is not None:
         raise AlreadyRunning(str(user_id))
     rng = random.Random(seed)
@@ -159,7 +171,9 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         allowed = paper.settings.attempts_allowed
         if mode == "practice" and paper.settings.exam_only:
             raise ExamOnly(paper.title)
-        if mode == "exam" and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
+        if paper.settings.invite_only and invite_id is None:
+            raise InviteOnly(paper.title)
+        if mode == "exam" and invite_id is None and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
             raise AttemptLimitReached(paper.title)
         chosen = paper_questions(paper)
     else:
@@ -171,17 +185,21 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
     planned = plan_items(chosen, shuffle=shuffle, rng=rng)
     if not planned:
         raise NotFound("this paper has no question that can be asked")
-    deadline = now + limit * 60 if mode == "exam" else None
     async with db.write() as conn:
         # re-checked inside the transaction: a double tap on Start creates one attempt
         cur = await conn.execute("SELECT 1 FROM attempts WHERE user_id=? AND status='running'", (user_id,))
         if await cur.fetchone():
             raise AlreadyRunning(str(user_id))
+        if invite_id is not None:  # the window and the invite's attempts, checked with the insert
+            limit += await invites.start_in(conn, invite_id, user_id, now)
+        deadline = now + limit * 60 if mode == "exam" else None
         cur = await conn.execute(
-            """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score)
-               VALUES (?,?,?,?,?,?,?,?) RETURNING id""",
-            (user_id, chat_id, paper_id, mode, title, now, deadline, sum(p[2] for p in planned)))
+            """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score,
+                   invite_id) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id""",
+            (user_id, chat_id, paper_id, mode, title, now, deadline, sum(p[2] for p in planned), invite_id))
         attempt_id = (await cur.fetchone())[0]
+        if invite_id is not None:
+            await invites.attach_in(conn, invite_id, attempt_id)
         await conn.executemany(
             "INSERT INTO attempt_items (attempt_id, pos, question_id, section, points, option_order) "
             "VALUES (?,?,?,?,?,?)",
@@ -267,7 +285,7 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
         cur = await conn.execute(
             """UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
                    score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
-               WHERE id=? AND status='running' RETURNING user_id, chat_id""",
+               WHERE id=? AND status='running' RETURNING user_id, chat_id, invite_id""",
             (status, now, now, reason, attempt_id, attempt_id))
         row = await cur.fetchone()
         if row is None:
@@ -275,6 +293,8 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
         if status == "finished":
             await outbox.enqueue_in(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
                                     user_id=row["user_id"], now=now)
+        if row["invite_id"] is not None:  # the team's card goes out with the candidate's
+            await invites.finish_in(conn, row["invite_id"], attempt_id, now)
     sheet = await load_sheet(db, attempt_id)
     return sheet.attempt, compute_result(sheet.items, sheet.answers)
 
@@ -287,6 +307,6 @@ async def user_stats(db: Database, user_id: int) -> list[dict]:
                      AND b.status='finished' AND b.mode='exam' ORDER BY b.finished_at DESC LIMIT 1) AS last,
                   COALESCE(p.grading_method, 'best') AS method
            FROM attempts a LEFT JOIN papers p ON p.id=a.paper_id
-           WHERE a.user_id=? AND a.status='finished' AND a.mode='exam'
+           WHERE a.user_id=? AND a.status='finished' AND a.mode='exam' AND a.invite_id IS NULL
            GROUP BY a.paper_id, a.title ORDER BY MAX(a.finished_at) DESC""", (user_id,))
     return [dict(r) for r in rows]

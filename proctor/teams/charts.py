@@ -35,7 +35,8 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
     days = await db.fetchall(
         f"SELECT day, SUM(score) FROM daily_answers WHERE {chat_where} answered_at>=? AND answered_at<? "
         "GROUP BY day ORDER BY day", (*chat_params, start, end))
-    member_where = f"AND {members_sql('t.user_id')}" if scope is not None else ""  # exams: the roster
+    # exams: the roster's own (an invited hiring attempt belongs to the inviting team's hiring view)
+    member_where = f"AND {members_sql('t.user_id')} AND t.invite_id IS NULL" if scope is not None else ""
     papers = await db.fetchall(
         f"""WITH scored AS (
               SELECT q.paper_id, d.score, d.max_score FROM daily_answers d JOIN questions q ON q.id = d.question_id

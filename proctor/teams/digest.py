@@ -170,7 +170,8 @@ async def weakest_topics(db: Database, chat_id: int, start: float, end: float, l
              WHERE d.chat_id=:chat AND d.answered_at>=:start AND d.answered_at<:end
              UNION ALL
              SELECT x.question_id, x.score, x.max_score FROM answers x JOIN attempts t ON t.id = x.attempt_id
-             WHERE t.mode='exam' AND t.status='finished' AND x.final=1 AND t.finished_at>=:start
+             WHERE t.mode='exam' AND t.status='finished' AND x.final=1 AND t.invite_id IS NULL
+               AND t.finished_at>=:start
                AND t.finished_at<:end AND t.user_id IN (SELECT user_id FROM team_roster
                                                          WHERE chat_id=:chat AND status='member'))
            SELECT p.slug, s.title, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n

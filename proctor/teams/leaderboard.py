@@ -195,8 +195,11 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
     where = ""
     params: list = [paper_id]
     if members_of is not None:
-        where = f"AND ({members_of_any_sql('a.user_id', len(members_of))} OR a.user_id = ?)"
-        params += [*members_of, also if also is not None else 0]
+        # an invited (hiring) attempt is the inviting team's: on its board only, never anyone else's
+        marks = ",".join("?" * len(members_of))
+        where = (f"AND ((a.invite_id IS NULL AND ({members_of_any_sql('a.user_id', len(members_of))} "
+                 f"OR a.user_id = ?)) OR a.invite_id IN (SELECT v.id FROM invites v WHERE v.team_chat_id IN ({marks})))")
+        params += [*members_of, also if also is not None else 0, *members_of]
     rows = await db.fetchall(f"""
         WITH best AS (
           SELECT a.id, a.user_id, a.score, a.max_score, a.finished_at - a.started_at AS seconds,

@@ -55,7 +55,7 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
     ids = list(rows)
     marks = ",".join("?" * len(ids))
     for r in await db.fetchall(
-            f"SELECT user_id, mode, COUNT(*) FROM attempts WHERE user_id IN ({marks}) AND status='finished' "
+            f"SELECT user_id, mode, COUNT(*) FROM attempts WHERE user_id IN ({marks}) AND status='finished' AND invite_id IS NULL "
             "AND finished_at>=? AND finished_at<? GROUP BY user_id, mode", (*ids, start, end)):
         if r[1] == "exam":
             rows[r[0]].exams = r[2]
@@ -68,7 +68,7 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
                      ROW_NUMBER() OVER (PARTITION BY t.user_id, t.paper_id
                                         ORDER BY t.score DESC, t.finished_at - t.started_at, t.id) AS n
               FROM attempts t JOIN papers p ON p.id = t.paper_id
-              WHERE t.user_id IN ({marks}) AND t.mode='exam' AND t.status='finished'
+              WHERE t.user_id IN ({marks}) AND t.mode='exam' AND t.status='finished' AND t.invite_id IS NULL
                 AND t.score IS NOT NULL AND t.finished_at>=? AND t.finished_at<?)
             SELECT * FROM ranked WHERE n = 1 ORDER BY paper_id""", (*ids, start, end))
     columns: list[str] = []

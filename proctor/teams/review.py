@@ -75,19 +75,24 @@ def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list]:
     own = "AND t.user_id != ?"
     if scope is None:
         return own, [reviewer]
-    return (f"{own} AND {members_sql('t.user_id')} "
-            "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)",
-            [reviewer, scope])
+    # ... except the team's own invited (hiring) candidates, who are on no roster
+    return (f"{own} AND (({members_sql('t.user_id')} "
+            "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)) "
+            "OR t.invite_id IN (SELECT v.id FROM invites v WHERE v.team_chat_id = ?))",
+            [reviewer, scope, scope])
 
 
 async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: int = 0,
-                       hide: str = "[]") -> Pending | None:
+                       hide: str = "[]", attempt_id: int | None = None) -> Pending | None:
     """The oldest answer awaiting review (after skipping `skip`) that `reviewer` may score: of the
     members on group `scope`'s roster (None: everyone), never the reviewer's own, and none of the
     questions in `hide` (a JSON list of ids: the reviewer's sealed keys)."""
     where, params = _scope_sql(scope, reviewer)
     where += " AND x.question_id NOT IN (SELECT value FROM json_each(?))"
     params = [*params, hide]
+    if attempt_id is not None:  # one attempt's answers only (an invite's result card)
+        where += " AND x.attempt_id = ?"
+        params.append(attempt_id)
     pending = f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 AND t.status = 'finished' {where}"
     remaining = await db.scalar(f"SELECT COUNT(*) FROM {pending}", params)
     if not remaining:

@@ -1,0 +1,87 @@
+"""`proctor invite create|list`: invites in bulk for a hiring round, one link per line (or CSV)."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import sys
+import time
+from datetime import UTC, datetime
+
+from bank.csv_safety import safe_cell
+from bank.errors import BankError, NotFound
+from proctor import invites
+from proctor.storage.db import Database
+
+
+def add_invite_commands(subparsers: argparse._SubParsersAction) -> None:
+    inv = subparsers.add_parser("invite", help="hiring invites: one link per candidate")
+    sub = inv.add_subparsers(dest="invite_command", required=True)
+    cr = sub.add_parser("create", help="make invites and print one link per line")
+    cr.add_argument("--paper", required=True, help="number as /papers lists it, slug, or part of the title")
+    cr.add_argument("--count", type=int, default=1)
+    cr.add_argument("--window", default="72h", help="how long the links can be started: 90m, 48h, 3d")
+    cr.add_argument("--extra", help="extra time on the paper's limit, e.g. 15m")
+    cr.add_argument("--attempts", type=int, default=1, help="attempts per invite")
+    cr.add_argument("--bot", help="the bot's username (default: $PROCTOR_BOT_USERNAME)")
+    cr.add_argument("--lead", type=int, default=0, help="Telegram id of the lead who gets the result cards")
+    cr.add_argument("--team", type=int, help="the team group's chat id")
+    cr.add_argument("--csv", action="store_true", help="CSV: invite id, link, closes at")
+    ls = sub.add_parser("list", help="every invite, newest first")
+    ls.add_argument("--team", type=int, help="only this team group's")
+    ls.add_argument("--csv", action="store_true")
+
+
+def invite_commands() -> dict:
+    return {"create": _create, "list": _list}
+
+
+def _when(ts: float | None) -> str:
+    return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+async def _create(db: Database, args) -> int:
+    bot = (args.bot or os.environ.get("PROCTOR_BOT_USERNAME") or "").lstrip("@")
+    if not bot:
+        raise BankError("give the bot's username: --bot NAME or PROCTOR_BOT_USERNAME")
+    try:
+        paper_id, _ = await invites.find_paper(db, args.paper)
+    except NotFound:
+        raise BankError(f"no single paper matches {args.paper!r}; see `proctor bank stats`") from None
+    window = invites.parse_duration(args.window)
+    extra = int(invites.parse_duration(args.extra) // 60) if args.extra else 0
+    made = await invites.create(db, paper_id=paper_id, team=args.team, lead=args.lead, now=time.time(),
+                                window=window, extra_min=extra, attempts=args.attempts, count=args.count)
+    out = csv.writer(sys.stdout) if args.csv else None
+    if out:
+        out.writerow(["invite", "link", "closes_at"])
+    for inv, token in made:
+        url = invites.link(bot, token)
+        if out:
+            out.writerow([inv.id, url, _when(inv.closes_at)])
+        else:
+            print(url)
+    return 0
+
+
+async def _list(db: Database, args) -> int:
+    rows = await invites.listing(db, args.team, time.time(), limit=None)
+    buf = io.StringIO()
+    w = csv.writer(buf) if args.csv else None
+    if w:
+        w.writerow(["invite", "paper", "status", "candidate", "score", "max", "closes_at", "finished_at"])
+    for r in rows:
+        score = "" if r.score is None else f"{r.score:g}"
+        if w:
+            w.writerow([r.invite.id, safe_cell(r.paper), r.status.value, safe_cell(r.candidate), score,
+                        "" if r.max_score is None else f"{r.max_score:g}", _when(r.invite.closes_at),
+                        _when(r.finished_at)])
+        else:
+            buf.write(f"#{r.invite.id} {r.status.value:<8} {r.paper} · {r.candidate or '—'}"
+                      f"{f' · {score}/{r.max_score:g}' if r.score is not None else ''} · "
+                      f"closes {_when(r.invite.closes_at)}\n")
+    sys.stdout.write(buf.getvalue() or "no invites\n")
+    return 0
+

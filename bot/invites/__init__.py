@@ -1,0 +1,22 @@
+"""Hiring invites: one deep link per candidate, for one paper, inside a window; the result goes to the team."""
+
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler
+
+from bot import outbox
+from bot.core import add_start_payload
+from bot.invites import buttons, cards, commands
+from proctor.invites import PREFIX, RESULT_CARD, TEAM_NOTE
+
+COMMANDS: list[tuple[str, str, str]] = [
+    ("invite", "Leads: invite a candidate to a paper", "组长：邀请候选人参加试卷"),
+    ("invites", "Leads: the team's invites", "组长：团队的邀请"),
+]
+
+
+def register(app: Application) -> None:
+    app.add_handler(CommandHandler("invite", commands.invite))
+    app.add_handler(CommandHandler("invites", commands.invites_list))
+    app.add_handler(CallbackQueryHandler(buttons.on_button, pattern=r"^i:"))
+    add_start_payload(app, PREFIX, commands.open_link)
+    outbox.add_sender(app, RESULT_CARD, cards.send_card)
+    outbox.add_sender(app, TEAM_NOTE, cards.send_note)

@@ -1,0 +1,120 @@
+"""Invite buttons: the candidate's Start; a lead's Revoke, Resend and review of an invited attempt."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bank.errors import AlreadyRunning, NotFound
+from bank.paper_store import load_paper
+from bot.core import ack
+from bot.exam.jobs import arm_deadline
+from bot.exam.screen import show_attempt
+from bot.i18n import t
+from bot.invites import callbacks as cb
+from bot.invites.commands import send_link
+from bot.leads import render as lead_render
+from bot.leads.access import lead_of
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+from proctor import invites
+from proctor.exams import service as attempts
+from proctor.exams.seal import sealed_for
+from proctor.teams import review as reviews
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    u = await user_ctx(update, context)
+    parsed = cb.parse(query.data)
+    if parsed is None:
+        await ack(query, t("button_unknown", u.lang))
+        return
+    action, number = parsed
+    if action == "start":
+        await _start(update, context, u, number)
+    elif action == "review":
+        await _review(update, context, u, number)
+    else:
+        await _manage(update, context, u, action, number)
+
+
+async def _start(update: Update, context, u: UserCtx, invite_id: int) -> None:
+    """Start inside the window, once (or as often as the lead allowed); the attempt gets the paper's
+    time plus the invite's extra time, whenever the window closes."""
+    query = update.callback_query
+    svc = services(context)
+    if update.effective_chat.type != ChatType.PRIVATE:
+        await ack(query, t("private_only", u.lang))
+        return
+    try:
+        inv = await invites.get(svc.db, invite_id)
+        attempt = await attempts.start_attempt(
+            svc.db, user_id=u.id, chat_id=update.effective_chat.id, paper_id=inv.paper_id, mode="exam",
+            now=svc.now(), shuffle=svc.settings.shuffle_options, invite_id=inv.id)
+    except NotFound:
+        await ack(query, t("iv_refused_unknown", u.lang), show_alert=True)
+        return
+    except invites.Refused as e:
+        await ack(query, t(f"iv_refused_{e.reason}", u.lang), show_alert=True)
+        return
+    except AlreadyRunning:
+        await ack(query, t("already_running", u.lang), show_alert=True)
+        return
+    arm_deadline(context.application, attempt.id, attempt.deadline)  # armed before anything is said
+    await ack(query)
+    await show_attempt(context, attempt.id, u, repost=True)
+
+
+async def _lead_invite(update: Update, context, u: UserCtx, invite_id: int) -> invites.Invite | None:
+    """The invite if the presser leads its team now (checked on every press)."""
+    try:
+        inv = await invites.get(services(context).db, invite_id)
+    except NotFound:
+        await ack(update.callback_query, t("l_button_bad", u.lang))
+        return None
+    if not await lead_of(context, u.id, inv.team_chat_id):
+        await ack(update.callback_query, t("l_button_not_lead", u.lang), show_alert=True)
+        return None
+    return inv
+
+
+async def _manage(update: Update, context, u: UserCtx, action: str, invite_id: int) -> None:
+    query = update.callback_query
+    svc = services(context)
+    if (inv := await _lead_invite(update, context, u, invite_id)) is None:
+        return
+    try:
+        if action == "revoke":
+            await invites.revoke_invite(svc.db, inv.id, actor=u.id, now=svc.now())
+            await ack(query, t("iv_revoked", u.lang, id=inv.id))
+            await context.bot.send_message(u.id, t("iv_revoked", u.lang, id=inv.id))
+            return
+        inv, token = await invites.resend_invite(svc.db, inv.id, actor=u.id, now=svc.now())
+    except invites.IllegalTransition:
+        status = t(f"iv_status_{inv.status_at(svc.now()).value}", u.lang)
+        await ack(query, t("iv_cannot", u.lang, status=status), show_alert=True)
+        return
+    await ack(query, t("iv_resent", u.lang, id=inv.id))
+    paper = await load_paper(svc.db, inv.paper_id)
+    await send_link(context, u, inv, token, paper.title)
+
+
+async def _review(update: Update, context, u: UserCtx, attempt_id: int) -> None:
+    """The written answers of this invited attempt, in the review queue's cards."""
+    query = update.callback_query
+    svc = services(context)
+    inv = await invites.of_attempt(svc.db, attempt_id)
+    if inv is None or await _lead_invite(update, context, u, inv.id) is None:
+        if inv is None:
+            await ack(query, t("l_button_bad", u.lang))
+        return
+    pending = await reviews.next_pending(svc.db, inv.team_chat_id, reviewer=u.id, attempt_id=attempt_id,
+                                         hide=(await sealed_for(svc.db, u.id)).as_json())
+    await ack(query)
+    if pending is None:
+        await context.bot.send_message(u.id, t("l_rv_none", u.lang))
+        return
+    text, keyboard = lead_render.review_card(pending, u.lang, inv.team_chat_id, 0)
+    await context.bot.send_message(u.id, text, reply_markup=keyboard)

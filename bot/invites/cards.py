@@ -1,0 +1,32 @@
+"""The outbox's senders for invites: the inviting lead's result card and the team group's note."""
+
+from __future__ import annotations
+
+from telegram.ext import Application
+
+from bot.exam.screen import prefs_for
+from bot.invites import render
+from bot.services import services
+from proctor import invites
+from proctor.exams import service as attempts
+from proctor.exams.model import compute_result
+from proctor.outbox import Outgoing
+from proctor.teams import roster
+
+
+async def send_card(app: Application, message: Outgoing) -> None:
+    """Raises NotFound (the attempt or invite is gone) and TelegramError (the outbox retries)."""
+    svc = services(app)
+    sheet = await attempts.load_sheet(svc.db, int(message.ref))
+    inv = await invites.get(svc.db, message.payload["invite"])
+    lead = await prefs_for(app, message.chat_id)
+    text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
+                                  await roster.display_name(svc.db, sheet.attempt.user_id), lead.lang)
+    await app.bot.send_message(message.chat_id, text, reply_markup=kb)
+
+
+async def send_note(app: Application, message: Outgoing) -> None:
+    svc = services(app)
+    a = await attempts.get_attempt(svc.db, int(message.ref))
+    text = render.team_note(a, await roster.display_name(svc.db, a.user_id), svc.settings.language)
+    await app.bot.send_message(message.chat_id, text)

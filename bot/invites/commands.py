@@ -1,0 +1,146 @@
+"""/invite and /invites (leads), and the candidate's deep link `/start inv_<token>`."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import InputFile, Update
+from telegram.constants import ChatType
+from telegram.error import Forbidden
+from telegram.ext import ContextTypes
+
+from bank.errors import NotFound
+from bank.paper_store import load_paper
+from bot.core import open_private_button
+from bot.i18n import t
+from bot.invites import render
+from bot.leads.access import require_lead, send_private
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+from proctor import invites
+from proctor.invites_report import hiring_csv
+from proctor.teams import audit
+from proctor.teams import leaderboard as lb
+
+log = logging.getLogger(__name__)
+
+
+async def zone_of(context, team: int | None):
+    """The team's time zone (the group's), else the bot's."""
+    svc = services(context)
+    if team is None:
+        return lb.zone(svc.settings.timezone)
+    return await lb.chat_zone(svc.db, team, svc.settings.timezone)
+
+
+async def team_name(context, team: int | None, lang: str) -> str:
+    title = None if team is None else await services(context).db.scalar("SELECT title FROM chats WHERE id=?", (team,))
+    return title or t("iv_team_default", lang)
+
+
+async def invite(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Make an invite for one candidate; the link, its QR code and a Revoke button go to the lead privately."""
+    desk = await require_lead(update, context)
+    if desk is None:
+        return
+    svc, lang = services(context), desk.user.lang
+    reply = update.effective_message.reply_text
+    if not context.args:
+        await reply(t("iv_usage", lang))
+        return
+    try:
+        req = invites.parse_request(context.args)
+    except invites.BadInvite as e:
+        await reply(t("iv_bad", lang, problem=str(e)))
+        return
+    try:
+        paper_id, title = await invites.find_paper(svc.db, req.paper)
+    except NotFound:
+        await reply(t("iv_paper_unknown", lang, paper=req.paper[:60]))
+        return
+    [(inv, token)] = await invites.create(svc.db, paper_id=paper_id, team=desk.scope, lead=desk.user.id,
+                                          now=svc.now(), window=req.window, extra_min=req.extra_min,
+                                          username=req.username, notify=req.notify, attempts=req.attempts)
+    if not await send_link(context, desk.user, inv, token, title):
+        await invites.revoke_invite(svc.db, inv.id, actor=desk.user.id, now=svc.now())  # nothing half-made
+        await reply(t("iv_unsent", lang), reply_markup=open_private_button(context.bot.username, lang))
+        return
+    if desk.in_group:
+        await reply(t("l_sent_private", lang))
+
+
+async def send_link(context, lead: UserCtx, inv: invites.Invite, token: str, paper: str) -> bool:
+    """The link card with its QR code, in the lead's private chat. False if they never opened one."""
+    url = invites.link(context.bot.username, token)
+    caption, kb = render.link_card(inv, paper, url, await zone_of(context, inv.team_chat_id), lead.lang)
+    try:
+        await context.bot.send_photo(lead.id, InputFile(render.qr_png(url), filename=f"invite-{inv.id}.png"),
+                                     caption=caption, reply_markup=kb)
+    except Forbidden:
+        return False
+    return True
+
+
+async def invites_list(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The team's invites, newest first, with Revoke and Resend: sent to the lead privately."""
+    desk = await require_lead(update, context)
+    if desk is None:
+        return
+    svc = services(context)
+    rows = await invites.listing(svc.db, desk.scope, svc.now(), limit=15)
+    text, kb = render.listing(rows, desk.title, await zone_of(context, desk.scope), desk.user.lang)
+
+    async def send(chat_id: int) -> None:
+        await context.bot.send_message(chat_id, text, reply_markup=kb)
+
+    await send_private(update, context, desk.user, send)
+
+
+async def open_link(update: Update, context: ContextTypes.DEFAULT_TYPE, arg: str) -> None:
+    """`/start inv_<token>`: the first user claims the invite and sees its welcome card; anyone
+    else, and any bad, used, expired or revoked link, gets one line."""
+    u = await user_ctx(update, context)
+    svc = services(context)
+    reply = update.effective_message.reply_text
+    if update.effective_chat.type != ChatType.PRIVATE:
+        await reply(t("private_only", u.lang))
+        return
+    guesses: invites.GuessLimiter = svc.extra.setdefault("invite_guesses", invites.GuessLimiter())
+    if not guesses.allowed(u.id, svc.now()):
+        await reply(t("iv_refused_slow", u.lang))
+        return
+    token = invites.token_of(arg)
+    try:
+        if token is None:
+            raise invites.Refused("unknown")
+        inv = await invites.open_link(svc.db, token, user_id=u.id, username=update.effective_user.username,
+                                      now=svc.now())
+    except invites.Refused as e:
+        if e.reason == "unknown":
+            guesses.missed(u.id, svc.now())
+        await reply(t(f"iv_refused_{e.reason}", u.lang))
+        return
+    if inv.status == invites.InviteStatus.started:
+        await reply(t("iv_running", u.lang))
+        return
+    paper = await load_paper(svc.db, inv.paper_id)
+    text, kb = render.welcome(inv, paper, await team_name(context, inv.team_chat_id, u.lang),
+                              await zone_of(context, inv.team_chat_id), u.lang)
+    await reply(text, reply_markup=kb)
+
+
+
+
+async def hiring_report(update: Update, context: ContextTypes.DEFAULT_TYPE, desk) -> None:
+    """`/report invites`: one CSV row per invite of the team, sent privately; audited like every export."""
+    svc = services(context)
+    data, n = await hiring_csv(svc.db, desk.scope, svc.now())
+    name = f"invites-{'all' if desk.scope is None else abs(desk.scope)}.csv"
+
+    async def send(chat_id: int) -> None:
+        await context.bot.send_document(chat_id, InputFile(data, filename=name),
+                                        caption=t("iv_report", desk.user.lang, team=desk.title, n=n))
+
+    if await send_private(update, context, desk.user, send):
+        await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action="report",
+                        target="invites", rows=n)

@@ -1,0 +1,94 @@
+"""Pure rendering of invites: the lead's link card (with its QR code), the list, the candidate's
+welcome card, the lead's result card and the team's note."""
+
+from __future__ import annotations
+
+import io
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import segno
+from telegram import InlineKeyboardButton as Button
+from telegram import InlineKeyboardMarkup as Keyboard
+
+from bank.models import Paper
+from bot.exam.render import clip, fmt_duration, fmt_points, short_section
+from bot.i18n import t
+from bot.invites import callbacks as cb
+from proctor import invites
+from proctor.exams.model import Attempt, Result
+from proctor.invites import Invite, InviteStatus
+
+CAPTION = 1024
+
+
+def when(ts: float, tz: ZoneInfo) -> str:
+    return datetime.fromtimestamp(ts, tz).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def qr_png(url: str) -> bytes:
+    """The link as a QR code, PNG (segno needs no Pillow)."""
+    buf = io.BytesIO()
+    segno.make(url, error="m").save(buf, kind="png", scale=6, border=4)
+    return buf.getvalue()
+
+
+def link_card(inv: Invite, paper: str, url: str, tz: ZoneInfo, lang: str) -> tuple[str, Keyboard]:
+    extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
+    who = t("iv_for", lang, username=inv.for_username) if inv.for_username else ""
+    text = t("iv_created", lang, id=inv.id, paper=paper, link=url, closes=when(inv.closes_at, tz), extra=extra,
+             who=who)
+    kb = Keyboard([[Button(t("iv_btn_revoke", lang), callback_data=cb.encode("revoke", inv.id))]])
+    return clip(text, CAPTION), kb
+
+
+def listing(rows: list[invites.Row], team: str, tz: ZoneInfo, lang: str) -> tuple[str, Keyboard | None]:
+    """Newest first: status, paper, candidate, score; Revoke and Resend where they still apply."""
+    if not rows:
+        return t("iv_list_none", lang), None
+    lines = [t("iv_list_head", lang, team=team), ""]
+    buttons = []
+    for r in rows:
+        score = f" · {fmt_points(r.score)}/{fmt_points(r.max_score or 0)}" if r.score is not None else ""
+        lines.append(t("iv_list_row", lang, id=r.invite.id, status=t(f"iv_status_{r.status.value}", lang),
+                       paper=r.paper, who=r.candidate or t("iv_nobody", lang), score=score,
+                       closes=when(r.invite.closes_at, tz)))
+        if r.status in (InviteStatus.open, InviteStatus.claimed):
+            buttons.append([Button(f"#{r.invite.id} {t('iv_btn_revoke', lang)}",
+                                   callback_data=cb.encode("revoke", r.invite.id)),
+                            Button(f"#{r.invite.id} {t('iv_btn_resend', lang)}",
+                                   callback_data=cb.encode("resend", r.invite.id))])
+    return clip("\n".join(lines)), Keyboard(buttons) if buttons else None
+
+
+def welcome(inv: Invite, paper: Paper, team: str, tz: ZoneInfo, lang: str) -> tuple[str, Keyboard]:
+    n = sum(1 for q in paper.questions() if q.askable)
+    extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
+    text = t("iv_welcome", lang, team=team, paper=paper.title, n=n, max=fmt_points(paper.max_score),
+             minutes=paper.settings.time_limit_min, extra=extra, closes=when(inv.closes_at, tz),
+             rules=t("exam_rules", lang))
+    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.encode("start", inv.id))]])
+    return clip(text), kb
+
+
+def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: str) -> tuple[str, Keyboard | None]:
+    """The lead's card: candidate, paper, score by section, time used, written answers to review."""
+    reason = {"timeout": t("iv_card_timeout", lang), "cancelled": t("iv_card_cancelled", lang)}.get(
+        a.finish_reason or "", "")
+    sections = "\n".join(
+        t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
+          max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")
+        for s in result.sections)
+    pending = t("iv_card_pending", lang, n=result.pending_review) if result.pending_review else ""
+    text = t("iv_card", lang, id=inv.id, candidate=candidate, paper=a.title,
+             score=fmt_points(round(result.score, 2)), max=fmt_points(result.max_score),
+             pct=f"{result.percent:.1f}", reason=reason,
+             used=fmt_duration((a.finished_at or a.started_at) - a.started_at), sections=sections, pending=pending)
+    kb = (Keyboard([[Button(t("iv_btn_review", lang), callback_data=cb.encode("review", a.id))]])
+          if result.pending_review else None)
+    return clip(text), kb
+
+
+def team_note(a: Attempt, candidate: str, lang: str) -> str:
+    return t("iv_note", lang, candidate=candidate, paper=a.title, score=fmt_points(round(a.score or 0, 2)),
+             max=fmt_points(a.max_score or 0))
