@@ -10,6 +10,7 @@ question separates strong from weak candidates poorly, below 0 it favours the we
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from bank.errors import NotFound
@@ -30,6 +31,7 @@ class ItemStats:
     responses: int
     difficulty: float | None  # facility, 0..1; None: never answered
     discrimination: float | None  # -1..1; None: fewer than MIN_RESPONSES responses
+    flags: tuple[str, ...] = ()  # the import lint's flags on the question
 
 
 def upper_lower_index(pairs: list[tuple[float, float]]) -> float | None:
@@ -66,7 +68,7 @@ async def item_stats(db: Database, paper_id: int | None = None) -> list[ItemStat
     """Statistics of every question (of one paper), in paper, section, number order."""
     where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
     questions = await db.fetchall(
-        f"""SELECT q.id, q.number, q.retired, p.slug, s.position FROM questions q
+        f"""SELECT q.id, q.number, q.retired, q.flags, p.slug, s.position FROM questions q
             JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id {where}
             ORDER BY p.id, s.position, q.number""", params)
     responses = await _responses(db, paper_id)
@@ -76,7 +78,8 @@ async def item_stats(db: Database, paper_id: int | None = None) -> list[ItemStat
         facility = round(sum(s for _, s in pairs) / len(pairs), 4) if pairs else None
         out.append(ItemStats(question_id=q["id"], paper=q["slug"], section=q["position"],
                              number=q["number"], retired=bool(q["retired"]), responses=len(pairs),
-                             difficulty=facility, discrimination=upper_lower_index(pairs)))
+                             difficulty=facility, discrimination=upper_lower_index(pairs),
+                             flags=tuple(json.loads(q["flags"] or "[]"))))
     return out
 
 

@@ -12,6 +12,7 @@ from bot import core, outbox
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import KEY, Services, services
 from bot.settings import Settings
+from desk.telegram_bridge import start_desk, stop_desk
 from proctor.clock import Clock, SystemClock
 from proctor.outbox import backoff
 from proctor.storage import updates
@@ -69,10 +70,13 @@ async def _post_init(app: Application) -> None:
             await hook(app)
     await outbox.on_startup(app)
     core.warm_up_in_background()
+    if svc.settings.desk_url:
+        await start_desk(app)
 
 
 async def _post_shutdown(app: Application) -> None:
     svc = services(app)
+    await stop_desk(app)
     if svc.db is not None:
         await svc.db.close()
         svc.db = None

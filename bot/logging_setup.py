@@ -9,12 +9,21 @@ any level and from any logger (PTB, httpx, APScheduler, tornado, ours), has them
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import threading
 
 MIN_SECRET = 8  # shorter strings would be replaced wherever they occur: refuse them instead
 
 _secrets: dict[str, str] = {}  # value -> label
+# Secrets made per use (one-time desk links, invite tokens, desk session ids and CSRF tokens) are
+# too many to register one by one: they are recognised by where they stand.
+_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?<=/desk/link#)[A-Za-z0-9_-]{16,}"), "desk link"),
+    (re.compile(r"(?<=start=)inv_[A-Za-z0-9_-]{16,}|\binv_[A-Za-z0-9_-]{22}\b"), "invite"),
+    (re.compile(r"(?<=proctor_desk=)[A-Za-z0-9_-]{16,}"), "desk session"),
+    (re.compile(r"(?<=csrf=)[A-Za-z0-9_-]{16,}"), "csrf"),
+)
 
 
 def register_secret(value: str | None, label: str) -> None:
@@ -38,10 +47,13 @@ def register_token(token: str) -> None:
 
 
 def redact(text: str) -> str:
-    """`text` with every registered secret replaced by its label; longest secrets first."""
+    """`text` with every registered secret replaced by its label (longest secrets first), and every
+    per-use secret (desk links and sessions, invite tokens) too."""
     for value in sorted(_secrets, key=len, reverse=True):
         if value in text:
             text = text.replace(value, f"<{_secrets[value]}>")
+    for pattern, label in _PATTERNS:
+        text = pattern.sub(f"<{label}>", text)
     return text
 
 
@@ -49,8 +61,6 @@ class RedactSecrets(logging.Filter):
     """Rewrites a record so that no registered secret reaches the output."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not _secrets:
-            return True
         try:
             msg = record.getMessage()
         except Exception:  # a malformed call: let the handler report it, redacted below

@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = Field(None, validation_alias="PROCTOR_WEBHOOK_SECRET")
     webhook_listen: str = Field("0.0.0.0", validation_alias="PROCTOR_WEBHOOK_LISTEN")
     webhook_port: int = Field(8443, validation_alias="PROCTOR_WEBHOOK_PORT")
+    desk_url: str | None = Field(None, validation_alias="PROCTOR_DESK_URL")  # public base URL; unset: no desk
+    desk_port: int = Field(8080, validation_alias="PROCTOR_DESK_PORT")
+    desk_listen: str = Field("127.0.0.1", validation_alias="PROCTOR_DESK_LISTEN")
 
     @field_validator("telegram_bot_token")
     @classmethod
@@ -57,6 +60,15 @@ class Settings(BaseSettings):
         if isinstance(v, str):
             return frozenset(int(x) for x in v.replace(" ", "").split(",") if x)
         return v
+
+    @field_validator("desk_url")
+    @classmethod
+    def _desk_url(cls, v: str | None) -> str | None:
+        if not v:
+            return None
+        if not re.match(r"^https?://[^/?#\s]+(/[^?#\s]*)?$", v):
+            raise ValueError("PROCTOR_DESK_URL: an http(s) URL without query or fragment")
+        return v.rstrip("/")
 
     @field_validator("language")
     @classmethod

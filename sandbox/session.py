@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from pathlib import Path
 
 from bot.app import build_application
 from bot.lifecycle import start_app, stop_app
+from bot.services import services
 from bot.settings import Settings
+from desk.telegram_bridge import RUNNER
 from proctor.storage.db import DEFAULT_DB
+from proctor.teams.desk_tokens import LINK_SECONDS, issue_link
 from sandbox.fakeapi import FakeBotApi, FakeGroup, FakeUser
 from sandbox.terminal import terminal_chat
 
@@ -80,8 +84,10 @@ async def run_sandbox(db: Path | None = None) -> int:
     db = db if db is not None else DEFAULT_DB.with_name("sandbox.db")
     server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot", first_update_id=_next_update_id(db))
     await server.start()
+    desk_port = int(os.environ.get("PROCTOR_DESK_PORT") or 8080)
     settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_BOT_API_URL=server.base_url,
-                        PROCTOR_ADMINS=str(SANDBOX_USER))
+                        PROCTOR_ADMINS=str(SANDBOX_USER), PROCTOR_DESK_URL=f"http://127.0.0.1:{desk_port}",
+                        PROCTOR_DESK_PORT=desk_port)
     app = build_application(settings)
     say(f"Sandbox: fake Bot API at {server.base_url}, database {db}.")
     say(BANNER)
@@ -90,9 +96,21 @@ async def run_sandbox(db: Path | None = None) -> int:
     for chat in [you.private, group.info, *(mate.private for mate in teammates)]:
         chat.next_message_id = max(chat.next_message_id, next_ids.get(chat.id, 1))
     await start_app(app)
+    await _print_desk_link(app)
     try:
         await terminal_chat(server, you, group=group, teammates=teammates, write=say)
     finally:
         await stop_app(app)
         await server.stop()
     return 0
+
+
+async def _print_desk_link(app) -> None:
+    """The sandbox lead's way into the desk from a desktop browser: a one-time login link."""
+    svc = services(app)
+    if RUNNER not in svc.extra:
+        say(f"The lead's desk could not start on port {svc.settings.desk_port}: set PROCTOR_DESK_PORT.")
+        return
+    token = await issue_link(svc.db, SANDBOX_USER, svc.now())
+    say(f"The lead's desk: open {svc.settings.desk_url}/desk/link#{token} in a browser "
+        f"(one-time link, {LINK_SECONDS // 60} minutes; /desk link gives a new one).")

@@ -26,6 +26,7 @@ COMMANDS = {
     "restore": "/restore {qid}",
     "examonly": "/examonly demo on",
     "team": "/team add 10",  # LEAD_A puts themself on Alpha's roster
+    "desk": "/desk",
 }
 
 

@@ -67,3 +67,15 @@ def test_uncaught_exceptions_are_redacted(capsys):
 def test_a_short_secret_is_refused_rather_than_redacted_everywhere():
     with pytest.raises(ValueError):
         register_secret("abc", "desk key")
+
+
+def test_per_use_secrets_are_redacted_by_where_they_stand():
+    from bot.logging_setup import redact
+
+    link = "open https://desk.example/desk/link#AbCdEfGhIjKlMnOpQrStUvWxYz012345 within 10 minutes"
+    invite = "https://t.me/proctor_bot?start=inv_AbCdEfGhIjKlMnOpQrStUv and inv_ZyXwVuTsRqPoNmLkJiHgFe alone"
+    cookie = "Cookie: proctor_desk=s3ss10n-1d_AbCdEfGhIjKlMnOp; csrf=AbCdEfGhIjKlMnOpQrSt"
+    assert redact(link) == "open https://desk.example/desk/link#<desk link> within 10 minutes"
+    assert redact(invite) == "https://t.me/proctor_bot?start=<invite> and <invite> alone"
+    assert redact(cookie) == "Cookie: proctor_desk=<desk session>; csrf=<csrf>"
+    assert redact("inv_short and /desk/link#abc stay") == "inv_short and /desk/link#abc stay"

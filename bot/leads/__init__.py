@@ -3,7 +3,7 @@
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot import outbox
-from bot.leads import bankstats, callbacks, digest, leaderboard, privacy, reports, review, team
+from bot.leads import bankstats, callbacks, digest, leaderboard, privacy, reports, review, team, webdesk
 from proctor.teams.review import NOTICE
 
 COMMANDS: list[tuple[str, str, str]] = [
@@ -21,10 +21,11 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("examonly", "Leads: keep a paper for exams only", "组长：设置试卷仅限考试"),
     ("team", "The team roster; leads: add, remove, accept members", "团队名单；组长：添加、移除、通过成员"),
     ("join", "Ask to join this group's team", "申请加入本群的团队"),
+    ("desk", "Leads: open the desk (or /desk link for a browser)", "组长：打开工作台（浏览器用 /desk link）"),
 ]
 
 LEAD_COMMANDS = ("review", "report", "chart", "digest", "bankstats", "retire", "restore", "examonly",
-                 "team")  # /team add|remove|accept|reject; listing the roster is for everyone
+                 "team", "desk")  # /team add|remove|accept|reject; listing the roster is for everyone
 
 
 def register(app: Application) -> None:
@@ -42,6 +43,7 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("examonly", bankstats.exam_only))
     app.add_handler(CommandHandler("team", team.team))
     app.add_handler(CommandHandler("join", team.join))
+    app.add_handler(CommandHandler("desk", webdesk.desk))
     app.add_handler(CallbackQueryHandler(callbacks.on_button, pattern=r"^l:"), group=0)
     outbox.add_sender(app, NOTICE, review.send_notice)
 

@@ -36,9 +36,15 @@ class Entry:
     detail: dict
 
 
-async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20) -> list[Entry]:
-    """The newest entries, of one group when `chat_id` is given."""
-    where, params = ("WHERE chat_id=?", [chat_id]) if chat_id is not None else ("", [])
+async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, action: str | None = None,
+                 actor: int | None = None) -> list[Entry]:
+    """The newest entries, of one group when `chat_id` is given, of one action or actor if given."""
+    conds, params = [], []
+    for column, value in (("chat_id", chat_id), ("action", action), ("actor_id", actor)):
+        if value is not None:
+            conds.append(f"{column}=?")
+            params.append(value)
+    where = f"WHERE {' AND '.join(conds)}" if conds else ""
     rows = await db.fetchall(
         f"SELECT * FROM audit_log {where} ORDER BY at DESC, id DESC LIMIT ?", [*params, limit])
     return [Entry(r["at"], r["actor_id"], r["chat_id"], r["action"], r["target"], json.loads(r["detail"]))

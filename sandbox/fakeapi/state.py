@@ -141,6 +141,12 @@ class StoredMessage:
         return self.message_id
 
     @property
+    def web_app_urls(self) -> list[str]:
+        """The Mini App URLs of the inline keyboard's web_app buttons."""
+        rows = (self.reply_markup or {}).get("inline_keyboard") or []
+        return [b["web_app"].get("url", "") for row in rows for b in row if isinstance(b.get("web_app"), dict)]
+
+    @property
     def buttons(self) -> list[list[Button]]:
         """Inline keyboard rows; empty when the message has no inline keyboard."""
         rows = (self.reply_markup or {}).get("inline_keyboard") or []

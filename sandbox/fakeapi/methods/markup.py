@@ -39,4 +39,9 @@ def checked_markup(markup: Any) -> dict[str, Any] | None:
                 raise ApiError.bad_request("BUTTON_DATA_INVALID")
         if "url" in button and urlparse(str(button["url"])).scheme not in ("http", "https", "tg"):
             raise ApiError.bad_request("BUTTON_URL_INVALID")
+        if "web_app" in button:
+            url = str((button["web_app"] or {}).get("url", "")) if isinstance(button["web_app"], dict) else ""
+            if urlparse(url).scheme != "https":
+                raise ApiError.bad_request(f"inline keyboard button Web App URL '{url}' is invalid: "
+                                           "Only HTTPS links are allowed")
     return markup

@@ -1,0 +1,48 @@
+"""Candidate page: every finished attempt with per-section scores, time used, a per-question grid
+and the answers one by one, and the disputes they raised; printable. A group's leads see their
+team's members (not hiring papers); configured admins see everyone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from aiohttp import web
+
+from desk.access import Refused
+from desk.web import Lead, ctx, lead_page, render
+from proctor.people.users import find_prefs
+from proctor.teams import candidate as record
+from proctor.teams.reports import team_members
+
+
+def _clock(seconds: float) -> str:
+    s = max(0, int(round(seconds)))
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+@lead_page
+async def candidate_page(request: web.Request, lead: Lead) -> web.StreamResponse:
+    """GET /desk/candidate?team=&user=."""
+    scope, team = lead.access.scope(request.query.get("team"))
+    try:
+        user_id = int(request.query.get("user", ""))
+    except ValueError:
+        raise web.HTTPBadRequest(text="user: a user id") from None
+    db = ctx(request).db
+    if scope is not None:
+        members = dict(await team_members(db, scope))
+        if user_id not in members:
+            raise Refused("not on the team")
+        name = members[user_id]
+    else:
+        prefs = await find_prefs(db, user_id)
+        if prefs is None:
+            raise web.HTTPNotFound(text="no such user")
+        name = prefs.first_name
+    attempts = await record.attempts(db, user_id, with_exam_only=scope is None)
+    return render(request, lead, "candidate.html", {
+        "team": team, "user_id": user_id, "name": name or str(user_id), "attempts": attempts,
+        "disputes": await record.raised_disputes(db, user_id), "clock": _clock,
+        "day": lambda ts: datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M")})

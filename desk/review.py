@@ -1,0 +1,73 @@
+"""Review queue: written answers awaiting review, oldest first, scored with the domain's review
+function (the chat's /review rules: team scope, hiring papers for configured admins, nobody
+scores their own answers); the candidate is told in the chat as /review tells them."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from bank.errors import NotFound
+from desk.web import PREFIX, Lead, ctx, lead_page, render
+from proctor.exams.seal import sealed_for
+from proctor.teams import review as reviews
+
+
+def _int(raw: str | None, default: int = 0) -> int:
+    try:
+        return int(raw) if raw not in (None, "") else default
+    except ValueError:
+        raise web.HTTPBadRequest(text="not a number") from None
+
+
+def _team_param(team) -> str:
+    return "all" if team is None else str(team.chat_id)
+
+
+async def _show(request: web.Request, lead: Lead, scope, team, skip: int, notice: str = "",
+                status: int = 200) -> web.StreamResponse:
+    db = ctx(request).db
+    pending = await reviews.next_pending(db, scope, reviewer=lead.session.user_id, skip=skip,
+                                         hide=(await sealed_for(db, lead.session.user_id)).as_json())
+    steps = reviews.score_steps(pending.max_score) if pending else []
+    return render(request, lead, "review.html", {
+        "team": team, "team_param": _team_param(team), "pending": pending, "skip": skip,
+        "steps": steps, "notice": notice,
+        "prev": (skip - 1) % pending.remaining if pending else 0,
+        "next": (skip + 1) % pending.remaining if pending else 0}, status=status)
+
+
+@lead_page
+async def queue(request: web.Request, lead: Lead) -> web.StreamResponse:
+    """GET /desk/review?team=&skip=: one pending answer, with next / previous."""
+    scope, team = lead.access.scope(request.query.get("team"))
+    notice = lead.t("d_rv_saved") if request.query.get("saved") else ""
+    return await _show(request, lead, scope, team, max(0, _int(request.query.get("skip"))), notice)
+
+
+@lead_page
+async def score(request: web.Request, lead: Lead) -> web.StreamResponse:
+    """POST /desk/review: make one answer's score final, tell the candidate, show the next."""
+    form = await request.post()
+    scope, team = lead.access.scope(form.get("team"))
+    attempt_id, pos = _int(form.get("attempt")), _int(form.get("pos"))
+    skip = max(0, _int(form.get("skip")))
+    try:
+        value = float(form.get("score", ""))
+    except ValueError:
+        raise web.HTTPBadRequest(text="score: a number") from None
+    c = ctx(request)
+    try:
+        outcome = await reviews.set_final(c.db, attempt_id, pos, value, reviewer=lead.session.user_id,
+                                          scope=scope, now=c.now())
+    except reviews.SelfReview:
+        return await _show(request, lead, scope, team, skip, lead.t("d_rv_own"), status=403)
+    except reviews.OutOfScope:
+        return await _show(request, lead, scope, team, skip, lead.t("d_not_your_team"), status=403)
+    except reviews.AlreadyReviewed:
+        return await _show(request, lead, scope, team, 0, lead.t("d_rv_already"))
+    except NotFound:
+        return await _show(request, lead, scope, team, 0, lead.t("d_rv_gone"))
+    except reviews.BadScore:
+        return await _show(request, lead, scope, team, skip, lead.t("d_rv_bad_score"), status=400)
+    c.bridge.notify_reviewed(outcome)  # the notice was queued with the score; the outbox delivers it
+    raise web.HTTPSeeOther(f"{PREFIX}/review?team={_team_param(team)}&skip={skip}&saved=1")

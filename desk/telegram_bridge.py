@@ -1,0 +1,61 @@
+"""The desk's one Telegram adapter: roles and notices through the running Application, and
+starting / stopping the desk's web server with the bot."""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+from telegram.ext import Application
+
+from bot import outbox
+from bot.roles import group_admin_ids
+from bot.services import services
+from desk.server import serve
+from desk.web import DeskContext
+from proctor.teams.review import Outcome
+
+log = logging.getLogger(__name__)
+RUNNER = "desk_runner"
+
+
+class TelegramBridge:
+    """desk.access.Bridge over the bot's Application."""
+
+    def __init__(self, app: Application):
+        self.app = app
+
+    def is_admin(self, user_id: int) -> bool:
+        return services(self.app).is_admin(user_id)
+
+    async def group_admins(self, chat_id: int) -> frozenset[int]:
+        return await group_admin_ids(self.app, chat_id)
+
+    def notify_reviewed(self, outcome: Outcome) -> None:
+        outbox.kick(self.app)  # set_final queued the candidate's notice in its own transaction
+
+
+def desk_context(app: Application) -> DeskContext:
+    svc = services(app)
+    s = svc.settings
+    return DeskContext(db=svc.db, bridge=TelegramBridge(app), bot_token=s.telegram_bot_token.get_secret_value(),
+                       clock=svc.clock, default_lang=s.language, default_zone=s.timezone,
+                       https=(s.desk_url or "").startswith("https://"))
+
+
+async def start_desk(app: Application) -> None:
+    """Serve the desk on PROCTOR_DESK_LISTEN:PROCTOR_DESK_PORT; a busy port is logged, not fatal."""
+    s = services(app).settings
+    try:
+        runner = await serve(desk_context(app), s.desk_listen, s.desk_port)
+    except OSError as e:
+        log.error("the desk cannot listen on %s:%s (%s); the bot runs without it", s.desk_listen, s.desk_port, e)
+        return
+    services(app).extra[RUNNER] = runner
+    log.info("the desk is served on %s:%s", s.desk_listen, s.desk_port)
+
+
+async def stop_desk(app: Application) -> None:
+    runner: web.AppRunner | None = services(app).extra.pop(RUNNER, None)
+    if runner is not None:
+        await runner.cleanup()

@@ -1,0 +1,150 @@
+"""The desk's request plumbing: its context, security headers, sessions, CSRF, role checks."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from bank.csv_safety import safe_cell
+from bot.i18n import pick_lang, t
+from desk.access import Access, Bridge, Refused, access_of
+from desk.auth import Session, Sessions, csrf_ok
+from proctor.clock import Clock
+from proctor.people.users import find_prefs
+from proctor.storage.db import Database
+
+log = logging.getLogger(__name__)
+
+COOKIE = "proctor_desk"
+PREFIX = "/desk"
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "form-action 'self'; base-uri 'none'; frame-ancestors 'self' https://web.telegram.org "
+       "https://*.telegram.org")
+
+
+@dataclass
+class DeskContext:
+    db: Database
+    bridge: Bridge
+    bot_token: str
+    clock: Clock
+    default_lang: str = "en"
+    default_zone: str = "UTC"
+    https: bool = False  # the public URL is https: cookies are Secure
+    sessions: Sessions = field(default_factory=Sessions)
+
+    def now(self) -> float:
+        return self.clock.now()
+
+
+CTX = web.AppKey("desk", DeskContext)
+
+
+def ctx(request: web.Request) -> DeskContext:
+    return request.app[CTX]
+
+
+@web.middleware
+async def security_headers(request: web.Request, handler):
+    """Every response: a CSP without inline scripts, no sniffing, no referrer, no caching."""
+    try:
+        response = await handler(request)
+    except web.HTTPException as e:
+        response = e
+        _harden(response)
+        raise
+    _harden(response)
+    return response
+
+
+def _harden(response: web.StreamResponse) -> None:
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers.setdefault("Cache-Control", "no-store")
+
+
+def set_session_cookie(request: web.Request, response: web.StreamResponse, session: Session) -> None:
+    response.set_cookie(COOKIE, session.sid, max_age=int(ctx(request).sessions.ttl), path=PREFIX,
+                        httponly=True, samesite="Strict", secure=ctx(request).https or request.secure)
+
+
+@dataclass(frozen=True)
+class Lead:
+    """The signed-in user of one request, with their access checked for this request."""
+
+    session: Session
+    access: Access
+    lang: str
+
+    def t(self, key: str, **kw) -> str:
+        return t(key, self.lang, **kw)
+
+
+async def current_lead(request: web.Request) -> Lead | None:
+    """The session's user and their access now; None without a valid session."""
+    c = ctx(request)
+    session = c.sessions.get(request.cookies.get(COOKIE), c.now())
+    if session is None:
+        return None
+    prefs = await find_prefs(c.db, session.user_id)
+    lang = pick_lang(prefs.language if prefs else None, session.telegram_lang, c.default_lang)
+    return Lead(session, await access_of(c.db, c.bridge, session.user_id), lang)
+
+
+Handler = Callable[[web.Request, Lead], Awaitable[web.StreamResponse]]
+
+
+def lead_page(handler: Handler):
+    """A page for leads: a session, and a lead role checked now; state changes need the CSRF token."""
+
+    @functools.wraps(handler)
+    async def wrapper(request: web.Request) -> web.StreamResponse:
+        lead = await current_lead(request)
+        if lead is None:
+            if request.method == "GET":
+                raise web.HTTPSeeOther(f"{PREFIX}/")
+            raise web.HTTPForbidden(text="no session")
+        if request.method != "GET":
+            form = await request.post()
+            token = request.headers.get("X-CSRF-Token") or form.get("csrf")
+            if not csrf_ok(lead.session, token if isinstance(token, str) else None):
+                raise web.HTTPForbidden(text="missing or wrong CSRF token")
+        if not lead.access.is_lead:
+            return refused(request, lead, "d_not_lead")
+        try:
+            return await handler(request, lead)
+        except Refused:
+            return refused(request, lead, "d_not_your_team")
+
+    return wrapper
+
+
+def refused(request: web.Request, lead: Lead, key: str) -> web.StreamResponse:
+    return render(request, lead, "refused.html", {"message": lead.t(key)}, status=403)
+
+
+def render(request: web.Request, lead: Lead | None, template: str, context: dict,
+           status: int = 200) -> web.StreamResponse:
+    lang = lead.lang if lead else ctx(request).default_lang
+    base = {"lang": lang, "_": lambda key, **kw: t(key, lang, **kw), "lead": lead, "csrf": lead.session.csrf if lead else "", "path": request.path,
+            "query": request.query_string, "prefix": PREFIX}
+    return aiohttp_jinja2.render_template(template, request, {**base, **context}, status=status)
+
+
+def csv_response(name: str, header: list[str], rows: list[list]) -> web.Response:
+    """A table as a CSV download; cells that a spreadsheet would run as a formula are quoted."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([safe_cell(c) for c in row])
+    return web.Response(body=("\ufeff" + out.getvalue()).encode("utf-8"), content_type="text/csv",
+                        charset="utf-8", headers={"Content-Disposition": f'attachment; filename="{name}"'})

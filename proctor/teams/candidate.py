@@ -1,0 +1,118 @@
+"""A candidate's record for their leads: every finished attempt with its sections, time used and
+a cell per question (right / wrong / partial / awaiting review / unanswered), their answers, and
+the disputes they raised. Keys are not part of it: the record shows what the candidate did.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from proctor.storage.db import Database
+
+AWAITING, UNANSWERED = "awaiting", "unanswered"
+
+
+@dataclass(frozen=True)
+class Cell:
+    pos: int
+    question_id: int
+    section: str
+    state: str  # correct | partial | wrong | awaiting | unanswered
+    score: float
+    max_score: float
+    response: str
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    score: float
+    max_score: float
+
+
+@dataclass(frozen=True)
+class AttemptRecord:
+    id: int
+    title: str
+    mode: str
+    started_at: float
+    finished_at: float
+    seconds: float
+    score: float | None
+    max_score: float | None
+    exam_only: bool
+    sections: list[Section]
+    cells: list[Cell]
+
+
+@dataclass(frozen=True)
+class RaisedDispute:
+    id: int
+    question_id: int
+    reason: str
+    status: str
+    created_at: float
+
+
+def _text(raw: str | None) -> str:
+    if raw is None:
+        return ""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _state(verdict: str | None, final: int | None) -> str:
+    if verdict is None:
+        return UNANSWERED
+    return AWAITING if not final else verdict
+
+
+async def attempts(db: Database, user_id: int, *, with_exam_only: bool) -> list[AttemptRecord]:
+    """The user's finished attempts, newest first; hiring (exam-only) papers only if `with_exam_only`."""
+    heads = await db.fetchall(
+        """SELECT t.id, t.title, t.mode, t.started_at, t.finished_at, t.score, t.max_score,
+                  COALESCE(p.exam_only, 0) AS exam_only
+           FROM attempts t LEFT JOIN papers p ON p.id = t.paper_id
+           WHERE t.user_id=? AND t.status='finished' ORDER BY t.finished_at DESC, t.id DESC""", (user_id,))
+    heads = [h for h in heads if with_exam_only or not h["exam_only"]]
+    if not heads:
+        return []
+    marks = ",".join("?" * len(heads))
+    cells: dict[int, list[Cell]] = {}
+    for r in await db.fetchall(
+            f"""SELECT i.attempt_id, i.pos, i.question_id, i.section, i.points, x.response, x.score,
+                       x.max_score, x.verdict, x.final
+                FROM attempt_items i LEFT JOIN answers x ON x.attempt_id = i.attempt_id AND x.pos = i.pos
+                WHERE i.attempt_id IN ({marks}) ORDER BY i.attempt_id, i.pos""", [h["id"] for h in heads]):
+        cells.setdefault(r["attempt_id"], []).append(Cell(
+            pos=r["pos"], question_id=r["question_id"], section=r["section"],
+            state=_state(r["verdict"], r["final"]), score=r["score"] or 0.0,
+            max_score=r["max_score"] if r["max_score"] is not None else r["points"],
+            response=_text(r["response"])))
+    out = []
+    for h in heads:
+        mine = cells.get(h["id"], [])
+        sections: dict[str, list[float]] = {}
+        for c in mine:
+            got = sections.setdefault(c.section, [0.0, 0.0])
+            got[0] += c.score
+            got[1] += c.max_score
+        out.append(AttemptRecord(
+            id=h["id"], title=h["title"], mode=h["mode"], started_at=h["started_at"], finished_at=h["finished_at"],
+            seconds=max(0.0, h["finished_at"] - h["started_at"]), score=h["score"], max_score=h["max_score"],
+            exam_only=bool(h["exam_only"]), sections=[Section(t, s, m) for t, (s, m) in sections.items()],
+            cells=mine))
+    return out
+
+
+async def raised_disputes(db: Database, user_id: int) -> list[RaisedDispute]:
+    """Every dispute the user raised, newest first."""
+    rows = await db.fetchall("SELECT id, question_id, reason, status, created_at FROM disputes "
+                             "WHERE user_id=? ORDER BY created_at DESC, id DESC", (user_id,))
+    return [RaisedDispute(r[0], r[1], r[2], r[3], r[4]) for r in rows]

@@ -1,0 +1,55 @@
+"""A team over a period, member by member: daily-quiz points per day (the trend) and the share of
+points earned per topic (the mastery heatmap), from the group's daily quizzes and its members'
+finished exams. A question's topic is its `topic`, else its section's title."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from proctor.storage.db import Database
+from proctor.teams.leaderboard import Period
+
+
+@dataclass(frozen=True)
+class Mastery:
+    topics: list[str]
+    cells: dict[tuple[int, str], tuple[float, int]]  # (user, topic) -> (share of points 0..1, answers)
+
+
+def _bounds(period: Period) -> tuple[float, float]:
+    return (period.start if period.start is not None else float("-inf"),
+            period.end if period.end is not None else float("inf"))
+
+
+async def daily_trend(db: Database, chat_id: int, period: Period) -> dict[int, list[tuple[str, float]]]:
+    """Per member: (day, daily-quiz points) for each day they answered in the period, in order."""
+    start, end = _bounds(period)
+    out: dict[int, list[tuple[str, float]]] = {}
+    for r in await db.fetchall(
+            "SELECT user_id, day, SUM(score) FROM daily_answers WHERE chat_id=? AND answered_at>=? "
+            "AND answered_at<? GROUP BY user_id, day ORDER BY user_id, day", (chat_id, start, end)):
+        out.setdefault(r[0], []).append((r[1], r[2]))
+    return out
+
+
+async def topic_mastery(db: Database, chat_id: int, period: Period) -> Mastery:
+    """The share of points each member earned per topic in the period (daily and exam answers)."""
+    start, end = _bounds(period)
+    rows = await db.fetchall(
+        """WITH scored AS (
+             SELECT d.user_id, d.question_id, d.score, d.max_score FROM daily_answers d
+             WHERE d.chat_id=:chat AND d.answered_at>=:start AND d.answered_at<:end
+             UNION ALL
+             SELECT t.user_id, x.question_id, x.score, x.max_score FROM answers x
+             JOIN attempts t ON t.id = x.attempt_id
+             WHERE t.mode='exam' AND t.status='finished' AND x.final=1
+               AND t.user_id IN (SELECT r.user_id FROM team_roster r WHERE r.chat_id=:chat AND r.status='member')
+               AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)
+               AND t.finished_at>=:start AND t.finished_at<:end)
+           SELECT s.user_id, COALESCE(NULLIF(q.topic, ''), sec.title, '') AS topic,
+                  SUM(s.score) / SUM(s.max_score) AS share, COUNT(*) AS n
+           FROM scored s JOIN questions q ON q.id = s.question_id JOIN sections sec ON sec.id = q.section_id
+           GROUP BY s.user_id, topic HAVING SUM(s.max_score) > 0 ORDER BY topic""",
+        {"chat": chat_id, "start": start, "end": end})
+    topics = sorted({r["topic"] for r in rows})
+    return Mastery(topics, {(r["user_id"], r["topic"]): (r["share"], r["n"]) for r in rows})
