@@ -72,7 +72,8 @@ async def question(env: BotEnv, kind: str):
     ("team: Bob: 3.2", "Bob", True, "3.2"),
     ("bob: /start", "Bob", False, "/start"),
     ("team: reply 3 批次大小", "You", True, "reply 3 批次大小"),
-    ("Note: not a person", "You", False, "Note: not a person"),
+    ("you: Note: a colon", "You", False, "Note: a colon"),
+    ("see http://x", "You", False, "see http://x"),
     ("ann: ann: 1", "Ann", False, "ann: 1"),
 ])
 def test_prefixes_pick_the_person_and_the_chat(line, who, in_group, text):
