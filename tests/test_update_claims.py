@@ -5,7 +5,7 @@ import pytest
 
 from proctor.storage import updates
 from proctor.storage.db import Database
-from tests.harness import TOKEN, BotEnv, attempt_message, rules_card
+from tests.harness import TOKEN, BotEnv, attempt_message, rules_card, start_exam
 from tests.papers_fixture import small_paper
 from tests.test_exam_safety import _raw_press
 
@@ -77,3 +77,30 @@ async def test_every_handled_update_is_marked_done(env):
     await env.idle()
     states = await env.db.fetchall("SELECT state FROM processed_updates")
     assert [r[0] for r in states] == ["done"]
+
+
+async def test_a_tap_whose_effect_was_committed_before_the_stop_counts_once_when_handled_again(env):
+    """Stopped after the effect but before `done`: the redelivered tap runs again and the effect's own
+    guard (one answer per attempt and position) keeps it counted once."""
+    ann = env.api.user(2103, "Ann", language_code="en")
+    msg = await start_exam(env, ann)
+    data = next(b.callback_data for b in msg.buttons[0] if b.text == "C")
+    _raw_press(env, ann, env.api.state.message_to_api(msg), data, "tap-1", update_id=900_200)
+    await env.idle()
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
+    await env.stop_app()
+    db = await Database.open(env.db_path)  # what a run stopped between the effect and `done` leaves
+    try:
+        async with db.write() as conn:
+            await conn.execute("UPDATE processed_updates SET state='claimed', run='the-stopped-run' "
+                               "WHERE update_id=900200")
+    finally:
+        await db.close()
+    await env.start_app()
+    _raw_press(env, ann, env.api.state.message_to_api(msg), data, "tap-2", update_id=900_200)
+    await env.api.wait_for(lambda: [c for c in env.api.calls if c.method == "answerCallbackQuery"
+                                    and c.params.get("callback_query_id") == "tap-2"], what="handled again")
+    await env.idle()
+    assert await updates.is_done(env.db, BOT_ID, 900_200)
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
+    assert await env.db.scalar("SELECT current_pos FROM attempts") == 1
