@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from sandbox.fakeapi import FakeBotApi
-from sandbox.session import SANDBOX_GROUP, SANDBOX_USER, cast
+from sandbox.session import SANDBOX_GROUP, SANDBOX_USER, cast, handled_by
 from sandbox.terminal import parse_line, terminal_chat
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
@@ -48,7 +48,7 @@ async def drive(env: BotEnv, *script) -> list[str]:
         return f"{step}\n" if step else ""
 
     await terminal_chat(env.api, you, group=group, teammates=teammates, read_line=read_line,
-                        write=printed.append, group_quiet=0.3)
+                        write=printed.append, group_quiet=0.3, handled=handled_by(env.app))
     return printed
 
 

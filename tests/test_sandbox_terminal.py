@@ -115,3 +115,27 @@ def test_db_goes_before_or_after_sandbox(argv):
     assert _parser().parse_args(argv).db == "x.db"
     assert _parser().parse_args(["sandbox"]).db is None
     assert isinstance(_parser(), argparse.ArgumentParser)
+
+
+async def test_a_new_session_continues_the_update_and_message_ids_the_database_has_seen(env):
+    from sandbox.session import _continue_from
+
+    you = env.api.user(SANDBOX_USER, first_name="You", language_code="en")
+    await drive(env, "/exam", "1", "1")
+    first_update, next_ids = await _continue_from(env.db_path)
+    db = await Database.open(env.db_path)
+    try:
+        assert first_update == await db.scalar("SELECT MAX(update_id) FROM processed_updates") + 1
+        screen = await db.scalar("SELECT message_id FROM attempts")
+    finally:
+        await db.close()
+    assert next_ids == {you.id: screen + 1}
+
+
+def test_the_shifted_clock_runs_with_time_and_moves_forward_by_hand():
+    from proctor.clock import ShiftedClock
+
+    clock = ShiftedClock()
+    before = clock.now()
+    clock.advance(3600)
+    assert clock.offset == 3600 and clock.now() >= before + 3600
