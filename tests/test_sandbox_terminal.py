@@ -4,11 +4,14 @@ answer, an unknown `name:` is refused, `/tick` moves the clock, files the bot se
 
 import argparse
 import json
+from datetime import UTC, datetime
 
 import pytest
 
 from bank.models import Kind, Paper, PaperSettings, Question, Section
 from bot.cli import _parser
+from bot.services import services
+from proctor.clock import ShiftedClock
 from proctor.storage.db import Database
 from sandbox.fakeapi import ApiError
 from sandbox.session import SANDBOX_USER, cast, handled_by
@@ -92,9 +95,10 @@ async def test_an_unknown_name_prefix_is_an_error_not_an_answer(env):
 
 
 async def test_tick_moves_the_clock_and_the_exam_deadline_hands_the_attempt_in(env):
-    before = env.clock.now()
+    clock = ShiftedClock()  # the sandbox's clock: real time, moved forward by /tick
+    services(env.app).clock = env.clock = clock
     printed = await drive(env, "/exam", "1", "1", "/tick 2h")
-    assert env.clock.now() == before + 7200
+    assert clock.offset == 7200
     out = "\n".join(printed)
     assert "Time ran out" in out, out
     assert parse_duration("1d12h") == 36 * 3600 and parse_duration("90m") == 5400
@@ -133,9 +137,29 @@ async def test_a_new_session_continues_the_update_and_message_ids_the_database_h
 
 
 def test_the_shifted_clock_runs_with_time_and_moves_forward_by_hand():
-    from proctor.clock import ShiftedClock
-
     clock = ShiftedClock()
     before = clock.now()
     clock.advance(3600)
     assert clock.offset == 3600 and clock.now() >= before + 3600
+
+
+async def test_tick_steps_through_the_days_the_quiz_closes_and_the_next_one_goes_out(tmp_path):
+    from tests.papers_fixture import small_paper
+
+    env = BotEnv(tmp_path, admins=(SANDBOX_USER,))
+    await env.seed(small_paper("demo"))
+    await env.start()
+    try:
+        clock = ShiftedClock()
+        services(env.app).clock = env.clock = clock
+        at = datetime.fromtimestamp(clock.now() + 3600, UTC).strftime("%H:%M")  # an hour from now
+        printed = await drive(env, f"team: /daily on {at} UTC", "team: /daily now", "/tick 1d", "/tick 1d")
+    finally:
+        await env.close()
+    out = "\n".join(printed)
+    # day 1's quiz (/daily now) closes before day 2's push; day 2's goes out at its hour and closes too
+    day1 = out.index("Daily quiz · 1/")
+    keys1 = out.index("the keys", day1)
+    day2 = out.index("Daily quiz · 1/", keys1)
+    assert out.index("the keys", day2) > day2
+    assert out.count("Daily quiz · 1/") == 2, out
