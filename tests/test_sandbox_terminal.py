@@ -4,7 +4,6 @@ answer, an unknown `name:` is refused, `/tick` moves the clock, files the bot se
 
 import argparse
 import json
-from datetime import UTC, datetime
 
 import pytest
 
@@ -152,8 +151,9 @@ async def test_tick_steps_through_the_days_the_quiz_closes_and_the_next_one_goes
     try:
         clock = ShiftedClock()
         services(env.app).clock = env.clock = clock
-        at = datetime.fromtimestamp(clock.now() + 3600, UTC).strftime("%H:%M")  # an hour from now
-        printed = await drive(env, f"team: /daily on {at} UTC", "team: /daily now", "/tick 1d", "/tick 1d")
+        noon = clock.now() // 86400 * 86400 + 43200
+        clock.advance(noon - clock.now() + (86400 if noon < clock.now() else 0))  # the next noon, UTC
+        printed = await drive(env, "team: /daily on 13:00 UTC", "team: /daily now", "/tick 1d", "/tick 1d")
     finally:
         await env.close()
     out = "\n".join(printed)
