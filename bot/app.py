@@ -39,6 +39,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
         .concurrent_updates(PerUserUpdateProcessor())
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
+        .application_class(core.ProctorApplication)
     )
     if settings.bot_api_file_url:
         builder = builder.base_file_url(settings.bot_api_file_url)

@@ -23,7 +23,9 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the bot (long polling, or --webhook URL)")
     run.add_argument("--webhook", metavar="URL", help="serve a webhook at URL instead of polling")
 
-    sub.add_parser("sandbox", help="a fake Bot API server, the bot and a terminal chat: no token needed")
+    sandbox = sub.add_parser("sandbox", help="a fake Bot API server, the bot and a terminal chat: no token needed")
+    # `proctor sandbox --db X` as well as `proctor --db X sandbox` (SUPPRESS: absent, it keeps the other)
+    sandbox.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: ./data/sandbox.db)")
 
     from bot.bank_cli import add_bank_commands
 

@@ -36,11 +36,24 @@ COMMANDS = [
 
 
 async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Telegram delivers at least once: an update_id seen before is not handled again."""
+    """Telegram delivers at least once: an update_id handled before is not handled again (one whose
+    handling a stopped process cut short is: see proctor.storage.updates)."""
     svc = services(context)
-    if not await updates.claim(svc.db, context.bot.id, update.update_id, svc.now()):
+    if not await updates.claim(svc.db, context.bot.id, update.update_id, svc.now(), svc.run):
         log.info("update %s delivered again: ignored", update.update_id)
         raise ApplicationHandlerStop
+    svc.claimed.add(update.update_id)
+
+
+class ProctorApplication(Application):
+    """Marks an update done once every handler has returned; a stop in between leaves it claimed."""
+
+    async def process_update(self, update: object) -> None:
+        await super().process_update(update)
+        svc = services(self)
+        if isinstance(update, Update) and update.update_id in svc.claimed and svc.db is not None:
+            await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
+            svc.claimed.discard(update.update_id)
 
 
 def add_start_payload(app: Application, prefix: str, handler) -> None:

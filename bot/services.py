@@ -10,6 +10,7 @@ from telegram.ext import Application, CallbackContext
 from bot.settings import Settings
 from proctor.clock import Clock
 from proctor.storage.db import Database
+from proctor.storage.updates import new_run
 
 
 @dataclass
@@ -18,6 +19,8 @@ class Services:
     clock: Clock
     db: Database | None = None  # opened in post_init
     extra: dict[str, Any] = field(default_factory=dict)  # per-feature caches (never the record)
+    run: str = field(default_factory=new_run)  # names this process's claims on updates
+    claimed: set[int] = field(default_factory=set)  # update ids this run claimed and is handling
 
     def now(self) -> float:
         return self.clock.now()

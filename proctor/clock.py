@@ -31,3 +31,17 @@ class ManualClock:
 
     def set(self, t: float) -> None:
         self.t = float(t)
+
+
+class ShiftedClock:
+    """The system clock moved forward by hand (the sandbox's `/tick 1h`): time still runs."""
+
+    def __init__(self, offset: float = 0.0):
+        self.offset = float(offset)
+
+    def now(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> float:
+        self.offset += seconds
+        return self.now()

@@ -2,27 +2,37 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
-import sqlite3
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
+
+from telegram.ext import Application
 
 from bot.app import build_application
 from bot.lifecycle import start_app, stop_app
 from bot.services import services
 from bot.settings import Settings
 from desk.telegram_bridge import RUNNER
-from proctor.storage.db import DEFAULT_DB
+from proctor.clock import ShiftedClock
+from proctor.storage import message_ids, updates
+from proctor.storage.db import DEFAULT_DB, Database
 from proctor.teams.desk_tokens import LINK_SECONDS, issue_link
 from sandbox.fakeapi import FakeBotApi, FakeGroup, FakeUser
 from sandbox.terminal import terminal_chat
+from sandbox.tick import tick
 
 SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox-00"
 SANDBOX_USER = 1001
 SANDBOX_GROUP = -1001000000001  # a supergroup id, as Telegram writes them
 TEAMMATES = ((1002, "Ann"), (1003, "Bob"))
 BANNER = """\
-You are user 1001 (a team lead) in a private chat with the bot. Type /help; press a button by typing its number.
+You are user 1001 (a team lead) in a private chat with the bot. Type /help; press a button by typing its number
+(`!2` always presses button 2: where the bot asks you to type an answer, a bare number is sent as the answer).
+/tick 1h moves the bot's clock forward an hour (also 30m, 2d, 1w) and runs what fell due: deadlines, the
+quiz's close, digests, tomorrow's quiz.
 You are also the administrator of the group "Sandbox team", with Ann and Bob as members:
   team: /daily now       a line starting with `team:` (or `t:`) is sent in the group; its bot lines read
                          `team bot [#12]: ...`, 12 being the message's number
@@ -39,34 +49,31 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
-def _next_update_id(db: Path) -> int:
-    """Above every update id this database has seen, as Telegram's ids keep growing."""
-    if not db.exists():
-        return 1
+async def _continue_from(db_path: Path) -> tuple[int, dict[int, int]]:
+    """(the first update id, per chat the first message id) a new session's fake server hands out:
+    above every id the database has seen, as Telegram's ids keep growing and old screens stay valid."""
+    db = await Database.open(db_path)
     try:
-        with contextlib.closing(sqlite3.connect(db)) as conn:
-            return int(conn.execute("SELECT COALESCE(MAX(update_id), 0) FROM processed_updates").fetchone()[0]) + 1
-    except sqlite3.Error:
-        return 1
+        return await updates.next_update_id(db), await message_ids.next_per_chat(db)
+    finally:
+        await db.close()
 
 
-def _next_message_ids(db: Path) -> dict[int, int]:
-    """Per chat, above every message id the database refers to (attempt screens, quiz questions):
-    a new session's fake chats must not hand out an id an old exam or quiz still points at."""
-    if not db.exists():
-        return {}
-    try:
-        with contextlib.closing(sqlite3.connect(db)) as conn:
-            rows = conn.execute(
-                """SELECT chat_id, MAX(m) FROM (
-                       SELECT chat_id, message_id AS m FROM attempts WHERE message_id IS NOT NULL
-                       UNION ALL
-                       SELECT d.chat_id, i.message_id FROM daily_items i
-                       JOIN daily_deliveries d ON d.id = i.delivery_id WHERE i.message_id IS NOT NULL)
-                   GROUP BY chat_id""").fetchall()
-    except sqlite3.Error:
-        return {}
-    return {chat_id: int(top) + 1 for chat_id, top in rows}
+def handled_by(app: Application, timeout: float = 60.0) -> Callable[[int], Awaitable[bool]]:
+    """`await handled(update_id)`: True once the bot has handled that update to the end (its claim is
+    done), False if not within `timeout` s. How the terminal knows the bot finished a line."""
+
+    async def handled(update_id: int) -> bool:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            svc = services(app)
+            if svc.db is not None and await updates.is_done(svc.db, app.bot.id, update_id):
+                return True
+            await asyncio.sleep(0.02)  # polls a condition; no outcome depends on how long this is
+        return False
+
+    return handled
 
 
 def cast(server: FakeBotApi) -> tuple[FakeUser, FakeGroup, list[FakeUser]]:
@@ -79,28 +86,48 @@ def cast(server: FakeBotApi) -> tuple[FakeUser, FakeGroup, list[FakeUser]]:
     return you, group, teammates
 
 
+async def _drain(server: FakeBotApi, app: Application) -> None:
+    """Stops the bot once it fetched every update typed: stopping handles every fetched update."""
+    with contextlib.suppress(TimeoutError):
+        await server.wait_for(lambda: not server.state.updates.undelivered, timeout=60, what="updates fetched")
+    await stop_app(app)
+
+
 async def run_sandbox(db: Path | None = None) -> int:
     """`db`: only an explicit --db; PROCTOR_DB (a real bot's database) is never used by the sandbox."""
     db = db if db is not None else DEFAULT_DB.with_name("sandbox.db")
-    server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot", first_update_id=_next_update_id(db))
+    first_update_id, next_ids = await _continue_from(db)
+    clock = ShiftedClock()
+    server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot", first_update_id=first_update_id,
+                        clock=clock.now)
     await server.start()
     desk_port = int(os.environ.get("PROCTOR_DESK_PORT") or 8080)
     settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_BOT_API_URL=server.base_url,
                         PROCTOR_ADMINS=str(SANDBOX_USER), PROCTOR_DESK_URL=f"http://127.0.0.1:{desk_port}",
                         PROCTOR_DESK_PORT=desk_port)
-    app = build_application(settings)
-    say(f"Sandbox: fake Bot API at {server.base_url}, database {db}.")
+    app = build_application(settings, clock=clock)
+    files = db.parent / f"{db.stem}-files"
+    say(f"Sandbox: fake Bot API at {server.base_url}, database {db}; files the bot sends go to {files}.")
     say(BANNER)
     you, group, teammates = cast(server)
-    next_ids = _next_message_ids(db)
     for chat in [you.private, group.info, *(mate.private for mate in teammates)]:
         chat.next_message_id = max(chat.next_message_id, next_ids.get(chat.id, 1))
+
+    async def move_clock(seconds: float) -> str:
+        ran = await tick(app, clock, seconds)
+        at = datetime.fromtimestamp(clock.now(), UTC).strftime("%a %Y-%m-%d %H:%M UTC")
+        return f"(clock) now {at}; {ran} due job{'s' if ran != 1 else ''} ran"
+
     await start_app(app)
     await _print_desk_link(app)
     try:
-        await terminal_chat(server, you, group=group, teammates=teammates, write=say)
+        # at EOF the bot is stopped first (every update it fetched is handled), then the rest printed
+        await terminal_chat(server, you, group=group, teammates=teammates, write=say,
+                            handled=handled_by(app), drain=lambda: _drain(server, app), tick=move_clock,
+                            files_dir=files)
     finally:
-        await stop_app(app)
+        if app.running:
+            await stop_app(app)
         await server.stop()
     return 0
 

@@ -7,6 +7,10 @@ A line goes to the first person's private chat; prefixes send it elsewhere:
     team: 3.2               button 2 of group message [#3]
     team: reply 3 批次大小   a reply to group message [#3]
     ann: team: 2            the same press, as Ann (also `as ann: team: 2`)
+    !2                      button 2, even where the bot asks for a typed answer (there `2` is the answer)
+    /tick 1h                the bot's clock moves an hour; what fell due runs
+
+An unknown `name:` prefix is an error, not an answer (`you: Note: ...` sends a line with a colon).
 """
 
 from __future__ import annotations
@@ -16,11 +20,17 @@ import contextlib
 import re
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 
+from bot.i18n import t as text_of
 from sandbox.fakeapi.driver import FakeBotApi, FakeGroup, FakeUser, Toast
 from sandbox.fakeapi.state import Button, StoredMessage
 
-_BUTTON_NUMBER = re.compile(r"^#?(\d+)$")
+_BARE_NUMBER = re.compile(r"^(\d+)$")
+_FORCED_BUTTON = re.compile(r"^[!#](\d+)$")
+_TICK = re.compile(r"^/tick(?:@\w+)?(?:\s+(.*))?$", re.IGNORECASE)
+# screens on which the bot waits for a typed answer: a bare number there is the answer, not a button
+_TYPED_HINTS = tuple(text_of(key, lang) for key in ("type_hint", "daily_fill_private") for lang in ("en", "zh"))
 _MESSAGE_BUTTON = re.compile(r"^#?(\d+)\.(\d+)$")
 _REPLY = re.compile(r"^reply\s+#?(\d+)\s+(.+)$", re.IGNORECASE | re.DOTALL)
 _PREFIX = re.compile(r"^(?:as\s+)?(\w+)\s*:\s*", re.IGNORECASE)
@@ -31,19 +41,25 @@ PRIVATE_QUIET = 0.3
 GROUP_QUIET = 1.2
 
 
+class UnknownPrefix(ValueError):
+    """A line starting with `name:` where the name is nobody in the sandbox."""
+
+
 def render(message: StoredMessage, first_number: int, edited: bool, *, label: str = "bot",
-           tagged: bool = False) -> str:
+           tagged: bool = False, saved: Path | None = None) -> str:
     """A bot message as terminal lines, its buttons numbered from `first_number`.
 
-    `tagged` adds the message's number (`[#12]`), by which a group message is replied to.
+    `tagged` adds the message's number (`[#12]`), by which a group message is replied to; `saved`
+    is where the file it carries (a CSV, a chart) was written.
     """
     head = label + (f" [#{message.message_id}]" if tagged else "") + (" (edited)" if edited else "")
     parts = []
+    to = f" → {saved}" if saved is not None else ""
     if message.document is not None:
         document = message.document
-        parts.append(f"[document {document.file_name or document.file_id}, {len(document.data)} bytes]")
+        parts.append(f"[document {document.file_name or document.file_id}, {len(document.data)} bytes{to}]")
     if message.photo is not None:
-        parts.append(f"[photo {message.photo.width}x{message.photo.height}]")
+        parts.append(f"[photo {message.photo.width}x{message.photo.height}{to}]")
     if message.poll is not None:
         options = " / ".join(o["text"] for o in message.poll["options"])
         parts.append(f"[poll] {message.poll['question']} ({options})")
@@ -67,11 +83,13 @@ class ChatPane:
     the daily quiz's answer count changes often, and the question above it does not.
     """
 
-    def __init__(self, chat_id: int, label: str, *, tagged: bool = False) -> None:
+    def __init__(self, chat_id: int, label: str, *, tagged: bool = False, files_dir: Path | None = None) -> None:
         self.chat_id = chat_id
         self.label = label
         self.tagged = tagged
+        self.files_dir = files_dir  # where files the bot sends are saved (None: not saved)
         self.buttons: list[tuple[StoredMessage, Button]] = []  # of the message printed last with buttons
+        self.latest: StoredMessage | None = None  # the bot message printed last (new or edited)
         self._shown: dict[int, tuple[int, str, list[list[Button]]]] = {}  # id -> edits, text, buttons printed
 
     def new_lines(self, messages: list[StoredMessage]) -> list[str]:
@@ -85,17 +103,44 @@ class ChatPane:
             if self.tagged and tail and shown[2] == message.buttons:
                 lines.append(f"{self.label} [#{message.message_id}] (edited): … {tail}")
                 continue
+            self.latest = message
             if message.buttons:
                 self.buttons = [(message, b) for row in message.buttons for b in row]
             elif self.buttons and self.buttons[0][0] is message:
                 self.buttons = []  # its keyboard was removed by an edit
-            lines.append(render(message, 1, edited=shown is not None, label=self.label, tagged=self.tagged))
+            saved = self._save(message) if shown is None else None
+            lines.append(render(message, 1, edited=shown is not None, label=self.label, tagged=self.tagged,
+                                saved=saved))
         return lines
 
+    def _save(self, message: StoredMessage) -> Path | None:
+        """Writes the file a new message carries (a CSV, a PNG chart) to the files folder."""
+        stored = message.document or message.photo
+        if stored is None or self.files_dir is None:
+            return None
+        name = message.document.file_name if message.document is not None else None
+        name = Path(name).name if name else f"photo-{message.message_id}.png"
+        path = self.files_dir / f"{self.chat_id}-{message.message_id}-{name}"
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(stored.data)
+        return path
+
+    def expects_typed_answer(self) -> bool:
+        content = self.latest.content if self.latest is not None else ""
+        return any(hint in content for hint in _TYPED_HINTS)
+
+    def button_number(self, text: str) -> int | None:
+        """The button a line presses: `!2` (or `#2`) always; `2` unless the bot waits for a typed answer."""
+        if match := _FORCED_BUTTON.match(text):
+            return int(match.group(1))
+        if (match := _BARE_NUMBER.match(text)) and not self.expects_typed_answer():
+            return int(match.group(1))
+        return None
+
     def numbered(self, text: str) -> tuple[StoredMessage, Button] | None:
-        match = _BUTTON_NUMBER.match(text)
-        if match and 1 <= int(match.group(1)) <= len(self.buttons):
-            return self.buttons[int(match.group(1)) - 1]
+        number = self.button_number(text)
+        if number is not None and 1 <= number <= len(self.buttons):
+            return self.buttons[number - 1]
         return None
 
 
@@ -154,15 +199,20 @@ def parse_line(text: str, people: dict[str, FakeUser], you: FakeUser,
                group: FakeGroup | None) -> tuple[FakeUser, FakeGroup | None, str]:
     """(who acts, in which chat: None for their private chat, what they typed) from a typed line.
 
-    Strips the `ann:` / `as ann:` and `team:` / `t:` prefixes, in either order.
+    Strips the `ann:` / `as ann:` and `team:` / `t:` prefixes, in either order. A first prefix naming
+    nobody raises UnknownPrefix (after a known prefix, the rest is the text, colons and all).
     """
     person, in_group = None, False
-    while match := _PREFIX.match(text):
+    while (match := _PREFIX.match(text)) and not text[match.end():].startswith("//"):  # not a URL
         word = match.group(1).lower()
         if person is None and word in people:
             person = people[word]
         elif not in_group and group is not None and word in _TEAM_WORDS:
             in_group = True
+        elif person is None and not in_group:
+            names = ", ".join(f"`{name}:`" for name in people) + (", `team:`" if group is not None else "")
+            raise UnknownPrefix(f"(nobody here is called {match.group(1)!r}: the prefixes are {names}; "
+                                f"to send a line with a colon, start it with `you:`)")
         else:
             break
         text = text[match.end():]
@@ -178,14 +228,23 @@ async def terminal_chat(
     read_line: Callable[[], Awaitable[str]] = _stdin_line,
     write: Callable[[str], None] = print,
     group_quiet: float = GROUP_QUIET,
+    handled: Callable[[int], Awaitable[bool]] | None = None,
+    drain: Callable[[], Awaitable[None]] | None = None,
+    tick: Callable[[float], Awaitable[str]] | None = None,
+    files_dir: Path | None = None,
 ) -> None:
-    """Sends typed lines as `user`'s messages; "1" or "#1" presses button 1. Ends at EOF.
+    """Sends typed lines as `user`'s messages; "1" or "!1" presses button 1. Ends at EOF.
 
     With a `group` and `teammates`, prefixes pick the chat and the person (see the module's docstring).
+    `handled(update_id)` waits until the bot has handled an update to the end: each line then waits
+    for that, not for a quiet spell alone. `drain()` runs at EOF before the last lines are printed
+    (the sandbox stops the bot there, which finishes every update it fetched). `tick(seconds)` moves
+    the bot's clock (`/tick 1h`) and says where it is now.
     """
     people = {p.info.first_name.lower(): p for p in (user, *teammates)}
-    own = {p.id: ChatPane(p.id, "bot" if p is user else f"bot → {p.info.first_name}") for p in (user, *teammates)}
-    team = ChatPane(group.id, "team bot", tagged=True) if group is not None else None
+    own = {p.id: ChatPane(p.id, "bot" if p is user else f"bot → {p.info.first_name}", files_dir=files_dir)
+           for p in (user, *teammates)}
+    team = ChatPane(group.id, "team bot", tagged=True, files_dir=files_dir) if group is not None else None
     printer = ChatPrinter(server, [*own.values(), *([team] if team else [])], write,
                           name_toasts=group is not None or bool(teammates))
 
@@ -198,6 +257,9 @@ async def terminal_chat(
         """Does what the line says; (the toast of a press, whether the bot will hear of it)."""
         pane = team if chat is not None else own[person.id]
         chosen = pane.numbered(text)
+        if chosen is None and _FORCED_BUTTON.match(text):
+            write(f"(no button {_FORCED_BUTTON.match(text).group(1)} here)")
+            return None, False
         reply_to = None
         if chat is not None and (match := _MESSAGE_BUTTON.match(text)):
             chosen = _button_of(server, chat, int(match.group(1)), int(match.group(2)))
@@ -230,24 +292,59 @@ async def terminal_chat(
         printer.toasts.append((person, toast))
         return toast, True
 
+    async def move_clock(text: str) -> None:
+        seconds = tick_seconds(text)
+        if seconds is None:
+            write("(usage: /tick 1h — also 30m, 2d, 1w, 1d12h)")
+            return
+        write(await tick(seconds))
+        with contextlib.suppress(TimeoutError):  # what the due jobs sent
+            await server.wait_idle(quiet=group_quiet, timeout=30)
+
     watcher = asyncio.create_task(watch())
     try:
         while line := await read_line():
-            person, chat, text = parse_line(line.strip(), people, user, group)
+            try:
+                person, chat, text = parse_line(line.strip(), people, user, group)
+            except UnknownPrefix as e:
+                write(str(e))
+                continue
             if not text:
                 continue
+            if tick is not None and chat is None and person is user and _TICK.match(text):
+                await move_clock(text)
+                printer.refresh()
+                continue
             before = printer.state()
+            last_update = server.state.updates.last_pushed
             toast, heard = await act(person, chat, text)
-            if heard:
-                # let the bot answer before the next line: lines piped in arrive all at once, and a
-                # button number only means something once the message with that button is there
+            update_id = server.state.updates.last_pushed
+            if heard and handled is not None and update_id is not None and update_id != last_update:
+                # the bot handled the line to the end (a button number only means something once the
+                # message with that button is there); then what it sends after, paced, is awaited
+                if not await handled(update_id):
+                    write("(the bot has not answered that yet)")
+                with contextlib.suppress(TimeoutError):
+                    await server.wait_idle(quiet=group_quiet if chat else PRIVATE_QUIET, timeout=30)
+            elif heard:
+                # let the bot answer before the next line: lines piped in arrive all at once
                 await _settle(server, printer, before, toast, group_quiet if chat else PRIVATE_QUIET)
             printer.refresh()
     finally:
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
+    if drain is not None:
+        await drain()
     printer.refresh()
+
+
+def tick_seconds(line: str) -> float | None:
+    """The seconds a `/tick 1h` line moves the clock by (None if it names no duration)."""
+    from sandbox.tick import parse_duration
+
+    match = _TICK.match(line.strip())
+    return parse_duration(match.group(1) or "") if match else None
 
 
 def _message(server: FakeBotApi, group: FakeGroup, message_id: int) -> StoredMessage | None:

@@ -77,7 +77,15 @@ class BotEnv:
         return services(self.app).db
 
     async def idle(self) -> None:
+        """The bot fetched every update, handled the last one queued to the end, and went quiet."""
         await self.api.wait_idle(quiet=0.05, timeout=10)
+        last = self.api.state.updates.last_pushed
+        if last is not None and self.app is not None and self.app.running:
+            from sandbox.session import handled_by
+
+            if not await handled_by(self.app, timeout=10)(last):
+                return
+            await self.api.wait_idle(quiet=0.05, timeout=10)
 
 
 def attempt_message(messages: list[StoredMessage]) -> StoredMessage | None:

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from sandbox.fakeapi import FakeBotApi
-from sandbox.session import SANDBOX_GROUP, SANDBOX_USER, cast
+from sandbox.session import SANDBOX_GROUP, SANDBOX_USER, cast, handled_by
 from sandbox.terminal import parse_line, terminal_chat
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
@@ -48,7 +48,7 @@ async def drive(env: BotEnv, *script) -> list[str]:
         return f"{step}\n" if step else ""
 
     await terminal_chat(env.api, you, group=group, teammates=teammates, read_line=read_line,
-                        write=printed.append, group_quiet=0.3)
+                        write=printed.append, group_quiet=0.3, handled=handled_by(env.app))
     return printed
 
 
@@ -72,7 +72,8 @@ async def question(env: BotEnv, kind: str):
     ("team: Bob: 3.2", "Bob", True, "3.2"),
     ("bob: /start", "Bob", False, "/start"),
     ("team: reply 3 批次大小", "You", True, "reply 3 批次大小"),
-    ("Note: not a person", "You", False, "Note: not a person"),
+    ("you: Note: a colon", "You", False, "Note: a colon"),
+    ("see http://x", "You", False, "see http://x"),
     ("ann: ann: 1", "Ann", False, "ann: 1"),
 ])
 def test_prefixes_pick_the_person_and_the_chat(line, who, in_group, text):

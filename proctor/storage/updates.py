@@ -1,19 +1,57 @@
-"""Telegram delivers updates at least once: each (bot, update_id) is claimed once."""
+"""Telegram delivers updates at least once: each (bot, update_id) is handled to the end once.
+
+An update is *claimed* before its handler runs (so a duplicate delivered meanwhile is dropped) and
+marked *done* after it returns. A claim whose process stopped in between (a crash, a kill) is not a
+duplicate: when Telegram delivers the update again, the new run claims it and handles it. The
+effects are idempotent (answers keyed by attempt and position, one attempt per start...), so an
+update whose effect was committed just before the crash still counts once.
+"""
 
 from __future__ import annotations
+
+import secrets
 
 from proctor.storage.db import Database
 
 MEMORY_SECONDS = 7 * 24 * 3600  # Telegram keeps undelivered updates for 24 hours
 
 
-async def claim(db: Database, bot_id: int, update_id: int, now: float) -> bool:
-    """True the first time this bot sees this update id; False for a repeat."""
+def new_run() -> str:
+    """A token naming this process's run: its claims are in flight, older runs' claims were cut off."""
+    return secrets.token_hex(8)
+
+
+async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str = "") -> bool:
+    """True if this run should handle the update: the first delivery, or a delivery again of one a
+    previous run claimed and never finished. False for a repeat that was handled (or is being
+    handled by this run)."""
     async with db.write() as conn:
         cur = await conn.execute(
-            "INSERT OR IGNORE INTO processed_updates (bot_id, update_id, at) VALUES (?, ?, ?)",
-            (bot_id, update_id, now))
+            """INSERT INTO processed_updates (bot_id, update_id, at, state, run) VALUES (?, ?, ?, 'claimed', ?)
+               ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at
+               WHERE processed_updates.state = 'claimed' AND processed_updates.run IS NOT excluded.run""",
+            (bot_id, update_id, now, run))
         return cur.rowcount == 1
+
+
+async def done(db: Database, bot_id: int, update_id: int, run: str = "") -> None:
+    """The handler of an update this run claimed has returned (whatever it did)."""
+    async with db.write() as conn:
+        await conn.execute(
+            "UPDATE processed_updates SET state = 'done' WHERE bot_id = ? AND update_id = ? AND run IS ?",
+            (bot_id, update_id, run))
+
+
+async def is_done(db: Database, bot_id: int, update_id: int) -> bool:
+    row = await db.fetchone("SELECT state FROM processed_updates WHERE bot_id = ? AND update_id = ?",
+                            (bot_id, update_id))
+    return row is not None and row[0] == "done"
+
+
+async def next_update_id(db: Database) -> int:
+    """Above every update id this database has seen (Telegram's ids keep growing)."""
+    row = await db.fetchone("SELECT COALESCE(MAX(update_id), 0) FROM processed_updates")
+    return int(row[0]) + 1
 
 
 async def forget_old(db: Database, now: float) -> None:

@@ -212,6 +212,7 @@ class UpdateQueue:
         self._arrived = asyncio.Event()
         self._ids = itertools.count(first_id)
         self._generation = 0
+        self.last_pushed: int | None = None  # the update_id of the update queued last
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -230,6 +231,7 @@ class UpdateQueue:
             # keep generated ids above any explicit one
             self._ids = itertools.count(max(next(self._ids), update["update_id"] + 1))
         self._entries.append(update)
+        self.last_pushed = update["update_id"]
         self._arrived.set()
         return update
 
