@@ -99,6 +99,11 @@ async def set_retired(db: Database, question_id: int, retired: bool, *, lead: in
             raise NotFound(f"no question {question_id}")
         await audit.record(conn, at=now, actor=lead, chat_id=chat_id,
                            action="retire" if retired else "restore", target=f"question:{question_id}")
+        # retiring the first of two same-stem questions lets the repeat be asked (bank/question_checks.py)
+        from bank.question_checks import refresh_paper
+
+        cur = await conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
+        await refresh_paper(conn, (await cur.fetchone())[0])
 
 
 async def find_paper(db: Database, key: str) -> tuple[int, str, str]:

@@ -3,7 +3,9 @@
 Checks: the flags on questions (truncated, corrupted, repaired, no_answer, no_explanation);
 sections that declare another count than they hold; sections without points or explanations;
 duplicate stems within a paper and across papers (after NFKC, Traditional-to-Simplified, and
-dropping punctuation and blanks); explanations that speak for an option the key excludes.
+dropping punctuation and blanks); explanations that speak for an option the key excludes; and what
+the import stored (bank/question_checks.py): questions held out (quarantined), pinned options,
+letters that name options.
 
 The explanation rule, kept deliberately simple: for a single or multi question, an option the
 key excludes is "spoken for" when the explanation names it as "（D）"/"(D)" or lists its text as an
@@ -94,7 +96,27 @@ def lint(papers: list[Paper]) -> list[LintItem]:
                     items.append(LintItem(*at, "explanation_vs_key",
                                           f"key {q.answer}, but the explanation speaks for "
                                           f"{', '.join(spoken)}"))
+                items += _check_items(q, at)
     return items
+
+
+def _check_items(q: Question, at: tuple) -> list[LintItem]:
+    """What the import stored about the question (bank/question_checks.py): held, pinned, letters."""
+    out = []
+    if q.held == "key":
+        out.append(LintItem(*at, "quarantined", "held out of exams, practice and daily quizzes until a lead "
+                                                f"confirms the key (`proctor bank confirm {q.id}`) or fixes it"))
+    elif q.held == "duplicate":
+        out.append(LintItem(*at, "quarantined", "repeats an earlier question of this paper: asked once"))
+    if q.pinned:
+        letters = ", ".join(chr(65 + i) for i in q.pinned)
+        out.append(LintItem(*at, "pinned_options", f"option {letters} refers to other options: "
+                                                   "stays in place when options are shuffled"))
+    if q.letter_refs:
+        where = ", ".join(sorted(q.letter_refs))
+        out.append(LintItem(*at, "letter_refs", f"{where} names options by letter: shown with the "
+                                                "letters the candidate sees"))
+    return out
 
 
 def _flag_message(flag: str) -> str:

@@ -82,9 +82,14 @@ class Question(BaseModel):
     weights: list[float] = Field(default_factory=list)
     feedback: list[str] = Field(default_factory=list)  # aligned with weights, per option or form
 
+    # found at import (bank/question_checks.py), stored apart from the paper's text: never exported
+    pinned: list[int] = Field(default_factory=list, exclude=True)  # options that stay in place
+    letter_refs: dict[str, list[int]] = Field(default_factory=dict, exclude=True)  # letters naming options
+    held: str = Field("", exclude=True)  # 'key' (in doubt) | 'duplicate': not asked
+
     @property
     def askable(self) -> bool:
-        return (not self.retired and not (set(self.flags) & UNASKABLE)
+        return (not self.retired and not self.held and not (set(self.flags) & UNASKABLE)
                 and self.kind not in NOT_ASKED_YET)
 
     @property

@@ -9,6 +9,7 @@ import aiosqlite
 
 from bank.errors import NotFound, SameTitle
 from bank.models import Kind, Paper, PaperSettings, Question, Section, Source, fingerprint
+from bank.question_checks import refresh_paper
 from proctor.storage.db import Database
 
 
@@ -111,6 +112,7 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
         "AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.section_id=sections.id)",
         (paper_id, len(paper.sections)),
     )
+    await refresh_paper(conn, paper_id)  # pinned options, letter references, doubts: found at import
     return paper_id
 
 
@@ -134,12 +136,24 @@ def question_from_row(row: sqlite3.Row) -> Question:
         difficulty=row["difficulty"],
         source=Source(paper=row["slug"], section=row["section_pos"], number=row["number"])
         if "slug" in keys else None,
+        **_checks(row, keys),
     )
 
 
-_QUESTION_SELECT = """SELECT q.*, p.slug AS slug, s.position AS section_pos
+def _checks(row: sqlite3.Row, keys) -> dict:
+    """What the import found (bank/question_checks.py), when the row carries it."""
+    if "held" not in keys or row["pinned"] is None:
+        return {}
+    return {"pinned": json.loads(row["pinned"]), "letter_refs": json.loads(row["letter_refs"]),
+            "held": row["held"]}
+
+
+_QUESTION_SELECT = """SELECT q.*, p.slug AS slug, s.position AS section_pos,
+                             c.pinned, c.letter_refs, c.held, c.confirmed_answer
                       FROM questions q JOIN papers p ON p.id = q.paper_id
-                      JOIN sections s ON s.id = q.section_id"""
+                      JOIN sections s ON s.id = q.section_id
+                      LEFT JOIN question_checks c ON c.question_id = q.id"""
+QUESTION_SELECT = _QUESTION_SELECT
 
 
 async def get_question(db: Database, question_id: int) -> Question:

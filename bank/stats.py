@@ -11,7 +11,7 @@ from bank.models import Flag, Kind, Paper
 class KindCount:
     total: int = 0
     askable: int = 0
-    flagged: int = 0  # cannot be asked: truncated, corrupted, no answer, retired
+    flagged: int = 0  # cannot be asked: truncated, corrupted, no answer, retired, held (bank/question_checks.py)
     repaired: int = 0
 
 

@@ -38,6 +38,8 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     tpl = sub.add_parser("template", help="an empty spreadsheet template, one example row per kind")
     tpl.add_argument("--format", choices=["xlsx", "csv"], default="xlsx", dest="fmt")
     tpl.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    confirm = sub.add_parser("confirm", help="confirm a key in doubt: the question is asked again (audited)")
+    confirm.add_argument("id", type=int, metavar="ID")
     st = sub.add_parser("set", help="a paper's settings: time limit, attempts, grading, exam-only …")
     st.add_argument("paper", metavar="PAPER", help="slug or id (see `proctor bank stats`)")
     st.add_argument("--time-limit", type=int, metavar="MIN", dest="time_limit_min")
@@ -59,7 +61,7 @@ def run_bank_command(args: argparse.Namespace) -> int:
     """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
         "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
-        "set": _set, "status": _status,
+        "set": _set, "status": _status, "confirm": _confirm,
     }
     if args.command == "invite":
         from bot.invite_cli import invite_commands
@@ -171,6 +173,16 @@ async def _status(db: Database, args) -> int:
     print(f"attempts: {a['running']} running ({a['timed']} timed, {a['overdue']} past their deadline)")
     print(f"messages: {c[outbox.Delivery.pending]} pending, {c[outbox.Delivery.undeliverable]} undeliverable, "
           f"{c[outbox.Delivery.delivered]} delivered")
+    return 0
+
+
+async def _confirm(db: Database, args) -> int:
+    from bank.question_checks import confirm_key
+
+    if not await confirm_key(db, args.id, actor=0, now=time.time()):
+        print(f"proctor: question {args.id} is not held for its key", file=sys.stderr)
+        return 1
+    print(f"question {args.id}: key confirmed, asked again")
     return 0
 
 

@@ -43,6 +43,8 @@ async def _answer_current(env, user, sheet, *, right: bool):
         for c in letters:
             await user.press(msg, item.shown_letter(c))
             await env.idle()
+        await env.api.wait_for(lambda: msg.edits >= before[0] + len(letters), what="the toggles are shown")
+        before = msg.edits, msg.message_id  # the Submit is what must change the message next
         await user.press(msg, "Submit")
     else:
         text = ("、".join(b[0] for b in q.answer) if isinstance(q.answer, list) else q.answer) if right else "不知道"

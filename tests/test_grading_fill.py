@@ -37,6 +37,7 @@ RELU = [["$f(x)=max(0,x)$"]]
         (SIGMOID, "f(x)=1/(1+e^(-x))"),
         (RELU, "$f(x)=max(0,x)$"),
         (RELU, "f(x) = max(0, x)"),
+        (RELU, "max(0,x)"),  # the function's value, as for the sigmoid's 1/(1+e^-x) (bank/grading/math_form.py)
         ([["MPI（消息傳遞接口）"]], "MPI（消息傳遞接口）"),
         ([["MPI（消息傳遞接口）"]], "MPI(消息传递接口)"),
         ([["MPI（消息傳遞接口）"]], "MPI"),
@@ -67,7 +68,6 @@ def test_fill_accepts(key, typed):
         ([["量化低秩近似"]], "低秩近似"),
         ([["m×p"]], "mp×"),
         (SIGMOID, "f(x)=1/(1+e^x)"),  # the minus sign matters
-        (RELU, "max(0,x)"),
         (RELU, "f(x)=min(0,x)"),
         ([["MPI（消息傳遞接口）"]], "TCP"),
         ([["MPI（消息傳遞接口）"]], "MPI、TCP"),

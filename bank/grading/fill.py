@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
 
+from bank.grading.math_form import looks_like_math, plain, same_math
 from bank.grading.normalize import normalize_for_match
 from bank.grading.result import Grade, Verdict, scaled
 from bank.models import Question
@@ -91,7 +92,13 @@ def _key_blanks(answer: object) -> Blanks | None:
 
 
 def fill_expected(key: Blanks) -> str:
-    return "；".join(" / ".join(blank) for blank in key)
+    """The key as shown: maths keys in plain text ("f(x)=1/(1+e^(-x))"), not LaTeX."""
+    return "；".join(" / ".join(plain(a) if looks_like_math(a) else a for a in blank) for blank in key)
+
+
+def _matches_blank(typed: str, accepted: frozenset[str], blank: tuple[str, ...]) -> bool:
+    """Text match first; a maths key also takes the same function typed another way."""
+    return _matches(typed, accepted) or any(same_math(typed, alt) for alt in blank)
 
 
 def _typed_parts(response: object, n_blanks: int) -> tuple[str, list[str]]:
@@ -116,14 +123,14 @@ def grade_fill(question: Question, response: object) -> Grade:
         return scaled(_weighted_form(question, key[0], whole), question.points, expected)
     if len(key) == 1:
         # the whole reply first: "$f(x)=max(0,x)$" has a comma but is one blank
-        ok = _matches(whole, accepted[0]) or (
+        ok = _matches_blank(whole, accepted[0], key[0]) or (
             len(parts) > 1 and all(_matches(p, accepted[0]) for p in parts)
         )
         return scaled(1.0 if ok else 0.0, question.points, expected)
     # both blanks typed with no separator: "低秩近似量化低秩近似"
     if normalize_for_match(whole) == "".join(normalize_for_match(b[0]) for b in key):
         return scaled(1.0, question.points, expected)
-    right = [i < len(parts) and _matches(parts[i], accepted[i]) for i in range(len(key))]
+    right = [i < len(parts) and _matches_blank(parts[i], accepted[i], key[i]) for i in range(len(key))]
     n_right = sum(right)
     wrong = [str(i + 1) for i, ok in enumerate(right) if not ok]
     if not wrong:

@@ -21,10 +21,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "exam_rules": {
         "en": "Rules:\n• The clock starts when you press Start and keeps running if you leave.\n"
-              "• Tap an option to answer; type answers for fill-in and written questions.\n"
+              "• Tap an option (or type its letter, or 对/错) to answer; type answers for fill-in and "
+              "written questions.\n"
               "• Skip, go Back and 🚩 Flag freely; Finish when you are done.\n"
               "• No correctness is shown until the end. The paper can't be forwarded or saved.",
-        "zh": "规则：\n• 点击“开始”后计时，离开也不会暂停。\n• 点选项作答；填空题和主观题请直接输入答案。\n"
+        "zh": "规则：\n• 点击“开始”后计时，离开也不会暂停。\n• 点选项（或输入选项字母、对/错）作答；填空题和主观题请直接输入答案。\n"
               "• 可随时跳过、返回和🚩标记；完成后点“交卷”。\n• 考试结束前不显示对错。试卷不可转发或保存。",
     },
     "attempts_left": {"en": " · attempts: {used}/{allowed}", "zh": " · 已考次数：{used}/{allowed}"},
@@ -62,8 +63,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "recorded": {"en": "Recorded for Q{n}: {a}", "zh": "第 {n} 题已记录：{a}"},
     "empty_answer": {"en": "That answer is empty. Please type your answer.", "zh": "答案为空，请输入答案。"},
     "not_typed": {
-        "en": "This question is answered with the buttons above.",
-        "zh": "本题请使用上方按钮作答。",
+        "en": "I couldn't read that as an answer. Tap a button above, or type the letter(s) you choose "
+              "(true/false: 对/错 or True/False).",
+        "zh": "无法识别为答案。请点上方按钮，或输入所选的选项字母（判断题：对/错 或 True/False）。",
     },
     "fb_correct": {"en": "✅ Correct", "zh": "✅ 正确"},
     "fb_partial": {"en": "🟡 Partly right ({score}/{max})", "zh": "🟡 部分正确（{score}/{max}）"},

@@ -13,8 +13,9 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
+from bank import typed_answer
 from bank.errors import NotFound
-from bank.grading import grade, parse_choice, parse_truefalse
+from bank.grading import grade
 from bank.grading.result import Grade
 from bank.models import Kind
 from bot.core import ack
@@ -57,15 +58,7 @@ async def _record(app: Application, delivery: dstore.Delivery, view: render.View
 
 def typed_response(view: render.View, text: str) -> object | None:
     """A typed answer as the grader wants it: original letters, True/False, or the text itself."""
-    kind = view.question.kind
-    if kind in (Kind.single, Kind.multi):
-        shown = parse_choice(text, multiple=kind == Kind.multi, n_options=len(view.option_order))
-        if shown is None:
-            return None
-        return "".join(sorted(view.original_letter(render.LETTERS.index(c)) for c in shown))
-    if kind == Kind.truefalse:
-        return parse_truefalse(text)
-    return text.strip() or None
+    return typed_answer.typed_response(view.question, view.order, text)
 
 
 async def _located(app: Application, delivery_id: int, pos: int) -> tuple[dstore.Delivery, render.View] | None:

@@ -9,13 +9,13 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.models import CHOICE, Kind, Question
+from bank.option_order import LETTERS, OptionOrder
 from bank.script import to_script
 from bot.daily import callbacks as cb
 from bot.i18n import t
 from bot.text_limits import MAX_ECHO, MAX_TOAST, clip, utf16_len
 from proctor.daily.answers import Answer, Standing
 
-LETTERS = "ABCDEFGHIJ"
 MAX_KEY_EXPLANATION = 300
 
 
@@ -29,11 +29,19 @@ class View:
     total: int
     option_order: str  # shown letter i is original letter option_order[i]
 
+    @property
+    def order(self) -> OptionOrder:
+        return OptionOrder.of(self.option_order, self.question.letter_refs)
+
     def shown_letter(self, original: str) -> str:
-        return LETTERS[self.option_order.index(original)] if original in self.option_order else original
+        return self.order.shown_letter(original)
 
     def original_letter(self, shown_index: int) -> str | None:
-        return self.option_order[shown_index] if 0 <= shown_index < len(self.option_order) else None
+        return self.order.original_letter(shown_index)
+
+    def explanation(self, script: str) -> str:
+        """The explanation with its option letters as this chat saw them."""
+        return to_script(self.order.rewrite(self.question.explanation, "explanation"), script)
 
 
 def fmt_points(x: float) -> str:
@@ -65,9 +73,9 @@ def shown_response(view: View, response: object, lang: str) -> str:
 
 def question_body(view: View, script: str) -> str:
     q = view.question
-    lines = [to_script(q.stem, script)]
-    for i, orig in enumerate(view.option_order):
-        lines.append(f"{LETTERS[i]}. {to_script(q.options[LETTERS.index(orig)], script)}")
+    lines = [to_script(view.order.rewrite(q.stem, "stem"), script)]
+    for letter, text in view.order.rows(q.options):
+        lines.append(f"{letter}. {to_script(text, script)}")
     return "\n".join(lines)
 
 
@@ -110,7 +118,7 @@ def toast(view: View, verdict: str, score: float, max_score: float, lang: str, s
     """The private feedback of a group answer, within answerCallbackQuery's 200 characters."""
     head = verdict_line(verdict, score, max_score, lang) + " " + t("daily_key", lang, a=shown_key(view, lang, expected))
     head = clip(head, MAX_TOAST)
-    explanation = to_script(view.question.explanation, script).strip()
+    explanation = view.explanation(script).strip()
     room = MAX_TOAST - utf16_len(head) - 1
     if explanation and room >= 12:
         return head + "\n" + clip(explanation, room)
@@ -129,7 +137,7 @@ def feedback(view: View, response: object, verdict: str, score: float, max_score
     if verdict != "correct":
         lines.append(t("daily_key", lang, a=shown_key(view, lang, expected)))
     if view.question.explanation:
-        lines.append(t("daily_explanation", lang, e=to_script(view.question.explanation, script)))
+        lines.append(t("daily_explanation", lang, e=view.explanation(script)))
     return "\n".join(lines)
 
 
@@ -160,7 +168,7 @@ def close_text(day: str, views: Sequence[View], top: Sequence[Standing], streaks
             continue
         key = shown_key(v, lang)
         line = f"{v.pos + 1}. {key}"
-        explanation = to_script(v.question.explanation, script).strip()
+        explanation = v.explanation(script).strip()
         if explanation:
             line += " — " + clip(explanation, MAX_KEY_EXPLANATION)
         lines.append(line)

@@ -9,13 +9,13 @@ from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.grading import grade
 from bank.models import CHOICE, Kind, Paper, Question, ReviewOption
+from bank.option_order import LETTERS
 from bank.script import to_script
 from bot.exam import callbacks as cb
 from bot.i18n import t
 from bot.text_limits import MAX_ECHO, clip
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 
-LETTERS = "ABCDEFGH"
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
 
 
@@ -60,10 +60,16 @@ def short_section(title: str) -> str:
 
 
 def question_body(q: Question, item: Item, script: str) -> str:
-    lines = [to_script(q.stem, script)]
-    for i, orig in enumerate(item.option_order):
-        lines.append(f"{LETTERS[i]}. {to_script(q.options[LETTERS.index(orig)], script)}")
+    order = item.order(q)
+    lines = [to_script(order.rewrite(q.stem, "stem"), script)]
+    for letter, text in order.rows(q.options):
+        lines.append(f"{letter}. {to_script(text, script)}")
     return "\n".join(lines)
+
+
+def explanation(q: Question, item: Item, script: str) -> str:
+    """The explanation with its option letters as the candidate saw them."""
+    return to_script(item.order(q).rewrite(q.explanation, "explanation"), script)
 
 
 def header(sheet: Sheet, item: Item, lang: str, now: float) -> str:
@@ -142,7 +148,7 @@ def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script
     if ans.verdict != "correct":
         lines.append(t("right_answer", lang, a=shown_key(q, item, lang)))
     if q.explanation:
-        lines.append(t("explanation", lang, e=to_script(q.explanation, script)))
+        lines.append(t("explanation", lang, e=explanation(q, item, script)))
     return "\n".join(lines)
 
 
@@ -207,7 +213,7 @@ def review_page(sheet: Sheet, wrong: list[int], page: int, lang: str, script: st
              question_body(q, item, script), "", t("review_yours", lang, a=yours),
              t("right_answer", lang, a=shown_key(q, item, lang))]
     if q.explanation:
-        lines.append(t("explanation", lang, e=to_script(q.explanation, script)))
+        lines.append(t("explanation", lang, e=explanation(q, item, script)))
     nav = []
     if page > 0:
         nav.append(Button("◀", callback_data=cb.act(sheet.attempt.id, "review", page - 1)))

@@ -8,8 +8,7 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bank.grading import parse_truefalse
-from bank.models import Kind
+from bank.typed_answer import typed_response
 from bot.exam import render
 from bot.exam.screen import finish_and_report, offer_finish, show_attempt
 from bot.i18n import t
@@ -38,18 +37,11 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     item = sheet.current
     q = sheet.question(item)
-    text = (msg.text or "").strip()
-    if q.kind not in render.TYPED:
-        if q.kind == Kind.truefalse and parse_truefalse(text) is not None:
-            response = parse_truefalse(text)
-        else:
-            await msg.reply_text(t("not_typed", u.lang))
-            return
-    elif not text:
-        await msg.reply_text(t("empty_answer", u.lang))
+    # typed letters and true/false words count as on the buttons, as in practice and daily quizzes
+    response = typed_response(q, item.order(q), msg.text)
+    if response is None:
+        await msg.reply_text(t("empty_answer" if q.kind in render.TYPED else "not_typed", u.lang))
         return
-    else:
-        response = text[:4000]
     practice = running.mode == "practice"
     rec = await attempts.record_answer(svc.db, sheet, item.pos, response, svc.now(), advance=not practice)
     try:  # the answer is stored: a lost confirmation must not keep the next question from showing

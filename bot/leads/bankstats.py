@@ -7,11 +7,13 @@ from telegram.ext import ContextTypes
 
 from bank import item_stats as stats
 from bank.errors import NotFound
+from bank.question_checks import confirm_key, held_questions
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_bank_admin, require_lead, seen
 from bot.leads.callbacks import Press
+from bot.leads.held import held_section
 from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
@@ -43,6 +45,9 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         disputes = [d for d in await dsp.open_disputes(db, desk.scope) if not seal.covers(d.question_id)]
         attention = [s for s in stats.needs_attention(await stats.item_stats(db)) if not seal.covers(s.question_id)]
         text, keyboard = render.bankstats_overview(disputes, attention, lang, desk.scope)
+        held = [h for h in await held_questions(db) if not seal.covers(h.question_id)]
+        text, keyboard = held_section(text, keyboard, held, lang, desk.scope,
+                                      can_confirm=services(context).is_admin(desk.user.id))
     await update.effective_message.reply_text(text, reply_markup=keyboard)
 
 
@@ -141,6 +146,9 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             retired = press.action == "retire"
             await stats.set_retired(svc.db, target, retired, lead=u.id, chat_id=press.scope, now=svc.now())
             text = t("l_retired_ok" if retired else "l_restored_ok", u.lang, qid=target)
+        elif press.action == "confirm_key":
+            done = await confirm_key(svc.db, target, actor=u.id, now=svc.now(), chat_id=press.scope)
+            text = t("l_key_confirmed" if done else "l_key_not_held", u.lang, qid=target)
         elif press.action in ("uphold", "dismiss"):
             upheld = press.action == "uphold"
             await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope, now=svc.now())

@@ -9,6 +9,7 @@
     l:e:<paper>:<0|1>:<scope>                   exam-only off / on
     l:f:<user>:<y|n>                            /forgetme: delete / cancel
     l:j:<user>:<1|0>:<scope>                    /join request: accept / reject (a group scope only)
+    l:c:<question>:<scope>                      confirm a key in doubt (configured admins)
 
 <scope> is the team group the lead acts for (its negative chat id), or 0 for the configured
 admins (every team). Whoever presses a lead button must be a lead of that scope, checked anew.
@@ -31,6 +32,7 @@ _FORMS = {
     "e": ("exam_only", re.compile(rf"^l:e:{_ID}:([01]):{_SCOPE}$")),
     "f": ("forget", re.compile(r"^l:f:([0-9]{1,15}):([yn])$")),
     "j": ("join", re.compile(r"^l:j:([0-9]{1,15}):([01]):(-[0-9]{1,16})$")),
+    "c": ("confirm_key", re.compile(rf"^l:c:{_ID}:{_SCOPE}$")),
 }
 CODES = {name: code for code, (name, _) in _FORMS.items()}
 

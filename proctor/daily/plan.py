@@ -6,8 +6,9 @@ import json
 import random
 from datetime import date
 
+from bank.option_order import OptionOrder
 from proctor.daily.delivery import Delivery, create_delivery, find_delivery
-from proctor.daily.selection import choose_set, option_order
+from proctor.daily.selection import choose_set
 from proctor.storage.db import Database
 
 
@@ -32,7 +33,9 @@ async def _orders(db: Database, ids: list[int], rng: random.Random, shuffle: boo
         return []
     marks = ",".join("?" * len(ids))
     rows = await db.fetchall(
-        f"""SELECT q.id, q.options, p.shuffle_options FROM questions q JOIN papers p ON p.id = q.paper_id
+        f"""SELECT q.id, q.options, p.shuffle_options, c.pinned FROM questions q
+            JOIN papers p ON p.id = q.paper_id LEFT JOIN question_checks c ON c.question_id = q.id
             WHERE q.id IN ({marks})""", ids)
-    info = {r["id"]: (len(json.loads(r["options"])), bool(r["shuffle_options"])) for r in rows}
-    return [option_order(info[q][0], rng, shuffle and info[q][1]) for q in ids]
+    info = {r["id"]: (len(json.loads(r["options"])), bool(r["shuffle_options"]), json.loads(r["pinned"] or "[]"))
+            for r in rows}
+    return [OptionOrder.draw(info[q][0], info[q][2], rng, shuffle and info[q][1]).order for q in ids]

@@ -13,12 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
+from bank.option_order import LETTERS
 from proctor.daily.fsrs_cards import due_cards, known_questions
 from proctor.exams.seal import sealed_for
 from proctor.storage.db import Database
 
 RECENT_DAYS = 30
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True)
@@ -35,9 +35,11 @@ def eligible(kind: str, flags: Iterable[str], retired: bool, exam_only: bool, n_
     return Kind(kind) not in CHOICE or 2 <= n_options <= len(LETTERS)
 
 
-# What changes the candidates: papers (re)imported or toggled exam-only, questions added or retired.
+# What changes the candidates: papers (re)imported or toggled exam-only, questions added, retired,
+# held (bank/question_checks.py) or released.
 _VERSION = """SELECT (SELECT group_concat(id || ':' || exam_only || ':' || imported_at) FROM papers),
-                     (SELECT COUNT(*) FROM questions), (SELECT total(id * retired) FROM questions)"""
+                     (SELECT COUNT(*) FROM questions), (SELECT total(id * retired) FROM questions),
+                     (SELECT COUNT(*) || ':' || total(question_id) FROM question_checks WHERE held != '')"""
 _cache: dict[int, tuple[tuple, list[Candidate]]] = {}
 
 
@@ -61,7 +63,8 @@ async def _load_candidates(db: Database) -> list[Candidate]:
         f"""SELECT q.id, q.paper_id, q.section_id, q.kind, q.topic, q.flags, q.options, q.retired,
                    p.exam_only
             FROM questions q JOIN papers p ON p.id = q.paper_id
-            WHERE p.exam_only = 0 AND q.retired = 0 AND q.kind IN ({kinds})""")
+            LEFT JOIN question_checks c ON c.question_id = q.id
+            WHERE p.exam_only = 0 AND q.retired = 0 AND COALESCE(c.held, '') = '' AND q.kind IN ({kinds})""")
     return [
         Candidate(r["id"], r["paper_id"], r["topic"] or f"section {r['section_id']}")
         for r in rows
@@ -152,10 +155,3 @@ async def choose_set(db: Database, chat_id: int, private_user: int | None, n: in
     known = await known_questions(db, private_user)
     return pick_private_set(cands, recent, due, known, n, rng)
 
-
-def option_order(n_options: int, rng: random.Random, shuffle: bool) -> str:
-    """Shown letter i is original letter order[i]: 'CADB'. Empty for questions without options."""
-    letters = list(LETTERS[:n_options])
-    if shuffle:
-        rng.shuffle(letters)
-    return "".join(letters)

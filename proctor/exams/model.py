@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from bank.models import Question
+from bank.option_order import OptionOrder
 
 
 @dataclass(frozen=True)
@@ -51,11 +52,15 @@ class Item:
     flagged: bool
     draft: str  # multi: original letters toggled, not yet submitted
 
+    def order(self, question: Question | None = None) -> OptionOrder:
+        """The options as this sheet shows them; with the question, its letter references too."""
+        return OptionOrder.of(self.option_order, question.letter_refs if question is not None else None)
+
     def original_letter(self, shown_index: int) -> str:
-        return self.option_order[shown_index]
+        return self.order().original_letter(shown_index)
 
     def shown_letter(self, original: str) -> str:
-        return "ABCDEFGH"[self.option_order.index(original)]
+        return self.order().shown_letter(original)
 
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> Item:

@@ -21,12 +21,12 @@ from bank.errors import (
 )
 from bank.grading import grade
 from bank.models import CHOICE, Kind, MultiPolicy, Paper, Question
+from bank.option_order import OptionOrder
 from bank.paper_store import get_questions, load_paper
 from proctor import invites, outbox
 from proctor.exams.model import AnswerRec, Attempt, Item, Result, Sheet, compute_result
 from proctor.storage.db import Database
 
-LETTERS = "ABCDEFGH"
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
 SECTION_NAMES = {
@@ -117,16 +117,13 @@ async def running_counts(db: Database, now: float) -> dict[str, int]:
 # ---- building an attempt ------------------------------------------------------------------
 
 def plan_items(questions: list[tuple[str, Question]], *, shuffle: bool, rng: random.Random) -> list[tuple]:
-    """(question_id, section, points, option_order) per askable question, options maybe shuffled."""
+    """(question_id, section, points, option_order) per askable question, options maybe shuffled
+    (those pinned at import stay in place)."""
     out = []
     for section, q in questions:
         if not q.askable:
             continue
-        order = LETTERS[: len(q.options)] if q.kind in CHOICE else ""
-        if shuffle and order:
-            letters = list(order)
-            rng.shuffle(letters)
-            order = "".join(letters)
+        order = OptionOrder.draw(len(q.options), q.pinned, rng, shuffle).order if q.kind in CHOICE else ""
         out.append((q.id, section, q.points, order))
     return out
 

@@ -1,0 +1,146 @@
+"""What the import finds out about each question, stored in `question_checks`.
+
+Per question: the options pinned in place and the letters that name options (bank/option_order.py),
+whether its key is in doubt (the explanation speaks for an option the key leaves out, see
+bank/lint.py), and whether an earlier question of the same paper has the same stem.
+
+A question is *held* (kept out of exams, practice and the daily quiz) while its key is in doubt and
+no lead has confirmed that key, and for good when it repeats an earlier question of its paper (the
+paper asks it once). Every import refreshes the rows of its papers in the import's transaction;
+`fill_missing` does the same at start-up for questions a migration left without a row.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bank.errors import NotFound
+from bank.models import CHOICE, Question
+from bank.option_order import analyse_options
+from proctor.storage.db import Database
+from proctor.teams import audit
+
+VERSION = 1  # bump when the analysis changes: rows of an older version are redone at start-up
+
+HELD_KEY = "key"
+HELD_DUPLICATE = "duplicate"
+
+
+@dataclass(frozen=True)
+class Check:
+    pinned: list[int]
+    refs: dict[str, list[int]]
+    key_doubt: str
+    duplicate_of: int | None
+
+
+def analyse(questions: list[Question]) -> dict[int, Check]:
+    """The checks of one paper's questions (with ids), given in paper order."""
+    from bank.lint import explanation_speaks_for, normalise_stem  # OpenCC: only when analysing
+
+    out: dict[int, Check] = {}
+    first_of: dict[str, int] = {}
+    for q in questions:
+        pinned, refs = analyse_options(q.stem, q.options, q.explanation) if q.kind in CHOICE else ([], {})
+        spoken = explanation_speaks_for(q)
+        doubt = f"key {q.answer}, but the explanation speaks for {', '.join(spoken)}" if spoken else ""
+        duplicate_of = None
+        stem = normalise_stem(q.stem)
+        if stem and not q.retired:
+            duplicate_of = first_of.setdefault(stem, q.id)
+            if duplicate_of == q.id:
+                duplicate_of = None
+        out[q.id] = Check(pinned, refs, doubt, duplicate_of)
+    return out
+
+
+def held_reason(check: Check, answer_json: str, confirmed_answer: str | None) -> str:
+    if check.duplicate_of is not None:
+        return HELD_DUPLICATE
+    if check.key_doubt and confirmed_answer != answer_json:
+        return HELD_KEY
+    return ""
+
+
+async def refresh_paper(conn: aiosqlite.Connection, paper_id: int) -> None:
+    """Analyse every question of a paper again; call inside the transaction that wrote it."""
+    from bank.paper_store import QUESTION_SELECT, question_from_row
+
+    cur = await conn.execute(f"{QUESTION_SELECT} WHERE q.paper_id=? ORDER BY s.position, q.number", (paper_id,))
+    rows = list(await cur.fetchall())
+    checks = analyse([question_from_row(r) for r in rows])
+    await conn.executemany(
+        """INSERT INTO question_checks (question_id, version, pinned, letter_refs, key_doubt, duplicate_of, held)
+           VALUES (?,?,?,?,?,?,?)
+           ON CONFLICT(question_id) DO UPDATE SET version=excluded.version, pinned=excluded.pinned,
+               letter_refs=excluded.letter_refs, key_doubt=excluded.key_doubt,
+               duplicate_of=excluded.duplicate_of, held=excluded.held""",
+        [(r["id"], VERSION, json.dumps(c.pinned), json.dumps(c.refs), c.key_doubt, c.duplicate_of,
+          held_reason(c, r["answer"], r["confirmed_answer"]))
+         for r in rows for c in [checks[r["id"]]]])
+
+
+async def fill_missing(db: Database) -> int:
+    """Analyse the papers that have a question without a current check; returns how many papers."""
+    rows = await db.fetchall(
+        """SELECT DISTINCT q.paper_id FROM questions q LEFT JOIN question_checks c ON c.question_id = q.id
+           WHERE c.question_id IS NULL OR c.version < ?""", (VERSION,))
+    if not rows:
+        return 0
+    async with db.write() as conn:
+        for r in rows:
+            await refresh_paper(conn, r[0])
+    return len(rows)
+
+
+@dataclass(frozen=True)
+class Held:
+    question_id: int
+    paper: str  # slug
+    section: int
+    number: int
+    held: str  # 'key' | 'duplicate'
+    key_doubt: str
+    duplicate_of: int | None
+
+    @property
+    def reason(self) -> str:
+        if self.held == HELD_DUPLICATE:
+            return f"same stem as question {self.duplicate_of} of this paper: asked once"
+        return f"key in doubt: {self.key_doubt}; held out until a lead confirms it"
+
+
+async def held_questions(db: Database) -> list[Held]:
+    """Every question held out of exams, practice and the daily quiz, in bank order."""
+    rows = await db.fetchall(
+        """SELECT c.question_id, p.slug, s.position, q.number, c.held, c.key_doubt, c.duplicate_of
+           FROM question_checks c JOIN questions q ON q.id = c.question_id
+           JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
+           WHERE c.held != '' AND q.retired = 0 ORDER BY p.id, s.position, q.number""")
+    return [Held(*r) for r in rows]
+
+
+async def confirm_key(db: Database, question_id: int, *, actor: int, now: float,
+                      chat_id: int | None = None) -> bool:
+    """A lead confirms a doubted key: the question is asked again. False if it was not held for its key.
+
+    Audited in the same transaction. Raises NotFound.
+    """
+    async with db.write() as conn:
+        cur = await conn.execute(
+            "SELECT q.answer, c.held FROM questions q LEFT JOIN question_checks c ON c.question_id = q.id "
+            "WHERE q.id=?", (question_id,))
+        row = await cur.fetchone()
+        if row is None:
+            raise NotFound(f"no question {question_id}")
+        if row[1] != HELD_KEY:
+            return False
+        await conn.execute(
+            "UPDATE question_checks SET confirmed_answer=?, confirmed_by=?, confirmed_at=?, held='' "
+            "WHERE question_id=?", (row[0], actor, now, question_id))
+        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="confirm_key",
+                           target=f"question {question_id}", key=json.loads(row[0]))
+    return True

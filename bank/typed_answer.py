@@ -1,0 +1,24 @@
+"""A typed answer as the grader wants it, one rule for exams, practice and daily quizzes.
+
+Choice questions take the letters the candidate saw ("C", "选B", "a, d"), turned into stored
+letters through the question's `OptionOrder`; true/false questions take 对/错, True/False, √/× and
+the like; fill-in and written questions take the text itself. None: not readable as an answer.
+"""
+
+from __future__ import annotations
+
+from bank.grading import parse_choice, parse_truefalse
+from bank.models import CHOICE, Kind, Question
+from bank.option_order import OptionOrder
+
+MAX_TYPED = 4000
+
+
+def typed_response(question: Question, order: OptionOrder, text: str | None) -> object | None:
+    text = (text or "").strip()
+    if question.kind in CHOICE:
+        shown = parse_choice(text, multiple=question.kind == Kind.multi, n_options=len(order))
+        return None if shown is None else order.stored_letters(shown)
+    if question.kind == Kind.truefalse:
+        return parse_truefalse(text)
+    return text[:MAX_TYPED] or None

@@ -1,0 +1,32 @@
+"""The /bankstats lines of questions held out of exams (bank/question_checks.py), with confirm buttons."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton as Button
+from telegram import InlineKeyboardMarkup as Keyboard
+
+from bank.question_checks import HELD_DUPLICATE, Held
+from bot.i18n import t
+from bot.leads import callbacks as cb
+from bot.leads.render import MAX_TEXT, clip
+
+MAX_BUTTONS = 8
+
+
+def held_section(text: str, keyboard: Keyboard | None, held: list[Held], lang: str, scope: int | None, *,
+                 can_confirm: bool) -> tuple[str, Keyboard | None]:
+    """`text` and `keyboard` of the overview with the held questions added (buttons for admins only)."""
+    if not held:
+        return text, keyboard
+    lines = [t("l_bs_held", lang)]
+    rows = list(keyboard.inline_keyboard) if keyboard is not None else []
+    for h in held:
+        where = {"qid": h.question_id, "paper": h.paper, "section": h.section, "number": h.number}
+        if h.held == HELD_DUPLICATE:
+            lines.append(t("l_bs_held_dup", lang, dup=h.duplicate_of, **where))
+            continue
+        lines.append(t("l_bs_held_key", lang, doubt=clip(h.key_doubt, 120), **where))
+        if can_confirm and sum(1 for r in rows if r[0].callback_data.startswith("l:c:")) < MAX_BUTTONS:
+            rows.append([Button(t("l_btn_confirm_key", lang, qid=h.question_id),
+                                callback_data=cb.encode("confirm_key", h.question_id, scope=scope))])
+    return clip(text + "\n\n" + "\n".join(lines), MAX_TEXT), Keyboard(rows) if rows else None
