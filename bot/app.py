@@ -31,12 +31,14 @@ def _features():
 def build_application(settings: Settings, *, clock: Clock | None = None,
                       rate_limiter: bool = True) -> Application:
     """The Application with every handler and start-up step; nothing is opened yet."""
+    clock = clock or SystemClock()
+    processor = PerUserUpdateProcessor()  # metered on the real monotonic clock: it limits a real rate
     builder = (
         ApplicationBuilder()
         .token(settings.telegram_bot_token.get_secret_value())
         .base_url(settings.bot_api_url)
         .defaults(Defaults(block=True))
-        .concurrent_updates(PerUserUpdateProcessor())
+        .concurrent_updates(processor)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
         .application_class(core.ProctorApplication)
@@ -46,7 +48,8 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     if rate_limiter:
         builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=3, overall_time_period=0.1, max_retries=3))  # 30/s, bursts of 3: no 429 from jitter
     app = builder.build()
-    app.bot_data[KEY] = Services(settings=settings, clock=clock or SystemClock())
+    processor.on_overflow = lambda update: core.tell_too_fast(app, update)
+    app.bot_data[KEY] = Services(settings=settings, clock=clock)
     core.register_first(app)
     for feature in _features():
         feature.register(app)

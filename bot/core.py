@@ -129,6 +129,14 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.warning("could not tell the user about the error", exc_info=True)
 
 
+async def tell_too_fast(app: Application, update: Update) -> None:
+    """Some of a flooding user's updates were dropped (bot.ordering): say so, once per burst."""
+    user = update.effective_user
+    chat = update.effective_chat
+    lang = pick_lang(None, user.language_code, services(app).settings.language)
+    await app.bot.send_message(chat.id if chat else user.id, t("too_fast", lang, name=user.first_name or ""))
+
+
 def register_first(app: Application) -> None:
     app.add_handler(TypeHandler(Update, drop_repeated_update), group=-1)
     app.add_handler(CommandHandler("start", start))

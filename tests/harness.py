@@ -28,13 +28,14 @@ T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC
 
 class BotEnv:
     def __init__(self, tmp_path: Path, *, admins: tuple[int, ...] = (), start: float = T0,
-                 shuffle: bool = True, timezone: str = "UTC", rate_limits=None):
+                 shuffle: bool = True, meter: bool = False, timezone: str = "UTC", rate_limits=None):
         self.clock = ManualClock(start)
         self.db_path = tmp_path / "proctor.db"
         self.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=self.clock.now,
                               rate_limits=rate_limits)
         self.admins = admins
         self.shuffle = shuffle
+        self.meter = meter  # the per-user flood meter (bot/ordering.py); tests drive faster than people
         self.timezone = timezone
         self.app = None
 
@@ -57,6 +58,8 @@ class BotEnv:
 
     async def start_app(self) -> None:
         self.app = build_application(self.settings(), clock=self.clock)
+        if not self.meter:  # tests/test_flood.py tests the meter; elsewhere scripted users outpace it
+            self.app.update_processor.burst = self.app.update_processor.max_pending_per_user = 1_000_000
         await start_app(self.app, poll_timeout=1)
 
     async def stop_app(self) -> None:

@@ -53,4 +53,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Only team leads can do that.",
         "zh": "只有组长可以执行此操作。",
     },
+    "too_fast": {
+        "en": "{name}, you are sending faster than I can answer, so I skipped some of your latest messages "
+              "and taps. Please wait for my replies, then send again.",
+        "zh": "{name}，你发送得太快，我来不及处理，跳过了你最近的一些消息和按键。请等我回复后再发送。",
+    },
 }

@@ -128,9 +128,12 @@ async def _response_of(app: Application, press: cb.Press, view: render.View, u: 
 
 
 async def _is_that_message(app: Application, delivery: dstore.Delivery, pos: int, query) -> bool:
+    """The press is on the item's message, or on an unrecorded copy of an item sent twice (a crash)."""
     item = await dstore.get_item(services(app).db, delivery.id, pos)
     msg = query.message
-    return msg is not None and msg.chat.id == delivery.chat_id and msg.message_id == item.message_id
+    if msg is None or msg.chat.id != delivery.chat_id:
+        return False
+    return msg.message_id == item.message_id or item.maybe_duplicated
 
 
 async def _show_draft(app: Application, query, delivery: dstore.Delivery, view: render.View, letters: str,
@@ -185,7 +188,11 @@ async def _answer_private(app: Application, delivery: dstore.Delivery, view: ren
         item = await dstore.get_item(svc.db, delivery.id, view.pos)
         fb = t("daily_sealed", u.lang) if sealed else \
             render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
-        await push.safe_edit(app, delivery.chat_id, item.message_id, render.answered_text(view, u.lang, u.script, fb))
+        answered_text = render.answered_text(view, u.lang, u.script, fb)
+        if item.message_id is not None:  # None: answered on a copy sent before a crash, not yet resent
+            await push.safe_edit(app, delivery.chat_id, item.message_id, answered_text)
+        if query and query.message and query.message.message_id != item.message_id:  # the other copy
+            await push.safe_edit(app, delivery.chat_id, query.message.message_id, answered_text)
         delivery = await dstore.get_delivery(svc.db, delivery.id)
         answered = await answer_store.user_answers(svc.db, delivery.id, u.id)
         if len(answered) < view.total:
@@ -205,6 +212,8 @@ async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if replied is None or not replied.from_user or replied.from_user.id != context.bot.id:
         return
     hit = await dstore.item_by_message(services(context).db, msg.chat_id, replied.message_id)
+    if hit is None:
+        hit = await _unrecorded_copy(app, msg.chat_id, replied)
     if hit is None:
         return
     u = await user_ctx(update, context)
@@ -233,6 +242,18 @@ async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
     await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=title, n=view.pos + 1, fb=fb))
     counts.editor(app).touch(app, delivery.id, view.pos)
+
+
+async def _unrecorded_copy(app: Application, chat_id: int, replied) -> tuple[dstore.Delivery, dstore.Item] | None:
+    """The item whose copy this is, when the bot sent it but died before recording it (sent again
+    since): an older message starting with that item's header line."""
+    first_line = (replied.text or "").split("\n", 1)[0]
+    lang, _script = await push.prefs(app, chat_id, False)
+    db = services(app).db
+    for delivery, item in await dstore.possibly_copied(db, chat_id, replied.message_id):
+        if first_line == render.header(item.pos, len(await dstore.items(db, delivery.id)), lang):
+            return delivery, item
+    return None
 
 
 async def _react(app: Application, chat_id: int, message_id: int) -> None:

@@ -1,8 +1,10 @@
 """Sending the day's quiz: create-or-resume a delivery, send what is still unsent, close it once.
 
 Each send is paced (one message a second per chat), a 429 is retried after its retry_after, and
-a 403 turns the chat's subscription off. A message's id is recorded right after it is sent, so a
-push that stopped halfway (crash, network error) resumes with exactly the messages still missing.
+a 403 turns the chat's subscription off. A send is counted before the call and the message's id
+recorded right after it, so a push that stopped halfway (crash, network error) resumes with
+exactly the messages still missing; one that stopped inside a call may repeat that one message,
+whose copies then both accept answers (bank.daily.delivery).
 """
 
 from __future__ import annotations
@@ -229,6 +231,9 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
     for v in todo:
         count = None if delivery.private else await answer_store.answer_count(svc.db, delivery.id, v.pos)
         text = render.question_text(v, lang, script, private=delivery.private, count=count)
+        # counted before the call, the id written right after it: a crash in between (Telegram took
+        # the message, the id is not written) sends it again, and both copies' buttons work
+        await dstore.mark_sending(svc.db, delivery.id, v.pos)
         try:
             msg = await send(app, delivery.chat_id, text, render.question_keyboard(v, lang))
         except ChatGone as e:

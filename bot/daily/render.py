@@ -79,10 +79,15 @@ def question_body(view: View, script: str) -> str:
     return "\n".join(lines)
 
 
+def header(pos: int, total: int, lang: str) -> str:
+    """A question message's first line: which quiz question it is."""
+    return t("daily_q_header", lang, n=pos + 1, total=total)
+
+
 def question_text(view: View, lang: str, script: str, *, private: bool, count: int | None = None,
                   hints: bool = True) -> str:
     """The question message; in a group it ends with how many have answered."""
-    parts = [t("daily_q_header", lang, n=view.pos + 1, total=view.total), "", question_body(view, script)]
+    parts = [header(view.pos, view.total, lang), "", question_body(view, script)]
     kind = view.question.kind
     if hints and kind == Kind.fill:
         parts += ["", t("daily_fill_private" if private else "daily_fill_group", lang)]

@@ -1,7 +1,10 @@
 """Deliveries: one per (chat, day), created once, resumed after a crash, closed once.
 
-A delivery's items are fixed when it is created. Each item's message_id is written right after
-its message is sent, so a push that stopped halfway sends only the items still without one.
+A delivery's items are fixed when it is created. Each item's send is counted before its message
+is sent and its message_id written right after, so a push that stopped halfway sends only the
+items still without one. Telegram has no idempotency key: a crash between Telegram accepting a
+message and the id being written leaves a copy in the chat that the bot cannot see; the item is
+sent again (never lost) and, having more than one attempt, accepts the buttons of either copy.
 """
 
 from __future__ import annotations
@@ -49,6 +52,12 @@ class Item:
     option_order: str
     message_id: int | None
     sent_at: float | None
+    send_attempts: int = 0
+
+    @property
+    def maybe_duplicated(self) -> bool:
+        """A send of it may have reached the chat unrecorded: more than one copy may be there."""
+        return self.send_attempts > 1 or (self.send_attempts == 1 and self.message_id is None)
 
 
 _SELECT = "SELECT d.*, c.type AS chat_type FROM daily_deliveries d JOIN chats c ON c.id = d.chat_id"
@@ -61,7 +70,7 @@ def _delivery(row: sqlite3.Row) -> Delivery:
 
 def _item(row: sqlite3.Row) -> Item:
     return Item(row["delivery_id"], row["pos"], row["question_id"], row["option_order"],
-                row["message_id"], row["sent_at"])
+                row["message_id"], row["sent_at"], row["send_attempts"])
 
 
 async def find_delivery(db: Database, chat_id: int, day: date | str) -> Delivery | None:
@@ -139,6 +148,25 @@ async def item_by_message(db: Database, chat_id: int, message_id: int) -> tuple[
     if row is None:
         return None
     return await get_delivery(db, row["delivery_id"]), _item(row)
+
+
+async def possibly_copied(db: Database, chat_id: int, before_message_id: int) -> list[tuple[Delivery, Item]]:
+    """Items of this chat's unfinished quizzes that may have an unrecorded copy older than
+    `before_message_id` (sent again after a crash in their send), newest quiz first."""
+    rows = await db.fetchall(
+        """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+           WHERE d.chat_id=? AND d.status IN ('pending','sending','open') AND i.send_attempts > 1
+             AND i.message_id > ?
+           ORDER BY d.day DESC, i.pos""", (chat_id, before_message_id))
+    return [(await get_delivery(db, r["delivery_id"]), _item(r)) for r in rows]
+
+
+async def mark_sending(db: Database, delivery_id: int, pos: int) -> None:
+    """Count a send about to start; after a crash, an item with a count but no message id may be in
+    the chat already."""
+    async with db.write() as conn:
+        await conn.execute("UPDATE daily_items SET send_attempts = send_attempts + 1 WHERE delivery_id=? AND pos=?",
+                           (delivery_id, pos))
 
 
 async def mark_sent(db: Database, delivery_id: int, pos: int, message_id: int, now: float) -> None:

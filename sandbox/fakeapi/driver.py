@@ -14,7 +14,16 @@ from typing import Any, TypeVar
 from sandbox.fakeapi.limits import RateLimiter, RateLimits, SendStats
 from sandbox.fakeapi.methods import ApiError
 from sandbox.fakeapi.server import ApiServer
-from sandbox.fakeapi.state import BotState, Call, CallbackRecord, ChatInfo, Fault, StoredMessage, UserInfo
+from sandbox.fakeapi.state import (
+    BotState,
+    Call,
+    CallbackRecord,
+    ChatInfo,
+    Fault,
+    Hold,
+    StoredMessage,
+    UserInfo,
+)
 
 DEFAULT_TOKEN = "123456:TEST-fake-token"
 T = TypeVar("T")
@@ -425,6 +434,16 @@ class FakeBotApi:
         Default error: 429 with retry_after=1. See ApiError.retry_after/blocked/kicked/server_error.
         """
         self.state.faults.append(Fault(method, error or ApiError.retry_after(1), times, chat_id))
+
+    def hold(self, method: str, *, chat_id: int | None = None,
+             when: Callable[[dict[str, Any]], bool] | None = None, error: ApiError | None = None) -> Hold:
+        """The next call of `method` (to `chat_id`, with params matching `when`) takes effect, but
+        its answer waits for `hold.release()`; `await hold.reached.wait()` to act in that window
+        (kill the bot: the message is in the chat, the bot never learnt its id). With `error`
+        the call takes effect and is answered with that error at once."""
+        hold = Hold(method, chat_id, when, error)
+        self.state.holds.append(hold)
+        return hold
 
     # --- waiting -----------------------------------------------------------------------------
 

@@ -190,6 +190,24 @@ class Fault:
 
 
 @dataclass
+class Hold:
+    """The next call of a method (optionally one chat, matching `when`) is carried out, but its
+    answer is held back until release(): a window where the bot cannot know the call went through.
+    With `error`, it is not held: the call is carried out and answered with the error (a timeout
+    or a 502 after Telegram acted)."""
+
+    method: str
+    chat_id: int | None = None
+    when: Callable[[dict[str, Any]], bool] | None = None
+    error: Exception | None = None
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        self.released.set()
+
+
+@dataclass
 class WebhookInfo:
     url: str = ""
     secret_token: str | None = None
@@ -294,6 +312,7 @@ class BotState:
         self.webhook = WebhookInfo()
         self.updates = UpdateQueue(first_update_id)
         self.faults: list[Fault] = []
+        self.holds: list[Hold] = []
         self.calls: list[Call] = []
         self.errors: list[tuple[Call, int, str]] = []
         self.closing = False
@@ -345,6 +364,14 @@ class BotState:
                 if fault.remaining <= 0:
                     self.faults.remove(fault)
                 return fault.error
+        return None
+
+    def take_hold(self, method: str, params: dict[str, Any]) -> Hold | None:
+        for hold in self.holds:
+            if hold.method == method and hold.chat_id in (None, params.get("chat_id")) \
+                    and (hold.when is None or hold.when(params)):
+                self.holds.remove(hold)
+                return hold
         return None
 
     def message_to_api(self, message: StoredMessage, with_reply: bool = True) -> dict[str, Any]:
