@@ -9,13 +9,14 @@ from telegram import BotCommand, BotCommandScopeDefault
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
 from bot import core, outbox
+from bot.desk_bridge import start_desk, stop_desk
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import KEY, Services, services
 from bot.settings import Settings
-from desk.telegram_bridge import start_desk, stop_desk
 from proctor.clock import Clock, SystemClock
 from proctor.outbox import backoff
 from proctor.storage import updates
+from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database
 
 log = logging.getLogger(__name__)
@@ -60,9 +61,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
 async def _post_init(app: Application) -> None:
     """Open the database, import the default bank, register commands, re-arm every job."""
     svc = services(app)
-    svc.db = await Database.open(svc.settings.db)
-    from proctor.storage.bootstrap import ensure_default_bank
-
+    svc.db = await open_database(svc.settings.db)
     await updates.forget_old(svc.db, svc.now())
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:

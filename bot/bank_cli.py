@@ -18,6 +18,7 @@ from bank.paper_store import get_question, list_papers
 from bank.stats import paper_stats, render_stats
 from proctor import outbox
 from proctor.exams.service import running_counts
+from proctor.storage.bootstrap import open_database
 from proctor.storage.db import Database, default_db_path, unusable
 
 
@@ -86,7 +87,7 @@ def run_bank_command(args: argparse.Namespace) -> int:
 
 
 async def _with_db(command, args) -> int:
-    db = await Database.open()
+    db = await open_database()
     try:
         return await command(db, args)
     finally:
