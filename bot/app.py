@@ -8,7 +8,7 @@ import logging
 from telegram import BotCommand, BotCommandScopeDefault
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
-from bot import core, outbox
+from bot import core, outbox, scheduling
 from bot.desk_bridge import start_desk, stop_desk
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import KEY, Services, services
@@ -51,6 +51,8 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     app = builder.build()
     processor.on_overflow = lambda update: core.tell_too_fast(app, update)
     app.bot_data[KEY] = Services(settings=settings, clock=clock)
+    outbox.register(app)
+    scheduling.register(app, scheduling.SET_COMMANDS, _set_commands_job)
     core.register_first(app)
     for feature in _features():
         feature.register(app)
@@ -106,7 +108,7 @@ async def _try_set_commands(app: Application, tries: int = 0) -> None:
             return
         wait = backoff(tries + 1, outbox.retry_after(e))
         log.warning("could not register the command menu (%s); trying again in %.0fs", e, wait)
-        app.job_queue.run_once(_set_commands_job, wait, data=tries + 1, name="set-commands")
+        scheduling.once(app, scheduling.SET_COMMANDS, None, wait, data=tries + 1)
 
 
 async def _set_commands_job(context) -> None:

@@ -37,6 +37,7 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("report", reports.report))
     app.add_handler(CommandHandler("chart", reports.chart))
     app.add_handler(CommandHandler("digest", digest.digest))
+    digest.register(app)
     app.add_handler(CommandHandler("bankstats", bankstats.bankstats))
     app.add_handler(CommandHandler("retire", bankstats.retire))
     app.add_handler(CommandHandler("restore", bankstats.restore))
