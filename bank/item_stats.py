@@ -14,8 +14,8 @@ import json
 from dataclasses import dataclass
 
 from bank.errors import NotFound
-from proctor.storage.db import Database
-from proctor.teams import audit
+from bank.question_checks import refresh_paper
+from bank.store import Store, record_audit
 
 MIN_RESPONSES = 10  # fewer: no discrimination index
 GROUP_SHARE = 0.27
@@ -45,7 +45,7 @@ def upper_lower_index(pairs: list[tuple[float, float]]) -> float | None:
     return round(upper - lower, 4)
 
 
-async def _responses(db: Database, paper_id: int | None) -> dict[int, list[tuple[float, float]]]:
+async def _responses(db: Store, paper_id: int | None) -> dict[int, list[tuple[float, float]]]:
     where, params = ("AND q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
     out: dict[int, list[tuple[float, float]]] = {}
     exam = await db.fetchall(
@@ -64,7 +64,7 @@ async def _responses(db: Database, paper_id: int | None) -> dict[int, list[tuple
     return out
 
 
-async def item_stats(db: Database, paper_id: int | None = None) -> list[ItemStats]:
+async def item_stats(db: Store, paper_id: int | None = None) -> list[ItemStats]:
     """Statistics of every question (of one paper), in paper, section, number order."""
     where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
     questions = await db.fetchall(
@@ -90,23 +90,21 @@ def needs_attention(stats: list[ItemStats], limit: int = 10) -> list[ItemStats]:
     return scored[:limit]
 
 
-async def set_retired(db: Database, question_id: int, retired: bool, *, lead: int,
+async def set_retired(db: Store, question_id: int, retired: bool, *, lead: int,
                       chat_id: int | None, now: float) -> None:
     """Retire a question (never asked again) or restore it. Raises NotFound."""
     async with db.write() as conn:
         cur = await conn.execute("UPDATE questions SET retired=? WHERE id=?", (int(retired), question_id))
         if cur.rowcount != 1:
             raise NotFound(f"no question {question_id}")
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id,
+        await record_audit(conn, at=now, actor=lead, chat_id=chat_id,
                            action="retire" if retired else "restore", target=f"question:{question_id}")
         # retiring the first of two same-stem questions lets the repeat be asked (bank/question_checks.py)
-        from bank.question_checks import refresh_paper
-
         cur = await conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
         await refresh_paper(conn, (await cur.fetchone())[0])
 
 
-async def find_paper(db: Database, key: str) -> tuple[int, str, str]:
+async def find_paper(db: Store, key: str) -> tuple[int, str, str]:
     """A paper by slug or id: (id, slug, title). Raises NotFound."""
     row = await db.fetchone("SELECT id, slug, title FROM papers WHERE slug=?", (key,))
     if row is None and key.isdigit():
@@ -116,11 +114,11 @@ async def find_paper(db: Database, key: str) -> tuple[int, str, str]:
     return row[0], row[1], row[2]
 
 
-async def is_exam_only(db: Database, paper_id: int) -> bool:
+async def is_exam_only(db: Store, paper_id: int) -> bool:
     return bool(await db.scalar("SELECT exam_only FROM papers WHERE id=?", (paper_id,)))
 
 
-async def set_exam_only(db: Database, paper_id: int, on: bool, *, lead: int, chat_id: int | None,
+async def set_exam_only(db: Store, paper_id: int, on: bool, *, lead: int, chat_id: int | None,
                         now: float) -> None:
     """Mark a paper exam-only (kept out of practice and daily quizzes) or not. Raises NotFound."""
     async with db.write() as conn:
@@ -129,5 +127,5 @@ async def set_exam_only(db: Database, paper_id: int, on: bool, *, lead: int, cha
                                  (int(on), int(on), paper_id))
         if cur.rowcount != 1:
             raise NotFound(f"no paper {paper_id}")
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="exam_only",
+        await record_audit(conn, at=now, actor=lead, chat_id=chat_id, action="exam_only",
                            target=f"paper:{paper_id}", on=on)

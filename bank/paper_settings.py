@@ -7,8 +7,7 @@ from bank.errors import BankError
 from bank.item_stats import find_paper
 from bank.models import MultiPolicy, PaperSettings, ReviewOption
 from bank.paper_store import load_paper
-from proctor.storage.db import Database
-from proctor.teams import audit
+from bank.store import Store, record_audit
 
 
 class BadSetting(BankError):
@@ -56,7 +55,7 @@ def _check(changes: dict) -> dict:
     return out
 
 
-async def update_settings(db: Database, paper_key: str, *, actor: int, now: float, **changes) -> PaperSettings:
+async def update_settings(db: Store, paper_key: str, *, actor: int, now: float, **changes) -> PaperSettings:
     """Change some of a paper's settings in one audited transaction; returns them all.
 
     Raises NotFound for an unknown paper and BadSetting for a value out of range.
@@ -67,12 +66,12 @@ async def update_settings(db: Database, paper_key: str, *, actor: int, now: floa
         sets = ", ".join(f"{_COLUMNS[k]}=?" for k in checked)
         async with db.write() as conn:
             await conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
-            await audit.record(conn, at=now, actor=actor, chat_id=None, action="paper_settings",
+            await record_audit(conn, at=now, actor=actor, chat_id=None, action="paper_settings",
                                target=f"paper:{slug}", **checked)
     return (await load_paper(db, paper_id)).settings
 
 
-async def review_option(db: Database, paper_id: int | None) -> ReviewOption:
+async def review_option(db: Store, paper_id: int | None) -> ReviewOption:
     """What a candidate sees at the end of an attempt on the paper (a mock paper: everything)."""
     if paper_id is None:
         return ReviewOption.full
@@ -82,5 +81,5 @@ async def review_option(db: Database, paper_id: int | None) -> ReviewOption:
     return PaperSettings(invite_only=bool(row["invite_only"]), review=row["review"]).review_option
 
 
-async def is_invite_only(db: Database, paper_id: int) -> bool:
+async def is_invite_only(db: Store, paper_id: int) -> bool:
     return bool(await db.scalar("SELECT invite_only FROM papers WHERE id=?", (paper_id,)))

@@ -8,16 +8,18 @@ import sqlite3
 import aiosqlite
 
 from bank.errors import NotFound, SameTitle
-from bank.models import Kind, Paper, PaperSettings, Question, Section, Source, fingerprint
+from bank.models import Kind, Paper, PaperSettings, Question, Section, fingerprint
 from bank.question_checks import refresh_paper
-from proctor.storage.db import Database
+from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
+from bank.question_rows import question_from_row
+from bank.store import Store
 
 
 def _dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-async def save_paper(db: Database, paper: Paper, now: float) -> int:
+async def save_paper(db: Store, paper: Paper, now: float) -> int:
     """Insert or update a paper in one transaction; returns its id.
 
     Questions are matched by fingerprint, so a re-import updates them in place and the answers
@@ -27,7 +29,7 @@ async def save_paper(db: Database, paper: Paper, now: float) -> int:
         return await _write_paper(conn, paper, now)
 
 
-async def save_papers(db: Database, papers: list[Paper], now: float, *, same_title: bool = False) -> list[int]:
+async def save_papers(db: Store, papers: list[Paper], now: float, *, same_title: bool = False) -> list[int]:
     """Insert or update several papers in one transaction (all or none); returns their ids.
 
     A paper is identified by its slug. Unless `same_title`, a paper whose title another paper
@@ -116,47 +118,9 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
     return paper_id
 
 
-def question_from_row(row: sqlite3.Row) -> Question:
-    keys = row.keys()
-    return Question(
-        id=row["id"],
-        number=row["number"],
-        kind=Kind(row["kind"]),
-        stem=row["stem"],
-        options=json.loads(row["options"]),
-        answer=json.loads(row["answer"]),
-        explanation=row["explanation"],
-        points=row["points"],
-        flags=json.loads(row["flags"]),
-        topic=row["topic"],
-        retired=bool(row["retired"]),
-        name=row["name"],
-        weights=json.loads(row["weights"]),
-        feedback=json.loads(row["feedback"]),
-        difficulty=row["difficulty"],
-        source=Source(paper=row["slug"], section=row["section_pos"], number=row["number"])
-        if "slug" in keys else None,
-        **_checks(row, keys),
-    )
 
 
-def _checks(row: sqlite3.Row, keys) -> dict:
-    """What the import found (bank/question_checks.py), when the row carries it."""
-    if "held" not in keys or row["pinned"] is None:
-        return {}
-    return {"pinned": json.loads(row["pinned"]), "letter_refs": json.loads(row["letter_refs"]),
-            "held": row["held"]}
-
-
-_QUESTION_SELECT = """SELECT q.*, p.slug AS slug, s.position AS section_pos,
-                             c.pinned, c.letter_refs, c.held, c.confirmed_answer
-                      FROM questions q JOIN papers p ON p.id = q.paper_id
-                      JOIN sections s ON s.id = q.section_id
-                      LEFT JOIN question_checks c ON c.question_id = q.id"""
-QUESTION_SELECT = _QUESTION_SELECT
-
-
-async def get_question(db: Database, question_id: int) -> Question:
+async def get_question(db: Store, question_id: int) -> Question:
     """Raises NotFound."""
     row = await db.fetchone(f"{_QUESTION_SELECT} WHERE q.id = ?", (question_id,))
     if row is None:
@@ -164,7 +128,7 @@ async def get_question(db: Database, question_id: int) -> Question:
     return question_from_row(row)
 
 
-async def get_questions(db: Database, ids: list[int]) -> dict[int, Question]:
+async def get_questions(db: Store, ids: list[int]) -> dict[int, Question]:
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
@@ -185,7 +149,7 @@ def _settings_from_row(row: sqlite3.Row) -> PaperSettings:
     )
 
 
-async def load_paper(db: Database, key: int | str, *, include_retired: bool = False) -> Paper:
+async def load_paper(db: Store, key: int | str, *, include_retired: bool = False) -> Paper:
     """A whole paper by id or slug. Raises NotFound."""
     col = "id" if isinstance(key, int) else "slug"
     prow = await db.fetchone(f"SELECT * FROM papers WHERE {col} = ?", (key,))
@@ -211,11 +175,11 @@ async def load_paper(db: Database, key: int | str, *, include_retired: bool = Fa
                  settings=_settings_from_row(prow), notes=json.loads(prow["notes"]))
 
 
-async def list_papers(db: Database) -> list[Paper]:
+async def list_papers(db: Store) -> list[Paper]:
     """Every paper, whole, in import order."""
     rows = await db.fetchall("SELECT id FROM papers ORDER BY id")
     return [await load_paper(db, r["id"]) for r in rows]
 
 
-async def paper_count(db: Database) -> int:
+async def paper_count(db: Store) -> int:
     return await db.scalar("SELECT COUNT(*) FROM papers")

@@ -20,8 +20,8 @@ import aiosqlite
 from bank.errors import NotFound
 from bank.models import CHOICE, Question
 from bank.option_order import analyse_options
-from proctor.storage.db import Database
-from proctor.teams import audit
+from bank.question_rows import QUESTION_SELECT, question_from_row
+from bank.store import Store, record_audit
 
 VERSION = 1  # bump when the analysis changes: rows of an older version are redone at start-up
 
@@ -39,7 +39,8 @@ class Check:
 
 def analyse(questions: list[Question]) -> dict[int, Check]:
     """The checks of one paper's questions (with ids), given in paper order."""
-    from bank.lint import explanation_speaks_for, normalise_stem  # OpenCC: only when analysing
+    # lazy, not a circle: bank.lint loads OpenCC (heavy), wanted only when a paper is analysed
+    from bank.lint import explanation_speaks_for, normalise_stem
 
     out: dict[int, Check] = {}
     first_of: dict[str, int] = {}
@@ -67,8 +68,6 @@ def held_reason(check: Check, answer_json: str, confirmed_answer: str | None) ->
 
 async def refresh_paper(conn: aiosqlite.Connection, paper_id: int) -> None:
     """Analyse every question of a paper again; call inside the transaction that wrote it."""
-    from bank.paper_store import QUESTION_SELECT, question_from_row
-
     cur = await conn.execute(f"{QUESTION_SELECT} WHERE q.paper_id=? ORDER BY s.position, q.number", (paper_id,))
     rows = list(await cur.fetchall())
     checks = analyse([question_from_row(r) for r in rows])
@@ -83,7 +82,7 @@ async def refresh_paper(conn: aiosqlite.Connection, paper_id: int) -> None:
          for r in rows for c in [checks[r["id"]]]])
 
 
-async def fill_missing(db: Database) -> int:
+async def fill_missing(db: Store) -> int:
     """Analyse the papers that have a question without a current check; returns how many papers."""
     rows = await db.fetchall(
         """SELECT DISTINCT q.paper_id FROM questions q LEFT JOIN question_checks c ON c.question_id = q.id
@@ -113,7 +112,7 @@ class Held:
         return f"key in doubt: {self.key_doubt}; held out until a lead confirms it"
 
 
-async def held_questions(db: Database) -> list[Held]:
+async def held_questions(db: Store) -> list[Held]:
     """Every question held out of exams, practice and the daily quiz, in bank order."""
     rows = await db.fetchall(
         """SELECT c.question_id, p.slug, s.position, q.number, c.held, c.key_doubt, c.duplicate_of
@@ -123,7 +122,7 @@ async def held_questions(db: Database) -> list[Held]:
     return [Held(*r) for r in rows]
 
 
-async def confirm_key(db: Database, question_id: int, *, actor: int, now: float,
+async def confirm_key(db: Store, question_id: int, *, actor: int, now: float,
                       chat_id: int | None = None) -> bool:
     """A lead confirms a doubted key: the question is asked again. False if it was not held for its key.
 
@@ -141,6 +140,6 @@ async def confirm_key(db: Database, question_id: int, *, actor: int, now: float,
         await conn.execute(
             "UPDATE question_checks SET confirmed_answer=?, confirmed_by=?, confirmed_at=?, held='' "
             "WHERE question_id=?", (row[0], actor, now, question_id))
-        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="confirm_key",
+        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="confirm_key",
                            target=f"question {question_id}", key=json.loads(row[0]))
     return True

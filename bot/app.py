@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
+import importlib.util
 import logging
+import secrets
+from urllib.parse import urlparse
 
-from telegram import BotCommand, BotCommandScopeDefault
+from telegram import Bot, BotCommand, BotCommandScopeDefault
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
-from bot import core, outbox
+from bot import core, outbox, scheduling
+from bot.desk_bridge import start_desk, stop_desk
+from bot.logging_setup import register_secret
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import KEY, Services, services
 from bot.settings import Settings
-from desk.telegram_bridge import start_desk, stop_desk
 from proctor.clock import Clock, SystemClock
 from proctor.outbox import backoff
 from proctor.storage import updates
+from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database
 
 log = logging.getLogger(__name__)
@@ -50,6 +57,8 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     app = builder.build()
     processor.on_overflow = lambda update: core.tell_too_fast(app, update)
     app.bot_data[KEY] = Services(settings=settings, clock=clock)
+    outbox.register(app)
+    scheduling.register(app, scheduling.SET_COMMANDS, _set_commands_job)
     core.register_first(app)
     for feature in _features():
         feature.register(app)
@@ -60,9 +69,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
 async def _post_init(app: Application) -> None:
     """Open the database, import the default bank, register commands, re-arm every job."""
     svc = services(app)
-    svc.db = await Database.open(svc.settings.db)
-    from proctor.storage.bootstrap import ensure_default_bank
-
+    svc.db = await open_database(svc.settings.db)
     await updates.forget_old(svc.db, svc.now())
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
@@ -97,8 +104,6 @@ async def _set_commands(app: Application) -> None:
 async def _try_set_commands(app: Application, tries: int = 0) -> None:
     """Register the command menu; a failure never stops start-up: a transient one is retried in the
     background with backoff, a refusal is logged."""
-    from telegram.error import TelegramError
-
     try:
         await _set_commands(app)
     except TelegramError as e:
@@ -107,7 +112,7 @@ async def _try_set_commands(app: Application, tries: int = 0) -> None:
             return
         wait = backoff(tries + 1, outbox.retry_after(e))
         log.warning("could not register the command menu (%s); trying again in %.0fs", e, wait)
-        app.job_queue.run_once(_set_commands_job, wait, data=tries + 1, name="set-commands")
+        scheduling.once(app, scheduling.SET_COMMANDS, None, wait, data=tries + 1)
 
 
 async def _set_commands_job(context) -> None:
@@ -123,9 +128,6 @@ async def preflight(settings: Settings) -> None:
 
     Raises StartupFailed (and lets bank errors such as DatabaseTooNew through).
     """
-    from telegram import Bot
-    from telegram.error import InvalidToken, NetworkError, TelegramError
-
     db = await Database.open(settings.db)
     try:
         await db.quick_check()  # a damaged file is one line now, not a traceback in the first handler
@@ -150,19 +152,11 @@ def _without_token(settings: Settings, text: str) -> str:
 
 def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     """Run until interrupted: long polling, or a webhook with a secret token."""
-    import asyncio
-    import importlib.util
-
     if webhook_url and importlib.util.find_spec("tornado") is None:
         raise StartupFailed("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
     asyncio.run(preflight(settings))
     app = build_application(settings)
     if webhook_url:
-        import secrets
-        from urllib.parse import urlparse
-
-        from bot.logging_setup import register_secret
-
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
         register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
         # PTB serves only url_path (default "/"), whatever webhook_url it registers: serve the URL's path.

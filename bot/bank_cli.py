@@ -14,10 +14,14 @@ from bank.formats.files import EXPORT_FORMATS, export, parse_any, template
 from bank.importer import import_files
 from bank.lint import lint, summary
 from bank.models import CHOICE, Kind, Question
+from bank.paper_settings import BadSetting, update_settings
 from bank.paper_store import get_question, list_papers
+from bank.question_checks import confirm_key
 from bank.stats import paper_stats, render_stats
+from bot.invite_cli import add_invite_commands, invite_commands
 from proctor import outbox
 from proctor.exams.service import running_counts
+from proctor.storage.bootstrap import open_database
 from proctor.storage.db import Database, default_db_path, unusable
 
 
@@ -52,8 +56,6 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
                     help="only an invite opens it (implies exam-only)")
     st.add_argument("--review", choices=["score", "sections", "full", "none"], dest="review",
                     help="what a candidate sees at the end")
-    from bot.invite_cli import add_invite_commands
-
     add_invite_commands(subparsers)
 
 
@@ -64,8 +66,6 @@ def run_bank_command(args: argparse.Namespace) -> int:
         "set": _set, "status": _status, "confirm": _confirm,
     }
     if args.command == "invite":
-        from bot.invite_cli import invite_commands
-
         commands = invite_commands()
     name = args.command if args.command in ("import", "status") else getattr(args, "bank_command", None)
     if args.command == "invite":
@@ -86,7 +86,7 @@ def run_bank_command(args: argparse.Namespace) -> int:
 
 
 async def _with_db(command, args) -> int:
-    db = await Database.open()
+    db = await open_database()
     try:
         return await command(db, args)
     finally:
@@ -142,8 +142,6 @@ def _write_out(data: str | bytes, output: str | None) -> int:
 
 
 async def _set(db: Database, args) -> int:
-    from bank.paper_settings import BadSetting, update_settings
-
     changes = {}
     for name in ("time_limit_min", "grading_method", "multi_policy"):
         if getattr(args, name) is not None:
@@ -177,8 +175,6 @@ async def _status(db: Database, args) -> int:
 
 
 async def _confirm(db: Database, args) -> int:
-    from bank.question_checks import confirm_key
-
     if not await confirm_key(db, args.id, actor=0, now=time.time()):
         print(f"proctor: question {args.id} is not held for its key", file=sys.stderr)
         return 1

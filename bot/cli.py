@@ -12,6 +12,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+# The imports inside the functions below are lazy on purpose, not to dodge a circle (nothing imports
+# this module): `proctor bank ...` starts without loading telegram, the bot or the sandbox.
+
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="proctor", description="Exam Proctor: a Telegram bot for exams.")
@@ -43,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
 
     setup_logging(args.log_level or logging.WARNING, fmt="%(levelname)s %(name)s: %(message)s")
     if args.command == "sandbox":
+        # the entry point starts the layer above the bot (declared in pyproject's layers contract)
         from sandbox.session import run_sandbox
 
         return asyncio.run(run_sandbox(Path(args.db) if args.db else None))

@@ -19,6 +19,7 @@ from telegram.ext import (
     filters,
 )
 
+from bank.grading import warm_up
 from bot.i18n import pick_lang, t
 from bot.services import services
 from bot.userctx import user_ctx
@@ -163,8 +164,6 @@ def warm_up_in_background() -> None:
 
     def _warm():
         try:
-            from bank.grading import warm_up
-
             warm_up()
             # the dictionaries are long-lived: move them out of the collector's way, so full
             # collections stop sweeping them (pauses of ~100 ms under load otherwise)

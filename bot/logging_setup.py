@@ -12,6 +12,7 @@ import logging
 import re
 import sys
 import threading
+import traceback
 
 MIN_SECRET = 8  # shorter strings would be replaced wherever they occur: refuse them instead
 
@@ -79,8 +80,6 @@ class RedactSecrets(logging.Filter):
 
 
 def _excepthook(exc_type, exc, tb) -> None:
-    import traceback
-
     sys.stderr.write(redact("".join(traceback.format_exception(exc_type, exc, tb))))
 
 

@@ -10,18 +10,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bank.errors import NotFound
+from bot import scheduling
 from bot.services import services
 from proctor import outbox
 
 log = logging.getLogger(__name__)
 
-JOB = "outbox"
+JOB = scheduling.OUTBOX
 Sender = Callable[[Application, outbox.Outgoing], Awaitable[None]]
 
 
@@ -39,6 +40,11 @@ def retry_after(error: TelegramError) -> float | None:
     return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
 
 
+def register(app: Application) -> None:
+    """Hand the delivery job to the scheduler."""
+    scheduling.register(app, scheduling.OUTBOX, flush_job)
+
+
 def add_sender(app: Application, kind: str, sender: Sender) -> None:
     services(app).extra.setdefault("outbox_senders", {})[kind] = sender
 
@@ -50,13 +56,7 @@ def kick(app: Application) -> None:
 
 def arm(app: Application, at: float) -> None:
     """Make the one outbox job run at `at` (clock time), unless it is already due sooner."""
-    delay = max(0.0, at - services(app).now())
-    existing = app.job_queue.scheduler.get_job(JOB)
-    wanted = datetime.now(UTC) + timedelta(seconds=delay)
-    if existing is not None and existing.next_run_time is not None and existing.next_run_time <= wanted:
-        return
-    app.job_queue.run_once(flush_job, when=delay, name=JOB,
-                           job_kwargs={"id": JOB, "replace_existing": True, "misfire_grace_time": None})
+    scheduling.once_unless_sooner(app, scheduling.OUTBOX, at - services(app).now())
 
 
 async def flush_job(context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -1,4 +1,4 @@
 """The lead's desk: a Telegram Mini App served by the bot's own process (aiohttp + Jinja2).
 
-Only `desk.telegram_bridge` imports `telegram`; everything else talks to the domain (`bank/`).
+Only `bot.desk_bridge` imports `telegram`; everything else talks to the domain (`bank/`).
 """

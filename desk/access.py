@@ -17,7 +17,7 @@ from proctor.teams.review import Outcome
 
 
 class Bridge(Protocol):
-    """What the desk needs from the chat side (implemented by desk.telegram_bridge)."""
+    """What the desk needs from the chat side (implemented by bot.desk_bridge)."""
 
     def is_admin(self, user_id: int) -> bool: ...
 

@@ -8,12 +8,12 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import aiohttp_jinja2
 from aiohttp import web
 
 from bank.csv_safety import safe_cell
-from bot.i18n import pick_lang, t
 from desk.access import Access, Bridge, Refused, access_of
 from desk.auth import Session, Sessions, csrf_ok
 from proctor.clock import Clock
@@ -29,12 +29,22 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
        "https://*.telegram.org")
 
 
+class Texts(Protocol):
+    """The interface text catalogue, handed in by the bot (bot.desk_bridge passes `bot.i18n`):
+    the desk sits below the bot and never imports it."""
+
+    def t(self, key: str, lang: str, /, **kw) -> str: ...
+
+    def pick_lang(self, stored: str | None, telegram_code: str | None, default: str = "en") -> str: ...
+
+
 @dataclass
 class DeskContext:
     db: Database
     bridge: Bridge
     bot_token: str
     clock: Clock
+    texts: Texts
     default_lang: str = "en"
     default_zone: str = "UTC"
     https: bool = False  # the public URL is https: cookies are Secure
@@ -83,9 +93,10 @@ class Lead:
     session: Session
     access: Access
     lang: str
+    texts: Texts
 
     def t(self, key: str, **kw) -> str:
-        return t(key, self.lang, **kw)
+        return self.texts.t(key, self.lang, **kw)
 
 
 async def current_lead(request: web.Request) -> Lead | None:
@@ -95,8 +106,8 @@ async def current_lead(request: web.Request) -> Lead | None:
     if session is None:
         return None
     prefs = await find_prefs(c.db, session.user_id)
-    lang = pick_lang(prefs.language if prefs else None, session.telegram_lang, c.default_lang)
-    return Lead(session, await access_of(c.db, c.bridge, session.user_id), lang)
+    lang = c.texts.pick_lang(prefs.language if prefs else None, session.telegram_lang, c.default_lang)
+    return Lead(session, await access_of(c.db, c.bridge, session.user_id), lang, c.texts)
 
 
 Handler = Callable[[web.Request, Lead], Awaitable[web.StreamResponse]]
@@ -134,7 +145,7 @@ def refused(request: web.Request, lead: Lead, key: str) -> web.StreamResponse:
 def render(request: web.Request, lead: Lead | None, template: str, context: dict,
            status: int = 200) -> web.StreamResponse:
     lang = lead.lang if lead else ctx(request).default_lang
-    base = {"lang": lang, "_": lambda key, **kw: t(key, lang, **kw), "lead": lead, "csrf": lead.session.csrf if lead else "", "path": request.path,
+    base = {"lang": lang, "_": lambda key, **kw: ctx(request).texts.t(key, lang, **kw), "lead": lead, "csrf": lead.session.csrf if lead else "", "path": request.path,
             "query": request.query_string, "prefix": PREFIX}
     return aiohttp_jinja2.render_template(template, request, {**base, **context}, status=status)
 

@@ -19,9 +19,10 @@ from enum import StrEnum
 import aiosqlite
 
 from bank.errors import BankError, NotFound
+from bank.paper_store import list_papers
+from bank.store import record_audit
 from proctor import outbox
 from proctor.storage.db import Database
-from proctor.teams import audit
 
 PREFIX = "inv_"
 _PAYLOAD = re.compile(r"^inv_([A-Za-z0-9_-]{22})$")  # token_urlsafe(16): 22 characters, 128 bits
@@ -267,7 +268,7 @@ async def create(db: Database, *, paper_id: int, team: int | None, lead: int, no
                 (hash_token(token), paper_id, team, lead, now, now + window, extra_min, username, attempts,
                  int(notify and team is not None)))
             invite_id = (await cur.fetchone())[0]
-            await audit.record(conn, at=now, actor=lead, chat_id=team, action="invite_create",
+            await record_audit(conn, at=now, actor=lead, chat_id=team, action="invite_create",
                                target=f"invite:{invite_id}", paper=paper_id, closes_at=now + window,
                                extra_min=extra_min, username=username)
             made.append((invite_id, token))
@@ -299,7 +300,7 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
                 raise Refused("expired")
             await conn.execute("UPDATE invites SET status=?, candidate_id=?, claimed_at=? WHERE id=? AND status=?",
                                (claim(inv.status), user_id, now, inv.id, S.open))
-            await audit.record(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action="invite_claim",
+            await record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action="invite_claim",
                                target=f"invite:{inv.id}", target_user=user_id)
     inv = await get(db, inv.id)
     reason = unusable(inv, now)
@@ -375,7 +376,7 @@ async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float)
             raise IllegalTransition("the invite has expired")
         await conn.execute("UPDATE invites SET status=?, revoked_at=?, revoked_by=? WHERE id=?",
                            (revoke(inv.status), now, actor, inv.id))
-        await audit.record(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_revoke",
+        await record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_revoke",
                            target=f"invite:{inv.id}", target_user=inv.candidate_id)
     return await get(db, invite_id)
 
@@ -394,7 +395,7 @@ async def resend_invite(db: Database, invite_id: int, *, actor: int, now: float)
             raise IllegalTransition("the invite has expired")
         resend(inv.status)
         await conn.execute("UPDATE invites SET token_hash=? WHERE id=?", (hash_token(token), inv.id))
-        await audit.record(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_resend",
+        await record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_resend",
                            target=f"invite:{inv.id}", target_user=inv.candidate_id)
     return await get(db, invite_id), token
 
@@ -442,8 +443,6 @@ async def of_attempt(db: Database, attempt_id: int) -> Invite | None:
 async def find_paper(db: Database, key: str) -> tuple[int, str]:
     """The paper an /invite names: its number as /papers lists it, its slug, or a unique part of its
     title (invite-only papers too, which /papers never lists). Returns (id, title). Raises NotFound."""
-    from bank.paper_store import list_papers
-
     papers = [p for p in await list_papers(db) if any(q.askable for q in p.questions())]
     key = key.strip()
     listed = [p for p in papers if not p.settings.invite_only]

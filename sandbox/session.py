@@ -12,10 +12,10 @@ from pathlib import Path
 from telegram.ext import Application
 
 from bot.app import build_application
+from bot.desk_bridge import RUNNER
 from bot.lifecycle import start_app, stop_app
 from bot.services import services
 from bot.settings import Settings
-from desk.telegram_bridge import RUNNER
 from proctor.clock import ShiftedClock
 from proctor.storage import message_ids, updates
 from proctor.storage.db import DEFAULT_DB, Database

@@ -25,6 +25,7 @@ from pathlib import Path
 from bot.i18n import t as text_of
 from sandbox.fakeapi.driver import FakeBotApi, FakeGroup, FakeUser, Toast
 from sandbox.fakeapi.state import Button, StoredMessage
+from sandbox.tick import parse_duration
 
 _BARE_NUMBER = re.compile(r"^(\d+)$")
 _FORCED_BUTTON = re.compile(r"^[!#](\d+)$")
@@ -341,8 +342,6 @@ async def terminal_chat(
 
 def tick_seconds(line: str) -> float | None:
     """The seconds a `/tick 1h` line moves the clock by (None if it names no duration)."""
-    from sandbox.tick import parse_duration
-
     match = _TICK.match(line.strip())
     return parse_duration(match.group(1) or "") if match else None
 

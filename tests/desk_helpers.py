@@ -8,9 +8,9 @@ import re
 
 import aiohttp
 
+from bot.desk_bridge import RUNNER
 from bot.services import services
 from desk.auth import sign_init_data
-from desk.telegram_bridge import RUNNER
 from desk.web import COOKIE, CTX
 from tests.harness import TOKEN, BotEnv
 

@@ -8,10 +8,11 @@ import pytest
 
 from bank.models import Kind, Paper, Question, Section
 from bank.paper_store import save_paper
-from bank.question_checks import confirm_key, held_questions
+from bank.question_checks import confirm_key, fill_missing, held_questions
 from bot.cli import main
 from proctor.daily.selection import candidates
 from proctor.exams import service as attempts
+from proctor.storage.bootstrap import open_database
 from proctor.storage.db import Database
 from tests.harness import BotEnv
 from tests.test_upgrade import RELEASES, load_release
@@ -154,13 +155,12 @@ async def test_an_upgraded_bank_gets_its_checks_at_start_up(tmp_path):
     dump, _ = RELEASES["0.1.0"]
     path = tmp_path / "proctor.db"
     load_release(dump, path)
-    db = await Database.open(path)
+    db = await open_database(path)  # the bot's and the CLI's start-up path
     try:
         missing = await db.scalar("SELECT COUNT(*) FROM questions q LEFT JOIN question_checks c "
                                   "ON c.question_id = q.id WHERE c.question_id IS NULL")
         assert missing == 0 and await db.scalar("SELECT COUNT(*) FROM question_checks") > 0
         # the start-up step runs once: a second open finds nothing to do
-        from bank.question_checks import fill_missing
         assert await fill_missing(db) == 0
     finally:
         await db.close()

@@ -118,7 +118,7 @@ def to_xlsx(table: list[list[str]]) -> bytes:
 
 
 def _text_cell(ws, value: str):
-    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell import WriteOnlyCell  # heavy: loaded only when a workbook is written
 
     cell = WriteOnlyCell(ws, value=value)
     cell.data_type = "s"

@@ -11,6 +11,7 @@ from bank.grading.normalize import normalize_for_match
 from bank.grading.numerical import parse_number
 from bank.grading.result import Grade, Verdict
 from bank.grading.subjective import key_terms, load_segmenter
+from bank.script import converter
 
 __all__ = [
     "Grade",
@@ -28,8 +29,6 @@ __all__ = [
 
 def warm_up() -> None:
     """Load the OpenCC converters and the jieba dictionary now (call it from a background thread)."""
-    from bank.script import converter
-
     converter("t2s")
     converter("s2t")
     load_segmenter()

@@ -78,7 +78,7 @@ def _safe_reply(text: str) -> str | None:
 
 
 def _sympy_forms(key: str) -> list:
-    import sympy
+    import sympy  # heavy: loaded only for LaTeX keys (not a circle)
     from sympy.parsing.latex import parse_latex
 
     core = key.strip().strip("$").strip()
@@ -97,7 +97,7 @@ def _sympy_forms(key: str) -> list:
 
 
 def _parse_plain(text: str):
-    import sympy
+    import sympy  # heavy: loaded only for LaTeX keys (not a circle)
     from sympy.parsing.sympy_parser import (
         convert_xor,
         implicit_multiplication_application,
@@ -114,7 +114,7 @@ def _parse_plain(text: str):
 def _values(expr) -> list[complex] | None:
     """The expression's values at a few points, in machine floats: "9.0^9.0^9.0" overflows at once
     instead of growing a nine-hundred-million-digit integer (replies have float literals)."""
-    import sympy
+    import sympy  # heavy: loaded only for LaTeX keys (not a circle)
 
     symbols = sorted(expr.free_symbols, key=str)
     if len(symbols) > 2:

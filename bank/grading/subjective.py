@@ -41,7 +41,7 @@ def load_segmenter():
     if _jieba is None:
         with _lock:
             if _jieba is None:
-                import jieba
+                import jieba  # heavy (its dictionary): loaded on first use, not a circle
 
                 jieba.setLogLevel(logging.WARNING)
                 jieba.initialize()

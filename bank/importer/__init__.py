@@ -11,7 +11,7 @@ from bank.importer.json_format import looks_like_json, parse_json_text
 from bank.importer.seed_format import parse_seed_text, slug_for
 from bank.models import Paper
 from bank.paper_store import save_papers
-from proctor.storage.db import Database
+from bank.store import Store
 
 __all__ = ["import_files", "parse_file", "parse_text"]
 
@@ -64,7 +64,7 @@ def _parse_files(paths: Iterable[Path | str], parse: Parse) -> dict[str, tuple[P
     return found
 
 
-async def import_files(db: Database, paths: Iterable[Path | str], now: float, *,
+async def import_files(db: Store, paths: Iterable[Path | str], now: float, *,
                        as_new: bool = False, parse: Parse = parse_file) -> list[Paper]:
     """Parse every file, then write all papers in one transaction; returns them as written.
 

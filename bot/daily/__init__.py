@@ -2,7 +2,7 @@
 
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
-from bot.daily import answering, handlers
+from bot.daily import answering, handlers, jobs
 from bot.daily.jobs import recover
 
 COMMANDS: list[tuple[str, str, str]] = [
@@ -19,6 +19,7 @@ def register(app: Application) -> None:
     # group 2: the exam's handlers (group 1) see private text first; ours only answers daily questions
     app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.REPLY & text, answering.group_reply), group=2)
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & text, answering.private_text), group=2)
+    jobs.register(app)
 
 
 async def on_startup(app: Application) -> None:

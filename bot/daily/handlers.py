@@ -11,6 +11,7 @@ from telegram.constants import ChatType
 from telegram.error import NetworkError
 from telegram.ext import ContextTypes
 
+from bot import scheduling
 from bot.daily import jobs, push
 from bot.i18n import t
 from bot.roles import is_team_lead
@@ -161,7 +162,7 @@ async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
         log.warning("chat %s: /daily now stopped (%s); resuming later", chat.id, e)
         delivery = await dstore.find_delivery(svc.db, chat.id, day)
         if delivery is not None:
-            jobs.retry_later(context.application, jobs.resume_job, delivery.id, f"daily-resume:{delivery.id}")
+            scheduling.once(context.application, scheduling.DAILY_RESUME, delivery.id, jobs.RETRY_SECONDS)
 
 
 async def _explain_existing(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx,

@@ -20,6 +20,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 from telegram.ext import Application
 
 from bank.paper_store import get_questions
+from bot import scheduling
 from bot.daily import render
 from bot.services import services
 from proctor.daily import answers as answer_store
@@ -156,16 +157,20 @@ def _seconds(e: RetryAfter) -> float:
     return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
 
 
+def arm_close(app: Application, delivery: dstore.Delivery) -> None:
+    """(Re)schedule the close of an open quiz at its closes_at (a delay from the bot's clock); the
+    close job itself is bot/daily/jobs.py's, handed to bot/scheduling.py at registration."""
+    scheduling.once(app, scheduling.DAILY_CLOSE, delivery.id, delivery.closes_at - services(app).now())
+
+
 async def turn_off(app: Application, chat_id: int, why: str, delivery_id: int | None = None) -> None:
     """The bot may not post here: turn the subscription off, keep why, stop its job."""
-    from bot.daily.jobs import disarm_push
-
     svc = services(app)
     reason = "blocked" if chat_id > 0 else "kicked"  # private chat ids are positive
     await subs.unsubscribe(svc.db, chat_id, None, svc.now(), reason=reason)
     if delivery_id is not None:
         await dstore.set_status(svc.db, delivery_id, "failed")
-    disarm_push(app, chat_id)
+    scheduling.disarm(app, scheduling.DAILY_PUSH, chat_id)
     log.warning("chat %s: cannot post (%s): daily quiz turned off", chat_id, why)
 
 
@@ -180,8 +185,6 @@ async def push_day(app: Application, chat_id: int, private: bool, day: date) -> 
 
     Raises EmptyBank when nothing may be asked.
     """
-    from bot.daily.jobs import arm_close
-
     svc = services(app)
     async with push_slots(app), chat_lock(app, chat_id):
         schedule, n = await schedule_for(app, chat_id)
@@ -261,8 +264,6 @@ async def held(app: Application, delivery: dstore.Delivery) -> bool:
 
 async def close(app: Application, delivery_id: int) -> None:
     """Close the day's quiz once: stop answers; in a group post the keys and the day's top."""
-    from bot.daily.jobs import arm_close
-
     svc = services(app)
     delivery = await dstore.get_delivery(svc.db, delivery_id)
     async with chat_lock(app, delivery.chat_id):

@@ -3,7 +3,7 @@
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
 from bot import outbox
-from bot.exam import buttons, commands, screen, typed
+from bot.exam import buttons, commands, jobs, screen, typed
 from bot.exam.jobs import recover
 from proctor.exams.service import RESULT
 
@@ -29,6 +29,7 @@ def register(app: Application) -> None:
     private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
     app.add_handler(MessageHandler(private_text, typed.typed_answer), group=1)
     outbox.add_sender(app, RESULT, screen.send_result)
+    jobs.register(app)
 
 
 async def on_startup(app: Application) -> None:

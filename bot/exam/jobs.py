@@ -7,6 +7,8 @@ import logging
 from telegram.ext import Application, ContextTypes
 
 from bank.errors import NotFound
+from bot import scheduling
+from bot.exam.screen import finish_and_report
 from bot.services import services
 from proctor.exams import service as attempts
 
@@ -14,27 +16,24 @@ log = logging.getLogger(__name__)
 
 
 def job_name(attempt_id: int) -> str:
-    return f"deadline:{attempt_id}"
+    return scheduling.name(scheduling.DEADLINE, attempt_id)
+
+
+def register(app: Application) -> None:
+    scheduling.register(app, scheduling.DEADLINE, deadline_reached)
 
 
 def arm_deadline(app: Application, attempt_id: int, deadline: float) -> None:
-    """(Re)schedule the attempt's hand-in at its deadline; a stable name replaces an older job."""
-    disarm_deadline(app, attempt_id)
-    delay = max(0.0, deadline - services(app).now())
-    app.job_queue.run_once(deadline_reached, when=delay, data=attempt_id, name=job_name(attempt_id))
+    """(Re)schedule the attempt's hand-in at its deadline; the stable name replaces an older job."""
+    scheduling.once(app, scheduling.DEADLINE, attempt_id, deadline - services(app).now())
 
 
 def disarm_deadline(app: Application, attempt_id: int) -> None:
-    if app.job_queue is None:
-        return
-    for job in app.job_queue.get_jobs_by_name(job_name(attempt_id)):
-        job.schedule_removal()
+    scheduling.disarm(app, scheduling.DEADLINE, attempt_id)
 
 
 async def deadline_reached(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Hand in an attempt whose time is up, even if the candidate is idle."""
-    from bot.exam.screen import finish_and_report
-
     attempt_id = context.job.data
     svc = services(context)
     try:
@@ -51,7 +50,7 @@ async def deadline_reached(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def ensure_deadline(app: Application, attempt) -> None:
     """Arm a running timed attempt's deadline if it has no job (say an earlier arming was lost)."""
-    if attempt.running and attempt.deadline is not None and not app.job_queue.get_jobs_by_name(job_name(attempt.id)):
+    if attempt.running and attempt.deadline is not None and not scheduling.armed(app, scheduling.DEADLINE, attempt.id):
         log.warning("attempt %s had no deadline job: re-armed", attempt.id)
         arm_deadline(app, attempt.id, attempt.deadline)
 

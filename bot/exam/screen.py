@@ -9,7 +9,7 @@ from telegram.ext import Application, ContextTypes
 
 from bank.models import ReviewOption
 from bank.paper_settings import review_option
-from bot import outbox
+from bot import outbox, scheduling
 from bot.exam import render
 from bot.i18n import pick_lang, t
 from bot.services import services
@@ -62,9 +62,7 @@ async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int,
     was already closed."""
     svc = services(context)
     done = await attempts.finish_attempt(svc.db, attempt_id, svc.now(), reason)
-    from bot.exam.jobs import disarm_deadline
-
-    disarm_deadline(context.application, attempt_id)
+    scheduling.disarm(context.application, scheduling.DEADLINE, attempt_id)
     if done is None:
         return False
     await release_daily(context, done[0].user_id)
@@ -73,10 +71,9 @@ async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int,
 
 
 async def release_daily(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:
-    """The exam's keys are no longer sealed: a private daily quiz held back for it goes out now."""
-    from bot.daily.jobs import release
-
-    await release(context.application, user_id)
+    """The exam's keys are no longer sealed: a private daily quiz held back for it goes out now
+    (daily practice's release job, armed by name: the exam does not import daily practice)."""
+    scheduling.once(context.application, scheduling.DAILY_RELEASE, user_id)
 
 
 async def send_result(app: Application, message: Outgoing) -> None:

@@ -5,6 +5,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 from bot import outbox
 from bot.core import add_start_payload
 from bot.invites import buttons, cards, commands
+from bot.leads.reports import add_report
 from proctor.invites import PREFIX, RESULT_CARD, TEAM_NOTE
 
 COMMANDS: list[tuple[str, str, str]] = [
@@ -20,3 +21,4 @@ def register(app: Application) -> None:
     add_start_payload(app, PREFIX, commands.open_link)
     outbox.add_sender(app, RESULT_CARD, cards.send_card)
     outbox.add_sender(app, TEAM_NOTE, cards.send_note)
+    add_report(app, "invites", commands.hiring_report)

@@ -3,7 +3,7 @@
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot import outbox
-from bot.leads import bankstats, callbacks, digest, leaderboard, privacy, reports, review, team, webdesk
+from bot.leads import bankstats, buttons, digest, leaderboard, privacy, reports, review, team, webdesk
 from proctor.teams.review import NOTICE
 
 COMMANDS: list[tuple[str, str, str]] = [
@@ -37,6 +37,7 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("report", reports.report))
     app.add_handler(CommandHandler("chart", reports.chart))
     app.add_handler(CommandHandler("digest", digest.digest))
+    digest.register(app)
     app.add_handler(CommandHandler("bankstats", bankstats.bankstats))
     app.add_handler(CommandHandler("retire", bankstats.retire))
     app.add_handler(CommandHandler("restore", bankstats.restore))
@@ -44,7 +45,7 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("team", team.team))
     app.add_handler(CommandHandler("join", team.join))
     app.add_handler(CommandHandler("desk", webdesk.desk))
-    app.add_handler(CallbackQueryHandler(callbacks.on_button, pattern=r"^l:"), group=0)
+    app.add_handler(CallbackQueryHandler(buttons.on_button, pattern=r"^l:"), group=0)
     outbox.add_sender(app, NOTICE, review.send_notice)
 
 

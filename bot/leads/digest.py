@@ -8,6 +8,7 @@ from telegram import Update
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application, ContextTypes
 
+from bot import scheduling
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_lead
@@ -20,12 +21,15 @@ log = logging.getLogger(__name__)
 
 
 def job_name(chat_id: int) -> str:
-    return f"leads-digest:{chat_id}"
+    return scheduling.name(scheduling.DIGEST, chat_id)
+
+
+def register(app: Application) -> None:
+    scheduling.register(app, scheduling.DIGEST, digest_due)
 
 
 def disarm(app: Application, chat_id: int) -> None:
-    for job in app.job_queue.get_jobs_by_name(job_name(chat_id)):
-        job.schedule_removal()
+    scheduling.disarm(app, scheduling.DIGEST, chat_id)
 
 
 async def arm(app: Application, s: dg.Schedule) -> None:
@@ -37,7 +41,7 @@ async def arm(app: Application, s: dg.Schedule) -> None:
     now = svc.now()
     tz = await chat_zone(svc.db, s.chat_id, svc.settings.timezone)
     due = now if dg.missed(s, now, tz) else dg.next_due(s, now, tz)
-    app.job_queue.run_once(digest_due, when=max(0.0, due - now), data=s.chat_id, name=job_name(s.chat_id))
+    scheduling.once(app, scheduling.DIGEST, s.chat_id, due - now)
 
 
 async def post_digest(app: Application, chat_id: int, *, claim: bool) -> bool:
@@ -80,8 +84,7 @@ async def digest_due(context: ContextTypes.DEFAULT_TYPE) -> None:
         disarm(app, chat_id)  # one job per group, whoever ran this one
         if s is not None and s.enabled:
             now = svc.now()
-            app.job_queue.run_once(digest_due, when=max(1.0, dg.next_due(s, now, tz) - now),
-                                   data=chat_id, name=job_name(chat_id))
+            scheduling.once(app, scheduling.DIGEST, chat_id, max(1.0, dg.next_due(s, now, tz) - now))
 
 
 async def digest(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

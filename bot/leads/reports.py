@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from telegram import InputFile, Update
-from telegram.ext import ContextTypes
+from telegram.ext import Application, ContextTypes
 
 from bot.i18n import t
 from bot.leads import render
@@ -18,6 +19,15 @@ from proctor.teams.charts import chart_data, render_png
 from proctor.teams.reports import team_csv
 
 DEFAULT_PERIOD = "month"
+
+
+_EXTRA = "lead_reports"  # app.bot_data: /report <name> -> handler(update, context, desk)
+
+
+def add_report(app: Application, name: str, handler: Callable[..., Awaitable[None]]) -> None:
+    """Another feature's `/report <name>` (invites: the hiring view); it registers it here, so the
+    leads' feature never imports the features built on it."""
+    app.bot_data.setdefault(_EXTRA, {})[name] = handler
 
 
 async def _period(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk, usage: str) -> lb.Period | None:
@@ -44,10 +54,10 @@ async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     desk = await require_lead(update, context)
     if desk is None:
         return
-    if [a.lower() for a in (context.args or [])] == ["invites"]:  # the hiring view
-        from bot.invites.commands import hiring_report
-
-        await hiring_report(update, context, desk)
+    args = [a.lower() for a in (context.args or [])]
+    extra = context.application.bot_data.get(_EXTRA, {}).get(args[0]) if len(args) == 1 else None
+    if extra is not None:  # /report invites: the hiring view, handed in by bot/invites
+        await extra(update, context, desk)
         return
     period = await _period(update, context, desk, "l_rp_usage")
     if period is None:

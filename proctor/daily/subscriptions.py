@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from bank.store import record_audit
 from proctor.daily.schedule import Schedule, parse_hhmm, parse_timezone
 from proctor.storage.db import Database
-from proctor.teams import audit
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
             (chat_id, at, timezone, questions, close_after_min, by, now))
         await conn.execute("UPDATE chats SET timezone=?, updated_at=? WHERE id=?", (timezone, now, chat_id))
         if by is not None and chat_id < 0:  # a lead changed a team group's schedule
-            await audit.record(conn, at=now, actor=by, chat_id=chat_id, action="daily_on",
+            await record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_on",
                                target=f"{at} {timezone}", questions=questions, close_after_min=close_after_min)
     sub = await get_subscription(db, chat_id)
     assert sub is not None
@@ -112,5 +112,5 @@ async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
                WHERE chat_id=? AND enabled=1""",
             (by, now, reason, chat_id))
         if cur.rowcount == 1 and by is not None and chat_id < 0:
-            await audit.record(conn, at=now, actor=by, chat_id=chat_id, action="daily_off")
+            await record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_off")
         return cur.rowcount == 1

@@ -103,8 +103,6 @@ class Database:
             await conn.execute("PRAGMA busy_timeout=5000")
             if migrate:
                 await db.migrate(migrations_dir)
-                if migrations_dir == MIGRATIONS_DIR:
-                    await db.fill_derived()
         except sqlite3.Error as e:
             await conn.close()
             raise unusable(path, e) from None
@@ -158,12 +156,6 @@ class Database:
                     raise MigrationFailed(f"migration {path.name} failed: {e}") from e
                 applied.append(version)
         return applied
-
-    async def fill_derived(self) -> None:
-        """Data a SQL migration cannot compute (it needs Python): filled for rows that lack it."""
-        from bank.question_checks import fill_missing  # migration 013: the import-time question checks
-
-        await fill_missing(self)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[aiosqlite.Connection]:

@@ -5,18 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-import aiosqlite
-
+from bank.store import record_audit
 from proctor.storage.db import Database
 
-
-async def record(conn: aiosqlite.Connection, *, at: float, actor: int, chat_id: int | None,
-                 action: str, target: str = "", target_user: int | None = None, **detail) -> None:
-    """Append one entry; call inside `Database.write()` so it commits with the action."""
-    await conn.execute(
-        "INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
-        "VALUES (?,?,?,?,?,?,?)",
-        (at, actor, chat_id, action, target, target_user, json.dumps(detail, ensure_ascii=False)))
+# Append one entry inside `Database.write()` so it commits with the action. The writer lives in
+# bank/store.py, the lowest layer, so the bank's own lead actions audit without importing proctor.
+record = record_audit
 
 
 async def log(db: Database, *, at: float, actor: int, chat_id: int | None, action: str, target: str = "",

@@ -56,6 +56,7 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
 def render_png(data: ChartData) -> bytes:
     """Two panels, points per day and accuracy by paper, as PNG bytes. Pure and thread-safe:
     it builds its own Figure on the Agg canvas and never touches pyplot's global state."""
+    # matplotlib is heavy: loaded only when a chart is drawn (not a circle)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

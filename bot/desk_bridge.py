@@ -1,5 +1,6 @@
-"""The desk's one Telegram adapter: roles and notices through the running Application, and
-starting / stopping the desk's web server with the bot."""
+"""The desk's one Telegram adapter: roles and notices through the running Application, the text
+catalogue, and starting / stopping the desk's web server with the bot. It lives in bot/ (bot sits
+above desk): the desk never imports the bot, the bot hands it what it needs."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import logging
 from aiohttp import web
 from telegram.ext import Application
 
-from bot import outbox
+from bot import i18n, outbox
 from bot.roles import group_admin_ids
 from bot.services import services
 from desk.server import serve
@@ -38,7 +39,7 @@ class TelegramBridge:
 def desk_context(app: Application) -> DeskContext:
     svc = services(app)
     s = svc.settings
-    return DeskContext(db=svc.db, bridge=TelegramBridge(app), bot_token=s.telegram_bot_token.get_secret_value(),
+    return DeskContext(db=svc.db, bridge=TelegramBridge(app), bot_token=s.telegram_bot_token.get_secret_value(), texts=i18n,
                        clock=svc.clock, default_lang=s.language, default_zone=s.timezone,
                        https=(s.desk_url or "").startswith("https://"))
 

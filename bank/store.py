@@ -1,0 +1,40 @@
+"""What bank/ needs from the database, and the audit row its lead actions write.
+
+The bank sits below the proctoring domain and never imports it. `Store` is the part of
+`proctor.storage.db.Database` the bank uses; `Database` satisfies it structurally (no inheritance,
+no import either way). The audited lead actions that live in the bank (retire/restore a question,
+exam-only, paper settings, confirm a key) must write their audit row in the same transaction as the
+action itself, so the row writer lives here, at the lowest layer, and works on the open connection
+of `Store.write()`; `proctor.teams.audit` re-exports it as `audit.record` and owns the reading side.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+import aiosqlite
+
+
+class Store(Protocol):
+    """The database as the bank sees it: reads, and one write transaction at a time."""
+
+    def write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+    async def fetchall(self, sql: str, params: Iterable[Any] | dict = ()) -> list[sqlite3.Row]: ...
+
+    async def fetchone(self, sql: str, params: Iterable[Any] | dict = ()) -> sqlite3.Row | None: ...
+
+    async def scalar(self, sql: str, params: Iterable[Any] | dict = ()) -> Any: ...
+
+
+async def record_audit(conn: aiosqlite.Connection, *, at: float, actor: int, chat_id: int | None,
+                       action: str, target: str = "", target_user: int | None = None, **detail) -> None:
+    """Append one audit entry; call inside `Store.write()` so it commits with the action."""
+    await conn.execute(
+        "INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
+        "VALUES (?,?,?,?,?,?,?)",
+        (at, actor, chat_id, action, target, target_user, json.dumps(detail, ensure_ascii=False)))

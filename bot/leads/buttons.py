@@ -1,0 +1,35 @@
+"""The dispatcher of every lead and privacy button ("l:"): parse its data (bot/leads/callbacks.py),
+check the presser's role for its scope, hand it to the feature module that answers it."""
+
+from __future__ import annotations
+
+from bot.core import ack
+from bot.i18n import t
+from bot.leads import bankstats, privacy, review, team
+from bot.leads.access import lead_of
+from bot.leads.callbacks import parse
+from bot.userctx import user_ctx
+
+
+async def on_button(update, context) -> None:
+    """Every "l:" button: validate the data, check the presser's role for its scope, dispatch."""
+    u = await user_ctx(update, context)
+    query = update.callback_query
+    press = parse(query.data)
+    if press is None:
+        await ack(query, t("l_button_bad", u.lang), show_alert=True)
+        return
+    if press.action == "forget":
+        await privacy.forget_button(update, context, u, press)
+        return
+    if not await lead_of(context, u.id, press.scope):
+        await ack(query, t("l_button_not_lead", u.lang), show_alert=True)
+        return
+    if press.action == "set_score":
+        await review.set_score(update, context, u, press)
+    elif press.action == "skip":
+        await review.skip(update, context, u, press)
+    elif press.action == "join":
+        await team.join_button(update, context, u, press)
+    else:
+        await bankstats.curate_button(update, context, u, press)

@@ -1,0 +1,108 @@
+"""Every job the bot runs, armed and disarmed in one place: exam deadlines, daily pushes, closes,
+resumes and retries, the weekly digests, the outbox's delivery job, the command menu's retry.
+
+A job's name is stable (`deadline:<attempt>`, `daily:<chat>`, ...; the builders below are its one
+home) and is also its APScheduler id, so arming a job that exists replaces it in O(1) and finding
+or removing one is a dict look-up, not a scan of every job (3,000 chats, 6,000 jobs).
+
+This module imports no feature: a feature hands its callbacks over when it registers
+(`register(app, KIND, callback)`), and any module then arms a job of that kind by name
+(`once(app, KIND, key, delay)`) without importing the feature that runs it. That is what keeps
+`exam/screen` and `exam/jobs`, `daily/push` and `daily/jobs` out of import circles.
+
+Every job is rebuilt from SQLite at start-up by its feature's `on_startup` (nothing is stored in
+the scheduler). Recurring jobs use APScheduler's cron trigger in the chat's zone, so a push at
+09:00 stays at 09:00 local time across a DST change. A job that could not start on time (a busy
+loop) still runs, once: misfire_grace_time None, coalesce.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+
+from apscheduler.jobstores.base import JobLookupError
+from telegram.ext import Application, CallbackContext
+
+Callback = Callable[[CallbackContext], Awaitable[Any]]
+_REGISTRY = "scheduling"  # app.bot_data key: kind -> callback
+
+# The kinds of job; a job's name is "<kind>:<key>" (or the kind alone for a single job).
+DEADLINE = "deadline"  # an attempt's hand-in at its deadline (bot/exam/jobs.py)
+DAILY_PUSH = "daily"  # a chat's daily push, cron (bot/daily/jobs.py)
+DAILY_CATCHUP = "daily-catchup"  # a push missed today, run at start-up
+DAILY_RETRY = "daily-retry"  # a push that hit a network error, tried again
+DAILY_RESUME = "daily-resume"  # what an interrupted push (or a held-back private quiz) still lacks
+DAILY_CLOSE = "daily-close"  # a quiz's close: keys and the day's top
+DAILY_RELEASE = "daily-release"  # an exam was handed in: its user's held-back daily questions go out
+DIGEST = "leads-digest"  # a group's weekly digest (bot/leads/digest.py)
+OUTBOX = "outbox"  # the one must-deliver job (bot/outbox.py)
+SET_COMMANDS = "set-commands"  # the command menu's retry (bot/app.py)
+
+
+def name(kind: str, key: object | None = None) -> str:
+    """The stable name (and id) of the job of `kind` for `key`."""
+    return kind if key is None else f"{kind}:{key}"
+
+
+def register(app: Application, kind: str, callback: Callback) -> None:
+    """A feature hands over the callback that runs its jobs of `kind` (at registration)."""
+    callbacks = app.bot_data.setdefault(_REGISTRY, {})
+    if callbacks.get(kind, callback) is not callback:
+        raise ValueError(f"job kind {kind!r} registered twice")
+    callbacks[kind] = callback
+
+
+def callback_of(app: Application, kind: str) -> Callback:
+    try:
+        return app.bot_data[_REGISTRY][kind]
+    except KeyError:
+        raise LookupError(f"no feature registered the job kind {kind!r}") from None
+
+
+def _kwargs(job_name: str) -> dict:
+    return {"id": job_name, "replace_existing": True, "misfire_grace_time": None, "coalesce": True}
+
+
+def once(app: Application, kind: str, key: object | None = None, delay: float = 0.0, *,
+         data: object | None = None, callback: Callback | None = None) -> str:
+    """(Re)arm the one-off job `kind:key` to run in `delay` seconds (0: now), replacing any job of
+    that name. `data` (the key by default) is the job's data. Returns the job's name."""
+    job_name = name(kind, key)
+    app.job_queue.run_once(callback or callback_of(app, kind), max(0.0, delay),
+                           data=key if data is None else data, name=job_name, job_kwargs=_kwargs(job_name))
+    return job_name
+
+
+def daily(app: Application, kind: str, key: object, at: time, *, data: object | None = None) -> str:
+    """(Re)arm the recurring job `kind:key` every day at `at` (a time with its tzinfo: the cron
+    trigger counts in that zone, so DST moves nothing)."""
+    job_name = name(kind, key)
+    app.job_queue.run_daily(callback_of(app, kind), at, data=key if data is None else data,
+                            name=job_name, job_kwargs=_kwargs(job_name))
+    return job_name
+
+
+def once_unless_sooner(app: Application, kind: str, delay: float) -> None:
+    """Arm the single job `kind` in `delay` seconds, unless it is already due by then."""
+    job_name = name(kind)
+    existing = app.job_queue.scheduler.get_job(job_name)
+    wanted = datetime.now(UTC) + timedelta(seconds=max(0.0, delay))
+    if existing is not None and existing.next_run_time is not None and existing.next_run_time <= wanted:
+        return
+    once(app, kind, None, delay)
+
+
+def disarm(app: Application, kind: str, key: object | None = None) -> None:
+    """Remove the job `kind:key` if it is armed (one look-up by id)."""
+    if app.job_queue is None:
+        return
+    with contextlib.suppress(JobLookupError):
+        app.job_queue.scheduler.remove_job(name(kind, key))
+
+
+def armed(app: Application, kind: str, key: object | None = None) -> bool:
+    """Whether the job `kind:key` is waiting to run."""
+    return app.job_queue is not None and app.job_queue.scheduler.get_job(name(kind, key)) is not None
