@@ -13,7 +13,6 @@ from bank.importer.seed_format import slug_for
 from bank.models import CHOICE, NOT_ASKED_YET, Kind, Paper, Question, Section, Source
 
 BLANK = "_____"  # where a GIFT missing-word answer block stood in the stem
-MAX_OPTIONS = 8  # options a question may have (A–H), as the bot's keyboards and the template
 
 KIND_TITLES = {
     Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题", Kind.fill: "填空题",
