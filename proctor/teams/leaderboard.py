@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
 from proctor.daily.streaks import streak_from
+from proctor.local_time import zone  # noqa: F401  (callers use lb.zone; its home is proctor/local_time.py)
 from proctor.storage.db import Database
 from proctor.teams.roster import members_of_any_sql
 
@@ -55,17 +56,6 @@ class Board:
     top: list[Row]
     me: Row | None  # the caller's row, also when it is already in `top`
     ranked: int  # how many members scored in the period
-
-
-def zone(name: str | None, fallback: str = "UTC") -> ZoneInfo:
-    """The IANA zone `name`, else `fallback`, else UTC."""
-    for candidate in (name, fallback, "UTC"):
-        if candidate:
-            try:
-                return ZoneInfo(candidate)
-            except (ZoneInfoNotFoundError, ValueError):
-                continue
-    return ZoneInfo("UTC")
 
 
 def period_bounds(name: str, now: float, tz: ZoneInfo) -> Period:
