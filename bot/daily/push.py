@@ -21,6 +21,7 @@ from telegram.ext import Application
 
 from bank.paper_store import get_questions
 from bot.daily import render
+from bot.edits import edit_text
 from bot.services import services
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
@@ -319,9 +320,6 @@ async def safe_edit(app: Application, chat_id: int, message_id: int, text: str,
                     markup: InlineKeyboardMarkup | None = None) -> None:
     """Edit a message; 'not modified' and vanished messages are not errors here."""
     try:
-        await app.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, reply_markup=markup)
-    except BadRequest as e:
-        if "not modified" not in str(e).lower():
-            log.info("chat %s: could not edit message %s: %s", chat_id, message_id, e)
-    except Forbidden as e:
+        await edit_text(app.bot, chat_id, message_id, text, markup)
+    except (BadRequest, Forbidden) as e:
         log.info("chat %s: could not edit message %s: %s", chat_id, message_id, e)
