@@ -27,7 +27,7 @@ from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
-from proctor.daily.schedule import Schedule, closes_at, local_day, next_fire, parse_hhmm, parse_timezone
+from proctor.daily.schedule import Schedule, closes_at, next_fire, parse_hhmm, parse_timezone
 from proctor.daily.streaks import streak, streaks
 from proctor.exams.seal import sealed_anywhere, sealed_for
 from proctor.people.users import find_prefs
@@ -310,10 +310,6 @@ async def private_summary(app: Application, delivery: dstore.Delivery, lang: str
         sch = sub.schedule()
         next_at = fmt_local(next_fire(sch.at_time, sch.tz, datetime.fromtimestamp(svc.now(), UTC)), sch.tz)
     return render.private_summary(done, total, run, lang, next_at)
-
-
-def today(schedule: Schedule, now: float) -> date:
-    return local_day(now, schedule.tz)
 
 
 async def safe_edit(app: Application, chat_id: int, message_id: int, text: str,

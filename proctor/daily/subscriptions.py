@@ -54,10 +54,6 @@ async def ensure_chat(db: Database, chat_id: int, chat_type: str, title: str, no
             (chat_id, chat_type, title, now))
 
 
-async def chat_type(db: Database, chat_id: int) -> str | None:
-    return await db.scalar("SELECT type FROM chats WHERE id=?", (chat_id,))
-
-
 async def chat_title(db: Database, chat_id: int) -> str:
     return await db.scalar("SELECT title FROM chats WHERE id=?", (chat_id,)) or ""
 
