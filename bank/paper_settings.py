@@ -84,3 +84,20 @@ async def review_option(db: Database, paper_id: int | None) -> ReviewOption:
 
 async def is_invite_only(db: Database, paper_id: int) -> bool:
     return bool(await db.scalar("SELECT invite_only FROM papers WHERE id=?", (paper_id,)))
+
+
+async def multi_policy(db: Database, *, paper_id: int | None = None, question_id: int | None = None) -> MultiPolicy:
+    """The one lookup of a paper's multiple-choice scoring rule, by paper or by one of its questions
+    (exam and daily quiz alike); a mock paper, an unknown paper or a stored value no longer
+    known: partial."""
+    if paper_id is not None:
+        value = await db.scalar("SELECT multi_policy FROM papers WHERE id=?", (paper_id,))
+    elif question_id is not None:
+        value = await db.scalar("SELECT p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
+                                "WHERE q.id=?", (question_id,))
+    else:
+        value = None
+    try:
+        return MultiPolicy(value) if value else MultiPolicy.partial
+    except ValueError:
+        return MultiPolicy.partial
