@@ -122,12 +122,8 @@ async def is_exam_only(db: Database, paper_id: int) -> bool:
 
 async def set_exam_only(db: Database, paper_id: int, on: bool, *, lead: int, chat_id: int | None,
                         now: float) -> None:
-    """Mark a paper exam-only (kept out of practice and daily quizzes) or not. Raises NotFound."""
-    async with db.write() as conn:
-        # invite-only implies exam-only: turning exam-only off turns invite-only off too
-        cur = await conn.execute("UPDATE papers SET exam_only=?, invite_only=invite_only*? WHERE id=?",
-                                 (int(on), int(on), paper_id))
-        if cur.rowcount != 1:
-            raise NotFound(f"no paper {paper_id}")
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="exam_only",
-                           target=f"paper:{paper_id}", on=on)
+    """Mark a paper exam-only (kept out of practice and daily quizzes) or not. Raises NotFound.
+    Turning it off turns invite-only off too. Written by the one settings writer."""
+    from bank.paper_settings import write_settings  # it reads papers through this module
+
+    await write_settings(db, paper_id, actor=lead, chat_id=chat_id, now=now, exam_only=on)

@@ -3,7 +3,7 @@ invite-only and what a candidate sees at the end (review)."""
 
 from __future__ import annotations
 
-from bank.errors import BankError
+from bank.errors import BankError, NotFound
 from bank.item_stats import find_paper
 from bank.models import MultiPolicy, PaperSettings, ReviewOption
 from bank.paper_store import load_paper
@@ -61,15 +61,25 @@ async def update_settings(db: Database, paper_key: str, *, actor: int, now: floa
 
     Raises NotFound for an unknown paper and BadSetting for a value out of range.
     """
-    paper_id, slug, _ = await find_paper(db, paper_key)
-    checked = _check(changes)
-    if checked:
-        sets = ", ".join(f"{_COLUMNS[k]}=?" for k in checked)
-        async with db.write() as conn:
-            await conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
-            await audit.record(conn, at=now, actor=actor, chat_id=None, action="paper_settings",
-                               target=f"paper:{slug}", **checked)
+    paper_id, _, _ = await find_paper(db, paper_key)
+    await write_settings(db, paper_id, actor=actor, chat_id=None, now=now, **changes)
     return (await load_paper(db, paper_id)).settings
+
+
+async def write_settings(db: Database, paper_id: int, *, actor: int, chat_id: int | None, now: float,
+                         **changes) -> None:
+    """THE writer of a paper's settings (`proctor bank set`, /bankstats, the desk): checked, written
+    and audited as `paper_settings` on `paper:<id>` in one transaction. Raises NotFound, BadSetting."""
+    checked = _check(changes)
+    if not checked:
+        return
+    sets = ", ".join(f"{_COLUMNS[k]}=?" for k in checked)
+    async with db.write() as conn:
+        cur = await conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
+        if cur.rowcount != 1:
+            raise NotFound(f"no paper {paper_id}")
+        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="paper_settings",
+                           target=f"paper:{paper_id}", **checked)
 
 
 async def review_option(db: Database, paper_id: int | None) -> ReviewOption:

@@ -75,21 +75,3 @@ def test_one_time_of_day_rule_for_settings_daily_and_digest(clean_env, text):
     assert looks_like_time(text) == (expected is not None)
     assert (expected is not None) == (text in ("21.30", "21:30", "9:05", "21：30", "9h05"))
 
-
-async def test_one_multiple_choice_policy_lookup_for_exams_and_the_daily_quiz(db):
-    """Before: the exam's lookup returned a MultiPolicy, the daily quiz's a str."""
-    from bank.models import MultiPolicy
-    from bank.paper_settings import multi_policy
-    from bank.paper_store import save_paper
-    from proctor.daily import papers
-    from tests.papers_fixture import small_paper
-
-    pid = await save_paper(db, small_paper("demo"), 0.0)
-    async with db.write() as conn:
-        await conn.execute("UPDATE papers SET multi_policy='weighted' WHERE id=?", (pid,))
-    qid = await db.scalar("SELECT id FROM questions WHERE paper_id=? LIMIT 1", (pid,))
-    by_question = await papers.multi_policy(db, qid)
-    assert type(by_question) is MultiPolicy and by_question is MultiPolicy.weighted
-    assert await multi_policy(db, paper_id=pid) is MultiPolicy.weighted
-    assert await multi_policy(db, paper_id=None) is MultiPolicy.partial  # a mock paper
-    assert await multi_policy(db, question_id=10**9) is MultiPolicy.partial

@@ -1,0 +1,36 @@
+"""Ideas that had drifted into two copies now have one home; each test shows the two old paths now agree."""
+
+from __future__ import annotations
+
+from bank.item_stats import set_exam_only
+from bank.paper_settings import update_settings
+from bank.paper_store import save_paper
+from tests.papers_fixture import small_paper
+
+
+async def test_exam_only_is_written_and_audited_by_one_writer(db):
+    """Before: /bankstats and the desk logged `exam_only` on paper:<id>, `proctor bank set` logged
+    `paper_settings` on paper:<slug>."""
+    pid = await save_paper(db, small_paper("demo"), 0.0)
+    await set_exam_only(db, pid, True, lead=7, chat_id=None, now=1.0)
+    await update_settings(db, "demo", actor=0, now=2.0, exam_only=False)
+    rows = await db.fetchall("SELECT action, target FROM audit_log ORDER BY id")
+    assert [(r["action"], r["target"]) for r in rows] == [("paper_settings", f"paper:{pid}")] * 2
+    assert await db.scalar("SELECT exam_only FROM papers WHERE id=?", (pid,)) == 0
+
+
+async def test_one_multiple_choice_policy_lookup_for_exams_and_the_daily_quiz(db):
+    """Before: the exam's lookup returned a MultiPolicy, the daily quiz's a str."""
+    from bank.models import MultiPolicy
+    from bank.paper_settings import multi_policy
+    from proctor.daily import papers
+
+    pid = await save_paper(db, small_paper("demo"), 0.0)
+    async with db.write() as conn:
+        await conn.execute("UPDATE papers SET multi_policy='weighted' WHERE id=?", (pid,))
+    qid = await db.scalar("SELECT id FROM questions WHERE paper_id=? LIMIT 1", (pid,))
+    by_question = await papers.multi_policy(db, qid)
+    assert type(by_question) is MultiPolicy and by_question is MultiPolicy.weighted
+    assert await multi_policy(db, paper_id=pid) is MultiPolicy.weighted
+    assert await multi_policy(db, paper_id=None) is MultiPolicy.partial  # a mock paper
+    assert await multi_policy(db, question_id=10**9) is MultiPolicy.partial
