@@ -34,3 +34,23 @@ async def test_one_multiple_choice_policy_lookup_for_exams_and_the_daily_quiz(db
     assert await multi_policy(db, paper_id=pid) is MultiPolicy.weighted
     assert await multi_policy(db, paper_id=None) is MultiPolicy.partial  # a mock paper
     assert await multi_policy(db, question_id=10**9) is MultiPolicy.partial
+
+
+async def test_one_streak_reader_reads_a_whole_top_in_two_queries(db):
+    """Before: the push's top-10 read two queries per user; the leaderboards had a batched copy."""
+    from proctor.daily.streaks import streak, streaks
+
+    async with db.write() as conn:
+        await conn.execute("INSERT INTO chats (id, type, title, updated_at) VALUES (-5, 'group', 'T', 0)")
+        for i, day in enumerate(["2027-01-13", "2027-01-14", "2027-01-15"]):
+            await conn.execute("INSERT INTO daily_deliveries (id, chat_id, day, status, created_at, closes_at) "
+                               "VALUES (?, -5, ?, 'closed', 0, 0)", (i + 1, day))
+    seen: list[str] = []
+    await db.conn.set_trace_callback(seen.append)
+    try:
+        runs = await streaks(db, -5, list(range(1, 11)), "2027-01-15")
+    finally:
+        await db.conn.set_trace_callback(None)
+    assert runs == {uid: 0 for uid in range(1, 11)}
+    assert len([s for s in seen if s.lstrip().upper().startswith("SELECT")]) == 2
+    assert await streak(db, -5, 3, "2027-01-15") == 0

@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
-from proctor.daily.streaks import streak_from
+from proctor.daily.streaks import streaks
 from proctor.local_time import zone  # noqa: F401  (callers use lb.zone; its home is proctor/local_time.py)
 from proctor.storage.db import Database
 from proctor.teams.roster import members_of_any_sql
@@ -136,23 +136,6 @@ async def board(db: Database, chat_id: int, period: Period, me: int | None = Non
     mine = next((r for r in out if r.user_id == me), None)
     return Board(chat_id=chat_id, period=period, top=[r for r in out if r.rank <= top], me=mine,
                  ranked=rows[0]["ranked"] if rows else 0)
-
-
-async def streaks(db: Database, chat_id: int, user_ids: list[int], today: date) -> dict[int, int]:
-    """Each user's streak in the chat, by the daily feature's rule (bank.daily.streaks), read
-    with two queries for the whole list instead of two per user."""
-    if not user_ids:
-        return {}
-    day = today.isoformat()
-    quiz_days = [r[0] for r in await db.fetchall(
-        "SELECT day FROM daily_deliveries WHERE chat_id=? AND day<=? AND status!='failed'", (chat_id, day))]
-    marks = ",".join("?" * len(user_ids))
-    answered: dict[int, list[str]] = {}
-    for r in await db.fetchall(
-            f"SELECT DISTINCT user_id, day FROM daily_answers WHERE chat_id=? AND user_id IN ({marks}) "
-            "AND day<=?", (chat_id, *user_ids, day)):
-        answered.setdefault(r[0], []).append(r[1])
-    return {uid: streak_from(quiz_days, answered.get(uid, ()), day) for uid in user_ids}
 
 
 async def my_groups(db: Database, user_id: int) -> list[tuple[int, str, str | None]]:
