@@ -54,3 +54,23 @@ async def test_one_streak_reader_reads_a_whole_top_in_two_queries(db):
     assert runs == {uid: 0 for uid in range(1, 11)}
     assert len([s for s in seen if s.lstrip().upper().startswith("SELECT")]) == 2
     assert await streak(db, -5, 3, "2027-01-15") == 0
+
+
+async def test_one_zone_rule_for_the_push_and_the_leaderboards(tmp_path):
+    """Before: the push read chats.timezone strictly (a stale zone name stopped it) while the
+    leaderboards fell back to the configured zone; both now ask proctor.chats.chat_zone."""
+    from bot.daily import push
+    from proctor.chats import chat_zone
+    from tests.harness import BotEnv
+
+    env = BotEnv(tmp_path, timezone="Asia/Shanghai")
+    await env.start()
+    try:
+        async with env.db.write() as conn:
+            await conn.execute("INSERT INTO chats (id, type, title, timezone, updated_at) "
+                               "VALUES (-7, 'group', 'T', 'Mars/Base', 0), (-8, 'group', 'U', 'Europe/Berlin', 0)")
+        for chat, expected in ((-7, "Asia/Shanghai"), (-8, "Europe/Berlin")):
+            schedule, _ = await push.schedule_for(env.app, chat)
+            assert str(schedule.tz) == str(await chat_zone(env.db, chat, "Asia/Shanghai")) == expected
+    finally:
+        await env.close()

@@ -23,6 +23,7 @@ from bank.paper_store import get_questions
 from bot.daily import render
 from bot.edits import edit_text
 from bot.services import services
+from proctor.chats import chat_zone
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
@@ -101,11 +102,9 @@ async def schedule_for(app: Application, chat_id: int) -> tuple[Schedule, int]:
     sub = await subs.get_subscription(svc.db, chat_id)
     if sub is not None:
         return sub.schedule(), sub.questions
-    tz = await subs.chat_timezone(svc.db, chat_id)
     base = default_schedule(app)
-    if tz:
-        base = Schedule(base.at_time, parse_timezone(tz))
-    return base, svc.settings.daily_questions
+    tz = await chat_zone(svc.db, chat_id, svc.settings.timezone)  # one zone rule: proctor/chats.py
+    return Schedule(base.at_time, tz), svc.settings.daily_questions
 
 
 def fmt_local(ts: float | datetime, tz: ZoneInfo) -> str:

@@ -11,6 +11,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
+from proctor.chats import chat_zone, note_member  # noqa: F401  (their home: proctor/chats.py)
 from proctor.daily.streaks import streaks
 from proctor.local_time import zone  # noqa: F401  (callers use lb.zone; its home is proctor/local_time.py)
 from proctor.storage.db import Database
@@ -80,14 +81,6 @@ def period_bounds(name: str, now: float, tz: ZoneInfo) -> Period:
 
 def _midnight(day: date, tz: ZoneInfo) -> float:
     return datetime(day.year, day.month, day.day, tzinfo=tz).timestamp()
-
-
-async def chat_zone(db: Database, chat_id: int, default: str) -> ZoneInfo:
-    """The group's timezone: chats.timezone, else its daily quiz's zone, else `default`."""
-    name = await db.scalar(
-        "SELECT COALESCE(c.timezone, s.timezone) FROM chats c "
-        "LEFT JOIN daily_subscriptions s ON s.chat_id = c.id WHERE c.id=?", (chat_id,))
-    return zone(name, default)
 
 
 _BOARD = """
@@ -193,10 +186,3 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
             for i, r in enumerate(rows, start=1)]
 
 
-async def note_member(db: Database, chat_id: int, user_id: int, now: float) -> None:
-    """Record that the user was seen in the group (the chat row must exist)."""
-    async with db.write() as conn:
-        await conn.execute(
-            """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
-               ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen""",
-            (chat_id, user_id, now, now))
