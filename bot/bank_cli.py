@@ -76,7 +76,9 @@ def run_bank_command(args: argparse.Namespace) -> int:
     try:
         if name == "template":  # needs no database
             return _write_out(template(args.fmt), args.output)
-        return asyncio.run(_with_db(commands[name], args))
+        # like `proctor run`, a fresh database gets the bundled bank first (not before an import:
+        # then the imported papers are the bank)
+        return asyncio.run(_with_db(commands[name], args, bundled=name != "import"))
     except BankError as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
@@ -85,9 +87,14 @@ def run_bank_command(args: argparse.Namespace) -> int:
         return 1
 
 
-async def _with_db(command, args) -> int:
+async def _with_db(command, args, *, bundled: bool = False) -> int:
     db = await Database.open()
     try:
+        if bundled:
+            from proctor.storage.bootstrap import ensure_default_bank
+
+            if n := await ensure_default_bank(db, time.time()):
+                print(f"proctor: a new database: imported the bundled bank first ({n} papers)", file=sys.stderr)
         return await command(db, args)
     finally:
         await db.close()
