@@ -126,3 +126,27 @@ async def test_twelve_options_in_a_group_daily_quiz(tmp_path):
         assert [r["verdict"] for r in rows] == ["correct"]
     finally:
         await env.close()
+
+
+@pytest.mark.parametrize("n, ok", [(26, True), (27, False)])
+def test_importers_take_up_to_26_options(tmp_path, n, ok):
+    """GIFT and Moodle XML alike: 26 options (A–Z) import; a 27th is refused, not keyed as '['."""
+    from bank.errors import ImportFailed
+    from bank.formats.moodle_xml import parse_moodle_xml
+
+    answers = "".join(f'<answer fraction="{100 if i == n - 1 else 0}"><text>o{i}</text></answer>' for i in range(n))
+    xml = (f'<?xml version="1.0"?><quiz><question type="multichoice"><name><text>many</text></name>'
+           f"<questiontext><text>Which?</text></questiontext><single>true</single>{answers}</question></quiz>")
+    gift = tmp_path / "many.gift"
+    gift.write_text("::many:: Which? {" + " ".join(("=" if i == n - 1 else "~") + f"o{i}" for i in range(n)) + "}\n",
+                    encoding="utf-8")
+    if ok:
+        [item] = parse_moodle_xml(xml, file="many.xml").items
+        assert item.question.answer == "Z" and len(item.question.options) == 26
+        [paper] = parse_any(gift)
+        assert [q.answer for s in paper.sections for q in s.questions] == ["Z"]
+    else:
+        with pytest.raises(ImportFailed, match="at most 26"):
+            parse_moodle_xml(xml, file="many.xml")
+        with pytest.raises(ImportFailed, match="at most 26"):
+            parse_any(gift)
