@@ -117,15 +117,3 @@ async def find_paper(db: Store, key: str) -> tuple[int, str, str]:
 async def is_exam_only(db: Store, paper_id: int) -> bool:
     return bool(await db.scalar("SELECT exam_only FROM papers WHERE id=?", (paper_id,)))
 
-
-async def set_exam_only(db: Store, paper_id: int, on: bool, *, lead: int, chat_id: int | None,
-                        now: float) -> None:
-    """Mark a paper exam-only (kept out of practice and daily quizzes) or not. Raises NotFound."""
-    async with db.write() as conn:
-        # invite-only implies exam-only: turning exam-only off turns invite-only off too
-        cur = await conn.execute("UPDATE papers SET exam_only=?, invite_only=invite_only*? WHERE id=?",
-                                 (int(on), int(on), paper_id))
-        if cur.rowcount != 1:
-            raise NotFound(f"no paper {paper_id}")
-        await record_audit(conn, at=now, actor=lead, chat_id=chat_id, action="exam_only",
-                           target=f"paper:{paper_id}", on=on)

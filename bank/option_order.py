@@ -16,7 +16,8 @@ import random
 import re
 from dataclasses import dataclass
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # THE option alphabet: every letter, key and button comes from it
+MAX_OPTIONS = len(LETTERS)  # options a choice question may have (A–Z)
 
 # An option that speaks about the other options: keep it where the paper put it.
 _REFERS_TO_OTHERS = re.compile(

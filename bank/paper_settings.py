@@ -3,7 +3,7 @@ invite-only and what a candidate sees at the end (review)."""
 
 from __future__ import annotations
 
-from bank.errors import BankError
+from bank.errors import BankError, NotFound
 from bank.item_stats import find_paper
 from bank.models import MultiPolicy, PaperSettings, ReviewOption
 from bank.paper_store import load_paper
@@ -60,15 +60,25 @@ async def update_settings(db: Store, paper_key: str, *, actor: int, now: float, 
 
     Raises NotFound for an unknown paper and BadSetting for a value out of range.
     """
-    paper_id, slug, _ = await find_paper(db, paper_key)
-    checked = _check(changes)
-    if checked:
-        sets = ", ".join(f"{_COLUMNS[k]}=?" for k in checked)
-        async with db.write() as conn:
-            await conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
-            await record_audit(conn, at=now, actor=actor, chat_id=None, action="paper_settings",
-                               target=f"paper:{slug}", **checked)
+    paper_id, _, _ = await find_paper(db, paper_key)
+    await write_settings(db, paper_id, actor=actor, chat_id=None, now=now, **changes)
     return (await load_paper(db, paper_id)).settings
+
+
+async def write_settings(db: Store, paper_id: int, *, actor: int, chat_id: int | None, now: float,
+                         **changes) -> None:
+    """THE writer of a paper's settings (`proctor bank set`, /bankstats, the desk): checked, written
+    and audited as `paper_settings` on `paper:<id>` in one transaction. Raises NotFound, BadSetting."""
+    checked = _check(changes)
+    if not checked:
+        return
+    sets = ", ".join(f"{_COLUMNS[k]}=?" for k in checked)
+    async with db.write() as conn:
+        cur = await conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
+        if cur.rowcount != 1:
+            raise NotFound(f"no paper {paper_id}")
+        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_settings",
+                           target=f"paper:{paper_id}", **checked)
 
 
 async def review_option(db: Store, paper_id: int | None) -> ReviewOption:
@@ -83,3 +93,27 @@ async def review_option(db: Store, paper_id: int | None) -> ReviewOption:
 
 async def is_invite_only(db: Store, paper_id: int) -> bool:
     return bool(await db.scalar("SELECT invite_only FROM papers WHERE id=?", (paper_id,)))
+
+
+async def multi_policy(db: Store, *, paper_id: int | None = None, question_id: int | None = None) -> MultiPolicy:
+    """The one lookup of a paper's multiple-choice scoring rule, by paper or by one of its questions
+    (exam and daily quiz alike); a mock paper, an unknown paper or a stored value no longer
+    known: partial."""
+    if paper_id is not None:
+        value = await db.scalar("SELECT multi_policy FROM papers WHERE id=?", (paper_id,))
+    elif question_id is not None:
+        value = await db.scalar("SELECT p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
+                                "WHERE q.id=?", (question_id,))
+    else:
+        value = None
+    try:
+        return MultiPolicy(value) if value else MultiPolicy.partial
+    except ValueError:
+        return MultiPolicy.partial
+
+
+async def set_exam_only(db: Store, paper_id: int, on: bool, *, lead: int, chat_id: int | None,
+                        now: float) -> None:
+    """Mark a paper exam-only (kept out of practice and daily quizzes) or not; turning it off turns
+    invite-only off too. Written by the one settings writer. Raises NotFound."""
+    await write_settings(db, paper_id, actor=lead, chat_id=chat_id, now=now, exam_only=on)

@@ -21,7 +21,7 @@ from bank.stats import paper_stats, render_stats
 from bot.invite_cli import add_invite_commands, invite_commands
 from proctor import outbox
 from proctor.exams.service import running_counts
-from proctor.storage.bootstrap import open_database
+from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, default_db_path, unusable
 
 
@@ -76,7 +76,9 @@ def run_bank_command(args: argparse.Namespace) -> int:
     try:
         if name == "template":  # needs no database
             return _write_out(template(args.fmt), args.output)
-        return asyncio.run(_with_db(commands[name], args))
+        # like `proctor run`, a fresh database gets the bundled bank first (not before an import:
+        # then the imported papers are the bank)
+        return asyncio.run(_with_db(commands[name], args, bundled=name != "import"))
     except BankError as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
@@ -85,9 +87,11 @@ def run_bank_command(args: argparse.Namespace) -> int:
         return 1
 
 
-async def _with_db(command, args) -> int:
+async def _with_db(command, args, *, bundled: bool = False) -> int:
     db = await open_database()
     try:
+        if bundled and (n := await ensure_default_bank(db, time.time())):
+            print(f"proctor: a new database: imported the bundled bank first ({n} papers)", file=sys.stderr)
         return await command(db, args)
     finally:
         await db.close()

@@ -37,6 +37,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `proctor bank export | head`: the reader left; end quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the flush at exit does not complain either
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.db:
         os.environ["PROCTOR_DB"] = args.db
@@ -56,15 +65,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
-    from bot.settings import TOKEN_HELP, Settings
+    from bot.settings import Settings, startup_error
 
     try:
         settings = Settings()
     except ValidationError as e:
-        if any(err["loc"] and err["loc"][0] == "TELEGRAM_BOT_TOKEN" for err in e.errors()):
-            print(TOKEN_HELP, file=sys.stderr)
-        else:
-            print(f"proctor: bad setting: {e.errors()[0]['loc'][0]}: {e.errors()[0]['msg']}", file=sys.stderr)
+        print(startup_error(e), file=sys.stderr)
         return 2
     from bot.app import run_bot
     from bot.logging_setup import register_secret, register_token, setup_logging

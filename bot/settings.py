@@ -6,12 +6,13 @@ import re
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-TOKEN_HELP = ("TELEGRAM_BOT_TOKEN is missing or malformed. Get a token from @BotFather in Telegram "
-              "(/newbot), then run: TELEGRAM_BOT_TOKEN=123456:ABC... proctor run "
-              "(or try the bot without a token: proctor sandbox)")
+from proctor.local_time import BadTime, BadTimezone, parse_hhmm, parse_timezone
+
+TOKEN_HELP = ("Get a token from @BotFather in Telegram (/newbot), then run: "
+              "TELEGRAM_BOT_TOKEN=123456:ABC... proctor run (or try the bot without a token: proctor sandbox)")
 _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{20,}$")
 _WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{16,256}$")
 
@@ -73,5 +74,57 @@ class Settings(BaseSettings):
     @field_validator("language")
     @classmethod
     def _lang(cls, v: str) -> str:
-        v = v.lower()[:2]
-        return v if v in ("en", "zh") else "en"
+        lang = v.strip().lower().replace("_", "-")
+        if lang not in ("en", "zh") and not lang.startswith(("en-", "zh-")):
+            raise ValueError("en or zh")
+        return lang[:2]
+
+    @field_validator("daily_time")
+    @classmethod
+    def _daily_time(cls, v: str) -> str:
+        try:
+            return parse_hhmm(v).strftime("%H:%M")  # the one time-of-day rule (proctor/local_time.py)
+        except BadTime:
+            raise ValueError("a time of day such as 09:00") from None
+
+    @field_validator("timezone")
+    @classmethod
+    def _timezone(cls, v: str) -> str:
+        try:
+            return parse_timezone(v).key
+        except BadTimezone:
+            raise ValueError("an IANA time zone such as UTC or Asia/Shanghai") from None
+
+    @field_validator("daily_questions")
+    @classmethod
+    def _daily_questions(cls, v: int) -> int:
+        if not 1 <= v <= 20:
+            raise ValueError("a number from 1 to 20")
+        return v
+
+    @field_validator("webhook_port", "desk_port")
+    @classmethod
+    def _port(cls, v: int) -> int:
+        if not 1 <= v <= 65535:
+            raise ValueError("a port from 1 to 65535")
+        return v
+
+    @field_validator("bot_api_url", "bot_api_file_url")
+    @classmethod
+    def _api_url(cls, v: str | None) -> str | None:
+        if v is not None and not re.match(r"^https?://[^\s]+$", v):
+            raise ValueError("an http(s) URL")
+        return v
+
+
+def startup_error(e: ValidationError) -> str:
+    """One line for a bad setting, naming it (never its value: it may be a secret)."""
+    err = e.errors()[0]
+    name = str(err["loc"][0]) if err["loc"] else "settings"
+    if name == "TELEGRAM_BOT_TOKEN":
+        what = "is missing" if err["type"] == "missing" else "is malformed (expected digits:letters, e.g. 123456:ABC...)"
+        return f"proctor: TELEGRAM_BOT_TOKEN {what}. {TOKEN_HELP}"
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    if err["type"] in ("int_parsing", "bool_parsing"):
+        msg = "not a number" if err["type"] == "int_parsing" else "expected true or false"
+    return f"proctor: bad setting: {name}: {msg}"

@@ -10,7 +10,8 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from bank.errors import NotFound
-from bank.item_stats import find_paper, is_exam_only, item_stats, set_exam_only, set_retired
+from bank.item_stats import find_paper, is_exam_only, item_stats, set_retired
+from bank.paper_settings import set_exam_only
 from desk.web import PREFIX, Lead, csv_response, ctx, lead_page, render
 from proctor.teams import disputes as dsp
 

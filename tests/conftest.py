@@ -19,3 +19,11 @@ async def db(tmp_path):
 @pytest.fixture
 def seed_files() -> list[Path]:
     return sorted(SEEDS_DIR.glob("*.txt"))
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that start a real `proctor` child process (tests/process_helpers.py) are `slow`."""
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is not None and hasattr(module, "ProctorProcess"):
+            item.add_marker(pytest.mark.slow)

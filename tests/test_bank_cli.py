@@ -65,7 +65,7 @@ def test_show_one_question(capsys, dbfile, seed_files):
 def test_show_missing_question_is_one_line_error(capsys, dbfile):
     code, out, err = run(capsys, "--db", dbfile, "bank", "show", "999")
     assert code == 1
-    assert err.strip() == "proctor: no question 999"
+    assert err.strip().splitlines()[-1] == "proctor: no question 999"  # after the bundled bank's note
     assert "Traceback" not in err
 
 
@@ -76,8 +76,42 @@ def test_bad_import_is_one_line_error_and_writes_nothing(capsys, dbfile, tmp_pat
     assert code == 1
     assert len(err.strip().splitlines()) == 1
     assert "junk.txt" in err and "no section header" in err
-    code, out, _ = run(capsys, "--db", dbfile, "bank", "stats")
-    assert "0 papers, 0 questions" in out
+    code, out, err = run(capsys, "--db", dbfile, "bank", "stats")
+    # still a fresh database, so `bank stats` imports the bundled bank first (as `run` would)
+    assert "imported the bundled bank first (5 papers)" in err
+    assert "5 papers, 230 questions" in out
+
+
+def test_bank_commands_on_a_fresh_database_see_the_bundled_bank_like_run(capsys, dbfile, tmp_path):
+    """Before: `proctor bank stats` on a new database said 0 papers while `proctor run` had 5."""
+    code, out, err = run(capsys, "--db", dbfile, "bank", "stats")
+    assert code == 0 and "5 papers, 230 questions" in out
+    assert err.strip() == "proctor: a new database: imported the bundled bank first (5 papers)"
+    code, out, err = run(capsys, "--db", dbfile, "bank", "stats")
+    assert "5 papers" in out and err == ""  # once
+    own = tmp_path / "own.db"
+    gift = tmp_path / "one.gift"
+    gift.write_text("::q:: Two plus two? {=four ~five}\n", encoding="utf-8")
+    assert run(capsys, "--db", str(own), "import", str(gift))[0] == 0  # an import is the bank itself
+    code, out, _ = run(capsys, "--db", str(own), "bank", "stats")
+    assert "1 papers" in out or "1 paper" in out
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """`proctor bank lint | head -1`: before, a BrokenPipeError traceback."""
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(repo), "PROCTOR_DB": str(tmp_path / "p.db")}
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "bank", "lint"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline()  # the reader takes one line and leaves
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) in (0, 1)
+    assert "Traceback" not in err and "BrokenPipe" not in err and "Exception ignored" not in err
 
 
 def test_lint_lists_flags_and_oddities(capsys, dbfile, seed_files):

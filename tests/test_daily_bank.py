@@ -7,8 +7,8 @@ from datetime import date
 import pytest
 
 from bank.errors import NotFound
-from bank.item_stats import set_exam_only
 from bank.models import Kind, Paper, Question, Section
+from bank.paper_settings import set_exam_only
 from bank.paper_store import get_question, save_paper
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore

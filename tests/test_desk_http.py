@@ -339,7 +339,7 @@ async def test_items_admins_retire_and_restore_and_settle_disputes_group_admins_
     _, html, _ = await admin.get(location)
     assert "now exam-only" in html and 'value="exam_only_off"' in html
     entry = await env.db.fetchone("SELECT actor_id, action, target FROM audit_log ORDER BY id DESC")
-    assert tuple(entry) == (ADMIN, "exam_only", f"paper:{pid}")
+    assert tuple(entry) == (ADMIN, "paper_settings", f"paper:{pid}")  # the one settings writer
     status, body, _ = await admin.get("/desk/items.csv")
     assert status == 200 and body.lstrip("\ufeff").startswith("question_id,paper,section")
 

@@ -174,7 +174,7 @@ async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(tmp_path):
 
 
 async def test_invite_only_implies_exam_only_both_ways(tmp_path):
-    from bank.item_stats import set_exam_only
+    from bank.paper_settings import set_exam_only
 
     db = await Database.open(tmp_path / "p.db")
     try:

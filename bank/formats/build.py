@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from bank.importer.seed_format import slug_for
 from bank.models import CHOICE, NOT_ASKED_YET, Kind, Paper, Question, Section, Source
+from bank.option_order import LETTERS
 
 BLANK = "_____"  # where a GIFT missing-word answer block stood in the stem
-MAX_OPTIONS = 8  # options a question may have (A–H), as the bot's keyboards and the template
 
 KIND_TITLES = {
     Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题", Kind.fill: "填空题",
@@ -48,10 +48,10 @@ def default_weights(kind: Kind, key: str, n_options: int) -> list[float]:
     """The weights a key implies: single 1 for the key; multi 1/k for each of the k right
     options and -1/(n-k) for each wrong one, as Moodle scores a multiple-answer question."""
     if kind is Kind.single:
-        return [1.0 if chr(65 + i) == key else 0.0 for i in range(n_options)]
+        return [1.0 if LETTERS[i] == key else 0.0 for i in range(n_options)]
     right = len(key)
     wrong = max(n_options - right, 1)
-    return [1 / right if chr(65 + i) in key else -1 / wrong for i in range(n_options)]
+    return [1 / right if LETTERS[i] in key else -1 / wrong for i in range(n_options)]
 
 
 def round_weight(w: float) -> float:

@@ -21,6 +21,7 @@ from bank.errors import ImportFailed
 from bank.formats.build import BLANK, Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
 from bank.models import Kind, Question
+from bank.option_order import LETTERS, MAX_OPTIONS
 
 # escaped characters stand in the private use area while the structure is parsed
 _ESCAPES = {"\\\\": "\ue000", "\\~": "\ue001", "\\=": "\ue002", "\\#": "\ue003", "\\{": "\ue004",
@@ -173,15 +174,15 @@ def _choice(body: str, stem: str, fmt: str, out: Parsed, place: str) -> Question
         options.append(text)
         weights.append(w if w is not None else (1.0 if mark == "=" else 0.0))
         feedback.append(fb)
-    if len(options) > 26:
-        raise ValueError(f"{len(options)} options; expected at most 26")
+    if len(options) > MAX_OPTIONS:
+        raise ValueError(f"{len(options)} options; expected at most {MAX_OPTIONS} (A–Z)")
     single = "=" in [m for m, _ in _split(body, "=~")]
     if single:
         best = max(weights)
-        key = chr(65 + weights.index(best)) if best > 0 else ""
+        key = LETTERS[weights.index(best)] if best > 0 else ""
         kind = Kind.single
     else:
-        key = "".join(chr(65 + i) for i, w in enumerate(weights) if w > 0)
+        key = "".join(LETTERS[i] for i, w in enumerate(weights) if w > 0)
         kind = Kind.multi if len(key) != 1 else Kind.single
     if not key:
         out.notes.append(f"{place}: no option earns credit; skipped")

@@ -19,6 +19,7 @@ from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
 from bank.models import Flag, Kind, Question
+from bank.option_order import LETTERS, MAX_OPTIONS
 
 _QUESTION_TAG = re.compile(r"<question[\s>]")
 
@@ -108,12 +109,14 @@ def _multichoice(el: Element, out: Parsed, place: str) -> Question | None:
     feedback = [f for _, _, f, _ in answers]
     if len(options) < 2:
         raise ValueError(f"expected at least two answers, found {len(options)}")
+    if len(options) > MAX_OPTIONS:
+        raise ValueError(f"{len(options)} answers; expected at most {MAX_OPTIONS} (A–Z)")
     single = (el.findtext("single") or "true").strip().lower() in ("true", "1")
     if single:
         best = max(weights)
-        key = chr(65 + weights.index(best)) if best > 0 else ""
+        key = LETTERS[weights.index(best)] if best > 0 else ""
     else:
-        key = "".join(chr(65 + i) for i, w in enumerate(weights) if w > 0)
+        key = "".join(LETTERS[i] for i, w in enumerate(weights) if w > 0)
     kind = Kind.single if single else Kind.multi
     q = Question(number=0, kind=kind, stem=_text(el.find("questiontext")), options=options, answer=key)
     if not key:

@@ -20,14 +20,16 @@ from decimal import Decimal, InvalidOperation
 from python_calamine import CalamineError, CalamineWorkbook
 
 from bank.errors import ImportFailed
-from bank.formats.build import MAX_OPTIONS, Item, Parsed
+from bank.formats.build import Item, Parsed
 from bank.grading.choice import parse_truefalse
 from bank.models import CHOICE, Flag, Kind, Question
+from bank.option_order import LETTERS
 
 MAX_XLSX_UNPACKED = 200 * 1024 * 1024  # bytes a workbook may unpack to (zip bombs)
 MAX_XLSX_RATIO = 200  # and how much more than its packed size
 
-OPTION_LETTERS = "ABCDEFGH"[:MAX_OPTIONS]
+SHEET_OPTIONS = 8  # option columns the sheet template has (选项A…选项H); other formats take up to 26
+OPTION_LETTERS = LETTERS[:SHEET_OPTIONS]
 COLUMNS = {  # field: (Chinese header, English header)
     "type": ("题型", "type"), "stem": ("题干", "stem"),
     **{f"option_{c.lower()}": (f"选项{c}", f"option_{c.lower()}") for c in OPTION_LETTERS},

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from bank.grading.normalize import fold, normalize_for_match
 from bank.grading.result import Grade, Verdict, scaled
 from bank.models import MultiPolicy, Question
+from bank.option_order import LETTERS
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DEFAULT_OPTIONS = 8  # letters accepted when the question does not say how many options it has
 
 # Replies arrive folded (NFKC, casefold, Simplified), so these are lower case and Simplified.

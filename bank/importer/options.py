@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 
 from bank.importer.numbering import line_start
+from bank.option_order import LETTERS
 from bank.text.clean import tidy
 
-_CHOICE_INLINE = re.compile(r"[（(]\s*([A-Ga-g]{1,7})\s*[)）]")
+_CHOICE_INLINE = re.compile(r"[（(]\s*([A-Za-z]{1,26})\s*[)）]")
 
 
-def split_options(text: str, letters: str = "ABCDEFG") -> tuple[str, list[str]]:
+def split_options(text: str, letters: str = LETTERS) -> tuple[str, list[str]]:
     """Stem and option texts: "A.…B.…" glued or one per line, possibly split over lines."""
     marks: list[re.Match] = []
     for letter in letters:
@@ -32,9 +33,11 @@ def split_options(text: str, letters: str = "ABCDEFG") -> tuple[str, list[str]]:
     return text[: marks[0].start()], options
 
 
-def inline_key(stem: str) -> tuple[str, str | None]:
-    """A key written into the stem's brackets, "…（B）…": the stem with them emptied, and the key."""
-    inline = list(_CHOICE_INLINE.finditer(stem))
+def inline_key(stem: str, n_options: int) -> tuple[str, str | None]:
+    """A key written into the stem's brackets, "…（B）…": the stem with them emptied, and the key.
+    Only letters naming one of the `n_options` options count ("（CPU）" is not a key)."""
+    allowed = set(LETTERS[:n_options])
+    inline = [m for m in _CHOICE_INLINE.finditer(stem) if set(m.group(1).upper()) <= allowed]
     if not inline:
         return stem, None
     return stem[: inline[-1].start()] + "（）" + stem[inline[-1].end():], inline[-1].group(1)
@@ -45,5 +48,5 @@ def choice_key(text: str | None) -> str:
     if text is None:
         return ""
     t = re.sub(r"[\s,，、]", "", tidy(text))
-    m = re.match(r"[A-Ga-g]+", t)
+    m = re.match(r"[A-Za-z]+", t)
     return "".join(sorted(set(m.group(0).upper()))) if m else ""

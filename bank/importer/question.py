@@ -22,7 +22,7 @@ def build(ctx: Ctx, where: str, kind: Kind, raw: Raw, points: float) -> Question
     if kind in CHOICE:
         stem, options = split_options(stem)
         if answer_text is None:
-            stem, answer_text = inline_key(stem)
+            stem, answer_text = inline_key(stem, len(options))
         answer = choice_key(answer_text)
     elif kind is Kind.truefalse:
         stem, mark = strip_notation(stem)

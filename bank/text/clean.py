@@ -55,10 +55,6 @@ def strip_readings(text: str) -> str:
     return _PLAIN_READING.sub("", text)
 
 
-def has_reading(text: str) -> bool:
-    return bool(_TONED_READING.search(text) or _PLAIN_READING.search(text))
-
-
 def is_garbled(text: str) -> bool:
     """True if the text still holds "?"-garble, private-use or other mojibake characters."""
     return bool(_GARBLE.search(text))

@@ -1,6 +1,6 @@
 """Daily quiz buttons' callback data: short, validated, at most 64 bytes.
 
-    d:p:<delivery>:<pos>:<arg>   pick: shown option index (0-9), or t/f for true/false
+    d:p:<delivery>:<pos>:<arg>   pick: shown option index (0-25, A–Z), or t/f for true/false
     d:m:<delivery>:<pos>:<arg>   toggle a shown option of a multiple-choice question
     d:s:<delivery>:<pos>         submit the multiple-choice selection
 """
@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 ACTIONS = {"p": "pick", "m": "toggle", "s": "submit"}
-_DATA = re.compile(r"^d:([pms]):([0-9]{1,12}):([0-9]{1,3})(?::([0-9tf]))?$", re.ASCII)
+_DATA = re.compile(r"^d:([pms]):([0-9]{1,12}):([0-9]{1,3})(?::(1?[0-9]|2[0-5]|[tf]))?$", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class Press:
     action: str  # 'pick' | 'toggle' | 'submit'
     delivery_id: int
     pos: int
-    arg: str | None  # '0'..'9', 't', 'f'; None for submit
+    arg: str | None  # '0'..'25', 't', 'f'; None for submit
 
 
 def encode(action: str, delivery_id: int, pos: int, arg: str | int | None = None) -> str:

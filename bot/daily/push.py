@@ -22,12 +22,14 @@ from telegram.ext import Application
 from bank.paper_store import get_questions
 from bot import scheduling
 from bot.daily import render
+from bot.edits import edit_text
 from bot.services import services
+from proctor.chats import chat_zone
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
-from proctor.daily.schedule import Schedule, closes_at, local_day, next_fire, parse_hhmm, parse_timezone
+from proctor.daily.schedule import Schedule, closes_at, next_fire, parse_hhmm, parse_timezone
 from proctor.daily.streaks import streak, streaks
 from proctor.exams.seal import sealed_anywhere, sealed_for
 from proctor.people.users import find_prefs
@@ -101,11 +103,9 @@ async def schedule_for(app: Application, chat_id: int) -> tuple[Schedule, int]:
     sub = await subs.get_subscription(svc.db, chat_id)
     if sub is not None:
         return sub.schedule(), sub.questions
-    tz = await subs.chat_timezone(svc.db, chat_id)
     base = default_schedule(app)
-    if tz:
-        base = Schedule(base.at_time, parse_timezone(tz))
-    return base, svc.settings.daily_questions
+    tz = await chat_zone(svc.db, chat_id, svc.settings.timezone)  # one zone rule: proctor/chats.py
+    return Schedule(base.at_time, tz), svc.settings.daily_questions
 
 
 def fmt_local(ts: float | datetime, tz: ZoneInfo) -> str:
@@ -312,17 +312,10 @@ async def private_summary(app: Application, delivery: dstore.Delivery, lang: str
     return render.private_summary(done, total, run, lang, next_at)
 
 
-def today(schedule: Schedule, now: float) -> date:
-    return local_day(now, schedule.tz)
-
-
 async def safe_edit(app: Application, chat_id: int, message_id: int, text: str,
                     markup: InlineKeyboardMarkup | None = None) -> None:
     """Edit a message; 'not modified' and vanished messages are not errors here."""
     try:
-        await app.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, reply_markup=markup)
-    except BadRequest as e:
-        if "not modified" not in str(e).lower():
-            log.info("chat %s: could not edit message %s: %s", chat_id, message_id, e)
-    except Forbidden as e:
+        await edit_text(app.bot, chat_id, message_id, text, markup)
+    except (BadRequest, Forbidden) as e:
         log.info("chat %s: could not edit message %s: %s", chat_id, message_id, e)

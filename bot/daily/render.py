@@ -13,6 +13,7 @@ from bank.option_order import LETTERS, OptionOrder
 from bank.script import to_script
 from bot.daily import callbacks as cb
 from bot.i18n import t
+from bot.letter_rows import letter_rows
 from bot.text_limits import MAX_ECHO, MAX_TOAST, clip, utf16_len
 from proctor.daily.answers import Answer, Standing
 
@@ -102,12 +103,12 @@ def question_keyboard(view: View, lang: str, *, draft: str = "") -> Keyboard | N
     """Answer buttons; `draft` (original letters) marks a private multiple-choice selection."""
     did, pos, kind = view.delivery_id, view.pos, view.question.kind
     if kind == Kind.single:
-        return Keyboard([[Button(LETTERS[i], callback_data=cb.encode("pick", did, pos, i))
-                          for i in range(len(view.option_order))]])
+        return Keyboard(letter_rows([Button(LETTERS[i], callback_data=cb.encode("pick", did, pos, i))
+                                     for i in range(len(view.option_order))]))
     if kind == Kind.multi:
         row = [Button(("✓ " if orig in draft else "") + LETTERS[i], callback_data=cb.encode("toggle", did, pos, i))
                for i, orig in enumerate(view.option_order)]
-        return Keyboard([row, [Button(t("daily_btn_submit", lang), callback_data=cb.encode("submit", did, pos))]])
+        return Keyboard([*letter_rows(row), [Button(t("daily_btn_submit", lang), callback_data=cb.encode("submit", did, pos))]])
     if kind == Kind.truefalse:
         return Keyboard([[Button(t("daily_true", lang), callback_data=cb.encode("pick", did, pos, "t")),
                           Button(t("daily_false", lang), callback_data=cb.encode("pick", did, pos, "f"))]])

@@ -14,6 +14,7 @@ from bank.models import Kind, ReviewOption
 from bank.paper_settings import is_invite_only, review_option
 from bank.paper_store import load_paper
 from bot.core import ack
+from bot.edits import edit_text
 from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.exam.commands import MOCK_BLUEPRINT
@@ -188,8 +189,4 @@ async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -
 
 
 async def _edit(query, text, kb) -> None:
-    try:
-        await query.edit_message_text(text, reply_markup=kb)
-    except BadRequest as e:
-        if "not modified" not in str(e).lower():
-            raise
+    await edit_text(query.get_bot(), query.message.chat.id, query.message.message_id, text, kb)

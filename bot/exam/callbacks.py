@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 ACTIONS = {
-    "a": "answer",  # arg: shown option index, or t/f
+    "a": "answer",  # arg: shown option index (0-25, A–Z), or t/f
     "m": "toggle",  # arg: shown option index
     "s": "submit",  # submit the multi draft
     "n": "next",
@@ -26,7 +26,7 @@ ACTIONS = {
 }
 
 _PICK = re.compile(r"^x:(p|go):(\d{1,9}|r):([ep])$")
-_ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCK]):(\d{1,4})(?::([0-9tf]))?$")
+_ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCK]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from bank.option_order import LETTERS
 from bank.script import to_script
 from bot.exam import callbacks as cb
 from bot.i18n import t
+from bot.letter_rows import letter_rows
 from bot.text_limits import MAX_ECHO, clip
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 
@@ -108,14 +109,14 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
     rows: list[list[Button]] = []
     if not practice_done:
         if q.kind == Kind.single:
-            rows.append([Button(LETTERS[i], callback_data=cb.act(aid, "answer", pos, i))
-                         for i in range(len(item.option_order))])
+            rows += letter_rows([Button(LETTERS[i], callback_data=cb.act(aid, "answer", pos, i))
+                                 for i in range(len(item.option_order))])
         elif q.kind == Kind.multi:
             row = []
             for i, orig in enumerate(item.option_order):
                 mark = "✓ " if orig in item.draft else ""
                 row.append(Button(mark + LETTERS[i], callback_data=cb.act(aid, "toggle", pos, i)))
-            rows.append(row)
+            rows += letter_rows(row)
             rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, "submit", pos))])
         elif q.kind == Kind.truefalse:
             rows.append([Button(t("btn_true", lang), callback_data=cb.act(aid, "answer", pos, "t")),

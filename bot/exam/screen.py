@@ -10,6 +10,7 @@ from telegram.ext import Application, ContextTypes
 from bank.models import ReviewOption
 from bank.paper_settings import review_option
 from bot import outbox, scheduling
+from bot.edits import edit_text
 from bot.exam import render
 from bot.i18n import pick_lang, t
 from bot.services import services
@@ -41,12 +42,9 @@ async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: U
     text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now(), review=review)
     if not repost and a.message_id:
         try:
-            await context.bot.edit_message_text(text, chat_id=a.chat_id, message_id=a.message_id,
-                                                reply_markup=kb)
+            await edit_text(context.bot, a.chat_id, a.message_id, text, kb)
             return
         except BadRequest as e:
-            if "not modified" in str(e).lower():
-                return
             log.info("attempt %s: could not edit its message (%s); posting it again", a.id, e)
     sent = await context.bot.send_message(a.chat_id, text, reply_markup=kb, protect_content=True)
     await attempts.set_message(svc.db, a.id, sent.message_id)
@@ -113,10 +111,5 @@ async def offer_finish(context, before: Sheet, answered_pos: int, *, repost: boo
             except BadRequest:
                 pass
     else:
-        try:
-            await context.bot.edit_message_text(text, chat_id=sheet.attempt.chat_id,
-                                                message_id=sheet.attempt.message_id, reply_markup=kb)
-        except BadRequest as e:
-            if "not modified" not in str(e).lower():
-                raise
+        await edit_text(context.bot, sheet.attempt.chat_id, sheet.attempt.message_id, text, kb)
     return True

@@ -6,6 +6,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bank import item_stats as stats
+from bank import paper_settings
 from bank.errors import NotFound
 from bank.question_checks import confirm_key, held_questions
 from bot.core import ack
@@ -97,7 +98,7 @@ async def exam_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except NotFound:
         await update.effective_message.reply_text(t("l_paper_unknown", desk.user.lang, paper=key))
         return
-    await stats.set_exam_only(svc.db, paper_id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
+    await paper_settings.set_exam_only(svc.db, paper_id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     await update.effective_message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
                                                 paper=slug))
 
@@ -155,7 +156,7 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             text = t("l_dispute_upheld" if upheld else "l_dispute_dismissed", u.lang, id=target)
         else:
             on = bool(press.args[1])
-            await stats.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
+            await paper_settings.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
             _, slug, _ = await stats.find_paper(svc.db, str(target))
             text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
     except dsp.OwnDispute:

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 
 from bank.errors import BankError
+from proctor.chats import note_member_in
 from proctor.daily.delivery import Delivery, Item
 from proctor.daily.fsrs_cards import record_review
 from proctor.storage.db import Database
@@ -59,10 +60,7 @@ async def record_answer(db: Database, delivery: Delivery, item: Item, user_id: i
                            (delivery.id, item.pos, user_id))
         await record_review(conn, user_id, item.question_id, verdict, now)
         if not delivery.private:
-            await conn.execute(
-                """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
-                   ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen""",
-                (delivery.chat_id, user_id, now, now))
+            await note_member_in(conn, delivery.chat_id, user_id, now)
     return True
 
 

@@ -8,23 +8,14 @@ APScheduler's CronTrigger does; an ambiguous autumn time fires at its first occu
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
-from bank.errors import BankError
+# re-exported for the daily code; their home is proctor/local_time.py
+from proctor.local_time import BadTime, BadTimezone, looks_like_time, parse_hhmm, parse_timezone  # noqa: F401
 
-_HHMM = re.compile(r"^([01]?\d|2[0-3])[:：.h]([0-5]\d)$")
 DEFAULT_CLOSE_BEFORE_NEXT = timedelta(hours=1)
-
-
-class BadTime(BankError):
-    """A time of day that is not HH:MM."""
-
-
-class BadTimezone(BankError):
-    """A time zone name that is not a known IANA zone (Area/City)."""
 
 
 @dataclass(frozen=True)
@@ -33,29 +24,6 @@ class Schedule:
     tz: ZoneInfo
     close_after_min: int | None = None  # None: one hour before the next push
     since: float = 0.0  # when the schedule was set: no fire before this instant is due
-
-
-def parse_hhmm(text: str) -> time:
-    """'9:00', '09:00', '21.30' or '21：30' as a time of day. Raises BadTime."""
-    m = _HHMM.match(text.strip())
-    if not m:
-        raise BadTime(text)
-    return time(int(m.group(1)), int(m.group(2)))
-
-
-def parse_timezone(name: str) -> ZoneInfo:
-    """An IANA zone such as 'Asia/Shanghai' or 'UTC'. Raises BadTimezone."""
-    name = name.strip()
-    if not name or ".." in name or name.startswith("/"):
-        raise BadTimezone(name)
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, OSError) as e:
-        raise BadTimezone(name) from e
-
-
-def looks_like_time(text: str) -> bool:
-    return bool(_HHMM.match(text.strip()))
 
 
 def fire_at(day: date, at_time: time, tz: ZoneInfo) -> datetime:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
-from bank.option_order import LETTERS
+from bank.option_order import MAX_OPTIONS
 from proctor.daily.fsrs_cards import due_cards, known_questions
 from proctor.exams.seal import sealed_for
 from proctor.storage.db import Database
@@ -32,7 +32,7 @@ def eligible(kind: str, flags: Iterable[str], retired: bool, exam_only: bool, n_
     """May this question appear in daily practice?"""
     if exam_only or retired or Kind(kind) not in OBJECTIVE or set(flags) & UNASKABLE:
         return False
-    return Kind(kind) not in CHOICE or 2 <= n_options <= len(LETTERS)
+    return Kind(kind) not in CHOICE or 2 <= n_options <= MAX_OPTIONS
 
 
 # What changes the candidates: papers (re)imported or toggled exam-only, questions added, retired,

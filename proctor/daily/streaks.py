@@ -33,16 +33,27 @@ def streak_from(quiz_days: Iterable[str], answered_days: Iterable[str], today: s
 
 async def streak(db: Database, chat_id: int, user_id: int, today: date | str) -> int:
     """The user's current streak of answered daily quizzes in this chat (private or group)."""
-    today = today.isoformat() if isinstance(today, date) else today
-    quiz_days = [r[0] for r in await db.fetchall(
-        "SELECT day FROM daily_deliveries WHERE chat_id=? AND day<=? AND status!='failed'",
-        (chat_id, today))]
-    answered = [r[0] for r in await db.fetchall(
-        "SELECT DISTINCT day FROM daily_answers WHERE chat_id=? AND user_id=? AND day<=?",
-        (chat_id, user_id, today))]
-    return streak_from(quiz_days, answered, today)
+    return (await streaks(db, chat_id, [user_id], today))[user_id]
 
 
 async def streaks(db: Database, chat_id: int, user_ids: Iterable[int], today: date | str) -> dict[int, int]:
-    """Streaks for several users of one chat."""
-    return {uid: await streak(db, chat_id, uid, today) for uid in user_ids}
+    """Each user's streak in the chat: two queries for the whole list, not two per user (the one
+    reader: the push's top, /daily status, leaderboards and reports)."""
+    user_ids = list(dict.fromkeys(user_ids))
+    if not user_ids:
+        return {}
+    day = today.isoformat() if isinstance(today, date) else today
+    quiz_days = [r[0] for r in await db.fetchall(
+        "SELECT day FROM daily_deliveries WHERE chat_id=? AND day<=? AND status!='failed'", (chat_id, day))]
+    answered: dict[int, list[str]] = {}
+    for at in range(0, len(user_ids), _BATCH):
+        batch = user_ids[at:at + _BATCH]
+        marks = ",".join("?" * len(batch))
+        for r in await db.fetchall(
+                f"SELECT DISTINCT user_id, day FROM daily_answers WHERE chat_id=? AND user_id IN ({marks}) "
+                "AND day<=?", (chat_id, *batch, day)):
+            answered.setdefault(r[0], []).append(r[1])
+    return {uid: streak_from(quiz_days, answered.get(uid, ()), day) for uid in user_ids}
+
+
+_BATCH = 500  # user ids per query (SQLite's variable limit)

@@ -6,6 +6,8 @@ import sqlite3
 from dataclasses import dataclass
 
 from bank.store import record_audit
+from proctor import chats
+from proctor.chats import chat_timezone, chat_title, ensure_chat  # noqa: F401  (their home: proctor/chats.py)
 from proctor.daily.schedule import Schedule, parse_hhmm, parse_timezone
 from proctor.storage.db import Database
 
@@ -41,32 +43,6 @@ def _sub(row: sqlite3.Row) -> Subscription:
 _SELECT = "SELECT s.*, c.type FROM daily_subscriptions s JOIN chats c ON c.id = s.chat_id"
 
 
-async def ensure_chat(db: Database, chat_id: int, chat_type: str, title: str, now: float) -> None:
-    """Record the chat on first sight; keep its type and title fresh."""
-    row = await db.fetchone("SELECT type, title FROM chats WHERE id=?", (chat_id,))
-    if row is not None and row["type"] == chat_type and row["title"] == title:
-        return
-    async with db.write() as conn:
-        await conn.execute(
-            """INSERT INTO chats (id, type, title, updated_at) VALUES (?,?,?,?)
-               ON CONFLICT(id) DO UPDATE SET type=excluded.type, title=excluded.title,
-                   updated_at=excluded.updated_at""",
-            (chat_id, chat_type, title, now))
-
-
-async def chat_type(db: Database, chat_id: int) -> str | None:
-    return await db.scalar("SELECT type FROM chats WHERE id=?", (chat_id,))
-
-
-async def chat_title(db: Database, chat_id: int) -> str:
-    return await db.scalar("SELECT title FROM chats WHERE id=?", (chat_id,)) or ""
-
-
-async def chat_timezone(db: Database, chat_id: int) -> str | None:
-    """The zone the chat's schedule last set, if any."""
-    return await db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
-
-
 async def get_subscription(db: Database, chat_id: int) -> Subscription | None:
     row = await db.fetchone(f"{_SELECT} WHERE s.chat_id=?", (chat_id,))
     return _sub(row) if row else None
@@ -94,7 +70,7 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
                    close_after_min=excluded.close_after_min, changed_by=excluded.changed_by,
                    changed_at=excluded.changed_at, disabled_reason=NULL""",
             (chat_id, at, timezone, questions, close_after_min, by, now))
-        await conn.execute("UPDATE chats SET timezone=?, updated_at=? WHERE id=?", (timezone, now, chat_id))
+        await chats.set_timezone(conn, chat_id, timezone, now)
         if by is not None and chat_id < 0:  # a lead changed a team group's schedule
             await record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_on",
                                target=f"{at} {timezone}", questions=questions, close_after_min=close_after_min)

@@ -10,6 +10,7 @@ import json
 import random
 from collections.abc import Iterable
 
+from bank import paper_settings
 from bank.errors import (
     AlreadyRunning,
     AttemptClosed,
@@ -207,9 +208,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
 # ---- answering and moving -----------------------------------------------------------------
 
 async def _policy(db: Database, attempt: Attempt) -> MultiPolicy:
-    if attempt.paper_id is None:
-        return MultiPolicy.partial
-    return MultiPolicy(await db.scalar("SELECT multi_policy FROM papers WHERE id=?", (attempt.paper_id,)))
+    return await paper_settings.multi_policy(db, paper_id=attempt.paper_id)
 
 
 async def record_answer(db: Database, sheet: Sheet, pos: int, response, now: float, *,

@@ -7,19 +7,18 @@ down is posted once when it comes back, if that is still the same ISO week.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
+from proctor.local_time import looks_like_time, parse_hhmm
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.leaderboard import Period, Row, full_ranking
 
 WEEK = 7 * 24 * 3600
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_HHMM = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
 
 
 class BadSchedule(BankError):
@@ -42,8 +41,8 @@ def parse_schedule(args: list[str], default_weekday: int = 0, default_time: str 
         a = arg.lower()
         if a[:3] in WEEKDAYS and len(a) >= 3:
             weekday = WEEKDAYS.index(a[:3])
-        elif m := _HHMM.match(a):
-            at = f"{int(m.group(1)):02d}:{m.group(2)}"
+        elif looks_like_time(a):
+            at = parse_hhmm(a).strftime("%H:%M")
         else:
             raise BadSchedule(arg)
     return weekday, at

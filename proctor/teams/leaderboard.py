@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
-from proctor.daily.streaks import streak_from
+from proctor.chats import chat_zone, note_member  # noqa: F401  (their home: proctor/chats.py)
+from proctor.daily.streaks import streaks
+from proctor.local_time import zone  # noqa: F401  (callers use lb.zone; its home is proctor/local_time.py)
 from proctor.storage.db import Database
 from proctor.teams.roster import members_of_any_sql
 
@@ -57,17 +59,6 @@ class Board:
     ranked: int  # how many members scored in the period
 
 
-def zone(name: str | None, fallback: str = "UTC") -> ZoneInfo:
-    """The IANA zone `name`, else `fallback`, else UTC."""
-    for candidate in (name, fallback, "UTC"):
-        if candidate:
-            try:
-                return ZoneInfo(candidate)
-            except (ZoneInfoNotFoundError, ValueError):
-                continue
-    return ZoneInfo("UTC")
-
-
 def period_bounds(name: str, now: float, tz: ZoneInfo) -> Period:
     """The period `name` containing `now`, with local-midnight boundaries in `tz`; weeks start
     on Monday. Raises UnknownPeriod."""
@@ -90,14 +81,6 @@ def period_bounds(name: str, now: float, tz: ZoneInfo) -> Period:
 
 def _midnight(day: date, tz: ZoneInfo) -> float:
     return datetime(day.year, day.month, day.day, tzinfo=tz).timestamp()
-
-
-async def chat_zone(db: Database, chat_id: int, default: str) -> ZoneInfo:
-    """The group's timezone: chats.timezone, else its daily quiz's zone, else `default`."""
-    name = await db.scalar(
-        "SELECT COALESCE(c.timezone, s.timezone) FROM chats c "
-        "LEFT JOIN daily_subscriptions s ON s.chat_id = c.id WHERE c.id=?", (chat_id,))
-    return zone(name, default)
 
 
 _BOARD = """
@@ -146,23 +129,6 @@ async def board(db: Database, chat_id: int, period: Period, me: int | None = Non
     mine = next((r for r in out if r.user_id == me), None)
     return Board(chat_id=chat_id, period=period, top=[r for r in out if r.rank <= top], me=mine,
                  ranked=rows[0]["ranked"] if rows else 0)
-
-
-async def streaks(db: Database, chat_id: int, user_ids: list[int], today: date) -> dict[int, int]:
-    """Each user's streak in the chat, by the daily feature's rule (bank.daily.streaks), read
-    with two queries for the whole list instead of two per user."""
-    if not user_ids:
-        return {}
-    day = today.isoformat()
-    quiz_days = [r[0] for r in await db.fetchall(
-        "SELECT day FROM daily_deliveries WHERE chat_id=? AND day<=? AND status!='failed'", (chat_id, day))]
-    marks = ",".join("?" * len(user_ids))
-    answered: dict[int, list[str]] = {}
-    for r in await db.fetchall(
-            f"SELECT DISTINCT user_id, day FROM daily_answers WHERE chat_id=? AND user_id IN ({marks}) "
-            "AND day<=?", (chat_id, *user_ids, day)):
-        answered.setdefault(r[0], []).append(r[1])
-    return {uid: streak_from(quiz_days, answered.get(uid, ()), day) for uid in user_ids}
 
 
 async def my_groups(db: Database, user_id: int) -> list[tuple[int, str, str | None]]:
@@ -220,10 +186,3 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
             for i, r in enumerate(rows, start=1)]
 
 
-async def note_member(db: Database, chat_id: int, user_id: int, now: float) -> None:
-    """Record that the user was seen in the group (the chat row must exist)."""
-    async with db.write() as conn:
-        await conn.execute(
-            """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
-               ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen""",
-            (chat_id, user_id, now, now))

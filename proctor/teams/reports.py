@@ -7,8 +7,9 @@ import io
 from dataclasses import dataclass, field
 
 from bank.csv_safety import safe_row
+from proctor.daily.streaks import streaks
 from proctor.storage.db import Database
-from proctor.teams.leaderboard import Period, streaks
+from proctor.teams.leaderboard import Period
 
 
 @dataclass

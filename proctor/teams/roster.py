@@ -78,10 +78,6 @@ async def status(db: Database, chat_id: int, user_id: int) -> str | None:
     return await db.scalar("SELECT status FROM team_roster WHERE chat_id=? AND user_id=?", (chat_id, user_id))
 
 
-async def is_member(db: Database, chat_id: int, user_id: int) -> bool:
-    return await status(db, chat_id, user_id) == MEMBER
-
-
 async def request(db: Database, chat_id: int, user_id: int, *, now: float) -> str:
     """The user asks to join (/join). Returns 'pending' (new request), 'waiting' (already asked)
     or 'member' (already on the roster). The group's chat row must exist."""

@@ -1,0 +1,61 @@
+"""The one home of chats: their type, title and zone (`chats`), and who was seen in a group
+(`chat_members`). The daily quiz, the leads' commands, leaderboards and digests read and write
+them only here."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+import aiosqlite
+
+from proctor.local_time import zone
+from proctor.storage.db import Database
+
+_MEMBER_UPSERT = """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
+                    ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen"""
+
+
+async def ensure_chat(db: Database, chat_id: int, chat_type: str, title: str, now: float) -> None:
+    """Record the chat on first sight; keep its type and title fresh."""
+    row = await db.fetchone("SELECT type, title FROM chats WHERE id=?", (chat_id,))
+    if row is not None and row["type"] == chat_type and row["title"] == title:
+        return
+    async with db.write() as conn:
+        await conn.execute(
+            """INSERT INTO chats (id, type, title, updated_at) VALUES (?,?,?,?)
+               ON CONFLICT(id) DO UPDATE SET type=excluded.type, title=excluded.title,
+                   updated_at=excluded.updated_at""",
+            (chat_id, chat_type, title, now))
+
+
+async def chat_title(db: Database, chat_id: int) -> str:
+    return await db.scalar("SELECT title FROM chats WHERE id=?", (chat_id,)) or ""
+
+
+async def chat_timezone(db: Database, chat_id: int) -> str | None:
+    """The zone the chat's schedule last set, if any."""
+    return await db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
+
+
+async def set_timezone(conn: aiosqlite.Connection, chat_id: int, timezone: str, now: float) -> None:
+    """Inside the caller's write: the chat's zone is now `timezone`."""
+    await conn.execute("UPDATE chats SET timezone=?, updated_at=? WHERE id=?", (timezone, now, chat_id))
+
+
+async def chat_zone(db: Database, chat_id: int, default: str) -> ZoneInfo:
+    """The chat's zone: chats.timezone, else its daily quiz's zone, else `default`, else UTC."""
+    name = await db.scalar(
+        "SELECT COALESCE(c.timezone, s.timezone) FROM chats c "
+        "LEFT JOIN daily_subscriptions s ON s.chat_id = c.id WHERE c.id=?", (chat_id,))
+    return zone(name, default)
+
+
+async def note_member(db: Database, chat_id: int, user_id: int, now: float) -> None:
+    """Record that the user was seen in the group (the chat row must exist)."""
+    async with db.write() as conn:
+        await note_member_in(conn, chat_id, user_id, now)
+
+
+async def note_member_in(conn: aiosqlite.Connection, chat_id: int, user_id: int, now: float) -> None:
+    """`note_member` inside the caller's write (an answer and the sighting commit together)."""
+    await conn.execute(_MEMBER_UPSERT, (chat_id, user_id, now, now))

@@ -1,0 +1,55 @@
+"""The one home of wall-clock input: a time of day ("21:30", "21.30", "9h05", "21：30") and an IANA
+time zone. `/daily on`, `/digest`, the settings (PROCTOR_DAILY_TIME, PROCTOR_TIMEZONE) and the
+leaderboards all read them here, so one spelling is accepted or refused the same everywhere."""
+
+from __future__ import annotations
+
+import re
+from datetime import time
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bank.errors import BankError
+
+_HHMM = re.compile(r"^([01]?\d|2[0-3])[:：.h]([0-5]\d)$")
+
+
+class BadTime(BankError):
+    """A time of day that is not HH:MM."""
+
+
+class BadTimezone(BankError):
+    """A time zone name that is not a known IANA zone (Area/City)."""
+
+
+def parse_hhmm(text: str) -> time:
+    """'9:00', '09:00', '21.30', '9h05' or '21：30' as a time of day. Raises BadTime."""
+    m = _HHMM.match(text.strip())
+    if not m:
+        raise BadTime(text)
+    return time(int(m.group(1)), int(m.group(2)))
+
+
+def looks_like_time(text: str) -> bool:
+    return bool(_HHMM.match(text.strip()))
+
+
+def parse_timezone(name: str) -> ZoneInfo:
+    """An IANA zone such as 'Asia/Shanghai' or 'UTC'. Raises BadTimezone."""
+    name = name.strip()
+    if not name or ".." in name or name.startswith("/"):
+        raise BadTimezone(name)
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError) as e:
+        raise BadTimezone(name) from e
+
+
+def zone(name: str | None, fallback: str = "UTC") -> ZoneInfo:
+    """The zone `name`, else `fallback`, else UTC: for stored names that may have gone stale."""
+    for candidate in (name, fallback, "UTC"):
+        if candidate:
+            try:
+                return parse_timezone(candidate)
+            except BadTimezone:
+                continue
+    return ZoneInfo("UTC")
