@@ -31,6 +31,7 @@ from proctor.daily.schedule import (
     parse_hhmm,
     parse_timezone,
 )
+from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streak
 
 log = logging.getLogger(__name__)
@@ -148,7 +149,7 @@ async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     schedule, _n = await push.schedule_for(context.application, chat.id)
     day = local_day(svc.now(), schedule.tz)
     existing = await dstore.find_delivery(svc.db, chat.id, day)
-    if existing is not None and existing.status != "failed":
+    if existing is not None and existing.state != DeliveryStatus.failed:
         await _explain_existing(update, context, u, existing, schedule)
         return
     try:
@@ -217,7 +218,7 @@ async def status_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int, u: UserC
     if delivery is None:
         if sub is not None and sub.enabled:
             lines.append(t("daily_today_none", u.lang))
-    elif delivery.status == "failed":
+    elif delivery.state == DeliveryStatus.failed:
         lines.append(t("daily_today_failed", u.lang))
     elif delivery.accepts_answers:
         n = await answers_in(svc.db, delivery.id)

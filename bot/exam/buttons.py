@@ -16,7 +16,6 @@ from bank.paper_store import load_paper
 from bot.core import ack
 from bot.exam import callbacks as cb
 from bot.exam import render
-from bot.exam.commands import MOCK_BLUEPRINT
 from bot.exam.jobs import arm_deadline, disarm_deadline
 from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt
 from bot.i18n import t
@@ -69,8 +68,7 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
     try:
         attempt = await attempts.start_attempt(
             svc.db, user_id=u.id, chat_id=update.effective_chat.id, paper_id=data.paper_id, mode=data.mode,
-            now=svc.now(), shuffle=svc.settings.shuffle_options,
-            blueprint=MOCK_BLUEPRINT if data.paper_id is None else None)
+            now=svc.now(), shuffle=svc.settings.shuffle_options)
     except AlreadyRunning:
         await ack(query, t("already_running", u.lang), show_alert=True)
         return

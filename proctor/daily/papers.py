@@ -6,11 +6,12 @@ audit entry: bank.item_stats.set_exam_only. Selection reads papers.exam_only on 
 
 from __future__ import annotations
 
+from bank.models import MultiPolicy
 from proctor.storage.db import Database
 
 
-async def multi_policy(db: Database, question_id: int) -> str:
-    """The multiple-choice scoring rule of the question's paper ('partial' if unknown)."""
-    return await db.scalar(
+async def multi_policy(db: Database, question_id: int) -> MultiPolicy:
+    """The multiple-choice scoring rule of the question's paper (partial if unknown)."""
+    return MultiPolicy(await db.scalar(
         "SELECT p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id WHERE q.id=?",
-        (question_id,)) or "partial"
+        (question_id,)) or MultiPolicy.partial)

@@ -24,11 +24,16 @@ from bank.models import CHOICE, Kind, MultiPolicy, Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import get_questions, load_paper
 from proctor import invites, outbox
+from proctor.exams import states
 from proctor.exams.model import AnswerRec, Attempt, Item, Result, Sheet, compute_result
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
+# the mock paper (/exam random): how many questions of each kind it draws, and its minutes
+MOCK_BLUEPRINT: dict[Kind, int] = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2}
+MOCK_MINUTES = 60
 SECTION_NAMES = {
     Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
     Kind.short: "简答题", Kind.discussion: "讨论题", Kind.case: "案例分析题",
@@ -166,17 +171,17 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         limit = paper.settings.time_limit_min
         shuffle = shuffle and paper.settings.shuffle_options
         allowed = paper.settings.attempts_allowed
-        if mode == "practice" and paper.settings.exam_only:
+        if mode == AttemptMode.practice and paper.settings.exam_only:
             raise ExamOnly(paper.title)
         if paper.settings.invite_only and invite_id is None:
             raise InviteOnly(paper.title)
-        if mode == "exam" and invite_id is None and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
+        if mode == AttemptMode.exam and invite_id is None and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
             raise AttemptLimitReached(paper.title)
         chosen = paper_questions(paper)
     else:
         title = MOCK_TITLE
-        limit = 60
-        chosen = await mock_questions(db, blueprint or {}, rng)
+        limit = MOCK_MINUTES
+        chosen = await mock_questions(db, MOCK_BLUEPRINT if blueprint is None else blueprint, rng)
     if time_limit_min is not None:
         limit = time_limit_min
     planned = plan_items(chosen, shuffle=shuffle, rng=rng)
@@ -189,7 +194,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
             raise AlreadyRunning(str(user_id))
         if invite_id is not None:  # the window and the invite's attempts, checked with the insert
             limit += await invites.start_in(conn, invite_id, user_id, now)
-        deadline = now + limit * 60 if mode == "exam" else None
+        deadline = now + limit * 60 if mode == AttemptMode.exam else None
         cur = await conn.execute(
             """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score,
                    invite_id) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id""",
@@ -223,7 +228,7 @@ async def record_answer(db: Database, sheet: Sheet, pos: int, response, now: flo
     final = g.verdict.value != "needs_review"
     async with db.write() as conn:
         cur = await conn.execute("SELECT status FROM attempts WHERE id=?", (sheet.attempt.id,))
-        if (await cur.fetchone())[0] != "running":
+        if not states.accepts_answers(AttemptStatus((await cur.fetchone())[0])):
             raise AttemptClosed(str(sheet.attempt.id))
         await conn.execute(
             """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
@@ -276,18 +281,18 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
     A finished attempt's result card is queued for delivery in the same transaction. An attempt
     never ends after its deadline: one handed in late (the bot was down) ends at the deadline.
     """
-    status = "cancelled" if reason == "cancelled" else "finished"
+    status = states.MACHINE.move(states.closing_move(reason), AttemptStatus.running)
     async with db.write() as conn:
         # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
         cur = await conn.execute(
             """UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
                    score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
                WHERE id=? AND status='running' RETURNING user_id, chat_id, invite_id""",
-            (status, now, now, reason, attempt_id, attempt_id))
+            (status.value, now, now, reason, attempt_id, attempt_id))
         row = await cur.fetchone()
         if row is None:
             return None
-        if status == "finished":
+        if status == AttemptStatus.finished:
             await outbox.enqueue_in(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
                                     user_id=row["user_id"], now=now)
         if row["invite_id"] is not None:  # the team's card goes out with the candidate's
