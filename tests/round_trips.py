@@ -17,6 +17,7 @@ from telegram import Update
 
 from bot.daily import callbacks as daily_cb
 from bot.exam import callbacks as exam_cb
+from bot.services import services
 
 _STEP: contextvars.ContextVar[Step | None] = contextvars.ContextVar("round_trip_step", default=None)
 
@@ -50,9 +51,6 @@ class RoundTrips:
     def __init__(self, app, *, prefix: str = ""):
         self.steps: list[Step] = []
         self.prefix = prefix
-        conn = app.bot_data["services"].db.conn if "services" in app.bot_data else None
-        from bot.services import services
-
         conn = services(app).db.conn
         original = conn._execute
 

@@ -116,13 +116,10 @@ async def daily_on(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCt
         return
     old = await subs.get_subscription(svc.db, chat_id)
     chat_tz = await subs.chat_timezone(svc.db, chat_id)
-    sub = await subs.subscribe(
-        svc.db, chat_id,
-        at or (old.at_time if old else svc.settings.daily_time),
-        tz or (old.timezone if old else None) or chat_tz or svc.settings.timezone,
-        old.questions if old else svc.settings.daily_questions,
-        u.id, svc.now(),
-        close_after_min=close if close is not None else (old.close_after_min if old else None))
+    ask = subs.on_request(old, chat_tz, at=at, tz=tz, close=close, default_time=svc.settings.daily_time,
+                          default_tz=svc.settings.timezone, default_questions=svc.settings.daily_questions)
+    sub = await subs.subscribe(svc.db, chat_id, ask.at_time, ask.timezone, ask.questions, u.id, svc.now(),
+                               close_after_min=ask.close_after_min)
     jobs.arm_push(context.application, sub)
     log.info("chat %s: daily quiz on at %s %s by %s", chat_id, sub.at_time, sub.timezone, u.id)
     sch = sub.schedule()

@@ -162,8 +162,7 @@ async def turn_off(app: Application, chat_id: int, why: str, delivery_id: int | 
     from bot.daily.jobs import disarm_push
 
     svc = services(app)
-    reason = "blocked" if chat_id > 0 else "kicked"  # private chat ids are positive
-    await subs.unsubscribe(svc.db, chat_id, None, svc.now(), reason=reason)
+    await subs.unsubscribe(svc.db, chat_id, None, svc.now(), reason=subs.off_reason(chat_id))
     if delivery_id is not None:
         await dstore.mark_failed(svc.db, delivery_id)
     disarm_push(app, chat_id)

@@ -147,13 +147,17 @@ async def get_item(db: Database, delivery_id: int, pos: int) -> Item:
 
 
 async def item_by_message(db: Database, chat_id: int, message_id: int) -> tuple[Delivery, Item] | None:
-    """The delivery and item whose question is the message `message_id` of this chat."""
-    row = await db.fetchone(
-        """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-           WHERE i.message_id=? AND d.chat_id=?""", (message_id, chat_id))
-    if row is None:
-        return None
-    return await get_delivery(db, row["delivery_id"]), _item(row)
+    """The delivery and item whose question is the message `message_id` of this chat (one round trip)."""
+
+    def find(conn) -> tuple[Delivery, Item] | None:
+        row = conn.execute(
+            """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+               WHERE i.message_id=? AND d.chat_id=?""", (message_id, chat_id)).fetchone()
+        if row is None:
+            return None
+        return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
+
+    return await db.run(find)
 
 
 async def possibly_copied(db: Database, chat_id: int, before_message_id: int) -> list[tuple[Delivery, Item]]:
