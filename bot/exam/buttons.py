@@ -26,6 +26,7 @@ from proctor.exams import service as attempts
 from proctor.exams import steps
 from proctor.exams.model import wrong_positions
 from proctor.exams.seal import sealed_for
+from proctor.exams.states import AttemptStatus
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         return
     if data.action == "review":
         sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
-        if sheet.attempt.status != "finished":  # keys are shown only once the paper is handed in
+        if sheet.attempt.status != AttemptStatus.finished:  # keys are shown only once the paper is handed in
             await ack(query, t("review_after_finish", u.lang))
             return
         if await review_option(svc.db, sheet.attempt.paper_id) != ReviewOption.full:
