@@ -44,6 +44,13 @@ class MultiPolicy(StrEnum):
     weighted = "weighted"
 
 
+class GradingMethod(StrEnum):
+    """Which of a user's finished attempts on a paper counts."""
+
+    best = "best"
+    last = "last"
+
+
 class ReviewOption(StrEnum):
     score = "score"  # the total only
     sections = "sections"  # the total and the score by section
@@ -116,7 +123,7 @@ class Section(BaseModel):
 class PaperSettings(BaseModel):
     time_limit_min: int = 60
     attempts_allowed: int | None = None  # None: unlimited
-    grading_method: str = "best"  # best | last
+    grading_method: GradingMethod = GradingMethod.best
     multi_policy: MultiPolicy = MultiPolicy.partial
     exam_only: bool = False
     shuffle_options: bool = True

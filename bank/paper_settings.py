@@ -3,6 +3,8 @@ invite-only and what a candidate sees at the end (review)."""
 
 from __future__ import annotations
 
+import sqlite3
+
 from bank.errors import BankError, NotFound
 from bank.item_stats import find_paper
 from bank.models import MultiPolicy, PaperSettings, ReviewOption
@@ -95,21 +97,37 @@ async def is_invite_only(db: Store, paper_id: int) -> bool:
     return bool(await db.scalar("SELECT invite_only FROM papers WHERE id=?", (paper_id,)))
 
 
-async def multi_policy(db: Store, *, paper_id: int | None = None, question_id: int | None = None) -> MultiPolicy:
-    """The one lookup of a paper's multiple-choice scoring rule, by paper or by one of its questions
-    (exam and daily quiz alike); a mock paper, an unknown paper or a stored value no longer
-    known: partial."""
-    if paper_id is not None:
-        value = await db.scalar("SELECT multi_policy FROM papers WHERE id=?", (paper_id,))
-    elif question_id is not None:
-        value = await db.scalar("SELECT p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
-                                "WHERE q.id=?", (question_id,))
-    else:
-        value = None
+_POLICY_BY_PAPER = "SELECT multi_policy FROM papers WHERE id=?"
+_POLICY_BY_QUESTION = "SELECT p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id WHERE q.id=?"
+
+
+def policy_of(value: str | None) -> MultiPolicy:
+    """A stored multiple-choice policy as the enum; none (a mock paper, an unknown paper) or a value
+    no longer known: partial."""
     try:
         return MultiPolicy(value) if value else MultiPolicy.partial
     except ValueError:
         return MultiPolicy.partial
+
+
+async def multi_policy(db: Store, *, paper_id: int | None = None, question_id: int | None = None) -> MultiPolicy:
+    """The one lookup of a paper's multiple-choice scoring rule, by paper or by one of its questions
+    (exam and daily quiz alike). `read_multi_policy` is the same on the database thread."""
+    if paper_id is not None:
+        return policy_of(await db.scalar(_POLICY_BY_PAPER, (paper_id,)))
+    if question_id is not None:
+        return policy_of(await db.scalar(_POLICY_BY_QUESTION, (question_id,)))
+    return MultiPolicy.partial
+
+
+def read_multi_policy(conn: sqlite3.Connection, *, paper_id: int | None = None,
+                      question_id: int | None = None) -> MultiPolicy:
+    """`multi_policy` for a step that runs on the database thread (one round trip per step)."""
+    if paper_id is None and question_id is None:
+        return MultiPolicy.partial
+    row = conn.execute(*((_POLICY_BY_PAPER, (paper_id,)) if paper_id is not None
+                         else (_POLICY_BY_QUESTION, (question_id,)))).fetchone()
+    return policy_of(row[0] if row else None)
 
 
 async def set_exam_only(db: Store, paper_id: int, on: bool, *, lead: int, chat_id: int | None,

@@ -23,6 +23,7 @@ from bank.paper_store import list_papers
 from bank.store import record_audit
 from proctor import outbox
 from proctor.storage.db import Database
+from proctor.transitions import IllegalTransition, Machine  # noqa: F401 (IllegalTransition: callers catch it here)
 
 PREFIX = "inv_"
 _PAYLOAD = re.compile(r"^inv_([A-Za-z0-9_-]{22})$")  # token_urlsafe(16): 22 characters, 128 bits
@@ -44,10 +45,6 @@ class InviteStatus(StrEnum):
     revoked = "revoked"  # a lead withdrew it
 
 
-class IllegalTransition(BankError):
-    """An invite cannot move from its state by that transition."""
-
-
 class BadInvite(BankError):
     """An /invite request could not be understood (window, extra time, count)."""
 
@@ -61,20 +58,14 @@ class Refused(BankError):
 
 
 S = InviteStatus
-_MOVES: dict[str, dict[InviteStatus, InviteStatus]] = {
+MACHINE: Machine[InviteStatus] = Machine("an invite", {
     "claim": {S.open: S.claimed},
     "start": {S.claimed: S.started, S.finished: S.started},  # again only with attempts left
     "finish": {S.started: S.finished},
     "revoke": {S.open: S.revoked, S.claimed: S.revoked},
     "resend": {S.open: S.open, S.claimed: S.claimed},
-}
-
-
-def _move(name: str, status: InviteStatus) -> InviteStatus:
-    try:
-        return _MOVES[name][status]
-    except KeyError:
-        raise IllegalTransition(f"cannot {name} an invite that is {status.value}") from None
+})
+_move = MACHINE.move
 
 
 def claim(status: InviteStatus) -> InviteStatus:

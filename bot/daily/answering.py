@@ -8,16 +8,13 @@ the next question follows, then a summary with the streak.
 from __future__ import annotations
 
 import logging
+from contextlib import nullcontext
 
 from telegram import Update
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bank import typed_answer
-from bank.errors import NotFound
-from bank.grading import grade
-from bank.grading.result import Grade
-from bank.models import Kind
 from bot.core import ack
 from bot.daily import callbacks as cb
 from bot.daily import counts, push, render
@@ -27,47 +24,14 @@ from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
-from proctor.daily import subscriptions as subs
-from proctor.daily.answers import QuizClosed
-from proctor.daily.papers import multi_policy
-from proctor.exams.seal import sealed_for
+from proctor.daily import steps
 from proctor.exams.service import running_attempt
 
 log = logging.getLogger(__name__)
 
 
-async def _grade(app: Application, view: render.View, response: object) -> Grade:
-    policy = await multi_policy(services(app).db, view.question.id)
-    return grade(view.question, response, multi_policy=policy)
-
-
-async def _sealed(app: Application, user_id: int, view: render.View) -> bool:
-    """Whether this user's running exam seals the question: then no verdict, key or explanation."""
-    return (await sealed_for(services(app).db, user_id)).covers(view.question.id)
-
-
-async def _record(app: Application, delivery: dstore.Delivery, view: render.View, user_id: int,
-                  response: object) -> tuple[bool, Grade]:
-    """Grade and record; (first answer?, grade). Raises QuizClosed."""
-    g = await _grade(app, view, response)
-    item = await dstore.get_item(services(app).db, delivery.id, view.pos)
-    first = await answer_store.record_answer(services(app).db, delivery, item, user_id, response,
-                                             g.score, g.max_score, g.verdict.value, services(app).now())
-    return first, g
-
-
-def typed_response(view: render.View, text: str) -> object | None:
-    """A typed answer as the grader wants it: original letters, True/False, or the text itself."""
-    return typed_answer.typed_response(view.question, view.order, text)
-
-
-async def _located(app: Application, delivery_id: int, pos: int) -> tuple[dstore.Delivery, render.View] | None:
-    try:
-        delivery = await dstore.get_delivery(services(app).db, delivery_id)
-    except NotFound:
-        return None
-    view = next((v for v in await push.views(app, delivery) if v.pos == pos), None)
-    return (delivery, view) if view is not None else None
+def view_of(spot: steps.Spot) -> render.View:
+    return render.View(spot.question, spot.delivery.id, spot.item.pos, spot.total, spot.item.option_order)
 
 
 async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -76,64 +40,40 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     u = await user_ctx(update, context)
     app = context.application
     press = cb.parse(query.data)
-    found = await _located(app, press.delivery_id, press.pos) if press else None
-    if press is None or found is None or not await _is_that_message(app, found[0], press.pos, query):
-        await ack(query, t("daily_bad_button", u.lang))
-        return
-    delivery, view = found
-    if delivery.private and u.id != delivery.chat_id:
-        await ack(query, t("daily_bad_button", u.lang))
-        return
-    if not delivery.accepts_answers:
-        await ack(query, t("daily_closed", u.lang))
-        return
-    db = services(context).db
-    earlier = await answer_store.user_answer(db, delivery.id, view.pos, u.id)
-    if earlier is not None:
-        await ack(query, render.already_answered_toast(view, earlier, u.lang))
-        return
-    response = await _response_of(app, press, view, u)
-    if response is None:
-        await ack(query, t("daily_bad_button", u.lang))
-        return
-    if isinstance(response, _Toggled):
-        await _show_draft(app, query, delivery, view, response.letters, u)
-        return
-    if delivery.private:
-        await _answer_private(app, delivery, view, u, response, query=query)
-    else:
-        await _answer_group_tap(app, delivery, view, u, response, query)
-
-
-class _Toggled:
-    def __init__(self, letters: str):
-        self.letters = letters
-
-
-async def _response_of(app: Application, press: cb.Press, view: render.View, u: UserCtx) -> object | None:
-    """The answer the press stands for, a _Toggled draft, or None if it does not fit the question."""
-    kind, svc = view.question.kind, services(app)
-    if press.action == "pick" and kind == Kind.truefalse and press.arg in ("t", "f"):
-        return press.arg == "t"
-    if press.action == "pick" and kind == Kind.single and press.arg not in (None, "t", "f"):
-        return view.original_letter(int(press.arg))
-    if press.action == "toggle" and kind == Kind.multi:
-        letter = view.original_letter(int(press.arg))
-        if letter is None:
-            return None
-        return _Toggled(await answer_store.toggle_draft(svc.db, view.delivery_id, view.pos, u.id, letter, svc.now()))
-    if press.action == "submit" and kind == Kind.multi:
-        return await answer_store.draft(svc.db, view.delivery_id, view.pos, u.id) or _Toggled("")
-    return None
-
-
-async def _is_that_message(app: Application, delivery: dstore.Delivery, pos: int, query) -> bool:
-    """The press is on the item's message, or on an unrecorded copy of an item sent twice (a crash)."""
-    item = await dstore.get_item(services(app).db, delivery.id, pos)
     msg = query.message
-    if msg is None or msg.chat.id != delivery.chat_id:
-        return False
-    return msg.message_id == item.message_id or item.maybe_duplicated
+    if press is None or msg is None:
+        await ack(query, t("daily_bad_button", u.lang))
+        return
+    svc = services(app)
+    private = msg.chat.type == ChatType.PRIVATE
+    # a private quiz records, edits and sends the next question under its chat's lock (one at a time)
+    async with push.chat_lock(app, msg.chat.id) if private else nullcontext():
+        out = await steps.answer_step(svc.db, press.delivery_id, press.pos, u.id, press.action, press.arg,
+                                      svc.now(), message=(msg.chat.id, msg.message_id))
+        await _render_press(app, query, u, out)
+
+
+async def _render_press(app: Application, query, u: UserCtx, out: steps.Outcome) -> None:
+    """Say what the press did: the handler decides nothing here."""
+    match out:
+        case steps.Refused() | steps.NotYours():
+            await ack(query, t("daily_bad_button", u.lang))
+        case steps.Closed():
+            await ack(query, t("daily_closed", u.lang))
+        case steps.Answered(spot=spot, earlier=earlier):
+            await ack(query, render.already_answered_toast(view_of(spot), earlier, u.lang))
+        case steps.Toggled(spot=spot, letters=letters):
+            await _show_draft(app, query, spot.delivery, view_of(spot), letters, u)
+        case steps.Recorded(spot=spot) if spot.delivery.private:
+            await _after_private(app, out, u, query=query)
+        case steps.Recorded(spot=spot, grade=g, sealed=sealed):
+            view = view_of(spot)
+            if sealed:
+                await ack(query, clip(t("daily_sealed", u.lang), MAX_TOAST), show_alert=True)
+            else:
+                await ack(query, render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script,
+                                              g.expected), show_alert=True)
+            counts.editor(app).touch(app, spot.delivery.id, spot.item.pos)
 
 
 async def _show_draft(app: Application, query, delivery: dstore.Delivery, view: render.View, letters: str,
@@ -146,62 +86,40 @@ async def _show_draft(app: Application, query, delivery: dstore.Delivery, view: 
                              render.question_keyboard(view, u.lang, draft=letters))
 
 
-async def _answer_group_tap(app: Application, delivery: dstore.Delivery, view: render.View, u: UserCtx,
-                            response: object, query) -> None:
-    try:
-        first, g = await _record(app, delivery, view, u.id, response)
-    except QuizClosed:
-        await ack(query, t("daily_closed", u.lang))
-        return
-    if not first:
-        earlier = await answer_store.user_answer(services(app).db, delivery.id, view.pos, u.id)
-        await ack(query, render.already_answered_toast(view, earlier, u.lang))
-        return
-    if await _sealed(app, u.id, view):
-        await ack(query, clip(t("daily_sealed", u.lang), MAX_TOAST), show_alert=True)
-    else:
-        await ack(query, render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script,
-                                      g.expected), show_alert=True)
-    counts.editor(app).touch(app, delivery.id, view.pos)
-
-
-async def _answer_private(app: Application, delivery: dstore.Delivery, view: render.View, u: UserCtx,
-                          response: object, *, query=None) -> None:
-    """Record, show the feedback under the question, then the next question or the summary."""
+async def _answer_private(app: Application, delivery: dstore.Delivery, pos: int, u: UserCtx,
+                          text: str) -> steps.Outcome:
+    """A typed private answer: record it under the chat's lock, then as after a tap."""
     svc = services(app)
     async with push.chat_lock(app, delivery.chat_id):
+        out = await steps.answer_step(svc.db, delivery.id, pos, u.id, "typed", text, svc.now())
+        if isinstance(out, steps.Recorded):
+            await _after_private(app, out, u)
+    return out
+
+
+async def _after_private(app: Application, out: steps.Recorded, u: UserCtx, *, query=None) -> None:
+    """Show the feedback under the question, then the next question or the summary. Call under the lock."""
+    svc = services(app)
+    delivery, item, g, view = out.spot.delivery, out.spot.item, out.grade, view_of(out.spot)
+    if query:
+        await ack(query, t("daily_sealed", u.lang) if out.sealed
+                  else render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
+    fb = t("daily_sealed", u.lang) if out.sealed else \
+        render.feedback(view, out.response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+    answered_text = render.answered_text(view, u.lang, u.script, fb)
+    if item.message_id is not None:  # None: answered on a copy sent before a crash, not yet resent
+        await push.safe_edit(app, delivery.chat_id, item.message_id, answered_text)
+    if query and query.message and query.message.message_id != item.message_id:  # the other copy
+        await push.safe_edit(app, delivery.chat_id, query.message.message_id, answered_text)
+    delivery = await dstore.get_delivery(svc.db, delivery.id)
+    answered = await answer_store.user_answers(svc.db, delivery.id, u.id)
+    if len(answered) < view.total:
+        await push.send_unsent(app, delivery)
+    else:
         try:
-            first, g = await _record(app, delivery, view, u.id, response)
-        except QuizClosed:
-            if query:
-                await ack(query, t("daily_closed", u.lang))
-            return
-        if not first:
-            earlier = await answer_store.user_answer(svc.db, delivery.id, view.pos, u.id)
-            if query:
-                await ack(query, render.already_answered_toast(view, earlier, u.lang))
-            return
-        sealed = await _sealed(app, u.id, view)
-        if query:
-            await ack(query, t("daily_sealed", u.lang) if sealed
-                      else render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
-        item = await dstore.get_item(svc.db, delivery.id, view.pos)
-        fb = t("daily_sealed", u.lang) if sealed else \
-            render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
-        answered_text = render.answered_text(view, u.lang, u.script, fb)
-        if item.message_id is not None:  # None: answered on a copy sent before a crash, not yet resent
-            await push.safe_edit(app, delivery.chat_id, item.message_id, answered_text)
-        if query and query.message and query.message.message_id != item.message_id:  # the other copy
-            await push.safe_edit(app, delivery.chat_id, query.message.message_id, answered_text)
-        delivery = await dstore.get_delivery(svc.db, delivery.id)
-        answered = await answer_store.user_answers(svc.db, delivery.id, u.id)
-        if len(answered) < view.total:
-            await push.send_unsent(app, delivery)
-        else:
-            try:
-                await push.send(app, delivery.chat_id, await push.private_summary(app, delivery, u.lang))
-            except push.ChatGone as e:
-                await push.turn_off(app, delivery.chat_id, str(e))
+            await push.send(app, delivery.chat_id, await push.private_summary(app, delivery, u.lang))
+        except push.ChatGone as e:
+            await push.turn_off(app, delivery.chat_id, str(e))
 
 
 async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -218,30 +136,20 @@ async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     u = await user_ctx(update, context)
     delivery, item = hit
-    found = await _located(app, delivery.id, item.pos)
-    if found is None:
-        return
-    view = found[1]
-    if not delivery.accepts_answers:
-        await _tell_privately(app, u, t("daily_closed", u.lang))
-        return
-    response = typed_response(view, msg.text)
-    if response is None:
-        return
-    try:
-        first, g = await _record(app, delivery, view, u.id, response)
-    except QuizClosed:
-        return
-    if not first:
-        earlier = await answer_store.user_answer(services(app).db, delivery.id, view.pos, u.id)
-        await _tell_privately(app, u, render.already_answered_toast(view, earlier, u.lang))
-        return
-    await _react(app, msg.chat_id, msg.message_id)
-    title = await subs.chat_title(services(app).db, delivery.chat_id)
-    fb = t("daily_sealed", u.lang) if await _sealed(app, u.id, view) else \
-        render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
-    await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=title, n=view.pos + 1, fb=fb))
-    counts.editor(app).touch(app, delivery.id, view.pos)
+    svc = services(app)
+    out = await steps.answer_step(svc.db, delivery.id, item.pos, u.id, "typed", msg.text, svc.now())
+    match out:
+        case steps.Closed():
+            await _tell_privately(app, u, t("daily_closed", u.lang))
+        case steps.Answered(spot=spot, earlier=earlier):
+            await _tell_privately(app, u, render.already_answered_toast(view_of(spot), earlier, u.lang))
+        case steps.Recorded(spot=spot, response=response, grade=g, sealed=sealed):
+            view = view_of(spot)
+            await _react(app, msg.chat_id, msg.message_id)
+            fb = t("daily_sealed", u.lang) if sealed else \
+                render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+            await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=spot.chat_title, n=view.pos + 1, fb=fb))
+            counts.editor(app).touch(app, delivery.id, view.pos)
 
 
 async def _unrecorded_copy(app: Application, chat_id: int, replied) -> tuple[dstore.Delivery, dstore.Item] | None:
@@ -294,14 +202,7 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     delivery, item = hit
     if not delivery.private or not delivery.accepts_answers:
         return
-    found = await _located(app, delivery.id, item.pos)
-    if found is None:
-        return
-    view = found[1]
     u = await user_ctx(update, context)
-    response = typed_response(view, msg.text)
-    if response is None:
-        await msg.reply_text(t("daily_unreadable", u.lang, n=view.pos + 1))
-        return
-    await _answer_private(app, delivery, view, u, response)
-
+    out = await _answer_private(app, delivery, item.pos, u, msg.text)
+    if isinstance(out, steps.Refused) and out.reason == "unreadable":
+        await msg.reply_text(t("daily_unreadable", u.lang, n=item.pos + 1))

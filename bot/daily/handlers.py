@@ -32,6 +32,7 @@ from proctor.daily.schedule import (
     parse_hhmm,
     parse_timezone,
 )
+from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streak
 
 log = logging.getLogger(__name__)
@@ -116,13 +117,10 @@ async def daily_on(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCt
         return
     old = await subs.get_subscription(svc.db, chat_id)
     chat_tz = await subs.chat_timezone(svc.db, chat_id)
-    sub = await subs.subscribe(
-        svc.db, chat_id,
-        at or (old.at_time if old else svc.settings.daily_time),
-        tz or (old.timezone if old else None) or chat_tz or svc.settings.timezone,
-        old.questions if old else svc.settings.daily_questions,
-        u.id, svc.now(),
-        close_after_min=close if close is not None else (old.close_after_min if old else None))
+    ask = subs.on_request(old, chat_tz, at=at, tz=tz, close=close, default_time=svc.settings.daily_time,
+                          default_tz=svc.settings.timezone, default_questions=svc.settings.daily_questions)
+    sub = await subs.subscribe(svc.db, chat_id, ask.at_time, ask.timezone, ask.questions, u.id, svc.now(),
+                               close_after_min=ask.close_after_min)
     jobs.arm_push(context.application, sub)
     log.info("chat %s: daily quiz on at %s %s by %s", chat_id, sub.at_time, sub.timezone, u.id)
     sch = sub.schedule()
@@ -149,7 +147,7 @@ async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     schedule, _n = await push.schedule_for(context.application, chat.id)
     day = local_day(svc.now(), schedule.tz)
     existing = await dstore.find_delivery(svc.db, chat.id, day)
-    if existing is not None and existing.status != "failed":
+    if existing is not None and existing.state != DeliveryStatus.failed:
         await _explain_existing(update, context, u, existing, schedule)
         return
     try:
@@ -218,7 +216,7 @@ async def status_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int, u: UserC
     if delivery is None:
         if sub is not None and sub.enabled:
             lines.append(t("daily_today_none", u.lang))
-    elif delivery.status == "failed":
+    elif delivery.state == DeliveryStatus.failed:
         lines.append(t("daily_today_failed", u.lang))
     elif delivery.accepts_answers:
         n = await answers_in(svc.db, delivery.id)

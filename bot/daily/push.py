@@ -30,6 +30,7 @@ from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
 from proctor.daily.schedule import Schedule, closes_at, next_fire, parse_hhmm, parse_timezone
+from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streak, streaks
 from proctor.exams.seal import sealed_anywhere, sealed_for
 from proctor.people.users import find_prefs
@@ -166,10 +167,9 @@ def arm_close(app: Application, delivery: dstore.Delivery) -> None:
 async def turn_off(app: Application, chat_id: int, why: str, delivery_id: int | None = None) -> None:
     """The bot may not post here: turn the subscription off, keep why, stop its job."""
     svc = services(app)
-    reason = "blocked" if chat_id > 0 else "kicked"  # private chat ids are positive
-    await subs.unsubscribe(svc.db, chat_id, None, svc.now(), reason=reason)
+    await subs.unsubscribe(svc.db, chat_id, None, svc.now(), reason=subs.off_reason(chat_id))
     if delivery_id is not None:
-        await dstore.set_status(svc.db, delivery_id, "failed")
+        await dstore.mark_failed(svc.db, delivery_id)
     scheduling.disarm(app, scheduling.DAILY_PUSH, chat_id)
     log.warning("chat %s: cannot post (%s): daily quiz turned off", chat_id, why)
 
@@ -194,8 +194,7 @@ async def push_day(app: Application, chat_id: int, private: bool, day: date) -> 
             shuffle=svc.settings.shuffle_options)
         if created:
             log.info("chat %s: daily quiz for %s created (%s)", chat_id, day, delivery.id)
-        elif delivery.status == "failed" and await dstore.set_status(svc.db, delivery.id, "pending",
-                                                                    only_from=("failed",)):
+        elif delivery.state == DeliveryStatus.failed and await dstore.retry_failed(svc.db, delivery.id):
             # the bot may post here again (the chat turned the quiz back on): finish today's
             delivery = await dstore.get_delivery(svc.db, delivery.id)
         if delivery.accepts_answers:
@@ -229,8 +228,8 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
     else:
         todo = list(all_views)
     todo = [v for v in todo if items[v.pos].message_id is None]
-    if todo and delivery.status == "pending":
-        await dstore.set_status(svc.db, delivery.id, "sending")
+    if todo and delivery.state == DeliveryStatus.pending:
+        await dstore.start_sending(svc.db, delivery.id)
     for v in todo:
         count = None if delivery.private else await answer_store.answer_count(svc.db, delivery.id, v.pos)
         text = render.question_text(v, lang, script, private=delivery.private, count=count)
@@ -243,7 +242,7 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
             await turn_off(app, delivery.chat_id, str(e), delivery.id)
             return
         await dstore.mark_sent(svc.db, delivery.id, v.pos, msg.message_id, svc.now())
-    await dstore.set_status(svc.db, delivery.id, "open", only_from=("pending", "sending"))
+    await dstore.mark_open(svc.db, delivery.id)
 
 
 async def _sealed(app: Application, delivery: dstore.Delivery, view: render.View) -> bool:
@@ -273,7 +272,7 @@ async def close(app: Application, delivery_id: int) -> None:
                 arm_close(app, delivery)  # not yet (the clock moved back): wait
                 return
             await dstore.claim_close(svc.db, delivery.id)
-        elif delivery.status != "closed" or delivery.closed_at is not None:
+        elif delivery.state != DeliveryStatus.keys_pending:
             return
         if not delivery.private:
             try:

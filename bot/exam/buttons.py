@@ -10,23 +10,24 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
-from bank.models import Kind, ReviewOption
+from bank.models import ReviewOption
 from bank.paper_settings import is_invite_only, review_option
 from bank.paper_store import load_paper
 from bot.core import ack
 from bot.edits import edit_text
 from bot.exam import callbacks as cb
 from bot.exam import render
-from bot.exam.commands import MOCK_BLUEPRINT
 from bot.exam.jobs import arm_deadline, disarm_deadline
-from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt
+from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt, show_sheet
 from bot.i18n import t
 from bot.services import services
 from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
+from proctor.exams import steps
 from proctor.exams.model import wrong_positions
 from proctor.exams.seal import sealed_for
+from proctor.exams.states import AttemptStatus
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +71,7 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
     try:
         attempt = await attempts.start_attempt(
             svc.db, user_id=u.id, chat_id=update.effective_chat.id, paper_id=data.paper_id, mode=data.mode,
-            now=svc.now(), shuffle=svc.settings.shuffle_options,
-            blueprint=MOCK_BLUEPRINT if data.paper_id is None else None)
+            now=svc.now(), shuffle=svc.settings.shuffle_options)
     except AlreadyRunning:
         await ack(query, t("already_running", u.lang), show_alert=True)
         return
@@ -95,7 +95,7 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         return
     if data.action == "review":
         sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
-        if sheet.attempt.status != "finished":  # keys are shown only once the paper is handed in
+        if sheet.attempt.status != AttemptStatus.finished:  # keys are shown only once the paper is handed in
             await ack(query, t("review_after_finish", u.lang))
             return
         if await review_option(svc.db, sheet.attempt.paper_id) != ReviewOption.full:
@@ -113,58 +113,41 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
         await query.message.reply_text(text, reply_markup=kb, protect_content=True) if data.pos == 0 \
             else await _edit(query, text, kb)
         return
-    sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
-    if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():
-        await finish_and_report(context, sheet.attempt.id, "timeout")
-        await ack(query, t("exam_closed", u.lang))
-        return
-    if data.pos != sheet.attempt.current_pos or data.pos >= len(sheet.items):
-        # a double tap, or a button from an older rendering: nothing changes
-        await ack(query, t("stale_button", u.lang))
-        await show_attempt(context, sheet.attempt.id, u)
-        return
-    item = sheet.current
-    q = sheet.question(item)
-    practice = sheet.attempt.mode == "practice"
-    if data.action == "answer":
-        if data.arg in ("t", "f") and q.kind == Kind.truefalse:
-            response = data.arg == "t"
-        elif data.arg and data.arg.isdigit() and q.kind == Kind.single and int(data.arg) < len(item.option_order):
-            response = item.original_letter(int(data.arg))
-        else:
-            await ack(query, t("button_unknown", u.lang))
-            return
-        await attempts.record_answer(svc.db, sheet, item.pos, response, svc.now(), advance=not practice)
-    elif data.action == "toggle":
-        if q.kind != Kind.multi or not data.arg.isdigit() or int(data.arg) >= len(item.option_order):
-            await ack(query, t("button_unknown", u.lang))
-            return
-        await attempts.toggle_draft(svc.db, sheet.attempt.id, item.pos, item.original_letter(int(data.arg)))
-    elif data.action == "submit":
-        if q.kind != Kind.multi or not item.draft:
+    out = await steps.take_step(svc.db, data.attempt_id, u.id, data.action, data.pos, data.arg, svc.now())
+    await _render(context, query, u, data, out)
+
+
+async def _render(context, query, u: UserCtx, data: cb.Act, out: steps.Outcome) -> None:
+    """Say what the step did: the handler decides nothing here."""
+    match out:
+        case steps.NotYours():
+            await ack(query, t("not_yours", u.lang))
+        case steps.Closed():
+            await ack(query, t("exam_closed", u.lang))
+        case steps.Expired(attempt=attempt):
+            await finish_and_report(context, attempt.id, "timeout")
+            await ack(query, t("exam_closed", u.lang))
+        case steps.Stale(sheet=sheet, review=review):
+            await ack(query, t("stale_button", u.lang))
+            await show_sheet(context, sheet, u, review)
+        case steps.Refused(reason="empty_draft"):
             await ack(query, clip(t("draft", u.lang, a="—"), MAX_TOAST))
-            return
-        await attempts.record_answer(svc.db, sheet, item.pos, item.draft, svc.now(), advance=not practice)
-    elif data.action in ("next", "back"):
-        step = 1 if data.action == "next" else -1
-        await attempts.move_to(svc.db, sheet.attempt.id, max(0, min(len(sheet.items) - 1, item.pos + step)))
-    elif data.action == "flag":
-        await attempts.toggle_flag(svc.db, sheet.attempt.id, item.pos)
-    elif data.action == "finish_ask":
-        text, kb = render.finish_confirm(sheet, u.lang)
-        await ack(query)
-        await _edit(query, text, kb)
-        return
-    elif data.action == "finish_no":
-        pass
-    elif data.action == "finish_yes":
-        await finish_and_report(context, sheet.attempt.id, "submitted")
-        await ack(query)
-        return
-    await ack(query)
-    if data.action in ("answer", "submit") and await offer_finish(context, sheet, item.pos):
-        return
-    await show_attempt(context, sheet.attempt.id, u)
+        case steps.Refused():
+            await ack(query, t("button_unknown", u.lang))
+        case steps.Recorded(sheet=sheet, pos=pos, review=review):
+            if data.action == "finish_ask":
+                text, kb = render.finish_confirm(sheet, u.lang)
+                await ack(query)
+                await _edit(query, text, kb)
+                return
+            if data.action == "finish_yes":
+                await finish_and_report(context, sheet.attempt.id, "submitted")
+                await ack(query)
+                return
+            await ack(query)
+            if data.action in steps.ANSWERING and await offer_finish(context, sheet, pos):
+                return
+            await show_sheet(context, sheet, u, review)
 
 
 async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -> None:

@@ -8,7 +8,6 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bank.models import Kind
 from bank.paper_store import list_papers
 from bot.core import open_private_button
 from bot.exam import render
@@ -20,8 +19,6 @@ from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 
 log = logging.getLogger(__name__)
-
-MOCK_BLUEPRINT = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2}
 
 
 async def _offered_papers(context, *, practice: bool = False) -> list:
@@ -64,7 +61,7 @@ async def exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await update.effective_message.reply_text(t("exam_usage", u.lang))
         return
     if args == ["random"]:
-        text, kb = render.mock_rules_card(u.lang, sum(MOCK_BLUEPRINT.values()), 60)
+        text, kb = render.mock_rules_card(u.lang, sum(attempts.MOCK_BLUEPRINT.values()), attempts.MOCK_MINUTES)
     else:
         text, kb = render.paper_chooser(await _offered_papers(context), "exam", u.lang)
     await update.effective_message.reply_text(text, reply_markup=kb)

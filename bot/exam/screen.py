@@ -17,6 +17,7 @@ from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
 from proctor.exams.model import Sheet, compute_result
+from proctor.exams.states import AttemptMode
 from proctor.outbox import Outgoing
 from proctor.people.users import find_prefs
 
@@ -38,7 +39,15 @@ async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: U
     svc = services(context)
     sheet = await attempts.load_sheet(svc.db, attempt_id)
     a = sheet.attempt
-    review = await review_option(svc.db, a.paper_id) if a.mode == "practice" else ReviewOption.full
+    review = await review_option(svc.db, a.paper_id) if a.mode == AttemptMode.practice else ReviewOption.full
+    await show_sheet(context, sheet, u, review, repost=repost)
+
+
+async def show_sheet(context: ContextTypes.DEFAULT_TYPE, sheet: Sheet, u: UserCtx, review: ReviewOption, *,
+                     repost: bool = False) -> None:
+    """Render a sheet already read (a step's outcome carries it): no database read here."""
+    svc = services(context)
+    a = sheet.attempt
     text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now(), review=review)
     if not repost and a.message_id:
         try:
@@ -93,14 +102,16 @@ async def send_result(app: Application, message: Outgoing) -> None:
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 
-async def offer_finish(context, before: Sheet, answered_pos: int, *, repost: bool = False) -> bool:
-    """After the last question of an exam is answered, show the finish confirmation."""
-    if before.attempt.mode != "exam" or answered_pos != len(before.items) - 1:
+async def offer_finish(context, sheet: Sheet, answered_pos: int, *, repost: bool = False,
+                       u: UserCtx | None = None) -> bool:
+    """After the last question of an exam is answered, show the finish confirmation. `sheet` is the
+    attempt as it is after the answer (a step's outcome)."""
+    if sheet.attempt.mode != AttemptMode.exam or answered_pos != len(sheet.items) - 1:
         return False
     svc = services(context)
-    sheet = await attempts.load_sheet(svc.db, before.attempt.id)
     attempt_id = sheet.attempt.id
-    u = await prefs_for(context, sheet.attempt.user_id)
+    if u is None:
+        u = await prefs_for(context, sheet.attempt.user_id)
     text, kb = render.finish_confirm(sheet, u.lang)
     if repost or not sheet.attempt.message_id:
         sent = await context.bot.send_message(sheet.attempt.chat_id, text, reply_markup=kb)

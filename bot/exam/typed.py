@@ -6,15 +6,16 @@ import logging
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
+from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from bank.typed_answer import typed_response
+from bank.errors import AttemptClosed, NotYourAttempt
 from bot.exam import render
-from bot.exam.screen import finish_and_report, offer_finish, show_attempt
+from bot.exam.screen import finish_and_report, offer_finish, show_sheet
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import user_ctx
 from proctor.exams import service as attempts
+from proctor.exams import steps
 
 log = logging.getLogger(__name__)
 
@@ -31,24 +32,30 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if msg.reply_to_message is not None and msg.reply_to_message.message_id != running.message_id:
         return  # a reply to something else (e.g. a daily question) is not for the exam
     u = await user_ctx(update, context)
-    sheet = await attempts.own_sheet(svc.db, running.id, u.id)
-    if running.deadline is not None and running.deadline <= svc.now():
-        await finish_and_report(context, running.id, "timeout")
-        return
-    item = sheet.current
-    q = sheet.question(item)
-    # typed letters and true/false words count as on the buttons, as in practice and daily quizzes
-    response = typed_response(q, item.order(q), msg.text)
-    if response is None:
-        await msg.reply_text(t("empty_answer" if q.kind in render.TYPED else "not_typed", u.lang))
-        return
-    practice = running.mode == "practice"
-    rec = await attempts.record_answer(svc.db, sheet, item.pos, response, svc.now(), advance=not practice)
-    try:  # the answer is stored: a lost confirmation must not keep the next question from showing
-        await msg.reply_text(render.clip(t("recorded", u.lang, n=item.pos + 1,
-                                           a=render.shown_response(q, item, rec.response, u.lang))))
-    except TelegramError as e:
-        log.info("attempt %s: could not confirm the answer (%s)", running.id, e)
-    if await offer_finish(context, sheet, item.pos, repost=True):
-        return
-    await show_attempt(context, running.id, u, repost=True)
+    await _answer(update, context, u, running.id, msg)
+    raise ApplicationHandlerStop  # the text was the exam's: the daily quiz's handler need not look at it
+
+
+async def _answer(update: Update, context: ContextTypes.DEFAULT_TYPE, u, attempt_id: int, msg) -> None:
+    """Take the typed step and say what it did."""
+    svc = services(context)
+    out = await steps.take_step(svc.db, attempt_id, u.id, "typed", None, msg.text, svc.now())
+    match out:
+        case steps.Expired():
+            await finish_and_report(context, attempt_id, "timeout")
+        case steps.Refused(question=q):
+            await msg.reply_text(t("empty_answer" if q.kind in render.TYPED else "not_typed", u.lang))
+        case steps.Recorded(sheet=sheet, pos=pos, answer=rec, review=review):
+            item = sheet.items[pos]
+            try:  # the answer is stored: a lost confirmation must not keep the next question from showing
+                await msg.reply_text(render.clip(t("recorded", u.lang, n=pos + 1, a=render.shown_response(
+                    sheet.question(item), item, rec.response, u.lang))))
+            except TelegramError as e:
+                log.info("attempt %s: could not confirm the answer (%s)", attempt_id, e)
+            if await offer_finish(context, sheet, pos, repost=True):
+                return
+            await show_sheet(context, sheet, u, review, repost=True)
+        case steps.NotYours():
+            raise NotYourAttempt(str(attempt_id))
+        case _:  # closed meanwhile (or stale, which a typed answer cannot be)
+            raise AttemptClosed(str(attempt_id))

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from bank.errors import BankError, NotFound
+from proctor.daily import states
+from proctor.daily.states import UNFINISHED, DeliveryStatus
 from proctor.storage.db import Database
 
-UNFINISHED = ("pending", "sending", "open")
+_OPEN_SQL = states.in_sql(UNFINISHED)  # the stored statuses of a quiz that accepts answers
 
 
 class EmptyBank(BankError):
@@ -30,7 +32,7 @@ class Delivery:
     chat_id: int
     chat_type: str
     day: str  # local date, 'YYYY-MM-DD'
-    status: str
+    status: str  # the stored column; `state` is the named state
     created_at: float
     closes_at: float
     closed_at: float | None
@@ -40,8 +42,12 @@ class Delivery:
         return self.chat_type == "private"
 
     @property
+    def state(self) -> DeliveryStatus:
+        return states.effective(self.status, self.closed_at)
+
+    @property
     def accepts_answers(self) -> bool:
-        return self.status in UNFINISHED
+        return states.accepts_answers(self.state)
 
 
 @dataclass(frozen=True)
@@ -82,8 +88,8 @@ async def find_delivery(db: Database, chat_id: int, day: date | str) -> Delivery
 async def waiting_item(db: Database, chat_id: int, user_id: int) -> tuple[Delivery, Item] | None:
     """The private question sent and not yet answered, in the newest open quiz of this chat."""
     row = await db.fetchone(
-        """SELECT i.delivery_id, i.pos FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-           WHERE d.chat_id=? AND d.status IN ('pending','sending','open') AND i.message_id IS NOT NULL
+        f"""SELECT i.delivery_id, i.pos FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+           WHERE d.chat_id=? AND d.status IN ({_OPEN_SQL}) AND i.message_id IS NOT NULL
              AND NOT EXISTS (SELECT 1 FROM daily_answers a WHERE a.delivery_id=i.delivery_id
                              AND a.pos=i.pos AND a.user_id=?)
            ORDER BY d.day DESC, i.pos LIMIT 1""", (chat_id, user_id))
@@ -141,21 +147,25 @@ async def get_item(db: Database, delivery_id: int, pos: int) -> Item:
 
 
 async def item_by_message(db: Database, chat_id: int, message_id: int) -> tuple[Delivery, Item] | None:
-    """The delivery and item whose question is the message `message_id` of this chat."""
-    row = await db.fetchone(
-        """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-           WHERE i.message_id=? AND d.chat_id=?""", (message_id, chat_id))
-    if row is None:
-        return None
-    return await get_delivery(db, row["delivery_id"]), _item(row)
+    """The delivery and item whose question is the message `message_id` of this chat (one round trip)."""
+
+    def find(conn) -> tuple[Delivery, Item] | None:
+        row = conn.execute(
+            """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+               WHERE i.message_id=? AND d.chat_id=?""", (message_id, chat_id)).fetchone()
+        if row is None:
+            return None
+        return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
+
+    return await db.run(find)
 
 
 async def possibly_copied(db: Database, chat_id: int, before_message_id: int) -> list[tuple[Delivery, Item]]:
     """Items of this chat's unfinished quizzes that may have an unrecorded copy older than
     `before_message_id` (sent again after a crash in their send), newest quiz first."""
     rows = await db.fetchall(
-        """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-           WHERE d.chat_id=? AND d.status IN ('pending','sending','open') AND i.send_attempts > 1
+        f"""SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+           WHERE d.chat_id=? AND d.status IN ({_OPEN_SQL}) AND i.send_attempts > 1
              AND i.message_id > ?
            ORDER BY d.day DESC, i.pos""", (chat_id, before_message_id))
     return [(await get_delivery(db, r["delivery_id"]), _item(r)) for r in rows]
@@ -176,31 +186,55 @@ async def mark_sent(db: Database, delivery_id: int, pos: int, message_id: int, n
             (message_id, now, delivery_id, pos))
 
 
-async def set_status(db: Database, delivery_id: int, status: str, *, only_from: Sequence[str] = UNFINISHED) -> bool:
-    """Move an unfinished delivery to `status`; returns whether it moved."""
-    marks = ",".join("?" * len(only_from))
+async def _move(db: Database, delivery_id: int, move: str) -> bool:
+    """Apply a named move of the delivery's state machine if the row is in one of its sources;
+    returns whether it moved."""
+    sources = [states.stored(x) for x in states.MACHINE.sources(move)]
+    marks = ",".join("?" * len(sources))
     async with db.write() as conn:
         cur = await conn.execute(
-            f"UPDATE daily_deliveries SET status=? WHERE id=? AND status IN ({marks})",
-            (status, delivery_id, *only_from))
+            f"UPDATE daily_deliveries SET status=? WHERE id=? AND status IN ({marks}) AND closed_at IS NULL",
+            (states.stored(states.MACHINE.target(move)), delivery_id, *sources))
         return cur.rowcount == 1
 
 
+async def start_sending(db: Database, delivery_id: int) -> bool:
+    """pending -> sending: the first item is about to go out."""
+    return await _move(db, delivery_id, "start_sending")
+
+
+async def mark_open(db: Database, delivery_id: int) -> bool:
+    """pending|sending -> open: everything due is sent."""
+    return await _move(db, delivery_id, "open")
+
+
+async def mark_failed(db: Database, delivery_id: int) -> bool:
+    """An unfinished delivery whose chat the bot may not post in -> failed."""
+    return await _move(db, delivery_id, "fail")
+
+
+async def retry_failed(db: Database, delivery_id: int) -> bool:
+    """failed -> pending: the chat turned the quiz back on."""
+    return await _move(db, delivery_id, "retry")
+
+
 async def claim_close(db: Database, delivery_id: int) -> bool:
-    """Stop accepting answers. True for the one caller that closed it (and must post the keys)."""
-    return await set_status(db, delivery_id, "closed")
+    """Stop accepting answers (-> keys_pending). True for the one caller that closed it (and must post the keys)."""
+    return await _move(db, delivery_id, "close")
 
 
 async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
+    """keys_pending -> closed."""
     async with db.write() as conn:
-        await conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=?", (now, delivery_id))
+        await conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=? AND status=?",
+                           (now, delivery_id, states.stored(states.MACHINE.target("close"))))
 
 
 async def unfinished(db: Database) -> list[Delivery]:
     """Deliveries still open, or closed without their keys posted: what start-up must pick up."""
     rows = await db.fetchall(
-        f"{_SELECT} WHERE d.status IN ('pending','sending','open') "
-        "OR (d.status='closed' AND d.closed_at IS NULL) ORDER BY d.id")
+        f"{_SELECT} WHERE d.status IN ({_OPEN_SQL}) "
+        "OR (d.status='closed' AND d.closed_at IS NULL) ORDER BY d.id")  # keys_pending
     return [_delivery(r) for r in rows]
 
 

@@ -51,6 +51,19 @@ async def record_review(conn: aiosqlite.Connection, user_id: int, question_id: i
         (user_id, question_id, card_json, due))
 
 
+_CARD = "SELECT card FROM review_cards WHERE user_id=? AND question_id=?"
+_SAVE = """INSERT INTO review_cards (user_id, question_id, card, due) VALUES (?,?,?,?)
+           ON CONFLICT(user_id, question_id) DO UPDATE SET card=excluded.card, due=excluded.due"""
+
+
+def review_in(conn, user_id: int, question_id: int, verdict: str, now: float) -> None:
+    """`record_review` on the database thread (a plain sqlite3 connection in a write transaction)."""
+    row = conn.execute(_CARD, (user_id, question_id)).fetchone()
+    reviewed = review(row[0] if row else None, verdict, now, question_id)
+    if reviewed is not None:
+        conn.execute(_SAVE, (user_id, question_id, *reviewed))
+
+
 async def due_cards(db: Database, user_id: int, now: float) -> list[int]:
     """Question ids whose card is due at `now`, most overdue first."""
     rows = await db.fetchall(

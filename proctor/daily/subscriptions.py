@@ -90,3 +90,30 @@ async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
         if cur.rowcount == 1 and by is not None and chat_id < 0:
             await record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_off")
         return cur.rowcount == 1
+
+
+@dataclass(frozen=True)
+class OnRequest:
+    """What `/daily on` sets: each part given, else the chat's current one, else the default."""
+
+    at_time: str
+    timezone: str
+    questions: int
+    close_after_min: int | None
+
+
+def on_request(old: Subscription | None, chat_tz: str | None, *, at: str | None, tz: str | None,
+               close: int | None, default_time: str, default_tz: str, default_questions: int) -> OnRequest:
+    """The schedule `/daily on` asks for: the time and zone given, else the chat's (its last zone
+    too), else the defaults; the number of questions and the close stay as they were."""
+    return OnRequest(
+        at or (old.at_time if old else default_time),
+        tz or (old.timezone if old else None) or chat_tz or default_tz,
+        old.questions if old else default_questions,
+        close if close is not None else (old.close_after_min if old else None))
+
+
+def off_reason(chat_id: int) -> str:
+    """Why the bot may no longer post in a chat that refused it (403): a private chat's user blocked
+    it (private chat ids are positive), a group kicked it."""
+    return "blocked" if chat_id > 0 else "kicked"

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from bank.models import Question
 from bank.option_order import OptionOrder
+from proctor.exams.states import AttemptMode, AttemptStatus, accepts_answers
 
 
 @dataclass(frozen=True)
@@ -16,9 +17,9 @@ class Attempt:
     user_id: int
     chat_id: int
     paper_id: int | None
-    mode: str  # 'exam' | 'practice'
+    mode: AttemptMode
     title: str
-    status: str  # 'running' | 'finished' | 'cancelled'
+    status: AttemptStatus
     started_at: float
     deadline: float | None
     finished_at: float | None
@@ -30,15 +31,15 @@ class Attempt:
 
     @property
     def running(self) -> bool:
-        return self.status == "running"
+        return accepts_answers(self.status)
 
     def seconds_left(self, now: float) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - now)
 
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> Attempt:
-        return cls(r["id"], r["user_id"], r["chat_id"], r["paper_id"], r["mode"], r["title"],
-                   r["status"], r["started_at"], r["deadline"], r["finished_at"], r["finish_reason"],
+        return cls(r["id"], r["user_id"], r["chat_id"], r["paper_id"], AttemptMode(r["mode"]), r["title"],
+                   AttemptStatus(r["status"]), r["started_at"], r["deadline"], r["finished_at"], r["finish_reason"],
                    r["current_pos"], r["message_id"], r["score"], r["max_score"])
 
 

@@ -56,6 +56,11 @@ async def sealed_for(db: Database, user_id: int) -> Seal:
     return _seal(await db.fetchall(_SEALED.format(who="AND user_id = ?"), (user_id,)))
 
 
+def sealed_in(conn, user_id: int) -> Seal:
+    """`sealed_for` on the database thread (a plain sqlite3 connection), inside a batched step."""
+    return _seal(conn.execute(_SEALED.format(who="AND user_id = ?"), (user_id,)).fetchall())
+
+
 async def sealed_anywhere(db: Database) -> Seal:
     """The questions sealed for someone: what a message everyone in a group reads must not show."""
     return _seal(await db.fetchall(_SEALED.format(who="")))

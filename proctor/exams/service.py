@@ -6,7 +6,6 @@ AlreadyRunning, AttemptLimitReached.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable
 
@@ -20,16 +19,21 @@ from bank.errors import (
     NotFound,
     NotYourAttempt,
 )
-from bank.grading import grade
-from bank.models import CHOICE, Kind, MultiPolicy, Paper, Question
+from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import get_questions, load_paper
 from proctor import invites, outbox
-from proctor.exams.model import AnswerRec, Attempt, Item, Result, Sheet, compute_result
+from proctor.exams import states
+from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
+from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.steps import sheet_in, store_answer_in
 from proctor.storage.db import Database
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
+# the mock paper (/exam random): how many questions of each kind it draws, and its minutes
+MOCK_BLUEPRINT: dict[Kind, int] = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2}
+MOCK_MINUTES = 60
 SECTION_NAMES = {
     Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
     Kind.short: "简答题", Kind.discussion: "讨论题", Kind.case: "案例分析题",
@@ -59,23 +63,16 @@ async def current_question_id(db: Database, user_id: int) -> int | None:
 
 
 async def load_sheet(db: Database, attempt_id: int, *, positions: Iterable[int] | str | None = None) -> Sheet:
-    """The attempt with its items and answers, and the questions at `positions`. Raises NotFound.
+    """The attempt with its items and answers, and the questions at `positions`, in one round trip.
+    Raises NotFound.
 
     By default only the current question is loaded: that is all an answer or a screen needs, and
     building a whole paper's questions would be most of the cost of every tap. "all" loads every one.
     """
-    attempt = await get_attempt(db, attempt_id)
-    items = [Item.from_row(r) for r in await db.fetchall(
-        "SELECT * FROM attempt_items WHERE attempt_id=? ORDER BY pos", (attempt_id,))]
-    answers = {a.pos: a for a in (AnswerRec.from_row(r) for r in await db.fetchall(
-        "SELECT * FROM answers WHERE attempt_id=?", (attempt_id,)))}
-    if positions == "all":
-        wanted = items
-    else:
-        chosen = {attempt.current_pos} if positions is None else set(positions)
-        wanted = [i for i in items if i.pos in chosen]
-    questions = await get_questions(db, sorted({i.question_id for i in wanted}))
-    return Sheet(attempt, items, answers, questions)
+    sheet = await db.run(lambda conn: sheet_in(conn, attempt_id, positions))
+    if sheet is None:
+        raise NotFound(f"no attempt {attempt_id}")
+    return sheet
 
 
 async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: bool = True,
@@ -167,17 +164,17 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         limit = paper.settings.time_limit_min
         shuffle = shuffle and paper.settings.shuffle_options
         allowed = paper.settings.attempts_allowed
-        if mode == "practice" and paper.settings.exam_only:
+        if mode == AttemptMode.practice and paper.settings.exam_only:
             raise ExamOnly(paper.title)
         if paper.settings.invite_only and invite_id is None:
             raise InviteOnly(paper.title)
-        if mode == "exam" and invite_id is None and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
+        if mode == AttemptMode.exam and invite_id is None and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
             raise AttemptLimitReached(paper.title)
         chosen = paper_questions(paper)
     else:
         title = MOCK_TITLE
-        limit = 60
-        chosen = await mock_questions(db, blueprint or {}, rng)
+        limit = MOCK_MINUTES
+        chosen = await mock_questions(db, MOCK_BLUEPRINT if blueprint is None else blueprint, rng)
     if time_limit_min is not None:
         limit = time_limit_min
     planned = plan_items(chosen, shuffle=shuffle, rng=rng)
@@ -190,7 +187,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
             raise AlreadyRunning(str(user_id))
         if invite_id is not None:  # the window and the invite's attempts, checked with the insert
             limit += await invites.start_in(conn, invite_id, user_id, now)
-        deadline = now + limit * 60 if mode == "exam" else None
+        deadline = now + limit * 60 if mode == AttemptMode.exam else None
         cur = await conn.execute(
             """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score,
                    invite_id) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id""",
@@ -207,64 +204,47 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
 
 # ---- answering and moving -----------------------------------------------------------------
 
-async def _policy(db: Database, attempt: Attempt) -> MultiPolicy:
-    return await paper_settings.multi_policy(db, paper_id=attempt.paper_id)
-
-
 async def record_answer(db: Database, sheet: Sheet, pos: int, response, now: float, *,
                         advance: bool) -> AnswerRec:
-    """Grade and store the answer at `pos` (replacing an earlier one); maybe move to the next question."""
-    item = sheet.items[pos]
-    question = sheet.question(item)
-    g = grade(question, response, multi_policy=await _policy(db, sheet.attempt))
-    score = round(g.score / question.points * item.points, 2) if question.points else 0.0
-    stored = json.dumps(response, ensure_ascii=False)
-    final = g.verdict.value != "needs_review"
-    async with db.write() as conn:
-        cur = await conn.execute("SELECT status FROM attempts WHERE id=?", (sheet.attempt.id,))
-        if (await cur.fetchone())[0] != "running":
+    """Grade and store the answer at `pos` (replacing an earlier one); maybe move to the next question.
+    Raises AttemptClosed. (A step from a chat goes through proctor.exams.steps.take_step.)"""
+
+    def store(conn) -> AnswerRec:
+        row = conn.execute("SELECT status FROM attempts WHERE id=?", (sheet.attempt.id,)).fetchone()
+        if not states.accepts_answers(AttemptStatus(row[0])):
             raise AttemptClosed(str(sheet.attempt.id))
-        await conn.execute(
-            """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
-                   answered_at) VALUES (?,?,?,?,?,?,?,?,?)
-               ON CONFLICT(attempt_id, pos) DO UPDATE SET response=excluded.response, score=excluded.score,
-                   verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at""",
-            (sheet.attempt.id, pos, item.question_id, stored, score, item.points, g.verdict.value,
-             int(final), now))
-        await conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?",
-                           (sheet.attempt.id, pos))
-        if advance:
-            nxt = min(pos + 1, len(sheet.items) - 1)
-            await conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND current_pos=?",
-                               (nxt, sheet.attempt.id, pos))
-    return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict.value, final)
+        policy = paper_settings.read_multi_policy(conn, paper_id=sheet.attempt.paper_id)
+        return store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
+
+    return await db.run_write(store)
 
 
 async def move_to(db: Database, attempt_id: int, pos: int) -> None:
-    async with db.write() as conn:
-        await conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND status='running'", (pos, attempt_id))
+    await db.run_write(lambda conn: conn.execute(
+        "UPDATE attempts SET current_pos=? WHERE id=? AND status='running'", (pos, attempt_id)))
 
 
 async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> str:
     """Toggle one original letter of a multi draft; returns the new draft."""
-    async with db.write() as conn:
-        cur = await conn.execute("SELECT draft FROM attempt_items WHERE attempt_id=? AND pos=?", (attempt_id, pos))
-        draft = set((await cur.fetchone())[0])
-        draft ^= {letter}
-        new = "".join(sorted(draft))
-        await conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, attempt_id, pos))
-    return new
+
+    def toggle(conn) -> str:
+        draft = conn.execute("SELECT draft FROM attempt_items WHERE attempt_id=? AND pos=?",
+                             (attempt_id, pos)).fetchone()[0]
+        new = "".join(sorted(set(draft) ^ {letter}))
+        conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, attempt_id, pos))
+        return new
+
+    return await db.run_write(toggle)
 
 
 async def toggle_flag(db: Database, attempt_id: int, pos: int) -> None:
-    async with db.write() as conn:
-        await conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?",
-                           (attempt_id, pos))
+    await db.run_write(lambda conn: conn.execute(
+        "UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (attempt_id, pos)))
 
 
 async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
-    async with db.write() as conn:
-        await conn.execute("UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id))
+    await db.run_write(lambda conn: conn.execute(
+        "UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
 
 
 # ---- finishing ----------------------------------------------------------------------------
@@ -275,18 +255,18 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
     A finished attempt's result card is queued for delivery in the same transaction. An attempt
     never ends after its deadline: one handed in late (the bot was down) ends at the deadline.
     """
-    status = "cancelled" if reason == "cancelled" else "finished"
+    status = states.MACHINE.move(states.closing_move(reason), AttemptStatus.running)
     async with db.write() as conn:
         # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
         cur = await conn.execute(
             """UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
                    score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
                WHERE id=? AND status='running' RETURNING user_id, chat_id, invite_id""",
-            (status, now, now, reason, attempt_id, attempt_id))
+            (status.value, now, now, reason, attempt_id, attempt_id))
         row = await cur.fetchone()
         if row is None:
             return None
-        if status == "finished":
+        if status == AttemptStatus.finished:
             await outbox.enqueue_in(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
                                     user_id=row["user_id"], now=now)
         if row["invite_id"] is not None:  # the team's card goes out with the candidate's

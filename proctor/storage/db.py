@@ -10,14 +10,16 @@ import asyncio
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
+
+T = TypeVar("T")
 
 # bank/migrations links to the top-level migrations/, so a wheel carries them as package data
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -169,6 +171,32 @@ class Database:
                 raise
             else:
                 await self.conn.execute("COMMIT")
+
+    # ---- batched: several statements for the cost of one round trip to the connection's thread ----
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn(conn)` on the database thread: reads that need several queries cost one hop.
+
+        `fn` gets the plain sqlite3 connection; it must only read (writes go through `run_write`).
+        """
+        return await self.conn._execute(fn, self.conn._conn)
+
+    async def run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn(conn)` on the database thread inside one `BEGIN IMMEDIATE` transaction, under the
+        write lock like `write()`: commits if it returns, rolls back if it raises. One hop in all."""
+
+        def transaction(conn: sqlite3.Connection) -> T:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return out
+
+        async with self._write_lock:
+            return await self.conn._execute(transaction, self.conn._conn)
 
     # one round trip to the connection's thread per read (execute + fetch + close would be three)
     async def fetchall(self, sql: str, params: Iterable[Any] | dict = ()) -> list[sqlite3.Row]:

@@ -25,21 +25,21 @@ async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str 
     """True if this run should handle the update: the first delivery, or a delivery again of one a
     previous run claimed and never finished. False for a repeat that was handled (or is being
     handled by this run)."""
-    async with db.write() as conn:
-        cur = await conn.execute(
+    def claim_in(conn) -> bool:  # one round trip: claims cost every update
+        return conn.execute(
             """INSERT INTO processed_updates (bot_id, update_id, at, state, run) VALUES (?, ?, ?, 'claimed', ?)
                ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at
                WHERE processed_updates.state = 'claimed' AND processed_updates.run IS NOT excluded.run""",
-            (bot_id, update_id, now, run))
-        return cur.rowcount == 1
+            (bot_id, update_id, now, run)).rowcount == 1
+
+    return await db.run_write(claim_in)
 
 
 async def done(db: Database, bot_id: int, update_id: int, run: str = "") -> None:
     """The handler of an update this run claimed has returned (whatever it did)."""
-    async with db.write() as conn:
-        await conn.execute(
-            "UPDATE processed_updates SET state = 'done' WHERE bot_id = ? AND update_id = ? AND run IS ?",
-            (bot_id, update_id, run))
+    await db.run_write(lambda conn: conn.execute(
+        "UPDATE processed_updates SET state = 'done' WHERE bot_id = ? AND update_id = ? AND run IS ?",
+        (bot_id, update_id, run)))
 
 
 async def is_done(db: Database, bot_id: int, update_id: int) -> bool:

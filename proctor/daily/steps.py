@@ -1,0 +1,179 @@
+"""One call per daily quiz answer step: a tap (pick, toggle, submit) or a typed answer.
+
+`answer_step` reads the delivery, the item, the user's earlier answer and draft, grades, and
+writes in one transaction run on the database thread (one round trip). It returns an Outcome the
+handler only renders:
+
+    Recorded   the first answer counted: the grade, and whether the user's running exam seals the key
+    Toggled    a multiple-choice draft changed (or an empty one was submitted): the letters now
+    Answered   the user answered this question before: their first answer stands (a stale tap)
+    Closed     the quiz no longer takes answers
+    NotYours   somebody else's private quiz
+    Refused    the press does not fit (`reason`: bad_button, unreadable)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+
+from bank.grading import grade
+from bank.grading.result import Grade
+from bank.models import Kind, Question
+from bank.option_order import OptionOrder
+from bank.paper_settings import read_multi_policy
+from bank.typed_answer import typed_response
+from proctor.daily.answers import Answer, _answer
+from proctor.daily.delivery import Delivery, Item, _delivery, _item
+from proctor.daily.fsrs_cards import review_in
+from proctor.exams.seal import sealed_in
+from proctor.exams.steps import questions_in
+from proctor.storage.db import Database
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where the step happened: the delivery, its item, the question and the quiz's size."""
+
+    delivery: Delivery
+    item: Item
+    question: Question
+    total: int
+    chat_title: str = ""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    spot: Spot
+    response: object
+    grade: Grade
+    sealed: bool
+
+
+@dataclass(frozen=True)
+class Toggled:
+    spot: Spot
+    letters: str
+
+
+@dataclass(frozen=True)
+class Answered:
+    spot: Spot
+    earlier: Answer
+
+
+@dataclass(frozen=True)
+class Closed:
+    spot: Spot | None = None
+
+
+@dataclass(frozen=True)
+class NotYours:
+    pass
+
+
+@dataclass(frozen=True)
+class Refused:
+    reason: str  # bad_button | unreadable
+    spot: Spot | None = None
+
+
+Outcome = Recorded | Toggled | Answered | Closed | NotYours | Refused
+
+_DELIVERY = ("SELECT d.*, c.type AS chat_type, c.title AS chat_title FROM daily_deliveries d "
+             "JOIN chats c ON c.id = d.chat_id WHERE d.id=?")
+
+
+def _spot(conn: sqlite3.Connection, delivery_id: int, pos: int) -> Spot | None:
+    row = conn.execute(_DELIVERY, (delivery_id,)).fetchone()
+    irow = conn.execute("SELECT * FROM daily_items WHERE delivery_id=? AND pos=?", (delivery_id, pos)).fetchone()
+    if row is None or irow is None:
+        return None
+    item = _item(irow)
+    question = questions_in(conn, [item.question_id]).get(item.question_id)
+    if question is None:
+        return None
+    total = conn.execute("SELECT COUNT(*) FROM daily_items WHERE delivery_id=?", (delivery_id,)).fetchone()[0]
+    return Spot(_delivery(row), item, question, total, row["chat_title"] or "")
+
+
+def _original(spot: Spot, shown: str | None) -> str | None:
+    if shown is None or not shown.isdigit():
+        return None
+    return OptionOrder.of(spot.item.option_order, spot.question.letter_refs).original_letter(int(shown))
+
+
+def step_in(conn: sqlite3.Connection, delivery_id: int, pos: int, user_id: int, action: str, arg: str | None,
+            now: float, message: tuple[int, int] | None) -> Outcome:
+    """The whole step inside one write transaction. `message` (chat id, message id): the press's
+    message, which must be the item's (or a copy of an item maybe sent twice); None for typed text
+    whose item the caller found."""
+    spot = _spot(conn, delivery_id, pos)
+    if spot is None:
+        return Refused("bad_button")
+    d, item, q = spot.delivery, spot.item, spot.question
+    if message is not None and (message[0] != d.chat_id
+                                or (message[1] != item.message_id and not item.maybe_duplicated)):
+        return Refused("bad_button", spot)
+    if d.private and user_id != d.chat_id:
+        return NotYours()
+    if not d.accepts_answers:
+        return Closed(spot)
+    typed = None
+    if action == "typed":  # unreadable text says nothing, not even "answered already"
+        typed = typed_response(q, OptionOrder.of(item.option_order, q.letter_refs), arg or "")
+        if typed is None:
+            return Refused("unreadable", spot)
+    earlier = conn.execute("SELECT * FROM daily_answers WHERE delivery_id=? AND pos=? AND user_id=?",
+                           (d.id, pos, user_id)).fetchone()
+    if earlier is not None:
+        return Answered(spot, _answer(earlier))
+    response: object | None = None
+    if action == "pick" and q.kind == Kind.truefalse and arg in ("t", "f"):
+        response = arg == "t"
+    elif action == "pick" and q.kind == Kind.single and arg not in (None, "t", "f"):
+        response = _original(spot, arg)
+    elif action == "toggle" and q.kind == Kind.multi:
+        letter = _original(spot, arg)
+        if letter is None:
+            return Refused("bad_button", spot)
+        row = conn.execute("SELECT letters FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
+                           (d.id, pos, user_id)).fetchone()
+        letters = "".join(sorted(set(row[0] if row else "") ^ {letter}))
+        conn.execute(
+            """INSERT INTO daily_drafts (delivery_id, pos, user_id, letters, updated_at) VALUES (?,?,?,?,?)
+               ON CONFLICT(delivery_id, pos, user_id) DO UPDATE SET letters=excluded.letters,
+                   updated_at=excluded.updated_at""", (d.id, pos, user_id, letters, now))
+        return Toggled(spot, letters)
+    elif action == "submit" and q.kind == Kind.multi:
+        row = conn.execute("SELECT letters FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
+                           (d.id, pos, user_id)).fetchone()
+        if not (row and row[0]):
+            return Toggled(spot, "")
+        response = row[0]
+    elif action == "typed":
+        response = typed
+    if response is None:
+        return Refused("bad_button", spot)
+    g = grade(q, response, multi_policy=read_multi_policy(conn, question_id=q.id))
+    conn.execute(
+        """INSERT INTO daily_answers (delivery_id, pos, user_id, chat_id, day, question_id,
+               response, score, max_score, verdict, answered_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
+        (d.id, pos, user_id, d.chat_id, d.day, item.question_id, json.dumps(response, ensure_ascii=False),
+         g.score, g.max_score, g.verdict.value, now))
+    conn.execute("DELETE FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?", (d.id, pos, user_id))
+    review_in(conn, user_id, item.question_id, g.verdict.value, now)
+    if not d.private:
+        conn.execute(
+            """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
+               ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen""",
+            (d.chat_id, user_id, now, now))
+    return Recorded(spot, response, g, sealed_in(conn, user_id).covers(q.id))
+
+
+async def answer_step(db: Database, delivery_id: int, pos: int, user_id: int, action: str, arg: str | None,
+                      now: float, *, message: tuple[int, int] | None = None) -> Outcome:
+    """Read, decide and write one answer step in one transaction and one round trip."""
+    return await db.run_write(lambda conn: step_in(conn, delivery_id, pos, user_id, action, arg, now, message))

@@ -1,0 +1,211 @@
+"""One call per answer step of an attempt: a press, a typed answer, Next/Back, Flag, Submit.
+
+`take_step` reads the attempt, decides and writes in one transaction run on the database thread
+(one round trip), and returns what happened as an Outcome the handler only renders:
+
+    Recorded  the step took effect (or, for finish_ask/finish_yes/finish_no, may go ahead); `sheet`
+              is the attempt after it, with the questions at its current position and at `pos`
+    Stale     the button is from an older rendering (a double tap): nothing changed; `sheet` to redraw
+    Expired   the time is up: the caller hands the attempt in
+    Closed    the attempt is no longer running (or is gone)
+    NotYours  the attempt is somebody else's
+    Refused   the step does not fit the question (`reason`: bad_button, empty_draft, unreadable)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bank.grading import grade
+from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
+from bank.paper_settings import policy_of
+from bank.paper_store import _QUESTION_SELECT, question_from_row
+from bank.typed_answer import typed_response
+from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
+from proctor.exams.states import AttemptMode
+from proctor.storage.db import Database
+
+ANSWERING = frozenset({"answer", "submit", "typed"})  # the steps that store an answer
+MOVES = frozenset({"answer", "toggle", "submit", "next", "back", "flag", "typed",
+                   "finish_ask", "finish_yes", "finish_no"})
+
+
+@dataclass(frozen=True)
+class Recorded:
+    sheet: Sheet
+    pos: int
+    answer: AnswerRec | None = None
+    review: ReviewOption = ReviewOption.full
+
+
+@dataclass(frozen=True)
+class Stale:
+    sheet: Sheet
+    review: ReviewOption = ReviewOption.full
+
+
+@dataclass(frozen=True)
+class Expired:
+    attempt: Attempt
+
+
+@dataclass(frozen=True)
+class Closed:
+    pass
+
+
+@dataclass(frozen=True)
+class NotYours:
+    pass
+
+
+@dataclass(frozen=True)
+class Refused:
+    reason: str  # bad_button | empty_draft | unreadable
+    question: Question | None = None
+
+
+Outcome = Recorded | Stale | Expired | Closed | NotYours | Refused
+
+
+# ---- reading on the database thread ---------------------------------------------------------
+
+def questions_in(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Question]:
+    ids = sorted(set(ids))
+    if not ids:
+        return {}
+    rows = conn.execute(f"{_QUESTION_SELECT} WHERE q.id IN ({','.join('?' * len(ids))})", ids).fetchall()
+    return {r["id"]: question_from_row(r) for r in rows}
+
+
+def sheet_in(conn: sqlite3.Connection, attempt_id: int,
+             positions: Iterable[int] | str | None = None) -> Sheet | None:
+    """The attempt with its items and answers, and the questions at `positions` (None: the current
+    one; "all": every one). None if there is no such attempt."""
+    row = conn.execute("SELECT * FROM attempts WHERE id=?", (attempt_id,)).fetchone()
+    if row is None:
+        return None
+    attempt = Attempt.from_row(row)
+    items = [Item.from_row(r) for r in conn.execute(
+        "SELECT * FROM attempt_items WHERE attempt_id=? ORDER BY pos", (attempt_id,))]
+    answers = {a.pos: a for a in (AnswerRec.from_row(r) for r in conn.execute(
+        "SELECT * FROM answers WHERE attempt_id=?", (attempt_id,)))}
+    if positions == "all":
+        wanted = items
+    else:
+        chosen = {attempt.current_pos} if positions is None else set(positions)
+        wanted = [i for i in items if i.pos in chosen]
+    return Sheet(attempt, items, answers, questions_in(conn, (i.question_id for i in wanted)))
+
+
+def _paper(conn: sqlite3.Connection, attempt: Attempt) -> tuple[MultiPolicy, ReviewOption]:
+    """The paper's multiple-choice policy and what a practice attempt shows (a mock paper: partial, full)."""
+    if attempt.paper_id is None:
+        return MultiPolicy.partial, ReviewOption.full
+    row = conn.execute("SELECT multi_policy, invite_only, review FROM papers WHERE id=?",
+                       (attempt.paper_id,)).fetchone()
+    if row is None:
+        return MultiPolicy.partial, ReviewOption.full
+    review = PaperSettings(invite_only=bool(row["invite_only"]), review=row["review"]).review_option
+    return policy_of(row["multi_policy"]), review if attempt.mode == AttemptMode.practice else ReviewOption.full
+
+
+# ---- writing on the database thread ---------------------------------------------------------
+
+def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: object, now: float,
+                    policy: MultiPolicy, *, advance: bool) -> AnswerRec:
+    """Grade and store the answer at `pos` (replacing an earlier one), clear its draft, maybe move on.
+    Call inside a write transaction on a running attempt."""
+    item = sheet.items[pos]
+    question = sheet.question(item)
+    g = grade(question, response, multi_policy=policy)
+    score = round(g.score / question.points * item.points, 2) if question.points else 0.0
+    final = g.verdict.value != "needs_review"
+    conn.execute(
+        """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
+               answered_at) VALUES (?,?,?,?,?,?,?,?,?)
+           ON CONFLICT(attempt_id, pos) DO UPDATE SET response=excluded.response, score=excluded.score,
+               verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at""",
+        (sheet.attempt.id, pos, item.question_id, json.dumps(response, ensure_ascii=False), score,
+         item.points, g.verdict.value, int(final), now))
+    conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?", (sheet.attempt.id, pos))
+    if advance:
+        conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND current_pos=?",
+                     (min(pos + 1, len(sheet.items) - 1), sheet.attempt.id, pos))
+    return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict.value, final)
+
+
+def _choice(item: Item, question: Question, arg: str | None) -> str | bool | None:
+    """The answer a choice button stands for, or None if it does not fit the question."""
+    if arg in ("t", "f") and question.kind == Kind.truefalse:
+        return arg == "t"
+    if arg and arg.isdigit() and question.kind == Kind.single and int(arg) < len(item.option_order):
+        return item.original_letter(int(arg))
+    return None
+
+
+def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str, pos: int | None,
+            arg: str | None, now: float) -> Outcome:
+    """The whole step inside one write transaction. `pos` None: the current question (typed text)."""
+    sheet = sheet_in(conn, attempt_id)
+    if sheet is None:
+        return Closed()
+    a = sheet.attempt
+    if a.user_id != user_id:
+        return NotYours()
+    if not a.running:
+        return Closed()
+    if a.deadline is not None and a.deadline <= now:
+        return Expired(a)
+    policy, review = _paper(conn, a)
+    if pos is None:
+        pos = a.current_pos
+    if pos != a.current_pos or pos >= len(sheet.items):
+        return Stale(sheet, review)  # a double tap, or a button from an older rendering
+    item = sheet.current
+    q = sheet.question(item)
+    advance = a.mode != AttemptMode.practice
+    answer = None
+    if action == "answer":
+        response = _choice(item, q, arg)
+        if response is None:
+            return Refused("bad_button", q)
+        answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
+    elif action == "typed":
+        response = typed_response(q, item.order(q), arg or "")
+        if response is None:
+            return Refused("unreadable", q)
+        answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
+    elif action == "toggle":
+        if q.kind != Kind.multi or not arg or not arg.isdigit() or int(arg) >= len(item.option_order):
+            return Refused("bad_button", q)
+        new = "".join(sorted(set(item.draft) ^ {item.original_letter(int(arg))}))
+        conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, a.id, pos))
+    elif action == "submit":
+        if q.kind != Kind.multi or not item.draft:
+            return Refused("empty_draft", q)
+        answer = store_answer_in(conn, sheet, pos, item.draft, now, policy, advance=advance)
+    elif action in ("next", "back"):
+        to = max(0, min(len(sheet.items) - 1, pos + (1 if action == "next" else -1)))
+        conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND status='running'", (to, a.id))
+    elif action == "flag":
+        conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
+    elif action not in MOVES:
+        return Refused("bad_button", q)
+    else:  # finish_ask, finish_yes, finish_no: nothing is written here
+        return Recorded(sheet, pos, None, review)
+    after = sheet_in(conn, a.id, {pos, _current_pos(conn, a.id)})
+    return Recorded(after, pos, answer, review)
+
+
+def _current_pos(conn: sqlite3.Connection, attempt_id: int) -> int:
+    return conn.execute("SELECT current_pos FROM attempts WHERE id=?", (attempt_id,)).fetchone()[0]
+
+
+async def take_step(db: Database, attempt_id: int, user_id: int, action: str, pos: int | None,
+                    arg: str | None, now: float) -> Outcome:
+    """Read, decide and write one step in one transaction and one round trip to the database."""
+    return await db.run_write(lambda conn: step_in(conn, attempt_id, user_id, action, pos, arg, now))
