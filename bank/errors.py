@@ -61,3 +61,7 @@ class ExamOnly(BankError):
 
 class InviteOnly(BankError):
     """The paper is opened only by a hiring invite."""
+
+
+class TermsUnavailable(BankError):
+    """The key terms of reference answers could not be found (the segmenter's process failed)."""

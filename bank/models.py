@@ -93,6 +93,8 @@ class Question(BaseModel):
     pinned: list[int] = Field(default_factory=list, exclude=True)  # options that stay in place
     letter_refs: dict[str, list[int]] = Field(default_factory=dict, exclude=True)  # letters naming options
     held: str = Field("", exclude=True)  # 'key' (in doubt) | 'duplicate': not asked
+    # subjective kinds: the reference answer's key terms, found when it was imported (None: not yet)
+    key_terms: list[str] | None = None
 
     @property
     def askable(self) -> bool:

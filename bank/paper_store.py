@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 
 import aiosqlite
 
 from bank.errors import NotFound, SameTitle
-from bank.models import Kind, Paper, PaperSettings, Question, Section, fingerprint
+from bank.grading.terms import terms_for
+from bank.models import SUBJECTIVE, Kind, Paper, PaperSettings, Question, Section, fingerprint
 from bank.question_checks import refresh_paper
 from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
 from bank.question_rows import question_from_row
@@ -25,17 +27,18 @@ async def save_paper(db: Store, paper: Paper, now: float) -> int:
     Questions are matched by fingerprint, so a re-import updates them in place and the answers
     already given stay attached. Questions the new text no longer has are retired, not deleted.
     """
-    async with db.write() as conn:
-        return await _write_paper(conn, paper, now)
+    return (await save_papers(db, [paper], now))[0]
 
 
 async def save_papers(db: Store, papers: list[Paper], now: float, *, same_title: bool = False) -> list[int]:
     """Insert or update several papers in one transaction (all or none); returns their ids.
 
-    A paper is identified by its slug. Unless `same_title`, a paper whose title another paper
+    The key terms of subjective reference answers are found first, outside the transaction
+    (raises TermsUnavailable if they cannot be: nothing is written then). A paper is identified by its slug. Unless `same_title`, a paper whose title another paper
     (another slug, already stored or earlier in `papers`) has is refused: raises SameTitle and
     writes nothing, so a renamed or truncated copy of a file does not become a second paper.
     """
+    papers = await asyncio.to_thread(_with_key_terms, papers)  # jieba or its child: off the loop
     async with db.write() as conn:
         ids = []
         for paper in papers:
@@ -51,6 +54,41 @@ async def _refuse_same_title(conn: aiosqlite.Connection, paper: Paper) -> None:
     row = await cur.fetchone()
     if row is not None:
         raise SameTitle(paper.slug, paper.title, row[0], row[1], row[2])
+
+
+def _reference(q: Question) -> str:
+    return q.answer if isinstance(q.answer, str) else ""
+
+
+def _with_key_terms(papers: list[Paper]) -> list[Paper]:
+    """The papers with every subjective question's key terms filled in (copies; inputs unchanged)."""
+    wanted = [q for p in papers for q in p.questions() if q.kind in SUBJECTIVE and q.key_terms is None]
+    if not wanted:
+        return papers
+    found = dict(zip((id(q) for q in wanted), terms_for([_reference(q) for q in wanted]), strict=True))
+
+    def fill(q: Question) -> Question:
+        return q.model_copy(update={"key_terms": found[id(q)]}) if id(q) in found else q
+
+    return [p.model_copy(update={"sections": [
+        s.model_copy(update={"questions": [fill(q) for q in s.questions]}) for s in p.sections]})
+        for p in papers]
+
+
+async def fill_key_terms(db: Store) -> int:
+    """Find and store the key terms of subjective questions that have none (banks imported before
+    key terms were stored); returns how many. Raises TermsUnavailable."""
+    kinds = ",".join(f"'{k.value}'" for k in sorted(SUBJECTIVE))
+    rows = await db.fetchall(
+        f"SELECT id, answer FROM questions WHERE key_terms IS NULL AND kind IN ({kinds})")
+    if not rows:
+        return 0
+    references = [a if isinstance(a := json.loads(r["answer"]), str) else "" for r in rows]
+    terms = await asyncio.to_thread(terms_for, references)
+    async with db.write() as conn:
+        await conn.executemany("UPDATE questions SET key_terms=? WHERE id=? AND key_terms IS NULL",
+                               [(_dumps(t), r["id"]) for t, r in zip(terms, rows, strict=True)])
+    return len(rows)
 
 
 async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> int:
@@ -88,20 +126,20 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
             rows.append((fp, paper_id, section_id, q.number, q.kind.value, q.stem,
                          _dumps(q.options), _dumps(q.answer), q.explanation, q.points,
                          _dumps(q.flags), q.topic, q.name, _dumps(q.weights), _dumps(q.feedback),
-                         q.difficulty))
+                         q.difficulty, None if q.key_terms is None else _dumps(q.key_terms)))
         # one call per section: aiosqlite hops to its thread once per call, not once per row
         await conn.executemany(
             """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
                    options, answer, explanation, points, flags, topic, name, weights, feedback,
-                   difficulty, retired)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)
+                   difficulty, key_terms, retired)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)
                ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
                    section_id=excluded.section_id, number=excluded.number,
                    kind=excluded.kind, stem=excluded.stem, options=excluded.options,
                    answer=excluded.answer, explanation=excluded.explanation,
                    points=excluded.points, flags=excluded.flags, topic=excluded.topic,
                    name=excluded.name, weights=excluded.weights, feedback=excluded.feedback,
-                   difficulty=excluded.difficulty""",
+                   difficulty=excluded.difficulty, key_terms=excluded.key_terms""",
             rows,
         )
     marks = ",".join("?" * len(kept)) or "''"

@@ -28,6 +28,7 @@ def question_from_row(row: sqlite3.Row) -> Question:
         weights=json.loads(row["weights"]),
         feedback=json.loads(row["feedback"]),
         difficulty=row["difficulty"],
+        key_terms=None if row["key_terms"] is None else json.loads(row["key_terms"]),
         source=Source(paper=row["slug"], section=row["section_pos"], number=row["number"])
         if "slug" in keys else None,
         **_checks(row, keys),

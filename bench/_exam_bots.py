@@ -12,14 +12,24 @@ import asyncio
 import cProfile
 import gc
 import resource
+import sys
 import threading
 import time
+from collections import defaultdict
 from pathlib import Path
 
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 from telegram import Update
-from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
 
 from bot.lifecycle import start_app, stop_app
 
@@ -28,41 +38,66 @@ _STEM = "在使用Adam优化器进行混合精度训练时，以下哪种方法�
 _OPTIONS = ["使用较小的学习率", "在更新梯度前进行缩放", "在更新参数前进行缩放", "以上都是"]
 
 
-def _bare_screen(n: int) -> tuple[str, Keyboard]:
+def _bare_screen(n: int, layout: str) -> tuple[str, Keyboard]:
+    """Question n's screen; `layout` says which questions are answered by a button ("B") or typed ("T")."""
     text = "\n".join([f"Q {n}/49 · 单选题 · 1 pts · 59:{n % 60:02d} left", "", _STEM]
                      + [f"{'ABCD'[i]}. {o}" for i, o in enumerate(_OPTIONS)])
-    kb = Keyboard([[Button(c, callback_data=f"b:{n}:{i}") for i, c in enumerate("ABCD")],
-                   [Button("⬅️ Back", callback_data=f"b:{n}:b"), Button("Skip ➡️", callback_data=f"b:{n}:n")],
-                   [Button("🚩 Flag", callback_data=f"b:{n}:f"), Button("Finish", callback_data=f"b:{n}:F")]])
-    return text, kb
+    rows = [[Button(c, callback_data=f"b:{n}:{i}") for i, c in enumerate("ABCD")]]
+    if layout[(n - 1) % len(layout)] == "T":
+        rows = []
+    rows += [[Button("⬅️ Back", callback_data=f"b:{n}:b"), Button("Skip ➡️", callback_data=f"b:{n}:n")],
+             [Button("🚩 Flag", callback_data=f"b:{n}:f"), Button("Finish", callback_data=f"b:{n}:F")]]
+    return text, Keyboard(rows)
 
 
 async def bare_exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Post a question screen (set-up only, not measured)."""
-    text, kb = _bare_screen(1)
-    await update.effective_message.reply_text(text, reply_markup=kb, protect_content=True)
+    text, kb = _bare_screen(1, context.bot_data["layout"])
+    sent = await update.effective_message.reply_text(text, reply_markup=kb, protect_content=True)
+    context.bot_data[update.effective_chat.id] = (1, sent.message_id)
 
 
 async def bare_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Answer the press and edit the screen to the next question: our calls, none of our logic."""
     query = update.callback_query
     n = int(query.data.split(":")[1]) + 1
-    text, kb = _bare_screen(n)
+    text, kb = _bare_screen(n, context.bot_data["layout"])
+    context.bot_data[update.effective_chat.id] = (n, query.message.message_id)
     await query.answer()
     await query.edit_message_text(text, reply_markup=kb)
 
 
-def build_bare(token: str, base_url: str) -> Application:
+async def bare_typed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A typed answer: our calls (say it is recorded, post the next screen, delete the old one).
+
+    One chat's typed answers are handled in turn (ours does the same per user): the next one can
+    arrive before the send of this one's screen has returned."""
+    chat_id = update.effective_chat.id
+    async with context.bot_data.setdefault("locks", defaultdict(asyncio.Lock))[chat_id]:
+        n, old = context.bot_data[chat_id]
+        await update.effective_message.reply_text(f"Answer {n} recorded: {update.effective_message.text[:100]}")
+        text, kb = _bare_screen(n + 1, context.bot_data["layout"])
+        sent = await context.bot.send_message(chat_id, text, reply_markup=kb, protect_content=True)
+        context.bot_data[chat_id] = (n + 1, sent.message_id)
+        await context.bot.delete_message(chat_id, old)
+
+
+def build_bare(token: str, base_url: str, layout: str = "B") -> Application:
     # Stock concurrent processing (256, like ours): the bare bot is not handicapped by serial updates.
     app = ApplicationBuilder().token(token).base_url(base_url).concurrent_updates(256).build()
+    app.bot_data["layout"] = layout
     app.add_handler(CommandHandler("exam", bare_exam))
     app.add_handler(CallbackQueryHandler(bare_answer))
+    app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, bare_typed))
     return app
 
 
 def build_ours(token: str, base_url: str, db_path: Path, rate_limiter: bool) -> Application:
+    from bank.grading.terms import segment_in_child
     from bot.app import build_application
     from bot.settings import Settings
+
+    segment_in_child()  # as `proctor run` does
 
     settings = Settings(TELEGRAM_BOT_TOKEN=token, PROCTOR_DB=db_path, PROCTOR_BOT_API_URL=base_url)
     return build_application(settings, rate_limiter=rate_limiter)
@@ -111,9 +146,9 @@ async def _wait_warm_up() -> None:
 
 
 async def _serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_limiter: bool,
-                 profile_path: str | None) -> None:
-    app = build_bare(token, base_url) if kind == "bare" else build_ours(token, base_url, Path(db_path),
-                                                                         rate_limiter)
+                 profile_path: str | None, layout: str) -> None:
+    app = build_bare(token, base_url, layout) if kind == "bare" else build_ours(token, base_url, Path(db_path),
+                                                                                 rate_limiter)
     await start_app(app, poll_timeout=1)
     await _wait_warm_up()
     profiler = cProfile.Profile() if profile_path else None
@@ -132,10 +167,14 @@ async def _serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_
     await stop_app(app)
     if profiler:
         profiler.dump_stats(profile_path)
-    conn.send(("stopped", usage(pauses)))
+    conn.send(("stopped", usage(pauses) | {"jieba": "jieba" in sys.modules}))
 
 
 def serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_limiter: bool = False,
-          profile_path: str | None = None) -> None:
+          profile_path: str | None = None, layout: str = "B") -> None:
     """Child process entry point."""
-    asyncio.run(_serve(kind, token, base_url, db_path, conn, rate_limiter, profile_path))
+    asyncio.run(_serve(kind, token, base_url, db_path, conn, rate_limiter, profile_path, layout))
+
+
+if __name__ == "__main__":  # the bare bot as a process of its own (bench_cold_start): TOKEN BASE_URL
+    build_bare(sys.argv[1], sys.argv[2]).run_polling(poll_interval=0.0, timeout=1)

@@ -4,9 +4,10 @@ The probe wraps entries of the fake server's method table (bot.fakeapi.methods.M
 process only, while a run lasts; bot/fakeapi itself is unchanged. It stamps, with
 time.perf_counter() in the server's process:
 
-- delivered: when getUpdates hands a press (callback_query) to the bot, the first time;
-- answered:  when the bot's answerCallbackQuery for it arrives;
-- edited:    when the bot's editMessageText for that chat arrives (the last call for a press).
+- delivered: when getUpdates hands a press (callback_query) or a typed answer (message) to the bot;
+- answered:  when the bot's answerCallbackQuery for a press arrives;
+- edited:    when the bot shows the next question: editMessageText for that chat after a press, or
+             sendMessage of a screen (a keyboard with Finish) after a typed answer.
 
 Bot-side latency = edited - delivered. End-to-end = when the candidate sees the edit - press.
 Candidates wait on a per-chat signal from the probe, not on FakeBotApi.wait_for, whose waiters all
@@ -30,12 +31,14 @@ from sandbox.fakeapi import methods as fake_methods
 
 T = TypeVar("T")
 TIMEOUT = 60.0
+ANSWER_BUTTONS = ("A", "True")  # the first button of a question answered by pressing
+TYPED_ANSWER = "梯度累积步数"
 
 
 @dataclass
 class Press:
     chat_id: int
-    callback_id: str
+    callback_id: str  # "" for a typed answer
     pressed: float
     delivered: float | None = None
     answered: float | None = None
@@ -106,9 +109,11 @@ class Probe:
                 press = self._by_callback.get(str(params.get("callback_query_id")))
                 if press is not None and press.answered is None:
                     press.answered = arrived
-            elif name == "editMessageText" and chat_id is not None:
-                press = self._open.pop(chat_id, None)
-                if press is not None:
+            elif chat_id is not None and (name == "editMessageText" or (
+                    name == "sendMessage" and "Finish" in str(params.get("reply_markup", "")))):
+                press = self._open.get(chat_id)
+                if press is not None and (name == "editMessageText") == bool(press.callback_id):
+                    del self._open[chat_id]
                     press.edited = arrived
             return result
         return wrapped
@@ -117,13 +122,18 @@ class Probe:
         now = time.perf_counter()
         for update in updates:
             query = update.get("callback_query")
-            press = self._by_callback.get(query["id"]) if query else None
+            if query:
+                press = self._by_callback.get(query["id"])
+            else:
+                chat = (update.get("message") or {}).get("chat", {}).get("id")
+                press = self._open.get(chat) if chat is not None else None
             if press is not None and press.delivered is None:
                 press.delivered = now
 
     def pressed(self, chat_id: int, callback_id: str, at: float) -> Press:
         press = Press(chat_id, callback_id, at)
-        self._by_callback[callback_id] = press
+        if callback_id:
+            self._by_callback[callback_id] = press
         self._open[chat_id] = press
         self.presses.append(press)
         return press
@@ -188,14 +198,20 @@ class Candidate:
         await self.probe.until(self.chat_id, self.screen)
 
     async def answer(self) -> Press:
-        """Presses the first answer button and waits until the screen is edited."""
+        """Answers the question on screen: presses its first answer button and waits until the screen
+        is edited, or (a question without answer buttons) types an answer and waits for the next screen."""
         message = self.screen()
         before = message.edits
         button = message.buttons[0][0]
         at = time.perf_counter()
-        toast = await self.user.press(message, callback_data=button.callback_data)
-        press = self.probe.pressed(self.chat_id, toast.record.id, at)  # no await since the press: not yet fetched
-        await self.probe.until(self.chat_id, lambda: message.edits != before)
+        if button.text in ANSWER_BUTTONS:
+            toast = await self.user.press(message, callback_data=button.callback_data)
+            press = self.probe.pressed(self.chat_id, toast.record.id, at)  # no await since: not yet fetched
+            await self.probe.until(self.chat_id, lambda: message.edits != before)
+        else:
+            await self.user.send(TYPED_ANSWER)
+            press = self.probe.pressed(self.chat_id, "", at)
+            await self.probe.until(self.chat_id, lambda: (m := self.screen()) is not None and m is not message)
         press.seen = time.perf_counter()
         self.answers += 1
         return press

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bank.grading import grade, normalize_for_match, warm_up  # noqa: E402
+from bank.grading import grade, normalize_for_match, terms_for, warm_up  # noqa: E402
 from bank.models import Kind, MultiPolicy, Question  # noqa: E402
 from bank.script import to_script  # noqa: E402
 
@@ -101,7 +101,7 @@ def main() -> None:
 
     start = time.perf_counter()
     warm_up()
-    print(f"warm_up (OpenCC + jieba dictionaries): {time.perf_counter() - start:.2f} s")
+    print(f"warm_up (OpenCC t2s): {time.perf_counter() - start:.2f} s")
 
     objective = [make_objective(rng, i) for i in range(n)]
     subjective = [make_subjective(rng, i) for i in range(n // 10)]
@@ -122,10 +122,16 @@ def main() -> None:
     elapsed = timed(objective, MultiPolicy.partial)
     print(f"{'objective':<12}{n:>8}{n / elapsed:>28,.0f}   (mixed, after the first pass)")
 
+    # as in the bank: key terms are found once at import (jieba) and stored with the question
+    start = time.perf_counter()
+    found = terms_for([q.answer for q, _ in subjective])
+    imported = time.perf_counter() - start
+    subjective = [(q.model_copy(update={"key_terms": t}), r) for (q, r), t in zip(subjective, found, strict=True)]
     first, second = timed(subjective, MultiPolicy.partial), timed(subjective, MultiPolicy.partial)
     m = len(subjective)
-    print(f"{'subjective':<12}{m:>8}{m / first:>14,.0f}{m / second:>14,.0f}")
-    print("\nfirst pass: keys normalised/segmented for the first time; second pass: key caches warm")
+    print(f"{'subjective':<12}{m:>8}{m / first:>14,.0f}{m / second:>14,.0f}   (stored key terms)")
+    print(f"{'  key terms':<12}{m:>8}{m / imported:>14,.0f}   found at import (jieba loaded: once per import run)")
+    print("\nfirst pass: keys normalised for the first time; second pass: key caches warm")
     print("target: >= 10,000 objective grades/s")
 
 

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import importlib.util
 import logging
 import secrets
 from urllib.parse import urlparse
 
-from telegram import Bot, BotCommand, BotCommandScopeDefault
+from telegram import BotCommand, BotCommandScopeDefault
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
+from bank.grading.terms import segment_in_child
+from bank.paper_store import fill_key_terms
 from bot import core, outbox, scheduling
 from bot.desk_bridge import start_desk, stop_desk
 from bot.logging_setup import register_secret
@@ -74,6 +77,8 @@ async def _post_init(app: Application) -> None:
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
         log.info("imported the bundled bank: %d papers", imported)
+    if filled := await fill_key_terms(svc.db):  # a bank imported before key terms were stored
+        log.info("found the key terms of %d reference answers", filled)
     await _try_set_commands(app)
     for feature in _features():
         hook = getattr(feature, "on_startup", None)
@@ -123,20 +128,20 @@ class StartupFailed(Exception):
     """The bot cannot start: the message says why in one line."""
 
 
-async def preflight(settings: Settings) -> None:
+async def preflight(settings: Settings, app: Application) -> None:
     """Check the database and the Bot API before starting, so a problem is one clear line.
 
-    Raises StartupFailed (and lets bank errors such as DatabaseTooNew through).
+    The API check is the Application's own bot initialising (its one getMe, on its own HTTP
+    client), which run_polling/run_webhook then find done. Raises StartupFailed (and lets bank
+    errors such as DatabaseTooNew through).
     """
     db = await Database.open(settings.db)
     try:
         await db.quick_check()  # a damaged file is one line now, not a traceback in the first handler
     finally:
         await db.close()
-    bot = Bot(settings.telegram_bot_token.get_secret_value(), base_url=settings.bot_api_url)
     try:
-        async with bot:
-            await bot.get_me()
+        await app.bot.initialize()
     except InvalidToken:
         raise StartupFailed("the Bot API rejected TELEGRAM_BOT_TOKEN; check it with @BotFather") from None
     except NetworkError as e:
@@ -154,8 +159,18 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     """Run until interrupted: long polling, or a webhook with a secret token."""
     if webhook_url and importlib.util.find_spec("tornado") is None:
         raise StartupFailed("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
-    asyncio.run(preflight(settings))
+    segment_in_child()  # this long-lived process never holds jieba's dictionary
     app = build_application(settings)
+    # one event loop for the check and the run: run_polling/run_webhook take the current loop
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        loop.run_until_complete(preflight(settings, app))
+    except BaseException:
+        loop.run_until_complete(app.bot.shutdown())
+        loop.close()
+        raise
+    gc.enable()  # `proctor` kept it off while importing and building (bot.cli.main)
     if webhook_url:
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
         register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG

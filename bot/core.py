@@ -160,7 +160,7 @@ def register_last(app: Application) -> None:
 
 
 def warm_up_in_background() -> None:
-    """Load the grader's dictionaries (jieba, OpenCC) off the event loop, after start-up."""
+    """Load what every answer needs (OpenCC's t2s) off the event loop, after start-up."""
 
     def _warm():
         try:

@@ -1,5 +1,6 @@
 """`proctor run` refuses to start with one clear line: newer database, unreachable or refusing Bot API."""
 
+import gc
 import sqlite3
 
 from bot.cli import main
@@ -29,6 +30,7 @@ def test_unreachable_bot_api_is_one_line(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith("proctor: cannot reach the Bot API") and err.count("\n") == 0
     assert TOKEN not in err and TOKEN.split(":")[1] not in err
+    assert gc.isenabled()  # main keeps the collector off only while starting up
 
 
 async def test_rejected_token_is_one_line(tmp_path, monkeypatch, capsys):

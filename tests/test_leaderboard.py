@@ -171,3 +171,36 @@ async def test_paper_board_counts_the_last_attempt_when_the_paper_says_so(db, cr
 
     await update_settings(db, str(pid), actor=0, now=5000, grading_method="last")
     assert [(r.score, r.seconds) for r in await paper_board(db, pid, [-1])] == [(1, 300)]
+
+
+@pytest.mark.parametrize("method", ["best", "last"])
+async def test_paper_board_ranks_and_limits_in_sql_like_ranking_every_candidate(db, crafted, method):
+    import random
+
+    from bank.paper_settings import update_settings
+
+    rnd = random.Random(5)
+    members = tuple(range(1, 31))
+    await crafted.group(-1, members=members)
+    await crafted.roster(-1, *members)  # exam boards rank the team roster
+    pid, qs = await crafted.paper()
+    q1, q2 = qs[0][0], qs[0][1]
+    await update_settings(db, str(pid), actor=0, now=1, grading_method=method)
+    exams: dict[int, list[tuple[float, float, float]]] = {}
+    for i in range(70):
+        user = rnd.choice(members)
+        start = 1000.0 * i
+        seconds = rnd.choice((300.0, 600.0))
+        marks = (rnd.randint(0, 1), rnd.randint(0, 1))
+        await crafted.exam(user, pid, [(q1, marks[0], 1, 1), (q2, marks[1], 1, 1)], start, start + seconds)
+        exams.setdefault(user, []).append((float(sum(marks)), seconds, start))
+    counted = {u: (max(e, key=lambda x: x[2]) if method == "last" else min(e, key=lambda x: (-x[0], x[1], x[2])))
+               for u, e in exams.items()}
+    order = sorted(counted, key=lambda u: (-counted[u][0], counted[u][1], counted[u][2]))
+    expected = [(i, u, counted[u][0], counted[u][1]) for i, u in enumerate(order, start=1)]
+    asker = order[-1]
+    for scope in ([-1], None):
+        rows = await paper_board(db, pid, scope, also=asker, top=5)
+        assert [(r.rank, r.user_id, r.score, r.seconds) for r in rows] == expected[:5] + expected[-1:]
+        rows = await paper_board(db, pid, scope, top=100)
+        assert [(r.rank, r.user_id, r.score, r.seconds) for r in rows] == expected

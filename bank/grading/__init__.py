@@ -1,7 +1,8 @@
 """Grading answers: pure functions over bank models, no I/O.
 
-Importing this package is cheap; the OpenCC and jieba dictionaries load on first use,
-or ahead of time through warm_up().
+Importing this package is cheap; OpenCC's t2s loads on first use, or ahead of time through
+warm_up(). jieba is loaded only where key terms are found (bank.grading.terms): at import time,
+never while grading a question read from the bank.
 """
 
 from bank.grading.choice import parse_choice, parse_truefalse
@@ -10,7 +11,7 @@ from bank.grading.fill import split_blanks
 from bank.grading.normalize import normalize_for_match
 from bank.grading.numerical import parse_number
 from bank.grading.result import Grade, Verdict
-from bank.grading.subjective import key_terms, load_segmenter
+from bank.grading.terms import key_terms, load_segmenter, terms_for
 from bank.script import converter
 
 __all__ = [
@@ -18,18 +19,21 @@ __all__ = [
     "Verdict",
     "grade",
     "key_terms",
+    "load_segmenter",
     "normalize_for_match",
     "parse_choice",
     "parse_number",
     "parse_truefalse",
     "split_blanks",
+    "terms_for",
     "warm_up",
 ]
 
 
 def warm_up() -> None:
-    """Load the OpenCC converters and the jieba dictionary now (call it from a background thread)."""
+    """Load what every answer needs, OpenCC's t2s (call it from a background thread).
+
+    Not s2tw (only a reader who asks for Traditional needs it: it loads on first use) and not
+    jieba (grading reads stored key terms).
+    """
     converter("t2s")
-    converter("s2t")
-    load_segmenter()
-    key_terms("梯度累积通过多次反向传播累加梯度后再更新参数")

@@ -109,6 +109,7 @@ def _parse_paper(file: str, place: str, raw: Any) -> Paper:
             questions = []
             for qi, q in enumerate(s.get("questions") or []):
                 question = Question.model_validate(q)
+                question.key_terms = None  # found from the reference at import, never taken from a file
                 question.source = Source(paper=raw.get("slug", ""), section=si + 1,
                                          number=question.number)
                 _check_question(file, f"{where}.questions[{qi}]", question)

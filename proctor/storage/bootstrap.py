@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import bank
-from bank.importer import import_files
 from bank.paper_store import paper_count
 from bank.question_checks import fill_missing
 from proctor.storage.db import Database
@@ -34,5 +33,30 @@ async def ensure_default_bank(db: Database, now: float) -> int:
     """
     if await paper_count(db):
         return 0
+    from bank.importer import import_files  # its parsers cost start-up time; a restart needs none
+
     papers = await import_files(db, sorted(SEEDS_DIR.glob("*.txt")), now)
     return len(papers)
+
+
+def seed_key_terms() -> dict[str, list[str]]:
+    """Every bundled subjective reference answer and its key terms, found with jieba in this process.
+
+    bank/seeds/key_terms.json holds this (a test checks it), so that importing the bundled bank
+    segments nothing: `python -c "import bank.bootstrap as b; b.write_seed_key_terms()"` rewrites it.
+    """
+    from bank.grading.terms import key_terms
+    from bank.importer import parse_files
+    from bank.models import SUBJECTIVE
+
+    refs = {q.answer for p in parse_files(sorted(SEEDS_DIR.glob("*.txt"))) for q in p.questions()
+            if q.kind in SUBJECTIVE and isinstance(q.answer, str) and q.answer.strip()}
+    return {r: list(key_terms(r)) for r in sorted(refs)}
+
+
+def write_seed_key_terms() -> None:
+    import json
+
+    from bank.grading.terms import SEED_TERMS
+
+    SEED_TERMS.write_text(json.dumps(seed_key_terms(), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")

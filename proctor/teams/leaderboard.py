@@ -15,7 +15,7 @@ from proctor.chats import chat_zone, note_member  # noqa: F401  (their home: pro
 from proctor.daily.streaks import streaks
 from proctor.local_time import zone  # noqa: F401  (callers use lb.zone; its home is proctor/local_time.py)
 from proctor.storage.db import Database
-from proctor.teams.roster import members_of_any_sql
+from proctor.teams.roster import MEMBER
 
 PERIODS = ("today", "week", "month", "all")
 TOP = 10
@@ -151,38 +151,95 @@ class ExamRow:
 
 
 async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
-                      also: int | None = None) -> list[ExamRow]:
+                      also: int | None = None, top: int = TOP) -> list[ExamRow]:
     """Each candidate's counted exam on the paper (the best one, or the last one when the paper's
-    grading method is `last`); ranked by higher score, then less time.
+    grading method is `last`); ranked by higher score, then less time: the first `top` rows, and
+    the user `also`'s row wherever it ranks.
 
-    `members_of`: only candidates on these groups' rosters (and the user `also`); None: every
-    candidate. Exam results go with the roster, not with having written in the group.
+    `members_of`: only candidates on these groups' rosters (and the user `also`), plus the attempts
+    these teams invited; None: every candidate. Exam results go with the roster, not with having
+    written in the group; an invited (hiring) attempt is on its inviting team's board only.
+    Ranked and limited in SQL: each candidate's counted attempt is one probe of the index
+    attempts_exam_by_user, so a group's board costs its members, not the paper's whole history.
     """
-    where = ""
-    params: list = [paper_id]
+    if members_of is None and await db.scalar(
+            "SELECT grading_method FROM papers WHERE id=?", (paper_id,)) == "best":
+        return await _best_board(db, paper_id, also, top)
+    params: dict = {"paper": paper_id, "also": also if also is not None else 0, "top": top}
     if members_of is not None:
-        # an invited (hiring) attempt is the inviting team's: on its board only, never anyone else's
-        marks = ",".join("?" * len(members_of))
-        where = (f"AND ((a.invite_id IS NULL AND ({members_of_any_sql('a.user_id', len(members_of))} "
-                 f"OR a.user_id = ?)) OR a.invite_id IN (SELECT v.id FROM invites v WHERE v.team_chat_id IN ({marks})))")
-        params += [*members_of, also if also is not None else 0, *members_of]
+        params.update({f"m{i}": chat for i, chat in enumerate(members_of)})
+        teams = ",".join(f":m{i}" for i in range(len(members_of))) or "NULL"
+        invited = f"SELECT v.id FROM invites v WHERE v.team_chat_id IN ({teams})"
+        candidates = (f"SELECT r.user_id FROM team_roster r WHERE r.chat_id IN ({teams}) AND r.status = '{MEMBER}' "
+                      f"UNION SELECT :also UNION SELECT i.user_id FROM attempts i "
+                      f"WHERE i.paper_id = :paper AND i.invite_id IN ({invited})")
+        allowed = (f"AND ((a.invite_id IS NULL AND (a.user_id = :also OR a.user_id IN (SELECT r.user_id FROM "
+                   f"team_roster r WHERE r.chat_id IN ({teams}) AND r.status = '{MEMBER}'))) "
+                   f"OR a.invite_id IN ({invited}))")
+    else:
+        candidates = f"SELECT DISTINCT user_id FROM attempts WHERE paper_id = :paper AND {_COUNTABLE}"
+        allowed = ""
     rows = await db.fetchall(f"""
-        WITH best AS (
+        WITH method AS (SELECT grading_method = 'last' AS last FROM papers WHERE id = :paper),
+        candidates(user_id) AS ({candidates}),
+        counted AS (
+          SELECT (SELECT a.id FROM attempts a
+                  WHERE a.paper_id = :paper AND a.user_id = c.user_id AND {_COUNTABLE} {allowed}
+                  ORDER BY CASE WHEN (SELECT last FROM method) THEN a.finished_at END DESC,
+                           a.score DESC, a.finished_at - a.started_at ASC, a.id
+                  LIMIT 1) AS id
+          FROM candidates c),
+        ranked AS (
           SELECT a.id, a.user_id, a.score, a.max_score, a.finished_at - a.started_at AS seconds,
-                 ROW_NUMBER() OVER (PARTITION BY a.user_id
-                                    ORDER BY CASE WHEN p.grading_method = 'last' THEN a.finished_at END DESC,
-                                             a.score DESC, a.finished_at - a.started_at ASC, a.id) AS n
-          FROM attempts a JOIN papers p ON p.id = a.paper_id
-          WHERE a.paper_id=? AND a.mode='exam' AND a.status='finished' AND a.score IS NOT NULL {where}
-        )
-        SELECT best.*, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,
-               EXISTS (SELECT 1 FROM answers x WHERE x.attempt_id = best.id AND x.final = 0) AS provisional
-        FROM best JOIN users u ON u.id = best.user_id
-        WHERE n = 1
-        ORDER BY score DESC, seconds ASC, best.id""", params)
-    return [ExamRow(rank=i, user_id=r["user_id"], name=r["name"], score=r["score"],
+                 COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,
+                 ROW_NUMBER() OVER (ORDER BY a.score DESC, a.finished_at - a.started_at ASC, a.id) AS rank
+          FROM counted k JOIN attempts a ON a.id = k.id JOIN users u ON u.id = a.user_id)
+        SELECT ranked.*,
+               EXISTS (SELECT 1 FROM answers x WHERE x.attempt_id = ranked.id AND x.final = 0) AS provisional
+        FROM ranked WHERE rank <= :top OR user_id = :also
+        ORDER BY rank""", params)
+    return [ExamRow(rank=r["rank"], user_id=r["user_id"], name=r["name"], score=r["score"],
                     max_score=r["max_score"] or 0.0, seconds=r["seconds"] or 0.0,
                     provisional=bool(r["provisional"]))
-            for i, r in enumerate(rows, start=1)]
+            for r in rows]
+
+
+# an exam attempt that counts on a paper's board; attempts_exam_by_user/_board index exactly these
+_COUNTABLE = "mode = 'exam' AND status = 'finished' AND score IS NOT NULL"
+# attempt b ranks before attempt a: higher score, then less time, then the lower id
+_BEFORE = ("(b.score > a.score OR (b.score = a.score AND (b.finished_at - b.started_at < a.finished_at - a.started_at"
+           " OR (b.finished_at - b.started_at = a.finished_at - a.started_at AND b.id < a.id))))")
+
+
+async def _best_board(db: Database, paper_id: int, also: int | None, top: int) -> list[ExamRow]:
+    """Every candidate's best attempt, ranked: walks attempts_exam_board from the top and keeps an
+    attempt when none of its candidate's ranks before it, until `top` are kept (a few index probes,
+    whatever the paper's history). `also` outside the top costs a count of the candidates ahead."""
+    a_countable = _COUNTABLE.replace("mode", "a.mode").replace("status", "a.status").replace(
+        "score IS", "a.score IS")
+    b_countable = a_countable.replace("a.", "b.")
+    best_of = f"""NOT EXISTS (SELECT 1 FROM attempts b WHERE b.paper_id = a.paper_id AND b.user_id = a.user_id
+                               AND {b_countable} AND {_BEFORE})"""
+    shown = """SELECT a.id, a.user_id, a.score, a.max_score, a.finished_at - a.started_at AS seconds,
+               COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,
+               EXISTS (SELECT 1 FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS provisional"""
+    rows = [dict(r) for r in await db.fetchall(f"""
+        {shown}, ROW_NUMBER() OVER (ORDER BY a.score DESC, a.finished_at - a.started_at ASC, a.id) AS rank
+        FROM attempts a INDEXED BY attempts_exam_board JOIN users u ON u.id = a.user_id
+        WHERE a.paper_id = ? AND {a_countable} AND {best_of}
+        ORDER BY a.score DESC, a.finished_at - a.started_at ASC, a.id LIMIT ?""", (paper_id, top))]
+    if also is not None and all(r["user_id"] != also for r in rows):
+        mine = await db.fetchone(f"""
+            {shown}, 1 + (SELECT COUNT(DISTINCT b.user_id) FROM attempts b INDEXED BY attempts_exam_board
+                          JOIN users v ON v.id = b.user_id
+                          WHERE b.paper_id = a.paper_id AND {b_countable} AND {_BEFORE}) AS rank
+            FROM attempts a JOIN users u ON u.id = a.user_id
+            WHERE a.paper_id = ? AND a.user_id = ? AND {a_countable} AND {best_of}""", (paper_id, also))
+        if mine is not None:
+            rows.append(dict(mine))
+    return [ExamRow(rank=r["rank"], user_id=r["user_id"], name=r["name"], score=r["score"],
+                    max_score=r["max_score"] or 0.0, seconds=r["seconds"] or 0.0,
+                    provisional=bool(r["provisional"]))
+            for r in rows]
 
 
