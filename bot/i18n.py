@@ -34,3 +34,14 @@ def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en"
     if telegram_code:
         return "zh" if telegram_code.lower().startswith("zh") else "en"
     return default if default in LANGS else "en"
+
+
+def tn(key: str, n: float, lang: str, /, **kw) -> str:
+    """The text for `key` counting `n`: an English text holds "one|other" forms ("{n} pt|{n} pts"),
+    picked by `n` (1 → one, anything else → other); a text without "|" is used for every count.
+    `n` is shown with `{n}` (points like 1.5 as written, never "1.0")."""
+    texts = CATALOGUE[key]
+    text = texts.get(lang) or texts["en"]
+    forms = text.split("|")
+    form = forms[0] if (n == 1 or len(forms) == 1) else forms[1]
+    return form.format(n=f"{n:g}" if isinstance(n, float) else n, **kw)
