@@ -64,7 +64,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "recorded": {"en": "Recorded for Q{n}: {a}", "zh": "第 {n} 题已记录：{a}"},
     "empty_answer": {"en": "That answer is empty. Please type your answer.", "zh": "答案为空，请输入答案。"},
     "not_typed": {
-        "en": "I couldn't read that as an answer. Tap a button above, or type the letter(s) you choose "
+        "en": "I couldn't read that as an answer. Tap a button above, or type the letter or letters you choose "
               "(true/false: 对/错 or True/False).",
         "zh": "无法识别为答案。请点上方按钮，或输入所选的选项字母（判断题：对/错 或 True/False）。",
     },
