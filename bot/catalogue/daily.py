@@ -93,6 +93,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "daily_verdict_wrong": {"en": "❌ Not quite.", "zh": "❌ 不对。"},
     "daily_verdict_needs_review": {"en": "📝 Recorded.", "zh": "📝 已记录。"},
     "daily_key": {"en": "Answer: {a}", "zh": "答案：{a}"},
+    "daily_qid": {"en": "Question #{qid}: /dispute {qid} <reason> if you think the key is wrong",
+                  "zh": "题号 #{qid}：如认为答案有误，发送 /dispute {qid} <理由>"},
     "daily_yours": {"en": "Your answer: {a}", "zh": "你的答案：{a}"},
     "daily_explanation": {"en": "💡 {e}", "zh": "💡 {e}"},
     "daily_already": {"en": "You already answered this one: {a}. Your first answer counts.",

@@ -144,6 +144,7 @@ def feedback(view: View, response: object, verdict: str, score: float, max_score
         lines.append(t("daily_key", lang, a=shown_key(view, lang, expected, script)))
     if view.question.explanation:
         lines.append(t("daily_explanation", lang, e=view.explanation(script)))
+    lines.append(t("daily_qid", lang, qid=view.question.id))  # the id /dispute takes
     return "\n".join(lines)
 
 
@@ -173,7 +174,7 @@ def close_text(day: str, views: Sequence[View], top: Sequence[Standing], streaks
             lines.append(f"{v.pos + 1}. {t('daily_key_sealed', lang)}")
             continue
         key = shown_key(v, lang, script=script)
-        line = f"{v.pos + 1}. {key}"
+        line = f"{v.pos + 1}. #{v.question.id} {key}"
         explanation = v.explanation(script).strip()
         if explanation:
             line += " — " + clip(explanation, MAX_KEY_EXPLANATION)

@@ -155,6 +155,7 @@ def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script
         lines.append(t("right_answer", lang, a=shown_key(q, item, lang, script=script)))
     if q.explanation:
         lines.append(t("explanation", lang, e=explanation(q, item, script)))
+    lines.append(t("dispute_hint", lang, qid=q.id))  # the id /dispute takes, as shown
     return "\n".join(lines)
 
 
@@ -216,11 +217,12 @@ def review_page(sheet: Sheet, wrong: list[int], page: int, lang: str, script: st
     q = sheet.question(item)
     ans = sheet.answers.get(item.pos)
     yours = shown_response(q, item, ans.response, lang) if ans else t("unanswered", lang)
-    lines = [t("review_page", lang, i=page + 1, n=len(wrong), q=item.pos + 1), "",
+    lines = [t("review_page", lang, i=page + 1, n=len(wrong), q=item.pos + 1, qid=q.id), "",
              question_body(q, item, script), "", t("review_yours", lang, a=yours),
              t("right_answer", lang, a=shown_key(q, item, lang, script=script))]
     if q.explanation:
         lines.append(t("explanation", lang, e=explanation(q, item, script)))
+    lines += ["", t("dispute_hint", lang, qid=q.id)]
     nav = []
     if page > 0:
         nav.append(Button("◀", callback_data=cb.act(sheet.attempt.id, "review", page - 1)))
