@@ -45,7 +45,7 @@ async def _review_pages(env, user, card) -> list[str]:
     while "▶" in page.button_texts:
         before = page.text
         await user.press(page, "▶")
-        await env.api.wait_for(lambda: page.text != before, what="the next review page")
+        await env.api.wait_for(lambda old=before: page.text != old, what="the next review page")
         texts.append(page.text)
     return texts
 
@@ -71,7 +71,6 @@ async def test_script_hant_converts_titles_sections_keys_and_explanations(env):
 
 async def test_review_pages_show_the_id_dispute_takes(env):
     ann = env.api.user(2002, "Ann", language_code="en")
-    sheet_positions = None
     card = await _hand_in_wrong(env, ann, TITLE)
     running = await env.db.fetchone("SELECT id FROM attempts WHERE user_id=?", (ann.id,))
     sheet = await attempts.load_sheet(env.db, running["id"], positions="all")
@@ -126,3 +125,28 @@ async def test_written_questions_do_not_talk_about_blanks(env):
         screen = attempt_message(ann.chat())
         assert ("blanks" in screen.text) == blanks, screen.text
         assert "1 pts" not in screen.text
+
+
+def test_one_plural_rule():
+    from bot.i18n import t, tn
+
+    assert [tn("n_pt", x, "en") for x in (1, 1.0, 2, 1.5, 0)] == ["1 pt", "1 pt", "2 pts", "1.5 pts", "0 pts"]
+    assert tn("n_attempt", 1, "en") == "1 attempt" and tn("n_attempt", 3, "en") == "3 attempts"
+    assert tn("n_pt", 1, "zh") == "1 分"
+    assert t("daily_done", "en", correct=1, total=1, score="1", max="1").endswith("1/1 point.")
+
+
+def test_no_catalogue_text_says_1_pts_or_attempt_s():
+    """Every English text, filled with 1 for every count, reads in the singular."""
+    import string
+
+    from bot.i18n import CATALOGUE, t
+
+    for key, texts in CATALOGUE.items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(texts["en"]) if name}
+        text = t(key, "en", **dict.fromkeys(fields, "1")) if fields else texts["en"]
+        assert not BAD_PLURALS.search(text), (key, text)
+        assert not re.search(r"\b1 (?!is\b|has\b|was\b)[a-z-]+s\b", text) or key in ALLOWED_1S, (key, text)
+
+
+ALLOWED_1S = {"iv_welcome"}  # "{team} invites you": a name, not a count

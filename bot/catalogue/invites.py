@@ -49,7 +49,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "iv_status_expired": {"en": "⚫ expired", "zh": "⚫ 已过期"},
     "iv_status_revoked": {"en": "🔴 revoked", "zh": "🔴 已撤销"},
     "iv_nobody": {"en": "nobody yet", "zh": "尚无人"},
-    "iv_report": {"en": "🔗 Invites · {team}: {n} rows", "zh": "🔗 邀请 · {team}：{n} 行"},
+    "iv_report": {"en": "🔗 Invites · {team}: {n} {n:row|rows}", "zh": "🔗 邀请 · {team}：{n} 行"},
     # the candidate
     "iv_welcome": {
         "en": "👋 {team} invites you to sit a paper.\n\n📝 {paper}\n{n} {n:question|questions} · max {max} {max:pt|pts} · {minutes} min"

@@ -96,7 +96,7 @@ TEXTS: dict[str, dict[str, str]] = {
                   "zh": "本群未开启每周简报。使用 /digest on [mon..sun] [HH:MM] 开启。"},
     "l_dg_title": {"en": "📰 Weekly digest · {title}", "zh": "📰 每周简报 · {title}"},
     "l_dg_participation": {
-        "en": "Participation: {active} of {members} members answered ({answers} {answers:answer|answers}); the week before: {before}.",
+        "en": "Participation: {active} of {members} {members:member|members} answered ({answers} {answers:answer|answers}); the week before: {before}.",
         "zh": "参与：{members} 名成员中 {active} 人作答（共 {answers} 题次）；上周 {before} 人。",
     },
     "l_dg_top": {"en": "Top this week:", "zh": "本周前列："},
