@@ -116,7 +116,7 @@ async def test_digest_schedule_job_posts_once_a_week_and_survives_restarts(env):
     await job.run(env.app)
     await env.idle()
     assert len(digests(env)) == 1
-    assert "Participation: 0 of 1 members answered" in digests(env)[0].text
+    assert "Participation: 0 of 1 member answered" in digests(env)[0].text
     assert await env.db.scalar("SELECT last_week FROM digest_schedules") == "2027-W02"
     [job] = live_jobs(env)  # re-armed for next Friday, one job
     assert abs(job.next_t.timestamp() - time.time() - (7 * 86400 - 60)) < 60
