@@ -93,13 +93,13 @@ async def exam_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     key, on = " ".join(args[:-1]), args[-1].lower() == "on"
     svc = services(context)
     try:
-        paper_id, slug, _ = await stats.find_paper(svc.db, key)
+        paper_id, _, title = await stats.find_paper(svc.db, key)
     except NotFound:
         await update.effective_message.reply_text(t("l_paper_unknown", desk.user.lang, paper=key))
         return
     await stats.set_exam_only(svc.db, paper_id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     await update.effective_message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
-                                                paper=slug))
+                                                paper=title))
 
 
 async def dispute(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -156,8 +156,8 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
         else:
             on = bool(press.args[1])
             await stats.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
-            _, slug, _ = await stats.find_paper(svc.db, str(target))
-            text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
+            _, _, title = await stats.find_paper(svc.db, str(target))
+            text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=title)
     except dsp.OwnDispute:
         await ack(query, t("l_dispute_own", u.lang), show_alert=True)
         return
