@@ -83,8 +83,8 @@ async def test_compose_covers_participation_movers_and_weak_topics(db):
     assert (d.members, d.active, d.active_before, d.answers) == (4, 2, 2, 9)
     assert [r.user_id for r in d.top] == [2, 3]
     assert [(m.name, m.previous, m.rank) for m in d.movers] == [("u2", 2, 1), ("u3", None, 2)]
-    assert [(w.section, round(w.accuracy, 2), w.answers) for w in d.weakest] == [
-        ("single part", 0.0, 4), ("single part", 1.0, 5)]
+    assert [(w.paper, w.section, round(w.accuracy, 2), w.answers) for w in d.weakest] == [
+        ("Paper ops", "single part", 0.0, 4), ("Paper ops", "single part", 1.0, 5)]  # titles, not the slug "ops"
 
 
 @pytest.fixture
