@@ -189,6 +189,12 @@ async def test_chart_is_a_valid_png(env):
     img.load()
     assert img.size == (800, 600)
     assert "daily points over time" in photo.caption
+    from proctor.teams.charts import cjk_font
+
+    # the paper's title is drawn (CJK font) or, without one, the caption names the numbered paper
+    if cjk_font() is None:
+        assert "paper 1 = Demo paper demo" not in photo.caption  # an ASCII title needs no stand-in
+    assert "demo ·" not in photo.caption and "Team results · week" not in photo.caption
 
 
 async def test_hiring_paper_answers_are_reviewed_by_configured_admins_only(env):
