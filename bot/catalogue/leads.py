@@ -163,6 +163,26 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_examonly_off": {"en": "{paper} is available for practice and daily quizzes again.",
                        "zh": "{paper} 已恢复用于练习和每日一练。"},
     "l_dispute_upheld": {"en": "Dispute #{id} upheld.", "zh": "异议 #{id} 已采纳。"},
+    "l_kf_prompt": {
+        "en": "Fix the key of question #{qid} (now: {key}): /keyfix {id} <new key>, or for a fill-in blank "
+              "/keyfix {id} + <alternative answer>. Everyone who answered it is regraded; add keep to leave scores.",
+        "zh": "修正第 #{qid} 题的答案（当前：{key}）：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
+              "所有作答者将重新评分；末尾加 keep 则保留原分数。",
+    },
+    "l_kf_usage": {"en": "Usage: /keyfix <dispute> <new key> [keep], or /keyfix <dispute> + <alternative> [keep]",
+                   "zh": "用法：/keyfix <异议编号> <新答案> [keep]，或 /keyfix <异议编号> + <可接受的答案> [keep]"},
+    "l_kf_none": {"en": "Dispute #{id} has no key to fix (unknown, dismissed or already fixed).",
+                  "zh": "异议 #{id} 没有待修正的答案（不存在、已驳回或已修正）。"},
+    "l_kf_bad": {"en": "That key doesn't fit the question: {why}", "zh": "该答案与题目不符：{why}"},
+    "l_kf_done": {
+        "en": "✅ Question #{qid} now has key version {version}: {answers} {answers:answer|answers} regraded, "
+              "{changed} {changed:score|scores} changed; the candidates are told.",
+        "zh": "✅ 第 #{qid} 题答案已更新为第 {version} 版：重新评分 {answers} 份作答，{changed} 份分数变化，已通知考生。",
+    },
+    "l_kf_notice_disputer": {"en": "⚖️ Your dispute #{id} on question #{qid} was upheld: its key is fixed.",
+                             "zh": "⚖️ 你对第 #{qid} 题的异议 #{id} 已被采纳，答案已修正。"},
+    "l_kf_notice_score": {"en": "📝 Question #{qid} was regraded with its fixed key: your score {old} → {new} (of {max}).",
+                          "zh": "📝 第 #{qid} 题按修正后的答案重新评分：你的得分 {old} → {new}（满分 {max}）。"},
     "l_dispute_dismissed": {"en": "Dispute #{id} dismissed.", "zh": "异议 #{id} 已驳回。"},
     "l_dispute_gone": {"en": "That dispute is already closed.", "zh": "该异议已处理。"},
     # privacy

@@ -19,6 +19,7 @@ from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
 from proctor.teams import disputes as dsp
+from proctor.teams import key_fix
 
 
 async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -151,8 +152,13 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             text = t("l_key_confirmed" if done else "l_key_not_held", u.lang, qid=target)
         elif press.action in ("uphold", "dismiss"):
             upheld = press.action == "uphold"
-            await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope, now=svc.now())
+            qid, _ = await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope, now=svc.now())
             text = t("l_dispute_upheld" if upheld else "l_dispute_dismissed", u.lang, id=target)
+            if upheld:  # upholding opens the key fix: the lead is shown how, with the key as it is
+                prompt = t("l_kf_prompt", u.lang, id=target, qid=qid, key=await key_fix.current_key(svc.db, qid))
+                await ack(query, text)
+                await query.message.reply_text(text + "\n" + prompt)
+                return
         else:
             on = bool(press.args[1])
             await stats.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
