@@ -150,3 +150,16 @@ def test_no_catalogue_text_says_1_pts_or_attempt_s():
 
 
 ALLOWED_1S = {"iv_welcome"}  # "{team} invites you": a name, not a count
+
+
+def test_an_invites_welcome_shows_the_title_in_the_chosen_script():
+    from zoneinfo import ZoneInfo
+
+    from bot.invites import render as iv
+    from proctor.invites import Invite, InviteStatus
+
+    inv = Invite(1, 1, -100, 10, 0.0, 3600.0, 0, None, 1, 0, False, InviteStatus.open, None, None)
+    paper = small_paper().model_copy(update={"title": TITLE})
+    text, _ = iv.welcome(inv, paper, "Alpha", ZoneInfo("UTC"), "en", "hant")
+    assert to_script(TITLE, "hant") in text and TITLE not in text
+    assert "7 questions · max 15 pts" in text
