@@ -68,7 +68,7 @@ async def item_stats(db: Store, paper_id: int | None = None) -> list[ItemStats]:
     """Statistics of every question (of one paper), in paper, section, number order."""
     where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
     questions = await db.fetchall(
-        f"""SELECT q.id, q.number, q.retired, q.flags, p.slug, s.position FROM questions q
+        f"""SELECT q.id, q.number, q.retired, q.flags, p.title, s.position FROM questions q
             JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id {where}
             ORDER BY p.id, s.position, q.number""", params)
     responses = await _responses(db, paper_id)
@@ -76,7 +76,7 @@ async def item_stats(db: Store, paper_id: int | None = None) -> list[ItemStats]:
     for q in questions:
         pairs = responses.get(q["id"], [])
         facility = round(sum(s for _, s in pairs) / len(pairs), 4) if pairs else None
-        out.append(ItemStats(question_id=q["id"], paper=q["slug"], section=q["position"],
+        out.append(ItemStats(question_id=q["id"], paper=q["title"], section=q["position"],
                              number=q["number"], retired=bool(q["retired"]), responses=len(pairs),
                              difficulty=facility, discrimination=upper_lower_index(pairs),
                              flags=tuple(json.loads(q["flags"] or "[]"))))

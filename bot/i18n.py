@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import string
+
 from bot.catalogue import core, daily, desk, exam, invites, leads
 
 LANGS = ("en", "zh")
@@ -24,7 +26,7 @@ def t(key: str, lang: str, /, **kw) -> str:
     """The text for `key` in `lang` (falls back to English), formatted with `kw`."""
     texts = CATALOGUE[key]
     text = texts.get(lang) or texts["en"]
-    return text.format(**kw) if kw else text
+    return _FORMAT.format(text, **kw) if kw else text
 
 
 def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en") -> str:
@@ -34,3 +36,27 @@ def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en"
     if telegram_code:
         return "zh" if telegram_code.lower().startswith("zh") else "en"
     return default if default in LANGS else "en"
+
+
+
+class _Formatter(string.Formatter):
+    """str.format plus English plurals: `{n:pt|pts}` shows "pt" when n is 1 and "pts" otherwise
+    (n may be a number or a number already written out, "2.5")."""
+
+    def format_field(self, value, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, other = format_spec.split("|", 1)
+            try:
+                count = float(value)
+            except (TypeError, ValueError):
+                count = None
+            return one if count == 1 else other
+        return super().format_field(value, format_spec)
+
+
+_FORMAT = _Formatter()
+
+
+def tn(key: str, n: float, lang: str, /, **kw) -> str:
+    """The text for `key` counting `n` ("{n} {n:pt|pts}"): points like 1.5 as written, never "1.0"."""
+    return t(key, lang, n=f"{n:g}" if isinstance(n, float) else n, **kw)

@@ -49,7 +49,10 @@ async def test_script_preference_converts_question_text(env):
     await ann.send("/script hant")
     await ann.wait_message()
     paper_id = await env.db.scalar("SELECT id FROM papers WHERE slug LIKE '000%'")  # a Simplified paper
-    title = await env.db.scalar("SELECT title FROM papers WHERE id=?", (paper_id,))
+    from bank.script import to_script
+
+    # the chooser shows the title in the chosen script too
+    title = to_script(await env.db.scalar("SELECT title FROM papers WHERE id=?", (paper_id,)), "hant")
     await ann.send("/practice")
     chooser = await ann.wait_message(lambda m: title[:60] in m.button_texts)
     await ann.press(chooser, title[:60])

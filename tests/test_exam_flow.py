@@ -148,7 +148,7 @@ async def test_unknown_command_and_a_second_exam_get_clear_answers(env):
     assert (await ann.wait_message()).text == "I don't know /frobnicate. /help lists what I can do."
     await start_exam(env, ann)
     await ann.send("/practice")  # one attempt at a time: said at once, not after choosing a paper
-    assert "You have an exam in progress" in (await ann.wait_message()).text
+    assert "You have a paper in progress" in (await ann.wait_message()).text
     group = env.api.group(-100778, "ML team")
     await ann.send("/frobnicate", chat=group)  # in a group it may be another bot's command
     await env.idle()

@@ -129,7 +129,7 @@ async def test_foreign_and_closed_buttons_are_refused(env):
     data = next(b.callback_data for b in msg.buttons[0] if b.text == "C")
     # Bob presses Ann's button (e.g. a forwarded keyboard): same callback data, his own user id
     toast = await bob.press(msg, "C")
-    assert await toast.wait() == "This isn't your exam."
+    assert await toast.wait() == "This isn't your paper."
     assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 0
     await ann.send("/cancel")
     confirm = await ann.wait_message(lambda m: "Yes, cancel" in m.button_texts)
@@ -137,7 +137,7 @@ async def test_foreign_and_closed_buttons_are_refused(env):
     await ann.press(confirm, "Yes, cancel")
     await env.api.wait_for(lambda: "Cancelled" in (confirm.text or ""))
     _raw_press(env, ann, old, data, "after-cancel")  # the keyboard is gone, but an old client may still tap
-    assert await _toast(env, "after-cancel") == "This exam is closed."
+    assert await _toast(env, "after-cancel") == "This paper is closed."
     assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 0
 
 

@@ -151,7 +151,7 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     result = await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1 finished"))
     assert result.text.startswith("📋 Invite #1 finished · Cid\nDemo paper hire\nScore: ")
     assert "Time used: 70:00" in result.text and "• 单项选择题: " in result.text
-    assert "✍️ 1 written answers await review." in result.text
+    assert "✍️ 1 written answer awaits review." in result.text  # one, not "1 answers"
     await lead.press(result, "✍️ Review these answers")
     review = await lead.wait_message(lambda m: "简述梯度累积" in (m.text or ""))
     assert "梯度累积是把梯度累加后再更新参数" in review.text

@@ -142,7 +142,7 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     await lead.send("/bankstats", chat=ALPHA)
     stats = await lead.wait_message(chat=ALPHA)
     assert "⚖️ Open disputes:" in stats.text
-    assert f"#1 · question #{q[0]} (demo S1 Q1) ×2: the key should be B" in stats.text
+    assert f"#1 · question #{q[0]} (Demo paper demo S1 Q1) ×2: the key should be B" in stats.text
     assert "Ann" not in stats.text and "Bob" not in stats.text  # who disputed is not shown
     toast = await lead.press(stats, f"Retire #{q[0]}")
     assert await toast.wait() == f"Question #{q[0]} retired: it will not be asked again."
@@ -157,6 +157,9 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     assert (await lead.wait_message(chat=ALPHA)).text == f"Question #{q[0]} restored."
     await lead.send("/examonly demo maybe", chat=ALPHA)
     assert (await lead.wait_message(chat=ALPHA)).text == "Usage: /examonly <paper> on|off"
+    await lead.send("/examonly demo on", chat=ALPHA)  # the slug finds it; the answer speaks its title
+    assert (await lead.wait_message(lambda m: "exam-only" in (m.text or ""), chat=ALPHA)).text.startswith(
+        "Demo paper demo is now exam-only")
 
 
 async def test_dispute_during_an_exam_flags_the_question_on_screen(env):
@@ -195,7 +198,7 @@ async def test_forgetme_asks_first_and_deletes_only_the_callers_data(env):
     ask = await ann.wait_message()
     await (await ann.press(ask, "Delete my data")).wait()
     await env.idle()
-    assert ask.text.startswith("Done: your data is deleted (0 attempts, 1 daily-quiz answers).")
+    assert ask.text.startswith("Done: your data is deleted (0 attempts, 1 daily-quiz answer).")
     assert await env.db.scalar("SELECT COUNT(*) FROM users WHERE id=?", (ANN,)) == 0
     assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers WHERE user_id=?", (ANN,)) == 0
     assert await env.db.scalar("SELECT COUNT(*) FROM chat_members WHERE user_id=?", (ANN,)) == 0

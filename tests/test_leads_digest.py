@@ -83,8 +83,8 @@ async def test_compose_covers_participation_movers_and_weak_topics(db):
     assert (d.members, d.active, d.active_before, d.answers) == (4, 2, 2, 9)
     assert [r.user_id for r in d.top] == [2, 3]
     assert [(m.name, m.previous, m.rank) for m in d.movers] == [("u2", 2, 1), ("u3", None, 2)]
-    assert [(w.section, round(w.accuracy, 2), w.answers) for w in d.weakest] == [
-        ("single part", 0.0, 4), ("single part", 1.0, 5)]
+    assert [(w.paper, w.section, round(w.accuracy, 2), w.answers) for w in d.weakest] == [
+        ("Paper ops", "single part", 0.0, 4), ("Paper ops", "single part", 1.0, 5)]  # titles, not the slug "ops"
 
 
 @pytest.fixture
@@ -116,7 +116,7 @@ async def test_digest_schedule_job_posts_once_a_week_and_survives_restarts(env):
     await job.run(env.app)
     await env.idle()
     assert len(digests(env)) == 1
-    assert "Participation: 0 of 1 members answered" in digests(env)[0].text
+    assert "Participation: 0 of 1 member answered" in digests(env)[0].text
     assert await env.db.scalar("SELECT last_week FROM digest_schedules") == "2027-W02"
     [job] = live_jobs(env)  # re-armed for next Friday, one job
     assert abs(job.next_t.timestamp() - time.time() - (7 * 86400 - 60)) < 60

@@ -162,9 +162,15 @@ async def test_report_is_a_csv_of_the_teams_results(env):
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [r["name"] for r in rows] == ["Lea", "Ann", "Bob"]
     ann = rows[1]
-    assert ann["exam_attempts"] == "1" and ann["demo"] == "4" and ann["demo S1"] == "2" and ann["demo S5"] == "2"
+    # columns speak in titles, one for every section of the paper (answered or not), never the slug
+    paper = "Demo paper demo"
+    sections = ["单项选择题", "多项选择题", "判断题", "填空题", "简答题"]
+    assert [c for c in rows[0] if c.startswith(paper)] == [paper, *(f"{paper} · {s}" for s in sections)]
+    assert not [c for c in rows[0] if c.startswith("demo")]
+    assert ann["exam_attempts"] == "1" and ann[paper] == "4" and ann[f"{paper} · 单项选择题"] == "2"
+    assert ann[f"{paper} · 简答题"] == "2"
     assert (ann["daily_points"], ann["daily_answers"], ann["accuracy"], ann["streak"]) == ("2", "2", "1.000", "1")
-    assert rows[0]["accuracy"] == "0.000" and rows[2]["demo"] == ""
+    assert rows[0]["accuracy"] == "0.000" and rows[2][paper] == ""
     # nothing from Beta's quiz leaks into Alpha's report
     assert sum(float(r["daily_points"]) for r in rows) == 4
 
@@ -183,6 +189,12 @@ async def test_chart_is_a_valid_png(env):
     img.load()
     assert img.size == (800, 600)
     assert "daily points over time" in photo.caption
+    from proctor.teams.charts import cjk_font
+
+    # the paper's title is drawn (CJK font) or, without one, the caption names the numbered paper
+    if cjk_font() is None:
+        assert "paper 1 = Demo paper demo" not in photo.caption  # an ASCII title needs no stand-in
+    assert "demo ·" not in photo.caption and "Team results · week" not in photo.caption
 
 
 async def test_hiring_paper_answers_are_reviewed_by_configured_admins_only(env):

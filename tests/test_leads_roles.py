@@ -129,7 +129,7 @@ async def test_lead_buttons_refuse_non_leads_and_forged_data(env):
     admin = env.api.user(ADMIN, "Boss")
     await admin.send("/bankstats demo")
     own = await admin.wait_message()
-    assert (await (await admin.press(own, "Make exam-only")).wait()).startswith("demo is now exam-only")
+    assert (await (await admin.press(own, "Make exam-only")).wait()).startswith("Demo paper demo is now exam-only")  # the title, not the slug
     assert await env.db.scalar("SELECT exam_only FROM papers") == 1
 
 

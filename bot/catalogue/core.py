@@ -58,4 +58,11 @@ TEXTS: dict[str, dict[str, str]] = {
               "and taps. Please wait for my replies, then send again.",
         "zh": "{name}，你发送得太快，我来不及处理，跳过了你最近的一些消息和按键。请等我回复后再发送。",
     },
+    # counted words (bot.i18n.tn): "{n:one|other}" picks the English plural
+    "n_pt": {"en": "{n} {n:pt|pts}", "zh": "{n} 分"},
+    "n_attempt": {"en": "{n} {n:attempt|attempts}", "zh": "{n} 次"},
+    "n_answer_awaiting": {"en": "{n} {n:answer|answers}", "zh": "{n} 道题"},
+    "n_question": {"en": "{n} {n:question|questions}", "zh": "{n} 题"},
+    "n_exam_attempt": {"en": "{n} {n:attempt|attempts}", "zh": "{n} 次考试"},
+    "n_daily_answer": {"en": "{n} daily-quiz {n:answer|answers}", "zh": "{n} 条每日一练作答"},
 }

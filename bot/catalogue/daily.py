@@ -3,7 +3,7 @@
 TEXTS: dict[str, dict[str, str]] = {
     # commands
     "daily_usage": {
-        "en": "Daily quiz: {n} questions every day in this chat.\n"
+        "en": "Daily quiz: {n} {n:question|questions} every day in this chat.\n"
               "/daily on [HH:MM] [Area/City] [close after, e.g. 2h] – turn it on or change the time\n"
               "/daily off – turn it off\n/daily now – today's quiz right now\n/daily status – how it is set",
         "zh": "每日一练：每天在本聊天推送 {n} 道题。\n"
@@ -31,13 +31,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "每日一练只能在私聊或群组中使用。",
     },
     "daily_on": {
-        "en": "✅ Daily quiz on: {n} questions every day at {time} ({tz}).\nNext: {next}.",
+        "en": "✅ Daily quiz on: {n} {n:question|questions} every day at {time} ({tz}).\nNext: {next}.",
         "zh": "✅ 每日一练已开启：每天 {time}（{tz}）推送 {n} 道题。\n下一次：{next}。",
     },
     "daily_off": {"en": "Daily quiz off. Turn it on again with /daily on.", "zh": "每日一练已关闭。发送 /daily on 可重新开启。"},
     "daily_was_off": {"en": "The daily quiz is already off here.", "zh": "本聊天的每日一练本来就是关闭的。"},
     "daily_status_on": {
-        "en": "Daily quiz: on – {n} questions every day at {time} ({tz}).\nNext: {next}.\nCloses: {close}.",
+        "en": "Daily quiz: on – {n} {n:question|questions} every day at {time} ({tz}).\nNext: {next}.\nCloses: {close}.",
         "zh": "每日一练：已开启——每天 {time}（{tz}）推送 {n} 道题。\n下一次：{next}。\n截止：{close}。",
     },
     "daily_status_off": {"en": "Daily quiz: off. Turn it on with /daily on.", "zh": "每日一练：未开启。发送 /daily on 开启。"},
@@ -93,6 +93,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "daily_verdict_wrong": {"en": "❌ Not quite.", "zh": "❌ 不对。"},
     "daily_verdict_needs_review": {"en": "📝 Recorded.", "zh": "📝 已记录。"},
     "daily_key": {"en": "Answer: {a}", "zh": "答案：{a}"},
+    "daily_qid": {"en": "Question #{qid}: /dispute {qid} <reason> if you think the key is wrong",
+                  "zh": "题号 #{qid}：如认为答案有误，发送 /dispute {qid} <理由>"},
     "daily_yours": {"en": "Your answer: {a}", "zh": "你的答案：{a}"},
     "daily_explanation": {"en": "💡 {e}", "zh": "💡 {e}"},
     "daily_already": {"en": "You already answered this one: {a}. Your first answer counts.",
@@ -112,7 +114,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "{chat} 的每日一练第 {n} 题：\n{fb}",
     },
     "daily_done": {
-        "en": "🏁 Today's quiz done: {correct}/{total} correct, {score}/{max} points.",
+        "en": "🏁 Today's quiz done: {correct}/{total} correct, {score}/{max} {max:point|points}.",
         "zh": "🏁 今天的题完成了：答对 {correct}/{total} 题，得分 {score}/{max}。",
     },
     "daily_streak": {"en": "🔥 Streak: {n}", "zh": "🔥 连续：{n} 天"},

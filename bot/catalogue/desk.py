@@ -6,7 +6,7 @@ TEXTS: dict[str, dict[str, str]] = {
                     "zh": "📋 你的工作台：排行榜、复核队列与审计日志。"},
     "d_btn_open": {"en": "Open the desk", "zh": "打开工作台"},
     "d_link_text": {
-        "en": "🔗 A one-time login link for a browser outside Telegram (valid {minutes} minutes, once; "
+        "en": "🔗 A one-time login link for a browser outside Telegram (valid {minutes} {minutes:minute|minutes}, once; "
               "don't share it):\n{url}",
         "zh": "🔗 供 Telegram 之外的浏览器使用的一次性登录链接（{minutes} 分钟内有效，仅可使用一次；请勿转发）：\n{url}",
     },

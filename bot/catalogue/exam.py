@@ -3,8 +3,8 @@
 TEXTS: dict[str, dict[str, str]] = {
     "papers_header": {"en": "📚 Papers", "zh": "📚 试卷"},
     "paper_line": {
-        "en": "{i}. {title}\n   {n} questions · max {max} pts · {minutes} min",
-        "zh": "{i}. {title}\n   {n} 题 · 满分 {max} · {minutes} 分钟",
+        "en": "{i}. {title}\n   {questions} · max {max} · {minutes} min",
+        "zh": "{i}. {title}\n   {questions} · 满分 {max} · {minutes} 分钟",
     },
     "no_papers": {"en": "The bank has no papers yet.", "zh": "题库中还没有试卷。"},
     "choose_exam": {"en": "Choose a paper for a timed exam:", "zh": "选择一份限时考试的试卷："},
@@ -12,12 +12,12 @@ TEXTS: dict[str, dict[str, str]] = {
                         "zh": "选择练习的试卷（不限时，每题答完即看反馈）："},
     "random_button": {"en": "🎲 Random mock paper", "zh": "🎲 随机模拟卷"},
     "rules_card": {
-        "en": "📝 {title}\n\n{n} questions · max {max} pts · {minutes} min{attempts}\n\n{rules}",
-        "zh": "📝 {title}\n\n共 {n} 题 · 满分 {max} · {minutes} 分钟{attempts}\n\n{rules}",
+        "en": "📝 {title}\n\n{questions} · max {max} · {minutes} min{attempts}\n\n{rules}",
+        "zh": "📝 {title}\n\n共 {questions} · 满分 {max} · {minutes} 分钟{attempts}\n\n{rules}",
     },
     "mock_rules_card": {
-        "en": "🎲 A mock paper drawn from the whole bank: {n} questions · {minutes} min\n\n{rules}",
-        "zh": "🎲 从整个题库随机抽取的模拟卷：共 {n} 题 · {minutes} 分钟\n\n{rules}",
+        "en": "🎲 A mock paper drawn from the whole bank: {questions} · {minutes} min\n\n{rules}",
+        "zh": "🎲 从整个题库随机抽取的模拟卷：共 {questions} · {minutes} 分钟\n\n{rules}",
     },
     "exam_rules": {
         "en": "Rules:\n• The clock starts when you press Start and keeps running if you leave.\n"
@@ -31,12 +31,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "attempts_left": {"en": " · attempts: {used}/{allowed}", "zh": " · 已考次数：{used}/{allowed}"},
     "start_button": {"en": "▶️ Start", "zh": "▶️ 开始"},
     "header": {
-        "en": "Q {n}/{total} · {section} · {pts} {unit}",
-        "zh": "第 {n}/{total} 题 · {section} · {pts} 分",
+        "en": "Q {n}/{total} · {section} · {pts}",
+        "zh": "第 {n}/{total} 题 · {section} · {pts}",
     },
     "left": {"en": " · {left} left", "zh": " · 剩余 {left}"},
     "flag_mark": {"en": " · 🚩", "zh": " · 🚩"},
-    "type_hint": {
+    "type_hint": {"en": "✍️ Type your answer as a message.", "zh": "✍️ 请直接发送答案。"},
+    "type_hint_fill": {
         "en": "✍️ Type your answer as a message. Several blanks: separate them with 、 or new lines.",
         "zh": "✍️ 请直接发送答案。多个空请用“、”或换行分隔。",
     },
@@ -63,7 +64,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "recorded": {"en": "Recorded for Q{n}: {a}", "zh": "第 {n} 题已记录：{a}"},
     "empty_answer": {"en": "That answer is empty. Please type your answer.", "zh": "答案为空，请输入答案。"},
     "not_typed": {
-        "en": "I couldn't read that as an answer. Tap a button above, or type the letter(s) you choose "
+        "en": "I couldn't read that as an answer. Tap a button above, or type the letter or letters you choose "
               "(true/false: 对/错 or True/False).",
         "zh": "无法识别为答案。请点上方按钮，或输入所选的选项字母（判断题：对/错 或 True/False）。",
     },
@@ -82,30 +83,33 @@ TEXTS: dict[str, dict[str, str]] = {
     "timed_out": {"en": "⏰ Time ran out; the paper was handed in for you.", "zh": "⏰ 时间到，已自动交卷。"},
     "section_line": {"en": "• {title}: {score}/{max}", "zh": "• {title}：{score}/{max}"},
     "pending_line": {
-        "en": "⏳ {n} answer(s) awaiting review (provisional {score} pts included)",
-        "zh": "⏳ {n} 道题等待人工评阅（已计入暂定分 {score}）",
+        "en": "⏳ {answers} awaiting review (provisional {score} included)",
+        "zh": "⏳ {answers}等待人工评阅（已计入暂定分 {score}）",
     },
     "awaiting_review": {"en": " (awaiting review)", "zh": "（等待评阅）"},
     "btn_review": {"en": "Review answers", "zh": "查看错题"},
     "review_after_finish": {"en": "Answers can be reviewed once the paper is handed in.",
                             "zh": "交卷后才能查看答案。"},
     "review_none": {"en": "Nothing to review: every answer was right. 🎉", "zh": "没有错题，全部正确！🎉"},
-    "review_page": {"en": "Review {i}/{n} · Q{q}", "zh": "错题 {i}/{n} · 第 {q} 题"},
+    "review_page": {"en": "Review {i}/{n} · Q{q} · #{qid}", "zh": "错题 {i}/{n} · 第 {q} 题 · #{qid}"},
+    "dispute_hint": {"en": "⚖️ Think the key is wrong? /dispute {qid} <reason>",
+                     "zh": "⚖️ 认为答案有误？发送 /dispute {qid} <理由>"},
     "review_yours": {"en": "Your answer: {a}", "zh": "你的答案：{a}"},
     "unanswered": {"en": "(not answered)", "zh": "（未作答）"},
-    "exam_closed": {"en": "This exam is closed.", "zh": "这场考试已结束。"},
-    "not_yours": {"en": "This isn't your exam.", "zh": "这不是你的考试。"},
+    "exam_closed": {"en": "This paper is closed.", "zh": "这份试卷已结束作答。"},
+    "not_yours": {"en": "This isn't your paper.", "zh": "这不是你的试卷。"},
     "stale_button": {"en": "That button is out of date; here is where you are.", "zh": "按钮已过期，已为你显示当前题目。"},
     "already_running": {
-        "en": "You have an exam in progress: /resume to continue, /cancel to stop it.",
-        "zh": "你有一场正在进行的考试：/resume 继续，/cancel 放弃。",
+        "en": "You have a paper in progress: /resume to continue, /cancel to stop it.",
+        "zh": "你有一份正在作答的试卷：/resume 继续，/cancel 放弃。",
     },
     "limit_reached": {
         "en": "You have used all your attempts at “{title}”.",
         "zh": "“{title}”的考试次数已用完。",
     },
     "paper_gone": {"en": "That paper is no longer available.", "zh": "该试卷已不可用。"},
-    "nothing_running": {"en": "You have no exam in progress. /exam to start one.", "zh": "你没有正在进行的考试。/exam 开始考试。"},
+    "nothing_running": {"en": "You have no exam or practice in progress. /exam or /practice to start one.",
+                        "zh": "你没有正在进行的考试或练习。/exam 开始考试，/practice 开始练习。"},
     "cancelled": {"en": "Cancelled “{title}”. It has no score.", "zh": "已放弃“{title}”，不计成绩。"},
     "cancel_confirm": {
         "en": "Cancel “{title}”? It won't be scored, and a cancelled exam still counts as one of your attempts.",
@@ -116,14 +120,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "exam_only": {"en": "That paper is for exams only; it can't be practised.",
                   "zh": "该试卷仅用于考试，不能练习。"},
     "practice_done": {
-        "en": "🏁 Practice finished: {correct}/{answered} right, {score}/{max} pts.",
+        "en": "🏁 Practice finished: {correct}/{answered} right, {score}/{max}.",
         "zh": "🏁 练习结束：答对 {correct}/{answered}，得分 {score}/{max}。",
     },
     "finished_banner": {"en": "✅ Handed in.", "zh": "✅ 已交卷。"},
     "mystats_header": {"en": "📈 Your exams", "zh": "📈 我的考试"},
     "mystats_line": {
-        "en": "• {title}: {n} attempt(s), best {best}/{max}, last {last}/{max} (counts: {method})",
-        "zh": "• {title}：{n} 次，最高 {best}/{max}，最近 {last}/{max}（计分：{method}）",
+        "en": "• {title}: {attempts}, best {best}/{max}, last {last}/{max} (counts: {method})",
+        "zh": "• {title}：{attempts}，最高 {best}/{max}，最近 {last}/{max}（计分：{method}）",
     },
     "mystats_none": {"en": "No finished exams yet. /exam to take one.", "zh": "还没有完成的考试。/exam 开始考试。"},
     "exam_usage": {"en": "Usage: /exam, or /exam random for a mock paper.", "zh": "用法：/exam，或 /exam random 随机模拟卷。"},
@@ -131,4 +135,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🔒 Reviews of this paper open again once your running exam is handed in.",
         "zh": "🔒 你正在进行的考试交卷后，才能再次查看这份试卷的回顾。",
     },
+    "method_best": {"en": "the best", "zh": "取最高"},
+    "method_last": {"en": "the last", "zh": "取最近"},
+    "cancel_confirm_practice": {"en": "Stop practising “{title}”?", "zh": "确定结束练习“{title}”？"},
+    "cancelled_practice": {"en": "Stopped practising “{title}”.", "zh": "已结束练习“{title}”。"},
+    "cancel_kept_practice": {"en": "OK, your practice goes on: /resume", "zh": "好的，练习继续：/resume"},
 }

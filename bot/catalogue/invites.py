@@ -49,10 +49,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "iv_status_expired": {"en": "⚫ expired", "zh": "⚫ 已过期"},
     "iv_status_revoked": {"en": "🔴 revoked", "zh": "🔴 已撤销"},
     "iv_nobody": {"en": "nobody yet", "zh": "尚无人"},
-    "iv_report": {"en": "🔗 Invites · {team}: {n} rows", "zh": "🔗 邀请 · {team}：{n} 行"},
+    "iv_report": {"en": "🔗 Invites · {team}: {n} {n:row|rows}", "zh": "🔗 邀请 · {team}：{n} 行"},
     # the candidate
     "iv_welcome": {
-        "en": "👋 {team} invites you to sit a paper.\n\n📝 {paper}\n{n} questions · max {max} pts · {minutes} min"
+        "en": "👋 {team} invites you to sit a paper.\n\n📝 {paper}\n{n} {n:question|questions} · max {max} {max:pt|pts} · {minutes} min"
               "{extra}\nStart before {closes}; once started you keep the full time.\n\n{rules}",
         "zh": "👋 {team} 邀请你参加一份试卷。\n\n📝 {paper}\n共 {n} 题 · 满分 {max} · {minutes} 分钟{extra}\n"
               "请在 {closes} 前开始；开始后可用满全部时间。\n\n{rules}",
@@ -74,7 +74,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "iv_card_timeout": {"en": " · handed in at the deadline", "zh": " · 到时自动交卷"},
     "iv_card_cancelled": {"en": " · stopped by the candidate", "zh": " · 候选人放弃"},
-    "iv_card_pending": {"en": "\n✍️ {n} written answers await review.", "zh": "\n✍️ {n} 道主观题待复核。"},
+    "iv_card_pending": {"en": "\n✍️ {n} written {n:answer awaits|answers await} review.", "zh": "\n✍️ {n} 道主观题待复核。"},
     "iv_btn_review": {"en": "✍️ Review these answers", "zh": "✍️ 复核这些答案"},
     "iv_note": {"en": "📋 {candidate} finished {paper}: {score}/{max}.", "zh": "📋 {candidate} 完成了 {paper}：{score}/{max}。"},
 }

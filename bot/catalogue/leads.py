@@ -35,15 +35,15 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "l_lb_title": {"en": "🏆 {title} · {period}", "zh": "🏆 {title} · {period}"},
     "l_lb_rule": {"en": "Daily-quiz points; ties: who finished first.", "zh": "按每日一练得分排名；同分先完成者在前。"},
-    "l_lb_row": {"en": "{rank}. {name} — {points} pts · {acc}% · 🔥{streak}",
-                 "zh": "{rank}. {name} — {points} 分 · 正确率 {acc}% · 🔥{streak}"},
-    "l_lb_you": {"en": "You: #{rank} of {n} — {points} pts · {acc}% · 🔥{streak}",
-                 "zh": "你：第 {rank} / {n} 名 — {points} 分 · 正确率 {acc}% · 🔥{streak}"},
+    "l_lb_row": {"en": "{rank}. {name} — {points} · {acc}% · 🔥{streak}",
+                 "zh": "{rank}. {name} — {points} · 正确率 {acc}% · 🔥{streak}"},
+    "l_lb_you": {"en": "You: #{rank} of {n} — {points} · {acc}% · 🔥{streak}",
+                 "zh": "你：第 {rank} / {n} 名 — {points} · 正确率 {acc}% · 🔥{streak}"},
     "l_lb_you_none": {"en": "You: no points in this period yet.", "zh": "你：本时段暂无得分。"},
     "l_lb_empty": {"en": "No daily-quiz answers in this period yet.", "zh": "本时段还没有每日一练的作答。"},
     "l_lb_private_head": {"en": "🏆 Your positions · {period}", "zh": "🏆 你的排名 · {period}"},
-    "l_lb_private_row": {"en": "• {title}: #{rank} of {n} — {points} pts · {acc}% · 🔥{streak}",
-                         "zh": "• {title}：第 {rank} / {n} 名 — {points} 分 · 正确率 {acc}% · 🔥{streak}"},
+    "l_lb_private_row": {"en": "• {title}: #{rank} of {n} — {points} · {acc}% · 🔥{streak}",
+                         "zh": "• {title}：第 {rank} / {n} 名 — {points} · 正确率 {acc}% · 🔥{streak}"},
     "l_lb_private_none": {"en": "• {title}: no points yet", "zh": "• {title}：暂无得分"},
     "l_lb_no_groups": {
         "en": "You're not on a team board yet: answer a daily quiz in your team's group to join it.",
@@ -78,12 +78,14 @@ TEXTS: dict[str, dict[str, str]] = {
     # report and chart
     "l_rp_usage": {"en": "Usage: /report [today|week|month|all] or /report invites",
                    "zh": "用法：/report [today|week|month|all] 或 /report invites"},
-    "l_rp_caption": {"en": "📊 Team report · {team} · {period}: {n} candidates.",
+    "l_rp_caption": {"en": "📊 Team report · {team} · {period}: {n} {n:candidate|candidates}.",
                      "zh": "📊 团队报告 · {team} · {period}：共 {n} 人。"},
     "l_all_teams": {"en": "all teams", "zh": "全部团队"},
     "l_ch_usage": {"en": "Usage: /chart [today|week|month|all]", "zh": "用法：/chart [today|week|month|all]"},
     "l_ch_caption": {"en": "📈 {team} · {period}: daily points over time and accuracy by paper.",
                      "zh": "📈 {team} · {period}：每日得分走势与各试卷正确率。"},
+    "l_ch_no_font": {"en": "(No Chinese font on this server, so the chart numbers the papers: {names})",
+                     "zh": "（服务器没有中文字体，图中试卷以编号表示：{names}）"},
     "l_ch_empty": {"en": "No results in this period to chart yet.", "zh": "本时段还没有可绘制的成绩。"},
     # digest
     "l_dg_usage": {
@@ -96,16 +98,16 @@ TEXTS: dict[str, dict[str, str]] = {
                   "zh": "本群未开启每周简报。使用 /digest on [mon..sun] [HH:MM] 开启。"},
     "l_dg_title": {"en": "📰 Weekly digest · {title}", "zh": "📰 每周简报 · {title}"},
     "l_dg_participation": {
-        "en": "Participation: {active} of {members} members answered ({answers} answers); the week before: {before}.",
+        "en": "Participation: {active} of {members} {members:member|members} answered ({answers} {answers:answer|answers}); the week before: {before}.",
         "zh": "参与：{members} 名成员中 {active} 人作答（共 {answers} 题次）；上周 {before} 人。",
     },
     "l_dg_top": {"en": "Top this week:", "zh": "本周前列："},
-    "l_dg_top_row": {"en": "{rank}. {name} — {points} pts", "zh": "{rank}. {name} — {points} 分"},
+    "l_dg_top_row": {"en": "{rank}. {name} — {points}", "zh": "{rank}. {name} — {points}"},
     "l_dg_movers": {"en": "Top movers:", "zh": "进步最快："},
     "l_dg_mover_row": {"en": "• {name}: {prev} → #{rank}", "zh": "• {name}：{prev} → 第 {rank} 名"},
     "l_dg_new": {"en": "new", "zh": "新上榜"},
     "l_dg_weak": {"en": "Weakest topics:", "zh": "薄弱知识点："},
-    "l_dg_weak_row": {"en": "• {paper} · {section}: {acc}% over {n} answers",
+    "l_dg_weak_row": {"en": "• {paper} · {section}: {acc}% over {n} {n:answer|answers}",
                       "zh": "• {paper} · {section}：正确率 {acc}%（{n} 题次）"},
     "l_dg_quiet": {"en": "No quiz activity this week.", "zh": "本周没有答题记录。"},
     "l_day_0": {"en": "Monday", "zh": "周一"},
@@ -161,6 +163,26 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_examonly_off": {"en": "{paper} is available for practice and daily quizzes again.",
                        "zh": "{paper} 已恢复用于练习和每日一练。"},
     "l_dispute_upheld": {"en": "Dispute #{id} upheld.", "zh": "异议 #{id} 已采纳。"},
+    "l_kf_prompt": {
+        "en": "Fix the key of question #{qid} (now: {key}): /keyfix {id} <new key>, or for a fill-in blank "
+              "/keyfix {id} + <alternative answer>. Everyone who answered it is regraded; add keep to leave scores.",
+        "zh": "修正第 #{qid} 题的答案（当前：{key}）：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
+              "所有作答者将重新评分；末尾加 keep 则保留原分数。",
+    },
+    "l_kf_usage": {"en": "Usage: /keyfix <dispute> <new key> [keep], or /keyfix <dispute> + <alternative> [keep]",
+                   "zh": "用法：/keyfix <异议编号> <新答案> [keep]，或 /keyfix <异议编号> + <可接受的答案> [keep]"},
+    "l_kf_none": {"en": "Dispute #{id} has no key to fix (unknown, dismissed or already fixed).",
+                  "zh": "异议 #{id} 没有待修正的答案（不存在、已驳回或已修正）。"},
+    "l_kf_bad": {"en": "That key doesn't fit the question: {why}", "zh": "该答案与题目不符：{why}"},
+    "l_kf_done": {
+        "en": "✅ Question #{qid} now has key version {version}: {answers} {answers:answer|answers} regraded, "
+              "{changed} {changed:score|scores} changed; the candidates are told.",
+        "zh": "✅ 第 #{qid} 题答案已更新为第 {version} 版：重新评分 {answers} 份作答，{changed} 份分数变化，已通知考生。",
+    },
+    "l_kf_notice_disputer": {"en": "⚖️ Your dispute #{id} on question #{qid} was upheld: its key is fixed.",
+                             "zh": "⚖️ 你对第 #{qid} 题的异议 #{id} 已被采纳，答案已修正。"},
+    "l_kf_notice_score": {"en": "📝 Question #{qid} was regraded with its fixed key: your score {old} → {new} (of {max}).",
+                          "zh": "📝 第 #{qid} 题按修正后的答案重新评分：你的得分 {old} → {new}（满分 {max}）。"},
     "l_dispute_dismissed": {"en": "Dispute #{id} dismissed.", "zh": "异议 #{id} 已驳回。"},
     "l_dispute_gone": {"en": "That dispute is already closed.", "zh": "该异议已处理。"},
     # privacy
@@ -174,9 +196,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_fg_yes": {"en": "Delete my data", "zh": "删除我的数据"},
     "l_fg_no": {"en": "Cancel", "zh": "取消"},
     "l_fg_done": {
-        "en": "Done: your data is deleted ({attempts} attempts, {daily} daily-quiz answers). "
+        "en": "Done: your data is deleted ({attempts}, {daily}). "
               "If you talk to me again, I'll start a fresh record.",
-        "zh": "已删除你的数据（{attempts} 次考试，{daily} 条每日一练作答）。如果你再次与我对话，我会重新建立记录。",
+        "zh": "已删除你的数据（{attempts}，{daily}）。如果你再次与我对话，我会重新建立记录。",
     },
     "l_fg_cancelled": {"en": "Nothing was deleted.", "zh": "未删除任何数据。"},
     "l_fg_not_yours": {"en": "This button is not for you.", "zh": "这个按钮不是给你的。"},

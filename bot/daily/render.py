@@ -49,18 +49,18 @@ def fmt_points(x: float) -> str:
     return f"{round(x, 2):g}"
 
 
-def shown_key(view: View, lang: str, expected: str = "") -> str:
-    """The right answer as this chat saw the question: shown letters, True/False, or the text."""
+def shown_key(view: View, lang: str, expected: str = "", script: str = "orig") -> str:
+    """The right answer as this chat saw the question: shown letters, True/False, or the text (in `script`)."""
     q = view.question
     if q.kind in CHOICE and isinstance(q.answer, str):
         return ", ".join(sorted(view.shown_letter(c) for c in q.answer.upper() if c.isalpha()))
     if q.kind == Kind.truefalse and isinstance(q.answer, bool):
         return t("daily_true" if q.answer else "daily_false", lang)
     if expected:
-        return expected
+        return to_script(expected, script)
     if isinstance(q.answer, list):
-        return " / ".join(alts[0] for alts in q.answer if alts)
-    return str(q.answer)
+        return to_script(" / ".join(alts[0] for alts in q.answer if alts), script)
+    return to_script(str(q.answer), script)
 
 
 def shown_response(view: View, response: object, lang: str) -> str:
@@ -122,7 +122,8 @@ def verdict_line(verdict: str, score: float, max_score: float, lang: str) -> str
 def toast(view: View, verdict: str, score: float, max_score: float, lang: str, script: str,
           expected: str = "") -> str:
     """The private feedback of a group answer, within answerCallbackQuery's 200 characters."""
-    head = verdict_line(verdict, score, max_score, lang) + " " + t("daily_key", lang, a=shown_key(view, lang, expected))
+    key = shown_key(view, lang, expected, script)
+    head = verdict_line(verdict, score, max_score, lang) + " " + t("daily_key", lang, a=key)
     head = clip(head, MAX_TOAST)
     explanation = view.explanation(script).strip()
     room = MAX_TOAST - utf16_len(head) - 1
@@ -141,9 +142,10 @@ def feedback(view: View, response: object, verdict: str, score: float, max_score
     lines = [verdict_line(verdict, score, max_score, lang),
              t("daily_yours", lang, a=shown_response(view, response, lang))]
     if verdict != "correct":
-        lines.append(t("daily_key", lang, a=shown_key(view, lang, expected)))
+        lines.append(t("daily_key", lang, a=shown_key(view, lang, expected, script)))
     if view.question.explanation:
         lines.append(t("daily_explanation", lang, e=view.explanation(script)))
+    lines.append(t("daily_qid", lang, qid=view.question.id))  # the id /dispute takes
     return "\n".join(lines)
 
 
@@ -172,8 +174,8 @@ def close_text(day: str, views: Sequence[View], top: Sequence[Standing], streaks
         if v.question.id in sealed:
             lines.append(f"{v.pos + 1}. {t('daily_key_sealed', lang)}")
             continue
-        key = shown_key(v, lang)
-        line = f"{v.pos + 1}. {key}"
+        key = shown_key(v, lang, script=script)
+        line = f"{v.pos + 1}. #{v.question.id} {key}"
         explanation = v.explanation(script).strip()
         if explanation:
             line += " — " + clip(explanation, MAX_KEY_EXPLANATION)

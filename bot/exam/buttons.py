@@ -13,6 +13,7 @@ from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, Exam
 from bank.models import ReviewOption
 from bank.paper_settings import is_invite_only, review_option
 from bank.paper_store import load_paper
+from bank.script import to_script
 from bot.core import ack
 from bot.edits import edit_text
 from bot.exam import callbacks as cb
@@ -64,7 +65,7 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
     if not data.start:
         paper = await load_paper(svc.db, data.paper_id)
         used = await attempts.used_attempts(svc.db, u.id, paper.id)
-        text, kb = render.rules_card(paper, used, u.lang)
+        text, kb = render.rules_card(paper, used, u.lang, u.script)
         await ack(query)
         await query.message.reply_text(text, reply_markup=kb)
         return
@@ -156,7 +157,8 @@ async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if data.action == "cancel_no":
         await ack(query)
-        await _edit(query, t("cancel_kept", u.lang), None)
+        kept = "cancel_kept_practice" if sheet.attempt.mode == "practice" else "cancel_kept"
+        await _edit(query, t(kept, u.lang), None)
         return
     running = sheet.attempt
     await attempts.finish_attempt(svc.db, running.id, svc.now(), "cancelled")
@@ -168,7 +170,8 @@ async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -
             await context.bot.edit_message_reply_markup(running.chat_id, running.message_id, reply_markup=None)
         except BadRequest:
             pass
-    await _edit(query, t("cancelled", u.lang, title=running.title), None)
+    await _edit(query, t("cancelled_practice" if running.mode == "practice" else "cancelled", u.lang,
+                        title=to_script(running.title, u.script)), None)
 
 
 async def _edit(query, text, kb) -> None:

@@ -9,11 +9,12 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bank.paper_store import list_papers
+from bank.script import to_script
 from bot.core import open_private_button
 from bot.exam import render
 from bot.exam.jobs import ensure_deadline
 from bot.exam.screen import finish_and_report, show_attempt
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
@@ -32,7 +33,7 @@ async def _offered_papers(context, *, practice: bool = False) -> list:
 async def papers(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """List each paper with its question count, maximum score and time limit."""
     u = await user_ctx(update, context)
-    await update.effective_message.reply_text(render.paper_list(await _offered_papers(context), u.lang))
+    await update.effective_message.reply_text(render.paper_list(await _offered_papers(context), u.lang, u.script))
 
 
 async def _redirect_to_private(update: Update, context, u: UserCtx) -> bool:
@@ -63,7 +64,7 @@ async def exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if args == ["random"]:
         text, kb = render.mock_rules_card(u.lang, sum(attempts.MOCK_BLUEPRINT.values()), attempts.MOCK_MINUTES)
     else:
-        text, kb = render.paper_chooser(await _offered_papers(context), "exam", u.lang)
+        text, kb = render.paper_chooser(await _offered_papers(context), "exam", u.lang, u.script)
     await update.effective_message.reply_text(text, reply_markup=kb)
 
 
@@ -72,7 +73,7 @@ async def practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     u = await user_ctx(update, context)
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
-    text, kb = render.paper_chooser(await _offered_papers(context, practice=True), "practice", u.lang)
+    text, kb = render.paper_chooser(await _offered_papers(context, practice=True), "practice", u.lang, u.script)
     await update.effective_message.reply_text(text, reply_markup=kb)
 
 
@@ -104,7 +105,7 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     running = await _running_here(update, context, u)
     if running is None:
         return
-    text, kb = render.cancel_confirm(running, u.lang)
+    text, kb = render.cancel_confirm(running, u.lang, u.script)
     await update.effective_message.reply_text(text, reply_markup=kb)
 
 
@@ -117,7 +118,8 @@ async def mystats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     lines = [t("mystats_header", u.lang)]
     for r in rows:
-        lines.append(t("mystats_line", u.lang, title=r["title"], n=r["n"], best=render.fmt_points(r["best"]),
+        lines.append(t("mystats_line", u.lang, title=to_script(r["title"], u.script),
+                       attempts=tn("n_attempt", r["n"], u.lang), best=render.fmt_points(r["best"]),
                        last=render.fmt_points(r["last"] if r["last"] is not None else 0),
-                       max=render.fmt_points(r["max_score"]), method=r["method"]))
+                       max=render.fmt_points(r["max_score"]), method=t(f"method_{r['method']}", u.lang)))
     await update.effective_message.reply_text(render.clip("\n".join(lines)))

@@ -12,7 +12,7 @@ from bank.models import CHOICE, Kind, Paper, Question, ReviewOption
 from bank.option_order import LETTERS
 from bank.script import to_script
 from bot.exam import callbacks as cb
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.letter_rows import letter_rows
 from bot.text_limits import MAX_ECHO, clip
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
@@ -22,6 +22,11 @@ TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
 
 def fmt_points(x: float) -> str:
     return f"{x:g}"
+
+
+def points(x: float, lang: str) -> str:
+    """"1 pt", "2 pts", "1.5 pts" (English) or "2 分"."""
+    return tn("n_pt", x, lang)
 
 
 def fmt_duration(seconds: float) -> str:
@@ -40,14 +45,15 @@ def shown_response(q: Question, item: Item, response, lang: str) -> str:
     return clip(str(response), MAX_ECHO)
 
 
-def shown_key(q: Question, item: Item, lang: str, expected: str | None = None) -> str:
+def shown_key(q: Question, item: Item, lang: str, expected: str | None = None, script: str = "orig") -> str:
+    """The key as the candidate reads it: shown letters, True/False, or the reference text in their script."""
     if q.kind in CHOICE and isinstance(q.answer, str) and item.option_order:
         return ", ".join(sorted(item.shown_letter(c) for c in q.answer if c in item.option_order))
     if q.kind == Kind.truefalse:
         return t("true" if q.answer else "false", lang)
     if q.kind == Kind.fill:
-        return grade(q, "").expected  # the grader's readable form: blanks；alternatives
-    return expected if expected is not None else str(q.answer)
+        return to_script(grade(q, "").expected, script)  # the grader's readable form: blanks；alternatives
+    return to_script(expected if expected is not None else str(q.answer), script)
 
 
 _SECTION_NUMBER = re.compile(r"^[一二三四五六七八九十]+[、.．]\s*")
@@ -73,9 +79,9 @@ def explanation(q: Question, item: Item, script: str) -> str:
     return to_script(item.order(q).rewrite(q.explanation, "explanation"), script)
 
 
-def header(sheet: Sheet, item: Item, lang: str, now: float) -> str:
-    head = t("header", lang, n=item.pos + 1, total=len(sheet.items), section=short_section(item.section),
-             pts=fmt_points(item.points), unit="pt" if item.points == 1 else "pts")
+def header(sheet: Sheet, item: Item, lang: str, now: float, script: str = "orig") -> str:
+    head = t("header", lang, n=item.pos + 1, total=len(sheet.items),
+             section=to_script(short_section(item.section), script), pts=points(item.points, lang))
     left = sheet.attempt.seconds_left(now)
     if left is not None:
         head += t("left", lang, left=fmt_duration(left))
@@ -90,7 +96,7 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
     item = sheet.current
     q = sheet.question(item)
     ans = sheet.answers.get(item.pos)
-    parts = [header(sheet, item, lang, now), "", question_body(q, item, script)]
+    parts = [header(sheet, item, lang, now, script), "", question_body(q, item, script)]
     practice_done = sheet.attempt.mode == "practice" and ans is not None
     if practice_done:
         parts += ["", feedback or practice_feedback(q, item, ans, lang, script, review)]
@@ -99,8 +105,8 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
             parts += ["", t("draft", lang, a=", ".join(sorted(item.shown_letter(c) for c in item.draft)))]
         elif ans is not None:
             parts += ["", t("your_answer", lang, a=shown_response(q, item, ans.response, lang))]
-        if q.kind in TYPED:
-            parts += ["", t("type_hint", lang)]
+        if q.kind in TYPED:  # only fill-in questions have blanks
+            parts += ["", t("type_hint_fill" if q.kind == Kind.fill else "type_hint", lang)]
     return clip("\n".join(parts)), attempt_keyboard(sheet, item, q, lang, practice_done)
 
 
@@ -147,9 +153,10 @@ def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script
     if review != ReviewOption.full:
         return lines[0]
     if ans.verdict != "correct":
-        lines.append(t("right_answer", lang, a=shown_key(q, item, lang)))
+        lines.append(t("right_answer", lang, a=shown_key(q, item, lang, script=script)))
     if q.explanation:
         lines.append(t("explanation", lang, e=explanation(q, item, script)))
+    lines.append(t("dispute_hint", lang, qid=q.id))  # the id /dispute takes, as shown
     return "\n".join(lines)
 
 
@@ -166,18 +173,19 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
 
 
 def result_card(sheet: Sheet, result: Result, lang: str,
-                review: ReviewOption = ReviewOption.full) -> tuple[str, Keyboard | None]:
+                review: ReviewOption = ReviewOption.full, script: str = "orig") -> tuple[str, Keyboard | None]:
     """The candidate's card, as much as the paper's review option shows: the total (score), by
     section (sections), with a review of the answers and keys (full), or nothing (none)."""
     a = sheet.attempt
+    title = to_script(a.title, script)
     if review == ReviewOption.none and a.mode == "exam":
-        return clip("\n".join([t("result_title", lang, title=a.title), t("result_sent_to_team", lang)])), None
+        return clip("\n".join([t("result_title", lang, title=title), t("result_sent_to_team", lang)])), None
     if a.mode == "practice":
         correct = sum(1 for x in sheet.answers.values() if x.verdict == "correct")
         text = t("practice_done", lang, correct=correct, answered=len(sheet.answers),
-                 score=fmt_points(round(result.score, 2)), max=fmt_points(result.max_score))
+                 score=fmt_points(round(result.score, 2)), max=points(result.max_score, lang))
         return text, None
-    lines = [t("result_title", lang, title=a.title)]
+    lines = [t("result_title", lang, title=title)]
     if a.finish_reason == "timeout":
         lines.append(t("timed_out", lang))
     lines.append(t("result_total", lang, score=fmt_points(round(result.score, 2)),
@@ -187,14 +195,14 @@ def result_card(sheet: Sheet, result: Result, lang: str,
         return clip("\n".join(lines)), None
     lines.append("")
     for s in result.sections:
-        line = t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
-                 max=fmt_points(s.max_score))
+        line = t("section_line", lang, title=to_script(short_section(s.title), script),
+                 score=fmt_points(round(s.score, 2)), max=fmt_points(s.max_score))
         if s.pending_review:
             line += t("awaiting_review", lang)
         lines.append(line)
     if result.pending_review:
-        lines += ["", t("pending_line", lang, n=result.pending_review,
-                        score=fmt_points(round(result.provisional, 2)))]
+        lines += ["", t("pending_line", lang, answers=tn("n_answer_awaiting", result.pending_review, lang),
+                        score=points(round(result.provisional, 2), lang))]
     if review != ReviewOption.full:
         return clip("\n".join(lines)), None
     kb = Keyboard([[Button(t("btn_review", lang), callback_data=cb.act(a.id, "review", 0))]])
@@ -210,11 +218,12 @@ def review_page(sheet: Sheet, wrong: list[int], page: int, lang: str, script: st
     q = sheet.question(item)
     ans = sheet.answers.get(item.pos)
     yours = shown_response(q, item, ans.response, lang) if ans else t("unanswered", lang)
-    lines = [t("review_page", lang, i=page + 1, n=len(wrong), q=item.pos + 1), "",
+    lines = [t("review_page", lang, i=page + 1, n=len(wrong), q=item.pos + 1, qid=q.id), "",
              question_body(q, item, script), "", t("review_yours", lang, a=yours),
-             t("right_answer", lang, a=shown_key(q, item, lang))]
+             t("right_answer", lang, a=shown_key(q, item, lang, script=script))]
     if q.explanation:
         lines.append(t("explanation", lang, e=explanation(q, item, script)))
+    lines += ["", t("dispute_hint", lang, qid=q.id)]
     nav = []
     if page > 0:
         nav.append(Button("◀", callback_data=cb.act(sheet.attempt.id, "review", page - 1)))
@@ -223,42 +232,46 @@ def review_page(sheet: Sheet, wrong: list[int], page: int, lang: str, script: st
     return clip("\n".join(lines)), Keyboard([nav]) if nav else None
 
 
-def paper_list(papers: list[Paper], lang: str) -> str:
+def paper_list(papers: list[Paper], lang: str, script: str = "orig") -> str:
     if not papers:
         return t("no_papers", lang)
     lines = [t("papers_header", lang), ""]
     for i, p in enumerate(papers, 1):
         n = sum(1 for q in p.questions() if q.askable)
-        lines.append(t("paper_line", lang, i=i, title=p.title, n=n, max=fmt_points(p.max_score),
+        lines.append(t("paper_line", lang, i=i, title=to_script(p.title, script), questions=tn("n_question", n, lang),
+                       max=points(p.max_score, lang),
                        minutes=p.settings.time_limit_min))
     return clip("\n".join(lines))
 
 
-def paper_chooser(papers: list[Paper], mode: str, lang: str) -> tuple[str, Keyboard]:
-    rows = [[Button(p.title[:60], callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
+def paper_chooser(papers: list[Paper], mode: str, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
+    rows = [[Button(to_script(p.title, script)[:60], callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
             for p in papers]
     rows.append([Button(t("random_button", lang), callback_data=cb.pick(None, mode, start=mode == "practice"))])
     return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)
 
 
-def rules_card(paper: Paper, used: int, lang: str) -> tuple[str, Keyboard]:
+def rules_card(paper: Paper, used: int, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
     n = sum(1 for q in paper.questions() if q.askable)
     allowed = paper.settings.attempts_allowed
     attempts = t("attempts_left", lang, used=used, allowed=allowed) if allowed is not None else ""
-    text = t("rules_card", lang, title=paper.title, n=n, max=fmt_points(paper.max_score),
+    text = t("rules_card", lang, title=to_script(paper.title, script), questions=tn("n_question", n, lang),
+             max=points(paper.max_score, lang),
              minutes=paper.settings.time_limit_min, attempts=attempts, rules=t("exam_rules", lang))
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(paper.id, "exam", start=True))]])
     return text, kb
 
 
 def mock_rules_card(lang: str, n: int, minutes: int) -> tuple[str, Keyboard]:
-    text = t("mock_rules_card", lang, n=n, minutes=minutes, rules=t("exam_rules", lang))
+    text = t("mock_rules_card", lang, questions=tn("n_question", n, lang), minutes=minutes, rules=t("exam_rules", lang))
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(None, "exam", start=True))]])
     return text, kb
 
 
-def cancel_confirm(attempt, lang: str) -> tuple[str, Keyboard]:
-    text = t("cancel_confirm", lang, title=attempt.title)
+def cancel_confirm(attempt, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
+    """Exams warn that a cancelled attempt still counts; practice has no attempts to warn about."""
+    key = "cancel_confirm_practice" if attempt.mode == "practice" else "cancel_confirm"
+    text = t(key, lang, title=to_script(attempt.title, script))
     kb = Keyboard([[Button(t("btn_cancel_yes", lang), callback_data=cb.act(attempt.id, "cancel_yes", 0)),
                     Button(t("btn_keep_going", lang), callback_data=cb.act(attempt.id, "cancel_no", 0))]])
     return clip(text), kb

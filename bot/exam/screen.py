@@ -98,7 +98,7 @@ async def send_result(app: Application, message: Outgoing) -> None:
         except TelegramError as e:
             log.info("attempt %s: could not close its message (%s)", a.id, e)
     text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang,
-                                  await review_option(svc.db, a.paper_id))
+                                  await review_option(svc.db, a.paper_id), u.script)
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 

@@ -125,7 +125,7 @@ async def open_link(update: Update, context: ContextTypes.DEFAULT_TYPE, arg: str
         return
     paper = await load_paper(svc.db, inv.paper_id)
     text, kb = render.welcome(inv, paper, await team_name(context, inv.team_chat_id, u.lang),
-                              await zone_of(context, inv.team_chat_id), u.lang)
+                              await zone_of(context, inv.team_chat_id), u.lang, u.script)
     await reply(text, reply_markup=kb)
 
 

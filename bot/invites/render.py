@@ -12,6 +12,7 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.models import Paper
+from bank.script import to_script
 from bot.exam.render import clip, fmt_duration, fmt_points, short_section
 from bot.i18n import t
 from bot.invites import callbacks as cb
@@ -61,10 +62,11 @@ def listing(rows: list[invites.Row], team: str, tz: ZoneInfo, lang: str) -> tupl
     return clip("\n".join(lines)), Keyboard(buttons) if buttons else None
 
 
-def welcome(inv: Invite, paper: Paper, team: str, tz: ZoneInfo, lang: str) -> tuple[str, Keyboard]:
+def welcome(inv: Invite, paper: Paper, team: str, tz: ZoneInfo, lang: str,
+            script: str = "orig") -> tuple[str, Keyboard]:
     n = sum(1 for q in paper.questions() if q.askable)
     extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
-    text = t("iv_welcome", lang, team=team, paper=paper.title, n=n, max=fmt_points(paper.max_score),
+    text = t("iv_welcome", lang, team=team, paper=to_script(paper.title, script), n=n, max=fmt_points(paper.max_score),
              minutes=paper.settings.time_limit_min, extra=extra, closes=when(inv.closes_at, tz),
              rules=t("exam_rules", lang))
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.encode("start", inv.id))]])

@@ -4,6 +4,8 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot import outbox
 from bot.leads import bankstats, buttons, digest, leaderboard, privacy, reports, review, team, webdesk
+from bot.leads import keyfix as keyfix_cmd
+from proctor.teams import key_fix
 from proctor.teams.review import NOTICE
 
 COMMANDS: list[tuple[str, str, str]] = [
@@ -19,6 +21,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("retire", "Leads: retire a question", "组长：停用题目"),
     ("restore", "Leads: restore a question", "组长：恢复题目"),
     ("examonly", "Leads: keep a paper for exams only", "组长：设置试卷仅限考试"),
+    ("keyfix", "Admins: fix a disputed key and regrade", "管理员：修正有异议的答案并重新评分"),
     ("team", "The team roster; leads: add, remove, accept members", "团队名单；组长：添加、移除、通过成员"),
     ("join", "Ask to join this group's team", "申请加入本群的团队"),
     ("desk", "Leads: open the desk (or /desk link for a browser)", "组长：打开工作台（浏览器用 /desk link）"),
@@ -42,11 +45,13 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("retire", bankstats.retire))
     app.add_handler(CommandHandler("restore", bankstats.restore))
     app.add_handler(CommandHandler("examonly", bankstats.exam_only))
+    app.add_handler(CommandHandler("keyfix", keyfix_cmd.keyfix))
     app.add_handler(CommandHandler("team", team.team))
     app.add_handler(CommandHandler("join", team.join))
     app.add_handler(CommandHandler("desk", webdesk.desk))
     app.add_handler(CallbackQueryHandler(buttons.on_button, pattern=r"^l:"), group=0)
     outbox.add_sender(app, NOTICE, review.send_notice)
+    outbox.add_sender(app, key_fix.NOTICE, keyfix_cmd.send_notice)
 
 
 async def on_startup(app: Application) -> None:

@@ -20,6 +20,7 @@ from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
 from proctor.teams import disputes as dsp
+from proctor.teams import key_fix
 
 
 async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -94,13 +95,13 @@ async def exam_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     key, on = " ".join(args[:-1]), args[-1].lower() == "on"
     svc = services(context)
     try:
-        paper_id, slug, _ = await stats.find_paper(svc.db, key)
+        paper_id, _, title = await stats.find_paper(svc.db, key)
     except NotFound:
         await update.effective_message.reply_text(t("l_paper_unknown", desk.user.lang, paper=key))
         return
     await paper_settings.set_exam_only(svc.db, paper_id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     await update.effective_message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
-                                                paper=slug))
+                                                paper=title))
 
 
 async def dispute(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -152,13 +153,18 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             text = t("l_key_confirmed" if done else "l_key_not_held", u.lang, qid=target)
         elif press.action in ("uphold", "dismiss"):
             upheld = press.action == "uphold"
-            await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope, now=svc.now())
+            qid, _ = await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope, now=svc.now())
             text = t("l_dispute_upheld" if upheld else "l_dispute_dismissed", u.lang, id=target)
+            if upheld:  # upholding opens the key fix: the lead is shown how, with the key as it is
+                prompt = t("l_kf_prompt", u.lang, id=target, qid=qid, key=await key_fix.current_key(svc.db, qid))
+                await ack(query, text)
+                await query.message.reply_text(text + "\n" + prompt)
+                return
         else:
             on = bool(press.args[1])
             await paper_settings.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
-            _, slug, _ = await stats.find_paper(svc.db, str(target))
-            text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=slug)
+            _, _, title = await stats.find_paper(svc.db, str(target))
+            text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=title)
     except dsp.OwnDispute:
         await ack(query, t("l_dispute_own", u.lang), show_alert=True)
         return

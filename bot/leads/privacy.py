@@ -7,7 +7,7 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.core import ack, open_private_button
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.leads import render
 from bot.leads.callbacks import Press
 from bot.services import services
@@ -37,4 +37,5 @@ async def forget_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
         return
     gone = await forget_user(services(context).db, u.id)
     await ack(query)
-    await query.edit_message_text(t("l_fg_done", u.lang, attempts=gone.attempts, daily=gone.daily_answers))
+    await query.edit_message_text(t("l_fg_done", u.lang, attempts=tn("n_exam_attempt", gone.attempts, u.lang),
+                                    daily=tn("n_daily_answer", gone.daily_answers, u.lang)))

@@ -6,7 +6,7 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.item_stats import ItemStats
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.leads import callbacks as cb
 from bot.text_limits import MAX_TEXT, clip
 from proctor.teams.digest import Digest, Schedule
@@ -39,8 +39,13 @@ def period_name(name: str, lang: str) -> str:
     return t(f"l_period_{name}", lang)
 
 
-def _row_fields(r: Row) -> dict:
-    return {"rank": r.rank, "name": r.name or str(r.user_id), "points": num(r.points),
+def pts(x: float, lang: str) -> str:
+    """"1 pt", "2.5 pts" (English) or "2.5 分"."""
+    return tn("n_pt", float(round(x, 2)), lang)
+
+
+def _row_fields(r: Row, lang: str) -> dict:
+    return {"rank": r.rank, "name": r.name or str(r.user_id), "points": pts(r.points, lang),
             "acc": pct(r.accuracy), "streak": r.streak}
 
 
@@ -49,12 +54,12 @@ def board_text(b: Board, title: str, lang: str) -> str:
              t("l_lb_rule", lang), ""]
     if not b.top:
         lines.append(t("l_lb_empty", lang))
-    lines += [t("l_lb_row", lang, **_row_fields(r)) for r in b.top]
+    lines += [t("l_lb_row", lang, **_row_fields(r, lang)) for r in b.top]
     lines.append("")
     if b.me is None:
         lines.append(t("l_lb_you_none", lang))
     else:
-        lines.append(t("l_lb_you", lang, n=b.ranked, **_row_fields(b.me)))
+        lines.append(t("l_lb_you", lang, n=b.ranked, **_row_fields(b.me, lang)))
     return clip("\n".join(lines).rstrip(), MAX_TEXT)
 
 
@@ -67,7 +72,7 @@ def positions_text(boards: list[tuple[str, Board]], period: str, lang: str) -> s
         if b.me is None:
             lines.append(t("l_lb_private_none", lang, title=title))
         else:
-            lines.append(t("l_lb_private_row", lang, title=title, n=b.ranked, **_row_fields(b.me)))
+            lines.append(t("l_lb_private_row", lang, title=title, n=b.ranked, **_row_fields(b.me, lang)))
     return clip("\n".join(lines), MAX_TEXT)
 
 
@@ -164,7 +169,7 @@ def digest_text(d: Digest, title: str, lang: str) -> str:
         lines += ["", t("l_dg_quiet", lang)]
     else:
         lines += ["", t("l_dg_top", lang)]
-        lines += [t("l_dg_top_row", lang, rank=r.rank, name=r.name or str(r.user_id), points=num(r.points))
+        lines += [t("l_dg_top_row", lang, rank=r.rank, name=r.name or str(r.user_id), points=pts(r.points, lang))
                   for r in d.top]
     if d.movers:
         lines += ["", t("l_dg_movers", lang)]

@@ -13,9 +13,10 @@ from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
 from bot.services import services
+from bot.text_limits import MAX_CAPTION, clip
 from proctor.teams import audit
 from proctor.teams import leaderboard as lb
-from proctor.teams.charts import chart_data, render_png
+from proctor.teams.charts import chart_data, cjk_font, labels, render_png
 from proctor.teams.reports import team_csv
 
 DEFAULT_PERIOD = "month"
@@ -83,13 +84,17 @@ async def chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     period = await _period(update, context, desk, "l_ch_usage")
     if period is None:
         return
-    data = await chart_data(services(context).db, desk.scope, period, f"Team results · {period.name}")
+    lang = desk.user.lang
+    data = await chart_data(services(context).db, desk.scope, period,
+                            f"{desk.title} · {render.period_name(period.name, lang)}")
     if data.empty:
         await update.effective_message.reply_text(t("l_ch_empty", desk.user.lang))
         return
-    png = await asyncio.to_thread(render_png, data)  # matplotlib takes tens of ms: off the loop
+    font = cjk_font()
+    png = await asyncio.to_thread(render_png, data, font)  # matplotlib takes tens of ms: off the loop
+    caption = t("l_ch_caption", lang, team=desk.title, period=render.period_name(period.name, lang))
+    if stand_ins := labels(data, font).stand_ins:  # no CJK font: the caption names the numbered papers
+        caption += "\n" + t("l_ch_no_font", lang, names="; ".join(f"{a} = {b}" for a, b in stand_ins))
     await _audit(context, desk, "chart", period.name)
     await update.effective_message.reply_photo(
-        InputFile(png, filename="chart.png"),
-        caption=t("l_ch_caption", desk.user.lang, team=desk.title,
-                  period=render.period_name(period.name, desk.user.lang)))
+        InputFile(png, filename="chart.png"), caption=clip(caption, MAX_CAPTION))

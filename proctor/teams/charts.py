@@ -14,16 +14,55 @@ from proctor.teams.roster import members_sql
 class ChartData:
     title: str
     days: list[tuple[str, float]]  # (local day 'YYYY-MM-DD', points)
-    papers: list[tuple[str, float, int]]  # (paper label, accuracy 0..1, answers)
+    papers: list[tuple[str, float, int]]  # (paper title, accuracy 0..1, answers)
 
     @property
     def empty(self) -> bool:
         return not self.days and not self.papers
 
 
-def _label(slug: str, paper_id: int) -> str:
-    # the bundled font has no CJK glyphs: non-ASCII slugs become "paper N"
-    return slug if slug.isascii() else f"paper {paper_id}"
+# Fonts with CJK glyphs, first found wins (Debian: fonts-wqy-microhei, fonts-noto-cjk; .ci/run installs
+# one). PROCTOR_CJK_FONT names another file. Without any, titles fall back to "paper N" (see labels).
+CJK_FONTS = (
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+)
+
+
+def cjk_font(candidates: tuple[str, ...] = CJK_FONTS) -> str | None:
+    """The path of a font that draws Chinese, or None."""
+    import os
+
+    for path in (os.environ.get("PROCTOR_CJK_FONT", ""), *candidates):
+        if path and os.path.isfile(path):
+            return path
+    return None
+
+
+@dataclass(frozen=True)
+class Labels:
+    """What the chart writes: the title and the papers' names, and what stood in for them."""
+
+    title: str
+    papers: list[str]
+    stand_ins: list[tuple[str, str]]  # ("paper 2", "梯度累积试卷"): said in the caption instead
+
+
+def labels(data: ChartData, font: str | None) -> Labels:
+    """Titles as they are when a CJK font is at hand; otherwise "paper N" for a title the default
+    font can't draw (and a plain chart title), with the stand-ins listed for the caption."""
+    if font is not None:
+        return Labels(data.title, [p for p, _, _ in data.papers], [])
+    names, stand_ins = [], []
+    for i, (title, _, _) in enumerate(data.papers, 1):
+        if title.isascii():
+            names.append(title)
+        else:
+            names.append(f"paper {i}")
+            stand_ins.append((f"paper {i}", title))
+    return Labels(data.title if data.title.isascii() else "Team results", names, stand_ins)
 
 
 async def chart_data(db: Database, scope: int | None, period: Period, title: str) -> ChartData:
@@ -46,46 +85,64 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
               JOIN questions q ON q.id = x.question_id
               WHERE t.mode='exam' AND t.status='finished' AND x.final=1 {member_where}
                 AND t.finished_at>=? AND t.finished_at<?)
-            SELECT p.id, p.slug, SUM(s.score) / SUM(s.max_score), COUNT(*) FROM scored s
+            SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), COUNT(*) FROM scored s
             JOIN papers p ON p.id = s.paper_id GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id""",
         (*chat_params, start, end, *chat_params, start, end))
     return ChartData(title=title, days=[(r[0], r[1]) for r in days],
-                     papers=[(_label(r[1], r[0]), r[2], r[3]) for r in papers])
+                     papers=[(r[1], r[2], r[3]) for r in papers])
 
 
-def render_png(data: ChartData) -> bytes:
-    """Two panels, points per day and accuracy by paper, as PNG bytes. Pure and thread-safe:
-    it builds its own Figure on the Agg canvas and never touches pyplot's global state."""
+def render_png(data: ChartData, font: str | None = None) -> bytes:
+    """Two panels, points per day and accuracy by paper, as PNG bytes (`font`: a CJK font file, see
+    cjk_font). Pure and thread-safe: it builds its own Figure on the Agg canvas and never touches
+    pyplot's global state."""
+    fig = figure(data, font)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def figure(data: ChartData, font: str | None = None):
+    """The chart's matplotlib Figure (imported here: only drawing a chart pays for matplotlib)."""
     # matplotlib is heavy: loaded only when a chart is drawn (not a circle)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.font_manager import FontProperties
 
+    names = labels(data, font)
+    prop = FontProperties(fname=font) if font else None
     fig = Figure(figsize=(8, 6), dpi=100)
     FigureCanvasAgg(fig)
     top, bottom = fig.subplots(2, 1)
-    fig.suptitle(data.title if data.title.isascii() else "Team results")
+    fig.suptitle(names.title, fontproperties=prop)
     if data.days:
         xs = [d[5:] for d, _ in data.days]  # 'MM-DD'
-        top.plot(xs, [p for _, p in data.days], marker="o", color="tab:blue")
+        ys = [p for _, p in data.days]
+        top.plot(xs, ys, marker="o", color="tab:blue")
         step = max(1, len(xs) // 12)
         top.set_xticks(range(0, len(xs), step), [xs[i] for i in range(0, len(xs), step)])
+        top.set_ylim(0, max(max(ys) * 1.15, 1))  # from zero: one day's points is a point, not a range
+        if len(xs) == 1:
+            top.set_xlim(-1, 1)  # one day sits in the middle, not on the frame
     else:
         top.text(0.5, 0.5, "no daily answers", ha="center", va="center", transform=top.transAxes)
     top.set_ylabel("daily points")
     top.grid(True, alpha=0.3)
     if data.papers:
-        labels = [p for p, _, _ in data.papers]
         values = [a * 100 for _, a, _ in data.papers]
-        bars = bottom.barh(labels, values, color="tab:green")
+        bars = bottom.barh(range(len(values)), values, color="tab:green")
+        bottom.set_yticks(range(len(values)), names.papers, fontproperties=prop)
         for bar, (_, _, n) in zip(bars, data.papers, strict=True):
             bottom.text(bar.get_width() + 1, bar.get_y() + bar.get_height() / 2, f"n={n}", va="center",
                         fontsize=8)
+        if len(values) == 1:
+            bottom.set_ylim(-1, 1)  # one bar of a sensible height
         bottom.invert_yaxis()
     else:
         bottom.text(0.5, 0.5, "no answers", ha="center", va="center", transform=bottom.transAxes)
     bottom.set_xlim(0, 110)
     bottom.set_xlabel("accuracy by paper (%)")
+    if names.stand_ins:
+        fig.text(0.01, 0.01, "No CJK font installed: papers are numbered; the caption names them.", fontsize=8)
     fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    return fig

@@ -173,7 +173,7 @@ async def weakest_topics(db: Database, chat_id: int, start: float, end: float, l
                AND t.finished_at>=:start
                AND t.finished_at<:end AND t.user_id IN (SELECT user_id FROM team_roster
                                                          WHERE chat_id=:chat AND status='member'))
-           SELECT p.slug, s.title, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
+           SELECT p.title, s.title, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
            FROM scored sc JOIN questions q ON q.id = sc.question_id JOIN sections s ON s.id = q.section_id
            JOIN papers p ON p.id = q.paper_id
            GROUP BY s.id HAVING COUNT(*) >= :min AND SUM(sc.max_score) > 0

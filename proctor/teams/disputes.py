@@ -77,14 +77,14 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
     else:
         by_d, by_o, params = f"AND {members_sql('d.user_id')}", f"AND {members_sql('o.user_id')}", [scope]
     rows = await db.fetchall(
-        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.slug, s.position, q.number,
+        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
                   (SELECT COUNT(*) FROM disputes o WHERE o.question_id = d.question_id
                    AND o.status = 'open' {by_o}) AS n
            FROM disputes d JOIN questions q ON q.id = d.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
            WHERE d.status = 'open' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
         (*params, *params, limit))
-    return [Dispute(r["id"], r["question_id"], r["slug"], r["position"], r["number"], r["reason"],
+    return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
                     r["status"], r["created_at"], r["n"]) for r in rows]
 
 

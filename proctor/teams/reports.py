@@ -62,31 +62,7 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
             rows[r[0]].exams = r[2]
         else:
             rows[r[0]].practice = r[2]
-    # the best finished exam per candidate and paper, then that attempt's score by section
-    best = await db.fetchall(
-        f"""WITH ranked AS (
-              SELECT t.id, t.user_id, t.score, p.slug, p.id AS paper_id,
-                     ROW_NUMBER() OVER (PARTITION BY t.user_id, t.paper_id
-                                        ORDER BY t.score DESC, t.finished_at - t.started_at, t.id) AS n
-              FROM attempts t JOIN papers p ON p.id = t.paper_id
-              WHERE t.user_id IN ({marks}) AND t.mode='exam' AND t.status='finished' AND t.invite_id IS NULL
-                AND t.score IS NOT NULL AND t.finished_at>=? AND t.finished_at<?)
-            SELECT * FROM ranked WHERE n = 1 ORDER BY paper_id""", (*ids, start, end))
-    columns: list[str] = []
-    for r in best:
-        col = r["slug"]
-        if col not in columns:
-            columns.append(col)
-        rows[r["user_id"]].best[col] = r["score"]
-        for s in await db.fetchall(
-                "SELECT s.position, SUM(x.score) FROM answers x JOIN questions q ON q.id = x.question_id "
-                "JOIN sections s ON s.id = q.section_id WHERE x.attempt_id=? GROUP BY s.position "
-                "ORDER BY s.position", (r["id"],)):
-            sec = f"{col} S{s[0]}"
-            if sec not in columns:
-                columns.append(sec)
-            rows[r["user_id"]].best[sec] = s[1]
-    columns.sort(key=lambda c: (c.split(" ")[0], c))
+    columns = await _exam_columns(db, rows, ids, start, end)
     daily_where = "AND chat_id=?" if scope is not None else ""
     daily_params = [scope] if scope is not None else []
     for r in await db.fetchall(
@@ -98,6 +74,51 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
         for uid, run in (await streaks(db, scope, ids, period.today)).items():
             rows[uid].streak = run
     return columns, list(rows.values())
+
+
+async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[int], start: float,
+                        end: float) -> list[str]:
+    """Each candidate's best finished exam per paper (the mock paper counts as one paper) and that
+    attempt's score by section. Columns speak in titles: one for the paper, then one for every
+    section of it, answered or not, in the paper's order."""
+    marks = ",".join("?" * len(ids))
+    best = await db.fetchall(
+        f"""WITH ranked AS (
+              SELECT t.id, t.user_id, t.score, t.paper_id, t.title AS attempt_title, p.slug, p.title,
+                     ROW_NUMBER() OVER (PARTITION BY t.user_id, COALESCE(t.paper_id, -1)
+                                        ORDER BY t.score DESC, t.finished_at - t.started_at, t.id) AS n
+              FROM attempts t LEFT JOIN papers p ON p.id = t.paper_id
+              WHERE t.user_id IN ({marks}) AND t.mode='exam' AND t.status='finished' AND t.invite_id IS NULL
+                AND t.score IS NOT NULL AND t.finished_at>=? AND t.finished_at<?)
+            SELECT * FROM ranked WHERE n = 1 ORDER BY paper_id IS NULL, paper_id""", (*ids, start, end))
+    papers: dict[int | None, tuple[str, list[tuple[object, str]]]] = {}  # paper -> header, sections
+    titles = [r["title"] for r in best if r["paper_id"] is not None]
+    for r in best:
+        pid = r["paper_id"]
+        if pid in papers:
+            continue
+        if pid is None:  # the mock paper: its sections are the kinds its items were drawn as
+            head = r["attempt_title"]
+            mocks = [x["id"] for x in best if x["paper_id"] is None]
+            secs = [(label, label) for (label,) in await db.fetchall(
+                f"SELECT DISTINCT section FROM attempt_items WHERE attempt_id IN ({','.join('?' * len(mocks))}) "
+                "ORDER BY section", mocks)]
+        else:
+            head = r["title"] if titles.count(r["title"]) == 1 else f"{r['title']} ({r['slug']})"
+            secs = [(pos, title) for pos, title in await db.fetchall(
+                "SELECT position, title FROM sections WHERE paper_id=? ORDER BY position", (pid,))]
+        papers[pid] = (head, secs)
+    for r in best:
+        head, _ = papers[r["paper_id"]]
+        rows[r["user_id"]].best[head] = r["score"]
+        key = "s.position" if r["paper_id"] is not None else "i.section"
+        for sec, score in await db.fetchall(
+                f"SELECT {key}, SUM(x.score) FROM answers x JOIN questions q ON q.id = x.question_id "
+                "JOIN sections s ON s.id = q.section_id JOIN attempt_items i ON i.attempt_id = x.attempt_id "
+                f"AND i.pos = x.pos WHERE x.attempt_id=? GROUP BY {key}", (r["id"],)):
+            label = dict(papers[r["paper_id"]][1]).get(sec, str(sec))
+            rows[r["user_id"]].best[f"{head} · {label}"] = score
+    return [col for head, secs in papers.values() for col in (head, *(f"{head} · {label}" for _, label in secs))]
 
 
 def _num(value: float | None) -> str:

@@ -1,0 +1,63 @@
+"""/keyfix: an upheld dispute's key fix, with the regrade, and the notices it sends (outbox)."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import Application, ContextTypes
+
+from bank.errors import NotFound
+from bot.i18n import t
+from bot.leads import render
+from bot.leads.access import require_bank_admin
+from bot.leads.review import _candidate_lang
+from bot.outbox import kick
+from bot.services import services
+from proctor.outbox import Outgoing
+from proctor.teams import disputes as dsp
+from proctor.teams import key_fix as kf
+
+
+async def keyfix(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/keyfix <dispute> <new key> [keep], or /keyfix <dispute> + <alternative> [keep] (fill-in blanks).
+    Regrades every answer to the question unless `keep`; configured admins only, never one's own."""
+    desk = await require_bank_admin(update, context)
+    if desk is None:
+        return
+    lang, msg = desk.user.lang, update.effective_message
+    args = list(context.args or [])
+    regrade = not (args and args[-1].lower() == "keep")
+    if not regrade:
+        args.pop()
+    if len(args) < 2 or not args[0].lstrip("#").isdigit():
+        await msg.reply_text(t("l_kf_usage", lang))
+        return
+    dispute_id = int(args[0].lstrip("#"))
+    alternative = " ".join(args[2:]) if args[1] == "+" else None
+    key = None if alternative is not None else " ".join(args[1:])
+    svc = services(context)
+    try:
+        fix = await kf.fix_key(svc.db, dispute_id, actor=desk.user.id, now=svc.now(), chat_id=desk.scope,
+                               key=key, alternative=alternative, regrade=regrade)
+    except dsp.OwnDispute:
+        await msg.reply_text(t("l_dispute_own", lang))
+        return
+    except NotFound:
+        await msg.reply_text(t("l_kf_none", lang, id=dispute_id))
+        return
+    except kf.BadKey as e:
+        await msg.reply_text(t("l_kf_bad", lang, why=str(e)))
+        return
+    kick(context.application)  # the notices are committed with the fix; send them now
+    await msg.reply_text(t("l_kf_done", lang, qid=fix.question_id, version=fix.version, answers=fix.answers,
+                           changed=len(fix.changes)))
+
+
+async def send_notice(app: Application, message: Outgoing) -> None:
+    """The outbox's sender of "the key of a question you answered or disputed was fixed"."""
+    p = message.payload
+    lang = await _candidate_lang(app, message.user_id)
+    lines = [t("l_kf_notice_disputer", lang, qid=p["question"], id=p["dispute"])] if "dispute" in p else []
+    if "new" in p:
+        lines.append(t("l_kf_notice_score", lang, qid=p["question"], old=render.num(p["old"]),
+                       new=render.num(p["new"]), max=render.num(p["max"])))
+    await app.bot.send_message(message.chat_id, "\n".join(lines))
