@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.catalogue import core, daily, desk, exam, invites, leads
+from bot.catalogue import core, daily, desk, exam, examui, invites, leads
 
 LANGS = ("en", "zh")
 
@@ -17,7 +17,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOGUE = _merge(core, exam, daily, leads, invites, desk)
+CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui)
 
 
 def t(key: str, lang: str, /, **kw) -> str:

@@ -86,7 +86,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "⏳ {n} 道题等待人工评阅（已计入暂定分 {score}）",
     },
     "awaiting_review": {"en": " (awaiting review)", "zh": "（等待评阅）"},
-    "btn_review": {"en": "Review answers", "zh": "查看错题"},
+    "btn_review": {"en": "Review wrong answers", "zh": "查看错题"},
     "review_after_finish": {"en": "Answers can be reviewed once the paper is handed in.",
                             "zh": "交卷后才能查看答案。"},
     "review_none": {"en": "Nothing to review: every answer was right. 🎉", "zh": "没有错题，全部正确！🎉"},

@@ -12,8 +12,10 @@ from bank.models import CHOICE, Kind, Paper, Question, ReviewOption
 from bank.option_order import LETTERS
 from bank.script import to_script
 from bot.exam import callbacks as cb
+from bot.exam.navigator import nav_button
 from bot.i18n import t
 from bot.text_limits import MAX_ECHO, clip
+from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
@@ -131,6 +133,7 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
     if sheet.attempt.mode == "exam":
         last.append(Button(t("btn_unflag" if item.flagged else "btn_flag", lang),
                            callback_data=cb.act(aid, "flag", pos)))
+    last.append(nav_button(aid, pos, lang))
     last.append(Button(t("btn_finish", lang), callback_data=cb.act(aid, "finish_ask", pos)))
     rows.append(last)
     return Keyboard([r for r in rows if r])
@@ -156,11 +159,17 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
     def nums(positions):
         return ", ".join(str(p + 1) for p in positions) or t("none", lang)
 
-    text = t("finish_confirm", lang, unanswered=nums(unanswered(sheet.items, sheet.answers)),
+    drafted = pending_drafts(sheet.items)
+    text = t("finish_confirm", lang, unanswered=nums([p for p in unanswered(sheet.items, sheet.answers)
+                                                      if not sheet.items[p].draft]),
              flagged=nums(flagged(sheet.items)))
+    for item in drafted:  # what the screen shows is what counts: unsubmitted ticks are the answer
+        text += "\n" + t("finish_draft", lang, n=item.pos + 1,
+                         a=", ".join(sorted(item.shown_letter(c) for c in item.draft)))
     aid, pos = sheet.attempt.id, sheet.attempt.current_pos
     kb = Keyboard([[Button(t("btn_yes_finish", lang), callback_data=cb.act(aid, "finish_yes", pos)),
-                    Button(t("btn_keep_going", lang), callback_data=cb.act(aid, "finish_no", pos))]])
+                    Button(t("btn_keep_going", lang), callback_data=cb.act(aid, "finish_no", pos))],
+                   [nav_button(aid, pos, lang)]])
     return clip(text), kb
 
 
@@ -196,30 +205,39 @@ def result_card(sheet: Sheet, result: Result, lang: str,
                         score=fmt_points(round(result.provisional, 2)))]
     if review != ReviewOption.full:
         return clip("\n".join(lines)), None
-    kb = Keyboard([[Button(t("btn_review", lang), callback_data=cb.act(a.id, "review", 0))]])
+    kb = Keyboard([[Button(t("btn_review_all", lang), callback_data=cb.act(a.id, "review_all", 0, 1)),
+                    Button(t("btn_review", lang), callback_data=cb.act(a.id, "review", 0, 1))]])
     return clip("\n".join(lines)), kb
 
 
-def review_page(sheet: Sheet, wrong: list[int], page: int, lang: str, script: str) -> tuple[str, Keyboard | None]:
-    """One wrong answer with the key and the explanation; pages with ◀ ▶."""
-    if not wrong:
-        return t("review_none", lang), None
-    page = max(0, min(page, len(wrong) - 1))
-    item = sheet.items[wrong[page]]
+def review_page(sheet: Sheet, shown: list[int], page: int, lang: str, script: str, *,
+                everything: bool = False) -> tuple[str, Keyboard | None]:
+    """One answer with the key and the explanation; pages with ◀ ▶, and a filter between every
+    answer and the wrong ones only."""
+    aid = sheet.attempt.id
+    action = "review_all" if everything else "review"
+    switch = [Button(t("btn_review_wrong", lang), callback_data=cb.act(aid, "review", 0))] if everything \
+        else [Button(t("btn_review_everything", lang), callback_data=cb.act(aid, "review_all", 0))]
+    if not shown:
+        return t("review_none", lang), Keyboard([switch])
+    page = max(0, min(page, len(shown) - 1))
+    item = sheet.items[shown[page]]
     q = sheet.question(item)
     ans = sheet.answers.get(item.pos)
     yours = shown_response(q, item, ans.response, lang) if ans else t("unanswered", lang)
-    lines = [t("review_page", lang, i=page + 1, n=len(wrong), q=item.pos + 1), "",
-             question_body(q, item, script), "", t("review_yours", lang, a=yours),
-             t("right_answer", lang, a=shown_key(q, item, lang))]
+    title = t("review_page_all" if everything else "review_page", lang, i=page + 1, n=len(shown), q=item.pos + 1)
+    lines = [title, "", question_body(q, item, script), "", t("review_yours", lang, a=yours)]
+    if ans is not None and ans.verdict == "correct":
+        lines.append(t("review_verdict_correct", lang))
+    lines.append(t("right_answer", lang, a=shown_key(q, item, lang)))
     if q.explanation:
         lines.append(t("explanation", lang, e=explanation(q, item, script)))
     nav = []
     if page > 0:
-        nav.append(Button("◀", callback_data=cb.act(sheet.attempt.id, "review", page - 1)))
-    if page < len(wrong) - 1:
-        nav.append(Button("▶", callback_data=cb.act(sheet.attempt.id, "review", page + 1)))
-    return clip("\n".join(lines)), Keyboard([nav]) if nav else None
+        nav.append(Button("◀", callback_data=cb.act(aid, action, page - 1)))
+    if page < len(shown) - 1:
+        nav.append(Button("▶", callback_data=cb.act(aid, action, page + 1)))
+    return clip("\n".join(lines)), Keyboard([r for r in (nav, switch) if r])
 
 
 def paper_list(papers: list[Paper], lang: str) -> str:

@@ -24,6 +24,7 @@ from bank.models import CHOICE, Kind, MultiPolicy, Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import get_questions, load_paper
 from proctor import invites, outbox
+from proctor.exams import drafts
 from proctor.exams.model import AnswerRec, Attempt, Item, Result, Sheet, compute_result
 from proctor.storage.db import Database
 
@@ -277,7 +278,13 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
     never ends after its deadline: one handed in late (the bot was down) ends at the deadline.
     """
     status = "cancelled" if reason == "cancelled" else "finished"
+    ticked = await drafts.draft_questions(db, attempt_id) if status == "finished" else None
     async with db.write() as conn:
+        if ticked is not None:  # ticks not submitted count, as on the screen (Moodle does the same)
+            cur = await conn.execute("SELECT status FROM attempts WHERE id=?", (attempt_id,))
+            row = await cur.fetchone()
+            if row is not None and row[0] == "running":
+                await drafts.count_drafts_in(conn, attempt_id, *ticked, now)
         # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
         cur = await conn.execute(
             """UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
