@@ -1,0 +1,132 @@
+"""What Moodle's quiz has: unsubmitted ticks counted at hand-in, a question navigator, a review of
+every answer. Through the fake Bot API (real Application, real HTTP, real SQLite) and the domain."""
+
+import pytest
+
+from bank.paper_store import save_paper
+from proctor.exams import service as attempts
+from tests.harness import BotEnv, attempt_message, start_exam
+from tests.papers_fixture import small_paper
+
+T0 = 1_800_000_000.0
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path)
+    await e.seed(small_paper())
+    await e.start()
+    yield e
+    await e.close()
+
+
+async def _sheet(env, user_id):
+    running = await attempts.running_attempt(env.db, user_id)
+    return await attempts.load_sheet(env.db, running.id, positions="all")
+
+
+# ---- the domain: a draft counts at hand-in ------------------------------------------------------
+
+async def _start(db):
+    pid = await save_paper(db, small_paper(), T0)
+    async with db.write() as conn:
+        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
+    a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
+    multi = next(i for i in sheet.items if sheet.question(i).kind.value == "multi")
+    return a, multi
+
+
+@pytest.mark.parametrize("reason", ["submitted", "timeout"])
+async def test_ticks_not_submitted_count_at_hand_in(db, reason):
+    a, multi = await _start(db)
+    for letter in "AB":  # the key, ticked, never submitted
+        await attempts.toggle_draft(db, a.id, multi.pos, letter)
+    _, result = await attempts.finish_attempt(db, a.id, T0 + 60, reason)
+    row = await db.fetchone("SELECT response, verdict, score FROM answers WHERE attempt_id=? AND pos=?",
+                            (a.id, multi.pos))
+    assert (row["response"], row["verdict"], row["score"]) == ('"AB"', "correct", 2.0)
+    assert result.score == 2.0 and await db.scalar("SELECT score FROM attempts WHERE id=?", (a.id,)) == 2.0
+    assert await db.scalar("SELECT draft FROM attempt_items WHERE attempt_id=? AND pos=?", (a.id, multi.pos)) == ""
+
+
+async def test_ticks_changed_after_a_submit_replace_it_and_a_cancel_counts_nothing(db):
+    a, multi = await _start(db)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
+    await attempts.record_answer(db, sheet, multi.pos, "CD", T0 + 5, advance=False)
+    for letter in "AB":
+        await attempts.toggle_draft(db, a.id, multi.pos, letter)
+    await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")
+    assert await db.scalar("SELECT response FROM answers WHERE attempt_id=?", (a.id,)) == '"AB"'
+    await attempts.finish_attempt(db, a.id, T0 + 70, "submitted")  # counted once
+    assert await db.scalar("SELECT COUNT(*) FROM answers WHERE attempt_id=?", (a.id,)) == 1
+
+
+# ---- through the bot ------------------------------------------------------------------------------
+
+async def test_finish_screen_lists_ticks_not_submitted_and_counts_them(env):
+    ann = env.api.user(2001, "Ann", language_code="en")
+    await start_exam(env, ann)
+    sheet = await _sheet(env, ann.id)
+    multi = next(i for i in sheet.items if sheet.question(i).kind.value == "multi")
+    await attempts.move_to(env.db, sheet.attempt.id, multi.pos)
+    await ann.send("/resume")
+    await env.idle()
+    msg = attempt_message(ann.chat())
+    shown = sorted(multi.shown_letter(c) for c in "AB")
+    for letter in shown:
+        await ann.press(msg, letter)
+        await env.idle()
+    await ann.press(attempt_message(ann.chat()), "Finish")
+    confirm = await env.api.wait_for(
+        lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None), what="finish screen")
+    assert f"Q{multi.pos + 1}: ticked {', '.join(shown)}, not submitted — will be counted" in confirm.text
+    await ann.press(confirm, "Yes, finish")
+    card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
+    assert "• 多项选择题: 2/2" in card.text
+
+
+async def test_navigator_jumps_straight_to_a_question(env):
+    ann = env.api.user(2002, "Ann", language_code="en")
+    msg = await start_exam(env, ann)
+    assert msg.text.startswith("Q 1/7")
+    await ann.press(msg, "☰ Questions")
+    grid = await env.api.wait_for(lambda: next((m for m in ann.chat() if "•1" in m.button_texts), None),
+                                  what="the navigator")
+    assert grid.button_texts[:7] == ["•1", "2", "3", "4", "5", "6", "7"]
+    assert all(len(b.callback_data.encode()) <= 64 for row in grid.buttons for b in row)
+    await ann.press(grid, "7")
+    await env.api.wait_for(lambda: (attempt_message(ann.chat()) or msg).text.startswith("Q 7/7"), what="Q7")
+    assert (await _sheet(env, ann.id)).attempt.current_pos == 6
+    # answered and flagged questions are marked; the Finish screen reaches the navigator too
+    await ann.press(attempt_message(ann.chat()), "🚩 Flag")
+    await env.idle()
+    await ann.press(attempt_message(ann.chat()), "Finish")
+    confirm = await env.api.wait_for(
+        lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None), what="finish screen")
+    await ann.press(confirm, "☰ Questions")
+    grid = await env.api.wait_for(lambda: next((m for m in ann.chat() if "•7🚩" in m.button_texts), None),
+                                  what="the navigator from Finish")
+    await ann.press(grid, "2")
+    await env.api.wait_for(lambda: (attempt_message(ann.chat()) or msg).text.startswith("Q 2/7"), what="Q2")
+
+
+async def test_review_of_every_answer_with_a_wrong_only_filter(env):
+    ann = env.api.user(2003, "Ann", language_code="en")
+    msg = await start_exam(env, ann)
+    sheet = await _sheet(env, ann.id)
+    first = sheet.items[0]
+    await ann.press(msg, first.shown_letter(sheet.question(first).answer))  # Q1 right, the rest left
+    await env.idle()
+    await ann.press(attempt_message(ann.chat()), "Finish")
+    confirm = await env.api.wait_for(
+        lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None), what="finish screen")
+    await ann.press(confirm, "Yes, finish")
+    card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
+    await ann.press(card, "🔍 Review all answers")
+    page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/7 · Q1"))
+    assert "✅ Right" in page.text
+    await ann.press(page, "✗ Wrong only")
+    await env.api.wait_for(lambda: page.text.startswith("Review 1/6 · Q2"), what="wrong only")
+    await ann.press(page, "All")
+    await env.api.wait_for(lambda: page.text.startswith("Review 1/7 · Q1"), what="all again")
