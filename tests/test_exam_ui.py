@@ -5,6 +5,7 @@ import pytest
 
 from bank.paper_store import save_paper
 from proctor.exams import service as attempts
+from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 
@@ -130,3 +131,67 @@ async def test_review_of_every_answer_with_a_wrong_only_filter(env):
     await env.api.wait_for(lambda: page.text.startswith("Review 1/6 · Q2"), what="wrong only")
     await ann.press(page, "All")
     await env.api.wait_for(lambda: page.text.startswith("Review 1/7 · Q1"), what="all again")
+
+
+# ---- the clock in the header ----------------------------------------------------------------------
+
+def _timer_job(env, attempt_id):
+    jobs = env.app.job_queue.get_jobs_by_name(f"exam-timer:{attempt_id}")
+    return jobs[0] if jobs else None
+
+
+async def _run_timer(env, attempt_id):
+    await _timer_job(env, attempt_id).run(env.app)
+    await env.idle()
+
+
+async def test_header_clock_refreshed_at_10_5_and_1_minutes_with_a_warning_at_5(env):
+    ann = env.api.user(2004, "Ann", language_code="en")
+    msg = await start_exam(env, ann)
+    aid = (await _sheet(env, ann.id)).attempt.id
+    assert _timer_job(env, aid).data == (aid, 600)
+    env.clock.advance(3000)
+    await _run_timer(env, aid)
+    assert "· 10:00 left" in msg.text and msg.protect_content
+    assert _timer_job(env, aid).data == (aid, 300)
+    env.clock.advance(300)
+    await _run_timer(env, aid)
+    assert "· 05:00 left" in msg.text
+    warning = await ann.wait_message(lambda m: (m.text or "").startswith("⏰"))
+    assert warning.text.startswith("⏰ 5 minutes left")
+    env.clock.advance(240)
+    await _run_timer(env, aid)
+    assert "· 01:00 left" in msg.text
+    assert _timer_job(env, aid) is None  # no checkpoint left; the deadline job hands it in
+    assert env.app.job_queue.get_jobs_by_name(f"deadline:{aid}")
+    assert sum((m.text or "").startswith("⏰") for m in ann.chat()) == 1
+
+
+async def test_a_failed_refresh_is_logged_and_strands_nothing(env):
+    ann = env.api.user(2005, "Ann", language_code="en")
+    await start_exam(env, ann)
+    aid = (await _sheet(env, ann.id)).attempt.id
+    env.clock.advance(3300)  # five minutes left
+    env.api.fail("editMessageText", ApiError.server_error(502))
+    env.api.fail("sendMessage", ApiError.server_error(502))
+    await _timer_job(env, aid).run(env.app)
+    await env.idle()
+    assert _timer_job(env, aid).data == (aid, 60)
+    assert env.app.job_queue.get_jobs_by_name(f"deadline:{aid}")
+
+
+async def test_timer_rebuilt_at_start_up_and_disarmed_at_hand_in(env):
+    ann = env.api.user(2006, "Ann", language_code="en")
+    await start_exam(env, ann)
+    aid = (await _sheet(env, ann.id)).attempt.id
+    env.clock.advance(3100)  # 8:20 left
+    await env.restart()
+    assert _timer_job(env, aid).data == (aid, 300)
+    await ann.send("/resume")
+    await env.idle()
+    await ann.press(attempt_message(ann.chat()), "Finish")
+    confirm = await env.api.wait_for(
+        lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None), what="finish screen")
+    await ann.press(confirm, "Yes, finish")
+    await ann.wait_message(lambda m: "Score:" in (m.text or ""))
+    assert _timer_job(env, aid) is None

@@ -63,6 +63,7 @@ async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int,
     svc = services(context)
     done = await attempts.finish_attempt(svc.db, attempt_id, svc.now(), reason)
     scheduling.disarm(context.application, scheduling.DEADLINE, attempt_id)
+    scheduling.disarm(context.application, scheduling.EXAM_TIMER, attempt_id)
     if done is None:
         return False
     await release_daily(context, done[0].user_id)
