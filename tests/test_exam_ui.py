@@ -4,6 +4,7 @@ every answer. Through the fake Bot API (real Application, real HTTP, real SQLite
 import pytest
 
 from bank.paper_store import save_paper
+from bot.exam import render
 from proctor.exams import service as attempts
 from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv, attempt_message, start_exam
@@ -195,3 +196,67 @@ async def test_timer_rebuilt_at_start_up_and_disarmed_at_hand_in(env):
     await ann.press(confirm, "Yes, finish")
     await ann.wait_message(lambda m: "Score:" in (m.text or ""))
     assert _timer_job(env, aid) is None
+
+
+# ---- small ones -----------------------------------------------------------------------------------
+
+async def test_exam_with_a_paper_name_shows_its_rules_card(env):
+    ann = env.api.user(2007, "Ann", language_code="en")
+    await ann.send("/exam demo")
+    card = await ann.wait_message(lambda m: "▶️ Start" in m.button_texts)
+    assert card.text.startswith("📝 Demo paper demo")
+    await ann.send("/exam 1")  # its number in /papers
+    await ann.wait_message(lambda m: "▶️ Start" in m.button_texts and m.message_id != card.message_id)
+    await ann.send("/exam nosuch")
+    reply = await ann.wait_message()
+    assert reply.text.startswith("No paper called “nosuch”")
+    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
+
+
+async def test_rules_card_says_when_every_attempt_is_used(tmp_path):
+    env = BotEnv(tmp_path)
+    paper = small_paper()
+    paper.settings.attempts_allowed = 1
+    await env.seed(paper)
+    await env.start()
+    try:
+        ann = env.api.user(2008, "Ann", language_code="en")
+        await start_exam(env, ann)
+        await ann.press(attempt_message(ann.chat()), "Finish")
+        confirm = await env.api.wait_for(
+            lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None), what="finish")
+        await ann.press(confirm, "Yes, finish")
+        await ann.wait_message(lambda m: "Score:" in (m.text or ""))
+        await ann.send("/exam demo")
+        card = await ann.wait_message(lambda m: (m.text or "").startswith("📝"))
+        assert "You have used your 1 attempt at this paper" in card.text
+        assert card.button_texts == []
+    finally:
+        await env.close()
+
+
+async def test_plain_text_outside_an_exam_gets_a_hint(env):
+    ann = env.api.user(2009, "Ann", language_code="en")
+    await ann.send("hello?")
+    reply = await ann.wait_message()
+    assert reply.text.startswith("You have no exam running. /exam")
+
+
+async def test_instructions_stay_visible_after_a_long_typed_answer(env):
+    ann = env.api.user(2010, "Ann", language_code="en")
+    await start_exam(env, ann)
+    sheet = await _sheet(env, ann.id)
+    short = next(i for i in sheet.items if sheet.question(i).kind.value == "short")
+    await attempts.move_to(env.db, sheet.attempt.id, short.pos)
+    await ann.send("/resume")
+    await env.idle()
+    await ann.send("梯度" * 1900)  # 3,800 characters: the echo is clipped, not the instructions
+    await ann.wait_message(lambda m: (m.text or "").startswith("Recorded for Q"))
+    await env.idle()
+    await attempts.move_to(env.db, sheet.attempt.id, short.pos)
+    await ann.send("/resume")
+    await env.idle()
+    screen = attempt_message(ann.chat())
+    assert screen.text.startswith(f"Q {short.pos + 1}/7") and "Your answer: 梯度" in screen.text
+    assert screen.text.rstrip().endswith(render.t("type_hint", "en").rstrip())
+    assert len(screen.text.encode("utf-16-le")) // 2 <= 4096

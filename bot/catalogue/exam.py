@@ -126,7 +126,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "• {title}：{n} 次，最高 {best}/{max}，最近 {last}/{max}（计分：{method}）",
     },
     "mystats_none": {"en": "No finished exams yet. /exam to take one.", "zh": "还没有完成的考试。/exam 开始考试。"},
-    "exam_usage": {"en": "Usage: /exam, or /exam random for a mock paper.", "zh": "用法：/exam，或 /exam random 随机模拟卷。"},
     "review_sealed": {
         "en": "🔒 Reviews of this paper open again once your running exam is handed in.",
         "zh": "🔒 你正在进行的考试交卷后，才能再次查看这份试卷的回顾。",

@@ -258,12 +258,15 @@ def paper_chooser(papers: list[Paper], mode: str, lang: str) -> tuple[str, Keybo
     return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)
 
 
-def rules_card(paper: Paper, used: int, lang: str) -> tuple[str, Keyboard]:
+def rules_card(paper: Paper, used: int, lang: str) -> tuple[str, Keyboard | None]:
     n = sum(1 for q in paper.questions() if q.askable)
     allowed = paper.settings.attempts_allowed
     attempts = t("attempts_left", lang, used=used, allowed=allowed) if allowed is not None else ""
     text = t("rules_card", lang, title=paper.title, n=n, max=fmt_points(paper.max_score),
              minutes=paper.settings.time_limit_min, attempts=attempts, rules=t("exam_rules", lang))
+    if allowed is not None and used >= allowed:  # no Start button that could only be refused
+        return text + "\n\n" + t("rules_no_attempts", lang, allowed=allowed,
+                                  unit="attempt" if allowed == 1 else "attempts"), None
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(paper.id, "exam", start=True))]])
     return text, kb
 
