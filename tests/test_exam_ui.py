@@ -260,3 +260,82 @@ async def test_instructions_stay_visible_after_a_long_typed_answer(env):
     assert screen.text.startswith(f"Q {short.pos + 1}/7") and "Your answer: 梯度" in screen.text
     assert screen.text.rstrip().endswith(render.t("type_hint", "en").rstrip())
     assert len(screen.text.encode("utf-16-le")) // 2 <= 4096
+
+
+# ---- result card: a mark per question, a pass mark ----------------------------------------------
+
+def test_bank_set_pass_mark(tmp_path, capsys):
+    from pathlib import Path
+
+    from bot.cli import main
+
+    db = str(tmp_path / "pass.db")
+    seed = sorted((Path(__file__).resolve().parents[1] / "bank" / "seeds").glob("000_*.txt"))[0]
+    assert main(["--db", db, "import", str(seed)]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "bank", "set", seed.stem, "--pass", "60"]) == 0
+    assert "pass mark 60%" in capsys.readouterr().out
+    assert main(["--db", db, "bank", "set", seed.stem, "--pass", "160"]) == 1
+    assert "pass mark is a percentage" in capsys.readouterr().err
+    assert main(["--db", db, "bank", "set", seed.stem, "--pass", "off"]) == 0
+    assert "pass mark off" in capsys.readouterr().out
+
+
+async def _hand_in_with_q1_right(env, ann):
+    msg = await start_exam(env, ann)
+    sheet = await _sheet(env, ann.id)
+    first = sheet.items[0]
+    await ann.press(msg, first.shown_letter(sheet.question(first).answer))
+    await env.idle()
+    await ann.press(attempt_message(ann.chat()), "Finish")
+    confirm = await env.api.wait_for(
+        lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None), what="finish screen")
+    await ann.press(confirm, "Yes, finish")
+    return await ann.wait_message(lambda m: "— result" in (m.text or ""))
+
+
+@pytest.mark.parametrize("review", ["full", "sections", "score", "none"])
+async def test_result_card_grid_and_pass_mark_follow_the_review_option(tmp_path, review):
+    from bank.paper_settings import update_settings
+
+    env = BotEnv(tmp_path)
+    await env.seed(small_paper())
+    await env.start()
+    try:
+        await update_settings(env.db, "demo", actor=0, now=T0, pass_percent=10, review=review)
+        ann = env.api.user(2011, "Ann", language_code="en")
+        card = await _hand_in_with_q1_right(env, ann)  # 2 of 15 points: 13.3%, above 10%
+        grid = "1✓ 2– 3– 4– 5– 6– 7–"
+        if review == "none":
+            assert "Passed" not in card.text and "✓" not in card.text
+        else:
+            assert "✅ Passed (pass mark 10%)" in card.text
+            assert (grid in card.text) == (review == "full")  # only a full review shows right and wrong
+    finally:
+        await env.close()
+
+
+async def test_failed_against_the_pass_mark(tmp_path):
+    from bank.paper_settings import update_settings
+
+    env = BotEnv(tmp_path)
+    await env.seed(small_paper())
+    await env.start()
+    try:
+        await update_settings(env.db, "demo", actor=0, now=T0, pass_percent=60)
+        card = await _hand_in_with_q1_right(env, env.api.user(2012, "Ann", language_code="en"))
+        assert "❌ Not passed (pass mark 60%)" in card.text
+        assert "1✓ 2–" in card.text
+    finally:
+        await env.close()
+
+
+def test_outcome_waits_for_reviews_that_could_change_it():
+    from proctor.exams.model import Result
+    from proctor.exams.result import outcome
+
+    assert outcome(Result(10, 20), None) is None
+    assert outcome(Result(12, 20), 60) == "passed"
+    assert outcome(Result(11, 20), 60) == "failed"
+    assert outcome(Result(12, 20, pending_review=1, provisional=3), 60) == "pending"
+    assert outcome(Result(15, 20, pending_review=1, provisional=3), 60) == "passed"

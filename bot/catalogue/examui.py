@@ -33,6 +33,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "result_pass": {"en": "✅ Passed (pass mark {mark}%)", "zh": "✅ 通过（及格线 {mark}%）"},
     "result_fail": {"en": "❌ Not passed (pass mark {mark}%)", "zh": "❌ 未通过（及格线 {mark}%）"},
+    "result_pending_pass": {
+        "en": "⏳ Pass mark {mark}%: decided once the written answers are reviewed",
+        "zh": "⏳ 及格线 {mark}%：主观题批阅后确定",
+    },
     "result_grid_title": {
         "en": "By question (✓ right · ✗ wrong · ½ partly · 📝 awaiting review · – unanswered):",
         "zh": "逐题（✓ 正确 · ✗ 错误 · ½ 部分 · 📝 待批阅 · – 未答）：",

@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.text_limits import MAX_ECHO, clip
 from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
+from proctor.exams.result import grid_lines, outcome
 
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
 
@@ -174,9 +175,11 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
 
 
 def result_card(sheet: Sheet, result: Result, lang: str,
-                review: ReviewOption = ReviewOption.full) -> tuple[str, Keyboard | None]:
-    """The candidate's card, as much as the paper's review option shows: the total (score), by
-    section (sections), with a review of the answers and keys (full), or nothing (none)."""
+                review: ReviewOption = ReviewOption.full, pass_percent: float | None = None,
+                ) -> tuple[str, Keyboard | None]:
+    """The candidate's card, as much as the paper's review option shows: the total and passed or
+    not (score), by section (sections), with a mark per question and a review of the answers and
+    keys (full), or nothing (none: not even passed or not)."""
     a = sheet.attempt
     if review == ReviewOption.none and a.mode == "exam":
         return clip("\n".join([t("result_title", lang, title=a.title), t("result_sent_to_team", lang)])), None
@@ -190,6 +193,10 @@ def result_card(sheet: Sheet, result: Result, lang: str,
         lines.append(t("timed_out", lang))
     lines.append(t("result_total", lang, score=fmt_points(round(result.score, 2)),
                    max=fmt_points(result.max_score), pct=f"{result.percent:.1f}"))
+    decided = outcome(result, pass_percent)
+    if decided is not None:
+        key = {"passed": "result_pass", "failed": "result_fail", "pending": "result_pending_pass"}[decided]
+        lines.append(t(key, lang, mark=fmt_points(pass_percent)))
     lines.append(t("time_used", lang, used=fmt_duration((a.finished_at or a.started_at) - a.started_at)))
     if review == ReviewOption.score:
         return clip("\n".join(lines)), None
@@ -203,8 +210,9 @@ def result_card(sheet: Sheet, result: Result, lang: str,
     if result.pending_review:
         lines += ["", t("pending_line", lang, n=result.pending_review,
                         score=fmt_points(round(result.provisional, 2)))]
-    if review != ReviewOption.full:
+    if review != ReviewOption.full:  # a mark per question would show what the option hides
         return clip("\n".join(lines)), None
+    lines += ["", t("result_grid_title", lang), *grid_lines(sheet.items, sheet.answers)]
     kb = Keyboard([[Button(t("btn_review_all", lang), callback_data=cb.act(a.id, "review_all", 0, 1)),
                     Button(t("btn_review", lang), callback_data=cb.act(a.id, "review", 0, 1))]])
     return clip("\n".join(lines)), kb

@@ -8,7 +8,7 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bank.models import ReviewOption
-from bank.paper_settings import review_option
+from bank.paper_settings import pass_mark, review_option
 from bot import outbox, scheduling
 from bot.exam import render
 from bot.i18n import pick_lang, t
@@ -92,7 +92,7 @@ async def send_result(app: Application, message: Outgoing) -> None:
         except TelegramError as e:
             log.info("attempt %s: could not close its message (%s)", a.id, e)
     text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang,
-                                  await review_option(svc.db, a.paper_id))
+                                  await review_option(svc.db, a.paper_id), await pass_mark(svc.db, a.paper_id))
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 
