@@ -131,6 +131,7 @@ class PaperSettings(BaseModel):
     shuffle_options: bool = True
     invite_only: bool = False  # only an invite opens it (implies exam-only)
     review: str | None = None  # ReviewOption; None: `score` for invite-only papers, else `full`
+    pass_percent: float | None = None  # the pass mark, percent of the maximum; None: no pass mark
 
     @property
     def review_option(self) -> ReviewOption:

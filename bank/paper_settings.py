@@ -20,7 +20,7 @@ _COLUMNS = {
     "time_limit_min": "time_limit_min", "attempts_allowed": "attempts_allowed",
     "grading_method": "grading_method", "multi_policy": "multi_policy",
     "exam_only": "exam_only", "shuffle_options": "shuffle_options",
-    "invite_only": "invite_only", "review": "review",
+    "invite_only": "invite_only", "review": "review", "pass_percent": "pass_percent",
 }
 
 
@@ -49,6 +49,9 @@ def _check(changes: dict) -> dict:
                 value = ReviewOption(value).value
             except ValueError:
                 raise BadSetting("review is score, sections, full or none") from None
+        if name == "pass_percent" and value is not None and not (
+                isinstance(value, int | float) and 0 < value <= 100):
+            raise BadSetting("the pass mark is a percentage above 0 and up to 100, or off")
         out[name] = value
     if out.get("invite_only"):  # invite-only implies exam-only
         out["exam_only"] = 1
@@ -81,6 +84,13 @@ async def write_settings(db: Store, paper_id: int, *, actor: int, chat_id: int |
             raise NotFound(f"no paper {paper_id}")
         await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_settings",
                            target=f"paper:{paper_id}", **checked)
+
+
+async def pass_mark(db: Store, paper_id: int | None) -> float | None:
+    """The paper's pass mark in percent, or None (no pass mark; a mock paper has none)."""
+    if paper_id is None:
+        return None
+    return await db.scalar("SELECT pass_percent FROM papers WHERE id=?", (paper_id,))
 
 
 async def review_option(db: Store, paper_id: int | None) -> ReviewOption:

@@ -184,6 +184,7 @@ def _settings_from_row(row: sqlite3.Row) -> PaperSettings:
         shuffle_options=bool(row["shuffle_options"]),
         invite_only=bool(row["invite_only"]),
         review=row["review"],
+        pass_percent=row["pass_percent"],
     )
 
 

@@ -59,6 +59,8 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
                     help="only an invite opens it (implies exam-only)")
     st.add_argument("--review", choices=["score", "sections", "full", "none"], dest="review",
                     help="what a candidate sees at the end")
+    st.add_argument("--pass", metavar="PERCENT|off", dest="pass_percent",
+                    help="the pass mark in percent of the maximum: the result card says Passed or Failed")
     add_invite_commands(subparsers)
 
 
@@ -169,13 +171,26 @@ async def _set(db: Database, args) -> int:
             changes[name] = getattr(args, name) == "on"
     if args.review is not None:
         changes["review"] = args.review
+    if args.pass_percent is not None:
+        changes["pass_percent"] = _percent(args.pass_percent)
     settings = await update_settings(db, args.paper, actor=0, now=time.time(), **changes)
     attempts = settings.attempts_allowed if settings.attempts_allowed is not None else "unlimited"
     print(f"{args.paper}: {settings.time_limit_min} min, attempts {attempts}, grading {settings.grading_method}, "
           f"multiple choice {settings.multi_policy.value}, exam-only {'on' if settings.exam_only else 'off'}, "
           f"shuffle {'on' if settings.shuffle_options else 'off'}, "
-          f"invite-only {'on' if settings.invite_only else 'off'}, review {settings.review_option.value}")
+          f"invite-only {'on' if settings.invite_only else 'off'}, review {settings.review_option.value}, "
+          f"pass mark {'off' if settings.pass_percent is None else f'{settings.pass_percent:g}%'}")
     return 0
+
+
+def _percent(value: str) -> float | None:
+    value = value.strip().rstrip("%").lower()
+    if value == "off":
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise BadSetting("--pass takes a percentage (e.g. 60) or 'off'") from None
 
 
 async def _status(db: Database, args) -> int:

@@ -40,6 +40,7 @@ DAILY_RELEASE = "daily-release"  # an exam was handed in: its user's held-back d
 DIGEST = "leads-digest"  # a group's weekly digest (bot/leads/digest.py)
 OUTBOX = "outbox"  # the one must-deliver job (bot/outbox.py)
 SET_COMMANDS = "set-commands"  # the command menu's retry (bot/app.py)
+EXAM_TIMER = "exam-timer"  # an attempt's header refresh at 10/5/1 minutes left (bot/exam/timer.py)
 
 
 def name(kind: str, key: object | None = None) -> str:

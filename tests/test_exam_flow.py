@@ -92,7 +92,7 @@ async def test_wrong_answers_score_accordingly_and_review_shows_keys(env):
     await ann.press(confirm, "Yes, finish")
     card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
     assert "Score: 0/15 (0.0%)" in card.text
-    await ann.press(card, "Review answers")
+    await ann.press(card, "Review wrong answers")
     page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/"))
     assert "Your answer:" in page.text and "Answer:" in page.text
     assert page.protect_content

@@ -75,7 +75,8 @@ def test_result_card_by_section():
     assert "Time used: 02:05" in text
     assert "• 单项选择题: 2/2" in text and "• 多项选择题: 0/2" in text
     assert "awaiting review" in text
-    assert cb.parse(kb.inline_keyboard[0][0].callback_data).action == "review"
+    assert [cb.parse(b.callback_data).action for b in kb.inline_keyboard[0]] == ["review_all", "review"]
+    assert "1✓ 2– 3📝" in text  # a mark per question
 
 
 def test_long_text_is_clipped_to_telegram_limit():

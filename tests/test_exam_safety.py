@@ -197,9 +197,11 @@ async def test_cancelled_exams_count_toward_the_attempt_limit(tmp_path):
         await ann.send("/exam")
         chooser = await ann.wait_message(lambda m: "Demo paper demo" in m.button_texts)
         await ann.press(chooser, "Demo paper demo")
-        rules = await env.api.wait_for(lambda: next((m for m in reversed(ann.chat()) if "▶️ Start" in m.button_texts
-                                                     and "attempts: 1/1" in m.text), None))
-        toast = await ann.press(rules, "▶️ Start")
+        card = await env.api.wait_for(lambda: next((m for m in reversed(ann.chat())
+                                                     if "attempts: 1/1" in (m.text or "")), None))
+        assert "You have used your 1 attempt" in card.text and card.button_texts == []  # no Start offered
+        old_rules = next(m for m in ann.chat() if "▶️ Start" in m.button_texts)  # the first card's Start
+        toast = await ann.press(old_rules, "▶️ Start")
         assert "used all your attempts" in await toast.wait()
         assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 1
     finally:

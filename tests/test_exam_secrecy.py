@@ -200,13 +200,13 @@ async def test_reviews_of_an_earlier_attempt_are_refused_while_a_new_one_runs(en
     await _hand_in(env, ann)
     card = next(m for m in reversed(ann.chat()) if "Score:" in (m.text or ""))
     await _start(env, ann)
-    toast = await ann.press(card, "Review answers")
+    toast = await ann.press(card, "Review wrong answers")
     assert "once your running exam is handed in" in await toast.wait()
     await env.idle()
     assert not any((m.text or "").startswith("Review 1/") for m in ann.chat())
     # handed in: the review opens again
     await _hand_in(env, ann)
-    await ann.press(card, "Review answers")
+    await ann.press(card, "Review wrong answers")
     page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/"))
     assert "Answer:" in page.text
 
@@ -217,7 +217,7 @@ async def test_an_exam_on_another_paper_does_not_close_this_papers_review(env):
     await _hand_in(env, ann)
     card = next(m for m in reversed(ann.chat()) if "Score:" in (m.text or ""))
     await _start(env, ann, "Demo paper other")
-    toast = await ann.press(card, "Review answers")
+    toast = await ann.press(card, "Review wrong answers")
     assert not (await toast.wait() or "").startswith("🔒")
     page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/"))
     assert "Answer:" in page.text

@@ -294,8 +294,8 @@ async def test_review_options_govern_the_candidates_card(tmp_path, review):
         elif review == "sections":
             assert "• 单项选择题: " in card.text and card.button_texts == []
         else:
-            assert card.button_texts == ["Review answers"]
-            await cid.press(card, "Review answers")
+            assert card.button_texts == ["🔍 Review all answers", "Review wrong answers"]
+            await cid.press(card, "Review wrong answers")
             await cid.wait_message(lambda m: "Answer: " in (m.text or ""))
         if review != "full":  # a forged review button is refused too
             aid = await env.db.scalar("SELECT id FROM attempts")

@@ -94,7 +94,7 @@ async def test_every_bundled_paper_shuffled_keeps_letters_and_all_of_the_above(e
         confirm = await env.api.wait_for(lambda u=user: next((m for m in u.chat() if "Yes, finish" in m.button_texts), None))
         await user.press(confirm, "Yes, finish")
         card = await user.wait_message(lambda m: "Score:" in (m.text or ""))
-        await user.press(card, "Review answers")
+        await user.press(card, "Review wrong answers")
         page = await user.wait_message(lambda m: (m.text or "").startswith("Review 1/"))
         total = int(page.text.split("/", 1)[1].split(" ", 1)[0])
         assert total == len(sheet.items)  # nothing answered: every question is in the review

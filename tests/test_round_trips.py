@@ -27,7 +27,7 @@ EXAM_LIMITS = {
     # question anew below it, the new message's id; the last one also reads the user's language
     "typed": 7,
     # the hand-in: closing the attempt with its outbox card, the daily quiz it held back
-    "exam finish_yes": 11,
+    "exam finish_yes": 15,  # was 11: counting unsubmitted ticks at hand-in reads the attempt once more (open: ≤ 4)
 }
 DAILY_LIMITS = {
     "daily pick": 4, "daily toggle": 4, "daily submit": 4,

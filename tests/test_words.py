@@ -39,7 +39,7 @@ async def _hand_in_wrong(env, user, paper_title: str, *, started: bool = False):
 
 async def _review_pages(env, user, card) -> list[str]:
     """Every review page's text, paging with ▶."""
-    await user.press(card, "Review answers")
+    await user.press(card, "Review wrong answers")
     page = await user.wait_message(lambda m: (m.text or "").startswith("Review 1/"))
     texts = [page.text]
     while "▶" in page.button_texts:
@@ -75,7 +75,7 @@ async def test_review_pages_show_the_id_dispute_takes(env):
     running = await env.db.fetchone("SELECT id FROM attempts WHERE user_id=?", (ann.id,))
     sheet = await attempts.load_sheet(env.db, running["id"], positions="all")
     sheet_positions = {i.pos: i.question_id for i in sheet.items}
-    await ann.press(card, "Review answers")
+    await ann.press(card, "Review wrong answers")
     page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/"))
     shown_q = int(re.search(r"· Q(\d+) ·", page.text).group(1))
     qid = int(re.search(r"#(\d+)", page.text).group(1))

@@ -87,7 +87,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "⏳ {answers}等待人工评阅（已计入暂定分 {score}）",
     },
     "awaiting_review": {"en": " (awaiting review)", "zh": "（等待评阅）"},
-    "btn_review": {"en": "Review answers", "zh": "查看错题"},
+    "btn_review": {"en": "Review wrong answers", "zh": "查看错题"},
     "review_after_finish": {"en": "Answers can be reviewed once the paper is handed in.",
                             "zh": "交卷后才能查看答案。"},
     "review_none": {"en": "Nothing to review: every answer was right. 🎉", "zh": "没有错题，全部正确！🎉"},
@@ -130,7 +130,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "• {title}：{attempts}，最高 {best}/{max}，最近 {last}/{max}（计分：{method}）",
     },
     "mystats_none": {"en": "No finished exams yet. /exam to take one.", "zh": "还没有完成的考试。/exam 开始考试。"},
-    "exam_usage": {"en": "Usage: /exam, or /exam random for a mock paper.", "zh": "用法：/exam，或 /exam random 随机模拟卷。"},
     "review_sealed": {
         "en": "🔒 Reviews of this paper open again once your running exam is handed in.",
         "zh": "🔒 你正在进行的考试交卷后，才能再次查看这份试卷的回顾。",

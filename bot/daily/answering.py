@@ -197,7 +197,8 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         if await running_attempt(db, user_id) is not None:  # typed text is the exam's
             return
         hit = await dstore.waiting_item(db, msg.chat_id, user_id)
-        if hit is None:
+        if hit is None:  # nothing takes this text: say what does, rather than stay silent
+            await msg.reply_text(t("idle_text_hint", (await user_ctx(update, context)).lang))
             return
     delivery, item = hit
     if not delivery.private or not delivery.accepts_answers:

@@ -10,8 +10,7 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
-from bank.models import ReviewOption
-from bank.paper_settings import is_invite_only, review_option
+from bank.paper_settings import is_invite_only
 from bank.paper_store import load_paper
 from bank.script import to_script
 from bot.core import ack
@@ -19,6 +18,8 @@ from bot.edits import edit_text
 from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.exam.jobs import arm_deadline, disarm_deadline
+from bot.exam.jump import navigate
+from bot.exam.review import review
 from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt, show_sheet
 from bot.i18n import t
 from bot.services import services
@@ -26,9 +27,6 @@ from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams import steps
-from proctor.exams.model import wrong_positions
-from proctor.exams.seal import sealed_for
-from proctor.exams.states import AttemptStatus
 
 log = logging.getLogger(__name__)
 
@@ -94,25 +92,11 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
     if data.action in ("cancel_yes", "cancel_no"):
         await _cancel_confirmed(update, context, u, data)
         return
-    if data.action == "review":
-        sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
-        if sheet.attempt.status != AttemptStatus.finished:  # keys are shown only once the paper is handed in
-            await ack(query, t("review_after_finish", u.lang))
-            return
-        if await review_option(svc.db, sheet.attempt.paper_id) != ReviewOption.full:
-            await ack(query, t("review_closed", u.lang), show_alert=True)  # the paper shows no keys
-            return
-        if (await sealed_for(svc.db, u.id)).covers_any(i.question_id for i in sheet.items):
-            await ack(query, t("review_sealed", u.lang), show_alert=True)  # a new attempt on it runs
-            return
-        wrong = wrong_positions(sheet.items, sheet.answers)
-        page = max(0, min(data.pos, len(wrong) - 1))
-        if wrong:
-            sheet = await attempts.load_sheet(svc.db, sheet.attempt.id, positions=[wrong[page]])
-        text, kb = render.review_page(sheet, wrong, page, u.lang, u.script)
-        await ack(query)
-        await query.message.reply_text(text, reply_markup=kb, protect_content=True) if data.pos == 0 \
-            else await _edit(query, text, kb)
+    if data.action in ("grid", "jump"):
+        await navigate(update, context, u, data)
+        return
+    if data.action in ("review", "review_all"):
+        await review(update, context, u, data)
         return
     out = await steps.take_step(svc.db, data.attempt_id, u.id, data.action, data.pos, data.arg, svc.now())
     await _render(context, query, u, data, out)

@@ -3,6 +3,7 @@
     x:p:<paper>:<e|p>           choose a paper (exam rules card, or practice)
     x:go:<paper|r>:<e|p>        start it (r: a random mock paper)
     x:<attempt>:<act>:<pos>[:<arg>]   act on an attempt at question `pos`
+    x:<attempt>:j:<pos>         jump to question `pos` (the navigator's buttons)
 """
 
 from __future__ import annotations
@@ -23,10 +24,13 @@ ACTIONS = {
     "r": "review",  # pos: page in the review of wrong answers
     "C": "cancel_yes",
     "K": "cancel_no",
+    "g": "grid",  # show the question navigator (pos: the current question)
+    "j": "jump",  # go to question `pos` from the navigator
+    "v": "review_all",  # pos: page in the review of every answer
 }
 
 _PICK = re.compile(r"^x:(p|go):(\d{1,9}|r):([ep])$")
-_ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCK]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$")
+_ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$")
 
 
 @dataclass(frozen=True)

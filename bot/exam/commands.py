@@ -30,6 +30,15 @@ async def _offered_papers(context, *, practice: bool = False) -> list:
             and not p.settings.invite_only]
 
 
+def find_paper(papers: list, name: str):
+    """The paper `name` names: its number in /papers, its short name (slug) or its title."""
+    key = name.strip().casefold()
+    if key.isdigit():
+        i = int(key)
+        return papers[i - 1] if 1 <= i <= len(papers) else None
+    return next((p for p in papers if key in (p.slug.casefold(), p.title.casefold())), None)
+
+
 async def papers(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """List each paper with its question count, maximum score and time limit."""
     u = await user_ctx(update, context)
@@ -58,11 +67,16 @@ async def exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
     args = [a.lower() for a in context.args or []]
-    if args and args != ["random"]:
-        await update.effective_message.reply_text(t("exam_usage", u.lang))
-        return
     if args == ["random"]:
         text, kb = render.mock_rules_card(u.lang, sum(attempts.MOCK_BLUEPRINT.values()), attempts.MOCK_MINUTES)
+    elif args:  # /exam <paper>: its rules card at once
+        name = " ".join(context.args)
+        paper = find_paper(await _offered_papers(context), name)
+        if paper is None:
+            await update.effective_message.reply_text(t("exam_unknown_paper", u.lang, name=name[:60]))
+            return
+        used = await attempts.used_attempts(services(context).db, u.id, paper.id)
+        text, kb = render.rules_card(paper, used, u.lang, u.script)
     else:
         text, kb = render.paper_chooser(await _offered_papers(context), "exam", u.lang, u.script)
     await update.effective_message.reply_text(text, reply_markup=kb)

@@ -8,6 +8,7 @@ from telegram.ext import Application, ContextTypes
 
 from bank.errors import NotFound
 from bot import scheduling
+from bot.exam import timer
 from bot.exam.screen import finish_and_report
 from bot.services import services
 from proctor.exams import service as attempts
@@ -21,15 +22,18 @@ def job_name(attempt_id: int) -> str:
 
 def register(app: Application) -> None:
     scheduling.register(app, scheduling.DEADLINE, deadline_reached)
+    timer.register(app)
 
 
 def arm_deadline(app: Application, attempt_id: int, deadline: float) -> None:
     """(Re)schedule the attempt's hand-in at its deadline; the stable name replaces an older job."""
     scheduling.once(app, scheduling.DEADLINE, attempt_id, deadline - services(app).now())
+    timer.arm(app, attempt_id, deadline)  # the header's clock refreshes with it
 
 
 def disarm_deadline(app: Application, attempt_id: int) -> None:
     scheduling.disarm(app, scheduling.DEADLINE, attempt_id)
+    timer.disarm(app, attempt_id)
 
 
 async def deadline_reached(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -53,6 +57,8 @@ def ensure_deadline(app: Application, attempt) -> None:
     if attempt.running and attempt.deadline is not None and not scheduling.armed(app, scheduling.DEADLINE, attempt.id):
         log.warning("attempt %s had no deadline job: re-armed", attempt.id)
         arm_deadline(app, attempt.id, attempt.deadline)
+    else:
+        timer.ensure(app, attempt)
 
 
 async def recover(app: Application) -> None:

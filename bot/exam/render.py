@@ -12,10 +12,13 @@ from bank.models import CHOICE, Kind, Paper, Question, ReviewOption
 from bank.option_order import LETTERS
 from bank.script import to_script
 from bot.exam import callbacks as cb
+from bot.exam.navigator import nav_button
 from bot.i18n import t, tn
 from bot.letter_rows import letter_rows
 from bot.text_limits import MAX_ECHO, clip
+from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
+from proctor.exams.result import grid_lines, outcome
 
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
 
@@ -138,6 +141,7 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
     if sheet.attempt.mode == "exam":
         last.append(Button(t("btn_unflag" if item.flagged else "btn_flag", lang),
                            callback_data=cb.act(aid, "flag", pos)))
+    last.append(nav_button(aid, pos, lang))
     last.append(Button(t("btn_finish", lang), callback_data=cb.act(aid, "finish_ask", pos)))
     rows.append(last)
     return Keyboard([r for r in rows if r])
@@ -164,18 +168,26 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
     def nums(positions):
         return ", ".join(str(p + 1) for p in positions) or t("none", lang)
 
-    text = t("finish_confirm", lang, unanswered=nums(unanswered(sheet.items, sheet.answers)),
+    drafted = pending_drafts(sheet.items)
+    text = t("finish_confirm", lang, unanswered=nums([p for p in unanswered(sheet.items, sheet.answers)
+                                                      if not sheet.items[p].draft]),
              flagged=nums(flagged(sheet.items)))
+    for item in drafted:  # what the screen shows is what counts: unsubmitted ticks are the answer
+        text += "\n" + t("finish_draft", lang, n=item.pos + 1,
+                         a=", ".join(sorted(item.shown_letter(c) for c in item.draft)))
     aid, pos = sheet.attempt.id, sheet.attempt.current_pos
     kb = Keyboard([[Button(t("btn_yes_finish", lang), callback_data=cb.act(aid, "finish_yes", pos)),
-                    Button(t("btn_keep_going", lang), callback_data=cb.act(aid, "finish_no", pos))]])
+                    Button(t("btn_keep_going", lang), callback_data=cb.act(aid, "finish_no", pos))],
+                   [nav_button(aid, pos, lang)]])
     return clip(text), kb
 
 
 def result_card(sheet: Sheet, result: Result, lang: str,
-                review: ReviewOption = ReviewOption.full, script: str = "orig") -> tuple[str, Keyboard | None]:
-    """The candidate's card, as much as the paper's review option shows: the total (score), by
-    section (sections), with a review of the answers and keys (full), or nothing (none)."""
+                review: ReviewOption = ReviewOption.full, script: str = "orig",
+                pass_percent: float | None = None) -> tuple[str, Keyboard | None]:
+    """The candidate's card, as much as the paper's review option shows: the total and passed or
+    not (score), by section (sections), with a mark per question and a review of the answers and
+    keys (full), or nothing (none: not even passed or not)."""
     a = sheet.attempt
     title = to_script(a.title, script)
     if review == ReviewOption.none and a.mode == "exam":
@@ -190,6 +202,10 @@ def result_card(sheet: Sheet, result: Result, lang: str,
         lines.append(t("timed_out", lang))
     lines.append(t("result_total", lang, score=fmt_points(round(result.score, 2)),
                    max=fmt_points(result.max_score), pct=f"{result.percent:.1f}"))
+    decided = outcome(result, pass_percent)
+    if decided is not None:
+        key = {"passed": "result_pass", "failed": "result_fail", "pending": "result_pending_pass"}[decided]
+        lines.append(t(key, lang, mark=fmt_points(pass_percent)))
     lines.append(t("time_used", lang, used=fmt_duration((a.finished_at or a.started_at) - a.started_at)))
     if review == ReviewOption.score:
         return clip("\n".join(lines)), None
@@ -203,33 +219,44 @@ def result_card(sheet: Sheet, result: Result, lang: str,
     if result.pending_review:
         lines += ["", t("pending_line", lang, answers=tn("n_answer_awaiting", result.pending_review, lang),
                         score=points(round(result.provisional, 2), lang))]
-    if review != ReviewOption.full:
+    if review != ReviewOption.full:  # a mark per question would show what the option hides
         return clip("\n".join(lines)), None
-    kb = Keyboard([[Button(t("btn_review", lang), callback_data=cb.act(a.id, "review", 0))]])
+    lines += ["", t("result_grid_title", lang), *grid_lines(sheet.items, sheet.answers)]
+    kb = Keyboard([[Button(t("btn_review_all", lang), callback_data=cb.act(a.id, "review_all", 0, 1)),
+                    Button(t("btn_review", lang), callback_data=cb.act(a.id, "review", 0, 1))]])
     return clip("\n".join(lines)), kb
 
 
-def review_page(sheet: Sheet, wrong: list[int], page: int, lang: str, script: str) -> tuple[str, Keyboard | None]:
-    """One wrong answer with the key and the explanation; pages with ◀ ▶."""
-    if not wrong:
-        return t("review_none", lang), None
-    page = max(0, min(page, len(wrong) - 1))
-    item = sheet.items[wrong[page]]
+def review_page(sheet: Sheet, shown: list[int], page: int, lang: str, script: str, *,
+                everything: bool = False) -> tuple[str, Keyboard | None]:
+    """One answer with the key and the explanation; pages with ◀ ▶, and a filter between every
+    answer and the wrong ones only."""
+    aid = sheet.attempt.id
+    action = "review_all" if everything else "review"
+    switch = [Button(t("btn_review_wrong", lang), callback_data=cb.act(aid, "review", 0))] if everything \
+        else [Button(t("btn_review_everything", lang), callback_data=cb.act(aid, "review_all", 0))]
+    if not shown:
+        return t("review_none", lang), Keyboard([switch])
+    page = max(0, min(page, len(shown) - 1))
+    item = sheet.items[shown[page]]
     q = sheet.question(item)
     ans = sheet.answers.get(item.pos)
     yours = shown_response(q, item, ans.response, lang) if ans else t("unanswered", lang)
-    lines = [t("review_page", lang, i=page + 1, n=len(wrong), q=item.pos + 1, qid=q.id), "",
-             question_body(q, item, script), "", t("review_yours", lang, a=yours),
-             t("right_answer", lang, a=shown_key(q, item, lang, script=script))]
+    title = t("review_page_all" if everything else "review_page", lang, i=page + 1, n=len(shown), q=item.pos + 1,
+              qid=q.id)
+    lines = [title, "", question_body(q, item, script), "", t("review_yours", lang, a=yours)]
+    if ans is not None and ans.verdict == "correct":
+        lines.append(t("review_verdict_correct", lang))
+    lines.append(t("right_answer", lang, a=shown_key(q, item, lang, script=script)))
     if q.explanation:
         lines.append(t("explanation", lang, e=explanation(q, item, script)))
     lines += ["", t("dispute_hint", lang, qid=q.id)]
     nav = []
     if page > 0:
-        nav.append(Button("◀", callback_data=cb.act(sheet.attempt.id, "review", page - 1)))
-    if page < len(wrong) - 1:
-        nav.append(Button("▶", callback_data=cb.act(sheet.attempt.id, "review", page + 1)))
-    return clip("\n".join(lines)), Keyboard([nav]) if nav else None
+        nav.append(Button("◀", callback_data=cb.act(aid, action, page - 1)))
+    if page < len(shown) - 1:
+        nav.append(Button("▶", callback_data=cb.act(aid, action, page + 1)))
+    return clip("\n".join(lines)), Keyboard([r for r in (nav, switch) if r])
 
 
 def paper_list(papers: list[Paper], lang: str, script: str = "orig") -> str:
@@ -251,13 +278,16 @@ def paper_chooser(papers: list[Paper], mode: str, lang: str, script: str = "orig
     return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)
 
 
-def rules_card(paper: Paper, used: int, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
+def rules_card(paper: Paper, used: int, lang: str, script: str = "orig") -> tuple[str, Keyboard | None]:
     n = sum(1 for q in paper.questions() if q.askable)
     allowed = paper.settings.attempts_allowed
     attempts = t("attempts_left", lang, used=used, allowed=allowed) if allowed is not None else ""
     text = t("rules_card", lang, title=to_script(paper.title, script), questions=tn("n_question", n, lang),
              max=points(paper.max_score, lang),
              minutes=paper.settings.time_limit_min, attempts=attempts, rules=t("exam_rules", lang))
+    if allowed is not None and used >= allowed:  # no Start button that could only be refused
+        return text + "\n\n" + t("rules_no_attempts", lang, allowed=allowed,
+                                  unit="attempt" if allowed == 1 else "attempts"), None
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(paper.id, "exam", start=True))]])
     return text, kb
 

@@ -8,7 +8,7 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bank.models import ReviewOption
-from bank.paper_settings import review_option
+from bank.paper_settings import pass_mark, review_option
 from bot import outbox, scheduling
 from bot.edits import edit_text
 from bot.exam import render
@@ -70,6 +70,7 @@ async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int,
     svc = services(context)
     done = await attempts.finish_attempt(svc.db, attempt_id, svc.now(), reason)
     scheduling.disarm(context.application, scheduling.DEADLINE, attempt_id)
+    scheduling.disarm(context.application, scheduling.EXAM_TIMER, attempt_id)
     if done is None:
         return False
     await release_daily(context, done[0].user_id)
@@ -98,7 +99,8 @@ async def send_result(app: Application, message: Outgoing) -> None:
         except TelegramError as e:
             log.info("attempt %s: could not close its message (%s)", a.id, e)
     text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang,
-                                  await review_option(svc.db, a.paper_id), u.script)
+                                  await review_option(svc.db, a.paper_id), u.script,
+                                  await pass_mark(svc.db, a.paper_id))
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 

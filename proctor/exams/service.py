@@ -23,7 +23,7 @@ from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import get_questions, load_paper
 from proctor import invites, outbox
-from proctor.exams import states
+from proctor.exams import drafts, states
 from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.exams.steps import sheet_in, store_answer_in
@@ -256,7 +256,13 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
     never ends after its deadline: one handed in late (the bot was down) ends at the deadline.
     """
     status = states.MACHINE.move(states.closing_move(reason), AttemptStatus.running)
+    ticked = await drafts.draft_questions(db, attempt_id) if status == AttemptStatus.finished else None
     async with db.write() as conn:
+        if ticked is not None:  # ticks not submitted count, as on the screen (Moodle does the same)
+            cur = await conn.execute("SELECT status FROM attempts WHERE id=?", (attempt_id,))
+            row = await cur.fetchone()
+            if row is not None and row[0] == "running":
+                await drafts.count_drafts_in(conn, attempt_id, *ticked, now)
         # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
         cur = await conn.execute(
             """UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,

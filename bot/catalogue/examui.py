@@ -1,0 +1,45 @@
+"""Texts of the exam's navigator, timer, Finish list's drafts, result grid and small helps."""
+
+TEXTS: dict[str, dict[str, str]] = {
+    "finish_draft": {
+        "en": "Q{n}: ticked {a}, not submitted — will be counted",
+        "zh": "第 {n} 题：已勾选 {a}，未提交——交卷时按此计分",
+    },
+    "btn_navigator": {"en": "☰ Questions", "zh": "☰ 题目"},
+    "navigator_title": {
+        "en": "Questions: ✓ answered · 🚩 flagged · • current. Tap one to go there.",
+        "zh": "题目：✓ 已答 · 🚩 已标记 · • 当前。点题号直接跳转。",
+    },
+    "btn_nav_close": {"en": "↩ Back to the question", "zh": "↩ 返回当前题"},
+    "time_warning": {
+        "en": "⏰ {n} {n:minute|minutes} left: the paper is handed in automatically at the deadline.",
+        "zh": "⏰ 还剩 {n} 分钟：到时将自动交卷。",
+    },
+    "rules_no_attempts": {
+        "en": "⛔ You have used your {allowed} {unit} at this paper; it can't be started again.",
+        "zh": "⛔ 这份试卷的 {allowed} 次机会已全部用完，不能再开始。",
+    },
+    "exam_unknown_paper": {
+        "en": "No paper called “{name}”. /papers lists them; /exam shows a chooser.",
+        "zh": "没有名为“{name}”的试卷。/papers 查看列表；/exam 选择试卷。",
+    },
+    "idle_text_hint": {
+        "en": "You have no exam running. /exam to take one, /practice to practise, /help for more.",
+        "zh": "你当前没有进行中的考试。/exam 开始考试，/practice 练习，/help 查看更多。",
+    },
+    "result_pass": {"en": "✅ Passed (pass mark {mark}%)", "zh": "✅ 通过（及格线 {mark}%）"},
+    "result_fail": {"en": "❌ Not passed (pass mark {mark}%)", "zh": "❌ 未通过（及格线 {mark}%）"},
+    "result_pending_pass": {
+        "en": "⏳ Pass mark {mark}%: decided once the written answers are reviewed",
+        "zh": "⏳ 及格线 {mark}%：主观题批阅后确定",
+    },
+    "result_grid_title": {
+        "en": "By question (✓ right · ✗ wrong · ½ partly · 📝 awaiting review · – unanswered):",
+        "zh": "逐题（✓ 正确 · ✗ 错误 · ½ 部分 · 📝 待批阅 · – 未答）：",
+    },
+    "btn_review_all": {"en": "🔍 Review all answers", "zh": "🔍 回顾全部作答"},
+    "btn_review_wrong": {"en": "✗ Wrong only", "zh": "✗ 只看错题"},
+    "btn_review_everything": {"en": "All", "zh": "全部"},
+    "review_page_all": {"en": "Review {i}/{n} · Q{q} · #{qid}", "zh": "回顾 {i}/{n} · 第 {q} 题 · #{qid}"},
+    "review_verdict_correct": {"en": "✅ Right", "zh": "✅ 正确"},
+}

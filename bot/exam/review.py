@@ -1,0 +1,47 @@
+"""Reviewing a handed-in paper: every answer page by page (or the wrong ones only, a filter)."""
+
+from __future__ import annotations
+
+from bank.models import ReviewOption
+from bank.paper_settings import review_option
+from bot.core import ack
+from bot.edits import edit_text
+from bot.exam import callbacks as cb
+from bot.exam import render
+from bot.i18n import t
+from bot.services import services
+from bot.userctx import UserCtx
+from proctor.exams import service as attempts
+from proctor.exams.model import wrong_positions
+from proctor.exams.seal import sealed_for
+
+NEW = "1"  # the arg of the result card's buttons: the review opens as a new message (paging edits it)
+
+
+async def review(update, context, u: UserCtx, data: cb.Act) -> None:
+    """`review`: the wrong (and unanswered) ones; `review_all`: every question. Keys only for a
+    finished attempt of a paper whose review option is full, and none while a new attempt at one of
+    its questions runs (sealed)."""
+    query = update.callback_query
+    svc = services(context)
+    sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
+    if sheet.attempt.status != "finished":  # keys are shown only once the paper is handed in
+        await ack(query, t("review_after_finish", u.lang))
+        return
+    if await review_option(svc.db, sheet.attempt.paper_id) != ReviewOption.full:
+        await ack(query, t("review_closed", u.lang), show_alert=True)  # the paper shows no keys
+        return
+    if (await sealed_for(svc.db, u.id)).covers_any(i.question_id for i in sheet.items):
+        await ack(query, t("review_sealed", u.lang), show_alert=True)  # a new attempt on it runs
+        return
+    everything = data.action == "review_all"
+    shown = [i.pos for i in sheet.items] if everything else wrong_positions(sheet.items, sheet.answers)
+    page = max(0, min(data.pos, len(shown) - 1))
+    if shown:
+        sheet = await attempts.load_sheet(svc.db, sheet.attempt.id, positions=[shown[page]])
+    text, kb = render.review_page(sheet, shown, page, u.lang, u.script, everything=everything)
+    await ack(query)
+    if data.arg == NEW:
+        await query.message.reply_text(text, reply_markup=kb, protect_content=True)
+        return
+    await edit_text(context.bot, query.message.chat_id, query.message.message_id, text, kb)
