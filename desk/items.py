@@ -11,7 +11,7 @@ from aiohttp import web
 
 from bank.errors import NotFound
 from bank.item_stats import find_paper, is_exam_only, item_stats, set_retired
-from bank.paper_settings import set_exam_only
+from bank.paper_settings import is_invite_only, set_exam_only, write_settings
 from desk.web import PREFIX, Lead, csv_response, ctx, lead_page, render
 from proctor.teams import disputes as dsp
 
@@ -38,7 +38,9 @@ async def items_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     disputes = await dsp.open_disputes(db, scope, limit=100)  # raised by that team's roster
     notice = lead.t(request.query["done"]) if request.query.get("done") in _NOTICES else ""
     exam_only = None if paper_id is None else await is_exam_only(db, paper_id)
+    invite_only = paper_id is not None and await is_invite_only(db, paper_id)
     return render(request, lead, "items.html", {"paper": paper, "paper_id": paper_id, "exam_only": exam_only,
+                                                 "invite_only": invite_only,
                                                  "stats": stats, "disputes": disputes,
                                                  "can_curate": lead.access.admin, "notice": notice})
 
@@ -54,12 +56,12 @@ async def items_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
 
 
 _NOTICES = ("d_it_retired", "d_it_restored", "d_it_upheld", "d_it_dismissed", "d_it_exam_only_on",
-            "d_it_exam_only_off")
+            "d_it_exam_only_off", "d_it_invite_only_on", "d_it_invite_only_off")
 
 
 @lead_page
 async def curate(request: web.Request, lead: Lead) -> web.StreamResponse:
-    """POST /desk/items: retire, restore, uphold, dismiss, exam-only on / off (configured admins only)."""
+    """POST /desk/items: retire, restore, uphold, dismiss, exam-only and invite-only on / off (configured admins only)."""
     if not lead.access.admin:
         return render(request, lead, "refused.html", {"message": lead.t("d_bank_admin_only")}, status=403)
     form = await request.post()
@@ -81,8 +83,12 @@ async def curate(request: web.Request, lead: Lead) -> web.StreamResponse:
             on = action == "exam_only_on"
             await set_exam_only(c.db, target, on, lead=lead.session.user_id, chat_id=None, now=c.now())
             done = "d_it_exam_only_on" if on else "d_it_exam_only_off"
+        elif action in ("invite_only_on", "invite_only_off"):  # invite-only implies exam-only
+            on = action == "invite_only_on"
+            await write_settings(c.db, target, actor=lead.session.user_id, chat_id=None, now=c.now(), invite_only=on)
+            done = "d_it_invite_only_on" if on else "d_it_invite_only_off"
         else:
-            raise web.HTTPBadRequest(text="action: retire, restore, uphold, dismiss, exam_only_on or exam_only_off")
+            raise web.HTTPBadRequest(text="action: retire, restore, uphold, dismiss, exam_only_on|off or invite_only_on|off")
     except NotFound:
         raise web.HTTPNotFound(text="no such question, paper or open dispute") from None
     paper = form.get("paper") or ""

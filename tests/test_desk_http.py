@@ -342,6 +342,16 @@ async def test_items_admins_retire_and_restore_and_settle_disputes_group_admins_
     assert tuple(entry) == (ADMIN, "paper_settings", f"paper:{pid}")  # the one settings writer
     status, body, _ = await admin.get("/desk/items.csv")
     assert status == 200 and body.lstrip("\ufeff").startswith("question_id,paper,section")
+    # invite-only from the desk too (the hiring issue): only an invite opens the paper, audited
+    assert (await lea.post("/desk/items", {"action": "invite_only_on", "target": str(pid)}))[0] == 403
+    status, location = await admin.post("/desk/items", {"action": "invite_only_on", "target": str(pid),
+                                                        "paper": "demo"})
+    assert status == 303
+    assert tuple(await env.db.fetchone("SELECT invite_only, exam_only FROM papers WHERE id=?", (pid,))) == (1, 1)
+    _, html, _ = await admin.get(location)
+    assert "now invite-only" in html and 'value="invite_only_off"' in html and 'id="invite-only"' in html
+    await admin.post("/desk/items", {"action": "invite_only_off", "target": str(pid), "paper": "demo"})
+    assert tuple(await env.db.fetchone("SELECT invite_only, exam_only FROM papers WHERE id=?", (pid,))) == (0, 1)
 
 
 async def test_an_admin_before_any_team_group_is_told_how_to_start(env, browser):

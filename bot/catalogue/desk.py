@@ -124,6 +124,13 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "zh": "该试卷用于练习和每日一练。"},
     "d_btn_exam_only_on": {"en": "Make exam-only", "zh": "设为仅限考试"},
     "d_btn_exam_only_off": {"en": "Release for practice", "zh": "恢复用于练习"},
+    "d_it_invite_only_on": {"en": "The paper is now invite-only: only a hiring invite opens it.",
+                            "zh": "该试卷现仅限邀请：只有招聘邀请链接能打开。"},
+    "d_it_invite_only_off": {"en": "The paper is no longer invite-only (it stays exam-only).",
+                             "zh": "该试卷不再仅限邀请（仍仅限考试）。"},
+    "d_it_invite_only_state_on": {"en": "Only hiring invites open this paper.", "zh": "该试卷只能通过招聘邀请打开。"},
+    "d_btn_invite_only_on": {"en": "Make invite-only", "zh": "设为仅限邀请"},
+    "d_btn_invite_only_off": {"en": "Open without an invite", "zh": "取消仅限邀请"},
     "d_it_dismissed": {"en": "Dispute dismissed.", "zh": "已驳回该异议。"},
     "d_it_look_only": {
         "en": "The bank is shared by every team: only the bot's configured admins retire questions or settle "
