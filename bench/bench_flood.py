@@ -142,7 +142,7 @@ async def run(args) -> dict:
     with tempfile.TemporaryDirectory() as tmp, Replies() as probe:
         api = FakeBotApi(TOKEN, bot_username="proctor_bot")
         await api.start()
-        child = Child("ours", api.base_url, Path(tmp) / "proctor.db", args.rate_limiter, None)
+        child = Child("ours", api.base_url, Path(tmp) / "proctor.db", args.rate_limiter, None, "B")
         try:
             await child.recv()
             users = [api.user(FIRST_USER + i, f"U{i}", language_code="en") for i in range(args.users)]
@@ -184,7 +184,7 @@ async def run(args) -> dict:
                     "max": _pct(f["lat"], 1.0), "bot_p50": _pct(f["bot"], 0.5), "bot_p99": _pct(f["bot"], 0.99),
                     "cpu": f["cpu"] / f["wall"] * 100, "flood_sent": f["sent"], "flood_answered": f["answered"],
                     "gc": f["gc"] * 1000,
-                    "expected": args.rounds * args.users * int(-(-args.duration // args.period)),
+                    "expected": round(args.rounds * args.users * args.duration / args.period),  # staggered sends
                 }
             await child.ask("stop")
         finally:
