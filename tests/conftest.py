@@ -27,3 +27,7 @@ def pytest_collection_modifyitems(items):
         module = getattr(item, "module", None)
         if module is not None and hasattr(module, "ProctorProcess"):
             item.add_marker(pytest.mark.slow)
+
+
+# the fake Bot API a real `proctor` child process talks to (the process tests' `api`; a module may define its own)
+from tests.process_helpers import api  # noqa: E402,F401

@@ -21,6 +21,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 # A valid-shaped token whose secret part is easy to search for.
 TOKEN = "7654321:AAHsecretPartThatMustNeverLeak_0123-xyz"
@@ -153,3 +155,17 @@ def db_rows(path: Path, sql: str, *params) -> list[sqlite3.Row]:
         return con.execute(sql, params).fetchall()
     finally:
         con.close()
+
+
+STARTUP = 20.0  # seconds a cold child may take to import, migrate and load the bundled bank
+
+
+@pytest.fixture
+async def api():
+    """The fake Bot API the child process talks to, served by the test's loop (import it as a fixture)."""
+    from sandbox.fakeapi import FakeBotApi
+
+    server = FakeBotApi(TOKEN, bot_username="proctor_bot")
+    await server.start()
+    yield server
+    await server.stop()

@@ -10,21 +10,13 @@ import re
 import pytest
 
 from sandbox.fakeapi import ApiError, FakeBotApi
-from tests.process_helpers import TOKEN, ProctorProcess, child_env, db_rows
+from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows
 from tests.test_daily_support import GROUP as SUPPORT_GROUP
 from tests.test_daily_support import HEADER, make_env, questions, run_job, subscribe_group, ts
 
 GROUP = -100777
-STARTUP = 20.0
 _PICK = re.compile(r"^d:p:(\d+):(\d+):")
 
-
-@pytest.fixture
-async def api():
-    server = FakeBotApi(TOKEN, bot_username="proctor_bot")
-    await server.start()
-    yield server
-    await server.stop()
 
 
 def _pick_item(params: dict) -> tuple[int, int] | None:

@@ -6,22 +6,11 @@ from __future__ import annotations
 import re
 import time
 
-import pytest
-
-from sandbox.fakeapi import FakeBotApi
 from tests.harness import attempt_message
-from tests.process_helpers import TOKEN, ProctorProcess, child_env, db_rows
+from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows
 
-STARTUP = 20.0
 LINK = re.compile(r"https://t\.me/proctor_bot\?start=(inv_[A-Za-z0-9_-]{22})")
 
-
-@pytest.fixture
-async def api():
-    server = FakeBotApi(TOKEN, bot_username="proctor_bot")
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def _proctor(tmp_path, api, db, *args) -> ProctorProcess:

@@ -11,15 +11,12 @@ import asyncio
 import sys
 from pathlib import Path
 
-import pytest
-
 from bank.grading import grade
 from bank.models import Kind, Paper, Question, Section
 from bank.paper_store import save_paper
 from proctor.storage.db import Database
-from sandbox.fakeapi import FakeBotApi
 from tests.harness import attempt_message
-from tests.process_helpers import TOKEN, ProctorProcess, child_env, db_rows
+from tests.process_helpers import ProctorProcess, child_env, db_rows
 
 STARTUP = 30.0
 TITLE = "Lean paper"
@@ -59,13 +56,6 @@ async def _old_bank(path: Path) -> None:
     finally:
         await db.close()
 
-
-@pytest.fixture
-async def api():
-    server = FakeBotApi(TOKEN, bot_username="proctor_bot")
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_jieba(tmp_path, api):

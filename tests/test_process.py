@@ -18,19 +18,11 @@ import pytest
 
 from sandbox.fakeapi import ApiError, FakeBotApi
 from tests.harness import attempt_message
-from tests.process_helpers import SECRET, TOKEN, ProctorProcess, child_env, db_rows, free_port
+from tests.process_helpers import SECRET, STARTUP, TOKEN, ProctorProcess, child_env, db_rows, free_port
 
 REPO = Path(__file__).resolve().parents[1]
 FIRST_PAPER = "大模型梯度累积工程师招聘笔试考试试卷和答案"  # the first bundled paper; it opens with fill-ins
-STARTUP = 20.0  # seconds a cold child may take to import, migrate and load the bundled bank
 
-
-@pytest.fixture
-async def api():
-    server = FakeBotApi(TOKEN, bot_username="proctor_bot")
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def _run(tmp_path: Path, api: FakeBotApi, db: Path, *args: str, **env: str | None) -> ProctorProcess:

@@ -5,24 +5,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
-
 from proctor.exams.service import start_attempt
 from proctor.people.users import ensure_user
 from proctor.storage.bootstrap import ensure_default_bank
 from proctor.storage.db import Database
-from sandbox.fakeapi import ApiError, FakeBotApi
-from tests.process_helpers import TOKEN, ProctorProcess, child_env, db_rows
-
-STARTUP = 20.0  # seconds a cold child may take to import, migrate and load the bundled bank
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotApi(TOKEN, bot_username="proctor_bot")
-    await server.start()
-    yield server
-    await server.stop()
+from sandbox.fakeapi import ApiError
+from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows
 
 
 async def _expired_exams(db_path: Path, users: list[tuple[int, str]]) -> None:

@@ -6,19 +6,10 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from sandbox.fakeapi import FakeBotApi
-from tests.process_helpers import SECRET, TOKEN, ProctorProcess, child_env, free_port
+from tests.process_helpers import SECRET, STARTUP, TOKEN, ProctorProcess, child_env, free_port
 
-STARTUP = 20.0
 CHOSEN = "chosen-webhook-secret-0123456789"
 
-
-@pytest.fixture
-async def api():
-    server = FakeBotApi(TOKEN, bot_username="proctor_bot")
-    await server.start()
-    yield server
-    await server.stop()
 
 
 @pytest.mark.parametrize("configured", [None, CHOSEN], ids=["random-secret", "PROCTOR_WEBHOOK_SECRET"])

@@ -27,6 +27,7 @@ from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams import steps
+from proctor.exams.states import AttemptMode, FinishReason
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +111,7 @@ async def _render(context, query, u: UserCtx, data: cb.Act, out: steps.Outcome) 
         case steps.Closed():
             await ack(query, t("exam_closed", u.lang))
         case steps.Expired(attempt=attempt):
-            await finish_and_report(context, attempt.id, "timeout")
+            await finish_and_report(context, attempt.id, FinishReason.timeout)
             await ack(query, t("exam_closed", u.lang))
         case steps.Stale(sheet=sheet, review=review):
             await ack(query, t("stale_button", u.lang))
@@ -126,7 +127,7 @@ async def _render(context, query, u: UserCtx, data: cb.Act, out: steps.Outcome) 
                 await _edit(query, text, kb)
                 return
             if data.action == "finish_yes":
-                await finish_and_report(context, sheet.attempt.id, "submitted")
+                await finish_and_report(context, sheet.attempt.id, FinishReason.submitted)
                 await ack(query)
                 return
             await ack(query)
@@ -145,7 +146,7 @@ async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -
         await _edit(query, t(kept, u.lang), None)
         return
     running = sheet.attempt
-    await attempts.finish_attempt(svc.db, running.id, svc.now(), "cancelled")
+    await attempts.finish_attempt(svc.db, running.id, svc.now(), FinishReason.cancelled)
     disarm_deadline(context.application, running.id)
     await release_daily(context, u.id)
     await ack(query)
@@ -154,7 +155,7 @@ async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -
             await context.bot.edit_message_reply_markup(running.chat_id, running.message_id, reply_markup=None)
         except BadRequest:
             pass
-    await _edit(query, t("cancelled_practice" if running.mode == "practice" else "cancelled", u.lang,
+    await _edit(query, t("cancelled_practice" if running.mode == AttemptMode.practice else "cancelled", u.lang,
                         title=to_script(running.title, u.script)), None)
 
 

@@ -18,6 +18,7 @@ from bot.i18n import t, tn
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
+from proctor.exams.states import FinishReason
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +108,7 @@ async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (running := await _running_here(update, context, u)) is None:
         return
     if running.deadline is not None and running.deadline <= services(context).now():
-        await finish_and_report(context, running.id, "timeout")
+        await finish_and_report(context, running.id, FinishReason.timeout)
         return
     ensure_deadline(context.application, running)
     await show_attempt(context, running.id, u, repost=True)

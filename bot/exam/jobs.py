@@ -12,6 +12,7 @@ from bot.exam import timer
 from bot.exam.screen import finish_and_report
 from bot.services import services
 from proctor.exams import service as attempts
+from proctor.exams.states import FinishReason
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,7 @@ async def deadline_reached(context: ContextTypes.DEFAULT_TYPE) -> None:
     if attempt.deadline is not None and attempt.deadline > svc.now():
         arm_deadline(context.application, attempt_id, attempt.deadline)  # the clock moved back: wait
         return
-    await finish_and_report(context, attempt_id, "timeout")
+    await finish_and_report(context, attempt_id, FinishReason.timeout)
 
 
 def ensure_deadline(app: Application, attempt) -> None:
@@ -66,7 +67,7 @@ async def recover(app: Application) -> None:
     sends them in the background) and re-arm the rest. Nothing here talks to Telegram."""
     svc = services(app)
     for a in await attempts.due_attempts(svc.db, svc.now()):
-        await attempts.finish_attempt(svc.db, a.id, svc.now(), "timeout")
+        await attempts.finish_attempt(svc.db, a.id, svc.now(), FinishReason.timeout)
         log.info("attempt %s expired while the bot was down: handed in", a.id)
     for a in await attempts.timed_running(svc.db):
         arm_deadline(app, a.id, a.deadline)

@@ -11,6 +11,7 @@ from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
+from proctor.exams.states import FinishReason
 
 
 async def navigate(update, context, u: UserCtx, data: cb.Act) -> None:
@@ -20,7 +21,7 @@ async def navigate(update, context, u: UserCtx, data: cb.Act) -> None:
     svc = services(context)
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():
-        await finish_and_report(context, sheet.attempt.id, "timeout")
+        await finish_and_report(context, sheet.attempt.id, FinishReason.timeout)
         await ack(query, t("exam_closed", u.lang))
         return
     if data.action == "grid":

@@ -14,6 +14,7 @@ from bot.userctx import UserCtx
 from proctor.exams import service as attempts
 from proctor.exams.model import wrong_positions
 from proctor.exams.seal import sealed_for
+from proctor.exams.states import AttemptStatus
 
 NEW = "1"  # the arg of the result card's buttons: the review opens as a new message (paging edits it)
 
@@ -25,7 +26,7 @@ async def review(update, context, u: UserCtx, data: cb.Act) -> None:
     query = update.callback_query
     svc = services(context)
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
-    if sheet.attempt.status != "finished":  # keys are shown only once the paper is handed in
+    if sheet.attempt.status != AttemptStatus.finished:  # keys are shown only once the paper is handed in
         await ack(query, t("review_after_finish", u.lang))
         return
     if await review_option(svc.db, sheet.attempt.paper_id) != ReviewOption.full:

@@ -16,6 +16,7 @@ from bot.services import services
 from bot.userctx import user_ctx
 from proctor.exams import service as attempts
 from proctor.exams import steps
+from proctor.exams.states import FinishReason
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ async def _answer(update: Update, context: ContextTypes.DEFAULT_TYPE, u, attempt
     out = await steps.take_step(svc.db, attempt_id, u.id, "typed", None, msg.text, svc.now())
     match out:
         case steps.Expired():
-            await finish_and_report(context, attempt_id, "timeout")
+            await finish_and_report(context, attempt_id, FinishReason.timeout)
         case steps.Refused(question=q):
             await msg.reply_text(t("empty_answer" if q.kind in render.TYPED else "not_typed", u.lang))
         case steps.Recorded(sheet=sheet, pos=pos, answer=rec, review=review):

@@ -9,7 +9,7 @@ from bank.errors import NotFound
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_bank_admin
-from bot.leads.review import _candidate_lang
+from bot.leads.review import candidate_lang
 from bot.outbox import kick
 from bot.services import services
 from proctor.outbox import Outgoing
@@ -55,7 +55,7 @@ async def keyfix(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def send_notice(app: Application, message: Outgoing) -> None:
     """The outbox's sender of "the key of a question you answered or disputed was fixed"."""
     p = message.payload
-    lang = await _candidate_lang(app, message.user_id)
+    lang = await candidate_lang(app, message.user_id)
     lines = [t("l_kf_notice_disputer", lang, qid=p["question"], id=p["dispute"])] if "dispute" in p else []
     if "new" in p:
         lines.append(t("l_kf_notice_score", lang, qid=p["question"], old=render.num(p["old"]),

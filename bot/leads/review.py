@@ -93,10 +93,10 @@ async def skip(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, p
 async def send_notice(app: Application, message: Outgoing) -> None:
     """The outbox's sender of "your answer was reviewed", in the candidate's language."""
     outcome = reviews.Outcome(**message.payload)
-    await app.bot.send_message(message.chat_id, render.review_notice(outcome, await _candidate_lang(app, outcome.user_id)))
+    await app.bot.send_message(message.chat_id, render.review_notice(outcome, await candidate_lang(app, outcome.user_id)))
 
 
-async def _candidate_lang(app_or_context, user_id: int) -> str:
+async def candidate_lang(app_or_context, user_id: int) -> str:
     """The language a candidate chose, else the bot's default."""
     svc = services(app_or_context)
     prefs = await find_prefs(svc.db, user_id)

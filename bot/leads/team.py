@@ -17,7 +17,7 @@ from bot.i18n import t
 from bot.leads import callbacks as cb
 from bot.leads.access import GROUPS, require_lead, seen, tell
 from bot.leads.callbacks import Press
-from bot.leads.review import _candidate_lang
+from bot.leads.review import candidate_lang
 from bot.services import services
 from bot.text_limits import MAX_TEXT, MAX_TOAST, clip
 from bot.userctx import UserCtx
@@ -103,7 +103,7 @@ async def _apply(context: ContextTypes.DEFAULT_TYPE, verb: str, chat_id: int, ti
                   else t("l_tm_no_request", lang, name=name))
     if done and verb != "remove":
         key = "l_tm_notice_rejected" if verb == "reject" else "l_tm_notice_added"
-        await tell(context, user_id, t(key, await _candidate_lang(context, user_id), title=title))
+        await tell(context, user_id, t(key, await candidate_lang(context, user_id), title=title))
     return done
 
 
