@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from bank import paper_settings
+from bank import matching_answer, paper_settings
 from bank.errors import (
     AlreadyRunning,
     AttemptClosed,
@@ -32,11 +32,13 @@ from proctor.storage.db import Database
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
 # the mock paper (/exam random): how many questions of each kind it draws, and its minutes
-MOCK_BLUEPRINT: dict[Kind, int] = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2}
+MOCK_BLUEPRINT: dict[Kind, int] = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2,
+                                   Kind.numerical: 2, Kind.matching: 1}
 MOCK_MINUTES = 60
 SECTION_NAMES = {
     Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
     Kind.short: "简答题", Kind.discussion: "讨论题", Kind.case: "案例分析题",
+    Kind.numerical: "数值题", Kind.matching: "匹配题",
 }
 
 
@@ -116,12 +118,16 @@ async def running_counts(db: Database, now: float) -> dict[str, int]:
 
 def plan_items(questions: list[tuple[str, Question]], *, shuffle: bool, rng: random.Random) -> list[tuple]:
     """(question_id, section, points, option_order) per askable question, options maybe shuffled
-    (those pinned at import stay in place)."""
+    (those pinned at import stay in place); a matching question's order is that of its choices."""
     out = []
     for section, q in questions:
         if not q.askable:
             continue
-        order = OptionOrder.draw(len(q.options), q.pinned, rng, shuffle).order if q.kind in CHOICE else ""
+        order = ""
+        if q.kind in CHOICE:
+            order = OptionOrder.draw(len(q.options), q.pinned, rng, shuffle).order
+        elif q.kind == Kind.matching:
+            order = OptionOrder.draw(len(matching_answer.choices(q)), [], rng, shuffle).order
         out.append((q.id, section, q.points, order))
     return out
 

@@ -24,6 +24,7 @@ from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
 from bank.paper_settings import policy_of
 from bank.paper_store import _QUESTION_SELECT, question_from_row
 from bank.typed_answer import typed_response
+from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
 from proctor.exams.states import AttemptMode
 from proctor.storage.db import Database
@@ -180,14 +181,15 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
             return Refused("unreadable", q)
         answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
     elif action == "toggle":
-        if q.kind != Kind.multi or not arg or not arg.isdigit() or int(arg) >= len(item.option_order):
+        answered = sheet.answers.get(pos)
+        new = toggled(item, q, arg, answered.response if answered else None)
+        if new is None:
             return Refused("bad_button", q)
-        new = "".join(sorted(set(item.draft) ^ {item.original_letter(int(arg))}))
         conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, a.id, pos))
     elif action == "submit":
-        if q.kind != Kind.multi or not item.draft:
+        if q.kind not in DRAFTED or not item.draft:
             return Refused("empty_draft", q)
-        answer = store_answer_in(conn, sheet, pos, item.draft, now, policy, advance=advance)
+        answer = store_answer_in(conn, sheet, pos, draft_response(q, item.draft), now, policy, advance=advance)
     elif action in ("next", "back"):
         to = max(0, min(len(sheet.items) - 1, pos + (1 if action == "next" else -1)))
         conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND status='running'", (to, a.id))
