@@ -18,7 +18,6 @@ from bank.typed_answer import typed_response
 from proctor.exams import service as attempts
 from proctor.exams import steps
 from proctor.exams.drafts import toggled
-from proctor.exams.model import Item
 
 T0 = 1_800_000_000.0
 PI = Question(number=1, kind=Kind.numerical, stem="pi?", answer=[["3.14", "0.005"], ["3.1", "0.05"], ["3", "0"]],
@@ -67,9 +66,10 @@ def test_the_matching_draft():
 
 
 def test_a_press_starts_from_the_stored_answer():
-    item = Item(pos=0, question_id=1, section="s", points=1.0, option_order="ABCD", flagged=False, draft="")
-    assert toggled(item, SOUNDS, "2", ["meow", "woof", None]) == "aba"
-    assert toggled(item, SOUNDS, "x", None) is None and toggled(item, SOUNDS, "9", None) is None
+    assert toggled(SOUNDS, "ABCD", "", "2", ["meow", "woof", None]) == "aba"
+    assert toggled(SOUNDS, "ABCD", "", "x") is None and toggled(SOUNDS, "ABCD", "", "9") is None
+    multi = Question(number=1, kind=Kind.multi, stem="m", options=["a", "b", "c"], answer="AC")
+    assert toggled(multi, "CAB", "A", "0") == "AC" and toggled(multi, "CAB", "AC", "1") == "C"
 
 
 @pytest.mark.parametrize("policy, score, verdict", [

@@ -2,6 +2,8 @@
 
 Groups get one set for everyone, chosen to avoid what the chat saw recently and to spread over
 papers and topics. Private chats put the user's due review cards (FSRS) first, then new questions.
+Matching questions are asked in private chats only: a group's answers are one tap or one reply
+each, and pairs take several presses per member.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bank.matching_answer import shown_count
 from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
 from bank.option_order import MAX_OPTIONS
 from proctor.daily.fsrs_cards import due_cards, known_questions
@@ -26,13 +29,19 @@ class Candidate:
     id: int
     paper_id: int
     topic: str  # the question's topic, else its section: what "balance across topics" spreads over
+    kind: Kind = Kind.single
+
+    @property
+    def group_askable(self) -> bool:
+        """May a group's quiz ask it? Not a matching question (private chats only)."""
+        return self.kind != Kind.matching
 
 
 def eligible(kind: str, flags: Iterable[str], retired: bool, exam_only: bool, n_options: int) -> bool:
     """May this question appear in daily practice?"""
     if exam_only or retired or Kind(kind) not in OBJECTIVE or set(flags) & UNASKABLE:
         return False
-    return Kind(kind) not in CHOICE or 2 <= n_options <= MAX_OPTIONS
+    return (Kind(kind) not in CHOICE and Kind(kind) != Kind.matching) or 2 <= n_options <= MAX_OPTIONS
 
 
 # What changes the candidates: papers (re)imported or toggled exam-only, questions added, retired,
@@ -60,16 +69,16 @@ async def candidates(db: Database) -> list[Candidate]:
 async def _load_candidates(db: Database) -> list[Candidate]:
     kinds = ",".join(f"'{k.value}'" for k in OBJECTIVE)
     rows = await db.fetchall(
-        f"""SELECT q.id, q.paper_id, q.section_id, q.kind, q.topic, q.flags, q.options, q.retired,
+        f"""SELECT q.id, q.paper_id, q.section_id, q.kind, q.topic, q.flags, q.options, q.answer, q.retired,
                    p.exam_only
             FROM questions q JOIN papers p ON p.id = q.paper_id
             LEFT JOIN question_checks c ON c.question_id = q.id
             WHERE p.exam_only = 0 AND q.retired = 0 AND COALESCE(c.held, '') = '' AND q.kind IN ({kinds})""")
     return [
-        Candidate(r["id"], r["paper_id"], r["topic"] or f"section {r['section_id']}")
+        Candidate(r["id"], r["paper_id"], r["topic"] or f"section {r['section_id']}", Kind(r["kind"]))
         for r in rows
         if eligible(r["kind"], json.loads(r["flags"]), bool(r["retired"]), bool(r["exam_only"]),
-                    len(json.loads(r["options"])))
+                    shown_count(r["kind"], json.loads(r["options"]), json.loads(r["answer"])))
     ]
 
 
@@ -148,7 +157,7 @@ async def choose_set(db: Database, chat_id: int, private_user: int | None, n: in
     cands = await candidates(db)
     recent = await recently_sent(db, chat_id, now)
     if private_user is None:
-        return pick_group_set(cands, recent, n, rng)
+        return pick_group_set([c for c in cands if c.group_askable], recent, n, rng)
     seal = await sealed_for(db, private_user)
     cands = [c for c in cands if not seal.covers(c.id)] or cands
     due = await due_cards(db, private_user, now)

@@ -15,6 +15,7 @@ import json
 from bank import matching_answer
 from bank.grading import grade
 from bank.models import Kind, MultiPolicy, Question
+from bank.option_order import OptionOrder
 from bank.paper_settings import multi_policy
 from bank.paper_store import get_questions
 from proctor.exams.model import Item
@@ -29,18 +30,21 @@ def draft_response(question: Question, draft: str) -> object:
     return draft
 
 
-def toggled(item: Item, question: Question, arg: str | None, answered: object | None) -> str | None:
-    """The draft after a press on option or left item `arg` (None: the press does not fit).
+def toggled(question: Question, option_order: str, draft: str, arg: str | None,
+            answered: object | None = None) -> str | None:
+    """The draft after a press on option or left item `arg` (None: the press does not fit), for an
+    exam's item or a daily quiz's alike (`option_order`: as shown there).
 
     multi: the option's letter ticked or unticked; matching: the left item's choice moves on,
     starting from the stored answer when there is no draft yet."""
     if not arg or not arg.isdigit():
         return None
-    if question.kind == Kind.multi and int(arg) < len(item.option_order):
-        return "".join(sorted(set(item.draft) ^ {item.original_letter(int(arg))}))
+    order = OptionOrder.of(option_order)
+    if question.kind == Kind.multi and int(arg) < len(order):
+        return "".join(sorted(set(draft) ^ {order.order[int(arg)]}))
     if question.kind == Kind.matching:
-        base = item.draft or matching_answer.response_draft(question, answered)
-        return matching_answer.cycle(question, item.order(), base, int(arg))
+        base = draft or matching_answer.response_draft(question, answered)
+        return matching_answer.cycle(question, order, base, int(arg))
     return None
 
 

@@ -182,7 +182,7 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
         answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
     elif action == "toggle":
         answered = sheet.answers.get(pos)
-        new = toggled(item, q, arg, answered.response if answered else None)
+        new = toggled(q, item.option_order, item.draft, arg, answered.response if answered else None)
         if new is None:
             return Refused("bad_button", q)
         conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, a.id, pos))
