@@ -138,12 +138,13 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
             parts += ["", t("match_draft", lang, a=draft_text(item))]
         elif ans is not None:
             parts += ["", t("your_answer", lang, a=shown_response(q, item, ans.response, lang))]
-        if q.kind in TYPED or q.kind in TYPE_HINTS:  # only fill-in questions have blanks
+        if q.kind in TYPED or q.kind in TYPE_HINTS:  # how to answer: blanks, a number, pairs, or text
             parts += ["", t(TYPE_HINTS.get(q.kind, "type_hint"), lang)]
-    return clip("\n".join(parts)), attempt_keyboard(sheet, item, q, lang, practice_done)
+    return clip("\n".join(parts)), attempt_keyboard(sheet, item, q, lang, practice_done, script)
 
 
-def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_done: bool) -> Keyboard:
+def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_done: bool,
+                     script: str = "orig") -> Keyboard:
     aid, pos = sheet.attempt.id, item.pos
     rows: list[list[Button]] = []
     if not practice_done:
@@ -160,7 +161,7 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
         elif q.kind == Kind.matching:
             answered = sheet.answers.get(pos)
             shown = item.draft or (matching_draft(q, answered.response) if answered else "")
-            rows += answer_forms.matching_rows(q, item.order(), shown, "orig",
+            rows += answer_forms.matching_rows(q, item.order(), shown, script,
                                                lambda i: cb.act(aid, "toggle", pos, i))
             rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, "submit", pos))])
         elif q.kind == Kind.truefalse:
