@@ -20,7 +20,7 @@ import aiosqlite
 
 from bank.errors import BankError, NotFound
 from bank.paper_store import list_papers
-from bank.store import record_audit
+from bank.store import one_row, record_audit
 from proctor import outbox
 from proctor.storage.db import Database
 from proctor.transitions import IllegalTransition, Machine  # noqa: F401 (IllegalTransition: callers catch it here)
@@ -258,7 +258,7 @@ async def create(db: Database, *, paper_id: int, team: int | None, lead: int, no
                    RETURNING id""",
                 (hash_token(token), paper_id, team, lead, now, now + window, extra_min, username, attempts,
                  int(notify and team is not None)))
-            invite_id = (await cur.fetchone())[0]
+            invite_id = one_row(await cur.fetchone())[0]
             await record_audit(conn, at=now, actor=lead, chat_id=team, action="invite_create",
                                target=f"invite:{invite_id}", paper=paper_id, closes_at=now + window,
                                extra_min=extra_min, username=username)

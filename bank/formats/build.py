@@ -108,7 +108,7 @@ def assemble(parsed: Parsed, *, file: str, stem: str, title: str) -> list[Paper]
     notes = list(parsed.notes) + [
         f"{kind.value} questions ({', '.join(places)}): stored, but the bot cannot ask them yet"
         for kind, places in held.items()]
-    out = []
+    out: list[Paper] = []
     for paper_title, sections in papers.items():
         slug = _slug(stem, paper_title, several)
         built = []

@@ -22,6 +22,7 @@ from bank.errors import (
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import get_questions, load_paper
+from bank.store import one_row
 from proctor import invites, outbox
 from proctor.exams import drafts, states
 from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
@@ -192,7 +193,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
             """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score,
                    invite_id) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id""",
             (user_id, chat_id, paper_id, mode, title, now, deadline, sum(p[2] for p in planned), invite_id))
-        attempt_id = (await cur.fetchone())[0]
+        attempt_id = one_row(await cur.fetchone())[0]
         if invite_id is not None:
             await invites.attach_in(conn, invite_id, attempt_id)
         await conn.executemany(

@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 
 from bank.errors import BankError, NotFound
+from bank.store import one_row
 from proctor import outbox
 from proctor.storage.db import Database
 from proctor.teams import audit
@@ -157,7 +158,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
             "WHERE id=? RETURNING score, max_score", (attempt_id, attempt_id))
         total = await cur.fetchone()
         cur = await conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
-        left = (await cur.fetchone())[0]
+        left = one_row(await cur.fetchone())[0]
         await audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
                            target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
                            provisional=row["score"], final=score)
