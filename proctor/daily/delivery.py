@@ -149,7 +149,7 @@ async def get_item(db: Database, delivery_id: int, pos: int) -> Item:
 async def item_by_message(db: Database, chat_id: int, message_id: int) -> tuple[Delivery, Item] | None:
     """The delivery and item whose question is the message `message_id` of this chat (one round trip)."""
 
-    def find(conn) -> tuple[Delivery, Item] | None:
+    def find(conn: sqlite3.Connection) -> tuple[Delivery, Item] | None:
         row = conn.execute(
             """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
                WHERE i.message_id=? AND d.chat_id=?""", (message_id, chat_id)).fetchone()

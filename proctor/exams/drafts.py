@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 
+import aiosqlite
+
 from bank.grading import grade
 from bank.models import MultiPolicy, Question
 from bank.paper_settings import multi_policy
 from bank.paper_store import get_questions
+from bank.store import Store
 from proctor.exams.model import Item
 
 
@@ -22,7 +25,7 @@ def pending_drafts(items: list[Item]) -> list[Item]:
     return [i for i in items if i.draft]
 
 
-async def draft_questions(db, attempt_id: int) -> tuple[dict[int, Question], MultiPolicy]:
+async def draft_questions(db: Store, attempt_id: int) -> tuple[dict[int, Question], MultiPolicy]:
     """The questions with a draft now, and the paper's multi policy: read before the hand-in's
     transaction (a draft ticked in between is graded too, see count_drafts_in)."""
     rows = await db.fetchall(
@@ -36,7 +39,7 @@ async def draft_questions(db, attempt_id: int) -> tuple[dict[int, Question], Mul
     return await get_questions(db, [r[0] for r in rows]), policy
 
 
-async def count_drafts_in(conn, attempt_id: int, questions: dict[int, Question], policy: MultiPolicy,
+async def count_drafts_in(conn: aiosqlite.Connection, attempt_id: int, questions: dict[int, Question], policy: MultiPolicy,
                           now: float) -> int:
     """Inside the hand-in's transaction: store each non-empty draft as its question's answer and
     clear it. Returns how many were counted."""

@@ -7,7 +7,9 @@ AlreadyRunning, AttemptLimitReached.
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import Iterable
+from typing import Any
 
 from bank import paper_settings
 from bank.errors import (
@@ -58,9 +60,10 @@ async def running_attempt(db: Database, user_id: int) -> Attempt | None:
 
 async def current_question_id(db: Database, user_id: int) -> int | None:
     """The question on the screen of the user's running attempt, if any."""
-    return await db.scalar(
+    qid: int | None = await db.scalar(
         "SELECT i.question_id FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id "
         "AND i.pos = t.current_pos WHERE t.user_id=? AND t.status='running'", (user_id,))
+    return qid
 
 
 async def load_sheet(db: Database, attempt_id: int, *, positions: Iterable[int] | str | None = None) -> Sheet:
@@ -89,9 +92,10 @@ async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: boo
 
 async def used_attempts(db: Database, user_id: int, paper_id: int) -> int:
     """Exam attempts that count toward the paper's limit: cancelled ones too, since the paper was seen."""
-    return await db.scalar(
+    used: int = await db.scalar(
         "SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='exam' "
         "AND status IN ('finished', 'cancelled')", (user_id, paper_id))
+    return used
 
 
 async def due_attempts(db: Database, now: float) -> list[Attempt]:
@@ -107,15 +111,16 @@ async def timed_running(db: Database) -> list[Attempt]:
 
 async def running_counts(db: Database, now: float) -> dict[str, int]:
     """Running attempts: all, timed, and timed ones past their deadline (not yet handed in)."""
-    row = await db.fetchone(
+    row = one_row(await db.fetchone(
         "SELECT COUNT(*) AS running, COUNT(deadline) AS timed, COUNT(CASE WHEN deadline<=? THEN 1 END) AS overdue "
-        "FROM attempts WHERE status='running'", (now,))
+        "FROM attempts WHERE status='running'", (now,)))
     return dict(row)
 
 
 # ---- building an attempt ------------------------------------------------------------------
 
-def plan_items(questions: list[tuple[str, Question]], *, shuffle: bool, rng: random.Random) -> list[tuple]:
+def plan_items(questions: list[tuple[str, Question]], *, shuffle: bool,
+               rng: random.Random) -> list[tuple[int | None, str, float, str]]:
     """(question_id, section, points, option_order) per askable question, options maybe shuffled
     (those pinned at import stay in place)."""
     out = []
@@ -162,7 +167,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
     if paper_id is not None:
         paper = await load_paper(db, paper_id)
         title = paper.title
-        limit = paper.settings.time_limit_min
+        limit: float = paper.settings.time_limit_min
         shuffle = shuffle and paper.settings.shuffle_options
         allowed = paper.settings.attempts_allowed
         if mode == AttemptMode.practice and paper.settings.exam_only:
@@ -205,12 +210,12 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
 
 # ---- answering and moving -----------------------------------------------------------------
 
-async def record_answer(db: Database, sheet: Sheet, pos: int, response, now: float, *,
+async def record_answer(db: Database, sheet: Sheet, pos: int, response: object, now: float, *,
                         advance: bool) -> AnswerRec:
     """Grade and store the answer at `pos` (replacing an earlier one); maybe move to the next question.
     Raises AttemptClosed. (A step from a chat goes through proctor.exams.steps.take_step.)"""
 
-    def store(conn) -> AnswerRec:
+    def store(conn: sqlite3.Connection) -> AnswerRec:
         row = conn.execute("SELECT status FROM attempts WHERE id=?", (sheet.attempt.id,)).fetchone()
         if not states.accepts_answers(AttemptStatus(row[0])):
             raise AttemptClosed(str(sheet.attempt.id))
@@ -228,7 +233,7 @@ async def move_to(db: Database, attempt_id: int, pos: int) -> None:
 async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> str:
     """Toggle one original letter of a multi draft; returns the new draft."""
 
-    def toggle(conn) -> str:
+    def toggle(conn: sqlite3.Connection) -> str:
         draft = conn.execute("SELECT draft FROM attempt_items WHERE attempt_id=? AND pos=?",
                              (attempt_id, pos)).fetchone()[0]
         new = "".join(sorted(set(draft) ^ {letter}))
@@ -282,7 +287,7 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
     return sheet.attempt, compute_result(sheet.items, sheet.answers)
 
 
-async def user_stats(db: Database, user_id: int) -> list[dict]:
+async def user_stats(db: Database, user_id: int) -> list[dict[str, Any]]:
     """Per paper: finished attempts, best and last score, as the paper's grading method counts."""
     rows = await db.fetchall(
         """SELECT a.paper_id, a.title, COUNT(*) AS n, MAX(a.score) AS best, a.max_score,

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from bank.grading import grade
 from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
 from bank.paper_settings import policy_of
-from bank.paper_store import _QUESTION_SELECT, question_from_row
+from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
+from bank.question_rows import question_from_row
 from bank.typed_answer import typed_response
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
 from proctor.exams.states import AttemptMode
@@ -170,7 +171,7 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
     advance = a.mode != AttemptMode.practice
     answer = None
     if action == "answer":
-        response = _choice(item, q, arg)
+        response: object = _choice(item, q, arg)
         if response is None:
             return Refused("bad_button", q)
         answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
@@ -198,11 +199,13 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
     else:  # finish_ask, finish_yes, finish_no: nothing is written here
         return Recorded(sheet, pos, None, review)
     after = sheet_in(conn, a.id, {pos, _current_pos(conn, a.id)})
+    assert after is not None, "the attempt was read in this transaction"
     return Recorded(after, pos, answer, review)
 
 
 def _current_pos(conn: sqlite3.Connection, attempt_id: int) -> int:
-    return conn.execute("SELECT current_pos FROM attempts WHERE id=?", (attempt_id,)).fetchone()[0]
+    pos: int = conn.execute("SELECT current_pos FROM attempts WHERE id=?", (attempt_id,)).fetchone()[0]
+    return pos
 
 
 async def take_step(db: Database, attempt_id: int, user_id: int, action: str, pos: int | None,

@@ -10,6 +10,7 @@ update whose effect was committed just before the crash still counts once.
 from __future__ import annotations
 
 import secrets
+import sqlite3
 
 from proctor.storage.db import Database
 
@@ -25,7 +26,7 @@ async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str 
     """True if this run should handle the update: the first delivery, or a delivery again of one a
     previous run claimed and never finished. False for a repeat that was handled (or is being
     handled by this run)."""
-    def claim_in(conn) -> bool:  # one round trip: claims cost every update
+    def claim_in(conn: sqlite3.Connection) -> bool:  # one round trip: claims cost every update
         return conn.execute(
             """INSERT INTO processed_updates (bot_id, update_id, at, state, run) VALUES (?, ?, ?, 'claimed', ?)
                ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at
@@ -50,8 +51,7 @@ async def is_done(db: Database, bot_id: int, update_id: int) -> bool:
 
 async def next_update_id(db: Database) -> int:
     """Above every update id this database has seen (Telegram's ids keep growing)."""
-    row = await db.fetchone("SELECT COALESCE(MAX(update_id), 0) FROM processed_updates")
-    return int(row[0]) + 1
+    return int(await db.scalar("SELECT COALESCE(MAX(update_id), 0) FROM processed_updates")) + 1
 
 
 async def forget_old(db: Database, now: float) -> None:

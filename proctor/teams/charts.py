@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from proctor.storage.db import Database
 from proctor.teams.leaderboard import Period
 from proctor.teams.roster import members_sql
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,7 @@ def render_png(data: ChartData, font: str | None = None) -> bytes:
     return buf.getvalue()
 
 
-def figure(data: ChartData, font: str | None = None):
+def figure(data: ChartData, font: str | None = None) -> Figure:
     """The chart's matplotlib Figure (imported here: only drawing a chart pays for matplotlib)."""
     # matplotlib is heavy: loaded only when a chart is drawn (not a circle)
     from matplotlib.backends.backend_agg import FigureCanvasAgg

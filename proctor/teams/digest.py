@@ -101,7 +101,9 @@ async def set_schedule(db: Database, chat_id: int, *, enabled: bool, weekday: in
             (chat_id, int(enabled), weekday, at_time, lead, now))
         await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="digest",
                            target=f"chat:{chat_id}", enabled=enabled, weekday=weekday, time=at_time)
-    return await get_schedule(db, chat_id)
+    schedule = await get_schedule(db, chat_id)
+    assert schedule is not None, "just written"
+    return schedule
 
 
 async def claim_week(db: Database, chat_id: int, week: str) -> bool:

@@ -39,15 +39,16 @@ class Dispute:
 
 async def question_for_message(db: Database, chat_id: int, message_id: int) -> int | None:
     """The question a bot message shows: a daily quiz item, or the current item of an exam."""
-    qid = await db.scalar(
+    qid: int | None = await db.scalar(
         "SELECT i.question_id FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id "
         "WHERE d.chat_id=? AND i.message_id=?", (chat_id, message_id))
     if qid is not None:
         return qid
-    return await db.scalar(
+    qid = await db.scalar(
         "SELECT i.question_id FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id "
         "AND i.pos = t.current_pos WHERE t.chat_id=? AND t.message_id=? ORDER BY t.id DESC LIMIT 1",
         (chat_id, message_id))
+    return qid
 
 
 async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id: int, reason: str,
@@ -65,7 +66,8 @@ async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id
         row = await cur.fetchone()
     if row is None:
         raise AlreadyDisputed(f"question {question_id} already disputed by {user_id}")
-    return row[0]
+    dispute_id: int = row[0]
+    return dispute_id
 
 
 async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> list[Dispute]:
@@ -73,7 +75,7 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
     roster (None: by anyone). The count per question is of the same disputes."""
     if scope is None:
         by_d = by_o = ""
-        params: list = []
+        params: list[object] = []
     else:
         by_d, by_o, params = f"AND {members_sql('d.user_id')}", f"AND {members_sql('o.user_id')}", [scope]
     rows = await db.fetchall(

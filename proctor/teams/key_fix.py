@@ -9,11 +9,14 @@ import json
 import re
 from dataclasses import dataclass, field
 
+import aiosqlite
+
 from bank.errors import BankError, NotFound
 from bank.grading import grade
-from bank.models import Kind, MultiPolicy, Question
+from bank.models import Answer, Kind, MultiPolicy, Question
 from bank.option_order import LETTERS
-from bank.paper_store import question_from_row
+from bank.question_rows import question_from_row
+from bank.store import one_row
 from proctor import outbox
 from proctor.storage.db import Database
 from proctor.teams import audit
@@ -46,7 +49,7 @@ class KeyFix:
     answers: int = 0  # answers regraded (changed or not)
 
 
-def new_key(q: Question, key: str | None, alternative: str | None):
+def new_key(q: Question, key: str | None, alternative: str | None) -> Answer:
     """The question's key after the fix, in its stored shape. Raises BadKey."""
     if alternative is not None:
         if q.kind != Kind.fill or not isinstance(q.answer, list):
@@ -78,7 +81,7 @@ def new_key(q: Question, key: str | None, alternative: str | None):
     return text  # written questions: the reference answer (their scores are a reviewer's)
 
 
-def _fraction(q: Question, response, policy: MultiPolicy) -> tuple[float, str]:
+def _fraction(q: Question, response: object, policy: MultiPolicy) -> tuple[float, str]:
     g = grade(q, response, multi_policy=policy)
     return (g.score / g.max_score if g.max_score else 0.0), g.verdict.value
 
@@ -99,7 +102,7 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
             raise OwnDispute(f"user {actor} may not fix the key of their own dispute {dispute_id}")
         cur = await conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
                                  "WHERE q.id=?", (qid,))
-        qrow = await cur.fetchone()
+        qrow = one_row(await cur.fetchone())  # the dispute's question (a foreign key)
         old_q = question_from_row(qrow)
         fixed = new_key(old_q, key, alternative)
         q = old_q.model_copy(update={"answer": fixed})
@@ -137,7 +140,8 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
     return KeyFix(qid, version, disputer, changes, regraded)
 
 
-async def _regrade(conn, q: Question, policy: MultiPolicy, version: int) -> tuple[int, list[Change]]:
+async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
+                   version: int) -> tuple[int, list[Change]]:
     """Rescore the exam answers (final, not a reviewer's) and the daily answers to `q`."""
     changes: list[Change] = []
     n = 0

@@ -6,14 +6,16 @@ earlier ranks higher (they got there first); then the lower user id, so the orde
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
-from proctor.chats import chat_zone, note_member  # noqa: F401  (their home: proctor/chats.py)
+from proctor.chats import chat_zone as chat_zone  # their home: proctor/chats.py
+from proctor.chats import note_member as note_member
 from proctor.daily.streaks import streaks
-from proctor.local_time import zone  # noqa: F401  (callers use lb.zone; its home is proctor/local_time.py)
+from proctor.local_time import zone as zone  # callers use lb.zone; its home is proctor/local_time.py
 from proctor.storage.db import Database
 from proctor.teams.roster import MEMBER
 
@@ -102,7 +104,7 @@ ORDER BY rank
 """
 
 
-async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, top: int):
+async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, top: int) -> list[sqlite3.Row]:
     return await db.fetchall(_BOARD, {
         "chat": chat_id, "start": period.start if period.start is not None else float("-inf"),
         "end": period.end if period.end is not None else float("inf"), "top": top,
@@ -165,7 +167,7 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
     if members_of is None and await db.scalar(
             "SELECT grading_method FROM papers WHERE id=?", (paper_id,)) == "best":
         return await _best_board(db, paper_id, also, top)
-    params: dict = {"paper": paper_id, "also": also if also is not None else 0, "top": top}
+    params: dict[str, object] = {"paper": paper_id, "also": also if also is not None else 0, "top": top}
     if members_of is not None:
         params.update({f"m{i}": chat for i, chat in enumerate(members_of)})
         teams = ",".join(f":m{i}" for i in range(len(members_of))) or "NULL"

@@ -68,7 +68,7 @@ def _text(raw: str) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list]:
+def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list[object]]:
     """What a reviewer may see: never their own answers; for a group's leads, only the members on
     its roster (granted by a lead, not by writing in the group), and never on exam-only (hiring)
     papers: anyone can make a group and be its administrator, so those stay with the configured
@@ -104,6 +104,8 @@ async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: 
                          x.answered_at, t.user_id, t.title FROM {pending}) p
             JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
             ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET ?""", [*params, skip % remaining])
+    if row is None:  # reviewed by someone else since the count
+        return None
     return Pending(attempt_id=row["attempt_id"], pos=row["pos"], user_id=row["user_id"], name=row["name"],
                    title=row["title"], question_id=row["question_id"], stem=row["stem"],
                    response=_text(row["response"]), reference=_text(row["answer"]),
@@ -156,7 +158,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
         cur = await conn.execute(
             "UPDATE attempts SET score=(SELECT COALESCE(SUM(score), 0) FROM answers WHERE attempt_id=?) "
             "WHERE id=? RETURNING score, max_score", (attempt_id, attempt_id))
-        total = await cur.fetchone()
+        total = one_row(await cur.fetchone())  # RETURNING: the attempt read above
         cur = await conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
         left = one_row(await cur.fetchone())[0]
         await audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
