@@ -13,7 +13,7 @@ import json
 import aiosqlite
 
 from bank.grading import grade
-from bank.models import MultiPolicy, Question
+from bank.models import Kind, MultiPolicy, Question
 from bank.paper_settings import multi_policy
 from bank.paper_store import get_questions
 from bank.store import Store
@@ -32,7 +32,7 @@ async def draft_questions(db: Store, attempt_id: int) -> tuple[dict[int, Questio
         "SELECT DISTINCT i.question_id, a.paper_id, "
         "EXISTS (SELECT 1 FROM attempt_items d WHERE d.attempt_id = a.id AND d.draft <> '') AS any_draft "
         "FROM attempts a JOIN attempt_items i ON i.attempt_id = a.id JOIN questions q ON q.id = i.question_id "
-        "WHERE a.id=? AND q.kind='multi'", (attempt_id,))
+        f"WHERE a.id=? AND q.kind='{Kind.multi}'", (attempt_id,))
     if not rows or not rows[0]["any_draft"]:  # the usual case: nothing ticked and not submitted
         return {}, MultiPolicy.partial
     policy = await multi_policy(db, paper_id=rows[0]["paper_id"])

@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
 
@@ -45,8 +46,9 @@ class Seal:
 NOTHING = Seal()
 
 # running exams -> the questions they seal: the sheet's own, and every question of a paper exam's paper
-_SEALED = """
-    WITH running AS (SELECT id, paper_id FROM attempts WHERE status = 'running' AND mode = 'exam' {who})
+_SEALED = f"""
+    WITH running AS (SELECT id, paper_id FROM attempts
+                     WHERE status = '{AttemptStatus.running}' AND mode = '{AttemptMode.exam}' {{who}})
     SELECT q.id, q.paper_id FROM running r JOIN attempt_items i ON i.attempt_id = r.id
          JOIN questions q ON q.id = i.question_id
     UNION SELECT q.id, q.paper_id FROM running r JOIN questions q ON q.paper_id = r.paper_id"""

@@ -28,7 +28,7 @@ from bank.store import one_row
 from proctor import invites, outbox
 from proctor.exams import drafts, states
 from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
-from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
 from proctor.exams.steps import sheet_in, store_answer_in
 from proctor.storage.db import Database
 
@@ -54,7 +54,8 @@ async def get_attempt(db: Database, attempt_id: int) -> Attempt:
 
 
 async def running_attempt(db: Database, user_id: int) -> Attempt | None:
-    row = await db.fetchone("SELECT * FROM attempts WHERE user_id=? AND status='running'", (user_id,))
+    row = await db.fetchone(f"SELECT * FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
+                            (user_id,))
     return None if row is None else Attempt.from_row(row)
 
 
@@ -62,7 +63,7 @@ async def current_question_id(db: Database, user_id: int) -> int | None:
     """The question on the screen of the user's running attempt, if any."""
     qid: int | None = await db.scalar(
         "SELECT i.question_id FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id "
-        "AND i.pos = t.current_pos WHERE t.user_id=? AND t.status='running'", (user_id,))
+        f"AND i.pos = t.current_pos WHERE t.user_id=? AND t.status='{AttemptStatus.running}'", (user_id,))
     return qid
 
 
@@ -93,19 +94,21 @@ async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: boo
 async def used_attempts(db: Database, user_id: int, paper_id: int) -> int:
     """Exam attempts that count toward the paper's limit: cancelled ones too, since the paper was seen."""
     used: int = await db.scalar(
-        "SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='exam' "
-        "AND status IN ('finished', 'cancelled')", (user_id, paper_id))
+        f"SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='{AttemptMode.exam}' "
+        f"AND status IN ('{AttemptStatus.finished}', '{AttemptStatus.cancelled}')", (user_id, paper_id))
     return used
 
 
 async def due_attempts(db: Database, now: float) -> list[Attempt]:
     rows = await db.fetchall(
-        "SELECT * FROM attempts WHERE status='running' AND deadline IS NOT NULL AND deadline<=?", (now,))
+        f"SELECT * FROM attempts WHERE status='{AttemptStatus.running}' AND deadline IS NOT NULL AND deadline<=?",
+        (now,))
     return [Attempt.from_row(r) for r in rows]
 
 
 async def timed_running(db: Database) -> list[Attempt]:
-    rows = await db.fetchall("SELECT * FROM attempts WHERE status='running' AND deadline IS NOT NULL")
+    rows = await db.fetchall(
+        f"SELECT * FROM attempts WHERE status='{AttemptStatus.running}' AND deadline IS NOT NULL")
     return [Attempt.from_row(r) for r in rows]
 
 
@@ -113,7 +116,7 @@ async def running_counts(db: Database, now: float) -> dict[str, int]:
     """Running attempts: all, timed, and timed ones past their deadline (not yet handed in)."""
     row = one_row(await db.fetchone(
         "SELECT COUNT(*) AS running, COUNT(deadline) AS timed, COUNT(CASE WHEN deadline<=? THEN 1 END) AS overdue "
-        "FROM attempts WHERE status='running'", (now,)))
+        f"FROM attempts WHERE status='{AttemptStatus.running}'", (now,)))
     return dict(row)
 
 
@@ -188,7 +191,8 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         raise NotFound("this paper has no question that can be asked")
     async with db.write() as conn:
         # re-checked inside the transaction: a double tap on Start creates one attempt
-        cur = await conn.execute("SELECT 1 FROM attempts WHERE user_id=? AND status='running'", (user_id,))
+        cur = await conn.execute(f"SELECT 1 FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
+                                 (user_id,))
         if await cur.fetchone():
             raise AlreadyRunning(str(user_id))
         if invite_id is not None:  # the window and the invite's attempts, checked with the insert
@@ -227,7 +231,7 @@ async def record_answer(db: Database, sheet: Sheet, pos: int, response: object, 
 
 async def move_to(db: Database, attempt_id: int, pos: int) -> None:
     await db.run_write(lambda conn: conn.execute(
-        "UPDATE attempts SET current_pos=? WHERE id=? AND status='running'", (pos, attempt_id)))
+        f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'", (pos, attempt_id)))
 
 
 async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> str:
@@ -271,9 +275,9 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
                 await drafts.count_drafts_in(conn, attempt_id, *ticked, now)
         # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
         cur = await conn.execute(
-            """UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
+            f"""UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
                    score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
-               WHERE id=? AND status='running' RETURNING user_id, chat_id, invite_id""",
+               WHERE id=? AND status='{AttemptStatus.running}' RETURNING user_id, chat_id, invite_id""",
             (status.value, now, now, reason, attempt_id, attempt_id))
         row = await cur.fetchone()
         if row is None:
@@ -290,11 +294,13 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
 async def user_stats(db: Database, user_id: int) -> list[dict[str, Any]]:
     """Per paper: finished attempts, best and last score, as the paper's grading method counts."""
     rows = await db.fetchall(
-        """SELECT a.paper_id, a.title, COUNT(*) AS n, MAX(a.score) AS best, a.max_score,
+        f"""SELECT a.paper_id, a.title, COUNT(*) AS n, MAX(a.score) AS best, a.max_score,
                   (SELECT score FROM attempts b WHERE b.user_id=a.user_id AND b.paper_id IS a.paper_id
-                     AND b.status='finished' AND b.mode='exam' ORDER BY b.finished_at DESC LIMIT 1) AS last,
-                  COALESCE(p.grading_method, 'best') AS method
+                     AND b.status='{AttemptStatus.finished}' AND b.mode='{AttemptMode.exam}'
+                     ORDER BY b.finished_at DESC LIMIT 1) AS last,
+                  COALESCE(p.grading_method, '{GradingMethod.best}') AS method
            FROM attempts a LEFT JOIN papers p ON p.id=a.paper_id
-           WHERE a.user_id=? AND a.status='finished' AND a.mode='exam' AND a.invite_id IS NULL
+           WHERE a.user_id=? AND a.status='{AttemptStatus.finished}' AND a.mode='{AttemptMode.exam}'
+             AND a.invite_id IS NULL
            GROUP BY a.paper_id, a.title ORDER BY MAX(a.finished_at) DESC""", (user_id,))
     return [dict(r) for r in rows]

@@ -26,7 +26,7 @@ from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
 from bank.question_rows import question_from_row
 from bank.typed_answer import typed_response
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
-from proctor.exams.states import AttemptMode
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
 ANSWERING = frozenset({"answer", "submit", "typed"})  # the steps that store an answer
@@ -191,7 +191,8 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
         answer = store_answer_in(conn, sheet, pos, item.draft, now, policy, advance=advance)
     elif action in ("next", "back"):
         to = max(0, min(len(sheet.items) - 1, pos + (1 if action == "next" else -1)))
-        conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND status='running'", (to, a.id))
+        conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
+                     (to, a.id))
     elif action == "flag":
         conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
     elif action not in MOVES:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bank.errors import BankError, NotFound
 from proctor.storage.db import Database
@@ -10,6 +11,14 @@ from proctor.teams import audit
 from proctor.teams.roster import members_sql
 
 MAX_REASON = 500
+
+
+class DisputeStatus(StrEnum):
+    """`disputes.status`: raised, then upheld (its key may be fixed) or dismissed by a lead."""
+
+    open = "open"
+    upheld = "upheld"
+    dismissed = "dismissed"
 
 
 class AlreadyDisputed(BankError):
@@ -81,10 +90,10 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
     rows = await db.fetchall(
         f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
                   (SELECT COUNT(*) FROM disputes o WHERE o.question_id = d.question_id
-                   AND o.status = 'open' {by_o}) AS n
+                   AND o.status = '{DisputeStatus.open}' {by_o}) AS n
            FROM disputes d JOIN questions q ON q.id = d.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
-           WHERE d.status = 'open' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
+           WHERE d.status = '{DisputeStatus.open}' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
         (*params, *params, limit))
     return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
                     r["status"], r["created_at"], r["n"]) for r in rows]
@@ -93,18 +102,19 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
 async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, chat_id: int | None,
                   now: float) -> tuple[int, int]:
     """Close an open dispute; returns (question id, candidate id). Raises NotFound, OwnDispute."""
-    status = "upheld" if upheld else "dismissed"
+    status = DisputeStatus.upheld if upheld else DisputeStatus.dismissed
     async with db.write() as conn:
-        cur = await conn.execute("SELECT user_id FROM disputes WHERE id=? AND status='open'", (dispute_id,))
+        cur = await conn.execute(f"SELECT user_id FROM disputes WHERE id=? AND status='{DisputeStatus.open}'",
+                                 (dispute_id,))
         raiser = await cur.fetchone()
         if raiser is not None and raiser[0] == lead:
             raise OwnDispute(f"user {lead} may not resolve their own dispute {dispute_id}")
         cur = await conn.execute(
-            "UPDATE disputes SET status=?, resolved_by=?, resolved_at=? WHERE id=? AND status='open' "
-            "RETURNING question_id, user_id", (status, lead, now, dispute_id))
+            f"UPDATE disputes SET status=?, resolved_by=?, resolved_at=? WHERE id=? AND status='{DisputeStatus.open}' "
+            "RETURNING question_id, user_id", (status.value, lead, now, dispute_id))
         row = await cur.fetchone()
         if row is None:
             raise NotFound(f"no open dispute {dispute_id}")
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=f"dispute_{status}",
+        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=f"dispute_{status.value}",
                            target=f"dispute:{dispute_id}", target_user=row[1], question=row[0])
     return row[0], row[1]

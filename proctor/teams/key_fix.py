@@ -20,7 +20,7 @@ from bank.store import one_row
 from proctor import outbox
 from proctor.storage.db import Database
 from proctor.teams import audit
-from proctor.teams.disputes import OwnDispute
+from proctor.teams.disputes import DisputeStatus, OwnDispute
 
 NOTICE = "key_fix"  # outbox kind: the bot renders it in the candidate's language
 _BLANKS = re.compile(r"\s*[、|;；]\s*")
@@ -92,7 +92,8 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
     `regrade` rescore every final, machine-graded answer to it. Raises NotFound, OwnDispute, BadKey."""
     async with db.write() as conn:
         cur = await conn.execute(
-            "SELECT d.question_id, d.user_id, d.chat_id FROM disputes d WHERE d.id=? AND d.status IN ('open','upheld') "
+            "SELECT d.question_id, d.user_id, d.chat_id FROM disputes d WHERE d.id=? "
+            f"AND d.status IN ('{DisputeStatus.open}','{DisputeStatus.upheld}') "
             "AND NOT EXISTS (SELECT 1 FROM key_versions k WHERE k.dispute_id = d.id)", (dispute_id,))
         row = await cur.fetchone()
         if row is None:
@@ -110,7 +111,7 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
         version = qrow["key_version"] + 1
         await conn.execute("UPDATE questions SET answer=?, key_version=? WHERE id=?",
                            (json.dumps(fixed, ensure_ascii=False), version, qid))
-        await conn.execute("UPDATE disputes SET status='upheld', resolved_by=COALESCE(resolved_by, ?), "
+        await conn.execute(f"UPDATE disputes SET status='{DisputeStatus.upheld}', resolved_by=COALESCE(resolved_by, ?), "
                            "resolved_at=COALESCE(resolved_at, ?) WHERE id=?", (actor, now, dispute_id))
         changes: list[Change] = []
         regraded = 0

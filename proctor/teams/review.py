@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from bank.errors import BankError, NotFound
 from bank.store import one_row
 from proctor import outbox
+from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.roster import members_sql
@@ -94,7 +95,8 @@ async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: 
     if attempt_id is not None:  # one attempt's answers only (an invite's result card)
         where += " AND x.attempt_id = ?"
         params.append(attempt_id)
-    pending = f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 AND t.status = 'finished' {where}"
+    pending = (f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 "
+               f"AND t.status = '{AttemptStatus.finished}' {where}")
     remaining = await db.scalar(f"SELECT COUNT(*) FROM {pending}", params)
     if not remaining:
         return None
