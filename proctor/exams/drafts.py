@@ -39,8 +39,8 @@ async def draft_questions(db: Store, attempt_id: int) -> tuple[dict[int, Questio
     return await get_questions(db, [r[0] for r in rows]), policy
 
 
-async def count_drafts_in(conn: aiosqlite.Connection, attempt_id: int, questions: dict[int, Question], policy: MultiPolicy,
-                          now: float) -> int:
+async def count_drafts_in(conn: aiosqlite.Connection, attempt_id: int, questions: dict[int, Question],
+                          policy: MultiPolicy, now: float) -> int:
     """Inside the hand-in's transaction: store each non-empty draft as its question's answer and
     clear it. Returns how many were counted."""
     cur = await conn.execute(
