@@ -102,7 +102,7 @@ def assemble(parsed: Parsed, *, file: str, stem: str, title: str) -> list[Paper]
         kinds.setdefault((paper, section), item.question.kind)
     several = len(papers) > 1
     notes = list(parsed.notes)
-    out = []
+    out: list[Paper] = []
     for paper_title, sections in papers.items():
         slug = _slug(stem, paper_title, several)
         built = []

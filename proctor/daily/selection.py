@@ -13,10 +13,12 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bank.matching_answer import shown_count
 from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
 from bank.option_order import MAX_OPTIONS
+from bank.store import one_row
 from proctor.daily.fsrs_cards import due_cards, known_questions
 from proctor.exams.seal import sealed_for
 from proctor.storage.db import Database
@@ -49,7 +51,7 @@ def eligible(kind: str, flags: Iterable[str], retired: bool, exam_only: bool, n_
 _VERSION = """SELECT (SELECT group_concat(id || ':' || exam_only || ':' || imported_at) FROM papers),
                      (SELECT COUNT(*) FROM questions), (SELECT total(id * retired) FROM questions),
                      (SELECT COUNT(*) || ':' || total(question_id) FROM question_checks WHERE held != '')"""
-_cache: dict[int, tuple[tuple, list[Candidate]]] = {}
+_cache: dict[int, tuple[tuple[Any, ...], list[Candidate]]] = {}
 
 
 async def candidates(db: Database) -> list[Candidate]:
@@ -57,7 +59,7 @@ async def candidates(db: Database) -> list[Candidate]:
 
     Cached per database until a paper or question changes: at 09:00 every chat asks at once.
     """
-    version = tuple(await db.fetchone(_VERSION))
+    version = tuple(one_row(await db.fetchone(_VERSION)))  # sub-selects only: always one row
     hit = _cache.get(id(db))
     if hit is not None and hit[0] == version:
         return hit[1]

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 
+import aiosqlite
+
 from bank import matching_answer
 from bank.grading import grade
 from bank.models import Kind, MultiPolicy, Question
 from bank.option_order import OptionOrder
 from bank.paper_settings import multi_policy
 from bank.paper_store import get_questions
+from bank.store import Store
 from proctor.exams.model import Item
 
 DRAFTED = frozenset({Kind.multi, Kind.matching})  # the kinds answered by presses, then Submit
@@ -53,22 +56,22 @@ def pending_drafts(items: list[Item]) -> list[Item]:
     return [i for i in items if i.draft]
 
 
-async def draft_questions(db, attempt_id: int) -> tuple[dict[int, Question], MultiPolicy]:
+async def draft_questions(db: Store, attempt_id: int) -> tuple[dict[int, Question], MultiPolicy]:
     """The questions with a draft now, and the paper's multi policy: read before the hand-in's
     transaction (a draft ticked in between is graded too, see count_drafts_in)."""
     rows = await db.fetchall(
         "SELECT DISTINCT i.question_id, a.paper_id, "
         "EXISTS (SELECT 1 FROM attempt_items d WHERE d.attempt_id = a.id AND d.draft <> '') AS any_draft "
         "FROM attempts a JOIN attempt_items i ON i.attempt_id = a.id JOIN questions q ON q.id = i.question_id "
-        "WHERE a.id=? AND q.kind IN ('multi', 'matching')", (attempt_id,))
+        f"WHERE a.id=? AND q.kind IN ('{Kind.multi}', '{Kind.matching}')", (attempt_id,))
     if not rows or not rows[0]["any_draft"]:  # the usual case: nothing ticked and not submitted
         return {}, MultiPolicy.partial
     policy = await multi_policy(db, paper_id=rows[0]["paper_id"])
     return await get_questions(db, [r[0] for r in rows]), policy
 
 
-async def count_drafts_in(conn, attempt_id: int, questions: dict[int, Question], policy: MultiPolicy,
-                          now: float) -> int:
+async def count_drafts_in(conn: aiosqlite.Connection, attempt_id: int, questions: dict[int, Question],
+                          policy: MultiPolicy, now: float) -> int:
     """Inside the hand-in's transaction: store each non-empty draft as its question's answer and
     clear it. Returns how many were counted."""
     cur = await conn.execute(
