@@ -120,3 +120,72 @@ async def draw(db: Database, blueprint: Blueprint, rng: random.Random, *,
     if strict and short:
         raise Shortfall(short)
     return chosen
+
+
+class BadBlueprint(BankError):
+    """A blueprint line or file that can't be read; the message names the line and what was expected."""
+
+
+KIND_NAMES: dict[str, Kind] = {k.value: k for k in Kind} | {
+    "tf": Kind.truefalse, "true/false": Kind.truefalse, "单选": Kind.single, "单选题": Kind.single,
+    "多选": Kind.multi, "多选题": Kind.multi, "判断": Kind.truefalse, "判断题": Kind.truefalse,
+    "填空": Kind.fill, "填空题": Kind.fill, "简答": Kind.short, "简答题": Kind.short,
+}
+LINE_HELP = "kind count [points] [topic:NAME] [paper:SLUG]"
+
+
+def part_of(line: str, paper_ids: dict[str, int]) -> Part:
+    """One part from a line like `single 5 2 topic:LoRA paper:demo`. Raises BadBlueprint."""
+    words = line.split()
+    if len(words) < 2 or words[0].lower() not in KIND_NAMES or not words[1].isdigit() or int(words[1]) < 1:
+        raise BadBlueprint(f"“{line.strip()[:60]}”: expected {LINE_HELP}")
+    kind, count = KIND_NAMES[words[0].lower()], int(words[1])
+    points: float | None = None
+    topics: list[str] = []
+    papers: list[int] = []
+    for w in words[2:]:
+        if w.startswith(("topic:", "paper:")):
+            name, _, value = w.partition(":")
+            if name == "topic":
+                topics.append(value)
+            elif value in paper_ids:
+                papers.append(paper_ids[value])
+            else:
+                raise BadBlueprint(f"“{line.strip()[:60]}”: no paper {value!r}")
+        elif points is None and _number(w) is not None:
+            points = _number(w)
+        else:
+            raise BadBlueprint(f"“{line.strip()[:60]}”: “{w[:30]}” is not points, topic:NAME or paper:SLUG")
+    if count > 500:
+        raise BadBlueprint(f"“{line.strip()[:60]}”: at most 500 questions a part")
+    return Part(kind, count, points, tuple(topics), tuple(papers))
+
+
+def parse_lines(text: str, paper_ids: dict[str, int], *, exam_pool: bool = False) -> Blueprint:
+    """A blueprint from one part per line. Raises BadBlueprint."""
+    parts = [part_of(line, paper_ids) for line in text.splitlines() if line.strip()]
+    if not parts:
+        raise BadBlueprint(f"no parts: one line each, {LINE_HELP}")
+    return Blueprint(tuple(parts), exam_pool)
+
+
+def _number(word: str) -> float | None:
+    try:
+        value = float(word)
+    except ValueError:
+        return None
+    return value if 0 < value <= 1000 else None
+
+
+async def paper_ids(db: Database) -> dict[str, int]:
+    """Imported papers by slug: what `paper:SLUG` may name."""
+    return {r["slug"]: r["id"] for r in await db.fetchall("SELECT slug, id FROM papers WHERE blueprint IS NULL")}
+
+
+async def pool_counts(db: Database, *, exam_pool: bool = False) -> dict[Kind, int]:
+    """Askable questions per kind that a blueprint may draw."""
+    counts: dict[Kind, int] = {}
+    for q in (await _pool(db, exam_pool)).values():
+        if q.askable:
+            counts[q.kind] = counts.get(q.kind, 0) + 1
+    return counts

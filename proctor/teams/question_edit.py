@@ -270,3 +270,20 @@ async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
         if new != old:
             changes.append(Change(user_id, old, new, max_score))
     return n, changes
+
+
+async def answer_count(db: Database, question_id: int) -> int:
+    """Machine-graded answers a regrade would rescore (exams and daily quizzes)."""
+    n: int = await db.scalar(
+        "SELECT (SELECT COUNT(*) FROM answers WHERE question_id=? AND final=1 AND reviewed_by IS NULL) "
+        "+ (SELECT COUNT(*) FROM daily_answers WHERE question_id=?)", (question_id, question_id))
+    return n
+
+
+def key_text(answer: object) -> str:
+    """A key as a lead reads it: letters, true/false, blanks separated by 、, alternatives by /."""
+    if isinstance(answer, bool):
+        return "true" if answer else "false"
+    if isinstance(answer, list):
+        return "、".join(" / ".join(str(a) for a in alts) if isinstance(alts, list) else str(alts) for alts in answer)
+    return str(answer)
