@@ -97,7 +97,7 @@ class Question(BaseModel):
     key_terms: list[str] | None = None
     # the version of its text and key (/editq, /keyfix): 1 until a lead edits it; an answer is graded
     # against the version its sheet showed
-    version: int = Field(1, exclude=True)
+    version: int = Field(default=1, exclude=True)
 
     @property
     def askable(self) -> bool:
@@ -155,8 +155,8 @@ class Paper(BaseModel):
     notes: list[str] = Field(default_factory=list)
     # a composed paper (/newpaper): its blueprint as JSON, and whether each attempt draws anew; its
     # sections hold the frozen draw (the one shown in lists). None: an imported paper.
-    blueprint: str | None = Field(None, exclude=True)
-    per_candidate: bool = Field(False, exclude=True)
+    blueprint: str | None = Field(default=None, exclude=True)
+    per_candidate: bool = Field(default=False, exclude=True)
 
     def questions(self) -> list[Question]:
         return [q for s in self.sections for q in s.questions]

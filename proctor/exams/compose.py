@@ -87,14 +87,16 @@ async def compose_paper(db: Database, draft: Draft, *, actor: int, now: float, c
         if await cur.fetchone():
             raise BadPaper(f"a paper is already called “{title}”")
         cur = await conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM papers")
-        n = (await cur.fetchone())[0]
+        n = (await cur.fetchone() or (1,))[0]
         slug = f"composed-{n}"
         cur = await conn.execute(
             "INSERT INTO papers (slug, title, source_file, time_limit_min, exam_only, imported_at, blueprint, "
             "per_candidate) VALUES (?,?,?,?,?,?,?,?) RETURNING id",
             (slug, title, "", draft.minutes, int(draft.exam_only), now, pool_of(draft).to_json(),
              int(draft.per_candidate)))
-        paper_id = (await cur.fetchone())[0]
+        row = await cur.fetchone()
+        assert row is not None  # RETURNING gives the inserted row
+        paper_id = row[0]
         await conn.executemany(
             "INSERT INTO composed_items (paper_id, pos, question_id, section, points) VALUES (?,?,?,?,?)",
             [(paper_id, pos, q.id, section, q.points) for pos, (section, q) in enumerate(drawn)])

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from bank.errors import NotFound
 from bank.models import MultiPolicy
-from bank.paper_store import question_from_row
+from bank.question_rows import question_from_row
 from proctor import outbox
 from proctor.storage.db import Database
 from proctor.teams import audit
@@ -46,6 +46,8 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
         cur = await conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
                                  "WHERE q.id=?", (qid,))
         qrow = await cur.fetchone()
+        if qrow is None:  # the dispute's question is gone (a dispute row outlived it)
+            raise NotFound(f"no question {qid}")
         old_q = question_from_row(qrow)
         q = old_q.model_copy(update={"answer": new_key(old_q, key, alternative)})
         await conn.execute("UPDATE disputes SET status='upheld', resolved_by=COALESCE(resolved_by, ?), "

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 
 import aiosqlite
 
@@ -78,7 +79,7 @@ class Edited:
     question_id: int
     version: int
     field: str
-    changes: list[Change] = field(default_factory=list)  # answers whose score changed
+    changes: list[Change] = dataclasses.field(default_factory=list)  # answers whose score changed
     answers: int = 0  # answers regraded (changed or not)
 
 
