@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from bank.errors import BankError
 from bank.models import Question
+from bank.store import record_audit
 from proctor.exams.blueprint import Blueprint, draw
 from proctor.storage.db import Database
-from proctor.teams import audit
 
 MAX_MINUTES = 600
 MAX_TITLE = 80
@@ -100,7 +100,7 @@ async def compose_paper(db: Database, draft: Draft, *, actor: int, now: float, c
         await conn.executemany(
             "INSERT INTO composed_items (paper_id, pos, question_id, section, points) VALUES (?,?,?,?,?)",
             [(paper_id, pos, q.id, section, q.points) for pos, (section, q) in enumerate(drawn)])
-        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="paper_compose",
+        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_compose",
                            target=f"paper:{paper_id}", title=title, questions=len(drawn),
                            per_candidate=draft.per_candidate, exam_only=draft.exam_only)
     return Composed(paper_id, slug, _summary(drawn))

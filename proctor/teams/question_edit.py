@@ -9,9 +9,9 @@ One transaction: the new version, the regraded answers and totals, the audit ent
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-import dataclasses
 from dataclasses import dataclass
 
 import aiosqlite
