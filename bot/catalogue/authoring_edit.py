@@ -47,7 +47,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "eq_btn_regrade": {"en": "💾 Save and regrade", "zh": "💾 保存并重新评分"},
     "eq_btn_keep": {"en": "💾 Save, keep past scores", "zh": "💾 保存，保留原分数"},
     "eq_saved": {"en": "✅ Question #{id} is now at version {version}.", "zh": "✅ 题目 #{id} 已更新为第 {version} 版。"},
-    "eq_regraded": {"en": "{answers} answers regraded, {changed} scores changed; those candidates are told.",
+    "eq_regraded": {"en": "{answers} {answers:answer|answers} regraded, {changed} {changed:score|scores} changed; "
+                           "those candidates are told.",
                     "zh": "已重新评分 {answers} 份作答，{changed} 个分数有变化；已通知相关考生。"},
     "eq_kept": {"en": "Past answers keep their scores (graded against the version they were shown).",
                 "zh": "已有作答保留原分数（按作答时显示的版本评分）。"},
@@ -72,7 +73,8 @@ TEXTS: dict[str, dict[str, str]] = {
                  "zh": "题库题目不足：{parts}。请发送新的组卷规则，或取消。"},
     "np_short_part": {"en": "{kind} {want} wanted, {have} available", "zh": "{kind} 需要 {want} 道，仅有 {have} 道"},
     "np_preview": {
-        "en": "Preview: “{title}”\n{n} questions ({kinds}), {points} points, {minutes} minutes.\n"
+        "en": "Preview: “{title}”\n{n} {n:question|questions} ({kinds}), {points} {points:point|points}, "
+              "{minutes} {minutes:minute|minutes}.\n"
               "Questions: {draw}. {mode}",
         "zh": "预览：“{title}”\n共 {n} 题（{kinds}），{points} 分，{minutes} 分钟。\n抽题：{draw}。{mode}",
     },
