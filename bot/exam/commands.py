@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 async def _offered_papers(context, *, practice: bool = False) -> list:
     """Papers with something to ask; exam-only (hiring) papers are never offered for practice, and
     invite-only ones never at all (only an invite opens them)."""
-    return [p for p in await list_papers(services(context).db)
+    return [p for p in await list_papers(services(context).db, composed=True)
             if any(q.askable for q in p.questions()) and not (practice and p.settings.exam_only)
             and not p.settings.invite_only]
 
