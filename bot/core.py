@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import threading
+from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
@@ -13,15 +14,15 @@ from telegram.ext import (
     ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
-    ContextTypes,
     MessageHandler,
     TypeHandler,
     filters,
 )
 
 from bank.grading import warm_up
+from bot.context import Ctx
 from bot.i18n import pick_lang, t
-from bot.services import services
+from bot.services import Slot, services
 from bot.userctx import user_ctx
 from proctor.people import users as user_store
 from proctor.storage import updates
@@ -36,7 +37,7 @@ COMMANDS = [
 ]
 
 
-async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def drop_repeated_update(update: Update, context: Ctx) -> None:
     """Telegram delivers at least once: an update_id handled before is not handled again (one whose
     handling a stopped process cut short is: see proctor.storage.updates)."""
     svc = services(context)
@@ -57,15 +58,19 @@ class ProctorApplication(Application):
             svc.claimed.discard(update.update_id)
 
 
-def add_start_payload(app: Application, prefix: str, handler) -> None:
+StartPayload = Callable[[Update, Ctx, str], Awaitable[None]]  # (update, context, the payload)
+_START_PAYLOADS: Slot[dict[str, StartPayload]] = Slot("start_payloads", dict)  # prefix -> its feature's handler
+
+
+def add_start_payload(app: Application, prefix: str, handler: StartPayload) -> None:
     """Deep links (`t.me/<bot>?start=<payload>`) whose payload starts with `prefix` go to `handler`."""
-    services(app).extra.setdefault("start_payloads", {})[prefix] = handler
+    _START_PAYLOADS.of(app)[prefix] = handler
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start(update: Update, context: Ctx) -> None:
     """Greet the user and list what they can do (a deep link's payload goes to its feature)."""
     arg = context.args[0] if context.args else ""
-    for prefix, handler in services(context).extra.get("start_payloads", {}).items():
+    for prefix, handler in _START_PAYLOADS.of(context).items():
         if arg.startswith(prefix):
             await handler(update, context, arg)
             return
@@ -73,13 +78,13 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.effective_message.reply_text(t("start", u.lang, name=u.first_name))
 
 
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def help_command(update: Update, context: Ctx) -> None:
     """List every command."""
     u = await user_ctx(update, context)
     await update.effective_message.reply_text(t("help", u.lang))
 
 
-async def _choice(update: Update, context: ContextTypes.DEFAULT_TYPE, u, allowed: tuple[str, ...],
+async def _choice(update: Update, context: Ctx, u, allowed: tuple[str, ...],
                   usage: str) -> str | None:
     """The command's one argument if it is one of `allowed`; otherwise the usage is sent and None."""
     arg = context.args[0].lower() if context.args else ""
@@ -89,7 +94,7 @@ async def _choice(update: Update, context: ContextTypes.DEFAULT_TYPE, u, allowed
     return None
 
 
-async def set_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def set_lang(update: Update, context: Ctx) -> None:
     """Override the interface language: /lang en|zh|auto."""
     u = await user_ctx(update, context)
     if (arg := await _choice(update, context, u, ("en", "zh", "auto"), "lang_usage")) is None:
@@ -99,7 +104,7 @@ async def set_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.effective_message.reply_text(t("lang_set", u.lang))
 
 
-async def set_script(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def set_script(update: Update, context: Ctx) -> None:
     """Show questions as written, in Simplified or in Traditional: /script orig|hans|hant."""
     u = await user_ctx(update, context)
     if (arg := await _choice(update, context, u, ("orig", "hans", "hant"), "script_usage")) is None:
@@ -108,13 +113,13 @@ async def set_script(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     await update.effective_message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
 
 
-async def garbled_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def garbled_button(update: Update, context: Ctx) -> None:
     """Any button no feature recognised: forged, garbled or from an old version."""
     u = await user_ctx(update, context)
     await update.callback_query.answer(t("button_unknown", u.lang), show_alert=False)
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: Ctx) -> None:
     """Log first; then tell the user something short, never a stack trace."""
     log.error("unhandled error on update %s", getattr(update, "update_id", None), exc_info=context.error)
     if not isinstance(update, Update):
@@ -146,7 +151,7 @@ def register_first(app: Application) -> None:
     app.add_handler(CommandHandler("script", set_script))
 
 
-async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def unknown_command(update: Update, context: Ctx) -> None:
     """A command no feature knows, in a private chat (in groups it may be another bot's)."""
     u = await user_ctx(update, context)
     command = (update.effective_message.text or "").split()[0][:40]

@@ -12,7 +12,7 @@ from pathlib import Path
 from telegram.ext import Application
 
 from bot.app import build_application
-from bot.desk_bridge import RUNNER
+from bot.desk_bridge import desk_runner
 from bot.lifecycle import start_app, stop_app
 from bot.services import services
 from bot.settings import Settings
@@ -137,7 +137,7 @@ async def run_sandbox(db: Path | None = None) -> int:
 async def _print_desk_link(app) -> None:
     """The sandbox lead's way into the desk from a desktop browser: a one-time login link."""
     svc = services(app)
-    if RUNNER not in svc.extra:
+    if desk_runner(app) is None:
         say(f"The lead's desk could not start on port {svc.settings.desk_port}: set PROCTOR_DESK_PORT.")
         return
     token = await issue_link(svc.db, SANDBOX_USER, svc.now())

@@ -13,8 +13,9 @@ from contextlib import nullcontext
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
+from bot.context import Ctx
 from bot.core import ack
 from bot.daily import callbacks as cb
 from bot.daily import counts, push, render
@@ -34,7 +35,7 @@ def view_of(spot: steps.Spot) -> render.View:
     return render.View(spot.question, spot.delivery.id, spot.item.pos, spot.total, spot.item.option_order)
 
 
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def button(update: Update, context: Ctx) -> None:
     """A tap on a daily quiz button: pick, toggle or submit."""
     query = update.callback_query
     u = await user_ctx(update, context)
@@ -122,7 +123,7 @@ async def _after_private(app: Application, out: steps.Recorded, u: UserCtx, *, q
             await push.turn_off(app, delivery.chat_id, str(e))
 
 
-async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def group_reply(update: Update, context: Ctx) -> None:
     """A reply to a daily question in a group: a typed answer (fill-in questions, or letters)."""
     msg = update.effective_message
     app = context.application
@@ -180,7 +181,7 @@ async def _tell_privately(app: Application, u: UserCtx, text: str) -> None:
         log.info("no private feedback for %s: %s", u.id, e)
 
 
-async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def private_text(update: Update, context: Ctx) -> None:
     """Typed text in a private chat: an answer to the daily question waiting for one, if any.
 
     Text belongs to the exam while the user has a running attempt, unless it replies to a daily

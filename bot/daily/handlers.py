@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import NetworkError
-from telegram.ext import ContextTypes
 
 from bot import scheduling
+from bot.context import Ctx
 from bot.daily import jobs, push
 from bot.i18n import t
 from bot.roles import is_team_lead
@@ -70,7 +70,7 @@ def parse_on_args(args: list[str]) -> tuple[str | None, str | None, int | None]:
     return at, tz, close
 
 
-async def daily(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def daily(update: Update, context: Ctx) -> None:
     """/daily on|off|now|status."""
     u = await user_ctx(update, context)
     chat = update.effective_chat
@@ -100,7 +100,7 @@ async def daily(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                              + await status_text(context, chat.id, u))
 
 
-async def daily_on(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, args: list[str]) -> None:
+async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) -> None:
     """Turn the quiz on, or change its time and zone; the chat's job is replaced at once."""
     svc = services(context)
     chat_id = update.effective_chat.id
@@ -129,7 +129,7 @@ async def daily_on(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCt
         next=push.fmt_local(_next(sch, svc.now()), sch.tz)))
 
 
-async def daily_off(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx) -> None:
+async def daily_off(update: Update, context: Ctx, u: UserCtx) -> None:
     """Turn the quiz off; its job goes at once. Today's open quiz still closes as planned."""
     svc = services(context)
     chat_id = update.effective_chat.id
@@ -139,7 +139,7 @@ async def daily_off(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     await update.effective_message.reply_text(t("daily_off" if was_on else "daily_was_off", u.lang))
 
 
-async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx) -> None:
+async def daily_now(update: Update, context: Ctx, u: UserCtx) -> None:
     """Today's quiz right now (once a day: if it is out already, say where it stands)."""
     svc = services(context)
     chat = update.effective_chat
@@ -163,7 +163,7 @@ async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
             scheduling.once(context.application, scheduling.DAILY_RESUME, delivery.id, jobs.RETRY_SECONDS)
 
 
-async def _explain_existing(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx,
+async def _explain_existing(update: Update, context: Ctx, u: UserCtx,
                             delivery: dstore.Delivery, schedule: Schedule) -> None:
     svc = services(context)
     msg = update.effective_message
@@ -193,7 +193,7 @@ def _next(schedule: Schedule, now: float) -> datetime:
     return next_fire(schedule.at_time, schedule.tz, after)
 
 
-async def status_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int, u: UserCtx) -> str:
+async def status_text(context: Ctx, chat_id: int, u: UserCtx) -> str:
     """How the chat's quiz is set, how today's stands, and the user's streak here."""
     svc = services(context)
     sub = await subs.get_subscription(svc.db, chat_id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import warnings
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
@@ -23,7 +24,7 @@ from bank.paper_store import get_questions
 from bot import scheduling
 from bot.daily import render
 from bot.edits import edit_text
-from bot.services import services
+from bot.services import Slot, services
 from proctor.chats import chat_zone
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
@@ -66,27 +67,29 @@ class _Pacer:
             self.last = {k: v for k, v in self.last.items() if v >= cutoff}
 
 
-def _state(app: Application) -> dict:
-    return services(app).extra.setdefault("daily", {})
+@dataclass
+class _Pushing:
+    """The pushes' pacing and locks (this process only; what was sent is in SQLite)."""
+
+    pacer: _Pacer = field(default_factory=lambda: _Pacer(CHAT_INTERVAL))
+    slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(PUSH_CONCURRENCY))
+    locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # chat id -> its lock
+
+
+_STATE: Slot[_Pushing] = Slot("daily", _Pushing)
 
 
 def pacer(app: Application) -> _Pacer:
-    state = _state(app)
-    if "pacer" not in state:
-        state["pacer"] = _Pacer(CHAT_INTERVAL)
-    return state["pacer"]
+    return _STATE.of(app).pacer
 
 
 def push_slots(app: Application) -> asyncio.Semaphore:
-    state = _state(app)
-    if "slots" not in state:
-        state["slots"] = asyncio.Semaphore(PUSH_CONCURRENCY)
-    return state["slots"]
+    return _STATE.of(app).slots
 
 
 def chat_lock(app: Application, chat_id: int) -> asyncio.Lock:
     """One push, answer-and-next or close at a time per chat."""
-    locks: dict[int, asyncio.Lock] = _state(app).setdefault("locks", {})
+    locks = _STATE.of(app).locks
     lock = locks.get(chat_id)
     if lock is None:
         lock = locks[chat_id] = asyncio.Lock()

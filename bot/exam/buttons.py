@@ -7,12 +7,12 @@ import logging
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
 
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
 from bank.paper_settings import is_invite_only
 from bank.paper_store import load_paper
 from bank.script import to_script
+from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
 from bot.exam import callbacks as cb
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 
 
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def button(update: Update, context: Ctx) -> None:
     """Every exam button: validate the data, check the owner, then act."""
     query = update.callback_query
     u = await user_ctx(update, context)

@@ -6,10 +6,10 @@ import logging
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes
 
 from bank.paper_store import list_papers
 from bank.script import to_script
+from bot.context import Ctx
 from bot.core import open_private_button
 from bot.exam import render
 from bot.exam.jobs import ensure_deadline
@@ -40,7 +40,7 @@ def find_paper(papers: list, name: str):
     return next((p for p in papers if key in (p.slug.casefold(), p.title.casefold())), None)
 
 
-async def papers(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def papers(update: Update, context: Ctx) -> None:
     """List each paper with its question count, maximum score and time limit."""
     u = await user_ctx(update, context)
     await update.effective_message.reply_text(render.paper_list(await _offered_papers(context), u.lang, u.script))
@@ -62,7 +62,7 @@ async def _busy(update: Update, context, u: UserCtx) -> bool:
     return True
 
 
-async def exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def exam(update: Update, context: Ctx) -> None:
     """Choose a paper (or /exam random) and see its rules card."""
     u = await user_ctx(update, context)
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
@@ -83,7 +83,7 @@ async def exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.effective_message.reply_text(text, reply_markup=kb)
 
 
-async def practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def practice(update: Update, context: Ctx) -> None:
     """Choose a paper to practise untimed, with feedback after each answer."""
     u = await user_ctx(update, context)
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
@@ -102,7 +102,7 @@ async def _running_here(update: Update, context, u: UserCtx):
     return running
 
 
-async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def resume(update: Update, context: Ctx) -> None:
     """Show the running attempt again, at the same question, as a fresh message."""
     u = await user_ctx(update, context)
     if (running := await _running_here(update, context, u)) is None:
@@ -114,7 +114,7 @@ async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await show_attempt(context, running.id, u, repost=True)
 
 
-async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cancel(update: Update, context: Ctx) -> None:
     """Ask before dropping the running attempt (a cancelled exam still counts toward the limit)."""
     u = await user_ctx(update, context)
     running = await _running_here(update, context, u)
@@ -124,7 +124,7 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.effective_message.reply_text(text, reply_markup=kb)
 
 
-async def mystats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def mystats(update: Update, context: Ctx) -> None:
     """The user's finished exams: attempts, best and last score."""
     u = await user_ctx(update, context)
     rows = await attempts.user_stats(services(context).db, u.id)

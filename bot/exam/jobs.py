@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.errors import NotFound
 from bot import scheduling
+from bot.context import Ctx
 from bot.exam import timer
 from bot.exam.screen import finish_and_report
 from bot.services import services
@@ -37,7 +38,7 @@ def disarm_deadline(app: Application, attempt_id: int) -> None:
     timer.disarm(app, attempt_id)
 
 
-async def deadline_reached(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def deadline_reached(context: Ctx) -> None:
     """Hand in an attempt whose time is up, even if the candidate is idle."""
     attempt_id = context.job.data
     svc = services(context)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 
 from telegram.error import BadRequest, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.models import ReviewOption
 from bank.paper_settings import pass_mark, review_option
 from bot import outbox, scheduling
+from bot.context import Ctx
 from bot.edits import edit_text
 from bot.exam import render
 from bot.i18n import pick_lang, t
@@ -24,7 +25,7 @@ from proctor.people.users import find_prefs
 log = logging.getLogger(__name__)
 
 
-async def prefs_for(context: ContextTypes.DEFAULT_TYPE | Application, user_id: int) -> UserCtx:
+async def prefs_for(context: Ctx | Application, user_id: int) -> UserCtx:
     """A user's language and script when there is no update to read them from (jobs)."""
     svc = services(context)
     prefs = await find_prefs(svc.db, user_id)
@@ -33,7 +34,7 @@ async def prefs_for(context: ContextTypes.DEFAULT_TYPE | Application, user_id: i
     return UserCtx(user_id, prefs.first_name, pick_lang(prefs.language, None, svc.settings.language), prefs.script)
 
 
-async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: UserCtx, *,
+async def show_attempt(context: Ctx, attempt_id: int, u: UserCtx, *,
                        repost: bool = False) -> None:
     """Render the attempt at its current question: edit its message, or post it anew at the bottom."""
     svc = services(context)
@@ -43,7 +44,7 @@ async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: U
     await show_sheet(context, sheet, u, review, repost=repost)
 
 
-async def show_sheet(context: ContextTypes.DEFAULT_TYPE, sheet: Sheet, u: UserCtx, review: ReviewOption, *,
+async def show_sheet(context: Ctx, sheet: Sheet, u: UserCtx, review: ReviewOption, *,
                      repost: bool = False) -> None:
     """Render a sheet already read (a step's outcome carries it): no database read here."""
     svc = services(context)
@@ -64,7 +65,7 @@ async def show_sheet(context: ContextTypes.DEFAULT_TYPE, sheet: Sheet, u: UserCt
             pass
 
 
-async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, reason: str) -> bool:
+async def finish_and_report(context: Ctx, attempt_id: int, reason: str) -> bool:
     """Hand the attempt in (once); its result card is then delivered by the outbox. False if it
     was already closed."""
     svc = services(context)
@@ -78,7 +79,7 @@ async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int,
     return True
 
 
-async def release_daily(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:
+async def release_daily(context: Ctx, user_id: int) -> None:
     """The exam's keys are no longer sealed: a private daily quiz held back for it goes out now
     (daily practice's release job, armed by name: the exam does not import daily practice)."""
     scheduling.once(context.application, scheduling.DAILY_RELEASE, user_id)

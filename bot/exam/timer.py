@@ -14,10 +14,11 @@ from __future__ import annotations
 import logging
 
 from telegram.error import TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.errors import NotFound
 from bot import scheduling
+from bot.context import Ctx
 from bot.edits import edit_text
 from bot.exam import render
 from bot.exam.screen import prefs_for
@@ -61,7 +62,7 @@ def ensure(app: Application, attempt) -> None:
         arm(app, attempt.id, attempt.deadline)
 
 
-async def refresh(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def refresh(context: Ctx) -> None:
     """A checkpoint: edit the header's time left; at 5 minutes, warn; arm the next checkpoint."""
     attempt_id, checkpoint = context.job.data
     svc = services(context)

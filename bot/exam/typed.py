@@ -6,9 +6,10 @@ import logging
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import ApplicationHandlerStop, ContextTypes
+from telegram.ext import ApplicationHandlerStop
 
 from bank.errors import AttemptClosed, NotYourAttempt
+from bot.context import Ctx
 from bot.exam import render
 from bot.exam.screen import finish_and_report, offer_finish, show_sheet
 from bot.i18n import t
@@ -22,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 
-async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def typed_answer(update: Update, context: Ctx) -> None:
     """A typed answer for the current fill-in or written question of the running attempt."""
     msg = update.effective_message
     svc = services(context)
@@ -37,7 +38,7 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     raise ApplicationHandlerStop  # the text was the exam's: the daily quiz's handler need not look at it
 
 
-async def _answer(update: Update, context: ContextTypes.DEFAULT_TYPE, u, attempt_id: int, msg) -> None:
+async def _answer(update: Update, context: Ctx, u, attempt_id: int, msg) -> None:
     """Take the typed step and say what it did."""
     svc = services(context)
     out = await steps.take_step(svc.db, attempt_id, u.id, "typed", None, msg.text, svc.now())

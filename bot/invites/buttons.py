@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes
 
 from bank.errors import AlreadyRunning, NotFound
 from bank.paper_store import load_paper
+from bot.context import Ctx
 from bot.core import ack
 from bot.exam.jobs import arm_deadline
 from bot.exam.screen import show_attempt
@@ -24,7 +24,7 @@ from proctor.exams.seal import sealed_for
 from proctor.teams import review as reviews
 
 
-async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_button(update: Update, context: Ctx) -> None:
     query = update.callback_query
     u = await user_ctx(update, context)
     parsed = cb.parse(query.data)

@@ -7,15 +7,15 @@ import logging
 from telegram import InputFile, Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden
-from telegram.ext import ContextTypes
 
 from bank.errors import NotFound
 from bank.paper_store import load_paper
+from bot.context import Ctx
 from bot.core import open_private_button
 from bot.i18n import t
 from bot.invites import render
 from bot.leads.access import require_lead, send_private
-from bot.services import services
+from bot.services import Slot, services
 from bot.userctx import UserCtx, user_ctx
 from proctor import invites
 from proctor.invites_report import hiring_csv
@@ -23,6 +23,7 @@ from proctor.teams import audit
 from proctor.teams import leaderboard as lb
 
 log = logging.getLogger(__name__)
+_GUESSES: Slot[invites.GuessLimiter] = Slot("invite_guesses", invites.GuessLimiter)  # token guesses per user
 
 
 async def zone_of(context, team: int | None):
@@ -38,7 +39,7 @@ async def team_name(context, team: int | None, lang: str) -> str:
     return title or t("iv_team_default", lang)
 
 
-async def invite(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def invite(update: Update, context: Ctx) -> None:
     """Make an invite for one candidate; the link, its QR code and a Revoke button go to the lead privately."""
     desk = await require_lead(update, context)
     if desk is None:
@@ -81,7 +82,7 @@ async def send_link(context, lead: UserCtx, inv: invites.Invite, token: str, pap
     return True
 
 
-async def invites_list(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def invites_list(update: Update, context: Ctx) -> None:
     """The team's invites, newest first, with Revoke and Resend: sent to the lead privately."""
     desk = await require_lead(update, context)
     if desk is None:
@@ -96,7 +97,7 @@ async def invites_list(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await send_private(update, context, desk.user, send)
 
 
-async def open_link(update: Update, context: ContextTypes.DEFAULT_TYPE, arg: str) -> None:
+async def open_link(update: Update, context: Ctx, arg: str) -> None:
     """`/start inv_<token>`: the first user claims the invite and sees its welcome card; anyone
     else, and any bad, used, expired or revoked link, gets one line."""
     u = await user_ctx(update, context)
@@ -105,7 +106,7 @@ async def open_link(update: Update, context: ContextTypes.DEFAULT_TYPE, arg: str
     if update.effective_chat.type != ChatType.PRIVATE:
         await reply(t("private_only", u.lang))
         return
-    guesses: invites.GuessLimiter = svc.extra.setdefault("invite_guesses", invites.GuessLimiter())
+    guesses = _GUESSES.of(context)
     if not guesses.allowed(u.id, svc.now()):
         await reply(t("iv_refused_slow", u.lang))
         return
@@ -131,7 +132,7 @@ async def open_link(update: Update, context: ContextTypes.DEFAULT_TYPE, arg: str
 
 
 
-async def hiring_report(update: Update, context: ContextTypes.DEFAULT_TYPE, desk) -> None:
+async def hiring_report(update: Update, context: Ctx, desk) -> None:
     """`/report invites`: one CSV row per invite of the team, sent privately; audited like every export."""
     svc = services(context)
     data, n = await hiring_csv(svc.db, desk.scope, svc.now())

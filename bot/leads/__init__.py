@@ -3,6 +3,7 @@
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot import outbox
+from bot.feature import Parts
 from bot.leads import bankstats, buttons, digest, leaderboard, privacy, reports, review, team, webdesk
 from bot.leads import keyfix as keyfix_cmd
 from proctor.teams import key_fix
@@ -57,3 +58,6 @@ def register(app: Application) -> None:
 async def on_startup(app: Application) -> None:
     """Re-arm every weekly digest; post the ones missed this week while the bot was down."""
     await digest.rearm_all(app)
+
+
+FEATURE = Parts("leads", COMMANDS, register, on_startup)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
-from telegram.ext import ContextTypes
 
+from bot.context import Ctx
 from bot.core import open_private_button
 from bot.i18n import t
 from bot.roles import is_team_lead
@@ -34,7 +34,7 @@ class Desk:
     title: str
 
 
-async def seen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> UserCtx:
+async def seen(update: Update, context: Ctx) -> UserCtx:
     """The user, recorded as a member of the group they wrote in (a team is who shows up)."""
     u = await user_ctx(update, context)
     chat = update.effective_chat
@@ -45,7 +45,7 @@ async def seen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> UserCtx:
     return u
 
 
-async def require_lead(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Desk | None:
+async def require_lead(update: Update, context: Ctx) -> Desk | None:
     """The desk if the caller is a lead here; otherwise they are told so and None is returned."""
     u = await seen(update, context)
     chat = update.effective_chat
@@ -57,7 +57,7 @@ async def require_lead(update: Update, context: ContextTypes.DEFAULT_TYPE) -> De
                 chat.title or "" if in_group else t("l_all_teams", u.lang))
 
 
-async def require_bank_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Desk | None:
+async def require_bank_admin(update: Update, context: Ctx) -> Desk | None:
     """The bank is shared by every team: only configured admins (PROCTOR_ADMINS) may change it.
 
     A group administrator is a lead for their own team only, and anyone can make a group.
@@ -71,14 +71,14 @@ async def require_bank_admin(update: Update, context: ContextTypes.DEFAULT_TYPE)
     return desk
 
 
-async def lead_of(context: ContextTypes.DEFAULT_TYPE, user_id: int, scope: int | None) -> bool:
+async def lead_of(context: Ctx, user_id: int, scope: int | None) -> bool:
     """Whether the user may act for `scope` now (a button pressed later is checked again)."""
     if scope is None:
         return services(context).is_admin(user_id)
     return await is_team_lead(context, user_id, scope, ChatType.SUPERGROUP)
 
 
-async def send_private(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, send) -> bool:
+async def send_private(update: Update, context: Ctx, u: UserCtx, send) -> bool:
     """Run `send(chat_id)` in the user's private chat; in a group, say so there. False if the
     user never opened a private chat with the bot (they get a button to open it)."""
     chat = update.effective_chat
@@ -94,7 +94,7 @@ async def send_private(update: Update, context: ContextTypes.DEFAULT_TYPE, u: Us
 
 
 
-async def tell(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
+async def tell(context: Ctx, chat_id: int, text: str) -> bool:
     """Send a courtesy notice (roster changes), never raising: a user who blocked the bot just
     misses it. Notices that must arrive (a reviewed score) go through the outbox instead."""
     try:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
 from bank import item_stats as stats
 from bank import paper_settings
 from bank.errors import NotFound
 from bank.question_checks import confirm_key, held_questions
+from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import render
@@ -23,7 +23,7 @@ from proctor.teams import disputes as dsp
 from proctor.teams import key_fix
 
 
-async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def bankstats(update: Update, context: Ctx) -> None:
     """Open disputes and the questions to look at; with a paper, every question's statistics."""
     desk = await require_lead(update, context)
     if desk is None:
@@ -53,7 +53,7 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.effective_message.reply_text(text, reply_markup=keyboard)
 
 
-async def _set_retired(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk, retired: bool) -> None:
+async def _set_retired(update: Update, context: Ctx, desk: Desk, retired: bool) -> None:
     args = context.args or []
     if len(args) != 1 or not args[0].lstrip("#").isdigit():
         await update.effective_message.reply_text(t("l_retire_usage", desk.user.lang))
@@ -69,21 +69,21 @@ async def _set_retired(update: Update, context: ContextTypes.DEFAULT_TYPE, desk:
                                                 qid=qid))
 
 
-async def retire(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def retire(update: Update, context: Ctx) -> None:
     """Retire a question: it is never asked again."""
     desk = await require_bank_admin(update, context)
     if desk is not None:
         await _set_retired(update, context, desk, True)
 
 
-async def restore(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def restore(update: Update, context: Ctx) -> None:
     """Bring a retired question back."""
     desk = await require_bank_admin(update, context)
     if desk is not None:
         await _set_retired(update, context, desk, False)
 
 
-async def exam_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def exam_only(update: Update, context: Ctx) -> None:
     """Keep a paper for exams only (out of practice and daily quizzes), or release it."""
     desk = await require_bank_admin(update, context)
     if desk is None:
@@ -104,7 +104,7 @@ async def exam_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                                 paper=title))
 
 
-async def dispute(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def dispute(update: Update, context: Ctx) -> None:
     """A candidate flags a question: by replying to it, on the exam screen, or by its id."""
     u = await seen(update, context)
     svc = services(context)
@@ -135,7 +135,7 @@ async def dispute(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await msg.reply_text(t("l_dp_ok", u.lang, id=did, qid=qid))
 
 
-async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Retire / restore / uphold / dismiss / exam-only, from a /bankstats message."""
     svc = services(context)
     query = update.callback_query

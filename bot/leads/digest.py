@@ -6,9 +6,10 @@ import logging
 
 from telegram import Update
 from telegram.error import Forbidden, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bot import scheduling
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_lead
@@ -68,7 +69,7 @@ async def post_digest(app: Application, chat_id: int, *, claim: bool) -> bool:
     return True
 
 
-async def digest_due(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def digest_due(context: Ctx) -> None:
     """The job: post this week's digest if it is due and not yet posted, then schedule the next."""
     app, chat_id = context.application, context.job.data
     svc = services(app)
@@ -87,7 +88,7 @@ async def digest_due(context: ContextTypes.DEFAULT_TYPE) -> None:
             scheduling.once(app, scheduling.DIGEST, chat_id, max(1.0, dg.next_due(s, now, tz) - now))
 
 
-async def digest(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def digest(update: Update, context: Ctx) -> None:
     """Turn the weekly digest on or off, post it now, or show when it is due."""
     desk = await require_lead(update, context)
     if desk is None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.errors import NotFound
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_bank_admin
@@ -17,7 +18,7 @@ from proctor.teams import disputes as dsp
 from proctor.teams import key_fix as kf
 
 
-async def keyfix(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def keyfix(update: Update, context: Ctx) -> None:
     """/keyfix <dispute> <new key> [keep], or /keyfix <dispute> + <alternative> [keep] (fill-in blanks).
     Regrades every answer to the question unless `keep`; configured admins only, never one's own."""
     desk = await require_bank_admin(update, context)

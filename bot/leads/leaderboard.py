@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
 from bank.errors import NotFound
 from bank.item_stats import find_paper
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import GROUPS, seen
@@ -17,7 +17,7 @@ from proctor.teams.roster import MEMBER, teams_of
 DEFAULT_PERIOD = "week"
 
 
-async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def leaderboard(update: Update, context: Ctx) -> None:
     """Rank the group, or show the caller's place in each of their teams."""
     u = await seen(update, context)
     svc = services(context)
@@ -43,7 +43,7 @@ async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await update.effective_message.reply_text(render.positions_text(boards, period, u.lang))
 
 
-async def _paper(update: Update, context: ContextTypes.DEFAULT_TYPE, u, key: str) -> None:
+async def _paper(update: Update, context: Ctx, u, key: str) -> None:
     """Best exam scores on one paper: the group's roster, or in private the rosters the caller is on."""
     svc = services(context)
     if not key:

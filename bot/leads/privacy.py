@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes
 
+from bot.context import Ctx
 from bot.core import ack, open_private_button
 from bot.i18n import t, tn
 from bot.leads import render
@@ -15,7 +15,7 @@ from bot.userctx import UserCtx, user_ctx
 from proctor.people.forget import forget_user
 
 
-async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def forgetme(update: Update, context: Ctx) -> None:
     """Ask the user to confirm that everything about them should be deleted."""
     u = await user_ctx(update, context)
     if update.effective_chat.type != ChatType.PRIVATE:
@@ -25,7 +25,7 @@ async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.effective_message.reply_text(t("l_fg_confirm", u.lang), reply_markup=render.forget_keyboard(u.id, u.lang))
 
 
-async def forget_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+async def forget_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Delete (or keep) the user's data; only the user themself can press it."""
     query = update.callback_query
     if press.args[0] != u.id:

@@ -7,12 +7,13 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from telegram import InputFile, Update
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
-from bot.services import services
+from bot.services import Slot, services
 from bot.text_limits import MAX_CAPTION, clip
 from proctor.teams import audit
 from proctor.teams import leaderboard as lb
@@ -22,16 +23,17 @@ from proctor.teams.reports import team_csv
 DEFAULT_PERIOD = "month"
 
 
-_EXTRA = "lead_reports"  # app.bot_data: /report <name> -> handler(update, context, desk)
+Report = Callable[[Update, Ctx, Desk], Awaitable[None]]
+_REPORTS: Slot[dict[str, Report]] = Slot("lead_reports", dict)  # /report <name> -> its feature's handler
 
 
-def add_report(app: Application, name: str, handler: Callable[..., Awaitable[None]]) -> None:
+def add_report(app: Application, name: str, handler: Report) -> None:
     """Another feature's `/report <name>` (invites: the hiring view); it registers it here, so the
     leads' feature never imports the features built on it."""
-    app.bot_data.setdefault(_EXTRA, {})[name] = handler
+    _REPORTS.of(app)[name] = handler
 
 
-async def _period(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk, usage: str) -> lb.Period | None:
+async def _period(update: Update, context: Ctx, desk: Desk, usage: str) -> lb.Period | None:
     svc = services(context)
     args = [a.lower() for a in (context.args or [])]
     name = args[0] if args else DEFAULT_PERIOD
@@ -43,20 +45,20 @@ async def _period(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk
     return lb.period_bounds(name, svc.now(), tz)
 
 
-async def _audit(context: ContextTypes.DEFAULT_TYPE, desk, action: str, target: str, **detail) -> None:
+async def _audit(context: Ctx, desk, action: str, target: str, **detail) -> None:
     """Exports of team results are lead actions too: who took what, when."""
     svc = services(context)
     await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action=action, target=target,
                     **detail)
 
 
-async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def report(update: Update, context: Ctx) -> None:
     """Send the lead a CSV: per candidate, attempts, best scores by paper and section, daily results."""
     desk = await require_lead(update, context)
     if desk is None:
         return
     args = [a.lower() for a in (context.args or [])]
-    extra = context.application.bot_data.get(_EXTRA, {}).get(args[0]) if len(args) == 1 else None
+    extra = _REPORTS.of(context).get(args[0]) if len(args) == 1 else None
     if extra is not None:  # /report invites: the hiring view, handed in by bot/invites
         await extra(update, context, desk)
         return
@@ -76,7 +78,7 @@ async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _audit(context, desk, "report", period.name, rows=n)
 
 
-async def chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def chart(update: Update, context: Ctx) -> None:
     """Post a chart of the team's daily points over time and its accuracy by paper."""
     desk = await require_lead(update, context)
     if desk is None:

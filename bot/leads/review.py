@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.errors import NotFound
 from bot import outbox
+from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import pick_lang, t
 from bot.leads import render
@@ -20,7 +21,7 @@ from proctor.people.users import find_prefs
 from proctor.teams import review as reviews
 
 
-async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def review(update: Update, context: Ctx) -> None:
     """Open the review queue: the oldest pending answer of the team, in the lead's private chat."""
     desk = await require_lead(update, context)
     if desk is None:
@@ -39,7 +40,7 @@ async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await send_private(update, context, desk.user, send)
 
 
-async def show_next(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, scope: int | None,
+async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
                     skip: int, done: str = "") -> None:
     """Replace the card in place with the next pending answer (or 'nothing left')."""
     db = services(context).db
@@ -53,7 +54,7 @@ async def show_next(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     await query.edit_message_text(f"{done}\n\n{text}".strip() if done else text, reply_markup=keyboard)
 
 
-async def set_score(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+async def set_score(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """A lead chose a final score: save it, recompute the attempt, tell the candidate, show the next."""
     svc = services(context)
     attempt_id, pos, halves = press.args
@@ -84,7 +85,7 @@ async def set_score(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     await show_next(update, context, u, press.scope, 0, done=f"✅ {done}")
 
 
-async def skip(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+async def skip(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Leave this answer for later and show the next one."""
     await ack(update.callback_query)
     await show_next(update, context, u, press.scope, press.args[2])

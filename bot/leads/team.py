@@ -10,8 +10,8 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 from telegram import Update
-from telegram.ext import ContextTypes
 
+from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import callbacks as cb
@@ -27,7 +27,7 @@ from proctor.teams import roster
 VERBS = ("add", "remove", "accept", "reject")
 
 
-async def team(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def team(update: Update, context: Ctx) -> None:
     """List the roster (in a group) or your teams (in private); leads add, remove, accept, reject."""
     args = context.args or []
     msg = update.effective_message
@@ -55,7 +55,7 @@ async def team(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _apply(context, verb, desk.chat_id, desk.title, target, desk.user, msg.reply_text)
 
 
-async def _target(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, rest: list[str]) -> int | None:
+async def _target(update: Update, context: Ctx, u: UserCtx, rest: list[str]) -> int | None:
     """The member meant: `@username` or id the bot knows, else the author of the replied message."""
     svc = services(context)
     msg = update.effective_message
@@ -80,7 +80,7 @@ async def _target(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx
     return author.id
 
 
-async def _apply(context: ContextTypes.DEFAULT_TYPE, verb: str, chat_id: int, title: str, user_id: int,
+async def _apply(context: Ctx, verb: str, chat_id: int, title: str, user_id: int,
                  lead: UserCtx, say) -> bool:
     """Do `verb` for `user_id` on group `chat_id`'s roster, `say` how it went, tell the member.
     False if nothing changed."""
@@ -107,7 +107,7 @@ async def _apply(context: ContextTypes.DEFAULT_TYPE, verb: str, chat_id: int, ti
     return done
 
 
-async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def join(update: Update, context: Ctx) -> None:
     """A member asks to be on the group's roster: pending until a lead accepts."""
     u = await seen(update, context)
     chat = update.effective_chat
@@ -129,7 +129,7 @@ async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                          reply_markup=keyboard)
 
 
-async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+async def join_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Accept / Reject under a /join request; the presser's role was checked for the group just now."""
     query = update.callback_query
     if press.scope is None:
@@ -150,7 +150,7 @@ async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: Use
     await query.edit_message_text(outcome[0])
 
 
-async def _name(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> str:
+async def _name(context: Ctx, user_id: int) -> str:
     return await roster.display_name(services(context).db, user_id)
 
 
@@ -158,7 +158,7 @@ def _label(e: roster.Entry) -> str:
     return f"• {e.name or e.user_id}" + (f" (@{e.username})" if e.username else "")
 
 
-async def _roster_text(context: ContextTypes.DEFAULT_TYPE, chat, lang: str) -> str:
+async def _roster_text(context: Ctx, chat, lang: str) -> str:
     entries = await roster.listing(services(context).db, chat.id)
     title = chat.title or ""
     if not entries:
@@ -172,7 +172,7 @@ async def _roster_text(context: ContextTypes.DEFAULT_TYPE, chat, lang: str) -> s
     return clip("\n".join(lines), MAX_TEXT)
 
 
-async def _my_teams_text(context: ContextTypes.DEFAULT_TYPE, u: UserCtx) -> str:
+async def _my_teams_text(context: Ctx, u: UserCtx) -> str:
     teams = await roster.teams_of(services(context).db, u.id)
     if not teams:
         return t("l_tm_mine_none", u.lang)

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppInfo
-from telegram.ext import ContextTypes
 
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads.access import require_lead, send_private
 from bot.services import services
 from proctor.teams.desk_tokens import LINK_SECONDS, issue_link
 
 
-async def desk(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def desk(update: Update, context: Ctx) -> None:
     """Send the lead a button that opens the desk (Mini App buttons work in private chats only)."""
     lead = await require_lead(update, context)
     if lead is None:
