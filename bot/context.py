@@ -3,13 +3,21 @@ bot's services, their clock and who is calling. Registered through `ContextTypes
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from telegram import Update
+from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot import roles
 from bot.services import Services, services
+
+T = TypeVar("T")
+
+
+def _present(value: T | None, what: str) -> T:
+    if value is None:  # a handler asked for what its update cannot have: a bug in its registration
+        raise LookupError(f"this update has no {what}")
+    return value
 
 
 class ProctorContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -35,20 +43,36 @@ class ProctorContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any
         """The services' clock (a ManualClock in tests, shifted in the sandbox)."""
         return self.services.now()
 
+    # The update's parts a handler's registration guarantees (a command has a message, a chat and a
+    # user; a button has a query), typed without None. Asking for a missing one raises.
+    @property
+    def incoming(self) -> Update:
+        return _present(self._update, "update (a job's context)")
+
+    @property
+    def message(self) -> Message:
+        return _present(self.incoming.effective_message, "message")
+
+    @property
+    def chat(self) -> Chat:
+        return _present(self.incoming.effective_chat, "chat")
+
+    @property
+    def user(self) -> User:
+        return _present(self.incoming.effective_user, "user")
+
+    @property
+    def query(self) -> CallbackQuery:
+        return _present(self.incoming.callback_query, "callback query")
+
     @property
     def caller_id(self) -> int:
-        """The id of the user whose update this is. Only for updates that have a user (commands,
-        buttons, messages); a job has none: a bug, so it raises."""
-        user = self._update.effective_user if self._update is not None else None
-        if user is None:
-            raise LookupError("this update has no user")
-        return user.id
+        """The id of the user whose update this is."""
+        return self.user.id
 
     async def caller_is_lead(self) -> bool:
         """Whether the caller is a lead in the chat of this update (bot/roles.py; checked every time)."""
-        if self._update is None:
-            return False
-        chat = self._update.effective_chat
+        chat = self.incoming.effective_chat
         return await roles.is_team_lead(self, self.caller_id, chat.id if chat else None, chat.type if chat else None)
 
 

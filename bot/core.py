@@ -75,13 +75,13 @@ async def start(update: Update, context: Ctx) -> None:
             await handler(update, context, arg)
             return
     u = await user_ctx(update, context)
-    await update.effective_message.reply_text(t("start", u.lang, name=u.first_name))
+    await context.message.reply_text(t("start", u.lang, name=u.first_name))
 
 
 async def help_command(update: Update, context: Ctx) -> None:
     """List every command."""
     u = await user_ctx(update, context)
-    await update.effective_message.reply_text(t("help", u.lang))
+    await context.message.reply_text(t("help", u.lang))
 
 
 async def _choice(update: Update, context: Ctx, u, allowed: tuple[str, ...],
@@ -90,7 +90,7 @@ async def _choice(update: Update, context: Ctx, u, allowed: tuple[str, ...],
     arg = context.args[0].lower() if context.args else ""
     if arg in allowed:
         return arg
-    await update.effective_message.reply_text(t(usage, u.lang))
+    await context.message.reply_text(t(usage, u.lang))
     return None
 
 
@@ -101,7 +101,7 @@ async def set_lang(update: Update, context: Ctx) -> None:
         return
     await user_store.set_language(services(context).db, u.id, None if arg == "auto" else arg)
     u = await user_ctx(update, context)
-    await update.effective_message.reply_text(t("lang_set", u.lang))
+    await context.message.reply_text(t("lang_set", u.lang))
 
 
 async def set_script(update: Update, context: Ctx) -> None:
@@ -110,13 +110,13 @@ async def set_script(update: Update, context: Ctx) -> None:
     if (arg := await _choice(update, context, u, ("orig", "hans", "hant"), "script_usage")) is None:
         return
     await user_store.set_script(services(context).db, u.id, arg)
-    await update.effective_message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
+    await context.message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
 
 
 async def garbled_button(update: Update, context: Ctx) -> None:
     """Any button no feature recognised: forged, garbled or from an old version."""
     u = await user_ctx(update, context)
-    await update.callback_query.answer(t("button_unknown", u.lang), show_alert=False)
+    await context.query.answer(t("button_unknown", u.lang), show_alert=False)
 
 
 async def on_error(update: object, context: Ctx) -> None:
@@ -154,8 +154,8 @@ def register_first(app: Application) -> None:
 async def unknown_command(update: Update, context: Ctx) -> None:
     """A command no feature knows, in a private chat (in groups it may be another bot's)."""
     u = await user_ctx(update, context)
-    command = (update.effective_message.text or "").split()[0][:40]
-    await update.effective_message.reply_text(t("unknown_command", u.lang, command=command))
+    command = (context.message.text or "").split()[0][:40]
+    await context.message.reply_text(t("unknown_command", u.lang, command=command))
 
 
 def register_last(app: Application) -> None:

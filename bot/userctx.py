@@ -23,7 +23,7 @@ class UserCtx:
 async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     """Record the user on first sight and return their preferences."""
     svc = services(context)
-    tg = update.effective_user
+    tg = context.user
     prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now())
     lang = pick_lang(prefs.language, tg.language_code, svc.settings.language)
     return UserCtx(tg.id, prefs.first_name, lang, prefs.script)

@@ -37,7 +37,7 @@ def view_of(spot: steps.Spot) -> render.View:
 
 async def button(update: Update, context: Ctx) -> None:
     """A tap on a daily quiz button: pick, toggle or submit."""
-    query = update.callback_query
+    query = context.query
     u = await user_ctx(update, context)
     app = context.application
     press = cb.parse(query.data)
@@ -125,7 +125,7 @@ async def _after_private(app: Application, out: steps.Recorded, u: UserCtx, *, q
 
 async def group_reply(update: Update, context: Ctx) -> None:
     """A reply to a daily question in a group: a typed answer (fill-in questions, or letters)."""
-    msg = update.effective_message
+    msg = context.message
     app = context.application
     replied = msg.reply_to_message
     if replied is None or not replied.from_user or replied.from_user.id != context.bot.id:
@@ -187,10 +187,10 @@ async def private_text(update: Update, context: Ctx) -> None:
     Text belongs to the exam while the user has a running attempt, unless it replies to a daily
     question message.
     """
-    msg = update.effective_message
+    msg = context.message
     app = context.application
     db = services(context).db
-    user_id = update.effective_user.id
+    user_id = context.user.id
     hit = None
     if msg.reply_to_message is not None:
         hit = await dstore.item_by_message(db, msg.chat_id, msg.reply_to_message.message_id)

@@ -73,8 +73,8 @@ def parse_on_args(args: list[str]) -> tuple[str | None, str | None, int | None]:
 async def daily(update: Update, context: Ctx) -> None:
     """/daily on|off|now|status."""
     u = await user_ctx(update, context)
-    chat = update.effective_chat
-    msg = update.effective_message
+    chat = context.chat
+    msg = context.message
     if chat.type not in _CHAT_TYPES:
         await msg.reply_text(t("daily_not_here", u.lang))
         return
@@ -107,13 +107,13 @@ async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) ->
     try:
         at, tz, close = parse_on_args(args)
     except BadTime as e:
-        await update.effective_message.reply_text(t("daily_bad_time", u.lang, text=str(e)))
+        await context.message.reply_text(t("daily_bad_time", u.lang, text=str(e)))
         return
     except BadTimezone as e:
-        await update.effective_message.reply_text(t("daily_bad_tz", u.lang, text=str(e)))
+        await context.message.reply_text(t("daily_bad_tz", u.lang, text=str(e)))
         return
     except BadArgument as e:
-        await update.effective_message.reply_text(t("daily_bad_arg", u.lang, text=str(e)))
+        await context.message.reply_text(t("daily_bad_arg", u.lang, text=str(e)))
         return
     old = await subs.get_subscription(svc.db, chat_id)
     chat_tz = await subs.chat_timezone(svc.db, chat_id)
@@ -124,7 +124,7 @@ async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) ->
     jobs.arm_push(context.application, sub)
     log.info("chat %s: daily quiz on at %s %s by %s", chat_id, sub.at_time, sub.timezone, u.id)
     sch = sub.schedule()
-    await update.effective_message.reply_text(t(
+    await context.message.reply_text(t(
         "daily_on", u.lang, n=sub.questions, time=sub.at_time, tz=sub.timezone,
         next=push.fmt_local(_next(sch, svc.now()), sch.tz)))
 
@@ -136,13 +136,13 @@ async def daily_off(update: Update, context: Ctx, u: UserCtx) -> None:
     was_on = await subs.unsubscribe(svc.db, chat_id, u.id, svc.now())
     jobs.disarm_push(context.application, chat_id)
     log.info("chat %s: daily quiz off by %s", chat_id, u.id)
-    await update.effective_message.reply_text(t("daily_off" if was_on else "daily_was_off", u.lang))
+    await context.message.reply_text(t("daily_off" if was_on else "daily_was_off", u.lang))
 
 
 async def daily_now(update: Update, context: Ctx, u: UserCtx) -> None:
     """Today's quiz right now (once a day: if it is out already, say where it stands)."""
     svc = services(context)
-    chat = update.effective_chat
+    chat = context.chat
     private = chat.type == ChatType.PRIVATE
     schedule, _n = await push.schedule_for(context.application, chat.id)
     day = local_day(svc.now(), schedule.tz)
@@ -153,9 +153,9 @@ async def daily_now(update: Update, context: Ctx, u: UserCtx) -> None:
     try:
         delivery = await push.push_day(context.application, chat.id, private, day)
         if await push.held(context.application, delivery):
-            await update.effective_message.reply_text(t("daily_held_for_exam", u.lang))
+            await context.message.reply_text(t("daily_held_for_exam", u.lang))
     except EmptyBank:
-        await update.effective_message.reply_text(t("daily_empty_bank", u.lang))
+        await context.message.reply_text(t("daily_empty_bank", u.lang))
     except NetworkError as e:
         log.warning("chat %s: /daily now stopped (%s); resuming later", chat.id, e)
         delivery = await dstore.find_delivery(svc.db, chat.id, day)
@@ -166,7 +166,7 @@ async def daily_now(update: Update, context: Ctx, u: UserCtx) -> None:
 async def _explain_existing(update: Update, context: Ctx, u: UserCtx,
                             delivery: dstore.Delivery, schedule: Schedule) -> None:
     svc = services(context)
-    msg = update.effective_message
+    msg = context.message
     if not delivery.accepts_answers:
         await msg.reply_text(t("daily_closed_today", u.lang))
         return

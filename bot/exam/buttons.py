@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 async def button(update: Update, context: Ctx) -> None:
     """Every exam button: validate the data, check the owner, then act."""
-    query = update.callback_query
+    query = context.query
     u = await user_ctx(update, context)
     data = cb.parse(query.data)
     if data is None:
@@ -53,7 +53,7 @@ async def button(update: Update, context: Ctx) -> None:
 
 
 async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
-    query = update.callback_query
+    query = context.query
     svc = services(context)
     if update.effective_chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
@@ -88,7 +88,7 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
 
 
 async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
-    query = update.callback_query
+    query = context.query
     svc = services(context)
     if data.action in ("cancel_yes", "cancel_no"):
         await _cancel_confirmed(update, context, u, data)
@@ -137,7 +137,7 @@ async def _render(context, query, u: UserCtx, data: cb.Act, out: steps.Outcome) 
 
 
 async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -> None:
-    query = update.callback_query
+    query = context.query
     svc = services(context)
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if data.action == "cancel_no":

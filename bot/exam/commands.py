@@ -43,13 +43,13 @@ def find_paper(papers: list, name: str):
 async def papers(update: Update, context: Ctx) -> None:
     """List each paper with its question count, maximum score and time limit."""
     u = await user_ctx(update, context)
-    await update.effective_message.reply_text(render.paper_list(await _offered_papers(context), u.lang, u.script))
+    await context.message.reply_text(render.paper_list(await _offered_papers(context), u.lang, u.script))
 
 
 async def _redirect_to_private(update: Update, context, u: UserCtx) -> bool:
     if update.effective_chat.type == ChatType.PRIVATE:
         return False
-    await update.effective_message.reply_text(
+    await context.message.reply_text(
         t("private_only", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
     return True
 
@@ -58,7 +58,7 @@ async def _busy(update: Update, context, u: UserCtx) -> bool:
     """One attempt at a time: say so now rather than after a paper is chosen."""
     if await attempts.running_attempt(services(context).db, u.id) is None:
         return False
-    await update.effective_message.reply_text(t("already_running", u.lang))
+    await context.message.reply_text(t("already_running", u.lang))
     return True
 
 
@@ -74,13 +74,13 @@ async def exam(update: Update, context: Ctx) -> None:
         name = " ".join(context.args)
         paper = find_paper(await _offered_papers(context), name)
         if paper is None:
-            await update.effective_message.reply_text(t("exam_unknown_paper", u.lang, name=name[:60]))
+            await context.message.reply_text(t("exam_unknown_paper", u.lang, name=name[:60]))
             return
         used = await attempts.used_attempts(services(context).db, u.id, paper.id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)
     else:
         text, kb = render.paper_chooser(await _offered_papers(context), "exam", u.lang, u.script)
-    await update.effective_message.reply_text(text, reply_markup=kb)
+    await context.message.reply_text(text, reply_markup=kb)
 
 
 async def practice(update: Update, context: Ctx) -> None:
@@ -89,7 +89,7 @@ async def practice(update: Update, context: Ctx) -> None:
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
     text, kb = render.paper_chooser(await _offered_papers(context, practice=True), "practice", u.lang, u.script)
-    await update.effective_message.reply_text(text, reply_markup=kb)
+    await context.message.reply_text(text, reply_markup=kb)
 
 
 async def _running_here(update: Update, context, u: UserCtx):
@@ -98,7 +98,7 @@ async def _running_here(update: Update, context, u: UserCtx):
         return None
     running = await attempts.running_attempt(services(context).db, u.id)
     if running is None:
-        await update.effective_message.reply_text(t("nothing_running", u.lang))
+        await context.message.reply_text(t("nothing_running", u.lang))
     return running
 
 
@@ -121,7 +121,7 @@ async def cancel(update: Update, context: Ctx) -> None:
     if running is None:
         return
     text, kb = render.cancel_confirm(running, u.lang, u.script)
-    await update.effective_message.reply_text(text, reply_markup=kb)
+    await context.message.reply_text(text, reply_markup=kb)
 
 
 async def mystats(update: Update, context: Ctx) -> None:
@@ -129,7 +129,7 @@ async def mystats(update: Update, context: Ctx) -> None:
     u = await user_ctx(update, context)
     rows = await attempts.user_stats(services(context).db, u.id)
     if not rows:
-        await update.effective_message.reply_text(t("mystats_none", u.lang))
+        await context.message.reply_text(t("mystats_none", u.lang))
         return
     lines = [t("mystats_header", u.lang)]
     for r in rows:
@@ -137,4 +137,4 @@ async def mystats(update: Update, context: Ctx) -> None:
                        attempts=tn("n_attempt", r["n"], u.lang), best=render.fmt_points(r["best"]),
                        last=render.fmt_points(r["last"] if r["last"] is not None else 0),
                        max=render.fmt_points(r["max_score"]), method=t(f"method_{r['method']}", u.lang)))
-    await update.effective_message.reply_text(render.clip("\n".join(lines)))
+    await context.message.reply_text(render.clip("\n".join(lines)))

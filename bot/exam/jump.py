@@ -17,7 +17,7 @@ from proctor.exams.states import FinishReason
 async def navigate(update, context, u: UserCtx, data: cb.Act) -> None:
     """`grid`: the navigator replaces the buttons of the message tapped; `jump`: go to question
     `pos` (any question of the paper: a jump is idempotent, so an old grid's button is safe)."""
-    query = update.callback_query
+    query = context.query
     svc = services(context)
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():

@@ -23,7 +23,7 @@ async def review(update, context, u: UserCtx, data: cb.Act) -> None:
     """`review`: the wrong (and unanswered) ones; `review_all`: every question. Keys only for a
     finished attempt of a paper whose review option is full, and none while a new attempt at one of
     its questions runs (sealed)."""
-    query = update.callback_query
+    query = context.query
     svc = services(context)
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
     if sheet.attempt.status != AttemptStatus.finished:  # keys are shown only once the paper is handed in

@@ -25,9 +25,9 @@ log = logging.getLogger(__name__)
 
 async def typed_answer(update: Update, context: Ctx) -> None:
     """A typed answer for the current fill-in or written question of the running attempt."""
-    msg = update.effective_message
+    msg = context.message
     svc = services(context)
-    tg_user = update.effective_user
+    tg_user = context.user
     running = await attempts.running_attempt(svc.db, tg_user.id)
     if running is None:
         return

@@ -25,7 +25,7 @@ from proctor.teams import review as reviews
 
 
 async def on_button(update: Update, context: Ctx) -> None:
-    query = update.callback_query
+    query = context.query
     u = await user_ctx(update, context)
     parsed = cb.parse(query.data)
     if parsed is None:
@@ -43,7 +43,7 @@ async def on_button(update: Update, context: Ctx) -> None:
 async def _start(update: Update, context, u: UserCtx, invite_id: int) -> None:
     """Start inside the window, once (or as often as the lead allowed); the attempt gets the paper's
     time plus the invite's extra time, whenever the window closes."""
-    query = update.callback_query
+    query = context.query
     svc = services(context)
     if update.effective_chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
@@ -81,7 +81,7 @@ async def _lead_invite(update: Update, context, u: UserCtx, invite_id: int) -> i
 
 
 async def _manage(update: Update, context, u: UserCtx, action: str, invite_id: int) -> None:
-    query = update.callback_query
+    query = context.query
     svc = services(context)
     if (inv := await _lead_invite(update, context, u, invite_id)) is None:
         return
@@ -103,7 +103,7 @@ async def _manage(update: Update, context, u: UserCtx, action: str, invite_id: i
 
 async def _review(update: Update, context, u: UserCtx, attempt_id: int) -> None:
     """The written answers of this invited attempt, in the review queue's cards."""
-    query = update.callback_query
+    query = context.query
     svc = services(context)
     inv = await invites.of_attempt(svc.db, attempt_id)
     if inv is None or await _lead_invite(update, context, u, inv.id) is None:

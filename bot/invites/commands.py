@@ -45,7 +45,7 @@ async def invite(update: Update, context: Ctx) -> None:
     if desk is None:
         return
     svc, lang = services(context), desk.user.lang
-    reply = update.effective_message.reply_text
+    reply = context.message.reply_text
     if not context.args:
         await reply(t("iv_usage", lang))
         return
@@ -102,7 +102,7 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     else, and any bad, used, expired or revoked link, gets one line."""
     u = await user_ctx(update, context)
     svc = services(context)
-    reply = update.effective_message.reply_text
+    reply = context.message.reply_text
     if update.effective_chat.type != ChatType.PRIVATE:
         await reply(t("private_only", u.lang))
         return
@@ -114,7 +114,7 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     try:
         if token is None:
             raise invites.Refused("unknown")
-        inv = await invites.open_link(svc.db, token, user_id=u.id, username=update.effective_user.username,
+        inv = await invites.open_link(svc.db, token, user_id=u.id, username=context.user.username,
                                       now=svc.now())
     except invites.Refused as e:
         if e.reason == "unknown":

@@ -48,9 +48,9 @@ async def seen(update: Update, context: Ctx) -> UserCtx:
 async def require_lead(update: Update, context: Ctx) -> Desk | None:
     """The desk if the caller is a lead here; otherwise they are told so and None is returned."""
     u = await seen(update, context)
-    chat = update.effective_chat
+    chat = context.chat
     if not await is_team_lead(context, u.id, chat.id, chat.type):
-        await update.effective_message.reply_text(t("l_not_lead", u.lang))
+        await context.message.reply_text(t("l_not_lead", u.lang))
         return None
     in_group = chat.type in GROUPS
     return Desk(u, chat.id, in_group, chat.id if in_group else None,
@@ -66,7 +66,7 @@ async def require_bank_admin(update: Update, context: Ctx) -> Desk | None:
     if desk is None:
         return None
     if not services(context).is_admin(desk.user.id):
-        await update.effective_message.reply_text(t("l_bank_admin_only", desk.user.lang))
+        await context.message.reply_text(t("l_bank_admin_only", desk.user.lang))
         return None
     return desk
 
@@ -81,15 +81,15 @@ async def lead_of(context: Ctx, user_id: int, scope: int | None) -> bool:
 async def send_private(update: Update, context: Ctx, u: UserCtx, send) -> bool:
     """Run `send(chat_id)` in the user's private chat; in a group, say so there. False if the
     user never opened a private chat with the bot (they get a button to open it)."""
-    chat = update.effective_chat
+    chat = context.chat
     try:
         await send(u.id)
     except Forbidden:
-        await update.effective_message.reply_text(
+        await context.message.reply_text(
             t("l_open_private", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
         return False
     if chat.type in GROUPS:
-        await update.effective_message.reply_text(t("l_sent_private", u.lang))
+        await context.message.reply_text(t("l_sent_private", u.lang))
     return True
 
 

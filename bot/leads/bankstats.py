@@ -35,10 +35,10 @@ async def bankstats(update: Update, context: Ctx) -> None:
         try:
             paper_id, slug, title = await stats.find_paper(db, key)
         except NotFound:
-            await update.effective_message.reply_text(t("l_paper_unknown", lang, paper=key))
+            await context.message.reply_text(t("l_paper_unknown", lang, paper=key))
             return
         if seal.touches_paper(paper_id):
-            await update.effective_message.reply_text(t("l_bs_sealed", lang))
+            await context.message.reply_text(t("l_bs_sealed", lang))
             return
         exam_only = await stats.is_exam_only(db, paper_id)
         text, keyboard = render.bankstats_paper(paper_id, slug, title, exam_only, await stats.item_stats(db, paper_id),
@@ -50,22 +50,22 @@ async def bankstats(update: Update, context: Ctx) -> None:
         held = [h for h in await held_questions(db) if not seal.covers(h.question_id)]
         text, keyboard = held_section(text, keyboard, held, lang, desk.scope,
                                       can_confirm=services(context).is_admin(desk.user.id))
-    await update.effective_message.reply_text(text, reply_markup=keyboard)
+    await context.message.reply_text(text, reply_markup=keyboard)
 
 
 async def _set_retired(update: Update, context: Ctx, desk: Desk, retired: bool) -> None:
     args = context.args or []
     if len(args) != 1 or not args[0].lstrip("#").isdigit():
-        await update.effective_message.reply_text(t("l_retire_usage", desk.user.lang))
+        await context.message.reply_text(t("l_retire_usage", desk.user.lang))
         return
     qid = int(args[0].lstrip("#"))
     svc = services(context)
     try:
         await stats.set_retired(svc.db, qid, retired, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     except NotFound:
-        await update.effective_message.reply_text(t("l_q_unknown", desk.user.lang, qid=qid))
+        await context.message.reply_text(t("l_q_unknown", desk.user.lang, qid=qid))
         return
-    await update.effective_message.reply_text(t("l_retired_ok" if retired else "l_restored_ok", desk.user.lang,
+    await context.message.reply_text(t("l_retired_ok" if retired else "l_restored_ok", desk.user.lang,
                                                 qid=qid))
 
 
@@ -90,17 +90,17 @@ async def exam_only(update: Update, context: Ctx) -> None:
         return
     args = context.args or []
     if len(args) < 2 or args[-1].lower() not in ("on", "off"):
-        await update.effective_message.reply_text(t("l_examonly_usage", desk.user.lang))
+        await context.message.reply_text(t("l_examonly_usage", desk.user.lang))
         return
     key, on = " ".join(args[:-1]), args[-1].lower() == "on"
     svc = services(context)
     try:
         paper_id, _, title = await stats.find_paper(svc.db, key)
     except NotFound:
-        await update.effective_message.reply_text(t("l_paper_unknown", desk.user.lang, paper=key))
+        await context.message.reply_text(t("l_paper_unknown", desk.user.lang, paper=key))
         return
     await paper_settings.set_exam_only(svc.db, paper_id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
-    await update.effective_message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
+    await context.message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
                                                 paper=title))
 
 
@@ -108,7 +108,7 @@ async def dispute(update: Update, context: Ctx) -> None:
     """A candidate flags a question: by replying to it, on the exam screen, or by its id."""
     u = await seen(update, context)
     svc = services(context)
-    msg = update.effective_message
+    msg = context.message
     args = list(context.args or [])
     qid = None
     if args and args[0].lstrip("#").isdigit() and len(args) > 1:
@@ -138,7 +138,7 @@ async def dispute(update: Update, context: Ctx) -> None:
 async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Retire / restore / uphold / dismiss / exam-only, from a /bankstats message."""
     svc = services(context)
-    query = update.callback_query
+    query = context.query
     if not svc.is_admin(u.id):  # the bank is shared by every team
         await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
         return

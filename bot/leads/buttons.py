@@ -14,7 +14,7 @@ from bot.userctx import user_ctx
 async def on_button(update, context) -> None:
     """Every "l:" button: validate the data, check the presser's role for its scope, dispatch."""
     u = await user_ctx(update, context)
-    query = update.callback_query
+    query = context.query
     press = parse(query.data)
     if press is None:
         await ack(query, t("l_button_bad", u.lang), show_alert=True)

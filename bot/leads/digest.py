@@ -95,26 +95,26 @@ async def digest(update: Update, context: Ctx) -> None:
         return
     lang, svc = desk.user.lang, services(context)
     if not desk.in_group:
-        await update.effective_message.reply_text(t("l_group_only", lang))
+        await context.message.reply_text(t("l_group_only", lang))
         return
     args = [a.lower() for a in (context.args or [])]
     tz = await chat_zone(svc.db, desk.chat_id, svc.settings.timezone)
     current = await dg.get_schedule(svc.db, desk.chat_id)
     if not args:
         text = render.schedule_text(current, tz.key, lang) if current and current.enabled else t("l_dg_none", lang)
-        await update.effective_message.reply_text(text)
+        await context.message.reply_text(text)
         return
     if args[0] == "now":
         await post_digest(context.application, desk.chat_id, claim=False)
         return
     if args[0] not in ("on", "off"):
-        await update.effective_message.reply_text(t("l_dg_usage", lang))
+        await context.message.reply_text(t("l_dg_usage", lang))
         return
     try:
         weekday, at = dg.parse_schedule(args[1:], current.weekday if current else 0,
                                         current.at_time if current else "09:00")
     except dg.BadSchedule:
-        await update.effective_message.reply_text(t("l_dg_usage", lang))
+        await context.message.reply_text(t("l_dg_usage", lang))
         return
     s = await dg.set_schedule(svc.db, desk.chat_id, enabled=args[0] == "on", weekday=weekday, at_time=at,
                               lead=desk.user.id, now=svc.now())
@@ -123,7 +123,7 @@ async def digest(update: Update, context: Ctx) -> None:
         await dg.claim_week(svc.db, desk.chat_id, dg.week_key(svc.now(), tz))
         s = await dg.get_schedule(svc.db, desk.chat_id)
     await arm(context.application, s)
-    await update.effective_message.reply_text(render.schedule_text(s, tz.key, lang))
+    await context.message.reply_text(render.schedule_text(s, tz.key, lang))
 
 
 async def rearm_all(app: Application) -> None:

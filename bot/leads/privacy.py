@@ -19,15 +19,15 @@ async def forgetme(update: Update, context: Ctx) -> None:
     """Ask the user to confirm that everything about them should be deleted."""
     u = await user_ctx(update, context)
     if update.effective_chat.type != ChatType.PRIVATE:
-        await update.effective_message.reply_text(
+        await context.message.reply_text(
             t("l_fg_private", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
         return
-    await update.effective_message.reply_text(t("l_fg_confirm", u.lang), reply_markup=render.forget_keyboard(u.id, u.lang))
+    await context.message.reply_text(t("l_fg_confirm", u.lang), reply_markup=render.forget_keyboard(u.id, u.lang))
 
 
 async def forget_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Delete (or keep) the user's data; only the user themself can press it."""
-    query = update.callback_query
+    query = context.query
     if press.args[0] != u.id:
         await ack(query, t("l_fg_not_yours", u.lang), show_alert=True)
         return

@@ -38,7 +38,7 @@ async def _period(update: Update, context: Ctx, desk: Desk, usage: str) -> lb.Pe
     args = [a.lower() for a in (context.args or [])]
     name = args[0] if args else DEFAULT_PERIOD
     if name not in lb.PERIODS or len(args) > 1:
-        await update.effective_message.reply_text(t(usage, desk.user.lang))
+        await context.message.reply_text(t(usage, desk.user.lang))
         return None
     tz = (await lb.chat_zone(svc.db, desk.scope, svc.settings.timezone) if desk.scope is not None
           else lb.zone(svc.settings.timezone))
@@ -90,7 +90,7 @@ async def chart(update: Update, context: Ctx) -> None:
     data = await chart_data(services(context).db, desk.scope, period,
                             f"{desk.title} · {render.period_name(period.name, lang)}")
     if data.empty:
-        await update.effective_message.reply_text(t("l_ch_empty", desk.user.lang))
+        await context.message.reply_text(t("l_ch_empty", desk.user.lang))
         return
     font = cjk_font()
     png = await asyncio.to_thread(render_png, data, font)  # matplotlib takes tens of ms: off the loop
@@ -98,5 +98,5 @@ async def chart(update: Update, context: Ctx) -> None:
     if stand_ins := labels(data, font).stand_ins:  # no CJK font: the caption names the numbered papers
         caption += "\n" + t("l_ch_no_font", lang, names="; ".join(f"{a} = {b}" for a, b in stand_ins))
     await _audit(context, desk, "chart", period.name)
-    await update.effective_message.reply_photo(
+    await context.message.reply_photo(
         InputFile(png, filename="chart.png"), caption=clip(caption, MAX_CAPTION))

@@ -30,7 +30,7 @@ async def review(update: Update, context: Ctx) -> None:
     pending = await reviews.next_pending(db, desk.scope, reviewer=desk.user.id,
                                          hide=(await sealed_for(db, desk.user.id)).as_json())
     if pending is None:
-        await update.effective_message.reply_text(t("l_rv_none", desk.user.lang))
+        await context.message.reply_text(t("l_rv_none", desk.user.lang))
         return
     text, keyboard = render.review_card(pending, desk.user.lang, desk.scope, 0)
 
@@ -46,7 +46,7 @@ async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
     db = services(context).db
     pending = await reviews.next_pending(db, scope, reviewer=u.id, skip=skip,
                                          hide=(await sealed_for(db, u.id)).as_json())
-    query = update.callback_query
+    query = context.query
     if pending is None:
         await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
         return
@@ -58,7 +58,7 @@ async def set_score(update: Update, context: Ctx, u: UserCtx, press: Press) -> N
     """A lead chose a final score: save it, recompute the attempt, tell the candidate, show the next."""
     svc = services(context)
     attempt_id, pos, halves = press.args
-    query = update.callback_query
+    query = context.query
     try:  # the domain refuses scoring one's own answer, or a candidate off the team's roster
         outcome = await reviews.set_final(svc.db, attempt_id, pos, halves / 2, reviewer=u.id,
                                           scope=press.scope, now=svc.now())

@@ -30,7 +30,7 @@ VERBS = ("add", "remove", "accept", "reject")
 async def team(update: Update, context: Ctx) -> None:
     """List the roster (in a group) or your teams (in private); leads add, remove, accept, reject."""
     args = context.args or []
-    msg = update.effective_message
+    msg = context.message
     if not args:
         u = await seen(update, context)
         if update.effective_chat.type in GROUPS:
@@ -58,7 +58,7 @@ async def team(update: Update, context: Ctx) -> None:
 async def _target(update: Update, context: Ctx, u: UserCtx, rest: list[str]) -> int | None:
     """The member meant: `@username` or id the bot knows, else the author of the replied message."""
     svc = services(context)
-    msg = update.effective_message
+    msg = context.message
     if rest:
         who = rest[0]
         try:
@@ -110,8 +110,8 @@ async def _apply(context: Ctx, verb: str, chat_id: int, title: str, user_id: int
 async def join(update: Update, context: Ctx) -> None:
     """A member asks to be on the group's roster: pending until a lead accepts."""
     u = await seen(update, context)
-    chat = update.effective_chat
-    msg = update.effective_message
+    chat = context.chat
+    msg = context.message
     if chat.type not in GROUPS:
         await msg.reply_text(t("l_jn_group_only", u.lang))
         return
@@ -131,7 +131,7 @@ async def join(update: Update, context: Ctx) -> None:
 
 async def join_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Accept / Reject under a /join request; the presser's role was checked for the group just now."""
-    query = update.callback_query
+    query = context.query
     if press.scope is None:
         await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return

@@ -20,11 +20,11 @@ async def desk(update: Update, context: Ctx) -> None:
     lang = lead.user.lang
     args = [a.lower() for a in (context.args or [])]
     if args not in ([], ["link"]):
-        await update.effective_message.reply_text(t("d_usage", lang))
+        await context.message.reply_text(t("d_usage", lang))
         return
     base = svc.settings.desk_url
     if not base:
-        await update.effective_message.reply_text(t("d_not_configured", lang))
+        await context.message.reply_text(t("d_not_configured", lang))
         return
     if args == ["link"] or not base.startswith("https://"):  # Telegram opens Mini Apps over HTTPS only
         # The secret rides in the fragment: the browser never sends it to a server or a log.
