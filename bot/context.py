@@ -70,6 +70,19 @@ class ProctorContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any
         """The id of the user whose update this is."""
         return self.user.id
 
+    @property
+    def job_data(self) -> object:
+        """In a job: what it was armed with (bot/scheduling.py)."""
+        return _present(self.job, "job (an update's context)").data
+
+    @property
+    def job_key(self) -> int:
+        """In a job armed with an id (an attempt's, a chat's, a delivery's, a user's): that id."""
+        data = self.job_data
+        if not isinstance(data, int):
+            raise TypeError(f"job {self.job.name if self.job else ''!r} carries {data!r}, not an id")
+        return data
+
     async def caller_is_lead(self) -> bool:
         """Whether the caller is a lead in the chat of this update (bot/roles.py; checked every time)."""
         chat = self.incoming.effective_chat

@@ -139,6 +139,8 @@ async def tell_too_fast(app: Application, update: Update) -> None:
     """Some of a flooding user's updates were dropped (bot.ordering): say so, once per burst."""
     user = update.effective_user
     chat = update.effective_chat
+    if user is None:  # floods are counted per user (bot.ordering): an update without one is never dropped
+        return
     lang = pick_lang(None, user.language_code, services(app).settings.language)
     await app.bot.send_message(chat.id if chat else user.id, t("too_fast", lang, name=user.first_name or ""))
 

@@ -205,6 +205,6 @@ async def private_text(update: Update, context: Ctx) -> None:
     if not delivery.private or not delivery.accepts_answers:
         return
     u = await user_ctx(update, context)
-    out = await _answer_private(app, delivery, item.pos, u, msg.text)
+    out = await _answer_private(app, delivery, item.pos, u, msg.text or "")  # registered for TEXT
     if isinstance(out, steps.Refused) and out.reason == "unreadable":
         await msg.reply_text(t("daily_unreadable", u.lang, n=item.pos + 1))

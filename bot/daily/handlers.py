@@ -103,7 +103,7 @@ async def daily(update: Update, context: Ctx) -> None:
 async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) -> None:
     """Turn the quiz on, or change its time and zone; the chat's job is replaced at once."""
     svc = services(context)
-    chat_id = update.effective_chat.id
+    chat_id = context.chat.id
     try:
         at, tz, close = parse_on_args(args)
     except BadTime as e:
@@ -132,7 +132,7 @@ async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) ->
 async def daily_off(update: Update, context: Ctx, u: UserCtx) -> None:
     """Turn the quiz off; its job goes at once. Today's open quiz still closes as planned."""
     svc = services(context)
-    chat_id = update.effective_chat.id
+    chat_id = context.chat.id
     was_on = await subs.unsubscribe(svc.db, chat_id, u.id, svc.now())
     jobs.disarm_push(context.application, chat_id)
     log.info("chat %s: daily quiz off by %s", chat_id, u.id)
@@ -158,9 +158,9 @@ async def daily_now(update: Update, context: Ctx, u: UserCtx) -> None:
         await context.message.reply_text(t("daily_empty_bank", u.lang))
     except NetworkError as e:
         log.warning("chat %s: /daily now stopped (%s); resuming later", chat.id, e)
-        delivery = await dstore.find_delivery(svc.db, chat.id, day)
-        if delivery is not None:
-            scheduling.once(context.application, scheduling.DAILY_RESUME, delivery.id, jobs.RETRY_SECONDS)
+        started = await dstore.find_delivery(svc.db, chat.id, day)
+        if started is not None:
+            scheduling.once(context.application, scheduling.DAILY_RESUME, started.id, jobs.RETRY_SECONDS)
 
 
 async def _explain_existing(update: Update, context: Ctx, u: UserCtx,

@@ -250,7 +250,8 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
 
 async def _sealed(app: Application, delivery: dstore.Delivery, view: render.View) -> bool:
     """A private question sealed by its user's running exam: it is not sent before the hand-in."""
-    return (await sealed_for(services(app).db, delivery.chat_id)).covers(view.question.id)
+    qid = view.question.id  # a stored question's: never None here
+    return qid is not None and (await sealed_for(services(app).db, delivery.chat_id)).covers(qid)
 
 
 async def held(app: Application, delivery: dstore.Delivery) -> bool:

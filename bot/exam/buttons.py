@@ -55,22 +55,25 @@ async def button(update: Update, context: Ctx) -> None:
 async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
     query = context.query
     svc = services(context)
-    if update.effective_chat.type != ChatType.PRIVATE:
+    if context.chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
         return
     if data.paper_id is not None and await is_invite_only(svc.db, data.paper_id):
         await ack(query, t("invite_only", u.lang), show_alert=True)  # only an invite opens it
         return
     if not data.start:
+        if data.paper_id is None:  # the mock's rules card comes from /exam random, never from a button
+            await ack(query, t("button_unknown", u.lang))
+            return
         paper = await load_paper(svc.db, data.paper_id)
-        used = await attempts.used_attempts(svc.db, u.id, paper.id)
+        used = await attempts.used_attempts(svc.db, u.id, data.paper_id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)
         await ack(query)
         await query.message.reply_text(text, reply_markup=kb)
         return
     try:
         attempt = await attempts.start_attempt(
-            svc.db, user_id=u.id, chat_id=update.effective_chat.id, paper_id=data.paper_id, mode=data.mode,
+            svc.db, user_id=u.id, chat_id=context.chat.id, paper_id=data.paper_id, mode=data.mode,
             now=svc.now(), shuffle=svc.settings.shuffle_options)
     except AlreadyRunning:
         await ack(query, t("already_running", u.lang), show_alert=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 
 from bank.paper_store import list_papers
@@ -47,7 +47,7 @@ async def papers(update: Update, context: Ctx) -> None:
 
 
 async def _redirect_to_private(update: Update, context, u: UserCtx) -> bool:
-    if update.effective_chat.type == ChatType.PRIVATE:
+    if context.chat.type == ChatType.PRIVATE:
         return False
     await context.message.reply_text(
         t("private_only", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
@@ -68,10 +68,11 @@ async def exam(update: Update, context: Ctx) -> None:
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
     args = [a.lower() for a in context.args or []]
+    kb: InlineKeyboardMarkup | None
     if args == ["random"]:
         text, kb = render.mock_rules_card(u.lang, sum(attempts.MOCK_BLUEPRINT.values()), attempts.MOCK_MINUTES)
     elif args:  # /exam <paper>: its rules card at once
-        name = " ".join(context.args)
+        name = " ".join(context.args or [])
         paper = find_paper(await _offered_papers(context), name)
         if paper is None:
             await context.message.reply_text(t("exam_unknown_paper", u.lang, name=name[:60]))

@@ -40,7 +40,7 @@ def disarm_deadline(app: Application, attempt_id: int) -> None:
 
 async def deadline_reached(context: Ctx) -> None:
     """Hand in an attempt whose time is up, even if the candidate is idle."""
-    attempt_id = context.job.data
+    attempt_id = context.job_key
     svc = services(context)
     try:
         attempt = await attempts.get_attempt(svc.db, attempt_id)
@@ -71,4 +71,5 @@ async def recover(app: Application) -> None:
         await attempts.finish_attempt(svc.db, a.id, svc.now(), FinishReason.timeout)
         log.info("attempt %s expired while the bot was down: handed in", a.id)
     for a in await attempts.timed_running(svc.db):
-        arm_deadline(app, a.id, a.deadline)
+        if a.deadline is not None:  # timed: always
+            arm_deadline(app, a.id, a.deadline)

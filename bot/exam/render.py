@@ -101,7 +101,7 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
     ans = sheet.answers.get(item.pos)
     parts = [header(sheet, item, lang, now, script), "", question_body(q, item, script)]
     practice_done = sheet.attempt.mode == "practice" and ans is not None
-    if practice_done:
+    if practice_done and ans is not None:
         parts += ["", feedback or practice_feedback(q, item, ans, lang, script, review)]
     else:
         if q.kind == Kind.multi and item.draft:
@@ -203,7 +203,7 @@ def result_card(sheet: Sheet, result: Result, lang: str,
     lines.append(t("result_total", lang, score=fmt_points(round(result.score, 2)),
                    max=fmt_points(result.max_score), pct=f"{result.percent:.1f}"))
     decided = outcome(result, pass_percent)
-    if decided is not None:
+    if decided is not None and pass_percent is not None:  # a paper without a pass mark decides nothing
         key = {"passed": "result_pass", "failed": "result_fail", "pending": "result_pending_pass"}[decided]
         lines.append(t(key, lang, mark=fmt_points(pass_percent)))
     lines.append(t("time_used", lang, used=fmt_duration((a.finished_at or a.started_at) - a.started_at)))

@@ -12,6 +12,7 @@ deadline is its own job.
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 from telegram.error import TelegramError
 from telegram.ext import Application
@@ -64,7 +65,7 @@ def ensure(app: Application, attempt) -> None:
 
 async def refresh(context: Ctx) -> None:
     """A checkpoint: edit the header's time left; at 5 minutes, warn; arm the next checkpoint."""
-    attempt_id, checkpoint = context.job.data
+    attempt_id, checkpoint = cast(tuple[int, float], context.job_data)  # armed by arm() below
     svc = services(context)
     try:
         sheet = await attempts.load_sheet(svc.db, attempt_id)

@@ -46,12 +46,12 @@ async def _answer(update: Update, context: Ctx, u, attempt_id: int, msg) -> None
         case steps.Expired():
             await finish_and_report(context, attempt_id, FinishReason.timeout)
         case steps.Refused(question=q):
-            await msg.reply_text(t("empty_answer" if q.kind in render.TYPED else "not_typed", u.lang))
+            await msg.reply_text(t("empty_answer" if q is not None and q.kind in render.TYPED else "not_typed", u.lang))
         case steps.Recorded(sheet=sheet, pos=pos, answer=rec, review=review):
             item = sheet.items[pos]
             try:  # the answer is stored: a lost confirmation must not keep the next question from showing
                 await msg.reply_text(render.clip(t("recorded", u.lang, n=pos + 1, a=render.shown_response(
-                    sheet.question(item), item, rec.response, u.lang))))
+                    sheet.question(item), item, rec.response if rec else None, u.lang))))
             except TelegramError as e:
                 log.info("attempt %s: could not confirm the answer (%s)", attempt_id, e)
             if await offer_finish(context, sheet, pos, repost=True):

@@ -45,13 +45,13 @@ async def _start(update: Update, context, u: UserCtx, invite_id: int) -> None:
     time plus the invite's extra time, whenever the window closes."""
     query = context.query
     svc = services(context)
-    if update.effective_chat.type != ChatType.PRIVATE:
+    if context.chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
         return
     try:
         inv = await invites.get(svc.db, invite_id)
         attempt = await attempts.start_attempt(
-            svc.db, user_id=u.id, chat_id=update.effective_chat.id, paper_id=inv.paper_id, mode="exam",
+            svc.db, user_id=u.id, chat_id=context.chat.id, paper_id=inv.paper_id, mode="exam",
             now=svc.now(), shuffle=svc.settings.shuffle_options, invite_id=inv.id)
     except NotFound:
         await ack(query, t("iv_refused_unknown", u.lang), show_alert=True)
@@ -62,7 +62,8 @@ async def _start(update: Update, context, u: UserCtx, invite_id: int) -> None:
     except AlreadyRunning:
         await ack(query, t("already_running", u.lang), show_alert=True)
         return
-    arm_deadline(context.application, attempt.id, attempt.deadline)  # armed before anything is said
+    if attempt.deadline is not None:  # armed before anything is said
+        arm_deadline(context.application, attempt.id, attempt.deadline)
     await ack(query)
     await show_attempt(context, attempt.id, u, repost=True)
 

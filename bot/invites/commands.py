@@ -103,7 +103,7 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     u = await user_ctx(update, context)
     svc = services(context)
     reply = context.message.reply_text
-    if update.effective_chat.type != ChatType.PRIVATE:
+    if context.chat.type != ChatType.PRIVATE:
         await reply(t("private_only", u.lang))
         return
     guesses = _GUESSES.of(context)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import InlineKeyboardMarkup, Update
 
 from bank import item_stats as stats
 from bank import paper_settings
@@ -31,6 +31,7 @@ async def bankstats(update: Update, context: Ctx) -> None:
     db, lang = services(context).db, desk.user.lang
     seal = await sealed_for(db, desk.user.id)  # the lead's own running exam: none of its questions here
     key = " ".join(context.args or []).strip()
+    keyboard: InlineKeyboardMarkup | None
     if key:
         try:
             paper_id, slug, title = await stats.find_paper(db, key)
@@ -115,7 +116,7 @@ async def dispute(update: Update, context: Ctx) -> None:
         qid = int(args.pop(0).lstrip("#"))
     elif msg.reply_to_message is not None:
         qid = await dsp.question_for_message(svc.db, msg.chat_id, msg.reply_to_message.message_id)
-    elif update.effective_chat.type == "private":
+    elif context.chat.type == "private":
         qid = await current_question_id(svc.db, u.id)
     if qid is None or not args:
         await msg.reply_text(t("l_dp_usage", u.lang))
@@ -158,7 +159,7 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
             if upheld:  # upholding opens the key fix: the lead is shown how, with the key as it is
                 prompt = t("l_kf_prompt", u.lang, id=target, qid=qid, key=await key_fix.current_key(svc.db, qid))
                 await ack(query, text)
-                await query.message.reply_text(text + "\n" + prompt)
+                await context.message.reply_text(text + "\n" + prompt)
                 return
         else:
             on = bool(press.args[1])
@@ -173,4 +174,4 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
                              u.lang), show_alert=True)
         return
     await ack(query, text)
-    await query.message.reply_text(text)
+    await context.message.reply_text(text)

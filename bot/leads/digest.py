@@ -59,11 +59,12 @@ async def post_digest(app: Application, chat_id: int, *, claim: bool) -> bool:
         await app.bot.send_message(chat_id, text)
     except Forbidden:
         log.info("digest for %s: the bot was removed; schedule turned off", chat_id)
-        await dg.set_schedule(svc.db, chat_id, enabled=False, weekday=s.weekday, at_time=s.at_time,
-                              lead=0, now=now)
+        if s is not None:
+            await dg.set_schedule(svc.db, chat_id, enabled=False, weekday=s.weekday, at_time=s.at_time,
+                                  lead=0, now=now)
         return False
     except TelegramError:
-        if claim:
+        if claim and s is not None:  # claimed: it has a schedule
             await dg.release_week(svc.db, chat_id, s.last_week)  # try again at the next start-up
         raise
     return True
@@ -71,7 +72,7 @@ async def post_digest(app: Application, chat_id: int, *, claim: bool) -> bool:
 
 async def digest_due(context: Ctx) -> None:
     """The job: post this week's digest if it is due and not yet posted, then schedule the next."""
-    app, chat_id = context.application, context.job.data
+    app, chat_id = context.application, context.job_key
     svc = services(app)
     s = await dg.get_schedule(svc.db, chat_id)
     if s is None or not s.enabled:
@@ -121,7 +122,7 @@ async def digest(update: Update, context: Ctx) -> None:
     if s.enabled and dg.due_in_week(s, svc.now(), tz) <= svc.now():
         # switched on after this week's time: the first digest comes next week, not right now
         await dg.claim_week(svc.db, desk.chat_id, dg.week_key(svc.now(), tz))
-        s = await dg.get_schedule(svc.db, desk.chat_id)
+        s = await dg.get_schedule(svc.db, desk.chat_id) or s  # just set: always there
     await arm(context.application, s)
     await context.message.reply_text(render.schedule_text(s, tz.key, lang))
 

@@ -24,7 +24,7 @@ async def keyfix(update: Update, context: Ctx) -> None:
     desk = await require_bank_admin(update, context)
     if desk is None:
         return
-    lang, msg = desk.user.lang, update.effective_message
+    lang, msg = desk.user.lang, context.message
     args = list(context.args or [])
     regrade = not (args and args[-1].lower() == "keep")
     if not regrade:

@@ -24,7 +24,7 @@ async def leaderboard(update: Update, context: Ctx) -> None:
     chat = context.chat
     args = [a.lower() for a in (context.args or [])]
     if args and args[0] == "paper":
-        await _paper(update, context, u, " ".join(context.args[1:]).strip())
+        await _paper(update, context, u, " ".join((context.args or [])[1:]).strip())
         return
     period = args[0] if args else DEFAULT_PERIOD
     if period not in lb.PERIODS or len(args) > 1:

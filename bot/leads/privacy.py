@@ -18,7 +18,7 @@ from proctor.people.forget import forget_user
 async def forgetme(update: Update, context: Ctx) -> None:
     """Ask the user to confirm that everything about them should be deleted."""
     u = await user_ctx(update, context)
-    if update.effective_chat.type != ChatType.PRIVATE:
+    if context.chat.type != ChatType.PRIVATE:
         await context.message.reply_text(
             t("l_fg_private", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
         return

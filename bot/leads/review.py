@@ -13,7 +13,7 @@ from bot.i18n import pick_lang, t
 from bot.leads import render
 from bot.leads.access import require_lead, send_private
 from bot.leads.callbacks import Press
-from bot.services import services
+from bot.services import HasBotData, services
 from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
 from proctor.outbox import Outgoing
@@ -97,8 +97,8 @@ async def send_notice(app: Application, message: Outgoing) -> None:
     await app.bot.send_message(message.chat_id, render.review_notice(outcome, await candidate_lang(app, outcome.user_id)))
 
 
-async def candidate_lang(app_or_context, user_id: int) -> str:
-    """The language a candidate chose, else the bot's default."""
+async def candidate_lang(app_or_context: HasBotData, user_id: int | None) -> str:
+    """The language a candidate chose, else the bot's default (also for a message to no one user)."""
     svc = services(app_or_context)
-    prefs = await find_prefs(svc.db, user_id)
+    prefs = await find_prefs(svc.db, user_id) if user_id is not None else None
     return pick_lang(prefs.language if prefs else None, None, svc.settings.language)

@@ -33,7 +33,7 @@ async def team(update: Update, context: Ctx) -> None:
     msg = context.message
     if not args:
         u = await seen(update, context)
-        if update.effective_chat.type in GROUPS:
+        if context.chat.type in GROUPS:
             await msg.reply_text(await _roster_text(context, update.effective_chat, u.lang))
         else:
             await msg.reply_text(await _my_teams_text(context, u))
