@@ -23,7 +23,7 @@ from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from apscheduler.jobstores.base import JobLookupError
+from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]  # APScheduler 3 ships no types
 from telegram.ext import Application, JobQueue
 
 from bot.context import Ctx

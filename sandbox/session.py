@@ -14,6 +14,7 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.desk_bridge import desk_runner
 from bot.lifecycle import start_app, stop_app
+from bot.ordering import PerUserUpdateProcessor
 from bot.services import services
 from bot.settings import Settings
 from proctor.clock import ShiftedClock
@@ -107,7 +108,9 @@ async def run_sandbox(db: Path | None = None) -> int:
                         PROCTOR_DESK_PORT=desk_port)
     app = build_application(settings, clock=clock)
     # piped lines come faster than a person types: the per-user flood meter would drop them
-    app.update_processor.burst = app.update_processor.max_pending_per_user = 1_000_000
+    processor = app.update_processor
+    if isinstance(processor, PerUserUpdateProcessor):  # always: bot.app builds it
+        processor.burst = processor.max_pending_per_user = 1_000_000
     files = db.parent / f"{db.stem}-files"
     say(f"Sandbox: fake Bot API at {server.base_url}, database {db}; files the bot sends go to {files}.")
     say(BANNER)

@@ -17,23 +17,16 @@ from bot.i18n import t
 from bot.roles import is_team_lead
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.chats import chat_timezone, ensure_chat
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
 from proctor.daily.answers import answers_in
 from proctor.daily.delivery import EmptyBank
-from proctor.daily.schedule import (
-    BadTime,
-    BadTimezone,
-    Schedule,
-    local_day,
-    looks_like_time,
-    next_fire,
-    parse_hhmm,
-    parse_timezone,
-)
+from proctor.daily.schedule import Schedule, local_day, next_fire
 from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streak
+from proctor.local_time import BadTime, BadTimezone, looks_like_time, parse_hhmm, parse_timezone
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +73,7 @@ async def daily(update: Update, context: Ctx) -> None:
         return
     svc = services(context)
     title = chat.title or chat.first_name or ""
-    await subs.ensure_chat(svc.db, chat.id, chat.type, title, svc.now())
+    await ensure_chat(svc.db, chat.id, chat.type, title, svc.now())
     args = context.args or []
     sub_command = args[0].lower() if args else ""
     if sub_command in ("on", "off", "now") and chat.type != ChatType.PRIVATE \
@@ -116,7 +109,7 @@ async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) ->
         await context.message.reply_text(t("daily_bad_arg", u.lang, text=str(e)))
         return
     old = await subs.get_subscription(svc.db, chat_id)
-    chat_tz = await subs.chat_timezone(svc.db, chat_id)
+    chat_tz = await chat_timezone(svc.db, chat_id)
     ask = subs.on_request(old, chat_tz, at=at, tz=tz, close=close, default_time=svc.settings.daily_time,
                           default_tz=svc.settings.timezone, default_questions=svc.settings.daily_questions)
     sub = await subs.subscribe(svc.db, chat_id, ask.at_time, ask.timezone, ask.questions, u.id, svc.now(),

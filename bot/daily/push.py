@@ -30,10 +30,11 @@ from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
-from proctor.daily.schedule import Schedule, closes_at, next_fire, parse_hhmm, parse_timezone
+from proctor.daily.schedule import Schedule, closes_at, next_fire
 from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streak, streaks
 from proctor.exams.seal import sealed_anywhere, sealed_for
+from proctor.local_time import parse_hhmm, parse_timezone
 from proctor.people.users import find_prefs
 
 log = logging.getLogger(__name__)

@@ -22,6 +22,7 @@ from proctor import invites
 from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_for
 from proctor.teams import review as reviews
+from proctor.transitions import IllegalTransition
 
 
 async def on_button(update: Update, context: Ctx) -> None:
@@ -93,7 +94,7 @@ async def _manage(update: Update, context, u: UserCtx, action: str, invite_id: i
             await context.bot.send_message(u.id, t("iv_revoked", u.lang, id=inv.id))
             return
         inv, token = await invites.resend_invite(svc.db, inv.id, actor=u.id, now=svc.now())
-    except invites.IllegalTransition:
+    except IllegalTransition:
         status = t(f"iv_status_{inv.status_at(svc.now()).value}", u.lang)
         await ack(query, t("iv_cannot", u.lang, status=status), show_alert=True)
         return

@@ -18,9 +18,10 @@ from bot.leads.access import require_lead, send_private
 from bot.services import Slot, services
 from bot.userctx import UserCtx, user_ctx
 from proctor import invites
+from proctor.chats import chat_zone
 from proctor.invites_report import hiring_csv
+from proctor.local_time import zone
 from proctor.teams import audit
-from proctor.teams import leaderboard as lb
 
 log = logging.getLogger(__name__)
 _GUESSES: Slot[invites.GuessLimiter] = Slot("invite_guesses", invites.GuessLimiter)  # token guesses per user
@@ -30,8 +31,8 @@ async def zone_of(context, team: int | None):
     """The team's time zone (the group's), else the bot's."""
     svc = services(context)
     if team is None:
-        return lb.zone(svc.settings.timezone)
-    return await lb.chat_zone(svc.db, team, svc.settings.timezone)
+        return zone(svc.settings.timezone)
+    return await chat_zone(svc.db, team, svc.settings.timezone)
 
 
 async def team_name(context, team: int | None, lang: str) -> str:

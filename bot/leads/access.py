@@ -15,8 +15,7 @@ from bot.i18n import t
 from bot.roles import is_team_lead
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
-from proctor.daily.subscriptions import ensure_chat
-from proctor.teams.leaderboard import note_member
+from proctor.chats import ensure_chat, note_member
 
 log = logging.getLogger(__name__)
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)

@@ -14,9 +14,8 @@ from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_lead
 from bot.services import services
-from proctor.daily.subscriptions import chat_title
+from proctor.chats import chat_title, chat_zone
 from proctor.teams import digest as dg
-from proctor.teams.leaderboard import chat_zone
 
 log = logging.getLogger(__name__)
 

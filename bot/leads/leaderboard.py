@@ -11,6 +11,7 @@ from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import GROUPS, seen
 from bot.services import services
+from proctor.chats import chat_zone
 from proctor.teams import leaderboard as lb
 from proctor.teams.roster import MEMBER, teams_of
 
@@ -31,13 +32,13 @@ async def leaderboard(update: Update, context: Ctx) -> None:
         await context.message.reply_text(t("l_lb_usage", u.lang))
         return
     if chat.type in GROUPS:
-        tz = await lb.chat_zone(svc.db, chat.id, svc.settings.timezone)
+        tz = await chat_zone(svc.db, chat.id, svc.settings.timezone)
         board = await lb.board(svc.db, chat.id, lb.period_bounds(period, svc.now(), tz), me=u.id)
         await context.message.reply_text(render.board_text(board, chat.title or "", u.lang))
         return
     boards = []
     for chat_id, title, _ in await lb.my_groups(svc.db, u.id):
-        tz = await lb.chat_zone(svc.db, chat_id, svc.settings.timezone)
+        tz = await chat_zone(svc.db, chat_id, svc.settings.timezone)
         boards.append((title, await lb.board(svc.db, chat_id, lb.period_bounds(period, svc.now(), tz),
                                              me=u.id, top=0)))
     await context.message.reply_text(render.positions_text(boards, period, u.lang))

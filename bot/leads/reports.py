@@ -15,6 +15,8 @@ from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
 from bot.services import Slot, services
 from bot.text_limits import MAX_CAPTION, clip
+from proctor.chats import chat_zone
+from proctor.local_time import zone
 from proctor.teams import audit
 from proctor.teams import leaderboard as lb
 from proctor.teams.charts import chart_data, cjk_font, labels, render_png
@@ -40,8 +42,8 @@ async def _period(update: Update, context: Ctx, desk: Desk, usage: str) -> lb.Pe
     if name not in lb.PERIODS or len(args) > 1:
         await context.message.reply_text(t(usage, desk.user.lang))
         return None
-    tz = (await lb.chat_zone(svc.db, desk.scope, svc.settings.timezone) if desk.scope is not None
-          else lb.zone(svc.settings.timezone))
+    tz = (await chat_zone(svc.db, desk.scope, svc.settings.timezone) if desk.scope is not None
+          else zone(svc.settings.timezone))
     return lb.period_bounds(name, svc.now(), tz)
 
 
