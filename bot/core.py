@@ -40,7 +40,7 @@ COMMANDS = [
 async def drop_repeated_update(update: Update, context: Ctx) -> None:
     """Telegram delivers at least once: an update_id handled before is not handled again (one whose
     handling a stopped process cut short is: see proctor.storage.updates)."""
-    svc = services(context)
+    svc = context.services
     if not await updates.claim(svc.db, context.bot.id, update.update_id, svc.now(), svc.run):
         log.info("update %s delivered again: ignored", update.update_id)
         raise ApplicationHandlerStop
@@ -53,7 +53,7 @@ class ProctorApplication(Application):
     async def process_update(self, update: object) -> None:
         await super().process_update(update)
         svc = services(self)
-        if isinstance(update, Update) and update.update_id in svc.claimed and svc.db is not None:
+        if isinstance(update, Update) and update.update_id in svc.claimed:
             await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
             svc.claimed.discard(update.update_id)
 
@@ -99,7 +99,7 @@ async def set_lang(update: Update, context: Ctx) -> None:
     u = await user_ctx(update, context)
     if (arg := await _choice(update, context, u, ("en", "zh", "auto"), "lang_usage")) is None:
         return
-    await user_store.set_language(services(context).db, u.id, None if arg == "auto" else arg)
+    await user_store.set_language(context.services.db, u.id, None if arg == "auto" else arg)
     u = await user_ctx(update, context)
     await context.message.reply_text(t("lang_set", u.lang))
 
@@ -109,7 +109,7 @@ async def set_script(update: Update, context: Ctx) -> None:
     u = await user_ctx(update, context)
     if (arg := await _choice(update, context, u, ("orig", "hans", "hant"), "script_usage")) is None:
         return
-    await user_store.set_script(services(context).db, u.id, arg)
+    await user_store.set_script(context.services.db, u.id, arg)
     await context.message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
 
 
@@ -125,7 +125,7 @@ async def on_error(update: object, context: Ctx) -> None:
     if not isinstance(update, Update):
         return
     user = update.effective_user
-    lang = pick_lang(None, user.language_code if user else None, services(context).settings.language)
+    lang = pick_lang(None, user.language_code if user else None, context.services.settings.language)
     try:
         if update.callback_query:
             await update.callback_query.answer(t("oops", lang))

@@ -8,7 +8,6 @@ from telegram import Update
 
 from bot.context import Ctx
 from bot.i18n import pick_lang
-from bot.services import services
 from proctor.people.users import ensure_user
 
 
@@ -22,7 +21,7 @@ class UserCtx:
 
 async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     """Record the user on first sight and return their preferences."""
-    svc = services(context)
+    svc = context.services
     tg = context.user
     prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now())
     lang = pick_lang(prefs.language, tg.language_code, svc.settings.language)

@@ -68,8 +68,11 @@ def handled_by(app: Application, timeout: float = 60.0) -> Callable[[int], Await
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
-            svc = services(app)
-            if svc.db is not None and await updates.is_done(svc.db, app.bot.id, update_id):
+            try:
+                svc = services(app)
+            except RuntimeError:  # the bot stopped meanwhile (post_shutdown closed its services)
+                return False
+            if await updates.is_done(svc.db, app.bot.id, update_id):
                 return True
             await asyncio.sleep(0.02)  # polls a condition; no outcome depends on how long this is
         return False

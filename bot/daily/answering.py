@@ -130,7 +130,7 @@ async def group_reply(update: Update, context: Ctx) -> None:
     replied = msg.reply_to_message
     if replied is None or not replied.from_user or replied.from_user.id != context.bot.id:
         return
-    hit = await dstore.item_by_message(services(context).db, msg.chat_id, replied.message_id)
+    hit = await dstore.item_by_message(context.services.db, msg.chat_id, replied.message_id)
     if hit is None:
         hit = await _unrecorded_copy(app, msg.chat_id, replied)
     if hit is None:
@@ -189,7 +189,7 @@ async def private_text(update: Update, context: Ctx) -> None:
     """
     msg = context.message
     app = context.application
-    db = services(context).db
+    db = context.services.db
     user_id = context.user.id
     hit = None
     if msg.reply_to_message is not None:

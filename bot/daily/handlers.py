@@ -15,7 +15,6 @@ from bot.context import Ctx
 from bot.daily import jobs, push
 from bot.i18n import t
 from bot.roles import is_team_lead
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor.chats import chat_timezone, ensure_chat
 from proctor.daily import answers as answer_store
@@ -71,7 +70,7 @@ async def daily(update: Update, context: Ctx) -> None:
     if chat.type not in _CHAT_TYPES:
         await msg.reply_text(t("daily_not_here", u.lang))
         return
-    svc = services(context)
+    svc = context.services
     title = chat.title or chat.first_name or ""
     await ensure_chat(svc.db, chat.id, chat.type, title, svc.now())
     args = context.args or []
@@ -95,7 +94,7 @@ async def daily(update: Update, context: Ctx) -> None:
 
 async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) -> None:
     """Turn the quiz on, or change its time and zone; the chat's job is replaced at once."""
-    svc = services(context)
+    svc = context.services
     chat_id = context.chat.id
     try:
         at, tz, close = parse_on_args(args)
@@ -124,7 +123,7 @@ async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) ->
 
 async def daily_off(update: Update, context: Ctx, u: UserCtx) -> None:
     """Turn the quiz off; its job goes at once. Today's open quiz still closes as planned."""
-    svc = services(context)
+    svc = context.services
     chat_id = context.chat.id
     was_on = await subs.unsubscribe(svc.db, chat_id, u.id, svc.now())
     jobs.disarm_push(context.application, chat_id)
@@ -134,7 +133,7 @@ async def daily_off(update: Update, context: Ctx, u: UserCtx) -> None:
 
 async def daily_now(update: Update, context: Ctx, u: UserCtx) -> None:
     """Today's quiz right now (once a day: if it is out already, say where it stands)."""
-    svc = services(context)
+    svc = context.services
     chat = context.chat
     private = chat.type == ChatType.PRIVATE
     schedule, _n = await push.schedule_for(context.application, chat.id)
@@ -158,7 +157,7 @@ async def daily_now(update: Update, context: Ctx, u: UserCtx) -> None:
 
 async def _explain_existing(update: Update, context: Ctx, u: UserCtx,
                             delivery: dstore.Delivery, schedule: Schedule) -> None:
-    svc = services(context)
+    svc = context.services
     msg = context.message
     if not delivery.accepts_answers:
         await msg.reply_text(t("daily_closed_today", u.lang))
@@ -188,7 +187,7 @@ def _next(schedule: Schedule, now: float) -> datetime:
 
 async def status_text(context: Ctx, chat_id: int, u: UserCtx) -> str:
     """How the chat's quiz is set, how today's stands, and the user's streak here."""
-    svc = services(context)
+    svc = context.services
     sub = await subs.get_subscription(svc.db, chat_id)
     lines = []
     if sub is None or not sub.enabled:

@@ -62,7 +62,7 @@ def disarm_push(app: Application, chat_id: int) -> None:
 async def push_job(context: Ctx) -> None:
     """The chat's push time came (or the bot came back the same day): send today's quiz, once."""
     app, chat_id = context.application, context.job_key
-    svc = services(context)
+    svc = context.services
     sub = await subs.get_subscription(svc.db, chat_id)
     if sub is None or not sub.enabled:
         return

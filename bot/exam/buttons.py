@@ -22,7 +22,6 @@ from bot.exam.jump import navigate
 from bot.exam.review import review
 from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt, show_sheet
 from bot.i18n import t
-from bot.services import services
 from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
@@ -52,9 +51,9 @@ async def button(update: Update, context: Ctx) -> None:
         await ack(query, t("exam_closed", u.lang))
 
 
-async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
+async def _pick(update: Update, context: Ctx, u: UserCtx, data: cb.Pick) -> None:
     query = context.query
-    svc = services(context)
+    svc = context.services
     if context.chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
         return
@@ -69,7 +68,7 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
         used = await attempts.used_attempts(svc.db, u.id, data.paper_id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)
         await ack(query)
-        await query.message.reply_text(text, reply_markup=kb)
+        await context.message.reply_text(text, reply_markup=kb)
         return
     try:
         attempt = await attempts.start_attempt(
@@ -90,9 +89,9 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
     await show_attempt(context, attempt.id, u, repost=True)
 
 
-async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
+async def _act(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
     query = context.query
-    svc = services(context)
+    svc = context.services
     if data.action in ("cancel_yes", "cancel_no"):
         await _cancel_confirmed(update, context, u, data)
         return
@@ -106,7 +105,7 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
     await _render(context, query, u, data, out)
 
 
-async def _render(context, query, u: UserCtx, data: cb.Act, out: steps.Outcome) -> None:
+async def _render(context: Ctx, query, u: UserCtx, data: cb.Act, out: steps.Outcome) -> None:
     """Say what the step did: the handler decides nothing here."""
     match out:
         case steps.NotYours():
@@ -139,9 +138,9 @@ async def _render(context, query, u: UserCtx, data: cb.Act, out: steps.Outcome) 
             await show_sheet(context, sheet, u, review)
 
 
-async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -> None:
+async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
     query = context.query
-    svc = services(context)
+    svc = context.services
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if data.action == "cancel_no":
         await ack(query)

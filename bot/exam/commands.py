@@ -15,7 +15,6 @@ from bot.exam import render
 from bot.exam.jobs import ensure_deadline
 from bot.exam.screen import finish_and_report, show_attempt
 from bot.i18n import t, tn
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams.states import FinishReason
@@ -23,10 +22,10 @@ from proctor.exams.states import FinishReason
 log = logging.getLogger(__name__)
 
 
-async def _offered_papers(context, *, practice: bool = False) -> list:
+async def _offered_papers(context: Ctx, *, practice: bool = False) -> list:
     """Papers with something to ask; exam-only (hiring) papers are never offered for practice, and
     invite-only ones never at all (only an invite opens them)."""
-    return [p for p in await list_papers(services(context).db)
+    return [p for p in await list_papers(context.services.db)
             if any(q.askable for q in p.questions()) and not (practice and p.settings.exam_only)
             and not p.settings.invite_only]
 
@@ -46,7 +45,7 @@ async def papers(update: Update, context: Ctx) -> None:
     await context.message.reply_text(render.paper_list(await _offered_papers(context), u.lang, u.script))
 
 
-async def _redirect_to_private(update: Update, context, u: UserCtx) -> bool:
+async def _redirect_to_private(update: Update, context: Ctx, u: UserCtx) -> bool:
     if context.chat.type == ChatType.PRIVATE:
         return False
     await context.message.reply_text(
@@ -54,9 +53,9 @@ async def _redirect_to_private(update: Update, context, u: UserCtx) -> bool:
     return True
 
 
-async def _busy(update: Update, context, u: UserCtx) -> bool:
+async def _busy(update: Update, context: Ctx, u: UserCtx) -> bool:
     """One attempt at a time: say so now rather than after a paper is chosen."""
-    if await attempts.running_attempt(services(context).db, u.id) is None:
+    if await attempts.running_attempt(context.services.db, u.id) is None:
         return False
     await context.message.reply_text(t("already_running", u.lang))
     return True
@@ -77,7 +76,7 @@ async def exam(update: Update, context: Ctx) -> None:
         if paper is None:
             await context.message.reply_text(t("exam_unknown_paper", u.lang, name=name[:60]))
             return
-        used = await attempts.used_attempts(services(context).db, u.id, paper.id)
+        used = await attempts.used_attempts(context.services.db, u.id, paper.id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)
     else:
         text, kb = render.paper_chooser(await _offered_papers(context), "exam", u.lang, u.script)
@@ -93,11 +92,11 @@ async def practice(update: Update, context: Ctx) -> None:
     await context.message.reply_text(text, reply_markup=kb)
 
 
-async def _running_here(update: Update, context, u: UserCtx):
+async def _running_here(update: Update, context: Ctx, u: UserCtx):
     """The user's running attempt, in a private chat; otherwise they are told why not and None."""
     if await _redirect_to_private(update, context, u):
         return None
-    running = await attempts.running_attempt(services(context).db, u.id)
+    running = await attempts.running_attempt(context.services.db, u.id)
     if running is None:
         await context.message.reply_text(t("nothing_running", u.lang))
     return running
@@ -108,7 +107,7 @@ async def resume(update: Update, context: Ctx) -> None:
     u = await user_ctx(update, context)
     if (running := await _running_here(update, context, u)) is None:
         return
-    if running.deadline is not None and running.deadline <= services(context).now():
+    if running.deadline is not None and running.deadline <= context.services.now():
         await finish_and_report(context, running.id, FinishReason.timeout)
         return
     ensure_deadline(context.application, running)
@@ -128,7 +127,7 @@ async def cancel(update: Update, context: Ctx) -> None:
 async def mystats(update: Update, context: Ctx) -> None:
     """The user's finished exams: attempts, best and last score."""
     u = await user_ctx(update, context)
-    rows = await attempts.user_stats(services(context).db, u.id)
+    rows = await attempts.user_stats(context.services.db, u.id)
     if not rows:
         await context.message.reply_text(t("mystats_none", u.lang))
         return

@@ -41,7 +41,7 @@ def disarm_deadline(app: Application, attempt_id: int) -> None:
 async def deadline_reached(context: Ctx) -> None:
     """Hand in an attempt whose time is up, even if the candidate is idle."""
     attempt_id = context.job_key
-    svc = services(context)
+    svc = context.services
     try:
         attempt = await attempts.get_attempt(svc.db, attempt_id)
     except NotFound:  # the user deleted their data (/forgetme) while the exam was running

@@ -37,7 +37,7 @@ async def prefs_for(context: Ctx | Application, user_id: int) -> UserCtx:
 async def show_attempt(context: Ctx, attempt_id: int, u: UserCtx, *,
                        repost: bool = False) -> None:
     """Render the attempt at its current question: edit its message, or post it anew at the bottom."""
-    svc = services(context)
+    svc = context.services
     sheet = await attempts.load_sheet(svc.db, attempt_id)
     a = sheet.attempt
     review = await review_option(svc.db, a.paper_id) if a.mode == AttemptMode.practice else ReviewOption.full
@@ -47,7 +47,7 @@ async def show_attempt(context: Ctx, attempt_id: int, u: UserCtx, *,
 async def show_sheet(context: Ctx, sheet: Sheet, u: UserCtx, review: ReviewOption, *,
                      repost: bool = False) -> None:
     """Render a sheet already read (a step's outcome carries it): no database read here."""
-    svc = services(context)
+    svc = context.services
     a = sheet.attempt
     text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now(), review=review)
     if not repost and a.message_id:
@@ -68,7 +68,7 @@ async def show_sheet(context: Ctx, sheet: Sheet, u: UserCtx, review: ReviewOptio
 async def finish_and_report(context: Ctx, attempt_id: int, reason: str) -> bool:
     """Hand the attempt in (once); its result card is then delivered by the outbox. False if it
     was already closed."""
-    svc = services(context)
+    svc = context.services
     done = await attempts.finish_attempt(svc.db, attempt_id, svc.now(), reason)
     scheduling.disarm(context.application, scheduling.DEADLINE, attempt_id)
     scheduling.disarm(context.application, scheduling.EXAM_TIMER, attempt_id)
@@ -105,13 +105,13 @@ async def send_result(app: Application, message: Outgoing) -> None:
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 
-async def offer_finish(context, sheet: Sheet, answered_pos: int, *, repost: bool = False,
+async def offer_finish(context: Ctx, sheet: Sheet, answered_pos: int, *, repost: bool = False,
                        u: UserCtx | None = None) -> bool:
     """After the last question of an exam is answered, show the finish confirmation. `sheet` is the
     attempt as it is after the answer (a step's outcome)."""
     if sheet.attempt.mode != AttemptMode.exam or answered_pos != len(sheet.items) - 1:
         return False
-    svc = services(context)
+    svc = context.services
     attempt_id = sheet.attempt.id
     if u is None:
         u = await prefs_for(context, sheet.attempt.user_id)

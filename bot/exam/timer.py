@@ -66,7 +66,7 @@ def ensure(app: Application, attempt) -> None:
 async def refresh(context: Ctx) -> None:
     """A checkpoint: edit the header's time left; at 5 minutes, warn; arm the next checkpoint."""
     attempt_id, checkpoint = cast(tuple[int, float], context.job_data)  # armed by arm() below
-    svc = services(context)
+    svc = context.services
     try:
         sheet = await attempts.load_sheet(svc.db, attempt_id)
     except NotFound:

@@ -13,7 +13,6 @@ from bot.context import Ctx
 from bot.exam import render
 from bot.exam.screen import finish_and_report, offer_finish, show_sheet
 from bot.i18n import t
-from bot.services import services
 from bot.userctx import user_ctx
 from proctor.exams import service as attempts
 from proctor.exams import steps
@@ -26,7 +25,7 @@ log = logging.getLogger(__name__)
 async def typed_answer(update: Update, context: Ctx) -> None:
     """A typed answer for the current fill-in or written question of the running attempt."""
     msg = context.message
-    svc = services(context)
+    svc = context.services
     tg_user = context.user
     running = await attempts.running_attempt(svc.db, tg_user.id)
     if running is None:
@@ -40,7 +39,7 @@ async def typed_answer(update: Update, context: Ctx) -> None:
 
 async def _answer(update: Update, context: Ctx, u, attempt_id: int, msg) -> None:
     """Take the typed step and say what it did."""
-    svc = services(context)
+    svc = context.services
     out = await steps.take_step(svc.db, attempt_id, u.id, "typed", None, msg.text, svc.now())
     match out:
         case steps.Expired():

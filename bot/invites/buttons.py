@@ -16,7 +16,6 @@ from bot.invites import callbacks as cb
 from bot.invites.commands import send_link
 from bot.leads import render as lead_render
 from bot.leads.access import lead_of
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor import invites
 from proctor.exams import service as attempts
@@ -41,11 +40,11 @@ async def on_button(update: Update, context: Ctx) -> None:
         await _manage(update, context, u, action, number)
 
 
-async def _start(update: Update, context, u: UserCtx, invite_id: int) -> None:
+async def _start(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> None:
     """Start inside the window, once (or as often as the lead allowed); the attempt gets the paper's
     time plus the invite's extra time, whenever the window closes."""
     query = context.query
-    svc = services(context)
+    svc = context.services
     if context.chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
         return
@@ -69,10 +68,10 @@ async def _start(update: Update, context, u: UserCtx, invite_id: int) -> None:
     await show_attempt(context, attempt.id, u, repost=True)
 
 
-async def _lead_invite(update: Update, context, u: UserCtx, invite_id: int) -> invites.Invite | None:
+async def _lead_invite(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> invites.Invite | None:
     """The invite if the presser leads its team now (checked on every press)."""
     try:
-        inv = await invites.get(services(context).db, invite_id)
+        inv = await invites.get(context.services.db, invite_id)
     except NotFound:
         await ack(update.callback_query, t("l_button_bad", u.lang))
         return None
@@ -82,9 +81,9 @@ async def _lead_invite(update: Update, context, u: UserCtx, invite_id: int) -> i
     return inv
 
 
-async def _manage(update: Update, context, u: UserCtx, action: str, invite_id: int) -> None:
+async def _manage(update: Update, context: Ctx, u: UserCtx, action: str, invite_id: int) -> None:
     query = context.query
-    svc = services(context)
+    svc = context.services
     if (inv := await _lead_invite(update, context, u, invite_id)) is None:
         return
     try:
@@ -103,10 +102,10 @@ async def _manage(update: Update, context, u: UserCtx, action: str, invite_id: i
     await send_link(context, u, inv, token, paper.title)
 
 
-async def _review(update: Update, context, u: UserCtx, attempt_id: int) -> None:
+async def _review(update: Update, context: Ctx, u: UserCtx, attempt_id: int) -> None:
     """The written answers of this invited attempt, in the review queue's cards."""
     query = context.query
-    svc = services(context)
+    svc = context.services
     inv = await invites.of_attempt(svc.db, attempt_id)
     if inv is None or await _lead_invite(update, context, u, inv.id) is None:
         if inv is None:

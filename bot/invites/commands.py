@@ -15,7 +15,7 @@ from bot.core import open_private_button
 from bot.i18n import t
 from bot.invites import render
 from bot.leads.access import require_lead, send_private
-from bot.services import Slot, services
+from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
 from proctor import invites
 from proctor.chats import chat_zone
@@ -27,16 +27,16 @@ log = logging.getLogger(__name__)
 _GUESSES: Slot[invites.GuessLimiter] = Slot("invite_guesses", invites.GuessLimiter)  # token guesses per user
 
 
-async def zone_of(context, team: int | None):
+async def zone_of(context: Ctx, team: int | None):
     """The team's time zone (the group's), else the bot's."""
-    svc = services(context)
+    svc = context.services
     if team is None:
         return zone(svc.settings.timezone)
     return await chat_zone(svc.db, team, svc.settings.timezone)
 
 
-async def team_name(context, team: int | None, lang: str) -> str:
-    title = None if team is None else await services(context).db.scalar("SELECT title FROM chats WHERE id=?", (team,))
+async def team_name(context: Ctx, team: int | None, lang: str) -> str:
+    title = None if team is None else await context.services.db.scalar("SELECT title FROM chats WHERE id=?", (team,))
     return title or t("iv_team_default", lang)
 
 
@@ -45,7 +45,7 @@ async def invite(update: Update, context: Ctx) -> None:
     desk = await require_lead(update, context)
     if desk is None:
         return
-    svc, lang = services(context), desk.user.lang
+    svc, lang = context.services, desk.user.lang
     reply = context.message.reply_text
     if not context.args:
         await reply(t("iv_usage", lang))
@@ -71,7 +71,7 @@ async def invite(update: Update, context: Ctx) -> None:
         await reply(t("l_sent_private", lang))
 
 
-async def send_link(context, lead: UserCtx, inv: invites.Invite, token: str, paper: str) -> bool:
+async def send_link(context: Ctx, lead: UserCtx, inv: invites.Invite, token: str, paper: str) -> bool:
     """The link card with its QR code, in the lead's private chat. False if they never opened one."""
     url = invites.link(context.bot.username, token)
     caption, kb = render.link_card(inv, paper, url, await zone_of(context, inv.team_chat_id), lead.lang)
@@ -88,7 +88,7 @@ async def invites_list(update: Update, context: Ctx) -> None:
     desk = await require_lead(update, context)
     if desk is None:
         return
-    svc = services(context)
+    svc = context.services
     rows = await invites.listing(svc.db, desk.scope, svc.now(), limit=15)
     text, kb = render.listing(rows, desk.title, await zone_of(context, desk.scope), desk.user.lang)
 
@@ -102,7 +102,7 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     """`/start inv_<token>`: the first user claims the invite and sees its welcome card; anyone
     else, and any bad, used, expired or revoked link, gets one line."""
     u = await user_ctx(update, context)
-    svc = services(context)
+    svc = context.services
     reply = context.message.reply_text
     if context.chat.type != ChatType.PRIVATE:
         await reply(t("private_only", u.lang))
@@ -135,7 +135,7 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
 
 async def hiring_report(update: Update, context: Ctx, desk) -> None:
     """`/report invites`: one CSV row per invite of the team, sent privately; audited like every export."""
-    svc = services(context)
+    svc = context.services
     data, n = await hiring_csv(svc.db, desk.scope, svc.now())
     name = f"invites-{'all' if desk.scope is None else abs(desk.scope)}.csv"
 

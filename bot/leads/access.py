@@ -13,7 +13,6 @@ from bot.context import Ctx
 from bot.core import open_private_button
 from bot.i18n import t
 from bot.roles import is_team_lead
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor.chats import ensure_chat, note_member
 
@@ -38,7 +37,7 @@ async def seen(update: Update, context: Ctx) -> UserCtx:
     u = await user_ctx(update, context)
     chat = update.effective_chat
     if chat is not None and chat.type in GROUPS:
-        svc = services(context)
+        svc = context.services
         await ensure_chat(svc.db, chat.id, chat.type, chat.title or "", svc.now())
         await note_member(svc.db, chat.id, u.id, svc.now())
     return u
@@ -64,7 +63,7 @@ async def require_bank_admin(update: Update, context: Ctx) -> Desk | None:
     desk = await require_lead(update, context)
     if desk is None:
         return None
-    if not services(context).is_admin(desk.user.id):
+    if not context.services.is_admin(desk.user.id):
         await context.message.reply_text(t("l_bank_admin_only", desk.user.lang))
         return None
     return desk
@@ -73,7 +72,7 @@ async def require_bank_admin(update: Update, context: Ctx) -> Desk | None:
 async def lead_of(context: Ctx, user_id: int, scope: int | None) -> bool:
     """Whether the user may act for `scope` now (a button pressed later is checked again)."""
     if scope is None:
-        return services(context).is_admin(user_id)
+        return context.services.is_admin(user_id)
     return await is_team_lead(context, user_id, scope, ChatType.SUPERGROUP)
 
 

@@ -15,7 +15,6 @@ from bot.leads import render
 from bot.leads.access import Desk, require_bank_admin, require_lead, seen
 from bot.leads.callbacks import Press
 from bot.leads.held import held_section
-from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
@@ -28,7 +27,7 @@ async def bankstats(update: Update, context: Ctx) -> None:
     desk = await require_lead(update, context)
     if desk is None:
         return
-    db, lang = services(context).db, desk.user.lang
+    db, lang = context.services.db, desk.user.lang
     seal = await sealed_for(db, desk.user.id)  # the lead's own running exam: none of its questions here
     key = " ".join(context.args or []).strip()
     keyboard: InlineKeyboardMarkup | None
@@ -50,7 +49,7 @@ async def bankstats(update: Update, context: Ctx) -> None:
         text, keyboard = render.bankstats_overview(disputes, attention, lang, desk.scope)
         held = [h for h in await held_questions(db) if not seal.covers(h.question_id)]
         text, keyboard = held_section(text, keyboard, held, lang, desk.scope,
-                                      can_confirm=services(context).is_admin(desk.user.id))
+                                      can_confirm=context.services.is_admin(desk.user.id))
     await context.message.reply_text(text, reply_markup=keyboard)
 
 
@@ -60,7 +59,7 @@ async def _set_retired(update: Update, context: Ctx, desk: Desk, retired: bool) 
         await context.message.reply_text(t("l_retire_usage", desk.user.lang))
         return
     qid = int(args[0].lstrip("#"))
-    svc = services(context)
+    svc = context.services
     try:
         await stats.set_retired(svc.db, qid, retired, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     except NotFound:
@@ -94,7 +93,7 @@ async def exam_only(update: Update, context: Ctx) -> None:
         await context.message.reply_text(t("l_examonly_usage", desk.user.lang))
         return
     key, on = " ".join(args[:-1]), args[-1].lower() == "on"
-    svc = services(context)
+    svc = context.services
     try:
         paper_id, _, title = await stats.find_paper(svc.db, key)
     except NotFound:
@@ -108,7 +107,7 @@ async def exam_only(update: Update, context: Ctx) -> None:
 async def dispute(update: Update, context: Ctx) -> None:
     """A candidate flags a question: by replying to it, on the exam screen, or by its id."""
     u = await seen(update, context)
-    svc = services(context)
+    svc = context.services
     msg = context.message
     args = list(context.args or [])
     qid = None
@@ -138,7 +137,7 @@ async def dispute(update: Update, context: Ctx) -> None:
 
 async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Retire / restore / uphold / dismiss / exam-only, from a /bankstats message."""
-    svc = services(context)
+    svc = context.services
     query = context.query
     if not svc.is_admin(u.id):  # the bank is shared by every team
         await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)

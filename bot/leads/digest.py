@@ -93,7 +93,7 @@ async def digest(update: Update, context: Ctx) -> None:
     desk = await require_lead(update, context)
     if desk is None:
         return
-    lang, svc = desk.user.lang, services(context)
+    lang, svc = desk.user.lang, context.services
     if not desk.in_group:
         await context.message.reply_text(t("l_group_only", lang))
         return

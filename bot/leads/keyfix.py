@@ -12,7 +12,6 @@ from bot.leads import render
 from bot.leads.access import require_bank_admin
 from bot.leads.review import candidate_lang
 from bot.outbox import kick
-from bot.services import services
 from proctor.outbox import Outgoing
 from proctor.teams import disputes as dsp
 from proctor.teams import key_fix as kf
@@ -35,7 +34,7 @@ async def keyfix(update: Update, context: Ctx) -> None:
     dispute_id = int(args[0].lstrip("#"))
     alternative = " ".join(args[2:]) if args[1] == "+" else None
     key = None if alternative is not None else " ".join(args[1:])
-    svc = services(context)
+    svc = context.services
     try:
         fix = await kf.fix_key(svc.db, dispute_id, actor=desk.user.id, now=svc.now(), chat_id=desk.scope,
                                key=key, alternative=alternative, regrade=regrade)

@@ -10,7 +10,6 @@ from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import GROUPS, seen
-from bot.services import services
 from proctor.chats import chat_zone
 from proctor.teams import leaderboard as lb
 from proctor.teams.roster import MEMBER, teams_of
@@ -21,7 +20,7 @@ DEFAULT_PERIOD = "week"
 async def leaderboard(update: Update, context: Ctx) -> None:
     """Rank the group, or show the caller's place in each of their teams."""
     u = await seen(update, context)
-    svc = services(context)
+    svc = context.services
     chat = context.chat
     args = [a.lower() for a in (context.args or [])]
     if args and args[0] == "paper":
@@ -46,7 +45,7 @@ async def leaderboard(update: Update, context: Ctx) -> None:
 
 async def _paper(update: Update, context: Ctx, u, key: str) -> None:
     """Best exam scores on one paper: the group's roster, or in private the rosters the caller is on."""
-    svc = services(context)
+    svc = context.services
     if not key:
         await context.message.reply_text(t("l_lb_usage", u.lang))
         return

@@ -10,7 +10,6 @@ from bot.core import ack, open_private_button
 from bot.i18n import t, tn
 from bot.leads import render
 from bot.leads.callbacks import Press
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor.people.forget import forget_user
 
@@ -35,7 +34,7 @@ async def forget_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
         await ack(query)
         await query.edit_message_text(t("l_fg_cancelled", u.lang))
         return
-    gone = await forget_user(services(context).db, u.id)
+    gone = await forget_user(context.services.db, u.id)
     await ack(query)
     await query.edit_message_text(t("l_fg_done", u.lang, attempts=tn("n_exam_attempt", gone.attempts, u.lang),
                                     daily=tn("n_daily_answer", gone.daily_answers, u.lang)))

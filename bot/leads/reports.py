@@ -13,7 +13,7 @@ from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
-from bot.services import Slot, services
+from bot.services import Slot
 from bot.text_limits import MAX_CAPTION, clip
 from proctor.chats import chat_zone
 from proctor.local_time import zone
@@ -36,7 +36,7 @@ def add_report(app: Application, name: str, handler: Report) -> None:
 
 
 async def _period(update: Update, context: Ctx, desk: Desk, usage: str) -> lb.Period | None:
-    svc = services(context)
+    svc = context.services
     args = [a.lower() for a in (context.args or [])]
     name = args[0] if args else DEFAULT_PERIOD
     if name not in lb.PERIODS or len(args) > 1:
@@ -49,7 +49,7 @@ async def _period(update: Update, context: Ctx, desk: Desk, usage: str) -> lb.Pe
 
 async def _audit(context: Ctx, desk, action: str, target: str, **detail) -> None:
     """Exports of team results are lead actions too: who took what, when."""
-    svc = services(context)
+    svc = context.services
     await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action=action, target=target,
                     **detail)
 
@@ -67,8 +67,8 @@ async def report(update: Update, context: Ctx) -> None:
     period = await _period(update, context, desk, "l_rp_usage")
     if period is None:
         return
-    data, n = await team_csv(services(context).db, desk.scope, period)
-    stamp = datetime.fromtimestamp(services(context).now()).strftime("%Y%m%d")
+    data, n = await team_csv(context.services.db, desk.scope, period)
+    stamp = datetime.fromtimestamp(context.services.now()).strftime("%Y%m%d")
     name = f"report-{'all' if desk.scope is None else abs(desk.scope)}-{period.name}-{stamp}.csv"
     caption = t("l_rp_caption", desk.user.lang, team=desk.title,
                 period=render.period_name(period.name, desk.user.lang), n=n)
@@ -89,7 +89,7 @@ async def chart(update: Update, context: Ctx) -> None:
     if period is None:
         return
     lang = desk.user.lang
-    data = await chart_data(services(context).db, desk.scope, period,
+    data = await chart_data(context.services.db, desk.scope, period,
                             f"{desk.title} · {render.period_name(period.name, lang)}")
     if data.empty:
         await context.message.reply_text(t("l_ch_empty", desk.user.lang))

@@ -26,7 +26,7 @@ async def review(update: Update, context: Ctx) -> None:
     desk = await require_lead(update, context)
     if desk is None:
         return
-    db = services(context).db
+    db = context.services.db
     pending = await reviews.next_pending(db, desk.scope, reviewer=desk.user.id,
                                          hide=(await sealed_for(db, desk.user.id)).as_json())
     if pending is None:
@@ -43,7 +43,7 @@ async def review(update: Update, context: Ctx) -> None:
 async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
                     skip: int, done: str = "") -> None:
     """Replace the card in place with the next pending answer (or 'nothing left')."""
-    db = services(context).db
+    db = context.services.db
     pending = await reviews.next_pending(db, scope, reviewer=u.id, skip=skip,
                                          hide=(await sealed_for(db, u.id)).as_json())
     query = context.query
@@ -56,7 +56,7 @@ async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
 
 async def set_score(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """A lead chose a final score: save it, recompute the attempt, tell the candidate, show the next."""
-    svc = services(context)
+    svc = context.services
     attempt_id, pos, halves = press.args
     query = context.query
     try:  # the domain refuses scoring one's own answer, or a candidate off the team's roster

@@ -18,7 +18,6 @@ from bot.leads import callbacks as cb
 from bot.leads.access import GROUPS, require_lead, seen, tell
 from bot.leads.callbacks import Press
 from bot.leads.review import candidate_lang
-from bot.services import services
 from bot.text_limits import MAX_TEXT, MAX_TOAST, clip
 from bot.userctx import UserCtx
 from proctor.people.users import ensure_user
@@ -57,7 +56,7 @@ async def team(update: Update, context: Ctx) -> None:
 
 async def _target(update: Update, context: Ctx, u: UserCtx, rest: list[str]) -> int | None:
     """The member meant: `@username` or id the bot knows, else the author of the replied message."""
-    svc = services(context)
+    svc = context.services
     msg = context.message
     if rest:
         who = rest[0]
@@ -84,7 +83,7 @@ async def _apply(context: Ctx, verb: str, chat_id: int, title: str, user_id: int
                  lead: UserCtx, say) -> bool:
     """Do `verb` for `user_id` on group `chat_id`'s roster, `say` how it went, tell the member.
     False if nothing changed."""
-    svc = services(context)
+    svc = context.services
     db, now, lang = svc.db, svc.now(), lead.lang
     name = await _name(context, user_id)
     if verb == "add":
@@ -115,7 +114,7 @@ async def join(update: Update, context: Ctx) -> None:
     if chat.type not in GROUPS:
         await msg.reply_text(t("l_jn_group_only", u.lang))
         return
-    svc = services(context)
+    svc = context.services
     state = await roster.request(svc.db, chat.id, u.id, now=svc.now())
     if state == "member":
         await msg.reply_text(t("l_jn_member", u.lang))
@@ -151,7 +150,7 @@ async def join_button(update: Update, context: Ctx, u: UserCtx, press: Press) ->
 
 
 async def _name(context: Ctx, user_id: int) -> str:
-    return await roster.display_name(services(context).db, user_id)
+    return await roster.display_name(context.services.db, user_id)
 
 
 def _label(e: roster.Entry) -> str:
@@ -159,7 +158,7 @@ def _label(e: roster.Entry) -> str:
 
 
 async def _roster_text(context: Ctx, chat, lang: str) -> str:
-    entries = await roster.listing(services(context).db, chat.id)
+    entries = await roster.listing(context.services.db, chat.id)
     title = chat.title or ""
     if not entries:
         return t("l_tm_empty", lang, title=title)
@@ -173,7 +172,7 @@ async def _roster_text(context: Ctx, chat, lang: str) -> str:
 
 
 async def _my_teams_text(context: Ctx, u: UserCtx) -> str:
-    teams = await roster.teams_of(services(context).db, u.id)
+    teams = await roster.teams_of(context.services.db, u.id)
     if not teams:
         return t("l_tm_mine_none", u.lang)
     rows = [t("l_tm_mine_member" if s == roster.MEMBER else "l_tm_mine_pending", u.lang, title=title)

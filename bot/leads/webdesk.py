@@ -7,7 +7,6 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppI
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads.access import require_lead, send_private
-from bot.services import services
 from proctor.teams.desk_tokens import LINK_SECONDS, issue_link
 
 
@@ -16,7 +15,7 @@ async def desk(update: Update, context: Ctx) -> None:
     lead = await require_lead(update, context)
     if lead is None:
         return
-    svc = services(context)
+    svc = context.services
     lang = lead.user.lang
     args = [a.lower() for a in (context.args or [])]
     if args not in ([], ["link"]):
