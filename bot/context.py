@@ -84,9 +84,9 @@ class ProctorContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any
         return data
 
     async def caller_is_lead(self) -> bool:
-        """Whether the caller is a lead in the chat of this update (bot/roles.py; checked every time)."""
-        chat = self.incoming.effective_chat
-        return await roles.is_team_lead(self, self.caller_id, chat.id if chat else None, chat.type if chat else None)
+        """Whether the caller leads the team of this update's chat, or is a configured admin
+        (bot/roles.py: asked again on every command, never remembered)."""
+        return await roles.is_team_lead(self, self.caller_id, self.chat.id, self.chat.type)
 
 
 Ctx = ProctorContext  # the one name handlers annotate their `context` with

@@ -14,7 +14,6 @@ from bot import scheduling
 from bot.context import Ctx
 from bot.daily import jobs, push
 from bot.i18n import t
-from bot.roles import is_team_lead
 from bot.userctx import UserCtx, user_ctx
 from proctor.chats import chat_timezone, ensure_chat
 from proctor.daily import answers as answer_store
@@ -76,7 +75,7 @@ async def daily(update: Update, context: Ctx) -> None:
     args = context.args or []
     sub_command = args[0].lower() if args else ""
     if sub_command in ("on", "off", "now") and chat.type != ChatType.PRIVATE \
-            and not await is_team_lead(context, u.id, chat.id, chat.type):
+            and not await context.caller_is_lead():
         await msg.reply_text(t("daily_not_lead", u.lang))
         return
     if sub_command == "on":

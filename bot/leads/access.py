@@ -47,7 +47,7 @@ async def require_lead(update: Update, context: Ctx) -> Desk | None:
     """The desk if the caller is a lead here; otherwise they are told so and None is returned."""
     u = await seen(update, context)
     chat = context.chat
-    if not await is_team_lead(context, u.id, chat.id, chat.type):
+    if not await context.caller_is_lead():
         await context.message.reply_text(t("l_not_lead", u.lang))
         return None
     in_group = chat.type in GROUPS
