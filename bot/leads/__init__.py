@@ -3,6 +3,7 @@
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
 from bot import outbox
+from bot.feature import Parts
 from bot.leads import authoring_input as authoring
 from bot.leads import bankstats, buttons, digest, leaderboard, privacy, reports, review, team, webdesk
 from bot.leads import editq as editq_cmd
@@ -68,3 +69,6 @@ def register(app: Application) -> None:
 async def on_startup(app: Application) -> None:
     """Re-arm every weekly digest; post the ones missed this week while the bot was down."""
     await digest.rearm_all(app)
+
+
+FEATURE = Parts("leads", COMMANDS, register, on_startup)

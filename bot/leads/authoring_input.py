@@ -6,29 +6,29 @@ looked at."""
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import ApplicationHandlerStop, ContextTypes
+from telegram.ext import ApplicationHandlerStop
 
+from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import editq, newpaper
 from bot.leads.authoring import parse
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor.teams.authoring import EDITQ, Session, get_session
 
 
-async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_button(update: Update, context: Ctx) -> None:
     """Every "a:" button: the presser must be a configured admin now, and it must be their open step."""
     u = await user_ctx(update, context)
-    query = update.callback_query
+    query = context.query
     press = parse(query.data)
     if press is None:
         await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
-    if not services(context).is_admin(u.id):
+    if not context.services.is_admin(u.id):
         await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
         return
-    session = await get_session(services(context).db, u.id)
+    session = await get_session(context.services.db, u.id)
     if session is None or session.kind != press.feature or (
             press.feature == EDITQ and session.state.get("q") != press.question):
         await ack(query, t("au_stale", u.lang), show_alert=True)
@@ -39,20 +39,20 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await newpaper.on_press(update, context, u, session, press)
 
 
-async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_text(update: Update, context: Ctx) -> None:
     """A configured admin's private text, when /editq or /newpaper waits for it; anything else
     goes on to the exam's typed answers and hints."""
     user = update.effective_user
-    if user is None or not services(context).is_admin(user.id):
+    if user is None or not context.services.is_admin(user.id):
         return
-    session = await get_session(services(context).db, user.id)
+    session = await get_session(context.services.db, user.id)
     if session is None:
         return
     if await _handle_text(update, context, session):
         raise ApplicationHandlerStop
 
 
-async def _handle_text(update: Update, context: ContextTypes.DEFAULT_TYPE, session: Session) -> bool:
+async def _handle_text(update: Update, context: Ctx, session: Session) -> bool:
     u: UserCtx = await user_ctx(update, context)
     if session.kind == EDITQ:
         return await editq.on_text(update, context, u, session)

@@ -8,20 +8,19 @@ from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from bank.errors import BankError, NotFound, TermsUnavailable
 from bank.models import Kind, Question
 from bank.option_order import LETTERS
 from bank.paper_store import fill_key_terms
 from bot.bank_cli import render_question
+from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
 from bot.i18n import t
 from bot.leads.access import require_bank_admin
 from bot.leads.authoring import button, cancel_row
 from bot.outbox import kick
-from bot.services import services
 from bot.text_limits import clip
 from bot.userctx import UserCtx
 from proctor.teams import question_edit as qe
@@ -31,12 +30,12 @@ log = logging.getLogger(__name__)
 _PREVIEW_CLIP = 1200  # each of Before and After in a preview
 
 
-async def editq(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def editq(update: Update, context: Ctx) -> None:
     """/editq <id>: the question, with a button per thing that can change."""
     desk = await require_bank_admin(update, context)
     if desk is None:
         return
-    lang, msg = desk.user.lang, update.effective_message
+    lang, msg = desk.user.lang, context.message
     if desk.in_group:
         await msg.reply_text(t("au_private", lang))
         return
@@ -45,7 +44,7 @@ async def editq(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await msg.reply_text(t("eq_usage", lang))
         return
     qid = int(args[0].lstrip("#"))
-    svc = services(context)
+    svc = context.services
     q = await _editable(update, svc.db, qid, lang)
     if q is None:
         return
@@ -54,13 +53,18 @@ async def editq(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await msg.reply_text(text, reply_markup=kb)
 
 
+async def _reply(update: Update, text: str) -> None:
+    if update.effective_message is not None:
+        await update.effective_message.reply_text(text)
+
+
 async def _editable(update: Update, db: Any, qid: int, lang: str) -> Question | None:
     try:
         return await qe.editable(db, qid)
     except NotFound:
-        await update.effective_message.reply_text(t("eq_unknown", lang, id=qid))
+        await _reply(update, t("eq_unknown", lang, id=qid))
     except qe.Sealed:
-        await update.effective_message.reply_text(t("eq_sealed", lang, id=qid))
+        await _reply(update, t("eq_sealed", lang, id=qid))
     return None
 
 
@@ -77,7 +81,7 @@ def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
     return clip(text), InlineKeyboardMarkup(rows)
 
 
-async def _show(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
+async def _show(update: Update, context: Ctx, text: str,
                 kb: InlineKeyboardMarkup | None = None) -> None:
     """A press edits its message in place; text gets a new message."""
     query = update.callback_query
@@ -87,15 +91,15 @@ async def _show(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
             return
         except TelegramError:
             pass  # too old to edit: send it instead
-    await context.bot.send_message(update.effective_chat.id, text, reply_markup=kb)
+    await context.bot.send_message(context.chat.id, text, reply_markup=kb)
 
 
-async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, session: Session, press: Any) -> None:
+async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, press: Any) -> None:
     """A button of /editq's screens."""
-    svc = services(context)
+    svc = context.services
     state = dict(session.state)
     qid, lang = int(state["q"]), u.lang
-    await ack(update.callback_query)
+    await ack(context.query)
     if press.action == "c":
         await clear_session(svc.db, u.id)
         await _show(update, context, t("au_cancelled", lang))
@@ -125,17 +129,17 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCt
     elif press.action == "s" and state.get("step") == "preview":
         await _save(update, context, u, state, regrade=press.arg == "r")
     else:
-        await context.bot.send_message(update.effective_chat.id, t("au_stale", lang))
+        await context.bot.send_message(context.chat.id, t("au_stale", lang))
 
 
-async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, q: Question,
+async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question,
                state: dict[str, Any], arg: str) -> None:
     """Ask for the new text, or show the key's buttons."""
-    svc, lang, qid = services(context), u.lang, q.id or 0
+    svc, lang, qid = context.services, u.lang, q.id or 0
     option = int(arg[1:]) if arg.startswith("o") and arg[1:].isdigit() else 0
     field = {"k": "key", "s": "stem", "x": "explanation"}.get(arg, "option" if arg.startswith("o") else "")
     if not field or (field == "option" and option >= len(q.options)):
-        await context.bot.send_message(update.effective_chat.id, t("au_stale", lang))
+        await context.bot.send_message(context.chat.id, t("au_stale", lang))
         return
     state.update(step="text", field=field, option=option, ticks="")
     await put_session(svc.db, u.id, EDITQ, state, svc.now())
@@ -169,12 +173,12 @@ def _multi_picker(q: Question, state: dict[str, Any], lang: str) -> tuple[str, I
     return t("eq_pick_multi", lang, id=qid, key=qe.key_text(q.answer)), InlineKeyboardMarkup(rows)
 
 
-async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, session: Session) -> bool:
+async def on_text(update: Update, context: Ctx, u: UserCtx, session: Session) -> bool:
     """The new text the lead was asked for; False when /editq waits for no text (it goes on)."""
     state = dict(session.state)
     if state.get("step") != "text":
         return False
-    value = update.effective_message.text or ""
+    value = context.message.text or ""
     if state.get("field") == "explanation" and value.strip() == "-":
         value = ""
     await _preview(update, context, u, state, value)
@@ -195,19 +199,19 @@ def _shown(q: Question, state: dict[str, Any], lang: str) -> str:
     return clip(text, _PREVIEW_CLIP) if text else t("eq_empty", lang)
 
 
-async def _preview(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, state: dict[str, Any],
+async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
                    value: str) -> None:
     """Validate the new value; a preview with Save (a key: regrade or keep), Back and Cancel."""
-    svc, lang, qid = services(context), u.lang, int(state["q"])
+    svc, lang, qid = context.services, u.lang, int(state["q"])
     edit = qe.Edit(str(state["field"]), value, int(state.get("option", 0)))
     try:
         old, new = await qe.preview(svc.db, qid, edit)
     except (qe.BadKey, qe.BadEdit) as e:
-        await context.bot.send_message(update.effective_chat.id, t("eq_bad", lang, why=str(e)))
+        await context.bot.send_message(context.chat.id, t("eq_bad", lang, why=str(e)))
         return
     except (NotFound, qe.Sealed):
         await clear_session(svc.db, u.id)
-        await context.bot.send_message(update.effective_chat.id, t("eq_sealed", lang, id=qid))
+        await context.bot.send_message(context.chat.id, t("eq_sealed", lang, id=qid))
         return
     state.update(step="preview", value=value)
     await put_session(svc.db, u.id, EDITQ, state, svc.now())
@@ -222,10 +226,10 @@ async def _preview(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCt
     await _show(update, context, clip(text), InlineKeyboardMarkup([save, cancel_row(EDITQ, lang, question=qid)]))
 
 
-async def _save(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, state: dict[str, Any], *,
+async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any], *,
                 regrade: bool) -> None:
     """Save the previewed edit as a new version (one transaction: version, regrade, audit, notices)."""
-    svc, lang, qid = services(context), u.lang, int(state["q"])
+    svc, lang, qid = context.services, u.lang, int(state["q"])
     edit = qe.Edit(str(state["field"]), str(state.get("value", "")), int(state.get("option", 0)))
     try:
         done = await qe.edit_question(svc.db, qid, edit, actor=u.id, now=svc.now(), chat_id=None,

@@ -7,15 +7,14 @@ from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from bank.errors import BankError
+from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
 from bot.i18n import t
 from bot.leads.access import require_bank_admin
 from bot.leads.authoring import button, cancel_row
-from bot.services import services
 from bot.text_limits import clip
 from bot.userctx import UserCtx
 from proctor.exams import blueprint as bp
@@ -25,22 +24,22 @@ from proctor.teams.authoring import NEWPAPER, Session, clear_session, put_sessio
 MINUTES = (15, 30, 45, 60, 90, 120)
 
 
-async def newpaper(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def newpaper(update: Update, context: Ctx) -> None:
     """/newpaper: start the builder (its first step asks for the title)."""
     desk = await require_bank_admin(update, context)
     if desk is None:
         return
     lang = desk.user.lang
     if desk.in_group:
-        await update.effective_message.reply_text(t("au_private", lang))
+        await context.message.reply_text(t("au_private", lang))
         return
-    svc = services(context)
+    svc = context.services
     await put_session(svc.db, desk.user.id, NEWPAPER, {"step": "title"}, svc.now())
-    await update.effective_message.reply_text(
+    await context.message.reply_text(
         t("np_ask_title", lang), reply_markup=InlineKeyboardMarkup([cancel_row(NEWPAPER, lang, back=False)]))
 
 
-async def _show(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
+async def _show(update: Update, context: Ctx, text: str,
                 kb: InlineKeyboardMarkup | None = None) -> None:
     """A press edits its message in place; text gets a new message."""
     query = update.callback_query
@@ -50,12 +49,12 @@ async def _show(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
             return
         except TelegramError:
             pass  # too old to edit: send it instead
-    await context.bot.send_message(update.effective_chat.id, text, reply_markup=kb)
+    await context.bot.send_message(context.chat.id, text, reply_markup=kb)
 
 
-async def _step(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, state: dict[str, Any]) -> None:
+async def _step(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any]) -> None:
     """Store the state and show its step's screen."""
-    svc, lang = services(context), u.lang
+    svc, lang = context.services, u.lang
     await put_session(svc.db, u.id, NEWPAPER, state, svc.now())
     step = state["step"]
     if step == "title":
@@ -74,9 +73,9 @@ async def _step(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, 
         await _preview(update, context, u, state)
 
 
-async def _draft(context: ContextTypes.DEFAULT_TYPE, state: dict[str, Any]) -> compose.Draft:
+async def _draft(context: Ctx, state: dict[str, Any]) -> compose.Draft:
     """The paper the state describes. Raises BadBlueprint, BadPaper."""
-    ids = await bp.paper_ids(services(context).db)
+    ids = await bp.paper_ids(context.services.db)
     return compose.Draft(str(state["title"]), int(state["minutes"]), bp.parse_lines(str(state["parts"]), ids),
                          per_candidate=bool(state.get("each")), exam_only=bool(state.get("exam_only")))
 
@@ -87,20 +86,20 @@ def _shortfall(e: bp.Shortfall, lang: str) -> str:
     return t("np_short", lang, parts=parts)
 
 
-async def _preview(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, state: dict[str, Any]) -> None:
+async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any]) -> None:
     """Counts per kind, total points and minutes, the switches, Create; a shortfall goes back a step."""
     lang = u.lang
     try:
         draft = await _draft(context, state)
-        p = await compose.preview(services(context).db, draft)
+        p = await compose.preview(context.services.db, draft)
     except bp.Shortfall as e:
         state["step"] = "parts"
-        await put_session(services(context).db, u.id, NEWPAPER, state, services(context).now())
+        await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
         await _show(update, context, _shortfall(e, lang), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
     except BankError as e:
         state["step"] = "parts"
-        await put_session(services(context).db, u.id, NEWPAPER, state, services(context).now())
+        await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
         await _show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
     kinds = ", ".join(f"{k} {n}" for k, n in p.by_kind.items())
@@ -117,28 +116,28 @@ async def _preview(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCt
     await _show(update, context, clip(text), kb)
 
 
-async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, session: Session) -> bool:
+async def on_text(update: Update, context: Ctx, u: UserCtx, session: Session) -> bool:
     """The title, the minutes or the blueprint the builder asked for; False at a step with no text."""
     state = dict(session.state)
-    text = (update.effective_message.text or "").strip()
+    text = (context.message.text or "").strip()
     step, lang = state.get("step"), u.lang
     if step == "title":
         if not text or len(text) > compose.MAX_TITLE:
-            await update.effective_message.reply_text(
+            await context.message.reply_text(
                 t("np_bad", lang, why=f"a title of 1 to {compose.MAX_TITLE} characters"))
             return True
         state.update(step="minutes", title=text)
     elif step == "minutes":
         if not text.isdigit() or not 1 <= int(text) <= compose.MAX_MINUTES:
-            await update.effective_message.reply_text(
+            await context.message.reply_text(
                 t("np_bad", lang, why=f"a number of minutes, 1 to {compose.MAX_MINUTES}"))
             return True
         state.update(step="parts", minutes=int(text))
     elif step == "parts":
         try:
-            bp.parse_lines(text, await bp.paper_ids(services(context).db))
+            bp.parse_lines(text, await bp.paper_ids(context.services.db))
         except bp.BadBlueprint as e:
-            await update.effective_message.reply_text(t("np_bad", lang, why=str(e)))
+            await context.message.reply_text(t("np_bad", lang, why=str(e)))
             return True
         state.update(step="preview", parts=text)
     else:
@@ -150,12 +149,12 @@ async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx
 _BACK = {"minutes": "title", "parts": "minutes", "preview": "parts"}
 
 
-async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, session: Session, press: Any) -> None:
+async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, press: Any) -> None:
     """A button of the builder's screens."""
-    svc, lang = services(context), u.lang
+    svc, lang = context.services, u.lang
     state = dict(session.state)
     step = state.get("step")
-    await ack(update.callback_query)
+    await ack(context.query)
     if press.action == "q":
         await clear_session(svc.db, u.id)
         await _show(update, context, t("au_cancelled", lang))
@@ -175,9 +174,9 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCt
         await _show(update, context, t("au_stale", lang))
 
 
-async def _create(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, state: dict[str, Any]) -> None:
+async def _create(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any]) -> None:
     """Draw and store the paper (the same checks as the preview, again: the bank may have changed)."""
-    svc, lang = services(context), u.lang
+    svc, lang = context.services, u.lang
     try:
         draft = await _draft(context, state)
         made = await compose.compose_paper(svc.db, draft, actor=u.id, now=svc.now())
