@@ -31,7 +31,7 @@ from proctor.storage.db import Database
 log = logging.getLogger(__name__)
 
 # Order matters: features register before core's catch-all handlers (garbled buttons).
-FEATURES = ["bot.exam", "bot.daily", "bot.leads", "bot.invites"]
+FEATURES = ["bot.exam", "bot.daily", "bot.leads", "bot.invites", "bot.authoring"]
 
 
 def _features():

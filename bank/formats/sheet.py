@@ -22,7 +22,7 @@ from python_calamine import CalamineError, CalamineWorkbook
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
 from bank.grading.choice import parse_truefalse
-from bank.models import CHOICE, Flag, Kind, Question
+from bank.models import CHOICE, Answer, Flag, Kind, Question
 from bank.option_order import LETTERS
 
 MAX_XLSX_UNPACKED = 200 * 1024 * 1024  # bytes a workbook may unpack to (zip bombs)
@@ -184,6 +184,11 @@ def _guess_kind(options: list[str], key: str) -> Kind:
     if parse_truefalse(key) is not None:
         return Kind.truefalse
     return Kind.fill
+
+
+def parse_key(q: Question, key: str) -> Answer:
+    """The key of `q` as a 答案 cell writes it (see the module docstring). Raises ValueError."""
+    return _key(q, key)
 
 
 def _key(q: Question, key: str):

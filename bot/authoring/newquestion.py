@@ -1,0 +1,176 @@
+"""/newquestion: a question in a few messages (kind, stem, options, key, explanation, points, paper),
+with Back and Cancel at each step and a preview before Save. The draft lives in SQLite."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import ApplicationHandlerStop, ContextTypes
+
+from bank.authoring import draft as dr
+from bank.authoring.add import BadTarget, add_question
+from bank.errors import TermsUnavailable
+from bank.paper_store import list_papers
+from bot.authoring import render
+from bot.authoring.callbacks import DraftPress
+from bot.i18n import t
+from bot.services import services
+from bot.userctx import UserCtx, user_ctx
+
+log = logging.getLogger(__name__)
+
+
+async def newquestion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Start a draft (a draft the lead had is dropped) and ask for its kind."""
+    svc, msg = services(context), update.effective_message
+    u = await user_ctx(update, context)
+    if not svc.is_admin(u.id):
+        await msg.reply_text(t("nq_admins_only", u.lang))
+        return
+    if update.effective_chat.type != ChatType.PRIVATE:
+        await msg.reply_text(t("nq_private_only", u.lang))
+        return
+    d = await dr.start_draft(svc.db, u.id, update.effective_chat.id, svc.now())
+    await _ask(context, d, u)
+
+
+async def _ask(context: ContextTypes.DEFAULT_TYPE, d: dr.Draft, u: UserCtx) -> None:
+    papers = await list_papers(services(context).db) if d.step is dr.Step.paper else []
+    text, keyboard = render.step_prompt(d, papers, u.lang, u.script)
+    await context.bot.send_message(d.chat_id, text, reply_markup=keyboard)
+
+
+async def typed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Text from a configured admin with a draft waiting for text; anything else goes on to the
+    exam's and the daily quiz's typed answers."""
+    svc = services(context)
+    d = await dr.load_draft(svc.db, update.effective_user.id)
+    if d is None or d.chat_id != update.effective_chat.id:
+        return
+    u = await user_ctx(update, context)
+    text = update.effective_message.text or ""
+    if not svc.is_admin(u.id):  # lost the role since: the draft waits, unused
+        return
+    if not d.expects_text:
+        await update.effective_message.reply_text(t("nq_bad_buttons", u.lang))
+        raise ApplicationHandlerStop
+    steps = {dr.Step.stem: dr.give_stem, dr.Step.options: dr.add_option, dr.Step.key: dr.give_key,
+             dr.Step.explanation: dr.give_explanation, dr.Step.points: dr.give_points,
+             dr.Step.new_paper: dr.give_paper_title}
+    try:
+        new = steps[d.step](d, text)
+        await dr.save_draft(svc.db, new, svc.now())
+    except dr.BadInput as e:
+        await update.effective_message.reply_text(t(e.code, u.lang))
+        raise ApplicationHandlerStop from None
+    except dr.DraftGone:
+        raise ApplicationHandlerStop from None
+    await _ask(context, new, u)
+    raise ApplicationHandlerStop
+
+
+async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE, press: DraftPress) -> None:
+    """A step's button: the draft moves on (or back), is cancelled, or is saved."""
+    query, svc = update.callback_query, services(context)
+    u = await user_ctx(update, context)
+    if not svc.is_admin(u.id):
+        await query.answer(t("nq_admins_only", u.lang), show_alert=True)
+        return
+    d = await dr.load_draft(svc.db, u.id)
+    if d is None or d.id != press.draft_id:
+        await query.answer(t("nq_gone", u.lang), show_alert=True)
+        return
+    if press.action == "cancel":
+        await _cancel(update, context, d, u)
+        return
+    if press.action == "save":
+        await _save(update, context, d, u)
+        return
+    try:
+        new = await _step(context, d, press)
+        await dr.save_draft(svc.db, new, svc.now())
+    except dr.BadInput as e:
+        await query.answer(t(e.code, u.lang), show_alert=True)
+        return
+    except dr.DraftGone:
+        await query.answer(t("nq_gone", u.lang), show_alert=True)
+        return
+    await query.answer()
+    if press.action == "pick" and new.step is dr.Step.key:  # a multi toggle: the same message, new ticks
+        _, keyboard = render.step_prompt(new, [], u.lang, u.script)
+        await _edit_markup(query, keyboard)
+        return
+    await _edit_markup(query, None)
+    await _ask(context, new, u)
+
+
+async def _step(context: ContextTypes.DEFAULT_TYPE, d: dr.Draft, press: DraftPress) -> dr.Draft:
+    arg = press.arg if press.arg is not None else -1
+    if press.action == "kind":
+        if not 0 <= arg < len(dr.KINDS):
+            raise dr.BadInput("nq_bad_step")
+        return dr.choose_kind(d, dr.KINDS[arg])
+    if press.action == "paper":
+        papers = {p.id: p for p in await list_papers(services(context).db)}
+        if arg not in papers:
+            raise dr.BadInput("nq_bad_step")
+        return dr.choose_paper(d, arg, papers[arg].title)
+    simple = {
+        "back": lambda: dr.back(d), "options_done": lambda: dr.options_done(d),
+        "pick": lambda: dr.pick_key(d, arg), "key_done": lambda: dr.key_done(d),
+        "tf": lambda: dr.pick_truefalse(d, arg == 1), "skip": lambda: dr.give_explanation(d, None),
+        "points": lambda: dr.give_points(d, str(arg)), "new_paper": lambda: dr.ask_new_paper(d),
+    }
+    return simple[press.action]()
+
+
+async def _cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, d: dr.Draft, u: UserCtx) -> None:
+    query = update.callback_query
+    try:
+        await dr.drop_draft(services(context).db, d.id)
+    except dr.DraftGone:
+        await query.answer(t("nq_gone", u.lang), show_alert=True)
+        return
+    await query.answer()
+    await _edit_markup(query, None)
+    await query.message.reply_text(t("nq_cancelled", u.lang))
+
+
+async def _save(update: Update, context: ContextTypes.DEFAULT_TYPE, d: dr.Draft, u: UserCtx) -> None:
+    query, svc = update.callback_query, services(context)
+    if d.step is not dr.Step.preview:
+        await query.answer(t("nq_bad_step", u.lang), show_alert=True)
+        return
+
+    async def claim(conn) -> None:
+        await dr.claim_draft(conn, d.id)
+
+    try:
+        added = await add_question(svc.db, d.question(), paper_id=d.paper_id, new_title=d.paper_title,
+                                   actor=u.id, now=svc.now(), chat_id=d.chat_id, claim=claim)
+    except dr.DraftGone:
+        await query.answer(t("nq_gone", u.lang), show_alert=True)
+        return
+    except (BadTarget, TermsUnavailable) as e:
+        await query.answer()
+        back = dr.back(d)  # to the paper step: pick another paper, or another title
+        await dr.save_draft(svc.db, back, svc.now())
+        await _edit_markup(query, None)
+        await query.message.reply_text(t("nq_bad_target", u.lang, why=str(e)))
+        await _ask(context, back, u)
+        return
+    await query.answer()
+    await _edit_markup(query, None)
+    await query.message.reply_text(t("nq_saved", u.lang, qid=added.question_id, paper=added.paper,
+                                     section=added.section, n=added.number))
+
+
+async def _edit_markup(query, keyboard) -> None:
+    try:
+        await query.edit_message_reply_markup(keyboard)
+    except TelegramError:  # the step is committed; a stale keyboard is only cosmetic
+        log.info("could not update the step's buttons", exc_info=True)
+
