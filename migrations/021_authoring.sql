@@ -2,7 +2,7 @@
 -- Only Telegram's file id is kept for an upload (the file is fetched again on Import and must parse
 -- to the same content hash); new tables only, no existing record changes.
 CREATE TABLE pending_uploads (
-  id             INTEGER PRIMARY KEY,
+  id             INTEGER PRIMARY KEY AUTOINCREMENT,
   user_id        INTEGER NOT NULL,
   chat_id        INTEGER NOT NULL,
   file_id        TEXT NOT NULL,
@@ -16,7 +16,7 @@ CREATE TABLE pending_uploads (
 );
 CREATE INDEX pending_uploads_by_user ON pending_uploads(user_id, status);
 CREATE TABLE question_drafts (
-  id          INTEGER PRIMARY KEY,
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: an old draft's buttons stay dead
   user_id     INTEGER NOT NULL UNIQUE,
   chat_id     INTEGER NOT NULL,
   step        TEXT NOT NULL,
