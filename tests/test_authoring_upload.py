@@ -199,3 +199,18 @@ async def test_someone_elses_import_button_does_nothing(env):
     await env.idle()
     assert await _questions(env) == before
     assert await env.db.scalar("SELECT status FROM pending_uploads") == "pending"
+
+
+async def test_the_same_import_update_delivered_twice_imports_once(env):
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    before = await _questions(env)
+    preview = await _preview(env, lead, "quiz.gift", GIFT.encode())
+    update = {"update_id": 900_001, "callback_query": {
+        "id": "redelivered", "from": {"id": LEAD, "is_bot": False, "first_name": "Lea", "language_code": "en"},
+        "message": env.api.state.message_to_api(preview), "chat_instance": "1", "data": _import_data(preview)}}
+    env.api.inject_update(dict(update))
+    await lead.wait_message(lambda m: "Imported quiz.gift" in (m.text or ""), timeout=15)
+    env.api.inject_update(dict(update))  # Telegram delivers it again (e.g. after a timeout)
+    await env.idle()
+    assert await _questions(env) == before + 3
+    assert sum("Imported" in (m.text or "") for m in lead.chat()) == 1

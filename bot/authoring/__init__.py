@@ -12,6 +12,7 @@ from telegram.ext import (
 
 from bot.authoring import callbacks as cb
 from bot.authoring import newquestion, upload
+from bot.core import ack
 from bot.i18n import t
 from bot.services import services
 
@@ -29,7 +30,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     elif isinstance(press, cb.DraftPress):
         await newquestion.pressed(update, context, press)
     else:
-        await update.callback_query.answer(t("l_button_bad", "en"), show_alert=True)
+        await ack(update.callback_query, t("l_button_bad", "en"), show_alert=True)
 
 
 def register(app: Application) -> None:

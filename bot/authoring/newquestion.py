@@ -16,6 +16,7 @@ from bank.errors import TermsUnavailable
 from bank.paper_store import list_papers
 from bot.authoring import render
 from bot.authoring.callbacks import DraftPress
+from bot.core import ack
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
@@ -77,11 +78,11 @@ async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE, press: Dra
     query, svc = update.callback_query, services(context)
     u = await user_ctx(update, context)
     if not svc.is_admin(u.id):
-        await query.answer(t("nq_admins_only", u.lang), show_alert=True)
+        await ack(query, t("nq_admins_only", u.lang), show_alert=True)
         return
     d = await dr.load_draft(svc.db, u.id)
     if d is None or d.id != press.draft_id:
-        await query.answer(t("nq_gone", u.lang), show_alert=True)
+        await ack(query, t("nq_gone", u.lang), show_alert=True)
         return
     if press.action == "cancel":
         await _cancel(update, context, d, u)
@@ -93,12 +94,12 @@ async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE, press: Dra
         new = await _step(context, d, press)
         await dr.save_draft(svc.db, new, svc.now())
     except dr.BadInput as e:
-        await query.answer(t(e.code, u.lang), show_alert=True)
+        await ack(query, t(e.code, u.lang), show_alert=True)
         return
     except dr.DraftGone:
-        await query.answer(t("nq_gone", u.lang), show_alert=True)
+        await ack(query, t("nq_gone", u.lang), show_alert=True)
         return
-    await query.answer()
+    await ack(query)
     if press.action == "pick" and new.step is dr.Step.key:  # a multi toggle: the same message, new ticks
         _, keyboard = render.step_prompt(new, [], u.lang, u.script)
         await _edit_markup(query, keyboard)
@@ -132,9 +133,9 @@ async def _cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, d: dr.Draf
     try:
         await dr.drop_draft(services(context).db, d.id)
     except dr.DraftGone:
-        await query.answer(t("nq_gone", u.lang), show_alert=True)
+        await ack(query, t("nq_gone", u.lang), show_alert=True)
         return
-    await query.answer()
+    await ack(query)
     await _edit_markup(query, None)
     await query.message.reply_text(t("nq_cancelled", u.lang))
 
@@ -142,7 +143,7 @@ async def _cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, d: dr.Draf
 async def _save(update: Update, context: ContextTypes.DEFAULT_TYPE, d: dr.Draft, u: UserCtx) -> None:
     query, svc = update.callback_query, services(context)
     if d.step is not dr.Step.preview:
-        await query.answer(t("nq_bad_step", u.lang), show_alert=True)
+        await ack(query, t("nq_bad_step", u.lang), show_alert=True)
         return
 
     async def claim(conn) -> None:
@@ -152,17 +153,17 @@ async def _save(update: Update, context: ContextTypes.DEFAULT_TYPE, d: dr.Draft,
         added = await add_question(svc.db, d.question(), paper_id=d.paper_id, new_title=d.paper_title,
                                    actor=u.id, now=svc.now(), chat_id=d.chat_id, claim=claim)
     except dr.DraftGone:
-        await query.answer(t("nq_gone", u.lang), show_alert=True)
+        await ack(query, t("nq_gone", u.lang), show_alert=True)
         return
     except (BadTarget, TermsUnavailable) as e:
-        await query.answer()
+        await ack(query)
         back = dr.back(d)  # to the paper step: pick another paper, or another title
         await dr.save_draft(svc.db, back, svc.now())
         await _edit_markup(query, None)
         await query.message.reply_text(t("nq_bad_target", u.lang, why=str(e)))
         await _ask(context, back, u)
         return
-    await query.answer()
+    await ack(query)
     await _edit_markup(query, None)
     await query.message.reply_text(t("nq_saved", u.lang, qid=added.question_id, paper=added.paper,
                                      section=added.section, n=added.number))

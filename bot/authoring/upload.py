@@ -15,6 +15,7 @@ from bank.errors import ImportFailed, NotFound, TermsUnavailable
 from bank.models import Paper
 from bot.authoring import render
 from bot.authoring.callbacks import UploadPress
+from bot.core import ack
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
@@ -71,7 +72,7 @@ async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE, press: Upl
     query, svc = update.callback_query, services(context)
     u = await user_ctx(update, context)
     if not svc.is_admin(u.id):
-        await query.answer(t("up_admins_only", u.lang), show_alert=True)
+        await ack(query, t("up_admins_only", u.lang), show_alert=True)
         return
     try:
         pending = await up.get_pending(svc.db, press.upload_id, u.id)
@@ -83,9 +84,9 @@ async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE, press: Upl
         else:
             text = await _import(context, pending, u)
     except (NotFound, up.UploadGone):
-        await query.answer(t("up_gone", u.lang), show_alert=True)
+        await ack(query, t("up_gone", u.lang), show_alert=True)
         return
-    await query.answer()
+    await ack(query)
     await _finish(query, text)
 
 
