@@ -151,3 +151,15 @@ async def test_cancel_discards_the_draft_and_non_admins_are_refused(env):
     await ann.send("/newquestion")
     assert "Only the bot's configured admins" in (await ann.wait_message()).text
     assert await env.db.scalar("SELECT COUNT(*) FROM question_drafts") == 0
+
+
+async def test_a_running_exam_keeps_its_typed_answers_while_a_draft_waits(env):
+    lead = Lead(env, env.api.user(LEAD, "Lea", language_code="en"))
+    kind = await lead.send("/newquestion", "What kind?")
+    await lead.press(kind, "Short answer", "Send the question's text.")
+    msg = await start_exam(env, lead.user)
+    assert "梯度累积的主要作用是" in msg.text
+    await lead.user.send("C")  # a typed answer to the exam's question, not the draft's stem
+    await env.idle()
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
+    assert (await env.db.fetchone("SELECT step, data FROM question_drafts"))["step"] == "stem"

@@ -20,6 +20,7 @@ from bot.core import ack
 from bot.i18n import t
 from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.exams.service import running_attempt
 
 log = logging.getLogger(__name__)
 
@@ -45,19 +46,17 @@ async def _ask(context: ContextTypes.DEFAULT_TYPE, d: dr.Draft, u: UserCtx) -> N
 
 
 async def typed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Text from a configured admin with a draft waiting for text; anything else goes on to the
-    exam's and the daily quiz's typed answers."""
-    svc = services(context)
+    """Text from a configured admin whose draft waits for text. Anything else goes on to the exam's
+    and the daily quiz's typed answers: a running attempt's text is the exam's, a reply is the daily
+    question's, and text at a button step is not taken."""
+    svc, msg = services(context), update.effective_message
     d = await dr.load_draft(svc.db, update.effective_user.id)
-    if d is None or d.chat_id != update.effective_chat.id:
+    if d is None or d.chat_id != update.effective_chat.id or not d.expects_text or msg.reply_to_message:
+        return
+    if not svc.is_admin(update.effective_user.id) or await running_attempt(svc.db, d.user_id) is not None:
         return
     u = await user_ctx(update, context)
-    text = update.effective_message.text or ""
-    if not svc.is_admin(u.id):  # lost the role since: the draft waits, unused
-        return
-    if not d.expects_text:
-        await update.effective_message.reply_text(t("nq_bad_buttons", u.lang))
-        raise ApplicationHandlerStop
+    text = msg.text or ""
     steps = {dr.Step.stem: dr.give_stem, dr.Step.options: dr.add_option, dr.Step.key: dr.give_key,
              dr.Step.explanation: dr.give_explanation, dr.Step.points: dr.give_points,
              dr.Step.new_paper: dr.give_paper_title}
@@ -65,7 +64,7 @@ async def typed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         new = steps[d.step](d, text)
         await dr.save_draft(svc.db, new, svc.now())
     except dr.BadInput as e:
-        await update.effective_message.reply_text(t(e.code, u.lang))
+        await msg.reply_text(t(e.code, u.lang))
         raise ApplicationHandlerStop from None
     except dr.DraftGone:
         raise ApplicationHandlerStop from None

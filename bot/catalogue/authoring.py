@@ -93,6 +93,5 @@ TEXTS: dict[str, dict[str, str]] = {
     "nq_bad_key_numerical": {"en": "That is not a number; send e.g. 3.14, 3.14±0.01 or 1..5.",
                              "zh": "这不是数值；请发送例如 3.14、3.14±0.01 或 1..5。"},
     "nq_bad_key_short": {"en": "Send the reference answer as text.", "zh": "请以文字发送参考答案。"},
-    "nq_bad_buttons": {"en": "Use the buttons above for this step.", "zh": "这一步请使用上方的按钮。"},
     "nq_incomplete": {"en": "The draft is not complete yet.", "zh": "草稿尚未完成。"},
 }
