@@ -152,3 +152,21 @@ async def test_adding_after_a_retired_question_never_reuses_its_place(db):
     with pytest.raises(BadTarget, match="already titled"):
         await add_question(db, q, paper_id=None, new_title=paper.title, actor=1, now=3)
     assert await db.scalar("SELECT COUNT(*) FROM papers") == 1
+
+
+async def test_a_question_goes_into_the_section_asked_for(db):
+    pid = await save_paper(db, small_paper(), now=0)
+    q = Question(number=0, kind=Kind.single, stem="Where?", options=["x", "y"], answer="A", held="")
+    assert (await add_question(db, q, paper_id=pid, section=2, actor=1, now=1)).section == "多项选择题"
+    added = await add_question(db, q.model_copy(update={"stem": "New?"}), paper_id=pid, section=0, actor=1, now=2)
+    assert (added.section, added.number) == ("单项选择题", 1)
+    assert len((await load_paper(db, pid)).sections) == 6
+    with pytest.raises(BadTarget, match="no section 99"):
+        await add_question(db, q, paper_id=pid, section=99, actor=1, now=3)
+
+
+def test_back_from_the_preview_goes_to_the_section_or_the_new_title():
+    d = dr.choose_section(dr.choose_paper(_d(step=dr.Step.paper, kind=Kind.single), 5, "P"), 2, "S")
+    assert d.step is dr.Step.preview and dr.back(d).step is dr.Step.section
+    d = dr.give_paper_title(dr.ask_new_paper(_d(step=dr.Step.paper, kind=Kind.single)), "New")
+    assert dr.back(d).step is dr.Step.new_paper

@@ -65,11 +65,14 @@ async def test_a_single_choice_question_end_to_end_with_back_bad_input_and_a_res
     bad = await lead.send("lots", "Send a number of points above 0")  # stays on the step
     assert bad.message_id > points.message_id
     paper = await lead.send("2", "Which paper does it go in?")
-    preview = await lead.press(paper, "Demo paper demo", "Preview, as a candidate will see it:")
+    section = await lead.press(paper, "Demo paper demo", "Which section of Demo paper demo?")
+    assert section.button_texts[:3] == ["单项选择题 (2)", "多项选择题 (1)", "判断题 (1)"]
+    assert "➕ New section" in section.button_texts
+    preview = await lead.press(section, "单项选择题 (2)", "Preview, as a candidate will see it:")
     assert ("Q 1/1 · Single choice · 2 pts\n\nWhich optimiser keeps a velocity term?\nA. SGD with momentum\n"
             "B. Plain gradient descent\nC. Adagrad") in preview.text
     assert "Key: A" in preview.text and "Why: Momentum accumulates a velocity." in preview.text
-    assert "paper: Demo paper demo" in preview.text
+    assert "paper: Demo paper demo · section: 单项选择题" in preview.text
     before = await env.db.scalar("SELECT COUNT(*) FROM questions")
 
     await env.restart()  # mid-draft: the draft is in SQLite, the preview's buttons still work
@@ -118,7 +121,7 @@ async def test_a_fill_in_question_into_a_new_paper_then_practised(env):
     assert title
     preview = await lead.send("Geography", "Preview, as a candidate will see it:")
     assert "The capital of France is ____." in preview.text and "Type your answer" in preview.text
-    assert "paper: Geography (new)" in preview.text
+    assert "paper: Geography (new) · section: 填空题 (the last of its kind, or a new one)" in preview.text
     await lead.press(preview, "💾 Save", "Saved as question #")
     papers = {p.title: p for p in await list_papers(env.db)}
     q = papers["Geography"].questions()[0]

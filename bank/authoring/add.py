@@ -1,7 +1,8 @@
 """Adding one question to the bank (`/newquestion`, `proctor bank add`), through the import's path.
 
-The question goes into a paper (an existing one, or a new one with the given title), in the
-paper's last section of its kind (a new section titled by kind when there is none), numbered after
+The question goes into a paper (an existing one, or a new one with the given title), in the section
+asked for or else the paper's last section of its kind (a new section titled by kind when there is
+none), numbered after
 the last question of that section, retired ones included: its fingerprint is then new. The paper is
 written back with `write_papers` like an import (checks refreshed, key terms found first), and the
 audit row commits with it.
@@ -38,8 +39,12 @@ class Added:
 
 
 async def add_question(db: Store, question: Question, *, paper_id: int | None, new_title: str = "",
-                       actor: int, now: float, chat_id: int | None = None, claim: Claim | None = None) -> Added:
+                       section: int | None = None, actor: int, now: float, chat_id: int | None = None,
+                       claim: Claim | None = None) -> Added:
     """Add `question` to paper `paper_id`, or to a new paper titled `new_title`; returns where it went.
+
+    `section` is a 1-based position in the paper, 0 for a new section titled by the kind, or None
+    for the paper's last section of the question's kind (a new one when there is none).
 
     `claim` runs first in the same transaction (a draft is deleted there, and may raise to write
     nothing). Raises BadTarget, TermsUnavailable, or what `claim` raises; nothing is written then.
@@ -58,7 +63,7 @@ async def add_question(db: Store, question: Question, *, paper_id: int | None, n
                 paper = await load_paper(db, paper_id, include_retired=True)
             except BankError as e:
                 raise BadTarget(f"no paper {paper_id}") from e
-        paper, section_title, position, number = _with_question(paper, question)
+        paper, section_title, position, number = _with_question(paper, question, section)
         try:
             [written] = await write_papers(conn, [paper], now, same_title=paper_id is not None)
         except SameTitle as e:
@@ -81,10 +86,17 @@ async def _new_paper(db: Store, title: str) -> Paper:
     return Paper(slug=slug, title=title, source_file="")
 
 
-def _with_question(paper: Paper, question: Question) -> tuple[Paper, str, int, int]:
+def _with_question(paper: Paper, question: Question, section: int | None) -> tuple[Paper, str, int, int]:
     """The paper with the question added; its section's title and position, its number."""
     sections = list(paper.sections)
-    at = next((i for i in range(len(sections) - 1, -1, -1) if sections[i].kind is question.kind), None)
+    if section is None:
+        at = next((i for i in range(len(sections) - 1, -1, -1) if sections[i].kind is question.kind), None)
+    elif 1 <= section <= len(sections):
+        at = section - 1
+    elif section == 0:
+        at = None
+    else:
+        raise BadTarget(f"paper {paper.slug} has no section {section}")
     if at is None:
         sections.append(Section(kind=question.kind, title=KIND_TITLES[question.kind], points_each=question.points))
         at = len(sections) - 1

@@ -1,7 +1,7 @@
 """`/newquestion`'s draft: a question given step by step, kept in SQLite until Save or Cancel.
 
-Steps, in order: kind, stem, options (choice kinds only), key, explanation, points, paper (and a
-new paper's title when the lead asks for one), preview. Every change is a named function that
+Steps, in order: kind, stem, options (choice kinds only), key, explanation, points, paper, then
+the paper's section (or a new paper's title), preview. Every change is a named function that
 returns the next draft or raises BadInput (the draft stays on its step); `back` goes to the step
 before. The store keeps one draft per lead (`question_drafts`).
 """
@@ -36,6 +36,7 @@ class Step(StrEnum):
     explanation = "explanation"
     points = "points"
     paper = "paper"
+    section = "section"
     new_paper = "new_paper"
     preview = "preview"
 
@@ -67,6 +68,8 @@ class Draft:
     points: float = 1.0
     paper_id: int | None = None
     paper_title: str = ""  # the chosen paper's title, or the new paper's
+    section: int | None = None  # position in the paper; 0 a new section; None the last of its kind
+    section_title: str = ""
 
     @property
     def typed_key(self) -> bool:
@@ -184,7 +187,14 @@ def give_points(d: Draft, text: str) -> Draft:
 def choose_paper(d: Draft, paper_id: int, title: str) -> Draft:
     if d.step is not Step.paper:
         raise BadInput("nq_bad_step")
-    return replace(d, step=Step.preview, paper_id=paper_id, paper_title=title)
+    return replace(d, step=Step.section, paper_id=paper_id, paper_title=title, section=None, section_title="")
+
+
+def choose_section(d: Draft, position: int, title: str) -> Draft:
+    """A section of the chosen paper (1-based), or 0 for a new section titled by the kind."""
+    if d.step is not Step.section or position < 0:
+        raise BadInput("nq_bad_step")
+    return replace(d, step=Step.preview, section=position, section_title=title)
 
 
 def ask_new_paper(d: Draft) -> Draft:
@@ -199,7 +209,7 @@ def give_paper_title(d: Draft, text: str) -> Draft:
     title = _text(text)
     if len(title) > 200 or re.search(r"[\r\n]", title):
         raise BadInput("nq_bad_title")
-    return replace(d, step=Step.preview, paper_id=None, paper_title=title)
+    return replace(d, step=Step.preview, paper_id=None, paper_title=title, section=None, section_title="")
 
 
 def back(d: Draft) -> Draft:
@@ -208,7 +218,8 @@ def back(d: Draft) -> Draft:
         Step.stem: Step.kind, Step.options: Step.stem,
         Step.key: Step.options if d.kind in CHOICE else Step.stem,
         Step.explanation: Step.key, Step.points: Step.explanation, Step.paper: Step.points,
-        Step.new_paper: Step.paper, Step.preview: Step.paper,
+        Step.section: Step.paper, Step.new_paper: Step.paper,
+        Step.preview: Step.new_paper if d.paper_id is None else Step.section,
     }
     step = before.get(d.step, Step.kind)
     if step is Step.options:

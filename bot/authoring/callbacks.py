@@ -16,6 +16,7 @@ ACTIONS = {  # code: (action, takes a number)
     "k": ("kind", True), "b": ("back", False), "x": ("cancel", False), "o": ("options_done", False),
     "p": ("pick", True), "d": ("key_done", False), "t": ("tf", True), "s": ("skip", False),
     "n": ("points", True), "P": ("paper", True), "N": ("new_paper", False), "S": ("save", False),
+    "T": ("section", True),
 }
 _CODE = {name: code for code, (name, _) in ACTIONS.items()}
 _UPLOAD_CODE = {name: code for code, name in UPLOAD_ACTIONS.items()}

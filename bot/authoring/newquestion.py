@@ -13,7 +13,7 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 from bank.authoring import draft as dr
 from bank.authoring.add import BadTarget, add_question
 from bank.errors import TermsUnavailable
-from bank.paper_store import list_papers
+from bank.paper_store import list_papers, load_paper
 from bot.authoring import render
 from bot.authoring.callbacks import DraftPress
 from bot.core import ack
@@ -40,7 +40,11 @@ async def newquestion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 
 async def _ask(context: ContextTypes.DEFAULT_TYPE, d: dr.Draft, u: UserCtx) -> None:
-    papers = await list_papers(services(context).db) if d.step is dr.Step.paper else []
+    db, papers = services(context).db, []
+    if d.step is dr.Step.paper:
+        papers = await list_papers(db)
+    elif d.step is dr.Step.section and d.paper_id is not None:
+        papers = [await load_paper(db, d.paper_id)]
     text, keyboard = render.step_prompt(d, papers, u.lang, u.script)
     await context.bot.send_message(d.chat_id, text, reply_markup=keyboard)
 
@@ -118,6 +122,13 @@ async def _step(context: ContextTypes.DEFAULT_TYPE, d: dr.Draft, press: DraftPre
         if arg not in papers:
             raise dr.BadInput("nq_bad_step")
         return dr.choose_paper(d, arg, papers[arg].title)
+    if press.action == "section":
+        if d.paper_id is None:
+            raise dr.BadInput("nq_bad_step")
+        sections = (await load_paper(services(context).db, d.paper_id)).sections
+        if not 0 <= arg <= len(sections):
+            raise dr.BadInput("nq_bad_step")
+        return dr.choose_section(d, arg, sections[arg - 1].title if arg else "")
     simple = {
         "back": lambda: dr.back(d), "options_done": lambda: dr.options_done(d),
         "pick": lambda: dr.pick_key(d, arg), "key_done": lambda: dr.key_done(d),
@@ -150,13 +161,13 @@ async def _save(update: Update, context: ContextTypes.DEFAULT_TYPE, d: dr.Draft,
 
     try:
         added = await add_question(svc.db, d.question(), paper_id=d.paper_id, new_title=d.paper_title,
-                                   actor=u.id, now=svc.now(), chat_id=d.chat_id, claim=claim)
+                                   section=d.section, actor=u.id, now=svc.now(), chat_id=d.chat_id, claim=claim)
     except dr.DraftGone:
         await ack(query, t("nq_gone", u.lang), show_alert=True)
         return
     except (BadTarget, TermsUnavailable) as e:
         await ack(query)
-        back = dr.back(d)  # to the paper step: pick another paper, or another title
+        back = dr.back(d)  # to the section or the new paper's title: pick another
         await dr.save_draft(svc.db, back, svc.now())
         await _edit_markup(query, None)
         await query.message.reply_text(t("nq_bad_target", u.lang, why=str(e)))

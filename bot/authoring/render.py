@@ -7,6 +7,7 @@ from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.authoring.draft import KINDS, Draft, Step
 from bank.authoring.upload import Imported, Preview
+from bank.formats.build import KIND_TITLES
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import LETTERS
 from bot.authoring import callbacks as cb
@@ -82,7 +83,9 @@ def _nav(d: Draft, lang: str, *, back: bool = True) -> list[Button]:
 
 
 def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[str, Keyboard]:
-    """What the lead is asked at the draft's step, and its buttons (Back and Cancel on every step)."""
+    """What the lead is asked at the draft's step, and its buttons (Back and Cancel on every step).
+
+    `papers`: every paper at the paper step, the chosen one at the section step."""
     rows: list[list[Button]] = []
     if d.step is Step.kind:
         rows += [[Button(t(f"nq_kind_{k.value}", lang), callback_data=cb.draft(d.id, "kind", i))]
@@ -107,6 +110,12 @@ def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[
                  for p in papers[-MAX_PAPER_BUTTONS:]]
         rows.append([Button(t("nq_btn_new_paper", lang), callback_data=cb.draft(d.id, "new_paper"))])
         return t("nq_step_paper", lang), Keyboard([*rows, _nav(d, lang)])
+    if d.step is Step.section:
+        sections = papers[0].sections if papers else []
+        rows += [[Button(clip(f"{s.title} ({len(s.questions)})", 60), callback_data=cb.draft(d.id, "section", i))]
+                 for i, s in enumerate(sections, start=1)]
+        rows.append([Button(t("nq_btn_new_section", lang), callback_data=cb.draft(d.id, "section", 0))])
+        return t("nq_step_section", lang, paper=d.paper_title), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.preview:
         return draft_preview(d, lang, script), Keyboard([
             [Button(t("nq_btn_save", lang), callback_data=cb.draft(d.id, "save"))], _nav(d, lang)])
@@ -140,5 +149,9 @@ def draft_preview(d: Draft, lang: str, script: str) -> str:
              t("nq_preview_key", lang, key=shown_key(q, _item(q, 0, section), lang, script=script))]
     if q.explanation:
         lines.append(t("explanation", lang, e=q.explanation))
-    lines.append(t("nq_preview_where", lang, pts=f"{q.points:g}", paper=paper))
+    if d.section == 0:
+        section = t("nq_new_paper_mark", lang, title=KIND_TITLES[q.kind])
+    else:
+        section = d.section_title or t("nq_section_auto", lang, kind=KIND_TITLES[q.kind])
+    lines.append(t("nq_preview_where", lang, pts=f"{q.points:g}", paper=paper, section=section))
     return clip("\n".join(lines))
