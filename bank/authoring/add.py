@@ -100,9 +100,9 @@ def _with_question(paper: Paper, question: Question, section: int | None) -> tup
     if at is None:
         sections.append(Section(kind=question.kind, title=KIND_TITLES[question.kind], points_each=question.points))
         at = len(sections) - 1
-    section = sections[at]
-    number = max((q.number for q in section.questions), default=0) + 1
+    into = sections[at]
+    number = max((q.number for q in into.questions), default=0) + 1
     placed = question.model_copy(update={"number": number, "source": Source(paper=paper.slug, section=at + 1,
                                                                               number=number)})
-    sections[at] = section.model_copy(update={"questions": [*section.questions, placed]})
-    return paper.model_copy(update={"sections": sections}), section.title, at + 1, number
+    sections[at] = into.model_copy(update={"questions": [*into.questions, placed]})
+    return paper.model_copy(update={"sections": sections}), into.title, at + 1, number
