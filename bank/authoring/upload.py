@@ -129,6 +129,9 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
     new = {p.slug for p in papers}
     others = [p for p in bank if p.slug not in new]
     warnings = [item.render() for item in lint(others + papers) if item.paper in new]
+    taken = {p.title: p.slug for p in others}
+    warnings += [f"{p.slug}: same_title: paper {taken[p.title]} already has the title {p.title!r}; Import will "
+                 "refuse it (at a shell: proctor import --as-new)" for p in papers if p.title in taken]
     first = [Shown(p.title, s.title, q) for p in papers for s in p.sections for q in s.questions]
     return Preview(name, counts, kinds, warnings, first[:PREVIEW_QUESTIONS],
                    [p.slug for p in bank if p.slug in new])
