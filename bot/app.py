@@ -17,7 +17,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Contex
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import core, daily, exam, invites, leads, outbox, scheduling
+from bot import authoring, core, daily, exam, invites, leads, outbox, scheduling
 from bot.context import Ctx, ProctorContext
 from bot.desk_bridge import start_desk, stop_desk
 from bot.feature import Feature
@@ -34,7 +34,7 @@ from proctor.storage.db import Database
 log = logging.getLogger(__name__)
 
 # Order matters: features register before core's catch-all handlers (garbled buttons).
-FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE)
+FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE, authoring.FEATURE)
 
 
 def build_application(settings: Settings, *, clock: Clock | None = None,
