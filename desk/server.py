@@ -34,6 +34,7 @@ def make_app(context: DeskContext) -> web.Application:
     app.router.add_get(f"{PREFIX}/items", items.items_page)
     app.router.add_get(f"{PREFIX}/items.csv", items.items_csv)
     app.router.add_post(f"{PREFIX}/items", items.curate)
+    app.router.add_get(f"{PREFIX}/disputes.csv", items.disputes_csv)
     app.router.add_get(f"{PREFIX}/audit", audit.audit_page)
     app.router.add_get(f"{PREFIX}/audit.csv", audit.audit_csv)
     app.router.add_static(f"{PREFIX}/static", HERE / "static")
