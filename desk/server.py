@@ -29,6 +29,7 @@ def make_app(context: DeskContext) -> web.Application:
     app.router.add_get(f"{PREFIX}/team", team.team_page)
     app.router.add_get(f"{PREFIX}/team.csv", team.team_csv)
     app.router.add_get(f"{PREFIX}/candidate", candidate.candidate_page)
+    app.router.add_get(f"{PREFIX}/candidate.csv", candidate.candidate_csv)
     app.router.add_get(f"{PREFIX}/review", review.queue)
     app.router.add_post(f"{PREFIX}/review", review.score)
     app.router.add_get(f"{PREFIX}/items", items.items_page)

@@ -81,7 +81,8 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
 
 @lead_page
 async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
-    """GET /desk/team.csv: the table on the team page, as CSV."""
+    """GET /desk/team.csv: a table on the team page, as CSV: the leaderboard (default), the paper's
+    board (paper=), the topic mastery (table=mastery) or who has not practised (table=idle)."""
     if key := request.query.get("paper"):
         _, _, rows = await _paper(request, lead, key)
         return csv_response(f"paper-{key}.csv", ["rank", "user_id", "name", "score", "max_score", "seconds",
@@ -89,7 +90,19 @@ async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
                             [[r.rank, r.user_id, r.name, r.score, r.max_score, round(r.seconds), int(r.provisional)]
                              for r in rows])
     team, period, board = await _daily(request, lead)
-    return csv_response(f"leaderboard-{abs(team.chat_id)}-{period}.csv",
+    table, db, name = request.query.get("table", "board"), ctx(request).db, f"{abs(team.chat_id)}-{period}"
+    if table == "mastery":
+        mastery = await topic_mastery(db, team.chat_id, board.period)
+        return csv_response(f"mastery-{name}.csv", ["user_id", "name", *mastery.topics],
+                            [[uid, who, *("" if (uid, t) not in mastery.cells else f"{mastery.cells[uid, t][0]:.3f}"
+                                          for t in mastery.topics)]
+                             for uid, who in await team_members(db, team.chat_id)])
+    if table == "idle":
+        return csv_response(f"idle-{abs(team.chat_id)}.csv", ["user_id", "name"],
+                            [list(r) for r in await _idle_this_week(request, team.chat_id, board)])
+    if table != "board":
+        raise web.HTTPBadRequest(text="table: board, mastery or idle")
+    return csv_response(f"leaderboard-{name}.csv",
                         ["rank", "user_id", "name", "points", "max_points", "answers", "correct", "accuracy",
                          "streak"],
                         [[r.rank, r.user_id, r.name, r.points, r.max_points, r.answers, r.correct,
