@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from test_desk_browser import ADMIN, DARK, chromium, env, mini_app_url  # noqa: F401 (fixtures)
-from test_leads_flow import ALPHA, ANN, BOB, LEAD_A, crafted_teams, pending_exam, say
+from test_desk_browser import ADMIN, DARK, chromium, mini_app_url  # noqa: F401 (the browser fixture)
+from test_leads_flow import ALPHA, ANN, BETA, BOB, LEAD_A, LEAD_B, crafted_teams, pending_exam, say
 
 from proctor.teams.disputes import raise_dispute
 from tests.desk_helpers import DeskEnv
@@ -40,21 +40,21 @@ class Clicks:
 
 
 @pytest.fixture
-async def https_env(tmp_path):
+async def env(tmp_path):
     """The desk behind an HTTPS URL, as Telegram requires for a Mini App button (the browser talks
     to the local port; Chromium keeps Secure cookies for 127.0.0.1)."""
     e = DeskEnv(tmp_path, admins=(ADMIN,))
     await e.seed(small_paper())
     await e.start()
-    for uid, name in ((ADMIN, "Boss"), (LEAD_A, "Lea"), (ANN, "Ann"), (BOB, "Bob")):
+    for uid, name in ((ADMIN, "Boss"), (LEAD_A, "Lea"), (LEAD_B, "Leb"), (ANN, "Ann"), (BOB, "Bob")):
         e.api.user(uid, name)
     e.api.group(ALPHA, "Alpha").set_admins([LEAD_A])
+    e.api.group(BETA, "Beta").set_admins([LEAD_B])
     yield e
     await e.close()
 
 
-async def test_from_desk_to_a_reviewed_answer_in_under_five_clicks_on_a_phone(https_env, chromium):  # noqa: F811
-    env = https_env
+async def test_from_desk_to_a_reviewed_answer_in_under_five_clicks_on_a_phone(env, chromium):  # noqa: F811
     c = await crafted_teams(env)
     attempt = await pending_exam(env, c)
     async with env.db.write() as conn:  # an answer that covers some of the key terms
