@@ -5,10 +5,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
-import importlib.util
 import logging
 import secrets
-from urllib.parse import urlparse
 
 from telegram import BotCommand, BotCommandScopeDefault
 from telegram.error import InvalidToken, NetworkError, TelegramError
@@ -16,8 +14,8 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaul
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import core, outbox, scheduling
-from bot.desk_bridge import start_desk, stop_desk
+from bot import core, outbox, scheduling, webhook
+from bot.desk_bridge import desk_context, start_desk, stop_desk
 from bot.logging_setup import register_secret
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import KEY, Services, services
@@ -70,6 +68,13 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
 
 
 async def _post_init(app: Application) -> None:
+    """Open the services; in polling mode the desk gets its own server (PROCTOR_DESK_PORT)."""
+    await _open_services(app)
+    if services(app).settings.desk_url:
+        await start_desk(app)
+
+
+async def _open_services(app: Application) -> None:
     """Open the database, import the default bank, register commands, re-arm every job."""
     svc = services(app)
     svc.db = await open_database(svc.settings.db)
@@ -86,8 +91,6 @@ async def _post_init(app: Application) -> None:
             await hook(app)
     await outbox.on_startup(app)
     core.warm_up_in_background()
-    if svc.settings.desk_url:
-        await start_desk(app)
 
 
 async def _post_shutdown(app: Application) -> None:
@@ -156,9 +159,8 @@ def _without_token(settings: Settings, text: str) -> str:
 
 
 def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
-    """Run until interrupted: long polling, or a webhook with a secret token."""
-    if webhook_url and importlib.util.find_spec("tornado") is None:
-        raise StartupFailed("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
+    """Run until interrupted: long polling, or a webhook with a secret token (on our aiohttp server,
+    which serves the desk too: bot.webhook)."""
     segment_in_child()  # this long-lived process never holds jieba's dictionary
     app = build_application(settings)
     # one event loop for the check and the run: run_polling/run_webhook take the current loop
@@ -174,10 +176,8 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     if webhook_url:
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
         register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
-        # PTB serves only url_path (default "/"), whatever webhook_url it registers: serve the URL's path.
-        app.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
-                        url_path=urlparse(webhook_url).path, webhook_url=webhook_url, secret_token=secret,
-                        drop_pending_updates=False)
+        webhook.run(app, loop, listen=settings.webhook_listen, port=settings.webhook_port, url=webhook_url,
+                    secret=secret, prepare=_open_services, desk=desk_context if settings.desk_url else None)
     else:
         app.run_polling(drop_pending_updates=False)
     return 0
