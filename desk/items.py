@@ -6,29 +6,57 @@ configured admins, audited by the same domain functions as /bankstats' buttons, 
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from aiohttp import web
 
 from bank.errors import NotFound
-from bank.item_stats import find_paper, is_exam_only, item_stats, set_retired
+from bank.item_stats import cached_stats, find_paper, is_exam_only, refresh_cache, set_retired
 from bank.paper_settings import is_invite_only, set_exam_only, write_settings
 from bank.question_checks import HELD_DUPLICATE, confirm_key, held_questions
-from desk.web import PREFIX, Lead, csv_response, ctx, lead_page, render
+from desk.web import PREFIX, DeskContext, Lead, csv_response, ctx, lead_page, render
 from proctor.teams import disputes as dsp
 from proctor.teams import key_fix as kf
 
+log = logging.getLogger(__name__)
+STATS_MAX_AGE = 600.0  # seconds: older statistics are refreshed in the background
+
 
 async def _stats(request: web.Request, paper: str):
-    """(paper key, paper id or None, the statistics)."""
-    db = ctx(request).db
+    """(paper key, paper id or None, the statistics, when they were computed). They are read from
+    the cache (bank.item_stats.cached_stats): computed on the first visit, then refreshed in the
+    background when older than STATS_MAX_AGE, so a page never waits for a million answers."""
+    c = ctx(request)
     paper_id = None
     if paper:
         try:
-            paper_id, _, _ = await find_paper(db, paper)
+            paper_id, _, _ = await find_paper(c.db, paper)
         except NotFound:
             raise web.HTTPNotFound(text="no such paper") from None
-    return paper, paper_id, await item_stats(db, paper_id)
+    stats, computed_at = await cached_stats(c.db, paper_id)
+    if computed_at is None:
+        await _refresh(c)
+        stats, computed_at = await cached_stats(c.db, paper_id)
+    elif c.now() - computed_at > STATS_MAX_AGE:
+        _refresh(c)  # in the background: this page shows the figures it has
+    return paper, paper_id, stats, computed_at
+
+
+def _refresh(c: DeskContext) -> asyncio.Task:
+    """The statistics' refresh: one at a time."""
+    if c.stats_refresh is None or c.stats_refresh.done():
+        c.stats_refresh = asyncio.get_running_loop().create_task(_refresh_now(c))
+    return c.stats_refresh
+
+
+async def _refresh_now(c: DeskContext) -> None:
+    try:
+        await refresh_cache(c.db, c.now())
+    except Exception:
+        log.exception("the question statistics could not be refreshed")
 
 
 @lead_page
@@ -41,7 +69,7 @@ async def items_page(request: web.Request, lead: Lead) -> web.StreamResponse:
 async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: str, notice: str,
                 status: int = 200) -> web.StreamResponse:
     scope, _ = lead.access.scope(team)  # a lead of some team; refused otherwise
-    paper, paper_id, stats = await _stats(request, paper_key)
+    paper, paper_id, stats, computed_at = await _stats(request, paper_key)
     db = ctx(request).db
     disputes = await dsp.open_disputes(db, scope, limit=100)  # raised by that team's roster
     to_fix = [(d, await kf.current_key(db, d.question_id)) for d in await dsp.awaiting_key_fix(db, scope)]
@@ -52,14 +80,16 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
                                                  "invite_only": invite_only,
                                                  "stats": stats, "disputes": disputes, "to_fix": to_fix,
                                                  "held": held, "duplicate": HELD_DUPLICATE,
-                                                 "can_curate": lead.access.admin, "notice": notice},
+                                                 "can_curate": lead.access.admin, "notice": notice,
+                                                 "computed_at": datetime.fromtimestamp(computed_at, UTC)
+                                                 .strftime("%Y-%m-%d %H:%M")},
                   status=status)
 
 
 @lead_page
 async def items_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     lead.access.scope(request.query.get("team"))
-    _, _, stats = await _stats(request, request.query.get("paper") or "")
+    _, _, stats, _ = await _stats(request, request.query.get("paper") or "")
     held = {h.question_id: h for h in await held_questions(ctx(request).db)}
     return csv_response("items.csv", ["question_id", "paper", "section", "number", "responses", "difficulty",
                                       "discrimination", "flags", "retired", "held"],

@@ -43,7 +43,14 @@ def make_app(context: DeskContext) -> web.Application:
     app.router.add_get("/audit", audit.audit_page)
     app.router.add_get("/audit.csv", audit.audit_csv)
     app.router.add_static("/static", HERE / "static")
+    app.on_cleanup.append(_stop_refresh)
     return app
+
+
+async def _stop_refresh(app: web.Application) -> None:
+    task = app[CTX].stats_refresh
+    if task is not None and not task.done():
+        task.cancel()
 
 
 def mount(root: web.Application, context: DeskContext) -> None:

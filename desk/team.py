@@ -16,18 +16,19 @@ from proctor.teams.mastery import daily_trend, topic_mastery
 from proctor.teams.reports import team_members
 
 DEFAULT_PERIOD = "week"
-EVERYONE = 1 << 40  # the desk lists the whole team, not the chat's top ten
+EVERYONE = 1 << 40  # the CSV and "show everyone" list the whole team
+SHOWN = 100  # rows on the page by default (a phone screen; streaks are computed for these only)
 
 
-async def _daily(request: web.Request, lead: Lead):
-    """(team, period, board) for the request's team and period."""
+async def _daily(request: web.Request, lead: Lead, top: int = EVERYONE):
+    """(team, period, board) for the request's team and period, its first `top` rows."""
     _, team = lead.access.scope(request.query.get("team"), allow_all=False)
     period = request.query.get("period", DEFAULT_PERIOD)
     if period not in lb.PERIODS:
         raise web.HTTPBadRequest(text="period: today, week, month or all")
     c = ctx(request)
     tz = await lb.chat_zone(c.db, team.chat_id, c.default_zone)
-    board = await lb.board(c.db, team.chat_id, lb.period_bounds(period, c.now(), tz), top=EVERYONE)
+    board = await lb.board(c.db, team.chat_id, lb.period_bounds(period, c.now(), tz), top=top)
     return team, period, board
 
 
@@ -46,10 +47,11 @@ async def _paper(request: web.Request, lead: Lead, key: str):
 async def _idle_this_week(request: web.Request, chat_id: int, board: lb.Board) -> list[tuple[int, str]]:
     """The team's members with no daily-quiz answer this week."""
     c = ctx(request)
-    if board.period.name != "week":
+    if board.period.name == "week" and len(board.top) == board.ranked:
+        active = {r.user_id for r in board.top}
+    else:  # who scored this week, without their streaks
         tz = await lb.chat_zone(c.db, chat_id, c.default_zone)
-        board = await lb.board(c.db, chat_id, lb.period_bounds("week", c.now(), tz), top=EVERYONE)
-    active = {r.user_id for r in board.top}
+        active = {r.user_id for r in await lb.full_ranking(c.db, chat_id, lb.period_bounds("week", c.now(), tz))}
     return [(uid, name) for uid, name in await team_members(c.db, chat_id) if uid not in active]
 
 
@@ -63,16 +65,18 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
         team, title, rows = await _paper(request, lead, key)
         return render(request, lead, "team_paper.html", {"team": team, "paper": key, "title": title,
                                                           "rows": rows, "papers": papers})
-    team, period, board = await _daily(request, lead)
+    everyone = request.query.get("rows") == "all"
+    team, period, board = await _daily(request, lead, EVERYONE if everyone else SHOWN)
     db = ctx(request).db
     chart = await chart_data(db, team.chat_id, board.period, team.title)
     trend = await daily_trend(db, team.chat_id, board.period)
     return render(request, lead, "team.html", {"team": team, "period": period, "board": board,
                                                 "periods": lb.PERIODS, "papers": papers,
+                                                "more": board.ranked - len(board.top),
                                                 "days_chart": svg.points_per_day(chart.days, lead.t("d_chart_days")),
                                                 "papers_chart": svg.share_bars(chart.papers, lead.t("d_chart_papers")),
-                                                "sparks": {uid: svg.sparkline(days, lead.t("d_col_trend"))
-                                                           for uid, days in trend.items()},
+                                                "sparks": {r.user_id: svg.sparkline(trend[r.user_id], lead.t("d_col_trend"))
+                                                           for r in board.top if r.user_id in trend},
                                                 "mastery": await topic_mastery(db, team.chat_id, board.period),
                                                 "members": await team_members(db, team.chat_id),
                                                 "heat": svg.heat_class,
