@@ -205,6 +205,7 @@ async def measure(path: Path, runs: int) -> list[tuple[str, float, float]]:
     admin = context.sessions.create(ADMIN, NOW).sid
     pages = [
         ("team: leaderboard, week", lead, f"/desk/team?team={TEAM}&period=week"),
+        ("team: leaderboard, month", lead, f"/desk/team?team={TEAM}&period=month"),
         ("team: leaderboard, all time", lead, f"/desk/team?team={TEAM}&period=all"),
         ("team: paper board", lead, f"/desk/team?team={TEAM}&paper={slug}"),
         ("candidate", lead, f"/desk/candidate?team={TEAM}&user=2"),

@@ -7,7 +7,7 @@ from aiohttp import web
 
 from bank.errors import NotFound
 from bank.item_stats import find_paper
-from bank.paper_store import list_papers
+from bank.paper_store import paper_titles
 from desk import svg
 from desk.web import Lead, csv_response, ctx, lead_page, render
 from proctor.teams import leaderboard as lb
@@ -58,7 +58,7 @@ async def _idle_this_week(request: web.Request, chat_id: int, board: lb.Board) -
 @lead_page
 async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/team?team=&period= or &paper=."""
-    papers = [(p.slug, p.title or p.slug) for p in await list_papers(ctx(request).db)]
+    papers = await paper_titles(ctx(request).db)
     if not lead.access.teams:  # a configured admin before the bot has met any team group
         return render(request, lead, "refused.html", {"message": lead.t("d_no_teams")})
     if key := request.query.get("paper"):
@@ -70,6 +70,10 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     db = ctx(request).db
     chart = await chart_data(db, team.chat_id, board.period, team.title)
     trend = await daily_trend(db, team.chat_id, board.period)
+    mastery = await topic_mastery(db, team.chat_id, board.period)
+    scored = {uid for uid, _ in mastery.cells}  # the heatmap: members with answers in the period
+    heat_rows = [(uid, name) for uid, name in await team_members(db, team.chat_id) if uid in scored]
+    heat_rows = heat_rows if everyone else heat_rows[:SHOWN]
     return render(request, lead, "team.html", {"team": team, "period": period, "board": board,
                                                 "periods": lb.PERIODS, "papers": papers,
                                                 "more": board.ranked - len(board.top),
@@ -77,8 +81,8 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
                                                 "papers_chart": svg.share_bars(chart.papers, lead.t("d_chart_papers")),
                                                 "sparks": {r.user_id: svg.sparkline(trend[r.user_id], lead.t("d_col_trend"))
                                                            for r in board.top if r.user_id in trend},
-                                                "mastery": await topic_mastery(db, team.chat_id, board.period),
-                                                "members": await team_members(db, team.chat_id),
+                                                "mastery": mastery,
+                                                "members": heat_rows,
                                                 "heat": svg.heat_class,
                                                 "idle": await _idle_this_week(request, team.chat_id, board)})
 
