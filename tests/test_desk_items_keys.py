@@ -82,6 +82,9 @@ async def test_upholding_a_dispute_leads_to_the_key_fix_and_the_candidates_are_t
     assert "Dispute upheld." in html and f'id="fix-{dispute}"' in html and "Key now: C" in html
     status, csv = (await admin.get("/desk/disputes.csv"))[:2]
     assert status == 200 and f"{dispute},{qid}," in csv and ",upheld,B is right" in csv
+    # without the session's CSRF token: refused, nothing changes
+    assert (await admin.post("/desk/items", {"action": "key_fix", "target": str(dispute), "key": "B"},
+                             csrf=None))[0] == 403
     # a key the question cannot have: refused with the reason, nothing changes
     status, html = await admin.post("/desk/items", {"action": "key_fix", "target": str(dispute), "key": "Z"})
     assert status == 400 and "doesn&#39;t fit the question" in html
