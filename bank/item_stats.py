@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from dataclasses import dataclass
 
 from bank.errors import NotFound
@@ -65,7 +66,7 @@ async def _responses(db: Store, paper_id: int | None) -> dict[int, list[tuple[fl
     return out
 
 
-async def _questions(db: Store, paper_id: int | None) -> list:
+async def _questions(db: Store, paper_id: int | None) -> list[sqlite3.Row]:
     where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
     return await db.fetchall(
         f"""SELECT q.id, q.number, q.retired, q.flags, p.title, s.position FROM questions q
@@ -73,7 +74,7 @@ async def _questions(db: Store, paper_id: int | None) -> list:
             ORDER BY p.id, s.position, q.number""", params)
 
 
-def _item(q, responses: int, difficulty: float | None, discrimination: float | None) -> ItemStats:
+def _item(q: sqlite3.Row, responses: int, difficulty: float | None, discrimination: float | None) -> ItemStats:
     return ItemStats(question_id=q["id"], paper=q["title"], section=q["position"], number=q["number"],
                      retired=bool(q["retired"]), responses=responses, difficulty=difficulty,
                      discrimination=discrimination, flags=tuple(json.loads(q["flags"] or "[]")))
