@@ -44,7 +44,7 @@ def webhook_route(app: Application, secret: str) -> Callable[[web.Request], Awai
             raise web.HTTPForbidden()
         try:
             update = Update.de_json(json.loads(await request.read()), app.bot)
-        except (ValueError, TypeError, KeyError) as e:
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
             log.warning("webhook: an undecodable update was refused (%s)", type(e).__name__)
             raise web.HTTPBadRequest() from None
         if update is None:
