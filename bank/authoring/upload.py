@@ -179,7 +179,8 @@ async def cancel(db: Store, upload_id: int, user_id: int, now: float) -> None:
     """Drop a waiting upload. Raises UploadGone if it was imported or cancelled already."""
     async with db.write() as conn:
         cur = await conn.execute(
-            "UPDATE pending_uploads SET status='cancelled', done_at=? WHERE id=? AND user_id=? AND status='pending'",
+            f"UPDATE pending_uploads SET status='{UploadStatus.cancelled}', done_at=? WHERE id=? AND user_id=? "
+            f"AND status='{UploadStatus.pending}'",
             (now, upload_id, user_id))
         if cur.rowcount != 1:
             raise UploadGone(f"upload {upload_id} is not waiting")
@@ -208,7 +209,8 @@ async def import_upload(db: Store, pending: Pending, papers: list[Paper], *, now
     counts = preview(pending.file_name, papers, []).papers
     async with db.write() as conn:
         cur = await conn.execute(
-            "UPDATE pending_uploads SET status='imported', done_at=?, result=? WHERE id=? AND status='pending'",
+            f"UPDATE pending_uploads SET status='{UploadStatus.imported}', done_at=?, result=? WHERE id=? "
+            f"AND status='{UploadStatus.pending}'",
             (now, json.dumps({c.slug: c.questions for c in counts}), pending.id))
         if cur.rowcount != 1:
             raise UploadGone(f"upload {pending.id} is not waiting")
