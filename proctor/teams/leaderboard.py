@@ -16,6 +16,7 @@ from bank.grading.result import Verdict
 from bank.models import GradingMethod
 from proctor.chats import chat_zone as chat_zone  # their home: proctor/chats.py
 from proctor.chats import note_member as note_member
+from proctor.daily import scores
 from proctor.daily.streaks import streaks
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.local_time import zone as zone  # callers use lb.zone; its home is proctor/local_time.py
@@ -90,10 +91,9 @@ def _midnight(day: date, tz: ZoneInfo) -> float:
 
 _BOARD = f"""
 WITH agg AS (
-  SELECT user_id, SUM(score) AS points, SUM(max_score) AS max_points, COUNT(*) AS answers,
-         SUM(verdict = '{Verdict.correct}') AS correct, MAX(answered_at) AS last_at
-  FROM daily_answers INDEXED BY daily_answers_leaderboard
-  WHERE chat_id = :chat AND answered_at >= :start AND answered_at < :end
+  SELECT user_id, SUM(score) AS points, SUM(max_score) AS max_points, SUM(answers) AS answers,
+         SUM(correct) AS correct, MAX(last_at) AS last_at
+  FROM ({scores.rows_sql()})
   GROUP BY user_id
 ), ranked AS (
   SELECT agg.*, ROW_NUMBER() OVER (ORDER BY points DESC, last_at ASC, agg.user_id ASC) AS rank,
@@ -108,9 +108,9 @@ ORDER BY rank
 
 
 async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, top: int) -> list[sqlite3.Row]:
+    """The ranking from the daily_scores summary (proctor/daily/scores.py: why and how it is kept)."""
     return await db.fetchall(_BOARD, {
-        "chat": chat_id, "start": period.start if period.start is not None else float("-inf"),
-        "end": period.end if period.end is not None else float("inf"), "top": top,
+        "chat": chat_id, **scores.params(period.start, period.end), "top": top,
         "me": me if me is not None else 0})
 
 
