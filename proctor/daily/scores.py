@@ -15,7 +15,7 @@ The design, in short:
   its two partial edges from `daily_answers` itself; the whole slots between come from here.
 - `answered_at` is Unix time (never negative), so the slot arithmetic is exact integer arithmetic.
 
-`rows_sql` is the one source the leaderboard (`/leaderboard`, the desk, digests), the trend and the
+`source` is the one source the leaderboard (`/leaderboard`, the desk, digests), the trend and the
 points per day read; the numbers are those a scan of `daily_answers` would give (sums of the same
 scores, grouped differently: equal but for the last bit of a sum of non-binary fractions).
 """
@@ -23,6 +23,8 @@ scores, grouped differently: equal but for the last bit of a sum of non-binary f
 from __future__ import annotations
 
 import math
+
+from bank.grading.result import Verdict
 
 SLOT = 900  # seconds per slot: a quarter hour
 _NONE = (0.0, 0.0)  # an empty range of answered_at
@@ -41,19 +43,19 @@ def slot_range(start: float | None, end: float | None) -> tuple[int, int, tuple[
     return lo, hi, before, after
 
 
-def rows_sql(chat_param: str = ":chat") -> str:
-    """A SELECT of the chat's daily points in the period as rows (user_id, day, score, max_score,
-    answers, correct, last_at): whole slots from daily_scores, the edges from daily_answers.
-    Parameters: the chat, :lo, :hi, :s1, :e1, :s2, :e2 (`params`)."""
-    raw = ("SELECT user_id, day, score, max_score, 1, verdict = 'correct', answered_at "
-           "FROM daily_answers INDEXED BY daily_answers_leaderboard "
-           f"WHERE chat_id = {chat_param} AND answered_at >= :s{{n}} AND answered_at < :e{{n}}")
-    return ("SELECT user_id, day, score, max_score, answers, correct, last_at FROM daily_scores "
-            f"WHERE chat_id = {chat_param} AND slot >= :lo AND slot < :hi "
-            f"UNION ALL {raw.format(n=1)} UNION ALL {raw.format(n=2)}")
-
-
-def params(start: float | None, end: float | None) -> dict[str, object]:
-    """The period's parameters for `rows_sql`."""
+def source(start: float | None, end: float | None, chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
+    """(SELECT, parameters): the chat's daily points in the period [start, end) as rows (user_id, day,
+    score, max_score, answers, correct, last_at): the whole slots from daily_scores, the edges (when
+    the bounds are off the quarter hours) from daily_answers. The SELECT names the chat as
+    `chat_param`; the caller adds that parameter."""
     lo, hi, (s1, e1), (s2, e2) = slot_range(start, end)
-    return {"lo": lo, "hi": hi, "s1": s1, "e1": e1, "s2": s2, "e2": e2}
+    sql = ("SELECT user_id, day, score, max_score, answers, correct, last_at FROM daily_scores "
+           f"WHERE chat_id = {chat_param} AND slot >= :lo AND slot < :hi")
+    values: dict[str, object] = {"lo": lo, "hi": hi}
+    for n, (s, e) in enumerate(((s1, e1), (s2, e2)), 1):
+        if s < e:
+            sql += (f" UNION ALL SELECT user_id, day, score, max_score, 1, verdict = '{Verdict.correct}', answered_at "
+                    "FROM daily_answers INDEXED BY daily_answers_leaderboard "
+                    f"WHERE chat_id = {chat_param} AND answered_at >= :s{n} AND answered_at < :e{n}")
+            values.update({f"s{n}": s, f"e{n}": e})
+    return sql, values

@@ -78,8 +78,9 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
     chat_where = "chat_id=? AND" if scope is not None else ""
     chat_params = [scope] if scope is not None else []
     if scope is not None:  # the team's: from the daily_scores summary (proctor/daily/scores.py)
-        days = await db.fetchall(f"SELECT day, SUM(score) FROM ({scores.rows_sql()}) GROUP BY day ORDER BY day",
-                                 {"chat": scope, **scores.params(period.start, period.end)})
+        source, values = scores.source(period.start, period.end)
+        days = await db.fetchall(f"SELECT day, SUM(score) FROM ({source}) GROUP BY day ORDER BY day",
+                                 {"chat": scope, **values})
     else:
         days = await db.fetchall("SELECT day, SUM(score) FROM daily_answers WHERE answered_at>=? AND answered_at<? "
                                  "GROUP BY day ORDER BY day", (start, end))

@@ -12,7 +12,6 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
-from bank.grading.result import Verdict
 from bank.models import GradingMethod
 from proctor.chats import chat_zone as chat_zone  # their home: proctor/chats.py
 from proctor.chats import note_member as note_member
@@ -89,11 +88,11 @@ def _midnight(day: date, tz: ZoneInfo) -> float:
     return datetime(day.year, day.month, day.day, tzinfo=tz).timestamp()
 
 
-_BOARD = f"""
+_BOARD = """
 WITH agg AS (
   SELECT user_id, SUM(score) AS points, SUM(max_score) AS max_points, SUM(answers) AS answers,
          SUM(correct) AS correct, MAX(last_at) AS last_at
-  FROM ({scores.rows_sql()})
+  FROM ({source})
   GROUP BY user_id
 ), ranked AS (
   SELECT agg.*, ROW_NUMBER() OVER (ORDER BY points DESC, last_at ASC, agg.user_id ASC) AS rank,
@@ -109,9 +108,9 @@ ORDER BY rank
 
 async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, top: int) -> list[sqlite3.Row]:
     """The ranking from the daily_scores summary (proctor/daily/scores.py: why and how it is kept)."""
-    return await db.fetchall(_BOARD, {
-        "chat": chat_id, **scores.params(period.start, period.end), "top": top,
-        "me": me if me is not None else 0})
+    source, values = scores.source(period.start, period.end)
+    return await db.fetchall(_BOARD.format(source=source), {
+        "chat": chat_id, **values, "top": top, "me": me if me is not None else 0})
 
 
 async def full_ranking(db: Database, chat_id: int, period: Period) -> list[Row]:

@@ -27,9 +27,10 @@ def _bounds(period: Period) -> tuple[float, float]:
 async def daily_trend(db: Database, chat_id: int, period: Period) -> dict[int, list[tuple[str, float]]]:
     """Per member: (day, daily-quiz points) for each day they answered in the period, in order."""
     out: dict[int, list[tuple[str, float]]] = {}
+    source, values = scores.source(period.start, period.end)
     for r in await db.fetchall(
-            f"SELECT user_id, day, SUM(score) FROM ({scores.rows_sql()}) GROUP BY user_id, day ORDER BY user_id, day",
-            {"chat": chat_id, **scores.params(period.start, period.end)}):
+            f"SELECT user_id, day, SUM(score) FROM ({source}) GROUP BY user_id, day ORDER BY user_id, day",
+            {"chat": chat_id, **values}):
         out.setdefault(r[0], []).append((r[1], r[2]))
     return out
 
