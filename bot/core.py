@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import threading
+from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
@@ -40,10 +41,16 @@ async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYP
     """Telegram delivers at least once: an update_id handled before is not handled again (one whose
     handling a stopped process cut short is: see proctor.storage.updates)."""
     svc = services(context)
-    if not await updates.claim(svc.db, context.bot.id, update.update_id, svc.now(), svc.run):
+    tg = update.effective_user
+    read = (lambda conn: None) if tg is None else \
+        partial(user_store.known_prefs_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username)
+    claimed, prefs = await updates.claim_reading(svc.db, context.bot.id, update.update_id, svc.now(), svc.run, read)
+    if not claimed:
         log.info("update %s delivered again: ignored", update.update_id)
         raise ApplicationHandlerStop
     svc.claimed.add(update.update_id)
+    if prefs is not None:  # the user's record, read in the same round trip (bot.userctx)
+        svc.seen[update.update_id] = prefs
 
 
 class ProctorApplication(Application):
@@ -55,6 +62,7 @@ class ProctorApplication(Application):
         if isinstance(update, Update) and update.update_id in svc.claimed and svc.db is not None:
             await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
             svc.claimed.discard(update.update_id)
+            svc.seen.pop(update.update_id, None)
 
 
 def add_start_payload(app: Application, prefix: str, handler) -> None:

@@ -205,6 +205,23 @@ def _current_pos(conn: sqlite3.Connection, attempt_id: int) -> int:
     return conn.execute("SELECT current_pos FROM attempts WHERE id=?", (attempt_id,)).fetchone()[0]
 
 
+def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: int | None,
+                  now: float) -> Outcome | None:
+    """A typed answer for the user's running attempt, found in the same transaction. None: the text
+    is not the exam's (no running attempt, or a reply to another message than the attempt's)."""
+    row = conn.execute("SELECT id, message_id FROM attempts WHERE user_id=? AND status='running'",
+                       (user_id,)).fetchone()
+    if row is None or (reply_to is not None and reply_to != row["message_id"]):
+        return None
+    return step_in(conn, row["id"], user_id, "typed", None, text, now)
+
+
+async def take_typed_step(db: Database, user_id: int, text: str, reply_to: int | None,
+                          now: float) -> Outcome | None:
+    """`typed_step_in` in one round trip: finding the attempt, reading, deciding and writing."""
+    return await db.run_write(lambda conn: typed_step_in(conn, user_id, text, reply_to, now))
+
+
 async def take_step(db: Database, attempt_id: int, user_id: int, action: str, pos: int | None,
                     arg: str | None, now: float) -> Outcome:
     """Read, decide and write one step in one transaction and one round trip to the database."""
