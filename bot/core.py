@@ -56,8 +56,13 @@ async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYP
 class ProctorApplication(Application):
     """Marks an update done once every handler has returned; a stop in between leaves it claimed."""
 
+    warmed = False  # the warm-up starts after the first update: start-up to the first reply stays short
+
     async def process_update(self, update: object) -> None:
         await super().process_update(update)
+        if not self.warmed:
+            self.warmed = True
+            warm_up_in_background()
         svc = services(self)
         if isinstance(update, Update) and update.update_id in svc.claimed and svc.db is not None:
             await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
@@ -168,7 +173,8 @@ def register_last(app: Application) -> None:
 
 
 def warm_up_in_background() -> None:
-    """Load what every answer needs (OpenCC's t2s) off the event loop, after start-up."""
+    """Load what every answer needs (OpenCC's t2s) off the event loop, once the first update is
+    handled (an answer before it loads t2s itself)."""
 
     def _warm():
         try:
