@@ -18,6 +18,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bank.grading import grade
 from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
@@ -73,12 +74,18 @@ Outcome = Recorded | Stale | Expired | Closed | NotYours | Refused
 
 # ---- reading on the database thread ---------------------------------------------------------
 
+# A question is read on every step; building it (JSON fields, pydantic validation) is most of a
+# step's own CPU. Keyed by the whole row, so an edited question (a key fix, a retirement) is a new
+# entry; the answer path never changes a Question it is handed.
+_question = lru_cache(maxsize=2048)(question_from_row)
+
+
 def questions_in(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Question]:
     ids = sorted(set(ids))
     if not ids:
         return {}
     rows = conn.execute(f"{_QUESTION_SELECT} WHERE q.id IN ({','.join('?' * len(ids))})", ids).fetchall()
-    return {r["id"]: question_from_row(r) for r in rows}
+    return {r["id"]: _question(r) for r in rows}
 
 
 def sheet_in(conn: sqlite3.Connection, attempt_id: int,
