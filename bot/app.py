@@ -27,7 +27,6 @@ from proctor.clock import Clock, SystemClock
 from proctor.outbox import backoff
 from proctor.storage import updates
 from proctor.storage.bootstrap import ensure_default_bank, open_database
-from proctor.storage.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +77,8 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
 async def _post_init(app: Application) -> None:
     """Open the database, import the default bank, register commands, re-arm every job."""
     svc = services(app)
-    svc.db = await open_database(svc.settings.db)
+    if svc.db is None:  # opened by preflight when started by run_bot
+        svc.db = await open_database(svc.settings.db)
     await updates.forget_old(svc.db, svc.now())
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
@@ -141,24 +141,29 @@ class StartupFailed(Exception):
 async def preflight(settings: Settings, app: Application) -> None:
     """Check the database and the Bot API before starting, so a problem is one clear line.
 
-    The API check is the Application's own bot initialising (its one getMe, on its own HTTP
-    client), which run_polling/run_webhook then find done. Raises StartupFailed (and lets bank
+    The database stays open for the bot (post_init goes on with it). The API check is the
+    Application's own bot initialising (its one getMe, on its own HTTP client), which
+    run_polling/run_webhook then find done. Raises StartupFailed (and lets bank
     errors such as DatabaseTooNew through).
     """
-    db = await Database.open(settings.db)
+    db = await open_database(settings.db)
     try:
         await db.quick_check()  # a damaged file is one line now, not a traceback in the first handler
-    finally:
-        await db.close()
-    try:
         await app.bot.initialize()
     except InvalidToken:
+        await db.close()
         raise StartupFailed("the Bot API rejected TELEGRAM_BOT_TOKEN; check it with @BotFather") from None
     except NetworkError as e:
+        await db.close()
         raise StartupFailed(f"cannot reach the Bot API ({_without_token(settings, str(e))}); "
                             "check the network or PROCTOR_BOT_API_URL") from None
     except TelegramError as e:
+        await db.close()
         raise StartupFailed(f"the Bot API refused to start: {_without_token(settings, str(e))}") from None
+    except BaseException:
+        await db.close()
+        raise
+    services(app).db = db  # post_init goes on with it: the file is opened and migrated once
 
 
 def _without_token(settings: Settings, text: str) -> str:
