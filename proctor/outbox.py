@@ -11,6 +11,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import aiosqlite
 
@@ -48,7 +49,7 @@ _ENQUEUE = ("INSERT INTO outbox (kind, ref, chat_id, user_id, payload, next_try,
             "VALUES (?,?,?,?,?,?,?) ON CONFLICT(kind, ref) DO NOTHING")
 
 
-def _row(kind: str, ref: str, chat_id: int, user_id: int | None, payload: dict | None,
+def _row(kind: str, ref: str, chat_id: int, user_id: int | None, payload: dict[str, Any] | None,
          now: float) -> tuple[object, ...]:
     return kind, ref, chat_id, user_id, json.dumps(payload or {}, ensure_ascii=False), now, now
 
@@ -60,7 +61,7 @@ async def enqueue_in(conn: aiosqlite.Connection, *, kind: str, ref: str, chat_id
 
 
 def enqueue_on(conn: sqlite3.Connection, *, kind: str, ref: str, chat_id: int, now: float,
-               user_id: int | None = None, payload: dict | None = None) -> None:
+               user_id: int | None = None, payload: dict[str, Any] | None = None) -> None:
     """`enqueue_in` for a transaction run on the database thread (Database.run_write)."""
     conn.execute(_ENQUEUE, _row(kind, ref, chat_id, user_id, payload, now))
 
