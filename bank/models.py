@@ -36,6 +36,14 @@ class Flag(StrEnum):
 UNASKABLE = frozenset({Flag.truncated, Flag.corrupted, Flag.no_answer})
 
 
+# the usual Chinese exam-paper title of a section of each kind (imports, composed and mock papers)
+SECTION_TITLES: dict[Kind, str] = {
+    Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题", Kind.fill: "填空题",
+    Kind.numerical: "数值题", Kind.matching: "匹配题", Kind.short: "简答题", Kind.discussion: "讨论题",
+    Kind.case: "案例分析题",
+}
+
+
 class MultiPolicy(StrEnum):
     all_or_nothing = "all-or-nothing"
     partial = "partial"

@@ -9,15 +9,16 @@ import secrets
 from functools import partial
 from typing import Any
 
+import httpx
 from telegram import BotCommand, BotCommandScopeDefault
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
+from telegram.request import HTTPXRequest
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import authoring, core, daily, exam, invites, leads, outbox, scheduling, webhook
+from bot import authoring, core, daily, exam, invites, leads, outbox, scheduling
 from bot.context import Ctx, ProctorContext
-from bot.desk_bridge import desk_context, start_desk, stop_desk
 from bot.feature import Feature
 from bot.logging_setup import register_secret
 from bot.ordering import PerUserUpdateProcessor
@@ -30,6 +31,7 @@ from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database
 
 log = logging.getLogger(__name__)
+OPENED = "preflight_database"  # bot_data key: preflight's open database, until post_init takes it
 
 # Order matters: features register before core's catch-all handlers (garbled buttons).
 FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE, authoring.FEATURE)
@@ -51,6 +53,11 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
         .post_shutdown(_post_shutdown)
         .application_class(core.ProctorApplication)
     )
+    # PTB's two HTTP clients (updates, everything else) as its builder makes them, but sharing one
+    # TLS context: each would load the CA bundle again (~40 ms of start-up)
+    tls = httpx.create_ssl_context()
+    builder = builder.request(HTTPXRequest(connection_pool_size=256, httpx_kwargs={"verify": tls})) \
+        .get_updates_request(HTTPXRequest(connection_pool_size=1, httpx_kwargs={"verify": tls}))
     if settings.bot_api_file_url:
         builder = builder.base_file_url(settings.bot_api_file_url)
     if rate_limiter:
@@ -72,14 +79,19 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
 async def _post_init(settings: Settings, clock: Clock, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Open the services; in polling mode the desk gets its own server (PROCTOR_DESK_PORT)."""
     await _open_services(settings, clock, app)
-    if settings.desk_url:
+    if settings.desk_url:  # aiohttp and Jinja2 load only for a bot that serves the desk
+        from bot.desk_bridge import start_desk
+
         await start_desk(app)
 
 
 async def _open_services(settings: Settings, clock: Clock, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Open the database and with it the services, import the default bank, register commands,
     re-arm every job. Nothing handles an update or runs a job before this."""
-    svc = app.bot_data[KEY] = Services(settings=settings, clock=clock, db=await open_database(settings.db))
+    db = app.bot_data.pop(OPENED, None)  # preflight's, when started by run_bot: opened and migrated once
+    if not isinstance(db, Database):
+        db = await open_database(settings.db)
+    svc = app.bot_data[KEY] = Services(settings=settings, clock=clock, db=db)
     await updates.forget_old(svc.db, svc.now())
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
@@ -90,12 +102,18 @@ async def _open_services(settings: Settings, clock: Clock, app: Application[Any,
     for feature in FEATURES:
         await feature.on_startup(app)
     await outbox.on_startup(app)
-    core.warm_up_in_background()
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    await stop_desk(app)
-    svc = app.bot_data.pop(KEY, None)  # None if post_init failed before the database opened
+    unused = app.bot_data.pop(OPENED, None)  # preflight opened it, post_init never ran
+    if isinstance(unused, Database):
+        await unused.close()
+    svc = app.bot_data.get(KEY)  # None if post_init failed before the database opened
+    if isinstance(svc, Services) and svc.settings.desk_url:
+        from bot.desk_bridge import stop_desk
+
+        await stop_desk(app)
+    svc = app.bot_data.pop(KEY, None)
     if isinstance(svc, Services):
         await svc.db.close()
 
@@ -133,24 +151,29 @@ class StartupFailed(Exception):
 async def preflight(settings: Settings, app: Application) -> None:
     """Check the database and the Bot API before starting, so a problem is one clear line.
 
-    The API check is the Application's own bot initialising (its one getMe, on its own HTTP
-    client), which run_polling/run_webhook then find done. Raises StartupFailed (and lets bank
+    The database stays open for the bot (post_init goes on with it). The API check is the
+    Application's own bot initialising (its one getMe, on its own HTTP client), which
+    run_polling/run_webhook then find done. Raises StartupFailed (and lets bank
     errors such as DatabaseTooNew through).
     """
-    db = await Database.open(settings.db)
+    db = await open_database(settings.db)
     try:
         await db.quick_check()  # a damaged file is one line now, not a traceback in the first handler
-    finally:
-        await db.close()
-    try:
         await app.bot.initialize()
     except InvalidToken:
+        await db.close()
         raise StartupFailed("the Bot API rejected TELEGRAM_BOT_TOKEN; check it with @BotFather") from None
     except NetworkError as e:
+        await db.close()
         raise StartupFailed(f"cannot reach the Bot API ({_without_token(settings, str(e))}); "
                             "check the network or PROCTOR_BOT_API_URL") from None
     except TelegramError as e:
+        await db.close()
         raise StartupFailed(f"the Bot API refused to start: {_without_token(settings, str(e))}") from None
+    except BaseException:
+        await db.close()
+        raise
+    app.bot_data[OPENED] = db  # post_init goes on with it: the file is opened and migrated once
 
 
 def _without_token(settings: Settings, text: str) -> str:
@@ -176,8 +199,12 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     if webhook_url:
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
         register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
+        from bot import webhook  # aiohttp: loaded only in webhook mode
+        from bot.desk_bridge import desk_context
+
         webhook.run(app, loop, listen=settings.webhook_listen, port=settings.webhook_port, url=webhook_url,
-                    secret=secret, prepare=partial(_open_services, settings, clock), desk=desk_context if settings.desk_url else None)
+                    secret=secret, prepare=partial(_open_services, settings, clock),
+                    desk=desk_context if settings.desk_url else None)
     else:
         app.run_polling(drop_pending_updates=False)
     return 0

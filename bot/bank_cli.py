@@ -10,14 +10,10 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bank.errors import BankError
-from bank.formats.files import EXPORT_FORMATS, export, parse_any, template
-from bank.importer import import_files
-from bank.lint import lint, summary
+from bank.formats import EXPORT_FORMATS
 from bank.models import CHOICE, Kind, Question
 from bank.paper_settings import BadSetting, update_settings
 from bank.paper_store import get_question, list_papers
-from bank.question_checks import confirm_key
-from bank.stats import paper_stats, render_stats
 from bot.authoring import cli as authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.invite_cli import add_invite_commands, invite_commands
@@ -87,6 +83,8 @@ def run_bank_command(args: argparse.Namespace) -> int:
         return 2
     try:
         if name == "template":  # needs no database
+            from bank.formats.files import template
+
             return _write_out(template(args.fmt), args.output)
         # like `proctor run`, a fresh database gets the bundled bank first (not before an import:
         # then the imported papers are the bank)
@@ -112,6 +110,11 @@ async def _with_db(command, args, *, bundled: bool = False) -> int:
 async def _import(db: Database, args) -> int:
     if args.dry_run:
         return await authoring_cli.dry_run(db, args)
+    from bank.formats.files import parse_any
+    from bank.importer import import_files
+    from bank.lint import lint
+    from bank.stats import paper_stats
+
     papers = await import_files(db, args.paths, time.time(), as_new=args.as_new, parse=parse_any)
     for s in paper_stats(papers):
         t = s.total
@@ -124,14 +127,14 @@ async def _import(db: Database, args) -> int:
 
 async def _stats(db: Database, args) -> int:
     from bank.paper_store import list_papers
-    from bank.stats import paper_stats
+    from bank.stats import paper_stats, render_stats
 
     print(render_stats(paper_stats(await list_papers(db))))
     return 0
 
 
 async def _lint(db: Database, args) -> int:
-    from bank.lint import lint
+    from bank.lint import lint, summary
     from bank.paper_store import list_papers
 
     items = lint(await list_papers(db))
@@ -143,6 +146,8 @@ async def _lint(db: Database, args) -> int:
 
 
 async def _export(db: Database, args) -> int:
+    from bank.formats.files import export
+
     data, notes = export(await list_papers(db), args.fmt)
     for note in notes:
         print(f"left out: {note}", file=sys.stderr)
@@ -212,6 +217,8 @@ async def _status(db: Database, args) -> int:
 
 
 async def _confirm(db: Database, args) -> int:
+    from bank.question_checks import confirm_key
+
     if not await confirm_key(db, args.id, actor=0, now=time.time()):
         print(f"proctor: question {args.id} is not held for its key", file=sys.stderr)
         return 1

@@ -6,6 +6,7 @@ import gc
 import logging
 import threading
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
@@ -41,21 +42,33 @@ async def drop_repeated_update(update: Update, context: Ctx) -> None:
     """Telegram delivers at least once: an update_id handled before is not handled again (one whose
     handling a stopped process cut short is: see proctor.storage.updates)."""
     svc = context.services
-    if not await updates.claim(svc.db, context.bot.id, update.update_id, svc.now(), svc.run):
+    tg = update.effective_user
+    read = (lambda conn: None) if tg is None else \
+        partial(user_store.known_prefs_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username)
+    claimed, prefs = await updates.claim_reading(svc.db, context.bot.id, update.update_id, svc.now(), svc.run, read)
+    if not claimed:
         log.info("update %s delivered again: ignored", update.update_id)
         raise ApplicationHandlerStop
     svc.claimed.add(update.update_id)
+    if prefs is not None:  # the user's record, read in the same round trip (bot.userctx)
+        svc.seen[update.update_id] = prefs
 
 
 class ProctorApplication(Application):
     """Marks an update done once every handler has returned; a stop in between leaves it claimed."""
 
+    warmed = False  # the warm-up starts after the first update: start-up to the first reply stays short
+
     async def process_update(self, update: object) -> None:
         await super().process_update(update)
+        if not self.warmed:
+            self.warmed = True
+            warm_up_in_background()
         svc = services(self)
         if isinstance(update, Update) and update.update_id in svc.claimed:
             await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
             svc.claimed.discard(update.update_id)
+            svc.seen.pop(update.update_id, None)
 
 
 StartPayload = Callable[[Update, Ctx, str], Awaitable[None]]  # (update, context, the payload)
@@ -167,7 +180,8 @@ def register_last(app: Application) -> None:
 
 
 def warm_up_in_background() -> None:
-    """Load what every answer needs (OpenCC's t2s) off the event loop, after start-up."""
+    """Load what every answer needs (OpenCC's t2s) off the event loop, once the first update is
+    handled (an answer before it loads t2s itself)."""
 
     def _warm():
         try:

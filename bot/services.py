@@ -10,6 +10,7 @@ from telegram.ext import Application, CallbackContext
 
 from bot.settings import Settings
 from proctor.clock import Clock
+from proctor.people.users import UserPrefs
 from proctor.storage.db import Database
 from proctor.storage.updates import new_run
 
@@ -28,6 +29,8 @@ class Services:
     db: Database
     run: str = field(default_factory=new_run)  # names this process's claims on updates
     claimed: set[int] = field(default_factory=set)  # update ids this run claimed and is handling
+    # per claimed update: its user's record, read with the claim (bot.userctx takes it once)
+    seen: dict[int, UserPrefs] = field(default_factory=dict)
 
     def now(self) -> float:
         return self.clock.now()

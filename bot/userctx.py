@@ -20,9 +20,14 @@ class UserCtx:
 
 
 async def user_ctx(update: Update, context: Ctx) -> UserCtx:
-    """Record the user on first sight and return their preferences."""
+    """Record the user on first sight and return their preferences.
+
+    The first call for an update takes the record read with its claim (bot.core): no round trip
+    unless the user is new or renamed; a later call (after /lang, say) reads it anew."""
     svc = context.services
     tg = context.user
-    prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now())
+    prefs = svc.seen.pop(update.update_id, None)
+    if prefs is None or prefs.id != tg.id:
+        prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now())
     lang = pick_lang(prefs.language, tg.language_code, svc.settings.language)
     return UserCtx(tg.id, prefs.first_name, lang, prefs.script)

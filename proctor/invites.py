@@ -338,23 +338,21 @@ async def attach_in(conn: aiosqlite.Connection, invite_id: int, attempt_id: int)
     await conn.execute("UPDATE invites SET attempt_id=? WHERE id=?", (attempt_id, invite_id))
 
 
-async def finish_in(conn: aiosqlite.Connection, invite_id: int, attempt_id: int, now: float) -> None:
-    """Inside the attempt's closing transaction: the invite is finished and the lead's card (and
-    the team note, if asked for) is queued in the outbox."""
-    cur = await conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
-    row = await cur.fetchone()
+def finish_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int, now: float) -> None:
+    """Inside the attempt's closing transaction (on the database thread): the invite is finished
+    and the lead's card (and the team note, if asked for) is queued in the outbox."""
+    row = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,)).fetchone()
     if row is None:
         return
     inv = Invite.from_row(row)
     if inv.status == S.started:
-        await conn.execute("UPDATE invites SET status=?, finished_at=? WHERE id=?",
-                           (finish(inv.status), now, inv.id))
+        conn.execute("UPDATE invites SET status=?, finished_at=? WHERE id=?", (finish(inv.status), now, inv.id))
     if inv.created_by:
-        await outbox.enqueue_in(conn, kind=RESULT_CARD, ref=str(attempt_id), chat_id=inv.created_by, now=now,
-                                payload={"invite": inv.id})
+        outbox.enqueue_on(conn, kind=RESULT_CARD, ref=str(attempt_id), chat_id=inv.created_by, now=now,
+                          payload={"invite": inv.id})
     if inv.notify_group and inv.team_chat_id is not None:
-        await outbox.enqueue_in(conn, kind=TEAM_NOTE, ref=str(attempt_id), chat_id=inv.team_chat_id, now=now,
-                                payload={"invite": inv.id})
+        outbox.enqueue_on(conn, kind=TEAM_NOTE, ref=str(attempt_id), chat_id=inv.team_chat_id, now=now,
+                          payload={"invite": inv.id})
 
 
 async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float) -> Invite:

@@ -8,6 +8,7 @@ named transitions below; a transient failure pushes `next_try` back with exponen
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -44,13 +45,25 @@ def backoff(tries: int, retry_after: float | None = None) -> float:
     return max(wait, retry_after or 0.0)
 
 
+_ENQUEUE = ("INSERT INTO outbox (kind, ref, chat_id, user_id, payload, next_try, created_at) "
+            "VALUES (?,?,?,?,?,?,?) ON CONFLICT(kind, ref) DO NOTHING")
+
+
+def _row(kind: str, ref: str, chat_id: int, user_id: int | None, payload: dict[str, Any] | None,
+         now: float) -> tuple[object, ...]:
+    return kind, ref, chat_id, user_id, json.dumps(payload or {}, ensure_ascii=False), now, now
+
+
 async def enqueue_in(conn: aiosqlite.Connection, *, kind: str, ref: str, chat_id: int, now: float,
                      user_id: int | None = None, payload: dict[str, Any] | None = None) -> None:
     """Add a message inside the caller's write transaction (once per kind and ref), due now."""
-    await conn.execute(
-        "INSERT INTO outbox (kind, ref, chat_id, user_id, payload, next_try, created_at) "
-        "VALUES (?,?,?,?,?,?,?) ON CONFLICT(kind, ref) DO NOTHING",
-        (kind, ref, chat_id, user_id, json.dumps(payload or {}, ensure_ascii=False), now, now))
+    await conn.execute(_ENQUEUE, _row(kind, ref, chat_id, user_id, payload, now))
+
+
+def enqueue_on(conn: sqlite3.Connection, *, kind: str, ref: str, chat_id: int, now: float,
+               user_id: int | None = None, payload: dict[str, Any] | None = None) -> None:
+    """`enqueue_in` for a transaction run on the database thread (Database.run_write)."""
+    conn.execute(_ENQUEUE, _row(kind, ref, chat_id, user_id, payload, now))
 
 
 async def due(db: Database, now: float, *, limit: int = 100) -> list[Outgoing]:

@@ -92,6 +92,12 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     loaded = modules.read_text().split()
     assert "bot.app" in loaded and "bank.grading.terms" in loaded  # the dump is the bot's
     assert "jieba" not in loaded and "matplotlib" not in loaded  # nobody asked for a chart
+    # what nobody used loads on first use, not at start-up: the desk's web server (no desk URL), the
+    # bank's formats and importer (a restart imports nothing), sympy (no LaTeX key), the invite's
+    # QR code, daily practice's FSRS, the fill-in typo check (this paper has no fill-in)
+    deferred = {"aiohttp", "jinja2", "aiohttp_jinja2", "desk", "bank.formats.files", "bank.importer", "openpyxl",
+                "python_calamine", "defusedxml", "sympy", "segno", "fsrs", "rapidfuzz"}
+    assert deferred.isdisjoint(loaded), sorted(deferred & set(loaded))
     # a library that retries a missing optional import on every call (httpcore and sniffio) shows
     # as a module that failed to import once per request
     failed = dict(line.rsplit(" ", 1) for line in Path(f"{modules}.failed").read_text().splitlines())

@@ -3,10 +3,11 @@
 Counted (tests/round_trips.py: every call that hops to aiosqlite's thread, credited to the update
 being handled) over a scripted exam (Skip, Back, Flag, presses, a toggled multiple choice with
 Submit, typed answers, Finish) and a group daily quiz (taps, a repeated tap, a multiple choice, a
-typed reply), through the real bot. Every update pays 1 for its claim and 1 for marking it done
-(proctor/storage/updates.py) and 1 for the user's record (bot/userctx.py); the step itself is one
-transaction. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py) an exam press
-took 18-23, a typed exam answer 28-29, a daily tap 27.
+typed reply), through the real bot. Every update pays 1 for its claim with the user's record read
+in the same trip, and 1 for marking it done (proctor/storage/updates.py, bot/userctx.py); the step
+itself is one transaction. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
+an exam press took 18-23, a typed exam answer 28-29, a daily tap 27; before the claim read the
+user's record, a typed exam answer took 7, the hand-in 15, a daily typed reply 5.
 """
 
 from __future__ import annotations
@@ -23,16 +24,13 @@ from tests.test_exam_flow import _answer_current, _confirm, _sheet
 # the most round trips an update of each kind may take
 EXAM_LIMITS = {
     "exam next": 4, "exam back": 4, "exam flag": 4, "exam answer": 4, "exam toggle": 4, "exam submit": 4,
-    # + the running attempt's lookup (is the text the exam's?) and, since a typed answer posts the
-    # question anew below it, the new message's id; the last one also reads the user's language
-    "typed": 7,
-    # the hand-in: closing the attempt with its outbox card, the daily quiz it held back
-    "exam finish_yes": 15,  # was 11: counting unsubmitted ticks at hand-in reads the attempt once more (open: ≤ 4)
+    # the running attempt is found in the step's own transaction; a typed answer posts the question
+    # anew below it and stores the new message's id
+    "typed": 4,
+    # the hand-in (closing the attempt, drafts counted, the outbox card) is one transaction
+    "exam finish_yes": 4,
 }
-DAILY_LIMITS = {
-    "daily pick": 4, "daily toggle": 4, "daily submit": 4,
-    "typed reply": 5,  # + finding the question the reply is to
-}
+DAILY_LIMITS = {"daily pick": 4, "daily submit": 4, "daily toggle": 4, "typed reply": 4}
 
 
 @pytest.fixture

@@ -16,9 +16,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bank.errors import BankError, SameTitle
-from bank.formats.build import KIND_TITLES
-from bank.importer.seed_format import slug_for
-from bank.models import Paper, Question, Section, Source, fingerprint
+from bank.models import SECTION_TITLES, Paper, Question, Section, Source, fingerprint
 from bank.paper_store import load_paper, with_key_terms, write_papers
 from bank.store import Store, record_audit
 
@@ -78,6 +76,8 @@ async def add_question(db: Store, question: Question, *, paper_id: int | None, n
 
 
 async def _new_paper(db: Store, title: str) -> Paper:
+    from bank.importer.seed_format import slug_for  # the importer loads with the first new paper
+
     base = slug_for(title, title)
     slug, n = base, 1
     while await db.scalar("SELECT 1 FROM papers WHERE slug=?", (slug,)):
@@ -98,7 +98,7 @@ def _with_question(paper: Paper, question: Question, section: int | None) -> tup
     else:
         raise BadTarget(f"paper {paper.slug} has no section {section}")
     if at is None:
-        sections.append(Section(kind=question.kind, title=KIND_TITLES[question.kind], points_each=question.points))
+        sections.append(Section(kind=question.kind, title=SECTION_TITLES[question.kind], points_each=question.points))
         at = len(sections) - 1
     into = sections[at]
     number = max((q.number for q in into.questions), default=0) + 1

@@ -16,8 +16,6 @@ from enum import StrEnum
 from pathlib import Path
 
 from bank.errors import BankError, ImportFailed, NotFound
-from bank.formats.files import parse_bytes
-from bank.importer.json_format import dumps, export_papers
 from bank.lint import lint
 from bank.models import Kind, Paper, Question
 from bank.paper_store import list_papers, with_key_terms, write_papers
@@ -76,11 +74,15 @@ def read_upload(name: str, data: bytes) -> list[Paper]:
     """The papers in an uploaded file, nothing written. Raises UploadRefused or ImportFailed (the
     importer's error, naming the line or the sheet, row and column; the workbook's zip-bomb cap)."""
     check_content(name, data)
+    from bank.formats.files import parse_bytes  # the parsers load with the first upload, not at start-up
+
     return parse_bytes(data, name)
 
 
 def content_hash(papers: list[Paper]) -> str:
     """What the papers hold, as the JSON export writes it: the same file parses to the same hash."""
+    from bank.importer.json_format import dumps, export_papers  # loaded with the first upload
+
     return hashlib.sha256(dumps(export_papers(papers)).encode()).hexdigest()
 
 

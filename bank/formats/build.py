@@ -10,16 +10,12 @@ import re
 from dataclasses import dataclass, field
 
 from bank.importer.seed_format import slug_for
-from bank.models import CHOICE, Kind, Paper, Question, Section, Source
+from bank.models import CHOICE, SECTION_TITLES, Kind, Paper, Question, Section, Source
 from bank.option_order import LETTERS
 
 BLANK = "_____"  # where a GIFT missing-word answer block stood in the stem
 
-KIND_TITLES = {
-    Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题", Kind.fill: "填空题",
-    Kind.numerical: "数值题", Kind.matching: "匹配题", Kind.short: "简答题", Kind.discussion: "讨论题",
-    Kind.case: "案例分析题",
-}
+KIND_TITLES = SECTION_TITLES  # one home: bank.models
 _CATEGORY_PREFIX = re.compile(r"^(?:\$[a-z0-9]+\$/)?(?:top(?:/|$))?", re.IGNORECASE)
 
 

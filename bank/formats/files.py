@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from bank.errors import ImportFailed
+from bank.formats import EXPORT_FORMATS
 from bank.formats.aiken import looks_like_aiken, parse_aiken, to_aiken
 from bank.formats.build import Parsed, assemble
 from bank.formats.gift import looks_like_gift, parse_gift
@@ -24,7 +25,6 @@ from bank.importer.headers import find_headers
 from bank.importer.json_format import dumps, export_papers
 from bank.models import UNASKABLE, Paper
 
-EXPORT_FORMATS = ("gift", "aiken", "xml", "xlsx", "csv", "json")
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
 

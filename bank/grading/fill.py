@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from rapidfuzz.fuzz import ratio
-
 from bank.grading.math_form import looks_like_math, plain, same_math
 from bank.grading.normalize import normalize_for_match
 from bank.grading.result import Grade, Verdict, scaled
@@ -70,6 +68,8 @@ def _matches(typed: str, accepted: frozenset[str]) -> bool:
         return True
     if len(norm) < FUZZY_MIN_LEN or not norm.isalpha():
         return False
+    from rapidfuzz.fuzz import ratio  # loaded by the first typo, not at the bot's start-up
+
     return any(
         len(a) >= FUZZY_MIN_LEN and a.isalpha() and ratio(norm, a, score_cutoff=FUZZY_MIN_RATIO)
         for a in accepted

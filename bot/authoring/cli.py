@@ -10,8 +10,6 @@ from bank.authoring.add import add_question
 from bank.authoring.draft import KINDS
 from bank.authoring.upload import preview_for
 from bank.errors import BankError
-from bank.formats.sheet import parse_key
-from bank.importer import parse_files
 from bank.models import CHOICE, Kind, Question
 from bank.option_order import MAX_OPTIONS
 from proctor.storage.db import Database
@@ -39,6 +37,7 @@ def add_arguments(imp: argparse.ArgumentParser, bank: argparse._SubParsersAction
 async def dry_run(db: Database, args: argparse.Namespace) -> int:
     """The upload preview of the files, as the chat shows it; nothing is written."""
     from bank.formats.files import parse_any
+    from bank.importer import parse_files
     from bot.authoring.render import upload_preview
 
     papers = parse_files(args.paths, parse_any)
@@ -60,6 +59,8 @@ async def add(db: Database, args: argparse.Namespace) -> int:
                  explanation=args.explanation.strip(), points=args.points, held="")
     if not q.stem:
         raise BadQuestion("--stem is empty")
+    from bank.formats.sheet import parse_key  # `proctor run` builds this parser too: load on use
+
     try:
         q.answer = parse_key(q, args.key)
     except ValueError as e:

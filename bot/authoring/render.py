@@ -7,8 +7,7 @@ from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.authoring.draft import KINDS, Draft, Step
 from bank.authoring.upload import Imported, Preview
-from bank.formats.build import KIND_TITLES
-from bank.models import CHOICE, Kind, Paper, Question
+from bank.models import CHOICE, SECTION_TITLES, Kind, Paper, Question
 from bank.option_order import LETTERS
 from bot.authoring import callbacks as cb
 from bot.exam.render import TYPED, points, question_body, short_section, shown_key
@@ -150,8 +149,8 @@ def draft_preview(d: Draft, lang: str, script: str) -> str:
     if q.explanation:
         lines.append(t("explanation", lang, e=q.explanation))
     if d.section == 0:
-        section = t("nq_new_paper_mark", lang, title=KIND_TITLES[q.kind])
+        section = t("nq_new_paper_mark", lang, title=SECTION_TITLES[q.kind])
     else:
-        section = d.section_title or t("nq_section_auto", lang, kind=KIND_TITLES[q.kind])
+        section = d.section_title or t("nq_section_auto", lang, kind=SECTION_TITLES[q.kind])
     lines.append(t("nq_preview_where", lang, pts=f"{q.points:g}", paper=paper, section=section))
     return clip("\n".join(lines))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ApplicationHandlerStop
 
@@ -13,8 +13,7 @@ from bot.context import Ctx
 from bot.exam import render
 from bot.exam.screen import finish_and_report, offer_finish, show_sheet
 from bot.i18n import t
-from bot.userctx import user_ctx
-from proctor.exams import service as attempts
+from bot.userctx import UserCtx, user_ctx
 from proctor.exams import steps
 from proctor.exams.states import FinishReason
 
@@ -23,27 +22,24 @@ log = logging.getLogger(__name__)
 
 
 async def typed_answer(update: Update, context: Ctx) -> None:
-    """A typed answer for the current fill-in or written question of the running attempt."""
+    """A typed answer for the current fill-in or written question of the running attempt: found,
+    checked and stored in one round trip (text that is not the exam's goes on to the daily quiz)."""
     msg = context.message
     svc = context.services
-    tg_user = context.user
-    running = await attempts.running_attempt(svc.db, tg_user.id)
-    if running is None:
-        return
-    if msg.reply_to_message is not None and msg.reply_to_message.message_id != running.message_id:
-        return  # a reply to something else (e.g. a daily question) is not for the exam
+    reply_to = msg.reply_to_message.message_id if msg.reply_to_message is not None else None
+    out = await steps.take_typed_step(svc.db, context.user.id, msg.text or "", reply_to, svc.now())
+    if out is None:
+        return  # no running attempt, or a reply to something else (e.g. a daily question)
     u = await user_ctx(update, context)
-    await _answer(update, context, u, running.id, msg)
+    await _answer(context, u, out, msg)
     raise ApplicationHandlerStop  # the text was the exam's: the daily quiz's handler need not look at it
 
 
-async def _answer(update: Update, context: Ctx, u, attempt_id: int, msg) -> None:
-    """Take the typed step and say what it did."""
-    svc = context.services
-    out = await steps.take_step(svc.db, attempt_id, u.id, "typed", None, msg.text, svc.now())
+async def _answer(context: Ctx, u: UserCtx, out: steps.Outcome, msg: Message) -> None:
+    """Say what the typed step did."""
     match out:
-        case steps.Expired():
-            await finish_and_report(context, attempt_id, FinishReason.timeout)
+        case steps.Expired(attempt=attempt):
+            await finish_and_report(context, attempt.id, FinishReason.timeout)
         case steps.Refused(question=q):
             await msg.reply_text(t(render.refused_typed(q), u.lang))
         case steps.Recorded(sheet=sheet, pos=pos, answer=rec, review=review):
@@ -52,11 +48,11 @@ async def _answer(update: Update, context: Ctx, u, attempt_id: int, msg) -> None
                 await msg.reply_text(render.clip(t("recorded", u.lang, n=pos + 1, a=render.shown_response(
                     sheet.question(item), item, rec.response if rec else None, u.lang))))
             except TelegramError as e:
-                log.info("attempt %s: could not confirm the answer (%s)", attempt_id, e)
-            if await offer_finish(context, sheet, pos, repost=True):
+                log.info("attempt %s: could not confirm the answer (%s)", sheet.attempt.id, e)
+            if await offer_finish(context, sheet, pos, repost=True, u=u):
                 return
             await show_sheet(context, sheet, u, review, repost=True)
-        case steps.NotYours():
-            raise NotYourAttempt(str(attempt_id))
-        case _:  # closed meanwhile (or stale, which a typed answer cannot be)
-            raise AttemptClosed(str(attempt_id))
+        case steps.NotYours():  # cannot be: the attempt was found by its user
+            raise NotYourAttempt(str(u.id))
+        case _:  # stale or closed, which a typed answer found running cannot be
+            raise AttemptClosed(str(u.id))

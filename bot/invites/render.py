@@ -7,7 +7,6 @@ import io
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-import segno
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
@@ -28,7 +27,9 @@ def when(ts: float, tz: ZoneInfo) -> str:
 
 
 def qr_png(url: str) -> bytes:
-    """The link as a QR code, PNG (segno needs no Pillow)."""
+    """The link as a QR code, PNG (segno needs no Pillow; it loads on the first invite)."""
+    import segno
+
     buf = io.BytesIO()
     segno.make(url, error="m").save(buf, kind="png", scale=6, border=4)
     return buf.getvalue()

@@ -87,15 +87,18 @@ async def find_delivery(db: Database, chat_id: int, day: date | str) -> Delivery
 
 async def waiting_item(db: Database, chat_id: int, user_id: int) -> tuple[Delivery, Item] | None:
     """The private question sent and not yet answered, in the newest open quiz of this chat."""
-    row = await db.fetchone(
-        f"""SELECT i.delivery_id, i.pos FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-           WHERE d.chat_id=? AND d.status IN ({_OPEN_SQL}) AND i.message_id IS NOT NULL
-             AND NOT EXISTS (SELECT 1 FROM daily_answers a WHERE a.delivery_id=i.delivery_id
-                             AND a.pos=i.pos AND a.user_id=?)
-           ORDER BY d.day DESC, i.pos LIMIT 1""", (chat_id, user_id))
-    if row is None:
-        return None
-    return await get_delivery(db, row[0]), await get_item(db, row[0], row[1])
+    def find(conn: sqlite3.Connection) -> tuple[Delivery, Item] | None:  # one round trip
+        row = conn.execute(
+            f"""SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+               WHERE d.chat_id=? AND d.status IN ({_OPEN_SQL}) AND i.message_id IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM daily_answers a WHERE a.delivery_id=i.delivery_id
+                                 AND a.pos=i.pos AND a.user_id=?)
+               ORDER BY d.day DESC, i.pos LIMIT 1""", (chat_id, user_id)).fetchone()
+        if row is None:
+            return None
+        return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
+
+    return await db.run(find)
 
 
 async def get_delivery(db: Database, delivery_id: int) -> Delivery:
@@ -174,16 +177,14 @@ async def possibly_copied(db: Database, chat_id: int, before_message_id: int) ->
 async def mark_sending(db: Database, delivery_id: int, pos: int) -> None:
     """Count a send about to start; after a crash, an item with a count but no message id may be in
     the chat already."""
-    async with db.write() as conn:
-        await conn.execute("UPDATE daily_items SET send_attempts = send_attempts + 1 WHERE delivery_id=? AND pos=?",
-                           (delivery_id, pos))
+    await db.run_write(lambda conn: conn.execute(  # one round trip: every private question pays it
+        "UPDATE daily_items SET send_attempts = send_attempts + 1 WHERE delivery_id=? AND pos=?", (delivery_id, pos)))
 
 
 async def mark_sent(db: Database, delivery_id: int, pos: int, message_id: int, now: float) -> None:
-    async with db.write() as conn:
-        await conn.execute(
-            "UPDATE daily_items SET message_id=?, sent_at=? WHERE delivery_id=? AND pos=?",
-            (message_id, now, delivery_id, pos))
+    await db.run_write(lambda conn: conn.execute(
+        "UPDATE daily_items SET message_id=?, sent_at=? WHERE delivery_id=? AND pos=?",
+        (message_id, now, delivery_id, pos)))
 
 
 async def _move(db: Database, delivery_id: int, move: str) -> bool:
@@ -191,11 +192,9 @@ async def _move(db: Database, delivery_id: int, move: str) -> bool:
     returns whether it moved."""
     sources = [states.stored(x) for x in states.MACHINE.sources(move)]
     marks = ",".join("?" * len(sources))
-    async with db.write() as conn:
-        cur = await conn.execute(
-            f"UPDATE daily_deliveries SET status=? WHERE id=? AND status IN ({marks}) AND closed_at IS NULL",
-            (states.stored(states.MACHINE.target(move)), delivery_id, *sources))
-        return cur.rowcount == 1
+    return await db.run_write(lambda conn: conn.execute(
+        f"UPDATE daily_deliveries SET status=? WHERE id=? AND status IN ({marks}) AND closed_at IS NULL",
+        (states.stored(states.MACHINE.target(move)), delivery_id, *sources)).rowcount == 1)
 
 
 async def start_sending(db: Database, delivery_id: int) -> bool:

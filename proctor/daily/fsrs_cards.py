@@ -5,24 +5,34 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 from functools import cache
+from typing import TYPE_CHECKING
 
 import aiosqlite
-from fsrs import Card, Rating, Scheduler
 
 from proctor.storage.db import Database
 
-_RATING = {"correct": Rating.Good, "partial": Rating.Hard, "wrong": Rating.Again}
+if TYPE_CHECKING:  # fsrs loads on the first review, not at the bot's start-up
+    from fsrs import Rating, Scheduler
 
 
 @cache
 def scheduler() -> Scheduler:
+    from fsrs import Scheduler
+
     # no fuzzing: the same answers on the same days give the same due dates (and the same tests)
     return Scheduler(enable_fuzzing=False)
 
 
+@cache
+def _ratings() -> dict[str, Rating]:
+    from fsrs import Rating
+
+    return {"correct": Rating.Good, "partial": Rating.Hard, "wrong": Rating.Again}
+
+
 def rating_for(verdict: str) -> Rating | None:
     """correct -> Good, partial -> Hard, wrong -> Again; None for a verdict that is not a grade."""
-    return _RATING.get(str(verdict))
+    return _ratings().get(str(verdict))
 
 
 def review(card_json: str | None, verdict: str, now: float, question_id: int) -> tuple[str, float] | None:
@@ -30,6 +40,8 @@ def review(card_json: str | None, verdict: str, now: float, question_id: int) ->
     rating = rating_for(verdict)
     if rating is None:
         return None
+    from fsrs import Card
+
     at = datetime.fromtimestamp(now, UTC)
     card = Card.from_json(card_json) if card_json else Card(card_id=question_id, due=at)
     card, _log = scheduler().review_card(card, rating, review_datetime=at)

@@ -28,8 +28,8 @@ from proctor.daily.answers import Answer, _answer
 from proctor.daily.delivery import Delivery, Item, _delivery, _item
 from proctor.daily.fsrs_cards import review_in
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
+from proctor.exams.questions import questions_in
 from proctor.exams.seal import sealed_in
-from proctor.exams.steps import questions_in
 from proctor.storage.db import Database
 
 

@@ -13,15 +13,11 @@ import random
 from dataclasses import dataclass
 
 from bank.errors import BankError
-from bank.models import Kind, Question
+from bank.models import SECTION_TITLES, Kind, Question
 from bank.paper_store import get_questions
 from proctor.storage.db import Database
 
-SECTION_NAMES = {
-    Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
-    Kind.short: "简答题", Kind.discussion: "讨论题", Kind.case: "案例分析题",
-    Kind.numerical: "数值题", Kind.matching: "匹配题",
-}
+SECTION_NAMES = SECTION_TITLES  # one home: bank.models
 
 
 @dataclass(frozen=True)

@@ -11,17 +11,15 @@ attempt_items.draft, so a restart keeps them.
 from __future__ import annotations
 
 import json
-
-import aiosqlite
+import sqlite3
 
 from bank import matching_answer
 from bank.grading import grade
-from bank.models import Kind, MultiPolicy, Question
+from bank.models import Kind, Question
 from bank.option_order import OptionOrder
-from bank.paper_settings import multi_policy
-from bank.paper_store import get_questions
-from bank.store import Store
+from bank.paper_settings import read_multi_policy
 from proctor.exams.model import Item
+from proctor.exams.questions import questions_in
 
 DRAFTED = frozenset({Kind.multi, Kind.matching})  # the kinds answered by presses, then Submit
 
@@ -56,42 +54,31 @@ def pending_drafts(items: list[Item]) -> list[Item]:
     return [i for i in items if i.draft]
 
 
-async def draft_questions(db: Store, attempt_id: int) -> tuple[dict[int, Question], MultiPolicy]:
-    """The questions with a draft now, and the paper's multi policy: read before the hand-in's
-    transaction (a draft ticked in between is graded too, see count_drafts_in)."""
-    rows = await db.fetchall(
-        "SELECT DISTINCT i.question_id, a.paper_id, "
-        "EXISTS (SELECT 1 FROM attempt_items d WHERE d.attempt_id = a.id AND d.draft <> '') AS any_draft "
-        "FROM attempts a JOIN attempt_items i ON i.attempt_id = a.id JOIN questions q ON q.id = i.question_id "
-        f"WHERE a.id=? AND q.kind IN ('{Kind.multi}', '{Kind.matching}')", (attempt_id,))
-    if not rows or not rows[0]["any_draft"]:  # the usual case: nothing ticked and not submitted
-        return {}, MultiPolicy.partial
-    policy = await multi_policy(db, paper_id=rows[0]["paper_id"])
-    return await get_questions(db, [r[0] for r in rows]), policy
-
-
-async def count_drafts_in(conn: aiosqlite.Connection, attempt_id: int, questions: dict[int, Question],
-                          policy: MultiPolicy, now: float) -> int:
-    """Inside the hand-in's transaction: store each non-empty draft as its question's answer and
-    clear it. Returns how many were counted."""
-    cur = await conn.execute(
-        "SELECT pos, question_id, points, draft FROM attempt_items WHERE attempt_id=? AND draft<>''",
-        (attempt_id,))
+def count_drafts_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> int:
+    """Inside the hand-in's transaction (on the database thread): store each non-empty draft as its
+    question's answer and clear it. Returns how many were counted."""
+    rows = conn.execute(
+        "SELECT i.pos, i.question_id, i.points, i.draft, a.paper_id FROM attempt_items i "
+        "JOIN attempts a ON a.id = i.attempt_id WHERE i.attempt_id=? AND i.draft<>''", (attempt_id,)).fetchall()
+    if not rows:  # the usual case: nothing ticked and not submitted
+        return 0
+    questions = questions_in(conn, (r["question_id"] for r in rows))
+    policy = read_multi_policy(conn, paper_id=rows[0]["paper_id"])
     counted = 0
-    for r in await cur.fetchall():
+    for r in rows:
         q = questions.get(r["question_id"])
-        if q is None:
+        if q is None or q.kind not in DRAFTED:
             continue
         response = draft_response(q, r["draft"])
         g = grade(q, response, multi_policy=policy)
         score = round(g.score / q.points * r["points"], 2) if q.points else 0.0
-        await conn.execute(
+        conn.execute(
             """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
                    answered_at) VALUES (?,?,?,?,?,?,?,?,?)
                ON CONFLICT(attempt_id, pos) DO UPDATE SET response=excluded.response, score=excluded.score,
                    verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at""",
             (attempt_id, r["pos"], r["question_id"], json.dumps(response, ensure_ascii=False), score,
              r["points"], g.verdict.value, int(g.verdict.value != "needs_review"), now))
-        await conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?", (attempt_id, r["pos"]))
+        conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?", (attempt_id, r["pos"]))
         counted += 1
     return counted

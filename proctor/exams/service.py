@@ -259,28 +259,31 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
     never ends after its deadline: one handed in late (the bot was down) ends at the deadline.
     """
     status = states.MACHINE.move(states.closing_move(reason), AttemptStatus.running)
-    ticked = await drafts.draft_questions(db, attempt_id) if status == AttemptStatus.finished else None
-    async with db.write() as conn:
-        if ticked is not None:  # ticks not submitted count, as on the screen (Moodle does the same)
-            cur = await conn.execute("SELECT status FROM attempts WHERE id=?", (attempt_id,))
-            row = await cur.fetchone()
-            if row is not None and row[0] == "running":
-                await drafts.count_drafts_in(conn, attempt_id, *ticked, now)
-        # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
-        cur = await conn.execute(
-            f"""UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
-                   score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
-               WHERE id=? AND status='{AttemptStatus.running}' RETURNING user_id, chat_id, invite_id""",
-            (status.value, now, now, reason, attempt_id, attempt_id))
-        row = await cur.fetchone()
-        if row is None:
-            return None
-        if status == AttemptStatus.finished:
-            await outbox.enqueue_in(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
-                                    user_id=row["user_id"], now=now)
-        if row["invite_id"] is not None:  # the team's card goes out with the candidate's
-            await invites.finish_in(conn, row["invite_id"], attempt_id, now)
-    sheet = await load_sheet(db, attempt_id)
+    return await db.run_write(lambda conn: hand_in_in(conn, attempt_id, now, reason, status))
+
+
+def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: str,
+               status: AttemptStatus) -> tuple[Attempt, Result] | None:
+    """`finish_attempt`'s transaction, run on the database thread: one round trip in all."""
+    if status == AttemptStatus.finished:  # ticks not submitted count, as on the screen (Moodle does the same)
+        row = conn.execute("SELECT status FROM attempts WHERE id=?", (attempt_id,)).fetchone()
+        if row is not None and row[0] == AttemptStatus.running:
+            drafts.count_drafts_in(conn, attempt_id, now)
+    # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
+    row = conn.execute(
+        f"""UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
+               score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
+           WHERE id=? AND status='{AttemptStatus.running}' RETURNING user_id, chat_id, invite_id""",
+        (status.value, now, now, reason, attempt_id, attempt_id)).fetchone()
+    if row is None:
+        return None
+    if status == AttemptStatus.finished:
+        outbox.enqueue_on(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
+                          user_id=row["user_id"], now=now)
+    if row["invite_id"] is not None:  # the team's card goes out with the candidate's
+        invites.finish_in(conn, row["invite_id"], attempt_id, now)
+    sheet = sheet_in(conn, attempt_id, ())
+    assert sheet is not None
     return sheet.attempt, compute_result(sheet.items, sheet.answers)
 
 

@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from bank.grading import grade
 from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
 from bank.paper_settings import policy_of
-from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
-from bank.question_rows import question_from_row
 from bank.question_versions import at_version, versions_in
 from bank.typed_answer import typed_response
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
+from proctor.exams.questions import questions_in
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
@@ -75,14 +74,6 @@ Outcome = Recorded | Stale | Expired | Closed | NotYours | Refused
 
 
 # ---- reading on the database thread ---------------------------------------------------------
-
-def questions_in(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Question]:
-    ids = sorted(set(ids))
-    if not ids:
-        return {}
-    rows = conn.execute(f"{_QUESTION_SELECT} WHERE q.id IN ({','.join('?' * len(ids))})", ids).fetchall()
-    return {r["id"]: question_from_row(r) for r in rows}
-
 
 def sheet_in(conn: sqlite3.Connection, attempt_id: int,
              positions: Iterable[int] | str | None = None) -> Sheet | None:
@@ -235,6 +226,23 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
 def _current_pos(conn: sqlite3.Connection, attempt_id: int) -> int:
     pos: int = conn.execute("SELECT current_pos FROM attempts WHERE id=?", (attempt_id,)).fetchone()[0]
     return pos
+
+
+def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: int | None,
+                  now: float) -> Outcome | None:
+    """A typed answer for the user's running attempt, found in the same transaction. None: the text
+    is not the exam's (no running attempt, or a reply to another message than the attempt's)."""
+    row = conn.execute("SELECT id, message_id FROM attempts WHERE user_id=? AND status='running'",
+                       (user_id,)).fetchone()
+    if row is None or (reply_to is not None and reply_to != row["message_id"]):
+        return None
+    return step_in(conn, row["id"], user_id, "typed", None, text, now)
+
+
+async def take_typed_step(db: Database, user_id: int, text: str, reply_to: int | None,
+                          now: float) -> Outcome | None:
+    """`typed_step_in` in one round trip: finding the attempt, reading, deciding and writing."""
+    return await db.run_write(lambda conn: typed_step_in(conn, user_id, text, reply_to, now))
 
 
 async def take_step(db: Database, attempt_id: int, user_id: int, action: str, pos: int | None,

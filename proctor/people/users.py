@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 
 from bank.store import one_row
@@ -28,6 +29,16 @@ async def ensure_user(db: Database, user_id: int, first_name: str, username: str
                        username=excluded.username""",
                 (user_id, first_name, username, now))
         row = one_row(await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,)))  # just written
+    return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
+
+
+def known_prefs_in(conn: sqlite3.Connection, user_id: int, first_name: str,
+                   username: str | None) -> UserPrefs | None:
+    """On the database thread: a known user's preferences when their record is up to date (the
+    name Telegram gives now); None when `ensure_user` has something to write."""
+    row = conn.execute("SELECT * FROM users WHERE id=?", (user_id,)).fetchone()
+    if row is None or row["first_name"] != first_name or row["username"] != username:
+        return None
     return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
 
 

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+from collections.abc import Callable
 from enum import StrEnum
+from typing import TypeVar
 
 from proctor.storage.db import Database
+
+T = TypeVar("T")
 
 MEMORY_SECONDS = 7 * 24 * 3600  # Telegram keeps undelivered updates for 24 hours
 
@@ -36,14 +40,27 @@ def new_run() -> str:
     return secrets.token_hex(8)
 
 
+def _claim_in(conn: sqlite3.Connection, bot_id: int, update_id: int, now: float, run: str) -> bool:
+    return conn.execute(_CLAIM, (bot_id, update_id, now, run)).rowcount == 1
+
+
 async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str = "") -> bool:
     """True if this run should handle the update: the first delivery, or a delivery again of one a
     previous run claimed and never finished. False for a repeat that was handled (or is being
     handled by this run)."""
-    def claim_in(conn: sqlite3.Connection) -> bool:  # one round trip: claims cost every update
-        return conn.execute(_CLAIM, (bot_id, update_id, now, run)).rowcount == 1
+    return await db.run_write(lambda conn: _claim_in(conn, bot_id, update_id, now, run))
 
-    return await db.run_write(claim_in)
+
+async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, run: str,
+                        read: Callable[[sqlite3.Connection], T]) -> tuple[bool, T | None]:
+    """`claim`, and for a claimed update `read(conn)` in the same transaction: what every handler
+    reads first (the user's record) costs no round trip of its own. `read` must only read."""
+    def both(conn: sqlite3.Connection) -> tuple[bool, T | None]:
+        if not _claim_in(conn, bot_id, update_id, now, run):
+            return False, None
+        return True, read(conn)
+
+    return await db.run_write(both)
 
 
 async def done(db: Database, bot_id: int, update_id: int, run: str = "") -> None:
