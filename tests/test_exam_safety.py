@@ -2,7 +2,10 @@
 
 import pytest
 
+from bot import scheduling
+from proctor import outbox
 from proctor.exams import service as attempts
+from proctor.exams.states import AttemptStatus, FinishReason
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 
@@ -20,28 +23,36 @@ async def _start_exam(env, user):
     return await start_exam(env, user)
 
 
-async def test_deadline_job_hands_in_an_idle_attempt(env):
-    ann = env.api.user(2001, "Ann", language_code="en")
-    msg = await _start_exam(env, ann)
-    toast = await ann.press(msg, "C")  # Q1 right
-    assert not await toast.wait()
-    await env.idle()
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
-    jobs = env.app.job_queue.get_jobs_by_name(f"deadline:{(await env.db.scalar('SELECT id FROM attempts'))}")
-    assert len(jobs) == 1
-    env.clock.advance(3600)  # the hour is up; the candidate does nothing
-    attempt_id = await env.db.scalar("SELECT id FROM attempts")
-    from bot.exam.jobs import arm_deadline
-
-    arm_deadline(env.app, attempt_id, env.clock.now())  # re-arm against the moved clock: due now
-    card = await ann.wait_message(lambda m: "Score:" in (m.text or ""), timeout=10)
-    assert "Time ran out" in card.text
-    assert "Score: 2/15" in card.text
-    await env.idle()
-    row = await env.db.fetchone("SELECT status, finish_reason FROM attempts")
-    assert tuple(row) == ("finished", "timeout")
-    assert await env.db.scalar("SELECT state FROM outbox WHERE kind='result' AND ref=?", (str(attempt_id),)) \
-        == "delivered"
+async def test_deadline_job_hands_in_an_idle_attempt(tmp_path):
+    """The real scheduler fires the deadline: a one-minute paper, the bot restarted a second before
+    its end; start-up arms the job from SQLite, and nobody runs it by hand."""
+    env = BotEnv(tmp_path, shuffle=False)
+    await env.seed(small_paper("quick", minutes=1))
+    await env.start()
+    try:
+        ann = env.api.user(2001, "Ann", language_code="en")
+        msg = await start_exam(env, ann, "Demo paper quick")
+        toast = await ann.press(msg, "C")  # Q1 right
+        assert not await toast.wait()
+        await env.idle()
+        [attempt] = await attempts.attempts_of(env.db, ann.id)
+        assert list((await attempts.load_sheet(env.db, attempt.id)).answers) == [0]
+        assert scheduling.armed(env.app, scheduling.DEADLINE, attempt.id)
+        env.clock.advance(59)  # the candidate does nothing
+        await env.restart()  # start-up re-arms the deadline from SQLite: one second left
+        assert (await attempts.get_attempt(env.db, attempt.id)).running  # not due at start-up: the job hands it in
+        assert scheduling.armed(env.app, scheduling.DEADLINE, attempt.id)
+        env.clock.advance(1)  # the bot's clock keeps pace with the second the scheduler waits
+        card = await ann.wait_message(lambda m: "Score:" in (m.text or ""), timeout=10)
+        assert "Time ran out" in card.text
+        assert "Score: 2/15" in card.text
+        await env.idle()
+        done = await attempts.get_attempt(env.db, attempt.id)
+        assert (done.status, done.finish_reason) == (AttemptStatus.finished, FinishReason.timeout)
+        sent = await outbox.find(env.db, attempts.RESULT, str(attempt.id))
+        assert sent is not None and sent.state == outbox.Delivery.delivered
+    finally:
+        await env.close()
 
 
 async def test_restart_mid_exam_resumes_same_question_time_and_answers(env):
