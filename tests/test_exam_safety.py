@@ -6,8 +6,10 @@ from bot import scheduling
 from proctor import outbox
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus, FinishReason
+from proctor.storage import updates
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import answers_of, the_attempt
 
 
 @pytest.fixture
@@ -67,7 +69,7 @@ async def test_restart_mid_exam_resumes_same_question_time_and_answers(env):
     await ann.send("/resume")
     resumed = await ann.wait_message(lambda m: (m.text or "").startswith("Q 3/7"))
     assert "50:00 left" in resumed.text
-    sheet = await attempts.load_sheet(env.db, await env.db.scalar("SELECT id FROM attempts"))
+    sheet = await attempts.load_sheet(env.db, (await the_attempt(env.db)).id)
     assert {p: a.response for p, a in sheet.answers.items()} == {0: "C", 1: "A"}
     # the deadline job was re-armed by start-up
     assert env.app.job_queue.get_jobs_by_name(f"deadline:{sheet.attempt.id}")
@@ -81,7 +83,7 @@ async def test_attempt_expired_while_down_is_handed_in_at_start_up(env):
     await env.start_app()
     card = await ann.wait_message(lambda m: "Score:" in (m.text or ""), timeout=10)
     assert "Time ran out" in card.text
-    assert await env.db.scalar("SELECT status FROM attempts") == "finished"
+    assert (await the_attempt(env.db)).status == AttemptStatus.finished
 
 
 def _raw_press(env, user, message_api: dict, data: str, query_id: str, update_id: int | None = None) -> dict:
@@ -111,8 +113,8 @@ async def test_double_tap_counts_once(env):
     assert await _toast(env, "tap-1") == ""
     assert "out of date" in await _toast(env, "tap-2")
     await env.idle()
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
-    assert await env.db.scalar("SELECT current_pos FROM attempts") == 1
+    assert list(await answers_of(env.db)) == [0]
+    assert (await the_attempt(env.db)).current_pos == 1
 
 
 async def test_same_update_id_delivered_twice_is_handled_once(env):
@@ -127,9 +129,9 @@ async def test_same_update_id_delivered_twice_is_handled_once(env):
     await env.idle()
     _raw_press(env, ann, api_msg, data, "dup-1", update_id=900_001)  # delivered again
     await env.idle()
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 2
-    assert await env.db.scalar("SELECT COUNT(*) FROM processed_updates WHERE update_id=900001") == 1
-    assert await env.db.scalar("SELECT current_pos FROM attempts") == 2
+    assert list(await answers_of(env.db)) == [0, 1]
+    assert await updates.is_done(env.db, env.app.bot.id, 900_001)
+    assert (await the_attempt(env.db)).current_pos == 2
 
 
 async def test_foreign_and_closed_buttons_are_refused(env):
@@ -141,15 +143,15 @@ async def test_foreign_and_closed_buttons_are_refused(env):
     # Bob presses Ann's button (e.g. a forwarded keyboard): same callback data, his own user id
     toast = await bob.press(msg, "C")
     assert await toast.wait() == "This isn't your paper."
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 0
+    assert await answers_of(env.db) == {}
     await ann.send("/cancel")
     confirm = await ann.wait_message(lambda m: "Yes, cancel" in m.button_texts)
-    assert await env.db.scalar("SELECT status FROM attempts") == "running"  # nothing happens before Yes
+    assert (await the_attempt(env.db)).status == AttemptStatus.running  # nothing happens before Yes
     await ann.press(confirm, "Yes, cancel")
     await env.api.wait_for(lambda: "Cancelled" in (confirm.text or ""))
     _raw_press(env, ann, old, data, "after-cancel")  # the keyboard is gone, but an old client may still tap
     assert await _toast(env, "after-cancel") == "This paper is closed."
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 0
+    assert await answers_of(env.db) == {}
 
 
 @pytest.mark.parametrize("data", ["x:1:a:0:9", "x:99999:a:0:1", "garbage", "x:go:999:e", "l:zz", "d:\u00ff"])
@@ -160,14 +162,14 @@ async def test_garbled_callback_data_gets_a_polite_refusal(env, data):
     _raw_press(env, ann, env.api.state.message_to_api(greeting), data, f"forged-{data}")
     text = await _toast(env, f"forged-{data}")
     assert text and "Traceback" not in text and len(text) <= 200
-    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
+    assert await attempts.attempts_of(env.db) == []
 
 
 async def test_keys_are_not_shown_before_the_paper_is_handed_in(env):
     """A forged "Review answers" button on a running exam reveals nothing."""
     ann = env.api.user(2009, "Ann", language_code="en")
     msg = await _start_exam(env, ann)
-    attempt_id = await env.db.scalar("SELECT id FROM attempts")
+    attempt_id = (await the_attempt(env.db)).id
     _raw_press(env, ann, env.api.state.message_to_api(msg), f"x:{attempt_id}:r:0", "forged-review")
     assert await _toast(env, "forged-review") == "Answers can be reviewed once the paper is handed in."
     await env.idle()
@@ -186,7 +188,7 @@ async def test_exam_only_paper_cannot_be_practised_with_forged_data(tmp_path):
         greeting = await ann.wait_message()
         _raw_press(env, ann, env.api.state.message_to_api(greeting), f"x:go:{pid}:p", "forged-practice")
         assert "exams only" in await _toast(env, "forged-practice")
-        assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
+        assert await attempts.attempts_of(env.db) == []
     finally:
         await env.close()
 
@@ -214,7 +216,7 @@ async def test_cancelled_exams_count_toward_the_attempt_limit(tmp_path):
         old_rules = next(m for m in ann.chat() if "▶️ Start" in m.button_texts)  # the first card's Start
         toast = await ann.press(old_rules, "▶️ Start")
         assert "used all your attempts" in await toast.wait()
-        assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 1
+        assert len(await attempts.attempts_of(env.db)) == 1
     finally:
         await env.close()
 
@@ -226,14 +228,14 @@ async def test_cancel_in_a_group_names_nothing_and_points_to_the_private_chat(en
     await ann.send("/cancel", chat=group)
     reply = await env.api.wait_for(lambda: group.last_message())
     assert "Demo paper" not in reply.text and "private chat" in reply.text
-    assert await env.db.scalar("SELECT status FROM attempts") == "running"
+    assert (await the_attempt(env.db)).status == AttemptStatus.running
 
 
 async def test_a_new_bot_token_does_not_inherit_the_old_bots_update_ids(env):
     """Update ids are per bot: after a token change, small ids are new updates, not repeats."""
-    async with env.db.write() as conn:  # the old bot saw ids 1..50
-        await conn.executemany("INSERT INTO processed_updates (bot_id, update_id, at) VALUES (999, ?, 0)",
-                               [(i,) for i in range(1, 51)])
+    for update_id in range(1, 51):  # the old bot saw ids 1..50
+        assert await updates.claim(env.db, 999, update_id, 0)
+        await updates.done(env.db, 999, update_id)
     ann = env.api.user(2013, "Ann", language_code="en")
     await ann.send("/start")
     assert "Hi Ann" in (await ann.wait_message()).text

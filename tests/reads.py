@@ -1,0 +1,29 @@
+"""What tests read back, through the domain's own queries (no SQL in tests that are not about the schema)."""
+
+from __future__ import annotations
+
+from bank.paper_store import load_paper
+from proctor.exams import service as attempts
+from proctor.exams.model import AnswerRec, Attempt
+from proctor.storage.db import Database
+
+
+async def the_attempt(db: Database, user_id: int | None = None) -> Attempt:
+    """The one attempt (of the user): fails the test if there are none or several."""
+    found = await attempts.attempts_of(db, user_id)
+    assert len(found) == 1, f"expected one attempt, found {len(found)}"
+    return found[0]
+
+
+async def answers_of(db: Database, user_id: int | None = None) -> dict[int, AnswerRec]:
+    """The answers of the one attempt (of the user) by position; none if nobody started one."""
+    found = await attempts.attempts_of(db, user_id)
+    assert len(found) <= 1, f"expected at most one attempt, found {len(found)}"
+    return (await attempts.load_sheet(db, found[0].id)).answers if found else {}
+
+
+async def paper_id(db: Database, slug: str) -> int:
+    """The stored id of the paper with this slug."""
+    paper = await load_paper(db, slug)
+    assert paper.id is not None
+    return paper.id
