@@ -27,3 +27,14 @@ async def paper_id(db: Database, slug: str) -> int:
     paper = await load_paper(db, slug)
     assert paper.id is not None
     return paper.id
+
+
+async def question_ids(db: Database, slug: str, kind: str | None = None) -> list[int]:
+    """The ids of the paper's questions (of one kind), in the paper's order; retired ones too."""
+    paper = await load_paper(db, slug, include_retired=True)
+    return [q.id for q in paper.questions() if q.id is not None and (kind is None or q.kind == kind)]
+
+
+async def answers_in(db: Database, attempt_id: int) -> dict[int, AnswerRec]:
+    """The answers of one attempt by position."""
+    return (await attempts.load_sheet(db, attempt_id)).answers

@@ -8,9 +8,16 @@ import re
 import pytest
 from test_leads_flow import ALPHA, ANN, BETA, BOB, LEAD_A, LEAD_B, crafted_teams, pending_exam, say
 
+from bank.paper_settings import set_exam_only
+from bank.paper_store import get_question, load_paper
+from proctor.exams import service as attempts
+from proctor.people.users import ensure_user
+from proctor.teams import audit, review
+from proctor.teams.disputes import status_of
 from tests.desk_helpers import DESK_URL, DeskClient, DeskEnv, init_data, table_rows
 from tests.harness import TOKEN
 from tests.papers_fixture import small_paper
+from tests.reads import answers_in, paper_id, question_ids
 
 ADMIN = 1
 
@@ -108,8 +115,7 @@ async def test_team_page_names_who_has_not_practised_this_week(env, browser):
     c = await crafted_teams(env)
     await c.member(ALPHA, 77)  # joined, never answered
     await c.roster(ALPHA, 77)  # and on the team's roster
-    async with env.db.write() as conn:
-        await conn.execute("UPDATE users SET first_name='Idle <i>Ida</i>' WHERE id=77")
+    await ensure_user(env.db, 77, "Idle <i>Ida</i>", None, env.clock.now())
     lea = browser()
     await lea.login(LEAD_A)
     _, html, _ = await lea.get("/desk/team", team=str(ALPHA), period="today")
@@ -119,8 +125,8 @@ async def test_team_page_names_who_has_not_practised_this_week(env, browser):
 
 async def test_paper_board_has_the_same_numbers_as_the_chats_leaderboard(env, browser):
     c = await crafted_teams(env)
-    pid = await env.db.scalar("SELECT id FROM papers WHERE slug='demo'")
-    q = [r[0] for r in await env.db.fetchall("SELECT id FROM questions WHERE kind='single' ORDER BY id")]
+    pid = await paper_id(env.db, "demo")
+    q = await question_ids(env.db, "demo", "single")
     await c.exam(ANN, pid, [(q[0], 2, 2, 1), (q[1], 0, 2, 1)], 1_800_000_000, 1_800_000_300)
     await c.exam(BOB, pid, [(q[0], 2, 2, 1), (q[1], 2, 2, 1)], 1_800_000_000, 1_800_000_065)
     lea = browser()
@@ -176,21 +182,21 @@ async def test_review_scores_the_answer_and_the_candidate_is_told_in_the_chat(en
     assert (await lea.post("/desk/review", form, csrf=await other.csrf()))[0] == 403
     # another team's lead with their own token, acting for Alpha
     assert (await other.post("/desk/review", form))[0] == 403
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers WHERE final=0") == 1
+    assert [p for p, a in (await answers_in(env.db, attempt)).items() if not a.final] == [1]
     status, location = await lea.post("/desk/review", form)
     assert status == 303 and location.startswith("/desk/review?")
     ann = env.api.user(ANN, "Ann")
     told = await ann.wait_message(lambda m: "was reviewed" in (m.text or ""))
     assert "4.5/5" in told.text and "Attempt score: 6.5/7 — final." in told.text
-    row = await env.db.fetchone("SELECT final, score, reviewed_by FROM answers WHERE attempt_id=? AND pos=1",
-                                (attempt,))
-    assert tuple(row) == (1, 4.5, LEAD_A)
+    answer = (await answers_in(env.db, attempt))[1]
+    assert (answer.final, answer.score) == (True, 4.5)
+    assert await review.reviewer_of(env.db, attempt, 1) == LEAD_A
     _, html, _ = await lea.get(location)
     assert "Final score saved; the candidate was told." in html and "Nothing awaits review" in html
     # the same answer again (a double submit) counts once
     status, html = await lea.post("/desk/review", form)
     assert "already reviewed" in html
-    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action='review'") == 1
+    assert len(await audit.recent(env.db, action="review")) == 1
     # the audit log shows it, filterable
     _, html, _ = await lea.get("/desk/audit", team=str(ALPHA), action="review")
     assert [r[3] for r in table_rows(html, "audit")] == ["review"]
@@ -203,23 +209,23 @@ async def test_review_scores_the_answer_and_the_candidate_is_told_in_the_chat(en
 async def test_nobody_scores_their_own_answer_at_the_desk(env, browser):
     c = await crafted_teams(env)
     await c.member(ALPHA, ADMIN)
-    pid = await env.db.scalar("SELECT id FROM papers WHERE slug='demo'")
-    short = await env.db.scalar("SELECT id FROM questions WHERE kind='short' ORDER BY id")
+    pid = await paper_id(env.db, "demo")
+    short = (await question_ids(env.db, "demo", "short"))[0]
     attempt = await c.exam(ADMIN, pid, [(short, 2, 5, 0)], 1_800_000_000, 1_800_000_600)
     admin = browser()
     await admin.login(ADMIN, "Boss")
     status, html = await admin.post("/desk/review", {"team": "all", "attempt": str(attempt), "pos": "0",
                                                      "skip": "0", "score": "5"})
     assert status == 403 and "Nobody scores their own answers" in html
-    assert await env.db.scalar("SELECT final FROM answers WHERE attempt_id=?", (attempt,)) == 0
+    assert not (await answers_in(env.db, attempt))[0].final
 
 
 async def test_names_and_answers_are_escaped(env, browser):
     c = await crafted_teams(env)
     attempt = await pending_exam(env, c)
     evil = "<script>alert(1)</script>"
-    async with env.db.write() as conn:
-        await conn.execute("UPDATE users SET first_name=? WHERE id=?", (evil, ANN))
+    await ensure_user(env.db, ANN, evil, None, env.clock.now())
+    async with env.db.write() as conn:  # no writer changes an answer of a handed-in attempt: it gets markup here
         await conn.execute("UPDATE answers SET response=? WHERE attempt_id=? AND pos=1",
                            ('"<img src=x onerror=alert(2)>"', attempt))
     lea = browser()
@@ -300,7 +306,7 @@ async def test_items_admins_retire_and_restore_and_settle_disputes_group_admins_
     from proctor.teams.disputes import raise_dispute
 
     await crafted_teams(env)
-    qid = await env.db.scalar("SELECT MIN(id) FROM questions WHERE kind='single'")
+    qid = (await question_ids(env.db, "demo", "single"))[0]
     assert qid in {c.id for c in await candidates(env.db)}
     dispute = await raise_dispute(env.db, question_id=qid, user_id=ANN, chat_id=ALPHA, reason="<b>key wrong</b>",
                                   now=env.clock.now())
@@ -313,7 +319,7 @@ async def test_items_admins_retire_and_restore_and_settle_disputes_group_admins_
     admin = browser()
     await admin.login(ADMIN, "Boss")
     assert (await admin.post("/desk/items", {"action": "retire", "target": str(qid)}, csrf=None))[0] == 403
-    assert await env.db.scalar("SELECT retired FROM questions WHERE id=?", (qid,)) == 0
+    assert not (await get_question(env.db, qid)).retired
     status, location = await admin.post("/desk/items", {"action": "retire", "target": str(qid)})
     assert status == 303 and "done=d_it_retired" in location
     assert qid not in {c.id for c in await candidates(env.db)}  # left the daily pool
@@ -323,23 +329,23 @@ async def test_items_admins_retire_and_restore_and_settle_disputes_group_admins_
     assert qid in {c.id for c in await candidates(env.db)}
     status, _ = await admin.post("/desk/items", {"action": "uphold", "target": str(dispute)})
     assert status == 303
-    assert await env.db.scalar("SELECT status FROM disputes WHERE id=?", (dispute,)) == "upheld"
-    audit = [tuple(r) for r in await env.db.fetchall("SELECT actor_id, action FROM audit_log ORDER BY id")]
-    assert audit == [(ADMIN, "retire"), (ADMIN, "restore"), (ADMIN, "dispute_upheld")]
+    assert await status_of(env.db, dispute) == "upheld"
+    logged = [(e.actor_id, e.action) for e in reversed(await audit.recent(env.db))]
+    assert logged == [(ADMIN, "retire"), (ADMIN, "restore"), (ADMIN, "dispute_upheld")]
     # a paper's exam-only switch: out of the daily pool, audited
-    pid = await env.db.scalar("SELECT id FROM papers WHERE slug='demo'")
+    pid = await paper_id(env.db, "demo")
     _, html, _ = await lea.get("/desk/items", paper="demo")
     assert "used for practice" in html and 'value="exam_only_on"' not in html
     assert (await lea.post("/desk/items", {"action": "exam_only_on", "target": str(pid)}))[0] == 403
     status, location = await admin.post("/desk/items", {"action": "exam_only_on", "target": str(pid),
                                                         "paper": "demo"})
     assert status == 303 and "paper=demo" in location
-    assert await env.db.scalar("SELECT exam_only FROM papers WHERE id=?", (pid,)) == 1
+    assert (await load_paper(env.db, pid)).settings.exam_only
     assert await candidates(env.db) == []
     _, html, _ = await admin.get(location)
     assert "now exam-only" in html and 'value="exam_only_off"' in html
-    entry = await env.db.fetchone("SELECT actor_id, action, target FROM audit_log ORDER BY id DESC")
-    assert tuple(entry) == (ADMIN, "paper_settings", f"paper:{pid}")  # the one settings writer
+    [entry] = await audit.recent(env.db, limit=1)
+    assert (entry.actor_id, entry.action, entry.target) == (ADMIN, "paper_settings", f"paper:{pid}")  # the one settings writer
     status, body, _ = await admin.get("/desk/items.csv")
     assert status == 200 and body.lstrip("\ufeff").startswith("question_id,paper,section")
     # invite-only from the desk too (the hiring issue): only an invite opens the paper, audited
@@ -347,11 +353,13 @@ async def test_items_admins_retire_and_restore_and_settle_disputes_group_admins_
     status, location = await admin.post("/desk/items", {"action": "invite_only_on", "target": str(pid),
                                                         "paper": "demo"})
     assert status == 303
-    assert tuple(await env.db.fetchone("SELECT invite_only, exam_only FROM papers WHERE id=?", (pid,))) == (1, 1)
+    settings = (await load_paper(env.db, pid)).settings
+    assert (settings.invite_only, settings.exam_only) == (True, True)
     _, html, _ = await admin.get(location)
     assert "now invite-only" in html and 'value="invite_only_off"' in html and 'id="invite-only"' in html
     await admin.post("/desk/items", {"action": "invite_only_off", "target": str(pid), "paper": "demo"})
-    assert tuple(await env.db.fetchone("SELECT invite_only, exam_only FROM papers WHERE id=?", (pid,))) == (0, 1)
+    settings = (await load_paper(env.db, pid)).settings
+    assert (settings.invite_only, settings.exam_only) == (False, True)
 
 
 async def test_an_admin_before_any_team_group_is_told_how_to_start(env, browser):
@@ -366,11 +374,12 @@ async def test_candidate_page_shows_attempts_grid_answers_and_disputes_to_their_
 
     c = await crafted_teams(env)
     attempt = await pending_exam(env, c)
-    async with env.db.write() as conn:  # an unanswered item, and an answer with markup
+    # no writer takes back an answer or changes one of a handed-in attempt: an unanswered item, and markup
+    async with env.db.write() as conn:
         await conn.execute("DELETE FROM answers WHERE attempt_id=? AND pos=0", (attempt,))
         await conn.execute("UPDATE answers SET response=? WHERE attempt_id=? AND pos=1",
                            ('"<script>x()</script>"', attempt))
-    qid = await env.db.scalar("SELECT question_id FROM attempt_items WHERE attempt_id=? AND pos=0", (attempt,))
+    qid = (await attempts.load_sheet(env.db, attempt)).items[0].question_id
     await raise_dispute(env.db, question_id=qid, user_id=ANN, chat_id=ALPHA, reason="two keys fit", now=env.clock.now())
     lea = browser()
     await lea.login(LEAD_A)
@@ -387,8 +396,7 @@ async def test_candidate_page_shows_attempts_grid_answers_and_disputes_to_their_
     assert (await leb.get("/desk/candidate", team=str(BETA), user=str(BOB)))[0] == 403
     assert (await browser().get("/desk/candidate", user=str(ANN)))[0] == 303  # no session
     # hiring papers: configured admins only
-    async with env.db.write() as conn:
-        await conn.execute("UPDATE papers SET exam_only=1")
+    await set_exam_only(env.db, await paper_id(env.db, "demo"), True, lead=ADMIN, chat_id=None, now=env.clock.now())
     _, html, _ = await lea.get("/desk/candidate", team=str(ALPHA), user=str(ANN))
     assert "No finished attempts yet." in html and "my answer" not in html
     admin = browser()
