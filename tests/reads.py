@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from bank.paper_store import load_paper
+from proctor import invites
 from proctor.exams import service as attempts
 from proctor.exams.model import AnswerRec, Attempt
+from proctor.invites import Invite
 from proctor.storage.db import Database
 
 
@@ -38,3 +40,15 @@ async def question_ids(db: Database, slug: str, kind: str | None = None) -> list
 async def answers_in(db: Database, attempt_id: int) -> dict[int, AnswerRec]:
     """The answers of one attempt by position."""
     return (await attempts.load_sheet(db, attempt_id)).answers
+
+
+async def invites_stored(db: Database) -> list[Invite]:
+    """Every invite of every team, oldest first, with its status as stored."""
+    return [row.invite for row in reversed(await invites.listing(db, None, 0.0, limit=None))]
+
+
+async def the_invite(db: Database) -> Invite:
+    """The one invite: fails the test if there are none or several."""
+    found = await invites_stored(db)
+    assert len(found) == 1, f"expected one invite, found {len(found)}"
+    return found[0]

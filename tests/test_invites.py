@@ -13,10 +13,15 @@ import pytest
 
 from bank.paper_settings import update_settings
 from proctor import invites
+from proctor.exams import service as attempts
+from proctor.exams.states import AttemptStatus, FinishReason
+from proctor.invites import InviteStatus
 from proctor.people.forget import forget_user
 from proctor.storage.db import Database
+from proctor.teams import audit
 from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper
+from tests.reads import invites_stored, paper_id, the_attempt, the_invite
 
 ALPHA, BETA = -100, -200
 ADMIN, LEAD, LEAD_B, CID, DAN, EVE = 1, 10, 20, 50, 60, 70
@@ -114,14 +119,15 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     assert "🚫 Revoke" in card.button_texts
     # the token is stored only as a hash
     token = payload.removeprefix("inv_")
+    # the schema itself: the token's column holds its hash, and no column the token
     assert await env.db.scalar("SELECT token_hash FROM invites") == invites.hash_token(token)
-    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action='invite_create'") == 1
+    assert len(await audit.recent(env.db, action="invite_create")) == 1
 
     welcome = await open_link(cid, payload)
     assert welcome.text.startswith("👋 Alpha invites you to sit a paper.\n\n📝 Demo paper hire\n")
     assert "60 min · +15 min extra time" in welcome.text and "Start before 2027-01-17 08:00 UTC" in welcome.text
     assert welcome.button_texts == ["▶️ Start"]
-    assert await env.db.scalar("SELECT status FROM invites") == "claimed"
+    assert (await the_invite(env.db)).status == InviteStatus.claimed
     # a second user learns nothing about the paper
     foreign = await open_link(dan, payload)
     assert foreign.text == "This invite belongs to someone else."
@@ -129,14 +135,15 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     await cid.press(welcome, "▶️ Start")
     screen = await env.api.wait_for(lambda: attempt_message(cid.chat()), what="attempt message")
     assert "75:00 left" in screen.text
-    deadline = await env.db.scalar("SELECT deadline FROM attempts WHERE invite_id IS NOT NULL")
-    assert deadline == T0 + 75 * 60
+    attempt = await the_attempt(env.db, CID)
+    assert (await invites.of_attempt(env.db, attempt.id)) is not None
+    assert attempt.deadline == T0 + 75 * 60
     # past the paper's own 60 minutes, the extra time still runs
     env.clock.advance(70 * 60)
-    fire_deadline(env, await env.db.scalar("SELECT id FROM attempts"))  # due at 75, not 60: it waits
+    fire_deadline(env, attempt.id)  # due at 75, not 60: it waits
     await cid.press(screen, "A")
     await env.idle()
-    assert await env.db.scalar("SELECT status FROM attempts") == "running"
+    assert (await the_attempt(env.db)).status == AttemptStatus.running
     while "简述" not in attempt_message(cid.chat()).text:
         await cid.press(attempt_message(cid.chat()), "Skip ▶")
         await env.idle()
@@ -157,7 +164,7 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     assert "梯度累积是把梯度累加后再更新参数" in review.text
     note = await env.api.wait_for(lambda: env.api.last_message(ALPHA), what="team note")
     assert note.text.startswith("📋 Cid finished Demo paper hire: ")
-    assert await env.db.scalar("SELECT status FROM invites") == "finished"
+    assert (await the_invite(env.db)).status == InviteStatus.finished
 
     # on no public board: the candidate's own view and another team's; only on the inviting team's
     assert (await say(cid, "/leaderboard paper hire")).text.endswith("No finished exams on this paper yet.")
@@ -183,7 +190,7 @@ async def test_window_enforced_and_a_started_attempt_keeps_its_full_time(env):
     env.clock.advance(61 * 60)  # the window closed before Start
     toast = await cid.press(welcome, "▶️ Start")
     assert await toast.wait() == "This invite has expired."
-    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0  # nothing half-created
+    assert await attempts.attempts_of(env.db) == []  # nothing half-created
     assert (await open_link(cid, late)).text == "This invite has expired."
     unopened, _ = await make_invite(env, lead, "hire 2h")
     env.clock.advance(3 * 3600)
@@ -198,11 +205,11 @@ async def test_window_enforced_and_a_started_attempt_keeps_its_full_time(env):
     env.clock.advance(30 * 60)  # the window is long closed; the attempt runs on
     await dan.press(screen, "A")
     await env.idle()
-    assert await env.db.scalar("SELECT status FROM attempts WHERE user_id=?", (DAN,)) == "running"
+    assert (await the_attempt(env.db, DAN)).status == AttemptStatus.running
     env.clock.advance(31 * 60)  # past the deadline: handed in by its job, the lead gets the card
-    fire_deadline(env, await env.db.scalar("SELECT id FROM attempts WHERE user_id=?", (DAN,)))
+    fire_deadline(env, (await the_attempt(env.db, DAN)).id)
     await lead.wait_message(lambda m: "handed in at the deadline" in (m.text or ""))
-    assert await env.db.scalar("SELECT finish_reason FROM attempts WHERE user_id=?", (DAN,)) == "timeout"
+    assert (await the_attempt(env.db, DAN)).finish_reason == FinishReason.timeout
 
 
 async def test_revoked_bad_and_guessed_links_get_one_line(env):
@@ -211,7 +218,7 @@ async def test_revoked_bad_and_guessed_links_get_one_line(env):
     toast = await lead.press(card, "🚫 Revoke")
     assert await toast.wait() == "🚫 Invite #1 is revoked; its link no longer works."
     assert (await open_link(cid, payload)).text == "This invite was withdrawn by the team."
-    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action='invite_revoke'") == 1
+    assert len(await audit.recent(env.db, action="invite_revoke")) == 1
     assert (await open_link(cid, "inv_short")).text == "This invite link is not valid."
     # guessing is rate-limited per user
     for _ in range(5):
@@ -235,7 +242,7 @@ async def test_resend_gives_a_new_link_and_the_old_one_stops_working(env):
     assert new != old
     assert (await open_link(cid, old)).text == "This invite link is not valid."
     assert (await open_link(cid, new)).text.startswith("👋 Alpha invites you")
-    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action='invite_resend'") == 1
+    assert len(await audit.recent(env.db, action="invite_resend")) == 1
 
 
 async def test_roles_and_bad_requests(env):
@@ -246,7 +253,7 @@ async def test_roles_and_bad_requests(env):
     assert (await say(lead, "/invite nosuch", chat=ALPHA)).text.startswith("No single paper matches “nosuch”")
     assert (await say(lead, "/invite hire 0h", chat=ALPHA)).text.startswith("I couldn't read that:")
     assert (await say(lead, "/invite hire 48h +99d", chat=ALPHA)).text.startswith("I couldn't read that:")
-    assert await env.db.scalar("SELECT COUNT(*) FROM invites") == 0
+    assert await invites_stored(env.db) == []
     _, card = await make_invite(env, lead, "hire")
     # Beta's lead can neither revoke Alpha's invite nor see it in their list
     record = env.api.state.new_callback(LEAD_B, card, "i:v:1")
@@ -255,7 +262,7 @@ async def test_roles_and_bad_requests(env):
                                               "chat_instance": "1", "data": "i:v:1"}})
     await env.api.wait_for(lambda: record.answered)
     assert record.text == "Only a lead of this team can use this button."
-    assert await env.db.scalar("SELECT status FROM invites") == "open"
+    assert (await the_invite(env.db)).status == InviteStatus.open
     beta = await invite_list(env, lead_b, chat=BETA)
     assert beta.text == "No invites yet. Make one with /invite <paper>."
     # a configured admin sees every team's
@@ -269,7 +276,7 @@ async def test_invite_only_paper_is_offered_nowhere(env):
     chooser = await say(cid, "/exam")
     assert HIRE not in chooser.button_texts
     assert HIRE not in (await say(cid, "/practice")).button_texts
-    hire_id = await env.db.scalar("SELECT id FROM papers WHERE slug='hire'")
+    hire_id = await paper_id(env.db, "hire")
     for data in (f"x:p:{hire_id}:e", f"x:go:{hire_id}:e", f"x:go:{hire_id}:p"):
         record = env.api.state.new_callback(CID, chooser, data)
         env.api.inject_update({"callback_query": {"id": record.id, "from": cid.info.to_api(),
@@ -277,7 +284,7 @@ async def test_invite_only_paper_is_offered_nowhere(env):
                                                   "chat_instance": "1", "data": data}})
         await env.api.wait_for(lambda r=record: r.answered)
         assert record.text == "This paper is opened by an invite link only."
-    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
+    assert await attempts.attempts_of(env.db) == []
 
 
 @pytest.mark.parametrize("review", ["none", "sections", "full"])
@@ -298,7 +305,7 @@ async def test_review_options_govern_the_candidates_card(tmp_path, review):
             await cid.press(card, "Review wrong answers")
             await cid.wait_message(lambda m: "Answer: " in (m.text or ""))
         if review != "full":  # a forged review button is refused too
-            aid = await env.db.scalar("SELECT id FROM attempts")
+            aid = (await the_attempt(env.db)).id
             record = env.api.state.new_callback(CID, card, f"x:{aid}:r:0")
             env.api.inject_update({"callback_query": {"id": record.id, "from": cid.info.to_api(),
                                                       "message": env.api.state.message_to_api(card),
@@ -366,7 +373,7 @@ async def test_a_forgotten_claimant_does_not_free_the_invite_for_someone_else(en
     payload, _ = await make_invite(env, lead, "hire")
     await open_link(cid, payload)
     await forget_user(env.db, CID)
-    assert await env.db.scalar("SELECT candidate_id FROM invites") is None
+    assert (await the_invite(env.db)).candidate_id is None
     assert (await open_link(dan, payload)).text == "This invite belongs to someone else."
 
 
@@ -379,7 +386,7 @@ async def test_an_invite_the_lead_cannot_receive_is_withdrawn(tmp_path):
         lead = env.api.user(LEAD, "Lea", started=False)  # never opened a private chat with the bot
         reply = await say(lead, "/invite hire", chat=ALPHA)
         assert reply.text.startswith("I can't write to you privately yet, so the invite was withdrawn")
-        assert await env.db.scalar("SELECT status FROM invites") == "revoked"
+        assert (await the_invite(env.db)).status == InviteStatus.revoked
     finally:
         await env.close()
 
@@ -390,6 +397,6 @@ async def test_one_attempt_per_invite_unless_the_lead_allowed_more(env):
     for _ in range(2):
         await take(env, cid, payload)
         await finish(env, cid)
-    assert await env.db.scalar("SELECT COUNT(*) FROM attempts WHERE status='finished'") == 2
+    assert [a.status for a in await attempts.attempts_of(env.db)] == [AttemptStatus.finished] * 2
     assert (await open_link(cid, payload)).text == "This invite has already been used."
-    assert await env.db.scalar("SELECT attempts_used FROM invites") == 2
+    assert (await the_invite(env.db)).attempts_used == 2
