@@ -2,10 +2,14 @@
 
 import pytest
 
+from bank.item_stats import set_retired
+from bank.paper_store import get_question, load_paper
 from bot.leads import LEAD_COMMANDS
 from bot.leads import callbacks as cb
+from proctor.teams import audit, digest, roster
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
+from tests.reads import paper_id, question_ids
 
 ALPHA, BETA = -100, -200
 ADMIN, LEAD_A, LEAD_B, ANN = 1, 10, 20, 30
@@ -46,21 +50,30 @@ async def env(tmp_path):
 
 
 async def _state(env):
-    return (await env.db.scalar("SELECT COUNT(*) FROM audit_log"),
-            await env.db.scalar("SELECT SUM(retired) FROM questions"),
-            await env.db.scalar("SELECT exam_only FROM papers"),
-            await env.db.scalar("SELECT COUNT(*) FROM digest_schedules"),
-            await env.db.scalar("SELECT COUNT(*) FROM team_roster"))
+    paper = await load_paper(env.db, "demo", include_retired=True)
+    return (await audit.count(env.db),
+            sum(q.retired for q in paper.questions()),
+            paper.settings.exam_only,
+            [await digest.get_schedule(env.db, chat) for chat in (ALPHA, BETA)],
+            [await roster.listing(env.db, chat) for chat in (ALPHA, BETA)])
+
+
+async def _first_question(env) -> int:
+    return (await question_ids(env.db, "demo"))[0]
+
+
+async def _last_entry(env) -> tuple[int, int | None]:
+    [entry] = await audit.recent(env.db, limit=1)
+    return entry.actor_id, entry.chat_id
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 @pytest.mark.parametrize("actor,allowed", [(LEAD_A, True), (ANN, False), (LEAD_B, False)],
                          ids=["lead", "non-lead", "other-groups-lead"])
 async def test_lead_command_in_a_group(env, command, actor, allowed):
-    qid = await env.db.scalar("SELECT MIN(id) FROM questions")
+    qid = await _first_question(env)
     if command == "restore":
-        async with env.db.write() as conn:
-            await conn.execute("UPDATE questions SET retired=1 WHERE id=?", (qid,))
+        await set_retired(env.db, qid, True, lead=ADMIN, chat_id=None, now=env.clock.now())
     before = await _state(env)
     user = env.api.user(actor, f"user{actor}")
     await user.send(COMMANDS[command].format(qid=qid), chat=ALPHA)
@@ -75,8 +88,7 @@ async def test_lead_command_in_a_group(env, command, actor, allowed):
         assert reply.text != REFUSAL
         if command in ("digest", "report", "team"):  # (the chart is audited when there is data to draw)
             assert after[0] == before[0] + 1  # audited
-            entry = await env.db.fetchone("SELECT actor_id, chat_id FROM audit_log ORDER BY id DESC")
-            assert tuple(entry) == (LEAD_A, ALPHA)
+            assert await _last_entry(env) == (LEAD_A, ALPHA)
     else:
         assert reply.text == REFUSAL
         assert after == before
@@ -84,7 +96,7 @@ async def test_lead_command_in_a_group(env, command, actor, allowed):
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 async def test_group_admins_are_no_leads_in_private_but_configured_admins_are(env, command):
-    qid = await env.db.scalar("SELECT MIN(id) FROM questions")
+    qid = await _first_question(env)
     text = COMMANDS[command].format(qid=qid)
     lead = env.api.user(LEAD_A, "Lea")
     await lead.send(text)
@@ -105,14 +117,14 @@ async def _press_raw(env, user, message, data):
 
 async def test_lead_buttons_refuse_non_leads_and_forged_data(env):
     lead, ann = env.api.user(LEAD_A, "Lea"), env.api.user(ANN, "Ann")
-    pid = await env.db.scalar("SELECT id FROM papers")
+    pid = await paper_id(env.db, "demo")
     await lead.send("/bankstats demo", chat=ALPHA)
     stats = await lead.wait_message(chat=ALPHA)
     toggle = stats.buttons[0][0]
     assert toggle.text == "Make exam-only"
     assert toggle.callback_data == cb.encode("exam_only", pid, 1, scope=ALPHA)
     assert (await (await ann.press(stats, "Make exam-only")).wait()) == "Only a lead of this team can use this button."
-    assert await env.db.scalar("SELECT exam_only FROM papers") == 0
+    assert not (await load_paper(env.db, "demo")).settings.exam_only
     # the other group's lead may not act for Alpha, even with a well-formed button
     other = env.api.user(LEAD_B, "Leb")
     assert await _press_raw(env, other, stats, toggle.callback_data) == "Only a lead of this team can use this button."
@@ -121,24 +133,23 @@ async def test_lead_buttons_refuse_non_leads_and_forged_data(env):
         == "Only a lead of this team can use this button."
     for forged in ("l:zz", "l:r:abc:-100", "l:r:1:100", "l:v:1:1:3", "l:" + "9" * 70, "l:f:1:x"):
         assert await _press_raw(env, lead, stats, forged) == "Sorry, that button is not valid. Please use a fresh message."
-    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log") == 0
+    assert await audit.count(env.db) == 0
     # even this team's own lead may not change the shared bank
     assert (await (await lead.press(stats, "Make exam-only")).wait()) == BANK_REFUSAL
-    assert await env.db.scalar("SELECT exam_only FROM papers") == 0
+    assert not (await load_paper(env.db, "demo")).settings.exam_only
     # a configured admin may
     admin = env.api.user(ADMIN, "Boss")
     await admin.send("/bankstats demo")
     own = await admin.wait_message()
     assert (await (await admin.press(own, "Make exam-only")).wait()).startswith("Demo paper demo is now exam-only")  # the title, not the slug
-    assert await env.db.scalar("SELECT exam_only FROM papers") == 1
+    assert (await load_paper(env.db, "demo")).settings.exam_only
 
 
 async def test_configured_admin_changes_the_bank_and_is_audited(env):
-    qid = await env.db.scalar("SELECT MIN(id) FROM questions")
+    qid = await _first_question(env)
     admin = env.api.user(ADMIN, "Boss")
     await admin.send(f"/retire {qid}", chat=ALPHA)
     assert (await admin.wait_message(chat=ALPHA)).text != BANK_REFUSAL
     await env.idle()
-    assert await env.db.scalar("SELECT retired FROM questions WHERE id=?", (qid,)) == 1
-    entry = await env.db.fetchone("SELECT actor_id, chat_id FROM audit_log ORDER BY id DESC")
-    assert tuple(entry) == (ADMIN, ALPHA)
+    assert (await get_question(env.db, qid)).retired
+    assert await _last_entry(env) == (ADMIN, ALPHA)
