@@ -4,13 +4,22 @@ import pytest
 from test_leads_data import Crafted
 
 from bank.item_stats import item_stats, needs_attention, upper_lower_index
+from bank.paper_store import get_question
 from bot.leads import callbacks as cb
 from bot.leads import render
+from proctor.daily import answers as daily_answers
+from proctor.daily import delivery
+from proctor.exams import service as attempts
 from proctor.people.forget import forget_user
+from proctor.people.users import find_prefs
+from proctor.teams import audit
 from proctor.teams import disputes as dsp
+from proctor.teams.candidate import raised_disputes
+from proctor.teams.leaderboard import my_groups
 from proctor.teams.review import score_steps
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
+from tests.reads import question_ids, the_attempt
 
 ALPHA, LEAD, ANN, BOB = -100, 10, 30, 40
 
@@ -87,22 +96,22 @@ async def test_forget_user_deletes_everything_of_theirs_only(db):
     c = Crafted(db)
     await c.group(ALPHA, members=(1, 2))
     pid, qs = await c.paper()
-    await c.daily(ALPHA, "2025-01-01", qs[0][:1], [(1, 0, 1, 1.0), (2, 0, 1, 2.0)])
+    did = await c.daily(ALPHA, "2025-01-01", qs[0][:1], [(1, 0, 1, 1.0), (2, 0, 1, 2.0)])
     await c.exam(1, pid, [(qs[0][0], 1, 1, 1), (qs[1][0], 2, 5, 0)], 0, 60)
-    await c.exam(2, pid, [(qs[0][0], 1, 1, 1)], 0, 60)
+    kept = await c.exam(2, pid, [(qs[0][0], 1, 1, 1)], 0, 60)
     await dsp.raise_dispute(db, question_id=qs[0][0], user_id=1, chat_id=ALPHA, reason="key is wrong", now=1)
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO audit_log (at, actor_id, chat_id, action, target_user) "
-                           "VALUES (1, 9, -100, 'review', 1)")
+    await audit.log(db, at=1, actor=9, chat_id=ALPHA, action="review", target_user=1)
     gone = await forget_user(db, 1)
     assert (gone.attempts, gone.daily_answers, gone.disputes) == (1, 1, 1)
+    # the schema itself: every table that holds a user's rows, swept by hand
     for table in ("users", "attempts", "daily_answers", "chat_members", "disputes"):
         col = "id" if table == "users" else "user_id"
         assert await db.scalar(f"SELECT COUNT(*) FROM {table} WHERE {col}=1") == 0, table
-    assert await db.scalar("SELECT COUNT(*) FROM answers") == 1  # user 2's only
-    assert await db.scalar("SELECT COUNT(*) FROM attempt_items") == 1
-    assert await db.scalar("SELECT target_user FROM audit_log") is None
-    assert await db.scalar("SELECT COUNT(*) FROM daily_answers WHERE user_id=2") == 1
+    assert [a.id for a in await attempts.attempts_of(db)] == [kept]  # user 2's only
+    sheet = await attempts.load_sheet(db, kept)
+    assert (len(sheet.items), list(sheet.answers)) == (1, [0])
+    assert [e.target_user for e in await audit.recent(db)] == [None]
+    assert len(await daily_answers.user_answers(db, did, 2)) == 1
 
 
 # --- through the bot ----------------------------------------------------------------------------
@@ -121,13 +130,12 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(ANN, BOB))
     await c.roster(ALPHA, ANN, BOB)  # /bankstats in Alpha shows the disputes of Alpha's roster
-    q = [r[0] for r in await env.db.fetchall("SELECT id FROM questions WHERE kind='single' ORDER BY id")]
+    q = await question_ids(env.db, "demo", "single")
     did = await c.daily(ALPHA, "2027-01-15", q[:1], [])
     ann, bob, lead = env.api.user(ANN, "Ann"), env.api.user(BOB, "Bob"), env.api.user(LEAD, "Lea")
     # the quiz question as the group saw it: a bot message whose id daily_items records
     quiz = await lead.send("(stand-in for the quiz question)", chat=ALPHA)
-    async with env.db.write() as conn:
-        await conn.execute("UPDATE daily_items SET message_id=? WHERE delivery_id=?", (quiz.message_id, did))
+    await delivery.mark_sent(env.db, did, 0, quiz.message_id, env.clock.now())
     await ann.send("/dispute the key should be B", chat=ALPHA, reply_to=quiz)
     ok = await ann.wait_message(chat=ALPHA)
     assert ok.text == f"Thanks — dispute #1 on question #{q[0]} is recorded; a team lead will look at it."
@@ -148,11 +156,11 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     assert await toast.wait() == f"Question #{q[0]} retired: it will not be asked again."
     await (await lead.press(stats, "Uphold #1")).wait()
     assert await (await lead.press(stats, "Dismiss #1")).wait() == "That dispute is already closed."
-    assert await env.db.scalar("SELECT retired FROM questions WHERE id=?", (q[0],)) == 1
-    assert [tuple(r) for r in await env.db.fetchall("SELECT id, status, resolved_by FROM disputes ORDER BY id")] \
-        == [(1, "upheld", LEAD), (2, "open", None)]
-    actions = [r[0] for r in await env.db.fetchall("SELECT action FROM audit_log ORDER BY id")]
-    assert actions == ["retire", "dispute_upheld"]
+    assert (await get_question(env.db, q[0])).retired
+    assert [(d.id, d.status) for d in await raised_disputes(env.db, ANN)] == [(1, "upheld")]
+    assert [(d.id, d.status) for d in await raised_disputes(env.db, BOB)] == [(2, "open")]
+    logged = [(e.action, e.actor_id, e.target) for e in reversed(await audit.recent(env.db))]
+    assert logged == [("retire", LEAD, f"question:{q[0]}"), ("dispute_upheld", LEAD, "dispute:1")]
     await lead.send(f"/restore {q[0]}", chat=ALPHA)
     assert (await lead.wait_message(chat=ALPHA)).text == f"Question #{q[0]} restored."
     await lead.send("/examonly demo maybe", chat=ALPHA)
@@ -173,16 +181,16 @@ async def test_dispute_during_an_exam_flags_the_question_on_screen(env):
     await env.idle()
     await ann.send("/dispute option C is also right")
     reply = await ann.wait_message(lambda m: "dispute" in (m.text or ""))
-    first = await env.db.scalar("SELECT question_id FROM attempt_items WHERE pos=0")
+    first = (await attempts.load_sheet(env.db, (await the_attempt(env.db, ANN)).id)).items[0].question_id
     assert f"question #{first}" in reply.text
-    assert await env.db.scalar("SELECT question_id FROM disputes") == first
+    assert [d.question_id for d in await raised_disputes(env.db, ANN)] == [first]
 
 
 async def test_forgetme_asks_first_and_deletes_only_the_callers_data(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(ANN, BOB))
-    q = [r[0] for r in await env.db.fetchall("SELECT id FROM questions WHERE kind='single' ORDER BY id")]
-    await c.daily(ALPHA, "2027-01-15", q[:1], [(ANN, 0, 1, T0), (BOB, 0, 1, T0)])
+    q = await question_ids(env.db, "demo", "single")
+    did = await c.daily(ALPHA, "2027-01-15", q[:1], [(ANN, 0, 1, T0), (BOB, 0, 1, T0)])
     ann, bob = env.api.user(ANN, "Ann"), env.api.user(BOB, "Bob")
     await ann.send("/forgetme", chat=ALPHA)
     assert (await ann.wait_message(chat=ALPHA)).text == "/forgetme works in a private chat with me."
@@ -193,16 +201,16 @@ async def test_forgetme_asks_first_and_deletes_only_the_callers_data(env):
     await (await ann.press(ask, "Cancel")).wait()
     await env.idle()
     assert ask.text == "Nothing was deleted."
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers WHERE user_id=?", (ANN,)) == 1
+    assert len(await daily_answers.user_answers(env.db, did, ANN)) == 1
     await ann.send("/forgetme")
     ask = await ann.wait_message()
     await (await ann.press(ask, "Delete my data")).wait()
     await env.idle()
     assert ask.text.startswith("Done: your data is deleted (0 attempts, 1 daily-quiz answer).")
-    assert await env.db.scalar("SELECT COUNT(*) FROM users WHERE id=?", (ANN,)) == 0
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers WHERE user_id=?", (ANN,)) == 0
-    assert await env.db.scalar("SELECT COUNT(*) FROM chat_members WHERE user_id=?", (ANN,)) == 0
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers WHERE user_id=?", (BOB,)) == 1
+    assert await find_prefs(env.db, ANN) is None
+    assert await daily_answers.user_answers(env.db, did, ANN) == []
+    assert await my_groups(env.db, ANN) == []  # no membership left
+    assert len(await daily_answers.user_answers(env.db, did, BOB)) == 1
     await bob.send("/leaderboard today", chat=ALPHA)
     board = await bob.wait_message(chat=ALPHA)
     assert "Ann" not in board.text and "1. Bob" in board.text
