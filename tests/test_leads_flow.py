@@ -2,13 +2,17 @@
 
 import csv
 import io
-import json
 
 import pytest
 from test_leads_data import Crafted
 
+from bank.paper_settings import set_exam_only
+from proctor.exams import service as attempts
+from proctor.people.users import ensure_user
+from proctor.teams import audit, review
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
+from tests.reads import answers_in, paper_id, question_ids
 
 ALPHA, BETA = -100, -200
 LEAD_A, LEAD_B, ANN, BOB = 10, 20, 30, 40
@@ -26,7 +30,12 @@ async def env(tmp_path):
 
 
 async def questions(env):
-    return [r[0] for r in await env.db.fetchall("SELECT id FROM questions WHERE kind='single' ORDER BY id")]
+    return await question_ids(env.db, "demo", "single")
+
+
+async def pending_positions(env, attempt_id: int) -> list[int]:
+    """The positions whose answers still await a lead's review."""
+    return [pos for pos, a in (await answers_in(env.db, attempt_id)).items() if not a.final]
 
 
 async def say(env, user, text, chat=None, predicate=None):
@@ -42,8 +51,7 @@ async def crafted_teams(env):
     await c.roster(ALPHA, LEAD_A, ANN, BOB)  # the leads put them on their teams' rosters
     await c.roster(BETA, LEAD_B, ANN)
     for uid, name in ((ANN, "Ann"), (BOB, "Bob"), (LEAD_A, "Lea"), (LEAD_B, "Leb")):
-        async with env.db.write() as conn:
-            await conn.execute("UPDATE users SET first_name=? WHERE id=?", (name, uid))
+        await ensure_user(env.db, uid, name, None, env.clock.now())
     q = await questions(env)
     await c.daily(ALPHA, "2027-01-15", q[:2], [(ANN, 0, 1, T0 - 600), (ANN, 1, 1, T0 - 500),
                                                (BOB, 0, 1, T0 - 700), (BOB, 1, 1, T0 - 650),
@@ -78,7 +86,7 @@ async def test_private_leaderboard_shows_each_team(env):
 
 async def test_paper_leaderboard_best_exam_and_time(env):
     c = await crafted_teams(env)
-    pid = await env.db.scalar("SELECT id FROM papers WHERE slug='demo'")
+    pid = await paper_id(env.db, "demo")
     q = await questions(env)
     await c.exam(ANN, pid, [(q[0], 2, 2, 1), (q[1], 0, 2, 1)], T0, T0 + 300)
     await c.exam(ANN, pid, [(q[0], 2, 2, 1), (q[1], 2, 2, 1)], T0, T0 + 1500)
@@ -91,8 +99,8 @@ async def test_paper_leaderboard_best_exam_and_time(env):
 
 async def pending_exam(env, c):
     """Ann finished the demo paper; her written answer (5 points) awaits review at 2 points."""
-    pid = await env.db.scalar("SELECT id FROM papers WHERE slug='demo'")
-    short = await env.db.scalar("SELECT id FROM questions WHERE kind='short' AND retired=0 ORDER BY id")
+    pid = await paper_id(env.db, "demo")
+    short = (await question_ids(env.db, "demo", "short"))[0]
     q = await questions(env)
     return await c.exam(ANN, pid, [(q[0], 2, 2, 1), (short, 2, 5, 0)], T0, T0 + 600)
 
@@ -117,23 +125,22 @@ async def test_review_makes_the_score_final_and_updates_results(env):
     assert "4.5/5" in told.text and "Attempt score: 6.5/7 — final." in told.text
     await env.idle()
     assert "Nothing awaits review" in card.text  # the card moved on in place
-    row = await env.db.fetchone("SELECT score FROM attempts WHERE id=?", (attempt,))
-    assert row[0] == 6.5
-    ans = await env.db.fetchone("SELECT final, verdict, reviewed_by FROM answers WHERE attempt_id=? AND pos=1",
-                                (attempt,))
-    assert tuple(ans) == (1, "partial", LEAD_A)
+    assert (await attempts.get_attempt(env.db, attempt)).score == 6.5
+    ans = (await answers_in(env.db, attempt))[1]
+    assert (ans.final, ans.verdict) == (True, "partial")
+    assert await review.reviewer_of(env.db, attempt, 1) == LEAD_A
     board = await say(env, ann, "/leaderboard paper demo", chat=ALPHA)
     assert "1. Ann — 6.5/7 · 10:00" in board.text and "provisional" not in board.text
-    audit = await env.db.fetchone("SELECT actor_id, chat_id, action, target_user, detail FROM audit_log")
-    assert tuple(audit)[:4] == (LEAD_A, ALPHA, "review", ANN)
-    assert json.loads(audit[4]) == {"provisional": 2.0, "final": 4.5}
+    [entry] = await audit.recent(env.db)
+    assert (entry.actor_id, entry.chat_id, entry.action, entry.target_user) == (LEAD_A, ALPHA, "review", ANN)
+    assert entry.detail == {"provisional": 2.0, "final": 4.5}
 
 
 async def test_another_groups_lead_sees_no_foreign_answers_and_cannot_press(env):
     c = await crafted_teams(env)
     await c.group(-300, "Gamma", members=(BOB,))
     env.api.group(-300, "Gamma").set_admins([BOB])
-    await pending_exam(env, c)  # Ann is in Alpha and Beta, not in Gamma
+    attempt = await pending_exam(env, c)  # Ann is in Alpha and Beta, not in Gamma
     bob = env.api.user(BOB, "Bob")
     reply = await say(env, bob, "/review", chat=-300)
     assert reply.text == "Nothing awaits review. 🎉"
@@ -147,7 +154,7 @@ async def test_another_groups_lead_sees_no_foreign_answers_and_cannot_press(env)
                                               "chat_instance": "1", "data": card.buttons[0][0].callback_data}})
     await env.api.wait_for(lambda: forged.answered)
     assert forged.text == "Only a lead of this team can use this button."
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers WHERE final=0") == 1
+    assert await pending_positions(env, attempt) == [1]
 
 
 async def test_report_is_a_csv_of_the_teams_results(env):
@@ -200,13 +207,12 @@ async def test_chart_is_a_valid_png(env):
 async def test_hiring_paper_answers_are_reviewed_by_configured_admins_only(env):
     """Anyone can make a group and be its administrator: exam-only (hiring) answers stay with the admins."""
     c = await crafted_teams(env)
-    await pending_exam(env, c)
-    async with env.db.write() as conn:
-        await conn.execute("UPDATE papers SET exam_only=1")
+    attempt = await pending_exam(env, c)
+    await set_exam_only(env.db, await paper_id(env.db, "demo"), True, lead=1, chat_id=None, now=env.clock.now())
     lead = env.api.user(LEAD_A, "Lea")
     reply = await say(env, lead, "/review", chat=ALPHA)
     assert reply.text == "Nothing awaits review. 🎉"
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers WHERE final=0") == 1
+    assert await pending_positions(env, attempt) == [1]
     admin = env.api.user(1, "Boss")
     card = await say(env, admin, "/review")
     assert "Candidate: Ann" in card.text

@@ -10,13 +10,15 @@ from test_leads_data import Crafted
 
 from bot.leads import callbacks as cb
 from proctor.people.forget import forget_user
+from proctor.people.users import ensure_user
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
-from proctor.teams import roster
+from proctor.teams import audit, roster
 from proctor.teams.charts import chart_data
 from proctor.teams.digest import weakest_topics
-from proctor.teams.leaderboard import period_bounds, zone
+from proctor.teams.leaderboard import my_groups, period_bounds, zone
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
+from tests.reads import answers_in, paper_id, question_ids
 
 ALPHA, BETA = -100, -200
 ADMIN, LEAD, LEAD_B, ANN, BOB, CID, DAN = 1, 10, 20, 30, 40, 50, 60
@@ -44,8 +46,8 @@ async def say(user, text, chat=None, predicate=None):
 
 async def pending_written(env, uid: int) -> int:
     """A finished demo exam of `uid` whose written answer awaits review."""
-    pid = await env.db.scalar("SELECT id FROM papers WHERE slug='demo'")
-    short = await env.db.scalar("SELECT id FROM questions WHERE kind='short' AND retired=0 ORDER BY id")
+    pid = await paper_id(env.db, "demo")
+    short = (await question_ids(env.db, "demo", "short"))[0]
     await Crafted(env.db).user(uid)
     return await Crafted(env.db).exam(uid, pid, [(short, 2, 5, 0)], T0, T0 + 600)
 
@@ -64,7 +66,7 @@ async def test_add_by_username_and_remove_decide_what_the_lead_reviews(env):
     ann, bob = env.api.user(ANN, "Ann", username="ann"), env.api.user(BOB, "Bob")
     attempt = await pending_written(env, ANN)
     await say(ann, "/leaderboard", chat=ALPHA)  # Ann writes in the group: that grants nothing
-    assert await env.db.scalar("SELECT COUNT(*) FROM chat_members WHERE user_id=?", (ANN,)) == 1
+    assert [chat for chat, _, _ in await my_groups(env.db, ANN)] == [ALPHA]
     assert (await say(lead, "/review", chat=ALPHA)).text == NOTHING
     assert (await say(lead, "/team", chat=ALPHA)).text.startswith("👥 Nobody is on the Alpha roster yet.")
     # a non-lead may not add; the roster is unchanged
@@ -85,11 +87,10 @@ async def test_add_by_username_and_remove_decide_what_the_lead_reviews(env):
     removed = await say(lead, "/team remove @ann", chat=ALPHA)
     assert removed.text == "Ann is off the team: its leads no longer see their answers."
     assert await (await lead.press(card, "5")).wait() == NOT_LEAD_BUTTON
-    assert await env.db.scalar("SELECT final FROM answers WHERE attempt_id=?", (attempt,)) == 0
+    assert not (await answers_in(env.db, attempt))[0].final
     assert (await say(lead, "/review", chat=ALPHA)).text == NOTHING
     assert (await say(lead, "/team remove @ann", chat=ALPHA)).text == "Ann is not on the team."
-    actions = [r[0] for r in await env.db.fetchall(
-        "SELECT action FROM audit_log WHERE action LIKE 'roster%' ORDER BY id")]
+    actions = [e.action for e in reversed(await audit.recent(env.db)) if e.action.startswith("roster")]
     assert actions == ["roster_add", "roster_remove"]
 
 
@@ -176,7 +177,7 @@ async def test_bankstats_shows_only_the_disputes_of_the_teams_roster(env):
     await c.group(BETA, "Beta", members=(LEAD_B, BOB))
     await c.roster(ALPHA, ANN)
     await c.roster(BETA, BOB)  # Cid wrote in Alpha but is not on its roster
-    q = [r[0] for r in await env.db.fetchall("SELECT id FROM questions WHERE kind='single' ORDER BY id")]
+    q = await question_ids(env.db, "demo", "single")
     for user, name, reason in ((ANN, "Ann", "alpha thinks B"), (BOB, "Bob", "beta thinks D"),
                                (CID, "Cid", "outsider thinks A")):
         await say(env.api.user(user, name), f"/dispute {q[0]} {reason}")
@@ -194,8 +195,8 @@ async def test_report_lists_the_roster_not_whoever_wrote_in_the_group(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(LEAD, ANN, BOB))
     await c.roster(ALPHA, ANN)
-    pid = await env.db.scalar("SELECT id FROM papers WHERE slug='demo'")
-    q = await env.db.scalar("SELECT id FROM questions WHERE kind='single' ORDER BY id")
+    pid = await paper_id(env.db, "demo")
+    q = (await question_ids(env.db, "demo", "single"))[0]
     await c.exam(BOB, pid, [(q, 2, 2, 1)], T0, T0 + 60)  # Bob's exam: not Alpha's business
     lead = env.api.user(LEAD, "Lea")
     assert (await say(lead, "/report all", chat=ALPHA)).text == "📬 Sent to you in a private chat."
@@ -230,14 +231,11 @@ async def test_roster_domain(db):
     c = Crafted(db)
     await c.group(ALPHA, "Alpha")
     for uid, name in ((1, "ann"), (2, "Ann2")):
-        await c.user(uid)
-        async with db.write() as conn:
-            await conn.execute("UPDATE users SET username=? WHERE id=?", (name, uid))
+        await ensure_user(db, uid, f"u{uid}", name, 0)
     assert await roster.find_user(db, "@ANN") == 1 and await roster.find_user(db, "2") == 2
     with pytest.raises(roster.UnknownUser):
         await roster.find_user(db, "@nobody")
-    async with db.write() as conn:
-        await conn.execute("UPDATE users SET username='ann' WHERE id=2")  # a stale name now taken
+    await ensure_user(db, 2, "u2", "ann", 0)  # a stale name now taken
     with pytest.raises(roster.AmbiguousUser):
         await roster.find_user(db, "@ann")
     assert await roster.request(db, ALPHA, 1, now=1) == "pending"
@@ -268,6 +266,7 @@ async def test_migration_keeps_every_record_and_grants_no_roster(tmp_path):
     db = await Database.open(tmp_path / "p.db", migrations_dir=MIGRATIONS_DIR)
     try:
         assert await db.user_version() >= 7
+        # the schema itself: rows written before migration 007, counted after it
         assert await db.scalar("SELECT COUNT(*) FROM chat_members") == 2
         assert await db.scalar("SELECT COUNT(*) FROM users") == 2
         assert await db.scalar("SELECT COUNT(*) FROM team_roster") == 0  # writing in a group grants nothing

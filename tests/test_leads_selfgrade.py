@@ -6,9 +6,12 @@ from test_leads_data import Crafted
 from bank.errors import NotFound
 from bank.models import Kind, Paper, PaperSettings, Question, Section
 from bot.leads import callbacks as cb
+from proctor.exams import service as attempts
+from proctor.teams import audit
 from proctor.teams import disputes as dsp
 from proctor.teams import review as reviews
 from tests.harness import BotEnv, start_exam
+from tests.reads import answers_in, question_ids, the_attempt
 
 ADMIN, EVE, ANN = 1, 50, 30
 EVES_GROUP = -900
@@ -43,6 +46,16 @@ async def press_raw(env, user, message, data):
     return record.text
 
 
+async def scores(db, attempt_id: int) -> tuple[float | None, float | None]:
+    attempt = await attempts.get_attempt(db, attempt_id)
+    return attempt.score, attempt.max_score
+
+
+async def final(db, attempt_id: int) -> bool:
+    """Whether the one written answer's score is final."""
+    return (await answers_in(db, attempt_id))[0].final
+
+
 async def answer_written_exam(env, user) -> int:
     """The candidate takes the written paper through the bot and hands it in; returns the attempt id."""
     await start_exam(env, user, "Written paper essay")
@@ -52,15 +65,15 @@ async def answer_written_exam(env, user) -> int:
     await user.press(confirm, "Yes, finish")
     await user.wait_message(lambda m: "Score:" in (m.text or ""))
     await env.idle()
-    return await env.db.scalar("SELECT id FROM attempts WHERE user_id=?", (user.id,))
+    return (await the_attempt(env.db, user.id)).id
 
 
 async def test_a_candidate_cannot_grade_their_own_answer_in_a_group_they_administer(env):
     """The reported attack: answer a written question, make a group, /review there, press the top score."""
     eve = env.api.user(EVE, "Eve", username="eve")
     attempt = await answer_written_exam(env, eve)
-    before = tuple(await env.db.fetchone("SELECT score, max_score FROM attempts WHERE id=?", (attempt,)))
-    assert before[0] < 5 and await env.db.scalar("SELECT final FROM answers WHERE attempt_id=?", (attempt,)) == 0
+    before = await scores(env.db, attempt)
+    assert before[0] < 5 and not await final(env.db, attempt)
     env.api.group(EVES_GROUP, "Eve's own team").set_admins([EVE])  # anyone can make a group
     await eve.send("/review", chat=EVES_GROUP)
     reply = await eve.wait_message(chat=EVES_GROUP)
@@ -74,9 +87,9 @@ async def test_a_candidate_cannot_grade_their_own_answer_in_a_group_they_adminis
     top = cb.encode("set_score", attempt, 0, 10, scope=EVES_GROUP)
     assert await press_raw(env, eve, reply, top) == OWN
     await env.idle()
-    assert tuple(await env.db.fetchone("SELECT score, max_score FROM attempts WHERE id=?", (attempt,))) == before
-    assert await env.db.scalar("SELECT final FROM answers WHERE attempt_id=?", (attempt,)) == 0
-    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action='review'") == 0
+    assert await scores(env.db, attempt) == before
+    assert not await final(env.db, attempt)
+    assert await audit.count(env.db, action="review") == 0
     # the reference answer was never shown to her, and the paper leaderboard did not move
     assert not any("Reference:" in (m.text or "") for m in eve.chat())
     await eve.send("/leaderboard paper essay", chat=EVES_GROUP)
@@ -92,24 +105,24 @@ async def test_a_configured_admin_cannot_review_their_own_answer(env):
     card = await admin.wait_message()
     assert "Candidate: Ann" in card.text and card.text.startswith("📝 Review · 1 pending")  # only Ann's
     assert await press_raw(env, admin, card, cb.encode("set_score", own, 0, 10, scope=None)) == OWN
-    assert await env.db.scalar("SELECT final FROM answers WHERE attempt_id=?", (own,)) == 0
+    assert not await final(env.db, own)
     assert await (await admin.press(card, "5")).wait() == "Final score 5/5 saved."
     await env.idle()
     assert "Nothing awaits review" in card.text  # her own answer never comes up
-    assert await env.db.scalar("SELECT final FROM answers WHERE attempt_id=?", (theirs,)) == 1
-    assert await env.db.scalar("SELECT final FROM answers WHERE attempt_id=?", (own,)) == 0
+    assert await final(env.db, theirs)
+    assert not await final(env.db, own)
 
 
 async def test_nobody_resolves_their_own_dispute(env):
     admin = env.api.user(ADMIN, "Boss")
-    qid = await env.db.scalar("SELECT id FROM questions")
+    [qid] = await question_ids(env.db, "essay")
     await admin.send(f"/dispute {qid} the reference is incomplete")
     await admin.wait_message()
     await admin.send("/bankstats")
     stats = await admin.wait_message()
     assert await (await admin.press(stats, "Uphold #1")).wait() == \
         "Nobody resolves their own dispute: another admin decides this one."
-    assert await env.db.scalar("SELECT status FROM disputes") == "open"
+    assert await dsp.status_of(env.db, 1) == "open"
 
 
 # --- the rule lives in bank/, whatever the handler checks ---------------------------------------
@@ -131,7 +144,7 @@ async def test_set_final_refuses_the_reviewers_own_answer_in_every_scope(db):
             await reviews.set_final(db, attempt, 0, 5, reviewer=7, scope=scope, now=1)
         assert await reviews.next_pending(db, scope, reviewer=7) is None
         assert not await reviews.in_scope(db, attempt, scope, reviewer=7)
-    assert await db.scalar("SELECT final FROM answers") == 0
+    assert not await final(db, attempt)
     outcome = await reviews.set_final(db, attempt, 0, 4, reviewer=8, scope=-5, now=1)
     assert outcome.attempt_score == 4
 
@@ -160,6 +173,6 @@ async def test_resolve_refuses_the_raisers_own_dispute(db):
     did = await dsp.raise_dispute(db, question_id=qs[0][0], user_id=7, chat_id=7, reason="wrong key", now=1)
     with pytest.raises(dsp.OwnDispute):
         await dsp.resolve(db, did, upheld=True, lead=7, chat_id=None, now=2)
-    assert await db.scalar("SELECT status FROM disputes") == "open"
+    assert await dsp.status_of(db, did) == "open"
     await dsp.resolve(db, did, upheld=False, lead=8, chat_id=None, now=2)
-    assert await db.scalar("SELECT status FROM disputes") == "dismissed"
+    assert await dsp.status_of(db, did) == "dismissed"
