@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from bank.paper_store import load_paper
 from proctor import invites
+from proctor.daily import answers, delivery
+from proctor.daily.answers import Answer as DailyAnswer
+from proctor.daily.delivery import Delivery
 from proctor.exams import service as attempts
 from proctor.exams.model import AnswerRec, Attempt
 from proctor.invites import Invite
@@ -52,3 +55,16 @@ async def the_invite(db: Database) -> Invite:
     found = await invites_stored(db)
     assert len(found) == 1, f"expected one invite, found {len(found)}"
     return found[0]
+
+
+async def the_delivery(db: Database, chat_id: int | None = None) -> Delivery:
+    """The one daily quiz delivered (to the chat): fails the test if there are none or several."""
+    found = await delivery.deliveries(db, chat_id)
+    assert len(found) == 1, f"expected one delivery, found {len(found)}"
+    return found[0]
+
+
+async def daily_answers(db: Database, user_id: int | None = None) -> list[DailyAnswer]:
+    """Every daily-quiz answer (of one member), quiz by quiz."""
+    out = [a for d in await delivery.deliveries(db) for a in await answers.answers_to(db, d.id)]
+    return [a for a in out if user_id is None or a.user_id == user_id]

@@ -4,7 +4,12 @@ import json
 
 import pytest
 
+from bank.paper_store import get_questions
 from bot.daily import counts
+from proctor.daily import delivery
+from proctor.daily.subscriptions import get_subscription
+from proctor.teams import audit
+from tests.reads import daily_answers, the_delivery
 from tests.test_daily_support import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
 
 
@@ -22,7 +27,7 @@ async def test_only_admins_and_leads_change_the_schedule(env):
     await member.send("/daily on 08:00", chat=group)
     refusal = await member.wait_message(chat=group)
     assert "Only this group's administrators and team leads" in refusal.text
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_subscriptions") == 0
+    assert await get_subscription(env.db, GROUP) is None
     admin = env.api.user(20, "Ada")
     await admin.send("/daily on 08:00 Europe/Berlin", chat=group)
     assert "every day at 08:00 (Europe/Berlin)" in (await admin.wait_message(chat=group)).text
@@ -58,8 +63,8 @@ async def test_the_job_fires_the_push_at_nine_in_shanghai(env):
     sent = questions(env.api.chat_view(GROUP))
     assert len(sent) == 5
     assert [m.text.splitlines()[0] for m in sent] == [f"📅 Daily quiz · {i}/5" for i in range(1, 6)]
-    row = await env.db.fetchone("SELECT day, status FROM daily_deliveries WHERE chat_id=?", (GROUP,))
-    assert (row["day"], row["status"]) == ("2027-01-16", "open")
+    quiz = await the_delivery(env.db, GROUP)
+    assert (quiz.day, quiz.status) == ("2027-01-16", "open")
     # the trigger firing again the same day sends nothing more
     await run_job(env, f"daily:{GROUP}")
     assert len(questions(env.api.chat_view(GROUP))) == 5
@@ -74,20 +79,20 @@ async def _push_now(env):
 
 
 async def _question_of_kind(env, group, kind):
-    rows = await env.db.fetchall(
-        """SELECT i.message_id, q.answer, i.option_order FROM daily_items i JOIN questions q ON q.id=i.question_id
-           WHERE q.kind=? AND i.message_id IS NOT NULL""", (kind,))
-    assert rows, f"no {kind} question today"
-    row = rows[0]
-    msg = next(m for m in group.chat() if m.message_id == row["message_id"])
-    return msg, row
+    """Today's sent question of `kind`: its message, its item (option order) and its key."""
+    sent = [i for i in await delivery.items(env.db, (await the_delivery(env.db)).id) if i.message_id is not None]
+    keys = await get_questions(env.db, [i.question_id for i in sent])
+    found = [(i, keys[i.question_id].answer) for i in sent if keys[i.question_id].kind == kind]
+    assert found, f"no {kind} question today"
+    item, key = found[0]
+    msg = next(m for m in group.chat() if m.message_id == item.message_id)
+    return msg, item, key
 
 
 async def test_three_members_answer_first_answer_counts_feedback_is_private(env):
     lead, group = await _push_now(env)
-    msg, row = await _question_of_kind(env, group, "single")
-    key = row["answer"].strip('"')
-    right = "ABCD"[row["option_order"].index(key)]
+    msg, item, key = await _question_of_kind(env, group, "single")
+    right = "ABCD"[item.option_order.index(key)]
     wrong = next(c for c in "ABCD" if c != right)
     ann, bob, cy = env.api.user(11, "Ann"), env.api.user(12, "Bob"), env.api.user(13, "Cy")
     group.add_members(11, 12, 13)
@@ -103,17 +108,17 @@ async def test_three_members_answer_first_answer_counts_feedback_is_private(env)
     # a later tap: "already answered", and the first answer stays
     again = await bob.press(msg, right)
     assert "already answered" in await again.wait()
-    rows = await env.db.fetchall("SELECT user_id, verdict FROM daily_answers ORDER BY user_id")
-    assert [(r["user_id"], r["verdict"]) for r in rows] == [(11, "correct"), (12, "wrong"), (13, "correct")]
+    given = await daily_answers(env.db)
+    assert [(a.user_id, a.verdict) for a in given] == [(11, "correct"), (12, "wrong"), (13, "correct")]
     # the count lands (debounced), and nothing in the group tells who was right
     await env.api.wait_for(lambda: "👥 Answered: 3" in msg.text, timeout=5, what="count edited to 3")
     assert len(group.chat()) == before
     for m in questions(group.chat()):
         assert "✅" not in m.text and "❌" not in m.text and "Correct" not in m.text
     # close: keys with explanations, and the day's top
-    delivery = await env.db.fetchone("SELECT id, closes_at FROM daily_deliveries")
-    env.clock.set(delivery["closes_at"])
-    await run_job(env, f"daily-close:{delivery['id']}")
+    quiz = await the_delivery(env.db)
+    env.clock.set(quiz.closes_at)
+    await run_job(env, f"daily-close:{quiz.id}")
     close = group.last_message()
     assert close.text.startswith("🔑 Daily quiz 2027-01-15: the keys")
     assert "梯度累积可模拟大批次" in close.text or "1. " in close.text
@@ -122,8 +127,8 @@ async def test_three_members_answer_first_answer_counts_feedback_is_private(env)
     late = await ann.press(msg, wrong)
     assert "closed" in await late.wait()
     # closing happens once
-    await run_job(env, f"daily-close:{delivery['id']}") if env.app.job_queue.get_jobs_by_name(
-        f"daily-close:{delivery['id']}") else None
+    await run_job(env, f"daily-close:{quiz.id}") if env.app.job_queue.get_jobs_by_name(
+        f"daily-close:{quiz.id}") else None
     await env.idle()
     assert sum(1 for m in group.chat() if m.from_bot and m.text.startswith("🔑")) == 1
 
@@ -131,7 +136,7 @@ async def test_three_members_answer_first_answer_counts_feedback_is_private(env)
 async def test_count_edits_are_debounced_and_the_last_change_lands(env):
     lead, group = await _push_now(env)
     fast(env, edits=1.0)
-    msg, row = await _question_of_kind(env, group, "truefalse")
+    msg, _, _ = await _question_of_kind(env, group, "truefalse")
     edits_before = msg.edits
     users = [env.api.user(100 + i, f"U{i}") for i in range(6)]
     toasts = [await u.press(msg, "✔ True") for u in users]
@@ -145,8 +150,8 @@ async def test_count_edits_are_debounced_and_the_last_change_lands(env):
 
 async def test_multiple_choice_in_a_group_toggles_privately_then_submits(env):
     lead, group = await _push_now(env)
-    msg, row = await _question_of_kind(env, group, "multi")
-    order = row["option_order"]
+    msg, item, _ = await _question_of_kind(env, group, "multi")
+    order = item.option_order
     ann = env.api.user(11, "Ann")
     shown = sorted("ABCD"[order.index(c)] for c in "AB")
     t1 = await ann.press(msg, shown[0])
@@ -160,8 +165,8 @@ async def test_multiple_choice_in_a_group_toggles_privately_then_submits(env):
 
 async def test_a_fill_in_question_is_answered_by_replying(env):
     lead, group = await _push_now(env)
-    msg, row = await _question_of_kind(env, group, "fill")
-    key = "、".join(alts[0] for alts in json.loads(row["answer"]))
+    msg, _, answer = await _question_of_kind(env, group, "fill")
+    key = "、".join(alts[0] for alts in answer)
     assert "Reply to this message" in msg.text and not msg.buttons
     ann = env.api.user(11, "Ann")
     await ann.send("/start")  # Ann has a private chat with the bot: feedback goes there
@@ -170,8 +175,7 @@ async def test_a_fill_in_question_is_answered_by_replying(env):
     await ann.send(key, chat=group, reply_to=msg)
     dm = await ann.wait_message(lambda m: "Daily quiz in Team" in m.text)
     assert "✅ Correct!" in dm.text
-    row = await env.db.fetchone("SELECT verdict FROM daily_answers WHERE user_id=11")
-    assert row["verdict"] == "correct"
+    assert [a.verdict for a in await daily_answers(env.db, 11)] == ["correct"]
     await env.api.wait_for(lambda: "👥 Answered: 1" in msg.text, what="count edited")
     await env.idle()
     # the group sees the member's reply, the count and a neutral reaction: no verdict
@@ -183,22 +187,22 @@ async def test_a_fill_in_question_is_answered_by_replying(env):
     # a second reply does not count
     await ann.send("不知道", chat=group, reply_to=msg)
     await ann.wait_message(lambda m: "already answered" in m.text)
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers WHERE user_id=11") == 1
+    assert len(await daily_answers(env.db, 11)) == 1
 
 
 async def test_forged_button_gets_a_polite_refusal(env):
     lead, group = await _push_now(env)
     msg = questions(group.chat())[0]
     other = questions(group.chat())[1]
-    delivery = await env.db.scalar("SELECT id FROM daily_deliveries")
+    quiz = (await the_delivery(env.db)).id
     ann = env.api.user(11, "Ann")
     # a client can send any callback data: unknown quiz, option out of range, garbled, another message's
-    for data in ("d:p:999:0:0", f"d:p:{delivery}:0:9", "d:zz", f"d:p:{delivery}:1:0"):
+    for data in ("d:p:999:0:0", f"d:p:{quiz}:0:9", "d:zz", f"d:p:{quiz}:1:0"):
         msg.reply_markup = {"inline_keyboard": [[{"text": "X", "callback_data": data}]]}
         toast = await ann.press(msg, callback_data=data)
         assert "isn't valid" in await toast.wait(), data
     assert other.message_id != msg.message_id
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers") == 0
+    assert await daily_answers(env.db) == []
 
 
 async def test_a_403_turns_the_subscription_off(env):
@@ -206,9 +210,9 @@ async def test_a_403_turns_the_subscription_off(env):
     group.kicked = True
     env.clock.set(ts(2027, 1, 16, 1, 0))
     await run_job(env, f"daily:{GROUP}")
-    sub = await env.db.fetchone("SELECT enabled, disabled_reason FROM daily_subscriptions")
-    assert (sub["enabled"], sub["disabled_reason"]) == (0, "kicked")
-    assert await env.db.scalar("SELECT status FROM daily_deliveries") == "failed"
+    sub = await get_subscription(env.db, GROUP)
+    assert (sub.enabled, sub.disabled_reason) == (False, "kicked")
+    assert (await the_delivery(env.db)).status == "failed"
     assert env.app.job_queue.get_jobs_by_name(f"daily:{GROUP}") == ()
     group.kicked = False
     await lead.send("/daily status", chat=group)
@@ -221,7 +225,7 @@ async def test_a_403_turns_the_subscription_off(env):
     await env.api.wait_for(lambda: len(questions(group.chat())) == 5, what="today's quiz after all")
     await lead.send("/daily now", chat=group)
     assert "already out" in (await lead.wait_message(chat=group)).text
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_deliveries") == 1
+    assert len(await delivery.deliveries(env.db)) == 1
 
 
 async def test_a_429_is_retried_after_its_retry_after(env):
@@ -234,7 +238,7 @@ async def test_a_429_is_retried_after_its_retry_after(env):
     assert len(questions(group.chat())) == 5
     assert [e[1] for e in env.api.errors] == [429]
     assert len({m.text for m in questions(group.chat())}) == 5
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_items WHERE message_id IS NULL") == 0
+    assert all(i.message_id is not None for i in await delivery.items(env.db, (await the_delivery(env.db)).id))
 
 
 async def test_a_leads_schedule_changes_in_a_group_are_audited(tmp_path):
@@ -253,8 +257,8 @@ async def test_a_leads_schedule_changes_in_a_group_are_audited(tmp_path):
         await lead.send("/daily off", chat=group)
         await lead.wait_message(chat=group)
         await env.idle()
-        rows = await env.db.fetchall("SELECT actor_id, chat_id, action, target FROM audit_log ORDER BY id")
-        assert [tuple(r) for r in rows] == [(77, -100999, "daily_on", "09:30 Asia/Shanghai"),
+        rows = [(e.actor_id, e.chat_id, e.action, e.target) for e in reversed(await audit.recent(env.db))]
+        assert rows == [(77, -100999, "daily_on", "09:30 Asia/Shanghai"),
                                             (77, -100999, "daily_off", "")]
     finally:
         await env.close()
