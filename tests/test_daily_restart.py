@@ -2,7 +2,10 @@
 
 import pytest
 
+from bank.paper_store import get_questions
+from proctor.daily import delivery
 from sandbox.fakeapi import ApiError
+from tests.reads import question_ids, the_delivery
 from tests.test_daily_support import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
 
 
@@ -33,7 +36,7 @@ async def test_restart_before_the_trigger_still_sends_once(env):
     await _restart(env)
     await env.idle()
     assert len(questions(env.api.chat_view(GROUP))) == 5
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_deliveries") == 1
+    assert len(await delivery.deliveries(env.db)) == 1
 
 
 async def test_restart_before_the_trigger_time_waits_for_it(env):
@@ -78,22 +81,23 @@ async def test_a_crash_in_the_middle_of_a_push_resumes_without_duplicates(env):
     await env.api.wait_for(lambda: env.api.errors, timeout=10, what="the injected failure")
     await env.idle()
     assert len(questions(env.api.chat_view(GROUP))) == 2
-    assert await env.db.scalar("SELECT status FROM daily_deliveries") == "sending"
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_items WHERE message_id IS NULL") == 3
+    quiz = await the_delivery(env.db)
+    assert quiz.status == "sending"
+    assert sum(i.message_id is None for i in await delivery.items(env.db, quiz.id)) == 3
     await _restart(env)
     await env.api.wait_for(lambda: len(questions(env.api.chat_view(GROUP))) == 5, timeout=10, what="resumed")
     await env.idle()
     sent = questions(env.api.chat_view(GROUP))
     assert len(sent) == 5 and len({m.text for m in sent}) == 5
     assert [m.text.splitlines()[0] for m in sent] == [f"📅 Daily quiz · {i}/5" for i in range(1, 6)]
-    assert await env.db.scalar("SELECT status FROM daily_deliveries") == "open"
+    assert (await the_delivery(env.db)).status == "open"
 
 
 async def test_closing_survives_a_restart_and_happens_once(env):
     await subscribe_group(env)
     env.clock.set(ts(2027, 1, 16, 1, 0))
     await run_job(env, f"daily:{GROUP}")
-    closes = await env.db.scalar("SELECT closes_at FROM daily_deliveries")
+    closes = (await the_delivery(env.db)).closes_at
     assert closes == ts(2027, 1, 17, 0, 0)  # an hour before the next push
     env.clock.set(closes + 60)
     await _restart(env)  # down at close time: it closes at start-up
@@ -101,8 +105,8 @@ async def test_closing_survives_a_restart_and_happens_once(env):
     await _restart(env)
     await env.idle()
     assert sum(1 for m in env.api.chat_view(GROUP) if m.from_bot and m.text.startswith("🔑")) == 1
-    row = await env.db.fetchone("SELECT status, closed_at FROM daily_deliveries")
-    assert row["status"] == "closed" and row["closed_at"] is not None
+    quiz = await the_delivery(env.db)
+    assert quiz.status == "closed" and quiz.closed_at is not None
 
 
 async def test_berlin_nine_oclock_across_the_spring_dst_change(tmp_path):
@@ -117,11 +121,10 @@ async def test_berlin_nine_oclock_across_the_spring_dst_change(tmp_path):
         env.clock.set(ts(2027, 3, 28, 7, 0))  # 09:00 CEST
         await run_job(env, f"daily:{GROUP}")
         assert len(questions(env.api.chat_view(GROUP))) == 10
-        days = [r[0] for r in await env.db.fetchall("SELECT day FROM daily_deliveries ORDER BY day")]
-        assert days == ["2027-03-27", "2027-03-28"]
+        first, second = await delivery.deliveries(env.db)
+        assert (first.day, second.day) == ("2027-03-27", "2027-03-28")
         # the first quiz closed an hour before the second push: 08:00 CEST = 06:00 UTC
-        assert await env.db.scalar("SELECT closes_at FROM daily_deliveries WHERE day='2027-03-27'") == ts(
-            2027, 3, 28, 6, 0)
+        assert first.closes_at == ts(2027, 3, 28, 6, 0)
         job = env.app.job_queue.get_jobs_by_name(f"daily:{GROUP}")[0]
         assert str(job.next_t.tzinfo) == "Europe/Berlin" and job.next_t.strftime("%H:%M") == "09:00"
     finally:
@@ -136,15 +139,12 @@ async def test_an_exam_only_paper_never_appears_in_practice(tmp_path):
         for day in range(16, 19):
             env.clock.set(ts(2027, 1, day, 1, 0))
             await run_job(env, f"daily:{GROUP}")
-        papers = {r[0] for r in await env.db.fetchall(
-            """SELECT DISTINCT p.slug FROM daily_items i JOIN questions q ON q.id=i.question_id
-               JOIN papers p ON p.id=q.paper_id""")}
-        assert papers == {"demo"}
-        assert await env.db.scalar("SELECT COUNT(DISTINCT question_id) FROM daily_items") == 6
-        flagged = await env.db.scalar(
-            """SELECT COUNT(*) FROM daily_items i JOIN questions q ON q.id=i.question_id
-               WHERE q.flags != '[]' OR q.kind NOT IN ('single','multi','truefalse','fill')""")
-        assert flagged == 0
+        asked = {i.question_id for d in await delivery.deliveries(env.db) for i in await delivery.items(env.db, d.id)}
+        assert asked <= set(await question_ids(env.db, "demo"))  # none of the exam-only paper's
+        assert len(asked) == 6
+        flagged = [q for q in (await get_questions(env.db, sorted(asked))).values()
+                   if q.flags or q.kind not in ("single", "multi", "truefalse", "fill")]
+        assert flagged == []
     finally:
         await env.close()
 
@@ -161,6 +161,6 @@ async def test_only_exam_only_papers_means_no_quiz_and_a_clear_reply(tmp_path):
         await ann.send("/daily now")
         reply = await ann.wait_message()
         assert "no practice questions" in reply.text
-        assert await env.db.scalar("SELECT COUNT(*) FROM daily_deliveries") == 0
+        assert await delivery.deliveries(env.db) == []
     finally:
         await env.close()
