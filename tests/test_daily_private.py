@@ -2,6 +2,13 @@
 
 import pytest
 
+from bank.paper_store import get_question
+from proctor.daily import delivery
+from proctor.daily.fsrs_cards import known_questions
+from proctor.daily.subscriptions import get_subscription
+from proctor.exams import service as attempts
+from proctor.exams.states import AttemptMode
+from tests.reads import daily_answers, paper_id
 from tests.test_daily_support import make_env, questions, run_job, ts
 
 
@@ -14,18 +21,13 @@ async def env(tmp_path):
 
 async def _key_of(env, msg):
     await env.idle()  # the message id is recorded right after the send returns
-    row = await env.db.fetchone(
-        """SELECT q.kind, q.answer, i.option_order FROM daily_items i JOIN questions q ON q.id=i.question_id
-           WHERE i.message_id=? AND i.delivery_id IN (SELECT id FROM daily_deliveries WHERE chat_id=?)""",
-        (msg.message_id, msg.chat_id))
-    return row["kind"], row["answer"], row["option_order"]
+    _, item = await delivery.item_by_message(env.db, msg.chat_id, msg.message_id)
+    question = await get_question(env.db, item.question_id)
+    return question.kind, question.answer, item.option_order
 
 
 async def _answer_right(env, user, msg):
-    import json
-
     kind, answer, order = await _key_of(env, msg)
-    answer = json.loads(answer)
     if kind == "single":
         await user.press(msg, "ABCD"[order.index(answer)])
     elif kind == "truefalse":
@@ -56,17 +58,14 @@ async def test_private_quiz_one_at_a_time_with_feedback_and_summary(env):
     assert "5/5 correct" in summary.text and "🔥 Streak: 1" in summary.text
     await ann.send("/daily now")
     assert "You've done today's quiz" in (await ann.wait_message()).text
-    assert await env.db.scalar("SELECT COUNT(*) FROM review_cards WHERE user_id=7") == 5
+    assert len(await known_questions(env.db, 7)) == 5  # a review card per question
 
 
 async def test_a_wrong_answer_shows_the_key_and_explanation(env):
-    import json
-
     ann = env.api.user(7, "Ann")
     await ann.send("/daily now")
     msg = await ann.wait_message(lambda m: m.text.startswith("📅"))
     kind, answer, order = await _key_of(env, msg)
-    answer = json.loads(answer)
     if kind == "single":
         await ann.press(msg, next(c for c in "ABCD" if c != "ABCD"[order.index(answer)]))
     elif kind == "truefalse":
@@ -79,24 +78,21 @@ async def test_a_wrong_answer_shows_the_key_and_explanation(env):
         await ann.send("不知道")
     await env.api.wait_for(lambda: "❌ Not quite." in msg.text, what="feedback")
     assert "Answer: " in msg.text and "Your answer: " in msg.text
-    assert await env.db.scalar("SELECT verdict FROM daily_answers") == "wrong"
+    assert [a.verdict for a in await daily_answers(env.db)] == ["wrong"]
 
 
 async def test_typed_text_belongs_to_a_running_exam_unless_it_replies_to_the_daily_question(env):
     ann = env.api.user(7, "Ann")
-    await env.db.conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)"
-                              " ON CONFLICT DO NOTHING")
     await ann.send("/daily now")
     msg = await ann.wait_message(lambda m: m.text.startswith("📅"))
-    async with env.db.write() as conn:
-        await conn.execute("INSERT INTO attempts (user_id, chat_id, mode, title, started_at) "
-                           "VALUES (7, 7, 'practice', 'x', 0)")
+    await attempts.start_attempt(env.db, user_id=7, chat_id=7, paper_id=await paper_id(env.db, "demo"),
+                                 mode=AttemptMode.practice, now=env.clock.now(), shuffle=False)
     await ann.send("A")
     await env.idle()
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers") == 0
+    assert await daily_answers(env.db) == []
     await ann.send("A", reply_to=msg)
     await env.api.wait_for(lambda: "Your answer" in msg.text, what="the reply answered the daily question")
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers") == 1
+    assert len(await daily_answers(env.db)) == 1
 
 
 async def test_a_blocked_user_turns_their_subscription_off(env):
@@ -106,8 +102,8 @@ async def test_a_blocked_user_turns_their_subscription_off(env):
     ann.blocked = True
     env.clock.set(ts(2027, 1, 15, 23, 0))  # 07:00 in Shanghai
     await run_job(env, "daily:7")
-    sub = await env.db.fetchone("SELECT enabled, disabled_reason FROM daily_subscriptions WHERE chat_id=7")
-    assert (sub["enabled"], sub["disabled_reason"]) == (0, "blocked")
+    sub = await get_subscription(env.db, 7)
+    assert (sub.enabled, sub.disabled_reason) == (False, "blocked")
 
 
 async def test_status_and_off_in_private(env):
