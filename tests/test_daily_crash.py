@@ -9,8 +9,10 @@ import re
 
 import pytest
 
+from proctor.daily import delivery
 from sandbox.fakeapi import ApiError, FakeBotApi
 from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows
+from tests.reads import daily_answers, the_delivery
 from tests.test_daily_support import GROUP as SUPPORT_GROUP
 from tests.test_daily_support import HEADER, make_env, questions, run_job, subscribe_group, ts
 
@@ -113,7 +115,7 @@ async def test_a_reply_to_the_unrecorded_copy_of_a_group_question_counts(env):
     await run_job(env, f"daily-retry:{SUPPORT_GROUP}")
     await env.idle()
     shown = questions(env.api.chat_view(SUPPORT_GROUP))
-    total = await env.db.scalar("SELECT COUNT(*) FROM daily_items")
+    total = len(await delivery.items(env.db, (await the_delivery(env.db)).id))
     assert len(shown) == total + 1
     held = next(m for m in shown if fill in m.text)
     copies = [m for m in shown if m.text.splitlines()[0] == held.text.splitlines()[0]]
@@ -123,8 +125,7 @@ async def test_a_reply_to_the_unrecorded_copy_of_a_group_question_counts(env):
     await member.send("图形处理器", chat=group, reply_to=copies[0])  # the copy the bot never recorded
     await lead.send("图形处理器", chat=group, reply_to=copies[1])
     await env.idle()
-    users = await env.db.fetchall("SELECT user_id FROM daily_answers WHERE pos=? ORDER BY user_id", (pos,))
-    assert [r[0] for r in users] == [1, 2]
+    assert [a.user_id for a in await daily_answers(env.db) if a.pos == pos] == [1, 2]
 
 
 async def test_in_a_private_chat_either_copy_takes_the_answer_and_shows_the_feedback(env):
@@ -155,4 +156,4 @@ async def test_in_a_private_chat_either_copy_takes_the_answer_and_shows_the_feed
     assert "isn't valid" not in toast
     await env.idle()
     assert old.buttons == [] and new.buttons == []  # both copies show the feedback, no live buttons
-    assert await env.db.scalar("SELECT COUNT(*) FROM daily_answers WHERE pos=?", (pos,)) == 1
+    assert len([a for a in await daily_answers(env.db) if a.pos == pos]) == 1
