@@ -9,15 +9,16 @@ import pytest
 from bank.errors import NotFound
 from bank.models import Kind, Paper, Question, Section
 from bank.paper_settings import set_exam_only
-from bank.paper_store import get_question, save_paper
+from bank.paper_store import get_question, list_papers, save_paper
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
-from proctor.daily.fsrs_cards import due_cards, rating_for, review
+from proctor.daily.fsrs_cards import due_cards, known_questions, rating_for, review
 from proctor.daily.plan import create_or_resume
 from proctor.daily.selection import Candidate, candidates, pick_balanced, pick_group_set, pick_private_set
 from proctor.daily.streaks import streak, streak_from
 from proctor.people.users import ensure_user
+from proctor.teams.leaderboard import my_groups
 from tests.papers_fixture import small_paper
 
 NOW = 1_800_000_000.0
@@ -58,7 +59,7 @@ async def test_flagged_and_retired_questions_are_never_chosen(db):
 
 
 async def test_set_exam_only_takes_a_paper_out_of_practice_and_back(bank):
-    ids = {r["slug"]: r["id"] for r in await bank.fetchall("SELECT id, slug FROM papers")}
+    ids = {p.slug: p.id for p in await list_papers(bank)}
     await set_exam_only(bank, ids["demo"], True, lead=1, chat_id=None, now=NOW)
     assert await candidates(bank) == []  # the cached list follows the change
     await set_exam_only(bank, ids["hire"], False, lead=1, chat_id=None, now=NOW)
@@ -100,7 +101,7 @@ async def test_delivery_is_created_once_per_chat_and_day(bank):
     assert created1 and not created2 and d1.id == d2.id
     items = await dstore.items(bank, d1.id)
     assert len(items) == 5 and len({i.question_id for i in items}) == 5
-    assert await bank.scalar("SELECT COUNT(*) FROM daily_deliveries") == 1
+    assert [x.id for x in await dstore.deliveries(bank)] == [d1.id]
     # a direct second insert for the same day is refused by the schema too
     again, made = await dstore.create_delivery(bank, chat, DAY, [items[0].question_id], ["AB"], NOW, NOW)
     assert not made and again.id == d1.id
@@ -119,7 +120,7 @@ async def test_empty_bank_raises(db):
     await _chat(db)
     with pytest.raises(dstore.EmptyBank):
         await create_or_resume(db, -100, False, DAY, 5, NOW + 86400, NOW)
-    assert await db.scalar("SELECT COUNT(*) FROM daily_deliveries") == 0
+    assert await dstore.deliveries(db) == []
 
 
 async def test_resume_sends_only_the_unsent(bank):
@@ -143,7 +144,7 @@ async def test_first_answer_counts_and_close_stops_answers(bank):
     assert not await answer_store.record_answer(bank, d, item, 1, "B", 0, 2, "wrong", NOW + 1)
     kept = await answer_store.user_answer(bank, d.id, 0, 1)
     assert kept.response == "A" and kept.verdict == "correct"
-    assert await bank.scalar("SELECT COUNT(*) FROM chat_members WHERE chat_id=? AND user_id=1", (chat,)) == 1
+    assert [g[0] for g in await my_groups(bank, 1)] == [chat]  # answering makes a member
     assert await dstore.claim_close(bank, d.id)
     assert not await dstore.claim_close(bank, d.id)  # closed once
     item2 = (await dstore.items(bank, d.id))[1]
@@ -221,7 +222,7 @@ async def test_answers_update_review_cards_and_due_questions_come_first(bank):
     i0, i1 = await dstore.items(bank, d.id)
     await answer_store.record_answer(bank, d, i0, user, "x", 0, 1, "wrong", NOW)
     await answer_store.record_answer(bank, d, i1, user, "x", 1, 1, "correct", NOW)
-    assert await bank.scalar("SELECT COUNT(*) FROM review_cards WHERE user_id=?", (user,)) == 2
+    assert await known_questions(bank, user) == {i0.question_id, i1.question_id}
     tomorrow = NOW + 86400
     assert i0.question_id in await due_cards(bank, user, tomorrow)
     d2, _ = await create_or_resume(bank, user, True, date(2027, 1, 16), 3, tomorrow + 86400, tomorrow)
