@@ -68,8 +68,9 @@ class Crafted:
         return pid, out
 
     async def daily(self, chat_id: int, day: str, qids: list[int],
-                    answers: list[tuple[int, int, float, float]]) -> int:
-        """One delivered quiz; answers are (user, pos, score, answered_at), max 1 point each."""
+                    answers: list[tuple[int, int, float, float]], response: object = "A") -> int:
+        """One delivered quiz; answers are (user, pos, score, answered_at), max 1 point each, each
+        answer `response`."""
         async with self.db.write() as c:
             cur = await c.execute(
                 "INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at) "
@@ -80,14 +81,16 @@ class Crafted:
                                 "VALUES (?,?,?,?)", (did, pos, qid, next(_ids)))
             for uid, pos, score, at in answers:
                 await c.execute(
-                    "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,'\"A\"',?,1,?,?)",
-                    (did, pos, uid, chat_id, day, qids[pos], score,
+                    "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?,?,1,?,?)",
+                    (did, pos, uid, chat_id, day, qids[pos], json.dumps(response), score,
                      "correct" if score >= 1 else ("wrong" if score <= 0 else "partial"), at))
         return did
 
     async def exam(self, uid: int, paper_id: int, items: list[tuple[int, float, float, int]],
-                   started: float, finished: float, status: str = "finished") -> int:
-        """A finished exam; items are (question id, score, max, final)."""
+                   started: float, finished: float, status: str = "finished",
+                   responses: list[object] | None = None) -> int:
+        """A finished exam; items are (question id, score, max, final); each answer is its
+        `responses` entry ("my answer <pos>" by default)."""
         async with self.db.write() as c:
             cur = await c.execute(
                 "INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, status, started_at, "
@@ -102,7 +105,8 @@ class Crafted:
                 await c.execute(
                     "INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, "
                     "final, answered_at) VALUES (?,?,?,?,?,?,?,?,?)",
-                    (aid, pos, qid, json.dumps(f"my answer {pos}"), score, mx, verdict, final, finished))
+                    (aid, pos, qid, json.dumps(responses[pos] if responses else f"my answer {pos}"), score, mx,
+                     verdict, final, finished))
         return aid
 
 
