@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from bank.paper_store import load_paper
+from bank.models import Paper
+from bank.paper_store import list_papers, load_paper
 from proctor import invites
 from proctor.daily import answers, delivery
 from proctor.daily.answers import Answer as DailyAnswer
 from proctor.daily.delivery import Delivery
+from proctor.daily.delivery import Item as DailyItem
 from proctor.exams import service as attempts
 from proctor.exams.model import AnswerRec, Attempt
 from proctor.invites import Invite
@@ -68,3 +70,14 @@ async def daily_answers(db: Database, user_id: int | None = None) -> list[DailyA
     """Every daily-quiz answer (of one member), quiz by quiz."""
     out = [a for d in await delivery.deliveries(db) for a in await answers.answers_to(db, d.id)]
     return [a for a in out if user_id is None or a.user_id == user_id]
+
+
+async def paper_of_question(db: Database) -> dict[int, Paper]:
+    """Each stored question's paper, by question id (retired questions too)."""
+    papers = [await load_paper(db, p.id, include_retired=True) for p in await list_papers(db) if p.id is not None]
+    return {q.id: p for p in papers for q in p.questions() if q.id is not None}
+
+
+async def items_to(db: Database, chat_id: int) -> list[DailyItem]:
+    """The questions of every daily quiz delivered to the chat, quiz by quiz."""
+    return [i for d in await delivery.deliveries(db, chat_id) for i in await delivery.items(db, d.id)]

@@ -2,18 +2,19 @@
 the private daily quiz, the group quiz's feedback and close, reviews of earlier attempts, and the
 lead's /review and /bankstats. After the hand-in everything is visible again."""
 
-import json
 
 import pytest
 from test_leads_data import Crafted
 
 from bank.models import Kind
-from bank.paper_store import save_paper
+from bank.paper_store import get_question, load_paper, save_paper
+from proctor.daily import delivery
 from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_anywhere, sealed_for
 from proctor.teams import disputes as dsp
 from tests.harness import BotEnv, attempt_message
 from tests.papers_fixture import small_paper
+from tests.reads import items_to, paper_of_question, question_ids, the_delivery
 from tests.test_daily_support import fast, questions, run_job, subscribe_group
 
 ANN, BOB, LEAD = 7, 8, 1
@@ -36,11 +37,9 @@ async def env(tmp_path):
 
 
 async def _paper_of_items(env, chat_id: int, *, sent_only: bool = False) -> list[str]:
-    rows = await env.db.fetchall(
-        f"""SELECT p.slug FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-            JOIN questions q ON q.id = i.question_id JOIN papers p ON p.id = q.paper_id
-            WHERE d.chat_id=? {'AND i.message_id IS NOT NULL' if sent_only else ''} ORDER BY i.pos""", (chat_id,))
-    return [r[0] for r in rows]
+    papers = await paper_of_question(env.db)
+    items = sorted(await items_to(env.db, chat_id), key=lambda i: i.pos)
+    return [papers[i.question_id].slug for i in items if not sent_only or i.message_id is not None]
 
 
 async def _start(env, user, title: str = DEMO):
@@ -72,8 +71,7 @@ SECRETS = ("梯度累积可模拟大批次", "图形处理器", "低秩近似") 
 async def test_what_a_running_exam_seals(db):
     ids = [await save_paper(db, small_paper(s), 0) for s in ("demo", "other", "third")]
     await Crafted(db).user(ANN)
-    paper_q = {pid: {r[0] for r in await db.fetchall("SELECT id FROM questions WHERE paper_id=?", (pid,))}
-               for pid in ids}
+    paper_q = {pid: {q.id for q in (await load_paper(db, pid, include_retired=True)).questions()} for pid in ids}
     assert not await sealed_for(db, ANN)
     # a paper exam seals every question of its paper (the unaskable one too), and nothing else
     exam = await attempts.start_attempt(db, user_id=ANN, chat_id=ANN, paper_id=ids[0], mode="exam", now=0,
@@ -92,12 +90,11 @@ async def test_what_a_running_exam_seals(db):
     # a random mock paper seals exactly the questions on its sheet, not all of their papers
     mock = await attempts.start_attempt(db, user_id=ANN, chat_id=ANN, paper_id=None, mode="exam", now=4,
                                         shuffle=False, blueprint={Kind.single: 2, Kind.truefalse: 1}, seed=1)
-    on_sheet = {r[0] for r in await db.fetchall("SELECT question_id FROM attempt_items WHERE attempt_id=?",
-                                                (mock.id,))}
+    on_sheet = {i.question_id for i in (await attempts.load_sheet(db, mock.id)).items}
     seal = await sealed_for(db, ANN)
     assert seal.questions == on_sheet and len(on_sheet) == 3
-    assert seal.papers == {r[0] for r in await db.fetchall(
-        f"SELECT DISTINCT paper_id FROM questions WHERE id IN ({','.join(map(str, on_sheet))})")}
+    papers = await paper_of_question(db)
+    assert seal.papers == {papers[q].id for q in on_sheet}
 
 
 # --- the private daily quiz ----------------------------------------------------------------------
@@ -165,24 +162,22 @@ async def test_group_feedback_and_close_withhold_the_key_of_a_running_exam(tmp_p
         await lead.send("/daily now", chat=group)
         await env.api.wait_for(lambda: len(questions(group.chat())) == 5, what="five questions")
         await env.idle()
-        row = await env.db.fetchone(
-            """SELECT i.message_id FROM daily_items i JOIN questions q ON q.id = i.question_id
-               WHERE q.kind='single' ORDER BY i.pos LIMIT 1""")
-        msg = next(m for m in group.chat() if m.message_id == row["message_id"])
+        quiz = await the_delivery(env.db)
+        items = await delivery.items(env.db, quiz.id)
+        kinds = {q.id: q.kind for q in (await load_paper(env.db, "demo")).questions()}
+        first = next(i for i in items if kinds[i.question_id] == "single")
+        msg = next(m for m in group.chat() if m.message_id == first.message_id)
         toast = await ann.press(msg, "A")
         assert (await toast.wait()).startswith("✍️ Recorded.")
         assert "Answer:" not in toast.text and "Correct" not in toast.text and "Not quite" not in toast.text
-        fill = await env.db.fetchone(
-            """SELECT i.message_id FROM daily_items i JOIN questions q ON q.id = i.question_id
-               WHERE q.kind='fill' ORDER BY i.pos LIMIT 1""")
+        fill = next((i for i in items if kinds[i.question_id] == "fill"), None)
         if fill is not None:
-            fmsg = next(m for m in group.chat() if m.message_id == fill["message_id"])
+            fmsg = next(m for m in group.chat() if m.message_id == fill.message_id)
             await ann.send("不知道", chat=group, reply_to=fmsg)
             dm = await ann.wait_message(lambda m: "Daily quiz in" in (m.text or ""))
             assert "Recorded. The key" in dm.text and "图形处理器" not in dm.text and "Answer:" not in dm.text
-        delivery = await env.db.fetchone("SELECT id, closes_at FROM daily_deliveries")
-        env.clock.set(delivery["closes_at"])
-        await run_job(env, f"daily-close:{delivery['id']}")
+        env.clock.set(quiz.closes_at)
+        await run_job(env, f"daily-close:{quiz.id}")
         close = group.last_message()
         assert close.text.startswith("🔑 Daily quiz")
         assert close.text.count("key withheld") == 5
@@ -227,10 +222,11 @@ async def test_an_exam_on_another_paper_does_not_close_this_papers_review(env):
 
 async def test_a_lead_with_a_running_exam_sees_no_key_of_that_paper(env):
     c = Crafted(env.db)
-    demo = await env.db.scalar("SELECT id FROM papers WHERE slug='demo'")
-    short = await env.db.scalar("SELECT id FROM questions WHERE paper_id=? AND kind='short' AND number=1", (demo,))
-    single = await env.db.scalar("SELECT id FROM questions WHERE paper_id=? AND kind='single' ORDER BY id", (demo,))
-    reference = json.loads(await env.db.scalar("SELECT answer FROM questions WHERE id=?", (short,)))
+    paper = await load_paper(env.db, "demo")
+    demo = paper.id
+    short = next(q.id for q in paper.questions() if q.kind == "short" and q.number == 1)
+    single = (await question_ids(env.db, "demo", "single"))[0]
+    reference = (await get_question(env.db, short)).answer
     await c.user(BOB, "Bob")
     await c.exam(BOB, demo, [(short, 2, 5, 0)], 0, 60)  # a written answer awaiting review
     await dsp.raise_dispute(env.db, question_id=single, user_id=BOB, chat_id=BOB, reason="the key should be B",
@@ -264,9 +260,8 @@ async def test_a_mock_exam_seals_its_questions_not_the_whole_bank(env):
     mock = await attempts.start_attempt(env.db, user_id=ANN, chat_id=ANN, paper_id=None, mode="exam",
                                         now=env.clock.now(), shuffle=False,
                                         blueprint={Kind.single: 2, Kind.truefalse: 2}, seed=5)
-    sheet = {r[0] for r in await env.db.fetchall("SELECT question_id FROM attempt_items WHERE attempt_id=?",
-                                                 (mock.id,))}
+    sheet = {i.question_id for i in (await attempts.load_sheet(env.db, mock.id)).items}
     await ann.send("/daily now")
     await ann.wait_message(lambda m: (m.text or "").startswith("📅 Daily quiz · 1/"))
-    drawn = {r[0] for r in await env.db.fetchall("SELECT question_id FROM daily_items")}
+    drawn = {i.question_id for i in await items_to(env.db, ANN)}
     assert drawn and not drawn & sheet  # both papers still feed the quiz, minus the mock's questions
