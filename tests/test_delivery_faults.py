@@ -15,13 +15,16 @@ import pytest
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 from test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, pending_exam, say
 
-from bot.exam.jobs import arm_deadline, job_name
+from bot.exam.jobs import job_name
 from bot.outbox import JOB, is_permanent, retry_after
 from proctor import outbox
+from proctor.exams import service as attempts
+from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv, attempt_message, rules_card, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import answers_of, the_attempt
 
 
 @pytest.fixture
@@ -44,8 +47,10 @@ def is_card(m) -> bool:
     return "Score:" in (m.text or "")
 
 
-async def outbox_row(env: BotEnv, kind: str, ref: str):
-    return await env.db.fetchone("SELECT state, tries, last_error FROM outbox WHERE kind=? AND ref=?", (kind, ref))
+async def outbox_row(env: BotEnv, kind: str, ref: str) -> tuple[str, int, str | None]:
+    found = await outbox.find(env.db, kind, ref)
+    assert found is not None, f"nothing enqueued as {kind} {ref}"
+    return found.state, found.tries, found.last_error
 
 
 # --- the rules: what is worth retrying ----------------------------------------------------------
@@ -90,16 +95,16 @@ async def test_a_message_leaves_pending_once(db):
 async def test_result_card_failing_at_the_deadline_is_retried_until_delivered(env):
     ann = env.api.user(2101, "Ann", language_code="en")
     await start_exam(env, ann)
-    attempt_id = await env.db.scalar("SELECT id FROM attempts")
+    attempt_id = (await the_attempt(env.db)).id
     env.api.fail("sendMessage", ApiError.server_error(502), chat_id=ann.id)
     env.clock.advance(3600)
-    arm_deadline(env.app, attempt_id, env.clock.now())  # due now, by the moved clock
+    fire_now(env, job_name(attempt_id))  # the deadline job Start armed, run now against the moved clock
     await env.api.wait_for(lambda: any(code == 502 for _, code, _ in env.api.state.errors), what="the 502")
     await env.idle()
     assert not any("Score:" in (m.text or "") for m in ann.chat())
     state, tries, error = await outbox_row(env, "result", str(attempt_id))
     assert (state, tries) == ("pending", 1) and "Bad Gateway" in error
-    assert await env.db.scalar("SELECT status FROM attempts") == "finished"
+    assert (await the_attempt(env.db)).status == AttemptStatus.finished
 
     env.clock.advance(outbox.FIRST_RETRY)
     fire_now(env, JOB)  # the retry job, armed by the failure
@@ -135,7 +140,7 @@ async def test_start_up_with_an_undeliverable_card_starts_and_gives_up_once(env,
     ann = env.api.user(2201, "Ann", language_code="en")
     bob = env.api.user(2202, "Bob", language_code="en")
     await start_exam(env, ann)
-    attempt_id = await env.db.scalar("SELECT id FROM attempts")
+    attempt_id = (await the_attempt(env.db)).id
     await env.stop_app()
     env.clock.advance(3 * 3600)
     env.api.fail("sendMessage", ApiError.chat_not_found(), chat_id=ann.id, times=1000)
@@ -180,7 +185,7 @@ async def test_start_with_a_failing_acknowledgement_still_arms_the_deadline(env)
     await ann.press(rules, "▶️ Start")
     screen = await env.api.wait_for(lambda: attempt_message(ann.chat()), what="attempt message")
     assert screen.text.startswith("Q 1/7")
-    attempt_id = await env.db.scalar("SELECT id FROM attempts WHERE status='running'")
+    attempt_id = (await attempts.running_attempt(env.db, ann.id)).id
     assert env.app.job_queue.get_jobs_by_name(job_name(attempt_id))
 
 
@@ -193,14 +198,14 @@ async def test_yes_finish_with_a_failing_acknowledgement_still_hands_in(env):
     env.api.fail("answerCallbackQuery", ApiError.server_error(502))
     await ann.press(confirm, "Yes, finish")
     await ann.wait_message(is_card, timeout=10)
-    row = await env.db.fetchone("SELECT status, finish_reason FROM attempts")
-    assert tuple(row) == ("finished", "submitted")
+    done = await the_attempt(env.db)
+    assert (done.status, done.finish_reason) == (AttemptStatus.finished, FinishReason.submitted)
 
 
 async def test_resume_and_start_up_rearm_a_lost_deadline_job(env):
     ann = env.api.user(2403, "Ann", language_code="en")
     await start_exam(env, ann)
-    attempt_id = await env.db.scalar("SELECT id FROM attempts")
+    attempt_id = (await the_attempt(env.db)).id
     for job in env.app.job_queue.get_jobs_by_name(job_name(attempt_id)):
         job.schedule_removal()
     assert not env.app.job_queue.get_jobs_by_name(job_name(attempt_id))
@@ -227,8 +232,8 @@ async def test_time_used_after_a_restart_counts_to_the_deadline(env):
     await env.start_app()
     card = await ann.wait_message(is_card, timeout=10)
     assert "Time used: 01:00" in card.text
-    row = await env.db.fetchone("SELECT finished_at - started_at, finished_at = deadline FROM attempts")
-    assert tuple(row) == (60.0, 1)
+    done = await the_attempt(env.db)
+    assert (done.finished_at - done.started_at, done.finished_at == done.deadline) == (60.0, True)
 
 
 # --- the migration keeps what was owed -----------------------------------------------------------
@@ -241,7 +246,7 @@ async def test_migration_moves_unsent_results_to_the_outbox_and_ends_late_hand_i
         if version < 8:
             shutil.copy(path, before / path.name)
     db = await Database.open(tmp_path / "p.db", migrations_dir=before)
-    async with db.write() as conn:
+    async with db.write() as conn:  # the schema itself: rows as release 7 wrote them, migrated
         await conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
         for aid, status, finished, sent in ((1, "finished", 4000.0, 0), (2, "finished", 2000.0, 1),
                                             (3, "cancelled", 1500.0, 0)):
@@ -272,4 +277,4 @@ async def test_a_lost_answer_confirmation_still_moves_to_the_next_question(env):
     screen = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and m.text.startswith("Q 6/7") and m,
                                     what="the next question")
     assert screen is not None
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers WHERE pos=4") == 1
+    assert 4 in await answers_of(env.db)
