@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import sqlite3
+import asyncio
 
 import pytest
 
 from bank.models import Kind, Paper, Question, Section
-from bank.paper_store import save_paper
+from bank.paper_store import load_paper, save_paper
 from bank.question_checks import confirm_key, fill_missing, held_questions
 from bot.cli import main
 from proctor.daily.selection import candidates
 from proctor.exams import service as attempts
+from proctor.people.users import ensure_user
 from proctor.storage.bootstrap import open_database
 from proctor.storage.db import Database
+from proctor.teams import audit
 from tests.harness import BotEnv
 from tests.test_upgrade import RELEASES, load_release
 
@@ -35,22 +37,21 @@ def doubtful_paper(key: str = "AB", explanation: str = DOUBT) -> Paper:
 
 
 async def _ids(db) -> dict[str, int]:
-    rows = await db.fetchall("SELECT q.id, s.position, q.number FROM questions q JOIN sections s ON s.id=q.section_id")
-    return {f"s{r[1]}q{r[2]}": r[0] for r in rows}
+    paper = await load_paper(db, "held", include_retired=True)
+    return {f"s{pos}q{q.number}": q.id for pos, s in enumerate(paper.sections, 1) for q in s.questions}
 
 
 async def _asked(db, user_id: int, **kw) -> set[int]:
     a = await attempts.start_attempt(db, user_id=user_id, chat_id=user_id, now=0, shuffle=True, **kw)
     await attempts.finish_attempt(db, a.id, 1, "cancelled")
-    return {r[0] for r in await db.fetchall("SELECT question_id FROM attempt_items WHERE attempt_id=?", (a.id,))}
+    return {i.question_id for i in (await attempts.load_sheet(db, a.id)).items}
 
 
 async def test_held_questions_are_not_asked_until_a_lead_confirms_the_key(tmp_path):
     db = await Database.open(tmp_path / "p.db")
     try:
         pid = await save_paper(db, doubtful_paper(), 0)
-        async with db.write() as conn:
-            await conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
+        await ensure_user(db, 7, "Ann", None, 0)
         q = await _ids(db)
         held = {h.question_id: h for h in await held_questions(db)}
         assert set(held) == {q["s1q3"], q["s2q1"]}
@@ -66,8 +67,8 @@ async def test_held_questions_are_not_asked_until_a_lead_confirms_the_key(tmp_pa
         assert await confirm_key(db, q["s2q1"], actor=ADMIN, now=5) is True
         assert await confirm_key(db, q["s2q1"], actor=ADMIN, now=6) is False  # once
         assert await confirm_key(db, q["s1q3"], actor=ADMIN, now=6) is False  # a duplicate stays asked once
-        audit = await db.fetchall("SELECT actor_id, action, target FROM audit_log")
-        assert [tuple(r) for r in audit] == [(ADMIN, "confirm_key", f"question {q['s2q1']}")]
+        entries = [(e.actor_id, e.action, e.target) for e in await audit.recent(db)]
+        assert entries == [(ADMIN, "confirm_key", f"question {q['s2q1']}")]
         assert await _asked(db, 7, paper_id=pid, mode="exam") == every - {q["s1q3"]}
         assert q["s2q1"] in {c.id for c in await candidates(db)}
 
@@ -110,11 +111,14 @@ def test_lint_lists_quarantined_questions_and_the_cli_confirms(capsys, tmp_path,
     code, _, err = _run(capsys, "--db", dbfile, "bank", "confirm", "104")
     assert code == 1 and "not held for its key" in err
     assert "(id 104): quarantined" not in _run(capsys, "--db", dbfile, "bank", "lint")[1]
-    conn = sqlite3.connect(dbfile)
-    try:
-        assert conn.execute("SELECT action, target FROM audit_log").fetchall() == [("confirm_key", "question 104")]
-    finally:
-        conn.close()
+    async def logged() -> list[tuple[str, str]]:
+        db = await Database.open(dbfile)
+        try:
+            return [(e.action, e.target) for e in await audit.recent(db)]
+        finally:
+            await db.close()
+
+    assert asyncio.run(logged()) == [("confirm_key", "question 104")]
 
 
 @pytest.fixture
@@ -143,12 +147,12 @@ async def test_bankstats_lists_held_questions_and_an_admin_confirms_with_one_tap
     # a team lead cannot use the admin's button
     refused = await (await lead.press(own, button)).wait()
     assert "lead" in refused.lower()
-    assert await env.db.scalar("SELECT held FROM question_checks WHERE question_id=?", (q["s2q1"],)) == "key"
+    assert {h.question_id: h.held for h in await held_questions(env.db)}.get(q["s2q1"]) == "key"
     assert (await (await admin.press(own, button)).wait()) == f"Key of question #{q['s2q1']} confirmed: it is asked again."
     await env.idle()
-    assert await env.db.scalar("SELECT held FROM question_checks WHERE question_id=?", (q["s2q1"],)) == ""
-    entry = await env.db.fetchone("SELECT actor_id, action FROM audit_log ORDER BY id DESC")
-    assert tuple(entry) == (ADMIN, "confirm_key")
+    assert q["s2q1"] not in {h.question_id for h in await held_questions(env.db)}
+    [entry] = await audit.recent(env.db, limit=1)
+    assert (entry.actor_id, entry.action) == (ADMIN, "confirm_key")
 
 
 async def test_an_upgraded_bank_gets_its_checks_at_start_up(tmp_path):
@@ -157,6 +161,7 @@ async def test_an_upgraded_bank_gets_its_checks_at_start_up(tmp_path):
     load_release(dump, path)
     db = await open_database(path)  # the bot's and the CLI's start-up path
     try:
+        # the schema itself: a checks row for every question the old release stored
         missing = await db.scalar("SELECT COUNT(*) FROM questions q LEFT JOIN question_checks c "
                                   "ON c.question_id = q.id WHERE c.question_id IS NULL")
         assert missing == 0 and await db.scalar("SELECT COUNT(*) FROM question_checks") > 0

@@ -5,8 +5,11 @@ import json
 from bank.importer import import_files, parse_file
 from bank.importer.json_format import dumps, export_papers
 from bank.paper_store import list_papers, load_paper, paper_count
+from proctor.exams import service as attempts
+from proctor.people.users import ensure_user
 from proctor.storage.bootstrap import ensure_default_bank
 from proctor.storage.db import Database
+from tests.reads import answers_in, paper_of_question
 
 SLUG = "002_692116d27c950d45"
 
@@ -49,22 +52,22 @@ async def test_export_keeps_settings_on_a_fresh_import(db, tmp_path, seed_files)
         await other.close()
 
 
-async def add_answer(db, question_id: int) -> None:
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
-        await conn.execute("INSERT INTO attempts (id, user_id, chat_id, mode, title, started_at) "
-                           "VALUES (1, 7, 7, 'practice', 't', 0)")
-        await conn.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
-                           "VALUES (1, 0, ?, 's', 2)", (question_id,))
-        await conn.execute("INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, "
-                           "verdict, answered_at) VALUES (1, 0, ?, '\"D\"', 2, 2, 'correct', 0)", (question_id,))
+async def add_answer(db, paper_id: int, question_id: int) -> tuple[int, int]:
+    """Ann practises the paper and answers the question; returns (attempt id, position)."""
+    await ensure_user(db, 7, "Ann", None, 0)
+    attempt = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=paper_id, mode="practice", now=0,
+                                           shuffle=False)
+    sheet = await attempts.load_sheet(db, attempt.id, positions="all")
+    pos = next(i.pos for i in sheet.items if i.question_id == question_id)
+    await attempts.record_answer(db, sheet, pos, "D", 0, advance=False)
+    return attempt.id, pos
 
 
 async def test_reimport_updates_in_place_and_answers_stay(db, tmp_path, seed_files):
     await import_files(db, seed_files, now=1.0)
     paper = await load_paper(db, SLUG)
     target = paper.sections[0].questions[1]
-    await add_answer(db, target.id)
+    attempt, pos = await add_answer(db, paper.id, target.id)
 
     # the same text, corrected, from another place: same slug, same positions
     src = next(f for f in seed_files if f.stem == SLUG)
@@ -74,23 +77,25 @@ async def test_reimport_updates_in_place_and_answers_stay(db, tmp_path, seed_fil
     await import_files(db, [fixed], now=2.0)
 
     assert await paper_count(db) == 5
-    assert await db.scalar("SELECT COUNT(*) FROM questions") == 230
+    assert len(await paper_of_question(db)) == 230
     again = await load_paper(db, SLUG)
     moved = again.sections[0].questions[1]
     assert moved.id == target.id
     assert moved.stem.startswith("在使用AdamW優化器")
-    row = await db.fetchone("SELECT question_id FROM answers WHERE attempt_id=1")
-    assert row["question_id"] == target.id
+    assert (await answers_in(db, attempt))[pos].question_id == target.id
     assert [q.id for q in again.questions()] == [q.id for q in paper.questions()]
 
 
 async def test_reimport_of_json_export_changes_nothing(db, tmp_path, seed_files):
     await import_files(db, seed_files, now=1.0)
-    ids = await db.fetchall("SELECT id, fingerprint FROM questions ORDER BY id")
+    ids = [(qid, p.slug, q.fingerprint) for qid, p in (await paper_of_question(db)).items()
+           for q in p.questions() if q.id == qid]
+    assert len(ids) == 230
     path = tmp_path / "bank.json"
     path.write_text(await export_text(db), encoding="utf-8")
     await import_files(db, [path], now=2.0)
-    assert await db.fetchall("SELECT id, fingerprint FROM questions ORDER BY id") == ids
+    assert [(qid, p.slug, q.fingerprint) for qid, p in (await paper_of_question(db)).items()
+            for q in p.questions() if q.id == qid] == ids
 
 
 async def test_dropped_question_is_retired_not_deleted(db, tmp_path, seed_files):
@@ -101,8 +106,8 @@ async def test_dropped_question_is_retired_not_deleted(db, tmp_path, seed_files)
     path = tmp_path / "bank.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     await import_files(db, [path], now=2.0)
-    assert await db.scalar("SELECT COUNT(*) FROM questions") == 51
-    assert await db.scalar("SELECT COUNT(*) FROM questions WHERE retired=1") == 1
+    kept = (await load_paper(db, SLUG, include_retired=True)).questions()
+    assert (len(kept), sum(q.retired for q in kept)) == (51, 1)
     paper = await load_paper(db, SLUG)
     assert len(paper.sections[0].questions) == 14
 
@@ -110,4 +115,4 @@ async def test_dropped_question_is_retired_not_deleted(db, tmp_path, seed_files)
 async def test_default_bank_is_imported_once(db):
     assert await ensure_default_bank(db, now=1.0) == 5
     assert await ensure_default_bank(db, now=2.0) == 0
-    assert await db.scalar("SELECT COUNT(*) FROM questions") == 230
+    assert len(await paper_of_question(db)) == 230
