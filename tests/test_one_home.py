@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from bank.paper_settings import set_exam_only, update_settings
-from bank.paper_store import save_paper
+from bank.paper_store import load_paper, save_paper
+from proctor.teams import audit
 from tests.papers_fixture import small_paper
+from tests.reads import question_ids
 
 
 async def test_exam_only_is_written_and_audited_by_one_writer(db):
@@ -13,9 +17,9 @@ async def test_exam_only_is_written_and_audited_by_one_writer(db):
     pid = await save_paper(db, small_paper("demo"), 0.0)
     await set_exam_only(db, pid, True, lead=7, chat_id=None, now=1.0)
     await update_settings(db, "demo", actor=0, now=2.0, exam_only=False)
-    rows = await db.fetchall("SELECT action, target FROM audit_log ORDER BY id")
-    assert [(r["action"], r["target"]) for r in rows] == [("paper_settings", f"paper:{pid}")] * 2
-    assert await db.scalar("SELECT exam_only FROM papers WHERE id=?", (pid,)) == 0
+    entries = [(e.action, e.target) for e in reversed(await audit.recent(db))]
+    assert entries == [("paper_settings", f"paper:{pid}")] * 2
+    assert not (await load_paper(db, pid)).settings.exam_only
 
 
 async def test_one_multiple_choice_policy_lookup_for_exams_and_the_daily_quiz(db):
@@ -25,9 +29,8 @@ async def test_one_multiple_choice_policy_lookup_for_exams_and_the_daily_quiz(db
     from proctor.daily import papers
 
     pid = await save_paper(db, small_paper("demo"), 0.0)
-    async with db.write() as conn:
-        await conn.execute("UPDATE papers SET multi_policy='weighted' WHERE id=?", (pid,))
-    qid = await db.scalar("SELECT id FROM questions WHERE paper_id=? LIMIT 1", (pid,))
+    await update_settings(db, "demo", actor=0, now=1.0, multi_policy="weighted")
+    qid = (await question_ids(db, "demo"))[0]
     by_question = await papers.multi_policy(db, qid)
     assert type(by_question) is MultiPolicy and by_question is MultiPolicy.weighted
     assert await multi_policy(db, paper_id=pid) is MultiPolicy.weighted
@@ -37,13 +40,15 @@ async def test_one_multiple_choice_policy_lookup_for_exams_and_the_daily_quiz(db
 
 async def test_one_streak_reader_reads_a_whole_top_in_two_queries(db):
     """Before: the push's top-10 read two queries per user; the leaderboards had a batched copy."""
+    from proctor.chats import ensure_chat
+    from proctor.daily.delivery import create_delivery
     from proctor.daily.streaks import streak, streaks
 
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO chats (id, type, title, updated_at) VALUES (-5, 'group', 'T', 0)")
-        for i, day in enumerate(["2027-01-13", "2027-01-14", "2027-01-15"]):
-            await conn.execute("INSERT INTO daily_deliveries (id, chat_id, day, status, created_at, closes_at) "
-                               "VALUES (?, -5, ?, 'closed', 0, 0)", (i + 1, day))
+    await save_paper(db, small_paper("demo"), 0.0)
+    qid = (await question_ids(db, "demo"))[0]
+    await ensure_chat(db, -5, "group", "T", 0)
+    for day in (13, 14, 15):  # three quizzes nobody answered
+        await create_delivery(db, -5, date(2027, 1, day), [qid], [""], 0, 0)
     seen: list[str] = []
     await db.conn.set_trace_callback(seen.append)
     try:
@@ -65,9 +70,13 @@ async def test_one_zone_rule_for_the_push_and_the_leaderboards(tmp_path):
     env = BotEnv(tmp_path, timezone="Asia/Shanghai")
     await env.start()
     try:
-        async with env.db.write() as conn:
-            await conn.execute("INSERT INTO chats (id, type, title, timezone, updated_at) "
-                               "VALUES (-7, 'group', 'T', 'Mars/Base', 0), (-8, 'group', 'U', 'Europe/Berlin', 0)")
+        from proctor.chats import ensure_chat, set_timezone
+
+        await ensure_chat(env.db, -7, "group", "T", 0)
+        await ensure_chat(env.db, -8, "group", "U", 0)
+        async with env.db.write() as conn:  # a zone name the tz database no longer knows, and a good one
+            await set_timezone(conn, -7, "Mars/Base", 0)
+            await set_timezone(conn, -8, "Europe/Berlin", 0)
         for chat, expected in ((-7, "Asia/Shanghai"), (-8, "Europe/Berlin")):
             schedule, _ = await push.schedule_for(env.app, chat)
             assert str(schedule.tz) == str(await chat_zone(env.db, chat, "Asia/Shanghai")) == expected
