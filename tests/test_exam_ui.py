@@ -6,9 +6,11 @@ import pytest
 from bank.paper_store import save_paper
 from bot.exam import render
 from proctor.exams import service as attempts
+from proctor.people.users import ensure_user
 from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import answers_in
 
 T0 = 1_800_000_000.0
 
@@ -31,8 +33,7 @@ async def _sheet(env, user_id):
 
 async def _start(db):
     pid = await save_paper(db, small_paper(), T0)
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
+    await ensure_user(db, 7, "Ann", None, 0)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
     sheet = await attempts.load_sheet(db, a.id, positions="all")
     multi = next(i for i in sheet.items if sheet.question(i).kind.value == "multi")
@@ -45,11 +46,11 @@ async def test_ticks_not_submitted_count_at_hand_in(db, reason):
     for letter in "AB":  # the key, ticked, never submitted
         await attempts.toggle_draft(db, a.id, multi.pos, letter)
     _, result = await attempts.finish_attempt(db, a.id, T0 + 60, reason)
-    row = await db.fetchone("SELECT response, verdict, score FROM answers WHERE attempt_id=? AND pos=?",
-                            (a.id, multi.pos))
-    assert (row["response"], row["verdict"], row["score"]) == ('"AB"', "correct", 2.0)
-    assert result.score == 2.0 and await db.scalar("SELECT score FROM attempts WHERE id=?", (a.id,)) == 2.0
-    assert await db.scalar("SELECT draft FROM attempt_items WHERE attempt_id=? AND pos=?", (a.id, multi.pos)) == ""
+    sheet = await attempts.load_sheet(db, a.id)
+    answer = sheet.answers[multi.pos]
+    assert (answer.response, answer.verdict, answer.score) == ("AB", "correct", 2.0)
+    assert result.score == 2.0 and sheet.attempt.score == 2.0
+    assert sheet.items[multi.pos].draft == ""
 
 
 async def test_ticks_changed_after_a_submit_replace_it_and_a_cancel_counts_nothing(db):
@@ -59,9 +60,9 @@ async def test_ticks_changed_after_a_submit_replace_it_and_a_cancel_counts_nothi
     for letter in "AB":
         await attempts.toggle_draft(db, a.id, multi.pos, letter)
     await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")
-    assert await db.scalar("SELECT response FROM answers WHERE attempt_id=?", (a.id,)) == '"AB"'
+    assert [x.response for x in (await answers_in(db, a.id)).values()] == ["AB"]
     await attempts.finish_attempt(db, a.id, T0 + 70, "submitted")  # counted once
-    assert await db.scalar("SELECT COUNT(*) FROM answers WHERE attempt_id=?", (a.id,)) == 1
+    assert len(await answers_in(db, a.id)) == 1
 
 
 # ---- through the bot ------------------------------------------------------------------------------
@@ -210,7 +211,7 @@ async def test_exam_with_a_paper_name_shows_its_rules_card(env):
     await ann.send("/exam nosuch")
     reply = await ann.wait_message()
     assert reply.text.startswith("No paper called “nosuch”")
-    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
+    assert await attempts.attempts_of(env.db) == []
 
 
 async def test_rules_card_says_when_every_attempt_is_used(tmp_path):
