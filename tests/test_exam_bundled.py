@@ -1,8 +1,14 @@
 """A fresh install: the bundled bank is imported on first start, commands are registered, languages work."""
 
+from collections import Counter
+
 import pytest
 
+from bank.models import Paper
+from bank.paper_store import list_papers, paper_count
+from proctor.exams import service as attempts
 from tests.harness import BotEnv, attempt_message
+from tests.reads import the_attempt
 
 
 @pytest.fixture
@@ -13,8 +19,13 @@ async def env(tmp_path):
     await e.close()
 
 
+async def simplified_paper(env) -> Paper:
+    """The bundled paper whose text is in Simplified characters (its slug starts 000)."""
+    return next(p for p in await list_papers(env.db) if p.slug.startswith("000"))
+
+
 async def test_fresh_start_imports_bank_and_registers_commands(env):
-    assert await env.db.scalar("SELECT COUNT(*) FROM papers") == 5
+    assert await paper_count(env.db) == 5
     en = [c["command"] for c in env.api.commands()]
     zh = env.api.commands(language_code="zh")
     for cmd in ("start", "help", "papers", "exam", "practice", "resume", "cancel", "mystats", "lang"):
@@ -48,11 +59,10 @@ async def test_script_preference_converts_question_text(env):
     ann = env.api.user(3003, "Ann", language_code="en")
     await ann.send("/script hant")
     await ann.wait_message()
-    paper_id = await env.db.scalar("SELECT id FROM papers WHERE slug LIKE '000%'")  # a Simplified paper
     from bank.script import to_script
 
     # the chooser shows the title in the chosen script too
-    title = to_script(await env.db.scalar("SELECT title FROM papers WHERE id=?", (paper_id,)), "hant")
+    title = to_script((await simplified_paper(env)).title, "hant")
     await ann.send("/practice")
     chooser = await ann.wait_message(lambda m: title[:60] in m.button_texts)
     await ann.press(chooser, title[:60])
@@ -62,7 +72,7 @@ async def test_script_preference_converts_question_text(env):
 
 async def test_practice_gives_feedback_after_each_answer(env):
     ann = env.api.user(3004, "Ann", language_code="en")
-    title = await env.db.scalar("SELECT title FROM papers WHERE slug LIKE '000%'")
+    title = (await simplified_paper(env)).title
     await ann.send("/practice")
     chooser = await ann.wait_message(lambda m: title[:60] in m.button_texts)
     await ann.press(chooser, title[:60])
@@ -84,11 +94,7 @@ async def test_random_mock_paper_follows_the_blueprint(env):
     await ann.press(card, "▶️ Start")
     msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
     assert msg.text.startswith("Q 1/42")
-    kinds = await env.db.fetchall(
-        "SELECT q.kind, COUNT(*) AS n FROM attempt_items i JOIN questions q ON q.id=i.question_id GROUP BY q.kind")
-    assert {r["kind"]: r["n"] for r in kinds} == {"fill": 10, "single": 10, "multi": 10, "truefalse": 10,
-                                                  "short": 2}
-    flagged = await env.db.scalar(
-        "SELECT COUNT(*) FROM attempt_items i JOIN questions q ON q.id=i.question_id WHERE q.flags != '[]' "
-        "AND (q.flags LIKE '%truncated%' OR q.flags LIKE '%corrupted%')")
-    assert flagged == 0
+    sheet = await attempts.load_sheet(env.db, (await the_attempt(env.db, ann.id)).id, positions="all")
+    asked = [sheet.question(i) for i in sheet.items]
+    assert Counter(q.kind.value for q in asked) == {"fill": 10, "single": 10, "multi": 10, "truefalse": 10, "short": 2}
+    assert [q.id for q in asked if {"truncated", "corrupted"} & set(q.flags)] == []
