@@ -6,13 +6,15 @@ from datetime import date
 
 import pytest
 
-from bank.paper_store import save_paper
+from bank.paper_store import load_paper, save_paper
 from proctor.daily import delivery as dstore
 from proctor.daily import steps as daily
 from proctor.daily import subscriptions as subs
+from proctor.daily.fsrs_cards import known_questions
 from proctor.daily.plan import create_or_resume
 from proctor.exams import service as attempts
 from proctor.exams import steps as exam
+from proctor.people.users import ensure_user
 from tests.papers_fixture import small_paper
 
 T0 = 1_800_000_000.0
@@ -21,8 +23,7 @@ T0 = 1_800_000_000.0
 @pytest.fixture
 async def running(db):
     pid = await save_paper(db, small_paper(), T0)
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
+    await ensure_user(db, 7, "Ann", None, 0)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
     return db, a
 
@@ -49,7 +50,7 @@ async def test_the_other_outcomes(running):
     assert (await exam.take_step(db, a.id, 7, "submit", 2, None, T0)).reason == "empty_draft"
     assert isinstance(await exam.take_step(db, a.id, 7, "typed", None, "  ", T0), exam.Refused)
     assert isinstance(await exam.take_step(db, a.id, 7, "flag", 2, None, a.deadline), exam.Expired)
-    assert await db.scalar("SELECT COUNT(*) FROM answers") == 0  # nothing of it was written
+    assert (await attempts.load_sheet(db, a.id)).answers == {}  # nothing of it was written
     await attempts.finish_attempt(db, a.id, T0 + 5, "submitted")
     assert isinstance(await exam.take_step(db, a.id, 7, "flag", 2, None, T0 + 6), exam.Closed)
 
@@ -58,11 +59,10 @@ async def test_a_daily_step_in_each_state(db):
     await save_paper(db, small_paper(), T0)
     await subs.ensure_chat(db, -100, "supergroup", "Team", T0)
     await subs.ensure_chat(db, 7, "private", "", T0)
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
+    await ensure_user(db, 7, "Ann", None, 0)
     d, _ = await create_or_resume(db, -100, False, date(2027, 1, 15), 5, T0 + 3600, T0)
     items = await dstore.items(db, d.id)
-    kinds = {r[0]: r[1] for r in await db.fetchall("SELECT id, kind FROM questions")}
+    kinds = {q.id: q.kind for q in (await load_paper(db, "demo")).questions()}
     tf = next(i for i in items if kinds[i.question_id] == "truefalse")
     for i in items:
         await dstore.mark_sending(db, d.id, i.pos)
@@ -77,7 +77,7 @@ async def test_a_daily_step_in_each_state(db):
     assert isinstance(first, daily.Recorded) and first.grade.verdict.value == "correct" and not first.sealed
     again = await daily.answer_step(db, d.id, tf.pos, 7, "pick", "t", T0, message=here)
     assert isinstance(again, daily.Answered) and again.earlier.response is False  # the first one counts
-    assert await db.scalar("SELECT COUNT(*) FROM review_cards WHERE user_id=7") == 1
+    assert await known_questions(db, 7) == {tf.question_id}
     assert await dstore.claim_close(db, d.id)
     assert isinstance(await daily.answer_step(db, d.id, tf.pos, 8, "pick", "t", T0, message=here), daily.Closed)
     p, _ = await create_or_resume(db, 7, True, date(2027, 1, 15), 2, T0 + 3600, T0)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from bank.models import Kind, Question
@@ -12,6 +10,7 @@ from bank.typed_answer import typed_response
 from proctor.exams import service as attempts
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import answers_of
 
 
 @pytest.fixture
@@ -42,29 +41,29 @@ async def test_exam_takes_typed_letters_and_true_false_words_and_confirms_them(e
     sheet, item, q = await _current(env, ann.id)
     assert q.kind == Kind.single and "type its letter" in next(m for m in ann.chat() if "Rules" in (m.text or "")).text
     await _type(env, ann, "xyz", "I couldn't read that as an answer")
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 0
+    assert await answers_of(env.db) == {}
     shown = item.shown_letter(q.answer)
     reply = await _type(env, ann, shown.lower(), "Recorded for Q1")
     assert reply.text == f"Recorded for Q1: {shown}"
-    row = await env.db.fetchone("SELECT response, verdict FROM answers WHERE pos=0")
-    assert (json.loads(row["response"]), row["verdict"]) == (q.answer, "correct")
+    first = (await answers_of(env.db))[0]
+    assert (first.response, first.verdict) == (q.answer, "correct")
 
     sheet, item, q = await _current(env, ann.id)  # Q2, single: "选X" with a wrong letter
     wrong = next(c for c in "ABCD" if c != q.answer)
     await _type(env, ann, f"选{item.shown_letter(wrong)}", "Recorded for Q2")
-    assert await env.db.scalar("SELECT verdict FROM answers WHERE pos=1") == "wrong"
+    assert (await answers_of(env.db))[1].verdict == "wrong"
 
     sheet, item, q = await _current(env, ann.id)  # Q3, multi: several shown letters
     assert q.kind == Kind.multi
     typed = ", ".join(item.shown_letter(c) for c in q.answer)
     await _type(env, ann, typed, "Recorded for Q3")
-    assert json.loads(await env.db.scalar("SELECT response FROM answers WHERE pos=2")) == q.answer
+    assert (await answers_of(env.db))[2].response == q.answer
 
     sheet, item, q = await _current(env, ann.id)  # Q4, true/false: a word
     assert q.kind == Kind.truefalse
     reply = await _type(env, ann, "错", "Recorded for Q4")
     assert reply.text == "Recorded for Q4: False"
-    assert await env.db.scalar("SELECT verdict FROM answers WHERE pos=3") == "correct"  # the key is False
+    assert (await answers_of(env.db))[3].verdict == "correct"  # the key is False
     msg = attempt_message(ann.chat())
     assert msg.text.startswith("Q 5/")
 
