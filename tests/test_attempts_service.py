@@ -6,6 +6,7 @@ from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached
 from bank.paper_store import save_paper
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
+from proctor.people.users import ensure_user
 from tests.papers_fixture import small_paper
 
 T0 = 1_800_000_000.0
@@ -14,9 +15,8 @@ T0 = 1_800_000_000.0
 async def _setup(db, **kw):
     paper = small_paper(**kw)
     pid = await save_paper(db, paper, T0)
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
-        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (8, 'Bob', 0)")
+    await ensure_user(db, 7, "Ann", None, 0)
+    await ensure_user(db, 8, "Bob", None, 0)
     return pid
 
 
@@ -34,7 +34,7 @@ async def test_one_running_attempt_per_user(db):
     await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
     with pytest.raises(AlreadyRunning):
         await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    assert await db.scalar("SELECT COUNT(*) FROM attempts") == 1
+    assert len(await attempts.attempts_of(db)) == 1
 
 
 async def test_right_keys_score_full_objective_marks_by_section(db):
@@ -77,8 +77,7 @@ async def test_attempt_limit(db):
     paper = small_paper()
     paper.settings.attempts_allowed = 1
     pid = await save_paper(db, paper, T0)
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
+    await ensure_user(db, 7, "Ann", None, 0)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
     await attempts.finish_attempt(db, a.id, T0 + 1, "submitted")
     with pytest.raises(AttemptLimitReached):

@@ -11,8 +11,11 @@ from urllib.parse import quote
 import pytest
 from test_leads_flow import ALPHA, ANN, BETA, BOB, LEAD_A, LEAD_B, crafted_teams, pending_exam, say
 
+from proctor.people.users import find_prefs
+from proctor.teams import audit
 from tests.desk_helpers import DeskEnv, init_data
 from tests.papers_fixture import small_paper
+from tests.reads import answers_in, question_ids
 
 CHROMIUM = os.environ.get("PROCTOR_TEST_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -99,13 +102,13 @@ async def test_a_lead_signs_in_sees_the_leaderboard_and_reviews_with_the_keyboar
     assert await page.inner_text("#queue-empty") == "Nothing awaits review. 🎉"
     told = await env.api.user(ANN, "Ann").wait_message(lambda m: "was reviewed" in (m.text or ""))
     assert "4/5" in told.text and "Attempt score: 6/7 — final." in told.text
-    assert await env.db.scalar("SELECT score FROM answers WHERE attempt_id=? AND pos=1", (attempt,)) == 4
+    assert (await answers_in(env.db, attempt))[1].score == 4
 
     # the language follows /lang: switching here is the lead's /lang, and the theme stays
     await page.click("#lang-zh")
     await page.wait_for_selector("text=复核队列")
     assert await page.inner_text("header nav a[aria-current=page]") == "复核"
-    assert await env.db.scalar("SELECT language FROM users WHERE id=?", (LEAD_A,)) == "zh"
+    assert (await find_prefs(env.db, LEAD_A)).language == "zh"
     assert await page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(30, 30, 46)"
     assert problems == []  # no script error, no Content-Security-Policy violation
     await context.close()
@@ -136,7 +139,7 @@ async def test_an_admin_retires_a_question_and_it_leaves_the_daily_pool(env, chr
     from proctor.daily.selection import candidates
 
     await crafted_teams(env)
-    qid = await env.db.scalar("SELECT MIN(id) FROM questions WHERE kind='single'")
+    qid = (await question_ids(env.db, "demo", "single"))[0]
     assert qid in {c.id for c in await candidates(env.db)}
     context = await chromium.new_context(viewport={"width": 390, "height": 844})
     page = await context.new_page()
@@ -149,6 +152,6 @@ async def test_an_admin_retires_a_question_and_it_leaves_the_daily_pool(env, chr
     assert await page.inner_text("#notice") == "Question retired: it is never asked again."
     assert (await page.inner_text(f"#q{qid} td.status")).split() == ["retired", "Restore"]
     assert qid not in {c.id for c in await candidates(env.db)}
-    entry = await env.db.fetchone("SELECT actor_id, action, target FROM audit_log")
-    assert tuple(entry) == (ADMIN, "retire", f"question:{qid}")
+    [entry] = await audit.recent(env.db)
+    assert (entry.actor_id, entry.action, entry.target) == (ADMIN, "retire", f"question:{qid}")
     await context.close()

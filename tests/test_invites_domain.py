@@ -10,13 +10,14 @@ import pytest
 
 from bank.errors import InviteOnly
 from bank.paper_settings import update_settings
-from bank.paper_store import save_paper
+from bank.paper_store import load_paper, save_paper
 from bot.cli import main
-from proctor import invites
+from proctor import invites, outbox
 from proctor.exams import service as attempts
 from proctor.invites import InviteStatus as S
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
+from proctor.teams import audit
 from tests.papers_fixture import small_paper
 
 T0 = 1_800_000_000.0
@@ -87,20 +88,20 @@ async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp
         with pytest.raises(invites.Refused):  # past the window
             await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0 + 3600,
                                          shuffle=False, invite_id=inv.id)
-        assert await db.scalar("SELECT COUNT(*) FROM attempts") == 0
+        assert await attempts.attempts_of(db) == []
         a = await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0 + 3599,
                                          shuffle=False, invite_id=inv.id)
         assert a.deadline == T0 + 3599 + 80 * 60
         await attempts.finish_attempt(db, a.id, T0 + 4000, "submitted")
         assert (await invites.get(db, inv.id)).status == S.finished
-        kinds = {r[0]: r[1] for r in await db.fetchall("SELECT kind, chat_id FROM outbox")}
+        kinds = {m.kind: m.chat_id for m in await outbox.due(db, T0 + 4000)}
         assert kinds == {"result": 5, "invite_result": 1}
         with pytest.raises(invites.Refused) as refused:
             await invites.open_link(db, token, user_id=5, username=None, now=T0 + 4000)
         assert refused.value.reason == "used"
         with pytest.raises(invites.IllegalTransition):
             await invites.revoke_invite(db, inv.id, actor=1, now=T0 + 4000)
-        actions = [r[0] for r in await db.fetchall("SELECT action FROM audit_log ORDER BY id")]
+        actions = [e.action for e in reversed(await audit.recent(db))]
         assert actions[-2:] == ["invite_create", "invite_claim"]
         # an intended username: anyone else is told it is someone else's, and claims nothing
         [(named, token2)] = await invites.create(db, paper_id=hire, team=None, lead=1, now=T0, window=3600,
@@ -185,6 +186,6 @@ async def test_invite_only_implies_exam_only_both_ways(tmp_path):
         assert not s.exam_only and not s.invite_only and s.review_option.value == "full"
         await update_settings(db, "hire", actor=0, now=T0, invite_only=True)
         await set_exam_only(db, pid, False, lead=0, chat_id=None, now=T0)  # /examonly off
-        assert await db.scalar("SELECT invite_only FROM papers WHERE id=?", (pid,)) == 0
+        assert not (await load_paper(db, pid)).settings.invite_only
     finally:
         await db.close()
