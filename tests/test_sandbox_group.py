@@ -6,19 +6,21 @@ the last test pipes lines into the real `proctor sandbox` command.
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
 
 import pytest
 
+from bank.paper_store import get_questions
+from proctor.daily import delivery
 from sandbox.fakeapi import FakeBotApi
 from sandbox.session import SANDBOX_GROUP, SANDBOX_USER, cast, handled_by
 from sandbox.terminal import parse_line, terminal_chat
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 from tests.process_helpers import child_env
+from tests.reads import daily_answers, the_delivery
 from tests.test_daily_support import fast, run_job
 
 QUIZ = re.compile(r"^team bot \[#(\d+)\]: 📅 Daily quiz · (\d)/5")
@@ -54,13 +56,14 @@ async def drive(env: BotEnv, *script) -> list[str]:
 
 async def question(env: BotEnv, kind: str):
     """(message id, key as shown) of today's group question of this kind."""
-    row = await env.db.fetchone(
-        """SELECT i.message_id, q.answer, i.option_order FROM daily_items i JOIN questions q ON q.id=i.question_id
-           WHERE q.kind=? AND i.message_id IS NOT NULL ORDER BY i.pos""", (kind,))
-    assert row is not None, f"no {kind} question today"
+    sent = [i for i in await delivery.items(env.db, (await the_delivery(env.db)).id) if i.message_id is not None]
+    keys = await get_questions(env.db, [i.question_id for i in sent])
+    found = [(i, keys[i.question_id].answer) for i in sent if keys[i.question_id].kind == kind]
+    assert found, f"no {kind} question today"
+    item, key = found[0]
     if kind == "fill":
-        return row["message_id"], "、".join(alts[0] for alts in json.loads(row["answer"]))
-    return row["message_id"], row["option_order"].index(row["answer"].strip('"')) + 1
+        return item.message_id, "、".join(alts[0] for alts in key)
+    return item.message_id, item.option_order.index(key) + 1
 
 
 @pytest.mark.parametrize(("line", "who", "in_group", "text"), [
@@ -106,8 +109,7 @@ async def test_the_group_quiz_answered_by_ann_reaches_her_toast_the_count_and_th
     board = next(line for line in printed if line.startswith("team bot [#") and "🏆 Sandbox team" in line)
     assert "Ann" in board and "Bob" not in board
     assert not any(line.startswith("bot:") for line in printed)  # nothing went to your private chat
-    rows = await env.db.fetchall("SELECT user_id, verdict FROM daily_answers")
-    assert [(r["user_id"], r["verdict"]) for r in rows] == [(1002, "correct")]
+    assert [(a.user_id, a.verdict) for a in await daily_answers(env.db)] == [(1002, "correct")]
 
 
 async def test_a_fill_in_reply_is_graded_in_anns_private_chat_and_the_close_posts_keys_and_top(env):
@@ -116,9 +118,9 @@ async def test_a_fill_in_reply_is_graded_in_anns_private_chat_and_the_close_post
         return f"ann: team: reply {message_id} {key}"
 
     async def close_then_bob_is_late() -> str:
-        delivery = await env.db.fetchone("SELECT id, closes_at FROM daily_deliveries")
-        env.clock.set(delivery["closes_at"])
-        await run_job(env, f"daily-close:{delivery['id']}")
+        quiz = await the_delivery(env.db)
+        env.clock.set(quiz.closes_at)
+        await run_job(env, f"daily-close:{quiz.id}")
         message_id, button = await question(env, "single")
         return f"bob: team: {message_id}.{button}"
 

@@ -3,7 +3,6 @@ handled it, the last line's answer is printed before exit, a number on a typed-a
 answer, an unknown `name:` is refused, `/tick` moves the clock, files the bot sends are saved."""
 
 import argparse
-import json
 
 import pytest
 
@@ -17,6 +16,7 @@ from sandbox.session import SANDBOX_USER, cast, handled_by
 from sandbox.terminal import terminal_chat
 from sandbox.tick import parse_duration, tick
 from tests.harness import BotEnv
+from tests.reads import answers_of, the_attempt
 
 
 def sums() -> Paper:
@@ -81,10 +81,10 @@ async def test_a_number_typed_on_a_fill_in_is_the_answer_and_bang_presses_the_bu
     assert "Q 2/2" in out, out  # `!1` pressed button 1 (Next/Skip) on Q1's screen
     db = await Database.open(env.db_path)  # the session stopped the bot at EOF
     try:
-        answers = await db.fetchall("SELECT pos, response FROM answers")
+        answers = await answers_of(db)
     finally:
         await db.close()
-    assert [(r[0], json.loads(r[1])) for r in answers] == [(0, "2")]
+    assert [(pos, a.response) for pos, a in answers.items()] == [(0, "2")]
 
 
 async def test_an_unknown_name_prefix_is_an_error_not_an_answer(env):
@@ -128,8 +128,8 @@ async def test_a_new_session_continues_the_update_and_message_ids_the_database_h
     first_update, next_ids = await _continue_from(env.db_path)
     db = await Database.open(env.db_path)
     try:
-        assert first_update == await db.scalar("SELECT MAX(update_id) FROM processed_updates") + 1
-        screen = await db.scalar("SELECT message_id FROM attempts")
+        assert first_update == env.api.state.updates.last_pushed + 1  # after the last update it was sent
+        screen = (await the_attempt(db)).message_id
     finally:
         await db.close()
     assert next_ids == {you.id: screen + 1}
