@@ -3,8 +3,10 @@
 import pytest
 
 from proctor.exams import service as attempts
+from proctor.exams.states import AttemptStatus
 from tests.harness import BotEnv, attempt_message, rules_card, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import answers_of, the_attempt
 
 
 @pytest.fixture
@@ -77,8 +79,8 @@ async def test_full_paper_with_right_keys_scores_full_objective_marks(env):
     assert "• 判断题: 2/2" in card.text
     assert "• 填空题: 2/2" in card.text
     assert "awaiting review" in card.text  # the written answer is provisional
-    row = await env.db.fetchone("SELECT status, score, max_score FROM attempts")
-    assert row["status"] == "finished" and row["max_score"] == 15
+    done = await the_attempt(env.db)
+    assert done.status == AttemptStatus.finished and done.max_score == 15
 
 
 async def test_wrong_answers_score_accordingly_and_review_shows_keys(env):
@@ -112,8 +114,7 @@ async def test_typed_fullwidth_and_traditional_answers_are_graded(env):
     await ann.send("低秩近似，量化低秩近似")  # full-width comma as the blank separator
     await ann.wait_message(lambda m: "Recorded for Q" in (m.text or "") and "量化" in m.text)
     await env.idle()
-    rows = await env.db.fetchall("SELECT verdict, score FROM answers ORDER BY pos")
-    assert [r["verdict"] for r in rows] == ["correct", "correct"]
+    assert [a.verdict for _, a in sorted((await answers_of(env.db)).items())] == ["correct", "correct"]
 
 
 async def test_group_exam_redirects_to_private_chat(env):
@@ -123,7 +124,7 @@ async def test_group_exam_redirects_to_private_chat(env):
     reply = await env.api.wait_for(lambda: group.last_message())
     assert "private chat" in reply.text
     assert reply.buttons[0][0].url == "https://t.me/proctor_bot"
-    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 0
+    assert await attempts.attempts_of(env.db) == []
 
 
 async def test_exam_only_paper_is_offered_for_exams_but_never_for_practice(tmp_path):

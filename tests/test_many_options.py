@@ -13,6 +13,7 @@ from bot.exam import callbacks as exam_cb
 from bot.letter_rows import ROW_MAX, letter_rows
 from proctor.exams import service as attempts
 from tests.harness import BotEnv, attempt_message, start_exam
+from tests.reads import answers_of, daily_answers, items_to
 from tests.test_daily_support import GROUP, fast, questions
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
@@ -94,8 +95,8 @@ async def test_twelve_options_in_an_exam_and_in_practice(tmp_path, mode):
             await env.idle()
         else:
             await _answer_both(env, ann, paper.title)
-        rows = await env.db.fetchall("SELECT pos, response, verdict FROM answers ORDER BY pos")
-        assert [(r["pos"], r["verdict"]) for r in rows] == [(0, "correct"), (1, "correct")]
+        assert [(pos, a.verdict) for pos, a in sorted((await answers_of(env.db)).items())] == [
+            (0, "correct"), (1, "correct")]
     finally:
         await env.close()
 
@@ -115,15 +116,13 @@ async def test_twelve_options_in_a_group_daily_quiz(tmp_path):
         single = next(m for m in questions(group.chat()) if "twelfth" in m.text)
         multi = next(m for m in questions(group.chat()) if "Which two" in m.text)
         assert all(len(row) <= ROW_MAX for row in single.buttons + multi.buttons)
-        rows = await env.db.fetchall("SELECT option_order FROM daily_items")
-        order = rows[0]["option_order"]
+        order = (await items_to(env.db, GROUP))[0].option_order
         ann = env.api.user(11, "Ann")
         group.add_members(11)
         shown_l = LETTERS[order.index("L")] if order else "L"
         toast = await ann.press(single, shown_l)
         assert (await toast.wait()).startswith("✅ Correct!")
-        rows = await env.db.fetchall("SELECT verdict FROM daily_answers")
-        assert [r["verdict"] for r in rows] == ["correct"]
+        assert [a.verdict for a in await daily_answers(env.db)] == ["correct"]
     finally:
         await env.close()
 

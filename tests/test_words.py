@@ -7,8 +7,10 @@ import pytest
 
 from bank.script import to_script
 from proctor.exams import service as attempts
+from proctor.teams.candidate import raised_disputes
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import the_attempt
 from tests.test_exam_flow import _answer_current, _sheet
 
 TITLE = "梯度累积试卷"
@@ -72,8 +74,7 @@ async def test_script_hant_converts_titles_sections_keys_and_explanations(env):
 async def test_review_pages_show_the_id_dispute_takes(env):
     ann = env.api.user(2002, "Ann", language_code="en")
     card = await _hand_in_wrong(env, ann, TITLE)
-    running = await env.db.fetchone("SELECT id FROM attempts WHERE user_id=?", (ann.id,))
-    sheet = await attempts.load_sheet(env.db, running["id"], positions="all")
+    sheet = await attempts.load_sheet(env.db, (await the_attempt(env.db, ann.id)).id, positions="all")
     sheet_positions = {i.pos: i.question_id for i in sheet.items}
     await ann.press(card, "Review wrong answers")
     page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/"))
@@ -84,8 +85,7 @@ async def test_review_pages_show_the_id_dispute_takes(env):
     await ann.send(f"/dispute {qid} the key looks wrong")
     ok = await ann.wait_message(lambda m: "dispute #" in (m.text or ""))
     assert f"question #{qid}" in ok.text
-    row = await env.db.fetchone("SELECT question_id FROM disputes WHERE user_id=?", (ann.id,))
-    assert row["question_id"] == qid
+    assert [d.question_id for d in await raised_disputes(env.db, ann.id)] == [qid]
 
 
 async def test_practice_is_not_an_exam_and_counts_are_plural(env):
