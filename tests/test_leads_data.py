@@ -88,19 +88,19 @@ class Crafted:
 
     async def exam(self, uid: int, paper_id: int, items: list[tuple[int, float, float, int]],
                    started: float, finished: float, status: str = "finished",
-                   responses: list[object] | None = None) -> int:
-        """A finished exam; items are (question id, score, max, final); each answer is its
-        `responses` entry ("my answer <pos>" by default)."""
+                   responses: list[object] | None = None, title: str = "Paper", section: str = "s") -> int:
+        """A finished exam titled `title`; items are (question id, score, max, final), all in `section`;
+        each answer is its `responses` entry ("my answer <pos>" by default)."""
         async with self.db.write() as c:
             cur = await c.execute(
                 "INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, status, started_at, "
-                "finished_at, score, max_score) VALUES (?,?,?, 'exam', 'Paper', ?,?,?,?,?) RETURNING id",
-                (uid, uid, paper_id, status, started, finished, sum(i[1] for i in items),
+                "finished_at, score, max_score) VALUES (?,?,?, 'exam', ?, ?,?,?,?,?) RETURNING id",
+                (uid, uid, paper_id, title, status, started, finished, sum(i[1] for i in items),
                  sum(i[2] for i in items)))
             aid = (await cur.fetchone())[0]
             for pos, (qid, score, mx, final) in enumerate(items):
                 await c.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
-                                "VALUES (?,?,?,'s',?)", (aid, pos, qid, mx))
+                                "VALUES (?,?,?,?,?)", (aid, pos, qid, section, mx))
                 verdict = "needs_review" if not final else ("correct" if score >= mx else "wrong")
                 await c.execute(
                     "INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, "

@@ -117,7 +117,7 @@ async def test_digest_schedule_job_posts_once_a_week_and_survives_restarts(env):
     await env.idle()
     assert len(digests(env)) == 1
     assert "Participation: 0 of 1 member answered" in digests(env)[0].text
-    assert await env.db.scalar("SELECT last_week FROM digest_schedules") == "2027-W02"
+    assert (await dg.get_schedule(env.db, ALPHA)).last_week == "2027-W02"
     [job] = live_jobs(env)  # re-armed for next Friday, one job
     assert abs(job.next_t.timestamp() - time.time() - (7 * 86400 - 60)) < 60
     await job.run(env.app)  # fired twice: still one digest this week
@@ -131,7 +131,7 @@ async def test_digest_schedule_job_posts_once_a_week_and_survives_restarts(env):
     await env.restart()
     await env.idle()
     assert len(digests(env)) == 2
-    assert await env.db.scalar("SELECT last_week FROM digest_schedules") == "2027-W03"
+    assert (await dg.get_schedule(env.db, ALPHA)).last_week == "2027-W03"
     # down across a week boundary: last week's digest is skipped, the next one is scheduled
     await env.stop_app()
     env.clock.set(at(UTC, 2027, 2, 1, 10))  # Monday; Friday 29 January was missed

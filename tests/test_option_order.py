@@ -8,8 +8,10 @@ import re
 import pytest
 
 from bank.option_order import OptionOrder, analyse_options, letter_refs, pinned_options
+from bank.paper_store import list_papers
 from proctor.exams import service as attempts
 from tests.harness import BotEnv, attempt_message, start_exam
+from tests.reads import items_to
 
 ALL_OF_ABOVE = ("以上都是", "以上都不是", "以上均", "都不对", "All of the above", "None of the above")
 _OPTION_LINE = re.compile(r"^([A-H])\. (.*)$", re.M)
@@ -81,12 +83,12 @@ def _check_page(text: str, stats: dict) -> None:
 
 
 async def test_every_bundled_paper_shuffled_keeps_letters_and_all_of_the_above(env):
-    papers = await env.db.fetchall("SELECT id, title FROM papers ORDER BY id")
+    papers = await list_papers(env.db)
     assert len(papers) == 5
     stats = {"pinned": 0, "refs": 0, "moved": 0}
     for n, paper in enumerate(papers):
         user = env.api.user(4100 + n, f"U{n}", language_code="en")
-        await start_exam(env, user, paper["title"][:60])
+        await start_exam(env, user, paper.title[:60])
         running = await attempts.running_attempt(env.db, user.id)
         sheet = await attempts.load_sheet(env.db, running.id, positions="all")
         stats["moved"] += sum(1 for i in sheet.items if i.option_order and i.option_order != "".join(sorted(i.option_order)))
@@ -165,5 +167,5 @@ async def test_practice_and_daily_feedback_name_the_shown_letters(lettered):
     await bob.send("A")
     await env.api.wait_for(lambda: "💡" in first.text, what="the feedback under the question")
     _check_feedback(first.text)
-    orders = await env.db.fetchall("SELECT option_order FROM daily_items")
-    assert all(r[0][4] == "E" for r in orders) and any(r[0][:4] != "ABCD" for r in orders)
+    orders = [i.option_order for i in await items_to(env.db, bob.id)]
+    assert all(o[4] == "E" for o in orders) and any(o[:4] != "ABCD" for o in orders)

@@ -5,6 +5,7 @@ from zoneinfo import ZoneInfo
 
 from test_leads_data import Crafted
 
+from proctor.exams.service import MOCK_TITLE
 from proctor.teams.leaderboard import board, period_bounds
 from proctor.teams.reports import team_rows
 
@@ -17,10 +18,7 @@ async def test_columns_are_titles_for_every_section_and_the_mock_paper(db):
     await c.roster(ALPHA, 1, 2)
     pid, qs = await c.paper(sections=(("single", 2), ("short", 1)), points=(1.0, 5.0))
     await c.exam(1, pid, [(qs[0][0], 1, 1, 1), (qs[0][1], 0, 1, 1)], 100, 200)  # the short section unanswered
-    mock = await c.exam(2, None, [(qs[0][0], 1, 1, 1)], 100, 200)
-    async with db.write() as conn:
-        await conn.execute("UPDATE attempts SET title='Mock paper · 模拟卷' WHERE id=?", (mock,))
-        await conn.execute("UPDATE attempt_items SET section='单项选择题' WHERE attempt_id=?", (mock,))
+    await c.exam(2, None, [(qs[0][0], 1, 1, 1)], 100, 200, title=MOCK_TITLE, section="单项选择题")
     await c.daily(ALPHA, "1970-01-01", [qs[0][0]], [(1, 0, 1, 150)])
     period = period_bounds("all", 1000, ZoneInfo("UTC"))
     columns, rows = await team_rows(db, ALPHA, period)
