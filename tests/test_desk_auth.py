@@ -75,7 +75,7 @@ async def test_a_replayed_init_data_is_refused_even_after_a_restart(tmp_path):
     await db.close()
     db = await Database.open(tmp_path / "p.db")
     assert not await desk_tokens.spend_once(db, data.hash, 10, NOW + 60, NOW + 3600)
-    # only a digest is stored, never the signature itself
+    # the schema itself: only a digest is stored, never the signature
     assert await db.scalar("SELECT COUNT(*) FROM desk_tokens WHERE digest=?", (data.hash,)) == 0
     await db.close()
 
@@ -84,7 +84,7 @@ async def test_login_links_work_once_for_ten_minutes_and_survive_a_restart(tmp_p
     db = await Database.open(tmp_path / "p.db")
     token = await desk_tokens.issue_link(db, 10, NOW)
     late = await desk_tokens.issue_link(db, 20, NOW)
-    stored = [r[0] for r in await db.fetchall("SELECT digest FROM desk_tokens")]
+    stored = [r[0] for r in await db.fetchall("SELECT digest FROM desk_tokens")]  # the schema: digests only
     assert token not in stored and late not in stored
     await db.close()
     db = await Database.open(tmp_path / "p.db")

@@ -128,8 +128,9 @@ async def test_a_stored_attempt_closes_once(db):
     from tests.papers_fixture import small_paper
 
     pid = await save_paper(db, small_paper("demo"), 0.0)
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
+    from proctor.people.users import ensure_user
+
+    await ensure_user(db, 7, "Ann", None, 0)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=1.0, shuffle=False)
     assert a.status == A.running and a.mode == exams.AttemptMode.exam
     done = await attempts.finish_attempt(db, a.id, 2.0, "submitted")

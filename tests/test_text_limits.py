@@ -7,6 +7,7 @@ from bot.text_limits import MAX_ECHO, MAX_TEXT, TELEGRAM_TEXT, clip, utf16_len
 from proctor.exams import service as attempts
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import answers_in
 
 EMOJI = "😀"  # U+1F600: one character, two UTF-16 units
 
@@ -68,7 +69,7 @@ async def test_all_emoji_answer_of_max_length_keeps_the_question_screen(env):
     assert echo.startswith(EMOJI * 100) and "…" in echo and utf16_len(echo.split("…")[0]) <= MAX_ECHO
     assert utf16_len(screen.text) <= TELEGRAM_TEXT
     assert env.api.errors == []
-    stored = await env.db.scalar("SELECT response FROM answers WHERE attempt_id=? AND pos=?", (running.id, fill_pos))
+    stored = (await answers_in(env.db, running.id))[fill_pos].response
     assert EMOJI * 2048 in stored  # the answer itself is kept whole; only its echo is clipped
 
 
