@@ -1,10 +1,15 @@
-"""Crafted data for the leads tests: rows inserted straight into a migrated database."""
+"""Crafted data for the leads tests: people, groups and papers through the domain's writers; rosters,
+quizzes and exams with chosen scores and times as rows (the writers would grade and time them)."""
 
 from __future__ import annotations
 
 import itertools
 import json
 
+from bank.models import Kind, Paper, Question, Section
+from bank.paper_store import load_paper, save_paper
+from proctor.chats import chat_title, ensure_chat, note_member, set_timezone
+from proctor.people.users import ensure_user, find_prefs
 from proctor.storage.db import Database
 
 _ids = itertools.count(1000)
@@ -17,27 +22,28 @@ class Crafted:
         self.db = db
 
     async def user(self, uid: int, name: str = "") -> int:
-        async with self.db.write() as c:
-            await c.execute("INSERT OR IGNORE INTO users (id, first_name, created_at) VALUES (?,?,0)",
-                            (uid, name or f"u{uid}"))
+        """The user, named `name` (u<id> by default) if they are new; a known user keeps their name."""
+        if await find_prefs(self.db, uid) is None:
+            await ensure_user(self.db, uid, name or f"u{uid}", None, 0)
         return uid
 
     async def group(self, chat_id: int, title: str = "team", tz: str | None = None,
                     members: tuple[int, ...] = ()) -> int:
-        async with self.db.write() as c:
-            await c.execute("INSERT OR IGNORE INTO chats (id, type, title, timezone, updated_at) "
-                            "VALUES (?, 'supergroup', ?, ?, 0)", (chat_id, title, tz))
+        if not await chat_title(self.db, chat_id):  # a known chat keeps its title and zone
+            await ensure_chat(self.db, chat_id, "supergroup", title, 0)
+            if tz is not None:
+                async with self.db.write() as conn:
+                    await set_timezone(conn, chat_id, tz, 0)
         for uid in members:
             await self.member(chat_id, uid)
         return chat_id
 
     async def member(self, chat_id: int, uid: int) -> None:
         await self.user(uid)
-        async with self.db.write() as c:
-            await c.execute("INSERT OR IGNORE INTO chat_members VALUES (?,?,0,0)", (chat_id, uid))
+        await note_member(self.db, chat_id, uid, 0)
 
     async def roster(self, chat_id: int, *uids: int, status: str = "member") -> None:
-        """Put users on the group's team roster (what a lead's /team add does)."""
+        """Put users on the group's team roster (what a lead's /team add does, without its audit entry)."""
         for uid in uids:
             await self.user(uid)
             async with self.db.write() as c:
@@ -47,25 +53,15 @@ class Crafted:
     async def paper(self, slug: str = "ops", sections=(("single", 4), ("short", 2)),
                     points=(1.0, 5.0)) -> tuple[int, list[list[int]]]:
         """A paper with sections of `n` questions each; returns (paper id, question ids by section)."""
-        async with self.db.write() as c:
-            cur = await c.execute("INSERT INTO papers (slug, title, imported_at) VALUES (?,?,0) RETURNING id",
-                                  (slug, f"Paper {slug}"))
-            pid = (await cur.fetchone())[0]
-            out = []
-            for pos, ((kind, n), pts) in enumerate(zip(sections, points, strict=True), start=1):
-                cur = await c.execute("INSERT INTO sections (paper_id, position, kind, title) "
-                                      "VALUES (?,?,?,?) RETURNING id", (pid, pos, kind, f"{kind} part"))
-                sid = (await cur.fetchone())[0]
-                qids = []
-                for num in range(1, n + 1):
-                    answer = json.dumps("A" if kind == "single" else f"reference answer {num}")
-                    cur = await c.execute(
-                        "INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem, "
-                        "answer, points) VALUES (?,?,?,?,?,?,?,?) RETURNING id",
-                        (f"{slug}-{pos}-{num}", pid, sid, num, kind, f"Question {num} of {kind}", answer, pts))
-                    qids.append((await cur.fetchone())[0])
-                out.append(qids)
-        return pid, out
+        paper = Paper(slug=slug, title=f"Paper {slug}", sections=[
+            Section(kind=Kind(kind), title=f"{kind} part", questions=[
+                Question(number=num, kind=Kind(kind), stem=f"Question {num} of {kind}", points=pts,
+                         answer="A" if kind == "single" else f"reference answer {num}")
+                for num in range(1, n + 1)])
+            for (kind, n), pts in zip(sections, points, strict=True)])
+        pid = await save_paper(self.db, paper, 0)
+        saved = await load_paper(self.db, pid, include_retired=True)
+        return pid, [[q.id for q in s.questions if q.id is not None] for s in saved.sections]
 
     async def daily(self, chat_id: int, day: str, qids: list[int],
                     answers: list[tuple[int, int, float, float]], response: object = "A") -> int:

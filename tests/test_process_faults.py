@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from bank.paper_store import list_papers
 from proctor.exams.service import start_attempt
 from proctor.people.users import ensure_user
 from proctor.storage.bootstrap import ensure_default_bank
@@ -19,7 +20,7 @@ async def _expired_exams(db_path: Path, users: list[tuple[int, str]]) -> None:
     db = await Database.open(db_path)
     try:
         await ensure_default_bank(db, started)
-        paper_id = await db.scalar("SELECT MIN(id) FROM papers")
+        paper_id = (await list_papers(db))[0].id
         for user_id, name in users:
             await ensure_user(db, user_id, name, None, started)
             await start_attempt(db, user_id=user_id, chat_id=user_id, paper_id=paper_id, mode="exam",
