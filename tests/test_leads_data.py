@@ -86,7 +86,7 @@ class Crafted:
                    started: float, finished: float, status: str = "finished",
                    responses: list[object] | None = None, title: str = "Paper", section: str = "s") -> int:
         """A finished exam titled `title`; items are (question id, score, max, final), all in `section`;
-        each answer is its `responses` entry ("my answer <pos>" by default)."""
+        each answer is its `responses` entry ("my answer <pos>" by default; None: left unanswered)."""
         async with self.db.write() as c:
             cur = await c.execute(
                 "INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, status, started_at, "
@@ -98,6 +98,8 @@ class Crafted:
                 await c.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
                                 "VALUES (?,?,?,?,?)", (aid, pos, qid, section, mx))
                 verdict = "needs_review" if not final else ("correct" if score >= mx else "wrong")
+                if responses and responses[pos] is None:
+                    continue  # left unanswered
                 await c.execute(
                     "INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, "
                     "final, answered_at) VALUES (?,?,?,?,?,?,?,?,?)",

@@ -97,12 +97,12 @@ async def test_paper_leaderboard_best_exam_and_time(env):
     assert "don't know a paper" in unknown.text
 
 
-async def pending_exam(env, c):
+async def pending_exam(env, c, responses=None):
     """Ann finished the demo paper; her written answer (5 points) awaits review at 2 points."""
     pid = await paper_id(env.db, "demo")
     short = (await question_ids(env.db, "demo", "short"))[0]
     q = await questions(env)
-    return await c.exam(ANN, pid, [(q[0], 2, 2, 1), (short, 2, 5, 0)], T0, T0 + 600)
+    return await c.exam(ANN, pid, [(q[0], 2, 2, 1), (short, 2, 5, 0)], T0, T0 + 600, responses=responses)
 
 
 async def test_review_makes_the_score_final_and_updates_results(env):
