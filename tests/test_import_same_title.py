@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
@@ -11,11 +12,25 @@ import pytest
 
 from bank.errors import ImportFailed
 from bank.importer import import_files
-from bank.paper_store import paper_count
-from tests.process_helpers import child_env, db_rows
+from bank.models import Paper
+from bank.paper_store import list_papers, load_paper, paper_count
+from proctor.storage.db import Database
+from tests.process_helpers import child_env
 
 REPO = Path(__file__).resolve().parents[1]
 SEED = REPO / "bank" / "seeds" / "001_c9ee6912cd06a1b6.txt"
+
+
+def stored(tmp_path: Path) -> list[Paper]:
+    """The papers the `proctor` child wrote (read after it exited), retired questions too."""
+    async def read() -> list[Paper]:
+        db = await Database.open(tmp_path / "p.db")
+        try:
+            return [await load_paper(db, p.id, include_retired=True) for p in await list_papers(db)]
+        finally:
+            await db.close()
+
+    return asyncio.run(read())
 
 
 def proctor(tmp_path: Path, *args: str) -> tuple[int, str, str]:
@@ -34,7 +49,8 @@ def truncated_copy(tmp_path: Path, name: str = "copy.txt") -> Path:
 def test_truncated_copy_is_refused_naming_the_paper_then_imported_with_as_new(tmp_path):
     code, out, err = proctor(tmp_path, "import", str(SEED))
     assert code == 0, err
-    [(paper_id, title)] = [tuple(r) for r in db_rows(tmp_path / "p.db", "SELECT id, title FROM papers")]
+    [paper] = stored(tmp_path)
+    paper_id, title = paper.id, paper.title
     copy = truncated_copy(tmp_path)
 
     code, out, err = proctor(tmp_path, "import", str(copy))
@@ -42,21 +58,21 @@ def test_truncated_copy_is_refused_naming_the_paper_then_imported_with_as_new(tm
     [line] = err.strip().splitlines()
     assert line.startswith(f"proctor: {copy}: paper copy: paper 001_c9ee6912cd06a1b6 (#{paper_id}")
     assert title in line and "--as-new" in line and "Traceback" not in err
-    assert len(db_rows(tmp_path / "p.db", "SELECT id FROM papers")) == 1
+    assert len(stored(tmp_path)) == 1
 
     code, out, err = proctor(tmp_path, "import", "--as-new", str(copy))
     assert code == 0, err
-    assert [r["slug"] for r in db_rows(tmp_path / "p.db", "SELECT slug FROM papers ORDER BY id")] == [
+    assert [p.slug for p in stored(tmp_path)] == [
         "001_c9ee6912cd06a1b6", "copy"]
 
 
 def test_reimport_of_the_same_file_updates_in_place(tmp_path):
     assert proctor(tmp_path, "import", str(SEED))[0] == 0
-    before = [tuple(r) for r in db_rows(tmp_path / "p.db", "SELECT id, fingerprint FROM questions ORDER BY id")]
+    before = [(q.id, q.fingerprint) for p in stored(tmp_path) for q in p.questions()]
     code, out, err = proctor(tmp_path, "import", str(SEED))
     assert code == 0, err
-    assert len(db_rows(tmp_path / "p.db", "SELECT id FROM papers")) == 1
-    assert [tuple(r) for r in db_rows(tmp_path / "p.db", "SELECT id, fingerprint FROM questions ORDER BY id")] == before
+    assert len(stored(tmp_path)) == 1
+    assert [(q.id, q.fingerprint) for p in stored(tmp_path) for q in p.questions()] == before
 
 
 async def test_two_files_with_one_title_in_one_import_write_nothing(db, tmp_path):
