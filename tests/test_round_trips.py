@@ -77,18 +77,18 @@ async def test_a_daily_group_step_costs_few_round_trips(tmp_path):
             await user.wait_message()
         await env.idle()
         trips = RoundTrips(env.app)
-        msg, row = await _question_of_kind(env, group, "single")
+        msg, _, _ = await _question_of_kind(env, group, "single")
         for user in (ann, bob, ann):  # Ann's second tap: "already answered"
             await (await user.press(msg, "A")).wait()
             await env.idle()
-        msg, row = await _question_of_kind(env, group, "multi")
-        order = row["option_order"]
+        msg, item, _ = await _question_of_kind(env, group, "multi")
+        order = item.option_order
         for c in "AB":
             await (await ann.press(msg, "ABCD"[order.index(c)])).wait()
             await env.idle()
         await (await ann.press(msg, "✅ Submit")).wait()
         await env.idle()
-        msg, row = await _question_of_kind(env, group, "fill")
+        msg, _, _ = await _question_of_kind(env, group, "fill")
         await bob.send("不知道", chat=group, reply_to=msg)
         await bob.wait_message(lambda m: "Daily quiz in Team" in m.text)
         await env.idle()
