@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bank.errors import NotFound
 from bank.question_checks import refresh_paper
-from bank.store import Store, record_audit
+from bank.store import Store, one_row, record_audit
 
 MIN_RESPONSES = 10  # fewer: no discrimination index
 GROUP_SHARE = 0.27
@@ -101,7 +101,7 @@ async def set_retired(db: Store, question_id: int, retired: bool, *, lead: int,
                            action="retire" if retired else "restore", target=f"question:{question_id}")
         # retiring the first of two same-stem questions lets the repeat be asked (bank/question_checks.py)
         cur = await conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
-        await refresh_paper(conn, (await cur.fetchone())[0])
+        await refresh_paper(conn, one_row(await cur.fetchone())[0])
 
 
 async def find_paper(db: Store, key: str) -> tuple[int, str, str]:

@@ -100,7 +100,7 @@ def lint(papers: list[Paper]) -> list[LintItem]:
     return items
 
 
-def _check_items(q: Question, at: tuple) -> list[LintItem]:
+def _check_items(q: Question, at: tuple[str, int, int, int | None]) -> list[LintItem]:
     """What the import stored about the question (bank/question_checks.py): held, pinned, letters."""
     out = []
     if q.held == "key":
@@ -120,13 +120,14 @@ def _check_items(q: Question, at: tuple) -> list[LintItem]:
 
 
 def _flag_message(flag: str) -> str:
-    return {
+    messages: dict[str, str] = {
         Flag.truncated: "cut off at the end of the file; never asked",
         Flag.corrupted: "garbled characters that could not be repaired; never asked",
         Flag.repaired: "garbled characters were repaired",
         Flag.no_answer: "no key; never asked",
         Flag.no_explanation: "its section explains other questions but not this one",
-    }.get(flag, flag)
+    }
+    return messages.get(flag, flag)
 
 
 def normalise_stem(stem: str) -> str:

@@ -20,7 +20,7 @@ class Kind(StrEnum):
     matching = "matching"  # pairs; answer [[left, right], ...], a blank left is a distractor
 
 
-OBJECTIVE = frozenset({Kind.fill, Kind.single, Kind.multi, Kind.truefalse})
+OBJECTIVE = frozenset({Kind.fill, Kind.single, Kind.multi, Kind.truefalse, Kind.numerical, Kind.matching})
 SUBJECTIVE = frozenset({Kind.short, Kind.discussion, Kind.case})
 CHOICE = frozenset({Kind.single, Kind.multi})
 
@@ -34,8 +34,6 @@ class Flag(StrEnum):
 
 
 UNASKABLE = frozenset({Flag.truncated, Flag.corrupted, Flag.no_answer})
-# Kinds the bank stores and grades but the bot cannot ask yet: held out of exams, practice and daily.
-NOT_ASKED_YET = frozenset({Kind.numerical, Kind.matching})
 
 
 class MultiPolicy(StrEnum):
@@ -98,8 +96,7 @@ class Question(BaseModel):
 
     @property
     def askable(self) -> bool:
-        return (not self.retired and not self.held and not (set(self.flags) & UNASKABLE)
-                and self.kind not in NOT_ASKED_YET)
+        return not self.retired and not self.held and not (set(self.flags) & UNASKABLE)
 
     @property
     def fingerprint(self) -> str:

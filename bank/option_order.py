@@ -121,7 +121,8 @@ class OptionOrder:
     def stored_letters(self, shown: str) -> str | None:
         """Shown letters ("BD") as sorted stored letters; None if one was not shown."""
         out = [self.stored(c) for c in shown]
-        return None if any(c is None for c in out) else "".join(sorted(out))
+        known = [c for c in out if c is not None]
+        return None if len(known) != len(out) else "".join(sorted(known))
 
     def rows(self, options: list[str]) -> list[tuple[str, str]]:
         """(shown letter, option text with its letter references rewritten) in shown order."""

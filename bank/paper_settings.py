@@ -4,6 +4,7 @@ invite-only and what a candidate sees at the end (review)."""
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from bank.errors import BankError, NotFound
 from bank.item_stats import find_paper
@@ -24,8 +25,9 @@ _COLUMNS = {
 }
 
 
-def _check(changes: dict) -> dict:
-    out = {}
+def _check(changes: dict[str, Any]) -> dict[str, Any]:
+    """The changes as stored (the values as a command line or a form gave them: checked here)."""
+    out: dict[str, Any] = {}
     for name, value in changes.items():
         if name not in _COLUMNS:
             raise BadSetting(f"unknown setting {name!r}")
@@ -60,7 +62,8 @@ def _check(changes: dict) -> dict:
     return out
 
 
-async def update_settings(db: Store, paper_key: str, *, actor: int, now: float, **changes) -> PaperSettings:
+async def update_settings(db: Store, paper_key: str, *, actor: int, now: float,
+                          **changes: Any) -> PaperSettings:
     """Change some of a paper's settings in one audited transaction; returns them all.
 
     Raises NotFound for an unknown paper and BadSetting for a value out of range.
@@ -71,7 +74,7 @@ async def update_settings(db: Store, paper_key: str, *, actor: int, now: float, 
 
 
 async def write_settings(db: Store, paper_id: int, *, actor: int, chat_id: int | None, now: float,
-                         **changes) -> None:
+                         **changes: Any) -> None:
     """THE writer of a paper's settings (`proctor bank set`, /bankstats, the desk): checked, written
     and audited as `paper_settings` on `paper:<id>` in one transaction. Raises NotFound, BadSetting."""
     checked = _check(changes)
@@ -90,7 +93,8 @@ async def pass_mark(db: Store, paper_id: int | None) -> float | None:
     """The paper's pass mark in percent, or None (no pass mark; a mock paper has none)."""
     if paper_id is None:
         return None
-    return await db.scalar("SELECT pass_percent FROM papers WHERE id=?", (paper_id,))
+    percent: float | None = await db.scalar("SELECT pass_percent FROM papers WHERE id=?", (paper_id,))
+    return percent
 
 
 async def review_option(db: Store, paper_id: int | None) -> ReviewOption:

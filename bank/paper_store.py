@@ -14,10 +14,10 @@ from bank.models import SUBJECTIVE, Kind, Paper, PaperSettings, Question, Sectio
 from bank.question_checks import refresh_paper
 from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
 from bank.question_rows import question_from_row
-from bank.store import Store
+from bank.store import Store, one_row
 
 
-def _dumps(value) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -105,7 +105,7 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
          s.grading_method, s.multi_policy.value, int(s.exam_only), int(s.shuffle_options),
          _dumps(paper.notes), now),
     )
-    paper_id = (await cur.fetchone())[0]
+    paper_id: int = one_row(await cur.fetchone())[0]
     kept: list[str] = []
     for pos, section in enumerate(paper.sections, start=1):
         cur = await conn.execute(
@@ -118,7 +118,7 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
             (paper_id, pos, section.kind.value, section.title, section.points_each,
              section.declared_count),
         )
-        section_id = (await cur.fetchone())[0]
+        section_id = one_row(await cur.fetchone())[0]
         rows = []
         for q in section.questions:
             fp = fingerprint(paper.slug, pos, q.number)
@@ -221,4 +221,5 @@ async def list_papers(db: Store) -> list[Paper]:
 
 
 async def paper_count(db: Store) -> int:
-    return await db.scalar("SELECT COUNT(*) FROM papers")
+    count: int = await db.scalar("SELECT COUNT(*) FROM papers")
+    return count

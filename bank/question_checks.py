@@ -45,6 +45,7 @@ def analyse(questions: list[Question]) -> dict[int, Check]:
     out: dict[int, Check] = {}
     first_of: dict[str, int] = {}
     for q in questions:
+        assert q.id is not None, "analyse() reads stored questions, which have ids"
         pinned, refs = analyse_options(q.stem, q.options, q.explanation) if q.kind in CHOICE else ([], {})
         spoken = explanation_speaks_for(q)
         doubt = f"key {q.answer}, but the explanation speaks for {', '.join(spoken)}" if spoken else ""

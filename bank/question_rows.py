@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Collection
+from typing import Any
 
 from bank.models import Kind, Question, Source
 
@@ -35,7 +37,7 @@ def question_from_row(row: sqlite3.Row) -> Question:
     )
 
 
-def _checks(row: sqlite3.Row, keys) -> dict:
+def _checks(row: sqlite3.Row, keys: Collection[str]) -> dict[str, Any]:
     """What the import found (bank/question_checks.py), when the row carries it."""
     if "held" not in keys or row["pinned"] is None:
         return {}

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import opencc
 
 SCRIPTS = ("orig", "hans", "hant")
 _CONFIGS = {"hans": "t2s", "hant": "s2tw"}  # s2tw: the 為/裡 forms the seed papers use
 
 
 @cache
-def converter(config: str):
+def converter(config: str) -> opencc.OpenCC:
     """The OpenCC converter for `config` ("t2s", "s2t", ...), built once on first use."""
     import opencc  # imported here so that importing bank stays cheap
 
@@ -28,4 +32,5 @@ def to_script(text: str, script: str) -> str:
         raise ValueError(f"unknown script {script!r}; expected one of {', '.join(SCRIPTS)}")
     if not text:
         return text
-    return converter(config).convert(text)
+    converted: str = converter(config).convert(text)  # OpenCC.convert is not annotated
+    return converted

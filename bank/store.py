@@ -12,11 +12,21 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 import aiosqlite
+
+# a statement's parameters: positional (`?`) or named (`:name`); values are whatever sqlite3 binds
+Params = Iterable[Any] | Mapping[str, Any]
+
+
+def one_row(row: sqlite3.Row | None) -> sqlite3.Row:
+    """The row of a statement that always yields one (`RETURNING`, `COUNT(*)`, a row just written)."""
+    if row is None:
+        raise LookupError("the statement returned no row")
+    return row
 
 
 class Store(Protocol):
@@ -24,15 +34,16 @@ class Store(Protocol):
 
     def write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
 
-    async def fetchall(self, sql: str, params: Iterable[Any] | dict = ()) -> list[sqlite3.Row]: ...
+    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]: ...
 
-    async def fetchone(self, sql: str, params: Iterable[Any] | dict = ()) -> sqlite3.Row | None: ...
+    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None: ...
 
-    async def scalar(self, sql: str, params: Iterable[Any] | dict = ()) -> Any: ...
+    async def scalar(self, sql: str, params: Params = ()) -> Any: ...
 
 
 async def record_audit(conn: aiosqlite.Connection, *, at: float, actor: int, chat_id: int | None,
-                       action: str, target: str = "", target_user: int | None = None, **detail) -> None:
+                       action: str, target: str = "", target_user: int | None = None,
+                       **detail: Any) -> None:
     """Append one audit entry; call inside `Store.write()` so it commits with the action."""
     await conn.execute(
         "INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "

@@ -34,7 +34,8 @@ async def chat_title(db: Database, chat_id: int) -> str:
 
 async def chat_timezone(db: Database, chat_id: int) -> str | None:
     """The zone the chat's schedule last set, if any."""
-    return await db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
+    zone: str | None = await db.scalar("SELECT timezone FROM chats WHERE id=?", (chat_id,))
+    return zone
 
 
 async def set_timezone(conn: aiosqlite.Connection, chat_id: int, timezone: str, now: float) -> None:

@@ -20,10 +20,11 @@ import aiosqlite
 
 from bank.errors import BankError, NotFound
 from bank.paper_store import list_papers
-from bank.store import record_audit
+from bank.store import one_row, record_audit
 from proctor import outbox
 from proctor.storage.db import Database
-from proctor.transitions import IllegalTransition, Machine  # noqa: F401 (IllegalTransition: callers catch it here)
+from proctor.transitions import IllegalTransition as IllegalTransition  # callers catch it here
+from proctor.transitions import Machine
 
 PREFIX = "inv_"
 _PAYLOAD = re.compile(r"^inv_([A-Za-z0-9_-]{22})$")  # token_urlsafe(16): 22 characters, 128 bits
@@ -170,7 +171,8 @@ _ATTEMPTS = re.compile(r"^(\d{1,2})x$")
 
 def parse_request(args: list[str]) -> Request:
     """`<paper words…> [48h] [+15m] [@username] [2x] [notify]`. Raises BadInvite."""
-    words, window, extra, username, notify, attempts = [], None, 0, None, False, 1
+    words: list[str] = []
+    window, extra, username, notify, attempts = None, 0, None, False, 1
     for a in args:
         if words and (m := _ATTEMPTS.match(a.lower())):
             attempts = int(m.group(1))
@@ -258,7 +260,7 @@ async def create(db: Database, *, paper_id: int, team: int | None, lead: int, no
                    RETURNING id""",
                 (hash_token(token), paper_id, team, lead, now, now + window, extra_min, username, attempts,
                  int(notify and team is not None)))
-            invite_id = (await cur.fetchone())[0]
+            invite_id = one_row(await cur.fetchone())[0]
             await record_audit(conn, at=now, actor=lead, chat_id=team, action="invite_create",
                                target=f"invite:{invite_id}", paper=paper_id, closes_at=now + window,
                                extra_min=extra_min, username=username)
@@ -439,10 +441,13 @@ async def find_paper(db: Database, key: str) -> tuple[int, str]:
     listed = [p for p in papers if not p.settings.invite_only]
     if key.isdigit() and 1 <= int(key) <= len(listed):
         p = listed[int(key) - 1]
+        assert p.id is not None, "list_papers reads stored papers, which have ids"
         return p.id, p.title
     exact = [p for p in papers if p.slug == key]
     found = exact or [p for p in papers if key and key.casefold() in p.title.casefold()]
     if len(found) != 1:
         raise NotFound(key)
-    return found[0].id, found[0].title
+    p = found[0]
+    assert p.id is not None, "list_papers reads stored papers, which have ids"
+    return p.id, p.title
 

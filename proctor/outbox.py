@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import aiosqlite
 
@@ -32,7 +33,7 @@ class Outgoing:
     ref: str
     chat_id: int
     user_id: int | None
-    payload: dict
+    payload: dict[str, Any]  # what the kind's renderer needs, as JSON gave it back
     tries: int
 
 
@@ -48,12 +49,12 @@ class Record:
 def backoff(tries: int, retry_after: float | None = None) -> float:
     """Seconds to wait after the `tries`-th failure: doubling from FIRST_RETRY up to MAX_RETRY, and
     never sooner than the server asked (retry_after)."""
-    wait = min(MAX_RETRY, FIRST_RETRY * 2 ** max(0, tries - 1))
+    wait: float = min(MAX_RETRY, FIRST_RETRY * 2 ** max(0, tries - 1))
     return max(wait, retry_after or 0.0)
 
 
 async def enqueue_in(conn: aiosqlite.Connection, *, kind: str, ref: str, chat_id: int, now: float,
-                     user_id: int | None = None, payload: dict | None = None) -> None:
+                     user_id: int | None = None, payload: dict[str, Any] | None = None) -> None:
     """Add a message inside the caller's write transaction (once per kind and ref), due now."""
     await conn.execute(
         "INSERT INTO outbox (kind, ref, chat_id, user_id, payload, next_try, created_at) "
@@ -65,14 +66,15 @@ async def due(db: Database, now: float, *, limit: int = 100) -> list[Outgoing]:
     """Pending messages whose next try has come, oldest first."""
     rows = await db.fetchall(
         "SELECT id, kind, ref, chat_id, user_id, payload, tries FROM outbox "
-        "WHERE state='pending' AND next_try<=? ORDER BY next_try, id LIMIT ?", (now, limit))
+        f"WHERE state='{Delivery.pending}' AND next_try<=? ORDER BY next_try, id LIMIT ?", (now, limit))
     return [Outgoing(r["id"], r["kind"], r["ref"], r["chat_id"], r["user_id"], json.loads(r["payload"]),
                      r["tries"]) for r in rows]
 
 
 async def next_try(db: Database) -> float | None:
     """When the earliest pending message is due; None if nothing is pending."""
-    return await db.scalar("SELECT MIN(next_try) FROM outbox WHERE state='pending'")
+    at: float | None = await db.scalar(f"SELECT MIN(next_try) FROM outbox WHERE state='{Delivery.pending}'")
+    return at
 
 
 async def find(db: Database, kind: str, ref: str) -> Record | None:
@@ -84,21 +86,21 @@ async def find(db: Database, kind: str, ref: str) -> Record | None:
 async def mark_delivered(db: Database, message_id: int, now: float) -> None:
     async with db.write() as conn:
         await conn.execute("UPDATE outbox SET state=?, tries=tries+1, done_at=?, last_error=NULL "
-                           "WHERE id=? AND state='pending'", (Delivery.delivered, now, message_id))
+                           f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.delivered, now, message_id))
 
 
 async def mark_undeliverable(db: Database, message_id: int, now: float, error: str) -> None:
     """A permanent refusal (blocked, chat not found): never tried again."""
     async with db.write() as conn:
         await conn.execute("UPDATE outbox SET state=?, tries=tries+1, done_at=?, last_error=? "
-                           "WHERE id=? AND state='pending'", (Delivery.undeliverable, now, error[:500], message_id))
+                           f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.undeliverable, now, error[:500], message_id))
 
 
 async def retry_later(db: Database, message_id: int, now: float, error: str,
                       retry_after: float | None = None) -> float:
     """A transient failure: count it and push the next try back. Returns when it is due again."""
     async with db.write() as conn:
-        cur = await conn.execute("SELECT tries FROM outbox WHERE id=? AND state='pending'", (message_id,))
+        cur = await conn.execute(f"SELECT tries FROM outbox WHERE id=? AND state='{Delivery.pending}'", (message_id,))
         row = await cur.fetchone()
         if row is None:
             return now

@@ -31,7 +31,8 @@ _BARE_NUMBER = re.compile(r"^(\d+)$")
 _FORCED_BUTTON = re.compile(r"^[!#](\d+)$")
 _TICK = re.compile(r"^/tick(?:@\w+)?(?:\s+(.*))?$", re.IGNORECASE)
 # screens on which the bot waits for a typed answer: a bare number there is the answer, not a button
-_TYPED_HINTS = tuple(text_of(key, lang) for key in ("type_hint", "type_hint_fill", "daily_fill_private") for lang in ("en", "zh"))
+_TYPED_HINTS = tuple(text_of(key, lang) for key in ("type_hint", "type_hint_fill", "daily_fill_private",
+                                                        "type_hint_number", "daily_number_hint_private") for lang in ("en", "zh"))
 _MESSAGE_BUTTON = re.compile(r"^#?(\d+)\.(\d+)$")
 _REPLY = re.compile(r"^reply\s+#?(\d+)\s+(.+)$", re.IGNORECASE | re.DOTALL)
 _PREFIX = re.compile(r"^(?:as\s+)?(\w+)\s*:\s*", re.IGNORECASE)

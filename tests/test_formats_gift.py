@@ -104,9 +104,9 @@ def test_questions_are_stored_in_papers_by_kind(tmp_path):
     assert len(papers) == 1 and papers[0].slug == "moodle_gift_docs"
     kinds = [s.kind for s in papers[0].sections]
     assert len(kinds) == len(set(kinds)) and Kind.numerical in kinds and Kind.matching in kinds
-    # numerical and matching are kept but the bot cannot ask them yet
-    held = [x for x in papers[0].questions() if x.kind in (Kind.numerical, Kind.matching)]
-    assert held and not any(x.askable for x in held)
+    # numerical and matching are kept and asked like the other kinds
+    new = [x for x in papers[0].questions() if x.kind in (Kind.numerical, Kind.matching)]
+    assert new and all(x.askable for x in new)
 
 
 @pytest.mark.parametrize("text, line, problem", [
@@ -122,8 +122,7 @@ def test_errors_name_the_line(text, line, problem):
     assert e.value.file == "bad.gift" and e.value.place == line and problem in e.value.problem
 
 
-def test_kinds_the_bot_cannot_ask_yet_are_reported_by_line():
+def test_numerical_and_matching_need_no_note():
+    """The bot asks them now: the import notes only what it skipped."""
     paper = parse_any(FIXTURES / "moodle_gift_docs.gift")[0]
-    assert paper.notes[2] == ("numerical questions (line 16, line 19, line 23, line 41, line 84): "
-                              "stored, but the bot cannot ask them yet")
-    assert paper.notes[1] == "matching questions (line 13, line 43): stored, but the bot cannot ask them yet"
+    assert paper.notes == ["line 64: no answer block {…}: a description, not a question; skipped"]

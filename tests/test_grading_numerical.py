@@ -62,7 +62,7 @@ def test_weights_from_the_formats():
     assert grade(short, "Lyon").score == 0.0
 
 
-def test_new_kinds_are_stored_but_never_asked():
+def test_new_kinds_are_asked():
     for q in (numerical(answer=[["1", "0"]]),
               Question(number=1, kind=Kind.matching, stem="m", answer=[["a", "b"], ["c", "d"]])):
-        assert not q.askable
+        assert q.askable

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from bank.importer.seed_format import slug_for
-from bank.models import CHOICE, NOT_ASKED_YET, Kind, Paper, Question, Section, Source
+from bank.models import CHOICE, Kind, Paper, Question, Section, Source
 from bank.option_order import LETTERS
 
 BLANK = "_____"  # where a GIFT missing-word answer block stood in the stem
@@ -101,14 +101,8 @@ def assemble(parsed: Parsed, *, file: str, stem: str, title: str) -> list[Paper]
         papers.setdefault(paper, {}).setdefault(section, []).append(item.question)
         kinds.setdefault((paper, section), item.question.kind)
     several = len(papers) > 1
-    held: dict[Kind, list[str]] = {}
-    for item in parsed.items:
-        if item.question.kind in NOT_ASKED_YET:
-            held.setdefault(item.question.kind, []).append(item.place)
-    notes = list(parsed.notes) + [
-        f"{kind.value} questions ({', '.join(places)}): stored, but the bot cannot ask them yet"
-        for kind, places in held.items()]
-    out = []
+    notes = list(parsed.notes)
+    out: list[Paper] = []
     for paper_title, sections in papers.items():
         slug = _slug(stem, paper_title, several)
         built = []

@@ -28,6 +28,7 @@ def _feedback(q: Question, i: int) -> str:
 
 
 def _block(q: Question) -> str | None:
+    rows = q.answer if isinstance(q.answer, list) else []  # fill, numerical, matching
     if q.kind in CHOICE:
         weights = effective_weights(q)
         parts = []
@@ -49,19 +50,19 @@ def _block(q: Question) -> str | None:
             return None
         weights = effective_weights(q)
         return " ".join(_answer(form, "=", weights[i] if weights[i] != 1.0 else None, _feedback(q, i))
-                        for i, form in enumerate(q.answer[0]))
+                        for i, form in enumerate(rows[0]))
     if q.kind is Kind.numerical:
         weights = effective_weights(q)
         parts, other = [], ""
-        for i, (value, tolerance) in enumerate(q.answer):
+        for i, (value, tolerance) in enumerate(rows):
             if value == "*":
                 other = f" ~{'%' + _pct(weights[i]) + '%' if weights[i] else ''}#{escape(_feedback(q, i))}"
                 continue
-            w = weights[i] if weights[i] != 1.0 else None
-            parts.append(_answer(f"{value}:{tolerance}", "=", w, _feedback(q, i)).replace("\\:", ":"))
+            weight = weights[i] if weights[i] != 1.0 else None
+            parts.append(_answer(f"{value}:{tolerance}", "=", weight, _feedback(q, i)).replace("\\:", ":"))
         return "#" + " ".join(parts) + other
     if q.kind is Kind.matching:
-        return " ".join(f"={escape(left)} -> {escape(right)}" for left, right in q.answer)
+        return " ".join(f"={escape(left)} -> {escape(right)}" for left, right in rows)
     return ""  # short, discussion, case: an essay
 
 

@@ -19,7 +19,7 @@ class _Text(HTMLParser):
         self.parts: list[str] = []
         self.skipping = 0
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIPPED:
             self.skipping += 1
         elif tag in _BREAKS:
@@ -30,13 +30,13 @@ class _Text(HTMLParser):
         if tag == "li":
             self.parts.append("• ")
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in _SKIPPED:
             self.skipping = max(0, self.skipping - 1)
         elif tag in _BREAKS:
             self.parts.append("\n")
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if not self.skipping:
             self.parts.append(data)
 

@@ -137,9 +137,9 @@ def _truefalse(el: Element, out: Parsed, place: str) -> Question:
     if set(by_value) != {True, False}:
         raise ValueError("expected one true and one false answer")
     key = by_value[True][0] >= by_value[False][0]
-    feedback = [by_value[True][1], by_value[False][1]]
+    feedbacks = [by_value[True][1], by_value[False][1]]
     return Question(number=0, kind=Kind.truefalse, stem=_text(el.find("questiontext")), answer=key,
-                    feedback=feedback if any(feedback) else [])
+                    feedback=feedbacks if any(feedbacks) else [])
 
 
 def _shortanswer(el: Element, out: Parsed, place: str) -> Question:
@@ -172,7 +172,8 @@ def _numerical(el: Element, out: Parsed, place: str) -> Question:
         feedback.append(fb)
     if not values:
         raise ValueError("a numerical question with no answer")
-    if el.find("units") is not None and el.find("units").findall("unit"):
+    units = el.find("units")
+    if units is not None and units.findall("unit"):
         out.notes.append(f"{place}: units are not read; the number alone is graded")
     return Question(number=0, kind=Kind.numerical, stem=_text(el.find("questiontext")), answer=values,
                     weights=[] if all(w == 1.0 for w in weights) else weights,

@@ -43,6 +43,7 @@ def _question(quiz: Element, q: Question) -> bool:
     _text(el, "generalfeedback", q.explanation)
     SubElement(el, "defaultgrade").text = f"{q.points:g}"
     weights = effective_weights(q)
+    rows = q.answer if isinstance(q.answer, list) else []  # fill, numerical, matching
     if q.kind in CHOICE:
         SubElement(el, "single").text = "true" if q.kind is Kind.single else "false"
         for i, option in enumerate(q.options):
@@ -51,14 +52,14 @@ def _question(quiz: Element, q: Question) -> bool:
         _answer(el, "true", 1.0 if q.answer else 0.0, _fb(q, 0))
         _answer(el, "false", 0.0 if q.answer else 1.0, _fb(q, 1))
     elif q.kind is Kind.fill:
-        for i, form in enumerate(q.answer[0]):
+        for i, form in enumerate(rows[0]):
             _answer(el, form, weights[i], _fb(q, i))
     elif q.kind is Kind.numerical:
-        for i, (value, tolerance) in enumerate(q.answer):
+        for i, (value, tolerance) in enumerate(rows):
             a = _answer(el, value, weights[i], _fb(q, i))
             SubElement(a, "tolerance").text = tolerance
     elif q.kind is Kind.matching:
-        for left, right in q.answer:
+        for left, right in rows:
             sub = _text(el, "subquestion", left)
             SubElement(SubElement(sub, "answer"), "text").text = right
     else:

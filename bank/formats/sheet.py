@@ -22,7 +22,7 @@ from python_calamine import CalamineError, CalamineWorkbook
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
 from bank.grading.choice import parse_truefalse
-from bank.models import CHOICE, Flag, Kind, Question
+from bank.models import CHOICE, Answer, Flag, Kind, Question
 from bank.option_order import LETTERS
 
 MAX_XLSX_UNPACKED = 200 * 1024 * 1024  # bytes a workbook may unpack to (zip bombs)
@@ -105,7 +105,7 @@ def parse_rows(sheets: list[tuple[str, list[tuple[int, list[str]]]]], *, file: s
         if not body:
             continue
         header_row, header = body[0]
-        columns = {}
+        columns: dict[str, int] = {}
         for i, h in enumerate(header):
             field = _HEADER.get(h.strip().lower())
             if field:
@@ -123,7 +123,8 @@ def parse_rows(sheets: list[tuple[str, list[tuple[int, list[str]]]]], *, file: s
     return out
 
 
-def _fail(file: str, place: str, field: str, columns: dict[str, int], header: list[str], problem: str):
+def _fail(file: str, place: str, field: str, columns: dict[str, int], header: list[str],
+          problem: str) -> ImportFailed:
     col = header[columns[field]] if field in columns else COLUMNS[field][0]
     return ImportFailed(file, f"{place}, column {col}", problem)
 
@@ -169,7 +170,8 @@ def _row(c: dict[str, str], place: str, file: str, header: list[str], columns: d
             raise fail(f"option_{OPTION_LETTERS[options.index('')].lower()}", "an empty option before the last one")
         if len(options) < 2:
             raise fail("option_a", f"expected at least two options for a {kind.value} question")
-        bad = [x for x in q.answer if x >= chr(65 + len(options))]
+        letters = q.answer if isinstance(q.answer, str) else ""  # _key gave a choice question letters
+        bad = [x for x in letters if x >= chr(65 + len(options))]
         if bad:  # a warning, as lint gives: kept but never asked
             out.notes.append(f"{place}: the key {q.answer} names option {bad[0]}, which is not there; "
                              "kept, never asked")
@@ -186,7 +188,7 @@ def _guess_kind(options: list[str], key: str) -> Kind:
     return Kind.fill
 
 
-def _key(q: Question, key: str):
+def _key(q: Question, key: str) -> Answer:
     key = key.strip()
     if q.kind in CHOICE:
         letters = re.sub(r"[\s,，、;；]", "", key.upper())

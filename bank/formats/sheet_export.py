@@ -4,14 +4,35 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import TYPE_CHECKING, Required, TypedDict
 
 from bank.csv_safety import safe_cell
 from bank.formats.build import effective_weights
 from bank.formats.sheet import COLUMNS, OPTION_LETTERS, kind_name
 from bank.models import CHOICE, Kind, Paper, Question
 
+if TYPE_CHECKING:
+    from openpyxl.cell import Cell
+    from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+
+class Example(TypedDict, total=False):
+    """One example row of the template: the sheet's fields, the options as a list."""
+
+    type: Required[Kind]
+    stem: Required[str]
+    options: list[str]
+    answer: str
+    explanation: str
+    points: str
+    difficulty: str
+    topic: str
+    paper: str
+    section: str
+
+
 _FIELDS = list(COLUMNS)
-EXAMPLES = [  # one row per kind: the template's examples
+EXAMPLES: list[Example] = [  # one row per kind: the template's examples
     {"type": Kind.single, "stem": "FP16 的指数位有几位？", "options": ["5", "8", "10", "11"], "answer": "A",
      "explanation": "FP16：1 位符号、5 位指数、10 位尾数。", "points": "2", "difficulty": "易",
      "topic": "混合精度", "paper": "示例试卷", "section": "一、单项选择题"},
@@ -88,7 +109,7 @@ def rows(papers: list[Paper]) -> tuple[list[list[str]], list[str]]:
 def template_rows() -> list[list[str]]:
     out = [[COLUMNS[f][0] for f in _FIELDS]]
     for ex in EXAMPLES:
-        row = {k: v for k, v in ex.items() if k not in ("type", "options")}
+        row = {k: v for k, v in ex.items() if k not in ("type", "options") and isinstance(v, str)}
         row["type"] = kind_name(ex["type"])
         for letter, option in zip(OPTION_LETTERS, ex.get("options", []), strict=False):
             row[f"option_{letter.lower()}"] = option
@@ -117,7 +138,7 @@ def to_xlsx(table: list[list[str]]) -> bytes:
     return buf.getvalue()
 
 
-def _text_cell(ws, value: str):
+def _text_cell(ws: WriteOnlyWorksheet, value: str) -> Cell:
     from openpyxl.cell import WriteOnlyCell  # heavy: loaded only when a workbook is written
 
     cell = WriteOnlyCell(ws, value=value)

@@ -16,6 +16,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from functools import lru_cache
+from typing import Any
 
 TIME_CAP = 1.0  # seconds for one comparison, parsing included
 MAX_REPLY = 60  # characters of a reply worth parsing as maths
@@ -77,12 +78,12 @@ def _safe_reply(text: str) -> str | None:
     return _right_side(text.replace("{", "(").replace("}", ")"))
 
 
-def _sympy_forms(key: str) -> list:
+def _sympy_forms(key: str) -> list[Any]:  # sympy expressions (sympy ships no types)
     import sympy  # heavy: loaded only for LaTeX keys (not a circle)
     from sympy.parsing.latex import parse_latex
 
     core = key.strip().strip("$").strip()
-    forms = []
+    forms: list[Any] = []
     try:
         parsed = parse_latex(core)
         parsed = parsed.rhs if isinstance(parsed, sympy.Eq) else parsed
@@ -96,7 +97,7 @@ def _sympy_forms(key: str) -> list:
     return forms
 
 
-def _parse_plain(text: str):
+def _parse_plain(text: str) -> Any:
     import sympy  # heavy: loaded only for LaTeX keys (not a circle)
     from sympy.parsing.sympy_parser import (
         convert_xor,
@@ -111,7 +112,7 @@ def _parse_plain(text: str):
                       transformations=standard_transformations + (implicit_multiplication_application, convert_xor))
 
 
-def _values(expr) -> list[complex] | None:
+def _values(expr: Any) -> list[complex] | None:
     """The expression's values at a few points, in machine floats: "9.0^9.0^9.0" overflows at once
     instead of growing a nine-hundred-million-digit integer (replies have float literals)."""
     import sympy  # heavy: loaded only for LaTeX keys (not a circle)

@@ -21,9 +21,10 @@ def t2s(text: str) -> str:
     if not text:
         return text
     try:
-        return converter("t2s").convert(text)
+        out: str = converter("t2s").convert(text)  # OpenCC.convert is not annotated
     except UnicodeError:  # lone surrogates cannot cross into OpenCC
-        return converter("t2s").convert(text.encode("utf-8", "replace").decode("utf-8"))
+        out = converter("t2s").convert(text.encode("utf-8", "replace").decode("utf-8"))
+    return out
 
 
 def _is_dropped(ch: str) -> bool:

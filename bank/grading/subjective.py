@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from bank.grading.result import Grade, Verdict
 from bank.grading.terms import flat, key_terms
@@ -31,6 +32,7 @@ def grade_subjective(question: Question, response: object) -> Grade:
     if not flat_typed:
         return Grade(score=0.0, max_score=question.points, verdict=Verdict.wrong,
                      expected=reference, detail="no answer")
+    terms: Sequence[str]
     if question.key_terms is not None:
         terms = question.key_terms
     else:

@@ -22,6 +22,7 @@ import threading
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from bank.errors import TermsUnavailable
 from bank.grading.normalize import fold
@@ -44,7 +45,7 @@ STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
 _PUNCT_OR_SPACE = re.compile(r"[\s\W_]+")
 _lock = threading.Lock()
-_jieba = None
+_jieba: Any = None  # the jieba module once loaded; jieba ships no types
 _in_child = False
 
 
@@ -59,7 +60,7 @@ def _is_term(token: str) -> bool:
     return any(ch.isalpha() for ch in token)
 
 
-def load_segmenter():
+def load_segmenter() -> Any:
     """jieba, imported and initialised once; quiet (its start-up chatter is logged at INFO)."""
     global _jieba
     if _jieba is None:
@@ -93,7 +94,8 @@ def key_terms(reference: str) -> tuple[str, ...]:
 def seed_terms() -> dict[str, list[str]]:
     """The bundled papers' key terms by reference text (bank/seeds/key_terms.json)."""
     try:
-        return json.loads(SEED_TERMS.read_text(encoding="utf-8"))
+        terms: dict[str, list[str]] = json.loads(SEED_TERMS.read_text(encoding="utf-8"))
+        return terms
     except FileNotFoundError:
         return {}
 
@@ -129,7 +131,8 @@ def _terms_in_child(references: list[str]) -> list[list[str]]:
         raise TermsUnavailable(f"finding key terms failed: {e}") from e
     if done.returncode != 0:
         raise TermsUnavailable(f"finding key terms failed: {done.stderr.strip()[-300:]}")
-    return json.loads(done.stdout)
+    terms: list[list[str]] = json.loads(done.stdout)
+    return terms
 
 
 def _main() -> None:

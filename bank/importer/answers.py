@@ -31,7 +31,7 @@ def split_explanation(answer: str | None, explanation: str) -> tuple[str | None,
     return answer, explanation
 
 
-def _key_block(body: str, anchors: list[re.Match]) -> re.Match | None:
+def _key_block(body: str, anchors: list[re.Match[str]]) -> re.Match[str] | None:
     """The one "答案：1.D2.A…" after all the questions of a section, if the section has one."""
     if len(anchors) != 1:
         return None
@@ -41,7 +41,7 @@ def _key_block(body: str, anchors: list[re.Match]) -> re.Match | None:
     return a if find_marker(body, 2, end=a.start()) else None
 
 
-def _cut_with_key_block(ctx: Ctx, where: str, body: str, anchor: re.Match) -> list[Raw]:
+def _cut_with_key_block(ctx: Ctx, where: str, body: str, anchor: re.Match[str]) -> list[Raw]:
     raws = [Raw(n, stem) for n, stem in cut_numbered(body[: anchor.start()])]
     rest = body[anchor.end():]
     exp = _EXPLANATION.search(rest)
@@ -56,7 +56,7 @@ def _cut_with_key_block(ctx: Ctx, where: str, body: str, anchor: re.Match) -> li
     return raws
 
 
-def _cut_at_answers(ctx: Ctx, where: str, body: str, anchors: list[re.Match]) -> list[Raw]:
+def _cut_at_answers(ctx: Ctx, where: str, body: str, anchors: list[re.Match[str]]) -> list[Raw]:
     """Inline keys: "1.stem 答案：key 2.stem 答案：key". Between two "答案：" stand the first
     question's key (maybe with numbered lines of its own) and the next stem, which starts at
     the last "n." of the stretch."""

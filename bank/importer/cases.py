@@ -19,7 +19,7 @@ def has_case_marks(body: str) -> bool:
 def cut_cases(body: str) -> list[Raw]:
     """One raw question per "案例n", numbered in order of appearance."""
     marks = list(_CASE_MARK.finditer(body))
-    raws = []
+    raws: list[Raw] = []
     for i, m in enumerate(marks):
         chunk = body[m.end(): marks[i + 1].start() if i + 1 < len(marks) else len(body)]
         raws.append(_split_case(len(raws) + 1, chunk))

@@ -30,7 +30,7 @@ def _key_problem(q: Question) -> str | None:
     if q.kind in CHOICE:
         if len(q.options) < 2:
             return "no options A., B., … found"
-        if not q.answer:
+        if not q.answer or not isinstance(q.answer, str):
             return "no key (答案) for this question"
         if any(ord(c) - ord("A") >= len(q.options) for c in q.answer):
             return f"the key {q.answer} names an option the question does not have"

@@ -29,9 +29,9 @@ _HEADER = re.compile(
 _t2s = opencc.OpenCC("t2s")
 
 
-def find_headers(text: str) -> list[tuple[re.Match, Kind]]:
+def find_headers(text: str) -> list[tuple[re.Match[str], Kind]]:
     """Section headers in order; numerals must run 一, 二, 三... so stray matches are skipped."""
-    found: list[tuple[re.Match, Kind]] = []
+    found: list[tuple[re.Match[str], Kind]] = []
     for m in _HEADER.finditer(text):
         kind = _kind_of(m.group("name"))
         if kind is None or _numeral_value(m.group("num")) != len(found) + 1:

@@ -142,8 +142,8 @@ def _check_question(file: str, place: str, q: Question) -> None:
     """The answer's shape must match the kind."""
     a = q.answer
     if q.kind in CHOICE:
-        ok = isinstance(a, str) and all("A" <= c < chr(ord("A") + len(q.options)) for c in a)
-        ok = ok and (q.kind is Kind.multi or len(a) <= 1)
+        ok = (isinstance(a, str) and all("A" <= c < chr(ord("A") + len(q.options)) for c in a)
+              and (q.kind is Kind.multi or len(a) <= 1))
     elif q.kind is Kind.truefalse:
         ok = isinstance(a, bool)
     elif q.kind is Kind.fill:

@@ -7,7 +7,7 @@ import re
 
 
 @functools.lru_cache(maxsize=512)
-def marker(n: int) -> re.Pattern:
+def marker(n: int) -> re.Pattern[str]:
     """The pattern of the number "n." (or "n、"), not inside a decimal or a longer number."""
     return re.compile(rf"(?<![\d.]){n}\s*[.．、](?!\d)")
 
@@ -20,7 +20,7 @@ def line_start(text: str, pos: int) -> bool:
 
 
 def find_marker(text: str, n: int, start: int = 0, *, last: bool = False,
-                end: int | None = None) -> re.Match | None:
+                end: int | None = None) -> re.Match[str] | None:
     """The "n." that starts a numbered item: at a line start when the text has lines."""
     hits = list(marker(n).finditer(text, start, len(text) if end is None else end))
     if not hits:

@@ -13,7 +13,7 @@ _CHOICE_INLINE = re.compile(r"[（(]\s*([A-Za-z]{1,26})\s*[)）]")
 
 def split_options(text: str, letters: str = LETTERS) -> tuple[str, list[str]]:
     """Stem and option texts: "A.…B.…" glued or one per line, possibly split over lines."""
-    marks: list[re.Match] = []
+    marks: list[re.Match[str]] = []
     for letter in letters:
         pattern = re.compile(rf"{letter}\s*[.．、]")
         start = marks[-1].end() + 1 if marks else 0

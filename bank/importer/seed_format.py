@@ -67,7 +67,7 @@ def parse_seed_text(text: str, *, file: str, slug: str) -> Paper:
     return Paper(slug=slug, title=title, source_file=file, sections=sections, notes=ctx.notes)
 
 
-def _parse_section(ctx: Ctx, where: str, header: re.Match, kind: Kind, body: str,
+def _parse_section(ctx: Ctx, where: str, header: re.Match[str], kind: Kind, body: str,
                    last_section: bool, slug: str, pos: int) -> Section:
     title = tidy(header.group(0))
     points, declared = header_meta(header.group("meta"))

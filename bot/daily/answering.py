@@ -15,6 +15,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
+from bank.models import Kind
 from bot.core import ack
 from bot.daily import callbacks as cb
 from bot.daily import counts, push, render
@@ -78,8 +79,9 @@ async def _render_press(app: Application, query, u: UserCtx, out: steps.Outcome)
 
 async def _show_draft(app: Application, query, delivery: dstore.Delivery, view: render.View, letters: str,
                       u: UserCtx) -> None:
-    shown = ", ".join(sorted(view.shown_letter(c) for c in letters))
-    await ack(query, t("daily_selected", u.lang, a=shown) if letters else t("daily_selected_none", u.lang))
+    shown = render.draft_text(view, letters)
+    key = "daily_match_selected" if view.question.kind == Kind.matching else "daily_selected"
+    await ack(query, clip(t(key, u.lang, a=shown), MAX_TOAST) if letters else t("daily_selected_none", u.lang))
     if delivery.private:
         text = render.question_text(view, u.lang, u.script, private=True)
         await push.safe_edit(app, delivery.chat_id, query.message.message_id, text,
@@ -143,6 +145,8 @@ async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             await _tell_privately(app, u, t("daily_closed", u.lang))
         case steps.Answered(spot=spot, earlier=earlier):
             await _tell_privately(app, u, render.already_answered_toast(view_of(spot), earlier, u.lang))
+        case steps.Refused(reason="unreadable", spot=spot):
+            await _tell_privately(app, u, t(render.unreadable_key(spot and spot.question), u.lang, n=item.pos + 1))
         case steps.Recorded(spot=spot, response=response, grade=g, sealed=sealed):
             view = view_of(spot)
             await _react(app, msg.chat_id, msg.message_id)
@@ -206,4 +210,4 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     u = await user_ctx(update, context)
     out = await _answer_private(app, delivery, item.pos, u, msg.text)
     if isinstance(out, steps.Refused) and out.reason == "unreadable":
-        await msg.reply_text(t("daily_unreadable", u.lang, n=item.pos + 1))
+        await msg.reply_text(t(render.unreadable_key(out.spot and out.spot.question), u.lang, n=item.pos + 1))

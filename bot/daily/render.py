@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
+from bank.matching_answer import draft_pairs
 from bank.models import CHOICE, Kind, Question
 from bank.option_order import LETTERS, OptionOrder
 from bank.script import to_script
+from bot import answer_forms
 from bot.daily import callbacks as cb
 from bot.i18n import t
 from bot.letter_rows import letter_rows
@@ -56,6 +58,10 @@ def shown_key(view: View, lang: str, expected: str = "", script: str = "orig") -
         return ", ".join(sorted(view.shown_letter(c) for c in q.answer.upper() if c.isalpha()))
     if q.kind == Kind.truefalse and isinstance(q.answer, bool):
         return t("daily_true" if q.answer else "daily_false", lang)
+    if q.kind == Kind.numerical:
+        return answer_forms.numerical_key(q)
+    if q.kind == Kind.matching:
+        return answer_forms.key_pairs(q, view.order)
     if expected:
         return to_script(expected, script)
     if isinstance(q.answer, list):
@@ -69,12 +75,23 @@ def shown_response(view: View, response: object, lang: str) -> str:
         return ", ".join(sorted(view.shown_letter(c) for c in response)) or "—"
     if q.kind == Kind.truefalse and isinstance(response, bool):
         return t("daily_true" if response else "daily_false", lang)
+    if q.kind == Kind.matching:
+        return answer_forms.response_pairs(q, view.order, response)
     return clip(str(response), MAX_ECHO)
+
+
+def draft_text(view: View, draft: str) -> str:
+    """A private draft as the toast says it: ticked letters, or the pairs made so far."""
+    if view.question.kind == Kind.matching:
+        return answer_forms.pairs_text(draft_pairs(draft, view.order))
+    return ", ".join(sorted(view.shown_letter(c) for c in draft))
 
 
 def question_body(view: View, script: str) -> str:
     q = view.question
     lines = [to_script(view.order.rewrite(q.stem, "stem"), script)]
+    if q.kind == Kind.matching:
+        return "\n".join([*lines, "", *answer_forms.matching_body(q, view.order, script)])
     for letter, text in view.order.rows(q.options):
         lines.append(f"{letter}. {to_script(text, script)}")
     return "\n".join(lines)
@@ -94,6 +111,10 @@ def question_text(view: View, lang: str, script: str, *, private: bool, count: i
         parts += ["", t("daily_fill_private" if private else "daily_fill_group", lang)]
     elif hints and kind == Kind.multi:
         parts += ["", t("daily_multi_hint", lang)]
+    elif hints and kind == Kind.numerical:
+        parts += ["", t("daily_number_hint_private" if private else "daily_number_hint_group", lang)]
+    elif hints and kind == Kind.matching:
+        parts += ["", t("match_hint", lang)]
     if not private:
         parts += ["", t("daily_count", lang, n=count or 0)]
     return clip("\n".join(parts))
@@ -109,10 +130,20 @@ def question_keyboard(view: View, lang: str, *, draft: str = "") -> Keyboard | N
         row = [Button(("✓ " if orig in draft else "") + LETTERS[i], callback_data=cb.encode("toggle", did, pos, i))
                for i, orig in enumerate(view.option_order)]
         return Keyboard([*letter_rows(row), [Button(t("daily_btn_submit", lang), callback_data=cb.encode("submit", did, pos))]])
+    if kind == Kind.matching:
+        rows = answer_forms.matching_rows(view.question, view.order, draft, "orig",
+                                          lambda i: cb.encode("toggle", did, pos, i))
+        return Keyboard([*rows, [Button(t("daily_btn_submit", lang), callback_data=cb.encode("submit", did, pos))]])
     if kind == Kind.truefalse:
         return Keyboard([[Button(t("daily_true", lang), callback_data=cb.encode("pick", did, pos, "t")),
                           Button(t("daily_false", lang), callback_data=cb.encode("pick", did, pos, "f"))]])
     return None
+
+
+def unreadable_key(question: Question | None) -> str:
+    """What to say to typed text a question cannot take."""
+    return "daily_number_unreadable" if question is not None and question.kind == Kind.numerical \
+        else "daily_unreadable"
 
 
 def verdict_line(verdict: str, score: float, max_score: float, lang: str) -> str:

@@ -8,9 +8,12 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.grading import grade
+from bank.matching_answer import draft_pairs, is_matching_draft
+from bank.matching_answer import response_draft as matching_draft
 from bank.models import CHOICE, Kind, Paper, Question, ReviewOption
 from bank.option_order import LETTERS
 from bank.script import to_script
+from bot import answer_forms
 from bot.exam import callbacks as cb
 from bot.exam.navigator import nav_button
 from bot.i18n import t, tn
@@ -21,6 +24,7 @@ from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswe
 from proctor.exams.result import grid_lines, outcome
 
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
+TYPE_HINTS = {Kind.fill: "type_hint_fill", Kind.numerical: "type_hint_number", Kind.matching: "match_hint"}
 
 
 def fmt_points(x: float) -> str:
@@ -45,7 +49,25 @@ def shown_response(q: Question, item: Item, response, lang: str) -> str:
         return ", ".join(sorted(letters)) or str(response)
     if q.kind == Kind.truefalse and isinstance(response, bool):
         return t("true" if response else "false", lang)
+    if q.kind == Kind.matching:
+        return answer_forms.response_pairs(q, item.order(), response)
     return clip(str(response), MAX_ECHO)
+
+
+def draft_text(item: Item) -> str:
+    """A draft as the screen shows it: ticked letters, or the pairs made so far."""
+    if is_matching_draft(item.draft):
+        return answer_forms.pairs_text(draft_pairs(item.draft, item.order()))
+    return ", ".join(sorted(item.shown_letter(c) for c in item.draft))
+
+
+def refused_typed(q: Question) -> str:
+    """The text key for a typed message the current question cannot take."""
+    if q.kind == Kind.numerical:
+        return "not_a_number"
+    if q.kind == Kind.matching:
+        return "match_buttons_only"
+    return "empty_answer" if q.kind in TYPED else "not_typed"
 
 
 def shown_key(q: Question, item: Item, lang: str, expected: str | None = None, script: str = "orig") -> str:
@@ -56,6 +78,10 @@ def shown_key(q: Question, item: Item, lang: str, expected: str | None = None, s
         return t("true" if q.answer else "false", lang)
     if q.kind == Kind.fill:
         return to_script(grade(q, "").expected, script)  # the grader's readable form: blanks；alternatives
+    if q.kind == Kind.numerical:
+        return answer_forms.numerical_key(q)
+    if q.kind == Kind.matching:
+        return answer_forms.key_pairs(q, item.order())
     return to_script(expected if expected is not None else str(q.answer), script)
 
 
@@ -72,6 +98,8 @@ def short_section(title: str) -> str:
 def question_body(q: Question, item: Item, script: str) -> str:
     order = item.order(q)
     lines = [to_script(order.rewrite(q.stem, "stem"), script)]
+    if q.kind == Kind.matching:
+        return "\n".join([*lines, "", *answer_forms.matching_body(q, order, script)])
     for letter, text in order.rows(q.options):
         lines.append(f"{letter}. {to_script(text, script)}")
     return "\n".join(lines)
@@ -105,15 +133,18 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
         parts += ["", feedback or practice_feedback(q, item, ans, lang, script, review)]
     else:
         if q.kind == Kind.multi and item.draft:
-            parts += ["", t("draft", lang, a=", ".join(sorted(item.shown_letter(c) for c in item.draft)))]
+            parts += ["", t("draft", lang, a=draft_text(item))]
+        elif q.kind == Kind.matching and item.draft:
+            parts += ["", t("match_draft", lang, a=draft_text(item))]
         elif ans is not None:
             parts += ["", t("your_answer", lang, a=shown_response(q, item, ans.response, lang))]
-        if q.kind in TYPED:  # only fill-in questions have blanks
-            parts += ["", t("type_hint_fill" if q.kind == Kind.fill else "type_hint", lang)]
-    return clip("\n".join(parts)), attempt_keyboard(sheet, item, q, lang, practice_done)
+        if q.kind in TYPED or q.kind in TYPE_HINTS:  # how to answer: blanks, a number, pairs, or text
+            parts += ["", t(TYPE_HINTS.get(q.kind, "type_hint"), lang)]
+    return clip("\n".join(parts)), attempt_keyboard(sheet, item, q, lang, practice_done, script)
 
 
-def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_done: bool) -> Keyboard:
+def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_done: bool,
+                     script: str = "orig") -> Keyboard:
     aid, pos = sheet.attempt.id, item.pos
     rows: list[list[Button]] = []
     if not practice_done:
@@ -126,6 +157,12 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
                 mark = "✓ " if orig in item.draft else ""
                 row.append(Button(mark + LETTERS[i], callback_data=cb.act(aid, "toggle", pos, i)))
             rows += letter_rows(row)
+            rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, "submit", pos))])
+        elif q.kind == Kind.matching:
+            answered = sheet.answers.get(pos)
+            shown = item.draft or (matching_draft(q, answered.response) if answered else "")
+            rows += answer_forms.matching_rows(q, item.order(), shown, script,
+                                               lambda i: cb.act(aid, "toggle", pos, i))
             rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, "submit", pos))])
         elif q.kind == Kind.truefalse:
             rows.append([Button(t("btn_true", lang), callback_data=cb.act(aid, "answer", pos, "t")),
@@ -173,8 +210,8 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
                                                       if not sheet.items[p].draft]),
              flagged=nums(flagged(sheet.items)))
     for item in drafted:  # what the screen shows is what counts: unsubmitted ticks are the answer
-        text += "\n" + t("finish_draft", lang, n=item.pos + 1,
-                         a=", ".join(sorted(item.shown_letter(c) for c in item.draft)))
+        key = "finish_match_draft" if is_matching_draft(item.draft) else "finish_draft"
+        text += "\n" + t(key, lang, n=item.pos + 1, a=draft_text(item))
     aid, pos = sheet.attempt.id, sheet.attempt.current_pos
     kb = Keyboard([[Button(t("btn_yes_finish", lang), callback_data=cb.act(aid, "finish_yes", pos)),
                     Button(t("btn_keep_going", lang), callback_data=cb.act(aid, "finish_no", pos))],

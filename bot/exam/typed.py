@@ -45,7 +45,7 @@ async def _answer(update: Update, context: ContextTypes.DEFAULT_TYPE, u, attempt
         case steps.Expired():
             await finish_and_report(context, attempt_id, FinishReason.timeout)
         case steps.Refused(question=q):
-            await msg.reply_text(t("empty_answer" if q.kind in render.TYPED else "not_typed", u.lang))
+            await msg.reply_text(t(render.refused_typed(q), u.lang))
         case steps.Recorded(sheet=sheet, pos=pos, answer=rec, review=review):
             item = sheet.items[pos]
             try:  # the answer is stored: a lost confirmation must not keep the next question from showing

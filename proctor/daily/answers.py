@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 
 from bank.errors import BankError
@@ -71,7 +72,7 @@ async def user_answer(db: Database, delivery_id: int, pos: int, user_id: int) ->
     return _answer(row) if row else None
 
 
-def _answer(row) -> Answer:
+def _answer(row: sqlite3.Row) -> Answer:
     return Answer(row["pos"], row["user_id"], json.loads(row["response"]), row["score"],
                   row["max_score"], row["verdict"])
 
@@ -92,12 +93,14 @@ async def answers_to(db: Database, delivery_id: int) -> list[Answer]:
 
 async def answers_in(db: Database, delivery_id: int) -> int:
     """Every answer given to the delivery so far, all questions together."""
-    return await db.scalar("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=?", (delivery_id,))
+    count: int = await db.scalar("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=?", (delivery_id,))
+    return count
 
 
 async def answer_count(db: Database, delivery_id: int, pos: int) -> int:
-    return await db.scalar(
+    count: int = await db.scalar(
         "SELECT COUNT(*) FROM daily_answers WHERE delivery_id=? AND pos=?", (delivery_id, pos))
+    return count
 
 
 async def standings(db: Database, delivery_id: int) -> list[Standing]:

@@ -120,8 +120,8 @@ async def create_delivery(db: Database, chat_id: int, day: date, question_ids: S
         raise EmptyBank("no question is available for daily practice")
     async with db.write() as conn:
         cur = await conn.execute(
-            """INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at)
-               VALUES (?,?,'pending',?,?) ON CONFLICT(chat_id, day) DO NOTHING RETURNING id""",
+            f"""INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at)
+               VALUES (?,?,'{DeliveryStatus.pending}',?,?) ON CONFLICT(chat_id, day) DO NOTHING RETURNING id""",
             (chat_id, day.isoformat(), now, closes_at))
         row = await cur.fetchone()
         if row is not None:
@@ -149,7 +149,7 @@ async def get_item(db: Database, delivery_id: int, pos: int) -> Item:
 async def item_by_message(db: Database, chat_id: int, message_id: int) -> tuple[Delivery, Item] | None:
     """The delivery and item whose question is the message `message_id` of this chat (one round trip)."""
 
-    def find(conn) -> tuple[Delivery, Item] | None:
+    def find(conn: sqlite3.Connection) -> tuple[Delivery, Item] | None:
         row = conn.execute(
             """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
                WHERE i.message_id=? AND d.chat_id=?""", (message_id, chat_id)).fetchone()
@@ -234,7 +234,7 @@ async def unfinished(db: Database) -> list[Delivery]:
     """Deliveries still open, or closed without their keys posted: what start-up must pick up."""
     rows = await db.fetchall(
         f"{_SELECT} WHERE d.status IN ({_OPEN_SQL}) "
-        "OR (d.status='closed' AND d.closed_at IS NULL) ORDER BY d.id")  # keys_pending
+        f"OR (d.status='{states.stored(DeliveryStatus.keys_pending)}' AND d.closed_at IS NULL) ORDER BY d.id")
     return [_delivery(r) for r in rows]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime
 from functools import cache
 
@@ -56,7 +57,7 @@ _SAVE = """INSERT INTO review_cards (user_id, question_id, card, due) VALUES (?,
            ON CONFLICT(user_id, question_id) DO UPDATE SET card=excluded.card, due=excluded.due"""
 
 
-def review_in(conn, user_id: int, question_id: int, verdict: str, now: float) -> None:
+def review_in(conn: sqlite3.Connection, user_id: int, question_id: int, verdict: str, now: float) -> None:
     """`record_review` on the database thread (a plain sqlite3 connection in a write transaction)."""
     row = conn.execute(_CARD, (user_id, question_id)).fetchone()
     reviewed = review(row[0] if row else None, verdict, now, question_id)

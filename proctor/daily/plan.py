@@ -6,6 +6,7 @@ import json
 import random
 from datetime import date
 
+from bank.matching_answer import shown_count
 from bank.option_order import OptionOrder
 from proctor.daily.delivery import Delivery, create_delivery, find_delivery
 from proctor.daily.selection import choose_set
@@ -33,9 +34,10 @@ async def _orders(db: Database, ids: list[int], rng: random.Random, shuffle: boo
         return []
     marks = ",".join("?" * len(ids))
     rows = await db.fetchall(
-        f"""SELECT q.id, q.options, p.shuffle_options, c.pinned FROM questions q
+        f"""SELECT q.id, q.kind, q.options, q.answer, p.shuffle_options, c.pinned FROM questions q
             JOIN papers p ON p.id = q.paper_id LEFT JOIN question_checks c ON c.question_id = q.id
             WHERE q.id IN ({marks})""", ids)
-    info = {r["id"]: (len(json.loads(r["options"])), bool(r["shuffle_options"]), json.loads(r["pinned"] or "[]"))
+    info = {r["id"]: (shown_count(r["kind"], json.loads(r["options"]), json.loads(r["answer"])),
+                      bool(r["shuffle_options"]), json.loads(r["pinned"] or "[]"))
             for r in rows}
     return [OptionOrder.draw(info[q][0], info[q][2], rng, shuffle and info[q][1]).order for q in ids]

@@ -13,7 +13,11 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 # re-exported for the daily code; their home is proctor/local_time.py
-from proctor.local_time import BadTime, BadTimezone, looks_like_time, parse_hhmm, parse_timezone  # noqa: F401
+from proctor.local_time import BadTime as BadTime
+from proctor.local_time import BadTimezone as BadTimezone
+from proctor.local_time import looks_like_time as looks_like_time
+from proctor.local_time import parse_hhmm as parse_hhmm
+from proctor.local_time import parse_timezone as parse_timezone
 
 DEFAULT_CLOSE_BEFORE_NEXT = timedelta(hours=1)
 

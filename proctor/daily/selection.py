@@ -2,6 +2,8 @@
 
 Groups get one set for everyone, chosen to avoid what the chat saw recently and to spread over
 papers and topics. Private chats put the user's due review cards (FSRS) first, then new questions.
+Matching questions are asked in private chats only: a group's answers are one tap or one reply
+each, and pairs take several presses per member.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from bank.matching_answer import shown_count
 from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
 from bank.option_order import MAX_OPTIONS
+from bank.store import one_row
 from proctor.daily.fsrs_cards import due_cards, known_questions
 from proctor.exams.seal import sealed_for
 from proctor.storage.db import Database
@@ -26,13 +31,19 @@ class Candidate:
     id: int
     paper_id: int
     topic: str  # the question's topic, else its section: what "balance across topics" spreads over
+    kind: Kind = Kind.single
+
+    @property
+    def group_askable(self) -> bool:
+        """May a group's quiz ask it? Not a matching question (private chats only)."""
+        return self.kind != Kind.matching
 
 
 def eligible(kind: str, flags: Iterable[str], retired: bool, exam_only: bool, n_options: int) -> bool:
     """May this question appear in daily practice?"""
     if exam_only or retired or Kind(kind) not in OBJECTIVE or set(flags) & UNASKABLE:
         return False
-    return Kind(kind) not in CHOICE or 2 <= n_options <= MAX_OPTIONS
+    return (Kind(kind) not in CHOICE and Kind(kind) != Kind.matching) or 2 <= n_options <= MAX_OPTIONS
 
 
 # What changes the candidates: papers (re)imported or toggled exam-only, questions added, retired,
@@ -40,7 +51,7 @@ def eligible(kind: str, flags: Iterable[str], retired: bool, exam_only: bool, n_
 _VERSION = """SELECT (SELECT group_concat(id || ':' || exam_only || ':' || imported_at) FROM papers),
                      (SELECT COUNT(*) FROM questions), (SELECT total(id * retired) FROM questions),
                      (SELECT COUNT(*) || ':' || total(question_id) FROM question_checks WHERE held != '')"""
-_cache: dict[int, tuple[tuple, list[Candidate]]] = {}
+_cache: dict[int, tuple[tuple[Any, ...], list[Candidate]]] = {}
 
 
 async def candidates(db: Database) -> list[Candidate]:
@@ -48,7 +59,7 @@ async def candidates(db: Database) -> list[Candidate]:
 
     Cached per database until a paper or question changes: at 09:00 every chat asks at once.
     """
-    version = tuple(await db.fetchone(_VERSION))
+    version = tuple(one_row(await db.fetchone(_VERSION)))  # sub-selects only: always one row
     hit = _cache.get(id(db))
     if hit is not None and hit[0] == version:
         return hit[1]
@@ -60,16 +71,16 @@ async def candidates(db: Database) -> list[Candidate]:
 async def _load_candidates(db: Database) -> list[Candidate]:
     kinds = ",".join(f"'{k.value}'" for k in OBJECTIVE)
     rows = await db.fetchall(
-        f"""SELECT q.id, q.paper_id, q.section_id, q.kind, q.topic, q.flags, q.options, q.retired,
+        f"""SELECT q.id, q.paper_id, q.section_id, q.kind, q.topic, q.flags, q.options, q.answer, q.retired,
                    p.exam_only
             FROM questions q JOIN papers p ON p.id = q.paper_id
             LEFT JOIN question_checks c ON c.question_id = q.id
             WHERE p.exam_only = 0 AND q.retired = 0 AND COALESCE(c.held, '') = '' AND q.kind IN ({kinds})""")
     return [
-        Candidate(r["id"], r["paper_id"], r["topic"] or f"section {r['section_id']}")
+        Candidate(r["id"], r["paper_id"], r["topic"] or f"section {r['section_id']}", Kind(r["kind"]))
         for r in rows
         if eligible(r["kind"], json.loads(r["flags"]), bool(r["retired"]), bool(r["exam_only"]),
-                    len(json.loads(r["options"])))
+                    shown_count(r["kind"], json.loads(r["options"]), json.loads(r["answer"])))
     ]
 
 
@@ -148,7 +159,7 @@ async def choose_set(db: Database, chat_id: int, private_user: int | None, n: in
     cands = await candidates(db)
     recent = await recently_sent(db, chat_id, now)
     if private_user is None:
-        return pick_group_set(cands, recent, n, rng)
+        return pick_group_set([c for c in cands if c.group_askable], recent, n, rng)
     seal = await sealed_for(db, private_user)
     cands = [c for c in cands if not seal.covers(c.id)] or cands
     due = await due_cards(db, private_user, now)

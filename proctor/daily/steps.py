@@ -27,6 +27,7 @@ from bank.typed_answer import typed_response
 from proctor.daily.answers import Answer, _answer
 from proctor.daily.delivery import Delivery, Item, _delivery, _item
 from proctor.daily.fsrs_cards import review_in
+from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.seal import sealed_in
 from proctor.exams.steps import questions_in
 from proctor.storage.db import Database
@@ -134,24 +135,23 @@ def step_in(conn: sqlite3.Connection, delivery_id: int, pos: int, user_id: int, 
         response = arg == "t"
     elif action == "pick" and q.kind == Kind.single and arg not in (None, "t", "f"):
         response = _original(spot, arg)
-    elif action == "toggle" and q.kind == Kind.multi:
-        letter = _original(spot, arg)
-        if letter is None:
-            return Refused("bad_button", spot)
+    elif action == "toggle" and q.kind in DRAFTED:
         row = conn.execute("SELECT letters FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
                            (d.id, pos, user_id)).fetchone()
-        letters = "".join(sorted(set(row[0] if row else "") ^ {letter}))
+        letters = toggled(q, item.option_order, row[0] if row else "", arg)
+        if letters is None:
+            return Refused("bad_button", spot)
         conn.execute(
             """INSERT INTO daily_drafts (delivery_id, pos, user_id, letters, updated_at) VALUES (?,?,?,?,?)
                ON CONFLICT(delivery_id, pos, user_id) DO UPDATE SET letters=excluded.letters,
                    updated_at=excluded.updated_at""", (d.id, pos, user_id, letters, now))
         return Toggled(spot, letters)
-    elif action == "submit" and q.kind == Kind.multi:
+    elif action == "submit" and q.kind in DRAFTED:
         row = conn.execute("SELECT letters FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
                            (d.id, pos, user_id)).fetchone()
         if not (row and row[0]):
             return Toggled(spot, "")
-        response = row[0]
+        response = draft_response(q, row[0])
     elif action == "typed":
         response = typed
     if response is None:

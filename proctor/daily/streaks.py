@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 
+from proctor.daily.states import DeliveryStatus
 from proctor.storage.db import Database
 
 
@@ -44,7 +45,8 @@ async def streaks(db: Database, chat_id: int, user_ids: Iterable[int], today: da
         return {}
     day = today.isoformat() if isinstance(today, date) else today
     quiz_days = [r[0] for r in await db.fetchall(
-        "SELECT day FROM daily_deliveries WHERE chat_id=? AND day<=? AND status!='failed'", (chat_id, day))]
+        f"SELECT day FROM daily_deliveries WHERE chat_id=? AND day<=? AND status!='{DeliveryStatus.failed}'",
+        (chat_id, day))]
     answered: dict[int, list[str]] = {}
     for at in range(0, len(user_ids), _BATCH):
         batch = user_ids[at:at + _BATCH]

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from bank.store import record_audit
 from proctor import chats
-from proctor.chats import chat_timezone, chat_title, ensure_chat  # noqa: F401  (their home: proctor/chats.py)
+from proctor.chats import chat_timezone as chat_timezone  # their home: proctor/chats.py
+from proctor.chats import chat_title as chat_title
+from proctor.chats import ensure_chat as ensure_chat
 from proctor.daily.schedule import Schedule, parse_hhmm, parse_timezone
 from proctor.storage.db import Database
 

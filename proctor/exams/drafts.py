@@ -1,20 +1,54 @@
-"""Multiple-choice ticks not yet submitted: counted as the answer when the paper is handed in.
+"""Answers made with several presses and not yet submitted: counted when the paper is handed in.
 
 Moodle counts what is on the screen at hand-in; so do we. A draft is the set of original letters
-ticked on a multi question since its last Submit; at hand-in (Finish, the deadline, a late
-recovery) each non-empty draft is graded and stored as that question's answer, inside the
-hand-in's own transaction, before the score is summed.
+ticked on a multi question since its last Submit, or a matching question's pairs made so far
+(bank/matching_answer.py: one stored choice letter or "-" per left item); at hand-in (Finish, the
+deadline, a late recovery) each non-empty draft is graded and stored as that question's answer,
+inside the hand-in's own transaction, before the score is summed. Drafts live in
+attempt_items.draft, so a restart keeps them.
 """
 
 from __future__ import annotations
 
 import json
 
+import aiosqlite
+
+from bank import matching_answer
 from bank.grading import grade
-from bank.models import MultiPolicy, Question
+from bank.models import Kind, MultiPolicy, Question
+from bank.option_order import OptionOrder
 from bank.paper_settings import multi_policy
 from bank.paper_store import get_questions
+from bank.store import Store
 from proctor.exams.model import Item
+
+DRAFTED = frozenset({Kind.multi, Kind.matching})  # the kinds answered by presses, then Submit
+
+
+def draft_response(question: Question, draft: str) -> object:
+    """What the grader takes for a draft: the ticked letters, or the pairs made."""
+    if question.kind == Kind.matching:
+        return matching_answer.draft_response(question, draft)
+    return draft
+
+
+def toggled(question: Question, option_order: str, draft: str, arg: str | None,
+            answered: object | None = None) -> str | None:
+    """The draft after a press on option or left item `arg` (None: the press does not fit), for an
+    exam's item or a daily quiz's alike (`option_order`: as shown there).
+
+    multi: the option's letter ticked or unticked; matching: the left item's choice moves on,
+    starting from the stored answer when there is no draft yet."""
+    if not arg or not arg.isdigit():
+        return None
+    order = OptionOrder.of(option_order)
+    if question.kind == Kind.multi and int(arg) < len(order):
+        return "".join(sorted(set(draft) ^ {order.order[int(arg)]}))
+    if question.kind == Kind.matching:
+        base = draft or matching_answer.response_draft(question, answered)
+        return matching_answer.cycle(question, order, base, int(arg))
+    return None
 
 
 def pending_drafts(items: list[Item]) -> list[Item]:
@@ -22,22 +56,22 @@ def pending_drafts(items: list[Item]) -> list[Item]:
     return [i for i in items if i.draft]
 
 
-async def draft_questions(db, attempt_id: int) -> tuple[dict[int, Question], MultiPolicy]:
+async def draft_questions(db: Store, attempt_id: int) -> tuple[dict[int, Question], MultiPolicy]:
     """The questions with a draft now, and the paper's multi policy: read before the hand-in's
     transaction (a draft ticked in between is graded too, see count_drafts_in)."""
     rows = await db.fetchall(
         "SELECT DISTINCT i.question_id, a.paper_id, "
         "EXISTS (SELECT 1 FROM attempt_items d WHERE d.attempt_id = a.id AND d.draft <> '') AS any_draft "
         "FROM attempts a JOIN attempt_items i ON i.attempt_id = a.id JOIN questions q ON q.id = i.question_id "
-        "WHERE a.id=? AND q.kind='multi'", (attempt_id,))
+        f"WHERE a.id=? AND q.kind IN ('{Kind.multi}', '{Kind.matching}')", (attempt_id,))
     if not rows or not rows[0]["any_draft"]:  # the usual case: nothing ticked and not submitted
         return {}, MultiPolicy.partial
     policy = await multi_policy(db, paper_id=rows[0]["paper_id"])
     return await get_questions(db, [r[0] for r in rows]), policy
 
 
-async def count_drafts_in(conn, attempt_id: int, questions: dict[int, Question], policy: MultiPolicy,
-                          now: float) -> int:
+async def count_drafts_in(conn: aiosqlite.Connection, attempt_id: int, questions: dict[int, Question],
+                          policy: MultiPolicy, now: float) -> int:
     """Inside the hand-in's transaction: store each non-empty draft as its question's answer and
     clear it. Returns how many were counted."""
     cur = await conn.execute(
@@ -48,14 +82,15 @@ async def count_drafts_in(conn, attempt_id: int, questions: dict[int, Question],
         q = questions.get(r["question_id"])
         if q is None:
             continue
-        g = grade(q, r["draft"], multi_policy=policy)
+        response = draft_response(q, r["draft"])
+        g = grade(q, response, multi_policy=policy)
         score = round(g.score / q.points * r["points"], 2) if q.points else 0.0
         await conn.execute(
             """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
                    answered_at) VALUES (?,?,?,?,?,?,?,?,?)
                ON CONFLICT(attempt_id, pos) DO UPDATE SET response=excluded.response, score=excluded.score,
                    verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at""",
-            (attempt_id, r["pos"], r["question_id"], json.dumps(r["draft"], ensure_ascii=False), score,
+            (attempt_id, r["pos"], r["question_id"], json.dumps(response, ensure_ascii=False), score,
              r["points"], g.verdict.value, int(g.verdict.value != "needs_review"), now))
         await conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?", (attempt_id, r["pos"]))
         counted += 1

@@ -58,7 +58,11 @@ class Item:
         return OptionOrder.of(self.option_order, question.letter_refs if question is not None else None)
 
     def original_letter(self, shown_index: int) -> str:
-        return self.order().original_letter(shown_index)
+        """The stored letter of a shown option; IndexError past the options this item shows."""
+        letter = self.order().original_letter(shown_index)
+        if letter is None:
+            raise IndexError(f"shown option {shown_index} of {len(self.option_order)}")
+        return letter
 
     def shown_letter(self, original: str) -> str:
         return self.order().shown_letter(original)

@@ -13,9 +13,11 @@ Every place that can show a key or an explanation to a user asks `sealed_for` fi
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import sqlite3
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
 
@@ -27,7 +29,7 @@ class Seal:
     def __bool__(self) -> bool:
         return bool(self.questions)
 
-    def covers(self, question_id: int) -> bool:
+    def covers(self, question_id: int | None) -> bool:
         return question_id in self.questions
 
     def covers_any(self, question_ids: Iterable[int]) -> bool:
@@ -44,8 +46,9 @@ class Seal:
 NOTHING = Seal()
 
 # running exams -> the questions they seal: the sheet's own, and every question of a paper exam's paper
-_SEALED = """
-    WITH running AS (SELECT id, paper_id FROM attempts WHERE status = 'running' AND mode = 'exam' {who})
+_SEALED = f"""
+    WITH running AS (SELECT id, paper_id FROM attempts
+                     WHERE status = '{AttemptStatus.running}' AND mode = '{AttemptMode.exam}' {{who}})
     SELECT q.id, q.paper_id FROM running r JOIN attempt_items i ON i.attempt_id = r.id
          JOIN questions q ON q.id = i.question_id
     UNION SELECT q.id, q.paper_id FROM running r JOIN questions q ON q.paper_id = r.paper_id"""
@@ -56,7 +59,7 @@ async def sealed_for(db: Database, user_id: int) -> Seal:
     return _seal(await db.fetchall(_SEALED.format(who="AND user_id = ?"), (user_id,)))
 
 
-def sealed_in(conn, user_id: int) -> Seal:
+def sealed_in(conn: sqlite3.Connection, user_id: int) -> Seal:
     """`sealed_for` on the database thread (a plain sqlite3 connection), inside a batched step."""
     return _seal(conn.execute(_SEALED.format(who="AND user_id = ?"), (user_id,)).fetchall())
 
@@ -66,7 +69,7 @@ async def sealed_anywhere(db: Database) -> Seal:
     return _seal(await db.fetchall(_SEALED.format(who="")))
 
 
-def _seal(rows) -> Seal:
+def _seal(rows: Sequence[sqlite3.Row]) -> Seal:
     if not rows:
         return NOTHING
     return Seal(frozenset(r[0] for r in rows), frozenset(r[1] for r in rows))

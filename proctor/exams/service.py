@@ -7,9 +7,11 @@ AlreadyRunning, AttemptLimitReached.
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import Iterable
+from typing import Any
 
-from bank import paper_settings
+from bank import matching_answer, paper_settings
 from bank.errors import (
     AlreadyRunning,
     AttemptClosed,
@@ -22,21 +24,24 @@ from bank.errors import (
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import get_questions, load_paper
+from bank.store import one_row
 from proctor import invites, outbox
 from proctor.exams import drafts, states
 from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
-from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
 from proctor.exams.steps import sheet_in, store_answer_in
 from proctor.storage.db import Database
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
 # the mock paper (/exam random): how many questions of each kind it draws, and its minutes
-MOCK_BLUEPRINT: dict[Kind, int] = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2}
+MOCK_BLUEPRINT: dict[Kind, int] = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2,
+                                   Kind.numerical: 2, Kind.matching: 1}
 MOCK_MINUTES = 60
 SECTION_NAMES = {
     Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
     Kind.short: "简答题", Kind.discussion: "讨论题", Kind.case: "案例分析题",
+    Kind.numerical: "数值题", Kind.matching: "匹配题",
 }
 
 
@@ -51,15 +56,17 @@ async def get_attempt(db: Database, attempt_id: int) -> Attempt:
 
 
 async def running_attempt(db: Database, user_id: int) -> Attempt | None:
-    row = await db.fetchone("SELECT * FROM attempts WHERE user_id=? AND status='running'", (user_id,))
+    row = await db.fetchone(f"SELECT * FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
+                            (user_id,))
     return None if row is None else Attempt.from_row(row)
 
 
 async def current_question_id(db: Database, user_id: int) -> int | None:
     """The question on the screen of the user's running attempt, if any."""
-    return await db.scalar(
+    qid: int | None = await db.scalar(
         "SELECT i.question_id FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id "
-        "AND i.pos = t.current_pos WHERE t.user_id=? AND t.status='running'", (user_id,))
+        f"AND i.pos = t.current_pos WHERE t.user_id=? AND t.status='{AttemptStatus.running}'", (user_id,))
+    return qid
 
 
 async def load_sheet(db: Database, attempt_id: int, *, positions: Iterable[int] | str | None = None) -> Sheet:
@@ -88,19 +95,22 @@ async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: boo
 
 async def used_attempts(db: Database, user_id: int, paper_id: int) -> int:
     """Exam attempts that count toward the paper's limit: cancelled ones too, since the paper was seen."""
-    return await db.scalar(
-        "SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='exam' "
-        "AND status IN ('finished', 'cancelled')", (user_id, paper_id))
+    used: int = await db.scalar(
+        f"SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='{AttemptMode.exam}' "
+        f"AND status IN ('{AttemptStatus.finished}', '{AttemptStatus.cancelled}')", (user_id, paper_id))
+    return used
 
 
 async def due_attempts(db: Database, now: float) -> list[Attempt]:
     rows = await db.fetchall(
-        "SELECT * FROM attempts WHERE status='running' AND deadline IS NOT NULL AND deadline<=?", (now,))
+        f"SELECT * FROM attempts WHERE status='{AttemptStatus.running}' AND deadline IS NOT NULL AND deadline<=?",
+        (now,))
     return [Attempt.from_row(r) for r in rows]
 
 
 async def timed_running(db: Database) -> list[Attempt]:
-    rows = await db.fetchall("SELECT * FROM attempts WHERE status='running' AND deadline IS NOT NULL")
+    rows = await db.fetchall(
+        f"SELECT * FROM attempts WHERE status='{AttemptStatus.running}' AND deadline IS NOT NULL")
     return [Attempt.from_row(r) for r in rows]
 
 
@@ -113,22 +123,27 @@ async def attempts_of(db: Database, user_id: int | None = None) -> list[Attempt]
 
 async def running_counts(db: Database, now: float) -> dict[str, int]:
     """Running attempts: all, timed, and timed ones past their deadline (not yet handed in)."""
-    row = await db.fetchone(
+    row = one_row(await db.fetchone(
         "SELECT COUNT(*) AS running, COUNT(deadline) AS timed, COUNT(CASE WHEN deadline<=? THEN 1 END) AS overdue "
-        "FROM attempts WHERE status='running'", (now,))
+        f"FROM attempts WHERE status='{AttemptStatus.running}'", (now,)))
     return dict(row)
 
 
 # ---- building an attempt ------------------------------------------------------------------
 
-def plan_items(questions: list[tuple[str, Question]], *, shuffle: bool, rng: random.Random) -> list[tuple]:
+def plan_items(questions: list[tuple[str, Question]], *, shuffle: bool,
+               rng: random.Random) -> list[tuple[int | None, str, float, str]]:
     """(question_id, section, points, option_order) per askable question, options maybe shuffled
-    (those pinned at import stay in place)."""
+    (those pinned at import stay in place); a matching question's order is that of its choices."""
     out = []
     for section, q in questions:
         if not q.askable:
             continue
-        order = OptionOrder.draw(len(q.options), q.pinned, rng, shuffle).order if q.kind in CHOICE else ""
+        order = ""
+        if q.kind in CHOICE:
+            order = OptionOrder.draw(len(q.options), q.pinned, rng, shuffle).order
+        elif q.kind == Kind.matching:
+            order = OptionOrder.draw(len(matching_answer.choices(q)), [], rng, shuffle).order
         out.append((q.id, section, q.points, order))
     return out
 
@@ -168,7 +183,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
     if paper_id is not None:
         paper = await load_paper(db, paper_id)
         title = paper.title
-        limit = paper.settings.time_limit_min
+        limit: float = paper.settings.time_limit_min
         shuffle = shuffle and paper.settings.shuffle_options
         allowed = paper.settings.attempts_allowed
         if mode == AttemptMode.practice and paper.settings.exam_only:
@@ -189,7 +204,8 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         raise NotFound("this paper has no question that can be asked")
     async with db.write() as conn:
         # re-checked inside the transaction: a double tap on Start creates one attempt
-        cur = await conn.execute("SELECT 1 FROM attempts WHERE user_id=? AND status='running'", (user_id,))
+        cur = await conn.execute(f"SELECT 1 FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
+                                 (user_id,))
         if await cur.fetchone():
             raise AlreadyRunning(str(user_id))
         if invite_id is not None:  # the window and the invite's attempts, checked with the insert
@@ -199,7 +215,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
             """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score,
                    invite_id) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id""",
             (user_id, chat_id, paper_id, mode, title, now, deadline, sum(p[2] for p in planned), invite_id))
-        attempt_id = (await cur.fetchone())[0]
+        attempt_id = one_row(await cur.fetchone())[0]
         if invite_id is not None:
             await invites.attach_in(conn, invite_id, attempt_id)
         await conn.executemany(
@@ -211,12 +227,12 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
 
 # ---- answering and moving -----------------------------------------------------------------
 
-async def record_answer(db: Database, sheet: Sheet, pos: int, response, now: float, *,
+async def record_answer(db: Database, sheet: Sheet, pos: int, response: object, now: float, *,
                         advance: bool) -> AnswerRec:
     """Grade and store the answer at `pos` (replacing an earlier one); maybe move to the next question.
     Raises AttemptClosed. (A step from a chat goes through proctor.exams.steps.take_step.)"""
 
-    def store(conn) -> AnswerRec:
+    def store(conn: sqlite3.Connection) -> AnswerRec:
         row = conn.execute("SELECT status FROM attempts WHERE id=?", (sheet.attempt.id,)).fetchone()
         if not states.accepts_answers(AttemptStatus(row[0])):
             raise AttemptClosed(str(sheet.attempt.id))
@@ -228,13 +244,13 @@ async def record_answer(db: Database, sheet: Sheet, pos: int, response, now: flo
 
 async def move_to(db: Database, attempt_id: int, pos: int) -> None:
     await db.run_write(lambda conn: conn.execute(
-        "UPDATE attempts SET current_pos=? WHERE id=? AND status='running'", (pos, attempt_id)))
+        f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'", (pos, attempt_id)))
 
 
 async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> str:
     """Toggle one original letter of a multi draft; returns the new draft."""
 
-    def toggle(conn) -> str:
+    def toggle(conn: sqlite3.Connection) -> str:
         draft = conn.execute("SELECT draft FROM attempt_items WHERE attempt_id=? AND pos=?",
                              (attempt_id, pos)).fetchone()[0]
         new = "".join(sorted(set(draft) ^ {letter}))
@@ -272,9 +288,9 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
                 await drafts.count_drafts_in(conn, attempt_id, *ticked, now)
         # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
         cur = await conn.execute(
-            """UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
+            f"""UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
                    score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
-               WHERE id=? AND status='running' RETURNING user_id, chat_id, invite_id""",
+               WHERE id=? AND status='{AttemptStatus.running}' RETURNING user_id, chat_id, invite_id""",
             (status.value, now, now, reason, attempt_id, attempt_id))
         row = await cur.fetchone()
         if row is None:
@@ -288,14 +304,16 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
     return sheet.attempt, compute_result(sheet.items, sheet.answers)
 
 
-async def user_stats(db: Database, user_id: int) -> list[dict]:
+async def user_stats(db: Database, user_id: int) -> list[dict[str, Any]]:
     """Per paper: finished attempts, best and last score, as the paper's grading method counts."""
     rows = await db.fetchall(
-        """SELECT a.paper_id, a.title, COUNT(*) AS n, MAX(a.score) AS best, a.max_score,
+        f"""SELECT a.paper_id, a.title, COUNT(*) AS n, MAX(a.score) AS best, a.max_score,
                   (SELECT score FROM attempts b WHERE b.user_id=a.user_id AND b.paper_id IS a.paper_id
-                     AND b.status='finished' AND b.mode='exam' ORDER BY b.finished_at DESC LIMIT 1) AS last,
-                  COALESCE(p.grading_method, 'best') AS method
+                     AND b.status='{AttemptStatus.finished}' AND b.mode='{AttemptMode.exam}'
+                     ORDER BY b.finished_at DESC LIMIT 1) AS last,
+                  COALESCE(p.grading_method, '{GradingMethod.best}') AS method
            FROM attempts a LEFT JOIN papers p ON p.id=a.paper_id
-           WHERE a.user_id=? AND a.status='finished' AND a.mode='exam' AND a.invite_id IS NULL
+           WHERE a.user_id=? AND a.status='{AttemptStatus.finished}' AND a.mode='{AttemptMode.exam}'
+             AND a.invite_id IS NULL
            GROUP BY a.paper_id, a.title ORDER BY MAX(a.finished_at) DESC""", (user_id,))
     return [dict(r) for r in rows]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from bank.models import GradingMethod, MultiPolicy  # noqa: F401 (the paper's enums, named here too)
+from bank.models import GradingMethod as GradingMethod  # the paper's enums, named here too
+from bank.models import MultiPolicy as MultiPolicy
 from proctor.transitions import Machine
 
 

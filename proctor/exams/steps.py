@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from bank.grading import grade
 from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
 from bank.paper_settings import policy_of
-from bank.paper_store import _QUESTION_SELECT, question_from_row
+from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
+from bank.question_rows import question_from_row
 from bank.typed_answer import typed_response
+from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
-from proctor.exams.states import AttemptMode
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
 ANSWERING = frozenset({"answer", "submit", "typed"})  # the steps that store an answer
@@ -170,7 +172,7 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
     advance = a.mode != AttemptMode.practice
     answer = None
     if action == "answer":
-        response = _choice(item, q, arg)
+        response: object = _choice(item, q, arg)
         if response is None:
             return Refused("bad_button", q)
         answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
@@ -180,17 +182,19 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
             return Refused("unreadable", q)
         answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
     elif action == "toggle":
-        if q.kind != Kind.multi or not arg or not arg.isdigit() or int(arg) >= len(item.option_order):
+        answered = sheet.answers.get(pos)
+        new = toggled(q, item.option_order, item.draft, arg, answered.response if answered else None)
+        if new is None:
             return Refused("bad_button", q)
-        new = "".join(sorted(set(item.draft) ^ {item.original_letter(int(arg))}))
         conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, a.id, pos))
     elif action == "submit":
-        if q.kind != Kind.multi or not item.draft:
+        if q.kind not in DRAFTED or not item.draft:
             return Refused("empty_draft", q)
-        answer = store_answer_in(conn, sheet, pos, item.draft, now, policy, advance=advance)
+        answer = store_answer_in(conn, sheet, pos, draft_response(q, item.draft), now, policy, advance=advance)
     elif action in ("next", "back"):
         to = max(0, min(len(sheet.items) - 1, pos + (1 if action == "next" else -1)))
-        conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND status='running'", (to, a.id))
+        conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
+                     (to, a.id))
     elif action == "flag":
         conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
     elif action not in MOVES:
@@ -198,11 +202,13 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
     else:  # finish_ask, finish_yes, finish_no: nothing is written here
         return Recorded(sheet, pos, None, review)
     after = sheet_in(conn, a.id, {pos, _current_pos(conn, a.id)})
+    assert after is not None, "the attempt was read in this transaction"
     return Recorded(after, pos, answer, review)
 
 
 def _current_pos(conn: sqlite3.Connection, attempt_id: int) -> int:
-    return conn.execute("SELECT current_pos FROM attempts WHERE id=?", (attempt_id,)).fetchone()[0]
+    pos: int = conn.execute("SELECT current_pos FROM attempts WHERE id=?", (attempt_id,)).fetchone()[0]
+    return pos
 
 
 async def take_step(db: Database, attempt_id: int, user_id: int, action: str, pos: int | None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bank.store import one_row
 from proctor.storage.db import Database
 
 
@@ -27,7 +28,7 @@ async def forget_user(db: Database, user_id: int) -> Forgotten:
                     "SELECT COUNT(*) FROM daily_answers WHERE user_id=?",
                     "SELECT COUNT(*) FROM disputes WHERE user_id=?"):
             cur = await conn.execute(sql, (user_id,))
-            counts.append((await cur.fetchone())[0])
+            counts.append(one_row(await cur.fetchone())[0])
         # answers reference attempt_items, which cascade from attempts, which cascade from users
         await conn.execute("DELETE FROM users WHERE id=?", (user_id,))
         # the private chat (id == user id) and its own daily quiz

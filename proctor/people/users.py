@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bank.store import one_row
 from proctor.storage.db import Database
 
 
@@ -26,7 +27,7 @@ async def ensure_user(db: Database, user_id: int, first_name: str, username: str
                    ON CONFLICT(id) DO UPDATE SET first_name=excluded.first_name,
                        username=excluded.username""",
                 (user_id, first_name, username, now))
-        row = await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,))
+        row = one_row(await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,)))  # just written
     return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
 
 

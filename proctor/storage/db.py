@@ -10,7 +10,7 @@ import asyncio
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
+from bank.store import Params
 
 T = TypeVar("T")
 
@@ -126,8 +127,7 @@ class Database:
         await self.conn.close()
 
     async def user_version(self) -> int:
-        row = await self.fetchone("PRAGMA user_version")
-        return int(row[0])
+        return int(await self.scalar("PRAGMA user_version"))
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
         """Apply pending migrations, each in its own transaction with its version bump.
@@ -179,7 +179,9 @@ class Database:
 
         `fn` gets the plain sqlite3 connection; it must only read (writes go through `run_write`).
         """
-        return await self.conn._execute(fn, self.conn._conn)
+        # aiosqlite's (private) `_execute` carries no annotations; it returns what `fn` returns
+        out: T = await self.conn._execute(fn, self.conn._conn)  # type: ignore[no-untyped-call]
+        return out
 
     async def run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn(conn)` on the database thread inside one `BEGIN IMMEDIATE` transaction, under the
@@ -196,17 +198,20 @@ class Database:
             return out
 
         async with self._write_lock:
-            return await self.conn._execute(transaction, self.conn._conn)
+            out: T = await self.conn._execute(transaction, self.conn._conn)  # type: ignore[no-untyped-call]
+            return out
 
     # one round trip to the connection's thread per read (execute + fetch + close would be three)
-    async def fetchall(self, sql: str, params: Iterable[Any] | dict = ()) -> list[sqlite3.Row]:
+    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         return list(await self.conn.execute_fetchall(sql, params))
 
-    async def fetchone(self, sql: str, params: Iterable[Any] | dict = ()) -> sqlite3.Row | None:
+    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """The first row; meant for queries that return at most a few rows."""
-        rows = await self.conn.execute_fetchall(sql, params)
+        rows = list(await self.conn.execute_fetchall(sql, params))
         return rows[0] if rows else None
 
-    async def scalar(self, sql: str, params: Iterable[Any] | dict = ()) -> Any:
+    async def scalar(self, sql: str, params: Params = ()) -> Any:
+        """The first column of the first row, None when there is no row. Any: what SQLite stored;
+        a caller that knows the column's type says so (`n: int = await db.scalar(...)`)."""
         row = await self.fetchone(sql, params)
         return None if row is None else row[0]

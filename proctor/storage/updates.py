@@ -10,10 +10,25 @@ update whose effect was committed just before the crash still counts once.
 from __future__ import annotations
 
 import secrets
+import sqlite3
+from enum import StrEnum
 
 from proctor.storage.db import Database
 
 MEMORY_SECONDS = 7 * 24 * 3600  # Telegram keeps undelivered updates for 24 hours
+
+
+class UpdateState(StrEnum):
+    """`processed_updates.state`: a handler is running (or its run stopped), or it returned."""
+
+    claimed = "claimed"
+    done = "done"
+
+
+_CLAIM = f"""INSERT INTO processed_updates (bot_id, update_id, at, state, run) VALUES (?, ?, ?, '{UpdateState.claimed}', ?)
+               ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at
+               WHERE processed_updates.state = '{UpdateState.claimed}' AND processed_updates.run IS NOT excluded.run"""
+_DONE = f"UPDATE processed_updates SET state = '{UpdateState.done}' WHERE bot_id = ? AND update_id = ? AND run IS ?"
 
 
 def new_run() -> str:
@@ -25,33 +40,26 @@ async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str 
     """True if this run should handle the update: the first delivery, or a delivery again of one a
     previous run claimed and never finished. False for a repeat that was handled (or is being
     handled by this run)."""
-    def claim_in(conn) -> bool:  # one round trip: claims cost every update
-        return conn.execute(
-            """INSERT INTO processed_updates (bot_id, update_id, at, state, run) VALUES (?, ?, ?, 'claimed', ?)
-               ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at
-               WHERE processed_updates.state = 'claimed' AND processed_updates.run IS NOT excluded.run""",
-            (bot_id, update_id, now, run)).rowcount == 1
+    def claim_in(conn: sqlite3.Connection) -> bool:  # one round trip: claims cost every update
+        return conn.execute(_CLAIM, (bot_id, update_id, now, run)).rowcount == 1
 
     return await db.run_write(claim_in)
 
 
 async def done(db: Database, bot_id: int, update_id: int, run: str = "") -> None:
     """The handler of an update this run claimed has returned (whatever it did)."""
-    await db.run_write(lambda conn: conn.execute(
-        "UPDATE processed_updates SET state = 'done' WHERE bot_id = ? AND update_id = ? AND run IS ?",
-        (bot_id, update_id, run)))
+    await db.run_write(lambda conn: conn.execute(_DONE, (bot_id, update_id, run)))
 
 
 async def is_done(db: Database, bot_id: int, update_id: int) -> bool:
     row = await db.fetchone("SELECT state FROM processed_updates WHERE bot_id = ? AND update_id = ?",
                             (bot_id, update_id))
-    return row is not None and row[0] == "done"
+    return row is not None and row[0] == UpdateState.done
 
 
 async def next_update_id(db: Database) -> int:
     """Above every update id this database has seen (Telegram's ids keep growing)."""
-    row = await db.fetchone("SELECT COALESCE(MAX(update_id), 0) FROM processed_updates")
-    return int(row[0]) + 1
+    return int(await db.scalar("SELECT COALESCE(MAX(update_id), 0) FROM processed_updates")) + 1
 
 
 async def forget_old(db: Database, now: float) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from bank.store import record_audit
 from proctor.storage.db import Database
@@ -14,7 +15,7 @@ record = record_audit
 
 
 async def log(db: Database, *, at: float, actor: int, chat_id: int | None, action: str, target: str = "",
-              **detail) -> None:
+              **detail: Any) -> None:
     """An action that writes nothing else (an export, say): its entry in a transaction of its own."""
     async with db.write() as conn:
         await record(conn, at=at, actor=actor, chat_id=chat_id, action=action, target=target, **detail)
@@ -27,7 +28,7 @@ class Entry:
     chat_id: int | None
     action: str
     target: str
-    detail: dict
+    detail: dict[str, Any]  # as the action wrote it (JSON)
     target_user: int | None = None  # whom the action concerned (cleared when they are forgotten)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 
 AWAITING, UNANSWERED = "awaiting", "unanswered"
@@ -76,10 +77,11 @@ def _state(verdict: str | None, final: int | None) -> str:
 async def attempts(db: Database, user_id: int, *, with_exam_only: bool) -> list[AttemptRecord]:
     """The user's finished attempts, newest first; hiring (exam-only) papers only if `with_exam_only`."""
     heads = await db.fetchall(
-        """SELECT t.id, t.title, t.mode, t.started_at, t.finished_at, t.score, t.max_score,
+        f"""SELECT t.id, t.title, t.mode, t.started_at, t.finished_at, t.score, t.max_score,
                   COALESCE(p.exam_only, 0) AS exam_only
            FROM attempts t LEFT JOIN papers p ON p.id = t.paper_id
-           WHERE t.user_id=? AND t.status='finished' ORDER BY t.finished_at DESC, t.id DESC""", (user_id,))
+           WHERE t.user_id=? AND t.status='{AttemptStatus.finished}' ORDER BY t.finished_at DESC, t.id DESC""",
+        (user_id,))
     heads = [h for h in heads if with_exam_only or not h["exam_only"]]
     if not heads:
         return []

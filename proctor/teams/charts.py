@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams.leaderboard import Period
 from proctor.teams.roster import members_sql
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)
@@ -83,7 +88,7 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
               UNION ALL
               SELECT q.paper_id, x.score, x.max_score FROM answers x JOIN attempts t ON t.id = x.attempt_id
               JOIN questions q ON q.id = x.question_id
-              WHERE t.mode='exam' AND t.status='finished' AND x.final=1 {member_where}
+              WHERE t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' AND x.final=1 {member_where}
                 AND t.finished_at>=? AND t.finished_at<?)
             SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), COUNT(*) FROM scored s
             JOIN papers p ON p.id = s.paper_id GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id""",
@@ -102,7 +107,7 @@ def render_png(data: ChartData, font: str | None = None) -> bytes:
     return buf.getvalue()
 
 
-def figure(data: ChartData, font: str | None = None):
+def figure(data: ChartData, font: str | None = None) -> Figure:
     """The chart's matplotlib Figure (imported here: only drawing a chart pays for matplotlib)."""
     # matplotlib is heavy: loaded only when a chart is drawn (not a circle)
     from matplotlib.backends.backend_agg import FigureCanvasAgg

@@ -12,10 +12,12 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.local_time import looks_like_time, parse_hhmm
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.leaderboard import Period, Row, full_ranking
+from proctor.teams.roster import MEMBER
 
 WEEK = 7 * 24 * 3600
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -101,7 +103,9 @@ async def set_schedule(db: Database, chat_id: int, *, enabled: bool, weekday: in
             (chat_id, int(enabled), weekday, at_time, lead, now))
         await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="digest",
                            target=f"chat:{chat_id}", enabled=enabled, weekday=weekday, time=at_time)
-    return await get_schedule(db, chat_id)
+    schedule = await get_schedule(db, chat_id)
+    assert schedule is not None, "just written"
+    return schedule
 
 
 async def claim_week(db: Database, chat_id: int, week: str) -> bool:
@@ -164,15 +168,16 @@ async def weakest_topics(db: Database, chat_id: int, start: float, end: float, l
                          min_answers: int = 3) -> list[Topic]:
     """The paper sections the team did worst on: its daily answers and its roster members' exams."""
     rows = await db.fetchall(
-        """WITH scored AS (
+        f"""WITH scored AS (
              SELECT d.question_id, d.score, d.max_score FROM daily_answers d
              WHERE d.chat_id=:chat AND d.answered_at>=:start AND d.answered_at<:end
              UNION ALL
              SELECT x.question_id, x.score, x.max_score FROM answers x JOIN attempts t ON t.id = x.attempt_id
-             WHERE t.mode='exam' AND t.status='finished' AND x.final=1 AND t.invite_id IS NULL
+             WHERE t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' AND x.final=1
+               AND t.invite_id IS NULL
                AND t.finished_at>=:start
                AND t.finished_at<:end AND t.user_id IN (SELECT user_id FROM team_roster
-                                                         WHERE chat_id=:chat AND status='member'))
+                                                         WHERE chat_id=:chat AND status='{MEMBER}'))
            SELECT p.title, s.title, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
            FROM scored sc JOIN questions q ON q.id = sc.question_id JOIN sections s ON s.id = q.section_id
            JOIN papers p ON p.id = q.paper_id

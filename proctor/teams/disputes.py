@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bank.errors import BankError, NotFound
 from proctor.storage.db import Database
@@ -10,6 +11,14 @@ from proctor.teams import audit
 from proctor.teams.roster import members_sql
 
 MAX_REASON = 500
+
+
+class DisputeStatus(StrEnum):
+    """`disputes.status`: raised, then upheld (its key may be fixed) or dismissed by a lead."""
+
+    open = "open"
+    upheld = "upheld"
+    dismissed = "dismissed"
 
 
 class AlreadyDisputed(BankError):
@@ -39,15 +48,16 @@ class Dispute:
 
 async def question_for_message(db: Database, chat_id: int, message_id: int) -> int | None:
     """The question a bot message shows: a daily quiz item, or the current item of an exam."""
-    qid = await db.scalar(
+    qid: int | None = await db.scalar(
         "SELECT i.question_id FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id "
         "WHERE d.chat_id=? AND i.message_id=?", (chat_id, message_id))
     if qid is not None:
         return qid
-    return await db.scalar(
+    qid = await db.scalar(
         "SELECT i.question_id FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id "
         "AND i.pos = t.current_pos WHERE t.chat_id=? AND t.message_id=? ORDER BY t.id DESC LIMIT 1",
         (chat_id, message_id))
+    return qid
 
 
 async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id: int, reason: str,
@@ -65,7 +75,8 @@ async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id
         row = await cur.fetchone()
     if row is None:
         raise AlreadyDisputed(f"question {question_id} already disputed by {user_id}")
-    return row[0]
+    dispute_id: int = row[0]
+    return dispute_id
 
 
 async def status_of(db: Database, dispute_id: int) -> str:
@@ -81,16 +92,16 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
     roster (None: by anyone). The count per question is of the same disputes."""
     if scope is None:
         by_d = by_o = ""
-        params: list = []
+        params: list[object] = []
     else:
         by_d, by_o, params = f"AND {members_sql('d.user_id')}", f"AND {members_sql('o.user_id')}", [scope]
     rows = await db.fetchall(
         f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
                   (SELECT COUNT(*) FROM disputes o WHERE o.question_id = d.question_id
-                   AND o.status = 'open' {by_o}) AS n
+                   AND o.status = '{DisputeStatus.open}' {by_o}) AS n
            FROM disputes d JOIN questions q ON q.id = d.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
-           WHERE d.status = 'open' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
+           WHERE d.status = '{DisputeStatus.open}' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
         (*params, *params, limit))
     return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
                     r["status"], r["created_at"], r["n"]) for r in rows]
@@ -99,18 +110,19 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
 async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, chat_id: int | None,
                   now: float) -> tuple[int, int]:
     """Close an open dispute; returns (question id, candidate id). Raises NotFound, OwnDispute."""
-    status = "upheld" if upheld else "dismissed"
+    status = DisputeStatus.upheld if upheld else DisputeStatus.dismissed
     async with db.write() as conn:
-        cur = await conn.execute("SELECT user_id FROM disputes WHERE id=? AND status='open'", (dispute_id,))
+        cur = await conn.execute(f"SELECT user_id FROM disputes WHERE id=? AND status='{DisputeStatus.open}'",
+                                 (dispute_id,))
         raiser = await cur.fetchone()
         if raiser is not None and raiser[0] == lead:
             raise OwnDispute(f"user {lead} may not resolve their own dispute {dispute_id}")
         cur = await conn.execute(
-            "UPDATE disputes SET status=?, resolved_by=?, resolved_at=? WHERE id=? AND status='open' "
-            "RETURNING question_id, user_id", (status, lead, now, dispute_id))
+            f"UPDATE disputes SET status=?, resolved_by=?, resolved_at=? WHERE id=? AND status='{DisputeStatus.open}' "
+            "RETURNING question_id, user_id", (status.value, lead, now, dispute_id))
         row = await cur.fetchone()
         if row is None:
             raise NotFound(f"no open dispute {dispute_id}")
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=f"dispute_{status}",
+        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=f"dispute_{status.value}",
                            target=f"dispute:{dispute_id}", target_user=row[1], question=row[0])
     return row[0], row[1]

@@ -9,15 +9,18 @@ import json
 import re
 from dataclasses import dataclass, field
 
+import aiosqlite
+
 from bank.errors import BankError, NotFound
 from bank.grading import grade
-from bank.models import Kind, MultiPolicy, Question
+from bank.models import Answer, Kind, MultiPolicy, Question
 from bank.option_order import LETTERS
-from bank.paper_store import question_from_row
+from bank.question_rows import question_from_row
+from bank.store import one_row
 from proctor import outbox
 from proctor.storage.db import Database
 from proctor.teams import audit
-from proctor.teams.disputes import OwnDispute
+from proctor.teams.disputes import DisputeStatus, OwnDispute
 
 NOTICE = "key_fix"  # outbox kind: the bot renders it in the candidate's language
 _BLANKS = re.compile(r"\s*[、|;；]\s*")
@@ -46,7 +49,7 @@ class KeyFix:
     answers: int = 0  # answers regraded (changed or not)
 
 
-def new_key(q: Question, key: str | None, alternative: str | None):
+def new_key(q: Question, key: str | None, alternative: str | None) -> Answer:
     """The question's key after the fix, in its stored shape. Raises BadKey."""
     if alternative is not None:
         if q.kind != Kind.fill or not isinstance(q.answer, list):
@@ -78,7 +81,7 @@ def new_key(q: Question, key: str | None, alternative: str | None):
     return text  # written questions: the reference answer (their scores are a reviewer's)
 
 
-def _fraction(q: Question, response, policy: MultiPolicy) -> tuple[float, str]:
+def _fraction(q: Question, response: object, policy: MultiPolicy) -> tuple[float, str]:
     g = grade(q, response, multi_policy=policy)
     return (g.score / g.max_score if g.max_score else 0.0), g.verdict.value
 
@@ -89,7 +92,8 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
     `regrade` rescore every final, machine-graded answer to it. Raises NotFound, OwnDispute, BadKey."""
     async with db.write() as conn:
         cur = await conn.execute(
-            "SELECT d.question_id, d.user_id, d.chat_id FROM disputes d WHERE d.id=? AND d.status IN ('open','upheld') "
+            "SELECT d.question_id, d.user_id, d.chat_id FROM disputes d WHERE d.id=? "
+            f"AND d.status IN ('{DisputeStatus.open}','{DisputeStatus.upheld}') "
             "AND NOT EXISTS (SELECT 1 FROM key_versions k WHERE k.dispute_id = d.id)", (dispute_id,))
         row = await cur.fetchone()
         if row is None:
@@ -99,7 +103,7 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
             raise OwnDispute(f"user {actor} may not fix the key of their own dispute {dispute_id}")
         cur = await conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
                                  "WHERE q.id=?", (qid,))
-        qrow = await cur.fetchone()
+        qrow = one_row(await cur.fetchone())  # the dispute's question (a foreign key)
         old_q = question_from_row(qrow)
         fixed = new_key(old_q, key, alternative)
         q = old_q.model_copy(update={"answer": fixed})
@@ -107,7 +111,7 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
         version = qrow["key_version"] + 1
         await conn.execute("UPDATE questions SET answer=?, key_version=? WHERE id=?",
                            (json.dumps(fixed, ensure_ascii=False), version, qid))
-        await conn.execute("UPDATE disputes SET status='upheld', resolved_by=COALESCE(resolved_by, ?), "
+        await conn.execute(f"UPDATE disputes SET status='{DisputeStatus.upheld}', resolved_by=COALESCE(resolved_by, ?), "
                            "resolved_at=COALESCE(resolved_at, ?) WHERE id=?", (actor, now, dispute_id))
         changes: list[Change] = []
         regraded = 0
@@ -137,7 +141,8 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
     return KeyFix(qid, version, disputer, changes, regraded)
 
 
-async def _regrade(conn, q: Question, policy: MultiPolicy, version: int) -> tuple[int, list[Change]]:
+async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
+                   version: int) -> tuple[int, list[Change]]:
     """Rescore the exam answers (final, not a reviewer's) and the daily answers to `q`."""
     changes: list[Change] = []
     n = 0

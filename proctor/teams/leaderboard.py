@@ -6,14 +6,19 @@ earlier ranks higher (they got there first); then the lower user id, so the orde
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
-from proctor.chats import chat_zone, note_member  # noqa: F401  (their home: proctor/chats.py)
+from bank.grading.result import Verdict
+from bank.models import GradingMethod
+from proctor.chats import chat_zone as chat_zone  # their home: proctor/chats.py
+from proctor.chats import note_member as note_member
 from proctor.daily.streaks import streaks
-from proctor.local_time import zone  # noqa: F401  (callers use lb.zone; its home is proctor/local_time.py)
+from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.local_time import zone as zone  # callers use lb.zone; its home is proctor/local_time.py
 from proctor.storage.db import Database
 from proctor.teams.roster import MEMBER
 
@@ -83,10 +88,10 @@ def _midnight(day: date, tz: ZoneInfo) -> float:
     return datetime(day.year, day.month, day.day, tzinfo=tz).timestamp()
 
 
-_BOARD = """
+_BOARD = f"""
 WITH agg AS (
   SELECT user_id, SUM(score) AS points, SUM(max_score) AS max_points, COUNT(*) AS answers,
-         SUM(verdict = 'correct') AS correct, MAX(answered_at) AS last_at
+         SUM(verdict = '{Verdict.correct}') AS correct, MAX(answered_at) AS last_at
   FROM daily_answers INDEXED BY daily_answers_leaderboard
   WHERE chat_id = :chat AND answered_at >= :start AND answered_at < :end
   GROUP BY user_id
@@ -102,7 +107,7 @@ ORDER BY rank
 """
 
 
-async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, top: int):
+async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, top: int) -> list[sqlite3.Row]:
     return await db.fetchall(_BOARD, {
         "chat": chat_id, "start": period.start if period.start is not None else float("-inf"),
         "end": period.end if period.end is not None else float("inf"), "top": top,
@@ -163,9 +168,9 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
     attempts_exam_by_user, so a group's board costs its members, not the paper's whole history.
     """
     if members_of is None and await db.scalar(
-            "SELECT grading_method FROM papers WHERE id=?", (paper_id,)) == "best":
+            "SELECT grading_method FROM papers WHERE id=?", (paper_id,)) == GradingMethod.best:
         return await _best_board(db, paper_id, also, top)
-    params: dict = {"paper": paper_id, "also": also if also is not None else 0, "top": top}
+    params: dict[str, object] = {"paper": paper_id, "also": also if also is not None else 0, "top": top}
     if members_of is not None:
         params.update({f"m{i}": chat for i, chat in enumerate(members_of)})
         teams = ",".join(f":m{i}" for i in range(len(members_of))) or "NULL"
@@ -180,7 +185,7 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
         candidates = f"SELECT DISTINCT user_id FROM attempts WHERE paper_id = :paper AND {_COUNTABLE}"
         allowed = ""
     rows = await db.fetchall(f"""
-        WITH method AS (SELECT grading_method = 'last' AS last FROM papers WHERE id = :paper),
+        WITH method AS (SELECT grading_method = '{GradingMethod.last}' AS last FROM papers WHERE id = :paper),
         candidates(user_id) AS ({candidates}),
         counted AS (
           SELECT (SELECT a.id FROM attempts a
@@ -205,7 +210,7 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
 
 
 # an exam attempt that counts on a paper's board; attempts_exam_by_user/_board index exactly these
-_COUNTABLE = "mode = 'exam' AND status = 'finished' AND score IS NOT NULL"
+_COUNTABLE = f"mode = '{AttemptMode.exam}' AND status = '{AttemptStatus.finished}' AND score IS NOT NULL"
 # attempt b ranks before attempt a: higher score, then less time, then the lower id
 _BEFORE = ("(b.score > a.score OR (b.score = a.score AND (b.finished_at - b.started_at < a.finished_at - a.started_at"
            " OR (b.finished_at - b.started_at = a.finished_at - a.started_at AND b.id < a.id))))")

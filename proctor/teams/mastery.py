@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams.leaderboard import Period
+from proctor.teams.roster import MEMBER
 
 
 @dataclass(frozen=True)
@@ -36,14 +38,14 @@ async def topic_mastery(db: Database, chat_id: int, period: Period) -> Mastery:
     """The share of points each member earned per topic in the period (daily and exam answers)."""
     start, end = _bounds(period)
     rows = await db.fetchall(
-        """WITH scored AS (
+        f"""WITH scored AS (
              SELECT d.user_id, d.question_id, d.score, d.max_score FROM daily_answers d
              WHERE d.chat_id=:chat AND d.answered_at>=:start AND d.answered_at<:end
              UNION ALL
              SELECT t.user_id, x.question_id, x.score, x.max_score FROM answers x
              JOIN attempts t ON t.id = x.attempt_id
-             WHERE t.mode='exam' AND t.status='finished' AND x.final=1
-               AND t.user_id IN (SELECT r.user_id FROM team_roster r WHERE r.chat_id=:chat AND r.status='member')
+             WHERE t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' AND x.final=1
+               AND t.user_id IN (SELECT r.user_id FROM team_roster r WHERE r.chat_id=:chat AND r.status='{MEMBER}')
                AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)
                AND t.finished_at>=:start AND t.finished_at<:end)
            SELECT s.user_id, COALESCE(NULLIF(q.topic, ''), sec.title, '') AS topic,

@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 
 from bank.csv_safety import safe_row
 from proctor.daily.streaks import streaks
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams.leaderboard import Period
+from proctor.teams.roster import MEMBER
 
 
 @dataclass
@@ -42,7 +44,7 @@ async def team_members(db: Database, scope: int | None) -> list[tuple[int, str]]
     else:
         rows = await db.fetchall(
             "SELECT u.id, COALESCE(NULLIF(u.first_name, ''), u.username, '') FROM team_roster m "
-            "JOIN users u ON u.id = m.user_id WHERE m.chat_id=? AND m.status='member' ORDER BY u.id", (scope,))
+            f"JOIN users u ON u.id = m.user_id WHERE m.chat_id=? AND m.status='{MEMBER}' ORDER BY u.id", (scope,))
     return [(r[0], r[1]) for r in rows]
 
 
@@ -56,7 +58,8 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
     ids = list(rows)
     marks = ",".join("?" * len(ids))
     for r in await db.fetchall(
-            f"SELECT user_id, mode, COUNT(*) FROM attempts WHERE user_id IN ({marks}) AND status='finished' AND invite_id IS NULL "
+            f"SELECT user_id, mode, COUNT(*) FROM attempts WHERE user_id IN ({marks}) "
+            f"AND status='{AttemptStatus.finished}' AND invite_id IS NULL "
             "AND finished_at>=? AND finished_at<? GROUP BY user_id, mode", (*ids, start, end)):
         if r[1] == "exam":
             rows[r[0]].exams = r[2]
@@ -88,7 +91,8 @@ async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[i
                      ROW_NUMBER() OVER (PARTITION BY t.user_id, COALESCE(t.paper_id, -1)
                                         ORDER BY t.score DESC, t.finished_at - t.started_at, t.id) AS n
               FROM attempts t LEFT JOIN papers p ON p.id = t.paper_id
-              WHERE t.user_id IN ({marks}) AND t.mode='exam' AND t.status='finished' AND t.invite_id IS NULL
+              WHERE t.user_id IN ({marks}) AND t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}'
+                AND t.invite_id IS NULL
                 AND t.score IS NOT NULL AND t.finished_at>=? AND t.finished_at<?)
             SELECT * FROM ranked WHERE n = 1 ORDER BY paper_id IS NULL, paper_id""", (*ids, start, end))
     papers: dict[int | None, tuple[str, list[tuple[object, str]]]] = {}  # paper -> header, sections

@@ -6,7 +6,9 @@ import json
 from dataclasses import asdict, dataclass
 
 from bank.errors import BankError, NotFound
+from bank.store import one_row
 from proctor import outbox
+from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.roster import members_sql
@@ -67,7 +69,7 @@ def _text(raw: str) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list]:
+def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list[object]]:
     """What a reviewer may see: never their own answers; for a group's leads, only the members on
     its roster (granted by a lead, not by writing in the group), and never on exam-only (hiring)
     papers: anyone can make a group and be its administrator, so those stay with the configured
@@ -93,7 +95,8 @@ async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: 
     if attempt_id is not None:  # one attempt's answers only (an invite's result card)
         where += " AND x.attempt_id = ?"
         params.append(attempt_id)
-    pending = f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 AND t.status = 'finished' {where}"
+    pending = (f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 "
+               f"AND t.status = '{AttemptStatus.finished}' {where}")
     remaining = await db.scalar(f"SELECT COUNT(*) FROM {pending}", params)
     if not remaining:
         return None
@@ -103,6 +106,8 @@ async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: 
                          x.answered_at, t.user_id, t.title FROM {pending}) p
             JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
             ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET ?""", [*params, skip % remaining])
+    if row is None:  # reviewed by someone else since the count
+        return None
     return Pending(attempt_id=row["attempt_id"], pos=row["pos"], user_id=row["user_id"], name=row["name"],
                    title=row["title"], question_id=row["question_id"], stem=row["stem"],
                    response=_text(row["response"]), reference=_text(row["answer"]),
@@ -155,9 +160,9 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
         cur = await conn.execute(
             "UPDATE attempts SET score=(SELECT COALESCE(SUM(score), 0) FROM answers WHERE attempt_id=?) "
             "WHERE id=? RETURNING score, max_score", (attempt_id, attempt_id))
-        total = await cur.fetchone()
+        total = one_row(await cur.fetchone())  # RETURNING: the attempt read above
         cur = await conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
-        left = (await cur.fetchone())[0]
+        left = one_row(await cur.fetchone())[0]
         await audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
                            target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
                            provisional=row["score"], final=score)

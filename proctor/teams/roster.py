@@ -62,7 +62,8 @@ async def find_user(db: Database, who: str) -> int:
         raise UnknownUser(who)
     if len(rows) > 1:
         raise AmbiguousUser(who)
-    return rows[0][0]
+    user_id: int = rows[0][0]
+    return user_id
 
 
 async def display_name(db: Database, user_id: int) -> str:
@@ -75,7 +76,9 @@ async def display_name(db: Database, user_id: int) -> str:
 
 async def status(db: Database, chat_id: int, user_id: int) -> str | None:
     """MEMBER, PENDING, or None when the user is not on the group's roster."""
-    return await db.scalar("SELECT status FROM team_roster WHERE chat_id=? AND user_id=?", (chat_id, user_id))
+    found: str | None = await db.scalar("SELECT status FROM team_roster WHERE chat_id=? AND user_id=?",
+                                        (chat_id, user_id))
+    return found
 
 
 async def request(db: Database, chat_id: int, user_id: int, *, now: float) -> str:

@@ -1,0 +1,73 @@
+"""Numerical and matching questions on screen, for exams, practice and daily quizzes alike.
+
+A matching question shows its left items numbered (1, 2, ...) and its choices lettered in the
+order the attempt or quiz drew (A, B, ...); one button row per left item cycles its letter
+(bank/matching_answer.py holds the rules). A numerical key shows every accepted value with its
+tolerance, and the share of the marks of those worth less than full marks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from telegram import InlineKeyboardButton as Button
+
+from bank import matching_answer
+from bank.grading.numerical import accepted_values
+from bank.models import Question
+from bank.option_order import LETTERS, OptionOrder
+from bank.script import to_script
+from bot.text_limits import clip
+
+BUTTON_LEFT = 24  # characters of a left item on its button
+
+
+def matching_body(q: Question, order: OptionOrder, script: str) -> list[str]:
+    """The numbered left items, a blank line, then the lettered choices in the order shown."""
+    found = matching_answer.choices(q)
+    lines = [f"{i}. {to_script(left, script)}" for i, left in enumerate(matching_answer.left_items(q), 1)]
+    lines.append("")
+    for shown, stored in enumerate(order.order):
+        at = LETTERS.find(stored)
+        if 0 <= at < len(found):
+            lines.append(f"{LETTERS[shown]}. {to_script(found[at], script)}")
+    return lines
+
+
+def pairs_text(pairs: list[tuple[int, str | None]]) -> str:
+    """"1→B, 2→?, 3→A"."""
+    return ", ".join(f"{n}→{letter or '?'}" for n, letter in pairs)
+
+
+def matching_rows(q: Question, order: OptionOrder, draft: str, script: str,
+                  data: Callable[[int], str]) -> list[list[Button]]:
+    """One row per left item: its number, its text cut short, and the letter chosen so far;
+    `data(i)` is the callback data of left item i's button."""
+    cells = matching_answer.draft_pairs(draft, order) if draft else []
+    rows = []
+    for i, left in enumerate(matching_answer.left_items(q)):
+        letter = cells[i][1] if i < len(cells) else None
+        label = clip(to_script(left, script).replace("\n", " "), BUTTON_LEFT)
+        rows.append([Button(f"{i + 1}. {label} → {letter or '?'}", callback_data=data(i))])
+    return rows
+
+
+def response_pairs(q: Question, order: OptionOrder, response: object) -> str:
+    return pairs_text(matching_answer.shown_pairs(q, order, response))
+
+
+def key_pairs(q: Question, order: OptionOrder) -> str:
+    return pairs_text([(n, letter) for n, letter in matching_answer.shown_key_pairs(q, order)])
+
+
+def numerical_key(q: Question) -> str:
+    """"3.14 ± 0.01 / 3.1 (50%)": every value worth marks, the best first."""
+    shown = []
+    for value, tolerance, fraction in sorted(accepted_values(q), key=lambda v: -v[2]):
+        if value is None or fraction <= 0:
+            continue
+        text = f"{value}" + (f" ± {tolerance}" if tolerance else "")
+        if fraction < 1.0:
+            text += f" ({round(fraction * 100):g}%)"
+        shown.append(text)
+    return " / ".join(shown) or str(q.answer)
