@@ -18,6 +18,7 @@ from bank.typed_answer import typed_response
 from proctor.exams import service as attempts
 from proctor.exams import steps
 from proctor.exams.drafts import toggled
+from proctor.people.users import ensure_user
 
 T0 = 1_800_000_000.0
 PI = Question(number=1, kind=Kind.numerical, stem="pi?", answer=[["3.14", "0.005"], ["3.1", "0.05"], ["3", "0"]],
@@ -80,8 +81,7 @@ async def test_pairs_are_scored_by_the_papers_policy(db, policy, score, verdict)
                                                                  questions=[SOUNDS.model_copy(update={"points": 2.0})])])
     pid = await save_paper(db, paper, T0)
     await write_settings(db, pid, actor=1, chat_id=None, now=T0, multi_policy=policy.value)
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (7, 'Ann', 0)")
+    await ensure_user(db, 7, "Ann", None, 0)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
     for left, presses in ((0, 1), (1, 2), (2, 4)):  # meow, woof, quack: two pairs of three
         for _ in range(presses):

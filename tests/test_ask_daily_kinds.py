@@ -4,7 +4,9 @@ the question) and never draws the matching question."""
 
 from __future__ import annotations
 
+from bank.paper_store import list_papers
 from tests.harness import BotEnv
+from tests.reads import daily_answers, items_to
 from tests.test_ask_exam_kinds import kinds_paper
 from tests.test_daily_support import GROUP, fast, questions
 
@@ -15,6 +17,10 @@ async def _env(tmp_path) -> BotEnv:
     await env.start()
     fast(env)
     return env
+
+
+async def kinds_by_question(env) -> dict[int, str]:
+    return {q.id: q.kind.value for p in await list_papers(env.db) for q in p.questions()}
 
 
 async def test_a_private_quiz_asks_a_number_and_pairs(tmp_path):
@@ -47,9 +53,10 @@ async def test_a_private_quiz_asks_a_number_and_pairs(tmp_path):
                 assert "Your answer: 1→A, 2→?, 3→C" in msg.text and "Answer: 1→A, 2→B, 3→C" in msg.text
         summary = await ann.wait_message(lambda m: m.text.startswith("🏁"))
         assert "0/2 correct" in summary.text
-        rows = await env.db.fetchall("SELECT verdict, score, response FROM daily_answers ORDER BY question_id")
-        assert [(r["verdict"], r["score"], r["response"]) for r in rows] == [
-            ("partial", 0.5, '"3.1"'), ("partial", 0.6667, '["meow", null, "moo"]')]
+        asked = {i.pos: i.question_id for i in await items_to(env.db, ann.id)}
+        kinds = await kinds_by_question(env)
+        given = {kinds[asked[a.pos]]: (a.verdict, a.score, a.response) for a in await daily_answers(env.db)}
+        assert given == {"numerical": ("partial", 0.5, "3.1"), "matching": ("partial", 0.6667, ["meow", None, "moo"])}
     finally:
         await env.close()
 
@@ -65,8 +72,8 @@ async def test_a_group_quiz_asks_the_number_and_never_the_pairs(tmp_path):
         await env.idle()
         [msg] = questions(group.chat())
         assert "What is pi" in msg.text and "Reply to this message with a number" in msg.text
-        kinds = await env.db.fetchall("SELECT q.kind FROM daily_items i JOIN questions q ON q.id = i.question_id")
-        assert [r["kind"] for r in kinds] == ["numerical"]  # the matching question is not drawn
+        kinds = await kinds_by_question(env)
+        assert [kinds[i.question_id] for i in await items_to(env.db, GROUP)] == ["numerical"]  # no pairs drawn
         ann, bob = env.api.user(11, "Ann", language_code="en"), env.api.user(12, "Bob", language_code="en")
         group.add_members(11, 12)
         await ann.send("/start")
@@ -78,7 +85,6 @@ async def test_a_group_quiz_asks_the_number_and_never_the_pairs(tmp_path):
         await ann.wait_message(lambda m: "✅ Correct!" in m.text)
         await bob.send("1×10^-3", chat=group, reply_to=msg)
         await bob.wait_message(lambda m: "❌ Not quite." in m.text and "Answer: 3.14 ± 0.005" in m.text)
-        rows = await env.db.fetchall("SELECT user_id, verdict FROM daily_answers ORDER BY user_id")
-        assert [(r["user_id"], r["verdict"]) for r in rows] == [(11, "correct"), (12, "wrong")]
+        assert [(a.user_id, a.verdict) for a in await daily_answers(env.db)] == [(11, "correct"), (12, "wrong")]
     finally:
         await env.close()

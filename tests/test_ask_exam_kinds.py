@@ -11,6 +11,7 @@ from bank.formats.files import parse_any
 from bank.models import Kind
 from proctor.exams import service as attempts
 from tests.harness import BotEnv, attempt_message, start_exam
+from tests.reads import answers_of
 
 TITLE = "Kinds paper"
 GIFT = """
@@ -67,8 +68,7 @@ async def _shown(env, user, predicate, what: str):
 
 
 async def _answers(env) -> list[tuple[int, str, float]]:
-    rows = await env.db.fetchall("SELECT pos, verdict, score FROM answers ORDER BY pos")
-    return [(r["pos"], r["verdict"], r["score"]) for r in rows]
+    return [(pos, a.verdict, a.score) for pos, a in sorted((await answers_of(env.db)).items())]
 
 
 @pytest.mark.parametrize("typed, presses, verdicts", [
