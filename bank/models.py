@@ -93,6 +93,9 @@ class Question(BaseModel):
     held: str = Field("", exclude=True)  # 'key' (in doubt) | 'duplicate': not asked
     # subjective kinds: the reference answer's key terms, found when it was imported (None: not yet)
     key_terms: list[str] | None = None
+    # the version of its text and key (/editq, /keyfix): 1 until a lead edits it; an answer is graded
+    # against the version its sheet showed
+    version: int = Field(default=1, exclude=True)
 
     @property
     def askable(self) -> bool:
@@ -147,6 +150,10 @@ class Paper(BaseModel):
     settings: PaperSettings = Field(default_factory=PaperSettings)
     # problems found while parsing that are not tied to one question (declared vs found, ...)
     notes: list[str] = Field(default_factory=list)
+    # a composed paper (/newpaper): its blueprint as JSON, and whether each attempt draws anew; its
+    # sections hold the frozen draw (the one shown in lists). None: an imported paper.
+    blueprint: str | None = Field(default=None, exclude=True)
+    per_candidate: bool = Field(default=False, exclude=True)
 
     def questions(self) -> list[Question]:
         return [q for s in self.sections for q in s.questions]

@@ -106,6 +106,7 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
          _dumps(paper.notes), now),
     )
     paper_id: int = one_row(await cur.fetchone())[0]
+    edit_notes = await _edited_notes(conn, paper)
     kept: list[str] = []
     for pos, section in enumerate(paper.sections, start=1):
         cur = await conn.execute(
@@ -135,11 +136,8 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)
                ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
                    section_id=excluded.section_id, number=excluded.number,
-                   kind=excluded.kind, stem=excluded.stem, options=excluded.options,
-                   answer=excluded.answer, explanation=excluded.explanation,
                    points=excluded.points, flags=excluded.flags, topic=excluded.topic,
-                   name=excluded.name, weights=excluded.weights, feedback=excluded.feedback,
-                   difficulty=excluded.difficulty, key_terms=excluded.key_terms""",
+                   name=excluded.name, difficulty=excluded.difficulty, """ + _KEEP_EDITED,
             rows,
         )
     marks = ",".join("?" * len(kept)) or "''"
@@ -152,8 +150,37 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
         "AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.section_id=sections.id)",
         (paper_id, len(paper.sections)),
     )
+    if edit_notes:
+        await conn.execute("UPDATE papers SET notes=? WHERE id=?", (_dumps(paper.notes + edit_notes), paper_id))
     await refresh_paper(conn, paper_id)  # pinned options, letter references, doubts: found at import
     return paper_id
+
+
+# A question a lead edited (/editq, /keyfix: key_version > 1) keeps its text and key when its paper is
+# imported again: the file is the old text, the edit is the newer one. The import says so in a note.
+_EDITED = ("kind", "stem", "options", "answer", "explanation", "weights", "feedback", "key_terms")
+_KEEP_EDITED = ", ".join(f"{c}=CASE WHEN questions.key_version>1 THEN questions.{c} ELSE excluded.{c} END"
+                         for c in _EDITED)
+
+
+async def _edited_notes(conn: aiosqlite.Connection, paper: Paper) -> list[str]:
+    """A note per question of `paper` that a lead edited and whose text or key in the file differs."""
+    incoming = {fingerprint(paper.slug, pos, q.number): q for pos, s in enumerate(paper.sections, start=1)
+                for q in s.questions}
+    if not incoming:
+        return []
+    marks = ",".join("?" * len(incoming))
+    cur = await conn.execute(
+        f"SELECT id, fingerprint, key_version, kind, stem, options, answer, explanation FROM questions "
+        f"WHERE key_version>1 AND fingerprint IN ({marks})", list(incoming))
+    notes = []
+    for r in await cur.fetchall():
+        q = incoming[r["fingerprint"]]
+        if (r["kind"], r["stem"], json.loads(r["options"]), json.loads(r["answer"]), r["explanation"]) != (
+                q.kind.value, q.stem, q.options, q.answer, q.explanation):
+            notes.append(f"question #{r['id']} (number {q.number}) keeps its edit (version {r['key_version']}, "
+                         f"/editq or /keyfix): the file's text and key for it were not applied")
+    return notes
 
 
 
@@ -194,6 +221,8 @@ async def load_paper(db: Store, key: int | str, *, include_retired: bool = False
     prow = await db.fetchone(f"SELECT * FROM papers WHERE {col} = ?", (key,))
     if prow is None:
         raise NotFound(f"no paper {key!r}")
+    if prow["blueprint"] is not None:
+        return await _composed(db, prow, include_retired)
     srows = await db.fetchall(
         "SELECT * FROM sections WHERE paper_id=? ORDER BY position", (prow["id"],))
     qrows = await db.fetchall(
@@ -214,9 +243,27 @@ async def load_paper(db: Store, key: int | str, *, include_retired: bool = False
                  settings=_settings_from_row(prow), notes=json.loads(prow["notes"]))
 
 
-async def list_papers(db: Store) -> list[Paper]:
-    """Every paper, whole, in import order."""
-    rows = await db.fetchall("SELECT id FROM papers ORDER BY id")
+async def _composed(db: Store, prow: sqlite3.Row, include_retired: bool) -> Paper:
+    """A composed paper: its drawn questions (other papers'), a section per title, points as drawn."""
+    rows = await db.fetchall(
+        f"SELECT i.section AS drawn_section, i.points AS drawn_points, x.* FROM composed_items i "
+        f"JOIN ({_QUESTION_SELECT}) x ON x.id = i.question_id WHERE i.paper_id=? ORDER BY i.pos", (prow["id"],))
+    sections: dict[str, Section] = {}
+    for r in rows:
+        q = question_from_row(r).model_copy(update={"points": r["drawn_points"]})
+        if q.retired and not include_retired:
+            continue
+        sections.setdefault(r["drawn_section"], Section(kind=q.kind, title=r["drawn_section"])).questions.append(q)
+    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"], source_file=prow["source_file"],
+                 sections=list(sections.values()), settings=_settings_from_row(prow),
+                 notes=json.loads(prow["notes"]), blueprint=prow["blueprint"],
+                 per_candidate=bool(prow["per_candidate"]))
+
+
+async def list_papers(db: Store, *, composed: bool = False) -> list[Paper]:
+    """Every paper, whole, in import order; composed papers (/newpaper) too if `composed` (they hold
+    other papers' questions: exports, lint and statistics leave them out)."""
+    rows = await db.fetchall("SELECT id FROM papers WHERE ? OR blueprint IS NULL ORDER BY id", (int(composed),))
     return [await load_paper(db, r["id"]) for r in rows]
 
 

@@ -33,6 +33,7 @@ def question_from_row(row: sqlite3.Row) -> Question:
         key_terms=None if row["key_terms"] is None else json.loads(row["key_terms"]),
         source=Source(paper=row["slug"], section=row["section_pos"], number=row["number"])
         if "slug" in keys else None,
+        version=row["key_version"] if "key_version" in keys else 1,
         **_checks(row, keys),
     )
 

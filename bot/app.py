@@ -4,23 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
 import importlib.util
 import logging
 import secrets
+from functools import partial
+from typing import Any
 from urllib.parse import urlparse
 
 from telegram import BotCommand, BotCommandScopeDefault
 from telegram.error import InvalidToken, NetworkError, TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import core, outbox, scheduling
+from bot import core, daily, exam, invites, leads, outbox, scheduling
+from bot.context import Ctx, ProctorContext
 from bot.desk_bridge import start_desk, stop_desk
+from bot.feature import Feature
 from bot.logging_setup import register_secret
 from bot.ordering import PerUserUpdateProcessor
-from bot.services import KEY, Services, services
+from bot.services import KEY, Services
 from bot.settings import Settings
 from proctor.clock import Clock, SystemClock
 from proctor.outbox import backoff
@@ -31,11 +34,7 @@ from proctor.storage.db import Database
 log = logging.getLogger(__name__)
 
 # Order matters: features register before core's catch-all handlers (garbled buttons).
-FEATURES = ["bot.exam", "bot.daily", "bot.leads", "bot.invites"]
-
-
-def _features():
-    return [importlib.import_module(name) for name in FEATURES]
+FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE)
 
 
 def build_application(settings: Settings, *, clock: Clock | None = None,
@@ -49,30 +48,33 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
         .base_url(settings.bot_api_url)
         .defaults(Defaults(block=True))
         .concurrent_updates(processor)
-        .post_init(_post_init)
+        .context_types(ContextTypes(context=ProctorContext))  # every handler's and job's `context`
+        .post_init(partial(_post_init, settings, clock))
         .post_shutdown(_post_shutdown)
         .application_class(core.ProctorApplication)
     )
     if settings.bot_api_file_url:
         builder = builder.base_file_url(settings.bot_api_file_url)
     if rate_limiter:
-        builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=3, overall_time_period=0.1, max_retries=3))  # 30/s, bursts of 3: no 429 from jitter
+        # 30/s, bursts of 3: no 429 from jitter. PTB types the builder's limiter by the builder's own
+        # type variable (None here), not AIORateLimiter's dict[str, Any]: a stubs gap, not a bug
+        builder = builder.rate_limiter(
+            AIORateLimiter(overall_max_rate=3, overall_time_period=0.1, max_retries=3))  # type: ignore[arg-type]
     app = builder.build()
     processor.on_overflow = lambda update: core.tell_too_fast(app, update)
-    app.bot_data[KEY] = Services(settings=settings, clock=clock)
     outbox.register(app)
     scheduling.register(app, scheduling.SET_COMMANDS, _set_commands_job)
     core.register_first(app)
-    for feature in _features():
+    for feature in FEATURES:
         feature.register(app)
     core.register_last(app)
     return app
 
 
-async def _post_init(app: Application) -> None:
-    """Open the database, import the default bank, register commands, re-arm every job."""
-    svc = services(app)
-    svc.db = await open_database(svc.settings.db)
+async def _post_init(settings: Settings, clock: Clock, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Open the database and with it the services, import the default bank, register commands,
+    re-arm every job. Nothing handles an update or runs a job before this."""
+    svc = app.bot_data[KEY] = Services(settings=settings, clock=clock, db=await open_database(settings.db))
     await updates.forget_old(svc.db, svc.now())
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
@@ -80,26 +82,23 @@ async def _post_init(app: Application) -> None:
     if filled := await fill_key_terms(svc.db):  # a bank imported before key terms were stored
         log.info("found the key terms of %d reference answers", filled)
     await _try_set_commands(app)
-    for feature in _features():
-        hook = getattr(feature, "on_startup", None)
-        if hook is not None:
-            await hook(app)
+    for feature in FEATURES:
+        await feature.on_startup(app)
     await outbox.on_startup(app)
     core.warm_up_in_background()
     if svc.settings.desk_url:
         await start_desk(app)
 
 
-async def _post_shutdown(app: Application) -> None:
-    svc = services(app)
+async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await stop_desk(app)
-    if svc.db is not None:
+    svc = app.bot_data.pop(KEY, None)  # None if post_init failed before the database opened
+    if isinstance(svc, Services):
         await svc.db.close()
-        svc.db = None
 
 
 async def _set_commands(app: Application) -> None:
-    entries = core.COMMANDS + [c for f in _features() for c in getattr(f, "COMMANDS", [])]
+    entries = core.COMMANDS + [c for f in FEATURES for c in f.commands]
     for lang in ("en", "zh"):
         cmds = [BotCommand(name, en if lang == "en" else zh) for name, en, zh in entries]
         await app.bot.set_my_commands(cmds, scope=BotCommandScopeDefault(),
@@ -120,8 +119,8 @@ async def _try_set_commands(app: Application, tries: int = 0) -> None:
         scheduling.once(app, scheduling.SET_COMMANDS, None, wait, data=tries + 1)
 
 
-async def _set_commands_job(context) -> None:
-    await _try_set_commands(context.application, context.job.data)
+async def _set_commands_job(context: Ctx) -> None:
+    await _try_set_commands(context.application, context.job_key)
 
 
 class StartupFailed(Exception):

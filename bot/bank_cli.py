@@ -18,6 +18,7 @@ from bank.paper_settings import BadSetting, update_settings
 from bank.paper_store import get_question, list_papers
 from bank.question_checks import confirm_key
 from bank.stats import paper_stats, render_stats
+from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.invite_cli import add_invite_commands, invite_commands
 from proctor import outbox
 from proctor.exams.service import running_counts
@@ -61,20 +62,24 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
                     help="what a candidate sees at the end")
     st.add_argument("--pass", metavar="PERCENT|off", dest="pass_percent",
                     help="the pass mark in percent of the maximum: the result card says Passed or Failed")
+    add_edit_command(sub)
     add_invite_commands(subparsers)
+    add_paper_commands(subparsers)
 
 
 def run_bank_command(args: argparse.Namespace) -> int:
     """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
         "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
-        "set": _set, "status": _status, "confirm": _confirm,
+        "set": _set, "status": _status, "confirm": _confirm, **edit_commands(),
     }
     if args.command == "invite":
         commands = invite_commands()
     name = args.command if args.command in ("import", "status") else getattr(args, "bank_command", None)
     if args.command == "invite":
         name = args.invite_command
+    if args.command == "paper":
+        commands, name = paper_commands(), args.paper_command
     if name not in commands and name != "template":
         print(f"proctor: unknown command {args.command}", file=sys.stderr)
         return 2

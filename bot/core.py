@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import threading
+from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
@@ -13,15 +14,15 @@ from telegram.ext import (
     ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
-    ContextTypes,
     MessageHandler,
     TypeHandler,
     filters,
 )
 
 from bank.grading import warm_up
+from bot.context import Ctx
 from bot.i18n import pick_lang, t
-from bot.services import services
+from bot.services import Slot, services
 from bot.userctx import user_ctx
 from proctor.people import users as user_store
 from proctor.storage import updates
@@ -36,10 +37,10 @@ COMMANDS = [
 ]
 
 
-async def drop_repeated_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def drop_repeated_update(update: Update, context: Ctx) -> None:
     """Telegram delivers at least once: an update_id handled before is not handled again (one whose
     handling a stopped process cut short is: see proctor.storage.updates)."""
-    svc = services(context)
+    svc = context.services
     if not await updates.claim(svc.db, context.bot.id, update.update_id, svc.now(), svc.run):
         log.info("update %s delivered again: ignored", update.update_id)
         raise ApplicationHandlerStop
@@ -52,75 +53,79 @@ class ProctorApplication(Application):
     async def process_update(self, update: object) -> None:
         await super().process_update(update)
         svc = services(self)
-        if isinstance(update, Update) and update.update_id in svc.claimed and svc.db is not None:
+        if isinstance(update, Update) and update.update_id in svc.claimed:
             await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
             svc.claimed.discard(update.update_id)
 
 
-def add_start_payload(app: Application, prefix: str, handler) -> None:
+StartPayload = Callable[[Update, Ctx, str], Awaitable[None]]  # (update, context, the payload)
+_START_PAYLOADS: Slot[dict[str, StartPayload]] = Slot("start_payloads", dict)  # prefix -> its feature's handler
+
+
+def add_start_payload(app: Application, prefix: str, handler: StartPayload) -> None:
     """Deep links (`t.me/<bot>?start=<payload>`) whose payload starts with `prefix` go to `handler`."""
-    services(app).extra.setdefault("start_payloads", {})[prefix] = handler
+    _START_PAYLOADS.of(app)[prefix] = handler
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start(update: Update, context: Ctx) -> None:
     """Greet the user and list what they can do (a deep link's payload goes to its feature)."""
     arg = context.args[0] if context.args else ""
-    for prefix, handler in services(context).extra.get("start_payloads", {}).items():
+    for prefix, handler in _START_PAYLOADS.of(context).items():
         if arg.startswith(prefix):
             await handler(update, context, arg)
             return
     u = await user_ctx(update, context)
-    await update.effective_message.reply_text(t("start", u.lang, name=u.first_name))
+    await context.message.reply_text(t("start", u.lang, name=u.first_name))
 
 
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def help_command(update: Update, context: Ctx) -> None:
     """List every command."""
     u = await user_ctx(update, context)
-    await update.effective_message.reply_text(t("help", u.lang))
+    await context.message.reply_text(t("help", u.lang))
 
 
-async def _choice(update: Update, context: ContextTypes.DEFAULT_TYPE, u, allowed: tuple[str, ...],
+async def _choice(update: Update, context: Ctx, u, allowed: tuple[str, ...],
                   usage: str) -> str | None:
     """The command's one argument if it is one of `allowed`; otherwise the usage is sent and None."""
     arg = context.args[0].lower() if context.args else ""
     if arg in allowed:
         return arg
-    await update.effective_message.reply_text(t(usage, u.lang))
+    await context.message.reply_text(t(usage, u.lang))
     return None
 
 
-async def set_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def set_lang(update: Update, context: Ctx) -> None:
     """Override the interface language: /lang en|zh|auto."""
     u = await user_ctx(update, context)
     if (arg := await _choice(update, context, u, ("en", "zh", "auto"), "lang_usage")) is None:
         return
-    await user_store.set_language(services(context).db, u.id, None if arg == "auto" else arg)
+    await user_store.set_language(context.services.db, u.id, None if arg == "auto" else arg)
     u = await user_ctx(update, context)
-    await update.effective_message.reply_text(t("lang_set", u.lang))
+    await context.message.reply_text(t("lang_set", u.lang))
 
 
-async def set_script(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def set_script(update: Update, context: Ctx) -> None:
     """Show questions as written, in Simplified or in Traditional: /script orig|hans|hant."""
     u = await user_ctx(update, context)
     if (arg := await _choice(update, context, u, ("orig", "hans", "hant"), "script_usage")) is None:
         return
-    await user_store.set_script(services(context).db, u.id, arg)
-    await update.effective_message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
+    await user_store.set_script(context.services.db, u.id, arg)
+    await context.message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
 
 
-async def garbled_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def garbled_button(update: Update, context: Ctx) -> None:
     """Any button no feature recognised: forged, garbled or from an old version."""
     u = await user_ctx(update, context)
-    await update.callback_query.answer(t("button_unknown", u.lang), show_alert=False)
+    await context.query.answer(t("button_unknown", u.lang), show_alert=False)
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: Ctx) -> None:
     """Log first; then tell the user something short, never a stack trace."""
     log.error("unhandled error on update %s", getattr(update, "update_id", None), exc_info=context.error)
     if not isinstance(update, Update):
         return
     user = update.effective_user
-    lang = pick_lang(None, user.language_code if user else None, services(context).settings.language)
+    lang = pick_lang(None, user.language_code if user else None, context.services.settings.language)
     try:
         if update.callback_query:
             await update.callback_query.answer(t("oops", lang))
@@ -134,6 +139,8 @@ async def tell_too_fast(app: Application, update: Update) -> None:
     """Some of a flooding user's updates were dropped (bot.ordering): say so, once per burst."""
     user = update.effective_user
     chat = update.effective_chat
+    if user is None:  # floods are counted per user (bot.ordering): an update without one is never dropped
+        return
     lang = pick_lang(None, user.language_code, services(app).settings.language)
     await app.bot.send_message(chat.id if chat else user.id, t("too_fast", lang, name=user.first_name or ""))
 
@@ -146,11 +153,11 @@ def register_first(app: Application) -> None:
     app.add_handler(CommandHandler("script", set_script))
 
 
-async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def unknown_command(update: Update, context: Ctx) -> None:
     """A command no feature knows, in a private chat (in groups it may be another bot's)."""
     u = await user_ctx(update, context)
-    command = (update.effective_message.text or "").split()[0][:40]
-    await update.effective_message.reply_text(t("unknown_command", u.lang, command=command))
+    command = (context.message.text or "").split()[0][:40]
+    await context.message.reply_text(t("unknown_command", u.lang, command=command))
 
 
 def register_last(app: Application) -> None:

@@ -5,19 +5,32 @@ above desk): the desk never imports the bot, the bot hands it what it needs."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from aiohttp import web
 from telegram.ext import Application
 
 from bot import i18n, outbox
 from bot.roles import group_admin_ids
-from bot.services import services
+from bot.services import Slot, services
 from desk.server import serve
 from desk.web import DeskContext
 from proctor.teams.review import Outcome
 
 log = logging.getLogger(__name__)
-RUNNER = "desk_runner"
+
+
+@dataclass
+class DeskServer:
+    runner: web.AppRunner | None = None  # while the desk is served
+
+
+SERVER: Slot[DeskServer] = Slot("desk_server", DeskServer)
+
+
+def desk_runner(app: Application) -> web.AppRunner | None:
+    """The desk's web server while it runs (None: not started, or its port was busy)."""
+    return SERVER.of(app).runner
 
 
 class TelegramBridge:
@@ -52,11 +65,12 @@ async def start_desk(app: Application) -> None:
     except OSError as e:
         log.error("the desk cannot listen on %s:%s (%s); the bot runs without it", s.desk_listen, s.desk_port, e)
         return
-    services(app).extra[RUNNER] = runner
+    SERVER.of(app).runner = runner
     log.info("the desk is served on %s:%s", s.desk_listen, s.desk_port)
 
 
 async def stop_desk(app: Application) -> None:
-    runner: web.AppRunner | None = services(app).extra.pop(RUNNER, None)
+    server = SERVER.of(app)
+    runner, server.runner = server.runner, None
     if runner is not None:
         await runner.cleanup()

@@ -11,6 +11,8 @@ async def start_app(app: Application, *, poll_timeout: int = 1) -> None:
     if app.post_init:
         await app.post_init(app)
     await app.start()
+    if app.updater is None:
+        raise RuntimeError("the Application was built without an Updater")
     await app.updater.start_polling(poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False)
 
 

@@ -10,14 +10,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.errors import NotFound
 from bot import scheduling
-from bot.services import services
+from bot.context import Ctx
+from bot.services import Slot, services
 from proctor import outbox
 
 log = logging.getLogger(__name__)
@@ -45,8 +47,17 @@ def register(app: Application) -> None:
     scheduling.register(app, scheduling.OUTBOX, flush_job)
 
 
+@dataclass
+class _Delivery:
+    senders: dict[str, Sender] = field(default_factory=dict)  # kind -> its feature's sender
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # only one flush sends at a time
+
+
+_STATE: Slot[_Delivery] = Slot("outbox", _Delivery)
+
+
 def add_sender(app: Application, kind: str, sender: Sender) -> None:
-    services(app).extra.setdefault("outbox_senders", {})[kind] = sender
+    _STATE.of(app).senders[kind] = sender
 
 
 def kick(app: Application) -> None:
@@ -59,15 +70,14 @@ def arm(app: Application, at: float) -> None:
     scheduling.once_unless_sooner(app, scheduling.OUTBOX, at - services(app).now())
 
 
-async def flush_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def flush_job(context: Ctx) -> None:
     """The job: send every message that is due, then wait for the next one."""
     await flush(context.application)
 
 
 async def flush(app: Application) -> None:
     svc = services(app)
-    lock = svc.extra.setdefault("outbox_lock", asyncio.Lock())
-    async with lock:
+    async with _STATE.of(app).lock:
         # each message leaves the due set: delivered, undeliverable, or retried later
         while batch := await outbox.due(svc.db, svc.now()):
             for message in batch:
@@ -80,7 +90,7 @@ async def flush(app: Application) -> None:
 async def _deliver(app: Application, message: outbox.Outgoing) -> None:
     svc = services(app)
     what = f"outbox {message.id} ({message.kind} {message.ref}) to chat {message.chat_id}"
-    sender = svc.extra.get("outbox_senders", {}).get(message.kind)
+    sender = _STATE.of(app).senders.get(message.kind)
     try:
         if sender is None:
             raise NotFound(f"no sender for {message.kind!r}")

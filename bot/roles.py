@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from telegram.constants import ChatType
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
-from bot.services import services
+from bot.services import HasBotData, Slot, services
 
 ADMIN_CACHE_SECONDS = 300
+# chat id -> (when fetched, its administrators' ids)
+_CACHE: Slot[dict[int, tuple[float, frozenset[int]]]] = Slot("admin_cache", dict)
 
 
-async def group_admin_ids(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> frozenset[int]:
+async def group_admin_ids(context: HasBotData, chat_id: int) -> frozenset[int]:
     """The group's Telegram administrators, cached for ADMIN_CACHE_SECONDS."""
     svc = services(context)
-    cache: dict[int, tuple[float, frozenset[int]]] = svc.extra.setdefault("admin_cache", {})
+    cache = _CACHE.of(context)
     now = svc.now()
     hit = cache.get(chat_id)
     if hit and now - hit[0] < ADMIN_CACHE_SECONDS:
@@ -31,7 +32,7 @@ async def group_admin_ids(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> f
     return ids
 
 
-async def is_team_lead(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int | None,
+async def is_team_lead(context: HasBotData, user_id: int, chat_id: int | None,
                        chat_type: str | None) -> bool:
     """A configured admin anywhere, or an administrator of this group (in this group only)."""
     if services(context).is_admin(user_id):

@@ -19,15 +19,18 @@ loop) still runs, once: misfire_grace_time None, coalesce.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from apscheduler.jobstores.base import JobLookupError
-from telegram.ext import Application, CallbackContext
+from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]  # APScheduler 3 ships no types
+from telegram.ext import Application, JobQueue
 
-Callback = Callable[[CallbackContext], Awaitable[Any]]
-_REGISTRY = "scheduling"  # app.bot_data key: kind -> callback
+from bot.context import Ctx
+from bot.services import Slot
+
+Callback = Callable[[Ctx], Coroutine[Any, Any, Any]]
+_REGISTRY: Slot[dict[str, Callback]] = Slot("scheduling", dict)  # kind -> callback
 
 # The kinds of job; a job's name is "<kind>:<key>" (or the kind alone for a single job).
 DEADLINE = "deadline"  # an attempt's hand-in at its deadline (bot/exam/jobs.py)
@@ -50,7 +53,7 @@ def name(kind: str, key: object | None = None) -> str:
 
 def register(app: Application, kind: str, callback: Callback) -> None:
     """A feature hands over the callback that runs its jobs of `kind` (at registration)."""
-    callbacks = app.bot_data.setdefault(_REGISTRY, {})
+    callbacks = _REGISTRY.of(app)
     if callbacks.get(kind, callback) is not callback:
         raise ValueError(f"job kind {kind!r} registered twice")
     callbacks[kind] = callback
@@ -58,12 +61,18 @@ def register(app: Application, kind: str, callback: Callback) -> None:
 
 def callback_of(app: Application, kind: str) -> Callback:
     try:
-        return app.bot_data[_REGISTRY][kind]
+        return _REGISTRY.of(app)[kind]
     except KeyError:
         raise LookupError(f"no feature registered the job kind {kind!r}") from None
 
 
-def _kwargs(job_name: str) -> dict:
+def _queue(app: Application) -> JobQueue[Any]:
+    if app.job_queue is None:  # PTB builds it when APScheduler is installed (a dependency)
+        raise RuntimeError("the Application has no JobQueue: install python-telegram-bot[job-queue]")
+    return app.job_queue
+
+
+def _kwargs(job_name: str) -> dict[str, Any]:
     return {"id": job_name, "replace_existing": True, "misfire_grace_time": None, "coalesce": True}
 
 
@@ -72,7 +81,7 @@ def once(app: Application, kind: str, key: object | None = None, delay: float = 
     """(Re)arm the one-off job `kind:key` to run in `delay` seconds (0: now), replacing any job of
     that name. `data` (the key by default) is the job's data. Returns the job's name."""
     job_name = name(kind, key)
-    app.job_queue.run_once(callback or callback_of(app, kind), max(0.0, delay),
+    _queue(app).run_once(callback or callback_of(app, kind), max(0.0, delay),
                            data=key if data is None else data, name=job_name, job_kwargs=_kwargs(job_name))
     return job_name
 
@@ -81,7 +90,7 @@ def daily(app: Application, kind: str, key: object, at: time, *, data: object | 
     """(Re)arm the recurring job `kind:key` every day at `at` (a time with its tzinfo: the cron
     trigger counts in that zone, so DST moves nothing)."""
     job_name = name(kind, key)
-    app.job_queue.run_daily(callback_of(app, kind), at, data=key if data is None else data,
+    _queue(app).run_daily(callback_of(app, kind), at, data=key if data is None else data,
                             name=job_name, job_kwargs=_kwargs(job_name))
     return job_name
 
@@ -89,7 +98,7 @@ def daily(app: Application, kind: str, key: object, at: time, *, data: object | 
 def once_unless_sooner(app: Application, kind: str, delay: float) -> None:
     """Arm the single job `kind` in `delay` seconds, unless it is already due by then."""
     job_name = name(kind)
-    existing = app.job_queue.scheduler.get_job(job_name)
+    existing = _queue(app).scheduler.get_job(job_name)
     wanted = datetime.now(UTC) + timedelta(seconds=max(0.0, delay))
     if existing is not None and existing.next_run_time is not None and existing.next_run_time <= wanted:
         return

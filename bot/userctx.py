@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
+from bot.context import Ctx
 from bot.i18n import pick_lang
-from bot.services import services
 from proctor.people.users import ensure_user
 
 
@@ -20,10 +19,10 @@ class UserCtx:
     script: str
 
 
-async def user_ctx(update: Update, context: ContextTypes.DEFAULT_TYPE) -> UserCtx:
+async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     """Record the user on first sight and return their preferences."""
-    svc = services(context)
-    tg = update.effective_user
+    svc = context.services
+    tg = context.user
     prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now())
     lang = pick_lang(prefs.language, tg.language_code, svc.settings.language)
     return UserCtx(tg.id, prefs.first_name, lang, prefs.script)

@@ -114,4 +114,4 @@ class Sessions:
 
 
 def csrf_ok(session: Session, token: str | None) -> bool:
-    return bool(token) and hmac.compare_digest(session.csrf.encode(), token.encode())
+    return bool(token) and token is not None and hmac.compare_digest(session.csrf.encode(), token.encode())

@@ -12,7 +12,7 @@ from aiohttp import web
 from bank.errors import NotFound
 from bank.item_stats import find_paper, is_exam_only, item_stats, set_retired
 from bank.paper_settings import is_invite_only, set_exam_only, write_settings
-from desk.web import PREFIX, Lead, csv_response, ctx, lead_page, render
+from desk.web import PREFIX, Lead, csv_response, ctx, form_text, lead_page, render
 from proctor.teams import disputes as dsp
 
 
@@ -67,7 +67,7 @@ async def curate(request: web.Request, lead: Lead) -> web.StreamResponse:
     form = await request.post()
     action, c = form.get("action"), ctx(request)
     try:
-        target = int(form.get("target", ""))
+        target = int(form_text(form, "target") or "")
     except ValueError:
         raise web.HTTPBadRequest(text="target: an id") from None
     try:

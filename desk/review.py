@@ -7,7 +7,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from bank.errors import NotFound
-from desk.web import PREFIX, Lead, ctx, lead_page, render
+from desk.web import PREFIX, Lead, ctx, form_text, lead_page, render
 from proctor.exams.seal import sealed_for
 from proctor.teams import review as reviews
 
@@ -48,11 +48,11 @@ async def queue(request: web.Request, lead: Lead) -> web.StreamResponse:
 async def score(request: web.Request, lead: Lead) -> web.StreamResponse:
     """POST /desk/review: make one answer's score final, tell the candidate, show the next."""
     form = await request.post()
-    scope, team = lead.access.scope(form.get("team"))
-    attempt_id, pos = _int(form.get("attempt")), _int(form.get("pos"))
-    skip = max(0, _int(form.get("skip")))
+    scope, team = lead.access.scope(form_text(form, "team"))
+    attempt_id, pos = _int(form_text(form, "attempt")), _int(form_text(form, "pos"))
+    skip = max(0, _int(form_text(form, "skip")))
     try:
-        value = float(form.get("score", ""))
+        value = float(form_text(form, "score") or "")
     except ValueError:
         raise web.HTTPBadRequest(text="score: a number") from None
     c = ctx(request)

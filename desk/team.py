@@ -10,6 +10,7 @@ from bank.item_stats import find_paper
 from bank.paper_store import list_papers
 from desk import svg
 from desk.web import Lead, csv_response, ctx, lead_page, render
+from proctor.chats import chat_zone
 from proctor.teams import leaderboard as lb
 from proctor.teams.charts import chart_data
 from proctor.teams.mastery import daily_trend, topic_mastery
@@ -22,11 +23,13 @@ EVERYONE = 1 << 40  # the desk lists the whole team, not the chat's top ten
 async def _daily(request: web.Request, lead: Lead):
     """(team, period, board) for the request's team and period."""
     _, team = lead.access.scope(request.query.get("team"), allow_all=False)
+    if team is None:  # allow_all=False: scope names a team or refuses
+        raise web.HTTPBadRequest(text="team: which one")
     period = request.query.get("period", DEFAULT_PERIOD)
     if period not in lb.PERIODS:
         raise web.HTTPBadRequest(text="period: today, week, month or all")
     c = ctx(request)
-    tz = await lb.chat_zone(c.db, team.chat_id, c.default_zone)
+    tz = await chat_zone(c.db, team.chat_id, c.default_zone)
     board = await lb.board(c.db, team.chat_id, lb.period_bounds(period, c.now(), tz), top=EVERYONE)
     return team, period, board
 
@@ -47,7 +50,7 @@ async def _idle_this_week(request: web.Request, chat_id: int, board: lb.Board) -
     """The team's members with no daily-quiz answer this week."""
     c = ctx(request)
     if board.period.name != "week":
-        tz = await lb.chat_zone(c.db, chat_id, c.default_zone)
+        tz = await chat_zone(c.db, chat_id, c.default_zone)
         board = await lb.board(c.db, chat_id, lb.period_bounds("week", c.now(), tz), top=EVERYONE)
     active = {r.user_id for r in board.top}
     return [(uid, name) for uid, name in await team_members(c.db, chat_id) if uid not in active]

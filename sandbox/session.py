@@ -12,8 +12,9 @@ from pathlib import Path
 from telegram.ext import Application
 
 from bot.app import build_application
-from bot.desk_bridge import RUNNER
+from bot.desk_bridge import desk_runner
 from bot.lifecycle import start_app, stop_app
+from bot.ordering import PerUserUpdateProcessor
 from bot.services import services
 from bot.settings import Settings
 from proctor.clock import ShiftedClock
@@ -67,8 +68,11 @@ def handled_by(app: Application, timeout: float = 60.0) -> Callable[[int], Await
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
-            svc = services(app)
-            if svc.db is not None and await updates.is_done(svc.db, app.bot.id, update_id):
+            try:
+                svc = services(app)
+            except RuntimeError:  # the bot stopped meanwhile (post_shutdown closed its services)
+                return False
+            if await updates.is_done(svc.db, app.bot.id, update_id):
                 return True
             await asyncio.sleep(0.02)  # polls a condition; no outcome depends on how long this is
         return False
@@ -107,7 +111,9 @@ async def run_sandbox(db: Path | None = None) -> int:
                         PROCTOR_DESK_PORT=desk_port)
     app = build_application(settings, clock=clock)
     # piped lines come faster than a person types: the per-user flood meter would drop them
-    app.update_processor.burst = app.update_processor.max_pending_per_user = 1_000_000
+    processor = app.update_processor
+    if isinstance(processor, PerUserUpdateProcessor):  # always: bot.app builds it
+        processor.burst = processor.max_pending_per_user = 1_000_000
     files = db.parent / f"{db.stem}-files"
     say(f"Sandbox: fake Bot API at {server.base_url}, database {db}; files the bot sends go to {files}.")
     say(BANNER)
@@ -137,7 +143,7 @@ async def run_sandbox(db: Path | None = None) -> int:
 async def _print_desk_link(app) -> None:
     """The sandbox lead's way into the desk from a desktop browser: a one-time login link."""
     svc = services(app)
-    if RUNNER not in svc.extra:
+    if desk_runner(app) is None:
         say(f"The lead's desk could not start on port {svc.settings.desk_port}: set PROCTOR_DESK_PORT.")
         return
     token = await issue_link(svc.db, SANDBOX_USER, svc.now())

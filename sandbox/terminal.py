@@ -102,7 +102,7 @@ class ChatPane:
                 continue
             self._shown[message.message_id] = (message.edits, message.content, message.buttons)
             tail = _changed_tail(shown[1], message.content) if shown is not None else None
-            if self.tagged and tail and shown[2] == message.buttons:
+            if self.tagged and tail and shown is not None and shown[2] == message.buttons:
                 lines.append(f"{self.label} [#{message.message_id}] (edited): … {tail}")
                 continue
             self.latest = message
@@ -257,10 +257,10 @@ async def terminal_chat(
 
     async def act(person: FakeUser, chat: FakeGroup | None, text: str) -> tuple[Toast | None, bool]:
         """Does what the line says; (the toast of a press, whether the bot will hear of it)."""
-        pane = team if chat is not None else own[person.id]
+        pane = team if chat is not None and team is not None else own[person.id]  # a chat: the group's
         chosen = pane.numbered(text)
-        if chosen is None and _FORCED_BUTTON.match(text):
-            write(f"(no button {_FORCED_BUTTON.match(text).group(1)} here)")
+        if chosen is None and (forced := _FORCED_BUTTON.match(text)):
+            write(f"(no button {forced.group(1)} here)")
             return None, False
         reply_to = None
         if chat is not None and (match := _MESSAGE_BUTTON.match(text)):
@@ -296,6 +296,8 @@ async def terminal_chat(
 
     async def move_clock(text: str) -> None:
         seconds = tick_seconds(text)
+        if tick is None:  # only called with one
+            return
         if seconds is None:
             write("(usage: /tick 1h — also 30m, 2d, 1w, 1d12h)")
             return
@@ -354,5 +356,7 @@ def _message(server: FakeBotApi, group: FakeGroup, message_id: int) -> StoredMes
 def _button_of(server: FakeBotApi, group: FakeGroup, message_id: int,
                number: int) -> tuple[StoredMessage, Button] | None:
     message = _message(server, group, message_id)
-    buttons = [b for row in message.buttons for b in row] if message is not None else []
+    if message is None:
+        return None
+    buttons = [b for row in message.buttons for b in row]
     return (message, buttons[number - 1]) if 1 <= number <= len(buttons) else None

@@ -14,11 +14,24 @@ from __future__ import annotations
 import re
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
 
-from apscheduler.triggers.date import DateTrigger
-from telegram.ext import Application, Job
+from apscheduler.triggers.date import DateTrigger  # type: ignore[import-untyped]  # APScheduler 3 ships no types
+from telegram.ext import Application, Job, JobQueue
 
 from proctor.clock import Clock
+
+
+class MovableClock(Clock, Protocol):
+    """A clock /tick can move (proctor.clock's ShiftedClock, ManualClock)."""
+
+    def advance(self, seconds: float) -> float: ...
+
+
+def _queue(app: Application[Any, Any, Any, Any, Any, Any]) -> JobQueue[Any]:
+    if app.job_queue is None:
+        raise RuntimeError("the Application has no JobQueue")
+    return app.job_queue
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _PART = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw])", re.IGNORECASE)
@@ -49,25 +62,25 @@ def _due(job: Job, clock: Clock) -> float | None:
 
 def _rebase_recurring(app: Application, clock: Clock, after: float) -> None:
     """A recurring job's next time, counted on the bot's clock (its trigger counted real time)."""
-    for job in app.job_queue.jobs():
+    for job in _queue(app).jobs():
         if job.next_t is not None and not isinstance(job.job.trigger, DateTrigger):
             nxt = job.job.trigger.get_next_fire_time(None, _at(after))
             if nxt is not None:
                 job.job.modify(next_run_time=_at(nxt.timestamp() - _offset(clock)))
 
 
-def _advance(app: Application, clock: Clock, step: float) -> None:
+def _advance(app: Application, clock: MovableClock, step: float) -> None:
     if step <= 0:
         return
     clock.advance(step)
-    for job in app.job_queue.jobs():  # the same time on the bot's clock is `step` sooner in real time
+    for job in _queue(app).jobs():  # the same time on the bot's clock is `step` sooner in real time
         if job.next_t is not None:
             job.job.modify(next_run_time=job.next_t - timedelta(seconds=step))
 
 
-async def tick(app: Application, clock: Clock, seconds: float) -> int:
+async def tick(app: Application, clock: MovableClock, seconds: float) -> int:
     """Moves the clock `seconds` forward, running each job that falls due at its time. Returns how many ran."""
-    scheduler = app.job_queue.scheduler
+    scheduler = _queue(app).scheduler
     scheduler.pause()
     ran = 0
     try:
@@ -75,7 +88,7 @@ async def tick(app: Application, clock: Clock, seconds: float) -> int:
         _rebase_recurring(app, clock, clock.now())
         while ran < MAX_RUNS:
             end = clock.now() + seconds - moved
-            due = [(when, job) for job in app.job_queue.jobs()
+            due = [(when, job) for job in _queue(app).jobs()
                    if (when := _due(job, clock)) is not None and when <= end]
             if not due:
                 break

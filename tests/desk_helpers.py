@@ -8,8 +8,7 @@ import re
 
 import aiohttp
 
-from bot.desk_bridge import RUNNER
-from bot.services import services
+from bot.desk_bridge import desk_runner
 from desk.auth import sign_init_data
 from desk.web import COOKIE, CTX
 from tests.harness import TOKEN, BotEnv
@@ -29,11 +28,11 @@ class DeskEnv(BotEnv):
 
     @property
     def desk_context(self):
-        return services(self.app).extra[RUNNER].app[CTX]
+        return desk_runner(self.app).app[CTX]
 
     @property
     def desk_base(self) -> str:
-        runner = services(self.app).extra[RUNNER]
+        runner = desk_runner(self.app)
         return f"http://127.0.0.1:{runner.addresses[0][1]}"
 
 

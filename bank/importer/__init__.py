@@ -3,6 +3,7 @@ one transaction. A file that cannot be parsed imports nothing."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -80,7 +81,10 @@ async def import_files(db: Store, paths: Iterable[Path | str], now: float, *,
     except SameTitle as e:
         raise ImportFailed(found[e.slug][1], f"paper {e.slug}",
                            f"{e}; to import it as another paper anyway, use --as-new") from e
-    return [p.model_copy(update={"id": i}) for p, i in zip(papers, ids, strict=True)]
+    # the notes as written: a question a lead edited keeps its edit, and its paper's notes say so
+    notes = {r["id"]: json.loads(r["notes"]) for r in await db.fetchall(
+        f"SELECT id, notes FROM papers WHERE id IN ({','.join('?' * len(ids))})", ids)}
+    return [p.model_copy(update={"id": i, "notes": notes.get(i, p.notes)}) for p, i in zip(papers, ids, strict=True)]
 
 
 def _first_line(text: str) -> str:

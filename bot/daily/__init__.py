@@ -4,6 +4,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Mess
 
 from bot.daily import answering, handlers, jobs
 from bot.daily.jobs import recover
+from bot.feature import Parts
 
 COMMANDS: list[tuple[str, str, str]] = [
     ("daily", "Daily quiz: /daily on [HH:MM] [Area/City], off, now, status",
@@ -25,3 +26,6 @@ def register(app: Application) -> None:
 async def on_startup(app: Application) -> None:
     """Re-arm every chat's push, catch up what was missed today, resume and close the rest."""
     await recover(app)
+
+
+FEATURE = Parts("daily", COMMANDS, register, on_startup)

@@ -13,9 +13,10 @@ from contextlib import nullcontext
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.models import Kind
+from bot.context import Ctx
 from bot.core import ack
 from bot.daily import callbacks as cb
 from bot.daily import counts, push, render
@@ -35,9 +36,9 @@ def view_of(spot: steps.Spot) -> render.View:
     return render.View(spot.question, spot.delivery.id, spot.item.pos, spot.total, spot.item.option_order)
 
 
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def button(update: Update, context: Ctx) -> None:
     """A tap on a daily quiz button: pick, toggle or submit."""
-    query = update.callback_query
+    query = context.query
     u = await user_ctx(update, context)
     app = context.application
     press = cb.parse(query.data)
@@ -124,14 +125,14 @@ async def _after_private(app: Application, out: steps.Recorded, u: UserCtx, *, q
             await push.turn_off(app, delivery.chat_id, str(e))
 
 
-async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def group_reply(update: Update, context: Ctx) -> None:
     """A reply to a daily question in a group: a typed answer (fill-in questions, or letters)."""
-    msg = update.effective_message
+    msg = context.message
     app = context.application
     replied = msg.reply_to_message
     if replied is None or not replied.from_user or replied.from_user.id != context.bot.id:
         return
-    hit = await dstore.item_by_message(services(context).db, msg.chat_id, replied.message_id)
+    hit = await dstore.item_by_message(context.services.db, msg.chat_id, replied.message_id)
     if hit is None:
         hit = await _unrecorded_copy(app, msg.chat_id, replied)
     if hit is None:
@@ -146,7 +147,7 @@ async def group_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         case steps.Answered(spot=spot, earlier=earlier):
             await _tell_privately(app, u, render.already_answered_toast(view_of(spot), earlier, u.lang))
         case steps.Refused(reason="unreadable", spot=spot):
-            await _tell_privately(app, u, t(render.unreadable_key(spot and spot.question), u.lang, n=item.pos + 1))
+            await _tell_privately(app, u, t(render.unreadable_key(spot.question if spot else None), u.lang, n=item.pos + 1))
         case steps.Recorded(spot=spot, response=response, grade=g, sealed=sealed):
             view = view_of(spot)
             await _react(app, msg.chat_id, msg.message_id)
@@ -184,16 +185,16 @@ async def _tell_privately(app: Application, u: UserCtx, text: str) -> None:
         log.info("no private feedback for %s: %s", u.id, e)
 
 
-async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def private_text(update: Update, context: Ctx) -> None:
     """Typed text in a private chat: an answer to the daily question waiting for one, if any.
 
     Text belongs to the exam while the user has a running attempt, unless it replies to a daily
     question message.
     """
-    msg = update.effective_message
+    msg = context.message
     app = context.application
-    db = services(context).db
-    user_id = update.effective_user.id
+    db = context.services.db
+    user_id = context.user.id
     hit = None
     if msg.reply_to_message is not None:
         hit = await dstore.item_by_message(db, msg.chat_id, msg.reply_to_message.message_id)
@@ -208,6 +209,6 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if not delivery.private or not delivery.accepts_answers:
         return
     u = await user_ctx(update, context)
-    out = await _answer_private(app, delivery, item.pos, u, msg.text)
+    out = await _answer_private(app, delivery, item.pos, u, msg.text or "")  # registered for TEXT
     if isinstance(out, steps.Refused) and out.reason == "unreadable":
-        await msg.reply_text(t(render.unreadable_key(out.spot and out.spot.question), u.lang, n=item.pos + 1))
+        await msg.reply_text(t(render.unreadable_key(out.spot.question if out.spot else None), u.lang, n=item.pos + 1))

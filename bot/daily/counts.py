@@ -13,7 +13,7 @@ import logging
 from telegram.ext import Application
 
 from bot.daily import push, render
-from bot.services import services
+from bot.services import Slot, services
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 
@@ -54,11 +54,11 @@ class CountEditor:
             log.warning("could not refresh the answer count of %s", key, exc_info=True)
 
 
+_EDITOR: Slot[CountEditor] = Slot("daily_counts", CountEditor)
+
+
 def editor(app: Application) -> CountEditor:
-    state = services(app).extra.setdefault("daily", {})
-    if "counts" not in state:
-        state["counts"] = CountEditor()
-    return state["counts"]
+    return _EDITOR.of(app)
 
 
 async def refresh(app: Application, delivery_id: int, pos: int) -> None:

@@ -9,31 +9,22 @@ from datetime import UTC, datetime
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import NetworkError
-from telegram.ext import ContextTypes
 
 from bot import scheduling
+from bot.context import Ctx
 from bot.daily import jobs, push
 from bot.i18n import t
-from bot.roles import is_team_lead
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
+from proctor.chats import chat_timezone, ensure_chat
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
 from proctor.daily.answers import answers_in
 from proctor.daily.delivery import EmptyBank
-from proctor.daily.schedule import (
-    BadTime,
-    BadTimezone,
-    Schedule,
-    local_day,
-    looks_like_time,
-    next_fire,
-    parse_hhmm,
-    parse_timezone,
-)
+from proctor.daily.schedule import Schedule, local_day, next_fire
 from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streak
+from proctor.local_time import BadTime, BadTimezone, looks_like_time, parse_hhmm, parse_timezone
 
 log = logging.getLogger(__name__)
 
@@ -70,21 +61,21 @@ def parse_on_args(args: list[str]) -> tuple[str | None, str | None, int | None]:
     return at, tz, close
 
 
-async def daily(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def daily(update: Update, context: Ctx) -> None:
     """/daily on|off|now|status."""
     u = await user_ctx(update, context)
-    chat = update.effective_chat
-    msg = update.effective_message
+    chat = context.chat
+    msg = context.message
     if chat.type not in _CHAT_TYPES:
         await msg.reply_text(t("daily_not_here", u.lang))
         return
-    svc = services(context)
+    svc = context.services
     title = chat.title or chat.first_name or ""
-    await subs.ensure_chat(svc.db, chat.id, chat.type, title, svc.now())
+    await ensure_chat(svc.db, chat.id, chat.type, title, svc.now())
     args = context.args or []
     sub_command = args[0].lower() if args else ""
     if sub_command in ("on", "off", "now") and chat.type != ChatType.PRIVATE \
-            and not await is_team_lead(context, u.id, chat.id, chat.type):
+            and not await context.caller_is_lead():
         await msg.reply_text(t("daily_not_lead", u.lang))
         return
     if sub_command == "on":
@@ -100,23 +91,23 @@ async def daily(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                              + await status_text(context, chat.id, u))
 
 
-async def daily_on(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, args: list[str]) -> None:
+async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) -> None:
     """Turn the quiz on, or change its time and zone; the chat's job is replaced at once."""
-    svc = services(context)
-    chat_id = update.effective_chat.id
+    svc = context.services
+    chat_id = context.chat.id
     try:
         at, tz, close = parse_on_args(args)
     except BadTime as e:
-        await update.effective_message.reply_text(t("daily_bad_time", u.lang, text=str(e)))
+        await context.message.reply_text(t("daily_bad_time", u.lang, text=str(e)))
         return
     except BadTimezone as e:
-        await update.effective_message.reply_text(t("daily_bad_tz", u.lang, text=str(e)))
+        await context.message.reply_text(t("daily_bad_tz", u.lang, text=str(e)))
         return
     except BadArgument as e:
-        await update.effective_message.reply_text(t("daily_bad_arg", u.lang, text=str(e)))
+        await context.message.reply_text(t("daily_bad_arg", u.lang, text=str(e)))
         return
     old = await subs.get_subscription(svc.db, chat_id)
-    chat_tz = await subs.chat_timezone(svc.db, chat_id)
+    chat_tz = await chat_timezone(svc.db, chat_id)
     ask = subs.on_request(old, chat_tz, at=at, tz=tz, close=close, default_time=svc.settings.daily_time,
                           default_tz=svc.settings.timezone, default_questions=svc.settings.daily_questions)
     sub = await subs.subscribe(svc.db, chat_id, ask.at_time, ask.timezone, ask.questions, u.id, svc.now(),
@@ -124,25 +115,25 @@ async def daily_on(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCt
     jobs.arm_push(context.application, sub)
     log.info("chat %s: daily quiz on at %s %s by %s", chat_id, sub.at_time, sub.timezone, u.id)
     sch = sub.schedule()
-    await update.effective_message.reply_text(t(
+    await context.message.reply_text(t(
         "daily_on", u.lang, n=sub.questions, time=sub.at_time, tz=sub.timezone,
         next=push.fmt_local(_next(sch, svc.now()), sch.tz)))
 
 
-async def daily_off(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx) -> None:
+async def daily_off(update: Update, context: Ctx, u: UserCtx) -> None:
     """Turn the quiz off; its job goes at once. Today's open quiz still closes as planned."""
-    svc = services(context)
-    chat_id = update.effective_chat.id
+    svc = context.services
+    chat_id = context.chat.id
     was_on = await subs.unsubscribe(svc.db, chat_id, u.id, svc.now())
     jobs.disarm_push(context.application, chat_id)
     log.info("chat %s: daily quiz off by %s", chat_id, u.id)
-    await update.effective_message.reply_text(t("daily_off" if was_on else "daily_was_off", u.lang))
+    await context.message.reply_text(t("daily_off" if was_on else "daily_was_off", u.lang))
 
 
-async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx) -> None:
+async def daily_now(update: Update, context: Ctx, u: UserCtx) -> None:
     """Today's quiz right now (once a day: if it is out already, say where it stands)."""
-    svc = services(context)
-    chat = update.effective_chat
+    svc = context.services
+    chat = context.chat
     private = chat.type == ChatType.PRIVATE
     schedule, _n = await push.schedule_for(context.application, chat.id)
     day = local_day(svc.now(), schedule.tz)
@@ -153,20 +144,20 @@ async def daily_now(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     try:
         delivery = await push.push_day(context.application, chat.id, private, day)
         if await push.held(context.application, delivery):
-            await update.effective_message.reply_text(t("daily_held_for_exam", u.lang))
+            await context.message.reply_text(t("daily_held_for_exam", u.lang))
     except EmptyBank:
-        await update.effective_message.reply_text(t("daily_empty_bank", u.lang))
+        await context.message.reply_text(t("daily_empty_bank", u.lang))
     except NetworkError as e:
         log.warning("chat %s: /daily now stopped (%s); resuming later", chat.id, e)
-        delivery = await dstore.find_delivery(svc.db, chat.id, day)
-        if delivery is not None:
-            scheduling.once(context.application, scheduling.DAILY_RESUME, delivery.id, jobs.RETRY_SECONDS)
+        started = await dstore.find_delivery(svc.db, chat.id, day)
+        if started is not None:
+            scheduling.once(context.application, scheduling.DAILY_RESUME, started.id, jobs.RETRY_SECONDS)
 
 
-async def _explain_existing(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx,
+async def _explain_existing(update: Update, context: Ctx, u: UserCtx,
                             delivery: dstore.Delivery, schedule: Schedule) -> None:
-    svc = services(context)
-    msg = update.effective_message
+    svc = context.services
+    msg = context.message
     if not delivery.accepts_answers:
         await msg.reply_text(t("daily_closed_today", u.lang))
         return
@@ -193,9 +184,9 @@ def _next(schedule: Schedule, now: float) -> datetime:
     return next_fire(schedule.at_time, schedule.tz, after)
 
 
-async def status_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int, u: UserCtx) -> str:
+async def status_text(context: Ctx, chat_id: int, u: UserCtx) -> str:
     """How the chat's quiz is set, how today's stands, and the user's streak here."""
-    svc = services(context)
+    svc = context.services
     sub = await subs.get_subscription(svc.db, chat_id)
     lines = []
     if sub is None or not sub.enabled:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import logging
 
 from telegram.error import NetworkError, RetryAfter, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bot import scheduling
+from bot.context import Ctx
 from bot.daily import push
 from bot.services import services
 from proctor.daily import delivery as dstore
@@ -58,10 +59,10 @@ def disarm_push(app: Application, chat_id: int) -> None:
     scheduling.disarm(app, scheduling.DAILY_PUSH, chat_id)
 
 
-async def push_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def push_job(context: Ctx) -> None:
     """The chat's push time came (or the bot came back the same day): send today's quiz, once."""
-    app, chat_id = context.application, context.job.data
-    svc = services(context)
+    app, chat_id = context.application, context.job_key
+    svc = context.services
     sub = await subs.get_subscription(svc.db, chat_id)
     if sub is None or not sub.enabled:
         return
@@ -75,16 +76,16 @@ async def push_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         log.warning("chat %s: no question may be asked in daily practice", chat_id)
 
 
-async def resume_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def resume_job(context: Ctx) -> None:
     """Send what an interrupted push still lacks."""
-    app, delivery_id = context.application, context.job.data
+    app, delivery_id = context.application, context.job_key
     await _guarded(app, push.resume(app, delivery_id), f"delivery {delivery_id}: resume",
                    scheduling.DAILY_RESUME, delivery_id)
 
 
-async def close_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def close_job(context: Ctx) -> None:
     """Close time: stop answers, post the keys and the day's top (once)."""
-    app, delivery_id = context.application, context.job.data
+    app, delivery_id = context.application, context.job_key
     await _guarded(app, push.close(app, delivery_id), f"delivery {delivery_id}: close",
                    scheduling.DAILY_CLOSE, delivery_id)
 
@@ -127,10 +128,10 @@ async def recover(app: Application) -> None:
     log.info("daily: %d schedules armed, %d catch-ups, %d deliveries resumed", armed, caught_up, resumed)
 
 
-async def release_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def release_job(context: Ctx) -> None:
     """The user's exam was handed in: send their private quiz's questions it held back, if still open
     (armed by bot/exam/screen.py as `daily-release:<user>`)."""
-    app, user_id = context.application, context.job.data
+    app, user_id = context.application, context.job_key
     delivery = await dstore.latest_delivery(services(app).db, user_id)  # a private chat's id is its user's
     if delivery is not None and delivery.private and delivery.accepts_answers:
         await _guarded(app, push.resume(app, delivery.id), f"delivery {delivery.id}: resume",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import warnings
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
@@ -23,16 +24,17 @@ from bank.paper_store import get_questions
 from bot import scheduling
 from bot.daily import render
 from bot.edits import edit_text
-from bot.services import services
+from bot.services import Slot, services
 from proctor.chats import chat_zone
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
-from proctor.daily.schedule import Schedule, closes_at, next_fire, parse_hhmm, parse_timezone
+from proctor.daily.schedule import Schedule, closes_at, next_fire
 from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streak, streaks
 from proctor.exams.seal import sealed_anywhere, sealed_for
+from proctor.local_time import parse_hhmm, parse_timezone
 from proctor.people.users import find_prefs
 
 log = logging.getLogger(__name__)
@@ -66,27 +68,29 @@ class _Pacer:
             self.last = {k: v for k, v in self.last.items() if v >= cutoff}
 
 
-def _state(app: Application) -> dict:
-    return services(app).extra.setdefault("daily", {})
+@dataclass
+class _Pushing:
+    """The pushes' pacing and locks (this process only; what was sent is in SQLite)."""
+
+    pacer: _Pacer = field(default_factory=lambda: _Pacer(CHAT_INTERVAL))
+    slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(PUSH_CONCURRENCY))
+    locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # chat id -> its lock
+
+
+_STATE: Slot[_Pushing] = Slot("daily", _Pushing)
 
 
 def pacer(app: Application) -> _Pacer:
-    state = _state(app)
-    if "pacer" not in state:
-        state["pacer"] = _Pacer(CHAT_INTERVAL)
-    return state["pacer"]
+    return _STATE.of(app).pacer
 
 
 def push_slots(app: Application) -> asyncio.Semaphore:
-    state = _state(app)
-    if "slots" not in state:
-        state["slots"] = asyncio.Semaphore(PUSH_CONCURRENCY)
-    return state["slots"]
+    return _STATE.of(app).slots
 
 
 def chat_lock(app: Application, chat_id: int) -> asyncio.Lock:
     """One push, answer-and-next or close at a time per chat."""
-    locks: dict[int, asyncio.Lock] = _state(app).setdefault("locks", {})
+    locks = _STATE.of(app).locks
     lock = locks.get(chat_id)
     if lock is None:
         lock = locks[chat_id] = asyncio.Lock()
@@ -247,7 +251,8 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
 
 async def _sealed(app: Application, delivery: dstore.Delivery, view: render.View) -> bool:
     """A private question sealed by its user's running exam: it is not sent before the hand-in."""
-    return (await sealed_for(services(app).db, delivery.chat_id)).covers(view.question.id)
+    qid = view.question.id  # a stored question's: never None here
+    return qid is not None and (await sealed_for(services(app).db, delivery.chat_id)).covers(qid)
 
 
 async def held(app: Application, delivery: dstore.Delivery) -> bool:

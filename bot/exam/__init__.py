@@ -5,6 +5,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Mess
 from bot import outbox
 from bot.exam import buttons, commands, jobs, screen, typed
 from bot.exam.jobs import recover
+from bot.feature import Parts
 from proctor.exams.service import RESULT
 
 COMMANDS: list[tuple[str, str, str]] = [
@@ -35,3 +36,6 @@ def register(app: Application) -> None:
 async def on_startup(app: Application) -> None:
     """Hand in attempts that expired while down; re-arm the deadlines of running ones."""
     await recover(app)
+
+
+FEATURE = Parts("exam", COMMANDS, register, on_startup)

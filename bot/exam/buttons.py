@@ -7,12 +7,12 @@ import logging
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
 
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
 from bank.paper_settings import is_invite_only
 from bank.paper_store import load_paper
 from bank.script import to_script
+from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
 from bot.exam import callbacks as cb
@@ -22,7 +22,6 @@ from bot.exam.jump import navigate
 from bot.exam.review import review
 from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt, show_sheet
 from bot.i18n import t
-from bot.services import services
 from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
@@ -33,9 +32,9 @@ log = logging.getLogger(__name__)
 
 
 
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def button(update: Update, context: Ctx) -> None:
     """Every exam button: validate the data, check the owner, then act."""
-    query = update.callback_query
+    query = context.query
     u = await user_ctx(update, context)
     data = cb.parse(query.data)
     if data is None:
@@ -52,25 +51,28 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await ack(query, t("exam_closed", u.lang))
 
 
-async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
-    query = update.callback_query
-    svc = services(context)
-    if update.effective_chat.type != ChatType.PRIVATE:
+async def _pick(update: Update, context: Ctx, u: UserCtx, data: cb.Pick) -> None:
+    query = context.query
+    svc = context.services
+    if context.chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
         return
     if data.paper_id is not None and await is_invite_only(svc.db, data.paper_id):
         await ack(query, t("invite_only", u.lang), show_alert=True)  # only an invite opens it
         return
     if not data.start:
+        if data.paper_id is None:  # the mock's rules card comes from /exam random, never from a button
+            await ack(query, t("button_unknown", u.lang))
+            return
         paper = await load_paper(svc.db, data.paper_id)
-        used = await attempts.used_attempts(svc.db, u.id, paper.id)
+        used = await attempts.used_attempts(svc.db, u.id, data.paper_id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)
         await ack(query)
-        await query.message.reply_text(text, reply_markup=kb)
+        await context.message.reply_text(text, reply_markup=kb)
         return
     try:
         attempt = await attempts.start_attempt(
-            svc.db, user_id=u.id, chat_id=update.effective_chat.id, paper_id=data.paper_id, mode=data.mode,
+            svc.db, user_id=u.id, chat_id=context.chat.id, paper_id=data.paper_id, mode=data.mode,
             now=svc.now(), shuffle=svc.settings.shuffle_options)
     except AlreadyRunning:
         await ack(query, t("already_running", u.lang), show_alert=True)
@@ -87,9 +89,9 @@ async def _pick(update: Update, context, u: UserCtx, data: cb.Pick) -> None:
     await show_attempt(context, attempt.id, u, repost=True)
 
 
-async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
-    query = update.callback_query
-    svc = services(context)
+async def _act(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
+    query = context.query
+    svc = context.services
     if data.action in ("cancel_yes", "cancel_no"):
         await _cancel_confirmed(update, context, u, data)
         return
@@ -103,7 +105,7 @@ async def _act(update: Update, context, u: UserCtx, data: cb.Act) -> None:
     await _render(context, query, u, data, out)
 
 
-async def _render(context, query, u: UserCtx, data: cb.Act, out: steps.Outcome) -> None:
+async def _render(context: Ctx, query, u: UserCtx, data: cb.Act, out: steps.Outcome) -> None:
     """Say what the step did: the handler decides nothing here."""
     match out:
         case steps.NotYours():
@@ -136,9 +138,9 @@ async def _render(context, query, u: UserCtx, data: cb.Act, out: steps.Outcome) 
             await show_sheet(context, sheet, u, review)
 
 
-async def _cancel_confirmed(update: Update, context, u: UserCtx, data: cb.Act) -> None:
-    query = update.callback_query
-    svc = services(context)
+async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
+    query = context.query
+    svc = context.services
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if data.action == "cancel_no":
         await ack(query)

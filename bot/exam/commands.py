@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes
 
 from bank.paper_store import list_papers
 from bank.script import to_script
+from bot.context import Ctx
 from bot.core import open_private_button
 from bot.exam import render
 from bot.exam.jobs import ensure_deadline
 from bot.exam.screen import finish_and_report, show_attempt
 from bot.i18n import t, tn
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams.states import FinishReason
@@ -23,10 +22,10 @@ from proctor.exams.states import FinishReason
 log = logging.getLogger(__name__)
 
 
-async def _offered_papers(context, *, practice: bool = False) -> list:
+async def _offered_papers(context: Ctx, *, practice: bool = False) -> list:
     """Papers with something to ask; exam-only (hiring) papers are never offered for practice, and
     invite-only ones never at all (only an invite opens them)."""
-    return [p for p in await list_papers(services(context).db)
+    return [p for p in await list_papers(context.services.db, composed=True)
             if any(q.askable for q in p.questions()) and not (practice and p.settings.exam_only)
             and not p.settings.invite_only]
 
@@ -40,96 +39,97 @@ def find_paper(papers: list, name: str):
     return next((p for p in papers if key in (p.slug.casefold(), p.title.casefold())), None)
 
 
-async def papers(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def papers(update: Update, context: Ctx) -> None:
     """List each paper with its question count, maximum score and time limit."""
     u = await user_ctx(update, context)
-    await update.effective_message.reply_text(render.paper_list(await _offered_papers(context), u.lang, u.script))
+    await context.message.reply_text(render.paper_list(await _offered_papers(context), u.lang, u.script))
 
 
-async def _redirect_to_private(update: Update, context, u: UserCtx) -> bool:
-    if update.effective_chat.type == ChatType.PRIVATE:
+async def _redirect_to_private(update: Update, context: Ctx, u: UserCtx) -> bool:
+    if context.chat.type == ChatType.PRIVATE:
         return False
-    await update.effective_message.reply_text(
+    await context.message.reply_text(
         t("private_only", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
     return True
 
 
-async def _busy(update: Update, context, u: UserCtx) -> bool:
+async def _busy(update: Update, context: Ctx, u: UserCtx) -> bool:
     """One attempt at a time: say so now rather than after a paper is chosen."""
-    if await attempts.running_attempt(services(context).db, u.id) is None:
+    if await attempts.running_attempt(context.services.db, u.id) is None:
         return False
-    await update.effective_message.reply_text(t("already_running", u.lang))
+    await context.message.reply_text(t("already_running", u.lang))
     return True
 
 
-async def exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def exam(update: Update, context: Ctx) -> None:
     """Choose a paper (or /exam random) and see its rules card."""
     u = await user_ctx(update, context)
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
     args = [a.lower() for a in context.args or []]
+    kb: InlineKeyboardMarkup | None
     if args == ["random"]:
         text, kb = render.mock_rules_card(u.lang, sum(attempts.MOCK_BLUEPRINT.values()), attempts.MOCK_MINUTES)
     elif args:  # /exam <paper>: its rules card at once
-        name = " ".join(context.args)
+        name = " ".join(context.args or [])
         paper = find_paper(await _offered_papers(context), name)
         if paper is None:
-            await update.effective_message.reply_text(t("exam_unknown_paper", u.lang, name=name[:60]))
+            await context.message.reply_text(t("exam_unknown_paper", u.lang, name=name[:60]))
             return
-        used = await attempts.used_attempts(services(context).db, u.id, paper.id)
+        used = await attempts.used_attempts(context.services.db, u.id, paper.id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)
     else:
         text, kb = render.paper_chooser(await _offered_papers(context), "exam", u.lang, u.script)
-    await update.effective_message.reply_text(text, reply_markup=kb)
+    await context.message.reply_text(text, reply_markup=kb)
 
 
-async def practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def practice(update: Update, context: Ctx) -> None:
     """Choose a paper to practise untimed, with feedback after each answer."""
     u = await user_ctx(update, context)
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
     text, kb = render.paper_chooser(await _offered_papers(context, practice=True), "practice", u.lang, u.script)
-    await update.effective_message.reply_text(text, reply_markup=kb)
+    await context.message.reply_text(text, reply_markup=kb)
 
 
-async def _running_here(update: Update, context, u: UserCtx):
+async def _running_here(update: Update, context: Ctx, u: UserCtx):
     """The user's running attempt, in a private chat; otherwise they are told why not and None."""
     if await _redirect_to_private(update, context, u):
         return None
-    running = await attempts.running_attempt(services(context).db, u.id)
+    running = await attempts.running_attempt(context.services.db, u.id)
     if running is None:
-        await update.effective_message.reply_text(t("nothing_running", u.lang))
+        await context.message.reply_text(t("nothing_running", u.lang))
     return running
 
 
-async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def resume(update: Update, context: Ctx) -> None:
     """Show the running attempt again, at the same question, as a fresh message."""
     u = await user_ctx(update, context)
     if (running := await _running_here(update, context, u)) is None:
         return
-    if running.deadline is not None and running.deadline <= services(context).now():
+    if running.deadline is not None and running.deadline <= context.services.now():
         await finish_and_report(context, running.id, FinishReason.timeout)
         return
     ensure_deadline(context.application, running)
     await show_attempt(context, running.id, u, repost=True)
 
 
-async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cancel(update: Update, context: Ctx) -> None:
     """Ask before dropping the running attempt (a cancelled exam still counts toward the limit)."""
     u = await user_ctx(update, context)
     running = await _running_here(update, context, u)
     if running is None:
         return
     text, kb = render.cancel_confirm(running, u.lang, u.script)
-    await update.effective_message.reply_text(text, reply_markup=kb)
+    await context.message.reply_text(text, reply_markup=kb)
 
 
-async def mystats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def mystats(update: Update, context: Ctx) -> None:
     """The user's finished exams: attempts, best and last score."""
     u = await user_ctx(update, context)
-    rows = await attempts.user_stats(services(context).db, u.id)
+    rows = await attempts.user_stats(context.services.db, u.id)
     if not rows:
-        await update.effective_message.reply_text(t("mystats_none", u.lang))
+        await context.message.reply_text(t("mystats_none", u.lang))
         return
     lines = [t("mystats_header", u.lang)]
     for r in rows:
@@ -137,4 +137,4 @@ async def mystats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                        attempts=tn("n_attempt", r["n"], u.lang), best=render.fmt_points(r["best"]),
                        last=render.fmt_points(r["last"] if r["last"] is not None else 0),
                        max=render.fmt_points(r["max_score"]), method=t(f"method_{r['method']}", u.lang)))
-    await update.effective_message.reply_text(render.clip("\n".join(lines)))
+    await context.message.reply_text(render.clip("\n".join(lines)))

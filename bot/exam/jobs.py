@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.errors import NotFound
 from bot import scheduling
+from bot.context import Ctx
 from bot.exam import timer
 from bot.exam.screen import finish_and_report
 from bot.services import services
@@ -37,10 +38,10 @@ def disarm_deadline(app: Application, attempt_id: int) -> None:
     timer.disarm(app, attempt_id)
 
 
-async def deadline_reached(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def deadline_reached(context: Ctx) -> None:
     """Hand in an attempt whose time is up, even if the candidate is idle."""
-    attempt_id = context.job.data
-    svc = services(context)
+    attempt_id = context.job_key
+    svc = context.services
     try:
         attempt = await attempts.get_attempt(svc.db, attempt_id)
     except NotFound:  # the user deleted their data (/forgetme) while the exam was running
@@ -70,4 +71,5 @@ async def recover(app: Application) -> None:
         await attempts.finish_attempt(svc.db, a.id, svc.now(), FinishReason.timeout)
         log.info("attempt %s expired while the bot was down: handed in", a.id)
     for a in await attempts.timed_running(svc.db):
-        arm_deadline(app, a.id, a.deadline)
+        if a.deadline is not None:  # timed: always
+            arm_deadline(app, a.id, a.deadline)

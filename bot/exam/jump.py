@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
+from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
 from bot.exam import callbacks as cb
 from bot.exam import navigator
 from bot.exam.screen import finish_and_report, show_attempt
 from bot.i18n import t
-from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
 from proctor.exams.states import FinishReason
 
 
-async def navigate(update, context, u: UserCtx, data: cb.Act) -> None:
+async def navigate(update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
     """`grid`: the navigator replaces the buttons of the message tapped; `jump`: go to question
     `pos` (any question of the paper: a jump is idempotent, so an old grid's button is safe)."""
-    query = update.callback_query
-    svc = services(context)
+    query = context.query
+    svc = context.services
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():
         await finish_and_report(context, sheet.attempt.id, FinishReason.timeout)
@@ -27,7 +27,7 @@ async def navigate(update, context, u: UserCtx, data: cb.Act) -> None:
     if data.action == "grid":
         text, kb = navigator.grid(sheet, u.lang)
         await ack(query)
-        await edit_text(context.bot, query.message.chat_id, query.message.message_id, text, kb)
+        await edit_text(context.bot, context.message.chat_id, context.message.message_id, text, kb)
         return
     if not 0 <= data.pos < len(sheet.items):
         await ack(query, t("button_unknown", u.lang))

@@ -61,8 +61,10 @@ def draft_text(item: Item) -> str:
     return ", ".join(sorted(item.shown_letter(c) for c in item.draft))
 
 
-def refused_typed(q: Question) -> str:
+def refused_typed(q: Question | None) -> str:
     """The text key for a typed message the current question cannot take."""
+    if q is None:
+        return "not_typed"
     if q.kind == Kind.numerical:
         return "not_a_number"
     if q.kind == Kind.matching:
@@ -129,7 +131,7 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
     ans = sheet.answers.get(item.pos)
     parts = [header(sheet, item, lang, now, script), "", question_body(q, item, script)]
     practice_done = sheet.attempt.mode == "practice" and ans is not None
-    if practice_done:
+    if practice_done and ans is not None:
         parts += ["", feedback or practice_feedback(q, item, ans, lang, script, review)]
     else:
         if q.kind == Kind.multi and item.draft:
@@ -240,7 +242,7 @@ def result_card(sheet: Sheet, result: Result, lang: str,
     lines.append(t("result_total", lang, score=fmt_points(round(result.score, 2)),
                    max=fmt_points(result.max_score), pct=f"{result.percent:.1f}"))
     decided = outcome(result, pass_percent)
-    if decided is not None:
+    if decided is not None and pass_percent is not None:  # a paper without a pass mark decides nothing
         key = {"passed": "result_pass", "failed": "result_fail", "pending": "result_pending_pass"}[decided]
         lines.append(t(key, lang, mark=fmt_points(pass_percent)))
     lines.append(t("time_used", lang, used=fmt_duration((a.finished_at or a.started_at) - a.started_at)))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from bank.models import ReviewOption
 from bank.paper_settings import review_option
+from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
 from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.i18n import t
-from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
 from proctor.exams.model import wrong_positions
@@ -19,12 +19,12 @@ from proctor.exams.states import AttemptStatus
 NEW = "1"  # the arg of the result card's buttons: the review opens as a new message (paging edits it)
 
 
-async def review(update, context, u: UserCtx, data: cb.Act) -> None:
+async def review(update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
     """`review`: the wrong (and unanswered) ones; `review_all`: every question. Keys only for a
     finished attempt of a paper whose review option is full, and none while a new attempt at one of
     its questions runs (sealed)."""
-    query = update.callback_query
-    svc = services(context)
+    query = context.query
+    svc = context.services
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
     if sheet.attempt.status != AttemptStatus.finished:  # keys are shown only once the paper is handed in
         await ack(query, t("review_after_finish", u.lang))
@@ -43,6 +43,6 @@ async def review(update, context, u: UserCtx, data: cb.Act) -> None:
     text, kb = render.review_page(sheet, shown, page, u.lang, u.script, everything=everything)
     await ack(query)
     if data.arg == NEW:
-        await query.message.reply_text(text, reply_markup=kb, protect_content=True)
+        await context.message.reply_text(text, reply_markup=kb, protect_content=True)
         return
-    await edit_text(context.bot, query.message.chat_id, query.message.message_id, text, kb)
+    await edit_text(context.bot, context.message.chat_id, context.message.message_id, text, kb)

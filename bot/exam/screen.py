@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 
 from telegram.error import BadRequest, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.models import ReviewOption
 from bank.paper_settings import pass_mark, review_option
 from bot import outbox, scheduling
+from bot.context import Ctx
 from bot.edits import edit_text
 from bot.exam import render
 from bot.i18n import pick_lang, t
@@ -24,7 +25,7 @@ from proctor.people.users import find_prefs
 log = logging.getLogger(__name__)
 
 
-async def prefs_for(context: ContextTypes.DEFAULT_TYPE | Application, user_id: int) -> UserCtx:
+async def prefs_for(context: Ctx | Application, user_id: int) -> UserCtx:
     """A user's language and script when there is no update to read them from (jobs)."""
     svc = services(context)
     prefs = await find_prefs(svc.db, user_id)
@@ -33,20 +34,20 @@ async def prefs_for(context: ContextTypes.DEFAULT_TYPE | Application, user_id: i
     return UserCtx(user_id, prefs.first_name, pick_lang(prefs.language, None, svc.settings.language), prefs.script)
 
 
-async def show_attempt(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, u: UserCtx, *,
+async def show_attempt(context: Ctx, attempt_id: int, u: UserCtx, *,
                        repost: bool = False) -> None:
     """Render the attempt at its current question: edit its message, or post it anew at the bottom."""
-    svc = services(context)
+    svc = context.services
     sheet = await attempts.load_sheet(svc.db, attempt_id)
     a = sheet.attempt
     review = await review_option(svc.db, a.paper_id) if a.mode == AttemptMode.practice else ReviewOption.full
     await show_sheet(context, sheet, u, review, repost=repost)
 
 
-async def show_sheet(context: ContextTypes.DEFAULT_TYPE, sheet: Sheet, u: UserCtx, review: ReviewOption, *,
+async def show_sheet(context: Ctx, sheet: Sheet, u: UserCtx, review: ReviewOption, *,
                      repost: bool = False) -> None:
     """Render a sheet already read (a step's outcome carries it): no database read here."""
-    svc = services(context)
+    svc = context.services
     a = sheet.attempt
     text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now(), review=review)
     if not repost and a.message_id:
@@ -64,10 +65,10 @@ async def show_sheet(context: ContextTypes.DEFAULT_TYPE, sheet: Sheet, u: UserCt
             pass
 
 
-async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int, reason: str) -> bool:
+async def finish_and_report(context: Ctx, attempt_id: int, reason: str) -> bool:
     """Hand the attempt in (once); its result card is then delivered by the outbox. False if it
     was already closed."""
-    svc = services(context)
+    svc = context.services
     done = await attempts.finish_attempt(svc.db, attempt_id, svc.now(), reason)
     scheduling.disarm(context.application, scheduling.DEADLINE, attempt_id)
     scheduling.disarm(context.application, scheduling.EXAM_TIMER, attempt_id)
@@ -78,7 +79,7 @@ async def finish_and_report(context: ContextTypes.DEFAULT_TYPE, attempt_id: int,
     return True
 
 
-async def release_daily(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:
+async def release_daily(context: Ctx, user_id: int) -> None:
     """The exam's keys are no longer sealed: a private daily quiz held back for it goes out now
     (daily practice's release job, armed by name: the exam does not import daily practice)."""
     scheduling.once(context.application, scheduling.DAILY_RELEASE, user_id)
@@ -104,13 +105,13 @@ async def send_result(app: Application, message: Outgoing) -> None:
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 
-async def offer_finish(context, sheet: Sheet, answered_pos: int, *, repost: bool = False,
+async def offer_finish(context: Ctx, sheet: Sheet, answered_pos: int, *, repost: bool = False,
                        u: UserCtx | None = None) -> bool:
     """After the last question of an exam is answered, show the finish confirmation. `sheet` is the
     attempt as it is after the answer (a step's outcome)."""
     if sheet.attempt.mode != AttemptMode.exam or answered_pos != len(sheet.items) - 1:
         return False
-    svc = services(context)
+    svc = context.services
     attempt_id = sheet.attempt.id
     if u is None:
         u = await prefs_for(context, sheet.attempt.user_id)

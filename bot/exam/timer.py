@@ -12,12 +12,14 @@ deadline is its own job.
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 from telegram.error import TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.errors import NotFound
 from bot import scheduling
+from bot.context import Ctx
 from bot.edits import edit_text
 from bot.exam import render
 from bot.exam.screen import prefs_for
@@ -61,10 +63,10 @@ def ensure(app: Application, attempt) -> None:
         arm(app, attempt.id, attempt.deadline)
 
 
-async def refresh(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def refresh(context: Ctx) -> None:
     """A checkpoint: edit the header's time left; at 5 minutes, warn; arm the next checkpoint."""
-    attempt_id, checkpoint = context.job.data
-    svc = services(context)
+    attempt_id, checkpoint = cast(tuple[int, float], context.job_data)  # armed by arm() below
+    svc = context.services
     try:
         sheet = await attempts.load_sheet(svc.db, attempt_id)
     except NotFound:

@@ -6,13 +6,13 @@ import logging
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import ApplicationHandlerStop, ContextTypes
+from telegram.ext import ApplicationHandlerStop
 
 from bank.errors import AttemptClosed, NotYourAttempt
+from bot.context import Ctx
 from bot.exam import render
 from bot.exam.screen import finish_and_report, offer_finish, show_sheet
 from bot.i18n import t
-from bot.services import services
 from bot.userctx import user_ctx
 from proctor.exams import service as attempts
 from proctor.exams import steps
@@ -22,11 +22,11 @@ log = logging.getLogger(__name__)
 
 
 
-async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def typed_answer(update: Update, context: Ctx) -> None:
     """A typed answer for the current fill-in or written question of the running attempt."""
-    msg = update.effective_message
-    svc = services(context)
-    tg_user = update.effective_user
+    msg = context.message
+    svc = context.services
+    tg_user = context.user
     running = await attempts.running_attempt(svc.db, tg_user.id)
     if running is None:
         return
@@ -37,9 +37,9 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     raise ApplicationHandlerStop  # the text was the exam's: the daily quiz's handler need not look at it
 
 
-async def _answer(update: Update, context: ContextTypes.DEFAULT_TYPE, u, attempt_id: int, msg) -> None:
+async def _answer(update: Update, context: Ctx, u, attempt_id: int, msg) -> None:
     """Take the typed step and say what it did."""
-    svc = services(context)
+    svc = context.services
     out = await steps.take_step(svc.db, attempt_id, u.id, "typed", None, msg.text, svc.now())
     match out:
         case steps.Expired():
@@ -50,7 +50,7 @@ async def _answer(update: Update, context: ContextTypes.DEFAULT_TYPE, u, attempt
             item = sheet.items[pos]
             try:  # the answer is stored: a lost confirmation must not keep the next question from showing
                 await msg.reply_text(render.clip(t("recorded", u.lang, n=pos + 1, a=render.shown_response(
-                    sheet.question(item), item, rec.response, u.lang))))
+                    sheet.question(item), item, rec.response if rec else None, u.lang))))
             except TelegramError as e:
                 log.info("attempt %s: could not confirm the answer (%s)", attempt_id, e)
             if await offer_finish(context, sheet, pos, repost=True):

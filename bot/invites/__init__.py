@@ -4,6 +4,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot import outbox
 from bot.core import add_start_payload
+from bot.feature import Parts
 from bot.invites import buttons, cards, commands
 from bot.leads.reports import add_report
 from proctor.invites import PREFIX, RESULT_CARD, TEAM_NOTE
@@ -22,3 +23,6 @@ def register(app: Application) -> None:
     outbox.add_sender(app, RESULT_CARD, cards.send_card)
     outbox.add_sender(app, TEAM_NOTE, cards.send_note)
     add_report(app, "invites", commands.hiring_report)
+
+
+FEATURE = Parts("invites", COMMANDS, register)

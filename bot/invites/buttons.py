@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes
 
 from bank.errors import AlreadyRunning, NotFound
 from bank.paper_store import load_paper
+from bot.context import Ctx
 from bot.core import ack
 from bot.exam.jobs import arm_deadline
 from bot.exam.screen import show_attempt
@@ -16,16 +16,16 @@ from bot.invites import callbacks as cb
 from bot.invites.commands import send_link
 from bot.leads import render as lead_render
 from bot.leads.access import lead_of
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
 from proctor import invites
 from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_for
 from proctor.teams import review as reviews
+from proctor.transitions import IllegalTransition
 
 
-async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query = update.callback_query
+async def on_button(update: Update, context: Ctx) -> None:
+    query = context.query
     u = await user_ctx(update, context)
     parsed = cb.parse(query.data)
     if parsed is None:
@@ -40,18 +40,18 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _manage(update, context, u, action, number)
 
 
-async def _start(update: Update, context, u: UserCtx, invite_id: int) -> None:
+async def _start(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> None:
     """Start inside the window, once (or as often as the lead allowed); the attempt gets the paper's
     time plus the invite's extra time, whenever the window closes."""
-    query = update.callback_query
-    svc = services(context)
-    if update.effective_chat.type != ChatType.PRIVATE:
+    query = context.query
+    svc = context.services
+    if context.chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
         return
     try:
         inv = await invites.get(svc.db, invite_id)
         attempt = await attempts.start_attempt(
-            svc.db, user_id=u.id, chat_id=update.effective_chat.id, paper_id=inv.paper_id, mode="exam",
+            svc.db, user_id=u.id, chat_id=context.chat.id, paper_id=inv.paper_id, mode="exam",
             now=svc.now(), shuffle=svc.settings.shuffle_options, invite_id=inv.id)
     except NotFound:
         await ack(query, t("iv_refused_unknown", u.lang), show_alert=True)
@@ -62,15 +62,16 @@ async def _start(update: Update, context, u: UserCtx, invite_id: int) -> None:
     except AlreadyRunning:
         await ack(query, t("already_running", u.lang), show_alert=True)
         return
-    arm_deadline(context.application, attempt.id, attempt.deadline)  # armed before anything is said
+    if attempt.deadline is not None:  # armed before anything is said
+        arm_deadline(context.application, attempt.id, attempt.deadline)
     await ack(query)
     await show_attempt(context, attempt.id, u, repost=True)
 
 
-async def _lead_invite(update: Update, context, u: UserCtx, invite_id: int) -> invites.Invite | None:
+async def _lead_invite(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> invites.Invite | None:
     """The invite if the presser leads its team now (checked on every press)."""
     try:
-        inv = await invites.get(services(context).db, invite_id)
+        inv = await invites.get(context.services.db, invite_id)
     except NotFound:
         await ack(update.callback_query, t("l_button_bad", u.lang))
         return None
@@ -80,9 +81,9 @@ async def _lead_invite(update: Update, context, u: UserCtx, invite_id: int) -> i
     return inv
 
 
-async def _manage(update: Update, context, u: UserCtx, action: str, invite_id: int) -> None:
-    query = update.callback_query
-    svc = services(context)
+async def _manage(update: Update, context: Ctx, u: UserCtx, action: str, invite_id: int) -> None:
+    query = context.query
+    svc = context.services
     if (inv := await _lead_invite(update, context, u, invite_id)) is None:
         return
     try:
@@ -92,7 +93,7 @@ async def _manage(update: Update, context, u: UserCtx, action: str, invite_id: i
             await context.bot.send_message(u.id, t("iv_revoked", u.lang, id=inv.id))
             return
         inv, token = await invites.resend_invite(svc.db, inv.id, actor=u.id, now=svc.now())
-    except invites.IllegalTransition:
+    except IllegalTransition:
         status = t(f"iv_status_{inv.status_at(svc.now()).value}", u.lang)
         await ack(query, t("iv_cannot", u.lang, status=status), show_alert=True)
         return
@@ -101,10 +102,10 @@ async def _manage(update: Update, context, u: UserCtx, action: str, invite_id: i
     await send_link(context, u, inv, token, paper.title)
 
 
-async def _review(update: Update, context, u: UserCtx, attempt_id: int) -> None:
+async def _review(update: Update, context: Ctx, u: UserCtx, attempt_id: int) -> None:
     """The written answers of this invited attempt, in the review queue's cards."""
-    query = update.callback_query
-    svc = services(context)
+    query = context.query
+    svc = context.services
     inv = await invites.of_attempt(svc.db, attempt_id)
     if inv is None or await _lead_invite(update, context, u, inv.id) is None:
         if inv is None:

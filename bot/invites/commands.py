@@ -7,44 +7,46 @@ import logging
 from telegram import InputFile, Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden
-from telegram.ext import ContextTypes
 
 from bank.errors import NotFound
 from bank.paper_store import load_paper
+from bot.context import Ctx
 from bot.core import open_private_button
 from bot.i18n import t
 from bot.invites import render
 from bot.leads.access import require_lead, send_private
-from bot.services import services
+from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
 from proctor import invites
+from proctor.chats import chat_zone
 from proctor.invites_report import hiring_csv
+from proctor.local_time import zone
 from proctor.teams import audit
-from proctor.teams import leaderboard as lb
 
 log = logging.getLogger(__name__)
+_GUESSES: Slot[invites.GuessLimiter] = Slot("invite_guesses", invites.GuessLimiter)  # token guesses per user
 
 
-async def zone_of(context, team: int | None):
+async def zone_of(context: Ctx, team: int | None):
     """The team's time zone (the group's), else the bot's."""
-    svc = services(context)
+    svc = context.services
     if team is None:
-        return lb.zone(svc.settings.timezone)
-    return await lb.chat_zone(svc.db, team, svc.settings.timezone)
+        return zone(svc.settings.timezone)
+    return await chat_zone(svc.db, team, svc.settings.timezone)
 
 
-async def team_name(context, team: int | None, lang: str) -> str:
-    title = None if team is None else await services(context).db.scalar("SELECT title FROM chats WHERE id=?", (team,))
+async def team_name(context: Ctx, team: int | None, lang: str) -> str:
+    title = None if team is None else await context.services.db.scalar("SELECT title FROM chats WHERE id=?", (team,))
     return title or t("iv_team_default", lang)
 
 
-async def invite(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def invite(update: Update, context: Ctx) -> None:
     """Make an invite for one candidate; the link, its QR code and a Revoke button go to the lead privately."""
     desk = await require_lead(update, context)
     if desk is None:
         return
-    svc, lang = services(context), desk.user.lang
-    reply = update.effective_message.reply_text
+    svc, lang = context.services, desk.user.lang
+    reply = context.message.reply_text
     if not context.args:
         await reply(t("iv_usage", lang))
         return
@@ -69,7 +71,7 @@ async def invite(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(t("l_sent_private", lang))
 
 
-async def send_link(context, lead: UserCtx, inv: invites.Invite, token: str, paper: str) -> bool:
+async def send_link(context: Ctx, lead: UserCtx, inv: invites.Invite, token: str, paper: str) -> bool:
     """The link card with its QR code, in the lead's private chat. False if they never opened one."""
     url = invites.link(context.bot.username, token)
     caption, kb = render.link_card(inv, paper, url, await zone_of(context, inv.team_chat_id), lead.lang)
@@ -81,12 +83,12 @@ async def send_link(context, lead: UserCtx, inv: invites.Invite, token: str, pap
     return True
 
 
-async def invites_list(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def invites_list(update: Update, context: Ctx) -> None:
     """The team's invites, newest first, with Revoke and Resend: sent to the lead privately."""
     desk = await require_lead(update, context)
     if desk is None:
         return
-    svc = services(context)
+    svc = context.services
     rows = await invites.listing(svc.db, desk.scope, svc.now(), limit=15)
     text, kb = render.listing(rows, desk.title, await zone_of(context, desk.scope), desk.user.lang)
 
@@ -96,16 +98,16 @@ async def invites_list(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await send_private(update, context, desk.user, send)
 
 
-async def open_link(update: Update, context: ContextTypes.DEFAULT_TYPE, arg: str) -> None:
+async def open_link(update: Update, context: Ctx, arg: str) -> None:
     """`/start inv_<token>`: the first user claims the invite and sees its welcome card; anyone
     else, and any bad, used, expired or revoked link, gets one line."""
     u = await user_ctx(update, context)
-    svc = services(context)
-    reply = update.effective_message.reply_text
-    if update.effective_chat.type != ChatType.PRIVATE:
+    svc = context.services
+    reply = context.message.reply_text
+    if context.chat.type != ChatType.PRIVATE:
         await reply(t("private_only", u.lang))
         return
-    guesses: invites.GuessLimiter = svc.extra.setdefault("invite_guesses", invites.GuessLimiter())
+    guesses = _GUESSES.of(context)
     if not guesses.allowed(u.id, svc.now()):
         await reply(t("iv_refused_slow", u.lang))
         return
@@ -113,7 +115,7 @@ async def open_link(update: Update, context: ContextTypes.DEFAULT_TYPE, arg: str
     try:
         if token is None:
             raise invites.Refused("unknown")
-        inv = await invites.open_link(svc.db, token, user_id=u.id, username=update.effective_user.username,
+        inv = await invites.open_link(svc.db, token, user_id=u.id, username=context.user.username,
                                       now=svc.now())
     except invites.Refused as e:
         if e.reason == "unknown":
@@ -131,9 +133,9 @@ async def open_link(update: Update, context: ContextTypes.DEFAULT_TYPE, arg: str
 
 
 
-async def hiring_report(update: Update, context: ContextTypes.DEFAULT_TYPE, desk) -> None:
+async def hiring_report(update: Update, context: Ctx, desk) -> None:
     """`/report invites`: one CSV row per invite of the team, sent privately; audited like every export."""
-    svc = services(context)
+    svc = context.services
     data, n = await hiring_csv(svc.db, desk.scope, svc.now())
     name = f"invites-{'all' if desk.scope is None else abs(desk.scope)}.csv"
 

@@ -1,10 +1,14 @@
 """Leaderboards and the team lead's desk: review, reports, charts, digest, bank statistics, privacy."""
 
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
 from bot import outbox
+from bot.feature import Parts
+from bot.leads import authoring_input as authoring
 from bot.leads import bankstats, buttons, digest, leaderboard, privacy, reports, review, team, webdesk
+from bot.leads import editq as editq_cmd
 from bot.leads import keyfix as keyfix_cmd
+from bot.leads import newpaper as newpaper_cmd
 from proctor.teams import key_fix
 from proctor.teams.review import NOTICE
 
@@ -22,6 +26,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("restore", "Leads: restore a question", "组长：恢复题目"),
     ("examonly", "Leads: keep a paper for exams only", "组长：设置试卷仅限考试"),
     ("keyfix", "Admins: fix a disputed key and regrade", "管理员：修正有异议的答案并重新评分"),
+    ("editq", "Admins: fix a question's key, text, option or explanation", "管理员：修改题目的答案、题干、选项或解析"),
+    ("newpaper", "Admins: compose a paper from the bank", "管理员：从题库组卷"),
     ("team", "The team roster; leads: add, remove, accept members", "团队名单；组长：添加、移除、通过成员"),
     ("join", "Ask to join this group's team", "申请加入本群的团队"),
     ("desk", "Leads: open the desk (or /desk link for a browser)", "组长：打开工作台（浏览器用 /desk link）"),
@@ -52,8 +58,17 @@ def register(app: Application) -> None:
     app.add_handler(CallbackQueryHandler(buttons.on_button, pattern=r"^l:"), group=0)
     outbox.add_sender(app, NOTICE, review.send_notice)
     outbox.add_sender(app, key_fix.NOTICE, keyfix_cmd.send_notice)
+    app.add_handler(CommandHandler("editq", editq_cmd.editq))
+    app.add_handler(CommandHandler("newpaper", newpaper_cmd.newpaper))
+    app.add_handler(CallbackQueryHandler(authoring.on_button, pattern=r"^a:"), group=0)
+    # before the exam's typed answers (group 1): the text an open /editq or /newpaper asked for
+    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
+                                   authoring.on_text), group=0)
 
 
 async def on_startup(app: Application) -> None:
     """Re-arm every weekly digest; post the ones missed this week while the bot was down."""
     await digest.rearm_all(app)
+
+
+FEATURE = Parts("leads", COMMANDS, register, on_startup)

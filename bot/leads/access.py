@@ -8,15 +8,13 @@ from dataclasses import dataclass
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
-from telegram.ext import ContextTypes
 
+from bot.context import Ctx
 from bot.core import open_private_button
 from bot.i18n import t
 from bot.roles import is_team_lead
-from bot.services import services
 from bot.userctx import UserCtx, user_ctx
-from proctor.daily.subscriptions import ensure_chat
-from proctor.teams.leaderboard import note_member
+from proctor.chats import ensure_chat, note_member
 
 log = logging.getLogger(__name__)
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
@@ -34,30 +32,30 @@ class Desk:
     title: str
 
 
-async def seen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> UserCtx:
+async def seen(update: Update, context: Ctx) -> UserCtx:
     """The user, recorded as a member of the group they wrote in (a team is who shows up)."""
     u = await user_ctx(update, context)
     chat = update.effective_chat
     if chat is not None and chat.type in GROUPS:
-        svc = services(context)
+        svc = context.services
         await ensure_chat(svc.db, chat.id, chat.type, chat.title or "", svc.now())
         await note_member(svc.db, chat.id, u.id, svc.now())
     return u
 
 
-async def require_lead(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Desk | None:
+async def require_lead(update: Update, context: Ctx) -> Desk | None:
     """The desk if the caller is a lead here; otherwise they are told so and None is returned."""
     u = await seen(update, context)
-    chat = update.effective_chat
-    if not await is_team_lead(context, u.id, chat.id, chat.type):
-        await update.effective_message.reply_text(t("l_not_lead", u.lang))
+    chat = context.chat
+    if not await context.caller_is_lead():
+        await context.message.reply_text(t("l_not_lead", u.lang))
         return None
     in_group = chat.type in GROUPS
     return Desk(u, chat.id, in_group, chat.id if in_group else None,
                 chat.title or "" if in_group else t("l_all_teams", u.lang))
 
 
-async def require_bank_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Desk | None:
+async def require_bank_admin(update: Update, context: Ctx) -> Desk | None:
     """The bank is shared by every team: only configured admins (PROCTOR_ADMINS) may change it.
 
     A group administrator is a lead for their own team only, and anyone can make a group.
@@ -65,36 +63,36 @@ async def require_bank_admin(update: Update, context: ContextTypes.DEFAULT_TYPE)
     desk = await require_lead(update, context)
     if desk is None:
         return None
-    if not services(context).is_admin(desk.user.id):
-        await update.effective_message.reply_text(t("l_bank_admin_only", desk.user.lang))
+    if not context.services.is_admin(desk.user.id):
+        await context.message.reply_text(t("l_bank_admin_only", desk.user.lang))
         return None
     return desk
 
 
-async def lead_of(context: ContextTypes.DEFAULT_TYPE, user_id: int, scope: int | None) -> bool:
+async def lead_of(context: Ctx, user_id: int, scope: int | None) -> bool:
     """Whether the user may act for `scope` now (a button pressed later is checked again)."""
     if scope is None:
-        return services(context).is_admin(user_id)
+        return context.services.is_admin(user_id)
     return await is_team_lead(context, user_id, scope, ChatType.SUPERGROUP)
 
 
-async def send_private(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, send) -> bool:
+async def send_private(update: Update, context: Ctx, u: UserCtx, send) -> bool:
     """Run `send(chat_id)` in the user's private chat; in a group, say so there. False if the
     user never opened a private chat with the bot (they get a button to open it)."""
-    chat = update.effective_chat
+    chat = context.chat
     try:
         await send(u.id)
     except Forbidden:
-        await update.effective_message.reply_text(
+        await context.message.reply_text(
             t("l_open_private", u.lang), reply_markup=open_private_button(context.bot.username, u.lang))
         return False
     if chat.type in GROUPS:
-        await update.effective_message.reply_text(t("l_sent_private", u.lang))
+        await context.message.reply_text(t("l_sent_private", u.lang))
     return True
 
 
 
-async def tell(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
+async def tell(context: Ctx, chat_id: int, text: str) -> bool:
     """Send a courtesy notice (roster changes), never raising: a user who blocked the bot just
     misses it. Notices that must arrive (a reviewed score) go through the outbox instead."""
     try:

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from telegram import Update
-from telegram.ext import ContextTypes
+from telegram import InlineKeyboardMarkup, Update
 
 from bank import item_stats as stats
 from bank import paper_settings
 from bank.errors import NotFound
 from bank.question_checks import confirm_key, held_questions
+from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_bank_admin, require_lead, seen
 from bot.leads.callbacks import Press
 from bot.leads.held import held_section
-from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
@@ -23,22 +22,23 @@ from proctor.teams import disputes as dsp
 from proctor.teams import key_fix
 
 
-async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def bankstats(update: Update, context: Ctx) -> None:
     """Open disputes and the questions to look at; with a paper, every question's statistics."""
     desk = await require_lead(update, context)
     if desk is None:
         return
-    db, lang = services(context).db, desk.user.lang
+    db, lang = context.services.db, desk.user.lang
     seal = await sealed_for(db, desk.user.id)  # the lead's own running exam: none of its questions here
     key = " ".join(context.args or []).strip()
+    keyboard: InlineKeyboardMarkup | None
     if key:
         try:
             paper_id, slug, title = await stats.find_paper(db, key)
         except NotFound:
-            await update.effective_message.reply_text(t("l_paper_unknown", lang, paper=key))
+            await context.message.reply_text(t("l_paper_unknown", lang, paper=key))
             return
         if seal.touches_paper(paper_id):
-            await update.effective_message.reply_text(t("l_bs_sealed", lang))
+            await context.message.reply_text(t("l_bs_sealed", lang))
             return
         exam_only = await stats.is_exam_only(db, paper_id)
         text, keyboard = render.bankstats_paper(paper_id, slug, title, exam_only, await stats.item_stats(db, paper_id),
@@ -49,73 +49,73 @@ async def bankstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         text, keyboard = render.bankstats_overview(disputes, attention, lang, desk.scope)
         held = [h for h in await held_questions(db) if not seal.covers(h.question_id)]
         text, keyboard = held_section(text, keyboard, held, lang, desk.scope,
-                                      can_confirm=services(context).is_admin(desk.user.id))
-    await update.effective_message.reply_text(text, reply_markup=keyboard)
+                                      can_confirm=context.services.is_admin(desk.user.id))
+    await context.message.reply_text(text, reply_markup=keyboard)
 
 
-async def _set_retired(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk, retired: bool) -> None:
+async def _set_retired(update: Update, context: Ctx, desk: Desk, retired: bool) -> None:
     args = context.args or []
     if len(args) != 1 or not args[0].lstrip("#").isdigit():
-        await update.effective_message.reply_text(t("l_retire_usage", desk.user.lang))
+        await context.message.reply_text(t("l_retire_usage", desk.user.lang))
         return
     qid = int(args[0].lstrip("#"))
-    svc = services(context)
+    svc = context.services
     try:
         await stats.set_retired(svc.db, qid, retired, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     except NotFound:
-        await update.effective_message.reply_text(t("l_q_unknown", desk.user.lang, qid=qid))
+        await context.message.reply_text(t("l_q_unknown", desk.user.lang, qid=qid))
         return
-    await update.effective_message.reply_text(t("l_retired_ok" if retired else "l_restored_ok", desk.user.lang,
+    await context.message.reply_text(t("l_retired_ok" if retired else "l_restored_ok", desk.user.lang,
                                                 qid=qid))
 
 
-async def retire(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def retire(update: Update, context: Ctx) -> None:
     """Retire a question: it is never asked again."""
     desk = await require_bank_admin(update, context)
     if desk is not None:
         await _set_retired(update, context, desk, True)
 
 
-async def restore(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def restore(update: Update, context: Ctx) -> None:
     """Bring a retired question back."""
     desk = await require_bank_admin(update, context)
     if desk is not None:
         await _set_retired(update, context, desk, False)
 
 
-async def exam_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def exam_only(update: Update, context: Ctx) -> None:
     """Keep a paper for exams only (out of practice and daily quizzes), or release it."""
     desk = await require_bank_admin(update, context)
     if desk is None:
         return
     args = context.args or []
     if len(args) < 2 or args[-1].lower() not in ("on", "off"):
-        await update.effective_message.reply_text(t("l_examonly_usage", desk.user.lang))
+        await context.message.reply_text(t("l_examonly_usage", desk.user.lang))
         return
     key, on = " ".join(args[:-1]), args[-1].lower() == "on"
-    svc = services(context)
+    svc = context.services
     try:
         paper_id, _, title = await stats.find_paper(svc.db, key)
     except NotFound:
-        await update.effective_message.reply_text(t("l_paper_unknown", desk.user.lang, paper=key))
+        await context.message.reply_text(t("l_paper_unknown", desk.user.lang, paper=key))
         return
     await paper_settings.set_exam_only(svc.db, paper_id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
-    await update.effective_message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
+    await context.message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
                                                 paper=title))
 
 
-async def dispute(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def dispute(update: Update, context: Ctx) -> None:
     """A candidate flags a question: by replying to it, on the exam screen, or by its id."""
     u = await seen(update, context)
-    svc = services(context)
-    msg = update.effective_message
+    svc = context.services
+    msg = context.message
     args = list(context.args or [])
     qid = None
     if args and args[0].lstrip("#").isdigit() and len(args) > 1:
         qid = int(args.pop(0).lstrip("#"))
     elif msg.reply_to_message is not None:
         qid = await dsp.question_for_message(svc.db, msg.chat_id, msg.reply_to_message.message_id)
-    elif update.effective_chat.type == "private":
+    elif context.chat.type == "private":
         qid = await current_question_id(svc.db, u.id)
     if qid is None or not args:
         await msg.reply_text(t("l_dp_usage", u.lang))
@@ -135,10 +135,10 @@ async def dispute(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await msg.reply_text(t("l_dp_ok", u.lang, id=did, qid=qid))
 
 
-async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Retire / restore / uphold / dismiss / exam-only, from a /bankstats message."""
-    svc = services(context)
-    query = update.callback_query
+    svc = context.services
+    query = context.query
     if not svc.is_admin(u.id):  # the bank is shared by every team
         await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
         return
@@ -158,7 +158,7 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
             if upheld:  # upholding opens the key fix: the lead is shown how, with the key as it is
                 prompt = t("l_kf_prompt", u.lang, id=target, qid=qid, key=await key_fix.current_key(svc.db, qid))
                 await ack(query, text)
-                await query.message.reply_text(text + "\n" + prompt)
+                await context.message.reply_text(text + "\n" + prompt)
                 return
         else:
             on = bool(press.args[1])
@@ -173,4 +173,4 @@ async def curate_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: U
                              u.lang), show_alert=True)
         return
     await ack(query, text)
-    await query.message.reply_text(text)
+    await context.message.reply_text(text)

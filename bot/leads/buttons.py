@@ -3,6 +3,7 @@ check the presser's role for its scope, hand it to the feature module that answe
 
 from __future__ import annotations
 
+from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import bankstats, privacy, review, team
@@ -11,10 +12,10 @@ from bot.leads.callbacks import parse
 from bot.userctx import user_ctx
 
 
-async def on_button(update, context) -> None:
+async def on_button(update, context: Ctx) -> None:
     """Every "l:" button: validate the data, check the presser's role for its scope, dispatch."""
     u = await user_ctx(update, context)
-    query = update.callback_query
+    query = context.query
     press = parse(query.data)
     if press is None:
         await ack(query, t("l_button_bad", u.lang), show_alert=True)

@@ -6,16 +6,16 @@ import logging
 
 from telegram import Update
 from telegram.error import Forbidden, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bot import scheduling
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_lead
 from bot.services import services
-from proctor.daily.subscriptions import chat_title
+from proctor.chats import chat_title, chat_zone
 from proctor.teams import digest as dg
-from proctor.teams.leaderboard import chat_zone
 
 log = logging.getLogger(__name__)
 
@@ -58,19 +58,20 @@ async def post_digest(app: Application, chat_id: int, *, claim: bool) -> bool:
         await app.bot.send_message(chat_id, text)
     except Forbidden:
         log.info("digest for %s: the bot was removed; schedule turned off", chat_id)
-        await dg.set_schedule(svc.db, chat_id, enabled=False, weekday=s.weekday, at_time=s.at_time,
-                              lead=0, now=now)
+        if s is not None:
+            await dg.set_schedule(svc.db, chat_id, enabled=False, weekday=s.weekday, at_time=s.at_time,
+                                  lead=0, now=now)
         return False
     except TelegramError:
-        if claim:
+        if claim and s is not None:  # claimed: it has a schedule
             await dg.release_week(svc.db, chat_id, s.last_week)  # try again at the next start-up
         raise
     return True
 
 
-async def digest_due(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def digest_due(context: Ctx) -> None:
     """The job: post this week's digest if it is due and not yet posted, then schedule the next."""
-    app, chat_id = context.application, context.job.data
+    app, chat_id = context.application, context.job_key
     svc = services(app)
     s = await dg.get_schedule(svc.db, chat_id)
     if s is None or not s.enabled:
@@ -87,42 +88,42 @@ async def digest_due(context: ContextTypes.DEFAULT_TYPE) -> None:
             scheduling.once(app, scheduling.DIGEST, chat_id, max(1.0, dg.next_due(s, now, tz) - now))
 
 
-async def digest(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def digest(update: Update, context: Ctx) -> None:
     """Turn the weekly digest on or off, post it now, or show when it is due."""
     desk = await require_lead(update, context)
     if desk is None:
         return
-    lang, svc = desk.user.lang, services(context)
+    lang, svc = desk.user.lang, context.services
     if not desk.in_group:
-        await update.effective_message.reply_text(t("l_group_only", lang))
+        await context.message.reply_text(t("l_group_only", lang))
         return
     args = [a.lower() for a in (context.args or [])]
     tz = await chat_zone(svc.db, desk.chat_id, svc.settings.timezone)
     current = await dg.get_schedule(svc.db, desk.chat_id)
     if not args:
         text = render.schedule_text(current, tz.key, lang) if current and current.enabled else t("l_dg_none", lang)
-        await update.effective_message.reply_text(text)
+        await context.message.reply_text(text)
         return
     if args[0] == "now":
         await post_digest(context.application, desk.chat_id, claim=False)
         return
     if args[0] not in ("on", "off"):
-        await update.effective_message.reply_text(t("l_dg_usage", lang))
+        await context.message.reply_text(t("l_dg_usage", lang))
         return
     try:
         weekday, at = dg.parse_schedule(args[1:], current.weekday if current else 0,
                                         current.at_time if current else "09:00")
     except dg.BadSchedule:
-        await update.effective_message.reply_text(t("l_dg_usage", lang))
+        await context.message.reply_text(t("l_dg_usage", lang))
         return
     s = await dg.set_schedule(svc.db, desk.chat_id, enabled=args[0] == "on", weekday=weekday, at_time=at,
                               lead=desk.user.id, now=svc.now())
     if s.enabled and dg.due_in_week(s, svc.now(), tz) <= svc.now():
         # switched on after this week's time: the first digest comes next week, not right now
         await dg.claim_week(svc.db, desk.chat_id, dg.week_key(svc.now(), tz))
-        s = await dg.get_schedule(svc.db, desk.chat_id)
+        s = await dg.get_schedule(svc.db, desk.chat_id) or s  # just set: always there
     await arm(context.application, s)
-    await update.effective_message.reply_text(render.schedule_text(s, tz.key, lang))
+    await context.message.reply_text(render.schedule_text(s, tz.key, lang))
 
 
 async def rearm_all(app: Application) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
@@ -19,14 +21,14 @@ def held_section(text: str, keyboard: Keyboard | None, held: list[Held], lang: s
     if not held:
         return text, keyboard
     lines = [t("l_bs_held", lang)]
-    rows = list(keyboard.inline_keyboard) if keyboard is not None else []
+    rows: list[Sequence[Button]] = list(keyboard.inline_keyboard) if keyboard is not None else []
     for h in held:
         where = {"qid": h.question_id, "paper": h.paper, "section": h.section, "number": h.number}
         if h.held == HELD_DUPLICATE:
             lines.append(t("l_bs_held_dup", lang, dup=h.duplicate_of, **where))
             continue
         lines.append(t("l_bs_held_key", lang, doubt=clip(h.key_doubt, 120), **where))
-        if can_confirm and sum(1 for r in rows if r[0].callback_data.startswith("l:c:")) < MAX_BUTTONS:
+        if can_confirm and sum(1 for r in rows if str(r[0].callback_data).startswith("l:c:")) < MAX_BUTTONS:
             rows.append([Button(t("l_btn_confirm_key", lang, qid=h.question_id),
                                 callback_data=cb.encode("confirm_key", h.question_id, scope=scope))])
     return clip(text + "\n\n" + "\n".join(lines), MAX_TEXT), Keyboard(rows) if rows else None

@@ -3,27 +3,27 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.errors import NotFound
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_bank_admin
 from bot.leads.review import candidate_lang
 from bot.outbox import kick
-from bot.services import services
 from proctor.outbox import Outgoing
 from proctor.teams import disputes as dsp
 from proctor.teams import key_fix as kf
 
 
-async def keyfix(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def keyfix(update: Update, context: Ctx) -> None:
     """/keyfix <dispute> <new key> [keep], or /keyfix <dispute> + <alternative> [keep] (fill-in blanks).
     Regrades every answer to the question unless `keep`; configured admins only, never one's own."""
     desk = await require_bank_admin(update, context)
     if desk is None:
         return
-    lang, msg = desk.user.lang, update.effective_message
+    lang, msg = desk.user.lang, context.message
     args = list(context.args or [])
     regrade = not (args and args[-1].lower() == "keep")
     if not regrade:
@@ -34,7 +34,7 @@ async def keyfix(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     dispute_id = int(args[0].lstrip("#"))
     alternative = " ".join(args[2:]) if args[1] == "+" else None
     key = None if alternative is not None else " ".join(args[1:])
-    svc = services(context)
+    svc = context.services
     try:
         fix = await kf.fix_key(svc.db, dispute_id, actor=desk.user.id, now=svc.now(), chat_id=desk.scope,
                                key=key, alternative=alternative, regrade=regrade)

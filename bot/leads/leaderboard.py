@@ -3,58 +3,58 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
 from bank.errors import NotFound
 from bank.item_stats import find_paper
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import GROUPS, seen
-from bot.services import services
+from proctor.chats import chat_zone
 from proctor.teams import leaderboard as lb
 from proctor.teams.roster import MEMBER, teams_of
 
 DEFAULT_PERIOD = "week"
 
 
-async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def leaderboard(update: Update, context: Ctx) -> None:
     """Rank the group, or show the caller's place in each of their teams."""
     u = await seen(update, context)
-    svc = services(context)
-    chat = update.effective_chat
+    svc = context.services
+    chat = context.chat
     args = [a.lower() for a in (context.args or [])]
     if args and args[0] == "paper":
-        await _paper(update, context, u, " ".join(context.args[1:]).strip())
+        await _paper(update, context, u, " ".join((context.args or [])[1:]).strip())
         return
     period = args[0] if args else DEFAULT_PERIOD
     if period not in lb.PERIODS or len(args) > 1:
-        await update.effective_message.reply_text(t("l_lb_usage", u.lang))
+        await context.message.reply_text(t("l_lb_usage", u.lang))
         return
     if chat.type in GROUPS:
-        tz = await lb.chat_zone(svc.db, chat.id, svc.settings.timezone)
+        tz = await chat_zone(svc.db, chat.id, svc.settings.timezone)
         board = await lb.board(svc.db, chat.id, lb.period_bounds(period, svc.now(), tz), me=u.id)
-        await update.effective_message.reply_text(render.board_text(board, chat.title or "", u.lang))
+        await context.message.reply_text(render.board_text(board, chat.title or "", u.lang))
         return
     boards = []
     for chat_id, title, _ in await lb.my_groups(svc.db, u.id):
-        tz = await lb.chat_zone(svc.db, chat_id, svc.settings.timezone)
+        tz = await chat_zone(svc.db, chat_id, svc.settings.timezone)
         boards.append((title, await lb.board(svc.db, chat_id, lb.period_bounds(period, svc.now(), tz),
                                              me=u.id, top=0)))
-    await update.effective_message.reply_text(render.positions_text(boards, period, u.lang))
+    await context.message.reply_text(render.positions_text(boards, period, u.lang))
 
 
-async def _paper(update: Update, context: ContextTypes.DEFAULT_TYPE, u, key: str) -> None:
+async def _paper(update: Update, context: Ctx, u, key: str) -> None:
     """Best exam scores on one paper: the group's roster, or in private the rosters the caller is on."""
-    svc = services(context)
+    svc = context.services
     if not key:
-        await update.effective_message.reply_text(t("l_lb_usage", u.lang))
+        await context.message.reply_text(t("l_lb_usage", u.lang))
         return
     try:
         paper_id, slug, title = await find_paper(svc.db, key)
     except NotFound:
-        await update.effective_message.reply_text(t("l_paper_unknown", u.lang, paper=key))
+        await context.message.reply_text(t("l_paper_unknown", u.lang, paper=key))
         return
-    chat = update.effective_chat
+    chat = context.chat
     if chat.type in GROUPS:
         scope = [chat.id]
     elif svc.is_admin(u.id):
@@ -62,4 +62,4 @@ async def _paper(update: Update, context: ContextTypes.DEFAULT_TYPE, u, key: str
     else:
         scope = [g[0] for g in await teams_of(svc.db, u.id) if g[2] == MEMBER]
     rows = await lb.paper_board(svc.db, paper_id, scope, also=u.id)
-    await update.effective_message.reply_text(render.paper_board_text(rows, title or slug, u.lang, me=u.id))
+    await context.message.reply_text(render.paper_board_text(rows, title or slug, u.lang, me=u.id))

@@ -7,13 +7,16 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from telegram import InputFile, Update
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
-from bot.services import services
+from bot.services import Slot
 from bot.text_limits import MAX_CAPTION, clip
+from proctor.chats import chat_zone
+from proctor.local_time import zone
 from proctor.teams import audit
 from proctor.teams import leaderboard as lb
 from proctor.teams.charts import chart_data, cjk_font, labels, render_png
@@ -22,49 +25,50 @@ from proctor.teams.reports import team_csv
 DEFAULT_PERIOD = "month"
 
 
-_EXTRA = "lead_reports"  # app.bot_data: /report <name> -> handler(update, context, desk)
+Report = Callable[[Update, Ctx, Desk], Awaitable[None]]
+_REPORTS: Slot[dict[str, Report]] = Slot("lead_reports", dict)  # /report <name> -> its feature's handler
 
 
-def add_report(app: Application, name: str, handler: Callable[..., Awaitable[None]]) -> None:
+def add_report(app: Application, name: str, handler: Report) -> None:
     """Another feature's `/report <name>` (invites: the hiring view); it registers it here, so the
     leads' feature never imports the features built on it."""
-    app.bot_data.setdefault(_EXTRA, {})[name] = handler
+    _REPORTS.of(app)[name] = handler
 
 
-async def _period(update: Update, context: ContextTypes.DEFAULT_TYPE, desk: Desk, usage: str) -> lb.Period | None:
-    svc = services(context)
+async def _period(update: Update, context: Ctx, desk: Desk, usage: str) -> lb.Period | None:
+    svc = context.services
     args = [a.lower() for a in (context.args or [])]
     name = args[0] if args else DEFAULT_PERIOD
     if name not in lb.PERIODS or len(args) > 1:
-        await update.effective_message.reply_text(t(usage, desk.user.lang))
+        await context.message.reply_text(t(usage, desk.user.lang))
         return None
-    tz = (await lb.chat_zone(svc.db, desk.scope, svc.settings.timezone) if desk.scope is not None
-          else lb.zone(svc.settings.timezone))
+    tz = (await chat_zone(svc.db, desk.scope, svc.settings.timezone) if desk.scope is not None
+          else zone(svc.settings.timezone))
     return lb.period_bounds(name, svc.now(), tz)
 
 
-async def _audit(context: ContextTypes.DEFAULT_TYPE, desk, action: str, target: str, **detail) -> None:
+async def _audit(context: Ctx, desk, action: str, target: str, **detail) -> None:
     """Exports of team results are lead actions too: who took what, when."""
-    svc = services(context)
+    svc = context.services
     await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action=action, target=target,
                     **detail)
 
 
-async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def report(update: Update, context: Ctx) -> None:
     """Send the lead a CSV: per candidate, attempts, best scores by paper and section, daily results."""
     desk = await require_lead(update, context)
     if desk is None:
         return
     args = [a.lower() for a in (context.args or [])]
-    extra = context.application.bot_data.get(_EXTRA, {}).get(args[0]) if len(args) == 1 else None
+    extra = _REPORTS.of(context).get(args[0]) if len(args) == 1 else None
     if extra is not None:  # /report invites: the hiring view, handed in by bot/invites
         await extra(update, context, desk)
         return
     period = await _period(update, context, desk, "l_rp_usage")
     if period is None:
         return
-    data, n = await team_csv(services(context).db, desk.scope, period)
-    stamp = datetime.fromtimestamp(services(context).now()).strftime("%Y%m%d")
+    data, n = await team_csv(context.services.db, desk.scope, period)
+    stamp = datetime.fromtimestamp(context.services.now()).strftime("%Y%m%d")
     name = f"report-{'all' if desk.scope is None else abs(desk.scope)}-{period.name}-{stamp}.csv"
     caption = t("l_rp_caption", desk.user.lang, team=desk.title,
                 period=render.period_name(period.name, desk.user.lang), n=n)
@@ -76,7 +80,7 @@ async def report(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _audit(context, desk, "report", period.name, rows=n)
 
 
-async def chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def chart(update: Update, context: Ctx) -> None:
     """Post a chart of the team's daily points over time and its accuracy by paper."""
     desk = await require_lead(update, context)
     if desk is None:
@@ -85,10 +89,10 @@ async def chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if period is None:
         return
     lang = desk.user.lang
-    data = await chart_data(services(context).db, desk.scope, period,
+    data = await chart_data(context.services.db, desk.scope, period,
                             f"{desk.title} · {render.period_name(period.name, lang)}")
     if data.empty:
-        await update.effective_message.reply_text(t("l_ch_empty", desk.user.lang))
+        await context.message.reply_text(t("l_ch_empty", desk.user.lang))
         return
     font = cjk_font()
     png = await asyncio.to_thread(render_png, data, font)  # matplotlib takes tens of ms: off the loop
@@ -96,5 +100,5 @@ async def chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if stand_ins := labels(data, font).stand_ins:  # no CJK font: the caption names the numbered papers
         caption += "\n" + t("l_ch_no_font", lang, names="; ".join(f"{a} = {b}" for a, b in stand_ins))
     await _audit(context, desk, "chart", period.name)
-    await update.effective_message.reply_photo(
+    await context.message.reply_photo(
         InputFile(png, filename="chart.png"), caption=clip(caption, MAX_CAPTION))

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bank.errors import NotFound
 from bot import outbox
+from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import pick_lang, t
 from bot.leads import render
 from bot.leads.access import require_lead, send_private
 from bot.leads.callbacks import Press
-from bot.services import services
+from bot.services import HasBotData, services
 from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
 from proctor.outbox import Outgoing
@@ -20,16 +21,16 @@ from proctor.people.users import find_prefs
 from proctor.teams import review as reviews
 
 
-async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def review(update: Update, context: Ctx) -> None:
     """Open the review queue: the oldest pending answer of the team, in the lead's private chat."""
     desk = await require_lead(update, context)
     if desk is None:
         return
-    db = services(context).db
+    db = context.services.db
     pending = await reviews.next_pending(db, desk.scope, reviewer=desk.user.id,
                                          hide=(await sealed_for(db, desk.user.id)).as_json())
     if pending is None:
-        await update.effective_message.reply_text(t("l_rv_none", desk.user.lang))
+        await context.message.reply_text(t("l_rv_none", desk.user.lang))
         return
     text, keyboard = render.review_card(pending, desk.user.lang, desk.scope, 0)
 
@@ -39,13 +40,13 @@ async def review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await send_private(update, context, desk.user, send)
 
 
-async def show_next(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, scope: int | None,
+async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
                     skip: int, done: str = "") -> None:
     """Replace the card in place with the next pending answer (or 'nothing left')."""
-    db = services(context).db
+    db = context.services.db
     pending = await reviews.next_pending(db, scope, reviewer=u.id, skip=skip,
                                          hide=(await sealed_for(db, u.id)).as_json())
-    query = update.callback_query
+    query = context.query
     if pending is None:
         await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
         return
@@ -53,11 +54,11 @@ async def show_next(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     await query.edit_message_text(f"{done}\n\n{text}".strip() if done else text, reply_markup=keyboard)
 
 
-async def set_score(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+async def set_score(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """A lead chose a final score: save it, recompute the attempt, tell the candidate, show the next."""
-    svc = services(context)
+    svc = context.services
     attempt_id, pos, halves = press.args
-    query = update.callback_query
+    query = context.query
     try:  # the domain refuses scoring one's own answer, or a candidate off the team's roster
         outcome = await reviews.set_final(svc.db, attempt_id, pos, halves / 2, reviewer=u.id,
                                           scope=press.scope, now=svc.now())
@@ -84,7 +85,7 @@ async def set_score(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserC
     await show_next(update, context, u, press.scope, 0, done=f"✅ {done}")
 
 
-async def skip(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+async def skip(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Leave this answer for later and show the next one."""
     await ack(update.callback_query)
     await show_next(update, context, u, press.scope, press.args[2])
@@ -96,8 +97,8 @@ async def send_notice(app: Application, message: Outgoing) -> None:
     await app.bot.send_message(message.chat_id, render.review_notice(outcome, await candidate_lang(app, outcome.user_id)))
 
 
-async def candidate_lang(app_or_context, user_id: int) -> str:
-    """The language a candidate chose, else the bot's default."""
+async def candidate_lang(app_or_context: HasBotData, user_id: int | None) -> str:
+    """The language a candidate chose, else the bot's default (also for a message to no one user)."""
     svc = services(app_or_context)
-    prefs = await find_prefs(svc.db, user_id)
+    prefs = await find_prefs(svc.db, user_id) if user_id is not None else None
     return pick_lang(prefs.language if prefs else None, None, svc.settings.language)

@@ -10,15 +10,14 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 from telegram import Update
-from telegram.ext import ContextTypes
 
+from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import callbacks as cb
 from bot.leads.access import GROUPS, require_lead, seen, tell
 from bot.leads.callbacks import Press
 from bot.leads.review import candidate_lang
-from bot.services import services
 from bot.text_limits import MAX_TEXT, MAX_TOAST, clip
 from bot.userctx import UserCtx
 from proctor.people.users import ensure_user
@@ -27,13 +26,13 @@ from proctor.teams import roster
 VERBS = ("add", "remove", "accept", "reject")
 
 
-async def team(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def team(update: Update, context: Ctx) -> None:
     """List the roster (in a group) or your teams (in private); leads add, remove, accept, reject."""
     args = context.args or []
-    msg = update.effective_message
+    msg = context.message
     if not args:
         u = await seen(update, context)
-        if update.effective_chat.type in GROUPS:
+        if context.chat.type in GROUPS:
             await msg.reply_text(await _roster_text(context, update.effective_chat, u.lang))
         else:
             await msg.reply_text(await _my_teams_text(context, u))
@@ -55,10 +54,10 @@ async def team(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _apply(context, verb, desk.chat_id, desk.title, target, desk.user, msg.reply_text)
 
 
-async def _target(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, rest: list[str]) -> int | None:
+async def _target(update: Update, context: Ctx, u: UserCtx, rest: list[str]) -> int | None:
     """The member meant: `@username` or id the bot knows, else the author of the replied message."""
-    svc = services(context)
-    msg = update.effective_message
+    svc = context.services
+    msg = context.message
     if rest:
         who = rest[0]
         try:
@@ -80,11 +79,11 @@ async def _target(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx
     return author.id
 
 
-async def _apply(context: ContextTypes.DEFAULT_TYPE, verb: str, chat_id: int, title: str, user_id: int,
+async def _apply(context: Ctx, verb: str, chat_id: int, title: str, user_id: int,
                  lead: UserCtx, say) -> bool:
     """Do `verb` for `user_id` on group `chat_id`'s roster, `say` how it went, tell the member.
     False if nothing changed."""
-    svc = services(context)
+    svc = context.services
     db, now, lang = svc.db, svc.now(), lead.lang
     name = await _name(context, user_id)
     if verb == "add":
@@ -107,15 +106,15 @@ async def _apply(context: ContextTypes.DEFAULT_TYPE, verb: str, chat_id: int, ti
     return done
 
 
-async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def join(update: Update, context: Ctx) -> None:
     """A member asks to be on the group's roster: pending until a lead accepts."""
     u = await seen(update, context)
-    chat = update.effective_chat
-    msg = update.effective_message
+    chat = context.chat
+    msg = context.message
     if chat.type not in GROUPS:
         await msg.reply_text(t("l_jn_group_only", u.lang))
         return
-    svc = services(context)
+    svc = context.services
     state = await roster.request(svc.db, chat.id, u.id, now=svc.now())
     if state == "member":
         await msg.reply_text(t("l_jn_member", u.lang))
@@ -129,9 +128,9 @@ async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                          reply_markup=keyboard)
 
 
-async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: UserCtx, press: Press) -> None:
+async def join_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Accept / Reject under a /join request; the presser's role was checked for the group just now."""
-    query = update.callback_query
+    query = context.query
     if press.scope is None:
         await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
@@ -150,16 +149,16 @@ async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE, u: Use
     await query.edit_message_text(outcome[0])
 
 
-async def _name(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> str:
-    return await roster.display_name(services(context).db, user_id)
+async def _name(context: Ctx, user_id: int) -> str:
+    return await roster.display_name(context.services.db, user_id)
 
 
 def _label(e: roster.Entry) -> str:
     return f"• {e.name or e.user_id}" + (f" (@{e.username})" if e.username else "")
 
 
-async def _roster_text(context: ContextTypes.DEFAULT_TYPE, chat, lang: str) -> str:
-    entries = await roster.listing(services(context).db, chat.id)
+async def _roster_text(context: Ctx, chat, lang: str) -> str:
+    entries = await roster.listing(context.services.db, chat.id)
     title = chat.title or ""
     if not entries:
         return t("l_tm_empty", lang, title=title)
@@ -172,8 +171,8 @@ async def _roster_text(context: ContextTypes.DEFAULT_TYPE, chat, lang: str) -> s
     return clip("\n".join(lines), MAX_TEXT)
 
 
-async def _my_teams_text(context: ContextTypes.DEFAULT_TYPE, u: UserCtx) -> str:
-    teams = await roster.teams_of(services(context).db, u.id)
+async def _my_teams_text(context: Ctx, u: UserCtx) -> str:
+    teams = await roster.teams_of(context.services.db, u.id)
     if not teams:
         return t("l_tm_mine_none", u.lang)
     rows = [t("l_tm_mine_member" if s == roster.MEMBER else "l_tm_mine_pending", u.lang, title=title)

@@ -3,28 +3,27 @@
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppInfo
-from telegram.ext import ContextTypes
 
+from bot.context import Ctx
 from bot.i18n import t
 from bot.leads.access import require_lead, send_private
-from bot.services import services
 from proctor.teams.desk_tokens import LINK_SECONDS, issue_link
 
 
-async def desk(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def desk(update: Update, context: Ctx) -> None:
     """Send the lead a button that opens the desk (Mini App buttons work in private chats only)."""
     lead = await require_lead(update, context)
     if lead is None:
         return
-    svc = services(context)
+    svc = context.services
     lang = lead.user.lang
     args = [a.lower() for a in (context.args or [])]
     if args not in ([], ["link"]):
-        await update.effective_message.reply_text(t("d_usage", lang))
+        await context.message.reply_text(t("d_usage", lang))
         return
     base = svc.settings.desk_url
     if not base:
-        await update.effective_message.reply_text(t("d_not_configured", lang))
+        await context.message.reply_text(t("d_not_configured", lang))
         return
     if args == ["link"] or not base.startswith("https://"):  # Telegram opens Mini Apps over HTTPS only
         # The secret rides in the fragment: the browser never sends it to a server or a log.

@@ -52,6 +52,7 @@ class Item:
     option_order: str  # shown letter i is original letter option_order[i]; '' for no options
     flagged: bool
     draft: str  # multi: original letters toggled, not yet submitted
+    version: int | None = None  # the question's version this sheet shows; None: from before versions
 
     def order(self, question: Question | None = None) -> OptionOrder:
         """The options as this sheet shows them; with the question, its letter references too."""
@@ -70,7 +71,7 @@ class Item:
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> Item:
         return cls(r["pos"], r["question_id"], r["section"], r["points"], r["option_order"],
-                   bool(r["flagged"]), r["draft"])
+                   bool(r["flagged"]), r["draft"], r["version"])
 
 
 @dataclass(frozen=True)
@@ -82,11 +83,12 @@ class AnswerRec:
     max_score: float
     verdict: str
     final: bool
+    key_version: int = 1  # the question's version whose key graded it
 
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> AnswerRec:
         return cls(r["pos"], r["question_id"], json.loads(r["response"]), r["score"], r["max_score"],
-                   r["verdict"], bool(r["final"]))
+                   r["verdict"], bool(r["final"]), r["key_version"])
 
 
 @dataclass

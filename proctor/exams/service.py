@@ -23,9 +23,10 @@ from bank.errors import (
 )
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import OptionOrder
-from bank.paper_store import get_questions, load_paper
+from bank.paper_store import load_paper
 from bank.store import one_row
 from proctor import invites, outbox
+from proctor.exams import blueprint as blueprints
 from proctor.exams import drafts, states
 from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
 from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
@@ -34,15 +35,9 @@ from proctor.storage.db import Database
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
-# the mock paper (/exam random): how many questions of each kind it draws, and its minutes
-MOCK_BLUEPRINT: dict[Kind, int] = {Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2,
-                                   Kind.numerical: 2, Kind.matching: 1}
-MOCK_MINUTES = 60
-SECTION_NAMES = {
-    Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
-    Kind.short: "简答题", Kind.discussion: "讨论题", Kind.case: "案例分析题",
-    Kind.numerical: "数值题", Kind.matching: "匹配题",
-}
+MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
+MOCK_MINUTES = blueprints.MOCK_MINUTES
+SECTION_NAMES = blueprints.SECTION_NAMES
 
 
 # ---- reading ------------------------------------------------------------------------------
@@ -132,9 +127,9 @@ async def running_counts(db: Database, now: float) -> dict[str, int]:
 # ---- building an attempt ------------------------------------------------------------------
 
 def plan_items(questions: list[tuple[str, Question]], *, shuffle: bool,
-               rng: random.Random) -> list[tuple[int | None, str, float, str]]:
-    """(question_id, section, points, option_order) per askable question, options maybe shuffled
-    (those pinned at import stay in place); a matching question's order is that of its choices."""
+               rng: random.Random) -> list[tuple[int | None, str, float, str, int]]:
+    """(question_id, section, points, option_order, version) per askable question, options maybe
+    shuffled (those pinned at import stay in place); a matching question's order is that of its choices."""
     out = []
     for section, q in questions:
         if not q.askable:
@@ -144,7 +139,7 @@ def plan_items(questions: list[tuple[str, Question]], *, shuffle: bool,
             order = OptionOrder.draw(len(q.options), q.pinned, rng, shuffle).order
         elif q.kind == Kind.matching:
             order = OptionOrder.draw(len(matching_answer.choices(q)), [], rng, shuffle).order
-        out.append((q.id, section, q.points, order))
+        out.append((q.id, section, q.points, order, q.version))
     return out
 
 
@@ -152,21 +147,11 @@ def paper_questions(paper: Paper) -> list[tuple[str, Question]]:
     return [(s.title, q) for s in paper.sections for q in s.questions]
 
 
-async def mock_questions(db: Database, blueprint: dict[Kind, int], rng: random.Random) -> list[tuple[str, Question]]:
+async def mock_questions(db: Database, counts: dict[Kind, int] | blueprints.Blueprint,
+                         rng: random.Random) -> list[tuple[str, Question]]:
     """A mock paper drawn from the whole bank (exam-only papers excluded) by a blueprint."""
-    rows = await db.fetchall(
-        """SELECT q.id, q.kind FROM questions q JOIN papers p ON p.id=q.paper_id
-           WHERE q.retired=0 AND p.exam_only=0 ORDER BY q.id""")
-    by_kind: dict[str, list[int]] = {}
-    for r in rows:
-        by_kind.setdefault(r["kind"], []).append(r["id"])
-    questions = await get_questions(db, [r["id"] for r in rows])
-    chosen: list[tuple[str, Question]] = []
-    for kind, n in blueprint.items():
-        pool = [questions[i] for i in by_kind.get(kind.value, []) if questions[i].askable]
-        for q in rng.sample(pool, min(n, len(pool))):
-            chosen.append((SECTION_NAMES[kind], q))
-    return chosen
+    bp = counts if isinstance(counts, blueprints.Blueprint) else blueprints.Blueprint.of_counts(counts)
+    return await blueprints.draw(db, bp, rng)
 
 
 async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: int | None, mode: str,
@@ -193,6 +178,8 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         if mode == AttemptMode.exam and invite_id is None and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
             raise AttemptLimitReached(paper.title)
         chosen = paper_questions(paper)
+        if paper.blueprint is not None and paper.per_candidate:  # a composed paper drawn anew for each
+            chosen = await blueprints.draw(db, blueprints.Blueprint.from_json(paper.blueprint), rng)
     else:
         title = MOCK_TITLE
         limit = MOCK_MINUTES
@@ -219,8 +206,8 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         if invite_id is not None:
             await invites.attach_in(conn, invite_id, attempt_id)
         await conn.executemany(
-            "INSERT INTO attempt_items (attempt_id, pos, question_id, section, points, option_order) "
-            "VALUES (?,?,?,?,?,?)",
+            "INSERT INTO attempt_items (attempt_id, pos, question_id, section, points, option_order, version) "
+            "VALUES (?,?,?,?,?,?,?)",
             [(attempt_id, pos, *p) for pos, p in enumerate(planned)])
     return await get_attempt(db, attempt_id)
 

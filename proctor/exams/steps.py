@@ -24,6 +24,7 @@ from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
 from bank.paper_settings import policy_of
 from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
 from bank.question_rows import question_from_row
+from bank.question_versions import at_version, versions_in
 from bank.typed_answer import typed_response
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
@@ -100,7 +101,31 @@ def sheet_in(conn: sqlite3.Connection, attempt_id: int,
     else:
         chosen = {attempt.current_pos} if positions is None else set(positions)
         wanted = [i for i in items if i.pos in chosen]
-    return Sheet(attempt, items, answers, questions_in(conn, (i.question_id for i in wanted)))
+    return Sheet(attempt, items, answers, _as_shown(conn, wanted, answers, questions_in(conn, (i.question_id for i in wanted))))
+
+
+def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, AnswerRec],
+              questions: dict[int, Question]) -> dict[int, Question]:
+    """Each question with the text its sheet showed and the key its answer was graded against (or,
+    unanswered, the shown version's key). Costs nothing unless a lead edited a question since."""
+    wanted: dict[int, tuple[int, int]] = {}
+    for i in items:
+        q = questions.get(i.question_id)
+        if q is None:
+            continue
+        shown = i.version or q.version
+        a = answers.get(i.pos)
+        graded = a.key_version if a is not None else shown
+        if (shown, graded) != (q.version, q.version):
+            wanted[i.question_id] = (shown, graded)
+    if not wanted:
+        return questions
+    stored = versions_in(conn, [(qid, v) for qid, pair in wanted.items() for v in pair])
+    for qid, (shown, graded) in wanted.items():
+        q = questions[qid]
+        questions[qid] = at_version(q, stored.get((qid, shown)) if shown != q.version else None,
+                                    stored.get((qid, graded)) if graded != q.version else None)
+    return questions
 
 
 def _paper(conn: sqlite3.Connection, attempt: Attempt) -> tuple[MultiPolicy, ReviewOption]:
@@ -128,16 +153,17 @@ def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: 
     final = g.verdict.value != "needs_review"
     conn.execute(
         """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
-               answered_at) VALUES (?,?,?,?,?,?,?,?,?)
+               answered_at, key_version) VALUES (?,?,?,?,?,?,?,?,?,?)
            ON CONFLICT(attempt_id, pos) DO UPDATE SET response=excluded.response, score=excluded.score,
-               verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at""",
+               verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at,
+               key_version=excluded.key_version""",
         (sheet.attempt.id, pos, item.question_id, json.dumps(response, ensure_ascii=False), score,
-         item.points, g.verdict.value, int(final), now))
+         item.points, g.verdict.value, int(final), now, question.version))
     conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?", (sheet.attempt.id, pos))
     if advance:
         conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND current_pos=?",
                      (min(pos + 1, len(sheet.items) - 1), sheet.attempt.id, pos))
-    return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict.value, final)
+    return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict.value, final, question.version)
 
 
 def _choice(item: Item, question: Question, arg: str | None) -> str | bool | None:

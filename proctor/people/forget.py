@@ -34,4 +34,5 @@ async def forget_user(db: Database, user_id: int) -> Forgotten:
         # the private chat (id == user id) and its own daily quiz
         await conn.execute("DELETE FROM chats WHERE id=? AND type='private'", (user_id,))
         await conn.execute("UPDATE audit_log SET target_user=NULL WHERE target_user=?", (user_id,))
+        await conn.execute("DELETE FROM authoring_sessions WHERE user_id=?", (user_id,))  # an unfinished /editq
     return Forgotten(*counts)

@@ -6,38 +6,18 @@ key version, the regraded answers and attempt totals, the dispute, the audit ent
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 
-import aiosqlite
-
-from bank.errors import BankError, NotFound
-from bank.grading import grade
-from bank.models import Answer, Kind, MultiPolicy, Question
-from bank.option_order import LETTERS
+from bank.errors import NotFound
+from bank.models import MultiPolicy
 from bank.question_rows import question_from_row
-from bank.store import one_row
 from proctor import outbox
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.disputes import DisputeStatus, OwnDispute
+from proctor.teams.question_edit import NOTICE, BadKey, Change, commit_in, new_key
 
-NOTICE = "key_fix"  # outbox kind: the bot renders it in the candidate's language
-_BLANKS = re.compile(r"\s*[、|;；]\s*")
-_TRUE = {"true", "t", "对", "√", "正确", "yes"}
-_FALSE = {"false", "f", "错", "×", "错误", "no"}
-
-
-class BadKey(BankError):
-    """The new key doesn't fit the question (a letter it hasn't, a blank too many, ...)."""
-
-
-@dataclass(frozen=True)
-class Change:
-    user_id: int
-    old: float
-    new: float
-    max_score: float
+__all__ = ["NOTICE", "BadKey", "Change", "KeyFix", "current_key", "fix_key", "new_key"]
 
 
 @dataclass(frozen=True)
@@ -47,43 +27,6 @@ class KeyFix:
     disputer: int
     changes: list[Change] = field(default_factory=list)  # answers whose score changed
     answers: int = 0  # answers regraded (changed or not)
-
-
-def new_key(q: Question, key: str | None, alternative: str | None) -> Answer:
-    """The question's key after the fix, in its stored shape. Raises BadKey."""
-    if alternative is not None:
-        if q.kind != Kind.fill or not isinstance(q.answer, list):
-            raise BadKey("only fill-in blanks take alternative answers")
-        parts = _BLANKS.split(alternative.strip()) if len(q.answer) > 1 else [alternative.strip()]
-        if len(parts) != len(q.answer) or not any(parts):
-            raise BadKey(f"give one alternative per blank ({len(q.answer)}), empty to keep a blank")
-        return [alts + ([p] if p and p not in alts else []) for alts, p in zip(q.answer, parts, strict=True)]
-    text = (key or "").strip()
-    if not text:
-        raise BadKey("no key given")
-    if q.kind in (Kind.single, Kind.multi):
-        letters = sorted({c for c in text.upper() if c.isalpha()})
-        allowed = set(LETTERS[:len(q.options)])
-        if not letters or not set(letters) <= allowed or (q.kind == Kind.single and len(letters) != 1):
-            raise BadKey(f"a key of letters among {''.join(sorted(allowed))}")
-        return "".join(letters)
-    if q.kind == Kind.truefalse:
-        if text.lower() in _TRUE:
-            return True
-        if text.lower() in _FALSE:
-            return False
-        raise BadKey("true or false")
-    if q.kind == Kind.fill:
-        parts = _BLANKS.split(text) if isinstance(q.answer, list) and len(q.answer) > 1 else [text]
-        if isinstance(q.answer, list) and len(parts) != len(q.answer):
-            raise BadKey(f"one answer per blank ({len(q.answer)})")
-        return [[p] for p in parts]
-    return text  # written questions: the reference answer (their scores are a reviewer's)
-
-
-def _fraction(q: Question, response: object, policy: MultiPolicy) -> tuple[float, str]:
-    g = grade(q, response, multi_policy=policy)
-    return (g.score / g.max_score if g.max_score else 0.0), g.verdict.value
 
 
 async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat_id: int | None,
@@ -103,25 +46,16 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
             raise OwnDispute(f"user {actor} may not fix the key of their own dispute {dispute_id}")
         cur = await conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
                                  "WHERE q.id=?", (qid,))
-        qrow = one_row(await cur.fetchone())  # the dispute's question (a foreign key)
+        qrow = await cur.fetchone()
+        if qrow is None:  # the dispute's question is gone (a dispute row outlived it)
+            raise NotFound(f"no question {qid}")
         old_q = question_from_row(qrow)
-        fixed = new_key(old_q, key, alternative)
-        q = old_q.model_copy(update={"answer": fixed})
-        policy = MultiPolicy(qrow["multi_policy"])
-        version = qrow["key_version"] + 1
-        await conn.execute("UPDATE questions SET answer=?, key_version=? WHERE id=?",
-                           (json.dumps(fixed, ensure_ascii=False), version, qid))
+        q = old_q.model_copy(update={"answer": new_key(old_q, key, alternative)})
         await conn.execute(f"UPDATE disputes SET status='{DisputeStatus.upheld}', resolved_by=COALESCE(resolved_by, ?), "
                            "resolved_at=COALESCE(resolved_at, ?) WHERE id=?", (actor, now, dispute_id))
-        changes: list[Change] = []
-        regraded = 0
-        if regrade and q.kind not in (Kind.short, Kind.discussion, Kind.case):
-            regraded, changes = await _regrade(conn, q, policy, version)
-        await conn.execute(
-            "INSERT INTO key_versions (question_id, version, answer, previous, dispute_id, actor, regraded, "
-            "created_at) VALUES (?,?,?,?,?,?,?,?)",
-            (qid, version, json.dumps(fixed, ensure_ascii=False), json.dumps(old_q.answer, ensure_ascii=False),
-             dispute_id, actor, len(changes), now))
+        done = await commit_in(conn, old_q, q, MultiPolicy(qrow["multi_policy"]), "key", actor=actor, now=now,
+                               regrade=regrade, dispute_id=dispute_id)
+        version, changes, regraded = done.version, done.changes, done.answers
         await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="key_fix",
                            target=f"dispute:{dispute_id}", target_user=disputer, question=qid, version=version,
                            regraded=regraded, changed=len(changes))
@@ -139,42 +73,6 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
                                     user_id=c.user_id, now=now,
                                     payload={"question": qid, "old": c.old, "new": c.new, "max": c.max_score})
     return KeyFix(qid, version, disputer, changes, regraded)
-
-
-async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
-                   version: int) -> tuple[int, list[Change]]:
-    """Rescore the exam answers (final, not a reviewer's) and the daily answers to `q`."""
-    changes: list[Change] = []
-    n = 0
-    cur = await conn.execute(
-        "SELECT x.attempt_id, x.pos, x.response, x.score, x.max_score, t.user_id FROM answers x "
-        "JOIN attempts t ON t.id = x.attempt_id WHERE x.question_id=? AND x.final=1 AND x.reviewed_by IS NULL",
-        (q.id,))
-    for attempt_id, pos, response, old, max_score, user_id in await cur.fetchall():
-        frac, verdict = _fraction(q, json.loads(response), policy)
-        new = round(frac * max_score, 2)
-        n += 1
-        await conn.execute("UPDATE answers SET score=?, verdict=?, key_version=? WHERE attempt_id=? AND pos=?",
-                           (new, verdict, version, attempt_id, pos))
-        if new != old:
-            await conn.execute(
-                "UPDATE attempts SET score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers "
-                "WHERE attempt_id=?) WHERE id=? AND score IS NOT NULL", (attempt_id, attempt_id))
-            changes.append(Change(user_id, old, new, max_score))
-    cur = await conn.execute(
-        "SELECT delivery_id, pos, user_id, response, score, max_score FROM daily_answers WHERE question_id=?",
-        (q.id,))
-    for delivery_id, pos, user_id, response, old, max_score in await cur.fetchall():
-        frac, verdict = _fraction(q, json.loads(response), policy)
-        new = round(frac * max_score, 2)
-        n += 1
-        await conn.execute("UPDATE daily_answers SET score=?, verdict=? WHERE delivery_id=? AND pos=? AND user_id=?",
-                           (new, verdict, delivery_id, pos, user_id))
-        await conn.execute("INSERT INTO daily_answer_keys VALUES (?,?,?,?) ON CONFLICT DO UPDATE SET "
-                           "key_version=excluded.key_version", (delivery_id, pos, user_id, version))
-        if new != old:
-            changes.append(Change(user_id, old, new, max_score))
-    return n, changes
 
 
 async def current_key(db: Database, question_id: int) -> str:

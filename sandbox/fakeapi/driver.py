@@ -388,8 +388,8 @@ class FakeBotApi:
         text = message.text or message.caption or ""
         me = f"@{self.state.bot.username}".lower()
         for entity in message.entities or []:
-            word = text.encode("utf-16-le")[2 * entity["offset"] : 2 * (entity["offset"] + entity["length"])]
-            word = word.decode("utf-16-le").lower()
+            raw = text.encode("utf-16-le")[2 * entity["offset"] : 2 * (entity["offset"] + entity["length"])]
+            word = raw.decode("utf-16-le").lower()
             if entity["type"] == "mention" and word == me:
                 return True
             if entity["type"] == "bot_command" and ("@" not in word or word.endswith(me)):
@@ -447,7 +447,7 @@ class FakeBotApi:
 
     # --- waiting -----------------------------------------------------------------------------
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, what: str = "") -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "") -> T:
         """Waits until `predicate()` is truthy and returns its value; re-checked on every request
         the server handles (and every 50 ms, for conditions on outside state)."""
         loop = asyncio.get_running_loop()

@@ -39,7 +39,7 @@ def send_poll(api: Api, p: dict[str, Any]) -> dict[str, Any]:
         "allows_revoting": bool(p.get("allows_revoting")),
         "members_only": bool(p.get("members_only")),
     }
-    if poll_type == "quiz":
+    if poll_type == "quiz" and correct:  # checked above: a quiz has its correct options
         poll["correct_option_ids"] = [int(i) for i in correct]
     return post(api, chat, p, poll=poll)
 

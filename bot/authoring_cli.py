@@ -1,0 +1,133 @@
+"""`proctor bank edit ID ...` (what /editq does) and `proctor paper compose ...` (what /newpaper does)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import tomllib
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bank.errors import BankError
+from bank.option_order import LETTERS
+from proctor.exams import blueprint as bp
+from proctor.exams import compose
+from proctor.storage.db import Database
+from proctor.teams import question_edit as qe
+
+Command = Callable[[Database, argparse.Namespace], Awaitable[int]]
+
+
+def add_edit_command(bank_sub: argparse._SubParsersAction) -> None:
+    edit = bank_sub.add_parser("edit", help="fix a question's key, stem, an option or its explanation (a new "
+                                            "version, audited); --regrade rescores past answers to a new key")
+    edit.add_argument("id", type=int, metavar="ID")
+    what = edit.add_mutually_exclusive_group(required=True)
+    what.add_argument("--key", help="letters (ABD), true/false, blanks separated by |")
+    what.add_argument("--stem")
+    what.add_argument("--option", nargs=2, metavar=("LETTER", "TEXT"))
+    what.add_argument("--explanation")
+    edit.add_argument("--regrade", action="store_true", help="with --key: rescore every past answer (the "
+                                                             "candidates whose score changes are told)")
+
+
+def add_paper_commands(subparsers: argparse._SubParsersAction) -> None:
+    paper = subparsers.add_parser("paper", help="compose a paper from the bank")
+    sub = paper.add_subparsers(dest="paper_command", required=True)
+    c = sub.add_parser("compose", help="a paper drawn by a blueprint: once for everyone, or per candidate",
+                       description=f"Each --part is `{bp.LINE_HELP}`; or give --file with a TOML or JSON "
+                                   "blueprint (title, minutes, exam_only, per_candidate, [[part]] kind, count, "
+                                   "points, topics, papers). Options given override the file's.")
+    c.add_argument("--file", metavar="FILE", help="a TOML or JSON blueprint")
+    c.add_argument("--title")
+    c.add_argument("--minutes", type=int)
+    c.add_argument("--part", action="append", default=[], metavar="LINE")
+    c.add_argument("--per-candidate", action="store_true", default=None, help="draw anew for each attempt")
+    c.add_argument("--exam-only", action="store_true", default=None, help="no practice on it")
+    c.add_argument("--dry-run", action="store_true", help="show the counts and points; write nothing")
+
+
+def edit_commands() -> dict[str, Command]:
+    return {"edit": _edit}
+
+
+def paper_commands() -> dict[str, Command]:
+    return {"compose": _compose}
+
+
+async def _edit(db: Database, args: argparse.Namespace) -> int:
+    if args.key is not None:
+        edit = qe.Edit("key", args.key)
+    elif args.stem is not None:
+        edit = qe.Edit("stem", args.stem)
+    elif args.explanation is not None:
+        edit = qe.Edit("explanation", args.explanation)
+    else:
+        letter, text = args.option
+        if len(letter) != 1 or letter.upper() not in LETTERS:
+            raise qe.BadEdit(f"--option takes a letter, not {letter!r}")
+        edit = qe.Edit("option", text, LETTERS.index(letter.upper()))
+    if args.regrade and edit.field != "key":
+        raise qe.BadEdit("--regrade goes with --key")
+    done = await qe.edit_question(db, args.id, edit, actor=0, now=time.time(), chat_id=None, regrade=args.regrade)
+    line = f"question {args.id}: version {done.version} ({done.field})"
+    if args.regrade:
+        line += f"; {done.answers} answers regraded, {len(done.changes)} scores changed (the candidates are told " \
+                "when the bot runs)"
+    print(line)
+    return 0
+
+
+def _read_file(path: str) -> dict[str, Any]:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise BankError(f"{path}: cannot read it: {e.strerror or e}") from e
+    try:
+        data = json.loads(raw) if path.lower().endswith(".json") else tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise bp.BadBlueprint(f"{path}: {e}") from e
+    if not isinstance(data, dict):
+        raise bp.BadBlueprint(f"{path}: expected a table (title, minutes, part)")
+    return data
+
+
+def _part_line(part: Any, where: str) -> str:
+    """A [[part]] table as a blueprint line, so the file and the options are read by one parser."""
+    if not isinstance(part, dict) or "kind" not in part or "count" not in part:
+        raise bp.BadBlueprint(f"{where}: each part needs a kind and a count")
+    words = [str(part["kind"]), str(part["count"])]
+    if part.get("points") is not None:
+        words.append(str(part["points"]))
+    words += [f"topic:{x}" for x in part.get("topics", [])] + [f"paper:{x}" for x in part.get("papers", [])]
+    if any(" " in w for w in words):
+        raise bp.BadBlueprint(f"{where}: names without spaces, please")
+    return " ".join(words)
+
+
+async def _compose(db: Database, args: argparse.Namespace) -> int:
+    data = _read_file(args.file) if args.file else {}
+    parts = data.get("part", data.get("parts", []))
+    lines = [_part_line(p, args.file or "") for p in parts] if isinstance(parts, list) else []
+    lines += args.part
+    title = args.title if args.title is not None else str(data.get("title", ""))
+    minutes = args.minutes if args.minutes is not None else int(data.get("minutes", 60))
+    blueprint = bp.parse_lines("\n".join(lines), await bp.paper_ids(db))
+    draft = compose.Draft(
+        title, minutes, blueprint,
+        per_candidate=args.per_candidate if args.per_candidate is not None else bool(data.get("per_candidate")),
+        exam_only=args.exam_only if args.exam_only is not None else bool(data.get("exam_only")))
+    if args.dry_run:
+        p = await compose.preview(db, draft)
+    else:
+        made = await compose.compose_paper(db, draft, actor=0, now=time.time())
+        p = made.preview
+    kinds = ", ".join(f"{k} {n}" for k, n in p.by_kind.items())
+    head = "would compose" if args.dry_run else f"composed {made.slug}:"
+    print(f"{head} {draft.title}: {p.questions} questions ({kinds}), {p.points:g} points, {draft.minutes} min, "
+          f"{'drawn per candidate' if draft.per_candidate else 'the same for everyone'}"
+          f"{', exam only' if draft.exam_only else ''}")
+    return 0
+

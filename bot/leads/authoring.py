@@ -1,0 +1,57 @@
+"""What /editq and /newpaper share: their buttons' data ("a:") and rows. The dispatcher of their
+buttons and of the text they wait for is bot/leads/authoring_input.py.
+
+    a:e:<question>:<action>[:<arg>]   /editq   f field (k, s, x, o<n>) · k key (<n>, t, f) · t tick <n>
+                                               · d done · s save (n, r, k) · b back · c cancel
+    a:n:<action>[:<arg>]              /newpaper m minutes <n> · x exam-only · p per candidate · c create
+                                               · b back · q cancel
+
+The session lives in SQLite (proctor/teams/authoring.py); the buttons act on the presser's own
+session, so a forged id acts on nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton
+
+from bot.i18n import t
+from proctor.teams.authoring import EDITQ, NEWPAPER
+
+_DATA = re.compile(r"^a:(?:e:([0-9]{1,12})|n):([a-z])(?::([a-z0-9]{1,3}))?$")
+
+
+@dataclass(frozen=True)
+class Press:
+    feature: str  # editq | newpaper
+    question: int  # editq's question; 0 for newpaper
+    action: str
+    arg: str
+
+
+def encode(feature: str, action: str, arg: str | int = "", *, question: int = 0) -> str:
+    head = f"a:e:{question}" if feature == EDITQ else "a:n"
+    data = f"{head}:{action}" + (f":{arg}" if arg != "" else "")
+    if parse(data) is None or len(data.encode()) > 64:
+        raise ValueError(f"bad callback data: {data!r}")
+    return data
+
+
+def parse(data: str | None) -> Press | None:
+    m = _DATA.match(data or "")
+    if m is None:
+        return None
+    question, action, arg = m.groups()
+    return Press(EDITQ if question is not None else NEWPAPER, int(question or 0), action, arg or "")
+
+
+def button(text: str, feature: str, action: str, arg: str | int = "", *, question: int = 0) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=encode(feature, action, arg, question=question))
+
+
+def cancel_row(feature: str, lang: str, *, question: int = 0, back: bool = True) -> list[InlineKeyboardButton]:
+    cancel = "c" if feature == EDITQ else "q"
+    row = [button(t("au_btn_back", lang), feature, "b", question=question)] if back else []
+    return row + [button(t("au_btn_cancel", lang), feature, cancel, question=question)]

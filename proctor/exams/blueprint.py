@@ -1,0 +1,192 @@
+"""A blueprint: how many questions of each kind a paper draws, from which topics or papers, worth how
+many points each. The mock paper (/exam random) is one; a composed paper (/newpaper) stores its own.
+
+Only askable questions are drawn: never retired, quarantined (held), flagged or not-yet-asked kinds.
+Exam-only papers are drawn from only when the blueprint says so (an exam-only composed paper): a
+practice paper must not show a hiring paper's questions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+from bank.errors import BankError
+from bank.models import Kind, Question
+from bank.paper_store import get_questions
+from proctor.storage.db import Database
+
+SECTION_NAMES = {
+    Kind.fill: "填空题", Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题",
+    Kind.short: "简答题", Kind.discussion: "讨论题", Kind.case: "案例分析题",
+    Kind.numerical: "数值题", Kind.matching: "匹配题",
+}
+
+
+@dataclass(frozen=True)
+class Part:
+    """`count` questions of `kind`, from `topics` and `papers` (paper ids; empty: any)."""
+
+    kind: Kind
+    count: int
+    points: float | None = None  # each; None: the question's own
+    topics: tuple[str, ...] = ()
+    papers: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind.value, "count": self.count, "points": self.points,
+                "topics": list(self.topics), "papers": list(self.papers)}
+
+
+@dataclass(frozen=True)
+class Blueprint:
+    parts: tuple[Part, ...]
+    exam_pool: bool = False  # exam-only papers may be drawn from too
+
+    @classmethod
+    def of_counts(cls, counts: dict[Kind, int]) -> Blueprint:
+        return cls(tuple(Part(k, n) for k, n in counts.items()))
+
+    @property
+    def count(self) -> int:
+        return sum(p.count for p in self.parts)
+
+    def to_json(self) -> str:
+        return json.dumps({"parts": [p.to_dict() for p in self.parts], "exam_pool": self.exam_pool},
+                          ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Blueprint:
+        data = json.loads(text)
+        return cls(tuple(Part(Kind(p["kind"]), int(p["count"]), p.get("points"), tuple(p.get("topics", ())),
+                              tuple(int(x) for x in p.get("papers", ()))) for p in data["parts"]),
+                   bool(data.get("exam_pool", False)))
+
+
+@dataclass(frozen=True)
+class Short:
+    part: Part
+    available: int
+
+
+class Shortfall(BankError):
+    """The bank has too few askable questions for some parts of a blueprint."""
+
+    def __init__(self, short: list[Short]) -> None:
+        self.short = short
+        super().__init__("not enough questions: " + "; ".join(
+            f"{s.part.kind.value}: {s.part.count} wanted, {s.available} available" for s in short))
+
+
+# the mock paper (/exam random): how many questions of each kind it draws, and its minutes
+MOCK = Blueprint.of_counts({Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2,
+                           Kind.numerical: 2, Kind.matching: 1})
+MOCK_MINUTES = 60
+
+
+async def _pool(db: Database, exam_pool: bool) -> dict[int, Question]:
+    rows = await db.fetchall(
+        "SELECT q.id FROM questions q JOIN papers p ON p.id=q.paper_id "
+        "WHERE q.retired=0 AND p.blueprint IS NULL AND (? OR p.exam_only=0) ORDER BY q.id", (int(exam_pool),))
+    return await get_questions(db, [r["id"] for r in rows])
+
+
+def _fits(q: Question, part: Part, paper_of: dict[int, int]) -> bool:
+    return (q.askable and q.kind == part.kind and (not part.topics or q.topic in part.topics)
+            and (not part.papers or paper_of.get(q.id or 0) in part.papers))
+
+
+async def draw(db: Database, blueprint: Blueprint, rng: random.Random, *,
+               strict: bool = False) -> list[tuple[str, Question]]:
+    """(section title, question) per drawn question, each question once, points as the part says.
+    `strict` raises Shortfall when a part cannot be filled; otherwise it takes what there is."""
+    pool = await _pool(db, blueprint.exam_pool)
+    paper_of: dict[int, int] = {}
+    if any(p.papers for p in blueprint.parts) and pool:
+        marks = ",".join("?" * len(pool))
+        rows = await db.fetchall(f"SELECT id, paper_id FROM questions WHERE id IN ({marks})", list(pool))
+        paper_of = {r["id"]: r["paper_id"] for r in rows}
+    taken: set[int] = set()
+    chosen: list[tuple[str, Question]] = []
+    short: list[Short] = []
+    for part in blueprint.parts:
+        fits = [q for qid, q in pool.items() if qid not in taken and _fits(q, part, paper_of)]
+        if len(fits) < part.count:
+            short.append(Short(part, len(fits)))
+        for q in rng.sample(fits, min(part.count, len(fits))):
+            taken.add(q.id or 0)
+            chosen.append((SECTION_NAMES.get(part.kind, part.kind.value),
+                           q if part.points is None else q.model_copy(update={"points": part.points})))
+    if strict and short:
+        raise Shortfall(short)
+    return chosen
+
+
+class BadBlueprint(BankError):
+    """A blueprint line or file that can't be read; the message names the line and what was expected."""
+
+
+KIND_NAMES: dict[str, Kind] = {k.value: k for k in Kind} | {
+    "tf": Kind.truefalse, "true/false": Kind.truefalse, "单选": Kind.single, "单选题": Kind.single,
+    "多选": Kind.multi, "多选题": Kind.multi, "判断": Kind.truefalse, "判断题": Kind.truefalse,
+    "填空": Kind.fill, "填空题": Kind.fill, "简答": Kind.short, "简答题": Kind.short,
+}
+LINE_HELP = "kind count [points] [topic:NAME] [paper:SLUG]"
+
+
+def part_of(line: str, paper_ids: dict[str, int]) -> Part:
+    """One part from a line like `single 5 2 topic:LoRA paper:demo`. Raises BadBlueprint."""
+    words = line.split()
+    if len(words) < 2 or words[0].lower() not in KIND_NAMES or not words[1].isdigit() or int(words[1]) < 1:
+        raise BadBlueprint(f"“{line.strip()[:60]}”: expected {LINE_HELP}")
+    kind, count = KIND_NAMES[words[0].lower()], int(words[1])
+    points: float | None = None
+    topics: list[str] = []
+    papers: list[int] = []
+    for w in words[2:]:
+        if w.startswith(("topic:", "paper:")):
+            name, _, value = w.partition(":")
+            if name == "topic":
+                topics.append(value)
+            elif value in paper_ids:
+                papers.append(paper_ids[value])
+            else:
+                raise BadBlueprint(f"“{line.strip()[:60]}”: no paper {value!r}")
+        elif points is None and _number(w) is not None:
+            points = _number(w)
+        else:
+            raise BadBlueprint(f"“{line.strip()[:60]}”: “{w[:30]}” is not points, topic:NAME or paper:SLUG")
+    if count > 500:
+        raise BadBlueprint(f"“{line.strip()[:60]}”: at most 500 questions a part")
+    return Part(kind, count, points, tuple(topics), tuple(papers))
+
+
+def parse_lines(text: str, paper_ids: dict[str, int], *, exam_pool: bool = False) -> Blueprint:
+    """A blueprint from one part per line. Raises BadBlueprint."""
+    parts = [part_of(line, paper_ids) for line in text.splitlines() if line.strip()]
+    if not parts:
+        raise BadBlueprint(f"no parts: one line each, {LINE_HELP}")
+    return Blueprint(tuple(parts), exam_pool)
+
+
+def _number(word: str) -> float | None:
+    try:
+        value = float(word)
+    except ValueError:
+        return None
+    return value if 0 < value <= 1000 else None
+
+
+async def paper_ids(db: Database) -> dict[str, int]:
+    """Imported papers by slug: what `paper:SLUG` may name."""
+    return {r["slug"]: r["id"] for r in await db.fetchall("SELECT slug, id FROM papers WHERE blueprint IS NULL")}
+
+
+async def pool_counts(db: Database, *, exam_pool: bool = False) -> dict[Kind, int]:
+    """Askable questions per kind that a blueprint may draw."""
+    counts: dict[Kind, int] = {}
+    for q in (await _pool(db, exam_pool)).values():
+        if q.askable:
+            counts[q.kind] = counts.get(q.kind, 0) + 1
+    return counts
