@@ -68,7 +68,7 @@ async def test_uphold_opens_the_key_fix_which_regrades_and_tells_everyone(env):
     assert "your score 2 → 0" in (await bob.wait_message(lambda m: "regraded" in (m.text or ""))).text
     assert "your score 0 → 1" in (await dan.wait_message(lambda m: "regraded" in (m.text or ""))).text
     # versioned and audited; attempts' totals and the daily board follow
-    assert await kf.key_version(env.db, qid) == 2
+    assert (await get_question(env.db, qid)).version == 2
     graded = await kf.graded_answers(env.db, qid)
     assert [(g.attempt_id, g.score, g.key_version) for g in graded if g.attempt_id is not None] == [
         (ann_attempt, 2, 2), (bob_attempt, 0, 2)]

@@ -98,14 +98,6 @@ class Version:
     changed: int
 
 
-async def key_version(db: Database, question_id: int) -> int:
-    """The version of the question's key (1: as imported). Raises NotFound."""
-    version = await db.scalar("SELECT key_version FROM questions WHERE id=?", (question_id,))
-    if version is None:
-        raise NotFound(f"no question {question_id}")
-    return int(version)
-
-
 async def history(db: Database, question_id: int) -> list[Version]:
     """Every fix of the question's key, oldest first."""
     rows = await db.fetchall(
