@@ -9,10 +9,14 @@ import pytest
 from bank.formats.files import export
 from bank.importer import import_files
 from bank.models import Kind, Paper, PaperSettings, Question, Section
+from bank.paper_store import get_question, list_papers
+from bank.question_versions import versions_in
 from proctor.exams import service as attempts
 from proctor.exams.steps import take_step
+from proctor.teams import audit, key_fix
 from proctor.teams.leaderboard import paper_board
 from tests.harness import T0, BotEnv, attempt_message, start_exam
+from tests.reads import the_attempt
 
 LEAD, ANN, BOB = 10, 30, 40
 TITLE = "Edit paper"
@@ -38,7 +42,13 @@ async def env(tmp_path):
 
 
 async def _qid(env, kind: str) -> int:
-    return await env.db.scalar("SELECT id FROM questions WHERE kind=?", (kind,))
+    return next(q.id for q in await _questions(env) if q.kind == kind)
+
+
+async def _questions(env) -> list[Question]:
+    """Every question of the one paper, as stored now."""
+    [paper] = await list_papers(env.db)
+    return paper.questions()
 
 
 async def take(env, user, letter: str, tf: str = "× False") -> None:
@@ -74,7 +84,7 @@ async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follow
     ann, bob, lead = env.api.user(ANN, "Ann"), env.api.user(BOB, "Bob"), env.api.user(LEAD, "Lea")
     await take(env, ann, "B")  # wrong by the key C: 1 point (the true/false right)
     await take(env, bob, "C")  # right: 3 points
-    pid = await env.db.scalar("SELECT id FROM papers")
+    [pid] = [p.id for p in await list_papers(env.db)]
     assert [(r.user_id, r.score) for r in await paper_board(env.db, pid, None)] == [(BOB, 3), (ANN, 1)]
     qid = await _qid(env, "single")
 
@@ -87,7 +97,7 @@ async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follow
     await lead.press(picker, "B")
     preview = await env.api.wait_for(lambda: card if "Preview" in (card.text or "") else None, what="preview")
     assert "Before: C" in preview.text and "After: B" in preview.text and "2 so far" in preview.text
-    assert await env.db.scalar("SELECT answer FROM questions WHERE id=?", (qid,)) == json.dumps("C")  # not yet
+    assert (await get_question(env.db, qid)).answer == "C"  # not yet
     await lead.press(preview, "💾 Save and regrade")
     done = await env.api.wait_for(lambda: card if "now at version 2" in (card.text or "") else None, what="saved")
     assert "2 answers regraded, 2 scores changed" in done.text
@@ -95,11 +105,11 @@ async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follow
     assert "your score 0 → 2 (of 2)" in (await ann.wait_message(lambda m: "regraded" in (m.text or ""))).text
     assert "your score 2 → 0 (of 2)" in (await bob.wait_message(lambda m: "regraded" in (m.text or ""))).text
     assert [(r.user_id, r.score) for r in await paper_board(env.db, pid, None)] == [(ANN, 3), (BOB, 1)]
-    assert await env.db.scalar("SELECT key_version FROM questions WHERE id=?", (qid,)) == 2
-    row = await env.db.fetchone("SELECT field, answer, previous, actor FROM key_versions WHERE question_id=?", (qid,))
-    assert tuple(row) == ("key", json.dumps("B"), json.dumps("C"), LEAD)
-    audit = await env.db.fetchone("SELECT actor_id, detail FROM audit_log WHERE action='question_edit'")
-    assert audit["actor_id"] == LEAD and json.loads(audit["detail"])["changed"] == 2
+    assert (await get_question(env.db, qid)).version == 2
+    [fix] = await key_fix.history(env.db, qid)
+    assert (fix.field, fix.answer, fix.previous, fix.actor) == ("key", "B", "C", LEAD)
+    [entry] = await audit.recent(env.db, action="question_edit")
+    assert entry.actor_id == LEAD and entry.detail["changed"] == 2
 
 
 async def test_key_change_keeping_past_scores_leaves_them_graded_by_the_version_shown(env):
@@ -113,16 +123,16 @@ async def test_key_change_keeping_past_scores_leaves_them_graded_by_the_version_
     await env.api.wait_for(lambda: "Preview" in (card.text or ""), what="preview")
     await lead.press(card, "💾 Save, keep past scores")
     await env.api.wait_for(lambda: "keep their scores" in (card.text or ""), what="saved")
-    assert await env.db.scalar("SELECT score FROM attempts WHERE user_id=?", (ANN,)) == 1
-    assert tuple(await env.db.fetchone("SELECT score, key_version FROM answers WHERE question_id=?", (qid,))) == (0, 1)
+    assert (await the_attempt(env.db, ANN)).score == 1
+    assert [(g.score, g.key_version) for g in await key_fix.graded_answers(env.db, qid)] == [(0, 1)]
     # the candidate's review shows the key their answer was graded against (version 1's C)
-    aid = await env.db.scalar("SELECT id FROM attempts WHERE user_id=?", (ANN,))
+    aid = (await the_attempt(env.db, ANN)).id
     sheet = await attempts.load_sheet(env.db, aid, positions="all")
     assert sheet.question(sheet.items[0]).answer == "C"
     # a new attempt is graded by the new key
     bob = env.api.user(BOB, "Bob")
     await take(env, bob, "B")
-    assert await env.db.scalar("SELECT score FROM attempts WHERE user_id=?", (BOB,)) == 3
+    assert (await the_attempt(env.db, BOB)).score == 3
     await env.idle()
     assert not [m for m in ann.chat() if "regraded" in (m.text or "")]  # nobody told: no score changed
 
@@ -131,7 +141,7 @@ async def test_stem_edit_while_a_sheet_shows_the_old_version(env):
     """Ann's practice sheet shows version 1; the lead edits the stem, then the key (keeping scores):
     her answer is graded against what she was shown, and her review shows the old stem."""
     ann, lead = env.api.user(ANN, "Ann"), env.api.user(LEAD, "Lea")
-    pid = await env.db.scalar("SELECT id FROM papers")
+    [pid] = [p.id for p in await list_papers(env.db)]
     qid = await _qid(env, "single")
     await ann.send("/start")
     await ann.wait_message()
@@ -146,7 +156,7 @@ async def test_stem_edit_while_a_sheet_shows_the_old_version(env):
     assert "Before: Which letter comes third?" in preview.text and "After: Which letter comes second?" in preview.text
     await lead.press(preview, "💾 Save")
     await env.api.wait_for(lambda: "now at version 2" in (preview.text or ""), what="saved")
-    assert await env.db.scalar("SELECT stem FROM questions WHERE id=?", (qid,)) == "Which letter comes second?"
+    assert (await get_question(env.db, qid)).stem == "Which letter comes second?"
     card = await _editq(env, lead, qid)
     await lead.press(card, "Key")
     await env.api.wait_for(lambda: "Pick the new key" in (card.text or ""), what="the key picker")
@@ -161,10 +171,10 @@ async def test_stem_edit_while_a_sheet_shows_the_old_version(env):
     assert sheet.question(sheet.items[0]).stem == "Which letter comes third?"
     # a sheet drawn now shows and grades version 3
     assert (await attempts.load_sheet(env.db, running.id)).attempt.id == running.id
-    versions = [tuple(r) for r in await env.db.fetchall(
-        "SELECT version, stem, answer FROM question_versions WHERE question_id=? ORDER BY version", (qid,))]
-    assert versions == [(1, "Which letter comes third?", '"C"'), (2, "Which letter comes second?", '"C"'),
-                        (3, "Which letter comes second?", '"B"')]
+    stored = await env.db.run(lambda conn: versions_in(conn, [(qid, v) for v in (1, 2, 3, 4)]))
+    assert [(v, r["stem"], json.loads(r["answer"])) for (_, v), r in sorted(stored.items())] == [
+        (1, "Which letter comes third?", "C"), (2, "Which letter comes second?", "C"),
+        (3, "Which letter comes second?", "B")]
 
 
 async def test_refusals_are_short_messages(env):
@@ -195,7 +205,7 @@ async def test_refusals_are_short_messages(env):
     assert "running exam" in (await lead.wait_message()).text
     # a non-admin pressing an editq button
     assert "admin" in await press_raw(env, ann, card, f"a:e:{qid}:c")
-    assert await env.db.scalar("SELECT key_version FROM questions WHERE id=?", (qid,)) == 1
+    assert (await get_question(env.db, qid)).version == 1
 
 
 async def test_a_key_typed_for_a_blank_and_a_bad_key(tmp_path):
@@ -216,7 +226,7 @@ async def test_a_key_typed_for_a_blank_and_a_bad_key(tmp_path):
         assert "Before: cat、dog" in preview.text and "After: mouse、rat" in preview.text
         await lead.press(preview, "💾 Save and regrade")
         await env.api.wait_for(lambda: "now at version 2" in (preview.text or ""), what="saved")
-        assert json.loads(await env.db.scalar("SELECT answer FROM questions WHERE id=?", (qid,))) == [["mouse"], ["rat"]]
+        assert (await get_question(env.db, qid)).answer == [["mouse"], ["rat"]]
     finally:
         await env.close()
 
@@ -240,7 +250,7 @@ async def test_a_reimport_keeps_the_edited_question_and_says_so(env, tmp_path):
     path.write_text(data, encoding="utf-8")
     papers = await import_files(env.db, [path], T0 + 100)
     assert any(f"question #{qid}" in n and "keeps its edit" in n for n in papers[0].notes)
-    row = await env.db.fetchone("SELECT stem, explanation, key_version FROM questions WHERE id=?", (qid,))
-    assert tuple(row) == ("Which letter comes third?", "C is the third letter.", 2)
+    kept = await get_question(env.db, qid)
+    assert (kept.stem, kept.explanation, kept.version) == ("Which letter comes third?", "C is the third letter.", 2)
     # a question nobody edited takes the file's text
-    assert await env.db.scalar("SELECT stem FROM questions WHERE kind='truefalse'") == "The sky is blue."
+    assert [q.stem for q in await _questions(env) if q.kind == "truefalse"] == ["The sky is blue."]

@@ -88,9 +88,11 @@ async def current_key(db: Database, question_id: int) -> str:
 
 @dataclass(frozen=True)
 class Version:
-    """One fix of a question's key: what it became, what it was, why, by whom, how many scores changed."""
+    """One change of a question's key (or text): what it became, what it was, why, by whom, how many
+    scores changed."""
 
     version: int
+    field: str  # 'key', or the edited part of the text
     answer: object
     previous: object
     dispute_id: int | None
@@ -101,10 +103,10 @@ class Version:
 async def history(db: Database, question_id: int) -> list[Version]:
     """Every fix of the question's key, oldest first."""
     rows = await db.fetchall(
-        "SELECT version, answer, previous, dispute_id, actor, regraded FROM key_versions WHERE question_id=? "
-        "ORDER BY version", (question_id,))
-    return [Version(r["version"], json.loads(r["answer"]), json.loads(r["previous"]), r["dispute_id"], r["actor"],
-                    r["regraded"]) for r in rows]
+        "SELECT version, field, answer, previous, dispute_id, actor, regraded FROM key_versions "
+        "WHERE question_id=? ORDER BY version", (question_id,))
+    return [Version(r["version"], r["field"], json.loads(r["answer"]), json.loads(r["previous"]), r["dispute_id"],
+                    r["actor"], r["regraded"]) for r in rows]
 
 
 @dataclass(frozen=True)
