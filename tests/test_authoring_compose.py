@@ -4,12 +4,16 @@ quarantined and retired questions never drawn, a shortfall refused by name; the 
 
 import pytest
 
+from bank.item_stats import set_retired
 from bank.models import Kind, Paper, PaperSettings, Question, Section
 from bank.paper_store import list_papers, load_paper
 from bot.cli import main
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
 from proctor.exams import service as attempts
+from proctor.people.users import ensure_user
+from proctor.teams import audit
+from proctor.teams.authoring import get_session
 from tests.harness import T0, BotEnv, attempt_message, rules_card
 
 LEAD, ANN, BOB = 10, 30, 40
@@ -89,21 +93,20 @@ async def test_newpaper_builds_a_frozen_paper_two_candidates_take_the_same(env):
     assert "drawn once, the same for every candidate" in preview.text and "Exam and practice" in preview.text
     await lead.press(preview, "Exam only: off")
     await _wait_edit(env, preview, "Exam only (no practice)")
-    assert not await env.db.scalar("SELECT COUNT(*) FROM papers WHERE blueprint IS NOT NULL")  # nothing yet
+    assert [p for p in await list_papers(env.db, composed=True) if p.blueprint is not None] == []  # nothing yet
     await lead.press(preview, "✅ Create")
     await _wait_edit(env, preview, "is ready")
     paper = next(p for p in await list_papers(env.db, composed=True) if p.title == "Week 3 check")
     assert paper.settings.time_limit_min == 30 and paper.settings.exam_only and not paper.per_candidate
     assert [q.topic for q in paper.questions() if q.kind == Kind.single] == ["alpha"] * 3
     assert paper.max_score == 8
-    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action='paper_compose' AND actor_id=?",
-                               (LEAD,)) == 1
+    assert len(await audit.recent(env.db, action="paper_compose", actor=LEAD)) == 1
 
     ann_questions = await take(env, ann, "Week 3 check")
     bob_questions = await take(env, bob, "Week 3 check")
     assert sorted(ann_questions) == sorted(bob_questions) == sorted(q.id for q in paper.questions())
-    scores = [tuple(r) for r in await env.db.fetchall(
-        "SELECT user_id, score, max_score FROM attempts WHERE paper_id=? ORDER BY user_id", (paper.id,))]
+    scores = sorted((a.user_id, a.score, a.max_score) for a in await attempts.attempts_of(env.db)
+                    if a.paper_id == paper.id)
     assert scores == [(ANN, 8, 8), (BOB, 8, 8)]
 
 
@@ -115,22 +118,21 @@ async def test_newpaper_cancel_writes_nothing(env):
     await _wait_edit(env, ask, "Cancelled")
     await lead.send("Not a title any more")  # the builder is closed: the text is no title
     assert "Cancelled" not in (await lead.wait_message()).text
-    assert await env.db.scalar("SELECT COUNT(*) FROM authoring_sessions") == 0
+    assert await get_session(env.db, LEAD) is None
 
 
 async def test_per_candidate_paper_draws_anew_and_never_quarantined_or_retired(env):
-    async with env.db.write() as conn:
-        await conn.execute("UPDATE questions SET retired=1 WHERE stem='pool single 1?'")
-        await conn.execute("UPDATE question_checks SET held='key' WHERE question_id="
-                           "(SELECT id FROM questions WHERE stem='pool single 2?')")
+    by_stem = {q.stem: q.id for p in await list_papers(env.db) for q in p.questions()}
+    await set_retired(env.db, by_stem["pool single 1?"], True, lead=LEAD, chat_id=None, now=T0)
+    async with env.db.write() as conn:  # no writer holds a key by hand: import holds one whose key is in doubt
+        await conn.execute("UPDATE question_checks SET held='key' WHERE question_id=?", (by_stem["pool single 2?"],))
     with pytest.raises(bp.Shortfall, match="single: 7 wanted, 6 available"):
         await compose.preview(env.db, compose.Draft("Drill", 20, bp.parse_lines("single 7", {})))
     draft = compose.Draft("Drill", 20, bp.parse_lines("single 3", {}), per_candidate=True)
     made = await compose.compose_paper(env.db, draft, actor=LEAD, now=T0)
     draws = []
     for user in range(100, 106):
-        async with env.db.write() as conn:
-            await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (?, 'x', 0)", (user,))
+        await ensure_user(env.db, user, "x", None, 0)
         a = await attempts.start_attempt(env.db, user_id=user, chat_id=user, paper_id=made.paper_id, mode="exam",
                                          now=T0, shuffle=False)
         sheet = await attempts.load_sheet(env.db, a.id, positions="all")
