@@ -10,7 +10,9 @@ question separates strong from weak candidates poorly, below 0 it favours the we
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sqlite3
 from dataclasses import dataclass
 
 from bank.errors import NotFound
@@ -64,23 +66,58 @@ async def _responses(db: Store, paper_id: int | None) -> dict[int, list[tuple[fl
     return out
 
 
-async def item_stats(db: Store, paper_id: int | None = None) -> list[ItemStats]:
-    """Statistics of every question (of one paper), in paper, section, number order."""
+async def _questions(db: Store, paper_id: int | None) -> list[sqlite3.Row]:
     where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
-    questions = await db.fetchall(
+    return await db.fetchall(
         f"""SELECT q.id, q.number, q.retired, q.flags, p.title, s.position FROM questions q
             JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id {where}
             ORDER BY p.id, s.position, q.number""", params)
+
+
+def _item(q: sqlite3.Row, responses: int, difficulty: float | None, discrimination: float | None) -> ItemStats:
+    return ItemStats(question_id=q["id"], paper=q["title"], section=q["position"], number=q["number"],
+                     retired=bool(q["retired"]), responses=responses, difficulty=difficulty,
+                     discrimination=discrimination, flags=tuple(json.loads(q["flags"] or "[]")))
+
+
+def _figures(pairs: list[tuple[float, float]]) -> tuple[int, float | None, float | None]:
+    """(responses, difficulty, discrimination) of one question's (ability, share) pairs."""
+    facility = round(sum(s for _, s in pairs) / len(pairs), 4) if pairs else None
+    return len(pairs), facility, upper_lower_index(pairs)
+
+
+async def item_stats(db: Store, paper_id: int | None = None) -> list[ItemStats]:
+    """Statistics of every question (of one paper), in paper, section, number order."""
+    questions = await _questions(db, paper_id)
     responses = await _responses(db, paper_id)
-    out = []
-    for q in questions:
-        pairs = responses.get(q["id"], [])
-        facility = round(sum(s for _, s in pairs) / len(pairs), 4) if pairs else None
-        out.append(ItemStats(question_id=q["id"], paper=q["title"], section=q["position"],
-                             number=q["number"], retired=bool(q["retired"]), responses=len(pairs),
-                             difficulty=facility, discrimination=upper_lower_index(pairs),
-                             flags=tuple(json.loads(q["flags"] or "[]"))))
-    return out
+    return [_item(q, *_figures(responses.get(q["id"], []))) for q in questions]
+
+
+async def refresh_cache(db: Store, now: float) -> None:
+    """Compute every question's statistics and store them (item_stats_cache) for `cached_stats`.
+    Reads every answer: the figures are computed in a worker thread, off the event loop."""
+    responses = await _responses(db, None)
+    figures = await asyncio.to_thread(lambda: {qid: _figures(pairs) for qid, pairs in responses.items()})
+    async with db.write() as conn:
+        await conn.execute("DELETE FROM item_stats_cache")
+        await conn.executemany(
+            "INSERT INTO item_stats_cache (question_id, responses, difficulty, discrimination) "
+            "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM questions WHERE id = ?)",
+            [(qid, n, d, x, qid) for qid, (n, d, x) in figures.items()])
+        await conn.execute("INSERT INTO item_stats_computed (id, computed_at) VALUES (1, ?) "
+                           "ON CONFLICT (id) DO UPDATE SET computed_at = excluded.computed_at", (now,))
+
+
+async def cached_stats(db: Store, paper_id: int | None = None) -> tuple[list[ItemStats], float | None]:
+    """The statistics as `refresh_cache` last stored them, with when (None: never computed); the
+    question's status and flags are read now. Questions without a stored figure count 0 responses."""
+    questions = await _questions(db, paper_id)
+    where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
+    cached = {r[0]: (r[1], r[2], r[3]) for r in await db.fetchall(
+        f"SELECT c.question_id, c.responses, c.difficulty, c.discrimination FROM item_stats_cache c "
+        f"JOIN questions q ON q.id = c.question_id {where}", params)}
+    computed_at = await db.scalar("SELECT computed_at FROM item_stats_computed WHERE id = 1")
+    return [_item(q, *cached.get(q["id"], (0, None, None))) for q in questions], computed_at
 
 
 def needs_attention(stats: list[ItemStats], limit: int = 10) -> list[ItemStats]:

@@ -38,14 +38,27 @@ async def save_papers(db: Store, papers: list[Paper], now: float, *, same_title:
     (another slug, already stored or earlier in `papers`) has is refused: raises SameTitle and
     writes nothing, so a renamed or truncated copy of a file does not become a second paper.
     """
-    papers = await asyncio.to_thread(_with_key_terms, papers)  # jieba or its child: off the loop
+    papers = await with_key_terms(papers)
     async with db.write() as conn:
-        ids = []
-        for paper in papers:
-            if not same_title:
-                await _refuse_same_title(conn, paper)
-            ids.append(await _write_paper(conn, paper, now))
-        return ids
+        return await write_papers(conn, papers, now, same_title=same_title)
+
+
+async def with_key_terms(papers: list[Paper]) -> list[Paper]:
+    """The papers with every subjective question's key terms found (raises TermsUnavailable); do it
+    before opening the transaction that writes them with `write_papers`."""
+    return await asyncio.to_thread(_with_key_terms, papers)  # jieba or its child: off the loop
+
+
+async def write_papers(conn: aiosqlite.Connection, papers: list[Paper], now: float, *,
+                       same_title: bool = False) -> list[int]:
+    """`save_papers`'s writing, inside a transaction the caller holds (so it can commit more with
+    it, e.g. an audit row). Raises SameTitle."""
+    ids = []
+    for paper in papers:
+        if not same_title:
+            await _refuse_same_title(conn, paper)
+        ids.append(await _write_paper(conn, paper, now))
+    return ids
 
 
 async def _refuse_same_title(conn: aiosqlite.Connection, paper: Paper) -> None:
@@ -265,6 +278,11 @@ async def list_papers(db: Store, *, composed: bool = False) -> list[Paper]:
     other papers' questions: exports, lint and statistics leave them out)."""
     rows = await db.fetchall("SELECT id FROM papers WHERE ? OR blueprint IS NULL ORDER BY id", (int(composed),))
     return [await load_paper(db, r["id"]) for r in rows]
+
+
+async def paper_titles(db: Store) -> list[tuple[str, str]]:
+    """(slug, title) of every paper, in import order, without loading the papers."""
+    return [(r[0], r[1] or r[0]) for r in await db.fetchall("SELECT slug, title FROM papers ORDER BY id")]
 
 
 async def paper_count(db: Store) -> int:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib.util
 import logging
 import secrets
 from functools import partial
 from typing import Any
-from urllib.parse import urlparse
 
 from telegram import BotCommand, BotCommandScopeDefault
 from telegram.error import InvalidToken, NetworkError, TelegramError
@@ -17,9 +15,9 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Contex
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import core, daily, exam, invites, leads, outbox, scheduling
+from bot import authoring, core, daily, exam, invites, leads, outbox, scheduling, webhook
 from bot.context import Ctx, ProctorContext
-from bot.desk_bridge import start_desk, stop_desk
+from bot.desk_bridge import desk_context, start_desk, stop_desk
 from bot.feature import Feature
 from bot.logging_setup import register_secret
 from bot.ordering import PerUserUpdateProcessor
@@ -34,7 +32,7 @@ from proctor.storage.db import Database
 log = logging.getLogger(__name__)
 
 # Order matters: features register before core's catch-all handlers (garbled buttons).
-FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE)
+FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE, authoring.FEATURE)
 
 
 def build_application(settings: Settings, *, clock: Clock | None = None,
@@ -72,6 +70,13 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
 
 
 async def _post_init(settings: Settings, clock: Clock, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Open the services; in polling mode the desk gets its own server (PROCTOR_DESK_PORT)."""
+    await _open_services(settings, clock, app)
+    if settings.desk_url:
+        await start_desk(app)
+
+
+async def _open_services(settings: Settings, clock: Clock, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Open the database and with it the services, import the default bank, register commands,
     re-arm every job. Nothing handles an update or runs a job before this."""
     svc = app.bot_data[KEY] = Services(settings=settings, clock=clock, db=await open_database(settings.db))
@@ -86,8 +91,6 @@ async def _post_init(settings: Settings, clock: Clock, app: Application[Any, Any
         await feature.on_startup(app)
     await outbox.on_startup(app)
     core.warm_up_in_background()
-    if svc.settings.desk_url:
-        await start_desk(app)
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -155,11 +158,11 @@ def _without_token(settings: Settings, text: str) -> str:
 
 
 def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
-    """Run until interrupted: long polling, or a webhook with a secret token."""
-    if webhook_url and importlib.util.find_spec("tornado") is None:
-        raise StartupFailed("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
+    """Run until interrupted: long polling, or a webhook with a secret token (on our aiohttp server,
+    which serves the desk too: bot.webhook)."""
     segment_in_child()  # this long-lived process never holds jieba's dictionary
-    app = build_application(settings)
+    clock = SystemClock()
+    app = build_application(settings, clock=clock)
     # one event loop for the check and the run: run_polling/run_webhook take the current loop
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
@@ -173,10 +176,8 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     if webhook_url:
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
         register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
-        # PTB serves only url_path (default "/"), whatever webhook_url it registers: serve the URL's path.
-        app.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
-                        url_path=urlparse(webhook_url).path, webhook_url=webhook_url, secret_token=secret,
-                        drop_pending_updates=False)
+        webhook.run(app, loop, listen=settings.webhook_listen, port=settings.webhook_port, url=webhook_url,
+                    secret=secret, prepare=partial(_open_services, settings, clock), desk=desk_context if settings.desk_url else None)
     else:
         app.run_polling(drop_pending_updates=False)
     return 0

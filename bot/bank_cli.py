@@ -18,6 +18,7 @@ from bank.paper_settings import BadSetting, update_settings
 from bank.paper_store import get_question, list_papers
 from bank.question_checks import confirm_key
 from bank.stats import paper_stats, render_stats
+from bot.authoring import cli as authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.invite_cli import add_invite_commands, invite_commands
 from proctor import outbox
@@ -36,6 +37,7 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("--as-new", action="store_true", help="import a paper even if another paper has its title")
     bank = subparsers.add_parser("bank", help="inspect the question bank")
     sub = bank.add_subparsers(dest="bank_command", required=True)
+    authoring_cli.add_arguments(imp, sub)
     sub.add_parser("stats", help="per paper and kind: askable and flagged questions")
     show = sub.add_parser("show", help="one question")
     show.add_argument("id", type=int, metavar="ID")
@@ -71,7 +73,7 @@ def run_bank_command(args: argparse.Namespace) -> int:
     """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
         "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
-        "set": _set, "status": _status, "confirm": _confirm, **edit_commands(),
+        "set": _set, "status": _status, "confirm": _confirm, "add": authoring_cli.add, **edit_commands(),
     }
     if args.command == "invite":
         commands = invite_commands()
@@ -108,6 +110,8 @@ async def _with_db(command, args, *, bundled: bool = False) -> int:
 
 
 async def _import(db: Database, args) -> int:
+    if args.dry_run:
+        return await authoring_cli.dry_run(db, args)
     papers = await import_files(db, args.paths, time.time(), as_new=args.as_new, parse=parse_any)
     for s in paper_stats(papers):
         t = s.total

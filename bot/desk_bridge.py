@@ -48,6 +48,9 @@ class TelegramBridge:
     def notify_reviewed(self, outcome: Outcome) -> None:
         outbox.kick(self.app)  # set_final queued the candidate's notice in its own transaction
 
+    def deliver_notices(self) -> None:
+        outbox.kick(self.app)  # a key fix queued its notices in its own transaction
+
 
 def desk_context(app: Application) -> DeskContext:
     svc = services(app)

@@ -25,6 +25,8 @@ class Bridge(Protocol):
 
     def notify_reviewed(self, outcome: Outcome) -> None: ...
 
+    def deliver_notices(self) -> None: ...
+
 
 class Refused(Exception):
     """The user may not see or act for that team (or is no lead at all)."""

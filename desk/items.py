@@ -1,67 +1,122 @@
 """Items: difficulty and discrimination per question with the import lint's flags, sortable;
-retire / restore, a paper's exam-only switch and open disputes (uphold / dismiss) for configured
-admins, audited by the same domain functions as /bankstats' buttons and /examonly. The bank is
-shared: group administrators only look."""
+the questions held out of use (quarantine) with "confirm key"; retire / restore, a paper's exam-only
+switch, open disputes (uphold / dismiss) and an upheld dispute's key fix (with the regrade) for
+configured admins, audited by the same domain functions as /bankstats' buttons, /examonly and
+/keyfix. The bank is shared: group administrators only look."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from aiohttp import web
 
 from bank.errors import NotFound
-from bank.item_stats import find_paper, is_exam_only, item_stats, set_retired
+from bank.item_stats import cached_stats, find_paper, is_exam_only, refresh_cache, set_retired
 from bank.paper_settings import is_invite_only, set_exam_only, write_settings
-from desk.web import PREFIX, Lead, csv_response, ctx, form_text, lead_page, render
+from bank.question_checks import HELD_DUPLICATE, confirm_key, held_questions
+from desk.web import PREFIX, DeskContext, Lead, csv_response, ctx, form_text, lead_page, render
 from proctor.teams import disputes as dsp
+from proctor.teams import key_fix as kf
+
+log = logging.getLogger(__name__)
+STATS_MAX_AGE = 600.0  # seconds: older statistics are refreshed in the background
 
 
-async def _stats(request: web.Request):
-    """(paper key, paper id or None, the statistics)."""
-    db = ctx(request).db
-    paper = request.query.get("paper") or ""
+async def _stats(request: web.Request, paper: str):
+    """(paper key, paper id or None, the statistics, when they were computed). They are read from
+    the cache (bank.item_stats.cached_stats): computed on the first visit, then refreshed in the
+    background when older than STATS_MAX_AGE, so a page never waits for a million answers."""
+    c = ctx(request)
     paper_id = None
     if paper:
         try:
-            paper_id, _, _ = await find_paper(db, paper)
+            paper_id, _, _ = await find_paper(c.db, paper)
         except NotFound:
             raise web.HTTPNotFound(text="no such paper") from None
-    return paper, paper_id, await item_stats(db, paper_id)
+    stats, computed_at = await cached_stats(c.db, paper_id)
+    if computed_at is None:
+        await _refresh(c)
+        stats, computed_at = await cached_stats(c.db, paper_id)
+    elif c.now() - computed_at > STATS_MAX_AGE:
+        _refresh(c)  # in the background: this page shows the figures it has
+    return paper, paper_id, stats, computed_at
+
+
+def _refresh(c: DeskContext) -> asyncio.Task:
+    """The statistics' refresh: one at a time."""
+    if c.stats_refresh is None or c.stats_refresh.done():
+        c.stats_refresh = asyncio.get_running_loop().create_task(_refresh_now(c))
+    return c.stats_refresh
+
+
+async def _refresh_now(c: DeskContext) -> None:
+    try:
+        await refresh_cache(c.db, c.now())
+    except Exception:
+        log.exception("the question statistics could not be refreshed")
 
 
 @lead_page
 async def items_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/items?paper=: every question's statistics, and the open disputes."""
-    scope, _ = lead.access.scope(request.query.get("team"))  # a lead of some team; refused otherwise
-    paper, paper_id, stats = await _stats(request)
+    notice = lead.t(request.query["done"]) if request.query.get("done") in _NOTICES else ""
+    return await _show(request, lead, request.query.get("team"), request.query.get("paper") or "", notice)
+
+
+async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: str, notice: str,
+                status: int = 200) -> web.StreamResponse:
+    scope, _ = lead.access.scope(team)  # a lead of some team; refused otherwise
+    paper, paper_id, stats, computed_at = await _stats(request, paper_key)
     db = ctx(request).db
     disputes = await dsp.open_disputes(db, scope, limit=100)  # raised by that team's roster
-    notice = lead.t(request.query["done"]) if request.query.get("done") in _NOTICES else ""
+    to_fix = [(d, await kf.current_key(db, d.question_id)) for d in await dsp.awaiting_key_fix(db, scope)]
+    held = {h.question_id: h for h in await held_questions(db)}
     exam_only = None if paper_id is None else await is_exam_only(db, paper_id)
     invite_only = paper_id is not None and await is_invite_only(db, paper_id)
     return render(request, lead, "items.html", {"paper": paper, "paper_id": paper_id, "exam_only": exam_only,
                                                  "invite_only": invite_only,
-                                                 "stats": stats, "disputes": disputes,
-                                                 "can_curate": lead.access.admin, "notice": notice})
+                                                 "stats": stats, "disputes": disputes, "to_fix": to_fix,
+                                                 "held": held, "duplicate": HELD_DUPLICATE,
+                                                 "can_curate": lead.access.admin, "notice": notice,
+                                                 "computed_at": datetime.fromtimestamp(computed_at, UTC)
+                                                 .strftime("%Y-%m-%d %H:%M")},
+                  status=status)
 
 
 @lead_page
 async def items_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     lead.access.scope(request.query.get("team"))
-    _, _, stats = await _stats(request)
+    _, _, stats, _ = await _stats(request, request.query.get("paper") or "")
+    held = {h.question_id: h for h in await held_questions(ctx(request).db)}
     return csv_response("items.csv", ["question_id", "paper", "section", "number", "responses", "difficulty",
-                                      "discrimination", "flags", "retired"],
+                                      "discrimination", "flags", "retired", "held"],
                         [[s.question_id, s.paper, s.section, s.number, s.responses, s.difficulty,
-                          s.discrimination, " ".join(s.flags), int(s.retired)] for s in stats])
+                          s.discrimination, " ".join(s.flags), int(s.retired),
+                          held[s.question_id].reason if s.question_id in held else ""] for s in stats])
+
+
+@lead_page
+async def disputes_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
+    """GET /desk/disputes.csv: the open disputes (and the upheld ones awaiting a key fix)."""
+    scope, _ = lead.access.scope(request.query.get("team"))
+    db = ctx(request).db
+    rows = [*await dsp.open_disputes(db, scope, limit=1000), *await dsp.awaiting_key_fix(db, scope, limit=1000)]
+    return csv_response("disputes.csv", ["dispute", "question_id", "paper", "section", "number", "status", "reason"],
+                        [[d.id, d.question_id, d.paper, d.section, d.number, d.status, d.reason] for d in rows])
 
 
 _NOTICES = ("d_it_retired", "d_it_restored", "d_it_upheld", "d_it_dismissed", "d_it_exam_only_on",
-            "d_it_exam_only_off", "d_it_invite_only_on", "d_it_invite_only_off")
+            "d_it_exam_only_off", "d_it_invite_only_on", "d_it_invite_only_off", "d_it_key_confirmed",
+            "d_it_key_not_held", "d_it_key_fixed")
 
 
 @lead_page
 async def curate(request: web.Request, lead: Lead) -> web.StreamResponse:
-    """POST /desk/items: retire, restore, uphold, dismiss, exam-only and invite-only on / off (configured admins only)."""
+    """POST /desk/items: retire, restore, confirm a key, uphold, dismiss, fix a key, exam-only and
+    invite-only on / off (configured admins only)."""
     if not lead.access.admin:
         return render(request, lead, "refused.html", {"message": lead.t("d_bank_admin_only")}, status=403)
     form = await request.post()
@@ -70,15 +125,28 @@ async def curate(request: web.Request, lead: Lead) -> web.StreamResponse:
         target = int(form_text(form, "target") or "")
     except ValueError:
         raise web.HTTPBadRequest(text="target: an id") from None
+    paper = str(form.get("paper") or "")
+    back = {"paper": paper} if paper else {}
     try:
         if action in ("retire", "restore"):
             await set_retired(c.db, target, action == "retire", lead=lead.session.user_id, chat_id=None,
                               now=c.now())
             done = "d_it_retired" if action == "retire" else "d_it_restored"
-        elif action in ("uphold", "dismiss"):
+        elif action == "confirm_key":  # /bankstats' confirm button and `proctor bank confirm`
+            confirmed = await confirm_key(c.db, target, actor=lead.session.user_id, now=c.now())
+            done = "d_it_key_confirmed" if confirmed else "d_it_key_not_held"
+        elif action in ("uphold", "dismiss"):  # upholding leads to the key fix, as in the chat
             await dsp.resolve(c.db, target, upheld=action == "uphold", lead=lead.session.user_id, chat_id=None,
                               now=c.now())
             done = "d_it_upheld" if action == "uphold" else "d_it_dismissed"
+        elif action == "key_fix":  # /keyfix: the new key (or an accepted alternative), regraded unless kept
+            text = str(form.get("key", "")).strip()
+            alternative = form.get("kind") == "alternative"
+            await kf.fix_key(c.db, target, actor=lead.session.user_id, now=c.now(), chat_id=None,
+                             key=None if alternative else text, alternative=text if alternative else None,
+                             regrade=form.get("keep") != "1")
+            c.bridge.deliver_notices()  # the notices were queued with the fix
+            done = "d_it_key_fixed"
         elif action in ("exam_only_on", "exam_only_off"):
             on = action == "exam_only_on"
             await set_exam_only(c.db, target, on, lead=lead.session.user_id, chat_id=None, now=c.now())
@@ -88,8 +156,12 @@ async def curate(request: web.Request, lead: Lead) -> web.StreamResponse:
             await write_settings(c.db, target, actor=lead.session.user_id, chat_id=None, now=c.now(), invite_only=on)
             done = "d_it_invite_only_on" if on else "d_it_invite_only_off"
         else:
-            raise web.HTTPBadRequest(text="action: retire, restore, uphold, dismiss, exam_only_on|off or invite_only_on|off")
+            raise web.HTTPBadRequest(text="action: retire, restore, confirm_key, uphold, dismiss, key_fix, "
+                                           "exam_only_on|off or invite_only_on|off")
+    except dsp.OwnDispute:
+        return await _show(request, lead, None, paper, lead.t("d_it_own_dispute"), status=403)
+    except kf.BadKey as e:
+        return await _show(request, lead, None, paper, lead.t("d_it_bad_key", why=str(e)), status=400)
     except NotFound:
         raise web.HTTPNotFound(text="no such question, paper or open dispute") from None
-    paper = form.get("paper") or ""
-    raise web.HTTPSeeOther(f"{PREFIX}/items?" + urlencode({"done": done, **({"paper": paper} if paper else {})}))
+    raise web.HTTPSeeOther(f"{PREFIX}/items?" + urlencode({"done": done, **back}))

@@ -7,7 +7,7 @@ from aiohttp import web
 
 from bank.errors import NotFound
 from bank.item_stats import find_paper
-from bank.paper_store import list_papers
+from bank.paper_store import paper_titles
 from desk import svg
 from desk.web import Lead, csv_response, ctx, lead_page, render
 from proctor.chats import chat_zone
@@ -17,11 +17,12 @@ from proctor.teams.mastery import daily_trend, topic_mastery
 from proctor.teams.reports import team_members
 
 DEFAULT_PERIOD = "week"
-EVERYONE = 1 << 40  # the desk lists the whole team, not the chat's top ten
+EVERYONE = 1 << 40  # the CSV and "show everyone" list the whole team
+SHOWN = 100  # rows on the page by default (a phone screen; streaks are computed for these only)
 
 
-async def _daily(request: web.Request, lead: Lead):
-    """(team, period, board) for the request's team and period."""
+async def _daily(request: web.Request, lead: Lead, top: int = EVERYONE):
+    """(team, period, board) for the request's team and period, its first `top` rows."""
     _, team = lead.access.scope(request.query.get("team"), allow_all=False)
     if team is None:  # allow_all=False: scope names a team or refuses
         raise web.HTTPBadRequest(text="team: which one")
@@ -30,7 +31,7 @@ async def _daily(request: web.Request, lead: Lead):
         raise web.HTTPBadRequest(text="period: today, week, month or all")
     c = ctx(request)
     tz = await chat_zone(c.db, team.chat_id, c.default_zone)
-    board = await lb.board(c.db, team.chat_id, lb.period_bounds(period, c.now(), tz), top=EVERYONE)
+    board = await lb.board(c.db, team.chat_id, lb.period_bounds(period, c.now(), tz), top=top)
     return team, period, board
 
 
@@ -49,42 +50,50 @@ async def _paper(request: web.Request, lead: Lead, key: str):
 async def _idle_this_week(request: web.Request, chat_id: int, board: lb.Board) -> list[tuple[int, str]]:
     """The team's members with no daily-quiz answer this week."""
     c = ctx(request)
-    if board.period.name != "week":
+    if board.period.name == "week" and len(board.top) == board.ranked:
+        active = {r.user_id for r in board.top}
+    else:  # who scored this week, without their streaks
         tz = await chat_zone(c.db, chat_id, c.default_zone)
-        board = await lb.board(c.db, chat_id, lb.period_bounds("week", c.now(), tz), top=EVERYONE)
-    active = {r.user_id for r in board.top}
+        active = {r.user_id for r in await lb.full_ranking(c.db, chat_id, lb.period_bounds("week", c.now(), tz))}
     return [(uid, name) for uid, name in await team_members(c.db, chat_id) if uid not in active]
 
 
 @lead_page
 async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/team?team=&period= or &paper=."""
-    papers = [(p.slug, p.title or p.slug) for p in await list_papers(ctx(request).db)]
+    papers = await paper_titles(ctx(request).db)
     if not lead.access.teams:  # a configured admin before the bot has met any team group
         return render(request, lead, "refused.html", {"message": lead.t("d_no_teams")})
     if key := request.query.get("paper"):
         team, title, rows = await _paper(request, lead, key)
         return render(request, lead, "team_paper.html", {"team": team, "paper": key, "title": title,
                                                           "rows": rows, "papers": papers})
-    team, period, board = await _daily(request, lead)
+    everyone = request.query.get("rows") == "all"
+    team, period, board = await _daily(request, lead, EVERYONE if everyone else SHOWN)
     db = ctx(request).db
     chart = await chart_data(db, team.chat_id, board.period, team.title)
     trend = await daily_trend(db, team.chat_id, board.period)
+    mastery = await topic_mastery(db, team.chat_id, board.period)
+    scored = {uid for uid, _ in mastery.cells}  # the heatmap: members with answers in the period
+    heat_rows = [(uid, name) for uid, name in await team_members(db, team.chat_id) if uid in scored]
+    heat_rows = heat_rows if everyone else heat_rows[:SHOWN]
     return render(request, lead, "team.html", {"team": team, "period": period, "board": board,
                                                 "periods": lb.PERIODS, "papers": papers,
+                                                "more": board.ranked - len(board.top),
                                                 "days_chart": svg.points_per_day(chart.days, lead.t("d_chart_days")),
                                                 "papers_chart": svg.share_bars(chart.papers, lead.t("d_chart_papers")),
-                                                "sparks": {uid: svg.sparkline(days, lead.t("d_col_trend"))
-                                                           for uid, days in trend.items()},
-                                                "mastery": await topic_mastery(db, team.chat_id, board.period),
-                                                "members": await team_members(db, team.chat_id),
+                                                "sparks": {r.user_id: svg.sparkline(trend[r.user_id], lead.t("d_col_trend"))
+                                                           for r in board.top if r.user_id in trend},
+                                                "mastery": mastery,
+                                                "members": heat_rows,
                                                 "heat": svg.heat_class,
                                                 "idle": await _idle_this_week(request, team.chat_id, board)})
 
 
 @lead_page
 async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
-    """GET /desk/team.csv: the table on the team page, as CSV."""
+    """GET /desk/team.csv: a table on the team page, as CSV: the leaderboard (default), the paper's
+    board (paper=), the topic mastery (table=mastery) or who has not practised (table=idle)."""
     if key := request.query.get("paper"):
         _, _, rows = await _paper(request, lead, key)
         return csv_response(f"paper-{key}.csv", ["rank", "user_id", "name", "score", "max_score", "seconds",
@@ -92,7 +101,19 @@ async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
                             [[r.rank, r.user_id, r.name, r.score, r.max_score, round(r.seconds), int(r.provisional)]
                              for r in rows])
     team, period, board = await _daily(request, lead)
-    return csv_response(f"leaderboard-{abs(team.chat_id)}-{period}.csv",
+    table, db, name = request.query.get("table", "board"), ctx(request).db, f"{abs(team.chat_id)}-{period}"
+    if table == "mastery":
+        mastery = await topic_mastery(db, team.chat_id, board.period)
+        return csv_response(f"mastery-{name}.csv", ["user_id", "name", *mastery.topics],
+                            [[uid, who, *("" if (uid, t) not in mastery.cells else f"{mastery.cells[uid, t][0]:.3f}"
+                                          for t in mastery.topics)]
+                             for uid, who in await team_members(db, team.chat_id)])
+    if table == "idle":
+        return csv_response(f"idle-{abs(team.chat_id)}.csv", ["user_id", "name"],
+                            [list(r) for r in await _idle_this_week(request, team.chat_id, board)])
+    if table != "board":
+        raise web.HTTPBadRequest(text="table: board, mastery or idle")
+    return csv_response(f"leaderboard-{name}.csv",
                         ["rank", "user_id", "name", "points", "max_points", "answers", "correct", "accuracy",
                          "streak"],
                         [[r.rank, r.user_id, r.name, r.points, r.max_points, r.answers, r.correct,

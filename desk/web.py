@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import functools
 import io
@@ -49,6 +50,7 @@ class DeskContext:
     default_zone: str = "UTC"
     https: bool = False  # the public URL is https: cookies are Secure
     sessions: Sessions = field(default_factory=Sessions)
+    stats_refresh: asyncio.Task | None = None  # the Items page's background statistics refresh
 
     def now(self) -> float:
         return self.clock.now()

@@ -42,7 +42,7 @@ class BotEnv:
     def settings(self) -> Settings:
         return Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_DB=self.db_path, PROCTOR_BOT_API_URL=self.api.base_url,
                         PROCTOR_ADMINS=",".join(map(str, self.admins)), PROCTOR_SHUFFLE_OPTIONS=self.shuffle,
-                        PROCTOR_TIMEZONE=self.timezone)
+                        PROCTOR_TIMEZONE=self.timezone, PROCTOR_BOT_API_FILE_URL=self.api.base_file_url)
 
     async def seed(self, *papers: Paper) -> list[int]:
         """Save papers before the bot starts (the bundled bank is then not imported)."""

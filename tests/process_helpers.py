@@ -158,6 +158,23 @@ def db_rows(path: Path, sql: str, *params) -> list[sqlite3.Row]:
         con.close()
 
 
+async def wait_update_done(path: Path, api, update_id: int | None = None, *, timeout: float = 10.0) -> None:
+    """Waits until the child has marked `update_id` (default: the update queued last) done in its
+    database. A reply shows in the chat before that (proctor.storage.updates: claimed before the
+    handler, done after it returns), so a kill right after a visible reply may land in between."""
+    from proctor.storage import updates
+    from proctor.storage.db import Database
+
+    update_id = api.state.updates.last_pushed if update_id is None else update_id
+    db = await Database.open(path, migrate=False)  # the child's file, shared (WAL)
+    try:
+        async with asyncio.timeout(timeout):
+            while not await updates.is_done(db, api.state.bot.id, update_id):
+                await asyncio.sleep(0.02)  # polls the child's state; nothing to be woken by
+    finally:
+        await db.close()
+
+
 STARTUP = 20.0  # seconds a cold child may take to import, migrate and load the bundled bank
 
 

@@ -7,7 +7,7 @@ import re
 import time
 
 from tests.harness import attempt_message
-from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows
+from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows, wait_update_done
 
 LINK = re.compile(r"https://t\.me/proctor_bot\?start=(inv_[A-Za-z0-9_-]{22})")
 
@@ -39,6 +39,7 @@ async def test_sigkill_mid_invited_attempt_keeps_its_deadline_with_extra_time(tm
         await cid.press(welcome, "▶️ Start")
         await api.wait_for(lambda: attempt_message(cid.chat()), what="attempt message")
         await api.wait_idle(timeout=10)
+        await wait_update_done(db, api)  # the Start press is done, not only shown: the kill lands after it
         [a] = db_rows(db, "SELECT a.id, a.started_at, a.deadline, p.time_limit_min FROM attempts a "
                           "JOIN papers p ON p.id = a.paper_id WHERE a.status = 'running'")
         assert a["deadline"] == a["started_at"] + (a["time_limit_min"] + 15) * 60

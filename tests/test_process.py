@@ -18,7 +18,16 @@ import pytest
 
 from sandbox.fakeapi import ApiError, FakeBotApi
 from tests.harness import attempt_message
-from tests.process_helpers import SECRET, STARTUP, TOKEN, ProctorProcess, child_env, db_rows, free_port
+from tests.process_helpers import (
+    SECRET,
+    STARTUP,
+    TOKEN,
+    ProctorProcess,
+    child_env,
+    db_rows,
+    free_port,
+    wait_update_done,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 FIRST_PAPER = "大模型梯度累积工程师招聘笔试考试试卷和答案"  # the first bundled paper; it opens with fill-ins
@@ -71,6 +80,8 @@ async def test_sigkill_mid_exam_resumes_with_answers_and_deadline_kept(tmp_path,
         api.fail("getUpdates", ApiError.server_error(500), times=10_000)
         await _type_answer(api, ann, "显存", next_q=3)
         assert len(api.state.updates) == 1, "the second answer's update should be fetched but unconfirmed"
+        # the screen moves before the bot marks the update done: kill only once it is done
+        await wait_update_done(db, api)
 
         assert await first.kill() == -9
         api.state.faults.clear()

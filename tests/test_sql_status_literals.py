@@ -16,6 +16,7 @@ import re
 from enum import StrEnum
 from pathlib import Path
 
+from bank.authoring.upload import UploadStatus
 from bank.grading.result import Verdict
 from bank.models import GradingMethod, Kind, MultiPolicy
 from proctor.daily.states import DeliveryStatus, stored
@@ -29,7 +30,8 @@ from proctor.teams.roster import MEMBER, PENDING
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bank", "proctor", "bot", "desk", "sandbox")
 ENUMS: tuple[type[StrEnum], ...] = (AttemptStatus, AttemptMode, DeliveryStatus, InviteStatus, Delivery,
-                                    DisputeStatus, UpdateState, Kind, GradingMethod, MultiPolicy, Verdict)
+                                    DisputeStatus, UpdateState, Kind, GradingMethod, MultiPolicy, Verdict,
+                                    UploadStatus)
 # what the database stores: a delivery's keys_pending is stored as 'closed' (proctor/daily/states.py)
 STORED = ({stored(s) for s in DeliveryStatus}
           | {m.value for e in ENUMS if e is not DeliveryStatus for m in e} | {MEMBER, PENDING})

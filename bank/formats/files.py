@@ -19,6 +19,7 @@ from bank.formats.moodle_xml_export import to_moodle_xml
 from bank.formats.sheet import parse_csv, parse_xlsx
 from bank.formats.sheet_export import rows, template_rows, to_csv, to_xlsx
 from bank.importer import parse_file as parse_seed_or_json
+from bank.importer import parse_text
 from bank.importer.headers import find_headers
 from bank.importer.json_format import dumps, export_papers
 from bank.models import UNASKABLE, Paper
@@ -71,6 +72,24 @@ def parse_any(path: Path | str) -> list[Paper]:
     kind = detect(path, data)
     if kind == "seed":
         return parse_seed_or_json(path)
+    return _parse_known(kind, data, path)
+
+
+def parse_bytes(data: bytes, name: str) -> list[Paper]:
+    """Papers from the bytes of a file called `name` (an upload): parse_any without the disk.
+
+    Raises ImportFailed naming the file and place.
+    """
+    path = Path(name)
+    kind = detect(path, data)
+    if kind != "seed":
+        return _parse_known(kind, data, path)
+    if b"\x00" in data[:8192]:
+        raise ImportFailed(name, "byte 1", "a binary file, not a text paper or a JSON export")
+    return parse_text(_decode(path, data), file=path.name, stem=path.stem)
+
+
+def _parse_known(kind: str, data: bytes, path: Path) -> list[Paper]:
     file = path.name
     parsed: Parsed
     if kind == "xlsx":
@@ -141,4 +160,4 @@ def template(fmt: str) -> str | bytes:
     return to_xlsx(template_rows()) if fmt == "xlsx" else to_csv(template_rows())
 
 
-__all__ = ["EXPORT_FORMATS", "detect", "export", "parse_any", "template"]
+__all__ = ["EXPORT_FORMATS", "detect", "export", "parse_any", "parse_bytes", "template"]

@@ -139,9 +139,9 @@ def _split(body: str, marks: str, *, lenient: bool = False) -> list[tuple[str, s
     return [(parts[i], parts[i + 1]) for i in range(1, len(parts), 2)]
 
 
-def _weight_and_feedback(s: str, fmt: str) -> tuple[float | None, str, str]:
+def _weight_and_feedback(s: str, fmt: str, *, weighted: bool = True) -> tuple[float | None, str, str]:
     weight = None
-    m = _WEIGHT.match(s)
+    m = _WEIGHT.match(s) if weighted else None
     if m:
         weight = float(m.group(1)) / 100
         s = s[m.end():]
@@ -170,7 +170,8 @@ def _answers(body: str, *, stem: str, fmt: str, file: str, line: int, out: Parse
 def _choice(body: str, stem: str, fmt: str, out: Parsed, place: str) -> Question | None:
     options, weights, feedback = [], [], []
     for mark, s in _split(body, "=~"):
-        w, text, fb = _weight_and_feedback(s, fmt)
+        # after "=" Moodle reads no weight: the answer is right and "%50%x" is its text
+        w, text, fb = _weight_and_feedback(s, fmt, weighted=mark == "~")
         options.append(text)
         weights.append(w if w is not None else (1.0 if mark == "=" else 0.0))
         feedback.append(fb)

@@ -18,7 +18,16 @@ def _pct(w: float) -> str:
     return f"{w * 100:.5f}".rstrip("0").rstrip(".")
 
 
-def _answer(text: str, mark: str, weight: float | None, feedback: str) -> str:
+def _answer(text: str, mark: str, weight: float | None, feedback: str, *,
+            implied: float | None = None) -> str:
+    """One answer: `mark`, an optional `%n%` weight, the text and `#feedback`. GIFT has no escape
+    for `%`, and Moodle reads a leading `%n%` after `~` (and after `=` in short and numerical
+    answers) as a weight. So a text starting with `%` gets its `implied` weight written out: Moodle's
+    answerweightparser takes the first `%...%` pair as the weight and keeps the rest verbatim, and
+    so does gift.py. (After `=` in a choice question Moodle reads no weight at all: pass no
+    `implied` there.)"""
+    if weight is None and implied is not None and text.lstrip().startswith("%"):
+        weight = implied
     out = mark + (f"%{_pct(weight)}%" if weight is not None else "") + escape(text)
     return out + (f"#{escape(feedback)}" if feedback else "")
 
@@ -37,7 +46,7 @@ def _block(q: Question) -> str | None:
             if q.kind is Kind.single and w >= 1.0:
                 parts.append(_answer(option, "=", None, _feedback(q, i)))
             else:
-                parts.append(_answer(option, "~", w if w else None, _feedback(q, i)))
+                parts.append(_answer(option, "~", w if w else None, _feedback(q, i), implied=0.0))
         return " ".join(parts)
     if q.kind is Kind.truefalse:
         right, wrong = (_feedback(q, 0), _feedback(q, 1)) if q.answer else (_feedback(q, 1), _feedback(q, 0))
@@ -49,7 +58,8 @@ def _block(q: Question) -> str | None:
         if not isinstance(q.answer, list) or len(q.answer) != 1:
             return None
         weights = effective_weights(q)
-        return " ".join(_answer(form, "=", weights[i] if weights[i] != 1.0 else None, _feedback(q, i))
+        return " ".join(_answer(form, "=", weights[i] if weights[i] != 1.0 else None, _feedback(q, i),
+                                implied=1.0)
                         for i, form in enumerate(rows[0]))
     if q.kind is Kind.numerical:
         weights = effective_weights(q)

@@ -188,6 +188,11 @@ def _guess_kind(options: list[str], key: str) -> Kind:
     return Kind.fill
 
 
+def parse_key(q: Question, key: str) -> Answer:
+    """The key of `q` as a 答案 cell writes it (see the module docstring). Raises ValueError."""
+    return _key(q, key)
+
+
 def _key(q: Question, key: str) -> Answer:
     key = key.strip()
     if q.kind in CHOICE:

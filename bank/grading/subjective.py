@@ -20,6 +20,14 @@ def provisional_score(coverage: float, points: float) -> float:
     return min(points, math.floor(raw * 2 + 1e-9) / 2)
 
 
+def term_coverage(terms: Sequence[str], response: str) -> tuple[list[str], list[str]]:
+    """(found, missing): which of the stored key terms `response` covers, as the provisional score
+    counts them (folded, spaces and punctuation removed)."""
+    flat_typed = flat(response)
+    found = [t for t in terms if t in flat_typed]
+    return found, [t for t in terms if t not in flat_typed]
+
+
 def grade_subjective(question: Question, response: object) -> Grade:
     """Provisional grade; always needs_review, except that an empty answer is simply wrong.
 
@@ -40,7 +48,7 @@ def grade_subjective(question: Question, response: object) -> Grade:
     if not terms:
         return Grade(score=0.0, max_score=question.points, verdict=Verdict.needs_review,
                      expected=reference, detail="no reference answer to compare with")
-    covered = sum(1 for t in terms if t in flat_typed)
+    covered = len(term_coverage(terms, typed)[0])
     score = provisional_score(covered / len(terms), question.points)
     return Grade(score=score, max_score=question.points, verdict=Verdict.needs_review,
                  expected=reference, detail=f"provisional: {covered}/{len(terms)} key terms")

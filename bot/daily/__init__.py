@@ -17,9 +17,9 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("daily", handlers.daily))
     app.add_handler(CallbackQueryHandler(answering.button, pattern=r"^d:"))
     text = filters.TEXT & ~filters.COMMAND
-    # group 2: the exam's handlers (group 1) see private text first; ours only answers daily questions
-    app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.REPLY & text, answering.group_reply), group=2)
-    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & text, answering.private_text), group=2)
+    # group 3: the exam's handlers (group 2) see private text first; ours only answers daily questions
+    app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.REPLY & text, answering.group_reply), group=3)
+    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & text, answering.private_text), group=3)
     jobs.register(app)
 
 

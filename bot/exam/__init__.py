@@ -28,7 +28,7 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("mystats", commands.mystats))
     app.add_handler(CallbackQueryHandler(buttons.button, pattern=r"^x:"))
     private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
-    app.add_handler(MessageHandler(private_text, typed.typed_answer), group=1)
+    app.add_handler(MessageHandler(private_text, typed.typed_answer), group=2)
     outbox.add_sender(app, RESULT, screen.send_result)
     jobs.register(app)
 

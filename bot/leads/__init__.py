@@ -60,8 +60,8 @@ def register(app: Application) -> None:
     outbox.add_sender(app, key_fix.NOTICE, keyfix_cmd.send_notice)
     app.add_handler(CommandHandler("editq", editq_cmd.editq))
     app.add_handler(CommandHandler("newpaper", newpaper_cmd.newpaper))
-    app.add_handler(CallbackQueryHandler(authoring.on_button, pattern=r"^a:"), group=0)
-    # before the exam's typed answers (group 1): the text an open /editq or /newpaper asked for
+    app.add_handler(CallbackQueryHandler(authoring.on_button, pattern=r"^a:[en]"), group=0)
+    # before /newquestion's drafts (group 1) and the exam's typed answers (group 2): the text an open /editq or /newpaper asked for
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
                                    authoring.on_text), group=0)
 

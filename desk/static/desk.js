@@ -12,6 +12,27 @@
     return new URLSearchParams(window.location.hash.slice(1));
   }
 
+  function paint(theme) {
+    if (!theme) return;
+    Object.keys(THEME_KEYS).forEach(function (key) {
+      var value = theme[key];
+      if (typeof value === "string" && /^#[0-9a-fA-F]{3,8}$/.test(value)) {
+        document.documentElement.style.setProperty(THEME_KEYS[key], value);
+      }
+    });
+    var bg = theme.bg_color;
+    if (typeof bg === "string" && /^#[0-9a-fA-F]{6}$/.test(bg)) {  // dark or light, for form controls
+      var n = parseInt(bg.slice(1), 16);
+      var light = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255) > 128;
+      document.documentElement.style.setProperty("color-scheme", light ? "light" : "dark");
+      document.documentElement.dataset.scheme = light ? "light" : "dark";
+    }
+  }
+
+  function keep(theme) {
+    try { sessionStorage.setItem("desk-theme", JSON.stringify(theme)); } catch (e) { /* private mode */ }
+  }
+
   // Telegram hands the page its theme in the URL fragment (tgWebAppThemeParams) and, when its
   // script is loaded, in Telegram.WebApp.themeParams; keep it for the session's other pages.
   function applyTheme() {
@@ -23,17 +44,55 @@
       try { theme = JSON.parse(hashParams().get("tgWebAppThemeParams")); } catch (e) { theme = null; }
     }
     if (theme) {
-      try { sessionStorage.setItem("desk-theme", JSON.stringify(theme)); } catch (e) { /* private mode */ }
+      keep(theme);
     } else {
       try { theme = JSON.parse(sessionStorage.getItem("desk-theme") || "null"); } catch (e) { theme = null; }
     }
-    if (!theme) return;
-    Object.keys(THEME_KEYS).forEach(function (key) {
-      var value = theme[key];
-      if (typeof value === "string" && /^#[0-9a-fA-F]{3,8}$/.test(value)) {
-        document.documentElement.style.setProperty(THEME_KEYS[key], value);
-      }
+    paint(theme);
+  }
+
+  // A live theme change (the user switches Telegram to dark): Telegram's "theme_changed" event
+  // (core.telegram.org/api/web-events). The apps call window.Telegram.WebView.receiveEvent (or
+  // TelegramGameProxy.receiveEvent); Telegram Web posts a message from the parent frame. Without
+  // Telegram's own script (the CSP allows only ours), this is the small part of it the desk needs.
+  function onEvent(type, data) {
+    if (type === "theme_changed" && data && data.theme_params) {
+      keep(data.theme_params);
+      paint(data.theme_params);
+    }
+  }
+
+  function postEvent(type, data) {
+    var body = JSON.stringify(data || "");
+    if (window.TelegramWebviewProxy && window.TelegramWebviewProxy.postEvent) {
+      window.TelegramWebviewProxy.postEvent(type, body);
+    } else if (window.parent !== window) {
+      window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || "" }), "https://web.telegram.org");
+    }
+  }
+
+  function listenForTheme() {
+    var tg = window.Telegram && window.Telegram.WebApp;
+    if (tg && tg.onEvent) {  // Telegram's script is on the page after all
+      tg.onEvent("themeChanged", function () { keep(tg.themeParams); paint(tg.themeParams); });
+      return;
+    }
+    window.Telegram = window.Telegram || {};
+    var chained = window.Telegram.WebView && window.Telegram.WebView.receiveEvent;
+    var receive = function (type, data) { onEvent(type, data); if (chained) chained(type, data); };
+    window.Telegram.WebView = window.Telegram.WebView || {};
+    window.Telegram.WebView.receiveEvent = receive;
+    window.TelegramGameProxy = { receiveEvent: receive };
+    window.TelegramGameProxy_receiveEvent = receive;
+    window.addEventListener("message", function (event) {
+      if (event.source !== window.parent || window.parent === window) return;
+      if (event.origin !== "https://web.telegram.org") return;
+      var message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message && message.eventType) onEvent(message.eventType, message.eventData);
     });
+    postEvent("web_app_ready");
+    postEvent("web_app_request_theme");
   }
 
   function post(url, fields) {
@@ -135,6 +194,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     applyTheme();
+    listenForTheme();
     signIn();
     document.querySelectorAll("table.sortable").forEach(sortable);
     filters();

@@ -39,7 +39,8 @@ async def streak(db: Database, chat_id: int, user_id: int, today: date | str) ->
 
 async def streaks(db: Database, chat_id: int, user_ids: Iterable[int], today: date | str) -> dict[int, int]:
     """Each user's streak in the chat: two queries for the whole list, not two per user (the one
-    reader: the push's top, /daily status, leaderboards and reports)."""
+    reader: the push's top, /daily status, leaderboards and reports). The days answered come from
+    the daily_scores summary (a row per answered day and quarter hour: proctor/daily/scores.py)."""
     user_ids = list(dict.fromkeys(user_ids))
     if not user_ids:
         return {}
@@ -52,7 +53,7 @@ async def streaks(db: Database, chat_id: int, user_ids: Iterable[int], today: da
         batch = user_ids[at:at + _BATCH]
         marks = ",".join("?" * len(batch))
         for r in await db.fetchall(
-                f"SELECT DISTINCT user_id, day FROM daily_answers WHERE chat_id=? AND user_id IN ({marks}) "
+                f"SELECT DISTINCT user_id, day FROM daily_scores WHERE chat_id=? AND user_id IN ({marks}) "
                 "AND day<=?", (chat_id, *batch, day)):
             answered.setdefault(r[0], []).append(r[1])
     return {uid: streak_from(quiz_days, answered.get(uid, ()), day) for uid in user_ids}

@@ -35,4 +35,7 @@ async def forget_user(db: Database, user_id: int) -> Forgotten:
         await conn.execute("DELETE FROM chats WHERE id=? AND type='private'", (user_id,))
         await conn.execute("UPDATE audit_log SET target_user=NULL WHERE target_user=?", (user_id,))
         await conn.execute("DELETE FROM authoring_sessions WHERE user_id=?", (user_id,))  # an unfinished /editq
+        # a lead's unsaved /newquestion draft and uploads waiting for Import (no foreign key to users)
+        await conn.execute("DELETE FROM question_drafts WHERE user_id=?", (user_id,))
+        await conn.execute("DELETE FROM pending_uploads WHERE user_id=?", (user_id,))
     return Forgotten(*counts)

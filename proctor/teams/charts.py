@@ -6,6 +6,7 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams.leaderboard import Period
@@ -76,9 +77,13 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
     end = period.end if period.end is not None else float("inf")
     chat_where = "chat_id=? AND" if scope is not None else ""
     chat_params = [scope] if scope is not None else []
-    days = await db.fetchall(
-        f"SELECT day, SUM(score) FROM daily_answers WHERE {chat_where} answered_at>=? AND answered_at<? "
-        "GROUP BY day ORDER BY day", (*chat_params, start, end))
+    if scope is not None:  # the team's: from the daily_scores summary (proctor/daily/scores.py)
+        source, values = scores.source(period.start, period.end)
+        days = await db.fetchall(f"SELECT day, SUM(score) FROM ({source}) GROUP BY day ORDER BY day",
+                                 {"chat": scope, **values})
+    else:
+        days = await db.fetchall("SELECT day, SUM(score) FROM daily_answers WHERE answered_at>=? AND answered_at<? "
+                                 "GROUP BY day ORDER BY day", (start, end))
     # exams: the roster's own (an invited hiring attempt belongs to the inviting team's hiring view)
     member_where = f"AND {members_sql('t.user_id')} AND t.invite_id IS NULL" if scope is not None else ""
     papers = await db.fetchall(

@@ -107,6 +107,21 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
                     r["status"], r["created_at"], r["n"]) for r in rows]
 
 
+async def awaiting_key_fix(db: Database, scope: int | None, limit: int = 50) -> list[Dispute]:
+    """Upheld disputes whose question's key is not fixed yet (the /keyfix step), oldest first: raised
+    by members on group `scope`'s roster (None: by anyone)."""
+    by_d, params = ("", []) if scope is None else (f"AND {members_sql('d.user_id')}", [scope])
+    rows = await db.fetchall(
+        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number
+           FROM disputes d JOIN questions q ON q.id = d.question_id
+           JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
+           WHERE d.status = '{DisputeStatus.upheld}' {by_d}
+           AND NOT EXISTS (SELECT 1 FROM key_versions k WHERE k.dispute_id = d.id)
+           ORDER BY d.created_at, d.id LIMIT ?""", (*params, limit))
+    return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
+                    r["status"], r["created_at"], 1) for r in rows]
+
+
 async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, chat_id: int | None,
                   now: float) -> tuple[int, int]:
     """Close an open dispute; returns (question id, candidate id). Raises NotFound, OwnDispute."""

@@ -12,10 +12,10 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
-from bank.grading.result import Verdict
 from bank.models import GradingMethod
 from proctor.chats import chat_zone as chat_zone  # their home: proctor/chats.py
 from proctor.chats import note_member as note_member
+from proctor.daily import scores
 from proctor.daily.streaks import streaks
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.local_time import zone as zone  # callers use lb.zone; its home is proctor/local_time.py
@@ -88,12 +88,11 @@ def _midnight(day: date, tz: ZoneInfo) -> float:
     return datetime(day.year, day.month, day.day, tzinfo=tz).timestamp()
 
 
-_BOARD = f"""
+_BOARD = """
 WITH agg AS (
-  SELECT user_id, SUM(score) AS points, SUM(max_score) AS max_points, COUNT(*) AS answers,
-         SUM(verdict = '{Verdict.correct}') AS correct, MAX(answered_at) AS last_at
-  FROM daily_answers INDEXED BY daily_answers_leaderboard
-  WHERE chat_id = :chat AND answered_at >= :start AND answered_at < :end
+  SELECT user_id, SUM(score) AS points, SUM(max_score) AS max_points, SUM(answers) AS answers,
+         SUM(correct) AS correct, MAX(last_at) AS last_at
+  FROM ({source})
   GROUP BY user_id
 ), ranked AS (
   SELECT agg.*, ROW_NUMBER() OVER (ORDER BY points DESC, last_at ASC, agg.user_id ASC) AS rank,
@@ -108,10 +107,10 @@ ORDER BY rank
 
 
 async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, top: int) -> list[sqlite3.Row]:
-    return await db.fetchall(_BOARD, {
-        "chat": chat_id, "start": period.start if period.start is not None else float("-inf"),
-        "end": period.end if period.end is not None else float("inf"), "top": top,
-        "me": me if me is not None else 0})
+    """The ranking from the daily_scores summary (proctor/daily/scores.py: why and how it is kept)."""
+    source, values = scores.source(period.start, period.end)
+    return await db.fetchall(_BOARD.format(source=source), {
+        "chat": chat_id, **values, "top": top, "me": me if me is not None else 0})
 
 
 async def full_ranking(db: Database, chat_id: int, period: Period) -> list[Row]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams.leaderboard import Period
@@ -25,11 +26,11 @@ def _bounds(period: Period) -> tuple[float, float]:
 
 async def daily_trend(db: Database, chat_id: int, period: Period) -> dict[int, list[tuple[str, float]]]:
     """Per member: (day, daily-quiz points) for each day they answered in the period, in order."""
-    start, end = _bounds(period)
     out: dict[int, list[tuple[str, float]]] = {}
+    source, values = scores.source(period.start, period.end)
     for r in await db.fetchall(
-            "SELECT user_id, day, SUM(score) FROM daily_answers WHERE chat_id=? AND answered_at>=? "
-            "AND answered_at<? GROUP BY user_id, day ORDER BY user_id, day", (chat_id, start, end)):
+            f"SELECT user_id, day, SUM(score) FROM ({source}) GROUP BY user_id, day ORDER BY user_id, day",
+            {"chat": chat_id, **values}):
         out.setdefault(r[0], []).append((r[1], r[2]))
     return out
 

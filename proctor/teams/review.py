@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 
 from bank.errors import BankError, NotFound
+from bank.grading.subjective import term_coverage
 from bank.store import one_row
 from proctor import outbox
 from proctor.exams.states import AttemptStatus
@@ -46,6 +47,8 @@ class Pending:
     score: float  # provisional
     max_score: float
     remaining: int  # pending answers in scope, this one included
+    terms_found: tuple[str, ...] = ()  # the stored key terms the provisional score found in the answer
+    terms_missing: tuple[str, ...] = ()  # ... and those it did not
 
 
 @dataclass(frozen=True)
@@ -101,17 +104,20 @@ async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: 
     if not remaining:
         return None
     row = await db.fetchone(
-        f"""SELECT p.*, q.stem, q.answer, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
+        f"""SELECT p.*, q.stem, q.answer, q.key_terms, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
             FROM (SELECT x.attempt_id, x.pos, x.question_id, x.response, x.score, x.max_score,
                          x.answered_at, t.user_id, t.title FROM {pending}) p
             JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
             ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET ?""", [*params, skip % remaining])
     if row is None:  # reviewed by someone else since the count
         return None
+    response = _text(row["response"])
+    found, missing = term_coverage(json.loads(row["key_terms"] or "[]"), response)
     return Pending(attempt_id=row["attempt_id"], pos=row["pos"], user_id=row["user_id"], name=row["name"],
                    title=row["title"], question_id=row["question_id"], stem=row["stem"],
-                   response=_text(row["response"]), reference=_text(row["answer"]),
-                   score=row["score"], max_score=row["max_score"], remaining=remaining)
+                   response=response, reference=_text(row["answer"]),
+                   score=row["score"], max_score=row["max_score"], remaining=remaining,
+                   terms_found=tuple(found), terms_missing=tuple(missing))
 
 
 async def in_scope(db: Database, attempt_id: int, scope: int | None, *, reviewer: int) -> bool:

@@ -52,11 +52,16 @@ def send_photo(api: Api, p: dict[str, Any]) -> dict[str, Any]:
     return _send_file(api, p, "photo")
 
 
+MAX_DOWNLOAD = 20 * 1024 * 1024  # what a bot may fetch with getFile (Bot API: "up to 20 MB")
+
+
 @method("getFile")
 def get_file(api: Api, p: dict[str, Any]) -> dict[str, Any]:
     stored = api.state.files.get(require(p, "file_id"))
     if stored is None:
         raise ApiError.bad_request("invalid file_id")
+    if len(stored.data) > MAX_DOWNLOAD:
+        raise ApiError.bad_request("file is too big")
     return {
         "file_id": stored.file_id,
         "file_unique_id": stored.file_unique_id,

@@ -1,0 +1,108 @@
+"""Adding one question to the bank (`/newquestion`, `proctor bank add`), through the import's path.
+
+The question goes into a paper (an existing one, or a new one with the given title), in the section
+asked for or else the paper's last section of its kind (a new section titled by kind when there is
+none), numbered after
+the last question of that section, retired ones included: its fingerprint is then new. The paper is
+written back with `write_papers` like an import (checks refreshed, key terms found first), and the
+audit row commits with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bank.errors import BankError, SameTitle
+from bank.formats.build import KIND_TITLES
+from bank.importer.seed_format import slug_for
+from bank.models import Paper, Question, Section, Source, fingerprint
+from bank.paper_store import load_paper, with_key_terms, write_papers
+from bank.store import Store, record_audit
+
+Claim = Callable[[aiosqlite.Connection], Awaitable[None]]  # more to commit with the question
+
+
+class BadTarget(BankError):
+    """The paper to add to is missing, or a new paper's title is taken or empty."""
+
+
+@dataclass(frozen=True)
+class Added:
+    question_id: int
+    paper_id: int
+    paper: str  # title
+    section: str
+    number: int
+
+
+async def add_question(db: Store, question: Question, *, paper_id: int | None, new_title: str = "",
+                       section: int | None = None, actor: int, now: float, chat_id: int | None = None,
+                       claim: Claim | None = None) -> Added:
+    """Add `question` to paper `paper_id`, or to a new paper titled `new_title`; returns where it went.
+
+    `section` is a 1-based position in the paper, 0 for a new section titled by the kind, or None
+    for the paper's last section of the question's kind (a new one when there is none).
+
+    `claim` runs first in the same transaction (a draft is deleted there, and may raise to write
+    nothing). Raises BadTarget, TermsUnavailable, or what `claim` raises; nothing is written then.
+    """
+    if paper_id is None and not new_title.strip():
+        raise BadTarget("a new paper needs a title")
+    holder = Paper(slug="new", title="new", sections=[Section(kind=question.kind, title="", questions=[question])])
+    question = (await with_key_terms([holder]))[0].questions()[0]
+    async with db.write() as conn:
+        if claim is not None:
+            await claim(conn)
+        if paper_id is None:
+            paper = await _new_paper(db, new_title.strip())
+        else:
+            try:
+                paper = await load_paper(db, paper_id, include_retired=True)
+            except BankError as e:
+                raise BadTarget(f"no paper {paper_id}") from e
+        paper, section_title, position, number = _with_question(paper, question, section)
+        try:
+            [written] = await write_papers(conn, [paper], now, same_title=paper_id is not None)
+        except SameTitle as e:
+            raise BadTarget(f"a paper is already titled {paper.title!r}") from e
+        fp = fingerprint(paper.slug, position, number)
+        cur = await conn.execute("SELECT id FROM questions WHERE fingerprint=?", (fp,))
+        row = await cur.fetchone()
+        assert row is not None
+        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="add_question",
+                           target=f"question {row[0]}", paper=paper.slug, kind=question.kind.value)
+    return Added(int(row[0]), written, paper.title, section_title, number)
+
+
+async def _new_paper(db: Store, title: str) -> Paper:
+    base = slug_for(title, title)
+    slug, n = base, 1
+    while await db.scalar("SELECT 1 FROM papers WHERE slug=?", (slug,)):
+        n += 1
+        slug = f"{base}-{n}"
+    return Paper(slug=slug, title=title, source_file="")
+
+
+def _with_question(paper: Paper, question: Question, section: int | None) -> tuple[Paper, str, int, int]:
+    """The paper with the question added; its section's title and position, its number."""
+    sections = list(paper.sections)
+    if section is None:
+        at = next((i for i in range(len(sections) - 1, -1, -1) if sections[i].kind is question.kind), None)
+    elif 1 <= section <= len(sections):
+        at = section - 1
+    elif section == 0:
+        at = None
+    else:
+        raise BadTarget(f"paper {paper.slug} has no section {section}")
+    if at is None:
+        sections.append(Section(kind=question.kind, title=KIND_TITLES[question.kind], points_each=question.points))
+        at = len(sections) - 1
+    into = sections[at]
+    number = max((q.number for q in into.questions), default=0) + 1
+    placed = question.model_copy(update={"number": number, "source": Source(paper=paper.slug, section=at + 1,
+                                                                              number=number)})
+    sections[at] = into.model_copy(update={"questions": [*into.questions, placed]})
+    return paper.model_copy(update={"sections": sections}), into.title, at + 1, number

@@ -1,0 +1,223 @@
+"""A file a lead sends in chat: checked, parsed without writing, previewed, then imported or dropped.
+
+Only Telegram's file id and the file's name are kept while the lead decides (`pending_uploads`):
+the bytes may be up to 20 MB and Telegram keeps them. Import fetches the file again, parses it, and
+writes only if it parses to the content hash the preview showed; then the papers, the upload's new
+status and the audit row commit in one transaction, so a second press or a repeated update
+imports once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from bank.errors import BankError, ImportFailed, NotFound
+from bank.formats.files import parse_bytes
+from bank.importer.json_format import dumps, export_papers
+from bank.lint import lint
+from bank.models import Kind, Paper, Question
+from bank.paper_store import list_papers, with_key_terms, write_papers
+from bank.store import Store, record_audit
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram (getFile)
+TEXT_SUFFIXES = (".gift", ".txt", ".aiken", ".xml", ".csv", ".json")
+ZIP_SUFFIXES = (".xlsx", ".xlsm")
+SUFFIXES = TEXT_SUFFIXES + ZIP_SUFFIXES
+PREVIEW_QUESTIONS = 3
+
+
+class UploadRefused(BankError):
+    """A file the bot will not read: too big, or not a format (or not what its name says)."""
+
+
+class UploadGone(BankError):
+    """The upload was already imported or cancelled (a second press, a repeated update)."""
+
+
+class UploadChanged(BankError):
+    """The file fetched again for Import no longer parses to what the preview showed."""
+
+
+class UploadStatus(StrEnum):
+    pending = "pending"
+    imported = "imported"
+    cancelled = "cancelled"
+
+
+def check_size(name: str, size: int | None) -> None:
+    """Before downloading: a name the bank reads and a size Telegram lets a bot fetch.
+
+    Raises UploadRefused.
+    """
+    if Path(name).suffix.lower() not in SUFFIXES:
+        raise UploadRefused(f"{name}: not a question file; expected one of {', '.join(SUFFIXES)}")
+    if size is not None and size > MAX_UPLOAD_BYTES:
+        raise UploadRefused(f"{name}: {size / 1_048_576:.1f} MB; a bot can fetch files up to "
+                            f"{MAX_UPLOAD_BYTES // 1_048_576} MB")
+
+
+def check_content(name: str, data: bytes) -> None:
+    """The bytes are what the name says: a workbook is a zip, a text format is text. Raises UploadRefused."""
+    suffix = Path(name).suffix.lower()
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise UploadRefused(f"{name}: larger than {MAX_UPLOAD_BYTES // 1_048_576} MB")
+    zipped = data[:4] == b"PK\x03\x04"
+    if suffix in ZIP_SUFFIXES and not zipped:
+        raise UploadRefused(f"{name}: named {suffix} but is not an XLSX workbook (not a zip file)")
+    if suffix in TEXT_SUFFIXES and (zipped or b"\x00" in data[:8192]):
+        raise UploadRefused(f"{name}: named {suffix} but is a binary file, not text")
+
+
+def read_upload(name: str, data: bytes) -> list[Paper]:
+    """The papers in an uploaded file, nothing written. Raises UploadRefused or ImportFailed (the
+    importer's error, naming the line or the sheet, row and column; the workbook's zip-bomb cap)."""
+    check_content(name, data)
+    return parse_bytes(data, name)
+
+
+def content_hash(papers: list[Paper]) -> str:
+    """What the papers hold, as the JSON export writes it: the same file parses to the same hash."""
+    return hashlib.sha256(dumps(export_papers(papers)).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class PaperCount:
+    slug: str
+    title: str
+    questions: int
+    kinds: dict[Kind, int]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A question as the preview shows it: where it stands and the question itself."""
+
+    paper: str
+    section: str
+    question: Question
+
+
+@dataclass(frozen=True)
+class Preview:
+    file_name: str
+    papers: list[PaperCount]
+    kinds: dict[Kind, int]
+    warnings: list[str]
+    first: list[Shown]
+    updates: list[str] = field(default_factory=list)  # slugs already in the bank: updated in place
+
+    @property
+    def total(self) -> int:
+        return sum(p.questions for p in self.papers)
+
+
+def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
+    """Counts per kind and paper, the lint of the new papers (duplicates checked against the bank
+    too) and the first questions."""
+    counts: list[PaperCount] = []
+    kinds: dict[Kind, int] = {}
+    for p in papers:
+        here: dict[Kind, int] = {}
+        for q in p.questions():
+            here[q.kind] = here.get(q.kind, 0) + 1
+            kinds[q.kind] = kinds.get(q.kind, 0) + 1
+        counts.append(PaperCount(p.slug, p.title, len(p.questions()), here))
+    new = {p.slug for p in papers}
+    others = [p for p in bank if p.slug not in new]
+    warnings = [item.render() for item in lint(others + papers) if item.paper in new]
+    taken = {p.title: p.slug for p in others}
+    warnings += [f"{p.slug}: same_title: paper {taken[p.title]} already has the title {p.title!r}; Import will "
+                 "refuse it (at a shell: proctor import --as-new)" for p in papers if p.title in taken]
+    first = [Shown(p.title, s.title, q) for p in papers for s in p.sections for q in s.questions]
+    return Preview(name, counts, kinds, warnings, first[:PREVIEW_QUESTIONS],
+                   [p.slug for p in bank if p.slug in new])
+
+
+async def preview_for(db: Store, name: str, papers: list[Paper]) -> Preview:
+    return preview(name, papers, await list_papers(db))
+
+
+@dataclass(frozen=True)
+class Pending:
+    id: int
+    user_id: int
+    chat_id: int
+    file_id: str
+    file_name: str
+    file_size: int
+    content_hash: str
+    status: UploadStatus
+
+
+async def hold(db: Store, *, user_id: int, chat_id: int, file_id: str, file_name: str, file_size: int,
+               digest: str, now: float) -> int:
+    """Keep an upload waiting for Import or Cancel; returns its id."""
+    async with db.write() as conn:
+        cur = await conn.execute(
+            "INSERT INTO pending_uploads (user_id, chat_id, file_id, file_name, file_size, content_hash, "
+            "created_at) VALUES (?,?,?,?,?,?,?) RETURNING id",
+            (user_id, chat_id, file_id, file_name, file_size, digest, now))
+        row = await cur.fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+async def get_pending(db: Store, upload_id: int, user_id: int) -> Pending:
+    """The user's own upload. Raises NotFound (also for someone else's)."""
+    row = await db.fetchone("SELECT * FROM pending_uploads WHERE id=? AND user_id=?", (upload_id, user_id))
+    if row is None:
+        raise NotFound(f"no upload {upload_id}")
+    return Pending(row["id"], row["user_id"], row["chat_id"], row["file_id"], row["file_name"],
+                   row["file_size"], row["content_hash"], UploadStatus(row["status"]))
+
+
+async def cancel(db: Store, upload_id: int, user_id: int, now: float) -> None:
+    """Drop a waiting upload. Raises UploadGone if it was imported or cancelled already."""
+    async with db.write() as conn:
+        cur = await conn.execute(
+            f"UPDATE pending_uploads SET status='{UploadStatus.cancelled}', done_at=? WHERE id=? AND user_id=? "
+            f"AND status='{UploadStatus.pending}'",
+            (now, upload_id, user_id))
+        if cur.rowcount != 1:
+            raise UploadGone(f"upload {upload_id} is not waiting")
+
+
+@dataclass(frozen=True)
+class Imported:
+    papers: list[PaperCount]
+
+    @property
+    def total(self) -> int:
+        return sum(p.questions for p in self.papers)
+
+
+async def import_upload(db: Store, pending: Pending, papers: list[Paper], *, now: float,
+                        chat_id: int | None) -> Imported:
+    """Write the papers of a waiting upload, mark it imported and audit it, in one transaction.
+
+    Raises UploadChanged (the papers are not what the preview showed), UploadGone (imported or
+    cancelled already), ImportFailed (another paper has a title of these), TermsUnavailable.
+    Nothing is written when it raises.
+    """
+    if content_hash(papers) != pending.content_hash:
+        raise UploadChanged(f"{pending.file_name}: the file no longer reads as the preview showed")
+    papers = await with_key_terms(papers)
+    counts = preview(pending.file_name, papers, []).papers
+    async with db.write() as conn:
+        cur = await conn.execute(
+            f"UPDATE pending_uploads SET status='{UploadStatus.imported}', done_at=?, result=? WHERE id=? "
+            f"AND status='{UploadStatus.pending}'",
+            (now, json.dumps({c.slug: c.questions for c in counts}), pending.id))
+        if cur.rowcount != 1:
+            raise UploadGone(f"upload {pending.id} is not waiting")
+        try:
+            await write_papers(conn, papers, now)
+        except BankError as e:  # SameTitle: say which paper, as `proctor import` does
+            raise ImportFailed(pending.file_name, "paper", str(e)) from e
+        await record_audit(conn, at=now, actor=pending.user_id, chat_id=chat_id, action="bank_upload",
+                           target=pending.file_name, papers={c.slug: c.questions for c in counts})
+    return Imported(counts)

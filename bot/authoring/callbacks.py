@@ -1,0 +1,65 @@
+"""Callback data of the upload and /newquestion buttons: short, validated, at most 64 bytes.
+
+    a:u:<upload>:<i|c>                  Import / Cancel a previewed file
+    a:q:<draft>:<action>[:<number>]     a /newquestion step (see ACTIONS)
+
+The draft id ties a button to one draft: a button of a saved or cancelled draft is out of date.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+UPLOAD_ACTIONS = {"i": "import", "c": "cancel"}
+ACTIONS = {  # code: (action, takes a number)
+    "k": ("kind", True), "b": ("back", False), "x": ("cancel", False), "o": ("options_done", False),
+    "p": ("pick", True), "d": ("key_done", False), "t": ("tf", True), "s": ("skip", False),
+    "n": ("points", True), "P": ("paper", True), "N": ("new_paper", False), "S": ("save", False),
+    "T": ("section", True),
+}
+_CODE = {name: code for code, (name, _) in ACTIONS.items()}
+_UPLOAD_CODE = {name: code for code, name in UPLOAD_ACTIONS.items()}
+_UPLOAD = re.compile(r"^a:u:([0-9]{1,12}):([ic])$")
+_DRAFT = re.compile(r"^a:q:([0-9]{1,12}):([A-Za-z])(?::([0-9]{1,12}))?$")
+
+
+@dataclass(frozen=True)
+class UploadPress:
+    upload_id: int
+    action: str  # import | cancel
+
+
+@dataclass(frozen=True)
+class DraftPress:
+    draft_id: int
+    action: str
+    arg: int | None
+
+
+def upload(upload_id: int, action: str) -> str:
+    return _checked(f"a:u:{upload_id}:{_UPLOAD_CODE[action]}")
+
+
+def draft(draft_id: int, action: str, arg: int | None = None) -> str:
+    return _checked(f"a:q:{draft_id}:{_CODE[action]}" + ("" if arg is None else f":{arg}"))
+
+
+def _checked(data: str) -> str:
+    if len(data.encode()) > 64 or parse(data) is None:
+        raise ValueError(f"bad callback data: {data!r}")
+    return data
+
+
+def parse(data: str | None) -> UploadPress | DraftPress | None:
+    """The button's meaning, or None for anything forged or garbled."""
+    if not data or len(data.encode()) > 64:
+        return None
+    if m := _UPLOAD.match(data):
+        return UploadPress(int(m.group(1)), UPLOAD_ACTIONS[m.group(2)])
+    if m := _DRAFT.match(data):
+        form = ACTIONS.get(m.group(2))
+        if form is None or form[1] != (m.group(3) is not None):
+            return None
+        return DraftPress(int(m.group(1)), form[0], None if m.group(3) is None else int(m.group(3)))
+    return None

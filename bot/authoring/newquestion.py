@@ -1,0 +1,189 @@
+"""/newquestion: a question in a few messages (kind, stem, options, key, explanation, points, paper),
+with Back and Cancel at each step and a preview before Save. The draft lives in SQLite."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import ApplicationHandlerStop
+
+from bank.authoring import draft as dr
+from bank.authoring.add import BadTarget, add_question
+from bank.errors import TermsUnavailable
+from bank.paper_store import list_papers, load_paper
+from bot.authoring import render
+from bot.authoring.callbacks import DraftPress
+from bot.context import Ctx
+from bot.core import ack
+from bot.i18n import t
+from bot.userctx import UserCtx, user_ctx
+from proctor.exams.service import running_attempt
+
+log = logging.getLogger(__name__)
+
+
+async def newquestion(update: Update, context: Ctx) -> None:
+    """Start a draft (a draft the lead had is dropped) and ask for its kind."""
+    svc, msg = context.services, context.message
+    u = await user_ctx(update, context)
+    if not svc.is_admin(u.id):
+        await msg.reply_text(t("nq_admins_only", u.lang))
+        return
+    if context.chat.type != ChatType.PRIVATE:
+        await msg.reply_text(t("nq_private_only", u.lang))
+        return
+    d = await dr.start_draft(svc.db, u.id, context.chat.id, svc.now())
+    await _ask(context, d, u)
+
+
+async def _ask(context: Ctx, d: dr.Draft, u: UserCtx) -> None:
+    db, papers = context.services.db, []
+    if d.step is dr.Step.paper:
+        papers = await list_papers(db)
+    elif d.step is dr.Step.section and d.paper_id is not None:
+        papers = [await load_paper(db, d.paper_id)]
+    text, keyboard = render.step_prompt(d, papers, u.lang, u.script)
+    await context.bot.send_message(d.chat_id, text, reply_markup=keyboard)
+
+
+async def typed(update: Update, context: Ctx) -> None:
+    """Text from a configured admin whose draft waits for text. Anything else goes on to the exam's
+    and the daily quiz's typed answers: a running attempt's text is the exam's, a reply is the daily
+    question's, and text at a button step is not taken."""
+    svc, msg = context.services, context.message
+    if not svc.is_admin(context.user.id):  # a candidate's text costs no query here
+        return
+    d = await dr.load_draft(svc.db, context.user.id)
+    if d is None or d.chat_id != context.chat.id or not d.expects_text or msg.reply_to_message:
+        return
+    if await running_attempt(svc.db, d.user_id) is not None:
+        return
+    u = await user_ctx(update, context)
+    text = msg.text or ""
+    steps = {dr.Step.stem: dr.give_stem, dr.Step.options: dr.add_option, dr.Step.key: dr.give_key,
+             dr.Step.explanation: dr.give_explanation, dr.Step.points: dr.give_points,
+             dr.Step.new_paper: dr.give_paper_title}
+    try:
+        new = steps[d.step](d, text)
+        await dr.save_draft(svc.db, new, svc.now())
+    except dr.BadInput as e:
+        await msg.reply_text(t(e.code, u.lang))
+        raise ApplicationHandlerStop from None
+    except dr.DraftGone:
+        raise ApplicationHandlerStop from None
+    await _ask(context, new, u)
+    raise ApplicationHandlerStop
+
+
+async def pressed(update: Update, context: Ctx, press: DraftPress) -> None:
+    """A step's button: the draft moves on (or back), is cancelled, or is saved."""
+    query, svc = context.query, context.services
+    u = await user_ctx(update, context)
+    if not svc.is_admin(u.id):
+        await ack(query, t("nq_admins_only", u.lang), show_alert=True)
+        return
+    d = await dr.load_draft(svc.db, u.id)
+    if d is None or d.id != press.draft_id:
+        await ack(query, t("nq_gone", u.lang), show_alert=True)
+        return
+    if press.action == "cancel":
+        await _cancel(update, context, d, u)
+        return
+    if press.action == "save":
+        await _save(update, context, d, u)
+        return
+    try:
+        new = await _step(context, d, press)
+        await dr.save_draft(svc.db, new, svc.now())
+    except dr.BadInput as e:
+        await ack(query, t(e.code, u.lang), show_alert=True)
+        return
+    except dr.DraftGone:
+        await ack(query, t("nq_gone", u.lang), show_alert=True)
+        return
+    await ack(query)
+    if press.action == "pick" and new.step is dr.Step.key:  # a multi toggle: the same message, new ticks
+        _, keyboard = render.step_prompt(new, [], u.lang, u.script)
+        await _edit_markup(query, keyboard)
+        return
+    await _edit_markup(query, None)
+    await _ask(context, new, u)
+
+
+async def _step(context: Ctx, d: dr.Draft, press: DraftPress) -> dr.Draft:
+    arg = press.arg if press.arg is not None else -1
+    if press.action == "kind":
+        if not 0 <= arg < len(dr.KINDS):
+            raise dr.BadInput("nq_bad_step")
+        return dr.choose_kind(d, dr.KINDS[arg])
+    if press.action == "paper":
+        papers = {p.id: p for p in await list_papers(context.services.db)}
+        if arg not in papers:
+            raise dr.BadInput("nq_bad_step")
+        return dr.choose_paper(d, arg, papers[arg].title)
+    if press.action == "section":
+        if d.paper_id is None:
+            raise dr.BadInput("nq_bad_step")
+        sections = (await load_paper(context.services.db, d.paper_id)).sections
+        if not 0 <= arg <= len(sections):
+            raise dr.BadInput("nq_bad_step")
+        return dr.choose_section(d, arg, sections[arg - 1].title if arg else "")
+    simple = {
+        "back": lambda: dr.back(d), "options_done": lambda: dr.options_done(d),
+        "pick": lambda: dr.pick_key(d, arg), "key_done": lambda: dr.key_done(d),
+        "tf": lambda: dr.pick_truefalse(d, arg == 1), "skip": lambda: dr.give_explanation(d, None),
+        "points": lambda: dr.give_points(d, str(arg)), "new_paper": lambda: dr.ask_new_paper(d),
+    }
+    return simple[press.action]()
+
+
+async def _cancel(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:
+    query = context.query
+    try:
+        await dr.drop_draft(context.services.db, d.id)
+    except dr.DraftGone:
+        await ack(query, t("nq_gone", u.lang), show_alert=True)
+        return
+    await ack(query)
+    await _edit_markup(query, None)
+    await context.bot.send_message(context.chat.id, t("nq_cancelled", u.lang))
+
+
+async def _save(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:
+    query, svc = context.query, context.services
+    if d.step is not dr.Step.preview:
+        await ack(query, t("nq_bad_step", u.lang), show_alert=True)
+        return
+
+    async def claim(conn) -> None:
+        await dr.claim_draft(conn, d.id)
+
+    try:
+        added = await add_question(svc.db, d.question(), paper_id=d.paper_id, new_title=d.paper_title,
+                                   section=d.section, actor=u.id, now=svc.now(), chat_id=d.chat_id, claim=claim)
+    except dr.DraftGone:
+        await ack(query, t("nq_gone", u.lang), show_alert=True)
+        return
+    except (BadTarget, TermsUnavailable) as e:
+        await ack(query)
+        back = dr.back(d)  # to the section or the new paper's title: pick another
+        await dr.save_draft(svc.db, back, svc.now())
+        await _edit_markup(query, None)
+        await context.bot.send_message(context.chat.id, t("nq_bad_target", u.lang, why=str(e)))
+        await _ask(context, back, u)
+        return
+    await ack(query)
+    await _edit_markup(query, None)
+    await context.bot.send_message(context.chat.id, t("nq_saved", u.lang, qid=added.question_id, paper=added.paper,
+                                     section=added.section, n=added.number))
+
+
+async def _edit_markup(query, keyboard) -> None:
+    try:
+        await query.edit_message_reply_markup(keyboard)
+    except TelegramError:  # the step is committed; a stale keyboard is only cosmetic
+        log.info("could not update the step's buttons", exc_info=True)
+

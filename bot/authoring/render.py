@@ -1,0 +1,157 @@
+"""Pure rendering of a lead's upload preview and /newquestion's steps: text and buttons."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton as Button
+from telegram import InlineKeyboardMarkup as Keyboard
+
+from bank.authoring.draft import KINDS, Draft, Step
+from bank.authoring.upload import Imported, Preview
+from bank.formats.build import KIND_TITLES
+from bank.models import CHOICE, Kind, Paper, Question
+from bank.option_order import LETTERS
+from bot.authoring import callbacks as cb
+from bot.exam.render import TYPED, points, question_body, short_section, shown_key
+from bot.i18n import t
+from bot.letter_rows import letter_rows
+from bot.text_limits import clip
+from proctor.exams.model import Item
+
+MAX_WARNINGS = 10
+MAX_PAPER_BUTTONS = 20
+POINT_PRESETS = (1, 2, 5)
+
+
+def _item(q: Question, pos: int, section: str) -> Item:
+    """The question placed as an attempt would place it, options in the paper's order."""
+    return Item(pos, q.id or 0, section, q.points, LETTERS[:len(q.options)] if q.kind in CHOICE else "",
+                False, "")
+
+
+def candidate_view(q: Question, pos: int, total: int, section: str, lang: str, script: str) -> str:
+    """The question as the exam screen shows it to a candidate: header, stem, options, typing hint."""
+    item = _item(q, pos, section)
+    lines = [t("header", lang, n=pos + 1, total=total, section=short_section(section), pts=points(q.points, lang)),
+             "", question_body(q, item, script)]
+    if q.kind in TYPED:
+        lines += ["", t("type_hint_fill" if q.kind is Kind.fill else "type_hint", lang)]
+    elif q.kind is Kind.truefalse:
+        lines += ["", f"[{t('true', lang)}] [{t('false', lang)}]"]
+    return "\n".join(lines)
+
+
+def kinds_line(kinds: dict[Kind, int], lang: str) -> str:
+    return ", ".join(f"{t(f'nq_kind_{k.value}', lang) if k in KINDS else k.value} {n}" for k, n in kinds.items())
+
+
+def upload_preview(p: Preview, lang: str, script: str) -> str:
+    lines = [t("up_head", lang, file=p.file_name, n=p.total, papers=len(p.papers))]
+    lines += [t("up_paper_line", lang, title=c.title, slug=c.slug, n=c.questions, kinds=kinds_line(c.kinds, lang))
+              for c in p.papers]
+    if p.updates:
+        lines.append(t("up_updates", lang, slugs=", ".join(p.updates)))
+    lines.append("")
+    if p.warnings:
+        lines.append(t("up_warnings", lang, n=len(p.warnings)))
+        lines += [f"· {w}" for w in p.warnings[:MAX_WARNINGS]]
+        if len(p.warnings) > MAX_WARNINGS:
+            lines.append(t("up_more", lang, n=len(p.warnings) - MAX_WARNINGS))
+    else:
+        lines.append(t("up_no_warnings", lang))
+    lines += ["", t("up_first", lang)]
+    for i, shown in enumerate(p.first):
+        lines += ["──────", candidate_view(shown.question, i, p.total, shown.section, lang, script)]
+    return clip("\n".join(lines))
+
+
+def upload_keyboard(upload_id: int, lang: str) -> Keyboard:
+    return Keyboard([[Button(t("up_btn_import", lang), callback_data=cb.upload(upload_id, "import")),
+                      Button(t("up_btn_cancel", lang), callback_data=cb.upload(upload_id, "cancel"))]])
+
+
+def imported(file_name: str, done: Imported, lang: str) -> str:
+    papers = "\n".join(t("up_paper_line", lang, title=c.title, slug=c.slug, n=c.questions,
+                         kinds=kinds_line(c.kinds, lang)) for c in done.papers)
+    return t("up_imported", lang, file=file_name, n=done.total, papers=papers)
+
+
+# --- /newquestion ------------------------------------------------------------------------------
+
+def _nav(d: Draft, lang: str, *, back: bool = True) -> list[Button]:
+    row = [Button(t("nq_btn_back", lang), callback_data=cb.draft(d.id, "back"))] if back else []
+    return [*row, Button(t("nq_btn_cancel", lang), callback_data=cb.draft(d.id, "cancel"))]
+
+
+def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[str, Keyboard]:
+    """What the lead is asked at the draft's step, and its buttons (Back and Cancel on every step).
+
+    `papers`: every paper at the paper step, the chosen one at the section step."""
+    rows: list[list[Button]] = []
+    if d.step is Step.kind:
+        rows += [[Button(t(f"nq_kind_{k.value}", lang), callback_data=cb.draft(d.id, "kind", i))]
+                 for i, k in enumerate(KINDS)]
+        return t("nq_step_kind", lang), Keyboard([*rows, _nav(d, lang, back=False)])
+    if d.step is Step.options:
+        listed = [f"{LETTERS[i]}. {o}" for i, o in enumerate(d.options)]
+        text = "\n".join([*listed, "", t("nq_step_options", lang, letter=LETTERS[len(d.options)])]).strip()
+        if len(d.options) >= 2:
+            rows.append([Button(t("nq_btn_done", lang), callback_data=cb.draft(d.id, "options_done"))])
+        return text, Keyboard([*rows, _nav(d, lang)])
+    if d.step is Step.key:
+        return _key_prompt(d, lang)
+    if d.step is Step.explanation:
+        rows.append([Button(t("nq_btn_skip", lang), callback_data=cb.draft(d.id, "skip"))])
+        return t("nq_step_explanation", lang), Keyboard([*rows, _nav(d, lang)])
+    if d.step is Step.points:
+        rows.append([Button(str(n), callback_data=cb.draft(d.id, "points", n)) for n in POINT_PRESETS])
+        return t("nq_step_points", lang), Keyboard([*rows, _nav(d, lang)])
+    if d.step is Step.paper:
+        rows += [[Button(clip(p.title, 60), callback_data=cb.draft(d.id, "paper", p.id or 0))]
+                 for p in papers[-MAX_PAPER_BUTTONS:]]
+        rows.append([Button(t("nq_btn_new_paper", lang), callback_data=cb.draft(d.id, "new_paper"))])
+        return t("nq_step_paper", lang), Keyboard([*rows, _nav(d, lang)])
+    if d.step is Step.section:
+        sections = papers[0].sections if papers else []
+        rows += [[Button(clip(f"{s.title} ({len(s.questions)})", 60), callback_data=cb.draft(d.id, "section", i))]
+                 for i, s in enumerate(sections, start=1)]
+        rows.append([Button(t("nq_btn_new_section", lang), callback_data=cb.draft(d.id, "section", 0))])
+        return t("nq_step_section", lang, paper=d.paper_title), Keyboard([*rows, _nav(d, lang)])
+    if d.step is Step.preview:
+        return draft_preview(d, lang, script), Keyboard([
+            [Button(t("nq_btn_save", lang), callback_data=cb.draft(d.id, "save"))], _nav(d, lang)])
+    key = {Step.stem: "nq_step_stem", Step.new_paper: "nq_step_new_paper"}[d.step]
+    return t(key, lang), Keyboard([_nav(d, lang)])
+
+
+def _key_prompt(d: Draft, lang: str) -> tuple[str, Keyboard]:
+    rows: list[list[Button]] = []
+    listed = [f"{LETTERS[i]}. {o}" for i, o in enumerate(d.options)]
+    if d.kind is Kind.single:
+        rows += letter_rows([Button(LETTERS[i], callback_data=cb.draft(d.id, "pick", i))
+                             for i in range(len(d.options))])
+    elif d.kind is Kind.multi:
+        rows += letter_rows([Button(("✓ " if LETTERS[i] in d.picked else "") + LETTERS[i],
+                                    callback_data=cb.draft(d.id, "pick", i)) for i in range(len(d.options))])
+        rows.append([Button(t("nq_btn_done", lang), callback_data=cb.draft(d.id, "key_done"))])
+    elif d.kind is Kind.truefalse:
+        rows.append([Button(t("true", lang), callback_data=cb.draft(d.id, "tf", 1)),
+                     Button(t("false", lang), callback_data=cb.draft(d.id, "tf", 0))])
+    kind = d.kind.value if d.kind in (Kind.single, Kind.multi, Kind.truefalse, Kind.fill, Kind.numerical) else "short"
+    text = "\n".join([*listed, "", t(f"nq_step_key_{kind}", lang)]).strip()
+    return text, Keyboard([*rows, _nav(d, lang)])
+
+
+def draft_preview(d: Draft, lang: str, script: str) -> str:
+    q = d.question()
+    section = t(f"nq_kind_{q.kind.value}", lang)
+    paper = d.paper_title if d.paper_id is not None else t("nq_new_paper_mark", lang, title=d.paper_title)
+    lines = [t("nq_step_preview", lang), "", candidate_view(q, 0, 1, section, lang, script), "──────",
+             t("nq_preview_key", lang, key=shown_key(q, _item(q, 0, section), lang, script=script))]
+    if q.explanation:
+        lines.append(t("explanation", lang, e=q.explanation))
+    if d.section == 0:
+        section = t("nq_new_paper_mark", lang, title=KIND_TITLES[q.kind])
+    else:
+        section = d.section_title or t("nq_section_auto", lang, kind=KIND_TITLES[q.kind])
+    lines.append(t("nq_preview_where", lang, pts=f"{q.points:g}", paper=paper, section=section))
+    return clip("\n".join(lines))

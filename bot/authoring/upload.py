@@ -1,0 +1,114 @@
+"""A lead sends a question file: it is fetched, parsed without writing, previewed; Import or Cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+
+from bank.authoring import upload as up
+from bank.errors import ImportFailed, NotFound, TermsUnavailable
+from bank.models import Paper
+from bot.authoring import render
+from bot.authoring.callbacks import UploadPress
+from bot.context import Ctx
+from bot.core import ack
+from bot.i18n import t
+from bot.userctx import UserCtx, user_ctx
+
+log = logging.getLogger(__name__)
+
+
+async def _fetch(context: Ctx, file_id: str, name: str) -> list[Paper]:
+    """Download and parse (off the event loop). Raises TelegramError, UploadRefused, ImportFailed."""
+    file = await context.bot.get_file(file_id)
+    data = bytes(await file.download_as_bytearray())
+    return await asyncio.to_thread(up.read_upload, name, data)
+
+
+async def received(update: Update, context: Ctx) -> None:
+    """A document arrived: preview it for a configured admin in a private chat; refuse anything else."""
+    msg, chat, doc = context.message, context.chat, context.message.document
+    if doc is None:  # registered for documents only
+        return
+    svc = context.services
+    admin = svc.is_admin(context.user.id)
+    if chat.type != ChatType.PRIVATE:
+        if admin:  # a member's files in a team group are not for the bot
+            u = await user_ctx(update, context)
+            await msg.reply_text(t("up_private_only", u.lang))
+        return
+    u = await user_ctx(update, context)
+    if not admin:
+        await msg.reply_text(t("up_admins_only", u.lang))
+        return
+    name = doc.file_name or "upload"
+    try:
+        up.check_size(name, doc.file_size)
+        papers = await _fetch(context, doc.file_id, name)
+    except (up.UploadRefused, ImportFailed) as e:
+        await msg.reply_text(t("up_refused", u.lang, why=str(e)))
+        return
+    except TelegramError as e:
+        await msg.reply_text(t("up_fetch_failed", u.lang, why=e.message))
+        return
+    preview = await asyncio.to_thread(up.preview, name, papers, await _bank(context))
+    upload_id = await up.hold(svc.db, user_id=u.id, chat_id=chat.id, file_id=doc.file_id, file_name=name,
+                              file_size=doc.file_size or 0, digest=up.content_hash(papers), now=svc.now())
+    await msg.reply_text(render.upload_preview(preview, u.lang, u.script),
+                         reply_markup=render.upload_keyboard(upload_id, u.lang))
+
+
+async def _bank(context: Ctx) -> list[Paper]:
+    from bank.paper_store import list_papers
+
+    return await list_papers(context.services.db)
+
+
+async def pressed(update: Update, context: Ctx, press: UploadPress) -> None:
+    """Import or Cancel on a preview: the presser must be the uploader and still a configured admin."""
+    query, svc = context.query, context.services
+    u = await user_ctx(update, context)
+    if not svc.is_admin(u.id):
+        await ack(query, t("up_admins_only", u.lang), show_alert=True)
+        return
+    try:
+        pending = await up.get_pending(svc.db, press.upload_id, u.id)
+        if pending.status is not up.UploadStatus.pending:
+            raise up.UploadGone(str(press.upload_id))
+        if press.action == "cancel":
+            await up.cancel(svc.db, pending.id, u.id, svc.now())
+            text = t("up_cancelled", u.lang, file=pending.file_name)
+        else:
+            text = await _import(context, pending, u)
+    except (NotFound, up.UploadGone):
+        await ack(query, t("up_gone", u.lang), show_alert=True)
+        return
+    await ack(query)
+    await _finish(query, text)
+
+
+async def _import(context: Ctx, pending: up.Pending, u: UserCtx) -> str:
+    svc = context.services
+    try:
+        papers = await _fetch(context, pending.file_id, pending.file_name)
+        done = await up.import_upload(svc.db, pending, papers, now=svc.now(), chat_id=pending.chat_id)
+    except (up.UploadRefused, ImportFailed, TermsUnavailable) as e:
+        return t("up_refused", u.lang, why=str(e))
+    except up.UploadChanged:
+        return t("up_changed", u.lang)
+    except TelegramError as e:
+        return t("up_fetch_failed", u.lang, why=e.message)
+    return render.imported(pending.file_name, done, u.lang)
+
+
+async def _finish(query, text: str) -> None:
+    """The preview loses its buttons (the outcome is committed already); the outcome is a new message."""
+    try:
+        await query.edit_message_reply_markup(None)
+    except TelegramError:
+        log.info("could not remove the preview's buttons", exc_info=True)
+    await query.message.reply_text(text)
