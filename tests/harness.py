@@ -58,7 +58,7 @@ class BotEnv:
 
     async def start_app(self) -> None:
         self.app = build_application(self.settings(), clock=self.clock)
-        if not self.meter:  # tests/test_flood.py tests the meter; elsewhere scripted users outpace it
+        if not self.meter:  # tests/bot/test_flood.py tests the meter; elsewhere scripted users outpace it
             self.app.update_processor.burst = self.app.update_processor.max_pending_per_user = 1_000_000
         await start_app(self.app, poll_timeout=1)
 
