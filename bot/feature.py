@@ -19,7 +19,7 @@ class Feature(Protocol):
 
     @property
     def commands(self) -> Sequence[Command]:
-        """Its entries in the command menu (each has a CommandHandler: tests/test_bot_context.py)."""
+        """Its entries in the command menu (each has a CommandHandler: tests/bot/test_bot_context.py)."""
         ...
 
     def register(self, app: App) -> None:

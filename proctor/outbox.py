@@ -38,6 +38,15 @@ class Outgoing:
     tries: int
 
 
+@dataclass(frozen=True)
+class Record:
+    """Where one message stands: its state, how often it was tried, the last refusal."""
+
+    state: Delivery
+    tries: int
+    last_error: str | None
+
+
 def backoff(tries: int, retry_after: float | None = None) -> float:
     """Seconds to wait after the `tries`-th failure: doubling from FIRST_RETRY up to MAX_RETRY, and
     never sooner than the server asked (retry_after)."""
@@ -79,6 +88,12 @@ async def next_try(db: Database) -> float | None:
     """When the earliest pending message is due; None if nothing is pending."""
     at: float | None = await db.scalar(f"SELECT MIN(next_try) FROM outbox WHERE state='{Delivery.pending}'")
     return at
+
+
+async def find(db: Database, kind: str, ref: str) -> Record | None:
+    """The message of `kind` for `ref` (at most one each), or None if none was enqueued."""
+    row = await db.fetchone("SELECT state, tries, last_error FROM outbox WHERE kind=? AND ref=?", (kind, ref))
+    return None if row is None else Record(Delivery(row["state"]), row["tries"], row["last_error"])
 
 
 async def mark_delivered(db: Database, message_id: int, now: float) -> None:

@@ -63,7 +63,7 @@ class BotEnv:
         updates = self.api.state.updates
         self.handled_before = updates.last_pushed if len(updates) == 0 else None
         self.app = build_application(self.settings(), clock=self.clock)
-        if not self.meter:  # tests/test_flood.py tests the meter; elsewhere scripted users outpace it
+        if not self.meter:  # tests/bot/test_flood.py tests the meter; elsewhere scripted users outpace it
             self.app.update_processor.burst = self.app.update_processor.max_pending_per_user = 1_000_000
         await start_app(self.app, poll_timeout=1)
 

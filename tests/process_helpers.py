@@ -148,7 +148,8 @@ class ProctorProcess:
 
 
 def db_rows(path: Path, sql: str, *params) -> list[sqlite3.Row]:
-    """Reads the child's SQLite file directly (read-only), as an operator would."""
+    """Reads the child's SQLite file directly (read-only), as an operator would: opening it through
+    `Database` would write to a file another process owns (pragmas, migrations, a checkpoint on close)."""
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     con.row_factory = sqlite3.Row
     try:

@@ -84,6 +84,13 @@ async def user_answers(db: Database, delivery_id: int, user_id: int) -> list[Ans
     return [_answer(r) for r in rows]
 
 
+async def answers_to(db: Database, delivery_id: int) -> list[Answer]:
+    """Every member's answers to the delivery, by member, then question."""
+    rows = await db.fetchall(
+        "SELECT * FROM daily_answers WHERE delivery_id=? ORDER BY user_id, pos", (delivery_id,))
+    return [_answer(r) for r in rows]
+
+
 async def answers_in(db: Database, delivery_id: int) -> int:
     """Every answer given to the delivery so far, all questions together."""
     count: int = await db.scalar("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=?", (delivery_id,))

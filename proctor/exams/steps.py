@@ -232,7 +232,7 @@ def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: i
                   now: float) -> Outcome | None:
     """A typed answer for the user's running attempt, found in the same transaction. None: the text
     is not the exam's (no running attempt, or a reply to another message than the attempt's)."""
-    row = conn.execute("SELECT id, message_id FROM attempts WHERE user_id=? AND status='running'",
+    row = conn.execute(f"SELECT id, message_id FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
                        (user_id,)).fetchone()
     if row is None or (reply_to is not None and reply_to != row["message_id"]):
         return None

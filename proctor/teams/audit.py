@@ -29,6 +29,7 @@ class Entry:
     action: str
     target: str
     detail: dict[str, Any]  # as the action wrote it (JSON)
+    target_user: int | None = None  # whom the action concerned (cleared when they are forgotten)
 
 
 async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, action: str | None = None,
@@ -42,5 +43,11 @@ async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, a
     where = f"WHERE {' AND '.join(conds)}" if conds else ""
     rows = await db.fetchall(
         f"SELECT * FROM audit_log {where} ORDER BY at DESC, id DESC LIMIT ?", [*params, limit])
-    return [Entry(r["at"], r["actor_id"], r["chat_id"], r["action"], r["target"], json.loads(r["detail"]))
-            for r in rows]
+    return [Entry(r["at"], r["actor_id"], r["chat_id"], r["action"], r["target"], json.loads(r["detail"]),
+                  r["target_user"]) for r in rows]
+
+
+async def count(db: Database, *, action: str | None = None) -> int:
+    """How many entries the log holds (of one action when given)."""
+    where, params = ("WHERE action=?", (action,)) if action is not None else ("", ())
+    return int(await db.scalar(f"SELECT COUNT(*) FROM audit_log {where}", params))

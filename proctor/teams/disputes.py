@@ -79,6 +79,14 @@ async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id
     return dispute_id
 
 
+async def status_of(db: Database, dispute_id: int) -> str:
+    """Where a dispute stands: 'open', 'upheld' or 'dismissed'. Raises NotFound."""
+    status = await db.scalar("SELECT status FROM disputes WHERE id=?", (dispute_id,))
+    if status is None:
+        raise NotFound(f"no dispute {dispute_id}")
+    return str(status)
+
+
 async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> list[Dispute]:
     """The oldest open disputes, without who raised them: raised by members on group `scope`'s
     roster (None: by anyone). The count per question is of the same disputes."""

@@ -181,6 +181,12 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
     return done
 
 
+async def reviewer_of(db: Database, attempt_id: int, pos: int) -> int | None:
+    """Who made the answer's score final by hand; None if nobody did (graded, or still pending)."""
+    reviewer = await db.scalar("SELECT reviewed_by FROM answers WHERE attempt_id=? AND pos=?", (attempt_id, pos))
+    return None if reviewer is None else int(reviewer)
+
+
 def score_steps(max_score: float) -> list[float]:
     """The buttons offered for a final score: half points up to 5, whole points up to 20,
     otherwise about twenty evenly spread whole numbers; always 0 and the maximum."""

@@ -1,0 +1,172 @@
+"""Questions whose key is in doubt are held out until a lead confirms it; same-paper duplicates are asked once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bank.models import Kind, Paper, Question, Section
+from bank.paper_store import load_paper, save_paper
+from bank.question_checks import confirm_key, fill_missing, held_questions
+from bot.cli import main
+from proctor.daily.selection import candidates
+from proctor.exams import service as attempts
+from proctor.people.users import ensure_user
+from proctor.storage.bootstrap import open_database
+from proctor.storage.db import Database
+from proctor.teams import audit
+from tests.harness import BotEnv
+from tests.proctor.test_upgrade import RELEASES, load_release
+
+ADMIN, LEAD_A, ALPHA = 1, 10, -100
+DOUBT = "梯度累积（A）、混合精度（B）和检查点（C）都可以节省显存。"  # speaks for C, the key says AB
+
+
+def doubtful_paper(key: str = "AB", explanation: str = DOUBT) -> Paper:
+    single = [Question(number=n, kind=Kind.single, stem=stem, options=["甲", "乙", "丙", "丁"], answer="A",
+                       points=1) for n, stem in [(1, "哪个对（）"), (2, "哪个错（）"), (3, "哪个对（ ）。")]]
+    return Paper(slug="held", title="Held paper", sections=[
+        Section(kind=Kind.single, title="单项选择题", questions=single),
+        Section(kind=Kind.multi, title="多项选择题", questions=[
+            Question(number=1, kind=Kind.multi, stem="哪些能节省显存（）", options=["梯度累积", "混合精度", "检查点", "更大批次"],
+                     answer=key, explanation=explanation, points=2),
+            Question(number=2, kind=Kind.multi, stem="哪些是优化器（）", options=["Adam", "SGD", "ReLU", "Dropout"],
+                     answer="AB", points=2)]),
+    ])
+
+
+async def _ids(db) -> dict[str, int]:
+    paper = await load_paper(db, "held", include_retired=True)
+    return {f"s{pos}q{q.number}": q.id for pos, s in enumerate(paper.sections, 1) for q in s.questions}
+
+
+async def _asked(db, user_id: int, **kw) -> set[int]:
+    a = await attempts.start_attempt(db, user_id=user_id, chat_id=user_id, now=0, shuffle=True, **kw)
+    await attempts.finish_attempt(db, a.id, 1, "cancelled")
+    return {i.question_id for i in (await attempts.load_sheet(db, a.id)).items}
+
+
+async def test_held_questions_are_not_asked_until_a_lead_confirms_the_key(tmp_path):
+    db = await Database.open(tmp_path / "p.db")
+    try:
+        pid = await save_paper(db, doubtful_paper(), 0)
+        await ensure_user(db, 7, "Ann", None, 0)
+        q = await _ids(db)
+        held = {h.question_id: h for h in await held_questions(db)}
+        assert set(held) == {q["s1q3"], q["s2q1"]}
+        assert held[q["s1q3"]].held == "duplicate" and held[q["s1q3"]].duplicate_of == q["s1q1"]
+        assert "speaks for C" in held[q["s2q1"]].key_doubt
+        every = set(q.values())
+        for kw in ({"paper_id": pid, "mode": "exam"}, {"paper_id": pid, "mode": "practice"},
+                   {"paper_id": None, "mode": "exam", "blueprint": {Kind.single: 5, Kind.multi: 5}}):
+            assert await _asked(db, 7, **kw) == every - set(held), kw
+        assert {c.id for c in await candidates(db)} == every - set(held)
+
+        # a lead confirms: asked again everywhere, and audited
+        assert await confirm_key(db, q["s2q1"], actor=ADMIN, now=5) is True
+        assert await confirm_key(db, q["s2q1"], actor=ADMIN, now=6) is False  # once
+        assert await confirm_key(db, q["s1q3"], actor=ADMIN, now=6) is False  # a duplicate stays asked once
+        entries = [(e.actor_id, e.action, e.target) for e in await audit.recent(db)]
+        assert entries == [(ADMIN, "confirm_key", f"question {q['s2q1']}")]
+        assert await _asked(db, 7, paper_id=pid, mode="exam") == every - {q["s1q3"]}
+        assert q["s2q1"] in {c.id for c in await candidates(db)}
+
+        # a re-import of the same text keeps the confirmation; another doubtful key is held again
+        await save_paper(db, doubtful_paper(), 10)
+        assert [h.question_id for h in await held_questions(db)] == [q["s1q3"]]
+        await save_paper(db, doubtful_paper(key="AD"), 20)
+        assert [h.question_id for h in await held_questions(db)] == [q["s1q3"], q["s2q1"]]
+        # fixing the key (it now agrees with its explanation) releases it
+        await save_paper(db, doubtful_paper(key="ABC"), 30)
+        assert [h.question_id for h in await held_questions(db)] == [q["s1q3"]]
+        # retiring the first of two same stems lets the repeat be asked instead
+        from bank.item_stats import set_retired
+        await set_retired(db, q["s1q1"], True, lead=ADMIN, chat_id=None, now=40)
+        assert await held_questions(db) == []
+        await set_retired(db, q["s1q1"], False, lead=ADMIN, chat_id=None, now=50)
+        assert [h.question_id for h in await held_questions(db)] == [q["s1q3"]]
+    finally:
+        await db.close()
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_lint_lists_quarantined_questions_and_the_cli_confirms(capsys, tmp_path, monkeypatch, seed_files):
+    monkeypatch.delenv("PROCTOR_DB", raising=False)
+    dbfile = str(tmp_path / "cli.db")
+    assert _run(capsys, "--db", dbfile, "import", *map(str, seed_files))[0] == 0
+    code, out, _ = _run(capsys, "--db", dbfile, "bank", "lint")
+    assert code == 0
+    lines = [line for line in out.splitlines() if ": quarantined: " in line]
+    assert any("(id 104): quarantined: held out" in line and "proctor bank confirm 104" in line for line in lines)
+    assert any("(id 98): quarantined: repeats an earlier question" in line for line in lines)
+    assert any("(id 102): quarantined: repeats" in line for line in lines)
+    assert "pinned_options" in out and "letter_refs" in out
+    assert _run(capsys, "--db", dbfile, "bank", "confirm", "104") == (0, "question 104: key confirmed, asked again\n", "")
+    code, _, err = _run(capsys, "--db", dbfile, "bank", "confirm", "104")
+    assert code == 1 and "not held for its key" in err
+    assert "(id 104): quarantined" not in _run(capsys, "--db", dbfile, "bank", "lint")[1]
+    async def logged() -> list[tuple[str, str]]:
+        db = await Database.open(dbfile)
+        try:
+            return [(e.action, e.target) for e in await audit.recent(db)]
+        finally:
+            await db.close()
+
+    assert asyncio.run(logged()) == [("confirm_key", "question 104")]
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path, admins=(ADMIN,))
+    await e.seed(doubtful_paper())
+    await e.start()
+    e.api.group(ALPHA, "Alpha").set_admins([LEAD_A])
+    yield e
+    await e.close()
+
+
+async def test_bankstats_lists_held_questions_and_an_admin_confirms_with_one_tap(env):
+    q = await _ids(env.db)
+    lead = env.api.user(LEAD_A, "Lea", language_code="en")
+    await lead.send("/bankstats", chat=ALPHA)
+    seen = await lead.wait_message(chat=ALPHA)
+    assert f"#{q['s2q1']} held s2 q1: key in doubt" in seen.text
+    assert f"#{q['s1q3']} held s1 q3: same stem as #{q['s1q1']}" in seen.text
+    assert not any(t.startswith("Key of") for t in seen.button_texts)  # the bank is shared: admins only
+    admin = env.api.user(ADMIN, "Boss", language_code="en")
+    await admin.send("/bankstats")
+    own = await admin.wait_message()
+    button = f"Key of #{q['s2q1']} is right"
+    assert button in own.button_texts
+    # a team lead cannot use the admin's button
+    refused = await (await lead.press(own, button)).wait()
+    assert "lead" in refused.lower()
+    assert {h.question_id: h.held for h in await held_questions(env.db)}.get(q["s2q1"]) == "key"
+    assert (await (await admin.press(own, button)).wait()) == f"Key of question #{q['s2q1']} confirmed: it is asked again."
+    await env.idle()
+    assert q["s2q1"] not in {h.question_id for h in await held_questions(env.db)}
+    [entry] = await audit.recent(env.db, limit=1)
+    assert (entry.actor_id, entry.action) == (ADMIN, "confirm_key")
+
+
+async def test_an_upgraded_bank_gets_its_checks_at_start_up(tmp_path):
+    dump, _ = RELEASES["0.1.0"]
+    path = tmp_path / "proctor.db"
+    load_release(dump, path)
+    db = await open_database(path)  # the bot's and the CLI's start-up path
+    try:
+        # the schema itself: a checks row for every question the old release stored
+        missing = await db.scalar("SELECT COUNT(*) FROM questions q LEFT JOIN question_checks c "
+                                  "ON c.question_id = q.id WHERE c.question_id IS NULL")
+        assert missing == 0 and await db.scalar("SELECT COUNT(*) FROM question_checks") > 0
+        # the start-up step runs once: a second open finds nothing to do
+        assert await fill_missing(db) == 0
+    finally:
+        await db.close()
+

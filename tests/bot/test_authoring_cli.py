@@ -1,0 +1,65 @@
+"""The shell's equivalents: `proctor import --dry-run` prints the chat's upload preview and writes
+nothing; `proctor bank add` adds one question (audited) to a paper or a new paper."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
+
+
+@pytest.fixture
+def dbfile(tmp_path, monkeypatch):
+    monkeypatch.delenv("PROCTOR_DB", raising=False)
+    return str(tmp_path / "cli.db")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _rows(dbfile, sql):
+    with sqlite3.connect(dbfile) as c:
+        return c.execute(sql).fetchall()
+
+
+def test_dry_run_prints_the_preview_and_writes_nothing(capsys, dbfile):
+    code, out, err = run(capsys, "--db", dbfile, "import", "--dry-run", str(FIXTURES / "moodle_aiken.txt"))
+    assert code == 0, err
+    assert out.startswith("📄 moodle_aiken.txt: 3 questions in 1 paper.")
+    assert "• moodle_aiken (moodle_aiken): 3 — Single choice 3" in out
+    assert "Q 1/3 · 单项选择题 · 1 pt\n\nIs this a multiple choice question?\nA. Yes\nB. No" in out
+    assert _rows(dbfile, "SELECT COUNT(*) FROM questions") == [(0,)]
+
+
+def test_bank_add_to_a_new_paper_then_an_existing_one(capsys, dbfile):
+    code, out, err = run(capsys, "--db", dbfile, "bank", "add", "--kind", "single", "--stem", "2+2?",
+                         "--option", "3", "--option", "4", "--key", "B", "--points", "2", "--new-paper", "Sums")
+    assert code == 0, err
+    assert "to Sums, 单项选择题, number 1" in out
+    code, out, err = run(capsys, "--db", dbfile, "bank", "add", "--kind", "fill", "--stem", "2+3=____",
+                         "--key", "5;five", "--paper", "sums")
+    assert code == 0, err
+    assert "to Sums, 填空题, number 1" in out
+    rows = _rows(dbfile, "SELECT q.kind, q.answer, q.points FROM questions q JOIN papers p ON p.id=q.paper_id "
+                         "WHERE p.title='Sums' ORDER BY q.id")
+    assert rows == [("single", '"B"', 2.0), ("fill", '[["5", "five"]]', 1.0)]
+    assert _rows(dbfile, "SELECT COUNT(*) FROM audit_log WHERE action='add_question'") == [(2,)]
+
+
+@pytest.mark.parametrize("argv,why", [
+    (["--kind", "single", "--stem", "x", "--option", "a", "--key", "A", "--new-paper", "P"], "2 to 26 --option"),
+    (["--kind", "single", "--stem", "x", "--option", "a", "--option", "b", "--key", "C", "--new-paper", "P"],
+     "names an option that is not there"),
+    (["--kind", "numerical", "--stem", "x", "--key", "pi", "--new-paper", "P"], "--key: expected a number"),
+    (["--kind", "truefalse", "--stem", "x", "--key", "T", "--paper", "nope"], "no paper nope"),
+])
+def test_bank_add_refuses_bad_questions_and_writes_nothing(capsys, dbfile, argv, why):
+    code, out, err = run(capsys, "--db", dbfile, "bank", "add", *argv)
+    assert code == 1 and why in err, err
+    assert _rows(dbfile, "SELECT COUNT(*) FROM questions WHERE stem='x'") == [(0,)]

@@ -1,0 +1,216 @@
+"""A lead sends a question file in a private chat: preview (nothing written), then Import or Cancel;
+bad files, non-leads and groups are refused with one message and nothing written."""
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from bank.formats.sheet_export import to_csv, to_xlsx
+from bank.importer.json_format import dumps, export_papers
+from bank.paper_store import list_papers
+from tests.harness import BotEnv
+from tests.papers_fixture import small_paper
+
+LEAD, ANN, TEAM = 10, 30, -100
+FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
+SEEDS = Path(__file__).parents[2] / "bank" / "seeds"
+
+GIFT = """::g1:: What is 2 + 2? {=four ~three ~five}
+
+::g2:: The sky is blue. {T}
+
+::g3:: Name the largest planet. {=Jupiter}
+"""
+SHEET = [["题型", "题干", "选项A", "选项B", "选项C", "答案", "解析", "试卷"],
+         ["单选", "1+1=?", "1", "2", "3", "B", "一加一等于二", "算术"],
+         ["多选", "Which are even?", "2", "3", "4", "AC", "", "算术"],
+         ["判断", "0 is even.", "", "", "", "对", "", "算术"]]
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path, admins=(LEAD,), shuffle=False)
+    await e.seed(small_paper())
+    await e.start()
+    yield e
+    await e.close()
+
+
+def _files() -> list[tuple[str, bytes, int]]:
+    """(name, bytes, questions) in every format `proctor import` reads."""
+    seed = sorted(SEEDS.glob("*.txt"))[0]
+    json_export = dumps(export_papers([small_paper("exported")])).encode()
+    return [
+        ("quiz.gift", GIFT.encode(), 3),
+        ("aiken.txt", (FIXTURES / "moodle_aiken.txt").read_bytes(), None),
+        ("moodle.xml", (FIXTURES / "moodle_quiz.xml").read_bytes(), None),
+        ("sheet.xlsx", to_xlsx(SHEET), 3),
+        ("sheet.csv", to_csv(SHEET).encode(), 3),
+        (seed.name, seed.read_bytes(), None),
+        ("bank.json", json_export, 8),
+    ]
+
+
+async def _questions(env) -> int:
+    return await env.db.scalar("SELECT COUNT(*) FROM questions")
+
+
+async def _preview(env, lead, name: str, data: bytes):
+    await lead.send_document(data, name)
+    return await lead.wait_message(lambda m: "✅ Import" in m.button_texts, timeout=15)
+
+
+@pytest.mark.parametrize("name,data,n", _files(), ids=lambda v: v if isinstance(v, str) else "")
+async def test_each_format_previews_then_imports(env, name, data, n):
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    before = await _questions(env)
+    preview = await _preview(env, lead, name, data)
+    assert f"📄 {name}:" in preview.text and "Nothing is written until you press Import" in preview.text
+    assert "as a candidate sees them" in preview.text and "Q 1/" in preview.text
+    if n is not None:
+        assert f": {n} questions" in preview.text
+    assert await _questions(env) == before  # nothing written before Import
+    await lead.press(preview, "✅ Import")
+    done = await lead.wait_message(lambda m: "Imported" in (m.text or ""), timeout=15)
+    added = await _questions(env) - before
+    assert added > 0 and f"{added} questions" in done.text
+    audit = await env.db.fetchall("SELECT action, target FROM audit_log WHERE action='bank_upload'")
+    assert [tuple(r) for r in audit] == [("bank_upload", name)]
+
+
+async def test_preview_shows_kinds_lint_and_the_candidate_view(env):
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    preview = await _preview(env, lead, "sheet.xlsx", to_xlsx(SHEET))
+    text = preview.text
+    assert "• 算术 (sheet): 3 — Single choice 1, Multiple choice 1, True / false 1" in text
+    assert "warnings:" in text and "none of its" in text  # lint: a section without explanations
+    # the first question exactly as the exam screen shows it
+    assert "Q 1/3 · 单项选择题 · 1 pt\n\n1+1=?\nA. 1\nB. 2\nC. 3" in text
+    assert "Q 3/3 · 判断题 · 1 pt\n\n0 is even.\n\n[True] [False]" in text
+
+
+def _raw_press(env, user_id: int, message_api: dict, data: str, query_id: str) -> None:
+    """A callback_query as Telegram delivers it, e.g. a tap on a keyboard the chat still shows."""
+    env.api.inject_update({"callback_query": {
+        "id": query_id, "from": {"id": user_id, "is_bot": False, "first_name": "U", "language_code": "en"},
+        "message": message_api, "chat_instance": "1", "data": data}})
+
+
+async def _toast(env, query_id: str) -> str:
+    calls = await env.api.wait_for(
+        lambda: [c for c in env.api.calls if c.method == "answerCallbackQuery"
+                 and c.params.get("callback_query_id") == query_id], timeout=15, what="toast")
+    return calls[0].params.get("text", "")
+
+
+def _import_data(preview) -> str:
+    return next(b.callback_data for row in preview.buttons for b in row if b.text == "✅ Import")
+
+
+async def test_cancel_writes_nothing_and_a_second_import_press_imports_once(env):
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    before = await _questions(env)
+    preview = await _preview(env, lead, "quiz.gift", GIFT.encode())
+    old = env.api.state.message_to_api(preview)
+    await lead.press(preview, "✖ Cancel")
+    await lead.wait_message(lambda m: "Cancelled: nothing from quiz.gift was written." in (m.text or ""))
+    _raw_press(env, LEAD, old, "a:u:1:i", "late")  # Import on the keyboard the chat showed before
+    assert "already imported or cancelled" in await _toast(env, "late")
+    assert await _questions(env) == before
+    preview = await _preview(env, lead, "quiz.gift", GIFT.encode())
+    old = env.api.state.message_to_api(preview)
+    _raw_press(env, LEAD, old, _import_data(preview), "tap-1")
+    _raw_press(env, LEAD, old, _import_data(preview), "tap-2")  # a double tap
+    assert await _toast(env, "tap-1") == ""
+    assert "already imported" in await _toast(env, "tap-2")
+    await env.idle()
+    assert await _questions(env) == before + 3
+    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action='bank_upload'") == 1
+
+
+async def test_a_pending_upload_survives_a_restart(env):
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    preview = await _preview(env, lead, "quiz.gift", GIFT.encode())
+    await env.restart()
+    await lead.press(preview, "✅ Import")
+    await lead.wait_message(lambda m: "Imported quiz.gift: 3 questions" in (m.text or ""), timeout=15)
+    titles = [p.title for p in await list_papers(env.db)]
+    assert "quiz" in titles
+
+
+def _zip_bomb() -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/worksheets/sheet1.xml", b"\0" * (300 * 1024 * 1024))  # unpacks to 300 MB
+    return buf.getvalue()
+
+
+REFUSED = [
+    ("big.gift", b"x" * (20 * 1024 * 1024 + 1), "up to 20 MB"),
+    ("bomb.xlsx", _zip_bomb(), "unpacks to"),
+    ("fake.xlsx", b"just some text, not a workbook", "not an XLSX workbook (not a zip file)"),
+    ("book.gift", to_xlsx(SHEET), "is a binary file, not text"),
+    ("photo.pdf", b"%PDF-1.4", "not a question file"),
+    ("broken.gift", b"::a:: What? {=yes ~no\n\n::b:: Next {T}\n", "broken.gift: line"),
+    ("broken.csv", "题干,答案,题型\n1+1?,B,单选题\n".encode(), "row 2"),
+]
+
+
+@pytest.mark.parametrize("name,data,why", REFUSED, ids=[r[0] for r in REFUSED])
+async def test_bad_files_are_refused_with_one_message_and_nothing_written(env, name, data, why):
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    before = await _questions(env)
+    await lead.send_document(data, name)
+    refusal = await lead.wait_message(lambda m: "Not imported" in (m.text or ""), timeout=15)
+    assert why in refusal.text, refusal.text
+    await env.idle()
+    assert [m for m in lead.chat() if m.from_bot] == [refusal]
+    assert await _questions(env) == before
+    assert await env.db.scalar("SELECT COUNT(*) FROM pending_uploads") == 0
+    if name == "big.gift":  # checked from file_size: never downloaded
+        assert not env.api.calls_to("getFile")
+
+
+async def test_non_leads_and_groups_are_refused(env):
+    ann = env.api.user(ANN, "Ann", language_code="en")
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    team = env.api.group(TEAM, "Team")
+    team.set_admins([ANN])  # a group administrator is not a bank admin
+    team.privacy_mode = False  # with privacy mode on (the default) the bot never sees group files
+    await ann.send_document(GIFT.encode(), "quiz.gift")
+    assert "Only the bot's configured admins" in (await ann.wait_message()).text
+    await lead.send_document(GIFT.encode(), "quiz.gift", chat=TEAM)
+    assert "private chat" in (await lead.wait_message(chat=TEAM)).text
+    await env.idle()
+    assert not env.api.calls_to("getFile")
+    assert await env.db.scalar("SELECT COUNT(*) FROM pending_uploads") == 0
+
+
+async def test_someone_elses_import_button_does_nothing(env):
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    preview = await _preview(env, lead, "quiz.gift", GIFT.encode())
+    before = await _questions(env)
+    env.admins = (LEAD, ANN)
+    await env.restart()
+    _raw_press(env, ANN, env.api.state.message_to_api(preview), _import_data(preview), "forged")
+    assert "already imported or cancelled" in await _toast(env, "forged")  # not hers: as if gone
+    await env.idle()
+    assert await _questions(env) == before
+    assert await env.db.scalar("SELECT status FROM pending_uploads") == "pending"
+
+
+async def test_the_same_import_update_delivered_twice_imports_once(env):
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    before = await _questions(env)
+    preview = await _preview(env, lead, "quiz.gift", GIFT.encode())
+    update = {"update_id": 900_001, "callback_query": {
+        "id": "redelivered", "from": {"id": LEAD, "is_bot": False, "first_name": "Lea", "language_code": "en"},
+        "message": env.api.state.message_to_api(preview), "chat_instance": "1", "data": _import_data(preview)}}
+    env.api.inject_update(dict(update))
+    await lead.wait_message(lambda m: "Imported quiz.gift" in (m.text or ""), timeout=15)
+    env.api.inject_update(dict(update))  # Telegram delivers it again (e.g. after a timeout)
+    await env.idle()
+    assert await _questions(env) == before + 3
+    assert sum("Imported" in (m.text or "") for m in lead.chat()) == 1

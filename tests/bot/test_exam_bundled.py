@@ -1,0 +1,100 @@
+"""A fresh install: the bundled bank is imported on first start, commands are registered, languages work."""
+
+from collections import Counter
+
+import pytest
+
+from bank.models import Paper
+from bank.paper_store import list_papers, paper_count
+from proctor.exams import service as attempts
+from tests.harness import BotEnv, attempt_message
+from tests.reads import the_attempt
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path, shuffle=False)
+    await e.start()  # empty database: the five bundled papers are imported at start-up
+    yield e
+    await e.close()
+
+
+async def simplified_paper(env) -> Paper:
+    """The bundled paper whose text is in Simplified characters (its slug starts 000)."""
+    return next(p for p in await list_papers(env.db) if p.slug.startswith("000"))
+
+
+async def test_fresh_start_imports_bank_and_registers_commands(env):
+    assert await paper_count(env.db) == 5
+    en = [c["command"] for c in env.api.commands()]
+    zh = env.api.commands(language_code="zh")
+    for cmd in ("start", "help", "papers", "exam", "practice", "resume", "cancel", "mystats", "lang"):
+        assert cmd in en
+    assert [c["command"] for c in zh] == en
+    assert any("考试" in c["description"] for c in zh)
+
+
+async def test_papers_lists_counts_max_score_and_time(env):
+    ann = env.api.user(3001, "Ann", language_code="en")
+    await ann.send("/papers")
+    msg = await ann.wait_message()
+    assert msg.text.count("questions · max") == 5
+    assert "60 min" in msg.text
+    assert "(xué)" not in msg.text and ".docVIP" not in msg.text
+
+
+async def test_chinese_interface_from_telegram_language_and_lang_override(env):
+    li = env.api.user(3002, "Li", language_code="zh-hans")
+    await li.send("/help")
+    assert "考试" in (await li.wait_message()).text
+    await li.send("/lang en")
+    assert (await li.wait_message()).text == "Language set to English."
+    await li.send("/papers")
+    assert "Papers" in (await li.wait_message()).text
+    await li.send("/lang xx")
+    assert "Usage" in (await li.wait_message()).text
+
+
+async def test_script_preference_converts_question_text(env):
+    ann = env.api.user(3003, "Ann", language_code="en")
+    await ann.send("/script hant")
+    await ann.wait_message()
+    from bank.script import to_script
+
+    # the chooser shows the title in the chosen script too
+    title = to_script((await simplified_paper(env)).title, "hant")
+    await ann.send("/practice")
+    chooser = await ann.wait_message(lambda m: title[:60] in m.button_texts)
+    await ann.press(chooser, title[:60])
+    msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
+    assert "梯度累積是為了模擬更大的" in msg.text  # 梯度累积是为了模拟更大的 in Traditional
+
+
+async def test_practice_gives_feedback_after_each_answer(env):
+    ann = env.api.user(3004, "Ann", language_code="en")
+    title = (await simplified_paper(env)).title
+    await ann.send("/practice")
+    chooser = await ann.wait_message(lambda m: title[:60] in m.button_texts)
+    await ann.press(chooser, title[:60])
+    await env.api.wait_for(lambda: attempt_message(ann.chat()))
+    await ann.send("批次大小")  # fill Q1, right
+    fb = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "✅" in m.text and m)
+    assert "Next ▶" in fb.button_texts
+    await ann.press(fb, "Next ▶")
+    await env.api.wait_for(lambda: attempt_message(ann.chat()).text.startswith("Q 2/"))
+    await ann.send("损失")  # fill Q2, wrong
+    wrong = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "❌" in m.text and m)
+    assert "Answer: 梯度" in wrong.text
+
+
+async def test_random_mock_paper_follows_the_blueprint(env):
+    ann = env.api.user(3005, "Ann", language_code="en")
+    await ann.send("/exam random")
+    card = await ann.wait_message(lambda m: "▶️ Start" in m.button_texts)
+    await ann.press(card, "▶️ Start")
+    msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
+    assert msg.text.startswith("Q 1/42")
+    sheet = await attempts.load_sheet(env.db, (await the_attempt(env.db, ann.id)).id, positions="all")
+    asked = [sheet.question(i) for i in sheet.items]
+    assert Counter(q.kind.value for q in asked) == {"fill": 10, "single": 10, "multi": 10, "truefalse": 10, "short": 2}
+    assert [q.id for q in asked if {"truncated", "corrupted"} & set(q.flags)] == []

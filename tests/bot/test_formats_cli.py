@@ -1,0 +1,105 @@
+"""`proctor import` of every format, `proctor bank export --format`, `proctor bank template`,
+against a real SQLite file; a bad file leaves the bank as it was."""
+
+import asyncio
+import io
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from bot.cli import main
+from proctor.storage.db import Database
+from tests.reads import paper_of_question
+
+FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
+
+
+@pytest.fixture
+def dbfile(tmp_path, monkeypatch):
+    monkeypatch.delenv("PROCTOR_DB", raising=False)
+    return str(tmp_path / "cli.db")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _count(dbfile) -> int:
+    """How many questions the bank in `dbfile` holds (retired ones too)."""
+    async def count() -> int:
+        db = await Database.open(dbfile)
+        try:
+            return len(await paper_of_question(db))
+        finally:
+            await db.close()
+
+    return asyncio.run(count())
+
+
+def test_import_every_fixture_and_report_what_was_skipped(capsys, dbfile):
+    files = [FIXTURES / n for n in ("moodle_gift_docs.gift", "moodle_quiz.xml", "moodle_aiken.txt")]
+    code, out, err = run(capsys, "--db", dbfile, "import", *map(str, files))
+    assert code == 0, err
+    assert "imported moodle_gift_docs: moodle_gift_docs (28 questions" in out
+    assert "imported moodle_quiz: moodle_quiz (7 questions" in out
+    assert "imported moodle_aiken: moodle_aiken (3 questions, 3 askable" in out
+    assert "line 64: no answer block" in err and "line 67: a cloze question" in err
+    assert _count(dbfile) == 38
+    code, out, _ = run(capsys, "--db", dbfile, "bank", "stats")
+    assert "numerical" in out and "matching" in out
+
+
+def test_bad_file_leaves_the_bank_unchanged(capsys, dbfile, tmp_path):
+    run(capsys, "--db", dbfile, "import", str(FIXTURES / "moodle_aiken.txt"))
+    before = _count(dbfile)
+    bad = tmp_path / "bad.gift"
+    bad.write_text("Q1 {=a ~b}\n\nQ2 {=a ~b\n", encoding="utf-8")
+    code, _, err = run(capsys, "--db", dbfile, "import", str(FIXTURES / "moodle_gift_docs.gift"), str(bad))
+    assert code == 1
+    assert err.strip() == "proctor: bad.gift: line 3: expected } to close the answer block"
+    assert _count(dbfile) == before
+
+
+def test_export_each_format_and_import_it_again(capsys, dbfile, tmp_path):
+    run(capsys, "--db", dbfile, "import", str(FIXTURES / "moodle_gift_docs.gift"))
+    for fmt, ext in (("gift", "gift"), ("xml", "xml"), ("xlsx", "xlsx"), ("csv", "csv"), ("aiken", "txt"),
+                     ("json", "json")):
+        path = tmp_path / f"again_{fmt}.{ext}"
+        code, _, err = run(capsys, "--db", dbfile, "bank", "export", "--format", fmt, "-o", str(path))
+        assert code == 0, err
+        other = str(tmp_path / f"{fmt}.db")
+        code, out, err = run(capsys, "--db", other, "import", str(path))
+        assert code == 0, (fmt, err)
+        expected = {"aiken": 9, "json": 28}.get(fmt, 28)
+        assert _count(other) == expected, fmt
+    code, out, _ = run(capsys, "--db", dbfile, "bank", "export", "--format", "gift")
+    assert "::Q7::When was Ulysses S. Grant born?{#=1822:0#Correct! Full credit." in out
+
+
+def test_template(capsys, dbfile, tmp_path):
+    path = tmp_path / "t.xlsx"
+    code, _, _ = run(capsys, "--db", dbfile, "bank", "template", "--format", "xlsx", "-o", str(path))
+    assert code == 0
+    ws = load_workbook(io.BytesIO(path.read_bytes())).active
+    assert [c.value for c in ws[1]][:3] == ["题型", "题干", "选项A"]
+    assert ws.max_row == 10
+    code, out, _ = run(capsys, "--db", dbfile, "bank", "template", "--format", "csv")
+    assert out.splitlines()[0].startswith("题型,题干,选项A")
+    code, out, _ = run(capsys, "--db", dbfile, "import", str(path))
+    assert code == 0 and "示例试卷 (9 questions, 9 askable" in out
+
+
+def test_seed_bank_exports_leave_out_what_is_never_asked(capsys, dbfile, tmp_path, seed_files):
+    run(capsys, "--db", dbfile, "import", *map(str, seed_files))
+    for fmt in ("gift", "xml", "csv"):
+        path = tmp_path / f"seeds.{fmt}"
+        code, _, err = run(capsys, "--db", dbfile, "bank", "export", "--format", fmt, "-o", str(path))
+        assert code == 0
+        assert "flagged truncated, never asked" in err
+        other = str(tmp_path / f"{fmt}.db")
+        code, out, err = run(capsys, "--db", other, "import", str(path))
+        assert code == 0, err
+        assert ", 0 flagged)" in out and "askable" in out

@@ -1,0 +1,99 @@
+"""The answer path stays lean: round trips to the database per update, in exams and daily quizzes.
+
+Counted (tests/round_trips.py: every call that hops to aiosqlite's thread, credited to the update
+being handled) over a scripted exam (Skip, Back, Flag, presses, a toggled multiple choice with
+Submit, typed answers, Finish) and a group daily quiz (taps, a repeated tap, a multiple choice, a
+typed reply), through the real bot. Every update pays 1 for its claim with the user's record read
+in the same trip, and 1 for marking it done (proctor/storage/updates.py, bot/userctx.py); the step
+itself is one transaction. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
+an exam press took 18-23, a typed exam answer 28-29, a daily tap 27; before the claim read the
+user's record, a typed exam answer took 7, the hand-in 15, a daily typed reply 5.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.test_daily_group import _push_now, _question_of_kind
+from tests.bot.test_daily_support import make_env
+from tests.bot.test_exam_flow import _answer_current, _confirm, _sheet
+from tests.harness import BotEnv, attempt_message, start_exam
+from tests.papers_fixture import small_paper
+from tests.round_trips import RoundTrips
+
+# the most round trips an update of each kind may take
+EXAM_LIMITS = {
+    "exam next": 4, "exam back": 4, "exam flag": 4, "exam answer": 4, "exam toggle": 4, "exam submit": 4,
+    # the running attempt is found in the step's own transaction; a typed answer posts the question
+    # anew below it and stores the new message's id
+    "typed": 4,
+    # the hand-in (closing the attempt, drafts counted, the outbox card) is one transaction
+    "exam finish_yes": 4,
+}
+DAILY_LIMITS = {"daily pick": 4, "daily submit": 4, "daily toggle": 4, "typed reply": 4}
+
+
+@pytest.fixture
+async def exam_env(tmp_path):
+    e = BotEnv(tmp_path)
+    await e.seed(small_paper())
+    await e.start()
+    yield e
+    await e.close()
+
+
+async def test_an_exam_step_costs_few_round_trips(exam_env):
+    env = exam_env
+    ann = env.api.user(1001, "Ann", language_code="en")
+    await start_exam(env, ann)
+    trips = RoundTrips(env.app)
+    for button in ("Skip ▶", "◀ Back", "🚩 Flag", "🏳 Unflag"):
+        before = attempt_message(ann.chat()).edits
+        await ann.press(attempt_message(ann.chat()), button)
+        await env.api.wait_for(lambda b=before: attempt_message(ann.chat()).edits > b, what=button)
+        await env.idle()
+    for _ in range(7):  # single, single, multi (toggles + Submit), true/false, fill-in, written...
+        await _answer_current(env, ann, await _sheet(env, ann.id), right=True)
+    await ann.press(_confirm(ann), "Yes, finish")
+    await ann.wait_message(lambda m: "Score:" in (m.text or ""))
+    await env.idle()
+    most = trips.most()
+    print("\n" + trips.table())
+    assert set(most) == set(EXAM_LIMITS), most  # every kind of step was taken
+    for kind, limit in EXAM_LIMITS.items():
+        assert most[kind] <= limit, (kind, most[kind], [s.calls for s in trips.steps if s.kind == kind])
+
+
+async def test_a_daily_group_step_costs_few_round_trips(tmp_path):
+    env = await make_env(tmp_path)
+    try:
+        lead, group = await _push_now(env)
+        ann, bob = env.api.user(11, "Ann"), env.api.user(12, "Bob")
+        group.add_members(11, 12)
+        for user in (ann, bob):  # known users: a first sight records the user (bot/userctx.py) once
+            await user.send("/start")
+            await user.wait_message()
+        await env.idle()
+        trips = RoundTrips(env.app)
+        msg, _, _ = await _question_of_kind(env, group, "single")
+        for user in (ann, bob, ann):  # Ann's second tap: "already answered"
+            await (await user.press(msg, "A")).wait()
+            await env.idle()
+        msg, item, _ = await _question_of_kind(env, group, "multi")
+        order = item.option_order
+        for c in "AB":
+            await (await ann.press(msg, "ABCD"[order.index(c)])).wait()
+            await env.idle()
+        await (await ann.press(msg, "✅ Submit")).wait()
+        await env.idle()
+        msg, _, _ = await _question_of_kind(env, group, "fill")
+        await bob.send("不知道", chat=group, reply_to=msg)
+        await bob.wait_message(lambda m: "Daily quiz in Team" in m.text)
+        await env.idle()
+        most = trips.most()
+        print("\n" + trips.table())
+        assert set(most) == set(DAILY_LIMITS), most
+        for kind, limit in DAILY_LIMITS.items():
+            assert most[kind] <= limit, (kind, most[kind], [s.calls for s in trips.steps if s.kind == kind])
+    finally:
+        await env.close()

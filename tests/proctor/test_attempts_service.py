@@ -1,0 +1,100 @@
+"""The attempt service on a real SQLite file: start, answer, finish, score by section."""
+
+import pytest
+
+from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached
+from bank.paper_store import save_paper
+from proctor.exams import service as attempts
+from proctor.exams.model import compute_result
+from proctor.people.users import ensure_user
+from tests.papers_fixture import small_paper
+
+T0 = 1_800_000_000.0
+
+
+async def _setup(db, **kw):
+    paper = small_paper(**kw)
+    pid = await save_paper(db, paper, T0)
+    await ensure_user(db, 7, "Ann", None, 0)
+    await ensure_user(db, 8, "Bob", None, 0)
+    return pid
+
+
+async def test_start_skips_unaskable_and_sets_deadline(db):
+    pid = await _setup(db)
+    a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
+    assert len(sheet.items) == 7  # the truncated question is never asked
+    assert a.deadline == T0 + 3600
+    assert sheet.attempt.max_score == 2 + 2 + 2 + 2 + 1 + 1 + 5
+
+
+async def test_one_running_attempt_per_user(db):
+    pid = await _setup(db)
+    await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    with pytest.raises(AlreadyRunning):
+        await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    assert len(await attempts.attempts_of(db)) == 1
+
+
+async def test_right_keys_score_full_objective_marks_by_section(db):
+    pid = await _setup(db)
+    a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=True,
+                                     seed=3)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
+    for item in sheet.items:
+        q = sheet.question(item)
+        key = {"single": q.answer, "multi": q.answer, "truefalse": q.answer,
+               "fill": "、".join(b[0] for b in q.answer) if isinstance(q.answer, list) else None,
+               "short": q.answer}[q.kind.value]
+        await attempts.record_answer(db, sheet, item.pos, key, T0 + 10, advance=True)
+    done = await attempts.finish_attempt(db, a.id, T0 + 100, "submitted")
+    assert done is not None
+    attempt, result = done
+    objective = [s for s in result.sections if s.title != "简答题"]
+    assert all(s.score == s.max_score for s in objective)
+    assert result.pending_review == 1
+    assert attempt.status == "finished" and attempt.score == pytest.approx(result.score)
+    # finishing twice counts once
+    assert await attempts.finish_attempt(db, a.id, T0 + 200, "timeout") is None
+
+
+async def test_wrong_answers_score_zero_and_closed_attempt_refuses(db):
+    pid = await _setup(db)
+    a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
+    await attempts.record_answer(db, sheet, 0, "A", T0, advance=True)
+    await attempts.record_answer(db, sheet, 2, "ACD", T0, advance=False)
+    sheet = await attempts.load_sheet(db, a.id, positions="all")
+    result = compute_result(sheet.items, sheet.answers)
+    assert result.score == 0
+    await attempts.finish_attempt(db, a.id, T0 + 5, "submitted")
+    with pytest.raises(AttemptClosed):
+        await attempts.record_answer(db, sheet, 1, "C", T0 + 6, advance=True)
+
+
+async def test_attempt_limit(db):
+    paper = small_paper()
+    paper.settings.attempts_allowed = 1
+    pid = await save_paper(db, paper, T0)
+    await ensure_user(db, 7, "Ann", None, 0)
+    a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    await attempts.finish_attempt(db, a.id, T0 + 1, "submitted")
+    with pytest.raises(AttemptLimitReached):
+        await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+
+
+async def test_foreign_attempt_is_refused(db):
+    from bank.errors import NotYourAttempt
+
+    pid = await _setup(db)
+    a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    with pytest.raises(NotYourAttempt):
+        await attempts.own_sheet(db, a.id, 8)
+
+
+async def test_due_attempts_uses_now(db):
+    pid = await _setup(db, minutes=1)
+    await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    assert await attempts.due_attempts(db, T0 + 59) == []
+    assert len(await attempts.due_attempts(db, T0 + 60)) == 1

@@ -1,0 +1,242 @@
+"""Daily practice in bank/: the day's set, deliveries, first answers, streaks, FSRS cards."""
+
+import json
+import random
+from datetime import date
+
+import pytest
+
+from bank.errors import NotFound
+from bank.models import Kind, Paper, Question, Section
+from bank.paper_settings import set_exam_only
+from bank.paper_store import get_question, list_papers, save_paper
+from proctor.daily import answers as answer_store
+from proctor.daily import delivery as dstore
+from proctor.daily import subscriptions as subs
+from proctor.daily.fsrs_cards import due_cards, known_questions, rating_for, review
+from proctor.daily.plan import create_or_resume
+from proctor.daily.selection import Candidate, candidates, pick_balanced, pick_group_set, pick_private_set
+from proctor.daily.streaks import streak, streak_from
+from proctor.people.users import ensure_user
+from proctor.teams.leaderboard import my_groups
+from tests.papers_fixture import small_paper
+
+NOW = 1_800_000_000.0
+DAY = date(2027, 1, 15)
+
+
+@pytest.fixture
+async def bank(db):
+    await save_paper(db, small_paper("demo"), NOW)
+    await save_paper(db, small_paper("hire", exam_only=True), NOW)
+    return db
+
+
+async def _chat(db, chat_id=-100, kind="supergroup"):
+    await subs.ensure_chat(db, chat_id, kind, "Team", NOW)
+    return chat_id
+
+
+async def test_candidates_are_auto_gradable_askable_and_never_exam_only(bank):
+    cands = await candidates(bank)
+    assert len(cands) == 6  # 2 single, 1 multi, 1 truefalse, 2 fill of the practice paper
+    for c in cands:
+        q = await get_question(bank, c.id)
+        assert q.kind in (Kind.single, Kind.multi, Kind.truefalse, Kind.fill)
+        assert q.askable
+        assert q.source.paper == "demo"
+
+
+async def test_flagged_and_retired_questions_are_never_chosen(db):
+    paper = Paper(slug="flags", title="F", sections=[Section(kind=Kind.single, title="s", questions=[
+        Question(number=1, kind=Kind.single, stem="ok", options=["a", "b"], answer="A"),
+        Question(number=2, kind=Kind.single, stem="cut", options=["a", "b"], answer="A", flags=["truncated"]),
+        Question(number=3, kind=Kind.single, stem="garbled", options=["a", "b"], answer="A", flags=["corrupted"]),
+        Question(number=4, kind=Kind.single, stem="no options", options=[], answer="A"),
+    ])])
+    await save_paper(db, paper, NOW)
+    assert [(await get_question(db, c.id)).stem for c in await candidates(db)] == ["ok"]
+
+
+async def test_set_exam_only_takes_a_paper_out_of_practice_and_back(bank):
+    ids = {p.slug: p.id for p in await list_papers(bank)}
+    await set_exam_only(bank, ids["demo"], True, lead=1, chat_id=None, now=NOW)
+    assert await candidates(bank) == []  # the cached list follows the change
+    await set_exam_only(bank, ids["hire"], False, lead=1, chat_id=None, now=NOW)
+    assert {(await get_question(bank, c.id)).source.paper for c in await candidates(bank)} == {"hire"}
+    with pytest.raises(NotFound):
+        await set_exam_only(bank, 999, True, lead=1, chat_id=None, now=NOW)
+
+
+def test_pick_balanced_spreads_over_papers_and_topics():
+    pool = [Candidate(i, paper, topic) for i, (paper, topic) in enumerate(
+        [(1, "a")] * 10 + [(1, "b")] * 10 + [(2, "c")] * 10 + [(3, "d")] * 2)]
+    chosen = pick_balanced(pool, 6, random.Random(1))
+    papers = [c.paper_id for c in chosen]
+    assert sorted(papers) == [1, 1, 2, 2, 3, 3]
+    assert {c.topic for c in chosen if c.paper_id == 1} == {"a", "b"}
+    assert len({c.id for c in chosen}) == 6
+
+
+def test_group_set_avoids_recent_questions_until_the_bank_runs_short():
+    pool = [Candidate(i, 1, "t") for i in range(8)]
+    recent = {0: 10.0, 1: 20.0, 2: 30.0, 3: 40.0, 4: 50.0}
+    chosen = pick_group_set(pool, recent, 5, random.Random(0))
+    assert set(chosen[:3]) == {5, 6, 7}
+    assert chosen[3:] == [0, 1]  # then the longest unseen
+
+
+def test_private_set_puts_due_cards_first_then_new_ones():
+    pool = [Candidate(i, 1 + i % 2, "t") for i in range(10)]
+    chosen = pick_private_set(pool, recent={}, due=[7, 3], known={7, 3, 5}, n=4, rng=random.Random(0))
+    assert chosen[:2] == [7, 3]
+    assert 5 not in chosen  # known but not due: not before new ones
+    assert len(set(chosen)) == 4
+
+
+async def test_delivery_is_created_once_per_chat_and_day(bank):
+    chat = await _chat(bank)
+    d1, created1 = await create_or_resume(bank, chat, False, DAY, 5, NOW + 86400, NOW)
+    d2, created2 = await create_or_resume(bank, chat, False, DAY, 5, NOW + 86400, NOW + 5)
+    assert created1 and not created2 and d1.id == d2.id
+    items = await dstore.items(bank, d1.id)
+    assert len(items) == 5 and len({i.question_id for i in items}) == 5
+    assert [x.id for x in await dstore.deliveries(bank)] == [d1.id]
+    # a direct second insert for the same day is refused by the schema too
+    again, made = await dstore.create_delivery(bank, chat, DAY, [items[0].question_id], ["AB"], NOW, NOW)
+    assert not made and again.id == d1.id
+
+
+async def test_the_next_day_avoids_what_the_chat_saw(bank):
+    chat = await _chat(bank)
+    d1, _ = await create_or_resume(bank, chat, False, DAY, 3, NOW + 86400, NOW)
+    d2, _ = await create_or_resume(bank, chat, False, date(2027, 1, 16), 3, NOW + 2 * 86400, NOW + 86400)
+    first = {i.question_id for i in await dstore.items(bank, d1.id)}
+    second = {i.question_id for i in await dstore.items(bank, d2.id)}
+    assert first.isdisjoint(second)
+
+
+async def test_empty_bank_raises(db):
+    await _chat(db)
+    with pytest.raises(dstore.EmptyBank):
+        await create_or_resume(db, -100, False, DAY, 5, NOW + 86400, NOW)
+    assert await dstore.deliveries(db) == []
+
+
+async def test_resume_sends_only_the_unsent(bank):
+    chat = await _chat(bank)
+    d, _ = await create_or_resume(bank, chat, False, DAY, 5, NOW + 86400, NOW)
+    await dstore.mark_sent(bank, d.id, 0, 11, NOW)
+    await dstore.mark_sent(bank, d.id, 1, 12, NOW)
+    unsent = [i.pos for i in await dstore.items(bank, d.id) if i.message_id is None]
+    assert unsent == [2, 3, 4]
+    found = await dstore.item_by_message(bank, chat, 12)
+    assert found is not None and found[1].pos == 1
+    assert await dstore.item_by_message(bank, -999, 12) is None
+
+
+async def test_first_answer_counts_and_close_stops_answers(bank):
+    chat = await _chat(bank)
+    await ensure_user(bank, 1, "Ann", None, NOW)
+    d, _ = await create_or_resume(bank, chat, False, DAY, 2, NOW + 86400, NOW)
+    item = (await dstore.items(bank, d.id))[0]
+    assert await answer_store.record_answer(bank, d, item, 1, "A", 2, 2, "correct", NOW)
+    assert not await answer_store.record_answer(bank, d, item, 1, "B", 0, 2, "wrong", NOW + 1)
+    kept = await answer_store.user_answer(bank, d.id, 0, 1)
+    assert kept.response == "A" and kept.verdict == "correct"
+    assert [g[0] for g in await my_groups(bank, 1)] == [chat]  # answering makes a member
+    assert await dstore.claim_close(bank, d.id)
+    assert not await dstore.claim_close(bank, d.id)  # closed once
+    item2 = (await dstore.items(bank, d.id))[1]
+    with pytest.raises(answer_store.QuizClosed):
+        await answer_store.record_answer(bank, d, item2, 1, "A", 2, 2, "correct", NOW)
+
+
+async def test_standings_rank_by_points_then_who_finished_first(bank):
+    chat = await _chat(bank)
+    for uid, name in [(1, "Ann"), (2, "Bob"), (3, "Cy")]:
+        await ensure_user(bank, uid, name, None, NOW)
+    d, _ = await create_or_resume(bank, chat, False, DAY, 2, NOW + 86400, NOW)
+    i0, i1 = await dstore.items(bank, d.id)
+    await answer_store.record_answer(bank, d, i0, 1, "x", 1, 1, "correct", NOW + 30)
+    await answer_store.record_answer(bank, d, i0, 2, "x", 1, 1, "correct", NOW + 10)
+    await answer_store.record_answer(bank, d, i1, 2, "x", 0, 1, "wrong", NOW + 11)
+    await answer_store.record_answer(bank, d, i0, 3, "x", 1, 1, "correct", NOW + 5)
+    await answer_store.record_answer(bank, d, i1, 3, "x", 1, 1, "correct", NOW + 50)
+    top = await answer_store.standings(bank, d.id)
+    assert [(s.name, s.score) for s in top] == [("Cy", 2), ("Bob", 1), ("Ann", 1)]
+
+
+@pytest.mark.parametrize("quiz, answered, today, expected", [
+    ([], [], "2027-01-15", 0),
+    (["2027-01-13", "2027-01-14", "2027-01-15"], ["2027-01-13", "2027-01-14", "2027-01-15"], "2027-01-15", 3),
+    # today's quiz still open and unanswered: the streak is alive
+    (["2027-01-13", "2027-01-14", "2027-01-15"], ["2027-01-13", "2027-01-14"], "2027-01-15", 2),
+    # a missed quiz breaks it
+    (["2027-01-12", "2027-01-13", "2027-01-14"], ["2027-01-12", "2027-01-14"], "2027-01-15", 1),
+    # a day without any quiz neither breaks nor extends it
+    (["2027-01-10", "2027-01-14"], ["2027-01-10", "2027-01-14"], "2027-01-15", 2),
+    # the future is ignored
+    (["2027-01-15", "2027-01-16"], ["2027-01-15", "2027-01-16"], "2027-01-15", 1),
+])
+def test_streak_from(quiz, answered, today, expected):
+    assert streak_from(quiz, answered, today) == expected
+
+
+async def test_streak_per_user_and_per_chat(bank):
+    a, b = await _chat(bank, -1), await _chat(bank, -2)
+    await ensure_user(bank, 1, "Ann", None, NOW)
+    for k in range(3):
+        day = date(2027, 1, 13 + k)
+        for chat in (a, b):
+            d, _ = await create_or_resume(bank, chat, False, day, 1, NOW + 86400 * (k + 1), NOW + 86400 * k)
+            if chat == a or k == 2:
+                await answer_store.record_answer(bank, d, (await dstore.items(bank, d.id))[0], 1, "x", 1, 1,
+                                                 "correct", NOW + 86400 * k)
+    assert await streak(bank, a, 1, DAY) == 3
+    assert await streak(bank, b, 1, DAY) == 1
+    assert await streak(bank, a, 2, DAY) == 0
+
+
+def test_fsrs_maps_grades_to_ratings_and_schedules_the_card():
+    from fsrs import Rating
+
+    assert (rating_for("correct"), rating_for("partial"), rating_for("wrong")) == (Rating.Good, Rating.Hard,
+                                                                                     Rating.Again)
+    assert rating_for("needs_review") is None
+    good = review(None, "correct", NOW, 7)
+    again = review(None, "wrong", NOW, 7)
+    assert good is not None and again is not None
+    assert again[1] <= good[1]
+    card = json.loads(good[0])
+    assert card["card_id"] == 7
+    later = review(good[0], "correct", good[1], 7)
+    assert later[1] - good[1] > good[1] - NOW  # the interval grows
+
+
+async def test_answers_update_review_cards_and_due_questions_come_first(bank):
+    user = 1
+    await ensure_user(bank, user, "Ann", None, NOW)
+    await _chat(bank, user, "private")
+    d, _ = await create_or_resume(bank, user, True, DAY, 2, NOW + 86400, NOW)
+    i0, i1 = await dstore.items(bank, d.id)
+    await answer_store.record_answer(bank, d, i0, user, "x", 0, 1, "wrong", NOW)
+    await answer_store.record_answer(bank, d, i1, user, "x", 1, 1, "correct", NOW)
+    assert await known_questions(bank, user) == {i0.question_id, i1.question_id}
+    tomorrow = NOW + 86400
+    assert i0.question_id in await due_cards(bank, user, tomorrow)
+    d2, _ = await create_or_resume(bank, user, True, date(2027, 1, 16), 3, tomorrow + 86400, tomorrow)
+    assert (await dstore.items(bank, d2.id))[0].question_id == i0.question_id
+
+
+async def test_subscription_on_off_and_disabled_reason(bank):
+    chat = await _chat(bank)
+    sub = await subs.subscribe(bank, chat, "9:00", "Asia/Shanghai", 5, 1, NOW)
+    assert (sub.at_time, sub.timezone, sub.enabled) == ("09:00", "Asia/Shanghai", True)
+    assert [s.chat_id for s in await subs.enabled_subscriptions(bank)] == [chat]
+    assert await subs.unsubscribe(bank, chat, None, NOW, reason="kicked")
+    assert not await subs.unsubscribe(bank, chat, None, NOW)
+    off = await subs.get_subscription(bank, chat)
+    assert not off.enabled and off.disabled_reason == "kicked"
+    again = await subs.subscribe(bank, chat, "10:30", "Europe/Berlin", 5, 1, NOW)
+    assert again.enabled and again.disabled_reason is None

@@ -1,0 +1,191 @@
+"""Invites in bank/: the state machine refuses illegal moves, tokens, window maths, guess limiting,
+the start checked inside the attempt's transaction, and `proctor invite create|list` / `bank set`."""
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from bank.errors import InviteOnly
+from bank.paper_settings import update_settings
+from bank.paper_store import load_paper, save_paper
+from bot.cli import main
+from proctor import invites, outbox
+from proctor.exams import service as attempts
+from proctor.invites import InviteStatus as S
+from proctor.people.users import ensure_user
+from proctor.storage.db import Database
+from proctor.teams import audit
+from tests.papers_fixture import small_paper
+
+T0 = 1_800_000_000.0
+
+
+def test_transitions_are_named_and_refuse_illegal_moves():
+    assert invites.claim(S.open) == S.claimed
+    assert invites.start(S.claimed) == S.started
+    assert invites.finish(S.started) == S.finished
+    assert invites.revoke(S.claimed) == S.revoked
+    for move, status in [(invites.claim, S.claimed), (invites.start, S.open), (invites.finish, S.claimed),
+                         (invites.revoke, S.finished), (invites.revoke, S.started), (invites.claim, S.revoked),
+                         (invites.resend, S.finished), (invites.start, S.revoked)]:
+        with pytest.raises(invites.IllegalTransition):
+            move(status)
+    assert invites.effective(S.open, closes_at=100, now=100) == S.expired
+    assert invites.effective(S.claimed, closes_at=100, now=99) == S.claimed
+    assert invites.effective(S.started, closes_at=100, now=500) == S.started  # a started attempt runs on
+
+
+def test_tokens_have_128_bits_fit_the_start_parameter_and_are_stored_hashed():
+    token = invites.new_token()
+    assert len(token) == 22 and re.fullmatch(r"[A-Za-z0-9_-]+", token)
+    p = invites.payload(token)
+    assert len(p) <= 64 and invites.token_of(p) == token
+    assert invites.token_of("inv_short") is None and invites.token_of("ref_" + token) is None
+    assert invites.hash_token(token) != token and len(invites.hash_token(token)) == 64
+
+
+def test_requests_and_windows():
+    r = invites.parse_request(["inference", "optimisation", "48h", "+15m", "@cand", "notify"])
+    assert r == invites.Request("inference optimisation", 48 * 3600, 15, "cand", True)
+    assert invites.parse_request(["3"]).window == 72 * 3600
+    assert invites.parse_request(["hire", "2x"]).attempts == 2
+    for bad in (["hire", "0h"], ["hire", "+2x"], [], ["hire", "61d"], ["hire", "+25h"], ["hire", "21x"]):
+        with pytest.raises(invites.BadInvite):
+            invites.parse_request(bad)
+
+
+def test_guess_limiter_per_user_with_time_as_a_parameter():
+    g = invites.GuessLimiter(limit=2, per=60)
+    g.missed(1, 0)
+    g.missed(1, 10)
+    assert not g.allowed(1, 20) and g.allowed(2, 20)
+    assert g.allowed(1, 61)
+
+
+async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp_path):
+    db = await Database.open(tmp_path / "p.db")
+    try:
+        hire = await save_paper(db, small_paper("hire"), T0)
+        await update_settings(db, "hire", actor=0, now=T0, invite_only=True)
+        for uid in (5, 6):
+            await ensure_user(db, uid, "U", None, T0)
+        with pytest.raises(InviteOnly):
+            await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,
+                                         shuffle=False)
+        [(inv, token)] = await invites.create(db, paper_id=hire, team=None, lead=1, now=T0, window=3600,
+                                              extra_min=20)
+        with pytest.raises(invites.Refused) as refused:  # not claimed by this user
+            await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,
+                                         shuffle=False, invite_id=inv.id)
+        assert refused.value.reason == "foreign"
+        await invites.open_link(db, token, user_id=5, username=None, now=T0)
+        with pytest.raises(invites.Refused) as refused:
+            await invites.open_link(db, token, user_id=6, username=None, now=T0)
+        assert refused.value.reason == "foreign"
+        with pytest.raises(invites.Refused):  # past the window
+            await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0 + 3600,
+                                         shuffle=False, invite_id=inv.id)
+        assert await attempts.attempts_of(db) == []
+        a = await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0 + 3599,
+                                         shuffle=False, invite_id=inv.id)
+        assert a.deadline == T0 + 3599 + 80 * 60
+        await attempts.finish_attempt(db, a.id, T0 + 4000, "submitted")
+        assert (await invites.get(db, inv.id)).status == S.finished
+        kinds = {m.kind: m.chat_id for m in await outbox.due(db, T0 + 4000)}
+        assert kinds == {"result": 5, "invite_result": 1}
+        with pytest.raises(invites.Refused) as refused:
+            await invites.open_link(db, token, user_id=5, username=None, now=T0 + 4000)
+        assert refused.value.reason == "used"
+        with pytest.raises(invites.IllegalTransition):
+            await invites.revoke_invite(db, inv.id, actor=1, now=T0 + 4000)
+        actions = [e.action for e in reversed(await audit.recent(db))]
+        assert actions[-2:] == ["invite_create", "invite_claim"]
+        # an intended username: anyone else is told it is someone else's, and claims nothing
+        [(named, token2)] = await invites.create(db, paper_id=hire, team=None, lead=1, now=T0, window=3600,
+                                                 username="Cand")
+        with pytest.raises(invites.Refused):
+            await invites.open_link(db, token2, user_id=6, username="other", now=T0)
+        assert (await invites.open_link(db, token2, user_id=6, username="cand", now=T0)).candidate_id == 6
+    finally:
+        await db.close()
+
+
+def test_cli_invites_in_bulk_and_paper_settings(capsys, tmp_path, monkeypatch):
+    monkeypatch.delenv("PROCTOR_DB", raising=False)
+    monkeypatch.delenv("PROCTOR_BOT_USERNAME", raising=False)
+    db = str(tmp_path / "cli.db")
+    seed = sorted((Path(__file__).resolve().parents[2] / "bank" / "seeds").glob("000_*.txt"))[0]
+    assert main(["--db", db, "import", str(seed)]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "bank", "set", seed.stem, "--invite-only", "on", "--review", "sections"]) == 0
+    out = capsys.readouterr().out
+    assert "exam-only on" in out and "invite-only on, review sections" in out
+    assert main(["--db", db, "invite", "create", "--paper", seed.stem, "--count", "3", "--window", "48h",
+                 "--bot", "proctor_bot"]) == 0
+    links = capsys.readouterr().out.split()
+    assert len(links) == 3 and len(set(links)) == 3
+    assert all(re.fullmatch(r"https://t\.me/proctor_bot\?start=inv_[A-Za-z0-9_-]{22}", u) for u in links)
+    assert main(["--db", db, "invite", "create", "--paper", seed.stem, "--count", "2", "--csv",
+                 "--bot", "proctor_bot", "--extra", "15m"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0] == ["invite", "link", "closes_at"] and len(rows) == 3
+    assert main(["--db", db, "invite", "list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) == 5 and listed[0].startswith("#5 open")
+    # one clear line for a bad request, nothing created
+    assert main(["--db", db, "invite", "create", "--paper", "no-such", "--bot", "b"]) == 1
+    assert "no single paper matches" in capsys.readouterr().err
+    assert main(["--db", db, "invite", "create", "--paper", seed.stem, "--window", "5x", "--bot", "b"]) == 1
+    assert "not a duration" in capsys.readouterr().err
+    assert main(["--db", db, "invite", "create", "--paper", seed.stem]) == 1
+    assert "--bot" in capsys.readouterr().err
+    assert main(["--db", db, "invite", "list", "--csv"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 6
+
+
+async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(tmp_path):
+    from proctor.daily.subscriptions import ensure_chat
+    from proctor.teams import leaderboard as lb
+    from proctor.teams import roster
+    from proctor.teams.reports import team_rows
+
+    db = await Database.open(tmp_path / "p.db")
+    try:
+        hire = await save_paper(db, small_paper("hire"), T0)
+        await ensure_user(db, 5, "Cid", None, T0)
+        for chat, title in ((-1, "Alpha"), (-2, "Beta")):
+            await ensure_chat(db, chat, "supergroup", title, T0)
+        await roster.add(db, -2, 5, lead=9, now=T0)  # Cid is on Beta's roster; Alpha invites him
+        [(inv, token)] = await invites.create(db, paper_id=hire, team=-1, lead=9, now=T0, window=3600)
+        await invites.open_link(db, token, user_id=5, username=None, now=T0)
+        a = await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,
+                                         shuffle=False, invite_id=inv.id)
+        await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")
+        assert [r.user_id for r in await lb.paper_board(db, hire, [-1])] == [5]
+        assert await lb.paper_board(db, hire, [-2], also=5) == []
+        period = lb.period_bounds("all", T0 + 100, lb.zone("UTC"))
+        _, beta = await team_rows(db, -2, period)
+        assert [(r.user_id, r.exams, r.best) for r in beta] == [(5, 0, {})]
+        assert await attempts.user_stats(db, 5) == []  # not on the candidate's /mystats either
+    finally:
+        await db.close()
+
+
+async def test_invite_only_implies_exam_only_both_ways(tmp_path):
+    from bank.paper_settings import set_exam_only
+
+    db = await Database.open(tmp_path / "p.db")
+    try:
+        pid = await save_paper(db, small_paper("hire"), T0)
+        s = await update_settings(db, "hire", actor=0, now=T0, invite_only=True)
+        assert s.exam_only and s.invite_only and s.review_option.value == "score"
+        s = await update_settings(db, "hire", actor=0, now=T0, exam_only=False)
+        assert not s.exam_only and not s.invite_only and s.review_option.value == "full"
+        await update_settings(db, "hire", actor=0, now=T0, invite_only=True)
+        await set_exam_only(db, pid, False, lead=0, chat_id=None, now=T0)  # /examonly off
+        assert not (await load_paper(db, pid)).settings.invite_only
+    finally:
+        await db.close()

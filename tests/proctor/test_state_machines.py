@@ -1,0 +1,141 @@
+"""Every state machine of the domain: each named move walked from every state, the legal ones to
+their target, the rest refused with IllegalTransition."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor import invites
+from proctor.daily import states as daily
+from proctor.daily.states import DeliveryStatus as D
+from proctor.exams import states as exams
+from proctor.exams.states import AttemptStatus as A
+from proctor.invites import InviteStatus as I
+from proctor.transitions import IllegalTransition
+
+ATTEMPT = {
+    exams.finish: {A.running: A.finished},
+    exams.cancel: {A.running: A.cancelled},
+}
+
+DELIVERY = {
+    daily.start_sending: {D.pending: D.sending},
+    daily.open_: {D.pending: D.open, D.sending: D.open},
+    daily.close: {D.pending: D.keys_pending, D.sending: D.keys_pending, D.open: D.keys_pending},
+    daily.post_keys: {D.keys_pending: D.closed},
+    daily.fail: {D.pending: D.failed, D.sending: D.failed, D.open: D.failed},
+    daily.retry: {D.failed: D.pending},
+}
+
+INVITE = {
+    invites.claim: {I.open: I.claimed},
+    invites.start: {I.claimed: I.started, I.finished: I.started},
+    invites.finish: {I.started: I.finished},
+    invites.revoke: {I.open: I.revoked, I.claimed: I.revoked},
+    invites.resend: {I.open: I.open, I.claimed: I.claimed},
+}
+
+
+@pytest.mark.parametrize(("enum", "table"), [(A, ATTEMPT), (D, DELIVERY), (I, INVITE)],
+                         ids=["attempt", "delivery", "invite"])
+def test_every_move_from_every_state(enum, table):
+    for move, legal in table.items():
+        for state in enum:
+            if state in legal:
+                assert move(state) == legal[state], (move.__name__, state)
+            else:
+                with pytest.raises(IllegalTransition):
+                    move(state)
+
+
+@pytest.mark.parametrize(("machine", "table"), [(exams.MACHINE, ATTEMPT), (daily.MACHINE, DELIVERY),
+                                                (invites.MACHINE, INVITE)], ids=["attempt", "delivery", "invite"])
+def test_the_tables_list_no_move_the_test_does_not_walk(machine, table):
+    assert len(machine.moves) == len(table)
+    assert {frozenset(m.items()) for m in machine.moves.values()} == {frozenset(t.items()) for t in table.values()}
+
+
+def test_terminal_states_have_no_way_out():
+    assert all(A.finished not in t and A.cancelled not in t for t in exams.MACHINE.moves.values())
+    assert all(D.closed not in t for t in daily.MACHINE.moves.values())
+
+
+def test_only_a_running_attempt_and_an_unfinished_delivery_take_answers():
+    assert [s for s in A if exams.accepts_answers(s)] == [A.running]
+    assert [s for s in D if daily.accepts_answers(s)] == [D.pending, D.sending, D.open]
+
+
+def test_keys_pending_is_the_closed_row_without_closed_at():
+    assert daily.effective("closed", None) == D.keys_pending
+    assert daily.effective("closed", 5.0) == D.closed
+    assert daily.effective("open", None) == D.open
+    assert daily.stored(D.keys_pending) == "closed" and daily.stored(D.failed) == "failed"
+    for s in D:  # every state survives the round trip through the row
+        assert daily.effective(daily.stored(s), 5.0 if s == D.closed else None) == s
+
+
+def test_an_attempt_closes_by_the_move_its_reason_names():
+    assert exams.closing_move("cancelled") == "cancel"
+    assert exams.closing_move("submitted") == exams.closing_move("timeout") == "finish"
+
+
+def test_invites_illegal_transition_is_the_shared_one():
+    assert invites.IllegalTransition is IllegalTransition
+
+
+# ---- the stored moves: the database refuses what the table refuses ------------------------------
+
+async def test_a_stored_delivery_walks_its_machine(db):
+    from datetime import date
+
+    from bank.paper_store import save_paper
+    from proctor.daily import delivery as dstore
+    from proctor.daily import subscriptions as subs
+    from proctor.daily.plan import create_or_resume
+    from tests.papers_fixture import small_paper
+
+    now = 1_800_000_000.0
+    await save_paper(db, small_paper("demo"), now)
+    await subs.ensure_chat(db, -100, "supergroup", "Team", now)
+    d, _ = await create_or_resume(db, -100, False, date(2027, 1, 15), 3, now + 86400, now)
+
+    async def state():
+        return (await dstore.get_delivery(db, d.id)).state
+
+    assert await state() == D.pending
+    assert not await dstore.retry_failed(db, d.id)  # only a failed one retries
+    assert await dstore.start_sending(db, d.id) and await state() == D.sending
+    assert not await dstore.start_sending(db, d.id)
+    assert await dstore.mark_open(db, d.id) and await state() == D.open
+    assert await dstore.mark_failed(db, d.id) and await state() == D.failed
+    assert not await dstore.mark_open(db, d.id) and not await dstore.claim_close(db, d.id)
+    assert await dstore.retry_failed(db, d.id) and await state() == D.pending
+    assert await dstore.claim_close(db, d.id) and await state() == D.keys_pending
+    assert not await dstore.claim_close(db, d.id)  # closed once: one caller posts the keys
+    assert not (await dstore.get_delivery(db, d.id)).accepts_answers
+    assert [x.id for x in await dstore.unfinished(db)] == [d.id]  # start-up posts the keys
+    await dstore.mark_keys_posted(db, d.id, now + 5)
+    assert await state() == D.closed and await dstore.unfinished(db) == []
+    for move in (dstore.start_sending, dstore.mark_open, dstore.mark_failed, dstore.retry_failed,
+                 dstore.claim_close):
+        assert not await move(db, d.id)
+    assert await state() == D.closed
+
+
+async def test_a_stored_attempt_closes_once(db):
+    from bank.paper_store import save_paper
+    from proctor.exams import service as attempts
+    from tests.papers_fixture import small_paper
+
+    pid = await save_paper(db, small_paper("demo"), 0.0)
+    from proctor.people.users import ensure_user
+
+    await ensure_user(db, 7, "Ann", None, 0)
+    a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=1.0, shuffle=False)
+    assert a.status == A.running and a.mode == exams.AttemptMode.exam
+    done = await attempts.finish_attempt(db, a.id, 2.0, "submitted")
+    assert done is not None and done[0].status == A.finished
+    assert await attempts.finish_attempt(db, a.id, 3.0, "cancelled") is None  # finished is terminal
+    b = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="practice", now=4.0, shuffle=False)
+    assert (await attempts.finish_attempt(db, b.id, 5.0, "cancelled"))[0].status == A.cancelled
+    assert await attempts.finish_attempt(db, b.id, 6.0, "submitted") is None

@@ -1,0 +1,106 @@
+"""A tap is never lost and counts once: an update is claimed before its handler and marked done after
+it; a claim left by a run that stopped in between is handled again when the update comes again."""
+
+import pytest
+
+from proctor.storage import updates
+from proctor.storage.db import Database
+from tests.bot.test_exam_safety import _raw_press
+from tests.harness import TOKEN, BotEnv, attempt_message, rules_card, start_exam
+from tests.papers_fixture import small_paper
+
+BOT_ID = int(TOKEN.split(":")[0])
+
+
+async def test_claims_count_once_but_a_claim_cut_short_is_handed_to_the_next_run(tmp_path):
+    db = await Database.open(tmp_path / "u.db")
+    try:
+        assert await updates.claim(db, 1, 10, 0.0, "run-a")
+        assert not await updates.claim(db, 1, 10, 0.0, "run-a")  # a duplicate while it is handled
+        assert await updates.claim(db, 1, 10, 0.0, "run-b")  # run-a stopped before finishing it
+        assert not await updates.is_done(db, 1, 10)
+        await updates.done(db, 1, 10, "run-a")  # the old run's word no longer counts
+        assert not await updates.is_done(db, 1, 10)
+        await updates.done(db, 1, 10, "run-b")
+        assert await updates.is_done(db, 1, 10)
+        assert not await updates.claim(db, 1, 10, 0.0, "run-c")  # handled: a repeat from now on
+        assert await updates.claim(db, 2, 10, 0.0, "run-c")  # another bot's update 10
+        assert await updates.next_update_id(db) == 11
+    finally:
+        await db.close()
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path, shuffle=False)
+    await e.seed(small_paper())
+    await e.start()
+    yield e
+    await e.close()
+
+
+async def test_a_tap_claimed_by_a_bot_stopped_before_its_effect_is_handled_after_restart(env):
+    ann = env.api.user(2101, "Ann", language_code="en")
+    await ann.send("/exam")
+    chooser = await ann.wait_message(lambda m: "Demo paper demo" in m.button_texts)
+    await ann.press(chooser, "Demo paper demo")
+    rules = await env.api.wait_for(lambda: rules_card(ann.chat()), what="rules card")
+    start = next(b.callback_data for row in rules.buttons for b in row if b.text == "▶️ Start")
+    rules_api = env.api.state.message_to_api(rules)
+    await env.idle()
+    # Ann taps Start; the bot claims the update and is stopped before the effect (a crash, a kill):
+    # what that run leaves in the database is a claim that never became done.
+    await env.stop_app()
+    db = await Database.open(env.db_path)
+    try:
+        assert await updates.claim(db, BOT_ID, 900_100, env.clock.now(), "the-stopped-run")
+    finally:
+        await db.close()
+    await env.start_app()
+    _raw_press(env, ann, rules_api, start, "tap-1", update_id=900_100)  # Telegram delivers it again
+    await env.api.wait_for(lambda: attempt_message(ann.chat()), what="the exam started after restart")
+    await env.idle()
+    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 1
+    assert await updates.is_done(env.db, BOT_ID, 900_100)
+    # once handled, the same update again counts once
+    seen = len(ann.chat())
+    _raw_press(env, ann, rules_api, start, "tap-2", update_id=900_100)
+    await env.idle()
+    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 1
+    assert len(ann.chat()) == seen
+
+
+async def test_every_handled_update_is_marked_done(env):
+    ann = env.api.user(2102, "Ann", language_code="en")
+    await ann.send("/start")
+    await ann.wait_message()
+    await env.idle()
+    states = await env.db.fetchall("SELECT state FROM processed_updates")
+    assert [r[0] for r in states] == ["done"]
+
+
+async def test_a_tap_whose_effect_was_committed_before_the_stop_counts_once_when_handled_again(env):
+    """Stopped after the effect but before `done`: the redelivered tap runs again and the effect's own
+    guard (one answer per attempt and position) keeps it counted once."""
+    ann = env.api.user(2103, "Ann", language_code="en")
+    msg = await start_exam(env, ann)
+    data = next(b.callback_data for b in msg.buttons[0] if b.text == "C")
+    _raw_press(env, ann, env.api.state.message_to_api(msg), data, "tap-1", update_id=900_200)
+    await env.idle()
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
+    await env.stop_app()
+    db = await Database.open(env.db_path)  # what a run stopped between the effect and `done` leaves
+    try:
+        async with db.write() as conn:
+            await conn.execute("UPDATE processed_updates SET state='claimed', run='the-stopped-run' "
+                               "WHERE update_id=900200")
+    finally:
+        await db.close()
+    await env.start_app()
+    _raw_press(env, ann, env.api.state.message_to_api(msg), data, "tap-2", update_id=900_200)
+    await env.api.wait_for(lambda: [c for c in env.api.calls if c.method == "answerCallbackQuery"
+                                    and c.params.get("callback_query_id") == "tap-2"], what="handled again")
+    await env.idle()
+    assert await updates.is_done(env.db, BOT_ID, 900_200)
+    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
+    assert await env.db.scalar("SELECT current_pos FROM attempts") == 1

@@ -1,0 +1,138 @@
+"""An upgrade migrates a database written by an earlier release without losing a record.
+
+tests/fixtures/release_0_1_0.sql is a database that release 0.1.0 (schema version 6) wrote through
+the real bot (see tests/fixtures/make_release_fixture.py). It is migrated to the latest schema by
+`Database.open`, then every row of every table must still be there with every old column's value,
+and the bot must be able to work on it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from proctor.storage.db import Database, migration_files
+from sandbox.fakeapi import FakeBotApi
+from tests.harness import TOKEN, BotEnv, attempt_message
+
+RELEASES = {"0.1.0": (Path(__file__).resolve().parents[1] / "fixtures" / "release_0_1_0.sql", 6)}
+
+# A later migration that drops or renames a column or a table on purpose lists it here, with the reason.
+DROPPED_COLUMNS: dict[str, set[str]] = {}  # table -> columns
+RENAMED_TABLES: dict[str, str] = {}  # old name -> new name
+RENAMED_COLUMNS: dict[str, dict[str, str]] = {}  # old table name -> {old column: new column}
+
+BOB, ANN, GROUP = 1002, 1001, -100123
+
+
+def load_release(dump: Path, path: Path) -> None:
+    conn = sqlite3.connect(path)
+    try:
+        conn.executescript(dump.read_text(encoding="utf-8"))
+    finally:
+        conn.close()
+
+
+def tables(conn: sqlite3.Connection) -> dict[str, tuple[list[str], Counter]]:
+    """Each table's column names and its rows (as a multiset of tuples in that column order)."""
+    out = {}
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"):
+        cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{name}")')]
+        out[name] = cols, Counter(conn.execute(f'SELECT * FROM "{name}"'))
+    return out
+
+
+def rows_of(conn: sqlite3.Connection, table: str, cols: list[str]) -> Counter:
+    quoted = ", ".join(f'"{c}"' for c in cols)
+    return Counter(conn.execute(f'SELECT {quoted} FROM "{table}"'))
+
+
+@pytest.fixture(params=sorted(RELEASES))
+def release(request, tmp_path) -> tuple[Path, int]:
+    dump, version = RELEASES[request.param]
+    path = tmp_path / "proctor.db"
+    load_release(dump, path)
+    return path, version
+
+
+async def test_upgrade_keeps_every_record_of_every_table(release):
+    path, version = release
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == version
+        before = tables(conn)
+    finally:
+        conn.close()
+    empty = [t for t, (_, rows) in before.items() if not rows]
+    assert not empty, f"the fixture should hold rows in every table: {empty}"
+
+    db = await Database.open(path)
+    try:
+        assert await db.user_version() == migration_files()[-1][0]
+    finally:
+        await db.close()
+
+    conn = sqlite3.connect(path)
+    try:
+        problems = []
+        for table, (cols, old_rows) in sorted(before.items()):
+            new_table = RENAMED_TABLES.get(table, table)
+            if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (new_table,)).fetchone():
+                problems.append(f"table {table} is gone")
+                continue
+            new_cols = {r[1] for r in conn.execute(f'PRAGMA table_info("{new_table}")')}
+            kept = [c for c in cols if c not in DROPPED_COLUMNS.get(table, set())]
+            renamed = [RENAMED_COLUMNS.get(table, {}).get(c, c) for c in kept]
+            if gone := [c for c in renamed if c not in new_cols]:
+                problems.append(f"{table}: columns gone {gone}")
+                continue
+            idx = [cols.index(c) for c in kept]
+            old = Counter({tuple(row[i] for i in idx): n for row, n in old_rows.items()})
+            missing = old - rows_of(conn, new_table, renamed)
+            if missing:
+                shown = list(missing.elements())[:3]
+                problems.append(f"{table}: {sum(missing.values())} of {sum(old.values())} rows lost or changed, "
+                                f"e.g. {dict(zip(kept, shown[0], strict=True))}" + (" ..." if len(shown) > 1 else ""))
+        assert not problems, "\n".join(problems)
+    finally:
+        conn.close()
+
+
+async def test_the_bot_works_on_an_upgraded_database(release, tmp_path):
+    path, _ = release
+    conn = sqlite3.connect(path)
+    try:
+        started, pos = conn.execute(
+            "SELECT started_at, current_pos FROM attempts WHERE user_id=? AND status='running'", (BOB,)).fetchone()
+        last_update = conn.execute("SELECT MAX(update_id) FROM processed_updates").fetchone()[0]
+    finally:
+        conn.close()
+    env = BotEnv(tmp_path, admins=(1,), shuffle=False, start=started + 60)  # inside Bob's time limit
+    assert env.db_path == path
+    # the same bot, still up at Telegram: its update ids go on from where the old release left them
+    env.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=env.clock.now, first_update_id=last_update + 1)
+    await env.start()
+    try:
+        bob, ann = env.api.user(BOB, "Bob", language_code="en"), env.api.user(ANN, "Ann", language_code="en")
+        # Bob's running exam resumes at the question he was on, with his draft, and takes an answer
+        await bob.send("/resume")
+        screen = await env.api.wait_for(lambda: attempt_message(bob.chat()), what="the exam screen")
+        assert screen.text.startswith(f"Q {pos + 1}/7 · 多项选择题"), screen.text
+        await bob.press(screen, "Submit")
+        await env.api.wait_for(lambda: screen.edits, what="the answer is taken")
+        await env.idle()
+        assert await env.db.scalar("SELECT response FROM answers WHERE attempt_id=(SELECT id FROM attempts "
+                                   "WHERE user_id=? AND status='running') AND pos=?", (BOB, pos)) == '"A"'
+        # Ann's finished (and reviewed) exam shows in her stats and on the team's paper board
+        await ann.send("/mystats")
+        stats = await ann.wait_message()
+        assert "Demo paper demo" in stats.text and "12/15" in stats.text, stats.text
+        group = env.api.group(GROUP, "Team")
+        await ann.send("/leaderboard paper demo", chat=group)
+        board = await ann.wait_message(chat=group)
+        assert "1. Ann — 12/15" in board.text, board.text
+    finally:
+        await env.close()

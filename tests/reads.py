@@ -1,0 +1,83 @@
+"""What tests read back, through the domain's own queries (no SQL in tests that are not about the schema)."""
+
+from __future__ import annotations
+
+from bank.models import Paper
+from bank.paper_store import list_papers, load_paper
+from proctor import invites
+from proctor.daily import answers, delivery
+from proctor.daily.answers import Answer as DailyAnswer
+from proctor.daily.delivery import Delivery
+from proctor.daily.delivery import Item as DailyItem
+from proctor.exams import service as attempts
+from proctor.exams.model import AnswerRec, Attempt
+from proctor.invites import Invite
+from proctor.storage.db import Database
+
+
+async def the_attempt(db: Database, user_id: int | None = None) -> Attempt:
+    """The one attempt (of the user): fails the test if there are none or several."""
+    found = await attempts.attempts_of(db, user_id)
+    assert len(found) == 1, f"expected one attempt, found {len(found)}"
+    return found[0]
+
+
+async def answers_of(db: Database, user_id: int | None = None) -> dict[int, AnswerRec]:
+    """The answers of the one attempt (of the user) by position; none if nobody started one."""
+    found = await attempts.attempts_of(db, user_id)
+    assert len(found) <= 1, f"expected at most one attempt, found {len(found)}"
+    return (await attempts.load_sheet(db, found[0].id)).answers if found else {}
+
+
+async def paper_id(db: Database, slug: str) -> int:
+    """The stored id of the paper with this slug."""
+    paper = await load_paper(db, slug)
+    assert paper.id is not None
+    return paper.id
+
+
+async def question_ids(db: Database, slug: str, kind: str | None = None) -> list[int]:
+    """The ids of the paper's questions (of one kind), in the paper's order; retired ones too."""
+    paper = await load_paper(db, slug, include_retired=True)
+    return [q.id for q in paper.questions() if q.id is not None and (kind is None or q.kind == kind)]
+
+
+async def answers_in(db: Database, attempt_id: int) -> dict[int, AnswerRec]:
+    """The answers of one attempt by position."""
+    return (await attempts.load_sheet(db, attempt_id)).answers
+
+
+async def invites_stored(db: Database) -> list[Invite]:
+    """Every invite of every team, oldest first, with its status as stored."""
+    return [row.invite for row in reversed(await invites.listing(db, None, 0.0, limit=None))]
+
+
+async def the_invite(db: Database) -> Invite:
+    """The one invite: fails the test if there are none or several."""
+    found = await invites_stored(db)
+    assert len(found) == 1, f"expected one invite, found {len(found)}"
+    return found[0]
+
+
+async def the_delivery(db: Database, chat_id: int | None = None) -> Delivery:
+    """The one daily quiz delivered (to the chat): fails the test if there are none or several."""
+    found = await delivery.deliveries(db, chat_id)
+    assert len(found) == 1, f"expected one delivery, found {len(found)}"
+    return found[0]
+
+
+async def daily_answers(db: Database, user_id: int | None = None) -> list[DailyAnswer]:
+    """Every daily-quiz answer (of one member), quiz by quiz."""
+    out = [a for d in await delivery.deliveries(db) for a in await answers.answers_to(db, d.id)]
+    return [a for a in out if user_id is None or a.user_id == user_id]
+
+
+async def paper_of_question(db: Database) -> dict[int, Paper]:
+    """Each stored question's paper, by question id (retired questions too)."""
+    papers = [await load_paper(db, p.id, include_retired=True) for p in await list_papers(db) if p.id is not None]
+    return {q.id: p for p in papers for q in p.questions() if q.id is not None}
+
+
+async def items_to(db: Database, chat_id: int) -> list[DailyItem]:
+    """The questions of every daily quiz delivered to the chat, quiz by quiz."""
+    return [i for d in await delivery.deliveries(db, chat_id) for i in await delivery.items(db, d.id)]
