@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -173,8 +174,18 @@ async def get_pending(db: Store, upload_id: int, user_id: int) -> Pending:
     row = await db.fetchone("SELECT * FROM pending_uploads WHERE id=? AND user_id=?", (upload_id, user_id))
     if row is None:
         raise NotFound(f"no upload {upload_id}")
-    return Pending(row["id"], row["user_id"], row["chat_id"], row["file_id"], row["file_name"],
-                   row["file_size"], row["content_hash"], UploadStatus(row["status"]))
+    return _pending(row)
+
+
+async def uploads_of(db: Store, user_id: int) -> list[Pending]:
+    """The user's uploads, oldest first, whatever their status."""
+    rows = await db.fetchall("SELECT * FROM pending_uploads WHERE user_id=? ORDER BY id", (user_id,))
+    return [_pending(r) for r in rows]
+
+
+def _pending(r: sqlite3.Row) -> Pending:
+    return Pending(r["id"], r["user_id"], r["chat_id"], r["file_id"], r["file_name"], r["file_size"],
+                   r["content_hash"], UploadStatus(r["status"]))
 
 
 async def cancel(db: Store, upload_id: int, user_id: int, now: float) -> None:

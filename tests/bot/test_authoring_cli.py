@@ -1,12 +1,15 @@
 """The shell's equivalents: `proctor import --dry-run` prints the chat's upload preview and writes
 nothing; `proctor bank add` adds one question (audited) to a paper or a new paper."""
 
-import sqlite3
+import asyncio
 from pathlib import Path
 
 import pytest
 
+from bank.paper_store import list_papers, question_count
 from bot.cli import main
+from proctor.storage.db import Database
+from proctor.teams import audit
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
 
@@ -23,9 +26,15 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def _rows(dbfile, sql):
-    with sqlite3.connect(dbfile) as c:
-        return c.execute(sql).fetchall()
+def _read(dbfile, read):
+    """What `read(db)` returns from the file the command wrote (the CLI runs its own event loop)."""
+    async def go():
+        db = await Database.open(dbfile)
+        try:
+            return await read(db)
+        finally:
+            await db.close()
+    return asyncio.run(go())
 
 
 def test_dry_run_prints_the_preview_and_writes_nothing(capsys, dbfile):
@@ -34,7 +43,7 @@ def test_dry_run_prints_the_preview_and_writes_nothing(capsys, dbfile):
     assert out.startswith("📄 moodle_aiken.txt: 3 questions in 1 paper.")
     assert "• moodle_aiken (moodle_aiken): 3 — Single choice 3" in out
     assert "Q 1/3 · 单项选择题 · 1 pt\n\nIs this a multiple choice question?\nA. Yes\nB. No" in out
-    assert _rows(dbfile, "SELECT COUNT(*) FROM questions") == [(0,)]
+    assert _read(dbfile, question_count) == 0
 
 
 def test_bank_add_to_a_new_paper_then_an_existing_one(capsys, dbfile):
@@ -46,10 +55,10 @@ def test_bank_add_to_a_new_paper_then_an_existing_one(capsys, dbfile):
                          "--key", "5;five", "--paper", "sums")
     assert code == 0, err
     assert "to Sums, 填空题, number 1" in out
-    rows = _rows(dbfile, "SELECT q.kind, q.answer, q.points FROM questions q JOIN papers p ON p.id=q.paper_id "
-                         "WHERE p.title='Sums' ORDER BY q.id")
-    assert rows == [("single", '"B"', 2.0), ("fill", '[["5", "five"]]', 1.0)]
-    assert _rows(dbfile, "SELECT COUNT(*) FROM audit_log WHERE action='add_question'") == [(2,)]
+    [sums] = [p for p in _read(dbfile, list_papers) if p.title == "Sums"]
+    rows = sorted((q.id, q.kind.value, q.answer, q.points) for q in sums.questions())
+    assert [r[1:] for r in rows] == [("single", "B", 2.0), ("fill", [["5", "five"]], 1.0)]
+    assert _read(dbfile, lambda db: audit.count(db, action="add_question")) == 2
 
 
 @pytest.mark.parametrize("argv,why", [
@@ -62,4 +71,4 @@ def test_bank_add_to_a_new_paper_then_an_existing_one(capsys, dbfile):
 def test_bank_add_refuses_bad_questions_and_writes_nothing(capsys, dbfile, argv, why):
     code, out, err = run(capsys, "--db", dbfile, "bank", "add", *argv)
     assert code == 1 and why in err, err
-    assert _rows(dbfile, "SELECT COUNT(*) FROM questions WHERE stem='x'") == [(0,)]
+    assert "x" not in {q.stem for p in _read(dbfile, list_papers) for q in p.questions()}

@@ -3,9 +3,12 @@ Back and Cancel; bad input stays on its step; a restart mid-draft; the saved que
 
 import pytest
 
-from bank.paper_store import get_question, list_papers
+from bank.authoring.draft import load_draft
+from bank.paper_store import get_question, list_papers, question_count
+from proctor.teams import audit
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import answers_of
 
 LEAD, ANN = 10, 30
 
@@ -73,27 +76,27 @@ async def test_a_single_choice_question_end_to_end_with_back_bad_input_and_a_res
             "B. Plain gradient descent\nC. Adagrad") in preview.text
     assert "Key: A" in preview.text and "Why: Momentum accumulates a velocity." in preview.text
     assert "paper: Demo paper demo · section: 单项选择题" in preview.text
-    before = await env.db.scalar("SELECT COUNT(*) FROM questions")
+    before = await question_count(env.db)
 
     await env.restart()  # mid-draft: the draft is in SQLite, the preview's buttons still work
     old = env.api.state.message_to_api(preview)
     save = next(b.callback_data for row in preview.buttons for b in row if b.text == "💾 Save")
     saved = await lead.press(preview, "💾 Save", "Saved as question #")
     assert "Demo paper demo · 单项选择题 · number 3" in saved.text
-    assert await env.db.scalar("SELECT COUNT(*) FROM questions") == before + 1
-    assert await env.db.scalar("SELECT COUNT(*) FROM question_drafts") == 0
+    assert await question_count(env.db) == before + 1
+    assert await load_draft(env.db, LEAD) is None
     qid = int(saved.text.split("#")[1].split()[0])
     q = await get_question(env.db, qid)
     assert (q.kind.value, q.answer, q.points, q.options[0], q.askable) == ("single", "A", 2.0, "SGD with momentum", True)
-    audit = await env.db.fetchall("SELECT actor_id, action, target FROM audit_log WHERE action='add_question'")
-    assert [tuple(r) for r in audit] == [(LEAD, "add_question", f"question {qid}")]
+    entries = await audit.recent(env.db, action="add_question")
+    assert [(e.actor_id, e.action, e.target) for e in entries] == [(LEAD, "add_question", f"question {qid}")]
     env.api.inject_update({"callback_query": {  # a second press on the keyboard the chat showed
         "id": "again", "from": {"id": LEAD, "is_bot": False, "first_name": "Lea", "language_code": "en"},
         "message": old, "chat_instance": "1", "data": save}})
     toast = await env.api.wait_for(lambda: [c for c in env.api.calls if c.method == "answerCallbackQuery"
                                             and c.params.get("callback_query_id") == "again"], what="toast")
     assert "draft is gone" in toast[0].params["text"]
-    assert await env.db.scalar("SELECT COUNT(*) FROM questions") == before + 1
+    assert await question_count(env.db) == before + 1
 
     # a candidate meets it in an exam: the paper's third single-choice question
     ann = env.api.user(ANN, "Ann", language_code="en")
@@ -105,7 +108,7 @@ async def test_a_single_choice_question_end_to_end_with_back_bad_input_and_a_res
     assert "Which optimiser keeps a velocity term?\nA. SGD with momentum" in msg.text
     await ann.press(msg, "A")
     await env.idle()
-    assert await env.db.scalar("SELECT score FROM answers WHERE question_id=?", (qid,)) == 2.0
+    assert [a.score for a in (await answers_of(env.db, ANN)).values() if a.question_id == qid] == [2.0]
 
 
 async def test_a_fill_in_question_into_a_new_paper_then_practised(env):
@@ -143,17 +146,18 @@ async def test_cancel_discards_the_draft_and_non_admins_are_refused(env):
     stem = await lead.press(kind, "True / false", "Send the question's text.")
     key = await lead.send("Adam uses momentum.", "true or false")
     await lead.press(key, "True", "Send the explanation")
-    assert await env.db.scalar("SELECT step FROM question_drafts") == "explanation"
+    draft = await load_draft(env.db, LEAD)
+    assert draft is not None and draft.step == "explanation"
     await lead.press(stem, "✖ Cancel", "Draft discarded; nothing was saved.")
-    assert await env.db.scalar("SELECT COUNT(*) FROM question_drafts") == 0
-    before = await env.db.scalar("SELECT COUNT(*) FROM questions")
+    assert await load_draft(env.db, LEAD) is None
+    before = await question_count(env.db)
     await lead.send("Just chatting", "")  # no draft: the text is not taken as a step
-    assert await env.db.scalar("SELECT COUNT(*) FROM questions") == before
+    assert await question_count(env.db) == before
 
     ann = env.api.user(ANN, "Ann", language_code="en")
     await ann.send("/newquestion")
     assert "Only the bot's configured admins" in (await ann.wait_message()).text
-    assert await env.db.scalar("SELECT COUNT(*) FROM question_drafts") == 0
+    assert await load_draft(env.db, ANN) is None and await load_draft(env.db, LEAD) is None
 
 
 async def test_a_running_exam_keeps_its_typed_answers_while_a_draft_waits(env):
@@ -164,5 +168,6 @@ async def test_a_running_exam_keeps_its_typed_answers_while_a_draft_waits(env):
     assert "梯度累积的主要作用是" in msg.text
     await lead.user.send("C")  # a typed answer to the exam's question, not the draft's stem
     await env.idle()
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
-    assert (await env.db.fetchone("SELECT step, data FROM question_drafts"))["step"] == "stem"
+    assert len(await answers_of(env.db, LEAD)) == 1
+    draft = await load_draft(env.db, LEAD)
+    assert draft is not None and draft.step == "stem"

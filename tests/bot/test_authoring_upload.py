@@ -9,7 +9,9 @@ import pytest
 
 from bank.formats.sheet_export import to_csv, to_xlsx
 from bank.importer.json_format import dumps, export_papers
-from bank.paper_store import list_papers
+from bank.authoring.upload import uploads_of
+from bank.paper_store import list_papers, question_count
+from proctor.teams import audit
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 
@@ -54,7 +56,12 @@ def _files() -> list[tuple[str, bytes, int]]:
 
 
 async def _questions(env) -> int:
-    return await env.db.scalar("SELECT COUNT(*) FROM questions")
+    return await question_count(env.db)
+
+
+async def _uploads(env) -> list:
+    """Every upload held for Import or Cancel, of the lead and of Ann."""
+    return [*await uploads_of(env.db, LEAD), *await uploads_of(env.db, ANN)]
 
 
 async def _preview(env, lead, name: str, data: bytes):
@@ -76,8 +83,8 @@ async def test_each_format_previews_then_imports(env, name, data, n):
     done = await lead.wait_message(lambda m: "Imported" in (m.text or ""), timeout=15)
     added = await _questions(env) - before
     assert added > 0 and f"{added} questions" in done.text
-    audit = await env.db.fetchall("SELECT action, target FROM audit_log WHERE action='bank_upload'")
-    assert [tuple(r) for r in audit] == [("bank_upload", name)]
+    entries = await audit.recent(env.db, action="bank_upload")
+    assert [(e.action, e.target) for e in entries] == [("bank_upload", name)]
 
 
 async def test_preview_shows_kinds_lint_and_the_candidate_view(env):
@@ -127,7 +134,7 @@ async def test_cancel_writes_nothing_and_a_second_import_press_imports_once(env)
     assert "already imported" in await _toast(env, "tap-2")
     await env.idle()
     assert await _questions(env) == before + 3
-    assert await env.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action='bank_upload'") == 1
+    assert await audit.count(env.db, action="bank_upload") == 1
 
 
 async def test_a_pending_upload_survives_a_restart(env):
@@ -168,7 +175,7 @@ async def test_bad_files_are_refused_with_one_message_and_nothing_written(env, n
     await env.idle()
     assert [m for m in lead.chat() if m.from_bot] == [refusal]
     assert await _questions(env) == before
-    assert await env.db.scalar("SELECT COUNT(*) FROM pending_uploads") == 0
+    assert await _uploads(env) == []
     if name == "big.gift":  # checked from file_size: never downloaded
         assert not env.api.calls_to("getFile")
 
@@ -185,7 +192,7 @@ async def test_non_leads_and_groups_are_refused(env):
     assert "private chat" in (await lead.wait_message(chat=TEAM)).text
     await env.idle()
     assert not env.api.calls_to("getFile")
-    assert await env.db.scalar("SELECT COUNT(*) FROM pending_uploads") == 0
+    assert await _uploads(env) == []
 
 
 async def test_someone_elses_import_button_does_nothing(env):
@@ -198,7 +205,7 @@ async def test_someone_elses_import_button_does_nothing(env):
     assert "already imported or cancelled" in await _toast(env, "forged")  # not hers: as if gone
     await env.idle()
     assert await _questions(env) == before
-    assert await env.db.scalar("SELECT status FROM pending_uploads") == "pending"
+    assert [u.status for u in await _uploads(env)] == ["pending"]
 
 
 async def test_the_same_import_update_delivered_twice_imports_once(env):
