@@ -9,7 +9,8 @@ from bank.authoring.add import BadTarget, add_question
 from bank.errors import ImportFailed
 from bank.item_stats import set_retired
 from bank.models import Kind, Question
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper, paper_count, question_count, save_paper
+from proctor.teams import audit
 from tests.papers_fixture import small_paper
 
 GIFT = b"::a:: 2+2? {=4 ~3}\n\n::b:: Sky is blue {T}\n"
@@ -65,15 +66,15 @@ async def test_import_writes_once_and_only_what_the_preview_showed(db):
     other = up.read_upload("q.gift", GIFT.replace(b"{T}", b"{F}"))
     with pytest.raises(up.UploadChanged):
         await up.import_upload(db, pending, other, now=1, chat_id=1)
-    assert await db.scalar("SELECT COUNT(*) FROM questions") == 0
+    assert await question_count(db) == 0
     done = await up.import_upload(db, pending, papers, now=1, chat_id=1)
     assert done.total == 2
     with pytest.raises(up.UploadGone):
         await up.import_upload(db, pending, papers, now=2, chat_id=1)
     with pytest.raises(up.UploadGone):
         await up.cancel(db, pid, 1, now=2)
-    assert await db.scalar("SELECT COUNT(*) FROM questions") == 2
-    assert await db.scalar("SELECT COUNT(*) FROM audit_log WHERE action='bank_upload'") == 1
+    assert await question_count(db) == 2
+    assert await audit.count(db, action="bank_upload") == 1
 
 
 def _d(**kw) -> dr.Draft:
@@ -154,7 +155,7 @@ async def test_adding_after_a_retired_question_never_reuses_its_place(db):
     assert [(x.number, x.retired) for x in after.sections[0].questions] == [(1, False), (2, True), (3, False)]
     with pytest.raises(BadTarget, match="already titled"):
         await add_question(db, q, paper_id=None, new_title=paper.title, actor=1, now=3)
-    assert await db.scalar("SELECT COUNT(*) FROM papers") == 1
+    assert await paper_count(db) == 1
 
 
 async def test_a_question_goes_into_the_section_asked_for(db):

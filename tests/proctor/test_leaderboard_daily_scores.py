@@ -5,7 +5,6 @@ a regrade, /forgetme and the migration of an old database keep it right."""
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import tempfile
 from datetime import datetime
@@ -31,7 +30,8 @@ DAY = 86400.0
 MEMBERS = (1, 2, 3, 4, 5)
 OUTSIDER = 6  # answers in the group but is not on chat_members: never ranked
 
-# The leaderboard as it was computed before the summary: straight from daily_answers (the oracle).
+# The leaderboard as it was computed before the summary: straight from daily_answers (the oracle). Raw SQL
+# kept on purpose: the property compares the summary's board against this independent reference query.
 _RAW = """
 WITH agg AS (
   SELECT user_id, SUM(score) AS points, SUM(max_score) AS max_points, COUNT(*) AS answers,
@@ -64,7 +64,7 @@ async def _group(db: Database) -> tuple[Crafted, list[int]]:
     await crafted.group(-1, members=MEMBERS)
     await crafted.group(-2, members=MEMBERS)
     await crafted.user(OUTSIDER)
-    _, qs = await crafted.paper()
+    _, qs = await crafted.paper(options=("one", "two", "three"))  # options, so a key can move to B
     return crafted, qs[0]
 
 
@@ -122,6 +122,7 @@ def test_slot_ranges_cover_a_period_exactly_once():
     assert lo < 0 < hi and before == after == (0.0, 0.0)
 
 
+# The summary table itself (migration 024) against the migration's own query: raw SQL, as a schema check.
 async def _summary(db: Database) -> list[tuple[object, ...]]:
     return [tuple(r) for r in await db.fetchall("SELECT * FROM daily_scores ORDER BY chat_id, slot, user_id, day")]
 
@@ -136,12 +137,8 @@ async def _recomputed(db: Database) -> list[tuple[object, ...]]:
 
 async def test_a_regrade_updates_the_summary_and_the_board(db):
     crafted, qids = await _group(db)
-    async with db.write() as c:  # the crafted questions get options, so the key can move to B
-        await c.execute("UPDATE questions SET options=? WHERE id=?", (json.dumps(["one", "two", "three"]), qids[0]))
     t0 = BASE + 9 * 3600
-    await crafted.daily(-1, "2025-03-01", qids[:1], [(1, 0, 1.0, t0), (2, 0, 0.0, t0 + 60)])
-    async with db.write() as c:  # user 2 answered B
-        await c.execute("UPDATE daily_answers SET response='\"B\"' WHERE user_id=2")
+    await crafted.daily(-1, "2025-03-01", qids[:1], [(1, 0, 1.0, t0), (2, 0, 0.0, t0 + 60)], responses={2: "B"})
     period = period_bounds("all", t0, ZoneInfo("UTC"))
     assert [(r.user_id, r.points, r.correct) for r in await full_ranking(db, -1, period)] == [(1, 1.0, 1), (2, 0.0, 0)]
     await edit_question(db, qids[0], Edit("key", "B"), actor=9, now=t0 + 3600, chat_id=-1, regrade=True)
@@ -168,7 +165,7 @@ async def test_the_migration_fills_the_summary_from_an_old_database(tmp_path):
     dump, _ = RELEASES["0.1.0"]
     path = tmp_path / "old.db"
     load_release(dump, path)
-    with sqlite3.connect(path) as old:
+    with sqlite3.connect(path) as old:  # the schema itself: what release 0.1.0 stored, before migrating
         raw_count = old.execute("SELECT COUNT(*) FROM daily_answers").fetchone()[0]
     assert raw_count > 0
     db = await Database.open(path)

@@ -51,11 +51,13 @@ class Crafted:
                                 "VALUES (?,?,?,0)", (chat_id, uid, status))
 
     async def paper(self, slug: str = "ops", sections=(("single", 4), ("short", 2)),
-                    points=(1.0, 5.0)) -> tuple[int, list[list[int]]]:
-        """A paper with sections of `n` questions each; returns (paper id, question ids by section)."""
+                    points=(1.0, 5.0), options: tuple[str, ...] = ()) -> tuple[int, list[list[int]]]:
+        """A paper with sections of `n` questions each (single-choice ones with `options`); returns
+        (paper id, question ids by section)."""
         paper = Paper(slug=slug, title=f"Paper {slug}", sections=[
             Section(kind=Kind(kind), title=f"{kind} part", questions=[
                 Question(number=num, kind=Kind(kind), stem=f"Question {num} of {kind}", points=pts,
+                         options=list(options) if kind == "single" else [],
                          answer="A" if kind == "single" else f"reference answer {num}")
                 for num in range(1, n + 1)])
             for (kind, n), pts in zip(sections, points, strict=True)])
@@ -64,9 +66,10 @@ class Crafted:
         return pid, [[q.id for q in s.questions if q.id is not None] for s in saved.sections]
 
     async def daily(self, chat_id: int, day: str, qids: list[int],
-                    answers: list[tuple[int, int, float, float]], response: object = "A") -> int:
+                    answers: list[tuple[int, int, float, float]], response: object = "A",
+                    responses: dict[int, object] | None = None) -> int:
         """One delivered quiz; answers are (user, pos, score, answered_at), max 1 point each, each
-        answer `response`."""
+        answer the user's `responses` entry, `response` if they have none."""
         async with self.db.write() as c:
             cur = await c.execute(
                 "INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at) "
@@ -78,7 +81,7 @@ class Crafted:
             for uid, pos, score, at in answers:
                 await c.execute(
                     "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?,?,1,?,?)",
-                    (did, pos, uid, chat_id, day, qids[pos], json.dumps(response), score,
+                    (did, pos, uid, chat_id, day, qids[pos], json.dumps((responses or {}).get(uid, response)), score,
                      "correct" if score >= 1 else ("wrong" if score <= 0 else "partial"), at))
         return did
 
