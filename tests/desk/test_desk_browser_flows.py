@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from proctor.people.users import ensure_user, find_prefs
 from proctor.teams.disputes import raise_dispute
 from tests.bot.test_leads_flow import ALPHA, ANN, BETA, BOB, LEAD_A, LEAD_B, crafted_teams, pending_exam, say
 from tests.desk.test_desk_browser import ADMIN, DARK, chromium, mini_app_url  # noqa: F401 (the browser fixture)
 from tests.desk_helpers import DeskEnv
 from tests.papers_fixture import small_paper
+from tests.reads import answers_in, question_ids
 
 LIGHT = {"bg_color": "#ffffff", "text_color": "#222222", "hint_color": "#999999", "link_color": "#2678b6",
          "button_color": "#50a8eb", "button_text_color": "#ffffff", "secondary_bg_color": "#efeff3"}
@@ -56,10 +58,8 @@ async def env(tmp_path):
 
 async def test_from_desk_to_a_reviewed_answer_in_under_five_clicks_on_a_phone(env, chromium):  # noqa: F811
     c = await crafted_teams(env)
-    attempt = await pending_exam(env, c)
-    async with env.db.write() as conn:  # an answer that covers some of the key terms
-        await conn.execute("UPDATE answers SET response=? WHERE attempt_id=? AND pos=1",
-                           ('"每次前向传播后先不更新参数，把梯度累积起来"', attempt))
+    # a written answer that covers some of the key terms
+    attempt = await pending_exam(env, c, responses=["my answer 0", "每次前向传播后先不更新参数，把梯度累积起来"])
     lead = env.api.user(LEAD_A, "Lea")
     # /desk in the chat: a Mini App button; Telegram opens its URL with the signed launch data
     await say(env, lead, "/desk", chat=ALPHA)
@@ -89,7 +89,7 @@ async def test_from_desk_to_a_reviewed_answer_in_under_five_clicks_on_a_phone(en
         await score.click()
     assert "the candidate was told" in await page.inner_text("#notice")
     assert clicks.n < 5, clicks.n
-    assert await env.db.scalar("SELECT final FROM answers WHERE attempt_id=? AND pos=1", (attempt,)) == 1
+    assert (await answers_in(env.db, attempt))[1].final
     told = await env.api.user(ANN, "Ann").wait_message(lambda m: "was reviewed" in (m.text or ""))
     assert "4/5" in told.text
     # the candidate page and the audit log, for the README
@@ -140,7 +140,8 @@ async def test_live_theme_change_and_the_language_of_the_leads_lang(env, chromiu
     async with page.expect_navigation():
         await page.click("#lang-en")
     assert await page.inner_text("header nav a[aria-current=page]") == "Items"
-    assert await env.db.scalar("SELECT language FROM users WHERE id=?", (LEAD_A,)) == "en"
+    prefs = await find_prefs(env.db, LEAD_A)
+    assert prefs is not None and prefs.language == "en"
     assert problems == []
     await context.close()
 
@@ -148,12 +149,11 @@ async def test_live_theme_change_and_the_language_of_the_leads_lang(env, chromiu
 async def test_an_admin_sees_items_and_markup_in_a_first_name_stays_text(env, chromium):  # noqa: F811
     c = await crafted_teams(env)
     await pending_exam(env, c)
-    qid = await env.db.scalar("SELECT MIN(id) FROM questions WHERE kind='single'")
+    qid = min(await question_ids(env.db, "demo", "single"))
     await raise_dispute(env.db, question_id=qid, user_id=ANN, chat_id=ALPHA, reason="the key is B",
                         now=env.clock.now())
-    async with env.db.write() as conn:  # a first name that is a script
-        await conn.execute("UPDATE users SET first_name=? WHERE id=?",
-                           ("<script>window.pwned=1</script><img src=x onerror=window.pwned=2>", ANN))
+    await ensure_user(env.db, ANN, "<script>window.pwned=1</script><img src=x onerror=window.pwned=2>", None,
+                      env.clock.now())  # Ann renamed herself in Telegram: a first name that is a script
     context = await chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     page = await context.new_page()
     await page.goto(mini_app_url(env, ADMIN, LIGHT))

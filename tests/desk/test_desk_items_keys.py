@@ -6,7 +6,10 @@ import re
 
 import pytest
 
+from bank.paper_store import get_question
+from bank.question_checks import held_questions
 from proctor.daily.selection import candidates
+from proctor.teams import audit
 from proctor.teams.disputes import raise_dispute
 from tests.bank.test_quarantine import doubtful_paper
 from tests.bot.test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, questions
@@ -43,7 +46,7 @@ async def clients(env):
 
 async def test_held_questions_are_shown_and_an_admin_confirms_the_key(env, clients):
     await crafted_teams(env)
-    held = await env.db.scalar("SELECT question_id FROM question_checks WHERE held='key'")
+    held = next(h.question_id for h in await held_questions(env.db) if h.held == "key")
     assert held not in {c.id for c in await candidates(env.db)}
     lea, admin = clients(), clients()
     await lea.login(LEAD_A)
@@ -63,8 +66,8 @@ async def test_held_questions_are_shown_and_an_admin_confirms_the_key(env, clien
     _, html, _ = await admin.get(location)
     assert "Key confirmed: the question is asked again." in html
     assert held in {c.id for c in await candidates(env.db)}
-    entry = await env.db.fetchone("SELECT actor_id, action FROM audit_log ORDER BY id DESC")
-    assert tuple(entry) == (ADMIN, "confirm_key")
+    [entry] = await audit.recent(env.db, limit=1)
+    assert (entry.actor_id, entry.action) == (ADMIN, "confirm_key")
     status, location = await admin.post("/desk/items", {"action": "confirm_key", "target": str(held)})
     assert "done=d_it_key_not_held" in location  # once
 
@@ -88,14 +91,14 @@ async def test_upholding_a_dispute_leads_to_the_key_fix_and_the_candidates_are_t
     # a key the question cannot have: refused with the reason, nothing changes
     status, html = await admin.post("/desk/items", {"action": "key_fix", "target": str(dispute), "key": "Z"})
     assert status == 400 and "doesn&#39;t fit the question" in html
-    assert await env.db.scalar("SELECT answer FROM questions WHERE id=?", (qid,)) == '"C"'
+    assert (await get_question(env.db, qid)).answer == "C"
     status, location = await admin.post("/desk/items", {"action": "key_fix", "target": str(dispute), "key": "B",
                                                         "kind": "key"})
     assert status == 303 and "done=d_it_key_fixed" in location
     _, html, _ = await admin.get(location)
     assert f'id="fix-{dispute}"' not in html  # fixed: off the list
-    assert await env.db.scalar("SELECT answer FROM questions WHERE id=?", (qid,)) == '"B"'
+    assert (await get_question(env.db, qid)).answer == "B"
     told = await env.api.user(ANN, "Ann").wait_message(lambda m: "was upheld" in (m.text or ""))
     assert f"dispute #{dispute}" in told.text and "1 → 0" in told.text
-    actions = [r[0] for r in await env.db.fetchall("SELECT action FROM audit_log ORDER BY id")]
+    actions = [e.action for e in reversed(await audit.recent(env.db, limit=100))]
     assert actions == ["dispute_upheld", "key_fix"]

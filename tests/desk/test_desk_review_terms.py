@@ -1,14 +1,15 @@
 """The review card shows the key terms the provisional score looked for: found ones and missing ones."""
 
-import json
 import re
 
 import pytest
 
 from bank.grading.subjective import term_coverage
+from bank.paper_store import get_question
 from tests.bot.test_leads_flow import ALPHA, LEAD_A, crafted_teams, pending_exam
 from tests.desk_helpers import DeskClient, DeskEnv
 from tests.papers_fixture import small_paper
+from tests.reads import question_ids
 
 
 def test_term_coverage_folds_case_width_and_punctuation():
@@ -29,13 +30,11 @@ async def env(tmp_path):
 
 async def test_the_review_card_lists_found_and_missing_key_terms(env):
     c = await crafted_teams(env)
-    attempt = await pending_exam(env, c)
-    qid = await env.db.scalar("SELECT question_id FROM answers WHERE attempt_id=? AND pos=1", (attempt,))
-    terms = json.loads(await env.db.scalar("SELECT key_terms FROM questions WHERE id=?", (qid,)))
-    assert len(terms) >= 2
-    async with env.db.write() as conn:  # Ann's answer names the first key term and nothing else
-        await conn.execute("UPDATE answers SET response=? WHERE attempt_id=? AND pos=1",
-                           (json.dumps(f"I think <b>{terms[0]}</b> matters"), attempt))
+    short = (await question_ids(env.db, "demo", "short"))[0]  # the exam's written question, at position 1
+    terms = (await get_question(env.db, short)).key_terms
+    assert terms is not None and len(terms) >= 2
+    # Ann's answer names the first key term and nothing else
+    await pending_exam(env, c, responses=["my answer 0", f"I think <b>{terms[0]}</b> matters"])
     lea = DeskClient(env)
     try:
         await lea.login(LEAD_A)
