@@ -74,6 +74,13 @@ async def is_done(db: Database, bot_id: int, update_id: int) -> bool:
     return row is not None and row[0] == UpdateState.done
 
 
+async def unfinished(db: Database, bot_id: int) -> list[int]:
+    """The bot's updates claimed and not done: being handled now, or cut off with their run."""
+    rows = await db.fetchall(f"SELECT update_id FROM processed_updates WHERE bot_id = ? AND state = "
+                             f"'{UpdateState.claimed}' ORDER BY update_id", (bot_id,))
+    return [int(r[0]) for r in rows]
+
+
 async def next_update_id(db: Database) -> int:
     """Above every update id this database has seen (Telegram's ids keep growing)."""
     return int(await db.scalar("SELECT COALESCE(MAX(update_id), 0) FROM processed_updates")) + 1

@@ -8,6 +8,7 @@ from proctor.storage.db import Database
 from tests.bot.test_exam_safety import _raw_press
 from tests.harness import TOKEN, BotEnv, attempt_message, rules_card, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import answers_of, the_attempt
 
 BOT_ID = int(TOKEN.split(":")[0])
 
@@ -18,11 +19,11 @@ async def test_claims_count_once_but_a_claim_cut_short_is_handed_to_the_next_run
         assert await updates.claim(db, 1, 10, 0.0, "run-a")
         assert not await updates.claim(db, 1, 10, 0.0, "run-a")  # a duplicate while it is handled
         assert await updates.claim(db, 1, 10, 0.0, "run-b")  # run-a stopped before finishing it
-        assert not await updates.is_done(db, 1, 10)
+        assert not await updates.is_done(db, 1, 10) and await updates.unfinished(db, 1) == [10]
         await updates.done(db, 1, 10, "run-a")  # the old run's word no longer counts
         assert not await updates.is_done(db, 1, 10)
         await updates.done(db, 1, 10, "run-b")
-        assert await updates.is_done(db, 1, 10)
+        assert await updates.is_done(db, 1, 10) and await updates.unfinished(db, 1) == []
         assert not await updates.claim(db, 1, 10, 0.0, "run-c")  # handled: a repeat from now on
         assert await updates.claim(db, 2, 10, 0.0, "run-c")  # another bot's update 10
         assert await updates.next_update_id(db) == 11
@@ -60,13 +61,13 @@ async def test_a_tap_claimed_by_a_bot_stopped_before_its_effect_is_handled_after
     _raw_press(env, ann, rules_api, start, "tap-1", update_id=900_100)  # Telegram delivers it again
     await env.api.wait_for(lambda: attempt_message(ann.chat()), what="the exam started after restart")
     await env.idle()
-    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 1
+    await the_attempt(env.db)  # one attempt
     assert await updates.is_done(env.db, BOT_ID, 900_100)
     # once handled, the same update again counts once
     seen = len(ann.chat())
     _raw_press(env, ann, rules_api, start, "tap-2", update_id=900_100)
     await env.idle()
-    assert await env.db.scalar("SELECT COUNT(*) FROM attempts") == 1
+    await the_attempt(env.db)  # still one attempt
     assert len(ann.chat()) == seen
 
 
@@ -75,8 +76,9 @@ async def test_every_handled_update_is_marked_done(env):
     await ann.send("/start")
     await ann.wait_message()
     await env.idle()
-    states = await env.db.fetchall("SELECT state FROM processed_updates")
-    assert [r[0] for r in states] == ["done"]
+    last = await updates.next_update_id(env.db) - 1  # /start: the one update the bot has seen
+    assert await updates.is_done(env.db, BOT_ID, last)
+    assert await updates.unfinished(env.db, BOT_ID) == []
 
 
 async def test_a_tap_whose_effect_was_committed_before_the_stop_counts_once_when_handled_again(env):
@@ -87,11 +89,11 @@ async def test_a_tap_whose_effect_was_committed_before_the_stop_counts_once_when
     data = next(b.callback_data for b in msg.buttons[0] if b.text == "C")
     _raw_press(env, ann, env.api.state.message_to_api(msg), data, "tap-1", update_id=900_200)
     await env.idle()
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
+    assert len(await answers_of(env.db)) == 1
     await env.stop_app()
     db = await Database.open(env.db_path)  # what a run stopped between the effect and `done` leaves
     try:
-        async with db.write() as conn:
+        async with db.write() as conn:  # no writer turns a done update back into a claim: raw SQL
             await conn.execute("UPDATE processed_updates SET state='claimed', run='the-stopped-run' "
                                "WHERE update_id=900200")
     finally:
@@ -102,5 +104,5 @@ async def test_a_tap_whose_effect_was_committed_before_the_stop_counts_once_when
                                     and c.params.get("callback_query_id") == "tap-2"], what="handled again")
     await env.idle()
     assert await updates.is_done(env.db, BOT_ID, 900_200)
-    assert await env.db.scalar("SELECT COUNT(*) FROM answers") == 1
-    assert await env.db.scalar("SELECT current_pos FROM attempts") == 1
+    assert len(await answers_of(env.db)) == 1
+    assert (await the_attempt(env.db)).current_pos == 1
