@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bank.authoring.upload import uploads_of
 from bank.formats.sheet_export import to_csv, to_xlsx
 from bank.importer.json_format import dumps, export_papers
-from bank.authoring.upload import uploads_of
 from bank.paper_store import list_papers, question_count
 from proctor.teams import audit
 from tests.harness import BotEnv

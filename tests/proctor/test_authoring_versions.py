@@ -1,10 +1,9 @@
 """Migration 020 on a bank with a /keyfix made before it: every record kept, each version's key kept
 readable, and an answer given before the fix still shows the key it was graded against."""
 
-import json
 import shutil
 
-from bank.paper_store import save_paper
+from bank.paper_store import get_question, save_paper
 from proctor.exams import service as attempts
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from tests.harness import T0
@@ -23,7 +22,7 @@ async def test_a_key_fixed_before_020_keeps_every_version(tmp_path):
     try:
         await save_paper(db, small_paper(), T0)
         qid = await db.scalar("SELECT id FROM questions WHERE kind='single' ORDER BY id LIMIT 1")
-        async with db.write() as conn:
+        async with db.write() as conn:  # the schema itself: rows as the code before migration 020 wrote them
             await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (?, 'Ann', 0)", (ANN,))
             cur = await conn.execute(
                 "INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, status, started_at, finished_at, "
@@ -59,6 +58,6 @@ async def test_a_key_fixed_before_020_keeps_every_version(tmp_path):
         sheet = await attempts.load_sheet(db, aid, positions="all")
         assert sheet.question(sheet.items[0]).answer == "C"  # the key Ann's answer was graded against
         assert sheet.answers[0].score == 0
-        assert json.loads(await db.scalar("SELECT answer FROM questions WHERE id=?", (qid,))) == "B"
+        assert (await get_question(db, qid)).answer == "B"
     finally:
         await db.close()

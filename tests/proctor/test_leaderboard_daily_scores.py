@@ -173,7 +173,7 @@ async def test_the_migration_fills_the_summary_from_an_old_database(tmp_path):
         summary = await _summary(db)
         assert summary and summary == await _recomputed(db)
         assert sum(r[6] for r in summary) == raw_count
-        for (chat_id,) in await db.fetchall("SELECT DISTINCT chat_id FROM daily_answers"):
+        for (chat_id,) in await db.fetchall("SELECT DISTINCT chat_id FROM daily_answers"):  # the migrated rows
             period = period_bounds("all", 0.0, ZoneInfo("UTC"))
             assert await _summed(db, chat_id, period) == await _raw(db, chat_id, period)
     finally:

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from proctor.exams import service as attempts
 from proctor.storage.db import Database, migration_files
 from sandbox.fakeapi import FakeBotApi
 from tests.harness import TOKEN, BotEnv, attempt_message
+from tests.reads import answers_in
 
 RELEASES = {"0.1.0": (Path(__file__).resolve().parents[1] / "fixtures" / "release_0_1_0.sql", 6)}
 
@@ -103,7 +105,7 @@ async def test_upgrade_keeps_every_record_of_every_table(release):
 
 async def test_the_bot_works_on_an_upgraded_database(release, tmp_path):
     path, _ = release
-    conn = sqlite3.connect(path)
+    conn = sqlite3.connect(path)  # the schema itself: what release 0.1.0 stored, read before migrating
     try:
         started, pos = conn.execute(
             "SELECT started_at, current_pos FROM attempts WHERE user_id=? AND status='running'", (BOB,)).fetchone()
@@ -124,8 +126,8 @@ async def test_the_bot_works_on_an_upgraded_database(release, tmp_path):
         await bob.press(screen, "Submit")
         await env.api.wait_for(lambda: screen.edits, what="the answer is taken")
         await env.idle()
-        assert await env.db.scalar("SELECT response FROM answers WHERE attempt_id=(SELECT id FROM attempts "
-                                   "WHERE user_id=? AND status='running') AND pos=?", (BOB, pos)) == '"A"'
+        running = await attempts.running_attempt(env.db, BOB)
+        assert running is not None and (await answers_in(env.db, running.id))[pos].response == "A"
         # Ann's finished (and reviewed) exam shows in her stats and on the team's paper board
         await ann.send("/mystats")
         stats = await ann.wait_message()
