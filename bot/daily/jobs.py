@@ -38,14 +38,6 @@ def register(app: Application) -> None:
         scheduling.register(app, kind, callback)
 
 
-def push_name(chat_id: int) -> str:
-    return scheduling.name(scheduling.DAILY_PUSH, chat_id)
-
-
-def close_name(delivery_id: int) -> str:
-    return scheduling.name(scheduling.DAILY_CLOSE, delivery_id)
-
-
 def arm_push(app: Application, sub: Subscription) -> None:
     """(Re)schedule the chat's daily push; the stable name replaces its previous job at once."""
     if not sub.enabled:

@@ -247,11 +247,6 @@ async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> 
     return await db.run_write(toggle)
 
 
-async def toggle_flag(db: Database, attempt_id: int, pos: int) -> None:
-    await db.run_write(lambda conn: conn.execute(
-        "UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (attempt_id, pos)))
-
-
 async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
     await db.run_write(lambda conn: conn.execute(
         "UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))

@@ -43,7 +43,7 @@ def seed_key_terms() -> dict[str, list[str]]:
     """Every bundled subjective reference answer and its key terms, found with jieba in this process.
 
     bank/seeds/key_terms.json holds this (a test checks it), so that importing the bundled bank
-    segments nothing: `python -c "import bank.bootstrap as b; b.write_seed_key_terms()"` rewrites it.
+    segments nothing: `python -c "import proctor.storage.bootstrap as b; b.write_seed_key_terms()"` rewrites it.
     """
     from bank.grading.terms import key_terms
     from bank.importer import parse_files

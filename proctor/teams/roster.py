@@ -39,13 +39,6 @@ def members_sql(user_col: str) -> str:
             f"WHERE r.chat_id = ? AND r.status = '{MEMBER}')")
 
 
-def members_of_any_sql(user_col: str, n: int) -> str:
-    """SQL: `user_col` is on the roster of one of the `n` groups bound to the next `n` parameters."""
-    marks = ",".join("?" * n)
-    return (f"{user_col} IN (SELECT r.user_id FROM team_roster r "
-            f"WHERE r.chat_id IN ({marks}) AND r.status = '{MEMBER}')")
-
-
 async def find_user(db: Database, who: str) -> int:
     """A user the bot has seen, by `@username` (any case) or numeric id.
 

@@ -8,10 +8,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-# Methods that put a new message into a chat; these count against the flood limits.
-SENDING_METHODS = frozenset(
-    {"sendMessage", "sendDocument", "sendPhoto", "sendPoll", "copyMessage", "forwardMessage"}
-)
 _EPSILON = 1e-9  # float refill must not turn 1 token into 0.9999…
 
 
