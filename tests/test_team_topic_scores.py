@@ -87,7 +87,7 @@ async def _assert_same(db: Database, period: Period) -> None:
 
 async def _setup(db: Database) -> tuple[Crafted, list[int], list[list[int]], list[list[int]]]:
     """Two groups, a roster, two papers (the second exam-only) with topics on some questions;
-    returns (crafted, the daily question pool, paper ids' questions by section)."""
+    returns (crafted, the paper ids, the first's and the second's questions by section)."""
     crafted = Crafted(db)
     await crafted.group(TEAM, members=(*MEMBERS, OUTSIDER))
     await crafted.group(OTHER, members=MEMBERS)
@@ -99,7 +99,6 @@ async def _setup(db: Database) -> tuple[Crafted, list[int], list[list[int]], lis
         await c.execute("UPDATE questions SET topic='dns' WHERE id IN (?, ?)", (q1[0][0], q2[0][1]))
         await c.execute("UPDATE questions SET topic='tls' WHERE id = ?", (q1[0][1],))
         await c.execute("UPDATE papers SET exam_only=1 WHERE id=?", (p2,))
-    pool = [q1[0][0], q1[0][1], q1[0][2], q2[0][0], q2[0][1]]
     return crafted, [p1, p2], q1, q2
 
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
-from proctor.teams.leaderboard import Period
 from proctor.teams import topic_scores
+from proctor.teams.leaderboard import Period
 from proctor.teams.roster import MEMBER
 
 if TYPE_CHECKING:

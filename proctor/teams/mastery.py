@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
-from proctor.teams.leaderboard import Period
 from proctor.teams import topic_scores
+from proctor.teams.leaderboard import Period
 from proctor.teams.roster import MEMBER
 
 
