@@ -35,7 +35,9 @@ MEMBERS = (1, 2, 3)
 OUTSIDER = 4  # answers the group's quizzes and sits exams, not on the roster
 LEAD = 9
 
-# The heatmap and the chart's accuracy by paper as computed before the summaries (the reference).
+# The heatmap and the chart's accuracy by paper as computed before the summaries (the reference). One
+# change: the heatmap's GROUP BY names the topic expression; before, its bare `topic` meant the column
+# q.topic, so questions without a topic in different sections made one cell under either section's title.
 _RAW_MASTERY = """
 WITH scored AS (
  SELECT d.user_id, d.question_id, d.score, d.max_score FROM daily_answers d
@@ -50,7 +52,7 @@ WITH scored AS (
 SELECT s.user_id, COALESCE(NULLIF(q.topic, ''), sec.title, '') AS topic,
       SUM(s.score) / SUM(s.max_score) AS share, COUNT(*) AS n
 FROM scored s JOIN questions q ON q.id = s.question_id JOIN sections sec ON sec.id = q.section_id
-GROUP BY s.user_id, topic HAVING SUM(s.max_score) > 0 ORDER BY topic"""
+GROUP BY s.user_id, COALESCE(NULLIF(q.topic, ''), sec.title, '') HAVING SUM(s.max_score) > 0 ORDER BY topic"""
 _RAW_PAPERS = """
 WITH scored AS (
   SELECT q.paper_id, d.score, d.max_score FROM daily_answers d JOIN questions q ON q.id = d.question_id
@@ -250,3 +252,10 @@ async def test_the_migration_fills_the_summaries_from_an_old_database(tmp_path):
         assert sum(r[8] for r in daily) == daily_count and sum(r[6] for r in exams) == exam_count
     finally:
         await db.close()
+
+
+async def test_questions_without_a_topic_in_two_sections_make_two_cells(db):
+    crafted, papers, q1, _ = await _setup(db)
+    await crafted.exam(1, papers[0], [(q1[0][2], 0.0, 2.0, 1), (q1[1][0], 2.0, 2.0, 1)], BASE - 600, BASE)
+    cells = (await topic_mastery(db, TEAM, period_bounds("all", BASE, ZoneInfo("UTC")))).cells
+    assert cells == {(1, "single part"): (0.0, 1), (1, "short part"): (1.0, 1)}

@@ -49,7 +49,7 @@ async def topic_mastery(db: Database, chat_id: int, period: Period) -> Mastery:
         f"""SELECT s.user_id, {topic_scores.TOPIC} AS topic, SUM(s.score) / SUM(s.max_score) AS share,
                   SUM(s.answers) AS n
            FROM ({daily} UNION ALL {exams}) s JOIN sections sec ON sec.id = s.section_id
-           GROUP BY s.user_id, topic HAVING SUM(s.max_score) > 0 ORDER BY topic""",
+           GROUP BY s.user_id, {topic_scores.TOPIC} HAVING SUM(s.max_score) > 0 ORDER BY topic""",
         {"chat": chat_id, "start": start, "end": end, **values})
     topics = sorted({r["topic"] for r in rows})
     return Mastery(topics, {(r["user_id"], r["topic"]): (r["share"], r["n"]) for r in rows})
