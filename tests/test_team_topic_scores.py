@@ -23,7 +23,7 @@ from proctor.people.forget import forget_user
 from proctor.storage.db import Database
 from proctor.teams.charts import chart_data
 from proctor.teams.leaderboard import Period, period_bounds
-from proctor.teams.mastery import topic_mastery
+from proctor.teams.mastery import daily_trend, topic_mastery
 from proctor.teams.question_edit import Edit, edit_question
 from proctor.teams.review import set_final
 from tests.test_upgrade import RELEASES, load_release
@@ -259,3 +259,15 @@ async def test_questions_without_a_topic_in_two_sections_make_two_cells(db):
     await crafted.exam(1, papers[0], [(q1[0][2], 0.0, 2.0, 1), (q1[1][0], 2.0, 2.0, 1)], BASE - 600, BASE)
     cells = (await topic_mastery(db, TEAM, period_bounds("all", BASE, ZoneInfo("UTC")))).cells
     assert cells == {(1, "single part"): (0.0, 1), (1, "short part"): (1.0, 1)}
+
+
+async def test_the_trend_of_chosen_members_is_theirs_from_the_whole_trend(db):
+    crafted, _, q1, _ = await _setup(db)
+    t0 = BASE + 9 * 3600
+    for day in range(3):
+        await crafted.daily(TEAM, _day(day), q1[0][:2], [(1, 0, 1.0, t0 + day * DAY), (2, 1, 0.5, t0 + day * DAY + 7),
+                                                         (3, 0, 0.0, t0 + day * DAY + 9)])
+    period = period_bounds("all", t0, ZoneInfo("UTC"))
+    everyone = await daily_trend(db, TEAM, period)
+    assert await daily_trend(db, TEAM, period, [2, 3]) == {u: everyone[u] for u in (2, 3)}
+    assert await daily_trend(db, TEAM, period, []) == {}

@@ -4,6 +4,7 @@ finished exams. A question's topic is its `topic`, else its section's title."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from proctor.daily import scores
@@ -25,12 +26,19 @@ def _bounds(period: Period) -> tuple[float, float]:
             period.end if period.end is not None else float("inf"))
 
 
-async def daily_trend(db: Database, chat_id: int, period: Period) -> dict[int, list[tuple[str, float]]]:
-    """Per member: (day, daily-quiz points) for each day they answered in the period, in order."""
+async def daily_trend(db: Database, chat_id: int, period: Period,
+                      users: Collection[int] | None = None) -> dict[int, list[tuple[str, float]]]:
+    """Per member (of `users`, when given): (day, daily-quiz points) for each day they answered in the
+    period, in order."""
     out: dict[int, list[tuple[str, float]]] = {}
     source, values = scores.source(period.start, period.end)
+    only = ""
+    if users is not None:  # a page shows a few members' trends: read only theirs
+        marks = {f"u{i}": uid for i, uid in enumerate(users)}
+        only = f"WHERE user_id IN ({', '.join(':' + k for k in marks) or 'NULL'})"
+        values.update(marks)
     for r in await db.fetchall(
-            f"SELECT user_id, day, SUM(score) FROM ({source}) GROUP BY user_id, day ORDER BY user_id, day",
+            f"SELECT user_id, day, SUM(score) FROM ({source}) {only} GROUP BY user_id, day ORDER BY user_id, day",
             {"chat": chat_id, **values}):
         out.setdefault(r[0], []).append((r[1], r[2]))
     return out
