@@ -92,7 +92,8 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
             "AND t.invite_id IS NULL AND t.finished_at>=:start AND t.finished_at<:end")
         papers = await db.fetchall(
             f"""SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), SUM(s.answers)
-                FROM ({daily} UNION ALL {exams}) s JOIN papers p ON p.id = s.paper_id
+                FROM ({topic_scores.grouped(daily, 'paper_id')} UNION ALL
+                      {topic_scores.grouped(exams, 'paper_id')}) s JOIN papers p ON p.id = s.paper_id
                 GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id""",
             {"chat": scope, "start": start, "end": end, **values})
     else:

@@ -53,10 +53,12 @@ async def topic_mastery(db: Database, chat_id: int, period: Period) -> Mastery:
         "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1) "
         "AND t.finished_at>=:start AND t.finished_at<:end")
     start, end = _bounds(period)
+    keys = "user_id, section_id, topic"  # each source summed per member and topic before the union
     rows = await db.fetchall(  # from the summaries (proctor/teams/topic_scores.py)
         f"""SELECT s.user_id, {topic_scores.TOPIC} AS topic, SUM(s.score) / SUM(s.max_score) AS share,
                   SUM(s.answers) AS n
-           FROM ({daily} UNION ALL {exams}) s JOIN sections sec ON sec.id = s.section_id
+           FROM ({topic_scores.grouped(daily, keys)} UNION ALL {topic_scores.grouped(exams, keys)}) s
+           JOIN sections sec ON sec.id = s.section_id
            GROUP BY s.user_id, {topic_scores.TOPIC} HAVING SUM(s.max_score) > 0 ORDER BY topic""",
         {"chat": chat_id, "start": start, "end": end, **values})
     topics = sorted({r["topic"] for r in rows})
