@@ -72,7 +72,7 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     team, period, board = await _daily(request, lead, EVERYONE if everyone else SHOWN)
     db = ctx(request).db
     chart = await chart_data(db, team.chat_id, board.period, team.title)
-    trend = await daily_trend(db, team.chat_id, board.period)
+    trend = await daily_trend(db, team.chat_id, board.period, [r.user_id for r in board.top])
     mastery = await topic_mastery(db, team.chat_id, board.period)
     scored = {uid for uid, _ in mastery.cells}  # the heatmap: members with answers in the period
     heat_rows = [(uid, name) for uid, name in await team_members(db, team.chat_id) if uid in scored]

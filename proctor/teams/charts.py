@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
+from proctor.teams import topic_scores
 from proctor.teams.leaderboard import Period
-from proctor.teams.roster import members_sql
+from proctor.teams.roster import MEMBER
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -75,8 +76,6 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
     """The team's daily points per day and its accuracy by paper (daily and exam answers)."""
     start = period.start if period.start is not None else float("-inf")
     end = period.end if period.end is not None else float("inf")
-    chat_where = "chat_id=? AND" if scope is not None else ""
-    chat_params = [scope] if scope is not None else []
     if scope is not None:  # the team's: from the daily_scores summary (proctor/daily/scores.py)
         source, values = scores.source(period.start, period.end)
         days = await db.fetchall(f"SELECT day, SUM(score) FROM ({source}) GROUP BY day ORDER BY day",
@@ -84,20 +83,32 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
     else:
         days = await db.fetchall("SELECT day, SUM(score) FROM daily_answers WHERE answered_at>=? AND answered_at<? "
                                  "GROUP BY day ORDER BY day", (start, end))
-    # exams: the roster's own (an invited hiring attempt belongs to the inviting team's hiring view)
-    member_where = f"AND {members_sql('t.user_id')} AND t.invite_id IS NULL" if scope is not None else ""
-    papers = await db.fetchall(
-        f"""WITH scored AS (
-              SELECT q.paper_id, d.score, d.max_score FROM daily_answers d JOIN questions q ON q.id = d.question_id
-              WHERE {chat_where} d.answered_at>=? AND d.answered_at<?
-              UNION ALL
-              SELECT q.paper_id, x.score, x.max_score FROM answers x JOIN attempts t ON t.id = x.attempt_id
-              JOIN questions q ON q.id = x.question_id
-              WHERE t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' AND x.final=1 {member_where}
-                AND t.finished_at>=? AND t.finished_at<?)
-            SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), COUNT(*) FROM scored s
-            JOIN papers p ON p.id = s.paper_id GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id""",
-        (*chat_params, start, end, *chat_params, start, end))
+    if scope is not None:  # the team's accuracy by paper: from the summaries (proctor/teams/topic_scores.py)
+        daily, values = topic_scores.daily_source(period.start, period.end)
+        # exams: the roster's own (an invited hiring attempt belongs to the inviting team's hiring view)
+        exams = topic_scores.exam_source(
+            f"t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' "
+            f"AND t.user_id IN (SELECT r.user_id FROM team_roster r WHERE r.chat_id=:chat AND r.status='{MEMBER}') "
+            "AND t.invite_id IS NULL AND t.finished_at>=:start AND t.finished_at<:end")
+        papers = await db.fetchall(
+            f"""SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), SUM(s.answers)
+                FROM ({topic_scores.grouped(daily, 'paper_id')} UNION ALL
+                      {topic_scores.grouped(exams, 'paper_id')}) s JOIN papers p ON p.id = s.paper_id
+                GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id""",
+            {"chat": scope, "start": start, "end": end, **values})
+    else:
+        papers = await db.fetchall(
+            f"""WITH scored AS (
+                  SELECT q.paper_id, d.score, d.max_score FROM daily_answers d JOIN questions q ON q.id = d.question_id
+                  WHERE d.answered_at>=? AND d.answered_at<?
+                  UNION ALL
+                  SELECT q.paper_id, x.score, x.max_score FROM answers x JOIN attempts t ON t.id = x.attempt_id
+                  JOIN questions q ON q.id = x.question_id
+                  WHERE t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' AND x.final=1
+                    AND t.finished_at>=? AND t.finished_at<?)
+                SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), COUNT(*) FROM scored s
+                JOIN papers p ON p.id = s.paper_id GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id""",
+            (start, end, start, end))
     return ChartData(title=title, days=[(r[0], r[1]) for r in days],
                      papers=[(r[1], r[2], r[3]) for r in papers])
 

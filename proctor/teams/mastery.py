@@ -4,11 +4,13 @@ finished exams. A question's topic is its `topic`, else its section's title."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
+from proctor.teams import topic_scores
 from proctor.teams.leaderboard import Period
 from proctor.teams.roster import MEMBER
 
@@ -24,12 +26,19 @@ def _bounds(period: Period) -> tuple[float, float]:
             period.end if period.end is not None else float("inf"))
 
 
-async def daily_trend(db: Database, chat_id: int, period: Period) -> dict[int, list[tuple[str, float]]]:
-    """Per member: (day, daily-quiz points) for each day they answered in the period, in order."""
+async def daily_trend(db: Database, chat_id: int, period: Period,
+                      users: Collection[int] | None = None) -> dict[int, list[tuple[str, float]]]:
+    """Per member (of `users`, when given): (day, daily-quiz points) for each day they answered in the
+    period, in order."""
     out: dict[int, list[tuple[str, float]]] = {}
     source, values = scores.source(period.start, period.end)
+    only = ""
+    if users is not None:  # a page shows a few members' trends: read only theirs
+        marks = {f"u{i}": uid for i, uid in enumerate(users)}
+        only = f"WHERE user_id IN ({', '.join(':' + k for k in marks) or 'NULL'})"
+        values.update(marks)
     for r in await db.fetchall(
-            f"SELECT user_id, day, SUM(score) FROM ({source}) GROUP BY user_id, day ORDER BY user_id, day",
+            f"SELECT user_id, day, SUM(score) FROM ({source}) {only} GROUP BY user_id, day ORDER BY user_id, day",
             {"chat": chat_id, **values}):
         out.setdefault(r[0], []).append((r[1], r[2]))
     return out
@@ -37,22 +46,20 @@ async def daily_trend(db: Database, chat_id: int, period: Period) -> dict[int, l
 
 async def topic_mastery(db: Database, chat_id: int, period: Period) -> Mastery:
     """The share of points each member earned per topic in the period (daily and exam answers)."""
+    daily, values = topic_scores.daily_source(period.start, period.end)
+    exams = topic_scores.exam_source(
+        f"t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' "
+        f"AND t.user_id IN (SELECT r.user_id FROM team_roster r WHERE r.chat_id=:chat AND r.status='{MEMBER}') "
+        "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1) "
+        "AND t.finished_at>=:start AND t.finished_at<:end")
     start, end = _bounds(period)
-    rows = await db.fetchall(
-        f"""WITH scored AS (
-             SELECT d.user_id, d.question_id, d.score, d.max_score FROM daily_answers d
-             WHERE d.chat_id=:chat AND d.answered_at>=:start AND d.answered_at<:end
-             UNION ALL
-             SELECT t.user_id, x.question_id, x.score, x.max_score FROM answers x
-             JOIN attempts t ON t.id = x.attempt_id
-             WHERE t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' AND x.final=1
-               AND t.user_id IN (SELECT r.user_id FROM team_roster r WHERE r.chat_id=:chat AND r.status='{MEMBER}')
-               AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)
-               AND t.finished_at>=:start AND t.finished_at<:end)
-           SELECT s.user_id, COALESCE(NULLIF(q.topic, ''), sec.title, '') AS topic,
-                  SUM(s.score) / SUM(s.max_score) AS share, COUNT(*) AS n
-           FROM scored s JOIN questions q ON q.id = s.question_id JOIN sections sec ON sec.id = q.section_id
-           GROUP BY s.user_id, topic HAVING SUM(s.max_score) > 0 ORDER BY topic""",
-        {"chat": chat_id, "start": start, "end": end})
+    keys = "user_id, section_id, topic"  # each source summed per member and topic before the union
+    rows = await db.fetchall(  # from the summaries (proctor/teams/topic_scores.py)
+        f"""SELECT s.user_id, {topic_scores.TOPIC} AS topic, SUM(s.score) / SUM(s.max_score) AS share,
+                  SUM(s.answers) AS n
+           FROM ({topic_scores.grouped(daily, keys)} UNION ALL {topic_scores.grouped(exams, keys)}) s
+           JOIN sections sec ON sec.id = s.section_id
+           GROUP BY s.user_id, {topic_scores.TOPIC} HAVING SUM(s.max_score) > 0 ORDER BY topic""",
+        {"chat": chat_id, "start": start, "end": end, **values})
     topics = sorted({r["topic"] for r in rows})
     return Mastery(topics, {(r["user_id"], r["topic"]): (r["share"], r["n"]) for r in rows})
