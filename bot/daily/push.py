@@ -309,11 +309,6 @@ async def close_message(app: Application, delivery: dstore.Delivery) -> str:
     return render.close_text(delivery.day, await views(app, delivery), top, runs, lang, script, sealed=sealed)
 
 
-async def private_summary(app: Application, delivery: dstore.Delivery, lang: str) -> str:
-    summary = await services(app).db.run(lambda conn: private_next.summary_in(conn, delivery))
-    return summary_text(app, summary, lang)
-
-
 def summary_text(app: Application, summary: private_next.Summary, lang: str) -> str:
     """The private quiz's summary: answers, streak and when the next quiz comes."""
     sub, next_at = summary.subscription, None

@@ -70,9 +70,8 @@ def next_in(conn: sqlite3.Connection, delivery: Delivery, *, summary: bool) -> N
     return summary_in(conn, delivery, items) if waiting is None and summary else None
 
 
-def summary_in(conn: sqlite3.Connection, delivery: Delivery, items: list[Item] | None = None) -> Summary:
+def summary_in(conn: sqlite3.Connection, delivery: Delivery, items: list[Item]) -> Summary:
     """The private quiz's summary: the answers (a sealed one's verdict left out), the streak, the schedule."""
-    items = items_in(conn, delivery.id) if items is None else items
     done = user_answers_in(conn, delivery.id, delivery.chat_id)
     seal = sealed_in(conn, delivery.chat_id)
     if seal:  # counting a sealed answer's verdict in would tell it
