@@ -4,7 +4,9 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Mess
 
 from bot.daily import answering, handlers, jobs
 from bot.daily.jobs import recover
+from bot.exam import typed
 from bot.feature import Parts
+from proctor.daily import steps
 
 COMMANDS: list[tuple[str, str, str]] = [
     ("daily", "Daily quiz: /daily on [HH:MM] [Area/City], off, now, status",
@@ -17,9 +19,10 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("daily", handlers.daily))
     app.add_handler(CallbackQueryHandler(answering.button, pattern=r"^d:"))
     text = filters.TEXT & ~filters.COMMAND
-    # group 3: the exam's handlers (group 2) see private text first; ours only answers daily questions
     app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.REPLY & text, answering.group_reply), group=3)
-    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & text, answering.private_text), group=3)
+    # private text: the exam's typed handler looks first and passes on what is not its own, found
+    # and answered in its transaction (one round trip for both)
+    typed.pass_text_to(app, typed.OtherText(steps.typed_in, answering.private_lock, answering.private_text))
     jobs.register(app)
 
 

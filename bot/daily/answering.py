@@ -8,7 +8,7 @@ the next question follows, then a summary with the streak.
 from __future__ import annotations
 
 import logging
-from contextlib import nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -24,10 +24,8 @@ from bot.i18n import t
 from bot.services import services
 from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
-from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
-from proctor.daily import steps
-from proctor.exams.service import running_attempt
+from proctor.daily import private_next, steps
 
 log = logging.getLogger(__name__)
 
@@ -89,20 +87,8 @@ async def _show_draft(app: Application, query, delivery: dstore.Delivery, view: 
                              render.question_keyboard(view, u.lang, draft=letters))
 
 
-async def _answer_private(app: Application, delivery: dstore.Delivery, pos: int, u: UserCtx,
-                          text: str) -> steps.Outcome:
-    """A typed private answer: record it under the chat's lock, then as after a tap."""
-    svc = services(app)
-    async with push.chat_lock(app, delivery.chat_id):
-        out = await steps.answer_step(svc.db, delivery.id, pos, u.id, "typed", text, svc.now())
-        if isinstance(out, steps.Recorded):
-            await _after_private(app, out, u)
-    return out
-
-
 async def _after_private(app: Application, out: steps.Recorded, u: UserCtx, *, query=None) -> None:
     """Show the feedback under the question, then the next question or the summary. Call under the lock."""
-    svc = services(app)
     delivery, item, g, view = out.spot.delivery, out.spot.item, out.grade, view_of(out.spot)
     if query:
         await ack(query, t("daily_sealed", u.lang) if out.sealed
@@ -114,15 +100,14 @@ async def _after_private(app: Application, out: steps.Recorded, u: UserCtx, *, q
         await push.safe_edit(app, delivery.chat_id, item.message_id, answered_text)
     if query and query.message and query.message.message_id != item.message_id:  # the other copy
         await push.safe_edit(app, delivery.chat_id, query.message.message_id, answered_text)
-    delivery = await dstore.get_delivery(svc.db, delivery.id)
-    answered = await answer_store.user_answers(svc.db, delivery.id, u.id)
-    if len(answered) < view.total:
-        await push.send_unsent(app, delivery)
-    else:
-        try:
-            await push.send(app, delivery.chat_id, await push.private_summary(app, delivery, u.lang))
-        except push.ChatGone as e:
-            await push.turn_off(app, delivery.chat_id, str(e))
+    match out.then:  # decided (and a question counted as sending) in the answer's transaction
+        case private_next.Ask() as ask:
+            await push.send_asked(app, delivery, ask)
+        case private_next.Summary() as summary:
+            try:
+                await push.send(app, delivery.chat_id, push.summary_text(app, summary, u.lang))
+            except push.ChatGone as e:
+                await push.turn_off(app, delivery.chat_id, str(e))
 
 
 async def group_reply(update: Update, context: Ctx) -> None:
@@ -185,30 +170,24 @@ async def _tell_privately(app: Application, u: UserCtx, text: str) -> None:
         log.info("no private feedback for %s: %s", u.id, e)
 
 
-async def private_text(update: Update, context: Ctx) -> None:
-    """Typed text in a private chat: an answer to the daily question waiting for one, if any.
-
-    Text belongs to the exam while the user has a running attempt, unless it replies to a daily
-    question message.
-    """
+async def private_text(update: Update, context: Ctx, out: object) -> None:
+    """Typed text in a private chat that is not the exam's: an answer to the daily question waiting
+    for one, if any (bot/daily/__init__.py hands it to the exam's typed handler: the exam looks
+    first, and the lookup and step below, steps.typed_in, run in the exam's transaction, under the
+    chat's lock). Text belongs to the exam while the user has a running attempt, unless it replies
+    to a daily question message."""
     msg = context.message
     app = context.application
-    db = context.services.db
-    user_id = context.user.id
-    hit = None
-    if msg.reply_to_message is not None:
-        hit = await dstore.item_by_message(db, msg.chat_id, msg.reply_to_message.message_id)
-    if hit is None:
-        if await running_attempt(db, user_id) is not None:  # typed text is the exam's
-            return
-        hit = await dstore.waiting_item(db, msg.chat_id, user_id)
-        if hit is None:  # nothing takes this text: say what does, rather than stay silent
+    if isinstance(out, steps.Recorded):  # still under the chat's lock: the next question, or the summary
+        await _after_private(app, out, await user_ctx(update, context))
+    match out:
+        case steps.NotTaken(reason="idle"):  # nothing takes this text: say what does, rather than stay silent
             await msg.reply_text(t("idle_text_hint", (await user_ctx(update, context)).lang))
-            return
-    delivery, item = hit
-    if not delivery.private or not delivery.accepts_answers:
-        return
-    u = await user_ctx(update, context)
-    out = await _answer_private(app, delivery, item.pos, u, msg.text or "")  # registered for TEXT
-    if isinstance(out, steps.Refused) and out.reason == "unreadable":
-        await msg.reply_text(t(render.unreadable_key(out.spot.question if out.spot else None), u.lang, n=item.pos + 1))
+        case steps.Refused(reason="unreadable", spot=spot):
+            n = spot.item.pos + 1 if spot else 1
+            await msg.reply_text(t(render.unreadable_key(spot.question if spot else None),
+                                   (await user_ctx(update, context)).lang, n=n))
+
+
+def private_lock(context: Ctx, chat_id: int) -> AbstractAsyncContextManager[object]:
+    return push.chat_lock(context.application, chat_id)

@@ -28,14 +28,15 @@ from bot.services import Slot, services
 from proctor.chats import chat_zone
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
+from proctor.daily import private_next
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
 from proctor.daily.schedule import Schedule, closes_at, next_fire
 from proctor.daily.states import DeliveryStatus
-from proctor.daily.streaks import streak, streaks
+from proctor.daily.streaks import streaks
 from proctor.exams.seal import sealed_anywhere, sealed_for
 from proctor.local_time import parse_hhmm, parse_timezone
-from proctor.people.users import find_prefs
+from proctor.people.users import UserPrefs, find_prefs
 
 log = logging.getLogger(__name__)
 
@@ -120,13 +121,15 @@ def fmt_local(ts: float | datetime, tz: ZoneInfo) -> str:
 
 async def prefs(app: Application, chat_id: int, private: bool) -> tuple[str, str]:
     """(language, script) for messages to this chat: the user's own in private, the defaults in groups."""
-    svc = services(app)
-    lang, script = svc.settings.language, "orig"
-    if private:
-        known = await find_prefs(svc.db, chat_id)
-        if known is not None:
-            lang = known.language or lang
-            script = known.script or script
+    return prefs_of(app, await find_prefs(services(app).db, chat_id) if private else None)
+
+
+def prefs_of(app: Application, known: UserPrefs | None) -> tuple[str, str]:
+    """(language, script) for a private chat whose user's record is `known` (None: the defaults)."""
+    lang, script = services(app).settings.language, "orig"
+    if known is not None:
+        lang = known.language or lang
+        script = known.script or script
     return lang, script
 
 
@@ -220,23 +223,22 @@ async def resume(app: Application, delivery_id: int) -> None:
 async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
     """Group: every unsent item. Private: the next unanswered item, if it is unsent. Call under the lock."""
     svc = services(app)
+    if delivery.private:  # which one, counted as sending, in one round trip (proctor/daily/private_next.py)
+        after = await svc.db.run_write(lambda conn: private_next.next_in(conn, delivery, summary=False))
+        if isinstance(after, private_next.Held):
+            log.info("chat %s: the next daily question waits for the user's exam", delivery.chat_id)
+        elif isinstance(after, private_next.Ask):
+            await send_asked(app, delivery, after)
+        return
     lang, script = await prefs(app, delivery.chat_id, delivery.private)
     all_views = await views(app, delivery)
     items = {i.pos: i for i in await dstore.items(svc.db, delivery.id)}
-    if delivery.private:
-        answered = {a.pos for a in await answer_store.user_answers(svc.db, delivery.id, delivery.chat_id)}
-        todo = [v for v in all_views if v.pos not in answered][:1]
-        if todo and items[todo[0].pos].message_id is None and await _sealed(app, delivery, todo[0]):
-            log.info("chat %s: daily question %s waits for the user's exam", delivery.chat_id, todo[0].pos + 1)
-            return
-    else:
-        todo = list(all_views)
-    todo = [v for v in todo if items[v.pos].message_id is None]
+    todo = [v for v in all_views if items[v.pos].message_id is None]
     if todo and delivery.state == DeliveryStatus.pending:
         await dstore.start_sending(svc.db, delivery.id)
     for v in todo:
-        count = None if delivery.private else await answer_store.answer_count(svc.db, delivery.id, v.pos)
-        text = render.question_text(v, lang, script, private=delivery.private, count=count)
+        count = await answer_store.answer_count(svc.db, delivery.id, v.pos)
+        text = render.question_text(v, lang, script, private=False, count=count)
         # counted before the call, the id written right after it: a crash in between (Telegram took
         # the message, the id is not written) sends it again, and both copies' buttons work
         await dstore.mark_sending(svc.db, delivery.id, v.pos)
@@ -249,10 +251,19 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
     await dstore.mark_open(svc.db, delivery.id)
 
 
-async def _sealed(app: Application, delivery: dstore.Delivery, view: render.View) -> bool:
-    """A private question sealed by its user's running exam: it is not sent before the hand-in."""
-    qid = view.question.id  # a stored question's: never None here
-    return qid is not None and (await sealed_for(services(app).db, delivery.chat_id)).covers(qid)
+async def send_asked(app: Application, delivery: dstore.Delivery, ask: private_next.Ask) -> None:
+    """Send a private quiz's next question, counted as sending already (private_next.next_in); its
+    message id is written right after (with the delivery open). A crash in between sends it again."""
+    svc = services(app)
+    lang, script = prefs_of(app, ask.prefs)
+    view = render.View(ask.question, delivery.id, ask.item.pos, ask.total, ask.item.option_order)
+    text = render.question_text(view, lang, script, private=True, count=None)
+    try:
+        msg = await send(app, delivery.chat_id, text, render.question_keyboard(view, lang))
+    except ChatGone as e:
+        await turn_off(app, delivery.chat_id, str(e), delivery.id)
+        return
+    await dstore.mark_sent_and_open(svc.db, delivery.id, ask.item.pos, msg.message_id, svc.now())
 
 
 async def held(app: Application, delivery: dstore.Delivery) -> bool:
@@ -298,22 +309,14 @@ async def close_message(app: Application, delivery: dstore.Delivery) -> str:
     return render.close_text(delivery.day, await views(app, delivery), top, runs, lang, script, sealed=sealed)
 
 
-async def private_summary(app: Application, delivery: dstore.Delivery, lang: str) -> str:
-    svc = services(app)
-    done = await answer_store.user_answers(svc.db, delivery.id, delivery.chat_id)
-    items = await dstore.items(svc.db, delivery.id)
-    total = len(items)
-    seal = await sealed_for(svc.db, delivery.chat_id)
-    if seal:  # counting a sealed answer's verdict in would tell it
-        hidden = {i.pos for i in items if seal.covers(i.question_id)}
-        done = [a for a in done if a.pos not in hidden]
-    run = await streak(svc.db, delivery.chat_id, delivery.chat_id, delivery.day)
-    sub = await subs.get_subscription(svc.db, delivery.chat_id)
-    next_at = None
+def summary_text(app: Application, summary: private_next.Summary, lang: str) -> str:
+    """The private quiz's summary: answers, streak and when the next quiz comes."""
+    sub, next_at = summary.subscription, None
     if sub is not None and sub.enabled:
         sch = sub.schedule()
-        next_at = fmt_local(next_fire(sch.at_time, sch.tz, datetime.fromtimestamp(svc.now(), UTC)), sch.tz)
-    return render.private_summary(done, total, run, lang, next_at)
+        now = datetime.fromtimestamp(services(app).now(), UTC)
+        next_at = fmt_local(next_fire(sch.at_time, sch.tz, now), sch.tz)
+    return render.private_summary(summary.answers, summary.total, summary.streak, lang, next_at)
 
 
 async def safe_edit(app: Application, chat_id: int, message_id: int, text: str,

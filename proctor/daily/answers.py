@@ -77,11 +77,17 @@ def _answer(row: sqlite3.Row) -> Answer:
                   row["max_score"], row["verdict"])
 
 
+_USER_ANSWERS = "SELECT * FROM daily_answers WHERE delivery_id=? AND user_id=? ORDER BY pos"
+
+
 async def user_answers(db: Database, delivery_id: int, user_id: int) -> list[Answer]:
-    rows = await db.fetchall(
-        "SELECT * FROM daily_answers WHERE delivery_id=? AND user_id=? ORDER BY pos",
-        (delivery_id, user_id))
+    rows = await db.fetchall(_USER_ANSWERS, (delivery_id, user_id))
     return [_answer(r) for r in rows]
+
+
+def user_answers_in(conn: sqlite3.Connection, delivery_id: int, user_id: int) -> list[Answer]:
+    """`user_answers` on the database thread."""
+    return [_answer(r) for r in conn.execute(_USER_ANSWERS, (delivery_id, user_id))]
 
 
 async def answers_to(db: Database, delivery_id: int) -> list[Answer]:

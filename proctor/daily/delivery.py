@@ -85,20 +85,22 @@ async def find_delivery(db: Database, chat_id: int, day: date | str) -> Delivery
     return _delivery(row) if row else None
 
 
-async def waiting_item(db: Database, chat_id: int, user_id: int) -> tuple[Delivery, Item] | None:
+def waiting_item_in(conn: sqlite3.Connection, chat_id: int, user_id: int) -> tuple[Delivery, Item] | None:
     """The private question sent and not yet answered, in the newest open quiz of this chat."""
-    def find(conn: sqlite3.Connection) -> tuple[Delivery, Item] | None:  # one round trip
-        row = conn.execute(
-            f"""SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-               WHERE d.chat_id=? AND d.status IN ({_OPEN_SQL}) AND i.message_id IS NOT NULL
-                 AND NOT EXISTS (SELECT 1 FROM daily_answers a WHERE a.delivery_id=i.delivery_id
-                                 AND a.pos=i.pos AND a.user_id=?)
-               ORDER BY d.day DESC, i.pos LIMIT 1""", (chat_id, user_id)).fetchone()
-        if row is None:
-            return None
-        return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
+    row = conn.execute(
+        f"""SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+           WHERE d.chat_id=? AND d.status IN ({_OPEN_SQL}) AND i.message_id IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM daily_answers a WHERE a.delivery_id=i.delivery_id
+                             AND a.pos=i.pos AND a.user_id=?)
+           ORDER BY d.day DESC, i.pos LIMIT 1""", (chat_id, user_id)).fetchone()
+    if row is None:
+        return None
+    return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
 
-    return await db.run(find)
+
+async def waiting_item(db: Database, chat_id: int, user_id: int) -> tuple[Delivery, Item] | None:
+    """`waiting_item_in` in one round trip."""
+    return await db.run(lambda conn: waiting_item_in(conn, chat_id, user_id))
 
 
 async def get_delivery(db: Database, delivery_id: int) -> Delivery:
@@ -136,9 +138,17 @@ async def create_delivery(db: Database, chat_id: int, day: date, question_ids: S
     return delivery, row is not None
 
 
+_ITEMS = "SELECT * FROM daily_items WHERE delivery_id=? ORDER BY pos"
+
+
 async def items(db: Database, delivery_id: int) -> list[Item]:
-    rows = await db.fetchall("SELECT * FROM daily_items WHERE delivery_id=? ORDER BY pos", (delivery_id,))
+    rows = await db.fetchall(_ITEMS, (delivery_id,))
     return [_item(r) for r in rows]
+
+
+def items_in(conn: sqlite3.Connection, delivery_id: int) -> list[Item]:
+    """`items` on the database thread."""
+    return [_item(r) for r in conn.execute(_ITEMS, (delivery_id,))]
 
 
 async def get_item(db: Database, delivery_id: int, pos: int) -> Item:
@@ -149,18 +159,19 @@ async def get_item(db: Database, delivery_id: int, pos: int) -> Item:
     return _item(row)
 
 
+def item_by_message_in(conn: sqlite3.Connection, chat_id: int, message_id: int) -> tuple[Delivery, Item] | None:
+    """The delivery and item whose question is the message `message_id` of this chat."""
+    row = conn.execute(
+        """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+           WHERE i.message_id=? AND d.chat_id=?""", (message_id, chat_id)).fetchone()
+    if row is None:
+        return None
+    return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
+
+
 async def item_by_message(db: Database, chat_id: int, message_id: int) -> tuple[Delivery, Item] | None:
-    """The delivery and item whose question is the message `message_id` of this chat (one round trip)."""
-
-    def find(conn: sqlite3.Connection) -> tuple[Delivery, Item] | None:
-        row = conn.execute(
-            """SELECT i.* FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-               WHERE i.message_id=? AND d.chat_id=?""", (message_id, chat_id)).fetchone()
-        if row is None:
-            return None
-        return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
-
-    return await db.run(find)
+    """`item_by_message_in` in one round trip."""
+    return await db.run(lambda conn: item_by_message_in(conn, chat_id, message_id))
 
 
 async def possibly_copied(db: Database, chat_id: int, before_message_id: int) -> list[tuple[Delivery, Item]]:
@@ -174,27 +185,48 @@ async def possibly_copied(db: Database, chat_id: int, before_message_id: int) ->
     return [(await get_delivery(db, r["delivery_id"]), _item(r)) for r in rows]
 
 
+_SENDING = "UPDATE daily_items SET send_attempts = send_attempts + 1 WHERE delivery_id=? AND pos=?"
+_SENT = "UPDATE daily_items SET message_id=?, sent_at=? WHERE delivery_id=? AND pos=?"
+
+
 async def mark_sending(db: Database, delivery_id: int, pos: int) -> None:
     """Count a send about to start; after a crash, an item with a count but no message id may be in
     the chat already."""
-    await db.run_write(lambda conn: conn.execute(  # one round trip: every private question pays it
-        "UPDATE daily_items SET send_attempts = send_attempts + 1 WHERE delivery_id=? AND pos=?", (delivery_id, pos)))
+    await db.run_write(lambda conn: mark_sending_in(conn, delivery_id, pos))
+
+
+def mark_sending_in(conn: sqlite3.Connection, delivery_id: int, pos: int) -> None:
+    """`mark_sending` inside a caller's transaction (a private answer counts the next question's send)."""
+    conn.execute(_SENDING, (delivery_id, pos))
 
 
 async def mark_sent(db: Database, delivery_id: int, pos: int, message_id: int, now: float) -> None:
-    await db.run_write(lambda conn: conn.execute(
-        "UPDATE daily_items SET message_id=?, sent_at=? WHERE delivery_id=? AND pos=?",
-        (message_id, now, delivery_id, pos)))
+    await db.run_write(lambda conn: conn.execute(_SENT, (message_id, now, delivery_id, pos)))
+
+
+async def mark_sent_and_open(db: Database, delivery_id: int, pos: int, message_id: int, now: float) -> None:
+    """A private quiz's one due question is out: its message id, and the delivery open (one round trip)."""
+
+    def both(conn: sqlite3.Connection) -> None:
+        conn.execute(_SENT, (message_id, now, delivery_id, pos))
+        move_in(conn, delivery_id, "open")
+
+    await db.run_write(both)
+
+
+def move_in(conn: sqlite3.Connection, delivery_id: int, move: str) -> bool:
+    """Apply a named move of the delivery's state machine if the row is in one of its sources
+    (inside a caller's transaction); returns whether it moved."""
+    sources = [states.stored(x) for x in states.MACHINE.sources(move)]
+    marks = ",".join("?" * len(sources))
+    return conn.execute(
+        f"UPDATE daily_deliveries SET status=? WHERE id=? AND status IN ({marks}) AND closed_at IS NULL",
+        (states.stored(states.MACHINE.target(move)), delivery_id, *sources)).rowcount == 1
 
 
 async def _move(db: Database, delivery_id: int, move: str) -> bool:
-    """Apply a named move of the delivery's state machine if the row is in one of its sources;
-    returns whether it moved."""
-    sources = [states.stored(x) for x in states.MACHINE.sources(move)]
-    marks = ",".join("?" * len(sources))
-    return await db.run_write(lambda conn: conn.execute(
-        f"UPDATE daily_deliveries SET status=? WHERE id=? AND status IN ({marks}) AND closed_at IS NULL",
-        (states.stored(states.MACHINE.target(move)), delivery_id, *sources)).rowcount == 1)
+    """`move_in` in its own transaction."""
+    return await db.run_write(lambda conn: move_in(conn, delivery_id, move))
 
 
 async def start_sending(db: Database, delivery_id: int) -> bool:

@@ -4,7 +4,8 @@
 writes in one transaction run on the database thread (one round trip). It returns an Outcome the
 handler only renders:
 
-    Recorded   the first answer counted: the grade, and whether the user's running exam seals the key
+    Recorded   the first answer counted: the grade, and whether the user's running exam seals the key;
+               in a private quiz also what comes next (proctor/daily/private_next.py)
     Toggled    a multiple-choice draft changed (or an empty one was submitted): the letters now
     Answered   the user answered this question before: their first answer stands (a stale tap)
     Closed     the quiz no longer takes answers
@@ -25,11 +26,13 @@ from bank.option_order import OptionOrder
 from bank.paper_settings import read_multi_policy
 from bank.typed_answer import typed_response
 from proctor.daily.answers import Answer, _answer
-from proctor.daily.delivery import Delivery, Item, _delivery, _item
+from proctor.daily.delivery import Delivery, Item, _delivery, _item, item_by_message_in, waiting_item_in
 from proctor.daily.fsrs_cards import review_in
+from proctor.daily.private_next import Next, next_in
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.questions import questions_in
 from proctor.exams.seal import sealed_in
+from proctor.exams.service import running_in
 from proctor.storage.db import Database
 
 
@@ -50,6 +53,7 @@ class Recorded:
     response: object
     grade: Grade
     sealed: bool
+    then: Next = None  # a private quiz's next question (counted as sending) or summary, same transaction
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,38 @@ def step_in(conn: sqlite3.Connection, delivery_id: int, pos: int, user_id: int, 
             """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
                ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen""",
             (d.chat_id, user_id, now, now))
-    return Recorded(spot, response, g, sealed_in(conn, user_id).covers(q.id))
+    then = next_in(conn, d, summary=True) if d.private else None
+    return Recorded(spot, response, g, sealed_in(conn, user_id).covers(q.id), then)
+
+
+@dataclass(frozen=True)
+class NotTaken:
+    """Private text no daily question takes (`reason`: exam, idle, closed)."""
+
+    reason: str  # exam: the running exam takes typed text | idle: no question waits | closed
+
+
+def typed_in(conn: sqlite3.Connection, chat_id: int, user_id: int, reply_to: int | None, text: str,
+             now: float) -> Outcome | NotTaken:
+    """Typed text in a private chat, in one write transaction: the daily question it replies to, or
+    (unless the user's running exam takes typed text) the one waiting for an answer; then the step."""
+    hit = item_by_message_in(conn, chat_id, reply_to) if reply_to is not None else None
+    if hit is None:
+        if running_in(conn, user_id) is not None:
+            return NotTaken("exam")
+        hit = waiting_item_in(conn, chat_id, user_id)
+        if hit is None:
+            return NotTaken("idle")
+    delivery, item = hit
+    if not delivery.private or not delivery.accepts_answers:
+        return NotTaken("closed")
+    return step_in(conn, delivery.id, item.pos, user_id, "typed", text, now, None)
+
+
+async def typed_step(db: Database, chat_id: int, user_id: int, reply_to: int | None, text: str,
+                     now: float) -> Outcome | NotTaken:
+    """`typed_in` in one round trip."""
+    return await db.run_write(lambda conn: typed_in(conn, chat_id, user_id, reply_to, text, now))
 
 
 async def answer_step(db: Database, delivery_id: int, pos: int, user_id: int, action: str, arg: str | None,

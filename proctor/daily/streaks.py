@@ -7,6 +7,7 @@ not answered it yet, does not break it either: it can still be answered.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from datetime import date
 
@@ -38,21 +39,28 @@ async def streak(db: Database, chat_id: int, user_id: int, today: date | str) ->
 
 
 async def streaks(db: Database, chat_id: int, user_ids: Iterable[int], today: date | str) -> dict[int, int]:
+    """Each user's streak in the chat, in one round trip (`streaks_in`)."""
+    ids = list(user_ids)
+    return await db.run(lambda conn: streaks_in(conn, chat_id, ids, today))
+
+
+def streaks_in(conn: sqlite3.Connection, chat_id: int, user_ids: Iterable[int], today: date | str) -> dict[int, int]:
     """Each user's streak in the chat: two queries for the whole list, not two per user (the one
-    reader: the push's top, /daily status, leaderboards and reports). The days answered come from
-    the daily_scores summary (a row per answered day and quarter hour: proctor/daily/scores.py)."""
+    reader: the push's top, /daily status, leaderboards, reports and a private quiz's summary). The
+    days answered come from the daily_scores summary (a row per answered day and quarter hour:
+    proctor/daily/scores.py)."""
     user_ids = list(dict.fromkeys(user_ids))
     if not user_ids:
         return {}
     day = today.isoformat() if isinstance(today, date) else today
-    quiz_days = [r[0] for r in await db.fetchall(
+    quiz_days = [r[0] for r in conn.execute(
         f"SELECT day FROM daily_deliveries WHERE chat_id=? AND day<=? AND status!='{DeliveryStatus.failed}'",
         (chat_id, day))]
     answered: dict[int, list[str]] = {}
     for at in range(0, len(user_ids), _BATCH):
         batch = user_ids[at:at + _BATCH]
         marks = ",".join("?" * len(batch))
-        for r in await db.fetchall(
+        for r in conn.execute(
                 f"SELECT DISTINCT user_id, day FROM daily_scores WHERE chat_id=? AND user_id IN ({marks}) "
                 "AND day<=?", (chat_id, *batch, day)):
             answered.setdefault(r[0], []).append(r[1])

@@ -46,7 +46,12 @@ _SELECT = "SELECT s.*, c.type FROM daily_subscriptions s JOIN chats c ON c.id = 
 
 
 async def get_subscription(db: Database, chat_id: int) -> Subscription | None:
-    row = await db.fetchone(f"{_SELECT} WHERE s.chat_id=?", (chat_id,))
+    return await db.run(lambda conn: subscription_in(conn, chat_id))
+
+
+def subscription_in(conn: sqlite3.Connection, chat_id: int) -> Subscription | None:
+    """`get_subscription` on the database thread."""
+    row = conn.execute(f"{_SELECT} WHERE s.chat_id=?", (chat_id,)).fetchone()
     return _sub(row) if row else None
 
 

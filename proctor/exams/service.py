@@ -51,8 +51,13 @@ async def get_attempt(db: Database, attempt_id: int) -> Attempt:
 
 
 async def running_attempt(db: Database, user_id: int) -> Attempt | None:
-    row = await db.fetchone(f"SELECT * FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
-                            (user_id,))
+    return await db.run(lambda conn: running_in(conn, user_id))
+
+
+def running_in(conn: sqlite3.Connection, user_id: int) -> Attempt | None:
+    """`running_attempt` on the database thread."""
+    row = conn.execute(f"SELECT * FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
+                       (user_id,)).fetchone()
     return None if row is None else Attempt.from_row(row)
 
 

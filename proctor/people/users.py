@@ -44,7 +44,12 @@ def known_prefs_in(conn: sqlite3.Connection, user_id: int, first_name: str,
 
 async def find_prefs(db: Database, user_id: int) -> UserPrefs | None:
     """A known user's preferences, without touching the record; None for an unknown user."""
-    row = await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,))
+    return await db.run(lambda conn: prefs_in(conn, user_id))
+
+
+def prefs_in(conn: sqlite3.Connection, user_id: int) -> UserPrefs | None:
+    """`find_prefs` on the database thread."""
+    row = conn.execute("SELECT * FROM users WHERE id=?", (user_id,)).fetchone()
     return None if row is None else UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
 
 

@@ -147,3 +147,29 @@ async def test_typed_letters_answer_a_choice_question_and_anything_else_gets_a_h
         await ann.wait_message(lambda m: m.text.startswith("📅 Daily quiz · 2/3"))
     finally:
         await env.close()
+
+
+async def test_the_next_question_is_counted_with_the_answer_and_a_failed_send_is_resumed(env):
+    """The answer and the next question's send count are one transaction: a send that fails after
+    it leaves the question counted and unsent, and resuming sends it (never lost)."""
+    from bot.daily import push
+    from sandbox.fakeapi import ApiError
+
+    ann = env.api.user(7, "Ann")
+    await ann.send("/daily now")
+    first = await ann.wait_message(lambda m: m.text.startswith("📅 Daily quiz · 1/5"))
+    quiz = await delivery.latest_delivery(env.db, 7)
+    env.api.fail("sendMessage", ApiError.server_error(502), chat_id=7)
+    await _answer_right(env, ann, first)
+    await env.api.wait_for(lambda: "✅ Correct!" in first.text, what="feedback")
+    await env.idle()
+    assert len(await daily_answers(env.db)) == 1 and len(questions(ann.chat())) == 1
+    second = (await delivery.items(env.db, quiz.id))[1]
+    assert (second.send_attempts, second.message_id) == (1, None)  # counted before the call: may be a copy
+    await push.resume(env.app, quiz.id)
+    msg = await ann.wait_message(lambda m: m.text.startswith("📅 Daily quiz · 2/5"))
+    await env.idle()
+    second = (await delivery.items(env.db, quiz.id))[1]
+    assert (second.send_attempts, second.message_id) == (2, msg.message_id)
+    await _answer_right(env, ann, msg)
+    await ann.wait_message(lambda m: m.text.startswith("📅 Daily quiz · 3/5"))

@@ -7,7 +7,11 @@ typed reply), through the real bot. Every update pays 1 for its claim with the u
 in the same trip, and 1 for marking it done (proctor/storage/updates.py, bot/userctx.py); the step
 itself is one transaction. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
 an exam press took 18-23, a typed exam answer 28-29, a daily tap 27; before the claim read the
-user's record, a typed exam answer took 7, the hand-in 15, a daily typed reply 5.
+user's record, a typed exam answer took 7, the hand-in 15, a daily typed reply 5. A private daily
+quiz (taps, a double tap, a toggled multiple choice with Submit, typed answers with and without a
+reply) sends the next question after each answer: before its pick and send count joined the
+answer's transaction (proctor/daily/private_next.py) a tap took 14, a Submit 14, a typed answer 14
+and a typed reply 16 (the exam's lookup of private text was a trip of its own).
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.test_daily_group import _push_now, _question_of_kind
-from tests.bot.test_daily_support import make_env
+from tests.bot.test_daily_support import make_env, questions
 from tests.bot.test_exam_flow import _answer_current, _confirm, _sheet
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import daily_answers
 from tests.round_trips import RoundTrips
 
 # the most round trips an update of each kind may take
@@ -94,6 +99,58 @@ async def test_a_daily_group_step_costs_few_round_trips(tmp_path):
         print("\n" + trips.table())
         assert set(most) == set(DAILY_LIMITS), most
         for kind, limit in DAILY_LIMITS.items():
+            assert most[kind] <= limit, (kind, most[kind], [s.calls for s in trips.steps if s.kind == kind])
+    finally:
+        await env.close()
+
+
+# a private quiz sends the next question after each answer: its bookkeeping (which one, counted as
+# sending) shares the step's transaction, and marking it sent is one more trip
+PRIVATE_LIMITS = {"private daily pick": 4, "private daily toggle": 4, "private daily submit": 4,
+                  "private typed": 4, "private typed reply": 4}
+
+
+async def test_a_daily_private_step_costs_few_round_trips(tmp_path):
+    from tests.bot.test_daily_private import _key_of
+
+    env = await make_env(tmp_path)
+    try:
+        ann = env.api.user(7, "Ann")
+        await ann.send("/daily now")
+        await ann.wait_message(lambda m: m.text.startswith("📅 Daily quiz · 1/5"))
+        await env.idle()
+        trips = RoundTrips(env.app, prefix="private ")
+        typed_replies = 0
+        for n in range(1, 6):
+            msg = questions(ann.chat())[-1]
+            kind, answer, order = await _key_of(env, msg)
+            if kind == "single":  # a double tap: the second press finds the first answer
+                first = await ann.press(msg, "ABCD"[order.index(answer)])
+                again = await ann.press(msg, "ABCD"[order.index(answer)])
+                await first.wait()
+                assert "already answered" in await again.wait()
+            elif kind == "truefalse":
+                await ann.press(msg, "✔ True" if answer else "✘ False")
+            elif kind == "multi":
+                for c in answer:
+                    await (await ann.press(msg, "ABCD"[order.index(c)])).wait()
+                    await env.idle()
+                await ann.press(msg, "✅ Submit")
+            else:  # fill-in: typed, as a reply to the question or not
+                text = "、".join(alts[0] for alts in answer)
+                await (ann.send(text, reply_to=msg) if typed_replies == 0 else ann.send(text))
+                typed_replies += 1
+            if n < 5:
+                await env.api.wait_for(lambda n=n: len(questions(ann.chat())) == n + 1, what=f"question {n + 1}")
+            await env.api.wait_for(lambda msg=msg: "✅ Correct!" in msg.text, what="feedback")
+            await env.idle()
+        await ann.wait_message(lambda m: m.text.startswith("🏁"))
+        await env.idle()
+        most = trips.most()
+        print("\n" + trips.table())
+        assert len(await daily_answers(env.db)) == 5  # the double tap counted once
+        assert set(most) == set(PRIVATE_LIMITS), most  # today's five (fixed per chat and day) cover each kind
+        for kind, limit in PRIVATE_LIMITS.items():
             assert most[kind] <= limit, (kind, most[kind], [s.calls for s in trips.steps if s.kind == kind])
     finally:
         await env.close()
