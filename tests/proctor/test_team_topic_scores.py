@@ -17,7 +17,6 @@ from zoneinfo import ZoneInfo
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_leads_data import Crafted
 
 from proctor.people.forget import forget_user
 from proctor.storage.db import Database
@@ -26,7 +25,8 @@ from proctor.teams.leaderboard import Period, period_bounds
 from proctor.teams.mastery import daily_trend, topic_mastery
 from proctor.teams.question_edit import Edit, edit_question
 from proctor.teams.review import set_final
-from tests.test_upgrade import RELEASES, load_release
+from tests.proctor.test_leads_data import Crafted
+from tests.proctor.test_upgrade import RELEASES, load_release
 
 BASE = datetime(2025, 3, 1, tzinfo=ZoneInfo("UTC")).timestamp()
 DAY = 86400.0
