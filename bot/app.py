@@ -195,7 +195,11 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
         loop.run_until_complete(app.bot.shutdown())
         loop.close()
         raise
-    gc.enable()  # `proctor` kept it off while importing and building (bot.cli.main)
+    # `proctor` kept the collector off while importing and building (bot.cli.main): all of that sits in
+    # its youngest generation, and the first collection would sweep it (~50-150 ms, in the first
+    # reply's way). Frozen, it is left alone; the warm-up after the first update thaws and sweeps it.
+    gc.freeze()
+    gc.enable()
     if webhook_url:
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
         register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
