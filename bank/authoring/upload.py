@@ -16,7 +16,6 @@ from enum import StrEnum
 from pathlib import Path
 
 from bank.errors import BankError, ImportFailed, NotFound
-from bank.lint import lint
 from bank.models import Kind, Paper, Question
 from bank.paper_store import list_papers, with_key_terms, write_papers
 from bank.store import Store, record_audit
@@ -130,6 +129,8 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
         counts.append(PaperCount(p.slug, p.title, len(p.questions()), here))
     new = {p.slug for p in papers}
     others = [p for p in bank if p.slug not in new]
+    from bank.lint import lint  # load time: lint (and OpenCC with it) loads with the first upload, not at start-up
+
     warnings = [item.render() for item in lint(others + papers) if item.paper in new]
     taken = {p.title: p.slug for p in others}
     warnings += [f"{p.slug}: same_title: paper {taken[p.title]} already has the title {p.title!r}; Import will "
