@@ -129,7 +129,8 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
         counts.append(PaperCount(p.slug, p.title, len(p.questions()), here))
     new = {p.slug for p in papers}
     others = [p for p in bank if p.slug not in new]
-    from bank.lint import lint  # load time: lint (and OpenCC with it) loads with the first upload, not at start-up
+    # load time: lint (and OpenCC with it) loads with the first upload, not at start-up
+    from bank.lint import lint
 
     warnings = [item.render() for item in lint(others + papers) if item.paper in new]
     taken = {p.title: p.slug for p in others}

@@ -76,7 +76,8 @@ def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
                for i in range(min(len(q.options), len(LETTERS)))]
     rows += [letters[i:i + 4] for i in range(0, len(letters), 4)]
     rows.append(cancel_row(EDITQ, lang, question=qid, back=False))
-    from bot.bank_cli import render_question  # load time: the CLI's module loads with the first /editq card
+    # load time: the CLI's module loads with the first /editq card, not at start-up
+    from bot.bank_cli import render_question
 
     text = t("eq_card", lang, id=qid, version=q.version, question=render_question(q))
     return clip(text), InlineKeyboardMarkup(rows)
