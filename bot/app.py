@@ -92,16 +92,19 @@ async def _open_services(settings: Settings, clock: Clock, app: Application[Any,
     if not isinstance(db, Database):
         db = await open_database(settings.db)
     svc = app.bot_data[KEY] = Services(settings=settings, clock=clock, db=db)
-    await updates.forget_old(svc.db, svc.now())
-    imported = await ensure_default_bank(svc.db, svc.now())
-    if imported:
-        log.info("imported the bundled bank: %d papers", imported)
-    if filled := await fill_key_terms(svc.db):  # a bank imported before key terms were stored
-        log.info("found the key terms of %d reference answers", filled)
-    await _try_set_commands(app)
-    for feature in FEATURES:
-        await feature.on_startup(app)
-    await outbox.on_startup(app)
+    menu = asyncio.create_task(_try_set_commands(app))  # its round trips overlap the database's work below
+    try:
+        await updates.forget_old(svc.db, svc.now())
+        imported = await ensure_default_bank(svc.db, svc.now())
+        if imported:
+            log.info("imported the bundled bank: %d papers", imported)
+        if filled := await fill_key_terms(svc.db):  # a bank imported before key terms were stored
+            log.info("found the key terms of %d reference answers", filled)
+        for feature in FEATURES:
+            await feature.on_startup(app)
+        await outbox.on_startup(app)
+    finally:
+        await menu  # start-up ends with the menu registered or its retry armed, as before
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
