@@ -92,16 +92,19 @@ async def _open_services(settings: Settings, clock: Clock, app: Application[Any,
     if not isinstance(db, Database):
         db = await open_database(settings.db)
     svc = app.bot_data[KEY] = Services(settings=settings, clock=clock, db=db)
-    await updates.forget_old(svc.db, svc.now())
-    imported = await ensure_default_bank(svc.db, svc.now())
-    if imported:
-        log.info("imported the bundled bank: %d papers", imported)
-    if filled := await fill_key_terms(svc.db):  # a bank imported before key terms were stored
-        log.info("found the key terms of %d reference answers", filled)
-    await _try_set_commands(app)
-    for feature in FEATURES:
-        await feature.on_startup(app)
-    await outbox.on_startup(app)
+    menu = asyncio.create_task(_try_set_commands(app))  # its round trips overlap the database's work below
+    try:
+        await updates.forget_old(svc.db, svc.now())
+        imported = await ensure_default_bank(svc.db, svc.now())
+        if imported:
+            log.info("imported the bundled bank: %d papers", imported)
+        if filled := await fill_key_terms(svc.db):  # a bank imported before key terms were stored
+            log.info("found the key terms of %d reference answers", filled)
+        for feature in FEATURES:
+            await feature.on_startup(app)
+        await outbox.on_startup(app)
+    finally:
+        await menu  # start-up ends with the menu registered or its retry armed, as before
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -195,7 +198,11 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
         loop.run_until_complete(app.bot.shutdown())
         loop.close()
         raise
-    gc.enable()  # `proctor` kept it off while importing and building (bot.cli.main)
+    # `proctor` kept the collector off while importing and building (bot.cli.main): all of that sits in
+    # its youngest generation, and the first collection would sweep it (~50-150 ms, in the first
+    # reply's way). Frozen, it is left alone; the warm-up after the first update thaws and sweeps it.
+    gc.freeze()
+    gc.enable()
     if webhook_url:
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
         register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 # this module): `proctor bank ...` starts without loading telegram, the bot or the sandbox.
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(*, bank: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="proctor", description="Exam Proctor: a Telegram bot for exams.")
     p.add_argument("--db", help="SQLite file (default: $PROCTOR_DB or ./data/proctor.db)")
     p.add_argument("--log-level", type=str.upper, choices=["DEBUG", "INFO", "WARNING", "ERROR"],
@@ -31,10 +31,21 @@ def _parser() -> argparse.ArgumentParser:
     # `proctor sandbox --db X` as well as `proctor --db X sandbox` (SUPPRESS: absent, it keeps the other)
     sandbox.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: ./data/sandbox.db)")
 
+    if not bank:  # `proctor run`: the bank's commands (and the modules they import) are not needed
+        return p
     from bot.bank_cli import add_bank_commands
 
     add_bank_commands(sub)
     return p
+
+
+def _is_run(argv: list[str]) -> bool:
+    """Whether the command is `run` (the global options may come first)."""
+    globals_only = argparse.ArgumentParser(add_help=False)
+    globals_only.add_argument("--db")
+    globals_only.add_argument("--log-level")
+    _, rest = globals_only.parse_known_args(argv)
+    return rest[:1] == ["run"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser(bank=not _is_run(sys.argv[1:] if argv is None else argv)).parse_args(argv)
     if args.db:
         os.environ["PROCTOR_DB"] = args.db
     if args.command == "run":
@@ -76,7 +87,7 @@ def _run(args) -> int:
     from bot.settings import Settings, startup_error
 
     try:
-        settings = Settings()
+        settings = Settings.model_validate({})  # from the environment and `.env` (bot.settings)
     except ValidationError as e:
         print(startup_error(e), file=sys.stderr)
         return 2

@@ -187,7 +187,9 @@ def warm_up_in_background() -> None:
         try:
             warm_up()
             # the dictionaries are long-lived: move them out of the collector's way, so full
-            # collections stop sweeping them (pauses of ~100 ms under load otherwise)
+            # collections stop sweeping them (pauses of ~100 ms under load otherwise); start-up's
+            # objects were frozen before the first update (bot.app.run_bot): thawed, its garbage goes too
+            gc.unfreeze()
             gc.collect()
             gc.freeze()
         except Exception:

@@ -17,7 +17,6 @@ from enum import StrEnum
 from pathlib import Path
 
 from bank.errors import BankError, ImportFailed, NotFound
-from bank.lint import lint
 from bank.models import Kind, Paper, Question
 from bank.paper_store import list_papers, with_key_terms, write_papers
 from bank.store import Store, record_audit
@@ -131,6 +130,9 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
         counts.append(PaperCount(p.slug, p.title, len(p.questions()), here))
     new = {p.slug for p in papers}
     others = [p for p in bank if p.slug not in new]
+    # load time: lint (and OpenCC with it) loads with the first upload, not at start-up
+    from bank.lint import lint
+
     warnings = [item.render() for item in lint(others + papers) if item.paper in new]
     taken = {p.title: p.slug for p in others}
     warnings += [f"{p.slug}: same_title: paper {taken[p.title]} already has the title {p.title!r}; Import will "

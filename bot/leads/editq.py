@@ -13,7 +13,6 @@ from bank.errors import BankError, NotFound, TermsUnavailable
 from bank.models import Kind, Question
 from bank.option_order import LETTERS
 from bank.paper_store import fill_key_terms
-from bot.bank_cli import render_question
 from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
@@ -77,6 +76,9 @@ def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
                for i in range(min(len(q.options), len(LETTERS)))]
     rows += [letters[i:i + 4] for i in range(0, len(letters), 4)]
     rows.append(cancel_row(EDITQ, lang, question=qid, back=False))
+    # load time: the CLI's module loads with the first /editq card, not at start-up
+    from bot.bank_cli import render_question
+
     text = t("eq_card", lang, id=qid, version=q.version, question=render_question(q))
     return clip(text), InlineKeyboardMarkup(rows)
 
