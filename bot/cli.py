@@ -13,6 +13,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from bot.logging_setup import LEVELS
+
 # The imports inside the functions below are lazy on purpose, not to dodge a circle (nothing imports
 # this module): `proctor bank ...` starts without loading telegram, the bot or the sandbox.
 
@@ -20,7 +22,7 @@ from pydantic import ValidationError
 def _parser(*, bank: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="proctor", description="Exam Proctor: a Telegram bot for exams.")
     p.add_argument("--db", help="SQLite file (default: $PROCTOR_DB or ./data/proctor.db)")
-    p.add_argument("--log-level", type=str.upper, choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+    p.add_argument("--log-level", type=str.upper, choices=LEVELS,
                    help="what to log on stderr (default: INFO for run, WARNING otherwise); secrets are always redacted")
     sub = p.add_subparsers(dest="command", required=True)
 
