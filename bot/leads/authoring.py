@@ -15,8 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import TelegramError
 
+from bot.context import Ctx
+from bot.edits import edit_text
 from bot.i18n import t
 from proctor.teams.authoring import EDITQ, NEWPAPER
 
@@ -55,3 +58,16 @@ def cancel_row(feature: str, lang: str, *, question: int = 0, back: bool = True)
     cancel = "c" if feature == EDITQ else "q"
     row = [button(t("au_btn_back", lang), feature, "b", question=question)] if back else []
     return row + [button(t("au_btn_cancel", lang), feature, cancel, question=question)]
+
+
+async def show(update: Update, context: Ctx, text: str,
+                kb: InlineKeyboardMarkup | None = None) -> None:
+    """A press edits its message in place; text gets a new message."""
+    query = update.callback_query
+    if query is not None and query.message is not None:
+        try:
+            await edit_text(context.bot, query.message.chat.id, query.message.message_id, text, kb)
+            return
+        except TelegramError:
+            pass  # too old to edit: send it instead
+    await context.bot.send_message(context.chat.id, text, reply_markup=kb)

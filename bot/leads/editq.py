@@ -7,7 +7,6 @@ import logging
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
-from telegram.error import TelegramError
 
 from bank.errors import BankError, NotFound, TermsUnavailable
 from bank.models import Kind, Question
@@ -15,10 +14,9 @@ from bank.option_order import LETTERS
 from bank.paper_store import fill_key_terms
 from bot.context import Ctx
 from bot.core import ack
-from bot.edits import edit_text
 from bot.i18n import t
 from bot.leads.access import require_bank_admin
-from bot.leads.authoring import button, cancel_row
+from bot.leads.authoring import button, cancel_row, show
 from bot.outbox import kick
 from bot.text_limits import clip
 from bot.userctx import UserCtx
@@ -83,19 +81,6 @@ def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
     return clip(text), InlineKeyboardMarkup(rows)
 
 
-async def _show(update: Update, context: Ctx, text: str,
-                kb: InlineKeyboardMarkup | None = None) -> None:
-    """A press edits its message in place; text gets a new message."""
-    query = update.callback_query
-    if query is not None and query.message is not None:
-        try:
-            await edit_text(context.bot, query.message.chat.id, query.message.message_id, text, kb)
-            return
-        except TelegramError:
-            pass  # too old to edit: send it instead
-    await context.bot.send_message(context.chat.id, text, reply_markup=kb)
-
-
 async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, press: Any) -> None:
     """A button of /editq's screens."""
     svc = context.services
@@ -104,7 +89,7 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, p
     await ack(context.query)
     if press.action == "c":
         await clear_session(svc.db, u.id)
-        await _show(update, context, t("au_cancelled", lang))
+        await show(update, context, t("au_cancelled", lang))
         return
     q = await _editable(update, svc.db, qid, lang)
     if q is None:
@@ -113,7 +98,7 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, p
     if press.action == "b":
         state.update(step="field", field=None)
         await put_session(svc.db, u.id, EDITQ, state, svc.now())
-        await _show(update, context, *card(q, lang))
+        await show(update, context, *card(q, lang))
     elif press.action == "f":
         await _ask(update, context, u, q, state, press.arg)
     elif press.action == "k" and state.get("field") == "key":
@@ -125,7 +110,7 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, p
         if i < len(q.options):
             state["ticks"] = "".join(sorted(set(state.get("ticks", "")) ^ {LETTERS[i]}))
             await put_session(svc.db, u.id, EDITQ, state, svc.now())
-        await _show(update, context, *_multi_picker(q, state, lang))
+        await show(update, context, *_multi_picker(q, state, lang))
     elif press.action == "d" and state.get("field") == "key":
         await _preview(update, context, u, state, state.get("ticks", ""))
     elif press.action == "s" and state.get("step") == "preview":
@@ -148,7 +133,7 @@ async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question,
     back = InlineKeyboardMarkup([cancel_row(EDITQ, lang, question=qid)])
     now_key = qe.key_text(q.answer)
     if field == "key" and q.kind == Kind.multi:
-        await _show(update, context, *_multi_picker(q, state, lang))
+        await show(update, context, *_multi_picker(q, state, lang))
     elif field == "key" and q.kind in (Kind.single, Kind.truefalse):
         if q.kind == Kind.single:
             keys = [button(LETTERS[i], EDITQ, "k", i, question=qid) for i in range(min(len(q.options), len(LETTERS)))]
@@ -156,13 +141,13 @@ async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question,
             keys = [button(t("eq_btn_true", lang), EDITQ, "k", "t", question=qid),
                     button(t("eq_btn_false", lang), EDITQ, "k", "f", question=qid)]
         rows = [keys[i:i + 6] for i in range(0, len(keys), 6)] + [cancel_row(EDITQ, lang, question=qid)]
-        await _show(update, context, t("eq_pick_key", lang, id=qid, key=now_key), InlineKeyboardMarkup(rows))
+        await show(update, context, t("eq_pick_key", lang, id=qid, key=now_key), InlineKeyboardMarkup(rows))
     elif field == "key":
-        await _show(update, context, t("eq_ask_key", lang, id=qid, key=now_key), back)
+        await show(update, context, t("eq_ask_key", lang, id=qid, key=now_key), back)
     elif field == "option":
-        await _show(update, context, t("eq_ask_option", lang, id=qid, letter=LETTERS[option]), back)
+        await show(update, context, t("eq_ask_option", lang, id=qid, letter=LETTERS[option]), back)
     else:
-        await _show(update, context, t("eq_ask_stem" if field == "stem" else "eq_ask_expl", lang, id=qid), back)
+        await show(update, context, t("eq_ask_stem" if field == "stem" else "eq_ask_expl", lang, id=qid), back)
 
 
 def _multi_picker(q: Question, state: dict[str, Any], lang: str) -> tuple[str, InlineKeyboardMarkup]:
@@ -225,7 +210,7 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
                 button(t("eq_btn_keep", lang), EDITQ, "s", "k", question=qid)]
     else:
         save = [button(t("eq_btn_save", lang), EDITQ, "s", "n", question=qid)]
-    await _show(update, context, clip(text), InlineKeyboardMarkup([save, cancel_row(EDITQ, lang, question=qid)]))
+    await show(update, context, clip(text), InlineKeyboardMarkup([save, cancel_row(EDITQ, lang, question=qid)]))
 
 
 async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any], *,
@@ -238,14 +223,14 @@ async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
                                       regrade=regrade, expected_version=int(state["v"]))
     except qe.Changed:
         await clear_session(svc.db, u.id)
-        await _show(update, context, t("eq_changed", lang, id=qid))
+        await show(update, context, t("eq_changed", lang, id=qid))
         return
     except qe.Sealed:
-        await _show(update, context, t("eq_sealed", lang, id=qid))
+        await show(update, context, t("eq_sealed", lang, id=qid))
         return
     except BankError as e:  # the question went away, or the key no longer fits
         await clear_session(svc.db, u.id)
-        await _show(update, context, t("eq_bad", lang, why=str(e)))
+        await show(update, context, t("eq_bad", lang, why=str(e)))
         return
     await clear_session(svc.db, u.id)
     kick(context.application)  # the notices are committed with the edit; send them now
@@ -255,7 +240,7 @@ async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
     if edit.field == "key":
         lines.append(t("eq_regraded", lang, answers=done.answers, changed=len(done.changes)) if regrade
                      else t("eq_kept", lang))
-    await _show(update, context, "\n".join(lines))
+    await show(update, context, "\n".join(lines))
 
 
 

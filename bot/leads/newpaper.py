@@ -6,15 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
-from telegram.error import TelegramError
 
 from bank.errors import BankError
 from bot.context import Ctx
 from bot.core import ack
-from bot.edits import edit_text
 from bot.i18n import t
 from bot.leads.access import require_bank_admin
-from bot.leads.authoring import button, cancel_row
+from bot.leads.authoring import button, cancel_row, show
 from bot.text_limits import clip
 from bot.userctx import UserCtx
 from proctor.exams import blueprint as bp
@@ -39,35 +37,22 @@ async def newpaper(update: Update, context: Ctx) -> None:
         t("np_ask_title", lang), reply_markup=InlineKeyboardMarkup([cancel_row(NEWPAPER, lang, back=False)]))
 
 
-async def _show(update: Update, context: Ctx, text: str,
-                kb: InlineKeyboardMarkup | None = None) -> None:
-    """A press edits its message in place; text gets a new message."""
-    query = update.callback_query
-    if query is not None and query.message is not None:
-        try:
-            await edit_text(context.bot, query.message.chat.id, query.message.message_id, text, kb)
-            return
-        except TelegramError:
-            pass  # too old to edit: send it instead
-    await context.bot.send_message(context.chat.id, text, reply_markup=kb)
-
-
 async def _step(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any]) -> None:
     """Store the state and show its step's screen."""
     svc, lang = context.services, u.lang
     await put_session(svc.db, u.id, NEWPAPER, state, svc.now())
     step = state["step"]
     if step == "title":
-        await _show(update, context, t("np_ask_title", lang),
+        await show(update, context, t("np_ask_title", lang),
                     InlineKeyboardMarkup([cancel_row(NEWPAPER, lang, back=False)]))
     elif step == "minutes":
         picks = [button(t("np_minutes", lang, n=m), NEWPAPER, "m", m) for m in MINUTES]
-        await _show(update, context, t("np_ask_minutes", lang, title=state["title"]),
+        await show(update, context, t("np_ask_minutes", lang, title=state["title"]),
                     InlineKeyboardMarkup([picks[:3], picks[3:], cancel_row(NEWPAPER, lang)]))
     elif step == "parts":
         counts = await bp.pool_counts(svc.db)
         pool = ", ".join(f"{k.value} {n}" for k, n in counts.items()) or "0"
-        await _show(update, context, t("np_ask_parts", lang, title=state["title"], minutes=state["minutes"], pool=pool),
+        await show(update, context, t("np_ask_parts", lang, title=state["title"], minutes=state["minutes"], pool=pool),
                     InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
     else:
         await _preview(update, context, u, state)
@@ -95,12 +80,12 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
     except bp.Shortfall as e:
         state["step"] = "parts"
         await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
-        await _show(update, context, _shortfall(e, lang), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
+        await show(update, context, _shortfall(e, lang), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
     except BankError as e:
         state["step"] = "parts"
         await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
-        await _show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
+        await show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
     kinds = ", ".join(f"{k} {n}" for k, n in p.by_kind.items())
     text = t("np_preview", lang, title=draft.title, n=p.questions, kinds=kinds, points=f"{p.points:g}",
@@ -113,7 +98,7 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
         [button(t("np_btn_create", lang), NEWPAPER, "c")],
         cancel_row(NEWPAPER, lang),
     ])
-    await _show(update, context, clip(text), kb)
+    await show(update, context, clip(text), kb)
 
 
 async def on_text(update: Update, context: Ctx, u: UserCtx, session: Session) -> bool:
@@ -157,7 +142,7 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, p
     await ack(context.query)
     if press.action == "q":
         await clear_session(svc.db, u.id)
-        await _show(update, context, t("au_cancelled", lang))
+        await show(update, context, t("au_cancelled", lang))
     elif press.action == "b" and step in _BACK:
         state["step"] = _BACK[str(step)]
         await _step(update, context, u, state)
@@ -171,7 +156,7 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, p
     elif press.action == "c" and step == "preview":
         await _create(update, context, u, state)
     else:
-        await _show(update, context, t("au_stale", lang))
+        await show(update, context, t("au_stale", lang))
 
 
 async def _create(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any]) -> None:
@@ -181,10 +166,10 @@ async def _create(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any
         draft = await _draft(context, state)
         made = await compose.compose_paper(svc.db, draft, actor=u.id, now=svc.now())
     except bp.Shortfall as e:
-        await _show(update, context, _shortfall(e, lang), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
+        await show(update, context, _shortfall(e, lang), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
     except BankError as e:  # a title taken meanwhile, ...
-        await _show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
+        await show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
     await clear_session(svc.db, u.id)
-    await _show(update, context, t("np_created", lang, title=draft.title, slug=made.slug))
+    await show(update, context, t("np_created", lang, title=draft.title, slug=made.slug))
