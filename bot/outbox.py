@@ -67,7 +67,9 @@ def kick(app: Application) -> None:
 
 def arm(app: Application, at: float) -> None:
     """Make the one outbox job run at `at` (clock time), unless it is already due sooner."""
-    scheduling.once_unless_sooner(app, scheduling.OUTBOX, at - services(app).now())
+    # a message queued while a flush is finishing must not wait for the next retry: the new run
+    # starts beside the finishing one and waits for its lock
+    scheduling.once_unless_sooner(app, scheduling.OUTBOX, at - services(app).now(), overlap=True)
 
 
 async def flush_job(context: Ctx) -> None:

@@ -72,17 +72,21 @@ def _queue(app: Application) -> JobQueue[Any]:
     return app.job_queue
 
 
-def _kwargs(job_name: str) -> dict[str, Any]:
-    return {"id": job_name, "replace_existing": True, "misfire_grace_time": None, "coalesce": True}
+def _kwargs(job_name: str, overlap: bool = False) -> dict[str, Any]:
+    # APScheduler skips a run that comes due while the job's previous run is still going; a one-off
+    # job re-armed from inside (or during) that run would then be lost. `overlap` lets the new run
+    # start beside it (the job must serialise itself: the outbox's flush holds a lock)
+    return {"id": job_name, "replace_existing": True, "misfire_grace_time": None, "coalesce": True,
+            "max_instances": 2 if overlap else 1}
 
 
 def once(app: Application, kind: str, key: object | None = None, delay: float = 0.0, *,
-         data: object | None = None, callback: Callback | None = None) -> str:
+         data: object | None = None, callback: Callback | None = None, overlap: bool = False) -> str:
     """(Re)arm the one-off job `kind:key` to run in `delay` seconds (0: now), replacing any job of
     that name. `data` (the key by default) is the job's data. Returns the job's name."""
     job_name = name(kind, key)
     _queue(app).run_once(callback or callback_of(app, kind), max(0.0, delay),
-                           data=key if data is None else data, name=job_name, job_kwargs=_kwargs(job_name))
+                           data=key if data is None else data, name=job_name, job_kwargs=_kwargs(job_name, overlap))
     return job_name
 
 
@@ -95,14 +99,15 @@ def daily(app: Application, kind: str, key: object, at: time, *, data: object | 
     return job_name
 
 
-def once_unless_sooner(app: Application, kind: str, delay: float) -> None:
-    """Arm the single job `kind` in `delay` seconds, unless it is already due by then."""
+def once_unless_sooner(app: Application, kind: str, delay: float, *, overlap: bool = False) -> None:
+    """Arm the single job `kind` in `delay` seconds, unless it is already due by then (a run in
+    progress is not "due": with `overlap` the new run starts beside it, see _kwargs)."""
     job_name = name(kind)
     existing = _queue(app).scheduler.get_job(job_name)
     wanted = datetime.now(UTC) + timedelta(seconds=max(0.0, delay))
     if existing is not None and existing.next_run_time is not None and existing.next_run_time <= wanted:
         return
-    once(app, kind, None, delay)
+    once(app, kind, None, delay, overlap=overlap)
 
 
 def disarm(app: Application, kind: str, key: object | None = None) -> None:

@@ -3,13 +3,14 @@ replace, disarm, DST-correct daily jobs, and every job rebuilt from SQLite after
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, time
 from zoneinfo import ZoneInfo
 
 import pytest
 from telegram.ext import ApplicationBuilder
 
-from bot import scheduling
+from bot import outbox, scheduling
 from tests.bot.test_daily_support import GROUP, make_env, subscribe_group
 
 
@@ -121,3 +122,40 @@ async def test_every_job_is_rebuilt_from_sqlite_after_a_restart(tmp_path):
         assert str(job.job.trigger.timezone) == "Asia/Shanghai"
     finally:
         await env.close()
+
+
+async def test_a_job_rearmed_while_it_runs_runs_again_when_it_may_overlap(app):
+    # the outbox's race (a card queued while a flush was finishing waited for the next retry): a
+    # one-off job armed again during its own run is skipped by APScheduler unless it may overlap
+    started: list[int] = []
+    gate = asyncio.Event()
+
+    async def job(context) -> None:
+        started.append(len(started))
+        if len(started) == 1:
+            await gate.wait()
+
+    scheduling.register(app, "overlap", job)
+    scheduling.once_unless_sooner(app, "overlap", 0, overlap=True)
+    await _until(lambda: started == [0])
+    scheduling.once_unless_sooner(app, "overlap", 0, overlap=True)  # during the first run
+    try:
+        await _until(lambda: started == [0, 1])
+    finally:
+        gate.set()
+
+
+async def test_the_outbox_job_may_overlap_a_finishing_flush(tmp_path):
+    env = await make_env(tmp_path)
+    try:
+        outbox.arm(env.app, env.clock.now() + 3600)
+        job = env.app.job_queue.scheduler.get_job(scheduling.name(scheduling.OUTBOX))
+        assert job is not None and job.max_instances == 2
+    finally:
+        await env.close()
+
+
+async def _until(predicate, timeout: float = 5.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.01)
