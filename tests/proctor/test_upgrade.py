@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.leads.render import pts
 from proctor.exams import service as attempts
 from proctor.storage.db import Database, migration_files
 from sandbox.fakeapi import FakeBotApi
@@ -110,6 +111,9 @@ async def test_the_bot_works_on_an_upgraded_database(release, tmp_path):
         started, pos = conn.execute(
             "SELECT started_at, current_pos FROM attempts WHERE user_id=? AND status='running'", (BOB,)).fetchone()
         last_update = conn.execute("SELECT MAX(update_id) FROM processed_updates").fetchone()[0]
+        # the group's daily board as release 0.1.0's answers add up (the board now reads a summary)
+        daily = conn.execute("SELECT u.first_name, SUM(d.score) FROM daily_answers d JOIN users u ON u.id = d.user_id "
+                             "WHERE d.chat_id=? GROUP BY d.user_id", (GROUP,)).fetchall()
     finally:
         conn.close()
     env = BotEnv(tmp_path, admins=(1,), shuffle=False, start=started + 60)  # inside Bob's time limit
@@ -136,5 +140,10 @@ async def test_the_bot_works_on_an_upgraded_database(release, tmp_path):
         await ann.send("/leaderboard paper demo", chat=group)
         board = await ann.wait_message(chat=group)
         assert "1. Ann — 12/15" in board.text, board.text
+        # and the daily-quiz board over all time: every member's points as the old answers add up
+        await ann.send("/leaderboard all", chat=group)
+        daily_board = await ann.wait_message(chat=group)
+        assert daily and all(f"{name} — {pts(points, 'en')}" in daily_board.text for name, points in daily), \
+            daily_board.text
     finally:
         await env.close()
