@@ -18,9 +18,9 @@ from bot.authoring import render
 from bot.authoring.callbacks import DraftPress
 from bot.context import Ctx
 from bot.core import ack
+from bot.drafting import answers_elsewhere
 from bot.i18n import t
 from bot.userctx import UserCtx, user_ctx
-from proctor.exams.service import running_attempt
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +57,9 @@ async def typed(update: Update, context: Ctx) -> None:
     if not svc.is_admin(context.user.id):  # a candidate's text costs no query here
         return
     d = await dr.load_draft(svc.db, context.user.id)
-    if d is None or d.chat_id != context.chat.id or not d.expects_text or msg.reply_to_message:
+    if d is None or d.chat_id != context.chat.id or not d.expects_text:
         return
-    if await running_attempt(svc.db, d.user_id) is not None:
+    if await answers_elsewhere(svc.db, msg, d.user_id):
         return
     u = await user_ctx(update, context)
     text = msg.text or ""

@@ -20,6 +20,7 @@ from bot.userctx import UserCtx, user_ctx
 from proctor import invites
 from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_for
+from proctor.exams.states import AttemptMode
 from proctor.teams import review as reviews
 from proctor.transitions import IllegalTransition
 
@@ -51,7 +52,7 @@ async def _start(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> No
     try:
         inv = await invites.get(svc.db, invite_id)
         attempt = await attempts.start_attempt(
-            svc.db, user_id=u.id, chat_id=context.chat.id, paper_id=inv.paper_id, mode="exam",
+            svc.db, user_id=u.id, chat_id=context.chat.id, paper_id=inv.paper_id, mode=AttemptMode.exam,
             now=svc.now(), shuffle=svc.settings.shuffle_options, invite_id=inv.id)
     except NotFound:
         await ack(query, t("iv_refused_unknown", u.lang), show_alert=True)

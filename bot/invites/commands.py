@@ -18,7 +18,7 @@ from bot.leads.access import require_lead, send_private
 from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
 from proctor import invites
-from proctor.chats import chat_zone
+from proctor.chats import chat_title, chat_zone
 from proctor.local_time import zone
 from proctor.teams import audit
 
@@ -35,7 +35,7 @@ async def zone_of(context: Ctx, team: int | None):
 
 
 async def team_name(context: Ctx, team: int | None, lang: str) -> str:
-    title = None if team is None else await context.services.db.scalar("SELECT title FROM chats WHERE id=?", (team,))
+    title = None if team is None else await chat_title(context.services.db, team)
     return title or t("iv_team_default", lang)
 
 

@@ -71,3 +71,4 @@ async def show(update: Update, context: Ctx, text: str,
         except TelegramError:
             pass  # too old to edit: send it instead
     await context.bot.send_message(context.chat.id, text, reply_markup=kb)
+

@@ -10,6 +10,7 @@ from telegram.ext import ApplicationHandlerStop
 
 from bot.context import Ctx
 from bot.core import ack
+from bot.drafting import answers_elsewhere
 from bot.i18n import t
 from bot.leads import editq, newpaper
 from bot.leads.authoring import parse
@@ -46,7 +47,7 @@ async def on_text(update: Update, context: Ctx) -> None:
     if user is None or not context.services.is_admin(user.id):
         return
     session = await get_session(context.services.db, user.id)
-    if session is None:
+    if session is None or await answers_elsewhere(context.services.db, context.message, user.id):
         return
     if await _handle_text(update, context, session):
         raise ApplicationHandlerStop

@@ -17,8 +17,6 @@ from bank.models import SECTION_TITLES, Kind, Question
 from bank.paper_store import get_questions
 from proctor.storage.db import Database
 
-SECTION_NAMES = SECTION_TITLES  # one home: bank.models
-
 
 @dataclass(frozen=True)
 class Part:
@@ -112,7 +110,7 @@ async def draw(db: Database, blueprint: Blueprint, rng: random.Random, *,
             short.append(Short(part, len(fits)))
         for q in rng.sample(fits, min(part.count, len(fits))):
             taken.add(q.id or 0)
-            chosen.append((SECTION_NAMES.get(part.kind, part.kind.value),
+            chosen.append((SECTION_TITLES.get(part.kind, part.kind.value),
                            q if part.points is None else q.model_copy(update={"points": part.points})))
     if strict and short:
         raise Shortfall(short)

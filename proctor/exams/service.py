@@ -37,7 +37,6 @@ RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
 MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
 MOCK_MINUTES = blueprints.MOCK_MINUTES
-SECTION_NAMES = blueprints.SECTION_NAMES
 
 
 # ---- reading ------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from proctor import outbox
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.disputes import DisputeStatus, OwnDispute
-from proctor.teams.question_edit import NOTICE, BadKey, Change, commit_in, new_key
+from proctor.teams.question_edit import NOTICE, BadKey, Change, commit_in, key_text, new_key
 
 __all__ = ["NOTICE", "BadKey", "Change", "KeyFix", "current_key", "fix_key", "new_key"]
 
@@ -78,12 +78,7 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
 async def current_key(db: Database, question_id: int) -> str:
     """The question's key as a lead reads it: letters, true/false, blanks separated by 、."""
     raw = await db.scalar("SELECT answer FROM questions WHERE id=?", (question_id,))
-    key = json.loads(raw) if raw is not None else ""
-    if isinstance(key, bool):
-        return "true" if key else "false"
-    if isinstance(key, list):
-        return "、".join(" / ".join(alts) for alts in key)
-    return str(key)
+    return key_text(json.loads(raw) if raw is not None else "")
 
 
 @dataclass(frozen=True)
