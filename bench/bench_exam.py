@@ -165,14 +165,18 @@ class Child:
         return await self.recv()
 
 
-async def _measure(child: Child, api: FakeBotApi, probe: Probe, run) -> Phase:
+async def _measure(child: Child, api: FakeBotApi, probe: Probe, run, profiling: bool = False) -> Phase:
     await api.wait_idle(quiet=0.3, timeout=60)
     first = len(probe.presses)
     await child.ask("usage")  # resets the worst GC pause
+    if profiling:  # the measured answers only: not the candidates' set-up (/exam, the paper's start)
+        await child.ask("profile-on")
     before, cpu = child.cpu(), time.process_time()
     result = await run()
     wall, late = result if isinstance(result, tuple) else (result, 0.0)
     bot_cpu, driver_cpu = child.cpu() - before, time.process_time() - cpu
+    if profiling:
+        await child.ask("profile-off")
     after = await child.ask("usage")
     return Phase(probe.presses[first:], wall, bot_cpu, driver_cpu, after["gc_worst"], late)
 
@@ -188,8 +192,6 @@ async def bench_bot(kind: str, args, paper_button: str, answers: int, layout: st
                       args.profile if profiling else None, layout)
         try:
             out.ready_rss = (await child.recv())["rss_mib"]
-            if profiling:
-                await child.ask("profile-on")
 
             async def candidates(first_id: int, n: int) -> list[Candidate]:
                 cands = [Candidate(api, probe, first_id + i) for i in range(n)]
@@ -199,14 +201,12 @@ async def bench_bot(kind: str, args, paper_button: str, answers: int, layout: st
 
             if args.light:
                 light = await candidates(300_000, args.light)
-                out.phases["light"] = await _measure(child, api, probe, lambda: closed_loop(light, answers))
+                out.phases["light"] = await _measure(child, api, probe, lambda: closed_loop(light, answers), profiling)
             sat = await candidates(100_000, args.candidates)
-            out.phases["saturation"] = await _measure(child, api, probe, lambda: closed_loop(sat, answers))
+            out.phases["saturation"] = await _measure(child, api, probe, lambda: closed_loop(sat, answers), profiling)
             steady = await candidates(200_000, args.open_candidates)
             out.phases["open"] = await _measure(
-                child, api, probe, lambda: open_loop(steady, args.period, args.duration))
-            if profiling:
-                await child.ask("profile-off")
+                child, api, probe, lambda: open_loop(steady, args.period, args.duration), profiling)
             stopped = await child.ask("stop")
             out.peak_rss, out.jieba = stopped["peak_rss_mib"], bool(stopped.get("jieba"))
         finally:
