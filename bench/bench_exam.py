@@ -108,6 +108,7 @@ class Phase:
     driver_cpu: float  # CPU seconds of this process: fake server and candidates
     gc_worst: float
     late: float = 0.0
+    loop_cpu: float = 0.0  # of bot_cpu: the event loop's thread (the rest: the database thread, ...)
 
     @property
     def rate(self) -> float:
@@ -168,7 +169,7 @@ class Child:
 async def _measure(child: Child, api: FakeBotApi, probe: Probe, run, profiling: bool = False) -> Phase:
     await api.wait_idle(quiet=0.3, timeout=60)
     first = len(probe.presses)
-    await child.ask("usage")  # resets the worst GC pause
+    loop_before = (await child.ask("usage"))["loop_cpu"]  # the ask resets the worst GC pause
     if profiling:  # the measured answers only: not the candidates' set-up (/exam, the paper's start)
         await child.ask("profile-on")
     before, cpu = child.cpu(), time.process_time()
@@ -178,18 +179,20 @@ async def _measure(child: Child, api: FakeBotApi, probe: Probe, run, profiling: 
     if profiling:
         await child.ask("profile-off")
     after = await child.ask("usage")
-    return Phase(probe.presses[first:], wall, bot_cpu, driver_cpu, after["gc_worst"], late)
+    return Phase(probe.presses[first:], wall, bot_cpu, driver_cpu, after["gc_worst"], late,
+                 after["loop_cpu"] - loop_before)
 
 
 async def bench_bot(kind: str, args, paper_button: str, answers: int, layout: str) -> BotRun:
     """Both phases (and the light one) against one bot in a fresh child process and fake server."""
     out = BotRun(kind)
-    profiling = bool(args.profile) and kind == "ours"
+    profiling = bool(args.profile)
+    profile_path = (args.profile if kind == "ours" else f"{args.profile}.bare") if profiling else None
     with tempfile.TemporaryDirectory() as tmp, Probe() as probe:
         api = FakeBotApi(TOKEN, bot_username="proctor_bot")
         await api.start()
         child = Child(kind, api.base_url, Path(tmp) / "proctor.db", args.rate_limiter,
-                      args.profile if profiling else None, layout)
+                      profile_path, layout)
         try:
             out.ready_rss = (await child.recv())["rss_mib"]
 
@@ -257,6 +260,8 @@ def _phase_rows(table: Table, name: str, ours: list[BotRun], bare: list[BotRun])
     b = [r.phases[name] for r in bare]
     table.row("   bot CPU ms per update (OS)", [p.cpu_ms_per_answer for p in o], [p.cpu_ms_per_answer for p in b],
               "{:.2f}")
+    table.row("     of which other threads (DB)", [(p.bot_cpu - p.loop_cpu) / len(p.presses) * 1000 for p in o],
+              [(p.bot_cpu - p.loop_cpu) / len(p.presses) * 1000 for p in b], "{:.2f}", ratio=False)
     table.row("   bot CPU % of one core", [p.bot_cpu / p.wall * 100 for p in o], [p.bot_cpu / p.wall * 100 for p in b],
               "{:.0f}", ratio=False)
     table.row("   driver CPU % (this process)", [p.driver_cpu / p.wall * 100 for p in o],
@@ -326,7 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=40.0, help="open-loop phase: seconds")
     parser.add_argument("--rate-limiter", action="store_true",
                         help="build ours with PTB's AIORateLimiter (production; caps edits at 30/s)")
-    parser.add_argument("--profile", metavar="FILE", help="cProfile our bot's event loop (last round)")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile each bot's event loop during the measured phases (last round): "
+                        "ours to FILE, the bare bot to FILE.bare")
     args = parser.parse_args(argv)
 
     paper_button, layout = asyncio.run(pick_paper())

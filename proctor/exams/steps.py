@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bank.grading import grade
 from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
@@ -80,19 +80,26 @@ def sheet_in(conn: sqlite3.Connection, attempt_id: int,
     """The attempt with its items and answers, and the questions at `positions` (None: the current
     one; "all": every one). None if there is no such attempt."""
     row = conn.execute("SELECT * FROM attempts WHERE id=?", (attempt_id,)).fetchone()
-    if row is None:
-        return None
-    attempt = Attempt.from_row(row)
+    return None if row is None else _sheet_of(conn, Attempt.from_row(row), positions)
+
+
+def _sheet_of(conn: sqlite3.Connection, attempt: Attempt, positions: Iterable[int] | str | None) -> Sheet:
     items = [Item.from_row(r) for r in conn.execute(
-        "SELECT * FROM attempt_items WHERE attempt_id=? ORDER BY pos", (attempt_id,))]
+        "SELECT * FROM attempt_items WHERE attempt_id=? ORDER BY pos", (attempt.id,))]
     answers = {a.pos: a for a in (AnswerRec.from_row(r) for r in conn.execute(
-        "SELECT * FROM answers WHERE attempt_id=?", (attempt_id,)))}
+        "SELECT * FROM answers WHERE attempt_id=?", (attempt.id,)))}
+    return _with_questions(conn, Sheet(attempt, items, answers, {}), positions)
+
+
+def _with_questions(conn: sqlite3.Connection, sheet: Sheet, positions: Iterable[int] | str | None) -> Sheet:
+    """The sheet with the questions at `positions` (None: the current one; "all": every one), as shown."""
     if positions == "all":
-        wanted = items
+        wanted = sheet.items
     else:
-        chosen = {attempt.current_pos} if positions is None else set(positions)
-        wanted = [i for i in items if i.pos in chosen]
-    return Sheet(attempt, items, answers, _as_shown(conn, wanted, answers, questions_in(conn, (i.question_id for i in wanted))))
+        chosen = {sheet.attempt.current_pos} if positions is None else set(positions)
+        wanted = [i for i in sheet.items if i.pos in chosen]
+    questions = _as_shown(conn, wanted, sheet.answers, questions_in(conn, (i.question_id for i in wanted)))
+    return replace(sheet, questions=questions)
 
 
 def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, AnswerRec],
@@ -119,16 +126,18 @@ def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, An
     return questions
 
 
-def _paper(conn: sqlite3.Connection, attempt: Attempt) -> tuple[MultiPolicy, ReviewOption]:
+# the attempt's row with what its paper says about answering it, in one read
+_ATTEMPT_AND_PAPER = """SELECT a.*, p.multi_policy AS paper_multi_policy, p.invite_only AS paper_invite_only,
+                              p.review AS paper_review, p.id AS paper_found
+                       FROM attempts a LEFT JOIN papers p ON p.id = a.paper_id WHERE a.id=?"""
+
+
+def _paper(row: sqlite3.Row, attempt: Attempt) -> tuple[MultiPolicy, ReviewOption]:
     """The paper's multiple-choice policy and what a practice attempt shows (a mock paper: partial, full)."""
-    if attempt.paper_id is None:
+    if row["paper_found"] is None:  # a mock paper, or its paper is gone
         return MultiPolicy.partial, ReviewOption.full
-    row = conn.execute("SELECT multi_policy, invite_only, review FROM papers WHERE id=?",
-                       (attempt.paper_id,)).fetchone()
-    if row is None:
-        return MultiPolicy.partial, ReviewOption.full
-    review = PaperSettings(invite_only=bool(row["invite_only"]), review=row["review"]).review_option
-    return policy_of(row["multi_policy"]), review if attempt.mode == AttemptMode.practice else ReviewOption.full
+    review = PaperSettings(invite_only=bool(row["paper_invite_only"]), review=row["paper_review"]).review_option
+    return policy_of(row["paper_multi_policy"]), review if attempt.mode == AttemptMode.practice else ReviewOption.full
 
 
 # ---- writing on the database thread ---------------------------------------------------------
@@ -150,7 +159,8 @@ def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: 
                key_version=excluded.key_version""",
         (sheet.attempt.id, pos, item.question_id, json.dumps(response, ensure_ascii=False), score,
          item.points, g.verdict.value, int(final), now, question.version))
-    conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?", (sheet.attempt.id, pos))
+    if item.draft:
+        conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?", (sheet.attempt.id, pos))
     if advance:
         conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND current_pos=?",
                      (min(pos + 1, len(sheet.items) - 1), sheet.attempt.id, pos))
@@ -168,18 +178,22 @@ def _choice(item: Item, question: Question, arg: str | None) -> str | bool | Non
 
 def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str, pos: int | None,
             arg: str | None, now: float) -> Outcome:
-    """The whole step inside one write transaction. `pos` None: the current question (typed text)."""
-    sheet = sheet_in(conn, attempt_id)
-    if sheet is None:
+    """The whole step inside one write transaction. `pos` None: the current question (typed text).
+
+    The attempt is read once; what the step wrote is applied to that reading in memory (this
+    transaction is the only writer), and only the questions newly on show are read after."""
+    row = conn.execute(_ATTEMPT_AND_PAPER, (attempt_id,)).fetchone()
+    if row is None:
         return Closed()
-    a = sheet.attempt
+    a = Attempt.from_row(row)
     if a.user_id != user_id:
         return NotYours()
     if not a.running:
         return Closed()
     if a.deadline is not None and a.deadline <= now:
         return Expired(a)
-    policy, review = _paper(conn, a)
+    sheet = _sheet_of(conn, a, None)
+    policy, review = _paper(row, a)
     if pos is None:
         pos = a.current_pos
     if pos != a.current_pos or pos >= len(sheet.items):
@@ -188,6 +202,7 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
     q = sheet.question(item)
     advance = a.mode != AttemptMode.practice
     answer = None
+    to = pos
     if action == "answer":
         response: object = _choice(item, q, arg)
         if response is None:
@@ -204,6 +219,7 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
         if new is None:
             return Refused("bad_button", q)
         conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, a.id, pos))
+        item = replace(item, draft=new)
     elif action == "submit":
         if q.kind not in DRAFTED or not item.draft:
             return Refused("empty_draft", q)
@@ -214,18 +230,24 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
                      (to, a.id))
     elif action == "flag":
         conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
+        item = replace(item, flagged=not item.flagged)
     elif action not in MOVES:
         return Refused("bad_button", q)
     else:  # finish_ask, finish_yes, finish_no: nothing is written here
         return Recorded(sheet, pos, None, review)
-    after = sheet_in(conn, a.id, {pos, _current_pos(conn, a.id)})
-    assert after is not None, "the attempt was read in this transaction"
-    return Recorded(after, pos, answer, review)
+    if answer is not None:  # store_answer_in cleared the draft and moved on (the same rules as here)
+        item = replace(item, draft="")
+        to = min(pos + 1, len(sheet.items) - 1) if advance else pos
+    after = _applied(sheet, item, answer, to)
+    return Recorded(_with_questions(conn, after, {pos, to}), pos, answer, review)
 
 
-def _current_pos(conn: sqlite3.Connection, attempt_id: int) -> int:
-    pos: int = conn.execute("SELECT current_pos FROM attempts WHERE id=?", (attempt_id,)).fetchone()[0]
-    return pos
+def _applied(sheet: Sheet, item: Item, answer: AnswerRec | None, current_pos: int) -> Sheet:
+    """The sheet as the step left it: its item changed, its answer stored, the current position moved."""
+    items = [item if i.pos == item.pos else i for i in sheet.items]
+    answers = sheet.answers if answer is None else {**sheet.answers, answer.pos: answer}
+    return replace(sheet, attempt=replace(sheet.attempt, current_pos=current_pos), items=items, answers=answers,
+                   questions={})
 
 
 def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: int | None,

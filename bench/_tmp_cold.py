@@ -1,0 +1,116 @@
+"""Cold start to the first reply: our `proctor run` process against the bare PTB bot's process.
+
+One run: the fake Bot API starts in this process with a user's /exam already queued, the bot is
+started as a child process, and the time from starting it until its first sendMessage to that user
+reaches the server is printed; then the bot is stopped (SIGTERM) and this process exits.
+Ours runs on a database that already holds the migrated bundled bank (a restart, the usual cold
+start), or on an empty one with --fresh (the very first start: migrations and the bundled import).
+
+    python bench/bench_cold_start.py ours|bare [--fresh]    # one run, prints "first reply: X s"
+    python bench/bench_cold_start.py --ab 10 [--fresh]       # ours, bare, ours, bare...: medians
+
+Target: ours within 1.2× the bare bot's (median of the pairs' ratios). The bots run with cached
+bytecode (an installed package has it); --ab starts with one uncounted pair. To time whole
+processes from outside instead, run the one-run form under /usr/bin/time -v.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from sandbox.fakeapi import FakeBotApi  # noqa: E402  (after the path set-up above)
+
+TOKEN = "123456:COLD-start-fake-token-for-bench"
+TARGET = 1.2
+
+
+def _bot_command(kind: str, db: Path, base_url: str) -> list[str]:
+    if kind == "ours":
+        return [sys.executable, "/tmp/cs/prof.py", "ours", "--db", str(db), "run"]
+    return [sys.executable, "/tmp/cs/wrap.py", "bare", str(REPO / "bench" / "_exam_bots.py"), TOKEN, base_url]
+
+
+async def first_reply(kind: str, db: Path) -> float:
+    """Seconds from starting the bot's process until its first message to a waiting user."""
+    api = FakeBotApi(TOKEN, bot_username="proctor_bot")
+    await api.start()
+    user = api.user(4242, "Cold", language_code="en")
+    await user.send("/exam")
+    # bytecode is cached, as for an installed package (pip compiles it): a run with
+    # PYTHONDONTWRITEBYTECODE would compile our ~100 modules from source at every start
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROCTOR_") and k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_BOT_API_URL=api.base_url, PYTHONPATH=str(REPO))
+    started = time.perf_counter()
+    proc = await asyncio.create_subprocess_exec(*_bot_command(kind, db, api.base_url), cwd=REPO, env=env,
+                                                stdout=asyncio.subprocess.DEVNULL,
+                                                stderr=asyncio.subprocess.DEVNULL)
+    try:
+        await user.wait_message(lambda m: m.from_bot, timeout=60)
+        elapsed = time.perf_counter() - started
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+        try:
+            async with asyncio.timeout(10):
+                await proc.wait()
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+        await api.stop()
+    return elapsed
+
+
+async def _prepared_db(directory: Path) -> Path:
+    """A database holding the migrated bundled bank, as after a first start."""
+    from proctor.storage.bootstrap import ensure_default_bank
+    from proctor.storage.db import Database
+
+    path = directory / "proctor.db"
+    db = await Database.open(path)
+    await ensure_default_bank(db, time.time())
+    await db.close()
+    return path
+
+
+def one(kind: str, fresh: bool) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "proctor.db" if fresh else asyncio.run(_prepared_db(Path(tmp)))
+        return asyncio.run(first_reply(kind, db))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("kind", nargs="?", choices=("ours", "bare"))
+    ap.add_argument("--ab", type=int, metavar="N", help="N interleaved pairs: ours, bare, ours, bare...")
+    ap.add_argument("--fresh", action="store_true", help="ours starts on an empty database")
+    args = ap.parse_args(argv)
+    if args.kind:
+        print(f"first reply: {one(args.kind, args.fresh):.3f} s")
+        return 0
+    one("ours", args.fresh), one("bare", args.fresh)  # warm-up, not counted: bytecode, page cache
+    pairs = []
+    for _ in range(args.ab or 10):
+        pairs.append((one("ours", args.fresh), one("bare", args.fresh)))
+    ours, bare = [p[0] for p in pairs], [p[1] for p in pairs]
+    ratios = [o / b for o, b in pairs]
+    for name, values in (("ours", ours), ("bare", bare), ("ours/bare", ratios)):
+        print(f"{name:>10}: median {statistics.median(values):.3f}  min {min(values):.3f}  max {max(values):.3f}")
+    ok = statistics.median(ratios) <= TARGET
+    print(f"cold start to first reply, ours/bare {statistics.median(ratios):.2f} (target ≤ {TARGET}): "
+          f"{'PASS' if ok else 'MISS'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
