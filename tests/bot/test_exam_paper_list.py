@@ -20,6 +20,8 @@ from bot.i18n import t, tn
 from bot.text_limits import clip
 from proctor.storage.bootstrap import open_database
 from tests.bank.test_paper_list import varied_bank
+from tests.harness import BotEnv
+from tests.round_trips import RoundTrips
 
 # ---- the renderers and the filter as they were before the summaries (papers loaded whole) ----
 
@@ -106,3 +108,32 @@ async def test_find_paper_names_the_same_paper(bank):
     for name in names:
         o, n = _old_find_paper(old, name), find_paper(new, name)
         assert (o and o.id) == (n and n.id), name
+
+
+# the most round trips to the database each listing command may take: its claim (the user's record
+# read with it), the running-attempt check (/exam, /practice), the one summary query, marking it done;
+# /exam <paper> also counts the candidate's attempts at it. Loading every bundled paper whole (3 reads
+# a paper) took 18, 19, 19 and 20.
+LIST_LIMITS = {"/papers": 3, "/exam": 4, "/practice": 4, "/exam <paper>": 5}
+
+
+async def test_listing_papers_costs_few_round_trips(tmp_path):
+    env = BotEnv(tmp_path)
+    await env.start()  # an empty database: the five bundled papers are imported at start-up
+    try:
+        ann = env.api.user(3001, "Ann", language_code="en")
+        await ann.send("/start")
+        await ann.wait_message()
+        await env.idle()
+        trips = RoundTrips(env.app)
+        for command, reply in [("/papers", "📚 Papers"), ("/exam", "for a timed exam"),
+                               ("/practice", "a paper to practise"), ("/exam 2", "📝")]:
+            await ann.send(command)
+            await ann.wait_message(lambda m, reply=reply: reply in (m.text or ""))
+            await env.idle()
+        print("\n" + "\n".join(f"{s.kind:10} {s.hops} {s.calls}" for s in trips.steps))
+        assert [s.kind for s in trips.steps] == ["/papers", "/exam", "/practice", "/exam"]
+        for step, (command, limit) in zip(trips.steps, LIST_LIMITS.items(), strict=True):
+            assert step.hops <= limit, (command, step.hops, step.calls)
+    finally:
+        await env.close()
