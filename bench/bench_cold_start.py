@@ -8,6 +8,7 @@ start), or on an empty one with --fresh (the very first start: migrations and th
 
     python bench/bench_cold_start.py ours|bare [--fresh]    # one run, prints "first reply: X s"
     python bench/bench_cold_start.py --ab 10 [--fresh]       # ours, bare, ours, bare...: medians
+    python bench/bench_cold_start.py ours --papers 50        # a bigger bank: the bundled papers copied
 
 Target: ours within 1.2× the bare bot's (median of the pairs' ratios). The bots run with cached
 bytecode (an installed package has it); --ab starts with one uncounted pair. To time whole
@@ -71,21 +72,28 @@ async def first_reply(kind: str, db: Path) -> float:
     return elapsed
 
 
-async def _prepared_db(directory: Path) -> Path:
-    """A database holding the migrated bundled bank, as after a first start."""
-    from proctor.storage.bootstrap import ensure_default_bank
+async def _prepared_db(directory: Path, papers: int = 5) -> Path:
+    """A database holding the migrated bundled bank, as after a first start; with more `papers` than
+    the five bundled ones, copies of them (another slug and title) make up the number (/exam lists them)."""
+    from bank.importer import parse_files
+    from bank.paper_store import save_papers
+    from proctor.storage.bootstrap import SEEDS_DIR, ensure_default_bank
     from proctor.storage.db import Database
 
     path = directory / "proctor.db"
     db = await Database.open(path)
     await ensure_default_bank(db, time.time())
+    seeds = parse_files(sorted(SEEDS_DIR.glob("*.txt")))
+    copies = [seeds[i % len(seeds)] for i in range(max(0, papers - len(seeds)))]
+    await save_papers(db, [p.model_copy(update={"slug": f"{p.slug}-{i}", "title": f"{p.title} ({i})"})
+                           for i, p in enumerate(copies)], time.time())
     await db.close()
     return path
 
 
-def one(kind: str, fresh: bool) -> float:
+def one(kind: str, fresh: bool, papers: int = 5) -> float:
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "proctor.db" if fresh else asyncio.run(_prepared_db(Path(tmp)))
+        db = Path(tmp) / "proctor.db" if fresh else asyncio.run(_prepared_db(Path(tmp), papers))
         return asyncio.run(first_reply(kind, db))
 
 
@@ -94,14 +102,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("kind", nargs="?", choices=("ours", "bare"))
     ap.add_argument("--ab", type=int, metavar="N", help="N interleaved pairs: ours, bare, ours, bare...")
     ap.add_argument("--fresh", action="store_true", help="ours starts on an empty database")
+    ap.add_argument("--papers", type=int, default=5, help="papers in the bank (the 5 bundled, then copies)")
     args = ap.parse_args(argv)
     if args.kind:
-        print(f"first reply: {one(args.kind, args.fresh):.3f} s")
+        print(f"first reply: {one(args.kind, args.fresh, args.papers):.3f} s")
         return 0
-    one("ours", args.fresh), one("bare", args.fresh)  # warm-up, not counted: bytecode, page cache
+    one("ours", args.fresh, args.papers), one("bare", args.fresh)  # warm-up, not counted: bytecode, page cache
     pairs = []
     for _ in range(args.ab or 10):
-        pairs.append((one("ours", args.fresh), one("bare", args.fresh)))
+        pairs.append((one("ours", args.fresh, args.papers), one("bare", args.fresh)))
     ours, bare = [p[0] for p in pairs], [p[1] for p in pairs]
     ratios = [o / b for o, b in pairs]
     for name, values in (("ours", ours), ("bare", bare), ("ours/bare", ratios)):

@@ -19,7 +19,7 @@ from enum import StrEnum
 import aiosqlite
 
 from bank.errors import BankError, NotFound
-from bank.paper_store import list_papers
+from bank.paper_list import paper_summaries
 from bank.store import one_row, record_audit
 from proctor import outbox
 from proctor.storage.db import Database
@@ -434,18 +434,15 @@ async def of_attempt(db: Database, attempt_id: int) -> Invite | None:
 async def find_paper(db: Database, key: str) -> tuple[int, str]:
     """The paper an /invite names: its number as /papers lists it, its slug, or a unique part of its
     title (invite-only papers too, which /papers never lists). Returns (id, title). Raises NotFound."""
-    papers = [p for p in await list_papers(db) if any(q.askable for q in p.questions())]
+    papers = [p for p in await paper_summaries(db) if p.askable]
     key = key.strip()
-    listed = [p for p in papers if not p.settings.invite_only]
+    listed = [p for p in papers if not p.invite_only]
     if key.isdigit() and 1 <= int(key) <= len(listed):
         p = listed[int(key) - 1]
-        assert p.id is not None, "list_papers reads stored papers, which have ids"
         return p.id, p.title
     exact = [p for p in papers if p.slug == key]
     found = exact or [p for p in papers if key and key.casefold() in p.title.casefold()]
     if len(found) != 1:
         raise NotFound(key)
-    p = found[0]
-    assert p.id is not None, "list_papers reads stored papers, which have ids"
-    return p.id, p.title
+    return found[0].id, found[0].title
 

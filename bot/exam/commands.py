@@ -7,7 +7,7 @@ import logging
 from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 
-from bank.paper_store import list_papers
+from bank.paper_list import PaperSummary, offered_papers
 from bank.script import to_script
 from bot.context import Ctx
 from bot.core import open_private_button
@@ -22,15 +22,7 @@ from proctor.exams.states import FinishReason
 log = logging.getLogger(__name__)
 
 
-async def _offered_papers(context: Ctx, *, practice: bool = False) -> list:
-    """Papers with something to ask; exam-only (hiring) papers are never offered for practice, and
-    invite-only ones never at all (only an invite opens them)."""
-    return [p for p in await list_papers(context.services.db, composed=True)
-            if any(q.askable for q in p.questions()) and not (practice and p.settings.exam_only)
-            and not p.settings.invite_only]
-
-
-def find_paper(papers: list, name: str):
+def find_paper(papers: list[PaperSummary], name: str) -> PaperSummary | None:
     """The paper `name` names: its number in /papers, its short name (slug) or its title."""
     key = name.strip().casefold()
     if key.isdigit():
@@ -42,7 +34,7 @@ def find_paper(papers: list, name: str):
 async def papers(update: Update, context: Ctx) -> None:
     """List each paper with its question count, maximum score and time limit."""
     u = await user_ctx(update, context)
-    await context.message.reply_text(render.paper_list(await _offered_papers(context), u.lang, u.script))
+    await context.message.reply_text(render.paper_list(await offered_papers(context.services.db), u.lang, u.script))
 
 
 async def _redirect_to_private(update: Update, context: Ctx, u: UserCtx) -> bool:
@@ -72,14 +64,14 @@ async def exam(update: Update, context: Ctx) -> None:
         text, kb = render.mock_rules_card(u.lang, sum(attempts.MOCK_BLUEPRINT.values()), attempts.MOCK_MINUTES)
     elif args:  # /exam <paper>: its rules card at once
         name = " ".join(context.args or [])
-        paper = find_paper(await _offered_papers(context), name)
+        paper = find_paper(await offered_papers(context.services.db), name)
         if paper is None:
             await context.message.reply_text(t("exam_unknown_paper", u.lang, name=name[:60]))
             return
         used = await attempts.used_attempts(context.services.db, u.id, paper.id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)
     else:
-        text, kb = render.paper_chooser(await _offered_papers(context), "exam", u.lang, u.script)
+        text, kb = render.paper_chooser(await offered_papers(context.services.db), "exam", u.lang, u.script)
     await context.message.reply_text(text, reply_markup=kb)
 
 
@@ -88,7 +80,8 @@ async def practice(update: Update, context: Ctx) -> None:
     u = await user_ctx(update, context)
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
-    text, kb = render.paper_chooser(await _offered_papers(context, practice=True), "practice", u.lang, u.script)
+    offered = await offered_papers(context.services.db, practice=True)
+    text, kb = render.paper_chooser(offered, "practice", u.lang, u.script)
     await context.message.reply_text(text, reply_markup=kb)
 
 

@@ -12,6 +12,7 @@ from bank.matching_answer import draft_pairs, is_matching_draft
 from bank.matching_answer import response_draft as matching_draft
 from bank.models import CHOICE, Kind, Paper, Question, ReviewOption
 from bank.option_order import LETTERS
+from bank.paper_list import PaperSummary, summarize
 from bank.script import to_script
 from bot import answer_forms
 from bot.exam import callbacks as cb
@@ -298,36 +299,36 @@ def review_page(sheet: Sheet, shown: list[int], page: int, lang: str, script: st
     return clip("\n".join(lines)), Keyboard([r for r in (nav, switch) if r])
 
 
-def paper_list(papers: list[Paper], lang: str, script: str = "orig") -> str:
+def paper_list(papers: list[PaperSummary], lang: str, script: str = "orig") -> str:
     if not papers:
         return t("no_papers", lang)
     lines = [t("papers_header", lang), ""]
     for i, p in enumerate(papers, 1):
-        n = sum(1 for q in p.questions() if q.askable)
-        lines.append(t("paper_line", lang, i=i, title=to_script(p.title, script), questions=tn("n_question", n, lang),
-                       max=points(p.max_score, lang),
-                       minutes=p.settings.time_limit_min))
+        lines.append(t("paper_line", lang, i=i, title=to_script(p.title, script),
+                       questions=tn("n_question", p.askable, lang), max=points(p.max_score, lang),
+                       minutes=p.time_limit_min))
     return clip("\n".join(lines))
 
 
-def paper_chooser(papers: list[Paper], mode: str, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
+def paper_chooser(papers: list[PaperSummary], mode: str, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
     rows = [[Button(to_script(p.title, script)[:60], callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
             for p in papers]
     rows.append([Button(t("random_button", lang), callback_data=cb.pick(None, mode, start=mode == "practice"))])
     return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)
 
 
-def rules_card(paper: Paper, used: int, lang: str, script: str = "orig") -> tuple[str, Keyboard | None]:
-    n = sum(1 for q in paper.questions() if q.askable)
-    allowed = paper.settings.attempts_allowed
+def rules_card(paper: Paper | PaperSummary, used: int, lang: str, script: str = "orig") -> tuple[str, Keyboard | None]:
+    """A paper's rules card, from its summary (/exam <paper>) or the paper loaded whole (a pick)."""
+    p = summarize(paper) if isinstance(paper, Paper) else paper
+    allowed = p.attempts_allowed
     attempts = t("attempts_left", lang, used=used, allowed=allowed) if allowed is not None else ""
-    text = t("rules_card", lang, title=to_script(paper.title, script), questions=tn("n_question", n, lang),
-             max=points(paper.max_score, lang),
-             minutes=paper.settings.time_limit_min, attempts=attempts, rules=t("exam_rules", lang))
+    text = t("rules_card", lang, title=to_script(p.title, script), questions=tn("n_question", p.askable, lang),
+             max=points(p.max_score, lang),
+             minutes=p.time_limit_min, attempts=attempts, rules=t("exam_rules", lang))
     if allowed is not None and used >= allowed:  # no Start button that could only be refused
         return text + "\n\n" + t("rules_no_attempts", lang, allowed=allowed,
                                   unit="attempt" if allowed == 1 else "attempts"), None
-    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(paper.id, "exam", start=True))]])
+    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(p.id, "exam", start=True))]])
     return text, kb
 
 

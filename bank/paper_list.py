@@ -1,0 +1,80 @@
+"""The papers as /papers, /exam and /practice list them: one query, no question loaded.
+
+A `PaperSummary` is what the list, the chooser and the rules card show and what their filters
+need: the count and the points of the paper's askable questions (not retired, not held by the
+import checks, no flag that makes a question unaskable: `Question.askable`), as `load_paper` would
+count them. A composed paper (/newpaper) counts its stored draw (composed_items, points as drawn),
+like `load_paper` does for frozen and per-candidate papers alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bank.models import UNASKABLE, Paper
+from bank.store import Store
+
+
+@dataclass(frozen=True)
+class PaperSummary:
+    id: int
+    slug: str
+    title: str
+    time_limit_min: int
+    attempts_allowed: int | None  # None: unlimited
+    exam_only: bool
+    invite_only: bool
+    askable: int  # how many questions can be asked
+    max_score: float  # their points
+
+
+def summarize(paper: Paper) -> PaperSummary:
+    """The summary of a paper loaded whole (`load_paper`)."""
+    assert paper.id is not None, "a stored paper has an id"
+    s = paper.settings
+    return PaperSummary(id=paper.id, slug=paper.slug, title=paper.title, time_limit_min=s.time_limit_min,
+                        attempts_allowed=s.attempts_allowed, exam_only=s.exam_only, invite_only=s.invite_only,
+                        askable=sum(1 for q in paper.questions() if q.askable), max_score=paper.max_score)
+
+
+_UNASKABLE = ",".join(f"'{f.value}'" for f in sorted(UNASKABLE))
+# `Question.askable` in SQL over questions q and question_checks c (a question the checks have not
+# seen holds nothing)
+_ASKABLE = (f"q.retired = 0 AND COALESCE(c.held, '') = '' AND (q.flags = '[]' OR NOT EXISTS "
+            f"(SELECT 1 FROM json_each(q.flags) f WHERE f.value IN ({_UNASKABLE})))")
+
+# an imported paper's questions are those under its own sections (load_paper's grouping); a composed
+# paper's are its drawn ones, each still in its own paper and section (load_paper's join)
+_SUMMARIES = f"""
+SELECT p.id, p.slug, p.title, p.time_limit_min, p.attempts_allowed, p.exam_only, p.invite_only,
+       CASE WHEN p.blueprint IS NULL THEN own.n ELSE drawn.n END AS askable,
+       CASE WHEN p.blueprint IS NULL THEN own.points ELSE drawn.points END AS max_score
+FROM papers p
+LEFT JOIN (SELECT q.paper_id AS paper_id, COUNT(*) AS n, TOTAL(q.points) AS points
+           FROM questions q JOIN sections s ON s.id = q.section_id AND s.paper_id = q.paper_id
+           LEFT JOIN question_checks c ON c.question_id = q.id
+           WHERE {_ASKABLE} GROUP BY q.paper_id) own ON own.paper_id = p.id
+LEFT JOIN (SELECT i.paper_id AS paper_id, COUNT(*) AS n, TOTAL(i.points) AS points
+           FROM composed_items i JOIN questions q ON q.id = i.question_id
+           JOIN papers qp ON qp.id = q.paper_id JOIN sections s ON s.id = q.section_id
+           LEFT JOIN question_checks c ON c.question_id = q.id
+           WHERE {_ASKABLE} GROUP BY i.paper_id) drawn ON drawn.paper_id = p.id
+WHERE ? OR p.blueprint IS NULL
+ORDER BY p.id"""
+
+
+async def paper_summaries(db: Store, *, composed: bool = False) -> list[PaperSummary]:
+    """Every paper in import order, as `summarize(load_paper(...))` would give it, in one query;
+    composed papers too if `composed` (as `list_papers`)."""
+    return [PaperSummary(id=r["id"], slug=r["slug"], title=r["title"], time_limit_min=r["time_limit_min"],
+                         attempts_allowed=r["attempts_allowed"], exam_only=bool(r["exam_only"]),
+                         invite_only=bool(r["invite_only"]), askable=r["askable"] or 0,
+                         max_score=float(r["max_score"] or 0.0))
+            for r in await db.fetchall(_SUMMARIES, (int(composed),))]
+
+
+async def offered_papers(db: Store, *, practice: bool = False) -> list[PaperSummary]:
+    """The papers /papers, /exam and /practice offer: those with something to ask; exam-only (hiring)
+    papers are never offered for practice, and invite-only ones never at all (only an invite opens them)."""
+    return [p for p in await paper_summaries(db, composed=True)
+            if p.askable and not (practice and p.exam_only) and not p.invite_only]
