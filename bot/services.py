@@ -29,6 +29,7 @@ class Services:
     db: Database
     run: str = field(default_factory=new_run)  # names this process's claims on updates
     claimed: set[int] = field(default_factory=set)  # update ids this run claimed and is handling
+    finished: set[int] = field(default_factory=set)  # handled, to be marked done (bot.core.ProctorApplication)
     # per claimed update: its user's record, read with the claim (bot.userctx takes it once)
     seen: dict[int, UserPrefs] = field(default_factory=dict)
 

@@ -5,13 +5,18 @@ marked *done* after it returns. A claim whose process stopped in between (a cras
 duplicate: when Telegram delivers the update again, the new run claims it and handles it. The
 effects are idempotent (answers keyed by attempt and position, one attempt per start...), so an
 update whose effect was committed just before the crash still counts once.
+
+While other updates are being handled, the bot marks a finished one done in the transaction of the
+next claim (`claim_reading(..., finished=...)`) rather than in one of its own, and marks what is left
+when nothing is in flight (bot/core.py): a kill in that window leaves it claimed, so a delivery
+again is handled again, and still counts once.
 """
 
 from __future__ import annotations
 
 import secrets
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from enum import StrEnum
 from typing import TypeVar
 
@@ -52,10 +57,13 @@ async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str 
 
 
 async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, run: str,
-                        read: Callable[[sqlite3.Connection], T]) -> tuple[bool, T | None]:
+                        read: Callable[[sqlite3.Connection], T],
+                        finished: Collection[int] = ()) -> tuple[bool, T | None]:
     """`claim`, and for a claimed update `read(conn)` in the same transaction: what every handler
-    reads first (the user's record) costs no round trip of its own. `read` must only read."""
+    reads first (the user's record) costs no round trip of its own. `read` must only read.
+    `finished`: updates of this run whose handlers have returned, marked done in the same transaction."""
     def both(conn: sqlite3.Connection) -> tuple[bool, T | None]:
+        _done_in(conn, bot_id, finished, run)
         if not _claim_in(conn, bot_id, update_id, now, run):
             return False, None
         return True, read(conn)
@@ -63,9 +71,15 @@ async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, r
     return await db.run_write(both)
 
 
-async def done(db: Database, bot_id: int, update_id: int, run: str = "") -> None:
-    """The handler of an update this run claimed has returned (whatever it did)."""
-    await db.run_write(lambda conn: conn.execute(_DONE, (bot_id, update_id, run)))
+def _done_in(conn: sqlite3.Connection, bot_id: int, update_ids: Collection[int], run: str) -> None:
+    if update_ids:
+        conn.executemany(_DONE, [(bot_id, u, run) for u in update_ids])
+
+
+async def done(db: Database, bot_id: int, update_id: int | Collection[int], run: str = "") -> None:
+    """The handlers of updates this run claimed have returned (whatever they did)."""
+    ids = [update_id] if isinstance(update_id, int) else list(update_id)
+    await db.run_write(lambda conn: _done_in(conn, bot_id, ids, run))
 
 
 async def is_done(db: Database, bot_id: int, update_id: int) -> bool:
