@@ -25,6 +25,8 @@ from bank.question_checks import refresh_paper
 from bank.question_rows import question_from_row
 from bank.question_versions import keep_version_in
 from proctor import outbox
+from proctor.daily.answers import daily_score
+from proctor.exams.scoring import item_score
 from proctor.exams.seal import sealed_anywhere
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
@@ -228,11 +230,6 @@ def _terms(q: Question) -> str | None:
     return None if q.key_terms is None else json.dumps(q.key_terms, ensure_ascii=False)
 
 
-def _fraction(q: Question, response: object, policy: MultiPolicy) -> tuple[float, str]:
-    g = grade(q, response, multi_policy=policy)
-    return (g.score / g.max_score if g.max_score else 0.0), g.verdict.value
-
-
 async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
                    version: int) -> tuple[int, list[Change]]:
     """Rescore the exam answers (final, not a reviewer's) and the daily answers to `q`; unanswered
@@ -244,11 +241,11 @@ async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
         "JOIN attempts t ON t.id = x.attempt_id WHERE x.question_id=? AND x.final=1 AND x.reviewed_by IS NULL",
         (q.id,))
     for attempt_id, pos, response, old, max_score, user_id in await cur.fetchall():
-        frac, verdict = _fraction(q, json.loads(response), policy)
-        new = round(frac * max_score, 2)
+        g = grade(q, json.loads(response), multi_policy=policy)
+        new = item_score(g, max_score)  # as answering scored it: the same key gives the same score
         n += 1
         await conn.execute("UPDATE answers SET score=?, verdict=?, key_version=? WHERE attempt_id=? AND pos=?",
-                           (new, verdict, version, attempt_id, pos))
+                           (new, g.verdict.value, version, attempt_id, pos))
         if new != old:
             await conn.execute(
                 "UPDATE attempts SET score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers "
@@ -262,11 +259,11 @@ async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
         "SELECT delivery_id, pos, user_id, response, score, max_score FROM daily_answers WHERE question_id=?",
         (q.id,))
     for delivery_id, pos, user_id, response, old, max_score in await cur.fetchall():
-        frac, verdict = _fraction(q, json.loads(response), policy)
-        new = round(frac * max_score, 2)
+        g = grade(q, json.loads(response), multi_policy=policy)
+        new = daily_score(g, max_score)  # as answering stored it: the same key gives the same score
         n += 1
         await conn.execute("UPDATE daily_answers SET score=?, verdict=? WHERE delivery_id=? AND pos=? AND user_id=?",
-                           (new, verdict, delivery_id, pos, user_id))
+                           (new, g.verdict.value, delivery_id, pos, user_id))
         await conn.execute("INSERT INTO daily_answer_keys VALUES (?,?,?,?) ON CONFLICT DO UPDATE SET "
                            "key_version=excluded.key_version", (delivery_id, pos, user_id, version))
         if new != old:
