@@ -26,7 +26,7 @@ from bank.question_rows import question_from_row
 from bank.question_versions import keep_version_in
 from proctor import outbox
 from proctor.daily.answers import daily_score
-from proctor.exams.scoring import item_score
+from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 from proctor.exams.seal import sealed_anywhere
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
@@ -248,8 +248,8 @@ async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
                            (new, g.verdict.value, version, attempt_id, pos))
         if new != old:
             await conn.execute(
-                "UPDATE attempts SET score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers "
-                "WHERE attempt_id=?) WHERE id=? AND score IS NOT NULL", (attempt_id, attempt_id))
+                f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? AND score IS NOT NULL",
+                (attempt_id, attempt_id))
             changes.append(Change(user_id, old, new, max_score))
     await conn.execute(
         "UPDATE attempt_items SET version=? WHERE question_id=? AND attempt_id IN "
