@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from dataclasses import dataclass
 
 import aiosqlite
@@ -35,9 +34,6 @@ from proctor.teams import audit
 NOTICE = "key_fix"  # outbox kind: "a question you answered was regraded" (the bot renders it)
 FIELDS = ("key", "stem", "option", "explanation")
 MAX_TEXT = 3000  # a stem, an option or an explanation: room left in a 4096-unit message
-_BLANKS = re.compile(r"\s*[、|;；]\s*")
-_TRUE = {"true", "t", "对", "√", "正确", "yes"}
-_FALSE = {"false", "f", "错", "×", "错误", "no"}
 
 
 class BadKey(BankError):
@@ -87,37 +83,36 @@ class Edited:
 
 
 def new_key(q: Question, key: str | None, alternative: str | None = None) -> object:
-    """The question's key after the fix, in its stored shape. Raises BadKey."""
+    """The question's key after the fix, in its stored shape. Raises BadKey.
+
+    A key is written as /newquestion and a spreadsheet's 答案 cell write it (bank.formats.sheet.parse_key):
+    letters, true/false, blanks separated by |, accepted forms of one blank by ;, numbers; an alternative
+    answer names one more accepted form per blank, blanks separated by |, empty to keep a blank."""
     if alternative is not None:
         if q.kind != Kind.fill or not isinstance(q.answer, list):
             raise BadKey("only fill-in blanks take alternative answers")
-        parts = _BLANKS.split(alternative.strip()) if len(q.answer) > 1 else [alternative.strip()]
+        parts = [p.strip() for p in alternative.split("|")] if len(q.answer) > 1 else [alternative.strip()]
         if len(parts) != len(q.answer) or not any(parts):
             raise BadKey(f"give one alternative per blank ({len(q.answer)}), empty to keep a blank")
         return [list(alts) + ([p] if p and p not in alts else []) for alts, p in zip(q.answer, parts, strict=True)]
     text = (key or "").strip()
     if not text:
         raise BadKey("no key given")
-    if q.kind in CHOICE:
-        letters = sorted({c for c in text.upper() if c.isalpha()})
-        allowed = set(LETTERS[:len(q.options)])
-        if not letters or not set(letters) <= allowed or (q.kind == Kind.single and len(letters) != 1):
-            raise BadKey(f"a key of letters among {''.join(sorted(allowed))}")
-        return "".join(letters)
-    if q.kind == Kind.truefalse:
-        if text.lower() in _TRUE:
-            return True
-        if text.lower() in _FALSE:
-            return False
-        raise BadKey("true or false")
-    if q.kind == Kind.fill:
-        parts = _BLANKS.split(text) if isinstance(q.answer, list) and len(q.answer) > 1 else [text]
-        if isinstance(q.answer, list) and len(parts) != len(q.answer):
-            raise BadKey(f"one answer per blank ({len(q.answer)})")
-        return [[p] for p in parts]
-    if q.kind in (Kind.numerical, Kind.matching):
+    if q.kind == Kind.matching:
         raise BadKey(f"a {q.kind.value} question's key is edited in its file, then imported again")
-    return text  # written questions: the reference answer (their scores are a reviewer's)
+    if q.kind in SUBJECTIVE:
+        return text  # written questions: the reference answer (their scores are a reviewer's)
+    from bank.formats.sheet import parse_key  # the spreadsheet reader loads with the first typed key
+
+    try:
+        answer = parse_key(q, text)
+    except ValueError as e:
+        raise BadKey(str(e)) from None
+    if q.kind in CHOICE and not set(str(answer)) <= set(LETTERS[:len(q.options)]):
+        raise BadKey(f"a key of letters among {LETTERS[:len(q.options)]}")
+    if q.kind == Kind.fill and isinstance(q.answer, list) and isinstance(answer, list) and len(answer) != len(q.answer):
+        raise BadKey(f"one answer per blank ({len(q.answer)})")
+    return answer
 
 
 def edited(q: Question, edit: Edit) -> Question:
