@@ -169,7 +169,7 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
         await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
                            target=f"question:{question_id}", question=question_id, version=result.version,
                            field=edit.name, regraded=result.answers, changed=len(result.changes))
-        for c in _per_user(result.changes):
+        for c in first_changes(result.changes):
             await outbox.enqueue_in(conn, kind=NOTICE, ref=f"q{question_id}v{result.version}:{c.user_id}",
                                     chat_id=c.user_id, user_id=c.user_id, now=now,
                                     payload={"question": question_id, "old": c.old, "new": c.new,
@@ -177,7 +177,7 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
     return result
 
 
-def _per_user(changes: list[Change]) -> list[Change]:
+def first_changes(changes: list[Change]) -> list[Change]:
     """One notice per candidate: their first changed answer (a candidate answers a question once per
     attempt; the notice names the question)."""
     seen: dict[int, Change] = {}
