@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Sequence
 
 import aiosqlite
 
@@ -88,12 +89,15 @@ def _with_key_terms(papers: list[Paper]) -> list[Paper]:
         for p in papers]
 
 
-async def fill_key_terms(db: Store) -> int:
+async def fill_key_terms(db: Store, question_ids: Sequence[int] | None = None) -> int:
     """Find and store the key terms of subjective questions that have none (banks imported before
-    key terms were stored); returns how many. Raises TermsUnavailable."""
+    key terms were stored; a reference answer just edited: `question_ids`, only those); returns how
+    many. Raises TermsUnavailable."""
     kinds = ",".join(f"'{k.value}'" for k in sorted(SUBJECTIVE))
+    only = "" if question_ids is None else f" AND id IN ({','.join('?' * len(question_ids))})"
     rows = await db.fetchall(
-        f"SELECT id, answer FROM questions WHERE key_terms IS NULL AND kind IN ({kinds})")
+        f"SELECT id, answer FROM questions WHERE key_terms IS NULL AND kind IN ({kinds}){only}",
+        list(question_ids or ()))
     if not rows:
         return 0
     references = [a if isinstance(a := json.loads(r["answer"]), str) else "" for r in rows]
