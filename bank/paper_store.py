@@ -57,17 +57,27 @@ async def write_papers(conn: aiosqlite.Connection, papers: list[Paper], now: flo
     ids = []
     for paper in papers:
         if not same_title:
-            await _refuse_same_title(conn, paper)
+            await refuse_same_title(conn, paper.title, paper.slug)
         ids.append(await _write_paper(conn, paper, now))
     return ids
 
 
-async def _refuse_same_title(conn: aiosqlite.Connection, paper: Paper) -> None:
+async def refuse_same_title(conn: aiosqlite.Connection, title: str, slug: str) -> None:
+    """Raises SameTitle if a paper other than `slug` is titled `title` (inside the writing transaction)."""
     cur = await conn.execute("SELECT id, slug, source_file FROM papers WHERE title=? AND slug<>? ORDER BY id LIMIT 1",
-                             (paper.title, paper.slug))
+                             (title, slug))
     row = await cur.fetchone()
     if row is not None:
-        raise SameTitle(paper.slug, paper.title, row[0], row[1], row[2])
+        raise SameTitle(slug, title, row[0], row[1], row[2])
+
+
+async def free_slug(conn: aiosqlite.Connection, base: str) -> str:
+    """`base`, or `base-2`, `base-3`, ...: the first slug no paper has (inside the writing transaction)."""
+    slug, n = base, 1
+    while await (await conn.execute("SELECT 1 FROM papers WHERE slug=?", (slug,))).fetchone():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
 
 
 def _reference(q: Question) -> str:
