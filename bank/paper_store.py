@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Sequence
 
 import aiosqlite
 
@@ -56,17 +57,27 @@ async def write_papers(conn: aiosqlite.Connection, papers: list[Paper], now: flo
     ids = []
     for paper in papers:
         if not same_title:
-            await _refuse_same_title(conn, paper)
+            await refuse_same_title(conn, paper.title, paper.slug)
         ids.append(await _write_paper(conn, paper, now))
     return ids
 
 
-async def _refuse_same_title(conn: aiosqlite.Connection, paper: Paper) -> None:
+async def refuse_same_title(conn: aiosqlite.Connection, title: str, slug: str) -> None:
+    """Raises SameTitle if a paper other than `slug` is titled `title` (inside the writing transaction)."""
     cur = await conn.execute("SELECT id, slug, source_file FROM papers WHERE title=? AND slug<>? ORDER BY id LIMIT 1",
-                             (paper.title, paper.slug))
+                             (title, slug))
     row = await cur.fetchone()
     if row is not None:
-        raise SameTitle(paper.slug, paper.title, row[0], row[1], row[2])
+        raise SameTitle(slug, title, row[0], row[1], row[2])
+
+
+async def free_slug(conn: aiosqlite.Connection, base: str) -> str:
+    """`base`, or `base-2`, `base-3`, ...: the first slug no paper has (inside the writing transaction)."""
+    slug, n = base, 1
+    while await (await conn.execute("SELECT 1 FROM papers WHERE slug=?", (slug,))).fetchone():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
 
 
 def _reference(q: Question) -> str:
@@ -88,12 +99,15 @@ def _with_key_terms(papers: list[Paper]) -> list[Paper]:
         for p in papers]
 
 
-async def fill_key_terms(db: Store) -> int:
+async def fill_key_terms(db: Store, question_ids: Sequence[int] | None = None) -> int:
     """Find and store the key terms of subjective questions that have none (banks imported before
-    key terms were stored); returns how many. Raises TermsUnavailable."""
+    key terms were stored; a reference answer just edited: `question_ids`, only those); returns how
+    many. Raises TermsUnavailable."""
     kinds = ",".join(f"'{k.value}'" for k in sorted(SUBJECTIVE))
+    only = "" if question_ids is None else f" AND id IN ({','.join('?' * len(question_ids))})"
     rows = await db.fetchall(
-        f"SELECT id, answer FROM questions WHERE key_terms IS NULL AND kind IN ({kinds})")
+        f"SELECT id, answer FROM questions WHERE key_terms IS NULL AND kind IN ({kinds}){only}",
+        list(question_ids or ()))
     if not rows:
         return 0
     references = [a if isinstance(a := json.loads(r["answer"]), str) else "" for r in rows]

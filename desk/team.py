@@ -47,15 +47,16 @@ async def _paper(request: web.Request, lead: Lead, key: str):
     return team, title or slug, rows
 
 
-async def _idle_this_week(request: web.Request, chat_id: int, board: lb.Board) -> list[tuple[int, str]]:
-    """The team's members with no daily-quiz answer this week."""
+async def _idle_this_week(request: web.Request, chat_id: int, board: lb.Board,
+                          members: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The team's `members` (team_members, read once by the caller) with no daily-quiz answer this week."""
     c = ctx(request)
     if board.period.name == "week" and len(board.top) == board.ranked:
         active = {r.user_id for r in board.top}
     else:  # who scored this week, without their streaks
         tz = await chat_zone(c.db, chat_id, c.default_zone)
         active = {r.user_id for r in await lb.full_ranking(c.db, chat_id, lb.period_bounds("week", c.now(), tz))}
-    return [(uid, name) for uid, name in await team_members(c.db, chat_id) if uid not in active]
+    return [(uid, name) for uid, name in members if uid not in active]
 
 
 @lead_page
@@ -75,7 +76,8 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     trend = await daily_trend(db, team.chat_id, board.period, [r.user_id for r in board.top])
     mastery = await topic_mastery(db, team.chat_id, board.period)
     scored = {uid for uid, _ in mastery.cells}  # the heatmap: members with answers in the period
-    heat_rows = [(uid, name) for uid, name in await team_members(db, team.chat_id) if uid in scored]
+    members = await team_members(db, team.chat_id)
+    heat_rows = [(uid, name) for uid, name in members if uid in scored]
     heat_rows = heat_rows if everyone else heat_rows[:SHOWN]
     return render(request, lead, "team.html", {"team": team, "period": period, "board": board,
                                                 "periods": lb.PERIODS, "papers": papers,
@@ -87,7 +89,7 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
                                                 "mastery": mastery,
                                                 "members": heat_rows,
                                                 "heat": svg.heat_class,
-                                                "idle": await _idle_this_week(request, team.chat_id, board)})
+                                                "idle": await _idle_this_week(request, team.chat_id, board, members)})
 
 
 @lead_page
@@ -110,7 +112,8 @@ async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
                              for uid, who in await team_members(db, team.chat_id)])
     if table == "idle":
         return csv_response(f"idle-{abs(team.chat_id)}.csv", ["user_id", "name"],
-                            [list(r) for r in await _idle_this_week(request, team.chat_id, board)])
+                            [list(r) for r in await _idle_this_week(request, team.chat_id, board,
+                                                                    await team_members(db, team.chat_id))])
     if table != "board":
         raise web.HTTPBadRequest(text="table: board, mastery or idle")
     return csv_response(f"leaderboard-{name}.csv",

@@ -17,7 +17,7 @@ import aiosqlite
 
 from bank.errors import BankError, SameTitle
 from bank.models import SECTION_TITLES, Paper, Question, Section, Source, fingerprint
-from bank.paper_store import load_paper, with_key_terms, write_papers
+from bank.paper_store import free_slug, load_paper, with_key_terms, write_papers
 from bank.store import Store, record_audit
 
 Claim = Callable[[aiosqlite.Connection], Awaitable[None]]  # more to commit with the question
@@ -55,7 +55,7 @@ async def add_question(db: Store, question: Question, *, paper_id: int | None, n
         if claim is not None:
             await claim(conn)
         if paper_id is None:
-            paper = await _new_paper(db, new_title.strip())
+            paper = await _new_paper(conn, new_title.strip())
         else:
             try:
                 paper = await load_paper(db, paper_id, include_retired=True)
@@ -75,15 +75,10 @@ async def add_question(db: Store, question: Question, *, paper_id: int | None, n
     return Added(int(row[0]), written, paper.title, section_title, number)
 
 
-async def _new_paper(db: Store, title: str) -> Paper:
+async def _new_paper(conn: aiosqlite.Connection, title: str) -> Paper:
     from bank.importer.seed_format import slug_for  # the importer loads with the first new paper
 
-    base = slug_for(title, title)
-    slug, n = base, 1
-    while await db.scalar("SELECT 1 FROM papers WHERE slug=?", (slug,)):
-        n += 1
-        slug = f"{base}-{n}"
-    return Paper(slug=slug, title=title, source_file="")
+    return Paper(slug=await free_slug(conn, slug_for(title, title)), title=title, source_file="")
 
 
 def _with_question(paper: Paper, question: Question, section: int | None) -> tuple[Paper, str, int, int]:

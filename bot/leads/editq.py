@@ -235,7 +235,7 @@ async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
     await clear_session(svc.db, u.id)
     kick(context.application)  # the notices are committed with the edit; send them now
     if edit.field == "key":
-        await _key_terms(svc.db)
+        await _key_terms(svc.db, qid)
     lines = [t("eq_saved", lang, id=qid, version=done.version)]
     if edit.field == "key":
         lines.append(t("eq_regraded", lang, answers=done.answers, changed=len(done.changes)) if regrade
@@ -244,9 +244,10 @@ async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
 
 
 
-async def _key_terms(db: Any) -> None:
-    """A reference answer's key terms, found again after its edit (as at start-up, best effort)."""
+async def _key_terms(db: Any, qid: int) -> None:
+    """The edited reference answer's key terms, found again (in a child process, as at start-up; best
+    effort); the other questions' are left alone."""
     try:
-        await fill_key_terms(db)
+        await fill_key_terms(db, [qid])
     except TermsUnavailable:
         log.warning("could not find the key terms of an edited reference answer", exc_info=True)

@@ -106,18 +106,15 @@ async def on_text(update: Update, context: Ctx, u: UserCtx, session: Session) ->
     state = dict(session.state)
     text = (context.message.text or "").strip()
     step, lang = state.get("step"), u.lang
-    if step == "title":
-        if not text or len(text) > compose.MAX_TITLE:
-            await context.message.reply_text(
-                t("np_bad", lang, why=f"a title of 1 to {compose.MAX_TITLE} characters"))
+    if step in ("title", "minutes"):
+        try:
+            if step == "title":
+                state.update(step="minutes", title=compose.checked_title(text))
+            else:
+                state.update(step="parts", minutes=compose.checked_minutes(text))
+        except compose.BadPaper as e:
+            await context.message.reply_text(t("np_bad", lang, why=str(e)))
             return True
-        state.update(step="minutes", title=text)
-    elif step == "minutes":
-        if not text.isdigit() or not 1 <= int(text) <= compose.MAX_MINUTES:
-            await context.message.reply_text(
-                t("np_bad", lang, why=f"a number of minutes, 1 to {compose.MAX_MINUTES}"))
-            return True
-        state.update(step="parts", minutes=int(text))
     elif step == "parts":
         try:
             bp.parse_lines(text, await bp.paper_ids(context.services.db))

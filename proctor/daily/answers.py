@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from bank.errors import BankError
+from bank.grading.result import Grade
 from proctor.chats import note_member_in
 from proctor.daily.delivery import Delivery, Item
 from proctor.daily.fsrs_cards import record_review
@@ -25,6 +26,16 @@ class Answer:
     score: float
     max_score: float
     verdict: str
+
+
+def daily_score(g: Grade, worth: float) -> float:
+    """A daily answer's stored score, the answer being worth `worth` points: the grade's own score
+    (to 4 decimals) when that is its question's points, as when answered; else the grade's share of
+    `worth` (a question whose points changed since). Answering and a regrade both store this, so an
+    unchanged key gives back the same score."""
+    if worth == g.max_score:
+        return g.score
+    return min(worth, round(g.score / g.max_score * worth, 4)) if g.max_score else 0.0
 
 
 @dataclass(frozen=True)

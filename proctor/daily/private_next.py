@@ -55,7 +55,8 @@ def next_in(conn: sqlite3.Connection, delivery: Delivery, *, summary: bool) -> N
     Moves the delivery as the send does: sending before a question goes out, open when all due is out."""
     user_id = delivery.chat_id
     items = items_in(conn, delivery.id)
-    answered = {a.pos for a in user_answers_in(conn, delivery.id, user_id)}
+    done = user_answers_in(conn, delivery.id, user_id)
+    answered = {a.pos for a in done}
     waiting = next((i for i in items if i.pos not in answered), None)
     if waiting is not None and waiting.message_id is None:
         if sealed_in(conn, user_id).covers(waiting.question_id):
@@ -67,12 +68,12 @@ def next_in(conn: sqlite3.Connection, delivery: Delivery, *, summary: bool) -> N
         mark_sending_in(conn, delivery.id, waiting.pos)
         return Ask(waiting, question, len(items), prefs_in(conn, user_id))
     move_in(conn, delivery.id, "open")
-    return summary_in(conn, delivery, items) if waiting is None and summary else None
+    return summary_in(conn, delivery, items, done) if waiting is None and summary else None
 
 
-def summary_in(conn: sqlite3.Connection, delivery: Delivery, items: list[Item]) -> Summary:
-    """The private quiz's summary: the answers (a sealed one's verdict left out), the streak, the schedule."""
-    done = user_answers_in(conn, delivery.id, delivery.chat_id)
+def summary_in(conn: sqlite3.Connection, delivery: Delivery, items: list[Item], done: list[Answer]) -> Summary:
+    """The private quiz's summary from the user's answers `done` (read once, by next_in): the answers (a
+    sealed one's verdict left out), the streak, the schedule."""
     seal = sealed_in(conn, delivery.chat_id)
     if seal:  # counting a sealed answer's verdict in would tell it
         hidden = {i.pos for i in items if seal.covers(i.question_id)}

@@ -25,7 +25,7 @@ from bank.models import Kind, Question
 from bank.option_order import OptionOrder
 from bank.paper_settings import read_multi_policy
 from bank.typed_answer import typed_response
-from proctor.daily.answers import Answer, _answer
+from proctor.daily.answers import Answer, _answer, daily_score
 from proctor.daily.delivery import Delivery, Item, _delivery, _item, item_by_message_in, waiting_item_in
 from proctor.daily.fsrs_cards import review_in
 from proctor.daily.private_next import Next, next_in
@@ -166,7 +166,7 @@ def step_in(conn: sqlite3.Connection, delivery_id: int, pos: int, user_id: int, 
                response, score, max_score, verdict, answered_at)
            VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
         (d.id, pos, user_id, d.chat_id, d.day, item.question_id, json.dumps(response, ensure_ascii=False),
-         g.score, g.max_score, g.verdict.value, now))
+         daily_score(g, g.max_score), g.max_score, g.verdict.value, now))
     conn.execute("DELETE FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?", (d.id, pos, user_id))
     review_in(conn, user_id, item.question_id, g.verdict.value, now)
     if not d.private:

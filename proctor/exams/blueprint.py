@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bank.errors import BankError
 from bank.models import SECTION_TITLES, Kind, Question
-from bank.paper_store import get_questions
+from bank.question_rows import QUESTION_SELECT, question_from_row
 from proctor.storage.db import Database
 
 
@@ -79,11 +79,12 @@ MOCK = Blueprint.of_counts({Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind
 MOCK_MINUTES = 60
 
 
-async def _pool(db: Database, exam_pool: bool) -> dict[int, Question]:
+async def _pool(db: Database, exam_pool: bool) -> tuple[dict[int, Question], dict[int, int]]:
+    """The questions a blueprint may draw, by id, and each one's paper: one query."""
     rows = await db.fetchall(
-        "SELECT q.id FROM questions q JOIN papers p ON p.id=q.paper_id "
-        "WHERE q.retired=0 AND p.blueprint IS NULL AND (? OR p.exam_only=0) ORDER BY q.id", (int(exam_pool),))
-    return await get_questions(db, [r["id"] for r in rows])
+        f"{QUESTION_SELECT} WHERE q.retired=0 AND p.blueprint IS NULL AND (? OR p.exam_only=0) ORDER BY q.id",
+        (int(exam_pool),))
+    return {r["id"]: question_from_row(r) for r in rows}, {r["id"]: r["paper_id"] for r in rows}
 
 
 def _fits(q: Question, part: Part, paper_of: dict[int, int]) -> bool:
@@ -95,12 +96,7 @@ async def draw(db: Database, blueprint: Blueprint, rng: random.Random, *,
                strict: bool = False) -> list[tuple[str, Question]]:
     """(section title, question) per drawn question, each question once, points as the part says.
     `strict` raises Shortfall when a part cannot be filled; otherwise it takes what there is."""
-    pool = await _pool(db, blueprint.exam_pool)
-    paper_of: dict[int, int] = {}
-    if any(p.papers for p in blueprint.parts) and pool:
-        marks = ",".join("?" * len(pool))
-        rows = await db.fetchall(f"SELECT id, paper_id FROM questions WHERE id IN ({marks})", list(pool))
-        paper_of = {r["id"]: r["paper_id"] for r in rows}
+    pool, paper_of = await _pool(db, blueprint.exam_pool)
     taken: set[int] = set()
     chosen: list[tuple[str, Question]] = []
     short: list[Short] = []
@@ -180,7 +176,7 @@ async def paper_ids(db: Database) -> dict[str, int]:
 async def pool_counts(db: Database, *, exam_pool: bool = False) -> dict[Kind, int]:
     """Askable questions per kind that a blueprint may draw."""
     counts: dict[Kind, int] = {}
-    for q in (await _pool(db, exam_pool)).values():
+    for q in (await _pool(db, exam_pool))[0].values():
         if q.askable:
             counts[q.kind] = counts.get(q.kind, 0) + 1
     return counts

@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bank.errors import BankError
+from bank.errors import BankError, SameTitle
 from bank.models import Question
+from bank.paper_store import free_slug, refuse_same_title
 from bank.store import record_audit
 from proctor.exams.blueprint import Blueprint, draw
 from proctor.storage.db import Database
@@ -49,11 +50,25 @@ class Composed:
     preview: Preview
 
 
-def _check(draft: Draft) -> None:
-    if not draft.title.strip() or len(draft.title.strip()) > MAX_TITLE:
+def checked_title(text: str) -> str:
+    """The paper's title, trimmed. Raises BadPaper (empty, or longer than MAX_TITLE)."""
+    title = text.strip()
+    if not title or len(title) > MAX_TITLE:
         raise BadPaper(f"a title of 1 to {MAX_TITLE} characters")
-    if not 1 <= draft.minutes <= MAX_MINUTES:
+    return title
+
+
+def checked_minutes(text: str | int) -> int:
+    """The time limit in whole minutes (a number, or the text of one). Raises BadPaper (not 1 to MAX_MINUTES)."""
+    minutes = int(text) if isinstance(text, int) or text.strip().isdecimal() else 0
+    if not 1 <= minutes <= MAX_MINUTES:
         raise BadPaper(f"a time limit of 1 to {MAX_MINUTES} minutes")
+    return minutes
+
+
+def _check(draft: Draft) -> None:
+    checked_title(draft.title)
+    checked_minutes(draft.minutes)
 
 
 def _summary(drawn: list[tuple[str, Question]]) -> Preview:
@@ -80,15 +95,16 @@ async def compose_paper(db: Database, draft: Draft, *, actor: int, now: float, c
     """Draw and store the paper; it is then listed and taken like any paper.
     Raises BadPaper (a title another paper has, ...), blueprint.Shortfall (nothing is written)."""
     _check(draft)
-    title = draft.title.strip()
+    title = checked_title(draft.title)
     drawn = await draw(db, pool_of(draft), random.Random(seed), strict=True)
     async with db.write() as conn:
-        cur = await conn.execute("SELECT 1 FROM papers WHERE title=?", (title,))
-        if await cur.fetchone():
-            raise BadPaper(f"a paper is already called “{title}”")
         cur = await conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM papers")
         n = (await cur.fetchone() or (1,))[0]
-        slug = f"composed-{n}"
+        slug = await free_slug(conn, f"composed-{n}")  # an imported composed-N.txt keeps its slug
+        try:
+            await refuse_same_title(conn, title, slug)
+        except SameTitle as e:
+            raise BadPaper(f"a paper is already called “{title}”") from e
         cur = await conn.execute(
             "INSERT INTO papers (slug, title, source_file, time_limit_min, exam_only, imported_at, blueprint, "
             "per_candidate) VALUES (?,?,?,?,?,?,?,?) RETURNING id",

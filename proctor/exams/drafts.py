@@ -20,6 +20,7 @@ from bank.option_order import OptionOrder
 from bank.paper_settings import read_multi_policy
 from proctor.exams.model import Item
 from proctor.exams.questions import questions_in
+from proctor.exams.scoring import item_score
 
 DRAFTED = frozenset({Kind.multi, Kind.matching})  # the kinds answered by presses, then Submit
 
@@ -71,7 +72,7 @@ def count_drafts_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> in
             continue
         response = draft_response(q, r["draft"])
         g = grade(q, response, multi_policy=policy)
-        score = round(g.score / q.points * r["points"], 2) if q.points else 0.0
+        score = item_score(g, r["points"])
         conn.execute(
             """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
                    answered_at) VALUES (?,?,?,?,?,?,?,?,?)

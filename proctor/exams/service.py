@@ -29,6 +29,7 @@ from proctor import invites, outbox
 from proctor.exams import blueprint as blueprints
 from proctor.exams import drafts, states
 from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
+from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
 from proctor.exams.steps import sheet_in, store_answer_in
 from proctor.storage.db import Database
@@ -278,7 +279,7 @@ def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: st
     # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
     row = conn.execute(
         f"""UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
-               score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)
+               score={ATTEMPT_TOTAL}
            WHERE id=? AND status='{AttemptStatus.running}' RETURNING user_id, chat_id, invite_id""",
         (status.value, now, now, reason, attempt_id, attempt_id)).fetchone()
     if row is None:

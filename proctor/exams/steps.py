@@ -27,6 +27,7 @@ from bank.typed_answer import typed_response
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
 from proctor.exams.questions import questions_in
+from proctor.exams.scoring import item_score
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
@@ -149,7 +150,7 @@ def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: 
     item = sheet.items[pos]
     question = sheet.question(item)
     g = grade(question, response, multi_policy=policy)
-    score = round(g.score / question.points * item.points, 2) if question.points else 0.0
+    score = item_score(g, item.points)
     final = g.verdict.value != "needs_review"
     conn.execute(
         """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from bank.errors import NotFound
 from bank.models import MultiPolicy
@@ -15,7 +16,7 @@ from proctor import outbox
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.disputes import DisputeStatus, OwnDispute
-from proctor.teams.question_edit import NOTICE, BadKey, Change, commit_in, key_text, new_key
+from proctor.teams.question_edit import NOTICE, BadKey, Change, commit_in, first_changes, key_text, new_key
 
 __all__ = ["NOTICE", "BadKey", "Change", "KeyFix", "current_key", "fix_key", "new_key"]
 
@@ -59,19 +60,15 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
         await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="key_fix",
                            target=f"dispute:{dispute_id}", target_user=disputer, question=qid, version=version,
                            regraded=regraded, changed=len(changes))
-        told = {disputer}
-        await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{dispute_id}:{disputer}", chat_id=disputer,
-                                user_id=disputer, now=now, payload={"question": qid, "dispute": dispute_id})
-        for c in changes:
-            if c.user_id in told:
-                await conn.execute("UPDATE outbox SET payload=? WHERE kind=? AND ref=?",
-                                   (json.dumps({"question": qid, "dispute": dispute_id, "old": c.old, "new": c.new,
-                                                "max": c.max_score}), NOTICE, f"{dispute_id}:{c.user_id}"))
-                continue
-            told.add(c.user_id)
-            await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{dispute_id}:{c.user_id}", chat_id=c.user_id,
-                                    user_id=c.user_id, now=now,
-                                    payload={"question": qid, "old": c.old, "new": c.new, "max": c.max_score})
+        # one notice each, written once: the disputer's tells their score's change too, if it changed
+        changed = {c.user_id: c for c in first_changes(changes)}
+        for user_id in [disputer, *(u for u in changed if u != disputer)]:
+            payload: dict[str, Any] = {"question": qid, "dispute": dispute_id} if user_id == disputer else {
+                "question": qid}
+            if (c := changed.get(user_id)) is not None:
+                payload.update(old=c.old, new=c.new, max=c.max_score)
+            await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{dispute_id}:{user_id}", chat_id=user_id,
+                                    user_id=user_id, now=now, payload=payload)
     return KeyFix(qid, version, disputer, changes, regraded)
 
 

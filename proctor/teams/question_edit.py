@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from dataclasses import dataclass
 
 import aiosqlite
@@ -25,6 +24,8 @@ from bank.question_checks import refresh_paper
 from bank.question_rows import question_from_row
 from bank.question_versions import keep_version_in
 from proctor import outbox
+from proctor.daily.answers import daily_score
+from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 from proctor.exams.seal import sealed_anywhere
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
@@ -33,9 +34,6 @@ from proctor.teams import audit
 NOTICE = "key_fix"  # outbox kind: "a question you answered was regraded" (the bot renders it)
 FIELDS = ("key", "stem", "option", "explanation")
 MAX_TEXT = 3000  # a stem, an option or an explanation: room left in a 4096-unit message
-_BLANKS = re.compile(r"\s*[、|;；]\s*")
-_TRUE = {"true", "t", "对", "√", "正确", "yes"}
-_FALSE = {"false", "f", "错", "×", "错误", "no"}
 
 
 class BadKey(BankError):
@@ -85,37 +83,36 @@ class Edited:
 
 
 def new_key(q: Question, key: str | None, alternative: str | None = None) -> object:
-    """The question's key after the fix, in its stored shape. Raises BadKey."""
+    """The question's key after the fix, in its stored shape. Raises BadKey.
+
+    A key is written as /newquestion and a spreadsheet's 答案 cell write it (bank.formats.sheet.parse_key):
+    letters, true/false, blanks separated by |, accepted forms of one blank by ;, numbers; an alternative
+    answer names one more accepted form per blank, blanks separated by |, empty to keep a blank."""
     if alternative is not None:
         if q.kind != Kind.fill or not isinstance(q.answer, list):
             raise BadKey("only fill-in blanks take alternative answers")
-        parts = _BLANKS.split(alternative.strip()) if len(q.answer) > 1 else [alternative.strip()]
+        parts = [p.strip() for p in alternative.split("|")] if len(q.answer) > 1 else [alternative.strip()]
         if len(parts) != len(q.answer) or not any(parts):
             raise BadKey(f"give one alternative per blank ({len(q.answer)}), empty to keep a blank")
         return [list(alts) + ([p] if p and p not in alts else []) for alts, p in zip(q.answer, parts, strict=True)]
     text = (key or "").strip()
     if not text:
         raise BadKey("no key given")
-    if q.kind in CHOICE:
-        letters = sorted({c for c in text.upper() if c.isalpha()})
-        allowed = set(LETTERS[:len(q.options)])
-        if not letters or not set(letters) <= allowed or (q.kind == Kind.single and len(letters) != 1):
-            raise BadKey(f"a key of letters among {''.join(sorted(allowed))}")
-        return "".join(letters)
-    if q.kind == Kind.truefalse:
-        if text.lower() in _TRUE:
-            return True
-        if text.lower() in _FALSE:
-            return False
-        raise BadKey("true or false")
-    if q.kind == Kind.fill:
-        parts = _BLANKS.split(text) if isinstance(q.answer, list) and len(q.answer) > 1 else [text]
-        if isinstance(q.answer, list) and len(parts) != len(q.answer):
-            raise BadKey(f"one answer per blank ({len(q.answer)})")
-        return [[p] for p in parts]
-    if q.kind in (Kind.numerical, Kind.matching):
+    if q.kind == Kind.matching:
         raise BadKey(f"a {q.kind.value} question's key is edited in its file, then imported again")
-    return text  # written questions: the reference answer (their scores are a reviewer's)
+    if q.kind in SUBJECTIVE:
+        return text  # written questions: the reference answer (their scores are a reviewer's)
+    from bank.formats.sheet import parse_key  # the spreadsheet reader loads with the first typed key
+
+    try:
+        answer = parse_key(q, text)
+    except ValueError as e:
+        raise BadKey(str(e)) from None
+    if q.kind in CHOICE and not set(str(answer)) <= set(LETTERS[:len(q.options)]):
+        raise BadKey(f"a key of letters among {LETTERS[:len(q.options)]}")
+    if q.kind == Kind.fill and isinstance(q.answer, list) and isinstance(answer, list) and len(answer) != len(q.answer):
+        raise BadKey(f"one answer per blank ({len(q.answer)})")
+    return answer
 
 
 def edited(q: Question, edit: Edit) -> Question:
@@ -172,7 +169,7 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
         await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
                            target=f"question:{question_id}", question=question_id, version=result.version,
                            field=edit.name, regraded=result.answers, changed=len(result.changes))
-        for c in _per_user(result.changes):
+        for c in first_changes(result.changes):
             await outbox.enqueue_in(conn, kind=NOTICE, ref=f"q{question_id}v{result.version}:{c.user_id}",
                                     chat_id=c.user_id, user_id=c.user_id, now=now,
                                     payload={"question": question_id, "old": c.old, "new": c.new,
@@ -180,7 +177,7 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
     return result
 
 
-def _per_user(changes: list[Change]) -> list[Change]:
+def first_changes(changes: list[Change]) -> list[Change]:
     """One notice per candidate: their first changed answer (a candidate answers a question once per
     attempt; the notice names the question)."""
     seen: dict[int, Change] = {}
@@ -228,11 +225,6 @@ def _terms(q: Question) -> str | None:
     return None if q.key_terms is None else json.dumps(q.key_terms, ensure_ascii=False)
 
 
-def _fraction(q: Question, response: object, policy: MultiPolicy) -> tuple[float, str]:
-    g = grade(q, response, multi_policy=policy)
-    return (g.score / g.max_score if g.max_score else 0.0), g.verdict.value
-
-
 async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
                    version: int) -> tuple[int, list[Change]]:
     """Rescore the exam answers (final, not a reviewer's) and the daily answers to `q`; unanswered
@@ -244,15 +236,15 @@ async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
         "JOIN attempts t ON t.id = x.attempt_id WHERE x.question_id=? AND x.final=1 AND x.reviewed_by IS NULL",
         (q.id,))
     for attempt_id, pos, response, old, max_score, user_id in await cur.fetchall():
-        frac, verdict = _fraction(q, json.loads(response), policy)
-        new = round(frac * max_score, 2)
+        g = grade(q, json.loads(response), multi_policy=policy)
+        new = item_score(g, max_score)  # as answering scored it: the same key gives the same score
         n += 1
         await conn.execute("UPDATE answers SET score=?, verdict=?, key_version=? WHERE attempt_id=? AND pos=?",
-                           (new, verdict, version, attempt_id, pos))
+                           (new, g.verdict.value, version, attempt_id, pos))
         if new != old:
             await conn.execute(
-                "UPDATE attempts SET score=(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers "
-                "WHERE attempt_id=?) WHERE id=? AND score IS NOT NULL", (attempt_id, attempt_id))
+                f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? AND score IS NOT NULL",
+                (attempt_id, attempt_id))
             changes.append(Change(user_id, old, new, max_score))
     await conn.execute(
         "UPDATE attempt_items SET version=? WHERE question_id=? AND attempt_id IN "
@@ -262,11 +254,11 @@ async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
         "SELECT delivery_id, pos, user_id, response, score, max_score FROM daily_answers WHERE question_id=?",
         (q.id,))
     for delivery_id, pos, user_id, response, old, max_score in await cur.fetchall():
-        frac, verdict = _fraction(q, json.loads(response), policy)
-        new = round(frac * max_score, 2)
+        g = grade(q, json.loads(response), multi_policy=policy)
+        new = daily_score(g, max_score)  # as answering stored it: the same key gives the same score
         n += 1
         await conn.execute("UPDATE daily_answers SET score=?, verdict=? WHERE delivery_id=? AND pos=? AND user_id=?",
-                           (new, verdict, delivery_id, pos, user_id))
+                           (new, g.verdict.value, delivery_id, pos, user_id))
         await conn.execute("INSERT INTO daily_answer_keys VALUES (?,?,?,?) ON CONFLICT DO UPDATE SET "
                            "key_version=excluded.key_version", (delivery_id, pos, user_id, version))
         if new != old:

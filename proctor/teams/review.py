@@ -9,6 +9,7 @@ from bank.errors import BankError, NotFound
 from bank.grading.subjective import term_coverage
 from bank.store import one_row
 from proctor import outbox
+from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
@@ -164,8 +165,8 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
             "WHERE attempt_id=? AND pos=?",
             (score, verdict_for(score, row["max_score"]), reviewer, now, attempt_id, pos))
         cur = await conn.execute(
-            "UPDATE attempts SET score=(SELECT COALESCE(SUM(score), 0) FROM answers WHERE attempt_id=?) "
-            "WHERE id=? RETURNING score, max_score", (attempt_id, attempt_id))
+            f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? RETURNING score, max_score",
+            (attempt_id, attempt_id))
         total = one_row(await cur.fetchone())  # RETURNING: the attempt read above
         cur = await conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
         left = one_row(await cur.fetchone())[0]

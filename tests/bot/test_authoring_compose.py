@@ -6,7 +6,7 @@ import pytest
 
 from bank.item_stats import set_retired
 from bank.models import Kind, Paper, PaperSettings, Question, Section
-from bank.paper_store import list_papers, load_paper
+from bank.paper_store import list_papers, load_paper, save_paper
 from bot.cli import main
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
@@ -161,6 +161,30 @@ async def test_a_practice_paper_never_draws_from_an_exam_only_one(env):
     await compose.compose_paper(env.db, compose.Draft("Mixed", 20, bp.parse_lines("single 1", {})), actor=LEAD, now=T0)
     assert "Mixed" not in [p.title for p in await list_papers(env.db)]
     assert "Mixed" in [p.title for p in await list_papers(env.db, composed=True)]
+
+
+async def test_newpaper_checks_title_and_minutes_as_compose_does(env):
+    lead = env.api.user(LEAD, "Lea")
+    await lead.send("/newpaper")
+    await lead.wait_message(lambda m: "Send its title" in (m.text or ""))
+    await lead.send("x" * (compose.MAX_TITLE + 1))
+    assert "a title of 1 to 80 characters" in (await lead.wait_message(lambda m: "fit" in (m.text or ""))).text
+    await lead.send("Week 4 check")
+    await lead.wait_message(lambda m: "time limit" in (m.text or ""))
+    for bad in ("²", "0", "601"):  # "²" is a digit to str.isdigit, yet no number to int()
+        await lead.send(bad)
+        assert "a time limit of 1 to 600 minutes" in (await lead.wait_message(lambda m: "fit" in (m.text or ""))).text
+    await lead.send("45")
+    await lead.wait_message(lambda m: "Send the blueprint" in (m.text or ""))
+    assert (await get_session(env.db, LEAD)).state["minutes"] == 45
+
+
+async def test_a_composed_paper_takes_a_slug_no_paper_has(env):
+    await save_paper(env.db, bank_paper("composed-4", 2), T0)  # paper 3, from a file named composed-4
+    made = await compose.compose_paper(env.db, compose.Draft("Fresh", 20, bp.parse_lines("single 1", {})),
+                                       actor=LEAD, now=T0)
+    assert made.slug == "composed-4-2"
+    assert (await load_paper(env.db, made.paper_id)).title == "Fresh"
 
 
 # ---- the CLI ----------------------------------------------------------------------------------

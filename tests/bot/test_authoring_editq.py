@@ -254,3 +254,30 @@ async def test_a_reimport_keeps_the_edited_question_and_says_so(env, tmp_path):
     assert (kept.stem, kept.explanation, kept.version) == ("Which letter comes third?", "C is the third letter.", 2)
     # a question nobody edited takes the file's text
     assert [q.stem for q in await _questions(env) if q.kind == "truefalse"] == ["The sky is blue."]
+
+
+async def test_a_reference_answer_edit_finds_its_own_key_terms_only(tmp_path):
+    from bank.grading import terms_for
+
+    env = BotEnv(tmp_path, admins=(LEAD,))
+    await env.seed(Paper(slug="short", title="Short paper", sections=[Section(kind=Kind.short, title="简答题", questions=[
+        Question(number=n, kind=Kind.short, stem=f"简述 {n}", answer=f"参考答案 {n}", points=5) for n in (1, 2)])]))
+    await env.start()
+    try:
+        first, other = (q.id for q in await _questions(env))
+        async with env.db.write() as conn:  # the other as a bank imported before key terms were stored
+            await conn.execute("UPDATE questions SET key_terms=NULL WHERE id=?", (other,))
+        lead = env.api.user(LEAD, "Lea")
+        card = await _editq(env, lead, first)
+        await lead.press(card, "Key")
+        await env.api.wait_for(lambda: "new key" in (card.text or ""), what="the key prompt")
+        reference = "张量并行把权重矩阵切分到多个设备上"
+        await lead.send(reference)
+        preview = await lead.wait_message(lambda m: "Preview" in (m.text or ""))
+        await lead.press(preview, "💾 Save and regrade")
+        await env.api.wait_for(lambda: "now at version 2" in (preview.text or ""), what="saved")
+        edited = await get_question(env.db, first)
+        assert (edited.answer, edited.key_terms) == (reference, terms_for([reference])[0])
+        assert (await get_question(env.db, other)).key_terms is None  # the rest of the bank is left alone
+    finally:
+        await env.close()
