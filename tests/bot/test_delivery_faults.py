@@ -163,7 +163,9 @@ async def test_start_up_with_an_undeliverable_card_starts_and_gives_up_once(env,
 async def test_start_up_with_a_failing_command_menu_starts_and_retries(env):
     await env.stop_app()
     env.api.fail("setMyCommands", ApiError.server_error(502))
-    await env.start_app()
+    await env.start_app()  # the menu is registered by a job after start-up (bot/app.py): it fails, is re-armed
+    await env.api.wait_for(lambda: any(call.method == "setMyCommands" for call, _, _ in env.api.state.errors)
+                           and env.app.job_queue.get_jobs_by_name("set-commands"), what="the menu's retry")
     [job] = env.app.job_queue.get_jobs_by_name("set-commands")
     bob = env.api.user(2301, "Bob", language_code="en")
     await bob.send("/help")
