@@ -32,7 +32,9 @@ from proctor.storage.db import Database
 
 log = logging.getLogger(__name__)
 OPENED = "preflight_database"  # bot_data key: preflight's open database, until post_init takes it
-MENU_DELAY = 0.0  # seconds after start-up that the command menu is registered (the job)
+# the command menu is registered by a job this long after start-up: the updates queued while the bot
+# was down (the first replies) go first; nothing waits for the menu
+MENU_DELAY = 1.0
 
 # Order matters: features register before core's catch-all handlers (garbled buttons).
 FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE, authoring.FEATURE)
@@ -102,7 +104,7 @@ async def _open_services(settings: Settings, clock: Clock, app: Application[Any,
     for feature in FEATURES:
         await feature.on_startup(app)
     await outbox.on_startup(app)
-    # the command menu is registered by a job, which runs once the bot is up: its round trips to
+    # the command menu is registered by a job once the bot is up (MENU_DELAY): its round trips to
     # Telegram are not in the way of the first reply; a failure retries it (_try_set_commands)
     scheduling.once(app, scheduling.SET_COMMANDS, None, MENU_DELAY, data=0)
 
