@@ -7,6 +7,7 @@ ManualClock and then the job's run time.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import shutil
 from datetime import UTC, datetime
@@ -172,6 +173,23 @@ async def test_start_up_with_a_failing_command_menu_starts_and_retries(env):
     assert "/exam" in (await bob.wait_message()).text
     job.job.modify(next_run_time=datetime.now(UTC))
     await env.api.wait_for(lambda: env.api.commands(language_code="zh"), what="the menu, registered later")
+
+
+async def test_start_up_does_not_wait_for_the_command_menu(env):
+    await env.stop_app()
+    before = len(env.api.calls)
+    hold = env.api.hold("setMyCommands")  # Telegram takes the menu and does not answer yet
+    bob = env.api.user(2302, "Bob", language_code="en")
+    await bob.send("/help")  # waiting while the bot is down, like the first reply of a cold start
+    await env.start_app()
+    assert "/exam" in (await bob.wait_message()).text
+    async with asyncio.timeout(10):
+        await hold.reached.wait()  # registered by a job after start-up
+    hold.release()
+    await env.api.wait_for(lambda: env.api.commands(language_code="zh"), what="the menu in Chinese too")
+    # post_init used to register the menu before polling began: the waiting update came after it
+    methods = [c.method for c in env.api.calls[before:] if c.method in ("sendMessage", "setMyCommands")]
+    assert methods.index("sendMessage") < methods.index("setMyCommands")
 
 
 # --- 8. effect first, acknowledgement second ---------------------------------------------------
