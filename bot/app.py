@@ -32,6 +32,9 @@ from proctor.storage.db import Database
 
 log = logging.getLogger(__name__)
 OPENED = "preflight_database"  # bot_data key: preflight's open database, until post_init takes it
+# the command menu is registered by a job this long after start-up: the updates queued while the bot
+# was down (the first replies) go first; nothing waits for the menu
+MENU_DELAY = 1.0
 
 # Order matters: features register before core's catch-all handlers (garbled buttons).
 FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE, authoring.FEATURE)
@@ -86,25 +89,24 @@ async def _post_init(settings: Settings, clock: Clock, app: Application[Any, Any
 
 
 async def _open_services(settings: Settings, clock: Clock, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Open the database and with it the services, import the default bank, register commands,
-    re-arm every job. Nothing handles an update or runs a job before this."""
+    """Open the database and with it the services, import the default bank, re-arm every job and
+    arm the command menu's registration. Nothing handles an update or runs a job before this."""
     db = app.bot_data.pop(OPENED, None)  # preflight's, when started by run_bot: opened and migrated once
     if not isinstance(db, Database):
         db = await open_database(settings.db)
     svc = app.bot_data[KEY] = Services(settings=settings, clock=clock, db=db)
-    menu = asyncio.create_task(_try_set_commands(app))  # its round trips overlap the database's work below
-    try:
-        await updates.forget_old(svc.db, svc.now())
-        imported = await ensure_default_bank(svc.db, svc.now())
-        if imported:
-            log.info("imported the bundled bank: %d papers", imported)
-        if filled := await fill_key_terms(svc.db):  # a bank imported before key terms were stored
-            log.info("found the key terms of %d reference answers", filled)
-        for feature in FEATURES:
-            await feature.on_startup(app)
-        await outbox.on_startup(app)
-    finally:
-        await menu  # start-up ends with the menu registered or its retry armed, as before
+    await updates.forget_old(svc.db, svc.now())
+    imported = await ensure_default_bank(svc.db, svc.now())
+    if imported:
+        log.info("imported the bundled bank: %d papers", imported)
+    if filled := await fill_key_terms(svc.db):  # a bank imported before key terms were stored
+        log.info("found the key terms of %d reference answers", filled)
+    for feature in FEATURES:
+        await feature.on_startup(app)
+    await outbox.on_startup(app)
+    # the command menu is registered by a job once the bot is up (MENU_DELAY): its round trips to
+    # Telegram are not in the way of the first reply; a failure retries it (_try_set_commands)
+    scheduling.once(app, scheduling.SET_COMMANDS, None, MENU_DELAY, data=0)
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -1,5 +1,5 @@
 """Every job the bot runs, armed and disarmed in one place: exam deadlines, daily pushes, closes,
-resumes and retries, the weekly digests, the outbox's delivery job, the command menu's retry.
+resumes and retries, the weekly digests, the outbox's delivery job, the command menu's registration.
 
 A job's name is stable (`deadline:<attempt>`, `daily:<chat>`, ...; the builders below are its one
 home) and is also its APScheduler id, so arming a job that exists replaces it in O(1) and finding
@@ -42,7 +42,7 @@ DAILY_CLOSE = "daily-close"  # a quiz's close: keys and the day's top
 DAILY_RELEASE = "daily-release"  # an exam was handed in: its user's held-back daily questions go out
 DIGEST = "leads-digest"  # a group's weekly digest (bot/leads/digest.py)
 OUTBOX = "outbox"  # the one must-deliver job (bot/outbox.py)
-SET_COMMANDS = "set-commands"  # the command menu's retry (bot/app.py)
+SET_COMMANDS = "set-commands"  # the command menu's registration after start-up, and its retry (bot/app.py)
 EXAM_TIMER = "exam-timer"  # an attempt's header refresh at 10/5/1 minutes left (bot/exam/timer.py)
 
 

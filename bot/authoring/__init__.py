@@ -1,6 +1,9 @@
-"""Leads bring questions in chat: a file previewed before Import, and /newquestion step by step."""
+"""Leads bring questions in chat: a file previewed before Import, and /newquestion step by step.
 
-from telegram import Update
+Light: its handlers' modules load on first use (bot/feature.py)."""
+
+from __future__ import annotations
+
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -9,12 +12,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.authoring import callbacks as cb
-from bot.authoring import newquestion, upload
-from bot.context import Ctx
-from bot.core import ack
-from bot.feature import Parts
-from bot.i18n import t
+from bot.feature import Handler, Parts, for_admins, on_first_use
 
 COMMANDS: list[tuple[str, str, str]] = [
     ("newquestion", "Admins: add a question step by step (or send a question file)",
@@ -22,27 +20,43 @@ COMMANDS: list[tuple[str, str, str]] = [
 ]
 
 
-async def on_button(update: Update, context: Ctx) -> None:
-    """An upload's Import/Cancel or a /newquestion step."""
-    press = cb.parse(context.query.data)
-    if isinstance(press, cb.UploadPress):
-        await upload.pressed(update, context, press)
-    elif isinstance(press, cb.DraftPress):
-        await newquestion.pressed(update, context, press)
-    else:
-        await ack(context.query, t("l_button_bad", "en"), show_alert=True)
-
-
 def register(app: Application) -> None:
     """Add file uploads, /newquestion, their buttons, and the draft's typed steps."""
-    app.add_handler(MessageHandler(filters.Document.ALL, upload.received))
-    app.add_handler(CommandHandler("newquestion", newquestion.newquestion))
-    app.add_handler(CallbackQueryHandler(on_button, pattern=r"^a:[uq]:"))
+    app.add_handler(MessageHandler(filters.Document.ALL, on_first_use(_received)))
+    app.add_handler(CommandHandler("newquestion", on_first_use(_newquestion)))
+    app.add_handler(CallbackQueryHandler(on_first_use(_on_button), pattern=r"^a:[uq]:"))
     # group 1: after /editq's and /newpaper's text (group 0), before the exam's typed answers (group 2):
     # a draft waiting for text takes it and stops there; without one the text goes on. Only configured
-    # admins have drafts, and only their text costs a query (newquestion.typed checks the role first).
+    # admins have drafts: anyone else's text passes without loading /newquestion's module, and only an
+    # admin's text costs a query (newquestion.typed)
     drafting = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
-    app.add_handler(MessageHandler(drafting, newquestion.typed), group=1)
+    app.add_handler(MessageHandler(drafting, for_admins(on_first_use(_typed))), group=1)
+
+
+# The loaders: each imports the module holding the real callable when first called.
+
+def _received() -> Handler:
+    from bot.authoring.upload import received
+
+    return received
+
+
+def _newquestion() -> Handler:
+    from bot.authoring.newquestion import newquestion
+
+    return newquestion
+
+
+def _on_button() -> Handler:
+    from bot.authoring.buttons import on_button
+
+    return on_button
+
+
+def _typed() -> Handler:
+    from bot.authoring.newquestion import typed
+
+    return typed
 
 
 FEATURE = Parts("authoring", COMMANDS, register)

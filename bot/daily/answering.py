@@ -8,7 +8,7 @@ the next question follows, then a summary with the streak.
 from __future__ import annotations
 
 import logging
-from contextlib import AbstractAsyncContextManager, nullcontext
+from contextlib import nullcontext
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -20,6 +20,7 @@ from bot.context import Ctx
 from bot.core import ack
 from bot.daily import callbacks as cb
 from bot.daily import counts, push, render
+from bot.daily.locks import chat_lock
 from bot.i18n import t
 from bot.services import services
 from bot.text_limits import MAX_TOAST, clip
@@ -47,7 +48,7 @@ async def button(update: Update, context: Ctx) -> None:
     svc = services(app)
     private = msg.chat.type == ChatType.PRIVATE
     # a private quiz records, edits and sends the next question under its chat's lock (one at a time)
-    async with push.chat_lock(app, msg.chat.id) if private else nullcontext():
+    async with chat_lock(app, msg.chat.id) if private else nullcontext():
         out = await steps.answer_step(svc.db, press.delivery_id, press.pos, u.id, press.action, press.arg,
                                       svc.now(), message=(msg.chat.id, msg.message_id))
         await _render_press(app, query, u, out)
@@ -187,7 +188,3 @@ async def private_text(update: Update, context: Ctx, out: object) -> None:
             n = spot.item.pos + 1 if spot else 1
             await msg.reply_text(t(render.unreadable_key(spot.question if spot else None),
                                    (await user_ctx(update, context)).lang, n=n))
-
-
-def private_lock(context: Ctx, chat_id: int) -> AbstractAsyncContextManager[object]:
-    return push.chat_lock(context.application, chat_id)

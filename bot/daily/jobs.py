@@ -1,7 +1,7 @@
 """Jobs: one cron job per subscribed chat (`daily:<chat>`), one close job per open quiz
 (`daily-close:<delivery>`), all rebuilt from the database at start-up. They are armed through
-bot/scheduling.py, which holds this module's callbacks (`register`), so push.py arms a close
-without importing this module.
+bot/scheduling.py, which holds this module's callbacks (bot/daily/__init__.py registers them, to be
+loaded on first use), so push.py arms a close without importing this module.
 
 Job callbacks read the clock and hand it to the pure decisions in bank.daily.schedule; the
 catch-up at start-up runs the very same callback, so a restart sends exactly what is missing.
@@ -28,14 +28,6 @@ log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 60  # a push or close that hit a network error is tried again after this
 _TRANSIENT = (NetworkError, RetryAfter)  # worth retrying soon; other refusals (400) are not
-
-
-def register(app: Application) -> None:
-    """Hand daily practice's job callbacks to the scheduler."""
-    for kind, callback in ((scheduling.DAILY_PUSH, push_job), (scheduling.DAILY_CATCHUP, push_job),
-                           (scheduling.DAILY_RETRY, push_job), (scheduling.DAILY_RESUME, resume_job),
-                           (scheduling.DAILY_CLOSE, close_job), (scheduling.DAILY_RELEASE, release_job)):
-        scheduling.register(app, kind, callback)
 
 
 def arm_push(app: Application, sub: Subscription) -> None:

@@ -23,6 +23,7 @@ from telegram.ext import Application
 from bank.paper_store import get_questions
 from bot import scheduling
 from bot.daily import render
+from bot.daily.locks import chat_lock
 from bot.edits import edit_text
 from bot.services import Slot, services
 from proctor.chats import chat_zone
@@ -71,11 +72,10 @@ class _Pacer:
 
 @dataclass
 class _Pushing:
-    """The pushes' pacing and locks (this process only; what was sent is in SQLite)."""
+    """The pushes' pacing (this process only; what was sent is in SQLite; the chats' locks: locks.py)."""
 
     pacer: _Pacer = field(default_factory=lambda: _Pacer(CHAT_INTERVAL))
     slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(PUSH_CONCURRENCY))
-    locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # chat id -> its lock
 
 
 _STATE: Slot[_Pushing] = Slot("daily", _Pushing)
@@ -87,15 +87,6 @@ def pacer(app: Application) -> _Pacer:
 
 def push_slots(app: Application) -> asyncio.Semaphore:
     return _STATE.of(app).slots
-
-
-def chat_lock(app: Application, chat_id: int) -> asyncio.Lock:
-    """One push, answer-and-next or close at a time per chat."""
-    locks = _STATE.of(app).locks
-    lock = locks.get(chat_id)
-    if lock is None:
-        lock = locks[chat_id] = asyncio.Lock()
-    return lock
 
 
 def default_schedule(app: Application) -> Schedule:

@@ -24,10 +24,6 @@ def job_name(chat_id: int) -> str:
     return scheduling.name(scheduling.DIGEST, chat_id)
 
 
-def register(app: Application) -> None:
-    scheduling.register(app, scheduling.DIGEST, digest_due)
-
-
 def disarm(app: Application, chat_id: int) -> None:
     scheduling.disarm(app, scheduling.DIGEST, chat_id)
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from telegram import InputFile, Update
-from telegram.ext import Application
 
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
-from bot.services import Slot
+from bot.leads.added_reports import added_report
 from bot.text_limits import MAX_CAPTION, clip
 from proctor.chats import chat_zone
 from proctor.local_time import zone
@@ -21,16 +19,6 @@ from proctor.teams import audit
 from proctor.teams import leaderboard as lb
 
 DEFAULT_PERIOD = "month"
-
-
-Report = Callable[[Update, Ctx, Desk], Awaitable[None]]
-_REPORTS: Slot[dict[str, Report]] = Slot("lead_reports", dict)  # /report <name> -> its feature's handler
-
-
-def add_report(app: Application, name: str, handler: Report) -> None:
-    """Another feature's `/report <name>` (invites: the hiring view); it registers it here, so the
-    leads' feature never imports the features built on it."""
-    _REPORTS.of(app)[name] = handler
 
 
 async def _period(update: Update, context: Ctx, desk: Desk, usage: str) -> lb.Period | None:
@@ -58,7 +46,7 @@ async def report(update: Update, context: Ctx) -> None:
     if desk is None:
         return
     args = [a.lower() for a in (context.args or [])]
-    extra = _REPORTS.of(context).get(args[0]) if len(args) == 1 else None
+    extra = added_report(context, args[0]) if len(args) == 1 else None
     if extra is not None:  # /report invites: the hiring view, handed in by bot/invites
         await extra(update, context, desk)
         return

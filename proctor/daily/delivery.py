@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from bank.errors import BankError, NotFound
-from proctor.daily import states
+from proctor.daily import pending, states
 from proctor.daily.states import UNFINISHED, DeliveryStatus
 from proctor.storage.db import Database
 
@@ -264,8 +264,7 @@ async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
 async def unfinished(db: Database) -> list[Delivery]:
     """Deliveries still open, or closed without their keys posted: what start-up must pick up."""
     rows = await db.fetchall(
-        f"{_SELECT} WHERE d.status IN ({_OPEN_SQL}) "
-        f"OR (d.status='{states.stored(DeliveryStatus.keys_pending)}' AND d.closed_at IS NULL) ORDER BY d.id")
+        f"{_SELECT} WHERE {pending.unfinished_sql('d')} ORDER BY d.id")
     return [_delivery(r) for r in rows]
 
 

@@ -31,7 +31,7 @@ from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
 
-NOTICE = "key_fix"  # outbox kind: "a question you answered was regraded" (the bot renders it)
+NOTICE = outbox.KEY_FIX_NOTICE  # outbox kind: "a question you answered was regraded" (the bot renders it)
 FIELDS = ("key", "stem", "option", "explanation")
 MAX_TEXT = 3000  # a stem, an option or an explanation: room left in a 4096-unit message
 

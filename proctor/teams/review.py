@@ -15,7 +15,7 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.roster import members_sql
 
-NOTICE = "review"  # the outbox kind of the candidate's "your answer was reviewed" notice
+NOTICE = outbox.REVIEW_NOTICE  # the outbox kind of the candidate's "your answer was reviewed" notice
 
 
 class AlreadyReviewed(BankError):

@@ -26,8 +26,9 @@ async def simplified_paper(env) -> Paper:
 
 async def test_fresh_start_imports_bank_and_registers_commands(env):
     assert await paper_count(env.db) == 5
+    # registered by a job right after start-up (bot/app.py), in English and then Chinese
+    zh = await env.api.wait_for(lambda: env.api.commands(language_code="zh"), what="the command menu")
     en = [c["command"] for c in env.api.commands()]
-    zh = env.api.commands(language_code="zh")
     for cmd in ("start", "help", "papers", "exam", "practice", "resume", "cancel", "mystats", "lang"):
         assert cmd in en
     assert [c["command"] for c in zh] == en

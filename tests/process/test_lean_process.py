@@ -3,6 +3,7 @@
 A bank imported before key terms were stored (its terms NULL, as migration 010 leaves it) is filled at
 start-up by a one-off child process; the bot then grades a written answer from the stored terms.
 The child's sys.modules is written at exit by a wrapper around `bot.cli.main` (no hook in the bot).
+Through /exam, a typed answer and the hand-in, the features the exam does not use stay unloaded.
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ DUMP = ("import atexit, collections, os, sys\n"
         "sys.exit(main(sys.argv[1:]))\n")
 
 
+# domain modules only those features use
+LAZY_DOMAIN = {"proctor.daily.steps", "proctor.daily.private_next", "proctor.daily.plan", "proctor.daily.subscriptions",
+               "proctor.daily.answers", "proctor.daily.fsrs_cards", "proctor.teams.digest", "proctor.teams.review",
+               "proctor.teams.question_edit", "proctor.teams.key_fix", "proctor.teams.leaderboard",
+               "proctor.teams.authoring", "proctor.teams.disputes"}
+
+
 def _paper() -> Paper:
     short = Question(number=1, kind=Kind.short, stem="简述张量并行。", answer=REFERENCE, points=5)
     single = Question(number=1, kind=Kind.single, stem="选一个", options=["甲", "乙"], answer="A")
@@ -64,7 +72,7 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", DUMP, "--db", str(db), "run",
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env=child_env(tmp_path, api, MODULES_OUT=str(modules)), cwd=tmp_path)
+        env=child_env(tmp_path, api, MODULES_OUT=str(modules), PROCTOR_ADMINS="4242"), cwd=tmp_path)
     bot = ProctorProcess(proc)
     ann = api.user(1001, "Ann", language_code="en")
     try:
@@ -78,6 +86,13 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
         await ann.send(TYPED)
         await api.wait_for(lambda: (m := attempt_message(ann.chat())) is not None and m.text.startswith("Q 2/"),
                            what="the screen moves to Q 2")
+        # the hand-in: the result card through the outbox, and daily practice's release job (armed by
+        # every hand-in) finding no private quiz held back
+        await ann.press(attempt_message(ann.chat()), "Finish")
+        confirm = await api.wait_for(lambda: next((m for m in reversed(ann.chat()) if "Yes, finish" in m.button_texts),
+                                                  None), what="finish confirmation")
+        await ann.press(confirm, "Yes, finish")
+        await ann.wait_message(lambda m: "Score:" in (m.text or ""), timeout=10)
         await api.wait_idle(timeout=10)
         assert await bot.stop() == 0, bot.stderr
     finally:
@@ -102,6 +117,14 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
                 "bot.bank_cli", "bot.authoring_cli", "tomllib", "bank.lint", "pydantic_settings", "dotenv",
                 "proctor.teams.charts", "proctor.teams.reports", "proctor.people.forget", "proctor.invites_report"}
     assert deferred.isdisjoint(loaded), sorted(deferred & set(loaded))
+    # the features the exam does not use register their handlers without loading them (bot/feature.py):
+    # nothing of daily practice, the leads' desk, invites or authoring loaded through /exam, a typed
+    # answer (past the admins' /editq, /newpaper and /newquestion text handlers and the daily quiz's
+    # private text) and the hand-in; start-up found no daily schedule or digest to re-arm
+    features = ("bot.daily.", "bot.leads.", "bot.invites.", "bot.authoring.")
+    light = {"bot.daily.locks", "bot.leads.added_reports"}  # registration points the exam's path reaches
+    assert [m for m in loaded if m.startswith(features) and m not in light] == []
+    assert LAZY_DOMAIN.isdisjoint(loaded), sorted(LAZY_DOMAIN & set(loaded))
     # a library that retries a missing optional import on every call (httpcore and sniffio) shows
     # as a module that failed to import once per request
     failed = dict(line.rsplit(" ", 1) for line in Path(f"{modules}.failed").read_text().splitlines())
