@@ -178,8 +178,10 @@ async def _serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_
 
 
 def serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_limiter: bool = False,
-          profile_path: str | None = None, layout: str = "B") -> None:
-    """Child process entry point."""
+          profile_path: str | None = None, layout: str = "B", cpu: int | None = None) -> None:
+    """Child process entry point. `cpu`: run every thread of the bot on that CPU alone."""
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
     asyncio.run(_serve(kind, token, base_url, db_path, conn, rate_limiter, profile_path, layout))
 
 

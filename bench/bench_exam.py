@@ -24,11 +24,15 @@ Phases, in each run:
 
 Each bot runs alone in a fresh spawned child process; the fake Bot API and the candidates run in
 this process (its CPU is not the bot's). Rate limits are off on both sides (the fake server's and
-our AIORateLimiter unless --rate-limiter): this measures bot-side cost. Memory: RSS after start-up
+our AIORateLimiter unless --rate-limiter): this measures bot-side cost. Beside the CPU per update it
+prints how much of it our database thread spent and the context switches per update: the bare bot is
+one thread, ours hands work (and the GIL) to aiosqlite's thread and back, which costs most when the two
+threads run on different cores; --one-core runs each bot on one CPU. Memory: RSS after start-up
 (idle) and peak RSS (ru_maxrss) of each bot process; whether jieba was ever imported by ours.
 
     python bench/bench_exam.py [--rounds 3] [--light 20] [--candidates 200] [--answers 19]
                                [--open-candidates 500] [--period 20] [--duration 40] [--rate-limiter]
+                               [--one-core] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -64,6 +68,17 @@ def os_cpu(pid: int) -> float:
     """User + system CPU seconds of process `pid`, all its threads, as the kernel accounts them."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def os_switches(pid: int) -> int:
+    """Context switches of process `pid`, all its threads (voluntary and not): each hop to the
+    database thread and back, and each hand-over of the GIL between threads, costs some."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for line in (task / "status").read_text().splitlines():
+            if "ctxt_switches:" in line:
+                total += int(line.split()[1])
+    return total
 
 
 async def pick_paper() -> tuple[str, str]:
@@ -109,6 +124,7 @@ class Phase:
     gc_worst: float
     late: float = 0.0
     loop_cpu: float = 0.0  # of bot_cpu: the event loop's thread (the rest: the database thread, ...)
+    switches: int = 0  # the bot process's context switches
 
     @property
     def rate(self) -> float:
@@ -143,12 +159,12 @@ class Child:
     """A bot in its own process, asked for usage figures over a pipe."""
 
     def __init__(self, kind: str, base_url: str, db_path: Path, rate_limiter: bool, profile: str | None,
-                 layout: str):
+                 layout: str, cpu: int | None = None):
         ctx = multiprocessing.get_context("spawn")
         self.conn, child_conn = ctx.Pipe()
         self.process = ctx.Process(target=_exam_bots.serve, name=f"bench-{kind}",
                                    args=(kind, TOKEN, base_url, str(db_path), child_conn, rate_limiter, profile,
-                                         layout))
+                                         layout, cpu))
         self.process.start()
 
     def cpu(self) -> float:
@@ -172,15 +188,16 @@ async def _measure(child: Child, api: FakeBotApi, probe: Probe, run, profiling: 
     loop_before = (await child.ask("usage"))["loop_cpu"]  # the ask resets the worst GC pause
     if profiling:  # the measured answers only: not the candidates' set-up (/exam, the paper's start)
         await child.ask("profile-on")
-    before, cpu = child.cpu(), time.process_time()
+    before, cpu, switches = child.cpu(), time.process_time(), os_switches(child.process.pid)
     result = await run()
     wall, late = result if isinstance(result, tuple) else (result, 0.0)
     bot_cpu, driver_cpu = child.cpu() - before, time.process_time() - cpu
+    switches = os_switches(child.process.pid) - switches
     if profiling:
         await child.ask("profile-off")
     after = await child.ask("usage")
     return Phase(probe.presses[first:], wall, bot_cpu, driver_cpu, after["gc_worst"], late,
-                 after["loop_cpu"] - loop_before)
+                 after["loop_cpu"] - loop_before, switches)
 
 
 async def bench_bot(kind: str, args, paper_button: str, answers: int, layout: str) -> BotRun:
@@ -192,7 +209,7 @@ async def bench_bot(kind: str, args, paper_button: str, answers: int, layout: st
         api = FakeBotApi(TOKEN, bot_username="proctor_bot")
         await api.start()
         child = Child(kind, api.base_url, Path(tmp) / "proctor.db", args.rate_limiter,
-                      profile_path, layout)
+                      profile_path, layout, 0 if args.one_core else None)
         try:
             out.ready_rss = (await child.recv())["rss_mib"]
 
@@ -262,6 +279,8 @@ def _phase_rows(table: Table, name: str, ours: list[BotRun], bare: list[BotRun])
               "{:.2f}")
     table.row("     of which other threads (DB)", [(p.bot_cpu - p.loop_cpu) / len(p.presses) * 1000 for p in o],
               [(p.bot_cpu - p.loop_cpu) / len(p.presses) * 1000 for p in b], "{:.2f}", ratio=False)
+    table.row("   context switches per update", [p.switches / len(p.presses) for p in o],
+              [p.switches / len(p.presses) for p in b], "{:.1f}", ratio=False)
     table.row("   bot CPU % of one core", [p.bot_cpu / p.wall * 100 for p in o], [p.bot_cpu / p.wall * 100 for p in b],
               "{:.0f}", ratio=False)
     table.row("   driver CPU % (this process)", [p.driver_cpu / p.wall * 100 for p in o],
@@ -331,6 +350,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=40.0, help="open-loop phase: seconds")
     parser.add_argument("--rate-limiter", action="store_true",
                         help="build ours with PTB's AIORateLimiter (production; caps edits at 30/s)")
+    parser.add_argument("--one-core", action="store_true",
+                        help="run each bot on CPU 0 alone (its threads share one core; this process and the "
+                             "fake server are free to use the others): less noise from the machine, and no "
+                             "cost of our database thread and event loop handing the GIL across cores")
     parser.add_argument("--profile", metavar="FILE", help="cProfile each bot's event loop during the measured phases (last round): "
                         "ours to FILE, the bare bot to FILE.bare")
     args = parser.parse_args(argv)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
+from typing import Any
 
 from bank.models import Question
 from bank.option_order import OptionOrder
@@ -73,6 +74,11 @@ class Item:
         return cls(r["pos"], r["question_id"], r["section"], r["points"], r["option_order"],
                    bool(r["flagged"]), r["draft"], r["version"])
 
+    @classmethod
+    def from_json(cls, v: list[Any]) -> Item:
+        """One element of ITEMS_JSON."""
+        return cls(v[0], v[1], v[2], float(v[3]), v[4], bool(v[5]), v[6], v[7])
+
 
 @dataclass(frozen=True)
 class AnswerRec:
@@ -89,6 +95,22 @@ class AnswerRec:
     def from_row(cls, r: sqlite3.Row) -> AnswerRec:
         return cls(r["pos"], r["question_id"], json.loads(r["response"]), r["score"], r["max_score"],
                    r["verdict"], bool(r["final"]), r["key_version"])
+
+    @classmethod
+    def from_json(cls, v: list[Any]) -> AnswerRec:
+        """One element of ANSWERS_JSON."""
+        return cls(v[0], v[1], json.loads(v[2]), float(v[3]), float(v[4]), v[5], bool(v[6]), v[7])
+
+
+# An attempt's items and answers, each as one JSON array in one column of one row (`a`: the attempt's
+# alias). A sheet is then read in one statement: the sqlite3 module lets go of the GIL for every row it
+# steps through, and the event loop's thread takes it each time, so one row costs less than forty.
+# REALs as text with 17 digits ('%!.17g'), which read back exactly; a response stays its JSON text.
+ITEMS_JSON = """(SELECT json_group_array(json_array(i.pos, i.question_id, i.section, printf('%!.17g', i.points),
+                   i.option_order, i.flagged, i.draft, i.version)) FROM attempt_items i WHERE i.attempt_id = a.id)"""
+ANSWERS_JSON = """(SELECT json_group_array(json_array(r.pos, r.question_id, r.response, printf('%!.17g', r.score),
+                     printf('%!.17g', r.max_score), r.verdict, r.final, r.key_version))
+                   FROM answers r WHERE r.attempt_id = a.id)"""
 
 
 @dataclass

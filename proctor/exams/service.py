@@ -253,7 +253,7 @@ async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> 
 
 
 async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
-    await db.run_write(lambda conn: conn.execute(
+    await db.run_each(lambda conn: conn.execute(
         "UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
 
 

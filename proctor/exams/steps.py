@@ -18,6 +18,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from operator import attrgetter
 
 from bank.grading import grade
 from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
@@ -25,7 +26,7 @@ from bank.paper_settings import policy_of
 from bank.question_versions import at_version, versions_in
 from bank.typed_answer import typed_response
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
-from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
+from proctor.exams.model import ANSWERS_JSON, ITEMS_JSON, AnswerRec, Attempt, Item, Sheet
 from proctor.exams.questions import questions_in
 from proctor.exams.scoring import item_score
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -76,30 +77,47 @@ Outcome = Recorded | Stale | Expired | Closed | NotYours | Refused
 
 # ---- reading on the database thread ---------------------------------------------------------
 
+# the attempt's row with what its paper says about answering it, and its items and answers, in one read
+_SHEET = f"""SELECT a.*, p.multi_policy AS paper_multi_policy, p.invite_only AS paper_invite_only,
+                   p.review AS paper_review, p.id AS paper_found,
+                   {ITEMS_JSON} AS items_json, {ANSWERS_JSON} AS answers_json
+            FROM attempts a LEFT JOIN papers p ON p.id = a.paper_id WHERE a.id=?"""
+
+
 def sheet_in(conn: sqlite3.Connection, attempt_id: int,
              positions: Iterable[int] | str | None = None) -> Sheet | None:
     """The attempt with its items and answers, and the questions at `positions` (None: the current
     one; "all": every one). None if there is no such attempt."""
-    row = conn.execute("SELECT * FROM attempts WHERE id=?", (attempt_id,)).fetchone()
-    return None if row is None else _sheet_of(conn, Attempt.from_row(row), positions)
+    row = conn.execute(_SHEET, (attempt_id,)).fetchone()
+    return None if row is None else _sheet_of(conn, row, Attempt.from_row(row), positions)
 
 
-def _sheet_of(conn: sqlite3.Connection, attempt: Attempt, positions: Iterable[int] | str | None) -> Sheet:
-    items = [Item.from_row(r) for r in conn.execute(
-        "SELECT * FROM attempt_items WHERE attempt_id=? ORDER BY pos", (attempt.id,))]
-    answers = {a.pos: a for a in (AnswerRec.from_row(r) for r in conn.execute(
-        "SELECT * FROM answers WHERE attempt_id=?", (attempt.id,)))}
-    return _with_questions(conn, Sheet(attempt, items, answers, {}), positions)
+def _sheet_of(conn: sqlite3.Connection, row: sqlite3.Row, attempt: Attempt,
+              positions: Iterable[int] | str | None) -> Sheet:
+    """The sheet in a row of _SHEET, with the questions at `positions` (as `sheet_in`)."""
+    return _with_questions(conn, _unshown(row, attempt), positions)
 
 
-def _with_questions(conn: sqlite3.Connection, sheet: Sheet, positions: Iterable[int] | str | None) -> Sheet:
-    """The sheet with the questions at `positions` (None: the current one; "all": every one), as shown."""
+def _unshown(row: sqlite3.Row, attempt: Attempt) -> Sheet:
+    """The sheet in a row of _SHEET, no question read yet."""
+    items = sorted((Item.from_json(v) for v in json.loads(row["items_json"])), key=attrgetter("pos"))
+    answers = {a.pos: a for a in (AnswerRec.from_json(v) for v in json.loads(row["answers_json"]))}
+    return Sheet(attempt, items, answers, {})
+
+
+def _with_questions(conn: sqlite3.Connection, sheet: Sheet, positions: Iterable[int] | str | None,
+                    read: dict[int, Question] | None = None) -> Sheet:
+    """The sheet with the questions at `positions` (None: the current one; "all": every one), as
+    shown. `read`: questions already read in this transaction (as stored), used when they suffice."""
     if positions == "all":
         wanted = sheet.items
     else:
         chosen = {sheet.attempt.current_pos} if positions is None else set(positions)
         wanted = [i for i in sheet.items if i.pos in chosen]
-    questions = _as_shown(conn, wanted, sheet.answers, questions_in(conn, (i.question_id for i in wanted)))
+    ids = {i.question_id for i in wanted}
+    if read is None or not ids <= read.keys():
+        read = questions_in(conn, ids)
+    questions = _as_shown(conn, wanted, sheet.answers, {q: read[q] for q in ids if q in read})
     return replace(sheet, questions=questions)
 
 
@@ -125,12 +143,6 @@ def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, An
         questions[qid] = at_version(q, stored.get((qid, shown)) if shown != q.version else None,
                                     stored.get((qid, graded)) if graded != q.version else None)
     return questions
-
-
-# the attempt's row with what its paper says about answering it, in one read
-_ATTEMPT_AND_PAPER = """SELECT a.*, p.multi_policy AS paper_multi_policy, p.invite_only AS paper_invite_only,
-                              p.review AS paper_review, p.id AS paper_found
-                       FROM attempts a LEFT JOIN papers p ON p.id = a.paper_id WHERE a.id=?"""
 
 
 def _paper(row: sqlite3.Row, attempt: Attempt) -> tuple[MultiPolicy, ReviewOption]:
@@ -183,7 +195,7 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
 
     The attempt is read once; what the step wrote is applied to that reading in memory (this
     transaction is the only writer), and only the questions newly on show are read after."""
-    row = conn.execute(_ATTEMPT_AND_PAPER, (attempt_id,)).fetchone()
+    row = conn.execute(_SHEET, (attempt_id,)).fetchone()
     if row is None:
         return Closed()
     a = Attempt.from_row(row)
@@ -193,7 +205,11 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
         return Closed()
     if a.deadline is not None and a.deadline <= now:
         return Expired(a)
-    sheet = _sheet_of(conn, a, None)
+    unshown = _unshown(row, a)
+    # the current question and its neighbours, where the step may move: one read for both renderings
+    near = [i.question_id for i in unshown.items[max(0, a.current_pos - 1):a.current_pos + 2]]
+    read = questions_in(conn, near)
+    sheet = _with_questions(conn, unshown, None, read)
     policy, review = _paper(row, a)
     if pos is None:
         pos = a.current_pos
@@ -240,7 +256,7 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
         item = replace(item, draft="")
         to = min(pos + 1, len(sheet.items) - 1) if advance else pos
     after = _applied(sheet, item, answer, to)
-    return Recorded(_with_questions(conn, after, {pos, to}), pos, answer, review)
+    return Recorded(_with_questions(conn, after, {pos, to}, read), pos, answer, review)
 
 
 def _applied(sheet: Sheet, item: Item, answer: AnswerRec | None, current_pos: int) -> Sheet:

@@ -201,6 +201,16 @@ class Database:
             out: T = await self.conn._execute(transaction, self.conn._conn)  # type: ignore[no-untyped-call]
             return out
 
+    async def run_each(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn(conn)` on the database thread under the write lock with no transaction around it:
+        each statement commits on its own (SQLite's autocommit). For writes of one statement, or of
+        statements that need not stand or fall together: without BEGIN and COMMIT the hop runs two
+        statements fewer, and the sqlite3 module lets go of the GIL, and the event loop's thread
+        takes it, at every statement."""
+        async with self._write_lock:
+            out: T = await self.conn._execute(fn, self.conn._conn)  # type: ignore[no-untyped-call]
+            return out
+
     # one round trip to the connection's thread per read (execute + fetch + close would be three)
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         return list(await self.conn.execute_fetchall(sql, params))

@@ -37,7 +37,7 @@ class UpdateState(StrEnum):
 _CLAIM = f"""INSERT INTO processed_updates (bot_id, update_id, at, state, run) VALUES (?, ?, ?, '{UpdateState.claimed}', ?)
                ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at
                WHERE processed_updates.state = '{UpdateState.claimed}' AND processed_updates.run IS NOT excluded.run"""
-_DONE = f"UPDATE processed_updates SET state = '{UpdateState.done}' WHERE bot_id = ? AND update_id = ? AND run IS ?"
+_DONE_MANY = f"UPDATE processed_updates SET state = '{UpdateState.done}' WHERE bot_id = ? AND run IS ? AND update_id IN"
 
 
 def new_run() -> str:
@@ -59,27 +59,30 @@ async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str 
 async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, run: str,
                         read: Callable[[sqlite3.Connection], T],
                         finished: Collection[int] = ()) -> tuple[bool, T | None]:
-    """`claim`, and for a claimed update `read(conn)` in the same transaction: what every handler
-    reads first (the user's record) costs no round trip of its own. `read` must only read.
-    `finished`: updates of this run whose handlers have returned, marked done in the same transaction."""
+    """`claim`, and for a claimed update `read(conn)` in the same round trip: what every handler
+    reads first (the user's record) costs no trip of its own. `read` must only read.
+    `finished`: updates of this run whose handlers have returned, marked done in the same trip.
+    Each of these statements stands alone (one write each, committed on its own)."""
     def both(conn: sqlite3.Connection) -> tuple[bool, T | None]:
         _done_in(conn, bot_id, finished, run)
         if not _claim_in(conn, bot_id, update_id, now, run):
             return False, None
         return True, read(conn)
 
-    return await db.run_write(both)
+    return await db.run_each(both)
 
 
 def _done_in(conn: sqlite3.Connection, bot_id: int, update_ids: Collection[int], run: str) -> None:
+    """One statement for them all: it commits on its own (Database.run_each)."""
     if update_ids:
-        conn.executemany(_DONE, [(bot_id, u, run) for u in update_ids])
+        ids = list(update_ids)
+        conn.execute(f"{_DONE_MANY} ({','.join('?' * len(ids))})", (bot_id, run, *ids))
 
 
 async def done(db: Database, bot_id: int, update_id: int | Collection[int], run: str = "") -> None:
     """The handlers of updates this run claimed have returned (whatever they did)."""
     ids = [update_id] if isinstance(update_id, int) else list(update_id)
-    await db.run_write(lambda conn: _done_in(conn, bot_id, ids, run))
+    await db.run_each(lambda conn: _done_in(conn, bot_id, ids, run))
 
 
 async def is_done(db: Database, bot_id: int, update_id: int) -> bool:
