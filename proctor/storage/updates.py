@@ -52,8 +52,9 @@ def _claim_in(conn: sqlite3.Connection, bot_id: int, update_id: int, now: float,
 async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str = "") -> bool:
     """True if this run should handle the update: the first delivery, or a delivery again of one a
     previous run claimed and never finished. False for a repeat that was handled (or is being
-    handled by this run)."""
-    return await db.run_write(lambda conn: _claim_in(conn, bot_id, update_id, now, run))
+    handled by this run). `claim_reading` reading nothing: one home for the claim's round trip."""
+    claimed, _ = await claim_reading(db, bot_id, update_id, now, run, lambda conn: None)
+    return claimed
 
 
 async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, run: str,
