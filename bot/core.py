@@ -45,7 +45,7 @@ async def drop_repeated_update(update: Update, context: Ctx) -> None:
     tg = update.effective_user
     read = (lambda conn: None) if tg is None else \
         partial(user_store.known_prefs_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username)
-    finished = set(svc.finished)  # marked done in this claim's transaction, not one of their own
+    finished = set(svc.finished)  # marked done in this claim's round trip, not one of their own
     claimed, prefs = await updates.claim_reading(svc.db, context.bot.id, update.update_id, svc.now(), svc.run, read,
                                                  finished)
     svc.finished -= finished
@@ -60,7 +60,7 @@ async def drop_repeated_update(update: Update, context: Ctx) -> None:
 class ProctorApplication(Application):
     """Marks an update done once every handler has returned; a stop in between leaves it claimed.
 
-    With other updates in flight, the mark rides on the next claim's transaction (one round trip and
+    With other updates in flight, the mark rides on the next claim's round trip (one trip and
     one commit less per update under load); the last update in flight marks whatever is left."""
 
     warmed = False  # the warm-up starts after the first update: start-up to the first reply stays short

@@ -6,7 +6,7 @@ duplicate: when Telegram delivers the update again, the new run claims it and ha
 effects are idempotent (answers keyed by attempt and position, one attempt per start...), so an
 update whose effect was committed just before the crash still counts once.
 
-While other updates are being handled, the bot marks a finished one done in the transaction of the
+While other updates are being handled, the bot marks a finished one done in the round trip of the
 next claim (`claim_reading(..., finished=...)`) rather than in one of its own, and marks what is left
 when nothing is in flight (bot/core.py): a kill in that window leaves it claimed, so a delivery
 again is handled again, and still counts once.
