@@ -6,6 +6,7 @@ import gc
 import logging
 import threading
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -16,17 +17,18 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
-    TypeHandler,
     filters,
 )
 
 from bank.grading import warm_up
 from bot.context import Ctx
+from bot.http import RepeatedUpdate
 from bot.i18n import pick_lang, t
 from bot.services import Slot, services
 from bot.userctx import user_ctx
 from proctor.people import users as user_store
 from proctor.storage import updates
+from proctor.storage.db import run_carried
 
 log = logging.getLogger(__name__)
 
@@ -38,47 +40,41 @@ COMMANDS = [
 ]
 
 
-async def drop_repeated_update(update: Update, context: Ctx) -> None:
-    """Telegram delivers at least once: an update_id handled before is not handled again (one whose
-    handling a stopped process cut short is: see proctor.storage.updates)."""
-    svc = context.services
-    tg = update.effective_user
-    read = (lambda conn: None) if tg is None else \
-        partial(user_store.known_prefs_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username)
-    finished = set(svc.finished)  # marked done in this claim's round trip, not one of their own
-    claimed, prefs = await updates.claim_reading(svc.db, context.bot.id, update.update_id, svc.now(), svc.run, read,
-                                                 finished)
-    svc.finished -= finished
-    if not claimed:
-        log.info("update %s delivered again: ignored", update.update_id)
-        raise ApplicationHandlerStop
-    svc.claimed.add(update.update_id)
-    if prefs is not None:  # the user's record, read in the same round trip (bot.userctx)
-        svc.seen[update.update_id] = prefs
-
-
 class ProctorApplication(Application):
-    """Marks an update done once every handler has returned; a stop in between leaves it claimed.
+    """Handles each update once (Telegram delivers at least once; see proctor.storage.updates).
 
-    With other updates in flight, the mark rides on the next claim's round trip (one trip and
-    one commit less per update under load); the last update in flight marks whatever is left."""
+    The update's claim, with its user's record, rides on the handler's first round trip to the
+    database (`Database.carry`), or goes on its own before the handler reads or talks to Telegram
+    (bot.requests); a repeat stops the handler there (`Repeated`, see `on_error`). Its done mark
+    waits for the next round trip anybody makes, or is written when nothing is in flight."""
 
     warmed = False  # the warm-up starts after the first update: start-up to the first reply stays short
 
     async def process_update(self, update: object) -> None:
-        await super().process_update(update)
+        if not isinstance(update, Update):
+            await super().process_update(update)
+            return
+        svc = services(self)
+        tg = update.effective_user
+        read = (lambda conn: None) if tg is None else \
+            partial(user_store.known_prefs_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username)
+        claim = svc.db.carry(partial(updates.claim_carried, bot_id=self.bot.id, update_id=update.update_id,
+                                     now=svc.now(), run=svc.run, read=read))
+        svc.in_flight += 1
+        try:
+            await super().process_update(update)
+        finally:
+            svc.in_flight -= 1
         if not self.warmed:
             self.warmed = True
             warm_up_in_background()
-        svc = services(self)
-        if isinstance(update, Update) and update.update_id in svc.claimed:
-            svc.claimed.discard(update.update_id)
-            svc.seen.pop(update.update_id, None)
-            svc.finished.add(update.update_id)
-            if not svc.claimed:  # nothing else in flight: no claim is coming to carry the marks
-                finished = set(svc.finished)
-                await updates.done(svc.db, self.bot.id, finished, svc.run)
-                svc.finished -= finished
+        if not claim.ran:  # no handler used the database or Telegram: claimed now, so it is never handled again
+            with suppress(updates.Repeated):
+                await run_carried()
+        if claim.error is None:
+            updates.done_later(svc.db, self.bot.id, svc.finished, update.update_id, svc.run)
+        if not svc.in_flight:  # nothing else in flight: no round trip is coming to carry the marks
+            await svc.db.flush_later()
 
 
 StartPayload = Callable[[Update, Ctx, str], Awaitable[None]]  # (update, context, the payload)
@@ -144,6 +140,9 @@ async def garbled_button(update: Update, context: Ctx) -> None:
 
 async def on_error(update: object, context: Ctx) -> None:
     """Log first; then tell the user something short, never a stack trace."""
+    if isinstance(context.error, updates.Repeated | RepeatedUpdate):  # raised by the update's claim: not an error
+        log.info("update %s delivered again: ignored", getattr(update, "update_id", None))
+        raise ApplicationHandlerStop
     log.error("unhandled error on update %s", getattr(update, "update_id", None), exc_info=context.error)
     if not isinstance(update, Update):
         return
@@ -169,7 +168,6 @@ async def tell_too_fast(app: Application, update: Update) -> None:
 
 
 def register_first(app: Application) -> None:
-    app.add_handler(TypeHandler(Update, drop_repeated_update), group=-1)
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("lang", set_lang))

@@ -10,7 +10,6 @@ from telegram.ext import Application, CallbackContext
 
 from bot.settings import Settings
 from proctor.clock import Clock
-from proctor.people.users import UserPrefs
 from proctor.storage.db import Database
 from proctor.storage.updates import new_run
 
@@ -28,10 +27,8 @@ class Services:
     clock: Clock
     db: Database
     run: str = field(default_factory=new_run)  # names this process's claims on updates
-    claimed: set[int] = field(default_factory=set)  # update ids this run claimed and is handling
-    finished: set[int] = field(default_factory=set)  # handled, to be marked done (bot.core.ProctorApplication)
-    # per claimed update: its user's record, read with the claim (bot.userctx takes it once)
-    seen: dict[int, UserPrefs] = field(default_factory=dict)
+    in_flight: int = 0  # updates being handled (bot.core.ProctorApplication)
+    finished: set[int] = field(default_factory=set)  # handled, their done marks waiting for a round trip
 
     def now(self) -> float:
         return self.clock.now()

@@ -32,22 +32,30 @@ log = logging.getLogger(__name__)
 
 
 
+# the buttons whose step is proctor.exams.steps.take_step: it runs first, and carries the update's claim
+_OTHER_ACTS = ("cancel_yes", "cancel_no", "grid", "jump", "review", "review_all")
+
+
 async def button(update: Update, context: Ctx) -> None:
     """Every exam button: validate the data, check the owner, then act."""
     query = context.query
-    u = await user_ctx(update, context)
     data = cb.parse(query.data)
-    if data is None:
-        await ack(query, t("button_unknown", u.lang))
-        return
     try:
-        if isinstance(data, cb.Pick):
+        if isinstance(data, cb.Act) and data.action not in _OTHER_ACTS:
+            await _step(update, context, data)  # before user_ctx: the user's record rides on the step's trip
+            return
+        u = await user_ctx(update, context)
+        if data is None:
+            await ack(query, t("button_unknown", u.lang))
+        elif isinstance(data, cb.Pick):
             await _pick(update, context, u, data)
         else:
             await _act(update, context, u, data)
     except NotYourAttempt:
+        u = await user_ctx(update, context)
         await ack(query, t("not_yours", u.lang))
     except (AttemptClosed, NotFound):
+        u = await user_ctx(update, context)
         await ack(query, t("exam_closed", u.lang))
 
 
@@ -90,19 +98,20 @@ async def _pick(update: Update, context: Ctx, u: UserCtx, data: cb.Pick) -> None
 
 
 async def _act(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
-    query = context.query
-    svc = context.services
     if data.action in ("cancel_yes", "cancel_no"):
         await _cancel_confirmed(update, context, u, data)
-        return
-    if data.action in ("grid", "jump"):
+    elif data.action in ("grid", "jump"):
         await navigate(update, context, u, data)
-        return
-    if data.action in ("review", "review_all"):
+    else:
         await review(update, context, u, data)
-        return
-    out = await steps.take_step(svc.db, data.attempt_id, u.id, data.action, data.pos, data.arg, svc.now())
-    await _render(context, query, u, data, out)
+
+
+async def _step(update: Update, context: Ctx, data: cb.Act) -> None:
+    """Answer, move, flag, finish: one step of the attempt (one round trip, the claim's included)."""
+    svc = context.services
+    out = await steps.take_step(svc.db, data.attempt_id, context.user.id, data.action, data.pos, data.arg,
+                                svc.now())
+    await _render(context, context.query, await user_ctx(update, context), data, out)
 
 
 async def _render(context: Ctx, query, u: UserCtx, data: cb.Act, out: steps.Outcome) -> None:

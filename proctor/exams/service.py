@@ -32,7 +32,7 @@ from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_resul
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
 from proctor.exams.steps import sheet_in, store_answer_in
-from proctor.storage.db import Database
+from proctor.storage.db import Database, carried
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
@@ -253,8 +253,14 @@ async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> 
 
 
 async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
-    await db.run_each(lambda conn: conn.execute(
-        "UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
+    """The message now showing the attempt. In an update's handler it is written in the next round
+    trip anybody makes (`Database.later`; the update's owner flushes it when nothing else is in
+    flight): bookkeeping of the screen, not the record of an answer, and every step reads it after
+    that trip. A process killed before it leaves the old id: the next step's edit of the old
+    message fails and the screen is posted again (bot.exam.screen). Elsewhere (a job) it is written now."""
+    db.later(lambda conn: conn.execute("UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
+    if carried() is None:
+        await db.flush_later()
 
 
 # ---- finishing ----------------------------------------------------------------------------

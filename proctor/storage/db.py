@@ -2,16 +2,28 @@
 
 Writes go through `Database.write()`: one `BEGIN IMMEDIATE` transaction, serialised by a lock so
 statements of concurrent coroutines never interleave inside somebody else's transaction.
+
+Two kinds of statements ride on somebody else's round trip instead of costing one of their own
+(each trip hands the GIL to aiosqlite's thread and back, which costs more CPU than the SQL):
+- `carry(fn)`: what a task must run before anything else it does with the database (an update's
+  claim, bot.core): it runs first in the task's next round trip, or on its own when the task next
+  reads or talks to Telegram (`run_carried`);
+- `later(fn)`: bookkeeping that may wait (an update's done mark, a screen's message id): it runs
+  at the start of the next round trip that holds the write lock, whoever makes it, or at
+  `flush_later()`. A process killed in between loses it; its callers say why that is harmless.
+Both run before the trip's own transaction, each statement committing on its own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,6 +33,7 @@ from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
 from bank.store import Params
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # bank/migrations links to the top-level migrations/, so a wheel carries them as package data
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -75,6 +88,50 @@ def unusable(path: Path, error: sqlite3.Error) -> DatabaseUnusable:
     return DatabaseUnusable(f"{path} {why}")
 
 
+Step = Callable[[sqlite3.Connection], object]
+
+
+class Carried:
+    """`fn`, to run first in its task's next round trip: `result` is what it returned; an exception
+    it raised stops that trip and is raised again by every later trip of the task."""
+
+    def __init__(self, db: Database, fn: Step):
+        self.db, self.fn = db, fn
+        self.task = asyncio.current_task()
+        self.ran = False
+        self.result: object = None
+        self.error: BaseException | None = None
+
+    def run_in(self, conn: sqlite3.Connection) -> None:
+        """On the database thread, before the trip's own statements."""
+        self.ran = True
+        try:
+            self.result = self.fn(conn)
+        except Exception as e:
+            self.error = e
+            raise
+
+
+_CARRIED: ContextVar[Carried | None] = ContextVar("carried", default=None)
+
+
+def carried() -> Carried | None:
+    """The running task's carried statements, if it set some (ran or not)."""
+    c = _CARRIED.get()
+    return c if c is not None and c.task is asyncio.current_task() else None
+
+
+async def run_carried() -> None:
+    """Run the task's carried statements now if they have not run (before talking to Telegram, say).
+    Raises what they raised, now or in an earlier trip."""
+    c = carried()
+    if c is not None:
+        if not c.ran:
+            await c.db.run_each(lambda conn: None)
+        if c.error is not None:
+            raise c.error
+
+
 class Database:
     """An open SQLite database: reads anywhere, writes through `write()`."""
 
@@ -82,6 +139,51 @@ class Database:
         self.conn = conn
         self.path = path
         self._write_lock = asyncio.Lock()
+        self._later: list[Step] = []
+
+    # ---- statements that ride on another round trip (see the module's docstring) ----
+
+    def carry(self, fn: Step) -> Carried:
+        """Run `fn(conn)` first in this task's next round trip (and in no other task's)."""
+        c = Carried(self, fn)
+        _CARRIED.set(c)
+        return c
+
+    def later(self, fn: Step) -> None:
+        """Run `fn(conn)` at the start of the next round trip that holds the write lock."""
+        self._later.append(fn)
+
+    async def flush_later(self) -> None:
+        """Run what waits for a trip now (when no trip is coming: nothing else in flight)."""
+        if self._later:
+            await self.run_each(lambda conn: None)
+
+    def _riders(self) -> Callable[[sqlite3.Connection], None]:
+        """What this trip carries (under the write lock): the task's carried statements, then
+        whatever waits for a trip. Call it on the event loop's thread; run its result on the
+        database thread before the trip's own statements."""
+        c = carried()
+        if c is not None and c.error is not None:
+            raise c.error
+        mine = c if c is not None and not c.ran else None
+        waiting, self._later = self._later, []
+
+        def ride(conn: sqlite3.Connection) -> None:
+            for fn in waiting:
+                try:
+                    fn(conn)
+                except Exception:  # bookkeeping (see `later`): it must not fail somebody else's trip
+                    log.warning("a deferred write failed", exc_info=True)
+            if mine is not None:
+                mine.run_in(conn)
+
+        return ride
+
+    async def _before_read(self) -> None:
+        """A task's carried statements run before it reads (a read trip does not hold the lock)."""
+        c = carried()
+        if c is not None and (not c.ran or c.error is not None):
+            await run_carried()
 
     @classmethod
     async def open(cls, path: Path | str | None = None, *, migrate: bool = True,
@@ -163,7 +265,13 @@ class Database:
     async def write(self) -> AsyncIterator[aiosqlite.Connection]:
         """One write transaction. Commits on success, rolls back on any exception."""
         async with self._write_lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            ride = self._riders()
+
+            def begin(conn: sqlite3.Connection) -> None:
+                ride(conn)
+                conn.execute("BEGIN IMMEDIATE")
+
+            await self.conn._execute(begin, self.conn._conn)  # type: ignore[no-untyped-call]
             try:
                 yield self.conn
             except BaseException:
@@ -179,6 +287,7 @@ class Database:
 
         `fn` gets the plain sqlite3 connection; it must only read (writes go through `run_write`).
         """
+        await self._before_read()
         # aiosqlite's (private) `_execute` carries no annotations; it returns what `fn` returns
         out: T = await self.conn._execute(fn, self.conn._conn)  # type: ignore[no-untyped-call]
         return out
@@ -187,17 +296,20 @@ class Database:
         """Run `fn(conn)` on the database thread inside one `BEGIN IMMEDIATE` transaction, under the
         write lock like `write()`: commits if it returns, rolls back if it raises. One hop in all."""
 
-        def transaction(conn: sqlite3.Connection) -> T:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                out = fn(conn)
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-            return out
-
         async with self._write_lock:
+            ride = self._riders()
+
+            def transaction(conn: sqlite3.Connection) -> T:
+                ride(conn)
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    out = fn(conn)
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+                return out
+
             out: T = await self.conn._execute(transaction, self.conn._conn)  # type: ignore[no-untyped-call]
             return out
 
@@ -208,15 +320,23 @@ class Database:
         statements fewer, and the sqlite3 module lets go of the GIL, and the event loop's thread
         takes it, at every statement."""
         async with self._write_lock:
-            out: T = await self.conn._execute(fn, self.conn._conn)  # type: ignore[no-untyped-call]
+            ride = self._riders()
+
+            def each(conn: sqlite3.Connection) -> T:
+                ride(conn)
+                return fn(conn)
+
+            out: T = await self.conn._execute(each, self.conn._conn)  # type: ignore[no-untyped-call]
             return out
 
     # one round trip to the connection's thread per read (execute + fetch + close would be three)
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        await self._before_read()
         return list(await self.conn.execute_fetchall(sql, params))
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """The first row; meant for queries that return at most a few rows."""
+        await self._before_read()
         rows = list(await self.conn.execute_fetchall(sql, params))
         return rows[0] if rows else None
 

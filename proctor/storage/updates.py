@@ -6,10 +6,11 @@ duplicate: when Telegram delivers the update again, the new run claims it and ha
 effects are idempotent (answers keyed by attempt and position, one attempt per start...), so an
 update whose effect was committed just before the crash still counts once.
 
-While other updates are being handled, the bot marks a finished one done in the round trip of the
-next claim (`claim_reading(..., finished=...)`) rather than in one of its own, and marks what is left
-when nothing is in flight (bot/core.py): a kill in that window leaves it claimed, so a delivery
-again is handled again, and still counts once.
+The bot does not spend a round trip on either (bot/core.py): the claim is carried by the handler's
+first round trip (`claim_carried`, run by `Database.carry` before the handler's own statements, or
+on its own before the handler reads or talks to Telegram), and the done mark waits for the next
+round trip anybody makes (`Database.later`), or for nothing to be in flight. A kill before the mark
+is written leaves the update claimed, so a delivery again is handled again, and still counts once.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from proctor.storage.db import Database
 T = TypeVar("T")
 
 MEMORY_SECONDS = 7 * 24 * 3600  # Telegram keeps undelivered updates for 24 hours
+
+
+class Repeated(Exception):
+    """This update was handled before (or is being handled): its handler stops where it is."""
 
 
 class UpdateState(StrEnum):
@@ -71,6 +76,32 @@ async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, r
         return True, read(conn)
 
     return await db.run_each(both)
+
+
+def claim_carried(conn: sqlite3.Connection, bot_id: int, update_id: int, now: float, run: str,
+                  read: Callable[[sqlite3.Connection], T]) -> T:
+    """The claim a handler's first round trip carries (`Database.carry`), and `read(conn)` (what every
+    handler reads first, the user's record) after it. Raises Repeated for a repeat."""
+    if not _claim_in(conn, bot_id, update_id, now, run):
+        raise Repeated(update_id)
+    return read(conn)
+
+
+def done_later(db: Database, bot_id: int, pending: set[int], update_id: int, run: str) -> None:
+    """Mark the update done in the next round trip anybody makes. `pending`: this run's updates
+    waiting for their mark; the first trip to come marks all of them in one statement (the others
+    find the set empty and write nothing)."""
+    pending.add(update_id)
+    db.later(lambda conn: _done_in(conn, bot_id, _drain(pending), run))
+
+
+def _drain(pending: set[int]) -> list[int]:
+    """Empty `pending` on the database thread while the event loop may add to it (set.pop is atomic):
+    an id added meanwhile is taken here or by its own `later`."""
+    ids = []
+    while pending:
+        ids.append(pending.pop())
+    return ids
 
 
 def _done_in(conn: sqlite3.Connection, bot_id: int, update_ids: Collection[int], run: str) -> None:

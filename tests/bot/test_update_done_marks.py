@@ -1,6 +1,7 @@
 """An update is marked done after its handlers return; while another is in flight, the mark rides on
-the next claim's transaction, and the last update in flight marks whatever is left
-(bot/core.py ProctorApplication, proctor/storage/updates.py). A repeat is dropped all along."""
+the next round trip anybody makes (here the next update's, which carries its claim too), and the
+last update in flight marks whatever is left (bot/core.py ProctorApplication,
+proctor/storage/updates.py). A repeat is dropped all along."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ async def test_a_finished_update_is_marked_done_by_the_next_claim_while_another_
 
     hold.release()  # Bob's handler returns: nothing else in flight, so every mark is written now
     await bob.wait_message()
-    await env.api.wait_for(lambda: not services(env.app).finished and not services(env.app).claimed, what="all marked")
+    await env.api.wait_for(lambda: not services(env.app).finished and not services(env.app).in_flight, what="all marked")
     await env.idle()
     for update_id in (bobs, first, second, third):
         assert await _done(env, update_id), update_id
