@@ -129,6 +129,8 @@ async def test_same_update_id_delivered_twice_is_handled_once(env):
     await env.idle()
     _raw_press(env, ann, api_msg, data, "dup-1", update_id=900_001)  # delivered again
     await env.idle()
+    # the repeat stopped at its step's round trip (which carries the claim): nothing was sent for it
+    assert len([c for c in env.api.calls if c.params.get("callback_query_id") == "dup-1"]) == 1
     assert list(await answers_of(env.db)) == [0, 1]
     assert await updates.is_done(env.db, env.app.bot.id, 900_001)
     assert (await the_attempt(env.db)).current_pos == 2

@@ -3,9 +3,12 @@
 Counted (tests/round_trips.py: every call that hops to aiosqlite's thread, credited to the update
 being handled) over a scripted exam (Skip, Back, Flag, presses, a toggled multiple choice with
 Submit, typed answers, Finish) and a group daily quiz (taps, a repeated tap, a multiple choice, a
-typed reply), through the real bot. Every update pays 1 for its claim with the user's record read
-in the same trip, and 1 for marking it done (proctor/storage/updates.py, bot/userctx.py); the step
-itself is one transaction. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
+typed reply), through the real bot, one update at a time. An exam step is one transaction that
+also carries the update's claim with the user's record (proctor/storage/db.py `carry`, bot/core.py);
+the done mark and a new screen's message id wait for the next trip (`later`), here the one made when
+nothing else is in flight: 2 in all (1 while other updates are in flight). A daily step claims in a
+trip of its own first (1), then its transaction, then the mark. Before the claim rode on the step's
+trip, an exam press took 3 and a typed answer 3. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
 an exam press took 18-23, a typed exam answer 28-29, a daily tap 27; before the claim read the
 user's record, a typed exam answer took 7, the hand-in 15, a daily typed reply 5. A private daily
 quiz (taps, a double tap, a toggled multiple choice with Submit, typed answers with and without a
@@ -28,12 +31,12 @@ from tests.round_trips import RoundTrips
 
 # the most round trips an update of each kind may take
 EXAM_LIMITS = {
-    "exam next": 4, "exam back": 4, "exam flag": 4, "exam answer": 4, "exam toggle": 4, "exam submit": 4,
+    "exam next": 2, "exam back": 2, "exam flag": 2, "exam answer": 2, "exam toggle": 2, "exam submit": 2,
     # the running attempt is found in the step's own transaction; a typed answer posts the question
-    # anew below it and stores the new message's id
-    "typed": 4,
+    # anew below it, and its new message's id rides on the done mark's trip
+    "typed": 2,
     # the hand-in (closing the attempt, drafts counted, the outbox card) is one transaction
-    "exam finish_yes": 4,
+    "exam finish_yes": 3,
 }
 DAILY_LIMITS = {"daily pick": 4, "daily submit": 4, "daily toggle": 4, "typed reply": 4}
 

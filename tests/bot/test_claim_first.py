@@ -1,0 +1,56 @@
+"""An update's claim rides on its handler's first round trip (bot/core.py, proctor/storage/db.py):
+a handler whose first act is a Bot API call claims before the call (bot/http.py), and a repeat of
+its update sends nothing; a repeated exam press stops at its step's trip and sends nothing."""
+
+from __future__ import annotations
+
+import pytest
+from telegram.ext import ApplicationHandlerStop, CommandHandler
+
+from proctor.storage import updates
+from tests.harness import BotEnv
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = BotEnv(tmp_path)
+    await e.start()
+    yield e
+    await e.close()
+
+
+def _command(user, text: str, update_id: int) -> dict:
+    return {"update_id": update_id, "message": {
+        "message_id": 1000 + update_id % 1000, "date": 1_800_000_000, "text": text,
+        "entities": [{"type": "bot_command", "offset": 0, "length": len(text)}],
+        "chat": {"id": user.id, "type": "private", "first_name": "Ann"},
+        "from": {"id": user.id, "is_bot": False, "first_name": "Ann", "language_code": "en"}}}
+
+
+async def test_a_handler_that_talks_to_telegram_first_claims_first_and_a_repeat_sends_nothing(env):
+    async def ping(update, context):  # no database: its first act is a Bot API call
+        await context.bot.send_message(update.effective_chat.id, "pong")
+        raise ApplicationHandlerStop
+
+    env.app.add_handler(CommandHandler("ping", ping), group=-5)
+    ann = env.api.user(401, "Ann", language_code="en")
+    env.api.inject_update(_command(ann, "/ping", 700_001))
+    await env.api.wait_for(lambda: [c for c in env.api.calls if c.method == "sendMessage"], what="pong")
+    await env.idle()
+    assert await updates.is_done(env.db, env.app.bot.id, 700_001)
+    env.api.inject_update(_command(ann, "/ping", 700_001))  # delivered again
+    env.api.inject_update(_command(ann, "/ping", 700_002))  # a new one, after it
+    await env.api.wait_for(lambda: len([c for c in env.api.calls if c.method == "sendMessage"]) >= 2, what="2nd")
+    await env.idle()
+    assert [c.params.get("text") for c in env.api.calls if c.method == "sendMessage"] == ["pong", "pong"]
+    assert await updates.unfinished(env.db, env.app.bot.id) == []
+
+
+async def test_an_update_no_handler_touches_is_still_claimed_and_marked_done(env):
+    ann = env.api.user(402, "Ann", language_code="en")
+    env.api.inject_update({"update_id": 700_010, "edited_message": {
+        "message_id": 5, "date": 1_800_000_000, "edit_date": 1_800_000_001, "text": "typo",
+        "chat": {"id": ann.id, "type": "private", "first_name": "Ann"},
+        "from": {"id": ann.id, "is_bot": False, "first_name": "Ann"}}})
+    await env.idle()
+    assert await updates.is_done(env.db, env.app.bot.id, 700_010)
