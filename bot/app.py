@@ -41,9 +41,18 @@ MENU_DELAY = 1.0
 FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE, authoring.FEATURE)
 
 
+def send_limiter() -> AIORateLimiter:
+    """Telegram's limits: 30 messages/s overall in bursts of 3 (no 429 from jitter), 20 a minute per
+    group (PTB's default), a 429 retried up to 3 times after its retry_after."""
+    return AIORateLimiter(overall_max_rate=3, overall_time_period=0.1, max_retries=3)
+
+
 def build_application(settings: Settings, *, clock: Clock | None = None,
-                      rate_limiter: bool = True) -> Application:
-    """The Application with every handler and start-up step; nothing is opened yet."""
+                      rate_limiter: bool | AIORateLimiter = True) -> Application:
+    """The Application with every handler and start-up step; nothing is opened yet.
+
+    `rate_limiter`: True for Telegram's limits (`send_limiter()`), False for none, or another
+    limiter (the tests' faster one: the same code paced for a fake server)."""
     clock = clock or SystemClock()
     processor = PerUserUpdateProcessor()  # metered on the real monotonic clock: it limits a real rate
     builder = (
@@ -65,10 +74,9 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     if settings.bot_api_file_url:
         builder = builder.base_file_url(settings.bot_api_file_url)
     if rate_limiter:
-        # 30/s, bursts of 3: no 429 from jitter. PTB types the builder's limiter by the builder's own
-        # type variable (None here), not AIORateLimiter's dict[str, Any]: a stubs gap, not a bug
-        builder = builder.rate_limiter(
-            AIORateLimiter(overall_max_rate=3, overall_time_period=0.1, max_retries=3))  # type: ignore[arg-type]
+        # PTB types the builder's limiter by the builder's own type variable (None here), not
+        # AIORateLimiter's dict[str, Any]: a stubs gap, not a bug
+        builder = builder.rate_limiter(send_limiter() if rate_limiter is True else rate_limiter)  # type: ignore[arg-type]
     app = builder.build()
     processor.on_overflow = lambda update: core.tell_too_fast(app, update)
     outbox.register(app)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from telegram.ext import AIORateLimiter
+
 from bank.models import Paper
 from bank.paper_store import save_paper
 from bot.app import build_application
@@ -28,7 +30,8 @@ T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC
 
 class BotEnv:
     def __init__(self, tmp_path: Path, *, admins: tuple[int, ...] = (), start: float = T0,
-                 shuffle: bool = True, meter: bool = False, timezone: str = "UTC", rate_limits=None):
+                 shuffle: bool = True, meter: bool = False, timezone: str = "UTC", rate_limits=None,
+                 telegram_pace: bool = False):
         self.clock = ManualClock(start)
         self.db_path = tmp_path / "proctor.db"
         self.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=self.clock.now,
@@ -36,6 +39,10 @@ class BotEnv:
         self.admins = admins
         self.shuffle = shuffle
         self.meter = meter  # the per-user flood meter (bot/ordering.py); tests drive faster than people
+        # the bot's AIORateLimiter paces sends at Telegram's rates (bot.app.send_limiter): 1/30 s a
+        # message after a burst of 3, 3 s a group message after 20. Elsewhere the same limiter (its
+        # 429 retries included) runs at a pace a fake server answers at, so scripts do not wait on it
+        self.telegram_pace = telegram_pace
         self.timezone = timezone
         self.app = None
         self.handled_before: int | None = None
@@ -62,7 +69,9 @@ class BotEnv:
         # idle() need not wait for this run to handle it (its record may even be forgotten by now)
         updates = self.api.state.updates
         self.handled_before = updates.last_pushed if len(updates) == 0 else None
-        self.app = build_application(self.settings(), clock=self.clock)
+        limiter = True if self.telegram_pace else AIORateLimiter(
+            overall_max_rate=1000, overall_time_period=1, group_max_rate=1000, group_time_period=1, max_retries=3)
+        self.app = build_application(self.settings(), clock=self.clock, rate_limiter=limiter)
         if not self.meter:  # tests/bot/test_flood.py tests the meter; elsewhere scripted users outpace it
             self.app.update_processor.burst = self.app.update_processor.max_pending_per_user = 1_000_000
         await start_app(self.app, poll_timeout=1)
