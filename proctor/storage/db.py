@@ -11,7 +11,8 @@ Two kinds of statements ride on somebody else's round trip instead of costing on
 - `later(fn)`: bookkeeping that may wait (an update's done mark, a screen's message id): it runs
   at the start of the next round trip that holds the write lock, whoever makes it, or at
   `flush_later()`. A process killed in between loses it; its callers say why that is harmless.
-Both run before the trip's own transaction, each statement committing on its own.
+Both run inside the trip's transaction and commit with it (one commit for all; a rollback leaves
+them waiting for the next trip), or each on its own in a trip without one (`run_each`).
 """
 
 from __future__ import annotations
@@ -132,6 +133,28 @@ async def run_carried() -> None:
             raise c.error
 
 
+class _Ride:
+    """The statements one round trip carries for others (see `Database._riders`)."""
+
+    def __init__(self, db: Database, waiting: list[Step], mine: Carried | None):
+        self.db, self.waiting, self.mine = db, waiting, mine
+
+    def run(self, conn: sqlite3.Connection) -> None:
+        for fn in self.waiting:
+            try:
+                fn(conn)
+            except Exception:  # bookkeeping (see `later`): it must not fail somebody else's trip
+                log.warning("a deferred write failed", exc_info=True)
+        if self.mine is not None:
+            self.mine.run_in(conn)
+
+    def rolled_back(self) -> None:
+        """The transaction they ran in was rolled back: they wait for the next trip again."""
+        self.db._later[:0] = self.waiting
+        if self.mine is not None and self.mine.error is None:
+            self.mine.ran = False
+
+
 class Database:
     """An open SQLite database: reads anywhere, writes through `write()`."""
 
@@ -158,26 +181,15 @@ class Database:
         if self._later:
             await self.run_each(lambda conn: None)
 
-    def _riders(self) -> Callable[[sqlite3.Connection], None]:
-        """What this trip carries (under the write lock): the task's carried statements, then
-        whatever waits for a trip. Call it on the event loop's thread; run its result on the
-        database thread before the trip's own statements."""
+    def _riders(self) -> _Ride:
+        """What this trip carries (under the write lock): whatever waits for a trip, then the task's
+        carried statements. Call it on the event loop's thread; run it on the database thread
+        before the trip's own statements (inside its transaction, if it has one)."""
         c = carried()
         if c is not None and c.error is not None:
             raise c.error
-        mine = c if c is not None and not c.ran else None
         waiting, self._later = self._later, []
-
-        def ride(conn: sqlite3.Connection) -> None:
-            for fn in waiting:
-                try:
-                    fn(conn)
-                except Exception:  # bookkeeping (see `later`): it must not fail somebody else's trip
-                    log.warning("a deferred write failed", exc_info=True)
-            if mine is not None:
-                mine.run_in(conn)
-
-        return ride
+        return _Ride(self, waiting, c if c is not None and not c.ran else None)
 
     async def _before_read(self) -> None:
         """A task's carried statements run before it reads (a read trip does not hold the lock)."""
@@ -268,14 +280,20 @@ class Database:
             ride = self._riders()
 
             def begin(conn: sqlite3.Connection) -> None:
-                ride(conn)
                 conn.execute("BEGIN IMMEDIATE")
+                try:
+                    ride.run(conn)
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    ride.rolled_back()
+                    raise
 
             await self.conn._execute(begin, self.conn._conn)  # type: ignore[no-untyped-call]
             try:
                 yield self.conn
             except BaseException:
                 await self.conn.execute("ROLLBACK")
+                ride.rolled_back()
                 raise
             else:
                 await self.conn.execute("COMMIT")
@@ -300,12 +318,13 @@ class Database:
             ride = self._riders()
 
             def transaction(conn: sqlite3.Connection) -> T:
-                ride(conn)
-                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("BEGIN IMMEDIATE")  # what the trip carries commits with it: one commit
                 try:
+                    ride.run(conn)
                     out = fn(conn)
                 except BaseException:
                     conn.execute("ROLLBACK")
+                    ride.rolled_back()
                     raise
                 conn.execute("COMMIT")
                 return out
@@ -323,7 +342,7 @@ class Database:
             ride = self._riders()
 
             def each(conn: sqlite3.Connection) -> T:
-                ride(conn)
+                ride.run(conn)
                 return fn(conn)
 
             out: T = await self.conn._execute(each, self.conn._conn)  # type: ignore[no-untyped-call]

@@ -115,3 +115,28 @@ async def test_a_later_statement_that_fails_does_not_fail_the_trip_it_rides_on(d
     db.later(lambda conn: conn.execute("INSERT INTO nowhere VALUES (1)"))
     await db.run_write(_log("step"))
     assert await _logged(db) == ["step"]
+
+
+async def test_what_a_trip_carries_commits_with_its_transaction_and_waits_again_after_a_rollback(db):
+    async def task():
+        c = db.carry(_log("claim"))
+        db.later(_log("mark"))
+        with pytest.raises(ZeroDivisionError):
+            await db.run_write(lambda conn: (_log("step")(conn), 1 / 0))
+        assert not c.ran  # rolled back with the step: the claim is still to be made
+        await db.run_write(_log("step"))  # the next trip carries both again, in its transaction
+        assert c.ran
+
+    await asyncio.create_task(task())
+    assert await _logged(db) == ["mark", "claim", "step"]
+
+
+async def test_a_failed_write_block_leaves_what_it_carried_waiting_for_the_next_trip(db):
+    db.later(_log("mark"))
+    with pytest.raises(KeyError):
+        async with db.write() as conn:
+            await conn.execute("INSERT INTO log (what) VALUES ('inside')")
+            raise KeyError("no")
+    assert await _logged(db) == []
+    await db.run_each(_log("next"))
+    assert await _logged(db) == ["mark", "next"]
