@@ -56,8 +56,9 @@ class ProctorApplication(Application):
             return
         svc = services(self)
         tg = update.effective_user
-        read = (lambda conn: None) if tg is None else \
-            partial(user_store.known_prefs_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username)
+        read = (lambda conn: None) if tg is None else partial(  # the user's record, written on first sight
+            user_store.ensure_user_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username,
+            now=svc.now())
         claim = svc.db.carry(partial(updates.claim_carried, bot_id=self.bot.id, update_id=update.update_id,
                                      now=svc.now(), run=svc.run, read=read))
         svc.in_flight += 1

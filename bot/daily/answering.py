@@ -38,20 +38,20 @@ def view_of(spot: steps.Spot) -> render.View:
 async def button(update: Update, context: Ctx) -> None:
     """A tap on a daily quiz button: pick, toggle or submit."""
     query = context.query
-    u = await user_ctx(update, context)
     app = context.application
     press = cb.parse(query.data)
     msg = query.message
     if press is None or msg is None:
-        await ack(query, t("daily_bad_button", u.lang))
+        await ack(query, t("daily_bad_button", (await user_ctx(update, context)).lang))
         return
     svc = services(app)
     private = msg.chat.type == ChatType.PRIVATE
     # a private quiz records, edits and sends the next question under its chat's lock (one at a time)
     async with chat_lock(app, msg.chat.id) if private else nullcontext():
-        out = await steps.answer_step(svc.db, press.delivery_id, press.pos, u.id, press.action, press.arg,
-                                      svc.now(), message=(msg.chat.id, msg.message_id))
-        await _render_press(app, query, u, out)
+        # the step first: the update's claim and the user's record ride on its round trip
+        out = await steps.answer_step(svc.db, press.delivery_id, press.pos, context.user.id, press.action,
+                                      press.arg, svc.now(), message=(msg.chat.id, msg.message_id))
+        await _render_press(app, query, await user_ctx(update, context), out)
 
 
 async def _render_press(app: Application, query, u: UserCtx, out: steps.Outcome) -> None:

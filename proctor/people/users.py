@@ -42,6 +42,21 @@ def known_prefs_in(conn: sqlite3.Connection, user_id: int, first_name: str,
     return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
 
 
+def ensure_user_in(conn: sqlite3.Connection, user_id: int, first_name: str, username: str | None,
+                   now: float) -> UserPrefs:
+    """`ensure_user` on the database thread, under the write lock (an update's claim carries it:
+    bot.core): writes only for a new or renamed user."""
+    known = known_prefs_in(conn, user_id, first_name, username)
+    if known is not None:
+        return known
+    row = conn.execute(
+        """INSERT INTO users (id, first_name, username, created_at) VALUES (?,?,?,?)
+           ON CONFLICT(id) DO UPDATE SET first_name=excluded.first_name, username=excluded.username
+           RETURNING id, first_name, language, script""",
+        (user_id, first_name, username, now)).fetchall()[0]  # stepped to its end: the statement is done
+    return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
+
+
 async def find_prefs(db: Database, user_id: int) -> UserPrefs | None:
     """A known user's preferences, without touching the record; None for an unknown user."""
     return await db.run(lambda conn: prefs_in(conn, user_id))

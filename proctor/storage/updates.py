@@ -80,8 +80,9 @@ async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, r
 
 def claim_carried(conn: sqlite3.Connection, bot_id: int, update_id: int, now: float, run: str,
                   read: Callable[[sqlite3.Connection], T]) -> T:
-    """The claim a handler's first round trip carries (`Database.carry`), and `read(conn)` (what every
-    handler reads first, the user's record) after it. Raises Repeated for a repeat."""
+    """The claim a handler's first round trip carries (`Database.carry`), and `read(conn)` after it
+    (what every handler needs first: the user's record, written on first sight). Raises Repeated
+    for a repeat (nothing is read or written then)."""
     if not _claim_in(conn, bot_id, update_id, now, run):
         raise Repeated(update_id)
     return read(conn)

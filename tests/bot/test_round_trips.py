@@ -6,9 +6,10 @@ Submit, typed answers, Finish) and a group daily quiz (taps, a repeated tap, a m
 typed reply), through the real bot, one update at a time. An exam step is one transaction that
 also carries the update's claim with the user's record (proctor/storage/db.py `carry`, bot/core.py);
 the done mark and a new screen's message id wait for the next trip (`later`), here the one made when
-nothing else is in flight: 2 in all (1 while other updates are in flight). A daily step claims in a
-trip of its own first (1), then its transaction, then the mark. Before the claim rode on the step's
-trip, an exam press took 3 and a typed answer 3. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
+nothing else is in flight: 2 in all (1 while other updates are in flight). A daily tap is the same
+(a new member's record is written in the claim's trip: proctor.people.users.ensure_user_in); a typed
+group reply finds its question in a read first, which claims in a trip of its own. Before the claim
+rode on the step's trip, an exam press took 3, a typed answer 3 and a daily tap 3. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
 an exam press took 18-23, a typed exam answer 28-29, a daily tap 27; before the claim read the
 user's record, a typed exam answer took 7, the hand-in 15, a daily typed reply 5. A private daily
 quiz (taps, a double tap, a toggled multiple choice with Submit, typed answers with and without a
@@ -38,7 +39,8 @@ EXAM_LIMITS = {
     # the hand-in (closing the attempt, drafts counted, the outbox card) is one transaction
     "exam finish_yes": 3,
 }
-DAILY_LIMITS = {"daily pick": 4, "daily submit": 4, "daily toggle": 4, "typed reply": 4}
+# a tap's step carries its claim (2 with the done mark); a typed reply finds its question first (4)
+DAILY_LIMITS = {"daily pick": 2, "daily submit": 2, "daily toggle": 2, "typed reply": 4}
 
 
 @pytest.fixture
@@ -109,8 +111,8 @@ async def test_a_daily_group_step_costs_few_round_trips(tmp_path):
 
 # a private quiz sends the next question after each answer: its bookkeeping (which one, counted as
 # sending) shares the step's transaction, and marking it sent is one more trip
-PRIVATE_LIMITS = {"private daily pick": 4, "private daily toggle": 4, "private daily submit": 4,
-                  "private typed": 4, "private typed reply": 4}
+PRIVATE_LIMITS = {"private daily pick": 3, "private daily toggle": 2, "private daily submit": 3,
+                  "private typed": 2, "private typed reply": 3}
 
 
 async def test_a_daily_private_step_costs_few_round_trips(tmp_path):
