@@ -39,8 +39,8 @@ def summarize(paper: Paper) -> PaperSummary:
 
 _UNASKABLE = ",".join(f"'{f.value}'" for f in sorted(UNASKABLE))
 # `Question.askable` in SQL over questions q and question_checks c (a question the checks have not
-# seen holds nothing)
-_ASKABLE = (f"q.retired = 0 AND COALESCE(c.held, '') = '' AND (q.flags = '[]' OR NOT EXISTS "
+# seen holds nothing): the paper list's counts, and the daily quiz's pool (proctor.daily.selection)
+ASKABLE_SQL = (f"q.retired = 0 AND COALESCE(c.held, '') = '' AND (q.flags = '[]' OR NOT EXISTS "
             f"(SELECT 1 FROM json_each(q.flags) f WHERE f.value IN ({_UNASKABLE})))")
 
 # an imported paper's questions are those under its own sections (load_paper's grouping); a composed
@@ -53,12 +53,12 @@ FROM papers p
 LEFT JOIN (SELECT q.paper_id AS paper_id, COUNT(*) AS n, TOTAL(q.points) AS points
            FROM questions q JOIN sections s ON s.id = q.section_id AND s.paper_id = q.paper_id
            LEFT JOIN question_checks c ON c.question_id = q.id
-           WHERE {_ASKABLE} GROUP BY q.paper_id) own ON own.paper_id = p.id
+           WHERE {ASKABLE_SQL} GROUP BY q.paper_id) own ON own.paper_id = p.id
 LEFT JOIN (SELECT i.paper_id AS paper_id, COUNT(*) AS n, TOTAL(i.points) AS points
            FROM composed_items i JOIN questions q ON q.id = i.question_id
            JOIN papers qp ON qp.id = q.paper_id JOIN sections s ON s.id = q.section_id
            LEFT JOIN question_checks c ON c.question_id = q.id
-           WHERE {_ASKABLE} GROUP BY i.paper_id) drawn ON drawn.paper_id = p.id
+           WHERE {ASKABLE_SQL} GROUP BY i.paper_id) drawn ON drawn.paper_id = p.id
 WHERE ? OR p.blueprint IS NULL
 ORDER BY p.id"""
 

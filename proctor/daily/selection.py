@@ -18,6 +18,7 @@ from typing import Any
 from bank.matching_answer import shown_count
 from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
 from bank.option_order import MAX_OPTIONS
+from bank.paper_list import ASKABLE_SQL
 from bank.store import one_row
 from proctor.daily.fsrs_cards import due_cards, known_questions
 from proctor.exams.seal import sealed_for
@@ -75,7 +76,7 @@ async def _load_candidates(db: Database) -> list[Candidate]:
                    p.exam_only
             FROM questions q JOIN papers p ON p.id = q.paper_id
             LEFT JOIN question_checks c ON c.question_id = q.id
-            WHERE p.exam_only = 0 AND q.retired = 0 AND COALESCE(c.held, '') = '' AND q.kind IN ({kinds})""")
+            WHERE p.exam_only = 0 AND {ASKABLE_SQL} AND q.kind IN ({kinds})""")
     return [
         Candidate(r["id"], r["paper_id"], r["topic"] or f"section {r['section_id']}", Kind(r["kind"]))
         for r in rows

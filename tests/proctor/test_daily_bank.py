@@ -18,6 +18,7 @@ from proctor.daily.plan import create_or_resume
 from proctor.daily.selection import Candidate, candidates, pick_balanced, pick_group_set, pick_private_set
 from proctor.daily.streaks import streak, streak_from
 from proctor.people.users import ensure_user
+from proctor.storage.db import Database
 from proctor.teams.leaderboard import my_groups
 from tests.papers_fixture import small_paper
 
@@ -240,3 +241,30 @@ async def test_subscription_on_off_and_disabled_reason(bank):
     assert not off.enabled and off.disabled_reason == "kicked"
     again = await subs.subscribe(bank, chat, "10:30", "Europe/Berlin", 5, 1, NOW)
     assert again.enabled and again.disabled_reason is None
+
+
+async def test_the_pool_query_keeps_exactly_what_the_rule_for_one_question_keeps(tmp_path):
+    """The daily pool's SQL (bank.paper_list.ASKABLE_SQL, the paper list's rule too) keeps exactly
+    what `eligible` and `Question.askable` keep, over the bundled bank (whose checks hold some
+    questions) with questions retired and flagged on top."""
+    from bank.matching_answer import shown_count
+    from proctor.daily.selection import eligible
+    from proctor.storage.bootstrap import ensure_default_bank
+
+    db = await Database.open(tmp_path / "pool.db")
+    try:
+        await ensure_default_bank(db, NOW)
+        ids = [r[0] for r in await db.fetchall("SELECT id FROM questions ORDER BY id")]
+        await db.run_write(lambda c: c.execute("UPDATE questions SET retired=1 WHERE id IN (?, ?)", ids[3:5]))
+        await db.run_write(lambda c: c.execute("""UPDATE questions SET flags='["no_key"]' WHERE id=?""", (ids[7],)))
+        expected, held = set(), 0
+        for qid in ids:
+            q = await get_question(db, qid)
+            held += bool(q.held)
+            exam_only = bool(await db.scalar(
+                "SELECT p.exam_only FROM questions q JOIN papers p ON p.id = q.paper_id WHERE q.id=?", (qid,)))
+            if q.askable and eligible(q.kind, q.flags, q.retired, exam_only, shown_count(q.kind, q.options, q.answer)):
+                expected.add(qid)
+        assert held and expected and {c.id for c in await candidates(db)} == expected
+    finally:
+        await db.close()
