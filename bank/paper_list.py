@@ -41,7 +41,7 @@ _UNASKABLE = ",".join(f"'{f.value}'" for f in sorted(UNASKABLE))
 # `Question.askable` in SQL over questions q and question_checks c (a question the checks have not
 # seen holds nothing): the paper list's counts, and the daily quiz's pool (proctor.daily.selection)
 ASKABLE_SQL = (f"q.retired = 0 AND COALESCE(c.held, '') = '' AND (q.flags = '[]' OR NOT EXISTS "
-            f"(SELECT 1 FROM json_each(q.flags) f WHERE f.value IN ({_UNASKABLE})))")
+               f"(SELECT 1 FROM json_each(q.flags) f WHERE f.value IN ({_UNASKABLE})))")
 
 # an imported paper's questions are those under its own sections (load_paper's grouping); a composed
 # paper's are its drawn ones, each still in its own paper and section (load_paper's join)
