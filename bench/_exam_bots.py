@@ -177,11 +177,26 @@ async def _serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_
     conn.send(("stopped", usage(pauses) | {"jieba": "jieba" in sys.modules}))
 
 
+def _use_tree(tree: str) -> None:
+    """Our packages from `tree` from now on: those this module imported already are dropped."""
+    global start_app, stop_app
+    sys.path.insert(0, tree)
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("bot", "proctor", "bank", "sandbox", "desk"):
+            del sys.modules[name]
+    from bot.lifecycle import start_app, stop_app
+
+
 def serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_limiter: bool = False,
-          profile_path: str | None = None, layout: str = "B", cpu: int | None = None) -> None:
-    """Child process entry point. `cpu`: run every thread of the bot on that CPU alone."""
+          profile_path: str | None = None, layout: str = "B", cpu: int | None = None,
+          against: str | None = None) -> None:
+    """Child process entry point. `cpu`: run every thread of the bot on that CPU alone. `against`: in
+    the bare bot's place, our bot from that checkout (bench_exam --against)."""
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})
+    if kind == "bare" and against:
+        _use_tree(against)
+        kind = "ours"
     asyncio.run(_serve(kind, token, base_url, db_path, conn, rate_limiter, profile_path, layout))
 
 

@@ -159,12 +159,12 @@ class Child:
     """A bot in its own process, asked for usage figures over a pipe."""
 
     def __init__(self, kind: str, base_url: str, db_path: Path, rate_limiter: bool, profile: str | None,
-                 layout: str, cpu: int | None = None):
+                 layout: str, cpu: int | None = None, against: str | None = None):
         ctx = multiprocessing.get_context("spawn")
         self.conn, child_conn = ctx.Pipe()
         self.process = ctx.Process(target=_exam_bots.serve, name=f"bench-{kind}",
                                    args=(kind, TOKEN, base_url, str(db_path), child_conn, rate_limiter, profile,
-                                         layout, cpu))
+                                         layout, cpu, against))
         self.process.start()
 
     def cpu(self) -> float:
@@ -209,13 +209,13 @@ async def bench_bot(kind: str, args, paper_button: str, answers: int, layout: st
         api = FakeBotApi(TOKEN, bot_username="proctor_bot")
         await api.start()
         child = Child(kind, api.base_url, Path(tmp) / "proctor.db", args.rate_limiter,
-                      profile_path, layout, 0 if args.one_core else None)
+                      profile_path, layout, 0 if args.one_core else None, args.against)
         try:
             out.ready_rss = (await child.recv())["rss_mib"]
 
             async def candidates(first_id: int, n: int) -> list[Candidate]:
                 cands = [Candidate(api, probe, first_id + i) for i in range(n)]
-                await asyncio.gather(*(c.open_ours(paper_button) if kind == "ours" else c.open_bare()
+                await asyncio.gather(*(c.open_ours(paper_button) if kind == "ours" or args.against else c.open_bare()
                                        for c in cands))
                 return cands
 
@@ -354,6 +354,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="run each bot on CPU 0 alone (its threads share one core; this process and the "
                              "fake server are free to use the others): less noise from the machine, and no "
                              "cost of our database thread and event loop handing the GIL across cores")
+    parser.add_argument("--against", metavar="TREE",
+                        help="A/B of two versions of our bot: in the bare bot's place, our bot from TREE (a "
+                             "checkout, e.g. `git worktree add /tmp/base <commit>`); the 'bare' column is that bot. "
+                             "The machine's drift lands on both alike, so a change's effect shows in the ratio")
     parser.add_argument("--profile", metavar="FILE", help="cProfile each bot's event loop during the measured phases (last round): "
                         "ours to FILE, the bare bot to FILE.bare")
     args = parser.parse_args(argv)
@@ -365,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"paper: {paper_button!r} ({layout[:answers]}: T typed, B pressed); fake server rate limits OFF; "
           f"our AIORateLimiter {'ON' if args.rate_limiter else 'OFF'}; bots in child processes; "
           f"{args.rounds} interleaved rounds\n")
+    if args.against:
+        print(f"A/B: the 'bare' column below is OUR bot from {args.against}, not the bare bot\n")
     runs: dict[str, list[BotRun]] = {"ours": [], "bare": []}
     for i in range(args.rounds):
         for kind in ("ours", "bare"):
