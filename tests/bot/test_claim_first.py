@@ -54,3 +54,35 @@ async def test_an_update_no_handler_touches_is_still_claimed_and_marked_done(env
         "from": {"id": ann.id, "is_bot": False, "first_name": "Ann"}}})
     await env.idle()
     assert await updates.is_done(env.db, env.app.bot.id, 700_010)
+
+
+async def test_a_screen_whose_message_id_was_lost_is_posted_anew_at_the_next_step(tmp_path):
+    """A new screen's message id waits for the next round trip (`Database.later`); a kill before it
+    leaves the old id in SQLite. The next press on the screen the user sees still counts, and the
+    screen is posted anew (the edit of the old, deleted message fails)."""
+    from tests.harness import attempt_message, start_exam
+    from tests.papers_fixture import small_paper
+    from tests.reads import answers_of, the_attempt
+
+    env = BotEnv(tmp_path, shuffle=False)
+    await env.seed(small_paper())
+    await env.start()
+    try:
+        ann = env.api.user(403, "Ann", language_code="en")
+        await start_exam(env, ann)
+        old = attempt_message(ann.chat())
+        await ann.press(old, "Skip ▶")
+        await env.idle()
+        running = await the_attempt(env.db)
+        await env.db.run_write(lambda c: c.execute("UPDATE attempts SET message_id=? WHERE id=?",
+                                                   (old.message_id + 1000, running.id)))  # the id never written
+        screen = attempt_message(ann.chat())
+        await ann.press(screen, "◀ Back")
+        await env.idle()
+        assert (await the_attempt(env.db)).current_pos == 0  # the press counted
+        newest = attempt_message(ann.chat())
+        assert newest.message_id > screen.message_id and "1/" in newest.text  # posted anew, at question 1
+        assert (await the_attempt(env.db)).message_id == newest.message_id
+        assert list(await answers_of(env.db)) == []
+    finally:
+        await env.close()
