@@ -9,7 +9,7 @@ answerCallbackQuery + editMessageText per press; sendMessage (recorded) + sendMe
 Candidates take the bundled paper with the longest leading run of questions answered by one press
 or one message (the first: fill-ins typed, then single choice pressed), so both kinds are counted.
 
-Runs of the two bots are interleaved, ours, bare, ours, bare... (--rounds, default 3): each figure
+Runs of the two bots are interleaved, ours, bare, bare, ours, ... (--rounds, default 3): each figure
 is the median over rounds, with the spread (min-max) beside it, and the CPU ratio is taken round by
 round, so the machine's drift during the call does not land on one side.
 
@@ -373,7 +373,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"A/B: the 'bare' column below is OUR bot from {args.against}, not the bare bot\n")
     runs: dict[str, list[BotRun]] = {"ours": [], "bare": []}
     for i in range(args.rounds):
-        for kind in ("ours", "bare"):
+        # ABBA: the two bots swap places every round, so whatever favours the first (or the second)
+        # run of a round lands on both alike
+        for kind in ("ours", "bare") if i % 2 == 0 else ("bare", "ours"):
             started = time.perf_counter()
             profile = args.profile if i == args.rounds - 1 else None
             runs[kind].append(asyncio.run(bench_bot(kind, argparse.Namespace(**{**vars(args), "profile": profile}),
