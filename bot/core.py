@@ -72,6 +72,7 @@ class ProctorApplication(Application):
         if not claim.ran:  # no handler used the database or Telegram: claimed now, so it is never handled again
             with suppress(updates.Repeated):
                 await run_carried()
+        claim.detach()
         if claim.error is None:
             updates.done_later(svc.db, self.bot.id, svc.finished, update.update_id, svc.run)
         if not svc.in_flight:  # nothing else in flight: no round trip is coming to carry the marks

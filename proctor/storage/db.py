@@ -103,6 +103,10 @@ class Carried:
         self.result: object = None
         self.error: BaseException | None = None
 
+    def detach(self) -> None:
+        """Its task is done with it: its later trips (a flush, say) carry nothing and raise nothing."""
+        self.task = None
+
     def run_in(self, conn: sqlite3.Connection) -> None:
         """On the database thread, before the trip's own statements."""
         self.ran = True

@@ -140,3 +140,16 @@ async def test_a_failed_write_block_leaves_what_it_carried_waiting_for_the_next_
     assert await _logged(db) == []
     await db.run_each(_log("next"))
     assert await _logged(db) == ["mark", "next"]
+
+
+async def test_a_detached_carry_lets_its_task_flush_what_waits_after_a_repeat(db):
+    async def task():
+        c = db.carry(lambda conn: (_ for _ in ()).throw(Repeated(8)))
+        with pytest.raises(Repeated):
+            await db.run_write(_log("step"))
+        db.later(_log("mark"))  # somebody else's bookkeeping, waiting
+        c.detach()  # the update's handling is over (bot.core)
+        await db.flush_later()
+
+    await asyncio.create_task(task())
+    assert await _logged(db) == ["mark"]
