@@ -118,15 +118,20 @@ async def group_reply(update: Update, context: Ctx) -> None:
     replied = msg.reply_to_message
     if replied is None or not replied.from_user or replied.from_user.id != context.bot.id:
         return
-    hit = await dstore.item_by_message(context.services.db, msg.chat_id, replied.message_id)
-    if hit is None:
-        hit = await _unrecorded_copy(app, msg.chat_id, replied)
-    if hit is None:
-        return
-    u = await user_ctx(update, context)
-    delivery, item = hit
     svc = services(app)
-    out = await steps.answer_step(svc.db, delivery.id, item.pos, u.id, "typed", msg.text, svc.now())
+    # the item found and the step in one trip, which carries the update's claim and the user's record
+    found = await steps.reply_step(svc.db, msg.chat_id, replied.message_id, context.user.id, msg.text or "",
+                                   svc.now())
+    if found is None:  # not a recorded question: maybe a copy sent twice after a crash
+        hit = await _unrecorded_copy(app, msg.chat_id, replied)
+        if hit is None:
+            return
+        delivery, item = hit
+        out = await steps.answer_step(svc.db, delivery.id, item.pos, context.user.id, "typed", msg.text,
+                                      svc.now())
+    else:
+        delivery, item, out = found
+    u = await user_ctx(update, context)
     match out:
         case steps.Closed():
             await _tell_privately(app, u, t("daily_closed", u.lang))

@@ -208,6 +208,24 @@ async def typed_step(db: Database, chat_id: int, user_id: int, reply_to: int | N
     return await db.run_write(lambda conn: typed_in(conn, chat_id, user_id, reply_to, text, now))
 
 
+def reply_in(conn: sqlite3.Connection, chat_id: int, replied_message_id: int, user_id: int, text: str,
+             now: float) -> tuple[Delivery, Item, Outcome] | None:
+    """A typed reply in a group to the daily question `replied_message_id`: its item found, and
+    the step, in one transaction. None: that message is no recorded item (the caller may look for
+    an unrecorded copy, bot.daily.answering)."""
+    hit = item_by_message_in(conn, chat_id, replied_message_id)
+    if hit is None:
+        return None
+    delivery, item = hit
+    return delivery, item, step_in(conn, delivery.id, item.pos, user_id, "typed", text, now, None)
+
+
+async def reply_step(db: Database, chat_id: int, replied_message_id: int, user_id: int, text: str,
+                     now: float) -> tuple[Delivery, Item, Outcome] | None:
+    """`reply_in` in one round trip."""
+    return await db.run_write(lambda conn: reply_in(conn, chat_id, replied_message_id, user_id, text, now))
+
+
 async def answer_step(db: Database, delivery_id: int, pos: int, user_id: int, action: str, arg: str | None,
                       now: float, *, message: tuple[int, int] | None = None) -> Outcome:
     """Read, decide and write one answer step in one transaction and one round trip."""

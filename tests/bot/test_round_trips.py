@@ -7,9 +7,9 @@ typed reply), through the real bot, one update at a time. An exam step is one tr
 also carries the update's claim with the user's record (proctor/storage/db.py `carry`, bot/core.py);
 the done mark and a new screen's message id wait for the next trip (`later`), here the one made when
 nothing else is in flight: 2 in all (1 while other updates are in flight). A daily tap is the same
-(a new member's record is written in the claim's trip: proctor.people.users.ensure_user_in); a typed
-group reply finds its question in a read first, which claims in a trip of its own. Before the claim
-rode on the step's trip, an exam press took 3, a typed answer 3 and a daily tap 3. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
+(a new member's record is written in the claim's trip: proctor.people.users.ensure_user_in), and a
+typed group reply, whose question is found in the step's transaction. Before the claim rode on the
+step's trip, an exam press took 3, a typed answer 3, a daily tap 3 and a typed group reply 4. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
 an exam press took 18-23, a typed exam answer 28-29, a daily tap 27; before the claim read the
 user's record, a typed exam answer took 7, the hand-in 15, a daily typed reply 5. A private daily
 quiz (taps, a double tap, a toggled multiple choice with Submit, typed answers with and without a
@@ -39,8 +39,9 @@ EXAM_LIMITS = {
     # the hand-in (closing the attempt, drafts counted, the outbox card) is one transaction
     "exam finish_yes": 3,
 }
-# a tap's step carries its claim (2 with the done mark); a typed reply finds its question first (4)
-DAILY_LIMITS = {"daily pick": 2, "daily submit": 2, "daily toggle": 2, "typed reply": 4}
+# a tap's step carries its claim (2 with the done mark); so does a typed reply's, which finds its
+# question in the same transaction (proctor.daily.steps.reply_in)
+DAILY_LIMITS = {"daily pick": 2, "daily submit": 2, "daily toggle": 2, "typed reply": 2}
 
 
 @pytest.fixture
