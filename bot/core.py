@@ -45,7 +45,7 @@ class ProctorApplication(Application):
 
     The update's claim, with its user's record, rides on the handler's first round trip to the
     database (`Database.carry`), or goes on its own before the handler reads or talks to Telegram
-    (bot.requests); a repeat stops the handler there (`Repeated`, see `on_error`). Its done mark
+    (bot/http.py); a repeat stops the handler there (`Repeated`, see `on_error`). Its done mark
     waits for the next round trip anybody makes, or is written when nothing is in flight."""
 
     warmed = False  # the warm-up starts after the first update: start-up to the first reply stays short

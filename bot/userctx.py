@@ -23,9 +23,9 @@ class UserCtx:
 async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     """Record the user on first sight and return their preferences.
 
-    The first call for an update takes the record read with its claim (bot.core), which rides on
-    the handler's first round trip: no trip of its own unless it comes first, or the user is new or
-    renamed; a later call (after /lang, say) reads it anew."""
+    The first call for an update takes the record its claim read, or wrote for a new or renamed
+    user (bot.core), in the handler's first round trip: no trip of its own unless it comes first;
+    a later call (after /lang, say) reads it anew."""
     svc = context.services
     tg = context.user
     prefs = None
