@@ -143,9 +143,8 @@ def test_the_shifted_clock_runs_with_time_and_moves_forward_by_hand():
 
 
 async def test_tick_steps_through_the_days_the_quiz_closes_and_the_next_one_goes_out(tmp_path):
-    from tests.papers_fixture import small_paper
-
     from tests.bot.test_daily_support import fast
+    from tests.papers_fixture import small_paper
 
     env = BotEnv(tmp_path, admins=(SANDBOX_USER,))
     await env.seed(small_paper("demo"))
