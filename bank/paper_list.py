@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bank.errors import NotFound
 from bank.models import UNASKABLE, Paper
 from bank.store import Store
 
@@ -71,6 +72,14 @@ async def paper_summaries(db: Store, *, composed: bool = False) -> list[PaperSum
                          invite_only=bool(r["invite_only"]), askable=r["askable"] or 0,
                          max_score=float(r["max_score"] or 0.0))
             for r in await db.fetchall(_SUMMARIES, (int(composed),))]
+
+
+async def paper_summary(db: Store, paper_id: int) -> PaperSummary:
+    """One paper's summary (composed ones too). Raises NotFound."""
+    found = next((p for p in await paper_summaries(db, composed=True) if p.id == paper_id), None)
+    if found is None:
+        raise NotFound(str(paper_id))
+    return found
 
 
 async def offered_papers(db: Store, *, practice: bool = False) -> list[PaperSummary]:

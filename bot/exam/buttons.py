@@ -9,8 +9,8 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
+from bank.paper_list import paper_summary
 from bank.paper_settings import is_invite_only
-from bank.paper_store import load_paper
 from bank.script import to_script
 from bot.context import Ctx
 from bot.core import ack
@@ -72,7 +72,7 @@ async def _pick(update: Update, context: Ctx, u: UserCtx, data: cb.Pick) -> None
         if data.paper_id is None:  # the mock's rules card comes from /exam random, never from a button
             await ack(query, t("button_unknown", u.lang))
             return
-        paper = await load_paper(svc.db, data.paper_id)
+        paper = await paper_summary(svc.db, data.paper_id)  # raises NotFound, as loading it whole did
         used = await attempts.used_attempts(svc.db, u.id, data.paper_id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)
         await ack(query)

@@ -10,9 +10,9 @@ from telegram import InlineKeyboardMarkup as Keyboard
 from bank.grading import grade
 from bank.matching_answer import draft_pairs, is_matching_draft
 from bank.matching_answer import response_draft as matching_draft
-from bank.models import CHOICE, Kind, Paper, Question, ReviewOption
+from bank.models import CHOICE, Kind, Question, ReviewOption
 from bank.option_order import LETTERS
-from bank.paper_list import PaperSummary, summarize
+from bank.paper_list import PaperSummary
 from bank.script import to_script
 from bot import answer_forms
 from bot.exam import callbacks as cb
@@ -317,9 +317,8 @@ def paper_chooser(papers: list[PaperSummary], mode: str, lang: str, script: str 
     return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)
 
 
-def rules_card(paper: Paper | PaperSummary, used: int, lang: str, script: str = "orig") -> tuple[str, Keyboard | None]:
-    """A paper's rules card, from its summary (/exam <paper>) or the paper loaded whole (a pick)."""
-    p = summarize(paper) if isinstance(paper, Paper) else paper
+def rules_card(p: PaperSummary, used: int, lang: str, script: str = "orig") -> tuple[str, Keyboard | None]:
+    """A paper's rules card, from its summary (bank.paper_list: no question loaded)."""
     allowed = p.attempts_allowed
     attempts = t("attempts_left", lang, used=used, allowed=allowed) if allowed is not None else ""
     text = t("rules_card", lang, title=to_script(p.title, script), questions=tn("n_question", p.askable, lang),

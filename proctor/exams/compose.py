@@ -66,9 +66,11 @@ def checked_minutes(text: str | int) -> int:
     return minutes
 
 
-def _check(draft: Draft) -> None:
-    checked_title(draft.title)
+def _check(draft: Draft) -> str:
+    """The draft's title, trimmed, once its title and time limit are checked. Raises BadPaper."""
+    title = checked_title(draft.title)
     checked_minutes(draft.minutes)
+    return title
 
 
 def _summary(drawn: list[tuple[str, Question]]) -> Preview:
@@ -94,8 +96,7 @@ async def compose_paper(db: Database, draft: Draft, *, actor: int, now: float, c
                         seed: int | None = None) -> Composed:
     """Draw and store the paper; it is then listed and taken like any paper.
     Raises BadPaper (a title another paper has, ...), blueprint.Shortfall (nothing is written)."""
-    _check(draft)
-    title = checked_title(draft.title)
+    title = _check(draft)
     drawn = await draw(db, pool_of(draft), random.Random(seed), strict=True)
     async with db.write() as conn:
         cur = await conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM papers")

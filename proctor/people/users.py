@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from bank.store import one_row
 from proctor.storage.db import Database
 
 
@@ -19,16 +18,15 @@ class UserPrefs:
 
 async def ensure_user(db: Database, user_id: int, first_name: str, username: str | None,
                       now: float) -> UserPrefs:
-    """Create the user on first sight, refresh their name; returns their preferences."""
-    row = await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,))
-    if row is None or row["first_name"] != first_name or row["username"] != username:
-        async with db.write() as conn:
-            await conn.execute(
-                """INSERT INTO users (id, first_name, username, created_at) VALUES (?,?,?,?)
-                   ON CONFLICT(id) DO UPDATE SET first_name=excluded.first_name,
-                       username=excluded.username""",
-                (user_id, first_name, username, now))
-        row = one_row(await db.fetchone("SELECT * FROM users WHERE id=?", (user_id,)))  # just written
+    """Create the user on first sight, refresh their name; returns their preferences. A known user
+    costs a read; a new or renamed one a write transaction (`ensure_user_in`)."""
+    known = await db.run(lambda conn: known_prefs_in(conn, user_id, first_name, username))
+    if known is not None:
+        return known
+    return await db.run_write(lambda conn: ensure_user_in(conn, user_id, first_name, username, now))
+
+
+def _prefs(row: sqlite3.Row) -> UserPrefs:
     return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
 
 
@@ -39,7 +37,7 @@ def known_prefs_in(conn: sqlite3.Connection, user_id: int, first_name: str,
     row = conn.execute("SELECT * FROM users WHERE id=?", (user_id,)).fetchone()
     if row is None or row["first_name"] != first_name or row["username"] != username:
         return None
-    return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
+    return _prefs(row)
 
 
 def ensure_user_in(conn: sqlite3.Connection, user_id: int, first_name: str, username: str | None,
@@ -54,7 +52,7 @@ def ensure_user_in(conn: sqlite3.Connection, user_id: int, first_name: str, user
            ON CONFLICT(id) DO UPDATE SET first_name=excluded.first_name, username=excluded.username
            RETURNING id, first_name, language, script""",
         (user_id, first_name, username, now)).fetchall()[0]  # stepped to its end: the statement is done
-    return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
+    return _prefs(row)
 
 
 async def find_prefs(db: Database, user_id: int) -> UserPrefs | None:
@@ -65,7 +63,7 @@ async def find_prefs(db: Database, user_id: int) -> UserPrefs | None:
 def prefs_in(conn: sqlite3.Connection, user_id: int) -> UserPrefs | None:
     """`find_prefs` on the database thread."""
     row = conn.execute("SELECT * FROM users WHERE id=?", (user_id,)).fetchone()
-    return None if row is None else UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
+    return None if row is None else _prefs(row)
 
 
 async def set_language(db: Database, user_id: int, language: str | None) -> None:

@@ -4,7 +4,7 @@ Writes go through `Database.write()`: one `BEGIN IMMEDIATE` transaction, seriali
 statements of concurrent coroutines never interleave inside somebody else's transaction.
 
 Two kinds of statements ride on somebody else's round trip instead of costing one of their own
-(each trip hands the GIL to aiosqlite's thread and back, which costs more CPU than the SQL):
+(each trip is a hand-over to aiosqlite's thread and back, and a wake-up of the event loop):
 - `carry(fn)`: what a task must run before anything else it does with the database (an update's
   claim, bot.core): it runs first in the task's next round trip, or on its own when the task next
   reads or talks to Telegram (`run_carried`);
@@ -195,12 +195,6 @@ class Database:
         waiting, self._later = self._later, []
         return _Ride(self, waiting, c if c is not None and not c.ran else None)
 
-    async def _before_read(self) -> None:
-        """A task's carried statements run before it reads (a read trip does not hold the lock)."""
-        c = carried()
-        if c is not None and (not c.ran or c.error is not None):
-            await run_carried()
-
     @classmethod
     async def open(cls, path: Path | str | None = None, *, migrate: bool = True,
                    migrations_dir: Path = MIGRATIONS_DIR) -> Database:
@@ -309,7 +303,7 @@ class Database:
 
         `fn` gets the plain sqlite3 connection; it must only read (writes go through `run_write`).
         """
-        await self._before_read()
+        await run_carried()  # a read trip does not hold the lock: the task's claim goes first, alone
         # aiosqlite's (private) `_execute` carries no annotations; it returns what `fn` returns
         out: T = await self.conn._execute(fn, self.conn._conn)  # type: ignore[no-untyped-call]
         return out
@@ -339,9 +333,7 @@ class Database:
     async def run_each(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn(conn)` on the database thread under the write lock with no transaction around it:
         each statement commits on its own (SQLite's autocommit). For writes of one statement, or of
-        statements that need not stand or fall together: without BEGIN and COMMIT the hop runs two
-        statements fewer, and the sqlite3 module lets go of the GIL, and the event loop's thread
-        takes it, at every statement."""
+        statements that need not stand or fall together."""
         async with self._write_lock:
             ride = self._riders()
 
@@ -354,12 +346,12 @@ class Database:
 
     # one round trip to the connection's thread per read (execute + fetch + close would be three)
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        await self._before_read()
+        await run_carried()
         return list(await self.conn.execute_fetchall(sql, params))
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """The first row; meant for queries that return at most a few rows."""
-        await self._before_read()
+        await run_carried()
         rows = list(await self.conn.execute_fetchall(sql, params))
         return rows[0] if rows else None
 

@@ -63,17 +63,14 @@ async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str 
 
 
 async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, run: str,
-                        read: Callable[[sqlite3.Connection], T],
-                        finished: Collection[int] = ()) -> tuple[bool, T | None]:
-    """`claim`, and for a claimed update `read(conn)` in the same round trip: what every handler
-    reads first (the user's record) costs no trip of its own. `read` must only read.
-    `finished`: updates of this run whose handlers have returned, marked done in the same trip.
-    Each of these statements stands alone (one write each, committed on its own)."""
+                        read: Callable[[sqlite3.Connection], T]) -> tuple[bool, T | None]:
+    """`claim_carried` in a round trip of its own: (True, what `read` gave) for a claimed update,
+    (False, None) for a repeat."""
     def both(conn: sqlite3.Connection) -> tuple[bool, T | None]:
-        _done_in(conn, bot_id, finished, run)
-        if not _claim_in(conn, bot_id, update_id, now, run):
+        try:
+            return True, claim_carried(conn, bot_id, update_id, now, run, read)
+        except Repeated:
             return False, None
-        return True, read(conn)
 
     return await db.run_each(both)
 
@@ -106,16 +103,16 @@ def _drain(pending: set[int]) -> list[int]:
 
 
 def _done_in(conn: sqlite3.Connection, bot_id: int, update_ids: Collection[int], run: str) -> None:
-    """One statement for them all: it commits on its own (Database.run_each)."""
+    """One statement for them all (in the transaction of the trip it rides on, or on its own)."""
     if update_ids:
         ids = list(update_ids)
         conn.execute(f"{_DONE_MANY} ({','.join('?' * len(ids))})", (bot_id, run, *ids))
 
 
-async def done(db: Database, bot_id: int, update_id: int | Collection[int], run: str = "") -> None:
-    """The handlers of updates this run claimed have returned (whatever they did)."""
-    ids = [update_id] if isinstance(update_id, int) else list(update_id)
-    await db.run_each(lambda conn: _done_in(conn, bot_id, ids, run))
+async def done(db: Database, bot_id: int, update_id: int, run: str = "") -> None:
+    """The handler of an update this run claimed has returned (whatever it did): marked now, in a
+    round trip of its own (the bot uses `done_later`)."""
+    await db.run_each(lambda conn: _done_in(conn, bot_id, [update_id], run))
 
 
 async def is_done(db: Database, bot_id: int, update_id: int) -> bool:

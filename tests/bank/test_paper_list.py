@@ -9,9 +9,10 @@ import dataclasses
 
 import pytest
 
+from bank.errors import NotFound
 from bank.item_stats import set_retired
 from bank.models import Kind, Paper, PaperSettings, Question, Section
-from bank.paper_list import PaperSummary, offered_papers, paper_summaries, summarize
+from bank.paper_list import PaperSummary, offered_papers, paper_summaries, paper_summary, summarize
 from bank.paper_settings import write_settings
 from bank.paper_store import list_papers, load_paper, save_paper
 from proctor.exams import compose
@@ -119,3 +120,11 @@ async def test_offered_papers_filter_as_the_list_did(db, practice):
     assert ids["flagged"] not in shown and ids["invited"] not in shown
     assert (ids["hiring"] in shown, ids["drawn"] in shown) == (not practice, not practice)
     assert ids["frozen"] in shown and ids["odd"] in shown
+
+
+async def test_one_papers_summary_is_its_line_in_the_list_and_an_unknown_paper_is_not_found(db):
+    await varied_bank(db)
+    for s in await paper_summaries(db, composed=True):
+        assert await paper_summary(db, s.id) == s
+    with pytest.raises(NotFound):
+        await paper_summary(db, 10_000)
