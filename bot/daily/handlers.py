@@ -1,4 +1,4 @@
-"""/daily on|off|now|status: thin handlers over bank.daily and the push."""
+"""/daily on|off|now|status: thin handlers over proctor.daily and the push."""
 
 from __future__ import annotations
 

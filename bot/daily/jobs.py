@@ -3,7 +3,7 @@
 bot/scheduling.py, which holds this module's callbacks (bot/daily/__init__.py registers them, to be
 loaded on first use), so push.py arms a close without importing this module.
 
-Job callbacks read the clock and hand it to the pure decisions in bank.daily.schedule; the
+Job callbacks read the clock and hand it to the pure decisions in proctor.daily.schedule; the
 catch-up at start-up runs the very same callback, so a restart sends exactly what is missing.
 """
 

@@ -4,7 +4,7 @@ Each send is paced (one message a second per chat), a 429 is retried after its r
 a 403 turns the chat's subscription off. A send is counted before the call and the message's id
 recorded right after it, so a push that stopped halfway (crash, network error) resumes with
 exactly the messages still missing; one that stopped inside a call may repeat that one message,
-whose copies then both accept answers (bank.daily.delivery).
+whose copies then both accept answers (proctor.daily.delivery).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What daily practice needs to know about a question's paper.
 
 Marking a paper exam-only (a hiring paper must never leak into practice) is a lead action with an
-audit entry: bank.item_stats.set_exam_only. Selection reads papers.exam_only on every draw.
+audit entry: bank.paper_settings.set_exam_only. Selection reads papers.exam_only on every draw.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from bank.store import Params
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-# bank/migrations links to the top-level migrations/, so a wheel carries them as package data
+# proctor/storage/migrations links to the top-level migrations/, so a wheel carries them as package data
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DB = Path("data") / "proctor.db"
 _MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
