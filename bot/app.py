@@ -6,7 +6,8 @@ import asyncio
 import gc
 import logging
 import secrets
-from functools import partial
+import ssl
+from functools import cache, partial
 from typing import Any
 
 import httpx
@@ -47,6 +48,12 @@ def send_limiter() -> AIORateLimiter:
     return AIORateLimiter(overall_max_rate=3, overall_time_period=0.1, max_retries=3)
 
 
+@cache
+def tls_context() -> ssl.SSLContext:
+    """The CA bundle loaded once per process (a restarted Application, the sandbox's, a test's, reuses it)."""
+    return httpx.create_ssl_context()
+
+
 def build_application(settings: Settings, *, clock: Clock | None = None,
                       rate_limiter: bool | AIORateLimiter = True) -> Application:
     """The Application with every handler and start-up step; nothing is opened yet.
@@ -68,7 +75,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     )
     # PTB's two HTTP clients (updates, everything else) as its builder makes them, but sharing one
     # TLS context: each would load the CA bundle again (~40 ms of start-up)
-    tls = httpx.create_ssl_context()
+    tls = tls_context()
     builder = builder.request(ClaimFirstRequest(connection_pool_size=256, httpx_kwargs={"verify": tls})) \
         .get_updates_request(HTTPXRequest(connection_pool_size=1, httpx_kwargs={"verify": tls}))
     if settings.bot_api_file_url:

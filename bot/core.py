@@ -189,9 +189,16 @@ def register_last(app: Application) -> None:
     app.add_error_handler(on_error)
 
 
+_process_warmed = threading.Event()  # what warm-up loads and freezes is the process's, not one Application's
+
+
 def warm_up_in_background() -> None:
     """Load what every answer needs (OpenCC's t2s) off the event loop, once the first update is
-    handled (an answer before it loads t2s itself)."""
+    handled (an answer before it loads t2s itself). Once per process: a second Application in the
+    same process (the sandbox's restart, a test) finds the dictionaries loaded and the heap frozen."""
+    if _process_warmed.is_set():
+        return
+    _process_warmed.set()
 
     def _warm():
         try:
