@@ -130,6 +130,7 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(ANN, BOB))
     await c.roster(ALPHA, ANN, BOB)  # /bankstats in Alpha shows the disputes of Alpha's roster
+    env.in_group(ALPHA, (ANN, "Ann"), (BOB, "Bob"))
     q = await question_ids(env.db, "demo", "single")
     did = await c.daily(ALPHA, "2027-01-15", q[:1], [])
     ann, bob, lead = env.api.user(ANN, "Ann"), env.api.user(BOB, "Bob"), env.api.user(LEAD, "Lea")
