@@ -24,9 +24,9 @@ _JOINED = f"r.status = '{MEMBER}' AND r.joined_at IS NOT NULL AND r.left_at IS N
 
 def seen_sql(user_col: str, at_col: str, teams: str = "?") -> str:
     """SQL: what `user_col` did at `at_col` is visible to the leads of the group(s) `teams` (a
-    placeholder, or a comma-separated list of them): joined, in the group, and done since joining."""
+    placeholder, or a comma-separated list of them): joined, in the group, and done after joining."""
     return (f"EXISTS (SELECT 1 FROM team_roster r WHERE r.chat_id IN ({teams}) AND r.user_id = {user_col} "
-            f"AND {_JOINED} AND {at_col} >= r.joined_at)")
+            f"AND {_JOINED} AND {at_col} > r.joined_at)")
 
 
 def member_ids_sql(teams: str = "?") -> str:

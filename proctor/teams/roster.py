@@ -233,7 +233,7 @@ async def decline(db: Database, chat_id: int, user_id: int, stamp: int, *, now: 
     async with db.write() as conn:
         cur = await conn.execute(
             f"DELETE FROM team_roster AS r WHERE r.chat_id=? AND r.user_id=? AND {STANDING_SQL} = '{Standing.invited}' "
-            "AND CAST(r.requested_at AS INTEGER) = ? RETURNING r.user_id", (chat_id, user_id, stamp))
+            "AND CAST(r.requested_at AS INTEGER) = ? RETURNING user_id", (chat_id, user_id, stamp))
         if await cur.fetchone() is None:
             return Outcome.nothing
         await audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_decline",

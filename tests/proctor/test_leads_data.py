@@ -42,9 +42,9 @@ class Crafted:
         await self.user(uid)
         await note_member(self.db, chat_id, uid, 0)
 
-    async def roster(self, chat_id: int, *uids: int, status: str = "member", joined_at: float | None = 0) -> None:
+    async def roster(self, chat_id: int, *uids: int, status: str = "member", joined_at: float | None = -1) -> None:
         """Put users on the group's team roster: by default joined (both agreed, in the group) at time
-        0, before anything crafted; status 'pending' is a request, joined_at None an invitation not
+        -1, before anything crafted; status 'pending' is a request, joined_at None an invitation not
         yet accepted. What /join and its acceptance write, without their audit entries."""
         for uid in uids:
             await self.user(uid)
