@@ -12,10 +12,10 @@ from proctor.people.forget import forget_user
 from proctor.people.users import ensure_user
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from proctor.teams import audit, roster
-from proctor.teams.roster import Outcome, Standing
 from proctor.teams.charts import chart_data
 from proctor.teams.digest import weakest_topics
 from proctor.teams.leaderboard import my_groups, period_bounds, zone
+from proctor.teams.roster import Outcome, Standing
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
