@@ -260,8 +260,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_tm_not_in_group": {"en": "{name} is not in this group: only its members can join its roster.",
                           "zh": "{name} 不在本群中：只有群成员才能加入名单。"},
     "l_tm_invitation": {
-        "en": "👥 {lead} invites you onto the roster of the team {title}. Its leads would see the practice and "
-              "exam answers you give from now on (none from before) and score your written answers. Join?",
+        "en": "👥 An invitation from {lead}: join the roster of the team {title}? Its leads would see the practice "
+              "and exam answers you give from now on (none from before) and score your written answers.",
         "zh": "👥 {lead} 邀请你加入团队 {title} 的名单。加入后，其组长可以查看你从现在起的练习与考试答案"
               "（之前的不会），并为你的主观题评分。是否加入？",
     },
