@@ -144,6 +144,9 @@ async def request(db: Database, chat_id: int, user_id: int, *, in_group: bool, n
             case Standing.asked:
                 return Outcome.waiting
             case Standing.joined:
+                if in_group:  # back in the group (and saying so): on the views again at once
+                    await conn.execute("UPDATE team_roster SET checked_at=?, left_at=NULL WHERE chat_id=? AND user_id=?",
+                                       (now, chat_id, user_id))
                 return Outcome.already
             case Standing.invited:
                 return await _consent_in(conn, chat_id, user_id, None, in_group=in_group, now=now)

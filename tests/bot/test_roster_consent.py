@@ -225,7 +225,15 @@ async def test_a_member_who_left_the_group_drops_off_its_views_at_a_few_calls(en
     assert await (await lead.press(card, "5")).wait() == NOT_LEAD_BUTTON
     board = await say(lead, "/leaderboard paper essay", chat=GROUP)
     assert "Ann" not in board.text
-    # back in the group: back on the views once Telegram says so
+    # back in the group: back on the views once Telegram says so, at the next check or her /join
+    env.api.group(GROUP).add_members(ANN)
+    assert (await say(lead, "/review", chat=GROUP)).text == NOTHING  # the last answer still stands
+    assert (await say(ann, "/join", chat=GROUP)).text == "You're already on the team."
+    await lead.send("/review", chat=GROUP)
+    assert "Candidate: Ann" in (await lead.wait_message(lambda m: "Candidate" in (m.text or ""))).text
+    env.api.group(GROUP).remove_members(ANN)
+    env.clock.advance(CHECK_EVERY + 1)
+    assert (await say(lead, "/review", chat=GROUP)).text == NOTHING
     env.api.group(GROUP).add_members(ANN)
     env.clock.advance(CHECK_EVERY + 1)
     await lead.send("/review", chat=GROUP)
