@@ -74,12 +74,12 @@ def generate(path: Path, answers: int) -> dict[str, int]:
         WITH RECURSIVE g(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM g WHERE i < {OTHER_TEAMS - 1})
         INSERT INTO chats (id, type, title, updated_at) SELECT -1000 - i, 'supergroup', 'team ' || i, 0 FROM g;
         INSERT INTO chat_members SELECT {TEAM}, id, 0, 0 FROM users WHERE id <= {MEMBERS};
-        INSERT INTO team_roster (chat_id, user_id, status, requested_at, decided_by, decided_at)
-          SELECT {TEAM}, id, 'member', 0, {LEAD}, 0 FROM users WHERE id <= {MEMBERS};
+        INSERT INTO team_roster (chat_id, user_id, status, requested_at, decided_by, decided_at, joined_at, checked_at)
+          SELECT {TEAM}, id, 'member', 0, {LEAD}, 0, 0, {NOW} FROM users WHERE id <= {MEMBERS};
         INSERT INTO chat_members SELECT -1000 - (id % {OTHER_TEAMS}), id, 0, 0 FROM users
           WHERE id > {MEMBERS} AND id <= {MEMBERS + OTHER_USERS};
-        INSERT INTO team_roster (chat_id, user_id, status, requested_at)
-          SELECT -1000 - (id % {OTHER_TEAMS}), id, 'member', 0 FROM users
+        INSERT INTO team_roster (chat_id, user_id, status, requested_at, joined_at, checked_at)
+          SELECT -1000 - (id % {OTHER_TEAMS}), id, 'member', 0, 0, {NOW} FROM users
           WHERE id > {MEMBERS} AND id <= {MEMBERS + OTHER_USERS};
 
         CREATE TEMP TABLE qlist AS SELECT id AS question_id, paper_id, kind, points,
@@ -178,6 +178,9 @@ class Chat:
 
     def deliver_notices(self) -> None:
         pass
+
+    async def check_roster(self, chat_id: int | None) -> None:
+        pass  # the members' presence in the group was just checked (checked_at = NOW)
 
 
 async def measure(path: Path, runs: int) -> list[tuple[str, float, float]]:

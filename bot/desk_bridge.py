@@ -11,6 +11,7 @@ from aiohttp import web
 from telegram.ext import Application
 
 from bot import i18n, outbox
+from bot.membership import check_roster
 from bot.roles import group_admin_ids
 from bot.services import Slot, services
 from desk.server import serve
@@ -44,6 +45,9 @@ class TelegramBridge:
 
     async def group_admins(self, chat_id: int) -> frozenset[int]:
         return await group_admin_ids(self.app, chat_id)
+
+    async def check_roster(self, chat_id: int | None) -> None:
+        await check_roster(self.app, chat_id)
 
     def notify_reviewed(self, outcome: Outcome) -> None:
         outbox.kick(self.app)  # set_final queued the candidate's notice in its own transaction

@@ -23,6 +23,10 @@ class Bridge(Protocol):
 
     async def group_admins(self, chat_id: int) -> frozenset[int]: ...
 
+    async def check_roster(self, chat_id: int | None) -> None:
+        """Ask Telegram whether the group's roster members are still in it, where the last answer
+        is stale (proctor/teams/consent.py); None (every team, no roster) asks nothing."""
+
     def notify_reviewed(self, outcome: Outcome) -> None: ...
 
     def deliver_notices(self) -> None: ...

@@ -12,7 +12,8 @@ from desk.access import Refused
 from desk.web import Lead, csv_response, ctx, lead_page, render
 from proctor.people.users import find_prefs
 from proctor.teams import candidate as record
-from proctor.teams.reports import team_members
+from proctor.teams.consent import seen_since
+from proctor.teams.roster import display_name
 
 
 def _clock(seconds: float) -> str:
@@ -23,53 +24,57 @@ def _clock(seconds: float) -> str:
 
 
 async def _record(request: web.Request, lead: Lead):
-    """(team, user id, name, scope) of the request's candidate, if the lead may see them."""
+    """(team, user id, name, scope, since) of the request's candidate, if the lead may see them;
+    `since`: a team sees what the member did from joining its roster on (None: everything)."""
     scope, team = lead.access.scope(request.query.get("team"))
     try:
         user_id = int(request.query.get("user", ""))
     except ValueError:
         raise web.HTTPBadRequest(text="user: a user id") from None
     db = ctx(request).db
+    since = None
     if scope is not None:
-        members = dict(await team_members(db, scope))
-        if user_id not in members:
+        await ctx(request).bridge.check_roster(scope)  # still in the group? (consent.py)
+        since = await seen_since(db, scope, user_id)
+        if since is None:
             raise Refused("not on the team")
-        name = members[user_id]
+        name = await display_name(db, user_id)
     else:
         prefs = await find_prefs(db, user_id)
         if prefs is None:
             raise web.HTTPNotFound(text="no such user")
         name = prefs.first_name
-    return team, user_id, name, scope
+    return team, user_id, name, scope, since
 
 
 @lead_page
 async def candidate_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/candidate?team=&user=."""
-    team, user_id, name, scope = await _record(request, lead)
+    team, user_id, name, scope, since = await _record(request, lead)
     db = ctx(request).db
-    attempts = await record.attempts(db, user_id, with_exam_only=scope is None)
+    attempts = await record.attempts(db, user_id, with_exam_only=scope is None, since=since)
     return render(request, lead, "candidate.html", {
         "team": team, "user_id": user_id, "name": name or str(user_id), "attempts": attempts,
-        "disputes": await record.raised_disputes(db, user_id), "clock": _clock,
+        "disputes": await record.raised_disputes(db, user_id, since=since), "clock": _clock,
         "day": _day})
 
 
 @lead_page
 async def candidate_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/candidate.csv?team=&user=[&table=disputes]: every answer of every attempt, or the disputes."""
-    _, user_id, _, scope = await _record(request, lead)
+    _, user_id, _, scope, since = await _record(request, lead)
     db = ctx(request).db
     if request.query.get("table") == "disputes":
         return csv_response(f"disputes-{user_id}.csv", ["dispute", "question_id", "reason", "status", "raised_at"],
                             [[d.id, d.question_id, d.reason, d.status, _day(d.created_at)]
-                             for d in await record.raised_disputes(db, user_id)])
+                             for d in await record.raised_disputes(db, user_id, since=since)])
     return csv_response(f"answers-{user_id}.csv",
                         ["attempt", "title", "mode", "finished_at", "seconds", "pos", "question_id", "section",
                          "state", "score", "max_score", "response"],
                         [[a.id, a.title, a.mode, _day(a.finished_at), round(a.seconds), c.pos + 1, c.question_id,
                           c.section, c.state, c.score, c.max_score, c.response]
-                         for a in await record.attempts(db, user_id, with_exam_only=scope is None) for c in a.cells])
+                         for a in await record.attempts(db, user_id, with_exam_only=scope is None, since=since)
+                         for c in a.cells])
 
 
 def _day(ts: float) -> str:

@@ -26,6 +26,7 @@ def _team_param(team) -> str:
 async def _show(request: web.Request, lead: Lead, scope, team, skip: int, notice: str = "",
                 status: int = 200) -> web.StreamResponse:
     db = ctx(request).db
+    await ctx(request).bridge.check_roster(scope)  # members still in the group (consent.py)
     pending = await reviews.next_pending(db, scope, reviewer=lead.session.user_id, skip=skip,
                                          hide=(await sealed_for(db, lead.session.user_id)).as_json())
     steps = reviews.score_steps(pending.max_score) if pending else []
@@ -56,6 +57,7 @@ async def score(request: web.Request, lead: Lead) -> web.StreamResponse:
     except ValueError:
         raise web.HTTPBadRequest(text="score: a number") from None
     c = ctx(request)
+    await c.bridge.check_roster(scope)
     try:
         outcome = await reviews.set_final(c.db, attempt_id, pos, value, reviewer=lead.session.user_id,
                                           scope=scope, now=c.now())

@@ -30,6 +30,7 @@ async def _daily(request: web.Request, lead: Lead, top: int = EVERYONE):
     if period not in lb.PERIODS:
         raise web.HTTPBadRequest(text="period: today, week, month or all")
     c = ctx(request)
+    await c.bridge.check_roster(team.chat_id)  # members still in the group (consent.py)
     tz = await chat_zone(c.db, team.chat_id, c.default_zone)
     board = await lb.board(c.db, team.chat_id, lb.period_bounds(period, c.now(), tz), top=top)
     return team, period, board
@@ -39,6 +40,7 @@ async def _paper(request: web.Request, lead: Lead, key: str):
     """(team, title, rows): best exams on the paper, by the team (or every candidate for "all")."""
     scope, team = lead.access.scope(request.query.get("team"))
     c = ctx(request)
+    await c.bridge.check_roster(scope)
     try:
         paper_id, slug, title = await find_paper(c.db, key)
     except NotFound:

@@ -93,6 +93,13 @@ class BotEnv:
     def db(self) -> Database:
         return services(self.app).db
 
+    def in_group(self, chat_id: int, *people: tuple[int, str]) -> None:
+        """At the fake Telegram these users (id, first name) are in the group: what getChatMember
+        answers for roster members a test wrote straight into the database."""
+        for user_id, name in people:
+            self.api.user(user_id, name)
+        self.api.group(chat_id).add_members(*(user_id for user_id, _ in people))
+
     async def idle(self) -> None:
         """The bot fetched every update, handled the last one queued to the end, and went quiet."""
         await self.api.wait_idle(quiet=0.05, timeout=10)

@@ -219,17 +219,23 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "l_tm_head": {"en": "👥 Team {title}: {n} on the roster", "zh": "👥 团队 {title}：名单共 {n} 人"},
     "l_tm_pending_head": {"en": "Waiting for a lead ({n}):", "zh": "等待组长通过（{n}）："},
+    "l_tm_invited_head": {"en": "Invited, waiting for their consent ({n}):", "zh": "已邀请，等待本人同意（{n}）："},
+    "l_tm_left_mark": {"en": " — left the group", "zh": " — 已退群"},
     "l_tm_empty": {
-        "en": "👥 Nobody is on the {title} roster yet. Members send /join here; leads /team add @user.",
-        "zh": "👥 {title} 的名单还是空的。成员在本群发送 /join；组长使用 /team add @用户。",
+        "en": "👥 Nobody is on the {title} roster yet. Members send /join here; leads /team add @user "
+              "(the member accepts in a private chat).",
+        "zh": "👥 {title} 的名单还是空的。成员在本群发送 /join；组长使用 /team add @用户（需本人在私聊中同意）。",
     },
     "l_tm_explain": {
-        "en": "Leads see and review the answers of roster members only; nobody reviews their own.",
-        "zh": "组长只能查看和复核名单内成员的答案；任何人都不能复核自己的答案。",
+        "en": "Joining takes the member's consent. Leads see and review only what members did after joining, "
+              "while they are in the group; nobody reviews their own.",
+        "zh": "加入名单需本人同意。组长只能查看和复核成员加入之后、且仍在群内时的答案；任何人都不能复核自己的答案。",
     },
     "l_tm_mine_head": {"en": "👥 Your teams:", "zh": "👥 你的团队："},
     "l_tm_mine_member": {"en": "• {title}: member", "zh": "• {title}：成员"},
     "l_tm_mine_pending": {"en": "• {title}: waiting for a lead", "zh": "• {title}：等待组长通过"},
+    "l_tm_mine_invited": {"en": "• {title}: invited, waiting for you", "zh": "• {title}：已邀请你，等待你同意"},
+    "l_btn_join_team": {"en": "✅ Join {title}", "zh": "✅ 加入 {title}"},
     "l_tm_mine_none": {"en": "You're not on a team roster. Send /join in your team's group.",
                        "zh": "你还不在任何团队名单上。请在团队群里发送 /join。"},
     "l_tm_unknown": {
@@ -240,8 +246,35 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_tm_ambiguous": {"en": "More than one person I know went by {who}: reply to their message instead.",
                        "zh": "我认识的人里不止一个用过 {who} 这个名字：请改为回复对方的消息。"},
     "l_tm_not_a_member": {"en": "Reply to a member's message, not to a bot's.", "zh": "请回复成员的消息，而不是机器人的消息。"},
-    "l_tm_added": {"en": "✅ {name} is on the team: its leads can now review their answers.",
-                   "zh": "✅ {name} 已加入团队：组长现在可以复核其答案。"},
+    "l_tm_added": {"en": "✅ {name} is on the team: its leads see the answers they give from now on.",
+                   "zh": "✅ {name} 已加入团队：组长可以查看其从现在起的答案。"},
+    "l_tm_invited": {
+        "en": "📨 I asked {name} in a private chat to accept. Until they do, the team's leads see nothing of theirs.",
+        "zh": "📨 已在私聊中请 {name} 确认。对方同意之前，组长看不到其任何答案。",
+    },
+    "l_tm_invite_unsent": {
+        "en": "I can't write to {name} (they haven't started a private chat with me). Ask them to send /join "
+              "here, or to /start me and send /team.",
+        "zh": "我无法私信 {name}（对方还没有和我开始私聊）。请对方在本群发送 /join，或私聊我发送 /start 后再发送 /team。",
+    },
+    "l_tm_not_in_group": {"en": "{name} is not in this group: only its members can join its roster.",
+                          "zh": "{name} 不在本群中：只有群成员才能加入名单。"},
+    "l_tm_invitation": {
+        "en": "👥 An invitation from {lead}: join the roster of the team {title}? Its leads would see the practice "
+              "and exam answers you give from now on (none from before) and score your written answers.",
+        "zh": "👥 {lead} 邀请你加入团队 {title} 的名单。加入后，其组长可以查看你从现在起的练习与考试答案"
+              "（之前的不会），并为你的主观题评分。是否加入？",
+    },
+    "l_btn_join": {"en": "✅ Join", "zh": "✅ 加入"},
+    "l_btn_decline": {"en": "✖ No, thanks", "zh": "✖ 不加入"},
+    "l_cs_joined": {"en": "✅ You're on the team {title}: its leads see the answers you give from now on.",
+                    "zh": "✅ 你已加入团队 {title}：其组长可以查看你从现在起的答案。"},
+    "l_cs_declined": {"en": "You declined to join {title}.", "zh": "你已拒绝加入 {title}。"},
+    "l_cs_stale": {"en": "This invitation is no longer open.", "zh": "这个邀请已失效。"},
+    "l_cs_not_in_group": {"en": "Join the group {title} first: only its members can be on its roster.",
+                          "zh": "请先加入群 {title}：只有群成员才能加入名单。"},
+    "l_cs_group_joined": {"en": "✅ {name} accepted and is on the team roster.", "zh": "✅ {name} 已同意并加入团队名单。"},
+    "l_cs_group_declined": {"en": "{name} declined to join the team roster.", "zh": "{name} 拒绝加入团队名单。"},
     "l_tm_already": {"en": "{name} is already on the team.", "zh": "{name} 已在团队中。"},
     "l_tm_removed": {"en": "{name} is off the team: its leads no longer see their answers.",
                      "zh": "{name} 已移出团队：组长不再能看到其答案。"},
@@ -251,8 +284,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_tm_no_request": {"en": "{name} has no request waiting.", "zh": "{name} 没有待处理的申请。"},
     "l_tm_decided": {"en": "That request was already decided.", "zh": "该申请已处理过。"},
     "l_tm_notice_added": {
-        "en": "👥 You're on the team {title}: its leads can now see and review your practice and exam answers.",
-        "zh": "👥 你已加入团队 {title}：其组长现在可以查看和复核你的练习与考试答案。",
+        "en": "👥 You're on the team {title}: its leads now see and review the practice and exam answers you "
+              "give from now on.",
+        "zh": "👥 你已加入团队 {title}：其组长现在可以查看和复核你从现在起的练习与考试答案。",
     },
     "l_tm_notice_rejected": {"en": "Your request to join {title} was turned down.",
                              "zh": "你加入 {title} 的申请未通过。"},

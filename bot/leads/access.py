@@ -12,6 +12,7 @@ from telegram.error import Forbidden, TelegramError
 from bot.context import Ctx
 from bot.core import open_private_button
 from bot.i18n import t
+from bot.membership import check_roster
 from bot.roles import is_team_lead
 from bot.userctx import UserCtx, user_ctx
 from proctor.chats import ensure_chat, note_member
@@ -51,6 +52,8 @@ async def require_lead(update: Update, context: Ctx) -> Desk | None:
         await context.message.reply_text(t("l_not_lead", u.lang))
         return None
     in_group = chat.type in GROUPS
+    if in_group:  # a lead's view of the roster: who on it is still in the group (bot/membership.py)
+        await check_roster(context, chat.id)
     return Desk(u, chat.id, in_group, chat.id if in_group else None,
                 chat.title or "" if in_group else t("l_all_teams", u.lang))
 

@@ -10,6 +10,8 @@
     l:f:<user>:<y|n>                            /forgetme: delete / cancel
     l:j:<user>:<1|0>:<scope>                    /join request: accept / reject (a group scope only)
     l:c:<question>:<scope>                      confirm a key in doubt (configured admins)
+    l:m:<group>:<stamp>:<1|0>                   a lead's invitation onto the group's roster: the member
+                                                joins / declines (their private chat; no lead scope)
 
 <scope> is the team group the lead acts for (its negative chat id), or 0 for the configured
 admins (every team). Whoever presses a lead button must be a lead of that scope, checked anew.
@@ -33,7 +35,9 @@ _FORMS = {
     "f": ("forget", re.compile(r"^l:f:([0-9]{1,15}):([yn])$")),
     "j": ("join", re.compile(r"^l:j:([0-9]{1,15}):([01]):(-[0-9]{1,16})$")),
     "c": ("confirm_key", re.compile(rf"^l:c:{_ID}:{_SCOPE}$")),
+    "m": ("consent", re.compile(r"^l:m:(-[0-9]{1,16}):([0-9]{1,12}):([01])$")),
 }
+_UNSCOPED = ("forget", "consent")  # pressed by the user concerned, not by a lead
 CODES = {name: code for code, (name, _) in _FORMS.items()}
 
 
@@ -41,7 +45,7 @@ CODES = {name: code for code, (name, _) in _FORMS.items()}
 class Press:
     action: str
     args: tuple[int, ...]  # ids and numbers, by action (see the module docstring)
-    scope: int | None  # the group; None: configured admins; forget has no scope
+    scope: int | None  # the group; None: configured admins; forget and consent have no scope
     confirm: bool = False  # forget: 'y'
 
 
@@ -52,7 +56,7 @@ def _scope_text(scope: int | None) -> str:
 def encode(action: str, *args: int | str, scope: int | None = None) -> str:
     """Build callback data; raises ValueError when it would be invalid or over 64 bytes."""
     parts = ["l", CODES[action], *(str(a) for a in args)]
-    if action != "forget":
+    if action not in _UNSCOPED:
         parts.append(_scope_text(scope))
     data = ":".join(parts)
     if len(data.encode()) > 64 or parse(data) is None:
@@ -74,6 +78,8 @@ def parse(data: str | None) -> Press | None:
     groups = m.groups()
     if name == "forget":
         return Press(name, (int(groups[0]),), None, confirm=groups[1] == "y")
+    if name == "consent":
+        return Press(name, tuple(int(g) for g in groups), None)
     scope = int(groups[-1])
     if scope > 0:
         return None

@@ -10,9 +10,10 @@ from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import GROUPS, seen
+from bot.membership import check_roster
 from proctor.chats import chat_zone
 from proctor.teams import leaderboard as lb
-from proctor.teams.roster import MEMBER, teams_of
+from proctor.teams.roster import Standing, teams_of
 
 DEFAULT_PERIOD = "week"
 
@@ -60,6 +61,8 @@ async def _paper(update: Update, context: Ctx, u, key: str) -> None:
     elif svc.is_admin(u.id):
         scope = None
     else:
-        scope = [g[0] for g in await teams_of(svc.db, u.id) if g[2] == MEMBER]
+        scope = [g[0] for g in await teams_of(svc.db, u.id) if g[2] is Standing.joined]
+    for team in scope or ():
+        await check_roster(context, team)  # members still in the group (at most every few minutes each)
     rows = await lb.paper_board(svc.db, paper_id, scope, also=u.id)
     await context.message.reply_text(render.paper_board_text(rows, title or slug, u.lang, me=u.id))

@@ -12,6 +12,7 @@ from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 
 AWAITING, UNANSWERED = "awaiting", "unanswered"
+_EVER = float("-inf")
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,17 @@ def _state(verdict: str | None, final: int | None) -> str:
     return AWAITING if not final else verdict
 
 
-async def attempts(db: Database, user_id: int, *, with_exam_only: bool) -> list[AttemptRecord]:
-    """The user's finished attempts, newest first; hiring (exam-only) papers only if `with_exam_only`."""
+async def attempts(db: Database, user_id: int, *, with_exam_only: bool,
+                   since: float | None = None) -> list[AttemptRecord]:
+    """The user's finished attempts, newest first; hiring (exam-only) papers only if `with_exam_only`;
+    only those started after `since` when given (a team sees what a member did since joining)."""
     heads = await db.fetchall(
         f"""SELECT t.id, t.title, t.mode, t.started_at, t.finished_at, t.score, t.max_score,
                   COALESCE(p.exam_only, 0) AS exam_only
            FROM attempts t LEFT JOIN papers p ON p.id = t.paper_id
-           WHERE t.user_id=? AND t.status='{AttemptStatus.finished}' ORDER BY t.finished_at DESC, t.id DESC""",
-        (user_id,))
+           WHERE t.user_id=? AND t.status='{AttemptStatus.finished}' AND t.started_at > ?
+           ORDER BY t.finished_at DESC, t.id DESC""",
+        (user_id, _EVER if since is None else since))
     heads = [h for h in heads if with_exam_only or not h["exam_only"]]
     if not heads:
         return []
@@ -113,8 +117,9 @@ async def attempts(db: Database, user_id: int, *, with_exam_only: bool) -> list[
     return out
 
 
-async def raised_disputes(db: Database, user_id: int) -> list[RaisedDispute]:
-    """Every dispute the user raised, newest first."""
+async def raised_disputes(db: Database, user_id: int, *, since: float | None = None) -> list[RaisedDispute]:
+    """Every dispute the user raised (after `since` when given), newest first."""
     rows = await db.fetchall("SELECT id, question_id, reason, status, created_at FROM disputes "
-                             "WHERE user_id=? ORDER BY created_at DESC, id DESC", (user_id,))
+                             "WHERE user_id=? AND created_at > ? ORDER BY created_at DESC, id DESC",
+                             (user_id, _EVER if since is None else since))
     return [RaisedDispute(r[0], r[1], r[2], r[3], r[4]) for r in rows]

@@ -10,8 +10,8 @@ from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import topic_scores
+from proctor.teams.consent import seen_sql
 from proctor.teams.leaderboard import Period
-from proctor.teams.roster import MEMBER
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -88,7 +88,7 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
         # exams: the roster's own (an invited hiring attempt belongs to the inviting team's hiring view)
         exams = topic_scores.exam_source(
             f"t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' "
-            f"AND t.user_id IN (SELECT r.user_id FROM team_roster r WHERE r.chat_id=:chat AND r.status='{MEMBER}') "
+            f"AND {seen_sql('t.user_id', 't.started_at', ':chat')} "
             "AND t.invite_id IS NULL AND t.finished_at>=:start AND t.finished_at<:end")
         papers = await db.fetchall(
             f"""SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), SUM(s.answers)

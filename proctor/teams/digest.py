@@ -16,8 +16,8 @@ from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.local_time import looks_like_time, parse_hhmm
 from proctor.storage.db import Database
 from proctor.teams import audit
+from proctor.teams.consent import seen_sql
 from proctor.teams.leaderboard import Period, Row, full_ranking
-from proctor.teams.roster import MEMBER
 
 WEEK = 7 * 24 * 3600
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -176,8 +176,7 @@ async def weakest_topics(db: Database, chat_id: int, start: float, end: float, l
              WHERE t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' AND x.final=1
                AND t.invite_id IS NULL
                AND t.finished_at>=:start
-               AND t.finished_at<:end AND t.user_id IN (SELECT user_id FROM team_roster
-                                                         WHERE chat_id=:chat AND status='{MEMBER}'))
+               AND t.finished_at<:end AND {seen_sql('t.user_id', 't.started_at', ':chat')})
            SELECT p.title, s.title, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
            FROM scored sc JOIN questions q ON q.id = sc.question_id JOIN sections s ON s.id = q.section_id
            JOIN papers p ON p.id = q.paper_id

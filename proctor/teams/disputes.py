@@ -8,7 +8,7 @@ from enum import StrEnum
 from bank.errors import BankError, NotFound
 from proctor.storage.db import Database
 from proctor.teams import audit
-from proctor.teams.roster import members_sql
+from proctor.teams.consent import seen_sql
 
 MAX_REASON = 500
 
@@ -94,7 +94,7 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
         by_d = by_o = ""
         params: list[object] = []
     else:
-        by_d, by_o, params = f"AND {members_sql('d.user_id')}", f"AND {members_sql('o.user_id')}", [scope]
+        by_d, by_o, params = f"AND {seen_sql('d.user_id', 'd.created_at')}", f"AND {seen_sql('o.user_id', 'o.created_at')}", [scope]
     rows = await db.fetchall(
         f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
                   (SELECT COUNT(*) FROM disputes o WHERE o.question_id = d.question_id
@@ -110,7 +110,7 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
 async def awaiting_key_fix(db: Database, scope: int | None, limit: int = 50) -> list[Dispute]:
     """Upheld disputes whose question's key is not fixed yet (the /keyfix step), oldest first: raised
     by members on group `scope`'s roster (None: by anyone)."""
-    by_d, params = ("", []) if scope is None else (f"AND {members_sql('d.user_id')}", [scope])
+    by_d, params = ("", []) if scope is None else (f"AND {seen_sql('d.user_id', 'd.created_at')}", [scope])
     rows = await db.fetchall(
         f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number
            FROM disputes d JOIN questions q ON q.id = d.question_id

@@ -20,7 +20,7 @@ from proctor.daily.streaks import streaks
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.local_time import zone as zone  # callers use lb.zone; its home is proctor/local_time.py
 from proctor.storage.db import Database
-from proctor.teams.roster import MEMBER
+from proctor.teams.consent import member_ids_sql, seen_sql
 
 PERIODS = ("today", "week", "month", "all")
 TOP = 10
@@ -174,11 +174,10 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
         params.update({f"m{i}": chat for i, chat in enumerate(members_of)})
         teams = ",".join(f":m{i}" for i in range(len(members_of))) or "NULL"
         invited = f"SELECT v.id FROM invites v WHERE v.team_chat_id IN ({teams})"
-        candidates = (f"SELECT r.user_id FROM team_roster r WHERE r.chat_id IN ({teams}) AND r.status = '{MEMBER}' "
+        candidates = (f"{member_ids_sql(teams)} "
                       f"UNION SELECT :also UNION SELECT i.user_id FROM attempts i "
                       f"WHERE i.paper_id = :paper AND i.invite_id IN ({invited})")
-        allowed = (f"AND ((a.invite_id IS NULL AND (a.user_id = :also OR a.user_id IN (SELECT r.user_id FROM "
-                   f"team_roster r WHERE r.chat_id IN ({teams}) AND r.status = '{MEMBER}'))) "
+        allowed = (f"AND ((a.invite_id IS NULL AND (a.user_id = :also OR {seen_sql('a.user_id', 'a.started_at', teams)})) "
                    f"OR a.invite_id IN ({invited}))")
     else:
         candidates = f"SELECT DISTINCT user_id FROM attempts WHERE paper_id = :paper AND {_COUNTABLE}"

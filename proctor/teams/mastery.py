@@ -11,8 +11,8 @@ from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import topic_scores
+from proctor.teams.consent import seen_sql
 from proctor.teams.leaderboard import Period
-from proctor.teams.roster import MEMBER
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ async def topic_mastery(db: Database, chat_id: int, period: Period) -> Mastery:
     daily, values = topic_scores.daily_source(period.start, period.end)
     exams = topic_scores.exam_source(
         f"t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' "
-        f"AND t.user_id IN (SELECT r.user_id FROM team_roster r WHERE r.chat_id=:chat AND r.status='{MEMBER}') "
+        f"AND {seen_sql('t.user_id', 't.started_at', ':chat')} "
         "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1) "
         "AND t.finished_at>=:start AND t.finished_at<:end")
     start, end = _bounds(period)

@@ -10,8 +10,8 @@ from bank.csv_safety import safe_row
 from proctor.daily.streaks import streaks
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
+from proctor.teams import consent
 from proctor.teams.leaderboard import Period
-from proctor.teams.roster import MEMBER
 
 
 @dataclass
@@ -37,19 +37,21 @@ def _bounds(period: Period) -> tuple[float, float]:
 
 
 async def team_members(db: Database, scope: int | None) -> list[tuple[int, str]]:
-    """(user id, name) of the members on the group's roster; of everyone when `scope` is None."""
-    if scope is None:
-        rows = await db.fetchall(
-            "SELECT id, COALESCE(NULLIF(first_name, ''), username, '') FROM users ORDER BY id")
-    else:
-        rows = await db.fetchall(
-            "SELECT u.id, COALESCE(NULLIF(u.first_name, ''), u.username, '') FROM team_roster m "
-            f"JOIN users u ON u.id = m.user_id WHERE m.chat_id=? AND m.status='{MEMBER}' ORDER BY u.id", (scope,))
+    """(user id, name) of the members the group's leads see (consent.members); of everyone when `scope` is None."""
+    if scope is not None:
+        return await consent.members(db, scope)
+    rows = await db.fetchall("SELECT id, COALESCE(NULLIF(first_name, ''), username, '') FROM users ORDER BY id")
     return [(r[0], r[1]) for r in rows]
 
 
+def _since(scope: int | None, user_col: str, at_col: str) -> tuple[str, list[int]]:
+    """For a group's report, only what each member did since joining its roster (consent.seen_sql)."""
+    return ("", []) if scope is None else (f"AND {consent.seen_sql(user_col, at_col)}", [scope])
+
+
 async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[list[str], list[CandidateRow]]:
-    """The paper and section columns used in the period, and one row per member."""
+    """The paper and section columns used in the period, and one row per member: for a group, what
+    each did since joining its roster."""
     members = await team_members(db, scope)
     rows = {uid: CandidateRow(uid, name) for uid, name in members}
     if not rows:
@@ -57,17 +59,19 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
     start, end = _bounds(period)
     ids = list(rows)
     marks = ",".join("?" * len(ids))
+    since, since_params = _since(scope, "user_id", "started_at")
     for r in await db.fetchall(
             f"SELECT user_id, mode, COUNT(*) FROM attempts WHERE user_id IN ({marks}) "
-            f"AND status='{AttemptStatus.finished}' AND invite_id IS NULL "
-            "AND finished_at>=? AND finished_at<? GROUP BY user_id, mode", (*ids, start, end)):
+            f"AND status='{AttemptStatus.finished}' AND invite_id IS NULL {since} "
+            "AND finished_at>=? AND finished_at<? GROUP BY user_id, mode", (*ids, *since_params, start, end)):
         if r[1] == "exam":
             rows[r[0]].exams = r[2]
         else:
             rows[r[0]].practice = r[2]
-    columns = await _exam_columns(db, rows, ids, start, end)
-    daily_where = "AND chat_id=?" if scope is not None else ""
-    daily_params = [scope] if scope is not None else []
+    columns = await _exam_columns(db, rows, ids, start, end, scope)
+    daily_where, daily_params = _since(scope, "user_id", "answered_at")
+    if scope is not None:  # the group's own daily quizzes
+        daily_where, daily_params = f"AND chat_id=? {daily_where}", [scope, *daily_params]
     for r in await db.fetchall(
             f"SELECT user_id, SUM(score), SUM(max_score), COUNT(*) FROM daily_answers "
             f"WHERE user_id IN ({marks}) {daily_where} AND answered_at>=? AND answered_at<? GROUP BY user_id",
@@ -80,11 +84,12 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
 
 
 async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[int], start: float,
-                        end: float) -> list[str]:
+                        end: float, scope: int | None) -> list[str]:
     """Each candidate's best finished exam per paper (the mock paper counts as one paper) and that
     attempt's score by section. Columns speak in titles: one for the paper, then one for every
     section of it, answered or not, in the paper's order."""
     marks = ",".join("?" * len(ids))
+    since, since_params = _since(scope, "t.user_id", "t.started_at")
     best = await db.fetchall(
         f"""WITH ranked AS (
               SELECT t.id, t.user_id, t.score, t.paper_id, t.title AS attempt_title, p.slug, p.title,
@@ -92,9 +97,9 @@ async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[i
                                         ORDER BY t.score DESC, t.finished_at - t.started_at, t.id) AS n
               FROM attempts t LEFT JOIN papers p ON p.id = t.paper_id
               WHERE t.user_id IN ({marks}) AND t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}'
-                AND t.invite_id IS NULL
+                AND t.invite_id IS NULL {since}
                 AND t.score IS NOT NULL AND t.finished_at>=? AND t.finished_at<?)
-            SELECT * FROM ranked WHERE n = 1 ORDER BY paper_id IS NULL, paper_id""", (*ids, start, end))
+            SELECT * FROM ranked WHERE n = 1 ORDER BY paper_id IS NULL, paper_id""", (*ids, *since_params, start, end))
     papers: dict[int | None, tuple[str, list[tuple[object, str]]]] = {}  # paper -> header, sections
     titles = [r["title"] for r in best if r["paper_id"] is not None]
     for r in best:

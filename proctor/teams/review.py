@@ -13,7 +13,7 @@ from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
-from proctor.teams.roster import members_sql
+from proctor.teams.consent import seen_sql
 
 NOTICE = outbox.REVIEW_NOTICE  # the outbox kind of the candidate's "your answer was reviewed" notice
 
@@ -75,14 +75,14 @@ def _text(raw: str) -> str:
 
 def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list[object]]:
     """What a reviewer may see: never their own answers; for a group's leads, only the members on
-    its roster (granted by a lead, not by writing in the group), and never on exam-only (hiring)
+    its roster (proctor/teams/consent.py: joined with consent, in the group, attempts since), and never on exam-only (hiring)
     papers: anyone can make a group and be its administrator, so those stay with the configured
     admins (scope None)."""
     own = "AND t.user_id != ?"
     if scope is None:
         return own, [reviewer]
     # ... except the team's own invited (hiring) candidates, who are on no roster
-    return (f"{own} AND (({members_sql('t.user_id')} "
+    return (f"{own} AND (({seen_sql('t.user_id', 't.started_at')} "
             "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)) "
             "OR t.invite_id IN (SELECT v.id FROM invites v WHERE v.team_chat_id = ?))",
             [reviewer, scope, scope])

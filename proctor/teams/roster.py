@@ -1,20 +1,64 @@
-"""Team rosters: the members a group's leads may grade and see.
+"""Team rosters: the members a group's leads may grade and see, and how one gets on a roster.
 
-A roster entry is granted by a lead (`add`, or `accept` after the member's `request`), never by
-writing in the group: anyone can create a group and be its administrator. `chat_members` (who
-showed up, for the group's daily leaderboard) is a different thing and grants nothing.
-Configured admins lead everyone and need no roster (scope None).
+Joining takes both sides: the member asks (`request`, /join) and a lead accepts (`accept`), or a lead
+invites (`invite`, /team add) and the member consents (`consent`, a button in their private chat),
+and either way the member is in the group (getChatMember, asked by the caller: `in_group`). Writing
+in the group grants nothing: `chat_members` (who showed up, for the daily leaderboard) is a different
+thing, and anyone can create a group and be its administrator. What a roster lets its leads read is
+`proctor/teams/consent.py`. Configured admins lead everyone and need no roster (scope None).
+
+A row's standing is stored as `status` ('pending': asked; 'member': a lead agreed) and `joined_at`
+(NULL until the member agreed too); `Standing` decodes the two once, in SQL (STANDING_SQL).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+import aiosqlite
 
 from bank.errors import BankError
 from proctor.storage.db import Database
 from proctor.teams import audit
+from proctor.transitions import Machine
 
-MEMBER, PENDING = "member", "pending"
+MEMBER, PENDING = "member", "pending"  # the stored `status`: a lead agreed, or not yet
+
+
+class Standing(StrEnum):
+    asked = "asked"  # the member asked (/join); a lead has not accepted yet
+    invited = "invited"  # a lead asked; the member has not consented (also: added before consent was asked)
+    joined = "joined"  # both agreed: the leads see what the member does from `joined_at` on
+
+
+MACHINE: Machine[Standing] = Machine("a roster entry", {
+    "accept": {Standing.asked: Standing.joined},  # a lead accepts the member's request
+    "consent": {Standing.invited: Standing.joined},  # the member accepts a lead's invitation
+})
+
+
+def accept_move(standing: Standing) -> Standing:
+    return MACHINE.move("accept", standing)
+
+
+def consent_move(standing: Standing) -> Standing:
+    return MACHINE.move("consent", standing)
+
+
+STANDING_SQL = (f"CASE WHEN r.status = '{PENDING}' THEN '{Standing.asked}' "
+                f"WHEN r.joined_at IS NULL THEN '{Standing.invited}' ELSE '{Standing.joined}' END")
+
+
+class Outcome(StrEnum):
+    asked = "asked"  # a new request waits for a lead
+    waiting = "waiting"  # the request was already waiting
+    invited = "invited"  # the member's consent is asked (again: an earlier invitation's buttons go stale)
+    joined = "joined"  # both have agreed now
+    already = "already"  # they had joined already
+    not_in_group = "not_in_group"  # refused: only the group's members join its roster
+    declined = "declined"  # the member turned the invitation down
+    nothing = "nothing"  # no request or invitation to decide (decided already, withdrawn, stale)
 
 
 class UnknownUser(BankError):
@@ -30,13 +74,13 @@ class Entry:
     user_id: int
     name: str
     username: str | None
-    status: str  # MEMBER | PENDING
+    standing: Standing
+    left: bool  # out of the group when last checked: the leads see nothing of theirs meanwhile
 
 
-def members_sql(user_col: str) -> str:
-    """SQL: `user_col` is on the roster of the group bound to the next `?` parameter."""
-    return (f"{user_col} IN (SELECT r.user_id FROM team_roster r "
-            f"WHERE r.chat_id = ? AND r.status = '{MEMBER}')")
+def invitation_stamp(invited_at: float) -> int:
+    """What a consent button carries of its invitation: a newer invitation makes older buttons stale."""
+    return int(invited_at)
 
 
 async def find_user(db: Database, who: str) -> int:
@@ -67,55 +111,137 @@ async def display_name(db: Database, user_id: int) -> str:
     return row["first_name"] or (f"@{row['username']}" if row["username"] else str(user_id))
 
 
-async def status(db: Database, chat_id: int, user_id: int) -> str | None:
-    """MEMBER, PENDING, or None when the user is not on the group's roster."""
-    found: str | None = await db.scalar("SELECT status FROM team_roster WHERE chat_id=? AND user_id=?",
-                                        (chat_id, user_id))
-    return found
+async def standing(db: Database, chat_id: int, user_id: int) -> Standing | None:
+    """The user's standing on the group's roster; None when they are not on it."""
+    found = await db.scalar(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
+                            (chat_id, user_id))
+    return None if found is None else Standing(found)
 
 
-async def request(db: Database, chat_id: int, user_id: int, *, now: float) -> str:
-    """The user asks to join (/join). Returns 'pending' (new request), 'waiting' (already asked)
-    or 'member' (already on the roster). The group's chat row must exist."""
+async def invitation(db: Database, chat_id: int, user_id: int) -> int | None:
+    """The stamp of the invitation waiting for the user's consent; None if none waits."""
+    found = await db.scalar(
+        f"SELECT r.requested_at FROM team_roster r WHERE r.chat_id=? AND r.user_id=? "
+        f"AND {STANDING_SQL} = '{Standing.invited}'", (chat_id, user_id))
+    return None if found is None else invitation_stamp(found)
+
+
+_JOIN = "joined_at=:now, checked_at=:now, left_at=NULL"  # joining: in the group, as getChatMember said just now
+
+
+async def request(db: Database, chat_id: int, user_id: int, *, in_group: bool, now: float) -> Outcome:
+    """The user asks to join (/join): asked, waiting, already, or, when a lead had invited them,
+    joined (this is their consent; not_in_group if they are not in it). The chat row must exist."""
     async with db.write() as conn:
-        cur = await conn.execute("SELECT status FROM team_roster WHERE chat_id=? AND user_id=?", (chat_id, user_id))
+        cur = await conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
+                                 (chat_id, user_id))
         row = await cur.fetchone()
-        if row is not None:
-            return "member" if row[0] == MEMBER else "waiting"
-        await conn.execute("INSERT INTO team_roster (chat_id, user_id, status, requested_at) VALUES (?,?,?,?)",
-                           (chat_id, user_id, PENDING, now))
-    return "pending"
+        if row is None:
+            await conn.execute("INSERT INTO team_roster (chat_id, user_id, status, requested_at) VALUES (?,?,?,?)",
+                               (chat_id, user_id, PENDING, now))
+            return Outcome.asked
+        match Standing(row[0]):
+            case Standing.asked:
+                return Outcome.waiting
+            case Standing.joined:
+                if in_group:  # back in the group (and saying so): on the views again at once
+                    await conn.execute("UPDATE team_roster SET checked_at=?, left_at=NULL WHERE chat_id=? AND user_id=?",
+                                       (now, chat_id, user_id))
+                return Outcome.already
+            case Standing.invited:
+                return await _consent_in(conn, chat_id, user_id, None, in_group=in_group, now=now)
 
 
-async def add(db: Database, chat_id: int, user_id: int, *, lead: int, now: float) -> bool:
-    """A lead puts the user on the roster (accepting a pending request too). False if they
-    already were a member. Audited."""
+async def invite(db: Database, chat_id: int, user_id: int, *, lead: int, in_group: bool, now: float) -> Outcome:
+    """A lead asks the user onto the roster (/team add): invited (their consent is asked; again if
+    it was), joined (they had asked: this accepts it), already, or not_in_group. Audited."""
     async with db.write() as conn:
-        cur = await conn.execute(
+        cur = await conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
+                                 (chat_id, user_id))
+        row = await cur.fetchone()
+        current = None if row is None else Standing(row[0])
+        if current is Standing.joined:
+            return Outcome.already
+        if not in_group:
+            return Outcome.not_in_group
+        if current is Standing.asked:
+            return await _accept_in(conn, chat_id, user_id, lead=lead, now=now)
+        await conn.execute(
             f"""INSERT INTO team_roster (chat_id, user_id, status, requested_at, decided_by, decided_at)
                 VALUES (?,?, '{MEMBER}', ?,?,?)
-                ON CONFLICT(chat_id, user_id) DO UPDATE SET status='{MEMBER}', decided_by=excluded.decided_by,
-                    decided_at=excluded.decided_at WHERE status != '{MEMBER}'
-                RETURNING user_id""", (chat_id, user_id, now, lead, now))
-        if await cur.fetchone() is None:
-            return False
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_add",
+                ON CONFLICT(chat_id, user_id) DO UPDATE SET requested_at=excluded.requested_at,
+                    decided_by=excluded.decided_by, decided_at=excluded.decided_at""",
+            (chat_id, user_id, now, lead, now))
+        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_invite",
                            target=f"user:{user_id}", target_user=user_id)
-    return True
+    return Outcome.invited
 
 
-async def accept(db: Database, chat_id: int, user_id: int, *, lead: int, now: float) -> bool:
-    """A lead accepts a pending request. False if there is none (decided already, or withdrawn)."""
+async def accept(db: Database, chat_id: int, user_id: int, *, lead: int, in_group: bool, now: float) -> Outcome:
+    """A lead accepts the user's request: joined, nothing (no request waits), or not_in_group. Audited."""
+    async with db.write() as conn:
+        cur = await conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
+                                 (chat_id, user_id))
+        row = await cur.fetchone()
+        if row is None or Standing(row[0]) is not Standing.asked:
+            return Outcome.nothing
+        if not in_group:
+            return Outcome.not_in_group
+        return await _accept_in(conn, chat_id, user_id, lead=lead, now=now)
+
+
+async def _accept_in(conn: aiosqlite.Connection, chat_id: int, user_id: int, *, lead: int, now: float) -> Outcome:
+    accept_move(Standing.asked)
+    await conn.execute(
+        f"UPDATE team_roster SET status='{MEMBER}', decided_by=:lead, decided_at=:now, {_JOIN} "
+        "WHERE chat_id=:chat AND user_id=:user", {"lead": lead, "now": now, "chat": chat_id, "user": user_id})
+    await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_accept",
+                       target=f"user:{user_id}", target_user=user_id)
+    return Outcome.joined
+
+
+async def consent(db: Database, chat_id: int, user_id: int, stamp: int, *, in_group: bool, now: float) -> Outcome:
+    """The user accepts the invitation whose buttons carry `stamp`: joined, already, nothing (no
+    such invitation waits: withdrawn, declined, or a newer one was sent), or not_in_group.
+    Recorded (and audited, the member as the actor) before anybody is told."""
+    async with db.write() as conn:
+        return await _consent_in(conn, chat_id, user_id, stamp, in_group=in_group, now=now)
+
+
+async def _consent_in(conn: aiosqlite.Connection, chat_id: int, user_id: int, stamp: int | None, *, in_group: bool,
+                      now: float) -> Outcome:
+    cur = await conn.execute(
+        f"SELECT {STANDING_SQL}, r.requested_at FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
+        (chat_id, user_id))
+    row = await cur.fetchone()
+    if row is None:
+        return Outcome.nothing
+    current = Standing(row[0])
+    if current is Standing.joined:
+        return Outcome.already
+    if current is not Standing.invited or (stamp is not None and invitation_stamp(row[1]) != stamp):
+        return Outcome.nothing
+    if not in_group:
+        return Outcome.not_in_group
+    consent_move(current)
+    await conn.execute(f"UPDATE team_roster SET {_JOIN} WHERE chat_id=:chat AND user_id=:user",
+                       {"now": now, "chat": chat_id, "user": user_id})
+    await audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_consent",
+                       target=f"user:{user_id}", target_user=user_id)
+    return Outcome.joined
+
+
+async def decline(db: Database, chat_id: int, user_id: int, stamp: int, *, now: float) -> Outcome:
+    """The user turns down the invitation whose buttons carry `stamp`: declined, or nothing."""
     async with db.write() as conn:
         cur = await conn.execute(
-            f"UPDATE team_roster SET status='{MEMBER}', decided_by=?, decided_at=? "
-            f"WHERE chat_id=? AND user_id=? AND status='{PENDING}' RETURNING user_id",
-            (lead, now, chat_id, user_id))
+            f"DELETE FROM team_roster AS r WHERE r.chat_id=? AND r.user_id=? AND {STANDING_SQL} = '{Standing.invited}' "
+            "AND CAST(r.requested_at AS INTEGER) = ? RETURNING user_id", (chat_id, user_id, stamp))
         if await cur.fetchone() is None:
-            return False
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_accept",
+            return Outcome.nothing
+        await audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_decline",
                            target=f"user:{user_id}", target_user=user_id)
-    return True
+    return Outcome.declined
 
 
 async def reject(db: Database, chat_id: int, user_id: int, *, lead: int, now: float) -> bool:
@@ -124,7 +250,7 @@ async def reject(db: Database, chat_id: int, user_id: int, *, lead: int, now: fl
 
 
 async def remove(db: Database, chat_id: int, user_id: int, *, lead: int, now: float) -> bool:
-    """A lead takes the user off the roster (member or pending). False if they were not on it."""
+    """A lead takes the user off the roster (whatever their standing). False if they were not on it."""
     return await _delete(db, chat_id, user_id, lead=lead, now=now, only=None, action="roster_remove")
 
 
@@ -144,17 +270,19 @@ async def _delete(db: Database, chat_id: int, user_id: int, *, lead: int, now: f
 
 
 async def listing(db: Database, chat_id: int) -> list[Entry]:
-    """The group's roster: members, then pending requests, each by name."""
+    """The group's roster: joined members, then those invited, then those who asked, each by name."""
     rows = await db.fetchall(
-        f"""SELECT r.user_id, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name, u.username, r.status
+        f"""SELECT r.user_id, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name, u.username,
+                   {STANDING_SQL} AS standing, r.left_at IS NOT NULL AS left_group
             FROM team_roster r JOIN users u ON u.id = r.user_id WHERE r.chat_id=?
-            ORDER BY r.status = '{PENDING}', name COLLATE NOCASE, r.user_id""", (chat_id,))
-    return [Entry(r["user_id"], r["name"], r["username"], r["status"]) for r in rows]
+            ORDER BY r.status = '{PENDING}', r.joined_at IS NULL, name COLLATE NOCASE, r.user_id""", (chat_id,))
+    return [Entry(r["user_id"], r["name"], r["username"], Standing(r["standing"]), bool(r["left_group"]))
+            for r in rows]
 
 
-async def teams_of(db: Database, user_id: int) -> list[tuple[int, str, str]]:
-    """The groups whose roster the user is on: (chat id, title, status)."""
+async def teams_of(db: Database, user_id: int) -> list[tuple[int, str, Standing]]:
+    """The groups whose roster the user is on: (chat id, title, standing)."""
     rows = await db.fetchall(
-        "SELECT c.id, c.title, r.status FROM team_roster r JOIN chats c ON c.id = r.chat_id "
+        f"SELECT c.id, c.title, {STANDING_SQL} FROM team_roster r JOIN chats c ON c.id = r.chat_id "
         "WHERE r.user_id=? ORDER BY c.title, c.id", (user_id,))
-    return [(r[0], r[1], r[2]) for r in rows]
+    return [(r[0], r[1], Standing(r[2])) for r in rows]

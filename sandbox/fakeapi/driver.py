@@ -93,6 +93,10 @@ class FakeGroup:
     def add_members(self, *user_ids: int) -> None:
         self.info.members.update(user_ids)
 
+    def remove_members(self, *user_ids: int) -> None:
+        """They leave the group: getChatMember says "left" from now on."""
+        self.info.members.difference_update(user_ids)
+
     @property
     def privacy_mode(self) -> bool:
         return self.info.privacy_mode

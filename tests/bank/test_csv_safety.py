@@ -57,7 +57,9 @@ async def test_report_of_candidates_named_like_formulas_holds_only_text(env):
         user = env.api.user(100 + i, name)
         await user.send("/leaderboard today", chat=ALPHA)  # the bot learns the name and the membership
         await user.wait_message(chat=ALPHA)
-        await lead.send(f"/team add {100 + i}", chat=ALPHA)  # /report covers the roster
+        await lead.send(f"/team add {100 + i}", chat=ALPHA)  # /report covers the roster, once they accept
+        invitation = await user.wait_message(lambda m: "✅ Join" in m.button_texts)
+        await (await user.press(invitation, "✅ Join")).wait()
         await env.idle()
     await lead.send("/report all", chat=ALPHA)
     doc = await env.api.wait_for(lambda: next((m for m in lead.chat() if m.document), None))

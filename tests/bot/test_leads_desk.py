@@ -52,6 +52,15 @@ def test_forget_data_and_garbage():
         cb.encode("retire", "1:0")
 
 
+def test_consent_data_names_the_group_and_the_invitation_within_64_bytes():
+    data = cb.encode("consent", -1001234567890123, 1800000000, 1)
+    assert len(data.encode()) <= 64
+    assert cb.parse(data) == cb.Press("consent", (-1001234567890123, 1800000000, 1), None)
+    for bad in ("l:m:100:1800000000:1", "l:m:-100:1800000000:2", "l:m:-100:1800000000", "l:m:-100:x:1",
+                "l:m:-100:1800000000:1:0"):  # a positive chat is no group; a scope tacked on is garbled
+        assert cb.parse(bad) is None
+
+
 @pytest.mark.parametrize("max_score,steps", [
     (1, [0, 0.5, 1]), (2.5, [0, 0.5, 1, 1.5, 2, 2.5]), (10, list(range(11))),
     (7.5, [0, 1, 2, 3, 4, 5, 6, 7, 7.5]), (40, list(range(0, 41, 2))),
@@ -130,6 +139,7 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(ANN, BOB))
     await c.roster(ALPHA, ANN, BOB)  # /bankstats in Alpha shows the disputes of Alpha's roster
+    env.in_group(ALPHA, (ANN, "Ann"), (BOB, "Bob"))
     q = await question_ids(env.db, "demo", "single")
     did = await c.daily(ALPHA, "2027-01-15", q[:1], [])
     ann, bob, lead = env.api.user(ANN, "Ann"), env.api.user(BOB, "Bob"), env.api.user(LEAD, "Lea")

@@ -52,6 +52,8 @@ async def crafted_teams(env):
     await c.roster(BETA, LEAD_B, ANN)
     for uid, name in ((ANN, "Ann"), (BOB, "Bob"), (LEAD_A, "Lea"), (LEAD_B, "Leb")):
         await ensure_user(env.db, uid, name, None, env.clock.now())
+    env.in_group(ALPHA, (LEAD_A, "Lea"), (ANN, "Ann"), (BOB, "Bob"))  # as Telegram says (getChatMember)
+    env.in_group(BETA, (LEAD_B, "Leb"), (ANN, "Ann"))
     q = await questions(env)
     await c.daily(ALPHA, "2027-01-15", q[:2], [(ANN, 0, 1, T0 - 600), (ANN, 1, 1, T0 - 500),
                                                (BOB, 0, 1, T0 - 700), (BOB, 1, 1, T0 - 650),

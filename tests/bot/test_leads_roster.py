@@ -15,6 +15,7 @@ from proctor.teams import audit, roster
 from proctor.teams.charts import chart_data
 from proctor.teams.digest import weakest_topics
 from proctor.teams.leaderboard import my_groups, period_bounds, zone
+from proctor.teams.roster import Outcome, Standing
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
@@ -45,11 +46,12 @@ async def say(user, text, chat=None, predicate=None):
 
 
 async def pending_written(env, uid: int) -> int:
-    """A finished demo exam of `uid` whose written answer awaits review."""
+    """A finished demo exam of `uid`, started now, whose written answer awaits review."""
     pid = await paper_id(env.db, "demo")
     short = (await question_ids(env.db, "demo", "short"))[0]
     await Crafted(env.db).user(uid)
-    return await Crafted(env.db).exam(uid, pid, [(short, 2, 5, 0)], T0, T0 + 600)
+    now = env.clock.now()
+    return await Crafted(env.db).exam(uid, pid, [(short, 2, 5, 0)], now, now + 600)
 
 
 async def press_raw(env, user, message, data):
@@ -64,42 +66,53 @@ async def press_raw(env, user, message, data):
 async def test_add_by_username_and_remove_decide_what_the_lead_reviews(env):
     lead = env.api.user(LEAD, "Lea")
     ann, bob = env.api.user(ANN, "Ann", username="ann"), env.api.user(BOB, "Bob")
-    attempt = await pending_written(env, ANN)
+    before = await pending_written(env, ANN)  # written before she joins: never the team's
     await say(ann, "/leaderboard", chat=ALPHA)  # Ann writes in the group: that grants nothing
     assert [chat for chat, _, _ in await my_groups(env.db, ANN)] == [ALPHA]
     assert (await say(lead, "/review", chat=ALPHA)).text == NOTHING
     assert (await say(lead, "/team", chat=ALPHA)).text.startswith("👥 Nobody is on the Alpha roster yet.")
     # a non-lead may not add; the roster is unchanged
     assert (await say(bob, "/team add @ann", chat=ALPHA)).text == REFUSAL
-    assert await roster.status(env.db, ALPHA, ANN) is None
+    assert await roster.standing(env.db, ALPHA, ANN) is None
     assert (await say(lead, "/team add @nobody", chat=ALPHA)).text.startswith("I don't know @nobody yet")
     added = await say(lead, "/team add @ANN", chat=ALPHA)  # usernames are case-insensitive
-    assert added.text == "✅ Ann is on the team: its leads can now review their answers."
-    told = await ann.wait_message(lambda m: "You're on the team Alpha" in (m.text or ""))
-    assert "can now see and review your practice and exam answers" in told.text
+    assert added.text == ("📨 I asked Ann in a private chat to accept. Until they do, the team's leads see "
+                          "nothing of theirs.")
+    assert (await say(lead, "/review", chat=ALPHA)).text == NOTHING
+    asked = await ann.wait_message(lambda m: "✅ Join" in m.button_texts)
+    env.clock.advance(60)
+    assert await (await ann.press(asked, "✅ Join")).wait() == \
+        "✅ You're on the team Alpha: its leads see the answers you give from now on."
+    await env.idle()  # the group is told too
     assert (await say(lead, "/team add @ann", chat=ALPHA)).text == "Ann is already on the team."
     listing = await say(bob, "/team", chat=ALPHA)  # everyone in the group may see the roster
     assert listing.text.splitlines()[:2] == ["👥 Team Alpha: 1 on the roster", "• Ann (@ann)"]
+    assert (await say(lead, "/review", chat=ALPHA)).text == NOTHING
+    env.clock.advance(60)
+    attempt = await pending_written(env, ANN)
     await say(lead, "/review", chat=ALPHA)
     card = await env.api.wait_for(lambda: lead.last_message())
-    assert "Candidate: Ann" in card.text
+    assert "Candidate: Ann" in card.text and card.text.startswith("📝 Review · 1 pending")
     # Ann leaves the roster: her answers are invisible again, and the card's buttons are refused
     removed = await say(lead, "/team remove @ann", chat=ALPHA)
     assert removed.text == "Ann is off the team: its leads no longer see their answers."
     assert await (await lead.press(card, "5")).wait() == NOT_LEAD_BUTTON
     assert not (await answers_in(env.db, attempt))[0].final
+    assert not (await answers_in(env.db, before))[0].final
     assert (await say(lead, "/review", chat=ALPHA)).text == NOTHING
     assert (await say(lead, "/team remove @ann", chat=ALPHA)).text == "Ann is not on the team."
     actions = [e.action for e in reversed(await audit.recent(env.db)) if e.action.startswith("roster")]
-    assert actions == ["roster_add", "roster_remove"]
+    assert actions == ["roster_invite", "roster_consent", "roster_remove"]
 
 
 async def test_add_by_replying_to_a_members_message(env):
     lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid")
     hello = await cid.send("hello team", chat=ALPHA)  # a plain message: the bot (privacy mode) never saw Cid
     await lead.send("/team add", chat=ALPHA, reply_to=hello)
-    assert (await lead.wait_message(chat=ALPHA)).text.startswith("✅ Cid is on the team")
-    assert await roster.status(env.db, ALPHA, CID) == roster.MEMBER
+    assert (await lead.wait_message(chat=ALPHA)).text.startswith("📨 I asked Cid in a private chat")
+    await (await cid.press(await cid.wait_message(lambda m: "✅ Join" in m.button_texts), "✅ Join")).wait()
+    await env.idle()
+    assert await roster.standing(env.db, ALPHA, CID) is Standing.joined
     bot_msg = await say(lead, "/team", chat=ALPHA)
     await lead.send("/team remove", chat=ALPHA, reply_to=bot_msg)
     assert (await lead.wait_message(chat=ALPHA)).text == "Reply to a member's message, not to a bot's."
@@ -110,7 +123,7 @@ async def test_add_by_replying_to_a_members_message(env):
     await other.send("/team remove", chat=ALPHA, reply_to=hello)
     assert (await other.wait_message(chat=ALPHA)).text == REFUSAL
     assert (await say(lead, f"/team remove {CID}")).text == REFUSAL
-    assert await roster.status(env.db, ALPHA, CID) == roster.MEMBER
+    assert await roster.standing(env.db, ALPHA, CID) is Standing.joined
     admin = env.api.user(ADMIN, "Boss")
     assert (await say(admin, f"/team remove {CID}")).text == "Use this in your team group."
 
@@ -123,27 +136,31 @@ async def test_join_is_pending_until_a_lead_accepts_with_the_button(env):
     assert request.button_texts == ["✅ Accept", "✖ Reject"]
     assert all(len(b.callback_data.encode()) <= 64 for row in request.buttons for b in row)
     assert (await say(bob, "/join", chat=ALPHA)).text == "Your request to join is still waiting for a lead."
-    assert await roster.status(env.db, ALPHA, BOB) == roster.PENDING
+    assert await roster.standing(env.db, ALPHA, BOB) is Standing.asked
     listing = await say(lead, "/team", chat=ALPHA)
     assert "Waiting for a lead (1):\n• Bob (@bob)" in listing.text
-    # pending is not a member: Bob's answers stay invisible
+    # pending is not a member: Bob's answers stay invisible, and those from before he joined stay his
     await pending_written(env, BOB)
     assert (await say(lead, "/review", chat=ALPHA)).text == NOTHING
+    env.clock.advance(60)
     # Bob can't accept himself, nor can another group's lead
     assert await (await bob.press(request, "✅ Accept")).wait() == NOT_LEAD_BUTTON
     assert await press_raw(env, env.api.user(LEAD_B, "Leb"), request, request.buttons[0][0].callback_data) \
         == NOT_LEAD_BUTTON
-    assert await roster.status(env.db, ALPHA, BOB) == roster.PENDING
+    assert await roster.standing(env.db, ALPHA, BOB) is Standing.asked
     assert await (await lead.press(request, "✅ Accept")).wait() == "✅ Bob accepted by Lea."
     await env.idle()
     assert request.text == "✅ Bob accepted by Lea." and not request.buttons
-    assert await roster.status(env.db, ALPHA, BOB) == roster.MEMBER
+    assert await roster.standing(env.db, ALPHA, BOB) is Standing.joined
     await bob.wait_message(lambda m: "You're on the team Alpha" in (m.text or ""))
     # a stale Reject on the old request changes nothing
     assert await press_raw(env, lead, request, cb.encode("join", BOB, 0, scope=ALPHA)) \
         == "That request was already decided."
-    assert await roster.status(env.db, ALPHA, BOB) == roster.MEMBER
+    assert await roster.standing(env.db, ALPHA, BOB) is Standing.joined
     assert (await say(bob, "/join", chat=ALPHA)).text == "You're already on the team."
+    assert (await say(lead, "/review", chat=ALPHA)).text == NOTHING
+    env.clock.advance(60)
+    await pending_written(env, BOB)
     await say(lead, "/review", chat=ALPHA)
     card = await env.api.wait_for(lambda: lead.last_message())
     assert "Candidate: Bob" in card.text
@@ -162,12 +179,12 @@ async def test_team_accept_and_reject_by_command_and_the_button_is_checked_again
     env.api.group(ALPHA).set_admins([])
     env.clock.advance(301)
     assert await (await lead.press(dan_request, "✖ Reject")).wait() == NOT_LEAD_BUTTON
-    assert await roster.status(env.db, ALPHA, DAN) == roster.PENDING
+    assert await roster.standing(env.db, ALPHA, DAN) is Standing.asked
     env.api.group(ALPHA).set_admins([LEAD])
     env.clock.advance(301)
     assert (await say(lead, "/team reject @dan", chat=ALPHA)).text == "Dan's request was turned down by Lea."
     await dan.wait_message(lambda m: (m.text or "") == "Your request to join Alpha was turned down.")
-    assert await roster.status(env.db, ALPHA, DAN) is None
+    assert await roster.standing(env.db, ALPHA, DAN) is None
     assert (await say(dan, "/team")).text == "You're not on a team roster. Send /join in your team's group."
 
 
@@ -177,6 +194,8 @@ async def test_bankstats_shows_only_the_disputes_of_the_teams_roster(env):
     await c.group(BETA, "Beta", members=(LEAD_B, BOB))
     await c.roster(ALPHA, ANN)
     await c.roster(BETA, BOB)  # Cid wrote in Alpha but is not on its roster
+    env.in_group(ALPHA, (ANN, "Ann"), (CID, "Cid"))
+    env.in_group(BETA, (BOB, "Bob"))
     q = await question_ids(env.db, "demo", "single")
     for user, name, reason in ((ANN, "Ann", "alpha thinks B"), (BOB, "Bob", "beta thinks D"),
                                (CID, "Cid", "outsider thinks A")):
@@ -195,6 +214,7 @@ async def test_report_lists_the_roster_not_whoever_wrote_in_the_group(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(LEAD, ANN, BOB))
     await c.roster(ALPHA, ANN)
+    env.in_group(ALPHA, (ANN, "Ann"), (BOB, "u40"))
     pid = await paper_id(env.db, "demo")
     q = (await question_ids(env.db, "demo", "single"))[0]
     await c.exam(BOB, pid, [(q, 2, 2, 1)], T0, T0 + 60)  # Bob's exam: not Alpha's business
@@ -238,19 +258,39 @@ async def test_roster_domain(db):
     await ensure_user(db, 2, "u2", "ann", 0)  # a stale name now taken
     with pytest.raises(roster.AmbiguousUser):
         await roster.find_user(db, "@ann")
-    assert await roster.request(db, ALPHA, 1, now=1) == "pending"
-    assert await roster.request(db, ALPHA, 1, now=2) == "waiting"
+    assert await roster.request(db, ALPHA, 1, in_group=True, now=1) is Outcome.asked
+    assert await roster.request(db, ALPHA, 1, in_group=True, now=2) is Outcome.waiting
     assert not await roster.reject(db, ALPHA, 2, lead=9, now=3)
-    assert await roster.add(db, ALPHA, 1, lead=9, now=3)  # accepts the pending request
-    assert not await roster.add(db, ALPHA, 1, lead=9, now=4)
-    assert not await roster.accept(db, ALPHA, 1, lead=9, now=4)
-    assert await roster.request(db, ALPHA, 1, now=5) == "member"
-    assert await roster.teams_of(db, 1) == [(ALPHA, "Alpha", roster.MEMBER)]
+    assert await roster.invite(db, ALPHA, 1, lead=9, in_group=False, now=3) is Outcome.not_in_group
+    assert await roster.standing(db, ALPHA, 1) is Standing.asked
+    assert await roster.invite(db, ALPHA, 1, lead=9, in_group=True, now=3) is Outcome.joined  # accepts the request
+    assert await roster.invite(db, ALPHA, 1, lead=9, in_group=True, now=4) is Outcome.already
+    assert await roster.accept(db, ALPHA, 1, lead=9, in_group=True, now=4) is Outcome.nothing
+    assert await roster.request(db, ALPHA, 1, in_group=True, now=5) is Outcome.already
+    assert await roster.teams_of(db, 1) == [(ALPHA, "Alpha", Standing.joined)]
     assert await roster.remove(db, ALPHA, 1, lead=9, now=6)
     assert await roster.listing(db, ALPHA) == []
-    await roster.add(db, ALPHA, 2, lead=9, now=7)
+    # a lead's invitation: nothing until the member consents, with the stamp of the invitation standing
+    assert await roster.invite(db, ALPHA, 2, lead=9, in_group=True, now=7.5) is Outcome.invited
+    assert await roster.invitation(db, ALPHA, 2) == 7
+    assert await roster.invite(db, ALPHA, 2, lead=9, in_group=True, now=9) is Outcome.invited  # asked again
+    assert await roster.consent(db, ALPHA, 2, 7, in_group=True, now=10) is Outcome.nothing  # the older buttons
+    assert await roster.consent(db, ALPHA, 2, 9, in_group=False, now=10) is Outcome.not_in_group
+    assert await roster.decline(db, ALPHA, 2, 7, now=10) is Outcome.nothing
+    assert [(e.user_id, e.standing) for e in await roster.listing(db, ALPHA)] == [(2, Standing.invited)]
+    assert await roster.consent(db, ALPHA, 2, 9, in_group=True, now=11) is Outcome.joined
+    assert await roster.consent(db, ALPHA, 2, 9, in_group=True, now=12) is Outcome.already
+    assert await roster.decline(db, ALPHA, 2, 9, now=12) is Outcome.nothing
+    assert await roster.request(db, ALPHA, 1, in_group=True, now=13) is Outcome.asked
+    assert await roster.accept(db, ALPHA, 1, lead=9, in_group=False, now=14) is Outcome.not_in_group
+    assert await roster.accept(db, ALPHA, 1, lead=9, in_group=True, now=14) is Outcome.joined
+    # a member's /join accepts a lead's invitation
+    await ensure_user(db, 3, "u3", None, 0)
+    assert await roster.invite(db, ALPHA, 3, lead=9, in_group=True, now=15) is Outcome.invited
+    assert await roster.request(db, ALPHA, 3, in_group=True, now=16) is Outcome.joined
+    assert await audit.count(db, action="roster_consent") == 2
     await forget_user(db, 2)  # /forgetme takes the roster entry with it
-    assert await roster.listing(db, ALPHA) == []
+    assert [e.user_id for e in await roster.listing(db, ALPHA)] == [1, 3]
 
 
 async def test_migration_keeps_every_record_and_grants_no_roster(tmp_path):

@@ -78,9 +78,12 @@ async def test_a_candidate_cannot_grade_their_own_answer_in_a_group_they_adminis
     await eve.send("/review", chat=EVES_GROUP)
     reply = await eve.wait_message(chat=EVES_GROUP)
     assert reply.text == NOTHING  # no card: not her own answer, and nobody is on her group's roster
-    # she puts herself on her own roster: still nothing to review
+    # she puts herself on her own roster (and consents): still nothing to review
     await eve.send("/team add @eve", chat=EVES_GROUP)
-    assert (await eve.wait_message(chat=EVES_GROUP)).text.startswith("✅ Eve is on the team")
+    assert (await eve.wait_message(chat=EVES_GROUP)).text.startswith("📨 I asked Eve in a private chat")
+    await (await eve.press(await eve.wait_message(lambda m: "✅ Join" in m.button_texts), "✅ Join")).wait()
+    await env.idle()
+    env.clock.advance(60)
     await eve.send("/review", chat=EVES_GROUP)
     assert (await eve.wait_message(chat=EVES_GROUP)).text == NOTHING
     # the top-score button the card would have carried, sent anyway: refused by the domain

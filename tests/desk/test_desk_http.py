@@ -115,6 +115,7 @@ async def test_team_page_names_who_has_not_practised_this_week(env, browser):
     c = await crafted_teams(env)
     await c.member(ALPHA, 77)  # joined, never answered
     await c.roster(ALPHA, 77)  # and on the team's roster
+    env.in_group(ALPHA, (77, "Ida"))
     await ensure_user(env.db, 77, "Idle <i>Ida</i>", None, env.clock.now())
     lea = browser()
     await lea.login(LEAD_A)

@@ -24,6 +24,7 @@ async def test_the_first_rows_then_everyone(env, monkeypatch):
     c = await crafted_teams(env)
     await c.member(ALPHA, 77)
     await c.roster(ALPHA, 77)  # on the team, never answered
+    env.in_group(ALPHA, (77, "u77"))
     monkeypatch.setattr(desk.team, "SHOWN", 2)
     lea = DeskClient(env)
     try:

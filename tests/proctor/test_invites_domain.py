@@ -158,7 +158,8 @@ async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(tmp_path):
         await ensure_user(db, 5, "Cid", None, T0)
         for chat, title in ((-1, "Alpha"), (-2, "Beta")):
             await ensure_chat(db, chat, "supergroup", title, T0)
-        await roster.add(db, -2, 5, lead=9, now=T0)  # Cid is on Beta's roster; Alpha invites him
+        await roster.invite(db, -2, 5, lead=9, in_group=True, now=T0)  # Cid joins Beta's roster; Alpha invites him
+        await roster.consent(db, -2, 5, await roster.invitation(db, -2, 5), in_group=True, now=T0)
         [(inv, token)] = await invites.create(db, paper_id=hire, team=-1, lead=9, now=T0, window=3600)
         await invites.open_link(db, token, user_id=5, username=None, now=T0)
         a = await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,

@@ -36,6 +36,7 @@ async def _answered(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(ANN, BOB, DAN))
     await c.roster(ALPHA, ANN, BOB, DAN)
+    env.in_group(ALPHA, (ANN, "Ann"), (BOB, "Bob"), (DAN, "Dan"))
     pid = await paper_id(env.db, "demo")
     qid = (await question_ids(env.db, "demo", "single"))[0]
     ann = await c.exam(ANN, pid, [(qid, 0, 2, 1)], T0 - 600, T0 - 60, responses=["B"])

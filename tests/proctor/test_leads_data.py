@@ -42,13 +42,15 @@ class Crafted:
         await self.user(uid)
         await note_member(self.db, chat_id, uid, 0)
 
-    async def roster(self, chat_id: int, *uids: int, status: str = "member") -> None:
-        """Put users on the group's team roster (what a lead's /team add does, without its audit entry)."""
+    async def roster(self, chat_id: int, *uids: int, status: str = "member", joined_at: float | None = -1) -> None:
+        """Put users on the group's team roster: by default joined (both agreed, in the group) at time
+        -1, before anything crafted; status 'pending' is a request, joined_at None an invitation not
+        yet accepted. What /join and its acceptance write, without their audit entries."""
         for uid in uids:
             await self.user(uid)
             async with self.db.write() as c:
-                await c.execute("INSERT OR REPLACE INTO team_roster (chat_id, user_id, status, requested_at) "
-                                "VALUES (?,?,?,0)", (chat_id, uid, status))
+                await c.execute("INSERT OR REPLACE INTO team_roster (chat_id, user_id, status, requested_at, joined_at) "
+                                "VALUES (?,?,?,0,?)", (chat_id, uid, status, joined_at if status == "member" else None))
 
     async def paper(self, slug: str = "ops", sections=(("single", 4), ("short", 2)),
                     points=(1.0, 5.0), options: tuple[str, ...] = ()) -> tuple[int, list[list[int]]]:

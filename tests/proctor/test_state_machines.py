@@ -11,6 +11,8 @@ from proctor.daily.states import DeliveryStatus as D
 from proctor.exams import states as exams
 from proctor.exams.states import AttemptStatus as A
 from proctor.invites import InviteStatus as I
+from proctor.teams import roster
+from proctor.teams.roster import Standing as R
 from proctor.transitions import IllegalTransition
 
 ATTEMPT = {
@@ -36,8 +38,14 @@ INVITE = {
 }
 
 
-@pytest.mark.parametrize(("enum", "table"), [(A, ATTEMPT), (D, DELIVERY), (I, INVITE)],
-                         ids=["attempt", "delivery", "invite"])
+ROSTER = {
+    roster.accept_move: {R.asked: R.joined},
+    roster.consent_move: {R.invited: R.joined},
+}
+
+
+@pytest.mark.parametrize(("enum", "table"), [(A, ATTEMPT), (D, DELIVERY), (I, INVITE), (R, ROSTER)],
+                         ids=["attempt", "delivery", "invite", "roster"])
 def test_every_move_from_every_state(enum, table):
     for move, legal in table.items():
         for state in enum:
@@ -49,7 +57,8 @@ def test_every_move_from_every_state(enum, table):
 
 
 @pytest.mark.parametrize(("machine", "table"), [(exams.MACHINE, ATTEMPT), (daily.MACHINE, DELIVERY),
-                                                (invites.MACHINE, INVITE)], ids=["attempt", "delivery", "invite"])
+                                                (invites.MACHINE, INVITE), (roster.MACHINE, ROSTER)],
+                         ids=["attempt", "delivery", "invite", "roster"])
 def test_the_tables_list_no_move_the_test_does_not_walk(machine, table):
     assert len(machine.moves) == len(table)
     assert {frozenset(m.items()) for m in machine.moves.values()} == {frozenset(t.items()) for t in table.values()}

@@ -344,6 +344,8 @@ async def test_chat_member_and_profile_results_parse(fake_api, bot_builder):  # 
         admins = await bot.get_chat_administrators(group.id)
         assert [a.user.id for a in admins] == [ann.id, bob.id]
         assert await bot.get_chat_member_count(group.id) == 4
+        group.remove_members(eve.id)  # Eve leaves
+        assert (await bot.get_chat_member(group.id, eve.id)).status == "left"
 
         scope = BotCommandScopeChat(ann.id)
         assert await bot.set_my_commands([BotCommand("start", "Begin")], scope=scope, language_code="en")

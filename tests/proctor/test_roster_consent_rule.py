@@ -1,0 +1,45 @@
+"""proctor/teams/consent.py: every roster-scoped view shows a member's record made after they joined,
+while they are in the group, and nothing of one who was only invited."""
+
+from __future__ import annotations
+
+from proctor.teams import consent, reports, review
+from proctor.teams import leaderboard as lb
+from proctor.teams.candidate import attempts as record_of
+from tests.proctor.test_leads_data import Crafted
+
+TEAM, LEAD, ANN = -7, 9, 1
+
+
+async def views(db, paper_id: int) -> dict[str, object]:
+    """What the team's lead sees of Ann in each view."""
+    period = lb.period_bounds("all", 10_000, lb.zone("UTC"))
+    _, rows = await reports.team_rows(db, TEAM, period)
+    pending = await review.next_pending(db, TEAM, reviewer=LEAD)
+    since = await consent.seen_since(db, TEAM, ANN)
+    return {
+        "review": None if pending is None else pending.remaining,
+        "report": [(r.user_id, r.exams) for r in rows],
+        "board": [r.user_id for r in await lb.paper_board(db, paper_id, [TEAM])],
+        "desk": None if since is None else len(await record_of(db, ANN, with_exam_only=False, since=since)),
+    }
+
+
+async def test_what_a_team_sees_of_a_member_follows_consent_the_join_and_the_group(db):
+    c = Crafted(db)
+    await c.group(TEAM, members=(ANN,))
+    pid, qs = await c.paper(sections=(("short", 1),), points=(5.0,))
+    await c.exam(ANN, pid, [(qs[0][0], 2, 5, 0)], 100, 160)  # before she joined
+    await c.roster(TEAM, ANN, joined_at=None)  # invited, never agreed (or added before consent was asked)
+    assert await views(db, pid) == {"review": None, "report": [], "board": [], "desk": None}
+    await c.roster(TEAM, ANN, joined_at=200)  # she joined at 200
+    assert await views(db, pid) == {"review": None, "report": [(ANN, 0)], "board": [], "desk": 0}
+    await c.exam(ANN, pid, [(qs[0][0], 3, 5, 0)], 300, 360)  # after
+    assert await views(db, pid) == {"review": 1, "report": [(ANN, 1)], "board": [ANN], "desk": 1}
+    # Telegram says she left the group: she drops off every view until it says she is back
+    assert await consent.due_checks(db, TEAM, now=400) == [ANN]
+    await consent.record_checks(db, TEAM, {ANN: False}, now=400)
+    assert await consent.due_checks(db, TEAM, now=400 + consent.CHECK_EVERY - 1) == []
+    assert await views(db, pid) == {"review": None, "report": [], "board": [], "desk": None}
+    await consent.record_checks(db, TEAM, {ANN: True}, now=400 + consent.CHECK_EVERY)
+    assert await views(db, pid) == {"review": 1, "report": [(ANN, 1)], "board": [ANN], "desk": 1}
