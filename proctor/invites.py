@@ -16,6 +16,7 @@ import sqlite3
 from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import aiosqlite
 
@@ -362,11 +363,23 @@ async def regraded_in(conn: aiosqlite.Connection, invite_id: int, attempt_id: in
     score now and what it was (one card per attempt and key version)."""
     cur = await conn.execute("SELECT created_by FROM invites WHERE id=?", (invite_id,))
     row = await cur.fetchone()
-    if row is None or not row[0]:
-        return
-    await outbox.enqueue_in(conn, kind=RESULT_CARD, ref=f"{attempt_id}:q{question_id}v{version}", chat_id=row[0],
-                            now=now, payload={"invite": invite_id, "attempt": attempt_id, "question": question_id,
-                                              "old": old, "new": new})
+    if row is not None and row[0]:
+        await outbox.enqueue_in(conn, **_regraded_card(row[0], invite_id, attempt_id, question_id, version, old,
+                                                       new, now))
+
+
+def regraded_on(conn: sqlite3.Connection, invite_id: int, attempt_id: int, *, question_id: int,
+                version: int, old: float | None, new: float, now: float) -> None:
+    """`regraded_in` for a transaction on the database thread (a regrade held for a hand-in)."""
+    row = conn.execute("SELECT created_by FROM invites WHERE id=?", (invite_id,)).fetchone()
+    if row is not None and row[0]:
+        outbox.enqueue_on(conn, **_regraded_card(row[0], invite_id, attempt_id, question_id, version, old, new, now))
+
+
+def _regraded_card(lead: int, invite_id: int, attempt_id: int, question_id: int, version: int, old: float | None,
+                   new: float, now: float) -> dict[str, Any]:
+    return {"kind": RESULT_CARD, "ref": f"{attempt_id}:q{question_id}v{version}", "chat_id": lead, "now": now,
+            "payload": {"invite": invite_id, "attempt": attempt_id, "question": question_id, "old": old, "new": new}}
 
 
 async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float) -> Invite:

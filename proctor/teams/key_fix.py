@@ -18,7 +18,16 @@ from bank.question_rows import question_from_row
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.disputes import DisputeStatus, NotUpheld, OwnDispute
-from proctor.teams.question_edit import NOTICE, BadKey, Change, OwnScore, commit_in, key_text, new_key, report_in
+from proctor.teams.question_edit import (
+    NOTICE,
+    BadKey,
+    Change,
+    OwnScore,
+    commit_in,
+    key_text,
+    new_key,
+    report_in,
+)
 
 __all__ = ["NOTICE", "BadKey", "Change", "KeyFix", "NotUpheld", "OwnScore", "current_key", "fix_key", "new_key"]
 

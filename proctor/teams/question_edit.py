@@ -37,7 +37,7 @@ from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
 
-NOTICE = outbox.KEY_FIX_NOTICE  # outbox kind: "a question you answered was regraded" (the bot renders it)
+NOTICE = held.NOTICE  # outbox kind: "a question you answered was regraded" (the bot renders it)
 FIELDS = ("key", "stem", "option", "explanation")
 MAX_TEXT = 3000  # a stem, an option or an explanation: room left in a 4096-unit message
 
@@ -99,7 +99,7 @@ class Edited:
     changes: list[Change] = dataclasses.field(default_factory=list)  # answers whose score changed
     answers: int = 0  # answers regraded (changed or not)
     sealing: dict[int, int] = dataclasses.field(default_factory=dict)  # user -> running attempt that seals it
-    held: int = 0  # answers on those sheets, regraded at their hand-in
+    held: int = 0  # those candidates' exam answers, regraded at their hand-in
 
 
 def new_key(q: Question, key: str | None, alternative: str | None = None) -> object:
@@ -193,9 +193,6 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
     return result
 
 
-REGRADE = "regrade"  # the audit action of one attempt whose score a regrade changed
-
-
 async def report_in(conn: aiosqlite.Connection, result: Edited, *, actor: int, chat_id: int | None, now: float,
                     ref: str, dispute: tuple[int, int] | None = None) -> None:
     """Inside the edit's transaction: an audit entry per changed attempt; one notice per candidate
@@ -208,10 +205,10 @@ async def report_in(conn: aiosqlite.Connection, result: Edited, *, actor: int, c
         by_user.setdefault(c.user_id, []).append(c)
         if c.attempt_id is None:
             continue
-        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=REGRADE,
-                           target=f"attempt:{c.attempt_id}", target_user=c.user_id, question=qid,
-                           old=c.total_old, new=c.total_new, answer_old=c.old, answer_new=c.new,
-                           from_version=c.from_version, to_version=version)
+        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=held.REGRADE,
+                           target=f"attempt:{c.attempt_id}", target_user=c.user_id, **held.change_detail(
+                               question=qid, old=c.total_old, new=c.total_new, answer_old=c.old, answer_new=c.new,
+                               from_version=c.from_version, to_version=version))
         if c.invite_id is not None and c.total_new is not None:
             await invites.regraded_in(conn, c.invite_id, c.attempt_id, question_id=qid, version=version,
                                       old=c.total_old, new=c.total_new, now=now)
@@ -219,7 +216,7 @@ async def report_in(conn: aiosqlite.Connection, result: Edited, *, actor: int, c
         by_user.setdefault(dispute[1], [])
     for user_id, changes in by_user.items():
         payload: dict[str, object] = {"question": qid, "changes": [
-            {"old": c.old, "new": c.new, "max": c.max_score, "title": c.title} for c in changes]}
+            held.notice_change(old=c.old, new=c.new, max_score=c.max_score, title=c.title) for c in changes]}
         if dispute is not None and user_id == dispute[1]:
             payload["dispute"] = dispute[0]
         await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{ref}:{user_id}", chat_id=user_id, user_id=user_id,
@@ -269,9 +266,9 @@ def _terms(q: Question) -> str | None:
 async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy, result: Edited, *,
                    actor: int, now: float) -> Edited:
     """Rescore the exam answers (final, not a reviewer's) and the daily answers to `q`; unanswered
-    questions on running sheets move to the new version too (they are then graded by its key). An
-    answer on a sheet that seals `q` waits for its hand-in (proctor/exams/held.py). Raises OwnScore."""
-    version, sealed = result.version, set(result.sealing.values())
+    questions on running sheets move to the new version too (they are then graded by its key). The exam
+    answers of a candidate whose running exam seals `q` wait for its hand-in. Raises OwnScore."""
+    version = result.version
     changes: list[Change] = []
     n = waiting = 0
     cur = await conn.execute(
@@ -283,8 +280,8 @@ async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
         g = grade(q, json.loads(r["response"]), multi_policy=policy)
         new = item_score(g, max_score)  # as answering scored it: the same key gives the same score
         _not_own(user_id, actor, old, new)
-        if attempt_id in sealed:
-            await held.hold_in(conn, attempt_id, q.id or 0, actor=actor, now=now)
+        if user_id in result.sealing:  # their exam runs: this waits for its hand-in (proctor/exams/held.py)
+            await held.hold_in(conn, attempt_id, q.id or 0, until=result.sealing[user_id], actor=actor, now=now)
             waiting += 1
             continue
         n += 1

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from proctor.exams import service as attempts
-from proctor.teams import audit
 from bank.paper_settings import update_settings
+from proctor.exams import service as attempts
 from proctor.storage.db import Database
+from proctor.teams import audit
 from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, finish, invite_list, make_invite, open_link
 from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper

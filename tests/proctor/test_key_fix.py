@@ -90,6 +90,7 @@ async def test_nobody_fixes_their_own_dispute_and_alternatives_are_for_blanks(en
     did = await dsp.raise_dispute(env.db, question_id=qid, user_id=LEAD, chat_id=LEAD, reason="x", now=T0)
     with pytest.raises(dsp.OwnDispute):
         await kf.fix_key(env.db, did, actor=LEAD, now=T0, chat_id=None, key="B")
+    await dsp.resolve(env.db, did, upheld=True, lead=ANN, chat_id=None, now=T0)
     with pytest.raises(kf.BadKey):
         await kf.fix_key(env.db, did, actor=ANN, now=T0, chat_id=None, alternative="B")
     with pytest.raises(NotFound):
