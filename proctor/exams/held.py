@@ -63,7 +63,7 @@ def release_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> None:
     questions = questions_in(conn, {r[1] for r in held})
     told: dict[int, list[dict[str, Any]]] = {}  # question -> the changes on earlier attempts
     user_id = 0
-    for aid, qid, actor in sorted(held):
+    for aid, qid, actor in sorted(tuple(r) for r in held):
         q = questions.get(qid)
         if q is None:  # the question is gone: its answers keep what they had
             continue
