@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.outbox import flush
 from proctor.exams import service as attempts
 from proctor.teams import audit
 from tests.harness import BotEnv, attempt_message, start_exam
@@ -73,13 +74,14 @@ async def test_a_fix_during_the_exam_waits_for_the_hand_in(env):
     assert "1 answer regraded, 1 score changed" in done.text  # Bob's, now
     assert "3 answers on a running exam will be regraded at hand-in" in done.text  # Ann's two, Dan's one
     assert "0 → 2" in (await bob.wait_message(lambda m: "regraded" in (m.text or ""))).text
-    await env.idle()
+    await flush(env.app)  # every notice due now is sent when this returns
     # the key changed for everyone, but nothing about it reached the two sitting the paper
     assert told(ann) == [] and told(dan) == []
     assert [(await answers_in(env.db, a))[0].score for a in (ann_before, ann_now, dan_now)] == [0, 0, 0]
     assert (await attempts.get_attempt(env.db, ann_before)).score == 0  # /mystats shows nothing new either
 
     await env.restart()  # what waits is in SQLite
+    await flush(env.app)
     assert told(ann) == []
     await finish(env, ann)
     result = next(m.text for m in reversed(ann.chat()) if "Score:" in (m.text or ""))
