@@ -41,11 +41,19 @@ class Store(Protocol):
     async def scalar(self, sql: str, params: Params = ()) -> Any: ...
 
 
+_AUDIT = ("INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
+          "VALUES (?,?,?,?,?,?,?)")
+
+
 async def record_audit(conn: aiosqlite.Connection, *, at: float, actor: int, chat_id: int | None,
                        action: str, target: str = "", target_user: int | None = None,
                        **detail: Any) -> None:
     """Append one audit entry; call inside `Store.write()` so it commits with the action."""
-    await conn.execute(
-        "INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
-        "VALUES (?,?,?,?,?,?,?)",
-        (at, actor, chat_id, action, target, target_user, json.dumps(detail, ensure_ascii=False)))
+    await conn.execute(_AUDIT, (at, actor, chat_id, action, target, target_user,
+                                json.dumps(detail, ensure_ascii=False)))
+
+
+def record_audit_on(conn: sqlite3.Connection, *, at: float, actor: int, chat_id: int | None,
+                    action: str, target: str = "", target_user: int | None = None, **detail: Any) -> None:
+    """`record_audit` for a transaction run on the database thread (`Database.run_write`)."""
+    conn.execute(_AUDIT, (at, actor, chat_id, action, target, target_user, json.dumps(detail, ensure_ascii=False)))

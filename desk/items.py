@@ -160,6 +160,10 @@ async def curate(request: web.Request, lead: Lead) -> web.StreamResponse:
                                            "exam_only_on|off or invite_only_on|off")
     except dsp.OwnDispute:
         return await _show(request, lead, None, paper, lead.t("d_it_own_dispute"), status=403)
+    except kf.OwnScore:  # nothing written: another admin makes this fix
+        return await _show(request, lead, None, paper, lead.t("d_it_own_score"), status=403)
+    except dsp.NotUpheld:
+        return await _show(request, lead, None, paper, lead.t("d_it_not_upheld"), status=409)
     except kf.BadKey as e:
         return await _show(request, lead, None, paper, lead.t("d_it_bad_key", why=str(e)), status=400)
     except NotFound:

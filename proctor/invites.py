@@ -9,12 +9,14 @@ the window (`effective`). Every creation, claim, revoke and resend is audited. T
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 import sqlite3
 from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import aiosqlite
 
@@ -33,7 +35,7 @@ MAX_WINDOW = 60 * 86400.0
 MAX_EXTRA_MIN = 24 * 60
 MAX_COUNT = 500
 MAX_ATTEMPTS = 20
-RESULT_CARD = "invite_result"  # outbox kind: the lead's card; ref is the attempt id
+RESULT_CARD = "invite_result"  # outbox kind: the lead's card; ref is the attempt id (a regrade's: payload's)
 TEAM_NOTE = "invite_note"  # outbox kind: the team group's one-line note; ref is the attempt id
 
 
@@ -355,6 +357,31 @@ def finish_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int, now: fl
                           payload={"invite": inv.id})
 
 
+async def regraded_in(conn: aiosqlite.Connection, invite_id: int, attempt_id: int, *, question_id: int,
+                      version: int, old: float | None, new: float, now: float) -> None:
+    """Inside a regrade's transaction: the lead who invited gets the hiring attempt's card again, its
+    score now and what it was (one card per attempt and key version)."""
+    cur = await conn.execute("SELECT created_by FROM invites WHERE id=?", (invite_id,))
+    row = await cur.fetchone()
+    if row is not None and row[0]:
+        await outbox.enqueue_in(conn, **_regraded_card(row[0], invite_id, attempt_id, question_id, version, old,
+                                                       new, now))
+
+
+def regraded_on(conn: sqlite3.Connection, invite_id: int, attempt_id: int, *, question_id: int,
+                version: int, old: float | None, new: float, now: float) -> None:
+    """`regraded_in` for a transaction on the database thread (a regrade held for a hand-in)."""
+    row = conn.execute("SELECT created_by FROM invites WHERE id=?", (invite_id,)).fetchone()
+    if row is not None and row[0]:
+        outbox.enqueue_on(conn, **_regraded_card(row[0], invite_id, attempt_id, question_id, version, old, new, now))
+
+
+def _regraded_card(lead: int, invite_id: int, attempt_id: int, question_id: int, version: int, old: float | None,
+                   new: float, now: float) -> dict[str, Any]:
+    return {"kind": RESULT_CARD, "ref": f"{attempt_id}:q{question_id}v{version}", "chat_id": lead, "now": now,
+            "payload": {"invite": invite_id, "attempt": attempt_id, "question": question_id, "old": old, "new": new}}
+
+
 async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float) -> Invite:
     """Withdraw an open or claimed invite (audited). Raises NotFound, IllegalTransition."""
     async with db.write() as conn:
@@ -404,6 +431,7 @@ class Row:
     started_at: float | None
     finished_at: float | None
     pending_review: int
+    earlier: tuple[float, ...] = ()  # the scores of the invite's earlier handed-in attempts, oldest first
 
 
 async def listing(db: Database, scope: int | None, now: float, *, limit: int | None = 20) -> list[Row]:
@@ -413,7 +441,9 @@ async def listing(db: Database, scope: int | None, now: float, *, limit: int | N
     rows = await db.fetchall(
         f"""SELECT i.*, p.title AS paper, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS candidate,
                    a.score, a.max_score, a.started_at AS a_started, a.finished_at AS a_finished,
-                   (SELECT COUNT(*) FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS pending
+                   (SELECT COUNT(*) FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS pending,
+                   (SELECT json_group_array(e.score) FROM (SELECT score FROM attempts WHERE invite_id = i.id
+                      AND id <> i.attempt_id AND score IS NOT NULL ORDER BY id) e) AS earlier
             FROM invites i JOIN papers p ON p.id = i.paper_id LEFT JOIN users u ON u.id = i.candidate_id
             LEFT JOIN attempts a ON a.id = i.attempt_id {where}
             ORDER BY i.created_at DESC, i.id DESC {lim}""", [*params, *([limit] if limit else [])])
@@ -421,7 +451,7 @@ async def listing(db: Database, scope: int | None, now: float, *, limit: int | N
     for r in rows:
         inv = Invite.from_row(r)
         out.append(Row(inv, inv.status_at(now), r["paper"], r["candidate"] or "", r["score"], r["max_score"],
-                       r["a_started"], r["a_finished"], r["pending"] or 0))
+                       r["a_started"], r["a_finished"], r["pending"] or 0, tuple(json.loads(r["earlier"] or "[]"))))
     return out
 
 

@@ -59,19 +59,21 @@ def backoff(tries: int, retry_after: float | None = None) -> float:
     return max(wait, retry_after or 0.0)
 
 
-_ENQUEUE = ("INSERT INTO outbox (kind, ref, chat_id, user_id, payload, next_try, created_at) "
-            "VALUES (?,?,?,?,?,?,?) ON CONFLICT(kind, ref) DO NOTHING")
+_ENQUEUE = ("INSERT INTO outbox (kind, ref, chat_id, user_id, payload, next_try, created_at, held_by) "
+            "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(kind, ref) DO NOTHING")
 
 
 def _row(kind: str, ref: str, chat_id: int, user_id: int | None, payload: dict[str, Any] | None,
-         now: float) -> tuple[object, ...]:
-    return kind, ref, chat_id, user_id, json.dumps(payload or {}, ensure_ascii=False), now, now
+         now: float, held_by: int | None = None) -> tuple[object, ...]:
+    return kind, ref, chat_id, user_id, json.dumps(payload or {}, ensure_ascii=False), now, now, held_by
 
 
 async def enqueue_in(conn: aiosqlite.Connection, *, kind: str, ref: str, chat_id: int, now: float,
-                     user_id: int | None = None, payload: dict[str, Any] | None = None) -> None:
-    """Add a message inside the caller's write transaction (once per kind and ref), due now."""
-    await conn.execute(_ENQUEUE, _row(kind, ref, chat_id, user_id, payload, now))
+                     user_id: int | None = None, payload: dict[str, Any] | None = None,
+                     held_by: int | None = None) -> None:
+    """Add a message inside the caller's write transaction (once per kind and ref), due now; or, with
+    `held_by` (a running attempt's id), due once that attempt is handed in (`release_on`)."""
+    await conn.execute(_ENQUEUE, _row(kind, ref, chat_id, user_id, payload, now, held_by))
 
 
 def enqueue_on(conn: sqlite3.Connection, *, kind: str, ref: str, chat_id: int, now: float,
@@ -80,18 +82,24 @@ def enqueue_on(conn: sqlite3.Connection, *, kind: str, ref: str, chat_id: int, n
     conn.execute(_ENQUEUE, _row(kind, ref, chat_id, user_id, payload, now))
 
 
+def release_on(conn: sqlite3.Connection, attempt_id: int, now: float) -> int:
+    """The messages held for this attempt's hand-in are due now; call inside the transaction that
+    closes it. Returns how many."""
+    return conn.execute("UPDATE outbox SET held_by=NULL, next_try=? WHERE held_by=?", (now, attempt_id)).rowcount
+
+
 async def due(db: Database, now: float, *, limit: int = 100) -> list[Outgoing]:
-    """Pending messages whose next try has come, oldest first."""
+    """Pending messages whose next try has come (none held for a hand-in), oldest first."""
     rows = await db.fetchall(
         "SELECT id, kind, ref, chat_id, user_id, payload, tries FROM outbox "
-        f"WHERE state='{Delivery.pending}' AND next_try<=? ORDER BY next_try, id LIMIT ?", (now, limit))
+        f"WHERE state='{Delivery.pending}' AND held_by IS NULL AND next_try<=? ORDER BY next_try, id LIMIT ?", (now, limit))
     return [Outgoing(r["id"], r["kind"], r["ref"], r["chat_id"], r["user_id"], json.loads(r["payload"]),
                      r["tries"]) for r in rows]
 
 
 async def next_try(db: Database) -> float | None:
-    """When the earliest pending message is due; None if nothing is pending."""
-    at: float | None = await db.scalar(f"SELECT MIN(next_try) FROM outbox WHERE state='{Delivery.pending}'")
+    """When the earliest pending message is due; None if nothing is pending (or all are held)."""
+    at: float | None = await db.scalar(f"SELECT MIN(next_try) FROM outbox WHERE state='{Delivery.pending}' AND held_by IS NULL")
     return at
 
 

@@ -72,6 +72,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "📋 邀请 #{id} 已完成 · {candidate}\n{paper}\n得分：{score}/{max}（{pct}%）{reason}\n用时：{used}\n\n"
               "{sections}{pending}",
     },
+    "iv_card_regraded": {"en": "🔁 Question #{qid} was regraded: score {old} → {new}.\n",
+                         "zh": "🔁 第 #{qid} 题已重新评分：得分 {old} → {new}。\n"},
     "iv_card_timeout": {"en": " · handed in at the deadline", "zh": " · 到时自动交卷"},
     "iv_card_cancelled": {"en": " · stopped by the candidate", "zh": " · 候选人放弃"},
     "iv_card_pending": {"en": "\n✍️ {n} written {n:answer awaits|answers await} review.", "zh": "\n✍️ {n} 道主观题待复核。"},

@@ -183,6 +183,19 @@ TEXTS: dict[str, dict[str, str]] = {
                              "zh": "⚖️ 你对第 #{qid} 题的异议 #{id} 已被采纳，答案已修正。"},
     "l_kf_notice_score": {"en": "📝 Question #{qid} was regraded with its fixed key: your score {old} → {new} (of {max}).",
                           "zh": "📝 第 #{qid} 题按修正后的答案重新评分：你的得分 {old} → {new}（满分 {max}）。"},
+    "l_kf_notice_scores": {"en": "📝 Question #{qid} was regraded with its fixed key: {n} of your {n:score|scores} "
+                                 "changed.",
+                           "zh": "📝 第 #{qid} 题按修正后的答案重新评分：你有 {n} 个得分发生变化。"},
+    "l_kf_notice_line": {"en": "· {where}: {old} → {new} (of {max})", "zh": "· {where}：{old} → {new}（满分 {max}）"},
+    "l_kf_notice_daily": {"en": "daily quiz", "zh": "每日一练"},
+    "l_kf_held": {"en": "⏳ {held} {held:answer|answers} on a running exam will be regraded at hand-in; whoever sits "
+                        "that paper hears of the fix only then.",
+                  "zh": "⏳ 另有 {held} 份作答在进行中的考试里，将在交卷时重新评分；考生交卷后才会收到通知。"},
+    "l_kf_open": {"en": "Dispute #{id} is still open: uphold it first (/bankstats), then fix its key.",
+                  "zh": "异议 #{id} 尚未处理：请先采纳（/bankstats），再修正答案。"},
+    "l_own_score": {"en": "Nobody changes a key that changes their own score: you answered question #{qid}. "
+                          "Another admin must make this change.",
+                    "zh": "任何人都不能修改会改变自己得分的答案：你作答过第 #{qid} 题，请由其他管理员修改。"},
     "l_dispute_dismissed": {"en": "Dispute #{id} dismissed.", "zh": "异议 #{id} 已驳回。"},
     "l_dispute_gone": {"en": "That dispute is already closed.", "zh": "该异议已处理。"},
     # privacy

@@ -1,10 +1,13 @@
-"""The outbox's senders for invites: the inviting lead's result card and the team group's note."""
+"""The outbox's senders for invites: the inviting lead's result card (again after a regrade changed
+its score) and the team group's note."""
 
 from __future__ import annotations
 
 from telegram.ext import Application
 
+from bot.exam.render import clip, fmt_points
 from bot.exam.screen import prefs_for
+from bot.i18n import t
 from bot.invites import render
 from bot.services import services
 from proctor import invites
@@ -16,12 +19,15 @@ from proctor.teams import roster
 
 async def send_card(app: Application, message: Outgoing) -> None:
     """Raises NotFound (the attempt or invite is gone) and TelegramError (the outbox retries)."""
-    svc = services(app)
-    sheet = await attempts.load_sheet(svc.db, int(message.ref))
-    inv = await invites.get(svc.db, message.payload["invite"])
+    svc, p = services(app), message.payload
+    sheet = await attempts.load_sheet(svc.db, int(p.get("attempt", message.ref)))
+    inv = await invites.get(svc.db, p["invite"])
     lead = await prefs_for(app, message.chat_id)
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
                                   await roster.display_name(svc.db, sheet.attempt.user_id), lead.lang)
+    if "question" in p:  # a regrade changed the score: the card as it is now, and what it was
+        text = clip(t("iv_card_regraded", lead.lang, qid=p["question"], old=fmt_points(p["old"] or 0),
+                      new=fmt_points(p["new"])) + text)
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 

@@ -52,6 +52,8 @@ def listing(rows: list[invites.Row], team: str, tz: ZoneInfo, lang: str) -> tupl
     buttons = []
     for r in rows:
         score = f" · {fmt_points(r.score)}/{fmt_points(r.max_score or 0)}" if r.score is not None else ""
+        if score and r.earlier:  # every attempt of a 2x invite, as its scores stand (a regrade moves them)
+            score = " · " + ", ".join(fmt_points(x) for x in r.earlier) + ", " + score[3:]
         lines.append(t("iv_list_row", lang, id=r.invite.id, status=t(f"iv_status_{r.status.value}", lang),
                        paper=r.paper, who=r.candidate or t("iv_nobody", lang), score=score,
                        closes=when(r.invite.closes_at, tz)))

@@ -228,6 +228,10 @@ async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
     except qe.Sealed:
         await show(update, context, t("eq_sealed", lang, id=qid))
         return
+    except qe.OwnScore:  # nothing written: another admin makes this change
+        await clear_session(svc.db, u.id)
+        await show(update, context, t("l_own_score", lang, qid=qid))
+        return
     except BankError as e:  # the question went away, or the key no longer fits
         await clear_session(svc.db, u.id)
         await show(update, context, t("eq_bad", lang, why=str(e)))

@@ -41,15 +41,22 @@ async def keyfix(update: Update, context: Ctx) -> None:
     except dsp.OwnDispute:
         await msg.reply_text(t("l_dispute_own", lang))
         return
+    except dsp.NotUpheld:
+        await msg.reply_text(t("l_kf_open", lang, id=dispute_id))
+        return
     except NotFound:
         await msg.reply_text(t("l_kf_none", lang, id=dispute_id))
         return
     except kf.BadKey as e:
         await msg.reply_text(t("l_kf_bad", lang, why=str(e)))
         return
+    except kf.OwnScore:
+        await msg.reply_text(t("l_own_score", lang, qid=await dsp.question_of(svc.db, dispute_id)))
+        return
     kick(context.application)  # the notices are committed with the fix; send them now
-    await msg.reply_text(t("l_kf_done", lang, qid=fix.question_id, version=fix.version, answers=fix.answers,
-                           changed=len(fix.changes)))
+    text = t("l_kf_done", lang, qid=fix.question_id, version=fix.version, answers=fix.answers,
+             changed=len(fix.changes))
+    await msg.reply_text(text + ("\n" + t("l_kf_held", lang, held=fix.held) if fix.held else ""))
 
 
 async def send_notice(app: Application, message: Outgoing) -> None:
@@ -57,7 +64,21 @@ async def send_notice(app: Application, message: Outgoing) -> None:
     p = message.payload
     lang = await candidate_lang(app, message.user_id)
     lines = [t("l_kf_notice_disputer", lang, qid=p["question"], id=p["dispute"])] if "dispute" in p else []
-    if "new" in p:
-        lines.append(t("l_kf_notice_score", lang, qid=p["question"], old=render.num(p["old"]),
-                       new=render.num(p["new"]), max=render.num(p["max"])))
+    lines += notice_lines(p, lang)
     await app.bot.send_message(message.chat_id, "\n".join(lines))
+
+
+def notice_lines(p: dict, lang: str) -> list[str]:
+    """Every change of the candidate's scores, old → new: one line when there is one, else a line per
+    attempt or daily answer (a notice queued before 028 carries one change as old/new/max)."""
+    changes = p.get("changes", [p] if "new" in p else [])
+    num = render.num
+    if len(changes) == 1:
+        [c] = changes
+        return [t("l_kf_notice_score", lang, qid=p["question"], old=num(c["old"]), new=num(c["new"]),
+                  max=num(c["max"]))]
+    if not changes:
+        return []
+    return [t("l_kf_notice_scores", lang, qid=p["question"], n=len(changes))] + [
+        t("l_kf_notice_line", lang, where=c.get("title") or t("l_kf_notice_daily", lang), old=num(c["old"]),
+          new=num(c["new"]), max=num(c["max"])) for c in changes]

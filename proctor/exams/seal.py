@@ -17,6 +17,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import aiosqlite
+
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
@@ -67,6 +69,21 @@ def sealed_in(conn: sqlite3.Connection, user_id: int) -> Seal:
 async def sealed_anywhere(db: Database) -> Seal:
     """The questions sealed for someone: what a message everyone in a group reads must not show."""
     return _seal(await db.fetchall(_SEALED.format(who="")))
+
+
+# the running exams that seal one question (the same rule as _SEALED, seen from the question)
+_SEALING = f"""
+    SELECT r.user_id, r.id FROM attempts r
+    WHERE r.status = '{AttemptStatus.running}' AND r.mode = '{AttemptMode.exam}'
+      AND (r.paper_id = (SELECT paper_id FROM questions WHERE id = :q)
+           OR EXISTS (SELECT 1 FROM attempt_items i WHERE i.attempt_id = r.id AND i.question_id = :q))"""
+
+
+async def sealing_in(conn: aiosqlite.Connection, question_id: int) -> dict[int, int]:
+    """Whose running exam seals the question now: user id -> their running attempt's id. Call inside
+    the write transaction that changes the question's key (a fix waits for these hand-ins)."""
+    cur = await conn.execute(_SEALING, {"q": question_id})
+    return {r[0]: r[1] for r in await cur.fetchall()}
 
 
 def _seal(rows: Sequence[sqlite3.Row]) -> Seal:

@@ -27,7 +27,7 @@ from bank.paper_store import load_paper
 from bank.store import one_row
 from proctor import invites, outbox
 from proctor.exams import blueprint as blueprints
-from proctor.exams import drafts, states
+from proctor.exams import drafts, held, states
 from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
@@ -278,10 +278,11 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
 def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: str,
                status: AttemptStatus) -> tuple[Attempt, Result] | None:
     """`finish_attempt`'s transaction, run on the database thread: one round trip in all."""
-    if status == AttemptStatus.finished:  # ticks not submitted count, as on the screen (Moodle does the same)
-        row = conn.execute("SELECT status FROM attempts WHERE id=?", (attempt_id,)).fetchone()
-        if row is not None and row[0] == AttemptStatus.running:
+    row = conn.execute("SELECT status FROM attempts WHERE id=?", (attempt_id,)).fetchone()
+    if row is not None and row[0] == AttemptStatus.running:
+        if status == AttemptStatus.finished:  # ticks not submitted count, as on the screen (Moodle does the same)
             drafts.count_drafts_in(conn, attempt_id, now)
+        held.release_in(conn, attempt_id, now)  # a key fixed meanwhile: graded with it now, its notices due
     # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
     row = conn.execute(
         f"""UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,

@@ -29,6 +29,10 @@ class NoReason(BankError):
     """A dispute needs a reason."""
 
 
+class NotUpheld(BankError):
+    """A dispute's key is fixed once a lead has upheld it, not while it is open."""
+
+
 class OwnDispute(BankError):
     """Nobody resolves their own dispute, configured admins included."""
 
@@ -85,6 +89,12 @@ async def status_of(db: Database, dispute_id: int) -> str:
     if status is None:
         raise NotFound(f"no dispute {dispute_id}")
     return str(status)
+
+
+async def question_of(db: Database, dispute_id: int) -> int | None:
+    """The question a dispute is about (None: no such dispute)."""
+    qid: int | None = await db.scalar("SELECT question_id FROM disputes WHERE id=?", (dispute_id,))
+    return qid
 
 
 async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> list[Dispute]:

@@ -1,24 +1,35 @@
 """An upheld dispute's key fix: change a question's key (or accept an alternative answer to a blank),
 regrade every answer given to it, tell who disputed and whose score changed. One transaction: the new
-key version, the regraded answers and attempt totals, the dispute, the audit entry and the notices
-(outbox) commit together. Leaderboards and reports read the stored scores, so they follow."""
+key version, the regraded answers and attempt totals, the dispute, the audit entries and the notices
+(outbox) commit together. Leaderboards and reports read the stored scores, so they follow.
+
+A dispute is fixed once it is upheld, never while it is open. The fix never reaches a candidate whose
+running exam seals the question before they hand in (proctor/exams/held.py), and nobody fixes a key
+that changes their own score (question_edit.OwnScore)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from bank.errors import NotFound
 from bank.models import MultiPolicy
 from bank.question_rows import question_from_row
-from proctor import outbox
 from proctor.storage.db import Database
 from proctor.teams import audit
-from proctor.teams.disputes import DisputeStatus, OwnDispute
-from proctor.teams.question_edit import NOTICE, BadKey, Change, commit_in, first_changes, key_text, new_key
+from proctor.teams.disputes import DisputeStatus, NotUpheld, OwnDispute
+from proctor.teams.question_edit import (
+    NOTICE,
+    BadKey,
+    Change,
+    OwnScore,
+    commit_in,
+    key_text,
+    new_key,
+    report_in,
+)
 
-__all__ = ["NOTICE", "BadKey", "Change", "KeyFix", "current_key", "fix_key", "new_key"]
+__all__ = ["NOTICE", "BadKey", "Change", "KeyFix", "NotUpheld", "OwnScore", "current_key", "fix_key", "new_key"]
 
 
 @dataclass(frozen=True)
@@ -28,15 +39,17 @@ class KeyFix:
     disputer: int
     changes: list[Change] = field(default_factory=list)  # answers whose score changed
     answers: int = 0  # answers regraded (changed or not)
+    held: int = 0  # answers on running exams, regraded at their hand-in
 
 
 async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat_id: int | None,
                   key: str | None = None, alternative: str | None = None, regrade: bool = True) -> KeyFix:
-    """Fix the key of dispute `dispute_id`'s question (open or upheld, not fixed yet), and with
-    `regrade` rescore every final, machine-graded answer to it. Raises NotFound, OwnDispute, BadKey."""
+    """Fix the key of upheld dispute `dispute_id`'s question (not fixed yet), and with `regrade`
+    rescore every final, machine-graded answer to it. Raises NotFound, OwnDispute, NotUpheld, BadKey,
+    OwnScore."""
     async with db.write() as conn:
         cur = await conn.execute(
-            "SELECT d.question_id, d.user_id, d.chat_id FROM disputes d WHERE d.id=? "
+            "SELECT d.question_id, d.user_id, d.status FROM disputes d WHERE d.id=? "
             f"AND d.status IN ('{DisputeStatus.open}','{DisputeStatus.upheld}') "
             "AND NOT EXISTS (SELECT 1 FROM key_versions k WHERE k.dispute_id = d.id)", (dispute_id,))
         row = await cur.fetchone()
@@ -45,6 +58,8 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
         qid, disputer = row[0], row[1]
         if disputer == actor:
             raise OwnDispute(f"user {actor} may not fix the key of their own dispute {dispute_id}")
+        if row[2] != DisputeStatus.upheld:
+            raise NotUpheld(f"dispute {dispute_id} is still open")
         cur = await conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
                                  "WHERE q.id=?", (qid,))
         qrow = await cur.fetchone()
@@ -52,24 +67,15 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
             raise NotFound(f"no question {qid}")
         old_q = question_from_row(qrow)
         q = old_q.model_copy(update={"answer": new_key(old_q, key, alternative)})
-        await conn.execute(f"UPDATE disputes SET status='{DisputeStatus.upheld}', resolved_by=COALESCE(resolved_by, ?), "
-                           "resolved_at=COALESCE(resolved_at, ?) WHERE id=?", (actor, now, dispute_id))
         done = await commit_in(conn, old_q, q, MultiPolicy(qrow["multi_policy"]), "key", actor=actor, now=now,
                                regrade=regrade, dispute_id=dispute_id)
-        version, changes, regraded = done.version, done.changes, done.answers
         await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="key_fix",
-                           target=f"dispute:{dispute_id}", target_user=disputer, question=qid, version=version,
-                           regraded=regraded, changed=len(changes))
-        # one notice each, written once: the disputer's tells their score's change too, if it changed
-        changed = {c.user_id: c for c in first_changes(changes)}
-        for user_id in [disputer, *(u for u in changed if u != disputer)]:
-            payload: dict[str, Any] = {"question": qid, "dispute": dispute_id} if user_id == disputer else {
-                "question": qid}
-            if (c := changed.get(user_id)) is not None:
-                payload.update(old=c.old, new=c.new, max=c.max_score)
-            await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{dispute_id}:{user_id}", chat_id=user_id,
-                                    user_id=user_id, now=now, payload=payload)
-    return KeyFix(qid, version, disputer, changes, regraded)
+                           target=f"dispute:{dispute_id}", target_user=disputer, question=qid, version=done.version,
+                           regraded=done.answers, changed=len(done.changes), held=done.held)
+        # the disputer's notice says it was upheld, and their score's change too, if it changed
+        await report_in(conn, done, actor=actor, chat_id=chat_id, now=now, ref=str(dispute_id),
+                        dispute=(dispute_id, disputer))
+    return KeyFix(qid, done.version, disputer, done.changes, done.answers, done.held)
 
 
 async def current_key(db: Database, question_id: int) -> str:

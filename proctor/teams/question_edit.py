@@ -4,7 +4,12 @@ Every edit is a new version of the question (`questions.key_version`, logged in 
 its text kept in `question_versions`), so an answer stays graded against the version its sheet
 showed. A key edit may regrade every past answer to the new key; the candidates whose score changes
 are told through the outbox, and leaderboards and reports follow, since they read the stored scores.
-One transaction: the new version, the regraded answers and totals, the audit entry and the notices.
+One transaction: the new version, the regraded answers and totals, the audit entries (one for the
+edit, one per attempt whose score changed) and the notices: each candidate hears of every change, up
+or down, and the lead who invited a hiring attempt gets its updated card.
+
+Nobody changes a key that changes their own score (`OwnScore`: refused, nothing written). A candidate
+whose running exam seals the question hears nothing until they hand in (proctor/exams/held.py).
 """
 
 from __future__ import annotations
@@ -23,15 +28,16 @@ from bank.paper_store import get_question
 from bank.question_checks import refresh_paper
 from bank.question_rows import question_from_row
 from bank.question_versions import keep_version_in
-from proctor import outbox
+from proctor import invites, outbox
 from proctor.daily.answers import daily_score
+from proctor.exams import held
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
-from proctor.exams.seal import sealed_anywhere
+from proctor.exams.seal import sealed_anywhere, sealing_in
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
 
-NOTICE = outbox.KEY_FIX_NOTICE  # outbox kind: "a question you answered was regraded" (the bot renders it)
+NOTICE = held.NOTICE  # outbox kind: "a question you answered was regraded" (the bot renders it)
 FIELDS = ("key", "stem", "option", "explanation")
 MAX_TEXT = 3000  # a stem, an option or an explanation: room left in a 4096-unit message
 
@@ -52,6 +58,10 @@ class Changed(BankError):
     """The question was edited by someone else since the preview."""
 
 
+class OwnScore(BankError):
+    """The key change would change the editor's own score: another admin must make it."""
+
+
 @dataclass(frozen=True)
 class Edit:
     """What to change: `field` key | stem | option | explanation; `option` 0-based for an option."""
@@ -67,10 +77,18 @@ class Edit:
 
 @dataclass(frozen=True)
 class Change:
+    """An answer whose score a regrade changed."""
+
     user_id: int
     old: float
     new: float
     max_score: float
+    attempt_id: int | None = None  # None: a daily-quiz answer
+    from_version: int = 1  # the key version it was graded against before
+    total_old: float | None = None  # the attempt's score before and after (None: not handed in)
+    total_new: float | None = None
+    title: str = ""  # the attempt's paper
+    invite_id: int | None = None  # a hiring attempt's invite
 
 
 @dataclass(frozen=True)
@@ -80,6 +98,8 @@ class Edited:
     field: str
     changes: list[Change] = dataclasses.field(default_factory=list)  # answers whose score changed
     answers: int = 0  # answers regraded (changed or not)
+    sealing: dict[int, int] = dataclasses.field(default_factory=dict)  # user -> running attempt that seals it
+    held: int = 0  # those candidates' exam answers, regraded at their hand-in
 
 
 def new_key(q: Question, key: str | None, alternative: str | None = None) -> object:
@@ -169,21 +189,38 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
         await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
                            target=f"question:{question_id}", question=question_id, version=result.version,
                            field=edit.name, regraded=result.answers, changed=len(result.changes))
-        for c in first_changes(result.changes):
-            await outbox.enqueue_in(conn, kind=NOTICE, ref=f"q{question_id}v{result.version}:{c.user_id}",
-                                    chat_id=c.user_id, user_id=c.user_id, now=now,
-                                    payload={"question": question_id, "old": c.old, "new": c.new,
-                                             "max": c.max_score})
+        await report_in(conn, result, actor=actor, chat_id=chat_id, now=now, ref=f"q{question_id}v{result.version}")
     return result
 
 
-def first_changes(changes: list[Change]) -> list[Change]:
-    """One notice per candidate: their first changed answer (a candidate answers a question once per
-    attempt; the notice names the question)."""
-    seen: dict[int, Change] = {}
-    for c in changes:
-        seen.setdefault(c.user_id, c)
-    return list(seen.values())
+async def report_in(conn: aiosqlite.Connection, result: Edited, *, actor: int, chat_id: int | None, now: float,
+                    ref: str, dispute: tuple[int, int] | None = None) -> None:
+    """Inside the edit's transaction: an audit entry per changed attempt; one notice per candidate
+    naming each of their changes, up or down (`dispute`: (id, disputer), whose notice says it was
+    upheld, changed or not); the updated card to the lead who invited a changed hiring attempt. A
+    candidate whose running exam seals the question gets theirs at its hand-in (held in the outbox)."""
+    qid, version = result.question_id, result.version
+    by_user: dict[int, list[Change]] = {}
+    for c in result.changes:
+        by_user.setdefault(c.user_id, []).append(c)
+        if c.attempt_id is None:
+            continue
+        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=held.REGRADE,
+                           target=f"attempt:{c.attempt_id}", target_user=c.user_id, **held.change_detail(
+                               question=qid, old=c.total_old, new=c.total_new, answer_old=c.old, answer_new=c.new,
+                               from_version=c.from_version, to_version=version))
+        if c.invite_id is not None and c.total_new is not None:
+            await invites.regraded_in(conn, c.invite_id, c.attempt_id, question_id=qid, version=version,
+                                      old=c.total_old, new=c.total_new, now=now)
+    if dispute is not None:
+        by_user.setdefault(dispute[1], [])
+    for user_id, changes in by_user.items():
+        payload: dict[str, object] = {"question": qid, "changes": [
+            held.notice_change(old=c.old, new=c.new, max_score=c.max_score, title=c.title) for c in changes]}
+        if dispute is not None and user_id == dispute[1]:
+            payload["dispute"] = dispute[0]
+        await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{ref}:{user_id}", chat_id=user_id, user_id=user_id,
+                                now=now, payload=payload, held_by=result.sealing.get(user_id))
 
 
 async def _load_in(conn: aiosqlite.Connection, question_id: int) -> tuple[Question, MultiPolicy, int]:
@@ -198,7 +235,8 @@ async def _load_in(conn: aiosqlite.Connection, question_id: int) -> tuple[Questi
 async def commit_in(conn: aiosqlite.Connection, old: Question, new: Question, policy: MultiPolicy, name: str, *,
                     actor: int, now: float, regrade: bool, dispute_id: int | None = None) -> Edited:
     """Write `new` as the next version of `old` (logged, its text kept) and, with `regrade`, rescore
-    the answers to it; call inside a write transaction. /keyfix and /editq both end here."""
+    the answers to it; call inside a write transaction. /keyfix and /editq both end here.
+    Raises OwnScore (the caller's transaction rolls back)."""
     qid = old.id or 0
     version = old.version + 1
     new = new.model_copy(update={"version": version})
@@ -209,61 +247,79 @@ async def commit_in(conn: aiosqlite.Connection, old: Question, new: Question, po
         (new.stem, json.dumps(new.options, ensure_ascii=False), json.dumps(new.answer, ensure_ascii=False),
          new.explanation, version,
          None if new.answer != old.answer and new.kind in SUBJECTIVE else _terms(old), qid))
-    changes: list[Change] = []
-    answers = 0
+    sealing = await sealing_in(conn, qid)  # whose running exam shows it: they hear of this at hand-in
+    result = Edited(qid, version, name, sealing=sealing)
     if regrade and new.kind not in SUBJECTIVE:
-        answers, changes = await _regrade(conn, new, policy, version)
+        result = await _regrade(conn, new, policy, result, actor=actor, now=now)
     await conn.execute(
         "INSERT INTO key_versions (question_id, version, answer, previous, dispute_id, actor, regraded, "
         "created_at, field) VALUES (?,?,?,?,?,?,?,?,?)",
         (qid, version, json.dumps(new.answer, ensure_ascii=False), json.dumps(old.answer, ensure_ascii=False),
-         dispute_id, actor, len(changes), now, name))
-    return Edited(qid, version, name, changes, answers)
+         dispute_id, actor, len(result.changes), now, name))
+    return result
 
 
 def _terms(q: Question) -> str | None:
     return None if q.key_terms is None else json.dumps(q.key_terms, ensure_ascii=False)
 
 
-async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy,
-                   version: int) -> tuple[int, list[Change]]:
+async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy, result: Edited, *,
+                   actor: int, now: float) -> Edited:
     """Rescore the exam answers (final, not a reviewer's) and the daily answers to `q`; unanswered
-    questions on running sheets move to the new version too (they are then graded by its key)."""
+    questions on running sheets move to the new version too (they are then graded by its key). The exam
+    answers of a candidate whose running exam seals `q` wait for its hand-in. Raises OwnScore."""
+    version = result.version
     changes: list[Change] = []
-    n = 0
+    n = waiting = 0
     cur = await conn.execute(
-        "SELECT x.attempt_id, x.pos, x.response, x.score, x.max_score, t.user_id FROM answers x "
-        "JOIN attempts t ON t.id = x.attempt_id WHERE x.question_id=? AND x.final=1 AND x.reviewed_by IS NULL",
-        (q.id,))
-    for attempt_id, pos, response, old, max_score, user_id in await cur.fetchall():
-        g = grade(q, json.loads(response), multi_policy=policy)
+        "SELECT x.attempt_id, x.pos, x.response, x.score, x.max_score, x.key_version, t.user_id, t.title, "
+        "t.invite_id, t.score AS total FROM answers x JOIN attempts t ON t.id = x.attempt_id "
+        "WHERE x.question_id=? AND x.final=1 AND x.reviewed_by IS NULL", (q.id,))
+    for r in await cur.fetchall():
+        attempt_id, pos, old, max_score, user_id = r["attempt_id"], r["pos"], r["score"], r["max_score"], r["user_id"]
+        g = grade(q, json.loads(r["response"]), multi_policy=policy)
         new = item_score(g, max_score)  # as answering scored it: the same key gives the same score
+        _not_own(user_id, actor, old, new)
+        if user_id in result.sealing:  # their exam runs: this waits for its hand-in (proctor/exams/held.py)
+            await held.hold_in(conn, attempt_id, q.id or 0, until=result.sealing[user_id], actor=actor, now=now)
+            waiting += 1
+            continue
         n += 1
         await conn.execute("UPDATE answers SET score=?, verdict=?, key_version=? WHERE attempt_id=? AND pos=?",
                            (new, g.verdict.value, version, attempt_id, pos))
         if new != old:
-            await conn.execute(
-                f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? AND score IS NOT NULL",
+            cur = await conn.execute(
+                f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? AND score IS NOT NULL RETURNING score",
                 (attempt_id, attempt_id))
-            changes.append(Change(user_id, old, new, max_score))
+            total = await cur.fetchone()
+            changes.append(Change(user_id, old, new, max_score, attempt_id, r["key_version"], r["total"],
+                                  None if total is None else total[0], r["title"], r["invite_id"]))
     await conn.execute(
         "UPDATE attempt_items SET version=? WHERE question_id=? AND attempt_id IN "
         f"(SELECT id FROM attempts WHERE status='{AttemptStatus.running}') AND NOT EXISTS (SELECT 1 FROM answers a "
         "WHERE a.attempt_id = attempt_items.attempt_id AND a.pos = attempt_items.pos)", (version, q.id))
     cur = await conn.execute(
-        "SELECT delivery_id, pos, user_id, response, score, max_score FROM daily_answers WHERE question_id=?",
+        "SELECT a.delivery_id, a.pos, a.user_id, a.response, a.score, a.max_score, "
+        "COALESCE(k.key_version, 1) FROM daily_answers a LEFT JOIN daily_answer_keys k "
+        "ON k.delivery_id = a.delivery_id AND k.pos = a.pos AND k.user_id = a.user_id WHERE a.question_id=?",
         (q.id,))
-    for delivery_id, pos, user_id, response, old, max_score in await cur.fetchall():
+    for delivery_id, pos, user_id, response, old, max_score, was in await cur.fetchall():
         g = grade(q, json.loads(response), multi_policy=policy)
         new = daily_score(g, max_score)  # as answering stored it: the same key gives the same score
+        _not_own(user_id, actor, old, new)
         n += 1
         await conn.execute("UPDATE daily_answers SET score=?, verdict=? WHERE delivery_id=? AND pos=? AND user_id=?",
                            (new, g.verdict.value, delivery_id, pos, user_id))
         await conn.execute("INSERT INTO daily_answer_keys VALUES (?,?,?,?) ON CONFLICT DO UPDATE SET "
                            "key_version=excluded.key_version", (delivery_id, pos, user_id, version))
         if new != old:
-            changes.append(Change(user_id, old, new, max_score))
-    return n, changes
+            changes.append(Change(user_id, old, new, max_score, from_version=was))
+    return dataclasses.replace(result, changes=changes, answers=n, held=waiting)
+
+
+def _not_own(user_id: int, actor: int, old: float, new: float) -> None:
+    if user_id == actor and new != old:
+        raise OwnScore(f"the new key changes user {actor}'s own score ({old} -> {new})")
 
 
 async def answer_count(db: Database, question_id: int) -> int:

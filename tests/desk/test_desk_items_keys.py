@@ -8,12 +8,14 @@ import pytest
 
 from bank.paper_store import get_question
 from bank.question_checks import held_questions
+from bot.outbox import flush
 from proctor.daily.selection import candidates
 from proctor.teams import audit
 from proctor.teams.disputes import raise_dispute
 from tests.bank.test_quarantine import doubtful_paper
 from tests.bot.test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, questions
 from tests.desk_helpers import DeskClient, DeskEnv
+from tests.harness import attempt_message, start_exam
 from tests.papers_fixture import small_paper
 
 ADMIN = 1
@@ -102,3 +104,29 @@ async def test_upholding_a_dispute_leads_to_the_key_fix_and_the_candidates_are_t
     assert f"dispute #{dispute}" in told.text and "1 → 0" in told.text
     actions = [e.action for e in reversed(await audit.recent(env.db, limit=100))]
     assert actions == ["dispute_upheld", "key_fix"]
+
+
+async def test_the_desks_key_fix_waits_for_an_uphold_and_for_a_running_exams_hand_in(env, clients):
+    await crafted_teams(env)
+    qid = (await questions(env))[0]  # Ann answered it in the daily quiz and scored 1
+    dispute = await raise_dispute(env.db, question_id=qid, user_id=ANN, chat_id=ALPHA, reason="B is right",
+                                  now=env.clock.now())
+    admin = clients()
+    await admin.login(ADMIN, "Boss")
+    status, html = await admin.post("/desk/items", {"action": "key_fix", "target": str(dispute), "key": "B"})
+    assert status == 409 and "still open: uphold it first" in html  # an open dispute is upheld first
+    assert (await get_question(env.db, qid)).answer == "C"
+    assert (await admin.post("/desk/items", {"action": "uphold", "target": str(dispute)}))[0] == 303
+    ann = env.api.user(ANN, "Ann")
+    await start_exam(env, ann)  # Ann sits the paper: nothing about its keys reaches her before she hands in
+    status, _ = await admin.post("/desk/items", {"action": "key_fix", "target": str(dispute), "key": "B"})
+    assert status == 303 and (await get_question(env.db, qid)).answer == "B"
+    await flush(env.app)  # every notice due now is sent when this returns
+    assert not [m for m in ann.chat() if "upheld" in (m.text or "")]
+    await ann.press(attempt_message(ann.chat()), "Finish")
+    confirm = await env.api.wait_for(
+        lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts and not m.deleted), None),
+        what="the finish question")
+    await ann.press(confirm, "Yes, finish")
+    told = await ann.wait_message(lambda m: "was upheld" in (m.text or ""))
+    assert f"dispute #{dispute}" in told.text and "1 → 0" in told.text

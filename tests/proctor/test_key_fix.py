@@ -91,12 +91,16 @@ async def test_nobody_fixes_their_own_dispute_and_alternatives_are_for_blanks(en
     did = await dsp.raise_dispute(env.db, question_id=qid, user_id=LEAD, chat_id=LEAD, reason="x", now=T0)
     with pytest.raises(dsp.OwnDispute):
         await kf.fix_key(env.db, did, actor=LEAD, now=T0, chat_id=None, key="B")
+    await dsp.resolve(env.db, did, upheld=True, lead=ANN, chat_id=None, now=T0)
     with pytest.raises(kf.BadKey):
         await kf.fix_key(env.db, did, actor=ANN, now=T0, chat_id=None, alternative="B")
     with pytest.raises(NotFound):
         await kf.fix_key(env.db, 999, actor=ANN, now=T0, chat_id=None, key="B")
     fill = (await question_ids(env.db, "demo", "fill"))[0]
     did = await dsp.raise_dispute(env.db, question_id=fill, user_id=BOB, chat_id=BOB, reason="y", now=T0)
+    with pytest.raises(dsp.NotUpheld):  # an open dispute is upheld first
+        await kf.fix_key(env.db, did, actor=LEAD, now=T0, chat_id=None, alternative="GPU", regrade=False)
+    await dsp.resolve(env.db, did, upheld=True, lead=LEAD, chat_id=None, now=T0)
     fix = await kf.fix_key(env.db, did, actor=LEAD, now=T0, chat_id=None, alternative="GPU", regrade=False)
     assert fix.version == 2 and fix.answers == 0
     assert (await get_question(env.db, fill)).answer == [["图形处理器", "GPU"]]

@@ -1,0 +1,100 @@
+"""A key fixed while a candidate's exam runs waits for their hand-in.
+
+The key changes for everyone at once (proctor/teams/question_edit.py), but nothing about it reaches a
+candidate whose running exam seals the question (proctor/exams/seal.py) before they hand in: their
+exam answers to it (on the running sheet and on their earlier attempts) are not regraded, `hold_in`
+notes them instead, and every notice meant for them waits in the outbox
+(`outbox.enqueue_in(held_by=...)`). The transaction that closes the running attempt (Finish, the
+deadline, a cancel: proctor.exams.service.hand_in_in) calls `release_in`: those answers are graded
+with the key in force then (the running sheet's before its total is summed), each changed attempt
+is audited, the candidate is told of each change on an earlier attempt, the lead who invited a
+changed hiring attempt gets its card again, and the held notices fall due. All of it lives in
+SQLite, so a restart between the fix and the hand-in loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+import aiosqlite
+
+from bank.grading import grade
+from bank.paper_settings import read_multi_policy
+from bank.store import record_audit_on
+from proctor import invites, outbox
+from proctor.exams.questions import questions_in
+from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
+
+REGRADE = "regrade"  # the audit action of one attempt whose score a regrade changed
+NOTICE = outbox.KEY_FIX_NOTICE  # "a question you answered was regraded" (the bot renders it)
+
+
+def change_detail(*, question: int, old: float | None, new: float | None, answer_old: float, answer_new: float,
+                  from_version: int, to_version: int) -> dict[str, Any]:
+    """A REGRADE audit entry's detail: the attempt's score before and after (None: not yet handed in),
+    the answer's, and the key versions it was graded against."""
+    return {"question": question, "old": old, "new": new, "answer_old": answer_old, "answer_new": answer_new,
+            "from_version": from_version, "to_version": to_version}
+
+
+def notice_change(*, old: float, new: float, max_score: float, title: str) -> dict[str, Any]:
+    """One change in a NOTICE's payload (`{"question", "changes": [...], "dispute"?}`); title '' for a
+    daily-quiz answer."""
+    return {"old": old, "new": new, "max": max_score, "title": title}
+
+
+async def hold_in(conn: aiosqlite.Connection, attempt_id: int, question_id: int, *, until: int, actor: int,
+                  now: float) -> None:
+    """The attempt's answers to the question are regraded when attempt `until` (the candidate's running
+    exam) is handed in; call inside the transaction that fixes the key."""
+    await conn.execute(
+        "INSERT INTO held_regrades (attempt_id, question_id, until_attempt, actor, created_at) VALUES (?,?,?,?,?) "
+        "ON CONFLICT DO UPDATE SET until_attempt=excluded.until_attempt, actor=excluded.actor, "
+        "created_at=excluded.created_at", (attempt_id, question_id, until, actor, now))
+
+
+def release_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> None:
+    """At the hand-in, inside its transaction, before the total is summed: regrade what waited for it
+    with the key in force, report each change, and make the held notices due."""
+    held = conn.execute("DELETE FROM held_regrades WHERE until_attempt=? RETURNING attempt_id, question_id, actor",
+                        (attempt_id,)).fetchall()
+    questions = questions_in(conn, {r[1] for r in held})
+    told: dict[int, list[dict[str, Any]]] = {}  # question -> the changes on earlier attempts
+    user_id = 0
+    for aid, qid, actor in sorted(tuple(r) for r in held):
+        q = questions.get(qid)
+        if q is None:  # the question is gone: its answers keep what they had
+            continue
+        policy = read_multi_policy(conn, question_id=qid)
+        rows = conn.execute(
+            "SELECT x.pos, x.response, x.score, x.max_score, x.key_version, t.user_id, t.title, t.invite_id, "
+            "t.score AS total FROM answers x JOIN attempts t ON t.id = x.attempt_id "
+            "WHERE x.attempt_id=? AND x.question_id=? AND x.final=1 AND x.reviewed_by IS NULL", (aid, qid)).fetchall()
+        for r in rows:
+            user_id = r["user_id"]
+            g = grade(q, json.loads(r["response"]), multi_policy=policy)
+            new = item_score(g, r["max_score"])
+            conn.execute("UPDATE answers SET score=?, verdict=?, key_version=? WHERE attempt_id=? AND pos=?",
+                         (new, g.verdict.value, q.version, aid, r["pos"]))
+            if new == r["score"]:
+                continue
+            total = conn.execute(f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? AND score IS NOT NULL "
+                                 "RETURNING score", (aid, aid)).fetchone()  # the running sheet: summed at hand-in
+            record_audit_on(conn, at=now, actor=actor, chat_id=None, action=REGRADE, target=f"attempt:{aid}",
+                            target_user=user_id, **change_detail(
+                                question=qid, old=r["total"], new=None if total is None else total[0],
+                                answer_old=r["score"], answer_new=new, from_version=r["key_version"],
+                                to_version=q.version))
+            if aid == attempt_id or total is None:
+                continue  # the attempt being handed in: its result card tells the score
+            told.setdefault(qid, []).append(notice_change(old=r["score"], new=new, max_score=r["max_score"],
+                                                          title=r["title"]))
+            if r["invite_id"] is not None:
+                invites.regraded_on(conn, r["invite_id"], aid, question_id=qid, version=q.version, old=r["total"],
+                                    new=total[0], now=now)
+    for qid, changes in told.items():
+        outbox.enqueue_on(conn, kind=NOTICE, ref=f"q{qid}v{questions[qid].version}:a{attempt_id}", chat_id=user_id,
+                          user_id=user_id, now=now, payload={"question": qid, "changes": changes})
+    outbox.release_on(conn, attempt_id, now)
