@@ -49,6 +49,7 @@ async def test_a_fix_during_the_exam_waits_for_the_hand_in(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(ANN, BOB, DAN))
     await c.roster(ALPHA, ANN, BOB, DAN)
+    env.in_group(ALPHA, (ANN, "Ann"), (BOB, "Bob"), (DAN, "Dan"))  # what getChatMember answers for them
     pid = await paper_id(env.db, "demo")
     qid = (await question_ids(env.db, "demo", "single"))[0]  # its key is C
     ann_before = await c.exam(ANN, pid, [(qid, 0, 2, 1)], 0, 60, responses=["B"], title="Demo paper demo")

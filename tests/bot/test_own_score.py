@@ -59,6 +59,7 @@ async def test_keyfix_refuses_to_change_the_fixers_own_score(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(ANN,))
     await c.roster(ALPHA, ANN)
+    env.in_group(ALPHA, (ANN, "Ann"))  # what getChatMember answers for her
     qid = (await question_ids(env.db, "edit", "single"))[0]
     await ann.send(f"/dispute {qid} the key should be B")
     await ann.wait_message(lambda m: "dispute #1" in (m.text or ""))
