@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from bot.i18n import t as text_of
-from sandbox.fakeapi.driver import FakeBotApi, FakeGroup, FakeUser, Toast
+from sandbox.fakeapi.driver import MAX_TYPED, FakeBotApi, FakeGroup, FakeUser, Toast, TooLong
 from sandbox.fakeapi.state import Button, StoredMessage
 from sandbox.tick import parse_duration
 
@@ -275,7 +275,12 @@ async def terminal_chat(
                 return None, False
             text = match.group(2).strip()
         if chosen is None:
-            sent = await person.send(text, chat=chat, reply_to=reply_to)
+            try:
+                sent = await person.send(text, chat=chat, reply_to=reply_to)
+            except TooLong:  # Telegram's client refuses it too; the line is dropped, the session goes on
+                write(f"(too long: Telegram sends at most {MAX_TYPED} characters in one message; "
+                      "nothing was sent)")
+                return None, False
             # the fake server applies Telegram's privacy mode; say so rather than wait in silence
             if chat is not None and not server._bot_sees(chat.info, sent):
                 write("(the bot doesn't see that: in a group it only gets commands, replies to its "

@@ -165,3 +165,12 @@ async def test_tick_steps_through_the_days_the_quiz_closes_and_the_next_one_goes
     day2 = out.index("Daily quiz · 1/", keys1)
     assert out.index("the keys", day2) > day2
     assert out.count("Daily quiz · 1/") == 2, out
+
+
+async def test_a_line_longer_than_telegram_takes_is_refused_and_the_session_goes_on(env):
+    """Issue 22.1: pasting more than 4,096 characters ended the session with a ValueError."""
+    printed = await drive(env, "/exam", "1", "1", "x" * 5000, "2")
+    out = "\n".join(printed)
+    assert any(line.startswith("(too long:") for line in printed), out
+    assert "Recorded for Q1: 2" in out, out  # the next line still reached the bot
+    assert not any(m.text and len(m.text) > 4096 for m in env.api.chat_view(SANDBOX_USER))
