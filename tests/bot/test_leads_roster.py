@@ -72,7 +72,7 @@ async def test_add_by_username_and_remove_decide_what_the_lead_reviews(env):
     # a non-lead may not add; the roster is unchanged
     assert (await say(bob, "/team add @ann", chat=ALPHA)).text == REFUSAL
     assert await roster.status(env.db, ALPHA, ANN) is None
-    assert (await say(lead, "/team add @nobody", chat=ALPHA)).text.startswith("I don't know @nobody yet")
+    assert (await say(lead, "/team add @nobody", chat=ALPHA)).text.startswith("I know nobody as @nobody.")
     added = await say(lead, "/team add @ANN", chat=ALPHA)  # usernames are case-insensitive
     assert added.text == "✅ Ann is on the team: its leads can now review their answers."
     told = await ann.wait_message(lambda m: "You're on the team Alpha" in (m.text or ""))
