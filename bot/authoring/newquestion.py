@@ -152,6 +152,11 @@ async def _cancel(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None
     await context.bot.send_message(context.chat.id, t("nq_cancelled", u.lang))
 
 
+async def end_draft(context: Ctx, u: UserCtx) -> list[str]:
+    """/cancel: the admin's draft is discarded (its buttons then say it is gone)."""
+    return [] if await dr.drop_draft_of(context.services.db, u.id) is None else [t("nq_ended", u.lang)]
+
+
 async def _save(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:
     query, svc = context.query, context.services
     if d.step is not dr.Step.preview:

@@ -77,6 +77,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "nq_btn_save": {"en": "💾 Save", "zh": "💾 保存"},
     "nq_saved": {"en": "💾 Saved as question #{qid} in {paper} · {section} · number {n}.",
                  "zh": "💾 已保存为第 {qid} 号题：{paper} · {section} · 第 {n} 题。"},
+    "nq_ended": {"en": "/newquestion: your draft is discarded; nothing was saved.",
+                 "zh": "/newquestion：草稿已丢弃，没有保存任何内容。"},
     "nq_cancelled": {"en": "Draft discarded; nothing was saved.", "zh": "草稿已丢弃，没有保存任何内容。"},
     "nq_gone": {"en": "That draft is gone (saved or cancelled). Start again with /newquestion.",
                 "zh": "该草稿已不存在（已保存或已取消）。请用 /newquestion 重新开始。"},

@@ -4,6 +4,9 @@ TEXTS: dict[str, dict[str, str]] = {
     # ---- shared buttons and refusals
     "au_btn_cancel": {"en": "✖ Cancel", "zh": "✖ 取消"},
     "au_btn_back": {"en": "◀ Back", "zh": "◀ 返回"},
+    "au_ended_editq": {"en": "/editq of question #{qid} is closed; nothing changed.",
+                       "zh": "已关闭第 #{qid} 题的 /editq，没有任何改动。"},
+    "au_ended_newpaper": {"en": "/newpaper is closed; no paper was made.", "zh": "已关闭 /newpaper，没有生成试卷。"},
     "au_cancelled": {"en": "Cancelled: nothing changed.", "zh": "已取消：没有任何改动。"},
     "au_stale": {"en": "This is no longer open. Start again with /editq <id> or /newpaper.",
                  "zh": "该操作已结束。请用 /editq <编号> 或 /newpaper 重新开始。"},

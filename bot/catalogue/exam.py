@@ -110,6 +110,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "paper_gone": {"en": "That paper is no longer available.", "zh": "该试卷已不可用。"},
     "nothing_running": {"en": "You have no exam or practice in progress. /exam or /practice to start one.",
                         "zh": "你没有正在进行的考试或练习。/exam 开始考试，/practice 开始练习。"},
+    "cancel_nothing": {"en": "Nothing to cancel: you have no exam, practice, draft or edit open.",
+                       "zh": "没有可取消的内容：你没有进行中的考试、练习、草稿或编辑。"},
     "cancelled": {"en": "Cancelled “{title}”. It has no score.", "zh": "已放弃“{title}”，不计成绩。"},
     "cancel_confirm": {
         "en": "Cancel “{title}”? It won't be scored, and a cancelled exam still counts as one of your attempts.",

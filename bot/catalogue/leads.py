@@ -233,9 +233,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_tm_mine_none": {"en": "You're not on a team roster. Send /join in your team's group.",
                        "zh": "你还不在任何团队名单上。请在团队群里发送 /join。"},
     "l_tm_unknown": {
-        "en": "I don't know {who} yet: they need to write to me first (any command here or in a private "
-              "chat), or reply to one of their messages with /team add.",
-        "zh": "我还不认识 {who}：请对方先给我发一条消息（在本群或私聊中发送任意命令），或回复对方的消息发送 /team add。",
+        "en": "I know nobody as {who}. I know people once they have written to me (here or in private), by "
+              "their numeric id or by their Telegram @username, if they set one. Reply to one of their "
+              "messages with the same command instead.",
+        "zh": "我不认识 {who}。对方给我发过消息（在本群或私聊）后我才认识，并且只能按数字 ID 或对方在 Telegram "
+              "设置的 @用户名（如有）找到。请改为回复对方的一条消息并发送同一命令。",
     },
     "l_tm_ambiguous": {"en": "More than one person I know went by {who}: reply to their message instead.",
                        "zh": "我认识的人里不止一个用过 {who} 这个名字：请改为回复对方的消息。"},

@@ -13,7 +13,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("exam", "Take a timed paper (/exam random: a mock paper)", "限时考试（/exam random 随机模拟卷）"),
     ("practice", "Practise with instant feedback", "练习，答完即看反馈"),
     ("resume", "Back to your exam in progress", "回到进行中的考试"),
-    ("cancel", "Stop your exam in progress", "放弃进行中的考试"),
+    ("cancel", "Stop what is open: an exam, practice or draft", "结束进行中的考试、练习或草稿"),
     ("mystats", "Your results", "我的成绩"),
 ]
 

@@ -9,6 +9,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Mess
 
 from bot import outbox, scheduling
 from bot.feature import Handler, Parts, for_admins, on_first_use
+from bot.open_work import Ender, add_ender
 from bot.outbox import Sender
 from bot.scheduling import Callback
 from bot.services import services
@@ -69,6 +70,7 @@ def register(app: Application) -> None:
     # without loading /editq's and /newpaper's modules
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
                                    for_admins(on_first_use(_authoring_text))), group=0)
+    add_ender(app, on_first_use(_end_authoring), admins_only=True)  # /cancel ends an open /editq or /newpaper
 
 
 async def on_startup(app: Application) -> None:
@@ -218,6 +220,12 @@ def _authoring_text() -> Handler:
     from bot.leads.authoring_input import on_text
 
     return on_text
+
+
+def _end_authoring() -> Ender:
+    from bot.leads.authoring_input import end_open
+
+    return end_open
 
 
 FEATURE = Parts("leads", COMMANDS, register, on_startup)
