@@ -4,7 +4,20 @@ from __future__ import annotations
 
 import string
 
-from bot.catalogue import ask, authoring, authoring_edit, core, daily, desk, exam, examui, invites, leads
+from bank.models import Kind
+from bot.catalogue import (
+    ask,
+    authoring,
+    authoring_edit,
+    core,
+    daily,
+    desk,
+    exam,
+    examui,
+    invites,
+    leads,
+    marks,
+)
 
 LANGS = ("en", "zh")
 
@@ -19,7 +32,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring)
+CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks)
 
 
 def t(key: str, lang: str, /, **kw) -> str:
@@ -27,6 +40,11 @@ def t(key: str, lang: str, /, **kw) -> str:
     texts = CATALOGUE[key]
     text = texts.get(lang) or texts["en"]
     return _FORMAT.format(text, **kw) if kw else text
+
+
+def kind_name(kind: Kind, lang: str) -> str:
+    """The kind's one name on every screen (bot/catalogue/marks.py)."""
+    return t(f"kind_{kind.value}", lang)
 
 
 def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en") -> str:

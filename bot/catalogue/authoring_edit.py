@@ -35,8 +35,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "eq_pick_multi": {"en": "Tick every right option of question #{id} (now: {key}), then Done.",
                       "zh": "请勾选题目 #{id} 的全部正确选项（当前：{key}），然后点“完成”。"},
     "eq_btn_done": {"en": "Done", "zh": "完成"},
-    "eq_btn_true": {"en": "True", "zh": "正确"},
-    "eq_btn_false": {"en": "False", "zh": "错误"},
     "eq_bad": {"en": "That doesn't fit: {why}. Try again, or Cancel.", "zh": "不符合要求：{why}。请重试，或取消。"},
     "eq_preview": {"en": "Preview of question #{id}, version {version} ({field}):\n\nBefore: {old}\nAfter: {new}",
                    "zh": "题目 #{id} 第 {version} 版预览（{field}）：\n\n修改前：{old}\n修改后：{new}"},

@@ -50,12 +50,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_unflag": {"en": "🏳 Unflag", "zh": "🏳 取消标记"},
     "btn_finish": {"en": "Finish", "zh": "交卷"},
     "btn_submit": {"en": "Submit", "zh": "提交"},
-    "btn_true": {"en": "√ True", "zh": "√ 正确"},
-    "btn_false": {"en": "× False", "zh": "× 错误"},
     "btn_yes_finish": {"en": "Yes, finish", "zh": "确认交卷"},
     "btn_keep_going": {"en": "Keep going", "zh": "继续作答"},
-    "true": {"en": "True", "zh": "正确"},
-    "false": {"en": "False", "zh": "错误"},
     "finish_confirm": {
         "en": "Finish now?\nUnanswered: {unanswered}\nFlagged: {flagged}",
         "zh": "确认交卷？\n未作答：{unanswered}\n已标记：{flagged}",

@@ -145,7 +145,7 @@ async def test_cancel_discards_the_draft_and_non_admins_are_refused(env):
     kind = await lead.send("/newquestion", "What kind?")
     stem = await lead.press(kind, "True / false", "Send the question's text.")
     key = await lead.send("Adam uses momentum.", "true or false")
-    await lead.press(key, "True", "Send the explanation")
+    await lead.press(key, "✔ True", "Send the explanation")
     draft = await load_draft(env.db, LEAD)
     assert draft is not None and draft.step == "explanation"
     await lead.press(stem, "✖ Cancel", "Draft discarded; nothing was saved.")
