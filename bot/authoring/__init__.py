@@ -13,11 +13,12 @@ from telegram.ext import (
 )
 
 from bot.feature import Handler, Parts, for_admins, on_first_use
+from bot.menus import Command, Where, Who
 from bot.open_work import Ender, add_ender
 
-COMMANDS: list[tuple[str, str, str]] = [
-    ("newquestion", "Admins: add a question step by step (or send a question file)",
-     "管理员：逐步添加题目（或直接发送题目文件）"),
+COMMANDS: list[Command] = [
+    Command("newquestion", "Add a question step by step (or send a question file)",
+            "逐步添加题目（或直接发送题目文件）", who=Who.admin, where=Where.private),
 ]
 
 
