@@ -128,7 +128,7 @@ async def _step(context: Ctx, d: dr.Draft, press: DraftPress) -> dr.Draft:
         if d.paper_id is None:
             raise dr.BadInput("nq_bad_step")
         sections = (await load_paper(context.services.db, d.paper_id)).sections
-        if not 0 <= arg <= len(sections):
+        if not 0 <= arg <= len(sections) or (arg and sections[arg - 1].kind is not d.kind):
             raise dr.BadInput("nq_bad_step")
         return dr.choose_section(d, arg, sections[arg - 1].title if arg else "")
     simple = {

@@ -110,11 +110,17 @@ def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[
         rows.append([Button(t("nq_btn_new_paper", lang), callback_data=cb.draft(d.id, "new_paper"))])
         return t("nq_step_paper", lang), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.section:
-        sections = papers[0].sections if papers else []
+        # only sections of the question's kind (a button keeps the section's place in the paper)
+        fitting = [(i, s) for i, s in enumerate(papers[0].sections if papers else [], start=1) if s.kind is d.kind]
         rows += [[Button(clip(f"{s.title} ({len(s.questions)})", 60), callback_data=cb.draft(d.id, "section", i))]
-                 for i, s in enumerate(sections, start=1)]
+                 for i, s in fitting]
         rows.append([Button(t("nq_btn_new_section", lang), callback_data=cb.draft(d.id, "section", 0))])
-        return t("nq_step_section", lang, paper=d.paper_title), Keyboard([*rows, _nav(d, lang)])
+        kind = kind_name(d.kind, lang) if d.kind is not None else ""
+        if not fitting:  # where it goes, as the README says: a new section of its kind
+            text = t("nq_step_section_none", lang, paper=d.paper_title, kind=kind,
+                     title=SECTION_TITLES[d.kind] if d.kind is not None else "")
+            return text, Keyboard([*rows, _nav(d, lang)])
+        return t("nq_step_section", lang, paper=d.paper_title, kind=kind), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.preview:
         return draft_preview(d, lang, script), Keyboard([
             [Button(t("nq_btn_save", lang), callback_data=cb.draft(d.id, "save"))], _nav(d, lang)])
