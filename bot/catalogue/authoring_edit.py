@@ -48,9 +48,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "eq_btn_regrade": {"en": "💾 Save and regrade", "zh": "💾 保存并重新评分"},
     "eq_btn_keep": {"en": "💾 Save, keep past scores", "zh": "💾 保存，保留原分数"},
     "eq_saved": {"en": "✅ Question #{id} is now at version {version}.", "zh": "✅ 题目 #{id} 已更新为第 {version} 版。"},
-    "eq_regraded": {"en": "{answers} {answers:answer|answers} regraded, {changed} {changed:score|scores} changed; "
-                           "those candidates are told.",
-                    "zh": "已重新评分 {answers} 份作答，{changed} 个分数有变化；已通知相关考生。"},
+    "eq_regraded": {
+        "en": "{answers:No past answer to regrade|# answer regraded|# answers regraded}"
+              "{changed:, no score changed.|, # score changed; that candidate is told.|"
+              ", # scores changed; those candidates are told.}",
+        "zh": "{answers:没有需要重新评分的作答|已重新评分 # 份作答|已重新评分 # 份作答}"
+              "{changed:，没有分数变化。|，# 个分数有变化；已通知该考生。|，# 个分数有变化；已通知相关考生。}",
+    },
     "eq_kept": {"en": "Past answers keep their scores (graded against the version they were shown).",
                 "zh": "已有作答保留原分数（按作答时显示的版本评分）。"},
     "eq_changed": {"en": "Question #{id} was edited meanwhile: nothing saved. /editq {id} to start again.",

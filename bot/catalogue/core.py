@@ -56,6 +56,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # counted words (bot.i18n.tn): "{n:one|other}" picks the English plural
     "n_pt": {"en": "{n} {n:pt|pts}", "zh": "{n} 分"},
+    "n_point": {"en": "{n} {n:point|points}", "zh": "{n} 分"},
     "n_attempt": {"en": "{n} {n:attempt|attempts}", "zh": "{n} 次"},
     "n_answer_awaiting": {"en": "{n} {n:answer|answers}", "zh": "{n} 道题"},
     "n_question": {"en": "{n} {n:question|questions}", "zh": "{n} 题"},

@@ -175,9 +175,13 @@ TEXTS: dict[str, dict[str, str]] = {
                   "zh": "异议 #{id} 没有待修正的答案（不存在、已驳回或已修正）。"},
     "l_kf_bad": {"en": "That key doesn't fit the question: {why}", "zh": "该答案与题目不符：{why}"},
     "l_kf_done": {
-        "en": "✅ Question #{qid} now has key version {version}: {answers} {answers:answer|answers} regraded, "
-              "{changed} {changed:score|scores} changed; the candidates are told.",
-        "zh": "✅ 第 #{qid} 题答案已更新为第 {version} 版：重新评分 {answers} 份作答，{changed} 份分数变化，已通知考生。",
+        "en": "✅ Question #{qid} now has key version {version}: "
+              "{answers:no past answer to regrade|# answer regraded|# answers regraded}"
+              "{changed:, no score changed.|, # score changed; that candidate is told.|"
+              ", # scores changed; those candidates are told.}",
+        "zh": "✅ 第 #{qid} 题答案已更新为第 {version} 版："
+              "{answers:没有需要重新评分的作答|重新评分 # 份作答|重新评分 # 份作答}"
+              "{changed:，没有分数变化。|，# 份分数变化，已通知该考生。|，# 份分数变化，已通知相关考生。}",
     },
     "l_kf_notice_disputer": {"en": "⚖️ Your dispute #{id} on question #{qid} was upheld: its key is fixed.",
                              "zh": "⚖️ 你对第 #{qid} 题的异议 #{id} 已被采纳，答案已修正。"},
