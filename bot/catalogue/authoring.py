@@ -60,8 +60,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "nq_preview_where": {"en": "Points: {pts} · paper: {paper} · section: {section}",
                          "zh": "分值：{pts} · 试卷：{paper} · 部分：{section}"},
     "nq_section_auto": {"en": "{kind} (the last of its kind, or a new one)", "zh": "{kind}（同题型的最后一部分，或新建）"},
-    "nq_step_section": {"en": "Which section of {paper}? (its {kind} sections, or a new one)",
-                        "zh": "放入 {paper} 的哪一部分？（该卷的{kind}部分，或新建一部分）"},
+    "nq_step_section": {"en": "Which section of {paper}? Its sections of {kind}, or a new one:",
+                        "zh": "放入 {paper} 的哪一部分？可选该卷的{kind}部分，或新建一部分："},
     "nq_step_section_none": {
         "en": "{paper} has no {kind} section: the question goes into a new section, “{title}”, at the end.",
         "zh": "{paper} 没有{kind}部分：这道题将放入末尾新建的“{title}”部分。",
