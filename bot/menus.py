@@ -48,6 +48,7 @@ class Command(NamedTuple):
     zh: str
     who: Who = Who.everyone
     where: Where = Where.anywhere
+    usage: str = ""  # its arguments, as /help shows them ("[today|week|month|all]"); the menu has no room
 
     def describe(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
@@ -88,7 +89,8 @@ def help_text(commands: Iterable[Command], caller: Caller, lang: str) -> str:
     for who, head in ((Who.everyone, None), (Who.lead, "help_lead"), (Who.admin, "help_admin")):
         mine = [c for c in shown if c.who is who]
         if mine:
-            lines += ([""] + [t(head, lang)] if head else []) + [f"/{c.name} – {c.describe(lang)}" for c in mine]
+            lines += ([""] + [t(head, lang)] if head else []) + [
+                f"/{c.name}{' ' + c.usage if c.usage else ''} – {c.describe(lang)}" for c in mine]
     lines += ["", t("help_more_private" if not caller.private else "help_more_group", lang)]
     return "\n".join(lines)
 

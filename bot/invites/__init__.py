@@ -15,7 +15,8 @@ from bot.outbox import Sender
 from proctor.invites import PREFIX, RESULT_CARD, TEAM_NOTE
 
 COMMANDS: list[Command] = [
-    Command("invite", "Invite a candidate to a paper", "邀请候选人参加试卷", who=Who.lead),
+    Command("invite", "Invite a candidate to a paper", "邀请候选人参加试卷", who=Who.lead,
+            usage="<paper> [48h] [@username]"),
     Command("invites", "The team's invites", "团队的邀请", who=Who.lead),
 ]
 
