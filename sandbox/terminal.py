@@ -309,7 +309,11 @@ async def terminal_chat(
         return toast, True
 
     async def send_file(person: FakeUser, chat: FakeGroup | None, name: str) -> tuple[Toast | None, bool]:
-        """`/upload FILE`: the file, as a document the person sends (the bot sees documents in private)."""
+        """`/upload FILE`: the file, as a document the person sends in their private chat (where a lead
+        imports; in a group the bot, in privacy mode, would not see it)."""
+        if chat is not None:
+            write("(/upload sends a file in your private chat with the bot: type it without `team:`)")
+            return None, False
         if not name.strip():
             write("(usage: /upload FILE — a file on this computer, sent to the bot as a document)")
             return None, False

@@ -180,9 +180,11 @@ async def test_upload_sends_a_file_as_a_document_so_a_lead_can_try_an_import(env
     """Issue 22 (rough edges): the sandbox could not send a document."""
     sheet = tmp_path / "quiz.gift"
     sheet.write_text("::g1:: What is 2 + 2? {=four ~three ~five}\n\n::g2:: The sky is blue. {T}\n")
-    printed = await drive(env, f"/upload {sheet}", "/upload", f"/upload {tmp_path / 'missing.csv'}")
+    printed = await drive(env, f"/upload {sheet}", "/upload", f"/upload {tmp_path / 'missing.csv'}",
+                          f"team: /upload {sheet}")
     out = "\n".join(printed)
     assert "📄 quiz.gift:" in out and "✅ Import" in out, out
     assert "(usage: /upload FILE" in out and "(cannot read " in out, out
+    assert "(/upload sends a file in your private chat" in out, out
     sent = [m for m in env.api.chat_view(SANDBOX_USER) if not m.from_bot and m.document is not None]
     assert [m.document.file_name for m in sent] == ["quiz.gift"]
