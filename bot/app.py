@@ -11,20 +11,21 @@ from functools import cache, partial
 from typing import Any
 
 import httpx
-from telegram import BotCommand, BotCommandScopeDefault
-from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram import BotCommandScopeChat
+from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
 from telegram.request import HTTPXRequest
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import authoring, core, daily, exam, invites, leads, outbox, scheduling
+from bot import authoring, core, daily, exam, invites, leads, menus, outbox, scheduling
 from bot.context import Ctx, ProctorContext
 from bot.feature import Feature
 from bot.http import ClaimFirstRequest
+from bot.i18n import LANGS
 from bot.logging_setup import register_secret
 from bot.ordering import PerUserUpdateProcessor
-from bot.services import KEY, Services
+from bot.services import KEY, Services, services
 from bot.settings import Settings
 from proctor.clock import Clock, SystemClock
 from proctor.outbox import backoff
@@ -88,6 +89,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     processor.on_overflow = lambda update: core.tell_too_fast(app, update)
     outbox.register(app)
     scheduling.register(app, scheduling.SET_COMMANDS, _set_commands_job)
+    menus.set_table(app, [*core.COMMANDS, *(c for f in FEATURES for c in f.commands)])
     core.register_first(app)
     for feature in FEATURES:
         feature.register(app)
@@ -140,11 +142,16 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
 
 
 async def _set_commands(app: Application) -> None:
-    entries = core.COMMANDS + [c for f in FEATURES for c in f.commands]
-    for lang in ("en", "zh"):
-        cmds = [BotCommand(name, en if lang == "en" else zh) for name, en, zh in entries]
-        await app.bot.set_my_commands(cmds, scope=BotCommandScopeDefault(),
-                                      language_code=None if lang == "en" else lang)
+    """One menu per scope and language, each what /help shows there (bot/menus.py)."""
+    commands = menus.table(app)
+    for scope, caller in menus.menus(services(app).settings.admins):
+        for lang, code in zip(LANGS, menus.menu_langs(), strict=True):
+            try:
+                await app.bot.set_my_commands(menus.menu(commands, caller, lang), scope=scope, language_code=code)
+            except BadRequest as e:  # an admin who never opened a private chat: "chat not found"
+                if not isinstance(scope, BotCommandScopeChat):
+                    raise
+                log.info("no admin menu for chat %s: %s", scope.chat_id, e)
 
 
 async def _try_set_commands(app: Application, tries: int = 0) -> None:

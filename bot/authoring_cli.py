@@ -12,6 +12,7 @@ from typing import Any
 
 from bank.errors import BankError
 from bank.option_order import LETTERS
+from bot.i18n import t, tn
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
 from proctor.storage.db import Database
@@ -74,8 +75,8 @@ async def _edit(db: Database, args: argparse.Namespace) -> int:
     done = await qe.edit_question(db, args.id, edit, actor=0, now=time.time(), chat_id=None, regrade=args.regrade)
     line = f"question {args.id}: version {done.version} ({done.field})"
     if args.regrade:
-        line += f"; {done.answers} answers regraded, {len(done.changes)} scores changed (the candidates are told " \
-                "when the bot runs)"
+        line += "; " + t("eq_regraded", "en", answers=done.answers, changed=len(done.changes)) \
+            + " (through the bot, when it runs)" * bool(done.changes)
     print(line)
     return 0
 
@@ -126,7 +127,8 @@ async def _compose(db: Database, args: argparse.Namespace) -> int:
         p = made.preview
     kinds = ", ".join(f"{k} {n}" for k, n in p.by_kind.items())
     head = "would compose" if args.dry_run else f"composed {made.slug}:"
-    print(f"{head} {draft.title}: {p.questions} questions ({kinds}), {p.points:g} points, {draft.minutes} min, "
+    print(f"{head} {draft.title}: {tn('n_question', p.questions, 'en')} ({kinds}), "
+          f"{tn('n_point', p.points, 'en')}, {draft.minutes} min, "
           f"{'drawn per candidate' if draft.per_candidate else 'the same for everyone'}"
           f"{', exam only' if draft.exam_only else ''}")
     return 0

@@ -16,6 +16,7 @@ from bank.paper_settings import BadSetting, update_settings
 from bank.paper_store import get_question, list_papers
 from bot.authoring import cli as authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
+from bot.i18n import tn
 from bot.invite_cli import add_invite_commands, invite_commands
 from proctor import outbox
 from proctor.exams.service import running_counts
@@ -236,7 +237,7 @@ def render_question(q: Question) -> str:
     """One question, readable in a terminal."""
     src = q.source
     head = f"#{q.id} {src.paper} section {src.section} question {q.number}" if src else f"#{q.id}"
-    lines = [f"{head} · {q.kind.value} · {q.points:g} points" + (" · retired" if q.retired else ""),
+    lines = [f"{head} · {q.kind.value} · {tn('n_point', q.points, 'en')}" + (" · retired" if q.retired else ""),
              "", q.stem]
     if q.options:
         lines += [f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options)]

@@ -10,6 +10,7 @@ from contextlib import suppress
 from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -21,9 +22,11 @@ from telegram.ext import (
 )
 
 from bank.grading import warm_up
+from bot import menus
 from bot.context import Ctx
 from bot.http import RepeatedUpdate
 from bot.i18n import pick_lang, t
+from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
 from bot.userctx import user_ctx
 from proctor.people import users as user_store
@@ -33,10 +36,10 @@ from proctor.storage.db import run_carried
 log = logging.getLogger(__name__)
 
 COMMANDS = [
-    ("start", "Welcome and what I can do", "欢迎与功能介绍"),
-    ("help", "All commands", "全部命令"),
-    ("lang", "Interface language: en or zh", "界面语言：en 或 zh"),
-    ("script", "Question text: orig, hans or hant", "题目文字：原文、简体或繁体"),
+    Command("start", "Welcome and what I can do", "欢迎与功能介绍", where=Where.private),
+    Command("help", "What you can do here", "你在这里可用的命令"),
+    Command("lang", "Interface language: en or zh", "界面语言：en 或 zh"),
+    Command("script", "Question text: orig, hans or hant", "题目文字：原文、简体或繁体", where=Where.private),
 ]
 
 
@@ -100,9 +103,12 @@ async def start(update: Update, context: Ctx) -> None:
 
 
 async def help_command(update: Update, context: Ctx) -> None:
-    """List every command."""
+    """List what the caller can do in this chat: as anyone, as this team's lead, as a configured admin."""
     u = await user_ctx(update, context)
-    await context.message.reply_text(t("help", u.lang))
+    private = context.chat.type == ChatType.PRIVATE
+    caller = Caller(private=private, lead=await context.caller_is_lead(),
+                    admin=context.services.is_admin(u.id))
+    await context.message.reply_text(help_text(menus.table(context), caller, u.lang))
 
 
 async def _choice(update: Update, context: Ctx, u, allowed: tuple[str, ...],

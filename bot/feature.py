@@ -18,8 +18,8 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.context import Ctx
+from bot.menus import Command
 
-Command = tuple[str, str, str]  # (command, English description, Chinese description) for the menu
 App = Application[Any, Any, Any, Any, Any, Any]
 Handler = Callable[[Update, Ctx], Coroutine[Any, Any, None]]  # a PTB handler's callback
 

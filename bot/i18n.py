@@ -4,7 +4,20 @@ from __future__ import annotations
 
 import string
 
-from bot.catalogue import ask, authoring, authoring_edit, core, daily, desk, exam, examui, invites, leads
+from bank.models import Kind
+from bot.catalogue import (
+    ask,
+    authoring,
+    authoring_edit,
+    core,
+    daily,
+    desk,
+    exam,
+    examui,
+    invites,
+    leads,
+    marks,
+)
 
 LANGS = ("en", "zh")
 
@@ -19,7 +32,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring)
+CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks)
 
 
 def t(key: str, lang: str, /, **kw) -> str:
@@ -27,6 +40,11 @@ def t(key: str, lang: str, /, **kw) -> str:
     texts = CATALOGUE[key]
     text = texts.get(lang) or texts["en"]
     return _FORMAT.format(text, **kw) if kw else text
+
+
+def kind_name(kind: Kind, lang: str) -> str:
+    """The kind's one name on every screen (bot/catalogue/marks.py)."""
+    return t(f"kind_{kind.value}", lang)
 
 
 def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en") -> str:
@@ -40,17 +58,21 @@ def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en"
 
 
 class _Formatter(string.Formatter):
-    """str.format plus English plurals: `{n:pt|pts}` shows "pt" when n is 1 and "pts" otherwise
-    (n may be a number or a number already written out, "2.5")."""
+    """str.format plus counted forms, the one plural helper of both languages: `{n:pt|pts}` shows
+    "pt" when n is 1 and "pts" otherwise; `{n:zero|one|other}` has a form for 0 too, e.g.
+    `{n:nothing changed|# score changed|# scores changed}` ("#" is n as written; n may be a number
+    or a number already written out, "2.5")."""
 
     def format_field(self, value, format_spec: str) -> str:
         if "|" in format_spec:
-            one, other = format_spec.split("|", 1)
+            forms = format_spec.split("|")
             try:
                 count = float(value)
             except (TypeError, ValueError):
                 count = None
-            return one if count == 1 else other
+            zero, one, other = forms if len(forms) == 3 else (forms[-1], *forms[-2:])
+            form = zero if count == 0 else one if count == 1 else other
+            return form.replace("#", str(value))
         return super().format_field(value, format_spec)
 
 

@@ -27,14 +27,17 @@ from sandbox.tick import tick
 
 SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox-00"
 SANDBOX_USER = 1001
+LEAD_NAME = "Lee"  # the sandbox's lead: named on boards the others see, not "You"
 SANDBOX_GROUP = -1001000000001  # a supergroup id, as Telegram writes them
-TEAMMATES = ((1002, "Ann"), (1003, "Bob"))
-BANNER = """\
-You are user 1001 (a team lead) in a private chat with the bot. Type /help; press a button by typing its number
-(`!2` always presses button 2: where the bot asks you to type an answer, a bare number is sent as the answer).
+TEAMMATES = ((1002, "Ann"), (1003, "Bob"))  # each with a username: /team accept @bob
+BANNER = f"""\
+You are {LEAD_NAME} (@{LEAD_NAME.lower()}, user {SANDBOX_USER}, a team lead and the bot's configured admin) in a
+private chat with the bot. Type /help; press a button by typing its number (`!2` always presses button 2: where
+the bot asks you to type an answer, a bare number is sent as the answer).
 /tick 1h moves the bot's clock forward an hour (also 30m, 2d, 1w) and runs what fell due: deadlines, the
 quiz's close, digests, tomorrow's quiz.
-You are also the administrator of the group "Sandbox team", with Ann and Bob as members:
+/upload FILE sends a file from this computer to the bot as a document (a question sheet to import, say).
+You are also the administrator of the group "Sandbox team", with Ann (@ann) and Bob (@bob) as members:
   team: /daily now       a line starting with `team:` (or `t:`) is sent in the group; its bot lines read
                          `team bot [#12]: ...`, 12 being the message's number
   team: 2                presses button 2 of the group message printed last with buttons
@@ -43,6 +46,7 @@ You are also the administrator of the group "Sandbox team", with Ann and Bob as 
   ann: team: 2           does it as Ann (also `as ann:`, `bob:`); `ann: /start` is Ann's private chat
 Toasts are seen only by whoever pressed the button: `(toast to Ann) ...`. In the group the bot only gets
 commands and replies to its messages (privacy mode). Ctrl-D to quit."""
+DESK_PORT = 8080  # the lead's desk in a browser; PROCTOR_DESK_PORT picks another
 
 
 def say(text: str) -> None:
@@ -82,8 +86,9 @@ def handled_by(app: Application, timeout: float = 60.0) -> Callable[[int], Await
 
 def cast(server: FakeBotApi) -> tuple[FakeUser, FakeGroup, list[FakeUser]]:
     """You (a configured lead), the team group you administer, and the teammates in it."""
-    you = server.user(SANDBOX_USER, first_name="You", language_code="en")
-    teammates = [server.user(uid, first_name=name, language_code="en") for uid, name in TEAMMATES]
+    you = server.user(SANDBOX_USER, first_name=LEAD_NAME, username=LEAD_NAME.lower(), language_code="en")
+    teammates = [server.user(uid, first_name=name, username=name.lower(), language_code="en")
+                 for uid, name in TEAMMATES]
     group = server.group(SANDBOX_GROUP, "Sandbox team")
     group.set_admins([you.id])
     group.add_members(*(mate.id for mate in teammates))
@@ -105,7 +110,7 @@ async def run_sandbox(db: Path | None = None) -> int:
     server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot", first_update_id=first_update_id,
                         clock=clock.now)
     await server.start()
-    desk_port = int(os.environ.get("PROCTOR_DESK_PORT") or 8080)
+    desk_port = int(os.environ.get("PROCTOR_DESK_PORT") or DESK_PORT)
     settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_BOT_API_URL=server.base_url,
                         PROCTOR_ADMINS=str(SANDBOX_USER), PROCTOR_DESK_URL=f"http://127.0.0.1:{desk_port}",
                         PROCTOR_DESK_PORT=desk_port)
@@ -144,8 +149,10 @@ async def _print_desk_link(app) -> None:
     """The sandbox lead's way into the desk from a desktop browser: a one-time login link."""
     svc = services(app)
     if desk_runner(app) is None:
-        say(f"The lead's desk could not start on port {svc.settings.desk_port}: set PROCTOR_DESK_PORT.")
+        say(f"The lead's desk needs port {svc.settings.desk_port}, which is taken: start the sandbox with "
+            f"PROCTOR_DESK_PORT set to a free port (PROCTOR_DESK_PORT=8081 proctor sandbox) to have it.")
         return
     token = await issue_link(svc.db, SANDBOX_USER, svc.now())
-    say(f"The lead's desk: open {svc.settings.desk_url}/desk/link#{token} in a browser "
+    say(f"The lead's desk (port {svc.settings.desk_port}; PROCTOR_DESK_PORT=8081 proctor sandbox picks another): "
+        f"open {svc.settings.desk_url}/desk/link#{token} in a browser "
         f"(one-time link, {LINK_SECONDS // 60} minutes; /desk link gives a new one).")

@@ -8,6 +8,7 @@ A line goes to the first person's private chat; prefixes send it elsewhere:
     team: reply 3 批次大小   a reply to group message [#3]
     ann: team: 2            the same press, as Ann (also `as ann: team: 2`)
     !2                      button 2, even where the bot asks for a typed answer (there `2` is the answer)
+    /upload sheet.csv       the file, sent to the bot as a document (a lead's import)
     /tick 1h                the bot's clock moves an hour; what fell due runs
 
 An unknown `name:` prefix is an error, not an answer (`you: Note: ...` sends a line with a colon).
@@ -23,13 +24,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from bot.i18n import t as text_of
-from sandbox.fakeapi.driver import FakeBotApi, FakeGroup, FakeUser, Toast
+from sandbox.fakeapi.driver import MAX_TYPED, FakeBotApi, FakeGroup, FakeUser, Toast, TooLong
 from sandbox.fakeapi.state import Button, StoredMessage
 from sandbox.tick import parse_duration
 
 _BARE_NUMBER = re.compile(r"^(\d+)$")
 _FORCED_BUTTON = re.compile(r"^[!#](\d+)$")
 _TICK = re.compile(r"^/tick(?:@\w+)?(?:\s+(.*))?$", re.IGNORECASE)
+_UPLOAD = re.compile(r"^/upload(?:@\w+)?(?:\s+(.*))?$", re.IGNORECASE)
 # screens on which the bot waits for a typed answer: a bare number there is the answer, not a button
 _TYPED_HINTS = tuple(text_of(key, lang) for key in ("type_hint", "type_hint_fill", "daily_fill_private",
                                                         "type_hint_number", "daily_number_hint_private") for lang in ("en", "zh"))
@@ -197,6 +199,11 @@ async def _settle(server: FakeBotApi, printer: ChatPrinter, before: tuple, toast
         await server.wait_idle(quiet=quiet, timeout=10)
 
 
+def prefixes(you: FakeUser, teammates: Sequence[FakeUser]) -> dict[str, FakeUser]:
+    """The `name:` prefixes: `you:` and your own first name for you, each teammate's first name."""
+    return {"you": you} | {p.info.first_name.lower(): p for p in (you, *teammates)}
+
+
 def parse_line(text: str, people: dict[str, FakeUser], you: FakeUser,
                group: FakeGroup | None) -> tuple[FakeUser, FakeGroup | None, str]:
     """(who acts, in which chat: None for their private chat, what they typed) from a typed line.
@@ -243,7 +250,7 @@ async def terminal_chat(
     (the sandbox stops the bot there, which finishes every update it fetched). `tick(seconds)` moves
     the bot's clock (`/tick 1h`) and says where it is now.
     """
-    people = {p.info.first_name.lower(): p for p in (user, *teammates)}
+    people = prefixes(user, teammates)
     own = {p.id: ChatPane(p.id, "bot" if p is user else f"bot → {p.info.first_name}", files_dir=files_dir)
            for p in (user, *teammates)}
     team = ChatPane(group.id, "team bot", tagged=True, files_dir=files_dir) if group is not None else None
@@ -274,8 +281,15 @@ async def terminal_chat(
                 write(f"(no message [#{match.group(1)}] in the group)")
                 return None, False
             text = match.group(2).strip()
+        if chosen is None and (upload := _UPLOAD.match(text)):
+            return await send_file(person, chat, upload.group(1) or "")
         if chosen is None:
-            sent = await person.send(text, chat=chat, reply_to=reply_to)
+            try:
+                sent = await person.send(text, chat=chat, reply_to=reply_to)
+            except TooLong:  # Telegram's client refuses it too; the line is dropped, the session goes on
+                write(f"(too long: Telegram sends at most {MAX_TYPED} characters in one message; "
+                      "nothing was sent)")
+                return None, False
             # the fake server applies Telegram's privacy mode; say so rather than wait in silence
             if chat is not None and not server._bot_sees(chat.info, sent):
                 write("(the bot doesn't see that: in a group it only gets commands, replies to its "
@@ -293,6 +307,24 @@ async def terminal_chat(
             return None, False
         printer.toasts.append((person, toast))
         return toast, True
+
+    async def send_file(person: FakeUser, chat: FakeGroup | None, name: str) -> tuple[Toast | None, bool]:
+        """`/upload FILE`: the file, as a document the person sends in their private chat (where a lead
+        imports; in a group the bot, in privacy mode, would not see it)."""
+        if chat is not None:
+            write("(/upload sends a file in your private chat with the bot: type it without `team:`)")
+            return None, False
+        if not name.strip():
+            write("(usage: /upload FILE — a file on this computer, sent to the bot as a document)")
+            return None, False
+        path = Path(name.strip()).expanduser()
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            write(f"(cannot read {path}: {e.strerror or e})")
+            return None, False
+        await person.send_document(data, path.name, chat=chat)
+        return None, True
 
     async def move_clock(text: str) -> None:
         seconds = tick_seconds(text)

@@ -87,6 +87,9 @@ def _with_question(paper: Paper, question: Question, section: int | None) -> tup
     if section is None:
         at = next((i for i in range(len(sections) - 1, -1, -1) if sections[i].kind is question.kind), None)
     elif 1 <= section <= len(sections):
+        if sections[section - 1].kind is not question.kind:
+            raise BadTarget(f"section {section} of paper {paper.slug} holds {sections[section - 1].kind.value} "
+                            f"questions, not {question.kind.value}")
         at = section - 1
     elif section == 0:
         at = None

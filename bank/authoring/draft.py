@@ -278,6 +278,14 @@ async def drop_draft(db: Store, draft_id: int) -> None:
         await claim_draft(conn, draft_id)
 
 
+async def drop_draft_of(db: Store, user_id: int) -> Draft | None:
+    """/cancel: the user's draft is gone; returns it (None: they had none)."""
+    async with db.write() as conn:
+        cur = await conn.execute("DELETE FROM question_drafts WHERE user_id=? RETURNING *", (user_id,))
+        row = await cur.fetchone()
+    return None if row is None else _from_row(row)
+
+
 async def claim_draft(conn: aiosqlite.Connection, draft_id: int) -> None:
     """Delete the draft inside the caller's transaction (Save). Raises DraftGone if it is gone."""
     cur = await conn.execute("DELETE FROM question_drafts WHERE id=?", (draft_id,))

@@ -201,6 +201,15 @@ async def cancel(db: Store, upload_id: int, user_id: int, now: float) -> None:
             raise UploadGone(f"upload {upload_id} is not waiting")
 
 
+async def cancel_all(db: Store, user_id: int, now: float) -> list[str]:
+    """/cancel: every upload of the user waiting for Import is dropped; returns their file names."""
+    async with db.write() as conn:
+        cur = await conn.execute(
+            f"UPDATE pending_uploads SET status='{UploadStatus.cancelled}', done_at=? WHERE user_id=? "
+            f"AND status='{UploadStatus.pending}' RETURNING file_name", (now, user_id))
+        return [str(r[0]) for r in await cur.fetchall()]
+
+
 @dataclass(frozen=True)
 class Imported:
     papers: list[PaperCount]

@@ -13,10 +13,12 @@ from telegram.ext import (
 )
 
 from bot.feature import Handler, Parts, for_admins, on_first_use
+from bot.menus import Command, Where, Who
+from bot.open_work import Ender, add_ender
 
-COMMANDS: list[tuple[str, str, str]] = [
-    ("newquestion", "Admins: add a question step by step (or send a question file)",
-     "管理员：逐步添加题目（或直接发送题目文件）"),
+COMMANDS: list[Command] = [
+    Command("newquestion", "Add a question step by step (or send a question file)",
+            "逐步添加题目（或直接发送题目文件）", who=Who.admin, where=Where.private),
 ]
 
 
@@ -31,6 +33,8 @@ def register(app: Application) -> None:
     # admin's text costs a query (newquestion.typed)
     drafting = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
     app.add_handler(MessageHandler(drafting, for_admins(on_first_use(_typed))), group=1)
+    add_ender(app, on_first_use(_end_draft), admins_only=True)  # /cancel
+    add_ender(app, on_first_use(_end_uploads), admins_only=True)
 
 
 # The loaders: each imports the module holding the real callable when first called.
@@ -57,6 +61,18 @@ def _typed() -> Handler:
     from bot.authoring.newquestion import typed
 
     return typed
+
+
+def _end_draft() -> Ender:
+    from bot.authoring.newquestion import end_draft
+
+    return end_draft
+
+
+def _end_uploads() -> Ender:
+    from bot.authoring.upload import end_uploads
+
+    return end_uploads
 
 
 FEATURE = Parts("authoring", COMMANDS, register)

@@ -128,7 +128,7 @@ async def _step(context: Ctx, d: dr.Draft, press: DraftPress) -> dr.Draft:
         if d.paper_id is None:
             raise dr.BadInput("nq_bad_step")
         sections = (await load_paper(context.services.db, d.paper_id)).sections
-        if not 0 <= arg <= len(sections):
+        if not 0 <= arg <= len(sections) or (arg and sections[arg - 1].kind is not d.kind):
             raise dr.BadInput("nq_bad_step")
         return dr.choose_section(d, arg, sections[arg - 1].title if arg else "")
     simple = {
@@ -150,6 +150,11 @@ async def _cancel(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None
     await ack(query)
     await _edit_markup(query, None)
     await context.bot.send_message(context.chat.id, t("nq_cancelled", u.lang))
+
+
+async def end_draft(context: Ctx, u: UserCtx) -> list[str]:
+    """/cancel: the admin's draft is discarded (its buttons then say it is gone)."""
+    return [] if await dr.drop_draft_of(context.services.db, u.id) is None else [t("nq_ended", u.lang)]
 
 
 async def _save(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:

@@ -11,7 +11,7 @@ from bank.models import CHOICE, SECTION_TITLES, Kind, Paper, Question
 from bank.option_order import LETTERS
 from bot.authoring import callbacks as cb
 from bot.exam.render import TYPED, points, question_body, short_section, shown_key
-from bot.i18n import t
+from bot.i18n import kind_name, t
 from bot.letter_rows import letter_rows
 from bot.text_limits import clip
 from proctor.exams.model import Item
@@ -35,12 +35,12 @@ def candidate_view(q: Question, pos: int, total: int, section: str, lang: str, s
     if q.kind in TYPED:
         lines += ["", t("type_hint_fill" if q.kind is Kind.fill else "type_hint", lang)]
     elif q.kind is Kind.truefalse:
-        lines += ["", f"[{t('true', lang)}] [{t('false', lang)}]"]
+        lines += ["", f"[{t('tf_true', lang)}] [{t('tf_false', lang)}]"]
     return "\n".join(lines)
 
 
 def kinds_line(kinds: dict[Kind, int], lang: str) -> str:
-    return ", ".join(f"{t(f'nq_kind_{k.value}', lang) if k in KINDS else k.value} {n}" for k, n in kinds.items())
+    return ", ".join(f"{kind_name(k, lang)} {n}" for k, n in kinds.items())
 
 
 def upload_preview(p: Preview, lang: str, script: str) -> str:
@@ -87,7 +87,7 @@ def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[
     `papers`: every paper at the paper step, the chosen one at the section step."""
     rows: list[list[Button]] = []
     if d.step is Step.kind:
-        rows += [[Button(t(f"nq_kind_{k.value}", lang), callback_data=cb.draft(d.id, "kind", i))]
+        rows += [[Button(kind_name(k, lang), callback_data=cb.draft(d.id, "kind", i))]
                  for i, k in enumerate(KINDS)]
         return t("nq_step_kind", lang), Keyboard([*rows, _nav(d, lang, back=False)])
     if d.step is Step.options:
@@ -110,11 +110,17 @@ def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[
         rows.append([Button(t("nq_btn_new_paper", lang), callback_data=cb.draft(d.id, "new_paper"))])
         return t("nq_step_paper", lang), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.section:
-        sections = papers[0].sections if papers else []
+        # only sections of the question's kind (a button keeps the section's place in the paper)
+        fitting = [(i, s) for i, s in enumerate(papers[0].sections if papers else [], start=1) if s.kind is d.kind]
         rows += [[Button(clip(f"{s.title} ({len(s.questions)})", 60), callback_data=cb.draft(d.id, "section", i))]
-                 for i, s in enumerate(sections, start=1)]
+                 for i, s in fitting]
         rows.append([Button(t("nq_btn_new_section", lang), callback_data=cb.draft(d.id, "section", 0))])
-        return t("nq_step_section", lang, paper=d.paper_title), Keyboard([*rows, _nav(d, lang)])
+        kind = kind_name(d.kind, lang) if d.kind is not None else ""
+        if not fitting:  # where it goes, as the README says: a new section of its kind
+            text = t("nq_step_section_none", lang, paper=d.paper_title, kind=kind,
+                     title=SECTION_TITLES[d.kind] if d.kind is not None else "")
+            return text, Keyboard([*rows, _nav(d, lang)])
+        return t("nq_step_section", lang, paper=d.paper_title, kind=kind), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.preview:
         return draft_preview(d, lang, script), Keyboard([
             [Button(t("nq_btn_save", lang), callback_data=cb.draft(d.id, "save"))], _nav(d, lang)])
@@ -133,8 +139,8 @@ def _key_prompt(d: Draft, lang: str) -> tuple[str, Keyboard]:
                                     callback_data=cb.draft(d.id, "pick", i)) for i in range(len(d.options))])
         rows.append([Button(t("nq_btn_done", lang), callback_data=cb.draft(d.id, "key_done"))])
     elif d.kind is Kind.truefalse:
-        rows.append([Button(t("true", lang), callback_data=cb.draft(d.id, "tf", 1)),
-                     Button(t("false", lang), callback_data=cb.draft(d.id, "tf", 0))])
+        rows.append([Button(t("tf_true", lang), callback_data=cb.draft(d.id, "tf", 1)),
+                     Button(t("tf_false", lang), callback_data=cb.draft(d.id, "tf", 0))])
     kind = d.kind.value if d.kind in (Kind.single, Kind.multi, Kind.truefalse, Kind.fill, Kind.numerical) else "short"
     text = "\n".join([*listed, "", t(f"nq_step_key_{kind}", lang)]).strip()
     return text, Keyboard([*rows, _nav(d, lang)])
@@ -142,7 +148,7 @@ def _key_prompt(d: Draft, lang: str) -> tuple[str, Keyboard]:
 
 def draft_preview(d: Draft, lang: str, script: str) -> str:
     q = d.question()
-    section = t(f"nq_kind_{q.kind.value}", lang)
+    section = kind_name(q.kind, lang)
     paper = d.paper_title if d.paper_id is not None else t("nq_new_paper_mark", lang, title=d.paper_title)
     lines = [t("nq_step_preview", lang), "", candidate_view(q, 0, 1, section, lang, script), "──────",
              t("nq_preview_key", lang, key=shown_key(q, _item(q, 0, section), lang, script=script))]

@@ -91,6 +91,12 @@ async def pressed(update: Update, context: Ctx, press: UploadPress) -> None:
     await _finish(query, text)
 
 
+async def end_uploads(context: Ctx, u: UserCtx) -> list[str]:
+    """/cancel: every file of the admin's waiting for Import is dropped."""
+    names = await up.cancel_all(context.services.db, u.id, context.services.now())
+    return [t("up_cancelled", u.lang, file=name) for name in names]
+
+
 async def _import(context: Ctx, pending: up.Pending, u: UserCtx) -> str:
     svc = context.services
     try:

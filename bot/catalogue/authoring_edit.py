@@ -4,6 +4,9 @@ TEXTS: dict[str, dict[str, str]] = {
     # ---- shared buttons and refusals
     "au_btn_cancel": {"en": "✖ Cancel", "zh": "✖ 取消"},
     "au_btn_back": {"en": "◀ Back", "zh": "◀ 返回"},
+    "au_ended_editq": {"en": "/editq of question #{qid} is closed; nothing changed.",
+                       "zh": "已关闭第 #{qid} 题的 /editq，没有任何改动。"},
+    "au_ended_newpaper": {"en": "/newpaper is closed; no paper was made.", "zh": "已关闭 /newpaper，没有生成试卷。"},
     "au_cancelled": {"en": "Cancelled: nothing changed.", "zh": "已取消：没有任何改动。"},
     "au_stale": {"en": "This is no longer open. Start again with /editq <id> or /newpaper.",
                  "zh": "该操作已结束。请用 /editq <编号> 或 /newpaper 重新开始。"},
@@ -32,8 +35,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "eq_pick_multi": {"en": "Tick every right option of question #{id} (now: {key}), then Done.",
                       "zh": "请勾选题目 #{id} 的全部正确选项（当前：{key}），然后点“完成”。"},
     "eq_btn_done": {"en": "Done", "zh": "完成"},
-    "eq_btn_true": {"en": "True", "zh": "正确"},
-    "eq_btn_false": {"en": "False", "zh": "错误"},
     "eq_bad": {"en": "That doesn't fit: {why}. Try again, or Cancel.", "zh": "不符合要求：{why}。请重试，或取消。"},
     "eq_preview": {"en": "Preview of question #{id}, version {version} ({field}):\n\nBefore: {old}\nAfter: {new}",
                    "zh": "题目 #{id} 第 {version} 版预览（{field}）：\n\n修改前：{old}\n修改后：{new}"},
@@ -47,9 +48,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "eq_btn_regrade": {"en": "💾 Save and regrade", "zh": "💾 保存并重新评分"},
     "eq_btn_keep": {"en": "💾 Save, keep past scores", "zh": "💾 保存，保留原分数"},
     "eq_saved": {"en": "✅ Question #{id} is now at version {version}.", "zh": "✅ 题目 #{id} 已更新为第 {version} 版。"},
-    "eq_regraded": {"en": "{answers} {answers:answer|answers} regraded, {changed} {changed:score|scores} changed; "
-                           "those candidates are told.",
-                    "zh": "已重新评分 {answers} 份作答，{changed} 个分数有变化；已通知相关考生。"},
+    "eq_regraded": {
+        "en": "{answers:No past answer to regrade|# answer regraded|# answers regraded}"
+              "{changed:, no score changed.|, # score changed; that candidate is told.|"
+              ", # scores changed; those candidates are told.}",
+        "zh": "{answers:没有需要重新评分的作答|已重新评分 # 份作答|已重新评分 # 份作答}"
+              "{changed:，没有分数变化。|，# 个分数有变化；已通知该考生。|，# 个分数有变化；已通知相关考生。}",
+    },
     "eq_kept": {"en": "Past answers keep their scores (graded against the version they were shown).",
                 "zh": "已有作答保留原分数（按作答时显示的版本评分）。"},
     "eq_changed": {"en": "Question #{id} was edited meanwhile: nothing saved. /editq {id} to start again.",

@@ -10,20 +10,16 @@ TEXTS: dict[str, dict[str, str]] = {
               "/papers – 可参加的试卷\n/exam – 参加限时考试\n/practice – 练习，答完即看反馈\n"
               "/daily – 在本聊天中每日一练\n/help – 全部命令",
     },
-    "help": {
-        "en": "Exams: /papers, /exam, /exam random, /practice, /resume, /cancel, /mystats\n"
-              "Daily quiz: /daily on [HH:MM] [Area/City], /daily off, /daily now, /daily status\n"
-              "Ranks: /leaderboard [today|week|month|all], /leaderboard paper <paper>\n"
-              "Other: /dispute, /forgetme, /lang en|zh|auto, /script orig|hans|hant\n"
-              "Team leads: /review, /report [period], /chart [period], /digest on|off|now, /bankstats [paper], "
-              "/retire ID, /restore ID, /examonly <paper> on|off",
-        "zh": "考试：/papers、/exam、/exam random、/practice、/resume、/cancel、/mystats\n"
-              "每日一练：/daily on [HH:MM] [时区]、/daily off、/daily now、/daily status\n"
-              "排行榜：/leaderboard [today|week|month|all]、/leaderboard paper <试卷>\n"
-              "其他：/dispute、/forgetme、/lang en|zh|auto、/script orig|hans|hant\n"
-              "组长：/review、/report [周期]、/chart [周期]、/digest on|off|now、/bankstats [试卷]、"
-              "/retire ID、/restore ID、/examonly <试卷> on|off",
-    },
+    # /help (bot/menus.py): what the caller can do in this chat
+    "help_head_private": {"en": "What you can do here:", "zh": "你在这里可以："},
+    "help_head_group": {"en": "What you can do in this group:", "zh": "你在本群可以："},
+    "help_lead": {"en": "As a team lead:", "zh": "作为组长："},
+    "help_admin": {"en": "As a configured admin (the question bank is every team's):",
+                   "zh": "作为配置的管理员（题库由所有团队共用）："},
+    "help_more_private": {"en": "Exams, practice and your own settings are in a private chat with me: /help there.",
+                          "zh": "考试、练习和个人设置请在与我的私聊中使用：在私聊里发送 /help。"},
+    "help_more_group": {"en": "In a team group, /help lists what you can do there.",
+                        "zh": "在团队群里发送 /help，可查看在群里能做什么。"},
     "lang_usage": {"en": "Usage: /lang en, /lang zh or /lang auto", "zh": "用法：/lang en、/lang zh 或 /lang auto"},
     "lang_set": {"en": "Language set to English.", "zh": "界面语言已设为中文。"},
     "script_usage": {
@@ -60,6 +56,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # counted words (bot.i18n.tn): "{n:one|other}" picks the English plural
     "n_pt": {"en": "{n} {n:pt|pts}", "zh": "{n} 分"},
+    "n_point": {"en": "{n} {n:point|points}", "zh": "{n} 分"},
     "n_attempt": {"en": "{n} {n:attempt|attempts}", "zh": "{n} 次"},
     "n_answer_awaiting": {"en": "{n} {n:answer|answers}", "zh": "{n} 道题"},
     "n_question": {"en": "{n} {n:question|questions}", "zh": "{n} 题"},

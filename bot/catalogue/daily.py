@@ -85,8 +85,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "daily_multi_hint": {"en": "Tick every right option, then Submit.", "zh": "勾选所有正确选项后点“提交”。"},
     "daily_count": {"en": "👥 Answered: {n}", "zh": "👥 已作答：{n}"},
     "daily_btn_submit": {"en": "✅ Submit", "zh": "✅ 提交"},
-    "daily_true": {"en": "✔ True", "zh": "✔ 对"},
-    "daily_false": {"en": "✘ False", "zh": "✘ 错"},
     # answers
     "daily_verdict_correct": {"en": "✅ Correct!", "zh": "✅ 正确！"},
     "daily_verdict_partial": {"en": "🟡 Partly right ({score}/{max}).", "zh": "🟡 部分正确（{score}/{max}）。"},

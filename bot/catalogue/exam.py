@@ -50,12 +50,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_unflag": {"en": "🏳 Unflag", "zh": "🏳 取消标记"},
     "btn_finish": {"en": "Finish", "zh": "交卷"},
     "btn_submit": {"en": "Submit", "zh": "提交"},
-    "btn_true": {"en": "√ True", "zh": "√ 正确"},
-    "btn_false": {"en": "× False", "zh": "× 错误"},
     "btn_yes_finish": {"en": "Yes, finish", "zh": "确认交卷"},
     "btn_keep_going": {"en": "Keep going", "zh": "继续作答"},
-    "true": {"en": "True", "zh": "正确"},
-    "false": {"en": "False", "zh": "错误"},
     "finish_confirm": {
         "en": "Finish now?\nUnanswered: {unanswered}\nFlagged: {flagged}",
         "zh": "确认交卷？\n未作答：{unanswered}\n已标记：{flagged}",
@@ -110,6 +106,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "paper_gone": {"en": "That paper is no longer available.", "zh": "该试卷已不可用。"},
     "nothing_running": {"en": "You have no exam or practice in progress. /exam or /practice to start one.",
                         "zh": "你没有正在进行的考试或练习。/exam 开始考试，/practice 开始练习。"},
+    "cancel_nothing": {"en": "Nothing to cancel: you have no exam, practice, draft or edit open.",
+                       "zh": "没有可取消的内容：你没有进行中的考试、练习、草稿或编辑。"},
     "cancelled": {"en": "Cancelled “{title}”. It has no score.", "zh": "已放弃“{title}”，不计成绩。"},
     "cancel_confirm": {
         "en": "Cancel “{title}”? It won't be scored, and a cancelled exam still counts as one of your attempts.",

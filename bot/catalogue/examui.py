@@ -1,5 +1,7 @@
 """Texts of the exam's navigator, timer, Finish list's drafts, result grid and small helps."""
 
+from bot.catalogue.marks import ANSWERED, CURRENT, FLAGGED, TICKED
+
 TEXTS: dict[str, dict[str, str]] = {
     "finish_draft": {
         "en": "Q{n}: ticked {a}, not submitted — will be counted",
@@ -7,8 +9,9 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "btn_navigator": {"en": "☰ Questions", "zh": "☰ 题目"},
     "navigator_title": {
-        "en": "Questions: ✓ answered · 🚩 flagged · • current. Tap one to go there.",
-        "zh": "题目：✓ 已答 · 🚩 已标记 · • 当前。点题号直接跳转。",
+        "en": f"Questions: {ANSWERED} answered · {TICKED} ticked, not submitted · {FLAGGED} flagged · "
+              f"{CURRENT} current. Tap one to go there.",
+        "zh": f"题目：{ANSWERED} 已答 · {TICKED} 已勾选未提交 · {FLAGGED} 已标记 · {CURRENT} 当前。点题号直接跳转。",
     },
     "btn_nav_close": {"en": "↩ Back to the question", "zh": "↩ 返回当前题"},
     "time_warning": {

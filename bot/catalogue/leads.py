@@ -175,9 +175,13 @@ TEXTS: dict[str, dict[str, str]] = {
                   "zh": "异议 #{id} 没有待修正的答案（不存在、已驳回或已修正）。"},
     "l_kf_bad": {"en": "That key doesn't fit the question: {why}", "zh": "该答案与题目不符：{why}"},
     "l_kf_done": {
-        "en": "✅ Question #{qid} now has key version {version}: {answers} {answers:answer|answers} regraded, "
-              "{changed} {changed:score|scores} changed; the candidates are told.",
-        "zh": "✅ 第 #{qid} 题答案已更新为第 {version} 版：重新评分 {answers} 份作答，{changed} 份分数变化，已通知考生。",
+        "en": "✅ Question #{qid} now has key version {version}: "
+              "{answers:no past answer to regrade|# answer regraded|# answers regraded}"
+              "{changed:, no score changed.|, # score changed; that candidate is told.|"
+              ", # scores changed; those candidates are told.}",
+        "zh": "✅ 第 #{qid} 题答案已更新为第 {version} 版："
+              "{answers:没有需要重新评分的作答|重新评分 # 份作答|重新评分 # 份作答}"
+              "{changed:，没有分数变化。|，# 份分数变化，已通知该考生。|，# 份分数变化，已通知相关考生。}",
     },
     "l_kf_notice_disputer": {"en": "⚖️ Your dispute #{id} on question #{qid} was upheld: its key is fixed.",
                              "zh": "⚖️ 你对第 #{qid} 题的异议 #{id} 已被采纳，答案已修正。"},
@@ -252,9 +256,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_tm_mine_none": {"en": "You're not on a team roster. Send /join in your team's group.",
                        "zh": "你还不在任何团队名单上。请在团队群里发送 /join。"},
     "l_tm_unknown": {
-        "en": "I don't know {who} yet: they need to write to me first (any command here or in a private "
-              "chat), or reply to one of their messages with /team add.",
-        "zh": "我还不认识 {who}：请对方先给我发一条消息（在本群或私聊中发送任意命令），或回复对方的消息发送 /team add。",
+        "en": "I know nobody as {who}. I know people once they have written to me (here or in private), by "
+              "their numeric id or by their Telegram @username, if they set one. Reply to one of their "
+              "messages with the same command instead.",
+        "zh": "我不认识 {who}。对方给我发过消息（在本群或私聊）后我才认识，并且只能按数字 ID 或对方在 Telegram "
+              "设置的 @用户名（如有）找到。请改为回复对方的一条消息并发送同一命令。",
     },
     "l_tm_ambiguous": {"en": "More than one person I know went by {who}: reply to their message instead.",
                        "zh": "我认识的人里不止一个用过 {who} 这个名字：请改为回复对方的消息。"},

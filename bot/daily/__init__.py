@@ -16,13 +16,14 @@ from bot.context import Ctx
 from bot.daily import locks
 from bot.exam import typed
 from bot.feature import Handler, Parts, on_first_use
+from bot.menus import Command
 from bot.scheduling import Callback
 from bot.services import services
 from proctor.daily import pending
 
-COMMANDS: list[tuple[str, str, str]] = [
-    ("daily", "Daily quiz: /daily on [HH:MM] [Area/City], off, now, status",
-     "每日一练：/daily on [HH:MM] [时区]、off、now、status"),
+COMMANDS: list[Command] = [
+    Command("daily", "Daily quiz: /daily on [HH:MM] [Area/City], off, now, status",
+            "每日一练：/daily on [HH:MM] [时区]、off、now、status"),
 ]
 
 

@@ -13,6 +13,7 @@ from bank.models import CHOICE, Kind, Question
 from bank.option_order import LETTERS, OptionOrder
 from bank.script import to_script
 from bot import answer_forms
+from bot.catalogue.marks import TICKED
 from bot.daily import callbacks as cb
 from bot.i18n import t
 from bot.letter_rows import letter_rows
@@ -57,7 +58,7 @@ def shown_key(view: View, lang: str, expected: str = "", script: str = "orig") -
     if q.kind in CHOICE and isinstance(q.answer, str):
         return ", ".join(sorted(view.shown_letter(c) for c in q.answer.upper() if c.isalpha()))
     if q.kind == Kind.truefalse and isinstance(q.answer, bool):
-        return t("daily_true" if q.answer else "daily_false", lang)
+        return t("tf_true" if q.answer else "tf_false", lang)
     if q.kind == Kind.numerical:
         return answer_forms.numerical_key(q)
     if q.kind == Kind.matching:
@@ -74,7 +75,7 @@ def shown_response(view: View, response: object, lang: str) -> str:
     if q.kind in CHOICE and isinstance(response, str):
         return ", ".join(sorted(view.shown_letter(c) for c in response)) or "—"
     if q.kind == Kind.truefalse and isinstance(response, bool):
-        return t("daily_true" if response else "daily_false", lang)
+        return t("tf_true" if response else "tf_false", lang)
     if q.kind == Kind.matching:
         return answer_forms.response_pairs(q, view.order, response)
     return clip(str(response), MAX_ECHO)
@@ -127,7 +128,7 @@ def question_keyboard(view: View, lang: str, *, draft: str = "") -> Keyboard | N
         return Keyboard(letter_rows([Button(LETTERS[i], callback_data=cb.encode("pick", did, pos, i))
                                      for i in range(len(view.option_order))]))
     if kind == Kind.multi:
-        row = [Button(("✓ " if orig in draft else "") + LETTERS[i], callback_data=cb.encode("toggle", did, pos, i))
+        row = [Button((f"{TICKED} " if orig in draft else "") + LETTERS[i], callback_data=cb.encode("toggle", did, pos, i))
                for i, orig in enumerate(view.option_order)]
         return Keyboard([*letter_rows(row), [Button(t("daily_btn_submit", lang), callback_data=cb.encode("submit", did, pos))]])
     if kind == Kind.matching:
@@ -135,8 +136,8 @@ def question_keyboard(view: View, lang: str, *, draft: str = "") -> Keyboard | N
                                           lambda i: cb.encode("toggle", did, pos, i))
         return Keyboard([*rows, [Button(t("daily_btn_submit", lang), callback_data=cb.encode("submit", did, pos))]])
     if kind == Kind.truefalse:
-        return Keyboard([[Button(t("daily_true", lang), callback_data=cb.encode("pick", did, pos, "t")),
-                          Button(t("daily_false", lang), callback_data=cb.encode("pick", did, pos, "f"))]])
+        return Keyboard([[Button(t("tf_true", lang), callback_data=cb.encode("pick", did, pos, "t")),
+                          Button(t("tf_false", lang), callback_data=cb.encode("pick", did, pos, "f"))]])
     return None
 
 

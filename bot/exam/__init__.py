@@ -6,15 +6,17 @@ from bot import outbox
 from bot.exam import buttons, commands, jobs, screen, typed
 from bot.exam.jobs import recover
 from bot.feature import Parts
+from bot.menus import Command, Where
 from proctor.exams.service import RESULT
 
-COMMANDS: list[tuple[str, str, str]] = [
-    ("papers", "Papers you can take", "可参加的试卷"),
-    ("exam", "Take a timed paper (/exam random: a mock paper)", "限时考试（/exam random 随机模拟卷）"),
-    ("practice", "Practise with instant feedback", "练习，答完即看反馈"),
-    ("resume", "Back to your exam in progress", "回到进行中的考试"),
-    ("cancel", "Stop your exam in progress", "放弃进行中的考试"),
-    ("mystats", "Your results", "我的成绩"),
+COMMANDS: list[Command] = [
+    Command("papers", "Papers you can take", "可参加的试卷"),
+    Command("exam", "Take a timed paper (/exam random: a mock paper)",
+            "限时考试（/exam random 随机模拟卷）", where=Where.private),
+    Command("practice", "Practise with instant feedback", "练习，答完即看反馈", where=Where.private),
+    Command("resume", "Back to your exam in progress", "回到进行中的考试", where=Where.private),
+    Command("cancel", "Stop what is open: an exam, practice or draft", "结束进行中的考试、练习或草稿", where=Where.private),
+    Command("mystats", "Your results", "我的成绩", where=Where.private),
 ]
 
 

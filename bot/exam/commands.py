@@ -15,6 +15,7 @@ from bot.exam import render
 from bot.exam.jobs import ensure_deadline
 from bot.exam.screen import finish_and_report, show_attempt
 from bot.i18n import t, tn
+from bot.open_work import end_open_work
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams.states import FinishReason
@@ -108,13 +109,20 @@ async def resume(update: Update, context: Ctx) -> None:
 
 
 async def cancel(update: Update, context: Ctx) -> None:
-    """Ask before dropping the running attempt (a cancelled exam still counts toward the limit)."""
+    """End whatever is open: a draft or an edit at once, the running attempt after a confirmation (a
+    cancelled exam still counts toward the limit)."""
     u = await user_ctx(update, context)
-    running = await _running_here(update, context, u)
-    if running is None:
+    if await _redirect_to_private(update, context, u):
         return
-    text, kb = render.cancel_confirm(running, u.lang, u.script)
-    await context.message.reply_text(text, reply_markup=kb)
+    ended = await end_open_work(context, u)
+    running = await attempts.running_attempt(context.services.db, u.id)
+    if ended:
+        await context.message.reply_text(render.clip("\n".join(ended)))
+    if running is not None:
+        text, kb = render.cancel_confirm(running, u.lang, u.script)
+        await context.message.reply_text(text, reply_markup=kb)
+    elif not ended:
+        await context.message.reply_text(t("cancel_nothing", u.lang))
 
 
 async def mystats(update: Update, context: Ctx) -> None:

@@ -1,4 +1,5 @@
-"""The question navigator: a compact grid of every question (✓ answered, 🚩 flagged, • current),
+"""The question navigator: a compact grid of every question (✓ answered, ☑ ticked and not submitted,
+🚩 flagged, • current; the marks are bot/catalogue/marks.py's),
 reachable from every question screen and from the Finish list; a tap jumps straight there."""
 
 from __future__ import annotations
@@ -6,6 +7,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
+from bot.catalogue.marks import ANSWERED, CURRENT, FLAGGED, TICKED
 from bot.exam import callbacks as cb
 from bot.i18n import t
 from proctor.exams.model import Sheet
@@ -18,12 +20,14 @@ def cell(sheet: Sheet, pos: int) -> str:
     """One question's label: its number and its marks."""
     item = sheet.items[pos]
     label = str(pos + 1)
-    if pos in sheet.answers or item.draft:
-        label += "✓"
+    if item.draft:  # ticks not submitted yet: not the answer stored before them, if any
+        label += TICKED
+    elif pos in sheet.answers:
+        label += ANSWERED
     if item.flagged:
-        label += "🚩"
+        label += FLAGGED
     if pos == sheet.attempt.current_pos:
-        label = "•" + label
+        label = CURRENT + label
     return label
 
 

@@ -15,6 +15,7 @@ from bank.option_order import LETTERS
 from bank.paper_list import PaperSummary
 from bank.script import to_script
 from bot import answer_forms
+from bot.catalogue.marks import TICKED
 from bot.exam import callbacks as cb
 from bot.exam.navigator import nav_button
 from bot.i18n import t, tn
@@ -49,7 +50,7 @@ def shown_response(q: Question, item: Item, response, lang: str) -> str:
         letters = [item.shown_letter(c) for c in response if c in item.option_order]
         return ", ".join(sorted(letters)) or str(response)
     if q.kind == Kind.truefalse and isinstance(response, bool):
-        return t("true" if response else "false", lang)
+        return t("tf_true" if response else "tf_false", lang)
     if q.kind == Kind.matching:
         return answer_forms.response_pairs(q, item.order(), response)
     return clip(str(response), MAX_ECHO)
@@ -78,7 +79,7 @@ def shown_key(q: Question, item: Item, lang: str, expected: str | None = None, s
     if q.kind in CHOICE and isinstance(q.answer, str) and item.option_order:
         return ", ".join(sorted(item.shown_letter(c) for c in q.answer if c in item.option_order))
     if q.kind == Kind.truefalse:
-        return t("true" if q.answer else "false", lang)
+        return t("tf_true" if q.answer else "tf_false", lang)
     if q.kind == Kind.fill:
         return to_script(grade(q, "").expected, script)  # the grader's readable form: blanks；alternatives
     if q.kind == Kind.numerical:
@@ -157,7 +158,7 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
         elif q.kind == Kind.multi:
             row = []
             for i, orig in enumerate(item.option_order):
-                mark = "✓ " if orig in item.draft else ""
+                mark = f"{TICKED} " if orig in item.draft else ""
                 row.append(Button(mark + LETTERS[i], callback_data=cb.act(aid, "toggle", pos, i)))
             rows += letter_rows(row)
             rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, "submit", pos))])
@@ -168,8 +169,8 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
                                                lambda i: cb.act(aid, "toggle", pos, i))
             rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, "submit", pos))])
         elif q.kind == Kind.truefalse:
-            rows.append([Button(t("btn_true", lang), callback_data=cb.act(aid, "answer", pos, "t")),
-                         Button(t("btn_false", lang), callback_data=cb.act(aid, "answer", pos, "f"))])
+            rows.append([Button(t("tf_true", lang), callback_data=cb.act(aid, "answer", pos, "t")),
+                         Button(t("tf_false", lang), callback_data=cb.act(aid, "answer", pos, "f"))])
     nav = []
     if pos > 0:
         nav.append(Button(t("btn_back", lang), callback_data=cb.act(aid, "back", pos)))

@@ -10,12 +10,14 @@ from bot import outbox
 from bot.core import StartPayload, add_start_payload
 from bot.feature import Handler, Parts, on_first_use
 from bot.leads.added_reports import Report, add_report
+from bot.menus import Command, Who
 from bot.outbox import Sender
 from proctor.invites import PREFIX, RESULT_CARD, TEAM_NOTE
 
-COMMANDS: list[tuple[str, str, str]] = [
-    ("invite", "Leads: invite a candidate to a paper", "组长：邀请候选人参加试卷"),
-    ("invites", "Leads: the team's invites", "组长：团队的邀请"),
+COMMANDS: list[Command] = [
+    Command("invite", "Invite a candidate to a paper", "邀请候选人参加试卷", who=Who.lead,
+            usage="<paper> [48h] [@username]"),
+    Command("invites", "The team's invites", "团队的邀请", who=Who.lead),
 ]
 
 

@@ -9,31 +9,40 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Mess
 
 from bot import outbox, scheduling
 from bot.feature import Handler, Parts, for_admins, on_first_use
+from bot.menus import Command, Where, Who
+from bot.open_work import Ender, add_ender
 from bot.outbox import Sender
 from bot.scheduling import Callback
 from bot.services import services
 from proctor.outbox import KEY_FIX_NOTICE, REVIEW_NOTICE
 from proctor.teams import pending
 
-COMMANDS: list[tuple[str, str, str]] = [
-    ("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>",
-     "每日一练排行：today、week、month、all；或 paper <试卷>"),
-    ("dispute", "Flag a question you think is wrong (reply to it)", "对你认为有误的题目提出异议（回复该题）"),
-    ("forgetme", "Delete all your data", "删除你的全部数据"),
-    ("review", "Leads: mark answers awaiting review", "组长：复核待评分的答案"),
-    ("report", "Leads: the team's results as CSV", "组长：团队成绩 CSV"),
-    ("chart", "Leads: the team's results as a chart", "组长：团队成绩图表"),
-    ("digest", "Leads: the weekly digest on/off", "组长：开启或关闭每周简报"),
-    ("bankstats", "Leads: disputes and question statistics", "组长：异议与题目统计"),
-    ("retire", "Leads: retire a question", "组长：停用题目"),
-    ("restore", "Leads: restore a question", "组长：恢复题目"),
-    ("examonly", "Leads: keep a paper for exams only", "组长：设置试卷仅限考试"),
-    ("keyfix", "Admins: fix a disputed key and regrade", "管理员：修正有异议的答案并重新评分"),
-    ("editq", "Admins: fix a question's key, text, option or explanation", "管理员：修改题目的答案、题干、选项或解析"),
-    ("newpaper", "Admins: compose a paper from the bank", "管理员：从题库组卷"),
-    ("team", "The team roster; leads: add, remove, accept members", "团队名单；组长：添加、移除、通过成员"),
-    ("join", "Ask to join this group's team", "申请加入本群的团队"),
-    ("desk", "Leads: open the desk (or /desk link for a browser)", "组长：打开工作台（浏览器用 /desk link）"),
+COMMANDS: list[Command] = [
+    Command("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>",
+            "每日一练排行：today、week、month、all；或 paper <试卷>"),
+    Command("dispute", "Flag a question you think is wrong (reply to it)", "对你认为有误的题目提出异议（回复该题）",
+            usage="<reason>"),
+    Command("forgetme", "Delete all your data", "删除你的全部数据", where=Where.private),
+    Command("review", "Mark answers awaiting review", "复核待评分的答案", who=Who.lead),
+    Command("report", "The team's results as CSV", "团队成绩 CSV", who=Who.lead, usage="[today|week|month|all]"),
+    Command("chart", "The team's results as a chart", "团队成绩图表", who=Who.lead, usage="[today|week|month|all]"),
+    Command("digest", "The weekly digest on/off", "开启或关闭每周简报", who=Who.lead, where=Where.group,
+            usage="on|off|now"),
+    Command("bankstats", "Disputes and question statistics", "异议与题目统计", who=Who.lead, usage="[paper]"),
+    Command("retire", "Retire a question", "停用题目", who=Who.admin, where=Where.private, usage="<question id>"),
+    Command("restore", "Restore a question", "恢复题目", who=Who.admin, where=Where.private, usage="<question id>"),
+    Command("examonly", "Keep a paper for exams only", "设置试卷仅限考试", who=Who.admin, where=Where.private,
+            usage="<paper> on|off"),
+    Command("keyfix", "Fix a disputed key and regrade", "修正有异议的答案并重新评分", who=Who.admin,
+            where=Where.private, usage="<dispute> <new key> [keep]"),
+    Command("editq", "Fix a question's key, text, option or explanation", "修改题目的答案、题干、选项或解析",
+            who=Who.admin, where=Where.private, usage="<question id>"),
+    Command("newpaper", "Compose a paper from the bank", "从题库组卷", who=Who.admin, where=Where.private),
+    Command("team", "The team roster; leads: add, remove, accept members", "团队名单；组长：添加、移除、通过成员",
+            usage="[add|remove|accept|reject @user]"),
+    Command("join", "Ask to join this group's team", "申请加入本群的团队", where=Where.group),
+    Command("desk", "Open the desk (or /desk link for a browser)", "打开工作台（浏览器用 /desk link）", who=Who.lead,
+            usage="[link]"),
 ]
 
 LEAD_COMMANDS = ("review", "report", "chart", "digest", "bankstats", "retire", "restore", "examonly",
@@ -69,6 +78,7 @@ def register(app: Application) -> None:
     # without loading /editq's and /newpaper's modules
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
                                    for_admins(on_first_use(_authoring_text))), group=0)
+    add_ender(app, on_first_use(_end_authoring), admins_only=True)  # /cancel ends an open /editq or /newpaper
 
 
 async def on_startup(app: Application) -> None:
@@ -218,6 +228,12 @@ def _authoring_text() -> Handler:
     from bot.leads.authoring_input import on_text
 
     return on_text
+
+
+def _end_authoring() -> Ender:
+    from bot.leads.authoring_input import end_open
+
+    return end_open
 
 
 FEATURE = Parts("leads", COMMANDS, register, on_startup)

@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.leads import editq, newpaper
 from bot.leads.authoring import parse
 from bot.userctx import UserCtx, user_ctx
-from proctor.teams.authoring import EDITQ, Session, get_session
+from proctor.teams.authoring import EDITQ, Session, end_session, get_session
 
 
 async def on_button(update: Update, context: Ctx) -> None:
@@ -58,3 +58,13 @@ async def _handle_text(update: Update, context: Ctx, session: Session) -> bool:
     if session.kind == EDITQ:
         return await editq.on_text(update, context, u, session)
     return await newpaper.on_text(update, context, u, session)
+
+
+async def end_open(context: Ctx, u: UserCtx) -> list[str]:
+    """/cancel: the admin's open /editq or /newpaper ends, nothing written (its buttons then say so)."""
+    session = await end_session(context.services.db, u.id)
+    if session is None:
+        return []
+    if session.kind == EDITQ:
+        return [t("au_ended_editq", u.lang, qid=session.state.get("q", "?"))]
+    return [t("au_ended_newpaper", u.lang)]

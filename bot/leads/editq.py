@@ -138,8 +138,8 @@ async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question,
         if q.kind == Kind.single:
             keys = [button(LETTERS[i], EDITQ, "k", i, question=qid) for i in range(min(len(q.options), len(LETTERS)))]
         else:
-            keys = [button(t("eq_btn_true", lang), EDITQ, "k", "t", question=qid),
-                    button(t("eq_btn_false", lang), EDITQ, "k", "f", question=qid)]
+            keys = [button(t("tf_true", lang), EDITQ, "k", "t", question=qid),
+                    button(t("tf_false", lang), EDITQ, "k", "f", question=qid)]
         rows = [keys[i:i + 6] for i in range(0, len(keys), 6)] + [cancel_row(EDITQ, lang, question=qid)]
         await show(update, context, t("eq_pick_key", lang, id=qid, key=now_key), InlineKeyboardMarkup(rows))
     elif field == "key":

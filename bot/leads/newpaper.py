@@ -8,9 +8,10 @@ from typing import Any
 from telegram import InlineKeyboardMarkup, Update
 
 from bank.errors import BankError
+from bank.models import Kind
 from bot.context import Ctx
 from bot.core import ack
-from bot.i18n import t
+from bot.i18n import kind_name, t
 from bot.leads.access import require_bank_admin
 from bot.leads.authoring import button, cancel_row, show
 from bot.text_limits import clip
@@ -66,7 +67,7 @@ async def _draft(context: Ctx, state: dict[str, Any]) -> compose.Draft:
 
 
 def _shortfall(e: bp.Shortfall, lang: str) -> str:
-    parts = "; ".join(t("np_short_part", lang, kind=s.part.kind.value, want=s.part.count, have=s.available)
+    parts = "; ".join(t("np_short_part", lang, kind=kind_name(s.part.kind, lang), want=s.part.count, have=s.available)
                       for s in e.short)
     return t("np_short", lang, parts=parts)
 
@@ -87,7 +88,7 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
         await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
         await show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
-    kinds = ", ".join(f"{k} {n}" for k, n in p.by_kind.items())
+    kinds = ", ".join(f"{kind_name(Kind(k), lang)} {n}" for k, n in p.by_kind.items())
     text = t("np_preview", lang, title=draft.title, n=p.questions, kinds=kinds, points=f"{p.points:g}",
              minutes=draft.minutes, draw=t("np_draw_each" if draft.per_candidate else "np_draw_frozen", lang),
              mode=t("np_mode_exam" if draft.exam_only else "np_mode_practice", lang))

@@ -33,6 +33,14 @@ async def put_session(db: Database, user_id: int, kind: str, state: dict[str, An
             "updated_at=excluded.updated_at", (user_id, kind, json.dumps(state, ensure_ascii=False), now))
 
 
+async def end_session(db: Database, user_id: int) -> Session | None:
+    """/cancel: the lead's open session ends; returns it (None: none was open)."""
+    async with db.write() as conn:
+        cur = await conn.execute("DELETE FROM authoring_sessions WHERE user_id=? RETURNING kind, state", (user_id,))
+        row = await cur.fetchone()
+    return None if row is None else Session(row[0], json.loads(row[1]))
+
+
 async def clear_session(db: Database, user_id: int) -> None:
     async with db.write() as conn:
         await conn.execute("DELETE FROM authoring_sessions WHERE user_id=?", (user_id,))

@@ -26,10 +26,15 @@ from sandbox.fakeapi.state import (
 )
 
 DEFAULT_TOKEN = "123456:TEST-fake-token"
+MAX_TYPED = 4096  # UTF-16 units a Telegram client sends in one message
 T = TypeVar("T")
 
 _COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
 _MENTION = re.compile(r"(?<!\S)@[A-Za-z0-9_]{3,32}")
+
+
+class TooLong(ValueError):
+    """A message longer than a Telegram client sends (MAX_TYPED UTF-16 units)."""
 
 
 def _utf16(text: str) -> int:
@@ -149,8 +154,8 @@ class FakeUser:
 
     async def send(self, text: str, *, chat: ChatRef = None, reply_to: MessageRef = None) -> StoredMessage:
         """Types a message (commands get bot_command entities) and queues the update."""
-        if _utf16(text) > 4096:
-            raise ValueError("a Telegram client sends at most 4096 UTF-16 units in one message")
+        if _utf16(text) > MAX_TYPED:
+            raise TooLong(f"a Telegram client sends at most {MAX_TYPED} UTF-16 units in one message")
         return self._api.post_user_message(
             self, self._chat(chat), text=text, entities=text_entities(text) or None, reply_to=reply_to
         )

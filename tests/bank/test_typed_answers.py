@@ -62,7 +62,7 @@ async def test_exam_takes_typed_letters_and_true_false_words_and_confirms_them(e
     sheet, item, q = await _current(env, ann.id)  # Q4, true/false: a word
     assert q.kind == Kind.truefalse
     reply = await _type(env, ann, "错", "Recorded for Q4")
-    assert reply.text == "Recorded for Q4: False"
+    assert reply.text == "Recorded for Q4: ✘ False"
     assert (await answers_of(env.db))[3].verdict == "correct"  # the key is False
     msg = attempt_message(ann.chat())
     assert msg.text.startswith("Q 5/")

@@ -56,7 +56,7 @@ async def take(env, user, title: str) -> list[int]:
         await env.api.wait_for(lambda n=n: f"Q {n}/{len(sheet.items)}" in (attempt_message(user.chat()).text or ""),
                                what=f"question {n}")
         kind = sheet.question(item).kind
-        await user.press(attempt_message(user.chat()), "A" if kind == Kind.single else "√ True")
+        await user.press(attempt_message(user.chat()), "A" if kind == Kind.single else "✔ True")
     confirm = await env.api.wait_for(
         lambda: next((m for m in user.chat() if "Yes, finish" in m.button_texts and not m.deleted), None),
         what="the finish question")
@@ -86,10 +86,10 @@ async def test_newpaper_builds_a_frozen_paper_two_candidates_take_the_same(env):
     assert "expected kind count" in (await lead.wait_message()).text
     await lead.send("single 20")
     short = await lead.wait_message(lambda m: "Not enough" in (m.text or ""))
-    assert "single 20 wanted, 8 available" in short.text
+    assert "Single choice 20 wanted, 8 available" in short.text
     await lead.send("single 3 2 topic:alpha\ntruefalse 2")
     preview = await lead.wait_message(lambda m: "Preview" in (m.text or ""))
-    assert "5 questions (single 3, truefalse 2), 8 points, 30 minutes" in preview.text
+    assert "5 questions (Single choice 3, True / false 2), 8 points, 30 minutes" in preview.text
     assert "drawn once, the same for every candidate" in preview.text and "Exam and practice" in preview.text
     await lead.press(preview, "Exam only: off")
     await _wait_edit(env, preview, "Exam only (no practice)")
@@ -229,7 +229,7 @@ def test_cli_edit_a_key_with_regrade_and_a_stem(capsys, dbfile):
     code, out, err = run(capsys, "--db", dbfile, "bank", "edit", str(qid), "--key", "Z")
     assert code == 1 and "doesn't fit" not in err and "letters among" in err
     code, out, _ = run(capsys, "--db", dbfile, "bank", "edit", str(qid), "--key", "A", "--regrade")
-    assert code == 0 and f"question {qid}: version 2 (key); 0 answers regraded, 0 scores changed" in out
+    assert code == 0 and f"question {qid}: version 2 (key); No past answer to regrade, no score changed." in out
     code, out, _ = run(capsys, "--db", dbfile, "bank", "edit", str(qid), "--option", "b", "A better option")
     assert code == 0 and "version 3 (option:1)" in out
     code, out, _ = run(capsys, "--db", dbfile, "bank", "show", str(qid))

@@ -51,7 +51,7 @@ async def _questions(env) -> list[Question]:
     return paper.questions()
 
 
-async def take(env, user, letter: str, tf: str = "× False") -> None:
+async def take(env, user, letter: str, tf: str = "✘ False") -> None:
     """Take the paper as a person would: the letter for Q1, True/False for Q2, then finish."""
     msg = await start_exam(env, user, TITLE)
     await user.press(msg, letter)

@@ -69,8 +69,9 @@ async def test_a_single_choice_question_end_to_end_with_back_bad_input_and_a_res
     assert bad.message_id > points.message_id
     paper = await lead.send("2", "Which paper does it go in?")
     section = await lead.press(paper, "Demo paper demo", "Which section of Demo paper demo?")
-    assert section.button_texts[:3] == ["单项选择题 (2)", "多项选择题 (1)", "判断题 (1)"]
-    assert "➕ New section" in section.button_texts
+    # issue 22 (rough edges): only the sections of its kind; the multiple-choice one was offered too
+    assert section.button_texts[:2] == ["单项选择题 (2)", "➕ New section"], section.button_texts
+    assert "Its sections of Single choice, or a new one" in section.text
     preview = await lead.press(section, "单项选择题 (2)", "Preview, as a candidate will see it:")
     assert ("Q 1/1 · Single choice · 2 pts\n\nWhich optimiser keeps a velocity term?\nA. SGD with momentum\n"
             "B. Plain gradient descent\nC. Adagrad") in preview.text
@@ -145,7 +146,7 @@ async def test_cancel_discards_the_draft_and_non_admins_are_refused(env):
     kind = await lead.send("/newquestion", "What kind?")
     stem = await lead.press(kind, "True / false", "Send the question's text.")
     key = await lead.send("Adam uses momentum.", "true or false")
-    await lead.press(key, "True", "Send the explanation")
+    await lead.press(key, "✔ True", "Send the explanation")
     draft = await load_draft(env.db, LEAD)
     assert draft is not None and draft.step == "explanation"
     await lead.press(stem, "✖ Cancel", "Draft discarded; nothing was saved.")
@@ -171,3 +172,38 @@ async def test_a_running_exam_keeps_its_typed_answers_while_a_draft_waits(env):
     assert len(await answers_of(env.db, LEAD)) == 1
     draft = await load_draft(env.db, LEAD)
     assert draft is not None and draft.step == "stem"
+
+
+async def test_a_paper_without_a_section_of_its_kind_says_where_the_question_goes(env):
+    """Issue 22 (rough edges): /newquestion offered every section, of any kind; with none of the question's
+    kind it now says it goes into a new section (as the README says), and a forged press is refused."""
+    lead = Lead(env, env.api.user(LEAD, "Lea", language_code="en"))
+    kind = await lead.send("/newquestion", "What kind?")
+    await lead.press(kind, "Numerical", "Send the question's text.")
+    await lead.send("How many bits in a byte?", "Send the right number")
+    await lead.send("8", "Send the explanation")
+    explanation = env.api.last_message(LEAD)
+    points = await lead.press(explanation, "Skip ▶", "How many points?")
+    paper = await lead.press(points, "1", "Which paper does it go in?")
+    section = await lead.press(paper, "Demo paper demo", "has no Numerical section")
+    assert section.text == ("Demo paper demo has no Numerical section: the question goes into a new section, "
+                            "“数值题”, at the end.")
+    assert section.button_texts[0] == "➕ New section"
+    draft = await load_draft(env.db, LEAD)
+    forged = section.buttons[0][0].callback_data.rsplit(":", 1)[0] + ":1"  # section 1 holds single choice
+    record = env.api.state.new_callback(LEAD, section, forged)
+    env.api.inject_update({"callback_query": {"id": record.id, "from": lead.user.info.to_api(),
+                                              "message": env.api.state.message_to_api(section),
+                                              "chat_instance": "1", "data": forged}})
+    await env.api.wait_for(lambda: record.answered)
+    assert (await load_draft(env.db, LEAD)).step == draft.step  # still choosing a section
+
+
+async def test_the_bank_refuses_a_section_of_another_kind(env):
+    from bank.authoring.add import BadTarget, add_question
+    from bank.models import Kind, Question
+    from tests.reads import paper_id
+
+    q = Question(number=1, kind=Kind.numerical, stem="Bits in a byte?", answer="8", points=1)
+    with pytest.raises(BadTarget, match="holds single questions"):
+        await add_question(env.db, q, paper_id=await paper_id(env.db, "demo"), section=1, actor=LEAD, now=1.0)

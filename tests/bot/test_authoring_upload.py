@@ -95,7 +95,7 @@ async def test_preview_shows_kinds_lint_and_the_candidate_view(env):
     assert "warnings:" in text and "none of its" in text  # lint: a section without explanations
     # the first question exactly as the exam screen shows it
     assert "Q 1/3 · 单项选择题 · 1 pt\n\n1+1=?\nA. 1\nB. 2\nC. 3" in text
-    assert "Q 3/3 · 判断题 · 1 pt\n\n0 is even.\n\n[True] [False]" in text
+    assert "Q 3/3 · 判断题 · 1 pt\n\n0 is even.\n\n[✔ True] [✘ False]" in text
 
 
 def _raw_press(env, user_id: int, message_api: dict, data: str, query_id: str) -> None:

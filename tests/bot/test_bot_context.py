@@ -23,7 +23,7 @@ def _commands_handled(app) -> set[str]:
 
 def _menu_without_handler(app, features) -> set[str]:
     """Commands a feature puts in the menu that no handler answers."""
-    menu = {name for name, _, _ in core.COMMANDS} | {name for f in features for name, _, _ in f.commands}
+    menu = {c[0] for c in core.COMMANDS} | {c[0] for f in features for c in f.commands}
     return menu - _commands_handled(app)
 
 

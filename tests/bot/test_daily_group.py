@@ -158,7 +158,7 @@ async def test_multiple_choice_in_a_group_toggles_privately_then_submits(env):
     assert (await t1.wait()).startswith("Selected:")
     t2 = await ann.press(msg, shown[1])
     assert shown[0] in await t2.wait()
-    assert not any(b.text.startswith("✓") for row_ in msg.buttons for b in row_)  # shared buttons unchanged
+    assert not any(b.text.startswith("☑") for row_ in msg.buttons for b in row_)  # shared buttons unchanged
     t3 = await ann.press(msg, "✅ Submit")
     assert (await t3.wait()).startswith("✅ Correct!")
 

@@ -39,7 +39,7 @@ async def _answer_current(env, user, sheet, *, right: bool):
         letter = q.answer if right else next(c for c in "ABCD" if c != q.answer)
         await user.press(msg, item.shown_letter(letter))
     elif q.kind.value == "truefalse":
-        await user.press(msg, "√ True" if q.answer == right else "× False")
+        await user.press(msg, "✔ True" if q.answer == right else "✘ False")
     elif q.kind.value == "multi":
         letters = q.answer if right else "CD"
         for c in letters:

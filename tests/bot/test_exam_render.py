@@ -47,7 +47,7 @@ def test_every_button_fits_in_64_bytes():
 
 def test_multi_draft_marks_toggled_options():
     text, kb = render.attempt_screen(_sheet(pos=1, draft="AC"), "en", "orig", T0)
-    assert [b.text for b in kb.inline_keyboard[0]] == ["✓ A", "B", "✓ C", "D"]
+    assert [b.text for b in kb.inline_keyboard[0]] == ["☑ A", "B", "☑ C", "D"]
     assert "Selected: A, C" in text
     assert "🚩" in text.splitlines()[0]
 

@@ -23,7 +23,7 @@ async def env(tmp_path):
 
 
 def _helps(user) -> list:
-    return [m for m in user.chat() if m.from_bot and m.text.startswith("Exams:")]
+    return [m for m in user.chat() if m.from_bot and m.text.startswith("What you can do here:")]
 
 
 def _notices(user) -> list:
@@ -56,7 +56,7 @@ async def test_a_users_queue_holds_one_shared_slot_at_most(env):
     async with flood_held(env) as flooder:
         other = env.api.user(OTHER, "Ann")
         await other.send("/help")
-        await other.wait_message(lambda m: m.text.startswith("Exams:"), timeout=10)  # not behind the flood
+        await other.wait_message(lambda m: m.text.startswith("What you can do here:"), timeout=10)  # not behind the flood
         assert _helps(flooder) == []
     await env.api.wait_for(lambda: len(_helps(flooder)) == FLOOD, timeout=60, what="the whole flood handled")
     assert processor.dropped == 0 and _notices(flooder) == []
@@ -71,7 +71,7 @@ async def test_a_flood_beyond_the_burst_is_dropped_with_one_notice(env):
     async with flood_held(env) as flooder:
         other = env.api.user(OTHER, "Ann")
         await other.send("/help")
-        await other.wait_message(lambda m: m.text.startswith("Exams:"), timeout=10)
+        await other.wait_message(lambda m: m.text.startswith("What you can do here:"), timeout=10)
         assert env.app.update_processor.dropped == FLOOD - BURST
     await env.api.wait_for(lambda: len(_helps(flooder)) == BURST, timeout=30, what="the admitted updates")
     await env.idle()

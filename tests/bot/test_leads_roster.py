@@ -74,7 +74,7 @@ async def test_add_by_username_and_remove_decide_what_the_lead_reviews(env):
     # a non-lead may not add; the roster is unchanged
     assert (await say(bob, "/team add @ann", chat=ALPHA)).text == REFUSAL
     assert await roster.standing(env.db, ALPHA, ANN) is None
-    assert (await say(lead, "/team add @nobody", chat=ALPHA)).text.startswith("I don't know @nobody yet")
+    assert (await say(lead, "/team add @nobody", chat=ALPHA)).text.startswith("I know nobody as @nobody.")
     added = await say(lead, "/team add @ANN", chat=ALPHA)  # usernames are case-insensitive
     assert added.text == ("📨 I asked Ann in a private chat to accept. Until they do, the team's leads see "
                           "nothing of theirs.")

@@ -60,7 +60,7 @@ async def _answer_both(env: BotEnv, user, title: str) -> None:
     for letter in "KL":
         await user.press(msg, letter)
         await env.idle()
-    await env.api.wait_for(lambda: "✓ L" in attempt_message(user.chat()).button_texts, what="both toggled")
+    await env.api.wait_for(lambda: "☑ L" in attempt_message(user.chat()).button_texts, what="both toggled")
     await user.press(attempt_message(user.chat()), "Submit")
     await env.idle()
 
@@ -90,7 +90,7 @@ async def test_twelve_options_in_an_exam_and_in_practice(tmp_path, mode):
             for letter in "KL":
                 await ann.press(msg, letter)
                 await env.idle()
-            await env.api.wait_for(lambda: "✓ L" in attempt_message(ann.chat()).button_texts, what="toggled")
+            await env.api.wait_for(lambda: "☑ L" in attempt_message(ann.chat()).button_texts, what="toggled")
             await ann.press(attempt_message(ann.chat()), "Submit")
             await env.idle()
         else:

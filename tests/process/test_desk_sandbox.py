@@ -1,6 +1,7 @@
 """`proctor sandbox` serves the desk too and prints a one-time login link for the sandbox lead."""
 
 import re
+import socket
 
 import aiohttp
 
@@ -33,3 +34,22 @@ async def test_sandbox_prints_a_login_link_that_opens_the_desk_once(tmp_path):
     finally:
         await sandbox.cleanup()
     assert "Traceback" not in sandbox.stderr, sandbox.stderr
+
+
+async def test_sandbox_says_which_port_the_desk_needs_and_how_to_pick_another(tmp_path):
+    """Issue 22 (rough edges): with port 8080 taken the sandbox said only "set PROCTOR_DESK_PORT"."""
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        env = child_env(tmp_path, PROCTOR_DB=str(tmp_path / "sandbox.db"), PROCTOR_DESK_PORT=str(port),
+                        PYTHONUNBUFFERED=None)
+        sandbox = await ProctorProcess.start(["sandbox"], env=env, cwd=tmp_path, stdin=True)
+        try:
+            await sandbox.wait_output("The lead's desk needs port", timeout=STARTUP)
+            await sandbox.close_stdin()
+            assert await sandbox.wait(timeout=10) == 0
+        finally:
+            await sandbox.cleanup()
+    assert f"needs port {port}, which is taken" in sandbox.stdout, sandbox.stdout
+    assert "PROCTOR_DESK_PORT=8081 proctor sandbox" in sandbox.stdout, sandbox.stdout

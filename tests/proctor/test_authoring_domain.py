@@ -161,7 +161,9 @@ async def test_adding_after_a_retired_question_never_reuses_its_place(db):
 async def test_a_question_goes_into_the_section_asked_for(db):
     pid = await save_paper(db, small_paper(), now=0)
     q = Question(number=0, kind=Kind.single, stem="Where?", options=["x", "y"], answer="A", held="")
-    assert (await add_question(db, q, paper_id=pid, section=2, actor=1, now=1)).section == "多项选择题"
+    assert (await add_question(db, q, paper_id=pid, section=1, actor=1, now=1)).section == "单项选择题"
+    with pytest.raises(BadTarget, match="holds multi questions, not single"):  # a section of another kind
+        await add_question(db, q, paper_id=pid, section=2, actor=1, now=1)
     added = await add_question(db, q.model_copy(update={"stem": "New?"}), paper_id=pid, section=0, actor=1, now=2)
     assert (added.section, added.number) == ("单项选择题", 1)
     assert len((await load_paper(db, pid)).sections) == 6

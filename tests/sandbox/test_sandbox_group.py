@@ -16,7 +16,7 @@ from bank.paper_store import get_questions
 from proctor.daily import delivery
 from sandbox.fakeapi import FakeBotApi
 from sandbox.session import SANDBOX_GROUP, SANDBOX_USER, cast, handled_by
-from sandbox.terminal import parse_line, terminal_chat
+from sandbox.terminal import parse_line, prefixes, terminal_chat
 from tests.bot.test_daily_support import fast, run_job
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
@@ -67,22 +67,22 @@ async def question(env: BotEnv, kind: str):
 
 
 @pytest.mark.parametrize(("line", "who", "in_group", "text"), [
-    ("/help", "You", False, "/help"),
-    ("team: /daily now", "You", True, "/daily now"),
-    ("t: 2", "You", True, "2"),
+    ("/help", "Lee", False, "/help"),
+    ("team: /daily now", "Lee", True, "/daily now"),
+    ("t: 2", "Lee", True, "2"),
     ("ann: team: 1", "Ann", True, "1"),
     ("as ann: team: 1", "Ann", True, "1"),
     ("team: Bob: 3.2", "Bob", True, "3.2"),
     ("bob: /start", "Bob", False, "/start"),
-    ("team: reply 3 批次大小", "You", True, "reply 3 批次大小"),
-    ("you: Note: a colon", "You", False, "Note: a colon"),
-    ("see http://x", "You", False, "see http://x"),
+    ("team: reply 3 批次大小", "Lee", True, "reply 3 批次大小"),
+    ("you: Note: a colon", "Lee", False, "Note: a colon"),
+    ("see http://x", "Lee", False, "see http://x"),
     ("ann: ann: 1", "Ann", False, "ann: 1"),
+    ("lee: /help", "Lee", False, "/help"),
 ])
 def test_prefixes_pick_the_person_and_the_chat(line, who, in_group, text):
     you, group, teammates = cast(FakeBotApi())
-    people = {p.info.first_name.lower(): p for p in (you, *teammates)}
-    person, chat, rest = parse_line(line, people, you, group)
+    person, chat, rest = parse_line(line, prefixes(you, teammates), you, group)
     assert (person.info.first_name, chat is group if in_group else chat is None, rest) == (who, True, text)
 
 
@@ -92,6 +92,22 @@ def test_the_sandbox_cast_is_a_lead_administering_a_team_of_two():
     assert group.info.admins == [you.id] == [SANDBOX_USER]
     assert [m.info.first_name for m in teammates] == ["Ann", "Bob"]
     assert group.info.members == {m.id for m in teammates}
+
+
+def test_everyone_in_the_sandbox_has_a_name_and_a_username():
+    """Issue 22.8: `@name` could not work, nobody had a username; 22 (rough edges): the lead was "You"
+    on boards the others see."""
+    you, _, teammates = cast(FakeBotApi())
+    assert [(p.info.first_name, p.info.username) for p in (you, *teammates)] == [
+        ("Lee", "lee"), ("Ann", "ann"), ("Bob", "bob")]
+
+
+async def test_a_lead_accepts_a_join_request_by_username(env):
+    """Issue 22.8: `/team accept @bob` said "I don't know @bob yet" though Bob had just written."""
+    printed = await drive(env, "bob: team: /join", "team: /team accept @bob")
+    out = "\n".join(printed)
+    assert "✅ Bob accepted by Lee." in out, out
+    assert "know" not in out, out
 
 
 async def test_the_group_quiz_answered_by_ann_reaches_her_toast_the_count_and_the_leaderboard(env):
@@ -142,7 +158,7 @@ async def test_button_numbers_are_kept_per_chat(env):
     start = next(i for i, line in enumerate(printed) if line.startswith("bot:") and "[1] ▶️ Start" in line)
     assert any(QUIZ.match(line) for line in printed[:start])
     assert any(line.startswith("bot:") and "1/" in line for line in printed[start + 1:]), printed[start:]
-    assert not any("to You)" in line for line in printed)  # the group got no press
+    assert not any("to Lee)" in line for line in printed)  # the group got no press
 
 
 def test_piped_group_lines_reach_the_team_group(tmp_path):

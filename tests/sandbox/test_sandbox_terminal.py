@@ -165,3 +165,26 @@ async def test_tick_steps_through_the_days_the_quiz_closes_and_the_next_one_goes
     day2 = out.index("Daily quiz · 1/", keys1)
     assert out.index("the keys", day2) > day2
     assert out.count("Daily quiz · 1/") == 2, out
+
+
+async def test_a_line_longer_than_telegram_takes_is_refused_and_the_session_goes_on(env):
+    """Issue 22.1: pasting more than 4,096 characters ended the session with a ValueError."""
+    printed = await drive(env, "/exam", "1", "1", "x" * 5000, "2")
+    out = "\n".join(printed)
+    assert any(line.startswith("(too long:") for line in printed), out
+    assert "Recorded for Q1: 2" in out, out  # the next line still reached the bot
+    assert not any(m.text and len(m.text) > 4096 for m in env.api.chat_view(SANDBOX_USER))
+
+
+async def test_upload_sends_a_file_as_a_document_so_a_lead_can_try_an_import(env, tmp_path):
+    """Issue 22 (rough edges): the sandbox could not send a document."""
+    sheet = tmp_path / "quiz.gift"
+    sheet.write_text("::g1:: What is 2 + 2? {=four ~three ~five}\n\n::g2:: The sky is blue. {T}\n")
+    printed = await drive(env, f"/upload {sheet}", "/upload", f"/upload {tmp_path / 'missing.csv'}",
+                          f"team: /upload {sheet}")
+    out = "\n".join(printed)
+    assert "📄 quiz.gift:" in out and "✅ Import" in out, out
+    assert "(usage: /upload FILE" in out and "(cannot read " in out, out
+    assert "(/upload sends a file in your private chat" in out, out
+    sent = [m for m in env.api.chat_view(SANDBOX_USER) if not m.from_bot and m.document is not None]
+    assert [m.document.file_name for m in sent] == ["quiz.gift"]
