@@ -7,7 +7,7 @@ from telegram.ext import Application
 from bot.exam.screen import prefs_for
 from bot.invites import render
 from bot.services import services
-from proctor import invites
+from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.outbox import Outgoing
@@ -20,8 +20,10 @@ async def send_card(app: Application, message: Outgoing) -> None:
     sheet = await attempts.load_sheet(svc.db, int(message.ref))
     inv = await invites.get(svc.db, message.payload["invite"])
     lead = await prefs_for(app, message.chat_id)
+    # a hiring paper's sections and written answers: for configured admins and verified teams only
+    detail = svc.is_admin(message.chat_id) or await hiring.may_see(svc.db, inv.team_chat_id, inv.paper_id)
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
-                                  await roster.display_name(svc.db, sheet.attempt.user_id), lead.lang)
+                                  await roster.display_name(svc.db, sheet.attempt.user_id), lead.lang, detail=detail)
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 
