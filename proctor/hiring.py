@@ -81,6 +81,13 @@ async def hiring_paper(db: Database, paper_id: int | None) -> HiringPaper | None
     return None if paper_id is None else _paper(await db.fetchone(_PAPER, (paper_id,)))
 
 
+async def hiring_papers(db: Database) -> list[HiringPaper]:
+    """Every hiring paper, by slug."""
+    rows = await db.fetchall(f"""SELECT p.id, p.slug, p.title, COALESCE(p.attempts_allowed, 1) AS cap FROM papers p
+                                 WHERE {hiring_sql('p')} ORDER BY p.slug""")
+    return [HiringPaper(r["id"], r["slug"], r["title"], r["cap"]) for r in rows]
+
+
 async def hiring_paper_in(conn: aiosqlite.Connection, paper_id: int) -> HiringPaper | None:
     """`hiring_paper` inside the caller's transaction."""
     cur = await conn.execute(_PAPER, (paper_id,))

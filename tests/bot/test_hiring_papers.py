@@ -16,7 +16,20 @@ from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
-from tests.bot.test_invites import ADMIN, ALPHA, BETA, CID, DAN, LEAD, LEAD_B, finish, make_invite, open_link, say, take
+from tests.bot.test_invites import (
+    ADMIN,
+    ALPHA,
+    BETA,
+    CID,
+    DAN,
+    LEAD,
+    LEAD_B,
+    finish,
+    make_invite,
+    open_link,
+    say,
+    take,
+)
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.reads import invites_stored, paper_id, the_attempt
