@@ -33,7 +33,7 @@ async def hiring_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     if not lead.access.admin:
         return refused(request, lead, "d_hv_admin_only")
     db = ctx(request).db
-    done = request.query.get("done")
+    done = request.query.get("done") or ""
     return render(request, lead, "hiring.html", {
         "verified": await hiring.listing(db), "papers": await hiring.hiring_papers(db),
         "teams": lead.access.teams, "unverified": await hiring.unverified_invites(db), "day": _day,
