@@ -51,7 +51,7 @@ class NotVerified(BankError):
     def __init__(self, paper: HiringPaper, chat_id: int):
         self.paper, self.chat_id = paper, chat_id
         super().__init__(f"team {chat_id} is not verified for the hiring paper {paper.slug!r}: a configured "
-                         f"admin can run `proctor team verify {chat_id} --papers {paper.slug}`")
+                         f"admin can run `proctor team verify --papers {paper.slug} {chat_id}`")
 
 
 class TooManyAttempts(BankError):

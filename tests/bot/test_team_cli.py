@@ -52,7 +52,7 @@ def test_verify_list_and_unverify_from_the_command_line(capsys, tmp_path, monkey
     assert capsys.readouterr().out.splitlines() == [
         "no team is verified for hiring papers",
         "not verified: -100 (not seen yet) holds 1 invite(s) to hire (their sections and answers stay with the admins)"]
-    assert main([*db, "team", "verify", str(ALPHA), "--papers", "hire", "--admin", "1"]) == 0
+    assert main([*db, "team", "verify", "--papers", "hire", str(ALPHA), "--admin", "1"]) == 0  # as the chat says
     assert capsys.readouterr().out == "team -100: verified for papers hire\n"
     assert main([*db, "team", "verify", str(ALPHA), "--papers", "hire"]) == 0
     assert capsys.readouterr().out == "team -100: already verified\n"
