@@ -127,6 +127,12 @@ async def test_the_review_button_of_an_unverified_team_shows_no_answer_and_no_ke
     assert toast == "🔒 “Demo paper hire” is a hiring paper: its answers are for configured admins and the teams they verified."
     await env.idle()
     assert nowhere(env, lead, REFERENCE) and nowhere(env, lead, WRITTEN)
+    # nor does a final score typed by hand count (the written answer is at the last asked position)
+    sheet = await attempts.load_sheet(env.db, aid, positions="all")
+    [pos] = [p for p, a in sheet.answers.items() if not a.final]
+    toast = await forge(env, lead, card, f"l:v:{aid}:{pos}:10:{ALPHA}")
+    assert toast == "Only a lead of this team can use this button."
+    assert not (await attempts.load_sheet(env.db, aid, positions="all")).answers[pos].final
     # the configured admin reviews it from the same button
     admin = env.api.user(ADMIN, "Ada")
     await forge(env, admin, card, f"i:w:{aid}")
