@@ -173,6 +173,8 @@ async def unverify(db: Database, chat_id: int, paper_ids: list[int] | None, *, a
     team_unverify. Returns how many verifications it removed (a team verified for every hiring
     paper keeps that one until it is undone whole). Raises BadTeam."""
     _team(chat_id)
+    if paper_ids == []:
+        return 0
     async with db.write() as conn:
         if paper_ids is None:
             cur = await conn.execute("DELETE FROM team_verifications WHERE chat_id=?", (chat_id,))

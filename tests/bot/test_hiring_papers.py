@@ -237,6 +237,7 @@ async def test_verification_is_audited_and_undone(env):
     assert [(v.chat_id, v.paper, v.verified_by) for v in await hiring.listing(env.db)] == [
         (BETA, "", ADMIN), (ALPHA, "hire", ADMIN)]
     assert await hiring.unverify(env.db, BETA, [hire], actor=ADMIN, now=T0) == 0  # Beta keeps "every paper"
+    assert await hiring.unverify(env.db, BETA, [], actor=ADMIN, now=T0) == 0
     assert await hiring.unverify(env.db, ALPHA, None, actor=ADMIN, now=T0) == 1
     assert [(v.chat_id, v.paper) for v in await hiring.listing(env.db)] == [(BETA, "")]
     entries = [e for e in await audit.recent(env.db, limit=10) if e.action.startswith("team_")]
