@@ -89,6 +89,8 @@ async def test_an_admin_verifies_and_undoes_on_the_desk_and_an_unverified_lead_r
     assert table_rows(html, "unverified") == [["Alpha (-100)", "hire", "1"]]
     _, html, _ = await lea.get("/desk/review", team=str(ALPHA))
     assert 'id="queue-empty"' in html and REFERENCE not in html and WRITTEN not in html
+    assert ('<p class="hint" id="withheld">🔒 Written answers on “Demo paper hire” wait for a configured admin: '
+            'this team is not verified for that hiring paper.</p>') in html
     _, html, _ = await admin.get("/desk/review", team="all")
     assert REFERENCE in html and WRITTEN in html
     pos = re.search(r'data-pos="(\d+)"', html).group(1)
