@@ -18,6 +18,7 @@ from bot.authoring import cli as authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.i18n import tn
 from bot.invite_cli import add_invite_commands, invite_commands
+from bot.team_cli import add_team_commands, team_commands
 from proctor import outbox
 from proctor.exams.service import running_counts
 from proctor.storage.bootstrap import ensure_default_bank, open_database
@@ -63,6 +64,7 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
                     help="the pass mark in percent of the maximum: the result card says Passed or Failed")
     add_edit_command(sub)
     add_invite_commands(subparsers)
+    add_team_commands(subparsers)
     add_paper_commands(subparsers)
 
 
@@ -79,6 +81,8 @@ def run_bank_command(args: argparse.Namespace) -> int:
         name = args.invite_command
     if args.command == "paper":
         commands, name = paper_commands(), args.paper_command
+    if args.command == "team":
+        commands, name = team_commands(), args.team_command
     if name not in commands and name != "template":
         print(f"proctor: unknown command {args.command}", file=sys.stderr)
         return 2

@@ -52,8 +52,11 @@ async def _create(db: Database, args) -> int:
         raise BankError(f"no single paper matches {args.paper!r}; see `proctor bank stats`") from None
     window = invites.parse_duration(args.window)
     extra = int(invites.parse_duration(args.extra) // 60) if args.extra else 0
+    # the command line is the operator's: a configured admin's rights (a team's leads still see a
+    # hiring paper's sections and answers only once it is verified: `proctor team verify`)
     made = await invites.create(db, paper_id=paper_id, team=args.team, lead=args.lead, now=time.time(),
-                                window=window, extra_min=extra, attempts=args.attempts, count=args.count)
+                                window=window, extra_min=extra, attempts=args.attempts, count=args.count,
+                                admin=True)
     out = csv.writer(sys.stdout) if args.csv else None
     if out:
         out.writerow(["invite", "link", "closes_at"])

@@ -30,8 +30,10 @@ async def _show(request: web.Request, lead: Lead, scope, team, skip: int, notice
     pending = await reviews.next_pending(db, scope, reviewer=lead.session.user_id, skip=skip,
                                          hide=(await sealed_for(db, lead.session.user_id)).as_json())
     steps = reviews.score_steps(pending.max_score) if pending else []
+    # hiring papers the team is not verified for: their answers wait for a configured admin
+    withheld = [] if pending else [f"“{p}”" for p in await reviews.withheld_papers(db, scope)]
     return render(request, lead, "review.html", {
-        "team": team, "team_param": _team_param(team), "pending": pending, "skip": skip,
+        "team": team, "team_param": _team_param(team), "pending": pending, "skip": skip, "withheld": withheld,
         "steps": steps, "notice": notice,
         "prev": (skip - 1) % pending.remaining if pending else 0,
         "next": (skip + 1) % pending.remaining if pending else 0}, status=status)

@@ -8,7 +8,7 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
-from desk import audit, candidate, items, login, review, team
+from desk import audit, candidate, hiring, items, login, review, team
 from desk.web import CTX, PREFIX, DeskContext, security_headers
 
 HERE = Path(__file__).resolve().parent
@@ -40,6 +40,8 @@ def make_app(context: DeskContext) -> web.Application:
     app.router.add_get("/items.csv", items.items_csv)
     app.router.add_post("/items", items.curate)
     app.router.add_get("/disputes.csv", items.disputes_csv)
+    app.router.add_get("/hiring", hiring.hiring_page)
+    app.router.add_post("/hiring", hiring.change)
     app.router.add_get("/audit", audit.audit_page)
     app.router.add_get("/audit.csv", audit.audit_csv)
     app.router.add_static("/static", HERE / "static")

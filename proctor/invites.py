@@ -23,7 +23,7 @@ import aiosqlite
 from bank.errors import BankError, NotFound
 from bank.paper_list import paper_summaries
 from bank.store import one_row, record_audit
-from proctor import outbox
+from proctor import hiring, outbox
 from proctor.storage.db import Database
 from proctor.transitions import IllegalTransition as IllegalTransition  # callers catch it here
 from proctor.transitions import Machine
@@ -246,14 +246,21 @@ async def get(db: Database, invite_id: int) -> Invite:
 
 async def create(db: Database, *, paper_id: int, team: int | None, lead: int, now: float, window: float,
                  extra_min: int = 0, username: str | None = None, notify: bool = False,
-                 attempts: int = 1, count: int = 1) -> list[tuple[Invite, str]]:
-    """Make `count` invites in one audited transaction; returns each with its token (shown once)."""
+                 attempts: int = 1, count: int = 1, admin: bool = False) -> list[tuple[Invite, str]]:
+    """Make `count` invites in one audited transaction; returns each with its token (shown once).
+
+    A hiring paper takes invites from configured admins (`admin`, or no `team`) and from the teams
+    verified for it, and at most its own attempts per invite (proctor.hiring).
+    Raises BadInvite, hiring.NotVerified, hiring.TooManyAttempts."""
     check_window(window)
     check_extra(extra_min)
     if not 1 <= count <= MAX_COUNT or not 1 <= attempts <= MAX_ATTEMPTS:
         raise BadInvite(f"count is 1 to {MAX_COUNT}, attempts 1 to {MAX_ATTEMPTS}")
     made: list[tuple[int, str]] = []
     async with db.write() as conn:
+        paper = await hiring.check_in(conn, None if admin else team, paper_id)
+        if paper is not None and attempts > paper.cap:
+            raise hiring.TooManyAttempts(paper)
         for _ in range(count):
             token = new_token()
             cur = await conn.execute(
@@ -297,21 +304,31 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
                                (claim(inv.status), user_id, now, inv.id, S.open))
             await record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action="invite_claim",
                                target=f"invite:{inv.id}", target_user=user_id)
+        cap = await _cap_in(conn, inv.paper_id)
     inv = await get(db, inv.id)
-    reason = unusable(inv, now)
+    reason = unusable(inv, now, cap)
     if reason is not None and inv.status != S.started:
         raise Refused(reason)
     return inv
 
 
-def unusable(inv: Invite, now: float) -> str | None:
-    """Why a new attempt cannot start on this invite now (None: it can)."""
+async def _cap_in(conn: aiosqlite.Connection, paper_id: int) -> int | None:
+    """The attempts any invite to the paper allows: a hiring paper's own limit (an invite made
+    before that rule keeps its record and gets no more); None for any other paper."""
+    paper = await hiring.hiring_paper_in(conn, paper_id)
+    return None if paper is None else paper.cap
+
+
+def unusable(inv: Invite, now: float, cap: int | None = None) -> str | None:
+    """Why a new attempt cannot start on this invite now (None: it can); `cap`: the paper's bound
+    on any invite's attempts (a hiring paper's)."""
     status = inv.status_at(now)
+    allowed = inv.attempts_allowed if cap is None else min(inv.attempts_allowed, cap)
     if status == S.revoked:
         return "revoked"
     if status == S.expired:
         return "expired"
-    if status == S.started or inv.attempts_used >= inv.attempts_allowed:
+    if status == S.started or inv.attempts_used >= allowed:
         return "used"
     if now >= inv.closes_at:
         return "expired"
@@ -328,7 +345,7 @@ async def start_in(conn: aiosqlite.Connection, invite_id: int, user_id: int, now
     inv = Invite.from_row(row)
     if inv.candidate_id != user_id:
         raise Refused("foreign")
-    if (reason := unusable(inv, now)) is not None:
+    if (reason := unusable(inv, now, await _cap_in(conn, inv.paper_id))) is not None:
         raise Refused(reason)
     await conn.execute(
         "UPDATE invites SET status=?, started_at=?, attempts_used=attempts_used+1 WHERE id=? AND status=?",

@@ -7,6 +7,7 @@ import io
 from datetime import UTC, datetime
 
 from bank.csv_safety import safe_cell
+from proctor import hiring
 from proctor.invites import Invite
 from proctor.storage.db import Database
 
@@ -21,17 +22,19 @@ async def hiring_csv(db: Database, scope: int | None, now: float) -> tuple[bytes
         return "" if x is None else f"{round(x, 2):g}"
 
     where, params = ("WHERE i.team_chat_id=?", [scope]) if scope is not None else ("", [])
+    # a hiring paper's sections only for the teams verified for it (proctor.hiring): an oracle on its keys
+    shown, shown_params = (hiring.open_sql("?", "i.paper_id"), [scope]) if scope is not None else ("1", [])
     rows = await db.fetchall(
         f"""SELECT i.*, p.title AS paper, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS candidate,
                    u.username, a.score, a.max_score, a.finish_reason,
                    (SELECT COUNT(*) FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS pending,
-                   (SELECT group_concat(sec, '; ') FROM (
+                   CASE WHEN {shown} THEN (SELECT group_concat(sec, '; ') FROM (
                       SELECT t.section || ' ' || ROUND(COALESCE(SUM(x.score), 0), 2) || '/' || SUM(t.points) AS sec
                       FROM attempt_items t LEFT JOIN answers x ON x.attempt_id = t.attempt_id AND x.pos = t.pos
-                      WHERE t.attempt_id = a.id GROUP BY t.section ORDER BY MIN(t.pos))) AS sections
+                      WHERE t.attempt_id = a.id GROUP BY t.section ORDER BY MIN(t.pos))) END AS sections
             FROM invites i JOIN papers p ON p.id = i.paper_id LEFT JOIN users u ON u.id = i.candidate_id
             LEFT JOIN attempts a ON a.id = i.attempt_id {where}
-            ORDER BY i.created_at DESC, i.id DESC""", params)
+            ORDER BY i.created_at DESC, i.id DESC""", [*shown_params, *params])
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["invite", "paper", "status", "candidate", "username", "created_at", "closes_at", "claimed_at",

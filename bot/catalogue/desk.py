@@ -182,4 +182,26 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_state_partial": {"en": "partly right", "zh": "部分正确"},
     "d_state_awaiting": {"en": "awaiting review", "zh": "待复核"},
     "d_state_unanswered": {"en": "unanswered", "zh": "未作答"},
+    # the Hiring page (configured admins): teams verified for hiring papers (proctor/hiring.py)
+    "d_nav_hiring": {"en": "Hiring", "zh": "招聘"},
+    "d_hv_heading": {"en": "Teams verified for hiring papers", "zh": "获验证可用招聘试卷的团队"},
+    "d_hv_explain": {
+        "en": "A hiring paper (exam-only or invite-only) belongs to the configured admins and to the teams verified "
+              "for it here: only they invite to it, review its answers, and see its keys and per-section results. "
+              "Every change is in the audit log.",
+        "zh": "招聘试卷（仅限考试或仅限邀请）属于配置的管理员及在此获验证的团队：只有他们可以邀请作答、复核答案、"
+              "查看答案与分项结果。每次更改都记入审计日志。",
+    },
+    "d_hv_every_paper": {"en": "every hiring paper", "zh": "全部招聘试卷"},
+    "d_hv_btn_verify": {"en": "Verify", "zh": "验证"},
+    "d_hv_btn_undo": {"en": "Undo", "zh": "撤销"},
+    "d_hv_command_line": {"en": "the command line", "zh": "命令行"},
+    "d_hv_none": {"en": "No team is verified for hiring papers.", "zh": "还没有获验证的团队。"},
+    "d_hv_unverified_heading": {"en": "Teams with invites to hiring papers they are not verified for",
+                                "zh": "持有未获验证的招聘试卷邀请的团队"},
+    "d_hv_invites": {"en": "Invites", "zh": "邀请数"},
+    "d_hv_verified": {"en": "Verified.", "zh": "已验证。"},
+    "d_hv_undone": {"en": "Verification undone.", "zh": "已撤销验证。"},
+    "d_hv_admin_only": {"en": "Only the bot's configured admins verify teams for hiring papers.",
+                        "zh": "只有机器人配置的管理员可以验证团队。"},
 }

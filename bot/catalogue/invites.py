@@ -79,4 +79,25 @@ TEXTS: dict[str, dict[str, str]] = {
     "iv_card_pending": {"en": "\n✍️ {n} written {n:answer awaits|answers await} review.", "zh": "\n✍️ {n} 道主观题待复核。"},
     "iv_btn_review": {"en": "✍️ Review these answers", "zh": "✍️ 复核这些答案"},
     "iv_note": {"en": "📋 {candidate} finished {paper}: {score}/{max}.", "zh": "📋 {candidate} 完成了 {paper}：{score}/{max}。"},
+    # hiring papers: configured admins and the teams they verified (proctor/teams/verified.py)
+    "hv_not_verified": {
+        "en": "🔒 “{paper}” is a hiring paper: only configured admins and the teams they verified can invite to "
+              "it or see its answers. A configured admin can verify this team with "
+              "`proctor team verify --papers {slug} {chat}` or on the desk's Hiring page.",
+        "zh": "🔒 “{paper}”是招聘试卷：只有配置的管理员及其验证过的团队可以邀请作答或查看答案。配置的管理员可用 "
+              "`proctor team verify --papers {slug} {chat}` 或在工作台的“招聘”页验证本团队。",
+    },
+    "hv_too_many": {"en": "“{paper}” is a hiring paper: at most {n} {n:attempt|attempts} per invite (the paper's own limit).",
+                    "zh": "“{paper}”是招聘试卷：每个邀请最多 {n} 次作答（试卷自身的次数限制）。"},
+    "hv_withheld": {"en": "🔒 “{paper}” is a hiring paper: its answers are for configured admins and the teams they verified.",
+                    "zh": "🔒 “{paper}”是招聘试卷：其答案只给配置的管理员及其验证过的团队。"},
+    "hv_card_withheld": {
+        "en": "🔒 A hiring paper: its sections and written answers are for configured admins and the teams they verified.",
+        "zh": "🔒 招聘试卷：分项得分与主观题答案只给配置的管理员及其验证过的团队。",
+    },
+    "hv_review_withheld": {
+        "en": "🔒 Written answers on {papers} wait for a configured admin: this team is not verified for "
+              "{n:that hiring paper|those hiring papers}.",
+        "zh": "🔒 {papers}（{n} 份招聘试卷）的主观题答案等待配置的管理员复核：本团队尚未获验证。",
+    },
 }

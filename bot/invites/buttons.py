@@ -16,8 +16,9 @@ from bot.invites import callbacks as cb
 from bot.invites.commands import send_link
 from bot.leads import render as lead_render
 from bot.leads.access import lead_of
+from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
-from proctor import invites
+from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_for
 from proctor.exams.states import AttemptMode
@@ -112,11 +113,15 @@ async def _review(update: Update, context: Ctx, u: UserCtx, attempt_id: int) -> 
         if inv is None:
             await ack(query, t("l_button_bad", u.lang))
         return
-    pending = await reviews.next_pending(svc.db, inv.team_chat_id, reviewer=u.id, attempt_id=attempt_id,
+    scope = None if svc.is_admin(u.id) else inv.team_chat_id  # a configured admin reviews for every team
+    if (paper := await hiring.withheld(svc.db, scope, inv.paper_id)) is not None:
+        await ack(query, clip(t("hv_withheld", u.lang, paper=paper.title), MAX_TOAST), show_alert=True)
+        return
+    pending = await reviews.next_pending(svc.db, scope, reviewer=u.id, attempt_id=attempt_id,
                                          hide=(await sealed_for(svc.db, u.id)).as_json())
     await ack(query)
     if pending is None:
         await context.bot.send_message(u.id, t("l_rv_none", u.lang))
         return
-    text, keyboard = lead_render.review_card(pending, u.lang, inv.team_chat_id, 0)
+    text, keyboard = lead_render.review_card(pending, u.lang, scope, 0)
     await context.bot.send_message(u.id, text, reply_markup=keyboard)

@@ -17,7 +17,7 @@ from bot.invites import render
 from bot.leads.access import require_lead, send_private
 from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
-from proctor import invites
+from proctor import hiring, invites
 from proctor.chats import chat_title, chat_zone
 from proctor.local_time import zone
 from proctor.teams import audit
@@ -59,9 +59,17 @@ async def invite(update: Update, context: Ctx) -> None:
     except NotFound:
         await reply(t("iv_paper_unknown", lang, paper=req.paper[:60]))
         return
-    [(inv, token)] = await invites.create(svc.db, paper_id=paper_id, team=desk.scope, lead=desk.user.id,
-                                          now=svc.now(), window=req.window, extra_min=req.extra_min,
-                                          username=req.username, notify=req.notify, attempts=req.attempts)
+    try:
+        [(inv, token)] = await invites.create(svc.db, paper_id=paper_id, team=desk.scope, lead=desk.user.id,
+                                              now=svc.now(), window=req.window, extra_min=req.extra_min,
+                                              username=req.username, notify=req.notify, attempts=req.attempts,
+                                              admin=svc.is_admin(desk.user.id))
+    except hiring.NotVerified as e:
+        await reply(t("hv_not_verified", lang, paper=e.paper.title, chat=e.chat_id, slug=e.paper.slug))
+        return
+    except hiring.TooManyAttempts as e:
+        await reply(t("hv_too_many", lang, paper=e.paper.title, n=e.paper.cap))
+        return
     if not await send_link(context, desk.user, inv, token, title):
         await invites.revoke_invite(svc.db, inv.id, actor=desk.user.id, now=svc.now())  # nothing half-made
         await reply(t("iv_unsent", lang), reply_markup=open_private_button(context.bot.username, lang))

@@ -76,21 +76,24 @@ def welcome(inv: Invite, paper: Paper, team: str, tz: ZoneInfo, lang: str,
     return clip(text), kb
 
 
-def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: str) -> tuple[str, Keyboard | None]:
-    """The lead's card: candidate, paper, score by section, time used, written answers to review."""
+def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: str, *,
+                detail: bool = True) -> tuple[str, Keyboard | None]:
+    """The lead's card: candidate, paper, score by section, time used, written answers to review.
+    Without `detail` (a hiring paper the team is not verified for) the total only: a section's
+    score moving between sittings would tell a key."""
     reason = {"timeout": t("iv_card_timeout", lang), "cancelled": t("iv_card_cancelled", lang)}.get(
         a.finish_reason or "", "")
     sections = "\n".join(
         t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
           max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")
-        for s in result.sections)
-    pending = t("iv_card_pending", lang, n=result.pending_review) if result.pending_review else ""
+        for s in result.sections) if detail else t("hv_card_withheld", lang)
+    pending = t("iv_card_pending", lang, n=result.pending_review) if result.pending_review and detail else ""
     text = t("iv_card", lang, id=inv.id, candidate=candidate, paper=a.title,
              score=fmt_points(round(result.score, 2)), max=fmt_points(result.max_score),
              pct=f"{result.percent:.1f}", reason=reason,
              used=fmt_duration((a.finished_at or a.started_at) - a.started_at), sections=sections, pending=pending)
     kb = (Keyboard([[Button(t("iv_btn_review", lang), callback_data=cb.encode("review", a.id))]])
-          if result.pending_review else None)
+          if result.pending_review and detail else None)
     return clip(text), kb
 
 

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from bank.errors import BankError, NotFound
 from bank.grading.subjective import term_coverage
 from bank.store import one_row
-from proctor import outbox
+from proctor import hiring, outbox
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
@@ -77,15 +77,17 @@ def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list[object]]:
     """What a reviewer may see: never their own answers; for a group's leads, only the members on
     its roster (proctor/teams/consent.py: joined with consent, in the group, attempts since), and never on exam-only (hiring)
     papers: anyone can make a group and be its administrator, so those stay with the configured
-    admins (scope None)."""
+    admins (scope None) and the teams they verified for the paper."""
     own = "AND t.user_id != ?"
     if scope is None:
         return own, [reviewer]
-    # ... except the team's own invited (hiring) candidates, who are on no roster
+    # ... except the team's own invited candidates, who are on no roster: on a hiring paper only
+    # once a configured admin verified the team for it (proctor.hiring)
     return (f"{own} AND (({seen_sql('t.user_id', 't.started_at')} "
             "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)) "
-            "OR t.invite_id IN (SELECT v.id FROM invites v WHERE v.team_chat_id = ?))",
-            [reviewer, scope, scope])
+            "OR (t.invite_id IN (SELECT v.id FROM invites v WHERE v.team_chat_id = ?) "
+            f"AND {hiring.open_sql('?', 't.paper_id')}))",
+            [reviewer, scope, scope, scope])
 
 
 async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: int = 0,
@@ -202,3 +204,17 @@ def score_steps(max_score: float) -> list[float]:
     if steps[-1] != max_score:
         steps.append(float(max_score))
     return steps
+
+
+async def withheld_papers(db: Database, scope: int | None) -> list[str]:
+    """Titles of the hiring papers whose answers, from the invites of team `scope`, await review but
+    are withheld from its leads (the team is not verified for them): the queue says so in one line."""
+    if scope is None:
+        return []
+    rows = await db.fetchall(
+        f"""SELECT DISTINCT p.title FROM invites v JOIN attempts t ON t.invite_id = v.id
+            JOIN papers p ON p.id = t.paper_id
+            WHERE v.team_chat_id = ? AND t.status = '{AttemptStatus.finished}'
+              AND EXISTS (SELECT 1 FROM answers x WHERE x.attempt_id = t.id AND x.final = 0)
+              AND NOT {hiring.open_sql('?', 't.paper_id')} ORDER BY p.title""", (scope, scope))
+    return [r[0] for r in rows]

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bank.paper_settings import update_settings
-from proctor import invites
+from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.invites import InviteStatus
@@ -40,6 +40,8 @@ async def _env(tmp_path, **settings) -> BotEnv:
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD])
     e.api.group(BETA, "Beta").set_admins([LEAD_B])
+    # a configured admin verified Alpha for the hiring paper (tests/bot/test_hiring_papers.py: the others)
+    await hiring.verify(e.db, ALPHA, [await paper_id(e.db, "hire")], actor=ADMIN, now=T0)
     return e
 
 
@@ -391,7 +393,15 @@ async def test_an_invite_the_lead_cannot_receive_is_withdrawn(tmp_path):
         await env.close()
 
 
-async def test_one_attempt_per_invite_unless_the_lead_allowed_more(env):
+async def test_one_attempt_per_invite_unless_the_lead_allowed_more(tmp_path):
+    env = await _env(tmp_path, attempts_allowed=2)  # a hiring paper: no more than its own limit
+    try:
+        await _two_attempts(env)
+    finally:
+        await env.close()
+
+
+async def _two_attempts(env):
     lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid")
     payload, _ = await make_invite(env, lead, "hire 2x")
     for _ in range(2):

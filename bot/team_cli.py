@@ -1,0 +1,82 @@
+"""`proctor team verify|unverify|list`: which teams a configured admin trusts with which hiring papers."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from datetime import UTC, datetime
+
+from bank.errors import BankError, NotFound
+from bank.item_stats import find_paper
+from proctor import hiring
+from proctor.storage.db import Database
+
+
+def add_team_commands(subparsers: argparse._SubParsersAction) -> None:
+    team = subparsers.add_parser("team", help="teams verified for hiring papers (exam-only or invite-only)")
+    sub = team.add_subparsers(dest="team_command", required=True)
+    for name, what in (("verify", "let a team invite to hiring papers and see their answers (audited)"),
+                       ("unverify", "undo a verification (audited)")):
+        cmd = sub.add_parser(name, help=what)
+        cmd.add_argument("chat", type=int, metavar="CHAT", help="the team group's chat id (negative)")
+        cmd.add_argument("--papers", metavar="P,…", help="slugs or ids, comma-separated (default: every hiring paper)")
+        cmd.add_argument("--admin", type=int, default=0, metavar="ID",
+                         help="the configured admin's Telegram id, for the audit log (default 0: the command line)")
+    sub.add_parser("list", help="every verification, and teams holding invites to papers they are not verified for")
+
+
+def team_commands() -> dict:
+    return {"verify": _verify, "unverify": _unverify, "list": _list}
+
+
+async def _papers(db: Database, raw: str | None) -> list[int] | None:
+    if raw is None:
+        return None
+    keys = [k.strip() for k in raw.split(",") if k.strip()]
+    if not keys:
+        raise BankError("--papers: name at least one paper")
+    ids = []
+    for key in keys:
+        try:
+            ids.append((await find_paper(db, key))[0])
+        except NotFound:
+            raise BankError(f"no paper {key!r}; see `proctor bank stats`") from None
+    return ids
+
+
+def _what(papers: str | None) -> str:
+    return f"papers {papers}" if papers else "every hiring paper"
+
+
+async def _verify(db: Database, args) -> int:
+    n = await hiring.verify(db, args.chat, await _papers(db, args.papers), actor=args.admin, now=time.time())
+    print(f"team {args.chat}: verified for {_what(args.papers)}" if n else f"team {args.chat}: already verified")
+    return 0
+
+
+async def _unverify(db: Database, args) -> int:
+    n = await hiring.unverify(db, args.chat, await _papers(db, args.papers), actor=args.admin, now=time.time())
+    if n:
+        print(f"team {args.chat}: {n} verification(s) undone")
+    elif any(v.paper_id is None for v in await hiring.listing(db, args.chat)):
+        print(f"team {args.chat}: verified for every hiring paper; undo that with `proctor team unverify {args.chat}`")
+    else:
+        print(f"team {args.chat}: nothing to undo")
+    return 0
+
+
+def _when(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+async def _list(db: Database, args) -> int:
+    rows = await hiring.listing(db)
+    for v in rows:
+        print(f"{v.chat_id} {v.team or '(not seen yet)'} · {v.paper or 'every hiring paper'} · "
+              f"by {v.verified_by or 'the command line'} on {_when(v.verified_at)}")
+    if not rows:
+        print("no team is verified for hiring papers")
+    for u in await hiring.unverified_invites(db):
+        print(f"not verified: {u.chat_id} {u.team or '(not seen yet)'} holds {u.invites} invite(s) to {u.paper}"
+              f" (their sections and answers stay with the admins)")
+    return 0

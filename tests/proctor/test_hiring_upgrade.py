@@ -1,0 +1,111 @@
+"""Migration 027 (teams verified for hiring papers) on a database written by today's release: every
+invite is kept as it was, and the invites an unverified team made before verification existed still
+work for their candidates, within the paper's own attempts, with their results kept for the admins."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from bank.models import Kind
+from bank.paper_settings import update_settings
+from bank.paper_store import save_paper
+from proctor import hiring, invites
+from proctor.exams import service as attempts
+from proctor.people.users import ensure_user
+from proctor.storage.db import Database, migration_files
+from proctor.teams import review as reviews
+from tests.papers_fixture import small_paper
+
+T0 = 1_800_000_000.0
+ALPHA, LEAD, CID, DAN = -100, 10, 50, 60
+TODAY = 25  # the schema of today's release
+
+
+async def _invite_as_today(db: Database, *, paper_id: int, team: int | None, lead: int, attempts_allowed: int,
+                           status: str = "open", candidate: int | None = None) -> tuple[int, str]:
+    """An invite written as today's proctor.invites.create writes it (its INSERT and audit row),
+    then claimed or revoked as today's open_link and revoke_invite write it."""
+    token = invites.new_token()
+    async with db.write() as conn:
+        cur = await conn.execute(
+            """INSERT INTO invites (token_hash, paper_id, team_chat_id, created_by, created_at, closes_at,
+                   extra_min, for_username, attempts_allowed, notify_group) VALUES (?,?,?,?,?,?,?,?,?,?)
+               RETURNING id""",
+            (invites.hash_token(token), paper_id, team, lead, T0, T0 + 72 * 3600, 15, None, attempts_allowed, 0))
+        (invite_id,) = await cur.fetchone()
+        await conn.execute("INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
+                           "VALUES (?,?,?,?,?,?,?)", (T0, lead, team, "invite_create", f"invite:{invite_id}", None,
+                                                      "{}"))
+        if status == "claimed":
+            await conn.execute("UPDATE invites SET status='claimed', candidate_id=?, claimed_at=? WHERE id=?",
+                               (candidate, T0 + 1, invite_id))
+        elif status == "revoked":
+            await conn.execute("UPDATE invites SET status='revoked', revoked_at=?, revoked_by=? WHERE id=?",
+                               (T0 + 2, lead, invite_id))
+    return invite_id, token
+
+
+@pytest.fixture
+async def today(tmp_path):
+    """A database at today's schema (migrations up to 025) holding invites as today's code writes them."""
+    old = tmp_path / "migrations-025"
+    old.mkdir()
+    for version, path in migration_files():
+        if version <= TODAY:
+            shutil.copy(path, old / path.name)
+    db = await Database.open(tmp_path / "p.db", migrations_dir=old)
+    assert await db.user_version() == TODAY
+    return db
+
+
+async def test_an_upgrade_keeps_every_invite_and_old_invites_still_work_within_the_papers_attempts(today):
+    db = today
+    try:
+        hire = await save_paper(db, small_paper("hire"), T0)
+        demo = await save_paper(db, small_paper("demo"), T0)
+        await update_settings(db, "hire", actor=0, now=T0, invite_only=True)
+        for uid in (CID, DAN):
+            await ensure_user(db, uid, "U", None, T0)
+        # a self-made group's lead invited to the hiring paper with twenty attempts (today: accepted)
+        _, twenty = await _invite_as_today(db, paper_id=hire, team=ALPHA, lead=LEAD, attempts_allowed=20)
+        await _invite_as_today(db, paper_id=hire, team=ALPHA, lead=LEAD, attempts_allowed=1, status="claimed",
+                               candidate=DAN)
+        await _invite_as_today(db, paper_id=hire, team=None, lead=1, attempts_allowed=3, status="revoked")
+        await _invite_as_today(db, paper_id=demo, team=ALPHA, lead=LEAD, attempts_allowed=2)
+        before = [tuple(r) for r in await db.fetchall("SELECT * FROM invites ORDER BY id")]
+        audit_before = await db.scalar("SELECT COUNT(*) FROM audit_log")
+
+        assert await db.migrate() == [v for v, _ in migration_files() if v > TODAY]
+        after = [tuple(r) for r in await db.fetchall("SELECT * FROM invites ORDER BY id")]
+        assert after == before and len(after) == 4
+        assert await db.scalar("SELECT COUNT(*) FROM audit_log") == audit_before
+        assert await db.scalar("PRAGMA integrity_check") == "ok"
+        # nobody is verified by the upgrade; the admin sees who holds invites they cannot read
+        assert await hiring.listing(db) == []
+        assert [(u.chat_id, u.paper, u.invites) for u in await hiring.unverified_invites(db)] == [(ALPHA, "hire", 2)]
+
+        # the candidate's link still opens and starts, once: the paper sets no limit, so one sitting
+        inv = await invites.open_link(db, twenty, user_id=CID, username=None, now=T0 + 10)
+        a = await attempts.start_attempt(db, user_id=CID, chat_id=CID, paper_id=hire, mode="exam", now=T0 + 20,
+                                         shuffle=False, invite_id=inv.id)
+        assert a.deadline == T0 + 20 + 75 * 60  # the invite's extra time is kept
+        sheet = await attempts.load_sheet(db, a.id, positions="all")
+        written = next(i for i in sheet.items if sheet.question(i).kind == Kind.short)
+        await attempts.record_answer(db, sheet, written.pos, "梯度累加后再更新", T0 + 30, advance=False)
+        await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")
+        with pytest.raises(invites.Refused) as refused:
+            await invites.open_link(db, twenty, user_id=CID, username=None, now=T0 + 100)
+        assert refused.value.reason == "used"
+        assert (await invites.get(db, inv.id)).attempts_allowed == 20  # the record itself is kept
+        # its written answers wait for a configured admin, not for the group's lead
+        assert await reviews.next_pending(db, ALPHA, reviewer=LEAD) is None
+        assert await reviews.withheld_papers(db, ALPHA) == ["Demo paper hire"]
+        assert (await reviews.next_pending(db, None, reviewer=1)) is not None
+        # verified after the upgrade, the team reviews them
+        assert await hiring.verify(db, ALPHA, [hire], actor=1, now=T0 + 200) == 1
+        assert (await reviews.next_pending(db, ALPHA, reviewer=LEAD)) is not None
+        assert await hiring.unverified_invites(db) == []
+    finally:
+        await db.close()
