@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 
 from bank.paper_settings import update_settings
+from proctor import hiring
 from proctor.exams import service as attempts
 from proctor.storage.db import Database
 from proctor.teams import audit
 from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, finish, invite_list, make_invite, open_link
 from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper
-from tests.reads import question_ids
+from tests.reads import paper_id, question_ids
 
 
 @pytest.fixture
@@ -21,10 +22,12 @@ async def env(tmp_path):
     e = BotEnv(tmp_path, admins=(ADMIN,), shuffle=False)
     await e.seed(small_paper(), small_paper("hire"))
     db = await Database.open(e.db_path)
-    await update_settings(db, "hire", actor=0, now=T0, invite_only=True)
+    await update_settings(db, "hire", actor=0, now=T0, invite_only=True, attempts_allowed=2)  # "2x" below
     await db.close()
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD])
+    # a configured admin verified Alpha for the hiring paper: its lead may invite and sees the cards
+    await hiring.verify(e.db, ALPHA, [await paper_id(e.db, "hire")], actor=ADMIN, now=T0)
     yield e
     await e.close()
 
