@@ -86,9 +86,12 @@ def run_bank_command(args: argparse.Namespace) -> int:
             from bank.formats.files import template
 
             return _write_out(template(args.fmt), args.output)
-        # like `proctor run`, a fresh database gets the bundled bank first (not before an import:
-        # then the imported papers are the bank)
-        return asyncio.run(_with_db(commands[name], args, bundled=name != "import"))
+        # only an import creates a database (a mistyped --db is refused, not made); like `proctor run`,
+        # a database without papers gets the bundled bank first (not before an import: then the
+        # imported papers are the bank)
+        creates = name == "import" and not args.dry_run
+        return asyncio.run(_with_db(commands[name], args, bundled=name != "import", create=creates,
+                                    dry=name == "import" and args.dry_run))
     except BankError as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
@@ -97,8 +100,9 @@ def run_bank_command(args: argparse.Namespace) -> int:
         return 1
 
 
-async def _with_db(command, args, *, bundled: bool = False) -> int:
-    db = await open_database()
+async def _with_db(command, args, *, bundled: bool = False, create: bool = False, dry: bool = False) -> int:
+    # a dry run writes nothing, not even a new database: without one, it previews against an empty bank
+    db = await open_database(":memory:" if dry and not default_db_path().exists() else None, create=create)
     try:
         if bundled and (n := await ensure_default_bank(db, time.time())):
             print(f"proctor: a new database: imported the bundled bank first ({n} papers)", file=sys.stderr)

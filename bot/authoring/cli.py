@@ -42,7 +42,7 @@ async def dry_run(db: Database, args: argparse.Namespace) -> int:
 
     papers = parse_files(args.paths, parse_any)
     names = ", ".join(p.rsplit("/", 1)[-1] for p in args.paths)
-    print(upload_preview(await preview_for(db, names, papers), "en", "orig"))
+    print(upload_preview(await preview_for(db, names, papers), "en", "orig", shell=True))
     return 0
 
 
