@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS
@@ -152,10 +154,22 @@ async def _lint(db: Database, args) -> int:
 async def _export(db: Database, args) -> int:
     from bank.formats.files import export
 
+    if args.output:
+        _check_destination(args.output)  # before the work and its notes: a typo costs one line
     data, notes = export(await list_papers(db), args.fmt)
     for note in notes:
         print(f"left out: {note}", file=sys.stderr)
     return _write_out(data, args.output)
+
+
+def _check_destination(output: str) -> None:
+    """Raises BankError, as writing there would, if `output` cannot be written (checked without writing)."""
+    path = Path(output)
+    folder = path.parent
+    why = ("Is a directory" if path.is_dir() else "No such directory" if not folder.is_dir()
+           else "Permission denied" if not os.access(path if path.exists() else folder, os.W_OK) else None)
+    if why:
+        raise BankError(f"{output}: cannot write it: {why}")
 
 
 def _write_out(data: str | bytes, output: str | None) -> int:
