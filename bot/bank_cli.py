@@ -158,14 +158,18 @@ async def _updated(db: Database, u: PaperChanges, done: Imported, *, dry_run: bo
         version = v.version if v is not None else c.old.version + 1 if c.versioned else None
         line = f"  #{qid}: {c.describe()}" + (f" (version {version})" if version else "")
         if c.key_changed and v is not None and regrade:
-            line += f"; {v.answers} answers regraded, {len(v.changes)} scores changed (the candidates are told " \
-                    "when the bot runs)"
+            line += f"; {_n(v.answers, 'answer')} regraded, {_n(len(v.changes), 'score')} changed (the candidates " \
+                    "are told when the bot runs)"
         elif c.key_changed and (n := await answer_count(db, qid)):
-            line += f"; {n} answers would be regraded" if regrade else \
-                f"; {n} answers keep their scores (--regrade rescores them)"
+            line += f"; {_n(n, 'answer')} would be regraded" if regrade else \
+                f"; {_n(n, 'answer')} keep{'s' if n == 1 else ''} its score{'' if n == 1 else 's'} (--regrade rescores)"
         lines.append(line)
     lines += [f"  new: {q.kind.value}: {q.stem[:60]}" for q in u.added]
     return "\n".join(lines)
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 async def _stats(db: Database, args) -> int:

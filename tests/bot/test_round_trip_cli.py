@@ -86,10 +86,10 @@ def test_an_edited_spreadsheet_updates_its_paper_in_place_as_new_versions(capsys
     lines = out.splitlines()
     assert lines[0] == "updated sums: Sums (1 changed, 0 added, 1 unchanged, 0 not in the file: kept)"
     if regrade:
-        assert lines[1] == (f"  #{sums}: stem, key (version 2); 1 answers regraded, 1 scores changed "
+        assert lines[1] == (f"  #{sums}: stem, key (version 2); 1 answer regraded, 1 score changed "
                             "(the candidates are told when the bot runs)")
     else:
-        assert lines[1] == f"  #{sums}: stem, key (version 2); 1 answers keep their scores (--regrade rescores them)"
+        assert lines[1] == f"  #{sums}: stem, key (version 2); 1 answer keeps its score (--regrade rescores)"
 
     async def check(db):
         q = await get_question(db, sums)
@@ -114,7 +114,7 @@ def test_a_dry_run_says_what_would_change_and_writes_nothing(capsys, dbfile, tmp
     second = _with_db(dbfile, lambda db: question_ids(db, "sums"))[1]
     assert out.splitlines() == [
         "would update sums: Sums (2 changed, 0 added, 0 unchanged, 0 not in the file: kept)",
-        f"  #{sums}: key (version 2); 1 answers would be regraded",
+        f"  #{sums}: key (version 2); 1 answer would be regraded",
         f"  #{second}: explanation, points (version 2)",
         "A dry run: nothing was written. To import, run the same command without --dry-run."]
 
