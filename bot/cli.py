@@ -86,6 +86,11 @@ def _main(argv: list[str] | None) -> int:
     args = _parser(bank=not _is_run(sys.argv[1:] if argv is None else argv)).parse_args(argv)
     if args.db:
         os.environ["PROCTOR_DB"] = args.db
+    elif args.command != "sandbox":  # `.env`'s PROCTOR_DB too, as `proctor run` reads it (bot.settings)
+        from bot.settings import setting
+
+        if db := setting("PROCTOR_DB"):
+            os.environ["PROCTOR_DB"] = db
     if args.command == "run":
         return _run(args)
     gc.enable()

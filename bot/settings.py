@@ -43,6 +43,17 @@ def _from_env_file() -> dict[str, str | None]:
     return dict(dotenv_values(ENV_FILE, encoding="utf-8"))
 
 
+def setting(name: str) -> str | None:
+    """One setting's raw value as Settings reads it (the environment's over `.env`'s, names matched
+    case-insensitively), for commands that need no other: `proctor bank ...` reads PROCTOR_DB so."""
+    found = None
+    for source in (_from_env_file(), os.environ):
+        for key, value in source.items():
+            if key.upper() == name and value is not None:
+                found = value
+    return found
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore")
 

@@ -181,3 +181,16 @@ def test_bank_set_changes_a_papers_settings_and_refuses_bad_values(tmp_path, cap
     assert "no paper" in capsys.readouterr().err
     assert main(["--db", db, "bank", "set", seed.stem, "--attempts", "unlimited"]) == 0
     assert "attempts unlimited" in capsys.readouterr().out
+
+
+def test_the_bank_commands_read_the_database_from_dot_env_as_run_does(capsys, tmp_path, monkeypatch, seed_files):
+    """Before: PROCTOR_DB in `.env` was read by `proctor run` only; `proctor status` looked at (and made)
+    ./data/proctor.db."""
+    monkeypatch.setenv("PROCTOR_DB", "")  # so the test's end restores it, whatever main sets
+    monkeypatch.delenv("PROCTOR_DB")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("proctor_db=mine.db\n", encoding="utf-8")
+    assert run(capsys, "import", str(seed_files[0]))[0] == 0
+    assert (tmp_path / "mine.db").exists() and not (tmp_path / "data").exists()
+    code, out, _ = run(capsys, "bank", "stats")
+    assert code == 0 and "1 papers" in out
