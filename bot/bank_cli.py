@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 
 
 def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
-    imp = subparsers.add_parser("import", help="import papers: seed text, JSON, GIFT, Aiken, Moodle XML, XLSX, CSV")
+    imp = subparsers.add_parser("import", help="import papers: seed text, JSON, GIFT, Aiken, Moodle XML, XLSX, CSV; "
+                                                  "an exported file updates the papers it came from")
     imp.add_argument("paths", nargs="+", metavar="PATH")
     subparsers.add_parser("status", help="running attempts and messages waiting to be delivered")
     imp.add_argument("--as-new", action="store_true", help="import a paper even if another paper has its title")

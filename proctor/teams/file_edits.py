@@ -62,7 +62,7 @@ async def import_or_update(db: Database, paths: Iterable[Path | str], now: float
             if files.setdefault(target, file) != file:
                 raise ImportFailed(file, f"paper {target}", f"the same paper also comes from {files[target]}")
             incoming.setdefault(target, []).extend(questions)
-    updated = [await _plan(db, slug, questions, files[slug]) for slug, questions in incoming.items()]
+    updated = await _plan(db, incoming, files)
     seal = await sealed_anywhere(db)
     for u in updated:
         for c in u.changes:
@@ -115,14 +115,19 @@ def _place(q: Question) -> str:
     return f"question {q.number}" + (f" of section {q.source.section}" if q.source else "")
 
 
-async def _plan(db: Database, slug: str, questions: list[Question], file: str) -> PaperChanges:
-    paper = await load_paper(db, slug, include_retired=True)
-    fmt = export_format(file)
-    try:
-        baseline = round_trip.by_fingerprint(as_carried([paper], fmt)) if fmt else {}
-    except ImportFailed:  # nothing of the paper that this format carries
-        baseline = {}
-    return round_trip.changes_to(paper, questions, baseline, file=Path(file).name)
+async def _plan(db: Database, incoming: dict[str, list[Question]], files: dict[str, str]) -> list[PaperChanges]:
+    """What the files change in each stored paper they name; the baseline of a file's papers is one export."""
+    papers = {slug: await load_paper(db, slug, include_retired=True) for slug in incoming}
+    baseline: dict[str, Question] = {}
+    for file in dict.fromkeys(files.values()):
+        fmt = export_format(file)
+        try:
+            baseline |= round_trip.by_fingerprint(as_carried(
+                [p for slug, p in papers.items() if files[slug] == file], fmt)) if fmt else {}
+        except ImportFailed:  # nothing of the papers that this format carries
+            pass
+    return [round_trip.changes_to(papers[slug], questions, baseline, file=Path(files[slug]).name)
+            for slug, questions in incoming.items()]
 
 
 async def _change_in(conn: aiosqlite.Connection, c: Change, *, now: float, actor: int,
