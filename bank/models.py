@@ -104,6 +104,9 @@ class Question(BaseModel):
     # the version of its text and key (/editq, /keyfix): 1 until a lead edits it; an answer is graded
     # against the version its sheet showed
     version: int = Field(default=1, exclude=True)
+    # where an exported file says the question came from (bank/formats/ref.py; `version` is then the
+    # version the file was exported at): importing that file updates this question in place
+    origin: Source | None = Field(default=None, exclude=True)
 
     @property
     def askable(self) -> bool:

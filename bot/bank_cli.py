@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS
 from bank.models import CHOICE, Kind, Question
 from bank.paper_settings import BadSetting, update_settings
 from bank.paper_store import get_question, list_papers
+from bank.round_trip import PaperChanges
 from bot.authoring import cli as authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.i18n import tn
@@ -23,16 +27,24 @@ from proctor import outbox
 from proctor.exams.service import running_counts
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, default_db_path, unusable
+from proctor.teams.question_edit import answer_count
+
+if TYPE_CHECKING:
+    from proctor.teams.file_edits import Imported  # with the importer's parsers: loaded when `import` runs
 
 # The commands import what they use when they run: `proctor run` builds this parser too, and must
 # not pay for the importer's parsers (~50 ms of start-up) to answer its first update.
 
 
 def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
-    imp = subparsers.add_parser("import", help="import papers: seed text, JSON, GIFT, Aiken, Moodle XML, XLSX, CSV")
+    imp = subparsers.add_parser("import", help="import papers: seed text, JSON, GIFT, Aiken, Moodle XML, XLSX, CSV; "
+                                                  "an exported file updates the papers it came from")
     imp.add_argument("paths", nargs="+", metavar="PATH")
     subparsers.add_parser("status", help="running attempts and messages waiting to be delivered")
     imp.add_argument("--as-new", action="store_true", help="import a paper even if another paper has its title")
+    imp.add_argument("--regrade", action="store_true",
+                     help="an exported file imported back: rescore past answers to the questions whose key it changes "
+                          "(the candidates whose score changes are told)")
     bank = subparsers.add_parser("bank", help="inspect the question bank")
     sub = bank.add_subparsers(dest="bank_command", required=True)
     authoring_cli.add_arguments(imp, sub)
@@ -91,9 +103,12 @@ def run_bank_command(args: argparse.Namespace) -> int:
             from bank.formats.files import template
 
             return _write_out(template(args.fmt), args.output)
-        # like `proctor run`, a fresh database gets the bundled bank first (not before an import:
-        # then the imported papers are the bank)
-        return asyncio.run(_with_db(commands[name], args, bundled=name != "import"))
+        # only an import creates a database (a mistyped --db is refused, not made); like `proctor run`,
+        # a database without papers gets the bundled bank first (not before an import: then the
+        # imported papers are the bank)
+        creates = name == "import" and not args.dry_run
+        return asyncio.run(_with_db(commands[name], args, bundled=name != "import", create=creates,
+                                    dry=name == "import" and args.dry_run))
     except BankError as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
@@ -102,8 +117,9 @@ def run_bank_command(args: argparse.Namespace) -> int:
         return 1
 
 
-async def _with_db(command, args, *, bundled: bool = False) -> int:
-    db = await open_database()
+async def _with_db(command, args, *, bundled: bool = False, create: bool = False, dry: bool = False) -> int:
+    # a dry run writes nothing, not even a new database: without one, it previews against an empty bank
+    db = await open_database(":memory:" if dry and not default_db_path().exists() else None, create=create)
     try:
         if bundled and (n := await ensure_default_bank(db, time.time())):
             print(f"proctor: a new database: imported the bundled bank first ({n} papers)", file=sys.stderr)
@@ -113,14 +129,21 @@ async def _with_db(command, args, *, bundled: bool = False) -> int:
 
 
 async def _import(db: Database, args) -> int:
-    if args.dry_run:
-        return await authoring_cli.dry_run(db, args)
     from bank.formats.files import parse_any
-    from bank.importer import import_files
     from bank.lint import lint
     from bank.stats import paper_stats
+    from proctor.teams.file_edits import import_or_update  # with the importer's parsers: loaded on use
 
-    papers = await import_files(db, args.paths, time.time(), as_new=args.as_new, parse=parse_any)
+    done = await import_or_update(db, args.paths, time.time(), parse=parse_any, as_new=args.as_new,
+                                  regrade=args.regrade, dry_run=args.dry_run)
+    for u in done.updated:
+        print(await _updated(db, u, done, dry_run=args.dry_run, regrade=args.regrade))
+    if args.dry_run:
+        if done.new:
+            return await authoring_cli.dry_run(db, args, done.new)
+        print("A dry run: nothing was written. To import, run the same command without --dry-run.")
+        return 0
+    papers = done.new
     for s in paper_stats(papers):
         t = s.total
         print(f"imported {s.slug}: {s.title} ({t.total} questions, {t.askable} askable, "
@@ -128,6 +151,31 @@ async def _import(db: Database, args) -> int:
     for item in lint(papers):  # the same warnings `proctor bank lint` gives
         print(f"warning: {item.render()}", file=sys.stderr)
     return 0
+
+
+async def _updated(db: Database, u: PaperChanges, done: Imported, *, dry_run: bool, regrade: bool) -> str:
+    """What an exported file changed, or would change, in the paper it came from."""
+    p = u.paper
+    lines = [f"{'would update' if dry_run else 'updated'} {p.slug}: {p.title} ({len(u.changes)} changed, "
+             f"{len(u.added)} added, {u.unchanged} unchanged, {u.not_in_file} not in the file: kept)"]
+    for c in u.changes:
+        qid = c.old.id or 0
+        v = done.versions.get(qid)
+        version = v.version if v is not None else c.old.version + 1 if c.versioned else None
+        line = f"  #{qid}: {c.describe()}" + (f" (version {version})" if version else "")
+        if c.key_changed and v is not None and regrade:
+            line += f"; {_n(v.answers, 'answer')} regraded, {_n(len(v.changes), 'score')} changed (the candidates " \
+                    "are told when the bot runs)"
+        elif c.key_changed and (n := await answer_count(db, qid)):
+            line += f"; {_n(n, 'answer')} would be regraded" if regrade else \
+                f"; {_n(n, 'answer')} keep{'s' if n == 1 else ''} its score{'' if n == 1 else 's'} (--regrade rescores)"
+        lines.append(line)
+    lines += [f"  new: {q.kind.value}: {q.stem[:60]}" for q in u.added]
+    return "\n".join(lines)
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 async def _stats(db: Database, args) -> int:
@@ -153,10 +201,22 @@ async def _lint(db: Database, args) -> int:
 async def _export(db: Database, args) -> int:
     from bank.formats.files import export
 
+    if args.output:
+        _check_destination(args.output)  # before the work and its notes: a typo costs one line
     data, notes = export(await list_papers(db), args.fmt)
     for note in notes:
         print(f"left out: {note}", file=sys.stderr)
     return _write_out(data, args.output)
+
+
+def _check_destination(output: str) -> None:
+    """Raises BankError, as writing there would, if `output` cannot be written (checked without writing)."""
+    path = Path(output)
+    folder = path.parent
+    why = ("Is a directory" if path.is_dir() else "No such directory" if not folder.is_dir()
+           else "Permission denied" if not os.access(path if path.exists() else folder, os.W_OK) else None)
+    if why:
+        raise BankError(f"{output}: cannot write it: {why}")
 
 
 def _write_out(data: str | bytes, output: str | None) -> int:

@@ -21,24 +21,41 @@ from bot.logging_setup import LEVELS
 
 def _parser(*, bank: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="proctor", description="Exam Proctor: a Telegram bot for exams.")
-    p.add_argument("--db", help="SQLite file (default: $PROCTOR_DB or ./data/proctor.db)")
-    p.add_argument("--log-level", type=str.upper, choices=LEVELS,
-                   help="what to log on stderr (default: INFO for run, WARNING otherwise); secrets are always redacted")
+    _global_options(p)
     sub = p.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run the bot (long polling, or --webhook URL)")
     run.add_argument("--webhook", metavar="URL", help="serve a webhook at URL instead of polling")
 
     sandbox = sub.add_parser("sandbox", help="a fake Bot API server, the bot and a terminal chat: no token needed")
-    # `proctor sandbox --db X` as well as `proctor --db X sandbox` (SUPPRESS: absent, it keeps the other)
     sandbox.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: ./data/sandbox.db)")
 
-    if not bank:  # `proctor run`: the bank's commands (and the modules they import) are not needed
-        return p
-    from bot.bank_cli import add_bank_commands
+    if bank:  # not for `proctor run`: the bank's commands (and the modules they import) are not needed
+        from bot.bank_cli import add_bank_commands
 
-    add_bank_commands(sub)
+        add_bank_commands(sub)
+    _after_the_command(p)
     return p
+
+
+def _global_options(p: argparse.ArgumentParser, default: object = None) -> None:
+    p.add_argument("--db", default=default, help="SQLite file (default: $PROCTOR_DB or ./data/proctor.db)")
+    p.add_argument("--log-level", type=str.upper, choices=LEVELS, default=default,
+                   help="what to log on stderr (default: INFO for run, WARNING otherwise); secrets are always redacted")
+
+
+def _after_the_command(p: argparse.ArgumentParser) -> None:
+    """The global options on every command too: `proctor run --db X` as well as `proctor --db X run`
+    (SUPPRESS: absent after the command, the value given before it stays)."""
+    for action in p._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                if "--db" not in command._option_string_actions:
+                    _global_options(command, argparse.SUPPRESS)
+                elif "--log-level" not in command._option_string_actions:  # sandbox: its own --db help
+                    command.add_argument("--log-level", type=str.upper, choices=LEVELS, default=argparse.SUPPRESS,
+                                         help=argparse.SUPPRESS)
+                _after_the_command(command)
 
 
 def _is_run(argv: list[str]) -> bool:
@@ -69,6 +86,11 @@ def _main(argv: list[str] | None) -> int:
     args = _parser(bank=not _is_run(sys.argv[1:] if argv is None else argv)).parse_args(argv)
     if args.db:
         os.environ["PROCTOR_DB"] = args.db
+    elif args.command != "sandbox":  # `.env`'s PROCTOR_DB too, as `proctor run` reads it (bot.settings)
+        from bot.settings import setting
+
+        if db := setting("PROCTOR_DB"):
+            os.environ["PROCTOR_DB"] = db
     if args.command == "run":
         return _run(args)
     gc.enable()
@@ -77,9 +99,14 @@ def _main(argv: list[str] | None) -> int:
     setup_logging(args.log_level or logging.WARNING, fmt="%(levelname)s %(name)s: %(message)s")
     if args.command == "sandbox":
         # the entry point starts the layer above the bot (declared in pyproject's layers contract)
+        from bank.errors import BankError
         from sandbox.session import run_sandbox
 
-        return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
+        try:
+            return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
+        except BankError as e:  # a database that is not one, a directory, newer than the code: one line
+            print(f"proctor: {e}", file=sys.stderr)
+            return 1
     from bot.bank_cli import run_bank_command
 
     return run_bank_command(args)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import os
 import sys
 import time
 from datetime import UTC, datetime
 
+from pydantic import ValidationError
+
 from bank.csv_safety import safe_cell
 from bank.errors import BankError, NotFound
+from bot.logging_setup import register_token
+from bot.settings import Settings, startup_error
 from proctor import invites
 from proctor.storage.db import Database
 
@@ -25,7 +28,7 @@ def add_invite_commands(subparsers: argparse._SubParsersAction) -> None:
     cr.add_argument("--window", default="72h", help="how long the links can be started: 90m, 48h, 3d")
     cr.add_argument("--extra", help="extra time on the paper's limit, e.g. 15m")
     cr.add_argument("--attempts", type=int, default=1, help="attempts per invite")
-    cr.add_argument("--bot", help="the bot's username (default: $PROCTOR_BOT_USERNAME)")
+    cr.add_argument("--bot", help="the bot's username (default: asked from Telegram (getMe) with TELEGRAM_BOT_TOKEN)")
     cr.add_argument("--lead", type=int, default=0, help="Telegram id of the lead who gets the result cards")
     cr.add_argument("--team", type=int, help="the team group's chat id")
     cr.add_argument("--csv", action="store_true", help="CSV: invite id, link, closes at")
@@ -42,10 +45,37 @@ def _when(ts: float | None) -> str:
     return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+async def bot_username(given: str | None) -> str:
+    """`given` (--bot), else the bot's own username as Telegram tells it (getMe, with TELEGRAM_BOT_TOKEN
+    and PROCTOR_BOT_API_URL). Raises BankError saying what to give."""
+    if given and given.lstrip("@"):
+        return given.lstrip("@")
+    try:
+        settings = Settings.model_validate({})
+    except ValidationError as e:
+        if any(err["loc"][:1] == ("TELEGRAM_BOT_TOKEN",) and err["type"] == "missing" for err in e.errors()):
+            raise BankError("the links need the bot's username: give --bot NAME, or set TELEGRAM_BOT_TOKEN "
+                            "and it is asked from Telegram") from None
+        raise BankError(startup_error(e).removeprefix("proctor: ")) from None
+    token = settings.telegram_bot_token.get_secret_value()
+    register_token(token)
+    # telegram loads here, not with the module: `proctor bank ...` starts without it (bot/cli.py)
+    from telegram import Bot
+    from telegram.error import InvalidToken, TelegramError
+
+    try:
+        async with Bot(token, base_url=settings.bot_api_url) as bot:  # initialising is its getMe
+            return bot.username
+    except InvalidToken:
+        raise BankError("the Bot API rejected TELEGRAM_BOT_TOKEN (check it with @BotFather), or give --bot NAME") \
+            from None
+    except TelegramError as e:
+        raise BankError(f"cannot ask the Bot API for the bot's username ({str(e).replace(token, '<token>')}); "
+                        "give --bot NAME, or check the network or PROCTOR_BOT_API_URL") from None
+
+
 async def _create(db: Database, args) -> int:
-    bot = (args.bot or os.environ.get("PROCTOR_BOT_USERNAME") or "").lstrip("@")
-    if not bot:
-        raise BankError("give the bot's username: --bot NAME or PROCTOR_BOT_USERNAME")
+    bot = await bot_username(args.bot)  # first: a failure creates no invite
     try:
         paper_id, _ = await invites.find_paper(db, args.paper)
     except NotFound:

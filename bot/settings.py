@@ -23,8 +23,11 @@ from pydantic import (
 
 from proctor.local_time import BadTime, BadTimezone, parse_hhmm, parse_timezone
 
-TOKEN_HELP = ("Get a token from @BotFather in Telegram (/newbot), then run: "
-              "TELEGRAM_BOT_TOKEN=123456:ABC... proctor run (or try the bot without a token: proctor sandbox)")
+TOKEN_HELP = ("Get a token from @BotFather in Telegram (/newbot makes a bot, /token shows an existing bot's), "
+              "then run: TELEGRAM_BOT_TOKEN=<the token> proctor run (or try the bot without a token: proctor sandbox)")
+# what _TOKEN checks, said to a person: Telegram's tokens are the bot's id, a colon and 35 such characters
+TOKEN_SHAPE = ("a token is the bot's id (digits), a colon, and at least 20 letters, digits, - or _, "
+               "like 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw")
 _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{20,}$")
 _WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{16,256}$")
 
@@ -38,6 +41,17 @@ def _from_env_file() -> dict[str, str | None]:
     from dotenv import dotenv_values  # load time: only when there is a `.env` to read
 
     return dict(dotenv_values(ENV_FILE, encoding="utf-8"))
+
+
+def setting(name: str) -> str | None:
+    """One setting's raw value as Settings reads it (the environment's over `.env`'s, names matched
+    case-insensitively), for commands that need no other: `proctor bank ...` reads PROCTOR_DB so."""
+    found = None
+    for source in (_from_env_file(), os.environ):
+        for key, value in source.items():
+            if key.upper() == name and value is not None:
+                found = value
+    return found
 
 
 class Settings(BaseModel):
@@ -159,7 +173,7 @@ def startup_error(e: ValidationError) -> str:
     err = e.errors()[0]
     name = str(err["loc"][0]) if err["loc"] else "settings"
     if name == "TELEGRAM_BOT_TOKEN":
-        what = "is missing" if err["type"] == "missing" else "is malformed (expected digits:letters, e.g. 123456:ABC...)"
+        what = "is missing" if err["type"] == "missing" else f"is malformed: {TOKEN_SHAPE}"
         return f"proctor: TELEGRAM_BOT_TOKEN {what}. {TOKEN_HELP}"
     msg = str(err["msg"]).removeprefix("Value error, ")
     if err["type"] in ("int_parsing", "bool_parsing"):

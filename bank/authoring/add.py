@@ -61,7 +61,7 @@ async def add_question(db: Store, question: Question, *, paper_id: int | None, n
                 paper = await load_paper(db, paper_id, include_retired=True)
             except BankError as e:
                 raise BadTarget(f"no paper {paper_id}") from e
-        paper, section_title, position, number = _with_question(paper, question, section)
+        paper, section_title, position, number = place_question(paper, question, section)
         try:
             [written] = await write_papers(conn, [paper], now, same_title=paper_id is not None)
         except SameTitle as e:
@@ -81,7 +81,7 @@ async def _new_paper(conn: aiosqlite.Connection, title: str) -> Paper:
     return Paper(slug=await free_slug(conn, slug_for(title, title)), title=title, source_file="")
 
 
-def _with_question(paper: Paper, question: Question, section: int | None) -> tuple[Paper, str, int, int]:
+def place_question(paper: Paper, question: Question, section: int | None) -> tuple[Paper, str, int, int]:
     """The paper with the question added; its section's title and position, its number."""
     sections = list(paper.sections)
     if section is None:

@@ -155,9 +155,26 @@ def _export(papers: list[Paper], fmt: str) -> tuple[str | bytes, list[str]]:
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
 
 
+def export_format(path: Path | str) -> str | None:
+    """The export format a file is in (one of EXPORT_FORMATS), None for the seed text format. Raises ImportFailed."""
+    path = Path(path)
+    data = _read(path)
+    kind = detect(path, data)
+    if kind != "seed":
+        return kind
+    return "json" if data[:65536].decode("utf-8-sig", errors="replace").lstrip().startswith("{") else None
+
+
+def as_carried(papers: list[Paper], fmt: str) -> list[Paper]:
+    """The papers as `fmt` carries them: exported, then read back (bank/round_trip.py's baseline)."""
+    data, _ = export(papers, fmt)
+    return parse_bytes(data.encode() if isinstance(data, str) else data, f"baseline.{fmt}")
+
+
 def template(fmt: str) -> str | bytes:
     """The empty spreadsheet template with one example row per kind."""
     return to_xlsx(template_rows()) if fmt == "xlsx" else to_csv(template_rows())
 
 
-__all__ = ["EXPORT_FORMATS", "detect", "export", "parse_any", "parse_bytes", "template"]
+__all__ = ["EXPORT_FORMATS", "as_carried", "detect", "export", "export_format", "parse_any", "parse_bytes",
+           "template"]

@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 from bank.errors import ImportFailed
 from bank.formats.build import BLANK, Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
+from bank.formats.ref import read_ref
 from bank.models import Kind, Question
 from bank.option_order import LETTERS, MAX_OPTIONS
 
@@ -43,7 +44,7 @@ def parse_gift(text: str, *, file: str) -> Parsed:
     """Items and notes from a GIFT file. Raises ImportFailed naming the line."""
     out = Parsed()
     topic = ""
-    for line_no, block in _blocks(text):
+    for line_no, block, ref in _blocks(text):
         first, _, rest = block.partition("\n")
         if first.strip().startswith("$CATEGORY:"):
             topic = category_topic(first.strip()[len("$CATEGORY:"):])
@@ -53,29 +54,39 @@ def parse_gift(text: str, *, file: str) -> Parsed:
         q = _question(block, file=file, line=line_no, out=out)
         if q is not None:
             q.topic = topic
+            try:
+                read_ref(q, ref)
+            except ValueError as e:
+                raise ImportFailed(file, f"line {line_no}", f"its // ref: line: {e}") from None
             out.items.append(Item(q, f"line {line_no}"))
     return out
 
 
-def _blocks(text: str) -> list[tuple[int, str]]:
-    """(first line number, text) of each question: runs of lines between blank lines, with the
-    comment lines taken out."""
-    blocks: list[tuple[int, str]] = []
+_REF_LINE = re.compile(r"^\s*//\s*ref:(.*)$")
+
+
+def _blocks(text: str) -> list[tuple[int, str, str]]:
+    """(first line number, text, ref) of each question: runs of lines between blank lines, with the
+    comment lines taken out; a `// ref:` comment line (an export's, bank/formats/ref.py) before a
+    question gives its ref."""
+    blocks: list[tuple[int, str, str]] = []
     lines: list[str] = []
-    start = 0
+    start, ref, pending = 0, "", ""
     for n, line in enumerate(text.splitlines(), start=1):
         if line.lstrip().startswith("//"):
+            if m := _REF_LINE.match(line):
+                pending = m.group(1).strip()
             continue
         if not line.strip():
             if lines:
-                blocks.append((start, "\n".join(lines)))
+                blocks.append((start, "\n".join(lines), ref))
                 lines = []
             continue
         if not lines:
-            start = n
+            start, ref, pending = n, pending, ""
         lines.append(line)
     if lines:
-        blocks.append((start, "\n".join(lines)))
+        blocks.append((start, "\n".join(lines), ref))
     return blocks
 
 

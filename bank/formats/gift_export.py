@@ -5,6 +5,7 @@ all are listed in the notes returned."""
 from __future__ import annotations
 
 from bank.formats.build import BLANK, effective_weights
+from bank.formats.ref import ref_text
 from bank.models import CHOICE, Kind, Paper, Question
 
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\~=#{}:"})
@@ -92,6 +93,7 @@ def paper_to_gift(paper: Paper, notes: list[str]) -> str:
                 lines += [f"$CATEGORY: $course$/top/{topic}" if topic else "$CATEGORY: $course$/top", ""]
             if q.explanation:
                 block += f" ####{escape(q.explanation)}"
+            lines.append(f"// ref: {ref_text(paper.slug, s_pos, q)}")  # its identity (bank/formats/ref.py)
             head = f"::{escape(q.name)}::" if q.name else ""
             if q.stem.startswith("[") or (not head and q.stem.lstrip().startswith("//")):
                 head += "[moodle]"

@@ -18,6 +18,7 @@ from defusedxml.ElementTree import fromstring
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
+from bank.formats.ref import read_ref
 from bank.models import Flag, Kind, Question
 from bank.option_order import LETTERS, MAX_OPTIONS
 
@@ -66,6 +67,10 @@ def parse_moodle_xml(text: str, *, file: str) -> Parsed:
         if q is None:
             continue
         q.name = _text(el.find("name"), plain=True)
+        try:
+            read_ref(q, el.findtext("idnumber") or "")
+        except ValueError as e:
+            raise ImportFailed(file, place, f"<idnumber>: {e}") from None
         q.explanation = _text(el.find("generalfeedback"))
         q.topic = topic
         grade = (el.findtext("defaultgrade") or "").strip()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
 from bank.formats.build import effective_weights
+from bank.formats.ref import ref_text
 from bank.models import CHOICE, Kind, Paper, Question
 
 _TYPES = {Kind.single: "multichoice", Kind.multi: "multichoice", Kind.truefalse: "truefalse",
@@ -34,11 +35,12 @@ def _fb(q: Question, i: int) -> str:
     return q.feedback[i] if i < len(q.feedback) else ""
 
 
-def _question(quiz: Element, q: Question) -> bool:
+def _question(quiz: Element, q: Question, ref: str) -> bool:
     if q.kind is Kind.fill and (not isinstance(q.answer, list) or len(q.answer) != 1):
         return False
     el = SubElement(quiz, "question", {"type": _TYPES[q.kind]})
     _text(el, "name", q.name, fmt=None)
+    SubElement(el, "idnumber").text = ref  # Moodle's own field for an identity (bank/formats/ref.py)
     _text(el, "questiontext", q.stem)
     _text(el, "generalfeedback", q.explanation)
     SubElement(el, "defaultgrade").text = f"{q.points:g}"
@@ -79,7 +81,7 @@ def to_moodle_xml(papers: list[Paper]) -> tuple[str, list[str]]:
                     topic = q.topic
                     cat = SubElement(quiz, "question", {"type": "category"})
                     _text(cat, "category", "$course$/top" + (f"/{topic}" if topic else ""), fmt=None)
-                if not _question(quiz, q):
+                if not _question(quiz, q, ref_text(p.slug, pos, q)):
                     notes.append(f"{p.slug} s{pos} q{q.number}: a fill-in with several blanks; "
                                  "Moodle XML has no place for it")
     indent(quiz)

@@ -1,7 +1,8 @@
 """Spreadsheets (XLSX, CSV): one question a row under a header row, in English or Chinese.
 
 Columns (any order; only the stem is required): 题型 type, 题干 stem, 选项A…选项H option_a…option_h,
-答案 answer, 解析 explanation, 分值 points, 难度 difficulty, 知识点 topic, 试卷 paper, 章节 section.
+答案 answer, 解析 explanation, 分值 points, 难度 difficulty, 知识点 topic, 试卷 paper, 章节 section,
+编号 ref (written by an export: the question's identity, bank/formats/ref.py).
 Keys: single `A`; multi `ABD` (or `A,B,D`); true/false `对/错`, `正确/错误`, `T/F`, `true/false`,
 `√/×`; fill-in blanks separated by `|`, accepted forms of one blank by `;`; numerical `3.14`,
 `3.14±0.01`, `3.14:0.01` or `1..5`, several accepted values separated by `|`; matching
@@ -21,6 +22,7 @@ from python_calamine import CalamineError, CalamineWorkbook
 
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
+from bank.formats.ref import read_ref
 from bank.grading.choice import parse_truefalse
 from bank.models import CHOICE, Answer, Flag, Kind, Question
 from bank.option_order import LETTERS
@@ -36,6 +38,7 @@ COLUMNS = {  # field: (Chinese header, English header)
     "answer": ("答案", "answer"), "explanation": ("解析", "explanation"), "points": ("分值", "points"),
     "difficulty": ("难度", "difficulty"), "topic": ("知识点", "topic"), "paper": ("试卷", "paper"),
     "section": ("章节", "section"),
+    "ref": ("编号", "ref"),  # an exported question's identity (bank/formats/ref.py); empty: a new question
 }
 _HEADER = {h.lower(): field for field, names in COLUMNS.items() for h in names}
 _HEADER.update({c.lower(): f"option_{c.lower()}" for c in OPTION_LETTERS})  # a bare "A" column
@@ -176,6 +179,10 @@ def _row(c: dict[str, str], place: str, file: str, header: list[str], columns: d
             out.notes.append(f"{place}: the key {q.answer} names option {bad[0]}, which is not there; "
                              "kept, never asked")
             q.flags.append(Flag.no_answer.value)
+    try:
+        read_ref(q, c.get("ref", ""))
+    except ValueError as e:
+        raise fail("ref", str(e)) from None
     return Item(q, place, paper=c.get("paper", ""), section=c.get("section", ""))
 
 

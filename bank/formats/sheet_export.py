@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Required, TypedDict
 
 from bank.csv_safety import safe_cell
 from bank.formats.build import effective_weights
+from bank.formats.ref import ref_text
 from bank.formats.sheet import COLUMNS, OPTION_LETTERS, kind_name
 from bank.models import CHOICE, Kind, Paper, Question
 
@@ -78,10 +79,10 @@ def _key(q: Question) -> str:
     return str(a)
 
 
-def question_row(q: Question, paper: str, section: str) -> list[str]:
+def question_row(q: Question, paper: str, section: str, ref: str = "") -> list[str]:
     row = {"type": kind_name(q.kind), "stem": q.stem, "answer": _key(q), "explanation": q.explanation,
            "points": f"{q.points:g}", "difficulty": q.difficulty, "topic": q.topic, "paper": paper,
-           "section": section}
+           "section": section, "ref": ref}
     if q.kind in CHOICE:
         for letter, option in zip(OPTION_LETTERS, q.options, strict=False):
             row[f"option_{letter.lower()}"] = option
@@ -102,7 +103,7 @@ def rows(papers: list[Paper]) -> tuple[list[list[str]], list[str]]:
                     notes.append(f"{where}: per-answer weights are not carried by a sheet")
                 if q.feedback:
                     notes.append(f"{where}: per-answer feedback is not carried by a sheet")
-                out.append(question_row(q, p.title, s.title))
+                out.append(question_row(q, p.title, s.title, ref_text(p.slug, pos, q)))
     return out, notes
 
 

@@ -7,14 +7,16 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+import aiosqlite
+
 from bank.errors import ImportFailed, SameTitle
 from bank.importer.json_format import looks_like_json, parse_json_text
 from bank.importer.seed_format import parse_seed_text, slug_for
 from bank.models import Paper
-from bank.paper_store import save_papers
+from bank.paper_store import with_key_terms, write_papers
 from bank.store import Store
 
-__all__ = ["import_files", "parse_file", "parse_text"]
+__all__ = ["import_files", "parse_by_slug", "parse_file", "parse_text"]
 
 
 def parse_text(text: str, *, file: str, stem: str) -> list[Paper]:
@@ -50,11 +52,11 @@ Parse = Callable[[Path | str], list[Paper]]
 def parse_files(paths: Iterable[Path | str], parse: Parse = parse_file) -> list[Paper]:
     """Parse and validate every file (with `parse`, by default seed text or JSON); two files
     giving one slug is an error. Raises ImportFailed."""
-    return [paper for paper, _ in _parse_files(paths, parse).values()]
+    return [paper for paper, _ in parse_by_slug(paths, parse).values()]
 
 
-def _parse_files(paths: Iterable[Path | str], parse: Parse) -> dict[str, tuple[Paper, str]]:
-    """slug -> (paper, the file it came from), in order."""
+def parse_by_slug(paths: Iterable[Path | str], parse: Parse = parse_file) -> dict[str, tuple[Paper, str]]:
+    """slug -> (paper, the file it came from), in order. Raises ImportFailed."""
     found: dict[str, tuple[Paper, str]] = {}
     for path in paths:
         for paper in parse(path):
@@ -72,16 +74,31 @@ async def import_files(db: Store, paths: Iterable[Path | str], now: float, *,
     Raises ImportFailed (nothing is written). Re-importing a paper (same slug) updates it in
     place; a paper with another paper's title is refused unless `as_new`.
     """
-    found = _parse_files(paths, parse)
-    papers = [paper for paper, _ in found.values()]
-    if not papers:
+    found = parse_by_slug(paths, parse)
+    if not found:
         raise ImportFailed("(no files)", "arguments", "nothing to import")
+    papers = await with_key_terms([paper for paper, _ in found.values()])
+    async with db.write() as conn:
+        ids = await write_found_in(conn, found, papers, now, as_new=as_new)
+    return await as_written(db, papers, ids)
+
+
+async def write_found_in(conn: aiosqlite.Connection, found: dict[str, tuple[Paper, str]], papers: list[Paper],
+                         now: float, *, as_new: bool) -> list[int]:
+    """Write `papers` (those of `found`, with their key terms: bank.paper_store.with_key_terms) inside the
+    caller's transaction; returns their ids. Raises ImportFailed naming the file of a taken title."""
     try:
-        ids = await save_papers(db, papers, now, same_title=as_new)
+        return await write_papers(conn, papers, now, same_title=as_new)
     except SameTitle as e:
         raise ImportFailed(found[e.slug][1], f"paper {e.slug}",
                            f"{e}; to import it as another paper anyway, use --as-new") from e
-    # the notes as written: a question a lead edited keeps its edit, and its paper's notes say so
+
+
+async def as_written(db: Store, papers: list[Paper], ids: list[int]) -> list[Paper]:
+    """The papers with their ids and their notes as written: a question a lead edited keeps its edit, and
+    its paper's notes say so."""
+    if not ids:
+        return []
     notes = {r["id"]: json.loads(r["notes"]) for r in await db.fetchall(
         f"SELECT id, notes FROM papers WHERE id IN ({','.join('?' * len(ids))})", ids)}
     return [p.model_copy(update={"id": i, "notes": notes.get(i, p.notes)}) for p, i in zip(papers, ids, strict=True)]

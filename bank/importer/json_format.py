@@ -6,7 +6,7 @@ Shape: {"papers": [{"slug", "title", "source_file", "settings", "notes", "sectio
 answers: single "C", multi "ABD", truefalse true/false, fill [[alternative, ...] per blank],
 short/discussion/case the reference text, numerical [[value, tolerance], ...] as decimal strings,
 matching [[left, right], ...]. "name", "difficulty", "weights" (a fraction per option or accepted answer) and
-"feedback" appear only when set.
+"feedback" appear only when set, "version" (the version of an edited question, /editq) only above 1.
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ def _question(q: Question) -> dict[str, Any]:
     for key in ("name", "difficulty", "weights", "feedback"):
         if getattr(q, key):
             out[key] = getattr(q, key)
+    if q.version > 1:  # edited (/editq): the version exported, so an import of this file finds later edits
+        out["version"] = q.version
     return out
 
 
@@ -112,6 +114,7 @@ def _parse_paper(file: str, place: str, raw: Any) -> Paper:
                 question.key_terms = None  # found from the reference at import, never taken from a file
                 question.source = Source(paper=raw.get("slug", ""), section=si + 1,
                                          number=question.number)
+                question.origin = question.source  # an export's slug and positions are its identity
                 _check_question(file, f"{where}.questions[{qi}]", question)
                 questions.append(question)
             section = Section(kind=s.get("kind"), title=s.get("title", ""),

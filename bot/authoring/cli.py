@@ -10,7 +10,7 @@ from bank.authoring.add import add_question
 from bank.authoring.draft import KINDS
 from bank.authoring.upload import preview_for
 from bank.errors import BankError
-from bank.models import CHOICE, Kind, Question
+from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import MAX_OPTIONS
 from proctor.storage.db import Database
 
@@ -34,15 +34,12 @@ def add_arguments(imp: argparse.ArgumentParser, bank: argparse._SubParsersAction
     where.add_argument("--new-paper", metavar="TITLE", dest="new_paper")
 
 
-async def dry_run(db: Database, args: argparse.Namespace) -> int:
-    """The upload preview of the files, as the chat shows it; nothing is written."""
-    from bank.formats.files import parse_any
-    from bank.importer import parse_files
+async def dry_run(db: Database, args: argparse.Namespace, papers: list[Paper]) -> int:
+    """The upload preview of the files' `papers`, as the chat shows it; nothing is written."""
     from bot.authoring.render import upload_preview
 
-    papers = parse_files(args.paths, parse_any)
     names = ", ".join(p.rsplit("/", 1)[-1] for p in args.paths)
-    print(upload_preview(await preview_for(db, names, papers), "en", "orig"))
+    print(upload_preview(await preview_for(db, names, papers), "en", "orig", shell=True))
     return 0
 
 

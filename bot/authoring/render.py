@@ -43,8 +43,9 @@ def kinds_line(kinds: dict[Kind, int], lang: str) -> str:
     return ", ".join(f"{kind_name(k, lang)} {n}" for k, n in kinds.items())
 
 
-def upload_preview(p: Preview, lang: str, script: str) -> str:
-    lines = [t("up_head", lang, file=p.file_name, n=p.total, papers=len(p.papers))]
+def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -> str:
+    """The preview of an upload: in the chat (its Import button writes), or of `proctor import --dry-run`."""
+    lines = [t("up_head_shell" if shell else "up_head", lang, file=p.file_name, n=p.total, papers=len(p.papers))]
     lines += [t("up_paper_line", lang, title=c.title, slug=c.slug, n=c.questions, kinds=kinds_line(c.kinds, lang))
               for c in p.papers]
     if p.updates:

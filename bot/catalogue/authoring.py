@@ -13,6 +13,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "up_head": {"en": "📄 {file}: {n} {n:question|questions} in {papers} {papers:paper|papers}. "
                       "Nothing is written until you press Import.",
                 "zh": "📄 {file}：{n} 道题，{papers} 份试卷。点击“导入”之前不会写入任何内容。"},
+    "up_head_shell": {"en": "📄 {file}: {n} {n:question|questions} in {papers} {papers:paper|papers}. "
+                            "A dry run: nothing was written. To import, run the same command without --dry-run.",
+                      "zh": "📄 {file}：{n} 道题，{papers} 份试卷。这是试运行（--dry-run）：没有写入任何内容。"
+                            "要导入，请去掉 --dry-run 再运行一次。"},
     "up_paper_line": {"en": "• {title} ({slug}): {n} — {kinds}", "zh": "• {title}（{slug}）：{n} 题 — {kinds}"},
     "up_updates": {"en": "Already in the bank, updated in place: {slugs}", "zh": "题库中已有，将原地更新：{slugs}"},
     "up_warnings": {"en": "⚠️ {n} {n:warning|warnings}:", "zh": "⚠️ {n} 条提示："},

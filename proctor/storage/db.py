@@ -59,14 +59,24 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
     return found
 
 
-def _check_usable(path: Path) -> None:
-    """What SQLite would report obscurely, or not at all when running as root: say it plainly."""
+def _check_usable(path: Path, *, create: bool) -> None:
+    """What SQLite would report obscurely, or not at all when running as root: say it plainly. A missing
+    file is created only if `create`; a missing folder only if it is the default one (./data): a
+    mistyped path is refused, never made."""
     if path.is_dir():
         raise DatabaseUnusable(f"{path} is a directory, not a database file; give a file path with --db or PROCTOR_DB")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise DatabaseUnusable(f"{path}: cannot create its folder: {e.strerror or e}") from None
+    if not path.exists():
+        if not create:
+            raise DatabaseUnusable(f"{path} does not exist; check --db or PROCTOR_DB "
+                                   "(`proctor run`, `proctor sandbox` and `proctor import` create a database)")
+        if not path.parent.is_dir():
+            if path.parent != DEFAULT_DB.parent or path.parent.exists():
+                raise DatabaseUnusable(f"{path}: its folder {path.parent} does not exist; create it first, "
+                                       "or check --db or PROCTOR_DB")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise DatabaseUnusable(f"{path}: cannot create its folder: {e.strerror or e}") from None
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
         raise DatabaseUnusable(f"{path} is read-only; Exam Proctor writes to its database (check the file's permissions)")
     if not os.access(path.parent, os.W_OK | os.X_OK):
@@ -197,14 +207,14 @@ class Database:
 
     @classmethod
     async def open(cls, path: Path | str | None = None, *, migrate: bool = True,
-                   migrations_dir: Path = MIGRATIONS_DIR) -> Database:
-        """Open (creating if needed) and migrate.
+                   migrations_dir: Path = MIGRATIONS_DIR, create: bool = True) -> Database:
+        """Open (creating the file if needed and `create`) and migrate.
 
         Raises DatabaseUnusable (one line naming the file), DatabaseTooNew, MigrationFailed.
         """
         path = Path(path) if path is not None else default_db_path()
         if str(path) != ":memory:":
-            _check_usable(path)
+            _check_usable(path, create=create)
         try:
             conn = await aiosqlite.connect(str(path), isolation_level=None)
         except sqlite3.Error as e:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import aiosqlite
@@ -179,17 +180,26 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
     Raises NotFound, Sealed, Changed, BadKey, BadEdit."""
     await editable(db, question_id)  # a race with a starting exam is harmless: its sheet keeps its version
     async with db.write() as conn:
-        old, policy, paper_id = await _load_in(conn, question_id)
-        if expected_version is not None and old.version != expected_version:
-            raise Changed(f"question {question_id} is at version {old.version} now")
-        new = edited(old, edit)
-        result = await commit_in(conn, old, new, policy, edit.name, actor=actor, now=now,
-                                 regrade=regrade and edit.field == "key")
-        await refresh_paper(conn, paper_id)  # pinned options, letter references, key doubts: found again
-        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
-                           target=f"question:{question_id}", question=question_id, version=result.version,
-                           field=edit.name, regraded=result.answers, changed=len(result.changes))
-        await report_in(conn, result, actor=actor, chat_id=chat_id, now=now, ref=f"q{question_id}v{result.version}")
+        return await edit_in(conn, question_id, lambda old: edited(old, edit), edit.name, actor=actor, now=now,
+                             chat_id=chat_id, regrade=regrade and edit.field == "key",
+                             expected_version=expected_version)
+
+
+async def edit_in(conn: aiosqlite.Connection, question_id: int, edit: Callable[[Question], Question], name: str, *,
+                  actor: int, now: float, chat_id: int | None, regrade: bool,
+                  expected_version: int | None = None) -> Edited:
+    """The question as `edit` makes it of the current one, as its next version, with its audit entry and
+    the notices of a regrade; inside a write transaction (/editq, and `proctor import` of an exported
+    file: proctor/teams/file_edits.py). Raises NotFound, Changed, and what `edit` raises."""
+    old, policy, paper_id = await _load_in(conn, question_id)
+    if expected_version is not None and old.version != expected_version:
+        raise Changed(f"question {question_id} is at version {old.version} now")
+    result = await commit_in(conn, old, edit(old), policy, name, actor=actor, now=now, regrade=regrade)
+    await refresh_paper(conn, paper_id)  # pinned options, letter references, key doubts: found again
+    await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
+                       target=f"question:{question_id}", question=question_id, version=result.version,
+                       field=name, regraded=result.answers, changed=len(result.changes))
+    await report_in(conn, result, actor=actor, chat_id=chat_id, now=now, ref=f"q{question_id}v{result.version}")
     return result
 
 

@@ -40,13 +40,18 @@ def _read(dbfile, read):
 def test_dry_run_prints_the_preview_and_writes_nothing(capsys, dbfile):
     code, out, err = run(capsys, "--db", dbfile, "import", "--dry-run", str(FIXTURES / "moodle_aiken.txt"))
     assert code == 0, err
-    assert out.startswith("📄 moodle_aiken.txt: 3 questions in 1 paper.")
+    assert not Path(dbfile).exists()  # not even a new database
+    # shell words, not the chat's (before: "Nothing is written until you press Import")
+    assert out.startswith("📄 moodle_aiken.txt: 3 questions in 1 paper. A dry run: nothing was written. To import, "
+                          "run the same command without --dry-run.\n")
+    assert "press" not in out
     assert "• moodle_aiken (moodle_aiken): 3 — Single choice 3" in out
     assert "Q 1/3 · 单项选择题 · 1 pt\n\nIs this a multiple choice question?\nA. Yes\nB. No" in out
     assert _read(dbfile, question_count) == 0
 
 
 def test_bank_add_to_a_new_paper_then_an_existing_one(capsys, dbfile):
+    _read(dbfile, question_count)  # `bank add` needs a database: only run, sandbox and import make one
     code, out, err = run(capsys, "--db", dbfile, "bank", "add", "--kind", "single", "--stem", "2+2?",
                          "--option", "3", "--option", "4", "--key", "B", "--points", "2", "--new-paper", "Sums")
     assert code == 0, err
@@ -69,6 +74,7 @@ def test_bank_add_to_a_new_paper_then_an_existing_one(capsys, dbfile):
     (["--kind", "truefalse", "--stem", "x", "--key", "T", "--paper", "nope"], "no paper nope"),
 ])
 def test_bank_add_refuses_bad_questions_and_writes_nothing(capsys, dbfile, argv, why):
+    _read(dbfile, question_count)  # the database, as `proctor run` or an import makes it
     code, out, err = run(capsys, "--db", dbfile, "bank", "add", *argv)
     assert code == 1 and why in err, err
     assert "x" not in {q.stem for p in _read(dbfile, list_papers) for q in p.questions()}

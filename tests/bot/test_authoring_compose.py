@@ -2,6 +2,8 @@
 taken end to end by two candidates who get the same questions, a per-candidate paper drawing anew,
 quarantined and retired questions never drawn, a shortfall refused by name; the CLI's twin."""
 
+import asyncio
+
 import pytest
 
 from bank.item_stats import set_retired
@@ -12,6 +14,7 @@ from proctor.exams import blueprint as bp
 from proctor.exams import compose
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
+from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.authoring import get_session
 from tests.harness import T0, BotEnv, attempt_message, rules_card
@@ -197,8 +200,16 @@ def run(capsys, *argv):
 
 @pytest.fixture
 def dbfile(tmp_path, monkeypatch):
+    """A database as `proctor run` makes it before its first update (the CLI's commands other than import
+    refuse a missing file; without papers, they take the bundled bank first)."""
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    return str(tmp_path / "cli.db")
+    path = tmp_path / "cli.db"
+
+    async def make() -> None:
+        await (await Database.open(path)).close()
+
+    asyncio.run(make())
+    return str(path)
 
 
 def test_cli_compose_from_options_and_from_a_toml_file(capsys, dbfile, tmp_path):

@@ -62,10 +62,11 @@ def test_show_one_question(capsys, dbfile, seed_files):
     assert "A. TensorFlow" in out and "Answer: C" in out
 
 
-def test_show_missing_question_is_one_line_error(capsys, dbfile):
+def test_show_missing_question_is_one_line_error(capsys, dbfile, seed_files):
+    run(capsys, "--db", dbfile, "import", str(seed_files[1]))
     code, out, err = run(capsys, "--db", dbfile, "bank", "show", "999")
     assert code == 1
-    assert err.strip().splitlines()[-1] == "proctor: no question 999"  # after the bundled bank's note
+    assert err.strip() == "proctor: no question 999"
     assert "Traceback" not in err
 
 
@@ -77,27 +78,64 @@ def test_bad_import_is_one_line_error_and_writes_nothing(capsys, dbfile, tmp_pat
     assert len(err.strip().splitlines()) == 1
     assert "junk.txt" in err and "no section header" in err
     code, out, err = run(capsys, "--db", dbfile, "bank", "stats")
-    # still a fresh database, so `bank stats` imports the bundled bank first (as `run` would)
+    # the import made the database and wrote no paper, so `bank stats` imports the bundled bank first (as
+    # `run` would)
     assert "imported the bundled bank first (5 papers)" in err
     assert "5 papers, 230 questions" in out
 
 
-def test_bank_commands_on_a_fresh_database_see_the_bundled_bank_like_run(capsys, dbfile, tmp_path):
-    """Before: `proctor bank stats` on a new database said 0 papers while `proctor run` had 5."""
-    code, out, err = run(capsys, "--db", dbfile, "bank", "stats")
-    assert code == 0 and "5 papers, 230 questions" in out
-    assert err.strip() == "proctor: a new database: imported the bundled bank first (5 papers)"
-    code, out, err = run(capsys, "--db", dbfile, "bank", "stats")
-    assert "5 papers" in out and err == ""  # once
-    own = tmp_path / "own.db"
+@pytest.mark.parametrize("argv", [["status"], ["bank", "stats"], ["bank", "show", "1"], ["bank", "lint"],
+                                  ["bank", "export"], ["invite", "list"], ["bank", "set", "x", "--exam-only", "on"]])
+def test_a_missing_database_is_refused_in_one_line_not_made(capsys, tmp_path, monkeypatch, argv):
+    """Before: `proctor --db /nonexistent/dir/x.db status` made the folders, imported the bundled bank and
+    said "0 running"."""
+    monkeypatch.delenv("PROCTOR_DB", raising=False)
+    missing = tmp_path / "typo.db"
+    code, out, err = run(capsys, "--db", str(missing), *argv)
+    assert code == 1 and out == ""
+    assert err.strip() == (f"proctor: {missing} does not exist; check --db or PROCTOR_DB (`proctor run`, "
+                           "`proctor sandbox` and `proctor import` create a database)")
+    assert not missing.exists()
+    nested = tmp_path / "no" / "such" / "dir" / "x.db"
+    code, out, err = run(capsys, "--db", str(nested), *argv)
+    assert code == 1 and err.strip() == f"proctor: {nested} does not exist; check --db or PROCTOR_DB " \
+        "(`proctor run`, `proctor sandbox` and `proctor import` create a database)"
+    assert not (tmp_path / "no").exists()
+
+
+def test_only_import_run_and_sandbox_create_a_database_and_never_its_folders(capsys, tmp_path, monkeypatch):
+    monkeypatch.delenv("PROCTOR_DB", raising=False)
     gift = tmp_path / "one.gift"
     gift.write_text("::q:: Two plus two? {=four ~five}\n", encoding="utf-8")
+    nested = tmp_path / "no" / "such" / "x.db"
+    code, _, err = run(capsys, "--db", str(nested), "import", str(gift))
+    assert code == 1 and f"its folder {nested.parent} does not exist" in err
+    assert not (tmp_path / "no").exists()
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    monkeypatch.setenv("PROCTOR_BOT_API_URL", "http://127.0.0.1:9/bot")  # nothing listens there
+    assert run(capsys, "--db", str(nested), "run")[0] == 1
+    assert not (tmp_path / "no").exists()
+    own = tmp_path / "own.db"
     assert run(capsys, "--db", str(own), "import", str(gift))[0] == 0  # an import is the bank itself
-    code, out, _ = run(capsys, "--db", str(own), "bank", "stats")
-    assert "1 papers" in out or "1 paper" in out
+    code, out, err = run(capsys, "--db", str(own), "bank", "stats")
+    assert code == 0 and "1 papers" in out and err == ""
 
 
-def test_a_closed_pipe_ends_quietly(tmp_path):
+async def test_bank_commands_on_a_database_without_papers_see_the_bundled_bank_like_run(capsys, dbfile):
+    """Before: `proctor bank stats` on a new database said 0 papers while `proctor run` had 5."""
+    import asyncio
+
+    from proctor.storage.db import Database
+
+    await (await Database.open(dbfile)).close()  # a database with no papers, as a stopped first start leaves it
+    code, out, err = await asyncio.to_thread(run, capsys, "--db", dbfile, "bank", "stats")
+    assert code == 0 and "5 papers, 230 questions" in out
+    assert err.strip() == "proctor: a new database: imported the bundled bank first (5 papers)"
+    code, out, err = await asyncio.to_thread(run, capsys, "--db", dbfile, "bank", "stats")
+    assert "5 papers" in out and err == ""  # once
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path, seed_files):
     """`proctor bank lint | head -1`: before, a BrokenPipeError traceback."""
     import os
     import subprocess
@@ -105,6 +143,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
 
     repo = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(repo), "PROCTOR_DB": str(tmp_path / "p.db")}
+    assert main(["--db", env["PROCTOR_DB"], "import", *map(str, seed_files)]) == 0
     proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "bank", "lint"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout.readline()  # the reader takes one line and leaves
@@ -142,3 +181,16 @@ def test_bank_set_changes_a_papers_settings_and_refuses_bad_values(tmp_path, cap
     assert "no paper" in capsys.readouterr().err
     assert main(["--db", db, "bank", "set", seed.stem, "--attempts", "unlimited"]) == 0
     assert "attempts unlimited" in capsys.readouterr().out
+
+
+def test_the_bank_commands_read_the_database_from_dot_env_as_run_does(capsys, tmp_path, monkeypatch, seed_files):
+    """Before: PROCTOR_DB in `.env` was read by `proctor run` only; `proctor status` looked at (and made)
+    ./data/proctor.db."""
+    monkeypatch.setenv("PROCTOR_DB", "")  # so the test's end restores it, whatever main sets
+    monkeypatch.delenv("PROCTOR_DB")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("proctor_db=mine.db\n", encoding="utf-8")
+    assert run(capsys, "import", str(seed_files[0]))[0] == 0
+    assert (tmp_path / "mine.db").exists() and not (tmp_path / "data").exists()
+    code, out, _ = run(capsys, "bank", "stats")
+    assert code == 0 and "1 papers" in out

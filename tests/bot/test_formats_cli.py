@@ -103,3 +103,18 @@ def test_seed_bank_exports_leave_out_what_is_never_asked(capsys, dbfile, tmp_pat
         code, out, err = run(capsys, "--db", other, "import", str(path))
         assert code == 0, err
         assert ", 0 flagged)" in out and "askable" in out
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "gift"])
+def test_export_to_a_place_it_cannot_write_is_one_line_before_any_work(capsys, dbfile, tmp_path, seed_files, fmt):
+    """Before: `proctor bank export -o adir` printed twelve "left out:" lines, then "cannot write it"."""
+    assert run(capsys, "--db", dbfile, "import", *map(str, seed_files))[0] == 0
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    for where, why in ((folder, "Is a directory"), (tmp_path / "nowhere" / "out.x", "No such directory")):
+        code, out, err = run(capsys, "--db", dbfile, "bank", "export", "--format", fmt, "-o", str(where))
+        assert code == 1 and out == ""
+        assert err == f"proctor: {where}: cannot write it: {why}\n"
+    assert list(folder.iterdir()) == [] and not (tmp_path / "nowhere").exists()
+    code, _, err = run(capsys, "--db", dbfile, "bank", "export", "--format", fmt, "-o", str(folder / "out"))
+    assert code == 0 and "left out:" in err and (folder / "out").stat().st_size > 0

@@ -50,6 +50,18 @@ def test_the_token_line_says_missing_or_malformed(clean_env, capsys, token, says
     assert line.startswith(f"proctor: TELEGRAM_BOT_TOKEN {says}") and "BotFather" in line
 
 
+@pytest.mark.parametrize("token", ["123456:your-token", "123456:ABC...", "abc:" + "x" * 30, "123456" + "x" * 30])
+def test_a_malformed_token_is_told_what_a_token_looks_like(clean_env, capsys, token):
+    """Before: the README's own placeholder got "malformed (expected digits:letters…)", naming a rule it met."""
+    clean_env.setenv("TELEGRAM_BOT_TOKEN", token)
+    assert main(["run"]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("proctor: TELEGRAM_BOT_TOKEN is malformed: a token is the bot's id (digits), a colon, "
+                           "and at least 20 letters, digits, - or _, like 123456789:"), line
+    assert "@BotFather" in line and "/newbot" in line and "digits:letters" not in line
+    assert token not in line  # a secret, even a wrong one, is never echoed
+
+
 def test_good_settings_are_normalised(clean_env):
     s = Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_DAILY_TIME="21.30", PROCTOR_TIMEZONE="Asia/Shanghai",
                  PROCTOR_LANGUAGE="zh_CN")

@@ -1,0 +1,166 @@
+"""`proctor import` of an exported file: the papers it came from are updated in place.
+
+A file the bank exported carries each question's identity (bank/formats/ref.py). Imported back, each
+question it changes becomes a new version, as /editq makes one (proctor/teams/question_edit.py: the old
+text kept, answers graded against the version their sheet showed, audited), and its key change regrades
+past answers only when asked; a question without an identity is added to its paper; the paper's
+questions the file leaves out stay as they are. Papers the file does not name are imported as before
+(bank.importer). Everything is planned first (a dry run stops there) and written in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+from bank import round_trip
+from bank.authoring.add import place_question
+from bank.errors import ImportFailed
+from bank.formats.files import as_carried, export_format
+from bank.importer import Parse, as_written, parse_by_slug, write_found_in
+from bank.models import SUBJECTIVE, Paper, Question, Section
+from bank.paper_store import fill_key_terms, load_paper, with_key_terms, write_papers
+from bank.round_trip import Change, PaperChanges
+from bank.store import record_audit
+from proctor.exams.seal import sealed_anywhere
+from proctor.storage.db import Database
+from proctor.teams.question_edit import Edited, Sealed, edit_in
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did, or on a dry run would do."""
+
+    updated: list[PaperChanges]  # papers the files came from, updated in place
+    new: list[Paper]  # papers imported as before: new ones, or by their slug
+    versions: dict[int, Edited]  # question id -> the version written (empty on a dry run)
+
+
+async def import_or_update(db: Database, paths: Iterable[Path | str], now: float, *, parse: Parse,
+                           as_new: bool = False, regrade: bool = False, dry_run: bool = False,
+                           actor: int = 0) -> Imported:
+    """Import the files: an exported one updates the papers it came from (see the module), the rest is
+    imported as `bank.importer.import_files` does. Raises ImportFailed, Outdated, Sealed, Changed (nothing
+    is written then)."""
+    found = parse_by_slug(paths, parse)
+    if not found:
+        raise ImportFailed("(no files)", "arguments", "nothing to import")
+    stored = {r["slug"] for r in await db.fetchall("SELECT slug FROM papers WHERE blueprint IS NULL")}
+    incoming: dict[str, list[Question]] = {}  # a stored paper's slug -> the file's questions for it
+    files: dict[str, str] = {}
+    rest = {}
+    for slug, (paper, file) in found.items():
+        by_target = _by_target(paper, stored, file)
+        if not by_target or as_new:
+            rest[slug] = (paper, file)
+            continue
+        for target, questions in by_target.items():
+            if files.setdefault(target, file) != file:
+                raise ImportFailed(file, f"paper {target}", f"the same paper also comes from {files[target]}")
+            incoming.setdefault(target, []).extend(questions)
+    updated = await _plan(db, incoming, files)
+    seal = await sealed_anywhere(db)
+    for u in updated:
+        for c in u.changes:
+            if seal.covers(c.old.id or 0):
+                raise Sealed(f"question {c.old.id} is on a running exam; import the file when it has ended")
+    new = [paper for paper, _ in rest.values()]
+    if dry_run:
+        return Imported(updated, new, {})
+    new = await with_key_terms(new)
+    # the added questions' key terms, found before the transaction (as bank.authoring.add does)
+    added = await with_key_terms([Paper(slug="added", title="added", sections=[
+        Section(kind=q.kind, title="", questions=[q]) for q in u.added]) for u in updated if u.added])
+    versions: dict[int, Edited] = {}
+    async with db.write() as conn:
+        ids = await write_found_in(conn, rest, new, now, as_new=as_new) if new else []
+        for u in updated:
+            for c in u.changes:
+                if (edited := await _change_in(conn, c, now=now, actor=actor, regrade=regrade)) is not None:
+                    versions[c.old.id or 0] = edited
+        for u, holder in zip([u for u in updated if u.added], added, strict=True):
+            await _add_in(db, conn, u.paper, holder.questions(), now=now, actor=actor)
+    subjective = [qid for u in updated for c in u.changes if c.key_changed and c.old.kind in SUBJECTIVE
+                  if (qid := c.old.id) is not None]
+    if subjective:  # their key terms, found again from the new reference (as /editq does)
+        await fill_key_terms(db, subjective)
+    return Imported(updated, await as_written(db, new, ids), versions)
+
+
+def _by_target(paper: Paper, stored: set[str], file: str) -> dict[str, list[Question]]:
+    """A parsed paper's questions by the stored paper their identity names (a GIFT or Moodle XML file
+    holds the questions of every paper exported in one); those without one go to the paper the others
+    came from. Empty: the paper names no stored paper (it is imported as a paper of its own)."""
+    out: dict[str, list[Question]] = {}
+    unplaced = []
+    for q in paper.questions():
+        if q.origin is not None and q.origin.paper in stored:
+            out.setdefault(q.origin.paper, []).append(q)
+        else:
+            unplaced.append(q)
+    if out and unplaced:
+        if len(out) > 1:
+            raise ImportFailed(file, _place(unplaced[0]), "a question without a ref among the questions of "
+                               f"several papers ({', '.join(sorted(out))}): which paper would it join? Add it "
+                               "with `proctor bank add`, or in a file of its paper's questions only")
+        next(iter(out.values())).extend(unplaced)
+    return out
+
+
+def _place(q: Question) -> str:
+    return f"question {q.number}" + (f" of section {q.source.section}" if q.source else "")
+
+
+async def _plan(db: Database, incoming: dict[str, list[Question]], files: dict[str, str]) -> list[PaperChanges]:
+    """What the files change in each stored paper they name; the baseline of a file's papers is one export."""
+    papers = {slug: await load_paper(db, slug, include_retired=True) for slug in incoming}
+    baseline: dict[str, Question] = {}
+    for file in dict.fromkeys(files.values()):
+        fmt = export_format(file)
+        try:
+            baseline |= round_trip.by_fingerprint(as_carried(
+                [p for slug, p in papers.items() if files[slug] == file], fmt)) if fmt else {}
+        except ImportFailed:  # nothing of the papers that this format carries
+            pass
+    return [round_trip.changes_to(papers[slug], questions, baseline, file=Path(files[slug]).name)
+            for slug, questions in incoming.items()]
+
+
+async def _change_in(conn: aiosqlite.Connection, c: Change, *, now: float, actor: int,
+                     regrade: bool) -> Edited | None:
+    qid = c.old.id or 0
+    n = c.new
+    if any(f in round_trip.PLAIN for f in c.fields):
+        await conn.execute(
+            "UPDATE questions SET points=?, topic=?, difficulty=?, name=?, weights=?, feedback=?, flags=? WHERE id=?",
+            (n.points, n.topic, n.difficulty, n.name, _dumps(n.weights), _dumps(n.feedback), _dumps(n.flags), qid))
+    if not c.versioned:
+        return None
+    fields = [f for f in c.fields if f in round_trip.VERSIONED]
+
+    def text(old: Question) -> Question:
+        return old.model_copy(update={f: getattr(n, f) for f in fields})
+
+    return await edit_in(conn, qid, text, "import:" + ",".join(round_trip.NAMES.get(f, f) for f in fields),
+                         actor=actor, now=now, chat_id=None, regrade=regrade and c.key_changed,
+                         expected_version=c.old.version)
+
+
+async def _add_in(db: Database, conn: aiosqlite.Connection, paper: Paper, questions: list[Question], *,
+                  now: float, actor: int) -> None:
+    """The new questions at the end of their kind's last section of `paper`, as `proctor bank add` places one."""
+    current = await load_paper(db, paper.id or 0, include_retired=True)  # with this transaction's edits
+    for q in questions:
+        current, _, _, _ = place_question(current, q.model_copy(update={"origin": None, "version": 1}), None)
+    await write_papers(conn, [current], now, same_title=True)
+    for q in questions:
+        await record_audit(conn, at=now, actor=actor, chat_id=None, action="add_question", target=f"paper {paper.slug}",
+                           paper=paper.slug, kind=q.kind.value)
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
