@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import string
 
-from bot.catalogue import ask, authoring, authoring_edit, core, daily, desk, exam, examui, invites, leads
+from bot.catalogue import ask, authoring, authoring_edit, core, daily, desk, exam, examui, invites, leads, live
 
 LANGS = ("en", "zh")
 
@@ -19,7 +19,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring)
+CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, live)
 
 
 def t(key: str, lang: str, /, **kw) -> str:
