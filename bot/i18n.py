@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import string
 
-from bot.catalogue import ask, authoring, authoring_edit, core, daily, desk, exam, examui, invites, leads, live
+from bot.catalogue import (
+    ask,
+    authoring,
+    authoring_edit,
+    core,
+    daily,
+    desk,
+    exam,
+    examui,
+    invites,
+    leads,
+    live,
+)
 
 LANGS = ("en", "zh")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from proctor.chats import group_prefs
-from proctor.people.users import find_prefs
 from proctor.live.plan import COUNTDOWN
+from proctor.people.users import find_prefs
 from tests.bot.test_daily_support import GROUP, make_env, questions, run_job, subscribe_group, ts
 from tests.live_support import polls, tick
 

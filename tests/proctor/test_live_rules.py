@@ -8,7 +8,16 @@ from bank.models import MultiPolicy
 from proctor.live import scoring
 from proctor.live.draw import BadArgument, Request, parse_args
 from proctor.live.model import Item, Round
-from proctor.live.plan import CALLS_PER_QUESTION, COUNTDOWN, GROUP_PER_MINUTE, MIN_GAP, Act, Next, gap, next_step
+from proctor.live.plan import (
+    CALLS_PER_QUESTION,
+    COUNTDOWN,
+    GROUP_PER_MINUTE,
+    MIN_GAP,
+    Act,
+    Next,
+    gap,
+    next_step,
+)
 from proctor.live.states import ItemStatus, RoundStatus
 
 
