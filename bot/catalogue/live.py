@@ -34,7 +34,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "lv_podium_row": {"en": "{medal} {name} — {points}", "zh": "{medal} {name} — {points}"},
     "lv_podium_empty": {"en": "Nobody answered.", "zh": "没有人作答。"},
     "lv_podium_me": {"en": "Your place: /live me", "zh": "查看你的名次：/live me"},
-    "lv_me": {"en": "{name}: #{rank} of {players} in the last round — {points} points, {right}/{n} right.",
+    "lv_me": {"en": "{name}: #{rank} of {players} in the last round — {points} {points:point|points}, {right}/{n} right.",
               "zh": "{name}：上一轮第 {rank} 名（共 {players} 人）— {points} 分，答对 {right}/{n} 题。"},
     "lv_me_none": {"en": "{name}: you have no answer in the last round.", "zh": "{name}：你在上一轮没有作答。"},
     "lv_no_rounds": {"en": "This group has played no live round yet.", "zh": "本群还没有进行过抢答。"},
