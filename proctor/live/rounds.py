@@ -96,17 +96,19 @@ async def recent_questions(db: Database, chat_id: int, rounds: int = RECENT_ROUN
 
 
 async def _move_round(db: Database, round_id: int, move: Callable[[RoundStatus], RoundStatus],
-                      now: float | None = None, **sets: object) -> Round:
-    def write(conn: sqlite3.Connection) -> Round:
+                      now: float | None = None) -> tuple[Round, list[Item]]:
+    """Move the round (one transaction); an ended round's unclosed questions close with it. Returns
+    the round and the questions whose polls were open until now."""
+    def write(conn: sqlite3.Connection) -> tuple[Round, list[Item]]:
         r = _round(conn, round_id)
         to = move(r.status)
-        cols = ", ".join(["status=?", *(f"{k}=?" for k in sets)] + (["ended_at=?"] if now is not None else []))
-        conn.execute(f"UPDATE live_rounds SET {cols} WHERE id=?",
-                     (to.value, *sets.values(), *([now] if now is not None else []), round_id))
+        conn.execute("UPDATE live_rounds SET status=?, ended_at=COALESCE(?, ended_at) WHERE id=?",
+                     (to.value, now if to in states.ENDED else None, round_id))
+        was_open = [i for i in _items(conn, round_id) if i.status == ItemStatus.open]
         if to in states.ENDED:  # no question of an ended round is open any more
             conn.execute(f"UPDATE live_items SET status=?, closed_at=COALESCE(closed_at, ?) WHERE round_id=? "
                          f"AND status != '{ItemStatus.closed}'", (ItemStatus.closed.value, now, round_id))
-        return _round(conn, round_id)
+        return _round(conn, round_id), was_open
     return await db.run_write(write)
 
 
@@ -118,24 +120,23 @@ async def announce(db: Database, round_id: int) -> None:
 
 async def begin(db: Database, round_id: int) -> Round:
     """The countdown is over. Raises IllegalTransition."""
-    return await _move_round(db, round_id, states.begin)
+    return (await _move_round(db, round_id, states.begin))[0]
 
 
 async def finish(db: Database, round_id: int, now: float) -> Round:
     """Every question was asked. Raises IllegalTransition."""
-    return await _move_round(db, round_id, states.finish, now)
+    return (await _move_round(db, round_id, states.finish, now))[0]
 
 
 async def stop(db: Database, round_id: int, now: float) -> tuple[Round, list[Item]]:
-    """A lead ended the round early: its open poll (returned, to be stopped) closes now.
+    """A lead ended the round early: its open poll (returned, for the bot to stop) closes now.
     Raises IllegalTransition."""
-    before = [i for i in (await load(db, round_id))[1] if i.status == ItemStatus.open]
-    return await _move_round(db, round_id, states.stop, now), before
+    return await _move_round(db, round_id, states.stop, now)
 
 
 async def lose(db: Database, round_id: int, now: float) -> Round:
     """The bot may not post in the group any more: the round ends without a podium."""
-    return await _move_round(db, round_id, states.lose, now)
+    return (await _move_round(db, round_id, states.lose, now))[0]
 
 
 async def podium_posted(db: Database, round_id: int) -> None:
