@@ -48,7 +48,8 @@ CREATE TABLE live_answers (
   received_at REAL NOT NULL,                    -- when the bot received it
   PRIMARY KEY (round_id, pos, user_id)
 ) WITHOUT ROWID;
-CREATE INDEX live_answers_board ON live_answers(chat_id, received_at);
+-- the group's live board over a period reads this index alone (proctor/live/board.py)
+CREATE INDEX live_answers_board ON live_answers(chat_id, received_at, user_id, points, fraction);
 
 -- a group's language and script (/lang and /script by its administrators): everything the bot posts
 -- there; NULL: PROCTOR_LANGUAGE and the questions as written
