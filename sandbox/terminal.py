@@ -59,6 +59,7 @@ def render(message: StoredMessage, first_number: int, edited: bool, *, label: st
     """
     head = label + (f" [#{message.message_id}]" if tagged else "") + (" (edited)" if edited else "")
     parts = []
+    options: list[str] = []  # a poll's, numbered, on lines of their own
     to = f" → {saved}" if saved is not None else ""
     if message.document is not None:
         document = message.document
@@ -71,11 +72,11 @@ def render(message: StoredMessage, first_number: int, edited: bool, *, label: st
         timing = f", {poll['open_period']} s" if poll.get("open_period") else ""
         several = ", several answers" if poll.get("allows_multiple_answers") else ""
         parts.append(f"[{kind}{timing}{several}] {poll['question']}")
-        parts.append("\n" + "\n".join(f"     ({i}) {o['text']}" for i, o in enumerate(poll["options"], 1)))
-        parts.append("\n     (answer with `poll N`, as someone: `ann: poll N`)")
+        options = [f"     ({i}) {o['text']}" for i, o in enumerate(poll["options"], 1)]
+        options.append("     (answer with `poll N`, as someone: `ann: poll N`)")
     if message.content:
         parts.append(message.content)
-    lines = [f"{head}: {' '.join(parts)}"]
+    lines = [f"{head}: {' '.join(parts)}", *options]
     number = first_number
     for row in message.buttons:
         cells = []
