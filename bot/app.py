@@ -18,7 +18,7 @@ from telegram.request import HTTPXRequest
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import authoring, core, daily, exam, invites, leads, menus, outbox, scheduling
+from bot import authoring, core, daily, exam, invites, leads, live, menus, outbox, scheduling
 from bot.context import Ctx, ProctorContext
 from bot.feature import Feature
 from bot.http import ClaimFirstRequest
@@ -40,7 +40,8 @@ OPENED = "preflight_database"  # bot_data key: preflight's open database, until 
 MENU_DELAY = 1.0
 
 # Order matters: features register before core's catch-all handlers (garbled buttons).
-FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE, authoring.FEATURE)
+FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE, authoring.FEATURE,
+                                 live.FEATURE)
 
 
 def send_limiter() -> AIORateLimiter:

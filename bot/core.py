@@ -23,23 +23,28 @@ from telegram.ext import (
 
 from bank.grading import warm_up
 from bot import menus
+from bot.chat_prefs import group_lang
 from bot.context import Ctx
 from bot.http import RepeatedUpdate
 from bot.i18n import pick_lang, t
 from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
 from bot.userctx import user_ctx
+from proctor.chats import ensure_chat, set_group_language, set_group_script
 from proctor.people import users as user_store
 from proctor.storage import updates
 from proctor.storage.db import run_carried
 
 log = logging.getLogger(__name__)
+GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 COMMANDS = [
     Command("start", "Welcome and what I can do", "欢迎与功能介绍", where=Where.private),
     Command("help", "What you can do here", "你在这里可用的命令"),
-    Command("lang", "Interface language: en or zh", "界面语言：en 或 zh"),
-    Command("script", "Question text: orig, hans or hant", "题目文字：原文、简体或繁体", where=Where.private),
+    Command("lang", "Interface language: en or zh (in a group: the group's, by its admins)",
+            "界面语言：en 或 zh（群内：由群管理员设置全群的）"),
+    Command("script", "Question text: orig, hans or hant (in a group: the group's, by its admins)",
+            "题目文字：原文、简体或繁体（群内：由群管理员设置全群的）"),
 ]
 
 
@@ -121,22 +126,49 @@ async def _choice(update: Update, context: Ctx, u, allowed: tuple[str, ...],
     return None
 
 
+async def _group_admin(context: Ctx, lang: str) -> bool:
+    """In a group, /lang and /script set the group's own (what the bot posts there): its
+    administrators' (and configured admins') to change; anyone else is told so."""
+    if await context.caller_is_lead():
+        svc = context.services
+        await ensure_chat(svc.db, context.chat.id, context.chat.type, context.chat.title or "", svc.now())
+        return True
+    await context.message.reply_text(t("lang_group_admins", lang))
+    return False
+
+
 async def set_lang(update: Update, context: Ctx) -> None:
-    """Override the interface language: /lang en|zh|auto."""
+    """Override the interface language: /lang en|zh|auto (in a group: the group's, by its admins)."""
     u = await user_ctx(update, context)
     if (arg := await _choice(update, context, u, ("en", "zh", "auto"), "lang_usage")) is None:
         return
-    await user_store.set_language(context.services.db, u.id, None if arg == "auto" else arg)
+    choice = None if arg == "auto" else arg
+    svc = context.services
+    if context.chat.type in GROUP_TYPES:
+        if await _group_admin(context, u.lang):
+            await set_group_language(svc.db, context.chat.id, choice, svc.now())
+            lang, _ = await group_lang(context, context.chat.id)
+            await context.message.reply_text(t("lang_group_set", lang))
+        return
+    await user_store.set_language(svc.db, u.id, choice)
     u = await user_ctx(update, context)
     await context.message.reply_text(t("lang_set", u.lang))
 
 
 async def set_script(update: Update, context: Ctx) -> None:
-    """Show questions as written, in Simplified or in Traditional: /script orig|hans|hant."""
+    """Show questions as written, in Simplified or in Traditional: /script orig|hans|hant (in a
+    group: the group's, by its admins)."""
     u = await user_ctx(update, context)
     if (arg := await _choice(update, context, u, ("orig", "hans", "hant"), "script_usage")) is None:
         return
-    await user_store.set_script(context.services.db, u.id, arg)
+    svc = context.services
+    if context.chat.type in GROUP_TYPES:
+        if await _group_admin(context, u.lang):
+            await set_group_script(svc.db, context.chat.id, arg, svc.now())
+            lang, _ = await group_lang(context, context.chat.id)
+            await context.message.reply_text(t("script_group_set", lang, script=t(f"script_{arg}", lang)))
+        return
+    await user_store.set_script(svc.db, u.id, arg)
     await context.message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
 
 

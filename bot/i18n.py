@@ -16,6 +16,7 @@ from bot.catalogue import (
     examui,
     invites,
     leads,
+    live,
     marks,
 )
 
@@ -32,7 +33,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks)
+CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live)
 
 
 def t(key: str, lang: str, /, **kw) -> str:

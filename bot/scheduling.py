@@ -44,6 +44,7 @@ DIGEST = "leads-digest"  # a group's weekly digest (bot/leads/digest.py)
 OUTBOX = "outbox"  # the one must-deliver job (bot/outbox.py)
 SET_COMMANDS = "set-commands"  # the command menu's registration after start-up, and its retry (bot/app.py)
 EXAM_TIMER = "exam-timer"  # an attempt's header refresh at 10/5/1 minutes left (bot/exam/timer.py)
+LIVE = "live"  # a live round's next step: countdown, poll, close and standings, podium (bot/live/jobs.py)
 
 
 def name(kind: str, key: object | None = None) -> str:

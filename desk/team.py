@@ -11,6 +11,7 @@ from bank.paper_store import paper_titles
 from desk import svg
 from desk.web import Lead, csv_response, ctx, lead_page, render
 from proctor.chats import chat_zone
+from proctor.live.board import points_by_member as live_points
 from proctor.teams import leaderboard as lb
 from proctor.teams.charts import chart_data
 from proctor.teams.mastery import daily_trend, topic_mastery
@@ -91,6 +92,8 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
                                                 "mastery": mastery,
                                                 "members": heat_rows,
                                                 "heat": svg.heat_class,
+                                                "live": await live_points(db, team.chat_id, board.period.start,
+                                                                          board.period.end),
                                                 "idle": await _idle_this_week(request, team.chat_id, board, members)})
 
 

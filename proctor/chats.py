@@ -4,6 +4,7 @@ them only here."""
 
 from __future__ import annotations
 
+import sqlite3
 from zoneinfo import ZoneInfo
 
 import aiosqlite
@@ -60,3 +61,26 @@ async def note_member(db: Database, chat_id: int, user_id: int, now: float) -> N
 async def note_member_in(conn: aiosqlite.Connection, chat_id: int, user_id: int, now: float) -> None:
     """`note_member` inside the caller's write (an answer and the sighting commit together)."""
     await conn.execute(_MEMBER_UPSERT, (chat_id, user_id, now, now))
+
+
+def note_member_on(conn: sqlite3.Connection, chat_id: int, user_id: int, now: float) -> None:
+    """`note_member` inside a step that runs on the database thread (`Database.run_write`)."""
+    conn.execute(_MEMBER_UPSERT, (chat_id, user_id, now, now))
+
+
+async def group_prefs(db: Database, chat_id: int) -> tuple[str | None, str | None]:
+    """The group's own language and script (/lang, /script by its administrators); None: not set."""
+    row = await db.fetchone("SELECT language, script FROM chats WHERE id=?", (chat_id,))
+    return (None, None) if row is None else (row["language"], row["script"])
+
+
+async def set_group_language(db: Database, chat_id: int, language: str | None, now: float) -> None:
+    """The group's language from now on (None: the bot's default). The chat row must exist."""
+    async with db.write() as conn:
+        await conn.execute("UPDATE chats SET language=?, updated_at=? WHERE id=?", (language, now, chat_id))
+
+
+async def set_group_script(db: Database, chat_id: int, script: str, now: float) -> None:
+    """How the group sees question text: as written, Simplified or Traditional. The chat row must exist."""
+    async with db.write() as conn:
+        await conn.execute("UPDATE chats SET script=?, updated_at=? WHERE id=?", (script, now, chat_id))

@@ -44,6 +44,7 @@ You are also the administrator of the group "Sandbox team", with Ann (@ann) and 
   team: 12.2             presses button 2 of group message [#12]
   team: reply 12 text    replies to group message [#12] (how a fill-in question is answered)
   ann: team: 2           does it as Ann (also `as ann:`, `bob:`); `ann: /start` is Ann's private chat
+  team: /live 3q 15s     a live round: quiz polls print their options numbered; `ann: poll 2` answers as Ann
 Toasts are seen only by whoever pressed the button: `(toast to Ann) ...`. In the group the bot only gets
 commands and replies to its messages (privacy mode). Ctrl-D to quit."""
 DESK_PORT = 8080  # the lead's desk in a browser; PROCTOR_DESK_PORT picks another

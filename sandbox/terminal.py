@@ -7,6 +7,8 @@ A line goes to the first person's private chat; prefixes send it elsewhere:
     team: 3.2               button 2 of group message [#3]
     team: reply 3 批次大小   a reply to group message [#3]
     ann: team: 2            the same press, as Ann (also `as ann: team: 2`)
+    ann: poll 2             Ann answers the group's open poll (a live round's quiz) with option 2
+    poll 1 3                you answer options 1 and 3 (a multiple-answer quiz)
     !2                      button 2, even where the bot asks for a typed answer (there `2` is the answer)
     /upload sheet.csv       the file, sent to the bot as a document (a lead's import)
     /tick 1h                the bot's clock moves an hour; what fell due runs
@@ -39,6 +41,7 @@ _MESSAGE_BUTTON = re.compile(r"^#?(\d+)\.(\d+)$")
 _REPLY = re.compile(r"^reply\s+#?(\d+)\s+(.+)$", re.IGNORECASE | re.DOTALL)
 _PREFIX = re.compile(r"^(?:as\s+)?(\w+)\s*:\s*", re.IGNORECASE)
 _TEAM_WORDS = ("team", "t")
+_POLL = re.compile(r"^poll\s+(\d+(?:[\s,]+\d+)*)$", re.IGNORECASE)
 PRIVATE_QUIET = 0.3
 # the bot paces its messages to one chat (about one a second): a shorter quiet spell in the group
 # would take the pause between two quiz questions for the end of the answer
@@ -58,6 +61,7 @@ def render(message: StoredMessage, first_number: int, edited: bool, *, label: st
     """
     head = label + (f" [#{message.message_id}]" if tagged else "") + (" (edited)" if edited else "")
     parts = []
+    options: list[str] = []  # a poll's, numbered, on lines of their own
     to = f" → {saved}" if saved is not None else ""
     if message.document is not None:
         document = message.document
@@ -65,11 +69,16 @@ def render(message: StoredMessage, first_number: int, edited: bool, *, label: st
     if message.photo is not None:
         parts.append(f"[photo {message.photo.width}x{message.photo.height}{to}]")
     if message.poll is not None:
-        options = " / ".join(o["text"] for o in message.poll["options"])
-        parts.append(f"[poll] {message.poll['question']} ({options})")
+        poll = message.poll
+        kind = "quiz" if poll["type"] == "quiz" else "poll"
+        timing = f", {poll['open_period']} s" if poll.get("open_period") else ""
+        several = ", several answers" if poll.get("allows_multiple_answers") else ""
+        parts.append(f"[{kind}{timing}{several}] {poll['question']}")
+        options = [f"     ({i}) {o['text']}" for i, o in enumerate(poll["options"], 1)]
+        options.append("     (answer with `poll N`, as someone: `ann: poll N`)")
     if message.content:
         parts.append(message.content)
-    lines = [f"{head}: {' '.join(parts)}"]
+    lines = [f"{head}: {' '.join(parts)}", *options]
     number = first_number
     for row in message.buttons:
         cells = []
@@ -262,8 +271,29 @@ async def terminal_chat(
             await server.wait_change()
             printer.refresh()
 
+    async def vote(person: FakeUser, numbers: list[int]) -> bool:
+        """`poll 2`: the person answers the group's newest open poll; whether the bot will hear of it."""
+        open_polls = [m for m in server.chat_view(group.id) if m.from_bot and m.poll is not None
+                      and not server.state.close_due_poll(m.poll)] if group is not None else []
+        if not open_polls:
+            write("(no open poll in the group)")
+            return False
+        options = len(open_polls[-1].poll["options"]) if open_polls[-1].poll else 0
+        if not all(1 <= n <= options for n in numbers):
+            write(f"(that poll has options 1 to {options})")
+            return False
+        try:
+            await person.answer_poll(open_polls[-1], [n - 1 for n in numbers])
+        except ValueError as e:
+            write(f"({e})")
+            return False
+        write(f"({person.info.first_name} answered {', '.join(map(str, numbers))})")
+        return True
+
     async def act(person: FakeUser, chat: FakeGroup | None, text: str) -> tuple[Toast | None, bool]:
         """Does what the line says; (the toast of a press, whether the bot will hear of it)."""
+        if match := _POLL.match(text):
+            return None, await vote(person, [int(n) for n in re.split(r"[\s,]+", match.group(1))])
         pane = team if chat is not None and team is not None else own[person.id]  # a chat: the group's
         chosen = pane.numbered(text)
         if chosen is None and (forced := _FORCED_BUTTON.match(text)):

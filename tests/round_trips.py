@@ -41,6 +41,8 @@ def kind_of(update: object) -> str:
             return f"daily {press.action}" if press else "daily ?"
         parsed = exam_cb.parse(data)
         return f"exam {getattr(parsed, 'action', 'pick')}" if parsed else "?"
+    if update.poll_answer is not None:
+        return "poll answer"
     text = update.effective_message.text if update.effective_message else ""
     if text and text.startswith("/"):
         return text.split()[0]

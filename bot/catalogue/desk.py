@@ -57,6 +57,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_col_acc": {"en": "Accuracy", "zh": "正确率"},
     "d_col_answers": {"en": "Answers", "zh": "作答数"},
     "d_col_streak": {"en": "Streak", "zh": "连续天数"},
+    "d_col_live": {"en": "Live", "zh": "抢答"},
     "d_col_score": {"en": "Score", "zh": "分数"},
     "d_col_time": {"en": "Time", "zh": "用时"},
     "d_provisional": {"en": "provisional", "zh": "暂定"},

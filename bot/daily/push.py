@@ -22,6 +22,7 @@ from telegram.ext import Application
 
 from bank.paper_store import get_questions
 from bot import scheduling
+from bot.chat_prefs import group_lang
 from bot.daily import render
 from bot.daily.locks import chat_lock
 from bot.edits import edit_text
@@ -111,8 +112,10 @@ def fmt_local(ts: float | datetime, tz: ZoneInfo) -> str:
 
 
 async def prefs(app: Application, chat_id: int, private: bool) -> tuple[str, str]:
-    """(language, script) for messages to this chat: the user's own in private, the defaults in groups."""
-    return prefs_of(app, await find_prefs(services(app).db, chat_id) if private else None)
+    """(language, script) for messages to this chat: the user's own in private, the group's in groups."""
+    if not private:
+        return await group_lang(app, chat_id)
+    return prefs_of(app, await find_prefs(services(app).db, chat_id))
 
 
 def prefs_of(app: Application, known: UserPrefs | None) -> tuple[str, str]:

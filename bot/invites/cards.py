@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from telegram.ext import Application
 
+from bot.chat_prefs import group_lang
 from bot.exam.render import clip, fmt_points
 from bot.exam.screen import prefs_for
 from bot.i18n import t
@@ -37,5 +38,6 @@ async def send_card(app: Application, message: Outgoing) -> None:
 async def send_note(app: Application, message: Outgoing) -> None:
     svc = services(app)
     a = await attempts.get_attempt(svc.db, int(message.ref))
-    text = render.team_note(a, await roster.display_name(svc.db, a.user_id), svc.settings.language)
+    lang, _ = await group_lang(app, message.chat_id)  # the team group's own language
+    text = render.team_note(a, await roster.display_name(svc.db, a.user_id), lang)
     await app.bot.send_message(message.chat_id, text)

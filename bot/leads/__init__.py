@@ -18,8 +18,8 @@ from proctor.outbox import KEY_FIX_NOTICE, REVIEW_NOTICE
 from proctor.teams import pending
 
 COMMANDS: list[Command] = [
-    Command("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>",
-            "每日一练排行：today、week、month、all；或 paper <试卷>"),
+    Command("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>; or live",
+            "每日一练排行：today、week、month、all；或 paper <试卷>；或 live（抢答）"),
     Command("dispute", "Flag a question you think is wrong (reply to it)", "对你认为有误的题目提出异议（回复该题）",
             usage="<reason>"),
     Command("forgetme", "Delete all your data", "删除你的全部数据", where=Where.private),

@@ -9,6 +9,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot import scheduling
+from bot.chat_prefs import group_lang
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
@@ -49,7 +50,8 @@ async def post_digest(app: Application, chat_id: int, *, claim: bool) -> bool:
     if claim and (s is None or not await dg.claim_week(svc.db, chat_id, dg.week_key(now, tz))):
         return False
     title = await chat_title(svc.db, chat_id)
-    text = render.digest_text(await dg.compose(svc.db, chat_id, now, tz), title, svc.settings.language)
+    lang, _ = await group_lang(app, chat_id)  # the group's own language (/lang by its admins)
+    text = render.digest_text(await dg.compose(svc.db, chat_id, now, tz), title, lang)
     try:
         await app.bot.send_message(chat_id, text)
     except Forbidden:

@@ -27,14 +27,19 @@ async def leaderboard(update: Update, context: Ctx) -> None:
     if args and args[0] == "paper":
         await _paper(update, context, u, " ".join((context.args or [])[1:]).strip())
         return
+    points = lb.Points.live if args and args[0] == lb.Points.live else lb.Points.daily
+    if points == lb.Points.live:
+        args = args[1:]
     period = args[0] if args else DEFAULT_PERIOD
-    if period not in lb.PERIODS or len(args) > 1:
-        await context.message.reply_text(t("l_lb_usage", u.lang))
+    if period not in lb.PERIODS or len(args) > 1 or (points == lb.Points.live and chat.type not in GROUPS):
+        await context.message.reply_text(t("l_lb_usage", u.lang))  # live boards are a group's own
         return
     if chat.type in GROUPS:
         tz = await chat_zone(svc.db, chat.id, svc.settings.timezone)
-        board = await lb.board(svc.db, chat.id, lb.period_bounds(period, svc.now(), tz), me=u.id)
-        await context.message.reply_text(render.board_text(board, chat.title or "", u.lang))
+        board = await lb.board(svc.db, chat.id, lb.period_bounds(period, svc.now(), tz), me=u.id, points=points)
+        text = (render.live_board_text(board, chat.title or "", u.lang) if points == lb.Points.live
+                else render.board_text(board, chat.title or "", u.lang))
+        await context.message.reply_text(text)
         return
     boards = []
     for chat_id, title, _ in await lb.my_groups(svc.db, u.id):

@@ -63,6 +63,19 @@ def board_text(b: Board, title: str, lang: str) -> str:
     return clip("\n".join(lines).rstrip(), MAX_TEXT)
 
 
+def live_board_text(b: Board, title: str, lang: str) -> str:
+    """A group's live-round points over a period (/leaderboard live)."""
+    lines = [t("l_lb_title", lang, title=title, period=period_name(b.period.name, lang)), t("lv_lb_rule", lang), ""]
+    if not b.top:
+        lines.append(t("lv_lb_empty", lang))
+    lines += [t("lv_lb_row", lang, rank=r.rank, name=r.name or str(r.user_id), points=num(r.points),
+                right=r.correct, answers=r.answers) for r in b.top]
+    lines.append("")
+    lines.append(t("l_lb_you_none", lang) if b.me is None else
+                 t("lv_lb_you", lang, rank=b.me.rank, n=b.ranked, points=num(b.me.points)))
+    return clip("\n".join(lines).rstrip(), MAX_TEXT)
+
+
 def positions_text(boards: list[tuple[str, Board]], period: str, lang: str) -> str:
     """A user's position in each of their teams (private chat)."""
     if not boards:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from bank.errors import BankError
@@ -18,6 +19,7 @@ from proctor.chats import note_member as note_member
 from proctor.daily import scores
 from proctor.daily.streaks import streaks
 from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.live import board as live_board
 from proctor.local_time import zone as zone  # callers use lb.zone; its home is proctor/local_time.py
 from proctor.storage.db import Database
 from proctor.teams.consent import member_ids_sql, seen_sql
@@ -106,9 +108,22 @@ ORDER BY rank
 """
 
 
-async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, top: int) -> list[sqlite3.Row]:
-    """The ranking from the daily_scores summary (proctor/daily/scores.py: why and how it is kept)."""
-    source, values = scores.source(period.start, period.end)
+class Points(StrEnum):
+    """Which points a group's board ranks."""
+
+    daily = "daily"  # the daily quiz's
+    live = "live"  # live rounds' (proctor/live/)
+
+
+async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, top: int,
+                  points: Points = Points.daily) -> list[sqlite3.Row]:
+    """The ranking from the daily_scores summary (proctor/daily/scores.py: why and how it is kept),
+    or from the live rounds' answers."""
+    match points:
+        case Points.daily:
+            source, values = scores.source(period.start, period.end)
+        case Points.live:
+            source, values = live_board.source(period.start, period.end)
     return await db.fetchall(_BOARD.format(source=source), {
         "chat": chat_id, **values, "top": top, "me": me if me is not None else 0})
 
@@ -122,11 +137,11 @@ async def full_ranking(db: Database, chat_id: int, period: Period) -> list[Row]:
 
 
 async def board(db: Database, chat_id: int, period: Period, me: int | None = None,
-                top: int = TOP) -> Board:
-    """The top `top` members of `chat_id` by daily-quiz points in `period`, plus `me`."""
-    rows = await _ranked(db, chat_id, period, me, top)
+                top: int = TOP, points: Points = Points.daily) -> Board:
+    """The top `top` members of `chat_id` by daily-quiz (or live-round) points in `period`, plus `me`."""
+    rows = await _ranked(db, chat_id, period, me, top, points)
     ids = [r["user_id"] for r in rows]
-    runs = await streaks(db, chat_id, ids, period.today)
+    runs = await streaks(db, chat_id, ids, period.today) if points == Points.daily else {}
     out = [Row(rank=r["rank"], user_id=r["user_id"], name=r["name"], points=r["points"],
                max_points=r["max_points"], answers=r["answers"], correct=r["correct"],
                last_at=r["last_at"], streak=runs.get(r["user_id"], 0)) for r in rows]

@@ -208,10 +208,15 @@ class FakeUser:
         return Toast(api, record)
 
     async def answer_poll(self, message: StoredMessage, option_ids: list[int]) -> None:
-        """Votes in a poll; non-anonymous polls send the bot a poll_answer update."""
+        """Votes in a poll; non-anonymous polls send the bot a poll_answer update. A closed poll (its
+        open_period over, or stopped) takes no vote, and a quiz one vote per user (Telegram's rules)."""
         poll = message.poll
-        if poll is None or poll["is_closed"]:
+        if poll is None or self._api.state.close_due_poll(poll):
             raise ValueError(f"message {message.message_id} has no open poll")
+        voters = self._api.state.poll_voters.setdefault(poll["id"], set())
+        if poll["type"] == "quiz" and self.id in voters:
+            raise ValueError(f"user {self.id} already answered quiz {poll['id']}")
+        voters.add(self.id)
         for option in option_ids:
             poll["options"][option]["voter_count"] += 1
         poll["total_voter_count"] += 1

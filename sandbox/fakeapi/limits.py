@@ -21,6 +21,9 @@ class RateLimits:
     chat_burst: int = 3
     group_per_minute: float = 20.0
     group_burst: int = 5
+    # edits (editMessageText, stopPoll) in a group count toward its limits too: Telegram does not say
+    # they don't, and a live round that edits its standings must budget for them (bot/live)
+    count_edits: bool = False
 
 
 class TokenBucket:
@@ -98,6 +101,12 @@ class RateLimiter:
                 bucket.take()
         self.stats.record(chat_id, now)
         return 0
+
+    def admit_edit(self, chat_id: int, is_group: bool) -> int:
+        """`admit` for an edit: counted only in a group and only when the limits say edits count."""
+        if self.limits is None or not self.limits.count_edits or not is_group:
+            return 0
+        return self.admit(chat_id, is_group)
 
     def _buckets(self, chat_id: int, is_group: bool, now: float) -> list[TokenBucket]:
         limits = self.limits

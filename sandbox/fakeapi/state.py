@@ -315,12 +315,19 @@ class BotState:
         self.holds: list[Hold] = []
         self.calls: list[Call] = []
         self.errors: list[tuple[Call, int, str]] = []
+        self.poll_voters: dict[str, set[int]] = {}  # poll id -> who voted (a quiz takes one vote each)
         self.closing = False
         self._file_ids = itertools.count(1)
         self._callback_ids = itertools.count(1)
 
     def now(self) -> int:
         return int(self.clock())
+
+    def close_due_poll(self, poll: dict[str, Any]) -> bool:
+        """Close a poll whose open_period is over (Telegram closes it itself); True if it is closed."""
+        if not poll["is_closed"] and poll.get("close_date") is not None and self.clock() >= poll["close_date"]:
+            poll["is_closed"] = True
+        return bool(poll["is_closed"])
 
     def new_message(self, chat: ChatInfo, from_id: int, **fields: Any) -> StoredMessage:
         message = StoredMessage(
@@ -392,6 +399,7 @@ class BotState:
         if message.photo is not None:
             data["photo"] = message.photo.photo_api()
         if message.poll is not None:
+            self.close_due_poll(message.poll)
             data["poll"] = message.poll
         if message.edit_date is not None:
             data["edit_date"] = message.edit_date

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import pytest
 
+from proctor.live.plan import COUNTDOWN
 from tests.bot.test_daily_group import _push_now, _question_of_kind
 from tests.bot.test_daily_support import make_env, questions
 from tests.bot.test_exam_flow import _answer_current, _confirm, _sheet
 from tests.harness import BotEnv, attempt_message, start_exam
+from tests.live_support import GROUP, live_paper, polls, right_options, tick
 from tests.papers_fixture import small_paper
 from tests.reads import daily_answers
 from tests.round_trips import RoundTrips
@@ -158,5 +160,31 @@ async def test_a_daily_private_step_costs_few_round_trips(tmp_path):
         assert set(most) == set(PRIVATE_LIMITS), most  # today's five (fixed per chat and day) cover each kind
         for kind, limit in PRIVATE_LIMITS.items():
             assert most[kind] <= limit, (kind, most[kind], [s.calls for s in trips.steps if s.kind == kind])
+    finally:
+        await env.close()
+
+
+async def test_a_live_poll_answer_costs_few_round_trips(tmp_path):
+    """A vote in a live round's poll: the step (claim, score, store, membership) is one transaction."""
+    env = BotEnv(tmp_path, admins=(1,), shuffle=False)
+    await env.seed(live_paper("live", 3))
+    await env.start()
+    try:
+        lead, group = env.api.user(1, "Lea"), env.api.group(GROUP, "Team")
+        ann, bob = env.api.user(11, "Ann"), env.api.user(12, "Bob")
+        for user in (ann, bob):  # known users, as in the daily test
+            await user.send("/start")
+            await user.wait_message()
+        await lead.send("/live 2q 10s", chat=group)
+        await lead.wait_message(chat=group)
+        await env.idle()
+        await tick(env, COUNTDOWN)
+        trips = RoundTrips(env.app)
+        for user in (ann, bob):
+            await user.answer_poll(polls(env)[-1], right_options(polls(env)[-1]))
+            await env.idle()
+        most = trips.most()
+        print("\n" + trips.table())
+        assert most == {"poll answer": 2}, [s.calls for s in trips.steps]
     finally:
         await env.close()

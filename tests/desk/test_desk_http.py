@@ -95,7 +95,7 @@ async def test_team_leaderboard_has_the_same_numbers_as_the_chats_leaderboard(en
     status, html, _ = await lea.get("/desk/team", team=str(ALPHA), period=period)
     assert status == 200
     desk = [f"{rank}. {name} — {points} pts · {acc} · 🔥{streak}"
-            for rank, name, points, acc, _answers, streak, _trend in table_rows(html, "board")]
+            for rank, name, points, acc, _answers, streak, _live, _trend in table_rows(html, "board")]
     chat = await say(env, env.api.user(ANN, "Ann"), f"/leaderboard {period}", chat=ALPHA)
     assert desk == chat_rows(chat.text)
     assert len(desk) == 3

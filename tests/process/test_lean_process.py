@@ -121,7 +121,7 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     # nothing of daily practice, the leads' desk, invites or authoring loaded through /exam, a typed
     # answer (past the admins' /editq, /newpaper and /newquestion text handlers and the daily quiz's
     # private text) and the hand-in; start-up found no daily schedule or digest to re-arm
-    features = ("bot.daily.", "bot.leads.", "bot.invites.", "bot.authoring.")
+    features = ("bot.daily.", "bot.leads.", "bot.invites.", "bot.authoring.", "bot.live.")
     light = {"bot.daily.locks", "bot.leads.added_reports"}  # registration points the exam's path reaches
     assert [m for m in loaded if m.startswith(features) and m not in light] == []
     assert LAZY_DOMAIN.isdisjoint(loaded), sorted(LAZY_DOMAIN & set(loaded))

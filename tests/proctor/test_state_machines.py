@@ -11,6 +11,9 @@ from proctor.daily.states import DeliveryStatus as D
 from proctor.exams import states as exams
 from proctor.exams.states import AttemptStatus as A
 from proctor.invites import InviteStatus as I
+from proctor.live import states as live
+from proctor.live.states import ItemStatus as LI
+from proctor.live.states import RoundStatus as LR
 from proctor.teams import roster
 from proctor.teams.roster import Standing as R
 from proctor.transitions import IllegalTransition
@@ -37,6 +40,18 @@ INVITE = {
     invites.resend: {I.open: I.open, I.claimed: I.claimed},
 }
 
+LIVE_ROUND = {
+    live.begin: {LR.countdown: LR.asking},
+    live.finish: {LR.asking: LR.finished},
+    live.stop: {LR.countdown: LR.stopped, LR.asking: LR.stopped},
+    live.lose: {LR.countdown: LR.gone, LR.asking: LR.gone},
+}
+
+LIVE_ITEM = {
+    live.send: {LI.pending: LI.sending, LI.sending: LI.sending},
+    live.open_: {LI.sending: LI.open},
+    live.close: {LI.pending: LI.closed, LI.sending: LI.closed, LI.open: LI.closed},
+}
 
 ROSTER = {
     roster.accept_move: {R.asked: R.joined},
@@ -44,8 +59,9 @@ ROSTER = {
 }
 
 
-@pytest.mark.parametrize(("enum", "table"), [(A, ATTEMPT), (D, DELIVERY), (I, INVITE), (R, ROSTER)],
-                         ids=["attempt", "delivery", "invite", "roster"])
+@pytest.mark.parametrize(("enum", "table"), [(A, ATTEMPT), (D, DELIVERY), (I, INVITE), (R, ROSTER),
+                                              (LR, LIVE_ROUND), (LI, LIVE_ITEM)],
+                         ids=["attempt", "delivery", "invite", "roster", "live-round", "live-item"])
 def test_every_move_from_every_state(enum, table):
     for move, legal in table.items():
         for state in enum:
@@ -57,8 +73,9 @@ def test_every_move_from_every_state(enum, table):
 
 
 @pytest.mark.parametrize(("machine", "table"), [(exams.MACHINE, ATTEMPT), (daily.MACHINE, DELIVERY),
-                                                (invites.MACHINE, INVITE), (roster.MACHINE, ROSTER)],
-                         ids=["attempt", "delivery", "invite", "roster"])
+                                                (invites.MACHINE, INVITE), (roster.MACHINE, ROSTER),
+                                                (live.ROUND, LIVE_ROUND), (live.ITEM, LIVE_ITEM)],
+                         ids=["attempt", "delivery", "invite", "roster", "live-round", "live-item"])
 def test_the_tables_list_no_move_the_test_does_not_walk(machine, table):
     assert len(machine.moves) == len(table)
     assert {frozenset(m.items()) for m in machine.moves.values()} == {frozenset(t.items()) for t in table.values()}
@@ -67,6 +84,8 @@ def test_the_tables_list_no_move_the_test_does_not_walk(machine, table):
 def test_terminal_states_have_no_way_out():
     assert all(A.finished not in t and A.cancelled not in t for t in exams.MACHINE.moves.values())
     assert all(D.closed not in t for t in daily.MACHINE.moves.values())
+    assert all(s not in t for s in live.ENDED for t in live.ROUND.moves.values())
+    assert all(LI.closed not in t for t in live.ITEM.moves.values())
 
 
 def test_only_a_running_attempt_and_an_unfinished_delivery_take_answers():

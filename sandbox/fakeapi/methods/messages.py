@@ -37,6 +37,14 @@ def admit(api: Api, chat: ChatInfo) -> None:
         raise ApiError.retry_after(retry_after)
 
 
+def admit_edit(api: Api, message: StoredMessage) -> None:
+    """An edit in a group, counted when the limits count edits (RateLimits.count_edits)."""
+    chat = api.state.chats[message.chat_id]
+    retry_after = api.limiter.admit_edit(chat.id, is_group=not chat.is_private)
+    if retry_after:
+        raise ApiError.retry_after(retry_after)
+
+
 def post(api: Api, chat: ChatInfo, p: dict[str, Any], **content: Any) -> dict[str, Any]:
     """What every send shares: its keyboard and reply target checked, the rate limits applied,
     then the bot's message stored and returned in the wire format."""
@@ -94,6 +102,7 @@ def edit_message_text(api: Api, p: dict[str, Any]) -> dict[str, Any]:
         message.reply_markup,
     ):
         raise ApiError.bad_request(NOT_MODIFIED)
+    admit_edit(api, message)
     message.text, message.raw_text, message.parse_mode = text, raw, mode
     message.entities = p.get("entities")
     message.reply_markup = markup

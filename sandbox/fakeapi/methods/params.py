@@ -35,7 +35,7 @@ _BOOL_FIELDS = names(
 _JSON_FIELDS = names(
     "reply_markup reply_parameters link_preview_options entities caption_entities commands "
     "scope allowed_updates options message_ids menu_button rights explanation_entities "
-    "question_entities"
+    "question_entities correct_option_ids"
 )
 
 

@@ -1,0 +1,116 @@
+"""A player's answer to a round's poll: scored and stored in one transaction; the standings and the
+podium read from what is stored.
+
+Telegram sends a poll's answers as `poll_answer` updates with no chat: the poll id finds the round
+(live_items.poll_id). Telegram accepts votes only while the poll is open, so every answer to a poll
+of ours counts, also one the bot receives after a restart; its points use the time the bot received
+it (at most the poll's time: 500 for a right answer at worst)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+
+from proctor.chats import note_member_on
+from proctor.live import scoring
+from proctor.live.model import ITEM_COLUMNS, item_of
+from proctor.live.states import RoundStatus
+from proctor.storage.db import Database
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The answer counted."""
+
+    round_id: int
+    points: int
+    share: float
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """Not counted: not a poll of a round, a retracted vote, a second answer, or a round already
+    over and its podium posted."""
+
+
+Outcome = Recorded | Ignored
+
+
+def _run(conn: sqlite3.Connection, round_id: int, pos: int, user_id: int) -> int:
+    """How many right answers in a row `user_id` gave just before question `pos`."""
+    rows = conn.execute("SELECT pos, fraction FROM live_answers WHERE round_id=? AND user_id=? AND pos<? "
+                        "ORDER BY pos DESC", (round_id, user_id, pos)).fetchall()
+    run, expected = 0, pos - 1
+    for r in rows:
+        if r["pos"] != expected or r["fraction"] < 1:
+            break
+        run, expected = run + 1, expected - 1
+    return run
+
+
+def answer_on(conn: sqlite3.Connection, poll_id: str, user_id: int, option_ids: list[int], now: float) -> Outcome:
+    """`answer` on the database thread, inside its transaction."""
+    row = conn.execute(
+        f"SELECT {', '.join('i.' + c.strip() for c in ITEM_COLUMNS.split(','))}, r.chat_id, r.seconds, "
+        "r.status AS round_status, r.podium_posted, length(i.option_order) AS n_options "
+        "FROM live_items i JOIN live_rounds r ON r.id = i.round_id WHERE i.poll_id=?", (poll_id,)).fetchone()
+    if row is None or not option_ids:
+        return Ignored()
+    if row["podium_posted"] or RoundStatus(row["round_status"]) == RoundStatus.gone:
+        return Ignored()
+    item = item_of(row)
+    chosen = frozenset(option_ids)
+    share = scoring.fraction(item.correct, chosen, multiple=item.multiple, policy=item.policy,
+                             n_options=row["n_options"])
+    taken = now - (item.posted_at if item.posted_at is not None else now)
+    run = _run(conn, item.round_id, item.pos, user_id) + 1 if share >= 1 else 0
+    points = scoring.points(share, taken, row["seconds"], run)
+    cur = conn.execute(
+        """INSERT INTO live_answers (round_id, pos, user_id, chat_id, option_ids, fraction, points, received_at)
+           VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING""",
+        (item.round_id, item.pos, user_id, row["chat_id"], json.dumps(sorted(chosen)), share, points, now))
+    if cur.rowcount != 1:
+        return Ignored()
+    note_member_on(conn, row["chat_id"], user_id, now)
+    return Recorded(item.round_id, points, share)
+
+
+async def answer(db: Database, poll_id: str, user_id: int, option_ids: list[int], now: float) -> Outcome:
+    """Score and store a poll answer (the first per player and question counts)."""
+    return await db.run_write(lambda conn: answer_on(conn, poll_id, user_id, option_ids, now))
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    user_id: int
+    name: str
+    points: int
+    right: int  # fully right answers
+
+
+@dataclass(frozen=True)
+class Standings:
+    top: list[Standing]
+    players: int
+    me: Standing | None = None
+
+
+_STANDINGS = """
+WITH agg AS (SELECT user_id, SUM(points) AS points, SUM(fraction >= 1) AS right, MAX(received_at) AS last_at
+             FROM live_answers WHERE round_id=:round GROUP BY user_id),
+ranked AS (SELECT agg.*, ROW_NUMBER() OVER (ORDER BY points DESC, last_at ASC, user_id ASC) AS rank,
+                  COUNT(*) OVER () AS players FROM agg)
+SELECT ranked.*, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
+FROM ranked JOIN users u ON u.id = ranked.user_id
+WHERE rank <= :top OR ranked.user_id = :me ORDER BY rank
+"""
+
+
+async def standings(db: Database, round_id: int, top: int, me: int | None = None) -> Standings:
+    """The round's top `top` by points (ties: who got there first), how many played, and `me`."""
+    rows = await db.fetchall(_STANDINGS, {"round": round_id, "top": top, "me": me if me is not None else 0})
+    out = [Standing(r["rank"], r["user_id"], r["name"], r["points"], r["right"]) for r in rows]
+    return Standings(top=[s for s in out if s.rank <= top], players=rows[0]["players"] if rows else 0,
+                     me=next((s for s in out if s.user_id == me), None))

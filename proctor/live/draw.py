@@ -1,0 +1,152 @@
+"""What a /live round asks: its arguments read, and its questions drawn.
+
+Drawn from the askable single, multiple and true/false questions of papers that are not hiring
+(exam-only) papers, as the daily quiz's pool (proctor/daily/selection.py: never retired, held or
+flagged unaskable), never one the group saw in its last RECENT_ROUNDS rounds, spread over papers
+and topics; only questions whose poll fits Telegram's limits (the bot says what fits)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bank.errors import BankError
+from bank.grading.choice import parse_choice, parse_truefalse
+from bank.models import Kind
+from bank.option_order import LETTERS, OptionOrder
+from bank.paper_list import offered_papers
+from bank.paper_settings import policy_of
+from proctor.daily.selection import Candidate, candidates, pick_balanced
+from proctor.live.model import Drawn
+from proctor.live.rounds import recent_questions
+from proctor.storage.db import Database
+
+DEFAULT_QUESTIONS, MIN_QUESTIONS, MAX_QUESTIONS = 5, 1, 30
+DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS = 20, 10, 120
+KINDS = frozenset({Kind.single, Kind.multi, Kind.truefalse})
+
+_COUNT = re.compile(r"^(\d{1,4})([qs])$", re.IGNORECASE)
+
+
+class BadArgument(BankError):
+    """One argument of /live is wrong: the message is the argument."""
+
+
+class NothingToAsk(BankError):
+    """No question may be drawn (an empty pool, or all seen in the group's last rounds)."""
+
+
+@dataclass(frozen=True)
+class Request:
+    questions: int = DEFAULT_QUESTIONS
+    seconds: int = DEFAULT_SECONDS
+    subject: str = ""  # a paper (slug or title fragment) or a topic; "" for any
+
+
+def parse_args(words: Sequence[str]) -> Request:
+    """`/live`'s arguments in any order: `Nq` (1-30), `Ns` (10-120), the rest a paper or a topic.
+    Raises BadArgument naming the first wrong one."""
+    questions, seconds, subject = DEFAULT_QUESTIONS, DEFAULT_SECONDS, []
+    for word in words:
+        m = _COUNT.match(word)
+        if m is None:
+            if word[:1].isdigit() and word[-1:].isalpha() and word.isascii():  # "5x", "12m": a count gone wrong
+                raise BadArgument(word)
+            subject.append(word)
+            continue
+        n, unit = int(m.group(1)), m.group(2).lower()
+        if unit == "q" and MIN_QUESTIONS <= n <= MAX_QUESTIONS:
+            questions = n
+        elif unit == "s" and MIN_SECONDS <= n <= MAX_SECONDS:
+            seconds = n
+        else:
+            raise BadArgument(word)
+    return Request(questions, seconds, " ".join(subject))
+
+
+Fits = Callable[[str, list[str]], bool]  # (stem, option texts) -> does the poll fit?
+
+
+@dataclass(frozen=True)
+class _Info:
+    kind: Kind
+    stem: str
+    options: list[str]
+    answer: object
+    shuffle: bool
+    policy: str | None
+    pinned: list[int]
+
+
+async def _infos(db: Database, ids: list[int]) -> dict[int, _Info]:
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = await db.fetchall(
+        f"""SELECT q.id, q.kind, q.stem, q.options, q.answer, p.shuffle_options, p.multi_policy, c.pinned
+            FROM questions q JOIN papers p ON p.id = q.paper_id LEFT JOIN question_checks c ON c.question_id = q.id
+            WHERE q.id IN ({marks})""", ids)
+    return {r["id"]: _Info(Kind(r["kind"]), r["stem"], json.loads(r["options"]), json.loads(r["answer"]),
+                           bool(r["shuffle_options"]), r["multi_policy"], json.loads(r["pinned"] or "[]"))
+            for r in rows}
+
+
+async def _pool(db: Database, subject: str) -> list[Candidate]:
+    pool = [c for c in await candidates(db) if c.kind in KINDS]
+    if not subject:
+        return pool
+    key = subject.casefold()
+    papers = [p for p in await offered_papers(db, practice=True)
+              if key == p.slug.casefold() or key in p.title.casefold()]
+    if papers:
+        ids = {p.id for p in papers}
+        return [c for c in pool if c.paper_id in ids]
+    by_topic = [c for c in pool if key in c.topic.casefold()]
+    if not by_topic:
+        raise BadArgument(subject)
+    return by_topic
+
+
+def _drawn(qid: int, info: _Info, rng: random.Random, shuffle: bool) -> Drawn | None:
+    if info.kind == Kind.truefalse:
+        key = parse_truefalse(info.answer)
+        return None if key is None else Drawn(qid, "AB", (0,) if key else (1,), False, policy_of(info.policy))
+    order = OptionOrder.draw(len(info.options), info.pinned, rng, shuffle and info.shuffle)
+    letters = parse_choice(info.answer, multiple=True, n_options=len(info.options)) \
+        if isinstance(info.answer, str) else None
+    if not letters or (info.kind == Kind.single and len(letters) != 1):
+        return None
+    correct = tuple(sorted(order.order.index(letter) for letter in letters if letter in order.order))
+    return Drawn(qid, order.order, correct, info.kind == Kind.multi, policy_of(info.policy))
+
+
+async def draw(db: Database, chat_id: int, request: Request, fits: Fits, rng: random.Random, *,
+               shuffle: bool, true_false: tuple[str, str]) -> list[Drawn]:
+    """Up to `request.questions` questions for the group's round. Raises BadArgument (no paper or
+    topic matches the subject) and NothingToAsk."""
+    seen = await recent_questions(db, chat_id)
+    pool = [c for c in await _pool(db, request.subject) if c.id not in seen]
+    infos = await _infos(db, [c.id for c in pool])
+
+    def shown(info: _Info) -> list[str]:
+        return list(true_false) if info.kind == Kind.truefalse else info.options
+
+    fitting = [c for c in pool if c.id in infos and fits(infos[c.id].stem, shown(infos[c.id]))]
+    out: list[Drawn] = []
+    for c in pick_balanced(fitting, len(fitting), rng):  # balanced order; keys unreadable are skipped
+        d = _drawn(c.id, infos[c.id], rng, shuffle)
+        if d is not None:
+            out.append(d)
+        if len(out) == request.questions:
+            break
+    if not out:
+        raise NothingToAsk(str(chat_id))
+    return out
+
+
+def shown_options(order: str, options: list[str]) -> list[str]:
+    """The option texts in the order the poll shows them (`order[i]` is the stored letter shown at i)."""
+    return [options[LETTERS.index(letter)] for letter in order]
