@@ -61,7 +61,7 @@ async def exam(update: Update, context: Ctx) -> None:
     args = [a.lower() for a in context.args or []]
     kb: InlineKeyboardMarkup | None
     if args == ["random"]:
-        text, kb = render.mock_rules_card(u.lang, sum(attempts.MOCK_BLUEPRINT.values()), attempts.MOCK_MINUTES)
+        text, kb = render.mock_rules_card(u.lang, await attempts.mock_size(context.services.db), attempts.MOCK_MINUTES)
     elif args:  # /exam <paper>: its rules card at once
         name = " ".join(context.args or [])
         paper = find_paper(await offered_papers(context.services.db), name)

@@ -73,9 +73,9 @@ class Shortfall(BankError):
             f"{s.part.kind.value}: {s.part.count} wanted, {s.available} available" for s in short))
 
 
-# the mock paper (/exam random): how many questions of each kind it draws, and its minutes
-MOCK = Blueprint.of_counts({Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2,
-                           Kind.numerical: 2, Kind.matching: 1})
+# the mock paper (/exam random): how many questions of each kind it draws, and its minutes; only kinds
+# the bundled bank holds (README: "10 fill-in, 10 single, 10 multiple choice, 10 true/false, 2 short")
+MOCK = Blueprint.of_counts({Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2})
 MOCK_MINUTES = 60
 
 
@@ -171,6 +171,12 @@ def _number(word: str) -> float | None:
 async def paper_ids(db: Database) -> dict[str, int]:
     """Imported papers by slug: what `paper:SLUG` may name."""
     return {r["slug"]: r["id"] for r in await db.fetchall("SELECT slug, id FROM papers WHERE blueprint IS NULL")}
+
+
+async def drawn_count(db: Database, blueprint: Blueprint) -> int:
+    """How many questions a draw of the blueprint gives from this bank (a part the bank cannot fill
+    gives what there is): the number a rules card promises."""
+    return len(await draw(db, blueprint, random.Random(0)))
 
 
 async def pool_counts(db: Database, *, exam_pool: bool = False) -> dict[Kind, int]:

@@ -92,6 +92,7 @@ async def test_random_mock_paper_follows_the_blueprint(env):
     ann = env.api.user(3005, "Ann", language_code="en")
     await ann.send("/exam random")
     card = await ann.wait_message(lambda m: "▶️ Start" in m.button_texts)
+    assert "42 questions" in card.text  # the card promises what the sheet holds (issue 22: it said 45)
     await ann.press(card, "▶️ Start")
     msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
     assert msg.text.startswith("Q 1/42")
