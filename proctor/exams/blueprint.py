@@ -73,9 +73,11 @@ class Shortfall(BankError):
             f"{s.part.kind.value}: {s.part.count} wanted, {s.available} available" for s in short))
 
 
-# the mock paper (/exam random): how many questions of each kind it draws, and its minutes; only kinds
-# the bundled bank holds (README: "10 fill-in, 10 single, 10 multiple choice, 10 true/false, 2 short")
-MOCK = Blueprint.of_counts({Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2})
+# the mock paper (/exam random): how many questions of each kind it draws, and its minutes. The bundled
+# bank has no numerical or matching questions: the mock draws what the bank has (42 there), and its
+# rules card says so (drawn_count)
+MOCK = Blueprint.of_counts({Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2,
+                           Kind.numerical: 2, Kind.matching: 1})
 MOCK_MINUTES = 60
 
 
