@@ -7,7 +7,6 @@ import re
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
-from bank.grading import grade
 from bank.matching_answer import draft_pairs, is_matching_draft
 from bank.matching_answer import response_draft as matching_draft
 from bank.models import CHOICE, Kind, Question, ReviewOption
@@ -73,19 +72,9 @@ def refused_typed(q: Question | None) -> str:
     return "empty_answer" if q.kind in TYPED else "not_typed"
 
 
-def shown_key(q: Question, item: Item, lang: str, expected: str | None = None, script: str = "orig") -> str:
-    """The key as the candidate reads it: shown letters, True/False, or the reference text in their script."""
-    if q.kind in CHOICE and isinstance(q.answer, str) and item.option_order:
-        return ", ".join(sorted(item.shown_letter(c) for c in q.answer if c in item.option_order))
-    if q.kind == Kind.truefalse:
-        return t("true" if q.answer else "false", lang)
-    if q.kind == Kind.fill:
-        return to_script(grade(q, "").expected, script)  # the grader's readable form: blanks；alternatives
-    if q.kind == Kind.numerical:
-        return answer_forms.numerical_key(q)
-    if q.kind == Kind.matching:
-        return answer_forms.key_pairs(q, item.order())
-    return to_script(expected if expected is not None else str(q.answer), script)
+def shown_key(q: Question, item: Item, lang: str, script: str = "orig") -> str:
+    """The key as the candidate read the question (`answer_forms.shown_key`)."""
+    return answer_forms.shown_key(q, item.order(), lang, script)
 
 
 _SECTION_NUMBER = re.compile(r"^[一二三四五六七八九十]+[、.．]\s*")
