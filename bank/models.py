@@ -162,6 +162,7 @@ class Paper(BaseModel):
     # sections hold the frozen draw (the one shown in lists). None: an imported paper.
     blueprint: str | None = Field(default=None, exclude=True)
     per_candidate: bool = Field(default=False, exclude=True)
+    code: str = Field(default="", exclude=True)  # "P3", given when first stored (bank/paper_list.py)
 
     def questions(self) -> list[Question]:
         return [q for s in self.sections for q in s.questions]

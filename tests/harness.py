@@ -120,8 +120,9 @@ def rules_card(messages: list[StoredMessage]) -> StoredMessage | None:
 async def start_exam(env: BotEnv, user, paper_title: str = "Demo paper demo") -> StoredMessage:
     """/exam → pick the paper → Start, as a person would; returns the attempt message."""
     await user.send("/exam")
-    chooser = await user.wait_message(lambda m: paper_title in m.button_texts)
-    await user.press(chooser, paper_title)
+    label = " · " + paper_title[:50]  # a chooser button is "P3 · <title>", cut to 64 characters
+    chooser = await user.wait_message(lambda m: any(label in b for b in m.button_texts))
+    await user.press(chooser, next(b for b in chooser.button_texts if label in b))
     rules = await env.api.wait_for(lambda: rules_card(user.chat()), what="rules card")
     await user.press(rules, "▶️ Start")
     msg = await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")

@@ -292,15 +292,20 @@ def paper_list(papers: list[PaperSummary], lang: str, script: str = "orig") -> s
     if not papers:
         return t("no_papers", lang)
     lines = [t("papers_header", lang), ""]
-    for i, p in enumerate(papers, 1):
-        lines.append(t("paper_line", lang, i=i, title=to_script(p.title, script),
+    for p in papers:
+        lines.append(t("paper_line", lang, code=p.code, title=to_script(p.title, script),
                        questions=tn("n_question", p.askable, lang), max=points(p.max_score, lang),
                        minutes=p.time_limit_min))
     return clip("\n".join(lines))
 
 
+def chooser_label(p: PaperSummary, script: str = "orig") -> str:
+    """A paper's button in the chooser: "P3 · its title", cut to 64 characters."""
+    return clip(f"{p.code} · {to_script(p.title, script)}", 64)
+
+
 def paper_chooser(papers: list[PaperSummary], mode: str, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
-    rows = [[Button(to_script(p.title, script)[:60], callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
+    rows = [[Button(chooser_label(p, script), callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
             for p in papers]
     rows.append([Button(t("random_button", lang), callback_data=cb.pick(None, mode, start=mode == "practice"))])
     return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)

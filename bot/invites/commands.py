@@ -15,6 +15,7 @@ from bot.core import open_private_button
 from bot.i18n import t
 from bot.invites import render
 from bot.leads.access import require_lead, send_private
+from bot.paper_refs import unknown_paper
 from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
 from proctor import invites
@@ -56,8 +57,8 @@ async def invite(update: Update, context: Ctx) -> None:
         return
     try:
         paper_id, title = await invites.find_paper(svc.db, req.paper)
-    except NotFound:
-        await reply(t("iv_paper_unknown", lang, paper=req.paper[:60]))
+    except NotFound as e:
+        await reply(unknown_paper(e, req.paper, lang, "iv_paper_unknown"))
         return
     [(inv, token)] = await invites.create(svc.db, paper_id=paper_id, team=desk.scope, lead=desk.user.id,
                                           now=svc.now(), window=req.window, extra_min=req.extra_min,

@@ -171,8 +171,9 @@ def _number(word: str) -> float | None:
 
 
 async def paper_ids(db: Database) -> dict[str, int]:
-    """Imported papers by slug: what `paper:SLUG` may name."""
-    return {r["slug"]: r["id"] for r in await db.fetchall("SELECT slug, id FROM papers WHERE blueprint IS NULL")}
+    """Imported papers by slug and by code (P3): what `paper:SLUG` may name."""
+    rows = await db.fetchall("SELECT slug, code, id FROM papers WHERE blueprint IS NULL")
+    return {r["slug"]: r["id"] for r in rows} | {r["code"]: r["id"] for r in rows}
 
 
 async def drawn_count(db: Database, blueprint: Blueprint) -> int:
