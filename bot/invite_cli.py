@@ -52,7 +52,7 @@ async def _create(db: Database, args) -> int:
     except AmbiguousPaper as e:
         raise BankError(f"{e}; give one code") from None
     except NotFound:
-        raise BankError(f"no paper matches {args.paper!r}; `proctor bank list` shows each paper's code") from None
+        raise BankError(f"no single paper matches {args.paper!r}; `proctor bank list` shows each paper's code") from None
     window = invites.parse_duration(args.window)
     extra = int(invites.parse_duration(args.extra) // 60) if args.extra else 0
     made = await invites.create(db, paper_id=paper_id, team=args.team, lead=args.lead, now=time.time(),

@@ -20,7 +20,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "⛔ 这份试卷的 {allowed} 次机会已全部用完，不能再开始。",
     },
     "exam_unknown_paper": {
-        "en": "No paper “{paper}”. /papers lists each with its code (P3); /exam shows a chooser.",
+        "en": "No paper called “{paper}”. /papers lists each with its code (P3); /exam shows a chooser.",
         "zh": "没有试卷“{paper}”。/papers 列出每份试卷及其代号（如 P3）；/exam 选择试卷。",
     },
     "paper_ambiguous": {

@@ -16,7 +16,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "iv_bad": {"en": "I couldn't read that: {problem}. See /invite for the usage.",
                "zh": "无法识别：{problem}。用法见 /invite。"},
-    "iv_paper_unknown": {"en": "No paper matches “{paper}”. Use its code in /papers (P3) or a part of its title.",
+    "iv_paper_unknown": {"en": "No single paper matches “{paper}”. Use its code in /papers (P3) or a part of its title.",
                          "zh": "没有匹配“{paper}”的试卷。请用 /papers 中的代号（如 P3）或标题的一部分。"},
     "iv_created": {
         "en": "🔗 Invite #{id} · {paper}\n{link}\n\nOpen until {closes}{extra}{who}.\nThe first person to open "

@@ -7,7 +7,7 @@ import pytest
 from bank.models import Paper
 from bank.paper_store import list_papers, paper_count
 from proctor.exams import service as attempts
-from tests.harness import BotEnv, attempt_message
+from tests.harness import BotEnv, attempt_message, pick_paper
 from tests.reads import the_attempt
 
 
@@ -65,8 +65,7 @@ async def test_script_preference_converts_question_text(env):
     # the chooser shows the title in the chosen script too
     title = to_script((await simplified_paper(env)).title, "hant")
     await ann.send("/practice")
-    chooser = await ann.wait_message(lambda m: any(title[:40] in b for b in m.button_texts))
-    await ann.press(chooser, next(b for b in chooser.button_texts if title[:40] in b))
+    await pick_paper(ann, title[:40])
     msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
     assert "梯度累積是為了模擬更大的" in msg.text  # 梯度累积是为了模拟更大的 in Traditional
 
@@ -75,8 +74,7 @@ async def test_practice_gives_feedback_after_each_answer(env):
     ann = env.api.user(3004, "Ann", language_code="en")
     title = (await simplified_paper(env)).title
     await ann.send("/practice")
-    chooser = await ann.wait_message(lambda m: any(title[:40] in b for b in m.button_texts))
-    await ann.press(chooser, next(b for b in chooser.button_texts if title[:40] in b))
+    await pick_paper(ann, title[:40])
     await env.api.wait_for(lambda: attempt_message(ann.chat()))
     await ann.send("批次大小")  # fill Q1, right
     fb = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "✅" in m.text and m)
