@@ -68,6 +68,8 @@ class Source(BaseModel):
     paper: str  # paper slug
     section: int  # 1-based section position
     number: int
+    paper_title: str = Field(default="", exclude=True)  # what people see (a stored question's)
+    section_title: str = Field(default="", exclude=True)
 
 
 # answer by kind: single "C"; multi "ABD"; truefalse bool; fill [[alt, ...], ...]; subjective text;

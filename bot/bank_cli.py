@@ -246,7 +246,8 @@ async def _show(db: Database, args) -> int:
 def render_question(q: Question) -> str:
     """One question, readable in a terminal."""
     src = q.source
-    head = f"#{q.id} {src.paper} section {src.section} question {q.number}" if src else f"#{q.id}"
+    head = (f"#{q.id} {src.paper_title or src.paper} · {src.section_title or f'section {src.section}'} · "
+            f"question {q.number}") if src else f"#{q.id}"
     lines = [f"{head} · {q.kind.value} · {q.points:g} points" + (" · retired" if q.retired else ""),
              "", q.stem]
     if q.options:

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import string
 
-from bot.catalogue import ask, authoring, authoring_edit, core, daily, desk, exam, examui, invites, leads
+from bot.catalogue import (
+    ask,
+    authoring,
+    authoring_edit,
+    core,
+    daily,
+    desk,
+    exam,
+    examui,
+    invites,
+    leads,
+    lint,
+)
 
 LANGS = ("en", "zh")
 
@@ -19,7 +31,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring)
+CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, lint)
 
 
 def t(key: str, lang: str, /, **kw) -> str:

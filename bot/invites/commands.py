@@ -8,6 +8,7 @@ from telegram import InputFile, Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden
 
+from bank.csv_safety import file_stem
 from bank.errors import NotFound
 from bank.paper_store import load_paper
 from bot.context import Ctx
@@ -140,7 +141,7 @@ async def hiring_report(update: Update, context: Ctx, desk) -> None:
     from proctor.invites_report import hiring_csv
 
     data, n = await hiring_csv(svc.db, desk.scope, svc.now())
-    name = f"invites-{'all' if desk.scope is None else abs(desk.scope)}.csv"
+    name = f"invites-{'all' if desk.scope is None else file_stem(desk.title)}.csv"
 
     async def send(chat_id: int) -> None:
         await context.bot.send_document(chat_id, InputFile(data, filename=name),

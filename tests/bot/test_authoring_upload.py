@@ -91,7 +91,7 @@ async def test_preview_shows_kinds_lint_and_the_candidate_view(env):
     lead = env.api.user(LEAD, "Lea", language_code="en")
     preview = await _preview(env, lead, "sheet.xlsx", to_xlsx(SHEET))
     text = preview.text
-    assert "• 算术 (sheet): 3 — Single choice 1, Multiple choice 1, True / false 1" in text
+    assert "• 算术: 3 — Single choice 1, Multiple choice 1, True / false 1" in text
     assert "warnings:" in text and "none of its" in text  # lint: a section without explanations
     # the first question exactly as the exam screen shows it
     assert "Q 1/3 · 单项选择题 · 1 pt\n\n1+1=?\nA. 1\nB. 2\nC. 3" in text
