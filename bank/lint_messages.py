@@ -12,9 +12,9 @@ from collections.abc import Mapping
 
 ENGLISH: dict[str, str] = {
     "note": "{note}",  # a note of the file's parser, as it wrote it
-    "count": "declares {declared} questions, holds {found}",
+    "count": "question count: {declared} declared, {found} here",
     "default_points": "no points per question given, the default is used",
-    "no_explanations": "none of its {n} questions is explained",
+    "no_explanations": "no explanation for any of its questions ({n})",
     "truncated": "cut off at the end of the file; never asked",
     "corrupted": "garbled characters that could not be repaired; never asked",
     "repaired": "garbled characters were repaired",
@@ -26,8 +26,8 @@ ENGLISH: dict[str, str] = {
     "quarantined_key": "held out of exams, practice and daily quizzes until a lead confirms the key "
                        "(/bankstats, or `proctor bank confirm {qid}`) or fixes it",
     "quarantined_duplicate": "repeats an earlier question of this paper: asked once",
-    "pinned_options": "option {letters} refers to other options: stays in place when options are shuffled",
-    "letter_refs": "{where} names options by letter: shown with the letters the candidate sees",
+    "pinned_options": "option {letters}: refers to other options, so it stays in place when options are shuffled",
+    "letter_refs": "options named by letter in {where}: shown with the letters the candidate sees",
     "same_title": "paper {other} already has the title “{title}”: Import will refuse it "
                   "(at a shell: proctor import --as-new)",
 }

@@ -140,7 +140,7 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
     warnings = [item for item in lint(others + papers) if item.paper in new]
     taken = {p.title: p for p in others}
     warnings += [LintItem(p.slug, None, None, None, "same_title",
-                          {"other": taken[p.title].code or taken[p.title].title, "title": p.title}, p.title)
+                          {"other": taken[p.title].code or taken[p.title].slug, "title": p.title}, p.title)
                  for p in papers if p.title in taken]
     first = [Shown(p.title, s.title, q) for p in papers for s in p.sections for q in s.questions]
     return Preview(name, counts, kinds, warnings, first[:PREVIEW_QUESTIONS],

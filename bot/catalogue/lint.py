@@ -5,9 +5,9 @@ from bank.lint_messages import ENGLISH
 
 _CHINESE: dict[str, str] = {
     "note": "导入说明：{note}",
-    "count": "标明 {declared} 题，实有 {found} 题",
+    "count": "题数：标明 {declared}，实有 {found}",
     "default_points": "未给出每题分值，按默认分值计",
-    "no_explanations": "{n} 道题都没有解析",
+    "no_explanations": "所有题目都没有解析（共 {n} 题）",
     "truncated": "文件末尾被截断；不会出题",
     "corrupted": "有无法修复的乱码；不会出题",
     "repaired": "乱码已修复",
@@ -19,7 +19,7 @@ _CHINESE: dict[str, str] = {
     "quarantined_key": "暂停出题（考试、练习、每日一练均不出），直到组长确认答案（/bankstats 或 proctor bank confirm {qid}）或修正答案",
     "quarantined_duplicate": "与本卷前面的一道题重复：只出一次",
     "pinned_options": "选项 {letters} 指代其他选项：打乱选项时位置不变",
-    "letter_refs": "{where} 用字母指代选项：显示为考生看到的字母",
+    "letter_refs": "{where} 中用字母指代选项：显示为考生看到的字母",
     "same_title": "试卷 {other} 已使用标题“{title}”：导入会被拒绝（命令行可用 proctor import --as-new）",
 }
 

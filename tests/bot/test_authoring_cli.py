@@ -41,7 +41,7 @@ def test_dry_run_prints_the_preview_and_writes_nothing(capsys, dbfile):
     code, out, err = run(capsys, "--db", dbfile, "import", "--dry-run", str(FIXTURES / "moodle_aiken.txt"))
     assert code == 0, err
     assert out.startswith("📄 moodle_aiken.txt: 3 questions in 1 paper.")
-    assert "• moodle_aiken (moodle_aiken): 3 — Single choice 3" in out
+    assert "• moodle_aiken: 3 — Single choice 3" in out
     assert "Q 1/3 · 单项选择题 · 1 pt\n\nIs this a multiple choice question?\nA. Yes\nB. No" in out
     assert _read(dbfile, question_count) == 0
 

@@ -124,7 +124,7 @@ def test_lint_lists_flags_and_oddities(capsys, dbfile, seed_files):
     assert out.count(": corrupted:") == 4
     # where: the paper's title, the section's name, the question's number; no file name (issue 22)
     title = "2025年大模型訓練優化器（含答案與解析）"
-    assert f"{title} · 五、案例分析題（共2題）: count: declares 2 questions, holds" in out
+    assert f"{title} · 五、案例分析題（共2題）: count: question count: 2 declared, " in out
     assert "duplicate_across" in out
     assert f"{title} · 二、多選題（共10題） · q3 (id " in out and "004_" not in out
 
