@@ -34,3 +34,14 @@ def safe_cell(value: object) -> object:
 def safe_row(values: list[object]) -> list[object]:
     """Every cell of a row through safe_cell."""
     return [safe_cell(v) for v in values]
+
+
+_NOT_NAME = re.compile(r"[^\w]+")
+
+
+def file_stem(title: str, fallback: str = "team") -> str:
+    """A part of an exported file's name made from a title people gave ("Alpha team" -> "Alpha-team",
+    "二组 / 夜班" -> "二组-夜班"): letters and digits of any script kept, everything else one "-",
+    at most 40 characters; `fallback` when nothing is left. Never an id."""
+    stem = _NOT_NAME.sub("-", title).strip("-_")[:40].strip("-_")
+    return stem or fallback

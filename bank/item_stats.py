@@ -141,16 +141,6 @@ async def set_retired(db: Store, question_id: int, retired: bool, *, lead: int,
         await refresh_paper(conn, one_row(await cur.fetchone())[0])
 
 
-async def find_paper(db: Store, key: str) -> tuple[int, str, str]:
-    """A paper by slug or id: (id, slug, title). Raises NotFound."""
-    row = await db.fetchone("SELECT id, slug, title FROM papers WHERE slug=?", (key,))
-    if row is None and key.isdigit():
-        row = await db.fetchone("SELECT id, slug, title FROM papers WHERE id=?", (int(key),))
-    if row is None:
-        raise NotFound(f"no paper {key!r}")
-    return row[0], row[1], row[2]
-
-
 async def is_exam_only(db: Store, paper_id: int) -> bool:
     return bool(await db.scalar("SELECT exam_only FROM papers WHERE id=?", (paper_id,)))
 

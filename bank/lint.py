@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
 
 import opencc
 
-from bank.models import CHOICE, Flag, Kind, Paper, Question
+from bank.lint_messages import english
+from bank.models import CHOICE, Kind, Paper, Question, Section
 
 _t2s = opencc.OpenCC("t2s")
 _NEGATIVE = ("不", "非", "無", "无", "没", "沒", "主要用於", "主要用于", "更多", "而是", "關係不大", "关系不大")
@@ -34,19 +37,35 @@ _PARSER_NOTES = ("declares", "cut off at the end", "points per question not give
 
 @dataclass(frozen=True)
 class LintItem:
+    """One finding: where (the paper's slug and title, the section's position and title, the question's
+    number and id) and what, as a code with named parameters (bank/lint_messages.py says it in English,
+    bot/catalogue/lint.py in both languages)."""
+
     paper: str  # slug
     section: int | None  # 1-based position
     number: int | None
     question_id: int | None
     code: str
-    message: str
+    params: dict[str, object] = field(default_factory=dict, hash=False)
+    title: str = ""  # the paper's
+    section_title: str = ""
+    message_key: str = ""  # the text to say, when not the code's own
+
+    @property
+    def text_key(self) -> str:
+        return self.message_key or self.code
+
+    @property
+    def message(self) -> str:
+        return english(self.text_key, self.params)
 
     def render(self) -> str:
-        where = self.paper
+        """A line for a terminal: the paper's title, the section's title, the question's number."""
+        where = self.title or self.paper
         if self.section is not None:
-            where += f" s{self.section}"
+            where += f" · {self.section_title or f'section {self.section}'}"
         if self.number is not None:
-            where += f" q{self.number}"
+            where += f" · q{self.number}"
         if self.question_id is not None:
             where += f" (id {self.question_id})"
         return f"{where}: {self.code}: {self.message}"
@@ -55,79 +74,70 @@ class LintItem:
 def lint(papers: list[Paper]) -> list[LintItem]:
     """Everything worth a lead's look, paper by paper, in order."""
     items: list[LintItem] = []
-    seen_across: dict[str, tuple[str, int, int]] = {}
+    seen_across: dict[str, tuple[str, str, str, int]] = {}  # stem -> paper slug and title, section title, number
     for p in papers:
-        seen_here: dict[str, tuple[int, int]] = {}
+        seen_here: dict[str, tuple[str, int]] = {}
         for note in p.notes:
             if not any(k in note for k in _PARSER_NOTES):
-                items.append(LintItem(p.slug, None, None, None, "note", note))
+                items.append(LintItem(p.slug, None, None, None, "note", {"note": note}, p.title))
         for pos, s in enumerate(p.sections, start=1):
-            here = (p.slug, pos)
+            here = partial(_item, p, pos, s, None)
             if s.declared_count is not None and s.declared_count != len(s.questions):
-                items.append(LintItem(*here, None, None, "count",
-                                      f"{s.title}: declares {s.declared_count} questions, "
-                                      f"holds {len(s.questions)}"))
+                items.append(here("count", declared=s.declared_count, found=len(s.questions)))
             if s.points_each is None:
-                items.append(LintItem(*here, None, None, "default_points",
-                                      f"{s.title}: no points per question given, the default is used"))
+                items.append(here("default_points"))
             if s.questions and not any(q.explanation for q in s.questions):
-                items.append(LintItem(*here, None, None, "no_explanations",
-                                      f"{s.title}: none of its {len(s.questions)} questions is explained"))
+                items.append(here("no_explanations", n=len(s.questions)))
             for q in s.questions:
-                at = (p.slug, pos, q.number, q.id)
+                at = partial(_item, p, pos, s, q)
                 for flag in q.flags:
-                    items.append(LintItem(*at, flag, _flag_message(flag)))
+                    items.append(at(flag))
                 key = normalise_stem(q.stem)
                 if not key:
                     continue
                 if key in seen_here:
-                    sp, n = seen_here[key]
-                    items.append(LintItem(*at, "duplicate", f"same stem as section {sp} question {n}"))
+                    other_section, n = seen_here[key]
+                    items.append(at("duplicate", other_section=other_section, other_number=n))
                 else:
-                    seen_here[key] = (pos, q.number)
+                    seen_here[key] = (s.title, q.number)
                 other = seen_across.get(key)
                 if other and other[0] != p.slug:
-                    items.append(LintItem(*at, "duplicate_across",
-                                          f"same stem as {other[0]} section {other[1]} question {other[2]}"))
+                    items.append(at("duplicate_across", other_paper=other[1], other_section=other[2],
+                                    other_number=other[3]))
                 elif other is None:
-                    seen_across[key] = (p.slug, pos, q.number)
+                    seen_across[key] = (p.slug, p.title, s.title, q.number)
                 spoken = explanation_speaks_for(q)
                 if spoken:
-                    items.append(LintItem(*at, "explanation_vs_key",
-                                          f"key {q.answer}, but the explanation speaks for "
-                                          f"{', '.join(spoken)}"))
+                    items.append(at("explanation_vs_key", **key_doubt(q, spoken)))
                 items += _check_items(q, at)
     return items
 
 
-def _check_items(q: Question, at: tuple[str, int, int, int | None]) -> list[LintItem]:
+def _item(p: Paper, pos: int, s: Section, q: Question | None, code: str, message_key: str = "",
+          **params: object) -> LintItem:
+    """A finding about section `pos` of the paper, or about its question `q`."""
+    if q is None:
+        return LintItem(p.slug, pos, None, None, code, params, p.title, s.title, message_key)
+    return LintItem(p.slug, pos, q.number, q.id, code, params, p.title, s.title, message_key)
+
+
+def key_doubt(q: Question, spoken: list[str]) -> dict[str, str]:
+    """The parameters of a key in doubt (`explanation_vs_key`; stored by bank/question_checks.py)."""
+    return {"answer": str(q.answer), "spoken": ", ".join(spoken)}
+
+
+def _check_items(q: Question, at: Callable[..., LintItem]) -> list[LintItem]:
     """What the import stored about the question (bank/question_checks.py): held, pinned, letters."""
     out = []
     if q.held == "key":
-        out.append(LintItem(*at, "quarantined", "held out of exams, practice and daily quizzes until a lead "
-                                                f"confirms the key (`proctor bank confirm {q.id}`) or fixes it"))
+        out.append(at("quarantined", "quarantined_key", qid=q.id))
     elif q.held == "duplicate":
-        out.append(LintItem(*at, "quarantined", "repeats an earlier question of this paper: asked once"))
+        out.append(at("quarantined", "quarantined_duplicate"))
     if q.pinned:
-        letters = ", ".join(chr(65 + i) for i in q.pinned)
-        out.append(LintItem(*at, "pinned_options", f"option {letters} refers to other options: "
-                                                   "stays in place when options are shuffled"))
+        out.append(at("pinned_options", letters=", ".join(chr(65 + i) for i in q.pinned)))
     if q.letter_refs:
-        where = ", ".join(sorted(q.letter_refs))
-        out.append(LintItem(*at, "letter_refs", f"{where} names options by letter: shown with the "
-                                                "letters the candidate sees"))
+        out.append(at("letter_refs", where=", ".join(sorted(q.letter_refs))))
     return out
-
-
-def _flag_message(flag: str) -> str:
-    messages: dict[str, str] = {
-        Flag.truncated: "cut off at the end of the file; never asked",
-        Flag.corrupted: "garbled characters that could not be repaired; never asked",
-        Flag.repaired: "garbled characters were repaired",
-        Flag.no_answer: "no key; never asked",
-        Flag.no_explanation: "its section explains other questions but not this one",
-    }
-    return messages.get(flag, flag)
 
 
 def normalise_stem(stem: str) -> str:
@@ -182,4 +192,4 @@ def summary(items: list[LintItem]) -> dict[str, int]:
     return out
 
 
-__all__ = ["LintItem", "Kind", "explanation_speaks_for", "lint", "normalise_stem", "summary"]
+__all__ = ["LintItem", "Kind", "explanation_speaks_for", "key_doubt", "lint", "normalise_stem", "summary"]

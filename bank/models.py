@@ -68,6 +68,8 @@ class Source(BaseModel):
     paper: str  # paper slug
     section: int  # 1-based section position
     number: int
+    paper_title: str = Field(default="", exclude=True)  # what people see (a stored question's)
+    section_title: str = Field(default="", exclude=True)
 
 
 # answer by kind: single "C"; multi "ABD"; truefalse bool; fill [[alt, ...], ...]; subjective text;
@@ -165,6 +167,7 @@ class Paper(BaseModel):
     # sections hold the frozen draw (the one shown in lists). None: an imported paper.
     blueprint: str | None = Field(default=None, exclude=True)
     per_candidate: bool = Field(default=False, exclude=True)
+    code: str = Field(default="", exclude=True)  # "P3", given when first stored (bank/paper_list.py)
 
     def questions(self) -> list[Question]:
         return [q for s in self.sections for q in s.questions]

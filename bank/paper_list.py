@@ -5,10 +5,17 @@ need: the count and the points of the paper's askable questions (not retired, no
 import checks, no flag that makes a question unaskable: `Question.askable`), as `load_paper` would
 count them. A composed paper (/newpaper) counts its stored draw (composed_items, points as drawn),
 like `load_paper` does for frozen and per-candidate papers alike.
+
+Every paper has a code ("P3"), given once when it is first stored (migration 029) and never changed:
+/papers, the exam chooser, /invites and `proctor bank list` show it, and `pick_paper` is the one
+reading of a paper reference that every command and CLI takes: the code (also "p3" or "3"), the
+slug, the title, or a part of the title that only one paper's title holds.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bank.errors import NotFound
@@ -19,6 +26,7 @@ from bank.store import Store
 @dataclass(frozen=True)
 class PaperSummary:
     id: int
+    code: str  # "P3": what people see and type
     slug: str
     title: str
     time_limit_min: int
@@ -33,7 +41,7 @@ def summarize(paper: Paper) -> PaperSummary:
     """The summary of a paper loaded whole (`load_paper`)."""
     assert paper.id is not None, "a stored paper has an id"
     s = paper.settings
-    return PaperSummary(id=paper.id, slug=paper.slug, title=paper.title, time_limit_min=s.time_limit_min,
+    return PaperSummary(id=paper.id, code=paper.code, slug=paper.slug, title=paper.title, time_limit_min=s.time_limit_min,
                         attempts_allowed=s.attempts_allowed, exam_only=s.exam_only, invite_only=s.invite_only,
                         askable=sum(1 for q in paper.questions() if q.askable), max_score=paper.max_score)
 
@@ -47,7 +55,7 @@ ASKABLE_SQL = (f"q.retired = 0 AND COALESCE(c.held, '') = '' AND (q.flags = '[]'
 # an imported paper's questions are those under its own sections (load_paper's grouping); a composed
 # paper's are its drawn ones, each still in its own paper and section (load_paper's join)
 _SUMMARIES = f"""
-SELECT p.id, p.slug, p.title, p.time_limit_min, p.attempts_allowed, p.exam_only, p.invite_only,
+SELECT p.id, p.code, p.slug, p.title, p.time_limit_min, p.attempts_allowed, p.exam_only, p.invite_only,
        CASE WHEN p.blueprint IS NULL THEN own.n ELSE drawn.n END AS askable,
        CASE WHEN p.blueprint IS NULL THEN own.points ELSE drawn.points END AS max_score
 FROM papers p
@@ -67,7 +75,7 @@ ORDER BY p.id"""
 async def paper_summaries(db: Store, *, composed: bool = False) -> list[PaperSummary]:
     """Every paper in import order, as `summarize(load_paper(...))` would give it, in one query;
     composed papers too if `composed` (as `list_papers`)."""
-    return [PaperSummary(id=r["id"], slug=r["slug"], title=r["title"], time_limit_min=r["time_limit_min"],
+    return [PaperSummary(id=r["id"], code=r["code"], slug=r["slug"], title=r["title"], time_limit_min=r["time_limit_min"],
                          attempts_allowed=r["attempts_allowed"], exam_only=bool(r["exam_only"]),
                          invite_only=bool(r["invite_only"]), askable=r["askable"] or 0,
                          max_score=float(r["max_score"] or 0.0))
@@ -87,3 +95,48 @@ async def offered_papers(db: Store, *, practice: bool = False) -> list[PaperSumm
     papers are never offered for practice, and invite-only ones never at all (only an invite opens them)."""
     return [p for p in await paper_summaries(db, composed=True)
             if p.askable and not (practice and p.exam_only) and not p.invite_only]
+
+
+class AmbiguousPaper(NotFound):
+    """A part of a title that several papers' titles hold; `matches` are those papers."""
+
+    def __init__(self, key: str, matches: Sequence[PaperSummary]):
+        self.key, self.matches = key, list(matches)
+        super().__init__(f"“{key}” is in {len(self.matches)} titles: {codes_line(self.matches)}")
+
+
+def codes_line(papers: Sequence[PaperSummary]) -> str:
+    """"P1 Title one · P4 Title two": the one line an ambiguous reference gets."""
+    return " · ".join(f"{p.code} {p.title}" for p in papers)
+
+
+_CODE = re.compile(r"p?(\d+)")
+
+
+def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
+    """The paper `key` names among `papers`: its code ("P3", "p3" or "3"), its slug, its whole title,
+    or a part of its title that no other paper's title holds (case ignored).
+
+    Raises NotFound, and AmbiguousPaper (a NotFound) for a part of several titles."""
+    wanted = key.strip().casefold()
+    if not wanted:
+        raise NotFound("no paper named")
+    if (m := _CODE.fullmatch(wanted)) is not None:
+        code = f"P{int(m.group(1))}"
+        if (hit := next((p for p in papers if p.code == code), None)) is not None:
+            return hit
+    for hits in ([p for p in papers if p.slug.casefold() == wanted], [p for p in papers if p.title.casefold() == wanted]):
+        if len(hits) == 1:
+            return hits[0]
+    hits = [p for p in papers if wanted in p.title.casefold()]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise AmbiguousPaper(key.strip(), hits)
+    raise NotFound(f"no paper {key.strip()!r}")
+
+
+async def find_paper(db: Store, key: str) -> PaperSummary:
+    """Any paper (composed, exam-only and invite-only ones too) by `pick_paper`'s reference.
+    Raises NotFound, AmbiguousPaper."""
+    return pick_paper(await paper_summaries(db, composed=True), key)

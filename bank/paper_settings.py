@@ -7,8 +7,8 @@ import sqlite3
 from typing import Any
 
 from bank.errors import BankError, NotFound
-from bank.item_stats import find_paper
 from bank.models import MultiPolicy, PaperSettings, ReviewOption
+from bank.paper_list import find_paper
 from bank.paper_store import load_paper
 from bank.store import Store, record_audit
 
@@ -68,7 +68,7 @@ async def update_settings(db: Store, paper_key: str, *, actor: int, now: float,
 
     Raises NotFound for an unknown paper and BadSetting for a value out of range.
     """
-    paper_id, _, _ = await find_paper(db, paper_key)
+    paper_id = (await find_paper(db, paper_key)).id
     await write_settings(db, paper_id, actor=actor, chat_id=None, now=now, **changes)
     return (await load_paper(db, paper_id)).settings
 

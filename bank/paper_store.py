@@ -267,7 +267,7 @@ async def load_paper(db: Store, key: int | str, *, include_retired: bool = False
     ]
     return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"],
                  source_file=prow["source_file"], sections=sections,
-                 settings=_settings_from_row(prow), notes=json.loads(prow["notes"]))
+                 settings=_settings_from_row(prow), notes=json.loads(prow["notes"]), code=prow["code"])
 
 
 async def _composed(db: Store, prow: sqlite3.Row, include_retired: bool) -> Paper:
@@ -284,7 +284,7 @@ async def _composed(db: Store, prow: sqlite3.Row, include_retired: bool) -> Pape
     return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"], source_file=prow["source_file"],
                  sections=list(sections.values()), settings=_settings_from_row(prow),
                  notes=json.loads(prow["notes"]), blueprint=prow["blueprint"],
-                 per_candidate=bool(prow["per_candidate"]))
+                 per_candidate=bool(prow["per_candidate"]), code=prow["code"])
 
 
 async def list_papers(db: Store, *, composed: bool = False) -> list[Paper]:

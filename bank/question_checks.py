@@ -18,12 +18,14 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bank.errors import NotFound
+from bank.lint_messages import english
 from bank.models import CHOICE, Question
 from bank.option_order import analyse_options
 from bank.question_rows import QUESTION_SELECT, question_from_row
 from bank.store import Store, record_audit
 
-VERSION = 1  # bump when the analysis changes: rows of an older version are redone at start-up
+VERSION = 2  # bump when the analysis changes: rows of an older version are redone at start-up
+# 2: key_doubt holds the lint's parameters as JSON ({"answer": "ABCD", "spoken": "E"}), not English
 
 HELD_KEY = "key"
 HELD_DUPLICATE = "duplicate"
@@ -40,7 +42,7 @@ class Check:
 def analyse(questions: list[Question]) -> dict[int, Check]:
     """The checks of one paper's questions (with ids), given in paper order."""
     # lazy, not a circle: bank.lint loads OpenCC (heavy), wanted only when a paper is analysed
-    from bank.lint import explanation_speaks_for, normalise_stem
+    from bank.lint import explanation_speaks_for, key_doubt, normalise_stem
 
     out: dict[int, Check] = {}
     first_of: dict[str, int] = {}
@@ -48,7 +50,7 @@ def analyse(questions: list[Question]) -> dict[int, Check]:
         assert q.id is not None, "analyse() reads stored questions, which have ids"
         pinned, refs = analyse_options(q.stem, q.options, q.explanation) if q.kind in CHOICE else ([], {})
         spoken = explanation_speaks_for(q)
-        doubt = f"key {q.answer}, but the explanation speaks for {', '.join(spoken)}" if spoken else ""
+        doubt = json.dumps(key_doubt(q, spoken), ensure_ascii=False) if spoken else ""
         duplicate_of = None
         stem = normalise_stem(q.stem)
         if stem and not q.retired:
@@ -99,12 +101,17 @@ async def fill_missing(db: Store) -> int:
 @dataclass(frozen=True)
 class Held:
     question_id: int
-    paper: str  # slug
-    section: int
+    paper: str  # the paper's title
+    section: str  # the section's title
     number: int
     held: str  # 'key' | 'duplicate'
-    key_doubt: str
+    doubt: dict[str, str]  # a key in doubt: the lint's `explanation_vs_key` parameters (answer, spoken)
     duplicate_of: int | None
+
+    @property
+    def key_doubt(self) -> str:
+        """The doubt in English (bank/lint_messages.py); a chat says it in its language from `doubt`."""
+        return english("explanation_vs_key", self.doubt) if self.doubt else ""
 
     @property
     def reason(self) -> str:
@@ -113,14 +120,25 @@ class Held:
         return f"key in doubt: {self.key_doubt}; held out until a lead confirms it"
 
 
+def doubt_of(stored: str) -> dict[str, str]:
+    """A stored key doubt's parameters; a row not yet redone (VERSION 1 wrote English) keeps its text."""
+    if not stored:
+        return {}
+    try:
+        found = json.loads(stored)
+    except ValueError:
+        found = None
+    return found if isinstance(found, dict) else {"answer": "?", "spoken": stored}
+
+
 async def held_questions(db: Store) -> list[Held]:
     """Every question held out of exams, practice and the daily quiz, in bank order."""
     rows = await db.fetchall(
-        """SELECT c.question_id, p.slug, s.position, q.number, c.held, c.key_doubt, c.duplicate_of
+        """SELECT c.question_id, p.title, s.title, q.number, c.held, c.key_doubt, c.duplicate_of
            FROM question_checks c JOIN questions q ON q.id = c.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
            WHERE c.held != '' AND q.retired = 0 ORDER BY p.id, s.position, q.number""")
-    return [Held(*r) for r in rows]
+    return [Held(r[0], r[1], r[2], r[3], r[4], doubt_of(r[5]), r[6]) for r in rows]
 
 
 async def confirm_key(db: Store, question_id: int, *, actor: int, now: float,

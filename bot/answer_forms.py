@@ -1,4 +1,7 @@
-"""Numerical and matching questions on screen, for exams, practice and daily quizzes alike.
+"""Keys, numerical and matching questions on screen, for exams, practice and daily quizzes alike.
+
+`shown_key` is the one rendering of a key for people: the exam's result and review, practice
+feedback, a daily quiz's answer and a group quiz's close, and the /newquestion preview.
 
 A matching question shows its left items numbered (1, 2, ...) and its choices lettered in the
 order the attempt or quiz drew (A, B, ...); one button row per left item cycles its letter
@@ -13,10 +16,12 @@ from collections.abc import Callable
 from telegram import InlineKeyboardButton as Button
 
 from bank import matching_answer
+from bank.grading.fill import fill_key_text
 from bank.grading.numerical import accepted_values
-from bank.models import Question
+from bank.models import CHOICE, Kind, Question
 from bank.option_order import LETTERS, OptionOrder
 from bank.script import to_script
+from bot.i18n import t
 from bot.text_limits import clip
 
 BUTTON_LEFT = 24  # characters of a left item on its button
@@ -71,3 +76,21 @@ def numerical_key(q: Question) -> str:
             text += f" ({round(fraction * 100):g}%)"
         shown.append(text)
     return " / ".join(shown) or str(q.answer)
+
+
+def shown_key(q: Question, order: OptionOrder, lang: str, script: str = "orig", expected: str = "") -> str:
+    """The key as the person read the question: the letters they saw, True/False, a maths key in plain
+    text ("f(x)=1/(1+e^(-x))", never LaTeX), every accepted number, the pairs, or the reference text
+    (`expected`: the grader's, when there is one) in their script."""
+    if q.kind in CHOICE and isinstance(q.answer, str):
+        letters = [c for c in q.answer.upper() if c.isalpha()]
+        return ", ".join(sorted(order.shown_letter(c) for c in letters if not order.order or c in order.order))
+    if q.kind == Kind.truefalse and isinstance(q.answer, bool):
+        return t("true" if q.answer else "false", lang)
+    if q.kind == Kind.fill:
+        return to_script(fill_key_text(q.answer), script)
+    if q.kind == Kind.numerical:
+        return numerical_key(q)
+    if q.kind == Kind.matching:
+        return key_pairs(q, order)
+    return to_script(expected or str(q.answer), script)

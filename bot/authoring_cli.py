@@ -126,7 +126,7 @@ async def _compose(db: Database, args: argparse.Namespace) -> int:
         made = await compose.compose_paper(db, draft, actor=0, now=time.time())
         p = made.preview
     kinds = ", ".join(f"{k} {n}" for k, n in p.by_kind.items())
-    head = "would compose" if args.dry_run else f"composed {made.slug}:"
+    head = "would compose" if args.dry_run else f"composed {made.slug} ({made.code}):"
     print(f"{head} {draft.title}: {tn('n_question', p.questions, 'en')} ({kinds}), "
           f"{tn('n_point', p.points, 'en')}, {draft.minutes} min, "
           f"{'drawn per candidate' if draft.per_candidate else 'the same for everyone'}"

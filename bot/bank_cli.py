@@ -48,6 +48,7 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     bank = subparsers.add_parser("bank", help="inspect the question bank")
     sub = bank.add_subparsers(dest="bank_command", required=True)
     authoring_cli.add_arguments(imp, sub)
+    sub.add_parser("list", help="every paper with its code (P3): what /papers, /invite and these commands take")
     sub.add_parser("stats", help="per paper and kind: askable and flagged questions")
     show = sub.add_parser("show", help="one question")
     show.add_argument("id", type=int, metavar="ID")
@@ -61,7 +62,7 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     confirm = sub.add_parser("confirm", help="confirm a key in doubt: the question is asked again (audited)")
     confirm.add_argument("id", type=int, metavar="ID")
     st = sub.add_parser("set", help="a paper's settings: time limit, attempts, grading, exam-only …")
-    st.add_argument("paper", metavar="PAPER", help="slug or id (see `proctor bank stats`)")
+    st.add_argument("paper", metavar="PAPER", help="its code (P3), title or part of it (see `proctor bank list`)")
     st.add_argument("--time-limit", type=int, metavar="MIN", dest="time_limit_min")
     st.add_argument("--attempts", metavar="N|unlimited", dest="attempts_allowed")
     st.add_argument("--grading", choices=["best", "last"], dest="grading_method")
@@ -83,7 +84,7 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
 def run_bank_command(args: argparse.Namespace) -> int:
     """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
-        "import": _import, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
+        "import": _import, "list": _list, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
         "set": _set, "status": _status, "confirm": _confirm, "add": authoring_cli.add, **edit_commands(),
     }
     if args.command == "invite":
@@ -176,6 +177,16 @@ async def _updated(db: Database, u: PaperChanges, done: Imported, *, dry_run: bo
 
 def _n(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+async def _list(db: Database, args) -> int:
+    from bank.paper_list import paper_summaries
+
+    for p in await paper_summaries(db, composed=True):
+        marks = "".join(f" [{m}]" for m, on in (("exam-only", p.exam_only and not p.invite_only),
+                                                ("invite-only", p.invite_only)) if on)
+        print(f"{p.code:<5} {p.title} · {p.askable} questions · {p.time_limit_min} min{marks}")
+    return 0
 
 
 async def _stats(db: Database, args) -> int:
@@ -300,7 +311,8 @@ async def _show(db: Database, args) -> int:
 def render_question(q: Question) -> str:
     """One question, readable in a terminal."""
     src = q.source
-    head = f"#{q.id} {src.paper} section {src.section} question {q.number}" if src else f"#{q.id}"
+    head = (f"#{q.id} {src.paper_title or src.paper} · {src.section_title or f'section {src.section}'} · "
+            f"question {q.number}") if src else f"#{q.id}"
     lines = [f"{head} · {q.kind.value} · {tn('n_point', q.points, 'en')}" + (" · retired" if q.retired else ""),
              "", q.stem]
     if q.options:

@@ -16,6 +16,7 @@ from bot.catalogue import (
     examui,
     invites,
     leads,
+    lint,
     live,
     marks,
 )
@@ -33,7 +34,8 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live)
+CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live,
+                   lint)
 
 
 def t(key: str, lang: str, /, **kw) -> str:

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from bank.csv_safety import safe_cell
 from bank.errors import BankError, NotFound
+from bank.paper_list import AmbiguousPaper
 from bot.logging_setup import register_token
 from bot.settings import Settings, startup_error
 from proctor import invites
@@ -23,7 +24,7 @@ def add_invite_commands(subparsers: argparse._SubParsersAction) -> None:
     inv = subparsers.add_parser("invite", help="hiring invites: one link per candidate")
     sub = inv.add_subparsers(dest="invite_command", required=True)
     cr = sub.add_parser("create", help="make invites and print one link per line")
-    cr.add_argument("--paper", required=True, help="number as /papers lists it, slug, or part of the title")
+    cr.add_argument("--paper", required=True, help="its code (P3, as /papers and `proctor bank list` show it), title or part of the title")
     cr.add_argument("--count", type=int, default=1)
     cr.add_argument("--window", default="72h", help="how long the links can be started: 90m, 48h, 3d")
     cr.add_argument("--extra", help="extra time on the paper's limit, e.g. 15m")
@@ -78,8 +79,10 @@ async def _create(db: Database, args) -> int:
     bot = await bot_username(args.bot)  # first: a failure creates no invite
     try:
         paper_id, _ = await invites.find_paper(db, args.paper)
+    except AmbiguousPaper as e:
+        raise BankError(f"{e}; give one code") from None
     except NotFound:
-        raise BankError(f"no single paper matches {args.paper!r}; see `proctor bank stats`") from None
+        raise BankError(f"no single paper matches {args.paper!r}; `proctor bank list` shows each paper's code") from None
     window = invites.parse_duration(args.window)
     extra = int(invites.parse_duration(args.extra) // 60) if args.extra else 0
     # the command line is the operator's: a configured admin's rights (a team's leads still see a

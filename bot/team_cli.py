@@ -7,7 +7,7 @@ import time
 from datetime import UTC, datetime
 
 from bank.errors import BankError, NotFound
-from bank.item_stats import find_paper
+from bank.paper_list import find_paper
 from proctor import hiring
 from proctor.storage.db import Database
 
@@ -38,7 +38,7 @@ async def _papers(db: Database, raw: str | None) -> list[int] | None:
     ids = []
     for key in keys:
         try:
-            ids.append((await find_paper(db, key))[0])
+            ids.append((await find_paper(db, key)).id)
         except NotFound:
             raise BankError(f"no paper {key!r}; see `proctor bank stats`") from None
     return ids

@@ -10,7 +10,7 @@ from enum import StrEnum
 from aiohttp import web
 
 from bank.errors import NotFound
-from bank.item_stats import find_paper
+from bank.paper_list import find_paper
 from desk.web import PREFIX, Lead, ctx, form_text, lead_page, refused, render
 from proctor import hiring
 
@@ -57,7 +57,7 @@ async def change(request: web.Request, lead: Lead) -> web.StreamResponse:
     c = ctx(request)
     key = form_text(form, "paper") or ""
     try:
-        papers = None if key in ("", "all") else [(await find_paper(c.db, key))[0]]
+        papers = None if key in ("", "all") else [(await find_paper(c.db, key)).id]
     except NotFound:
         raise web.HTTPNotFound(text="no such paper") from None
     try:

@@ -14,7 +14,8 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from bank.errors import NotFound
-from bank.item_stats import cached_stats, find_paper, is_exam_only, refresh_cache, set_retired
+from bank.item_stats import cached_stats, is_exam_only, refresh_cache, set_retired
+from bank.paper_list import find_paper
 from bank.paper_settings import is_invite_only, set_exam_only, write_settings
 from bank.question_checks import HELD_DUPLICATE, confirm_key, held_questions
 from desk.web import PREFIX, DeskContext, Lead, csv_response, ctx, form_text, lead_page, render
@@ -33,7 +34,7 @@ async def _stats(request: web.Request, paper: str):
     paper_id = None
     if paper:
         try:
-            paper_id, _, _ = await find_paper(c.db, paper)
+            paper_id = (await find_paper(c.db, paper)).id
         except NotFound:
             raise web.HTTPNotFound(text="no such paper") from None
     stats, computed_at = await cached_stats(c.db, paper_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from bank.errors import NotFound
-from bank.item_stats import find_paper
+from bank.paper_list import find_paper
 from bank.paper_store import paper_titles
 from desk import svg
 from desk.web import Lead, csv_response, ctx, lead_page, render
@@ -43,11 +43,11 @@ async def _paper(request: web.Request, lead: Lead, key: str):
     c = ctx(request)
     await c.bridge.check_roster(scope)
     try:
-        paper_id, slug, title = await find_paper(c.db, key)
+        paper = await find_paper(c.db, key)
     except NotFound:
         raise web.HTTPNotFound(text="no such paper") from None
-    rows = await lb.paper_board(c.db, paper_id, None if scope is None else [scope])
-    return team, title or slug, rows
+    rows = await lb.paper_board(c.db, paper.id, None if scope is None else [scope])
+    return team, paper.title or paper.code, rows
 
 
 async def _idle_this_week(request: web.Request, chat_id: int, board: lb.Board,

@@ -21,7 +21,7 @@ from typing import Any
 import aiosqlite
 
 from bank.errors import BankError, NotFound
-from bank.paper_list import paper_summaries
+from bank.paper_list import paper_summaries, pick_paper
 from bank.store import one_row, record_audit
 from proctor import hiring, outbox
 from proctor.storage.db import Database
@@ -456,7 +456,7 @@ async def listing(db: Database, scope: int | None, now: float, *, limit: int | N
     where, params = ("WHERE i.team_chat_id=?", [scope]) if scope is not None else ("", [])
     lim = "LIMIT ?" if limit else ""
     rows = await db.fetchall(
-        f"""SELECT i.*, p.title AS paper, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS candidate,
+        f"""SELECT i.*, p.code || ' ' || p.title AS paper, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS candidate,
                    a.score, a.max_score, a.started_at AS a_started, a.finished_at AS a_finished,
                    (SELECT COUNT(*) FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS pending,
                    (SELECT json_group_array(e.score) FROM (SELECT score FROM attempts WHERE invite_id = i.id
@@ -479,17 +479,9 @@ async def of_attempt(db: Database, attempt_id: int) -> Invite | None:
 
 
 async def find_paper(db: Database, key: str) -> tuple[int, str]:
-    """The paper an /invite names: its number as /papers lists it, its slug, or a unique part of its
-    title (invite-only papers too, which /papers never lists). Returns (id, title). Raises NotFound."""
-    papers = [p for p in await paper_summaries(db) if p.askable]
-    key = key.strip()
-    listed = [p for p in papers if not p.invite_only]
-    if key.isdigit() and 1 <= int(key) <= len(listed):
-        p = listed[int(key) - 1]
-        return p.id, p.title
-    exact = [p for p in papers if p.slug == key]
-    found = exact or [p for p in papers if key and key.casefold() in p.title.casefold()]
-    if len(found) != 1:
-        raise NotFound(key)
-    return found[0].id, found[0].title
+    """The paper an /invite names, as every command reads a paper (`bank.paper_list.pick_paper`: its
+    code, slug, title or a unique part of it), among the papers with questions to ask (invite-only
+    papers too, which /papers never lists). Returns (id, title). Raises NotFound, AmbiguousPaper."""
+    paper = pick_paper([p for p in await paper_summaries(db, composed=True) if p.askable], key)
+    return paper.id, paper.title
 

@@ -124,11 +124,26 @@ def rules_card(messages: list[StoredMessage]) -> StoredMessage | None:
     return next((m for m in reversed(messages) if "▶️ Start" in m.button_texts), None)
 
 
+def paper_button(message: StoredMessage, title: str) -> str | None:
+    """The chooser's button for the paper titled `title` (it reads "P3 · <title>", cut to 64 characters)."""
+    for label in message.button_texts:
+        code, _, shown = label.partition(" · ")
+        if code[:1] == "P" and code[1:].isdigit() and (
+                shown == title or (shown.endswith("…") and title.startswith(shown[:-1]))):
+            return label
+    return None
+
+
+async def pick_paper(user, title: str) -> None:
+    """/exam's (or /practice's) chooser is on screen or coming: press the paper titled `title`."""
+    chooser = await user.wait_message(lambda m: paper_button(m, title) is not None)
+    await user.press(chooser, paper_button(chooser, title))
+
+
 async def start_exam(env: BotEnv, user, paper_title: str = "Demo paper demo") -> StoredMessage:
     """/exam → pick the paper → Start, as a person would; returns the attempt message."""
     await user.send("/exam")
-    chooser = await user.wait_message(lambda m: paper_title in m.button_texts)
-    await user.press(chooser, paper_title)
+    await pick_paper(user, paper_title)
     rules = await env.api.wait_for(lambda: rules_card(user.chat()), what="rules card")
     await user.press(rules, "▶️ Start")
     msg = await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")

@@ -15,11 +15,15 @@ import sqlite3
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bank.errors import BankError, ImportFailed, NotFound
 from bank.models import Kind, Paper, Question
 from bank.paper_store import list_papers, with_key_terms, write_papers
 from bank.store import Store, record_audit
+
+if TYPE_CHECKING:  # the type only: bank.lint loads OpenCC, with the first upload (preview)
+    from bank.lint import LintItem
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram (getFile)
 TEXT_SUFFIXES = (".gift", ".txt", ".aiken", ".xml", ".csv", ".json")
@@ -108,9 +112,9 @@ class Preview:
     file_name: str
     papers: list[PaperCount]
     kinds: dict[Kind, int]
-    warnings: list[str]
+    warnings: list[LintItem]  # codes with parameters: a chat says them in its language
     first: list[Shown]
-    updates: list[str] = field(default_factory=list)  # slugs already in the bank: updated in place
+    updates: list[str] = field(default_factory=list)  # titles of papers already in the bank: updated in place
 
     @property
     def total(self) -> int:
@@ -131,15 +135,16 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
     new = {p.slug for p in papers}
     others = [p for p in bank if p.slug not in new]
     # load time: lint (and OpenCC with it) loads with the first upload, not at start-up
-    from bank.lint import lint
+    from bank.lint import LintItem, lint
 
-    warnings = [item.render() for item in lint(others + papers) if item.paper in new]
-    taken = {p.title: p.slug for p in others}
-    warnings += [f"{p.slug}: same_title: paper {taken[p.title]} already has the title {p.title!r}; Import will "
-                 "refuse it (at a shell: proctor import --as-new)" for p in papers if p.title in taken]
+    warnings = [item for item in lint(others + papers) if item.paper in new]
+    taken = {p.title: p for p in others}
+    warnings += [LintItem(p.slug, None, None, None, "same_title",
+                          {"other": taken[p.title].code or taken[p.title].slug, "title": p.title}, p.title)
+                 for p in papers if p.title in taken]
     first = [Shown(p.title, s.title, q) for p in papers for s in p.sections for q in s.questions]
     return Preview(name, counts, kinds, warnings, first[:PREVIEW_QUESTIONS],
-                   [p.slug for p in bank if p.slug in new])
+                   [p.title for p in bank if p.slug in new])
 
 
 async def preview_for(db: Store, name: str, papers: list[Paper]) -> Preview:

@@ -90,6 +90,22 @@ def _blocks(text: str) -> list[tuple[int, str, str]]:
     return blocks
 
 
+def _next_question_line(raw: str, close_at: int) -> int | None:
+    """Lines after the block's first line where another question starts, when the text after this
+    question's answer block holds a line break and then a whole answer block of its own: two
+    questions with no blank line between them."""
+    after = raw[close_at + 1:]
+    brk = after.find("\n")
+    if brk < 0:
+        return None
+    rest = after[brk + 1:]
+    open_at = rest.find("{")
+    if open_at < 0 or rest.find("}", open_at) < 0:
+        return None
+    first = len(rest) - len(rest.lstrip())  # the next question's first character
+    return raw[:close_at + 1 + brk + 1 + first].count("\n")
+
+
 def _unescape(s: str) -> str:
     return s.translate(_RESTORE)
 
@@ -104,14 +120,17 @@ def _text(s: str, fmt: str) -> str:
 def _question(block: str, *, file: str, line: int, out: Parsed) -> Question | None:
     raw = _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(0)], block)
     name = ""
+    skipped = 0  # lines of the block before `raw`: a later line is reported by its number in the file
     m = _NAME.match(raw)
     if m:
         name = _text(m.group(1), "plain")
+        skipped += raw[:m.end()].count("\n")
         raw = raw[m.end():]
     fmt = "moodle"
     m = _FORMAT.match(raw)
     if m:
         fmt = m.group(1).lower()
+        skipped += raw[:m.end()].count("\n")
         raw = raw[m.end():]
     open_at = raw.find("{")
     if open_at < 0:
@@ -122,6 +141,9 @@ def _question(block: str, *, file: str, line: int, out: Parsed) -> Question | No
     close_at = raw.find("}", open_at)
     if close_at < 0:
         raise ImportFailed(file, f"line {line}", "expected } to close the answer block")
+    if (second := _next_question_line(raw, close_at)) is not None:
+        raise ImportFailed(file, f"line {line}", f"no blank line between this question and the next (line "
+                                                 f"{line + skipped + second}): GIFT needs one between questions")
     if ("}" in raw[:open_at] or "{" in raw[open_at + 1:close_at] or "{" in raw[close_at + 1:]
             or "}" in raw[close_at + 1:]):
         raise ImportFailed(file, f"line {line}",

@@ -96,6 +96,12 @@ def fill_expected(key: Blanks) -> str:
     return "；".join(" / ".join(plain(a) if looks_like_math(a) else a for a in blank) for blank in key)
 
 
+def fill_key_text(answer: object) -> str:
+    """A fill-in key as people read it (`fill_expected`), or as stored when it has no usable shape."""
+    key = _key_blanks(answer)
+    return fill_expected(key) if key is not None else str(answer)
+
+
 def _matches_blank(typed: str, accepted: frozenset[str], blank: tuple[str, ...]) -> bool:
     """Text match first; a maths key also takes the same function typed another way."""
     return _matches(typed, accepted) or any(same_math(typed, alt) for alt in blank)

@@ -13,6 +13,7 @@ from bot.authoring import callbacks as cb
 from bot.exam.render import TYPED, points, question_body, short_section, shown_key
 from bot.i18n import kind_name, t
 from bot.letter_rows import letter_rows
+from bot.lint_lines import lint_line
 from bot.text_limits import clip
 from proctor.exams.model import Item
 
@@ -46,14 +47,14 @@ def kinds_line(kinds: dict[Kind, int], lang: str) -> str:
 def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -> str:
     """The preview of an upload: in the chat (its Import button writes), or of `proctor import --dry-run`."""
     lines = [t("up_head_shell" if shell else "up_head", lang, file=p.file_name, n=p.total, papers=len(p.papers))]
-    lines += [t("up_paper_line", lang, title=c.title, slug=c.slug, n=c.questions, kinds=kinds_line(c.kinds, lang))
+    lines += [t("up_paper_line", lang, title=c.title, n=c.questions, kinds=kinds_line(c.kinds, lang))
               for c in p.papers]
     if p.updates:
-        lines.append(t("up_updates", lang, slugs=", ".join(p.updates)))
+        lines.append(t("up_updates", lang, titles=", ".join(p.updates)))
     lines.append("")
     if p.warnings:
         lines.append(t("up_warnings", lang, n=len(p.warnings)))
-        lines += [f"· {w}" for w in p.warnings[:MAX_WARNINGS]]
+        lines += [f"· {lint_line(w, lang)}" for w in p.warnings[:MAX_WARNINGS]]
         if len(p.warnings) > MAX_WARNINGS:
             lines.append(t("up_more", lang, n=len(p.warnings) - MAX_WARNINGS))
     else:
@@ -70,7 +71,7 @@ def upload_keyboard(upload_id: int, lang: str) -> Keyboard:
 
 
 def imported(file_name: str, done: Imported, lang: str) -> str:
-    papers = "\n".join(t("up_paper_line", lang, title=c.title, slug=c.slug, n=c.questions,
+    papers = "\n".join(t("up_paper_line", lang, title=c.title, n=c.questions,
                          kinds=kinds_line(c.kinds, lang)) for c in done.papers)
     return t("up_imported", lang, file=file_name, n=done.total, papers=papers)
 

@@ -3,8 +3,8 @@
 TEXTS: dict[str, dict[str, str]] = {
     # upload
     "up_admins_only": {
-        "en": "Only the bot's configured admins (PROCTOR_ADMINS) can import questions.",
-        "zh": "只有机器人配置的管理员（PROCTOR_ADMINS）可以导入题目。",
+        "en": "Only the bot's admins (named by whoever runs it) can import questions.",
+        "zh": "只有机器人的管理员（由运行机器人的人指定）可以导入题目。",
     },
     "up_private_only": {"en": "Send question files to me in a private chat.", "zh": "请在私聊中把题目文件发给我。"},
     "up_refused": {"en": "❌ Not imported: {why}", "zh": "❌ 未导入：{why}"},
@@ -17,8 +17,8 @@ TEXTS: dict[str, dict[str, str]] = {
                             "A dry run: nothing was written. To import, run the same command without --dry-run.",
                       "zh": "📄 {file}：{n} 道题，{papers} 份试卷。这是试运行（--dry-run）：没有写入任何内容。"
                             "要导入，请去掉 --dry-run 再运行一次。"},
-    "up_paper_line": {"en": "• {title} ({slug}): {n} — {kinds}", "zh": "• {title}（{slug}）：{n} 题 — {kinds}"},
-    "up_updates": {"en": "Already in the bank, updated in place: {slugs}", "zh": "题库中已有，将原地更新：{slugs}"},
+    "up_paper_line": {"en": "• {title}: {n} — {kinds}", "zh": "• {title}：{n} 题 — {kinds}"},
+    "up_updates": {"en": "Already in the bank, updated in place: {titles}", "zh": "题库中已有，将原地更新：{titles}"},
     "up_warnings": {"en": "⚠️ {n} {n:warning|warnings}:", "zh": "⚠️ {n} 条提示："},
     "up_more": {"en": "… and {n} more", "zh": "……另有 {n} 条"},
     "up_no_warnings": {"en": "No warnings.", "zh": "没有提示。"},
@@ -34,8 +34,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "up_working": {"en": "Importing…", "zh": "正在导入……"},
     # /newquestion
     "nq_admins_only": {
-        "en": "Only the bot's configured admins (PROCTOR_ADMINS) can add questions.",
-        "zh": "只有机器人配置的管理员（PROCTOR_ADMINS）可以添加题目。",
+        "en": "Only the bot's admins (named by whoever runs it) can add questions.",
+        "zh": "只有机器人的管理员（由运行机器人的人指定）可以添加题目。",
     },
     "nq_private_only": {"en": "Use /newquestion in a private chat with me.", "zh": "请在与我的私聊中使用 /newquestion。"},
     "nq_step_kind": {"en": "🆕 New question. What kind?", "zh": "🆕 新题目。选择题型："},

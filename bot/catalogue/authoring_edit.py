@@ -93,6 +93,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "np_on": {"en": "on", "zh": "开"},
     "np_off": {"en": "off", "zh": "关"},
     "np_btn_create": {"en": "✅ Create", "zh": "✅ 创建"},
-    "np_created": {"en": "✅ “{title}” is ready ({slug}): it is listed in /exam and taken like any paper.",
-                   "zh": "✅ “{title}” 已创建（{slug}）：已出现在 /exam 列表中，可像其他试卷一样作答。"},
+    "np_created": {"en": "✅ “{title}” is ready ({code}): it is listed in /exam and taken like any paper.",
+                   "zh": "✅ “{title}” 已创建（{code}）：已出现在 /exam 列表中，可像其他试卷一样作答。"},
 }

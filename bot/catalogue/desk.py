@@ -166,9 +166,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "题库由所有团队共享：只有机器人配置的管理员可以停用题目或处理异议。",
     },
     "d_bank_admin_only": {
-        "en": "The bank is shared by every team, so only the bot's configured admins (PROCTOR_ADMINS) can "
+        "en": "The bank is shared by every team, so only the bot's admins (named by whoever runs it) can "
               "change it.",
-        "zh": "题库由所有团队共享，只有机器人配置的管理员（PROCTOR_ADMINS）可以修改。",
+        "zh": "题库由所有团队共享，只有机器人的管理员（由运行机器人的人指定）可以修改。",
     },
     "d_print": {"en": "Print", "zh": "打印"},
     "d_cd_legend": {"en": "Green right, red wrong, amber partial, blue awaiting review, grey unanswered.",

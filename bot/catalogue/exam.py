@@ -3,8 +3,8 @@
 TEXTS: dict[str, dict[str, str]] = {
     "papers_header": {"en": "📚 Papers", "zh": "📚 试卷"},
     "paper_line": {
-        "en": "{i}. {title}\n   {questions} · max {max} · {minutes} min",
-        "zh": "{i}. {title}\n   {questions} · 满分 {max} · {minutes} 分钟",
+        "en": "{code} · {title}\n   {questions} · max {max} · {minutes} min",
+        "zh": "{code} · {title}\n   {questions} · 满分 {max} · {minutes} 分钟",
     },
     "no_papers": {"en": "The bank has no papers yet.", "zh": "题库中还没有试卷。"},
     "choose_exam": {"en": "Choose a paper for a timed exam:", "zh": "选择一份限时考试的试卷："},

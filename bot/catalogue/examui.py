@@ -23,8 +23,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "⛔ 这份试卷的 {allowed} 次机会已全部用完，不能再开始。",
     },
     "exam_unknown_paper": {
-        "en": "No paper called “{name}”. /papers lists them; /exam shows a chooser.",
-        "zh": "没有名为“{name}”的试卷。/papers 查看列表；/exam 选择试卷。",
+        "en": "No paper called “{paper}”. /papers lists each with its code (P3); /exam shows a chooser.",
+        "zh": "没有试卷“{paper}”。/papers 列出每份试卷及其代号（如 P3）；/exam 选择试卷。",
+    },
+    "paper_ambiguous": {
+        "en": "“{paper}” is in several titles: {codes}. Send one of these codes.",
+        "zh": "“{paper}”出现在多份试卷的标题中：{codes}。请发送其中一个代号。",
     },
     "idle_text_hint": {
         "en": "You have no exam running. /exam to take one, /practice to practise, /help for more.",

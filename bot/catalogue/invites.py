@@ -8,16 +8,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "invite_only": {"en": "This paper is opened by an invite link only.", "zh": "这份试卷只能通过邀请链接参加。"},
     # the lead
     "iv_usage": {
-        "en": "Usage: /invite <paper> [48h] [+15m] [@username] [2x] [notify]\n<paper> is its number in /papers or "
-              "part of its title; 48h the window (default 72h); +15m extra time; 2x two attempts (default one); "
+        "en": "Usage: /invite <paper> [48h] [+15m] [@username] [2x] [notify]\n<paper> is its code in /papers (P3) "
+              "or part of its title; 48h the window (default 72h); +15m extra time; 2x two attempts (default one); "
               "notify: tell the group when done.",
-        "zh": "用法：/invite <试卷> [48h] [+15m] [@用户名] [2x] [notify]\n<试卷> 为 /papers 中的序号或标题的一部分；"
+        "zh": "用法：/invite <试卷> [48h] [+15m] [@用户名] [2x] [notify]\n<试卷> 为 /papers 中的代号（如 P3）或标题的一部分；"
               "48h 为有效期（默认 72h）；+15m 为额外时间；2x 允许两次作答（默认一次）；notify：完成时通知本群。",
     },
     "iv_bad": {"en": "I couldn't read that: {problem}. See /invite for the usage.",
                "zh": "无法识别：{problem}。用法见 /invite。"},
-    "iv_paper_unknown": {"en": "No single paper matches “{paper}”. Use its number in /papers or a unique part of its title.",
-                         "zh": "没有唯一匹配“{paper}”的试卷。请用 /papers 中的序号或标题中唯一的部分。"},
+    "iv_paper_unknown": {"en": "No single paper matches “{paper}”. Use its code in /papers (P3) or a part of its title.",
+                         "zh": "没有匹配“{paper}”的试卷。请用 /papers 中的代号（如 P3）或标题的一部分。"},
     "iv_created": {
         "en": "🔗 Invite #{id} · {paper}\n{link}\n\nOpen until {closes}{extra}{who}.\nThe first person to open "
               "the link claims it; send it to your candidate only.",

@@ -2,8 +2,8 @@
 
 TEXTS: dict[str, dict[str, str]] = {
     "l_bank_admin_only": {
-        "en": "The bank is shared by every team, so only the bot's configured admins (PROCTOR_ADMINS) can change it.",
-        "zh": "题库由所有团队共用，只有机器人配置的管理员（PROCTOR_ADMINS）可以修改。",
+        "en": "The bank is shared by every team, so only the bot's admins (named by whoever runs it) can change it.",
+        "zh": "题库由所有团队共用，只有机器人的管理员（由运行机器人的人指定）可以修改。",
     },
     # roles and buttons
     "l_not_lead": {
@@ -54,7 +54,8 @@ TEXTS: dict[str, dict[str, str]] = {
                        "zh": "{rank}. {name} — {score}/{max} · 用时 {time}{prov}"},
     "l_lb_paper_empty": {"en": "No finished exams on this paper yet.", "zh": "这份试卷还没有已完成的考试。"},
     "l_provisional": {"en": " (provisional)", "zh": "（待复核）"},
-    "l_paper_unknown": {"en": "I don't know a paper “{paper}”. See /papers.", "zh": "找不到试卷“{paper}”，请看 /papers。"},
+    "l_paper_unknown": {"en": "I don't know a paper “{paper}”. /papers lists each with its code (P3).",
+                        "zh": "找不到试卷“{paper}”。/papers 列出每份试卷及其代号（如 P3）。"},
     # review
     "l_rv_none": {"en": "Nothing awaits review. 🎉", "zh": "没有待复核的答案。🎉"},
     "l_rv_card": {
@@ -320,10 +321,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_btn_reject": {"en": "✖ Reject", "zh": "✖ 拒绝"},
     "l_bs_held": {"en": "⏸ Held out of exams, practice and daily quizzes:",
                   "zh": "⏸ 暂停出题（考试、练习、每日一练均不出）："},
-    "l_bs_held_key": {"en": "#{qid} {paper} s{section} q{number}: key in doubt ({doubt}); asked again once confirmed",
-                      "zh": "#{qid} {paper} 第{section}部分第{number}题：答案存疑（{doubt}），确认后恢复出题"},
-    "l_bs_held_dup": {"en": "#{qid} {paper} s{section} q{number}: same stem as #{dup} of this paper, asked once",
-                      "zh": "#{qid} {paper} 第{section}部分第{number}题：与本卷 #{dup} 题干相同，只出一次"},
+    "l_bs_held_key": {"en": "#{qid} {where}: key in doubt ({doubt}); asked again once confirmed",
+                      "zh": "#{qid} {where}：答案存疑（{doubt}），确认后恢复出题"},
+    "l_bs_held_dup": {"en": "#{qid} {where}: same stem as #{dup} of this paper, asked once",
+                      "zh": "#{qid} {where}：与本卷 #{dup} 题干相同，只出一次"},
     "l_btn_confirm_key": {"en": "Key of #{qid} is right", "zh": "确认 #{qid} 答案"},
     "l_key_confirmed": {"en": "Key of question #{qid} confirmed: it is asked again.",
                         "zh": "第 #{qid} 题的答案已确认，恢复出题。"},

@@ -53,21 +53,8 @@ def fmt_points(x: float) -> str:
 
 
 def shown_key(view: View, lang: str, expected: str = "", script: str = "orig") -> str:
-    """The right answer as this chat saw the question: shown letters, True/False, or the text (in `script`)."""
-    q = view.question
-    if q.kind in CHOICE and isinstance(q.answer, str):
-        return ", ".join(sorted(view.shown_letter(c) for c in q.answer.upper() if c.isalpha()))
-    if q.kind == Kind.truefalse and isinstance(q.answer, bool):
-        return t("tf_true" if q.answer else "tf_false", lang)
-    if q.kind == Kind.numerical:
-        return answer_forms.numerical_key(q)
-    if q.kind == Kind.matching:
-        return answer_forms.key_pairs(q, view.order)
-    if expected:
-        return to_script(expected, script)
-    if isinstance(q.answer, list):
-        return to_script(" / ".join(alts[0] for alts in q.answer if alts), script)
-    return to_script(str(q.answer), script)
+    """The right answer as this chat saw the question (`answer_forms.shown_key`)."""
+    return answer_forms.shown_key(view.question, view.order, lang, script, expected)
 
 
 def shown_response(view: View, response: object, lang: str) -> str:

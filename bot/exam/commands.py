@@ -7,7 +7,8 @@ import logging
 from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 
-from bank.paper_list import PaperSummary, offered_papers
+from bank.errors import NotFound
+from bank.paper_list import offered_papers, pick_paper
 from bank.script import to_script
 from bot.context import Ctx
 from bot.core import open_private_button
@@ -16,20 +17,12 @@ from bot.exam.jobs import ensure_deadline
 from bot.exam.screen import finish_and_report, show_attempt
 from bot.i18n import t, tn
 from bot.open_work import end_open_work
+from bot.paper_refs import unknown_paper
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams.states import FinishReason
 
 log = logging.getLogger(__name__)
-
-
-def find_paper(papers: list[PaperSummary], name: str) -> PaperSummary | None:
-    """The paper `name` names: its number in /papers, its short name (slug) or its title."""
-    key = name.strip().casefold()
-    if key.isdigit():
-        i = int(key)
-        return papers[i - 1] if 1 <= i <= len(papers) else None
-    return next((p for p in papers if key in (p.slug.casefold(), p.title.casefold())), None)
 
 
 async def papers(update: Update, context: Ctx) -> None:
@@ -62,12 +55,13 @@ async def exam(update: Update, context: Ctx) -> None:
     args = [a.lower() for a in context.args or []]
     kb: InlineKeyboardMarkup | None
     if args == ["random"]:
-        text, kb = render.mock_rules_card(u.lang, sum(attempts.MOCK_BLUEPRINT.values()), attempts.MOCK_MINUTES)
+        text, kb = render.mock_rules_card(u.lang, await attempts.mock_size(context.services.db), attempts.MOCK_MINUTES)
     elif args:  # /exam <paper>: its rules card at once
         name = " ".join(context.args or [])
-        paper = find_paper(await offered_papers(context.services.db), name)
-        if paper is None:
-            await context.message.reply_text(t("exam_unknown_paper", u.lang, name=name[:60]))
+        try:
+            paper = pick_paper(await offered_papers(context.services.db), name)
+        except NotFound as e:
+            await context.message.reply_text(unknown_paper(e, name, u.lang, "exam_unknown_paper"))
             return
         used = await attempts.used_attempts(context.services.db, u.id, paper.id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)

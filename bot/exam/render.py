@@ -7,7 +7,6 @@ import re
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
-from bank.grading import grade
 from bank.matching_answer import draft_pairs, is_matching_draft
 from bank.matching_answer import response_draft as matching_draft
 from bank.models import CHOICE, Kind, Question, ReviewOption
@@ -74,19 +73,9 @@ def refused_typed(q: Question | None) -> str:
     return "empty_answer" if q.kind in TYPED else "not_typed"
 
 
-def shown_key(q: Question, item: Item, lang: str, expected: str | None = None, script: str = "orig") -> str:
-    """The key as the candidate reads it: shown letters, True/False, or the reference text in their script."""
-    if q.kind in CHOICE and isinstance(q.answer, str) and item.option_order:
-        return ", ".join(sorted(item.shown_letter(c) for c in q.answer if c in item.option_order))
-    if q.kind == Kind.truefalse:
-        return t("tf_true" if q.answer else "tf_false", lang)
-    if q.kind == Kind.fill:
-        return to_script(grade(q, "").expected, script)  # the grader's readable form: blanks；alternatives
-    if q.kind == Kind.numerical:
-        return answer_forms.numerical_key(q)
-    if q.kind == Kind.matching:
-        return answer_forms.key_pairs(q, item.order())
-    return to_script(expected if expected is not None else str(q.answer), script)
+def shown_key(q: Question, item: Item, lang: str, script: str = "orig") -> str:
+    """The key as the candidate read the question (`answer_forms.shown_key`)."""
+    return answer_forms.shown_key(q, item.order(), lang, script)
 
 
 _SECTION_NUMBER = re.compile(r"^[一二三四五六七八九十]+[、.．]\s*")
@@ -304,15 +293,20 @@ def paper_list(papers: list[PaperSummary], lang: str, script: str = "orig") -> s
     if not papers:
         return t("no_papers", lang)
     lines = [t("papers_header", lang), ""]
-    for i, p in enumerate(papers, 1):
-        lines.append(t("paper_line", lang, i=i, title=to_script(p.title, script),
+    for p in papers:
+        lines.append(t("paper_line", lang, code=p.code, title=to_script(p.title, script),
                        questions=tn("n_question", p.askable, lang), max=points(p.max_score, lang),
                        minutes=p.time_limit_min))
     return clip("\n".join(lines))
 
 
+def chooser_label(p: PaperSummary, script: str = "orig") -> str:
+    """A paper's button in the chooser: "P3 · its title", cut to 64 characters."""
+    return clip(f"{p.code} · {to_script(p.title, script)}", 64)
+
+
 def paper_chooser(papers: list[PaperSummary], mode: str, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
-    rows = [[Button(to_script(p.title, script)[:60], callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
+    rows = [[Button(chooser_label(p, script), callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
             for p in papers]
     rows.append([Button(t("random_button", lang), callback_data=cb.pick(None, mode, start=mode == "practice"))])
     return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)

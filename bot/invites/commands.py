@@ -8,6 +8,7 @@ from telegram import InputFile, Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden
 
+from bank.csv_safety import file_stem
 from bank.errors import NotFound
 from bank.paper_store import load_paper
 from bot.context import Ctx
@@ -15,6 +16,7 @@ from bot.core import open_private_button
 from bot.i18n import t
 from bot.invites import render
 from bot.leads.access import require_lead, send_private
+from bot.paper_refs import unknown_paper
 from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
 from proctor import hiring, invites
@@ -56,8 +58,8 @@ async def invite(update: Update, context: Ctx) -> None:
         return
     try:
         paper_id, title = await invites.find_paper(svc.db, req.paper)
-    except NotFound:
-        await reply(t("iv_paper_unknown", lang, paper=req.paper[:60]))
+    except NotFound as e:
+        await reply(unknown_paper(e, req.paper, lang, "iv_paper_unknown"))
         return
     try:
         [(inv, token)] = await invites.create(svc.db, paper_id=paper_id, team=desk.scope, lead=desk.user.id,
@@ -147,7 +149,7 @@ async def hiring_report(update: Update, context: Ctx, desk) -> None:
     from proctor.invites_report import hiring_csv
 
     data, n = await hiring_csv(svc.db, desk.scope, svc.now())
-    name = f"invites-{'all' if desk.scope is None else abs(desk.scope)}.csv"
+    name = f"invites-{'all' if desk.scope is None else file_stem(desk.title)}.csv"
 
     async def send(chat_id: int) -> None:
         await context.bot.send_document(chat_id, InputFile(data, filename=name),

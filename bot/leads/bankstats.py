@@ -7,6 +7,7 @@ from telegram import InlineKeyboardMarkup, Update
 from bank import item_stats as stats
 from bank import paper_settings
 from bank.errors import NotFound
+from bank.paper_list import find_paper, paper_summary
 from bank.question_checks import confirm_key, held_questions
 from bot.context import Ctx
 from bot.core import ack
@@ -15,6 +16,7 @@ from bot.leads import render
 from bot.leads.access import Desk, require_bank_admin, require_lead, seen
 from bot.leads.callbacks import Press
 from bot.leads.held import held_section
+from bot.paper_refs import unknown_paper
 from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
@@ -33,16 +35,14 @@ async def bankstats(update: Update, context: Ctx) -> None:
     keyboard: InlineKeyboardMarkup | None
     if key:
         try:
-            paper_id, slug, title = await stats.find_paper(db, key)
-        except NotFound:
-            await context.message.reply_text(t("l_paper_unknown", lang, paper=key))
+            paper = await find_paper(db, key)
+        except NotFound as e:
+            await context.message.reply_text(unknown_paper(e, key, lang))
             return
-        if seal.touches_paper(paper_id):
+        if seal.touches_paper(paper.id):
             await context.message.reply_text(t("l_bs_sealed", lang))
             return
-        exam_only = await stats.is_exam_only(db, paper_id)
-        text, keyboard = render.bankstats_paper(paper_id, slug, title, exam_only, await stats.item_stats(db, paper_id),
-                                                lang, desk.scope)
+        text, keyboard = render.bankstats_paper(paper, await stats.item_stats(db, paper.id), lang, desk.scope)
     else:
         disputes = [d for d in await dsp.open_disputes(db, desk.scope) if not seal.covers(d.question_id)]
         attention = [s for s in stats.needs_attention(await stats.item_stats(db)) if not seal.covers(s.question_id)]
@@ -95,13 +95,13 @@ async def exam_only(update: Update, context: Ctx) -> None:
     key, on = " ".join(args[:-1]), args[-1].lower() == "on"
     svc = context.services
     try:
-        paper_id, _, title = await stats.find_paper(svc.db, key)
-    except NotFound:
-        await context.message.reply_text(t("l_paper_unknown", desk.user.lang, paper=key))
+        paper = await find_paper(svc.db, key)
+    except NotFound as e:
+        await context.message.reply_text(unknown_paper(e, key, desk.user.lang))
         return
-    await paper_settings.set_exam_only(svc.db, paper_id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
+    await paper_settings.set_exam_only(svc.db, paper.id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     await context.message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
-                                                paper=title))
+                                                paper=paper.title))
 
 
 async def dispute(update: Update, context: Ctx) -> None:
@@ -163,8 +163,8 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
         else:
             on = bool(press.args[1])
             await paper_settings.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
-            _, _, title = await stats.find_paper(svc.db, str(target))
-            text = t("l_examonly_on" if on else "l_examonly_off", u.lang, paper=title)
+            text = t("l_examonly_on" if on else "l_examonly_off", u.lang,
+                     paper=(await paper_summary(svc.db, target)).title)
     except dsp.OwnDispute:
         await ack(query, t("l_dispute_own", u.lang), show_alert=True)
         return

@@ -11,6 +11,7 @@ from bank.question_checks import HELD_DUPLICATE, Held
 from bot.i18n import t
 from bot.leads import callbacks as cb
 from bot.leads.render import MAX_TEXT, clip
+from bot.lint_lines import lint_message, where
 
 MAX_BUTTONS = 8
 
@@ -23,11 +24,12 @@ def held_section(text: str, keyboard: Keyboard | None, held: list[Held], lang: s
     lines = [t("l_bs_held", lang)]
     rows: list[Sequence[Button]] = list(keyboard.inline_keyboard) if keyboard is not None else []
     for h in held:
-        where = {"qid": h.question_id, "paper": h.paper, "section": h.section, "number": h.number}
+        at = where(h.paper, h.section, h.number, lang)
         if h.held == HELD_DUPLICATE:
-            lines.append(t("l_bs_held_dup", lang, dup=h.duplicate_of, **where))
+            lines.append(t("l_bs_held_dup", lang, qid=h.question_id, where=at, dup=h.duplicate_of))
             continue
-        lines.append(t("l_bs_held_key", lang, doubt=clip(h.key_doubt, 120), **where))
+        doubt = lint_message("explanation_vs_key", h.doubt, lang)
+        lines.append(t("l_bs_held_key", lang, qid=h.question_id, where=at, doubt=clip(doubt, 120)))
         if can_confirm and sum(1 for r in rows if str(r[0].callback_data).startswith("l:c:")) < MAX_BUTTONS:
             rows.append([Button(t("l_btn_confirm_key", lang, qid=h.question_id),
                                 callback_data=cb.encode("confirm_key", h.question_id, scope=scope))])

@@ -5,12 +5,13 @@ from __future__ import annotations
 from telegram import Update
 
 from bank.errors import NotFound
-from bank.item_stats import find_paper
+from bank.paper_list import find_paper
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import GROUPS, seen
 from bot.membership import check_roster
+from bot.paper_refs import unknown_paper
 from proctor.chats import chat_zone
 from proctor.teams import leaderboard as lb
 from proctor.teams.roster import Standing, teams_of
@@ -56,9 +57,9 @@ async def _paper(update: Update, context: Ctx, u, key: str) -> None:
         await context.message.reply_text(t("l_lb_usage", u.lang))
         return
     try:
-        paper_id, slug, title = await find_paper(svc.db, key)
-    except NotFound:
-        await context.message.reply_text(t("l_paper_unknown", u.lang, paper=key))
+        paper = await find_paper(svc.db, key)
+    except NotFound as e:
+        await context.message.reply_text(unknown_paper(e, key, u.lang))
         return
     chat = context.chat
     if chat.type in GROUPS:
@@ -69,5 +70,5 @@ async def _paper(update: Update, context: Ctx, u, key: str) -> None:
         scope = [g[0] for g in await teams_of(svc.db, u.id) if g[2] is Standing.joined]
     for team in scope or ():
         await check_roster(context, team)  # members still in the group (at most every few minutes each)
-    rows = await lb.paper_board(svc.db, paper_id, scope, also=u.id)
-    await context.message.reply_text(render.paper_board_text(rows, title or slug, u.lang, me=u.id))
+    rows = await lb.paper_board(svc.db, paper.id, scope, also=u.id)
+    await context.message.reply_text(render.paper_board_text(rows, paper.title or paper.code, u.lang, me=u.id))

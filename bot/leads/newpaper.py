@@ -170,4 +170,4 @@ async def _create(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any
         await show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
     await clear_session(svc.db, u.id)
-    await show(update, context, t("np_created", lang, title=draft.title, slug=made.slug))
+    await show(update, context, t("np_created", lang, title=draft.title, code=made.code))

@@ -6,6 +6,7 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.item_stats import ItemStats
+from bank.paper_list import PaperSummary
 from bot.i18n import t, tn
 from bot.leads import callbacks as cb
 from bot.text_limits import MAX_TEXT, clip
@@ -157,9 +158,10 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
     return clip("\n".join(lines), MAX_TEXT), Keyboard(buttons) if buttons else None
 
 
-def bankstats_paper(paper_id: int, slug: str, title: str, exam_only: bool, stats: list[ItemStats], lang: str,
+def bankstats_paper(paper: PaperSummary, stats: list[ItemStats], lang: str,
                     scope: int | None) -> tuple[str, Keyboard]:
-    lines = [t("l_bs_paper_head", lang, paper=slug, title=title,
+    exam_only, paper_id = paper.exam_only, paper.id
+    lines = [t("l_bs_paper_head", lang, paper=paper.code, title=paper.title,
                exam_only=t("l_bs_exam_only_mark", lang) if exam_only else "")]
     lines += [_stat_row(s, lang) for s in stats]
     lines += ["", t("l_bs_commands", lang)]

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from telegram import InputFile, Update
 
+from bank.csv_safety import file_stem
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
@@ -58,7 +59,7 @@ async def report(update: Update, context: Ctx) -> None:
 
     data, n = await team_csv(context.services.db, desk.scope, period)
     stamp = datetime.fromtimestamp(context.services.now()).strftime("%Y%m%d")
-    name = f"report-{'all' if desk.scope is None else abs(desk.scope)}-{period.name}-{stamp}.csv"
+    name = f"report-{'all' if desk.scope is None else file_stem(desk.title)}-{period.name}-{stamp}.csv"
     caption = t("l_rp_caption", desk.user.lang, team=desk.title,
                 period=render.period_name(period.name, desk.user.lang), n=n)
 

@@ -73,7 +73,9 @@ class Shortfall(BankError):
             f"{s.part.kind.value}: {s.part.count} wanted, {s.available} available" for s in short))
 
 
-# the mock paper (/exam random): how many questions of each kind it draws, and its minutes
+# the mock paper (/exam random): how many questions of each kind it draws, and its minutes. The bundled
+# bank has no numerical or matching questions: the mock draws what the bank has (42 there), and its
+# rules card says so (drawn_count)
 MOCK = Blueprint.of_counts({Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2,
                            Kind.numerical: 2, Kind.matching: 1})
 MOCK_MINUTES = 60
@@ -169,8 +171,15 @@ def _number(word: str) -> float | None:
 
 
 async def paper_ids(db: Database) -> dict[str, int]:
-    """Imported papers by slug: what `paper:SLUG` may name."""
-    return {r["slug"]: r["id"] for r in await db.fetchall("SELECT slug, id FROM papers WHERE blueprint IS NULL")}
+    """Imported papers by slug and by code (P3): what `paper:SLUG` may name."""
+    rows = await db.fetchall("SELECT slug, code, id FROM papers WHERE blueprint IS NULL")
+    return {r["slug"]: r["id"] for r in rows} | {r["code"]: r["id"] for r in rows}
+
+
+async def drawn_count(db: Database, blueprint: Blueprint) -> int:
+    """How many questions a draw of the blueprint gives from this bank (a part the bank cannot fill
+    gives what there is): the number a rules card promises."""
+    return len(await draw(db, blueprint, random.Random(0)))
 
 
 async def pool_counts(db: Database, *, exam_pool: bool = False) -> dict[Kind, int]:

@@ -48,6 +48,7 @@ class Composed:
     paper_id: int
     slug: str
     preview: Preview
+    code: str = ""  # "P12": what people see and type (bank/paper_list.py)
 
 
 def checked_title(text: str) -> str:
@@ -114,10 +115,12 @@ async def compose_paper(db: Database, draft: Draft, *, actor: int, now: float, c
         row = await cur.fetchone()
         assert row is not None  # RETURNING gives the inserted row
         paper_id = row[0]
+        cur = await conn.execute("SELECT code FROM papers WHERE id=?", (paper_id,))  # given by its trigger
+        code = (await cur.fetchone() or [""])[0]
         await conn.executemany(
             "INSERT INTO composed_items (paper_id, pos, question_id, section, points) VALUES (?,?,?,?,?)",
             [(paper_id, pos, q.id, section, q.points) for pos, (section, q) in enumerate(drawn)])
         await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_compose",
                            target=f"paper:{paper_id}", title=title, questions=len(drawn),
                            per_candidate=draft.per_candidate, exam_only=draft.exam_only)
-    return Composed(paper_id, slug, _summary(drawn))
+    return Composed(paper_id, slug, _summary(drawn), code)

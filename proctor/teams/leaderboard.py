@@ -38,6 +38,8 @@ class Period:
     start: float | None  # None: since the beginning
     end: float | None  # None: open-ended
     today: date  # the local date at `now`, for streaks
+    now: float | None = None  # the moment it was taken at (period_bounds)
+    zone: str = "UTC"  # the zone `today` was taken in: every team's report falls back to it
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ def period_bounds(name: str, now: float, tz: ZoneInfo) -> Period:
     local = datetime.fromtimestamp(now, tz)
     today = local.date()
     if name == "all":
-        return Period(name, None, None, today)
+        return Period(name, None, None, today, now, tz.key)
     if name == "today":
         first, last = today, today + timedelta(days=1)
     elif name == "week":
@@ -83,7 +85,7 @@ def period_bounds(name: str, now: float, tz: ZoneInfo) -> Period:
         last = (first + timedelta(days=32)).replace(day=1)
     else:
         raise UnknownPeriod(name)
-    return Period(name, _midnight(first, tz), _midnight(last, tz), today)
+    return Period(name, _midnight(first, tz), _midnight(last, tz), today, now, tz.key)
 
 
 def _midnight(day: date, tz: ZoneInfo) -> float:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from bank.csv_safety import safe_row
+from proctor.chats import chat_zone
 from proctor.daily.streaks import streaks
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
@@ -77,10 +79,30 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
             f"WHERE user_id IN ({marks}) {daily_where} AND answered_at>=? AND answered_at<? GROUP BY user_id",
             (*ids, *daily_params, start, end)):
         rows[r[0]].daily_points, rows[r[0]].daily_max, rows[r[0]].daily_answers = r[1], r[2], r[3]
-    if scope is not None:
-        for uid, run in (await streaks(db, scope, ids, period.today)).items():
-            rows[uid].streak = run
+    for uid, run in (await _streaks(db, scope, ids, period)).items():
+        rows[uid].streak = run
     return columns, list(rows.values())
+
+
+async def _streaks(db: Database, scope: int | None, ids: list[int], period: Period) -> dict[int, int]:
+    """The team's streaks (proctor/daily/streaks.py: the one rule and the one read); for every team
+    (None), each member's longest current streak among the teams they are on, each team's day taken
+    in its own zone at the same moment, so it is the best of their rows in the teams' own reports."""
+    if scope is not None:
+        return await streaks(db, scope, ids, period.today)
+    marks = ",".join("?" * len(ids))
+    teams: dict[int, list[int]] = {}
+    for chat_id, user_id in await db.fetchall(
+            f"SELECT o.chat_id, o.user_id FROM team_roster o WHERE o.user_id IN ({marks}) "
+            f"AND o.user_id IN ({consent.member_ids_sql('o.chat_id')}) ORDER BY o.chat_id, o.user_id", ids):
+        teams.setdefault(chat_id, []).append(user_id)
+    best: dict[int, int] = {}
+    for chat_id, members in teams.items():
+        today = period.today if period.now is None else \
+            datetime.fromtimestamp(period.now, await chat_zone(db, chat_id, period.zone)).date()
+        for uid, run in (await streaks(db, chat_id, members, today)).items():
+            best[uid] = max(best.get(uid, 0), run)
+    return best
 
 
 async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[int], start: float,

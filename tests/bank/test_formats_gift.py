@@ -115,6 +115,10 @@ def test_questions_are_stored_in_papers_by_kind(tmp_path):
     ("// c\n\nQ {#abc}\n", "line 3", "expected a number"),
     ("Q {=a -> b}\n", "line 1", "at least two pairs"),
     ("Q } {=a}\n", "line 1", "one answer block"),
+    # two questions with no blank line between them say so, and where the second starts (issue 22)
+    ("// c\nQ1 {=a ~b}\nQ2 {=c ~d}\n", "line 2", "no blank line between this question and the next (line 3)"),
+    ("::n1::\n[html]Q1 {\n=a\n~b\n}\n::n2:: Q2 {T}\n", "line 1",
+     "no blank line between this question and the next (line 6)"),
 ])
 def test_errors_name_the_line(text, line, problem):
     with pytest.raises(ImportFailed) as e:

@@ -136,8 +136,10 @@ async def test_bankstats_lists_held_questions_and_an_admin_confirms_with_one_tap
     lead = env.api.user(LEAD_A, "Lea", language_code="en")
     await lead.send("/bankstats", chat=ALPHA)
     seen = await lead.wait_message(chat=ALPHA)
-    assert f"#{q['s2q1']} held s2 q1: key in doubt" in seen.text
-    assert f"#{q['s1q3']} held s1 q3: same stem as #{q['s1q1']}" in seen.text
+    # people see the paper's title, the section's name and the question's number (issue 22), not "held s2 q1"
+    assert f"#{q['s2q1']} Held paper · 多项选择题 · Q1: key in doubt (key AB, but the explanation speaks for C)" \
+        in seen.text
+    assert f"#{q['s1q3']} Held paper · 单项选择题 · Q3: same stem as #{q['s1q1']}" in seen.text
     assert not any(t.startswith("Key of") for t in seen.button_texts)  # the bank is shared: admins only
     admin = env.api.user(ADMIN, "Boss", language_code="en")
     await admin.send("/bankstats")
@@ -170,3 +172,13 @@ async def test_an_upgraded_bank_gets_its_checks_at_start_up(tmp_path):
     finally:
         await db.close()
 
+
+
+async def test_chinese_bankstats_says_a_key_in_doubt_in_chinese(env):
+    """Issue 22: 答案存疑（key ABCD, but the explanation speaks for E） had English inside."""
+    q = await _ids(env.db)
+    lead = env.api.user(LEAD_A, "Lea", language_code="zh")
+    await lead.send("/bankstats", chat=ALPHA)
+    seen = await lead.wait_message(chat=ALPHA)
+    assert f"#{q['s2q1']} Held paper · 多项选择题 · 第1题：答案存疑（答案为 AB，但解析支持 C）" in seen.text
+    assert "explanation" not in seen.text and " s2 q1" not in seen.text

@@ -17,7 +17,7 @@ from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.authoring import get_session
-from tests.harness import T0, BotEnv, attempt_message, rules_card
+from tests.harness import T0, BotEnv, attempt_message, pick_paper, rules_card
 
 LEAD, ANN, BOB = 10, 30, 40
 
@@ -48,8 +48,7 @@ async def _wait_edit(env, message, text: str):
 async def take(env, user, title: str) -> list[int]:
     """/exam → the paper → Start, then True / A for every question and finish; returns the questions."""
     await user.send("/exam")
-    chooser = await user.wait_message(lambda m: title in m.button_texts)
-    await user.press(chooser, title)
+    await pick_paper(user, title)
     rules = await env.api.wait_for(lambda: rules_card(user.chat()), what="rules card")
     await user.press(rules, "▶️ Start")
     await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")

@@ -91,8 +91,8 @@ async def test_preview_shows_kinds_lint_and_the_candidate_view(env):
     lead = env.api.user(LEAD, "Lea", language_code="en")
     preview = await _preview(env, lead, "sheet.xlsx", to_xlsx(SHEET))
     text = preview.text
-    assert "• 算术 (sheet): 3 — Single choice 1, Multiple choice 1, True / false 1" in text
-    assert "warnings:" in text and "none of its" in text  # lint: a section without explanations
+    assert "• 算术: 3 — Single choice 1, Multiple choice 1, True / false 1" in text
+    assert "warnings:" in text and "no explanation for any of its questions" in text  # lint: a section without explanations
     # the first question exactly as the exam screen shows it
     assert "Q 1/3 · 单项选择题 · 1 pt\n\n1+1=?\nA. 1\nB. 2\nC. 3" in text
     assert "Q 3/3 · 判断题 · 1 pt\n\n0 is even.\n\n[✔ True] [✘ False]" in text
@@ -187,7 +187,7 @@ async def test_non_leads_and_groups_are_refused(env):
     team.set_admins([ANN])  # a group administrator is not a bank admin
     team.privacy_mode = False  # with privacy mode on (the default) the bot never sees group files
     await ann.send_document(GIFT.encode(), "quiz.gift")
-    assert "Only the bot's configured admins" in (await ann.wait_message()).text
+    assert "Only the bot's admins" in (await ann.wait_message()).text
     await lead.send_document(GIFT.encode(), "quiz.gift", chat=TEAM)
     assert "private chat" in (await lead.wait_message(chat=TEAM)).text
     await env.idle()

@@ -47,6 +47,33 @@ def test_shown_key_follows_the_shuffled_order():
     assert render.shown_key(multi, "en") == "B, D"
 
 
+def test_a_latex_key_reads_the_same_in_the_group_close_the_private_feedback_and_the_exam():
+    """Issue 22: the group's close showed `$f(x)=\\frac{1}{1+e^{-x}}$` where the private result showed
+    f(x)=1/(1+e^(-x)). One rendering of a key, everywhere."""
+    from bot.exam import render as exam_render
+    from proctor.exams.model import Item
+
+    v = _view(Kind.fill, answer=[["$f(x)=\\frac{1}{1+e^{-x}}$"]], options=())
+    close = render.close_text("2027-01-15", [v], [], {}, "zh", "orig")
+    private = render.feedback(v, "x", "wrong", 0, 1, "zh", "orig")
+    exam = exam_render.shown_key(v.question, Item(0, 1, "填空题", 1.0, "", False, ""), "zh")
+    assert "3. #1 f(x)=1/(1+e^(-x))" in close and "frac" not in close and "$" not in close
+    assert "f(x)=1/(1+e^(-x))" in private and exam == "f(x)=1/(1+e^(-x))"
+
+
+@pytest.mark.parametrize("kind, answer, options", [
+    (Kind.single, "C", ("one", "two", "three", "four")), (Kind.multi, "AB", ("one", "two", "three", "four")),
+    (Kind.truefalse, True, ()), (Kind.fill, [["甲", "乙"], ["丙"]], ()), (Kind.short, "参考答案", ())])
+def test_the_exam_and_the_daily_quiz_show_one_key(kind, answer, options):
+    from bot.exam import render as exam_render
+    from proctor.exams.model import Item
+
+    v = _view(kind, answer=answer, options=options)
+    item = Item(0, 1, "s", 1.0, v.option_order, False, "")
+    for lang in ("en", "zh"):
+        assert render.shown_key(v, lang) == exam_render.shown_key(v.question, item, lang)
+
+
 def test_group_question_shows_count_and_buttons_private_does_not_show_count():
     v = _view()
     text = render.question_text(v, "en", "orig", private=False, count=3)
@@ -80,7 +107,7 @@ def test_close_text_lists_keys_explanations_and_top_with_streaks():
     views = [_view(explanation="because"), _view(Kind.truefalse, answer=False, options=(), explanation="")]
     top = [Standing(1, "Ann", 2, 2, 2, 10), Standing(2, "Bob", 1, 2, 2, 20)]
     text = render.close_text("2027-01-15", views, top, {1: 4, 2: 1}, "en", "orig")
-    assert "2027-01-15" in text and "3. #1 A — because" in text and "✘ False" in text
+    assert "2027-01-15" in text and "3. #1 A — because" in text and "3. #1 False" in text
     assert "🥇 Ann – 2/2 🔥4" in text and "🥈 Bob – 1/2" in text and "🔥1" not in text
 
 

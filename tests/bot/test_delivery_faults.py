@@ -23,7 +23,7 @@ from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from sandbox.fakeapi import ApiError
 from tests.bot.test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, pending_exam, say
-from tests.harness import BotEnv, attempt_message, rules_card, start_exam
+from tests.harness import BotEnv, attempt_message, pick_paper, rules_card, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, the_attempt
 
@@ -198,8 +198,7 @@ async def test_start_up_does_not_wait_for_the_command_menu(env):
 async def test_start_with_a_failing_acknowledgement_still_arms_the_deadline(env):
     ann = env.api.user(2401, "Ann", language_code="en")
     await ann.send("/exam")
-    chooser = await ann.wait_message(lambda m: "Demo paper demo" in m.button_texts)
-    await ann.press(chooser, "Demo paper demo")
+    await pick_paper(ann, "Demo paper demo")
     rules = await env.api.wait_for(lambda: rules_card(ann.chat()), what="rules card")
     env.api.fail("answerCallbackQuery", ApiError.query_too_old())
     await ann.press(rules, "▶️ Start")

@@ -7,7 +7,7 @@ import pytest
 from bank.models import Paper
 from bank.paper_store import list_papers, paper_count
 from proctor.exams import service as attempts
-from tests.harness import BotEnv, attempt_message
+from tests.harness import BotEnv, attempt_message, pick_paper
 from tests.reads import the_attempt
 
 
@@ -65,8 +65,7 @@ async def test_script_preference_converts_question_text(env):
     # the chooser shows the title in the chosen script too
     title = to_script((await simplified_paper(env)).title, "hant")
     await ann.send("/practice")
-    chooser = await ann.wait_message(lambda m: title[:60] in m.button_texts)
-    await ann.press(chooser, title[:60])
+    await pick_paper(ann, title[:40])
     msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
     assert "梯度累積是為了模擬更大的" in msg.text  # 梯度累积是为了模拟更大的 in Traditional
 
@@ -75,8 +74,7 @@ async def test_practice_gives_feedback_after_each_answer(env):
     ann = env.api.user(3004, "Ann", language_code="en")
     title = (await simplified_paper(env)).title
     await ann.send("/practice")
-    chooser = await ann.wait_message(lambda m: title[:60] in m.button_texts)
-    await ann.press(chooser, title[:60])
+    await pick_paper(ann, title[:40])
     await env.api.wait_for(lambda: attempt_message(ann.chat()))
     await ann.send("批次大小")  # fill Q1, right
     fb = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "✅" in m.text and m)
@@ -92,6 +90,7 @@ async def test_random_mock_paper_follows_the_blueprint(env):
     ann = env.api.user(3005, "Ann", language_code="en")
     await ann.send("/exam random")
     card = await ann.wait_message(lambda m: "▶️ Start" in m.button_texts)
+    assert "42 questions" in card.text  # the card promises what the sheet holds (issue 22: it said 45)
     await ann.press(card, "▶️ Start")
     msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
     assert msg.text.startswith("Q 1/42")
@@ -99,3 +98,20 @@ async def test_random_mock_paper_follows_the_blueprint(env):
     asked = [sheet.question(i) for i in sheet.items]
     assert Counter(q.kind.value for q in asked) == {"fill": 10, "single": 10, "multi": 10, "truefalse": 10, "short": 2}
     assert [q.id for q in asked if {"truncated", "corrupted"} & set(q.flags)] == []
+
+
+async def test_exam_takes_a_paper_code_from_papers_and_an_ambiguous_part_gets_the_codes(env):
+    """Issue 22: one paper reference everywhere: /papers shows each paper's code, /exam takes it; a part
+    of several titles gets one line with their codes."""
+    ann = env.api.user(3006, "Ann", language_code="en")
+    papers = await list_papers(env.db)
+    await ann.send("/papers")
+    listing = (await ann.wait_message()).text
+    assert all(f"{p.code} · " in listing for p in papers)
+    last = papers[-1]
+    await ann.send(f"/exam {last.code.lower()}")
+    card = await ann.wait_message(lambda m: "▶️ Start" in m.button_texts)
+    assert last.title in card.text
+    await ann.send("/exam 试卷")  # in two bundled titles
+    line = (await ann.wait_message(lambda m: "several titles" in (m.text or ""))).text
+    assert [p.code for p in papers if "试卷" in p.title] == [c for c in line.split() if c.startswith("P")]

@@ -15,7 +15,6 @@ from bank.paper_store import list_papers
 from bank.script import to_script
 from bot.exam import callbacks as cb
 from bot.exam import render
-from bot.exam.commands import find_paper
 from bot.i18n import t, tn
 from bot.text_limits import clip
 from proctor.storage.bootstrap import open_database
@@ -31,28 +30,20 @@ def _old_offered(papers: list[Paper], practice: bool) -> list[Paper]:
             and not p.settings.invite_only]
 
 
-def _old_find_paper(papers: list[Paper], name: str) -> Paper | None:
-    key = name.strip().casefold()
-    if key.isdigit():
-        i = int(key)
-        return papers[i - 1] if 1 <= i <= len(papers) else None
-    return next((p for p in papers if key in (p.slug.casefold(), p.title.casefold())), None)
-
-
 def _old_paper_list(papers: list[Paper], lang: str, script: str = "orig") -> str:
     if not papers:
         return t("no_papers", lang)
     lines = [t("papers_header", lang), ""]
-    for i, p in enumerate(papers, 1):
+    for p in papers:  # each with its code (issue 22: one reference everywhere)
         n = sum(1 for q in p.questions() if q.askable)
-        lines.append(t("paper_line", lang, i=i, title=to_script(p.title, script), questions=tn("n_question", n, lang),
+        lines.append(t("paper_line", lang, code=p.code, title=to_script(p.title, script), questions=tn("n_question", n, lang),
                        max=render.points(p.max_score, lang),
                        minutes=p.settings.time_limit_min))
     return clip("\n".join(lines))
 
 
 def _old_paper_chooser(papers: list[Paper], mode: str, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
-    rows = [[Button(to_script(p.title, script)[:60], callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
+    rows = [[Button(clip(f"{p.code} · {to_script(p.title, script)}", 64), callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
             for p in papers]
     rows.append([Button(t("random_button", lang), callback_data=cb.pick(None, mode, start=mode == "practice"))])
     return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)
@@ -101,15 +92,6 @@ async def test_list_chooser_and_rules_cards_render_as_from_the_whole_papers(bank
             # a pick (bot.exam.buttons) renders the summary `paper_summary` reads
             assert render.rules_card(await paper_summary(bank, o.id), used, lang, script) == \
                 _old_rules_card(o, used, lang, script)
-
-
-async def test_find_paper_names_the_same_paper(bank):
-    old, new = _old_offered(await list_papers(bank, composed=True), False), await offered_papers(bank)
-    names = ["0", "1", "8", "9", "paper odd", "PAPER ODD", " hiring ", "Frozen draw", "composed-10", "invited",
-             "paper flagged", "nope", *(p.title for p in old), *(p.slug for p in old)]
-    for name in names:
-        o, n = _old_find_paper(old, name), find_paper(new, name)
-        assert (o and o.id) == (n and n.id), name
 
 
 # the most round trips to the database each listing command may take: its claim (the user's record

@@ -7,7 +7,7 @@ from proctor import outbox
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.storage import updates
-from tests.harness import BotEnv, attempt_message, start_exam
+from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, the_attempt
 
@@ -210,8 +210,7 @@ async def test_cancelled_exams_count_toward_the_attempt_limit(tmp_path):
         await ann.press(await ann.wait_message(lambda m: "Yes, cancel" in m.button_texts), "Yes, cancel")
         await env.api.wait_for(lambda: any("Cancelled" in (m.text or "") for m in ann.chat()))
         await ann.send("/exam")
-        chooser = await ann.wait_message(lambda m: "Demo paper demo" in m.button_texts)
-        await ann.press(chooser, "Demo paper demo")
+        await pick_paper(ann, "Demo paper demo")
         card = await env.api.wait_for(lambda: next((m for m in reversed(ann.chat())
                                                      if "attempts: 1/1" in (m.text or "")), None))
         assert "You have used your 1 attempt" in card.text and card.button_texts == []  # no Start offered

@@ -12,7 +12,7 @@ from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_anywhere, sealed_for
 from proctor.teams import disputes as dsp
 from tests.bot.test_daily_support import fast, questions, run_job, subscribe_group
-from tests.harness import BotEnv, attempt_message
+from tests.harness import BotEnv, attempt_message, pick_paper
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import items_to, paper_of_question, question_ids, the_delivery
@@ -45,8 +45,7 @@ async def _paper_of_items(env, chat_id: int, *, sent_only: bool = False) -> list
 async def _start(env, user, title: str = DEMO):
     """/exam → the paper → Start; unlike the harness's, it waits for this paper's own rules card."""
     await user.send("/exam")
-    chooser = await user.wait_message(lambda m: title in m.button_texts)
-    await user.press(chooser, title)
+    await pick_paper(user, title)
     rules = await user.wait_message(lambda m: "▶️ Start" in m.button_texts and title in (m.text or ""))
     await user.press(rules, "▶️ Start")
     await env.api.wait_for(lambda: (m := attempt_message(user.chat())) and m.message_id > rules.message_id,

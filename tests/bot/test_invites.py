@@ -19,7 +19,7 @@ from proctor.invites import InviteStatus
 from proctor.people.forget import forget_user
 from proctor.storage.db import Database
 from proctor.teams import audit
-from tests.harness import T0, BotEnv, attempt_message
+from tests.harness import T0, BotEnv, attempt_message, paper_button
 from tests.papers_fixture import small_paper
 from tests.reads import invites_stored, paper_id, the_attempt, the_invite
 
@@ -182,7 +182,7 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     assert (await open_link(cid, payload)).text == "This invite has already been used."
     # /invites: the row with status, candidate and score
     listing = await invite_list(env, lead)
-    assert re.search(r"#1 🟢 finished · Demo paper hire · Cid · [0-9.]+/15 · until ", listing.text)
+    assert re.search(r"#1 🟢 finished · P\d+ Demo paper hire · Cid · [0-9.]+/15 · until ", listing.text)
 
 
 async def test_window_enforced_and_a_started_attempt_keeps_its_full_time(env):
@@ -236,7 +236,7 @@ async def test_resend_gives_a_new_link_and_the_old_one_stops_working(env):
     lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid")
     old, _ = await make_invite(env, lead, "hire")
     listing = await invite_list(env, lead)
-    assert "#1 ⚪ open · Demo paper hire · nobody yet" in listing.text
+    assert re.search("#1 ⚪ open · P\\d+ Demo paper hire · nobody yet", listing.text)  # its code: what /invite takes
     before = len(lead.chat())
     await lead.press(listing, "#1 🔁 Resend")
     fresh = await env.api.wait_for(lambda: next((m for m in lead.chat()[before:] if m.photo), None))
@@ -359,7 +359,7 @@ async def test_review_options_govern_practice_feedback_too(tmp_path, review):
     try:
         cid = env.api.user(CID, "Cid")
         chooser = await say(cid, "/practice")
-        await cid.press(chooser, "Demo paper demo")
+        await cid.press(chooser, paper_button(chooser, "Demo paper demo"))
         screen = await env.api.wait_for(lambda: attempt_message(cid.chat()), what="practice screen")
         await cid.press(screen, "A")  # wrong: the key is C
         await env.api.wait_for(lambda: screen.edits > 0, what="the feedback")

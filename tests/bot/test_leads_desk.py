@@ -16,7 +16,7 @@ from proctor.teams import disputes as dsp
 from proctor.teams.candidate import raised_disputes
 from proctor.teams.leaderboard import my_groups
 from proctor.teams.review import score_steps
-from tests.harness import T0, BotEnv
+from tests.harness import T0, BotEnv, pick_paper
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import question_ids, the_attempt
@@ -183,8 +183,7 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
 async def test_dispute_during_an_exam_flags_the_question_on_screen(env):
     ann = env.api.user(ANN, "Ann")
     await ann.send("/exam")
-    chooser = await ann.wait_message(lambda m: "Demo paper demo" in m.button_texts)
-    await ann.press(chooser, "Demo paper demo")
+    await pick_paper(ann, "Demo paper demo")
     rules = await env.api.wait_for(lambda: next((m for m in reversed(ann.chat()) if "▶️ Start" in m.button_texts),
                                                 None))
     await ann.press(rules, "▶️ Start")

@@ -165,7 +165,8 @@ async def test_report_is_a_csv_of_the_teams_results(env):
     lead = env.api.user(LEAD_A, "Lea")
     await say(env, lead, "/report all", chat=ALPHA)
     doc = await env.api.wait_for(lambda: next((m for m in lead.chat() if m.document), None))
-    assert doc.document.file_name.startswith("report-100-all-") and doc.document.file_name.endswith(".csv")
+    # named by the team's title, never by its chat id (issue 22)
+    assert doc.document.file_name.startswith("report-Alpha-all-") and doc.document.file_name.endswith(".csv")
     assert doc.caption == "📊 Team report · Alpha · all time: 3 candidates."
     text = doc.document.data.decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(text)))

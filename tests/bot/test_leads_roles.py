@@ -14,7 +14,7 @@ from tests.reads import paper_id, question_ids
 ALPHA, BETA = -100, -200
 ADMIN, LEAD_A, LEAD_B, ANN = 1, 10, 20, 30
 BANK_COMMANDS = ("retire", "restore", "examonly")  # the bank is shared: configured admins only
-BANK_REFUSAL = ("The bank is shared by every team, so only the bot's configured admins (PROCTOR_ADMINS) "
+BANK_REFUSAL = ("The bank is shared by every team, so only the bot's admins (named by whoever runs it) "
                 "can change it.")
 REFUSAL = ("Only team leads can do that. Team leads are the group's administrators and the bot's "
            "configured admins; group administrators use lead commands in their team group.")

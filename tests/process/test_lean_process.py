@@ -16,7 +16,7 @@ from bank.grading import grade
 from bank.models import Kind, Paper, Question, Section
 from bank.paper_store import save_paper
 from proctor.storage.db import Database
-from tests.harness import attempt_message
+from tests.harness import attempt_message, paper_button
 from tests.process_helpers import ProctorProcess, child_env, db_rows
 
 STARTUP = 30.0
@@ -77,8 +77,8 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     ann = api.user(1001, "Ann", language_code="en")
     try:
         await ann.send("/exam")
-        chooser = await ann.wait_message(lambda m: TITLE in m.button_texts, timeout=STARTUP)
-        await ann.press(chooser, TITLE)
+        chooser = await ann.wait_message(lambda m: paper_button(m, TITLE) is not None, timeout=STARTUP)
+        await ann.press(chooser, paper_button(chooser, TITLE))
         rules = await api.wait_for(lambda: next((m for m in reversed(ann.chat()) if "▶️ Start" in m.button_texts),
                                                 None), what="rules card")
         await ann.press(rules, "▶️ Start")

@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 
 from sandbox.fakeapi import ApiError, FakeBotApi
-from tests.harness import attempt_message
+from tests.harness import attempt_message, paper_button
 from tests.process_helpers import (
     SECRET,
     STARTUP,
@@ -42,8 +42,8 @@ async def _run(tmp_path: Path, api: FakeBotApi, db: Path, *args: str, **env: str
 async def _start_exam(api: FakeBotApi, user):
     """/exam, pick the first paper, press Start; returns the attempt message."""
     await user.send("/exam")
-    chooser = await user.wait_message(lambda m: FIRST_PAPER in m.button_texts, timeout=STARTUP)
-    await user.press(chooser, FIRST_PAPER)
+    chooser = await user.wait_message(lambda m: paper_button(m, FIRST_PAPER) is not None, timeout=STARTUP)
+    await user.press(chooser, paper_button(chooser, FIRST_PAPER))
     rules = await api.wait_for(lambda: next((m for m in reversed(user.chat()) if "▶️ Start" in m.button_texts),
                                             None), what="rules card")
     await user.press(rules, "▶️ Start")
@@ -126,8 +126,8 @@ async def test_token_never_appears_in_logs_or_chats(tmp_path, api):
         api.fail("getUpdates", ApiError.server_error(502))
         await api.wait_idle(timeout=10)
         await ann.send("/exam")  # answered once polling has backed off and recovered
-        chooser = await ann.wait_message(lambda m: FIRST_PAPER in m.button_texts, timeout=15)
-        await ann.press(chooser, FIRST_PAPER)
+        chooser = await ann.wait_message(lambda m: paper_button(m, FIRST_PAPER) is not None, timeout=15)
+        await ann.press(chooser, paper_button(chooser, FIRST_PAPER))
         await ann.wait_message(lambda m: "▶️ Start" in m.button_texts)
         assert await bot.stop() == 0
     finally:
@@ -206,7 +206,7 @@ async def test_sandbox_is_driven_line_by_line_and_exits_on_eof(tmp_path):
         await sandbox.write_line("/papers")
         at = await sandbox.wait_output(FIRST_PAPER, after=at)
         await sandbox.write_line("/exam")
-        at = await sandbox.wait_output(f"[1] {FIRST_PAPER}", after=at)
+        at = await sandbox.wait_output(f"[1] P1 · {FIRST_PAPER}", after=at)
         await sandbox.write_line("1")
         at = await sandbox.wait_output("[1] ▶️ Start", after=at)
         await sandbox.write_line("1")

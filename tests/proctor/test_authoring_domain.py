@@ -51,10 +51,10 @@ def test_preview_counts_and_checks_duplicates_against_the_bank():
     bank[0].sections[0].questions[0].stem = "2+2?"
     p = up.preview("q.gift", papers, bank)
     assert p.total == 2 and p.kinds == {Kind.single: 1, Kind.truefalse: 1}
-    assert any("duplicate_across" in w for w in p.warnings)
+    assert any(w.code == "duplicate_across" for w in p.warnings)
     assert [s.question.stem for s in p.first] == ["2+2?", "Sky is blue"]
     bank[0].title = "q"  # another paper (slug demo) has the title the file's paper would get
-    assert any("same_title: paper demo already has the title 'q'" in w
+    assert any("same_title: paper demo already has the title “q”" in w.render()
                for w in up.preview("q.gift", papers, bank).warnings)
 
 

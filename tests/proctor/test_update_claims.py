@@ -6,7 +6,7 @@ import pytest
 from proctor.storage import updates
 from proctor.storage.db import Database
 from tests.bot.test_exam_safety import _raw_press
-from tests.harness import TOKEN, BotEnv, attempt_message, rules_card, start_exam
+from tests.harness import TOKEN, BotEnv, attempt_message, pick_paper, rules_card, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, the_attempt
 
@@ -43,8 +43,7 @@ async def env(tmp_path):
 async def test_a_tap_claimed_by_a_bot_stopped_before_its_effect_is_handled_after_restart(env):
     ann = env.api.user(2101, "Ann", language_code="en")
     await ann.send("/exam")
-    chooser = await ann.wait_message(lambda m: "Demo paper demo" in m.button_texts)
-    await ann.press(chooser, "Demo paper demo")
+    await pick_paper(ann, "Demo paper demo")
     rules = await env.api.wait_for(lambda: rules_card(ann.chat()), what="rules card")
     start = next(b.callback_data for row in rules.buttons for b in row if b.text == "▶️ Start")
     rules_api = env.api.state.message_to_api(rules)

@@ -1,0 +1,38 @@
+"""A lint finding (bank/lint.py), an upload's warning or a key in doubt as a chat shows them: in the
+reader's language (bot/catalogue/lint.py), placed by the paper's title, the section's name and the
+question's number."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from bot.exam.render import short_section
+from bot.i18n import CATALOGUE, t
+
+if TYPE_CHECKING:  # the type only: bank.lint loads OpenCC, wanted with the first upload, not with /bankstats
+    from bank.lint import LintItem
+
+
+def lint_message(key: str, params: Mapping[str, object], lang: str) -> str:
+    """What the message `key` says with `params`; an unknown key (a flag added later) reads as itself."""
+    name = f"lint_{key}"
+    return t(name, lang, **params) if name in CATALOGUE else key
+
+
+def where(paper: str, section: str, number: int | None, lang: str) -> str:
+    """"Title · 填空题 · Q3" ("第3题" in Chinese); without a number, the section alone."""
+    if number is None:
+        return t("where_section", lang, paper=paper, section=short_section(section))
+    return t("where_question", lang, paper=paper, section=short_section(section), number=number)
+
+
+def lint_line(item: LintItem, lang: str) -> str:
+    """"Title · 填空题 · Q3: <what>", in `lang`."""
+    params = dict(item.params)
+    if "other_section" in params:
+        params["other_section"] = short_section(str(params["other_section"]))
+    message = lint_message(item.text_key, params, lang)
+    if item.section is None:
+        return f"{item.title or item.paper}: {message}"
+    return f"{where(item.title or item.paper, item.section_title, item.number, lang)}: {message}"

@@ -1,0 +1,18 @@
+"""What a person is told when a paper reference (bank/paper_list.py `pick_paper`) names no paper, or
+several: then one line lists their codes, for /exam, /invite, /leaderboard paper, /bankstats, /examonly."""
+
+from __future__ import annotations
+
+from bank.errors import NotFound
+from bank.paper_list import AmbiguousPaper, codes_line
+from bot.i18n import t
+from bot.text_limits import clip
+
+MAX_KEY = 60  # characters of the reference echoed back
+
+
+def unknown_paper(e: NotFound, key: str, lang: str, unknown: str = "l_paper_unknown") -> str:
+    """`unknown` (a text with {paper}) for no paper; the matching papers' codes for several."""
+    if isinstance(e, AmbiguousPaper):
+        return clip(t("paper_ambiguous", lang, paper=e.key[:MAX_KEY], codes=codes_line(e.matches)))
+    return t(unknown, lang, paper=key.strip()[:MAX_KEY])
