@@ -86,7 +86,7 @@ def shown_key(q: Question, order: OptionOrder, lang: str, script: str = "orig", 
         letters = [c for c in q.answer.upper() if c.isalpha()]
         return ", ".join(sorted(order.shown_letter(c) for c in letters if not order.order or c in order.order))
     if q.kind == Kind.truefalse and isinstance(q.answer, bool):
-        return t("true" if q.answer else "false", lang)
+        return t("tf_true" if q.answer else "tf_false", lang)
     if q.kind == Kind.fill:
         return to_script(fill_key_text(q.answer), script)
     if q.kind == Kind.numerical:

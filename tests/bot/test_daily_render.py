@@ -107,7 +107,7 @@ def test_close_text_lists_keys_explanations_and_top_with_streaks():
     views = [_view(explanation="because"), _view(Kind.truefalse, answer=False, options=(), explanation="")]
     top = [Standing(1, "Ann", 2, 2, 2, 10), Standing(2, "Bob", 1, 2, 2, 20)]
     text = render.close_text("2027-01-15", views, top, {1: 4, 2: 1}, "en", "orig")
-    assert "2027-01-15" in text and "3. #1 A — because" in text and "3. #1 False" in text
+    assert "2027-01-15" in text and "3. #1 A — because" in text and "3. #1 ✘ False" in text
     assert "🥇 Ann – 2/2 🔥4" in text and "🥈 Bob – 1/2" in text and "🔥1" not in text
 
 
