@@ -11,6 +11,7 @@ from bot.i18n import t
 from bot.invites import render
 from bot.services import services
 from proctor import invites
+from proctor.exams import integrity
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.outbox import Outgoing
@@ -23,8 +24,9 @@ async def send_card(app: Application, message: Outgoing) -> None:
     sheet = await attempts.load_sheet(svc.db, int(p.get("attempt", message.ref)))
     inv = await invites.get(svc.db, p["invite"])
     lead = await prefs_for(app, message.chat_id)
+    signals = (await integrity.counts(svc.db, [sheet.attempt.id])).get(sheet.attempt.id)
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
-                                  await roster.display_name(svc.db, sheet.attempt.user_id), lead.lang)
+                                  await roster.display_name(svc.db, sheet.attempt.user_id), lead.lang, signals)
     if "question" in p:  # a regrade changed the score: the card as it is now, and what it was
         text = clip(t("iv_card_regraded", lead.lang, qid=p["question"], old=fmt_points(p["old"] or 0),
                       new=fmt_points(p["new"])) + text)
