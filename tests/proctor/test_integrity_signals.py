@@ -1,5 +1,9 @@
 """Integrity signals: the rules as pure functions, and their computation at the hand-in on a real SQLite file."""
 
+import csv
+import io
+from zoneinfo import ZoneInfo
+
 import pytest
 
 from bank.models import Kind
@@ -21,6 +25,8 @@ from proctor.integrity.signals import (
     summary,
 )
 from proctor.people.users import ensure_user
+from proctor.teams.leaderboard import period_bounds
+from proctor.teams.reports import team_csv
 from tests.papers_fixture import small_paper
 
 T0 = 1_800_000_000.0
@@ -104,7 +110,7 @@ async def _paper(db) -> int:
     return pid
 
 
-async def _sit(db, pid: int, user_id: int, *, short: str, start: float, step: float, wrong: bool = False,
+async def sit_exam(db, pid: int, user_id: int, *, short: str, start: float, step: float, wrong: bool = False,
                end: float | None = None) -> int:
     """One exam, every question answered (right unless `wrong`) `step` seconds after it came on screen."""
     a = await attempts.start_attempt(db, user_id=user_id, chat_id=user_id, paper_id=pid, mode="exam", now=start,
@@ -125,10 +131,10 @@ async def _sit(db, pid: int, user_id: int, *, short: str, start: float, step: fl
 
 async def test_two_candidates_with_the_same_written_answer_are_flagged_honest_ones_not(db):
     pid = await _paper(db)
-    ann = await _sit(db, pid, 7, short=WRITTEN, start=T0, step=60)
-    bob = await _sit(db, pid, 8, short=OWN, start=T0, step=60)
+    ann = await sit_exam(db, pid, 7, short=WRITTEN, start=T0, step=60)
+    bob = await sit_exam(db, pid, 8, short=OWN, start=T0, step=60)
     assert await integrity.counts(db, [ann, bob]) == {}  # honest: nothing
-    cy = await _sit(db, pid, 9, short=COPIED, start=T0, step=60)
+    cy = await sit_exam(db, pid, 9, short=COPIED, start=T0, step=60)
     counts = await integrity.counts(db, [ann, bob, cy])
     assert counts == {ann: {Signal.similar: 1}, cy: {Signal.similar: 1}}
     [seen] = (await integrity.evidence(db, [cy]))[cy]
@@ -140,24 +146,24 @@ async def test_two_candidates_with_the_same_written_answer_are_flagged_honest_on
 async def test_the_papers_threshold_and_its_off_switch_are_respected(db):
     pid = await _paper(db)
     await write_settings(db, pid, actor=0, chat_id=None, now=T0, signal_similar=100)
-    ann = await _sit(db, pid, 7, short=WRITTEN, start=T0, step=60)
-    cy = await _sit(db, pid, 9, short=COPIED, start=T0, step=60)
+    ann = await sit_exam(db, pid, 7, short=WRITTEN, start=T0, step=60)
+    cy = await sit_exam(db, pid, 9, short=COPIED, start=T0, step=60)
     assert await integrity.counts(db, [ann, cy]) == {}  # near-identical, but not at 100%
     await write_settings(db, pid, actor=0, chat_id=None, now=T0, signal_similar=90, signals=False)
-    bob = await _sit(db, pid, 8, short=WRITTEN, start=T0, step=0.2)  # a copy, and far too fast: signals off
+    bob = await sit_exam(db, pid, 8, short=WRITTEN, start=T0, step=0.2)  # a copy, and far too fast: signals off
     assert await integrity.counts(db, [ann, cy, bob]) == {}
 
 
 async def test_right_answers_faster_than_reading_are_flagged_wrong_ones_not(db):
     pid = await _paper(db)
-    fast = await _sit(db, pid, 7, short=OWN, start=T0, step=0.5)
-    wrong = await _sit(db, pid, 8, short=WRITTEN, start=T0, step=0.5, wrong=True)
+    fast = await sit_exam(db, pid, 7, short=OWN, start=T0, step=0.5)
+    wrong = await sit_exam(db, pid, 8, short=WRITTEN, start=T0, step=0.5, wrong=True)
     counts = await integrity.counts(db, [fast, wrong])
     # the fast one: the two single, the multi, the true/false and the two fill-ins, all right in half a second
     assert counts[fast] == {Signal.fast: 6}
     assert counts.get(wrong, {}).get(Signal.fast) == 4  # its two wrong single choices are not counted
     await write_settings(db, pid, actor=0, chat_id=None, now=T0, signal_fast=5)
-    cy = await _sit(db, pid, 9, short="不知道", start=T0, step=0.5, wrong=True)
+    cy = await sit_exam(db, pid, 9, short="不知道", start=T0, step=0.5, wrong=True)
     assert Signal.fast not in (await integrity.counts(db, [cy])).get(cy, {})
 
 
@@ -175,3 +181,13 @@ async def test_answers_changed_in_the_last_seconds(db):
     [(_, found)] = (await integrity.evidence(db, [a.id])).items()
     assert [(e.code, e.pos, e.changes) for e in found] == [(Signal.late, 0, 1), (Signal.late, 1, 1),
                                                             (Signal.late, 2, 1)]
+
+
+async def test_the_team_report_has_a_signals_column(db):
+    pid = await _paper(db)
+    await sit_exam(db, pid, 7, short=WRITTEN, start=T0, step=60)
+    await sit_exam(db, pid, 8, short=OWN, start=T0, step=60)
+    await sit_exam(db, pid, 9, short=COPIED, start=T0, step=60)
+    data, _ = await team_csv(db, None, period_bounds("all", T0 + 10_000, ZoneInfo("UTC")))
+    rows = {r["name"]: r["signals"] for r in csv.DictReader(io.StringIO(data.decode("utf-8-sig")))}
+    assert rows == {"Ann": "similar:1", "Bob": "", "Cy": "similar:1"}  # Ann's side of the pair counts too
