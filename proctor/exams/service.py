@@ -27,12 +27,11 @@ from bank.paper_store import load_paper
 from bank.store import one_row
 from proctor import invites, outbox
 from proctor.exams import blueprint as blueprints
-from proctor.exams import drafts, held, states
+from proctor.exams import drafts, held, integrity, states
 from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
-from proctor.exams.steps import shown_in, sheet_in, store_answer_in
-from proctor.exams import integrity
+from proctor.exams.steps import sheet_in, shown_in, store_answer_in
 from proctor.storage.db import Database, carried
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id

@@ -6,15 +6,24 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from bot.invites import render
 from proctor import invites
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.integrity.signals import Signal
-from tests.bot.test_invites import ALPHA, LEAD, env, finish, make_invite, take  # noqa: F401 (env: a fixture)
+from tests.bot.test_invites import ALPHA, LEAD, _env, finish, make_invite, take
 
 WRITTEN = "梯度累积是在每次前向传播计算损失后，不立即更新模型参数，而是将梯度进行累加，等到若干步后再统一更新。"
 OWN = "把几个小批次的梯度加在一起再更新参数，相当于用更大的批次训练，显存不够时很有用。"
+
+
+@pytest.fixture
+async def env(tmp_path):
+    e = await _env(tmp_path)
+    yield e
+    await e.close()
 
 
 async def _card(env, lead, invite_id: int):
