@@ -407,7 +407,7 @@ async def test_candidate_page_shows_similar_answers_side_by_side_naming_only_who
     pid, start = await paper_id(env.db, "demo"), env.clock.now() + 60
     ann = await sit_exam(env.db, pid, ANN, short=WRITTEN, start=start, step=60)
     await sit_exam(env.db, pid, BOB, short=COPIED, start=start, step=60)
-    await sit_exam(env.db, pid, zed, short=WRITTEN, start=start, step=60)
+    await sit_exam(env.db, pid, zed, short=WRITTEN, start=start, step=0.5)  # and every right answer at once
     lea = browser()
     await lea.login(LEAD_A)
     status, html, _ = await lea.get("/desk/candidate", team=str(ALPHA), user=str(ANN))
@@ -425,3 +425,7 @@ async def test_candidate_page_shows_similar_answers_side_by_side_naming_only_who
     await admin.login(ADMIN, "Boss")
     _, html, _ = await admin.get("/desk/candidate", team="all", user=str(ANN))
     assert "to Bob&#39;s" in html and "to Zed&#39;s" in html
+    _, html, _ = await admin.get("/desk/candidate", team="all", user=str(zed))  # the timings
+    fast = re.findall(r"right in ([\d.]+)s \(shown ([\d:]+), answered ([\d:]+) UTC\); reading it takes at least "
+                      r"([\d.]+)s", html)
+    assert len(fast) == 6 and all(float(taken) == 0.5 < float(floor) for taken, _, _, floor in fast)
