@@ -13,7 +13,8 @@ from proctor import invites
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.integrity.signals import Signal
-from tests.bot.test_invites import ALPHA, LEAD, _env, finish, make_invite, take
+from tests.bot.test_invites import ALPHA, LEAD, _env, finish, fire_deadline, make_invite, take
+from tests.reads import the_attempt
 
 WRITTEN = "梯度累积是在每次前向传播计算损失后，不立即更新模型参数，而是将梯度进行累加，等到若干步后再统一更新。"
 OWN = "把几个小批次的梯度加在一起再更新参数，相当于用更大的批次训练，显存不够时很有用。"
@@ -67,3 +68,16 @@ async def test_the_cards_signal_line_in_both_languages(env):
             "handed in far faster than the paper's median.") in en
     assert "⚠️ 2 项值得留意的信号（并非结论）：答对速度快于读题 ×3；交卷远快于该卷中位用时。" in zh
     assert "⚠️" not in render.result_card(inv, sheet.attempt, result, "Ann", "en", {})[0]
+
+
+async def test_a_hand_in_by_the_deadline_job_computes_the_signals_too(env):
+    lead = env.api.user(LEAD, "Lea")
+    ann, bob = env.api.user(51, "Ann"), env.api.user(52, "Bob")
+    first, second = (await make_invite(env, lead, "hire"))[0], (await make_invite(env, lead, "hire"))[0]
+    await take(env, ann, first, written=WRITTEN)
+    await finish(env, ann)
+    await take(env, bob, second, written=WRITTEN)  # the same answer, and Bob never presses Finish
+    env.clock.advance(61 * 60)
+    fire_deadline(env, (await the_attempt(env.db, 52)).id)
+    card = await _card(env, lead, 2)
+    assert "handed in at the deadline" in card.text and "⚠️ 1 signal to look at" in card.text
