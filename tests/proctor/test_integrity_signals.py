@@ -24,6 +24,7 @@ from proctor.integrity.signals import (
     similar_to,
     summary,
 )
+from proctor.people.forget import forget_user
 from proctor.people.users import ensure_user
 from proctor.teams.leaderboard import period_bounds
 from proctor.teams.reports import team_csv
@@ -191,3 +192,36 @@ async def test_the_team_report_has_a_signals_column(db):
     data, _ = await team_csv(db, None, period_bounds("all", T0 + 10_000, ZoneInfo("UTC")))
     rows = {r["name"]: r["signals"] for r in csv.DictReader(io.StringIO(data.decode("utf-8-sig")))}
     assert rows == {"Ann": "similar:1", "Bob": "", "Cy": "similar:1"}  # Ann's side of the pair counts too
+
+
+def test_bank_set_turns_signals_off_and_sets_thresholds(tmp_path, capsys):
+    from pathlib import Path
+
+    from bot.cli import main
+
+    db = str(tmp_path / "signals.db")
+    seed = sorted((Path(__file__).resolve().parents[2] / "bank" / "seeds").glob("000_*.txt"))[0]
+    assert main(["--db", db, "import", str(seed)]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "bank", "set", seed.stem, "--signal-similar", "95", "--signal-fast", "4",
+                 "--signal-late", "5", "--signal-quick", "25"]) == 0
+    assert "signals similar 95%, fast 4, late 5, quick 25%" in capsys.readouterr().out
+    assert main(["--db", db, "bank", "set", seed.stem, "--signal-similar", "30"]) == 1
+    assert "similarity threshold is a percentage from 50 to 100" in capsys.readouterr().err
+    assert main(["--db", db, "bank", "set", seed.stem, "--signal-fast", "0"]) == 1
+    assert main(["--db", db, "bank", "set", seed.stem, "--signals", "off"]) == 0
+    assert "signals off" in capsys.readouterr().out
+
+
+async def test_forgetting_a_candidate_takes_their_signals_and_their_side_of_a_pair(db):
+    pid = await _paper(db)
+    ann = await sit_exam(db, pid, 7, short=WRITTEN, start=T0, step=60)
+    cy = await sit_exam(db, pid, 9, short=COPIED, start=T0, step=60)
+    assert set(await integrity.counts(db, [ann, cy])) == {ann, cy}
+    await forget_user(db, 9)
+    assert await integrity.counts(db, [ann, cy]) == {}  # Ann's pair named Cy's attempt: gone with it
+    # and Cy's written answer is no longer compared with anyone's
+    bob = await sit_exam(db, pid, 8, short=COPIED, start=T0, step=60)
+    assert await integrity.counts(db, [ann, bob]) == {ann: {Signal.similar: 1}, bob: {Signal.similar: 1}}
+    [seen] = (await integrity.evidence(db, [bob]))[bob]
+    assert seen.other_user_id == 7
