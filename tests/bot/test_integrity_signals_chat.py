@@ -1,5 +1,6 @@
 """Integrity signals where a lead sees them, through the fake Bot API: the count on the lead's result
-card and the `signals` column of `/report invites`; and the card's line in both languages."""
+card and the `signals` column of `/report invites`; the card's line in both languages; and every way
+an attempt is handed in (Finish, the deadline job, start-up) computes them."""
 
 from __future__ import annotations
 
@@ -79,5 +80,19 @@ async def test_a_hand_in_by_the_deadline_job_computes_the_signals_too(env):
     await take(env, bob, second, written=WRITTEN)  # the same answer, and Bob never presses Finish
     env.clock.advance(61 * 60)
     fire_deadline(env, (await the_attempt(env.db, 52)).id)
+    card = await _card(env, lead, 2)
+    assert "handed in at the deadline" in card.text and "⚠️ 1 signal to look at" in card.text
+
+
+async def test_a_hand_in_at_start_up_computes_the_signals_too(env):
+    lead = env.api.user(LEAD, "Lea")
+    ann, bob = env.api.user(51, "Ann"), env.api.user(52, "Bob")
+    first, second = (await make_invite(env, lead, "hire"))[0], (await make_invite(env, lead, "hire"))[0]
+    await take(env, ann, first, written=WRITTEN)
+    await finish(env, ann)
+    await take(env, bob, second, written=WRITTEN)
+    await env.stop_app()
+    env.clock.advance(61 * 60)  # the deadline passes while the bot is down
+    await env.start_app()  # start-up hands Bob's attempt in
     card = await _card(env, lead, 2)
     assert "handed in at the deadline" in card.text and "⚠️ 1 signal to look at" in card.text
