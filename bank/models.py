@@ -145,6 +145,12 @@ class PaperSettings(BaseModel):
     invite_only: bool = False  # only an invite opens it (implies exam-only)
     review: str | None = None  # ReviewOption; None: `score` for invite-only papers, else `full`
     pass_percent: float | None = None  # the pass mark, percent of the maximum; None: no pass mark
+    # integrity signals (docs/integrity-signals.md): on or off, and the thresholds
+    signals: bool = True
+    signal_similar: float = 90.0  # percent: near-identical written answers
+    signal_fast: int = 3  # right answers under the reading floor in one attempt
+    signal_late: int = 3  # answers changed in the last 30 seconds
+    signal_quick: float = 33.0  # percent of the paper's median time
 
     @property
     def review_option(self) -> ReviewOption:

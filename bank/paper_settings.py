@@ -1,5 +1,5 @@
 """A paper's settings: time limit, attempts allowed, grading method, multi-choice policy, exam-only, shuffle,
-invite-only and what a candidate sees at the end (review)."""
+invite-only, what a candidate sees at the end (review) and the integrity signals' thresholds."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ _COLUMNS = {
     "grading_method": "grading_method", "multi_policy": "multi_policy",
     "exam_only": "exam_only", "shuffle_options": "shuffle_options",
     "invite_only": "invite_only", "review": "review", "pass_percent": "pass_percent",
+    "signals": "signals", "signal_similar": "signal_similar", "signal_fast": "signal_fast",
+    "signal_late": "signal_late", "signal_quick": "signal_quick",
 }
 
 
@@ -54,6 +56,14 @@ def _check(changes: dict[str, Any]) -> dict[str, Any]:
         if name == "pass_percent" and value is not None and not (
                 isinstance(value, int | float) and 0 < value <= 100):
             raise BadSetting("the pass mark is a percentage above 0 and up to 100, or off")
+        if name == "signals":
+            value = int(bool(value))
+        if name == "signal_similar" and not (isinstance(value, int | float) and 50 <= value <= 100):
+            raise BadSetting("the similarity threshold is a percentage from 50 to 100")
+        if name in ("signal_fast", "signal_late") and not (isinstance(value, int) and 1 <= value <= 1000):
+            raise BadSetting("a signal's count is a whole number from 1")
+        if name == "signal_quick" and not (isinstance(value, int | float) and 0 < value < 100):
+            raise BadSetting("the quick hand-in threshold is a percentage of the median, above 0 and below 100")
         out[name] = value
     if out.get("invite_only"):  # invite-only implies exam-only
         out["exam_only"] = 1

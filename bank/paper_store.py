@@ -239,6 +239,11 @@ def _settings_from_row(row: sqlite3.Row) -> PaperSettings:
         invite_only=bool(row["invite_only"]),
         review=row["review"],
         pass_percent=row["pass_percent"],
+        signals=bool(row["signals"]),
+        signal_similar=row["signal_similar"],
+        signal_fast=row["signal_fast"],
+        signal_late=row["signal_late"],
+        signal_quick=row["signal_quick"],
     )
 
 

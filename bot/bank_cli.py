@@ -75,6 +75,16 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
                     help="what a candidate sees at the end")
     st.add_argument("--pass", metavar="PERCENT|off", dest="pass_percent",
                     help="the pass mark in percent of the maximum: the result card says Passed or Failed")
+    st.add_argument("--signals", choices=["on", "off"], dest="signals",
+                    help="integrity signals for the leads to look at (docs/integrity-signals.md)")
+    st.add_argument("--signal-similar", type=float, metavar="PERCENT", dest="signal_similar",
+                    help="written answers at least this similar are flagged (default 90)")
+    st.add_argument("--signal-fast", type=int, metavar="N", dest="signal_fast",
+                    help="flag an attempt with N right answers faster than the question can be read (default 3)")
+    st.add_argument("--signal-late", type=int, metavar="N", dest="signal_late",
+                    help="flag an attempt with N answers changed in its last 30 seconds (default 3)")
+    st.add_argument("--signal-quick", type=float, metavar="PERCENT", dest="signal_quick",
+                    help="flag an attempt handed in under this percent of the paper's median time (default 33)")
     add_edit_command(sub)
     add_invite_commands(subparsers)
     add_team_commands(subparsers)
@@ -263,13 +273,20 @@ async def _set(db: Database, args) -> int:
         changes["review"] = args.review
     if args.pass_percent is not None:
         changes["pass_percent"] = _percent(args.pass_percent)
+    if args.signals is not None:
+        changes["signals"] = args.signals == "on"
+    for name in ("signal_similar", "signal_fast", "signal_late", "signal_quick"):
+        if getattr(args, name) is not None:
+            changes[name] = getattr(args, name)
     settings = await update_settings(db, args.paper, actor=0, now=time.time(), **changes)
     attempts = settings.attempts_allowed if settings.attempts_allowed is not None else "unlimited"
     print(f"{args.paper}: {settings.time_limit_min} min, attempts {attempts}, grading {settings.grading_method}, "
           f"multiple choice {settings.multi_policy.value}, exam-only {'on' if settings.exam_only else 'off'}, "
           f"shuffle {'on' if settings.shuffle_options else 'off'}, "
           f"invite-only {'on' if settings.invite_only else 'off'}, review {settings.review_option.value}, "
-          f"pass mark {'off' if settings.pass_percent is None else f'{settings.pass_percent:g}%'}")
+          f"pass mark {'off' if settings.pass_percent is None else f'{settings.pass_percent:g}%'}, "
+          + (f"signals similar {settings.signal_similar:g}%, fast {settings.signal_fast}, "
+             f"late {settings.signal_late}, quick {settings.signal_quick:g}%" if settings.signals else "signals off"))
     return 0
 
 

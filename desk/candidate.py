@@ -4,13 +4,18 @@ team's members (not hiring papers); configured admins see everyone."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from aiohttp import web
 
 from desk.access import Refused
 from desk.web import Lead, csv_response, ctx, lead_page, render
+from proctor.exams import integrity
+from proctor.exams.integrity import Evidence
+from proctor.integrity.signals import Signal
 from proctor.people.users import find_prefs
+from proctor.storage.db import Database
 from proctor.teams import candidate as record
 from proctor.teams.consent import seen_since
 from proctor.teams.roster import display_name
@@ -56,7 +61,30 @@ async def candidate_page(request: web.Request, lead: Lead) -> web.StreamResponse
     return render(request, lead, "candidate.html", {
         "team": team, "user_id": user_id, "name": name or str(user_id), "attempts": attempts,
         "disputes": await record.raised_disputes(db, user_id, since=since), "clock": _clock,
-        "day": _day})
+        "day": _day, "time": _time, "signals": await _signals(db, [a.id for a in attempts], scope),
+        "Signal": Signal})
+
+
+async def _signals(db: Database, attempt_ids: list[int], scope: int | None) -> dict[int, list[Shown]]:
+    """Each attempt's integrity signals with their evidence; the other candidate of a similar answer
+    is named only when the lead may see them (a team: a joined member of its roster, consent.py)."""
+    out: dict[int, list[Shown]] = {}
+    names: dict[int, str | None] = {}
+    for attempt_id, found in (await integrity.evidence(db, attempt_ids)).items():
+        for e in found:
+            other = e.other_user_id
+            if other is not None and other not in names:
+                visible = scope is None or await seen_since(db, scope, other) is not None
+                names[other] = (await display_name(db, other) or str(other)) if visible else None
+            out.setdefault(attempt_id, []).append(Shown(e, names.get(other) if other is not None else None))
+    return out
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A signal as the page shows it: the evidence, and the other candidate's name if the lead may see it."""
+    evidence: Evidence
+    other_name: str | None
 
 
 @lead_page
@@ -79,3 +107,7 @@ async def candidate_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
 
 def _day(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _time(ts: float | None) -> str:
+    return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%H:%M:%S")

@@ -8,13 +8,16 @@ from datetime import UTC, datetime
 
 from bank.csv_safety import safe_cell
 from proctor import hiring
+from proctor.exams import integrity
+from proctor.integrity.signals import summary
 from proctor.invites import Invite
 from proctor.storage.db import Database
 
 
 async def hiring_csv(db: Database, scope: int | None, now: float) -> tuple[bytes, int]:
-    """The hiring view of /report: one row per invite (newest first) with its status, times (UTC)
-    and scores, section by section. Text cells are made safe for spreadsheets."""
+    """The hiring view of /report: one row per invite (newest first) with its status, times (UTC),
+    scores section by section and integrity signals (`similar:1 fast:3`). Text cells are made safe
+    for spreadsheets."""
     def when(ts: float | None) -> str:
         return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M:%S")
 
@@ -39,12 +42,14 @@ async def hiring_csv(db: Database, scope: int | None, now: float) -> tuple[bytes
     w = csv.writer(out)
     w.writerow(["invite", "paper", "status", "candidate", "username", "created_at", "closes_at", "claimed_at",
                 "started_at", "finished_at", "finish_reason", "extra_min", "attempts_used", "score", "max_score",
-                "sections", "awaiting_review"])
+                "sections", "awaiting_review", "signals"])
+    signals = await integrity.counts(db, [r["attempt_id"] for r in rows if r["attempt_id"] is not None])
     for r in rows:
         inv = Invite.from_row(r)
         w.writerow([inv.id, safe_cell(r["paper"]), inv.status_at(now).value, safe_cell(r["candidate"] or ""),
                     safe_cell(r["username"] or ""), when(r["created_at"]), when(r["closes_at"]),
                     when(r["claimed_at"]), when(r["started_at"]), when(r["finished_at"]), r["finish_reason"] or "",
                     inv.extra_min, inv.attempts_used, num(r["score"]), num(r["max_score"]),
-                    safe_cell(r["sections"] or ""), r["pending"] or 0])
+                    safe_cell(r["sections"] or ""), r["pending"] or 0,
+                    summary(signals.get(r["attempt_id"], {}))])
     return out.getvalue().encode("utf-8-sig"), len(rows)

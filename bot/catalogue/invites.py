@@ -78,6 +78,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "iv_card_cancelled": {"en": " · stopped by the candidate", "zh": " · 候选人放弃"},
     "iv_card_pending": {"en": "\n✍️ {n} written {n:answer awaits|answers await} review.", "zh": "\n✍️ {n} 道主观题待复核。"},
     "iv_btn_review": {"en": "✍️ Review these answers", "zh": "✍️ 复核这些答案"},
+    # integrity signals (docs/integrity-signals.md): for a person to look at, never a verdict
+    "iv_card_signals": {"en": "\n⚠️ {n} {n:signal|signals} to look at (not a verdict): {list}. Evidence on the desk.",
+                        "zh": "\n⚠️ {n} 项值得留意的信号（并非结论）：{list}。证据见工作台。"},
+    "sig_sep": {"en": "; ", "zh": "；"},
+    "sig_similar": {"en": "written answer near-identical to another candidate's ×{n}", "zh": "主观题答案与他人几乎相同 ×{n}"},
+    "sig_fast": {"en": "right answers faster than reading ×{n}", "zh": "答对速度快于读题 ×{n}"},
+    "sig_late": {"en": "answers changed in the last seconds ×{n}", "zh": "最后几秒改答案 ×{n}"},
+    "sig_quick": {"en": "handed in far faster than the paper's median", "zh": "交卷远快于该卷中位用时"},
     "iv_note": {"en": "📋 {candidate} finished {paper}: {score}/{max}.", "zh": "📋 {candidate} 完成了 {paper}：{score}/{max}。"},
     # hiring papers: configured admins and the teams they verified (proctor/teams/verified.py)
     "hv_not_verified": {

@@ -32,6 +32,6 @@ async def navigate(update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
     if not 0 <= data.pos < len(sheet.items):
         await ack(query, t("button_unknown", u.lang))
         return
-    await attempts.move_to(svc.db, sheet.attempt.id, data.pos)
+    await attempts.move_to(svc.db, sheet.attempt.id, data.pos, svc.now())
     await ack(query)
     await show_attempt(context, sheet.attempt.id, u)

@@ -12,6 +12,7 @@ from bot.i18n import t
 from bot.invites import render
 from bot.services import services
 from proctor import hiring, invites
+from proctor.exams import integrity
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.outbox import Outgoing
@@ -26,8 +27,9 @@ async def send_card(app: Application, message: Outgoing) -> None:
     lead = await prefs_for(app, message.chat_id)
     # a hiring paper's sections and written answers: for configured admins and verified teams only
     detail = svc.is_admin(message.chat_id) or await hiring.may_see(svc.db, inv.team_chat_id, inv.paper_id)
+    signals = (await integrity.counts(svc.db, [sheet.attempt.id])).get(sheet.attempt.id)
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
-                                  await roster.display_name(svc.db, sheet.attempt.user_id), lead.lang,
+                                  await roster.display_name(svc.db, sheet.attempt.user_id), lead.lang, signals,
                                   detail=detail)
     if "question" in p:  # a regrade changed the score: the card as it is now, and what it was
         text = clip(t("iv_card_regraded", lead.lang, qid=p["question"], old=fmt_points(p["old"] or 0),

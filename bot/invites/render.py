@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.invites import callbacks as cb
 from proctor import invites
 from proctor.exams.model import Attempt, Result
+from proctor.integrity.signals import Signal
 from proctor.invites import Invite, InviteStatus
 
 CAPTION = 1024
@@ -76,11 +77,11 @@ def welcome(inv: Invite, paper: Paper, team: str, tz: ZoneInfo, lang: str,
     return clip(text), kb
 
 
-def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: str, *,
-                detail: bool = True) -> tuple[str, Keyboard | None]:
-    """The lead's card: candidate, paper, score by section, time used, written answers to review.
-    Without `detail` (a hiring paper the team is not verified for) the total only: a section's
-    score moving between sittings would tell a key."""
+def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: str,
+                signals: dict[Signal, int] | None = None, *, detail: bool = True) -> tuple[str, Keyboard | None]:
+    """The lead's card: candidate, paper, score by section, time used, written answers to review,
+    and how many integrity signals there are to look at. Without `detail` (a hiring paper the team
+    is not verified for) the total only: a section's score moving between sittings would tell a key."""
     reason = {"timeout": t("iv_card_timeout", lang), "cancelled": t("iv_card_cancelled", lang)}.get(
         a.finish_reason or "", "")
     sections = "\n".join(
@@ -88,6 +89,9 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
           max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")
         for s in result.sections) if detail else t("hv_card_withheld", lang)
     pending = t("iv_card_pending", lang, n=result.pending_review) if result.pending_review and detail else ""
+    if signals:
+        found = [t(f"sig_{s.value}", lang, n=signals[s]) for s in Signal if signals.get(s)]
+        pending += t("iv_card_signals", lang, n=len(found), list=t("sig_sep", lang).join(found))
     text = t("iv_card", lang, id=inv.id, candidate=candidate, paper=a.title,
              score=fmt_points(round(result.score, 2)), max=fmt_points(result.max_score),
              pct=f"{result.percent:.1f}", reason=reason,

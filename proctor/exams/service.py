@@ -27,11 +27,11 @@ from bank.paper_store import load_paper
 from bank.store import one_row
 from proctor import invites, outbox
 from proctor.exams import blueprint as blueprints
-from proctor.exams import drafts, held, states
+from proctor.exams import drafts, held, integrity, states
 from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
-from proctor.exams.steps import sheet_in, store_answer_in
+from proctor.exams.steps import sheet_in, shown_in, store_answer_in
 from proctor.storage.db import Database, carried
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
@@ -215,10 +215,10 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         attempt_id = one_row(await cur.fetchone())[0]
         if invite_id is not None:
             await invites.attach_in(conn, invite_id, attempt_id)
-        await conn.executemany(
-            "INSERT INTO attempt_items (attempt_id, pos, question_id, section, points, option_order, version) "
-            "VALUES (?,?,?,?,?,?,?)",
-            [(attempt_id, pos, *p) for pos, p in enumerate(planned)])
+        await conn.executemany(  # the first question goes on screen now (integrity signals time answers)
+            "INSERT INTO attempt_items (attempt_id, pos, question_id, section, points, option_order, version, "
+            "shown_at) VALUES (?,?,?,?,?,?,?,?)",
+            [(attempt_id, pos, *p, now if pos == 0 else None) for pos, p in enumerate(planned)])
     return await get_attempt(db, attempt_id)
 
 
@@ -239,9 +239,13 @@ async def record_answer(db: Database, sheet: Sheet, pos: int, response: object, 
     return await db.run_write(store)
 
 
-async def move_to(db: Database, attempt_id: int, pos: int) -> None:
-    await db.run_write(lambda conn: conn.execute(
-        f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'", (pos, attempt_id)))
+async def move_to(db: Database, attempt_id: int, pos: int, now: float) -> None:
+    def move(conn: sqlite3.Connection) -> None:
+        if conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
+                        (pos, attempt_id)).rowcount:
+            shown_in(conn, attempt_id, pos, now)
+
+    await db.run_write(move)
 
 
 async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> str:
@@ -297,6 +301,7 @@ def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: st
     if row is None:
         return None
     if status == AttemptStatus.finished:
+        integrity.compute_in(conn, attempt_id, now)  # before the cards that count them are queued
         outbox.enqueue_on(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
                           user_id=row["user_id"], now=now)
     if row["invite_id"] is not None:  # the team's card goes out with the candidate's

@@ -169,15 +169,25 @@ def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: 
                answered_at, key_version) VALUES (?,?,?,?,?,?,?,?,?,?)
            ON CONFLICT(attempt_id, pos) DO UPDATE SET response=excluded.response, score=excluded.score,
                verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at,
-               key_version=excluded.key_version""",
+               key_version=excluded.key_version,
+               changes=answers.changes + (answers.response IS NOT excluded.response)""",
         (sheet.attempt.id, pos, item.question_id, json.dumps(response, ensure_ascii=False), score,
          item.points, g.verdict.value, int(final), now, question.version))
     if item.draft:
         conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?", (sheet.attempt.id, pos))
     if advance:
-        conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND current_pos=?",
-                     (min(pos + 1, len(sheet.items) - 1), sheet.attempt.id, pos))
+        to = min(pos + 1, len(sheet.items) - 1)
+        if conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND current_pos=?",
+                        (to, sheet.attempt.id, pos)).rowcount:
+            shown_in(conn, sheet.attempt.id, to, now)
     return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict.value, final, question.version)
+
+
+def shown_in(conn: sqlite3.Connection, attempt_id: int, pos: int, now: float) -> None:
+    """The question at `pos` goes on screen: the first time is kept (integrity signals time answers
+    from it). Inside the step's transaction: no round trip of its own."""
+    conn.execute("UPDATE attempt_items SET shown_at=? WHERE attempt_id=? AND pos=? AND shown_at IS NULL",
+                 (now, attempt_id, pos))
 
 
 def _choice(item: Item, question: Question, arg: str | None) -> str | bool | None:
@@ -245,6 +255,7 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
         to = max(0, min(len(sheet.items) - 1, pos + (1 if action == "next" else -1)))
         conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
                      (to, a.id))
+        shown_in(conn, a.id, to, now)
     elif action == "flag":
         conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
         item = replace(item, flagged=not item.flagged)

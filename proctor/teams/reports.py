@@ -10,7 +10,9 @@ from datetime import datetime
 from bank.csv_safety import safe_row
 from proctor.chats import chat_zone
 from proctor.daily.streaks import streaks
+from proctor.exams import integrity
 from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.integrity.signals import Signal, summary
 from proctor.storage.db import Database
 from proctor.teams import consent
 from proctor.teams.leaderboard import Period
@@ -27,6 +29,7 @@ class CandidateRow:
     daily_max: float = 0.0
     daily_answers: int = 0
     streak: int = 0
+    signals: dict[Signal, int] = field(default_factory=dict)  # over the period's finished exams
 
     @property
     def accuracy(self) -> float | None:
@@ -62,14 +65,20 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
     ids = list(rows)
     marks = ",".join("?" * len(ids))
     since, since_params = _since(scope, "user_id", "started_at")
+    exams: dict[int, int] = {}  # exam attempt -> user
     for r in await db.fetchall(
-            f"SELECT user_id, mode, COUNT(*) FROM attempts WHERE user_id IN ({marks}) "
+            f"SELECT id, user_id, mode FROM attempts WHERE user_id IN ({marks}) "
             f"AND status='{AttemptStatus.finished}' AND invite_id IS NULL {since} "
-            "AND finished_at>=? AND finished_at<? GROUP BY user_id, mode", (*ids, *since_params, start, end)):
-        if r[1] == "exam":
-            rows[r[0]].exams = r[2]
+            "AND finished_at>=? AND finished_at<?", (*ids, *since_params, start, end)):
+        if r[2] == AttemptMode.exam:
+            rows[r[1]].exams += 1
+            exams[r[0]] = r[1]
         else:
-            rows[r[0]].practice = r[2]
+            rows[r[1]].practice += 1
+    for attempt_id, found in (await integrity.counts(db, exams)).items():
+        mine = rows[exams[attempt_id]].signals
+        for code, n in found.items():
+            mine[code] = mine.get(code, 0) + n
     columns = await _exam_columns(db, rows, ids, start, end, scope)
     daily_where, daily_params = _since(scope, "user_id", "answered_at")
     if scope is not None:  # the group's own daily quizzes
@@ -166,12 +175,12 @@ def to_csv(columns: list[str], rows: list[CandidateRow]) -> bytes:
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(safe_row(["user_id", "name", "exam_attempts", "practice_attempts", *columns,
-                         "daily_points", "daily_max", "daily_answers", "accuracy", "streak"]))
+                         "daily_points", "daily_max", "daily_answers", "accuracy", "streak", "signals"]))
     for r in rows:
         acc = r.accuracy
         w.writerow(safe_row([r.user_id, r.name, r.exams, r.practice, *(_num(r.best.get(c)) for c in columns),
                              _num(r.daily_points), _num(r.daily_max), r.daily_answers,
-                             "" if acc is None else f"{acc:.3f}", r.streak]))
+                             "" if acc is None else f"{acc:.3f}", r.streak, summary(r.signals)]))
     return out.getvalue().encode("utf-8-sig")
 
 

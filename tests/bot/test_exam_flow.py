@@ -105,7 +105,7 @@ async def test_typed_fullwidth_and_traditional_answers_are_graded(env):
     await _open_exam(env, ann)
     sheet = await _sheet(env, ann.id)
     fill_pos = next(i.pos for i in sheet.items if sheet.question(i).kind.value == "fill")
-    await attempts.move_to(env.db, sheet.attempt.id, fill_pos)
+    await attempts.move_to(env.db, sheet.attempt.id, fill_pos, env.clock.now())
     await ann.send("/resume")
     await env.idle()
     await ann.send("圖形處理器")  # Traditional for 图形处理器

@@ -82,7 +82,7 @@ async def test_twelve_options_in_an_exam_and_in_practice(tmp_path, mode):
             await env.idle()
             await ann.wait_message(lambda m: "Which two" in (m.text or "") or "Correct" in (m.text or ""))
             sheet = await attempts.load_sheet(env.db, (await attempts.running_attempt(env.db, ann.id)).id)
-            await attempts.move_to(env.db, sheet.attempt.id, 1)
+            await attempts.move_to(env.db, sheet.attempt.id, 1, env.clock.now())
             await ann.send("/resume")
             await env.idle()
             msg = attempt_message(ann.chat())

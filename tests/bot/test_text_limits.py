@@ -49,7 +49,7 @@ async def test_all_emoji_answer_of_max_length_keeps_the_question_screen(env):
     running = await attempts.running_attempt(env.db, ann.id)
     sheet = await attempts.load_sheet(env.db, running.id, positions="all")
     fill_pos = next(i.pos for i in sheet.items if sheet.question(i).stem.startswith("GPU"))
-    await attempts.move_to(env.db, running.id, fill_pos)
+    await attempts.move_to(env.db, running.id, fill_pos, env.clock.now())
     await ann.send("/resume")
     await env.idle()
 

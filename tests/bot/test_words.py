@@ -118,7 +118,7 @@ async def test_written_questions_do_not_talk_about_blanks(env):
     sheet = await _sheet(env, ann.id)
     for kind, blanks in (("fill", True), ("short", False)):
         pos = next(i.pos for i in sheet.items if sheet.question(i).kind.value == kind)
-        await attempts.move_to(env.db, sheet.attempt.id, pos)
+        await attempts.move_to(env.db, sheet.attempt.id, pos, env.clock.now())
         await ann.send("/resume")
         await env.idle()
         screen = attempt_message(ann.chat())

@@ -396,3 +396,36 @@ async def test_candidate_page_shows_attempts_grid_answers_and_disputes_to_their_
     await admin.login(ADMIN, "Boss")
     _, html, _ = await admin.get("/desk/candidate", team="all", user=str(ANN))
     assert f'id="attempt-{attempt}"' in html
+
+
+async def test_candidate_page_shows_similar_answers_side_by_side_naming_only_whom_the_lead_may_see(env, browser):
+    from tests.proctor.test_integrity_signals import COPIED, WRITTEN, sit_exam
+
+    await crafted_teams(env)
+    zed = 99  # on nobody's roster
+    await ensure_user(env.db, zed, "Zed", None, env.clock.now())
+    pid, start = await paper_id(env.db, "demo"), env.clock.now() + 60
+    ann = await sit_exam(env.db, pid, ANN, short=WRITTEN, start=start, step=60)
+    await sit_exam(env.db, pid, BOB, short=COPIED, start=start, step=60)
+    await sit_exam(env.db, pid, zed, short=WRITTEN, start=start, step=0.5)  # and every right answer at once
+    lea = browser()
+    await lea.login(LEAD_A)
+    status, html, _ = await lea.get("/desk/candidate", team=str(ALPHA), user=str(ANN))
+    assert status == 200 and f'id="signals-{ann}"' in html
+    pairs = re.findall(r'<table class="side-by-side"><thead><tr><th>This candidate</th><th>([^<]+)</th>.*?'
+                       r'<td class="response">([^<]+)</td><td class="response">([^<]+)</td>', html, re.S)
+    # Bob is on Alpha's roster: named; Zed is on no roster of Alpha: "another candidate"
+    assert pairs == [("Bob", WRITTEN, COPIED), ("another candidate", WRITTEN, WRITTEN)]
+    assert "Zed" not in html
+    leb = browser()  # Beta has Ann but not Bob
+    await leb.login(LEAD_B, "Leb")
+    _, html, _ = await leb.get("/desk/candidate", team=str(BETA), user=str(ANN))
+    assert "Bob" not in html and "Zed" not in html and html.count("another candidate&#39;s") == 2
+    admin = browser()  # the configured admins see everyone
+    await admin.login(ADMIN, "Boss")
+    _, html, _ = await admin.get("/desk/candidate", team="all", user=str(ANN))
+    assert "to Bob&#39;s" in html and "to Zed&#39;s" in html
+    _, html, _ = await admin.get("/desk/candidate", team="all", user=str(zed))  # the timings
+    fast = re.findall(r"right in ([\d.]+)s \(shown ([\d:]+), answered ([\d:]+) UTC\); reading it takes at least "
+                      r"([\d.]+)s", html)
+    assert len(fast) == 6 and all(float(taken) == 0.5 < float(floor) for taken, _, _, floor in fast)

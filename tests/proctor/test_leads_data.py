@@ -7,7 +7,7 @@ import itertools
 import json
 
 from bank.models import Kind, Paper, Question, Section
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import save_paper
 from proctor.chats import chat_title, ensure_chat, note_member, set_timezone
 from proctor.people.users import ensure_user, find_prefs
 from proctor.storage.db import Database
@@ -64,8 +64,13 @@ class Crafted:
                 for num in range(1, n + 1)])
             for (kind, n), pts in zip(sections, points, strict=True)])
         pid = await save_paper(self.db, paper, 0)
-        saved = await load_paper(self.db, pid, include_retired=True)
-        return pid, [[q.id for q in s.questions if q.id is not None] for s in saved.sections]
+        # read with SQL, not load_paper: test_roster_upgrade crafts papers on an older schema
+        by_section: dict[int, list[int]] = {}
+        for qid, section in await self.db.fetchall(
+                "SELECT q.id, q.section_id FROM questions q JOIN sections s ON s.id = q.section_id "
+                "WHERE q.paper_id=? ORDER BY s.position, q.number", (pid,)):
+            by_section.setdefault(section, []).append(qid)
+        return pid, list(by_section.values())
 
     async def daily(self, chat_id: int, day: str, qids: list[int],
                     answers: list[tuple[int, int, float, float]], response: object = "A",

@@ -1,0 +1,183 @@
+"""An attempt's integrity signals in SQLite (the rules: proctor/integrity/signals.py): computed inside the hand-in's transaction, read by reports, cards and the desk.
+
+`compute_in` runs in `proctor.exams.service.hand_in_in` (Finish, the deadline job and the start-up
+hand-in all go through it), so a finished attempt has its signals before anybody is told it is in,
+and a kill either keeps both or neither. It is cheap enough for that: one read of the attempt's
+answers, one of the paper's finished durations, and for each written answer one indexed read of the
+same paper's normalised answers to that question, compared by rapidfuzz in C (bench/README.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bank.models import Kind
+from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.integrity.signals import (
+    Found,
+    Signal,
+    Thresholds,
+    Timed,
+    fast_answers,
+    late_changes,
+    normalise,
+    quick_hand_in,
+    similar_to,
+    written,
+)
+from proctor.storage.db import Database
+
+THRESHOLD_COLUMNS = "p.signals, p.signal_similar, p.signal_fast, p.signal_late, p.signal_quick"
+
+
+def thresholds_of(row: sqlite3.Row) -> Thresholds:
+    """A paper's thresholds from a row with THRESHOLD_COLUMNS (a mock paper, NULLs: the defaults)."""
+    if row["signals"] is None:
+        return Thresholds()
+    return Thresholds(on=bool(row["signals"]), similar=row["signal_similar"], fast=row["signal_fast"],
+                      late=row["signal_late"], quick=row["signal_quick"])
+
+
+def response_text(raw: str | None) -> str:
+    """A stored response (JSON) as the text the candidate gave."""
+    if raw is None:
+        return ""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _shown(stem: str, options: str) -> str:
+    try:
+        opts = json.loads(options or "[]")
+    except ValueError:
+        opts = []
+    return "\n".join([stem, *(str(o) for o in opts if isinstance(o, str))])
+
+
+def compute_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> list[Found]:
+    """Find and store the signals of a just-finished exam attempt (inside the hand-in's transaction).
+    Nothing for practice or for a paper with signals off. The hand-in runs it once per attempt."""
+    head = conn.execute(
+        f"""SELECT a.paper_id, a.mode, a.status, a.started_at, a.finished_at, {THRESHOLD_COLUMNS}
+            FROM attempts a LEFT JOIN papers p ON p.id = a.paper_id WHERE a.id=?""", (attempt_id,)).fetchone()
+    if head is None or head["mode"] != AttemptMode.exam or head["status"] != AttemptStatus.finished:
+        return []
+    th = thresholds_of(head)
+    if not th.on:
+        return []
+    rows = conn.execute(
+        """SELECT x.pos, x.question_id, x.response, x.verdict, x.answered_at, x.changes, i.shown_at,
+                  q.kind, q.stem, q.options
+           FROM answers x JOIN attempt_items i ON i.attempt_id = x.attempt_id AND i.pos = x.pos
+           JOIN questions q ON q.id = x.question_id WHERE x.attempt_id=? ORDER BY x.pos""",
+        (attempt_id,)).fetchall()
+    answers = [Timed(pos=r["pos"], kind=Kind(r["kind"]), shown=_shown(r["stem"], r["options"]),
+                     typed=response_text(r["response"]), correct=r["verdict"] == "correct", shown_at=r["shown_at"],
+                     answered_at=r["answered_at"], changes=r["changes"]) for r in rows]
+    found = [*fast_answers(answers, th), *late_changes(answers, head["finished_at"], th)]
+    paper_id = head["paper_id"]
+    if paper_id is not None:
+        seconds = head["finished_at"] - head["started_at"]
+        others = [d for (d,) in conn.execute(
+            f"""SELECT finished_at - started_at FROM attempts WHERE paper_id=? AND id<>?
+                AND status='{AttemptStatus.finished}' AND mode='{AttemptMode.exam}'""", (paper_id, attempt_id))]
+        quick = quick_hand_in(seconds, others, th)
+        if quick is not None:
+            found.append(quick)
+        found += _similar_in(conn, attempt_id, paper_id, rows, th)
+    conn.executemany(
+        "INSERT INTO attempt_signals (attempt_id, code, pos, other_attempt_id, other_pos, value, bound, at) "
+        "VALUES (?,?,?,?,?,?,?,?)",
+        [(attempt_id, f.code.value, f.pos, f.other_attempt_id, f.other_pos, f.value, f.bound, now) for f in found]
+        # the other candidate's attempt shows the same pair from its side
+        + [(f.other_attempt_id, f.code.value, f.other_pos, attempt_id, f.pos, f.value, f.bound, now)
+           for f in found if f.code == Signal.similar])
+    return found
+
+
+def _similar_in(conn: sqlite3.Connection, attempt_id: int, paper_id: int, rows: list[sqlite3.Row],
+                th: Thresholds) -> list[Found]:
+    """Store this attempt's normalised written answers and compare each with the same paper's
+    stored answers to the same question."""
+    found: list[Found] = []
+    for r in rows:
+        if not written(Kind(r["kind"])):
+            continue
+        norm = normalise(response_text(r["response"]))
+        if not norm:
+            continue
+        others = [(o[0], o[1], o[2]) for o in conn.execute(
+            "SELECT attempt_id, pos, norm FROM written_answers WHERE paper_id=? AND question_id=? AND attempt_id<>?",
+            (paper_id, r["question_id"], attempt_id))]
+        found += [Found(f.code, r["pos"], f.value, f.bound, f.other_attempt_id, f.other_pos)
+                  for f in similar_to(norm, others, th)]
+        conn.execute("INSERT OR REPLACE INTO written_answers (attempt_id, pos, paper_id, question_id, norm) "
+                     "VALUES (?,?,?,?,?)", (attempt_id, r["pos"], paper_id, r["question_id"], norm))
+    return found
+
+
+# ---- reading ------------------------------------------------------------------------------------
+
+async def counts(db: Database, attempt_ids: Iterable[int]) -> dict[int, dict[Signal, int]]:
+    """Per attempt, how many signals of each kind (attempts without any are absent)."""
+    ids = list(attempt_ids)
+    if not ids:
+        return {}
+    out: dict[int, dict[Signal, int]] = {}
+    for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+        for r in await db.fetchall(
+                f"SELECT attempt_id, code, COUNT(*) FROM attempt_signals WHERE attempt_id IN "
+                f"({','.join('?' * len(chunk))}) GROUP BY attempt_id, code", chunk):
+            out.setdefault(r[0], {})[Signal(r[1])] = r[2]
+    return out
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One signal with what shows it: the answer (and, for `similar`, the other candidate's)."""
+    code: Signal
+    pos: int | None
+    question_id: int | None
+    value: float
+    bound: float
+    answer: str
+    shown_at: float | None
+    answered_at: float | None
+    changes: int
+    other_user_id: int | None = None
+    other_attempt_id: int | None = None
+    other_pos: int | None = None
+    other_answer: str = ""
+
+
+async def evidence(db: Database, attempt_ids: Iterable[int]) -> dict[int, list[Evidence]]:
+    """Per attempt, its signals with their evidence, question by question."""
+    ids = list(attempt_ids)
+    if not ids:
+        return {}
+    out: dict[int, list[Evidence]] = {}
+    for r in await db.fetchall(
+            f"""SELECT s.*, x.question_id, x.response, x.answered_at, x.changes, i.shown_at,
+                       o.user_id AS other_user_id, y.response AS other_response
+                FROM attempt_signals s
+                LEFT JOIN answers x ON x.attempt_id = s.attempt_id AND x.pos = s.pos
+                LEFT JOIN attempt_items i ON i.attempt_id = s.attempt_id AND i.pos = s.pos
+                LEFT JOIN attempts o ON o.id = s.other_attempt_id
+                LEFT JOIN answers y ON y.attempt_id = s.other_attempt_id AND y.pos = s.other_pos
+                WHERE s.attempt_id IN ({','.join('?' * len(ids))})
+                ORDER BY s.attempt_id, s.pos IS NOT NULL, s.pos, s.id""", ids):
+        out.setdefault(r["attempt_id"], []).append(Evidence(
+            code=Signal(r["code"]), pos=r["pos"], question_id=r["question_id"], value=r["value"],
+            bound=r["bound"], answer=response_text(r["response"]), shown_at=r["shown_at"],
+            answered_at=r["answered_at"], changes=r["changes"] or 0, other_user_id=r["other_user_id"],
+            other_attempt_id=r["other_attempt_id"], other_pos=r["other_pos"],
+            other_answer=response_text(r["other_response"])))
+    return out
