@@ -20,8 +20,8 @@ ENGLISH: dict[str, str] = {
     "repaired": "garbled characters were repaired",
     "no_answer": "no key; never asked",
     "no_explanation": "its section explains other questions but not this one",
-    "duplicate": "same stem as {other_section} question {other_number}",
-    "duplicate_across": "same stem as {other_paper} · {other_section} question {other_number}",
+    "duplicate": "same stem as question {other_number} of {other_section}",
+    "duplicate_across": "same stem as question {other_number} of {other_paper} · {other_section}",
     "explanation_vs_key": "key {answer}, but the explanation speaks for {spoken}",
     "quarantined_key": "held out of exams, practice and daily quizzes until a lead confirms the key "
                        "(/bankstats, or `proctor bank confirm {qid}`) or fixes it",

@@ -1,25 +1,31 @@
 """Migration 027 (teams verified for hiring papers) on a database written by today's release: every
 invite is kept as it was, and the invites an unverified team made before verification existed still
-work for their candidates, within the paper's own attempts, with their results kept for the admins."""
+work for their candidates, within the paper's own attempts, with their results kept for the admins.
+
+The database is the release's own (tests/fixtures/release_2026_12_03.sql: papers, users, the team
+"Team" and its two invites, written by the real bot at schema 25); the invites added here are written
+with that release's statements. Today's writers (save_paper, ensure_user) write later schemas' columns,
+so they run only after the upgrade."""
 
 from __future__ import annotations
 
 import shutil
+import sqlite3
+from pathlib import Path
 
 import pytest
 
 from bank.models import Kind
-from bank.paper_settings import update_settings
-from bank.paper_store import save_paper
 from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database, migration_files
 from proctor.teams import review as reviews
-from tests.papers_fixture import small_paper
 
-T0 = 1_800_000_000.0
-ALPHA, LEAD, CID, DAN = -100, 10, 50, 60
+T0 = 1_800_100_000.0  # after the release fixture's last write
+RELEASE = Path(__file__).resolve().parents[1] / "fixtures" / "release_2026_12_03.sql"
+ALPHA, LEAD, DAN = -100123, 10, 1005  # the fixture's team "Team", its administrator Lea, and Dan
+CID = 50  # a candidate the release never saw
 TODAY = 25  # the schema of today's release
 
 
@@ -49,13 +55,19 @@ async def _invite_as_today(db: Database, *, paper_id: int, team: int | None, lea
 
 @pytest.fixture
 async def today(tmp_path):
-    """A database at today's schema (migrations up to 025) holding invites as today's code writes them."""
-    old = tmp_path / "migrations-025"
+    """The release's database (schema 25), as its bot left it."""
+    path = tmp_path / "p.db"
+    conn = sqlite3.connect(path)
+    try:
+        conn.executescript(RELEASE.read_text(encoding="utf-8"))
+    finally:
+        conn.close()
+    old = tmp_path / "migrations-025"  # the release's migrations: opening applies nothing
     old.mkdir()
-    for version, path in migration_files():
+    for version, migration in migration_files():
         if version <= TODAY:
-            shutil.copy(path, old / path.name)
-    db = await Database.open(tmp_path / "p.db", migrations_dir=old)
+            shutil.copy(migration, old / migration.name)
+    db = await Database.open(path, migrations_dir=old)
     assert await db.user_version() == TODAY
     return db
 
@@ -63,11 +75,9 @@ async def today(tmp_path):
 async def test_an_upgrade_keeps_every_invite_and_old_invites_still_work_within_the_papers_attempts(today):
     db = today
     try:
-        hire = await save_paper(db, small_paper("hire"), T0)
-        demo = await save_paper(db, small_paper("demo"), T0)
-        await update_settings(db, "hire", actor=0, now=T0, invite_only=True)
-        for uid in (CID, DAN):
-            await ensure_user(db, uid, "U", None, T0)
+        hire = await db.scalar("SELECT id FROM papers WHERE slug='hire' AND invite_only=1")  # the release's
+        demo = await db.scalar("SELECT id FROM papers WHERE slug='demo'")
+        held = await db.scalar("SELECT COUNT(*) FROM invites WHERE team_chat_id=? AND paper_id=?", (ALPHA, hire))
         # a self-made group's lead invited to the hiring paper with twenty attempts (today: accepted)
         _, twenty = await _invite_as_today(db, paper_id=hire, team=ALPHA, lead=LEAD, attempts_allowed=20)
         await _invite_as_today(db, paper_id=hire, team=ALPHA, lead=LEAD, attempts_allowed=1, status="claimed",
@@ -79,12 +89,14 @@ async def test_an_upgrade_keeps_every_invite_and_old_invites_still_work_within_t
 
         assert await db.migrate() == [v for v, _ in migration_files() if v > TODAY]
         after = [tuple(r) for r in await db.fetchall("SELECT * FROM invites ORDER BY id")]
-        assert after == before and len(after) == 4
+        assert after == before and len(after) == held + 4
         assert await db.scalar("SELECT COUNT(*) FROM audit_log") == audit_before
         assert await db.scalar("PRAGMA integrity_check") == "ok"
         # nobody is verified by the upgrade; the admin sees who holds invites they cannot read
         assert await hiring.listing(db) == []
-        assert [(u.chat_id, u.paper, u.invites) for u in await hiring.unverified_invites(db)] == [(ALPHA, "hire", 2)]
+        assert [(u.chat_id, u.paper, u.invites) for u in await hiring.unverified_invites(db)] == \
+            [(ALPHA, "hire", held + 2)]
+        await ensure_user(db, CID, "Cid2", None, T0)
 
         # the candidate's link still opens and starts, once: the paper sets no limit, so one sitting
         inv = await invites.open_link(db, twenty, user_id=CID, username=None, now=T0 + 10)
