@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from bank.errors import NotFound
 from bank.question_checks import refresh_paper
-from bank.store import Store, one_row, record_audit
+from bank.store import Store, as_row_id, one_row, record_audit
 
 MIN_RESPONSES = 10  # fewer: no discrimination index
 GROUP_SHARE = 0.27
@@ -144,8 +144,8 @@ async def set_retired(db: Store, question_id: int, retired: bool, *, lead: int,
 async def find_paper(db: Store, key: str) -> tuple[int, str, str]:
     """A paper by slug or id: (id, slug, title). Raises NotFound."""
     row = await db.fetchone("SELECT id, slug, title FROM papers WHERE slug=?", (key,))
-    if row is None and key.isdigit():
-        row = await db.fetchone("SELECT id, slug, title FROM papers WHERE id=?", (int(key),))
+    if row is None and (paper_id := as_row_id(key)) is not None:
+        row = await db.fetchone("SELECT id, slug, title FROM papers WHERE id=?", (paper_id,))
     if row is None:
         raise NotFound(f"no paper {key!r}")
     return row[0], row[1], row[2]

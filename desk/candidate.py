@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from aiohttp import web
 
+from desk import params
 from desk.access import Refused
 from desk.web import Lead, csv_response, ctx, lead_page, render
 from proctor.people.users import find_prefs
@@ -25,10 +26,7 @@ def _clock(seconds: float) -> str:
 async def _record(request: web.Request, lead: Lead):
     """(team, user id, name, scope) of the request's candidate, if the lead may see them."""
     scope, team = lead.access.scope(request.query.get("team"))
-    try:
-        user_id = int(request.query.get("user", ""))
-    except ValueError:
-        raise web.HTTPBadRequest(text="user: a user id") from None
+    user_id = params.row_id(request.query, "user")
     db = ctx(request).db
     if scope is not None:
         members = dict(await team_members(db, scope))
