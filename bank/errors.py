@@ -24,6 +24,9 @@ class ImportFailed(BankError):
         self.file, self.place, self.problem = file, place, problem
         super().__init__(f"{file}: {place}: {problem}")
 
+    def __reduce__(self):  # crosses from the child process that read the file (bank.formats.child)
+        return ImportFailed, (self.file, self.place, self.problem)
+
 
 class SameTitle(BankError):
     """Another paper (a different slug) already has this paper's title."""

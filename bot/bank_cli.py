@@ -110,12 +110,12 @@ async def _with_db(command, args, *, bundled: bool = False) -> int:
 async def _import(db: Database, args) -> int:
     if args.dry_run:
         return await authoring_cli.dry_run(db, args)
-    from bank.formats.files import parse_any
+    from bank.formats.files import read_any
     from bank.importer import import_files
     from bank.lint import lint
     from bank.stats import paper_stats
 
-    papers = await import_files(db, args.paths, time.time(), as_new=args.as_new, parse=parse_any)
+    papers = await import_files(db, args.paths, time.time(), as_new=args.as_new, parse=read_any)
     for s in paper_stats(papers):
         t = s.total
         print(f"imported {s.slug}: {s.title} ({t.total} questions, {t.askable} askable, "

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from bank.errors import ImportFailed
-from bank.formats import EXPORT_FORMATS
+from bank.formats import EXPORT_FORMATS, child
 from bank.formats.aiken import looks_like_aiken, parse_aiken, to_aiken
 from bank.formats.build import Parsed, assemble
 from bank.formats.gift import looks_like_gift, parse_gift
@@ -73,6 +73,12 @@ def parse_any(path: Path | str) -> list[Paper]:
     if kind == "seed":
         return parse_seed_or_json(path)
     return _parse_known(kind, data, path)
+
+
+def read_any(path: Path | str) -> list[Paper]:
+    """parse_any in a child process with the time limit (bank.formats.child), as `proctor import`
+    reads a user's files. Raises ImportFailed (TooSlow past the limit)."""
+    return child.run(parse_any, Path(path), file=str(path))
 
 
 def parse_bytes(data: bytes, name: str) -> list[Paper]:
@@ -160,4 +166,4 @@ def template(fmt: str) -> str | bytes:
     return to_xlsx(template_rows()) if fmt == "xlsx" else to_csv(template_rows())
 
 
-__all__ = ["EXPORT_FORMATS", "detect", "export", "parse_any", "parse_bytes", "template"]
+__all__ = ["EXPORT_FORMATS", "detect", "export", "parse_any", "parse_bytes", "read_any", "template"]

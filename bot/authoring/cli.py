@@ -36,11 +36,11 @@ def add_arguments(imp: argparse.ArgumentParser, bank: argparse._SubParsersAction
 
 async def dry_run(db: Database, args: argparse.Namespace) -> int:
     """The upload preview of the files, as the chat shows it; nothing is written."""
-    from bank.formats.files import parse_any
+    from bank.formats.files import read_any
     from bank.importer import parse_files
     from bot.authoring.render import upload_preview
 
-    papers = parse_files(args.paths, parse_any)
+    papers = parse_files(args.paths, read_any)
     names = ", ".join(p.rsplit("/", 1)[-1] for p in args.paths)
     print(upload_preview(await preview_for(db, names, papers), "en", "orig"))
     return 0
