@@ -26,6 +26,9 @@ from bank.importer.json_format import dumps, export_papers
 from bank.models import UNASKABLE, Paper
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
+# a line opening with a question's name or a category; [^\S\n], not \s: a run of blank lines is not
+# scanned again from each of its line starts
+_GIFT_LINE = re.compile(r"^[^\S\n]*(?:::|\$CATEGORY:)", re.MULTILINE)
 
 
 def _read(path: Path) -> bytes:
@@ -60,7 +63,7 @@ def detect(path: Path, data: bytes) -> str:
     text = data.decode("utf-8-sig", errors="replace")
     if looks_like_aiken(text):
         return "aiken"
-    if not find_headers(text) and (looks_like_gift(text) or re.search(r"^\s*(::|\$CATEGORY:)", text, re.M)):
+    if not find_headers(text) and (looks_like_gift(text) or _GIFT_LINE.search(text)):
         return "gift"
     return "seed"
 

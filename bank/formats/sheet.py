@@ -51,7 +51,7 @@ TYPE_NAMES = {  # what a type cell may say; the first of each is written
     Kind.case: ("案例分析题", "案例题", "案例", "case"),
 }
 _TYPE = {name.lower(): kind for kind, names in TYPE_NAMES.items() for name in names}
-_NUMBER_PAIR = re.compile(r"^(.+?)\s*(?:±|\+/-|:)\s*(.+)$")
+_NUMBER_SEPARATOR = re.compile(r"±|\+/-|:")
 
 
 def read_xlsx_rows(data: bytes, *, file: str) -> Iterator[tuple[str, list[tuple[int, list[str]]]]]:
@@ -239,9 +239,11 @@ def _numeric(v: str) -> list[str]:
     if ".." in v:
         low, high = (_dec(x) for x in v.split("..", 1))
         return [str((low + high) / 2), str(abs(high - low) / 2)]
-    m = _NUMBER_PAIR.match(v)
-    if m:
-        return [str(_dec(m.group(1))), str(_dec(m.group(2)))]
+    # "3.14 ± 0.01": the first separator after the first character (a scan: the regex this was,
+    # (.+?)\s*(?:±|\+/-|:)\s*(.+), backtracked over every space of a long cell)
+    sep = _NUMBER_SEPARATOR.search(v, 1)
+    if sep and (left := v[:sep.start()].rstrip()) and (right := v[sep.end():].lstrip()):
+        return [str(_dec(left)), str(_dec(right))]
     return [str(_dec(v)), "0"]
 
 
