@@ -142,3 +142,15 @@ def test_bank_set_changes_a_papers_settings_and_refuses_bad_values(tmp_path, cap
     assert "no paper" in capsys.readouterr().err
     assert main(["--db", db, "bank", "set", seed.stem, "--attempts", "unlimited"]) == 0
     assert "attempts unlimited" in capsys.readouterr().out
+
+
+def test_import_reads_each_file_under_the_time_limit(capsys, dbfile, tmp_path, monkeypatch):
+    from bank.formats import child
+
+    quiz = tmp_path / "quiz.gift"
+    quiz.write_text("::a:: 2+2? {=4 ~3}\n")
+    monkeypatch.setattr(child, "READ_SECONDS", 0.01)  # no reader's process even starts in 10 ms
+    for dry in ([], ["--dry-run"]):
+        code, out, err = run(capsys, "--db", dbfile, "import", *dry, str(quiz))
+        assert code == 1 and out == ""
+        assert err == f"proctor: {quiz}: file: took too long to read (over 0.01 s); is it really a GIFT file?\n"
