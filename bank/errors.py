@@ -24,7 +24,8 @@ class ImportFailed(BankError):
         self.file, self.place, self.problem = file, place, problem
         super().__init__(f"{file}: {place}: {problem}")
 
-    def __reduce__(self):  # crosses from the child process that read the file (bank.formats.child)
+    def __reduce__(self) -> tuple[type, tuple[str, str, str]]:
+        """Pickled by its fields: it crosses from the child process that read the file (bank.formats.child)."""
         return ImportFailed, (self.file, self.place, self.problem)
 
 

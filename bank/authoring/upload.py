@@ -17,9 +17,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import TypeVar
 
 from bank.errors import BankError, ImportFailed, NotFound
 from bank.formats import child
@@ -32,6 +34,7 @@ TEXT_SUFFIXES = (".gift", ".txt", ".aiken", ".xml", ".csv", ".json")
 ZIP_SUFFIXES = (".xlsx", ".xlsm")
 SUFFIXES = TEXT_SUFFIXES + ZIP_SUFFIXES
 PREVIEW_QUESTIONS = 3
+T = TypeVar("T")
 MAX_QUESTIONS = 5000  # a chat upload's; more is a job for `proctor import` at a shell
 
 
@@ -96,7 +99,7 @@ def preview_upload(name: str, data: bytes, bank: list[Paper]) -> tuple[str, Prev
 
     Raises UploadRefused, ImportFailed (TooSlow past the time limit)."""
     check_content(name, data)  # a binary or mislabelled file is refused without a child
-    return child.run(_preview, name, data, bank, file=name)
+    return _in_child(_preview, name, data, bank)
 
 
 def read_for_import(name: str, data: bytes) -> tuple[list[Paper], str]:
@@ -104,7 +107,14 @@ def read_for_import(name: str, data: bytes) -> tuple[list[Paper], str]:
 
     Raises UploadRefused, ImportFailed (TooSlow past the time limit)."""
     check_content(name, data)
-    return child.run(_papers_and_hash, name, data, file=name)
+    return _in_child(_papers_and_hash, name, data)
+
+
+def _in_child(job: Callable[..., T], name: str, *args: object) -> T:
+    try:
+        return child.run(job, name, *args, file=name)
+    except child.TooSlow as e:  # a real file that large is more questions than a chat upload takes
+        raise UploadRefused(f"{e} A chat upload takes at most {MAX_QUESTIONS} questions.") from None
 
 
 def _preview(name: str, data: bytes, bank: list[Paper]) -> tuple[str, Preview]:

@@ -87,9 +87,14 @@ def _cell(v: object) -> str:
     return str(v).strip()
 
 
-def read_csv_rows(text: str) -> list[tuple[int, list[str]]]:
+def read_csv_rows(text: str, *, file: str) -> list[tuple[int, list[str]]]:
+    """(line number, cells) of each row. Raises ImportFailed (a cell over the csv module's limit,
+    131,072 characters, or a stray NUL)."""
     reader = csv.reader(io.StringIO(text))
-    return [(reader.line_num, [_unguard(c.strip()) for c in row]) for row in reader]
+    try:
+        return [(reader.line_num, [_unguard(c.strip()) for c in row]) for row in reader]
+    except csv.Error as e:
+        raise ImportFailed(file, f"line {reader.line_num}", f"not a readable CSV row: {e}") from None
 
 
 def _unguard(cell: str) -> str:
@@ -252,7 +257,7 @@ def parse_xlsx(data: bytes, *, file: str) -> Parsed:
 
 
 def parse_csv(text: str, *, file: str) -> Parsed:
-    return parse_rows([("", read_csv_rows(text))], file=file)
+    return parse_rows([("", read_csv_rows(text, file=file))], file=file)
 
 
 def kind_name(kind: Kind) -> str:

@@ -166,6 +166,7 @@ REFUSED = [
     # issue 21: 34 s of a quadratic regex in the bot's process, every other user waiting
     ("braces.txt", b"x" + b"{" * 300_000, "no section header such as"),
     ("braces.gift", b"x" + b"{" * 300_000, "expected } to close the answer block"),
+    ("long.csv", "题干,答案\n".encode() + b"x" * 200_000 + b",A\n", "line 2: not a readable CSV row"),
     ("many.gift", "".join(f"::q{i}:: {i} + 1? {{={i + 1} ~0}}\n\n" for i in range(MAX_QUESTIONS + 1)).encode(),
      f"{MAX_QUESTIONS + 1} questions; a chat upload takes at most {MAX_QUESTIONS}"),
 ]
@@ -235,7 +236,8 @@ async def test_a_file_read_past_the_time_limit_is_refused_and_nothing_written(en
     before = await _questions(env)
     await lead.send_document(GIFT.encode(), "quiz.gift")
     refusal = await lead.wait_message(lambda m: "Not imported" in (m.text or ""), timeout=15)
-    assert "quiz.gift: file: took too long to read (over 0.01 s); is it really a GIFT file?" in refusal.text
+    assert ("quiz.gift: file: took too long to read (over 0.01 s); is it really a GIFT file? A chat upload takes "
+            f"at most {MAX_QUESTIONS} questions.") in refusal.text
     await env.idle()
     assert await _questions(env) == before
     assert await _uploads(env) == []
