@@ -16,7 +16,9 @@ fake Bot API server and the users run here, and every timestamp is taken here.
    alternate, so a change in the machine's load falls on both.
 
 Printed per format: the file, its reply time and first words, the others' p99 during the upload
-and in the baseline, their ratio and difference. Target: the upload adds < 100 ms to the p99.
+and in the baseline, their ratio and difference, and the bot process's CPU (its own threads; the
+child reading the file is not counted) in each window. Target: the upload adds < 100 ms to the
+p99. `--slowest N` prints when in each window its N slowest replies came.
 
     python bench/bench_uploads.py [--size 20000000] [--users 20] [--period 1] [--formats GIFT,CSV]
 """
@@ -27,6 +29,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import random
 import sys
 import tempfile
 import time
@@ -36,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_exam import TOKEN  # noqa: E402
+from bench_exam import TOKEN, os_cpu  # noqa: E402
 from bench_flood import Replies, _pct  # noqa: E402
 
 from bank.authoring.upload import read_upload  # noqa: E402
@@ -80,15 +83,25 @@ CSV_HEAD = "题型,题干,选项A,选项B,答案\n"
 
 
 def _xlsx_rows(size: int) -> bytes:
-    sample = to_xlsx([["题型", "题干", "选项A", "选项B", "答案"]] + [["单选", f"q{i}", "1", "2", "B"] for i in range(2000)])
-    rows = int(size / (len(sample) / 2000))
-    return to_xlsx([["题型", "题干", "选项A", "选项B", "答案"]] + [["单选", f"q{i}", "1", "2", "B"] for i in range(rows)])
+    """As many rows as fit: stems that do not compress, so the workbook stays under the unpack cap
+    (200 MB, 200 times its size) and is read, not refused at once."""
+    rng = random.Random(21)
+
+    def rows(n: int) -> list[list[str]]:
+        return [["题型", "题干", "选项A", "选项B", "答案"]] + [
+            ["单选", f"{rng.getrandbits(96):x}", "1", "2", "B"] for _ in range(n)]
+
+    per_row = len(to_xlsx(rows(2000))) / 2000
+    return to_xlsx(rows(int(size / per_row)))
 
 
 def _json(size: int) -> bytes:
+    return _json_of(int(0.97 * size / (len(_json_of(1000)) / 1000)))  # numbers grow longer: a margin
+
+
+def _json_of(n: int) -> bytes:
     q = {"kind": "truefalse", "stem": "s", "options": [], "answer": True, "explanation": "", "points": 1.0,
          "flags": [], "topic": ""}
-    n = size // (len(json.dumps(q)) + 16)
     section = {"kind": "truefalse", "title": "s", "points_each": 1, "declared_count": n,
                "questions": [dict(q, number=i + 1) for i in range(n)]}
     return json.dumps({"format": "exam-proctor-bank", "version": 1, "papers": [
@@ -121,7 +134,14 @@ CANDIDATES: list[tuple[str, str, str, Callable[[int], bytes]]] = [
 
 
 def worst_files(formats: list[str], size: int, limit: float) -> dict[str, tuple[str, str, Callable[[int], bytes]]]:
-    """Per format, the candidate that the reader goes through slowest per byte at `size`."""
+    """Per format, the candidate that the reader goes through slowest per byte at `size` (less the
+    time a child takes to read an empty file)."""
+    started = time.perf_counter()
+    try:
+        child.run(read_upload, "empty.gift", b"", file="empty.gift", limit=limit)
+    except BankError:
+        pass
+    fixed = time.perf_counter() - started
     worst: dict[str, tuple[float, str, str, Callable[[int], bytes]]] = {}
     for fmt, suffix, name, build in CANDIDATES:
         if fmt not in formats:
@@ -134,7 +154,7 @@ def worst_files(formats: list[str], size: int, limit: float) -> dict[str, tuple[
         except BankError as e:
             said = str(e)[:60]
         seconds = time.perf_counter() - started
-        rate = seconds / max(len(data), 1)
+        rate = (seconds - fixed) / max(len(data), 1)
         print(f"  probe {fmt:10} {name:32} {len(data) / 1e6:6.2f} MB {seconds:6.2f} s  {said}", flush=True)
         if fmt not in worst or rate > worst[fmt][0]:
             worst[fmt] = (rate, suffix, name, build)
@@ -187,10 +207,25 @@ async def others(probe: Replies, users: list, period: float, stop: asyncio.Event
     await asyncio.gather(*(one(i, u) for i, u in enumerate(users)))
 
 
-async def window(api: FakeBotApi, probe: Replies, users: list, args, *, upload=None, length: float = 0.0):
+class Stamped(list):
+    """Latencies, each with when it was taken (to see where in a window the slow ones fall)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.at: list[float] = []
+
+    def append(self, value: float) -> None:
+        super().append(value)
+        self.at.append(time.perf_counter())
+
+
+async def window(api: FakeBotApi, probe: Replies, users: list, args, bot_pid: int, *, upload=None,
+                 length: float = 0.0):
     """The others' latencies over one window: until the upload's reply (at least args.min_window
-    s), or `length` s without one. Returns (latencies, reply seconds, reply text)."""
-    latencies: list[float] = []
+    s), or `length` s without one. Returns (latencies, reply seconds, reply text, the bot process's
+    CPU seconds: its own threads, not the child reading the file)."""
+    cpu = os_cpu(bot_pid)
+    latencies = Stamped()
     probe.latencies, probe.bot_side = latencies, []
     probe.measuring = True
     stop = asyncio.Event()
@@ -208,8 +243,12 @@ async def window(api: FakeBotApi, probe: Replies, users: list, args, *, upload=N
     stop.set()
     await sending
     probe.measuring = False
+    if args.slowest:
+        slow = sorted(zip(latencies, latencies.at, strict=True), reverse=True)[:args.slowest]
+        print("    slowest: " + ", ".join(f"{v * 1000:.0f} ms at {t - started:.1f} s" for v, t in slow), flush=True)
+    cpu = os_cpu(bot_pid) - cpu
     await api.wait_idle(quiet=0.3, timeout=120)
-    return latencies, reply_s, reply
+    return latencies, reply_s, reply, cpu
 
 
 async def run(args) -> list[dict]:
@@ -239,13 +278,14 @@ async def run(args) -> list[dict]:
             for fmt in formats:
                 suffix, name, build = worst[fmt]
                 data = build(args.size)
-                loaded, reply_s, reply = await window(api, probe, users, args,
-                                                      upload=(admin, f"worst{suffix}", data))
-                quiet, _, _ = await window(api, probe, users, args,
-                                           length=min(args.baseline_max, max(args.min_window, reply_s)))
+                loaded, reply_s, reply, cpu = await window(api, probe, users, args, bot.pid,
+                                                           upload=(admin, f"worst{suffix}", data))
+                quiet, _, _, base_cpu = await window(api, probe, users, args, bot.pid,
+                                                     length=min(args.baseline_max, max(args.min_window, reply_s)))
                 rows.append({"format": fmt, "file": name, "mb": len(data) / 1e6, "reply_s": reply_s,
                              "reply": reply[:70], "p99": _pct(loaded, 0.99), "base_p99": _pct(quiet, 0.99),
-                             "n": len(loaded), "base_n": len(quiet)})
+                             "n": len(loaded), "base_n": len(quiet), "cpu": cpu / max(reply_s, args.min_window),
+                             "base_cpu": base_cpu / min(args.baseline_max, max(args.min_window, reply_s))})
                 print(_row(rows[-1]), flush=True)
             conn.send("stop")
             await loop.run_in_executor(None, conn.poll, 60)  # "stopped": the fake server may go now
@@ -261,23 +301,25 @@ def _row(r: dict) -> str:
     ratio = r["p99"] / r["base_p99"] if r["base_p99"] else float("nan")
     return (f"| {r['format']} | {r['file']} | {r['mb']:.1f} | {r['reply_s']:.1f} | {r['reply']} | "
             f"{r['p99']:.1f} ({r['n']}) | {r['base_p99']:.1f} ({r['base_n']}) | {ratio:.2f} | "
-            f"{r['p99'] - r['base_p99']:+.1f} |")
+            f"{r['p99'] - r['base_p99']:+.1f} | {r['cpu'] * 100:.0f} / {r['base_cpu'] * 100:.0f} |")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=SIZE, help="bytes per uploaded file")
-    parser.add_argument("--probe-size", type=int, default=200_000, help="bytes per candidate when finding the worst")
-    parser.add_argument("--probe-limit", type=float, default=5.0, help="seconds a candidate may take to read")
+    parser.add_argument("--probe-size", type=int, default=500_000, help="bytes per candidate when finding the worst")
+    parser.add_argument("--probe-limit", type=float, default=10.0, help="seconds a candidate may take to read")
     parser.add_argument("--users", type=int, default=20)
     parser.add_argument("--period", type=float, default=1.0, help="seconds between one user's /help")
     parser.add_argument("--min-window", type=float, default=5.0)
     parser.add_argument("--baseline-max", type=float, default=12.0)
+    parser.add_argument("--slowest", type=int, default=0, help="print when the N slowest replies of each window came")
     parser.add_argument("--formats", default="", help="comma-separated, e.g. GIFT,CSV (default: all)")
     args = parser.parse_args()
     rows = asyncio.run(run(args))
-    print("\n| format | worst file | MB | reply s | reply | others' p99 ms (n) | baseline p99 ms (n) | ratio | Δ ms |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n| format | worst file | MB | reply s | reply | others' p99 ms (n) | baseline p99 ms (n) | ratio | Δ ms "
+          "| bot CPU % upload / baseline |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(_row(r))
     worst = max((r["p99"] - r["base_p99"] for r in rows), default=0.0)
