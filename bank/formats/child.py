@@ -79,12 +79,14 @@ def _child_env() -> dict[str, str]:
 def _main() -> None:
     """Child mode: a pickled (job, args) on stdin; a pickled (True, result) or (False, BankError) on stdout."""
     os.nice(NICENESS)
+    result = sys.stdout.buffer
+    sys.stdout = sys.stderr  # whatever a library prints must not mix with the result
     job, args = pickle.loads(sys.stdin.buffer.read())
     try:
         answer: tuple[bool, object] = (True, job(*args))
     except BankError as e:
         answer = (False, e)
-    sys.stdout.buffer.write(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
+    result.write(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 if __name__ == "__main__":

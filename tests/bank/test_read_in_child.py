@@ -64,3 +64,12 @@ def test_the_child_is_niced_and_gets_no_secrets(monkeypatch):
     niceness, secrets = child.run(what_the_child_sees, file="x.gift")
     assert niceness == min(19, os.nice(0) + child.NICENESS)
     assert secrets == []
+
+
+def chatty() -> str:
+    print("a library talking on stdout")
+    return "the result"
+
+
+def test_what_a_reader_prints_does_not_spoil_its_result():
+    assert child.run(chatty, file="x.gift") == "the result"
