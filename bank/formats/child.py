@@ -3,7 +3,7 @@
 A parser holds the GIL while it works, so in the bot's process a file that is slow to read stalls
 every other user (issue 21: a 300 KB upload held everyone for 34 s). Every file a user hands in, a
 chat upload or `proctor import`, is therefore read by `run`: the work is pickled to a fresh
-`python -m bank.formats.child`, which lowers its priority and sends back the pickled result; past
+`python -m bank.formats.child` (through a temporary file), which lowers its priority and sends back the pickled result; past
 the time limit the child is killed and the file refused. The parent only waits (the GIL free).
 
 The child starts with the first file, not with the bot; each file gets a fresh one, so nothing a
@@ -17,6 +17,7 @@ import os
 import pickle
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -49,15 +50,19 @@ def run(job: Callable[..., T], *args: Any, file: str, limit: float | None = None
     with asyncio.to_thread (the waiting thread holds no GIL).
     """
     limit = READ_SECONDS if limit is None else limit
-    payload = pickle.dumps((job, args), protocol=pickle.HIGHEST_PROTOCOL)
-    child = subprocess.Popen([sys.executable, "-m", "bank.formats.child"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
-    try:
-        out, err = child.communicate(payload, timeout=limit)
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.communicate()
-        raise TooSlow(file, limit) from None
+    # the work goes through a file, not a pipe: a pipe is fed 4 KB at a time by a Python loop that
+    # takes the GIL 5,000 times for a 20 MB file
+    with tempfile.TemporaryFile() as payload:
+        pickle.dump((job, args), payload, protocol=pickle.HIGHEST_PROTOCOL)
+        payload.seek(0)
+        child = subprocess.Popen([sys.executable, "-m", "bank.formats.child"], stdin=payload,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+        try:
+            out, err = child.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
+            raise TooSlow(file, limit) from None
     if child.returncode != 0 or not out:
         log.error("reading %s failed in its child process (exit %s): %s", file, child.returncode,
                   err.decode(errors="replace").strip()[-2000:])
