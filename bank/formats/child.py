@@ -2,9 +2,10 @@
 
 A parser holds the GIL while it works, so in the bot's process a file that is slow to read stalls
 every other user (issue 21: a 300 KB upload held everyone for 34 s). Every file a user hands in, a
-chat upload or `proctor import`, is therefore read by `run`: the work is pickled to a fresh
-`python -m bank.formats.child` (through a temporary file), which lowers its priority and sends back the pickled result; past
-the time limit the child is killed and the file refused. The parent only waits (the GIL free).
+chat upload or `proctor import`, is therefore read by `run`: the work is pickled (through a
+temporary file) to a fresh `python -m bank.formats.child`, which lowers its priority and sends back
+the pickled result; past the time limit the child is killed and the file refused. The parent only
+waits (the GIL free).
 
 The child starts with the first file, not with the bot; each file gets a fresh one, so nothing a
 file did (memory, a stuck parser) outlives it.
