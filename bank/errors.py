@@ -24,6 +24,10 @@ class ImportFailed(BankError):
         self.file, self.place, self.problem = file, place, problem
         super().__init__(f"{file}: {place}: {problem}")
 
+    def __reduce__(self) -> tuple[type, tuple[str, str, str]]:
+        """Pickled by its fields: it crosses from the child process that read the file (bank.formats.child)."""
+        return ImportFailed, (self.file, self.place, self.problem)
+
 
 class SameTitle(BankError):
     """Another paper (a different slug) already has this paper's title."""

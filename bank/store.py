@@ -22,6 +22,18 @@ import aiosqlite
 Params = Iterable[Any] | Mapping[str, Any]
 
 
+MAX_INTEGER = 2**63 - 1  # SQLite's INTEGER; a larger Python int raises OverflowError when bound
+
+
+def as_row_id(text: str) -> int | None:
+    """The positive integer `text` spells in ASCII digits, if SQLite can hold it; None otherwise
+    (a slug, a sign, a space, another script's digits, a number beyond 64 bits)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    value = int(text)
+    return value if 0 < value <= MAX_INTEGER else None
+
+
 def one_row(row: sqlite3.Row | None) -> sqlite3.Row:
     """The row of a statement that always yields one (`RETURNING`, `COUNT(*)`, a row just written)."""
     if row is None:

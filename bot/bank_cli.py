@@ -140,12 +140,12 @@ async def _with_db(command, args, *, bundled: bool = False, create: bool = False
 
 
 async def _import(db: Database, args) -> int:
-    from bank.formats.files import parse_any
+    from bank.formats.files import read_any
     from bank.lint import lint
     from bank.stats import paper_stats
     from proctor.teams.file_edits import import_or_update  # with the importer's parsers: loaded on use
 
-    done = await import_or_update(db, args.paths, time.time(), parse=parse_any, as_new=args.as_new,
+    done = await import_or_update(db, args.paths, time.time(), parse=read_any, as_new=args.as_new,
                                   regrade=args.regrade, dry_run=args.dry_run)
     for u in done.updated:
         print(await _updated(db, u, done, dry_run=args.dry_run, regrade=args.regrade))

@@ -43,18 +43,73 @@ def webhook_route(app: Application, secret: str) -> Callable[[web.Request], Awai
             log.debug("webhook: a request without the right secret token was refused")
             raise web.HTTPForbidden()
         try:
-            update = Update.de_json(json.loads(await request.read()), app.bot)
-        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            data = json.loads(await request.read())
+        except RecursionError:  # the C decoder counts its depth against the recursion limit
+            log.warning("webhook: a body nested too deep was refused")
+            raise web.HTTPBadRequest() from None
+        except ValueError as e:
+            log.warning("webhook: a body that is not JSON was refused (%s)", type(e).__name__)
+            raise web.HTTPBadRequest() from None
+        if (why := malformed(data)) is not None:
+            log.warning("webhook: a malformed update was refused (%s)", why)
+            raise web.HTTPBadRequest()
+        try:
+            update = Update.de_json(data, app.bot)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
             log.warning("webhook: an undecodable update was refused (%s)", type(e).__name__)
             raise web.HTTPBadRequest() from None
-        if update is None:
-            raise web.HTTPBadRequest()
         if not app.running:
             raise web.HTTPServiceUnavailable()
         await app.update_queue.put(update)
         return web.Response()
 
     return receive
+
+
+MESSAGES = ("message", "edited_message", "channel_post", "edited_channel_post", "business_message",
+            "edited_business_message")
+
+
+def malformed(data: object) -> str | None:
+    """What an update lacks that PTB's decoding takes for granted (None when it has it).
+
+    `Update.de_json` checks nothing: a message without its chat decodes into a Message whose chat is
+    None, and every handler after it fails. Telegram always sends these fields; only a forged or
+    broken body lacks them, so it is refused here, once, instead of failing in each handler.
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+        return "no update_id"
+    for kind in MESSAGES:
+        if kind in data and (why := _bad_message(data[kind])) is not None:
+            return f"{kind}: {why}"
+    if "callback_query" in data:
+        query = data["callback_query"]
+        if not isinstance(query, dict) or not isinstance(query.get("id"), str):
+            return "callback_query: no id"
+        if (why := _bad_user(query.get("from"))) is not None:
+            return f"callback_query.from: {why}"
+        if "message" in query and (why := _bad_message(query["message"])) is not None:
+            return f"callback_query.message: {why}"
+    return None
+
+
+def _bad_message(message: object) -> str | None:
+    if not isinstance(message, dict):
+        return "not an object"
+    if not isinstance(message.get("message_id"), int) or not isinstance(message.get("date"), int):
+        return "no message_id or date"
+    chat = message.get("chat")
+    if not isinstance(chat, dict) or not isinstance(chat.get("id"), int) or not isinstance(chat.get("type"), str):
+        return "no chat"
+    if "from" in message:
+        return _bad_user(message["from"])
+    return None
+
+
+def _bad_user(user: object) -> str | None:
+    if not isinstance(user, dict) or not isinstance(user.get("id"), int) or not isinstance(user.get("first_name"), str):
+        return "no user"
+    return None
 
 
 def build_server(app: Application, url: str, secret: str, desk: DeskContext | None) -> web.Application:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from desk import params
 from proctor.storage.db import Database
 from proctor.teams import leaderboard as lb
 from proctor.teams.overview import Team, all_teams
@@ -62,10 +63,9 @@ class Access:
             if self.admin and allow_all:
                 return None, None
             raise Refused("every team is for configured admins")
-        try:
-            chat_id = int(raw)
-        except ValueError:
-            raise Refused("bad team") from None
+        chat_id = params.chat_id(raw or "")
+        if chat_id is None:
+            raise Refused("bad team")
         team = next((t for t in self.teams if t.chat_id == chat_id), None)
         if team is None:
             raise Refused("not a lead of that team")

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from aiohttp import web
 
+from desk import params
 from desk.web import Lead, csv_response, ctx, lead_page, render
 from proctor.people.users import find_prefs
 from proctor.teams import audit
@@ -18,11 +19,7 @@ LIMIT = 500
 async def _entries(request: web.Request, lead: Lead):
     scope, team = lead.access.scope(request.query.get("team"))
     action = request.query.get("action") or None
-    actor_raw = request.query.get("actor") or None
-    try:
-        actor = int(actor_raw) if actor_raw else None
-    except ValueError:
-        raise web.HTTPBadRequest(text="actor: a user id") from None
+    actor = params.optional_id(request.query, "actor")
     db = ctx(request).db
     entries = await audit.recent(db, chat_id=scope, action=action, actor=actor, limit=LIMIT)
     names = {}
@@ -32,7 +29,7 @@ async def _entries(request: web.Request, lead: Lead):
     rows = [{"at": datetime.fromtimestamp(e.at, UTC).strftime("%Y-%m-%d %H:%M:%S"), "actor": names[e.actor_id],
              "actor_id": e.actor_id, "chat_id": e.chat_id, "action": e.action, "target": e.target,
              "detail": json.dumps(e.detail, ensure_ascii=False)} for e in entries]
-    return team, action or "", actor_raw or "", rows
+    return team, action or "", "" if actor is None else str(actor), rows
 
 
 @lead_page

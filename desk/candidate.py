@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from aiohttp import web
 
+from desk import params
 from desk.access import Refused
 from desk.web import Lead, csv_response, ctx, lead_page, render
 from proctor.exams import integrity
@@ -32,10 +33,7 @@ async def _record(request: web.Request, lead: Lead):
     """(team, user id, name, scope, since) of the request's candidate, if the lead may see them;
     `since`: a team sees what the member did from joining its roster on (None: everything)."""
     scope, team = lead.access.scope(request.query.get("team"))
-    try:
-        user_id = int(request.query.get("user", ""))
-    except ValueError:
-        raise web.HTTPBadRequest(text="user: a user id") from None
+    user_id = params.row_id(request.query, "user")
     db = ctx(request).db
     since = None
     if scope is not None:

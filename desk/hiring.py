@@ -11,7 +11,8 @@ from aiohttp import web
 
 from bank.errors import NotFound
 from bank.paper_list import find_paper
-from desk.web import PREFIX, Lead, ctx, form_text, lead_page, refused, render
+from desk import params
+from desk.web import PREFIX, Lead, ctx, lead_page, refused, render
 from proctor import hiring
 
 
@@ -47,15 +48,13 @@ async def change(request: web.Request, lead: Lead) -> web.StreamResponse:
         return refused(request, lead, "d_hv_admin_only")
     form = await request.post()
     try:
-        action = Change(form_text(form, "action") or "")
+        action = Change(params.text(form, "action") or "")
     except ValueError:
         raise web.HTTPBadRequest(text="action: verify or unverify") from None
-    try:
-        chat_id = int(form_text(form, "team") or "")
-    except ValueError:
-        raise web.HTTPBadRequest(text="team: a chat id") from None
+    if (chat_id := params.chat_id(params.text(form, "team") or "")) is None:  # bounded: SQLite's 64 bits
+        raise web.HTTPBadRequest(text="team: a chat id")
     c = ctx(request)
-    key = form_text(form, "paper") or ""
+    key = params.text(form, "paper") or ""
     try:
         papers = None if key in ("", "all") else [(await find_paper(c.db, key)).id]
     except NotFound:

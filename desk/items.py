@@ -18,7 +18,8 @@ from bank.item_stats import cached_stats, is_exam_only, refresh_cache, set_retir
 from bank.paper_list import find_paper
 from bank.paper_settings import is_invite_only, set_exam_only, write_settings
 from bank.question_checks import HELD_DUPLICATE, confirm_key, held_questions
-from desk.web import PREFIX, DeskContext, Lead, csv_response, ctx, form_text, lead_page, render
+from desk import params
+from desk.web import PREFIX, DeskContext, Lead, csv_response, ctx, lead_page, render
 from proctor.teams import disputes as dsp
 from proctor.teams import key_fix as kf
 
@@ -122,10 +123,7 @@ async def curate(request: web.Request, lead: Lead) -> web.StreamResponse:
         return render(request, lead, "refused.html", {"message": lead.t("d_bank_admin_only")}, status=403)
     form = await request.post()
     action, c = form.get("action"), ctx(request)
-    try:
-        target = int(form_text(form, "target") or "")
-    except ValueError:
-        raise web.HTTPBadRequest(text="target: an id") from None
+    target = params.row_id(form, "target")
     paper = str(form.get("paper") or "")
     back = {"paper": paper} if paper else {}
     try:

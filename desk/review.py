@@ -7,16 +7,10 @@ from __future__ import annotations
 from aiohttp import web
 
 from bank.errors import NotFound
-from desk.web import PREFIX, Lead, ctx, form_text, lead_page, render
+from desk import params
+from desk.web import PREFIX, Lead, ctx, lead_page, render
 from proctor.exams.seal import sealed_for
 from proctor.teams import review as reviews
-
-
-def _int(raw: str | None, default: int = 0) -> int:
-    try:
-        return int(raw) if raw not in (None, "") else default
-    except ValueError:
-        raise web.HTTPBadRequest(text="not a number") from None
 
 
 def _team_param(team) -> str:
@@ -44,20 +38,17 @@ async def queue(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/review?team=&skip=: one pending answer, with next / previous."""
     scope, team = lead.access.scope(request.query.get("team"))
     notice = lead.t("d_rv_saved") if request.query.get("saved") else ""
-    return await _show(request, lead, scope, team, max(0, _int(request.query.get("skip"))), notice)
+    return await _show(request, lead, scope, team, params.count(request.query, "skip"), notice)
 
 
 @lead_page
 async def score(request: web.Request, lead: Lead) -> web.StreamResponse:
     """POST /desk/review: make one answer's score final, tell the candidate, show the next."""
     form = await request.post()
-    scope, team = lead.access.scope(form_text(form, "team"))
-    attempt_id, pos = _int(form_text(form, "attempt")), _int(form_text(form, "pos"))
-    skip = max(0, _int(form_text(form, "skip")))
-    try:
-        value = float(form_text(form, "score") or "")
-    except ValueError:
-        raise web.HTTPBadRequest(text="score: a number") from None
+    scope, team = lead.access.scope(params.text(form, "team"))
+    attempt_id, pos = params.row_id(form, "attempt"), params.count(form, "pos")
+    skip = params.count(form, "skip")
+    value = params.number(form, "score")
     c = ctx(request)
     await c.bridge.check_roster(scope)
     try:

@@ -7,7 +7,7 @@ import csv
 import functools
 import io
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -138,12 +138,6 @@ def lead_page(handler: Handler):
             return refused(request, lead, "d_not_your_team")
 
     return wrapper
-
-
-def form_text(form: Mapping[str, object], name: str) -> str | None:
-    """A posted form's text field; None if absent (or a file: no desk form sends one)."""
-    value = form.get(name)
-    return value if isinstance(value, str) else None
 
 
 def refused(request: web.Request, lead: Lead, key: str) -> web.StreamResponse:

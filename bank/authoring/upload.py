@@ -5,6 +5,11 @@ the bytes may be up to 20 MB and Telegram keeps them. Import fetches the file ag
 writes only if it parses to the content hash the preview showed; then the papers, the upload's new
 status and the audit row commit in one transaction, so a second press or a repeated update
 imports once.
+
+The file is read in a child process with a time limit (`bank.formats.child`): the preview's
+parse, lint and hash there (`preview_upload`: only the hash and the preview come back), Import's
+parse and hash there too (`read_for_import`: the papers, at most MAX_QUESTIONS of them, and the
+hash), so no file holds the bot's process for longer than it takes to write what it holds.
 """
 
 from __future__ import annotations
@@ -12,12 +17,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from bank.errors import BankError, ImportFailed, NotFound
+from bank.formats import child
 from bank.models import Kind, Paper, Question
 from bank.paper_store import list_papers, with_key_terms, write_papers
 from bank.store import Store, record_audit
@@ -30,6 +37,8 @@ TEXT_SUFFIXES = (".gift", ".txt", ".aiken", ".xml", ".csv", ".json")
 ZIP_SUFFIXES = (".xlsx", ".xlsm")
 SUFFIXES = TEXT_SUFFIXES + ZIP_SUFFIXES
 PREVIEW_QUESTIONS = 3
+T = TypeVar("T")
+MAX_QUESTIONS = 5000  # a chat upload's; more is a job for `proctor import` at a shell
 
 
 class UploadRefused(BankError):
@@ -75,12 +84,50 @@ def check_content(name: str, data: bytes) -> None:
 
 
 def read_upload(name: str, data: bytes) -> list[Paper]:
-    """The papers in an uploaded file, nothing written. Raises UploadRefused or ImportFailed (the
-    importer's error, naming the line or the sheet, row and column; the workbook's zip-bomb cap)."""
+    """The papers in an uploaded file, nothing written, in this process. Raises UploadRefused or
+    ImportFailed (the importer's error, naming the line or the sheet, row and column; the
+    workbook's zip-bomb cap)."""
     check_content(name, data)
-    from bank.formats.files import parse_bytes  # the parsers load with the first upload, not at start-up
+    from bank.formats.files import parse_bytes  # the parsers load in the child that reads the file
 
-    return parse_bytes(data, name)
+    papers = parse_bytes(data, name)
+    if (n := sum(len(p.questions()) for p in papers)) > MAX_QUESTIONS:
+        raise UploadRefused(f"{name}: {n} questions; a chat upload takes at most {MAX_QUESTIONS} "
+                            "(split the file, or use proctor import at a shell)")
+    return papers
+
+
+def preview_upload(name: str, data: bytes, bank: list[Paper]) -> tuple[str, Preview]:
+    """The content hash and the preview of an uploaded file, read in a child process.
+
+    Raises UploadRefused, ImportFailed (TooSlow past the time limit)."""
+    check_content(name, data)  # a binary or mislabelled file is refused without a child
+    return _in_child(_preview, name, data, bank)
+
+
+def read_for_import(name: str, data: bytes) -> tuple[list[Paper], str]:
+    """The papers of an uploaded file and their content hash, read in a child process.
+
+    Raises UploadRefused, ImportFailed (TooSlow past the time limit)."""
+    check_content(name, data)
+    return _in_child(_papers_and_hash, name, data)
+
+
+def _in_child(job: Callable[..., T], name: str, *args: object) -> T:
+    try:
+        return child.run(job, name, *args, file=name)
+    except child.TooSlow as e:  # a real file that large is more questions than a chat upload takes
+        raise UploadRefused(f"{e} A chat upload takes at most {MAX_QUESTIONS} questions.") from None
+
+
+def _preview(name: str, data: bytes, bank: list[Paper]) -> tuple[str, Preview]:
+    papers = read_upload(name, data)
+    return content_hash(papers), preview(name, papers, bank)
+
+
+def _papers_and_hash(name: str, data: bytes) -> tuple[list[Paper], str]:
+    papers = read_upload(name, data)
+    return papers, content_hash(papers)
 
 
 def content_hash(papers: list[Paper]) -> str:
@@ -121,9 +168,8 @@ class Preview:
         return sum(p.questions for p in self.papers)
 
 
-def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
-    """Counts per kind and paper, the lint of the new papers (duplicates checked against the bank
-    too) and the first questions."""
+def count(papers: list[Paper]) -> tuple[list[PaperCount], dict[Kind, int]]:
+    """Questions per paper and kind, and per kind in all."""
     counts: list[PaperCount] = []
     kinds: dict[Kind, int] = {}
     for p in papers:
@@ -132,10 +178,16 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
             here[q.kind] = here.get(q.kind, 0) + 1
             kinds[q.kind] = kinds.get(q.kind, 0) + 1
         counts.append(PaperCount(p.slug, p.title, len(p.questions()), here))
+    return counts, kinds
+
+
+def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
+    """Counts per kind and paper, the lint of the new papers (duplicates checked against the bank
+    too) and the first questions."""
+    counts, kinds = count(papers)
     new = {p.slug for p in papers}
     others = [p for p in bank if p.slug not in new]
-    # load time: lint (and OpenCC with it) loads with the first upload, not at start-up
-    from bank.lint import LintItem, lint
+    from bank.lint import LintItem, lint  # lint (and OpenCC with it) loads in the child that reads the file
 
     warnings = [item for item in lint(others + papers) if item.paper in new]
     taken = {p.title: p for p in others}
@@ -224,18 +276,19 @@ class Imported:
         return sum(p.questions for p in self.papers)
 
 
-async def import_upload(db: Store, pending: Pending, papers: list[Paper], *, now: float,
+async def import_upload(db: Store, pending: Pending, papers: list[Paper], digest: str, *, now: float,
                         chat_id: int | None) -> Imported:
-    """Write the papers of a waiting upload, mark it imported and audit it, in one transaction.
+    """Write the papers of a waiting upload (`digest`: their content hash, from read_for_import),
+    mark it imported and audit it, in one transaction.
 
     Raises UploadChanged (the papers are not what the preview showed), UploadGone (imported or
     cancelled already), ImportFailed (another paper has a title of these), TermsUnavailable.
     Nothing is written when it raises.
     """
-    if content_hash(papers) != pending.content_hash:
+    if digest != pending.content_hash:
         raise UploadChanged(f"{pending.file_name}: the file no longer reads as the preview showed")
     papers = await with_key_terms(papers)
-    counts = preview(pending.file_name, papers, []).papers
+    counts, _ = count(papers)
     async with db.write() as conn:
         cur = await conn.execute(
             f"UPDATE pending_uploads SET status='{UploadStatus.imported}', done_at=?, result=? WHERE id=? "

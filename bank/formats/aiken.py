@@ -14,7 +14,7 @@ from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
 from bank.models import Flag, Kind, Paper, Question
 
-_OPTION = re.compile(r"^([A-Z])[.)]\s+(.*)$")
+_OPTION = re.compile(r"^([A-Z])[.)]\s+(\S.*|)$")  # not \s+(.*): two quantifiers could share the spaces
 _ANSWER = re.compile(r"^ANSWER:\s*(\S*)\s*$", re.IGNORECASE)
 
 

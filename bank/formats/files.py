@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from bank.errors import ImportFailed
-from bank.formats import EXPORT_FORMATS
+from bank.formats import EXPORT_FORMATS, child
 from bank.formats.aiken import looks_like_aiken, parse_aiken, to_aiken
 from bank.formats.build import Parsed, assemble
 from bank.formats.gift import looks_like_gift, parse_gift
@@ -26,6 +26,9 @@ from bank.importer.json_format import dumps, export_papers
 from bank.models import UNASKABLE, Paper
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
+# a line opening with a question's name or a category; [^\S\n], not \s: a run of blank lines is not
+# scanned again from each of its line starts
+_GIFT_LINE = re.compile(r"^[^\S\n]*(?:::|\$CATEGORY:)", re.MULTILINE)
 
 
 def _read(path: Path) -> bytes:
@@ -60,7 +63,7 @@ def detect(path: Path, data: bytes) -> str:
     text = data.decode("utf-8-sig", errors="replace")
     if looks_like_aiken(text):
         return "aiken"
-    if not find_headers(text) and (looks_like_gift(text) or re.search(r"^\s*(::|\$CATEGORY:)", text, re.M)):
+    if not find_headers(text) and (looks_like_gift(text) or _GIFT_LINE.search(text)):
         return "gift"
     return "seed"
 
@@ -73,6 +76,12 @@ def parse_any(path: Path | str) -> list[Paper]:
     if kind == "seed":
         return parse_seed_or_json(path)
     return _parse_known(kind, data, path)
+
+
+def read_any(path: Path | str) -> list[Paper]:
+    """parse_any in a child process with the time limit (bank.formats.child), as `proctor import`
+    reads a user's files. Raises ImportFailed (TooSlow past the limit)."""
+    return child.run(parse_any, Path(path), file=str(path))
 
 
 def parse_bytes(data: bytes, name: str) -> list[Paper]:
@@ -177,4 +186,4 @@ def template(fmt: str) -> str | bytes:
 
 
 __all__ = ["EXPORT_FORMATS", "as_carried", "detect", "export", "export_format", "parse_any", "parse_bytes",
-           "template"]
+           "read_any", "template"]

@@ -36,8 +36,20 @@ _TRUEFALSE = re.compile(r"^(T|F|TRUE|FALSE)\s*(#|$)", re.IGNORECASE)
 
 
 def looks_like_gift(text: str) -> bool:
-    """An answer block `{...}` on some line that is not a comment, and no Aiken key lines."""
-    return bool(re.search(r"^(?!\s*//).*\{[^}]*\}", text, re.MULTILINE))
+    r"""An answer block `{...}`: a `{` on some line that is not a comment, and a `}` after it.
+
+    A scan, not a regex: `^(?!\s*//).*\{[^}]*\}` backtracked over every `{` of a line, each time
+    looking for a `}` to the end of the text (a line of 300,000 `{` took 34 s; issue 21).
+    """
+    start = 0
+    while (brace := text.find("{", start)) >= 0:
+        line_start = text.rfind("\n", start, brace) + 1 or start
+        if not text[line_start:brace].lstrip().startswith("//"):
+            return text.find("}", brace) >= 0
+        start = text.find("\n", brace) + 1  # a comment: the next line
+        if start == 0:
+            return False
+    return False
 
 
 def parse_gift(text: str, *, file: str) -> Parsed:

@@ -54,7 +54,7 @@ TYPE_NAMES = {  # what a type cell may say; the first of each is written
     Kind.case: ("案例分析题", "案例题", "案例", "case"),
 }
 _TYPE = {name.lower(): kind for kind, names in TYPE_NAMES.items() for name in names}
-_NUMBER_PAIR = re.compile(r"^(.+?)\s*(?:±|\+/-|:)\s*(.+)$")
+_NUMBER_SEPARATOR = re.compile(r"±|\+/-|:")
 
 
 def read_xlsx_rows(data: bytes, *, file: str) -> Iterator[tuple[str, list[tuple[int, list[str]]]]]:
@@ -90,9 +90,14 @@ def _cell(v: object) -> str:
     return str(v).strip()
 
 
-def read_csv_rows(text: str) -> list[tuple[int, list[str]]]:
+def read_csv_rows(text: str, *, file: str) -> list[tuple[int, list[str]]]:
+    """(line number, cells) of each row. Raises ImportFailed (a cell over the csv module's limit,
+    131,072 characters, or a stray NUL)."""
     reader = csv.reader(io.StringIO(text))
-    return [(reader.line_num, [_unguard(c.strip()) for c in row]) for row in reader]
+    try:
+        return [(reader.line_num, [_unguard(c.strip()) for c in row]) for row in reader]
+    except csv.Error as e:
+        raise ImportFailed(file, f"line {reader.line_num}", f"not a readable CSV row: {e}") from None
 
 
 def _unguard(cell: str) -> str:
@@ -246,9 +251,11 @@ def _numeric(v: str) -> list[str]:
     if ".." in v:
         low, high = (_dec(x) for x in v.split("..", 1))
         return [str((low + high) / 2), str(abs(high - low) / 2)]
-    m = _NUMBER_PAIR.match(v)
-    if m:
-        return [str(_dec(m.group(1))), str(_dec(m.group(2)))]
+    # "3.14 ± 0.01": the first separator after the first character (a scan: the regex this was,
+    # (.+?)\s*(?:±|\+/-|:)\s*(.+), backtracked over every space of a long cell)
+    sep = _NUMBER_SEPARATOR.search(v, 1)
+    if sep and (left := v[:sep.start()].rstrip()) and (right := v[sep.end():].lstrip()):
+        return [str(_dec(left)), str(_dec(right))]
     return [str(_dec(v)), "0"]
 
 
@@ -257,7 +264,7 @@ def parse_xlsx(data: bytes, *, file: str) -> Parsed:
 
 
 def parse_csv(text: str, *, file: str) -> Parsed:
-    return parse_rows([("", read_csv_rows(text))], file=file)
+    return parse_rows([("", read_csv_rows(text, file=file))], file=file)
 
 
 def kind_name(kind: Kind) -> str:

@@ -30,10 +30,26 @@ def _alternatives(answer: str) -> list[str]:
     """"X（或Y）" -> [X, Y]; "X（Y）" -> [X（Y）, X, Y]; LaTeX is never split."""
     if answer.startswith("$"):
         return [answer]
-    m = re.fullmatch(r"(.+?)\s*[（(]\s*或\s*(.+?)\s*[)）]", answer)
-    if m:
-        return [m.group(1), m.group(2)]
-    m = re.fullmatch(r"(.+?)\s*（\s*(.+?)\s*）", answer)
-    if m:
-        return [answer, m.group(1), m.group(2)]
+    if (pair := _bracketed(answer, _OR_OPEN, ")）")) is not None:
+        return list(pair)
+    if (pair := _bracketed(answer, _OPEN, "）")) is not None:
+        return [answer, *pair]
     return [answer]
+
+
+_OR_OPEN = re.compile(r"[（(]\s*或\s*")
+_OPEN = re.compile(r"（\s*")
+
+
+def _bracketed(answer: str, opening: re.Pattern[str], closing: str) -> tuple[str, str] | None:
+    r"""("X", "Y") from "X <opening> Y <closing>", split at the first opening after some text.
+
+    A scan: the regex this was, (.+?)\s*（\s*(.+?)\s*）, backtracked over every space of a long answer.
+    """
+    if not answer.endswith(tuple(closing)):
+        return None
+    for m in opening.finditer(answer):
+        head, tail = answer[:m.start()].rstrip(), answer[m.end():-1].rstrip()
+        if head:
+            return (head, tail) if tail and "\n" not in head + tail else None
+    return None

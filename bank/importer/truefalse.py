@@ -8,7 +8,7 @@ from bank.text.clean import tidy
 
 _TF_OPTIONS = re.compile(r"(?:正確|正确|對|对)\s*[（(]\s*[)）]\s*(?:不正確|不正确|錯誤|错误|錯|错)\s*[（(]\s*[)）]")
 _TF_INLINE = re.compile(r"[（(]\s*([√×✓✗✔✘xX对错對錯])\s*[)）]\s*$")
-_EMPTY_PARENS = re.compile(r"\s*[（(]\s*[)）]\s*$")
+_EMPTY_PARENS = re.compile(r"[（(]\s*[)）]\s*$")  # and the space before it: rstrip, not a leading \s*
 _TRUE = {"√", "✓", "✔", "对", "對", "正确", "正確", "是", "T", "TRUE", "Y"}
 _FALSE = {"×", "✗", "✘", "X", "错", "錯", "错误", "錯誤", "不正确", "不正確", "否", "F", "FALSE", "N"}
 
@@ -18,7 +18,8 @@ def strip_notation(stem: str) -> tuple[str, str | None]:
     stem = _TF_OPTIONS.sub("", stem)
     inline = _TF_INLINE.search(stem.strip())
     stem = _TF_INLINE.sub("", stem.strip())
-    stem = _EMPTY_PARENS.sub("", stem)
+    if empty := _EMPTY_PARENS.search(stem):
+        stem = stem[:empty.start()].rstrip()
     return stem, inline.group(1) if inline else None
 
 

@@ -87,12 +87,13 @@ def _repair_if_clean_after(text: str, bad: str, good: str) -> str:
 
 
 # Site notices in front of the title: "原创力文档- 1、..." then "- 2、...", each on one line.
-_NOTICE_LINE = re.compile(r"^\s*(?:原创力文档\s*)?-\s*\d+、.*$", re.M)
+# [^\S\n]*, not \s*: a run of blank lines is not scanned again from each of its line starts
+_NOTICE_LINE = re.compile(r"^[^\S\n]*(?:原创力文档\s*)?-\s*\d+、.*$", re.M)
 _NOISE = [
     re.compile(r"文档评论\s*[（(]\s*\d+\s*[)）]"),
     re.compile(r"文檔評論\s*[（(]\s*\d+\s*[)）]"),
     re.compile(r"\.docVIP\b"),
-    re.compile(r"^\s*原创力文档\s*$", re.M),
+    re.compile(r"^[^\S\n]*原创力文档\s*$", re.M),
 ]
 
 

@@ -22,11 +22,10 @@ from bot.userctx import UserCtx, user_ctx
 log = logging.getLogger(__name__)
 
 
-async def _fetch(context: Ctx, file_id: str, name: str) -> list[Paper]:
-    """Download and parse (off the event loop). Raises TelegramError, UploadRefused, ImportFailed."""
+async def _fetch(context: Ctx, file_id: str) -> bytes:
+    """The file's bytes. Raises TelegramError."""
     file = await context.bot.get_file(file_id)
-    data = bytes(await file.download_as_bytearray())
-    return await asyncio.to_thread(up.read_upload, name, data)
+    return bytes(await file.download_as_bytearray())
 
 
 async def received(update: Update, context: Ctx) -> None:
@@ -48,16 +47,17 @@ async def received(update: Update, context: Ctx) -> None:
     name = doc.file_name or "upload"
     try:
         up.check_size(name, doc.file_size)
-        papers = await _fetch(context, doc.file_id, name)
+        data = await _fetch(context, doc.file_id)
+        # read in a child process (the thread only waits for it): parse, lint and hash
+        digest, preview = await asyncio.to_thread(up.preview_upload, name, data, await _bank(context))
     except (up.UploadRefused, ImportFailed) as e:
         await msg.reply_text(t("up_refused", u.lang, why=str(e)))
         return
     except TelegramError as e:
         await msg.reply_text(t("up_fetch_failed", u.lang, why=e.message))
         return
-    preview = await asyncio.to_thread(up.preview, name, papers, await _bank(context))
     upload_id = await up.hold(svc.db, user_id=u.id, chat_id=chat.id, file_id=doc.file_id, file_name=name,
-                              file_size=doc.file_size or 0, digest=up.content_hash(papers), now=svc.now())
+                              file_size=doc.file_size or 0, digest=digest, now=svc.now())
     await msg.reply_text(render.upload_preview(preview, u.lang, u.script),
                          reply_markup=render.upload_keyboard(upload_id, u.lang))
 
@@ -100,8 +100,9 @@ async def end_uploads(context: Ctx, u: UserCtx) -> list[str]:
 async def _import(context: Ctx, pending: up.Pending, u: UserCtx) -> str:
     svc = context.services
     try:
-        papers = await _fetch(context, pending.file_id, pending.file_name)
-        done = await up.import_upload(svc.db, pending, papers, now=svc.now(), chat_id=pending.chat_id)
+        data = await _fetch(context, pending.file_id)
+        papers, digest = await asyncio.to_thread(up.read_for_import, pending.file_name, data)
+        done = await up.import_upload(svc.db, pending, papers, digest, now=svc.now(), chat_id=pending.chat_id)
     except (up.UploadRefused, ImportFailed, TermsUnavailable) as e:
         return t("up_refused", u.lang, why=str(e))
     except up.UploadChanged:

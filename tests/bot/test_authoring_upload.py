@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bank.authoring.upload import uploads_of
+from bank.authoring.upload import MAX_QUESTIONS, uploads_of
+from bank.formats import child
 from bank.formats.sheet_export import to_csv, to_xlsx
 from bank.importer.json_format import dumps, export_papers
 from bank.paper_store import list_papers, question_count
@@ -162,6 +163,12 @@ REFUSED = [
     ("photo.pdf", b"%PDF-1.4", "not a question file"),
     ("broken.gift", b"::a:: What? {=yes ~no\n\n::b:: Next {T}\n", "broken.gift: line"),
     ("broken.csv", "题干,答案,题型\n1+1?,B,单选题\n".encode(), "row 2"),
+    # issue 21: 34 s of a quadratic regex in the bot's process, every other user waiting
+    ("braces.txt", b"x" + b"{" * 300_000, "no section header such as"),
+    ("braces.gift", b"x" + b"{" * 300_000, "expected } to close the answer block"),
+    ("long.csv", "题干,答案\n".encode() + b"x" * 200_000 + b",A\n", "line 2: not a readable CSV row"),
+    ("many.gift", "".join(f"::q{i}:: {i} + 1? {{={i + 1} ~0}}\n\n" for i in range(MAX_QUESTIONS + 1)).encode(),
+     f"{MAX_QUESTIONS + 1} questions; a chat upload takes at most {MAX_QUESTIONS}"),
 ]
 
 
@@ -221,3 +228,16 @@ async def test_the_same_import_update_delivered_twice_imports_once(env):
     await env.idle()
     assert await _questions(env) == before + 3
     assert sum("Imported" in (m.text or "") for m in lead.chat()) == 1
+
+
+async def test_a_file_read_past_the_time_limit_is_refused_and_nothing_written(env, monkeypatch):
+    monkeypatch.setattr(child, "READ_SECONDS", 0.01)  # no reader's process even starts in 10 ms
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    before = await _questions(env)
+    await lead.send_document(GIFT.encode(), "quiz.gift")
+    refusal = await lead.wait_message(lambda m: "Not imported" in (m.text or ""), timeout=15)
+    assert ("quiz.gift: file: took too long to read (over 0.01 s); is it really a GIFT file? A chat upload takes "
+            f"at most {MAX_QUESTIONS} questions.") in refusal.text
+    await env.idle()
+    assert await _questions(env) == before
+    assert await _uploads(env) == []

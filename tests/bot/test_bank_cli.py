@@ -198,3 +198,15 @@ def test_the_bank_commands_read_the_database_from_dot_env_as_run_does(capsys, tm
     assert (tmp_path / "mine.db").exists() and not (tmp_path / "data").exists()
     code, out, _ = run(capsys, "bank", "stats")
     assert code == 0 and "1 papers" in out
+
+
+def test_import_reads_each_file_under_the_time_limit(capsys, dbfile, tmp_path, monkeypatch):
+    from bank.formats import child
+
+    quiz = tmp_path / "quiz.gift"
+    quiz.write_text("::a:: 2+2? {=4 ~3}\n")
+    monkeypatch.setattr(child, "READ_SECONDS", 0.01)  # no reader's process even starts in 10 ms
+    for dry in ([], ["--dry-run"]):
+        code, out, err = run(capsys, "--db", dbfile, "import", *dry, str(quiz))
+        assert code == 1 and out == ""
+        assert err == f"proctor: {quiz}: file: took too long to read (over 0.01 s); is it really a GIFT file?\n"

@@ -59,18 +59,19 @@ def test_preview_counts_and_checks_duplicates_against_the_bank():
 
 
 async def test_import_writes_once_and_only_what_the_preview_showed(db):
-    papers = up.read_upload("q.gift", GIFT)
+    papers, digest = up.read_for_import("q.gift", GIFT)  # read in a child process
+    assert digest == up.content_hash(papers)
     pid = await up.hold(db, user_id=1, chat_id=1, file_id="F", file_name="q.gift", file_size=len(GIFT),
-                        digest=up.content_hash(papers), now=0)
+                        digest=digest, now=0)
     pending = await up.get_pending(db, pid, 1)
-    other = up.read_upload("q.gift", GIFT.replace(b"{T}", b"{F}"))
+    other, other_digest = up.read_for_import("q.gift", GIFT.replace(b"{T}", b"{F}"))
     with pytest.raises(up.UploadChanged):
-        await up.import_upload(db, pending, other, now=1, chat_id=1)
+        await up.import_upload(db, pending, other, other_digest, now=1, chat_id=1)
     assert await question_count(db) == 0
-    done = await up.import_upload(db, pending, papers, now=1, chat_id=1)
+    done = await up.import_upload(db, pending, papers, digest, now=1, chat_id=1)
     assert done.total == 2
     with pytest.raises(up.UploadGone):
-        await up.import_upload(db, pending, papers, now=2, chat_id=1)
+        await up.import_upload(db, pending, papers, digest, now=2, chat_id=1)
     with pytest.raises(up.UploadGone):
         await up.cancel(db, pid, 1, now=2)
     assert await question_count(db) == 2
