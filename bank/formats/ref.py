@@ -10,7 +10,7 @@ import re
 
 from bank.models import Question, Source
 
-_REF = re.compile(r"^(\S+?)/s(\d+)/q(\d+)(?:/v(\d+))?$")
+_REF = re.compile(r"^([^/\s]+)/s(\d+)/q(\d+)(?:/v(\d+))?$")  # a slug holds no "/": no backtracking
 EXAMPLE = "slug/s1/q3/v1"
 
 
