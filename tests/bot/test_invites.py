@@ -95,7 +95,9 @@ async def finish(env, user) -> None:
 
 async def take(env, user, payload: str, *, written: str | None = None) -> None:
     """Open the link, Start, answer the first question (and the written one), hand in."""
-    welcome = await open_link(user, payload)
+    # the welcome card: not whatever comes next (an earlier sitting's result card goes out through
+    # the outbox job and may arrive after the /start)
+    welcome = await say(user, f"/start {payload}", predicate=lambda m: "▶️ Start" in m.button_texts)
     await user.press(welcome, "▶️ Start")
     screen = await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
     await user.press(screen, "A")

@@ -70,7 +70,8 @@ async def test_every_changed_hiring_attempt_is_audited_told_and_carded(env):
     done = await save_key(env, admin, qid, "A")
     assert "2 scores changed" in done.text
     assert [a.score for a in await attempts.attempts_of(env.db)] == [0, 2]
-    # the candidate hears of the fall as well as the rise
+    # the candidate hears of the fall as well as the rise (the notice goes out through the outbox job)
+    await cid.wait_message(lambda m: "regraded" in (m.text or ""))
     told = [m.text for m in cid.chat() if "regraded" in (m.text or "")]
     assert any("2 → 0" in t for t in told) and any("0 → 2" in t for t in told), told
     # one audit row per changed attempt: the attempt, its old and new score, the key versions
@@ -79,8 +80,12 @@ async def test_every_changed_hiring_attempt_is_audited_told_and_carded(env):
                    e.detail["to_version"], e.detail["question"]) for e in rows) == [
         (f"attempt:{first}", CID, 2, 0, 1, 2, qid), (f"attempt:{second}", CID, 0, 2, 1, 2, qid)]
     assert all(e.actor_id == ADMIN for e in rows)
-    # the inviting lead gets the updated card for each changed attempt
-    updated = [m.text for m in lead.chat() if "regraded" in (m.text or "") and "Cid" in (m.text or "")]
+    # the inviting lead gets the updated card for each changed attempt (through the outbox job too)
+    def cards():
+        return [m.text for m in lead.chat() if "regraded" in (m.text or "") and "Cid" in (m.text or "")]
+
+    await env.api.wait_for(lambda: len(cards()) >= 2, what="the lead's updated cards")
+    updated = cards()
     assert len(updated) == 2, updated
     assert any("Score: 0/" in t for t in updated) and any("Score: 2/" in t for t in updated), updated
     # and /invites shows the scores as they are now
