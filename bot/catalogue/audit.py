@@ -1,0 +1,82 @@
+"""What each audit-log action (proctor/teams/audit.py) says on the desk's audit page, one sentence,
+`audit_<action>` (a few actions say one of two: `audit_digest_off`, `audit_invite_create_named`); desk/audit_words.py
+fills in names (people's first names, paper and team titles) and local times."""
+
+TEXTS: dict[str, dict[str, str]] = {
+    # the bank
+    "audit_bank_upload": {"en": "{actor} imported {file}: {papers}", "zh": "{actor} 导入了 {file}：{papers}"},
+    "audit_add_question": {"en": "{actor} added a question ({kind}) to {paper}",
+                        "zh": "{actor} 向 {paper} 添加了一道题（{kind}）"},
+    "audit_retire": {"en": "{actor} retired question #{question} (never asked again)",
+                  "zh": "{actor} 停用了题目 #{question}（不再出题）"},
+    "audit_restore": {"en": "{actor} put question #{question} back into use", "zh": "{actor} 恢复了题目 #{question}"},
+    "audit_paper_settings": {"en": "{actor} changed the settings of {paper}: {changes}",
+                          "zh": "{actor} 修改了 {paper} 的设置：{changes}"},
+    "audit_confirm_key": {"en": "{actor} confirmed the key of question #{question}: {key}",
+                       "zh": "{actor} 确认了题目 #{question} 的答案：{key}"},
+    "audit_paper_compose": {"en": "{actor} composed the paper {title} ({questions} questions)",
+                         "zh": "{actor} 组了试卷 {title}（{questions} 道题）"},
+    "audit_question_edit": {"en": "{actor} edited the {field} of question #{question} (version {version}): "
+                               "{regraded} answers regraded, {changed} scores changed",
+                         "zh": "{actor} 修改了题目 #{question} 的{field}（第 {version} 版）：重新评分 {regraded} 个作答，"
+                               "{changed} 个分数有变"},
+    "audit_regrade": {"en": "{actor} regraded {who}'s attempt #{attempt} on question #{question}: answer {answer_old} → "
+                         "{answer_new}, total {old} → {new}",
+                   "zh": "{actor} 重新评分了 {who} 的作答 #{attempt}（题目 #{question}）：本题 {answer_old} → {answer_new}，"
+                         "总分 {old} → {new}"},
+    # disputes and reviews
+    "audit_key_fix": {"en": "{actor} fixed the key of question #{question} (version {version}) after {who}'s dispute "
+                         "#{dispute}: {regraded} answers regraded, {changed} scores changed",
+                   "zh": "{actor} 根据 {who} 的申诉 #{dispute} 修正了题目 #{question} 的答案（第 {version} 版）："
+                         "重新评分 {regraded} 个作答，{changed} 个分数有变"},
+    "audit_dispute_upheld": {"en": "{actor} upheld {who}'s dispute #{dispute} on question #{question}",
+                          "zh": "{actor} 支持了 {who} 对题目 #{question} 的申诉 #{dispute}"},
+    "audit_dispute_dismissed": {"en": "{actor} dismissed {who}'s dispute #{dispute} on question #{question}",
+                             "zh": "{actor} 驳回了 {who} 对题目 #{question} 的申诉 #{dispute}"},
+    "audit_review": {"en": "{actor} scored {who}'s answer {number} of attempt #{attempt}: {provisional} → {final}",
+                  "zh": "{actor} 给 {who} 的作答 #{attempt} 第 {number} 题评分：{provisional} → {final}"},
+    # the roster
+    "audit_roster_invite": {"en": "{actor} asked {who} to join the roster of {team}",
+                         "zh": "{actor} 邀请 {who} 加入 {team} 的名单"},
+    "audit_roster_accept": {"en": "{actor} put {who} on the roster of {team}", "zh": "{actor} 把 {who} 加入了 {team} 的名单"},
+    "audit_roster_consent": {"en": "{actor} agreed to be on the roster of {team}", "zh": "{actor} 同意加入 {team} 的名单"},
+    "audit_roster_decline": {"en": "{actor} declined to be on the roster of {team}", "zh": "{actor} 拒绝加入 {team} 的名单"},
+    "audit_roster_reject": {"en": "{actor} turned down {who}'s request to join the roster of {team}",
+                         "zh": "{actor} 拒绝了 {who} 加入 {team} 名单的请求"},
+    "audit_roster_remove": {"en": "{actor} removed {who} from the roster of {team}",
+                         "zh": "{actor} 把 {who} 移出了 {team} 的名单"},
+    # the team's schedules and exports
+    "audit_daily_on": {"en": "{actor} set the daily quiz of {team}: {at}, {questions} questions, closing after "
+                          "{close_after_min} min",
+                    "zh": "{actor} 设置了 {team} 的每日一练：{at}，{questions} 道题，{close_after_min} 分钟后截止"},
+    "audit_daily_off": {"en": "{actor} turned the daily quiz of {team} off", "zh": "{actor} 关闭了 {team} 的每日一练"},
+    "audit_digest": {"en": "{actor} set the weekly digest of {team}: {weekday} {time}",
+                  "zh": "{actor} 设置了 {team} 的每周摘要：{weekday} {time}"},
+    "audit_digest_off": {"en": "{actor} turned the weekly digest of {team} off", "zh": "{actor} 关闭了 {team} 的每周摘要"},
+    "audit_report": {"en": "{actor} downloaded the {what} report of {team} ({rows} rows)",
+                  "zh": "{actor} 下载了 {team} 的报表（{what}，{rows} 行）"},
+    "audit_chart": {"en": "{actor} drew the {what} chart of {team}", "zh": "{actor} 生成了 {team} 的图表（{what}）"},
+    # hiring
+    "audit_team_verify": {"en": "{actor} let {team} invite to hiring papers and see their answers: {papers}",
+                       "zh": "{actor} 允许 {team} 邀请候选人参加招聘试卷并查看作答：{papers}"},
+    "audit_team_unverify": {"en": "{actor} withdrew {team}'s access to hiring papers: {papers}",
+                         "zh": "{actor} 撤销了 {team} 对招聘试卷的权限：{papers}"},
+    "audit_invite_create": {"en": "{actor} created invite #{invite} to {paper}, open until {closes_at}",
+                         "zh": "{actor} 创建了邀请 #{invite}（{paper}），有效期至 {closes_at}"},
+    "audit_invite_create_named": {"en": "{actor} created invite #{invite} to {paper} for @{username}, open until {closes_at}",
+                               "zh": "{actor} 为 @{username} 创建了邀请 #{invite}（{paper}），有效期至 {closes_at}"},
+    "audit_invite_claim": {"en": "{actor} opened invite #{invite}", "zh": "{actor} 打开了邀请 #{invite}"},
+    "audit_invite_revoke": {"en": "{actor} revoked invite #{invite} of {who}", "zh": "{actor} 撤销了 {who} 的邀请 #{invite}"},
+    "audit_invite_resend": {"en": "{actor} sent {who} a new link for invite #{invite}",
+                         "zh": "{actor} 给 {who} 重发了邀请 #{invite} 的链接"},
+    # the words the sentences are made of
+    "audit_someone": {"en": "someone", "zh": "某人"},
+    "audit_all_papers": {"en": "every hiring paper", "zh": "所有招聘试卷"},
+    "audit_every_team": {"en": "every team", "zh": "所有团队"},
+    "audit_not_handed_in": {"en": "not handed in", "zh": "未交卷"},
+    "audit_field_stem": {"en": "text", "zh": "题干"},
+    "audit_field_option": {"en": "option {letter}", "zh": "选项 {letter}"},
+    "audit_field_key": {"en": "key", "zh": "答案"},
+    "audit_field_explanation": {"en": "explanation", "zh": "解析"},
+    "d_col_what": {"en": "What happened", "zh": "内容"},
+}
