@@ -221,3 +221,12 @@ async def test_the_same_import_update_delivered_twice_imports_once(env):
     await env.idle()
     assert await _questions(env) == before + 3
     assert sum("Imported" in (m.text or "") for m in lead.chat()) == 1
+
+
+async def test_a_chinese_chat_reads_the_readers_notes_in_chinese(env):
+    """A reader's note (a GIFT description skipped) is a code: the preview says it in the lead's language."""
+    lead = env.api.user(LEAD, "Lea", language_code="zh")
+    await lead.send_document(("::d:: Read this first\n\n" + GIFT).encode(), "quiz.gift")
+    preview = await lead.wait_message(lambda m: any(b.startswith("✅") for b in m.button_texts), timeout=15)
+    assert "第 1 行：没有答案块 {…}，是说明文字而不是题目；已跳过" in preview.text
+    assert "no answer block" not in preview.text and "导入说明" not in preview.text
