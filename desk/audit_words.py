@@ -113,7 +113,7 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
             params["question"] = ident
         case "paper_settings":
             params |= {"paper": paper_of(ident, e.target),
-                       "changes": ", ".join(f"{k} = {_plain(v)}" for k, v in d.items())}
+                       "changes": ", ".join(f"{_setting(k, say)} = {_plain(v)}" for k, v in d.items())}
         case "paper_compose":
             params["title"] = d.get("title") or paper_of(ident, e.target)
         case "question_edit":
@@ -147,6 +147,14 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
         case "invite_claim" | "invite_revoke" | "invite_resend":
             params["invite"] = ident
     return key, params
+
+
+def _setting(name: str, say: Say) -> str:
+    """A paper setting's name (bank/paper_settings.py), or the column's own for one added later."""
+    try:
+        return say(f"audit_setting_{name}")
+    except KeyError:
+        return name
 
 
 def _field(name: str, say: Say) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bank.models import PaperSettings
 from bank.paper_settings import write_settings
 from bot.i18n import CATALOGUE
 from proctor import hiring
@@ -65,7 +66,7 @@ async def test_the_audit_log_reads_as_sentences_with_names_and_local_times_in_bo
         assert rows["team_verify"][0] == "2027-01-15 16:01 CST"
         assert rows["team_verify"][4] == (f"Boss let Alpha invite to hiring papers and see their answers: {title}")
         assert rows["digest"][4] == "Lea set the weekly digest of Alpha: Friday 18:30"
-        assert rows["paper_settings"][4] == f"Lea changed the settings of {title}: signal_similar = 80"
+        assert rows["paper_settings"][4] == f"Lea changed the settings of {title}: similar-answer threshold (%) = 80"
         assert rows["regrade"][4] == ("Lea regraded Ann&#39;s attempt #7 on question #3: answer 0 → 1, total 4 → 5")
         assert rows["mystery"][4] == "Lea: mystery thing:1 · rows 3 · who a 1"
         assert "{" not in html.split('id="audit"')[1]  # no JSON anywhere in the table
@@ -77,6 +78,7 @@ async def test_the_audit_log_reads_as_sentences_with_names_and_local_times_in_bo
         assert rows["digest"][4] == "Lea 设置了 Alpha 的每周摘要：周五 18:30"
         assert rows["team_verify"][4] == f"Boss 允许 Alpha 邀请候选人参加招聘试卷并查看作答：{title}"
         assert rows["regrade"][4].startswith("Lea 重新评分了 Ann 的作答 #7")
+        assert rows["paper_settings"][4] == f"Lea 修改了 {title} 的设置：相似作答阈值（%） = 80"
         await zh.close()
         # the CSV: the sentence beside the raw detail
         _, body, _ = await lea.get("/desk/audit.csv", team=str(ALPHA))
@@ -145,3 +147,5 @@ def test_every_action_the_code_writes_has_a_sentence_in_both_languages():
         assert texts is not None, f"audit action {action!r} has no sentence (bot/catalogue/audit.py)"
         en, zh = ({f for _, f, _, _ in fields.parse(texts[lang]) if f} for lang in ("en", "zh"))
         assert en == zh, action
+    for setting in PaperSettings.model_fields:  # a paper_settings entry names each setting it changed
+        assert f"audit_setting_{setting}" in CATALOGUE, setting
