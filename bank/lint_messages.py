@@ -37,19 +37,19 @@ ENGLISH: dict[str, str] = {
     "no_credit_skipped": "{place}: no option earns credit; skipped",
     "key_no_option": "{place}: the key '{key}' names no option; kept, never asked",  # Aiken
     "xml_description_skipped": "{place}: a description, not a question; skipped",  # Moodle XML
-    "type_skipped": "{place}: a {type} question, which the bank cannot hold yet; skipped",
+    "type_skipped": "{place}: a question of type {type}, which the bank cannot hold yet; skipped",
     "no_credit_kept": "{place}: no answer earns credit; kept, never asked",
     "wildcard": "{place}: the * wildcard is matched as a plain character",
     "units": "{place}: units are not read; the number alone is graded",
     "no_stem_column": "{place}: no 题干/stem column in the first row; sheet skipped",  # sheets
-    "options_ignored": "{place}: options given for a {kind} question; ignored",
-    "key_option_missing": "{place}: the key {key} names option {option}, which is not there; kept, never asked",
+    "options_ignored": "{place}: options given, but a question of kind {kind} has none; ignored",
+    "key_option_missing": "{place}: the key {key}: option {option} is not there; kept, never asked",
     "garbled_title": "the title holds garbled characters",  # the seed format
-    "declared_count": "{place} ({title}): declares {declared} questions, found {found}",
+    "declared_count": "{place} ({title}): question count {declared} declared, {found} found",
     "points_missing": "{place} ({title}): points per question not given, default {points}",
     "cut_before_text": "{place}: cut off before its text, dropped",
     "cut_at_end": "{place}: cut off at the end of the file",
-    "fill_parts": "{place}: {blanks} blanks but the key has {parts} parts",
+    "fill_parts": "{place}: the key's parts ({parts}) do not match the blanks ({blanks})",
     "kept_edit": "question #{qid} (number {number}) keeps its edit (version {version}, /editq or /keyfix): "
                  "the file's text and key for it were not applied",  # a file imported over an edited question
 }

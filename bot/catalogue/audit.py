@@ -14,10 +14,10 @@ TEXTS: dict[str, dict[str, str]] = {
                           "zh": "{actor} 修改了 {paper} 的设置：{changes}"},
     "audit_confirm_key": {"en": "{actor} confirmed the key of question #{question}: {key}",
                        "zh": "{actor} 确认了题目 #{question} 的答案：{key}"},
-    "audit_paper_compose": {"en": "{actor} composed the paper {title} ({questions} questions)",
+    "audit_paper_compose": {"en": "{actor} composed the paper {title} ({questions} {questions:question|questions})",
                          "zh": "{actor} 组了试卷 {title}（{questions} 道题）"},
     "audit_question_edit": {"en": "{actor} edited the {field} of question #{question} (version {version}): "
-                               "{regraded} answers regraded, {changed} scores changed",
+                               "{regraded} {regraded:answer|answers} regraded, {changed} {changed:score|scores} changed",
                          "zh": "{actor} 修改了题目 #{question} 的{field}（第 {version} 版）：重新评分 {regraded} 个作答，"
                                "{changed} 个分数有变"},
     "audit_regrade": {"en": "{actor} regraded {who}'s attempt #{attempt} on question #{question}: answer {answer_old} → "
@@ -26,7 +26,8 @@ TEXTS: dict[str, dict[str, str]] = {
                          "总分 {old} → {new}"},
     # disputes and reviews
     "audit_key_fix": {"en": "{actor} fixed the key of question #{question} (version {version}) after {who}'s dispute "
-                         "#{dispute}: {regraded} answers regraded, {changed} scores changed",
+                         "#{dispute}: {regraded} {regraded:answer|answers} regraded, "
+                         "{changed} {changed:score|scores} changed",
                    "zh": "{actor} 根据 {who} 的申诉 #{dispute} 修正了题目 #{question} 的答案（第 {version} 版）："
                          "重新评分 {regraded} 个作答，{changed} 个分数有变"},
     "audit_dispute_upheld": {"en": "{actor} upheld {who}'s dispute #{dispute} on question #{question}",
@@ -46,14 +47,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "audit_roster_remove": {"en": "{actor} removed {who} from the roster of {team}",
                          "zh": "{actor} 把 {who} 移出了 {team} 的名单"},
     # the team's schedules and exports
-    "audit_daily_on": {"en": "{actor} set the daily quiz of {team}: {at}, {questions} questions, closing after "
+    "audit_daily_on": {"en": "{actor} set the daily quiz of {team}: {at}, {questions} {questions:question|questions}, closing after "
                           "{close_after_min} min",
                     "zh": "{actor} 设置了 {team} 的每日一练：{at}，{questions} 道题，{close_after_min} 分钟后截止"},
     "audit_daily_off": {"en": "{actor} turned the daily quiz of {team} off", "zh": "{actor} 关闭了 {team} 的每日一练"},
     "audit_digest": {"en": "{actor} set the weekly digest of {team}: {weekday} {time}",
                   "zh": "{actor} 设置了 {team} 的每周摘要：{weekday} {time}"},
     "audit_digest_off": {"en": "{actor} turned the weekly digest of {team} off", "zh": "{actor} 关闭了 {team} 的每周摘要"},
-    "audit_report": {"en": "{actor} downloaded the {what} report of {team} ({rows} rows)",
+    "audit_report": {"en": "{actor} downloaded the {what} report of {team} ({rows} {rows:row|rows})",
                   "zh": "{actor} 下载了 {team} 的报表（{what}，{rows} 行）"},
     "audit_chart": {"en": "{actor} drew the {what} chart of {team}", "zh": "{actor} 生成了 {team} 的图表（{what}）"},
     # hiring

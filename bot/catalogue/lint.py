@@ -34,7 +34,7 @@ _CHINESE: dict[str, str] = {
     "options_ignored": "{place}：{kind}不需要选项；所给选项已忽略",
     "key_option_missing": "{place}：答案 {key} 指向选项 {option}，但没有这个选项；保留，但不会出题",
     "garbled_title": "标题含有乱码",
-    "declared_count": "{place}（{title}）：标明 {declared} 题，实有 {found} 题",
+    "declared_count": "{place}（{title}）：题数标明 {declared}，实有 {found}",
     "points_missing": "{place}（{title}）：未给出每题分值，按默认 {points} 分计",
     "cut_before_text": "{place}：在题目正文之前被截断，已丢弃",
     "cut_at_end": "{place}：在文件末尾被截断",

@@ -45,8 +45,8 @@ def test_xml_every_supported_type(quiz):
 def test_xml_unsupported_types_reported_by_line(quiz):
     parsed, _ = quiz
     assert [english_note(n) for n in parsed.notes] == ["line 63: a description, not a question; skipped",
-                            "line 67: a cloze question, which the bank cannot hold yet; skipped",
-                            "line 71: a calculated question, which the bank cannot hold yet; skipped"]
+                            "line 67: a question of type cloze, which the bank cannot hold yet; skipped",
+                            "line 71: a question of type calculated, which the bank cannot hold yet; skipped"]
 
 
 def test_xml_entities_are_refused():
