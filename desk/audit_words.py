@@ -134,7 +134,8 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
             else:
                 key = "digest_off"
         case "report" | "chart":
-            params["what"] = say(f"l_period_{e.target}") if e.target in PERIODS else e.target
+            params["what"] = (say(f"l_period_{e.target}") if e.target in PERIODS
+                              else say("audit_what_invites") if e.target == "invites" else e.target)
         case "team_verify" | "team_unverify":
             ids = d.get("papers")
             params["papers"] = say("audit_all_papers") if ids == "all" else ", ".join(

@@ -54,9 +54,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "audit_digest": {"en": "{actor} set the weekly digest of {team}: {weekday} {time}",
                   "zh": "{actor} 设置了 {team} 的每周摘要：{weekday} {time}"},
     "audit_digest_off": {"en": "{actor} turned the weekly digest of {team} off", "zh": "{actor} 关闭了 {team} 的每周摘要"},
-    "audit_report": {"en": "{actor} downloaded the {what} report of {team} ({rows} {rows:row|rows})",
+    "audit_report": {"en": "{actor} downloaded the report of {team} for {what} ({rows} {rows:row|rows})",
                   "zh": "{actor} 下载了 {team} 的报表（{what}，{rows} 行）"},
-    "audit_chart": {"en": "{actor} drew the {what} chart of {team}", "zh": "{actor} 生成了 {team} 的图表（{what}）"},
+    "audit_chart": {"en": "{actor} drew the chart of {team} for {what}", "zh": "{actor} 生成了 {team} 的图表（{what}）"},
     # hiring
     "audit_team_verify": {"en": "{actor} let {team} invite to hiring papers and see their answers: {papers}",
                        "zh": "{actor} 允许 {team} 邀请候选人参加招聘试卷并查看作答：{papers}"},
@@ -71,6 +71,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "audit_invite_resend": {"en": "{actor} sent {who} a new link for invite #{invite}",
                          "zh": "{actor} 给 {who} 重发了邀请 #{invite} 的链接"},
     # the words the sentences are made of
+    "audit_what_invites": {"en": "hiring invites", "zh": "招聘邀请"},
     "audit_someone": {"en": "someone", "zh": "某人"},
     "audit_all_papers": {"en": "every hiring paper", "zh": "所有招聘试卷"},
     "audit_every_team": {"en": "every team", "zh": "所有团队"},

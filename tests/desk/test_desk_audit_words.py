@@ -53,6 +53,7 @@ async def test_the_audit_log_reads_as_sentences_with_names_and_local_times_in_bo
     await audit.log(env.db, at=T0 + 240, actor=LEAD_A, chat_id=ALPHA, action=REGRADE, target="attempt:7",
                     target_user=ANN, **change_detail(question=3, old=4.0, new=5.0, answer_old=0.0, answer_new=1.0,
                                                      from_version=1, to_version=2))
+    await audit.log(env.db, at=T0 + 270, actor=LEAD_A, chat_id=ALPHA, action="report", target="week", rows=1)
     await audit.log(env.db, at=T0 + 300, actor=LEAD_A, chat_id=ALPHA, action="mystery", target="thing:1",
                     rows=3, who={"a": 1})
     lea = DeskClient(env)
@@ -68,6 +69,7 @@ async def test_the_audit_log_reads_as_sentences_with_names_and_local_times_in_bo
         assert rows["digest"][4] == "Lea set the weekly digest of Alpha: Friday 18:30"
         assert rows["paper_settings"][4] == f"Lea changed the settings of {title}: similar-answer threshold (%) = 80"
         assert rows["regrade"][4] == ("Lea regraded Ann&#39;s attempt #7 on question #3: answer 0 → 1, total 4 → 5")
+        assert rows["report"][4] == "Lea downloaded the report of Alpha for this week (1 row)"
         assert rows["mystery"][4] == "Lea: mystery thing:1 · rows 3 · who a 1"
         assert "{" not in html.split('id="audit"')[1]  # no JSON anywhere in the table
         zh = DeskClient(env)
@@ -78,6 +80,7 @@ async def test_the_audit_log_reads_as_sentences_with_names_and_local_times_in_bo
         assert rows["digest"][4] == "Lea 设置了 Alpha 的每周摘要：周五 18:30"
         assert rows["team_verify"][4] == f"Boss 允许 Alpha 邀请候选人参加招聘试卷并查看作答：{title}"
         assert rows["regrade"][4].startswith("Lea 重新评分了 Ann 的作答 #7")
+        assert rows["report"][4] == "Lea 下载了 Alpha 的报表（本周，1 行）"
         assert rows["paper_settings"][4] == f"Lea 修改了 {title} 的设置：相似作答阈值（%） = 80"
         await zh.close()
         # the CSV: the sentence beside the raw detail
