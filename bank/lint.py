@@ -32,7 +32,9 @@ _ALL_OF_ABOVE = ("以上都是", "以上均是", "以上都對", "以上都对",
 _SENTENCE = re.compile(r"[^。；;！!？?\n]+")
 _ITEM_BEFORE = "、和及與与，,：:如"
 _ITEM_AFTER = "、和及與与，,。（(都是可"
-_PARSER_NOTES = ("declares", "cut off at the end", "points per question not given")
+# a reader's notes that a lint finding says again: the codes, and how older releases wrote them
+_PARSER_NOTES = ("declared_count", "cut_at_end", "points_missing")
+_PARSER_NOTE_TEXTS = ("declares", "cut off at the end", "points per question not given")
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,10 @@ def lint(papers: list[Paper]) -> list[LintItem]:
     for p in papers:
         seen_here: dict[str, tuple[str, int]] = {}
         for note in p.notes:
-            if not any(k in note for k in _PARSER_NOTES):
-                items.append(LintItem(p.slug, None, None, None, "note", {"note": note}, p.title))
+            if note.code in _PARSER_NOTES or any(k in str(note.params.get("note", "")) for k in _PARSER_NOTE_TEXTS):
+                continue
+            items.append(LintItem(p.slug, None, None, None, "note", dict(note.params), p.title,
+                                  message_key=note.code))
         for pos, s in enumerate(p.sections, start=1):
             here = partial(_item, p, pos, s, None)
             if s.declared_count is not None and s.declared_count != len(s.questions):

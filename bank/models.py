@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from enum import StrEnum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 
 class Kind(StrEnum):
@@ -160,6 +160,16 @@ class PaperSettings(BaseModel):
         return ReviewOption.score if self.invite_only else ReviewOption.full
 
 
+class Note(BaseModel):
+    """Something a reader noted while parsing a file (a question skipped, a key kept but never asked), as a
+    code with named parameters, where it is among them (bank/import_notes.py): bank/lint_messages.py says
+    it in English, bot/catalogue/lint.py in Chinese too. A note an older release stored as English text
+    reads as the code `note` with that text, and shows as written."""
+
+    code: str
+    params: dict[str, str | int | float] = Field(default_factory=dict)
+
+
 class Paper(BaseModel):
     id: int | None = None
     slug: str
@@ -168,12 +178,20 @@ class Paper(BaseModel):
     sections: list[Section] = Field(default_factory=list)
     settings: PaperSettings = Field(default_factory=PaperSettings)
     # problems found while parsing that are not tied to one question (declared vs found, ...)
-    notes: list[str] = Field(default_factory=list)
+    notes: list[Note] = Field(default_factory=list)
     # a composed paper (/newpaper): its blueprint as JSON, and whether each attempt draws anew; its
     # sections hold the frozen draw (the one shown in lists). None: an imported paper.
     blueprint: str | None = Field(default=None, exclude=True)
     per_candidate: bool = Field(default=False, exclude=True)
     code: str = Field(default="", exclude=True)  # "P3", given when first stored (bank/paper_list.py)
+
+    @field_validator("notes", mode="before")
+    @classmethod
+    def _english_notes(cls, notes: object) -> object:
+        """Notes stored as English text (older releases, older exports) are read as they are."""
+        if isinstance(notes, list):
+            return [{"code": "note", "params": {"note": n}} if isinstance(n, str) else n for n in notes]
+        return notes
 
     def questions(self) -> list[Question]:
         return [q for s in self.sections for q in s.questions]

@@ -11,7 +11,8 @@ import aiosqlite
 
 from bank.errors import NotFound, SameTitle
 from bank.grading.terms import terms_for
-from bank.models import SUBJECTIVE, Kind, Paper, PaperSettings, Question, Section, fingerprint
+from bank.import_notes import note, notes_from_json, notes_json
+from bank.models import SUBJECTIVE, Kind, Note, Paper, PaperSettings, Question, Section, fingerprint
 from bank.question_checks import refresh_paper
 from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
 from bank.question_rows import question_from_row
@@ -130,7 +131,7 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
            RETURNING id""",
         (paper.slug, paper.title, paper.source_file, s.time_limit_min, s.attempts_allowed,
          s.grading_method, s.multi_policy.value, int(s.exam_only), int(s.shuffle_options),
-         _dumps(paper.notes), now),
+         notes_json(paper.notes), now),
     )
     paper_id: int = one_row(await cur.fetchone())[0]
     edit_notes = await _edited_notes(conn, paper)
@@ -178,7 +179,7 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
         (paper_id, len(paper.sections)),
     )
     if edit_notes:
-        await conn.execute("UPDATE papers SET notes=? WHERE id=?", (_dumps(paper.notes + edit_notes), paper_id))
+        await conn.execute("UPDATE papers SET notes=? WHERE id=?", (notes_json(paper.notes + edit_notes), paper_id))
     await refresh_paper(conn, paper_id)  # pinned options, letter references, doubts: found at import
     return paper_id
 
@@ -190,7 +191,7 @@ _KEEP_EDITED = ", ".join(f"{c}=CASE WHEN questions.key_version>1 THEN questions.
                          for c in _EDITED)
 
 
-async def _edited_notes(conn: aiosqlite.Connection, paper: Paper) -> list[str]:
+async def _edited_notes(conn: aiosqlite.Connection, paper: Paper) -> list[Note]:
     """A note per question of `paper` that a lead edited and whose text or key in the file differs."""
     incoming = {fingerprint(paper.slug, pos, q.number): q for pos, s in enumerate(paper.sections, start=1)
                 for q in s.questions}
@@ -205,8 +206,7 @@ async def _edited_notes(conn: aiosqlite.Connection, paper: Paper) -> list[str]:
         q = incoming[r["fingerprint"]]
         if (r["kind"], r["stem"], json.loads(r["options"]), json.loads(r["answer"]), r["explanation"]) != (
                 q.kind.value, q.stem, q.options, q.answer, q.explanation):
-            notes.append(f"question #{r['id']} (number {q.number}) keeps its edit (version {r['key_version']}, "
-                         f"/editq or /keyfix): the file's text and key for it were not applied")
+            notes.append(note("kept_edit", qid=r["id"], number=q.number, version=r["key_version"]))
     return notes
 
 
@@ -272,7 +272,7 @@ async def load_paper(db: Store, key: int | str, *, include_retired: bool = False
     ]
     return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"],
                  source_file=prow["source_file"], sections=sections,
-                 settings=_settings_from_row(prow), notes=json.loads(prow["notes"]), code=prow["code"])
+                 settings=_settings_from_row(prow), notes=notes_from_json(prow["notes"]), code=prow["code"])
 
 
 async def _composed(db: Store, prow: sqlite3.Row, include_retired: bool) -> Paper:
@@ -288,7 +288,7 @@ async def _composed(db: Store, prow: sqlite3.Row, include_retired: bool) -> Pape
         sections.setdefault(r["drawn_section"], Section(kind=q.kind, title=r["drawn_section"])).questions.append(q)
     return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"], source_file=prow["source_file"],
                  sections=list(sections.values()), settings=_settings_from_row(prow),
-                 notes=json.loads(prow["notes"]), blueprint=prow["blueprint"],
+                 notes=notes_from_json(prow["notes"]), blueprint=prow["blueprint"],
                  per_candidate=bool(prow["per_candidate"]), code=prow["code"])
 
 

@@ -7,6 +7,7 @@ import string
 from bank.models import Kind
 from bot.catalogue import (
     ask,
+    audit,
     authoring,
     authoring_edit,
     core,
@@ -34,7 +35,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOGUE = _merge(core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live,
+CATALOGUE = _merge(audit, core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live,
                    lint)
 
 

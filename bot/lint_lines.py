@@ -7,17 +7,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from bank.lint_messages import place_shape
+from bank.models import Kind
 from bot.exam.render import short_section
-from bot.i18n import CATALOGUE, t
+from bot.i18n import CATALOGUE, kind_name, t
 
 if TYPE_CHECKING:  # the type only: bank.lint loads OpenCC, wanted with the first upload, not with /bankstats
     from bank.lint import LintItem
 
+_KINDS = {k.value for k in Kind}
+
 
 def lint_message(key: str, params: Mapping[str, object], lang: str) -> str:
-    """What the message `key` says with `params`; an unknown key (a flag added later) reads as itself."""
+    """What the message `key` says with `params`; an unknown key (a flag added later) reads as itself. A
+    reader's note says its place ("第 12 行") and a question's kind in `lang` too."""
     name = f"lint_{key}"
-    return t(name, lang, **params) if name in CATALOGUE else key
+    if name not in CATALOGUE:
+        return key
+    said = dict(params)
+    if (shape := place_shape(params)) is not None:
+        said["place"] = t(f"lint_place_{shape}", lang, **params)
+    if key == "options_ignored" and params.get("kind") in _KINDS:
+        said["kind"] = kind_name(Kind(str(params["kind"])), lang)
+    return t(name, lang, **said)
 
 
 def where(paper: str, section: str, number: int | None, lang: str) -> str:

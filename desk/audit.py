@@ -1,16 +1,16 @@
 """Audit log: who did what, newest first, filterable by action and actor; a group's leads see
-their team's entries only."""
+their team's entries only. Each entry reads as a sentence with names and local times
+(desk/audit_words.py); the CSV keeps the raw detail beside it."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 
 from aiohttp import web
 
 from desk import params
+from desk.audit_words import local_time, names_for, sentence
 from desk.web import Lead, csv_response, ctx, lead_page, render
-from proctor.people.users import find_prefs
 from proctor.teams import audit
 
 LIMIT = 500
@@ -22,12 +22,10 @@ async def _entries(request: web.Request, lead: Lead):
     actor = params.optional_id(request.query, "actor")
     db = ctx(request).db
     entries = await audit.recent(db, chat_id=scope, action=action, actor=actor, limit=LIMIT)
-    names = {}
-    for uid in {e.actor_id for e in entries}:
-        prefs = await find_prefs(db, uid)
-        names[uid] = prefs.first_name if prefs and prefs.first_name else str(uid)
-    rows = [{"at": datetime.fromtimestamp(e.at, UTC).strftime("%Y-%m-%d %H:%M:%S"), "actor": names[e.actor_id],
-             "actor_id": e.actor_id, "chat_id": e.chat_id, "action": e.action, "target": e.target,
+    names = await names_for(db, entries, ctx(request).default_zone)
+    rows = [{"at": local_time(e.at, names, e.chat_id), "actor": names.users[e.actor_id], "actor_id": e.actor_id,
+             "chat_id": e.chat_id, "team": names.teams.get(e.chat_id, "") if e.chat_id is not None else "",
+             "action": e.action, "what": sentence(e, names, lead.t), "target": e.target,
              "detail": json.dumps(e.detail, ensure_ascii=False)} for e in entries]
     return team, action or "", "" if actor is None else str(actor), rows
 
@@ -42,5 +40,5 @@ async def audit_page(request: web.Request, lead: Lead) -> web.StreamResponse:
 @lead_page
 async def audit_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     _, _, _, rows = await _entries(request, lead)
-    keys = ["at", "actor_id", "actor", "chat_id", "action", "target", "detail"]
+    keys = ["at", "actor_id", "actor", "chat_id", "team", "action", "what", "target", "detail"]
     return csv_response("audit.csv", keys, [[r[k] for k in keys] for r in rows])

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from aiohttp import web
 
+from bank.csv_safety import file_stem
 from desk import params
 from desk.access import Refused
 from desk.web import Lead, csv_response, ctx, lead_page, render
@@ -88,13 +89,14 @@ class Shown:
 @lead_page
 async def candidate_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/candidate.csv?team=&user=[&table=disputes]: every answer of every attempt, or the disputes."""
-    _, user_id, _, scope, since = await _record(request, lead)
+    _, user_id, name, scope, since = await _record(request, lead)
+    who = file_stem(name, "candidate")
     db = ctx(request).db
     if request.query.get("table") == "disputes":
-        return csv_response(f"disputes-{user_id}.csv", ["dispute", "question_id", "reason", "status", "raised_at"],
+        return csv_response(f"disputes-{who}.csv", ["dispute", "question_id", "reason", "status", "raised_at"],
                             [[d.id, d.question_id, d.reason, d.status, _day(d.created_at)]
                              for d in await record.raised_disputes(db, user_id, since=since)])
-    return csv_response(f"answers-{user_id}.csv",
+    return csv_response(f"answers-{who}.csv",
                         ["attempt", "title", "mode", "finished_at", "seconds", "pos", "question_id", "section",
                          "state", "score", "max_score", "response"],
                         [[a.id, a.title, a.mode, _day(a.finished_at), round(a.seconds), c.pos + 1, c.question_id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from bank.csv_safety import file_stem
 from bank.errors import NotFound
 from bank.paper_list import find_paper
 from bank.paper_store import paper_titles
@@ -102,13 +103,14 @@ async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/team.csv: a table on the team page, as CSV: the leaderboard (default), the paper's
     board (paper=), the topic mastery (table=mastery) or who has not practised (table=idle)."""
     if key := request.query.get("paper"):
-        _, _, rows = await _paper(request, lead, key)
-        return csv_response(f"paper-{key}.csv", ["rank", "user_id", "name", "score", "max_score", "seconds",
-                                                 "provisional"],
+        team, title, rows = await _paper(request, lead, key)
+        where = file_stem(team.title) if team is not None else "all"
+        return csv_response(f"paper-{file_stem(title, 'paper')}-{where}.csv",
+                            ["rank", "user_id", "name", "score", "max_score", "seconds", "provisional"],
                             [[r.rank, r.user_id, r.name, r.score, r.max_score, round(r.seconds), int(r.provisional)]
                              for r in rows])
     team, period, board = await _daily(request, lead)
-    table, db, name = request.query.get("table", "board"), ctx(request).db, f"{abs(team.chat_id)}-{period}"
+    table, db, name = request.query.get("table", "board"), ctx(request).db, f"{file_stem(team.title)}-{period}"
     if table == "mastery":
         mastery = await topic_mastery(db, team.chat_id, board.period)
         return csv_response(f"mastery-{name}.csv", ["user_id", "name", *mastery.topics],
@@ -116,7 +118,7 @@ async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
                                           for t in mastery.topics)]
                              for uid, who in await team_members(db, team.chat_id)])
     if table == "idle":
-        return csv_response(f"idle-{abs(team.chat_id)}.csv", ["user_id", "name"],
+        return csv_response(f"idle-{file_stem(team.title)}.csv", ["user_id", "name"],
                             [list(r) for r in await _idle_this_week(request, team.chat_id, board,
                                                                     await team_members(db, team.chat_id))])
     if table != "board":

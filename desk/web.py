@@ -7,9 +7,11 @@ import csv
 import functools
 import io
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
+from urllib.parse import quote
 
 import aiohttp_jinja2
 from aiohttp import web
@@ -152,12 +154,24 @@ def render(request: web.Request, lead: Lead | None, template: str, context: dict
     return aiohttp_jinja2.render_template(template, request, {**base, **context}, status=status)
 
 
+def attachment(name: str) -> str:
+    """A Content-Disposition for a download named `name` (titles people gave, any script): an ASCII
+    `filename` for old clients and RFC 6266's `filename*` with the name itself in UTF-8."""
+    stem, dot, ext = name.rpartition(".")
+    ascii_stem = re.sub(r"-{2,}", "-", stem.encode("ascii", "ignore").decode()).strip("-_") or "download"
+    fallback = f"{ascii_stem}{dot}{ext}".replace('"', "").replace("\\", "")
+    if fallback == name:
+        return f'attachment; filename="{name}"'
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
 def csv_response(name: str, header: list[str], rows: list[list]) -> web.Response:
-    """A table as a CSV download; cells that a spreadsheet would run as a formula are quoted."""
+    """A table as a CSV download named `name` (made of titles, bank.csv_safety.file_stem, never of ids);
+    cells that a spreadsheet would run as a formula are quoted."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(header)
     for row in rows:
         writer.writerow([safe_cell(c) for c in row])
     return web.Response(body=("\ufeff" + out.getvalue()).encode("utf-8"), content_type="text/csv",
-                        charset="utf-8", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                        charset="utf-8", headers={"Content-Disposition": attachment(name)})

@@ -12,6 +12,7 @@ import re
 
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
+from bank.import_notes import note
 from bank.models import Flag, Kind, Paper, Question
 
 _OPTION = re.compile(r"^([A-Z])[.)]\s+(\S.*|)$")  # not \s+(.*): two quantifiers could share the spaces
@@ -63,7 +64,7 @@ def parse_aiken(text: str, *, file: str) -> Parsed:
 def _question(stem: list[str], options: list[str], key: str, place: str, out: Parsed) -> Question:
     q = Question(number=0, kind=Kind.single, stem="\n".join(stem), options=options, answer=key)
     if len(key) != 1 or not "A" <= key < chr(65 + len(options)):
-        out.notes.append(f"{place}: the key {key!r} names no option; kept, never asked")
+        out.notes.append(note("key_no_option", place, key=key))
         q.answer = ""
         q.flags.append(Flag.no_answer.value)
     return q

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from bank.importer.seed_format import slug_for
-from bank.models import CHOICE, SECTION_TITLES, Kind, Paper, Question, Section, Source
+from bank.models import CHOICE, SECTION_TITLES, Kind, Note, Paper, Question, Section, Source
 from bank.option_order import LETTERS
 
 BLANK = "_____"  # where a GIFT missing-word answer block stood in the stem
@@ -32,7 +32,7 @@ class Item:
 @dataclass
 class Parsed:
     items: list[Item] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # what was skipped or doubtful, by place
+    notes: list[Note] = field(default_factory=list)  # what was skipped or doubtful, by place
 
 
 def category_topic(path: str) -> str:

@@ -19,6 +19,7 @@ from bank.formats.moodle_xml import looks_like_moodle_xml, parse_moodle_xml
 from bank.formats.moodle_xml_export import to_moodle_xml
 from bank.formats.sheet import parse_csv, parse_xlsx
 from bank.formats.sheet_export import rows, template_rows, to_csv, to_xlsx
+from bank.import_notes import english_note
 from bank.importer import parse_file as parse_seed_or_json
 from bank.importer import parse_text
 from bank.importer.headers import find_headers
@@ -116,7 +117,7 @@ def _parse_known(kind: str, data: bytes, path: Path) -> list[Paper]:
         reader = {"gift": parse_gift, "aiken": parse_aiken, "xml": parse_moodle_xml, "csv": parse_csv}[kind]
         parsed = reader(text, file=file)
     if not parsed.items:
-        why = "; ".join(parsed.notes[:3]) or "the file is empty"
+        why = "; ".join(english_note(n) for n in parsed.notes[:3]) or "the file is empty"
         raise ImportFailed(file, "file", f"no question found ({why})")
     return assemble(parsed, file=file, stem=path.stem, title=path.stem)
 

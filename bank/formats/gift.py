@@ -21,6 +21,7 @@ from bank.errors import ImportFailed
 from bank.formats.build import BLANK, Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
 from bank.formats.ref import read_ref
+from bank.import_notes import note
 from bank.models import Kind, Question
 from bank.option_order import LETTERS, MAX_OPTIONS
 
@@ -148,7 +149,7 @@ def _question(block: str, *, file: str, line: int, out: Parsed) -> Question | No
     if open_at < 0:
         if "}" in raw:
             raise ImportFailed(file, f"line {line}", "a } with no { before it (write \\} for a brace)")
-        out.notes.append(f"line {line}: no answer block {{…}}: a description, not a question; skipped")
+        out.notes.append(note("description_skipped", f"line {line}"))
         return None
     close_at = raw.find("}", open_at)
     if close_at < 0:
@@ -231,7 +232,7 @@ def _choice(body: str, stem: str, fmt: str, out: Parsed, place: str) -> Question
         key = "".join(LETTERS[i] for i, w in enumerate(weights) if w > 0)
         kind = Kind.multi if len(key) != 1 else Kind.single
     if not key:
-        out.notes.append(f"{place}: no option earns credit; skipped")
+        out.notes.append(note("no_credit_skipped", place))
         return None
     q = Question(number=0, kind=kind, stem=stem, options=options, answer=key)
     q.weights = keep_weights(q, weights)

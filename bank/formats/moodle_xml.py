@@ -19,6 +19,7 @@ from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
 from bank.formats.ref import read_ref
+from bank.import_notes import note
 from bank.models import Flag, Kind, Question
 from bank.option_order import LETTERS, MAX_OPTIONS
 
@@ -56,9 +57,8 @@ def parse_moodle_xml(text: str, *, file: str) -> Parsed:
             continue
         reader = _READERS.get(kind)
         if reader is None:
-            what = "a description, not a question" if kind == "description" else \
-                f"a {kind or 'typeless'} question, which the bank cannot hold yet"
-            out.notes.append(f"{place}: {what}; skipped")
+            out.notes.append(note("xml_description_skipped", place) if kind == "description"
+                             else note("type_skipped", place, type=kind or "typeless"))
             continue
         try:
             q = reader(el, out, place)
@@ -125,7 +125,7 @@ def _multichoice(el: Element, out: Parsed, place: str) -> Question | None:
     kind = Kind.single if single else Kind.multi
     q = Question(number=0, kind=kind, stem=_text(el.find("questiontext")), options=options, answer=key)
     if not key:
-        out.notes.append(f"{place}: no answer earns credit; kept, never asked")
+        out.notes.append(note("no_credit_kept", place))
         q.flags.append(Flag.no_answer.value)
     q.weights = keep_weights(q, weights) if key else weights
     q.feedback = feedback if any(feedback) else []
@@ -152,7 +152,7 @@ def _shortanswer(el: Element, out: Parsed, place: str) -> Question:
     if not answers:
         raise ValueError("a short answer with no accepted answer")
     if any("*" in t for t, _, _, _ in answers):
-        out.notes.append(f"{place}: the * wildcard is matched as a plain character")
+        out.notes.append(note("wildcard", place))
     weights = [w for _, w, _, _ in answers]
     feedback = [f for _, _, f, _ in answers]
     return Question(number=0, kind=Kind.fill, stem=_text(el.find("questiontext")),
@@ -179,7 +179,7 @@ def _numerical(el: Element, out: Parsed, place: str) -> Question:
         raise ValueError("a numerical question with no answer")
     units = el.find("units")
     if units is not None and units.findall("unit"):
-        out.notes.append(f"{place}: units are not read; the number alone is graded")
+        out.notes.append(note("units", place))
     return Question(number=0, kind=Kind.numerical, stem=_text(el.find("questiontext")), answer=values,
                     weights=[] if all(w == 1.0 for w in weights) else weights,
                     feedback=feedback if any(feedback) else [])

@@ -24,6 +24,7 @@ from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
 from bank.formats.ref import read_ref
 from bank.grading.choice import parse_truefalse
+from bank.import_notes import note
 from bank.models import CHOICE, Answer, Flag, Kind, Question
 from bank.option_order import LETTERS
 
@@ -120,7 +121,7 @@ def parse_rows(sheets: list[tuple[str, list[tuple[int, list[str]]]]], *, file: s
                 columns.setdefault(field, i)
         where = f"sheet {sheet}, " if len(sheets) > 1 or sheet else ""
         if "stem" not in columns:
-            out.notes.append(f"{where}row {header_row}: no 题干/stem column in the first row; sheet skipped")
+            out.notes.append(note("no_stem_column", f"{where}row {header_row}"))
             continue
         for n, row in body[1:]:
             cells = {f: (row[i] if i < len(row) else "") for f, i in columns.items()}
@@ -168,7 +169,7 @@ def _row(c: dict[str, str], place: str, file: str, header: list[str], columns: d
                  answer="", explanation=c.get("explanation", ""), points=points,
                  topic=c.get("topic", ""), difficulty=c.get("difficulty", ""))
     if kind not in CHOICE and any(options):
-        out.notes.append(f"{place}: options given for a {kind.value} question; ignored")
+        out.notes.append(note("options_ignored", place, kind=kind.value))
     try:
         q.answer = _key(q, c.get("answer", ""))
     except ValueError as e:
@@ -181,8 +182,7 @@ def _row(c: dict[str, str], place: str, file: str, header: list[str], columns: d
         letters = q.answer if isinstance(q.answer, str) else ""  # _key gave a choice question letters
         bad = [x for x in letters if x >= chr(65 + len(options))]
         if bad:  # a warning, as lint gives: kept but never asked
-            out.notes.append(f"{place}: the key {q.answer} names option {bad[0]}, which is not there; "
-                             "kept, never asked")
+            out.notes.append(note("key_option_missing", place, key=letters, option=bad[0]))
             q.flags.append(Flag.no_answer.value)
     try:
         read_ref(q, c.get("ref", ""))

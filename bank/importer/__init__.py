@@ -3,13 +3,13 @@ one transaction. A file that cannot be parsed imports nothing."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import aiosqlite
 
 from bank.errors import ImportFailed, SameTitle
+from bank.import_notes import notes_from_json
 from bank.importer.json_format import looks_like_json, parse_json_text
 from bank.importer.seed_format import parse_seed_text, slug_for
 from bank.models import Paper
@@ -99,7 +99,7 @@ async def as_written(db: Store, papers: list[Paper], ids: list[int]) -> list[Pap
     its paper's notes say so."""
     if not ids:
         return []
-    notes = {r["id"]: json.loads(r["notes"]) for r in await db.fetchall(
+    notes = {r["id"]: notes_from_json(r["notes"]) for r in await db.fetchall(
         f"SELECT id, notes FROM papers WHERE id IN ({','.join('?' * len(ids))})", ids)}
     return [p.model_copy(update={"id": i, "notes": notes.get(i, p.notes)}) for p, i in zip(papers, ids, strict=True)]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bank.import_notes import note
 from bank.importer.raw import Ctx
 from bank.models import CHOICE, SUBJECTIVE, Flag, Kind, Question, Section
 
@@ -51,7 +52,7 @@ def mark_truncation(ctx: Ctx, where: str, section: Section) -> None:
     last = section.questions[-1]
     if _looks_cut(last):
         last.flags.append(Flag.truncated.value)
-        ctx.notes.append(f"{where}, question {last.number}: cut off at the end of the file")
+        ctx.notes.append(note("cut_at_end", f"{where}, question {last.number}"))
     for q in section.questions:
         if Flag.truncated in q.flags or Flag.no_answer in q.flags:
             continue

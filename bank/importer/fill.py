@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bank.import_notes import note
 from bank.importer.raw import Ctx
 from bank.text.clean import tidy
 
@@ -22,7 +23,7 @@ def fill_key(ctx: Ctx, where: str, stem: str, text: str | None) -> list[list[str
         parts = [p.strip() for p in re.split(r"[、；;，,]", answer) if p.strip()]
         if len(parts) == blanks:
             return [_alternatives(p) for p in parts]
-        ctx.notes.append(f"{where}: {blanks} blanks but the key has {len(parts)} parts")
+        ctx.notes.append(note("fill_parts", where, blanks=blanks, parts=len(parts)))
     return [_alternatives(answer)]
 
 

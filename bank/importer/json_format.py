@@ -38,7 +38,7 @@ def _paper(p: Paper) -> dict[str, Any]:
         "title": p.title,
         "source_file": p.source_file,
         "settings": p.settings.model_dump(mode="json"),
-        "notes": list(p.notes),
+        "notes": [n.model_dump() for n in p.notes],
         "sections": [
             {
                 "kind": s.kind.value,

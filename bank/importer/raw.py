@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bank.errors import ImportFailed
+from bank.models import Note
 
 
 @dataclass
@@ -22,7 +23,7 @@ class Ctx:
     """One file's parse: its name for error places, and the notes gathered along the way."""
 
     file: str
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
 
     def fail(self, place: str, problem: str) -> ImportFailed:
         return ImportFailed(self.file, place, problem)

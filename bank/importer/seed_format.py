@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from bank.import_notes import note
 from bank.importer.answers import cut_questions
 from bank.importer.cases import cut_cases, has_case_marks
 from bank.importer.checks import check_keys, flag_missing_explanations, mark_truncation
@@ -48,7 +49,7 @@ def parse_seed_text(text: str, *, file: str, slug: str) -> Paper:
         raise ctx.fail("line 1", "no title before the first section header")
     title, state = repair_garble(title)
     if state is Garble.corrupted:
-        ctx.notes.append("the title holds garbled characters")
+        ctx.notes.append(note("garbled_title"))
 
     sections: list[Section] = []
     wheres = [f"section {m.group('num')}" for m, _ in headers]
@@ -62,8 +63,7 @@ def parse_seed_text(text: str, *, file: str, slug: str) -> Paper:
     for where, s in zip(wheres, sections, strict=True):
         found = len(s.questions)
         if s.declared_count is not None and found != s.declared_count:
-            ctx.notes.append(f"{where} ({s.title}): declares {s.declared_count} questions, "
-                             f"found {found}")
+            ctx.notes.append(note("declared_count", where, title=s.title, declared=s.declared_count, found=found))
     return Paper(slug=slug, title=title, source_file=file, sections=sections, notes=ctx.notes)
 
 
@@ -72,13 +72,12 @@ def _parse_section(ctx: Ctx, where: str, header: re.Match[str], kind: Kind, body
     title = tidy(header.group(0))
     points, declared = header_meta(header.group("meta"))
     if points is None:
-        ctx.notes.append(f"{where} ({title}): points per question not given, "
-                         f"default {DEFAULT_POINTS[kind]:g}")
+        ctx.notes.append(note("points_missing", where, title=title, points=f"{DEFAULT_POINTS[kind]:g}"))
     cased = kind is Kind.case and has_case_marks(body)
     raws = cut_cases(body) if cased else cut_questions(ctx, where, body)
     if last_section and len(raws) > 1 and not tidy(raws[-1].stem) and raws[-1].answer is None:
         raws.pop()  # the file ends right after a question number: nothing to keep
-        ctx.notes.append(f"{where}, question {len(raws) + 1}: cut off before its text, dropped")
+        ctx.notes.append(note("cut_before_text", f"{where}, question {len(raws) + 1}"))
     if not raws:
         raise ctx.fail(where, f"the section header {title} has no questions under it")
     questions = [

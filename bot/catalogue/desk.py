@@ -91,8 +91,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_col_when": {"en": "When (UTC)", "zh": "时间（UTC）"},
     "d_col_actor": {"en": "Who", "zh": "操作人"},
     "d_col_team": {"en": "Team", "zh": "团队"},
-    "d_col_target": {"en": "Target", "zh": "对象"},
-    "d_col_detail": {"en": "Detail", "zh": "详情"},
     "d_it_heading": {"en": "Question statistics", "zh": "题目统计"},
     "d_it_all_papers": {"en": "All papers", "zh": "全部试卷"},
     "d_it_explain": {

@@ -8,6 +8,7 @@ from bank.errors import ImportFailed
 from bank.formats.aiken import parse_aiken
 from bank.formats.files import detect, parse_any
 from bank.formats.moodle_xml import parse_moodle_xml
+from bank.import_notes import english_note
 from bank.models import Flag, Kind
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
@@ -43,9 +44,9 @@ def test_xml_every_supported_type(quiz):
 
 def test_xml_unsupported_types_reported_by_line(quiz):
     parsed, _ = quiz
-    assert parsed.notes == ["line 63: a description, not a question; skipped",
-                            "line 67: a cloze question, which the bank cannot hold yet; skipped",
-                            "line 71: a calculated question, which the bank cannot hold yet; skipped"]
+    assert [english_note(n) for n in parsed.notes] == ["line 63: a description, not a question; skipped",
+                            "line 67: a question of type cloze, which the bank cannot hold yet; skipped",
+                            "line 71: a question of type calculated, which the bank cannot hold yet; skipped"]
 
 
 def test_xml_entities_are_refused():
@@ -82,7 +83,7 @@ def test_aiken_key_naming_no_option_is_a_warning_and_never_asked():
     parsed = parse_aiken("Q?\nA. x\nB. y\nANSWER: E\n", file="a.txt")
     q = parsed.items[0].question
     assert Flag.no_answer in q.flags and not q.askable
-    assert parsed.notes == ["line 1: the key 'E' names no option; kept, never asked"]
+    assert [english_note(n) for n in parsed.notes] == ["line 1: the key 'E' names no option; kept, never asked"]
 
 
 @pytest.mark.parametrize("text, place, problem", [

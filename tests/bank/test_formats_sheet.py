@@ -10,6 +10,7 @@ from bank.errors import ImportFailed
 from bank.formats.files import template
 from bank.formats.sheet import parse_csv, parse_xlsx
 from bank.formats.sheet_export import to_csv
+from bank.import_notes import english_note
 from bank.models import Flag, Kind
 
 
@@ -56,7 +57,7 @@ def test_key_naming_a_missing_option_is_a_warning():
     parsed = parse_csv("题型,题干,选项A,选项B,答案\n单选,Q,x,y,E\n", file="w.csv")
     q = parsed.items[0].question
     assert Flag.no_answer in q.flags and not q.askable
-    assert parsed.notes == ["row 2: the key E names option E, which is not there; kept, never asked"]
+    assert [english_note(n) for n in parsed.notes] == ["row 2: the key E: option E is not there; kept, never asked"]
 
 
 @pytest.mark.parametrize("row, column, problem", [

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bank.import_notes import english_note
 from bank.importer import parse_file
 from bank.importer.json_format import dumps, export_papers
 from bank.models import Flag, Kind
@@ -80,9 +81,9 @@ def test_section_points_and_declared_counts(papers):
     single = section(papers["002"], Kind.single)
     assert (single.points_each, single.declared_count) == (None, 15)
     assert all(x.points == 2.0 for x in single.questions)  # the default, noted
-    assert any("points per question not given" in n for n in papers["002"].notes)
-    assert any("declares 4 questions, found 1" in n for n in papers["000"].notes)
-    assert any("declares 2 questions, found 1" in n for n in papers["004"].notes)
+    assert any("points per question not given" in n for n in map(english_note, papers["002"].notes))
+    assert any("question count 4 declared, 1 found" in n for n in map(english_note, papers["000"].notes))
+    assert any("question count 2 declared, 1 found" in n for n in map(english_note, papers["004"].notes))
 
 
 def test_001_glued_text_fill_answers(papers):

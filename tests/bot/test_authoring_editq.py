@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bank.formats.files import export
+from bank.import_notes import english_note
 from bank.importer import import_files
 from bank.models import Kind, Paper, PaperSettings, Question, Section
 from bank.paper_store import get_question, list_papers
@@ -250,7 +251,7 @@ async def test_a_reimport_keeps_the_edited_question_and_says_so(env, tmp_path):
     data, _ = export([changed], "json")
     path.write_text(data, encoding="utf-8")
     papers = await import_files(env.db, [path], T0 + 100)
-    assert any(f"question #{qid}" in n and "keeps its edit" in n for n in papers[0].notes)
+    assert any(f"question #{qid}" in n and "keeps its edit" in n for n in map(english_note, papers[0].notes))
     kept = await get_question(env.db, qid)
     assert (kept.stem, kept.explanation, kept.version) == ("Which letter comes third?", "C is the third letter.", 2)
     # a question nobody edited takes the file's text

@@ -241,3 +241,12 @@ async def test_a_file_read_past_the_time_limit_is_refused_and_nothing_written(en
     await env.idle()
     assert await _questions(env) == before
     assert await _uploads(env) == []
+
+
+async def test_a_chinese_chat_reads_the_readers_notes_in_chinese(env):
+    """A reader's note (a GIFT description skipped) is a code: the preview says it in the lead's language."""
+    lead = env.api.user(LEAD, "Lea", language_code="zh")
+    await lead.send_document(("::d:: Read this first\n\n" + GIFT).encode(), "quiz.gift")
+    preview = await lead.wait_message(lambda m: any(b.startswith("✅") for b in m.button_texts), timeout=15)
+    assert "第 1 行：没有答案块 {…}，是说明文字而不是题目；已跳过" in preview.text
+    assert "no answer block" not in preview.text and "导入说明" not in preview.text

@@ -46,7 +46,7 @@ def test_import_every_fixture_and_report_what_was_skipped(capsys, dbfile):
     assert "imported moodle_gift_docs: moodle_gift_docs (28 questions" in out
     assert "imported moodle_quiz: moodle_quiz (7 questions" in out
     assert "imported moodle_aiken: moodle_aiken (3 questions, 3 askable" in out
-    assert "line 64: no answer block" in err and "line 67: a cloze question" in err
+    assert "line 64: no answer block" in err and "line 67: a question of type cloze" in err
     assert _count(dbfile) == 38
     code, out, _ = run(capsys, "--db", dbfile, "bank", "stats")
     assert "numerical" in out and "matching" in out

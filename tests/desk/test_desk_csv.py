@@ -5,14 +5,17 @@ import csv
 import html as htmlmod
 import io
 import re
+from urllib.parse import quote
 
 import pytest
 
+from bank.csv_safety import file_stem
 from proctor.people.users import ensure_user
 from proctor.teams.disputes import raise_dispute
 from tests.bot.test_leads_flow import ALPHA, ANN, BETA, LEAD_A, LEAD_B, crafted_teams, pending_exam
 from tests.desk_helpers import DeskClient, DeskEnv
 from tests.papers_fixture import small_paper
+from tests.proctor.test_leads_data import Crafted
 from tests.reads import answers_in
 
 ADMIN = 1
@@ -83,3 +86,34 @@ async def test_every_table_has_a_csv_download_with_formulas_quoted(env):
     finally:
         await lea.close()
         await admin.close()
+
+
+async def test_downloads_are_named_after_titles_and_names_never_ids(env):
+    """A CSV's file name says whose table it is in the words people use: the team's title (any script,
+    RFC 6266 `filename*`, with an ASCII `filename` beside it), the candidate's name, the paper's title."""
+    await Crafted(env.db).group(ALPHA, "二组 / 夜班")  # the team's title, before crafted_teams names it
+    c = await crafted_teams(env)
+    await pending_exam(env, c)
+    lea = DeskClient(env)
+    try:
+        await lea.login(LEAD_A)
+        team = quote("二组-夜班")
+        wanted = {("/desk/team.csv", ()): f"leaderboard-{team}-all.csv",
+                  ("/desk/team.csv", (("table", "mastery"),)): f"mastery-{team}-all.csv",
+                  ("/desk/team.csv", (("table", "idle"),)): f"idle-{team}.csv",
+                  ("/desk/team.csv", (("paper", "demo"),)): f"paper-{quote(file_stem(small_paper().title))}-{team}.csv",
+                  ("/desk/candidate.csv", (("user", str(ANN)),)): "answers-Ann.csv",
+                  ("/desk/candidate.csv", (("user", str(ANN)), ("table", "disputes"))): "disputes-Ann.csv"}
+        for (path, extra), name in wanted.items():
+            status, _, headers = await lea.get(path, team=str(ALPHA), period="all", **dict(extra))
+            disposition = headers["Content-Disposition"]
+            assert status == 200, path
+            assert str(abs(ALPHA)) not in disposition and str(ANN) not in disposition, disposition
+            if name.isascii() and "%" not in name:
+                assert disposition == f'attachment; filename="{name}"'
+            else:
+                fallback = re.search(r'filename="([^"]*)"', disposition).group(1)
+                assert fallback.isascii() and fallback.endswith(".csv") and "--" not in fallback, disposition
+                assert f"filename*=UTF-8''{name}" in disposition
+    finally:
+        await lea.close()

@@ -1,0 +1,165 @@
+"""An audit entry in words: one sentence per action (`audit_<action>`, bot/catalogue/audit.py) with
+people's first names, paper and team titles instead of ids, and times in the team's zone. An action
+without a sentence (one added later) reads as "actor: action · key value", never as raw JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from proctor.chats import chat_title, chat_zone
+from proctor.local_time import zone
+from proctor.people.users import find_prefs
+from proctor.storage.db import Database
+from proctor.teams.audit import Entry
+from proctor.teams.leaderboard import PERIODS
+
+Say = Callable[..., str]  # texts.t bound to the reader's language: say(key, **params)
+
+
+@dataclass(frozen=True)
+class Names:
+    """What the entries' ids stand for, read once for a page."""
+
+    users: dict[int, str]
+    teams: dict[int, str]
+    papers: dict[str, str]  # paper id (as text) and slug -> title
+    zones: dict[int | None, ZoneInfo]  # a team's zone; None: the desk's default
+
+
+async def names_for(db: Database, entries: list[Entry], default_zone: str) -> Names:
+    """The names and zones the entries mention."""
+    users: dict[int, str] = {}
+    for uid in {e.actor_id for e in entries} | {e.target_user for e in entries if e.target_user is not None}:
+        prefs = await find_prefs(db, uid)
+        users[uid] = prefs.first_name if prefs and prefs.first_name else str(uid)
+    chats = {e.chat_id for e in entries if e.chat_id is not None}
+    teams = {c: await chat_title(db, c) or str(c) for c in chats}
+    papers: dict[str, str] = {}
+    if any(_mentions_paper(e) for e in entries):
+        for r in await db.fetchall("SELECT id, slug, title FROM papers"):
+            papers[str(r["id"])] = papers[r["slug"]] = r["title"] or r["slug"]
+    zones: dict[int | None, ZoneInfo] = {c: await chat_zone(db, c, default_zone) for c in chats}
+    zones[None] = zone(default_zone)
+    return Names(users, teams, papers, zones)
+
+
+def _mentions_paper(e: Entry) -> bool:
+    return e.target.startswith("paper") or "paper" in e.detail or "papers" in e.detail
+
+
+def local_time(at: float, names: Names, chat_id: int | None) -> str:
+    """"2027-01-15 17:30 CST": the moment in the team's zone (the desk's default for no team)."""
+    return datetime.fromtimestamp(at, names.zones.get(chat_id, names.zones[None])).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def _target_id(target: str) -> str:
+    """"question:12", "question 12", "dispute:3", "answer:7/1" -> "12", "12", "3", "7/1"."""
+    return target.replace(":", " ").split(" ", 1)[-1].strip()
+
+
+def _number(x: Any) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def sentence(e: Entry, names: Names, say: Say) -> str:
+    """What the entry says happened, in the reader's language."""
+    try:
+        key, params = _words(e, names, say)
+        return say(f"audit_{key}", **params)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):  # an action (or a shape of it) without words yet
+        return plain_line(e, names)
+
+
+def plain_line(e: Entry, names: Names) -> str:
+    """"Lea: some_action question 12 · rows 3": an entry without a sentence, readable all the same."""
+    detail = " · ".join(f"{k} {_plain(v)}" for k, v in e.detail.items())
+    head = " ".join(x for x in (e.action, e.target) if x)
+    return f"{names.users.get(e.actor_id, e.actor_id)}: {head}" + (f" · {detail}" if detail else "")
+
+
+def _plain(v: Any) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_plain(x)}" for k, x in v.items())
+    if isinstance(v, list):
+        return ", ".join(_plain(x) for x in v)
+    return _number(v)
+
+
+def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
+    """The sentence's key and its parameters: every detail as written, then names for the ids."""
+    d = e.detail
+    params: dict[str, Any] = {k: _plain(v) for k, v in d.items()}
+    paper_of = names.papers.get
+    ident = _target_id(e.target)
+    params |= {
+        "actor": names.users.get(e.actor_id, str(e.actor_id)),
+        "who": names.users[e.target_user] if e.target_user is not None else say("audit_someone"),
+        "team": names.teams.get(e.chat_id, "") if e.chat_id is not None else say("audit_every_team"),
+        "target": e.target,
+    }
+    key = e.action
+    match e.action:
+        case "bank_upload":
+            params |= {"file": e.target, "papers": ", ".join(f"{paper_of(slug, slug)} ({n})"
+                                                               for slug, n in (d.get("papers") or {}).items())}
+        case "add_question":
+            params |= {"paper": paper_of(str(d.get("paper", "")), str(d.get("paper", ""))),
+                       "kind": say(f"kind_{d.get('kind')}")}
+        case "retire" | "restore" | "confirm_key":
+            params["question"] = ident
+        case "paper_settings":
+            params |= {"paper": paper_of(ident, e.target),
+                       "changes": ", ".join(f"{_setting(k, say)} = {_plain(v)}" for k, v in d.items())}
+        case "paper_compose":
+            params["title"] = d.get("title") or paper_of(ident, e.target)
+        case "question_edit":
+            params["field"] = _field(str(d.get("field", "")), say)
+        case "regrade":
+            params |= {"attempt": ident, "new": say("audit_not_handed_in") if d.get("new") is None
+                       else _number(d["new"]), "old": "—" if d.get("old") is None else _number(d["old"])}
+        case "key_fix" | "dispute_upheld" | "dispute_dismissed":
+            params["dispute"] = ident
+        case "review":
+            attempt, _, pos = ident.partition("/")
+            params |= {"attempt": attempt, "number": int(pos) + 1 if pos.isdigit() else pos}
+        case "daily_on":
+            params["at"] = e.target
+        case "digest":
+            if d.get("enabled"):
+                params["weekday"] = say(f"l_day_{d.get('weekday')}")
+            else:
+                key = "digest_off"
+        case "report" | "chart":
+            params["what"] = (say(f"l_period_{e.target}") if e.target in PERIODS
+                              else say("audit_what_invites") if e.target == "invites" else e.target)
+        case "team_verify" | "team_unverify":
+            ids = d.get("papers")
+            params["papers"] = say("audit_all_papers") if ids == "all" else ", ".join(
+                paper_of(str(i), str(i)) for i in ids or [])
+        case "invite_create":
+            params |= {"invite": ident, "paper": paper_of(str(d.get("paper")), str(d.get("paper"))),
+                       "closes_at": local_time(float(d.get("closes_at", 0)), names, e.chat_id)}
+            if d.get("username"):
+                key = "invite_create_named"
+        case "invite_claim" | "invite_revoke" | "invite_resend":
+            params["invite"] = ident
+    return key, params
+
+
+def _setting(name: str, say: Say) -> str:
+    """A paper setting's name (bank/paper_settings.py), or the column's own for one added later."""
+    try:
+        return say(f"audit_setting_{name}")
+    except KeyError:
+        return name
+
+
+def _field(name: str, say: Say) -> str:
+    """A question's field as /editq names it: key, stem, explanation, option:N."""
+    if name.startswith("option:") and name[7:].isdigit():
+        return say("audit_field_option", letter=chr(65 + int(name[7:])))
+    return say(f"audit_field_{name}") if name in ("key", "stem", "explanation") else name
