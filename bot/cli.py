@@ -35,9 +35,11 @@ def _parser(*, bank: bool = True) -> argparse.ArgumentParser:
 
     if not bank:  # `proctor run`: the bank's commands (and the modules they import) are not needed
         return p
+    from bot.backup_cli import add_backup_commands
     from bot.bank_cli import add_bank_commands
 
     add_bank_commands(sub)
+    add_backup_commands(sub)
     return p
 
 
@@ -80,6 +82,10 @@ def _main(argv: list[str] | None) -> int:
         from sandbox.session import run_sandbox
 
         return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
+    if hasattr(args, "backup_command"):  # `proctor backup|restore` (bot/backup_cli.py)
+        from bot.backup_cli import run_backup_command
+
+        return run_backup_command(args)
     from bot.bank_cli import run_bank_command
 
     return run_bank_command(args)
