@@ -178,3 +178,42 @@ def test_cli_backs_up_and_restores(tmp_path, capsys, monkeypatch):
     assert main(["--db", str(live), "restore", str(tmp_path / "b.db")]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"restored {tmp_path / 'b.db'} to {live}: schema version ") and "before-restore-" in out
+
+
+async def test_a_backup_in_small_steps_under_constant_writes_finishes_with_the_state_of_one_commit(tmp_path):
+    """Each commit by another connection would restart a stepped copy from its first page; the copy's
+    read snapshot lets it finish while the writes go on, holding exactly the rows of one commit."""
+    live = await _db(tmp_path / "p.db", "x")
+    db = await Database.open(live)
+    async with db.write() as conn:
+        await conn.execute("CREATE TABLE filler (x)")
+        await conn.executemany("INSERT INTO filler VALUES (randomblob(3000))", [()] * 300)
+        await conn.execute("CREATE TABLE ticks (n INTEGER)")
+    written, stop = 0, asyncio.Event()
+
+    async def write_until_stopped() -> None:
+        nonlocal written
+        while not stop.is_set():
+            async with db.write() as conn:
+                await conn.execute("INSERT INTO ticks VALUES (?)", (written,))
+            written += 1
+
+    writer = asyncio.create_task(write_until_stopped())
+    try:
+        while written < 5:
+            await asyncio.sleep(0.01)  # lets the writer commit a few before the copy starts
+        before = written
+        copying = asyncio.create_task(asyncio.to_thread(backups.backup, live, tmp_path / "b.db",
+                                                        step_pages=4, pause=0.001))
+        finished, _ = await asyncio.wait({copying}, timeout=20)
+        after = written
+    finally:
+        stop.set()
+        await writer
+    await copying
+    await db.close()
+    assert finished, "the copy kept restarting under the writes"
+    con = sqlite3.connect(tmp_path / "b.db")
+    ticks = [r[0] for r in con.execute("SELECT n FROM ticks ORDER BY n")]
+    con.close()
+    assert ticks == list(range(len(ticks))) and before <= len(ticks) < after
