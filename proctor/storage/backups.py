@@ -118,7 +118,7 @@ def check(path: Path, *, name: Path) -> int:
         raise unusable(name, e) from None
     if problems != ["ok"]:
         raise DatabaseUnusable(f"{name} is damaged ({problems[0]})")
-    if version < 1 or not _PROCTOR_TABLES <= tables:
+    if version < 1 or not tables >= _PROCTOR_TABLES:
         raise DatabaseUnusable(f"{name} is an SQLite database but not an Exam Proctor one")
     if version > (known := known_version()):
         raise DatabaseTooNew(f"{name} is at schema version {version}, but this code knows only up to {known}; "
