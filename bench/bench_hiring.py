@@ -46,7 +46,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _exam_driver import Candidate, Press, Probe  # noqa: E402
+from _exam_driver import Candidate, Probe  # noqa: E402
 
 from sandbox.fakeapi import FakeBotApi, RateLimits  # noqa: E402
 
@@ -204,7 +204,9 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         "answers": len(answered), "p50_ms": round(_pct([p.bot_side for p in answered], 0.5), 1),
         "p99_ms": round(_pct([p.bot_side for p in answered], 0.99), 1),
         "max_ms": round(max((p.bot_side for p in answered), default=float("nan")) * 1000, 1),
-        "answers_in_burst": len(in_burst),
+        "answers_in_burst": len(in_burst), "p99_in_burst_ms": round(_pct([p.bot_side for p in in_burst], 0.99), 1),
+        "p99_before_burst_ms": round(_pct([p.bot_side for p in answered if p not in in_burst], 0.99), 1),
+        "answers_over_1s": sum(p.bot_side > 1 for p in answered),
         "burst_s": round(last_done - first_deadline, 1), "after_last_deadline_s": round(last_done - last_deadline, 1),
         "leads": leads, "bound_overall_s": round(2 * n / 30, 1), "bound_lead_chat_s": float(-(-n // leads)),
         "lead_cards": lead_cards, "outbox": outbox and [(k, c, int(p or 0)) for k, c, _, _, p in outbox],
