@@ -135,10 +135,10 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
             share -= 500
         api.user(LEAD + k, f"Lead {k}", language_code="en")
     rng.shuffle(payloads)
-    with Probe() as probe:
+    with Probe() as probe, (tmp / "bot.log").open("w") as log:
         bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "--db", str(db), "run",
                                                    env=env, cwd=tmp, stdout=subprocess.DEVNULL,
-                                                   stderr=asyncio.subprocess.PIPE)
+                                                   stderr=log)  # a file: an unread pipe would fill and stall the bot
         try:
             return await _round(api, probe, bot.pid, db, n, payloads, idle_share, rng, leads, stagger)
         finally:
