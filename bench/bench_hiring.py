@@ -107,13 +107,18 @@ async def _open(c: Candidate, payload: str) -> None:
     await c.probe.until(c.chat_id, c.screen, timeout=600)
 
 
-async def _take(c: Candidate, deadline: float, idle: bool, rng: random.Random) -> None:
-    """Answers one question every 5-30 s until shortly before the deadline (an idle one: none)."""
+async def _take(c: Candidate, deadline: float, idle: bool, rng: random.Random, stuck: list[int]) -> None:
+    """Answers one question every 5-30 s until shortly before the deadline (an idle one: none); an
+    answer not shown within the driver's 60 s counts as stuck, and that candidate gives up."""
     while not idle:
         await asyncio.sleep(rng.uniform(5, 30))
         if time.time() > deadline - 1.5:
             return
-        await c.answer()
+        try:
+            await c.answer()
+        except TimeoutError:
+            stuck.append(c.chat_id)
+            return
 
 
 async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, stagger: float) -> dict:
@@ -176,7 +181,9 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
     [(first_deadline, last_deadline)] = _rows(db, "SELECT MIN(deadline), MAX(deadline) FROM attempts WHERE status = 'running'")
     deadlines = dict(_rows(db, "SELECT user_id, deadline FROM attempts WHERE status = 'running'"))
     idle = set(rng.sample(range(n), round(n * idle_share)))
-    answering = asyncio.gather(*(_take(c, deadlines[c.chat_id], i in idle, rng) for i, c in enumerate(candidates)))
+    stuck: list[int] = []
+    answering = asyncio.gather(*(_take(c, deadlines[c.chat_id], i in idle, rng, stuck)
+                                 for i, c in enumerate(candidates)))
     await asyncio.sleep(max(0.0, first_deadline - time.time() - 4))
     rss_running = _rss_mb(pid)
     running = _rows(db, "SELECT COUNT(*) FROM attempts WHERE status = 'running'")[0][0]
@@ -206,7 +213,7 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         "max_ms": round(max((p.bot_side for p in answered), default=float("nan")) * 1000, 1),
         "answers_in_burst": len(in_burst), "p99_in_burst_ms": round(_pct([p.bot_side for p in in_burst], 0.99), 1),
         "p99_before_burst_ms": round(_pct([p.bot_side for p in answered if p not in in_burst], 0.99), 1),
-        "answers_over_1s": sum(p.bot_side > 1 for p in answered),
+        "answers_over_1s": sum(p.bot_side > 1 for p in answered), "answers_not_shown_in_60s": len(stuck),
         "burst_s": round(last_done - first_deadline, 1), "after_last_deadline_s": round(last_done - last_deadline, 1),
         "leads": leads, "bound_overall_s": round(2 * n / 30, 1), "bound_lead_chat_s": float(-(-n // leads)),
         "lead_cards": lead_cards, "outbox": outbox and [(k, c, int(p or 0)) for k, c, _, _, p in outbox],
