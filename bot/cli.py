@@ -31,9 +31,11 @@ def _parser(*, bank: bool = True) -> argparse.ArgumentParser:
     sandbox.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: ./data/sandbox.db)")
 
     if bank:  # not for `proctor run`: the bank's commands (and the modules they import) are not needed
+        from bot.backup_cli import add_backup_commands
         from bot.bank_cli import add_bank_commands
 
         add_bank_commands(sub)
+        add_backup_commands(sub)
     _after_the_command(p)
     return p
 
@@ -107,6 +109,10 @@ def _main(argv: list[str] | None) -> int:
         except BankError as e:  # a database that is not one, a directory, newer than the code: one line
             print(f"proctor: {e}", file=sys.stderr)
             return 1
+    if hasattr(args, "backup_command"):  # `proctor backup|restore` (bot/backup_cli.py)
+        from bot.backup_cli import run_backup_command
+
+        return run_backup_command(args)
     from bot.bank_cli import run_bank_command
 
     return run_bank_command(args)

@@ -1,0 +1,244 @@
+"""A hiring round of N invited candidates against the real `proctor run` process, Telegram's limits on.
+
+The round: `proctor invite create --count N` (in batches of 500, the command's maximum) for one
+lead, on the bundled first paper (40 questions: ten fill-ins typed, then single choices pressed)
+with its time limit cut to --limit minutes. Every candidate is a simulated person in this process:
+opens the link (`/start inv_...`), presses Start, then answers one question every 5-30 s (a typed
+answer or a press, as the question asks), at the real pace: the answers per second the bot sees
+are those of a real round of N. --idle of them (default 10%) answer nothing after Start and let the
+deadline take them. All start together, so their deadlines fall in the same minute, and the
+deadline burst (N result cards to N candidates, N lead cards to the one lead) is real.
+
+What is compressed is the exam's length (--limit minutes instead of the paper's hour): a candidate
+answers a few questions, not 30. The per-second load while answering, and the burst, are not
+compressed.
+
+The fake Bot API runs here with Telegram's flood limits (sandbox/fakeapi/limits.py: 30 sends/s
+overall, 1/s per chat, 20/min per group; 429 with retry_after above them); the bot keeps its own
+AIORateLimiter. Edits and callback answers are not sends and are not limited (as on Telegram).
+
+Figures: bot-side latency from an update's delivery by getUpdates to the bot's answer on screen
+(the edit after a press, the next screen after a typed answer: bench/_exam_driver.py's Probe), p50
+and p99, overall and during the deadline burst; the burst's length from the first deadline to the
+last card delivered, beside its lower bounds (2N sends / 30 per s overall; N lead cards / 1 per s to
+one chat); the bot process's CPU share of one core (/proc), resident memory idle and with N attempts
+running (growth per attempt), the database's size, the outbox's largest backlog, 429s.
+
+    python bench/bench_hiring.py --candidates 100 [--limit 2] [--idle 0.1] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _exam_driver import Candidate, Probe  # noqa: E402
+
+from sandbox.fakeapi import FakeBotApi, RateLimits  # noqa: E402
+
+TOKEN = "123456:BENCH-fake-token-for-bench-hiring"
+BOT = "proctor_bench_bot"
+LEAD = 9_000_001
+FIRST_ID = 100_000
+LINK = re.compile(r"start=(inv_[A-Za-z0-9_-]{22})")
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _env(api: FakeBotApi, leads: int) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROCTOR_") and k != "TELEGRAM_BOT_TOKEN"}
+    env.update(PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1", TELEGRAM_BOT_TOKEN=TOKEN,
+               PROCTOR_BOT_API_URL=api.base_url, PROCTOR_ADMINS=",".join(str(LEAD + k) for k in range(leads)), PROCTOR_BOT_USERNAME=BOT)
+    return env
+
+
+def _cli(db: Path, env: dict[str, str], *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "--db", str(db), *args], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    if done.returncode:
+        raise SystemExit(f"proctor {' '.join(args)} failed: {done.stderr}")
+    return done.stdout
+
+
+def _cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def _rss_mb(pid: int) -> float:
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE / 1e6
+
+
+def _rows(db: Path, sql: str) -> list[tuple]:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def _open(c: Candidate, payload: str) -> None:
+    """The link, then Start: the first question on screen."""
+    await c.user.send(f"/start {payload}")
+    welcome = await c.probe.until(c.chat_id, lambda: next(
+        (m for m in reversed(c.user.chat()) if m.from_bot and "▶️ Start" in m.button_texts), None), timeout=600)
+    await c.user.press(welcome, "▶️ Start")
+    await c.probe.until(c.chat_id, c.screen, timeout=600)
+
+
+async def _take(c: Candidate, deadline: float, idle: bool, rng: random.Random, stuck: list[int]) -> None:
+    """Answers one question every 5-30 s until shortly before the deadline (an idle one: none); an
+    answer not shown within the driver's 60 s counts as stuck, and that candidate gives up."""
+    while not idle:
+        await asyncio.sleep(rng.uniform(5, 30))
+        if time.time() > deadline - 1.5:
+            return
+        try:
+            await c.answer()
+        except TimeoutError:
+            stuck.append(c.chat_id)
+            return
+
+
+async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, stagger: float) -> dict:
+    rng = random.Random(seed)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-hiring-"))
+    db = tmp / "proctor.db"
+    api = FakeBotApi(TOKEN, bot_username=BOT, rate_limits=RateLimits())
+    await api.start()
+    env = _env(api, leads)
+    _cli(db, env, "bank", "stats")  # a new database: migrated, the bundled bank imported
+    _cli(db, env, "bank", "set", "1", "--time-limit", str(limit_min))
+    payloads: list[str] = []
+    for k in range(leads):
+        share = n // leads + (k < n % leads)
+        while share > 0:
+            out = _cli(db, env, "invite", "create", "--paper", "1", "--count", str(min(500, share)),
+                       "--bot", BOT, "--lead", str(LEAD + k), "--window", "3h")
+            payloads += LINK.findall(out)
+            share -= 500
+        api.user(LEAD + k, f"Lead {k}", language_code="en")
+    rng.shuffle(payloads)
+    with Probe() as probe, (tmp / "bot.log").open("w") as log:
+        bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "--db", str(db), "run",
+                                                   env=env, cwd=tmp, stdout=subprocess.DEVNULL,
+                                                   stderr=log)  # a file: an unread pipe would fill and stall the bot
+        try:
+            return await _round(api, probe, bot.pid, db, n, payloads, idle_share, rng, leads, stagger)
+        finally:
+            bot.terminate()
+            await bot.wait()
+            await api.stop()
+
+
+async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payloads: list[str],
+                 idle_share: float, rng: random.Random, leads: int, stagger: float) -> dict:
+    candidates = [Candidate(api, probe, FIRST_ID + i) for i in range(n)]
+    warm = candidates[0]
+    await _open(warm, payloads[0])  # the bot is up and has served one candidate's start and answer
+    await warm.answer()
+    await asyncio.sleep(2)
+    rss_idle = _rss_mb(pid)
+    cpu0, wall0 = _cpu(pid), time.monotonic()
+    backlog = [0]
+    sampling = True
+
+    async def sample() -> None:
+        while sampling:
+            backlog[0] = max(backlog[0], _rows(db, "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0])
+            await asyncio.sleep(0.5)
+
+    sampler = asyncio.create_task(sample())
+    measured = len(probe.presses)  # the warm-up's answer is not counted
+    opened = time.monotonic()
+    async def arrive(i: int, c: Candidate, payload: str) -> None:
+        await asyncio.sleep(stagger * i / n)  # links opened over `stagger` s: deadlines in one minute
+        await _open(c, payload)
+
+    await asyncio.gather(*(arrive(i, c, p) for i, (c, p) in enumerate(zip(candidates[1:], payloads[1:], strict=True))))
+    opening = time.monotonic() - opened
+    [(first_deadline, last_deadline)] = _rows(db, "SELECT MIN(deadline), MAX(deadline) FROM attempts WHERE status = 'running'")
+    deadlines = dict(_rows(db, "SELECT user_id, deadline FROM attempts WHERE status = 'running'"))
+    idle = set(rng.sample(range(n), round(n * idle_share)))
+    stuck: list[int] = []
+    answering = asyncio.gather(*(_take(c, deadlines[c.chat_id], i in idle, rng, stuck)
+                                 for i, c in enumerate(candidates)))
+    await asyncio.sleep(max(0.0, first_deadline - time.time() - 4))
+    rss_running = _rss_mb(pid)
+    running = _rows(db, "SELECT COUNT(*) FROM attempts WHERE status = 'running'")[0][0]
+    await answering
+    lead_cards = 0
+    burst_started = time.monotonic()
+    while lead_cards < n or _rows(db, "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]:
+        lead_cards = sum(len(api.stats.per_chat.get(LEAD + k, [])) for k in range(leads))
+        if time.monotonic() - burst_started > 60 + 2.5 * n / leads:
+            break
+        await asyncio.sleep(0.5)
+    sampling = False
+    await sampler
+    cpu, wall = _cpu(pid) - cpu0, time.monotonic() - wall0
+    outbox = _rows(db, "SELECT kind, COUNT(*), MIN(created_at), MAX(done_at), SUM(state = 'pending') "
+                       "FROM outbox GROUP BY kind")
+    answered = [p for p in probe.presses[measured:] if p.bot_side is not None]
+    in_burst = [p for p in answered if p.delivered is not None
+                and p.delivered >= time.perf_counter() - (time.time() - first_deadline)]
+    last_done = max((row[3] or 0) for row in outbox) if outbox else first_deadline
+    size = sum(f.stat().st_size for f in db.parent.glob(db.name + "*"))
+    return {
+        "candidates": n, "idle": len(idle), "opening_s": round(opening, 1),
+        "deadline_spread_s": round(last_deadline - first_deadline, 1), "running_at_deadline": running,
+        "answers": len(answered), "p50_ms": round(_pct([p.bot_side for p in answered], 0.5), 1),
+        "p99_ms": round(_pct([p.bot_side for p in answered], 0.99), 1),
+        "max_ms": round(max((p.bot_side for p in answered), default=float("nan")) * 1000, 1),
+        "answers_in_burst": len(in_burst), "p99_in_burst_ms": round(_pct([p.bot_side for p in in_burst], 0.99), 1),
+        "p99_before_burst_ms": round(_pct([p.bot_side for p in answered if p not in in_burst], 0.99), 1),
+        "answers_over_1s": sum(p.bot_side > 1 for p in answered), "answers_not_shown_in_60s": len(stuck),
+        "burst_s": round(last_done - first_deadline, 1), "after_last_deadline_s": round(last_done - last_deadline, 1),
+        "leads": leads, "bound_overall_s": round(2 * n / 30, 1), "bound_lead_chat_s": float(-(-n // leads)),
+        "lead_cards": lead_cards, "outbox": outbox and [(k, c, int(p or 0)) for k, c, _, _, p in outbox],
+        "outbox_backlog_max": backlog[0], "http_429": api.stats.rejected,
+        "cpu_share": round(cpu / wall, 3), "rss_idle_mb": round(rss_idle, 1), "rss_running_mb": round(rss_running, 1),
+        "rss_growth_kb_per_attempt": round((rss_running - rss_idle) * 1000 / max(1, running), 1),
+        "db_mb": round(size / 1e6, 2), "load_avg": os.getloadavg(),
+        "mean_latency_ms": round(statistics.fmean([p.bot_side for p in answered]) * 1000, 1) if answered else None,
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--candidates", type=int, default=100)
+    p.add_argument("--limit", type=int, default=2, help="the paper's time limit in minutes")
+    p.add_argument("--idle", type=float, default=0.1, help="share of candidates who answer nothing")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--leads", type=int, default=1, help="the invites are split among this many leads")
+    p.add_argument("--stagger", type=float, default=40.0, help="seconds over which the links are opened")
+    args = p.parse_args()
+    result = asyncio.run(run(args.candidates, args.limit, args.idle, args.seed, args.leads, args.stagger))
+    for key, value in result.items():
+        print(f"{key:>28}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""`proctor backup FILE` and `proctor restore FILE`: the record survives the machine
+(proctor/storage/backups.py does the work; docs/operations-backups.md says how to run them)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+from bank.errors import BankError
+from proctor.storage import backups
+from proctor.storage.db import default_db_path
+
+
+def add_backup_commands(subparsers: argparse._SubParsersAction) -> None:
+    b = subparsers.add_parser("backup", help="copy the database to FILE, also while the bot runs (a consistent copy)")
+    b.add_argument("file", type=Path)
+    b.set_defaults(backup_command=_backup)
+    r = subparsers.add_parser("restore", help="put the backup FILE in place of the database (stop the bot first)")
+    r.add_argument("file", type=Path)
+    r.set_defaults(backup_command=_restore)
+
+
+def run_backup_command(args: argparse.Namespace) -> int:
+    """Run `backup` or `restore`; an expected failure prints one line to stderr and exits 1."""
+    try:
+        args.backup_command(args)
+    except BankError as e:
+        print(f"proctor: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> None:
+    copy = backups.backup(default_db_path(), args.file)
+    print(f"backed up {default_db_path()} to {copy.path}: {copy.size / 1e6:.1f} MB, "
+          f"schema version {copy.version}, in {copy.seconds:.1f} s")
+
+
+def _restore(args: argparse.Namespace) -> None:
+    live = default_db_path()
+    done = asyncio.run(backups.restore(args.file, live, time.time()))
+    migrated = f" (migrated from version {done.from_version})" if done.from_version != done.version else ""
+    kept = f"; the database it replaced is kept as {done.kept}" if done.kept else ""
+    print(f"restored {args.file} to {live}: schema version {done.version}{migrated}{kept}")

@@ -1,0 +1,238 @@
+"""A consistent copy of the live database while the bot runs (`proctor backup`), and putting one
+back on a stopped bot (`proctor restore`).
+
+The copy uses SQLite's online backup API in steps, with a short pause between steps so its reads do
+not crowd the bot's disk. It first opens a read transaction on the source: the bot's file is in WAL
+mode (`Database.open`), so that snapshot blocks no writer, every step copies from the same snapshot,
+and the copy is the database as it was at one commit. Without it, each commit of the bot would
+restart the copy from its first page (SQLite restarts a backup whose source another connection
+changed), and a busy round would never finish. The bot's commits meanwhile go to the WAL; a
+checkpoint cannot fold in pages past the snapshot until the copy ends, so the WAL grows by what the
+bot writes during the copy, no more.
+
+The copy is written to a temporary file next to the target, checked (`PRAGMA integrity_check`, an
+Exam Proctor database, a schema version this code knows) and only then renamed into place: the
+target is either the previous backup or a complete, checked one.
+
+Whether the bot runs is asked of SQLite itself, not of a lock file that a killed process would leave
+behind: every open connection to a WAL database holds a shared lock on the file (the bot's from
+start to stop), so an exclusive lock (`locking_mode=EXCLUSIVE` + `BEGIN EXCLUSIVE`, no busy wait)
+is granted only when no process has the file open; `kill -9` releases a process's locks. The
+restore keeps that lock until the restored database is in place, so a bot started meanwhile waits.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from bank.errors import BankError, DatabaseTooNew, DatabaseUnusable
+from proctor.storage.bootstrap import open_database
+from proctor.storage.db import migration_files, unusable
+
+STEP_PAGES = 1024  # 4 MiB a step at SQLite's default page size
+PAUSE = 0.005  # seconds between steps
+_PROCTOR_TABLES = {"papers", "questions"}  # migration 001's: every Exam Proctor database has them
+
+
+class BotRunning(BankError):
+    """The database is open in another process (the bot): a restore waits until it is stopped."""
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A finished backup: the file written, its size and schema version, how long it took."""
+
+    path: Path
+    size: int
+    version: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Restored:
+    """A finished restore: the backup's schema version, the version it was migrated to, and where
+    the database it replaced was kept (None when there was none)."""
+
+    from_version: int
+    version: int
+    kept: Path | None
+
+
+def known_version() -> int:
+    """The newest schema version this code can open."""
+    files = migration_files()
+    return files[-1][0] if files else 0
+
+
+def backup(source: Path, target: Path, *, step_pages: int = STEP_PAGES, pause: float = PAUSE) -> Copy:
+    """Copy the database at `source` to `target` (replaced only by a complete, checked copy).
+
+    Raises DatabaseUnusable (no database there, damaged, a target that is the source or cannot be
+    written) and DatabaseTooNew (written by newer code than this).
+    """
+    if not source.is_file():
+        raise DatabaseUnusable(f"{source}: no database there (give it with --db or PROCTOR_DB)")
+    if target.exists() and target.resolve() == source.resolve():
+        raise DatabaseUnusable(f"{target} is the live database itself; give the backup another name")
+    if not target.parent.is_dir():
+        raise DatabaseUnusable(f"{target}: its folder {target.parent} does not exist")
+    started = time.monotonic()
+    tmp = target.with_name(f".{target.name}.partial-{os.getpid()}")
+    try:
+        try:
+            _copy(source, tmp, step_pages=step_pages, pause=pause, snapshot=True)
+        except sqlite3.Error as e:
+            raise unusable(source, e) from None
+        version = check(tmp, name=source)
+        _fsync(tmp)
+        os.replace(tmp, target)
+        _fsync(target.parent)
+    except OSError as e:
+        raise DatabaseUnusable(f"{target}: cannot be written: {e.strerror or e}") from None
+    finally:
+        _remove(tmp)
+    return Copy(target, target.stat().st_size, version, time.monotonic() - started)
+
+
+def check(path: Path, *, name: Path) -> int:
+    """The schema version of the database file `path` (reported as `name`) after checking that it is
+    whole (`PRAGMA integrity_check`), an Exam Proctor database, and not newer than this code.
+
+    Raises DatabaseUnusable, DatabaseTooNew."""
+    try:
+        con = sqlite3.connect(path, isolation_level=None)
+        try:
+            problems = [r[0] for r in con.execute("PRAGMA integrity_check")]
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
+            version = int(con.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error as e:
+        raise unusable(name, e) from None
+    if problems != ["ok"]:
+        raise DatabaseUnusable(f"{name} is damaged ({problems[0]})")
+    if version < 1 or not tables >= _PROCTOR_TABLES:
+        raise DatabaseUnusable(f"{name} is an SQLite database but not an Exam Proctor one")
+    if version > (known := known_version()):
+        raise DatabaseTooNew(f"{name} is at schema version {version}, but this code knows only up to {known}; "
+                             f"upgrade Exam Proctor first")
+    return version
+
+
+async def restore(source: Path, live: Path, now: float) -> Restored:
+    """Put the backup `source` in place of the database at `live`, on a stopped bot: checked first,
+    migrated when older than this code; the database it replaces is kept as
+    `<live>.before-restore-<UTC time>` (with its `-wal`, if it had one).
+
+    Raises BotRunning, DatabaseUnusable, DatabaseTooNew, MigrationFailed; on any of them `live` is
+    as it was."""
+    if not source.is_file():
+        raise DatabaseUnusable(f"{source}: no such file")
+    if live.exists() and source.resolve() == live.resolve():
+        raise DatabaseUnusable(f"{source} is the live database itself")
+    live.parent.mkdir(parents=True, exist_ok=True)
+    tmp = live.with_name(f".{live.name}.restoring-{os.getpid()}")
+    try:
+        try:
+            _copy(source, tmp, snapshot=False)
+        except sqlite3.Error as e:
+            raise unusable(source, e) from None
+        from_version = check(tmp, name=source)
+        # the migrations and start-up fills run on the copy: a failure leaves the live file untouched
+        db = await open_database(tmp)
+        version = await db.user_version()
+        await db.close()
+        had_data = live.is_file() and live.stat().st_size > 0
+        with _stopped(live) as conn:
+            kept = _keep(live, now) if had_data else None
+            if conn is None:  # the live file is not a database any more: no connection can write it
+                os.replace(tmp, live)
+                for stale in ("-wal", "-shm"):  # the old file's: SQLite would replay them onto the new one
+                    live.with_name(live.name + stale).unlink(missing_ok=True)
+            else:
+                with _connect(tmp) as src:
+                    src.backup(conn)
+    except OSError as e:
+        raise DatabaseUnusable(f"{live}: cannot be replaced: {e.strerror or e}") from None
+    finally:
+        _remove(tmp)
+    return Restored(from_version, version, kept)
+
+
+def _copy(source: Path, target: Path, *, snapshot: bool, step_pages: int = STEP_PAGES,
+          pause: float = PAUSE) -> None:
+    """SQLite's backup of `source` into a new file `target`, a single file (rollback journal)."""
+    _remove(target)
+    with _connect(source) as src, _connect(target) as dst:
+        if snapshot:  # one read transaction for every step (see the module's docstring)
+            src.execute("BEGIN")
+            src.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        src.backup(dst, pages=step_pages, progress=lambda *_: time.sleep(pause))
+        dst.execute("PRAGMA journal_mode=DELETE")
+
+
+@contextmanager
+def _connect(path: Path, timeout: float = 5.0) -> Iterator[sqlite3.Connection]:
+    con = sqlite3.connect(path, isolation_level=None, timeout=timeout)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+@contextmanager
+def _stopped(live: Path) -> Iterator[sqlite3.Connection | None]:
+    """An exclusive hold on `live` for as long as the block runs: a connection no other process can
+    share (raises BotRunning when one has the file open), or None when the file is not a database
+    (nothing can have it open as one)."""
+    with _connect(live, timeout=0) as con:
+        try:
+            con.execute("PRAGMA locking_mode=EXCLUSIVE")
+            con.execute("BEGIN EXCLUSIVE")
+            con.execute("COMMIT")  # in exclusive locking mode the lock stays after the commit
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise BotRunning(f"{live} is open in another process: stop the bot first, then restore") from None
+            raise unusable(live, e) from None
+        except sqlite3.DatabaseError:
+            yield None
+            return
+        with suppress(sqlite3.Error):  # fold the WAL in, so the kept copy is one file (a damaged one may not)
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        yield con
+
+
+def _keep(live: Path, now: float) -> Path:
+    """Copy the database about to be replaced (and its WAL, if not folded in) beside it."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
+    kept = live.with_name(f"{live.name}.before-restore-{stamp}")
+    n = 1
+    while kept.exists():
+        n += 1
+        kept = live.with_name(f"{live.name}.before-restore-{stamp}-{n}")
+    shutil.copyfile(live, kept)
+    wal = live.with_name(live.name + "-wal")
+    if wal.is_file() and wal.stat().st_size > 0:
+        shutil.copyfile(wal, kept.with_name(kept.name + "-wal"))
+    return kept
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _remove(path: Path) -> None:
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),
+              path.with_name(path.name + "-journal")):
+        p.unlink(missing_ok=True)
