@@ -104,8 +104,10 @@ TEXTS: dict[str, dict[str, str]] = {
                   "zh": "本群未开启每周简报。使用 /digest on [mon..sun] [HH:MM] 开启。"},
     "l_dg_title": {"en": "📰 Weekly digest · {title}", "zh": "📰 每周简报 · {title}"},
     "l_dg_participation": {
-        "en": "Participation: {active} of {members} {members:member|members} answered ({answers} {answers:answer|answers}); the week before: {before}.",
-        "zh": "参与：{members} 名成员中 {active} 人作答（共 {answers} 题次）；上周 {before} 人。",
+        "en": "Participation: {active} of the {members} {members:person|people} seen in this group answered the daily quiz "
+              "({answers} {answers:answer|answers}); the week before: {before}. The roster (/team) lists only those who joined.",
+        "zh": "参与：本群已知的 {members} 人中有 {active} 人作答每日一练（共 {answers} 题次）；上周 {before} 人。"
+              "名单（/team）只含已加入的成员。",
     },
     "l_dg_top": {"en": "Top this week:", "zh": "本周前列："},
     "l_dg_top_row": {"en": "{rank}. {name} — {points}", "zh": "{rank}. {name} — {points}"},
