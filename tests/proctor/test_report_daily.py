@@ -5,14 +5,14 @@ for the period, answers from before she joined the roster included, as her strea
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from proctor.teams import leaderboard as lb
 from proctor.teams import reports
 from tests.proctor.test_leads_data import Crafted
 
 TEAM, ANN, BOB = -7, 1, 2
-DAY = datetime(2026, 12, 3, tzinfo=timezone.utc)
+DAY = datetime(2026, 12, 3, tzinfo=UTC)
 T = DAY.timestamp()
 
 
