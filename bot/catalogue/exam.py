@@ -52,10 +52,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_submit": {"en": "Submit", "zh": "提交"},
     "btn_yes_finish": {"en": "Yes, finish", "zh": "确认交卷"},
     "btn_keep_going": {"en": "Keep going", "zh": "继续作答"},
-    "finish_confirm": {
-        "en": "Finish now?\nUnanswered: {unanswered}\nFlagged: {flagged}",
-        "zh": "确认交卷？\n未作答：{unanswered}\n已标记：{flagged}",
-    },
+    "finish_confirm": {"en": "Finish now?\nUnanswered: {unanswered}", "zh": "确认交卷？\n未作答：{unanswered}"},
+    "finish_flagged": {"en": "Flagged: {flagged}", "zh": "已标记：{flagged}"},
     "none": {"en": "none", "zh": "无"},
     "recorded": {"en": "Recorded for Q{n}: {a}", "zh": "第 {n} 题已记录：{a}"},
     "empty_answer": {"en": "That answer is empty. Please type your answer.", "zh": "答案为空，请输入答案。"},
@@ -114,7 +112,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "确定放弃“{title}”？放弃后不计成绩，但仍计入考试次数。",
     },
     "btn_cancel_yes": {"en": "Yes, cancel", "zh": "确认放弃"},
-    "cancel_kept": {"en": "OK, your exam goes on: /resume", "zh": "好的，考试继续：/resume"},
+    "cancel_kept": {"en": "OK, your exam goes on.", "zh": "好的，考试继续。"},
     "exam_only": {"en": "That paper is for exams only; it can't be practised.",
                   "zh": "该试卷仅用于考试，不能练习。"},
     "practice_done": {
@@ -124,9 +122,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "finished_banner": {"en": "✅ Handed in.", "zh": "✅ 已交卷。"},
     "mystats_header": {"en": "📈 Your exams", "zh": "📈 我的考试"},
     "mystats_line": {
-        "en": "• {title}: {attempts}, best {best}/{max}, last {last}/{max} (counts: {method})",
-        "zh": "• {title}：{attempts}，最高 {best}/{max}，最近 {last}/{max}（计分：{method}）",
+        "en": "• {title}: {attempts}, best {best}/{max}{best_mark}, last {last}/{max}{last_mark} (counts: {method})",
+        "zh": "• {title}：{attempts}，最高 {best}/{max}{best_mark}，最近 {last}/{max}{last_mark}（计分：{method}）",
     },
+    "mystats_line_none": {"en": "• {title}: {attempts}, none handed in", "zh": "• {title}：{attempts}，没有交卷"},
+    "mystats_used": {"en": "{used} used", "zh": "已用 {used}"},
+    "mystats_used_cancelled": {"en": "{used} used ({n} cancelled)", "zh": "已用 {used}（{n} 次已取消）"},
+    "mystats_provisional": {"en": " (provisional: answers await review)", "zh": "（暂定：有答案待评阅）"},
     "mystats_none": {"en": "No finished exams yet. /exam to take one.", "zh": "还没有完成的考试。/exam 开始考试。"},
     "review_sealed": {
         "en": "🔒 Reviews of this paper open again once your running exam is handed in.",
@@ -136,5 +138,5 @@ TEXTS: dict[str, dict[str, str]] = {
     "method_last": {"en": "the last", "zh": "取最近"},
     "cancel_confirm_practice": {"en": "Stop practising “{title}”?", "zh": "确定结束练习“{title}”？"},
     "cancelled_practice": {"en": "Stopped practising “{title}”.", "zh": "已结束练习“{title}”。"},
-    "cancel_kept_practice": {"en": "OK, your practice goes on: /resume", "zh": "好的，练习继续：/resume"},
+    "cancel_kept_practice": {"en": "OK, your practice goes on.", "zh": "好的，练习继续。"},
 }

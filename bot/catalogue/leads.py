@@ -59,10 +59,10 @@ TEXTS: dict[str, dict[str, str]] = {
     # review
     "l_rv_none": {"en": "Nothing awaits review. 🎉", "zh": "没有待复核的答案。🎉"},
     "l_rv_card": {
-        "en": "📝 Review · {remaining} pending\n\nCandidate: {name}\n{title} · question #{qid}\n\n{stem}\n\n"
+        "en": "📝 Review · {remaining} pending\n\nCandidate: {name}\n{paper} · {question} (question #{qid})\n\n{stem}\n\n"
               "Answer:\n{response}\n\nReference:\n{reference}\n\nProvisional score: {score}/{max}. "
               "Choose the final score:",
-        "zh": "📝 复核 · 待复核 {remaining} 条\n\n考生：{name}\n{title} · 第 #{qid} 题\n\n{stem}\n\n"
+        "zh": "📝 复核 · 待复核 {remaining} 条\n\n考生：{name}\n{paper} · {question}（题号 #{qid}）\n\n{stem}\n\n"
               "考生答案：\n{response}\n\n参考答案：\n{reference}\n\n暂定得分：{score}/{max}。请选择最终得分：",
     },
     "l_rv_skip": {"en": "Skip ⏭", "zh": "跳过 ⏭"},
@@ -70,10 +70,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_rv_already": {"en": "That answer was already reviewed.", "zh": "该答案已复核过。"},
     "l_rv_gone": {"en": "That answer no longer exists.", "zh": "该答案已不存在。"},
     "l_rv_notify": {
-        "en": "📝 Your answer to question #{qid} in “{title}” was reviewed: {score}/{max}.\n"
+        "en": "📝 Your answer to {question} of {paper} was reviewed: {score}/{max}.\n"
               "Attempt score: {total}/{tmax}{state}",
-        "zh": "📝 你在“{title}”中第 #{qid} 题的答案已复核：{score}/{max}。\n本次考试得分：{total}/{tmax}{state}",
+        "zh": "📝 你在{paper}中{question}的答案已复核：{score}/{max}。\n本次考试得分：{total}/{tmax}{state}",
     },
+    # where the candidate saw a question: its number on the sheet, the paper's code and title
+    "l_rv_on_sheet": {"en": "Q{n}", "zh": "第 {n} 题"},
+    "l_rv_by_id": {"en": "question #{qid}", "zh": "第 #{qid} 题"},  # a notice queued before the sheet number was kept
+    "l_rv_paper": {"en": "{code} “{title}”", "zh": "{code}“{title}”"},
+    "l_rv_paper_gone": {"en": "“{title}”", "zh": "“{title}”"},
     "l_rv_final": {"en": " — final.", "zh": "（最终成绩）。"},
     "l_rv_more": {"en": " — other answers still await review.", "zh": "（仍有答案待复核）。"},
     # report and chart
@@ -99,8 +104,10 @@ TEXTS: dict[str, dict[str, str]] = {
                   "zh": "本群未开启每周简报。使用 /digest on [mon..sun] [HH:MM] 开启。"},
     "l_dg_title": {"en": "📰 Weekly digest · {title}", "zh": "📰 每周简报 · {title}"},
     "l_dg_participation": {
-        "en": "Participation: {active} of {members} {members:member|members} answered ({answers} {answers:answer|answers}); the week before: {before}.",
-        "zh": "参与：{members} 名成员中 {active} 人作答（共 {answers} 题次）；上周 {before} 人。",
+        "en": "Participation: {active} of the {members} {members:person|people} seen in this group answered the daily quiz "
+              "({answers} {answers:answer|answers}); the week before: {before}. The roster (/team) lists only those who joined.",
+        "zh": "参与：本群已知的 {members} 人中有 {active} 人作答每日一练（共 {answers} 题次）；上周 {before} 人。"
+              "名单（/team）只含已加入的成员。",
     },
     "l_dg_top": {"en": "Top this week:", "zh": "本周前列："},
     "l_dg_top_row": {"en": "{rank}. {name} — {points}", "zh": "{rank}. {name} — {points}"},

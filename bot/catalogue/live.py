@@ -33,9 +33,11 @@ TEXTS: dict[str, dict[str, str]] = {
                           "zh": "🛑 抢答已结束 · {players} 人参与"},
     "lv_podium_row": {"en": "{medal} {name} — {points}", "zh": "{medal} {name} — {points}"},
     "lv_podium_empty": {"en": "Nobody answered.", "zh": "没有人作答。"},
+    "lv_podium_none_scored": {"en": "Nobody scored.", "zh": "没有人得分。"},
     "lv_podium_me": {"en": "Your place: /live me", "zh": "查看你的名次：/live me"},
-    "lv_me": {"en": "{name}: #{rank} of {players} in the last round — {points} {points:point|points}, {right}/{n} right.",
-              "zh": "{name}：上一轮第 {rank} 名（共 {players} 人）— {points} 分，答对 {right}/{n} 题。"},
+    "lv_me": {"en": "{name}: #{rank} of {players} in the last round — {points} {points:point|points}, "
+                    "{right}/{answers} right (answered {answers} of {n}).",
+              "zh": "{name}：上一轮第 {rank} 名（共 {players} 人）— {points} 分，答对 {right}/{answers}（共 {n} 题，答了 {answers} 题）。"},
     "lv_me_none": {"en": "{name}: you have no answer in the last round.", "zh": "{name}：你在上一轮没有作答。"},
     "lv_no_rounds": {"en": "This group has played no live round yet.", "zh": "本群还没有进行过抢答。"},
     "lv_report_title": {"en": "🏁 Live rounds · {team} · {period}", "zh": "🏁 抢答 · {team} · {period}"},

@@ -153,8 +153,12 @@ async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.A
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
     if data.action == "cancel_no":
         await ack(query)
-        kept = "cancel_kept_practice" if sheet.attempt.mode == "practice" else "cancel_kept"
+        kept = "cancel_kept_practice" if sheet.attempt.mode == AttemptMode.practice else "cancel_kept"
         await _edit(query, t(kept, u.lang), None)
+        if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():
+            await finish_and_report(context, sheet.attempt.id, FinishReason.timeout)  # as /resume does
+        else:
+            await show_attempt(context, sheet.attempt.id, u, repost=True)  # the screen again, below the prompt
         return
     running = sheet.attempt
     await attempts.finish_attempt(svc.db, running.id, svc.now(), FinishReason.cancelled)

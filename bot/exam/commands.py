@@ -9,13 +9,12 @@ from telegram.constants import ChatType
 
 from bank.errors import NotFound
 from bank.paper_list import offered_papers, pick_paper
-from bank.script import to_script
 from bot.context import Ctx
 from bot.core import open_private_button
 from bot.exam import render
 from bot.exam.jobs import ensure_deadline
 from bot.exam.screen import finish_and_report, show_attempt
-from bot.i18n import t, tn
+from bot.i18n import t
 from bot.open_work import end_open_work
 from bot.paper_refs import unknown_paper
 from bot.userctx import UserCtx, user_ctx
@@ -120,16 +119,12 @@ async def cancel(update: Update, context: Ctx) -> None:
 
 
 async def mystats(update: Update, context: Ctx) -> None:
-    """The user's finished exams: attempts, best and last score."""
+    """The user's exams: attempts used (cancelled ones count, as the limit counts them), best and last score."""
     u = await user_ctx(update, context)
     rows = await attempts.user_stats(context.services.db, u.id)
     if not rows:
         await context.message.reply_text(t("mystats_none", u.lang))
         return
     lines = [t("mystats_header", u.lang)]
-    for r in rows:
-        lines.append(t("mystats_line", u.lang, title=to_script(r["title"], u.script),
-                       attempts=tn("n_attempt", r["n"], u.lang), best=render.fmt_points(r["best"]),
-                       last=render.fmt_points(r["last"] if r["last"] is not None else 0),
-                       max=render.fmt_points(r["max_score"]), method=t(f"method_{r['method']}", u.lang)))
+    lines += [render.mystats_line(r, u.lang, u.script) for r in rows]
     await context.message.reply_text(render.clip("\n".join(lines)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
@@ -23,6 +24,7 @@ from bot.text_limits import MAX_ECHO, clip
 from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 from proctor.exams.result import grid_lines, outcome
+from proctor.exams.states import AttemptMode
 
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
 TYPE_HINTS = {Kind.fill: "type_hint_fill", Kind.numerical: "type_hint_number", Kind.matching: "match_hint"}
@@ -200,8 +202,9 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
 
     drafted = pending_drafts(sheet.items)
     text = t("finish_confirm", lang, unanswered=nums([p for p in unanswered(sheet.items, sheet.answers)
-                                                      if not sheet.items[p].draft]),
-             flagged=nums(flagged(sheet.items)))
+                                                      if not sheet.items[p].draft]))
+    if sheet.attempt.mode == AttemptMode.exam:  # practice has no Flag button
+        text += "\n" + t("finish_flagged", lang, flagged=nums(flagged(sheet.items)))
     for item in drafted:  # what the screen shows is what counts: unsubmitted ticks are the answer
         key = "finish_match_draft" if is_matching_draft(item.draft) else "finish_draft"
         text += "\n" + t(key, lang, n=item.pos + 1, a=draft_text(item))
@@ -339,3 +342,19 @@ def cancel_confirm(attempt, lang: str, script: str = "orig") -> tuple[str, Keybo
     kb = Keyboard([[Button(t("btn_cancel_yes", lang), callback_data=cb.act(attempt.id, "cancel_yes", 0)),
                     Button(t("btn_keep_going", lang), callback_data=cb.act(attempt.id, "cancel_no", 0))]])
     return clip(text), kb
+
+
+def mystats_line(r: dict[str, Any], lang: str, script: str) -> str:
+    """One paper on /mystats (a row of proctor.exams.service.user_stats): a score with answers still
+    awaiting review is marked provisional, since the review can change it."""
+    used = tn("n_attempt", r["used"], lang)
+    used = t("mystats_used_cancelled" if r["cancelled"] else "mystats_used", lang, used=used, n=r["cancelled"])
+    title = to_script(r["title"], script)
+    if r["best"] is None:  # every attempt was cancelled
+        return t("mystats_line_none", lang, title=title, attempts=used)
+    provisional = t("mystats_provisional", lang)
+    return t("mystats_line", lang, title=title, attempts=used, max=fmt_points(r["max_score"]),
+             best=fmt_points(r["best"]), best_mark=provisional if r["pending"] else "",
+             last=fmt_points(r["last"] if r["last"] is not None else 0),
+             last_mark=provisional if r["last_pending"] else "",
+             method=t(f"method_{r['method']}", lang))

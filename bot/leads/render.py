@@ -105,9 +105,14 @@ def paper_board_text(rows: list[ExamRow], paper: str, lang: str, top: int = 10,
     return clip("\n".join(lines), MAX_TEXT)
 
 
+def _paper(code: str | None, title: str, lang: str) -> str:
+    """A paper as its candidates know it: its code (what /exam takes) and title."""
+    return t("l_rv_paper", lang, code=code, title=title) if code else t("l_rv_paper_gone", lang, title=title)
+
+
 def review_card(p: Pending, lang: str, scope: int | None, skip: int) -> tuple[str, Keyboard]:
-    text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id), title=p.title,
-             qid=p.question_id, stem=clip(p.stem, MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
+    text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id),
+             paper=_paper(p.code, p.title, lang), question=t("l_rv_on_sheet", lang, n=p.pos + 1), qid=p.question_id, stem=clip(p.stem, MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
              reference=clip(p.reference, MAX_FIELD), score=num(p.score), max=num(p.max_score))
     steps = [cb.encode("set_score", p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
              for s in score_steps(p.max_score)]
@@ -121,7 +126,10 @@ def review_card(p: Pending, lang: str, scope: int | None, skip: int) -> tuple[st
 
 def review_notice(o: Outcome, lang: str) -> str:
     """What the candidate is told when a lead makes a score final."""
-    return t("l_rv_notify", lang, qid=o.question_id, title=o.title, score=num(o.score), max=num(o.max_score),
+    question = (t("l_rv_on_sheet", lang, n=o.pos + 1) if o.pos is not None
+                else t("l_rv_by_id", lang, qid=o.question_id))
+    return t("l_rv_notify", lang, question=question, paper=_paper(o.code, o.title, lang),
+             score=num(o.score), max=num(o.max_score),
              total=num(o.attempt_score), tmax=num(o.attempt_max),
              state=t("l_rv_final" if o.all_final else "l_rv_more", lang))
 

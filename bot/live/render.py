@@ -68,14 +68,16 @@ def standings(r: Round, asked: int, st: Standings) -> str:
 
 
 def podium(r: Round, st: Standings, stopped: bool) -> str:
-    """The end of a round: the top three with their points; everyone else's place is /live me."""
+    """The end of a round: the top three who scored, with their points; everyone else's place is /live me."""
     head = "lv_podium_stopped" if stopped else "lv_podium"
     lines = [t(head, r.lang, players=st.players), ""]
-    lines += [t("lv_podium_row", r.lang, medal=MEDALS[s.rank - 1], name=_name(s), points=s.points)
-              for s in st.top[:3]]
+    scored = [s for s in st.top[:3] if s.points > 0]  # a medal for 0 points is no medal
+    lines += [t("lv_podium_row", r.lang, medal=MEDALS[s.rank - 1], name=_name(s), points=s.points) for s in scored]
     if not st.top:
         lines.append(t("lv_podium_empty", r.lang))
     else:
+        if not scored:
+            lines.append(t("lv_podium_none_scored", r.lang))
         lines += ["", t("lv_podium_me", r.lang)]
     return clip("\n".join(lines), MAX_TEXT)
 
@@ -83,5 +85,6 @@ def podium(r: Round, st: Standings, stopped: bool) -> str:
 def my_place(name: str, r: Round, st: Standings, lang: str) -> str:
     if st.me is None:
         return t("lv_me_none", lang, name=name)
+    # right out of answered, as /leaderboard live counts it; the questions skipped are said apart
     return t("lv_me", lang, name=name, rank=st.me.rank, players=st.players, points=st.me.points,
-             right=st.me.right, n=r.questions)
+             right=st.me.right, answers=st.me.answers, n=r.questions)

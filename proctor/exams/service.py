@@ -312,15 +312,24 @@ def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: st
 
 
 async def user_stats(db: Database, user_id: int) -> list[dict[str, Any]]:
-    """Per paper: finished attempts, best and last score, as the paper's grading method counts."""
+    """Per paper: attempts used as the attempt limit counts them (`used`, of which `cancelled`), best
+    and last score of the finished ones as the paper's grading method counts, and how many of their
+    answers still await review (`pending`; `last_pending` for the last one): a score that may change."""
+    finished, seen = (f"'{AttemptStatus.finished}'", f"'{AttemptStatus.finished}', '{AttemptStatus.cancelled}'")
+    same = f"b.user_id=a.user_id AND b.paper_id IS a.paper_id AND b.mode='{AttemptMode.exam}' AND b.invite_id IS NULL"
     rows = await db.fetchall(
-        f"""SELECT a.paper_id, a.title, COUNT(*) AS n, MAX(a.score) AS best, a.max_score,
-                  (SELECT score FROM attempts b WHERE b.user_id=a.user_id AND b.paper_id IS a.paper_id
-                     AND b.status='{AttemptStatus.finished}' AND b.mode='{AttemptMode.exam}'
+        f"""SELECT a.paper_id, a.title, COUNT(*) AS used, SUM(a.status='{AttemptStatus.cancelled}') AS cancelled,
+                  MAX(CASE WHEN a.status={finished} THEN a.score END) AS best, MAX(a.max_score) AS max_score,
+                  (SELECT b.score FROM attempts b WHERE {same} AND b.status={finished}
                      ORDER BY b.finished_at DESC LIMIT 1) AS last,
+                  (SELECT COUNT(*) FROM answers x JOIN attempts b ON b.id = x.attempt_id
+                     WHERE {same} AND b.status={finished} AND x.final = 0) AS pending,
+                  (SELECT COUNT(*) FROM answers x WHERE x.final = 0 AND x.attempt_id =
+                     (SELECT b.id FROM attempts b WHERE {same} AND b.status={finished}
+                      ORDER BY b.finished_at DESC LIMIT 1)) AS last_pending,
                   COALESCE(p.grading_method, '{GradingMethod.best}') AS method
            FROM attempts a LEFT JOIN papers p ON p.id=a.paper_id
-           WHERE a.user_id=? AND a.status='{AttemptStatus.finished}' AND a.mode='{AttemptMode.exam}'
+           WHERE a.user_id=? AND a.status IN ({seen}) AND a.mode='{AttemptMode.exam}'
              AND a.invite_id IS NULL
            GROUP BY a.paper_id, a.title ORDER BY MAX(a.finished_at) DESC""", (user_id,))
     return [dict(r) for r in rows]

@@ -88,6 +88,7 @@ class Standing:
     name: str
     points: int
     right: int  # fully right answers
+    answers: int  # questions answered: a player's 'right' counts out of these, here and on /leaderboard live
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ class Standings:
 
 
 _STANDINGS = """
-WITH agg AS (SELECT user_id, SUM(points) AS points, SUM(fraction >= 1) AS right, MAX(received_at) AS last_at
+WITH agg AS (SELECT user_id, SUM(points) AS points, SUM(fraction >= 1) AS right, COUNT(*) AS answers, MAX(received_at) AS last_at
              FROM live_answers WHERE round_id=:round GROUP BY user_id),
 ranked AS (SELECT agg.*, ROW_NUMBER() OVER (ORDER BY points DESC, last_at ASC, user_id ASC) AS rank,
                   COUNT(*) OVER () AS players FROM agg)
@@ -111,6 +112,6 @@ WHERE rank <= :top OR ranked.user_id = :me ORDER BY rank
 async def standings(db: Database, round_id: int, top: int, me: int | None = None) -> Standings:
     """The round's top `top` by points (ties: who got there first), how many played, and `me`."""
     rows = await db.fetchall(_STANDINGS, {"round": round_id, "top": top, "me": me if me is not None else 0})
-    out = [Standing(r["rank"], r["user_id"], r["name"], r["points"], r["right"]) for r in rows]
+    out = [Standing(r["rank"], r["user_id"], r["name"], r["points"], r["right"], r["answers"]) for r in rows]
     return Standings(top=[s for s in out if s.rank <= top], players=rows[0]["players"] if rows else 0,
                      me=next((s for s in out if s.user_id == me), None))

@@ -26,7 +26,7 @@ async def points_by_member(db: Database, chat_id: int, start: float | None, end:
 async def podiums(db: Database, chat_id: int, start: float | None, end: float | None,
                   places: int = 3) -> list[tuple[int, float, list[tuple[str, int]]]]:
     """The group's rounds that ended in the period, newest first: (round id, ended at, the top
-    `places` as (name, points))."""
+    `places` who scored as (name, points): no medal for 0 points, as on the round's own podium)."""
     rounds = await db.fetchall(
         "SELECT id, ended_at FROM live_rounds WHERE chat_id=? AND ended_at IS NOT NULL AND ended_at >= ? "
         "AND ended_at < ? ORDER BY id DESC",
@@ -36,7 +36,7 @@ async def podiums(db: Database, chat_id: int, start: float | None, end: float | 
         top = await db.fetchall(
             """SELECT COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name, SUM(a.points) AS points
                FROM live_answers a JOIN users u ON u.id = a.user_id WHERE a.round_id=?
-               GROUP BY a.user_id ORDER BY points DESC, MAX(a.received_at) ASC, a.user_id LIMIT ?""",
+               GROUP BY a.user_id HAVING SUM(a.points) > 0 ORDER BY points DESC, MAX(a.received_at) ASC, a.user_id LIMIT ?""",
             (r["id"], places))
         out.append((r["id"], r["ended_at"], [(t["name"], int(t["points"])) for t in top]))
     return out

@@ -141,7 +141,10 @@ class Topic:
 
 @dataclass(frozen=True)
 class Digest:
-    members: int
+    """The group's week on its daily board: `active` of the `members` the bot has seen in the group
+    played (the board's players, roster or not: the roster, /team, is the consenting members only)."""
+
+    members: int  # people seen in the group (chat_members), not the roster
     active: int
     active_before: int
     answers: int

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from bank.csv_safety import safe_row
 from proctor.chats import chat_zone
+from proctor.daily import scores
 from proctor.daily.streaks import streaks
 from proctor.exams import integrity
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -80,17 +82,31 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
         for code, n in found.items():
             mine[code] = mine.get(code, 0) + n
     columns = await _exam_columns(db, rows, ids, start, end, scope)
-    daily_where, daily_params = _since(scope, "user_id", "answered_at")
-    if scope is not None:  # the group's own daily quizzes
-        daily_where, daily_params = f"AND chat_id=? {daily_where}", [scope, *daily_params]
-    for r in await db.fetchall(
-            f"SELECT user_id, SUM(score), SUM(max_score), COUNT(*) FROM daily_answers "
-            f"WHERE user_id IN ({marks}) {daily_where} AND answered_at>=? AND answered_at<? GROUP BY user_id",
-            (*ids, *daily_params, start, end)):
-        rows[r[0]].daily_points, rows[r[0]].daily_max, rows[r[0]].daily_answers = r[1], r[2], r[3]
+    for uid, points, most, answers in await _daily(db, scope, ids, period):
+        rows[uid].daily_points, rows[uid].daily_max, rows[uid].daily_answers = points, most, answers
     for uid, run in (await _streaks(db, scope, ids, period)).items():
         rows[uid].streak = run
     return columns, list(rows.values())
+
+
+async def _daily(db: Database, scope: int | None, ids: list[int], period: Period) -> list[tuple[int, float, float, int]]:
+    """(user, points, max, answers) of the daily quiz in the period. A group's daily quiz is the group's,
+    not the roster's: anyone in it plays and ranks on its board, so a member's columns are the numbers
+    of the group's board (scores.source, the board's one read), from before joining too, like the streak.
+    For every team (None): each person's daily answers anywhere."""
+    marks = ",".join("?" * len(ids))
+    if scope is None:
+        start, end = _bounds(period)
+        found = await db.fetchall(
+            f"SELECT user_id, SUM(score), SUM(max_score), COUNT(*) FROM daily_answers "
+            f"WHERE user_id IN ({marks}) AND answered_at>=? AND answered_at<? GROUP BY user_id", (*ids, start, end))
+    else:
+        source, values = scores.source(period.start, period.end)
+        found = await db.fetchall(
+            f"SELECT user_id, SUM(score), SUM(max_score), SUM(answers) FROM ({source}) "
+            f"WHERE user_id IN (SELECT value FROM json_each(:ids)) GROUP BY user_id",
+            {"chat": scope, **values, "ids": json.dumps(ids)})
+    return [(r[0], r[1], r[2], r[3]) for r in found]
 
 
 async def _streaks(db: Database, scope: int | None, ids: list[int], period: Period) -> dict[int, int]:

@@ -48,6 +48,7 @@ class Pending:
     score: float  # provisional
     max_score: float
     remaining: int  # pending answers in scope, this one included
+    code: str | None = None  # the paper's code (P3), None once the paper is gone
     terms_found: tuple[str, ...] = ()  # the stored key terms the provisional score found in the answer
     terms_missing: tuple[str, ...] = ()  # ... and those it did not
 
@@ -63,6 +64,9 @@ class Outcome:
     attempt_score: float
     attempt_max: float | None
     all_final: bool  # no answer of the attempt awaits review any more
+    # where the candidate saw it: Q{pos + 1} of paper `code` (None in notices queued before they were stored)
+    pos: int | None = None
+    code: str | None = None
 
 
 def _text(raw: str) -> str:
@@ -109,7 +113,8 @@ async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: 
     row = await db.fetchone(
         f"""SELECT p.*, q.stem, q.answer, q.key_terms, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
             FROM (SELECT x.attempt_id, x.pos, x.question_id, x.response, x.score, x.max_score,
-                         x.answered_at, t.user_id, t.title FROM {pending}) p
+                         x.answered_at, t.user_id, t.title,
+                         (SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code FROM {pending}) p
             JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
             ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET ?""", [*params, skip % remaining])
     if row is None:  # reviewed by someone else since the count
@@ -119,7 +124,7 @@ async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: 
     return Pending(attempt_id=row["attempt_id"], pos=row["pos"], user_id=row["user_id"], name=row["name"],
                    title=row["title"], question_id=row["question_id"], stem=row["stem"],
                    response=response, reference=_text(row["answer"]),
-                   score=row["score"], max_score=row["max_score"], remaining=remaining,
+                   score=row["score"], max_score=row["max_score"], remaining=remaining, code=row["code"],
                    terms_found=tuple(found), terms_missing=tuple(missing))
 
 
@@ -148,6 +153,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
     async with db.write() as conn:
         cur = await conn.execute(
             "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title, "
+            "(SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code, "
             f"EXISTS (SELECT 1 FROM attempts t WHERE t.id = x.attempt_id {where}) AS allowed FROM answers x "
             "JOIN attempts t ON t.id = x.attempt_id WHERE x.attempt_id=? AND x.pos=?",
             (*params, attempt_id, pos))
@@ -177,7 +183,8 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
                            provisional=row["score"], final=score)
         done = Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],
                        question_id=row["question_id"], score=score, max_score=row["max_score"],
-                       attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0)
+                       attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0,
+                       pos=pos, code=row["code"])
         # the candidate is told through the outbox: a failed send is retried, never lost
         await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
                                 user_id=done.user_id, now=now, payload=asdict(done))

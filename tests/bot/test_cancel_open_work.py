@@ -7,9 +7,9 @@ from bank.authoring.draft import load_draft
 from bank.authoring.upload import UploadStatus, uploads_of
 from bank.paper_store import question_count
 from proctor.teams.authoring import get_session
-from tests.harness import BotEnv, start_exam
+from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
-from tests.reads import question_ids
+from tests.reads import answers_of, question_ids
 
 LEAD, ANN = 10, 30
 GIFT = "::g1:: What is 2 + 2? {=four ~three ~five}\n"
@@ -70,3 +70,19 @@ async def test_cancel_with_nothing_open_says_so_and_an_exam_still_asks_first(env
     await start_exam(env, ann)
     confirm = await say(ann, "/cancel", "Cancel “")
     assert "Yes, cancel" in confirm.button_texts
+
+
+async def test_keep_going_on_the_cancel_prompt_shows_the_exam_again_and_its_buttons_work(env):
+    """Issue 22: "Keep going" only said "OK, your exam goes on: /resume"; the exam screen comes back."""
+    ann = env.api.user(ANN, "Ann")
+    first = await start_exam(env, ann)
+    confirm = await say(ann, "/cancel", "Cancel “")
+    await ann.press(confirm, "Keep going")
+    await env.idle()
+    screen = attempt_message(ann.chat())
+    assert screen is not None and screen.message_id != first.message_id  # posted below the prompt
+    assert "goes on" in (confirm.text or "") and not confirm.buttons
+    toast = await ann.press(screen, "C")
+    assert not await toast.wait()
+    await env.idle()
+    assert list(await answers_of(env.db)) != []

@@ -81,3 +81,23 @@ def test_result_card_by_section():
 
 def test_long_text_is_clipped_to_telegram_limit():
     assert len(render.clip("字" * 5000)) == 4000  # bot.text_limits.MAX_TEXT: a margin under 4096
+
+
+def test_the_finish_list_names_flagged_questions_only_in_an_exam():
+    """Issue 22: practice has no Flag button, so its Finish list has no 'Flagged: none' line."""
+    exam, _ = render.finish_confirm(_sheet("exam"), "en")
+    practice, _ = render.finish_confirm(_sheet("practice"), "en")
+    assert "Flagged: 2" in exam
+    assert practice.startswith("Finish now?\nUnanswered:") and "Flagged" not in practice
+    assert "已标记" not in render.finish_confirm(_sheet("practice"), "zh")[0]
+
+
+def test_mystats_counts_cancelled_attempts_and_marks_a_provisional_best():
+    row = {"title": "Demo", "used": 2, "cancelled": 1, "best": 2, "last": 2, "max_score": 80, "pending": 1,
+           "last_pending": 1, "method": "best"}
+    line = render.mystats_line(row, "en", "orig")
+    assert line.startswith("• Demo: 2 attempts used (1 cancelled), best 2/80 (provisional: answers await review)")
+    settled = render.mystats_line({**row, "cancelled": 0, "pending": 0, "last_pending": 0}, "en", "orig")
+    assert "provisional" not in settled and "cancelled" not in settled
+    assert render.mystats_line({**row, "best": None, "last": None}, "en", "orig") == \
+        "• Demo: 2 attempts used (1 cancelled), none handed in"

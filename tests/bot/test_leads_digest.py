@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.leads import render as lead_render
 from bot.leads.digest import job_name
 from proctor.teams import digest as dg
 from tests.harness import BotEnv
@@ -116,7 +117,7 @@ async def test_digest_schedule_job_posts_once_a_week_and_survives_restarts(env):
     await job.run(env.app)
     await env.idle()
     assert len(digests(env)) == 1
-    assert "Participation: 0 of 1 member answered" in digests(env)[0].text
+    assert "Participation: 0 of the 1 person seen in this group answered the daily quiz" in digests(env)[0].text
     assert (await dg.get_schedule(env.db, ALPHA)).last_week == "2027-W02"
     [job] = live_jobs(env)  # re-armed for next Friday, one job
     assert abs(job.next_t.timestamp() - time.time() - (7 * 86400 - 60)) < 60
@@ -156,3 +157,13 @@ async def test_digest_off_removes_the_job_and_turning_on_late_waits_for_next_wee
     assert live_jobs(env) == []
     await lead.send("/digest now", chat=ALPHA)
     await env.api.wait_for(lambda: digests(env))
+
+
+def test_the_digest_says_it_counts_the_groups_daily_players_not_the_roster():
+    """Issue 22: 'Participation: 3 of 3 members answered' while /team listed a roster of 1: the digest
+    counts the people seen in the group and the daily board's players, and says so."""
+    d = dg.Digest(members=3, active=3, active_before=1, answers=9, top=[], movers=[], weakest=[])
+    text = lead_render.digest_text(d, "Alpha", "en")
+    assert "Participation: 3 of the 3 people seen in this group answered the daily quiz (9 answers)" in text
+    assert "The roster (/team) lists only those who joined." in text and "member" not in text.split("\n")[2]
+    assert "名单（/team）只含已加入的成员" in lead_render.digest_text(d, "Alpha", "zh")

@@ -9,9 +9,10 @@ from bank.models import Kind, MultiPolicy, Paper, PaperSettings, Question, Secti
 from bank.paper_store import get_questions
 from bot.live import render
 from bot.text_limits import utf16_len
+from proctor.live.answers import Standing, Standings
 from proctor.live.draw import Request, draw
-from proctor.live.model import Item
-from proctor.live.states import ItemStatus
+from proctor.live.model import Item, Round
+from proctor.live.states import ItemStatus, RoundStatus
 from tests.harness import BotEnv
 
 
@@ -60,3 +61,25 @@ async def test_pinned_options_stay_in_place_and_long_questions_are_not_drawn(tmp
         assert q.stem == "Which?"
     finally:
         await env.close()
+
+
+def _round(questions: int = 3) -> Round:
+    return Round(id=1, chat_id=-1, lead_id=1, status=RoundStatus.finished, questions=questions, seconds=20,
+                 lang="en", script="orig", created_at=0, starts_at=0, announced=True, standings_id=None,
+                 ended_at=10, podium_posted=False)
+
+
+def test_the_podium_gives_no_medal_for_zero_points():
+    """Issue 22: '🥇 Ann — 0' for a round nobody got right; a medal goes only to points."""
+    ann, bob = Standing(1, 11, "Ann", 1000, 1, 2), Standing(2, 12, "Bob", 0, 0, 1)
+    text = render.podium(_round(), Standings(top=[ann, bob], players=2), stopped=False)
+    assert "🥇 Ann — 1000" in text and "Bob" not in text and "🥈" not in text
+    nobody = render.podium(_round(), Standings(top=[Standing(1, 12, "Bob", 0, 0, 1)], players=1), stopped=False)
+    assert "🥇" not in nobody and "Nobody scored." in nobody and "/live me" in nobody
+
+
+def test_live_me_counts_right_out_of_answered_as_the_live_board_does():
+    """Issue 22: '/live me' said 1/3 right where /leaderboard live said 1/2 for the same round."""
+    ann = Standing(1, 11, "Ann", 1000, 1, 2)
+    text = render.my_place("Ann", _round(3), Standings(top=[ann], players=1, me=ann), "en")
+    assert text == "Ann: #1 of 1 in the last round — 1000 points, 1/2 right (answered 2 of 3)."

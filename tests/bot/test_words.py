@@ -102,7 +102,7 @@ async def test_practice_is_not_an_exam_and_counts_are_plural(env):
     await _hand_in_wrong(env, ann, TITLE)
     await ann.send("/mystats")
     stats = await ann.wait_message(lambda m: "Your exams" in (m.text or ""))
-    assert "1 attempt," in stats.text and "(counts: the best)" in stats.text
+    assert "1 attempt used," in stats.text and "(counts: the best)" in stats.text
     await ann.send("/lang zh")
     await ann.wait_message(lambda m: "中文" in (m.text or ""))
     await ann.send("/mystats")

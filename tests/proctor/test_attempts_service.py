@@ -108,3 +108,21 @@ async def test_mock_card_count_is_what_the_mock_sheet_holds(db):
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=None, mode="exam", now=T0, shuffle=False)
     assert len((await attempts.load_sheet(db, a.id, positions="all")).items) == promised
     assert promised < sum(attempts.MOCK_BLUEPRINT.values())
+
+
+async def test_stats_count_cancelled_attempts_as_used_and_flag_answers_awaiting_review(db):
+    """Issue 22: /mystats left a cancelled exam out though the attempt limit counts it, and showed a
+    best score that a pending review could still change as if it were final."""
+    pid = await _setup(db)
+    first = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    await attempts.finish_attempt(db, first.id, T0 + 10, "cancelled")
+    second = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0 + 20,
+                                          shuffle=False)
+    sheet = await attempts.load_sheet(db, second.id, positions="all")
+    short = next(i for i in sheet.items if sheet.question(i).kind.value == "short")
+    await attempts.record_answer(db, sheet, short.pos, "an essay", T0 + 30, advance=True)
+    await attempts.finish_attempt(db, second.id, T0 + 40, "submitted")
+    [row] = await attempts.user_stats(db, 7)
+    assert (row["used"], row["cancelled"]) == (2, 1) == (await attempts.used_attempts(db, 7, pid), 1)
+    assert row["best"] == row["last"] == 0 and row["pending"] == row["last_pending"] == 1
+    assert await attempts.user_stats(db, 8) == []
