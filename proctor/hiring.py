@@ -130,16 +130,19 @@ class Verification:
     paper: str  # its slug ('' for every hiring paper)
     verified_by: int  # 0: the command line
     verified_at: float
+    label: str = ""  # what people read: "P3 title" ('' for every hiring paper)
 
 
 async def listing(db: Database, chat_id: int | None = None) -> list[Verification]:
     """Every verification (of one team when `chat_id` is given), by team, then paper."""
     where, params = ("WHERE v.chat_id=?", (chat_id,)) if chat_id is not None else ("", ())
     rows = await db.fetchall(
-        f"""SELECT v.*, COALESCE(c.title, '') AS team, COALESCE(p.slug, '') AS slug FROM team_verifications v
+        f"""SELECT v.*, COALESCE(c.title, '') AS team, COALESCE(p.slug, '') AS slug,
+                   COALESCE(p.code || ' ' || p.title, '') AS label FROM team_verifications v
             LEFT JOIN chats c ON c.id = v.chat_id LEFT JOIN papers p ON p.id = v.paper_id {where}
             ORDER BY v.chat_id, v.paper_id IS NOT NULL, p.slug""", params)
-    return [Verification(r["chat_id"], r["team"], r["paper_id"], r["slug"], r["verified_by"], r["verified_at"])
+    return [Verification(r["chat_id"], r["team"], r["paper_id"], r["slug"], r["verified_by"], r["verified_at"],
+                         r["label"])
             for r in rows]
 
 
@@ -198,13 +201,15 @@ class Unverified:
     team: str
     paper: str  # slug
     invites: int
+    label: str = ""  # what people read: "P3 title"
 
 
 async def unverified_invites(db: Database) -> list[Unverified]:
     """Teams with invites to hiring papers they are not verified for, by team and paper."""
     rows = await db.fetchall(
-        f"""SELECT i.team_chat_id, COALESCE(c.title, '') AS team, p.slug, COUNT(*) AS n FROM invites i
+        f"""SELECT i.team_chat_id, COALESCE(c.title, '') AS team, p.slug, p.code || ' ' || p.title AS label,
+                   COUNT(*) AS n FROM invites i
             JOIN papers p ON p.id = i.paper_id LEFT JOIN chats c ON c.id = i.team_chat_id
             WHERE i.team_chat_id IS NOT NULL AND NOT {open_sql('i.team_chat_id', 'i.paper_id')}
             GROUP BY i.team_chat_id, p.id ORDER BY i.team_chat_id, p.slug""")
-    return [Unverified(r["team_chat_id"], r["team"], r["slug"], r["n"]) for r in rows]
+    return [Unverified(r["team_chat_id"], r["team"], r["slug"], r["n"], r["label"]) for r in rows]

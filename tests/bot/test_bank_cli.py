@@ -1,6 +1,7 @@
 """`proctor import` and `proctor bank ...` against a real SQLite file."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,10 @@ def test_import_then_stats(capsys, dbfile, seed_files):
     assert "2025年大模型訓練優化器（含答案與解析）" in out
     assert "docVIP" not in out and "(x" not in out
     assert "5 papers, 230 questions, 209 askable, 21 flagged" in out  # 12 held: 7 keys in doubt, 5 repeats
-    block = out.split("001_c9ee6912cd06a1b6")[1].split("\n\n")[0]
-    assert [line.split()[:2] for line in block.splitlines()[2:]] == [
+    # issue 22: each paper headed by its code and title, as /papers shows it; no internal slug
+    assert not re.search(r"\d{3}_[0-9a-f]{16}", out), out
+    block = out.split("\nP2 大模型專家并行工程師招聘筆試考試試卷和答案\n")[1].split("\n\n")[0]
+    assert [line.split()[:2] for line in block.splitlines()[1:]] == [
         ["fill", "10"], ["single", "10"], ["multi", "10"], ["truefalse", "10"],
         ["short", "4"], ["discussion", "2"], ["all", "46"]]
 
