@@ -98,13 +98,14 @@ def test_a_missing_database_is_refused_in_one_line_not_made(capsys, tmp_path, mo
     missing = tmp_path / "typo.db"
     code, out, err = run(capsys, "--db", str(missing), *argv)
     assert code == 1 and out == ""
-    assert err.strip() == (f"proctor: {missing} does not exist; check --db or PROCTOR_DB (`proctor run`, "
-                           "`proctor sandbox` and `proctor import` create a database)")
+    # issue 22: the sandbox keeps its own ./data/sandbox.db, so naming it here sent people astray
+    assert err.strip() == (f"proctor: {missing} does not exist; check --db or PROCTOR_DB (`proctor run` and "
+                           "`proctor import` create one)")
     assert not missing.exists()
     nested = tmp_path / "no" / "such" / "dir" / "x.db"
     code, out, err = run(capsys, "--db", str(nested), *argv)
     assert code == 1 and err.strip() == f"proctor: {nested} does not exist; check --db or PROCTOR_DB " \
-        "(`proctor run`, `proctor sandbox` and `proctor import` create a database)"
+        "(`proctor run` and `proctor import` create one)"
     assert not (tmp_path / "no").exists()
 
 
@@ -113,12 +114,14 @@ def test_only_import_run_and_sandbox_create_a_database_and_never_its_folders(cap
     gift = tmp_path / "one.gift"
     gift.write_text("::q:: Two plus two? {=four ~five}\n", encoding="utf-8")
     nested = tmp_path / "no" / "such" / "x.db"
+    folder_missing = (f"proctor: {nested}: its folder {nested.parent} does not exist; create it first, "
+                      "or check --db or PROCTOR_DB\n")  # one line, as docs/settings.md says
     code, _, err = run(capsys, "--db", str(nested), "import", str(gift))
-    assert code == 1 and f"its folder {nested.parent} does not exist" in err
+    assert code == 1 and err == folder_missing
     assert not (tmp_path / "no").exists()
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     monkeypatch.setenv("PROCTOR_BOT_API_URL", "http://127.0.0.1:9/bot")  # nothing listens there
-    assert run(capsys, "--db", str(nested), "run")[0] == 1
+    assert run(capsys, "--db", str(nested), "run")[::2] == (1, folder_missing)
     assert not (tmp_path / "no").exists()
     own = tmp_path / "own.db"
     assert run(capsys, "--db", str(own), "import", str(gift))[0] == 0  # an import is the bank itself
