@@ -92,9 +92,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "hv_not_verified": {
         "en": "🔒 “{paper}” is a hiring paper: only configured admins and the teams they verified can invite to "
               "it or see its answers. A configured admin can verify this team with "
-              "`proctor team verify --papers {slug} {chat}` or on the desk's Hiring page.",
+              "`proctor team verify --papers {code} {chat}` or on the desk's Hiring page.",
         "zh": "🔒 “{paper}”是招聘试卷：只有配置的管理员及其验证过的团队可以邀请作答或查看答案。配置的管理员可用 "
-              "`proctor team verify --papers {slug} {chat}` 或在工作台的“招聘”页验证本团队。",
+              "`proctor team verify --papers {code} {chat}` 或在工作台的“招聘”页验证本团队。",
     },
     "hv_too_many": {"en": "“{paper}” is a hiring paper: at most {n} {n:attempt|attempts} per invite (the paper's own limit).",
                     "zh": "“{paper}”是招聘试卷：每个邀请最多 {n} 次作答（试卷自身的次数限制）。"},
