@@ -197,5 +197,16 @@ class Paper(BaseModel):
         return [q for s in self.sections for q in s.questions]
 
     @property
+    def label(self) -> str:
+        """The paper as a terminal names it: "P3 title" (the title alone before it is first stored)."""
+        return f"{self.code} {self.title}" if self.code else self.title
+
+    def place(self, pos: int, number: int) -> str:
+        """Where a question is, as people read it: "P3 title · section title · q2" (`pos`: the
+        section's 1-based position, named when the section has no title)."""
+        section = self.sections[pos - 1].title if 0 < pos <= len(self.sections) else ""
+        return f"{self.label} · {section or f'section {pos}'} · q{number}"
+
+    @property
     def max_score(self) -> float:
         return sum(q.points for q in self.questions() if q.askable)

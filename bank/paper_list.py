@@ -136,6 +136,32 @@ def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
     raise NotFound(f"no paper {key.strip()!r}")
 
 
+class InviteOnlyPaper(NotFound):
+    """The reference names a paper that is offered nowhere because only an invite opens it."""
+
+    def __init__(self, key: str):
+        self.key = key
+        super().__init__(f"{key!r} is taken by invitation only")
+
+
+async def pick_offered(db: Store, key: str) -> PaperSummary:
+    """The paper `key` names among those /exam offers (`offered_papers`, `pick_paper`'s reference).
+    Raises NotFound, AmbiguousPaper, and InviteOnlyPaper when it names a paper only an invite opens
+    (it exists: "no such paper" would be untrue)."""
+    try:
+        return pick_paper(await offered_papers(db), key)
+    except AmbiguousPaper:
+        raise
+    except NotFound:
+        try:
+            named = pick_paper(await paper_summaries(db, composed=True), key)
+        except NotFound:
+            named = None
+        if named is not None and named.invite_only:
+            raise InviteOnlyPaper(key.strip()) from None
+        raise
+
+
 async def find_paper(db: Store, key: str) -> PaperSummary:
     """Any paper (composed, exam-only and invite-only ones too) by `pick_paper`'s reference.
     Raises NotFound, AmbiguousPaper."""

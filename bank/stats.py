@@ -18,7 +18,7 @@ class KindCount:
 @dataclass
 class PaperStats:
     slug: str
-    title: str
+    label: str  # "P3 title" (Paper.label)
     kinds: dict[Kind, KindCount] = field(default_factory=dict)
 
     @property
@@ -35,7 +35,7 @@ class PaperStats:
 def paper_stats(papers: list[Paper]) -> list[PaperStats]:
     out = []
     for p in papers:
-        stats = PaperStats(p.slug, p.title)
+        stats = PaperStats(p.slug, p.label)
         for q in p.questions():
             c = stats.kinds.setdefault(q.kind, KindCount())
             c.total += 1
@@ -54,7 +54,7 @@ def render_stats(stats: list[PaperStats]) -> str:
     lines = []
     for s in stats:
         t = s.total
-        lines.append(f"{s.slug}  {s.title}")
+        lines.append(s.label)
         lines.append(f"  {'kind':<11}{'total':>6}{'askable':>9}{'flagged':>9}{'repaired':>10}")
         for kind in Kind:
             if kind in s.kinds:

@@ -44,6 +44,11 @@ FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, inv
                                  live.FEATURE)
 
 
+def commands() -> list:
+    """Every command in menu order: the table /help, the menus and docs/commands.md come from."""
+    return [*core.COMMANDS, *(c for f in FEATURES for c in f.commands)]
+
+
 def send_limiter() -> AIORateLimiter:
     """Telegram's limits: 30 messages/s overall in bursts of 3 (no 429 from jitter), 20 a minute per
     group (PTB's default), a 429 retried up to 3 times after its retry_after."""
@@ -90,7 +95,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     processor.on_overflow = lambda update: core.tell_too_fast(app, update)
     outbox.register(app)
     scheduling.register(app, scheduling.SET_COMMANDS, _set_commands_job)
-    menus.set_table(app, [*core.COMMANDS, *(c for f in FEATURES for c in f.commands)])
+    menus.set_table(app, commands())
     core.register_first(app)
     for feature in FEATURES:
         feature.register(app)

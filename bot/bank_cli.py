@@ -157,7 +157,7 @@ async def _import(db: Database, args) -> int:
     papers = done.new
     for s in paper_stats(papers):
         t = s.total
-        print(f"imported {s.slug}: {s.title} ({t.total} questions, {t.askable} askable, "
+        print(f"imported {s.label} ({t.total} questions, {t.askable} askable, "
               f"{t.flagged} flagged)")
     for item in lint(papers):  # the same warnings `proctor bank lint` gives
         print(f"warning: {item.render()}", file=sys.stderr)
@@ -167,7 +167,7 @@ async def _import(db: Database, args) -> int:
 async def _updated(db: Database, u: PaperChanges, done: Imported, *, dry_run: bool, regrade: bool) -> str:
     """What an exported file changed, or would change, in the paper it came from."""
     p = u.paper
-    lines = [f"{'would update' if dry_run else 'updated'} {p.slug}: {p.title} ({len(u.changes)} changed, "
+    lines = [f"{'would update' if dry_run else 'updated'} {p.label} ({len(u.changes)} changed, "
              f"{len(u.added)} added, {u.unchanged} unchanged, {u.not_in_file} not in the file: kept)"]
     for c in u.changes:
         qid = c.old.id or 0
@@ -224,10 +224,16 @@ async def _export(db: Database, args) -> int:
 
     if args.output:
         _check_destination(args.output)  # before the work and its notes: a typo costs one line
-    data, notes = export(await list_papers(db), args.fmt)
+    papers = await list_papers(db)
+    data, notes = export(papers, args.fmt)
     for note in notes:
         print(f"left out: {note}", file=sys.stderr)
-    return _write_out(data, args.output)
+    code = _write_out(data, args.output)
+    if args.output:  # only JSON carries the questions that are never asked (bank.formats.files.export)
+        n = sum(1 for p in papers for q in p.questions() if args.fmt == "json" or q.askable)
+        print(f"wrote {args.output}: {_n(len(papers), 'paper')}, {_n(n, 'question')}"
+              + (f" ({_n(len(notes), 'note')} above on what the format could not carry)" if notes else ""))
+    return code
 
 
 def _check_destination(output: str) -> None:

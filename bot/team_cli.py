@@ -19,7 +19,7 @@ def add_team_commands(subparsers: argparse._SubParsersAction) -> None:
                        ("unverify", "undo a verification (audited)")):
         cmd = sub.add_parser(name, help=what)
         cmd.add_argument("chat", type=int, metavar="CHAT", help="the team group's chat id (negative)")
-        cmd.add_argument("--papers", metavar="P,…", help="slugs or ids, comma-separated (default: every hiring paper)")
+        cmd.add_argument("--papers", metavar="P,…", help="codes (P4), slugs or titles, comma-separated (default: every hiring paper)")
         cmd.add_argument("--admin", type=int, default=0, metavar="ID",
                          help="the configured admin's Telegram id, for the audit log (default 0: the command line)")
     sub.add_parser("list", help="every verification, and teams holding invites to papers they are not verified for")
@@ -72,11 +72,11 @@ def _when(ts: float) -> str:
 async def _list(db: Database, args) -> int:
     rows = await hiring.listing(db)
     for v in rows:
-        print(f"{v.chat_id} {v.team or '(not seen yet)'} · {v.paper or 'every hiring paper'} · "
+        print(f"{v.chat_id} {v.team or '(not seen yet)'} · {v.label or 'every hiring paper'} · "
               f"by {v.verified_by or 'the command line'} on {_when(v.verified_at)}")
     if not rows:
         print("no team is verified for hiring papers")
     for u in await hiring.unverified_invites(db):
-        print(f"not verified: {u.chat_id} {u.team or '(not seen yet)'} holds {u.invites} invite(s) to {u.paper}"
+        print(f"not verified: {u.chat_id} {u.team or '(not seen yet)'} holds {u.invites} invite(s) to {u.label}"
               f" (their sections and answers stay with the admins)")
     return 0

@@ -43,6 +43,7 @@ class HiringPaper:
     slug: str
     title: str
     cap: int  # attempts per invite: the paper's own limit, one when it sets none
+    code: str = ""  # "P4": what people see and type (bank/paper_list.py)
 
 
 class NotVerified(BankError):
@@ -50,8 +51,8 @@ class NotVerified(BankError):
 
     def __init__(self, paper: HiringPaper, chat_id: int):
         self.paper, self.chat_id = paper, chat_id
-        super().__init__(f"team {chat_id} is not verified for the hiring paper {paper.slug!r}: a configured "
-                         f"admin can run `proctor team verify --papers {paper.slug} {chat_id}`")
+        super().__init__(f"team {chat_id} is not verified for the hiring paper {paper.code} {paper.title!r}: "
+                         f"a configured admin can run `proctor team verify --papers {paper.code} {chat_id}`")
 
 
 class TooManyAttempts(BankError):
@@ -60,20 +61,20 @@ class TooManyAttempts(BankError):
     def __init__(self, paper: HiringPaper):
         self.paper = paper
         super().__init__(f"{paper.title!r} is a hiring paper: at most {paper.cap} attempt(s) per invite "
-                         f"(its own attempt limit: `proctor bank set {paper.slug} --attempts N`)")
+                         f"(its own attempt limit: `proctor bank set {paper.code} --attempts N`)")
 
 
 class BadTeam(BankError):
     """A team is a group: its chat id is negative."""
 
 
-_PAPER = f"""SELECT p.id, p.slug, p.title, COALESCE(p.attempts_allowed, 1) AS cap FROM papers p
+_PAPER = f"""SELECT p.id, p.slug, p.title, COALESCE(p.attempts_allowed, 1) AS cap, p.code FROM papers p
              WHERE p.id=? AND {hiring_sql('p')}"""
 _VERIFIED = "SELECT 1 FROM team_verifications WHERE chat_id=? AND (paper_id IS NULL OR paper_id=?)"
 
 
 def _paper(row: sqlite3.Row | None) -> HiringPaper | None:
-    return None if row is None else HiringPaper(row["id"], row["slug"], row["title"], row["cap"])
+    return None if row is None else HiringPaper(row["id"], row["slug"], row["title"], row["cap"], row["code"])
 
 
 async def hiring_paper(db: Database, paper_id: int | None) -> HiringPaper | None:
@@ -83,9 +84,9 @@ async def hiring_paper(db: Database, paper_id: int | None) -> HiringPaper | None
 
 async def hiring_papers(db: Database) -> list[HiringPaper]:
     """Every hiring paper, by slug."""
-    rows = await db.fetchall(f"""SELECT p.id, p.slug, p.title, COALESCE(p.attempts_allowed, 1) AS cap FROM papers p
-                                 WHERE {hiring_sql('p')} ORDER BY p.slug""")
-    return [HiringPaper(r["id"], r["slug"], r["title"], r["cap"]) for r in rows]
+    rows = await db.fetchall(f"""SELECT p.id, p.slug, p.title, COALESCE(p.attempts_allowed, 1) AS cap, p.code
+                                 FROM papers p WHERE {hiring_sql('p')} ORDER BY p.slug""")
+    return [HiringPaper(r["id"], r["slug"], r["title"], r["cap"], r["code"]) for r in rows]
 
 
 async def hiring_paper_in(conn: aiosqlite.Connection, paper_id: int) -> HiringPaper | None:
@@ -130,16 +131,19 @@ class Verification:
     paper: str  # its slug ('' for every hiring paper)
     verified_by: int  # 0: the command line
     verified_at: float
+    label: str = ""  # what people read: "P3 title" ('' for every hiring paper)
 
 
 async def listing(db: Database, chat_id: int | None = None) -> list[Verification]:
     """Every verification (of one team when `chat_id` is given), by team, then paper."""
     where, params = ("WHERE v.chat_id=?", (chat_id,)) if chat_id is not None else ("", ())
     rows = await db.fetchall(
-        f"""SELECT v.*, COALESCE(c.title, '') AS team, COALESCE(p.slug, '') AS slug FROM team_verifications v
+        f"""SELECT v.*, COALESCE(c.title, '') AS team, COALESCE(p.slug, '') AS slug,
+                   COALESCE(p.code || ' ' || p.title, '') AS label FROM team_verifications v
             LEFT JOIN chats c ON c.id = v.chat_id LEFT JOIN papers p ON p.id = v.paper_id {where}
             ORDER BY v.chat_id, v.paper_id IS NOT NULL, p.slug""", params)
-    return [Verification(r["chat_id"], r["team"], r["paper_id"], r["slug"], r["verified_by"], r["verified_at"])
+    return [Verification(r["chat_id"], r["team"], r["paper_id"], r["slug"], r["verified_by"], r["verified_at"],
+                         r["label"])
             for r in rows]
 
 
@@ -198,13 +202,15 @@ class Unverified:
     team: str
     paper: str  # slug
     invites: int
+    label: str = ""  # what people read: "P3 title"
 
 
 async def unverified_invites(db: Database) -> list[Unverified]:
     """Teams with invites to hiring papers they are not verified for, by team and paper."""
     rows = await db.fetchall(
-        f"""SELECT i.team_chat_id, COALESCE(c.title, '') AS team, p.slug, COUNT(*) AS n FROM invites i
+        f"""SELECT i.team_chat_id, COALESCE(c.title, '') AS team, p.slug, p.code || ' ' || p.title AS label,
+                   COUNT(*) AS n FROM invites i
             JOIN papers p ON p.id = i.paper_id LEFT JOIN chats c ON c.id = i.team_chat_id
             WHERE i.team_chat_id IS NOT NULL AND NOT {open_sql('i.team_chat_id', 'i.paper_id')}
             GROUP BY i.team_chat_id, p.id ORDER BY i.team_chat_id, p.slug""")
-    return [Unverified(r["team_chat_id"], r["team"], r["slug"], r["n"]) for r in rows]
+    return [Unverified(r["team_chat_id"], r["team"], r["slug"], r["n"], r["label"]) for r in rows]

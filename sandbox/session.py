@@ -113,6 +113,7 @@ async def run_sandbox(db: Path | None = None) -> int:
     await server.start()
     desk_port = int(os.environ.get("PROCTOR_DESK_PORT") or DESK_PORT)
     settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_BOT_API_URL=server.base_url,
+                        PROCTOR_BOT_API_FILE_URL=server.base_file_url,
                         PROCTOR_ADMINS=str(SANDBOX_USER), PROCTOR_DESK_URL=f"http://127.0.0.1:{desk_port}",
                         PROCTOR_DESK_PORT=desk_port)
     app = build_application(settings, clock=clock)

@@ -76,7 +76,7 @@ def to_aiken(papers: list[Paper]) -> tuple[str, list[str]]:
     for p in papers:
         for pos, s in enumerate(p.sections, start=1):
             for q in s.questions:
-                where = f"{p.slug} s{pos} q{q.number}"
+                where = p.place(pos, q.number)
                 if q.kind is not Kind.single or not q.answer:
                     notes.append(f"{where}: a {q.kind.value} question; Aiken holds single choice only")
                 elif (any("\n" in o or o != o.strip() or not o for o in q.options)

@@ -144,7 +144,7 @@ def _askable_only(papers: list[Paper]) -> tuple[list[Paper], list[str]]:
             for q in s.questions:
                 bad = [f for f in q.flags if f in UNASKABLE]
                 if bad:
-                    notes.append(f"{p.slug} s{pos} q{q.number}: flagged {', '.join(bad)}, never asked")
+                    notes.append(f"{p.place(pos, q.number)}: flagged {', '.join(bad)}, never asked")
                 else:
                     kept.append(q)
             sections.append(s.model_copy(update={"questions": kept}))

@@ -85,7 +85,7 @@ def paper_to_gift(paper: Paper, notes: list[str]) -> str:
         for q in section.questions:
             block = _block(q)
             if block is None:
-                notes.append(f"{paper.slug} s{s_pos} q{q.number}: a fill-in with several blanks; "
+                notes.append(f"{paper.place(s_pos, q.number)}: a fill-in with several blanks; "
                              "GIFT has no place for it")
                 continue
             if q.topic != topic:

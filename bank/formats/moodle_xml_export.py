@@ -82,7 +82,7 @@ def to_moodle_xml(papers: list[Paper]) -> tuple[str, list[str]]:
                     cat = SubElement(quiz, "question", {"type": "category"})
                     _text(cat, "category", "$course$/top" + (f"/{topic}" if topic else ""), fmt=None)
                 if not _question(quiz, q, ref_text(p.slug, pos, q)):
-                    notes.append(f"{p.slug} s{pos} q{q.number}: a fill-in with several blanks; "
+                    notes.append(f"{p.place(pos, q.number)}: a fill-in with several blanks; "
                                  "Moodle XML has no place for it")
     indent(quiz)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + tostring(quiz, encoding="unicode") + "\n", notes

@@ -95,7 +95,7 @@ def rows(papers: list[Paper]) -> tuple[list[list[str]], list[str]]:
     for p in papers:
         for pos, s in enumerate(p.sections, start=1):
             for q in s.questions:
-                where = f"{p.slug} s{pos} q{q.number}"
+                where = p.place(pos, q.number)
                 if q.kind in CHOICE and len(q.options) > len(OPTION_LETTERS):
                     notes.append(f"{where}: more than {len(OPTION_LETTERS)} options; the sheet has no column for them")
                     continue

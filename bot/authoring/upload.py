@@ -23,9 +23,13 @@ log = logging.getLogger(__name__)
 
 
 async def _fetch(context: Ctx, file_id: str) -> bytes:
-    """The file's bytes. Raises TelegramError."""
-    file = await context.bot.get_file(file_id)
-    return bytes(await file.download_as_bytearray())
+    """The file's bytes. Raises TelegramError (logged here: the user is told one plain line, not the detail)."""
+    try:
+        file = await context.bot.get_file(file_id)
+        return bytes(await file.download_as_bytearray())
+    except TelegramError:
+        log.warning("could not fetch an uploaded file from Telegram", exc_info=True)
+        raise
 
 
 async def received(update: Update, context: Ctx) -> None:
@@ -53,8 +57,8 @@ async def received(update: Update, context: Ctx) -> None:
     except (up.UploadRefused, ImportFailed) as e:
         await msg.reply_text(t("up_refused", u.lang, why=str(e)))
         return
-    except TelegramError as e:
-        await msg.reply_text(t("up_fetch_failed", u.lang, why=e.message))
+    except TelegramError:
+        await msg.reply_text(t("up_fetch_failed", u.lang))
         return
     upload_id = await up.hold(svc.db, user_id=u.id, chat_id=chat.id, file_id=doc.file_id, file_name=name,
                               file_size=doc.file_size or 0, digest=digest, now=svc.now())
@@ -107,8 +111,8 @@ async def _import(context: Ctx, pending: up.Pending, u: UserCtx) -> str:
         return t("up_refused", u.lang, why=str(e))
     except up.UploadChanged:
         return t("up_changed", u.lang)
-    except TelegramError as e:
-        return t("up_fetch_failed", u.lang, why=e.message)
+    except TelegramError:
+        return t("up_fetch_failed", u.lang)
     return render.imported(pending.file_name, done, u.lang)
 
 

@@ -8,8 +8,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "up_private_only": {"en": "Send question files to me in a private chat.", "zh": "请在私聊中把题目文件发给我。"},
     "up_refused": {"en": "❌ Not imported: {why}", "zh": "❌ 未导入：{why}"},
-    "up_fetch_failed": {"en": "❌ I could not fetch the file from Telegram ({why}); nothing was written.",
-                        "zh": "❌ 无法从 Telegram 下载文件（{why}）；没有写入任何内容。"},
+    "up_fetch_failed": {"en": "❌ I could not fetch the file from Telegram; nothing was written. Try sending it again.",
+                        "zh": "❌ 无法从 Telegram 下载文件；没有写入任何内容。请重新发送。"},
     "up_head": {"en": "📄 {file}: {n} {n:question|questions} in {papers} {papers:paper|papers}. "
                       "Nothing is written until you press Import.",
                 "zh": "📄 {file}：{n} 道题，{papers} 份试卷。点击“导入”之前不会写入任何内容。"},

@@ -16,8 +16,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "📝 {title}\n\n共 {questions} · 满分 {max} · {minutes} 分钟{attempts}\n\n{rules}",
     },
     "mock_rules_card": {
-        "en": "🎲 A mock paper drawn from the whole bank: {questions} · {minutes} min\n\n{rules}",
-        "zh": "🎲 从整个题库随机抽取的模拟卷：共 {questions} · {minutes} 分钟\n\n{rules}",
+        "en": "🎲 A mock paper drawn from the whole bank: {questions} · max {max} · {minutes} min\n\n{rules}",
+        "zh": "🎲 从整个题库随机抽取的模拟卷：共 {questions} · 满分 {max} · {minutes} 分钟\n\n{rules}",
     },
     "exam_rules": {
         "en": "Rules:\n• The clock starts when you press Start and keeps running if you leave.\n"

@@ -26,6 +26,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No paper called “{paper}”. /papers lists each with its code (P3); /exam shows a chooser.",
         "zh": "没有试卷“{paper}”。/papers 列出每份试卷及其代号（如 P3）；/exam 选择试卷。",
     },
+    "exam_invite_only": {
+        "en": "“{paper}” is taken by invitation only: open the invite link you were sent, or ask your team lead for one.",
+        "zh": "“{paper}”仅限受邀参加：请打开收到的邀请链接，或向团队负责人索取。",
+    },
     "paper_ambiguous": {
         "en": "“{paper}” is in several titles: {codes}. Send one of these codes.",
         "zh": "“{paper}”出现在多份试卷的标题中：{codes}。请发送其中一个代号。",

@@ -19,13 +19,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "iv_paper_unknown": {"en": "No single paper matches “{paper}”. Use its code in /papers (P3) or a part of its title.",
                          "zh": "没有匹配“{paper}”的试卷。请用 /papers 中的代号（如 P3）或标题的一部分。"},
     "iv_created": {
-        "en": "🔗 Invite #{id} · {paper}\n{link}\n\nOpen until {closes}{extra}{who}.\nThe first person to open "
-              "the link claims it; send it to your candidate only.",
-        "zh": "🔗 邀请 #{id} · {paper}\n{link}\n\n有效期至 {closes}{extra}{who}。\n第一个打开链接的人即占用此邀请，"
-              "请只发给你的候选人。",
+        "en": "🔗 Invite #{id} · {paper}\n{link}\n\nOpen until {closes}{extra}.\n{who}",
+        "zh": "🔗 邀请 #{id} · {paper}\n{link}\n\n有效期至 {closes}{extra}。\n{who}",
     },
     "iv_extra": {"en": " · +{minutes} min extra time", "zh": " · 额外 {minutes} 分钟"},
-    "iv_for": {"en": " · for @{username}", "zh": " · 指定 @{username}"},
+    # who may open the link: a named user only, or whoever opens it first
+    "iv_for": {"en": "For @{username} only.", "zh": "仅限 @{username} 使用。"},
+    "iv_for_anyone": {"en": "The first person to open the link claims it; send it to your candidate only.",
+                      "zh": "第一个打开链接的人即占用此邀请，请只发给你的候选人。"},
     "iv_resent": {"en": "🔁 A new link for invite #{id}; the old one no longer works.",
                   "zh": "🔁 邀请 #{id} 的新链接；旧链接已失效。"},
     "iv_revoked": {"en": "🚫 Invite #{id} is revoked; its link no longer works.",
@@ -91,9 +92,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "hv_not_verified": {
         "en": "🔒 “{paper}” is a hiring paper: only configured admins and the teams they verified can invite to "
               "it or see its answers. A configured admin can verify this team with "
-              "`proctor team verify --papers {slug} {chat}` or on the desk's Hiring page.",
+              "`proctor team verify --papers {code} {chat}` or on the desk's Hiring page.",
         "zh": "🔒 “{paper}”是招聘试卷：只有配置的管理员及其验证过的团队可以邀请作答或查看答案。配置的管理员可用 "
-              "`proctor team verify --papers {slug} {chat}` 或在工作台的“招聘”页验证本团队。",
+              "`proctor team verify --papers {code} {chat}` 或在工作台的“招聘”页验证本团队。",
     },
     "hv_too_many": {"en": "“{paper}” is a hiring paper: at most {n} {n:attempt|attempts} per invite (the paper's own limit).",
                     "zh": "“{paper}”是招聘试卷：每个邀请最多 {n} 次作答（试卷自身的次数限制）。"},

@@ -8,7 +8,7 @@ from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 
 from bank.errors import NotFound
-from bank.paper_list import offered_papers, pick_paper
+from bank.paper_list import offered_papers, pick_offered
 from bot.context import Ctx
 from bot.core import open_private_button
 from bot.exam import render
@@ -58,7 +58,7 @@ async def exam(update: Update, context: Ctx) -> None:
     elif args:  # /exam <paper>: its rules card at once
         name = " ".join(context.args or [])
         try:
-            paper = pick_paper(await offered_papers(context.services.db), name)
+            paper = await pick_offered(context.services.db, name)
         except NotFound as e:
             await context.message.reply_text(unknown_paper(e, name, u.lang, "exam_unknown_paper"))
             return

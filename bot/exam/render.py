@@ -21,6 +21,7 @@ from bot.exam.navigator import nav_button
 from bot.i18n import t, tn
 from bot.letter_rows import letter_rows
 from bot.text_limits import MAX_ECHO, clip
+from proctor.exams.blueprint import DrawSize
 from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 from proctor.exams.result import grid_lines, outcome
@@ -329,8 +330,11 @@ def rules_card(p: PaperSummary, used: int, lang: str, script: str = "orig") -> t
     return text, kb
 
 
-def mock_rules_card(lang: str, n: int, minutes: int) -> tuple[str, Keyboard]:
-    text = t("mock_rules_card", lang, questions=tn("n_question", n, lang), minutes=minutes, rules=t("exam_rules", lang))
+def mock_rules_card(lang: str, size: DrawSize, minutes: int) -> tuple[str, Keyboard]:
+    """The mock's card: its max as the other cards give it, a range when draws differ in points."""
+    top = points(size.high, lang) if size.low == size.high else f"{size.low:g}–{points(size.high, lang)}"
+    text = t("mock_rules_card", lang, questions=tn("n_question", size.questions, lang), max=top, minutes=minutes,
+             rules=t("exam_rules", lang))
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(None, "exam", start=True))]])
     return text, kb
 

@@ -67,7 +67,7 @@ async def invite(update: Update, context: Ctx) -> None:
                                               username=req.username, notify=req.notify, attempts=req.attempts,
                                               admin=svc.is_admin(desk.user.id))
     except hiring.NotVerified as e:
-        await reply(t("hv_not_verified", lang, paper=e.paper.title, chat=e.chat_id, slug=e.paper.slug))
+        await reply(t("hv_not_verified", lang, paper=e.paper.title, chat=e.chat_id, code=e.paper.code))
         return
     except hiring.TooManyAttempts as e:
         await reply(t("hv_too_many", lang, paper=e.paper.title, n=e.paper.cap))

@@ -38,7 +38,7 @@ def qr_png(url: str) -> bytes:
 
 def link_card(inv: Invite, paper: str, url: str, tz: ZoneInfo, lang: str) -> tuple[str, Keyboard]:
     extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
-    who = t("iv_for", lang, username=inv.for_username) if inv.for_username else ""
+    who = t("iv_for", lang, username=inv.for_username) if inv.for_username else t("iv_for_anyone", lang)
     text = t("iv_created", lang, id=inv.id, paper=paper, link=url, closes=when(inv.closes_at, tz), extra=extra,
              who=who)
     kb = Keyboard([[Button(t("iv_btn_revoke", lang), callback_data=cb.encode("revoke", inv.id))]])

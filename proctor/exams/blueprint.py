@@ -75,7 +75,7 @@ class Shortfall(BankError):
 
 # the mock paper (/exam random): how many questions of each kind it draws, and its minutes. The bundled
 # bank has no numerical or matching questions: the mock draws what the bank has (42 there), and its
-# rules card says so (drawn_count)
+# rules card says so (drawn_size)
 MOCK = Blueprint.of_counts({Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind.truefalse: 10, Kind.short: 2,
                            Kind.numerical: 2, Kind.matching: 1})
 MOCK_MINUTES = 60
@@ -176,10 +176,28 @@ async def paper_ids(db: Database) -> dict[str, int]:
     return {r["slug"]: r["id"] for r in rows} | {r["code"]: r["id"] for r in rows}
 
 
-async def drawn_count(db: Database, blueprint: Blueprint) -> int:
+@dataclass(frozen=True)
+class DrawSize:
+    """What a rules card promises for a draw from this bank: its questions and its points."""
+
+    questions: int
+    low: float  # the fewest points a draw is worth (its questions' own points differ)
+    high: float  # the most
+
+
+async def drawn_size(db: Database, blueprint: Blueprint) -> DrawSize:
     """How many questions a draw of the blueprint gives from this bank (a part the bank cannot fill
-    gives what there is): the number a rules card promises."""
-    return len(await draw(db, blueprint, random.Random(0)))
+    gives what there is) and the points it is worth: each part's cheapest and dearest questions
+    (exact while no two parts can draw the same question, as in the mock's one part a kind)."""
+    pool, paper_of = await _pool(db, blueprint.exam_pool)
+    n, low, high = len(await draw(db, blueprint, random.Random(0))), 0.0, 0.0
+    for part in blueprint.parts:
+        worth = sorted(part.points if part.points is not None else q.points
+                       for q in pool.values() if _fits(q, part, paper_of))
+        take = min(part.count, len(worth))
+        low += sum(worth[:take])
+        high += sum(worth[len(worth) - take:])
+    return DrawSize(n, low, high)
 
 
 async def pool_counts(db: Database, *, exam_pool: bool = False) -> dict[Kind, int]:

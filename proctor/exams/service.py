@@ -40,9 +40,9 @@ MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.part
 MOCK_MINUTES = blueprints.MOCK_MINUTES
 
 
-async def mock_size(db: Database) -> int:
-    """How many questions /exam random draws from this bank: what its rules card says."""
-    return await blueprints.drawn_count(db, blueprints.MOCK)
+async def mock_size(db: Database) -> blueprints.DrawSize:
+    """How many questions /exam random draws from this bank, and their points: what its rules card says."""
+    return await blueprints.drawn_size(db, blueprints.MOCK)
 
 
 # ---- reading ------------------------------------------------------------------------------

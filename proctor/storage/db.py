@@ -68,7 +68,7 @@ def _check_usable(path: Path, *, create: bool) -> None:
     if not path.exists():
         if not create:
             raise DatabaseUnusable(f"{path} does not exist; check --db or PROCTOR_DB "
-                                   "(`proctor run`, `proctor sandbox` and `proctor import` create a database)")
+                                   "(`proctor run` and `proctor import` create one)")
         if not path.parent.is_dir():
             if path.parent != DEFAULT_DB.parent or path.parent.exists():
                 raise DatabaseUnusable(f"{path}: its folder {path.parent} does not exist; create it first, "

@@ -13,6 +13,7 @@ from bank.formats.sheet_export import to_csv, to_xlsx
 from bank.importer.json_format import dumps, export_papers
 from bank.paper_store import list_papers, question_count
 from proctor.teams import audit
+from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 
@@ -250,3 +251,14 @@ async def test_a_chinese_chat_reads_the_readers_notes_in_chinese(env):
     preview = await lead.wait_message(lambda m: any(b.startswith("✅") for b in m.button_texts), timeout=15)
     assert "第 1 行：没有答案块 {…}，是说明文字而不是题目；已跳过" in preview.text
     assert "no answer block" not in preview.text and "导入说明" not in preview.text
+
+
+async def test_a_failed_download_is_one_plain_line_and_the_detail_goes_to_the_log(env, caplog):
+    """Issue 22: the sandbox's lead saw `httpx.ConnectError: [Errno -2] Name or service not known`."""
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    env.api.fail("getFile", ApiError.server_error(502))
+    await lead.send_document(GIFT.encode(), "quiz.gift")
+    reply = await lead.wait_message(timeout=15)
+    assert reply.text == "❌ I could not fetch the file from Telegram; nothing was written. Try sending it again."
+    assert any("Bad Gateway" in str(r.exc_info[1]) for r in caplog.records if r.exc_info), caplog.text
+    assert await _uploads(env) == []

@@ -1,6 +1,7 @@
 """`proctor import` and `proctor bank ...` against a real SQLite file."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,10 @@ def test_import_then_stats(capsys, dbfile, seed_files):
     assert "2025年大模型訓練優化器（含答案與解析）" in out
     assert "docVIP" not in out and "(x" not in out
     assert "5 papers, 230 questions, 209 askable, 21 flagged" in out  # 12 held: 7 keys in doubt, 5 repeats
-    block = out.split("001_c9ee6912cd06a1b6")[1].split("\n\n")[0]
-    assert [line.split()[:2] for line in block.splitlines()[2:]] == [
+    # issue 22: each paper headed by its code and title, as /papers shows it; no internal slug
+    assert not re.search(r"\d{3}_[0-9a-f]{16}", out), out
+    block = out.split("\nP2 大模型專家并行工程師招聘筆試考試試卷和答案\n")[1].split("\n\n")[0]
+    assert [line.split()[:2] for line in block.splitlines()[1:]] == [
         ["fill", "10"], ["single", "10"], ["multi", "10"], ["truefalse", "10"],
         ["short", "4"], ["discussion", "2"], ["all", "46"]]
 
@@ -95,13 +98,14 @@ def test_a_missing_database_is_refused_in_one_line_not_made(capsys, tmp_path, mo
     missing = tmp_path / "typo.db"
     code, out, err = run(capsys, "--db", str(missing), *argv)
     assert code == 1 and out == ""
-    assert err.strip() == (f"proctor: {missing} does not exist; check --db or PROCTOR_DB (`proctor run`, "
-                           "`proctor sandbox` and `proctor import` create a database)")
+    # issue 22: the sandbox keeps its own ./data/sandbox.db, so naming it here sent people astray
+    assert err.strip() == (f"proctor: {missing} does not exist; check --db or PROCTOR_DB (`proctor run` and "
+                           "`proctor import` create one)")
     assert not missing.exists()
     nested = tmp_path / "no" / "such" / "dir" / "x.db"
     code, out, err = run(capsys, "--db", str(nested), *argv)
     assert code == 1 and err.strip() == f"proctor: {nested} does not exist; check --db or PROCTOR_DB " \
-        "(`proctor run`, `proctor sandbox` and `proctor import` create a database)"
+        "(`proctor run` and `proctor import` create one)"
     assert not (tmp_path / "no").exists()
 
 
@@ -110,12 +114,14 @@ def test_only_import_run_and_sandbox_create_a_database_and_never_its_folders(cap
     gift = tmp_path / "one.gift"
     gift.write_text("::q:: Two plus two? {=four ~five}\n", encoding="utf-8")
     nested = tmp_path / "no" / "such" / "x.db"
+    folder_missing = (f"proctor: {nested}: its folder {nested.parent} does not exist; create it first, "
+                      "or check --db or PROCTOR_DB\n")  # one line, as docs/settings.md says
     code, _, err = run(capsys, "--db", str(nested), "import", str(gift))
-    assert code == 1 and f"its folder {nested.parent} does not exist" in err
+    assert code == 1 and err == folder_missing
     assert not (tmp_path / "no").exists()
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     monkeypatch.setenv("PROCTOR_BOT_API_URL", "http://127.0.0.1:9/bot")  # nothing listens there
-    assert run(capsys, "--db", str(nested), "run")[0] == 1
+    assert run(capsys, "--db", str(nested), "run")[::2] == (1, folder_missing)
     assert not (tmp_path / "no").exists()
     own = tmp_path / "own.db"
     assert run(capsys, "--db", str(own), "import", str(gift))[0] == 0  # an import is the bank itself

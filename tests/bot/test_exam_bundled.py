@@ -98,6 +98,9 @@ async def test_random_mock_paper_follows_the_blueprint(env):
     asked = [sheet.question(i) for i in sheet.items]
     assert Counter(q.kind.value for q in asked) == {"fill": 10, "single": 10, "multi": 10, "truefalse": 10, "short": 2}
     assert [q.id for q in asked if {"truncated", "corrupted"} & set(q.flags)] == []
+    # issue 22: its card gives the max as every other card does (the bundled bank's kinds are worth one
+    # amount each, so every draw is worth the same)
+    assert f" · max {sum(q.points for q in asked):g} pts · " in card.text, card.text
 
 
 async def test_exam_takes_a_paper_code_from_papers_and_an_ambiguous_part_gets_the_codes(env):

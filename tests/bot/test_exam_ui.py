@@ -3,6 +3,7 @@ every answer. Through the fake Bot API (real Application, real HTTP, real SQLite
 
 import pytest
 
+from bank.paper_settings import update_settings
 from bank.paper_store import save_paper
 from bot.exam import render
 from proctor.exams import service as attempts
@@ -211,6 +212,22 @@ async def test_exam_with_a_paper_name_shows_its_rules_card(env):
     await ann.send("/exam nosuch")
     reply = await ann.wait_message()
     assert reply.text.startswith("No paper called “nosuch”")
+    assert await attempts.attempts_of(env.db) == []
+
+
+async def test_exam_with_an_invite_only_papers_code_says_only_an_invite_opens_it(env):
+    """Issue 22: `/exam P2` for an invite-only paper said there was no paper P2."""
+    await env.seed(small_paper("hire"))
+    await update_settings(env.db, "hire", actor=0, now=env.clock.now(), invite_only=True)
+    ann = env.api.user(2008, "Ann", language_code="en")
+    await ann.send("/exam P2")
+    assert (await ann.wait_message()).text == (
+        "“P2” is taken by invitation only: open the invite link you were sent, or ask your team lead for one.")
+    mei = env.api.user(2009, "Mei", language_code="zh-hans")
+    await mei.send("/exam Demo paper hire")
+    assert (await mei.wait_message()).text.startswith("“Demo paper hire”仅限受邀参加")
+    await ann.send("/exam P9")  # no such paper: still said so
+    assert (await ann.wait_message(lambda m: "P9" in (m.text or ""))).text.startswith("No paper called “P9”")
     assert await attempts.attempts_of(env.db) == []
 
 

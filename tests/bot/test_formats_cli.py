@@ -3,6 +3,7 @@ against a real SQLite file; a bad file leaves the bank as it was."""
 
 import asyncio
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -43,9 +44,9 @@ def test_import_every_fixture_and_report_what_was_skipped(capsys, dbfile):
     files = [FIXTURES / n for n in ("moodle_gift_docs.gift", "moodle_quiz.xml", "moodle_aiken.txt")]
     code, out, err = run(capsys, "--db", dbfile, "import", *map(str, files))
     assert code == 0, err
-    assert "imported moodle_gift_docs: moodle_gift_docs (28 questions" in out
-    assert "imported moodle_quiz: moodle_quiz (7 questions" in out
-    assert "imported moodle_aiken: moodle_aiken (3 questions, 3 askable" in out
+    assert "imported moodle_gift_docs (28 questions" in out
+    assert "imported moodle_quiz (7 questions" in out
+    assert "imported moodle_aiken (3 questions, 3 askable" in out
     assert "line 64: no answer block" in err and "line 67: a question of type cloze" in err
     assert _count(dbfile) == 38
     code, out, _ = run(capsys, "--db", dbfile, "bank", "stats")
@@ -118,3 +119,17 @@ def test_export_to_a_place_it_cannot_write_is_one_line_before_any_work(capsys, d
     assert list(folder.iterdir()) == [] and not (tmp_path / "nowhere").exists()
     code, _, err = run(capsys, "--db", dbfile, "bank", "export", "--format", fmt, "-o", str(folder / "out"))
     assert code == 0 and "left out:" in err and (folder / "out").stat().st_size > 0
+
+
+def test_export_and_a_dry_run_name_papers_by_code_and_title_and_say_what_was_written(capsys, dbfile, tmp_path,
+                                                                                     seed_files):
+    """Issue 22: `left out: 000_55527286228126e4 s5 q1: …`, `would update 000_5552…`, and `-o` said nothing."""
+    run(capsys, "--db", dbfile, "import", *map(str, seed_files))
+    path = tmp_path / "b.xlsx"
+    code, out, err = run(capsys, "--db", dbfile, "bank", "export", "--format", "xlsx", "-o", str(path))
+    assert code == 0 and not re.search(r"\d{3}_[0-9a-f]{16}", out + err), err
+    assert "left out: P1 大模型梯度累积工程师招聘笔试考试试卷和答案 · 五、简答题（每题5分，共20分） · q1: flagged truncated" in err
+    assert out.startswith(f"wrote {path}: 5 papers, 209 questions ("), out  # 230 less the 21 never asked
+    code, out, err = run(capsys, "--db", dbfile, "import", str(path), "--dry-run")
+    assert code == 0 and not re.search(r"\d{3}_[0-9a-f]{16}", out + err), out
+    assert "would update P1 大模型梯度累积工程师招聘笔试考试试卷和答案 (0 changed" in out

@@ -38,7 +38,7 @@ REFERENCE = "不立即更新模型参数"  # a piece of the written question's r
 WRITTEN = "梯度累积是把梯度累加后再更新参数。"
 NOT_VERIFIED = ("🔒 “Demo paper hire” is a hiring paper: only configured admins and the teams they verified can "
                 f"invite to it or see its answers. A configured admin can verify this team with "
-                f"`proctor team verify --papers hire {ALPHA}` or on the desk's Hiring page.")
+                f"`proctor team verify --papers P2 {ALPHA}` or on the desk's Hiring page.")
 
 
 @pytest.fixture

@@ -110,6 +110,17 @@ async def take(env, user, payload: str, *, written: str | None = None) -> None:
         await env.idle()
 
 
+async def test_a_card_for_a_named_user_says_only_who_it_is_for(env):
+    """Issue 22: the card said `指定 @bob` and also that the first person to open the link claims it."""
+    lead = env.api.user(LEAD, "Lea")
+    await say(lead, "/invite hire 48h @cid", chat=ALPHA)
+    card = await lead.wait_message(lambda m: m.photo is not None)
+    assert card.caption.endswith("UTC.\nFor @cid only.") and "first person" not in card.caption, card.caption
+    await say(lead, "/invite hire 48h", chat=ALPHA)
+    anyone = await lead.wait_message(lambda m: m.photo is not None and m.message_id != card.message_id)
+    assert anyone.caption.endswith("UTC.\nThe first person to open the link claims it; send it to your candidate only.")
+
+
 async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_board_shows_it(env):
     lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid", username="cid")
     dan = env.api.user(DAN, "Dan")

@@ -84,7 +84,7 @@ def test_an_edited_spreadsheet_updates_its_paper_in_place_as_new_versions(capsys
     code, out, err = run(capsys, "--db", dbfile, "import", str(out_xlsx), *(["--regrade"] if regrade else []))
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "updated sums: Sums (1 changed, 0 added, 1 unchanged, 0 not in the file: kept)"
+    assert lines[0] == "updated P1 Sums (1 changed, 0 added, 1 unchanged, 0 not in the file: kept)"
     if regrade:
         assert lines[1] == (f"  #{sums}: stem, key (version 2); 1 answer regraded, 1 score changed "
                             "(the candidates are told when the bot runs)")
@@ -113,7 +113,7 @@ def test_a_dry_run_says_what_would_change_and_writes_nothing(capsys, dbfile, tmp
     assert code == 0, err
     second = _with_db(dbfile, lambda db: question_ids(db, "sums"))[1]
     assert out.splitlines() == [
-        "would update sums: Sums (2 changed, 0 added, 0 unchanged, 0 not in the file: kept)",
+        "would update P1 Sums (2 changed, 0 added, 0 unchanged, 0 not in the file: kept)",
         f"  #{sums}: key (version 2); 1 answer would be regraded",
         f"  #{second}: explanation, points (version 2)",
         "A dry run: nothing was written. To import, run the same command without --dry-run."]
@@ -150,7 +150,7 @@ def test_a_row_without_a_ref_is_a_new_question_of_the_paper(capsys, dbfile, tmp_
         f.write("单选题,3+3=?,6,7,,,,,,,A,,1,,,Sums,单项选择题,\n")
     code, out, err = run(capsys, "--db", dbfile, "import", str(out_csv))
     assert code == 0, err
-    assert out.splitlines()[:2] == ["updated sums: Sums (0 changed, 1 added, 2 unchanged, 0 not in the file: kept)",
+    assert out.splitlines()[:2] == ["updated P1 Sums (0 changed, 1 added, 2 unchanged, 0 not in the file: kept)",
                                     "  new: single: 3+3=?"]
     stems = _with_db(dbfile, lambda db: list_papers(db))[0].questions()
     assert [q.stem for q in stems] == ["1+1=?", "2+2=?", "3+3=?"]
@@ -190,4 +190,4 @@ def test_into_another_database_an_export_is_a_new_paper_as_before(capsys, dbfile
     other = str(tmp_path / "other.db")
     code, out, err = run(capsys, "--db", other, "import", str(out_xlsx))
     assert code == 0, err
-    assert out.startswith("imported out: Sums (2 questions")
+    assert out.startswith("imported Sums (2 questions")

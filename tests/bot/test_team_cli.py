@@ -51,17 +51,18 @@ def test_verify_list_and_unverify_from_the_command_line(capsys, tmp_path, monkey
     assert main([*db, "team", "list"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "no team is verified for hiring papers",
-        "not verified: -100 (not seen yet) holds 1 invite(s) to hire (their sections and answers stay with the admins)"]
-    assert main([*db, "team", "verify", "--papers", "hire", str(ALPHA), "--admin", "1"]) == 0  # as the chat says
-    assert capsys.readouterr().out == "team -100: verified for papers hire\n"
-    assert main([*db, "team", "verify", str(ALPHA), "--papers", "hire"]) == 0
+        "not verified: -100 (not seen yet) holds 1 invite(s) to P1 Demo paper hire (their sections and answers stay with the admins)"]
+    assert main([*db, "team", "verify", "--papers", "P1", str(ALPHA), "--admin", "1"]) == 0  # as the chat says
+    assert capsys.readouterr().out == "team -100: verified for papers P1\n"
+    assert main([*db, "team", "verify", str(ALPHA), "--papers", "hire"]) == 0  # its slug still names it
     assert capsys.readouterr().out == "team -100: already verified\n"
     assert main([*db, "team", "verify", "-200"]) == 0
     capsys.readouterr()
     assert main([*db, "team", "list"]) == 0
     [beta, alpha] = capsys.readouterr().out.splitlines()  # by chat id; nothing left unverified
     assert beta.startswith("-200 (not seen yet) · every hiring paper · by the command line on ")
-    assert alpha.startswith("-100 (not seen yet) · hire · by 1 on ")
+    # issue 22: the paper as people see it (its code, as --papers took it, and its title), not its slug
+    assert alpha.startswith("-100 (not seen yet) · P1 Demo paper hire · by 1 on ")
     # one clear line for a bad request, nothing written
     assert main([*db, "team", "verify", str(ALPHA), "--papers", "nosuch"]) == 1
     assert "no paper 'nosuch'" in capsys.readouterr().err

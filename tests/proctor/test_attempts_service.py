@@ -3,8 +3,10 @@
 import pytest
 
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached
+from bank.models import Kind
 from bank.paper_store import save_paper
 from proctor.exams import service as attempts
+from proctor.exams.blueprint import Blueprint, DrawSize, Part, drawn_size
 from proctor.exams.model import compute_result
 from proctor.people.users import ensure_user
 from tests.papers_fixture import small_paper
@@ -104,7 +106,7 @@ async def test_mock_card_count_is_what_the_mock_sheet_holds(db):
     """Issue 22: the card promised the blueprint's 45 while the sheet held the 42 the bank had: the
     card counts what a draw gives from this bank."""
     await _setup(db)  # a small bank: fewer questions of each kind than the mock asks for
-    promised = await attempts.mock_size(db)
+    promised = (await attempts.mock_size(db)).questions
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=None, mode="exam", now=T0, shuffle=False)
     assert len((await attempts.load_sheet(db, a.id, positions="all")).items) == promised
     assert promised < sum(attempts.MOCK_BLUEPRINT.values())
@@ -126,3 +128,13 @@ async def test_stats_count_cancelled_attempts_as_used_and_flag_answers_awaiting_
     assert (row["used"], row["cancelled"]) == (2, 1) == (await attempts.used_attempts(db, 7, pid), 1)
     assert row["best"] == row["last"] == 0 and row["pending"] == row["last_pending"] == 1
     assert await attempts.user_stats(db, 8) == []
+
+
+async def test_a_draw_says_the_points_it_can_be_worth(db):
+    """Issue 22: /exam random's card had no max; draws of questions worth different points differ."""
+    paper = small_paper()
+    paper.sections[0].questions[1].points = 3  # singles worth 2 and 3; fills 1 and 1
+    await save_paper(db, paper, T0)
+    one_single = Blueprint((Part(Kind.single, 1), Part(Kind.fill, 2)))
+    assert await drawn_size(db, one_single) == DrawSize(3, 2 + 1 + 1, 3 + 1 + 1)
+    assert await drawn_size(db, Blueprint((Part(Kind.single, 5, points=4),))) == DrawSize(2, 8, 8)

@@ -3,6 +3,8 @@ handled it, the last line's answer is printed before exit, a number on a typed-a
 answer, an unknown `name:` is refused, `/tick` moves the clock, files the bot sends are saved."""
 
 import argparse
+import subprocess
+import sys
 
 import pytest
 
@@ -16,6 +18,7 @@ from sandbox.session import SANDBOX_USER, cast, handled_by
 from sandbox.terminal import terminal_chat
 from sandbox.tick import parse_duration, tick
 from tests.harness import BotEnv
+from tests.process_helpers import child_env
 from tests.reads import answers_of, the_attempt
 
 
@@ -188,3 +191,14 @@ async def test_upload_sends_a_file_as_a_document_so_a_lead_can_try_an_import(env
     assert "(/upload sends a file in your private chat" in out, out
     sent = [m for m in env.api.chat_view(SANDBOX_USER) if not m.from_bot and m.document is not None]
     assert [m.document.file_name for m in sent] == ["quiz.gift"]
+
+
+def test_the_real_sandbox_fetches_an_uploaded_file_from_its_fake_server(tmp_path):
+    """Issue 22: `proctor sandbox` gave the bot no file URL, so it fetched uploads from api.telegram.org."""
+    sheet = tmp_path / "quiz.gift"
+    sheet.write_text("::g1:: What is 2 + 2? {=four ~three ~five}\n\n::g2:: The sky is blue. {T}\n")
+    out = subprocess.run([sys.executable, "-m", "bot.cli", "--db", str(tmp_path / "sb.db"), "sandbox"],
+                         input=f"/upload {sheet}\n", capture_output=True, text=True, timeout=120,
+                         env=child_env(tmp_path, PYTHONUNBUFFERED=None), cwd=tmp_path)
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert "📄 quiz.gift: 2 questions" in out.stdout and "✅ Import" in out.stdout, out.stdout
