@@ -60,8 +60,8 @@ async def report(update: Update, context: Ctx) -> None:
     data, n = await team_csv(context.services.db, desk.scope, period)
     stamp = datetime.fromtimestamp(context.services.now()).strftime("%Y%m%d")
     name = f"report-{'all' if desk.scope is None else file_stem(desk.title)}-{period.name}-{stamp}.csv"
-    caption = t("l_rp_caption", desk.user.lang, team=desk.title,
-                period=render.period_name(period.name, desk.user.lang), n=n)
+    own = desk.user.own_lang  # the file goes to their private chat
+    caption = t("l_rp_caption", own, team=desk.title, period=render.period_name(period.name, own), n=n)
 
     async def send(chat_id: int) -> None:
         await context.bot.send_document(chat_id, InputFile(data, filename=name), caption=caption)

@@ -35,7 +35,7 @@ async def review(update: Update, context: Ctx) -> None:
                          papers=", ".join(f"“{p}”" for p in withheld)) if withheld else ""
         await context.message.reply_text(t("l_rv_none", desk.user.lang) + lock)
         return
-    text, keyboard = render.review_card(pending, desk.user.lang, desk.scope, 0)
+    text, keyboard = render.review_card(pending, desk.user.own_lang, desk.scope, 0)  # in their private chat
 
     async def send(chat_id: int) -> None:
         await context.bot.send_message(chat_id, text, reply_markup=keyboard)
