@@ -9,7 +9,7 @@ from telegram.constants import ChatType
 
 from bank.errors import NotFound
 from bank.paper_list import offered_papers, pick_paper
-from bank.script import to_script
+from bot.attempt_title import attempt_title
 from bot.context import Ctx
 from bot.core import open_private_button
 from bot.exam import render
@@ -128,7 +128,7 @@ async def mystats(update: Update, context: Ctx) -> None:
         return
     lines = [t("mystats_header", u.lang)]
     for r in rows:
-        lines.append(t("mystats_line", u.lang, title=to_script(r["title"], u.script),
+        lines.append(t("mystats_line", u.lang, title=attempt_title(r["title"], u.lang, u.script),
                        attempts=tn("n_attempt", r["n"], u.lang), best=render.fmt_points(r["best"]),
                        last=render.fmt_points(r["last"] if r["last"] is not None else 0),
                        max=render.fmt_points(r["max_score"]), method=t(f"method_{r['method']}", u.lang)))

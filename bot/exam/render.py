@@ -14,6 +14,7 @@ from bank.option_order import LETTERS
 from bank.paper_list import PaperSummary
 from bank.script import to_script
 from bot import answer_forms
+from bot.attempt_title import attempt_title
 from bot.catalogue.marks import TICKED
 from bot.exam import callbacks as cb
 from bot.exam.navigator import nav_button
@@ -219,7 +220,7 @@ def result_card(sheet: Sheet, result: Result, lang: str,
     not (score), by section (sections), with a mark per question and a review of the answers and
     keys (full), or nothing (none: not even passed or not)."""
     a = sheet.attempt
-    title = to_script(a.title, script)
+    title = attempt_title(a.title, lang, script)
     if review == ReviewOption.none and a.mode == "exam":
         return clip("\n".join([t("result_title", lang, title=title), t("result_sent_to_team", lang)])), None
     if a.mode == "practice":
@@ -335,7 +336,7 @@ def mock_rules_card(lang: str, n: int, minutes: int) -> tuple[str, Keyboard]:
 def cancel_confirm(attempt, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
     """Exams warn that a cancelled attempt still counts; practice has no attempts to warn about."""
     key = "cancel_confirm_practice" if attempt.mode == "practice" else "cancel_confirm"
-    text = t(key, lang, title=to_script(attempt.title, script))
+    text = t(key, lang, title=attempt_title(attempt.title, lang, script))
     kb = Keyboard([[Button(t("btn_cancel_yes", lang), callback_data=cb.act(attempt.id, "cancel_yes", 0)),
                     Button(t("btn_keep_going", lang), callback_data=cb.act(attempt.id, "cancel_no", 0))]])
     return clip(text), kb

@@ -7,6 +7,7 @@ from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.item_stats import ItemStats
 from bank.paper_list import PaperSummary
+from bot.attempt_title import attempt_title
 from bot.i18n import t, tn
 from bot.leads import callbacks as cb
 from bot.text_limits import MAX_TEXT, clip
@@ -106,7 +107,7 @@ def paper_board_text(rows: list[ExamRow], paper: str, lang: str, top: int = 10,
 
 
 def review_card(p: Pending, lang: str, scope: int | None, skip: int) -> tuple[str, Keyboard]:
-    text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id), title=p.title,
+    text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id), title=attempt_title(p.title, lang),
              qid=p.question_id, stem=clip(p.stem, MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
              reference=clip(p.reference, MAX_FIELD), score=num(p.score), max=num(p.max_score))
     steps = [cb.encode("set_score", p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
@@ -121,7 +122,7 @@ def review_card(p: Pending, lang: str, scope: int | None, skip: int) -> tuple[st
 
 def review_notice(o: Outcome, lang: str) -> str:
     """What the candidate is told when a lead makes a score final."""
-    return t("l_rv_notify", lang, qid=o.question_id, title=o.title, score=num(o.score), max=num(o.max_score),
+    return t("l_rv_notify", lang, qid=o.question_id, title=attempt_title(o.title, lang), score=num(o.score), max=num(o.max_score),
              total=num(o.attempt_score), tmax=num(o.attempt_max),
              state=t("l_rv_final" if o.all_final else "l_rv_more", lang))
 
