@@ -85,8 +85,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_ch_usage": {"en": "Usage: /chart [today|week|month|all]", "zh": "用法：/chart [today|week|month|all]"},
     "l_ch_caption": {"en": "📈 {team} · {period}: daily points over time and accuracy by paper.",
                      "zh": "📈 {team} · {period}：每日得分走势与各试卷正确率。"},
-    "l_ch_no_font": {"en": "(No Chinese font on this server, so the chart numbers the papers: {names})",
-                     "zh": "（服务器没有中文字体，图中试卷以编号表示：{names}）"},
+    "l_ch_no_font": {"en": "(No Chinese font on this server, so the chart shows the papers by code: {names})",
+                     "zh": "（服务器没有中文字体，图中试卷以代号表示：{names}）"},
     "l_ch_empty": {"en": "No results in this period to chart yet.", "zh": "本时段还没有可绘制的成绩。"},
     # digest
     "l_dg_usage": {
