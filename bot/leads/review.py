@@ -9,7 +9,7 @@ from bank.errors import NotFound
 from bot import outbox
 from bot.context import Ctx
 from bot.core import ack
-from bot.i18n import pick_lang, t, tn
+from bot.i18n import joined, pick_lang, t, tn
 from bot.leads import render
 from bot.leads.access import require_lead, send_private
 from bot.leads.callbacks import Press
@@ -32,7 +32,7 @@ async def review(update: Update, context: Ctx) -> None:
     if pending is None:
         withheld = await reviews.withheld_papers(db, desk.scope)  # a hiring paper the team is not verified for
         lock = "\n" + tn("hv_review_withheld", len(withheld), desk.user.lang,
-                         papers=", ".join(f"“{p}”" for p in withheld)) if withheld else ""
+                         papers=joined((f"“{p}”" for p in withheld), desk.user.lang)) if withheld else ""
         await context.message.reply_text(t("l_rv_none", desk.user.lang) + lock)
         return
     text, keyboard = render.review_card(pending, desk.user.own_lang, desk.scope, 0)  # in their private chat

@@ -81,3 +81,11 @@ def test_result_card_by_section():
 
 def test_long_text_is_clipped_to_telegram_limit():
     assert len(render.clip("字" * 5000)) == 4000  # bot.text_limits.MAX_TEXT: a margin under 4096
+
+
+def test_a_chinese_list_is_joined_with_the_chinese_comma():
+    """Issue 22: `未作答：1, 2, 3` in a Chinese screen; `1、2、3` there, `1, 2, 3` in English."""
+    text, _ = render.finish_confirm(_sheet(), "zh")
+    assert "未作答：1、2、3" in text
+    text, _ = render.finish_confirm(_sheet(), "en")
+    assert "1, 2, 3" in text
