@@ -83,7 +83,8 @@ async def invite(update: Update, context: Ctx) -> None:
 async def send_link(context: Ctx, lead: UserCtx, inv: invites.Invite, token: str, paper: str) -> bool:
     """The link card with its QR code, in the lead's private chat. False if they never opened one."""
     url = invites.link(context.bot.username, token)
-    caption, kb = render.link_card(inv, paper, url, await zone_of(context, inv.team_chat_id), lead.lang)
+    caption, kb = render.link_card(inv, paper, url, await zone_of(context, inv.team_chat_id), lead.lang,
+                                   lead.script)
     try:
         await context.bot.send_photo(lead.id, InputFile(render.qr_png(url), filename=f"invite-{inv.id}.png"),
                                      caption=caption, reply_markup=kb)
@@ -99,7 +100,8 @@ async def invites_list(update: Update, context: Ctx) -> None:
         return
     svc = context.services
     rows = await invites.listing(svc.db, desk.scope, svc.now(), limit=15)
-    text, kb = render.listing(rows, desk.title, await zone_of(context, desk.scope), desk.user.own_lang)
+    own = desk.user.own()  # the list goes to their private chat
+    text, kb = render.listing(rows, desk.title, await zone_of(context, desk.scope), own.lang, own.script)
 
     async def send(chat_id: int) -> None:
         await context.bot.send_message(chat_id, text, reply_markup=kb)

@@ -7,6 +7,7 @@ from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.item_stats import ItemStats
 from bank.paper_list import PaperSummary
+from bank.script import to_script
 from bot.attempt_title import attempt_title
 from bot.i18n import t, tn
 from bot.leads import callbacks as cb
@@ -106,10 +107,13 @@ def paper_board_text(rows: list[ExamRow], paper: str, lang: str, top: int = 10,
     return clip("\n".join(lines), MAX_TEXT)
 
 
-def review_card(p: Pending, lang: str, scope: int | None, skip: int) -> tuple[str, Keyboard]:
-    text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id), title=attempt_title(p.title, lang),
-             qid=p.question_id, stem=clip(p.stem, MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
-             reference=clip(p.reference, MAX_FIELD), score=num(p.score), max=num(p.max_score))
+def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str = "orig") -> tuple[str, Keyboard]:
+    """The answer to score, with the question and its reference in the reviewer's script (the
+    candidate's answer as they wrote it)."""
+    text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id),
+             title=attempt_title(p.title, lang, script), qid=p.question_id,
+             stem=clip(to_script(p.stem, script), MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
+             reference=clip(to_script(p.reference, script), MAX_FIELD), score=num(p.score), max=num(p.max_score))
     steps = [cb.encode("set_score", p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
              for s in score_steps(p.max_score)]
     labels = [num(s) for s in score_steps(p.max_score)]

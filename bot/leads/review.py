@@ -35,7 +35,8 @@ async def review(update: Update, context: Ctx) -> None:
                          papers=joined((f"“{p}”" for p in withheld), desk.user.lang)) if withheld else ""
         await context.message.reply_text(t("l_rv_none", desk.user.lang) + lock)
         return
-    text, keyboard = render.review_card(pending, desk.user.own_lang, desk.scope, 0)  # in their private chat
+    own = desk.user.own()  # the card goes to their private chat
+    text, keyboard = render.review_card(pending, own.lang, desk.scope, 0, own.script)
 
     async def send(chat_id: int) -> None:
         await context.bot.send_message(chat_id, text, reply_markup=keyboard)
@@ -53,7 +54,7 @@ async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
     if pending is None:
         await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
         return
-    text, keyboard = render.review_card(pending, u.lang, scope, skip)
+    text, keyboard = render.review_card(pending, u.lang, scope, skip, u.script)
     await query.edit_message_text(f"{done}\n\n{text}".strip() if done else text, reply_markup=keyboard)
 
 
