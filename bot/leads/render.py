@@ -11,6 +11,7 @@ from bank.script import to_script
 from bot.attempt_title import attempt_title
 from bot.i18n import t, tn
 from bot.leads import callbacks as cb
+from bot.lint_lines import where
 from bot.text_limits import MAX_TEXT, clip
 from proctor.teams.digest import Digest, Schedule
 from proctor.teams.disputes import Dispute
@@ -132,7 +133,7 @@ def review_notice(o: Outcome, lang: str) -> str:
 
 
 def _stat_row(s: ItemStats, lang: str) -> str:
-    return t("l_bs_row", lang, qid=s.question_id, paper=s.paper, section=s.section, number=s.number,
+    return t("l_bs_row", lang, qid=s.question_id, where=where(s.paper, s.section_title or str(s.section), s.number, lang),
              p="–" if s.difficulty is None else f"{s.difficulty:.2f}",
              d="–" if s.discrimination is None else f"{s.discrimination:+.2f}", n=s.responses,
              retired=t("l_bs_retired_mark", lang) if s.retired else "")
@@ -143,8 +144,9 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
     lines = [t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang)]
     buttons = []
     for d in disputes:
-        lines.append(t("l_bs_dispute_row", lang, id=d.id, qid=d.question_id, paper=d.paper, section=d.section,
-                       number=d.number, n=d.open_on_question, reason=clip(d.reason, 200)))
+        lines.append(t("l_bs_dispute_row", lang, id=d.id, qid=d.question_id,
+                       where=where(d.paper, d.section_title or str(d.section), d.number, lang), n=d.open_on_question,
+                       reason=clip(d.reason, 200)))
         buttons.append([Button(t("l_btn_retire", lang, qid=d.question_id),
                                callback_data=cb.encode("retire", d.question_id, scope=scope)),
                         Button(t("l_btn_uphold", lang, id=d.id), callback_data=cb.encode("uphold", d.id, scope=scope)),
