@@ -34,6 +34,7 @@ class ItemStats:
     difficulty: float | None  # facility, 0..1; None: never answered
     discrimination: float | None  # -1..1; None: fewer than MIN_RESPONSES responses
     flags: tuple[str, ...] = ()  # the import lint's flags on the question
+    section_title: str = ""  # the section's title as the paper has it ("一、单项选择题（每题2分）")
 
 
 def upper_lower_index(pairs: list[tuple[float, float]]) -> float | None:
@@ -69,7 +70,7 @@ async def _responses(db: Store, paper_id: int | None) -> dict[int, list[tuple[fl
 async def _questions(db: Store, paper_id: int | None) -> list[sqlite3.Row]:
     where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
     return await db.fetchall(
-        f"""SELECT q.id, q.number, q.retired, q.flags, p.title, s.position FROM questions q
+        f"""SELECT q.id, q.number, q.retired, q.flags, p.title, s.position, s.title AS section_title FROM questions q
             JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id {where}
             ORDER BY p.id, s.position, q.number""", params)
 
@@ -77,7 +78,8 @@ async def _questions(db: Store, paper_id: int | None) -> list[sqlite3.Row]:
 def _item(q: sqlite3.Row, responses: int, difficulty: float | None, discrimination: float | None) -> ItemStats:
     return ItemStats(question_id=q["id"], paper=q["title"], section=q["position"], number=q["number"],
                      retired=bool(q["retired"]), responses=responses, difficulty=difficulty,
-                     discrimination=discrimination, flags=tuple(json.loads(q["flags"] or "[]")))
+                     discrimination=discrimination, flags=tuple(json.loads(q["flags"] or "[]")),
+                     section_title=q["section_title"])
 
 
 def _figures(pairs: list[tuple[float, float]]) -> tuple[int, float | None, float | None]:

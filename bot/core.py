@@ -29,7 +29,7 @@ from bot.http import RepeatedUpdate
 from bot.i18n import pick_lang, t
 from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
-from bot.userctx import user_ctx
+from bot.userctx import group_of, seen_in, user_ctx
 from proctor.chats import ensure_chat, set_group_language, set_group_script
 from proctor.people import users as user_store
 from proctor.storage import updates
@@ -65,8 +65,8 @@ class ProctorApplication(Application):
         svc = services(self)
         tg = update.effective_user
         read = (lambda conn: None) if tg is None else partial(  # the user's record, written on first sight
-            user_store.ensure_user_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username,
-            now=svc.now())
+            seen_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username, now=svc.now(),
+            group_id=group_of(update))  # and the group's language, for a message in a group
         claim = svc.db.carry(partial(updates.claim_carried, bot_id=self.bot.id, update_id=update.update_id,
                                      now=svc.now(), run=svc.run, read=read))
         svc.in_flight += 1

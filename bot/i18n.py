@@ -51,6 +51,11 @@ def kind_name(kind: Kind, lang: str) -> str:
     return t(f"kind_{kind.value}", lang)
 
 
+def joined(items, lang: str) -> str:
+    """A list in running text: "1, 2, 3" in English, "1、2、3" in Chinese."""
+    return ("、" if lang == "zh" else ", ").join(str(i) for i in items)
+
+
 def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en") -> str:
     """The user's own choice (/lang) wins, then their Telegram language, then the default."""
     if stored in LANGS:

@@ -49,9 +49,13 @@ class Command(NamedTuple):
     who: Who = Who.everyone
     where: Where = Where.anywhere
     usage: str = ""  # its arguments, as /help shows them ("[today|week|month|all]"); the menu has no room
+    usage_zh: str = ""  # the same in Chinese when it has words to translate ("<reason>": "<理由>")
 
     def describe(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
+
+    def arguments(self, lang: str) -> str:
+        return self.usage_zh if lang == "zh" and self.usage_zh else self.usage
 
 
 class Caller(NamedTuple):
@@ -90,7 +94,7 @@ def help_text(commands: Iterable[Command], caller: Caller, lang: str) -> str:
         mine = [c for c in shown if c.who is who]
         if mine:
             lines += ([""] + [t(head, lang)] if head else []) + [
-                f"/{c.name}{' ' + c.usage if c.usage else ''} – {c.describe(lang)}" for c in mine]
+                f"/{c.name}{' ' + c.arguments(lang) if c.usage else ''} – {c.describe(lang)}" for c in mine]
     lines += ["", t("help_more_private" if not caller.private else "help_more_group", lang)]
     return "\n".join(lines)
 

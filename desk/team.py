@@ -87,7 +87,7 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
                                                 "periods": lb.PERIODS, "papers": papers,
                                                 "more": board.ranked - len(board.top),
                                                 "days_chart": svg.points_per_day(chart.days, lead.t("d_chart_days")),
-                                                "papers_chart": svg.share_bars(chart.papers, lead.t("d_chart_papers")),
+                                                "papers_chart": svg.share_bars([(name, share, n) for name, share, n, _ in chart.papers], lead.t("d_chart_papers")),
                                                 "sparks": {r.user_id: svg.sparkline(trend[r.user_id], lead.t("d_col_trend"))
                                                            for r in board.top if r.user_id in trend},
                                                 "mastery": mastery,

@@ -70,7 +70,12 @@ def note_member_on(conn: sqlite3.Connection, chat_id: int, user_id: int, now: fl
 
 async def group_prefs(db: Database, chat_id: int) -> tuple[str | None, str | None]:
     """The group's own language and script (/lang, /script by its administrators); None: not set."""
-    row = await db.fetchone("SELECT language, script FROM chats WHERE id=?", (chat_id,))
+    return await db.run(lambda conn: group_prefs_in(conn, chat_id))
+
+
+def group_prefs_in(conn: sqlite3.Connection, chat_id: int) -> tuple[str | None, str | None]:
+    """`group_prefs` on the database thread (an update's claim carries it: bot/userctx.py)."""
+    row = conn.execute("SELECT language, script FROM chats WHERE id=?", (chat_id,)).fetchone()
     return (None, None) if row is None else (row["language"], row["script"])
 
 

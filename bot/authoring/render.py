@@ -11,7 +11,7 @@ from bank.models import CHOICE, SECTION_TITLES, Kind, Paper, Question
 from bank.option_order import LETTERS
 from bot.authoring import callbacks as cb
 from bot.exam.render import TYPED, points, question_body, short_section, shown_key
-from bot.i18n import kind_name, t
+from bot.i18n import joined, kind_name, t
 from bot.letter_rows import letter_rows
 from bot.lint_lines import lint_line
 from bot.text_limits import clip
@@ -41,7 +41,7 @@ def candidate_view(q: Question, pos: int, total: int, section: str, lang: str, s
 
 
 def kinds_line(kinds: dict[Kind, int], lang: str) -> str:
-    return ", ".join(f"{kind_name(k, lang)} {n}" for k, n in kinds.items())
+    return joined((f"{kind_name(k, lang)} {n}" for k, n in kinds.items()), lang)
 
 
 def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -> str:
@@ -50,7 +50,7 @@ def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -
     lines += [t("up_paper_line", lang, title=c.title, n=c.questions, kinds=kinds_line(c.kinds, lang))
               for c in p.papers]
     if p.updates:
-        lines.append(t("up_updates", lang, titles=", ".join(p.updates)))
+        lines.append(t("up_updates", lang, titles=joined(p.updates, lang)))
     lines.append("")
     if p.warnings:
         lines.append(t("up_warnings", lang, n=len(p.warnings)))
@@ -60,8 +60,10 @@ def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -
     else:
         lines.append(t("up_no_warnings", lang))
     lines += ["", t("up_first", lang)]
-    for i, shown in enumerate(p.first):
-        lines += ["──────", candidate_view(shown.question, i, p.total, shown.section, lang, script)]
+    for i, shown in enumerate(p.first):  # headed by the kind's name in the chat's language, as the paper lines
+        # above: a file without section titles gets the importer's Chinese ones (bank.models.SECTION_TITLES)
+        kind = kind_name(shown.question.kind, lang)
+        lines += ["──────", candidate_view(shown.question, i, p.total, kind, lang, script)]
     return clip("\n".join(lines))
 
 

@@ -95,4 +95,17 @@ TEXTS: dict[str, dict[str, str]] = {
     "np_btn_create": {"en": "✅ Create", "zh": "✅ 创建"},
     "np_created": {"en": "✅ “{title}” is ready ({code}): it is listed in /exam and taken like any paper.",
                    "zh": "✅ “{title}” 已创建（{code}）：已出现在 /exam 列表中，可像其他试卷一样作答。"},
+    # the question on the /editq card, in the admin's language (bot/leads/question_card.py)
+    "eq_q_place": {"en": "question {n}", "zh": "第{n}题"},
+    "eq_q_retired": {"en": "retired", "zh": "已停用"},
+    "eq_q_answer": {"en": "Answer: {a}", "zh": "答案：{a}"},
+    "eq_q_true": {"en": "true", "zh": "对"},
+    "eq_q_false": {"en": "false", "zh": "错"},
+    "eq_q_blank": {"en": "Blank {i}: {a}", "zh": "第{i}空：{a}"},
+    "eq_q_pair": {"en": "Pair: {left} -> {right}", "zh": "配对：{left} -> {right}"},
+    "eq_q_distractor": {"en": "(distractor)", "zh": "（干扰项）"},
+    "eq_q_reference": {"en": "Reference answer:", "zh": "参考答案："},
+    "eq_q_explanation": {"en": "Explanation:", "zh": "解析："},
+    "eq_q_weights": {"en": "Weights: {w}", "zh": "权重：{w}"},
+    "eq_q_flags": {"en": "Flags: {f}", "zh": "标记：{f}"},
 }

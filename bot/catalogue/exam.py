@@ -10,6 +10,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "choose_exam": {"en": "Choose a paper for a timed exam:", "zh": "选择一份限时考试的试卷："},
     "choose_practice": {"en": "Choose a paper to practise (untimed, feedback after each answer):",
                         "zh": "选择练习的试卷（不限时，每题答完即看反馈）："},
+    "mock_title": {"en": "Mock paper", "zh": "模拟卷"},
     "random_button": {"en": "🎲 Random mock paper", "zh": "🎲 随机模拟卷"},
     "rules_card": {
         "en": "📝 {title}\n\n{questions} · max {max} · {minutes} min{attempts}\n\n{rules}",

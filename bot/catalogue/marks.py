@@ -1,19 +1,22 @@
 """One name for each question kind and one mark for each answer state: every screen (exam, practice,
 daily quiz, /newquestion, /editq, uploads, /newpaper) takes them from here (issue 22.13)."""
 
-from bank.models import Kind
+from bank.models import SECTION_TITLES, Kind
 
-KIND_NAMES: dict[Kind, tuple[str, str]] = {  # (English, Chinese)
-    Kind.single: ("Single choice", "单选题"),
-    Kind.multi: ("Multiple choice", "多选题"),
-    Kind.truefalse: ("True / false", "判断题"),
-    Kind.fill: ("Fill in the blank", "填空题"),
-    Kind.numerical: ("Numerical", "数值题"),
-    Kind.matching: ("Matching", "匹配题"),
-    Kind.short: ("Short answer", "简答题"),
-    Kind.discussion: ("Discussion", "讨论题"),
-    Kind.case: ("Case study", "案例分析题"),
+_ENGLISH = {
+    Kind.single: "Single choice",
+    Kind.multi: "Multiple choice",
+    Kind.truefalse: "True / false",
+    Kind.fill: "Fill in the blank",
+    Kind.numerical: "Numerical",
+    Kind.matching: "Matching",
+    Kind.short: "Short answer",
+    Kind.discussion: "Discussion",
+    Kind.case: "Case study",
 }
+# (English, Chinese): the Chinese is the section title papers use (单项选择题), so a kind reads the same
+# on /newquestion as in an exam's header
+KIND_NAMES: dict[Kind, tuple[str, str]] = {kind: (en, SECTION_TITLES[kind]) for kind, en in _ENGLISH.items()}
 
 # the marks of a question's state on the navigator and of an option on its button
 ANSWERED = "✓"  # an answer is stored

@@ -11,7 +11,7 @@ from telegram.error import BadRequest
 from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
 from bank.paper_list import paper_summary
 from bank.paper_settings import is_invite_only
-from bank.script import to_script
+from bot.attempt_title import attempt_title
 from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
@@ -171,7 +171,7 @@ async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.A
         except BadRequest:
             pass
     await _edit(query, t("cancelled_practice" if running.mode == AttemptMode.practice else "cancelled", u.lang,
-                        title=to_script(running.title, u.script)), None)
+                        title=attempt_title(running.title, u.lang, u.script)), None)
 
 
 async def _edit(query, text, kb) -> None:

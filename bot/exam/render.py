@@ -15,10 +15,11 @@ from bank.option_order import LETTERS
 from bank.paper_list import PaperSummary
 from bank.script import to_script
 from bot import answer_forms
+from bot.attempt_title import attempt_title
 from bot.catalogue.marks import TICKED
 from bot.exam import callbacks as cb
 from bot.exam.navigator import nav_button
-from bot.i18n import t, tn
+from bot.i18n import joined, t, tn
 from bot.letter_rows import letter_rows
 from bot.text_limits import MAX_ECHO, clip
 from proctor.exams.blueprint import DrawSize
@@ -199,7 +200,7 @@ def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script
 
 def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
     def nums(positions):
-        return ", ".join(str(p + 1) for p in positions) or t("none", lang)
+        return joined((p + 1 for p in positions), lang) or t("none", lang)
 
     drafted = pending_drafts(sheet.items)
     text = t("finish_confirm", lang, unanswered=nums([p for p in unanswered(sheet.items, sheet.answers)
@@ -223,7 +224,7 @@ def result_card(sheet: Sheet, result: Result, lang: str,
     not (score), by section (sections), with a mark per question and a review of the answers and
     keys (full), or nothing (none: not even passed or not)."""
     a = sheet.attempt
-    title = to_script(a.title, script)
+    title = attempt_title(a.title, lang, script)
     if review == ReviewOption.none and a.mode == "exam":
         return clip("\n".join([t("result_title", lang, title=title), t("result_sent_to_team", lang)])), None
     if a.mode == "practice":
@@ -342,7 +343,7 @@ def mock_rules_card(lang: str, size: DrawSize, minutes: int) -> tuple[str, Keybo
 def cancel_confirm(attempt, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
     """Exams warn that a cancelled attempt still counts; practice has no attempts to warn about."""
     key = "cancel_confirm_practice" if attempt.mode == "practice" else "cancel_confirm"
-    text = t(key, lang, title=to_script(attempt.title, script))
+    text = t(key, lang, title=attempt_title(attempt.title, lang, script))
     kb = Keyboard([[Button(t("btn_cancel_yes", lang), callback_data=cb.act(attempt.id, "cancel_yes", 0)),
                     Button(t("btn_keep_going", lang), callback_data=cb.act(attempt.id, "cancel_no", 0))]])
     return clip(text), kb
@@ -353,7 +354,7 @@ def mystats_line(r: dict[str, Any], lang: str, script: str) -> str:
     awaiting review is marked provisional, since the review can change it."""
     used = tn("n_attempt", r["used"], lang)
     used = t("mystats_used_cancelled" if r["cancelled"] else "mystats_used", lang, used=used, n=r["cancelled"])
-    title = to_script(r["title"], script)
+    title = attempt_title(r["title"], lang, script)
     if r["best"] is None:  # every attempt was cancelled
         return t("mystats_line_none", lang, title=title, attempts=used)
     provisional = t("mystats_provisional", lang)

@@ -31,7 +31,8 @@ async def prefs_for(context: Ctx | Application, user_id: int) -> UserCtx:
     prefs = await find_prefs(svc.db, user_id)
     if prefs is None:
         return UserCtx(user_id, "", svc.settings.language, "orig")
-    return UserCtx(user_id, prefs.first_name, pick_lang(prefs.language, None, svc.settings.language), prefs.script)
+    lang = pick_lang(prefs.language, None, svc.settings.language)
+    return UserCtx(user_id, prefs.first_name, lang, prefs.script, lang, prefs.script)
 
 
 async def show_attempt(context: Ctx, attempt_id: int, u: UserCtx, *,

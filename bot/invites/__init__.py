@@ -16,7 +16,7 @@ from proctor.invites import PREFIX, RESULT_CARD, TEAM_NOTE
 
 COMMANDS: list[Command] = [
     Command("invite", "Invite a candidate to a paper", "邀请候选人参加试卷", who=Who.lead,
-            usage="<paper> [48h] [@username]"),
+            usage="<paper> [48h] [@username]", usage_zh="<试卷> [48h] [@用户名]"),
     Command("invites", "The team's invites", "团队的邀请", who=Who.lead),
 ]
 

@@ -123,5 +123,5 @@ async def _review(update: Update, context: Ctx, u: UserCtx, attempt_id: int) -> 
     if pending is None:
         await context.bot.send_message(u.id, t("l_rv_none", u.lang))
         return
-    text, keyboard = lead_render.review_card(pending, u.lang, scope, 0)
+    text, keyboard = lead_render.review_card(pending, u.lang, scope, 0, u.script)
     await context.bot.send_message(u.id, text, reply_markup=keyboard)

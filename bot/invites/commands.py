@@ -72,7 +72,7 @@ async def invite(update: Update, context: Ctx) -> None:
     except hiring.TooManyAttempts as e:
         await reply(t("hv_too_many", lang, paper=e.paper.title, n=e.paper.cap))
         return
-    if not await send_link(context, desk.user, inv, token, title):
+    if not await send_link(context, desk.user.own(), inv, token, title):
         await invites.revoke_invite(svc.db, inv.id, actor=desk.user.id, now=svc.now())  # nothing half-made
         await reply(t("iv_unsent", lang), reply_markup=open_private_button(context.bot.username, lang))
         return
@@ -83,7 +83,8 @@ async def invite(update: Update, context: Ctx) -> None:
 async def send_link(context: Ctx, lead: UserCtx, inv: invites.Invite, token: str, paper: str) -> bool:
     """The link card with its QR code, in the lead's private chat. False if they never opened one."""
     url = invites.link(context.bot.username, token)
-    caption, kb = render.link_card(inv, paper, url, await zone_of(context, inv.team_chat_id), lead.lang)
+    caption, kb = render.link_card(inv, paper, url, await zone_of(context, inv.team_chat_id), lead.lang,
+                                   lead.script)
     try:
         await context.bot.send_photo(lead.id, InputFile(render.qr_png(url), filename=f"invite-{inv.id}.png"),
                                      caption=caption, reply_markup=kb)
@@ -99,7 +100,8 @@ async def invites_list(update: Update, context: Ctx) -> None:
         return
     svc = context.services
     rows = await invites.listing(svc.db, desk.scope, svc.now(), limit=15)
-    text, kb = render.listing(rows, desk.title, await zone_of(context, desk.scope), desk.user.lang)
+    own = desk.user.own()  # the list goes to their private chat
+    text, kb = render.listing(rows, desk.title, await zone_of(context, desk.scope), own.lang, own.script)
 
     async def send(chat_id: int) -> None:
         await context.bot.send_message(chat_id, text, reply_markup=kb)
@@ -153,7 +155,7 @@ async def hiring_report(update: Update, context: Ctx, desk) -> None:
 
     async def send(chat_id: int) -> None:
         await context.bot.send_document(chat_id, InputFile(data, filename=name),
-                                        caption=t("iv_report", desk.user.lang, team=desk.title, n=n))
+                                        caption=t("iv_report", desk.user.own_lang, team=desk.title, n=n))
 
     if await send_private(update, context, desk.user, send):
         await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action="report",

@@ -36,16 +36,19 @@ def qr_png(url: str) -> bytes:
     return buf.getvalue()
 
 
-def link_card(inv: Invite, paper: str, url: str, tz: ZoneInfo, lang: str) -> tuple[str, Keyboard]:
+def link_card(inv: Invite, paper: str, url: str, tz: ZoneInfo, lang: str,
+              script: str = "orig") -> tuple[str, Keyboard]:
     extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
     who = t("iv_for", lang, username=inv.for_username) if inv.for_username else t("iv_for_anyone", lang)
-    text = t("iv_created", lang, id=inv.id, paper=paper, link=url, closes=when(inv.closes_at, tz), extra=extra,
+    text = t("iv_created", lang, id=inv.id, paper=to_script(paper, script), link=url,
+             closes=when(inv.closes_at, tz), extra=extra,
              who=who)
     kb = Keyboard([[Button(t("iv_btn_revoke", lang), callback_data=cb.encode("revoke", inv.id))]])
     return clip(text, CAPTION), kb
 
 
-def listing(rows: list[invites.Row], team: str, tz: ZoneInfo, lang: str) -> tuple[str, Keyboard | None]:
+def listing(rows: list[invites.Row], team: str, tz: ZoneInfo, lang: str,
+            script: str = "orig") -> tuple[str, Keyboard | None]:
     """Newest first: status, paper, candidate, score; Revoke and Resend where they still apply."""
     if not rows:
         return t("iv_list_none", lang), None
@@ -56,7 +59,7 @@ def listing(rows: list[invites.Row], team: str, tz: ZoneInfo, lang: str) -> tupl
         if score and r.earlier:  # every attempt of a 2x invite, as its scores stand (a regrade moves them)
             score = " · " + ", ".join(fmt_points(x) for x in r.earlier) + ", " + score[3:]
         lines.append(t("iv_list_row", lang, id=r.invite.id, status=t(f"iv_status_{r.status.value}", lang),
-                       paper=r.paper, who=r.candidate or t("iv_nobody", lang), score=score,
+                       paper=to_script(r.paper, script), who=r.candidate or t("iv_nobody", lang), score=score,
                        closes=when(r.invite.closes_at, tz)))
         if r.status in (InviteStatus.open, InviteStatus.claimed):
             buttons.append([Button(f"#{r.invite.id} {t('iv_btn_revoke', lang)}",

@@ -17,6 +17,7 @@ from bot.core import ack
 from bot.i18n import t
 from bot.leads.access import require_bank_admin
 from bot.leads.authoring import button, cancel_row, show
+from bot.leads.question_card import question_text
 from bot.outbox import kick
 from bot.text_limits import clip
 from bot.userctx import UserCtx
@@ -74,10 +75,7 @@ def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
                for i in range(min(len(q.options), len(LETTERS)))]
     rows += [letters[i:i + 4] for i in range(0, len(letters), 4)]
     rows.append(cancel_row(EDITQ, lang, question=qid, back=False))
-    # load time: the CLI's module loads with the first /editq card, not at start-up
-    from bot.bank_cli import render_question
-
-    text = t("eq_card", lang, id=qid, version=q.version, question=render_question(q))
+    text = t("eq_card", lang, id=qid, version=q.version, question=question_text(q, lang))
     return clip(text), InlineKeyboardMarkup(rows)
 
 

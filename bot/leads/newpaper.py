@@ -11,7 +11,7 @@ from bank.errors import BankError
 from bank.models import Kind
 from bot.context import Ctx
 from bot.core import ack
-from bot.i18n import kind_name, t
+from bot.i18n import joined, kind_name, t
 from bot.leads.access import require_bank_admin
 from bot.leads.authoring import button, cancel_row, show
 from bot.text_limits import clip
@@ -88,7 +88,7 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
         await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
         await show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
-    kinds = ", ".join(f"{kind_name(Kind(k), lang)} {n}" for k, n in p.by_kind.items())
+    kinds = joined((f"{kind_name(Kind(k), lang)} {n}" for k, n in p.by_kind.items()), lang)
     text = t("np_preview", lang, title=draft.title, n=p.questions, kinds=kinds, points=f"{p.points:g}",
              minutes=draft.minutes, draw=t("np_draw_each" if draft.per_candidate else "np_draw_frozen", lang),
              mode=t("np_mode_exam" if draft.exam_only else "np_mode_practice", lang))

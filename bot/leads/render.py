@@ -7,8 +7,11 @@ from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.item_stats import ItemStats
 from bank.paper_list import PaperSummary
+from bank.script import to_script
+from bot.attempt_title import attempt_title
 from bot.i18n import t, tn
 from bot.leads import callbacks as cb
+from bot.lint_lines import where
 from bot.text_limits import MAX_TEXT, clip
 from proctor.teams.digest import Digest, Schedule
 from proctor.teams.disputes import Dispute
@@ -110,10 +113,14 @@ def _paper(code: str | None, title: str, lang: str) -> str:
     return t("l_rv_paper", lang, code=code, title=title) if code else t("l_rv_paper_gone", lang, title=title)
 
 
-def review_card(p: Pending, lang: str, scope: int | None, skip: int) -> tuple[str, Keyboard]:
+def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str = "orig") -> tuple[str, Keyboard]:
+    """The answer to score, with the question and its reference in the reviewer's script (the
+    candidate's answer as they wrote it)."""
     text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id),
-             paper=_paper(p.code, p.title, lang), question=t("l_rv_on_sheet", lang, n=p.pos + 1), qid=p.question_id, stem=clip(p.stem, MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
-             reference=clip(p.reference, MAX_FIELD), score=num(p.score), max=num(p.max_score))
+             paper=_paper(p.code, attempt_title(p.title, lang, script), lang),
+             question=t("l_rv_on_sheet", lang, n=p.pos + 1), qid=p.question_id,
+             stem=clip(to_script(p.stem, script), MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
+             reference=clip(to_script(p.reference, script), MAX_FIELD), score=num(p.score), max=num(p.max_score))
     steps = [cb.encode("set_score", p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
              for s in score_steps(p.max_score)]
     labels = [num(s) for s in score_steps(p.max_score)]
@@ -128,14 +135,14 @@ def review_notice(o: Outcome, lang: str) -> str:
     """What the candidate is told when a lead makes a score final."""
     question = (t("l_rv_on_sheet", lang, n=o.pos + 1) if o.pos is not None
                 else t("l_rv_by_id", lang, qid=o.question_id))
-    return t("l_rv_notify", lang, question=question, paper=_paper(o.code, o.title, lang),
+    return t("l_rv_notify", lang, question=question, paper=_paper(o.code, attempt_title(o.title, lang), lang),
              score=num(o.score), max=num(o.max_score),
              total=num(o.attempt_score), tmax=num(o.attempt_max),
              state=t("l_rv_final" if o.all_final else "l_rv_more", lang))
 
 
 def _stat_row(s: ItemStats, lang: str) -> str:
-    return t("l_bs_row", lang, qid=s.question_id, paper=s.paper, section=s.section, number=s.number,
+    return t("l_bs_row", lang, qid=s.question_id, where=where(s.paper, s.section_title or str(s.section), s.number, lang),
              p="–" if s.difficulty is None else f"{s.difficulty:.2f}",
              d="–" if s.discrimination is None else f"{s.discrimination:+.2f}", n=s.responses,
              retired=t("l_bs_retired_mark", lang) if s.retired else "")
@@ -146,8 +153,9 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
     lines = [t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang)]
     buttons = []
     for d in disputes:
-        lines.append(t("l_bs_dispute_row", lang, id=d.id, qid=d.question_id, paper=d.paper, section=d.section,
-                       number=d.number, n=d.open_on_question, reason=clip(d.reason, 200)))
+        lines.append(t("l_bs_dispute_row", lang, id=d.id, qid=d.question_id,
+                       where=where(d.paper, d.section_title or str(d.section), d.number, lang), n=d.open_on_question,
+                       reason=clip(d.reason, 200)))
         buttons.append([Button(t("l_btn_retire", lang, qid=d.question_id),
                                callback_data=cb.encode("retire", d.question_id, scope=scope)),
                         Button(t("l_btn_uphold", lang, id=d.id), callback_data=cb.encode("uphold", d.id, scope=scope)),

@@ -9,7 +9,7 @@ from telegram import InputFile, Update
 
 from bank.csv_safety import file_stem
 from bot.context import Ctx
-from bot.i18n import t
+from bot.i18n import joined, t
 from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
 from bot.leads.added_reports import added_report
@@ -60,8 +60,8 @@ async def report(update: Update, context: Ctx) -> None:
     data, n = await team_csv(context.services.db, desk.scope, period)
     stamp = datetime.fromtimestamp(context.services.now()).strftime("%Y%m%d")
     name = f"report-{'all' if desk.scope is None else file_stem(desk.title)}-{period.name}-{stamp}.csv"
-    caption = t("l_rp_caption", desk.user.lang, team=desk.title,
-                period=render.period_name(period.name, desk.user.lang), n=n)
+    own = desk.user.own_lang  # the file goes to their private chat
+    caption = t("l_rp_caption", own, team=desk.title, period=render.period_name(period.name, own), n=n)
 
     async def send(chat_id: int) -> None:
         await context.bot.send_document(chat_id, InputFile(data, filename=name), caption=caption)
@@ -91,7 +91,7 @@ async def chart(update: Update, context: Ctx) -> None:
     png = await asyncio.to_thread(render_png, data, font)  # matplotlib takes tens of ms: off the loop
     caption = t("l_ch_caption", lang, team=desk.title, period=render.period_name(period.name, lang))
     if stand_ins := labels(data, font).stand_ins:  # no CJK font: the caption names the numbered papers
-        caption += "\n" + t("l_ch_no_font", lang, names="; ".join(f"{a} = {b}" for a, b in stand_ins))
+        caption += "\n" + t("l_ch_no_font", lang, names=joined((f"{a} = {b}" for a, b in stand_ins), lang))
     await _audit(context, desk, "chart", period.name)
     await context.message.reply_photo(
         InputFile(png, filename="chart.png"), caption=clip(caption, MAX_CAPTION))

@@ -9,7 +9,7 @@ from bank.errors import NotFound
 from bot import outbox
 from bot.context import Ctx
 from bot.core import ack
-from bot.i18n import pick_lang, t, tn
+from bot.i18n import joined, pick_lang, t, tn
 from bot.leads import render
 from bot.leads.access import require_lead, send_private
 from bot.leads.callbacks import Press
@@ -32,10 +32,11 @@ async def review(update: Update, context: Ctx) -> None:
     if pending is None:
         withheld = await reviews.withheld_papers(db, desk.scope)  # a hiring paper the team is not verified for
         lock = "\n" + tn("hv_review_withheld", len(withheld), desk.user.lang,
-                         papers=", ".join(f"“{p}”" for p in withheld)) if withheld else ""
+                         papers=joined((f"“{p}”" for p in withheld), desk.user.lang)) if withheld else ""
         await context.message.reply_text(t("l_rv_none", desk.user.lang) + lock)
         return
-    text, keyboard = render.review_card(pending, desk.user.lang, desk.scope, 0)
+    own = desk.user.own()  # the card goes to their private chat
+    text, keyboard = render.review_card(pending, own.lang, desk.scope, 0, own.script)
 
     async def send(chat_id: int) -> None:
         await context.bot.send_message(chat_id, text, reply_markup=keyboard)
@@ -53,7 +54,7 @@ async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
     if pending is None:
         await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
         return
-    text, keyboard = render.review_card(pending, u.lang, scope, skip)
+    text, keyboard = render.review_card(pending, u.lang, scope, skip, u.script)
     await query.edit_message_text(f"{done}\n\n{text}".strip() if done else text, reply_markup=keyboard)
 
 

@@ -28,15 +28,15 @@ async def desk(update: Update, context: Ctx) -> None:
     if args == ["link"] or not base.startswith("https://"):  # Telegram opens Mini Apps over HTTPS only
         # The secret rides in the fragment: the browser never sends it to a server or a log.
         token = await issue_link(svc.db, lead.user.id, svc.now())
-        text = t("d_link_text", lang, minutes=LINK_SECONDS // 60, url=f"{base}/desk/link#{token}")
+        text = t("d_link_text", lead.user.own_lang, minutes=LINK_SECONDS // 60, url=f"{base}/desk/link#{token}")
 
         async def send(chat_id: int) -> None:
             await context.bot.send_message(chat_id, text)
     else:
         keyboard = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(t("d_btn_open", lang), web_app=WebAppInfo(url=f"{base}/desk/"))]])
+            [[InlineKeyboardButton(t("d_btn_open", lead.user.own_lang), web_app=WebAppInfo(url=f"{base}/desk/"))]])
 
         async def send(chat_id: int) -> None:
-            await context.bot.send_message(chat_id, t("d_open_text", lang), reply_markup=keyboard)
+            await context.bot.send_message(chat_id, t("d_open_text", lead.user.own_lang), reply_markup=keyboard)
 
     await send_private(update, context, lead.user, send)

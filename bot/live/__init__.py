@@ -18,7 +18,8 @@ from proctor.live import pending
 COMMANDS = [
     Command("live", "A live quiz round: leads start and stop it; me: your place",
             "群内抢答：组长开始与结束；me：你的名次", where=Where.group,
-            usage="[paper|topic] [5q] [20s] · stop · me"),
+            usage="[paper|topic] [5q] [20s] · stop · me",
+            usage_zh="[试卷|主题] [5q] [20s] · stop · me"),
 ]
 
 

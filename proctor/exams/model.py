@@ -11,6 +11,8 @@ from bank.models import Question
 from bank.option_order import OptionOrder
 from proctor.exams.states import AttemptMode, AttemptStatus, accepts_answers
 
+MOCK_TITLE = "Mock paper · 模拟卷"  # stored with a mock attempt; shown in the reader's language (bot/attempt_title.py)
+
 
 @dataclass(frozen=True)
 class Attempt:

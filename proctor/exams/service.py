@@ -28,14 +28,13 @@ from bank.store import one_row
 from proctor import invites, outbox
 from proctor.exams import blueprint as blueprints
 from proctor.exams import drafts, held, integrity, states
-from proctor.exams.model import AnswerRec, Attempt, Result, Sheet, compute_result
+from proctor.exams.model import MOCK_TITLE, AnswerRec, Attempt, Result, Sheet, compute_result
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
 from proctor.exams.steps import sheet_in, shown_in, store_answer_in
 from proctor.storage.db import Database, carried
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
-MOCK_TITLE = "Mock paper · 模拟卷"  # stored with the attempt, shown in either language
 MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
 MOCK_MINUTES = blueprints.MOCK_MINUTES
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 class ChartData:
     title: str
     days: list[tuple[str, float]]  # (local day 'YYYY-MM-DD', points)
-    papers: list[tuple[str, float, int]]  # (paper title, accuracy 0..1, answers)
+    papers: list[tuple[str, float, int, str]]  # (paper title, accuracy 0..1, answers, paper code "P3")
 
     @property
     def empty(self) -> bool:
@@ -54,21 +54,21 @@ class Labels:
 
     title: str
     papers: list[str]
-    stand_ins: list[tuple[str, str]]  # ("paper 2", "梯度累积试卷"): said in the caption instead
+    stand_ins: list[tuple[str, str]]  # ("P2", "梯度累积试卷"): said in the caption instead
 
 
 def labels(data: ChartData, font: str | None) -> Labels:
-    """Titles as they are when a CJK font is at hand; otherwise "paper N" for a title the default
+    """Titles as they are when a CJK font is at hand; otherwise the paper's code ("P3") for a title the default
     font can't draw (and a plain chart title), with the stand-ins listed for the caption."""
     if font is not None:
-        return Labels(data.title, [p for p, _, _ in data.papers], [])
+        return Labels(data.title, [p for p, *_ in data.papers], [])
     names, stand_ins = [], []
-    for i, (title, _, _) in enumerate(data.papers, 1):
+    for title, _, _, code in data.papers:
         if title.isascii():
             names.append(title)
         else:
-            names.append(f"paper {i}")
-            stand_ins.append((f"paper {i}", title))
+            names.append(code)
+            stand_ins.append((code, title))
     return Labels(data.title if data.title.isascii() else "Team results", names, stand_ins)
 
 
@@ -91,7 +91,7 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
             f"AND {seen_sql('t.user_id', 't.started_at', ':chat')} "
             "AND t.invite_id IS NULL AND t.finished_at>=:start AND t.finished_at<:end")
         papers = await db.fetchall(
-            f"""SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), SUM(s.answers)
+            f"""SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), SUM(s.answers), p.code
                 FROM ({topic_scores.grouped(daily, 'paper_id')} UNION ALL
                       {topic_scores.grouped(exams, 'paper_id')}) s JOIN papers p ON p.id = s.paper_id
                 GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id""",
@@ -106,11 +106,11 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
                   JOIN questions q ON q.id = x.question_id
                   WHERE t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' AND x.final=1
                     AND t.finished_at>=? AND t.finished_at<?)
-                SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), COUNT(*) FROM scored s
+                SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), COUNT(*), p.code FROM scored s
                 JOIN papers p ON p.id = s.paper_id GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id""",
             (start, end, start, end))
     return ChartData(title=title, days=[(r[0], r[1]) for r in days],
-                     papers=[(r[1], r[2], r[3]) for r in papers])
+                     papers=[(r[1], r[2], r[3], r[4]) for r in papers])
 
 
 def render_png(data: ChartData, font: str | None = None) -> bytes:
@@ -150,10 +150,10 @@ def figure(data: ChartData, font: str | None = None) -> Figure:
     top.set_ylabel("daily points")
     top.grid(True, alpha=0.3)
     if data.papers:
-        values = [a * 100 for _, a, _ in data.papers]
+        values = [a * 100 for _, a, *_ in data.papers]
         bars = bottom.barh(range(len(values)), values, color="tab:green")
         bottom.set_yticks(range(len(values)), names.papers, fontproperties=prop)
-        for bar, (_, _, n) in zip(bars, data.papers, strict=True):
+        for bar, (_, _, n, _) in zip(bars, data.papers, strict=True):
             bottom.text(bar.get_width() + 1, bar.get_y() + bar.get_height() / 2, f"n={n}", va="center",
                         fontsize=8)
         if len(values) == 1:
@@ -164,6 +164,6 @@ def figure(data: ChartData, font: str | None = None) -> Figure:
     bottom.set_xlim(0, 110)
     bottom.set_xlabel("accuracy by paper (%)")
     if names.stand_ins:
-        fig.text(0.01, 0.01, "No CJK font installed: papers are numbered; the caption names them.", fontsize=8)
+        fig.text(0.01, 0.01, "No CJK font installed: papers are shown by code; the caption names them.", fontsize=8)
     fig.tight_layout()
     return fig

@@ -48,6 +48,7 @@ class Dispute:
     status: str
     created_at: float
     open_on_question: int  # open disputes on the same question
+    section_title: str = ""  # the question's section as its paper names it
 
 
 async def question_for_message(db: Database, chat_id: int, message_id: int) -> int | None:
@@ -106,7 +107,7 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
     else:
         by_d, by_o, params = f"AND {seen_sql('d.user_id', 'd.created_at')}", f"AND {seen_sql('o.user_id', 'o.created_at')}", [scope]
     rows = await db.fetchall(
-        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
+        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number, s.title AS section_title,
                   (SELECT COUNT(*) FROM disputes o WHERE o.question_id = d.question_id
                    AND o.status = '{DisputeStatus.open}' {by_o}) AS n
            FROM disputes d JOIN questions q ON q.id = d.question_id
@@ -114,7 +115,7 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
            WHERE d.status = '{DisputeStatus.open}' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
         (*params, *params, limit))
     return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
-                    r["status"], r["created_at"], r["n"]) for r in rows]
+                    r["status"], r["created_at"], r["n"], r["section_title"]) for r in rows]
 
 
 async def awaiting_key_fix(db: Database, scope: int | None, limit: int = 50) -> list[Dispute]:
@@ -122,14 +123,15 @@ async def awaiting_key_fix(db: Database, scope: int | None, limit: int = 50) -> 
     by members on group `scope`'s roster (None: by anyone)."""
     by_d, params = ("", []) if scope is None else (f"AND {seen_sql('d.user_id', 'd.created_at')}", [scope])
     rows = await db.fetchall(
-        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number
+        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
+                  s.title AS section_title
            FROM disputes d JOIN questions q ON q.id = d.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
            WHERE d.status = '{DisputeStatus.upheld}' {by_d}
            AND NOT EXISTS (SELECT 1 FROM key_versions k WHERE k.dispute_id = d.id)
            ORDER BY d.created_at, d.id LIMIT ?""", (*params, limit))
     return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
-                    r["status"], r["created_at"], 1) for r in rows]
+                    r["status"], r["created_at"], 1, r["section_title"]) for r in rows]
 
 
 async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, chat_id: int | None,

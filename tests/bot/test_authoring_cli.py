@@ -46,7 +46,7 @@ def test_dry_run_prints_the_preview_and_writes_nothing(capsys, dbfile):
                           "run the same command without --dry-run.\n")
     assert "press" not in out
     assert "• moodle_aiken: 3 — Single choice 3" in out
-    assert "Q 1/3 · 单项选择题 · 1 pt\n\nIs this a multiple choice question?\nA. Yes\nB. No" in out
+    assert "Q 1/3 · Single choice · 1 pt\n\nIs this a multiple choice question?\nA. Yes\nB. No" in out
     assert _read(dbfile, question_count) == 0
 
 

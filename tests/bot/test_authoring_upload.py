@@ -95,9 +95,10 @@ async def test_preview_shows_kinds_lint_and_the_candidate_view(env):
     text = preview.text
     assert "• 算术: 3 — Single choice 1, Multiple choice 1, True / false 1" in text
     assert "warnings:" in text and "no explanation for any of its questions" in text  # lint: a section without explanations
-    # the first question exactly as the exam screen shows it
-    assert "Q 1/3 · 单项选择题 · 1 pt\n\n1+1=?\nA. 1\nB. 2\nC. 3" in text
-    assert "Q 3/3 · 判断题 · 1 pt\n\n0 is even.\n\n[✔ True] [✘ False]" in text
+    # the first question as the exam screen shows it, headed by its kind in the chat's language (issue 22:
+    # "Single choice 1" above and "Q 1/3 · 单项选择题" below, from the importer's default section names)
+    assert "Q 1/3 · Single choice · 1 pt\n\n1+1=?\nA. 1\nB. 2\nC. 3" in text
+    assert "Q 3/3 · True / false · 1 pt\n\n0 is even.\n\n[✔ True] [✘ False]" in text
 
 
 def _raw_press(env, user_id: int, message_api: dict, data: str, query_id: str) -> None:

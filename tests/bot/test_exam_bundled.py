@@ -118,3 +118,18 @@ async def test_exam_takes_a_paper_code_from_papers_and_an_ambiguous_part_gets_th
     await ann.send("/exam 试卷")  # in two bundled titles
     line = (await ann.wait_message(lambda m: "several titles" in (m.text or ""))).text
     assert [p.code for p in papers if "试卷" in p.title] == [c for c in line.split() if c.startswith("P")]
+
+
+async def test_the_mock_paper_is_named_in_the_readers_language_only(env):
+    """Issue 22: a Chinese screen called the mock paper `Mock paper · 模拟卷`; one language per screen."""
+    lee = env.api.user(3007, "Lee", language_code="zh")
+    await lee.send("/exam random")
+    card = await lee.wait_message(lambda m: "▶️ 开始" in m.button_texts)
+    await lee.press(card, "▶️ 开始")
+    await env.api.wait_for(lambda: attempt_message(lee.chat()))
+    await lee.send("/cancel")
+    confirm = await lee.wait_message(lambda m: "确认放弃" in m.button_texts)
+    assert "“模拟卷”" in confirm.text and "Mock" not in confirm.text
+    await lee.press(confirm, "确认放弃")
+    done = await env.api.wait_for(lambda: [m for m in lee.chat() if "已放弃" in (m.text or "")])
+    assert done[-1].text == "已放弃“模拟卷”，不计成绩。"

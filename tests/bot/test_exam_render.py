@@ -101,3 +101,11 @@ def test_mystats_counts_cancelled_attempts_and_marks_a_provisional_best():
     assert "provisional" not in settled and "cancelled" not in settled
     assert render.mystats_line({**row, "best": None, "last": None}, "en", "orig") == \
         "• Demo: 2 attempts used (1 cancelled), none handed in"
+
+
+def test_a_chinese_list_is_joined_with_the_chinese_comma():
+    """Issue 22: `未作答：1, 2, 3` in a Chinese screen; `1、2、3` there, `1, 2, 3` in English."""
+    text, _ = render.finish_confirm(_sheet(), "zh")
+    assert "未作答：1、2、3" in text
+    text, _ = render.finish_confirm(_sheet(), "en")
+    assert "1, 2, 3" in text

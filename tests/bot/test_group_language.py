@@ -53,3 +53,35 @@ async def test_a_live_round_speaks_the_groups_language(env):
     assert polls(env, GROUP)
     await lead.send("/lang auto", chat=group)
     assert (await lead.wait_message(chat=group)).text == "This group's language is now English."
+
+
+async def test_replies_in_a_group_follow_its_language_whoever_asks(env):
+    """Lee reads Chinese privately; in a group set to English every reply there is English, and
+    back in Chinese when its admins say so; Lee's private chat keeps Lee's language."""
+    lead, group = env.api.user(1, "Lea"), env.api.group(GROUP, "Team")
+    lee = env.api.user(40, "Lee", language_code="zh")
+    await lead.send("/lang en", chat=group)
+    assert (await lead.wait_message(chat=group)).text == "This group's language is now English."
+    await lee.send("/help", chat=group)
+    assert (await lee.wait_message(chat=group)).text.startswith("What you can do in this group")
+    await lee.send("/dispute", chat=group)
+    assert (await lee.wait_message(chat=group)).text.startswith("To dispute a question")
+    await lee.send("/help")
+    assert (await lee.wait_message()).text.startswith("你")  # privately: Lee's own language
+    ann = env.api.user(41, "Ann")
+    await lead.send("/lang zh", chat=group)
+    await lead.wait_message(chat=group)
+    await ann.send("/dispute", chat=group)
+    assert (await ann.wait_message(chat=group)).text.startswith("对题目提出异议")
+
+
+async def test_a_leads_private_card_keeps_their_language_while_the_group_hears_its_own(env):
+    lead, group = env.api.user(1, "Lea", language_code="zh"), env.api.group(GROUP, "Team")
+    await lead.send("/start")
+    await lead.wait_message()
+    await lead.send("/lang en", chat=group)
+    await lead.wait_message(chat=group)
+    await lead.send("/report", chat=group)
+    assert (await lead.wait_message(chat=group)).text == "📬 Sent to you in a private chat."
+    card = await lead.wait_message()
+    assert "团队" in (card.caption or card.text or "")

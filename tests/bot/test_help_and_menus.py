@@ -1,11 +1,21 @@
 """Issue 22.14: /help shows what this user can do here (a candidate, a group's lead, a configured admin; in
 private or in a group), and the command menus, one per scope and language, show the same."""
 
+import re
+
 import pytest
 
 from bot.app import FEATURES
 from bot.core import COMMANDS as CORE
-from bot.menus import ADMIN_PRIVATE, CANDIDATE_PRIVATE, LEAD_IN_GROUP, MEMBER_IN_GROUP, offered, table
+from bot.menus import (
+    ADMIN_PRIVATE,
+    CANDIDATE_PRIVATE,
+    LEAD_IN_GROUP,
+    MEMBER_IN_GROUP,
+    help_text,
+    offered,
+    table,
+)
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 
@@ -73,3 +83,15 @@ def test_the_table_puts_every_command_somewhere(tmp_path):
     shown = {c.name for caller in (CANDIDATE_PRIVATE, MEMBER_IN_GROUP, LEAD_IN_GROUP, ADMIN_PRIVATE)
              for c in offered(commands, caller)}
     assert shown == {c.name for c in commands} == EVERY_COMMAND
+
+
+def test_chinese_help_translates_every_placeholder(tmp_path):
+    """Issue 22: zh /help kept `<reason>`, `<paper>`, `<question id>` in English while the rest was Chinese."""
+    from bot.app import build_application
+
+    commands = table(build_application(BotEnv(tmp_path).settings()))
+    for caller in (CANDIDATE_PRIVATE, MEMBER_IN_GROUP, LEAD_IN_GROUP, ADMIN_PRIVATE):
+        text = help_text(commands, caller, "zh")
+        assert not re.findall(r"<[^>]*[a-z][^>]*>|\[(paper|topic)\b|@user", text), caller
+    english = help_text(commands, ADMIN_PRIVATE, "en")
+    assert "/dispute <reason>" in english and "/editq <question id>" in english

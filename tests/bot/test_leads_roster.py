@@ -243,7 +243,7 @@ async def test_chart_and_digest_count_exams_of_the_roster_only(db):
     await c.exam(2, pid, [(qs[0][0], 0, 1, 1), (qs[0][1], 0, 1, 1), (qs[0][2], 0, 1, 1)], 100, 200)
     period = period_bounds("all", 1000, zone("UTC"))
     data = await chart_data(db, ALPHA, period, "t")
-    assert [(acc, n) for _, acc, n in data.papers] == [(1.0, 3)]
+    assert [(acc, n) for _, acc, n, _ in data.papers] == [(1.0, 3)]
     assert [(w.accuracy, w.answers) for w in await weakest_topics(db, ALPHA, 0, 1000)] == [(1.0, 3)]
 
 

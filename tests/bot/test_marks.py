@@ -2,7 +2,7 @@
 
 import pytest
 
-from bank.models import Kind, Question
+from bank.models import SECTION_TITLES, Kind, Question
 from bot.authoring.render import kinds_line
 from bot.catalogue.marks import ANSWERED, FLAGGED, KIND_NAMES, TICKED
 from bot.daily import render as daily_render
@@ -49,3 +49,9 @@ def test_ticks_not_submitted_are_not_shown_as_answered_on_the_navigator():
     assert [navigator.cell(sheet, p) for p in range(3)] == [f"1{TICKED}", f"2{ANSWERED}{FLAGGED}", "•3"]
     legend = t("navigator_title", "en")
     assert f"{ANSWERED} answered" in legend and f"{TICKED} ticked, not submitted" in legend
+
+
+def test_a_kinds_chinese_name_is_the_section_title_exams_show():
+    """Issue 22: /newquestion offered 单选题/多选题 while exams said 单项选择题/多项选择题."""
+    assert kind_name(Kind.single, "zh") == "单项选择题" and kind_name(Kind.multi, "zh") == "多项选择题"
+    assert all(kind_name(k, "zh") == exam_render.short_section(SECTION_TITLES[k]) for k in Kind)

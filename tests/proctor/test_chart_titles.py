@@ -1,20 +1,20 @@
 """The team chart draws paper titles (Chinese too, with a CJK font) and makes sense for one data point;
-without a CJK font it numbers the papers and says so."""
+without a CJK font it shows the papers by code ("P3") and says so."""
 
 import pytest
 
 from proctor.teams.charts import ChartData, cjk_font, figure, labels
 
-ONE = ChartData(title="团队 Alpha · this week", days=[("2027-01-15", 5.0)], papers=[("梯度累积试卷", 0.75, 4)])
+ONE = ChartData(title="团队 Alpha · this week", days=[("2027-01-15", 5.0)], papers=[("梯度累积试卷", 0.75, 4, "P3")])
 
 
 def test_titles_stay_titles_with_a_font_and_are_numbered_without():
     with_font = labels(ONE, "/some/cjk.ttc")
     assert with_font.papers == ["梯度累积试卷"] and with_font.stand_ins == [] and with_font.title == ONE.title
     without = labels(ONE, None)
-    assert without.papers == ["paper 1"] and without.stand_ins == [("paper 1", "梯度累积试卷")]
+    assert without.papers == ["P3"] and without.stand_ins == [("P3", "梯度累积试卷")]  # its code (issue 22)
     assert without.title == "Team results"
-    ascii_only = ChartData("t", [], [("Ops", 0.5, 2)])
+    ascii_only = ChartData("t", [], [("Ops", 0.5, 2, "P1")])
     assert labels(ascii_only, None).stand_ins == []
 
 
@@ -33,7 +33,7 @@ def test_one_day_and_one_paper_have_sensible_axes():
     assert top.get_xlim() == (-1, 1)
     low, high = sorted(bottom.get_ylim())
     assert high - low >= 2  # one bar, not a bar filling the panel
-    assert [t.get_text() for t in bottom.get_yticklabels()] == ["paper 1"]
+    assert [t.get_text() for t in bottom.get_yticklabels()] == ["P3"]
     assert any("No CJK font" in t.get_text() for t in fig.texts)  # the fallback says so
 
 

@@ -83,8 +83,8 @@ async def _assert_same(db: Database, period: Period) -> None:
         assert (share, n) == (pytest.approx(r["share"], rel=1e-12, abs=1e-12), r["n"]), period
     chart = await chart_data(db, TEAM, period, "t")
     raw_papers = await db.fetchall(_RAW_PAPERS, {"chat": TEAM, **_bounds(period)})
-    assert [(t, n) for t, _, n in chart.papers] == [(r[1], r[3]) for r in raw_papers], period
-    assert [a for _, a, _ in chart.papers] == [pytest.approx(r[2], rel=1e-12, abs=1e-12) for r in raw_papers]
+    assert [(t, n) for t, _, n, _ in chart.papers] == [(r[1], r[3]) for r in raw_papers], period
+    assert [a for _, a, *_ in chart.papers] == [pytest.approx(r[2], rel=1e-12, abs=1e-12) for r in raw_papers]
 
 
 async def _setup(db: Database) -> tuple[Crafted, list[int], list[list[int]], list[list[int]]]:
