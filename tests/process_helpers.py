@@ -175,7 +175,7 @@ async def wait_update_done(path: Path, api, update_id: int | None = None, *, tim
         await db.close()
 
 
-STARTUP = 20.0  # seconds a cold child may take to import, migrate and load the bundled bank
+STARTUP = 60.0  # seconds a cold child may take to import, migrate and load the bundled bank (an upper bound: a busy 2-core machine took over 20)
 
 
 @pytest.fixture
