@@ -11,6 +11,8 @@ the `now` the bot would have used), closed, and only then copied. Why a copy is 
   and renamed into place (two coroutines building the same one both finish a complete file);
 - a copy goes only where no database is yet (no file, no -wal, no -shm), so no stale journal of an
   earlier database can be replayed onto it.
+A template is what the code makes when first asked in a process: a test that changed what migrating or
+the bundled bank produce (no test does) would have to make its own database.
 """
 
 from __future__ import annotations
