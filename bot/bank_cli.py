@@ -18,7 +18,7 @@ from bank.models import CHOICE, Kind, Question
 from bank.paper_settings import BadSetting, update_settings
 from bank.paper_store import get_question, list_papers
 from bank.round_trip import PaperChanges
-from bot.authoring import cli as authoring_cli
+from bot import authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.i18n import tn
 from bot.invite_cli import add_invite_commands, invite_commands
@@ -47,7 +47,7 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
                           "(the candidates whose score changes are told)")
     bank = subparsers.add_parser("bank", help="inspect the question bank")
     sub = bank.add_subparsers(dest="bank_command", required=True)
-    authoring_cli.add_arguments(imp, sub)
+    authoring_cli.add_upload_arguments(imp, sub)
     sub.add_parser("list", help="every paper with its code (P3): what /papers, /invite and these commands take")
     sub.add_parser("stats", help="per paper and kind: askable and flagged questions")
     show = sub.add_parser("show", help="one question")

@@ -1,16 +1,18 @@
-"""Shared fixtures: a real SQLite file per test, migrated."""
+"""Shared fixtures: a real SQLite file per test, migrated (a copy of one migrated in this process)."""
 
 from pathlib import Path
 
 import pytest
 
 from proctor.storage.db import Database
+from tests.template_db import copy_migrated
 
 SEEDS_DIR = Path(__file__).resolve().parents[1] / "bank" / "seeds"
 
 
 @pytest.fixture
 async def db(tmp_path):
+    await copy_migrated(tmp_path / "proctor.db")  # the migrations ran once in this process (tests/template_db.py)
     database = await Database.open(tmp_path / "proctor.db")
     yield database
     await database.close()

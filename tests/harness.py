@@ -23,6 +23,7 @@ from bot.settings import Settings
 from proctor.clock import ManualClock
 from proctor.storage.db import Database
 from sandbox.fakeapi import FakeBotApi, StoredMessage
+from tests.template_db import copy_migrated, copy_with_bundled_bank
 
 TOKEN = "123456:TEST-fake-token-for-the-harness"
 T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC
@@ -31,7 +32,7 @@ T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC
 class BotEnv:
     def __init__(self, tmp_path: Path, *, admins: tuple[int, ...] = (), start: float = T0,
                  shuffle: bool = True, meter: bool = False, timezone: str = "UTC", rate_limits=None,
-                 telegram_pace: bool = False):
+                 telegram_pace: bool = False, first_start: bool = False):
         self.clock = ManualClock(start)
         self.db_path = tmp_path / "proctor.db"
         self.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=self.clock.now,
@@ -44,6 +45,9 @@ class BotEnv:
         # 429 retries included) runs at a pace a fake server answers at, so scripts do not wait on it
         self.telegram_pace = telegram_pace
         self.timezone = timezone
+        # a new database is a copy of what the bot's first start leaves (tests/template_db.py), made once
+        # per process; first_start=True lets the bot migrate and import the bundled bank itself
+        self.first_start = first_start
         self.app = None
         self.handled_before: int | None = None
 
@@ -54,6 +58,7 @@ class BotEnv:
 
     async def seed(self, *papers: Paper) -> list[int]:
         """Save papers before the bot starts (the bundled bank is then not imported)."""
+        await copy_migrated(self.db_path)
         db = await Database.open(self.db_path)
         try:
             return [await save_paper(db, p, self.clock.now()) for p in papers]
@@ -69,6 +74,8 @@ class BotEnv:
         # idle() need not wait for this run to handle it (its record may even be forgotten by now)
         updates = self.api.state.updates
         self.handled_before = updates.last_pushed if len(updates) == 0 else None
+        if not self.first_start:
+            await copy_with_bundled_bank(self.db_path, self.clock.now())
         limiter = True if self.telegram_pace else AIORateLimiter(
             overall_max_rate=1000, overall_time_period=1, group_max_rate=1000, group_time_period=1, max_retries=3)
         self.app = build_application(self.settings(), clock=self.clock, rate_limiter=limiter)

@@ -13,8 +13,8 @@ from tests.reads import the_attempt
 
 @pytest.fixture
 async def env(tmp_path):
-    e = BotEnv(tmp_path, shuffle=False)
-    await e.start()  # empty database: the five bundled papers are imported at start-up
+    e = BotEnv(tmp_path, shuffle=False, first_start=True)
+    await e.start()  # empty database: the bot's start-up imports the five bundled papers
     yield e
     await e.close()
 

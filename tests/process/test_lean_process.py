@@ -9,6 +9,7 @@ Through /exam, a typed answer and the hand-in, the features the exam does not us
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
 from pathlib import Path
 
@@ -129,3 +130,17 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     # as a module that failed to import once per request
     failed = dict(line.rsplit(" ", 1) for line in Path(f"{modules}.failed").read_text().splitlines())
     assert {name: n for name, n in failed.items() if int(n) > 2} == {}
+
+
+async def test_bank_commands_start_without_telegram(tmp_path):
+    """`proctor bank stats` loads the bank's commands and no telegram (ARCHITECTURE.md: bot/cli.py)."""
+    modules = tmp_path / "modules.txt"
+    await (await Database.open(tmp_path / "p.db")).close()
+    done = subprocess.run([sys.executable, "-c", DUMP, "--db", str(tmp_path / "p.db"), "bank", "stats"],
+                          env=child_env(tmp_path, MODULES_OUT=str(modules)), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "5 papers," in done.stdout, done.stdout  # a new database: the bundled bank imported first
+    loaded = modules.read_text().split()
+    assert "bot.bank_cli" in loaded and "bot.authoring_cli" in loaded
+    assert [m for m in loaded if m == "telegram" or m.startswith("telegram.")] == []
