@@ -84,7 +84,9 @@ def os_switches(pid: int) -> int:
 async def pick_paper() -> tuple[str, str]:
     """The bundled paper with the longest leading run of questions answered by one press ("B") or one
     typed message ("T"): (its button, that run as a layout string)."""
+    from bank.paper_list import paper_summaries
     from bank.paper_store import list_papers
+    from bot.exam.render import chooser_label
     from proctor.storage.bootstrap import ensure_default_bank
     from proctor.storage.db import Database
 
@@ -93,6 +95,7 @@ async def pick_paper() -> tuple[str, str]:
         try:
             await ensure_default_bank(db, time.time())
             best = ("", "")
+            labels = {p.id: chooser_label(p) for p in await paper_summaries(db)}  # "P3 · title", as /exam shows
             for paper in await list_papers(db):
                 run = ""
                 for q in (q for q in paper.questions() if q.askable):
@@ -100,7 +103,7 @@ async def pick_paper() -> tuple[str, str]:
                         break
                     run += "B" if q.kind.value in BUTTON_KINDS else "T"
                 if len(run) > len(best[1]):
-                    best = (paper.title[:60], run)
+                    best = (labels[paper.id], run)
             return best
         finally:
             await db.close()

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from sandbox.fakeapi import FakeBotApi
-from tests.harness import attempt_message, rules_card
+from tests.harness import attempt_message, paper_button, rules_card
 from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows
 
 FIRST_PAPER = "大模型梯度累积工程师招聘笔试考试试卷和答案"  # ten fill-ins, then single choices
@@ -22,8 +22,8 @@ async def _proctor(tmp_path: Path, api: FakeBotApi | None, db: Path, *args: str)
 
 async def _start_exam(api: FakeBotApi, user) -> None:
     await user.send("/exam")
-    chooser = await user.wait_message(lambda m: FIRST_PAPER in m.button_texts, timeout=STARTUP)
-    await user.press(chooser, FIRST_PAPER)
+    chooser = await user.wait_message(lambda m: paper_button(m, FIRST_PAPER) is not None, timeout=STARTUP)
+    await user.press(chooser, paper_button(chooser, FIRST_PAPER))  # "P1 · <title>"
     await user.press(await api.wait_for(lambda: rules_card(user.chat()), what="rules card"), "▶️ Start")
     await api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
 
