@@ -16,6 +16,7 @@ from telegram import InlineKeyboardMarkup as Keyboard
 from telegram import Update
 from telegram.error import TelegramError
 
+from bot.chat_prefs import group_lang
 from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
@@ -218,12 +219,12 @@ async def consent_button(update: Update, context: Ctx, u: UserCtx, press: Press)
         outcome = await roster.consent(svc.db, chat_id, u.id, stamp, in_group=inside, now=svc.now())
     else:
         outcome = await roster.decline(svc.db, chat_id, u.id, stamp, now=svc.now())
-    group_lang, name = svc.settings.language, u.first_name or str(u.id)
+    (lang_there, _), name = await group_lang(context, chat_id), u.first_name or str(u.id)  # the group's own
     match outcome:
         case Outcome.joined:
-            text, news = t("l_cs_joined", u.lang, title=title), t("l_cs_group_joined", group_lang, name=name)
+            text, news = t("l_cs_joined", u.lang, title=title), t("l_cs_group_joined", lang_there, name=name)
         case Outcome.declined:
-            text, news = t("l_cs_declined", u.lang, title=title), t("l_cs_group_declined", group_lang, name=name)
+            text, news = t("l_cs_declined", u.lang, title=title), t("l_cs_group_declined", lang_there, name=name)
         case Outcome.already:
             await ack(query, t("l_jn_member", u.lang))
             return

@@ -85,3 +85,25 @@ async def test_a_leads_private_card_keeps_their_language_while_the_group_hears_i
     assert (await lead.wait_message(chat=group)).text == "📬 Sent to you in a private chat."
     card = await lead.wait_message()
     assert "团队" in (card.caption or card.text or "")
+
+
+async def test_a_members_consent_is_told_to_the_group_in_its_language(env):
+    """The newcomer hour: after `/lang zh` in the group, "✅ Ann accepted and is on the team roster."
+    still came in English (the bot's default language, not the group's)."""
+    lead, group = env.api.user(1, "Lea"), env.api.group(GROUP, "Team")
+    ann = env.api.user(41, "Ann", language_code="en", username="ann")
+    group.add_members(41)
+    await ann.send("/start")
+    await ann.wait_message()
+    await lead.send("/lang zh", chat=group)
+    await lead.wait_message(chat=group)
+    await ann.send("/team", chat=group)  # the bot sees Ann in the group, so @ann names her
+    await ann.wait_message(chat=group)
+    await lead.send("/team add @ann", chat=group)
+    await lead.wait_message(chat=group)
+    asked = await ann.wait_message(lambda m: any("Join" in b for b in m.button_texts))
+    await (await ann.press(asked, next(b for b in asked.button_texts if "Join" in b))).wait()
+    told = await env.api.wait_for(lambda: next((m for m in env.api.chat_view(GROUP) if m.from_bot
+                                                and "Ann" in (m.text or "") and m.text.startswith("✅")), None),
+                                  what="the group is told")
+    assert told.text == "✅ Ann 已同意并加入团队名单。"
