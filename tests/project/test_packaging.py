@@ -35,9 +35,11 @@ def test_the_wheel_carries_every_package_and_the_migrations(tmp_path):
         shutil.copytree(REPO / name, src / name, symlinks=True,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     out = tmp_path / "wheel"
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(src), "-w", str(out), "--no-deps", "-q"], capture_output=True, text=True, timeout=240)
-    if done.returncode != 0 and ("No matching distribution" in done.stderr or "Could not find" in done.stderr):
-        pytest.skip(f"cannot build here: {done.stderr.strip().splitlines()[-1]}")
+    # the backend pyproject names, called as pip would call it, but in this venv (setuptools is a dev
+    # dependency): pip's isolated build env costs a fresh venv and a setuptools install per run
+    build = "import sys; from setuptools import build_meta; build_meta.build_wheel(sys.argv[1])"
+    done = subprocess.run([sys.executable, "-c", build, str(out)], cwd=src, capture_output=True, text=True,
+                          timeout=240)
     assert done.returncode == 0, done.stderr
     [wheel] = out.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
