@@ -11,7 +11,7 @@ from proctor import hiring
 from proctor.exams import service as attempts
 from proctor.storage.db import Database
 from proctor.teams import audit
-from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, finish, invite_list, make_invite, open_link
+from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, finish, invite_list, make_invite, say
 from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper
 from tests.reads import paper_id, question_ids
@@ -34,7 +34,9 @@ async def env(tmp_path):
 
 async def take_with(env, user, payload: str, letter: str) -> None:
     """Open the link, Start, answer the first question `letter`, hand in."""
-    welcome = await open_link(user, payload)
+    # the welcome card, not whatever comes next: the first sitting's result card goes out through the
+    # outbox job and may arrive after this /start
+    welcome = await say(user, f"/start {payload}", predicate=lambda m: "▶️ Start" in m.button_texts)
     await user.press(welcome, "▶️ Start")
     screen = await env.api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
     await user.press(screen, letter)
