@@ -9,6 +9,7 @@ is killed leaves no process behind."""
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -16,30 +17,7 @@ import pytest
 from bank.errors import ImportFailed
 from bank.formats import child
 from bank.formats.files import parse_bytes, read_any
-
-
-def wait_forever() -> None:
-    """A reader that never finishes (a stuck parser)."""
-    threading.Event().wait()
-
-
-def what_the_child_sees() -> tuple[int, list[str], bool]:
-    environ = Path("/proc/self/environ").read_bytes()
-    return (os.nice(0), sorted(k for k in os.environ if k.startswith("PROCTOR_") or k == "TELEGRAM_BOT_TOKEN"),
-            b"1:secret" in environ or b"PROCTOR_WEBHOOK_SECRET" in environ)
-
-
-def crash() -> None:
-    os._exit(3)  # a reader that dies (out of memory, a segfault in a C parser)
-
-
-def my_pid() -> int:
-    return os.getpid()
-
-
-def chatty() -> str:
-    print("a library talking on stdout")
-    return "the result"
+from tests.bank.child_jobs import chatty, crash, my_pid, wait_forever, what_the_child_sees
 
 
 def _processes() -> dict[int, tuple[int, str, str]]:
@@ -136,19 +114,25 @@ def test_a_zygote_that_died_is_started_again():
     assert _zygotes() not in ([first], [])
 
 
-def test_readers_run_side_by_side():
-    """Two files at once (two users uploading): neither waits for the other's reader."""
-    results: list[object] = []
+def test_readers_run_side_by_side_and_a_shutdown_ends_them():
+    """Two files at once (two users uploading): neither waits for the other's reader; stopping the
+    zygote (the bot stopping) ends a reader still at work, and its file is refused in one line."""
+    ended: list[ImportFailed] = []
 
     def slow_one() -> None:
         try:
-            child.run(wait_forever, file="slow.gift", limit=3)
-        except child.TooSlow as e:
-            results.append(e)
+            child.run(wait_forever, file="slow.gift", limit=120)
+        except ImportFailed as e:
+            ended.append(e)
 
     t = threading.Thread(target=slow_one)
     t.start()
+    deadline = time.monotonic() + 60
+    while not (_zygotes() and _readers(_zygotes()[0])):  # the slow file's reader is at work
+        assert time.monotonic() < deadline, "the slow reader never started"
+        time.sleep(0.01)
     assert child.run(chatty, file="x.gift") == "the result"
-    assert results == []  # the fast file came back while the slow one was still being read
-    t.join()
-    assert len(results) == 1
+    assert ended == [] and t.is_alive()  # the fast file came back while the slow one is being read
+    child.shutdown()
+    t.join(timeout=30)
+    assert [str(e) for e in ended] == ["slow.gift: file: could not be read (the reader failed; see the log)"]

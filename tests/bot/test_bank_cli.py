@@ -210,8 +210,9 @@ def test_import_reads_each_file_under_the_time_limit(capsys, dbfile, tmp_path, m
     from bank.formats import child
 
     quiz = tmp_path / "quiz.gift"
-    quiz.write_text("::a:: 2+2? {=4 ~3}\n")
-    monkeypatch.setattr(child, "READ_SECONDS", 0.01)  # no reader's process even starts in 10 ms
+    # 20,000 questions (1 MB): no reader gets through them in 10 ms, even one forked from a warm zygote
+    quiz.write_text("".join(f"::q{i}:: {i}+2? {{={i + 2} ~{i}}}\n\n" for i in range(20_000)))
+    monkeypatch.setattr(child, "READ_SECONDS", 0.01)
     for dry in ([], ["--dry-run"]):
         code, out, err = run(capsys, "--db", dbfile, "import", *dry, str(quiz))
         assert code == 1 and out == ""
