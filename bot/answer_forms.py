@@ -21,7 +21,7 @@ from bank.grading.numerical import accepted_values
 from bank.models import CHOICE, Kind, Question
 from bank.option_order import LETTERS, OptionOrder
 from bank.script import to_script
-from bot.i18n import t
+from bot.i18n import joined, t
 from bot.text_limits import clip
 
 BUTTON_LEFT = 24  # characters of a left item on its button
@@ -39,9 +39,9 @@ def matching_body(q: Question, order: OptionOrder, script: str) -> list[str]:
     return lines
 
 
-def pairs_text(pairs: list[tuple[int, str | None]]) -> str:
-    """"1→B, 2→?, 3→A"."""
-    return ", ".join(f"{n}→{letter or '?'}" for n, letter in pairs)
+def pairs_text(pairs: list[tuple[int, str | None]], lang: str) -> str:
+    """"1→B, 2→?, 3→A" ("1→B、2→?、3→A" in Chinese)."""
+    return joined((f"{n}→{letter or '?'}" for n, letter in pairs), lang)
 
 
 def matching_rows(q: Question, order: OptionOrder, draft: str, script: str,
@@ -57,12 +57,12 @@ def matching_rows(q: Question, order: OptionOrder, draft: str, script: str,
     return rows
 
 
-def response_pairs(q: Question, order: OptionOrder, response: object) -> str:
-    return pairs_text(matching_answer.shown_pairs(q, order, response))
+def response_pairs(q: Question, order: OptionOrder, response: object, lang: str) -> str:
+    return pairs_text(matching_answer.shown_pairs(q, order, response), lang)
 
 
-def key_pairs(q: Question, order: OptionOrder) -> str:
-    return pairs_text([(n, letter) for n, letter in matching_answer.shown_key_pairs(q, order)])
+def key_pairs(q: Question, order: OptionOrder, lang: str) -> str:
+    return pairs_text([(n, letter) for n, letter in matching_answer.shown_key_pairs(q, order)], lang)
 
 
 def numerical_key(q: Question) -> str:
@@ -84,7 +84,7 @@ def shown_key(q: Question, order: OptionOrder, lang: str, script: str = "orig", 
     (`expected`: the grader's, when there is one) in their script."""
     if q.kind in CHOICE and isinstance(q.answer, str):
         letters = [c for c in q.answer.upper() if c.isalpha()]
-        return ", ".join(sorted(order.shown_letter(c) for c in letters if not order.order or c in order.order))
+        return joined(sorted(order.shown_letter(c) for c in letters if not order.order or c in order.order), lang)
     if q.kind == Kind.truefalse and isinstance(q.answer, bool):
         return t("tf_true" if q.answer else "tf_false", lang)
     if q.kind == Kind.fill:
@@ -92,5 +92,5 @@ def shown_key(q: Question, order: OptionOrder, lang: str, script: str = "orig", 
     if q.kind == Kind.numerical:
         return numerical_key(q)
     if q.kind == Kind.matching:
-        return key_pairs(q, order)
+        return key_pairs(q, order, lang)
     return to_script(expected or str(q.answer), script)

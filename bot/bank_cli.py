@@ -142,6 +142,7 @@ async def _with_db(command, args, *, bundled: bool = False, create: bool = False
 async def _import(db: Database, args) -> int:
     from bank.formats.files import read_any
     from bank.lint import lint
+    from bank.paper_list import paper_summaries
     from bank.stats import paper_stats
     from proctor.teams.file_edits import import_or_update  # with the importer's parsers: loaded on use
 
@@ -155,9 +156,11 @@ async def _import(db: Database, args) -> int:
         print("A dry run: nothing was written. To import, run the same command without --dry-run.")
         return 0
     papers = done.new
-    for s in paper_stats(papers):
+    codes = {p.slug: p.code for p in await paper_summaries(db, composed=True)}  # given when stored
+    for paper, s in zip(papers, paper_stats(papers), strict=True):
         t = s.total
-        print(f"imported {s.label} ({t.total} questions, {t.askable} askable, "
+        label = paper.label if paper.code or not codes.get(paper.slug) else f"{codes[paper.slug]} {paper.title}"
+        print(f"imported {label} ({t.total} questions, {t.askable} askable, "
               f"{t.flagged} flagged)")
     for item in lint(papers):  # the same warnings `proctor bank lint` gives
         print(f"warning: {item.render()}", file=sys.stderr)

@@ -191,13 +191,16 @@ TEXTS: dict[str, dict[str, str]] = {
               "{answers:没有需要重新评分的作答|重新评分 # 份作答|重新评分 # 份作答}"
               "{changed:，没有分数变化。|，# 份分数变化，已通知该考生。|，# 份分数变化，已通知相关考生。}",
     },
-    "l_kf_notice_disputer": {"en": "⚖️ Your dispute #{id} on question #{qid} was upheld: its key is fixed.",
-                             "zh": "⚖️ 你对第 #{qid} 题的异议 #{id} 已被采纳，答案已修正。"},
-    "l_kf_notice_score": {"en": "📝 Question #{qid} was regraded with its fixed key: your score {old} → {new} (of {max}).",
-                          "zh": "📝 第 #{qid} 题按修正后的答案重新评分：你的得分 {old} → {new}（满分 {max}）。"},
-    "l_kf_notice_scores": {"en": "📝 Question #{qid} was regraded with its fixed key: {n} of your {n:score|scores} "
+    # {where}: "Paper A · question 3" (l_kf_notice_where), or "question #7" when the paper is unknown
+    "l_kf_notice_disputer": {"en": "⚖️ Your dispute #{id} on {where} (#{qid}) was upheld: its key is fixed.",
+                             "zh": "⚖️ 你对{where}（#{qid}）的异议 #{id} 已被采纳，答案已修正。"},
+    "l_kf_notice_score": {"en": "📝 {where} (#{qid}) was regraded with its fixed key: your score {old} → {new} (of {max}).",
+                          "zh": "📝 {where}（#{qid}）按修正后的答案重新评分：你的得分 {old} → {new}（满分 {max}）。"},
+    "l_kf_notice_scores": {"en": "📝 {where} (#{qid}) was regraded with its fixed key: {n} of your {n:score|scores} "
                                  "changed.",
-                           "zh": "📝 第 #{qid} 题按修正后的答案重新评分：你有 {n} 个得分发生变化。"},
+                           "zh": "📝 {where}（#{qid}）按修正后的答案重新评分：你有 {n} 个得分发生变化。"},
+    "l_kf_notice_where": {"en": "{paper} · question {n}", "zh": "{paper} · 第{n}题"},
+    "l_kf_notice_nowhere": {"en": "a question", "zh": "一道题"},
     "l_kf_notice_line": {"en": "· {where}: {old} → {new} (of {max})", "zh": "· {where}：{old} → {new}（满分 {max}）"},
     "l_kf_notice_daily": {"en": "daily quiz", "zh": "每日一练"},
     "l_kf_held": {"en": "⏳ {held} {held:answer|answers} on a running exam will be regraded at hand-in; whoever sits "

@@ -79,7 +79,7 @@ async def _render_press(app: Application, query, u: UserCtx, out: steps.Outcome)
 
 async def _show_draft(app: Application, query, delivery: dstore.Delivery, view: render.View, letters: str,
                       u: UserCtx) -> None:
-    shown = render.draft_text(view, letters)
+    shown = render.draft_text(view, letters, u.lang)
     key = "daily_match_selected" if view.question.kind == Kind.matching else "daily_selected"
     await ack(query, clip(t(key, u.lang, a=shown), MAX_TOAST) if letters else t("daily_selected_none", u.lang))
     if delivery.private:

@@ -15,7 +15,7 @@ from bank.script import to_script
 from bot import answer_forms
 from bot.catalogue.marks import TICKED
 from bot.daily import callbacks as cb
-from bot.i18n import t
+from bot.i18n import joined, t
 from bot.letter_rows import letter_rows
 from bot.text_limits import MAX_ECHO, MAX_TOAST, clip, utf16_len
 from proctor.daily.answers import Answer, Standing
@@ -60,19 +60,19 @@ def shown_key(view: View, lang: str, expected: str = "", script: str = "orig") -
 def shown_response(view: View, response: object, lang: str) -> str:
     q = view.question
     if q.kind in CHOICE and isinstance(response, str):
-        return ", ".join(sorted(view.shown_letter(c) for c in response)) or "—"
+        return joined(sorted(view.shown_letter(c) for c in response), lang) or "—"
     if q.kind == Kind.truefalse and isinstance(response, bool):
         return t("tf_true" if response else "tf_false", lang)
     if q.kind == Kind.matching:
-        return answer_forms.response_pairs(q, view.order, response)
+        return answer_forms.response_pairs(q, view.order, response, lang)
     return clip(str(response), MAX_ECHO)
 
 
-def draft_text(view: View, draft: str) -> str:
+def draft_text(view: View, draft: str, lang: str) -> str:
     """A private draft as the toast says it: ticked letters, or the pairs made so far."""
     if view.question.kind == Kind.matching:
-        return answer_forms.pairs_text(draft_pairs(draft, view.order))
-    return ", ".join(sorted(view.shown_letter(c) for c in draft))
+        return answer_forms.pairs_text(draft_pairs(draft, view.order), lang)
+    return joined(sorted(view.shown_letter(c) for c in draft), lang)
 
 
 def question_body(view: View, script: str) -> str:

@@ -51,19 +51,19 @@ def shown_response(q: Question, item: Item, response, lang: str) -> str:
     echo never pushes the question off its own screen)."""
     if q.kind in CHOICE and isinstance(response, str) and item.option_order:
         letters = [item.shown_letter(c) for c in response if c in item.option_order]
-        return ", ".join(sorted(letters)) or str(response)
+        return joined(sorted(letters), lang) or str(response)
     if q.kind == Kind.truefalse and isinstance(response, bool):
         return t("tf_true" if response else "tf_false", lang)
     if q.kind == Kind.matching:
-        return answer_forms.response_pairs(q, item.order(), response)
+        return answer_forms.response_pairs(q, item.order(), response, lang)
     return clip(str(response), MAX_ECHO)
 
 
-def draft_text(item: Item) -> str:
+def draft_text(item: Item, lang: str) -> str:
     """A draft as the screen shows it: ticked letters, or the pairs made so far."""
     if is_matching_draft(item.draft):
-        return answer_forms.pairs_text(draft_pairs(item.draft, item.order()))
-    return ", ".join(sorted(item.shown_letter(c) for c in item.draft))
+        return answer_forms.pairs_text(draft_pairs(item.draft, item.order()), lang)
+    return joined(sorted(item.shown_letter(c) for c in item.draft), lang)
 
 
 def refused_typed(q: Question | None) -> str:
@@ -130,9 +130,9 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
         parts += ["", feedback or practice_feedback(q, item, ans, lang, script, review)]
     else:
         if q.kind == Kind.multi and item.draft:
-            parts += ["", t("draft", lang, a=draft_text(item))]
+            parts += ["", t("draft", lang, a=draft_text(item, lang))]
         elif q.kind == Kind.matching and item.draft:
-            parts += ["", t("match_draft", lang, a=draft_text(item))]
+            parts += ["", t("match_draft", lang, a=draft_text(item, lang))]
         elif ans is not None:
             parts += ["", t("your_answer", lang, a=shown_response(q, item, ans.response, lang))]
         if q.kind in TYPED or q.kind in TYPE_HINTS:  # how to answer: blanks, a number, pairs, or text
@@ -209,7 +209,7 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
         text += "\n" + t("finish_flagged", lang, flagged=nums(flagged(sheet.items)))
     for item in drafted:  # what the screen shows is what counts: unsubmitted ticks are the answer
         key = "finish_match_draft" if is_matching_draft(item.draft) else "finish_draft"
-        text += "\n" + t(key, lang, n=item.pos + 1, a=draft_text(item))
+        text += "\n" + t(key, lang, n=item.pos + 1, a=draft_text(item, lang))
     aid, pos = sheet.attempt.id, sheet.attempt.current_pos
     kb = Keyboard([[Button(t("btn_yes_finish", lang), callback_data=cb.act(aid, "finish_yes", pos)),
                     Button(t("btn_keep_going", lang), callback_data=cb.act(aid, "finish_no", pos))],

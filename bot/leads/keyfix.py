@@ -6,13 +6,16 @@ from telegram import Update
 from telegram.ext import Application
 
 from bank.errors import NotFound
+from bank.paper_store import get_question
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_bank_admin
 from bot.leads.review import candidate_lang
 from bot.outbox import kick
+from bot.services import services
 from proctor.outbox import Outgoing
+from proctor.storage.db import Database
 from proctor.teams import disputes as dsp
 from proctor.teams import key_fix as kf
 
@@ -63,22 +66,35 @@ async def send_notice(app: Application, message: Outgoing) -> None:
     """The outbox's sender of "the key of a question you answered or disputed was fixed"."""
     p = message.payload
     lang = await candidate_lang(app, message.user_id)
-    lines = [t("l_kf_notice_disputer", lang, qid=p["question"], id=p["dispute"])] if "dispute" in p else []
-    lines += notice_lines(p, lang)
+    where = await question_where(services(app).db, p["question"], lang)
+    lines = [t("l_kf_notice_disputer", lang, qid=p["question"], id=p["dispute"], where=where)] \
+        if "dispute" in p else []
+    lines += notice_lines(p, lang, where)
     await app.bot.send_message(message.chat_id, "\n".join(lines))
 
 
-def notice_lines(p: dict, lang: str) -> list[str]:
+async def question_where(db: Database, question_id: int, lang: str) -> str:
+    """The question as the candidate met it: its paper's title and its number there."""
+    try:
+        src = (await get_question(db, question_id)).source
+    except NotFound:
+        src = None
+    if src is None:
+        return t("l_kf_notice_nowhere", lang)
+    return t("l_kf_notice_where", lang, paper=src.paper_title or src.paper, n=src.number)
+
+
+def notice_lines(p: dict, lang: str, where: str) -> list[str]:
     """Every change of the candidate's scores, old → new: one line when there is one, else a line per
     attempt or daily answer (a notice queued before 028 carries one change as old/new/max)."""
     changes = p.get("changes", [p] if "new" in p else [])
     num = render.num
     if len(changes) == 1:
         [c] = changes
-        return [t("l_kf_notice_score", lang, qid=p["question"], old=num(c["old"]), new=num(c["new"]),
+        return [t("l_kf_notice_score", lang, qid=p["question"], where=where, old=num(c["old"]), new=num(c["new"]),
                   max=num(c["max"]))]
     if not changes:
         return []
-    return [t("l_kf_notice_scores", lang, qid=p["question"], n=len(changes))] + [
+    return [t("l_kf_notice_scores", lang, qid=p["question"], where=where, n=len(changes))] + [
         t("l_kf_notice_line", lang, where=c.get("title") or t("l_kf_notice_daily", lang), old=num(c["old"]),
           new=num(c["new"]), max=num(c["max"])) for c in changes]

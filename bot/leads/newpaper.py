@@ -52,7 +52,8 @@ async def _step(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any])
                     InlineKeyboardMarkup([picks[:3], picks[3:], cancel_row(NEWPAPER, lang)]))
     elif step == "parts":
         counts = await bp.pool_counts(svc.db)
-        pool = ", ".join(f"{k.value} {n}" for k, n in counts.items()) or "0"
+        # the kinds' codes, as the blueprint is typed ("single 5 2")
+        pool = joined((f"{k.value} {n}" for k, n in counts.items()), lang) or "0"
         await show(update, context, t("np_ask_parts", lang, title=state["title"], minutes=state["minutes"], pool=pool),
                     InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
     else:

@@ -50,6 +50,21 @@ def test_multi_draft_marks_toggled_options():
     assert [b.text for b in kb.inline_keyboard[0]] == ["☑ A", "B", "☑ C", "D"]
     assert "Selected: A, C" in text
     assert "🚩" in text.splitlines()[0]
+    text, _ = render.attempt_screen(_sheet(pos=1, draft="AC"), "zh", "orig", T0)
+    assert "已选：A、C" in text  # a Chinese list is joined with 、, not ", "
+
+
+def test_letter_lists_follow_the_language():
+    sheet = _sheet(mode="practice", pos=1, answers={1: AnswerRec(1, 2, "BD", 0, 2, "wrong", True)})
+    text, _ = render.attempt_screen(sheet, "zh", "orig", T0)
+    assert "A、B" in text and "A, B" not in text  # the key, as shown
+    text, _ = render.attempt_screen(sheet, "en", "orig", T0)
+    assert "A, B" in text
+    exam = _sheet(pos=1, answers={1: AnswerRec(1, 2, "BD", 0, 2, "wrong", True)})
+    text, _ = render.attempt_screen(exam, "zh", "orig", T0)
+    assert "B、D" in text and "B, D" not in text  # the answer given
+    text, _ = render.attempt_screen(exam, "en", "orig", T0)
+    assert "B, D" in text
 
 
 def test_no_correctness_during_exam_but_feedback_in_practice():

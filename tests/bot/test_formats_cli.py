@@ -44,9 +44,14 @@ def test_import_every_fixture_and_report_what_was_skipped(capsys, dbfile):
     files = [FIXTURES / n for n in ("moodle_gift_docs.gift", "moodle_quiz.xml", "moodle_aiken.txt")]
     code, out, err = run(capsys, "--db", dbfile, "import", *map(str, files))
     assert code == 0, err
-    assert "imported moodle_gift_docs (28 questions" in out
-    assert "imported moodle_quiz (7 questions" in out
-    assert "imported moodle_aiken (3 questions, 3 askable" in out
+    # each new paper is named by the code it was given, as `proctor bank list` shows it
+    imported = dict(re.findall(r"^imported (P\d+) (\S+) \(", out, re.M))
+    assert list(imported.values()) == ["moodle_gift_docs", "moodle_quiz", "moodle_aiken"], out
+    assert "moodle_gift_docs (28 questions" in out and "moodle_quiz (7 questions" in out
+    assert "moodle_aiken (3 questions, 3 askable" in out
+    _, listed, _ = run(capsys, "--db", dbfile, "bank", "list")
+    for code, title in imported.items():
+        assert re.search(rf"^{code}\s+{title} ·", listed, re.M), (code, title, listed)
     assert "line 64: no answer block" in err and "line 67: a question of type cloze" in err
     assert _count(dbfile) == 38
     code, out, _ = run(capsys, "--db", dbfile, "bank", "stats")

@@ -1,5 +1,5 @@
-"""The candidate's regrade notice names every change of their scores, old → new, in both languages,
-with the count's plural right; a notice queued before migration 028 (one change) still renders."""
+"""The candidate's regrade notice names the question by its paper and number (not only its id) and
+every change of their scores, old → new, in both languages, with the count's plural right; a notice queued before migration 028 (one change) still renders."""
 
 import pytest
 
@@ -11,15 +11,16 @@ TWO = {"question": 7, "changes": [{"old": 2, "new": 0, "max": 2, "title": "Paper
 
 
 @pytest.mark.parametrize(("payload", "lang", "lines"), [
-    (ONE, "en", ["📝 Question #7 was regraded with its fixed key: your score 0 → 2 (of 2)."]),
-    (ONE, "zh", ["📝 第 #7 题按修正后的答案重新评分：你的得分 0 → 2（满分 2）。"]),
-    (TWO, "en", ["📝 Question #7 was regraded with its fixed key: 2 of your scores changed.",
+    (ONE, "en", ["📝 Paper A · question 3 (#7) was regraded with its fixed key: your score 0 → 2 (of 2)."]),
+    (ONE, "zh", ["📝 Paper A · 第3题（#7）按修正后的答案重新评分：你的得分 0 → 2（满分 2）。"]),
+    (TWO, "en", ["📝 Paper A · question 3 (#7) was regraded with its fixed key: 2 of your scores changed.",
                  "· Paper A: 2 → 0 (of 2)", "· daily quiz: 0.5 → 1 (of 1)"]),
-    (TWO, "zh", ["📝 第 #7 题按修正后的答案重新评分：你有 2 个得分发生变化。",
+    (TWO, "zh", ["📝 Paper A · 第3题（#7）按修正后的答案重新评分：你有 2 个得分发生变化。",
                  "· Paper A：2 → 0（满分 2）", "· 每日一练：0.5 → 1（满分 1）"]),
     ({"question": 7, "old": 1, "new": 0, "max": 1}, "en",  # queued before 028
-     ["📝 Question #7 was regraded with its fixed key: your score 1 → 0 (of 1)."]),
+     ["📝 Paper A · question 3 (#7) was regraded with its fixed key: your score 1 → 0 (of 1)."]),
     ({"question": 7, "dispute": 3}, "en", []),  # the disputer whose score did not change
 ])
 def test_notice_lines(payload, lang, lines):
-    assert notice_lines(payload, lang) == lines
+    where = {"en": "Paper A · question 3", "zh": "Paper A · 第3题"}[lang]  # bot.leads.keyfix.question_where
+    assert notice_lines(payload, lang, where) == lines

@@ -102,6 +102,8 @@ async def test_upholding_a_dispute_leads_to_the_key_fix_and_the_candidates_are_t
     assert (await get_question(env.db, qid)).answer == "B"
     told = await env.api.user(ANN, "Ann").wait_message(lambda m: "was upheld" in (m.text or ""))
     assert f"dispute #{dispute}" in told.text and "1 → 0" in told.text
+    q = (await get_question(env.db, qid)).source  # the question as she met it: its paper and number
+    assert f"on {q.paper_title} · question {q.number} (#{qid}) was upheld" in told.text, told.text
     actions = [e.action for e in reversed(await audit.recent(env.db, limit=100))]
     assert actions == ["dispute_upheld", "key_fix"]
 
