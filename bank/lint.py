@@ -21,12 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-import opencc
-
 from bank.lint_messages import english
 from bank.models import CHOICE, Kind, Paper, Question, Section
+from bank.script import converter
 
-_t2s = opencc.OpenCC("t2s")
 _NEGATIVE = ("不", "非", "無", "无", "没", "沒", "主要用於", "主要用于", "更多", "而是", "關係不大", "关系不大")
 _ALL_OF_ABOVE = ("以上都是", "以上均是", "以上都對", "以上都对", "以上全是", "以上皆是", "全部")
 _SENTENCE = re.compile(r"[^。；;！!？?\n]+")
@@ -146,7 +144,7 @@ def _check_items(q: Question, at: Callable[..., LintItem]) -> list[LintItem]:
 
 def normalise_stem(stem: str) -> str:
     """NFKC, Simplified, letters and digits only: "數據並行___。" and "数据并行" compare equal."""
-    text = _t2s.convert(unicodedata.normalize("NFKC", stem))
+    text = converter("t2s").convert(unicodedata.normalize("NFKC", stem))
     return "".join(ch for ch in text if ch.isalnum()).lower()
 
 

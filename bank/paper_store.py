@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import re
 import sqlite3
 from collections.abc import Sequence
 
@@ -70,6 +72,14 @@ async def refuse_same_title(conn: aiosqlite.Connection, title: str, slug: str) -
     row = await cur.fetchone()
     if row is not None:
         raise SameTitle(slug, title, row[0], row[1], row[2])
+
+
+def slug_for(path_stem: str, title: str) -> str:
+    """A stable ASCII slug: the file's name when it is ASCII, else a hash of the title."""
+    slug = re.sub(r"[^a-z0-9_-]+", "-", path_stem.lower()).strip("-")
+    if len(slug) >= 3 and path_stem.isascii():
+        return slug
+    return "paper-" + hashlib.sha1(title.encode()).hexdigest()[:10]
 
 
 async def free_slug(conn: aiosqlite.Connection, base: str) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bank.errors import NotFound
+from bank.lint import explanation_speaks_for, key_doubt, normalise_stem
 from bank.lint_messages import english
 from bank.models import CHOICE, Question
 from bank.option_order import analyse_options
@@ -41,9 +42,6 @@ class Check:
 
 def analyse(questions: list[Question]) -> dict[int, Check]:
     """The checks of one paper's questions (with ids), given in paper order."""
-    # lazy, not a circle: bank.lint loads OpenCC (heavy), wanted only when a paper is analysed
-    from bank.lint import explanation_speaks_for, key_doubt, normalise_stem
-
     out: dict[int, Check] = {}
     first_of: dict[str, int] = {}
     for q in questions:

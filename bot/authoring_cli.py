@@ -19,6 +19,7 @@ from bank.authoring.add import add_question
 from bank.authoring.draft import KINDS
 from bank.authoring.upload import preview_for
 from bank.errors import BankError
+from bank.formats.sheet import parse_key
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import LETTERS, MAX_OPTIONS
 from bot.i18n import t, tn
@@ -71,8 +72,6 @@ async def add(db: Database, args: argparse.Namespace) -> int:
                  explanation=args.explanation.strip(), points=args.points, held="")
     if not q.stem:
         raise BadQuestion("--stem is empty")
-    from bank.formats.sheet import parse_key  # `proctor run` builds this parser too: load on use
-
     try:
         q.answer = parse_key(q, args.key)
     except ValueError as e:

@@ -20,8 +20,8 @@ from proctor.storage.db import Database
 FIRST_RETRY = 5.0  # seconds after the first failure
 MAX_RETRY = 30 * 60.0  # backoff stops growing here; a pending message is tried until it goes
 
-# Kinds named here rather than beside the code that queues them: the bot registers their senders
-# without loading that code (bot/leads loads its modules on first use: bot/feature.py)
+# Kinds named here, beside the outbox: the code that queues them and the bot's senders (bot/leads)
+# both import them from here
 REVIEW_NOTICE = "review"  # the candidate's "your answer was reviewed" (proctor/teams/review.py)
 KEY_FIX_NOTICE = "key_fix"  # "a question you answered was regraded" (proctor/teams/question_edit.py)
 

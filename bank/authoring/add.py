@@ -17,7 +17,7 @@ import aiosqlite
 
 from bank.errors import BankError, SameTitle
 from bank.models import SECTION_TITLES, Paper, Question, Section, Source, fingerprint
-from bank.paper_store import free_slug, load_paper, with_key_terms, write_papers
+from bank.paper_store import free_slug, load_paper, slug_for, with_key_terms, write_papers
 from bank.store import Store, record_audit
 
 Claim = Callable[[aiosqlite.Connection], Awaitable[None]]  # more to commit with the question
@@ -76,8 +76,6 @@ async def add_question(db: Store, question: Question, *, paper_id: int | None, n
 
 
 async def _new_paper(conn: aiosqlite.Connection, title: str) -> Paper:
-    from bank.importer.seed_format import slug_for  # the importer loads with the first new paper
-
     return Paper(slug=await free_slug(conn, slug_for(title, title)), title=title, source_file="")
 
 

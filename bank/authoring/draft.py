@@ -17,6 +17,7 @@ from enum import StrEnum
 import aiosqlite
 
 from bank.errors import BankError
+from bank.formats.sheet import parse_key
 from bank.models import CHOICE, Answer, Kind, Question
 from bank.option_order import LETTERS
 from bank.store import Store
@@ -157,8 +158,6 @@ def give_key(d: Draft, text: str) -> Draft:
     if d.step is not Step.key or not d.typed_key or d.kind is None:
         raise BadInput("nq_bad_step")
     probe = Question(number=0, kind=d.kind, stem=d.stem, answer="", held="")
-    from bank.formats.sheet import parse_key  # the spreadsheet reader loads with the first typed key
-
     try:
         key = parse_key(probe, _text(text))
     except ValueError:

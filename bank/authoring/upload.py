@@ -21,16 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from bank.errors import BankError, ImportFailed, NotFound
 from bank.formats import child
+from bank.lint import LintItem, lint
 from bank.models import Kind, Paper, Question
 from bank.paper_store import list_papers, with_key_terms, write_papers
 from bank.store import Store, record_audit
-
-if TYPE_CHECKING:  # the type only: bank.lint loads OpenCC, with the first upload (preview)
-    from bank.lint import LintItem
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram (getFile)
 TEXT_SUFFIXES = (".gift", ".txt", ".aiken", ".xml", ".csv", ".json")
@@ -132,7 +130,8 @@ def _papers_and_hash(name: str, data: bytes) -> tuple[list[Paper], str]:
 
 def content_hash(papers: list[Paper]) -> str:
     """What the papers hold, as the JSON export writes it: the same file parses to the same hash."""
-    from bank.importer.json_format import dumps, export_papers  # loaded with the first upload
+    # the importer package (its seed parser with it) loads with the first upload, not at the bot's start-up
+    from bank.importer.json_format import dumps, export_papers
 
     return hashlib.sha256(dumps(export_papers(papers)).encode()).hexdigest()
 
@@ -187,8 +186,6 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
     counts, kinds = count(papers)
     new = {p.slug for p in papers}
     others = [p for p in bank if p.slug not in new]
-    from bank.lint import LintItem, lint  # lint (and OpenCC with it) loads in the child that reads the file
-
     warnings = [item for item in lint(others + papers) if item.paper in new]
     taken = {p.title: p for p in others}
     warnings += [LintItem(p.slug, None, None, None, "same_title",

@@ -9,9 +9,9 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from bank.importer.seed_format import slug_for
 from bank.models import CHOICE, SECTION_TITLES, Kind, Note, Paper, Question, Section, Source
 from bank.option_order import LETTERS
+from bank.paper_store import slug_for
 
 BLANK = "_____"  # where a GIFT missing-word answer block stood in the stem
 

@@ -18,8 +18,6 @@ import zipfile
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 
-from python_calamine import CalamineError, CalamineWorkbook
-
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
 from bank.formats.ref import read_ref
@@ -68,6 +66,10 @@ def read_xlsx_rows(data: bytes, *, file: str) -> Iterator[tuple[str, list[tuple[
     if unpacked > MAX_XLSX_UNPACKED or unpacked > MAX_XLSX_RATIO * max(len(data), 1):
         raise ImportFailed(file, "file", f"the workbook unpacks to {unpacked // 1_000_000} MB; "
                                          f"expected at most {MAX_XLSX_UNPACKED // 1_000_000} MB")
+    # python-calamine (a compiled reader) loads with the first workbook: the bot imports this module
+    # for typed keys (parse_key) and reads workbooks only in a child process (bank.formats.child)
+    from python_calamine import CalamineError, CalamineWorkbook
+
     try:
         wb = CalamineWorkbook.from_filelike(io.BytesIO(data))
         sheets = []

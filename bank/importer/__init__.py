@@ -11,9 +11,9 @@ import aiosqlite
 from bank.errors import ImportFailed, SameTitle
 from bank.import_notes import notes_from_json
 from bank.importer.json_format import looks_like_json, parse_json_text
-from bank.importer.seed_format import parse_seed_text, slug_for
+from bank.importer.seed_format import parse_seed_text
 from bank.models import Paper
-from bank.paper_store import with_key_terms, write_papers
+from bank.paper_store import slug_for, with_key_terms, write_papers
 from bank.store import Store
 
 __all__ = ["import_files", "parse_by_slug", "parse_file", "parse_text"]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-import opencc
-
 from bank.models import Kind
+from bank.script import converter
 from bank.text.clean import tidy
 
 DEFAULT_POINTS = {
@@ -26,7 +25,6 @@ _HEADER = re.compile(
     r"\s*(?:[（(](?P<meta>[^）)\n]{0,40})[）)])?"
 )
 
-_t2s = opencc.OpenCC("t2s")
 
 
 def find_headers(text: str) -> list[tuple[re.Match[str], Kind]]:
@@ -41,7 +39,7 @@ def find_headers(text: str) -> list[tuple[re.Match[str], Kind]]:
 
 
 def _kind_of(name: str) -> Kind | None:
-    simple = _t2s.convert(name)
+    simple = converter("t2s").convert(name)
     for word, kind in _KIND_WORDS:
         if word in simple:
             return kind

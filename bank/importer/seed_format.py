@@ -9,7 +9,6 @@ characters field by field (question), and last check the keys and a cut-off end 
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from bank.import_notes import note
@@ -22,15 +21,7 @@ from bank.importer.raw import Ctx
 from bank.models import Kind, Paper, Section, Source
 from bank.text.clean import Garble, normalise_newlines, remove_noise, repair_garble, strip_readings, tidy
 
-__all__ = ["parse_seed_text", "slug_for"]
-
-
-def slug_for(path_stem: str, title: str) -> str:
-    """A stable ASCII slug: the file's name when it is ASCII, else a hash of the title."""
-    slug = re.sub(r"[^a-z0-9_-]+", "-", path_stem.lower()).strip("-")
-    if len(slug) >= 3 and path_stem.isascii():
-        return slug
-    return "paper-" + hashlib.sha1(title.encode()).hexdigest()[:10]
+__all__ = ["parse_seed_text"]
 
 
 def parse_seed_text(text: str, *, file: str, slug: str) -> Paper:

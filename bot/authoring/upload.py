@@ -12,6 +12,7 @@ from telegram.error import TelegramError
 from bank.authoring import upload as up
 from bank.errors import ImportFailed, NotFound, TermsUnavailable
 from bank.models import Paper
+from bank.paper_store import list_papers
 from bot.authoring import render
 from bot.authoring.callbacks import UploadPress
 from bot.context import Ctx
@@ -67,8 +68,6 @@ async def received(update: Update, context: Ctx) -> None:
 
 
 async def _bank(context: Ctx) -> list[Paper]:
-    from bank.paper_store import list_papers
-
     return await list_papers(context.services.db)
 
 

@@ -1,7 +1,7 @@
 """Jobs: one cron job per subscribed chat (`daily:<chat>`), one close job per open quiz
 (`daily-close:<delivery>`), all rebuilt from the database at start-up. They are armed through
-bot/scheduling.py, which holds this module's callbacks (bot/daily/__init__.py registers them, to be
-loaded on first use), so push.py arms a close without importing this module.
+bot/scheduling.py, which holds this module's callbacks (bot/daily/__init__.py registers them), so
+push.py arms a close without importing this module.
 
 Job callbacks read the clock and hand it to the pure decisions in proctor.daily.schedule; the
 catch-up at start-up runs the very same callback, so a restart sends exactly what is missing.

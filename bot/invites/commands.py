@@ -21,6 +21,7 @@ from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
 from proctor import hiring, invites
 from proctor.chats import chat_title, chat_zone
+from proctor.invites_report import hiring_csv
 from proctor.local_time import zone
 from proctor.teams import audit
 
@@ -147,9 +148,6 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
 async def hiring_report(update: Update, context: Ctx, desk) -> None:
     """`/report invites`: one CSV row per invite of the team, sent privately; audited like every export."""
     svc = context.services
-    # load time: the hiring report loads with the first /report invites, not at start-up
-    from proctor.invites_report import hiring_csv
-
     data, n = await hiring_csv(svc.db, desk.scope, svc.now())
     name = f"invites-{'all' if desk.scope is None else file_stem(desk.title)}.csv"
 

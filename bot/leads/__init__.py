@@ -1,21 +1,29 @@
-"""Leaderboards and the team lead's desk: review, reports, charts, digest, bank statistics, privacy.
-
-Light: its handlers' modules (and the proctor.teams modules only they use) load on first use
-(bot/feature.py); start-up loads the digest's only when SQLite holds a digest to re-arm."""
+"""Leaderboards and the team lead's desk: review, reports, charts, digest, bank statistics, privacy."""
 
 from __future__ import annotations
 
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
 from bot import outbox, scheduling
-from bot.feature import Handler, Parts, for_admins, on_first_use
+from bot.feature import Parts, for_admins
+from bot.leads import (
+    authoring_input,
+    bankstats,
+    buttons,
+    digest,
+    editq,
+    keyfix,
+    leaderboard,
+    newpaper,
+    privacy,
+    reports,
+    review,
+    team,
+    webdesk,
+)
 from bot.menus import Command, Where, Who
-from bot.open_work import Ender, add_ender
-from bot.outbox import Sender
-from bot.scheduling import Callback
-from bot.services import services
+from bot.open_work import add_ender
 from proctor.outbox import KEY_FIX_NOTICE, REVIEW_NOTICE
-from proctor.teams import pending
 
 COMMANDS: list[Command] = [
     Command("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>; or live",
@@ -53,189 +61,38 @@ LEAD_COMMANDS = ("review", "report", "chart", "digest", "bankstats", "retire", "
 
 def register(app: Application) -> None:
     """Add the leaderboards, the lead's desk and the privacy commands."""
-    app.add_handler(CommandHandler("leaderboard", on_first_use(_leaderboard)))
-    app.add_handler(CommandHandler("dispute", on_first_use(_dispute)))
-    app.add_handler(CommandHandler("forgetme", on_first_use(_forgetme)))
-    app.add_handler(CommandHandler("review", on_first_use(_review)))
-    app.add_handler(CommandHandler("report", on_first_use(_report)))
-    app.add_handler(CommandHandler("chart", on_first_use(_chart)))
-    app.add_handler(CommandHandler("digest", on_first_use(_digest)))
-    scheduling.register(app, scheduling.DIGEST, on_first_use(_digest_due))
-    app.add_handler(CommandHandler("bankstats", on_first_use(_bankstats)))
-    app.add_handler(CommandHandler("retire", on_first_use(_retire)))
-    app.add_handler(CommandHandler("restore", on_first_use(_restore)))
-    app.add_handler(CommandHandler("examonly", on_first_use(_exam_only)))
-    app.add_handler(CommandHandler("keyfix", on_first_use(_keyfix)))
-    app.add_handler(CommandHandler("team", on_first_use(_team)))
-    app.add_handler(CommandHandler("join", on_first_use(_join)))
-    app.add_handler(CommandHandler("desk", on_first_use(_desk)))
-    app.add_handler(CallbackQueryHandler(on_first_use(_on_button), pattern=r"^l:"), group=0)
-    outbox.add_sender(app, REVIEW_NOTICE, on_first_use(_review_notice))
-    outbox.add_sender(app, KEY_FIX_NOTICE, on_first_use(_key_fix_notice))
-    app.add_handler(CommandHandler("editq", on_first_use(_editq)))
-    app.add_handler(CommandHandler("newpaper", on_first_use(_newpaper)))
-    app.add_handler(CallbackQueryHandler(on_first_use(_authoring_button), pattern=r"^a:[en]"), group=0)
+    app.add_handler(CommandHandler("leaderboard", leaderboard.leaderboard))
+    app.add_handler(CommandHandler("dispute", bankstats.dispute))
+    app.add_handler(CommandHandler("forgetme", privacy.forgetme))
+    app.add_handler(CommandHandler("review", review.review))
+    app.add_handler(CommandHandler("report", reports.report))
+    app.add_handler(CommandHandler("chart", reports.chart))
+    app.add_handler(CommandHandler("digest", digest.digest))
+    scheduling.register(app, scheduling.DIGEST, digest.digest_due)
+    app.add_handler(CommandHandler("bankstats", bankstats.bankstats))
+    app.add_handler(CommandHandler("retire", bankstats.retire))
+    app.add_handler(CommandHandler("restore", bankstats.restore))
+    app.add_handler(CommandHandler("examonly", bankstats.exam_only))
+    app.add_handler(CommandHandler("keyfix", keyfix.keyfix))
+    app.add_handler(CommandHandler("team", team.team))
+    app.add_handler(CommandHandler("join", team.join))
+    app.add_handler(CommandHandler("desk", webdesk.desk))
+    app.add_handler(CallbackQueryHandler(buttons.on_button, pattern=r"^l:"), group=0)
+    outbox.add_sender(app, REVIEW_NOTICE, review.send_notice)
+    outbox.add_sender(app, KEY_FIX_NOTICE, keyfix.send_notice)
+    app.add_handler(CommandHandler("editq", editq.editq))
+    app.add_handler(CommandHandler("newpaper", newpaper.newpaper))
+    app.add_handler(CallbackQueryHandler(authoring_input.on_button, pattern=r"^a:[en]"), group=0)
     # before /newquestion's drafts (group 1) and the exam's typed answers (group 2): the text an open
-    # /editq or /newpaper asked for. Only configured admins can have one: anyone else's text passes
-    # without loading /editq's and /newpaper's modules
+    # /editq or /newpaper asked for. Only configured admins can have one: anyone else's text passes on
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
-                                   for_admins(on_first_use(_authoring_text))), group=0)
-    add_ender(app, on_first_use(_end_authoring), admins_only=True)  # /cancel ends an open /editq or /newpaper
+                                   for_admins(authoring_input.on_text)), group=0)
+    add_ender(app, authoring_input.end_open, admins_only=True)  # /cancel ends an open /editq or /newpaper
 
 
 async def on_startup(app: Application) -> None:
-    """Re-arm every weekly digest; post the ones missed this week while the bot was down (nothing to
-    load when no group has its digest on)."""
-    if await pending.any_digest(services(app).db):
-        from bot.leads.digest import rearm_all
-
-        await rearm_all(app)
-
-
-# The loaders: each imports the module holding the real callable when first called.
-
-def _leaderboard() -> Handler:
-    from bot.leads.leaderboard import leaderboard
-
-    return leaderboard
-
-
-def _dispute() -> Handler:
-    from bot.leads.bankstats import dispute
-
-    return dispute
-
-
-def _forgetme() -> Handler:
-    from bot.leads.privacy import forgetme
-
-    return forgetme
-
-
-def _review() -> Handler:
-    from bot.leads.review import review
-
-    return review
-
-
-def _report() -> Handler:
-    from bot.leads.reports import report
-
-    return report
-
-
-def _chart() -> Handler:
-    from bot.leads.reports import chart
-
-    return chart
-
-
-def _digest() -> Handler:
-    from bot.leads.digest import digest
-
-    return digest
-
-
-def _digest_due() -> Callback:
-    from bot.leads.digest import digest_due
-
-    return digest_due
-
-
-def _bankstats() -> Handler:
-    from bot.leads.bankstats import bankstats
-
-    return bankstats
-
-
-def _retire() -> Handler:
-    from bot.leads.bankstats import retire
-
-    return retire
-
-
-def _restore() -> Handler:
-    from bot.leads.bankstats import restore
-
-    return restore
-
-
-def _exam_only() -> Handler:
-    from bot.leads.bankstats import exam_only
-
-    return exam_only
-
-
-def _keyfix() -> Handler:
-    from bot.leads.keyfix import keyfix
-
-    return keyfix
-
-
-def _team() -> Handler:
-    from bot.leads.team import team
-
-    return team
-
-
-def _join() -> Handler:
-    from bot.leads.team import join
-
-    return join
-
-
-def _desk() -> Handler:
-    from bot.leads.webdesk import desk
-
-    return desk
-
-
-def _on_button() -> Handler:
-    from bot.leads.buttons import on_button
-
-    return on_button
-
-
-def _review_notice() -> Sender:
-    from bot.leads.review import send_notice
-
-    return send_notice
-
-
-def _key_fix_notice() -> Sender:
-    from bot.leads.keyfix import send_notice
-
-    return send_notice
-
-
-def _editq() -> Handler:
-    from bot.leads.editq import editq
-
-    return editq
-
-
-def _newpaper() -> Handler:
-    from bot.leads.newpaper import newpaper
-
-    return newpaper
-
-
-def _authoring_button() -> Handler:
-    from bot.leads.authoring_input import on_button
-
-    return on_button
-
-
-def _authoring_text() -> Handler:
-    from bot.leads.authoring_input import on_text
-
-    return on_text
-
-
-def _end_authoring() -> Ender:
-    from bot.leads.authoring_input import end_open
-
-    return end_open
+    """Re-arm every weekly digest; post the ones missed this week while the bot was down."""
+    await digest.rearm_all(app)
 
 
 FEATURE = Parts("leads", COMMANDS, register, on_startup)

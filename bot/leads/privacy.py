@@ -11,6 +11,7 @@ from bot.i18n import t, tn
 from bot.leads import render
 from bot.leads.callbacks import Press
 from bot.userctx import UserCtx, user_ctx
+from proctor.people.forget import forget_user
 
 
 async def forgetme(update: Update, context: Ctx) -> None:
@@ -33,9 +34,6 @@ async def forget_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
         await ack(query)
         await query.edit_message_text(t("l_fg_cancelled", u.lang))
         return
-    # load time: the forgetting loads with the first confirmed /forgetme, not at start-up
-    from proctor.people.forget import forget_user
-
     gone = await forget_user(context.services.db, u.id)
     await ack(query)
     await query.edit_message_text(t("l_fg_done", u.lang, attempts=tn("n_exam_attempt", gone.attempts, u.lang),

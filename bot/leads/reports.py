@@ -18,6 +18,8 @@ from proctor.chats import chat_zone
 from proctor.local_time import zone
 from proctor.teams import audit
 from proctor.teams import leaderboard as lb
+from proctor.teams.charts import chart_data, cjk_font, labels, render_png
+from proctor.teams.reports import team_csv
 
 DEFAULT_PERIOD = "month"
 
@@ -54,9 +56,6 @@ async def report(update: Update, context: Ctx) -> None:
     period = await _period(update, context, desk, "l_rp_usage")
     if period is None:
         return
-    # load time: the report's module loads with the first /report, not at start-up
-    from proctor.teams.reports import team_csv
-
     data, n = await team_csv(context.services.db, desk.scope, period)
     stamp = datetime.fromtimestamp(context.services.now()).strftime("%Y%m%d")
     name = f"report-{'all' if desk.scope is None else file_stem(desk.title)}-{period.name}-{stamp}.csv"
@@ -78,9 +77,6 @@ async def chart(update: Update, context: Ctx) -> None:
     period = await _period(update, context, desk, "l_ch_usage")
     if period is None:
         return
-    # load time: the chart's module loads with the first /chart, not at start-up
-    from proctor.teams.charts import chart_data, cjk_font, labels, render_png
-
     lang = desk.user.lang
     data = await chart_data(context.services.db, desk.scope, period,
                             f"{desk.title} · {render.period_name(period.name, lang)}")

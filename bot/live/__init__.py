@@ -1,17 +1,14 @@
-"""Live quiz rounds in a team group (/live): native quiz polls, scored by speed, standings, a podium.
-
-Light: its handlers' modules (and proctor.live's) load on first use (bot/feature.py); start-up loads
-them only when SQLite holds a round to go on with."""
+"""Live quiz rounds in a team group (/live): native quiz polls, scored by speed, standings, a podium."""
 
 from __future__ import annotations
 
 from telegram.ext import Application, CommandHandler, PollAnswerHandler
 
 from bot import scheduling
-from bot.feature import Handler, Parts, on_first_use
-from bot.leads.added_reports import Report, add_report
+from bot.feature import Parts
+from bot.leads.added_reports import add_report
+from bot.live import answering, commands, jobs
 from bot.menus import Command, Where
-from bot.scheduling import Callback
 from bot.services import services
 from proctor.live import pending
 
@@ -24,44 +21,15 @@ COMMANDS = [
 
 
 def register(app: Application) -> None:
-    app.add_handler(CommandHandler("live", on_first_use(_live)))
-    app.add_handler(PollAnswerHandler(on_first_use(_poll_answer)))
-    scheduling.register(app, scheduling.LIVE, on_first_use(_step_job))
-    add_report(app, "live", on_first_use(_live_report))
+    app.add_handler(CommandHandler("live", commands.live))
+    app.add_handler(PollAnswerHandler(answering.poll_answer))
+    scheduling.register(app, scheduling.LIVE, jobs.step_job)
+    add_report(app, "live", commands.live_report)
 
 
 async def on_startup(app: Application) -> None:
-    """Every round that was running goes on (nothing loads when there is none)."""
-    if ids := await pending.unfinished(services(app).db):
-        from bot.live.jobs import recover
-
-        recover(app, ids)
-
-
-# The loaders: each imports the module holding the real callable when first called.
-
-def _live() -> Handler:
-    from bot.live.commands import live
-
-    return live
-
-
-def _poll_answer() -> Handler:
-    from bot.live.answering import poll_answer
-
-    return poll_answer
-
-
-def _step_job() -> Callback:
-    from bot.live.jobs import step_job
-
-    return step_job
-
-
-def _live_report() -> Report:
-    from bot.live.commands import live_report
-
-    return live_report
+    """Every round that was running goes on."""
+    jobs.recover(app, await pending.unfinished(services(app).db))
 
 
 FEATURE = Parts("live", COMMANDS, register, on_startup)

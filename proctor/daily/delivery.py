@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from datetime import date
 
 from bank.errors import BankError, NotFound
-from proctor.daily import pending, states
+from proctor.daily import states
 from proctor.daily.states import UNFINISHED, DeliveryStatus
 from proctor.storage.db import Database
 
 _OPEN_SQL = states.in_sql(UNFINISHED)  # the stored statuses of a quiz that accepts answers
+# a quiz start-up must pick up: open, or closed to answers with its keys not yet posted
+_UNFINISHED_SQL = (f"(d.status IN ({_OPEN_SQL}) OR "
+                   f"(d.status='{states.stored(DeliveryStatus.keys_pending)}' AND d.closed_at IS NULL))")
 
 
 class EmptyBank(BankError):
@@ -264,7 +267,7 @@ async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
 async def unfinished(db: Database) -> list[Delivery]:
     """Deliveries still open, or closed without their keys posted: what start-up must pick up."""
     rows = await db.fetchall(
-        f"{_SELECT} WHERE {pending.unfinished_sql('d')} ORDER BY d.id")
+        f"{_SELECT} WHERE {_UNFINISHED_SQL} ORDER BY d.id")
     return [_delivery(r) for r in rows]
 
 

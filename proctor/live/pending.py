@@ -1,5 +1,4 @@
-"""The live rounds a start-up must go on with, asked before the bot loads bot/live's code: running,
-or ended with their podium not posted yet (a process that finds none leaves bot/live unloaded)."""
+"""The live rounds a start-up must go on with: running, or ended with their podium not posted yet."""
 
 from __future__ import annotations
 

@@ -3,9 +3,12 @@ the bundled bank, imported on first start when the database has no papers."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import bank
+from bank.grading.terms import SEED_TERMS, key_terms
+from bank.models import SUBJECTIVE
 from bank.paper_store import paper_count
 from bank.question_checks import fill_missing
 from proctor.storage.db import Database
@@ -46,9 +49,8 @@ def seed_key_terms() -> dict[str, list[str]]:
     bank/seeds/key_terms.json holds this (a test checks it), so that importing the bundled bank
     segments nothing: `python -c "import proctor.storage.bootstrap as b; b.write_seed_key_terms()"` rewrites it.
     """
-    from bank.grading.terms import key_terms
+    # the importer's parsers cost start-up time; only this maintenance step needs them
     from bank.importer import parse_files
-    from bank.models import SUBJECTIVE
 
     refs = {q.answer for p in parse_files(sorted(SEEDS_DIR.glob("*.txt"))) for q in p.questions()
             if q.kind in SUBJECTIVE and isinstance(q.answer, str) and q.answer.strip()}
@@ -56,8 +58,4 @@ def seed_key_terms() -> dict[str, list[str]]:
 
 
 def write_seed_key_terms() -> None:
-    import json
-
-    from bank.grading.terms import SEED_TERMS
-
     SEED_TERMS.write_text(json.dumps(seed_key_terms(), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")

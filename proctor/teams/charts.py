@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,8 +41,6 @@ CJK_FONTS = (
 
 def cjk_font(candidates: tuple[str, ...] = CJK_FONTS) -> str | None:
     """The path of a font that draws Chinese, or None."""
-    import os
-
     for path in (os.environ.get("PROCTOR_CJK_FONT", ""), *candidates):
         if path and os.path.isfile(path):
             return path

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bank.errors import BankError, NotFound
+from bank.formats.sheet import parse_key
 from bank.grading import grade
 from bank.models import CHOICE, SUBJECTIVE, Kind, MultiPolicy, Question
 from bank.option_order import LETTERS
@@ -123,8 +124,6 @@ def new_key(q: Question, key: str | None, alternative: str | None = None) -> obj
         raise BadKey(f"a {q.kind.value} question's key is edited in its file, then imported again")
     if q.kind in SUBJECTIVE:
         return text  # written questions: the reference answer (their scores are a reviewer's)
-    from bank.formats.sheet import parse_key  # the spreadsheet reader loads with the first typed key
-
     try:
         answer = parse_key(q, text)
     except ValueError as e:

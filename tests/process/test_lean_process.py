@@ -3,7 +3,9 @@
 A bank imported before key terms were stored (its terms NULL, as migration 010 leaves it) is filled at
 start-up by a one-off child process; the bot then grades a written answer from the stored terms.
 The child's sys.modules is written at exit by a wrapper around `bot.cli.main` (no hook in the bot).
-Through /exam, a typed answer and the hand-in, the features the exam does not use stay unloaded.
+Every feature's handlers load at start-up (bot/feature.py); through /exam, a typed answer and the
+hand-in, the heavy libraries nobody used stay unloaded (each is imported inside the function that
+uses it).
 """
 
 from __future__ import annotations
@@ -38,13 +40,6 @@ DUMP = ("import atexit, collections, os, sys\n"
         "atexit.register(dump)\n"
         "from bot.cli import main\n"
         "sys.exit(main(sys.argv[1:]))\n")
-
-
-# domain modules only those features use
-LAZY_DOMAIN = {"proctor.daily.steps", "proctor.daily.private_next", "proctor.daily.plan", "proctor.daily.subscriptions",
-               "proctor.daily.answers", "proctor.daily.fsrs_cards", "proctor.teams.digest", "proctor.teams.review",
-               "proctor.teams.question_edit", "proctor.teams.key_fix", "proctor.teams.leaderboard",
-               "proctor.teams.authoring", "proctor.teams.disputes"}
 
 
 def _paper() -> Paper:
@@ -108,24 +103,18 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     loaded = modules.read_text().split()
     assert "bot.app" in loaded and "bank.grading.terms" in loaded  # the dump is the bot's
     assert "jieba" not in loaded and "matplotlib" not in loaded  # nobody asked for a chart
-    # what nobody used loads on first use, not at start-up: the desk's web server (no desk URL), the
-    # bank's formats and importer (a restart imports nothing), sympy (no LaTeX key), the invite's
-    # QR code, daily practice's FSRS, the fill-in typo check (this paper has no fill-in); the bank's
-    # commands (`proctor run` parses without them), an upload's lint, pydantic-settings (not used), the
-    # team's report and chart, /forgetme's deletion, the hiring report
+    # what nobody used loads when first needed, not at start-up: the desk's web server (no desk URL), the
+    # bank's file formats and seed importer (read in a child process; a restart imports nothing), and the
+    # heavy libraries: sympy (no LaTeX key), openpyxl and python-calamine (no workbook), the invite's QR
+    # code, daily practice's FSRS, the fill-in typo check (this paper has no fill-in), matplotlib (no
+    # chart); the bank's commands (`proctor run` parses without them), pydantic-settings (not used)
     deferred = {"aiohttp", "jinja2", "aiohttp_jinja2", "desk", "bank.formats.files", "bank.importer", "openpyxl",
                 "python_calamine", "defusedxml", "sympy", "segno", "fsrs", "rapidfuzz",
-                "bot.bank_cli", "bot.authoring_cli", "tomllib", "bank.lint", "pydantic_settings", "dotenv",
-                "proctor.teams.charts", "proctor.teams.reports", "proctor.people.forget", "proctor.invites_report"}
+                "bot.bank_cli", "bot.authoring_cli", "tomllib", "pydantic_settings", "dotenv"}
     assert deferred.isdisjoint(loaded), sorted(deferred & set(loaded))
-    # the features the exam does not use register their handlers without loading them (bot/feature.py):
-    # nothing of daily practice, the leads' desk, invites or authoring loaded through /exam, a typed
-    # answer (past the admins' /editq, /newpaper and /newquestion text handlers and the daily quiz's
-    # private text) and the hand-in; start-up found no daily schedule or digest to re-arm
-    features = ("bot.daily.", "bot.leads.", "bot.invites.", "bot.authoring.", "bot.live.")
-    light = {"bot.daily.locks", "bot.leads.added_reports"}  # registration points the exam's path reaches
-    assert [m for m in loaded if m.startswith(features) and m not in light] == []
-    assert LAZY_DOMAIN.isdisjoint(loaded), sorted(LAZY_DOMAIN & set(loaded))
+    # every feature's handlers are loaded: imported at the top of their package (no loaders)
+    assert {"bot.daily.answering", "bot.leads.review", "bot.invites.commands", "bot.authoring.upload",
+            "bot.live.commands", "proctor.teams.charts"} <= set(loaded)
     # a library that retries a missing optional import on every call (httpcore and sniffio) shows
     # as a module that failed to import once per request
     failed = dict(line.rsplit(" ", 1) for line in Path(f"{modules}.failed").read_text().splitlines())
