@@ -233,10 +233,12 @@ async def test_the_same_import_update_delivered_twice_imports_once(env):
 
 
 async def test_a_file_read_past_the_time_limit_is_refused_and_nothing_written(env, monkeypatch):
-    monkeypatch.setattr(child, "READ_SECONDS", 0.01)  # no reader's process even starts in 10 ms
+    monkeypatch.setattr(child, "READ_SECONDS", 0.01)
     lead = env.api.user(LEAD, "Lea", language_code="en")
     before = await _questions(env)
-    await lead.send_document(GIFT.encode(), "quiz.gift")
+    # 3,000 questions (150 KB): no reader gets through them in 10 ms, even one forked from a warm zygote
+    big = "".join(f"::q{i}:: {i}+2? {{={i + 2} ~{i}}}\n\n" for i in range(3_000))
+    await lead.send_document(big.encode(), "quiz.gift")
     refusal = await lead.wait_message(lambda m: "Not imported" in (m.text or ""), timeout=15)
     assert ("quiz.gift: file: took too long to read (over 0.01 s); is it really a GIFT file? A chat upload takes "
             f"at most {MAX_QUESTIONS} questions.") in refusal.text
