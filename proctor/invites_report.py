@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -92,7 +93,7 @@ async def candidates(db: Database, scope: int | None, now: float, *, admin: bool
     sittings = await db.fetchall(
         f"""SELECT a.id, a.invite_id, a.started_at, a.finished_at, a.finish_reason, a.score, a.max_score
             FROM attempts a JOIN invites i ON i.id = a.invite_id {where} ORDER BY a.id""", params)
-    by_invite: dict[int, list] = {}
+    by_invite: dict[int, list[sqlite3.Row]] = {}
     for s in sittings:
         by_invite.setdefault(s["invite_id"], []).append(s)
     signals = await integrity.counts(db, [s["id"] for s in sittings])
@@ -115,7 +116,7 @@ async def candidates(db: Database, scope: int | None, now: float, *, admin: bool
     return out
 
 
-def _history(inv: Invite, r, sittings: list, status: InviteStatus) -> tuple[Step, ...]:
+def _history(inv: Invite, r: sqlite3.Row, sittings: list[sqlite3.Row], status: InviteStatus) -> tuple[Step, ...]:
     steps = [Step(Event.created, inv.created_at, extra_min=inv.extra_min)]
     if r["claimed_at"] is not None:
         steps.append(Step(Event.opened, r["claimed_at"]))

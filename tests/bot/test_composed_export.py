@@ -7,13 +7,19 @@ left composed papers out without a word."""
 import pytest
 
 from bank.paper_store import get_question, list_papers, load_paper
-from tests.bot.test_round_trip_cli import _edit_xlsx, _with_db, dbfile, run, sums  # noqa: F401 (fixtures)
+from tests.bot.test_round_trip_cli import _edit_xlsx, _with_db, run, sums  # noqa: F401 (a fixture)
 
 WEEK = "Week 3"
 
 
 @pytest.fixture
-def week(capsys, dbfile, sums) -> int:  # noqa: F811 (the fixtures above)
+def dbfile(tmp_path, monkeypatch):
+    monkeypatch.delenv("PROCTOR_DB", raising=False)
+    return str(tmp_path / "cli.db")
+
+
+@pytest.fixture
+def week(capsys, dbfile, sums) -> int:  # noqa: F811 (sums: the fixture imported above)
     """Sums (two single-choice questions, 1 point each) and Week 3 composed of both at 3 points each."""
     code, out, err = run(capsys, "--db", dbfile, "paper", "compose", "--title", WEEK, "--minutes", "20",
                          "--part", "single 2 3")

@@ -17,15 +17,15 @@ from tests.reads import paper_id
 SECTION = "单项选择题"
 
 
-async def _sat(env):
+async def _sat(e):
     """Alpha (verified) invited Cid with 15 minutes' extra time; Cid sat 9 minutes. Returns the lead."""
-    await hiring.verify(env.db, ALPHA, [await paper_id(env.db, "hire")], actor=ADMIN, now=env.clock.now())
-    lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid")
-    payload, _ = await make_invite(env, lead, "hire +15m")
-    await make_invite(env, lead, "hire")  # not opened yet
-    await take(env, cid, payload)
-    env.clock.advance(9 * 60)
-    await finish(env, cid)
+    await hiring.verify(e.db, ALPHA, [await paper_id(e.db, "hire")], actor=ADMIN, now=e.clock.now())
+    lead, cid = e.api.user(LEAD, "Lea"), e.api.user(CID, "Cid")
+    payload, _ = await make_invite(e, lead, "hire +15m")
+    await make_invite(e, lead, "hire")  # not opened yet
+    await take(e, cid, payload)
+    e.clock.advance(9 * 60)
+    await finish(e, cid)
     return lead
 
 
