@@ -111,9 +111,18 @@ async def candidates(db: Database, scope: int | None, now: float, *, admin: bool
         used = None if r["a_started"] is None else (r["a_finished"] or now) - r["a_started"]
         out.append(Candidate(
             inv, status, r["paper"], r["name"] or "", r["username"] or "", r["score"], r["max_score"], sections,
-            used, FinishReason(r["finish_reason"]) if r["finish_reason"] else None, r["pending"] or 0, found,
+            used, _reason(r["finish_reason"]), r["pending"] or 0, found,
             _history(inv, r, mine, status)))
     return out
+
+
+def _reason(stored: str | None) -> FinishReason | None:
+    """The stored finish reason; None for none, or for a value no release writes (the column is free
+    text: `finish_attempt` takes a str), so that one odd row never stops the report."""
+    try:
+        return None if stored is None else FinishReason(stored)
+    except ValueError:
+        return None
 
 
 def _history(inv: Invite, r: sqlite3.Row, sittings: list[sqlite3.Row], status: InviteStatus) -> tuple[Step, ...]:
@@ -123,8 +132,8 @@ def _history(inv: Invite, r: sqlite3.Row, sittings: list[sqlite3.Row], status: I
     for s in sittings:
         steps.append(Step(Event.started, s["started_at"]))
         if s["finished_at"] is not None:
-            steps.append(Step(Event.handed_in, s["finished_at"], reason=FinishReason(s["finish_reason"])
-                              if s["finish_reason"] else None, score=s["score"], max_score=s["max_score"]))
+            steps.append(Step(Event.handed_in, s["finished_at"], reason=_reason(s["finish_reason"]),
+                              score=s["score"], max_score=s["max_score"]))
     if r["revoked_at"] is not None:
         steps.append(Step(Event.revoked, r["revoked_at"]))
     if status == InviteStatus.expired:
