@@ -286,13 +286,16 @@ async def load_paper(db: Store, key: int | str, *, include_retired: bool = False
 
 
 async def _composed(db: Store, prow: sqlite3.Row, include_retired: bool) -> Paper:
-    """A composed paper: its drawn questions (other papers'), a section per title, points as drawn."""
+    """A composed paper: its drawn questions (other papers'), a section per title, points as drawn.
+    A question is numbered by its place in the paper (its home paper's number is in its `source`):
+    two drawn questions may share a number at home, and a file names a question by its number
+    (bank/formats/ref.py), so an exported composed paper imports back onto itself."""
     rows = await db.fetchall(
-        f"SELECT i.section AS drawn_section, i.points AS drawn_points, x.* FROM composed_items i "
+        f"SELECT i.section AS drawn_section, i.points AS drawn_points, i.pos AS drawn_pos, x.* FROM composed_items i "
         f"JOIN ({_QUESTION_SELECT}) x ON x.id = i.question_id WHERE i.paper_id=? ORDER BY i.pos", (prow["id"],))
     sections: dict[str, Section] = {}
     for r in rows:
-        q = question_from_row(r).model_copy(update={"points": r["drawn_points"]})
+        q = question_from_row(r).model_copy(update={"points": r["drawn_points"], "number": r["drawn_pos"] + 1})
         if q.retired and not include_retired:
             continue
         sections.setdefault(r["drawn_section"], Section(kind=q.kind, title=r["drawn_section"])).questions.append(q)
@@ -304,7 +307,7 @@ async def _composed(db: Store, prow: sqlite3.Row, include_retired: bool) -> Pape
 
 async def list_papers(db: Store, *, composed: bool = False) -> list[Paper]:
     """Every paper, whole, in import order; composed papers (/newpaper) too if `composed` (they hold
-    other papers' questions: exports, lint and statistics leave them out)."""
+    other papers' questions: lint and statistics leave them out; exports hold them)."""
     rows = await db.fetchall("SELECT id FROM papers WHERE ? OR blueprint IS NULL ORDER BY id", (int(composed),))
     return [await load_paper(db, r["id"]) for r in rows]
 

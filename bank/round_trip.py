@@ -68,7 +68,8 @@ def by_fingerprint(papers: list[Paper]) -> dict[str, Question]:
 def changes_to(paper: Paper, incoming: list[Question], baseline: dict[str, Question], *, file: str) -> PaperChanges:
     """What `incoming` (the file's questions naming `paper` or new) changes in `paper`. `baseline`: the
     paper's questions as the file's format carries them now, by fingerprint. Raises Outdated, ImportFailed."""
-    current = {q.fingerprint: q for q in paper.questions() if q.source is not None}
+    current = {_identity(paper, pos, q): q for pos, s in enumerate(paper.sections, start=1) for q in s.questions
+               if q.source is not None}
     changes: list[Change] = []
     added: list[Question] = []
     unchanged = 0
@@ -99,6 +100,13 @@ def changes_to(paper: Paper, incoming: list[Question], baseline: dict[str, Quest
         changes.append(Change(old, old.model_copy(update={f: getattr(q, f) for f in fields}), fields))
     left_out = sum(1 for fp, q in current.items() if fp not in seen and not q.retired)
     return PaperChanges(paper, changes, added, unchanged, left_out)
+
+
+def _identity(paper: Paper, section: int, q: Question) -> str:
+    """The question's identity in a file of `paper`: where it stands at home (its `source`); a composed
+    paper's questions come from other papers, and its file names them by their place in it
+    (bank/paper_store.py numbers them so)."""
+    return fingerprint(paper.slug, section, q.number) if paper.blueprint is not None else q.fingerprint
 
 
 def _where(q: Question) -> str:

@@ -227,7 +227,7 @@ async def _export(db: Database, args) -> int:
 
     if args.output:
         _check_destination(args.output)  # before the work and its notes: a typo costs one line
-    papers = await list_papers(db)
+    papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
     data, notes = export(papers, args.fmt)
     for note in notes:
         print(f"left out: {note}", file=sys.stderr)

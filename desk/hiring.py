@@ -1,19 +1,29 @@
-"""Hiring: the teams a configured admin verified for hiring papers (exam-only or invite-only), verify
-and undo (audited by proctor.hiring, as `proctor team verify|unverify`), and the teams holding
-invites to hiring papers they are not verified for. Configured admins only."""
+"""Hiring: every lead's invited candidates, one row each (the same read as `/report invites`, and
+its CSV), and, for configured admins, the teams verified for hiring papers (exam-only or
+invite-only), verify and undo (audited by proctor.hiring, as `proctor team verify|unverify`), and
+the teams holding invites to hiring papers they are not verified for."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
+from bank.csv_safety import file_stem
 from bank.errors import NotFound
 from bank.paper_list import find_paper
 from desk import params
-from desk.web import PREFIX, Lead, ctx, lead_page, refused, render
+from desk.web import PREFIX, Lead, attachment, ctx, lead_page, refused, render
 from proctor import hiring
+from proctor.chats import chat_zone
+from proctor.exams.states import FinishReason
+from proctor.integrity.signals import Signal
+from proctor.invites_report import Candidate, Event, Step, candidates, duration, hiring_csv
+from proctor.local_time import zone
+from proctor.teams import audit
 
 
 class Change(StrEnum):
@@ -28,17 +38,87 @@ def _day(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M")
 
 
+def _pts(x: float | None) -> str:
+    return "" if x is None else f"{round(x, 2):g}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """A candidate as the page shows it: texts in the lead's language, times in the team's zone."""
+
+    candidate: Candidate
+    status: str
+    score: str
+    sections: list[str] | None  # None: withheld
+    time_used: str
+    extra: str
+    signals: str
+    history: list[str]
+
+
+def _step(s: Step, lead: Lead, tz: ZoneInfo) -> str:
+    at = datetime.fromtimestamp(s.at, tz).strftime("%Y-%m-%d %H:%M")
+    match s.event:
+        case Event.created if s.extra_min:
+            what = lead.t("d_hv_ev_created_extra", minutes=s.extra_min)
+        case Event.handed_in if s.reason == FinishReason.timeout:
+            what = lead.t("d_hv_ev_timeout", score=_pts(s.score), max=_pts(s.max_score))
+        case Event.handed_in if s.reason == FinishReason.cancelled:
+            what = lead.t("d_hv_ev_cancelled")
+        case Event.handed_in:
+            what = lead.t("d_hv_ev_handed_in", score=_pts(s.score), max=_pts(s.max_score))
+        case _:
+            what = lead.t(f"d_hv_ev_{s.event.value}")
+    return f"{at} {what}"
+
+
+def shown(c: Candidate, lead: Lead, tz: ZoneInfo) -> Row:
+    score = "" if c.score is None else f"{_pts(c.score)}/{_pts(c.max_score)}"
+    sections = None if c.sections is None else [f"{s.title} {_pts(s.score)}/{_pts(s.max_score)}" for s in c.sections]
+    signals = ", ".join(lead.t(f"sig_{code.value}", n=c.signals[code]) for code in Signal if c.signals.get(code))
+    return Row(c, lead.t(f"iv_status_{c.status.value}"), score, sections, duration(c.time_used),
+               lead.t("d_hv_extra", minutes=c.invite.extra_min) if c.invite.extra_min else "",
+               f"{c.signal_count} · {signals}" if c.signal_count else "0",
+               [_step(s, lead, tz) for s in c.history])
+
+
+async def _scope(request: web.Request, lead: Lead):
+    """(scope, team, its zone): the team the request names (every team: configured admins)."""
+    scope, team = lead.access.scope(request.query.get("team"))
+    c = ctx(request)
+    tz = zone(c.default_zone) if scope is None else await chat_zone(c.db, scope, c.default_zone)
+    return scope, team, tz
+
+
 @lead_page
 async def hiring_page(request: web.Request, lead: Lead) -> web.StreamResponse:
-    """GET /desk/hiring: who is verified for which hiring paper, and who holds invites unverified."""
-    if not lead.access.admin:
-        return refused(request, lead, "d_hv_admin_only")
-    db = ctx(request).db
-    done = request.query.get("done") or ""
-    return render(request, lead, "hiring.html", {
-        "verified": await hiring.listing(db), "papers": await hiring.hiring_papers(db),
-        "teams": lead.access.teams, "unverified": await hiring.unverified_invites(db), "day": _day,
-        "notice": lead.t(done) if done in _DONE.values() else ""})
+    """GET /desk/hiring?team=: the team's invited candidates; for configured admins also who is
+    verified for which hiring paper, and who holds invites unverified."""
+    scope, team, tz = await _scope(request, lead)
+    c = ctx(request)
+    db = c.db
+    rows = [shown(x, lead, tz) for x in await candidates(db, scope, c.now(), admin=lead.access.admin)]
+    page = {"team": team, "allow_all": True, "rows": rows, "zone": tz.key,
+            "csv": f"{PREFIX}/hiring.csv?team={'all' if scope is None else scope}"}
+    if lead.access.admin:
+        done = request.query.get("done") or ""
+        page |= {"verified": await hiring.listing(db), "papers": await hiring.hiring_papers(db),
+                 "teams": lead.access.teams, "unverified": await hiring.unverified_invites(db), "day": _day,
+                 "notice": lead.t(done) if done in _DONE.values() else ""}
+    return render(request, lead, "hiring.html", page)
+
+
+@lead_page
+async def hiring_csv_download(request: web.Request, lead: Lead) -> web.StreamResponse:
+    """GET /desk/hiring.csv?team=: the same rows as `/report invites` sends (audited as that report)."""
+    scope, team, _ = await _scope(request, lead)
+    c = ctx(request)
+    data, n = await hiring_csv(c.db, scope, c.now(), admin=lead.access.admin)
+    await audit.log(c.db, at=c.now(), actor=lead.session.user_id, chat_id=scope, action="report", target="invites",
+                    rows=n)
+    name = f"invites-{'all' if team is None else file_stem(team.title)}.csv"
+    return web.Response(body=data, content_type="text/csv", charset="utf-8",
+                        headers={"Content-Disposition": attachment(name)})
 
 
 @lead_page

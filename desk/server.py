@@ -41,6 +41,7 @@ def make_app(context: DeskContext) -> web.Application:
     app.router.add_post("/items", items.curate)
     app.router.add_get("/disputes.csv", items.disputes_csv)
     app.router.add_get("/hiring", hiring.hiring_page)
+    app.router.add_get("/hiring.csv", hiring.hiring_csv_download)
     app.router.add_post("/hiring", hiring.change)
     app.router.add_get("/audit", audit.audit_page)
     app.router.add_get("/audit.csv", audit.audit_csv)

@@ -1,55 +1,205 @@
-"""The hiring view of /report (`/report invites`): one CSV row per invite, safe for spreadsheets."""
+"""The hiring view: one row per invited candidate (not per attempt), read once for `/report invites`'
+CSV and the desk's Hiring page. A row has the score, the sections (only for leads allowed to see
+them: proctor.hiring), the time used, the extra time given, the integrity signals of every attempt
+on the invite and the invite's history (created, opened, each start and hand-in, revoked or
+expired), each step with its time."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
+import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from bank.csv_safety import safe_cell
 from proctor import hiring
 from proctor.exams import integrity
-from proctor.integrity.signals import summary
-from proctor.invites import Invite
+from proctor.exams.states import FinishReason
+from proctor.integrity.signals import Signal, summary
+from proctor.invites import Invite, InviteStatus
 from proctor.storage.db import Database
 
 
-async def hiring_csv(db: Database, scope: int | None, now: float) -> tuple[bytes, int]:
-    """The hiring view of /report: one row per invite (newest first) with its status, times (UTC),
-    scores section by section and integrity signals (`similar:1 fast:3`). Text cells are made safe
-    for spreadsheets."""
-    def when(ts: float | None) -> str:
-        return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M:%S")
+class Event(StrEnum):
+    created = "created"  # with the extra time given
+    opened = "opened"  # the candidate's first open of the link: it is theirs
+    started = "started"
+    handed_in = "handed_in"  # with why (submitted, timeout, cancelled) and the score
+    revoked = "revoked"
+    expired = "expired"  # the window closed before a start (read from the window)
 
-    def num(x: float | None) -> str:
-        return "" if x is None else f"{round(x, 2):g}"
 
+@dataclass(frozen=True)
+class Step:
+    event: Event
+    at: float
+    extra_min: int = 0  # created: the extra time given
+    reason: FinishReason | None = None  # handed in: submitted, timeout or cancelled
+    score: float | None = None  # handed in: the attempt's score now
+    max_score: float | None = None
+
+
+@dataclass(frozen=True)
+class SectionScore:
+    title: str
+    score: float
+    max_score: float
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One invite and the candidate who holds it, with every attempt they made on it."""
+
+    invite: Invite
+    status: InviteStatus  # effective now
+    paper: str  # "P3 title"
+    name: str  # '' before anyone opened the link
+    username: str
+    score: float | None  # the latest attempt's, as it stands (a regrade moves it)
+    max_score: float | None
+    sections: tuple[SectionScore, ...] | None  # None: withheld (a hiring paper the team is not verified for)
+    time_used: float | None  # seconds of the latest attempt (so far, while it runs)
+    finish_reason: FinishReason | None
+    pending_review: int
+    signals: dict[Signal, int]  # summed over the invite's attempts
+    history: tuple[Step, ...]  # oldest first
+
+    @property
+    def signal_count(self) -> int:
+        return sum(self.signals.values())
+
+
+async def candidates(db: Database, scope: int | None, now: float, *, admin: bool = False) -> list[Candidate]:
+    """The team's invites (every team's for scope None), newest first, one row each. A hiring paper's
+    sections are withheld unless `admin` (a configured admin) or the team is verified for it."""
     where, params = ("WHERE i.team_chat_id=?", [scope]) if scope is not None else ("", [])
-    # a hiring paper's sections only for the teams verified for it (proctor.hiring): an oracle on its keys
-    shown, shown_params = (hiring.open_sql("?", "i.paper_id"), [scope]) if scope is not None else ("1", [])
+    # an oracle on the keys: each section's score moving between sittings tells which answers are right
+    shown, shown_params = ("1", []) if admin or scope is None else (hiring.open_sql("?", "i.paper_id"), [scope])
     rows = await db.fetchall(
-        f"""SELECT i.*, p.title AS paper, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS candidate,
-                   u.username, a.score, a.max_score, a.finish_reason,
+        f"""SELECT i.*, p.code || ' ' || p.title AS paper, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,
+                   u.username, a.score, a.max_score, a.finish_reason, a.started_at AS a_started,
+                   a.finished_at AS a_finished,
                    (SELECT COUNT(*) FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS pending,
-                   CASE WHEN {shown} THEN (SELECT group_concat(sec, '; ') FROM (
-                      SELECT t.section || ' ' || ROUND(COALESCE(SUM(x.score), 0), 2) || '/' || SUM(t.points) AS sec
+                   CASE WHEN a.id IS NOT NULL AND {shown} THEN (SELECT json_group_array(json_array(sec, got, top)) FROM (
+                      SELECT t.section AS sec, COALESCE(SUM(x.score), 0) AS got, SUM(t.points) AS top
                       FROM attempt_items t LEFT JOIN answers x ON x.attempt_id = t.attempt_id AND x.pos = t.pos
                       WHERE t.attempt_id = a.id GROUP BY t.section ORDER BY MIN(t.pos))) END AS sections
             FROM invites i JOIN papers p ON p.id = i.paper_id LEFT JOIN users u ON u.id = i.candidate_id
             LEFT JOIN attempts a ON a.id = i.attempt_id {where}
             ORDER BY i.created_at DESC, i.id DESC""", [*shown_params, *params])
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["invite", "paper", "status", "candidate", "username", "created_at", "closes_at", "claimed_at",
-                "started_at", "finished_at", "finish_reason", "extra_min", "attempts_used", "score", "max_score",
-                "sections", "awaiting_review", "signals"])
-    signals = await integrity.counts(db, [r["attempt_id"] for r in rows if r["attempt_id"] is not None])
+    sittings = await db.fetchall(
+        f"""SELECT a.id, a.invite_id, a.started_at, a.finished_at, a.finish_reason, a.score, a.max_score
+            FROM attempts a JOIN invites i ON i.id = a.invite_id {where} ORDER BY a.id""", params)
+    by_invite: dict[int, list[sqlite3.Row]] = {}
+    for s in sittings:
+        by_invite.setdefault(s["invite_id"], []).append(s)
+    signals = await integrity.counts(db, [s["id"] for s in sittings])
+    out = []
     for r in rows:
         inv = Invite.from_row(r)
-        w.writerow([inv.id, safe_cell(r["paper"]), inv.status_at(now).value, safe_cell(r["candidate"] or ""),
-                    safe_cell(r["username"] or ""), when(r["created_at"]), when(r["closes_at"]),
-                    when(r["claimed_at"]), when(r["started_at"]), when(r["finished_at"]), r["finish_reason"] or "",
-                    inv.extra_min, inv.attempts_used, num(r["score"]), num(r["max_score"]),
-                    safe_cell(r["sections"] or ""), r["pending"] or 0,
-                    summary(signals.get(r["attempt_id"], {}))])
-    return out.getvalue().encode("utf-8-sig"), len(rows)
+        status = inv.status_at(now)
+        mine = by_invite.get(inv.id, [])
+        found: dict[Signal, int] = {}
+        for s in mine:
+            for code, n in signals.get(s["id"], {}).items():
+                found[code] = found.get(code, 0) + n
+        sections = None if r["sections"] is None and r["attempt_id"] is not None else tuple(
+            SectionScore(t, float(g), float(m)) for t, g, m in json.loads(r["sections"] or "[]"))
+        used = None if r["a_started"] is None else (r["a_finished"] or now) - r["a_started"]
+        out.append(Candidate(
+            inv, status, r["paper"], r["name"] or "", r["username"] or "", r["score"], r["max_score"], sections,
+            used, _reason(r["finish_reason"]), r["pending"] or 0, found,
+            _history(inv, r, mine, status)))
+    return out
+
+
+def _reason(stored: str | None) -> FinishReason | None:
+    """The stored finish reason; None for none, or for a value no release writes (the column is free
+    text: `finish_attempt` takes a str), so that one odd row never stops the report."""
+    try:
+        return None if stored is None else FinishReason(stored)
+    except ValueError:
+        return None
+
+
+def _history(inv: Invite, r: sqlite3.Row, sittings: list[sqlite3.Row], status: InviteStatus) -> tuple[Step, ...]:
+    steps = [Step(Event.created, inv.created_at, extra_min=inv.extra_min)]
+    if r["claimed_at"] is not None:
+        steps.append(Step(Event.opened, r["claimed_at"]))
+    for s in sittings:
+        steps.append(Step(Event.started, s["started_at"]))
+        if s["finished_at"] is not None:
+            steps.append(Step(Event.handed_in, s["finished_at"], reason=_reason(s["finish_reason"]),
+                              score=s["score"], max_score=s["max_score"]))
+    if r["revoked_at"] is not None:
+        steps.append(Step(Event.revoked, r["revoked_at"]))
+    if status == InviteStatus.expired:
+        steps.append(Step(Event.expired, inv.closes_at))
+    return tuple(sorted(steps, key=lambda s: s.at))
+
+
+# ---- the CSV ----------------------------------------------------------------------------------
+
+def _when(ts: float | None) -> str:
+    return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None else f"{round(x, 2):g}"
+
+
+def duration(seconds: float | None) -> str:
+    """'1:02:05': hours, minutes and seconds (what a spreadsheet reads as a duration)."""
+    if seconds is None:
+        return ""
+    s = max(0, int(seconds))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def _step(s: Step) -> str:
+    text = f"{s.event.value} {_when(s.at)}"
+    if s.event == Event.created and s.extra_min:
+        text += f" +{s.extra_min}m"
+    if s.event == Event.handed_in:
+        text += f" {s.reason.value if s.reason else ''} {_num(s.score)}/{_num(s.max_score)}".rstrip("/")
+    return text
+
+
+HEADER = ["invite", "paper", "status", "candidate", "username", "created_at", "closes_at", "claimed_at",
+          "started_at", "finished_at", "finish_reason", "extra_min", "attempts_used", "score", "max_score",
+          "sections", "awaiting_review", "signals", "time_used", "signal_count", "history"]
+
+
+def to_csv(rows: list[Candidate]) -> bytes:
+    """The rows as CSV (UTF-8 with a BOM, times in UTC); text cells are made safe for spreadsheets.
+    `sections` is empty where they are withheld; `history` is its steps as `event time`, `; `-separated."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(HEADER)
+    for c in rows:
+        inv = c.invite
+        sections = "; ".join(f"{s.title} {_num(s.score)}/{_num(s.max_score)}" for s in c.sections or ())
+        w.writerow([inv.id, safe_cell(c.paper), c.status.value, safe_cell(c.name), safe_cell(c.username),
+                    _when(inv.created_at), _when(inv.closes_at), _when(_at(c, Event.opened)),
+                    _when(_last(c, Event.started)), _when(_last(c, Event.handed_in)),
+                    c.finish_reason.value if c.finish_reason else "", inv.extra_min, inv.attempts_used,
+                    _num(c.score), _num(c.max_score), safe_cell(sections), c.pending_review, summary(c.signals),
+                    duration(c.time_used), c.signal_count, "; ".join(_step(s) for s in c.history)])
+    return out.getvalue().encode("utf-8-sig")
+
+
+def _at(c: Candidate, event: Event) -> float | None:
+    return next((s.at for s in c.history if s.event == event), None)
+
+
+def _last(c: Candidate, event: Event) -> float | None:
+    return next((s.at for s in reversed(c.history) if s.event == event), None)
+
+
+async def hiring_csv(db: Database, scope: int | None, now: float, *, admin: bool = False) -> tuple[bytes, int]:
+    """`/report invites` and the desk's download: `candidates` as CSV, and how many rows."""
+    rows = await candidates(db, scope, now, admin=admin)
+    return to_csv(rows), len(rows)

@@ -194,7 +194,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_state_partial": {"en": "partly right", "zh": "部分正确"},
     "d_state_awaiting": {"en": "awaiting review", "zh": "待复核"},
     "d_state_unanswered": {"en": "unanswered", "zh": "未作答"},
-    # the Hiring page (configured admins): teams verified for hiring papers (proctor/hiring.py)
+    # the Hiring page: teams verified for hiring papers (configured admins; proctor/hiring.py)
     "d_nav_hiring": {"en": "Hiring", "zh": "招聘"},
     "d_hv_heading": {"en": "Teams verified for hiring papers", "zh": "获验证可用招聘试卷的团队"},
     "d_hv_explain": {
@@ -216,4 +216,31 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_hv_undone": {"en": "Verification undone.", "zh": "已撤销验证。"},
     "d_hv_admin_only": {"en": "Only the bot's configured admins verify teams for hiring papers.",
                         "zh": "只有机器人配置的管理员可以验证团队。"},
+    # the Hiring page's candidates (every lead; proctor/invites_report.py, the rows of /report invites)
+    "d_hv_candidates_heading": {"en": "Invited candidates · {team}", "zh": "受邀候选人 · {team}"},
+    "d_hv_candidates_explain": {
+        "en": "One row per invite: the latest attempt's score, time used and sections, the extra time given, the "
+              "integrity signals of every attempt on it, and what happened when (times in {zone}). A hiring "
+              "paper's sections show only to configured admins and the teams verified for it.",
+        "zh": "每个邀请一行：最近一次作答的分数、用时和分项、给予的延长时间、该邀请所有作答的诚信信号，以及各步骤的时间"
+              "（时区 {zone}）。招聘试卷的分项只对配置的管理员和获验证的团队显示。",
+    },
+    "d_hv_col_candidate": {"en": "Candidate", "zh": "候选人"},
+    "d_hv_col_sections": {"en": "Sections", "zh": "分项"},
+    "d_hv_col_time": {"en": "Time used", "zh": "用时"},
+    "d_hv_col_extra": {"en": "Extra time", "zh": "延长时间"},
+    "d_hv_col_signals": {"en": "Signals", "zh": "诚信信号"},
+    "d_hv_col_history": {"en": "History", "zh": "经过"},
+    "d_hv_withheld": {"en": "🔒 for verified teams", "zh": "🔒 仅限获验证团队"},
+    "d_hv_no_candidates": {"en": "No invites yet.", "zh": "还没有邀请。"},
+    "d_hv_extra": {"en": "+{minutes} min", "zh": "+{minutes} 分钟"},
+    "d_hv_ev_created": {"en": "created", "zh": "创建"},
+    "d_hv_ev_created_extra": {"en": "created, +{minutes} min extra time", "zh": "创建，延长 {minutes} 分钟"},
+    "d_hv_ev_opened": {"en": "link opened", "zh": "打开链接"},
+    "d_hv_ev_started": {"en": "started", "zh": "开始作答"},
+    "d_hv_ev_handed_in": {"en": "handed in: {score}/{max}", "zh": "交卷：{score}/{max}"},
+    "d_hv_ev_timeout": {"en": "time ran out: {score}/{max}", "zh": "时间到，自动交卷：{score}/{max}"},
+    "d_hv_ev_cancelled": {"en": "cancelled", "zh": "已取消"},
+    "d_hv_ev_revoked": {"en": "revoked", "zh": "已撤销"},
+    "d_hv_ev_expired": {"en": "expired", "zh": "已过期"},
 }

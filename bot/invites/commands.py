@@ -146,9 +146,9 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
 
 
 async def hiring_report(update: Update, context: Ctx, desk) -> None:
-    """`/report invites`: one CSV row per invite of the team, sent privately; audited like every export."""
+    """`/report invites`: one CSV row per invited candidate of the team, sent privately; audited like every export."""
     svc = context.services
-    data, n = await hiring_csv(svc.db, desk.scope, svc.now())
+    data, n = await hiring_csv(svc.db, desk.scope, svc.now(), admin=svc.is_admin(desk.user.id))
     name = f"invites-{'all' if desk.scope is None else file_stem(desk.title)}.csv"
 
     async def send(chat_id: int) -> None:

@@ -4,8 +4,10 @@ A file the bank exported carries each question's identity (bank/formats/ref.py).
 question it changes becomes a new version, as /editq makes one (proctor/teams/question_edit.py: the old
 text kept, answers graded against the version their sheet showed, audited), and its key change regrades
 past answers only when asked; a question without an identity is added to its paper; the paper's
-questions the file leaves out stay as they are. Papers the file does not name are imported as before
-(bank.importer). Everything is planned first (a dry run stops there) and written in one transaction.
+questions the file leaves out stay as they are. A composed paper's questions are other papers'
+(composed_items): an edit of their text or key is theirs, wherever they are drawn, its points are the
+composed paper's own, and a new question cannot join it. Papers the file does not name are imported as
+before (bank.importer). Everything is planned first (a dry run stops there) and written in one transaction.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ async def import_or_update(db: Database, paths: Iterable[Path | str], now: float
     found = parse_by_slug(paths, parse)
     if not found:
         raise ImportFailed("(no files)", "arguments", "nothing to import")
-    stored = {r["slug"] for r in await db.fetchall("SELECT slug FROM papers WHERE blueprint IS NULL")}
+    stored = {r["slug"] for r in await db.fetchall("SELECT slug FROM papers")}
     incoming: dict[str, list[Question]] = {}  # a stored paper's slug -> the file's questions for it
     files: dict[str, str] = {}
     rest = {}
@@ -80,7 +82,7 @@ async def import_or_update(db: Database, paths: Iterable[Path | str], now: float
         ids = await write_found_in(conn, rest, new, now, as_new=as_new) if new else []
         for u in updated:
             for c in u.changes:
-                if (edited := await _change_in(conn, c, now=now, actor=actor, regrade=regrade)) is not None:
+                if (edited := await _change_in(conn, u.paper, c, now=now, actor=actor, regrade=regrade)) is not None:
                     versions[c.old.id or 0] = edited
         for u, holder in zip([u for u in updated if u.added], added, strict=True):
             await _add_in(db, conn, u.paper, holder.questions(), now=now, actor=actor)
@@ -126,18 +128,36 @@ async def _plan(db: Database, incoming: dict[str, list[Question]], files: dict[s
                 [p for slug, p in papers.items() if files[slug] == file], fmt)) if fmt else {}
         except ImportFailed:  # nothing of the papers that this format carries
             pass
-    return [round_trip.changes_to(papers[slug], questions, baseline, file=Path(files[slug]).name)
-            for slug, questions in incoming.items()]
+    planned = [round_trip.changes_to(papers[slug], questions, baseline, file=Path(files[slug]).name)
+               for slug, questions in incoming.items()]
+    edited: dict[int, str] = {}  # question id -> the paper whose file edits it
+    for u in planned:
+        file = Path(files[u.paper.slug]).name
+        if u.added and u.paper.blueprint is not None:
+            raise ImportFailed(file, f"paper {u.paper.slug}", f"{u.paper.label} draws its questions from other "
+                               "papers: add the new question to one of them (`proctor bank add`), not to it")
+        for c in u.changes:  # a composed paper and the paper it drew from, both in one export
+            if (qid := c.old.id or 0) in edited and c.versioned:
+                raise ImportFailed(file, f"paper {u.paper.slug}", f"question #{qid} is edited twice, in "
+                                   f"{edited[qid]} and in {u.paper.label}: edit it in one of them")
+            if c.versioned:
+                edited[qid] = u.paper.label
+    return planned
 
 
-async def _change_in(conn: aiosqlite.Connection, c: Change, *, now: float, actor: int,
+async def _change_in(conn: aiosqlite.Connection, paper: Paper, c: Change, *, now: float, actor: int,
                      regrade: bool) -> Edited | None:
     qid = c.old.id or 0
     n = c.new
     if any(f in round_trip.PLAIN for f in c.fields):
+        composed = paper.blueprint is not None
+        if composed and "points" in c.fields:  # the composed paper's own points; its home paper keeps its
+            await conn.execute("UPDATE composed_items SET points=? WHERE paper_id=? AND question_id=?",
+                               (n.points, paper.id, qid))
         await conn.execute(
-            "UPDATE questions SET points=?, topic=?, difficulty=?, name=?, weights=?, feedback=?, flags=? WHERE id=?",
-            (n.points, n.topic, n.difficulty, n.name, _dumps(n.weights), _dumps(n.feedback), _dumps(n.flags), qid))
+            "UPDATE questions SET points=COALESCE(?, points), topic=?, difficulty=?, name=?, weights=?, feedback=?, "
+            "flags=? WHERE id=?", (None if composed else n.points, n.topic, n.difficulty, n.name, _dumps(n.weights),
+                                   _dumps(n.feedback), _dumps(n.flags), qid))
     if not c.versioned:
         return None
     fields = [f for f in c.fields if f in round_trip.VERSIONED]

@@ -1,6 +1,6 @@
 """The desk's Hiring page over HTTP: a configured admin verifies a team for a hiring paper and undoes
-it (audited, with the CSRF token); a group's lead is refused there, and their review queue holds
-no answer (and no key) of a hiring paper their team is not verified for."""
+it (audited, with the CSRF token); a group's lead sees no verification there and is refused by form,
+and their review queue holds no answer (and no key) of a hiring paper their team is not verified for."""
 
 from __future__ import annotations
 
@@ -60,12 +60,13 @@ async def test_an_admin_verifies_and_undoes_on_the_desk_and_an_unverified_lead_r
     await lea.login(LEAD, "Lea")
     status, html, _ = await admin.get("/desk/hiring")
     assert status == 200 and 'id="none-verified"' in html and '<option value="-100">Alpha</option>' in html
-    assert 'href="/desk/hiring"' in html
+    assert 'href="/desk/hiring?team=all"' in html
     hire = await paper_id(env.db, "hire")
-    # a group's lead is refused, by page and by form; a form without the CSRF token too
+    # a group's lead sees the team's candidates there, not the verifications, and is refused by form;
+    # a form without the CSRF token too
     status, html, _ = await lea.get("/desk/hiring")
-    assert status == 403 and "Only the bot&#39;s configured admins verify teams" in html
-    assert 'href="/desk/hiring"' not in (await lea.get("/desk/team", team=str(ALPHA)))[1]
+    assert status == 200 and 'id="verify"' not in html and 'id="none-verified"' not in html
+    assert 'href="/desk/hiring?team=-100"' in (await lea.get("/desk/team", team=str(ALPHA)))[1]
     assert (await lea.post("/desk/hiring", {"action": "verify", "team": str(ALPHA), "paper": "hire"}))[0] == 403
     assert (await admin.post("/desk/hiring", {"action": "verify", "team": str(ALPHA), "paper": "hire"},
                              csrf=None))[0] == 403
