@@ -27,8 +27,7 @@ class Services:
     clock: Clock
     db: Database
     run: str = field(default_factory=new_run)  # names this process's claims on updates
-    in_flight: int = 0  # updates being handled (bot.core.ProctorApplication)
-    finished: set[int] = field(default_factory=set)  # handled, their done marks waiting for a round trip
+    handling: set[int] = field(default_factory=set)  # updates this run claimed, their handlers running (bot.core)
 
     def now(self) -> float:
         return self.clock.now()

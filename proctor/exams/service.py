@@ -32,7 +32,7 @@ from proctor.exams.model import MOCK_TITLE, AnswerRec, Attempt, Result, Sheet, c
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
 from proctor.exams.steps import sheet_in, shown_in, store_answer_in
-from proctor.storage.db import Database, carried
+from proctor.storage.db import Database
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
@@ -261,14 +261,10 @@ async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> 
 
 
 async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
-    """The message now showing the attempt. In an update's handler it is written in the next round
-    trip anybody makes (`Database.later`; the update's owner flushes it when nothing else is in
-    flight): bookkeeping of the screen, not the record of an answer, and every step reads it after
-    that trip. A process killed before it leaves the old id: the next step's edit of the old
-    message fails and the screen is posted again (bot.exam.screen). Elsewhere (a job) it is written now."""
-    db.later(lambda conn: conn.execute("UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
-    if carried() is None:
-        await db.flush_later()
+    """The message now showing the attempt (bookkeeping of the screen, not the record of an answer).
+    A process killed before it leaves the old id: the next step's edit of the old message fails and
+    the screen is posted again (bot.exam.screen)."""
+    await db.run_write(lambda conn: conn.execute("UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
 
 
 # ---- finishing ----------------------------------------------------------------------------
