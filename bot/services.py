@@ -10,6 +10,7 @@ from telegram.ext import Application, CallbackContext
 
 from bot.settings import Settings
 from proctor.clock import Clock
+from proctor.daily.candidates import CandidatePool
 from proctor.storage.db import Database
 from proctor.storage.updates import new_run
 
@@ -28,6 +29,7 @@ class Services:
     db: Database
     run: str = field(default_factory=new_run)  # names this process's claims on updates
     handling: set[int] = field(default_factory=set)  # updates this run claimed, their handlers running (bot.core)
+    candidates: CandidatePool = field(default_factory=CandidatePool)  # daily practice's, kept while unchanged
 
     def now(self) -> float:
         return self.clock.now()

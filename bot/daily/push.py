@@ -192,7 +192,7 @@ async def push_day(app: Application, chat_id: int, private: bool, day: date) -> 
         now = svc.now()
         delivery, created = await create_or_resume(
             svc.db, chat_id, private, day, n, closes_at(schedule, day, now), now,
-            shuffle=svc.settings.shuffle_options)
+            shuffle=svc.settings.shuffle_options, pool=svc.candidates)
         if created:
             log.info("chat %s: daily quiz for %s created (%s)", chat_id, day, delivery.id)
         elif delivery.state == DeliveryStatus.failed and await dstore.retry_failed(svc.db, delivery.id):
