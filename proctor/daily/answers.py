@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bank.errors import BankError
 from bank.grading.result import Grade
 from proctor.chats import note_member_in
-from proctor.daily.delivery import Delivery, Item
+from proctor.daily.delivery import Delivery, Item, answers_to_in
 from proctor.daily.fsrs_cards import record_review
 from proctor.storage.db import Database
 
@@ -115,9 +115,7 @@ async def answers_in(db: Database, delivery_id: int) -> int:
 
 
 async def answer_count(db: Database, delivery_id: int, pos: int) -> int:
-    count: int = await db.scalar(
-        "SELECT COUNT(*) FROM daily_answers WHERE delivery_id=? AND pos=?", (delivery_id, pos))
-    return count
+    return await db.run(lambda conn: answers_to_in(conn, delivery_id, pos))
 
 
 async def standings(db: Database, delivery_id: int) -> list[Standing]:

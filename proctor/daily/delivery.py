@@ -204,6 +204,34 @@ async def mark_sent(db: Database, delivery_id: int, pos: int, message_id: int, n
     await db.run_write(lambda conn: conn.execute(_SENT, (message_id, now, delivery_id, pos)))
 
 
+def answers_to_in(conn: sqlite3.Connection, delivery_id: int, pos: int) -> int:
+    """How many answered the item (shown on a group's question)."""
+    count: int = conn.execute("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=? AND pos=?",
+                              (delivery_id, pos)).fetchone()[0]
+    return count
+
+
+async def hand_over(db: Database, delivery_id: int, sent: tuple[int, int] | None, then: int | None,
+                    now: float) -> int:
+    """A group quiz's push, one round trip per question: the question just sent gets its message id
+    (`sent`: its position and message id), the next (`then`) is counted as sending, the delivery
+    pending -> sending, and how many answered it already is returned (a resumed push); with no
+    `then`, everything due is out: pending|sending -> open (returns 0). A crash between a send and
+    its id's trip sends that question again, and both copies' buttons work."""
+
+    def step(conn: sqlite3.Connection) -> int:
+        if sent is not None:
+            conn.execute(_SENT, (sent[1], now, delivery_id, sent[0]))
+        if then is None:
+            move_in(conn, delivery_id, "open")
+            return 0
+        move_in(conn, delivery_id, "start_sending")
+        conn.execute(_SENDING, (delivery_id, then))
+        return answers_to_in(conn, delivery_id, then)
+
+    return await db.run_write(step)
+
+
 async def mark_sent_and_open(db: Database, delivery_id: int, pos: int, message_id: int, now: float) -> None:
     """A private quiz's one due question is out: its message id, and the delivery open (one round trip)."""
 

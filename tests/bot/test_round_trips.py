@@ -191,3 +191,38 @@ async def test_a_live_poll_answer_costs_few_round_trips(tmp_path):
         assert most == {"poll answer": 3}, [s.calls for s in trips.steps]
     finally:
         await env.close()
+
+
+async def test_a_group_push_costs_one_round_trip_per_question(tmp_path, monkeypatch):
+    """The push job: the question just sent gets its message id, the next is counted as sending and
+    its answer count read, in one transaction (proctor.daily.delivery.hand_over). It took 3 per
+    question before (the count, the send counted, the id written)."""
+    from bot.daily import push
+    from tests.bot.test_daily_support import subscribe_group
+
+    env = await make_env(tmp_path)
+    try:
+        lead, group = await subscribe_group(env)
+        events: list[str] = []
+        conn = env.db.conn
+        original_execute, original_send = conn._execute, push.send
+
+        async def trip(fn, *args, **kwargs):
+            events.append("trip")
+            return await original_execute(fn, *args, **kwargs)
+
+        async def sent(*args, **kwargs):
+            events.append("send")
+            return await original_send(*args, **kwargs)
+
+        conn._execute = trip
+        monkeypatch.setattr(push, "send", sent)
+        await lead.send("/daily now", chat=group)
+        await env.api.wait_for(lambda: len(questions(group.chat())) == 5, what="five questions")
+        await env.idle()
+        firsts = [i for i, e in enumerate(events) if e == "send"]
+        assert len(firsts) == 5
+        between = [events[a + 1:b].count("trip") for a, b in zip(firsts, firsts[1:], strict=False)]
+        assert between == [1, 1, 1, 1], events
+    finally:
+        await env.close()
