@@ -54,17 +54,11 @@ async def chat_zone(db: Database, chat_id: int, default: str) -> ZoneInfo:
 
 async def note_member(db: Database, chat_id: int, user_id: int, now: float) -> None:
     """Record that the user was seen in the group (the chat row must exist)."""
-    async with db.write() as conn:
-        await note_member_in(conn, chat_id, user_id, now)
+    await db.run_write(lambda conn: note_member_in(conn, chat_id, user_id, now))
 
 
-async def note_member_in(conn: aiosqlite.Connection, chat_id: int, user_id: int, now: float) -> None:
-    """`note_member` inside the caller's write (an answer and the sighting commit together)."""
-    await conn.execute(_MEMBER_UPSERT, (chat_id, user_id, now, now))
-
-
-def note_member_on(conn: sqlite3.Connection, chat_id: int, user_id: int, now: float) -> None:
-    """`note_member` inside a step that runs on the database thread (`Database.run_write`)."""
+def note_member_in(conn: sqlite3.Connection, chat_id: int, user_id: int, now: float) -> None:
+    """`note_member` inside the caller's transaction (an answer and the sighting commit together)."""
     conn.execute(_MEMBER_UPSERT, (chat_id, user_id, now, now))
 
 
