@@ -123,19 +123,23 @@ async def create_delivery(db: Database, chat_id: int, day: date, question_ids: S
         return existing, False
     if not question_ids:
         raise EmptyBank("no question is available for daily practice")
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> bool:
+        cur = conn.execute(
             f"""INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at)
                VALUES (?,?,'{DeliveryStatus.pending}',?,?) ON CONFLICT(chat_id, day) DO NOTHING RETURNING id""",
             (chat_id, day.isoformat(), now, closes_at))
-        row = await cur.fetchone()
+        row = cur.fetchone()
         if row is not None:
-            await conn.executemany(
+            conn.executemany(
                 "INSERT INTO daily_items (delivery_id, pos, question_id, option_order) VALUES (?,?,?,?)",
                 [(row[0], pos, qid, order) for pos, (qid, order) in enumerate(zip(question_ids, orders, strict=True))])
+        return row is not None
+
+    created = await db.run_write(transaction)
     delivery = await find_delivery(db, chat_id, day)
     assert delivery is not None
-    return delivery, row is not None
+    return delivery, created
 
 
 _ITEMS = "SELECT * FROM daily_items WHERE delivery_id=? ORDER BY pos"
@@ -284,9 +288,11 @@ async def claim_close(db: Database, delivery_id: int) -> bool:
 
 async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
     """keys_pending -> closed."""
-    async with db.write() as conn:
-        await conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=? AND status=?",
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=? AND status=?",
                            (now, delivery_id, states.stored(states.MACHINE.target("close"))))
+
+    await db.run_write(transaction)
 
 
 async def unfinished(db: Database) -> list[Delivery]:

@@ -4,7 +4,6 @@ Every transaction is a plain function of a `sqlite3.Connection`, run on aiosqlit
 one `BEGIN IMMEDIATE` by `Database.run_write` (Datasette's `execute_write_fn`): commits if it
 returns, rolls back if it raises. A lock serialises writers, so statements of concurrent coroutines
 never interleave inside somebody else's transaction, and nothing rides on another caller's trip.
-`write()` is the older async form of the same transaction, for the few writers not yet plain.
 
 Reads run anywhere (`fetchall`, `fetchone`, `scalar`), or as one function on the thread (`run`).
 aiosqlite offers no public way to run a function on its thread; `_on_thread` is the one place that
@@ -17,8 +16,7 @@ import asyncio
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -179,20 +177,6 @@ class Database:
                     raise MigrationFailed(f"migration {path.name} failed: {e}") from e
                 applied.append(version)
         return applied
-
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction in the older async form (each statement a hop): commits on success,
-        rolls back on any exception. New writers pass a function to `run_write`."""
-        async with self._write_lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.conn
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
-                raise
-            else:
-                await self.conn.execute("COMMIT")
 
     async def _on_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn(conn)` on aiosqlite's thread with its plain sqlite3 connection: one hop.
