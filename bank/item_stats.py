@@ -100,6 +100,7 @@ async def refresh_cache(db: Store, now: float) -> None:
     Reads every answer: the figures are computed in a worker thread, off the event loop."""
     responses = await _responses(db, None)
     figures = await asyncio.to_thread(lambda: {qid: _figures(pairs) for qid, pairs in responses.items()})
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM item_stats_cache")
         conn.executemany(
@@ -107,7 +108,7 @@ async def refresh_cache(db: Store, now: float) -> None:
             "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM questions WHERE id = ?)",
             [(qid, n, d, x, qid) for qid, (n, d, x) in figures.items()])
         conn.execute("INSERT INTO item_stats_computed (id, computed_at) VALUES (1, ?) "
-                           "ON CONFLICT (id) DO UPDATE SET computed_at = excluded.computed_at", (now,))
+                     "ON CONFLICT (id) DO UPDATE SET computed_at = excluded.computed_at", (now,))
 
     await db.run_write(transaction)
 
@@ -134,12 +135,13 @@ def needs_attention(stats: list[ItemStats], limit: int = 10) -> list[ItemStats]:
 async def set_retired(db: Store, question_id: int, retired: bool, *, lead: int,
                       chat_id: int | None, now: float) -> None:
     """Retire a question (never asked again) or restore it. Raises NotFound."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         cur = conn.execute("UPDATE questions SET retired=? WHERE id=?", (int(retired), question_id))
         if cur.rowcount != 1:
             raise NotFound(f"no question {question_id}")
         record_audit(conn, at=now, actor=lead, chat_id=chat_id,
-                           action="retire" if retired else "restore", target=f"question:{question_id}")
+                     action="retire" if retired else "restore", target=f"question:{question_id}")
         # retiring the first of two same-stem questions lets the repeat be asked (bank/question_checks.py)
         cur = conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
         refresh_paper(conn, one_row(cur.fetchone())[0])

@@ -39,6 +39,7 @@ async def save_papers(db: Store, papers: list[Paper], now: float, *, same_title:
     writes nothing, so a renamed or truncated copy of a file does not become a second paper.
     """
     papers = await with_key_terms(papers)
+
     def transaction(conn: sqlite3.Connection) -> list[int]:
         return write_papers(conn, papers, now, same_title=same_title)
 
@@ -52,7 +53,7 @@ async def with_key_terms(papers: list[Paper]) -> list[Paper]:
 
 
 def write_papers(conn: sqlite3.Connection, papers: list[Paper], now: float, *,
-                       same_title: bool = False) -> list[int]:
+                 same_title: bool = False) -> list[int]:
     """`save_papers`'s writing, inside a transaction the caller holds (so it can commit more with
     it, e.g. an audit row). Raises SameTitle."""
     ids = []
@@ -66,7 +67,7 @@ def write_papers(conn: sqlite3.Connection, papers: list[Paper], now: float, *,
 def refuse_same_title(conn: sqlite3.Connection, title: str, slug: str) -> None:
     """Raises SameTitle if a paper other than `slug` is titled `title` (inside the writing transaction)."""
     cur = conn.execute("SELECT id, slug, source_file FROM papers WHERE title=? AND slug<>? ORDER BY id LIMIT 1",
-                             (title, slug))
+                       (title, slug))
     row = cur.fetchone()
     if row is not None:
         raise SameTitle(slug, title, row[0], row[1], row[2])
@@ -113,9 +114,10 @@ async def fill_key_terms(db: Store, question_ids: Sequence[int] | None = None) -
         return 0
     references = [a if isinstance(a := json.loads(r["answer"]), str) else "" for r in rows]
     terms = await asyncio.to_thread(terms_for, references)
+
     def transaction(conn: sqlite3.Connection) -> int:
         conn.executemany("UPDATE questions SET key_terms=? WHERE id=? AND key_terms IS NULL",
-                               [(_dumps(t), r["id"]) for t, r in zip(terms, rows, strict=True)])
+                         [(_dumps(t), r["id"]) for t, r in zip(terms, rows, strict=True)])
         return len(rows)
 
     return await db.run_write(transaction)

@@ -91,6 +91,7 @@ async def fill_missing(db: Store) -> int:
            WHERE c.question_id IS NULL OR c.version < ?""", (VERSION,))
     if not rows:
         return 0
+
     def transaction(conn: sqlite3.Connection) -> int:
         for r in rows:
             refresh_paper(conn, r[0])
@@ -148,6 +149,7 @@ async def confirm_key(db: Store, question_id: int, *, actor: int, now: float,
 
     Audited in the same transaction. Raises NotFound.
     """
+
     def transaction(conn: sqlite3.Connection) -> bool:
         cur = conn.execute(
             "SELECT q.answer, c.held FROM questions q LEFT JOIN question_checks c ON c.question_id = q.id "
@@ -161,7 +163,7 @@ async def confirm_key(db: Store, question_id: int, *, actor: int, now: float,
             "UPDATE question_checks SET confirmed_answer=?, confirmed_by=?, confirmed_at=?, held='' "
             "WHERE question_id=?", (row[0], actor, now, question_id))
         record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="confirm_key",
-                           target=f"question {question_id}", key=json.loads(row[0]))
+                     target=f"question {question_id}", key=json.loads(row[0]))
         return True
 
     return await db.run_write(transaction)

@@ -59,6 +59,7 @@ async def main(earlier: int, n: int) -> None:
         pid = await save_paper(db, small_paper(), T0)
         qid = await db.scalar("SELECT id FROM questions WHERE paper_id=? AND kind='short' AND stem LIKE '简述%'",
                               (pid,))
+
         def transaction(conn):
             for k in range(earlier):
                 conn.execute("INSERT INTO users (id, created_at) VALUES (?, 0)", (10_000 + k,))
@@ -68,7 +69,7 @@ async def main(earlier: int, n: int) -> None:
                     (10_000 + k, 10_000 + k, pid, T0, T0 + rng.uniform(300, 3000)))
                 aid = (cur.fetchone())[0]
                 conn.execute("INSERT INTO written_answers VALUES (?,?,?,?,?)",
-                                   (aid, 6, pid, qid, normalise(answer(rng))))
+                             (aid, 6, pid, qid, normalise(answer(rng))))
 
         await db.run_write(transaction)
         await hand_ins(db, pid, 3, rng, 100)  # warm up: OpenCC and rapidfuzz load

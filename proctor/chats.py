@@ -19,6 +19,7 @@ async def ensure_chat(db: Database, chat_id: int, chat_type: str, title: str, no
     row = await db.fetchone("SELECT type, title FROM chats WHERE id=?", (chat_id,))
     if row is not None and row["type"] == chat_type and row["title"] == title:
         return
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute(
             """INSERT INTO chats (id, type, title, updated_at) VALUES (?,?,?,?)
@@ -75,6 +76,7 @@ def group_prefs_in(conn: sqlite3.Connection, chat_id: int) -> tuple[str | None, 
 
 async def set_group_language(db: Database, chat_id: int, language: str | None, now: float) -> None:
     """The group's language from now on (None: the bot's default). The chat row must exist."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE chats SET language=?, updated_at=? WHERE id=?", (language, now, chat_id))
 
@@ -83,6 +85,7 @@ async def set_group_language(db: Database, chat_id: int, language: str | None, n
 
 async def set_group_script(db: Database, chat_id: int, script: str, now: float) -> None:
     """How the group sees question text: as written, Simplified or Traditional. The chat row must exist."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE chats SET script=?, updated_at=? WHERE id=?", (script, now, chat_id))
 

@@ -255,6 +255,7 @@ async def create(db: Database, *, paper_id: int, team: int | None, lead: int, no
     if not 1 <= count <= MAX_COUNT or not 1 <= attempts <= MAX_ATTEMPTS:
         raise BadInvite(f"count is 1 to {MAX_COUNT}, attempts 1 to {MAX_ATTEMPTS}")
     made: list[tuple[int, str]] = []
+
     def transaction(conn: sqlite3.Connection) -> None:
         paper = hiring.check_in(conn, None if admin else team, paper_id)
         if paper is not None and attempts > paper.cap:
@@ -269,8 +270,8 @@ async def create(db: Database, *, paper_id: int, team: int | None, lead: int, no
                  int(notify and team is not None)))
             invite_id = one_row(cur.fetchone())[0]
             record_audit(conn, at=now, actor=lead, chat_id=team, action="invite_create",
-                               target=f"invite:{invite_id}", paper=paper_id, closes_at=now + window,
-                               extra_min=extra_min, username=username)
+                         target=f"invite:{invite_id}", paper=paper_id, closes_at=now + window,
+                         extra_min=extra_min, username=username)
             made.append((invite_id, token))
 
     await db.run_write(transaction)
@@ -283,6 +284,7 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
 
     Raises Refused(unknown | foreign | used | expired | revoked).
     """
+
     def transaction(conn: sqlite3.Connection) -> tuple[int, int | None]:
         cur = conn.execute("SELECT * FROM invites WHERE token_hash=?", (hash_token(token),))
         row = cur.fetchone()
@@ -393,6 +395,7 @@ def _regraded_card(lead: int, invite_id: int, attempt_id: int, question_id: int,
 
 async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float) -> Invite:
     """Withdraw an open or claimed invite (audited). Raises NotFound, IllegalTransition."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         cur = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
         row = cur.fetchone()
@@ -402,9 +405,9 @@ async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float)
         if inv.status_at(now) == S.expired:
             raise IllegalTransition("the invite has expired")
         conn.execute("UPDATE invites SET status=?, revoked_at=?, revoked_by=? WHERE id=?",
-                           (revoke(inv.status), now, actor, inv.id))
+                     (revoke(inv.status), now, actor, inv.id))
         record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_revoke",
-                           target=f"invite:{inv.id}", target_user=inv.candidate_id)
+                     target=f"invite:{inv.id}", target_user=inv.candidate_id)
 
     await db.run_write(transaction)
     return await get(db, invite_id)
@@ -414,6 +417,7 @@ async def resend_invite(db: Database, invite_id: int, *, actor: int, now: float)
     """A fresh link for an open or claimed invite; the old link stops working (audited).
     Raises NotFound, IllegalTransition."""
     token = new_token()
+
     def transaction(conn: sqlite3.Connection) -> None:
         cur = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
         row = cur.fetchone()
@@ -425,7 +429,7 @@ async def resend_invite(db: Database, invite_id: int, *, actor: int, now: float)
         resend(inv.status)
         conn.execute("UPDATE invites SET token_hash=? WHERE id=?", (hash_token(token), inv.id))
         record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_resend",
-                           target=f"invite:{inv.id}", target_user=inv.candidate_id)
+                     target=f"invite:{inv.id}", target_user=inv.candidate_id)
 
     await db.run_write(transaction)
     return await get(db, invite_id), token

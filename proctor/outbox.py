@@ -101,18 +101,20 @@ async def find(db: Database, kind: str, ref: str) -> Record | None:
 
 
 async def mark_delivered(db: Database, message_id: int, now: float) -> None:
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE outbox SET state=?, tries=tries+1, done_at=?, last_error=NULL "
-                           f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.delivered, now, message_id))
+                     f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.delivered, now, message_id))
 
     await db.run_write(transaction)
 
 
 async def mark_undeliverable(db: Database, message_id: int, now: float, error: str) -> None:
     """A permanent refusal (blocked, chat not found): never tried again."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE outbox SET state=?, tries=tries+1, done_at=?, last_error=? "
-                           f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.undeliverable, now, error[:500], message_id))
+                     f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.undeliverable, now, error[:500], message_id))
 
     await db.run_write(transaction)
 
@@ -120,6 +122,7 @@ async def mark_undeliverable(db: Database, message_id: int, now: float, error: s
 async def retry_later(db: Database, message_id: int, now: float, error: str,
                       retry_after: float | None = None) -> float:
     """A transient failure: count it and push the next try back. Returns when it is due again."""
+
     def transaction(conn: sqlite3.Connection) -> float:
         cur = conn.execute(f"SELECT tries FROM outbox WHERE id=? AND state='{Delivery.pending}'", (message_id,))
         row = cur.fetchone()

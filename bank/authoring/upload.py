@@ -218,6 +218,7 @@ class Pending:
 async def hold(db: Store, *, user_id: int, chat_id: int, file_id: str, file_name: str, file_size: int,
                digest: str, now: float) -> int:
     """Keep an upload waiting for Import or Cancel; returns its id."""
+
     def transaction(conn: sqlite3.Connection) -> int:
         cur = conn.execute(
             "INSERT INTO pending_uploads (user_id, chat_id, file_id, file_name, file_size, content_hash, "
@@ -251,6 +252,7 @@ def _pending(r: sqlite3.Row) -> Pending:
 
 async def cancel(db: Store, upload_id: int, user_id: int, now: float) -> None:
     """Drop a waiting upload. Raises UploadGone if it was imported or cancelled already."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         cur = conn.execute(
             f"UPDATE pending_uploads SET status='{UploadStatus.cancelled}', done_at=? WHERE id=? AND user_id=? "
@@ -264,6 +266,7 @@ async def cancel(db: Store, upload_id: int, user_id: int, now: float) -> None:
 
 async def cancel_all(db: Store, user_id: int, now: float) -> list[str]:
     """/cancel: every upload of the user waiting for Import is dropped; returns their file names."""
+
     def transaction(conn: sqlite3.Connection) -> list[str]:
         cur = conn.execute(
             f"UPDATE pending_uploads SET status='{UploadStatus.cancelled}', done_at=? WHERE user_id=? "
@@ -295,6 +298,7 @@ async def import_upload(db: Store, pending: Pending, papers: list[Paper], digest
         raise UploadChanged(f"{pending.file_name}: the file no longer reads as the preview showed")
     papers = await with_key_terms(papers)
     counts, _ = count(papers)
+
     def transaction(conn: sqlite3.Connection) -> Imported:
         cur = conn.execute(
             f"UPDATE pending_uploads SET status='{UploadStatus.imported}', done_at=?, result=? WHERE id=? "
@@ -307,7 +311,7 @@ async def import_upload(db: Store, pending: Pending, papers: list[Paper], digest
         except BankError as e:  # SameTitle: say which paper, as `proctor import` does
             raise ImportFailed(pending.file_name, "paper", str(e)) from e
         record_audit(conn, at=now, actor=pending.user_id, chat_id=chat_id, action="bank_upload",
-                           target=pending.file_name, papers={c.slug: c.questions for c in counts})
+                     target=pending.file_name, papers={c.slug: c.questions for c in counts})
         return Imported(counts)
 
     return await db.run_write(transaction)

@@ -288,9 +288,10 @@ async def claim_close(db: Database, delivery_id: int) -> bool:
 
 async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
     """keys_pending -> closed."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=? AND status=?",
-                           (now, delivery_id, states.stored(states.MACHINE.target("close"))))
+                     (now, delivery_id, states.stored(states.MACHINE.target("close"))))
 
     await db.run_write(transaction)
 

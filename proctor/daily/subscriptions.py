@@ -67,6 +67,7 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
     """
     at = parse_hhmm(at_time).strftime("%H:%M")
     parse_timezone(timezone)
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute(
             """INSERT INTO daily_subscriptions (chat_id, enabled, at_time, timezone, questions,
@@ -80,7 +81,7 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
         chats.set_timezone(conn, chat_id, timezone, now)
         if by is not None and chat_id < 0:  # a lead changed a team group's schedule
             record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_on",
-                               target=f"{at} {timezone}", questions=questions, close_after_min=close_after_min)
+                         target=f"{at} {timezone}", questions=questions, close_after_min=close_after_min)
 
     await db.run_write(transaction)
     sub = await get_subscription(db, chat_id)
@@ -91,6 +92,7 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
 async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
                       reason: str | None = None) -> bool:
     """Turn the chat's daily quiz off; returns whether it was on. `reason` is kept for /daily status."""
+
     def transaction(conn: sqlite3.Connection) -> bool:
         cur = conn.execute(
             """UPDATE daily_subscriptions SET enabled=0, changed_by=?, changed_at=?, disabled_reason=?

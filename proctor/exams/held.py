@@ -44,7 +44,7 @@ def notice_change(*, old: float, new: float, max_score: float, title: str) -> di
 
 
 def hold_in(conn: sqlite3.Connection, attempt_id: int, question_id: int, *, until: int, actor: int,
-                  now: float) -> None:
+            now: float) -> None:
     """The attempt's answers to the question are regraded when attempt `until` (the candidate's running
     exam) is handed in; call inside the transaction that fixes the key."""
     conn.execute(

@@ -23,6 +23,7 @@ async def forget_user(db: Database, user_id: int) -> Forgotten:
     Entries a lead wrote as actor stay: they are the team's record of who changed what.
     Deleting the user row cascades to everything that references it.
     """
+
     def transaction(conn: sqlite3.Connection) -> Forgotten:
         counts = []
         for sql in ("SELECT COUNT(*) FROM attempts WHERE user_id=?",

@@ -67,6 +67,7 @@ def prefs_in(conn: sqlite3.Connection, user_id: int) -> UserPrefs | None:
 
 
 async def set_language(db: Database, user_id: int, language: str | None) -> None:
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE users SET language=? WHERE id=?", (language, user_id))
 
@@ -76,6 +77,7 @@ async def set_language(db: Database, user_id: int, language: str | None) -> None
 async def set_script(db: Database, user_id: int, script: str) -> None:
     if script not in ("orig", "hans", "hant"):
         raise ValueError(script)
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE users SET script=? WHERE id=?", (script, user_id))
 

@@ -27,6 +27,7 @@ async def get_session(db: Database, user_id: int) -> Session | None:
 
 async def put_session(db: Database, user_id: int, kind: str, state: dict[str, Any], now: float) -> None:
     """Start or move on the lead's session (a new one replaces whatever was open)."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute(
             "INSERT INTO authoring_sessions (user_id, kind, state, updated_at) VALUES (?,?,?,?) "

@@ -64,6 +64,7 @@ async def record_checks(db: Database, chat_id: int, found: Mapping[int, bool], n
     group's views (left_at) until an answer says they are back."""
     if not found:
         return
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.executemany(
             "UPDATE team_roster SET checked_at=:now, "

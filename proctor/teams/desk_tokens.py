@@ -22,6 +22,7 @@ def digest(secret: str) -> str:
 async def issue_link(db: Database, user_id: int, now: float, ttl: float = LINK_SECONDS) -> str:
     """A new one-time login secret for `user_id`, valid `ttl` seconds; only its digest is stored."""
     token = secrets.token_urlsafe(32)
+
     def transaction(conn: sqlite3.Connection) -> str:
         conn.execute("DELETE FROM desk_tokens WHERE expires_at <= ?", (now,))
         conn.execute(
@@ -42,6 +43,7 @@ async def redeem_link(db: Database, token: str, now: float) -> int | None:
 
 async def spend_once(db: Database, secret: str, user_id: int, now: float, expires_at: float) -> bool:
     """Record a signed login (initData) as used; False if it was used before (a replay)."""
+
     def transaction(conn: sqlite3.Connection) -> bool:
         conn.execute("DELETE FROM desk_tokens WHERE expires_at <= ?", (now,))
         cur = conn.execute(

@@ -95,6 +95,7 @@ async def schedules(db: Database) -> list[Schedule]:
 async def set_schedule(db: Database, chat_id: int, *, enabled: bool, weekday: int, at_time: str,
                        lead: int, now: float) -> Schedule:
     """Create or change the group's schedule (the chat row must exist)."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute(
             """INSERT INTO digest_schedules (chat_id, enabled, weekday, at_time, changed_by, changed_at)
@@ -103,7 +104,7 @@ async def set_schedule(db: Database, chat_id: int, *, enabled: bool, weekday: in
                changed_at=excluded.changed_at""",
             (chat_id, int(enabled), weekday, at_time, lead, now))
         audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="digest",
-                           target=f"chat:{chat_id}", enabled=enabled, weekday=weekday, time=at_time)
+                     target=f"chat:{chat_id}", enabled=enabled, weekday=weekday, time=at_time)
 
     await db.run_write(transaction)
     schedule = await get_schedule(db, chat_id)
@@ -113,6 +114,7 @@ async def set_schedule(db: Database, chat_id: int, *, enabled: bool, weekday: in
 
 async def claim_week(db: Database, chat_id: int, week: str) -> bool:
     """Mark this week's digest as posted; False if it already was (post it only once)."""
+
     def transaction(conn: sqlite3.Connection) -> bool:
         cur = conn.execute(
             "UPDATE digest_schedules SET last_week=? WHERE chat_id=? AND (last_week IS NULL OR last_week<>?)",
@@ -124,6 +126,7 @@ async def claim_week(db: Database, chat_id: int, week: str) -> bool:
 
 async def release_week(db: Database, chat_id: int, previous: str | None) -> None:
     """Undo a claim when the digest could not be posted."""
+
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE digest_schedules SET last_week=? WHERE chat_id=?", (previous, chat_id))
 

@@ -48,6 +48,7 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
     """Fix the key of upheld dispute `dispute_id`'s question (not fixed yet), and with `regrade`
     rescore every final, machine-graded answer to it. Raises NotFound, OwnDispute, NotUpheld, BadKey,
     OwnScore."""
+
     def transaction(conn: sqlite3.Connection) -> KeyFix:
         cur = conn.execute(
             "SELECT d.question_id, d.user_id, d.status FROM disputes d WHERE d.id=? "
@@ -62,20 +63,20 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
         if row[2] != DisputeStatus.upheld:
             raise NotUpheld(f"dispute {dispute_id} is still open")
         cur = conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
-                                 "WHERE q.id=?", (qid,))
+                           "WHERE q.id=?", (qid,))
         qrow = cur.fetchone()
         if qrow is None:  # the dispute's question is gone (a dispute row outlived it)
             raise NotFound(f"no question {qid}")
         old_q = question_from_row(qrow)
         q = old_q.model_copy(update={"answer": new_key(old_q, key, alternative)})
         done = commit_in(conn, old_q, q, MultiPolicy(qrow["multi_policy"]), "key", actor=actor, now=now,
-                               regrade=regrade, dispute_id=dispute_id)
+                         regrade=regrade, dispute_id=dispute_id)
         audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="key_fix",
-                           target=f"dispute:{dispute_id}", target_user=disputer, question=qid, version=done.version,
-                           regraded=done.answers, changed=len(done.changes), held=done.held)
+                     target=f"dispute:{dispute_id}", target_user=disputer, question=qid, version=done.version,
+                     regraded=done.answers, changed=len(done.changes), held=done.held)
         # the disputer's notice says it was upheld, and their score's change too, if it changed
         report_in(conn, done, actor=actor, chat_id=chat_id, now=now, ref=str(dispute_id),
-                        dispute=(dispute_id, disputer))
+                  dispute=(dispute_id, disputer))
         return KeyFix(qid, done.version, disputer, done.changes, done.answers, done.held)
 
     return await db.run_write(transaction)

@@ -178,17 +178,18 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
     key and tell whose score changed. `expected_version`: the version the lead's preview showed.
     Raises NotFound, Sealed, Changed, BadKey, BadEdit."""
     await editable(db, question_id)  # a race with a starting exam is harmless: its sheet keeps its version
+
     def transaction(conn: sqlite3.Connection) -> Edited:
         return edit_in(conn, question_id, lambda old: edited(old, edit), edit.name, actor=actor, now=now,
-                             chat_id=chat_id, regrade=regrade and edit.field == "key",
-                             expected_version=expected_version)
+                       chat_id=chat_id, regrade=regrade and edit.field == "key",
+                       expected_version=expected_version)
 
     return await db.run_write(transaction)
 
 
 def edit_in(conn: sqlite3.Connection, question_id: int, edit: Callable[[Question], Question], name: str, *,
-                  actor: int, now: float, chat_id: int | None, regrade: bool,
-                  expected_version: int | None = None) -> Edited:
+            actor: int, now: float, chat_id: int | None, regrade: bool,
+            expected_version: int | None = None) -> Edited:
     """The question as `edit` makes it of the current one, as its next version, with its audit entry and
     the notices of a regrade; inside a write transaction (/editq, and `proctor import` of an exported
     file: proctor/teams/file_edits.py). Raises NotFound, Changed, and what `edit` raises."""
@@ -198,14 +199,14 @@ def edit_in(conn: sqlite3.Connection, question_id: int, edit: Callable[[Question
     result = commit_in(conn, old, edit(old), policy, name, actor=actor, now=now, regrade=regrade)
     refresh_paper(conn, paper_id)  # pinned options, letter references, key doubts: found again
     audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
-                       target=f"question:{question_id}", question=question_id, version=result.version,
-                       field=name, regraded=result.answers, changed=len(result.changes))
+                 target=f"question:{question_id}", question=question_id, version=result.version,
+                 field=name, regraded=result.answers, changed=len(result.changes))
     report_in(conn, result, actor=actor, chat_id=chat_id, now=now, ref=f"q{question_id}v{result.version}")
     return result
 
 
 def report_in(conn: sqlite3.Connection, result: Edited, *, actor: int, chat_id: int | None, now: float,
-                    ref: str, dispute: tuple[int, int] | None = None) -> None:
+              ref: str, dispute: tuple[int, int] | None = None) -> None:
     """Inside the edit's transaction: an audit entry per changed attempt; one notice per candidate
     naming each of their changes, up or down (`dispute`: (id, disputer), whose notice says it was
     upheld, changed or not); the updated card to the lead who invited a changed hiring attempt. A
@@ -217,12 +218,12 @@ def report_in(conn: sqlite3.Connection, result: Edited, *, actor: int, chat_id: 
         if c.attempt_id is None:
             continue
         audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=held.REGRADE,
-                           target=f"attempt:{c.attempt_id}", target_user=c.user_id, **held.change_detail(
+                     target=f"attempt:{c.attempt_id}", target_user=c.user_id, **held.change_detail(
                                question=qid, old=c.total_old, new=c.total_new, answer_old=c.old, answer_new=c.new,
                                from_version=c.from_version, to_version=version))
         if c.invite_id is not None and c.total_new is not None:
             invites.regraded_in(conn, c.invite_id, c.attempt_id, question_id=qid, version=version,
-                                      old=c.total_old, new=c.total_new, now=now)
+                                old=c.total_old, new=c.total_new, now=now)
     if dispute is not None:
         by_user.setdefault(dispute[1], [])
     for user_id, changes in by_user.items():
@@ -231,12 +232,12 @@ def report_in(conn: sqlite3.Connection, result: Edited, *, actor: int, chat_id: 
         if dispute is not None and user_id == dispute[1]:
             payload["dispute"] = dispute[0]
         outbox.enqueue_in(conn, kind=NOTICE, ref=f"{ref}:{user_id}", chat_id=user_id, user_id=user_id,
-                                now=now, payload=payload, held_by=result.sealing.get(user_id))
+                          now=now, payload=payload, held_by=result.sealing.get(user_id))
 
 
 def _load_in(conn: sqlite3.Connection, question_id: int) -> tuple[Question, MultiPolicy, int]:
     cur = conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
-                             "WHERE q.id=?", (question_id,))
+                       "WHERE q.id=?", (question_id,))
     row = cur.fetchone()
     if row is None:
         raise NotFound(f"no question {question_id}")
@@ -244,7 +245,7 @@ def _load_in(conn: sqlite3.Connection, question_id: int) -> tuple[Question, Mult
 
 
 def commit_in(conn: sqlite3.Connection, old: Question, new: Question, policy: MultiPolicy, name: str, *,
-                    actor: int, now: float, regrade: bool, dispute_id: int | None = None) -> Edited:
+              actor: int, now: float, regrade: bool, dispute_id: int | None = None) -> Edited:
     """Write `new` as the next version of `old` (logged, its text kept) and, with `regrade`, rescore
     the answers to it; call inside a write transaction. /keyfix and /editq both end here.
     Raises OwnScore (the caller's transaction rolls back)."""
@@ -275,7 +276,7 @@ def _terms(q: Question) -> str | None:
 
 
 def _regrade(conn: sqlite3.Connection, q: Question, policy: MultiPolicy, result: Edited, *,
-                   actor: int, now: float) -> Edited:
+             actor: int, now: float) -> Edited:
     """Rescore the exam answers (final, not a reviewer's) and the daily answers to `q`; unanswered
     questions on running sheets move to the new version too (they are then graded by its key). The exam
     answers of a candidate whose running exam seals `q` wait for its hand-in. Raises OwnScore."""
@@ -297,7 +298,7 @@ def _regrade(conn: sqlite3.Connection, q: Question, policy: MultiPolicy, result:
             continue
         n += 1
         conn.execute("UPDATE answers SET score=?, verdict=?, key_version=? WHERE attempt_id=? AND pos=?",
-                           (new, g.verdict.value, version, attempt_id, pos))
+                     (new, g.verdict.value, version, attempt_id, pos))
         if new != old:
             cur = conn.execute(
                 f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? AND score IS NOT NULL RETURNING score",
@@ -320,9 +321,9 @@ def _regrade(conn: sqlite3.Connection, q: Question, policy: MultiPolicy, result:
         _not_own(user_id, actor, old, new)
         n += 1
         conn.execute("UPDATE daily_answers SET score=?, verdict=? WHERE delivery_id=? AND pos=? AND user_id=?",
-                           (new, g.verdict.value, delivery_id, pos, user_id))
+                     (new, g.verdict.value, delivery_id, pos, user_id))
         conn.execute("INSERT INTO daily_answer_keys VALUES (?,?,?,?) ON CONFLICT DO UPDATE SET "
-                           "key_version=excluded.key_version", (delivery_id, pos, user_id, version))
+                     "key_version=excluded.key_version", (delivery_id, pos, user_id, version))
         if new != old:
             changes.append(Change(user_id, old, new, max_score, from_version=was))
     return dataclasses.replace(result, changes=changes, answers=n, held=waiting)

@@ -151,6 +151,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
     Raises NotFound, SelfReview, OutOfScope, AlreadyReviewed, BadScore.
     """
     where, params = _scope_sql(scope, reviewer)
+
     def transaction(conn: sqlite3.Connection) -> Outcome:
         cur = conn.execute(
             "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title, "
@@ -180,15 +181,15 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
         cur = conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
         left = one_row(cur.fetchone())[0]
         audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
-                           target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
-                           provisional=row["score"], final=score)
+                     target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
+                     provisional=row["score"], final=score)
         done = Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],
                        question_id=row["question_id"], score=score, max_score=row["max_score"],
                        attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0,
                        pos=pos, code=row["code"])
         # the candidate is told through the outbox: a failed send is retried, never lost
         outbox.enqueue_in(conn, kind=NOTICE, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
-                                user_id=done.user_id, now=now, payload=asdict(done))
+                          user_id=done.user_id, now=now, payload=asdict(done))
         return done
 
     return await db.run_write(transaction)

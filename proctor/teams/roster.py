@@ -131,13 +131,14 @@ _JOIN = "joined_at=:now, checked_at=:now, left_at=NULL"  # joining: in the group
 async def request(db: Database, chat_id: int, user_id: int, *, in_group: bool, now: float) -> Outcome:
     """The user asks to join (/join): asked, waiting, already, or, when a lead had invited them,
     joined (this is their consent; not_in_group if they are not in it). The chat row must exist."""
+
     def transaction(conn: sqlite3.Connection) -> Outcome:
         cur = conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
-                                 (chat_id, user_id))
+                           (chat_id, user_id))
         row = cur.fetchone()
         if row is None:
             conn.execute("INSERT INTO team_roster (chat_id, user_id, status, requested_at) VALUES (?,?,?,?)",
-                               (chat_id, user_id, PENDING, now))
+                         (chat_id, user_id, PENDING, now))
             return Outcome.asked
         match Standing(row[0]):
             case Standing.asked:
@@ -145,7 +146,7 @@ async def request(db: Database, chat_id: int, user_id: int, *, in_group: bool, n
             case Standing.joined:
                 if in_group:  # back in the group (and saying so): on the views again at once
                     conn.execute("UPDATE team_roster SET checked_at=?, left_at=NULL WHERE chat_id=? AND user_id=?",
-                                       (now, chat_id, user_id))
+                                 (now, chat_id, user_id))
                 return Outcome.already
             case Standing.invited:
                 return _consent_in(conn, chat_id, user_id, None, in_group=in_group, now=now)
@@ -156,9 +157,10 @@ async def request(db: Database, chat_id: int, user_id: int, *, in_group: bool, n
 async def invite(db: Database, chat_id: int, user_id: int, *, lead: int, in_group: bool, now: float) -> Outcome:
     """A lead asks the user onto the roster (/team add): invited (their consent is asked; again if
     it was), joined (they had asked: this accepts it), already, or not_in_group. Audited."""
+
     def transaction(conn: sqlite3.Connection) -> Outcome:
         cur = conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
-                                 (chat_id, user_id))
+                           (chat_id, user_id))
         row = cur.fetchone()
         current = None if row is None else Standing(row[0])
         if current is Standing.joined:
@@ -174,7 +176,7 @@ async def invite(db: Database, chat_id: int, user_id: int, *, lead: int, in_grou
                     decided_by=excluded.decided_by, decided_at=excluded.decided_at""",
             (chat_id, user_id, now, lead, now))
         audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_invite",
-                           target=f"user:{user_id}", target_user=user_id)
+                     target=f"user:{user_id}", target_user=user_id)
         return Outcome.invited
 
     return await db.run_write(transaction)
@@ -182,9 +184,10 @@ async def invite(db: Database, chat_id: int, user_id: int, *, lead: int, in_grou
 
 async def accept(db: Database, chat_id: int, user_id: int, *, lead: int, in_group: bool, now: float) -> Outcome:
     """A lead accepts the user's request: joined, nothing (no request waits), or not_in_group. Audited."""
+
     def transaction(conn: sqlite3.Connection) -> Outcome:
         cur = conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
-                                 (chat_id, user_id))
+                           (chat_id, user_id))
         row = cur.fetchone()
         if row is None or Standing(row[0]) is not Standing.asked:
             return Outcome.nothing
@@ -201,7 +204,7 @@ def _accept_in(conn: sqlite3.Connection, chat_id: int, user_id: int, *, lead: in
         f"UPDATE team_roster SET status='{MEMBER}', decided_by=:lead, decided_at=:now, {_JOIN} "
         "WHERE chat_id=:chat AND user_id=:user", {"lead": lead, "now": now, "chat": chat_id, "user": user_id})
     audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_accept",
-                       target=f"user:{user_id}", target_user=user_id)
+                 target=f"user:{user_id}", target_user=user_id)
     return Outcome.joined
 
 
@@ -209,6 +212,7 @@ async def consent(db: Database, chat_id: int, user_id: int, stamp: int, *, in_gr
     """The user accepts the invitation whose buttons carry `stamp`: joined, already, nothing (no
     such invitation waits: withdrawn, declined, or a newer one was sent), or not_in_group.
     Recorded (and audited, the member as the actor) before anybody is told."""
+
     def transaction(conn: sqlite3.Connection) -> Outcome:
         return _consent_in(conn, chat_id, user_id, stamp, in_group=in_group, now=now)
 
@@ -216,7 +220,7 @@ async def consent(db: Database, chat_id: int, user_id: int, stamp: int, *, in_gr
 
 
 def _consent_in(conn: sqlite3.Connection, chat_id: int, user_id: int, stamp: int | None, *, in_group: bool,
-                      now: float) -> Outcome:
+                now: float) -> Outcome:
     cur = conn.execute(
         f"SELECT {STANDING_SQL}, r.requested_at FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
         (chat_id, user_id))
@@ -232,14 +236,15 @@ def _consent_in(conn: sqlite3.Connection, chat_id: int, user_id: int, stamp: int
         return Outcome.not_in_group
     consent_move(current)
     conn.execute(f"UPDATE team_roster SET {_JOIN} WHERE chat_id=:chat AND user_id=:user",
-                       {"now": now, "chat": chat_id, "user": user_id})
+                 {"now": now, "chat": chat_id, "user": user_id})
     audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_consent",
-                       target=f"user:{user_id}", target_user=user_id)
+                 target=f"user:{user_id}", target_user=user_id)
     return Outcome.joined
 
 
 async def decline(db: Database, chat_id: int, user_id: int, stamp: int, *, now: float) -> Outcome:
     """The user turns down the invitation whose buttons carry `stamp`: declined, or nothing."""
+
     def transaction(conn: sqlite3.Connection) -> Outcome:
         cur = conn.execute(
             f"DELETE FROM team_roster AS r WHERE r.chat_id=? AND r.user_id=? AND {STANDING_SQL} = '{Standing.invited}' "
@@ -247,7 +252,7 @@ async def decline(db: Database, chat_id: int, user_id: int, stamp: int, *, now: 
         if cur.fetchone() is None:
             return Outcome.nothing
         audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_decline",
-                           target=f"user:{user_id}", target_user=user_id)
+                     target=f"user:{user_id}", target_user=user_id)
         return Outcome.declined
 
     return await db.run_write(transaction)
@@ -267,6 +272,7 @@ async def _delete(db: Database, chat_id: int, user_id: int, *, lead: int, now: f
                   action: str) -> bool:
     where = "AND status=?" if only else ""
     params = (chat_id, user_id, only) if only else (chat_id, user_id)
+
     def transaction(conn: sqlite3.Connection) -> bool:
         cur = conn.execute(
             f"DELETE FROM team_roster WHERE chat_id=? AND user_id=? {where} RETURNING status", params)
@@ -274,7 +280,7 @@ async def _delete(db: Database, chat_id: int, user_id: int, *, lead: int, now: f
         if row is None:
             return False
         audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=action,
-                           target=f"user:{user_id}", target_user=user_id, was=row[0])
+                     target=f"user:{user_id}", target_user=user_id, was=row[0])
         return True
 
     return await db.run_write(transaction)

@@ -79,6 +79,7 @@ async def test_migration_010_keeps_every_question(tmp_path):
 
 async def ensure_default_bank_rows(db: Database) -> None:
     """Questions written as an older version did: without key terms."""
+
     def transaction(conn):
         conn.execute("INSERT INTO papers (id, slug, title, imported_at) VALUES (1, 'p', 'P', 0)")
         conn.execute("INSERT INTO sections (id, paper_id, position, kind, title) VALUES (1, 1, 1, 'short', 's')")

@@ -126,6 +126,7 @@ async def test_newpaper_cancel_writes_nothing(env):
 async def test_per_candidate_paper_draws_anew_and_never_quarantined_or_retired(env):
     by_stem = {q.stem: q.id for p in await list_papers(env.db) for q in p.questions()}
     await set_retired(env.db, by_stem["pool single 1?"], True, lead=LEAD, chat_id=None, now=T0)
+
     def transaction(conn):
         conn.execute("UPDATE question_checks SET held='key' WHERE question_id=?", (by_stem["pool single 2?"],))
 

@@ -267,6 +267,7 @@ async def test_a_reference_answer_edit_finds_its_own_key_terms_only(tmp_path):
     await env.start()
     try:
         first, other = (q.id for q in await _questions(env))
+
         def transaction(conn):
             conn.execute("UPDATE questions SET key_terms=NULL WHERE id=?", (other,))
 

@@ -77,6 +77,7 @@ def test_backoff_doubles_up_to_a_cap_and_honours_retry_after():
 
 
 async def test_a_message_leaves_pending_once(db):
+
     def transaction(conn):
         outbox.enqueue_in(conn, kind="k", ref="1", chat_id=5, now=100.0)
         outbox.enqueue_in(conn, kind="k", ref="1", chat_id=5, now=100.0)  # the same one: kept once
@@ -267,6 +268,7 @@ async def test_migration_moves_unsent_results_to_the_outbox_and_ends_late_hand_i
         if version < 8:
             shutil.copy(path, before / path.name)
     db = await Database.open(tmp_path / "p.db", migrations_dir=before)
+
     def transaction(conn):
         conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
         for aid, status, finished, sent in ((1, "finished", 4000.0, 0), (2, "finished", 2000.0, 1),

@@ -60,6 +60,7 @@ async def _old_bank(path: Path) -> None:
     db = await Database.open(path)
     try:
         await save_paper(db, _paper(), now=1.0)
+
         def transaction(conn):
             conn.execute("UPDATE questions SET key_terms = NULL")
 

@@ -21,9 +21,10 @@ NOW = 1_796_300_000.0  # 2026-12-03 ...
 async def _db(path: Path, marker: str) -> Path:
     """A migrated database whose one paper's title is `marker`."""
     db = await Database.open(path)
+
     def transaction(conn):
         conn.execute("INSERT INTO papers (slug, title, imported_at) VALUES (?, ?, 0)",
-                           (marker, marker))
+                     (marker, marker))
 
     await db.run_write(transaction)
     await db.close()
@@ -53,6 +54,7 @@ async def test_backup_is_one_checked_file_and_restore_puts_it_back_keeping_the_r
     assert not (tmp_path / "b.db-wal").exists() and [p.name for p in tmp_path.glob(".*")] == []
 
     db = await Database.open(live)
+
     def transaction(conn):
         conn.execute("UPDATE papers SET title = 'after'")
 
@@ -189,6 +191,7 @@ async def test_a_backup_in_small_steps_under_constant_writes_finishes_with_the_s
     read snapshot lets it finish while the writes go on, holding exactly the rows of one commit."""
     live = await _db(tmp_path / "p.db", "x")
     db = await Database.open(live)
+
     def transaction(conn):
         conn.execute("CREATE TABLE filler (x)")
         conn.executemany("INSERT INTO filler VALUES (randomblob(3000))", [()] * 300)

@@ -32,6 +32,7 @@ class Crafted:
         if not await chat_title(self.db, chat_id):  # a known chat keeps its title and zone
             await ensure_chat(self.db, chat_id, "supergroup", title, 0)
             if tz is not None:
+
                 def transaction(conn):
                     set_timezone(conn, chat_id, tz, 0)
 
@@ -79,6 +80,7 @@ class Crafted:
                     responses: dict[int, object] | None = None) -> int:
         """One delivered quiz; answers are (user, pos, score, answered_at), max 1 point each, each
         answer the user's `responses` entry, `response` if they have none."""
+
         def transaction(c):
             cur = c.execute(
                 "INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at) "
@@ -86,7 +88,7 @@ class Crafted:
             did = (cur.fetchone())[0]
             for pos, qid in enumerate(qids):
                 c.execute("INSERT INTO daily_items (delivery_id, pos, question_id, message_id) "
-                                "VALUES (?,?,?,?)", (did, pos, qid, next(_ids)))
+                          "VALUES (?,?,?,?)", (did, pos, qid, next(_ids)))
             for uid, pos, score, at in answers:
                 c.execute(
                     "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?,?,1,?,?)",
@@ -101,6 +103,7 @@ class Crafted:
                    responses: list[object] | None = None, title: str = "Paper", section: str = "s") -> int:
         """A finished exam titled `title`; items are (question id, score, max, final), all in `section`;
         each answer is its `responses` entry ("my answer <pos>" by default; None: left unanswered)."""
+
         def transaction(c):
             cur = c.execute(
                 "INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, status, started_at, "
@@ -110,7 +113,7 @@ class Crafted:
             aid = (cur.fetchone())[0]
             for pos, (qid, score, mx, final) in enumerate(items):
                 c.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
-                                "VALUES (?,?,?,?,?)", (aid, pos, qid, section, mx))
+                          "VALUES (?,?,?,?,?)", (aid, pos, qid, section, mx))
                 verdict = "needs_review" if not final else ("correct" if score >= mx else "wrong")
                 if responses and responses[pos] is None:
                     continue  # left unanswered

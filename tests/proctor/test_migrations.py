@@ -72,6 +72,7 @@ async def test_newer_database_is_refused(tmp_path):
 
 async def test_write_rolls_back_on_error(db):
     with pytest.raises(RuntimeError):
+
         def transaction(conn):
             conn.execute("INSERT INTO users (id, created_at) VALUES (1, 0)")
             raise RuntimeError("boom")
@@ -102,7 +103,7 @@ async def _formats_migration(db, old):
     def transaction(conn):
         conn.execute("INSERT INTO papers (id, slug, title, imported_at) VALUES (1, 'p', 'P', 0)")
         conn.execute("INSERT INTO sections (id, paper_id, position, kind, title) "
-                           "VALUES (1, 1, 1, 'single', 'S')")
+                     "VALUES (1, 1, 1, 'single', 'S')")
         for n in range(1, 4):
             conn.execute(
                 "INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem, options, "
@@ -110,7 +111,7 @@ async def _formats_migration(db, old):
                 (fingerprint("p", 1, n), n, f"stem {n}"))
         conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
         conn.execute("INSERT INTO review_cards (user_id, question_id, card, due) "
-                           "SELECT 7, id, '{}', 0 FROM questions")
+                     "SELECT 7, id, '{}', 0 FROM questions")
 
     await db.run_write(transaction)
     before = [tuple(r) for r in await db.fetchall("SELECT * FROM questions ORDER BY id")]
@@ -130,6 +131,7 @@ async def _formats_migration(db, old):
     assert [(q.kind, q.name, q.difficulty) for q in stored] == [
         (Kind.numerical, "pi", "易"), (Kind.matching, "", "")]
     with pytest.raises(sqlite3.IntegrityError):
+
         def transaction(conn):
             conn.execute("UPDATE questions SET kind='essay' WHERE id=1")
 

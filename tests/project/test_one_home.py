@@ -74,6 +74,7 @@ async def test_one_zone_rule_for_the_push_and_the_leaderboards(tmp_path):
 
         await ensure_chat(env.db, -7, "group", "T", 0)
         await ensure_chat(env.db, -8, "group", "U", 0)
+
         def transaction(conn):
             set_timezone(conn, -7, "Mars/Base", 0)
             set_timezone(conn, -8, "Europe/Berlin", 0)
