@@ -219,8 +219,8 @@ def report_in(conn: sqlite3.Connection, result: Edited, *, actor: int, chat_id: 
             continue
         audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=held.REGRADE,
                      target=f"attempt:{c.attempt_id}", target_user=c.user_id, **held.change_detail(
-                               question=qid, old=c.total_old, new=c.total_new, answer_old=c.old, answer_new=c.new,
-                               from_version=c.from_version, to_version=version))
+                         question=qid, old=c.total_old, new=c.total_new, answer_old=c.old, answer_new=c.new,
+                         from_version=c.from_version, to_version=version))
         if c.invite_id is not None and c.total_new is not None:
             invites.regraded_in(conn, c.invite_id, c.attempt_id, question_id=qid, version=version,
                                 old=c.total_old, new=c.total_new, now=now)
