@@ -109,7 +109,7 @@ async def answers_to(db: Database, delivery_id: int) -> list[Answer]:
     return [_answer(r) for r in rows]
 
 
-async def answers_in(db: Database, delivery_id: int) -> int:
+async def answers_given(db: Database, delivery_id: int) -> int:
     """Every answer given to the delivery so far, all questions together."""
     count: int = await db.scalar("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=?", (delivery_id,))
     return count
