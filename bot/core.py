@@ -60,7 +60,10 @@ class ProctorApplication(Application):
         if isinstance(update, Update) and not repeat and update.update_id in handling:  # claimed by this run
             handling.discard(update.update_id)
             svc = services(self)
-            await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
+            try:
+                await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
+            except Exception:  # left claimed: a delivery again is handled again, and counts once
+                log.warning("update %s: could not mark it done", update.update_id, exc_info=True)
         if not self.warmed:
             self.warmed = True
             warm_up_in_background()
@@ -187,6 +190,8 @@ async def on_error(update: object, context: Ctx) -> None:
             await update.effective_message.reply_text(t("oops", lang))
     except Exception:  # the error handler must never raise
         log.warning("could not tell the user about the error", exc_info=True)
+    if update.update_id not in context.services.handling:  # the claim itself failed: no handler runs unclaimed
+        raise ApplicationHandlerStop
 
 
 async def tell_too_fast(app: Application, update: Update) -> None:

@@ -88,3 +88,21 @@ async def test_a_screen_whose_message_id_was_lost_is_posted_anew_at_the_next_ste
         assert list(await answers_of(env.db)) == []
     finally:
         await env.close()
+
+
+async def test_when_the_claim_fails_no_handler_runs_and_the_user_hears_oops(env):
+    """A claim that cannot be written (here: its table is gone) stops the update before any handler:
+    nothing runs unclaimed; the error handler logs it and says so."""
+    ann = env.api.user(404, "Ann", language_code="en")
+    await env.db.run_write(lambda c: c.execute("ALTER TABLE processed_updates RENAME TO gone"))
+    env.api.inject_update({"update_id": 700_020, "message": {
+        "message_id": 7, "date": 1_800_000_000, "text": "/start",
+        "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+        "chat": {"id": ann.id, "type": "private", "first_name": "Ann"},
+        "from": {"id": ann.id, "is_bot": False, "first_name": "Ann", "language_code": "en"}}})
+    reply = await ann.wait_message()
+    await env.db.run_write(lambda c: c.execute("ALTER TABLE gone RENAME TO processed_updates"))
+    await env.idle()
+    assert [m.text for m in ann.chat() if m.from_bot] == [reply.text]
+    assert reply.text.startswith("Sorry")  # the error handler's, not /start's welcome
+    assert await env.db.scalar("SELECT COUNT(*) FROM users WHERE id=?", (ann.id,)) == 0  # nothing was written
