@@ -60,7 +60,7 @@ async def main(earlier: int, n: int) -> None:
         qid = await db.scalar("SELECT id FROM questions WHERE paper_id=? AND kind='short' AND stem LIKE '简述%'",
                               (pid,))
 
-        def transaction(conn):
+        def transaction(conn):  # the earlier candidates, as their hand-ins left them (a fake state)
             for k in range(earlier):
                 conn.execute("INSERT INTO users (id, created_at) VALUES (?, 0)", (10_000 + k,))
                 cur = conn.execute(

@@ -127,7 +127,7 @@ async def test_per_candidate_paper_draws_anew_and_never_quarantined_or_retired(e
     by_stem = {q.stem: q.id for p in await list_papers(env.db) for q in p.questions()}
     await set_retired(env.db, by_stem["pool single 1?"], True, lead=LEAD, chat_id=None, now=T0)
 
-    def transaction(conn):
+    def transaction(conn):  # no writer holds a key by hand: import holds one whose key is in doubt
         conn.execute("UPDATE question_checks SET held='key' WHERE question_id=?", (by_stem["pool single 2?"],))
 
     await env.db.run_write(transaction)

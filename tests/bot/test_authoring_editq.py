@@ -268,7 +268,7 @@ async def test_a_reference_answer_edit_finds_its_own_key_terms_only(tmp_path):
     try:
         first, other = (q.id for q in await _questions(env))
 
-        def transaction(conn):
+        def transaction(conn):  # the other as a bank imported before key terms were stored
             conn.execute("UPDATE questions SET key_terms=NULL WHERE id=?", (other,))
 
         await env.db.run_write(transaction)

@@ -269,7 +269,7 @@ async def test_migration_moves_unsent_results_to_the_outbox_and_ends_late_hand_i
             shutil.copy(path, before / path.name)
     db = await Database.open(tmp_path / "p.db", migrations_dir=before)
 
-    def transaction(conn):
+    def transaction(conn):  # the schema itself: rows as release 7 wrote them, migrated
         conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
         for aid, status, finished, sent in ((1, "finished", 4000.0, 0), (2, "finished", 2000.0, 1),
                                             (3, "cancelled", 1500.0, 0)):

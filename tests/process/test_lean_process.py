@@ -61,7 +61,7 @@ async def _old_bank(path: Path) -> None:
     try:
         await save_paper(db, _paper(), now=1.0)
 
-        def transaction(conn):
+        def transaction(conn):  # no writer clears key terms: the NULL column an older bank had
             conn.execute("UPDATE questions SET key_terms = NULL")
 
         await db.run_write(transaction)

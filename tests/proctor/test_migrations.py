@@ -100,7 +100,7 @@ async def _formats_migration(db, old):
     from bank.models import Kind, Question, Section, fingerprint
     from bank.paper_store import load_paper, save_paper
 
-    def transaction(conn):
+    def transaction(conn):  # what the code of version 6 wrote
         conn.execute("INSERT INTO papers (id, slug, title, imported_at) VALUES (1, 'p', 'P', 0)")
         conn.execute("INSERT INTO sections (id, paper_id, position, kind, title) "
                      "VALUES (1, 1, 1, 'single', 'S')")

@@ -98,7 +98,7 @@ async def _setup(db: Database) -> tuple[Crafted, list[int], list[list[int]], lis
     p1, q1 = await crafted.paper("ops", sections=(("single", 4), ("short", 2)), points=(1.0, 5.0))
     p2, q2 = await crafted.paper("net", sections=(("single", 3),), points=(2.0,))
 
-    def transaction(c):
+    def transaction(c):  # topics on some questions; the others show their section's title
         c.execute("UPDATE questions SET topic='dns' WHERE id IN (?, ?)", (q1[0][0], q2[0][1]))
         c.execute("UPDATE questions SET topic='tls' WHERE id = ?", (q1[0][1],))
         c.execute("UPDATE papers SET exam_only=1 WHERE id=?", (p2,))
@@ -194,14 +194,14 @@ async def _assert_kept(db: Database) -> None:
 async def test_a_regrade_and_a_review_update_the_summaries(db):
     crafted, papers, q1, _ = await _setup(db)
 
-    def transaction(c):
+    def transaction(c):  # the crafted questions get options, so the key can move to B
         c.execute("UPDATE questions SET options=? WHERE id=?", (json.dumps(["one", "two", "three"]), q1[0][0]))
 
     await db.run_write(transaction)
     t0 = BASE + 9 * 3600
     await crafted.daily(TEAM, _day(0), q1[0][:1], [(1, 0, 1.0, t0), (2, 0, 0.0, t0 + 60)])
 
-    def transaction(c):
+    def transaction(c):  # user 2 answered B
         c.execute("UPDATE daily_answers SET response='\"B\"' WHERE user_id=2")
 
     await db.run_write(transaction)
@@ -238,7 +238,7 @@ async def test_a_question_moved_to_another_topic_moves_its_points(db):
     await crafted.daily(TEAM, _day(0), q1[0][:3], [(1, 0, 1.0, t0), (1, 2, 0.0, t0 + 5)])
     await crafted.exam(1, papers[0], [(q1[0][2], 1.0, 1.0, 1)], t0, t0 + 600)
 
-    def transaction(c):
+    def transaction(c):  # a re-import gives the third question a topic; a section is renamed
         c.execute("UPDATE questions SET topic='dns' WHERE id=?", (q1[0][2],))
         c.execute("UPDATE sections SET title='Choices' WHERE id=(SELECT section_id FROM questions WHERE id=?)",
                   (q1[1][0],))

@@ -94,7 +94,7 @@ async def test_a_tap_whose_effect_was_committed_before_the_stop_counts_once_when
     db = await Database.open(env.db_path)  # what a run stopped between the effect and `done` leaves
     try:
 
-        def transaction(conn):
+        def transaction(conn):  # no writer turns a done update back into a claim: raw SQL
             conn.execute("UPDATE processed_updates SET state='claimed', run='the-stopped-run' "
                          "WHERE update_id=900200")
 

@@ -75,7 +75,7 @@ async def test_one_zone_rule_for_the_push_and_the_leaderboards(tmp_path):
         await ensure_chat(env.db, -7, "group", "T", 0)
         await ensure_chat(env.db, -8, "group", "U", 0)
 
-        def transaction(conn):
+        def transaction(conn):  # a zone name the tz database no longer knows, and a good one
             set_timezone(conn, -7, "Mars/Base", 0)
             set_timezone(conn, -8, "Europe/Berlin", 0)
 
