@@ -100,14 +100,17 @@ async def refresh_cache(db: Store, now: float) -> None:
     Reads every answer: the figures are computed in a worker thread, off the event loop."""
     responses = await _responses(db, None)
     figures = await asyncio.to_thread(lambda: {qid: _figures(pairs) for qid, pairs in responses.items()})
-    async with db.write() as conn:
-        await conn.execute("DELETE FROM item_stats_cache")
-        await conn.executemany(
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("DELETE FROM item_stats_cache")
+        conn.executemany(
             "INSERT INTO item_stats_cache (question_id, responses, difficulty, discrimination) "
             "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM questions WHERE id = ?)",
             [(qid, n, d, x, qid) for qid, (n, d, x) in figures.items()])
-        await conn.execute("INSERT INTO item_stats_computed (id, computed_at) VALUES (1, ?) "
-                           "ON CONFLICT (id) DO UPDATE SET computed_at = excluded.computed_at", (now,))
+        conn.execute("INSERT INTO item_stats_computed (id, computed_at) VALUES (1, ?) "
+                     "ON CONFLICT (id) DO UPDATE SET computed_at = excluded.computed_at", (now,))
+
+    await db.run_write(transaction)
 
 
 async def cached_stats(db: Store, paper_id: int | None = None) -> tuple[list[ItemStats], float | None]:
@@ -132,15 +135,18 @@ def needs_attention(stats: list[ItemStats], limit: int = 10) -> list[ItemStats]:
 async def set_retired(db: Store, question_id: int, retired: bool, *, lead: int,
                       chat_id: int | None, now: float) -> None:
     """Retire a question (never asked again) or restore it. Raises NotFound."""
-    async with db.write() as conn:
-        cur = await conn.execute("UPDATE questions SET retired=? WHERE id=?", (int(retired), question_id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        cur = conn.execute("UPDATE questions SET retired=? WHERE id=?", (int(retired), question_id))
         if cur.rowcount != 1:
             raise NotFound(f"no question {question_id}")
-        await record_audit(conn, at=now, actor=lead, chat_id=chat_id,
-                           action="retire" if retired else "restore", target=f"question:{question_id}")
+        record_audit(conn, at=now, actor=lead, chat_id=chat_id,
+                     action="retire" if retired else "restore", target=f"question:{question_id}")
         # retiring the first of two same-stem questions lets the repeat be asked (bank/question_checks.py)
-        cur = await conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
-        await refresh_paper(conn, one_row(await cur.fetchone())[0])
+        cur = conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
+        refresh_paper(conn, one_row(cur.fetchone())[0])
+
+    await db.run_write(transaction)
 
 
 async def is_exam_only(db: Store, paper_id: int) -> bool:

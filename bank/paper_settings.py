@@ -91,12 +91,15 @@ async def write_settings(db: Store, paper_id: int, *, actor: int, chat_id: int |
     if not checked:
         return
     sets = ", ".join(f"{_COLUMNS[k]}=?" for k in checked)
-    async with db.write() as conn:
-        cur = await conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        cur = conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
         if cur.rowcount != 1:
             raise NotFound(f"no paper {paper_id}")
-        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_settings",
-                           target=f"paper:{paper_id}", **checked)
+        record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_settings",
+                     target=f"paper:{paper_id}", **checked)
+
+    await db.run_write(transaction)
 
 
 async def pass_mark(db: Store, paper_id: int | None) -> float | None:

@@ -9,8 +9,6 @@ import re
 import sqlite3
 from collections.abc import Sequence
 
-import aiosqlite
-
 from bank.errors import NotFound, SameTitle
 from bank.grading.terms import terms_for
 from bank.import_notes import note, notes_from_json, notes_json
@@ -43,8 +41,11 @@ async def save_papers(db: Store, papers: list[Paper], now: float, *, same_title:
     writes nothing, so a renamed or truncated copy of a file does not become a second paper.
     """
     papers = await with_key_terms(papers)
-    async with db.write() as conn:
-        return await write_papers(conn, papers, now, same_title=same_title)
+
+    def transaction(conn: sqlite3.Connection) -> list[int]:
+        return write_papers(conn, papers, now, same_title=same_title)
+
+    return await db.run_write(transaction)
 
 
 async def with_key_terms(papers: list[Paper]) -> list[Paper]:
@@ -53,23 +54,23 @@ async def with_key_terms(papers: list[Paper]) -> list[Paper]:
     return await asyncio.to_thread(_with_key_terms, papers)  # jieba or its child: off the loop
 
 
-async def write_papers(conn: aiosqlite.Connection, papers: list[Paper], now: float, *,
-                       same_title: bool = False) -> list[int]:
+def write_papers(conn: sqlite3.Connection, papers: list[Paper], now: float, *,
+                 same_title: bool = False) -> list[int]:
     """`save_papers`'s writing, inside a transaction the caller holds (so it can commit more with
     it, e.g. an audit row). Raises SameTitle."""
     ids = []
     for paper in papers:
         if not same_title:
-            await refuse_same_title(conn, paper.title, paper.slug)
-        ids.append(await _write_paper(conn, paper, now))
+            refuse_same_title(conn, paper.title, paper.slug)
+        ids.append(_write_paper(conn, paper, now))
     return ids
 
 
-async def refuse_same_title(conn: aiosqlite.Connection, title: str, slug: str) -> None:
+def refuse_same_title(conn: sqlite3.Connection, title: str, slug: str) -> None:
     """Raises SameTitle if a paper other than `slug` is titled `title` (inside the writing transaction)."""
-    cur = await conn.execute("SELECT id, slug, source_file FROM papers WHERE title=? AND slug<>? ORDER BY id LIMIT 1",
-                             (title, slug))
-    row = await cur.fetchone()
+    cur = conn.execute("SELECT id, slug, source_file FROM papers WHERE title=? AND slug<>? ORDER BY id LIMIT 1",
+                       (title, slug))
+    row = cur.fetchone()
     if row is not None:
         raise SameTitle(slug, title, row[0], row[1], row[2])
 
@@ -82,10 +83,10 @@ def slug_for(path_stem: str, title: str) -> str:
     return "paper-" + hashlib.sha1(title.encode()).hexdigest()[:10]
 
 
-async def free_slug(conn: aiosqlite.Connection, base: str) -> str:
+def free_slug(conn: sqlite3.Connection, base: str) -> str:
     """`base`, or `base-2`, `base-3`, ...: the first slug no paper has (inside the writing transaction)."""
     slug, n = base, 1
-    while await (await conn.execute("SELECT 1 FROM papers WHERE slug=?", (slug,))).fetchone():
+    while conn.execute("SELECT 1 FROM papers WHERE slug=?", (slug,)).fetchone():
         n += 1
         slug = f"{base}-{n}"
     return slug
@@ -123,15 +124,18 @@ async def fill_key_terms(db: Store, question_ids: Sequence[int] | None = None) -
         return 0
     references = [a if isinstance(a := json.loads(r["answer"]), str) else "" for r in rows]
     terms = await asyncio.to_thread(terms_for, references)
-    async with db.write() as conn:
-        await conn.executemany("UPDATE questions SET key_terms=? WHERE id=? AND key_terms IS NULL",
-                               [(_dumps(t), r["id"]) for t, r in zip(terms, rows, strict=True)])
-    return len(rows)
+
+    def transaction(conn: sqlite3.Connection) -> int:
+        conn.executemany("UPDATE questions SET key_terms=? WHERE id=? AND key_terms IS NULL",
+                         [(_dumps(t), r["id"]) for t, r in zip(terms, rows, strict=True)])
+        return len(rows)
+
+    return await db.run_write(transaction)
 
 
-async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> int:
+def _write_paper(conn: sqlite3.Connection, paper: Paper, now: float) -> int:
     s = paper.settings
-    cur = await conn.execute(
+    cur = conn.execute(
         """INSERT INTO papers (slug, title, source_file, time_limit_min, attempts_allowed,
                grading_method, multi_policy, exam_only, shuffle_options, notes, imported_at)
            VALUES (?,?,?,?,?,?,?,?,?,?,?)
@@ -143,11 +147,11 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
          s.grading_method, s.multi_policy.value, int(s.exam_only), int(s.shuffle_options),
          notes_json(paper.notes), now),
     )
-    paper_id: int = one_row(await cur.fetchone())[0]
-    edit_notes = await _edited_notes(conn, paper)
+    paper_id: int = one_row(cur.fetchone())[0]
+    edit_notes = _edited_notes(conn, paper)
     kept: list[str] = []
     for pos, section in enumerate(paper.sections, start=1):
-        cur = await conn.execute(
+        cur = conn.execute(
             """INSERT INTO sections (paper_id, position, kind, title, points_each, declared_count)
                VALUES (?,?,?,?,?,?)
                ON CONFLICT(paper_id, position) DO UPDATE SET kind=excluded.kind,
@@ -157,7 +161,7 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
             (paper_id, pos, section.kind.value, section.title, section.points_each,
              section.declared_count),
         )
-        section_id = one_row(await cur.fetchone())[0]
+        section_id = one_row(cur.fetchone())[0]
         rows = []
         for q in section.questions:
             fp = fingerprint(paper.slug, pos, q.number)
@@ -167,7 +171,7 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
                          _dumps(q.flags), q.topic, q.name, _dumps(q.weights), _dumps(q.feedback),
                          q.difficulty, None if q.key_terms is None else _dumps(q.key_terms)))
         # one call per section: aiosqlite hops to its thread once per call, not once per row
-        await conn.executemany(
+        conn.executemany(
             """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
                    options, answer, explanation, points, flags, topic, name, weights, feedback,
                    difficulty, key_terms, retired)
@@ -179,18 +183,18 @@ async def _write_paper(conn: aiosqlite.Connection, paper: Paper, now: float) -> 
             rows,
         )
     marks = ",".join("?" * len(kept)) or "''"
-    await conn.execute(
+    conn.execute(
         f"UPDATE questions SET retired=1 WHERE paper_id=? AND fingerprint NOT IN ({marks})",
         (paper_id, *kept),
     )
-    await conn.execute(
+    conn.execute(
         "DELETE FROM sections WHERE paper_id=? AND position>? "
         "AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.section_id=sections.id)",
         (paper_id, len(paper.sections)),
     )
     if edit_notes:
-        await conn.execute("UPDATE papers SET notes=? WHERE id=?", (notes_json(paper.notes + edit_notes), paper_id))
-    await refresh_paper(conn, paper_id)  # pinned options, letter references, doubts: found at import
+        conn.execute("UPDATE papers SET notes=? WHERE id=?", (notes_json(paper.notes + edit_notes), paper_id))
+    refresh_paper(conn, paper_id)  # pinned options, letter references, doubts: found at import
     return paper_id
 
 
@@ -201,18 +205,18 @@ _KEEP_EDITED = ", ".join(f"{c}=CASE WHEN questions.key_version>1 THEN questions.
                          for c in _EDITED)
 
 
-async def _edited_notes(conn: aiosqlite.Connection, paper: Paper) -> list[Note]:
+def _edited_notes(conn: sqlite3.Connection, paper: Paper) -> list[Note]:
     """A note per question of `paper` that a lead edited and whose text or key in the file differs."""
     incoming = {fingerprint(paper.slug, pos, q.number): q for pos, s in enumerate(paper.sections, start=1)
                 for q in s.questions}
     if not incoming:
         return []
     marks = ",".join("?" * len(incoming))
-    cur = await conn.execute(
+    cur = conn.execute(
         f"SELECT id, fingerprint, key_version, kind, stem, options, answer, explanation FROM questions "
         f"WHERE key_version>1 AND fingerprint IN ({marks})", list(incoming))
     notes = []
-    for r in await cur.fetchall():
+    for r in cur.fetchall():
         q = incoming[r["fingerprint"]]
         if (r["kind"], r["stem"], json.loads(r["options"]), json.loads(r["answer"]), r["explanation"]) != (
                 q.kind.value, q.stem, q.options, q.answer, q.explanation):
@@ -258,17 +262,20 @@ def _settings_from_row(row: sqlite3.Row) -> PaperSettings:
 
 
 async def load_paper(db: Store, key: int | str, *, include_retired: bool = False) -> Paper:
-    """A whole paper by id or slug. Raises NotFound."""
+    """A whole paper by id or slug, in one round trip. Raises NotFound."""
+    return await db.run(lambda conn: load_paper_in(conn, key, include_retired=include_retired))
+
+
+def load_paper_in(conn: sqlite3.Connection, key: int | str, *, include_retired: bool = False) -> Paper:
+    """`load_paper` on the database thread (inside a transaction that writes it back, say). Raises NotFound."""
     col = "id" if isinstance(key, int) else "slug"
-    prow = await db.fetchone(f"SELECT * FROM papers WHERE {col} = ?", (key,))
+    prow = conn.execute(f"SELECT * FROM papers WHERE {col} = ?", (key,)).fetchone()
     if prow is None:
         raise NotFound(f"no paper {key!r}")
     if prow["blueprint"] is not None:
-        return await _composed(db, prow, include_retired)
-    srows = await db.fetchall(
-        "SELECT * FROM sections WHERE paper_id=? ORDER BY position", (prow["id"],))
-    qrows = await db.fetchall(
-        f"{_QUESTION_SELECT} WHERE q.paper_id=? ORDER BY s.position, q.number", (prow["id"],))
+        return _composed(conn, prow, include_retired)
+    srows = conn.execute("SELECT * FROM sections WHERE paper_id=? ORDER BY position", (prow["id"],)).fetchall()
+    qrows = conn.execute(f"{_QUESTION_SELECT} WHERE q.paper_id=? ORDER BY s.position, q.number", (prow["id"],)).fetchall()
     by_section: dict[int, list[Question]] = {}
     for r in qrows:
         q = question_from_row(r)
@@ -285,14 +292,14 @@ async def load_paper(db: Store, key: int | str, *, include_retired: bool = False
                  settings=_settings_from_row(prow), notes=notes_from_json(prow["notes"]), code=prow["code"])
 
 
-async def _composed(db: Store, prow: sqlite3.Row, include_retired: bool) -> Paper:
+def _composed(conn: sqlite3.Connection, prow: sqlite3.Row, include_retired: bool) -> Paper:
     """A composed paper: its drawn questions (other papers'), a section per title, points as drawn.
     A question is numbered by its place in the paper (its home paper's number is in its `source`):
     two drawn questions may share a number at home, and a file names a question by its number
     (bank/formats/ref.py), so an exported composed paper imports back onto itself."""
-    rows = await db.fetchall(
+    rows = conn.execute(
         f"SELECT i.section AS drawn_section, i.points AS drawn_points, i.pos AS drawn_pos, x.* FROM composed_items i "
-        f"JOIN ({_QUESTION_SELECT}) x ON x.id = i.question_id WHERE i.paper_id=? ORDER BY i.pos", (prow["id"],))
+        f"JOIN ({_QUESTION_SELECT}) x ON x.id = i.question_id WHERE i.paper_id=? ORDER BY i.pos", (prow["id"],)).fetchall()
     sections: dict[str, Section] = {}
     for r in rows:
         q = question_from_row(r).model_copy(update={"points": r["drawn_points"], "number": r["drawn_pos"] + 1})

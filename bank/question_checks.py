@@ -13,9 +13,8 @@ paper asks it once). Every import refreshes the rows of its papers in the import
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
-
-import aiosqlite
 
 from bank.errors import NotFound
 from bank.lint import explanation_speaks_for, key_doubt, normalise_stem
@@ -67,12 +66,12 @@ def held_reason(check: Check, answer_json: str, confirmed_answer: str | None) ->
     return ""
 
 
-async def refresh_paper(conn: aiosqlite.Connection, paper_id: int) -> None:
+def refresh_paper(conn: sqlite3.Connection, paper_id: int) -> None:
     """Analyse every question of a paper again; call inside the transaction that wrote it."""
-    cur = await conn.execute(f"{QUESTION_SELECT} WHERE q.paper_id=? ORDER BY s.position, q.number", (paper_id,))
-    rows = list(await cur.fetchall())
+    cur = conn.execute(f"{QUESTION_SELECT} WHERE q.paper_id=? ORDER BY s.position, q.number", (paper_id,))
+    rows = list(cur.fetchall())
     checks = analyse([question_from_row(r) for r in rows])
-    await conn.executemany(
+    conn.executemany(
         """INSERT INTO question_checks (question_id, version, pinned, letter_refs, key_doubt, duplicate_of, held)
            VALUES (?,?,?,?,?,?,?)
            ON CONFLICT(question_id) DO UPDATE SET version=excluded.version, pinned=excluded.pinned,
@@ -90,10 +89,13 @@ async def fill_missing(db: Store) -> int:
            WHERE c.question_id IS NULL OR c.version < ?""", (VERSION,))
     if not rows:
         return 0
-    async with db.write() as conn:
+
+    def transaction(conn: sqlite3.Connection) -> int:
         for r in rows:
-            await refresh_paper(conn, r[0])
-    return len(rows)
+            refresh_paper(conn, r[0])
+        return len(rows)
+
+    return await db.run_write(transaction)
 
 
 @dataclass(frozen=True)
@@ -145,18 +147,21 @@ async def confirm_key(db: Store, question_id: int, *, actor: int, now: float,
 
     Audited in the same transaction. Raises NotFound.
     """
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> bool:
+        cur = conn.execute(
             "SELECT q.answer, c.held FROM questions q LEFT JOIN question_checks c ON c.question_id = q.id "
             "WHERE q.id=?", (question_id,))
-        row = await cur.fetchone()
+        row = cur.fetchone()
         if row is None:
             raise NotFound(f"no question {question_id}")
         if row[1] != HELD_KEY:
             return False
-        await conn.execute(
+        conn.execute(
             "UPDATE question_checks SET confirmed_answer=?, confirmed_by=?, confirmed_at=?, held='' "
             "WHERE question_id=?", (row[0], actor, now, question_id))
-        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="confirm_key",
-                           target=f"question {question_id}", key=json.loads(row[0]))
-    return True
+        record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="confirm_key",
+                     target=f"question {question_id}", key=json.loads(row[0]))
+        return True
+
+    return await db.run_write(transaction)

@@ -11,8 +11,6 @@ import json
 import sqlite3
 from collections.abc import Iterable
 
-import aiosqlite
-
 from bank.models import Question
 
 _COLUMNS = "question_id, version, stem, options, answer, explanation"
@@ -40,9 +38,9 @@ def versions_in(conn: sqlite3.Connection, wanted: Iterable[tuple[int, int]]) -> 
     return {(r["question_id"], r["version"]): r for r in rows}
 
 
-async def keep_version_in(conn: aiosqlite.Connection, q: Question) -> None:
+def keep_version_in(conn: sqlite3.Connection, q: Question) -> None:
     """Store `q` as it is now as its version (once); call inside the transaction that edits it."""
-    await conn.execute(
+    conn.execute(
         f"INSERT OR IGNORE INTO question_versions ({_COLUMNS}) VALUES (?,?,?,?,?,?)",
         (q.id, q.version, q.stem, json.dumps(q.options, ensure_ascii=False),
          json.dumps(q.answer, ensure_ascii=False), q.explanation))

@@ -4,19 +4,19 @@ The bank sits below the proctoring domain and never imports it. `Store` is the p
 `proctor.storage.db.Database` the bank uses; `Database` satisfies it structurally (no inheritance,
 no import either way). The audited lead actions that live in the bank (retire/restore a question,
 exam-only, paper settings, confirm a key) must write their audit row in the same transaction as the
-action itself, so the row writer lives here, at the lowest layer, and works on the open connection
-of `Store.write()`; `proctor.teams.audit` re-exports it as `audit.record` and owns the reading side.
+action itself, so the row writer lives here, at the lowest layer, and works on the connection a
+`Store.run_write` transaction gets; `proctor.teams.audit` re-exports it as `audit.record` and owns
+the reading side.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, TypeVar
 
-import aiosqlite
+T = TypeVar("T")
 
 # a statement's parameters: positional (`?`) or named (`:name`); values are whatever sqlite3 binds
 Params = Iterable[Any] | Mapping[str, Any]
@@ -42,9 +42,12 @@ def one_row(row: sqlite3.Row | None) -> sqlite3.Row:
 
 
 class Store(Protocol):
-    """The database as the bank sees it: reads, and one write transaction at a time."""
+    """The database as the bank sees it: reads, and one write transaction at a time (a plain function
+    of the sqlite3 connection, run on the database thread: `run_write`)."""
 
-    def write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T: ...
+
+    async def run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T: ...
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]: ...
 
@@ -57,15 +60,7 @@ _AUDIT = ("INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_
           "VALUES (?,?,?,?,?,?,?)")
 
 
-async def record_audit(conn: aiosqlite.Connection, *, at: float, actor: int, chat_id: int | None,
-                       action: str, target: str = "", target_user: int | None = None,
-                       **detail: Any) -> None:
-    """Append one audit entry; call inside `Store.write()` so it commits with the action."""
-    await conn.execute(_AUDIT, (at, actor, chat_id, action, target, target_user,
-                                json.dumps(detail, ensure_ascii=False)))
-
-
-def record_audit_on(conn: sqlite3.Connection, *, at: float, actor: int, chat_id: int | None,
-                    action: str, target: str = "", target_user: int | None = None, **detail: Any) -> None:
-    """`record_audit` for a transaction run on the database thread (`Database.run_write`)."""
+def record_audit(conn: sqlite3.Connection, *, at: float, actor: int, chat_id: int | None,
+                 action: str, target: str = "", target_user: int | None = None, **detail: Any) -> None:
+    """Append one audit entry inside the action's transaction (`Store.run_write`), so it commits with it."""
     conn.execute(_AUDIT, (at, actor, chat_id, action, target, target_user, json.dumps(detail, ensure_ascii=False)))

@@ -59,16 +59,19 @@ async def main(earlier: int, n: int) -> None:
         pid = await save_paper(db, small_paper(), T0)
         qid = await db.scalar("SELECT id FROM questions WHERE paper_id=? AND kind='short' AND stem LIKE '简述%'",
                               (pid,))
-        async with db.write() as conn:  # the earlier candidates, as their hand-ins left them (a fake state)
+
+        def transaction(conn):  # the earlier candidates, as their hand-ins left them (a fake state)
             for k in range(earlier):
-                await conn.execute("INSERT INTO users (id, created_at) VALUES (?, 0)", (10_000 + k,))
-                cur = await conn.execute(
+                conn.execute("INSERT INTO users (id, created_at) VALUES (?, 0)", (10_000 + k,))
+                cur = conn.execute(
                     "INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, status, started_at, finished_at, "
                     "max_score) VALUES (?,?,?, 'exam', 't', 'finished', ?, ?, 15) RETURNING id",
                     (10_000 + k, 10_000 + k, pid, T0, T0 + rng.uniform(300, 3000)))
-                aid = (await cur.fetchone())[0]
-                await conn.execute("INSERT INTO written_answers VALUES (?,?,?,?,?)",
-                                   (aid, 6, pid, qid, normalise(answer(rng))))
+                aid = (cur.fetchone())[0]
+                conn.execute("INSERT INTO written_answers VALUES (?,?,?,?,?)",
+                             (aid, 6, pid, qid, normalise(answer(rng))))
+
+        await db.run_write(transaction)
         await hand_ins(db, pid, 3, rng, 100)  # warm up: OpenCC and rapidfuzz load
         on = await hand_ins(db, pid, n, rng, 200)
         await write_settings(db, pid, actor=0, chat_id=None, now=T0, signals=False)

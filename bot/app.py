@@ -21,7 +21,6 @@ from bank.paper_store import fill_key_terms
 from bot import authoring, core, daily, exam, invites, leads, live, menus, outbox, scheduling
 from bot.context import Ctx, ProctorContext
 from bot.feature import Feature
-from bot.http import ClaimFirstRequest
 from bot.i18n import LANGS
 from bot.logging_setup import register_secret
 from bot.ordering import PerUserUpdateProcessor
@@ -83,7 +82,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     # PTB's two HTTP clients (updates, everything else) as its builder makes them, but sharing one
     # TLS context: each would load the CA bundle again (~40 ms of start-up)
     tls = tls_context()
-    builder = builder.request(ClaimFirstRequest(connection_pool_size=256, httpx_kwargs={"verify": tls})) \
+    builder = builder.request(HTTPXRequest(connection_pool_size=256, httpx_kwargs={"verify": tls})) \
         .get_updates_request(HTTPXRequest(connection_pool_size=1, httpx_kwargs={"verify": tls}))
     if settings.bot_api_file_url:
         builder = builder.base_file_url(settings.bot_api_file_url)

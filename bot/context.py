@@ -27,6 +27,7 @@ class ProctorContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any
                  user_id: int | None = None) -> None:
         super().__init__(application, chat_id=chat_id, user_id=user_id)
         self._update: Update | None = None  # the update being handled; None in a job
+        self.seen: object = None  # what the update's claim read (bot.core.claim_update), for bot.userctx
 
     @classmethod
     def from_update(cls, update: object, application: Application[Any, Any, Any, Any, Any, Any]) -> ProctorContext:

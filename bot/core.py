@@ -6,7 +6,6 @@ import gc
 import logging
 import threading
 from collections.abc import Awaitable, Callable
-from contextlib import suppress
 from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -18,6 +17,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -25,7 +25,6 @@ from bank.grading import warm_up
 from bot import menus
 from bot.chat_prefs import group_lang
 from bot.context import Ctx
-from bot.http import RepeatedUpdate
 from bot.i18n import pick_lang, t
 from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
@@ -33,7 +32,6 @@ from bot.userctx import group_of, seen_in, user_ctx
 from proctor.chats import ensure_chat, set_group_language, set_group_script
 from proctor.people import users as user_store
 from proctor.storage import updates
-from proctor.storage.db import run_carried
 
 log = logging.getLogger(__name__)
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
@@ -49,42 +47,42 @@ COMMANDS = [
 
 
 class ProctorApplication(Application):
-    """Handles each update once (Telegram delivers at least once; see proctor.storage.updates).
-
-    The update's claim, with its user's record, rides on the handler's first round trip to the
-    database (`Database.carry`), or goes on its own before the handler reads or talks to Telegram
-    (bot/http.py); a repeat stops the handler there (`Repeated`, see `on_error`). Its done mark
-    waits for the next round trip anybody makes, or is written when nothing is in flight."""
+    """Handles each update once (Telegram delivers at least once; see proctor.storage.updates):
+    `claim_update` claims it before any handler runs (group -1); once they have all returned (or one
+    stopped the rest with ApplicationHandlerStop, or raised), it is marked done here."""
 
     warmed = False  # the warm-up starts after the first update: start-up to the first reply stays short
 
     async def process_update(self, update: object) -> None:
-        if not isinstance(update, Update):
-            await super().process_update(update)
-            return
-        svc = services(self)
-        tg = update.effective_user
-        read = (lambda conn: None) if tg is None else partial(  # the user's record, written on first sight
-            seen_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username, now=svc.now(),
-            group_id=group_of(update))  # and the group's language, for a message in a group
-        claim = svc.db.carry(partial(updates.claim_carried, bot_id=self.bot.id, update_id=update.update_id,
-                                     now=svc.now(), run=svc.run, read=read))
-        svc.in_flight += 1
-        try:
-            await super().process_update(update)
-        finally:
-            svc.in_flight -= 1
+        handling = services(self).handling
+        repeat = isinstance(update, Update) and update.update_id in handling  # its first run is in flight
+        await super().process_update(update)
+        if isinstance(update, Update) and not repeat and update.update_id in handling:  # claimed by this run
+            handling.discard(update.update_id)
+            svc = services(self)
+            try:
+                await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
+            except Exception:  # left claimed: a delivery again is handled again, and counts once
+                log.warning("update %s: could not mark it done", update.update_id, exc_info=True)
         if not self.warmed:
             self.warmed = True
             warm_up_in_background()
-        if not claim.ran:  # no handler used the database or Telegram: claimed now, so it is never handled again
-            with suppress(updates.Repeated):
-                await run_carried()
-        claim.detach()
-        if claim.error is None:
-            updates.done_later(svc.db, self.bot.id, svc.finished, update.update_id, svc.run)
-        if not svc.in_flight:  # nothing else in flight: no round trip is coming to carry the marks
-            await svc.db.flush_later()
+
+
+async def claim_update(update: Update, context: Ctx) -> None:
+    """Claim the update before any handler runs (group -1), in a round trip of its own that also
+    reads the user's record (written on first sight) for `user_ctx`; a repeat stops here."""
+    svc = context.services
+    tg = update.effective_user
+    read = (lambda conn: None) if tg is None else partial(
+        seen_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username, now=svc.now(),
+        group_id=group_of(update))  # and the group's language, for a message in a group
+    claimed, seen = await updates.claim_reading(svc.db, context.bot.id, update.update_id, svc.now(), svc.run, read)
+    if not claimed:  # Telegram delivers at least once (proctor.storage.updates)
+        log.info("update %s delivered again: ignored", update.update_id)
+        raise ApplicationHandlerStop
+    svc.handling.add(update.update_id)
+    context.seen = seen
 
 
 StartPayload = Callable[[Update, Ctx, str], Awaitable[None]]  # (update, context, the payload)
@@ -180,9 +178,6 @@ async def garbled_button(update: Update, context: Ctx) -> None:
 
 async def on_error(update: object, context: Ctx) -> None:
     """Log first; then tell the user something short, never a stack trace."""
-    if isinstance(context.error, updates.Repeated | RepeatedUpdate):  # raised by the update's claim: not an error
-        log.info("update %s delivered again: ignored", getattr(update, "update_id", None))
-        raise ApplicationHandlerStop
     log.error("unhandled error on update %s", getattr(update, "update_id", None), exc_info=context.error)
     if not isinstance(update, Update):
         return
@@ -195,6 +190,8 @@ async def on_error(update: object, context: Ctx) -> None:
             await update.effective_message.reply_text(t("oops", lang))
     except Exception:  # the error handler must never raise
         log.warning("could not tell the user about the error", exc_info=True)
+    if update.update_id not in context.services.handling:  # the claim itself failed: no handler runs unclaimed
+        raise ApplicationHandlerStop
 
 
 async def tell_too_fast(app: Application, update: Update) -> None:
@@ -207,7 +204,11 @@ async def tell_too_fast(app: Application, update: Update) -> None:
     await app.bot.send_message(chat.id if chat else user.id, t("too_fast", lang, name=user.first_name or ""))
 
 
+CLAIM_GROUP = -1  # before every feature's handlers
+
+
 def register_first(app: Application) -> None:
+    app.add_handler(TypeHandler(Update, claim_update), group=CLAIM_GROUP)
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("lang", set_lang))

@@ -10,6 +10,7 @@ from telegram.ext import Application, CallbackContext
 
 from bot.settings import Settings
 from proctor.clock import Clock
+from proctor.daily.candidates import CandidatePool
 from proctor.storage.db import Database
 from proctor.storage.updates import new_run
 
@@ -27,8 +28,8 @@ class Services:
     clock: Clock
     db: Database
     run: str = field(default_factory=new_run)  # names this process's claims on updates
-    in_flight: int = 0  # updates being handled (bot.core.ProctorApplication)
-    finished: set[int] = field(default_factory=set)  # handled, their done marks waiting for a round trip
+    handling: set[int] = field(default_factory=set)  # updates this run claimed, their handlers running (bot.core)
+    candidates: CandidatePool = field(default_factory=CandidatePool)  # daily practice's, kept while unchanged
 
     def now(self) -> float:
         return self.clock.now()

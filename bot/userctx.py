@@ -12,7 +12,6 @@ from bot.context import Ctx
 from bot.i18n import pick_lang
 from proctor.chats import group_prefs, group_prefs_in
 from proctor.people.users import UserPrefs, ensure_user, ensure_user_in
-from proctor.storage.db import carried, run_carried
 
 _GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
@@ -65,16 +64,12 @@ async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     language is set is answered in the group's language and script, whoever sent it.
 
     The first call for an update takes what its claim read (the user's record, written for a new
-    or renamed user, and the group's language: bot.core), in the handler's first round trip: no
-    trip of its own unless it comes first; a later call (after /lang, say) reads it anew."""
+    or renamed user, and the group's language: bot.core.claim_update): no trip of its own; a later
+    call (after /lang, say) reads it anew."""
     svc = context.services
     tg = context.user
     group_id = group_of(update)
-    seen = None
-    claim = carried()
-    if claim is not None:
-        await run_carried()
-        seen, claim.result = claim.result, None
+    seen, context.seen = context.seen, None
     if not isinstance(seen, Seen) or seen.prefs.id != tg.id:
         prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now())
         seen = Seen(prefs, None if group_id is None else await group_prefs(svc.db, group_id))

@@ -7,8 +7,6 @@ from __future__ import annotations
 import sqlite3
 from zoneinfo import ZoneInfo
 
-import aiosqlite
-
 from proctor.local_time import zone
 from proctor.storage.db import Database
 
@@ -21,12 +19,15 @@ async def ensure_chat(db: Database, chat_id: int, chat_type: str, title: str, no
     row = await db.fetchone("SELECT type, title FROM chats WHERE id=?", (chat_id,))
     if row is not None and row["type"] == chat_type and row["title"] == title:
         return
-    async with db.write() as conn:
-        await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute(
             """INSERT INTO chats (id, type, title, updated_at) VALUES (?,?,?,?)
                ON CONFLICT(id) DO UPDATE SET type=excluded.type, title=excluded.title,
                    updated_at=excluded.updated_at""",
             (chat_id, chat_type, title, now))
+
+    await db.run_write(transaction)
 
 
 async def chat_title(db: Database, chat_id: int) -> str:
@@ -39,9 +40,9 @@ async def chat_timezone(db: Database, chat_id: int) -> str | None:
     return zone
 
 
-async def set_timezone(conn: aiosqlite.Connection, chat_id: int, timezone: str, now: float) -> None:
+def set_timezone(conn: sqlite3.Connection, chat_id: int, timezone: str, now: float) -> None:
     """Inside the caller's write: the chat's zone is now `timezone`."""
-    await conn.execute("UPDATE chats SET timezone=?, updated_at=? WHERE id=?", (timezone, now, chat_id))
+    conn.execute("UPDATE chats SET timezone=?, updated_at=? WHERE id=?", (timezone, now, chat_id))
 
 
 async def chat_zone(db: Database, chat_id: int, default: str) -> ZoneInfo:
@@ -54,17 +55,11 @@ async def chat_zone(db: Database, chat_id: int, default: str) -> ZoneInfo:
 
 async def note_member(db: Database, chat_id: int, user_id: int, now: float) -> None:
     """Record that the user was seen in the group (the chat row must exist)."""
-    async with db.write() as conn:
-        await note_member_in(conn, chat_id, user_id, now)
+    await db.run_write(lambda conn: note_member_in(conn, chat_id, user_id, now))
 
 
-async def note_member_in(conn: aiosqlite.Connection, chat_id: int, user_id: int, now: float) -> None:
-    """`note_member` inside the caller's write (an answer and the sighting commit together)."""
-    await conn.execute(_MEMBER_UPSERT, (chat_id, user_id, now, now))
-
-
-def note_member_on(conn: sqlite3.Connection, chat_id: int, user_id: int, now: float) -> None:
-    """`note_member` inside a step that runs on the database thread (`Database.run_write`)."""
+def note_member_in(conn: sqlite3.Connection, chat_id: int, user_id: int, now: float) -> None:
+    """`note_member` inside the caller's transaction (an answer and the sighting commit together)."""
     conn.execute(_MEMBER_UPSERT, (chat_id, user_id, now, now))
 
 
@@ -81,11 +76,17 @@ def group_prefs_in(conn: sqlite3.Connection, chat_id: int) -> tuple[str | None, 
 
 async def set_group_language(db: Database, chat_id: int, language: str | None, now: float) -> None:
     """The group's language from now on (None: the bot's default). The chat row must exist."""
-    async with db.write() as conn:
-        await conn.execute("UPDATE chats SET language=?, updated_at=? WHERE id=?", (language, now, chat_id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE chats SET language=?, updated_at=? WHERE id=?", (language, now, chat_id))
+
+    await db.run_write(transaction)
 
 
 async def set_group_script(db: Database, chat_id: int, script: str, now: float) -> None:
     """How the group sees question text: as written, Simplified or Traditional. The chat row must exist."""
-    async with db.write() as conn:
-        await conn.execute("UPDATE chats SET script=?, updated_at=? WHERE id=?", (script, now, chat_id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE chats SET script=?, updated_at=? WHERE id=?", (script, now, chat_id))
+
+    await db.run_write(transaction)

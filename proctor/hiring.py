@@ -14,8 +14,6 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bank.errors import BankError
 from bank.store import record_audit
 from proctor.storage.db import Database
@@ -89,10 +87,10 @@ async def hiring_papers(db: Database) -> list[HiringPaper]:
     return [HiringPaper(r["id"], r["slug"], r["title"], r["cap"], r["code"]) for r in rows]
 
 
-async def hiring_paper_in(conn: aiosqlite.Connection, paper_id: int) -> HiringPaper | None:
+def hiring_paper_in(conn: sqlite3.Connection, paper_id: int) -> HiringPaper | None:
     """`hiring_paper` inside the caller's transaction."""
-    cur = await conn.execute(_PAPER, (paper_id,))
-    return _paper(await cur.fetchone())
+    cur = conn.execute(_PAPER, (paper_id,))
+    return _paper(cur.fetchone())
 
 
 async def may_see(db: Database, scope: int | None, paper_id: int | None) -> bool:
@@ -110,13 +108,13 @@ async def withheld(db: Database, scope: int | None, paper_id: int | None) -> Hir
     return await hiring_paper(db, paper_id)
 
 
-async def check_in(conn: aiosqlite.Connection, scope: int | None, paper_id: int) -> HiringPaper | None:
+def check_in(conn: sqlite3.Connection, scope: int | None, paper_id: int) -> HiringPaper | None:
     """Inside the caller's write: the paper if it is a hiring paper (None otherwise), when team
     `scope` may use it (None: a configured admin). Raises NotVerified."""
-    paper = await hiring_paper_in(conn, paper_id)
+    paper = hiring_paper_in(conn, paper_id)
     if paper is not None and scope is not None:
-        cur = await conn.execute(_VERIFIED, (scope, paper_id))
-        if await cur.fetchone() is None:
+        cur = conn.execute(_VERIFIED, (scope, paper_id))
+        if cur.fetchone() is None:
             raise NotVerified(paper, scope)
     return paper
 
@@ -158,17 +156,20 @@ async def verify(db: Database, chat_id: int, paper_ids: list[int] | None, *, act
     """Verify team `chat_id` for these papers (None: every hiring paper), audited as team_verify.
     Returns how many verifications are new (again is no change, and no audit entry). Raises BadTeam."""
     _team(chat_id)
-    added = 0
-    async with db.write() as conn:
+
+    def transaction(conn: sqlite3.Connection) -> int:
+        added = 0
         for paper_id in paper_ids if paper_ids is not None else [None]:
-            cur = await conn.execute(
+            cur = conn.execute(
                 "INSERT INTO team_verifications (chat_id, paper_id, verified_by, verified_at) VALUES (?,?,?,?) "
                 "ON CONFLICT DO NOTHING", (chat_id, paper_id, actor, now))
             added += cur.rowcount
         if added:
-            await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action=VERIFY, target=f"team:{chat_id}",
-                               papers=paper_ids if paper_ids is not None else "all")
-    return added
+            record_audit(conn, at=now, actor=actor, chat_id=chat_id, action=VERIFY, target=f"team:{chat_id}",
+                         papers=paper_ids if paper_ids is not None else "all")
+        return added
+
+    return await db.run_write(transaction)
 
 
 async def unverify(db: Database, chat_id: int, paper_ids: list[int] | None, *, actor: int,
@@ -179,18 +180,21 @@ async def unverify(db: Database, chat_id: int, paper_ids: list[int] | None, *, a
     _team(chat_id)
     if paper_ids == []:
         return 0
-    async with db.write() as conn:
+
+    def transaction(conn: sqlite3.Connection) -> int:
         if paper_ids is None:
-            cur = await conn.execute("DELETE FROM team_verifications WHERE chat_id=?", (chat_id,))
+            cur = conn.execute("DELETE FROM team_verifications WHERE chat_id=?", (chat_id,))
         else:
             marks = ",".join("?" * len(paper_ids))
-            cur = await conn.execute(f"DELETE FROM team_verifications WHERE chat_id=? AND paper_id IN ({marks})",
-                                     (chat_id, *paper_ids))
-        removed = cur.rowcount
+            cur = conn.execute(f"DELETE FROM team_verifications WHERE chat_id=? AND paper_id IN ({marks})",
+                               (chat_id, *paper_ids))
+        removed: int = cur.rowcount
         if removed:
-            await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action=UNVERIFY, target=f"team:{chat_id}",
-                               papers=paper_ids if paper_ids is not None else "all")
-    return removed
+            record_audit(conn, at=now, actor=actor, chat_id=chat_id, action=UNVERIFY, target=f"team:{chat_id}",
+                         papers=paper_ids if paper_ids is not None else "all")
+        return removed
+
+    return await db.run_write(transaction)
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-import aiosqlite
-
 from bank.errors import BankError, NotFound
 from bank.paper_list import paper_summaries, pick_paper
 from bank.store import one_row, record_audit
@@ -257,23 +255,26 @@ async def create(db: Database, *, paper_id: int, team: int | None, lead: int, no
     if not 1 <= count <= MAX_COUNT or not 1 <= attempts <= MAX_ATTEMPTS:
         raise BadInvite(f"count is 1 to {MAX_COUNT}, attempts 1 to {MAX_ATTEMPTS}")
     made: list[tuple[int, str]] = []
-    async with db.write() as conn:
-        paper = await hiring.check_in(conn, None if admin else team, paper_id)
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        paper = hiring.check_in(conn, None if admin else team, paper_id)
         if paper is not None and attempts > paper.cap:
             raise hiring.TooManyAttempts(paper)
         for _ in range(count):
             token = new_token()
-            cur = await conn.execute(
+            cur = conn.execute(
                 """INSERT INTO invites (token_hash, paper_id, team_chat_id, created_by, created_at, closes_at,
                        extra_min, for_username, attempts_allowed, notify_group) VALUES (?,?,?,?,?,?,?,?,?,?)
                    RETURNING id""",
                 (hash_token(token), paper_id, team, lead, now, now + window, extra_min, username, attempts,
                  int(notify and team is not None)))
-            invite_id = one_row(await cur.fetchone())[0]
-            await record_audit(conn, at=now, actor=lead, chat_id=team, action="invite_create",
-                               target=f"invite:{invite_id}", paper=paper_id, closes_at=now + window,
-                               extra_min=extra_min, username=username)
+            invite_id = one_row(cur.fetchone())[0]
+            record_audit(conn, at=now, actor=lead, chat_id=team, action="invite_create",
+                         target=f"invite:{invite_id}", paper=paper_id, closes_at=now + window,
+                         extra_min=extra_min, username=username)
             made.append((invite_id, token))
+
+    await db.run_write(transaction)
     return [(await get(db, i), token) for i, token in made]
 
 
@@ -283,9 +284,10 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
 
     Raises Refused(unknown | foreign | used | expired | revoked).
     """
-    async with db.write() as conn:
-        cur = await conn.execute("SELECT * FROM invites WHERE token_hash=?", (hash_token(token),))
-        row = await cur.fetchone()
+
+    def transaction(conn: sqlite3.Connection) -> tuple[int, int | None]:
+        cur = conn.execute("SELECT * FROM invites WHERE token_hash=?", (hash_token(token),))
+        row = cur.fetchone()
         if row is None:
             raise Refused("unknown")
         inv = Invite.from_row(row)
@@ -300,22 +302,24 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
                 raise Refused("foreign")
             if inv.status_at(now) == S.expired:
                 raise Refused("expired")
-            await conn.execute("UPDATE invites SET status=?, candidate_id=?, claimed_at=? WHERE id=? AND status=?",
-                               (claim(inv.status), user_id, now, inv.id, S.open))
-            await record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action="invite_claim",
-                               target=f"invite:{inv.id}", target_user=user_id)
-        cap = await _cap_in(conn, inv.paper_id)
-    inv = await get(db, inv.id)
+            conn.execute("UPDATE invites SET status=?, candidate_id=?, claimed_at=? WHERE id=? AND status=?",
+                         (claim(inv.status), user_id, now, inv.id, S.open))
+            record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action="invite_claim",
+                         target=f"invite:{inv.id}", target_user=user_id)
+        return inv.id, _cap_in(conn, inv.paper_id)
+
+    invite_id, cap = await db.run_write(transaction)
+    inv = await get(db, invite_id)
     reason = unusable(inv, now, cap)
     if reason is not None and inv.status != S.started:
         raise Refused(reason)
     return inv
 
 
-async def _cap_in(conn: aiosqlite.Connection, paper_id: int) -> int | None:
+def _cap_in(conn: sqlite3.Connection, paper_id: int) -> int | None:
     """The attempts any invite to the paper allows: a hiring paper's own limit (an invite made
     before that rule keeps its record and gets no more); None for any other paper."""
-    paper = await hiring.hiring_paper_in(conn, paper_id)
+    paper = hiring.hiring_paper_in(conn, paper_id)
     return None if paper is None else paper.cap
 
 
@@ -335,26 +339,26 @@ def unusable(inv: Invite, now: float, cap: int | None = None) -> str | None:
     return None
 
 
-async def start_in(conn: aiosqlite.Connection, invite_id: int, user_id: int, now: float) -> int:
+def start_in(conn: sqlite3.Connection, invite_id: int, user_id: int, now: float) -> int:
     """Inside the attempt's own transaction: the invite's owner starts it now. Returns the extra
     minutes. Raises Refused (nothing is written then)."""
-    cur = await conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
-    row = await cur.fetchone()
+    cur = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
+    row = cur.fetchone()
     if row is None:
         raise Refused("unknown")
     inv = Invite.from_row(row)
     if inv.candidate_id != user_id:
         raise Refused("foreign")
-    if (reason := unusable(inv, now, await _cap_in(conn, inv.paper_id))) is not None:
+    if (reason := unusable(inv, now, _cap_in(conn, inv.paper_id))) is not None:
         raise Refused(reason)
-    await conn.execute(
+    conn.execute(
         "UPDATE invites SET status=?, started_at=?, attempts_used=attempts_used+1 WHERE id=? AND status=?",
         (start(inv.status), now, inv.id, inv.status))
     return inv.extra_min
 
 
-async def attach_in(conn: aiosqlite.Connection, invite_id: int, attempt_id: int) -> None:
-    await conn.execute("UPDATE invites SET attempt_id=? WHERE id=?", (attempt_id, invite_id))
+def attach_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int) -> None:
+    conn.execute("UPDATE invites SET attempt_id=? WHERE id=?", (attempt_id, invite_id))
 
 
 def finish_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int, now: float) -> None:
@@ -367,30 +371,20 @@ def finish_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int, now: fl
     if inv.status == S.started:
         conn.execute("UPDATE invites SET status=?, finished_at=? WHERE id=?", (finish(inv.status), now, inv.id))
     if inv.created_by:
-        outbox.enqueue_on(conn, kind=RESULT_CARD, ref=str(attempt_id), chat_id=inv.created_by, now=now,
+        outbox.enqueue_in(conn, kind=RESULT_CARD, ref=str(attempt_id), chat_id=inv.created_by, now=now,
                           payload={"invite": inv.id})
     if inv.notify_group and inv.team_chat_id is not None:
-        outbox.enqueue_on(conn, kind=TEAM_NOTE, ref=str(attempt_id), chat_id=inv.team_chat_id, now=now,
+        outbox.enqueue_in(conn, kind=TEAM_NOTE, ref=str(attempt_id), chat_id=inv.team_chat_id, now=now,
                           payload={"invite": inv.id})
 
 
-async def regraded_in(conn: aiosqlite.Connection, invite_id: int, attempt_id: int, *, question_id: int,
-                      version: int, old: float | None, new: float, now: float) -> None:
-    """Inside a regrade's transaction: the lead who invited gets the hiring attempt's card again, its
-    score now and what it was (one card per attempt and key version)."""
-    cur = await conn.execute("SELECT created_by FROM invites WHERE id=?", (invite_id,))
-    row = await cur.fetchone()
-    if row is not None and row[0]:
-        await outbox.enqueue_in(conn, **_regraded_card(row[0], invite_id, attempt_id, question_id, version, old,
-                                                       new, now))
-
-
-def regraded_on(conn: sqlite3.Connection, invite_id: int, attempt_id: int, *, question_id: int,
+def regraded_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int, *, question_id: int,
                 version: int, old: float | None, new: float, now: float) -> None:
-    """`regraded_in` for a transaction on the database thread (a regrade held for a hand-in)."""
+    """Inside a regrade's transaction (a key fix, or one held for a hand-in): the lead who invited gets
+    the hiring attempt's card again, its score now and what it was (one card per attempt and key version)."""
     row = conn.execute("SELECT created_by FROM invites WHERE id=?", (invite_id,)).fetchone()
     if row is not None and row[0]:
-        outbox.enqueue_on(conn, **_regraded_card(row[0], invite_id, attempt_id, question_id, version, old, new, now))
+        outbox.enqueue_in(conn, **_regraded_card(row[0], invite_id, attempt_id, question_id, version, old, new, now))
 
 
 def _regraded_card(lead: int, invite_id: int, attempt_id: int, question_id: int, version: int, old: float | None,
@@ -401,18 +395,21 @@ def _regraded_card(lead: int, invite_id: int, attempt_id: int, question_id: int,
 
 async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float) -> Invite:
     """Withdraw an open or claimed invite (audited). Raises NotFound, IllegalTransition."""
-    async with db.write() as conn:
-        cur = await conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
-        row = await cur.fetchone()
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        cur = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
+        row = cur.fetchone()
         if row is None:
             raise NotFound(f"no invite {invite_id}")
         inv = Invite.from_row(row)
         if inv.status_at(now) == S.expired:
             raise IllegalTransition("the invite has expired")
-        await conn.execute("UPDATE invites SET status=?, revoked_at=?, revoked_by=? WHERE id=?",
-                           (revoke(inv.status), now, actor, inv.id))
-        await record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_revoke",
-                           target=f"invite:{inv.id}", target_user=inv.candidate_id)
+        conn.execute("UPDATE invites SET status=?, revoked_at=?, revoked_by=? WHERE id=?",
+                     (revoke(inv.status), now, actor, inv.id))
+        record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_revoke",
+                     target=f"invite:{inv.id}", target_user=inv.candidate_id)
+
+    await db.run_write(transaction)
     return await get(db, invite_id)
 
 
@@ -420,18 +417,21 @@ async def resend_invite(db: Database, invite_id: int, *, actor: int, now: float)
     """A fresh link for an open or claimed invite; the old link stops working (audited).
     Raises NotFound, IllegalTransition."""
     token = new_token()
-    async with db.write() as conn:
-        cur = await conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
-        row = await cur.fetchone()
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        cur = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
+        row = cur.fetchone()
         if row is None:
             raise NotFound(f"no invite {invite_id}")
         inv = Invite.from_row(row)
         if inv.status_at(now) == S.expired:
             raise IllegalTransition("the invite has expired")
         resend(inv.status)
-        await conn.execute("UPDATE invites SET token_hash=? WHERE id=?", (hash_token(token), inv.id))
-        await record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_resend",
-                           target=f"invite:{inv.id}", target_user=inv.candidate_id)
+        conn.execute("UPDATE invites SET token_hash=? WHERE id=?", (hash_token(token), inv.id))
+        record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_resend",
+                     target=f"invite:{inv.id}", target_user=inv.candidate_id)
+
+    await db.run_write(transaction)
     return await get(db, invite_id), token
 
 

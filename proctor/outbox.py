@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-import aiosqlite
-
 from proctor.storage.db import Database
 
 FIRST_RETRY = 5.0  # seconds after the first failure
@@ -68,18 +66,11 @@ def _row(kind: str, ref: str, chat_id: int, user_id: int | None, payload: dict[s
     return kind, ref, chat_id, user_id, json.dumps(payload or {}, ensure_ascii=False), now, now, held_by
 
 
-async def enqueue_in(conn: aiosqlite.Connection, *, kind: str, ref: str, chat_id: int, now: float,
-                     user_id: int | None = None, payload: dict[str, Any] | None = None,
-                     held_by: int | None = None) -> None:
+def enqueue_in(conn: sqlite3.Connection, *, kind: str, ref: str, chat_id: int, now: float,
+               user_id: int | None = None, payload: dict[str, Any] | None = None, held_by: int | None = None) -> None:
     """Add a message inside the caller's write transaction (once per kind and ref), due now; or, with
     `held_by` (a running attempt's id), due once that attempt is handed in (`release_on`)."""
-    await conn.execute(_ENQUEUE, _row(kind, ref, chat_id, user_id, payload, now, held_by))
-
-
-def enqueue_on(conn: sqlite3.Connection, *, kind: str, ref: str, chat_id: int, now: float,
-               user_id: int | None = None, payload: dict[str, Any] | None = None) -> None:
-    """`enqueue_in` for a transaction run on the database thread (Database.run_write)."""
-    conn.execute(_ENQUEUE, _row(kind, ref, chat_id, user_id, payload, now))
+    conn.execute(_ENQUEUE, _row(kind, ref, chat_id, user_id, payload, now, held_by))
 
 
 def release_on(conn: sqlite3.Connection, attempt_id: int, now: float) -> int:
@@ -110,31 +101,40 @@ async def find(db: Database, kind: str, ref: str) -> Record | None:
 
 
 async def mark_delivered(db: Database, message_id: int, now: float) -> None:
-    async with db.write() as conn:
-        await conn.execute("UPDATE outbox SET state=?, tries=tries+1, done_at=?, last_error=NULL "
-                           f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.delivered, now, message_id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE outbox SET state=?, tries=tries+1, done_at=?, last_error=NULL "
+                     f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.delivered, now, message_id))
+
+    await db.run_write(transaction)
 
 
 async def mark_undeliverable(db: Database, message_id: int, now: float, error: str) -> None:
     """A permanent refusal (blocked, chat not found): never tried again."""
-    async with db.write() as conn:
-        await conn.execute("UPDATE outbox SET state=?, tries=tries+1, done_at=?, last_error=? "
-                           f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.undeliverable, now, error[:500], message_id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE outbox SET state=?, tries=tries+1, done_at=?, last_error=? "
+                     f"WHERE id=? AND state='{Delivery.pending}'", (Delivery.undeliverable, now, error[:500], message_id))
+
+    await db.run_write(transaction)
 
 
 async def retry_later(db: Database, message_id: int, now: float, error: str,
                       retry_after: float | None = None) -> float:
     """A transient failure: count it and push the next try back. Returns when it is due again."""
-    async with db.write() as conn:
-        cur = await conn.execute(f"SELECT tries FROM outbox WHERE id=? AND state='{Delivery.pending}'", (message_id,))
-        row = await cur.fetchone()
+
+    def transaction(conn: sqlite3.Connection) -> float:
+        cur = conn.execute(f"SELECT tries FROM outbox WHERE id=? AND state='{Delivery.pending}'", (message_id,))
+        row = cur.fetchone()
         if row is None:
             return now
         tries = row[0] + 1
         at = now + backoff(tries, retry_after)
-        await conn.execute("UPDATE outbox SET tries=?, next_try=?, last_error=? WHERE id=?",
-                           (tries, at, error[:500], message_id))
-    return at
+        conn.execute("UPDATE outbox SET tries=?, next_try=?, last_error=? WHERE id=?",
+                     (tries, at, error[:500], message_id))
+        return at
+
+    return await db.run_write(transaction)
 
 
 async def counts(db: Database) -> dict[Delivery, int]:

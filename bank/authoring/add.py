@@ -10,17 +10,16 @@ audit row commits with it.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
-
-import aiosqlite
 
 from bank.errors import BankError, SameTitle
 from bank.models import SECTION_TITLES, Paper, Question, Section, Source, fingerprint
-from bank.paper_store import free_slug, load_paper, slug_for, with_key_terms, write_papers
+from bank.paper_store import free_slug, load_paper_in, slug_for, with_key_terms, write_papers
 from bank.store import Store, record_audit
 
-Claim = Callable[[aiosqlite.Connection], Awaitable[None]]  # more to commit with the question
+Claim = Callable[[sqlite3.Connection], None]  # more to commit with the question
 
 
 class BadTarget(BankError):
@@ -51,32 +50,35 @@ async def add_question(db: Store, question: Question, *, paper_id: int | None, n
         raise BadTarget("a new paper needs a title")
     holder = Paper(slug="new", title="new", sections=[Section(kind=question.kind, title="", questions=[question])])
     question = (await with_key_terms([holder]))[0].questions()[0]
-    async with db.write() as conn:
+
+    def transaction(conn: sqlite3.Connection) -> Added:
         if claim is not None:
-            await claim(conn)
+            claim(conn)
         if paper_id is None:
-            paper = await _new_paper(conn, new_title.strip())
+            paper = _new_paper(conn, new_title.strip())
         else:
             try:
-                paper = await load_paper(db, paper_id, include_retired=True)
+                paper = load_paper_in(conn, paper_id, include_retired=True)
             except BankError as e:
                 raise BadTarget(f"no paper {paper_id}") from e
         paper, section_title, position, number = place_question(paper, question, section)
         try:
-            [written] = await write_papers(conn, [paper], now, same_title=paper_id is not None)
+            [written] = write_papers(conn, [paper], now, same_title=paper_id is not None)
         except SameTitle as e:
             raise BadTarget(f"a paper is already titled {paper.title!r}") from e
         fp = fingerprint(paper.slug, position, number)
-        cur = await conn.execute("SELECT id FROM questions WHERE fingerprint=?", (fp,))
-        row = await cur.fetchone()
+        cur = conn.execute("SELECT id FROM questions WHERE fingerprint=?", (fp,))
+        row = cur.fetchone()
         assert row is not None
-        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="add_question",
-                           target=f"question {row[0]}", paper=paper.slug, kind=question.kind.value)
-    return Added(int(row[0]), written, paper.title, section_title, number)
+        record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="add_question",
+                     target=f"question {row[0]}", paper=paper.slug, kind=question.kind.value)
+        return Added(int(row[0]), written, paper.title, section_title, number)
+
+    return await db.run_write(transaction)
 
 
-async def _new_paper(conn: aiosqlite.Connection, title: str) -> Paper:
-    return Paper(slug=await free_slug(conn, slug_for(title, title)), title=title, source_file="")
+def _new_paper(conn: sqlite3.Connection, title: str) -> Paper:
+    return Paper(slug=free_slug(conn, slug_for(title, title)), title=title, source_file="")
 
 
 def place_question(paper: Paper, question: Question, section: int | None) -> tuple[Paper, str, int, int]:

@@ -14,13 +14,11 @@ import sqlite3
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
-import aiosqlite
-
 from bank.errors import BankError
 from bank.formats.sheet import parse_key
 from bank.models import CHOICE, Answer, Kind, Question
 from bank.option_order import LETTERS
-from bank.store import Store
+from bank.store import Store, one_row
 
 KINDS = (Kind.single, Kind.multi, Kind.truefalse, Kind.fill, Kind.numerical, Kind.short)
 MAX_OPTIONS = 10  # as buttons, a chat's worth (the bank takes up to 26 from files)
@@ -247,14 +245,15 @@ def _from_row(r: sqlite3.Row) -> Draft:
 
 async def start_draft(db: Store, user_id: int, chat_id: int, now: float) -> Draft:
     """A new draft for the lead; one they had is dropped."""
-    async with db.write() as conn:
-        await conn.execute("DELETE FROM question_drafts WHERE user_id=?", (user_id,))
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> Draft:
+        conn.execute("DELETE FROM question_drafts WHERE user_id=?", (user_id,))
+        row = one_row(conn.execute(
             "INSERT INTO question_drafts (user_id, chat_id, step, data, updated_at) VALUES (?,?,?,?,?) RETURNING id",
-            (user_id, chat_id, Step.kind.value, "{}", now))
-        row = await cur.fetchone()
-        assert row is not None
-    return Draft(id=int(row[0]), user_id=user_id, chat_id=chat_id)
+            (user_id, chat_id, Step.kind.value, "{}", now)).fetchone())
+        return Draft(id=int(row[0]), user_id=user_id, chat_id=chat_id)
+
+    return await db.run_write(transaction)
 
 
 async def load_draft(db: Store, user_id: int) -> Draft | None:
@@ -264,29 +263,30 @@ async def load_draft(db: Store, user_id: int) -> Draft | None:
 
 async def save_draft(db: Store, d: Draft, now: float) -> None:
     """Store the draft's new step and fields. Raises DraftGone if it was saved or cancelled meanwhile."""
-    async with db.write() as conn:
-        cur = await conn.execute("UPDATE question_drafts SET step=?, data=?, updated_at=? WHERE id=?",
-                                 (d.step.value, _data(d), now, d.id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        cur = conn.execute("UPDATE question_drafts SET step=?, data=?, updated_at=? WHERE id=?",
+                           (d.step.value, _data(d), now, d.id))
         if cur.rowcount != 1:
             raise DraftGone(f"draft {d.id}")
+
+    await db.run_write(transaction)
 
 
 async def drop_draft(db: Store, draft_id: int) -> None:
     """Cancel: the draft is gone. Raises DraftGone if it was already."""
-    async with db.write() as conn:
-        await claim_draft(conn, draft_id)
+    await db.run_write(lambda conn: claim_draft(conn, draft_id))
 
 
 async def drop_draft_of(db: Store, user_id: int) -> Draft | None:
     """/cancel: the user's draft is gone; returns it (None: they had none)."""
-    async with db.write() as conn:
-        cur = await conn.execute("DELETE FROM question_drafts WHERE user_id=? RETURNING *", (user_id,))
-        row = await cur.fetchone()
+    row = await db.run_write(
+        lambda conn: conn.execute("DELETE FROM question_drafts WHERE user_id=? RETURNING *", (user_id,)).fetchone())
     return None if row is None else _from_row(row)
 
 
-async def claim_draft(conn: aiosqlite.Connection, draft_id: int) -> None:
+def claim_draft(conn: sqlite3.Connection, draft_id: int) -> None:
     """Delete the draft inside the caller's transaction (Save). Raises DraftGone if it is gone."""
-    cur = await conn.execute("DELETE FROM question_drafts WHERE id=?", (draft_id,))
+    cur = conn.execute("DELETE FROM question_drafts WHERE id=?", (draft_id,))
     if cur.rowcount != 1:
         raise DraftGone(f"draft {draft_id}")

@@ -215,14 +215,17 @@ class Pending:
 async def hold(db: Store, *, user_id: int, chat_id: int, file_id: str, file_name: str, file_size: int,
                digest: str, now: float) -> int:
     """Keep an upload waiting for Import or Cancel; returns its id."""
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> int:
+        cur = conn.execute(
             "INSERT INTO pending_uploads (user_id, chat_id, file_id, file_name, file_size, content_hash, "
             "created_at) VALUES (?,?,?,?,?,?,?) RETURNING id",
             (user_id, chat_id, file_id, file_name, file_size, digest, now))
-        row = await cur.fetchone()
+        row = cur.fetchone()
         assert row is not None
         return int(row[0])
+
+    return await db.run_write(transaction)
 
 
 async def get_pending(db: Store, upload_id: int, user_id: int) -> Pending:
@@ -246,22 +249,28 @@ def _pending(r: sqlite3.Row) -> Pending:
 
 async def cancel(db: Store, upload_id: int, user_id: int, now: float) -> None:
     """Drop a waiting upload. Raises UploadGone if it was imported or cancelled already."""
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        cur = conn.execute(
             f"UPDATE pending_uploads SET status='{UploadStatus.cancelled}', done_at=? WHERE id=? AND user_id=? "
             f"AND status='{UploadStatus.pending}'",
             (now, upload_id, user_id))
         if cur.rowcount != 1:
             raise UploadGone(f"upload {upload_id} is not waiting")
 
+    await db.run_write(transaction)
+
 
 async def cancel_all(db: Store, user_id: int, now: float) -> list[str]:
     """/cancel: every upload of the user waiting for Import is dropped; returns their file names."""
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> list[str]:
+        cur = conn.execute(
             f"UPDATE pending_uploads SET status='{UploadStatus.cancelled}', done_at=? WHERE user_id=? "
             f"AND status='{UploadStatus.pending}' RETURNING file_name", (now, user_id))
-        return [str(r[0]) for r in await cur.fetchall()]
+        return [str(r[0]) for r in cur.fetchall()]
+
+    return await db.run_write(transaction)
 
 
 @dataclass(frozen=True)
@@ -286,17 +295,20 @@ async def import_upload(db: Store, pending: Pending, papers: list[Paper], digest
         raise UploadChanged(f"{pending.file_name}: the file no longer reads as the preview showed")
     papers = await with_key_terms(papers)
     counts, _ = count(papers)
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> Imported:
+        cur = conn.execute(
             f"UPDATE pending_uploads SET status='{UploadStatus.imported}', done_at=?, result=? WHERE id=? "
             f"AND status='{UploadStatus.pending}'",
             (now, json.dumps({c.slug: c.questions for c in counts}), pending.id))
         if cur.rowcount != 1:
             raise UploadGone(f"upload {pending.id} is not waiting")
         try:
-            await write_papers(conn, papers, now)
+            write_papers(conn, papers, now)
         except BankError as e:  # SameTitle: say which paper, as `proctor import` does
             raise ImportFailed(pending.file_name, "paper", str(e)) from e
-        await record_audit(conn, at=now, actor=pending.user_id, chat_id=chat_id, action="bank_upload",
-                           target=pending.file_name, papers={c.slug: c.questions for c in counts})
-    return Imported(counts)
+        record_audit(conn, at=now, actor=pending.user_id, chat_id=chat_id, action="bank_upload",
+                     target=pending.file_name, papers={c.slug: c.questions for c in counts})
+        return Imported(counts)
+
+    return await db.run_write(transaction)

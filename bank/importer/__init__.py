@@ -3,10 +3,9 @@ one transaction. A file that cannot be parsed imports nothing."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
-
-import aiosqlite
 
 from bank.errors import ImportFailed, SameTitle
 from bank.import_notes import notes_from_json
@@ -78,17 +77,16 @@ async def import_files(db: Store, paths: Iterable[Path | str], now: float, *,
     if not found:
         raise ImportFailed("(no files)", "arguments", "nothing to import")
     papers = await with_key_terms([paper for paper, _ in found.values()])
-    async with db.write() as conn:
-        ids = await write_found_in(conn, found, papers, now, as_new=as_new)
+    ids = await db.run_write(lambda conn: write_found_in(conn, found, papers, now, as_new=as_new))
     return await as_written(db, papers, ids)
 
 
-async def write_found_in(conn: aiosqlite.Connection, found: dict[str, tuple[Paper, str]], papers: list[Paper],
-                         now: float, *, as_new: bool) -> list[int]:
+def write_found_in(conn: sqlite3.Connection, found: dict[str, tuple[Paper, str]], papers: list[Paper],
+                   now: float, *, as_new: bool) -> list[int]:
     """Write `papers` (those of `found`, with their key terms: bank.paper_store.with_key_terms) inside the
     caller's transaction; returns their ids. Raises ImportFailed naming the file of a taken title."""
     try:
-        return await write_papers(conn, papers, now, same_title=as_new)
+        return write_papers(conn, papers, now, same_title=as_new)
     except SameTitle as e:
         raise ImportFailed(found[e.slug][1], f"paper {e.slug}",
                            f"{e}; to import it as another paper anyway, use --as-new") from e

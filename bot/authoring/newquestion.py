@@ -163,8 +163,8 @@ async def _save(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:
         await ack(query, t("nq_bad_step", u.lang), show_alert=True)
         return
 
-    async def claim(conn) -> None:
-        await dr.claim_draft(conn, d.id)
+    def claim(conn) -> None:
+        dr.claim_draft(conn, d.id)
 
     try:
         added = await add_question(svc.db, d.question(), paper_id=d.paper_id, new_title=d.paper_title,

@@ -48,7 +48,6 @@ async def button(update: Update, context: Ctx) -> None:
     private = msg.chat.type == ChatType.PRIVATE
     # a private quiz records, edits and sends the next question under its chat's lock (one at a time)
     async with chat_lock(app, msg.chat.id) if private else nullcontext():
-        # the step first: the update's claim and the user's record ride on its round trip
         out = await steps.answer_step(svc.db, press.delivery_id, press.pos, context.user.id, press.action,
                                       press.arg, svc.now(), message=(msg.chat.id, msg.message_id))
         await _render_press(app, query, await user_ctx(update, context), out)
@@ -119,7 +118,7 @@ async def group_reply(update: Update, context: Ctx) -> None:
     if replied is None or not replied.from_user or replied.from_user.id != context.bot.id:
         return
     svc = services(app)
-    # the item found and the step in one trip, which carries the update's claim and the user's record
+    # the item found and the step in one trip
     found = await steps.reply_step(svc.db, msg.chat_id, replied.message_id, context.user.id, msg.text or "",
                                    svc.now())
     if found is None:  # not a recorded question: maybe a copy sent twice after a crash

@@ -19,7 +19,7 @@ from proctor.chats import chat_timezone, ensure_chat
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
-from proctor.daily.answers import answers_in
+from proctor.daily.answers import answers_given
 from proctor.daily.delivery import EmptyBank
 from proctor.daily.schedule import Schedule, local_day, next_fire
 from proctor.daily.states import DeliveryStatus
@@ -210,7 +210,7 @@ async def status_text(context: Ctx, chat_id: int, u: UserCtx) -> str:
     elif delivery.state == DeliveryStatus.failed:
         lines.append(t("daily_today_failed", u.lang))
     elif delivery.accepts_answers:
-        n = await answers_in(svc.db, delivery.id)
+        n = await answers_given(svc.db, delivery.id)
         lines.append(t("daily_today_open", u.lang, at=push.fmt_local(delivery.closes_at, schedule.tz), n=n))
     else:
         lines.append(t("daily_today_closed", u.lang))

@@ -192,7 +192,7 @@ async def push_day(app: Application, chat_id: int, private: bool, day: date) -> 
         now = svc.now()
         delivery, created = await create_or_resume(
             svc.db, chat_id, private, day, n, closes_at(schedule, day, now), now,
-            shuffle=svc.settings.shuffle_options)
+            shuffle=svc.settings.shuffle_options, pool=svc.candidates)
         if created:
             log.info("chat %s: daily quiz for %s created (%s)", chat_id, day, delivery.id)
         elif delivery.state == DeliveryStatus.failed and await dstore.retry_failed(svc.db, delivery.id):
@@ -228,21 +228,19 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
     all_views = await views(app, delivery)
     items = {i.pos: i for i in await dstore.items(svc.db, delivery.id)}
     todo = [v for v in all_views if items[v.pos].message_id is None]
-    if todo and delivery.state == DeliveryStatus.pending:
-        await dstore.start_sending(svc.db, delivery.id)
+    sent: tuple[int, int] | None = None  # the question just sent, its id written in the next trip
     for v in todo:
-        count = await answer_store.answer_count(svc.db, delivery.id, v.pos)
+        count = await dstore.hand_over(svc.db, delivery.id, sent, v.pos, svc.now())
         text = render.question_text(v, lang, script, private=False, count=count)
-        # counted before the call, the id written right after it: a crash in between (Telegram took
-        # the message, the id is not written) sends it again, and both copies' buttons work
-        await dstore.mark_sending(svc.db, delivery.id, v.pos)
         try:
             msg = await send(app, delivery.chat_id, text, render.question_keyboard(v, lang))
         except ChatGone as e:
+            if sent is not None:
+                await dstore.mark_sent(svc.db, delivery.id, *sent, svc.now())
             await turn_off(app, delivery.chat_id, str(e), delivery.id)
             return
-        await dstore.mark_sent(svc.db, delivery.id, v.pos, msg.message_id, svc.now())
-    await dstore.mark_open(svc.db, delivery.id)
+        sent = (v.pos, msg.message_id)
+    await dstore.hand_over(svc.db, delivery.id, sent, None, svc.now())
 
 
 async def send_asked(app: Application, delivery: dstore.Delivery, ask: private_next.Ask) -> None:

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 
 
-# the buttons whose step is proctor.exams.steps.take_step: it runs first, and carries the update's claim
+# the buttons that are not a step of proctor.exams.steps.take_step
 _OTHER_ACTS = ("cancel_yes", "cancel_no", "grid", "jump", "review", "review_all")
 
 
@@ -40,22 +40,19 @@ async def button(update: Update, context: Ctx) -> None:
     """Every exam button: validate the data, check the owner, then act."""
     query = context.query
     data = cb.parse(query.data)
+    u = await user_ctx(update, context)  # read by the update's claim: no round trip of its own
     try:
         if isinstance(data, cb.Act) and data.action not in _OTHER_ACTS:
-            await _step(update, context, data)  # before user_ctx: the user's record rides on the step's trip
-            return
-        u = await user_ctx(update, context)
-        if data is None:
+            await _step(context, u, data)
+        elif data is None:
             await ack(query, t("button_unknown", u.lang))
         elif isinstance(data, cb.Pick):
             await _pick(update, context, u, data)
         else:
             await _act(update, context, u, data)
     except NotYourAttempt:
-        u = await user_ctx(update, context)
         await ack(query, t("not_yours", u.lang))
     except (AttemptClosed, NotFound):
-        u = await user_ctx(update, context)
         await ack(query, t("exam_closed", u.lang))
 
 
@@ -106,12 +103,11 @@ async def _act(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
         await review(update, context, u, data)
 
 
-async def _step(update: Update, context: Ctx, data: cb.Act) -> None:
-    """Answer, move, flag, finish: one step of the attempt (one round trip, the claim's included)."""
+async def _step(context: Ctx, u: UserCtx, data: cb.Act) -> None:
+    """Answer, move, flag, finish: one step of the attempt (one round trip)."""
     svc = context.services
-    out = await steps.take_step(svc.db, data.attempt_id, context.user.id, data.action, data.pos, data.arg,
-                                svc.now())
-    await _render(context, context.query, await user_ctx(update, context), data, out)
+    out = await steps.take_step(svc.db, data.attempt_id, u.id, data.action, data.pos, data.arg, svc.now())
+    await _render(context, context.query, u, data, out)
 
 
 async def _render(context: Ctx, query, u: UserCtx, data: cb.Act, out: steps.Outcome) -> None:

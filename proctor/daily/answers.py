@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from bank.errors import BankError
 from bank.grading.result import Grade
 from proctor.chats import note_member_in
-from proctor.daily.delivery import Delivery, Item
-from proctor.daily.fsrs_cards import record_review
+from proctor.daily.delivery import Delivery, Item, answers_to_in
+from proctor.daily.fsrs_cards import review_in
 from proctor.storage.db import Database
 
 
@@ -55,12 +55,11 @@ async def record_answer(db: Database, delivery: Delivery, item: Item, user_id: i
     In the same transaction the user's review card is updated and, in a group, their membership
     recorded. Raises QuizClosed if the delivery no longer accepts answers.
     """
-    async with db.write() as conn:
-        async with conn.execute("SELECT status FROM daily_deliveries WHERE id=?", (delivery.id,)) as cur:
-            row = await cur.fetchone()
+    def record(conn: sqlite3.Connection) -> bool:
+        row = conn.execute("SELECT status FROM daily_deliveries WHERE id=?", (delivery.id,)).fetchone()
         if row is None or row[0] not in ("pending", "sending", "open"):
             raise QuizClosed(f"delivery {delivery.id} is closed")
-        cur = await conn.execute(
+        cur = conn.execute(
             """INSERT INTO daily_answers (delivery_id, pos, user_id, chat_id, day, question_id,
                    response, score, max_score, verdict, answered_at)
                VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING""",
@@ -68,12 +67,14 @@ async def record_answer(db: Database, delivery: Delivery, item: Item, user_id: i
              json.dumps(response, ensure_ascii=False), score, max_score, verdict, now))
         if cur.rowcount != 1:
             return False
-        await conn.execute("DELETE FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
-                           (delivery.id, item.pos, user_id))
-        await record_review(conn, user_id, item.question_id, verdict, now)
+        conn.execute("DELETE FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
+                     (delivery.id, item.pos, user_id))
+        review_in(conn, user_id, item.question_id, verdict, now)
         if not delivery.private:
-            await note_member_in(conn, delivery.chat_id, user_id, now)
-    return True
+            note_member_in(conn, delivery.chat_id, user_id, now)
+        return True
+
+    return await db.run_write(record)
 
 
 async def user_answer(db: Database, delivery_id: int, pos: int, user_id: int) -> Answer | None:
@@ -108,16 +109,14 @@ async def answers_to(db: Database, delivery_id: int) -> list[Answer]:
     return [_answer(r) for r in rows]
 
 
-async def answers_in(db: Database, delivery_id: int) -> int:
+async def answers_given(db: Database, delivery_id: int) -> int:
     """Every answer given to the delivery so far, all questions together."""
     count: int = await db.scalar("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=?", (delivery_id,))
     return count
 
 
 async def answer_count(db: Database, delivery_id: int, pos: int) -> int:
-    count: int = await db.scalar(
-        "SELECT COUNT(*) FROM daily_answers WHERE delivery_id=? AND pos=?", (delivery_id, pos))
-    return count
+    return await db.run(lambda conn: answers_to_in(conn, delivery_id, pos))
 
 
 async def standings(db: Database, delivery_id: int) -> list[Standing]:
@@ -131,25 +130,6 @@ async def standings(db: Database, delivery_id: int) -> list[Standing]:
         (delivery_id,))
     return [Standing(r["user_id"], r["name"], r["score"], r["max_score"], r["answered"], r["last_at"])
             for r in rows]
-
-
-async def toggle_draft(db: Database, delivery_id: int, pos: int, user_id: int, letter: str,
-                       now: float) -> str:
-    """Add or remove an original letter from the user's unsubmitted multiple-choice selection."""
-    async with db.write() as conn:
-        async with conn.execute(
-                "SELECT letters FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
-                (delivery_id, pos, user_id)) as cur:
-            row = await cur.fetchone()
-        letters = set(row[0]) if row else set()
-        letters ^= {letter}
-        joined = "".join(sorted(letters))
-        await conn.execute(
-            """INSERT INTO daily_drafts (delivery_id, pos, user_id, letters, updated_at) VALUES (?,?,?,?,?)
-               ON CONFLICT(delivery_id, pos, user_id) DO UPDATE SET letters=excluded.letters,
-                   updated_at=excluded.updated_at""",
-            (delivery_id, pos, user_id, joined, now))
-    return joined
 
 
 async def draft(db: Database, delivery_id: int, pos: int, user_id: int) -> str:

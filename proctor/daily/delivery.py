@@ -126,19 +126,23 @@ async def create_delivery(db: Database, chat_id: int, day: date, question_ids: S
         return existing, False
     if not question_ids:
         raise EmptyBank("no question is available for daily practice")
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> bool:
+        cur = conn.execute(
             f"""INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at)
                VALUES (?,?,'{DeliveryStatus.pending}',?,?) ON CONFLICT(chat_id, day) DO NOTHING RETURNING id""",
             (chat_id, day.isoformat(), now, closes_at))
-        row = await cur.fetchone()
+        row = cur.fetchone()
         if row is not None:
-            await conn.executemany(
+            conn.executemany(
                 "INSERT INTO daily_items (delivery_id, pos, question_id, option_order) VALUES (?,?,?,?)",
                 [(row[0], pos, qid, order) for pos, (qid, order) in enumerate(zip(question_ids, orders, strict=True))])
+        return row is not None
+
+    created = await db.run_write(transaction)
     delivery = await find_delivery(db, chat_id, day)
     assert delivery is not None
-    return delivery, row is not None
+    return delivery, created
 
 
 _ITEMS = "SELECT * FROM daily_items WHERE delivery_id=? ORDER BY pos"
@@ -207,6 +211,34 @@ async def mark_sent(db: Database, delivery_id: int, pos: int, message_id: int, n
     await db.run_write(lambda conn: conn.execute(_SENT, (message_id, now, delivery_id, pos)))
 
 
+def answers_to_in(conn: sqlite3.Connection, delivery_id: int, pos: int) -> int:
+    """How many answered the item (shown on a group's question)."""
+    count: int = conn.execute("SELECT COUNT(*) FROM daily_answers WHERE delivery_id=? AND pos=?",
+                              (delivery_id, pos)).fetchone()[0]
+    return count
+
+
+async def hand_over(db: Database, delivery_id: int, sent: tuple[int, int] | None, then: int | None,
+                    now: float) -> int:
+    """A group quiz's push, one round trip per question: the question just sent gets its message id
+    (`sent`: its position and message id), the next (`then`) is counted as sending, the delivery
+    pending -> sending, and how many answered it already is returned (a resumed push); with no
+    `then`, everything due is out: pending|sending -> open (returns 0). A crash between a send and
+    its id's trip sends that question again, and both copies' buttons work."""
+
+    def step(conn: sqlite3.Connection) -> int:
+        if sent is not None:
+            conn.execute(_SENT, (sent[1], now, delivery_id, sent[0]))
+        if then is None:
+            move_in(conn, delivery_id, "open")
+            return 0
+        move_in(conn, delivery_id, "start_sending")
+        conn.execute(_SENDING, (delivery_id, then))
+        return answers_to_in(conn, delivery_id, then)
+
+    return await db.run_write(step)
+
+
 async def mark_sent_and_open(db: Database, delivery_id: int, pos: int, message_id: int, now: float) -> None:
     """A private quiz's one due question is out: its message id, and the delivery open (one round trip)."""
 
@@ -259,9 +291,12 @@ async def claim_close(db: Database, delivery_id: int) -> bool:
 
 async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
     """keys_pending -> closed."""
-    async with db.write() as conn:
-        await conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=? AND status=?",
-                           (now, delivery_id, states.stored(states.MACHINE.target("close"))))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=? AND status=?",
+                     (now, delivery_id, states.stored(states.MACHINE.target("close"))))
+
+    await db.run_write(transaction)
 
 
 async def unfinished(db: Database) -> list[Delivery]:

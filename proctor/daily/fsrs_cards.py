@@ -7,8 +7,6 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING
 
-import aiosqlite
-
 from proctor.storage.db import Database
 
 if TYPE_CHECKING:  # fsrs loads on the first review, not at the bot's start-up
@@ -48,29 +46,13 @@ def review(card_json: str | None, verdict: str, now: float, question_id: int) ->
     return card.to_json(), card.due.timestamp()
 
 
-async def record_review(conn: aiosqlite.Connection, user_id: int, question_id: int, verdict: str,
-                        now: float) -> None:
-    """Review the user's card inside the caller's write transaction."""
-    async with conn.execute("SELECT card FROM review_cards WHERE user_id=? AND question_id=?",
-                            (user_id, question_id)) as cur:
-        row = await cur.fetchone()
-    reviewed = review(row[0] if row else None, verdict, now, question_id)
-    if reviewed is None:
-        return
-    card_json, due = reviewed
-    await conn.execute(
-        """INSERT INTO review_cards (user_id, question_id, card, due) VALUES (?,?,?,?)
-           ON CONFLICT(user_id, question_id) DO UPDATE SET card=excluded.card, due=excluded.due""",
-        (user_id, question_id, card_json, due))
-
-
 _CARD = "SELECT card FROM review_cards WHERE user_id=? AND question_id=?"
 _SAVE = """INSERT INTO review_cards (user_id, question_id, card, due) VALUES (?,?,?,?)
            ON CONFLICT(user_id, question_id) DO UPDATE SET card=excluded.card, due=excluded.due"""
 
 
 def review_in(conn: sqlite3.Connection, user_id: int, question_id: int, verdict: str, now: float) -> None:
-    """`record_review` on the database thread (a plain sqlite3 connection in a write transaction)."""
+    """Review the user's card inside the caller's write transaction."""
     row = conn.execute(_CARD, (user_id, question_id)).fetchone()
     reviewed = review(row[0] if row else None, verdict, now, question_id)
     if reviewed is not None:

@@ -8,14 +8,17 @@ from datetime import date
 
 from bank.matching_answer import shown_count
 from bank.option_order import OptionOrder
+from proctor.daily.candidates import CandidatePool
 from proctor.daily.delivery import Delivery, create_delivery, find_delivery
 from proctor.daily.selection import choose_set
 from proctor.storage.db import Database
 
 
 async def create_or_resume(db: Database, chat_id: int, private: bool, day: date, n: int,
-                           closes_at: float, now: float, *, shuffle: bool = True) -> tuple[Delivery, bool]:
-    """The chat's delivery for `day`: the existing one, or a new one with a fresh set.
+                           closes_at: float, now: float, *, shuffle: bool = True,
+                           pool: CandidatePool | None = None) -> tuple[Delivery, bool]:
+    """The chat's delivery for `day`: the existing one, or a new one with a fresh set (from `pool`,
+    the running bot's, or read anew).
 
     Returns (delivery, created). Raises EmptyBank if nothing may be asked.
     """
@@ -24,7 +27,7 @@ async def create_or_resume(db: Database, chat_id: int, private: bool, day: date,
         return existing, False
     # the same chat and day draw the same set, so a retried creation is reproducible
     rng = random.Random(f"{chat_id}:{day.isoformat()}")
-    ids = await choose_set(db, chat_id, chat_id if private else None, n, now, rng)
+    ids = await choose_set(db, chat_id, chat_id if private else None, n, now, rng, pool)
     orders = await _orders(db, ids, rng, shuffle)
     return await create_delivery(db, chat_id, day, ids, orders, closes_at, now)
 

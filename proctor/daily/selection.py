@@ -8,81 +8,16 @@ each, and pairs take several presses per member.
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
-from bank.matching_answer import shown_count
-from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
-from bank.option_order import MAX_OPTIONS
-from bank.paper_list import ASKABLE_SQL
-from bank.store import one_row
+from proctor.daily.candidates import Candidate, CandidatePool, candidates
 from proctor.daily.fsrs_cards import due_cards, known_questions
 from proctor.exams.seal import sealed_for
 from proctor.storage.db import Database
 
 RECENT_DAYS = 30
-
-
-@dataclass(frozen=True)
-class Candidate:
-    id: int
-    paper_id: int
-    topic: str  # the question's topic, else its section: what "balance across topics" spreads over
-    kind: Kind = Kind.single
-
-    @property
-    def group_askable(self) -> bool:
-        """May a group's quiz ask it? Not a matching question (private chats only)."""
-        return self.kind != Kind.matching
-
-
-def eligible(kind: str, flags: Iterable[str], retired: bool, exam_only: bool, n_options: int) -> bool:
-    """May this question appear in daily practice?"""
-    if exam_only or retired or Kind(kind) not in OBJECTIVE or set(flags) & UNASKABLE:
-        return False
-    return (Kind(kind) not in CHOICE and Kind(kind) != Kind.matching) or 2 <= n_options <= MAX_OPTIONS
-
-
-# What changes the candidates: papers (re)imported or toggled exam-only, questions added, retired,
-# held (bank/question_checks.py) or released.
-_VERSION = """SELECT (SELECT group_concat(id || ':' || exam_only || ':' || imported_at) FROM papers),
-                     (SELECT COUNT(*) FROM questions), (SELECT total(id * retired) FROM questions),
-                     (SELECT COUNT(*) || ':' || total(question_id) FROM question_checks WHERE held != '')"""
-_cache: dict[int, tuple[tuple[Any, ...], list[Candidate]]] = {}
-
-
-async def candidates(db: Database) -> list[Candidate]:
-    """Every question daily practice may ask, from papers not marked exam-only.
-
-    Cached per database until a paper or question changes: at 09:00 every chat asks at once.
-    """
-    version = tuple(one_row(await db.fetchone(_VERSION)))  # sub-selects only: always one row
-    hit = _cache.get(id(db))
-    if hit is not None and hit[0] == version:
-        return hit[1]
-    found = await _load_candidates(db)
-    _cache[id(db)] = (version, found)
-    return found
-
-
-async def _load_candidates(db: Database) -> list[Candidate]:
-    kinds = ",".join(f"'{k.value}'" for k in OBJECTIVE)
-    rows = await db.fetchall(
-        f"""SELECT q.id, q.paper_id, q.section_id, q.kind, q.topic, q.flags, q.options, q.answer, q.retired,
-                   p.exam_only
-            FROM questions q JOIN papers p ON p.id = q.paper_id
-            LEFT JOIN question_checks c ON c.question_id = q.id
-            WHERE p.exam_only = 0 AND {ASKABLE_SQL} AND q.kind IN ({kinds})""")
-    return [
-        Candidate(r["id"], r["paper_id"], r["topic"] or f"section {r['section_id']}", Kind(r["kind"]))
-        for r in rows
-        if eligible(r["kind"], json.loads(r["flags"]), bool(r["retired"]), bool(r["exam_only"]),
-                    shown_count(r["kind"], json.loads(r["options"]), json.loads(r["answer"])))
-    ]
 
 
 async def recently_sent(db: Database, chat_id: int, now: float, days: int = RECENT_DAYS) -> dict[int, float]:
@@ -151,13 +86,13 @@ def pick_private_set(cands: Sequence[Candidate], recent: dict[int, float], due: 
 
 
 async def choose_set(db: Database, chat_id: int, private_user: int | None, n: int, now: float,
-                     rng: random.Random) -> list[int]:
+                     rng: random.Random, pool: CandidatePool | None = None) -> list[int]:
     """The question ids for a chat's quiz of the day (possibly fewer than `n` if the bank is small).
 
     A private quiz leaves out the questions sealed by the user's running exam; if nothing else may
     be asked it draws from them all, and their sending waits until the exam is handed in.
     """
-    cands = await candidates(db)
+    cands = await (candidates(db) if pool is None else pool.candidates(db))
     recent = await recently_sent(db, chat_id, now)
     if private_user is None:
         return pick_group_set([c for c in cands if c.group_askable], recent, n, rng)

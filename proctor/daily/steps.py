@@ -25,6 +25,7 @@ from bank.models import Kind, Question
 from bank.option_order import OptionOrder
 from bank.paper_settings import read_multi_policy
 from bank.typed_answer import typed_response
+from proctor.chats import note_member_in
 from proctor.daily.answers import Answer, _answer, daily_score
 from proctor.daily.delivery import Delivery, Item, _delivery, _item, item_by_message_in, waiting_item_in
 from proctor.daily.fsrs_cards import review_in
@@ -170,10 +171,7 @@ def step_in(conn: sqlite3.Connection, delivery_id: int, pos: int, user_id: int, 
     conn.execute("DELETE FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?", (d.id, pos, user_id))
     review_in(conn, user_id, item.question_id, g.verdict.value, now)
     if not d.private:
-        conn.execute(
-            """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
-               ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen""",
-            (d.chat_id, user_id, now, now))
+        note_member_in(conn, d.chat_id, user_id, now)
     then = next_in(conn, d, summary=True) if d.private else None
     return Recorded(spot, response, g, sealed_in(conn, user_id).covers(q.id), then)
 

@@ -67,8 +67,9 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
     """
     at = parse_hhmm(at_time).strftime("%H:%M")
     parse_timezone(timezone)
-    async with db.write() as conn:
-        await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute(
             """INSERT INTO daily_subscriptions (chat_id, enabled, at_time, timezone, questions,
                    close_after_min, changed_by, changed_at, disabled_reason)
                VALUES (?,1,?,?,?,?,?,?,NULL)
@@ -77,10 +78,12 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
                    close_after_min=excluded.close_after_min, changed_by=excluded.changed_by,
                    changed_at=excluded.changed_at, disabled_reason=NULL""",
             (chat_id, at, timezone, questions, close_after_min, by, now))
-        await chats.set_timezone(conn, chat_id, timezone, now)
+        chats.set_timezone(conn, chat_id, timezone, now)
         if by is not None and chat_id < 0:  # a lead changed a team group's schedule
-            await record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_on",
-                               target=f"{at} {timezone}", questions=questions, close_after_min=close_after_min)
+            record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_on",
+                         target=f"{at} {timezone}", questions=questions, close_after_min=close_after_min)
+
+    await db.run_write(transaction)
     sub = await get_subscription(db, chat_id)
     assert sub is not None
     return sub
@@ -89,14 +92,17 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
 async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
                       reason: str | None = None) -> bool:
     """Turn the chat's daily quiz off; returns whether it was on. `reason` is kept for /daily status."""
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> bool:
+        cur = conn.execute(
             """UPDATE daily_subscriptions SET enabled=0, changed_by=?, changed_at=?, disabled_reason=?
                WHERE chat_id=? AND enabled=1""",
             (by, now, reason, chat_id))
         if cur.rowcount == 1 and by is not None and chat_id < 0:
-            await record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_off")
+            record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_off")
         return cur.rowcount == 1
+
+    return await db.run_write(transaction)
 
 
 @dataclass(frozen=True)

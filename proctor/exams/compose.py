@@ -8,6 +8,7 @@ with its count and points and is taken like any paper. A shortfall is refused, n
 from __future__ import annotations
 
 import random
+import sqlite3
 from dataclasses import dataclass
 
 from bank.errors import BankError, SameTitle
@@ -99,28 +100,31 @@ async def compose_paper(db: Database, draft: Draft, *, actor: int, now: float, c
     Raises BadPaper (a title another paper has, ...), blueprint.Shortfall (nothing is written)."""
     title = _check(draft)
     drawn = await draw(db, pool_of(draft), random.Random(seed), strict=True)
-    async with db.write() as conn:
-        cur = await conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM papers")
-        n = (await cur.fetchone() or (1,))[0]
-        slug = await free_slug(conn, f"composed-{n}")  # an imported composed-N.txt keeps its slug
+
+    def transaction(conn: sqlite3.Connection) -> Composed:
+        cur = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM papers")
+        n = (cur.fetchone() or (1,))[0]
+        slug = free_slug(conn, f"composed-{n}")  # an imported composed-N.txt keeps its slug
         try:
-            await refuse_same_title(conn, title, slug)
+            refuse_same_title(conn, title, slug)
         except SameTitle as e:
             raise BadPaper(f"a paper is already called “{title}”") from e
-        cur = await conn.execute(
+        cur = conn.execute(
             "INSERT INTO papers (slug, title, source_file, time_limit_min, exam_only, imported_at, blueprint, "
             "per_candidate) VALUES (?,?,?,?,?,?,?,?) RETURNING id",
             (slug, title, "", draft.minutes, int(draft.exam_only), now, pool_of(draft).to_json(),
              int(draft.per_candidate)))
-        row = await cur.fetchone()
+        row = cur.fetchone()
         assert row is not None  # RETURNING gives the inserted row
         paper_id = row[0]
-        cur = await conn.execute("SELECT code FROM papers WHERE id=?", (paper_id,))  # given by its trigger
-        code = (await cur.fetchone() or [""])[0]
-        await conn.executemany(
+        cur = conn.execute("SELECT code FROM papers WHERE id=?", (paper_id,))  # given by its trigger
+        code = (cur.fetchone() or [""])[0]
+        conn.executemany(
             "INSERT INTO composed_items (paper_id, pos, question_id, section, points) VALUES (?,?,?,?,?)",
             [(paper_id, pos, q.id, section, q.points) for pos, (section, q) in enumerate(drawn)])
-        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_compose",
-                           target=f"paper:{paper_id}", title=title, questions=len(drawn),
-                           per_candidate=draft.per_candidate, exam_only=draft.exam_only)
-    return Composed(paper_id, slug, _summary(drawn), code)
+        record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_compose",
+                     target=f"paper:{paper_id}", title=title, questions=len(drawn),
+                     per_candidate=draft.per_candidate, exam_only=draft.exam_only)
+        return Composed(paper_id, slug, _summary(drawn), code)
+
+    return await db.run_write(transaction)

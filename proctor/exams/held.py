@@ -18,11 +18,9 @@ import json
 import sqlite3
 from typing import Any
 
-import aiosqlite
-
 from bank.grading import grade
 from bank.paper_settings import read_multi_policy
-from bank.store import record_audit_on
+from bank.store import record_audit
 from proctor import invites, outbox
 from proctor.exams.questions import questions_in
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
@@ -45,11 +43,11 @@ def notice_change(*, old: float, new: float, max_score: float, title: str) -> di
     return {"old": old, "new": new, "max": max_score, "title": title}
 
 
-async def hold_in(conn: aiosqlite.Connection, attempt_id: int, question_id: int, *, until: int, actor: int,
-                  now: float) -> None:
+def hold_in(conn: sqlite3.Connection, attempt_id: int, question_id: int, *, until: int, actor: int,
+            now: float) -> None:
     """The attempt's answers to the question are regraded when attempt `until` (the candidate's running
     exam) is handed in; call inside the transaction that fixes the key."""
-    await conn.execute(
+    conn.execute(
         "INSERT INTO held_regrades (attempt_id, question_id, until_attempt, actor, created_at) VALUES (?,?,?,?,?) "
         "ON CONFLICT DO UPDATE SET until_attempt=excluded.until_attempt, actor=excluded.actor, "
         "created_at=excluded.created_at", (attempt_id, question_id, until, actor, now))
@@ -82,7 +80,7 @@ def release_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> None:
                 continue
             total = conn.execute(f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? AND score IS NOT NULL "
                                  "RETURNING score", (aid, aid)).fetchone()  # the running sheet: summed at hand-in
-            record_audit_on(conn, at=now, actor=actor, chat_id=None, action=REGRADE, target=f"attempt:{aid}",
+            record_audit(conn, at=now, actor=actor, chat_id=None, action=REGRADE, target=f"attempt:{aid}",
                             target_user=user_id, **change_detail(
                                 question=qid, old=r["total"], new=None if total is None else total[0],
                                 answer_old=r["score"], answer_new=new, from_version=r["key_version"],
@@ -92,9 +90,9 @@ def release_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> None:
             told.setdefault(qid, []).append(notice_change(old=r["score"], new=new, max_score=r["max_score"],
                                                           title=r["title"]))
             if r["invite_id"] is not None:
-                invites.regraded_on(conn, r["invite_id"], aid, question_id=qid, version=q.version, old=r["total"],
+                invites.regraded_in(conn, r["invite_id"], aid, question_id=qid, version=q.version, old=r["total"],
                                     new=total[0], now=now)
     for qid, changes in told.items():
-        outbox.enqueue_on(conn, kind=NOTICE, ref=f"q{qid}v{questions[qid].version}:a{attempt_id}", chat_id=user_id,
+        outbox.enqueue_in(conn, kind=NOTICE, ref=f"q{qid}v{questions[qid].version}:a{attempt_id}", chat_id=user_id,
                           user_id=user_id, now=now, payload={"question": qid, "changes": changes})
     outbox.release_on(conn, attempt_id, now)

@@ -17,8 +17,6 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import aiosqlite
-
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
@@ -79,11 +77,11 @@ _SEALING = f"""
            OR EXISTS (SELECT 1 FROM attempt_items i WHERE i.attempt_id = r.id AND i.question_id = :q))"""
 
 
-async def sealing_in(conn: aiosqlite.Connection, question_id: int) -> dict[int, int]:
+def sealing_in(conn: sqlite3.Connection, question_id: int) -> dict[int, int]:
     """Whose running exam seals the question now: user id -> their running attempt's id. Call inside
     the write transaction that changes the question's key (a fix waits for these hand-ins)."""
-    cur = await conn.execute(_SEALING, {"q": question_id})
-    return {r[0]: r[1] for r in await cur.fetchall()}
+    cur = conn.execute(_SEALING, {"q": question_id})
+    return {r[0]: r[1] for r in cur.fetchall()}
 
 
 def _seal(rows: Sequence[sqlite3.Row]) -> Seal:

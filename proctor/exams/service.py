@@ -32,7 +32,7 @@ from proctor.exams.model import MOCK_TITLE, AnswerRec, Attempt, Result, Sheet, c
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
 from proctor.exams.steps import sheet_in, shown_in, store_answer_in
-from proctor.storage.db import Database, carried
+from proctor.storage.db import Database
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
@@ -198,27 +198,31 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
     planned = plan_items(chosen, shuffle=shuffle, rng=rng)
     if not planned:
         raise NotFound("this paper has no question that can be asked")
-    async with db.write() as conn:
+
+    def transaction(conn: sqlite3.Connection) -> int:
         # re-checked inside the transaction: a double tap on Start creates one attempt
-        cur = await conn.execute(f"SELECT 1 FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
-                                 (user_id,))
-        if await cur.fetchone():
+        cur = conn.execute(f"SELECT 1 FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
+                           (user_id,))
+        if cur.fetchone():
             raise AlreadyRunning(str(user_id))
+        minutes = limit
         if invite_id is not None:  # the window and the invite's attempts, checked with the insert
-            limit += await invites.start_in(conn, invite_id, user_id, now)
-        deadline = now + limit * 60 if mode == AttemptMode.exam else None
-        cur = await conn.execute(
+            minutes += invites.start_in(conn, invite_id, user_id, now)
+        deadline = now + minutes * 60 if mode == AttemptMode.exam else None
+        cur = conn.execute(
             """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score,
                    invite_id) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id""",
             (user_id, chat_id, paper_id, mode, title, now, deadline, sum(p[2] for p in planned), invite_id))
-        attempt_id = one_row(await cur.fetchone())[0]
+        attempt_id: int = one_row(cur.fetchone())[0]
         if invite_id is not None:
-            await invites.attach_in(conn, invite_id, attempt_id)
-        await conn.executemany(  # the first question goes on screen now (integrity signals time answers)
+            invites.attach_in(conn, invite_id, attempt_id)
+        conn.executemany(  # the first question goes on screen now (integrity signals time answers)
             "INSERT INTO attempt_items (attempt_id, pos, question_id, section, points, option_order, version, "
             "shown_at) VALUES (?,?,?,?,?,?,?,?)",
             [(attempt_id, pos, *p, now if pos == 0 else None) for pos, p in enumerate(planned)])
-    return await get_attempt(db, attempt_id)
+        return attempt_id
+
+    return await get_attempt(db, await db.run_write(transaction))
 
 
 # ---- answering and moving -----------------------------------------------------------------
@@ -261,14 +265,10 @@ async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> 
 
 
 async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
-    """The message now showing the attempt. In an update's handler it is written in the next round
-    trip anybody makes (`Database.later`; the update's owner flushes it when nothing else is in
-    flight): bookkeeping of the screen, not the record of an answer, and every step reads it after
-    that trip. A process killed before it leaves the old id: the next step's edit of the old
-    message fails and the screen is posted again (bot.exam.screen). Elsewhere (a job) it is written now."""
-    db.later(lambda conn: conn.execute("UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
-    if carried() is None:
-        await db.flush_later()
+    """The message now showing the attempt (bookkeeping of the screen, not the record of an answer).
+    A process killed before it leaves the old id: the next step's edit of the old message fails and
+    the screen is posted again (bot.exam.screen)."""
+    await db.run_write(lambda conn: conn.execute("UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
 
 
 # ---- finishing ----------------------------------------------------------------------------
@@ -301,7 +301,7 @@ def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: st
         return None
     if status == AttemptStatus.finished:
         integrity.compute_in(conn, attempt_id, now)  # before the cards that count them are queued
-        outbox.enqueue_on(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
+        outbox.enqueue_in(conn, kind=RESULT, ref=str(attempt_id), chat_id=row["chat_id"],
                           user_id=row["user_id"], now=now)
     if row["invite_id"] is not None:  # the team's card goes out with the candidate's
         invites.finish_in(conn, row["invite_id"], attempt_id, now)

@@ -199,12 +199,50 @@ def _choice(item: Item, question: Question, arg: str | None) -> str | bool | Non
     return None
 
 
+@dataclass(frozen=True)
+class _Read:
+    """What a step reads: the sheet with the questions around the current one, and its paper's rules."""
+
+    sheet: Sheet
+    near: dict[int, Question]
+    policy: MultiPolicy
+    review: ReviewOption
+
+
+@dataclass(frozen=True)
+class _Change:
+    """What a step writes, decided from its reading alone: an answer (graded as it is stored), a
+    multiple choice's new draft, a move to another position, or the flag flipped."""
+
+    answer: bool = False
+    response: object = None
+    draft: str | None = None
+    to: int | None = None
+    flag: bool = False
+
+
 def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str, pos: int | None,
             arg: str | None, now: float) -> Outcome:
-    """The whole step inside one write transaction. `pos` None: the current question (typed text).
+    """The whole step inside one write transaction: read, decide, write. `pos` None: the current
+    question (typed text)."""
+    seen = _read_in(conn, attempt_id, user_id, now)
+    if not isinstance(seen, _Read):
+        return seen
+    sheet = seen.sheet
+    pos = sheet.attempt.current_pos if pos is None else pos
+    if pos != sheet.attempt.current_pos or pos >= len(sheet.items):
+        return Stale(sheet, seen.review)  # a double tap, or a button from an older rendering
+    change = _decide(sheet, action, arg)
+    if change is None:  # finish_ask, finish_yes, finish_no: nothing is written here
+        return Recorded(sheet, pos, None, seen.review)
+    if isinstance(change, Refused):
+        return change
+    return _write_in(conn, seen, pos, change, now)
 
-    The attempt is read once; what the step wrote is applied to that reading in memory (this
-    transaction is the only writer), and only the questions newly on show are read after."""
+
+def _read_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, now: float) -> _Read | Closed | NotYours | Expired:
+    """The attempt in one read, if it is the user's and still running, with the questions the step
+    may show: the current one and its neighbours (one read for both renderings)."""
     row = conn.execute(_SHEET, (attempt_id,)).fetchone()
     if row is None:
         return Closed()
@@ -216,58 +254,62 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
     if a.deadline is not None and a.deadline <= now:
         return Expired(a)
     unshown = _unshown(row, a)
-    # the current question and its neighbours, where the step may move: one read for both renderings
-    near = [i.question_id for i in unshown.items[max(0, a.current_pos - 1):a.current_pos + 2]]
-    read = questions_in(conn, near)
-    sheet = _with_questions(conn, unshown, None, read)
+    near = questions_in(conn, [i.question_id for i in unshown.items[max(0, a.current_pos - 1):a.current_pos + 2]])
     policy, review = _paper(row, a)
-    if pos is None:
-        pos = a.current_pos
-    if pos != a.current_pos or pos >= len(sheet.items):
-        return Stale(sheet, review)  # a double tap, or a button from an older rendering
+    return _Read(_with_questions(conn, unshown, None, near), near, policy, review)
+
+
+def _decide(sheet: Sheet, action: str, arg: str | None) -> _Change | Refused | None:
+    """What the step does to the current question, from the sheet alone (pure). None: nothing to write."""
     item = sheet.current
     q = sheet.question(item)
-    advance = a.mode != AttemptMode.practice
-    answer = None
-    to = pos
     if action == "answer":
         response: object = _choice(item, q, arg)
-        if response is None:
-            return Refused("bad_button", q)
-        answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
-    elif action == "typed":
+        return Refused("bad_button", q) if response is None else _Change(answer=True, response=response)
+    if action == "typed":
         response = typed_response(q, item.order(q), arg or "")
-        if response is None:
-            return Refused("unreadable", q)
-        answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
-    elif action == "toggle":
-        answered = sheet.answers.get(pos)
+        return Refused("unreadable", q) if response is None else _Change(answer=True, response=response)
+    if action == "toggle":
+        answered = sheet.answers.get(item.pos)
         new = toggled(q, item.option_order, item.draft, arg, answered.response if answered else None)
-        if new is None:
-            return Refused("bad_button", q)
-        conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, a.id, pos))
-        item = replace(item, draft=new)
-    elif action == "submit":
+        return Refused("bad_button", q) if new is None else _Change(draft=new)
+    if action == "submit":
         if q.kind not in DRAFTED or not item.draft:
             return Refused("empty_draft", q)
-        answer = store_answer_in(conn, sheet, pos, draft_response(q, item.draft), now, policy, advance=advance)
-    elif action in ("next", "back"):
-        to = max(0, min(len(sheet.items) - 1, pos + (1 if action == "next" else -1)))
+        return _Change(answer=True, response=draft_response(q, item.draft))
+    if action in ("next", "back"):
+        return _Change(to=max(0, min(len(sheet.items) - 1, item.pos + (1 if action == "next" else -1))))
+    if action == "flag":
+        return _Change(flag=True)
+    if action not in MOVES:
+        return Refused("bad_button", q)
+    return None
+
+
+def _write_in(conn: sqlite3.Connection, seen: _Read, pos: int, change: _Change, now: float) -> Recorded:
+    """Write what `_decide` chose; the sheet returned is the one read with these writes applied in
+    memory (this transaction is the only writer), and only the questions newly on show are read."""
+    sheet = seen.sheet
+    a, item, to = sheet.attempt, sheet.current, pos
+    advance = a.mode != AttemptMode.practice
+    answer = None
+    if change.answer:  # store_answer_in clears the draft and moves on (the same rules as here)
+        answer = store_answer_in(conn, sheet, pos, change.response, now, seen.policy, advance=advance)
+        item = replace(item, draft="")
+        to = min(pos + 1, len(sheet.items) - 1) if advance else pos
+    if change.draft is not None:
+        conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (change.draft, a.id, pos))
+        item = replace(item, draft=change.draft)
+    if change.to is not None:
+        to = change.to
         conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
                      (to, a.id))
         shown_in(conn, a.id, to, now)
-    elif action == "flag":
+    if change.flag:
         conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
         item = replace(item, flagged=not item.flagged)
-    elif action not in MOVES:
-        return Refused("bad_button", q)
-    else:  # finish_ask, finish_yes, finish_no: nothing is written here
-        return Recorded(sheet, pos, None, review)
-    if answer is not None:  # store_answer_in cleared the draft and moved on (the same rules as here)
-        item = replace(item, draft="")
-        to = min(pos + 1, len(sheet.items) - 1) if advance else pos
     after = _applied(sheet, item, answer, to)
-    return Recorded(_with_questions(conn, after, {pos, to}, read), pos, answer, review)
+    return Recorded(_with_questions(conn, after, {pos, to}, seen.near), pos, answer, seen.review)
 
 
 def _applied(sheet: Sheet, item: Item, answer: AnswerRec | None, current_pos: int) -> Sheet:

@@ -19,7 +19,8 @@ from bank.models import Kind
 from bank.option_order import LETTERS, OptionOrder
 from bank.paper_list import offered_papers
 from bank.paper_settings import policy_of
-from proctor.daily.selection import Candidate, candidates, pick_balanced
+from proctor.daily.candidates import Candidate, candidates
+from proctor.daily.selection import pick_balanced
 from proctor.live.model import Drawn
 from proctor.live.rounds import recent_questions
 from proctor.storage.db import Database

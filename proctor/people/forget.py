@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 
 from bank.store import one_row
@@ -22,20 +23,23 @@ async def forget_user(db: Database, user_id: int) -> Forgotten:
     Entries a lead wrote as actor stay: they are the team's record of who changed what.
     Deleting the user row cascades to everything that references it.
     """
-    async with db.write() as conn:
+
+    def transaction(conn: sqlite3.Connection) -> Forgotten:
         counts = []
         for sql in ("SELECT COUNT(*) FROM attempts WHERE user_id=?",
                     "SELECT COUNT(*) FROM daily_answers WHERE user_id=?",
                     "SELECT COUNT(*) FROM disputes WHERE user_id=?"):
-            cur = await conn.execute(sql, (user_id,))
-            counts.append(one_row(await cur.fetchone())[0])
+            cur = conn.execute(sql, (user_id,))
+            counts.append(one_row(cur.fetchone())[0])
         # answers reference attempt_items, which cascade from attempts, which cascade from users
-        await conn.execute("DELETE FROM users WHERE id=?", (user_id,))
+        conn.execute("DELETE FROM users WHERE id=?", (user_id,))
         # the private chat (id == user id) and its own daily quiz
-        await conn.execute("DELETE FROM chats WHERE id=? AND type='private'", (user_id,))
-        await conn.execute("UPDATE audit_log SET target_user=NULL WHERE target_user=?", (user_id,))
-        await conn.execute("DELETE FROM authoring_sessions WHERE user_id=?", (user_id,))  # an unfinished /editq
+        conn.execute("DELETE FROM chats WHERE id=? AND type='private'", (user_id,))
+        conn.execute("UPDATE audit_log SET target_user=NULL WHERE target_user=?", (user_id,))
+        conn.execute("DELETE FROM authoring_sessions WHERE user_id=?", (user_id,))  # an unfinished /editq
         # a lead's unsaved /newquestion draft and uploads waiting for Import (no foreign key to users)
-        await conn.execute("DELETE FROM question_drafts WHERE user_id=?", (user_id,))
-        await conn.execute("DELETE FROM pending_uploads WHERE user_id=?", (user_id,))
-    return Forgotten(*counts)
+        conn.execute("DELETE FROM question_drafts WHERE user_id=?", (user_id,))
+        conn.execute("DELETE FROM pending_uploads WHERE user_id=?", (user_id,))
+        return Forgotten(*counts)
+
+    return await db.run_write(transaction)

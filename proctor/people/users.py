@@ -67,12 +67,18 @@ def prefs_in(conn: sqlite3.Connection, user_id: int) -> UserPrefs | None:
 
 
 async def set_language(db: Database, user_id: int, language: str | None) -> None:
-    async with db.write() as conn:
-        await conn.execute("UPDATE users SET language=? WHERE id=?", (language, user_id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE users SET language=? WHERE id=?", (language, user_id))
+
+    await db.run_write(transaction)
 
 
 async def set_script(db: Database, user_id: int, script: str) -> None:
     if script not in ("orig", "hans", "hant"):
         raise ValueError(script)
-    async with db.write() as conn:
-        await conn.execute("UPDATE users SET script=? WHERE id=?", (script, user_id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE users SET script=? WHERE id=?", (script, user_id))
+
+    await db.run_write(transaction)

@@ -1,30 +1,22 @@
 """One SQLite file, one connection, one write path.
 
-Writes go through `Database.write()`: one `BEGIN IMMEDIATE` transaction, serialised by a lock so
-statements of concurrent coroutines never interleave inside somebody else's transaction.
+Every transaction is a plain function of a `sqlite3.Connection`, run on aiosqlite's thread inside
+one `BEGIN IMMEDIATE` by `Database.run_write` (Datasette's `execute_write_fn`): commits if it
+returns, rolls back if it raises. A lock serialises writers, so statements of concurrent coroutines
+never interleave inside somebody else's transaction, and nothing rides on another caller's trip.
 
-Two kinds of statements ride on somebody else's round trip instead of costing one of their own
-(each trip is a hand-over to aiosqlite's thread and back, and a wake-up of the event loop):
-- `carry(fn)`: what a task must run before anything else it does with the database (an update's
-  claim, bot.core): it runs first in the task's next round trip, or on its own when the task next
-  reads or talks to Telegram (`run_carried`);
-- `later(fn)`: bookkeeping that may wait (an update's done mark, a screen's message id): it runs
-  at the start of the next round trip that holds the write lock, whoever makes it, or at
-  `flush_later()`. A process killed in between loses it; its callers say why that is harmless.
-Both run inside the trip's transaction and commit with it (one commit for all; a rollback leaves
-them waiting for the next trip), or each on its own in a trip without one (`run_each`).
+Reads run anywhere (`fetchall`, `fetchone`, `scalar`), or as one function on the thread (`run`).
+aiosqlite offers no public way to run a function on its thread; `_on_thread` is the one place that
+uses its private API, pinned to the versions it was tested with (`TESTED_AIOSQLITE`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,7 +26,6 @@ from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
 from bank.store import Params
 
 T = TypeVar("T")
-log = logging.getLogger(__name__)
 
 # proctor/storage/migrations links to the top-level migrations/, so a wheel carries them as package data
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -99,111 +90,17 @@ def unusable(path: Path, error: sqlite3.Error) -> DatabaseUnusable:
     return DatabaseUnusable(f"{path} {why}")
 
 
-Step = Callable[[sqlite3.Connection], object]
-
-
-class Carried:
-    """`fn`, to run first in its task's next round trip: `result` is what it returned; an exception
-    it raised stops that trip and is raised again by every later trip of the task."""
-
-    def __init__(self, db: Database, fn: Step):
-        self.db, self.fn = db, fn
-        self.task = asyncio.current_task()
-        self.ran = False
-        self.result: object = None
-        self.error: BaseException | None = None
-
-    def detach(self) -> None:
-        """Its task is done with it: its later trips (a flush, say) carry nothing and raise nothing."""
-        self.task = None
-
-    def run_in(self, conn: sqlite3.Connection) -> None:
-        """On the database thread, before the trip's own statements."""
-        self.ran = True
-        try:
-            self.result = self.fn(conn)
-        except Exception as e:
-            self.error = e
-            raise
-
-
-_CARRIED: ContextVar[Carried | None] = ContextVar("carried", default=None)
-
-
-def carried() -> Carried | None:
-    """The running task's carried statements, if it set some (ran or not)."""
-    c = _CARRIED.get()
-    return c if c is not None and c.task is asyncio.current_task() else None
-
-
-async def run_carried() -> None:
-    """Run the task's carried statements now if they have not run (before talking to Telegram, say).
-    Raises what they raised, now or in an earlier trip."""
-    c = carried()
-    if c is not None:
-        if not c.ran:
-            await c.db.run_each(lambda conn: None)
-        if c.error is not None:
-            raise c.error
-
-
-class _Ride:
-    """The statements one round trip carries for others (see `Database._riders`)."""
-
-    def __init__(self, db: Database, waiting: list[Step], mine: Carried | None):
-        self.db, self.waiting, self.mine = db, waiting, mine
-
-    def run(self, conn: sqlite3.Connection) -> None:
-        for fn in self.waiting:
-            try:
-                fn(conn)
-            except Exception:  # bookkeeping (see `later`): it must not fail somebody else's trip
-                log.warning("a deferred write failed", exc_info=True)
-        if self.mine is not None:
-            self.mine.run_in(conn)
-
-    def rolled_back(self) -> None:
-        """The transaction they ran in was rolled back: they wait for the next trip again."""
-        self.db._later[:0] = self.waiting
-        if self.mine is not None and self.mine.error is None:
-            self.mine.ran = False
+# aiosqlite versions `Database._on_thread` was tested with (tests/proctor/test_write_path.py)
+TESTED_AIOSQLITE = ("0.20.0", "0.21.0", "0.22.0", "0.22.1")
 
 
 class Database:
-    """An open SQLite database: reads anywhere, writes through `write()`."""
+    """An open SQLite database: reads anywhere, writes through `run_write()`."""
 
     def __init__(self, conn: aiosqlite.Connection, path: Path):
         self.conn = conn
         self.path = path
         self._write_lock = asyncio.Lock()
-        self._later: list[Step] = []
-
-    # ---- statements that ride on another round trip (see the module's docstring) ----
-
-    def carry(self, fn: Step) -> Carried:
-        """Run `fn(conn)` first in this task's next round trip (and in no other task's)."""
-        c = Carried(self, fn)
-        _CARRIED.set(c)
-        return c
-
-    def later(self, fn: Step) -> None:
-        """Run `fn(conn)` at the start of the next round trip that holds the write lock."""
-        self._later.append(fn)
-
-    async def flush_later(self) -> None:
-        """Run what waits for a trip now (when no trip is coming: nothing else in flight)."""
-        if self._later:
-            await self.run_each(lambda conn: None)
-
-    def _riders(self) -> _Ride:
-        """What this trip carries (under the write lock): whatever waits for a trip, then the task's
-        carried statements. Call it on the event loop's thread; run it on the database thread
-        before the trip's own statements (inside its transaction, if it has one)."""
-        c = carried()
-        if c is not None and c.error is not None:
-            raise c.error
-        waiting, self._later = self._later, []
-        return _Ride(self, waiting, c if c is not None and not c.ran else None)
 
     @classmethod
     async def open(cls, path: Path | str | None = None, *, migrate: bool = True,
@@ -281,87 +178,45 @@ class Database:
                 applied.append(version)
         return applied
 
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction. Commits on success, rolls back on any exception."""
-        async with self._write_lock:
-            ride = self._riders()
+    async def _on_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn(conn)` on aiosqlite's thread with its plain sqlite3 connection: one hop.
 
-            def begin(conn: sqlite3.Connection) -> None:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    ride.run(conn)
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    ride.rolled_back()
-                    raise
-
-            await self.conn._execute(begin, self.conn._conn)  # type: ignore[no-untyped-call]
-            try:
-                yield self.conn
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
-                ride.rolled_back()
-                raise
-            else:
-                await self.conn.execute("COMMIT")
-
-    # ---- batched: several statements for the cost of one round trip to the connection's thread ----
+        The only use of aiosqlite's private API (`_execute`, `_conn`): it has no public way to run a
+        function on its thread. Tested with TESTED_AIOSQLITE (tests/proctor/test_write_path.py fails
+        when the installed version is another, or the two are gone)."""
+        out: T = await self.conn._execute(fn, self.conn._conn)  # type: ignore[no-untyped-call]
+        return out
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn(conn)` on the database thread: reads that need several queries cost one hop.
 
         `fn` gets the plain sqlite3 connection; it must only read (writes go through `run_write`).
         """
-        await run_carried()  # a read trip does not hold the lock: the task's claim goes first, alone
-        # aiosqlite's (private) `_execute` carries no annotations; it returns what `fn` returns
-        out: T = await self.conn._execute(fn, self.conn._conn)  # type: ignore[no-untyped-call]
-        return out
+        return await self._on_thread(fn)
 
     async def run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn(conn)` on the database thread inside one `BEGIN IMMEDIATE` transaction, under the
-        write lock like `write()`: commits if it returns, rolls back if it raises. One hop in all."""
+        """The write path: `fn(conn)` on the database thread inside one `BEGIN IMMEDIATE` transaction,
+        under the write lock: commits if it returns, rolls back if it raises. One hop in all."""
 
-        async with self._write_lock:
-            ride = self._riders()
-
-            def transaction(conn: sqlite3.Connection) -> T:
-                conn.execute("BEGIN IMMEDIATE")  # what the trip carries commits with it: one commit
-                try:
-                    ride.run(conn)
-                    out = fn(conn)
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    ride.rolled_back()
-                    raise
-                conn.execute("COMMIT")
-                return out
-
-            out: T = await self.conn._execute(transaction, self.conn._conn)  # type: ignore[no-untyped-call]
+        def transaction(conn: sqlite3.Connection) -> T:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
             return out
 
-    async def run_each(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn(conn)` on the database thread under the write lock with no transaction around it:
-        each statement commits on its own (SQLite's autocommit). For writes of one statement, or of
-        statements that need not stand or fall together."""
         async with self._write_lock:
-            ride = self._riders()
-
-            def each(conn: sqlite3.Connection) -> T:
-                ride.run(conn)
-                return fn(conn)
-
-            out: T = await self.conn._execute(each, self.conn._conn)  # type: ignore[no-untyped-call]
-            return out
+            return await self._on_thread(transaction)
 
     # one round trip to the connection's thread per read (execute + fetch + close would be three)
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        await run_carried()
         return list(await self.conn.execute_fetchall(sql, params))
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """The first row; meant for queries that return at most a few rows."""
-        await run_carried()
         rows = list(await self.conn.execute_fetchall(sql, params))
         return rows[0] if rows else None
 

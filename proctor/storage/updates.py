@@ -6,18 +6,17 @@ duplicate: when Telegram delivers the update again, the new run claims it and ha
 effects are idempotent (answers keyed by attempt and position, one attempt per start...), so an
 update whose effect was committed just before the crash still counts once.
 
-The bot does not spend a round trip on either (bot/core.py): the claim is carried by the handler's
-first round trip (`claim_carried`, run by `Database.carry` before the handler's own statements, or
-on its own before the handler reads or talks to Telegram), and the done mark waits for the next
-round trip anybody makes (`Database.later`), or for nothing to be in flight. A kill before the mark
-is written leaves the update claimed, so a delivery again is handled again, and still counts once.
+The bot claims in a round trip of its own before any handler runs (bot/core.py `claim_update`, a
+`TypeHandler` in group -1: `claim_reading` also reads the user's record, which every handler needs
+first), and marks the update done in another after they return (`mark_done`, group 99). A kill
+before the mark leaves the update claimed, so a delivery again is handled again, and still counts once.
 """
 
 from __future__ import annotations
 
 import secrets
 import sqlite3
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from enum import StrEnum
 from typing import TypeVar
 
@@ -26,10 +25,6 @@ from proctor.storage.db import Database
 T = TypeVar("T")
 
 MEMORY_SECONDS = 7 * 24 * 3600  # Telegram keeps undelivered updates for 24 hours
-
-
-class Repeated(Exception):
-    """This update was handled before (or is being handled): its handler stops where it is."""
 
 
 class UpdateState(StrEnum):
@@ -42,7 +37,7 @@ class UpdateState(StrEnum):
 _CLAIM = f"""INSERT INTO processed_updates (bot_id, update_id, at, state, run) VALUES (?, ?, ?, '{UpdateState.claimed}', ?)
                ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at
                WHERE processed_updates.state = '{UpdateState.claimed}' AND processed_updates.run IS NOT excluded.run"""
-_DONE_MANY = f"UPDATE processed_updates SET state = '{UpdateState.done}' WHERE bot_id = ? AND run IS ? AND update_id IN"
+_DONE = f"UPDATE processed_updates SET state = '{UpdateState.done}' WHERE bot_id = ? AND run IS ? AND update_id = ?"
 
 
 def new_run() -> str:
@@ -64,55 +59,20 @@ async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str 
 
 async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, run: str,
                         read: Callable[[sqlite3.Connection], T]) -> tuple[bool, T | None]:
-    """`claim_carried` in a round trip of its own: (True, what `read` gave) for a claimed update,
-    (False, None) for a repeat."""
+    """Claim in one transaction of its own, and `read(conn)` after the claim (what every handler
+    needs first: the user's record, written on first sight): (True, what `read` gave) for a claimed
+    update, (False, None) for a repeat (nothing is read or written then)."""
     def both(conn: sqlite3.Connection) -> tuple[bool, T | None]:
-        try:
-            return True, claim_carried(conn, bot_id, update_id, now, run, read)
-        except Repeated:
+        if not _claim_in(conn, bot_id, update_id, now, run):
             return False, None
+        return True, read(conn)
 
-    return await db.run_each(both)
-
-
-def claim_carried(conn: sqlite3.Connection, bot_id: int, update_id: int, now: float, run: str,
-                  read: Callable[[sqlite3.Connection], T]) -> T:
-    """The claim a handler's first round trip carries (`Database.carry`), and `read(conn)` after it
-    (what every handler needs first: the user's record, written on first sight). Raises Repeated
-    for a repeat (nothing is read or written then)."""
-    if not _claim_in(conn, bot_id, update_id, now, run):
-        raise Repeated(update_id)
-    return read(conn)
-
-
-def done_later(db: Database, bot_id: int, pending: set[int], update_id: int, run: str) -> None:
-    """Mark the update done in the next round trip anybody makes. `pending`: this run's updates
-    waiting for their mark; the first trip to come marks all of them in one statement (the others
-    find the set empty and write nothing)."""
-    pending.add(update_id)
-    db.later(lambda conn: _done_in(conn, bot_id, _drain(pending), run))
-
-
-def _drain(pending: set[int]) -> list[int]:
-    """Empty `pending` on the database thread while the event loop may add to it (set.pop is atomic):
-    an id added meanwhile is taken here or by its own `later`."""
-    ids = []
-    while pending:
-        ids.append(pending.pop())
-    return ids
-
-
-def _done_in(conn: sqlite3.Connection, bot_id: int, update_ids: Collection[int], run: str) -> None:
-    """One statement for them all (in the transaction of the trip it rides on, or on its own)."""
-    if update_ids:
-        ids = list(update_ids)
-        conn.execute(f"{_DONE_MANY} ({','.join('?' * len(ids))})", (bot_id, run, *ids))
+    return await db.run_write(both)
 
 
 async def done(db: Database, bot_id: int, update_id: int, run: str = "") -> None:
-    """The handler of an update this run claimed has returned (whatever it did): marked now, in a
-    round trip of its own (the bot uses `done_later`)."""
-    await db.run_each(lambda conn: _done_in(conn, bot_id, [update_id], run))
+    """The handlers of an update this run claimed have returned (whatever they did): one trip."""
+    await db.run_write(lambda conn: conn.execute(_DONE, (bot_id, run, update_id)))
 
 
 async def is_done(db: Database, bot_id: int, update_id: int) -> bool:
@@ -135,5 +95,4 @@ async def next_update_id(db: Database) -> int:
 
 async def forget_old(db: Database, now: float) -> None:
     """Keep the table small: a week is far longer than Telegram redelivers."""
-    async with db.write() as conn:
-        await conn.execute("DELETE FROM processed_updates WHERE at < ?", (now - MEMORY_SECONDS,))
+    await db.run_write(lambda conn: conn.execute("DELETE FROM processed_updates WHERE at < ?", (now - MEMORY_SECONDS,)))

@@ -9,7 +9,7 @@ from typing import Any
 from bank.store import record_audit
 from proctor.storage.db import Database
 
-# Append one entry inside `Database.write()` so it commits with the action. The writer lives in
+# Append one entry inside the action's transaction (`Database.run_write`) so it commits with it. The writer lives in
 # bank/store.py, the lowest layer, so the bank's own lead actions audit without importing proctor.
 record = record_audit
 
@@ -17,8 +17,8 @@ record = record_audit
 async def log(db: Database, *, at: float, actor: int, chat_id: int | None, action: str, target: str = "",
               **detail: Any) -> None:
     """An action that writes nothing else (an export, say): its entry in a transaction of its own."""
-    async with db.write() as conn:
-        await record(conn, at=at, actor=actor, chat_id=chat_id, action=action, target=target, **detail)
+    await db.run_write(lambda conn: record(conn, at=at, actor=actor, chat_id=chat_id, action=action, target=target,
+                                           **detail))
 
 
 @dataclass(frozen=True)

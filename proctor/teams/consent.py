@@ -12,6 +12,7 @@ desk page costs no call while it is fresh, and a restart keeps it.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
 
 from proctor.storage.db import Database
@@ -63,9 +64,12 @@ async def record_checks(db: Database, chat_id: int, found: Mapping[int, bool], n
     group's views (left_at) until an answer says they are back."""
     if not found:
         return
-    async with db.write() as conn:
-        await conn.executemany(
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.executemany(
             "UPDATE team_roster SET checked_at=:now, "
             "left_at=CASE WHEN :inside THEN NULL ELSE COALESCE(left_at, :now) END "
             "WHERE chat_id=:chat AND user_id=:user",
             [{"now": now, "inside": inside, "chat": chat_id, "user": uid} for uid, inside in found.items()])
+
+    await db.run_write(transaction)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import sqlite3
 
 from proctor.storage.db import Database
 
@@ -21,29 +22,33 @@ def digest(secret: str) -> str:
 async def issue_link(db: Database, user_id: int, now: float, ttl: float = LINK_SECONDS) -> str:
     """A new one-time login secret for `user_id`, valid `ttl` seconds; only its digest is stored."""
     token = secrets.token_urlsafe(32)
-    async with db.write() as conn:
-        await conn.execute("DELETE FROM desk_tokens WHERE expires_at <= ?", (now,))
-        await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> str:
+        conn.execute("DELETE FROM desk_tokens WHERE expires_at <= ?", (now,))
+        conn.execute(
             "INSERT INTO desk_tokens (digest, kind, user_id, created_at, expires_at) VALUES (?, 'link', ?, ?, ?)",
             (digest(token), user_id, now, now + ttl))
-    return token
+        return token
+
+    return await db.run_write(transaction)
 
 
 async def redeem_link(db: Database, token: str, now: float) -> int | None:
     """The user the link was issued for, marking it used; None if unknown, used or expired."""
-    async with db.write() as conn:
-        cur = await conn.execute(
-            "UPDATE desk_tokens SET used_at=? WHERE digest=? AND kind='link' AND used_at IS NULL "
-            "AND expires_at > ? RETURNING user_id", (now, digest(token), now))
-        row = await cur.fetchone()
-    return None if row is None else row[0]
+    row = await db.run_write(lambda conn: conn.execute(
+        "UPDATE desk_tokens SET used_at=? WHERE digest=? AND kind='link' AND used_at IS NULL "
+        "AND expires_at > ? RETURNING user_id", (now, digest(token), now)).fetchone())
+    return None if row is None else int(row[0])
 
 
 async def spend_once(db: Database, secret: str, user_id: int, now: float, expires_at: float) -> bool:
     """Record a signed login (initData) as used; False if it was used before (a replay)."""
-    async with db.write() as conn:
-        await conn.execute("DELETE FROM desk_tokens WHERE expires_at <= ?", (now,))
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> bool:
+        conn.execute("DELETE FROM desk_tokens WHERE expires_at <= ?", (now,))
+        cur = conn.execute(
             "INSERT OR IGNORE INTO desk_tokens (digest, kind, user_id, created_at, expires_at, used_at) "
             "VALUES (?, 'init', ?, ?, ?, ?)", (digest(secret), user_id, now, max(expires_at, now + 1), now))
         return cur.rowcount == 1
+
+    return await db.run_write(transaction)

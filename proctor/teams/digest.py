@@ -7,6 +7,7 @@ down is posted once when it comes back, if that is still the same ISO week.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -94,15 +95,18 @@ async def schedules(db: Database) -> list[Schedule]:
 async def set_schedule(db: Database, chat_id: int, *, enabled: bool, weekday: int, at_time: str,
                        lead: int, now: float) -> Schedule:
     """Create or change the group's schedule (the chat row must exist)."""
-    async with db.write() as conn:
-        await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute(
             """INSERT INTO digest_schedules (chat_id, enabled, weekday, at_time, changed_by, changed_at)
                VALUES (?,?,?,?,?,?) ON CONFLICT(chat_id) DO UPDATE SET enabled=excluded.enabled,
                weekday=excluded.weekday, at_time=excluded.at_time, changed_by=excluded.changed_by,
                changed_at=excluded.changed_at""",
             (chat_id, int(enabled), weekday, at_time, lead, now))
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="digest",
-                           target=f"chat:{chat_id}", enabled=enabled, weekday=weekday, time=at_time)
+        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="digest",
+                     target=f"chat:{chat_id}", enabled=enabled, weekday=weekday, time=at_time)
+
+    await db.run_write(transaction)
     schedule = await get_schedule(db, chat_id)
     assert schedule is not None, "just written"
     return schedule
@@ -110,17 +114,23 @@ async def set_schedule(db: Database, chat_id: int, *, enabled: bool, weekday: in
 
 async def claim_week(db: Database, chat_id: int, week: str) -> bool:
     """Mark this week's digest as posted; False if it already was (post it only once)."""
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> bool:
+        cur = conn.execute(
             "UPDATE digest_schedules SET last_week=? WHERE chat_id=? AND (last_week IS NULL OR last_week<>?)",
             (week, chat_id, week))
         return cur.rowcount == 1
 
+    return await db.run_write(transaction)
+
 
 async def release_week(db: Database, chat_id: int, previous: str | None) -> None:
     """Undo a claim when the digest could not be posted."""
-    async with db.write() as conn:
-        await conn.execute("UPDATE digest_schedules SET last_week=? WHERE chat_id=?", (previous, chat_id))
+
+    def transaction(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE digest_schedules SET last_week=? WHERE chat_id=?", (previous, chat_id))
+
+    await db.run_write(transaction)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -73,11 +74,9 @@ async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id
         raise NoReason("a dispute needs a reason")
     if await db.scalar("SELECT 1 FROM questions WHERE id=?", (question_id,)) is None:
         raise NotFound(f"no question {question_id}")
-    async with db.write() as conn:
-        cur = await conn.execute(
-            "INSERT INTO disputes (question_id, user_id, chat_id, reason, created_at) VALUES (?,?,?,?,?) "
-            "ON CONFLICT DO NOTHING RETURNING id", (question_id, user_id, chat_id, reason, now))
-        row = await cur.fetchone()
+    row = await db.run_write(lambda conn: conn.execute(
+        "INSERT INTO disputes (question_id, user_id, chat_id, reason, created_at) VALUES (?,?,?,?,?) "
+        "ON CONFLICT DO NOTHING RETURNING id", (question_id, user_id, chat_id, reason, now)).fetchone())
     if row is None:
         raise AlreadyDisputed(f"question {question_id} already disputed by {user_id}")
     dispute_id: int = row[0]
@@ -138,18 +137,21 @@ async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, cha
                   now: float) -> tuple[int, int]:
     """Close an open dispute; returns (question id, candidate id). Raises NotFound, OwnDispute."""
     status = DisputeStatus.upheld if upheld else DisputeStatus.dismissed
-    async with db.write() as conn:
-        cur = await conn.execute(f"SELECT user_id FROM disputes WHERE id=? AND status='{DisputeStatus.open}'",
-                                 (dispute_id,))
-        raiser = await cur.fetchone()
+
+    def transaction(conn: sqlite3.Connection) -> tuple[int, int]:
+        cur = conn.execute(f"SELECT user_id FROM disputes WHERE id=? AND status='{DisputeStatus.open}'",
+                           (dispute_id,))
+        raiser = cur.fetchone()
         if raiser is not None and raiser[0] == lead:
             raise OwnDispute(f"user {lead} may not resolve their own dispute {dispute_id}")
-        cur = await conn.execute(
+        cur = conn.execute(
             f"UPDATE disputes SET status=?, resolved_by=?, resolved_at=? WHERE id=? AND status='{DisputeStatus.open}' "
             "RETURNING question_id, user_id", (status.value, lead, now, dispute_id))
-        row = await cur.fetchone()
+        row = cur.fetchone()
         if row is None:
             raise NotFound(f"no open dispute {dispute_id}")
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=f"dispute_{status.value}",
-                           target=f"dispute:{dispute_id}", target_user=row[1], question=row[0])
-    return row[0], row[1]
+        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=f"dispute_{status.value}",
+                     target=f"dispute:{dispute_id}", target_user=row[1], question=row[0])
+        return row[0], row[1]
+
+    return await db.run_write(transaction)

@@ -13,11 +13,10 @@ before (bank.importer). Everything is planned first (a dry run stops there) and 
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-
-import aiosqlite
 
 from bank import round_trip
 from bank.authoring.add import place_question
@@ -25,7 +24,7 @@ from bank.errors import ImportFailed
 from bank.formats.files import as_carried, export_format
 from bank.importer import Parse, as_written, parse_by_slug, write_found_in
 from bank.models import SUBJECTIVE, Paper, Question, Section
-from bank.paper_store import fill_key_terms, load_paper, with_key_terms, write_papers
+from bank.paper_store import fill_key_terms, load_paper, load_paper_in, with_key_terms, write_papers
 from bank.round_trip import Change, PaperChanges
 from bank.store import record_audit
 from proctor.exams.seal import sealed_anywhere
@@ -78,14 +77,18 @@ async def import_or_update(db: Database, paths: Iterable[Path | str], now: float
     added = await with_key_terms([Paper(slug="added", title="added", sections=[
         Section(kind=q.kind, title="", questions=[q]) for q in u.added]) for u in updated if u.added])
     versions: dict[int, Edited] = {}
-    async with db.write() as conn:
-        ids = await write_found_in(conn, rest, new, now, as_new=as_new) if new else []
+
+    def transaction(conn: sqlite3.Connection) -> list[int]:
+        ids = write_found_in(conn, rest, new, now, as_new=as_new) if new else []
         for u in updated:
             for c in u.changes:
-                if (edited := await _change_in(conn, u.paper, c, now=now, actor=actor, regrade=regrade)) is not None:
+                if (edited := _change_in(conn, u.paper, c, now=now, actor=actor, regrade=regrade)) is not None:
                     versions[c.old.id or 0] = edited
         for u, holder in zip([u for u in updated if u.added], added, strict=True):
-            await _add_in(db, conn, u.paper, holder.questions(), now=now, actor=actor)
+            _add_in(conn, u.paper, holder.questions(), now=now, actor=actor)
+        return ids
+
+    ids = await db.run_write(transaction)
     subjective = [qid for u in updated for c in u.changes if c.key_changed and c.old.kind in SUBJECTIVE
                   if (qid := c.old.id) is not None]
     if subjective:  # their key terms, found again from the new reference (as /editq does)
@@ -145,16 +148,16 @@ async def _plan(db: Database, incoming: dict[str, list[Question]], files: dict[s
     return planned
 
 
-async def _change_in(conn: aiosqlite.Connection, paper: Paper, c: Change, *, now: float, actor: int,
-                     regrade: bool) -> Edited | None:
+def _change_in(conn: sqlite3.Connection, paper: Paper, c: Change, *, now: float, actor: int,
+               regrade: bool) -> Edited | None:
     qid = c.old.id or 0
     n = c.new
     if any(f in round_trip.PLAIN for f in c.fields):
         composed = paper.blueprint is not None
         if composed and "points" in c.fields:  # the composed paper's own points; its home paper keeps its
-            await conn.execute("UPDATE composed_items SET points=? WHERE paper_id=? AND question_id=?",
-                               (n.points, paper.id, qid))
-        await conn.execute(
+            conn.execute("UPDATE composed_items SET points=? WHERE paper_id=? AND question_id=?",
+                         (n.points, paper.id, qid))
+        conn.execute(
             "UPDATE questions SET points=COALESCE(?, points), topic=?, difficulty=?, name=?, weights=?, feedback=?, "
             "flags=? WHERE id=?", (None if composed else n.points, n.topic, n.difficulty, n.name, _dumps(n.weights),
                                    _dumps(n.feedback), _dumps(n.flags), qid))
@@ -165,21 +168,20 @@ async def _change_in(conn: aiosqlite.Connection, paper: Paper, c: Change, *, now
     def text(old: Question) -> Question:
         return old.model_copy(update={f: getattr(n, f) for f in fields})
 
-    return await edit_in(conn, qid, text, "import:" + ",".join(round_trip.NAMES.get(f, f) for f in fields),
-                         actor=actor, now=now, chat_id=None, regrade=regrade and c.key_changed,
-                         expected_version=c.old.version)
+    return edit_in(conn, qid, text, "import:" + ",".join(round_trip.NAMES.get(f, f) for f in fields),
+                   actor=actor, now=now, chat_id=None, regrade=regrade and c.key_changed,
+                   expected_version=c.old.version)
 
 
-async def _add_in(db: Database, conn: aiosqlite.Connection, paper: Paper, questions: list[Question], *,
-                  now: float, actor: int) -> None:
+def _add_in(conn: sqlite3.Connection, paper: Paper, questions: list[Question], *, now: float, actor: int) -> None:
     """The new questions at the end of their kind's last section of `paper`, as `proctor bank add` places one."""
-    current = await load_paper(db, paper.id or 0, include_retired=True)  # with this transaction's edits
+    current = load_paper_in(conn, paper.id or 0, include_retired=True)  # with this transaction's edits
     for q in questions:
         current, _, _, _ = place_question(current, q.model_copy(update={"origin": None, "version": 1}), None)
-    await write_papers(conn, [current], now, same_title=True)
+    write_papers(conn, [current], now, same_title=True)
     for q in questions:
-        await record_audit(conn, at=now, actor=actor, chat_id=None, action="add_question", target=f"paper {paper.slug}",
-                           paper=paper.slug, kind=q.kind.value)
+        record_audit(conn, at=now, actor=actor, chat_id=None, action="add_question", target=f"paper {paper.slug}",
+                     paper=paper.slug, kind=q.kind.value)
 
 
 def _dumps(value: object) -> str:

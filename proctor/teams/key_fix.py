@@ -10,6 +10,7 @@ that changes their own score (question_edit.OwnScore)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
 
 from bank.errors import NotFound
@@ -47,12 +48,13 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
     """Fix the key of upheld dispute `dispute_id`'s question (not fixed yet), and with `regrade`
     rescore every final, machine-graded answer to it. Raises NotFound, OwnDispute, NotUpheld, BadKey,
     OwnScore."""
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> KeyFix:
+        cur = conn.execute(
             "SELECT d.question_id, d.user_id, d.status FROM disputes d WHERE d.id=? "
             f"AND d.status IN ('{DisputeStatus.open}','{DisputeStatus.upheld}') "
             "AND NOT EXISTS (SELECT 1 FROM key_versions k WHERE k.dispute_id = d.id)", (dispute_id,))
-        row = await cur.fetchone()
+        row = cur.fetchone()
         if row is None:
             raise NotFound(f"no dispute {dispute_id} awaiting a key fix")
         qid, disputer = row[0], row[1]
@@ -60,22 +62,24 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
             raise OwnDispute(f"user {actor} may not fix the key of their own dispute {dispute_id}")
         if row[2] != DisputeStatus.upheld:
             raise NotUpheld(f"dispute {dispute_id} is still open")
-        cur = await conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
-                                 "WHERE q.id=?", (qid,))
-        qrow = await cur.fetchone()
+        cur = conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
+                           "WHERE q.id=?", (qid,))
+        qrow = cur.fetchone()
         if qrow is None:  # the dispute's question is gone (a dispute row outlived it)
             raise NotFound(f"no question {qid}")
         old_q = question_from_row(qrow)
         q = old_q.model_copy(update={"answer": new_key(old_q, key, alternative)})
-        done = await commit_in(conn, old_q, q, MultiPolicy(qrow["multi_policy"]), "key", actor=actor, now=now,
-                               regrade=regrade, dispute_id=dispute_id)
-        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="key_fix",
-                           target=f"dispute:{dispute_id}", target_user=disputer, question=qid, version=done.version,
-                           regraded=done.answers, changed=len(done.changes), held=done.held)
+        done = commit_in(conn, old_q, q, MultiPolicy(qrow["multi_policy"]), "key", actor=actor, now=now,
+                         regrade=regrade, dispute_id=dispute_id)
+        audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="key_fix",
+                     target=f"dispute:{dispute_id}", target_user=disputer, question=qid, version=done.version,
+                     regraded=done.answers, changed=len(done.changes), held=done.held)
         # the disputer's notice says it was upheld, and their score's change too, if it changed
-        await report_in(conn, done, actor=actor, chat_id=chat_id, now=now, ref=str(dispute_id),
-                        dispute=(dispute_id, disputer))
-    return KeyFix(qid, done.version, disputer, done.changes, done.answers, done.held)
+        report_in(conn, done, actor=actor, chat_id=chat_id, now=now, ref=str(dispute_id),
+                  dispute=(dispute_id, disputer))
+        return KeyFix(qid, done.version, disputer, done.changes, done.answers, done.held)
+
+    return await db.run_write(transaction)
 
 
 async def current_key(db: Database, question_id: int) -> str:

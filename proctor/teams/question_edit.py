@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import aiosqlite
 
 from bank.errors import BankError, NotFound
 from bank.formats.sheet import parse_key
@@ -178,32 +177,35 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
     key and tell whose score changed. `expected_version`: the version the lead's preview showed.
     Raises NotFound, Sealed, Changed, BadKey, BadEdit."""
     await editable(db, question_id)  # a race with a starting exam is harmless: its sheet keeps its version
-    async with db.write() as conn:
-        return await edit_in(conn, question_id, lambda old: edited(old, edit), edit.name, actor=actor, now=now,
-                             chat_id=chat_id, regrade=regrade and edit.field == "key",
-                             expected_version=expected_version)
+
+    def transaction(conn: sqlite3.Connection) -> Edited:
+        return edit_in(conn, question_id, lambda old: edited(old, edit), edit.name, actor=actor, now=now,
+                       chat_id=chat_id, regrade=regrade and edit.field == "key",
+                       expected_version=expected_version)
+
+    return await db.run_write(transaction)
 
 
-async def edit_in(conn: aiosqlite.Connection, question_id: int, edit: Callable[[Question], Question], name: str, *,
-                  actor: int, now: float, chat_id: int | None, regrade: bool,
-                  expected_version: int | None = None) -> Edited:
+def edit_in(conn: sqlite3.Connection, question_id: int, edit: Callable[[Question], Question], name: str, *,
+            actor: int, now: float, chat_id: int | None, regrade: bool,
+            expected_version: int | None = None) -> Edited:
     """The question as `edit` makes it of the current one, as its next version, with its audit entry and
     the notices of a regrade; inside a write transaction (/editq, and `proctor import` of an exported
     file: proctor/teams/file_edits.py). Raises NotFound, Changed, and what `edit` raises."""
-    old, policy, paper_id = await _load_in(conn, question_id)
+    old, policy, paper_id = _load_in(conn, question_id)
     if expected_version is not None and old.version != expected_version:
         raise Changed(f"question {question_id} is at version {old.version} now")
-    result = await commit_in(conn, old, edit(old), policy, name, actor=actor, now=now, regrade=regrade)
-    await refresh_paper(conn, paper_id)  # pinned options, letter references, key doubts: found again
-    await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
-                       target=f"question:{question_id}", question=question_id, version=result.version,
-                       field=name, regraded=result.answers, changed=len(result.changes))
-    await report_in(conn, result, actor=actor, chat_id=chat_id, now=now, ref=f"q{question_id}v{result.version}")
+    result = commit_in(conn, old, edit(old), policy, name, actor=actor, now=now, regrade=regrade)
+    refresh_paper(conn, paper_id)  # pinned options, letter references, key doubts: found again
+    audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
+                 target=f"question:{question_id}", question=question_id, version=result.version,
+                 field=name, regraded=result.answers, changed=len(result.changes))
+    report_in(conn, result, actor=actor, chat_id=chat_id, now=now, ref=f"q{question_id}v{result.version}")
     return result
 
 
-async def report_in(conn: aiosqlite.Connection, result: Edited, *, actor: int, chat_id: int | None, now: float,
-                    ref: str, dispute: tuple[int, int] | None = None) -> None:
+def report_in(conn: sqlite3.Connection, result: Edited, *, actor: int, chat_id: int | None, now: float,
+              ref: str, dispute: tuple[int, int] | None = None) -> None:
     """Inside the edit's transaction: an audit entry per changed attempt; one notice per candidate
     naming each of their changes, up or down (`dispute`: (id, disputer), whose notice says it was
     upheld, changed or not); the updated card to the lead who invited a changed hiring attempt. A
@@ -214,13 +216,13 @@ async def report_in(conn: aiosqlite.Connection, result: Edited, *, actor: int, c
         by_user.setdefault(c.user_id, []).append(c)
         if c.attempt_id is None:
             continue
-        await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=held.REGRADE,
-                           target=f"attempt:{c.attempt_id}", target_user=c.user_id, **held.change_detail(
-                               question=qid, old=c.total_old, new=c.total_new, answer_old=c.old, answer_new=c.new,
-                               from_version=c.from_version, to_version=version))
+        audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=held.REGRADE,
+                     target=f"attempt:{c.attempt_id}", target_user=c.user_id, **held.change_detail(
+                         question=qid, old=c.total_old, new=c.total_new, answer_old=c.old, answer_new=c.new,
+                         from_version=c.from_version, to_version=version))
         if c.invite_id is not None and c.total_new is not None:
-            await invites.regraded_in(conn, c.invite_id, c.attempt_id, question_id=qid, version=version,
-                                      old=c.total_old, new=c.total_new, now=now)
+            invites.regraded_in(conn, c.invite_id, c.attempt_id, question_id=qid, version=version,
+                                old=c.total_old, new=c.total_new, now=now)
     if dispute is not None:
         by_user.setdefault(dispute[1], [])
     for user_id, changes in by_user.items():
@@ -228,39 +230,39 @@ async def report_in(conn: aiosqlite.Connection, result: Edited, *, actor: int, c
             held.notice_change(old=c.old, new=c.new, max_score=c.max_score, title=c.title) for c in changes]}
         if dispute is not None and user_id == dispute[1]:
             payload["dispute"] = dispute[0]
-        await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{ref}:{user_id}", chat_id=user_id, user_id=user_id,
-                                now=now, payload=payload, held_by=result.sealing.get(user_id))
+        outbox.enqueue_in(conn, kind=NOTICE, ref=f"{ref}:{user_id}", chat_id=user_id, user_id=user_id,
+                          now=now, payload=payload, held_by=result.sealing.get(user_id))
 
 
-async def _load_in(conn: aiosqlite.Connection, question_id: int) -> tuple[Question, MultiPolicy, int]:
-    cur = await conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
-                             "WHERE q.id=?", (question_id,))
-    row = await cur.fetchone()
+def _load_in(conn: sqlite3.Connection, question_id: int) -> tuple[Question, MultiPolicy, int]:
+    cur = conn.execute("SELECT q.*, p.multi_policy FROM questions q JOIN papers p ON p.id = q.paper_id "
+                       "WHERE q.id=?", (question_id,))
+    row = cur.fetchone()
     if row is None:
         raise NotFound(f"no question {question_id}")
     return question_from_row(row), MultiPolicy(row["multi_policy"]), row["paper_id"]
 
 
-async def commit_in(conn: aiosqlite.Connection, old: Question, new: Question, policy: MultiPolicy, name: str, *,
-                    actor: int, now: float, regrade: bool, dispute_id: int | None = None) -> Edited:
+def commit_in(conn: sqlite3.Connection, old: Question, new: Question, policy: MultiPolicy, name: str, *,
+              actor: int, now: float, regrade: bool, dispute_id: int | None = None) -> Edited:
     """Write `new` as the next version of `old` (logged, its text kept) and, with `regrade`, rescore
     the answers to it; call inside a write transaction. /keyfix and /editq both end here.
     Raises OwnScore (the caller's transaction rolls back)."""
     qid = old.id or 0
     version = old.version + 1
     new = new.model_copy(update={"version": version})
-    await keep_version_in(conn, old)
-    await keep_version_in(conn, new)
-    await conn.execute(
+    keep_version_in(conn, old)
+    keep_version_in(conn, new)
+    conn.execute(
         "UPDATE questions SET stem=?, options=?, answer=?, explanation=?, key_version=?, key_terms=? WHERE id=?",
         (new.stem, json.dumps(new.options, ensure_ascii=False), json.dumps(new.answer, ensure_ascii=False),
          new.explanation, version,
          None if new.answer != old.answer and new.kind in SUBJECTIVE else _terms(old), qid))
-    sealing = await sealing_in(conn, qid)  # whose running exam shows it: they hear of this at hand-in
+    sealing = sealing_in(conn, qid)  # whose running exam shows it: they hear of this at hand-in
     result = Edited(qid, version, name, sealing=sealing)
     if regrade and new.kind not in SUBJECTIVE:
-        result = await _regrade(conn, new, policy, result, actor=actor, now=now)
-    await conn.execute(
+        result = _regrade(conn, new, policy, result, actor=actor, now=now)
+    conn.execute(
         "INSERT INTO key_versions (question_id, version, answer, previous, dispute_id, actor, regraded, "
         "created_at, field) VALUES (?,?,?,?,?,?,?,?,?)",
         (qid, version, json.dumps(new.answer, ensure_ascii=False), json.dumps(old.answer, ensure_ascii=False),
@@ -272,55 +274,55 @@ def _terms(q: Question) -> str | None:
     return None if q.key_terms is None else json.dumps(q.key_terms, ensure_ascii=False)
 
 
-async def _regrade(conn: aiosqlite.Connection, q: Question, policy: MultiPolicy, result: Edited, *,
-                   actor: int, now: float) -> Edited:
+def _regrade(conn: sqlite3.Connection, q: Question, policy: MultiPolicy, result: Edited, *,
+             actor: int, now: float) -> Edited:
     """Rescore the exam answers (final, not a reviewer's) and the daily answers to `q`; unanswered
     questions on running sheets move to the new version too (they are then graded by its key). The exam
     answers of a candidate whose running exam seals `q` wait for its hand-in. Raises OwnScore."""
     version = result.version
     changes: list[Change] = []
     n = waiting = 0
-    cur = await conn.execute(
+    cur = conn.execute(
         "SELECT x.attempt_id, x.pos, x.response, x.score, x.max_score, x.key_version, t.user_id, t.title, "
         "t.invite_id, t.score AS total FROM answers x JOIN attempts t ON t.id = x.attempt_id "
         "WHERE x.question_id=? AND x.final=1 AND x.reviewed_by IS NULL", (q.id,))
-    for r in await cur.fetchall():
+    for r in cur.fetchall():
         attempt_id, pos, old, max_score, user_id = r["attempt_id"], r["pos"], r["score"], r["max_score"], r["user_id"]
         g = grade(q, json.loads(r["response"]), multi_policy=policy)
         new = item_score(g, max_score)  # as answering scored it: the same key gives the same score
         _not_own(user_id, actor, old, new)
         if user_id in result.sealing:  # their exam runs: this waits for its hand-in (proctor/exams/held.py)
-            await held.hold_in(conn, attempt_id, q.id or 0, until=result.sealing[user_id], actor=actor, now=now)
+            held.hold_in(conn, attempt_id, q.id or 0, until=result.sealing[user_id], actor=actor, now=now)
             waiting += 1
             continue
         n += 1
-        await conn.execute("UPDATE answers SET score=?, verdict=?, key_version=? WHERE attempt_id=? AND pos=?",
-                           (new, g.verdict.value, version, attempt_id, pos))
+        conn.execute("UPDATE answers SET score=?, verdict=?, key_version=? WHERE attempt_id=? AND pos=?",
+                     (new, g.verdict.value, version, attempt_id, pos))
         if new != old:
-            cur = await conn.execute(
+            cur = conn.execute(
                 f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? AND score IS NOT NULL RETURNING score",
                 (attempt_id, attempt_id))
-            total = await cur.fetchone()
+            total = cur.fetchone()
             changes.append(Change(user_id, old, new, max_score, attempt_id, r["key_version"], r["total"],
                                   None if total is None else total[0], r["title"], r["invite_id"]))
-    await conn.execute(
+    conn.execute(
         "UPDATE attempt_items SET version=? WHERE question_id=? AND attempt_id IN "
         f"(SELECT id FROM attempts WHERE status='{AttemptStatus.running}') AND NOT EXISTS (SELECT 1 FROM answers a "
         "WHERE a.attempt_id = attempt_items.attempt_id AND a.pos = attempt_items.pos)", (version, q.id))
-    cur = await conn.execute(
+    cur = conn.execute(
         "SELECT a.delivery_id, a.pos, a.user_id, a.response, a.score, a.max_score, "
         "COALESCE(k.key_version, 1) FROM daily_answers a LEFT JOIN daily_answer_keys k "
         "ON k.delivery_id = a.delivery_id AND k.pos = a.pos AND k.user_id = a.user_id WHERE a.question_id=?",
         (q.id,))
-    for delivery_id, pos, user_id, response, old, max_score, was in await cur.fetchall():
+    for delivery_id, pos, user_id, response, old, max_score, was in cur.fetchall():
         g = grade(q, json.loads(response), multi_policy=policy)
         new = daily_score(g, max_score)  # as answering stored it: the same key gives the same score
         _not_own(user_id, actor, old, new)
         n += 1
-        await conn.execute("UPDATE daily_answers SET score=?, verdict=? WHERE delivery_id=? AND pos=? AND user_id=?",
-                           (new, g.verdict.value, delivery_id, pos, user_id))
-        await conn.execute("INSERT INTO daily_answer_keys VALUES (?,?,?,?) ON CONFLICT DO UPDATE SET "
-                           "key_version=excluded.key_version", (delivery_id, pos, user_id, version))
+        conn.execute("UPDATE daily_answers SET score=?, verdict=? WHERE delivery_id=? AND pos=? AND user_id=?",
+                     (new, g.verdict.value, delivery_id, pos, user_id))
+        conn.execute("INSERT INTO daily_answer_keys VALUES (?,?,?,?) ON CONFLICT DO UPDATE SET "
+                     "key_version=excluded.key_version", (delivery_id, pos, user_id, version))
         if new != old:
             changes.append(Change(user_id, old, new, max_score, from_version=was))
     return dataclasses.replace(result, changes=changes, answers=n, held=waiting)

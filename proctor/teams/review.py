@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import asdict, dataclass
 
 from bank.errors import BankError, NotFound
@@ -150,14 +151,15 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
     Raises NotFound, SelfReview, OutOfScope, AlreadyReviewed, BadScore.
     """
     where, params = _scope_sql(scope, reviewer)
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> Outcome:
+        cur = conn.execute(
             "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title, "
             "(SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code, "
             f"EXISTS (SELECT 1 FROM attempts t WHERE t.id = x.attempt_id {where}) AS allowed FROM answers x "
             "JOIN attempts t ON t.id = x.attempt_id WHERE x.attempt_id=? AND x.pos=?",
             (*params, attempt_id, pos))
-        row = await cur.fetchone()
+        row = cur.fetchone()
         if row is None:
             raise NotFound(f"no answer {attempt_id}/{pos}")
         if row["user_id"] == reviewer:
@@ -168,27 +170,29 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
             raise AlreadyReviewed(f"answer {attempt_id}/{pos} is already final")
         if not 0 <= score <= row["max_score"]:
             raise BadScore(f"{score} is outside 0..{row['max_score']}")
-        await conn.execute(
+        conn.execute(
             "UPDATE answers SET score=?, verdict=?, final=1, reviewed_by=?, reviewed_at=? "
             "WHERE attempt_id=? AND pos=?",
             (score, verdict_for(score, row["max_score"]), reviewer, now, attempt_id, pos))
-        cur = await conn.execute(
+        cur = conn.execute(
             f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? RETURNING score, max_score",
             (attempt_id, attempt_id))
-        total = one_row(await cur.fetchone())  # RETURNING: the attempt read above
-        cur = await conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
-        left = one_row(await cur.fetchone())[0]
-        await audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
-                           target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
-                           provisional=row["score"], final=score)
+        total = one_row(cur.fetchone())  # RETURNING: the attempt read above
+        cur = conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
+        left = one_row(cur.fetchone())[0]
+        audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
+                     target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
+                     provisional=row["score"], final=score)
         done = Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],
                        question_id=row["question_id"], score=score, max_score=row["max_score"],
                        attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0,
                        pos=pos, code=row["code"])
         # the candidate is told through the outbox: a failed send is retried, never lost
-        await outbox.enqueue_in(conn, kind=NOTICE, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
-                                user_id=done.user_id, now=now, payload=asdict(done))
-    return done
+        outbox.enqueue_in(conn, kind=NOTICE, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
+                          user_id=done.user_id, now=now, payload=asdict(done))
+        return done
+
+    return await db.run_write(transaction)
 
 
 async def reviewer_of(db: Database, attempt_id: int, pos: int) -> int | None:

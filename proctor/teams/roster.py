@@ -13,10 +13,9 @@ A row's standing is stored as `status` ('pending': asked; 'member': a lead agree
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
-
-import aiosqlite
 
 from bank.errors import BankError
 from proctor.storage.db import Database
@@ -132,71 +131,80 @@ _JOIN = "joined_at=:now, checked_at=:now, left_at=NULL"  # joining: in the group
 async def request(db: Database, chat_id: int, user_id: int, *, in_group: bool, now: float) -> Outcome:
     """The user asks to join (/join): asked, waiting, already, or, when a lead had invited them,
     joined (this is their consent; not_in_group if they are not in it). The chat row must exist."""
-    async with db.write() as conn:
-        cur = await conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
-                                 (chat_id, user_id))
-        row = await cur.fetchone()
+
+    def transaction(conn: sqlite3.Connection) -> Outcome:
+        cur = conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
+                           (chat_id, user_id))
+        row = cur.fetchone()
         if row is None:
-            await conn.execute("INSERT INTO team_roster (chat_id, user_id, status, requested_at) VALUES (?,?,?,?)",
-                               (chat_id, user_id, PENDING, now))
+            conn.execute("INSERT INTO team_roster (chat_id, user_id, status, requested_at) VALUES (?,?,?,?)",
+                         (chat_id, user_id, PENDING, now))
             return Outcome.asked
         match Standing(row[0]):
             case Standing.asked:
                 return Outcome.waiting
             case Standing.joined:
                 if in_group:  # back in the group (and saying so): on the views again at once
-                    await conn.execute("UPDATE team_roster SET checked_at=?, left_at=NULL WHERE chat_id=? AND user_id=?",
-                                       (now, chat_id, user_id))
+                    conn.execute("UPDATE team_roster SET checked_at=?, left_at=NULL WHERE chat_id=? AND user_id=?",
+                                 (now, chat_id, user_id))
                 return Outcome.already
             case Standing.invited:
-                return await _consent_in(conn, chat_id, user_id, None, in_group=in_group, now=now)
+                return _consent_in(conn, chat_id, user_id, None, in_group=in_group, now=now)
+
+    return await db.run_write(transaction)
 
 
 async def invite(db: Database, chat_id: int, user_id: int, *, lead: int, in_group: bool, now: float) -> Outcome:
     """A lead asks the user onto the roster (/team add): invited (their consent is asked; again if
     it was), joined (they had asked: this accepts it), already, or not_in_group. Audited."""
-    async with db.write() as conn:
-        cur = await conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
-                                 (chat_id, user_id))
-        row = await cur.fetchone()
+
+    def transaction(conn: sqlite3.Connection) -> Outcome:
+        cur = conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
+                           (chat_id, user_id))
+        row = cur.fetchone()
         current = None if row is None else Standing(row[0])
         if current is Standing.joined:
             return Outcome.already
         if not in_group:
             return Outcome.not_in_group
         if current is Standing.asked:
-            return await _accept_in(conn, chat_id, user_id, lead=lead, now=now)
-        await conn.execute(
+            return _accept_in(conn, chat_id, user_id, lead=lead, now=now)
+        conn.execute(
             f"""INSERT INTO team_roster (chat_id, user_id, status, requested_at, decided_by, decided_at)
                 VALUES (?,?, '{MEMBER}', ?,?,?)
                 ON CONFLICT(chat_id, user_id) DO UPDATE SET requested_at=excluded.requested_at,
                     decided_by=excluded.decided_by, decided_at=excluded.decided_at""",
             (chat_id, user_id, now, lead, now))
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_invite",
-                           target=f"user:{user_id}", target_user=user_id)
-    return Outcome.invited
+        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_invite",
+                     target=f"user:{user_id}", target_user=user_id)
+        return Outcome.invited
+
+    return await db.run_write(transaction)
 
 
 async def accept(db: Database, chat_id: int, user_id: int, *, lead: int, in_group: bool, now: float) -> Outcome:
     """A lead accepts the user's request: joined, nothing (no request waits), or not_in_group. Audited."""
-    async with db.write() as conn:
-        cur = await conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
-                                 (chat_id, user_id))
-        row = await cur.fetchone()
+
+    def transaction(conn: sqlite3.Connection) -> Outcome:
+        cur = conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
+                           (chat_id, user_id))
+        row = cur.fetchone()
         if row is None or Standing(row[0]) is not Standing.asked:
             return Outcome.nothing
         if not in_group:
             return Outcome.not_in_group
-        return await _accept_in(conn, chat_id, user_id, lead=lead, now=now)
+        return _accept_in(conn, chat_id, user_id, lead=lead, now=now)
+
+    return await db.run_write(transaction)
 
 
-async def _accept_in(conn: aiosqlite.Connection, chat_id: int, user_id: int, *, lead: int, now: float) -> Outcome:
+def _accept_in(conn: sqlite3.Connection, chat_id: int, user_id: int, *, lead: int, now: float) -> Outcome:
     accept_move(Standing.asked)
-    await conn.execute(
+    conn.execute(
         f"UPDATE team_roster SET status='{MEMBER}', decided_by=:lead, decided_at=:now, {_JOIN} "
         "WHERE chat_id=:chat AND user_id=:user", {"lead": lead, "now": now, "chat": chat_id, "user": user_id})
-    await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_accept",
-                       target=f"user:{user_id}", target_user=user_id)
+    audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_accept",
+                 target=f"user:{user_id}", target_user=user_id)
     return Outcome.joined
 
 
@@ -204,16 +212,19 @@ async def consent(db: Database, chat_id: int, user_id: int, stamp: int, *, in_gr
     """The user accepts the invitation whose buttons carry `stamp`: joined, already, nothing (no
     such invitation waits: withdrawn, declined, or a newer one was sent), or not_in_group.
     Recorded (and audited, the member as the actor) before anybody is told."""
-    async with db.write() as conn:
-        return await _consent_in(conn, chat_id, user_id, stamp, in_group=in_group, now=now)
+
+    def transaction(conn: sqlite3.Connection) -> Outcome:
+        return _consent_in(conn, chat_id, user_id, stamp, in_group=in_group, now=now)
+
+    return await db.run_write(transaction)
 
 
-async def _consent_in(conn: aiosqlite.Connection, chat_id: int, user_id: int, stamp: int | None, *, in_group: bool,
-                      now: float) -> Outcome:
-    cur = await conn.execute(
+def _consent_in(conn: sqlite3.Connection, chat_id: int, user_id: int, stamp: int | None, *, in_group: bool,
+                now: float) -> Outcome:
+    cur = conn.execute(
         f"SELECT {STANDING_SQL}, r.requested_at FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
         (chat_id, user_id))
-    row = await cur.fetchone()
+    row = cur.fetchone()
     if row is None:
         return Outcome.nothing
     current = Standing(row[0])
@@ -224,24 +235,27 @@ async def _consent_in(conn: aiosqlite.Connection, chat_id: int, user_id: int, st
     if not in_group:
         return Outcome.not_in_group
     consent_move(current)
-    await conn.execute(f"UPDATE team_roster SET {_JOIN} WHERE chat_id=:chat AND user_id=:user",
-                       {"now": now, "chat": chat_id, "user": user_id})
-    await audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_consent",
-                       target=f"user:{user_id}", target_user=user_id)
+    conn.execute(f"UPDATE team_roster SET {_JOIN} WHERE chat_id=:chat AND user_id=:user",
+                 {"now": now, "chat": chat_id, "user": user_id})
+    audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_consent",
+                 target=f"user:{user_id}", target_user=user_id)
     return Outcome.joined
 
 
 async def decline(db: Database, chat_id: int, user_id: int, stamp: int, *, now: float) -> Outcome:
     """The user turns down the invitation whose buttons carry `stamp`: declined, or nothing."""
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> Outcome:
+        cur = conn.execute(
             f"DELETE FROM team_roster AS r WHERE r.chat_id=? AND r.user_id=? AND {STANDING_SQL} = '{Standing.invited}' "
             "AND CAST(r.requested_at AS INTEGER) = ? RETURNING user_id", (chat_id, user_id, stamp))
-        if await cur.fetchone() is None:
+        if cur.fetchone() is None:
             return Outcome.nothing
-        await audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_decline",
-                           target=f"user:{user_id}", target_user=user_id)
-    return Outcome.declined
+        audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_decline",
+                     target=f"user:{user_id}", target_user=user_id)
+        return Outcome.declined
+
+    return await db.run_write(transaction)
 
 
 async def reject(db: Database, chat_id: int, user_id: int, *, lead: int, now: float) -> bool:
@@ -258,15 +272,18 @@ async def _delete(db: Database, chat_id: int, user_id: int, *, lead: int, now: f
                   action: str) -> bool:
     where = "AND status=?" if only else ""
     params = (chat_id, user_id, only) if only else (chat_id, user_id)
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn: sqlite3.Connection) -> bool:
+        cur = conn.execute(
             f"DELETE FROM team_roster WHERE chat_id=? AND user_id=? {where} RETURNING status", params)
-        row = await cur.fetchone()
+        row = cur.fetchone()
         if row is None:
             return False
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=action,
-                           target=f"user:{user_id}", target_user=user_id, was=row[0])
-    return True
+        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=action,
+                     target=f"user:{user_id}", target_user=user_id, was=row[0])
+        return True
+
+    return await db.run_write(transaction)
 
 
 async def listing(db: Database, chat_id: int) -> list[Entry]:

@@ -61,9 +61,12 @@ async def test_notes_are_stored_as_codes_and_english_notes_of_older_releases_sti
     stored = json.loads(await db.scalar("SELECT notes FROM papers WHERE id=?", (paper.id,)))
     assert stored == [{"code": "description_skipped", "params": {"line": 64}}]
     # a database an older release wrote: its notes are English text (no writer of today makes one)
-    async with db.write() as conn:
-        await conn.execute("UPDATE papers SET notes=? WHERE id=?",
-                           (json.dumps(["line 9: something the old reader said"]), paper.id))
+
+    def transaction(conn):
+        conn.execute("UPDATE papers SET notes=? WHERE id=?",
+                     (json.dumps(["line 9: something the old reader said"]), paper.id))
+
+    await db.run_write(transaction)
     [old] = await list_papers(db)
     [item] = [i for i in lint([old]) if i.code == "note"]
     assert english_note(old.notes[0]) == item.message == "line 9: something the old reader said"

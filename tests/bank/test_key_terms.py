@@ -79,13 +79,16 @@ async def test_migration_010_keeps_every_question(tmp_path):
 
 async def ensure_default_bank_rows(db: Database) -> None:
     """Questions written as an older version did: without key terms."""
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO papers (id, slug, title, imported_at) VALUES (1, 'p', 'P', 0)")
-        await conn.execute("INSERT INTO sections (id, paper_id, position, kind, title) VALUES (1, 1, 1, 'short', 's')")
-        await conn.executemany(
+
+    def transaction(conn):
+        conn.execute("INSERT INTO papers (id, slug, title, imported_at) VALUES (1, 'p', 'P', 0)")
+        conn.execute("INSERT INTO sections (id, paper_id, position, kind, title) VALUES (1, 1, 1, 'short', 's')")
+        conn.executemany(
             "INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem, answer, points) "
             "VALUES (?, 1, 1, ?, 'short', '简述', ?, 5)",
             [(f"f{i}", i, json.dumps(f"参考答案 {i}", ensure_ascii=False)) for i in range(1, 4)])
+
+    await db.run_write(transaction)
 
 
 @pytest.mark.parametrize("in_child", [False, True])

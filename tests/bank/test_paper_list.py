@@ -50,9 +50,12 @@ async def varied_bank(db: Database) -> dict[str, int]:
     first = await load_paper(db, (await list_papers(db))[0].id or 0)
     q1, q2, q3 = first.questions()[:3]
     await set_retired(db, q1.id or 0, True, lead=LEAD, chat_id=None, now=T0)
-    async with db.write() as conn:  # a key in doubt (import holds it), and a question the checks never saw
-        await conn.execute("UPDATE question_checks SET held='key' WHERE question_id=?", (q2.id,))
-        await conn.execute("DELETE FROM question_checks WHERE question_id=?", (q3.id,))
+
+    def transaction(conn):  # a key in doubt (import holds it), and a question the checks never saw
+        conn.execute("UPDATE question_checks SET held='key' WHERE question_id=?", (q2.id,))
+        conn.execute("DELETE FROM question_checks WHERE question_id=?", (q3.id,))
+
+    await db.run_write(transaction)
     frozen = await compose.compose_paper(db, compose.Draft(
         "Frozen draw", 25, Blueprint((Part(Kind.truefalse, 3, points=1.5), Part(Kind.single, 2)))),
         actor=LEAD, now=T0, seed=3)

@@ -10,7 +10,7 @@ from bank.models import Kind, Paper, Question, Section
 from bank.paper_store import load_paper, save_paper
 from bank.question_checks import confirm_key, fill_missing, held_questions
 from bot.cli import main
-from proctor.daily.selection import candidates
+from proctor.daily.candidates import candidates
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.storage.bootstrap import open_database

@@ -126,8 +126,11 @@ async def test_newpaper_cancel_writes_nothing(env):
 async def test_per_candidate_paper_draws_anew_and_never_quarantined_or_retired(env):
     by_stem = {q.stem: q.id for p in await list_papers(env.db) for q in p.questions()}
     await set_retired(env.db, by_stem["pool single 1?"], True, lead=LEAD, chat_id=None, now=T0)
-    async with env.db.write() as conn:  # no writer holds a key by hand: import holds one whose key is in doubt
-        await conn.execute("UPDATE question_checks SET held='key' WHERE question_id=?", (by_stem["pool single 2?"],))
+
+    def transaction(conn):  # no writer holds a key by hand: import holds one whose key is in doubt
+        conn.execute("UPDATE question_checks SET held='key' WHERE question_id=?", (by_stem["pool single 2?"],))
+
+    await env.db.run_write(transaction)
     with pytest.raises(bp.Shortfall, match="single: 7 wanted, 6 available"):
         await compose.preview(env.db, compose.Draft("Drill", 20, bp.parse_lines("single 7", {})))
     draft = compose.Draft("Drill", 20, bp.parse_lines("single 3", {}), per_candidate=True)

@@ -267,8 +267,11 @@ async def test_a_reference_answer_edit_finds_its_own_key_terms_only(tmp_path):
     await env.start()
     try:
         first, other = (q.id for q in await _questions(env))
-        async with env.db.write() as conn:  # the other as a bank imported before key terms were stored
-            await conn.execute("UPDATE questions SET key_terms=NULL WHERE id=?", (other,))
+
+        def transaction(conn):  # the other as a bank imported before key terms were stored
+            conn.execute("UPDATE questions SET key_terms=NULL WHERE id=?", (other,))
+
+        await env.db.run_write(transaction)
         lead = env.api.user(LEAD, "Lea")
         card = await _editq(env, lead, first)
         await lead.press(card, "Key")

@@ -1,6 +1,6 @@
-"""An update's claim rides on its handler's first round trip (bot/core.py, proctor/storage/db.py):
-a handler whose first act is a Bot API call claims before the call (bot/http.py), and a repeat of
-its update sends nothing; a repeated exam press stops at its step's trip and sends nothing."""
+"""An update is claimed before any handler runs (bot/core.py `claim_update`, group -1): a handler
+whose first act is a Bot API call runs after the claim, and a repeat of its update reaches no
+handler, so nothing is sent for it."""
 
 from __future__ import annotations
 
@@ -20,10 +20,11 @@ async def env(tmp_path):
 
 
 def _command(user, text: str, update_id: int) -> dict:
+    """`text` sent by `user` in a group (no feature answers an unknown command there)."""
     return {"update_id": update_id, "message": {
         "message_id": 1000 + update_id % 1000, "date": 1_800_000_000, "text": text,
         "entities": [{"type": "bot_command", "offset": 0, "length": len(text)}],
-        "chat": {"id": user.id, "type": "private", "first_name": "Ann"},
+        "chat": {"id": -4242, "type": "group", "title": "Team"},
         "from": {"id": user.id, "is_bot": False, "first_name": "Ann", "language_code": "en"}}}
 
 
@@ -32,8 +33,9 @@ async def test_a_handler_that_talks_to_telegram_first_claims_first_and_a_repeat_
         await context.bot.send_message(update.effective_chat.id, "pong")
         raise ApplicationHandlerStop
 
-    env.app.add_handler(CommandHandler("ping", ping), group=-5)
+    env.app.add_handler(CommandHandler("ping", ping))
     ann = env.api.user(401, "Ann", language_code="en")
+    env.api.group(-4242, "Team", type="group").add_members(ann.id)
     env.api.inject_update(_command(ann, "/ping", 700_001))
     await env.api.wait_for(lambda: [c for c in env.api.calls if c.method == "sendMessage"], what="pong")
     await env.idle()
@@ -57,8 +59,8 @@ async def test_an_update_no_handler_touches_is_still_claimed_and_marked_done(env
 
 
 async def test_a_screen_whose_message_id_was_lost_is_posted_anew_at_the_next_step(tmp_path):
-    """A new screen's message id waits for the next round trip (`Database.later`); a kill before it
-    leaves the old id in SQLite. The next press on the screen the user sees still counts, and the
+    """A new screen's message id is written after the screen is sent; a kill between the two leaves
+    the old id in SQLite. The next press on the screen the user sees still counts, and the
     screen is posted anew (the edit of the old, deleted message fails)."""
     from tests.harness import attempt_message, start_exam
     from tests.papers_fixture import small_paper
@@ -86,3 +88,21 @@ async def test_a_screen_whose_message_id_was_lost_is_posted_anew_at_the_next_ste
         assert list(await answers_of(env.db)) == []
     finally:
         await env.close()
+
+
+async def test_when_the_claim_fails_no_handler_runs_and_the_user_hears_oops(env):
+    """A claim that cannot be written (here: its table is gone) stops the update before any handler:
+    nothing runs unclaimed; the error handler logs it and says so."""
+    ann = env.api.user(404, "Ann", language_code="en")
+    await env.db.run_write(lambda c: c.execute("ALTER TABLE processed_updates RENAME TO gone"))
+    env.api.inject_update({"update_id": 700_020, "message": {
+        "message_id": 7, "date": 1_800_000_000, "text": "/start",
+        "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+        "chat": {"id": ann.id, "type": "private", "first_name": "Ann"},
+        "from": {"id": ann.id, "is_bot": False, "first_name": "Ann", "language_code": "en"}}})
+    reply = await ann.wait_message()
+    await env.db.run_write(lambda c: c.execute("ALTER TABLE gone RENAME TO processed_updates"))
+    await env.idle()
+    assert [m.text for m in ann.chat() if m.from_bot] == [reply.text]
+    assert reply.text.startswith("Sorry")  # the error handler's, not /start's welcome
+    assert await env.db.scalar("SELECT COUNT(*) FROM users WHERE id=?", (ann.id,)) == 0  # nothing was written

@@ -77,9 +77,12 @@ def test_backoff_doubles_up_to_a_cap_and_honours_retry_after():
 
 
 async def test_a_message_leaves_pending_once(db):
-    async with db.write() as conn:
-        await outbox.enqueue_in(conn, kind="k", ref="1", chat_id=5, now=100.0)
-        await outbox.enqueue_in(conn, kind="k", ref="1", chat_id=5, now=100.0)  # the same one: kept once
+
+    def transaction(conn):
+        outbox.enqueue_in(conn, kind="k", ref="1", chat_id=5, now=100.0)
+        outbox.enqueue_in(conn, kind="k", ref="1", chat_id=5, now=100.0)  # the same one: kept once
+
+    await db.run_write(transaction)
     [msg] = await outbox.due(db, 100.0)
     assert await outbox.retry_later(db, msg.id, 100.0, "429", retry_after=60) == 160.0
     assert await outbox.due(db, 159.0) == [] and await outbox.next_try(db) == 160.0
@@ -265,14 +268,17 @@ async def test_migration_moves_unsent_results_to_the_outbox_and_ends_late_hand_i
         if version < 8:
             shutil.copy(path, before / path.name)
     db = await Database.open(tmp_path / "p.db", migrations_dir=before)
-    async with db.write() as conn:  # the schema itself: rows as release 7 wrote them, migrated
-        await conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
+
+    def transaction(conn):  # the schema itself: rows as release 7 wrote them, migrated
+        conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
         for aid, status, finished, sent in ((1, "finished", 4000.0, 0), (2, "finished", 2000.0, 1),
                                             (3, "cancelled", 1500.0, 0)):
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO attempts (id, user_id, chat_id, mode, title, status, started_at, deadline, "
                 "finished_at, result_sent) VALUES (?, 7, 7, 'exam', 'T', ?, 0, 3600, ?, ?)",
                 (aid, status, finished, sent))
+
+    await db.run_write(transaction)
     await db.migrate(MIGRATIONS_DIR)
     try:
         rows = await db.fetchall("SELECT kind, ref, chat_id, state FROM outbox")

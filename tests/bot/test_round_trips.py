@@ -3,13 +3,15 @@
 Counted (tests/round_trips.py: every call that hops to aiosqlite's thread, credited to the update
 being handled) over a scripted exam (Skip, Back, Flag, presses, a toggled multiple choice with
 Submit, typed answers, Finish) and a group daily quiz (taps, a repeated tap, a multiple choice, a
-typed reply), through the real bot, one update at a time. An exam step is one transaction that
-also carries the update's claim with the user's record (proctor/storage/db.py `carry`, bot/core.py);
-the done mark and a new screen's message id wait for the next trip (`later`), here the one made when
-nothing else is in flight: 2 in all (1 while other updates are in flight). A daily tap is the same
-(a new member's record is written in the claim's trip: proctor.people.users.ensure_user_in), and a
-typed group reply, whose question is found in the step's transaction. Before the claim rode on the
-step's trip, an exam press took 3, a typed answer 3, a daily tap 3 and a typed group reply 4. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
+typed reply), through the real bot, one update at a time. Every update costs its claim (a trip of
+its own before any handler, which also reads the user's record: bot/core.py `claim_update`) and its
+done mark (a trip after them all: `ProctorApplication.process_update`); an exam step is one transaction between them, 3 in
+all. A daily tap is the same (a new member's record is written in the claim's trip:
+proctor.people.users.ensure_user_in), and a typed group reply, whose question is found in the
+step's transaction. While the claim rode on the step's trip and the done mark on whichever trip came
+next (a ContextVar and a queue in proctor/storage/db.py, gone: issue 23), an exam press took 1 with
+other updates in flight and 2 alone; before that, an exam press took 3, a typed answer 3, a daily
+tap 3 and a typed group reply 4. Before the step calls (proctor/exams/steps.py, proctor/daily/steps.py)
 an exam press took 18-23, a typed exam answer 28-29, a daily tap 27; before the claim read the
 user's record, a typed exam answer took 7, the hand-in 15, a daily typed reply 5. A private daily
 quiz (taps, a double tap, a toggled multiple choice with Submit, typed answers with and without a
@@ -33,17 +35,19 @@ from tests.reads import daily_answers
 from tests.round_trips import RoundTrips
 
 # the most round trips an update of each kind may take
+# the claim, the step, the done mark
 EXAM_LIMITS = {
-    "exam next": 2, "exam back": 2, "exam flag": 2, "exam answer": 2, "exam toggle": 2, "exam submit": 2,
+    "exam next": 3, "exam back": 3, "exam flag": 3, "exam answer": 3, "exam toggle": 3, "exam submit": 3,
     # the running attempt is found in the step's own transaction; a typed answer posts the question
-    # anew below it, and its new message's id rides on the done mark's trip
-    "typed": 2,
+    # anew below it, and writing its new message's id is a trip of its own (it rode on the done
+    # mark's while statements rode on others' trips: 2 then)
+    "typed": 4,
     # the hand-in (closing the attempt, drafts counted, the outbox card) is one transaction
-    "exam finish_yes": 3,
+    "exam finish_yes": 4,
 }
-# a tap's step carries its claim (2 with the done mark); so does a typed reply's, which finds its
-# question in the same transaction (proctor.daily.steps.reply_in)
-DAILY_LIMITS = {"daily pick": 2, "daily submit": 2, "daily toggle": 2, "typed reply": 2}
+# a tap's step is one transaction; so is a typed reply's, which finds its question in it
+# (proctor.daily.steps.reply_in)
+DAILY_LIMITS = {"daily pick": 3, "daily submit": 3, "daily toggle": 3, "typed reply": 3}
 
 
 @pytest.fixture
@@ -114,8 +118,8 @@ async def test_a_daily_group_step_costs_few_round_trips(tmp_path):
 
 # a private quiz sends the next question after each answer: its bookkeeping (which one, counted as
 # sending) shares the step's transaction, and marking it sent is one more trip
-PRIVATE_LIMITS = {"private daily pick": 3, "private daily toggle": 2, "private daily submit": 3,
-                  "private typed": 2, "private typed reply": 3}
+PRIVATE_LIMITS = {"private daily pick": 4, "private daily toggle": 3, "private daily submit": 4,
+                  "private typed": 3, "private typed reply": 4}
 
 
 async def test_a_daily_private_step_costs_few_round_trips(tmp_path):
@@ -165,7 +169,8 @@ async def test_a_daily_private_step_costs_few_round_trips(tmp_path):
 
 
 async def test_a_live_poll_answer_costs_few_round_trips(tmp_path):
-    """A vote in a live round's poll: the step (claim, score, store, membership) is one transaction."""
+    """A vote in a live round's poll: the step (score, store, membership) is one transaction between
+    the claim and the done mark."""
     env = BotEnv(tmp_path, admins=(1,), shuffle=False)
     await env.seed(live_paper("live", 3))
     await env.start()
@@ -185,6 +190,41 @@ async def test_a_live_poll_answer_costs_few_round_trips(tmp_path):
             await env.idle()
         most = trips.most()
         print("\n" + trips.table())
-        assert most == {"poll answer": 2}, [s.calls for s in trips.steps]
+        assert most == {"poll answer": 3}, [s.calls for s in trips.steps]
+    finally:
+        await env.close()
+
+
+async def test_a_group_push_costs_one_round_trip_per_question(tmp_path, monkeypatch):
+    """The push job: the question just sent gets its message id, the next is counted as sending and
+    its answer count read, in one transaction (proctor.daily.delivery.hand_over). It took 3 per
+    question before (the count, the send counted, the id written)."""
+    from bot.daily import push
+    from tests.bot.test_daily_support import subscribe_group
+
+    env = await make_env(tmp_path)
+    try:
+        lead, group = await subscribe_group(env)
+        events: list[str] = []
+        conn = env.db.conn
+        original_execute, original_send = conn._execute, push.send
+
+        async def trip(fn, *args, **kwargs):
+            events.append("trip")
+            return await original_execute(fn, *args, **kwargs)
+
+        async def sent(*args, **kwargs):
+            events.append("send")
+            return await original_send(*args, **kwargs)
+
+        conn._execute = trip
+        monkeypatch.setattr(push, "send", sent)
+        await lead.send("/daily now", chat=group)
+        await env.api.wait_for(lambda: len(questions(group.chat())) == 5, what="five questions")
+        await env.idle()
+        firsts = [i for i, e in enumerate(events) if e == "send"]
+        assert len(firsts) == 5
+        between = [events[a + 1:b].count("trip") for a, b in zip(firsts, firsts[1:], strict=False)]
+        assert between == [1, 1, 1, 1], events
     finally:
         await env.close()

@@ -1,13 +1,11 @@
-"""An update is marked done after its handlers return; while another is in flight, the mark rides on
-the next round trip anybody makes (here the next update's, which carries its claim too), and the
-last update in flight marks whatever is left (bot/core.py ProctorApplication,
-proctor/storage/updates.py). A repeat is dropped all along."""
+"""An update is marked done after its handlers return, in a round trip of its own (bot/core.py
+`ProctorApplication`), whatever else is in flight; a repeat is dropped all along
+(proctor/storage/updates.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.services import services
 from proctor.storage import updates
 from tests.harness import BotEnv
 from tests.round_trips import RoundTrips
@@ -25,47 +23,44 @@ async def _done(env: BotEnv, update_id: int) -> bool:
     return await updates.is_done(env.db, env.app.bot.id, update_id)
 
 
-async def test_a_finished_update_is_marked_done_by_the_next_claim_while_another_is_in_flight(env):
+async def test_an_update_is_marked_done_when_its_handlers_return_while_another_is_in_flight(env):
     ann, bob = env.api.user(301, "Ann", language_code="en"), env.api.user(302, "Bob", language_code="en")
     hold = env.api.hold("sendMessage", chat_id=bob.id)
     await bob.send("/help")
     bobs = env.api.state.updates.last_pushed
     await hold.reached.wait()  # Bob's handler waits on its reply: his update is in flight
 
-    await ann.send("/help")
-    first = env.api.state.updates.last_pushed
-    await ann.wait_message()
-    await env.api.wait_for(lambda: first in services(env.app).finished, what="Ann's /help finished")
-    assert not await _done(env, first)  # no trip of its own: Bob's update is still in flight
-
     trips = RoundTrips(env.app)
     await ann.send("/start")
-    second = env.api.state.updates.last_pushed
+    first = env.api.state.updates.last_pushed
     await ann.wait_message()
-    await env.api.wait_for(lambda: second in services(env.app).finished, what="Ann's /start finished")
-    assert await _done(env, first)  # carried by the /start's claim
-    # its claim carried the mark: no trip of its own, and this update's own done is not one either
-    assert [s.hops for s in trips.steps if s.kind == "/start"] == [1], trips.table()
-    assert not await _done(env, second)
+    await env.api.wait_for(lambda: trips.steps, what="Ann's /start handled")
+    assert await _done(env, first)  # not waiting for Bob's update, nor for anybody's next trip
+    assert [s.calls for s in trips.steps] == [["transaction", "transaction"]]  # its claim, its mark
+    assert not await _done(env, bobs)  # still in flight: claimed, not done
 
-    await ann.send("/start")
-    third = env.api.state.updates.last_pushed
-    await ann.wait_message()
-
-    hold.release()  # Bob's handler returns: nothing else in flight, so every mark is written now
+    hold.release()
     await bob.wait_message()
-    await env.api.wait_for(lambda: not services(env.app).finished and not services(env.app).in_flight, what="all marked")
     await env.idle()
-    for update_id in (bobs, first, second, third):
+    for update_id in (bobs, first):
         assert await _done(env, update_id), update_id
     assert await updates.unfinished(env.db, env.app.bot.id) == []
 
 
-async def test_with_nothing_else_in_flight_an_update_is_marked_done_at_once(env):
+async def test_a_repeat_reaches_no_handler_and_is_not_marked_again(env):
     ann = env.api.user(303, "Ann", language_code="en")
-    await ann.send("/help")
-    update_id = env.api.state.updates.last_pushed
+    help_ = {"update_id": 800_001, "message": {
+        "message_id": 1, "date": 1_800_000_000, "text": "/help",
+        "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+        "chat": {"id": ann.id, "type": "private", "first_name": "Ann"},
+        "from": {"id": ann.id, "is_bot": False, "first_name": "Ann", "language_code": "en"}}}
+    env.api.inject_update(help_)
     await ann.wait_message()
     await env.idle()
-    assert await _done(env, update_id)
-    assert not services(env.app).finished
+    assert await _done(env, 800_001)
+    trips = RoundTrips(env.app)
+    env.api.inject_update(help_)  # delivered again
+    await env.api.wait_for(lambda: trips.steps, what="the repeat handled")
+    await env.idle()
+    assert [s.calls for s in trips.steps] == [["transaction"]]  # the claim refused it: nothing after
+    assert len([m for m in ann.chat() if m.from_bot]) == 1

@@ -90,7 +90,7 @@ async def test_the_audit_log_reads_as_sentences_with_names_and_local_times_in_bo
         await lea.close()
 
 
-_WRITERS = {"record_audit", "record_audit_on", "_audit", "_delete"}
+_WRITERS = {"record_audit", "_audit", "_delete"}
 
 
 def _is_writer(call: ast.Call) -> bool:

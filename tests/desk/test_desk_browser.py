@@ -136,7 +136,7 @@ async def test_a_light_theme_a_plain_member_and_a_used_init_data(env, chromium):
 
 
 async def test_an_admin_retires_a_question_and_it_leaves_the_daily_pool(env, chromium):
-    from proctor.daily.selection import candidates
+    from proctor.daily.candidates import candidates
 
     await crafted_teams(env)
     qid = (await question_ids(env.db, "demo", "single"))[0]

@@ -300,7 +300,7 @@ async def test_desk_command_gives_leads_a_mini_app_button_and_a_one_time_link(en
 
 
 async def test_items_admins_retire_and_restore_and_settle_disputes_group_admins_only_look(env, browser):
-    from proctor.daily.selection import candidates
+    from proctor.daily.candidates import candidates
     from proctor.teams.disputes import raise_dispute
 
     await crafted_teams(env)

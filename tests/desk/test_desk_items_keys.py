@@ -9,7 +9,7 @@ import pytest
 from bank.paper_store import get_question
 from bank.question_checks import held_questions
 from bot.outbox import flush
-from proctor.daily.selection import candidates
+from proctor.daily.candidates import candidates
 from proctor.teams import audit
 from proctor.teams.disputes import raise_dispute
 from tests.bank.test_quarantine import doubtful_paper

@@ -55,8 +55,11 @@ async def _old_bank(path: Path) -> None:
     db = await Database.open(path)
     try:
         await save_paper(db, _paper(), now=1.0)
-        async with db.write() as conn:  # no writer clears key terms: the NULL column an older bank had
-            await conn.execute("UPDATE questions SET key_terms = NULL")
+
+        def transaction(conn):  # no writer clears key terms: the NULL column an older bank had
+            conn.execute("UPDATE questions SET key_terms = NULL")
+
+        await db.run_write(transaction)
     finally:
         await db.close()
 

@@ -22,29 +22,34 @@ async def test_a_key_fixed_before_020_keeps_every_version(tmp_path):
     try:
         await save_paper(db, small_paper(), T0)
         qid = await db.scalar("SELECT id FROM questions WHERE kind='single' ORDER BY id LIMIT 1")
-        async with db.write() as conn:  # the schema itself: rows as the code before migration 020 wrote them
-            await conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (?, 'Ann', 0)", (ANN,))
-            cur = await conn.execute(
+
+        def transaction(conn):  # the schema itself: rows as the code before migration 020 wrote them
+            conn.execute("INSERT INTO users (id, first_name, created_at) VALUES (?, 'Ann', 0)", (ANN,))
+            cur = conn.execute(
                 "INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, status, started_at, finished_at, "
                 "score, max_score) VALUES (?,?,1,'exam','t','finished',0,60,0,2) RETURNING id", (ANN, ANN))
-            aid = (await cur.fetchone())[0]
-            await conn.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
-                               "VALUES (?,0,?,'s',2)", (aid, qid))
-            await conn.execute("INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, "
-                               "verdict, answered_at) VALUES (?,0,?,'\"B\"',0,2,'wrong',60)", (aid, qid))
-        async with db.write() as conn:
-            cur = await conn.execute("INSERT INTO disputes (user_id, question_id, chat_id, reason, created_at) "
-                                     "VALUES (?,?,?,?,?) RETURNING id", (ANN, qid, ANN, "B is right", T0))
-            dispute_id = (await cur.fetchone())[0]
+            aid = (cur.fetchone())[0]
+            conn.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
+                         "VALUES (?,0,?,'s',2)", (aid, qid))
+            conn.execute("INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, "
+                         "verdict, answered_at) VALUES (?,0,?,'\"B\"',0,2,'wrong',60)", (aid, qid))
+            cur = conn.execute("INSERT INTO disputes (user_id, question_id, chat_id, reason, created_at) "
+                               "VALUES (?,?,?,?,?) RETURNING id", (ANN, qid, ANN, "B is right", T0))
+            return aid, cur.fetchone()[0]
+
+        aid, dispute_id = await db.run_write(transaction)
     finally:
         await db.close()
     # 019's /keyfix without a regrade: the row 018 stores (what the code of the time wrote)
     db = await Database.open(tmp_path / "p.db", migrations_dir=old_dir)
     try:
-        async with db.write() as conn:
-            await conn.execute("UPDATE questions SET answer='\"B\"', key_version=2 WHERE id=?", (qid,))
-            await conn.execute("INSERT INTO key_versions (question_id, version, answer, previous, dispute_id, actor, "
-                               "created_at) VALUES (?,2,'\"B\"','\"C\"',?,?,?)", (qid, dispute_id, LEAD, T0))
+
+        def transaction(conn):
+            conn.execute("UPDATE questions SET answer='\"B\"', key_version=2 WHERE id=?", (qid,))
+            conn.execute("INSERT INTO key_versions (question_id, version, answer, previous, dispute_id, actor, "
+                         "created_at) VALUES (?,2,'\"B\"','\"C\"',?,?,?)", (qid, dispute_id, LEAD, T0))
+
+        await db.run_write(transaction)
     finally:
         await db.close()
 

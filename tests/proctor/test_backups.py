@@ -21,9 +21,12 @@ NOW = 1_796_300_000.0  # 2026-12-03 ...
 async def _db(path: Path, marker: str) -> Path:
     """A migrated database whose one paper's title is `marker`."""
     db = await Database.open(path)
-    async with db.write() as conn:
-        await conn.execute("INSERT INTO papers (slug, title, imported_at) VALUES (?, ?, 0)",
-                           (marker, marker))
+
+    def transaction(conn):
+        conn.execute("INSERT INTO papers (slug, title, imported_at) VALUES (?, ?, 0)",
+                     (marker, marker))
+
+    await db.run_write(transaction)
     await db.close()
     return path
 
@@ -51,8 +54,11 @@ async def test_backup_is_one_checked_file_and_restore_puts_it_back_keeping_the_r
     assert not (tmp_path / "b.db-wal").exists() and [p.name for p in tmp_path.glob(".*")] == []
 
     db = await Database.open(live)
-    async with db.write() as conn:
-        await conn.execute("UPDATE papers SET title = 'after'")
+
+    def transaction(conn):
+        conn.execute("UPDATE papers SET title = 'after'")
+
+    await db.run_write(transaction)
     await db.close()
 
     done = await backups.restore(tmp_path / "b.db", live, NOW)
@@ -185,17 +191,19 @@ async def test_a_backup_in_small_steps_under_constant_writes_finishes_with_the_s
     read snapshot lets it finish while the writes go on, holding exactly the rows of one commit."""
     live = await _db(tmp_path / "p.db", "x")
     db = await Database.open(live)
-    async with db.write() as conn:
-        await conn.execute("CREATE TABLE filler (x)")
-        await conn.executemany("INSERT INTO filler VALUES (randomblob(3000))", [()] * 300)
-        await conn.execute("CREATE TABLE ticks (n INTEGER)")
+
+    def transaction(conn):
+        conn.execute("CREATE TABLE filler (x)")
+        conn.executemany("INSERT INTO filler VALUES (randomblob(3000))", [()] * 300)
+        conn.execute("CREATE TABLE ticks (n INTEGER)")
+
+    await db.run_write(transaction)
     written, stop = 0, asyncio.Event()
 
     async def write_until_stopped() -> None:
         nonlocal written
         while not stop.is_set():
-            async with db.write() as conn:
-                await conn.execute("INSERT INTO ticks VALUES (?)", (written,))
+            await db.run_write(lambda conn, n=written: conn.execute("INSERT INTO ticks VALUES (?)", (n,)))
             written += 1
 
     writer = asyncio.create_task(write_until_stopped())

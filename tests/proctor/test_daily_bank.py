@@ -13,9 +13,10 @@ from bank.paper_store import get_question, list_papers, save_paper
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
+from proctor.daily.candidates import Candidate, CandidatePool, candidates
 from proctor.daily.fsrs_cards import due_cards, known_questions, rating_for, review
 from proctor.daily.plan import create_or_resume
-from proctor.daily.selection import Candidate, candidates, pick_balanced, pick_group_set, pick_private_set
+from proctor.daily.selection import pick_balanced, pick_group_set, pick_private_set
 from proctor.daily.streaks import streak, streak_from
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
@@ -61,10 +62,12 @@ async def test_flagged_and_retired_questions_are_never_chosen(db):
 
 async def test_set_exam_only_takes_a_paper_out_of_practice_and_back(bank):
     ids = {p.slug: p.id for p in await list_papers(bank)}
+    pool = CandidatePool()
+    assert await pool.candidates(bank) == await candidates(bank) != []
     await set_exam_only(bank, ids["demo"], True, lead=1, chat_id=None, now=NOW)
-    assert await candidates(bank) == []  # the cached list follows the change
+    assert await pool.candidates(bank) == []  # the kept list follows the change
     await set_exam_only(bank, ids["hire"], False, lead=1, chat_id=None, now=NOW)
-    assert {(await get_question(bank, c.id)).source.paper for c in await candidates(bank)} == {"hire"}
+    assert {(await get_question(bank, c.id)).source.paper for c in await pool.candidates(bank)} == {"hire"}
     with pytest.raises(NotFound):
         await set_exam_only(bank, 999, True, lead=1, chat_id=None, now=NOW)
 
@@ -248,7 +251,7 @@ async def test_the_pool_query_keeps_exactly_what_the_rule_for_one_question_keeps
     what `eligible` and `Question.askable` keep, over the bundled bank (whose checks hold some
     questions) with questions retired and flagged on top."""
     from bank.matching_answer import shown_count
-    from proctor.daily.selection import eligible
+    from proctor.daily.candidates import eligible
     from proctor.storage.bootstrap import ensure_default_bank
 
     db = await Database.open(tmp_path / "pool.db")

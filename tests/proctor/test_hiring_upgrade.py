@@ -34,23 +34,26 @@ async def _invite_as_today(db: Database, *, paper_id: int, team: int | None, lea
     """An invite written as today's proctor.invites.create writes it (its INSERT and audit row),
     then claimed or revoked as today's open_link and revoke_invite write it."""
     token = invites.new_token()
-    async with db.write() as conn:
-        cur = await conn.execute(
+
+    def transaction(conn):
+        cur = conn.execute(
             """INSERT INTO invites (token_hash, paper_id, team_chat_id, created_by, created_at, closes_at,
                    extra_min, for_username, attempts_allowed, notify_group) VALUES (?,?,?,?,?,?,?,?,?,?)
                RETURNING id""",
             (invites.hash_token(token), paper_id, team, lead, T0, T0 + 72 * 3600, 15, None, attempts_allowed, 0))
-        (invite_id,) = await cur.fetchone()
-        await conn.execute("INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
-                           "VALUES (?,?,?,?,?,?,?)", (T0, lead, team, "invite_create", f"invite:{invite_id}", None,
-                                                      "{}"))
+        (invite_id,) = cur.fetchone()
+        conn.execute("INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
+                     "VALUES (?,?,?,?,?,?,?)", (T0, lead, team, "invite_create", f"invite:{invite_id}", None,
+                                                "{}"))
         if status == "claimed":
-            await conn.execute("UPDATE invites SET status='claimed', candidate_id=?, claimed_at=? WHERE id=?",
-                               (candidate, T0 + 1, invite_id))
+            conn.execute("UPDATE invites SET status='claimed', candidate_id=?, claimed_at=? WHERE id=?",
+                         (candidate, T0 + 1, invite_id))
         elif status == "revoked":
-            await conn.execute("UPDATE invites SET status='revoked', revoked_at=?, revoked_by=? WHERE id=?",
-                               (T0 + 2, lead, invite_id))
-    return invite_id, token
+            conn.execute("UPDATE invites SET status='revoked', revoked_at=?, revoked_by=? WHERE id=?",
+                         (T0 + 2, lead, invite_id))
+        return invite_id, token
+
+    return await db.run_write(transaction)
 
 
 @pytest.fixture

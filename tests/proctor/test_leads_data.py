@@ -32,8 +32,11 @@ class Crafted:
         if not await chat_title(self.db, chat_id):  # a known chat keeps its title and zone
             await ensure_chat(self.db, chat_id, "supergroup", title, 0)
             if tz is not None:
-                async with self.db.write() as conn:
-                    await set_timezone(conn, chat_id, tz, 0)
+
+                def transaction(conn):
+                    set_timezone(conn, chat_id, tz, 0)
+
+                await self.db.run_write(transaction)
         for uid in members:
             await self.member(chat_id, uid)
         return chat_id
@@ -48,9 +51,9 @@ class Crafted:
         yet accepted. What /join and its acceptance write, without their audit entries."""
         for uid in uids:
             await self.user(uid)
-            async with self.db.write() as c:
-                await c.execute("INSERT OR REPLACE INTO team_roster (chat_id, user_id, status, requested_at, joined_at) "
-                                "VALUES (?,?,?,0,?)", (chat_id, uid, status, joined_at if status == "member" else None))
+            await self.db.run_write(lambda c, uid=uid: c.execute(
+                "INSERT OR REPLACE INTO team_roster (chat_id, user_id, status, requested_at, joined_at) "
+                "VALUES (?,?,?,0,?)", (chat_id, uid, status, joined_at if status == "member" else None)))
 
     async def paper(self, slug: str = "ops", sections=(("single", 4), ("short", 2)),
                     points=(1.0, 5.0), options: tuple[str, ...] = ()) -> tuple[int, list[list[int]]]:
@@ -77,45 +80,51 @@ class Crafted:
                     responses: dict[int, object] | None = None) -> int:
         """One delivered quiz; answers are (user, pos, score, answered_at), max 1 point each, each
         answer the user's `responses` entry, `response` if they have none."""
-        async with self.db.write() as c:
-            cur = await c.execute(
+
+        def transaction(c):
+            cur = c.execute(
                 "INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at) "
                 "VALUES (?,?, 'closed', 0, 0) RETURNING id", (chat_id, day))
-            did = (await cur.fetchone())[0]
+            did = (cur.fetchone())[0]
             for pos, qid in enumerate(qids):
-                await c.execute("INSERT INTO daily_items (delivery_id, pos, question_id, message_id) "
-                                "VALUES (?,?,?,?)", (did, pos, qid, next(_ids)))
+                c.execute("INSERT INTO daily_items (delivery_id, pos, question_id, message_id) "
+                          "VALUES (?,?,?,?)", (did, pos, qid, next(_ids)))
             for uid, pos, score, at in answers:
-                await c.execute(
+                c.execute(
                     "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?,?,1,?,?)",
                     (did, pos, uid, chat_id, day, qids[pos], json.dumps((responses or {}).get(uid, response)), score,
                      "correct" if score >= 1 else ("wrong" if score <= 0 else "partial"), at))
-        return did
+            return did
+
+        return await self.db.run_write(transaction)
 
     async def exam(self, uid: int, paper_id: int, items: list[tuple[int, float, float, int]],
                    started: float, finished: float, status: str = "finished",
                    responses: list[object] | None = None, title: str = "Paper", section: str = "s") -> int:
         """A finished exam titled `title`; items are (question id, score, max, final), all in `section`;
         each answer is its `responses` entry ("my answer <pos>" by default; None: left unanswered)."""
-        async with self.db.write() as c:
-            cur = await c.execute(
+
+        def transaction(c):
+            cur = c.execute(
                 "INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, status, started_at, "
                 "finished_at, score, max_score) VALUES (?,?,?, 'exam', ?, ?,?,?,?,?) RETURNING id",
                 (uid, uid, paper_id, title, status, started, finished, sum(i[1] for i in items),
                  sum(i[2] for i in items)))
-            aid = (await cur.fetchone())[0]
+            aid = (cur.fetchone())[0]
             for pos, (qid, score, mx, final) in enumerate(items):
-                await c.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
-                                "VALUES (?,?,?,?,?)", (aid, pos, qid, section, mx))
+                c.execute("INSERT INTO attempt_items (attempt_id, pos, question_id, section, points) "
+                          "VALUES (?,?,?,?,?)", (aid, pos, qid, section, mx))
                 verdict = "needs_review" if not final else ("correct" if score >= mx else "wrong")
                 if responses and responses[pos] is None:
                     continue  # left unanswered
-                await c.execute(
+                c.execute(
                     "INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, "
                     "final, answered_at) VALUES (?,?,?,?,?,?,?,?,?)",
                     (aid, pos, qid, json.dumps(responses[pos] if responses else f"my answer {pos}"), score, mx,
                      verdict, final, finished))
-        return aid
+            return aid
+
+        return await self.db.run_write(transaction)
 
 
 async def test_crafted_rows_satisfy_the_schema(db):

@@ -72,9 +72,12 @@ async def test_newer_database_is_refused(tmp_path):
 
 async def test_write_rolls_back_on_error(db):
     with pytest.raises(RuntimeError):
-        async with db.write() as conn:
-            await conn.execute("INSERT INTO users (id, created_at) VALUES (1, 0)")
+
+        def transaction(conn):
+            conn.execute("INSERT INTO users (id, created_at) VALUES (1, 0)")
             raise RuntimeError("boom")
+
+        await db.run_write(transaction)
     assert await db.scalar("SELECT COUNT(*) FROM users") == 0
 
 
@@ -97,18 +100,20 @@ async def _formats_migration(db, old):
     from bank.models import Kind, Question, Section, fingerprint
     from bank.paper_store import load_paper, save_paper
 
-    async with db.write() as conn:  # what the code of version 6 wrote
-        await conn.execute("INSERT INTO papers (id, slug, title, imported_at) VALUES (1, 'p', 'P', 0)")
-        await conn.execute("INSERT INTO sections (id, paper_id, position, kind, title) "
-                           "VALUES (1, 1, 1, 'single', 'S')")
+    def transaction(conn):  # what the code of version 6 wrote
+        conn.execute("INSERT INTO papers (id, slug, title, imported_at) VALUES (1, 'p', 'P', 0)")
+        conn.execute("INSERT INTO sections (id, paper_id, position, kind, title) "
+                     "VALUES (1, 1, 1, 'single', 'S')")
         for n in range(1, 4):
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem, options, "
                 "answer, points) VALUES (?, 1, 1, ?, 'single', ?, '[\"a\",\"b\"]', '\"A\"', 1)",
                 (fingerprint("p", 1, n), n, f"stem {n}"))
-        await conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
-        await conn.execute("INSERT INTO review_cards (user_id, question_id, card, due) "
-                           "SELECT 7, id, '{}', 0 FROM questions")
+        conn.execute("INSERT INTO users (id, created_at) VALUES (7, 0)")
+        conn.execute("INSERT INTO review_cards (user_id, question_id, card, due) "
+                     "SELECT 7, id, '{}', 0 FROM questions")
+
+    await db.run_write(transaction)
     before = [tuple(r) for r in await db.fetchall("SELECT * FROM questions ORDER BY id")]
     cards = await db.scalar("SELECT COUNT(*) FROM review_cards")
     assert await db.migrate() == [v for v, _ in migration_files() if v > 6]
@@ -126,5 +131,8 @@ async def _formats_migration(db, old):
     assert [(q.kind, q.name, q.difficulty) for q in stored] == [
         (Kind.numerical, "pi", "易"), (Kind.matching, "", "")]
     with pytest.raises(sqlite3.IntegrityError):
-        async with db.write() as conn:
-            await conn.execute("UPDATE questions SET kind='essay' WHERE id=1")
+
+        def transaction(conn):
+            conn.execute("UPDATE questions SET kind='essay' WHERE id=1")
+
+        await db.run_write(transaction)

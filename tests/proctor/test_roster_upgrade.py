@@ -30,24 +30,33 @@ OLD_ACCEPT = ("UPDATE team_roster SET status='member', decided_by=?, decided_at=
 
 
 async def old_request(db: Database, user_id: int, now: float) -> None:
-    async with db.write() as conn:
-        await conn.execute(OLD_REQUEST, (ALPHA, user_id, "pending", now))
+
+    def transaction(conn):
+        conn.execute(OLD_REQUEST, (ALPHA, user_id, "pending", now))
+
+    await db.run_write(transaction)
 
 
 async def old_add(db: Database, user_id: int, now: float) -> None:
-    async with db.write() as conn:
-        cur = await conn.execute(OLD_ADD, (ALPHA, user_id, now, LEAD, now))
-        assert await cur.fetchone() is not None
-        await record_audit(conn, at=now, actor=LEAD, chat_id=ALPHA, action="roster_add",
-                           target=f"user:{user_id}", target_user=user_id)
+
+    def transaction(conn):
+        cur = conn.execute(OLD_ADD, (ALPHA, user_id, now, LEAD, now))
+        assert cur.fetchone() is not None
+        record_audit(conn, at=now, actor=LEAD, chat_id=ALPHA, action="roster_add",
+                     target=f"user:{user_id}", target_user=user_id)
+
+    await db.run_write(transaction)
 
 
 async def old_accept(db: Database, user_id: int, now: float) -> None:
-    async with db.write() as conn:
-        cur = await conn.execute(OLD_ACCEPT, (LEAD, now, ALPHA, user_id))
-        assert await cur.fetchone() is not None
-        await record_audit(conn, at=now, actor=LEAD, chat_id=ALPHA, action="roster_accept",
-                           target=f"user:{user_id}", target_user=user_id)
+
+    def transaction(conn):
+        cur = conn.execute(OLD_ACCEPT, (LEAD, now, ALPHA, user_id))
+        assert cur.fetchone() is not None
+        record_audit(conn, at=now, actor=LEAD, chat_id=ALPHA, action="roster_accept",
+                     target=f"user:{user_id}", target_user=user_id)
+
+    await db.run_write(transaction)
 
 
 def roster_rows(path) -> set[tuple]:

@@ -97,10 +97,13 @@ async def _setup(db: Database) -> tuple[Crafted, list[int], list[list[int]], lis
     await crafted.user(LEAD)
     p1, q1 = await crafted.paper("ops", sections=(("single", 4), ("short", 2)), points=(1.0, 5.0))
     p2, q2 = await crafted.paper("net", sections=(("single", 3),), points=(2.0,))
-    async with db.write() as c:  # topics on some questions; the others show their section's title
-        await c.execute("UPDATE questions SET topic='dns' WHERE id IN (?, ?)", (q1[0][0], q2[0][1]))
-        await c.execute("UPDATE questions SET topic='tls' WHERE id = ?", (q1[0][1],))
-        await c.execute("UPDATE papers SET exam_only=1 WHERE id=?", (p2,))
+
+    def transaction(c):  # topics on some questions; the others show their section's title
+        c.execute("UPDATE questions SET topic='dns' WHERE id IN (?, ?)", (q1[0][0], q2[0][1]))
+        c.execute("UPDATE questions SET topic='tls' WHERE id = ?", (q1[0][1],))
+        c.execute("UPDATE papers SET exam_only=1 WHERE id=?", (p2,))
+
+    await db.run_write(transaction)
     return crafted, [p1, p2], q1, q2
 
 
@@ -146,8 +149,8 @@ def test_heatmap_and_accuracy_by_paper_from_the_summaries_equal_the_raw_answers(
                                                              for q, (share, final) in picked.items()],
                                          BASE + finished - 600, BASE + finished)
                 if status != "finished":
-                    async with db.write() as c:
-                        await c.execute("UPDATE attempts SET status=? WHERE id=?", (status, aid))
+                    await db.run_write(lambda c, status=status, aid=aid: c.execute(
+                        "UPDATE attempts SET status=? WHERE id=?", (status, aid)))
             tz, now = ZoneInfo(zone), BASE + now_offset
             periods = [period_bounds(name, now, tz) for name in ("today", "week", "month", "all")]
             start = BASE + edges[0]  # bounds off the quarter hours
@@ -190,12 +193,18 @@ async def _assert_kept(db: Database) -> None:
 
 async def test_a_regrade_and_a_review_update_the_summaries(db):
     crafted, papers, q1, _ = await _setup(db)
-    async with db.write() as c:  # the crafted questions get options, so the key can move to B
-        await c.execute("UPDATE questions SET options=? WHERE id=?", (json.dumps(["one", "two", "three"]), q1[0][0]))
+
+    def transaction(c):  # the crafted questions get options, so the key can move to B
+        c.execute("UPDATE questions SET options=? WHERE id=?", (json.dumps(["one", "two", "three"]), q1[0][0]))
+
+    await db.run_write(transaction)
     t0 = BASE + 9 * 3600
     await crafted.daily(TEAM, _day(0), q1[0][:1], [(1, 0, 1.0, t0), (2, 0, 0.0, t0 + 60)])
-    async with db.write() as c:  # user 2 answered B
-        await c.execute("UPDATE daily_answers SET response='\"B\"' WHERE user_id=2")
+
+    def transaction(c):  # user 2 answered B
+        c.execute("UPDATE daily_answers SET response='\"B\"' WHERE user_id=2")
+
+    await db.run_write(transaction)
     aid = await crafted.exam(2, papers[0], [(q1[0][0], 1.0, 1.0, 1), (q1[1][0], 0.0, 5.0, 0)], t0, t0 + 600)
     period = period_bounds("all", t0, ZoneInfo("UTC"))
     before = await topic_mastery(db, TEAM, period)
@@ -228,10 +237,13 @@ async def test_a_question_moved_to_another_topic_moves_its_points(db):
     t0 = BASE + 9 * 3600
     await crafted.daily(TEAM, _day(0), q1[0][:3], [(1, 0, 1.0, t0), (1, 2, 0.0, t0 + 5)])
     await crafted.exam(1, papers[0], [(q1[0][2], 1.0, 1.0, 1)], t0, t0 + 600)
-    async with db.write() as c:  # a re-import gives the third question a topic; a section is renamed
-        await c.execute("UPDATE questions SET topic='dns' WHERE id=?", (q1[0][2],))
-        await c.execute("UPDATE sections SET title='Choices' WHERE id=(SELECT section_id FROM questions WHERE id=?)",
-                        (q1[1][0],))
+
+    def transaction(c):  # a re-import gives the third question a topic; a section is renamed
+        c.execute("UPDATE questions SET topic='dns' WHERE id=?", (q1[0][2],))
+        c.execute("UPDATE sections SET title='Choices' WHERE id=(SELECT section_id FROM questions WHERE id=?)",
+                  (q1[1][0],))
+
+    await db.run_write(transaction)
     cells = (await topic_mastery(db, TEAM, period_bounds("all", t0, ZoneInfo("UTC")))).cells
     assert cells == {(1, "dns"): (2 / 3, 3)}
     await _assert_kept(db)

@@ -93,9 +93,12 @@ async def test_a_tap_whose_effect_was_committed_before_the_stop_counts_once_when
     await env.stop_app()
     db = await Database.open(env.db_path)  # what a run stopped between the effect and `done` leaves
     try:
-        async with db.write() as conn:  # no writer turns a done update back into a claim: raw SQL
-            await conn.execute("UPDATE processed_updates SET state='claimed', run='the-stopped-run' "
-                               "WHERE update_id=900200")
+
+        def transaction(conn):  # no writer turns a done update back into a claim: raw SQL
+            conn.execute("UPDATE processed_updates SET state='claimed', run='the-stopped-run' "
+                         "WHERE update_id=900200")
+
+        await db.run_write(transaction)
     finally:
         await db.close()
     await env.start_app()

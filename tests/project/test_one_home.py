@@ -74,9 +74,12 @@ async def test_one_zone_rule_for_the_push_and_the_leaderboards(tmp_path):
 
         await ensure_chat(env.db, -7, "group", "T", 0)
         await ensure_chat(env.db, -8, "group", "U", 0)
-        async with env.db.write() as conn:  # a zone name the tz database no longer knows, and a good one
-            await set_timezone(conn, -7, "Mars/Base", 0)
-            await set_timezone(conn, -8, "Europe/Berlin", 0)
+
+        def transaction(conn):  # a zone name the tz database no longer knows, and a good one
+            set_timezone(conn, -7, "Mars/Base", 0)
+            set_timezone(conn, -8, "Europe/Berlin", 0)
+
+        await env.db.run_write(transaction)
         for chat, expected in ((-7, "Asia/Shanghai"), (-8, "Europe/Berlin")):
             schedule, _ = await push.schedule_for(env.app, chat)
             assert str(schedule.tz) == str(await chat_zone(env.db, chat, "Asia/Shanghai")) == expected
