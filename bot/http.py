@@ -1,12 +1,12 @@
-"""The HTTP client the bot talks to the Bot API with: PTB's own, claiming the update first."""
+"""The HTTP client the bot talks to the Bot API with (bot/aiohttp_request.py), claiming the update first."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from telegram.error import TelegramError
-from telegram.request import HTTPXRequest
 
+from bot.aiohttp_request import AiohttpRequest
 from proctor.storage.db import run_carried
 from proctor.storage.updates import Repeated
 
@@ -15,7 +15,7 @@ class RepeatedUpdate(TelegramError):
     """The update was handled before: nothing is sent for it (bot.core.on_error stops its handler)."""
 
 
-class ClaimFirstRequest(HTTPXRequest):
+class ClaimFirstRequest(AiohttpRequest):
     """Nothing reaches Telegram for an update before its claim: a handler whose first act is a
     Bot API call (not a round trip to the database, which carries the claim) claims here, and a
     repeat stops before anything is sent. (PTB's `post` is final; `do_request` is the hook it
