@@ -10,7 +10,7 @@ start), or on an empty one with --fresh (the very first start: migrations and th
     python bench/bench_cold_start.py --ab 10 [--fresh]       # ours, bare, ours, bare...: medians
     python bench/bench_cold_start.py ours --papers 50        # a bigger bank: the bundled papers copied
 
-Target: ours within 1.2× the bare bot's (median of the pairs' ratios). The bots run with cached
+Target: ours within 1.3× the bare bot's (median of the pairs' ratios). The bots run with cached
 bytecode (an installed package has it); --ab starts with one uncounted pair. To time whole
 processes from outside instead, run the one-run form under /usr/bin/time -v.
 """
@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO))
 from sandbox.fakeapi import FakeBotApi  # noqa: E402  (after the path set-up above)
 
 TOKEN = "123456:COLD-start-fake-token-for-bench"
-TARGET = 1.2
+TARGET = 1.3  # issue 23
 
 
 def _bot_command(kind: str, db: Path, base_url: str) -> list[str]:
@@ -42,8 +42,15 @@ def _bot_command(kind: str, db: Path, base_url: str) -> list[str]:
     return [sys.executable, str(REPO / "bench" / "_exam_bots.py"), TOKEN, base_url]
 
 
-async def first_reply(kind: str, db: Path) -> float:
-    """Seconds from starting the bot's process until its first message to a waiting user."""
+def os_cpu(pid: int) -> float:
+    """User + system CPU seconds of process `pid` so far, all its threads, as the kernel accounts them."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def first_reply(kind: str, db: Path) -> tuple[float, float]:
+    """Seconds from starting the bot's process until its first message to a waiting user, and the CPU
+    seconds the bot's process spent until then (less sensitive than the wall time to a busy machine)."""
     api = FakeBotApi(TOKEN, bot_username="proctor_bot")
     await api.start()
     user = api.user(4242, "Cold", language_code="en")
@@ -58,7 +65,7 @@ async def first_reply(kind: str, db: Path) -> float:
                                                 stderr=asyncio.subprocess.DEVNULL)
     try:
         await user.wait_message(lambda m: m.from_bot, timeout=60)
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, os_cpu(proc.pid)
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGTERM)
@@ -69,7 +76,7 @@ async def first_reply(kind: str, db: Path) -> float:
             proc.kill()
             await proc.wait()
         await api.stop()
-    return elapsed
+    return elapsed, cpu
 
 
 async def _prepared_db(directory: Path, papers: int = 5) -> Path:
@@ -91,7 +98,7 @@ async def _prepared_db(directory: Path, papers: int = 5) -> Path:
     return path
 
 
-def one(kind: str, fresh: bool, papers: int = 5) -> float:
+def one(kind: str, fresh: bool, papers: int = 5) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "proctor.db" if fresh else asyncio.run(_prepared_db(Path(tmp), papers))
         return asyncio.run(first_reply(kind, db))
@@ -105,19 +112,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--papers", type=int, default=5, help="papers in the bank (the 5 bundled, then copies)")
     args = ap.parse_args(argv)
     if args.kind:
-        print(f"first reply: {one(args.kind, args.fresh, args.papers):.3f} s")
+        wall, cpu = one(args.kind, args.fresh, args.papers)
+        print(f"first reply: {wall:.3f} s (bot process CPU {cpu:.3f} s)")
         return 0
     one("ours", args.fresh, args.papers), one("bare", args.fresh)  # warm-up, not counted: bytecode, page cache
     pairs = []
     for _ in range(args.ab or 10):
         pairs.append((one("ours", args.fresh, args.papers), one("bare", args.fresh)))
-    ours, bare = [p[0] for p in pairs], [p[1] for p in pairs]
-    ratios = [o / b for o, b in pairs]
-    for name, values in (("ours", ours), ("bare", bare), ("ours/bare", ratios)):
-        print(f"{name:>10}: median {statistics.median(values):.3f}  min {min(values):.3f}  max {max(values):.3f}")
-    ok = statistics.median(ratios) <= TARGET
-    print(f"cold start to first reply, ours/bare {statistics.median(ratios):.2f} (target ≤ {TARGET}): "
-          f"{'PASS' if ok else 'MISS'}")
+    for what, i in (("wall s", 0), ("CPU s", 1)):
+        ours, bare = [p[0][i] for p in pairs], [p[1][i] for p in pairs]
+        ratios = [p[0][i] / p[1][i] for p in pairs]
+        for name, values in ((f"ours {what}", ours), (f"bare {what}", bare), (f"ours/bare {what}", ratios)):
+            print(f"{name:>16}: median {statistics.median(values):.3f}  min {min(values):.3f}  max {max(values):.3f}")
+    ratio = statistics.median(p[0][0] / p[1][0] for p in pairs)
+    ok = ratio <= TARGET
+    print(f"cold start to first reply, ours/bare {ratio:.2f} (target ≤ {TARGET}): {'PASS' if ok else 'MISS'}")
     return 0 if ok else 1
 
 
