@@ -5,7 +5,10 @@ Bot API and the candidates run in this process. Candidates take the bundled pape
 leading run of typed answers and button presses (`bench_exam.pick_paper`: 10 fill-ins typed, then
 single choices pressed) one after another, each answer waiting for the bot's reply before the next,
 so the bot handles exactly one update at a time: --candidates × 19 answers (default 4 × 19 = 76).
-One candidate answers the same run first, uncounted (first use: lazy imports, the warm-up thread).
+The candidates take turns, question by question, and none answers sooner than 1/RATE s after their
+previous answer (bot/ordering.py meters each user: a burst of 20, then 5 a second; a faster
+candidate would have answers dropped as a flood). Two candidates answer the same run first,
+uncounted (first use: lazy imports, the warm-up thread).
 
 The figure is the bot process's CPU (utime + stime of all its threads, in clock ticks from
 /proc/PID/stat, read by this process) over the measured answers, divided by their number. The bots
@@ -40,10 +43,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _exam_driver import Candidate, Probe  # noqa: E402
 from bench_exam import CLK_TCK, TOKEN, Child, _pct, _spread, pick_paper  # noqa: E402
 
+from bot.ordering import RATE  # noqa: E402
 from sandbox.fakeapi import FakeBotApi  # noqa: E402
 
 BOTS = ("ours", "bare", "bare-aiohttp")
 TARGET = 1.0  # ours / bare (httpx), CPU per update
+WARM_UP = 2  # candidates who answer first, uncounted
 
 
 @dataclass
@@ -66,6 +71,17 @@ def _ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # utime + stime, every thread
 
 
+async def take_turns(people: list[Candidate], answers: int) -> None:
+    """One answer at a time: everyone answers question 1, then question 2, ...; each person at most
+    RATE answers a second, as the bot's per-user meter allows."""
+    last = dict.fromkeys(range(len(people)), 0.0)
+    for _ in range(answers):
+        for i, person in enumerate(people):
+            await asyncio.sleep(max(0.0, last[i] + 1 / RATE - time.perf_counter()))
+            last[i] = time.perf_counter()
+            await person.answer()
+
+
 async def one_run(label: str, kind: str, args, paper_button: str, answers: int, layout: str,
                   profile: str | None) -> Run:
     out = Run(label)
@@ -76,19 +92,16 @@ async def one_run(label: str, kind: str, args, paper_button: str, answers: int, 
                       0 if args.one_core else None)
         try:
             out.idle_rss = (await child.recv())["rss_mib"]
-            people = [Candidate(api, probe, 400_000 + i) for i in range(args.candidates + 1)]
+            people = [Candidate(api, probe, 400_000 + i) for i in range(args.candidates + WARM_UP)]
             for person in people:  # set-up, one at a time too: /exam (ours: the paper, ▶️ Start)
                 await (person.open_ours(paper_button) if kind == "ours" else person.open_bare())
-            for _ in range(answers):  # the uncounted first candidate
-                await people[0].answer()
+            await take_turns(people[:WARM_UP], answers)  # uncounted
             await child.ask("settle")
             await api.wait_idle(quiet=0.3, timeout=60)
             if profile:
                 await child.ask("profile-on")
             first, before = len(probe.presses), _ticks(child.process.pid)
-            for person in people[1:]:
-                for _ in range(answers):
-                    await person.answer()
+            await take_turns(people[WARM_UP:], answers)
             out.ticks = _ticks(child.process.pid) - before
             measured = probe.presses[first:]
             out.answers = len(measured)
