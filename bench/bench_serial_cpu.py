@@ -46,6 +46,7 @@ from bench_exam import CLK_TCK, TOKEN, Child, _pct, _spread, pick_paper  # noqa:
 from bot.ordering import RATE  # noqa: E402
 from sandbox.fakeapi import FakeBotApi  # noqa: E402
 
+REPO = Path(__file__).resolve().parents[1]
 BOTS = ("ours", "bare", "bare-aiohttp")
 TARGET = 1.0  # ours / bare (httpx), CPU per update
 WARM_UP = 2  # candidates who answer first, uncounted
@@ -55,6 +56,7 @@ WARM_UP = 2  # candidates who answer first, uncounted
 class Run:
     label: str
     ticks: int = 0
+    loop_s: float = 0.0  # of the CPU: the event loop's thread (the rest: aiosqlite's, the warm-up's...)
     answers: int = 0
     idle_rss: float = 0.0
     peak_rss: float = 0.0
@@ -64,6 +66,10 @@ class Run:
     @property
     def cpu_ms(self) -> float:
         return self.ticks / CLK_TCK / self.answers * 1000
+
+    @property
+    def other_threads_ms(self) -> float:
+        return max(0.0, self.ticks / CLK_TCK - self.loop_s) / self.answers * 1000
 
 
 def _ticks(pid: int) -> int:
@@ -100,9 +106,11 @@ async def one_run(label: str, kind: str, args, paper_button: str, answers: int, 
             await api.wait_idle(quiet=0.3, timeout=60)
             if profile:
                 await child.ask("profile-on")
+            loop_before = (await child.ask("usage"))["loop_cpu"]
             first, before = len(probe.presses), _ticks(child.process.pid)
             await take_turns(people[WARM_UP:], answers)
             out.ticks = _ticks(child.process.pid) - before
+            out.loop_s = (await child.ask("usage"))["loop_cpu"] - loop_before
             measured = probe.presses[first:]
             out.answers = len(measured)
             out.bot_side = [p.bot_side for p in measured if p.bot_side is not None]
@@ -120,9 +128,11 @@ async def one_run(label: str, kind: str, args, paper_button: str, answers: int, 
 
 def report(runs: dict[str, list[Run]], pairs: list[tuple[str, str]]) -> None:
     width = max(len(label) for label in runs)
-    print(f"{'':{width}}  CPU ms/update median (min-max)   idle RSS MiB   peak RSS MiB   bot-side p50 ms")
+    print(f"{'':{width}}  CPU ms/update median (min-max)   of which not the loop's thread   idle RSS MiB   "
+          f"peak RSS MiB   bot-side p50 ms")
     for label, rs in runs.items():
         print(f"{label:{width}}  {_spread([r.cpu_ms for r in rs], '{:.2f}'):>30}   "
+              f"{_spread([r.other_threads_ms for r in rs], '{:.2f}'):>30}   "
               f"{_spread([r.idle_rss for r in rs], '{:.0f}'):>12}   {_spread([r.peak_rss for r in rs], '{:.0f}'):>12}   "
               f"{_spread([_pct(r.bot_side, 0.5) for r in rs], '{:.2f}'):>15}")
     print()
@@ -138,6 +148,28 @@ def report(runs: dict[str, list[Run]], pairs: list[tuple[str, str]]) -> None:
                 print(f"! {label}: {len(r.errors)} API errors, e.g. {r.errors[0]}")
 
 
+def by_package(path: str, answers: int) -> list[tuple[str, float]]:
+    """A profile's own time per update, summed by where the code lives (our packages, PTB, aiohttp...)."""
+    import pstats
+
+    totals: dict[str, float] = {}
+    for (filename, _, name), (_, _, own, _, _) in pstats.Stats(path).stats.items():  # type: ignore[attr-defined]
+        parts = Path(filename).parts
+        if "site-packages" in parts:
+            package = parts[parts.index("site-packages") + 1]
+        elif filename == "~":
+            package = f"builtins: {name.split(' of ')[0].strip('{<>}')}" if "poll" in name or "send" in name \
+                or "recv" in name else "builtins (other)"
+        elif REPO in Path(filename).parents:
+            package = "ours: " + Path(filename).relative_to(REPO).parts[0]
+        else:
+            package = "stdlib: " + (parts[-2] if len(parts) > 1 and not parts[-2].startswith("python3")
+                                    else Path(filename).stem)
+        totals[package] = totals.get(package, 0.0) + own
+    ranked = sorted(totals.items(), key=lambda kv: -kv[1])
+    return [(package, seconds / answers * 1000) for package, seconds in ranked[:14]]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=4, help="interleaved rounds (ABBA: each round reverses the order)")
@@ -145,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", default=",".join(BOTS), help=f"which bots, comma-separated, of {', '.join(BOTS)}")
     parser.add_argument("--aa", choices=BOTS, help="A/A: this bot against itself (the noise of the method)")
     parser.add_argument("--one-core", action="store_true", help="run each bot on CPU 0 alone")
-    parser.add_argument("--profile", metavar="FILE", help="cProfile our bot's event loop over the measured answers (last round)")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile each bot's event loop thread (its CPU time) over the "
+                        "measured answers of the last round, to FILE.<bot>; prints where each bot's time went, by package")
     args = parser.parse_args(argv)
 
     if args.aa:
@@ -165,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.rounds):
         for label in labels if i % 2 == 0 else labels[::-1]:
             started = time.perf_counter()
-            profile = args.profile if args.profile and columns[label] == "ours" and i == args.rounds - 1 else None
+            profile = f"{args.profile}.{label}" if args.profile and i == args.rounds - 1 else None
             run = asyncio.run(one_run(label, columns[label], args, paper_button, answers, layout, profile))
             runs[label].append(run)
             print(f"round {i + 1} {label}: {run.cpu_ms:.2f} ms/update ({run.ticks} ticks over {run.answers} updates) "
@@ -173,10 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     print()
     report(runs, pairs)
     if args.profile:
-        import pstats
-
-        print(f"\nour bot's event loop over the last round's answers ({args.profile}), top 30 by own time:")
-        pstats.Stats(args.profile).sort_stats("tottime").print_stats(30)
+        for label, rs in runs.items():
+            print(f"\n{label}: the event loop thread's CPU ms per update by package (own time; {args.profile}.{label})")
+            for package, ms in by_package(f"{args.profile}.{label}", rs[-1].answers):
+                print(f"   {package:<28} {ms:6.2f}")
     if "ours" in runs and "bare" in runs and not args.aa:
         ratio = statistics.median(o.cpu_ms / b.cpu_ms for o, b in zip(runs["ours"], runs["bare"], strict=True))
         print(f"\nCPU per update, ours/bare (httpx) {ratio:.2f} (target ≤ {TARGET}): {'PASS' if ratio <= TARGET else 'MISS'}")

@@ -46,7 +46,10 @@ class Server:
                 else:
                     fields[part.name] = await part.text()
             record |= {"fields": fields, "files": files}
+        elif request.content_type == "application/json":
+            record["fields"] = await request.json()
         else:
+            record["body"] = await request.read()
             record["fields"] = dict(await request.post())
         self.seen.append(record)
         await self.hang.wait()
@@ -85,19 +88,21 @@ def data(**params) -> RequestData:
     return RequestData([RequestParameter.from_input(k, v) for k, v in params.items()])
 
 
-async def test_form_body_as_ptb_sends_it_json_encoded_where_not_a_string(server):
+async def test_parameters_go_as_one_json_object_each_value_as_ptb_encodes_it(server):
     request = AiohttpRequest()
     await request.initialize()
     try:
         result = await request.post(f"{server.url}/sendMessage",
                                     data(chat_id=5, text="héllo 你好", reply_markup={"inline_keyboard": []}))
+        await request.post(f"{server.url}/getMe", data())  # no parameters: no body
     finally:
         await request.shutdown()
     assert result is True
-    [seen] = server.seen
-    assert seen["path"] == "/bot/sendMessage" and seen["type"] == "application/x-www-form-urlencoded"
+    seen, bare = server.seen
+    assert seen["path"] == "/bot/sendMessage" and seen["type"] == "application/json"
     assert seen["fields"] == {"chat_id": "5", "text": "héllo 你好", "reply_markup": json.dumps({"inline_keyboard": []})}
     assert seen["agent"].startswith("python-telegram-bot")
+    assert (bare["path"], bare["body"]) == ("/bot/getMe", b"")
 
 
 async def test_a_document_with_a_non_ascii_name_goes_as_multipart(server):
