@@ -108,12 +108,13 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     loaded = modules.read_text().split()
     assert "bot.app" in loaded and "bank.grading.terms" in loaded  # the dump is the bot's
     assert "jieba" not in loaded and "matplotlib" not in loaded  # nobody asked for a chart
-    # what nobody used loads on first use, not at start-up: the desk's web server (no desk URL), the
+    # what nobody used loads on first use, not at start-up: the desk's web server (no desk URL: aiohttp's
+    # client is the bot's HTTP client, its server is not loaded), the
     # bank's formats and importer (a restart imports nothing), sympy (no LaTeX key), the invite's
     # QR code, daily practice's FSRS, the fill-in typo check (this paper has no fill-in); the bank's
     # commands (`proctor run` parses without them), an upload's lint, pydantic-settings (not used), the
     # team's report and chart, /forgetme's deletion, the hiring report
-    deferred = {"aiohttp", "jinja2", "aiohttp_jinja2", "desk", "bank.formats.files", "bank.importer", "openpyxl",
+    deferred = {"aiohttp.web", "jinja2", "aiohttp_jinja2", "desk", "bank.formats.files", "bank.importer", "openpyxl",
                 "python_calamine", "defusedxml", "sympy", "segno", "fsrs", "rapidfuzz",
                 "bot.bank_cli", "bot.authoring_cli", "tomllib", "bank.lint", "pydantic_settings", "dotenv",
                 "proctor.teams.charts", "proctor.teams.reports", "proctor.people.forget", "proctor.invites_report"}
