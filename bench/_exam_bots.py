@@ -3,7 +3,8 @@
 `serve(kind, ...)` runs either our real Application ("ours", built by bot.app.build_application
 with a temp SQLite file) or a bare python-telegram-bot Application ("bare") that makes the same
 Bot API calls per button press (answerCallbackQuery, then editMessageText with text and keyboard)
-with no database and no logic. The parent asks for CPU and memory figures and says when to stop.
+with no database and no logic, on PTB's default transport (httpx); "bare-aiohttp" is the same bare
+bot on our transport (bot/aiohttp_request.py). The parent asks for CPU and memory figures and says when to stop.
 """
 
 from __future__ import annotations
@@ -83,9 +84,15 @@ async def bare_typed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         await context.bot.delete_message(chat_id, old)
 
 
-def build_bare(token: str, base_url: str, layout: str = "B") -> Application:
+def build_bare(token: str, base_url: str, layout: str = "B", *, aiohttp: bool = False) -> Application:
+    """`aiohttp`: both of PTB's HTTP clients are ours (bot/aiohttp_request.py), as in our bot; else PTB's httpx."""
     # Stock concurrent processing (256, like ours): the bare bot is not handicapped by serial updates.
-    app = ApplicationBuilder().token(token).base_url(base_url).concurrent_updates(256).build()
+    builder = ApplicationBuilder().token(token).base_url(base_url).concurrent_updates(256)
+    if aiohttp:
+        from bot.aiohttp_request import AiohttpRequest
+
+        builder = builder.request(AiohttpRequest(connection_pool_size=256)).get_updates_request(AiohttpRequest())
+    app = builder.build()
     app.bot_data["layout"] = layout
     app.add_handler(CommandHandler("exam", bare_exam))
     app.add_handler(CallbackQueryHandler(bare_answer))
@@ -154,11 +161,15 @@ async def _wait_warm_up() -> None:
 
 async def _serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_limiter: bool,
                  profile_path: str | None, layout: str) -> None:
-    app = build_bare(token, base_url, layout) if kind == "bare" else build_ours(token, base_url, Path(db_path),
-                                                                                 rate_limiter)
+    if kind in ("bare", "bare-aiohttp"):
+        app = build_bare(token, base_url, layout, aiohttp=kind == "bare-aiohttp")
+    else:
+        app = build_ours(token, base_url, Path(db_path), rate_limiter)
     await start_app(app, poll_timeout=1)
     await _wait_warm_up()
-    profiler = cProfile.Profile() if profile_path else None
+    # the event loop thread's CPU time, not the wall clock: time spent waiting (for a socket, a core
+    # on a busy machine, the database thread) is not this thread's work
+    profiler = cProfile.Profile(time.thread_time) if profile_path else None
     pauses = GcPauses()
     conn.send(("ready", usage(pauses)))
     loop = asyncio.get_running_loop()
@@ -170,6 +181,8 @@ async def _serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_
             profiler.disable()
         elif command == "stop":
             break
+        elif command == "settle":  # the warm-up thread (started by the first update) has finished
+            await _wait_warm_up()
         conn.send(("usage", usage(pauses)))
     await stop_app(app)
     if profiler:

@@ -2,17 +2,15 @@
 
 One run: the fake Bot API starts in this process with a user's /exam already queued, the bot is
 started as a child process, and the time from starting it until its first sendMessage to that user
-reaches the server is printed, with the CPU the bot's process had used by then (user + system, all
-its threads, from /proc/PID/stat: on a shared machine it swings far less than the wall time); then
-the bot is stopped (SIGTERM) and this process exits.
+reaches the server is printed; then the bot is stopped (SIGTERM) and this process exits.
 Ours runs on a database that already holds the migrated bundled bank (a restart, the usual cold
 start), or on an empty one with --fresh (the very first start: migrations and the bundled import).
 
-    python bench/bench_cold_start.py ours|bare [--fresh]    # one run, prints "first reply: X s (CPU Y s)"
+    python bench/bench_cold_start.py ours|bare [--fresh]    # one run, prints "first reply: X s"
     python bench/bench_cold_start.py --ab 10 [--fresh]       # ours, bare, ours, bare...: medians
     python bench/bench_cold_start.py ours --papers 50        # a bigger bank: the bundled papers copied
 
-Target: ours within 1.2× the bare bot's (median of the pairs' ratios). The bots run with cached
+Target: ours within 1.3× the bare bot's (median of the pairs' ratios). The bots run with cached
 bytecode (an installed package has it); --ab starts with one uncounted pair. To time whole
 processes from outside instead, run the one-run form under /usr/bin/time -v.
 """
@@ -35,8 +33,7 @@ sys.path.insert(0, str(REPO))
 from sandbox.fakeapi import FakeBotApi  # noqa: E402  (after the path set-up above)
 
 TOKEN = "123456:COLD-start-fake-token-for-bench"
-TARGET = 1.2
-CLK_TCK = os.sysconf("SC_CLK_TCK")
+TARGET = 1.3  # issue 23
 
 
 def _bot_command(kind: str, db: Path, base_url: str) -> list[str]:
@@ -46,14 +43,14 @@ def _bot_command(kind: str, db: Path, base_url: str) -> list[str]:
 
 
 def os_cpu(pid: int) -> float:
-    """User + system CPU seconds of process `pid`, all its threads, as the kernel accounts them."""
+    """User + system CPU seconds of process `pid` so far, all its threads, as the kernel accounts them."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def first_reply(kind: str, db: Path) -> tuple[float, float]:
-    """Seconds from starting the bot's process until its first message to a waiting user, and the
-    CPU seconds the process had used by then."""
+    """Seconds from starting the bot's process until its first message to a waiting user, and the CPU
+    seconds the bot's process spent until then (less sensitive than the wall time to a busy machine)."""
     api = FakeBotApi(TOKEN, bot_username="proctor_bot")
     await api.start()
     user = api.user(4242, "Cold", language_code="en")
@@ -68,8 +65,7 @@ async def first_reply(kind: str, db: Path) -> tuple[float, float]:
                                                 stderr=asyncio.subprocess.DEVNULL)
     try:
         await user.wait_message(lambda m: m.from_bot, timeout=60)
-        elapsed = time.perf_counter() - started
-        cpu = os_cpu(proc.pid)
+        elapsed, cpu = time.perf_counter() - started, os_cpu(proc.pid)
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGTERM)
@@ -117,22 +113,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.kind:
         wall, cpu = one(args.kind, args.fresh, args.papers)
-        print(f"first reply: {wall:.3f} s (CPU {cpu:.2f} s)")
+        print(f"first reply: {wall:.3f} s (bot process CPU {cpu:.3f} s)")
         return 0
     one("ours", args.fresh, args.papers), one("bare", args.fresh)  # warm-up, not counted: bytecode, page cache
     pairs = []
     for _ in range(args.ab or 10):
         pairs.append((one("ours", args.fresh, args.papers), one("bare", args.fresh)))
-    ours, bare = [p[0][0] for p in pairs], [p[1][0] for p in pairs]
-    ratios = [o / b for o, b in zip(ours, bare, strict=True)]
-    ours_cpu, bare_cpu = [p[0][1] for p in pairs], [p[1][1] for p in pairs]
-    cpu_ratios = [o / b for o, b in zip(ours_cpu, bare_cpu, strict=True)]
-    for name, values in (("ours", ours), ("bare", bare), ("ours/bare", ratios), ("ours CPU", ours_cpu),
-                         ("bare CPU", bare_cpu), ("CPU ratio", cpu_ratios)):
-        print(f"{name:>10}: median {statistics.median(values):.3f}  min {min(values):.3f}  max {max(values):.3f}")
-    ok = statistics.median(ratios) <= TARGET
-    print(f"cold start to first reply, ours/bare {statistics.median(ratios):.2f} (target ≤ {TARGET}): "
-          f"{'PASS' if ok else 'MISS'}")
+    for what, i in (("wall s", 0), ("CPU s", 1)):
+        ours, bare = [p[0][i] for p in pairs], [p[1][i] for p in pairs]
+        ratios = [p[0][i] / p[1][i] for p in pairs]
+        for name, values in ((f"ours {what}", ours), (f"bare {what}", bare), (f"ours/bare {what}", ratios)):
+            print(f"{name:>16}: median {statistics.median(values):.3f}  min {min(values):.3f}  max {max(values):.3f}")
+    ratio = statistics.median(p[0][0] / p[1][0] for p in pairs)
+    ok = ratio <= TARGET
+    print(f"cold start to first reply, ours/bare {ratio:.2f} (target ≤ {TARGET}): {'PASS' if ok else 'MISS'}")
     return 0 if ok else 1
 
 

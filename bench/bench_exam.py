@@ -299,9 +299,10 @@ def _phase_rows(table: Table, name: str, ours: list[BotRun], bare: list[BotRun])
 def report(ours: list[BotRun], bare: list[BotRun], args, answers: int, layout: str) -> bool:
     table = Table()
     typed = layout[:answers].count("T")
-    table.title(f"0. HEADLINE, closed loop: {args.light} candidates × {answers} answers "
-                f"({typed} typed, {answers - typed} pressed)")
-    _phase_rows(table, "light", ours, bare)
+    if args.light:
+        table.title(f"0. HEADLINE, closed loop: {args.light} candidates × {answers} answers "
+                    f"({typed} typed, {answers - typed} pressed)")
+        _phase_rows(table, "light", ours, bare)
     table.title(f"1. saturation, closed loop: {args.candidates} candidates × {answers} answers")
     _phase_rows(table, "saturation", ours, bare)
     rate = args.open_candidates / args.period
@@ -324,11 +325,12 @@ def report(ours: list[BotRun], bare: list[BotRun], args, answers: int, layout: s
             for e in run.errors[:5]:
                 print(f"    {e}")
     cpu = [o.phases["light"].cpu_ms_per_answer / b.phases["light"].cpu_ms_per_answer
-           for o, b in zip(ours, bare, strict=True)]
+           for o, b in zip(ours, bare, strict=True)] if args.light else []
     bare_core = [b.phases["saturation"].bot_cpu / b.phases["saturation"].wall * 100 for b in bare]
     sat = [o.phases["saturation"].rate / b.phases["saturation"].rate for o, b in zip(ours, bare, strict=True)]
     p99 = statistics.median(o.phases["open"].bot_side(0.99) for o in ours)
-    print(f"\nCPU per update, ours/bare: {_spread(cpu, '{:.2f}')} over {len(cpu)} interleaved rounds")
+    if cpu:
+        print(f"\nCPU per update, ours/bare: {_spread(cpu, '{:.2f}')} over {len(cpu)} interleaved rounds")
     if min(bare_core) >= 90:
         print(f"saturation: the bare bot at {_spread(bare_core, '{:.0f}')} % of a core in every round: the load "
               f"path outran it; answers/s ours/bare {_spread(sat, '{:.2f}')}")

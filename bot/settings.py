@@ -64,6 +64,7 @@ class Settings(BaseModel):
     language: str = Field("en", validation_alias="PROCTOR_LANGUAGE")
     bot_api_url: str = Field("https://api.telegram.org/bot", validation_alias="PROCTOR_BOT_API_URL")
     bot_api_file_url: str | None = Field(None, validation_alias="PROCTOR_BOT_API_FILE_URL")
+    bot_api_proxy: str | None = Field(None, validation_alias="PROCTOR_BOT_API_PROXY")  # unset: direct
     shuffle_options: bool = Field(True, validation_alias="PROCTOR_SHUFFLE_OPTIONS")
     daily_time: str = Field("09:00", validation_alias="PROCTOR_DAILY_TIME")
     daily_questions: int = Field(5, validation_alias="PROCTOR_DAILY_QUESTIONS")
@@ -160,7 +161,7 @@ class Settings(BaseModel):
             raise ValueError("a port from 1 to 65535")
         return v
 
-    @field_validator("bot_api_url", "bot_api_file_url")
+    @field_validator("bot_api_url", "bot_api_file_url", "bot_api_proxy")
     @classmethod
     def _api_url(cls, v: str | None) -> str | None:
         if v is not None and not re.match(r"^https?://[^\s]+$", v):

@@ -1,9 +1,11 @@
 """bot/aiohttp_request.py against a local aiohttp server: bodies as PTB sends them, error mapping
-through PTB's own request wrapper, timeouts, an exhausted pool, and a restart of the session."""
+through PTB's own request wrapper, timeouts, an exhausted pool, a restart of the session, a proxy,
+and the Application's wiring (both of PTB's clients, PROCTOR_BOT_API_PROXY)."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 
 import pytest
@@ -14,6 +16,10 @@ from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
 from bot.aiohttp_request import AiohttpRequest
+from bot.app import build_application
+from bot.settings import Settings
+
+TOKEN = "123456:transport-test-token-abcdefgh"
 
 
 class Server:
@@ -22,13 +28,16 @@ class Server:
     def __init__(self) -> None:
         self.seen: list[dict] = []
         self.answer: tuple[int, dict] = (200, {"ok": True, "result": True})
+        self.results: dict[str, object] = {}  # a method's result, over `answer`'s
+        self.delay = 0.0  # seconds before each answer
         self.hang = asyncio.Event()  # set: answer; clear: never answer
         self.hang.set()
         self.runner: web.AppRunner | None = None
         self.url = ""
 
     async def handle(self, request: web.Request) -> web.Response:
-        record: dict = {"path": request.path, "type": request.content_type, "agent": request.headers["User-Agent"]}
+        record: dict = {"path": request.path, "type": request.content_type, "agent": request.headers["User-Agent"],
+                        "host": request.host, "proxy_auth": request.headers.get("Proxy-Authorization")}
         if request.content_type.startswith("multipart/"):
             fields, files = {}, {}
             async for part in await request.multipart():
@@ -37,10 +46,17 @@ class Server:
                 else:
                     fields[part.name] = await part.text()
             record |= {"fields": fields, "files": files}
+        elif request.content_type == "application/json":
+            record["fields"] = await request.json()
         else:
+            record["body"] = await request.read()
             record["fields"] = dict(await request.post())
         self.seen.append(record)
         await self.hang.wait()
+        await asyncio.sleep(self.delay)
+        method = request.path.rsplit("/", 1)[1]
+        if method in self.results:
+            return web.json_response({"ok": True, "result": self.results[method]})
         status, body = self.answer
         return web.json_response(body, status=status)
 
@@ -72,19 +88,21 @@ def data(**params) -> RequestData:
     return RequestData([RequestParameter.from_input(k, v) for k, v in params.items()])
 
 
-async def test_form_body_as_ptb_sends_it_json_encoded_where_not_a_string(server):
+async def test_parameters_go_as_one_json_object_each_value_as_ptb_encodes_it(server):
     request = AiohttpRequest()
     await request.initialize()
     try:
         result = await request.post(f"{server.url}/sendMessage",
                                     data(chat_id=5, text="héllo 你好", reply_markup={"inline_keyboard": []}))
+        await request.post(f"{server.url}/getMe", data())  # no parameters: no body
     finally:
         await request.shutdown()
     assert result is True
-    [seen] = server.seen
-    assert seen["path"] == "/bot/sendMessage" and seen["type"] == "application/x-www-form-urlencoded"
+    seen, bare = server.seen
+    assert seen["path"] == "/bot/sendMessage" and seen["type"] == "application/json"
     assert seen["fields"] == {"chat_id": "5", "text": "héllo 你好", "reply_markup": json.dumps({"inline_keyboard": []})}
     assert seen["agent"].startswith("python-telegram-bot")
+    assert (bare["path"], bare["body"]) == ("/bot/getMe", b"")
 
 
 async def test_a_document_with_a_non_ascii_name_goes_as_multipart(server):
@@ -182,3 +200,53 @@ async def test_shutdown_then_initialize_opens_a_new_session(server):
         await request.shutdown()
     await request.shutdown()  # twice is harmless
     assert [s["path"] for s in server.seen] == ["/bot/one", "/bot/three"]
+
+
+async def test_a_long_poll_waits_beyond_the_read_timeout(server):
+    """PTB adds getUpdates' `timeout` to the client's read timeout and passes it per call."""
+    server.results["getUpdates"] = []
+    server.delay = 0.5
+    polling = AiohttpRequest(read_timeout=0.2)
+    bot = Bot(TOKEN, base_url=server.url, get_updates_request=polling)
+    await polling.initialize()
+    try:
+        assert await bot.get_updates(timeout=1) == ()
+        with pytest.raises(TimedOut):  # the client's own read timeout, without the poll's
+            await polling.post(f"{server.url}/getUpdates")
+    finally:
+        await polling.shutdown()
+
+
+async def test_a_proxy_carries_the_request_and_its_credentials(server):
+    """The proxy (here the local server) gets the request for a host only it can reach."""
+    proxy = server.url.replace("http://", "http://ann:s3cret@").removesuffix("/bot")
+    request = AiohttpRequest(proxy=proxy)
+    await request.initialize()
+    try:
+        assert await request.post("http://bot-api.invalid/bot1/getMe") is True
+    finally:
+        await request.shutdown()
+    [seen] = server.seen
+    assert (seen["host"], seen["path"]) == ("bot-api.invalid", "/bot1/getMe")
+    assert seen["proxy_auth"] == "Basic " + base64.b64encode(b"ann:s3cret").decode()
+
+
+async def test_the_application_sends_and_polls_through_aiohttp_and_the_proxy_setting(server, tmp_path):
+    server.results |= {"getMe": {"id": 123456, "is_bot": True, "first_name": "P", "username": "p_bot"},
+                       "getUpdates": []}
+    settings = Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_DB=tmp_path / "p.db",
+                        PROCTOR_BOT_API_URL="http://bot-api.invalid/bot",
+                        PROCTOR_BOT_API_PROXY=server.url.removesuffix("/bot"))
+    app = build_application(settings, rate_limiter=False)
+    updates_client, bot_client = app.bot._request  # PTB's pair: (getUpdates', everything else's)
+    assert isinstance(updates_client, AiohttpRequest) and isinstance(bot_client, AiohttpRequest)
+    async with app.bot:  # both clients initialised; getMe on the bot's
+        assert await app.bot.get_updates(timeout=0) == ()  # on the updates' client
+    assert [(s["host"], s["path"]) for s in server.seen] == [("bot-api.invalid", f"/bot{TOKEN}/getMe"),
+                                                             ("bot-api.invalid", f"/bot{TOKEN}/getUpdates")]
+
+
+def test_the_proxy_setting_must_be_an_http_url():
+    with pytest.raises(ValueError, match="PROCTOR_BOT_API_PROXY"):
+        Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_BOT_API_PROXY="socks5://127.0.0.1:1080")
+    assert Settings(TELEGRAM_BOT_TOKEN=TOKEN).bot_api_proxy is None

@@ -106,12 +106,13 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     loaded = modules.read_text().split()
     assert "bot.app" in loaded and "bank.grading.terms" in loaded  # the dump is the bot's
     assert "jieba" not in loaded and "matplotlib" not in loaded  # nobody asked for a chart
-    # what nobody used loads when first needed, not at start-up: the desk's web server (no desk URL), the
+    # what nobody used loads when first needed, not at start-up: the desk's web server (no desk URL:
+    # aiohttp's client is the bot's HTTP client, its server is not loaded), the
     # bank's file formats and seed importer (read in a child process; a restart imports nothing), and the
     # heavy libraries: sympy (no LaTeX key), openpyxl and python-calamine (no workbook), the invite's QR
     # code, daily practice's FSRS, the fill-in typo check (this paper has no fill-in), matplotlib (no
     # chart); the bank's commands (`proctor run` parses without them), pydantic-settings (not used)
-    deferred = {"aiohttp", "jinja2", "aiohttp_jinja2", "desk", "bank.formats.files", "bank.importer", "openpyxl",
+    deferred = {"aiohttp.web", "jinja2", "aiohttp_jinja2", "desk", "bank.formats.files", "bank.importer", "openpyxl",
                 "python_calamine", "defusedxml", "sympy", "segno", "fsrs", "rapidfuzz",
                 "bot.bank_cli", "bot.authoring_cli", "tomllib", "pydantic_settings", "dotenv"}
     assert deferred.isdisjoint(loaded), sorted(deferred & set(loaded))
