@@ -114,8 +114,10 @@ def _similar_in(conn: sqlite3.Connection, attempt_id: int, paper_id: int, rows: 
         norm = normalise(response_text(r["response"]))
         if not norm:
             continue
+        # other candidates' answers: never the same person's earlier sitting of the paper
         others = [(o[0], o[1], o[2]) for o in conn.execute(
-            "SELECT attempt_id, pos, norm FROM written_answers WHERE paper_id=? AND question_id=? AND attempt_id<>?",
+            "SELECT w.attempt_id, w.pos, w.norm FROM written_answers w JOIN attempts a ON a.id = w.attempt_id "
+            "WHERE w.paper_id=? AND w.question_id=? AND a.user_id <> (SELECT user_id FROM attempts WHERE id=?)",
             (paper_id, r["question_id"], attempt_id))]
         found += [Found(f.code, r["pos"], f.value, f.bound, f.other_attempt_id, f.other_pos)
                   for f in similar_to(norm, others, th)]
