@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from bank.lint_messages import place_shape
 from bank.models import Kind
 from bot.exam.render import short_section
-from bot.i18n import CATALOGUE, kind_name, t
+from bot.i18n import CATALOGUE, joined, kind_name, t
 
 if TYPE_CHECKING:  # the type only: bank.lint loads OpenCC, wanted with the first upload, not with /bankstats
     from bank.lint import LintItem
@@ -29,6 +29,8 @@ def lint_message(key: str, params: Mapping[str, object], lang: str) -> str:
         said["place"] = t(f"lint_place_{shape}", lang, **params)
     if key == "options_ignored" and params.get("kind") in _KINDS:
         said["kind"] = kind_name(Kind(str(params["kind"])), lang)
+    if key == "explanation_vs_key" and isinstance(params.get("spoken"), str):  # letters stored as "B, C"
+        said["spoken"] = joined(str(params["spoken"]).split(", "), lang)
     return t(name, lang, **said)
 
 
