@@ -24,6 +24,7 @@ from bot.i18n import tn
 from bot.invite_cli import add_invite_commands, invite_commands
 from bot.team_cli import add_team_commands, team_commands
 from proctor import outbox
+from proctor.errors import ProctorError
 from proctor.exams.service import running_counts
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, default_db_path, unusable
@@ -120,7 +121,7 @@ def run_bank_command(args: argparse.Namespace) -> int:
         creates = name == "import" and not args.dry_run
         return asyncio.run(_with_db(commands[name], args, bundled=name != "import", create=creates,
                                     dry=name == "import" and args.dry_run))
-    except BankError as e:
+    except (BankError, ProctorError) as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
     except sqlite3.Error as e:  # the file turned out damaged under a query: still one line naming it

@@ -20,10 +20,11 @@ from typing import Any
 
 import aiosqlite
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
 from bank.paper_list import paper_summaries, pick_paper
 from bank.store import one_row, record_audit
 from proctor import hiring, outbox
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 from proctor.transitions import IllegalTransition as IllegalTransition  # callers catch it here
 from proctor.transitions import Machine
@@ -48,11 +49,11 @@ class InviteStatus(StrEnum):
     revoked = "revoked"  # a lead withdrew it
 
 
-class BadInvite(BankError):
+class BadInvite(ProctorError):
     """An /invite request could not be understood (window, extra time, count)."""
 
 
-class Refused(BankError):
+class Refused(ProctorError):
     """The link cannot be used; `reason` is one of unknown, foreign, used, expired, revoked."""
 
     def __init__(self, reason: str):

@@ -8,7 +8,7 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest
 
-from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
+from bank.errors import NotFound
 from bank.paper_list import paper_summary
 from bank.paper_settings import is_invite_only
 from bot.attempt_title import attempt_title
@@ -26,6 +26,7 @@ from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams import steps
+from proctor.exams.service import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotYourAttempt
 from proctor.exams.states import AttemptMode, FinishReason
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatType
 
-from bank.errors import AlreadyRunning, NotFound
+from bank.errors import NotFound
 from bank.paper_store import load_paper
 from bot.context import Ctx
 from bot.core import ack
@@ -21,6 +21,7 @@ from bot.userctx import UserCtx, user_ctx
 from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_for
+from proctor.exams.service import AlreadyRunning
 from proctor.exams.states import AttemptMode
 from proctor.teams import review as reviews
 from proctor.transitions import IllegalTransition

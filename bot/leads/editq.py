@@ -21,6 +21,7 @@ from bot.leads.question_card import question_text
 from bot.outbox import kick
 from bot.text_limits import clip
 from bot.userctx import UserCtx
+from proctor.errors import ProctorError
 from proctor.teams import question_edit as qe
 from proctor.teams.authoring import EDITQ, Session, clear_session, put_session
 
@@ -230,7 +231,7 @@ async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
         await clear_session(svc.db, u.id)
         await show(update, context, t("l_own_score", lang, qid=qid))
         return
-    except BankError as e:  # the question went away, or the key no longer fits
+    except (BankError, ProctorError) as e:  # the question went away, or the key no longer fits
         await clear_session(svc.db, u.id)
         await show(update, context, t("eq_bad", lang, why=str(e)))
         return

@@ -16,6 +16,7 @@ from bot.leads.access import require_bank_admin
 from bot.leads.authoring import button, cancel_row, show
 from bot.text_limits import clip
 from bot.userctx import UserCtx
+from proctor.errors import ProctorError
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
 from proctor.teams.authoring import NEWPAPER, Session, clear_session, put_session
@@ -83,7 +84,7 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
         await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
         await show(update, context, _shortfall(e, lang), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
-    except BankError as e:
+    except (BankError, ProctorError) as e:
         state["step"] = "parts"
         await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
         await show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
@@ -166,7 +167,7 @@ async def _create(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any
     except bp.Shortfall as e:
         await show(update, context, _shortfall(e, lang), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
-    except BankError as e:  # a title taken meanwhile, ...
+    except (BankError, ProctorError) as e:  # a title taken meanwhile, ...
         await show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
     await clear_session(svc.db, u.id)

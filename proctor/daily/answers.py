@@ -6,15 +6,15 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from bank.errors import BankError
 from bank.grading.result import Grade
 from proctor.chats import note_member_in
 from proctor.daily.delivery import Delivery, Item
 from proctor.daily.fsrs_cards import record_review
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 
 
-class QuizClosed(BankError):
+class QuizClosed(ProctorError):
     """The day's quiz is closed: it accepts no more answers."""
 
 

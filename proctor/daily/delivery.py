@@ -14,15 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
 from proctor.daily import pending, states
 from proctor.daily.states import UNFINISHED, DeliveryStatus
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 
 _OPEN_SQL = states.in_sql(UNFINISHED)  # the stored statuses of a quiz that accepts answers
 
 
-class EmptyBank(BankError):
+class EmptyBank(ProctorError):
     """No question may be asked in daily practice: the bank is empty or all of it is exam-only."""
 
 

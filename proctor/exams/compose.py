@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bank.errors import BankError, SameTitle
+from bank.errors import SameTitle
 from bank.models import Question
 from bank.paper_store import free_slug, refuse_same_title
 from bank.store import record_audit
+from proctor.errors import ProctorError
 from proctor.exams.blueprint import Blueprint, draw
 from proctor.storage.db import Database
 
@@ -21,7 +22,7 @@ MAX_MINUTES = 600
 MAX_TITLE = 80
 
 
-class BadPaper(BankError):
+class BadPaper(ProctorError):
     """The paper can't be made as asked (an empty or taken title, a time limit out of range)."""
 
 

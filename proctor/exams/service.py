@@ -12,20 +12,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from bank import matching_answer, paper_settings
-from bank.errors import (
-    AlreadyRunning,
-    AttemptClosed,
-    AttemptLimitReached,
-    ExamOnly,
-    InviteOnly,
-    NotFound,
-    NotYourAttempt,
-)
+from bank.errors import NotFound
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import load_paper
 from bank.store import one_row
 from proctor import invites, outbox
+from proctor.errors import ProctorError
 from proctor.exams import blueprint as blueprints
 from proctor.exams import drafts, held, integrity, states
 from proctor.exams.model import MOCK_TITLE, AnswerRec, Attempt, Result, Sheet, compute_result
@@ -37,6 +30,30 @@ from proctor.storage.db import Database, carried
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
 MOCK_MINUTES = blueprints.MOCK_MINUTES
+
+
+class AttemptClosed(ProctorError):
+    """The attempt is finished or cancelled; it accepts no more answers."""
+
+
+class NotYourAttempt(ProctorError):
+    """The attempt belongs to someone else."""
+
+
+class AttemptLimitReached(ProctorError):
+    """The paper's allowed number of attempts is used up."""
+
+
+class AlreadyRunning(ProctorError):
+    """The user already has a running attempt."""
+
+
+class ExamOnly(ProctorError):
+    """The paper is kept for exams (hiring); it is never used for practice."""
+
+
+class InviteOnly(ProctorError):
+    """The paper is opened only by a hiring invite."""
 
 
 async def mock_size(db: Database) -> blueprints.DrawSize:

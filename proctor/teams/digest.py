@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bank.errors import BankError
+from proctor.errors import ProctorError
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.local_time import looks_like_time, parse_hhmm
 from proctor.storage.db import Database
@@ -23,7 +23,7 @@ WEEK = 7 * 24 * 3600
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
-class BadSchedule(BankError):
+class BadSchedule(ProctorError):
     """A weekday or time that cannot be understood."""
 
 

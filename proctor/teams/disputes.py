@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.consent import seen_sql
@@ -21,19 +22,19 @@ class DisputeStatus(StrEnum):
     dismissed = "dismissed"
 
 
-class AlreadyDisputed(BankError):
+class AlreadyDisputed(ProctorError):
     """The candidate already has an open dispute on this question."""
 
 
-class NoReason(BankError):
+class NoReason(ProctorError):
     """A dispute needs a reason."""
 
 
-class NotUpheld(BankError):
+class NotUpheld(ProctorError):
     """A dispute's key is fixed once a lead has upheld it, not while it is open."""
 
 
-class OwnDispute(BankError):
+class OwnDispute(ProctorError):
     """Nobody resolves their own dispute, configured admins included."""
 
 

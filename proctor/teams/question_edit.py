@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
 from bank.grading import grade
 from bank.models import CHOICE, SUBJECTIVE, Kind, MultiPolicy, Question
 from bank.option_order import LETTERS
@@ -31,6 +31,7 @@ from bank.question_rows import question_from_row
 from bank.question_versions import keep_version_in
 from proctor import invites, outbox
 from proctor.daily.answers import daily_score
+from proctor.errors import ProctorError
 from proctor.exams import held
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 from proctor.exams.seal import sealed_anywhere, sealing_in
@@ -43,23 +44,23 @@ FIELDS = ("key", "stem", "option", "explanation")
 MAX_TEXT = 3000  # a stem, an option or an explanation: room left in a 4096-unit message
 
 
-class BadKey(BankError):
+class BadKey(ProctorError):
     """The new key doesn't fit the question (a letter it hasn't, a blank too many, ...)."""
 
 
-class BadEdit(BankError):
+class BadEdit(ProctorError):
     """The edit doesn't fit the question (an empty text, an option it hasn't, a text too long)."""
 
 
-class Sealed(BankError):
+class Sealed(ProctorError):
     """The question is on a running exam: it can't change under a candidate's eyes."""
 
 
-class Changed(BankError):
+class Changed(ProctorError):
     """The question was edited by someone else since the preview."""
 
 
-class OwnScore(BankError):
+class OwnScore(ProctorError):
     """The key change would change the editor's own score: another admin must make it."""
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
 from bank.grading.subjective import term_coverage
 from bank.store import one_row
 from proctor import hiring, outbox
+from proctor.errors import ProctorError
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
@@ -18,19 +19,19 @@ from proctor.teams.consent import seen_sql
 NOTICE = outbox.REVIEW_NOTICE  # the outbox kind of the candidate's "your answer was reviewed" notice
 
 
-class AlreadyReviewed(BankError):
+class AlreadyReviewed(ProctorError):
     """The answer already has a final score."""
 
 
-class BadScore(BankError):
+class BadScore(ProctorError):
     """The score is outside 0..max for the answer."""
 
 
-class SelfReview(BankError):
+class SelfReview(ProctorError):
     """Nobody scores their own answers, configured admins included."""
 
 
-class OutOfScope(BankError):
+class OutOfScope(ProctorError):
     """The candidate is not on the roster of the team the lead acts for (or the paper is exam-only)."""
 
 

@@ -18,7 +18,7 @@ from enum import StrEnum
 
 import aiosqlite
 
-from bank.errors import BankError
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.transitions import Machine
@@ -61,11 +61,11 @@ class Outcome(StrEnum):
     nothing = "nothing"  # no request or invitation to decide (decided already, withdrawn, stale)
 
 
-class UnknownUser(BankError):
+class UnknownUser(ProctorError):
     """No user the bot has seen goes by that name or id."""
 
 
-class AmbiguousUser(BankError):
+class AmbiguousUser(ProctorError):
     """More than one user the bot has seen went by that username."""
 
 

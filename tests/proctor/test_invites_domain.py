@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from bank.errors import InviteOnly
 from bank.paper_settings import update_settings
 from bank.paper_store import load_paper, save_paper
 from bot.cli import main
 from proctor import invites, outbox
 from proctor.exams import service as attempts
+from proctor.exams.service import InviteOnly
 from proctor.invites import InviteStatus as S
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
