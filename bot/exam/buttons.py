@@ -32,26 +32,21 @@ from proctor.exams.states import AttemptMode, FinishReason
 log = logging.getLogger(__name__)
 
 
-
-# the buttons whose step is proctor.exams.steps.take_step: it runs first, and carries the update's claim
-_OTHER_ACTS = ("cancel_yes", "cancel_no", "grid", "jump", "review", "review_all")
-
-
 async def button(update: Update, context: Ctx) -> None:
     """Every exam button: validate the data, check the owner, then act."""
     query = context.query
     data = cb.parse(query.data)
     try:
-        if isinstance(data, cb.Act) and data.action not in _OTHER_ACTS:
-            await _step(update, context, data)  # before user_ctx: the user's record rides on the step's trip
-            return
-        u = await user_ctx(update, context)
-        if data is None:
-            await ack(query, t("button_unknown", u.lang))
-        elif isinstance(data, cb.Pick):
-            await _pick(update, context, u, data)
-        else:
-            await _act(update, context, u, data)
+        match data:
+            case cb.Act(action=steps.Action() as action):
+                # a step runs first (before user_ctx): the user's record rides on the step's trip
+                await _step(update, context, data, action)
+            case cb.Act(action=cb.Screen() as screen):
+                await _act(update, context, await user_ctx(update, context), data, screen)
+            case cb.Pick():
+                await _pick(update, context, await user_ctx(update, context), data)
+            case None:
+                await ack(query, t("button_unknown", (await user_ctx(update, context)).lang))
     except NotYourAttempt:
         u = await user_ctx(update, context)
         await ack(query, t("not_yours", u.lang))
@@ -98,24 +93,24 @@ async def _pick(update: Update, context: Ctx, u: UserCtx, data: cb.Pick) -> None
     await show_attempt(context, attempt.id, u, repost=True)
 
 
-async def _act(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
-    if data.action in ("cancel_yes", "cancel_no"):
-        await _cancel_confirmed(update, context, u, data)
-    elif data.action in ("grid", "jump"):
-        await navigate(update, context, u, data)
-    else:
-        await review(update, context, u, data)
+async def _act(update: Update, context: Ctx, u: UserCtx, data: cb.Act, screen: cb.Screen) -> None:
+    match screen:
+        case cb.Screen.cancel_yes | cb.Screen.cancel_no:
+            await _cancel_confirmed(update, context, u, data, keep=screen == cb.Screen.cancel_no)
+        case cb.Screen.grid | cb.Screen.jump:
+            await navigate(update, context, u, data)
+        case cb.Screen.review | cb.Screen.review_all:
+            await review(update, context, u, data)
 
 
-async def _step(update: Update, context: Ctx, data: cb.Act) -> None:
+async def _step(update: Update, context: Ctx, data: cb.Act, action: steps.Action) -> None:
     """Answer, move, flag, finish: one step of the attempt (one round trip, the claim's included)."""
     svc = context.services
-    out = await steps.take_step(svc.db, data.attempt_id, context.user.id, data.action, data.pos, data.arg,
-                                svc.now())
-    await _render(context, context.query, await user_ctx(update, context), data, out)
+    out = await steps.take_step(svc.db, data.attempt_id, context.user.id, action, data.pos, data.arg, svc.now())
+    await _render(context, context.query, await user_ctx(update, context), action, out)
 
 
-async def _render(context: Ctx, query, u: UserCtx, data: cb.Act, out: steps.Outcome) -> None:
+async def _render(context: Ctx, query, u: UserCtx, action: steps.Action, out: steps.Outcome) -> None:
     """Say what the step did: the handler decides nothing here."""
     match out:
         case steps.NotYours():
@@ -128,31 +123,31 @@ async def _render(context: Ctx, query, u: UserCtx, data: cb.Act, out: steps.Outc
         case steps.Stale(sheet=sheet, review=review):
             await ack(query, t("stale_button", u.lang))
             await show_sheet(context, sheet, u, review)
-        case steps.Refused(reason="empty_draft"):
+        case steps.Refused(reason=steps.Refusal.empty_draft):
             await ack(query, clip(t("draft", u.lang, a="—"), MAX_TOAST))
         case steps.Refused():
             await ack(query, t("button_unknown", u.lang))
         case steps.Recorded(sheet=sheet, pos=pos, review=review):
-            if data.action == "finish_ask":
-                text, kb = render.finish_confirm(sheet, u.lang)
-                await ack(query)
-                await _edit(query, text, kb)
-                return
-            if data.action == "finish_yes":
-                await finish_and_report(context, sheet.attempt.id, FinishReason.submitted)
-                await ack(query)
-                return
-            await ack(query)
-            if data.action in steps.ANSWERING and await offer_finish(context, sheet, pos):
-                return
-            await show_sheet(context, sheet, u, review)
+            match action:
+                case steps.Action.finish_ask:
+                    text, kb = render.finish_confirm(sheet, u.lang)
+                    await ack(query)
+                    await _edit(query, text, kb)
+                case steps.Action.finish_yes:
+                    await finish_and_report(context, sheet.attempt.id, FinishReason.submitted)
+                    await ack(query)
+                case _:
+                    await ack(query)
+                    if action in steps.ANSWERING and await offer_finish(context, sheet, pos):
+                        return
+                    await show_sheet(context, sheet, u, review)
 
 
-async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
+async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.Act, *, keep: bool) -> None:
     query = context.query
     svc = context.services
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
-    if data.action == "cancel_no":
+    if keep:
         await ack(query)
         kept = "cancel_kept_practice" if sheet.attempt.mode == AttemptMode.practice else "cancel_kept"
         await _edit(query, t(kept, u.lang), None)

@@ -18,7 +18,7 @@ from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
 from proctor.exams.model import Sheet, compute_result
-from proctor.exams.states import AttemptMode
+from proctor.exams.states import AttemptMode, FinishReason
 from proctor.outbox import Outgoing
 from proctor.people.users import find_prefs
 
@@ -66,7 +66,7 @@ async def show_sheet(context: Ctx, sheet: Sheet, u: UserCtx, review: ReviewOptio
             pass
 
 
-async def finish_and_report(context: Ctx, attempt_id: int, reason: str) -> bool:
+async def finish_and_report(context: Ctx, attempt_id: int, reason: FinishReason) -> bool:
     """Hand the attempt in (once); its result card is then delivered by the outbox. False if it
     was already closed."""
     svc = context.services

@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.invites import callbacks as cb
 from proctor import invites
 from proctor.exams.model import Attempt, Result
+from proctor.exams.states import FinishReason
 from proctor.integrity.signals import Signal
 from proctor.invites import Invite, InviteStatus
 
@@ -85,8 +86,13 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
     """The lead's card: candidate, paper, score by section, time used, written answers to review,
     and how many integrity signals there are to look at. Without `detail` (a hiring paper the team
     is not verified for) the total only: a section's score moving between sittings would tell a key."""
-    reason = {"timeout": t("iv_card_timeout", lang), "cancelled": t("iv_card_cancelled", lang)}.get(
-        a.finish_reason or "", "")
+    match a.finish_reason:
+        case FinishReason.timeout:
+            reason = t("iv_card_timeout", lang)
+        case FinishReason.cancelled:
+            reason = t("iv_card_cancelled", lang)
+        case _:
+            reason = ""
     sections = "\n".join(
         t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
           max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")

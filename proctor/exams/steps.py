@@ -9,7 +9,7 @@
     Expired   the time is up: the caller hands the attempt in
     Closed    the attempt is no longer running (or is gone)
     NotYours  the attempt is somebody else's
-    Refused   the step does not fit the question (`reason`: bad_button, empty_draft, unreadable)
+    Refused   the step does not fit the question (`reason`: a Refusal)
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from operator import attrgetter
 
 from bank.grading import grade
+from bank.grading.result import Verdict
 from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
 from bank.paper_settings import policy_of
 from bank.question_versions import at_version, versions_in
@@ -32,9 +34,29 @@ from proctor.exams.scoring import item_score
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
-ANSWERING = frozenset({"answer", "submit", "typed"})  # the steps that store an answer
-MOVES = frozenset({"answer", "toggle", "submit", "next", "back", "flag", "typed",
-                   "finish_ask", "finish_yes", "finish_no"})
+
+class Action(StrEnum):
+    """What a step does: an exam button's (decoded by bot/exam/callbacks.py), or typed text."""
+    answer = "answer"  # arg: the shown option's index, or t/f
+    toggle = "toggle"  # arg: the shown option's index, in the draft of a multiple-choice question
+    submit = "submit"  # the draft
+    next = "next"
+    back = "back"
+    flag = "flag"
+    typed = "typed"  # arg: the text
+    finish_ask = "finish_ask"  # finish_*: nothing is written here; the caller asks, hands in or goes on
+    finish_yes = "finish_yes"
+    finish_no = "finish_no"
+
+
+class Refusal(StrEnum):
+    """Why a step does not fit the question."""
+    bad_button = "bad_button"  # an option the question does not show
+    empty_draft = "empty_draft"  # Submit with nothing chosen
+    unreadable = "unreadable"  # typed text that is no answer to the question
+
+
+ANSWERING = frozenset({Action.answer, Action.submit, Action.typed})  # the steps that store an answer
 
 
 @dataclass(frozen=True)
@@ -68,7 +90,7 @@ class NotYours:
 
 @dataclass(frozen=True)
 class Refused:
-    reason: str  # bad_button | empty_draft | unreadable
+    reason: Refusal
     question: Question | None = None
 
 
@@ -163,7 +185,7 @@ def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: 
     question = sheet.question(item)
     g = grade(question, response, multi_policy=policy)
     score = item_score(g, item.points)
-    final = g.verdict.value != "needs_review"
+    final = g.verdict != Verdict.needs_review
     conn.execute(
         """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
                answered_at, key_version) VALUES (?,?,?,?,?,?,?,?,?,?)
@@ -180,7 +202,7 @@ def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: 
         if conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND current_pos=?",
                         (to, sheet.attempt.id, pos)).rowcount:
             shown_in(conn, sheet.attempt.id, to, now)
-    return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict.value, final, question.version)
+    return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict, final, question.version)
 
 
 def shown_in(conn: sqlite3.Connection, attempt_id: int, pos: int, now: float) -> None:
@@ -199,7 +221,7 @@ def _choice(item: Item, question: Question, arg: str | None) -> str | bool | Non
     return None
 
 
-def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str, pos: int | None,
+def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: Action, pos: int | None,
             arg: str | None, now: float) -> Outcome:
     """The whole step inside one write transaction. `pos` None: the current question (typed text).
 
@@ -230,39 +252,38 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str
     advance = a.mode != AttemptMode.practice
     answer = None
     to = pos
-    if action == "answer":
-        response: object = _choice(item, q, arg)
-        if response is None:
-            return Refused("bad_button", q)
-        answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
-    elif action == "typed":
-        response = typed_response(q, item.order(q), arg or "")
-        if response is None:
-            return Refused("unreadable", q)
-        answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
-    elif action == "toggle":
-        answered = sheet.answers.get(pos)
-        new = toggled(q, item.option_order, item.draft, arg, answered.response if answered else None)
-        if new is None:
-            return Refused("bad_button", q)
-        conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, a.id, pos))
-        item = replace(item, draft=new)
-    elif action == "submit":
-        if q.kind not in DRAFTED or not item.draft:
-            return Refused("empty_draft", q)
-        answer = store_answer_in(conn, sheet, pos, draft_response(q, item.draft), now, policy, advance=advance)
-    elif action in ("next", "back"):
-        to = max(0, min(len(sheet.items) - 1, pos + (1 if action == "next" else -1)))
-        conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
-                     (to, a.id))
-        shown_in(conn, a.id, to, now)
-    elif action == "flag":
-        conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
-        item = replace(item, flagged=not item.flagged)
-    elif action not in MOVES:
-        return Refused("bad_button", q)
-    else:  # finish_ask, finish_yes, finish_no: nothing is written here
-        return Recorded(sheet, pos, None, review)
+    match action:
+        case Action.answer:
+            response: object = _choice(item, q, arg)
+            if response is None:
+                return Refused(Refusal.bad_button, q)
+            answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
+        case Action.typed:
+            response = typed_response(q, item.order(q), arg or "")
+            if response is None:
+                return Refused(Refusal.unreadable, q)
+            answer = store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
+        case Action.toggle:
+            answered = sheet.answers.get(pos)
+            new = toggled(q, item.option_order, item.draft, arg, answered.response if answered else None)
+            if new is None:
+                return Refused(Refusal.bad_button, q)
+            conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, a.id, pos))
+            item = replace(item, draft=new)
+        case Action.submit:
+            if q.kind not in DRAFTED or not item.draft:
+                return Refused(Refusal.empty_draft, q)
+            answer = store_answer_in(conn, sheet, pos, draft_response(q, item.draft), now, policy, advance=advance)
+        case Action.next | Action.back:
+            to = max(0, min(len(sheet.items) - 1, pos + (1 if action == Action.next else -1)))
+            conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
+                         (to, a.id))
+            shown_in(conn, a.id, to, now)
+        case Action.flag:
+            conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
+            item = replace(item, flagged=not item.flagged)
+        case Action.finish_ask | Action.finish_yes | Action.finish_no:  # nothing is written here
+            return Recorded(sheet, pos, None, review)
     if answer is not None:  # store_answer_in cleared the draft and moved on (the same rules as here)
         item = replace(item, draft="")
         to = min(pos + 1, len(sheet.items) - 1) if advance else pos
@@ -286,7 +307,7 @@ def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: i
                        (user_id,)).fetchone()
     if row is None or (reply_to is not None and reply_to != row["message_id"]):
         return None
-    return step_in(conn, row["id"], user_id, "typed", None, text, now)
+    return step_in(conn, row["id"], user_id, Action.typed, None, text, now)
 
 
 async def take_typed_step(db: Database, user_id: int, text: str, reply_to: int | None,
@@ -295,7 +316,7 @@ async def take_typed_step(db: Database, user_id: int, text: str, reply_to: int |
     return await db.run_write(lambda conn: typed_step_in(conn, user_id, text, reply_to, now))
 
 
-async def take_step(db: Database, attempt_id: int, user_id: int, action: str, pos: int | None,
+async def take_step(db: Database, attempt_id: int, user_id: int, action: Action, pos: int | None,
                     arg: str | None, now: float) -> Outcome:
     """Read, decide and write one step in one transaction and one round trip to the database."""
     return await db.run_write(lambda conn: step_in(conn, attempt_id, user_id, action, pos, arg, now))
