@@ -6,7 +6,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from bank.grading.result import Grade
+from bank.grading.result import Grade, Verdict
 from proctor.chats import note_member_in
 from proctor.daily.delivery import Delivery, Item
 from proctor.daily.fsrs_cards import record_review
@@ -25,7 +25,7 @@ class Answer:
     response: object
     score: float
     max_score: float
-    verdict: str
+    verdict: Verdict
 
 
 def daily_score(g: Grade, worth: float) -> float:
@@ -49,7 +49,7 @@ class Standing:
 
 
 async def record_answer(db: Database, delivery: Delivery, item: Item, user_id: int, response: object,
-                        score: float, max_score: float, verdict: str, now: float) -> bool:
+                        score: float, max_score: float, verdict: Verdict, now: float) -> bool:
     """Record the user's answer; False if they had already answered (the first one counts).
 
     In the same transaction the user's review card is updated and, in a group, their membership
@@ -85,7 +85,7 @@ async def user_answer(db: Database, delivery_id: int, pos: int, user_id: int) ->
 
 def _answer(row: sqlite3.Row) -> Answer:
     return Answer(row["pos"], row["user_id"], json.loads(row["response"]), row["score"],
-                  row["max_score"], row["verdict"])
+                  row["max_score"], Verdict(row["verdict"]))
 
 
 _USER_ANSWERS = "SELECT * FROM daily_answers WHERE delivery_id=? AND user_id=? ORDER BY pos"

@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 
 from bank.errors import NotFound
+from bank.grading.result import Verdict
 from bank.grading.subjective import term_coverage
 from bank.store import one_row
 from proctor import hiring, outbox
@@ -135,10 +136,10 @@ async def in_scope(db: Database, attempt_id: int, scope: int | None, *, reviewer
     return bool(await db.scalar(f"SELECT 1 FROM attempts t WHERE t.id=? {where}", (attempt_id, *params)))
 
 
-def verdict_for(score: float, max_score: float) -> str:
+def verdict_for(score: float, max_score: float) -> Verdict:
     if score >= max_score:
-        return "correct"
-    return "wrong" if score <= 0 else "partial"
+        return Verdict.correct
+    return Verdict.wrong if score <= 0 else Verdict.partial
 
 
 async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, reviewer: int,
