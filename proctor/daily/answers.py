@@ -10,6 +10,7 @@ from bank.grading.result import Grade, Verdict
 from proctor.chats import note_member_in
 from proctor.daily.delivery import Delivery, Item
 from proctor.daily.fsrs_cards import record_review
+from proctor.daily.states import UNFINISHED, DeliveryStatus
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
 
@@ -58,7 +59,7 @@ async def record_answer(db: Database, delivery: Delivery, item: Item, user_id: i
     async with db.write() as conn:
         async with conn.execute("SELECT status FROM daily_deliveries WHERE id=?", (delivery.id,)) as cur:
             row = await cur.fetchone()
-        if row is None or row[0] not in ("pending", "sending", "open"):
+        if row is None or DeliveryStatus(row[0]) not in UNFINISHED:
             raise QuizClosed(f"delivery {delivery.id} is closed")
         cur = await conn.execute(
             """INSERT INTO daily_answers (delivery_id, pos, user_id, chat_id, day, question_id,
