@@ -53,10 +53,19 @@ class BadInvite(ProctorError):
     """An /invite request could not be understood (window, extra time, count)."""
 
 
-class Refused(ProctorError):
-    """The link cannot be used; `reason` is one of unknown, foreign, used, expired, revoked."""
+class Refusal(StrEnum):
+    """Why an invite's link cannot be used."""
+    unknown = "unknown"  # no such invite
+    foreign = "foreign"  # somebody else's
+    used = "used"  # its attempts are used up, or one is running
+    expired = "expired"
+    revoked = "revoked"
 
-    def __init__(self, reason: str):
+
+class Refused(ProctorError):
+    """The link cannot be used, for `reason`."""
+
+    def __init__(self, reason: Refusal):
         self.reason = reason
         super().__init__(reason)
 
@@ -288,19 +297,19 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
         cur = await conn.execute("SELECT * FROM invites WHERE token_hash=?", (hash_token(token),))
         row = await cur.fetchone()
         if row is None:
-            raise Refused("unknown")
+            raise Refused(Refusal.unknown)
         inv = Invite.from_row(row)
         # someone else's (also once its claimant is forgotten: a claimed invite is never re-claimed)
         if inv.candidate_id != user_id and (inv.candidate_id is not None or inv.status not in (S.open, S.revoked)):
-            raise Refused("foreign")
+            raise Refused(Refusal.foreign)
         if inv.status == S.revoked:
-            raise Refused("revoked")
+            raise Refused(Refusal.revoked)
         if inv.status == S.open:
             wanted = (inv.for_username or "").lower()
             if wanted and wanted != (username or "").lower():
-                raise Refused("foreign")
+                raise Refused(Refusal.foreign)
             if inv.status_at(now) == S.expired:
-                raise Refused("expired")
+                raise Refused(Refusal.expired)
             await conn.execute("UPDATE invites SET status=?, candidate_id=?, claimed_at=? WHERE id=? AND status=?",
                                (claim(inv.status), user_id, now, inv.id, S.open))
             await record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action="invite_claim",
@@ -320,19 +329,19 @@ async def _cap_in(conn: aiosqlite.Connection, paper_id: int) -> int | None:
     return None if paper is None else paper.cap
 
 
-def unusable(inv: Invite, now: float, cap: int | None = None) -> str | None:
+def unusable(inv: Invite, now: float, cap: int | None = None) -> Refusal | None:
     """Why a new attempt cannot start on this invite now (None: it can); `cap`: the paper's bound
     on any invite's attempts (a hiring paper's)."""
     status = inv.status_at(now)
     allowed = inv.attempts_allowed if cap is None else min(inv.attempts_allowed, cap)
     if status == S.revoked:
-        return "revoked"
+        return Refusal.revoked
     if status == S.expired:
-        return "expired"
+        return Refusal.expired
     if status == S.started or inv.attempts_used >= allowed:
-        return "used"
+        return Refusal.used
     if now >= inv.closes_at:
-        return "expired"
+        return Refusal.expired
     return None
 
 
@@ -342,10 +351,10 @@ async def start_in(conn: aiosqlite.Connection, invite_id: int, user_id: int, now
     cur = await conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
     row = await cur.fetchone()
     if row is None:
-        raise Refused("unknown")
+        raise Refused(Refusal.unknown)
     inv = Invite.from_row(row)
     if inv.candidate_id != user_id:
-        raise Refused("foreign")
+        raise Refused(Refusal.foreign)
     if (reason := unusable(inv, now, await _cap_in(conn, inv.paper_id))) is not None:
         raise Refused(reason)
     await conn.execute(

@@ -125,11 +125,11 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     token = invites.token_of(arg)
     try:
         if token is None:
-            raise invites.Refused("unknown")
+            raise invites.Refused(invites.Refusal.unknown)
         inv = await invites.open_link(svc.db, token, user_id=u.id, username=context.user.username,
                                       now=svc.now())
     except invites.Refused as e:
-        if e.reason == "unknown":
+        if e.reason == invites.Refusal.unknown:
             guesses.missed(u.id, svc.now())
         await reply(t(f"iv_refused_{e.reason}", u.lang))
         return

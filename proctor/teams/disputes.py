@@ -45,8 +45,8 @@ class Dispute:
     paper: str
     section: int
     number: int
-    reason: str
-    status: str
+    reason: str  # the candidate's words
+    status: DisputeStatus
     created_at: float
     open_on_question: int  # open disputes on the same question
     section_title: str = ""  # the question's section as its paper names it
@@ -116,7 +116,7 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
            WHERE d.status = '{DisputeStatus.open}' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
         (*params, *params, limit))
     return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
-                    r["status"], r["created_at"], r["n"], r["section_title"]) for r in rows]
+                    DisputeStatus(r["status"]), r["created_at"], r["n"], r["section_title"]) for r in rows]
 
 
 async def awaiting_key_fix(db: Database, scope: int | None, limit: int = 50) -> list[Dispute]:
@@ -132,7 +132,7 @@ async def awaiting_key_fix(db: Database, scope: int | None, limit: int = 50) -> 
            AND NOT EXISTS (SELECT 1 FROM key_versions k WHERE k.dispute_id = d.id)
            ORDER BY d.created_at, d.id LIMIT ?""", (*params, limit))
     return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
-                    r["status"], r["created_at"], 1, r["section_title"]) for r in rows]
+                    DisputeStatus(r["status"]), r["created_at"], 1, r["section_title"]) for r in rows]
 
 
 async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, chat_id: int | None,
