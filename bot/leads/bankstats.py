@@ -14,7 +14,7 @@ from bot.core import ack
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_bank_admin, require_lead, seen
-from bot.leads.callbacks import Press
+from bot.leads.callbacks import Action, Press
 from bot.leads.held import held_section
 from bot.paper_refs import unknown_paper
 from bot.userctx import UserCtx
@@ -144,32 +144,34 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
         return
     target = press.args[0]
     try:
-        if press.action in ("retire", "restore"):
-            retired = press.action == "retire"
-            await stats.set_retired(svc.db, target, retired, lead=u.id, chat_id=press.scope, now=svc.now())
-            text = t("l_retired_ok" if retired else "l_restored_ok", u.lang, qid=target)
-        elif press.action == "confirm_key":
-            done = await confirm_key(svc.db, target, actor=u.id, now=svc.now(), chat_id=press.scope)
-            text = t("l_key_confirmed" if done else "l_key_not_held", u.lang, qid=target)
-        elif press.action in ("uphold", "dismiss"):
-            upheld = press.action == "uphold"
-            qid, _ = await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope, now=svc.now())
-            text = t("l_dispute_upheld" if upheld else "l_dispute_dismissed", u.lang, id=target)
-            if upheld:  # upholding opens the key fix: the lead is shown how, with the key as it is
-                prompt = t("l_kf_prompt", u.lang, id=target, qid=qid, key=await key_fix.current_key(svc.db, qid))
-                await ack(query, text)
-                await context.message.reply_text(text + "\n" + prompt)
-                return
-        else:
-            on = bool(press.args[1])
-            await paper_settings.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
-            text = t("l_examonly_on" if on else "l_examonly_off", u.lang,
-                     paper=(await paper_summary(svc.db, target)).title)
+        match press.action:
+            case Action.retire | Action.restore:
+                retired = press.action == Action.retire
+                await stats.set_retired(svc.db, target, retired, lead=u.id, chat_id=press.scope, now=svc.now())
+                text = t("l_retired_ok" if retired else "l_restored_ok", u.lang, qid=target)
+            case Action.confirm_key:
+                done = await confirm_key(svc.db, target, actor=u.id, now=svc.now(), chat_id=press.scope)
+                text = t("l_key_confirmed" if done else "l_key_not_held", u.lang, qid=target)
+            case Action.uphold | Action.dismiss:
+                upheld = press.action == Action.uphold
+                qid, _ = await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope,
+                                           now=svc.now())
+                text = t("l_dispute_upheld" if upheld else "l_dispute_dismissed", u.lang, id=target)
+                if upheld:  # upholding opens the key fix: the lead is shown how, with the key as it is
+                    prompt = t("l_kf_prompt", u.lang, id=target, qid=qid, key=await key_fix.current_key(svc.db, qid))
+                    await ack(query, text)
+                    await context.message.reply_text(text + "\n" + prompt)
+                    return
+            case _:  # exam_only
+                on = bool(press.args[1])
+                await paper_settings.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
+                text = t("l_examonly_on" if on else "l_examonly_off", u.lang,
+                         paper=(await paper_summary(svc.db, target)).title)
     except dsp.OwnDispute:
         await ack(query, t("l_dispute_own", u.lang), show_alert=True)
         return
     except NotFound:
-        await ack(query, t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
+        await ack(query, t("l_dispute_gone" if press.action in (Action.uphold, Action.dismiss) else "l_button_bad",
                              u.lang), show_alert=True)
         return
     await ack(query, text)
