@@ -13,7 +13,7 @@ from bank.authoring import upload as up
 from bank.errors import ImportFailed, NotFound, TermsUnavailable
 from bank.models import Paper
 from bot.authoring import render
-from bot.authoring.callbacks import UploadPress
+from bot.authoring.callbacks import UploadAction, UploadPress
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
@@ -83,7 +83,7 @@ async def pressed(update: Update, context: Ctx, press: UploadPress) -> None:
         pending = await up.get_pending(svc.db, press.upload_id, u.id)
         if pending.status is not up.UploadStatus.pending:
             raise up.UploadGone(str(press.upload_id))
-        if press.action == "cancel":
+        if press.action == UploadAction.cancel:
             await up.cancel(svc.db, pending.id, u.id, svc.now())
             text = t("up_cancelled", u.lang, file=pending.file_name)
         else:
