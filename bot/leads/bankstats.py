@@ -22,6 +22,7 @@ from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
 from proctor.teams import disputes as dsp
 from proctor.teams import key_fix
+from proctor.teams.item_stats import item_stats
 
 
 async def bankstats(update: Update, context: Ctx) -> None:
@@ -42,10 +43,10 @@ async def bankstats(update: Update, context: Ctx) -> None:
         if seal.touches_paper(paper.id):
             await context.message.reply_text(t("l_bs_sealed", lang))
             return
-        text, keyboard = render.bankstats_paper(paper, await stats.item_stats(db, paper.id), lang, desk.scope)
+        text, keyboard = render.bankstats_paper(paper, await item_stats(db, paper.id), lang, desk.scope)
     else:
         disputes = [d for d in await dsp.open_disputes(db, desk.scope) if not seal.covers(d.question_id)]
-        attention = [s for s in stats.needs_attention(await stats.item_stats(db)) if not seal.covers(s.question_id)]
+        attention = [s for s in stats.needs_attention(await item_stats(db)) if not seal.covers(s.question_id)]
         text, keyboard = render.bankstats_overview(disputes, attention, lang, desk.scope)
         held = [h for h in await held_questions(db) if not seal.covers(h.question_id)]
         text, keyboard = held_section(text, keyboard, held, lang, desk.scope,
