@@ -14,7 +14,7 @@ from bank.paper_settings import is_invite_only
 from bot.attempt_title import attempt_title
 from bot.context import Ctx
 from bot.core import ack
-from bot.edits import edit_text
+from bot.edits import edit_text, message_gone, not_modified
 from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.exam.jobs import arm_deadline, disarm_deadline
@@ -164,8 +164,9 @@ async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.A
     if running.message_id:
         try:
             await context.bot.edit_message_reply_markup(running.chat_id, running.message_id, reply_markup=None)
-        except BadRequest:
-            pass
+        except BadRequest as e:
+            if not (not_modified(e) or message_gone(e)):  # no buttons left, or no message: nothing to take off
+                log.warning("attempt %s: the buttons of %s not taken off (%s)", running.id, running.message_id, e)
     await _edit(query, t("cancelled_practice" if running.mode == AttemptMode.practice else "cancelled", u.lang,
                         title=attempt_title(running.title, u.lang, u.script)), None)
 
