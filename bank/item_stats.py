@@ -17,9 +17,11 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
+import aiosqlite
+
 from bank.errors import NotFound
 from bank.question_checks import refresh_paper
-from bank.store import Store, one_row, record_audit
+from bank.store import Store, one_row
 
 MIN_RESPONSES = 10  # fewer: no discrimination index
 GROUP_SHARE = 0.27
@@ -104,18 +106,15 @@ def needs_attention(stats: list[ItemStats], limit: int = 10) -> list[ItemStats]:
     return scored[:limit]
 
 
-async def set_retired(db: Store, question_id: int, retired: bool, *, lead: int,
-                      chat_id: int | None, now: float) -> None:
-    """Retire a question (never asked again) or restore it. Raises NotFound."""
-    async with db.write() as conn:
-        cur = await conn.execute("UPDATE questions SET retired=? WHERE id=?", (int(retired), question_id))
-        if cur.rowcount != 1:
-            raise NotFound(f"no question {question_id}")
-        await record_audit(conn, at=now, actor=lead, chat_id=chat_id,
-                           action="retire" if retired else "restore", target=f"question:{question_id}")
-        # retiring the first of two same-stem questions lets the repeat be asked (bank/question_checks.py)
-        cur = await conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
-        await refresh_paper(conn, one_row(await cur.fetchone())[0])
+async def set_retired_in(conn: aiosqlite.Connection, question_id: int, retired: bool) -> None:
+    """Retire a question (never asked again) or restore it, inside the caller's write transaction
+    (a lead's: proctor.teams.curation.set_retired, audited). Raises NotFound."""
+    cur = await conn.execute("UPDATE questions SET retired=? WHERE id=?", (int(retired), question_id))
+    if cur.rowcount != 1:
+        raise NotFound(f"no question {question_id}")
+    # retiring the first of two same-stem questions lets the repeat be asked (bank/question_checks.py)
+    cur = await conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
+    await refresh_paper(conn, one_row(await cur.fetchone())[0])
 
 
 async def is_exam_only(db: Store, paper_id: int) -> bool:

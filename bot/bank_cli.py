@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS
 from bank.models import CHOICE, Kind, Question
-from bank.paper_settings import BadSetting, update_settings
+from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
 from bank.round_trip import PaperChanges
 from bot import authoring_cli
@@ -28,6 +28,7 @@ from proctor.errors import ProctorError
 from proctor.exams.service import running_counts
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, default_db_path, unusable
+from proctor.teams.curation import update_settings
 from proctor.teams.question_edit import answer_count
 
 if TYPE_CHECKING:
@@ -317,7 +318,7 @@ async def _status(db: Database, args) -> int:
 
 
 async def _confirm(db: Database, args) -> int:
-    from bank.question_checks import confirm_key
+    from proctor.teams.curation import confirm_key
 
     if not await confirm_key(db, args.id, actor=0, now=time.time()):
         print(f"proctor: question {args.id} is not held for its key", file=sys.stderr)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from bank.store import record_audit
+from proctor.audit import record_audit
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
 

@@ -22,8 +22,9 @@ import aiosqlite
 
 from bank.errors import NotFound
 from bank.paper_list import paper_summaries, pick_paper
-from bank.store import one_row, record_audit
+from bank.store import one_row
 from proctor import hiring, outbox
+from proctor.audit import record_audit
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
 from proctor.transitions import IllegalTransition as IllegalTransition  # callers catch it here

@@ -4,8 +4,8 @@ The question goes into a paper (an existing one, or a new one with the given tit
 asked for or else the paper's last section of its kind (a new section titled by kind when there is
 none), numbered after
 the last question of that section, retired ones included: its fingerprint is then new. The paper is
-written back with `write_papers` like an import (checks refreshed, key terms found first), and the
-audit row commits with it.
+written back with `write_papers` like an import (checks refreshed, key terms found first). A lead's
+addition commits with its audit row: proctor.teams.curation.add_question.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import aiosqlite
 from bank.errors import BankError, SameTitle
 from bank.models import SECTION_TITLES, Paper, Question, Section, Source, fingerprint
 from bank.paper_store import free_slug, load_paper, with_key_terms, write_papers
-from bank.store import Store, record_audit
+from bank.store import Store
 
 Claim = Callable[[aiosqlite.Connection], Awaitable[None]]  # more to commit with the question
 
@@ -34,45 +34,44 @@ class Added:
     paper: str  # title
     section: str
     number: int
+    slug: str = ""  # the paper's
 
 
-async def add_question(db: Store, question: Question, *, paper_id: int | None, new_title: str = "",
-                       section: int | None = None, actor: int, now: float, chat_id: int | None = None,
-                       claim: Claim | None = None) -> Added:
-    """Add `question` to paper `paper_id`, or to a new paper titled `new_title`; returns where it went.
+async def with_terms(question: Question) -> Question:
+    """The question with its key terms found, as an import finds them (a child process; before the
+    write transaction). Raises TermsUnavailable."""
+    holder = Paper(slug="new", title="new", sections=[Section(kind=question.kind, title="", questions=[question])])
+    return (await with_key_terms([holder]))[0].questions()[0]
+
+
+async def add_question_in(conn: aiosqlite.Connection, db: Store, question: Question, *, paper_id: int | None,
+                          new_title: str = "", section: int | None = None, now: float) -> Added:
+    """Add `question` (its key terms found: `with_terms`) to paper `paper_id`, or to a new paper titled
+    `new_title`, inside the caller's write transaction; returns where it went.
 
     `section` is a 1-based position in the paper, 0 for a new section titled by the kind, or None
     for the paper's last section of the question's kind (a new one when there is none).
-
-    `claim` runs first in the same transaction (a draft is deleted there, and may raise to write
-    nothing). Raises BadTarget, TermsUnavailable, or what `claim` raises; nothing is written then.
+    Raises BadTarget; nothing is written then.
     """
     if paper_id is None and not new_title.strip():
         raise BadTarget("a new paper needs a title")
-    holder = Paper(slug="new", title="new", sections=[Section(kind=question.kind, title="", questions=[question])])
-    question = (await with_key_terms([holder]))[0].questions()[0]
-    async with db.write() as conn:
-        if claim is not None:
-            await claim(conn)
-        if paper_id is None:
-            paper = await _new_paper(conn, new_title.strip())
-        else:
-            try:
-                paper = await load_paper(db, paper_id, include_retired=True)
-            except BankError as e:
-                raise BadTarget(f"no paper {paper_id}") from e
-        paper, section_title, position, number = place_question(paper, question, section)
+    if paper_id is None:
+        paper = await _new_paper(conn, new_title.strip())
+    else:
         try:
-            [written] = await write_papers(conn, [paper], now, same_title=paper_id is not None)
-        except SameTitle as e:
-            raise BadTarget(f"a paper is already titled {paper.title!r}") from e
-        fp = fingerprint(paper.slug, position, number)
-        cur = await conn.execute("SELECT id FROM questions WHERE fingerprint=?", (fp,))
-        row = await cur.fetchone()
-        assert row is not None
-        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="add_question",
-                           target=f"question {row[0]}", paper=paper.slug, kind=question.kind.value)
-    return Added(int(row[0]), written, paper.title, section_title, number)
+            paper = await load_paper(db, paper_id, include_retired=True)
+        except BankError as e:
+            raise BadTarget(f"no paper {paper_id}") from e
+    paper, section_title, position, number = place_question(paper, question, section)
+    try:
+        [written] = await write_papers(conn, [paper], now, same_title=paper_id is not None)
+    except SameTitle as e:
+        raise BadTarget(f"a paper is already titled {paper.title!r}") from e
+    fp = fingerprint(paper.slug, position, number)
+    cur = await conn.execute("SELECT id FROM questions WHERE fingerprint=?", (fp,))
+    row = await cur.fetchone()
+    assert row is not None
+    return Added(int(row[0]), written, paper.title, section_title, number, paper.slug)
 
 
 async def _new_paper(conn: aiosqlite.Connection, title: str) -> Paper:

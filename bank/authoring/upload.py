@@ -23,11 +23,13 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+import aiosqlite
+
 from bank.errors import BankError, ImportFailed, NotFound
 from bank.formats import child
 from bank.models import Kind, Paper, Question
-from bank.paper_store import list_papers, with_key_terms, write_papers
-from bank.store import Store, record_audit
+from bank.paper_store import list_papers, write_papers
+from bank.store import Store
 
 if TYPE_CHECKING:  # the type only: bank.lint loads OpenCC, with the first upload (preview)
     from bank.lint import LintItem
@@ -276,30 +278,27 @@ class Imported:
         return sum(p.questions for p in self.papers)
 
 
-async def import_upload(db: Store, pending: Pending, papers: list[Paper], digest: str, *, now: float,
-                        chat_id: int | None) -> Imported:
-    """Write the papers of a waiting upload (`digest`: their content hash, from read_for_import),
-    mark it imported and audit it, in one transaction.
+async def import_upload_in(conn: aiosqlite.Connection, pending: Pending, papers: list[Paper], digest: str, *,
+                           now: float) -> Imported:
+    """Write the papers of a waiting upload (`digest`: their content hash, from read_for_import; their
+    key terms found: `with_key_terms`) and mark it imported, inside the caller's write transaction
+    (a lead's: proctor.teams.curation.import_upload, audited).
 
     Raises UploadChanged (the papers are not what the preview showed), UploadGone (imported or
-    cancelled already), ImportFailed (another paper has a title of these), TermsUnavailable.
-    Nothing is written when it raises.
+    cancelled already), ImportFailed (another paper has a title of these). Nothing is written when
+    it raises.
     """
     if digest != pending.content_hash:
         raise UploadChanged(f"{pending.file_name}: the file no longer reads as the preview showed")
-    papers = await with_key_terms(papers)
     counts, _ = count(papers)
-    async with db.write() as conn:
-        cur = await conn.execute(
-            f"UPDATE pending_uploads SET status='{UploadStatus.imported}', done_at=?, result=? WHERE id=? "
-            f"AND status='{UploadStatus.pending}'",
-            (now, json.dumps({c.slug: c.questions for c in counts}), pending.id))
-        if cur.rowcount != 1:
-            raise UploadGone(f"upload {pending.id} is not waiting")
-        try:
-            await write_papers(conn, papers, now)
-        except BankError as e:  # SameTitle: say which paper, as `proctor import` does
-            raise ImportFailed(pending.file_name, "paper", str(e)) from e
-        await record_audit(conn, at=now, actor=pending.user_id, chat_id=chat_id, action="bank_upload",
-                           target=pending.file_name, papers={c.slug: c.questions for c in counts})
+    cur = await conn.execute(
+        f"UPDATE pending_uploads SET status='{UploadStatus.imported}', done_at=?, result=? WHERE id=? "
+        f"AND status='{UploadStatus.pending}'",
+        (now, json.dumps({c.slug: c.questions for c in counts}), pending.id))
+    if cur.rowcount != 1:
+        raise UploadGone(f"upload {pending.id} is not waiting")
+    try:
+        await write_papers(conn, papers, now)
+    except BankError as e:  # SameTitle: say which paper, as `proctor import` does
+        raise ImportFailed(pending.file_name, "paper", str(e)) from e
     return Imported(counts)

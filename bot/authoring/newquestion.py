@@ -11,7 +11,7 @@ from telegram.error import TelegramError
 from telegram.ext import ApplicationHandlerStop
 
 from bank.authoring import draft as dr
-from bank.authoring.add import BadTarget, add_question
+from bank.authoring.add import BadTarget
 from bank.errors import TermsUnavailable
 from bank.paper_store import list_papers, load_paper
 from bot.authoring import render
@@ -21,6 +21,7 @@ from bot.core import ack
 from bot.drafting import answers_elsewhere
 from bot.i18n import t
 from bot.userctx import UserCtx, user_ctx
+from proctor.teams.curation import add_question
 
 log = logging.getLogger(__name__)
 

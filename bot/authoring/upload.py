@@ -18,6 +18,7 @@ from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.userctx import UserCtx, user_ctx
+from proctor.teams import curation
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ async def _import(context: Ctx, pending: up.Pending, u: UserCtx) -> str:
     try:
         data = await _fetch(context, pending.file_id)
         papers, digest = await asyncio.to_thread(up.read_for_import, pending.file_name, data)
-        done = await up.import_upload(svc.db, pending, papers, digest, now=svc.now(), chat_id=pending.chat_id)
+        done = await curation.import_upload(svc.db, pending, papers, digest, now=svc.now(), chat_id=pending.chat_id)
     except (up.UploadRefused, ImportFailed, TermsUnavailable) as e:
         return t("up_refused", u.lang, why=str(e))
     except up.UploadChanged:

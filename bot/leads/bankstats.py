@@ -5,10 +5,9 @@ from __future__ import annotations
 from telegram import InlineKeyboardMarkup, Update
 
 from bank import item_stats as stats
-from bank import paper_settings
 from bank.errors import NotFound
 from bank.paper_list import find_paper, paper_summary
-from bank.question_checks import confirm_key, held_questions
+from bank.question_checks import held_questions
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
@@ -20,8 +19,9 @@ from bot.paper_refs import unknown_paper
 from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
+from proctor.teams import curation, key_fix
 from proctor.teams import disputes as dsp
-from proctor.teams import key_fix
+from proctor.teams.curation import confirm_key
 from proctor.teams.item_stats import item_stats
 
 
@@ -62,7 +62,7 @@ async def _set_retired(update: Update, context: Ctx, desk: Desk, retired: bool) 
     qid = int(args[0].lstrip("#"))
     svc = context.services
     try:
-        await stats.set_retired(svc.db, qid, retired, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
+        await curation.set_retired(svc.db, qid, retired, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     except NotFound:
         await context.message.reply_text(t("l_q_unknown", desk.user.lang, qid=qid))
         return
@@ -100,7 +100,7 @@ async def exam_only(update: Update, context: Ctx) -> None:
     except NotFound as e:
         await context.message.reply_text(unknown_paper(e, key, desk.user.lang))
         return
-    await paper_settings.set_exam_only(svc.db, paper.id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
+    await curation.set_exam_only(svc.db, paper.id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     await context.message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
                                                 paper=paper.title))
 
@@ -148,7 +148,7 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
         match press.action:
             case Action.retire | Action.restore:
                 retired = press.action == Action.retire
-                await stats.set_retired(svc.db, target, retired, lead=u.id, chat_id=press.scope, now=svc.now())
+                await curation.set_retired(svc.db, target, retired, lead=u.id, chat_id=press.scope, now=svc.now())
                 text = t("l_retired_ok" if retired else "l_restored_ok", u.lang, qid=target)
             case Action.confirm_key:
                 done = await confirm_key(svc.db, target, actor=u.id, now=svc.now(), chat_id=press.scope)
@@ -165,7 +165,7 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
                     return
             case _:  # exam_only
                 on = bool(press.args[1])
-                await paper_settings.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
+                await curation.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
                 text = t("l_examonly_on" if on else "l_examonly_off", u.lang,
                          paper=(await paper_summary(svc.db, target)).title)
     except dsp.OwnDispute:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from bank.store import record_audit
 from proctor import chats
+from proctor.audit import record_audit
 from proctor.chats import chat_timezone as chat_timezone  # their home: proctor/chats.py
 from proctor.chats import chat_title as chat_title
 from proctor.chats import ensure_chat as ensure_chat

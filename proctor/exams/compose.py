@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bank.errors import SameTitle
 from bank.models import Question
 from bank.paper_store import free_slug, refuse_same_title
-from bank.store import record_audit
+from proctor.audit import record_audit
 from proctor.errors import ProctorError
 from proctor.exams.blueprint import Blueprint, draw
 from proctor.storage.db import Database

@@ -22,8 +22,8 @@ import aiosqlite
 
 from bank.grading import grade
 from bank.paper_settings import read_multi_policy
-from bank.store import record_audit_on
 from proctor import invites, outbox
+from proctor.audit import record_audit_on
 from proctor.exams.questions import questions_in
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 

@@ -6,11 +6,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bank.store import record_audit
+from proctor.audit import record_audit
 from proctor.storage.db import Database
 
-# Append one entry inside `Database.write()` so it commits with the action. The writer lives in
-# bank/store.py, the lowest layer, so the bank's own lead actions audit without importing proctor.
+# Append one entry inside `Database.write()` so it commits with the action. The writer is
+# proctor/audit.py, beneath the packages whose actions write entries (and it says why).
 record = record_audit
 
 

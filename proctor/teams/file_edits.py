@@ -25,7 +25,7 @@ from bank.importer import Parse, as_written, parse_by_slug, write_found_in
 from bank.models import SUBJECTIVE, Paper, Question, Section
 from bank.paper_store import fill_key_terms, load_paper, with_key_terms, write_papers
 from bank.round_trip import Change, PaperChanges
-from bank.store import record_audit
+from proctor.audit import record_audit
 from proctor.exams.seal import sealed_anywhere
 from proctor.storage.db import Database
 from proctor.teams.question_edit import Edited, Sealed, edit_in

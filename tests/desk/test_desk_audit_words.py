@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from bank.models import PaperSettings
-from bank.paper_settings import write_settings
 from bot.i18n import CATALOGUE
 from proctor import hiring
 from proctor.exams.held import REGRADE, change_detail
 from proctor.teams import audit, roster
+from proctor.teams.curation import write_settings
 from proctor.teams.digest import set_schedule
 from proctor.teams.disputes import DisputeStatus
 from tests.bot.test_leads_flow import ALPHA, ANN, BOB, LEAD_A, crafted_teams
