@@ -10,16 +10,52 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from enum import StrEnum
 from typing import Any
 
 import aiosqlite
+
+
+class AuditAction(StrEnum):
+    """What an entry records; each has its sentence (bot/catalogue/audit.py, `audit_<action>`)."""
+    add_question = "add_question"
+    bank_upload = "bank_upload"
+    chart = "chart"
+    confirm_key = "confirm_key"
+    daily_off = "daily_off"
+    daily_on = "daily_on"
+    digest = "digest"
+    dispute_dismissed = "dispute_dismissed"
+    dispute_upheld = "dispute_upheld"
+    invite_claim = "invite_claim"
+    invite_create = "invite_create"
+    invite_resend = "invite_resend"
+    invite_revoke = "invite_revoke"
+    key_fix = "key_fix"
+    paper_compose = "paper_compose"
+    paper_settings = "paper_settings"
+    question_edit = "question_edit"
+    regrade = "regrade"
+    report = "report"
+    restore = "restore"
+    retire = "retire"
+    review = "review"
+    roster_accept = "roster_accept"
+    roster_consent = "roster_consent"
+    roster_decline = "roster_decline"
+    roster_invite = "roster_invite"
+    roster_reject = "roster_reject"
+    roster_remove = "roster_remove"
+    team_unverify = "team_unverify"
+    team_verify = "team_verify"
+
 
 _AUDIT = ("INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
           "VALUES (?,?,?,?,?,?,?)")
 
 
 async def record_audit(conn: aiosqlite.Connection, *, at: float, actor: int, chat_id: int | None,
-                       action: str, target: str = "", target_user: int | None = None,
+                       action: AuditAction, target: str = "", target_user: int | None = None,
                        **detail: Any) -> None:
     """Append one audit entry; call inside `Database.write()` so it commits with the action."""
     await conn.execute(_AUDIT, (at, actor, chat_id, action, target, target_user,
@@ -27,6 +63,6 @@ async def record_audit(conn: aiosqlite.Connection, *, at: float, actor: int, cha
 
 
 def record_audit_on(conn: sqlite3.Connection, *, at: float, actor: int, chat_id: int | None,
-                    action: str, target: str = "", target_user: int | None = None, **detail: Any) -> None:
+                    action: AuditAction, target: str = "", target_user: int | None = None, **detail: Any) -> None:
     """`record_audit` for a transaction run on the database thread (`Database.run_write`)."""
     conn.execute(_AUDIT, (at, actor, chat_id, action, target, target_user, json.dumps(detail, ensure_ascii=False)))

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from proctor.audit import record_audit
+from proctor.audit import AuditAction, record_audit
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
 
-VERIFY, UNVERIFY = "team_verify", "team_unverify"  # audit actions
+VERIFY, UNVERIFY = AuditAction.team_verify, AuditAction.team_unverify  # audit actions
 
 
 def hiring_sql(paper: str) -> str:

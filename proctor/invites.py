@@ -24,7 +24,7 @@ from bank.errors import NotFound
 from bank.paper_list import paper_summaries, pick_paper
 from bank.store import one_row
 from proctor import hiring, outbox
-from proctor.audit import record_audit
+from proctor.audit import AuditAction, record_audit
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
 from proctor.transitions import IllegalTransition as IllegalTransition  # callers catch it here
@@ -281,7 +281,7 @@ async def create(db: Database, *, paper_id: int, team: int | None, lead: int, no
                 (hash_token(token), paper_id, team, lead, now, now + window, extra_min, username, attempts,
                  int(notify and team is not None)))
             invite_id = one_row(await cur.fetchone())[0]
-            await record_audit(conn, at=now, actor=lead, chat_id=team, action="invite_create",
+            await record_audit(conn, at=now, actor=lead, chat_id=team, action=AuditAction.invite_create,
                                target=f"invite:{invite_id}", paper=paper_id, closes_at=now + window,
                                extra_min=extra_min, username=username)
             made.append((invite_id, token))
@@ -313,7 +313,7 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
                 raise Refused(Refusal.expired)
             await conn.execute("UPDATE invites SET status=?, candidate_id=?, claimed_at=? WHERE id=? AND status=?",
                                (claim(inv.status), user_id, now, inv.id, S.open))
-            await record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action="invite_claim",
+            await record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action=AuditAction.invite_claim,
                                target=f"invite:{inv.id}", target_user=user_id)
         cap = await _cap_in(conn, inv.paper_id)
     inv = await get(db, inv.id)
@@ -422,7 +422,7 @@ async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float)
             raise IllegalTransition("the invite has expired")
         await conn.execute("UPDATE invites SET status=?, revoked_at=?, revoked_by=? WHERE id=?",
                            (revoke(inv.status), now, actor, inv.id))
-        await record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_revoke",
+        await record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action=AuditAction.invite_revoke,
                            target=f"invite:{inv.id}", target_user=inv.candidate_id)
     return await get(db, invite_id)
 
@@ -441,7 +441,7 @@ async def resend_invite(db: Database, invite_id: int, *, actor: int, now: float)
             raise IllegalTransition("the invite has expired")
         resend(inv.status)
         await conn.execute("UPDATE invites SET token_hash=? WHERE id=?", (hash_token(token), inv.id))
-        await record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_resend",
+        await record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action=AuditAction.invite_resend,
                            target=f"invite:{inv.id}", target_user=inv.candidate_id)
     return await get(db, invite_id), token
 

@@ -20,6 +20,7 @@ from bot.paper_refs import unknown_paper
 from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
 from proctor import hiring, invites
+from proctor.audit import AuditAction
 from proctor.chats import chat_title, chat_zone
 from proctor.local_time import zone
 from proctor.teams import audit
@@ -158,5 +159,5 @@ async def hiring_report(update: Update, context: Ctx, desk) -> None:
                                         caption=t("iv_report", desk.user.own_lang, team=desk.title, n=n))
 
     if await send_private(update, context, desk.user, send):
-        await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action="report",
+        await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action=AuditAction.report,
                         target="invites", rows=n)

@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from proctor import chats
-from proctor.audit import record_audit
+from proctor.audit import AuditAction, record_audit
 from proctor.chats import chat_timezone as chat_timezone  # their home: proctor/chats.py
 from proctor.chats import chat_title as chat_title
 from proctor.chats import ensure_chat as ensure_chat
@@ -79,7 +79,7 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
             (chat_id, at, timezone, questions, close_after_min, by, now))
         await chats.set_timezone(conn, chat_id, timezone, now)
         if by is not None and chat_id < 0:  # a lead changed a team group's schedule
-            await record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_on",
+            await record_audit(conn, at=now, actor=by, chat_id=chat_id, action=AuditAction.daily_on,
                                target=f"{at} {timezone}", questions=questions, close_after_min=close_after_min)
     sub = await get_subscription(db, chat_id)
     assert sub is not None
@@ -95,7 +95,7 @@ async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
                WHERE chat_id=? AND enabled=1""",
             (by, now, reason, chat_id))
         if cur.rowcount == 1 and by is not None and chat_id < 0:
-            await record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_off")
+            await record_audit(conn, at=now, actor=by, chat_id=chat_id, action=AuditAction.daily_off)
         return cur.rowcount == 1
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bank.errors import SameTitle
 from bank.models import Question
 from bank.paper_store import free_slug, refuse_same_title
-from proctor.audit import record_audit
+from proctor.audit import AuditAction, record_audit
 from proctor.errors import ProctorError
 from proctor.exams.blueprint import Blueprint, draw
 from proctor.storage.db import Database
@@ -121,7 +121,7 @@ async def compose_paper(db: Database, draft: Draft, *, actor: int, now: float, c
         await conn.executemany(
             "INSERT INTO composed_items (paper_id, pos, question_id, section, points) VALUES (?,?,?,?,?)",
             [(paper_id, pos, q.id, section, q.points) for pos, (section, q) in enumerate(drawn)])
-        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_compose",
+        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action=AuditAction.paper_compose,
                            target=f"paper:{paper_id}", title=title, questions=len(drawn),
                            per_candidate=draft.per_candidate, exam_only=draft.exam_only)
     return Composed(paper_id, slug, _summary(drawn), code)

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from proctor.audit import record_audit
+from proctor.audit import AuditAction, record_audit
 from proctor.storage.db import Database
 
 # Append one entry inside `Database.write()` so it commits with the action. The writer is
@@ -14,7 +14,7 @@ from proctor.storage.db import Database
 record = record_audit
 
 
-async def log(db: Database, *, at: float, actor: int, chat_id: int | None, action: str, target: str = "",
+async def log(db: Database, *, at: float, actor: int, chat_id: int | None, action: AuditAction, target: str = "",
               **detail: Any) -> None:
     """An action that writes nothing else (an export, say): its entry in a transaction of its own."""
     async with db.write() as conn:
@@ -26,13 +26,13 @@ class Entry:
     at: float
     actor_id: int
     chat_id: int | None
-    action: str
+    action: str  # as stored: an AuditAction's value (an older release's entries keep theirs)
     target: str
     detail: dict[str, Any]  # as the action wrote it (JSON)
     target_user: int | None = None  # whom the action concerned (cleared when they are forgotten)
 
 
-async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, action: str | None = None,
+async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, action: AuditAction | None = None,
                  actor: int | None = None) -> list[Entry]:
     """The newest entries, of one group when `chat_id` is given, of one action or actor if given."""
     conds, params = [], []
@@ -47,7 +47,7 @@ async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, a
                   r["target_user"]) for r in rows]
 
 
-async def count(db: Database, *, action: str | None = None) -> int:
+async def count(db: Database, *, action: AuditAction | None = None) -> int:
     """How many entries the log holds (of one action when given)."""
     where, params = ("WHERE action=?", (action,)) if action is not None else ("", ())
     return int(await db.scalar(f"SELECT COUNT(*) FROM audit_log {where}", params))

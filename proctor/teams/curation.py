@@ -14,7 +14,7 @@ from bank.paper_list import find_paper
 from bank.paper_settings import check_settings, write_settings_in
 from bank.paper_store import load_paper, with_key_terms
 from bank.question_checks import confirm_key_in
-from proctor.audit import record_audit
+from proctor.audit import AuditAction, record_audit
 from proctor.storage.db import Database
 
 
@@ -24,7 +24,7 @@ async def set_retired(db: Database, question_id: int, retired: bool, *, lead: in
     async with db.write() as conn:
         await set_retired_in(conn, question_id, retired)
         await record_audit(conn, at=now, actor=lead, chat_id=chat_id,
-                           action="retire" if retired else "restore", target=f"question:{question_id}")
+                           action=AuditAction.retire if retired else AuditAction.restore, target=f"question:{question_id}")
 
 
 async def write_settings(db: Database, paper_id: int, *, actor: int, chat_id: int | None, now: float,
@@ -36,7 +36,7 @@ async def write_settings(db: Database, paper_id: int, *, actor: int, chat_id: in
         return
     async with db.write() as conn:
         await write_settings_in(conn, paper_id, checked)
-        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_settings",
+        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action=AuditAction.paper_settings,
                            target=f"paper:{paper_id}", **checked)
 
 
@@ -68,7 +68,7 @@ async def confirm_key(db: Database, question_id: int, *, actor: int, now: float,
         key = await confirm_key_in(conn, question_id, actor=actor, now=now)
         if key is None:
             return False
-        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="confirm_key",
+        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action=AuditAction.confirm_key,
                            target=f"question {question_id}", key=key)
     return True
 
@@ -90,7 +90,7 @@ async def add_question(db: Database, question: Question, *, paper_id: int | None
             await claim(conn)
         added = await add_question_in(conn, db, question, paper_id=paper_id, new_title=new_title,
                                       section=section, now=now)
-        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="add_question",
+        await record_audit(conn, at=now, actor=actor, chat_id=chat_id, action=AuditAction.add_question,
                            target=f"question {added.question_id}", paper=added.slug, kind=question.kind.value)
     return added
 
@@ -107,6 +107,6 @@ async def import_upload(db: Database, pending: up.Pending, papers: list[Paper], 
     papers = await with_key_terms(papers)
     async with db.write() as conn:
         done = await up.import_upload_in(conn, pending, papers, digest, now=now)
-        await record_audit(conn, at=now, actor=pending.user_id, chat_id=chat_id, action="bank_upload",
+        await record_audit(conn, at=now, actor=pending.user_id, chat_id=chat_id, action=AuditAction.bank_upload,
                            target=pending.file_name, papers={c.slug: c.questions for c in done.papers})
     return done

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from proctor.audit import AuditAction
 from proctor.errors import ProctorError
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.local_time import looks_like_time, parse_hhmm
@@ -101,7 +102,7 @@ async def set_schedule(db: Database, chat_id: int, *, enabled: bool, weekday: in
                weekday=excluded.weekday, at_time=excluded.at_time, changed_by=excluded.changed_by,
                changed_at=excluded.changed_at""",
             (chat_id, int(enabled), weekday, at_time, lead, now))
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="digest",
+        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=AuditAction.digest,
                            target=f"chat:{chat_id}", enabled=enabled, weekday=weekday, time=at_time)
     schedule = await get_schedule(db, chat_id)
     assert schedule is not None, "just written"

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bank.errors import NotFound
+from proctor.audit import AuditAction
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
 from proctor.teams import audit
@@ -151,6 +152,7 @@ async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, cha
         row = await cur.fetchone()
         if row is None:
             raise NotFound(f"no open dispute {dispute_id}")
-        await audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=f"dispute_{status.value}",
+        await audit.record(conn, at=now, actor=lead, chat_id=chat_id,
+                           action=AuditAction.dispute_upheld if upheld else AuditAction.dispute_dismissed,
                            target=f"dispute:{dispute_id}", target_user=row[1], question=row[0])
     return row[0], row[1]

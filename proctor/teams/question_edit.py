@@ -30,6 +30,7 @@ from bank.question_checks import refresh_paper
 from bank.question_rows import question_from_row
 from bank.question_versions import keep_version_in
 from proctor import invites, outbox
+from proctor.audit import AuditAction
 from proctor.daily.answers import daily_score
 from proctor.errors import ProctorError
 from proctor.exams import held
@@ -197,7 +198,7 @@ async def edit_in(conn: aiosqlite.Connection, question_id: int, edit: Callable[[
         raise Changed(f"question {question_id} is at version {old.version} now")
     result = await commit_in(conn, old, edit(old), policy, name, actor=actor, now=now, regrade=regrade)
     await refresh_paper(conn, paper_id)  # pinned options, letter references, key doubts: found again
-    await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
+    await audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=AuditAction.question_edit,
                        target=f"question:{question_id}", question=question_id, version=result.version,
                        field=name, regraded=result.answers, changed=len(result.changes))
     await report_in(conn, result, actor=actor, chat_id=chat_id, now=now, ref=f"q{question_id}v{result.version}")

@@ -10,6 +10,7 @@ from bank.grading.result import Verdict
 from bank.grading.subjective import term_coverage
 from bank.store import one_row
 from proctor import hiring, outbox
+from proctor.audit import AuditAction
 from proctor.errors import ProctorError
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptStatus
@@ -180,7 +181,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
         total = one_row(await cur.fetchone())  # RETURNING: the attempt read above
         cur = await conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
         left = one_row(await cur.fetchone())[0]
-        await audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
+        await audit.record(conn, at=now, actor=reviewer, chat_id=scope, action=AuditAction.review,
                            target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
                            provisional=row["score"], final=score)
         done = Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],
