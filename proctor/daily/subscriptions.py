@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from enum import StrEnum
 
 from proctor import chats
 from proctor.audit import AuditAction, record_audit
@@ -12,6 +13,12 @@ from proctor.chats import chat_title as chat_title
 from proctor.chats import ensure_chat as ensure_chat
 from proctor.daily.schedule import Schedule, parse_hhmm, parse_timezone
 from proctor.storage.db import Database
+
+
+class OffReason(StrEnum):
+    """Why the bot turned a chat's daily quiz off (kept for /daily status)."""
+    blocked = "blocked"  # a private chat's user blocked the bot
+    kicked = "kicked"  # a group removed it
 
 
 @dataclass(frozen=True)
@@ -25,7 +32,7 @@ class Subscription:
     close_after_min: int | None
     changed_by: int | None
     changed_at: float
-    disabled_reason: str | None
+    disabled_reason: OffReason | None  # why the bot turned it off; None: on, or turned off by a person
 
     @property
     def private(self) -> bool:
@@ -39,7 +46,8 @@ class Subscription:
 def _sub(row: sqlite3.Row) -> Subscription:
     return Subscription(row["chat_id"], row["type"], bool(row["enabled"]), row["at_time"],
                         row["timezone"], row["questions"], row["close_after_min"],
-                        row["changed_by"], row["changed_at"], row["disabled_reason"])
+                        row["changed_by"], row["changed_at"],
+                        None if row["disabled_reason"] is None else OffReason(row["disabled_reason"]))
 
 
 _SELECT = "SELECT s.*, c.type FROM daily_subscriptions s JOIN chats c ON c.id = s.chat_id"
@@ -87,7 +95,7 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
 
 
 async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
-                      reason: str | None = None) -> bool:
+                      reason: OffReason | None = None) -> bool:
     """Turn the chat's daily quiz off; returns whether it was on. `reason` is kept for /daily status."""
     async with db.write() as conn:
         cur = await conn.execute(
@@ -120,7 +128,7 @@ def on_request(old: Subscription | None, chat_tz: str | None, *, at: str | None,
         close if close is not None else (old.close_after_min if old else None))
 
 
-def off_reason(chat_id: int) -> str:
+def off_reason(chat_id: int) -> OffReason:
     """Why the bot may no longer post in a chat that refused it (403): a private chat's user blocked
     it (private chat ids are positive), a group kicked it."""
-    return "blocked" if chat_id > 0 else "kicked"
+    return OffReason.blocked if chat_id > 0 else OffReason.kicked

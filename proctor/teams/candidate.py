@@ -79,11 +79,11 @@ def _text(raw: str | None) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _state(verdict: str | None, final: int | None) -> CellState:
-    """The cell of an answer's stored verdict and final flag (no verdict: no answer)."""
+def _state(verdict: Verdict | None, final: bool) -> CellState:
+    """The cell of an answer's verdict and final flag (no verdict: no answer)."""
     if verdict is None:
         return CellState.unanswered
-    match Verdict(verdict):
+    match verdict:
         case Verdict.needs_review:
             return CellState.awaiting
         case _ if not final:
@@ -119,7 +119,7 @@ async def attempts(db: Database, user_id: int, *, with_exam_only: bool,
                 WHERE i.attempt_id IN ({marks}) ORDER BY i.attempt_id, i.pos""", [h["id"] for h in heads]):
         cells.setdefault(r["attempt_id"], []).append(Cell(
             pos=r["pos"], question_id=r["question_id"], section=r["section"],
-            state=_state(r["verdict"], r["final"]), score=r["score"] or 0.0,
+            state=_state(None if r["verdict"] is None else Verdict(r["verdict"]), bool(r["final"])), score=r["score"] or 0.0,
             max_score=r["max_score"] if r["max_score"] is not None else r["points"],
             response=_text(r["response"])))
     out = []
