@@ -205,6 +205,8 @@ async def test_review_scores_the_answer_and_the_candidate_is_told_in_the_chat(en
     assert "No entries." in html
     _, html, _ = await lea.get("/desk/audit", team=str(ALPHA), actor=str(ADMIN))
     assert "No entries." in html
+    status, text, _ = await lea.get("/desk/audit", team=str(ALPHA), action="reviwe")  # no such action: said so
+    assert (status, text) == (400, "action: one of the audit log's actions")
 
 
 async def test_nobody_scores_their_own_answer_at_the_desk(env, browser):
