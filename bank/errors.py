@@ -43,29 +43,5 @@ class NotFound(BankError):
     """The thing asked for does not exist."""
 
 
-class AttemptClosed(BankError):
-    """The attempt is finished or cancelled; it accepts no more answers."""
-
-
-class NotYourAttempt(BankError):
-    """The attempt belongs to someone else."""
-
-
-class AttemptLimitReached(BankError):
-    """The paper's allowed number of attempts is used up."""
-
-
-class AlreadyRunning(BankError):
-    """The user already has a running attempt."""
-
-
-class ExamOnly(BankError):
-    """The paper is kept for exams (hiring); it is never used for practice."""
-
-
-class InviteOnly(BankError):
-    """The paper is opened only by a hiring invite."""
-
-
 class TermsUnavailable(BankError):
     """The key terms of reference answers could not be found (the segmenter's process failed)."""

@@ -1,5 +1,8 @@
 """Question statistics, and the lead's curation of the bank (retire, restore, exam-only).
 
+The figures are computed here from (ability, share) pairs; the answers they come from are the
+proctoring domain's tables, read by proctor/teams/item_stats.py (`item_stats`, `refresh_cache`).
+
 Difficulty is the facility index: the mean share of the points a response earned (for one-point
 questions, the share of answers that are correct). Discrimination is the upper-lower 27% index:
 the facility among the strongest 27% of respondents minus that among the weakest 27%, where
@@ -10,14 +13,13 @@ question separates strong from weak candidates poorly, below 0 it favours the we
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from dataclasses import dataclass
 
 from bank.errors import NotFound
 from bank.question_checks import refresh_paper
-from bank.store import Store, one_row, record_audit
+from bank.store import Store, one_row
 
 MIN_RESPONSES = 10  # fewer: no discrimination index
 GROUP_SHARE = 0.27
@@ -48,26 +50,7 @@ def upper_lower_index(pairs: list[tuple[float, float]]) -> float | None:
     return round(upper - lower, 4)
 
 
-async def _responses(db: Store, paper_id: int | None) -> dict[int, list[tuple[float, float]]]:
-    where, params = ("AND q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
-    out: dict[int, list[tuple[float, float]]] = {}
-    exam = await db.fetchall(
-        f"""SELECT x.question_id, x.score / x.max_score AS share, t.score / t.max_score AS ability
-            FROM answers x JOIN attempts t ON t.id = x.attempt_id JOIN questions q ON q.id = x.question_id
-            WHERE t.mode = 'exam' AND t.status = 'finished' AND x.final = 1 AND x.max_score > 0
-              AND t.max_score > 0 {where}""", params)
-    daily = await db.fetchall(
-        f"""WITH ability AS (SELECT user_id, SUM(score) / SUM(max_score) AS ability FROM daily_answers
-                             WHERE max_score > 0 GROUP BY user_id)
-            SELECT d.question_id, d.score / d.max_score AS share, a.ability
-            FROM daily_answers d JOIN ability a ON a.user_id = d.user_id
-            JOIN questions q ON q.id = d.question_id WHERE d.max_score > 0 {where}""", params)
-    for r in (*exam, *daily):
-        out.setdefault(r[0], []).append((r[2], r[1]))
-    return out
-
-
-async def _questions(db: Store, paper_id: int | None) -> list[sqlite3.Row]:
+async def questions(db: Store, paper_id: int | None) -> list[sqlite3.Row]:
     where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
     return await db.fetchall(
         f"""SELECT q.id, q.number, q.retired, q.flags, p.title, s.position, s.title AS section_title FROM questions q
@@ -75,31 +58,23 @@ async def _questions(db: Store, paper_id: int | None) -> list[sqlite3.Row]:
             ORDER BY p.id, s.position, q.number""", params)
 
 
-def _item(q: sqlite3.Row, responses: int, difficulty: float | None, discrimination: float | None) -> ItemStats:
+def stats_of(q: sqlite3.Row, responses: int, difficulty: float | None, discrimination: float | None) -> ItemStats:
     return ItemStats(question_id=q["id"], paper=q["title"], section=q["position"], number=q["number"],
                      retired=bool(q["retired"]), responses=responses, difficulty=difficulty,
                      discrimination=discrimination, flags=tuple(json.loads(q["flags"] or "[]")),
                      section_title=q["section_title"])
 
 
-def _figures(pairs: list[tuple[float, float]]) -> tuple[int, float | None, float | None]:
+def figures(pairs: list[tuple[float, float]]) -> tuple[int, float | None, float | None]:
     """(responses, difficulty, discrimination) of one question's (ability, share) pairs."""
     facility = round(sum(s for _, s in pairs) / len(pairs), 4) if pairs else None
     return len(pairs), facility, upper_lower_index(pairs)
 
 
-async def item_stats(db: Store, paper_id: int | None = None) -> list[ItemStats]:
-    """Statistics of every question (of one paper), in paper, section, number order."""
-    questions = await _questions(db, paper_id)
-    responses = await _responses(db, paper_id)
-    return [_item(q, *_figures(responses.get(q["id"], []))) for q in questions]
-
-
-async def refresh_cache(db: Store, now: float) -> None:
-    """Compute every question's statistics and store them (item_stats_cache) for `cached_stats`.
-    Reads every answer: the figures are computed in a worker thread, off the event loop."""
-    responses = await _responses(db, None)
-    figures = await asyncio.to_thread(lambda: {qid: _figures(pairs) for qid, pairs in responses.items()})
+async def store_figures(db: Store, figures: dict[int, tuple[int, float | None, float | None]],
+                        now: float) -> None:
+    """Store every question's figures (question id: responses, difficulty, discrimination), computed
+    at `now`, for `cached_stats`."""
 
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM item_stats_cache")
@@ -114,15 +89,15 @@ async def refresh_cache(db: Store, now: float) -> None:
 
 
 async def cached_stats(db: Store, paper_id: int | None = None) -> tuple[list[ItemStats], float | None]:
-    """The statistics as `refresh_cache` last stored them, with when (None: never computed); the
+    """The statistics as `store_figures` last stored them, with when (None: never computed); the
     question's status and flags are read now. Questions without a stored figure count 0 responses."""
-    questions = await _questions(db, paper_id)
+    rows = await questions(db, paper_id)
     where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
     cached = {r[0]: (r[1], r[2], r[3]) for r in await db.fetchall(
         f"SELECT c.question_id, c.responses, c.difficulty, c.discrimination FROM item_stats_cache c "
         f"JOIN questions q ON q.id = c.question_id {where}", params)}
     computed_at = await db.scalar("SELECT computed_at FROM item_stats_computed WHERE id = 1")
-    return [_item(q, *cached.get(q["id"], (0, None, None))) for q in questions], computed_at
+    return [stats_of(q, *cached.get(q["id"], (0, None, None))) for q in rows], computed_at
 
 
 def needs_attention(stats: list[ItemStats], limit: int = 10) -> list[ItemStats]:
@@ -132,21 +107,15 @@ def needs_attention(stats: list[ItemStats], limit: int = 10) -> list[ItemStats]:
     return scored[:limit]
 
 
-async def set_retired(db: Store, question_id: int, retired: bool, *, lead: int,
-                      chat_id: int | None, now: float) -> None:
-    """Retire a question (never asked again) or restore it. Raises NotFound."""
-
-    def transaction(conn: sqlite3.Connection) -> None:
-        cur = conn.execute("UPDATE questions SET retired=? WHERE id=?", (int(retired), question_id))
-        if cur.rowcount != 1:
-            raise NotFound(f"no question {question_id}")
-        record_audit(conn, at=now, actor=lead, chat_id=chat_id,
-                     action="retire" if retired else "restore", target=f"question:{question_id}")
-        # retiring the first of two same-stem questions lets the repeat be asked (bank/question_checks.py)
-        cur = conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
-        refresh_paper(conn, one_row(cur.fetchone())[0])
-
-    await db.run_write(transaction)
+def set_retired_in(conn: sqlite3.Connection, question_id: int, retired: bool) -> None:
+    """Retire a question (never asked again) or restore it, inside the caller's write transaction
+    (a lead's: proctor.teams.curation.set_retired, audited). Raises NotFound."""
+    cur = conn.execute("UPDATE questions SET retired=? WHERE id=?", (int(retired), question_id))
+    if cur.rowcount != 1:
+        raise NotFound(f"no question {question_id}")
+    # retiring the first of two same-stem questions lets the repeat be asked (bank/question_checks.py)
+    cur = conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,))
+    refresh_paper(conn, one_row(cur.fetchone())[0])
 
 
 async def is_exam_only(db: Store, paper_id: int) -> bool:

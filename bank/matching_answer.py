@@ -43,7 +43,7 @@ def choices(question: Question) -> list[str]:
     return choices_of(question.answer)
 
 
-def shown_count(kind: str, options: list[str], answer: object) -> int:
+def shown_count(kind: Kind, options: list[str], answer: object) -> int:
     """How many letters an option order needs: the options of a choice question, the choices of a
     matching question."""
     return len(choices_of(answer)) if kind == Kind.matching else len(options)

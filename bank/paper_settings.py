@@ -8,9 +8,7 @@ from typing import Any
 
 from bank.errors import BankError, NotFound
 from bank.models import MultiPolicy, PaperSettings, ReviewOption
-from bank.paper_list import find_paper
-from bank.paper_store import load_paper
-from bank.store import Store, record_audit
+from bank.store import Store
 
 
 class BadSetting(BankError):
@@ -27,7 +25,7 @@ _COLUMNS = {
 }
 
 
-def _check(changes: dict[str, Any]) -> dict[str, Any]:
+def check_settings(changes: dict[str, Any]) -> dict[str, Any]:
     """The changes as stored (the values as a command line or a form gave them: checked here)."""
     out: dict[str, Any] = {}
     for name, value in changes.items():
@@ -72,34 +70,14 @@ def _check(changes: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-async def update_settings(db: Store, paper_key: str, *, actor: int, now: float,
-                          **changes: Any) -> PaperSettings:
-    """Change some of a paper's settings in one audited transaction; returns them all.
-
-    Raises NotFound for an unknown paper and BadSetting for a value out of range.
-    """
-    paper_id = (await find_paper(db, paper_key)).id
-    await write_settings(db, paper_id, actor=actor, chat_id=None, now=now, **changes)
-    return (await load_paper(db, paper_id)).settings
-
-
-async def write_settings(db: Store, paper_id: int, *, actor: int, chat_id: int | None, now: float,
-                         **changes: Any) -> None:
-    """THE writer of a paper's settings (`proctor bank set`, /bankstats, the desk): checked, written
-    and audited as `paper_settings` on `paper:<id>` in one transaction. Raises NotFound, BadSetting."""
-    checked = _check(changes)
-    if not checked:
-        return
+def write_settings_in(conn: sqlite3.Connection, paper_id: int, checked: dict[str, Any]) -> None:
+    """Write settings `check_settings` returned, inside the caller's write transaction: the bank's
+    part of THE writer of a paper's settings, proctor.teams.curation.write_settings (audited).
+    Raises NotFound."""
     sets = ", ".join(f"{_COLUMNS[k]}=?" for k in checked)
-
-    def transaction(conn: sqlite3.Connection) -> None:
-        cur = conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
-        if cur.rowcount != 1:
-            raise NotFound(f"no paper {paper_id}")
-        record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_settings",
-                     target=f"paper:{paper_id}", **checked)
-
-    await db.run_write(transaction)
+    cur = conn.execute(f"UPDATE papers SET {sets} WHERE id=?", (*checked.values(), paper_id))
+    if cur.rowcount != 1:
+        raise NotFound(f"no paper {paper_id}")
 
 
 async def pass_mark(db: Store, paper_id: int | None) -> float | None:
@@ -156,9 +134,3 @@ def read_multi_policy(conn: sqlite3.Connection, *, paper_id: int | None = None,
                          else (_POLICY_BY_QUESTION, (question_id,)))).fetchone()
     return policy_of(row[0] if row else None)
 
-
-async def set_exam_only(db: Store, paper_id: int, on: bool, *, lead: int, chat_id: int | None,
-                        now: float) -> None:
-    """Mark a paper exam-only (kept out of practice and daily quizzes) or not; turning it off turns
-    invite-only off too. Written by the one settings writer. Raises NotFound."""
-    await write_settings(db, paper_id, actor=lead, chat_id=chat_id, now=now, exam_only=on)

@@ -22,7 +22,7 @@ from bank.lint_messages import english
 from bank.models import CHOICE, Question
 from bank.option_order import analyse_options
 from bank.question_rows import QUESTION_SELECT, question_from_row
-from bank.store import Store, record_audit
+from bank.store import Store
 
 VERSION = 2  # bump when the analysis changes: rows of an older version are redone at start-up
 # 2: key_doubt holds the lint's parameters as JSON ({"answer": "ABCD", "spoken": "E"}), not English
@@ -141,27 +141,19 @@ async def held_questions(db: Store) -> list[Held]:
     return [Held(r[0], r[1], r[2], r[3], r[4], doubt_of(r[5]), r[6]) for r in rows]
 
 
-async def confirm_key(db: Store, question_id: int, *, actor: int, now: float,
-                      chat_id: int | None = None) -> bool:
-    """A lead confirms a doubted key: the question is asked again. False if it was not held for its key.
-
-    Audited in the same transaction. Raises NotFound.
-    """
-
-    def transaction(conn: sqlite3.Connection) -> bool:
-        cur = conn.execute(
-            "SELECT q.answer, c.held FROM questions q LEFT JOIN question_checks c ON c.question_id = q.id "
-            "WHERE q.id=?", (question_id,))
-        row = cur.fetchone()
-        if row is None:
-            raise NotFound(f"no question {question_id}")
-        if row[1] != HELD_KEY:
-            return False
-        conn.execute(
-            "UPDATE question_checks SET confirmed_answer=?, confirmed_by=?, confirmed_at=?, held='' "
-            "WHERE question_id=?", (row[0], actor, now, question_id))
-        record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="confirm_key",
-                     target=f"question {question_id}", key=json.loads(row[0]))
-        return True
-
-    return await db.run_write(transaction)
+def confirm_key_in(conn: sqlite3.Connection, question_id: int, *, actor: int, now: float) -> object:
+    """A lead confirms a doubted key, inside the caller's write transaction (a lead's:
+    proctor.teams.curation.confirm_key, audited): the question is asked again. Returns the key
+    confirmed, or None if the question was not held for its key. Raises NotFound."""
+    cur = conn.execute(
+        "SELECT q.answer, c.held FROM questions q LEFT JOIN question_checks c ON c.question_id = q.id "
+        "WHERE q.id=?", (question_id,))
+    row = cur.fetchone()
+    if row is None:
+        raise NotFound(f"no question {question_id}")
+    if row[1] != HELD_KEY:
+        return None
+    conn.execute(
+        "UPDATE question_checks SET confirmed_answer=?, confirmed_by=?, confirmed_at=?, held='' "
+        "WHERE question_id=?", (row[0], actor, now, question_id))
+    return json.loads(row[0])

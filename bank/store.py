@@ -1,17 +1,14 @@
-"""What bank/ needs from the database, and the audit row its lead actions write.
+"""What bank/ needs from the database.
 
 The bank sits below the proctoring domain and never imports it. `Store` is the part of
 `proctor.storage.db.Database` the bank uses; `Database` satisfies it structurally (no inheritance,
-no import either way). The audited lead actions that live in the bank (retire/restore a question,
-exam-only, paper settings, confirm a key) must write their audit row in the same transaction as the
-action itself, so the row writer lives here, at the lowest layer, and works on the connection a
-`Store.run_write` transaction gets; `proctor.teams.audit` re-exports it as `audit.record` and owns
-the reading side.
+no import either way). The bank writes only its own tables: a lead's change to the bank (retire or
+restore a question, paper settings, confirm a key, add a question, import an upload) is the bank's
+`..._in(conn, ...)` function and its audit row in one transaction, in proctor/teams/curation.py.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
@@ -54,13 +51,3 @@ class Store(Protocol):
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None: ...
 
     async def scalar(self, sql: str, params: Params = ()) -> Any: ...
-
-
-_AUDIT = ("INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
-          "VALUES (?,?,?,?,?,?,?)")
-
-
-def record_audit(conn: sqlite3.Connection, *, at: float, actor: int, chat_id: int | None,
-                 action: str, target: str = "", target_user: int | None = None, **detail: Any) -> None:
-    """Append one audit entry inside the action's transaction (`Store.run_write`), so it commits with it."""
-    conn.execute(_AUDIT, (at, actor, chat_id, action, target, target_user, json.dumps(detail, ensure_ascii=False)))

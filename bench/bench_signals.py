@@ -17,12 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bank.paper_settings import write_settings  # noqa: E402
 from bank.paper_store import save_paper  # noqa: E402
 from proctor.exams import service as attempts  # noqa: E402
+from proctor.exams.states import AttemptMode, FinishReason  # noqa: E402
 from proctor.integrity.signals import normalise  # noqa: E402
 from proctor.people.users import ensure_user  # noqa: E402
 from proctor.storage.db import Database  # noqa: E402
+from proctor.teams.curation import write_settings  # noqa: E402
 from tests.papers_fixture import small_paper  # noqa: E402
 
 T0 = 1_800_000_000.0
@@ -39,7 +40,7 @@ async def hand_ins(db: Database, pid: int, n: int, rng: random.Random, first_uid
     for k in range(n):
         uid = first_uid + k
         await ensure_user(db, uid, f"c{uid}", None, 0)
-        a = await attempts.start_attempt(db, user_id=uid, chat_id=uid, paper_id=pid, mode="exam", now=T0,
+        a = await attempts.start_attempt(db, user_id=uid, chat_id=uid, paper_id=pid, mode=AttemptMode.exam, now=T0,
                                          shuffle=False)
         sheet = await attempts.load_sheet(db, a.id, positions="all")
         for item in sheet.items:
@@ -47,7 +48,7 @@ async def hand_ins(db: Database, pid: int, n: int, rng: random.Random, first_uid
             response = answer(rng) if q.kind.value == "short" else q.answer if q.kind.value != "fill" else "x"
             await attempts.record_answer(db, sheet, item.pos, response, T0 + 10 * (item.pos + 1), advance=True)
         start = time.perf_counter()
-        await attempts.finish_attempt(db, a.id, T0 + 600, "submitted")
+        await attempts.finish_attempt(db, a.id, T0 + 600, FinishReason.submitted)
         took.append(time.perf_counter() - start)
     return took
 

@@ -15,7 +15,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bank.authoring.add import add_question
 from bank.authoring.draft import KINDS
 from bank.authoring.upload import preview_for
 from bank.errors import BankError
@@ -27,6 +26,7 @@ from proctor.exams import blueprint as bp
 from proctor.exams import compose
 from proctor.storage.db import Database
 from proctor.teams import question_edit as qe
+from proctor.teams.curation import add_question
 
 Command = Callable[[Database, argparse.Namespace], Awaitable[int]]
 

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from bank.errors import BankError
+from proctor.errors import ProctorError
 from proctor.storage import backups
 from proctor.storage.db import default_db_path
 
@@ -27,7 +28,7 @@ def run_backup_command(args: argparse.Namespace) -> int:
     """Run `backup` or `restore`; an expected failure prints one line to stderr and exits 1."""
     try:
         args.backup_command(args)
-    except BankError as e:
+    except (BankError, ProctorError) as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
     return 0

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS
 from bank.models import CHOICE, Kind, Question
-from bank.paper_settings import BadSetting, update_settings
+from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
 from bank.round_trip import PaperChanges
 from bot import authoring_cli
@@ -24,9 +24,11 @@ from bot.i18n import tn
 from bot.invite_cli import add_invite_commands, invite_commands
 from bot.team_cli import add_team_commands, team_commands
 from proctor import outbox
+from proctor.errors import ProctorError
 from proctor.exams.service import running_counts
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, default_db_path, unusable
+from proctor.teams.curation import update_settings
 from proctor.teams.question_edit import answer_count
 
 if TYPE_CHECKING:
@@ -120,7 +122,7 @@ def run_bank_command(args: argparse.Namespace) -> int:
         creates = name == "import" and not args.dry_run
         return asyncio.run(_with_db(commands[name], args, bundled=name != "import", create=creates,
                                     dry=name == "import" and args.dry_run))
-    except BankError as e:
+    except (BankError, ProctorError) as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
     except sqlite3.Error as e:  # the file turned out damaged under a query: still one line naming it
@@ -319,7 +321,7 @@ async def _status(db: Database, args) -> int:
 
 
 async def _confirm(db: Database, args) -> int:
-    from bank.question_checks import confirm_key
+    from proctor.teams.curation import confirm_key
 
     if not await confirm_key(db, args.id, actor=0, now=time.time()):
         print(f"proctor: question {args.id} is not held for its key", file=sys.stderr)

@@ -102,11 +102,12 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "sandbox":
         # the entry point starts the layer above the bot (declared in pyproject's layers contract)
         from bank.errors import BankError
+        from proctor.errors import ProctorError
         from sandbox.session import run_sandbox
 
         try:
             return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
-        except BankError as e:  # a database that is not one, a directory, newer than the code: one line
+        except (BankError, ProctorError) as e:  # a database that is not one, a directory, newer than the code: one line
             print(f"proctor: {e}", file=sys.stderr)
             return 1
     if hasattr(args, "backup_command"):  # `proctor backup|restore` (bot/backup_cli.py)
@@ -136,10 +137,11 @@ def _run(args) -> int:
 
     from bank.errors import BankError
     from bot.app import StartupFailed
+    from proctor.errors import ProctorError
 
     try:
         return run_bot(settings, webhook_url=args.webhook)
-    except (BankError, StartupFailed) as e:  # e.g. a database newer than the code: one clear line
+    except (BankError, ProctorError, StartupFailed) as e:  # e.g. a database newer than the code: one clear line
         print(f"proctor: {e}", file=sys.stderr)
         return 1
     except sqlite3.Error as e:  # the database failed while starting up (post_init): one line naming it

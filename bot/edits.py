@@ -11,6 +11,16 @@ def not_modified(e: BadRequest) -> bool:
     return "not modified" in str(e).lower()
 
 
+# Telegram's 400s for a message that is no longer there (a user deleted it), or that a bot may no
+# longer delete (older than 48 hours)
+_GONE = ("message to delete not found", "message can't be deleted", "message to edit not found")
+
+
+def message_gone(e: BadRequest) -> bool:
+    """Is this Telegram's answer about a message that is gone, or too old to delete?"""
+    return any(text in str(e).lower() for text in _GONE)
+
+
 async def edit_text(bot: Bot, chat_id: int, message_id: int, text: str,
                     markup: InlineKeyboardMarkup | None = None) -> bool:
     """Edit the message's text and buttons. True if edited, False if it already showed them;

@@ -18,7 +18,7 @@ LIMIT = 500
 
 async def _entries(request: web.Request, lead: Lead):
     scope, team = lead.access.scope(request.query.get("team"))
-    action = request.query.get("action") or None
+    action = params.audit_action(request.query)
     actor = params.optional_id(request.query, "actor")
     db = ctx(request).db
     entries = await audit.recent(db, chat_id=scope, action=action, actor=actor, limit=LIMIT)

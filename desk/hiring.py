@@ -18,6 +18,7 @@ from bank.paper_list import find_paper
 from desk import params
 from desk.web import PREFIX, Lead, attachment, ctx, lead_page, refused, render
 from proctor import hiring
+from proctor.audit import AuditAction
 from proctor.chats import chat_zone
 from proctor.exams.states import FinishReason
 from proctor.integrity.signals import Signal
@@ -114,7 +115,7 @@ async def hiring_csv_download(request: web.Request, lead: Lead) -> web.StreamRes
     scope, team, _ = await _scope(request, lead)
     c = ctx(request)
     data, n = await hiring_csv(c.db, scope, c.now(), admin=lead.access.admin)
-    await audit.log(c.db, at=c.now(), actor=lead.session.user_id, chat_id=scope, action="report", target="invites",
+    await audit.log(c.db, at=c.now(), actor=lead.session.user_id, chat_id=scope, action=AuditAction.report, target="invites",
                     rows=n)
     name = f"invites-{'all' if team is None else file_stem(team.title)}.csv"
     return web.Response(body=data, content_type="text/csv", charset="utf-8",

@@ -14,14 +14,16 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from bank.errors import NotFound
-from bank.item_stats import cached_stats, is_exam_only, refresh_cache, set_retired
+from bank.item_stats import cached_stats, is_exam_only
 from bank.paper_list import find_paper
-from bank.paper_settings import is_invite_only, set_exam_only, write_settings
-from bank.question_checks import HELD_DUPLICATE, confirm_key, held_questions
+from bank.paper_settings import is_invite_only
+from bank.question_checks import HELD_DUPLICATE, held_questions
 from desk import params
 from desk.web import PREFIX, DeskContext, Lead, csv_response, ctx, lead_page, render
 from proctor.teams import disputes as dsp
 from proctor.teams import key_fix as kf
+from proctor.teams.curation import confirm_key, set_exam_only, set_retired, write_settings
+from proctor.teams.item_stats import refresh_cache
 
 log = logging.getLogger(__name__)
 STATS_MAX_AGE = 600.0  # seconds: older statistics are refreshed in the background

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from aiohttp import web
 
 from bank.store import MAX_INTEGER, as_row_id
+from proctor.audit import AuditAction
 
 
 def _bad(name: str, what: str) -> web.HTTPBadRequest:
@@ -75,3 +76,14 @@ def number(params: Mapping[str, object], name: str) -> float:
     if not math.isfinite(value):
         raise _bad(name, "a number")
     return value
+
+
+def audit_action(params: Mapping[str, object], name: str = "action") -> AuditAction | None:
+    """The audit log's filter: one of its actions, or None when absent. Raises HTTPBadRequest."""
+    raw = text(params, name)
+    if raw is None:
+        return None
+    try:
+        return AuditAction(raw)
+    except ValueError:
+        raise _bad(name, "one of the audit log's actions") from None

@@ -14,11 +14,11 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from bank.errors import BankError
-from bank.store import record_audit
+from proctor.audit import AuditAction, record_audit
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 
-VERIFY, UNVERIFY = "team_verify", "team_unverify"  # audit actions
+VERIFY, UNVERIFY = AuditAction.team_verify, AuditAction.team_unverify  # audit actions
 
 
 def hiring_sql(paper: str) -> str:
@@ -44,7 +44,7 @@ class HiringPaper:
     code: str = ""  # "P4": what people see and type (bank/paper_list.py)
 
 
-class NotVerified(BankError):
+class NotVerified(ProctorError):
     """The team is not verified for this hiring paper (a configured admin can verify it)."""
 
     def __init__(self, paper: HiringPaper, chat_id: int):
@@ -53,7 +53,7 @@ class NotVerified(BankError):
                          f"a configured admin can run `proctor team verify --papers {paper.code} {chat_id}`")
 
 
-class TooManyAttempts(BankError):
+class TooManyAttempts(ProctorError):
     """More attempts per invite than the hiring paper allows."""
 
     def __init__(self, paper: HiringPaper):
@@ -62,7 +62,7 @@ class TooManyAttempts(BankError):
                          f"(its own attempt limit: `proctor bank set {paper.code} --attempts N`)")
 
 
-class BadTeam(BankError):
+class BadTeam(ProctorError):
     """A team is a group: its chat id is negative."""
 
 

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
 from bank.paper_list import paper_summaries, pick_paper
-from bank.store import one_row, record_audit
+from bank.store import one_row
 from proctor import hiring, outbox
+from proctor.audit import AuditAction, record_audit
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 from proctor.transitions import IllegalTransition as IllegalTransition  # callers catch it here
 from proctor.transitions import Machine
@@ -46,14 +48,23 @@ class InviteStatus(StrEnum):
     revoked = "revoked"  # a lead withdrew it
 
 
-class BadInvite(BankError):
+class BadInvite(ProctorError):
     """An /invite request could not be understood (window, extra time, count)."""
 
 
-class Refused(BankError):
-    """The link cannot be used; `reason` is one of unknown, foreign, used, expired, revoked."""
+class Refusal(StrEnum):
+    """Why an invite's link cannot be used."""
+    unknown = "unknown"  # no such invite
+    foreign = "foreign"  # somebody else's
+    used = "used"  # its attempts are used up, or one is running
+    expired = "expired"
+    revoked = "revoked"
 
-    def __init__(self, reason: str):
+
+class Refused(ProctorError):
+    """The link cannot be used, for `reason`."""
+
+    def __init__(self, reason: Refusal):
         self.reason = reason
         super().__init__(reason)
 
@@ -269,7 +280,7 @@ async def create(db: Database, *, paper_id: int, team: int | None, lead: int, no
                 (hash_token(token), paper_id, team, lead, now, now + window, extra_min, username, attempts,
                  int(notify and team is not None)))
             invite_id = one_row(cur.fetchone())[0]
-            record_audit(conn, at=now, actor=lead, chat_id=team, action="invite_create",
+            record_audit(conn, at=now, actor=lead, chat_id=team, action=AuditAction.invite_create,
                          target=f"invite:{invite_id}", paper=paper_id, closes_at=now + window,
                          extra_min=extra_min, username=username)
             made.append((invite_id, token))
@@ -289,22 +300,22 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
         cur = conn.execute("SELECT * FROM invites WHERE token_hash=?", (hash_token(token),))
         row = cur.fetchone()
         if row is None:
-            raise Refused("unknown")
+            raise Refused(Refusal.unknown)
         inv = Invite.from_row(row)
         # someone else's (also once its claimant is forgotten: a claimed invite is never re-claimed)
         if inv.candidate_id != user_id and (inv.candidate_id is not None or inv.status not in (S.open, S.revoked)):
-            raise Refused("foreign")
+            raise Refused(Refusal.foreign)
         if inv.status == S.revoked:
-            raise Refused("revoked")
+            raise Refused(Refusal.revoked)
         if inv.status == S.open:
             wanted = (inv.for_username or "").lower()
             if wanted and wanted != (username or "").lower():
-                raise Refused("foreign")
+                raise Refused(Refusal.foreign)
             if inv.status_at(now) == S.expired:
-                raise Refused("expired")
+                raise Refused(Refusal.expired)
             conn.execute("UPDATE invites SET status=?, candidate_id=?, claimed_at=? WHERE id=? AND status=?",
                          (claim(inv.status), user_id, now, inv.id, S.open))
-            record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action="invite_claim",
+            record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action=AuditAction.invite_claim,
                          target=f"invite:{inv.id}", target_user=user_id)
         return inv.id, _cap_in(conn, inv.paper_id)
 
@@ -323,19 +334,19 @@ def _cap_in(conn: sqlite3.Connection, paper_id: int) -> int | None:
     return None if paper is None else paper.cap
 
 
-def unusable(inv: Invite, now: float, cap: int | None = None) -> str | None:
+def unusable(inv: Invite, now: float, cap: int | None = None) -> Refusal | None:
     """Why a new attempt cannot start on this invite now (None: it can); `cap`: the paper's bound
     on any invite's attempts (a hiring paper's)."""
     status = inv.status_at(now)
     allowed = inv.attempts_allowed if cap is None else min(inv.attempts_allowed, cap)
     if status == S.revoked:
-        return "revoked"
+        return Refusal.revoked
     if status == S.expired:
-        return "expired"
+        return Refusal.expired
     if status == S.started or inv.attempts_used >= allowed:
-        return "used"
+        return Refusal.used
     if now >= inv.closes_at:
-        return "expired"
+        return Refusal.expired
     return None
 
 
@@ -345,10 +356,10 @@ def start_in(conn: sqlite3.Connection, invite_id: int, user_id: int, now: float)
     cur = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
     row = cur.fetchone()
     if row is None:
-        raise Refused("unknown")
+        raise Refused(Refusal.unknown)
     inv = Invite.from_row(row)
     if inv.candidate_id != user_id:
-        raise Refused("foreign")
+        raise Refused(Refusal.foreign)
     if (reason := unusable(inv, now, _cap_in(conn, inv.paper_id))) is not None:
         raise Refused(reason)
     conn.execute(
@@ -406,7 +417,7 @@ async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float)
             raise IllegalTransition("the invite has expired")
         conn.execute("UPDATE invites SET status=?, revoked_at=?, revoked_by=? WHERE id=?",
                      (revoke(inv.status), now, actor, inv.id))
-        record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_revoke",
+        record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action=AuditAction.invite_revoke,
                      target=f"invite:{inv.id}", target_user=inv.candidate_id)
 
     await db.run_write(transaction)
@@ -428,7 +439,7 @@ async def resend_invite(db: Database, invite_id: int, *, actor: int, now: float)
             raise IllegalTransition("the invite has expired")
         resend(inv.status)
         conn.execute("UPDATE invites SET token_hash=? WHERE id=?", (hash_token(token), inv.id))
-        record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action="invite_resend",
+        record_audit(conn, at=now, actor=actor, chat_id=inv.team_chat_id, action=AuditAction.invite_resend,
                      target=f"invite:{inv.id}", target_user=inv.candidate_id)
 
     await db.run_write(transaction)

@@ -8,16 +8,16 @@ import re
 from datetime import time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bank.errors import BankError
+from proctor.errors import ProctorError
 
 _HHMM = re.compile(r"^([01]?\d|2[0-3])[:：.h]([0-5]\d)$")
 
 
-class BadTime(BankError):
+class BadTime(ProctorError):
     """A time of day that is not HH:MM."""
 
 
-class BadTimezone(BankError):
+class BadTimezone(ProctorError):
     """A time zone name that is not a known IANA zone (Area/City)."""
 
 

@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Generic, TypeVar
 
-from bank.errors import BankError
+from proctor.errors import ProctorError
 
 E = TypeVar("E", bound=StrEnum)
 
 
-class IllegalTransition(BankError):
+class IllegalTransition(ProctorError):
     """A state machine cannot move from its state by that transition."""
 
 

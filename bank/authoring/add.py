@@ -4,8 +4,8 @@ The question goes into a paper (an existing one, or a new one with the given tit
 asked for or else the paper's last section of its kind (a new section titled by kind when there is
 none), numbered after
 the last question of that section, retired ones included: its fingerprint is then new. The paper is
-written back with `write_papers` like an import (checks refreshed, key terms found first), and the
-audit row commits with it.
+written back with `write_papers` like an import (checks refreshed, key terms found first). A lead's
+addition commits with its audit row: proctor.teams.curation.add_question.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from bank.errors import BankError, SameTitle
 from bank.models import SECTION_TITLES, Paper, Question, Section, Source, fingerprint
 from bank.paper_store import free_slug, load_paper_in, slug_for, with_key_terms, write_papers
-from bank.store import Store, record_audit
 
 Claim = Callable[[sqlite3.Connection], None]  # more to commit with the question
 
@@ -33,48 +32,44 @@ class Added:
     paper: str  # title
     section: str
     number: int
+    slug: str = ""  # the paper's
 
 
-async def add_question(db: Store, question: Question, *, paper_id: int | None, new_title: str = "",
-                       section: int | None = None, actor: int, now: float, chat_id: int | None = None,
-                       claim: Claim | None = None) -> Added:
-    """Add `question` to paper `paper_id`, or to a new paper titled `new_title`; returns where it went.
+async def with_terms(question: Question) -> Question:
+    """The question with its key terms found, as an import finds them (a child process; before the
+    write transaction). Raises TermsUnavailable."""
+    holder = Paper(slug="new", title="new", sections=[Section(kind=question.kind, title="", questions=[question])])
+    return (await with_key_terms([holder]))[0].questions()[0]
+
+
+def add_question_in(conn: sqlite3.Connection, question: Question, *, paper_id: int | None,
+                    new_title: str = "", section: int | None = None, now: float) -> Added:
+    """Add `question` (its key terms found: `with_terms`) to paper `paper_id`, or to a new paper titled
+    `new_title`, inside the caller's write transaction; returns where it went.
 
     `section` is a 1-based position in the paper, 0 for a new section titled by the kind, or None
     for the paper's last section of the question's kind (a new one when there is none).
-
-    `claim` runs first in the same transaction (a draft is deleted there, and may raise to write
-    nothing). Raises BadTarget, TermsUnavailable, or what `claim` raises; nothing is written then.
+    Raises BadTarget; nothing is written then.
     """
     if paper_id is None and not new_title.strip():
         raise BadTarget("a new paper needs a title")
-    holder = Paper(slug="new", title="new", sections=[Section(kind=question.kind, title="", questions=[question])])
-    question = (await with_key_terms([holder]))[0].questions()[0]
-
-    def transaction(conn: sqlite3.Connection) -> Added:
-        if claim is not None:
-            claim(conn)
-        if paper_id is None:
-            paper = _new_paper(conn, new_title.strip())
-        else:
-            try:
-                paper = load_paper_in(conn, paper_id, include_retired=True)
-            except BankError as e:
-                raise BadTarget(f"no paper {paper_id}") from e
-        paper, section_title, position, number = place_question(paper, question, section)
+    if paper_id is None:
+        paper = _new_paper(conn, new_title.strip())
+    else:
         try:
-            [written] = write_papers(conn, [paper], now, same_title=paper_id is not None)
-        except SameTitle as e:
-            raise BadTarget(f"a paper is already titled {paper.title!r}") from e
-        fp = fingerprint(paper.slug, position, number)
-        cur = conn.execute("SELECT id FROM questions WHERE fingerprint=?", (fp,))
-        row = cur.fetchone()
-        assert row is not None
-        record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="add_question",
-                     target=f"question {row[0]}", paper=paper.slug, kind=question.kind.value)
-        return Added(int(row[0]), written, paper.title, section_title, number)
-
-    return await db.run_write(transaction)
+            paper = load_paper_in(conn, paper_id, include_retired=True)
+        except BankError as e:
+            raise BadTarget(f"no paper {paper_id}") from e
+    paper, section_title, position, number = place_question(paper, question, section)
+    try:
+        [written] = write_papers(conn, [paper], now, same_title=paper_id is not None)
+    except SameTitle as e:
+        raise BadTarget(f"a paper is already titled {paper.title!r}") from e
+    fp = fingerprint(paper.slug, position, number)
+    cur = conn.execute("SELECT id FROM questions WHERE fingerprint=?", (fp,))
+    row = cur.fetchone()
+    assert row is not None
+    return Added(int(row[0]), written, paper.title, section_title, number, paper.slug)
 
 
 def _new_paper(conn: sqlite3.Connection, title: str) -> Paper:

@@ -27,8 +27,8 @@ from bank.errors import BankError, ImportFailed, NotFound
 from bank.formats import child
 from bank.lint import LintItem, lint
 from bank.models import Kind, Paper, Question
-from bank.paper_store import list_papers, with_key_terms, write_papers
-from bank.store import Store, record_audit
+from bank.paper_store import list_papers, write_papers
+from bank.store import Store
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram (getFile)
 TEXT_SUFFIXES = (".gift", ".txt", ".aiken", ".xml", ".csv", ".json")
@@ -282,33 +282,27 @@ class Imported:
         return sum(p.questions for p in self.papers)
 
 
-async def import_upload(db: Store, pending: Pending, papers: list[Paper], digest: str, *, now: float,
-                        chat_id: int | None) -> Imported:
-    """Write the papers of a waiting upload (`digest`: their content hash, from read_for_import),
-    mark it imported and audit it, in one transaction.
+def import_upload_in(conn: sqlite3.Connection, pending: Pending, papers: list[Paper], digest: str, *,
+                     now: float) -> Imported:
+    """Write the papers of a waiting upload (`digest`: their content hash, from read_for_import; their
+    key terms found: `with_key_terms`) and mark it imported, inside the caller's write transaction
+    (a lead's: proctor.teams.curation.import_upload, audited).
 
     Raises UploadChanged (the papers are not what the preview showed), UploadGone (imported or
-    cancelled already), ImportFailed (another paper has a title of these), TermsUnavailable.
-    Nothing is written when it raises.
+    cancelled already), ImportFailed (another paper has a title of these). Nothing is written when
+    it raises.
     """
     if digest != pending.content_hash:
         raise UploadChanged(f"{pending.file_name}: the file no longer reads as the preview showed")
-    papers = await with_key_terms(papers)
     counts, _ = count(papers)
-
-    def transaction(conn: sqlite3.Connection) -> Imported:
-        cur = conn.execute(
-            f"UPDATE pending_uploads SET status='{UploadStatus.imported}', done_at=?, result=? WHERE id=? "
-            f"AND status='{UploadStatus.pending}'",
-            (now, json.dumps({c.slug: c.questions for c in counts}), pending.id))
-        if cur.rowcount != 1:
-            raise UploadGone(f"upload {pending.id} is not waiting")
-        try:
-            write_papers(conn, papers, now)
-        except BankError as e:  # SameTitle: say which paper, as `proctor import` does
-            raise ImportFailed(pending.file_name, "paper", str(e)) from e
-        record_audit(conn, at=now, actor=pending.user_id, chat_id=chat_id, action="bank_upload",
-                     target=pending.file_name, papers={c.slug: c.questions for c in counts})
-        return Imported(counts)
-
-    return await db.run_write(transaction)
+    cur = conn.execute(
+        f"UPDATE pending_uploads SET status='{UploadStatus.imported}', done_at=?, result=? WHERE id=? "
+        f"AND status='{UploadStatus.pending}'",
+        (now, json.dumps({c.slug: c.questions for c in counts}), pending.id))
+    if cur.rowcount != 1:
+        raise UploadGone(f"upload {pending.id} is not waiting")
+    try:
+        write_papers(conn, papers, now)
+    except BankError as e:  # SameTitle: say which paper, as `proctor import` does
+        raise ImportFailed(pending.file_name, "paper", str(e)) from e
+    return Imported(counts)

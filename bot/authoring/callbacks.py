@@ -10,13 +10,39 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
-UPLOAD_ACTIONS = {"i": "import", "c": "cancel"}
+
+class UploadAction(StrEnum):
+    """A previewed file's buttons."""
+    import_ = "import"
+    cancel = "cancel"
+
+
+class DraftAction(StrEnum):
+    """A /newquestion step's buttons."""
+    kind = "kind"  # arg: the kind's index in bank.authoring.draft.KINDS
+    back = "back"
+    cancel = "cancel"
+    options_done = "options_done"
+    pick = "pick"  # arg: the option's index
+    key_done = "key_done"
+    tf = "tf"  # arg: 1 true, 0 false
+    skip = "skip"  # no explanation
+    points = "points"  # arg: the points
+    paper = "paper"  # arg: the paper's id
+    new_paper = "new_paper"
+    save = "save"
+    section = "section"  # arg: the section's position, 0 for a new one
+
+
+D = DraftAction
+UPLOAD_ACTIONS = {"i": UploadAction.import_, "c": UploadAction.cancel}
 ACTIONS = {  # code: (action, takes a number)
-    "k": ("kind", True), "b": ("back", False), "x": ("cancel", False), "o": ("options_done", False),
-    "p": ("pick", True), "d": ("key_done", False), "t": ("tf", True), "s": ("skip", False),
-    "n": ("points", True), "P": ("paper", True), "N": ("new_paper", False), "S": ("save", False),
-    "T": ("section", True),
+    "k": (D.kind, True), "b": (D.back, False), "x": (D.cancel, False), "o": (D.options_done, False),
+    "p": (D.pick, True), "d": (D.key_done, False), "t": (D.tf, True), "s": (D.skip, False),
+    "n": (D.points, True), "P": (D.paper, True), "N": (D.new_paper, False), "S": (D.save, False),
+    "T": (D.section, True),
 }
 _CODE = {name: code for code, (name, _) in ACTIONS.items()}
 _UPLOAD_CODE = {name: code for code, name in UPLOAD_ACTIONS.items()}
@@ -27,21 +53,21 @@ _DRAFT = re.compile(r"^a:q:([0-9]{1,12}):([A-Za-z])(?::([0-9]{1,12}))?$")
 @dataclass(frozen=True)
 class UploadPress:
     upload_id: int
-    action: str  # import | cancel
+    action: UploadAction
 
 
 @dataclass(frozen=True)
 class DraftPress:
     draft_id: int
-    action: str
+    action: DraftAction
     arg: int | None
 
 
-def upload(upload_id: int, action: str) -> str:
+def upload(upload_id: int, action: UploadAction) -> str:
     return _checked(f"a:u:{upload_id}:{_UPLOAD_CODE[action]}")
 
 
-def draft(draft_id: int, action: str, arg: int | None = None) -> str:
+def draft(draft_id: int, action: DraftAction, arg: int | None = None) -> str:
     return _checked(f"a:q:{draft_id}:{_CODE[action]}" + ("" if arg is None else f":{arg}"))
 
 

@@ -11,16 +11,17 @@ from telegram.error import TelegramError
 from telegram.ext import ApplicationHandlerStop
 
 from bank.authoring import draft as dr
-from bank.authoring.add import BadTarget, add_question
+from bank.authoring.add import BadTarget
 from bank.errors import TermsUnavailable
 from bank.paper_store import list_papers, load_paper
 from bot.authoring import render
-from bot.authoring.callbacks import DraftPress
+from bot.authoring.callbacks import DraftAction, DraftPress
 from bot.context import Ctx
 from bot.core import ack
 from bot.drafting import answers_elsewhere
 from bot.i18n import t
 from bot.userctx import UserCtx, user_ctx
+from proctor.teams.curation import add_question
 
 log = logging.getLogger(__name__)
 
@@ -89,12 +90,13 @@ async def pressed(update: Update, context: Ctx, press: DraftPress) -> None:
     if d is None or d.id != press.draft_id:
         await ack(query, t("nq_gone", u.lang), show_alert=True)
         return
-    if press.action == "cancel":
-        await _cancel(update, context, d, u)
-        return
-    if press.action == "save":
-        await _save(update, context, d, u)
-        return
+    match press.action:
+        case DraftAction.cancel:
+            await _cancel(update, context, d, u)
+            return
+        case DraftAction.save:
+            await _save(update, context, d, u)
+            return
     try:
         new = await _step(context, d, press)
         await dr.save_draft(svc.db, new, svc.now())
@@ -105,7 +107,7 @@ async def pressed(update: Update, context: Ctx, press: DraftPress) -> None:
         await ack(query, t("nq_gone", u.lang), show_alert=True)
         return
     await ack(query)
-    if press.action == "pick" and new.step is dr.Step.key:  # a multi toggle: the same message, new ticks
+    if press.action == DraftAction.pick and new.step is dr.Step.key:  # a multi toggle: the same message, new ticks
         _, keyboard = render.step_prompt(new, [], u.lang, u.script)
         await _edit_markup(query, keyboard)
         return
@@ -115,29 +117,41 @@ async def pressed(update: Update, context: Ctx, press: DraftPress) -> None:
 
 async def _step(context: Ctx, d: dr.Draft, press: DraftPress) -> dr.Draft:
     arg = press.arg if press.arg is not None else -1
-    if press.action == "kind":
-        if not 0 <= arg < len(dr.KINDS):
+    match press.action:
+        case DraftAction.kind:
+            if not 0 <= arg < len(dr.KINDS):
+                raise dr.BadInput("nq_bad_step")
+            return dr.choose_kind(d, dr.KINDS[arg])
+        case DraftAction.paper:
+            papers = {p.id: p for p in await list_papers(context.services.db)}
+            if arg not in papers:
+                raise dr.BadInput("nq_bad_step")
+            return dr.choose_paper(d, arg, papers[arg].title)
+        case DraftAction.section:
+            if d.paper_id is None:
+                raise dr.BadInput("nq_bad_step")
+            sections = (await load_paper(context.services.db, d.paper_id)).sections
+            if not 0 <= arg <= len(sections) or (arg and sections[arg - 1].kind is not d.kind):
+                raise dr.BadInput("nq_bad_step")
+            return dr.choose_section(d, arg, sections[arg - 1].title if arg else "")
+        case DraftAction.back:
+            return dr.back(d)
+        case DraftAction.options_done:
+            return dr.options_done(d)
+        case DraftAction.pick:
+            return dr.pick_key(d, arg)
+        case DraftAction.key_done:
+            return dr.key_done(d)
+        case DraftAction.tf:
+            return dr.pick_truefalse(d, arg == 1)
+        case DraftAction.skip:
+            return dr.give_explanation(d, None)
+        case DraftAction.points:
+            return dr.give_points(d, str(arg))
+        case DraftAction.new_paper:
+            return dr.ask_new_paper(d)
+        case DraftAction.cancel | DraftAction.save:  # answered by `pressed` before a step
             raise dr.BadInput("nq_bad_step")
-        return dr.choose_kind(d, dr.KINDS[arg])
-    if press.action == "paper":
-        papers = {p.id: p for p in await list_papers(context.services.db)}
-        if arg not in papers:
-            raise dr.BadInput("nq_bad_step")
-        return dr.choose_paper(d, arg, papers[arg].title)
-    if press.action == "section":
-        if d.paper_id is None:
-            raise dr.BadInput("nq_bad_step")
-        sections = (await load_paper(context.services.db, d.paper_id)).sections
-        if not 0 <= arg <= len(sections) or (arg and sections[arg - 1].kind is not d.kind):
-            raise dr.BadInput("nq_bad_step")
-        return dr.choose_section(d, arg, sections[arg - 1].title if arg else "")
-    simple = {
-        "back": lambda: dr.back(d), "options_done": lambda: dr.options_done(d),
-        "pick": lambda: dr.pick_key(d, arg), "key_done": lambda: dr.key_done(d),
-        "tf": lambda: dr.pick_truefalse(d, arg == 1), "skip": lambda: dr.give_explanation(d, None),
-        "points": lambda: dr.give_points(d, str(arg)), "new_paper": lambda: dr.ask_new_paper(d),
-    }
-    return simple[press.action]()
 
 
 async def _cancel(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:

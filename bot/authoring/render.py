@@ -68,8 +68,8 @@ def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -
 
 
 def upload_keyboard(upload_id: int, lang: str) -> Keyboard:
-    return Keyboard([[Button(t("up_btn_import", lang), callback_data=cb.upload(upload_id, "import")),
-                      Button(t("up_btn_cancel", lang), callback_data=cb.upload(upload_id, "cancel"))]])
+    return Keyboard([[Button(t("up_btn_import", lang), callback_data=cb.upload(upload_id, cb.UploadAction.import_)),
+                      Button(t("up_btn_cancel", lang), callback_data=cb.upload(upload_id, cb.UploadAction.cancel))]])
 
 
 def imported(file_name: str, done: Imported, lang: str) -> str:
@@ -81,8 +81,8 @@ def imported(file_name: str, done: Imported, lang: str) -> str:
 # --- /newquestion ------------------------------------------------------------------------------
 
 def _nav(d: Draft, lang: str, *, back: bool = True) -> list[Button]:
-    row = [Button(t("nq_btn_back", lang), callback_data=cb.draft(d.id, "back"))] if back else []
-    return [*row, Button(t("nq_btn_cancel", lang), callback_data=cb.draft(d.id, "cancel"))]
+    row = [Button(t("nq_btn_back", lang), callback_data=cb.draft(d.id, cb.DraftAction.back))] if back else []
+    return [*row, Button(t("nq_btn_cancel", lang), callback_data=cb.draft(d.id, cb.DraftAction.cancel))]
 
 
 def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[str, Keyboard]:
@@ -91,34 +91,34 @@ def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[
     `papers`: every paper at the paper step, the chosen one at the section step."""
     rows: list[list[Button]] = []
     if d.step is Step.kind:
-        rows += [[Button(kind_name(k, lang), callback_data=cb.draft(d.id, "kind", i))]
+        rows += [[Button(kind_name(k, lang), callback_data=cb.draft(d.id, cb.DraftAction.kind, i))]
                  for i, k in enumerate(KINDS)]
         return t("nq_step_kind", lang), Keyboard([*rows, _nav(d, lang, back=False)])
     if d.step is Step.options:
         listed = [f"{LETTERS[i]}. {o}" for i, o in enumerate(d.options)]
         text = "\n".join([*listed, "", t("nq_step_options", lang, letter=LETTERS[len(d.options)])]).strip()
         if len(d.options) >= 2:
-            rows.append([Button(t("nq_btn_done", lang), callback_data=cb.draft(d.id, "options_done"))])
+            rows.append([Button(t("nq_btn_done", lang), callback_data=cb.draft(d.id, cb.DraftAction.options_done))])
         return text, Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.key:
         return _key_prompt(d, lang)
     if d.step is Step.explanation:
-        rows.append([Button(t("nq_btn_skip", lang), callback_data=cb.draft(d.id, "skip"))])
+        rows.append([Button(t("nq_btn_skip", lang), callback_data=cb.draft(d.id, cb.DraftAction.skip))])
         return t("nq_step_explanation", lang), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.points:
-        rows.append([Button(str(n), callback_data=cb.draft(d.id, "points", n)) for n in POINT_PRESETS])
+        rows.append([Button(str(n), callback_data=cb.draft(d.id, cb.DraftAction.points, n)) for n in POINT_PRESETS])
         return t("nq_step_points", lang), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.paper:
-        rows += [[Button(clip(p.title, 60), callback_data=cb.draft(d.id, "paper", p.id or 0))]
+        rows += [[Button(clip(p.title, 60), callback_data=cb.draft(d.id, cb.DraftAction.paper, p.id or 0))]
                  for p in papers[-MAX_PAPER_BUTTONS:]]
-        rows.append([Button(t("nq_btn_new_paper", lang), callback_data=cb.draft(d.id, "new_paper"))])
+        rows.append([Button(t("nq_btn_new_paper", lang), callback_data=cb.draft(d.id, cb.DraftAction.new_paper))])
         return t("nq_step_paper", lang), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.section:
         # only sections of the question's kind (a button keeps the section's place in the paper)
         fitting = [(i, s) for i, s in enumerate(papers[0].sections if papers else [], start=1) if s.kind is d.kind]
-        rows += [[Button(clip(f"{s.title} ({len(s.questions)})", 60), callback_data=cb.draft(d.id, "section", i))]
+        rows += [[Button(clip(f"{s.title} ({len(s.questions)})", 60), callback_data=cb.draft(d.id, cb.DraftAction.section, i))]
                  for i, s in fitting]
-        rows.append([Button(t("nq_btn_new_section", lang), callback_data=cb.draft(d.id, "section", 0))])
+        rows.append([Button(t("nq_btn_new_section", lang), callback_data=cb.draft(d.id, cb.DraftAction.section, 0))])
         kind = kind_name(d.kind, lang) if d.kind is not None else ""
         if not fitting:  # where it goes, as the README says: a new section of its kind
             text = t("nq_step_section_none", lang, paper=d.paper_title, kind=kind,
@@ -127,7 +127,7 @@ def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[
         return t("nq_step_section", lang, paper=d.paper_title, kind=kind), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.preview:
         return draft_preview(d, lang, script), Keyboard([
-            [Button(t("nq_btn_save", lang), callback_data=cb.draft(d.id, "save"))], _nav(d, lang)])
+            [Button(t("nq_btn_save", lang), callback_data=cb.draft(d.id, cb.DraftAction.save))], _nav(d, lang)])
     key = {Step.stem: "nq_step_stem", Step.new_paper: "nq_step_new_paper"}[d.step]
     return t(key, lang), Keyboard([_nav(d, lang)])
 
@@ -136,15 +136,15 @@ def _key_prompt(d: Draft, lang: str) -> tuple[str, Keyboard]:
     rows: list[list[Button]] = []
     listed = [f"{LETTERS[i]}. {o}" for i, o in enumerate(d.options)]
     if d.kind is Kind.single:
-        rows += letter_rows([Button(LETTERS[i], callback_data=cb.draft(d.id, "pick", i))
+        rows += letter_rows([Button(LETTERS[i], callback_data=cb.draft(d.id, cb.DraftAction.pick, i))
                              for i in range(len(d.options))])
     elif d.kind is Kind.multi:
         rows += letter_rows([Button(("✓ " if LETTERS[i] in d.picked else "") + LETTERS[i],
-                                    callback_data=cb.draft(d.id, "pick", i)) for i in range(len(d.options))])
-        rows.append([Button(t("nq_btn_done", lang), callback_data=cb.draft(d.id, "key_done"))])
+                                    callback_data=cb.draft(d.id, cb.DraftAction.pick, i)) for i in range(len(d.options))])
+        rows.append([Button(t("nq_btn_done", lang), callback_data=cb.draft(d.id, cb.DraftAction.key_done))])
     elif d.kind is Kind.truefalse:
-        rows.append([Button(t("tf_true", lang), callback_data=cb.draft(d.id, "tf", 1)),
-                     Button(t("tf_false", lang), callback_data=cb.draft(d.id, "tf", 0))])
+        rows.append([Button(t("tf_true", lang), callback_data=cb.draft(d.id, cb.DraftAction.tf, 1)),
+                     Button(t("tf_false", lang), callback_data=cb.draft(d.id, cb.DraftAction.tf, 0))])
     kind = d.kind.value if d.kind in (Kind.single, Kind.multi, Kind.truefalse, Kind.fill, Kind.numerical) else "short"
     text = "\n".join([*listed, "", t(f"nq_step_key_{kind}", lang)]).strip()
     return text, Keyboard([*rows, _nav(d, lang)])

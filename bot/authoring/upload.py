@@ -14,11 +14,12 @@ from bank.errors import ImportFailed, NotFound, TermsUnavailable
 from bank.models import Paper
 from bank.paper_store import list_papers
 from bot.authoring import render
-from bot.authoring.callbacks import UploadPress
+from bot.authoring.callbacks import UploadAction, UploadPress
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.userctx import UserCtx, user_ctx
+from proctor.teams import curation
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ async def pressed(update: Update, context: Ctx, press: UploadPress) -> None:
         pending = await up.get_pending(svc.db, press.upload_id, u.id)
         if pending.status is not up.UploadStatus.pending:
             raise up.UploadGone(str(press.upload_id))
-        if press.action == "cancel":
+        if press.action == UploadAction.cancel:
             await up.cancel(svc.db, pending.id, u.id, svc.now())
             text = t("up_cancelled", u.lang, file=pending.file_name)
         else:
@@ -105,7 +106,7 @@ async def _import(context: Ctx, pending: up.Pending, u: UserCtx) -> str:
     try:
         data = await _fetch(context, pending.file_id)
         papers, digest = await asyncio.to_thread(up.read_for_import, pending.file_name, data)
-        done = await up.import_upload(svc.db, pending, papers, digest, now=svc.now(), chat_id=pending.chat_id)
+        done = await curation.import_upload(svc.db, pending, papers, digest, now=svc.now(), chat_id=pending.chat_id)
     except (up.UploadRefused, ImportFailed, TermsUnavailable) as e:
         return t("up_refused", u.lang, why=str(e))
     except up.UploadChanged:

@@ -71,7 +71,7 @@ async def _render_press(app: Application, query, u: UserCtx, out: steps.Outcome)
             if sealed:
                 await ack(query, clip(t("daily_sealed", u.lang), MAX_TOAST), show_alert=True)
             else:
-                await ack(query, render.toast(view, g.verdict.value, g.score, g.max_score, u.lang, u.script,
+                await ack(query, render.toast(view, g.verdict, g.score, g.max_score, u.lang, u.script,
                                               g.expected), show_alert=True)
             counts.editor(app).touch(app, spot.delivery.id, spot.item.pos)
 
@@ -92,9 +92,9 @@ async def _after_private(app: Application, out: steps.Recorded, u: UserCtx, *, q
     delivery, item, g, view = out.spot.delivery, out.spot.item, out.grade, view_of(out.spot)
     if query:
         await ack(query, t("daily_sealed", u.lang) if out.sealed
-                  else render.verdict_line(g.verdict.value, g.score, g.max_score, u.lang))
+                  else render.verdict_line(g.verdict, g.score, g.max_score, u.lang))
     fb = t("daily_sealed", u.lang) if out.sealed else \
-        render.feedback(view, out.response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+        render.feedback(view, out.response, g.verdict, g.score, g.max_score, u.lang, u.script, g.expected)
     answered_text = render.answered_text(view, u.lang, u.script, fb)
     if item.message_id is not None:  # None: answered on a copy sent before a crash, not yet resent
         await push.safe_edit(app, delivery.chat_id, item.message_id, answered_text)
@@ -126,7 +126,7 @@ async def group_reply(update: Update, context: Ctx) -> None:
         if hit is None:
             return
         delivery, item = hit
-        out = await steps.answer_step(svc.db, delivery.id, item.pos, context.user.id, "typed", msg.text,
+        out = await steps.answer_step(svc.db, delivery.id, item.pos, context.user.id, steps.Action.typed, msg.text,
                                       svc.now())
     else:
         delivery, item, out = found
@@ -136,13 +136,13 @@ async def group_reply(update: Update, context: Ctx) -> None:
             await _tell_privately(app, u, t("daily_closed", u.lang))
         case steps.Answered(spot=spot, earlier=earlier):
             await _tell_privately(app, u, render.already_answered_toast(view_of(spot), earlier, u.lang))
-        case steps.Refused(reason="unreadable", spot=spot):
+        case steps.Refused(reason=steps.Refusal.unreadable, spot=spot):
             await _tell_privately(app, u, t(render.unreadable_key(spot.question if spot else None), u.lang, n=item.pos + 1))
         case steps.Recorded(spot=spot, response=response, grade=g, sealed=sealed):
             view = view_of(spot)
             await _react(app, msg.chat_id, msg.message_id)
             fb = t("daily_sealed", u.lang) if sealed else \
-                render.feedback(view, response, g.verdict.value, g.score, g.max_score, u.lang, u.script, g.expected)
+                render.feedback(view, response, g.verdict, g.score, g.max_score, u.lang, u.script, g.expected)
             await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=spot.chat_title, n=view.pos + 1, fb=fb))
             counts.editor(app).touch(app, delivery.id, view.pos)
 
@@ -186,9 +186,9 @@ async def private_text(update: Update, context: Ctx, out: object) -> None:
     if isinstance(out, steps.Recorded):  # still under the chat's lock: the next question, or the summary
         await _after_private(app, out, await user_ctx(update, context))
     match out:
-        case steps.NotTaken(reason="idle"):  # nothing takes this text: say what does, rather than stay silent
+        case steps.NotTaken(reason=steps.Untaken.idle):  # nothing takes this text: say what does, rather than stay silent
             await msg.reply_text(t("idle_text_hint", (await user_ctx(update, context)).lang))
-        case steps.Refused(reason="unreadable", spot=spot):
+        case steps.Refused(reason=steps.Refusal.unreadable, spot=spot):
             n = spot.item.pos + 1 if spot else 1
             await msg.reply_text(t(render.unreadable_key(spot.question if spot else None),
                                    (await user_ctx(update, context)).lang, n=n))

@@ -10,21 +10,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-ACTIONS = {"p": "pick", "m": "toggle", "s": "submit"}
+from proctor.daily.steps import Action
+
+ACTIONS = {"p": Action.pick, "m": Action.toggle, "s": Action.submit}
+_CODES = {action: code for code, action in ACTIONS.items()}
 _DATA = re.compile(r"^d:([pms]):([0-9]{1,12}):([0-9]{1,3})(?::(1?[0-9]|2[0-5]|[tf]))?$", re.ASCII)
 
 
 @dataclass(frozen=True)
 class Press:
-    action: str  # 'pick' | 'toggle' | 'submit'
+    action: Action  # pick, toggle or submit
     delivery_id: int
     pos: int
     arg: str | None  # '0'..'25', 't', 'f'; None for submit
 
 
-def encode(action: str, delivery_id: int, pos: int, arg: str | int | None = None) -> str:
-    code = next(k for k, v in ACTIONS.items() if v == action)
-    data = f"d:{code}:{delivery_id}:{pos}" + ("" if arg is None else f":{arg}")
+def encode(action: Action, delivery_id: int, pos: int, arg: str | int | None = None) -> str:
+    data = f"d:{_CODES[action]}:{delivery_id}:{pos}" + ("" if arg is None else f":{arg}")
     if len(data.encode()) > 64:
         raise ValueError(f"callback data too long: {data!r}")
     return data
@@ -38,8 +40,8 @@ def parse(data: str | None) -> Press | None:
     if not m:
         return None
     action, arg = ACTIONS[m.group(1)], m.group(4)
-    if (action == "submit") != (arg is None):
+    if (action == Action.submit) != (arg is None):
         return None
-    if action == "toggle" and arg in ("t", "f"):
+    if action == Action.toggle and arg in ("t", "f"):
         return None
     return Press(action, int(m.group(2)), int(m.group(3)), arg)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
+from bank.grading.result import Verdict
 from bank.matching_answer import draft_pairs
 from bank.models import CHOICE, Kind, Question
 from bank.option_order import LETTERS, OptionOrder
@@ -19,6 +20,7 @@ from bot.i18n import joined, t
 from bot.letter_rows import letter_rows
 from bot.text_limits import MAX_ECHO, MAX_TOAST, clip, utf16_len
 from proctor.daily.answers import Answer, Standing
+from proctor.daily.steps import Action
 
 MAX_KEY_EXPLANATION = 300
 
@@ -112,19 +114,19 @@ def question_keyboard(view: View, lang: str, *, draft: str = "") -> Keyboard | N
     """Answer buttons; `draft` (original letters) marks a private multiple-choice selection."""
     did, pos, kind = view.delivery_id, view.pos, view.question.kind
     if kind == Kind.single:
-        return Keyboard(letter_rows([Button(LETTERS[i], callback_data=cb.encode("pick", did, pos, i))
+        return Keyboard(letter_rows([Button(LETTERS[i], callback_data=cb.encode(Action.pick, did, pos, i))
                                      for i in range(len(view.option_order))]))
     if kind == Kind.multi:
-        row = [Button((f"{TICKED} " if orig in draft else "") + LETTERS[i], callback_data=cb.encode("toggle", did, pos, i))
+        row = [Button((f"{TICKED} " if orig in draft else "") + LETTERS[i], callback_data=cb.encode(Action.toggle, did, pos, i))
                for i, orig in enumerate(view.option_order)]
-        return Keyboard([*letter_rows(row), [Button(t("daily_btn_submit", lang), callback_data=cb.encode("submit", did, pos))]])
+        return Keyboard([*letter_rows(row), [Button(t("daily_btn_submit", lang), callback_data=cb.encode(Action.submit, did, pos))]])
     if kind == Kind.matching:
         rows = answer_forms.matching_rows(view.question, view.order, draft, "orig",
-                                          lambda i: cb.encode("toggle", did, pos, i))
-        return Keyboard([*rows, [Button(t("daily_btn_submit", lang), callback_data=cb.encode("submit", did, pos))]])
+                                          lambda i: cb.encode(Action.toggle, did, pos, i))
+        return Keyboard([*rows, [Button(t("daily_btn_submit", lang), callback_data=cb.encode(Action.submit, did, pos))]])
     if kind == Kind.truefalse:
-        return Keyboard([[Button(t("tf_true", lang), callback_data=cb.encode("pick", did, pos, "t")),
-                          Button(t("tf_false", lang), callback_data=cb.encode("pick", did, pos, "f"))]])
+        return Keyboard([[Button(t("tf_true", lang), callback_data=cb.encode(Action.pick, did, pos, "t")),
+                          Button(t("tf_false", lang), callback_data=cb.encode(Action.pick, did, pos, "f"))]])
     return None
 
 
@@ -134,11 +136,11 @@ def unreadable_key(question: Question | None) -> str:
         else "daily_unreadable"
 
 
-def verdict_line(verdict: str, score: float, max_score: float, lang: str) -> str:
+def verdict_line(verdict: Verdict, score: float, max_score: float, lang: str) -> str:
     return t(f"daily_verdict_{verdict}", lang, score=fmt_points(score), max=fmt_points(max_score))
 
 
-def toast(view: View, verdict: str, score: float, max_score: float, lang: str, script: str,
+def toast(view: View, verdict: Verdict, score: float, max_score: float, lang: str, script: str,
           expected: str = "") -> str:
     """The private feedback of a group answer, within answerCallbackQuery's 200 characters."""
     key = shown_key(view, lang, expected, script)
@@ -155,12 +157,12 @@ def already_answered_toast(view: View, answer: Answer, lang: str) -> str:
     return clip(t("daily_already", lang, a=shown_response(view, answer.response, lang)), MAX_TOAST)
 
 
-def feedback(view: View, response: object, verdict: str, score: float, max_score: float, lang: str,
+def feedback(view: View, response: object, verdict: Verdict, score: float, max_score: float, lang: str,
              script: str, expected: str = "") -> str:
     """Immediate feedback under a private question: verdict, the right answer, the explanation."""
     lines = [verdict_line(verdict, score, max_score, lang),
              t("daily_yours", lang, a=shown_response(view, response, lang))]
-    if verdict != "correct":
+    if verdict != Verdict.correct:
         lines.append(t("daily_key", lang, a=shown_key(view, lang, expected, script)))
     if view.question.explanation:
         lines.append(t("daily_explanation", lang, e=view.explanation(script)))
@@ -173,7 +175,7 @@ def answered_text(view: View, lang: str, script: str, fb: str) -> str:
 
 
 def private_summary(answers: Sequence[Answer], total: int, streak: int, lang: str, next_at: str | None) -> str:
-    correct = sum(1 for a in answers if a.verdict == "correct")
+    correct = sum(1 for a in answers if a.verdict == Verdict.correct)
     score = sum(a.score for a in answers)
     max_score = sum(a.max_score for a in answers)
     lines = [t("daily_done", lang, correct=correct, total=total, score=fmt_points(score),

@@ -8,13 +8,13 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest
 
-from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotFound, NotYourAttempt
+from bank.errors import NotFound
 from bank.paper_list import paper_summary
 from bank.paper_settings import is_invite_only
 from bot.attempt_title import attempt_title
 from bot.context import Ctx
 from bot.core import ack
-from bot.edits import edit_text
+from bot.edits import edit_text, message_gone, not_modified
 from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.exam.jobs import arm_deadline, disarm_deadline
@@ -26,14 +26,10 @@ from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams import steps
+from proctor.exams.service import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotYourAttempt
 from proctor.exams.states import AttemptMode, FinishReason
 
 log = logging.getLogger(__name__)
-
-
-
-# the buttons that are not a step of proctor.exams.steps.take_step
-_OTHER_ACTS = ("cancel_yes", "cancel_no", "grid", "jump", "review", "review_all")
 
 
 async def button(update: Update, context: Ctx) -> None:
@@ -42,14 +38,15 @@ async def button(update: Update, context: Ctx) -> None:
     data = cb.parse(query.data)
     u = await user_ctx(update, context)  # read by the update's claim: no round trip of its own
     try:
-        if isinstance(data, cb.Act) and data.action not in _OTHER_ACTS:
-            await _step(context, u, data)
-        elif data is None:
-            await ack(query, t("button_unknown", u.lang))
-        elif isinstance(data, cb.Pick):
-            await _pick(update, context, u, data)
-        else:
-            await _act(update, context, u, data)
+        match data:
+            case cb.Act(action=steps.Action() as action):
+                await _step(context, u, data, action)
+            case cb.Act(action=cb.Screen() as screen):
+                await _act(update, context, u, data, screen)
+            case cb.Pick():
+                await _pick(update, context, u, data)
+            case None:
+                await ack(query, t("button_unknown", u.lang))
     except NotYourAttempt:
         await ack(query, t("not_yours", u.lang))
     except (AttemptClosed, NotFound):
@@ -94,23 +91,24 @@ async def _pick(update: Update, context: Ctx, u: UserCtx, data: cb.Pick) -> None
     await show_attempt(context, attempt.id, u, repost=True)
 
 
-async def _act(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
-    if data.action in ("cancel_yes", "cancel_no"):
-        await _cancel_confirmed(update, context, u, data)
-    elif data.action in ("grid", "jump"):
-        await navigate(update, context, u, data)
-    else:
-        await review(update, context, u, data)
+async def _act(update: Update, context: Ctx, u: UserCtx, data: cb.Act, screen: cb.Screen) -> None:
+    match screen:
+        case cb.Screen.cancel_yes | cb.Screen.cancel_no:
+            await _cancel_confirmed(update, context, u, data, keep=screen == cb.Screen.cancel_no)
+        case cb.Screen.grid | cb.Screen.jump:
+            await navigate(update, context, u, data)
+        case cb.Screen.review | cb.Screen.review_all:
+            await review(update, context, u, data)
 
 
-async def _step(context: Ctx, u: UserCtx, data: cb.Act) -> None:
+async def _step(context: Ctx, u: UserCtx, data: cb.Act, action: steps.Action) -> None:
     """Answer, move, flag, finish: one step of the attempt (one round trip)."""
     svc = context.services
-    out = await steps.take_step(svc.db, data.attempt_id, u.id, data.action, data.pos, data.arg, svc.now())
-    await _render(context, context.query, u, data, out)
+    out = await steps.take_step(svc.db, data.attempt_id, u.id, action, data.pos, data.arg, svc.now())
+    await _render(context, context.query, u, action, out)
 
 
-async def _render(context: Ctx, query, u: UserCtx, data: cb.Act, out: steps.Outcome) -> None:
+async def _render(context: Ctx, query, u: UserCtx, action: steps.Action, out: steps.Outcome) -> None:
     """Say what the step did: the handler decides nothing here."""
     match out:
         case steps.NotYours():
@@ -123,31 +121,31 @@ async def _render(context: Ctx, query, u: UserCtx, data: cb.Act, out: steps.Outc
         case steps.Stale(sheet=sheet, review=review):
             await ack(query, t("stale_button", u.lang))
             await show_sheet(context, sheet, u, review)
-        case steps.Refused(reason="empty_draft"):
+        case steps.Refused(reason=steps.Refusal.empty_draft):
             await ack(query, clip(t("draft", u.lang, a="—"), MAX_TOAST))
         case steps.Refused():
             await ack(query, t("button_unknown", u.lang))
         case steps.Recorded(sheet=sheet, pos=pos, review=review):
-            if data.action == "finish_ask":
-                text, kb = render.finish_confirm(sheet, u.lang)
-                await ack(query)
-                await _edit(query, text, kb)
-                return
-            if data.action == "finish_yes":
-                await finish_and_report(context, sheet.attempt.id, FinishReason.submitted)
-                await ack(query)
-                return
-            await ack(query)
-            if data.action in steps.ANSWERING and await offer_finish(context, sheet, pos):
-                return
-            await show_sheet(context, sheet, u, review)
+            match action:
+                case steps.Action.finish_ask:
+                    text, kb = render.finish_confirm(sheet, u.lang)
+                    await ack(query)
+                    await _edit(query, text, kb)
+                case steps.Action.finish_yes:
+                    await finish_and_report(context, sheet.attempt.id, FinishReason.submitted)
+                    await ack(query)
+                case _:
+                    await ack(query)
+                    if action in steps.ANSWERING and await offer_finish(context, sheet, pos):
+                        return
+                    await show_sheet(context, sheet, u, review)
 
 
-async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
+async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.Act, *, keep: bool) -> None:
     query = context.query
     svc = context.services
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
-    if data.action == "cancel_no":
+    if keep:
         await ack(query)
         kept = "cancel_kept_practice" if sheet.attempt.mode == AttemptMode.practice else "cancel_kept"
         await _edit(query, t(kept, u.lang), None)
@@ -164,8 +162,9 @@ async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.A
     if running.message_id:
         try:
             await context.bot.edit_message_reply_markup(running.chat_id, running.message_id, reply_markup=None)
-        except BadRequest:
-            pass
+        except BadRequest as e:
+            if not (not_modified(e) or message_gone(e)):  # no buttons left, or no message: nothing to take off
+                log.warning("attempt %s: the buttons of %s not taken off (%s)", running.id, running.message_id, e)
     await _edit(query, t("cancelled_practice" if running.mode == AttemptMode.practice else "cancelled", u.lang,
                         title=attempt_title(running.title, u.lang, u.script)), None)
 

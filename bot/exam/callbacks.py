@@ -10,24 +10,41 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
-ACTIONS = {
-    "a": "answer",  # arg: shown option index (0-25, A–Z), or t/f
-    "m": "toggle",  # arg: shown option index
-    "s": "submit",  # submit the multi draft
-    "n": "next",
-    "b": "back",
-    "f": "flag",
-    "F": "finish_ask",
-    "Y": "finish_yes",
-    "N": "finish_no",
-    "r": "review",  # pos: page in the review of wrong answers
-    "C": "cancel_yes",
-    "K": "cancel_no",
-    "g": "grid",  # show the question navigator (pos: the current question)
-    "j": "jump",  # go to question `pos` from the navigator
-    "v": "review_all",  # pos: page in the review of every answer
+from proctor.exams.states import AttemptMode
+from proctor.exams.steps import Action
+
+
+class Screen(StrEnum):
+    """The buttons the bot answers itself: screens over the attempt, and the cancel confirmation."""
+    review = "review"  # pos: page in the review of wrong answers
+    review_all = "review_all"  # pos: page in the review of every answer
+    grid = "grid"  # show the question navigator (pos: the current question)
+    jump = "jump"  # go to question `pos` from the navigator
+    cancel_yes = "cancel_yes"
+    cancel_no = "cancel_no"
+
+
+ACTIONS: dict[str, Action | Screen] = {
+    "a": Action.answer,  # arg: shown option index (0-25, A–Z), or t/f
+    "m": Action.toggle,  # arg: shown option index
+    "s": Action.submit,  # submit the multi draft
+    "n": Action.next,
+    "b": Action.back,
+    "f": Action.flag,
+    "F": Action.finish_ask,
+    "Y": Action.finish_yes,
+    "N": Action.finish_no,
+    "r": Screen.review,
+    "C": Screen.cancel_yes,
+    "K": Screen.cancel_no,
+    "g": Screen.grid,
+    "j": Screen.jump,
+    "v": Screen.review_all,
 }
+_CODES = {action: code for code, action in ACTIONS.items()}
+_MODES = {"e": AttemptMode.exam, "p": AttemptMode.practice}
 
 _PICK = re.compile(r"^x:(p|go):(\d{1,9}|r):([ep])$")
 _ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$")
@@ -37,24 +54,23 @@ _ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-
 class Pick:
     start: bool
     paper_id: int | None  # None: random mock
-    mode: str  # 'exam' | 'practice'
+    mode: AttemptMode
 
 
 @dataclass(frozen=True)
 class Act:
     attempt_id: int
-    action: str
+    action: Action | Screen  # Action: a step of the attempt (proctor.exams.steps.take_step)
     pos: int
     arg: str | None
 
 
-def pick(paper_id: int | None, mode: str, *, start: bool) -> str:
+def pick(paper_id: int | None, mode: AttemptMode, *, start: bool) -> str:
     return f"x:{'go' if start else 'p'}:{'r' if paper_id is None else paper_id}:{mode[0]}"
 
 
-def act(attempt_id: int, action: str, pos: int, arg: str | int | None = None) -> str:
-    code = next(k for k, v in ACTIONS.items() if v == action)
-    data = f"x:{attempt_id}:{code}:{pos}" + ("" if arg is None else f":{arg}")
+def act(attempt_id: int, action: Action | Screen, pos: int, arg: str | int | None = None) -> str:
+    data = f"x:{attempt_id}:{_CODES[action]}:{pos}" + ("" if arg is None else f":{arg}")
     assert len(data.encode()) <= 64
     return data
 
@@ -65,13 +81,12 @@ def parse(data: str | None) -> Pick | Act | None:
         return None
     m = _PICK.match(data)
     if m:
-        return Pick(m.group(1) == "go", None if m.group(2) == "r" else int(m.group(2)),
-                    "exam" if m.group(3) == "e" else "practice")
+        return Pick(m.group(1) == "go", None if m.group(2) == "r" else int(m.group(2)), _MODES[m.group(3)])
     m = _ACT.match(data)
     if m:
         action = ACTIONS[m.group(2)]
         arg = m.group(4)
-        if action in ("answer", "toggle") and arg is None:
+        if action in (Action.answer, Action.toggle) and arg is None:
             return None
         return Act(int(m.group(1)), action, int(m.group(3)), arg)
     return None

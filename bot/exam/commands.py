@@ -19,7 +19,7 @@ from bot.open_work import end_open_work
 from bot.paper_refs import unknown_paper
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
-from proctor.exams.states import FinishReason
+from proctor.exams.states import AttemptMode, FinishReason
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ async def exam(update: Update, context: Ctx) -> None:
         used = await attempts.used_attempts(context.services.db, u.id, paper.id)
         text, kb = render.rules_card(paper, used, u.lang, u.script)
     else:
-        text, kb = render.paper_chooser(await offered_papers(context.services.db), "exam", u.lang, u.script)
+        text, kb = render.paper_chooser(await offered_papers(context.services.db), AttemptMode.exam, u.lang, u.script)
     await context.message.reply_text(text, reply_markup=kb)
 
 
@@ -75,7 +75,7 @@ async def practice(update: Update, context: Ctx) -> None:
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
     offered = await offered_papers(context.services.db, practice=True)
-    text, kb = render.paper_chooser(offered, "practice", u.lang, u.script)
+    text, kb = render.paper_chooser(offered, AttemptMode.practice, u.lang, u.script)
     await context.message.reply_text(text, reply_markup=kb)
 
 

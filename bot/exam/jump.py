@@ -24,7 +24,7 @@ async def navigate(update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
         await finish_and_report(context, sheet.attempt.id, FinishReason.timeout)
         await ack(query, t("exam_closed", u.lang))
         return
-    if data.action == "grid":
+    if data.action == cb.Screen.grid:
         text, kb = navigator.grid(sheet, u.lang)
         await ack(query)
         await edit_text(context.bot, context.message.chat_id, context.message.message_id, text, kb)

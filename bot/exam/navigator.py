@@ -43,11 +43,11 @@ def grid(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
     """The navigator's text and keyboard for a running attempt."""
     aid, cur = sheet.attempt.id, sheet.attempt.current_pos
     shown = list(window(len(sheet.items), cur))
-    rows = [[Button(cell(sheet, p), callback_data=cb.act(aid, "jump", p)) for p in shown[i:i + PER_ROW]]
+    rows = [[Button(cell(sheet, p), callback_data=cb.act(aid, cb.Screen.jump, p)) for p in shown[i:i + PER_ROW]]
             for i in range(0, len(shown), PER_ROW)]
-    rows.append([Button(t("btn_nav_close", lang), callback_data=cb.act(aid, "jump", cur))])
+    rows.append([Button(t("btn_nav_close", lang), callback_data=cb.act(aid, cb.Screen.jump, cur))])
     return t("navigator_title", lang), Keyboard(rows)
 
 
 def nav_button(attempt_id: int, pos: int, lang: str) -> Button:
-    return Button(t("btn_navigator", lang), callback_data=cb.act(attempt_id, "grid", pos))
+    return Button(t("btn_navigator", lang), callback_data=cb.act(attempt_id, cb.Screen.grid, pos))

@@ -8,6 +8,7 @@ from typing import Any
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
+from bank.grading.result import Verdict
 from bank.matching_answer import draft_pairs, is_matching_draft
 from bank.matching_answer import response_draft as matching_draft
 from bank.models import CHOICE, Kind, Question, ReviewOption
@@ -26,7 +27,8 @@ from proctor.exams.blueprint import DrawSize
 from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 from proctor.exams.result import grid_lines, outcome
-from proctor.exams.states import AttemptMode
+from proctor.exams.states import AttemptMode, FinishReason
+from proctor.exams.steps import Action
 
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
 TYPE_HINTS = {Kind.fill: "type_hint_fill", Kind.numerical: "type_hint_number", Kind.matching: "match_hint"}
@@ -125,7 +127,7 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
     q = sheet.question(item)
     ans = sheet.answers.get(item.pos)
     parts = [header(sheet, item, lang, now, script), "", question_body(q, item, script)]
-    practice_done = sheet.attempt.mode == "practice" and ans is not None
+    practice_done = sheet.attempt.mode == AttemptMode.practice and ans is not None
     if practice_done and ans is not None:
         parts += ["", feedback or practice_feedback(q, item, ans, lang, script, review)]
     else:
@@ -146,37 +148,37 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
     rows: list[list[Button]] = []
     if not practice_done:
         if q.kind == Kind.single:
-            rows += letter_rows([Button(LETTERS[i], callback_data=cb.act(aid, "answer", pos, i))
+            rows += letter_rows([Button(LETTERS[i], callback_data=cb.act(aid, Action.answer, pos, i))
                                  for i in range(len(item.option_order))])
         elif q.kind == Kind.multi:
             row = []
             for i, orig in enumerate(item.option_order):
                 mark = f"{TICKED} " if orig in item.draft else ""
-                row.append(Button(mark + LETTERS[i], callback_data=cb.act(aid, "toggle", pos, i)))
+                row.append(Button(mark + LETTERS[i], callback_data=cb.act(aid, Action.toggle, pos, i)))
             rows += letter_rows(row)
-            rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, "submit", pos))])
+            rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, Action.submit, pos))])
         elif q.kind == Kind.matching:
             answered = sheet.answers.get(pos)
             shown = item.draft or (matching_draft(q, answered.response) if answered else "")
             rows += answer_forms.matching_rows(q, item.order(), shown, script,
-                                               lambda i: cb.act(aid, "toggle", pos, i))
-            rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, "submit", pos))])
+                                               lambda i: cb.act(aid, Action.toggle, pos, i))
+            rows.append([Button(t("btn_submit", lang), callback_data=cb.act(aid, Action.submit, pos))])
         elif q.kind == Kind.truefalse:
-            rows.append([Button(t("tf_true", lang), callback_data=cb.act(aid, "answer", pos, "t")),
-                         Button(t("tf_false", lang), callback_data=cb.act(aid, "answer", pos, "f"))])
+            rows.append([Button(t("tf_true", lang), callback_data=cb.act(aid, Action.answer, pos, "t")),
+                         Button(t("tf_false", lang), callback_data=cb.act(aid, Action.answer, pos, "f"))])
     nav = []
     if pos > 0:
-        nav.append(Button(t("btn_back", lang), callback_data=cb.act(aid, "back", pos)))
+        nav.append(Button(t("btn_back", lang), callback_data=cb.act(aid, Action.back, pos)))
     if pos < len(sheet.items) - 1:
         label = "btn_next" if (practice_done or pos in sheet.answers) else "btn_skip"
-        nav.append(Button(t(label, lang), callback_data=cb.act(aid, "next", pos)))
+        nav.append(Button(t(label, lang), callback_data=cb.act(aid, Action.next, pos)))
     rows.append(nav)
     last = []
-    if sheet.attempt.mode == "exam":
+    if sheet.attempt.mode == AttemptMode.exam:
         last.append(Button(t("btn_unflag" if item.flagged else "btn_flag", lang),
-                           callback_data=cb.act(aid, "flag", pos)))
+                           callback_data=cb.act(aid, Action.flag, pos)))
     last.append(nav_button(aid, pos, lang))
-    last.append(Button(t("btn_finish", lang), callback_data=cb.act(aid, "finish_ask", pos)))
+    last.append(Button(t("btn_finish", lang), callback_data=cb.act(aid, Action.finish_ask, pos)))
     rows.append(last)
     return Keyboard([r for r in rows if r])
 
@@ -186,11 +188,12 @@ def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script
     """The verdict, and with the paper's `full` review the key and the explanation too."""
     if review == ReviewOption.none:
         return t("fb_recorded", lang)
-    key = {"correct": "fb_correct", "partial": "fb_partial", "wrong": "fb_wrong", "needs_review": "fb_review"}
+    key = {Verdict.correct: "fb_correct", Verdict.partial: "fb_partial", Verdict.wrong: "fb_wrong",
+           Verdict.needs_review: "fb_review"}
     lines = [t(key[ans.verdict], lang, score=fmt_points(ans.score), max=fmt_points(ans.max_score))]
     if review != ReviewOption.full:
         return lines[0]
-    if ans.verdict != "correct":
+    if ans.verdict != Verdict.correct:
         lines.append(t("right_answer", lang, a=shown_key(q, item, lang, script=script)))
     if q.explanation:
         lines.append(t("explanation", lang, e=explanation(q, item, script)))
@@ -211,8 +214,8 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
         key = "finish_match_draft" if is_matching_draft(item.draft) else "finish_draft"
         text += "\n" + t(key, lang, n=item.pos + 1, a=draft_text(item, lang))
     aid, pos = sheet.attempt.id, sheet.attempt.current_pos
-    kb = Keyboard([[Button(t("btn_yes_finish", lang), callback_data=cb.act(aid, "finish_yes", pos)),
-                    Button(t("btn_keep_going", lang), callback_data=cb.act(aid, "finish_no", pos))],
+    kb = Keyboard([[Button(t("btn_yes_finish", lang), callback_data=cb.act(aid, Action.finish_yes, pos)),
+                    Button(t("btn_keep_going", lang), callback_data=cb.act(aid, Action.finish_no, pos))],
                    [nav_button(aid, pos, lang)]])
     return clip(text), kb
 
@@ -225,15 +228,15 @@ def result_card(sheet: Sheet, result: Result, lang: str,
     keys (full), or nothing (none: not even passed or not)."""
     a = sheet.attempt
     title = attempt_title(a.title, lang, script)
-    if review == ReviewOption.none and a.mode == "exam":
+    if review == ReviewOption.none and a.mode == AttemptMode.exam:
         return clip("\n".join([t("result_title", lang, title=title), t("result_sent_to_team", lang)])), None
-    if a.mode == "practice":
-        correct = sum(1 for x in sheet.answers.values() if x.verdict == "correct")
+    if a.mode == AttemptMode.practice:
+        correct = sum(1 for x in sheet.answers.values() if x.verdict == Verdict.correct)
         text = t("practice_done", lang, correct=correct, answered=len(sheet.answers),
                  score=fmt_points(round(result.score, 2)), max=points(result.max_score, lang))
         return text, None
     lines = [t("result_title", lang, title=title)]
-    if a.finish_reason == "timeout":
+    if a.finish_reason == FinishReason.timeout:
         lines.append(t("timed_out", lang))
     lines.append(t("result_total", lang, score=fmt_points(round(result.score, 2)),
                    max=fmt_points(result.max_score), pct=f"{result.percent:.1f}"))
@@ -257,8 +260,8 @@ def result_card(sheet: Sheet, result: Result, lang: str,
     if review != ReviewOption.full:  # a mark per question would show what the option hides
         return clip("\n".join(lines)), None
     lines += ["", t("result_grid_title", lang), *grid_lines(sheet.items, sheet.answers)]
-    kb = Keyboard([[Button(t("btn_review_all", lang), callback_data=cb.act(a.id, "review_all", 0, 1)),
-                    Button(t("btn_review", lang), callback_data=cb.act(a.id, "review", 0, 1))]])
+    kb = Keyboard([[Button(t("btn_review_all", lang), callback_data=cb.act(a.id, cb.Screen.review_all, 0, 1)),
+                    Button(t("btn_review", lang), callback_data=cb.act(a.id, cb.Screen.review, 0, 1))]])
     return clip("\n".join(lines)), kb
 
 
@@ -267,9 +270,9 @@ def review_page(sheet: Sheet, shown: list[int], page: int, lang: str, script: st
     """One answer with the key and the explanation; pages with ◀ ▶, and a filter between every
     answer and the wrong ones only."""
     aid = sheet.attempt.id
-    action = "review_all" if everything else "review"
-    switch = [Button(t("btn_review_wrong", lang), callback_data=cb.act(aid, "review", 0))] if everything \
-        else [Button(t("btn_review_everything", lang), callback_data=cb.act(aid, "review_all", 0))]
+    action = cb.Screen.review_all if everything else cb.Screen.review
+    switch = [Button(t("btn_review_wrong", lang), callback_data=cb.act(aid, cb.Screen.review, 0))] if everything \
+        else [Button(t("btn_review_everything", lang), callback_data=cb.act(aid, cb.Screen.review_all, 0))]
     if not shown:
         return t("review_none", lang), Keyboard([switch])
     page = max(0, min(page, len(shown) - 1))
@@ -280,7 +283,7 @@ def review_page(sheet: Sheet, shown: list[int], page: int, lang: str, script: st
     title = t("review_page_all" if everything else "review_page", lang, i=page + 1, n=len(shown), q=item.pos + 1,
               qid=q.id)
     lines = [title, "", question_body(q, item, script), "", t("review_yours", lang, a=yours)]
-    if ans is not None and ans.verdict == "correct":
+    if ans is not None and ans.verdict == Verdict.correct:
         lines.append(t("review_verdict_correct", lang))
     lines.append(t("right_answer", lang, a=shown_key(q, item, lang, script=script)))
     if q.explanation:
@@ -310,11 +313,11 @@ def chooser_label(p: PaperSummary, script: str = "orig") -> str:
     return clip(f"{p.code} · {to_script(p.title, script)}", 64)
 
 
-def paper_chooser(papers: list[PaperSummary], mode: str, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
-    rows = [[Button(chooser_label(p, script), callback_data=cb.pick(p.id, mode, start=mode == "practice"))]
+def paper_chooser(papers: list[PaperSummary], mode: AttemptMode, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
+    rows = [[Button(chooser_label(p, script), callback_data=cb.pick(p.id, mode, start=mode == AttemptMode.practice))]
             for p in papers]
-    rows.append([Button(t("random_button", lang), callback_data=cb.pick(None, mode, start=mode == "practice"))])
-    return t("choose_exam" if mode == "exam" else "choose_practice", lang), Keyboard(rows)
+    rows.append([Button(t("random_button", lang), callback_data=cb.pick(None, mode, start=mode == AttemptMode.practice))])
+    return t("choose_exam" if mode == AttemptMode.exam else "choose_practice", lang), Keyboard(rows)
 
 
 def rules_card(p: PaperSummary, used: int, lang: str, script: str = "orig") -> tuple[str, Keyboard | None]:
@@ -327,7 +330,7 @@ def rules_card(p: PaperSummary, used: int, lang: str, script: str = "orig") -> t
     if allowed is not None and used >= allowed:  # no Start button that could only be refused
         return text + "\n\n" + t("rules_no_attempts", lang, allowed=allowed,
                                   unit="attempt" if allowed == 1 else "attempts"), None
-    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(p.id, "exam", start=True))]])
+    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(p.id, AttemptMode.exam, start=True))]])
     return text, kb
 
 
@@ -336,16 +339,16 @@ def mock_rules_card(lang: str, size: DrawSize, minutes: int) -> tuple[str, Keybo
     top = points(size.high, lang) if size.low == size.high else f"{size.low:g}–{points(size.high, lang)}"
     text = t("mock_rules_card", lang, questions=tn("n_question", size.questions, lang), max=top, minutes=minutes,
              rules=t("exam_rules", lang))
-    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(None, "exam", start=True))]])
+    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.pick(None, AttemptMode.exam, start=True))]])
     return text, kb
 
 
 def cancel_confirm(attempt, lang: str, script: str = "orig") -> tuple[str, Keyboard]:
     """Exams warn that a cancelled attempt still counts; practice has no attempts to warn about."""
-    key = "cancel_confirm_practice" if attempt.mode == "practice" else "cancel_confirm"
+    key = "cancel_confirm_practice" if attempt.mode == AttemptMode.practice else "cancel_confirm"
     text = t(key, lang, title=attempt_title(attempt.title, lang, script))
-    kb = Keyboard([[Button(t("btn_cancel_yes", lang), callback_data=cb.act(attempt.id, "cancel_yes", 0)),
-                    Button(t("btn_keep_going", lang), callback_data=cb.act(attempt.id, "cancel_no", 0))]])
+    kb = Keyboard([[Button(t("btn_cancel_yes", lang), callback_data=cb.act(attempt.id, cb.Screen.cancel_yes, 0)),
+                    Button(t("btn_keep_going", lang), callback_data=cb.act(attempt.id, cb.Screen.cancel_no, 0))]])
     return clip(text), kb
 
 

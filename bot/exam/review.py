@@ -35,7 +35,7 @@ async def review(update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
     if (await sealed_for(svc.db, u.id)).covers_any(i.question_id for i in sheet.items):
         await ack(query, t("review_sealed", u.lang), show_alert=True)  # a new attempt on it runs
         return
-    everything = data.action == "review_all"
+    everything = data.action == cb.Screen.review_all
     shown = [i.pos for i in sheet.items] if everything else wrong_positions(sheet.items, sheet.answers)
     page = max(0, min(data.pos, len(shown) - 1))
     if shown:

@@ -11,14 +11,14 @@ from bank.models import ReviewOption
 from bank.paper_settings import pass_mark, review_option
 from bot import outbox, scheduling
 from bot.context import Ctx
-from bot.edits import edit_text
+from bot.edits import edit_text, message_gone
 from bot.exam import render
 from bot.i18n import pick_lang, t
 from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
 from proctor.exams.model import Sheet, compute_result
-from proctor.exams.states import AttemptMode
+from proctor.exams.states import AttemptMode, FinishReason
 from proctor.outbox import Outgoing
 from proctor.people.users import find_prefs
 
@@ -62,11 +62,12 @@ async def show_sheet(context: Ctx, sheet: Sheet, u: UserCtx, review: ReviewOptio
     if a.message_id and a.message_id != sent.message_id:
         try:
             await context.bot.delete_message(a.chat_id, a.message_id)
-        except BadRequest:
-            pass
+        except BadRequest as e:
+            if not message_gone(e):  # gone already, or too old to delete: the new screen below is what counts
+                log.warning("attempt %s: the old screen %s not deleted (%s)", a.id, a.message_id, e)
 
 
-async def finish_and_report(context: Ctx, attempt_id: int, reason: str) -> bool:
+async def finish_and_report(context: Ctx, attempt_id: int, reason: FinishReason) -> bool:
     """Hand the attempt in (once); its result card is then delivered by the outbox. False if it
     was already closed."""
     svc = context.services
@@ -123,8 +124,10 @@ async def offer_finish(context: Ctx, sheet: Sheet, answered_pos: int, *, repost:
         if sheet.attempt.message_id:
             try:
                 await context.bot.delete_message(sheet.attempt.chat_id, sheet.attempt.message_id)
-            except BadRequest:
-                pass
+            except BadRequest as e:
+                if not message_gone(e):  # gone already, or too old to delete: the prompt below is what counts
+                    log.warning("attempt %s: the old screen %s not deleted (%s)", attempt_id,
+                                sheet.attempt.message_id, e)
     else:
         await edit_text(context.bot, sheet.attempt.chat_id, sheet.attempt.message_id, text, kb)
     return True

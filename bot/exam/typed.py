@@ -12,7 +12,6 @@ from telegram import Message, Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop
 
-from bank.errors import AttemptClosed, NotYourAttempt
 from bot.context import Ctx
 from bot.exam import render
 from bot.exam.screen import finish_and_report, offer_finish, show_sheet
@@ -20,6 +19,7 @@ from bot.i18n import t
 from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import steps
+from proctor.exams.service import AttemptClosed, NotYourAttempt
 from proctor.exams.states import FinishReason
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatType
 
-from bank.errors import AlreadyRunning, NotFound
+from bank.errors import NotFound
 from bank.paper_store import load_paper
 from bot.context import Ctx
 from bot.core import ack
@@ -21,6 +21,7 @@ from bot.userctx import UserCtx, user_ctx
 from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_for
+from proctor.exams.service import AlreadyRunning
 from proctor.exams.states import AttemptMode
 from proctor.teams import review as reviews
 from proctor.transitions import IllegalTransition
@@ -34,12 +35,13 @@ async def on_button(update: Update, context: Ctx) -> None:
         await ack(query, t("button_unknown", u.lang))
         return
     action, number = parsed
-    if action == "start":
-        await _start(update, context, u, number)
-    elif action == "review":
-        await _review(update, context, u, number)
-    else:
-        await _manage(update, context, u, action, number)
+    match action:
+        case cb.Press.start:
+            await _start(update, context, u, number)
+        case cb.Press.review:
+            await _review(update, context, u, number)
+        case cb.Press.revoke | cb.Press.resend:
+            await _manage(update, context, u, action, number)
 
 
 async def _start(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> None:
@@ -83,13 +85,13 @@ async def _lead_invite(update: Update, context: Ctx, u: UserCtx, invite_id: int)
     return inv
 
 
-async def _manage(update: Update, context: Ctx, u: UserCtx, action: str, invite_id: int) -> None:
+async def _manage(update: Update, context: Ctx, u: UserCtx, action: cb.Press, invite_id: int) -> None:
     query = context.query
     svc = context.services
     if (inv := await _lead_invite(update, context, u, invite_id)) is None:
         return
     try:
-        if action == "revoke":
+        if action == cb.Press.revoke:
             await invites.revoke_invite(svc.db, inv.id, actor=u.id, now=svc.now())
             await ack(query, t("iv_revoked", u.lang, id=inv.id))
             await context.bot.send_message(u.id, t("iv_revoked", u.lang, id=inv.id))

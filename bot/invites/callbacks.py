@@ -9,17 +9,27 @@
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 
-ACTIONS = {"s": "start", "v": "revoke", "R": "resend", "w": "review"}
+
+class Press(StrEnum):
+    """What an invite button asks for."""
+    start = "start"
+    revoke = "revoke"
+    resend = "resend"
+    review = "review"
+
+
+ACTIONS = {"s": Press.start, "v": Press.revoke, "R": Press.resend, "w": Press.review}
+_CODES = {action: code for code, action in ACTIONS.items()}
 _FORM = re.compile(r"^i:([svRw]):([0-9]{1,12})$")
 
 
-def encode(action: str, number: int) -> str:
-    code = next(k for k, v in ACTIONS.items() if v == action)
-    return f"i:{code}:{number}"
+def encode(action: Press, number: int) -> str:
+    return f"i:{_CODES[action]}:{number}"
 
 
-def parse(data: str | None) -> tuple[str, int] | None:
+def parse(data: str | None) -> tuple[Press, int] | None:
     """(action, number), or None for anything forged or garbled."""
     m = _FORM.match(data or "")
     return (ACTIONS[m.group(1)], int(m.group(2))) if m else None

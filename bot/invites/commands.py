@@ -20,6 +20,7 @@ from bot.paper_refs import unknown_paper
 from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
 from proctor import hiring, invites
+from proctor.audit import AuditAction
 from proctor.chats import chat_title, chat_zone
 from proctor.invites_report import hiring_csv
 from proctor.local_time import zone
@@ -126,11 +127,11 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     token = invites.token_of(arg)
     try:
         if token is None:
-            raise invites.Refused("unknown")
+            raise invites.Refused(invites.Refusal.unknown)
         inv = await invites.open_link(svc.db, token, user_id=u.id, username=context.user.username,
                                       now=svc.now())
     except invites.Refused as e:
-        if e.reason == "unknown":
+        if e.reason == invites.Refusal.unknown:
             guesses.missed(u.id, svc.now())
         await reply(t(f"iv_refused_{e.reason}", u.lang))
         return
@@ -156,5 +157,5 @@ async def hiring_report(update: Update, context: Ctx, desk) -> None:
                                         caption=t("iv_report", desk.user.own_lang, team=desk.title, n=n))
 
     if await send_private(update, context, desk.user, send):
-        await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action="report",
+        await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action=AuditAction.report,
                         target="invites", rows=n)

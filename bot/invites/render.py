@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.invites import callbacks as cb
 from proctor import invites
 from proctor.exams.model import Attempt, Result
+from proctor.exams.states import FinishReason
 from proctor.integrity.signals import Signal
 from proctor.invites import Invite, InviteStatus
 
@@ -43,7 +44,7 @@ def link_card(inv: Invite, paper: str, url: str, tz: ZoneInfo, lang: str,
     text = t("iv_created", lang, id=inv.id, paper=to_script(paper, script), link=url,
              closes=when(inv.closes_at, tz), extra=extra,
              who=who)
-    kb = Keyboard([[Button(t("iv_btn_revoke", lang), callback_data=cb.encode("revoke", inv.id))]])
+    kb = Keyboard([[Button(t("iv_btn_revoke", lang), callback_data=cb.encode(cb.Press.revoke, inv.id))]])
     return clip(text, CAPTION), kb
 
 
@@ -63,9 +64,9 @@ def listing(rows: list[invites.Row], team: str, tz: ZoneInfo, lang: str,
                        closes=when(r.invite.closes_at, tz)))
         if r.status in (InviteStatus.open, InviteStatus.claimed):
             buttons.append([Button(f"#{r.invite.id} {t('iv_btn_revoke', lang)}",
-                                   callback_data=cb.encode("revoke", r.invite.id)),
+                                   callback_data=cb.encode(cb.Press.revoke, r.invite.id)),
                             Button(f"#{r.invite.id} {t('iv_btn_resend', lang)}",
-                                   callback_data=cb.encode("resend", r.invite.id))])
+                                   callback_data=cb.encode(cb.Press.resend, r.invite.id))])
     return clip("\n".join(lines)), Keyboard(buttons) if buttons else None
 
 
@@ -76,7 +77,7 @@ def welcome(inv: Invite, paper: Paper, team: str, tz: ZoneInfo, lang: str,
     text = t("iv_welcome", lang, team=team, paper=to_script(paper.title, script), n=n, max=fmt_points(paper.max_score),
              minutes=paper.settings.time_limit_min, extra=extra, closes=when(inv.closes_at, tz),
              rules=t("exam_rules", lang))
-    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.encode("start", inv.id))]])
+    kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.encode(cb.Press.start, inv.id))]])
     return clip(text), kb
 
 
@@ -85,8 +86,13 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
     """The lead's card: candidate, paper, score by section, time used, written answers to review,
     and how many integrity signals there are to look at. Without `detail` (a hiring paper the team
     is not verified for) the total only: a section's score moving between sittings would tell a key."""
-    reason = {"timeout": t("iv_card_timeout", lang), "cancelled": t("iv_card_cancelled", lang)}.get(
-        a.finish_reason or "", "")
+    match a.finish_reason:
+        case FinishReason.timeout:
+            reason = t("iv_card_timeout", lang)
+        case FinishReason.cancelled:
+            reason = t("iv_card_cancelled", lang)
+        case _:
+            reason = ""
     sections = "\n".join(
         t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
           max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")
@@ -99,7 +105,7 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
              score=fmt_points(round(result.score, 2)), max=fmt_points(result.max_score),
              pct=f"{result.percent:.1f}", reason=reason,
              used=fmt_duration((a.finished_at or a.started_at) - a.started_at), sections=sections, pending=pending)
-    kb = (Keyboard([[Button(t("iv_btn_review", lang), callback_data=cb.encode("review", a.id))]])
+    kb = (Keyboard([[Button(t("iv_btn_review", lang), callback_data=cb.encode(cb.Press.review, a.id))]])
           if result.pending_review and detail else None)
     return clip(text), kb
 

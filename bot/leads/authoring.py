@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
@@ -26,17 +27,47 @@ from proctor.teams.authoring import EDITQ, NEWPAPER
 _DATA = re.compile(r"^a:(?:e:([0-9]{1,12})|n):([a-z])(?::([a-z0-9]{1,3}))?$")
 
 
+class EditqAction(StrEnum):
+    """/editq's buttons (their args: the module docstring)."""
+    field = "field"
+    key = "key"
+    tick = "tick"
+    done = "done"
+    save = "save"
+    back = "back"
+    cancel = "cancel"
+
+
+class NewPaperAction(StrEnum):
+    """/newpaper's buttons."""
+    minutes = "minutes"
+    exam_only = "exam_only"
+    per_candidate = "per_candidate"
+    create = "create"
+    back = "back"
+    cancel = "cancel"
+
+
+E, N = EditqAction, NewPaperAction
+_EDITQ = {"f": E.field, "k": E.key, "t": E.tick, "d": E.done, "s": E.save, "b": E.back, "c": E.cancel}
+_NEWPAPER = {"m": N.minutes, "x": N.exam_only, "p": N.per_candidate, "c": N.create, "b": N.back, "q": N.cancel}
+# two tables: both enums have `back` and `cancel`, and StrEnum members of equal values are equal keys
+_EDITQ_CODES = {a: c for c, a in _EDITQ.items()}
+_NEWPAPER_CODES = {a: c for c, a in _NEWPAPER.items()}
+
+
 @dataclass(frozen=True)
 class Press:
     feature: str  # editq | newpaper
     question: int  # editq's question; 0 for newpaper
-    action: str
+    action: EditqAction | NewPaperAction  # the feature's
     arg: str
 
 
-def encode(feature: str, action: str, arg: str | int = "", *, question: int = 0) -> str:
+def encode(feature: str, action: EditqAction | NewPaperAction, arg: str | int = "", *, question: int = 0) -> str:
     head = f"a:e:{question}" if feature == EDITQ else "a:n"
-    data = f"{head}:{action}" + (f":{arg}" if arg != "" else "")
+    code = _EDITQ_CODES[action] if isinstance(action, EditqAction) else _NEWPAPER_CODES[action]
+    data = f"{head}:{code}" + (f":{arg}" if arg != "" else "")
     if parse(data) is None or len(data.encode()) > 64:
         raise ValueError(f"bad callback data: {data!r}")
     return data
@@ -46,17 +77,21 @@ def parse(data: str | None) -> Press | None:
     m = _DATA.match(data or "")
     if m is None:
         return None
-    question, action, arg = m.groups()
+    question, code, arg = m.groups()
+    action = (_EDITQ if question is not None else _NEWPAPER).get(code)
+    if action is None:
+        return None
     return Press(EDITQ if question is not None else NEWPAPER, int(question or 0), action, arg or "")
 
 
-def button(text: str, feature: str, action: str, arg: str | int = "", *, question: int = 0) -> InlineKeyboardButton:
+def button(text: str, feature: str, action: EditqAction | NewPaperAction, arg: str | int = "", *, question: int = 0) -> InlineKeyboardButton:
     return InlineKeyboardButton(text, callback_data=encode(feature, action, arg, question=question))
 
 
 def cancel_row(feature: str, lang: str, *, question: int = 0, back: bool = True) -> list[InlineKeyboardButton]:
-    cancel = "c" if feature == EDITQ else "q"
-    row = [button(t("au_btn_back", lang), feature, "b", question=question)] if back else []
+    cancel = EditqAction.cancel if feature == EDITQ else NewPaperAction.cancel
+    row = [button(t("au_btn_back", lang), feature, EditqAction.back if feature == EDITQ else NewPaperAction.back,
+                  question=question)] if back else []
     return row + [button(t("au_btn_cancel", lang), feature, cancel, question=question)]
 
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 from telegram import InlineKeyboardMarkup, Update
 
 from bank import item_stats as stats
-from bank import paper_settings
 from bank.errors import NotFound
 from bank.paper_list import find_paper, paper_summary
-from bank.question_checks import confirm_key, held_questions
+from bank.question_checks import held_questions
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import Desk, require_bank_admin, require_lead, seen
-from bot.leads.callbacks import Press
+from bot.leads.callbacks import Action, Press
 from bot.leads.held import held_section
 from bot.paper_refs import unknown_paper
 from bot.userctx import UserCtx
@@ -22,8 +21,10 @@ from proctor import hiring
 from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
 from proctor.storage.db import Database
+from proctor.teams import curation, key_fix
 from proctor.teams import disputes as dsp
-from proctor.teams import key_fix
+from proctor.teams.curation import confirm_key
+from proctor.teams.item_stats import item_stats
 
 
 async def bankstats(update: Update, context: Ctx) -> None:
@@ -47,11 +48,11 @@ async def bankstats(update: Update, context: Ctx) -> None:
         if (withheld := await hiring.withheld(db, desk.scope, paper.id)) is not None:
             await context.message.reply_text(t("hv_withheld", lang, paper=withheld.title))
             return
-        text, keyboard = render.bankstats_paper(paper, await stats.item_stats(db, paper.id), lang, desk.scope)
+        text, keyboard = render.bankstats_paper(paper, await item_stats(db, paper.id), lang, desk.scope)
     else:
         hidden = await _withheld_titles(db, desk.scope)
         disputes = [d for d in await dsp.open_disputes(db, desk.scope) if not seal.covers(d.question_id)]
-        attention = [s for s in stats.needs_attention(await stats.item_stats(db))
+        attention = [s for s in stats.needs_attention(await item_stats(db))
                      if not seal.covers(s.question_id) and s.paper not in hidden]
         text, keyboard = render.bankstats_overview(disputes, attention, lang, desk.scope)
         held = [h for h in await held_questions(db) if not seal.covers(h.question_id) and h.paper not in hidden]
@@ -74,7 +75,7 @@ async def _set_retired(update: Update, context: Ctx, desk: Desk, retired: bool) 
     qid = int(args[0].lstrip("#"))
     svc = context.services
     try:
-        await stats.set_retired(svc.db, qid, retired, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
+        await curation.set_retired(svc.db, qid, retired, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     except NotFound:
         await context.message.reply_text(t("l_q_unknown", desk.user.lang, qid=qid))
         return
@@ -112,7 +113,7 @@ async def exam_only(update: Update, context: Ctx) -> None:
     except NotFound as e:
         await context.message.reply_text(unknown_paper(e, key, desk.user.lang))
         return
-    await paper_settings.set_exam_only(svc.db, paper.id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
+    await curation.set_exam_only(svc.db, paper.id, on, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     await context.message.reply_text(t("l_examonly_on" if on else "l_examonly_off", desk.user.lang,
                                                 paper=paper.title))
 
@@ -157,32 +158,34 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
         return
     target = press.args[0]
     try:
-        if press.action in ("retire", "restore"):
-            retired = press.action == "retire"
-            await stats.set_retired(svc.db, target, retired, lead=u.id, chat_id=press.scope, now=svc.now())
-            text = t("l_retired_ok" if retired else "l_restored_ok", u.lang, qid=target)
-        elif press.action == "confirm_key":
-            done = await confirm_key(svc.db, target, actor=u.id, now=svc.now(), chat_id=press.scope)
-            text = t("l_key_confirmed" if done else "l_key_not_held", u.lang, qid=target)
-        elif press.action in ("uphold", "dismiss"):
-            upheld = press.action == "uphold"
-            qid, _ = await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope, now=svc.now())
-            text = t("l_dispute_upheld" if upheld else "l_dispute_dismissed", u.lang, id=target)
-            if upheld:  # upholding opens the key fix: the lead is shown how, with the key as it is
-                prompt = t("l_kf_prompt", u.lang, id=target, qid=qid, key=await key_fix.current_key(svc.db, qid))
-                await ack(query, text)
-                await context.message.reply_text(text + "\n" + prompt)
-                return
-        else:
-            on = bool(press.args[1])
-            await paper_settings.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
-            text = t("l_examonly_on" if on else "l_examonly_off", u.lang,
-                     paper=(await paper_summary(svc.db, target)).title)
+        match press.action:
+            case Action.retire | Action.restore:
+                retired = press.action == Action.retire
+                await curation.set_retired(svc.db, target, retired, lead=u.id, chat_id=press.scope, now=svc.now())
+                text = t("l_retired_ok" if retired else "l_restored_ok", u.lang, qid=target)
+            case Action.confirm_key:
+                done = await confirm_key(svc.db, target, actor=u.id, now=svc.now(), chat_id=press.scope)
+                text = t("l_key_confirmed" if done else "l_key_not_held", u.lang, qid=target)
+            case Action.uphold | Action.dismiss:
+                upheld = press.action == Action.uphold
+                qid, _ = await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope,
+                                           now=svc.now())
+                text = t("l_dispute_upheld" if upheld else "l_dispute_dismissed", u.lang, id=target)
+                if upheld:  # upholding opens the key fix: the lead is shown how, with the key as it is
+                    prompt = t("l_kf_prompt", u.lang, id=target, qid=qid, key=await key_fix.current_key(svc.db, qid))
+                    await ack(query, text)
+                    await context.message.reply_text(text + "\n" + prompt)
+                    return
+            case _:  # exam_only
+                on = bool(press.args[1])
+                await curation.set_exam_only(svc.db, target, on, lead=u.id, chat_id=press.scope, now=svc.now())
+                text = t("l_examonly_on" if on else "l_examonly_off", u.lang,
+                         paper=(await paper_summary(svc.db, target)).title)
     except dsp.OwnDispute:
         await ack(query, t("l_dispute_own", u.lang), show_alert=True)
         return
     except NotFound:
-        await ack(query, t("l_dispute_gone" if press.action in ("uphold", "dismiss") else "l_button_bad",
+        await ack(query, t("l_dispute_gone" if press.action in (Action.uphold, Action.dismiss) else "l_button_bad",
                              u.lang), show_alert=True)
         return
     await ack(query, text)

@@ -8,7 +8,7 @@ from bot.core import ack
 from bot.i18n import t
 from bot.leads import bankstats, privacy, review, team
 from bot.leads.access import lead_of
-from bot.leads.callbacks import parse
+from bot.leads.callbacks import Action, parse
 from bot.membership import check_roster
 from bot.userctx import user_ctx
 
@@ -21,21 +21,23 @@ async def on_button(update, context: Ctx) -> None:
     if press is None:
         await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
-    if press.action == "forget":
-        await privacy.forget_button(update, context, u, press)
-        return
-    if press.action == "consent":  # the member's own answer to an invitation: no lead role to check
-        await team.consent_button(update, context, u, press)
-        return
+    match press.action:
+        case Action.forget:
+            await privacy.forget_button(update, context, u, press)
+            return
+        case Action.consent:  # the member's own answer to an invitation: no lead role to check
+            await team.consent_button(update, context, u, press)
+            return
     if not await lead_of(context, u.id, press.scope):
         await ack(query, t("l_button_not_lead", u.lang), show_alert=True)
         return
     await check_roster(context, press.scope)  # who on the roster is still in the group (bot/membership.py)
-    if press.action == "set_score":
-        await review.set_score(update, context, u, press)
-    elif press.action == "skip":
-        await review.skip(update, context, u, press)
-    elif press.action == "join":
-        await team.join_button(update, context, u, press)
-    else:
-        await bankstats.curate_button(update, context, u, press)
+    match press.action:
+        case Action.set_score:
+            await review.set_score(update, context, u, press)
+        case Action.skip:
+            await review.skip(update, context, u, press)
+        case Action.join_request:
+            await team.join_button(update, context, u, press)
+        case Action.retire | Action.restore | Action.confirm_key | Action.uphold | Action.dismiss | Action.exam_only:
+            await bankstats.curate_button(update, context, u, press)

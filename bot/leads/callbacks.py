@@ -21,29 +21,47 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
+
+class Action(StrEnum):
+    """What a lead or privacy button asks for (its form: the module docstring)."""
+    set_score = "set_score"
+    skip = "skip"
+    retire = "retire"
+    restore = "restore"
+    uphold = "uphold"
+    dismiss = "dismiss"
+    exam_only = "exam_only"
+    forget = "forget"
+    join_request = "join"  # a /join request: accept or reject (not `join`: str has a method of that name)
+    confirm_key = "confirm_key"
+    consent = "consent"
+
+
+A = Action
 _ID = r"([0-9]{1,12})"
 _SCOPE = r"(0|-[0-9]{1,16})"
 _FORMS = {
-    "v": ("set_score", re.compile(rf"^l:v:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$")),
-    "k": ("skip", re.compile(rf"^l:k:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$")),
-    "r": ("retire", re.compile(rf"^l:r:{_ID}:{_SCOPE}$")),
-    "o": ("restore", re.compile(rf"^l:o:{_ID}:{_SCOPE}$")),
-    "u": ("uphold", re.compile(rf"^l:u:{_ID}:{_SCOPE}$")),
-    "d": ("dismiss", re.compile(rf"^l:d:{_ID}:{_SCOPE}$")),
-    "e": ("exam_only", re.compile(rf"^l:e:{_ID}:([01]):{_SCOPE}$")),
-    "f": ("forget", re.compile(r"^l:f:([0-9]{1,15}):([yn])$")),
-    "j": ("join", re.compile(r"^l:j:([0-9]{1,15}):([01]):(-[0-9]{1,16})$")),
-    "c": ("confirm_key", re.compile(rf"^l:c:{_ID}:{_SCOPE}$")),
-    "m": ("consent", re.compile(r"^l:m:(-[0-9]{1,16}):([0-9]{1,12}):([01])$")),
+    "v": (A.set_score, re.compile(rf"^l:v:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$")),
+    "k": (A.skip, re.compile(rf"^l:k:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$")),
+    "r": (A.retire, re.compile(rf"^l:r:{_ID}:{_SCOPE}$")),
+    "o": (A.restore, re.compile(rf"^l:o:{_ID}:{_SCOPE}$")),
+    "u": (A.uphold, re.compile(rf"^l:u:{_ID}:{_SCOPE}$")),
+    "d": (A.dismiss, re.compile(rf"^l:d:{_ID}:{_SCOPE}$")),
+    "e": (A.exam_only, re.compile(rf"^l:e:{_ID}:([01]):{_SCOPE}$")),
+    "f": (A.forget, re.compile(r"^l:f:([0-9]{1,15}):([yn])$")),
+    "j": (A.join_request, re.compile(r"^l:j:([0-9]{1,15}):([01]):(-[0-9]{1,16})$")),
+    "c": (A.confirm_key, re.compile(rf"^l:c:{_ID}:{_SCOPE}$")),
+    "m": (A.consent, re.compile(r"^l:m:(-[0-9]{1,16}):([0-9]{1,12}):([01])$")),
 }
-_UNSCOPED = ("forget", "consent")  # pressed by the user concerned, not by a lead
+_UNSCOPED = (A.forget, A.consent)  # pressed by the user concerned, not by a lead
 CODES = {name: code for code, (name, _) in _FORMS.items()}
 
 
 @dataclass(frozen=True)
 class Press:
-    action: str
+    action: Action
     args: tuple[int, ...]  # ids and numbers, by action (see the module docstring)
     scope: int | None  # the group; None: configured admins; forget and consent have no scope
     confirm: bool = False  # forget: 'y'
@@ -53,7 +71,7 @@ def _scope_text(scope: int | None) -> str:
     return "0" if scope is None else str(scope)
 
 
-def encode(action: str, *args: int | str, scope: int | None = None) -> str:
+def encode(action: Action, *args: int | str, scope: int | None = None) -> str:
     """Build callback data; raises ValueError when it would be invalid or over 64 bytes."""
     parts = ["l", CODES[action], *(str(a) for a in args)]
     if action not in _UNSCOPED:
@@ -76,9 +94,9 @@ def parse(data: str | None) -> Press | None:
     if not m:
         return None
     groups = m.groups()
-    if name == "forget":
+    if name == A.forget:
         return Press(name, (int(groups[0]),), None, confirm=groups[1] == "y")
-    if name == "consent":
+    if name == A.consent:
         return Press(name, tuple(int(g) for g in groups), None)
     scope = int(groups[-1])
     if scope > 0:

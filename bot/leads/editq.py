@@ -16,11 +16,12 @@ from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads.access import require_bank_admin
-from bot.leads.authoring import button, cancel_row, show
+from bot.leads.authoring import EditqAction, button, cancel_row, show
 from bot.leads.question_card import question_text
 from bot.outbox import kick
 from bot.text_limits import clip
 from bot.userctx import UserCtx
+from proctor.errors import ProctorError
 from proctor.teams import question_edit as qe
 from proctor.teams.authoring import EDITQ, Session, clear_session, put_session
 
@@ -68,10 +69,10 @@ async def _editable(update: Update, db: Any, qid: int, lang: str) -> Question | 
 
 def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
     qid = q.id or 0
-    rows = [[button(t("eq_btn_key", lang), EDITQ, "f", "k", question=qid),
-             button(t("eq_btn_stem", lang), EDITQ, "f", "s", question=qid),
-             button(t("eq_btn_expl", lang), EDITQ, "f", "x", question=qid)]]
-    letters = [button(t("eq_btn_option", lang, letter=LETTERS[i]), EDITQ, "f", f"o{i}", question=qid)
+    rows = [[button(t("eq_btn_key", lang), EDITQ, EditqAction.field, "k", question=qid),
+             button(t("eq_btn_stem", lang), EDITQ, EditqAction.field, "s", question=qid),
+             button(t("eq_btn_expl", lang), EDITQ, EditqAction.field, "x", question=qid)]]
+    letters = [button(t("eq_btn_option", lang, letter=LETTERS[i]), EDITQ, EditqAction.field, f"o{i}", question=qid)
                for i in range(min(len(q.options), len(LETTERS)))]
     rows += [letters[i:i + 4] for i in range(0, len(letters), 4)]
     rows.append(cancel_row(EDITQ, lang, question=qid, back=False))
@@ -85,7 +86,7 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, p
     state = dict(session.state)
     qid, lang = int(state["q"]), u.lang
     await ack(context.query)
-    if press.action == "c":
+    if press.action == EditqAction.cancel:
         await clear_session(svc.db, u.id)
         await show(update, context, t("au_cancelled", lang))
         return
@@ -93,28 +94,29 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, p
     if q is None:
         await clear_session(svc.db, u.id)
         return
-    if press.action == "b":
-        state.update(step="field", field=None)
-        await put_session(svc.db, u.id, EDITQ, state, svc.now())
-        await show(update, context, *card(q, lang))
-    elif press.action == "f":
-        await _ask(update, context, u, q, state, press.arg)
-    elif press.action == "k" and state.get("field") == "key":
-        value = {"t": "true", "f": "false"}.get(press.arg) or (
-            LETTERS[int(press.arg)] if press.arg.isdigit() and int(press.arg) < len(q.options) else "")
-        await _preview(update, context, u, state, value)
-    elif press.action == "t" and state.get("field") == "key" and q.kind == Kind.multi and press.arg.isdigit():
-        i = int(press.arg)
-        if i < len(q.options):
-            state["ticks"] = "".join(sorted(set(state.get("ticks", "")) ^ {LETTERS[i]}))
+    match press.action:
+        case EditqAction.back:
+            state.update(step="field", field=None)
             await put_session(svc.db, u.id, EDITQ, state, svc.now())
-        await show(update, context, *_multi_picker(q, state, lang))
-    elif press.action == "d" and state.get("field") == "key":
-        await _preview(update, context, u, state, state.get("ticks", ""))
-    elif press.action == "s" and state.get("step") == "preview":
-        await _save(update, context, u, state, regrade=press.arg == "r")
-    else:
-        await context.bot.send_message(context.chat.id, t("au_stale", lang))
+            await show(update, context, *card(q, lang))
+        case EditqAction.field:
+            await _ask(update, context, u, q, state, press.arg)
+        case EditqAction.key if state.get("field") == "key":
+            value = {"t": "true", "f": "false"}.get(press.arg) or (
+                LETTERS[int(press.arg)] if press.arg.isdigit() and int(press.arg) < len(q.options) else "")
+            await _preview(update, context, u, state, value)
+        case EditqAction.tick if state.get("field") == "key" and q.kind == Kind.multi and press.arg.isdigit():
+            i = int(press.arg)
+            if i < len(q.options):
+                state["ticks"] = "".join(sorted(set(state.get("ticks", "")) ^ {LETTERS[i]}))
+                await put_session(svc.db, u.id, EDITQ, state, svc.now())
+            await show(update, context, *_multi_picker(q, state, lang))
+        case EditqAction.done if state.get("field") == "key":
+            await _preview(update, context, u, state, state.get("ticks", ""))
+        case EditqAction.save if state.get("step") == "preview":
+            await _save(update, context, u, state, regrade=press.arg == "r")
+        case _:
+            await context.bot.send_message(context.chat.id, t("au_stale", lang))
 
 
 async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question,
@@ -134,10 +136,10 @@ async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question,
         await show(update, context, *_multi_picker(q, state, lang))
     elif field == "key" and q.kind in (Kind.single, Kind.truefalse):
         if q.kind == Kind.single:
-            keys = [button(LETTERS[i], EDITQ, "k", i, question=qid) for i in range(min(len(q.options), len(LETTERS)))]
+            keys = [button(LETTERS[i], EDITQ, EditqAction.key, i, question=qid) for i in range(min(len(q.options), len(LETTERS)))]
         else:
-            keys = [button(t("tf_true", lang), EDITQ, "k", "t", question=qid),
-                    button(t("tf_false", lang), EDITQ, "k", "f", question=qid)]
+            keys = [button(t("tf_true", lang), EDITQ, EditqAction.key, "t", question=qid),
+                    button(t("tf_false", lang), EDITQ, EditqAction.key, "f", question=qid)]
         rows = [keys[i:i + 6] for i in range(0, len(keys), 6)] + [cancel_row(EDITQ, lang, question=qid)]
         await show(update, context, t("eq_pick_key", lang, id=qid, key=now_key), InlineKeyboardMarkup(rows))
     elif field == "key":
@@ -150,10 +152,10 @@ async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question,
 
 def _multi_picker(q: Question, state: dict[str, Any], lang: str) -> tuple[str, InlineKeyboardMarkup]:
     qid, ticks = q.id or 0, state.get("ticks", "")
-    keys = [button(("☑ " if LETTERS[i] in ticks else "☐ ") + LETTERS[i], EDITQ, "t", i, question=qid)
+    keys = [button(("☑ " if LETTERS[i] in ticks else "☐ ") + LETTERS[i], EDITQ, EditqAction.tick, i, question=qid)
             for i in range(min(len(q.options), len(LETTERS)))]
     rows = [keys[i:i + 4] for i in range(0, len(keys), 4)]
-    rows.append([button(t("eq_btn_done", lang), EDITQ, "d", question=qid)])
+    rows.append([button(t("eq_btn_done", lang), EDITQ, EditqAction.done, question=qid)])
     rows.append(cancel_row(EDITQ, lang, question=qid))
     return t("eq_pick_multi", lang, id=qid, key=qe.key_text(q.answer)), InlineKeyboardMarkup(rows)
 
@@ -204,10 +206,10 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
              old=_shown(old, state, lang), new=_shown(new, state, lang))
     if edit.field == "key":
         text += "\n\n" + t("eq_preview_key", lang, answers=await qe.answer_count(svc.db, qid))
-        save = [button(t("eq_btn_regrade", lang), EDITQ, "s", "r", question=qid),
-                button(t("eq_btn_keep", lang), EDITQ, "s", "k", question=qid)]
+        save = [button(t("eq_btn_regrade", lang), EDITQ, EditqAction.save, "r", question=qid),
+                button(t("eq_btn_keep", lang), EDITQ, EditqAction.save, "k", question=qid)]
     else:
-        save = [button(t("eq_btn_save", lang), EDITQ, "s", "n", question=qid)]
+        save = [button(t("eq_btn_save", lang), EDITQ, EditqAction.save, "n", question=qid)]
     await show(update, context, clip(text), InlineKeyboardMarkup([save, cancel_row(EDITQ, lang, question=qid)]))
 
 
@@ -230,7 +232,7 @@ async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
         await clear_session(svc.db, u.id)
         await show(update, context, t("l_own_score", lang, qid=qid))
         return
-    except BankError as e:  # the question went away, or the key no longer fits
+    except (BankError, ProctorError) as e:  # the question went away, or the key no longer fits
         await clear_session(svc.db, u.id)
         await show(update, context, t("eq_bad", lang, why=str(e)))
         return

@@ -32,5 +32,5 @@ def held_section(text: str, keyboard: Keyboard | None, held: list[Held], lang: s
         lines.append(t("l_bs_held_key", lang, qid=h.question_id, where=at, doubt=clip(doubt, 120)))
         if can_confirm and sum(1 for r in rows if str(r[0].callback_data).startswith("l:c:")) < MAX_BUTTONS:
             rows.append([Button(t("l_btn_confirm_key", lang, qid=h.question_id),
-                                callback_data=cb.encode("confirm_key", h.question_id, scope=scope))])
+                                callback_data=cb.encode(cb.Action.confirm_key, h.question_id, scope=scope))])
     return clip(text + "\n\n" + "\n".join(lines), MAX_TEXT), Keyboard(rows) if rows else None

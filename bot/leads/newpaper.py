@@ -13,9 +13,10 @@ from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import joined, kind_name, t
 from bot.leads.access import require_bank_admin
-from bot.leads.authoring import button, cancel_row, show
+from bot.leads.authoring import NewPaperAction, button, cancel_row, show
 from bot.text_limits import clip
 from bot.userctx import UserCtx
+from proctor.errors import ProctorError
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
 from proctor.teams.authoring import NEWPAPER, Session, clear_session, put_session
@@ -47,7 +48,7 @@ async def _step(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any])
         await show(update, context, t("np_ask_title", lang),
                     InlineKeyboardMarkup([cancel_row(NEWPAPER, lang, back=False)]))
     elif step == "minutes":
-        picks = [button(t("np_minutes", lang, n=m), NEWPAPER, "m", m) for m in MINUTES]
+        picks = [button(t("np_minutes", lang, n=m), NEWPAPER, NewPaperAction.minutes, m) for m in MINUTES]
         await show(update, context, t("np_ask_minutes", lang, title=state["title"]),
                     InlineKeyboardMarkup([picks[:3], picks[3:], cancel_row(NEWPAPER, lang)]))
     elif step == "parts":
@@ -84,7 +85,7 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
         await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
         await show(update, context, _shortfall(e, lang), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
-    except BankError as e:
+    except (BankError, ProctorError) as e:
         state["step"] = "parts"
         await put_session(context.services.db, u.id, NEWPAPER, state, context.services.now())
         await show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
@@ -95,9 +96,9 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
              mode=t("np_mode_exam" if draft.exam_only else "np_mode_practice", lang))
     on_off = t("np_on" if draft.exam_only else "np_off", lang)
     kb = InlineKeyboardMarkup([
-        [button(t("np_btn_exam_only", lang, state=on_off), NEWPAPER, "x"),
-         button(t("np_btn_frozen" if draft.per_candidate else "np_btn_each", lang), NEWPAPER, "p")],
-        [button(t("np_btn_create", lang), NEWPAPER, "c")],
+        [button(t("np_btn_exam_only", lang, state=on_off), NEWPAPER, NewPaperAction.exam_only),
+         button(t("np_btn_frozen" if draft.per_candidate else "np_btn_each", lang), NEWPAPER, NewPaperAction.per_candidate)],
+        [button(t("np_btn_create", lang), NEWPAPER, NewPaperAction.create)],
         cancel_row(NEWPAPER, lang),
     ])
     await show(update, context, clip(text), kb)
@@ -139,23 +140,24 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, p
     state = dict(session.state)
     step = state.get("step")
     await ack(context.query)
-    if press.action == "q":
-        await clear_session(svc.db, u.id)
-        await show(update, context, t("au_cancelled", lang))
-    elif press.action == "b" and step in _BACK:
-        state["step"] = _BACK[str(step)]
-        await _step(update, context, u, state)
-    elif press.action == "m" and step == "minutes" and press.arg.isdigit() and int(press.arg) in MINUTES:
-        state.update(step="parts", minutes=int(press.arg))
-        await _step(update, context, u, state)
-    elif press.action in ("x", "p") and step == "preview":
-        key = "exam_only" if press.action == "x" else "each"
-        state[key] = not state.get(key)
-        await _step(update, context, u, state)
-    elif press.action == "c" and step == "preview":
-        await _create(update, context, u, state)
-    else:
-        await show(update, context, t("au_stale", lang))
+    match press.action:
+        case NewPaperAction.cancel:
+            await clear_session(svc.db, u.id)
+            await show(update, context, t("au_cancelled", lang))
+        case NewPaperAction.back if step in _BACK:
+            state["step"] = _BACK[str(step)]
+            await _step(update, context, u, state)
+        case NewPaperAction.minutes if step == "minutes" and press.arg.isdigit() and int(press.arg) in MINUTES:
+            state.update(step="parts", minutes=int(press.arg))
+            await _step(update, context, u, state)
+        case NewPaperAction.exam_only | NewPaperAction.per_candidate if step == "preview":
+            key = "exam_only" if press.action == NewPaperAction.exam_only else "each"
+            state[key] = not state.get(key)
+            await _step(update, context, u, state)
+        case NewPaperAction.create if step == "preview":
+            await _create(update, context, u, state)
+        case _:
+            await show(update, context, t("au_stale", lang))
 
 
 async def _create(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any]) -> None:
@@ -167,7 +169,7 @@ async def _create(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any
     except bp.Shortfall as e:
         await show(update, context, _shortfall(e, lang), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
-    except BankError as e:  # a title taken meanwhile, ...
+    except (BankError, ProctorError) as e:  # a title taken meanwhile, ...
         await show(update, context, t("np_bad", lang, why=str(e)), InlineKeyboardMarkup([cancel_row(NEWPAPER, lang)]))
         return
     await clear_session(svc.db, u.id)

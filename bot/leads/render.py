@@ -121,13 +121,13 @@ def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str
              question=t("l_rv_on_sheet", lang, n=p.pos + 1), qid=p.question_id,
              stem=clip(to_script(p.stem, script), MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
              reference=clip(to_script(p.reference, script), MAX_FIELD), score=num(p.score), max=num(p.max_score))
-    steps = [cb.encode("set_score", p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
+    steps = [cb.encode(cb.Action.set_score, p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
              for s in score_steps(p.max_score)]
     labels = [num(s) for s in score_steps(p.max_score)]
     buttons = [Button(label, callback_data=data) for label, data in zip(labels, steps, strict=True)]
     rows = [buttons[i:i + 6] for i in range(0, len(buttons), 6)]
     rows.append([Button(t("l_rv_skip", lang),
-                        callback_data=cb.encode("skip", p.attempt_id, p.pos, skip + 1, scope=scope))])
+                        callback_data=cb.encode(cb.Action.skip, p.attempt_id, p.pos, skip + 1, scope=scope))])
     return clip(text, MAX_TEXT), Keyboard(rows)
 
 
@@ -157,17 +157,17 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
                        where=where(d.paper, d.section_title or str(d.section), d.number, lang), n=d.open_on_question,
                        reason=clip(d.reason, 200)))
         buttons.append([Button(t("l_btn_retire", lang, qid=d.question_id),
-                               callback_data=cb.encode("retire", d.question_id, scope=scope)),
-                        Button(t("l_btn_uphold", lang, id=d.id), callback_data=cb.encode("uphold", d.id, scope=scope)),
+                               callback_data=cb.encode(cb.Action.retire, d.question_id, scope=scope)),
+                        Button(t("l_btn_uphold", lang, id=d.id), callback_data=cb.encode(cb.Action.uphold, d.id, scope=scope)),
                         Button(t("l_btn_dismiss", lang, id=d.id),
-                               callback_data=cb.encode("dismiss", d.id, scope=scope))])
+                               callback_data=cb.encode(cb.Action.dismiss, d.id, scope=scope))])
     lines.append("")
     if attention:
         lines.append(t("l_bs_attention", lang))
         lines += [_stat_row(s, lang) for s in attention]
         for s in attention[:6]:
             buttons.append([Button(t("l_btn_retire", lang, qid=s.question_id),
-                                   callback_data=cb.encode("retire", s.question_id, scope=scope))])
+                                   callback_data=cb.encode(cb.Action.retire, s.question_id, scope=scope))])
     else:
         lines.append(t("l_bs_no_data", lang))
     lines += ["", t("l_bs_commands", lang)]
@@ -182,7 +182,7 @@ def bankstats_paper(paper: PaperSummary, stats: list[ItemStats], lang: str,
     lines += [_stat_row(s, lang) for s in stats]
     lines += ["", t("l_bs_commands", lang)]
     toggle = Button(t("l_btn_exam_only_off" if exam_only else "l_btn_exam_only_on", lang),
-                    callback_data=cb.encode("exam_only", paper_id, 0 if exam_only else 1, scope=scope))
+                    callback_data=cb.encode(cb.Action.exam_only, paper_id, 0 if exam_only else 1, scope=scope))
     return clip("\n".join(lines), MAX_TEXT), Keyboard([[toggle]])
 
 
@@ -214,5 +214,5 @@ def digest_text(d: Digest, title: str, lang: str) -> str:
 
 
 def forget_keyboard(user_id: int, lang: str) -> Keyboard:
-    return Keyboard([[Button(t("l_fg_yes", lang), callback_data=cb.encode("forget", user_id, "y")),
-                      Button(t("l_fg_no", lang), callback_data=cb.encode("forget", user_id, "n"))]])
+    return Keyboard([[Button(t("l_fg_yes", lang), callback_data=cb.encode(cb.Action.forget, user_id, "y")),
+                      Button(t("l_fg_no", lang), callback_data=cb.encode(cb.Action.forget, user_id, "n"))]])

@@ -14,6 +14,7 @@ from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
 from bot.leads.added_reports import added_report
 from bot.text_limits import MAX_CAPTION, clip
+from proctor.audit import AuditAction
 from proctor.chats import chat_zone
 from proctor.local_time import zone
 from proctor.teams import audit
@@ -36,7 +37,7 @@ async def _period(update: Update, context: Ctx, desk: Desk, usage: str) -> lb.Pe
     return lb.period_bounds(name, svc.now(), tz)
 
 
-async def _audit(context: Ctx, desk, action: str, target: str, **detail) -> None:
+async def _audit(context: Ctx, desk, action: AuditAction, target: str, **detail) -> None:
     """Exports of team results are lead actions too: who took what, when."""
     svc = context.services
     await audit.log(svc.db, at=svc.now(), actor=desk.user.id, chat_id=desk.scope, action=action, target=target,
@@ -66,7 +67,7 @@ async def report(update: Update, context: Ctx) -> None:
         await context.bot.send_document(chat_id, InputFile(data, filename=name), caption=caption)
 
     if await send_private(update, context, desk.user, send):
-        await _audit(context, desk, "report", period.name, rows=n)
+        await _audit(context, desk, AuditAction.report, period.name, rows=n)
 
 
 async def chart(update: Update, context: Ctx) -> None:
@@ -88,6 +89,6 @@ async def chart(update: Update, context: Ctx) -> None:
     caption = t("l_ch_caption", lang, team=desk.title, period=render.period_name(period.name, lang))
     if stand_ins := labels(data, font).stand_ins:  # no CJK font: the caption names the numbered papers
         caption += "\n" + t("l_ch_no_font", lang, names=joined((f"{a} = {b}" for a, b in stand_ins), lang))
-    await _audit(context, desk, "chart", period.name)
+    await _audit(context, desk, AuditAction.chart, period.name)
     await context.message.reply_photo(
         InputFile(png, filename="chart.png"), caption=clip(caption, MAX_CAPTION))

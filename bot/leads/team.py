@@ -134,7 +134,7 @@ async def _apply(context: Ctx, verb: str, chat_id: int, title: str, user_id: int
 
 
 def _consent_keyboard(chat_id: int, stamp: int, lang: str, join_label: str | None = None) -> Keyboard:
-    yes, no = cb.encode("consent", chat_id, stamp, 1), cb.encode("consent", chat_id, stamp, 0)
+    yes, no = cb.encode(cb.Action.consent, chat_id, stamp, 1), cb.encode(cb.Action.consent, chat_id, stamp, 0)
     return Keyboard([[Button(join_label or t("l_btn_join", lang), callback_data=yes),
                       Button(t("l_btn_decline", lang), callback_data=no)]])
 
@@ -176,8 +176,8 @@ async def join(update: Update, context: Ctx) -> None:
             await msg.reply_text(t("l_cs_not_in_group", u.lang, title=chat.title or ""))
         case _:
             keyboard = Keyboard([[
-                Button(t("l_btn_accept", u.lang), callback_data=cb.encode("join", u.id, 1, scope=chat.id)),
-                Button(t("l_btn_reject", u.lang), callback_data=cb.encode("join", u.id, 0, scope=chat.id))]])
+                Button(t("l_btn_accept", u.lang), callback_data=cb.encode(cb.Action.join_request, u.id, 1, scope=chat.id)),
+                Button(t("l_btn_reject", u.lang), callback_data=cb.encode(cb.Action.join_request, u.id, 0, scope=chat.id))]])
             await msg.reply_text(t("l_jn_pending", u.lang, name=u.first_name or str(u.id), title=chat.title or ""),
                                  reply_markup=keyboard)
 

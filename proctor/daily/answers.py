@@ -6,15 +6,16 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from bank.errors import BankError
-from bank.grading.result import Grade
+from bank.grading.result import Grade, Verdict
 from proctor.chats import note_member_in
 from proctor.daily.delivery import Delivery, Item, answers_to_in
 from proctor.daily.fsrs_cards import review_in
+from proctor.daily.states import UNFINISHED, DeliveryStatus
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 
 
-class QuizClosed(BankError):
+class QuizClosed(ProctorError):
     """The day's quiz is closed: it accepts no more answers."""
 
 
@@ -25,7 +26,7 @@ class Answer:
     response: object
     score: float
     max_score: float
-    verdict: str
+    verdict: Verdict
 
 
 def daily_score(g: Grade, worth: float) -> float:
@@ -49,7 +50,7 @@ class Standing:
 
 
 async def record_answer(db: Database, delivery: Delivery, item: Item, user_id: int, response: object,
-                        score: float, max_score: float, verdict: str, now: float) -> bool:
+                        score: float, max_score: float, verdict: Verdict, now: float) -> bool:
     """Record the user's answer; False if they had already answered (the first one counts).
 
     In the same transaction the user's review card is updated and, in a group, their membership
@@ -57,7 +58,7 @@ async def record_answer(db: Database, delivery: Delivery, item: Item, user_id: i
     """
     def record(conn: sqlite3.Connection) -> bool:
         row = conn.execute("SELECT status FROM daily_deliveries WHERE id=?", (delivery.id,)).fetchone()
-        if row is None or row[0] not in ("pending", "sending", "open"):
+        if row is None or DeliveryStatus(row[0]) not in UNFINISHED:
             raise QuizClosed(f"delivery {delivery.id} is closed")
         cur = conn.execute(
             """INSERT INTO daily_answers (delivery_id, pos, user_id, chat_id, day, question_id,
@@ -86,7 +87,7 @@ async def user_answer(db: Database, delivery_id: int, pos: int, user_id: int) ->
 
 def _answer(row: sqlite3.Row) -> Answer:
     return Answer(row["pos"], row["user_id"], json.loads(row["response"]), row["score"],
-                  row["max_score"], row["verdict"])
+                  row["max_score"], Verdict(row["verdict"]))
 
 
 _USER_ANSWERS = "SELECT * FROM daily_answers WHERE delivery_id=? AND user_id=? ORDER BY pos"

@@ -29,11 +29,11 @@ class Candidate:
         return self.kind != Kind.matching
 
 
-def eligible(kind: str, flags: Iterable[str], retired: bool, exam_only: bool, n_options: int) -> bool:
+def eligible(kind: Kind, flags: Iterable[str], retired: bool, exam_only: bool, n_options: int) -> bool:
     """May this question appear in daily practice?"""
-    if exam_only or retired or Kind(kind) not in OBJECTIVE or set(flags) & UNASKABLE:
+    if exam_only or retired or kind not in OBJECTIVE or set(flags) & UNASKABLE:
         return False
-    return (Kind(kind) not in CHOICE and Kind(kind) != Kind.matching) or 2 <= n_options <= MAX_OPTIONS
+    return (kind not in CHOICE and kind != Kind.matching) or 2 <= n_options <= MAX_OPTIONS
 
 
 # What changes the candidates: papers (re)imported or toggled exam-only, questions added, retired,
@@ -69,8 +69,8 @@ async def candidates(db: Database) -> list[Candidate]:
             LEFT JOIN question_checks c ON c.question_id = q.id
             WHERE p.exam_only = 0 AND {ASKABLE_SQL} AND q.kind IN ({kinds})""")
     return [
-        Candidate(r["id"], r["paper_id"], r["topic"] or f"section {r['section_id']}", Kind(r["kind"]))
+        Candidate(r["id"], r["paper_id"], r["topic"] or f"section {r['section_id']}", kind)
         for r in rows
-        if eligible(r["kind"], json.loads(r["flags"]), bool(r["retired"]), bool(r["exam_only"]),
-                    shown_count(r["kind"], json.loads(r["options"]), json.loads(r["answer"])))
+        if eligible(kind := Kind(r["kind"]), json.loads(r["flags"]), bool(r["retired"]), bool(r["exam_only"]),
+                    shown_count(kind, json.loads(r["options"]), json.loads(r["answer"])))
     ]

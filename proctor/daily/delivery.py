@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
 from proctor.daily import states
-from proctor.daily.states import UNFINISHED, DeliveryStatus
+from proctor.daily.states import UNFINISHED, DeliveryStatus, Move
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 
 _OPEN_SQL = states.in_sql(UNFINISHED)  # the stored statuses of a quiz that accepts answers
@@ -25,7 +26,7 @@ _UNFINISHED_SQL = (f"(d.status IN ({_OPEN_SQL}) OR "
                    f"(d.status='{states.stored(DeliveryStatus.keys_pending)}' AND d.closed_at IS NULL))")
 
 
-class EmptyBank(BankError):
+class EmptyBank(ProctorError):
     """No question may be asked in daily practice: the bank is empty or all of it is exam-only."""
 
 
@@ -35,7 +36,7 @@ class Delivery:
     chat_id: int
     chat_type: str
     day: str  # local date, 'YYYY-MM-DD'
-    status: str  # the stored column; `state` is the named state
+    status: DeliveryStatus  # as stored ('closed' also while its keys are pending); `state` is the named state
     created_at: float
     closes_at: float
     closed_at: float | None
@@ -73,7 +74,7 @@ _SELECT = "SELECT d.*, c.type AS chat_type FROM daily_deliveries d JOIN chats c 
 
 
 def _delivery(row: sqlite3.Row) -> Delivery:
-    return Delivery(row["id"], row["chat_id"], row["chat_type"], row["day"], row["status"],
+    return Delivery(row["id"], row["chat_id"], row["chat_type"], row["day"], DeliveryStatus(row["status"]),
                     row["created_at"], row["closes_at"], row["closed_at"])
 
 
@@ -230,9 +231,9 @@ async def hand_over(db: Database, delivery_id: int, sent: tuple[int, int] | None
         if sent is not None:
             conn.execute(_SENT, (sent[1], now, delivery_id, sent[0]))
         if then is None:
-            move_in(conn, delivery_id, "open")
+            move_in(conn, delivery_id, Move.open)
             return 0
-        move_in(conn, delivery_id, "start_sending")
+        move_in(conn, delivery_id, Move.start_sending)
         conn.execute(_SENDING, (delivery_id, then))
         return answers_to_in(conn, delivery_id, then)
 
@@ -244,12 +245,12 @@ async def mark_sent_and_open(db: Database, delivery_id: int, pos: int, message_i
 
     def both(conn: sqlite3.Connection) -> None:
         conn.execute(_SENT, (message_id, now, delivery_id, pos))
-        move_in(conn, delivery_id, "open")
+        move_in(conn, delivery_id, Move.open)
 
     await db.run_write(both)
 
 
-def move_in(conn: sqlite3.Connection, delivery_id: int, move: str) -> bool:
+def move_in(conn: sqlite3.Connection, delivery_id: int, move: Move) -> bool:
     """Apply a named move of the delivery's state machine if the row is in one of its sources
     (inside a caller's transaction); returns whether it moved."""
     sources = [states.stored(x) for x in states.MACHINE.sources(move)]
@@ -259,34 +260,34 @@ def move_in(conn: sqlite3.Connection, delivery_id: int, move: str) -> bool:
         (states.stored(states.MACHINE.target(move)), delivery_id, *sources)).rowcount == 1
 
 
-async def _move(db: Database, delivery_id: int, move: str) -> bool:
+async def _move(db: Database, delivery_id: int, move: Move) -> bool:
     """`move_in` in its own transaction."""
     return await db.run_write(lambda conn: move_in(conn, delivery_id, move))
 
 
 async def start_sending(db: Database, delivery_id: int) -> bool:
     """pending -> sending: the first item is about to go out."""
-    return await _move(db, delivery_id, "start_sending")
+    return await _move(db, delivery_id, Move.start_sending)
 
 
 async def mark_open(db: Database, delivery_id: int) -> bool:
     """pending|sending -> open: everything due is sent."""
-    return await _move(db, delivery_id, "open")
+    return await _move(db, delivery_id, Move.open)
 
 
 async def mark_failed(db: Database, delivery_id: int) -> bool:
     """An unfinished delivery whose chat the bot may not post in -> failed."""
-    return await _move(db, delivery_id, "fail")
+    return await _move(db, delivery_id, Move.fail)
 
 
 async def retry_failed(db: Database, delivery_id: int) -> bool:
     """failed -> pending: the chat turned the quiz back on."""
-    return await _move(db, delivery_id, "retry")
+    return await _move(db, delivery_id, Move.retry)
 
 
 async def claim_close(db: Database, delivery_id: int) -> bool:
     """Stop accepting answers (-> keys_pending). True for the one caller that closed it (and must post the keys)."""
-    return await _move(db, delivery_id, "close")
+    return await _move(db, delivery_id, Move.close)
 
 
 async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
@@ -294,7 +295,7 @@ async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
 
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=? AND status=?",
-                     (now, delivery_id, states.stored(states.MACHINE.target("close"))))
+                     (now, delivery_id, states.stored(states.MACHINE.target(Move.close))))
 
     await db.run_write(transaction)
 

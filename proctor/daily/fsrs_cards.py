@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING
 
+from bank.grading.result import Verdict
 from proctor.storage.db import Database
 
 if TYPE_CHECKING:  # fsrs loads on the first review, not at the bot's start-up
@@ -22,18 +23,18 @@ def scheduler() -> Scheduler:
 
 
 @cache
-def _ratings() -> dict[str, Rating]:
+def _ratings() -> dict[Verdict, Rating]:
     from fsrs import Rating
 
-    return {"correct": Rating.Good, "partial": Rating.Hard, "wrong": Rating.Again}
+    return {Verdict.correct: Rating.Good, Verdict.partial: Rating.Hard, Verdict.wrong: Rating.Again}
 
 
-def rating_for(verdict: str) -> Rating | None:
+def rating_for(verdict: Verdict) -> Rating | None:
     """correct -> Good, partial -> Hard, wrong -> Again; None for a verdict that is not a grade."""
-    return _ratings().get(str(verdict))
+    return _ratings().get(verdict)
 
 
-def review(card_json: str | None, verdict: str, now: float, question_id: int) -> tuple[str, float] | None:
+def review(card_json: str | None, verdict: Verdict, now: float, question_id: int) -> tuple[str, float] | None:
     """The card after answering with `verdict` at `now`: (card JSON, due timestamp), or None."""
     rating = rating_for(verdict)
     if rating is None:
@@ -51,7 +52,7 @@ _SAVE = """INSERT INTO review_cards (user_id, question_id, card, due) VALUES (?,
            ON CONFLICT(user_id, question_id) DO UPDATE SET card=excluded.card, due=excluded.due"""
 
 
-def review_in(conn: sqlite3.Connection, user_id: int, question_id: int, verdict: str, now: float) -> None:
+def review_in(conn: sqlite3.Connection, user_id: int, question_id: int, verdict: Verdict, now: float) -> None:
     """Review the user's card inside the caller's write transaction."""
     row = conn.execute(_CARD, (user_id, question_id)).fetchone()
     reviewed = review(row[0] if row else None, verdict, now, question_id)

@@ -7,6 +7,7 @@ import random
 from datetime import date
 
 from bank.matching_answer import shown_count
+from bank.models import Kind
 from bank.option_order import OptionOrder
 from proctor.daily.candidates import CandidatePool
 from proctor.daily.delivery import Delivery, create_delivery, find_delivery
@@ -40,7 +41,7 @@ async def _orders(db: Database, ids: list[int], rng: random.Random, shuffle: boo
         f"""SELECT q.id, q.kind, q.options, q.answer, p.shuffle_options, c.pinned FROM questions q
             JOIN papers p ON p.id = q.paper_id LEFT JOIN question_checks c ON c.question_id = q.id
             WHERE q.id IN ({marks})""", ids)
-    info = {r["id"]: (shown_count(r["kind"], json.loads(r["options"]), json.loads(r["answer"])),
+    info = {r["id"]: (shown_count(Kind(r["kind"]), json.loads(r["options"]), json.loads(r["answer"])),
                       bool(r["shuffle_options"]), json.loads(r["pinned"] or "[]"))
             for r in rows}
     return [OptionOrder.draw(info[q][0], info[q][2], rng, shuffle and info[q][1]).order for q in ids]

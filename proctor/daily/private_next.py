@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bank.models import Question
 from proctor.daily.answers import Answer, user_answers_in
 from proctor.daily.delivery import Delivery, Item, items_in, mark_sending_in, move_in
+from proctor.daily.states import Move
 from proctor.daily.streaks import streaks_in
 from proctor.daily.subscriptions import Subscription, subscription_in
 from proctor.exams.questions import questions_in
@@ -64,10 +65,10 @@ def next_in(conn: sqlite3.Connection, delivery: Delivery, *, summary: bool) -> N
         question = questions_in(conn, [waiting.question_id]).get(waiting.question_id)
         if question is None:  # gone from the bank: never here (questions are kept), and nothing to send
             return None
-        move_in(conn, delivery.id, "start_sending")
+        move_in(conn, delivery.id, Move.start_sending)
         mark_sending_in(conn, delivery.id, waiting.pos)
         return Ask(waiting, question, len(items), prefs_in(conn, user_id))
-    move_in(conn, delivery.id, "open")
+    move_in(conn, delivery.id, Move.open)
     return summary_in(conn, delivery, items, done) if waiting is None and summary else None
 
 

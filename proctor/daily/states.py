@@ -21,53 +21,63 @@ class DeliveryStatus(StrEnum):
     failed = "failed"  # the bot may not post in the chat (blocked or kicked)
 
 
+class Move(StrEnum):
+    """The delivery's moves, named in MACHINE."""
+    start_sending = "start_sending"
+    open = "open"
+    close = "close"
+    post_keys = "post_keys"
+    fail = "fail"
+    retry = "retry"
+
+
 S = DeliveryStatus
 UNFINISHED: tuple[DeliveryStatus, ...] = (S.pending, S.sending, S.open)  # accepting answers
 
 MACHINE: Machine[DeliveryStatus] = Machine("a delivery", {
-    "start_sending": {S.pending: S.sending},
-    "open": {S.pending: S.open, S.sending: S.open},
-    "close": {s: S.keys_pending for s in UNFINISHED},
-    "post_keys": {S.keys_pending: S.closed},
-    "fail": {s: S.failed for s in UNFINISHED},
-    "retry": {S.failed: S.pending},  # the chat turned the quiz back on: finish the day's quiz
+    Move.start_sending: {S.pending: S.sending},
+    Move.open: {S.pending: S.open, S.sending: S.open},
+    Move.close: {s: S.keys_pending for s in UNFINISHED},
+    Move.post_keys: {S.keys_pending: S.closed},
+    Move.fail: {s: S.failed for s in UNFINISHED},
+    Move.retry: {S.failed: S.pending},  # the chat turned the quiz back on: finish the day's quiz
 })
 
 
 def start_sending(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move("start_sending", status)
+    return MACHINE.move(Move.start_sending, status)
 
 
 def open_(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move("open", status)
+    return MACHINE.move(Move.open, status)
 
 
 def close(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move("close", status)
+    return MACHINE.move(Move.close, status)
 
 
 def post_keys(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move("post_keys", status)
+    return MACHINE.move(Move.post_keys, status)
 
 
 def fail(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move("fail", status)
+    return MACHINE.move(Move.fail, status)
 
 
 def retry(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move("retry", status)
+    return MACHINE.move(Move.retry, status)
 
 
-def effective(stored_status: str, closed_at: float | None) -> DeliveryStatus:
+def effective(stored_status: DeliveryStatus, closed_at: float | None) -> DeliveryStatus:
     """The state of a stored row."""
-    if stored_status == "closed" and closed_at is None:
+    if stored_status == S.closed and closed_at is None:
         return S.keys_pending
-    return DeliveryStatus(stored_status)
+    return stored_status
 
 
 def stored(status: DeliveryStatus) -> str:
     """What the status column holds for a state."""
-    return "closed" if status == S.keys_pending else status.value
+    return S.closed.value if status == S.keys_pending else status.value
 
 
 def accepts_answers(status: DeliveryStatus) -> bool:

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from enum import StrEnum
 
-from bank.store import record_audit
 from proctor import chats
+from proctor.audit import AuditAction, record_audit
 from proctor.chats import chat_timezone as chat_timezone  # their home: proctor/chats.py
 from proctor.chats import chat_title as chat_title
 from proctor.chats import ensure_chat as ensure_chat
 from proctor.daily.schedule import Schedule, parse_hhmm, parse_timezone
 from proctor.storage.db import Database
+
+
+class OffReason(StrEnum):
+    """Why the bot turned a chat's daily quiz off (kept for /daily status)."""
+    blocked = "blocked"  # a private chat's user blocked the bot
+    kicked = "kicked"  # a group removed it
 
 
 @dataclass(frozen=True)
@@ -25,7 +32,7 @@ class Subscription:
     close_after_min: int | None
     changed_by: int | None
     changed_at: float
-    disabled_reason: str | None
+    disabled_reason: OffReason | None  # why the bot turned it off; None: on, or turned off by a person
 
     @property
     def private(self) -> bool:
@@ -39,7 +46,8 @@ class Subscription:
 def _sub(row: sqlite3.Row) -> Subscription:
     return Subscription(row["chat_id"], row["type"], bool(row["enabled"]), row["at_time"],
                         row["timezone"], row["questions"], row["close_after_min"],
-                        row["changed_by"], row["changed_at"], row["disabled_reason"])
+                        row["changed_by"], row["changed_at"],
+                        None if row["disabled_reason"] is None else OffReason(row["disabled_reason"]))
 
 
 _SELECT = "SELECT s.*, c.type FROM daily_subscriptions s JOIN chats c ON c.id = s.chat_id"
@@ -80,7 +88,7 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
             (chat_id, at, timezone, questions, close_after_min, by, now))
         chats.set_timezone(conn, chat_id, timezone, now)
         if by is not None and chat_id < 0:  # a lead changed a team group's schedule
-            record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_on",
+            record_audit(conn, at=now, actor=by, chat_id=chat_id, action=AuditAction.daily_on,
                          target=f"{at} {timezone}", questions=questions, close_after_min=close_after_min)
 
     await db.run_write(transaction)
@@ -90,7 +98,7 @@ async def subscribe(db: Database, chat_id: int, at_time: str, timezone: str, que
 
 
 async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
-                      reason: str | None = None) -> bool:
+                      reason: OffReason | None = None) -> bool:
     """Turn the chat's daily quiz off; returns whether it was on. `reason` is kept for /daily status."""
 
     def transaction(conn: sqlite3.Connection) -> bool:
@@ -99,7 +107,7 @@ async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
                WHERE chat_id=? AND enabled=1""",
             (by, now, reason, chat_id))
         if cur.rowcount == 1 and by is not None and chat_id < 0:
-            record_audit(conn, at=now, actor=by, chat_id=chat_id, action="daily_off")
+            record_audit(conn, at=now, actor=by, chat_id=chat_id, action=AuditAction.daily_off)
         return cur.rowcount == 1
 
     return await db.run_write(transaction)
@@ -126,7 +134,7 @@ def on_request(old: Subscription | None, chat_tz: str | None, *, at: str | None,
         close if close is not None else (old.close_after_min if old else None))
 
 
-def off_reason(chat_id: int) -> str:
+def off_reason(chat_id: int) -> OffReason:
     """Why the bot may no longer post in a chat that refused it (403): a private chat's user blocked
     it (private chat ids are positive), a group kicked it."""
-    return "blocked" if chat_id > 0 else "kicked"
+    return OffReason.blocked if chat_id > 0 else OffReason.kicked

@@ -12,9 +12,9 @@ import json
 import random
 from dataclasses import dataclass
 
-from bank.errors import BankError
 from bank.models import SECTION_TITLES, Kind, Question
 from bank.question_rows import QUESTION_SELECT, question_from_row
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 
 
@@ -64,7 +64,7 @@ class Short:
     available: int
 
 
-class Shortfall(BankError):
+class Shortfall(ProctorError):
     """The bank has too few askable questions for some parts of a blueprint."""
 
     def __init__(self, short: list[Short]) -> None:
@@ -115,7 +115,7 @@ async def draw(db: Database, blueprint: Blueprint, rng: random.Random, *,
     return chosen
 
 
-class BadBlueprint(BankError):
+class BadBlueprint(ProctorError):
     """A blueprint line or file that can't be read; the message names the line and what was expected."""
 
 

@@ -11,10 +11,11 @@ import random
 import sqlite3
 from dataclasses import dataclass
 
-from bank.errors import BankError, SameTitle
+from bank.errors import SameTitle
 from bank.models import Question
 from bank.paper_store import free_slug, refuse_same_title
-from bank.store import record_audit
+from proctor.audit import AuditAction, record_audit
+from proctor.errors import ProctorError
 from proctor.exams.blueprint import Blueprint, draw
 from proctor.storage.db import Database
 
@@ -22,7 +23,7 @@ MAX_MINUTES = 600
 MAX_TITLE = 80
 
 
-class BadPaper(BankError):
+class BadPaper(ProctorError):
     """The paper can't be made as asked (an empty or taken title, a time limit out of range)."""
 
 
@@ -122,7 +123,7 @@ async def compose_paper(db: Database, draft: Draft, *, actor: int, now: float, c
         conn.executemany(
             "INSERT INTO composed_items (paper_id, pos, question_id, section, points) VALUES (?,?,?,?,?)",
             [(paper_id, pos, q.id, section, q.points) for pos, (section, q) in enumerate(drawn)])
-        record_audit(conn, at=now, actor=actor, chat_id=chat_id, action="paper_compose",
+        record_audit(conn, at=now, actor=actor, chat_id=chat_id, action=AuditAction.paper_compose,
                      target=f"paper:{paper_id}", title=title, questions=len(drawn),
                      per_candidate=draft.per_candidate, exam_only=draft.exam_only)
         return Composed(paper_id, slug, _summary(drawn), code)

@@ -15,6 +15,7 @@ import sqlite3
 
 from bank import matching_answer
 from bank.grading import grade
+from bank.grading.result import Verdict
 from bank.models import Kind, Question
 from bank.option_order import OptionOrder
 from bank.paper_settings import read_multi_policy
@@ -79,7 +80,7 @@ def count_drafts_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> in
                ON CONFLICT(attempt_id, pos) DO UPDATE SET response=excluded.response, score=excluded.score,
                    verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at""",
             (attempt_id, r["pos"], r["question_id"], json.dumps(response, ensure_ascii=False), score,
-             r["points"], g.verdict.value, int(g.verdict.value != "needs_review"), now))
+             r["points"], g.verdict.value, int(g.verdict != Verdict.needs_review), now))
         conn.execute("UPDATE attempt_items SET draft='' WHERE attempt_id=? AND pos=?", (attempt_id, r["pos"]))
         counted += 1
     return counted

@@ -20,12 +20,12 @@ from typing import Any
 
 from bank.grading import grade
 from bank.paper_settings import read_multi_policy
-from bank.store import record_audit
 from proctor import invites, outbox
+from proctor.audit import AuditAction, record_audit
 from proctor.exams.questions import questions_in
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 
-REGRADE = "regrade"  # the audit action of one attempt whose score a regrade changed
+REGRADE = AuditAction.regrade  # the audit action of one attempt whose score a regrade changed
 NOTICE = outbox.KEY_FIX_NOTICE  # "a question you answered was regraded" (the bot renders it)
 
 

@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bank.grading.result import Verdict
 from bank.models import Kind
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.integrity.signals import (
@@ -80,7 +81,7 @@ def compute_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> list[Fo
            JOIN questions q ON q.id = x.question_id WHERE x.attempt_id=? ORDER BY x.pos""",
         (attempt_id,)).fetchall()
     answers = [Timed(pos=r["pos"], kind=Kind(r["kind"]), shown=_shown(r["stem"], r["options"]),
-                     typed=response_text(r["response"]), correct=r["verdict"] == "correct", shown_at=r["shown_at"],
+                     typed=response_text(r["response"]), correct=r["verdict"] == Verdict.correct, shown_at=r["shown_at"],
                      answered_at=r["answered_at"], changes=r["changes"]) for r in rows]
     found = [*fast_answers(answers, th), *late_changes(answers, head["finished_at"], th)]
     paper_id = head["paper_id"]

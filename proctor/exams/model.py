@@ -7,9 +7,10 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from bank.grading.result import Verdict
 from bank.models import Question
 from bank.option_order import OptionOrder
-from proctor.exams.states import AttemptMode, AttemptStatus, accepts_answers
+from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, accepts_answers
 
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with a mock attempt; shown in the reader's language (bot/attempt_title.py)
 
@@ -26,7 +27,7 @@ class Attempt:
     started_at: float
     deadline: float | None
     finished_at: float | None
-    finish_reason: str | None
+    finish_reason: FinishReason | None
     current_pos: int
     message_id: int | None
     score: float | None
@@ -42,8 +43,8 @@ class Attempt:
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> Attempt:
         return cls(r["id"], r["user_id"], r["chat_id"], r["paper_id"], AttemptMode(r["mode"]), r["title"],
-                   AttemptStatus(r["status"]), r["started_at"], r["deadline"], r["finished_at"], r["finish_reason"],
-                   r["current_pos"], r["message_id"], r["score"], r["max_score"])
+                   AttemptStatus(r["status"]), r["started_at"], r["deadline"], r["finished_at"],
+                   None if r["finish_reason"] is None else FinishReason(r["finish_reason"]), r["current_pos"], r["message_id"], r["score"], r["max_score"])
 
 
 @dataclass(frozen=True)
@@ -89,19 +90,19 @@ class AnswerRec:
     response: object
     score: float
     max_score: float
-    verdict: str
+    verdict: Verdict
     final: bool
     key_version: int = 1  # the question's version whose key graded it
 
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> AnswerRec:
         return cls(r["pos"], r["question_id"], json.loads(r["response"]), r["score"], r["max_score"],
-                   r["verdict"], bool(r["final"]), r["key_version"])
+                   Verdict(r["verdict"]), bool(r["final"]), r["key_version"])
 
     @classmethod
     def from_json(cls, v: list[Any]) -> AnswerRec:
         """One element of ANSWERS_JSON."""
-        return cls(v[0], v[1], json.loads(v[2]), float(v[3]), float(v[4]), v[5], bool(v[6]), v[7])
+        return cls(v[0], v[1], json.loads(v[2]), float(v[3]), float(v[4]), Verdict(v[5]), bool(v[6]), v[7])
 
 
 # An attempt's items and answers, each as one JSON array in one column of one row (`a`: the attempt's
@@ -173,7 +174,7 @@ def wrong_positions(items: list[Item], answers: dict[int, AnswerRec]) -> list[in
     out = []
     for i in items:
         a = answers.get(i.pos)
-        if a is None or a.verdict in ("wrong", "partial"):
+        if a is None or a.verdict in (Verdict.wrong, Verdict.partial):
             out.append(i.pos)
     return out
 

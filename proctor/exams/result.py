@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from bank.grading.result import Verdict
 from proctor.exams.model import AnswerRec, Item, Result
 
-MARKS = {"correct": "✓", "wrong": "✗", "partial": "½", "needs_review": "📝"}
+MARKS = {Verdict.correct: "✓", Verdict.wrong: "✗", Verdict.partial: "½", Verdict.needs_review: "📝"}
 UNANSWERED = "–"
 PER_LINE = 10
 

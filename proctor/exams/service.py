@@ -12,31 +12,48 @@ from collections.abc import Iterable
 from typing import Any
 
 from bank import matching_answer, paper_settings
-from bank.errors import (
-    AlreadyRunning,
-    AttemptClosed,
-    AttemptLimitReached,
-    ExamOnly,
-    InviteOnly,
-    NotFound,
-    NotYourAttempt,
-)
+from bank.errors import NotFound
 from bank.models import CHOICE, Kind, Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import load_paper
 from bank.store import one_row
 from proctor import invites, outbox
+from proctor.errors import ProctorError
 from proctor.exams import blueprint as blueprints
 from proctor.exams import drafts, held, integrity, states
 from proctor.exams.model import MOCK_TITLE, AnswerRec, Attempt, Result, Sheet, compute_result
 from proctor.exams.scoring import ATTEMPT_TOTAL
-from proctor.exams.states import AttemptMode, AttemptStatus, GradingMethod
+from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, GradingMethod
 from proctor.exams.steps import sheet_in, shown_in, store_answer_in
 from proctor.storage.db import Database
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
 MOCK_MINUTES = blueprints.MOCK_MINUTES
+
+
+class AttemptClosed(ProctorError):
+    """The attempt is finished or cancelled; it accepts no more answers."""
+
+
+class NotYourAttempt(ProctorError):
+    """The attempt belongs to someone else."""
+
+
+class AttemptLimitReached(ProctorError):
+    """The paper's allowed number of attempts is used up."""
+
+
+class AlreadyRunning(ProctorError):
+    """The user already has a running attempt."""
+
+
+class ExamOnly(ProctorError):
+    """The paper is kept for exams (hiring); it is never used for practice."""
+
+
+class InviteOnly(ProctorError):
+    """The paper is opened only by a hiring invite."""
 
 
 async def mock_size(db: Database) -> blueprints.DrawSize:
@@ -163,7 +180,7 @@ async def mock_questions(db: Database, counts: dict[Kind, int] | blueprints.Blue
     return await blueprints.draw(db, bp, rng)
 
 
-async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: int | None, mode: str,
+async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: int | None, mode: AttemptMode,
                         now: float, shuffle: bool, blueprint: dict[Kind, int] | None = None,
                         seed: int | None = None, time_limit_min: float | None = None,
                         invite_id: int | None = None) -> Attempt:
@@ -273,7 +290,7 @@ async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
 
 # ---- finishing ----------------------------------------------------------------------------
 
-async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str) -> tuple[Attempt, Result] | None:
+async def finish_attempt(db: Database, attempt_id: int, now: float, reason: FinishReason) -> tuple[Attempt, Result] | None:
     """Close a running attempt and store its score; None if it was already closed (counted once).
 
     A finished attempt's result card is queued for delivery in the same transaction. An attempt
@@ -283,7 +300,7 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: str)
     return await db.run_write(lambda conn: hand_in_in(conn, attempt_id, now, reason, status))
 
 
-def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: str,
+def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: FinishReason,
                status: AttemptStatus) -> tuple[Attempt, Result] | None:
     """`finish_attempt`'s transaction, run on the database thread: one round trip in all."""
     row = conn.execute("SELECT status FROM attempts WHERE id=?", (attempt_id,)).fetchone()

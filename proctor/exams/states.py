@@ -41,9 +41,13 @@ def cancel(status: AttemptStatus) -> AttemptStatus:
     return MACHINE.move("cancel", status)
 
 
-def closing_move(reason: str) -> str:
+def closing_move(reason: FinishReason) -> str:
     """The move that ends an attempt for this finish reason."""
-    return "cancel" if reason == FinishReason.cancelled else "finish"
+    match reason:
+        case FinishReason.cancelled:
+            return "cancel"
+        case FinishReason.submitted | FinishReason.timeout:
+            return "finish"
 
 
 def accepts_answers(status: AttemptStatus) -> bool:

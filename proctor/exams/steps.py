@@ -9,7 +9,7 @@
     Expired   the time is up: the caller hands the attempt in
     Closed    the attempt is no longer running (or is gone)
     NotYours  the attempt is somebody else's
-    Refused   the step does not fit the question (`reason`: bad_button, empty_draft, unreadable)
+    Refused   the step does not fit the question (`reason`: a Refusal)
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from operator import attrgetter
 
 from bank.grading import grade
+from bank.grading.result import Verdict
 from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
 from bank.paper_settings import policy_of
 from bank.question_versions import at_version, versions_in
@@ -32,9 +34,29 @@ from proctor.exams.scoring import item_score
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
-ANSWERING = frozenset({"answer", "submit", "typed"})  # the steps that store an answer
-MOVES = frozenset({"answer", "toggle", "submit", "next", "back", "flag", "typed",
-                   "finish_ask", "finish_yes", "finish_no"})
+
+class Action(StrEnum):
+    """What a step does: an exam button's (decoded by bot/exam/callbacks.py), or typed text."""
+    answer = "answer"  # arg: the shown option's index, or t/f
+    toggle = "toggle"  # arg: the shown option's index, in the draft of a multiple-choice question
+    submit = "submit"  # the draft
+    next = "next"
+    back = "back"
+    flag = "flag"
+    typed = "typed"  # arg: the text
+    finish_ask = "finish_ask"  # finish_*: nothing is written here; the caller asks, hands in or goes on
+    finish_yes = "finish_yes"
+    finish_no = "finish_no"
+
+
+class Refusal(StrEnum):
+    """Why a step does not fit the question."""
+    bad_button = "bad_button"  # an option the question does not show
+    empty_draft = "empty_draft"  # Submit with nothing chosen
+    unreadable = "unreadable"  # typed text that is no answer to the question
+
+
+ANSWERING = frozenset({Action.answer, Action.submit, Action.typed})  # the steps that store an answer
 
 
 @dataclass(frozen=True)
@@ -68,7 +90,7 @@ class NotYours:
 
 @dataclass(frozen=True)
 class Refused:
-    reason: str  # bad_button | empty_draft | unreadable
+    reason: Refusal
     question: Question | None = None
 
 
@@ -163,7 +185,7 @@ def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: 
     question = sheet.question(item)
     g = grade(question, response, multi_policy=policy)
     score = item_score(g, item.points)
-    final = g.verdict.value != "needs_review"
+    final = g.verdict != Verdict.needs_review
     conn.execute(
         """INSERT INTO answers (attempt_id, pos, question_id, response, score, max_score, verdict, final,
                answered_at, key_version) VALUES (?,?,?,?,?,?,?,?,?,?)
@@ -180,7 +202,7 @@ def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: 
         if conn.execute("UPDATE attempts SET current_pos=? WHERE id=? AND current_pos=?",
                         (to, sheet.attempt.id, pos)).rowcount:
             shown_in(conn, sheet.attempt.id, to, now)
-    return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict.value, final, question.version)
+    return AnswerRec(pos, item.question_id, response, score, item.points, g.verdict, final, question.version)
 
 
 def shown_in(conn: sqlite3.Connection, attempt_id: int, pos: int, now: float) -> None:
@@ -221,7 +243,7 @@ class _Change:
     flag: bool = False
 
 
-def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: str, pos: int | None,
+def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: Action, pos: int | None,
             arg: str | None, now: float) -> Outcome:
     """The whole step inside one write transaction: read, decide, write. `pos` None: the current
     question (typed text)."""
@@ -259,31 +281,31 @@ def _read_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, now: float
     return _Read(_with_questions(conn, unshown, None, near), near, policy, review)
 
 
-def _decide(sheet: Sheet, action: str, arg: str | None) -> _Change | Refused | None:
+def _decide(sheet: Sheet, action: Action, arg: str | None) -> _Change | Refused | None:
     """What the step does to the current question, from the sheet alone (pure). None: nothing to write."""
     item = sheet.current
     q = sheet.question(item)
-    if action == "answer":
-        response: object = _choice(item, q, arg)
-        return Refused("bad_button", q) if response is None else _Change(answer=True, response=response)
-    if action == "typed":
-        response = typed_response(q, item.order(q), arg or "")
-        return Refused("unreadable", q) if response is None else _Change(answer=True, response=response)
-    if action == "toggle":
-        answered = sheet.answers.get(item.pos)
-        new = toggled(q, item.option_order, item.draft, arg, answered.response if answered else None)
-        return Refused("bad_button", q) if new is None else _Change(draft=new)
-    if action == "submit":
-        if q.kind not in DRAFTED or not item.draft:
-            return Refused("empty_draft", q)
-        return _Change(answer=True, response=draft_response(q, item.draft))
-    if action in ("next", "back"):
-        return _Change(to=max(0, min(len(sheet.items) - 1, item.pos + (1 if action == "next" else -1))))
-    if action == "flag":
-        return _Change(flag=True)
-    if action not in MOVES:
-        return Refused("bad_button", q)
-    return None
+    match action:
+        case Action.answer:
+            response: object = _choice(item, q, arg)
+            return Refused(Refusal.bad_button, q) if response is None else _Change(answer=True, response=response)
+        case Action.typed:
+            response = typed_response(q, item.order(q), arg or "")
+            return Refused(Refusal.unreadable, q) if response is None else _Change(answer=True, response=response)
+        case Action.toggle:
+            answered = sheet.answers.get(item.pos)
+            new = toggled(q, item.option_order, item.draft, arg, answered.response if answered else None)
+            return Refused(Refusal.bad_button, q) if new is None else _Change(draft=new)
+        case Action.submit:
+            if q.kind not in DRAFTED or not item.draft:
+                return Refused(Refusal.empty_draft, q)
+            return _Change(answer=True, response=draft_response(q, item.draft))
+        case Action.next | Action.back:
+            return _Change(to=max(0, min(len(sheet.items) - 1, item.pos + (1 if action == Action.next else -1))))
+        case Action.flag:
+            return _Change(flag=True)
+        case Action.finish_ask | Action.finish_yes | Action.finish_no:  # nothing is written here
+            return None
 
 
 def _write_in(conn: sqlite3.Connection, seen: _Read, pos: int, change: _Change, now: float) -> Recorded:
@@ -328,7 +350,7 @@ def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: i
                        (user_id,)).fetchone()
     if row is None or (reply_to is not None and reply_to != row["message_id"]):
         return None
-    return step_in(conn, row["id"], user_id, "typed", None, text, now)
+    return step_in(conn, row["id"], user_id, Action.typed, None, text, now)
 
 
 async def take_typed_step(db: Database, user_id: int, text: str, reply_to: int | None,
@@ -337,7 +359,7 @@ async def take_typed_step(db: Database, user_id: int, text: str, reply_to: int |
     return await db.run_write(lambda conn: typed_step_in(conn, user_id, text, reply_to, now))
 
 
-async def take_step(db: Database, attempt_id: int, user_id: int, action: str, pos: int | None,
+async def take_step(db: Database, attempt_id: int, user_id: int, action: Action, pos: int | None,
                     arg: str | None, now: float) -> Outcome:
     """Read, decide and write one step in one transaction and one round trip to the database."""
     return await db.run_write(lambda conn: step_in(conn, attempt_id, user_id, action, pos, arg, now))

@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bank.errors import BankError
 from bank.grading.choice import parse_choice, parse_truefalse
 from bank.models import Kind
 from bank.option_order import LETTERS, OptionOrder
@@ -21,6 +20,7 @@ from bank.paper_list import offered_papers
 from bank.paper_settings import policy_of
 from proctor.daily.candidates import Candidate, candidates
 from proctor.daily.selection import pick_balanced
+from proctor.errors import ProctorError
 from proctor.live.model import Drawn
 from proctor.live.rounds import recent_questions
 from proctor.storage.db import Database
@@ -32,11 +32,11 @@ KINDS = frozenset({Kind.single, Kind.multi, Kind.truefalse})
 _COUNT = re.compile(r"^(\d{1,4})([qs])$", re.IGNORECASE)
 
 
-class BadArgument(BankError):
+class BadArgument(ProctorError):
     """One argument of /live is wrong: the message is the argument."""
 
 
-class NothingToAsk(BankError):
+class NothingToAsk(ProctorError):
     """No question may be drawn (an empty pool, or all seen in the group's last rounds)."""
 
 

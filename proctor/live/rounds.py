@@ -7,7 +7,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 
-from bank.errors import BankError
+from proctor.errors import ProctorError
 from proctor.live import states
 from proctor.live.model import ITEM_COLUMNS, ROUND_COLUMNS, Drawn, Item, Round, item_of, round_of
 from proctor.live.plan import COUNTDOWN
@@ -17,11 +17,11 @@ from proctor.storage.db import Database
 RECENT_ROUNDS = 5  # a group never sees a question again within its last this many rounds
 
 
-class AlreadyRunning(BankError):
+class AlreadyRunning(ProctorError):
     """The group has a round running: one at a time."""
 
 
-class NoRound(BankError):
+class NoRound(ProctorError):
     """No such round (or the group has none running)."""
 
 

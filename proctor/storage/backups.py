@@ -32,7 +32,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from bank.errors import BankError, DatabaseTooNew, DatabaseUnusable
+from bank.errors import DatabaseTooNew, DatabaseUnusable
+from proctor.errors import ProctorError
 from proctor.storage.bootstrap import open_database
 from proctor.storage.db import migration_files, unusable
 
@@ -41,7 +42,7 @@ PAUSE = 0.005  # seconds between steps
 _PROCTOR_TABLES = {"papers", "questions"}  # migration 001's: every Exam Proctor database has them
 
 
-class BotRunning(BankError):
+class BotRunning(ProctorError):
     """The database is open in another process (the bot): a restore waits until it is stopped."""
 
 

@@ -6,15 +6,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bank.store import record_audit
+from proctor.audit import AuditAction, record_audit
 from proctor.storage.db import Database
 
-# Append one entry inside the action's transaction (`Database.run_write`) so it commits with it. The writer lives in
-# bank/store.py, the lowest layer, so the bank's own lead actions audit without importing proctor.
+# Append one entry inside the action's transaction (`Database.run_write`) so it commits with it. The
+# writer is proctor/audit.py, beneath the packages whose actions write entries (and it says why).
 record = record_audit
 
 
-async def log(db: Database, *, at: float, actor: int, chat_id: int | None, action: str, target: str = "",
+async def log(db: Database, *, at: float, actor: int, chat_id: int | None, action: AuditAction, target: str = "",
               **detail: Any) -> None:
     """An action that writes nothing else (an export, say): its entry in a transaction of its own."""
     await db.run_write(lambda conn: record(conn, at=at, actor=actor, chat_id=chat_id, action=action, target=target,
@@ -26,13 +26,13 @@ class Entry:
     at: float
     actor_id: int
     chat_id: int | None
-    action: str
+    action: str  # as stored: an AuditAction's value (an older release's entries keep theirs)
     target: str
     detail: dict[str, Any]  # as the action wrote it (JSON)
     target_user: int | None = None  # whom the action concerned (cleared when they are forgotten)
 
 
-async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, action: str | None = None,
+async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, action: AuditAction | None = None,
                  actor: int | None = None) -> list[Entry]:
     """The newest entries, of one group when `chat_id` is given, of one action or actor if given."""
     conds, params = [], []
@@ -47,7 +47,7 @@ async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, a
                   r["target_user"]) for r in rows]
 
 
-async def count(db: Database, *, action: str | None = None) -> int:
+async def count(db: Database, *, action: AuditAction | None = None) -> int:
     """How many entries the log holds (of one action when given)."""
     where, params = ("WHERE action=?", (action,)) if action is not None else ("", ())
     return int(await db.scalar(f"SELECT COUNT(*) FROM audit_log {where}", params))

@@ -7,11 +7,21 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 
-from proctor.exams.states import AttemptStatus
+from bank.grading.result import Verdict
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
+from proctor.teams.disputes import DisputeStatus
 
-AWAITING, UNANSWERED = "awaiting", "unanswered"
+
+class CellState(StrEnum):
+    """What a question's cell in the record shows."""
+    correct = "correct"
+    partial = "partial"
+    wrong = "wrong"
+    awaiting = "awaiting"  # a written answer no lead has scored yet
+    unanswered = "unanswered"
 _EVER = float("-inf")
 
 
@@ -20,7 +30,7 @@ class Cell:
     pos: int
     question_id: int
     section: str
-    state: str  # correct | partial | wrong | awaiting | unanswered
+    state: CellState
     score: float
     max_score: float
     response: str
@@ -37,7 +47,7 @@ class Section:
 class AttemptRecord:
     id: int
     title: str
-    mode: str
+    mode: AttemptMode
     started_at: float
     finished_at: float
     seconds: float
@@ -52,8 +62,8 @@ class AttemptRecord:
 class RaisedDispute:
     id: int
     question_id: int
-    reason: str
-    status: str
+    reason: str  # the candidate's words
+    status: DisputeStatus
     created_at: float
 
 
@@ -69,10 +79,21 @@ def _text(raw: str | None) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _state(verdict: str | None, final: int | None) -> str:
+def _state(verdict: Verdict | None, final: bool) -> CellState:
+    """The cell of an answer's verdict and final flag (no verdict: no answer)."""
     if verdict is None:
-        return UNANSWERED
-    return AWAITING if not final else verdict
+        return CellState.unanswered
+    match verdict:
+        case Verdict.needs_review:
+            return CellState.awaiting
+        case _ if not final:
+            return CellState.awaiting
+        case Verdict.correct:
+            return CellState.correct
+        case Verdict.partial:
+            return CellState.partial
+        case Verdict.wrong:
+            return CellState.wrong
 
 
 async def attempts(db: Database, user_id: int, *, with_exam_only: bool,
@@ -98,7 +119,7 @@ async def attempts(db: Database, user_id: int, *, with_exam_only: bool,
                 WHERE i.attempt_id IN ({marks}) ORDER BY i.attempt_id, i.pos""", [h["id"] for h in heads]):
         cells.setdefault(r["attempt_id"], []).append(Cell(
             pos=r["pos"], question_id=r["question_id"], section=r["section"],
-            state=_state(r["verdict"], r["final"]), score=r["score"] or 0.0,
+            state=_state(None if r["verdict"] is None else Verdict(r["verdict"]), bool(r["final"])), score=r["score"] or 0.0,
             max_score=r["max_score"] if r["max_score"] is not None else r["points"],
             response=_text(r["response"])))
     out = []
@@ -110,7 +131,7 @@ async def attempts(db: Database, user_id: int, *, with_exam_only: bool,
             got[0] += c.score
             got[1] += c.max_score
         out.append(AttemptRecord(
-            id=h["id"], title=h["title"], mode=h["mode"], started_at=h["started_at"], finished_at=h["finished_at"],
+            id=h["id"], title=h["title"], mode=AttemptMode(h["mode"]), started_at=h["started_at"], finished_at=h["finished_at"],
             seconds=max(0.0, h["finished_at"] - h["started_at"]), score=h["score"], max_score=h["max_score"],
             exam_only=bool(h["exam_only"]), sections=[Section(t, s, m) for t, (s, m) in sections.items()],
             cells=mine))
@@ -122,4 +143,4 @@ async def raised_disputes(db: Database, user_id: int, *, since: float | None = N
     rows = await db.fetchall("SELECT id, question_id, reason, status, created_at FROM disputes "
                              "WHERE user_id=? AND created_at > ? ORDER BY created_at DESC, id DESC",
                              (user_id, _EVER if since is None else since))
-    return [RaisedDispute(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+    return [RaisedDispute(r[0], r[1], r[2], DisputeStatus(r[3]), r[4]) for r in rows]

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bank.errors import BankError
+from proctor.audit import AuditAction
+from proctor.errors import ProctorError
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.local_time import looks_like_time, parse_hhmm
 from proctor.storage.db import Database
@@ -24,7 +25,7 @@ WEEK = 7 * 24 * 3600
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
-class BadSchedule(BankError):
+class BadSchedule(ProctorError):
     """A weekday or time that cannot be understood."""
 
 
@@ -103,7 +104,7 @@ async def set_schedule(db: Database, chat_id: int, *, enabled: bool, weekday: in
                weekday=excluded.weekday, at_time=excluded.at_time, changed_by=excluded.changed_by,
                changed_at=excluded.changed_at""",
             (chat_id, int(enabled), weekday, at_time, lead, now))
-        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="digest",
+        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=AuditAction.digest,
                      target=f"chat:{chat_id}", enabled=enabled, weekday=weekday, time=at_time)
 
     await db.run_write(transaction)

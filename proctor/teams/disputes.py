@@ -6,7 +6,9 @@ import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
+from proctor.audit import AuditAction
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.consent import seen_sql
@@ -22,19 +24,19 @@ class DisputeStatus(StrEnum):
     dismissed = "dismissed"
 
 
-class AlreadyDisputed(BankError):
+class AlreadyDisputed(ProctorError):
     """The candidate already has an open dispute on this question."""
 
 
-class NoReason(BankError):
+class NoReason(ProctorError):
     """A dispute needs a reason."""
 
 
-class NotUpheld(BankError):
+class NotUpheld(ProctorError):
     """A dispute's key is fixed once a lead has upheld it, not while it is open."""
 
 
-class OwnDispute(BankError):
+class OwnDispute(ProctorError):
     """Nobody resolves their own dispute, configured admins included."""
 
 
@@ -45,8 +47,8 @@ class Dispute:
     paper: str
     section: int
     number: int
-    reason: str
-    status: str
+    reason: str  # the candidate's words
+    status: DisputeStatus
     created_at: float
     open_on_question: int  # open disputes on the same question
     section_title: str = ""  # the question's section as its paper names it
@@ -114,7 +116,7 @@ async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> lis
            WHERE d.status = '{DisputeStatus.open}' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
         (*params, *params, limit))
     return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
-                    r["status"], r["created_at"], r["n"], r["section_title"]) for r in rows]
+                    DisputeStatus(r["status"]), r["created_at"], r["n"], r["section_title"]) for r in rows]
 
 
 async def awaiting_key_fix(db: Database, scope: int | None, limit: int = 50) -> list[Dispute]:
@@ -130,7 +132,7 @@ async def awaiting_key_fix(db: Database, scope: int | None, limit: int = 50) -> 
            AND NOT EXISTS (SELECT 1 FROM key_versions k WHERE k.dispute_id = d.id)
            ORDER BY d.created_at, d.id LIMIT ?""", (*params, limit))
     return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
-                    r["status"], r["created_at"], 1, r["section_title"]) for r in rows]
+                    DisputeStatus(r["status"]), r["created_at"], 1, r["section_title"]) for r in rows]
 
 
 async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, chat_id: int | None,
@@ -150,7 +152,8 @@ async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, cha
         row = cur.fetchone()
         if row is None:
             raise NotFound(f"no open dispute {dispute_id}")
-        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=f"dispute_{status.value}",
+        audit.record(conn, at=now, actor=lead, chat_id=chat_id,
+                     action=AuditAction.dispute_upheld if upheld else AuditAction.dispute_dismissed,
                      target=f"dispute:{dispute_id}", target_user=row[1], question=row[0])
         return row[0], row[1]
 

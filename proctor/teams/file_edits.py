@@ -26,7 +26,7 @@ from bank.importer import Parse, as_written, parse_by_slug, write_found_in
 from bank.models import SUBJECTIVE, Paper, Question, Section
 from bank.paper_store import fill_key_terms, load_paper, load_paper_in, with_key_terms, write_papers
 from bank.round_trip import Change, PaperChanges
-from bank.store import record_audit
+from proctor.audit import AuditAction, record_audit
 from proctor.exams.seal import sealed_anywhere
 from proctor.storage.db import Database
 from proctor.teams.question_edit import Edited, Sealed, edit_in
@@ -180,7 +180,7 @@ def _add_in(conn: sqlite3.Connection, paper: Paper, questions: list[Question], *
         current, _, _, _ = place_question(current, q.model_copy(update={"origin": None, "version": 1}), None)
     write_papers(conn, [current], now, same_title=True)
     for q in questions:
-        record_audit(conn, at=now, actor=actor, chat_id=None, action="add_question", target=f"paper {paper.slug}",
+        record_audit(conn, at=now, actor=actor, chat_id=None, action=AuditAction.add_question, target=f"paper {paper.slug}",
                      paper=paper.slug, kind=q.kind.value)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from bank.errors import NotFound
 from bank.models import MultiPolicy
 from bank.question_rows import question_from_row
+from proctor.audit import AuditAction
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.disputes import DisputeStatus, NotUpheld, OwnDispute
@@ -71,7 +72,7 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
         q = old_q.model_copy(update={"answer": new_key(old_q, key, alternative)})
         done = commit_in(conn, old_q, q, MultiPolicy(qrow["multi_policy"]), "key", actor=actor, now=now,
                          regrade=regrade, dispute_id=dispute_id)
-        audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="key_fix",
+        audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=AuditAction.key_fix,
                      target=f"dispute:{dispute_id}", target_user=disputer, question=qid, version=done.version,
                      regraded=done.answers, changed=len(done.changes), held=done.held)
         # the disputer's notice says it was upheld, and their score's change too, if it changed

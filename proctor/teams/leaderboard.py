@@ -12,12 +12,12 @@ from datetime import date, datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
-from bank.errors import BankError
 from bank.models import GradingMethod
 from proctor.chats import chat_zone as chat_zone  # their home: proctor/chats.py
 from proctor.chats import note_member as note_member
 from proctor.daily import scores
 from proctor.daily.streaks import streaks
+from proctor.errors import ProctorError
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.live import board as live_board
 from proctor.local_time import zone as zone  # callers use lb.zone; its home is proctor/local_time.py
@@ -28,7 +28,7 @@ PERIODS = ("today", "week", "month", "all")
 TOP = 10
 
 
-class UnknownPeriod(BankError):
+class UnknownPeriod(ProctorError):
     """The period is not one of today, week, month, all."""
 
 

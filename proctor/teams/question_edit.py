@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
 from bank.formats.sheet import parse_key
 from bank.grading import grade
 from bank.models import CHOICE, SUBJECTIVE, Kind, MultiPolicy, Question
@@ -30,7 +30,9 @@ from bank.question_checks import refresh_paper
 from bank.question_rows import question_from_row
 from bank.question_versions import keep_version_in
 from proctor import invites, outbox
+from proctor.audit import AuditAction
 from proctor.daily.answers import daily_score
+from proctor.errors import ProctorError
 from proctor.exams import held
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 from proctor.exams.seal import sealed_anywhere, sealing_in
@@ -43,23 +45,23 @@ FIELDS = ("key", "stem", "option", "explanation")
 MAX_TEXT = 3000  # a stem, an option or an explanation: room left in a 4096-unit message
 
 
-class BadKey(BankError):
+class BadKey(ProctorError):
     """The new key doesn't fit the question (a letter it hasn't, a blank too many, ...)."""
 
 
-class BadEdit(BankError):
+class BadEdit(ProctorError):
     """The edit doesn't fit the question (an empty text, an option it hasn't, a text too long)."""
 
 
-class Sealed(BankError):
+class Sealed(ProctorError):
     """The question is on a running exam: it can't change under a candidate's eyes."""
 
 
-class Changed(BankError):
+class Changed(ProctorError):
     """The question was edited by someone else since the preview."""
 
 
-class OwnScore(BankError):
+class OwnScore(ProctorError):
     """The key change would change the editor's own score: another admin must make it."""
 
 
@@ -197,7 +199,7 @@ def edit_in(conn: sqlite3.Connection, question_id: int, edit: Callable[[Question
         raise Changed(f"question {question_id} is at version {old.version} now")
     result = commit_in(conn, old, edit(old), policy, name, actor=actor, now=now, regrade=regrade)
     refresh_paper(conn, paper_id)  # pinned options, letter references, key doubts: found again
-    audit.record(conn, at=now, actor=actor, chat_id=chat_id, action="question_edit",
+    audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=AuditAction.question_edit,
                  target=f"question:{question_id}", question=question_id, version=result.version,
                  field=name, regraded=result.answers, changed=len(result.changes))
     report_in(conn, result, actor=actor, chat_id=chat_id, now=now, ref=f"q{question_id}v{result.version}")

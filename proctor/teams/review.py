@@ -6,10 +6,13 @@ import json
 import sqlite3
 from dataclasses import asdict, dataclass
 
-from bank.errors import BankError, NotFound
+from bank.errors import NotFound
+from bank.grading.result import Verdict
 from bank.grading.subjective import term_coverage
 from bank.store import one_row
 from proctor import hiring, outbox
+from proctor.audit import AuditAction
+from proctor.errors import ProctorError
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
@@ -19,19 +22,19 @@ from proctor.teams.consent import seen_sql
 NOTICE = outbox.REVIEW_NOTICE  # the outbox kind of the candidate's "your answer was reviewed" notice
 
 
-class AlreadyReviewed(BankError):
+class AlreadyReviewed(ProctorError):
     """The answer already has a final score."""
 
 
-class BadScore(BankError):
+class BadScore(ProctorError):
     """The score is outside 0..max for the answer."""
 
 
-class SelfReview(BankError):
+class SelfReview(ProctorError):
     """Nobody scores their own answers, configured admins included."""
 
 
-class OutOfScope(BankError):
+class OutOfScope(ProctorError):
     """The candidate is not on the roster of the team the lead acts for (or the paper is exam-only)."""
 
 
@@ -135,10 +138,10 @@ async def in_scope(db: Database, attempt_id: int, scope: int | None, *, reviewer
     return bool(await db.scalar(f"SELECT 1 FROM attempts t WHERE t.id=? {where}", (attempt_id, *params)))
 
 
-def verdict_for(score: float, max_score: float) -> str:
+def verdict_for(score: float, max_score: float) -> Verdict:
     if score >= max_score:
-        return "correct"
-    return "wrong" if score <= 0 else "partial"
+        return Verdict.correct
+    return Verdict.wrong if score <= 0 else Verdict.partial
 
 
 async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, reviewer: int,
@@ -180,7 +183,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
         total = one_row(cur.fetchone())  # RETURNING: the attempt read above
         cur = conn.execute("SELECT COUNT(*) FROM answers WHERE attempt_id=? AND final=0", (attempt_id,))
         left = one_row(cur.fetchone())[0]
-        audit.record(conn, at=now, actor=reviewer, chat_id=scope, action="review",
+        audit.record(conn, at=now, actor=reviewer, chat_id=scope, action=AuditAction.review,
                      target=f"answer:{attempt_id}/{pos}", target_user=row["user_id"],
                      provisional=row["score"], final=score)
         done = Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],

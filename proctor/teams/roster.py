@@ -17,7 +17,8 @@ import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bank.errors import BankError
+from proctor.audit import AuditAction
+from proctor.errors import ProctorError
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.transitions import Machine
@@ -60,11 +61,11 @@ class Outcome(StrEnum):
     nothing = "nothing"  # no request or invitation to decide (decided already, withdrawn, stale)
 
 
-class UnknownUser(BankError):
+class UnknownUser(ProctorError):
     """No user the bot has seen goes by that name or id."""
 
 
-class AmbiguousUser(BankError):
+class AmbiguousUser(ProctorError):
     """More than one user the bot has seen went by that username."""
 
 
@@ -175,7 +176,7 @@ async def invite(db: Database, chat_id: int, user_id: int, *, lead: int, in_grou
                 ON CONFLICT(chat_id, user_id) DO UPDATE SET requested_at=excluded.requested_at,
                     decided_by=excluded.decided_by, decided_at=excluded.decided_at""",
             (chat_id, user_id, now, lead, now))
-        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_invite",
+        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=AuditAction.roster_invite,
                      target=f"user:{user_id}", target_user=user_id)
         return Outcome.invited
 
@@ -203,7 +204,7 @@ def _accept_in(conn: sqlite3.Connection, chat_id: int, user_id: int, *, lead: in
     conn.execute(
         f"UPDATE team_roster SET status='{MEMBER}', decided_by=:lead, decided_at=:now, {_JOIN} "
         "WHERE chat_id=:chat AND user_id=:user", {"lead": lead, "now": now, "chat": chat_id, "user": user_id})
-    audit.record(conn, at=now, actor=lead, chat_id=chat_id, action="roster_accept",
+    audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=AuditAction.roster_accept,
                  target=f"user:{user_id}", target_user=user_id)
     return Outcome.joined
 
@@ -237,7 +238,7 @@ def _consent_in(conn: sqlite3.Connection, chat_id: int, user_id: int, stamp: int
     consent_move(current)
     conn.execute(f"UPDATE team_roster SET {_JOIN} WHERE chat_id=:chat AND user_id=:user",
                  {"now": now, "chat": chat_id, "user": user_id})
-    audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_consent",
+    audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action=AuditAction.roster_consent,
                  target=f"user:{user_id}", target_user=user_id)
     return Outcome.joined
 
@@ -251,7 +252,7 @@ async def decline(db: Database, chat_id: int, user_id: int, stamp: int, *, now: 
             "AND CAST(r.requested_at AS INTEGER) = ? RETURNING user_id", (chat_id, user_id, stamp))
         if cur.fetchone() is None:
             return Outcome.nothing
-        audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action="roster_decline",
+        audit.record(conn, at=now, actor=user_id, chat_id=chat_id, action=AuditAction.roster_decline,
                      target=f"user:{user_id}", target_user=user_id)
         return Outcome.declined
 
@@ -260,16 +261,16 @@ async def decline(db: Database, chat_id: int, user_id: int, stamp: int, *, now: 
 
 async def reject(db: Database, chat_id: int, user_id: int, *, lead: int, now: float) -> bool:
     """A lead turns down a pending request. False if there is none."""
-    return await _delete(db, chat_id, user_id, lead=lead, now=now, only=PENDING, action="roster_reject")
+    return await _delete(db, chat_id, user_id, lead=lead, now=now, only=PENDING, action=AuditAction.roster_reject)
 
 
 async def remove(db: Database, chat_id: int, user_id: int, *, lead: int, now: float) -> bool:
     """A lead takes the user off the roster (whatever their standing). False if they were not on it."""
-    return await _delete(db, chat_id, user_id, lead=lead, now=now, only=None, action="roster_remove")
+    return await _delete(db, chat_id, user_id, lead=lead, now=now, only=None, action=AuditAction.roster_remove)
 
 
 async def _delete(db: Database, chat_id: int, user_id: int, *, lead: int, now: float, only: str | None,
-                  action: str) -> bool:
+                  action: AuditAction) -> bool:
     where = "AND status=?" if only else ""
     params = (chat_id, user_id, only) if only else (chat_id, user_id)
 

@@ -8,7 +8,7 @@ import pytest
 
 from bank.models import Kind, Paper, Question, Section
 from bank.paper_store import load_paper, save_paper
-from bank.question_checks import confirm_key, fill_missing, held_questions
+from bank.question_checks import fill_missing, held_questions
 from bot.cli import main
 from proctor.daily.candidates import candidates
 from proctor.exams import service as attempts
@@ -16,6 +16,7 @@ from proctor.people.users import ensure_user
 from proctor.storage.bootstrap import open_database
 from proctor.storage.db import Database
 from proctor.teams import audit
+from proctor.teams.curation import confirm_key
 from tests.harness import BotEnv
 from tests.proctor.test_upgrade import RELEASES, load_release
 
@@ -81,7 +82,7 @@ async def test_held_questions_are_not_asked_until_a_lead_confirms_the_key(tmp_pa
         await save_paper(db, doubtful_paper(key="ABC"), 30)
         assert [h.question_id for h in await held_questions(db)] == [q["s1q3"]]
         # retiring the first of two same stems lets the repeat be asked instead
-        from bank.item_stats import set_retired
+        from proctor.teams.curation import set_retired
         await set_retired(db, q["s1q1"], True, lead=ADMIN, chat_id=None, now=40)
         assert await held_questions(db) == []
         await set_retired(db, q["s1q1"], False, lead=ADMIN, chat_id=None, now=50)

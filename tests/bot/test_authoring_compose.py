@@ -6,7 +6,6 @@ import asyncio
 
 import pytest
 
-from bank.item_stats import set_retired
 from bank.models import Kind, Paper, PaperSettings, Question, Section
 from bank.paper_store import list_papers, load_paper, save_paper
 from bot.cli import main
@@ -17,6 +16,7 @@ from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.authoring import get_session
+from proctor.teams.curation import set_retired
 from tests.harness import T0, BotEnv, attempt_message, pick_paper, rules_card
 
 LEAD, ANN, BOB = 10, 30, 40

@@ -200,8 +200,9 @@ async def test_a_paper_without_a_section_of_its_kind_says_where_the_question_goe
 
 
 async def test_the_bank_refuses_a_section_of_another_kind(env):
-    from bank.authoring.add import BadTarget, add_question
+    from bank.authoring.add import BadTarget
     from bank.models import Kind, Question
+    from proctor.teams.curation import add_question
     from tests.reads import paper_id
 
     q = Question(number=1, kind=Kind.numerical, stem="Bits in a byte?", answer="8", points=1)

@@ -7,7 +7,7 @@ import pytest
 from telegram import Bot
 from telegram.error import BadRequest
 
-from bot.edits import edit_text
+from bot.edits import edit_text, message_gone
 from tests.fakeapi_fixtures import fake_api  # noqa: F401
 
 
@@ -20,6 +20,22 @@ async def test_an_unchanged_edit_is_no_error_and_others_still_raise(fake_api):  
         with pytest.raises(BadRequest):
             await edit_text(bot, user.id, sent.message_id + 99, "three")  # no such message
     assert user.chat()[-1].text == "two"
+
+
+async def test_a_message_gone_is_told_by_telegrams_own_words(fake_api):  # noqa: F811
+    """`except BadRequest` passes over exactly these (bot/exam/screen.py, bot/exam/buttons.py); the
+    errors are the fake Bot API's, in Telegram's wording."""
+    user = fake_api.user(1001, "Ann")
+    async with Bot(fake_api.token, base_url=fake_api.base_url) as bot:
+        sent = await bot.send_message(user.id, "one")
+        errors = []
+        for call in (lambda: bot.delete_message(user.id, sent.message_id + 99),
+                     lambda: bot.edit_message_reply_markup(user.id, sent.message_id + 99, reply_markup=None),
+                     lambda: bot.send_message(user.id + 5, "to nobody")):
+            with pytest.raises(BadRequest) as raised:
+                await call()
+            errors.append(raised.value)
+    assert [message_gone(e) for e in errors] == [True, True, False]
 
 
 def test_no_other_copy_of_the_rule():

@@ -3,11 +3,11 @@ every answer. Through the fake Bot API (real Application, real HTTP, real SQLite
 
 import pytest
 
-from bank.paper_settings import update_settings
 from bank.paper_store import save_paper
 from bot.exam import render
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
+from proctor.teams.curation import update_settings
 from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
@@ -314,7 +314,7 @@ async def _hand_in_with_q1_right(env, ann):
 
 @pytest.mark.parametrize("review", ["full", "sections", "score", "none"])
 async def test_result_card_grid_and_pass_mark_follow_the_review_option(tmp_path, review):
-    from bank.paper_settings import update_settings
+    from proctor.teams.curation import update_settings
 
     env = BotEnv(tmp_path)
     await env.seed(small_paper())
@@ -334,7 +334,7 @@ async def test_result_card_grid_and_pass_mark_follow_the_review_option(tmp_path,
 
 
 async def test_failed_against_the_pass_mark(tmp_path):
-    from bank.paper_settings import update_settings
+    from proctor.teams.curation import update_settings
 
     env = BotEnv(tmp_path)
     await env.seed(small_paper())

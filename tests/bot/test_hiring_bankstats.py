@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from bank.paper_settings import update_settings
 from proctor import hiring
 from proctor.storage.db import Database
+from proctor.teams.curation import update_settings
 from tests.bank.test_quarantine import doubtful_paper
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper

@@ -10,12 +10,12 @@ import io
 
 import pytest
 
-from bank.paper_settings import update_settings
 from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
+from proctor.teams.curation import update_settings
 from tests.bot.test_invites import (
     ADMIN,
     ALPHA,

@@ -8,10 +8,10 @@ from __future__ import annotations
 import csv
 import io
 
-from bank.paper_settings import update_settings
 from proctor import hiring
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
+from proctor.teams.curation import update_settings
 from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, _env, finish, invite_list, make_invite, take
 from tests.harness import T0
 from tests.reads import the_attempt

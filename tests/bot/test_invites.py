@@ -11,7 +11,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bank.paper_settings import update_settings
 from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus, FinishReason
@@ -19,6 +18,7 @@ from proctor.invites import InviteStatus
 from proctor.people.forget import forget_user
 from proctor.storage.db import Database
 from proctor.teams import audit
+from proctor.teams.curation import update_settings
 from tests.harness import T0, BotEnv, attempt_message, paper_button
 from tests.papers_fixture import small_paper
 from tests.reads import invites_stored, paper_id, the_attempt, the_invite

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bank.item_stats import item_stats, needs_attention, upper_lower_index
+from bank.item_stats import needs_attention, upper_lower_index
 from bank.paper_store import get_question
 from bot.leads import callbacks as cb
 from bot.leads import render
@@ -14,6 +14,7 @@ from proctor.people.users import find_prefs
 from proctor.teams import audit
 from proctor.teams import disputes as dsp
 from proctor.teams.candidate import raised_disputes
+from proctor.teams.item_stats import item_stats
 from proctor.teams.leaderboard import my_groups
 from proctor.teams.review import score_steps
 from tests.harness import T0, BotEnv, pick_paper

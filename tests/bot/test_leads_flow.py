@@ -5,11 +5,11 @@ import io
 
 import pytest
 
-from bank.paper_settings import set_exam_only
 from bot.leads import render as lead_render
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.teams import audit, review
+from proctor.teams.curation import set_exam_only
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted

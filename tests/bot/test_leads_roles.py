@@ -2,11 +2,11 @@
 
 import pytest
 
-from bank.item_stats import set_retired
 from bank.paper_store import get_question, load_paper
 from bot.leads import LEAD_COMMANDS
 from bot.leads import callbacks as cb
 from proctor.teams import audit, digest, roster
+from proctor.teams.curation import set_retired
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 from tests.reads import paper_id, question_ids

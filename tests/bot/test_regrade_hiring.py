@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from bank.paper_settings import update_settings
 from proctor import hiring
 from proctor.exams import service as attempts
 from proctor.storage.db import Database
 from proctor.teams import audit
+from proctor.teams.curation import update_settings
 from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, finish, invite_list, make_invite, say
 from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper

@@ -15,6 +15,7 @@ from bank.paper_store import get_question, list_papers
 from bot.cli import main
 from proctor import outbox
 from proctor.exams import service as attempts
+from proctor.exams.states import FinishReason
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams import key_fix
@@ -55,7 +56,7 @@ async def _answered_wrong(db) -> int:
     a = await attempts.start_attempt(db, user_id=ANN, chat_id=ANN, paper_id=pid, mode="exam", now=T0, shuffle=False)
     sheet = await attempts.load_sheet(db, a.id)
     await attempts.record_answer(db, sheet, 0, "B", T0 + 5, advance=True)
-    await attempts.finish_attempt(db, a.id, T0 + 10, "finished")
+    await attempts.finish_attempt(db, a.id, T0 + 10, FinishReason.submitted)
     return (await question_ids(db, "sums"))[0]
 
 

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from bank.models import PaperSettings
-from bank.paper_settings import write_settings
 from bot.i18n import CATALOGUE
 from proctor import hiring
+from proctor.audit import AuditAction
 from proctor.exams.held import REGRADE, change_detail
 from proctor.teams import audit, roster
+from proctor.teams.curation import write_settings
 from proctor.teams.digest import set_schedule
-from proctor.teams.disputes import DisputeStatus
 from tests.bot.test_leads_flow import ALPHA, ANN, BOB, LEAD_A, crafted_teams
 from tests.desk_helpers import DeskClient, DeskEnv, table_rows
 from tests.harness import T0
@@ -120,12 +120,12 @@ def _actions(path: Path, value: ast.expr | None) -> set[str]:
             return {action}
         case None | ast.Name(id="action"):
             return set()  # no action, or a writer passing on its caller's (found at the caller)
+        case ast.Attribute(value=ast.Name(id="AuditAction"), attr=name):
+            return {AuditAction[name].value}
         case ast.Name(id=name) | ast.Attribute(attr=name):
             return {_constant(path, name)}
         case ast.IfExp(body=a, orelse=b):
             return _actions(path, a) | _actions(path, b)
-        case ast.JoinedStr() if ast.unparse(value) == "f'dispute_{status.value}'":
-            return {f"dispute_{s.value}" for s in DisputeStatus if s is not DisputeStatus.open}
     raise AssertionError(f"{path}: an action this sweep cannot read: {ast.unparse(value)}")
 
 
@@ -135,9 +135,16 @@ def _constant(path: Path, name: str) -> str:
         m = re.search(rf"^(?:\w+, )*{name}(?:, \w+)* = (.+?)(?:  #.*)?$", p.read_text(), re.M)
         if m:
             names = re.match(r"^(.*?) = ", m.group(0)).group(1).split(", ")
-            values = ast.literal_eval(m.group(1))
+            values = _value(m.group(1))
             return values[names.index(name)] if isinstance(values, tuple) else values
     raise AssertionError(f"{path}: action constant {name} not found")
+
+
+def _value(source: str) -> str | tuple[str, ...]:
+    """A constant's value: a string, an AuditAction member, or a tuple of them."""
+    values = [AuditAction[m.group(1)].value if (m := re.fullmatch(r"AuditAction\.(\w+)", v.strip())) else
+              ast.literal_eval(v.strip()) for v in source.split(",")]
+    return values[0] if len(values) == 1 else tuple(values)
 
 
 def test_every_action_the_code_writes_has_a_sentence_in_both_languages():

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from bank.paper_settings import update_settings
 from proctor.teams import audit
+from proctor.teams.curation import update_settings
 from tests.bot.test_invites import ADMIN, ALPHA, BETA, CID, LEAD, LEAD_B, finish, make_invite, take
 from tests.desk_helpers import DeskClient, DeskEnv, table_rows
 from tests.harness import T0

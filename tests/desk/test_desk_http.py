@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from bank.paper_settings import set_exam_only
 from bank.paper_store import get_question, load_paper
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.teams import audit, review
+from proctor.teams.curation import set_exam_only
 from proctor.teams.disputes import status_of
 from tests.bot.test_leads_flow import ALPHA, ANN, BETA, BOB, LEAD_A, LEAD_B, crafted_teams, pending_exam, say
 from tests.desk_helpers import DESK_URL, DeskClient, DeskEnv, init_data, table_rows
@@ -205,6 +205,8 @@ async def test_review_scores_the_answer_and_the_candidate_is_told_in_the_chat(en
     assert "No entries." in html
     _, html, _ = await lea.get("/desk/audit", team=str(ALPHA), actor=str(ADMIN))
     assert "No entries." in html
+    status, text, _ = await lea.get("/desk/audit", team=str(ALPHA), action="reviwe")  # no such action: said so
+    assert (status, text) == (400, "action: one of the audit log's actions")
 
 
 async def test_nobody_scores_their_own_answer_at_the_desk(env, browser):

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from bank.item_stats import cached_stats, item_stats, refresh_cache
+from bank.item_stats import cached_stats
+from proctor.teams.item_stats import item_stats, refresh_cache
 from tests.bot.test_leads_flow import ALPHA, ANN, BOB, LEAD_A, crafted_teams, questions
 from tests.desk_helpers import DeskClient, DeskEnv
 from tests.papers_fixture import small_paper

@@ -2,12 +2,12 @@
 
 import pytest
 
-from bank.errors import AlreadyRunning, AttemptClosed, AttemptLimitReached
 from bank.models import Kind
 from bank.paper_store import save_paper
 from proctor.exams import service as attempts
 from proctor.exams.blueprint import Blueprint, DrawSize, Part, drawn_size
 from proctor.exams.model import compute_result
+from proctor.exams.service import AlreadyRunning, AttemptClosed, AttemptLimitReached
 from proctor.people.users import ensure_user
 from tests.papers_fixture import small_paper
 
@@ -87,7 +87,7 @@ async def test_attempt_limit(db):
 
 
 async def test_foreign_attempt_is_refused(db):
-    from bank.errors import NotYourAttempt
+    from proctor.exams.service import NotYourAttempt
 
     pid = await _setup(db)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)

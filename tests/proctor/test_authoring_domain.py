@@ -5,12 +5,12 @@ import pytest
 
 from bank.authoring import draft as dr
 from bank.authoring import upload as up
-from bank.authoring.add import BadTarget, add_question
+from bank.authoring.add import BadTarget
 from bank.errors import ImportFailed
-from bank.item_stats import set_retired
 from bank.models import Kind, Question
 from bank.paper_store import load_paper, paper_count, question_count, save_paper
-from proctor.teams import audit
+from proctor.teams import audit, curation
+from proctor.teams.curation import add_question, set_retired
 from tests.papers_fixture import small_paper
 
 GIFT = b"::a:: 2+2? {=4 ~3}\n\n::b:: Sky is blue {T}\n"
@@ -66,12 +66,12 @@ async def test_import_writes_once_and_only_what_the_preview_showed(db):
     pending = await up.get_pending(db, pid, 1)
     other, other_digest = up.read_for_import("q.gift", GIFT.replace(b"{T}", b"{F}"))
     with pytest.raises(up.UploadChanged):
-        await up.import_upload(db, pending, other, other_digest, now=1, chat_id=1)
+        await curation.import_upload(db, pending, other, other_digest, now=1, chat_id=1)
     assert await question_count(db) == 0
-    done = await up.import_upload(db, pending, papers, digest, now=1, chat_id=1)
+    done = await curation.import_upload(db, pending, papers, digest, now=1, chat_id=1)
     assert done.total == 2
     with pytest.raises(up.UploadGone):
-        await up.import_upload(db, pending, papers, digest, now=2, chat_id=1)
+        await curation.import_upload(db, pending, papers, digest, now=2, chat_id=1)
     with pytest.raises(up.UploadGone):
         await up.cancel(db, pid, 1, now=2)
     assert await question_count(db) == 2

@@ -8,7 +8,6 @@ import pytest
 
 from bank.errors import NotFound
 from bank.models import Kind, Paper, Question, Section
-from bank.paper_settings import set_exam_only
 from bank.paper_store import get_question, list_papers, save_paper
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
@@ -20,6 +19,7 @@ from proctor.daily.selection import pick_balanced, pick_group_set, pick_private_
 from proctor.daily.streaks import streak, streak_from
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
+from proctor.teams.curation import set_exam_only
 from proctor.teams.leaderboard import my_groups
 from tests.papers_fixture import small_paper
 

@@ -7,7 +7,6 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bank.models import Kind
-from bank.paper_settings import write_settings
 from bank.paper_store import save_paper
 from proctor.exams import integrity
 from proctor.exams import service as attempts
@@ -26,6 +25,7 @@ from proctor.integrity.signals import (
 )
 from proctor.people.forget import forget_user
 from proctor.people.users import ensure_user
+from proctor.teams.curation import write_settings
 from proctor.teams.leaderboard import period_bounds
 from proctor.teams.reports import team_csv
 from tests.papers_fixture import small_paper

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from bank.errors import InviteOnly
-from bank.paper_settings import update_settings
 from bank.paper_store import load_paper, save_paper
 from bot.cli import main
 from proctor import invites, outbox
 from proctor.exams import service as attempts
+from proctor.exams.service import InviteOnly
 from proctor.invites import InviteStatus as S
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams import audit
+from proctor.teams.curation import update_settings
 from tests.papers_fixture import small_paper
 
 T0 = 1_800_000_000.0
@@ -176,7 +176,7 @@ async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(tmp_path):
 
 
 async def test_invite_only_implies_exam_only_both_ways(tmp_path):
-    from bank.paper_settings import set_exam_only
+    from proctor.teams.curation import set_exam_only
 
     db = await Database.open(tmp_path / "p.db")
     try:

@@ -167,7 +167,7 @@ async def test_paper_board_counts_the_last_attempt_when_the_paper_says_so(db, cr
     await crafted.exam(1, pid, [(q1, 1, 1, 1), (q2, 1, 1, 1)], 0, 900)      # 2 points, earlier
     await crafted.exam(1, pid, [(q1, 1, 1, 1), (q2, 0, 1, 1)], 1000, 1300)  # 1 point, last
     assert [r.score for r in await paper_board(db, pid, [-1])] == [2]
-    from bank.paper_settings import update_settings
+    from proctor.teams.curation import update_settings
 
     await update_settings(db, str(pid), actor=0, now=5000, grading_method="last")
     assert [(r.score, r.seconds) for r in await paper_board(db, pid, [-1])] == [(1, 300)]
@@ -177,7 +177,7 @@ async def test_paper_board_counts_the_last_attempt_when_the_paper_says_so(db, cr
 async def test_paper_board_ranks_and_limits_in_sql_like_ranking_every_candidate(db, crafted, method):
     import random
 
-    from bank.paper_settings import update_settings
+    from proctor.teams.curation import update_settings
 
     rnd = random.Random(5)
     members = tuple(range(1, 31))

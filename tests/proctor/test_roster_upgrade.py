@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
-from bank.store import record_audit
+from proctor.audit import record_audit
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from proctor.teams import review, roster
 from proctor.teams.consent import seen_since
