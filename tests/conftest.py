@@ -24,11 +24,14 @@ def seed_files() -> list[Path]:
 
 
 def pytest_collection_modifyitems(items):
-    """Tests that start a real `proctor` child process (tests/process_helpers.py) are `slow`."""
+    """Tests that start a real `proctor` child process (tests/process_helpers.py) are `slow`, and run
+    first: they wait on real clocks (a poll open 10 s, a process starting), so the workers fill that
+    waiting with the short tests instead of ending the run on it (issue 22: the suite's time)."""
     for item in items:
         module = getattr(item, "module", None)
         if module is not None and hasattr(module, "ProctorProcess"):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the order is otherwise kept
 
 
 # the fake Bot API a real `proctor` child process talks to (the process tests' `api`; a module may define its own)
