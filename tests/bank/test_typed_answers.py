@@ -44,7 +44,7 @@ async def test_exam_takes_typed_letters_and_true_false_words_and_confirms_them(e
     assert await answers_of(env.db) == {}
     shown = item.shown_letter(q.answer)
     reply = await _type(env, ann, shown.lower(), "Recorded for Q1")
-    assert reply.text == f"Recorded for Q1: {shown}"
+    assert reply.text.endswith(f"\n\nRecorded for Q1: {shown}")  # under the next question: one message
     first = (await answers_of(env.db))[0]
     assert (first.response, first.verdict) == (q.answer, "correct")
 
@@ -62,7 +62,7 @@ async def test_exam_takes_typed_letters_and_true_false_words_and_confirms_them(e
     sheet, item, q = await _current(env, ann.id)  # Q4, true/false: a word
     assert q.kind == Kind.truefalse
     reply = await _type(env, ann, "错", "Recorded for Q4")
-    assert reply.text == "Recorded for Q4: ✘ False"
+    assert reply.text.endswith("\n\nRecorded for Q4: ✘ False")
     assert (await answers_of(env.db))[3].verdict == "correct"  # the key is False
     msg = attempt_message(ann.chat())
     assert msg.text.startswith("Q 5/")
