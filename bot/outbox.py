@@ -114,6 +114,9 @@ async def _lane(app: Application, first: outbox.Outgoing) -> None:
             if not await _deliver(app, message):
                 return  # its next try is armed; the chat's later messages wait for it
             message = None
+    except Exception:  # the database failed: what is pending stays pending, a later flush takes it
+        log.exception("outbox: the lane of chat %s stopped", chat)
+        arm(app, svc.now() + outbox.FIRST_RETRY)
     finally:
         state.lanes.pop(chat, None)
 
