@@ -15,8 +15,8 @@ from pathlib import Path
 from bank.models import Paper
 from bank.paper_store import save_paper
 from bot.app import build_application
-from bot.pacing import Pace, Pacer
 from bot.lifecycle import start_app, stop_app
+from bot.pacing import Pace, Pacer
 from bot.services import services
 from bot.settings import Settings
 from proctor.clock import ManualClock
