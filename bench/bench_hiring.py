@@ -262,6 +262,11 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
     bound_queue = ideal_finish([at for at, _ in ends] * 2, 30) - first_deadline
     bound_leads = max(ideal_finish([at for at, lead in ends if lead == LEAD + k], 1) for k in range(leads)) - first_deadline
     bound = max(bound_queue, bound_leads, 2 * n / 30)
+    # every message sent during the burst (cards and the replies to those still answering), on the
+    # fake server's clock (monotonic): how much of Telegram's 30 a second the burst used
+    offset = time.monotonic() - time.time()
+    sent_in_burst = sum(first_deadline + offset <= t <= last_done + offset
+                        for times in api.stats.per_chat.values() for t in times)
     size = sum(f.stat().st_size for f in db.parent.glob(db.name + "*"))
     return {
         "candidates": n, "idle": len(idle), "opening_s": round(opening, 1),
@@ -275,6 +280,7 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         "burst_s": round(last_done - first_deadline, 1), "after_last_deadline_s": round(last_done - last_deadline, 1),
         "leads": leads, "bound_2n_over_30_s": round(2 * n / 30, 1), "bound_queue_at_deadlines_s": round(bound_queue, 1),
         "bound_lead_chats_s": round(bound_leads, 1), "burst_over_bound": round((last_done - first_deadline) / bound, 2),
+        "sent_in_burst": sent_in_burst, "budget_used_in_burst": round(sent_in_burst / (30 * max(1e-9, last_done - first_deadline)), 2),
         "lead_cards": lead_cards, "outbox": outbox and [(k, c, int(p or 0)) for k, c, _, _, p in outbox],
         "outbox_backlog_max": backlog[0], "http_429": api.stats.rejected,
         "cpu_share": round(cpu / wall, 3), "rss_idle_mb": round(rss_idle, 1), "rss_running_mb": round(rss_running, 1),
