@@ -8,10 +8,11 @@ keeps under those limits itself, so Telegram has no reason to refuse:
 - A send (a new message: `SENDS`) waits for a token of the overall bucket and of its chat's bucket
   (and its group's); an edit counts only in a group (a live round's standings). Deletes, edits in a
   private chat, callback answers and reads are not messages and are not paced.
-- Two priorities: a **reply** (what a handler sends to the person who just acted) goes before
-  **bulk** (the outbox's cards and notices, `bulk_turn`). Bulk also leaves one token of each bucket
-  for replies, so a reply never waits behind a burst of cards; with no replies waiting, bulk still
-  uses the whole budget.
+- Three priorities: a **reply** (what a handler sends to the person who just acted: the next
+  question) goes first; then an **opening** (an invite's welcome card: nobody's clock runs yet; the
+  handler asks for it with PTB's `rate_limit_args`, see `priority`); then **bulk** (the outbox's
+  cards and notices, `bulk_turn`). Openings and bulk leave one token of each bucket for replies, so
+  a reply never waits behind them; with no replies waiting, they use the whole budget.
 - A chat that is not ready (its own 1 a second) does not hold up the others: the next waiter whose
   chat is ready goes.
 - A 429 blocks only the chat it was for, for its `retry_after`; the request is tried again then (up
@@ -75,7 +76,8 @@ class Pace:
 
 class Priority(IntEnum):
     reply = 0  # an answer to someone who just acted
-    bulk = 1  # the outbox: result cards, lead cards, notices
+    opening = 1  # a welcome before anything started (an invite's card): may wait for the replies
+    bulk = 2  # the outbox: result cards, lead cards, notices
 
 
 class Bucket:
@@ -119,7 +121,7 @@ class Schedule:
     _chats: dict[Chat, Bucket] = field(default_factory=dict)
     _groups: dict[Chat, Bucket] = field(default_factory=dict)
     _blocked: dict[Chat, float] = field(default_factory=dict)  # chat -> until when a 429 holds it
-    _queues: tuple[deque[_Entry], deque[_Entry]] = field(default_factory=lambda: (deque(), deque()))
+    _queues: tuple[deque[_Entry], ...] = field(default_factory=lambda: tuple(deque() for _ in Priority))
     _granted: int = 0
 
     def __post_init__(self) -> None:
@@ -150,7 +152,7 @@ class Schedule:
         granted: list[object] = []
         soonest = math.inf
         for priority, queue in zip(Priority, self._queues, strict=True):
-            reserve = 1 if priority == Priority.bulk else 0  # bulk leaves a token for replies
+            reserve = 0 if priority == Priority.reply else 1  # the others leave a token for replies
             kept: deque[_Entry] = deque()
             while queue:
                 overall = self._overall.wait(1 + reserve, now)
@@ -217,7 +219,7 @@ class _Turn:
 _TURN: ContextVar[_Turn | None] = ContextVar("pacing_turn", default=None)
 
 
-class Pacer(BaseRateLimiter[int]):
+class Pacer(BaseRateLimiter[Priority]):
     """The Schedule on the event loop: one dispatcher task wakes the waiters whose turn it is."""
 
     def __init__(self, pace: Pace | None = None, clock: Callable[[], float] = time.monotonic) -> None:
@@ -285,18 +287,19 @@ class Pacer(BaseRateLimiter[int]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: int | None,
+        rate_limit_args: Priority | None,
     ) -> JSONResult:
         chat = _chat_of(data.get("chat_id"))
         paced = chat is not None and (endpoint in SENDS or (endpoint in GROUP_EDITS and is_group(chat)))
         turn = _TURN.get()
-        tries = self.pace.max_retries if rate_limit_args is None else rate_limit_args
+        priority = Priority.bulk if turn is not None else rate_limit_args or Priority.reply
+        tries = self.pace.max_retries
         for attempt in range(tries + 1):
             if paced and chat is not None:
                 if turn is not None and turn.chat == chat and not turn.used and attempt == 0:
                     turn.used = True  # the outbox waited for this turn before rendering
                 else:
-                    await self.turn(chat, Priority.bulk if turn is not None else Priority.reply)
+                    await self.turn(chat, priority)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as e:
@@ -325,6 +328,12 @@ def _chat_of(value: object) -> Chat | None:
 def seconds(wait: float | timedelta) -> float:
     """A retry_after in seconds (PTB gives a timedelta or a number)."""
     return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+
+
+def priority(app: Application, level: Priority) -> Priority | None:
+    """What to pass as `rate_limit_args` (PTB's per-call argument of the rate limiter) to send at
+    `level`; None when the application has no pacer (PTB refuses the argument then)."""
+    return level if pacer(app) is not None else None
 
 
 def pacer(app: Application) -> Pacer | None:
