@@ -112,7 +112,7 @@ async def _lane(app: Application, first: outbox.Outgoing) -> None:
                     return
                 continue
             if not await _deliver(app, message):
-                return  # its next try is armed; the chat's later messages wait for it
+                return  # its next try is armed; a later flush gives the chat a lane again
             message = None
     except Exception:  # the database failed: what is pending stays pending, a later flush takes it
         log.exception("outbox: the lane of chat %s stopped", chat)
