@@ -197,9 +197,10 @@ class Candidate:
         await self.user.send("/exam")
         await self.probe.until(self.chat_id, self.screen)
 
-    async def answer(self) -> Press:
+    async def answer(self, typed: str | None = None) -> Press:
         """Answers the question on screen: presses its first answer button and waits until the screen
-        is edited, or (a question without answer buttons) types an answer and waits for the next screen."""
+        is edited, or (a question without answer buttons) types an answer (`typed`, or a fill-in's)
+        and waits for the next screen."""
         message = self.screen()
         before = message.edits
         button = message.buttons[0][0]
@@ -209,7 +210,7 @@ class Candidate:
             press = self.probe.pressed(self.chat_id, toast.record.id, at)  # no await since: not yet fetched
             await self.probe.until(self.chat_id, lambda: message.edits != before)
         else:
-            await self.user.send(TYPED_ANSWER)
+            await self.user.send(typed or TYPED_ANSWER)
             press = self.probe.pressed(self.chat_id, "", at)
             await self.probe.until(self.chat_id, lambda: (m := self.screen()) is not None and m is not message)
         press.seen = time.perf_counter()

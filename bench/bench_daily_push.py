@@ -1,8 +1,8 @@
 """Daily push to many chats at once, through the fake Bot API with Telegram's flood limits enforced.
 
 Every chat's real cron job (`daily:<chat>`) is run at the trigger time, all together, as APScheduler
-would at 09:00. The bot keeps its real rate limiter (PTB's AIORateLimiter: 30 msg/s overall,
-20/min per group, three retries), the fake server refuses anything over its own limits with 429.
+would at 09:00. The bot keeps its real rate limiter (bot/pacing.py: 30 msg/s overall,
+1/s per chat, 20/min per group, three retries), the fake server refuses anything over its own limits with 429.
 
 The chats are private chats with the default 5 questions: a private quiz sends one question at a
 time, so each push is exactly one message (3,000 chats = 3,000 messages = 100 s at 30/s).
@@ -82,7 +82,7 @@ async def run(chats: int, groups: int, group_questions: int = 1) -> dict:
     await api.start()
     settings = Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_DB=tmp / "proctor.db", PROCTOR_BOT_API_URL=api.base_url,
                         PROCTOR_TIMEZONE=TZ)
-    app = build_application(settings, clock=clock)  # the real AIORateLimiter settings
+    app = build_application(settings, clock=clock)  # the real pacer (bot/pacing.py)
     await start_app(app, poll_timeout=1)  # an int: PTB turns 0.5 into 0, and polling would spin
     await _warm_up_done()
     try:

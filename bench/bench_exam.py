@@ -24,7 +24,7 @@ Phases, in each run:
 
 Each bot runs alone in a fresh spawned child process; the fake Bot API and the candidates run in
 this process (its CPU is not the bot's). Rate limits are off on both sides (the fake server's and
-our AIORateLimiter unless --rate-limiter): this measures bot-side cost. Beside the CPU per update it
+our pacer, bot/pacing.py, unless --rate-limiter): this measures bot-side cost. Beside the CPU per update it
 prints how much of it our database thread spent and the context switches per update: the bare bot is
 one thread, ours hands work (and the GIL) to aiosqlite's thread and back, which costs most when the two
 threads run on different cores; --one-core runs each bot on one CPU. Memory: RSS after start-up
@@ -354,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--period", type=float, default=20.0, help="open-loop phase: seconds between answers")
     parser.add_argument("--duration", type=float, default=40.0, help="open-loop phase: seconds")
     parser.add_argument("--rate-limiter", action="store_true",
-                        help="build ours with PTB's AIORateLimiter (production; caps edits at 30/s)")
+                        help="build ours with its pacer (production: bot/pacing.py; sends at 30/s, edits unpaced)")
     parser.add_argument("--one-core", action="store_true",
                         help="run each bot on CPU 0 alone (its threads share one core; this process and the "
                              "fake server are free to use the others): less noise from the machine, and no "
@@ -372,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     if answers < args.answers:
         print(f"(answers per candidate capped at {answers}: the paper has {len(layout)} such questions in a row)")
     print(f"paper: {paper_button!r} ({layout[:answers]}: T typed, B pressed); fake server rate limits OFF; "
-          f"our AIORateLimiter {'ON' if args.rate_limiter else 'OFF'}; bots in child processes; "
+          f"our pacer {'ON' if args.rate_limiter else 'OFF'}; bots in child processes; "
           f"{args.rounds} interleaved rounds\n")
     if args.against:
         print(f"A/B: the 'bare' column below is OUR bot from {args.against}, not the bare bot\n")

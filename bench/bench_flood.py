@@ -16,8 +16,8 @@ A normal user's latency runs from their /help reaching the fake server until the
 Printed: the normal users' p50/p99/max in both phases, the ratio flood/baseline, how many of the
 flooder's updates were answered, and the bot's CPU. The
 target: the flood costs the others at most a few ms of p99 (flood p99 - baseline p99 < 10 ms).
-PTB's AIORateLimiter is OFF unless --rate-limiter (it holds every call to Telegram's 30/s, which
-then dominates: a flooder answered as fast as the limit allows takes half of it), and the fake
+The bot's pacer (bot/pacing.py) is OFF unless --rate-limiter (it holds sends to Telegram's 30/s, which
+then dominate: a flooder answered as fast as the limit allows takes half of it), and the fake
 server's own limits are off: this measures what the bot costs.
 
     python bench/bench_flood.py [--users 50] [--period 2] [--duration 20] [--rounds 2] [--rate 200]
@@ -200,7 +200,7 @@ def report(out: dict, args) -> bool:
     base, fl = out["baseline"], out["flood"]
     print(f"normal users: {args.users}, one /help each per {args.period:g} s "
           f"({args.users / args.period:g}/s), {args.rounds} × {args.duration:g} s measured per phase; "
-          f"AIORateLimiter {'ON' if args.rate_limiter else 'OFF'}\n")
+          f"pacer {'ON' if args.rate_limiter else 'OFF'}\n")
     print(f"{'':28}{'baseline':>10}{'flood':>10}{'flood/base':>12}")
     for key, label in (("p50", "normal p50 ms"), ("p99", "normal p99 ms"), ("max", "normal max ms"),
                        ("bot_p50", "  bot-side p50 ms"), ("bot_p99", "  bot-side p99 ms")):
@@ -228,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=200.0, help="the flooder's updates per second")
     parser.add_argument("--rounds", type=int, default=2, help="baseline/flood alternations")
     parser.add_argument("--warm-up", type=float, default=3.0, help="seconds of flood before measuring")
-    parser.add_argument("--rate-limiter", action="store_true", help="PTB's AIORateLimiter on (30/s)")
+    parser.add_argument("--rate-limiter", action="store_true", help="the bot's pacer on (bot/pacing.py: 30 sends/s)")
     args = parser.parse_args(argv)
     return 0 if report(asyncio.run(run(args)), args) else 1
 

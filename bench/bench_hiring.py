@@ -1,36 +1,41 @@
 """A hiring round of N invited candidates against the real `proctor run` process, Telegram's limits on.
 
-The round: `proctor invite create --count N` (in batches of 500, the command's maximum) for one
-lead, on the bundled first paper (40 questions: ten fill-ins typed, then single choices pressed)
-with its time limit cut to --limit minutes. Every candidate is a simulated person in this process:
-opens the link (`/start inv_...`), presses Start, then answers one question every 5-30 s (a typed
-answer or a press, as the question asks), at the real pace: the answers per second the bot sees
-are those of a real round of N. --idle of them (default 10%) answer nothing after Start and let the
-deadline take them. All start together, so their deadlines fall in the same minute, and the
-deadline burst (N result cards to N candidates, N lead cards to the one lead) is real.
+The round: a 30-question paper (bench/bench_hiring.py's own: single choices answered by a press,
+fill-ins and written answers typed, interleaved so every stretch of the paper mixes both; a third
+of the answers are typed) with its time limit set to --limit minutes; `proctor invite create --count
+N` (in batches of 500, the command's maximum) split among --leads leads (default: one lead per 20
+candidates; one lead receiving N cards is bound by Telegram's 1 a second in a chat: N seconds).
+Every candidate is a simulated person in this process: opens the link (`/start inv_...`), presses
+Start, then answers one question every --think seconds (default 5-30 s, the real pace; a written
+answer is a paragraph). --idle of them (default 10%) answer nothing after Start and let the deadline
+take them. The links are opened over --stagger seconds (default 40), so every deadline falls within
+the same minute, and the deadline burst (N result cards to N candidates, N lead cards) is real.
 
-What is compressed is the exam's length (--limit minutes instead of the paper's hour): a candidate
-answers a few questions, not 30. The per-second load while answering, and the burst, are not
-compressed.
+Time compression: only the exam's length (--limit minutes instead of the paper's hour): a candidate
+answers a few questions, not 30. The answers per second the bot sees are those of a real round of
+N (unless --think is shortened: then they are more), and the burst is not compressed. For a quick
+look while developing: `--candidates 30 --limit 1 --stagger 10`.
 
 The fake Bot API runs here with Telegram's flood limits (sandbox/fakeapi/limits.py: 30 sends/s
-overall, 1/s per chat, 20/min per group; 429 with retry_after above them); the bot keeps its own
-AIORateLimiter. Edits and callback answers are not sends and are not limited (as on Telegram).
+overall, 1/s per chat after a burst of 3, 20/min per group; 429 with retry_after above them); the
+bot paces itself (bot/pacing.py). Edits and callback answers are not sends (as on Telegram).
 
 Figures: bot-side latency from an update's delivery by getUpdates to the bot's answer on screen
 (the edit after a press, the next screen after a typed answer: bench/_exam_driver.py's Probe), p50
-and p99, overall and during the deadline burst; the burst's length from the first deadline to the
-last card delivered, beside its lower bounds (2N sends / 30 per s overall; N lead cards / 1 per s to
-one chat); the bot process's CPU share of one core (/proc), resident memory idle and with N attempts
-running (growth per attempt), the database's size, the outbox's largest backlog, 429s.
+and p99, before and during the deadline burst; the burst's length from the first deadline to the
+last card delivered, beside Telegram's own bounds (2N cards at 30 a second: 2N/30 s; the same
+queue fed at the actual deadlines; each lead's cards at 1 a second); the bot process's CPU share of
+one core (/proc), resident memory idle and with N attempts running (growth per attempt), the
+database's size, the outbox's largest backlog, 429s, and the load average of the machine.
 
-    python bench/bench_hiring.py --candidates 100 [--limit 2] [--idle 0.1] [--seed 1]
+    python bench/bench_hiring.py --candidates 100 [--limit 2] [--leads 5] [--idle 0.1] [--seed 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import random
 import re
@@ -48,6 +53,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _exam_driver import Candidate, Probe  # noqa: E402
 
+from bank.models import Kind, Paper, PaperSettings, Question, Section  # noqa: E402
+from bank.paper_store import save_paper  # noqa: E402
+from proctor.storage.bootstrap import open_database  # noqa: E402
 from sandbox.fakeapi import FakeBotApi, RateLimits  # noqa: E402
 
 TOKEN = "123456:BENCH-fake-token-for-bench-hiring"
@@ -64,6 +72,36 @@ def _env(api: FakeBotApi, leads: int) -> dict[str, str]:
     env.update(PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1", TELEGRAM_BOT_TOKEN=TOKEN,
                PROCTOR_BOT_API_URL=api.base_url, PROCTOR_ADMINS=",".join(str(LEAD + k) for k in range(leads)), PROCTOR_BOT_USERNAME=BOT)
     return env
+
+
+WRITTEN = "梯度累积是在每次前向传播计算损失后不立即更新参数，而是把若干小批次的梯度累加起来再更新，" * 4
+
+
+def hiring_paper(limit_min: int) -> Paper:
+    """30 questions in ten stretches of two single choices and one typed question (six fill-ins,
+    four written): presses and typed answers mixed wherever a candidate is in the paper."""
+    sections = []
+    for k in range(10):
+        sections.append(Section(kind=Kind.single, title=f"Choice {k + 1}", points_each=2, questions=[
+            Question(number=j + 1, kind=Kind.single, stem=f"Question {k}.{j}: which is the gradient step?",
+                     options=["alpha", "beta", "gamma", "delta"], answer="C", points=2) for j in range(2)]))
+        if k % 5 in (1, 3):
+            sections.append(Section(kind=Kind.short, title=f"Written {k + 1}", points_each=5, questions=[
+                Question(number=1, kind=Kind.short, stem=f"简述梯度累积的原理 ({k})。", answer=WRITTEN, points=5)]))
+        else:
+            sections.append(Section(kind=Kind.fill, title=f"Fill-in {k + 1}", points_each=1, questions=[
+                Question(number=1, kind=Kind.fill, stem=f"梯度累积的步数叫______ ({k})。", answer=[["梯度累积步数"]],
+                         points=1)]))
+    return Paper(slug="hiring30", title="Hiring round (30 questions)",
+                 settings=PaperSettings(time_limit_min=limit_min), sections=sections)
+
+
+async def _save(db_path: Path, paper: Paper) -> int:
+    db = await open_database(db_path)
+    try:
+        return await save_paper(db, paper, time.time())
+    finally:
+        await db.close()
 
 
 def _cli(db: Path, env: dict[str, str], *args: str) -> str:
@@ -107,34 +145,45 @@ async def _open(c: Candidate, payload: str) -> None:
     await c.probe.until(c.chat_id, c.screen, timeout=600)
 
 
-async def _take(c: Candidate, deadline: float, idle: bool, rng: random.Random, stuck: list[int]) -> None:
-    """Answers one question every 5-30 s until shortly before the deadline (an idle one: none); an
-    answer not shown within the driver's 60 s counts as stuck, and that candidate gives up."""
+async def _take(c: Candidate, deadline: float, idle: bool, rng: random.Random, think: tuple[float, float],
+                stuck: list[int]) -> None:
+    """Answers one question every `think` seconds until shortly before the deadline (an idle one:
+    none); an answer not shown within the driver's 60 s counts as stuck, and that candidate gives up."""
     while not idle:
-        await asyncio.sleep(rng.uniform(5, 30))
+        await asyncio.sleep(rng.uniform(*think))
         if time.time() > deadline - 1.5:
             return
+        screen = c.screen()
+        written = screen is not None and "简述" in (screen.text or "")
         try:
-            await c.answer()
+            await c.answer(WRITTEN if written else None)
         except TimeoutError:
             stuck.append(c.chat_id)
             return
 
 
-async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, stagger: float) -> dict:
+def ideal_finish(arrivals: list[float], rate: float) -> float:
+    """When a queue sending `rate` a second, fed at `arrivals`, would send its last message."""
+    at = -math.inf
+    for arrival in sorted(arrivals):
+        at = max(at, arrival) + 1 / rate
+    return at
+
+
+async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, stagger: float,
+              think: tuple[float, float]) -> dict:
     rng = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="bench-hiring-"))
     db = tmp / "proctor.db"
     api = FakeBotApi(TOKEN, bot_username=BOT, rate_limits=RateLimits())
     await api.start()
     env = _env(api, leads)
-    _cli(db, env, "bank", "stats")  # a new database: migrated, the bundled bank imported
-    _cli(db, env, "bank", "set", "1", "--time-limit", str(limit_min))
+    paper = f"P{await _save(db, hiring_paper(limit_min))}"  # a new database, migrated, with the paper
     payloads: list[str] = []
     for k in range(leads):
         share = n // leads + (k < n % leads)
         while share > 0:
-            out = _cli(db, env, "invite", "create", "--paper", "1", "--count", str(min(500, share)),
+            out = _cli(db, env, "invite", "create", "--paper", paper, "--count", str(min(500, share)),
                        "--bot", BOT, "--lead", str(LEAD + k), "--window", "3h")
             payloads += LINK.findall(out)
             share -= 500
@@ -145,7 +194,7 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
                                                    env=env, cwd=tmp, stdout=subprocess.DEVNULL,
                                                    stderr=log)  # a file: an unread pipe would fill and stall the bot
         try:
-            return await _round(api, probe, bot.pid, db, n, payloads, idle_share, rng, leads, stagger)
+            return await _round(api, probe, bot.pid, db, n, payloads, idle_share, rng, leads, stagger, think)
         finally:
             bot.terminate()
             await bot.wait()
@@ -153,7 +202,9 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
 
 
 async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payloads: list[str],
-                 idle_share: float, rng: random.Random, leads: int, stagger: float) -> dict:
+                 idle_share: float, rng: random.Random, leads: int, stagger: float,
+                 think: tuple[float, float]) -> dict:
+    load_before = os.getloadavg()
     candidates = [Candidate(api, probe, FIRST_ID + i) for i in range(n)]
     warm = candidates[0]
     await _open(warm, payloads[0])  # the bot is up and has served one candidate's start and answer
@@ -182,7 +233,7 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
     deadlines = dict(_rows(db, "SELECT user_id, deadline FROM attempts WHERE status = 'running'"))
     idle = set(rng.sample(range(n), round(n * idle_share)))
     stuck: list[int] = []
-    answering = asyncio.gather(*(_take(c, deadlines[c.chat_id], i in idle, rng, stuck)
+    answering = asyncio.gather(*(_take(c, deadlines[c.chat_id], i in idle, rng, think, stuck)
                                  for i, c in enumerate(candidates)))
     await asyncio.sleep(max(0.0, first_deadline - time.time() - 4))
     rss_running = _rss_mb(pid)
@@ -204,6 +255,18 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
     in_burst = [p for p in answered if p.delivered is not None
                 and p.delivered >= time.perf_counter() - (time.time() - first_deadline)]
     last_done = max((row[3] or 0) for row in outbox) if outbox else first_deadline
+    # Telegram's own bound for these cards: a result card and a lead card per hand-in, sent from its
+    # moment on at 30 a second overall, and each lead's at 1 a second
+    ends = _rows(db, "SELECT a.finished_at, i.created_by FROM attempts a JOIN invites i ON i.id = a.invite_id "
+                     "WHERE a.status = 'finished'")
+    bound_queue = ideal_finish([at for at, _ in ends] * 2, 30) - first_deadline
+    bound_leads = max(ideal_finish([at for at, lead in ends if lead == LEAD + k], 1) for k in range(leads)) - first_deadline
+    bound = max(bound_queue, bound_leads, 2 * n / 30)
+    # every message sent during the burst (cards and the replies to those still answering), on the
+    # fake server's clock (monotonic): how much of Telegram's 30 a second the burst used
+    offset = time.monotonic() - time.time()
+    sent_in_burst = sum(first_deadline + offset <= t <= last_done + offset
+                        for times in api.stats.per_chat.values() for t in times)
     size = sum(f.stat().st_size for f in db.parent.glob(db.name + "*"))
     return {
         "candidates": n, "idle": len(idle), "opening_s": round(opening, 1),
@@ -215,12 +278,14 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         "p99_before_burst_ms": round(_pct([p.bot_side for p in answered if p not in in_burst], 0.99), 1),
         "answers_over_1s": sum(p.bot_side > 1 for p in answered), "answers_not_shown_in_60s": len(stuck),
         "burst_s": round(last_done - first_deadline, 1), "after_last_deadline_s": round(last_done - last_deadline, 1),
-        "leads": leads, "bound_overall_s": round(2 * n / 30, 1), "bound_lead_chat_s": float(-(-n // leads)),
+        "leads": leads, "bound_2n_over_30_s": round(2 * n / 30, 1), "bound_queue_at_deadlines_s": round(bound_queue, 1),
+        "bound_lead_chats_s": round(bound_leads, 1), "burst_over_bound": round((last_done - first_deadline) / bound, 2),
+        "sent_in_burst": sent_in_burst, "budget_used_in_burst": round(sent_in_burst / (30 * max(1e-9, last_done - first_deadline)), 2),
         "lead_cards": lead_cards, "outbox": outbox and [(k, c, int(p or 0)) for k, c, _, _, p in outbox],
         "outbox_backlog_max": backlog[0], "http_429": api.stats.rejected,
         "cpu_share": round(cpu / wall, 3), "rss_idle_mb": round(rss_idle, 1), "rss_running_mb": round(rss_running, 1),
         "rss_growth_kb_per_attempt": round((rss_running - rss_idle) * 1000 / max(1, running), 1),
-        "db_mb": round(size / 1e6, 2), "load_avg": os.getloadavg(),
+        "db_mb": round(size / 1e6, 2), "load_avg_before": load_before, "load_avg_after": os.getloadavg(),
         "mean_latency_ms": round(statistics.fmean([p.bot_side for p in answered]) * 1000, 1) if answered else None,
     }
 
@@ -231,10 +296,13 @@ def main() -> int:
     p.add_argument("--limit", type=int, default=2, help="the paper's time limit in minutes")
     p.add_argument("--idle", type=float, default=0.1, help="share of candidates who answer nothing")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--leads", type=int, default=1, help="the invites are split among this many leads")
+    p.add_argument("--leads", type=int, help="the invites are split among this many leads (default: one per 20)")
     p.add_argument("--stagger", type=float, default=40.0, help="seconds over which the links are opened")
+    p.add_argument("--think", type=float, nargs=2, default=(5.0, 30.0), metavar=("MIN", "MAX"),
+                   help="seconds between a candidate's answers (uniform; default 5 30, a person's pace)")
     args = p.parse_args()
-    result = asyncio.run(run(args.candidates, args.limit, args.idle, args.seed, args.leads, args.stagger))
+    leads = args.leads or max(1, math.ceil(args.candidates / 20))
+    result = asyncio.run(run(args.candidates, args.limit, args.idle, args.seed, leads, args.stagger, tuple(args.think)))
     for key, value in result.items():
         print(f"{key:>28}: {value}")
     return 0

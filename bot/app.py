@@ -11,11 +11,11 @@ from typing import Any
 
 from telegram import BotCommandScopeChat
 from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import authoring, core, daily, exam, invites, leads, live, menus, outbox, scheduling
+from bot import authoring, core, daily, exam, invites, leads, live, menus, outbox, pacing, scheduling
 from bot.aiohttp_request import AiohttpRequest
 from bot.context import Ctx, ProctorContext
 from bot.feature import Feature
@@ -46,18 +46,18 @@ def commands() -> list:
     return [*core.COMMANDS, *(c for f in FEATURES for c in f.commands)]
 
 
-def send_limiter() -> AIORateLimiter:
-    """Telegram's limits: 30 messages/s overall in bursts of 3 (no 429 from jitter), 20 a minute per
-    group (PTB's default), a 429 retried up to 3 times after its retry_after."""
-    return AIORateLimiter(overall_max_rate=3, overall_time_period=0.1, max_retries=3)
+def send_limiter(pace: pacing.Pace | None = None) -> pacing.Pacer:
+    """Telegram's limits (bot/pacing.py): 30 messages/s overall in bursts of 3, 1 a second per chat,
+    20 a minute per group; replies before the outbox's cards; a 429 holds only its chat."""
+    return pacing.Pacer(pace)
 
 
 def build_application(settings: Settings, *, clock: Clock | None = None,
-                      rate_limiter: bool | AIORateLimiter = True) -> Application:
+                      rate_limiter: bool | pacing.Pacer = True) -> Application:
     """The Application with every handler and start-up step; nothing is opened yet.
 
     `rate_limiter`: True for Telegram's limits (`send_limiter()`), False for none, or another
-    limiter (the tests' faster one: the same code paced for a fake server)."""
+    pacer (the tests' faster one: the same code paced for a fake server)."""
     clock = clock or SystemClock()
     processor = PerUserUpdateProcessor()  # metered on the real monotonic clock: it limits a real rate
     builder = (
@@ -68,6 +68,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
         .concurrent_updates(processor)
         .context_types(ContextTypes(context=ProctorContext))  # every handler's and job's `context`
         .post_init(partial(_post_init, settings, clock))
+        .post_stop(outbox.on_stop)
         .post_shutdown(_post_shutdown)
         .application_class(core.ProctorApplication)
     )
@@ -80,8 +81,8 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     if settings.bot_api_file_url:
         builder = builder.base_file_url(settings.bot_api_file_url)
     if rate_limiter:
-        # PTB types the builder's limiter by the builder's own type variable (None here), not
-        # AIORateLimiter's dict[str, Any]: a stubs gap, not a bug
+        # PTB types the builder's limiter by the builder's own type variable (None here), not the
+        # Pacer's int: a stubs gap, not a bug
         builder = builder.rate_limiter(send_limiter() if rate_limiter is True else rate_limiter)  # type: ignore[arg-type]
     app = builder.build()
     processor.on_overflow = lambda update: core.tell_too_fast(app, update)

@@ -20,7 +20,7 @@ def _present(value: T | None, what: str) -> T:
     return value
 
 
-class ProctorContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+class ProctorContext(CallbackContext[ExtBot[Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
     """What a handler may ask its context for, typed."""
 
     def __init__(self, application: Application[Any, Any, Any, Any, Any, Any], chat_id: int | None = None,

@@ -21,6 +21,8 @@ async def stop_app(app: Application) -> None:
         await app.updater.stop()
     if app.running:
         await app.stop()
+        if app.post_stop:
+            await app.post_stop(app)
     await app.shutdown()
     if app.post_shutdown:
         await app.post_shutdown(app)

@@ -1,23 +1,30 @@
-"""Delivering the outbox: one job sends what is due, retries transient failures with backoff and
-marks permanent refusals undeliverable (logged once).
+"""Delivering the outbox: one job places what is due, one lane per chat sends it, retrying
+transient failures with backoff and marking permanent refusals undeliverable (logged once).
 
 Features register a sender per kind (`add_sender`); a sender renders the message and sends it,
-raising TelegramError on failure. Only the job sends, under one lock, so a message goes out once.
+raising TelegramError on failure.
+
+A chat's messages go out in order, one at a time, from its lane (a task that sends the chat's
+oldest due message, then the next, until none is due). Lanes of different chats run side by side,
+each waiting for its turn at the pacer (bot/pacing.py: 1 a second per chat, 30 a second overall,
+after the replies), so a lead's hundred cards never hold up a candidate's result card. A lane
+renders a message only once its turn has come. Nothing is kept in memory that SQLite does not
+hold: a row stays pending until it is sent, so a restart (or kill -9) resumes the backlog.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application
 
 from bank.errors import NotFound
-from bot import scheduling
+from bot import pacing, scheduling
 from bot.context import Ctx
 from bot.services import Slot, services
 from proctor import outbox
@@ -36,10 +43,7 @@ def is_permanent(error: TelegramError) -> bool:
 
 def retry_after(error: TelegramError) -> float | None:
     """The wait a 429 asked for, in seconds."""
-    if not isinstance(error, RetryAfter):
-        return None
-    wait = error.retry_after
-    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+    return pacing.seconds(error.retry_after) if isinstance(error, RetryAfter) else None
 
 
 def register(app: Application) -> None:
@@ -50,7 +54,10 @@ def register(app: Application) -> None:
 @dataclass
 class _Delivery:
     senders: dict[str, Sender] = field(default_factory=dict)  # kind -> its feature's sender
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # only one flush sends at a time
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one flush places lanes at a time
+    lanes: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # chat -> the task sending to it
+    # chats a flush skipped because their lane was running: the lane looks once more before it ends
+    recheck: set[int] = field(default_factory=set)
 
 
 _STATE: Slot[_Delivery] = Slot("outbox", _Delivery)
@@ -78,41 +85,81 @@ async def flush_job(context: Ctx) -> None:
 
 
 async def flush(app: Application) -> None:
-    svc = services(app)
-    async with _STATE.of(app).lock:
-        # each message leaves the due set: delivered, undeliverable, or retried later
-        while batch := await outbox.due(svc.db, svc.now()):
-            for message in batch:
-                await _deliver(app, message)
-        at = await outbox.next_try(svc.db)
+    """Give every chat with a message due a lane (unless it has one), then wait for the next try."""
+    svc, state = services(app), _STATE.of(app)
+    async with state.lock:
+        state.recheck |= state.lanes.keys()
+        while heads := await outbox.due_heads(svc.db, svc.now(), skip=list(state.lanes)):
+            for message in heads:
+                if message.chat_id not in state.lanes:
+                    state.lanes[message.chat_id] = asyncio.create_task(
+                        _lane(app, message), name=f"outbox-lane:{message.chat_id}")
+        at = await outbox.next_try(svc.db, after=svc.now())
     if at is not None:
         arm(app, at)
 
 
-async def _deliver(app: Application, message: outbox.Outgoing) -> None:
+async def _lane(app: Application, first: outbox.Outgoing) -> None:
+    """Send `first`, then the chat's next due message, until none is due or one must wait."""
+    svc, state, chat = services(app), _STATE.of(app), first.chat_id
+    message: outbox.Outgoing | None = first
+    try:
+        while True:
+            if message is None:
+                state.recheck.discard(chat)
+                message = await outbox.next_for(svc.db, chat, svc.now())
+                if message is None and chat not in state.recheck:
+                    return
+                continue
+            if not await _deliver(app, message):
+                return  # its next try is armed; a later flush gives the chat a lane again
+            message = None
+    except Exception:  # the database failed: what is pending stays pending, a later flush takes it
+        log.exception("outbox: the lane of chat %s stopped", chat)
+        arm(app, svc.now() + outbox.FIRST_RETRY)
+    finally:
+        state.lanes.pop(chat, None)
+
+
+async def on_stop(app: Application) -> None:
+    """Stop the lanes (what they were sending stays pending and goes after the restart)."""
+    lanes = list(_STATE.of(app).lanes.values())
+    for lane in lanes:
+        lane.cancel()
+    await asyncio.gather(*lanes, return_exceptions=True)
+
+
+async def _deliver(app: Application, message: outbox.Outgoing) -> bool:
+    """Send one message once its turn at the pacer has come. False if it must be tried later."""
     svc = services(app)
     what = f"outbox {message.id} ({message.kind} {message.ref}) to chat {message.chat_id}"
     sender = _STATE.of(app).senders.get(message.kind)
+    pacer = pacing.pacer(app)
     try:
         if sender is None:
             raise NotFound(f"no sender for {message.kind!r}")
-        await sender(app, message)
+        async with pacer.bulk_turn(message.chat_id) if pacer is not None else contextlib.nullcontext():
+            await sender(app, message)
     except TelegramError as e:
         error = _scrub(app, f"{type(e).__name__}: {e}")
         if is_permanent(e):
             await outbox.mark_undeliverable(svc.db, message.id, svc.now(), error)
             log.warning("%s is undeliverable: %s", what, error)
-        else:
-            at = await outbox.retry_later(svc.db, message.id, svc.now(), error, retry_after(e))
-            log.info("%s failed (%s); next try in %.0fs", what, error, at - svc.now())
+            return True
+        at = await outbox.retry_later(svc.db, message.id, svc.now(), error, retry_after(e))
+        log.info("%s failed (%s); next try in %.0fs", what, error, at - svc.now())
+        arm(app, at)
+        return False
     except NotFound as e:  # what it was about is gone (e.g. /forgetme): nothing left to send
         await outbox.mark_undeliverable(svc.db, message.id, svc.now(), f"gone: {e}")
         log.warning("%s is undeliverable: %s", what, e)
+        return True
     except Exception as e:  # a bug in rendering: keep the message, try again later
         log.exception("%s could not be sent", what)
-        await outbox.retry_later(svc.db, message.id, svc.now(), _scrub(app, f"{type(e).__name__}: {e}"))
-    else:
-        await outbox.mark_delivered(svc.db, message.id, svc.now())
+        arm(app, await outbox.retry_later(svc.db, message.id, svc.now(), _scrub(app, f"{type(e).__name__}: {e}")))
+        return False
+    await outbox.mark_delivered(svc.db, message.id, svc.now())
+    return True
 
 
 def _scrub(app: Application, text: str) -> str:

@@ -158,6 +158,8 @@ async def _serve(app: Application, stop: asyncio.Event, *, listen: str, port: in
             await runner.cleanup()
         if app.running:
             await app.stop()
+            if app.post_stop:
+                await app.post_stop(app)
         await app.shutdown()
         if app.post_shutdown:
             await app.post_shutdown(app)

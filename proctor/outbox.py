@@ -8,7 +8,9 @@ named transitions below; a transient failure pushes `next_try` back with exponen
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -81,17 +83,43 @@ def release_on(conn: sqlite3.Connection, attempt_id: int, now: float) -> int:
 
 async def due(db: Database, now: float, *, limit: int = 100) -> list[Outgoing]:
     """Pending messages whose next try has come (none held for a hand-in), oldest first."""
-    rows = await db.fetchall(
-        "SELECT id, kind, ref, chat_id, user_id, payload, tries FROM outbox "
-        f"WHERE state='{Delivery.pending}' AND held_by IS NULL AND next_try<=? ORDER BY next_try, id LIMIT ?", (now, limit))
-    return [Outgoing(r["id"], r["kind"], r["ref"], r["chat_id"], r["user_id"], json.loads(r["payload"]),
-                     r["tries"]) for r in rows]
+    rows = await db.fetchall(f"{_SELECT} ORDER BY next_try, id LIMIT ?", (now, limit))
+    return [_outgoing(r) for r in rows]
 
 
-async def next_try(db: Database) -> float | None:
-    """When the earliest pending message is due; None if nothing is pending (or all are held)."""
-    at: float | None = await db.scalar(f"SELECT MIN(next_try) FROM outbox WHERE state='{Delivery.pending}' AND held_by IS NULL")
+_SELECT = ("SELECT id, kind, ref, chat_id, user_id, payload, tries FROM outbox "
+           f"WHERE state='{Delivery.pending}' AND held_by IS NULL AND next_try<=?")
+
+
+def _outgoing(r: sqlite3.Row) -> Outgoing:
+    return Outgoing(r["id"], r["kind"], r["ref"], r["chat_id"], r["user_id"], json.loads(r["payload"]), r["tries"])
+
+
+async def next_try(db: Database, *, after: float | None = None) -> float | None:
+    """When the earliest pending message is due (of those due later than `after`, if given); None
+    if nothing is pending (or all are held)."""
+    at: float | None = await db.scalar(
+        f"SELECT MIN(next_try) FROM outbox WHERE state='{Delivery.pending}' AND held_by IS NULL AND next_try>?",
+        (-math.inf if after is None else after,))
     return at
+
+
+async def due_heads(db: Database, now: float, *, skip: Collection[int] = (), limit: int = 200) -> list[Outgoing]:
+    """The oldest due message of each chat not in `skip` (chats whose messages are being sent), the
+    chats ordered by that message's due time; at most `limit` rows are looked at."""
+    rows = await db.fetchall(
+        f"{_SELECT} AND chat_id NOT IN (SELECT value FROM json_each(?)) ORDER BY next_try, id LIMIT ?",
+        (now, json.dumps(list(skip)), limit))
+    heads: dict[int, Outgoing] = {}
+    for row in rows:
+        heads.setdefault(row["chat_id"], _outgoing(row))
+    return list(heads.values())
+
+
+async def next_for(db: Database, chat_id: int, now: float) -> Outgoing | None:
+    """The oldest due message to `chat_id`: what goes to that chat next."""
+    row = await db.fetchone(f"{_SELECT} AND chat_id=? ORDER BY next_try, id LIMIT 1", (now, chat_id))
+    return None if row is None else _outgoing(row)
 
 
 async def find(db: Database, kind: str, ref: str) -> Record | None:

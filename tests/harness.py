@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from telegram.ext import AIORateLimiter
-
 from bank.models import Paper
 from bank.paper_store import save_paper
 from bot.app import build_application
 from bot.lifecycle import start_app, stop_app
+from bot.pacing import Pace, Pacer
 from bot.services import services
 from bot.settings import Settings
 from proctor.clock import ManualClock
@@ -27,12 +26,15 @@ from tests.template_db import copy_migrated, copy_with_bundled_bank
 
 TOKEN = "123456:TEST-fake-token-for-the-harness"
 T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC
+# the pace tests send at unless they ask for Telegram's (telegram_pace) or their own
+FAST = Pace(per_second=1000, burst=1000, chat_per_second=1000, chat_burst=1000, group_per_minute=60_000,
+            group_burst=1000)
 
 
 class BotEnv:
     def __init__(self, tmp_path: Path, *, admins: tuple[int, ...] = (), start: float = T0,
                  shuffle: bool = True, meter: bool = False, timezone: str = "UTC", rate_limits=None,
-                 telegram_pace: bool = False, first_start: bool = False):
+                 telegram_pace: bool = False, first_start: bool = False, pace: Pace = FAST):
         self.clock = ManualClock(start)
         self.db_path = tmp_path / "proctor.db"
         self.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=self.clock.now,
@@ -40,10 +42,11 @@ class BotEnv:
         self.admins = admins
         self.shuffle = shuffle
         self.meter = meter  # the per-user flood meter (bot/ordering.py); tests drive faster than people
-        # the bot's AIORateLimiter paces sends at Telegram's rates (bot.app.send_limiter): 1/30 s a
-        # message after a burst of 3, 3 s a group message after 20. Elsewhere the same limiter (its
-        # 429 retries included) runs at a pace a fake server answers at, so scripts do not wait on it
+        # the bot's pacer keeps Telegram's rates (bot.app.send_limiter): 30 sends a second, 1 a second
+        # per chat, 20 a minute per group. Elsewhere the same pacer (its priorities and 429 retries
+        # included) runs at `pace`, by default one a fake server answers at, so scripts do not wait on it
         self.telegram_pace = telegram_pace
+        self.pace = pace
         self.timezone = timezone
         # a new database is a copy of what the bot's first start leaves (tests/template_db.py), made once
         # per process; first_start=True lets the bot migrate and import the bundled bank itself
@@ -76,8 +79,7 @@ class BotEnv:
         self.handled_before = updates.last_pushed if len(updates) == 0 else None
         if not self.first_start:
             await copy_with_bundled_bank(self.db_path, self.clock.now())
-        limiter = True if self.telegram_pace else AIORateLimiter(
-            overall_max_rate=1000, overall_time_period=1, group_max_rate=1000, group_time_period=1, max_retries=3)
+        limiter = True if self.telegram_pace else Pacer(self.pace)
         self.app = build_application(self.settings(), clock=self.clock, rate_limiter=limiter)
         if not self.meter:  # tests/bot/test_flood.py tests the meter; elsewhere scripted users outpace it
             self.app.update_processor.burst = self.app.update_processor.max_pending_per_user = 1_000_000

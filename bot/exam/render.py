@@ -22,7 +22,7 @@ from bot.exam import callbacks as cb
 from bot.exam.navigator import nav_button
 from bot.i18n import joined, t, tn
 from bot.letter_rows import letter_rows
-from bot.text_limits import MAX_ECHO, clip
+from bot.text_limits import MAX_ECHO, MAX_TEXT, clip, utf16_len
 from proctor.exams.blueprint import DrawSize
 from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
@@ -140,6 +140,13 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
         if q.kind in TYPED or q.kind in TYPE_HINTS:  # how to answer: blanks, a number, pairs, or text
             parts += ["", t(TYPE_HINTS.get(q.kind, "type_hint"), lang)]
     return clip("\n".join(parts)), attempt_keyboard(sheet, item, q, lang, practice_done, script)
+
+
+def noted(text: str, note: str | None) -> str:
+    """A screen with a note under it (a typed answer's "Recorded for Q3: ..."): the note rides on the
+    next screen, so a typed answer costs one message. The screen is kept whole; the note is clipped."""
+    room = MAX_TEXT - utf16_len(text) - 2
+    return text if not note or room < 40 else f"{text}\n\n{clip(note, room)}"
 
 
 def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_done: bool,

@@ -46,8 +46,9 @@ async def show_attempt(context: Ctx, attempt_id: int, u: UserCtx, *,
 
 
 async def show_sheet(context: Ctx, sheet: Sheet, u: UserCtx, review: ReviewOption, *,
-                     repost: bool = False) -> None:
-    """Render a sheet already read (a step's outcome carries it): no database read here."""
+                     repost: bool = False, note: str | None = None) -> None:
+    """Render a sheet already read (a step's outcome carries it): no database read here. `note`
+    goes under a reposted screen (render.noted)."""
     svc = context.services
     a = sheet.attempt
     text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now(), review=review)
@@ -57,7 +58,16 @@ async def show_sheet(context: Ctx, sheet: Sheet, u: UserCtx, review: ReviewOptio
             return
         except BadRequest as e:
             log.info("attempt %s: could not edit its message (%s); posting it again", a.id, e)
-    sent = await context.bot.send_message(a.chat_id, text, reply_markup=kb, protect_content=True)
+    text = render.noted(text, note)
+    try:
+        sent = await context.bot.send_message(a.chat_id, text, reply_markup=kb, protect_content=True)
+    except TelegramError as e:
+        if not (repost and a.message_id):
+            raise
+        # the step is stored: a lost send must not keep the next question from showing
+        log.info("attempt %s: could not post its screen (%s); showing it in the old message", a.id, e)
+        await edit_text(context.bot, a.chat_id, a.message_id, text, kb)
+        return
     await attempts.set_message(svc.db, a.id, sent.message_id)
     if a.message_id and a.message_id != sent.message_id:
         try:
@@ -108,7 +118,7 @@ async def send_result(app: Application, message: Outgoing) -> None:
 
 
 async def offer_finish(context: Ctx, sheet: Sheet, answered_pos: int, *, repost: bool = False,
-                       u: UserCtx | None = None) -> bool:
+                       u: UserCtx | None = None, note: str | None = None) -> bool:
     """After the last question of an exam is answered, show the finish confirmation. `sheet` is the
     attempt as it is after the answer (a step's outcome)."""
     if sheet.attempt.mode != AttemptMode.exam or answered_pos != len(sheet.items) - 1:
@@ -119,7 +129,7 @@ async def offer_finish(context: Ctx, sheet: Sheet, answered_pos: int, *, repost:
         u = await prefs_for(context, sheet.attempt.user_id)
     text, kb = render.finish_confirm(sheet, u.lang)
     if repost or not sheet.attempt.message_id:
-        sent = await context.bot.send_message(sheet.attempt.chat_id, text, reply_markup=kb)
+        sent = await context.bot.send_message(sheet.attempt.chat_id, render.noted(text, note), reply_markup=kb)
         await attempts.set_message(svc.db, attempt_id, sent.message_id)
         if sheet.attempt.message_id:
             try:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 
 from telegram import Message, Update
-from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop
 
 from bot.context import Ctx
@@ -21,9 +19,6 @@ from bot.userctx import UserCtx, user_ctx
 from proctor.exams import steps
 from proctor.exams.service import AttemptClosed, NotYourAttempt
 from proctor.exams.states import FinishReason
-
-log = logging.getLogger(__name__)
-
 
 
 @dataclass(frozen=True)
@@ -83,14 +78,13 @@ async def _answer(context: Ctx, u: UserCtx, out: steps.Outcome, msg: Message) ->
             await msg.reply_text(t(render.refused_typed(q), u.lang))
         case steps.Recorded(sheet=sheet, pos=pos, answer=rec, review=review):
             item = sheet.items[pos]
-            try:  # the answer is stored: a lost confirmation must not keep the next question from showing
-                await msg.reply_text(render.clip(t("recorded", u.lang, n=pos + 1, a=render.shown_response(
-                    sheet.question(item), item, rec.response if rec else None, u.lang))))
-            except TelegramError as e:
-                log.info("attempt %s: could not confirm the answer (%s)", sheet.attempt.id, e)
-            if await offer_finish(context, sheet, pos, repost=True, u=u):
+            # one message: the next screen, the confirmation under it (Telegram's 30 sends a second
+            # are a round's budget; a typed answer's reply used to be two)
+            note = t("recorded", u.lang, n=pos + 1, a=render.shown_response(
+                sheet.question(item), item, rec.response if rec else None, u.lang))
+            if await offer_finish(context, sheet, pos, repost=True, u=u, note=note):
                 return
-            await show_sheet(context, sheet, u, review, repost=True)
+            await show_sheet(context, sheet, u, review, repost=True, note=note)
         case steps.NotYours():  # cannot be: the attempt was found by its user
             raise NotYourAttempt(str(u.id))
         case _:  # stale or closed, which a typed answer found running cannot be

@@ -11,6 +11,7 @@ from telegram.error import Forbidden
 from bank.csv_safety import file_stem
 from bank.errors import NotFound
 from bank.paper_store import load_paper
+from bot import pacing
 from bot.context import Ctx
 from bot.core import open_private_button
 from bot.i18n import t
@@ -141,7 +142,10 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     paper = await load_paper(svc.db, inv.paper_id)
     text, kb = render.welcome(inv, paper, await team_name(context, inv.team_chat_id, u.lang),
                               await zone_of(context, inv.team_chat_id), u.lang, u.script)
-    await reply(text, reply_markup=kb)
+    # nobody's clock runs yet: the card waits for the replies to those already answering (a round
+    # opened by everyone in one minute asks for more than Telegram's 30 a second)
+    await context.bot.send_message(context.chat.id, text, reply_markup=kb,
+                                   rate_limit_args=pacing.priority(context.application, pacing.Priority.opening))
 
 
 

@@ -43,8 +43,10 @@ async def test_exam_takes_typed_letters_and_true_false_words_and_confirms_them(e
     await _type(env, ann, "xyz", "I couldn't read that as an answer")
     assert await answers_of(env.db) == {}
     shown = item.shown_letter(q.answer)
+    sent = len(env.api.stats.per_chat[ann.id])
     reply = await _type(env, ann, shown.lower(), "Recorded for Q1")
-    assert reply.text == f"Recorded for Q1: {shown}"
+    assert reply.text.endswith(f"\n\nRecorded for Q1: {shown}")  # under the next question
+    assert len(env.api.stats.per_chat[ann.id]) == sent + 1  # one message for a typed answer (it was two)
     first = (await answers_of(env.db))[0]
     assert (first.response, first.verdict) == (q.answer, "correct")
 
@@ -62,7 +64,7 @@ async def test_exam_takes_typed_letters_and_true_false_words_and_confirms_them(e
     sheet, item, q = await _current(env, ann.id)  # Q4, true/false: a word
     assert q.kind == Kind.truefalse
     reply = await _type(env, ann, "错", "Recorded for Q4")
-    assert reply.text == "Recorded for Q4: ✘ False"
+    assert reply.text.endswith("\n\nRecorded for Q4: ✘ False")
     assert (await answers_of(env.db))[3].verdict == "correct"  # the key is False
     msg = attempt_message(ann.chat())
     assert msg.text.startswith("Q 5/")

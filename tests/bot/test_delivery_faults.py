@@ -297,7 +297,7 @@ async def test_a_lost_answer_confirmation_still_moves_to_the_next_question(env):
         await ann.press(msg, "Skip ▶")
         await env.idle()
     assert attempt_message(ann.chat()).text.startswith("Q 5/7")
-    env.api.fail("sendMessage", ApiError.server_error(502), chat_id=ann.id)  # the "recorded" reply
+    env.api.fail("sendMessage", ApiError.server_error(502), chat_id=ann.id)  # the next screen's post
     await ann.send("图形处理器")
     screen = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and m.text.startswith("Q 6/7") and m,
                                     what="the next question")
