@@ -19,7 +19,7 @@ import sqlite3
 from typing import Any
 
 from bank.grading import grade
-from bank.paper_settings import read_multi_policy
+from bank.paper_settings import policy_of
 from proctor import invites, outbox
 from proctor.audit import AuditAction, record_audit
 from proctor.exams.questions import questions_in
@@ -65,14 +65,14 @@ def release_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> None:
         q = questions.get(qid)
         if q is None:  # the question is gone: its answers keep what they had
             continue
-        policy = read_multi_policy(conn, question_id=qid)
-        rows = conn.execute(
+        rows = conn.execute(  # graded by the policy of the paper the answer was given on, as answering did
             "SELECT x.pos, x.response, x.score, x.max_score, x.key_version, t.user_id, t.title, t.invite_id, "
-            "t.score AS total FROM answers x JOIN attempts t ON t.id = x.attempt_id "
+            "t.score AS total, p.multi_policy AS sheet_policy FROM answers x JOIN attempts t ON t.id = x.attempt_id "
+            "LEFT JOIN papers p ON p.id = t.paper_id "
             "WHERE x.attempt_id=? AND x.question_id=? AND x.final=1 AND x.reviewed_by IS NULL", (aid, qid)).fetchall()
         for r in rows:
             user_id = r["user_id"]
-            g = grade(q, json.loads(r["response"]), multi_policy=policy)
+            g = grade(q, json.loads(r["response"]), multi_policy=policy_of(r["sheet_policy"]))
             new = item_score(g, r["max_score"])
             conn.execute("UPDATE answers SET score=?, verdict=?, key_version=? WHERE attempt_id=? AND pos=?",
                          (new, g.verdict.value, q.version, aid, r["pos"]))

@@ -25,6 +25,7 @@ from bank.formats.sheet import parse_key
 from bank.grading import grade
 from bank.models import CHOICE, SUBJECTIVE, Kind, MultiPolicy, Question
 from bank.option_order import LETTERS
+from bank.paper_settings import policy_of
 from bank.paper_store import get_question
 from bank.question_checks import refresh_paper
 from bank.question_rows import question_from_row
@@ -284,13 +285,16 @@ def _regrade(conn: sqlite3.Connection, q: Question, policy: MultiPolicy, result:
     version = result.version
     changes: list[Change] = []
     n = waiting = 0
+    # an exam answer is graded by the policy of the paper it was answered on (a mock or composed paper
+    # may score a multiple-answer question otherwise than its home paper), as answering graded it
     cur = conn.execute(
         "SELECT x.attempt_id, x.pos, x.response, x.score, x.max_score, x.key_version, t.user_id, t.title, "
-        "t.invite_id, t.score AS total FROM answers x JOIN attempts t ON t.id = x.attempt_id "
+        "t.invite_id, t.score AS total, p.multi_policy AS sheet_policy FROM answers x "
+        "JOIN attempts t ON t.id = x.attempt_id LEFT JOIN papers p ON p.id = t.paper_id "
         "WHERE x.question_id=? AND x.final=1 AND x.reviewed_by IS NULL", (q.id,))
     for r in cur.fetchall():
         attempt_id, pos, old, max_score, user_id = r["attempt_id"], r["pos"], r["score"], r["max_score"], r["user_id"]
-        g = grade(q, json.loads(r["response"]), multi_policy=policy)
+        g = grade(q, json.loads(r["response"]), multi_policy=policy_of(r["sheet_policy"]))
         new = item_score(g, max_score)  # as answering scored it: the same key gives the same score
         _not_own(user_id, actor, old, new)
         if user_id in result.sealing:  # their exam runs: this waits for its hand-in (proctor/exams/held.py)
