@@ -39,6 +39,15 @@ class SameTitle(BankError):
         super().__init__(f"paper {other_slug} (#{other_id}{origin}) already has the title {title!r}")
 
 
+class ComposedSlug(BankError):
+    """A file's paper has the slug (the name) of a composed paper, which no file replaces."""
+
+    def __init__(self, slug: str, code: str, title: str):
+        self.slug = slug
+        super().__init__(f"{slug} is the name of the composed paper {code} {title}, which a file cannot "
+                         "replace: rename the file (its name is the paper's)")
+
+
 class NotFound(BankError):
     """The thing asked for does not exist."""
 

@@ -9,7 +9,7 @@ import re
 import sqlite3
 from collections.abc import Sequence
 
-from bank.errors import NotFound, SameTitle
+from bank.errors import ComposedSlug, NotFound, SameTitle
 from bank.grading.terms import terms_for
 from bank.import_notes import note, notes_from_json, notes_json
 from bank.models import SUBJECTIVE, Kind, Note, Paper, PaperSettings, Question, Section, fingerprint
@@ -64,6 +64,17 @@ def write_papers(conn: sqlite3.Connection, papers: list[Paper], now: float, *,
             refuse_same_title(conn, paper.title, paper.slug)
         ids.append(_write_paper(conn, paper, now))
     return ids
+
+
+def refuse_composed_slug(conn: sqlite3.Connection, papers: list[Paper]) -> None:
+    """Raises ComposedSlug if a file's paper has the slug of a composed paper: written by its slug, it
+    would land on it (its title replaced, its own questions written out of sight: a composed paper
+    shows the questions it drew). Inside the importing transaction."""
+    for paper in papers:
+        row = conn.execute("SELECT code, title FROM papers WHERE slug=? AND blueprint IS NOT NULL",
+                           (paper.slug,)).fetchone()
+        if row is not None:
+            raise ComposedSlug(paper.slug, row[0] or "", row[1])
 
 
 def refuse_same_title(conn: sqlite3.Connection, title: str, slug: str) -> None:

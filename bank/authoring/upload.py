@@ -27,7 +27,7 @@ from bank.errors import BankError, ImportFailed, NotFound
 from bank.formats import child
 from bank.lint import LintItem, lint
 from bank.models import Kind, Paper, Question
-from bank.paper_store import list_papers, write_papers
+from bank.paper_store import list_papers, refuse_composed_slug, write_papers
 from bank.store import Store
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram (getFile)
@@ -302,7 +302,8 @@ def import_upload_in(conn: sqlite3.Connection, pending: Pending, papers: list[Pa
     if cur.rowcount != 1:
         raise UploadGone(f"upload {pending.id} is not waiting")
     try:
+        refuse_composed_slug(conn, papers)
         write_papers(conn, papers, now)
-    except BankError as e:  # SameTitle: say which paper, as `proctor import` does
+    except BankError as e:  # SameTitle, ComposedSlug: say which paper, as `proctor import` does
         raise ImportFailed(pending.file_name, "paper", str(e)) from e
     return Imported(counts)

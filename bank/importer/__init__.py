@@ -7,12 +7,12 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bank.errors import ImportFailed, SameTitle
+from bank.errors import ComposedSlug, ImportFailed, SameTitle
 from bank.import_notes import notes_from_json
 from bank.importer.json_format import looks_like_json, parse_json_text
 from bank.importer.seed_format import parse_seed_text
 from bank.models import Paper
-from bank.paper_store import slug_for, with_key_terms, write_papers
+from bank.paper_store import refuse_composed_slug, slug_for, with_key_terms, write_papers
 from bank.store import Store
 
 __all__ = ["import_files", "parse_by_slug", "parse_file", "parse_text"]
@@ -86,10 +86,13 @@ def write_found_in(conn: sqlite3.Connection, found: dict[str, tuple[Paper, str]]
     """Write `papers` (those of `found`, with their key terms: bank.paper_store.with_key_terms) inside the
     caller's transaction; returns their ids. Raises ImportFailed naming the file of a taken title."""
     try:
+        refuse_composed_slug(conn, papers)
         return write_papers(conn, papers, now, same_title=as_new)
     except SameTitle as e:
         raise ImportFailed(found[e.slug][1], f"paper {e.slug}",
                            f"{e}; to import it as another paper anyway, use --as-new") from e
+    except ComposedSlug as e:
+        raise ImportFailed(found[e.slug][1], f"paper {e.slug}", str(e)) from e
 
 
 async def as_written(db: Store, papers: list[Paper], ids: list[int]) -> list[Paper]:

@@ -106,3 +106,21 @@ def test_a_question_edited_both_at_home_and_in_the_composed_paper_is_refused(cap
     assert err == (f"proctor: out.xlsx: paper composed-2: question #{first.id} is edited twice, in P1 Sums and in "
                    f"P2 {WEEK}: edit it in one of them\n")
     assert _with_db(dbfile, lambda db: get_question(db, first.id)).version == 1
+
+
+def test_a_file_named_like_a_composed_paper_never_lands_on_it(capsys, dbfile, tmp_path, week):
+    """Before: `composed-2.gift` was imported "by its slug" onto the composed paper: its title became
+    the file's, and the file's questions were written under it, out of sight (a composed paper shows
+    its drawn questions). Now the import is refused in one line and nothing is written."""
+    before = _papers(dbfile)
+    clash = tmp_path / "composed-2.gift"
+    clash.write_text("::a:: 2+2? {=4 ~3}\n\n::b:: Sky is blue {T}\n")
+    code, out, err = run(capsys, "--db", dbfile, "import", str(clash))
+    assert code == 1 and out == ""
+    assert err == (f"proctor: {clash}: paper composed-2: composed-2 is the name of the composed paper P2 "
+                   "Week 3, which a file cannot replace: rename the file (its name is the paper's)\n"), err
+    assert _papers(dbfile) == before
+    renamed = tmp_path / "week-4.gift"
+    clash.rename(renamed)
+    code, out, err = run(capsys, "--db", dbfile, "import", str(renamed))
+    assert code == 0 and out.startswith("imported P3 week-4 (2 questions"), (out, err)
