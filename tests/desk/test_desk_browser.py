@@ -93,6 +93,7 @@ async def test_a_lead_signs_in_sees_the_leaderboard_and_reviews_with_the_keyboar
     # the review queue: press 4 for a final score of 4
     await page.click("text=Review")
     await page.wait_for_selector("#review-card")
+    await page.wait_for_load_state("domcontentloaded")  # desk.js (deferred) has bound the keys
     assert await page.inner_text("#candidate") == "Ann"
     assert "my answer 1" in await page.inner_text("#answer")
     async with page.expect_navigation():

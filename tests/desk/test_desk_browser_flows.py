@@ -119,6 +119,9 @@ async def test_live_theme_change_and_the_language_of_the_leads_lang(env, chromiu
     assert await page.evaluate("getComputedStyle(document.body).color") == "rgb(34, 34, 34)"
     await page.click("header nav >> text=Items")  # and the next page keeps it
     await page.wait_for_selector("#items")
+    # desk.js is deferred: it paints after the page is parsed, before DOMContentLoaded (#items may be
+    # in the DOM first; the fresh-clone CI run read the background before the paint once)
+    await page.wait_for_load_state("domcontentloaded")
     assert await page.evaluate(background) == "rgb(255, 255, 255)"
     # ... and back to dark through the older entry point
     await page.evaluate("p => window.TelegramGameProxy.receiveEvent('theme_changed', {theme_params: p})", DARK)
