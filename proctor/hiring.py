@@ -101,6 +101,17 @@ async def may_see(db: Database, scope: int | None, paper_id: int | None) -> bool
     return bool(await db.scalar(f"SELECT {open_sql(':team', ':paper')}", {"team": scope, "paper": paper_id}))
 
 
+async def withheld_titles(db: Database, scope: int | None) -> set[str]:
+    """The titles of the hiring papers team `scope` may not see (None, the configured admins: none),
+    in one query: a listing of questions leaves theirs out (a held question's doubt names its key;
+    a practice paper of the same title is left out too)."""
+    if scope is None:
+        return set()
+    rows = await db.fetchall(f"SELECT p.title FROM papers p WHERE {hiring_sql('p')} AND NOT {open_sql(':team', 'p.id')}",
+                             {"team": scope})
+    return {r["title"] for r in rows}
+
+
 async def withheld(db: Database, scope: int | None, paper_id: int | None) -> HiringPaper | None:
     """The hiring paper team `scope` may not see (for the one line that says so); None if it may."""
     if await may_see(db, scope, paper_id):

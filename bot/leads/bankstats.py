@@ -20,7 +20,6 @@ from bot.userctx import UserCtx
 from proctor import hiring
 from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
-from proctor.storage.db import Database
 from proctor.teams import curation, key_fix
 from proctor.teams import disputes as dsp
 from proctor.teams.curation import confirm_key
@@ -50,7 +49,7 @@ async def bankstats(update: Update, context: Ctx) -> None:
             return
         text, keyboard = render.bankstats_paper(paper, await item_stats(db, paper.id), lang, desk.scope)
     else:
-        hidden = await _withheld_titles(db, desk.scope)
+        hidden = await hiring.withheld_titles(db, desk.scope)
         disputes = [d for d in await dsp.open_disputes(db, desk.scope) if not seal.covers(d.question_id)]
         attention = [s for s in stats.needs_attention(await item_stats(db))
                      if not seal.covers(s.question_id) and s.paper not in hidden]
@@ -59,12 +58,6 @@ async def bankstats(update: Update, context: Ctx) -> None:
         text, keyboard = held_section(text, keyboard, held, lang, desk.scope,
                                       can_confirm=context.services.is_admin(desk.user.id))
     await context.message.reply_text(text, reply_markup=keyboard)
-
-
-async def _withheld_titles(db: Database, scope: int | None) -> set[str]:
-    """The titles of the hiring papers team `scope` may not see: none of their questions is listed
-    (a held question's doubt names its key). A practice paper of the same title is left out too."""
-    return {p.title for p in await hiring.hiring_papers(db) if not await hiring.may_see(db, scope, p.id)}
 
 
 async def _set_retired(update: Update, context: Ctx, desk: Desk, retired: bool) -> None:
