@@ -85,7 +85,7 @@ def run(job: Callable[..., T], *args: Any, file: str, limit: float | None = None
             err = result.with_suffix(".err")
             detail = err.read_text(errors="replace").strip()[-2000:] if err.exists() else ""
             log.error("reading %s failed in its child process: %s", file, detail or "(no output)")
-            raise ImportFailed(file, "file", "could not be read (the reader failed; see the log)")
+            raise _failed(file)
         with result.open("rb") as f:
             ok, value = pickle.load(f)  # our own child's output, not the user's bytes
     finally:
@@ -151,7 +151,7 @@ class _Zygote:
                     return int(line)
                 log.warning("the file readers' zygote died (exit %s); starting another", proc.poll())
                 self._proc = None
-        raise ImportFailed(file, "file", "could not be read (the reader failed; see the log)")
+        raise _failed(file)
 
     def _reap(self, pid: int) -> None:
         """The zygote waits for the ended reader (no zombie left) and says so."""
@@ -177,6 +177,11 @@ class _Zygote:
 _ZYGOTE = _Zygote()
 shutdown = _ZYGOTE.shutdown
 atexit.register(shutdown)
+
+
+def _failed(file: str) -> ImportFailed:
+    """A reader (or the zygote) that died: one line; the detail is in the log."""
+    return ImportFailed(file, "file", "could not be read (the reader failed; see the log)")
 
 
 def _fresh_child(payload: Path, result: Path, limit: float) -> bool:
