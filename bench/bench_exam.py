@@ -184,6 +184,12 @@ class Child:
         self.conn.send(command)
         return await self.recv()
 
+    def end(self) -> None:
+        """After "stop" (or a failure): the process gone, within 30 s or terminated."""
+        self.process.join(30)
+        if self.process.is_alive():
+            self.process.terminate()
+
 
 async def _measure(child: Child, api: FakeBotApi, probe: Probe, run, profiling: bool = False) -> Phase:
     await api.wait_idle(quiet=0.3, timeout=60)
@@ -233,9 +239,7 @@ async def bench_bot(kind: str, args, paper_button: str, answers: int, layout: st
             stopped = await child.ask("stop")
             out.peak_rss, out.jieba = stopped["peak_rss_mib"], bool(stopped.get("jieba"))
         finally:
-            child.process.join(30)
-            if child.process.is_alive():
-                child.process.terminate()
+            child.end()
             await api.stop()
         out.errors = [f"{call.method}: {code} {text}" for call, code, text in api.errors]
         toasts = [r.text for r in api.state.callbacks.values() if r.text]

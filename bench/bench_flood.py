@@ -188,9 +188,7 @@ async def run(args) -> dict:
                 }
             await child.ask("stop")
         finally:
-            child.process.join(30)
-            if child.process.is_alive():
-                child.process.terminate()
+            child.end()
             await api.stop()
         out["errors"] = [f"{call.method}: {code} {text}" for call, code, text in api.errors]
     return out

@@ -118,9 +118,7 @@ async def one_run(label: str, kind: str, args, paper_button: str, answers: int, 
                 await child.ask("profile-off")
             out.peak_rss = (await child.ask("stop"))["peak_rss_mib"]
         finally:
-            child.process.join(30)
-            if child.process.is_alive():
-                child.process.terminate()
+            child.end()
             await api.stop()
         out.errors = [f"{call.method}: {code} {text}" for call, code, text in api.errors]
     return out
