@@ -12,6 +12,8 @@ from bank.formats import child
 from bank.formats.sheet_export import to_csv, to_xlsx
 from bank.importer.json_format import dumps, export_papers
 from bank.paper_store import list_papers, question_count
+from proctor.exams import blueprint as bp
+from proctor.exams import compose
 from proctor.teams import audit
 from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv
@@ -230,6 +232,24 @@ async def test_the_same_import_update_delivered_twice_imports_once(env):
     await env.idle()
     assert await _questions(env) == before + 3
     assert sum("Imported" in (m.text or "") for m in lead.chat()) == 1
+
+
+async def test_a_file_named_like_a_composed_paper_is_refused_at_import(env):
+    """As `proctor import` refuses it (tests/bot/test_composed_export.py): `composed-N.gift` sent in the
+    chat would otherwise land on the composed paper by its slug, its title replaced and the file's
+    questions hidden under it. The Import press says which paper and writes nothing."""
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    draft = compose.Draft("Week 3", 20, bp.parse_lines("single 1 2", {}))
+    made = await compose.compose_paper(env.db, draft, actor=LEAD, now=env.clock.now(), seed=1)
+    before = await _questions(env)
+    preview = await _preview(env, lead, f"{made.slug}.gift", GIFT.encode())
+    await lead.press(preview, "✅ Import")
+    refusal = await lead.wait_message(lambda m: "Not imported" in (m.text or ""), timeout=15)
+    assert f"is the name of the composed paper {made.code}" in refusal.text, refusal.text
+    await env.idle()
+    assert await _questions(env) == before
+    assert [p.title for p in await list_papers(env.db, composed=True) if p.code == made.code] == ["Week 3"]
+    assert await audit.recent(env.db, action="bank_upload") == []
 
 
 async def test_a_file_read_past_the_time_limit_is_refused_and_nothing_written(env, monkeypatch):
