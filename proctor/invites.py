@@ -14,9 +14,8 @@ import re
 import secrets
 import sqlite3
 from collections import deque
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from bank.errors import NotFound
 from bank.paper_list import paper_summaries, pick_paper
@@ -167,8 +166,7 @@ def parse_duration(text: str) -> float:
     return int(m.group(1)) * _UNIT[m.group(2)]
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     paper: str
     window: float = DEFAULT_WINDOW
     extra_min: int = 0
@@ -219,8 +217,7 @@ def check_extra(minutes: int) -> int:
 
 # ---- stored invites ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Invite:
+class Invite(NamedTuple):
     id: int
     paper_id: int
     team_chat_id: int | None
@@ -448,8 +445,7 @@ async def resend_invite(db: Database, invite_id: int, *, actor: int, now: float)
 
 # ---- reading ----------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     invite: Invite
     status: InviteStatus  # effective now
     paper: str

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from statistics import median
+from typing import NamedTuple
 
 from bank.models import SUBJECTIVE, Kind
 from bank.script import to_script
@@ -47,8 +47,7 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
-@dataclass(frozen=True)
-class Thresholds:
+class Thresholds(NamedTuple):
     """A paper's thresholds (`proctor bank set PAPER --signals ...`); the defaults are migration 031's."""
     on: bool = True
     similar: float = 90.0  # percent: rapidfuzz's ratio of two normalised written answers
@@ -57,8 +56,7 @@ class Thresholds:
     quick: float = 33.0  # percent of the paper's median time
 
 
-@dataclass(frozen=True)
-class Timed:
+class Timed(NamedTuple):
     """One stored answer as the rules see it."""
     pos: int
     kind: Kind
@@ -70,8 +68,7 @@ class Timed:
     changes: int
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     code: Signal
     pos: int | None
     value: float

@@ -11,7 +11,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.grading.choice import parse_choice, parse_truefalse
 from bank.models import Kind
@@ -40,8 +40,7 @@ class NothingToAsk(ProctorError):
     """No question may be drawn (an empty pool, or all seen in the group's last rounds)."""
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     questions: int = DEFAULT_QUESTIONS
     seconds: int = DEFAULT_SECONDS
     subject: str = ""  # a paper (slug or title fragment) or a topic; "" for any
@@ -71,8 +70,7 @@ def parse_args(words: Sequence[str]) -> Request:
 Fits = Callable[[str, list[str]], bool]  # (stem, option texts) -> does the poll fit?
 
 
-@dataclass(frozen=True)
-class _Info:
+class _Info(NamedTuple):
     kind: Kind
     stem: str
     options: list[str]
