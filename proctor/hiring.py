@@ -12,7 +12,7 @@ paper sets none (`HiringPaper.cap`), whoever made it.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from proctor.audit import AuditAction, record_audit
 from proctor.errors import ProctorError
@@ -35,8 +35,7 @@ def open_sql(team: str, paper: str) -> str:
             f"AND (tv.paper_id IS NULL OR tv.paper_id = {paper})))")
 
 
-@dataclass(frozen=True)
-class HiringPaper:
+class HiringPaper(NamedTuple):
     id: int
     slug: str
     title: str
@@ -132,8 +131,7 @@ def check_in(conn: sqlite3.Connection, scope: int | None, paper_id: int) -> Hiri
 
 # ---- the verifications ------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Verification:
+class Verification(NamedTuple):
     chat_id: int
     team: str  # the group's title as the bot last saw it ('' before it saw the group)
     paper_id: int | None  # None: every hiring paper
@@ -208,8 +206,7 @@ async def unverify(db: Database, chat_id: int, paper_ids: list[int] | None, *, a
     return await db.run_write(transaction)
 
 
-@dataclass(frozen=True)
-class Unverified:
+class Unverified(NamedTuple):
     """A team holding invites to a hiring paper it is not verified for (made before verification
     existed, or before an admin undid it): their results stay with the admins until they verify it."""
 

@@ -10,9 +10,9 @@ import csv
 import io
 import json
 import sqlite3
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import NamedTuple
 
 from bank.csv_safety import safe_cell
 from proctor import hiring
@@ -32,8 +32,7 @@ class Event(StrEnum):
     expired = "expired"  # the window closed before a start (read from the window)
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     event: Event
     at: float
     extra_min: int = 0  # created: the extra time given
@@ -42,15 +41,13 @@ class Step:
     max_score: float | None = None
 
 
-@dataclass(frozen=True)
-class SectionScore:
+class SectionScore(NamedTuple):
     title: str
     score: float
     max_score: float
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """One invite and the candidate who holds it, with every attempt they made on it."""
 
     invite: Invite

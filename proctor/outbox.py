@@ -11,9 +11,8 @@ import json
 import math
 import sqlite3
 from collections.abc import Collection
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from proctor.storage.db import Database
 
@@ -32,8 +31,7 @@ class Delivery(StrEnum):
     undeliverable = "undeliverable"
 
 
-@dataclass(frozen=True)
-class Outgoing:
+class Outgoing(NamedTuple):
     id: int
     kind: str
     ref: str
@@ -43,8 +41,7 @@ class Outgoing:
     tries: int
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """Where one message stands: its state, how often it was tried, the last refusal."""
 
     state: Delivery

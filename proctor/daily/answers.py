@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.grading.result import Grade, Verdict
 from proctor.chats import note_member_in
@@ -19,8 +19,7 @@ class QuizClosed(ProctorError):
     """The day's quiz is closed: it accepts no more answers."""
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     pos: int
     user_id: int
     response: object
@@ -39,8 +38,7 @@ def daily_score(g: Grade, worth: float) -> float:
     return min(worth, round(g.score / g.max_score * worth, 4)) if g.max_score else 0.0
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     user_id: int
     name: str
     score: float

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bank.matching_answer import shown_count
 from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
@@ -16,8 +15,7 @@ from bank.store import one_row
 from proctor.storage.db import Database
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     id: int
     paper_id: int
     topic: str  # the question's topic, else its section: what "balance across topics" spreads over

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 from bank.errors import NotFound
 from proctor.daily import states
@@ -30,8 +30,7 @@ class EmptyBank(ProctorError):
     """No question may be asked in daily practice: the bank is empty or all of it is exam-only."""
 
 
-@dataclass(frozen=True)
-class Delivery:
+class Delivery(NamedTuple):
     id: int
     chat_id: int
     chat_type: str
@@ -54,8 +53,7 @@ class Delivery:
         return states.accepts_answers(self.state)
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     delivery_id: int
     pos: int
     question_id: int

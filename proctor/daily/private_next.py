@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.models import Question
 from proctor.daily.answers import Answer, user_answers_in
@@ -23,8 +24,7 @@ from proctor.exams.seal import sealed_in
 from proctor.people.users import UserPrefs, prefs_in
 
 
-@dataclass(frozen=True)
-class Ask:
+class Ask(NamedTuple):
     """The next question, counted as sending: send it, then mark it sent."""
 
     item: Item
@@ -38,8 +38,7 @@ class Held:
     """The next question waits for the user's exam to be handed in."""
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(NamedTuple):
     """Every question answered: what the summary shows."""
 
     answers: list[Answer]  # none whose verdict the user's running exam seals

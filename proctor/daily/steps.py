@@ -19,6 +19,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from bank.grading import grade
 from bank.grading.result import Grade
@@ -59,8 +60,7 @@ class Untaken(StrEnum):
     closed = "closed"  # the quiz it replies to or waits in no longer takes answers
 
 
-@dataclass(frozen=True)
-class Spot:
+class Spot(NamedTuple):
     """Where the step happened: the delivery, its item, the question and the quiz's size."""
 
     delivery: Delivery
@@ -70,8 +70,7 @@ class Spot:
     chat_title: str = ""
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     spot: Spot
     response: object
     grade: Grade
@@ -79,20 +78,17 @@ class Recorded:
     then: Next = None  # a private quiz's next question (counted as sending) or summary, same transaction
 
 
-@dataclass(frozen=True)
-class Toggled:
+class Toggled(NamedTuple):
     spot: Spot
     letters: str
 
 
-@dataclass(frozen=True)
-class Answered:
+class Answered(NamedTuple):
     spot: Spot
     earlier: Answer
 
 
-@dataclass(frozen=True)
-class Closed:
+class Closed(NamedTuple):
     spot: Spot | None = None
 
 
@@ -101,8 +97,7 @@ class NotYours:
     pass
 
 
-@dataclass(frozen=True)
-class Refused:
+class Refused(NamedTuple):
     reason: Refusal
     spot: Spot | None = None
 
@@ -199,8 +194,7 @@ def step_in(conn: sqlite3.Connection, delivery_id: int, pos: int, user_id: int, 
     return Recorded(spot, response, g, sealed_in(conn, user_id).covers(q.id), then)
 
 
-@dataclass(frozen=True)
-class NotTaken:
+class NotTaken(NamedTuple):
     """Private text no daily question takes."""
 
     reason: Untaken

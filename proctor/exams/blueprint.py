@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.models import SECTION_TITLES, Kind, Question
 from bank.question_rows import QUESTION_SELECT, question_from_row
@@ -58,8 +59,7 @@ class Blueprint:
                    bool(data.get("exam_pool", False)))
 
 
-@dataclass(frozen=True)
-class Short:
+class Short(NamedTuple):
     part: Part
     available: int
 
@@ -176,8 +176,7 @@ async def paper_ids(db: Database) -> dict[str, int]:
     return {r["slug"]: r["id"] for r in rows} | {r["code"]: r["id"] for r in rows}
 
 
-@dataclass(frozen=True)
-class DrawSize:
+class DrawSize(NamedTuple):
     """What a rules card promises for a draw from this bank: its questions and its points."""
 
     questions: int

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.errors import SameTitle
 from bank.models import Question
@@ -27,8 +27,7 @@ class BadPaper(ProctorError):
     """The paper can't be made as asked (an empty or taken title, a time limit out of range)."""
 
 
-@dataclass(frozen=True)
-class Draft:
+class Draft(NamedTuple):
     """What /newpaper asks for, and what the CLI reads."""
 
     title: str
@@ -38,15 +37,13 @@ class Draft:
     exam_only: bool = False
 
 
-@dataclass(frozen=True)
-class Preview:
+class Preview(NamedTuple):
     questions: int
     points: float
     by_kind: dict[str, int]
 
 
-@dataclass(frozen=True)
-class Composed:
+class Composed(NamedTuple):
     paper_id: int
     slug: str
     preview: Preview

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.grading.result import Verdict
 from bank.models import Kind
@@ -143,8 +143,7 @@ async def counts(db: Database, attempt_ids: Iterable[int]) -> dict[int, dict[Sig
     return out
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(NamedTuple):
     """One signal with what shows it: the answer (and, for `similar`, the other candidate's)."""
     code: Signal
     pos: int | None

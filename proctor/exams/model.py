@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bank.grading.result import Verdict
 from bank.models import Question
@@ -15,8 +15,7 @@ from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, accep
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with a mock attempt; shown in the reader's language (bot/attempt_title.py)
 
 
-@dataclass(frozen=True)
-class Attempt:
+class Attempt(NamedTuple):
     id: int
     user_id: int
     chat_id: int
@@ -47,8 +46,7 @@ class Attempt:
                    None if r["finish_reason"] is None else FinishReason(r["finish_reason"]), r["current_pos"], r["message_id"], r["score"], r["max_score"])
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     pos: int
     question_id: int
     section: str
@@ -83,8 +81,7 @@ class Item:
         return cls(v[0], v[1], v[2], float(v[3]), v[4], bool(v[5]), v[6], v[7])
 
 
-@dataclass(frozen=True)
-class AnswerRec:
+class AnswerRec(NamedTuple):
     pos: int
     question_id: int
     response: object
@@ -179,8 +176,7 @@ def wrong_positions(items: list[Item], answers: dict[int, AnswerRec]) -> list[in
     return out
 
 
-@dataclass(frozen=True)
-class Sheet:
+class Sheet(NamedTuple):
     """An attempt with everything needed to render it."""
 
     attempt: Attempt

@@ -15,14 +15,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
 
-@dataclass(frozen=True)
-class Seal:
+class Seal(NamedTuple):
     questions: frozenset[int] = frozenset()  # question ids whose key must not be shown
     papers: frozenset[int] = frozenset()  # papers any sealed question belongs to
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
+from typing import NamedTuple
 
 from bank.grading import grade
 from bank.grading.result import Verdict
@@ -59,22 +60,19 @@ class Refusal(StrEnum):
 ANSWERING = frozenset({Action.answer, Action.submit, Action.typed})  # the steps that store an answer
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     sheet: Sheet
     pos: int
     answer: AnswerRec | None = None
     review: ReviewOption = ReviewOption.full
 
 
-@dataclass(frozen=True)
-class Stale:
+class Stale(NamedTuple):
     sheet: Sheet
     review: ReviewOption = ReviewOption.full
 
 
-@dataclass(frozen=True)
-class Expired:
+class Expired(NamedTuple):
     attempt: Attempt
 
 
@@ -88,8 +86,7 @@ class NotYours:
     pass
 
 
-@dataclass(frozen=True)
-class Refused:
+class Refused(NamedTuple):
     reason: Refusal
     question: Question | None = None
 
@@ -140,7 +137,7 @@ def _with_questions(conn: sqlite3.Connection, sheet: Sheet, positions: Iterable[
     if read is None or not ids <= read.keys():
         read = questions_in(conn, ids)
     questions = _as_shown(conn, wanted, sheet.answers, {q: read[q] for q in ids if q in read})
-    return replace(sheet, questions=questions)
+    return sheet._replace(questions=questions)
 
 
 def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, AnswerRec],
@@ -221,8 +218,7 @@ def _choice(item: Item, question: Question, arg: str | None) -> str | bool | Non
     return None
 
 
-@dataclass(frozen=True)
-class _Read:
+class _Read(NamedTuple):
     """What a step reads: the sheet with the questions around the current one, and its paper's rules."""
 
     sheet: Sheet
@@ -231,8 +227,7 @@ class _Read:
     review: ReviewOption
 
 
-@dataclass(frozen=True)
-class _Change:
+class _Change(NamedTuple):
     """What a step writes, decided from its reading alone: an answer (graded as it is stored), a
     multiple choice's new draft, a move to another position, or the flag flipped."""
 
@@ -317,11 +312,11 @@ def _write_in(conn: sqlite3.Connection, seen: _Read, pos: int, change: _Change, 
     answer = None
     if change.answer:  # store_answer_in clears the draft and moves on (the same rules as here)
         answer = store_answer_in(conn, sheet, pos, change.response, now, seen.policy, advance=advance)
-        item = replace(item, draft="")
+        item = item._replace(draft="")
         to = min(pos + 1, len(sheet.items) - 1) if advance else pos
     if change.draft is not None:
         conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (change.draft, a.id, pos))
-        item = replace(item, draft=change.draft)
+        item = item._replace(draft=change.draft)
     if change.to is not None:
         to = change.to
         conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
@@ -329,7 +324,7 @@ def _write_in(conn: sqlite3.Connection, seen: _Read, pos: int, change: _Change, 
         shown_in(conn, a.id, to, now)
     if change.flag:
         conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
-        item = replace(item, flagged=not item.flagged)
+        item = item._replace(flagged=not item.flagged)
     after = _applied(sheet, item, answer, to)
     return Recorded(_with_questions(conn, after, {pos, to}, seen.near), pos, answer, seen.review)
 
@@ -338,8 +333,8 @@ def _applied(sheet: Sheet, item: Item, answer: AnswerRec | None, current_pos: in
     """The sheet as the step left it: its item changed, its answer stored, the current position moved."""
     items = [item if i.pos == item.pos else i for i in sheet.items]
     answers = sheet.answers if answer is None else {**sheet.answers, answer.pos: answer}
-    return replace(sheet, attempt=replace(sheet.attempt, current_pos=current_pos), items=items, answers=answers,
-                   questions={})
+    return sheet._replace(attempt=sheet.attempt._replace(current_pos=current_pos), items=items,
+                          answers=answers, questions={})
 
 
 def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: int | None,

@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
-from statistics import median
+from typing import NamedTuple
 
 from bank.models import SUBJECTIVE, Kind
 from bank.script import to_script
@@ -43,12 +42,12 @@ MIN_MEDIAN_OF = 5  # finished attempts of the paper before its median means anyt
 
 TYPED = frozenset({Kind.fill, Kind.numerical}) | SUBJECTIVE  # kinds answered by typing
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_WORD = re.compile(r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+# patterns, not compiled ones: re compiles them on first use (its own cache), not at every start-up
+_CJK = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+_WORD = r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
 
 
-@dataclass(frozen=True)
-class Thresholds:
+class Thresholds(NamedTuple):
     """A paper's thresholds (`proctor bank set PAPER --signals ...`); the defaults are migration 031's."""
     on: bool = True
     similar: float = 90.0  # percent: rapidfuzz's ratio of two normalised written answers
@@ -57,8 +56,7 @@ class Thresholds:
     quick: float = 33.0  # percent of the paper's median time
 
 
-@dataclass(frozen=True)
-class Timed:
+class Timed(NamedTuple):
     """One stored answer as the rules see it."""
     pos: int
     kind: Kind
@@ -70,8 +68,7 @@ class Timed:
     changes: int
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     code: Signal
     pos: int | None
     value: float
@@ -83,8 +80,8 @@ class Found:
 def reading_floor(kind: Kind, shown: str, typed: str = "") -> float:
     """Seconds below which a right answer was given faster than the question can be read (and,
     for a typed answer, the answer typed)."""
-    cjk = len(_CJK.findall(shown))
-    words = len(_WORD.findall(shown))
+    cjk = len(re.findall(_CJK, shown))
+    words = len(re.findall(_WORD, shown))
     seconds = cjk / CJK_PER_SECOND + words / WORDS_PER_SECOND
     if kind in TYPED:
         seconds += len(typed) / TYPED_PER_SECOND
@@ -116,6 +113,8 @@ def quick_hand_in(seconds: float, others: Sequence[float], th: Thresholds) -> Fo
     (`others`, in seconds); nothing until there are MIN_MEDIAN_OF of them."""
     if len(others) < MIN_MEDIAN_OF:
         return None
+    from statistics import median  # ~0.7 ms of every start-up otherwise, for a hand-in's median
+
     mid = median(others)
     if seconds < mid * th.quick / 100:
         return Found(Signal.quick, None, round(seconds, 2), round(mid, 2))

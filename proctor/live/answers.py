@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from proctor.chats import note_member_in
 from proctor.live import scoring
@@ -19,8 +20,7 @@ from proctor.live.states import RoundStatus
 from proctor.storage.db import Database
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     """The answer counted."""
 
     round_id: int
@@ -81,8 +81,7 @@ async def answer(db: Database, poll_id: str, user_id: int, option_ids: list[int]
     return await db.run_write(lambda conn: answer_on(conn, poll_id, user_id, option_ids, now))
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     rank: int
     user_id: int
     name: str
@@ -91,8 +90,7 @@ class Standing:
     answers: int  # questions answered: a player's 'right' counts out of these, here and on /leaderboard live
 
 
-@dataclass(frozen=True)
-class Standings:
+class Standings(NamedTuple):
     top: list[Standing]
     players: int
     me: Standing | None = None

@@ -11,7 +11,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.grading.choice import parse_choice, parse_truefalse
 from bank.models import Kind
@@ -29,7 +29,7 @@ DEFAULT_QUESTIONS, MIN_QUESTIONS, MAX_QUESTIONS = 5, 1, 30
 DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS = 20, 10, 120
 KINDS = frozenset({Kind.single, Kind.multi, Kind.truefalse})
 
-_COUNT = re.compile(r"^(\d{1,4})([qs])$", re.IGNORECASE)
+_COUNT = r"(?i)^(\d{1,4})([qs])$"
 
 
 class BadArgument(ProctorError):
@@ -40,8 +40,7 @@ class NothingToAsk(ProctorError):
     """No question may be drawn (an empty pool, or all seen in the group's last rounds)."""
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     questions: int = DEFAULT_QUESTIONS
     seconds: int = DEFAULT_SECONDS
     subject: str = ""  # a paper (slug or title fragment) or a topic; "" for any
@@ -52,7 +51,7 @@ def parse_args(words: Sequence[str]) -> Request:
     Raises BadArgument naming the first wrong one."""
     questions, seconds, subject = DEFAULT_QUESTIONS, DEFAULT_SECONDS, []
     for word in words:
-        m = _COUNT.match(word)
+        m = re.match(_COUNT, word)
         if m is None:
             if word[:1].isdigit() and word[-1:].isalpha() and word.isascii():  # "5x", "12m": a count gone wrong
                 raise BadArgument(word)
@@ -71,8 +70,7 @@ def parse_args(words: Sequence[str]) -> Request:
 Fits = Callable[[str, list[str]], bool]  # (stem, option texts) -> does the poll fit?
 
 
-@dataclass(frozen=True)
-class _Info:
+class _Info(NamedTuple):
     kind: Kind
     stem: str
     options: list[str]

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.models import MultiPolicy
 from bank.paper_settings import policy_of
 from proctor.live.states import ENDED, RUNNING, ItemStatus, RoundStatus
 
 
-@dataclass(frozen=True)
-class Round:
+class Round(NamedTuple):
     id: int
     chat_id: int
     lead_id: int
@@ -37,8 +36,7 @@ class Round:
         return self.status in ENDED
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     round_id: int
     pos: int
     question_id: int
@@ -54,8 +52,7 @@ class Item:
     closed_at: float | None
 
 
-@dataclass(frozen=True)
-class Drawn:
+class Drawn(NamedTuple):
     """A question drawn for a round: how its poll shows it and which shown options are right."""
 
     question_id: int

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.store import one_row
 from proctor.storage.db import Database
 
 
-@dataclass(frozen=True)
-class Forgotten:
+class Forgotten(NamedTuple):
     attempts: int
     daily_answers: int
     disputes: int

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from proctor.storage.db import Database
 
 
-@dataclass(frozen=True)
-class UserPrefs:
+class UserPrefs(NamedTuple):
     id: int
     first_name: str
     language: str | None  # None: follow Telegram

@@ -29,8 +29,8 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from bank.errors import DatabaseTooNew, DatabaseUnusable
 from proctor.errors import ProctorError
@@ -46,8 +46,7 @@ class BotRunning(ProctorError):
     """The database is open in another process (the bot): a restore waits until it is stopped."""
 
 
-@dataclass(frozen=True)
-class Copy:
+class Copy(NamedTuple):
     """A finished backup: the file written, its size and schema version, how long it took."""
 
     path: Path
@@ -56,8 +55,7 @@ class Copy:
     seconds: float
 
 
-@dataclass(frozen=True)
-class Restored:
+class Restored(NamedTuple):
     """A finished restore: the backup's schema version, the version it was migrated to, and where
     the database it replaced was kept (None when there was none)."""
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from proctor.audit import AuditAction, record_audit
 from proctor.storage.db import Database
@@ -21,8 +20,7 @@ async def log(db: Database, *, at: float, actor: int, chat_id: int | None, actio
                                            **detail))
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     at: float
     actor_id: int
     chat_id: int | None

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from proctor.storage.db import Database
 
@@ -14,8 +13,7 @@ EDITQ = "editq"
 NEWPAPER = "newpaper"
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(NamedTuple):
     kind: str
     state: dict[str, Any]
 

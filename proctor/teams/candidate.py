@@ -6,8 +6,8 @@ the disputes they raised. Keys are not part of it: the record shows what the can
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from bank.grading.result import Verdict
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -25,8 +25,7 @@ class CellState(StrEnum):
 _EVER = float("-inf")
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     pos: int
     question_id: int
     section: str
@@ -36,15 +35,13 @@ class Cell:
     response: str
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     title: str
     score: float
     max_score: float
 
 
-@dataclass(frozen=True)
-class AttemptRecord:
+class AttemptRecord(NamedTuple):
     id: int
     title: str
     mode: AttemptMode
@@ -58,8 +55,7 @@ class AttemptRecord:
     cells: list[Cell]
 
 
-@dataclass(frozen=True)
-class RaisedDispute:
+class RaisedDispute(NamedTuple):
     id: int
     question_id: int
     reason: str  # the candidate's words

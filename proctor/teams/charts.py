@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import io
 import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -18,8 +17,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-@dataclass(frozen=True)
-class ChartData:
+class ChartData(NamedTuple):
     title: str
     days: list[tuple[str, float]]  # (local day 'YYYY-MM-DD', points)
     papers: list[tuple[str, float, int, str]]  # (paper title, accuracy 0..1, answers, paper code "P3")
@@ -47,8 +45,7 @@ def cjk_font(candidates: tuple[str, ...] = CJK_FONTS) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Labels:
+class Labels(NamedTuple):
     """What the chart writes: the title and the papers' names, and what stood in for them."""
 
     title: str

@@ -8,8 +8,8 @@ down is posted once when it comes back, if that is still the same ISO week.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from proctor.audit import AuditAction
@@ -29,8 +29,7 @@ class BadSchedule(ProctorError):
     """A weekday or time that cannot be understood."""
 
 
-@dataclass(frozen=True)
-class Schedule:
+class Schedule(NamedTuple):
     chat_id: int
     enabled: bool
     weekday: int  # 0: Monday
@@ -134,24 +133,21 @@ async def release_week(db: Database, chat_id: int, previous: str | None) -> None
     await db.run_write(transaction)
 
 
-@dataclass(frozen=True)
-class Mover:
+class Mover(NamedTuple):
     name: str
     rank: int
     previous: int | None  # None: did not score the week before
     points: float
 
 
-@dataclass(frozen=True)
-class Topic:
+class Topic(NamedTuple):
     paper: str
     section: str
     accuracy: float
     answers: int
 
 
-@dataclass(frozen=True)
-class Digest:
+class Digest(NamedTuple):
     """The group's week on its daily board: `active` of the `members` the bot has seen in the group
     played (the board's players, roster or not: the roster, /team, is the consenting members only)."""
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from bank import round_trip
 from bank.authoring.add import place_question
@@ -32,8 +32,7 @@ from proctor.storage.db import Database
 from proctor.teams.question_edit import Edited, Sealed, edit_in
 
 
-@dataclass(frozen=True)
-class Imported:
+class Imported(NamedTuple):
     """What an import did, or on a dry run would do."""
 
     updated: list[PaperChanges]  # papers the files came from, updated in place

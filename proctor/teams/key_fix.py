@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from bank.errors import NotFound
 from bank.models import MultiPolicy
@@ -89,8 +90,7 @@ async def current_key(db: Database, question_id: int) -> str:
     return key_text(json.loads(raw) if raw is not None else "")
 
 
-@dataclass(frozen=True)
-class Version:
+class Version(NamedTuple):
     """One change of a question's key (or text): what it became, what it was, why, by whom, how many
     scores changed."""
 
@@ -112,8 +112,7 @@ async def history(db: Database, question_id: int) -> list[Version]:
                     r["actor"], r["regraded"]) for r in rows]
 
 
-@dataclass(frozen=True)
-class Graded:
+class Graded(NamedTuple):
     """An answer to a question and the key version it was last graded against."""
 
     attempt_id: int | None  # None: a daily-quiz answer

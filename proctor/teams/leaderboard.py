@@ -7,9 +7,9 @@ earlier ranks higher (they got there first); then the lower user id, so the orde
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from enum import StrEnum
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from bank.models import GradingMethod
@@ -32,8 +32,7 @@ class UnknownPeriod(ProctorError):
     """The period is not one of today, week, month, all."""
 
 
-@dataclass(frozen=True)
-class Period:
+class Period(NamedTuple):
     name: str
     start: float | None  # None: since the beginning
     end: float | None  # None: open-ended
@@ -42,8 +41,7 @@ class Period:
     zone: str = "UTC"  # the zone `today` was taken in: every team's report falls back to it
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     rank: int
     user_id: int
     name: str
@@ -59,8 +57,7 @@ class Row:
         return self.points / self.max_points if self.max_points else 0.0
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(NamedTuple):
     chat_id: int
     period: Period
     top: list[Row]
@@ -160,8 +157,7 @@ async def my_groups(db: Database, user_id: int) -> list[tuple[int, str, str | No
     return [(r[0], r[1], r[2]) for r in rows]
 
 
-@dataclass(frozen=True)
-class ExamRow:
+class ExamRow(NamedTuple):
     rank: int
     user_id: int
     name: str

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from proctor.storage.db import Database
 
 
-@dataclass(frozen=True)
-class Team:
+class Team(NamedTuple):
     chat_id: int
     title: str
 

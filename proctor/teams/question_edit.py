@@ -19,6 +19,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.errors import NotFound
 from bank.formats.sheet import parse_key
@@ -66,8 +67,7 @@ class OwnScore(ProctorError):
     """The key change would change the editor's own score: another admin must make it."""
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(NamedTuple):
     """What to change: `field` key | stem | option | explanation; `option` 0-based for an option."""
 
     field: str
@@ -79,8 +79,7 @@ class Edit:
         return f"option:{self.option}" if self.field == "option" else self.field
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """An answer whose score a regrade changed."""
 
     user_id: int
