@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.errors import NotFound
 from bank.models import UNASKABLE, Paper
 from bank.store import Store
 
 
-@dataclass(frozen=True)
-class PaperSummary:
+class PaperSummary(NamedTuple):
     id: int
     code: str  # "P3": what people see and type
     slug: str
