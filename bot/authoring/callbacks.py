@@ -9,8 +9,8 @@ The draft id ties a button to one draft: a button of a saved or cancelled draft 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class UploadAction(StrEnum):
@@ -50,14 +50,12 @@ _UPLOAD = re.compile(r"^a:u:([0-9]{1,12}):([ic])$")
 _DRAFT = re.compile(r"^a:q:([0-9]{1,12}):([A-Za-z])(?::([0-9]{1,12}))?$")
 
 
-@dataclass(frozen=True)
-class UploadPress:
+class UploadPress(NamedTuple):
     upload_id: int
     action: UploadAction
 
 
-@dataclass(frozen=True)
-class DraftPress:
+class DraftPress(NamedTuple):
     draft_id: int
     action: DraftAction
     arg: int | None

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from proctor.daily.steps import Action
 
@@ -17,8 +17,7 @@ _CODES = {action: code for code, action in ACTIONS.items()}
 _DATA = re.compile(r"^d:([pms]):([0-9]{1,12}):([0-9]{1,3})(?::(1?[0-9]|2[0-5]|[tf]))?$", re.ASCII)
 
 
-@dataclass(frozen=True)
-class Press:
+class Press(NamedTuple):
     action: Action  # pick, toggle or submit
     delivery_id: int
     pos: int

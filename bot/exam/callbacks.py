@@ -9,8 +9,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from proctor.exams.states import AttemptMode
 from proctor.exams.steps import Action
@@ -50,15 +50,13 @@ _PICK = re.compile(r"^x:(p|go):(\d{1,9}|r):([ep])$")
 _ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$")
 
 
-@dataclass(frozen=True)
-class Pick:
+class Pick(NamedTuple):
     start: bool
     paper_id: int | None  # None: random mock
     mode: AttemptMode
 
 
-@dataclass(frozen=True)
-class Act:
+class Act(NamedTuple):
     attempt_id: int
     action: Action | Screen  # Action: a step of the attempt (proctor.exams.steps.take_step)
     pos: int
