@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.errors import NotFound
 from bank.question_checks import refresh_paper
@@ -25,8 +25,7 @@ MIN_RESPONSES = 10  # fewer: no discrimination index
 GROUP_SHARE = 0.27
 
 
-@dataclass(frozen=True)
-class ItemStats:
+class ItemStats(NamedTuple):
     question_id: int
     paper: str
     section: int

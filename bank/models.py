@@ -1,11 +1,15 @@
-"""The bank's data model: papers hold sections, sections hold questions."""
+"""The bank's data model: papers hold sections, sections hold questions.
+
+Each model builds its validator when it is first used (`defer_build`), not when the bot starts: the
+first reply to /exam validates none of them; the first answer builds the Question, its Source and
+PaperSettings (~3 ms, once)."""
 
 from __future__ import annotations
 
 import hashlib
 from enum import StrEnum
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Kind(StrEnum):
@@ -65,6 +69,8 @@ class ReviewOption(StrEnum):
 
 
 class Source(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     paper: str  # paper slug
     section: int  # 1-based section position
     number: int
@@ -78,6 +84,8 @@ Answer = bool | str | list[list[str]]
 
 
 class Question(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     id: int | None = None
     number: int
     kind: Kind
@@ -128,6 +136,8 @@ def fingerprint(paper_slug: str, section: int, number: int) -> str:
 
 
 class Section(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     kind: Kind
     title: str
     points_each: float | None = None
@@ -136,6 +146,8 @@ class Section(BaseModel):
 
 
 class PaperSettings(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     time_limit_min: int = 60
     attempts_allowed: int | None = None  # None: unlimited
     grading_method: GradingMethod = GradingMethod.best
@@ -166,11 +178,15 @@ class Note(BaseModel):
     it in English, bot/catalogue/lint.py in Chinese too. A note an older release stored as English text
     reads as the code `note` with that text, and shows as written."""
 
+    model_config = ConfigDict(defer_build=True)
+
     code: str
     params: dict[str, str | int | float] = Field(default_factory=dict)
 
 
 class Paper(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     id: int | None = None
     slug: str
     title: str

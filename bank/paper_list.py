@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.errors import NotFound
 from bank.models import UNASKABLE, Paper
 from bank.store import Store
 
 
-@dataclass(frozen=True)
-class PaperSummary:
+class PaperSummary(NamedTuple):
     id: int
     code: str  # "P3": what people see and type
     slug: str
@@ -110,7 +109,7 @@ def codes_line(papers: Sequence[PaperSummary]) -> str:
     return " · ".join(f"{p.code} {p.title}" for p in papers)
 
 
-_CODE = re.compile(r"p?(\d+)")
+_CODE = r"p?(\d+)"
 
 
 def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
@@ -121,7 +120,7 @@ def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
     wanted = key.strip().casefold()
     if not wanted:
         raise NotFound("no paper named")
-    if (m := _CODE.fullmatch(wanted)) is not None:
+    if (m := re.fullmatch(_CODE, wanted)) is not None:
         code = f"P{int(m.group(1))}"
         if (hit := next((p for p in papers if p.code == code), None)) is not None:
             return hit

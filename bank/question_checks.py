@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.errors import NotFound
 from bank.lint import explanation_speaks_for, key_doubt, normalise_stem
@@ -31,8 +31,7 @@ HELD_KEY = "key"
 HELD_DUPLICATE = "duplicate"
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(NamedTuple):
     pinned: list[int]
     refs: dict[str, list[int]]
     key_doubt: str
@@ -98,8 +97,7 @@ async def fill_missing(db: Store) -> int:
     return await db.run_write(transaction)
 
 
-@dataclass(frozen=True)
-class Held:
+class Held(NamedTuple):
     question_id: int
     paper: str  # the paper's title
     section: str  # the section's title

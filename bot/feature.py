@@ -8,8 +8,7 @@ callables in one `register` function: its handlers, jobs, outbox senders, deep l
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from telegram import Update
 from telegram.ext import Application
@@ -43,8 +42,7 @@ async def _nothing(app: App) -> None:
     return None
 
 
-@dataclass(frozen=True)
-class Parts:
+class Parts(NamedTuple):
     """A Feature made of its package's functions."""
 
     name: str

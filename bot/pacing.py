@@ -35,7 +35,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from telegram.error import RetryAfter
 from telegram.ext import Application, BaseRateLimiter
@@ -60,8 +60,7 @@ GROUP_EDITS = frozenset({
 _EPSILON = 1e-9
 
 
-@dataclass(frozen=True)
-class Pace:
+class Pace(NamedTuple):
     """The rates the bot keeps to; the defaults are Telegram's (a private chat's burst kept below
     what Telegram lets pass, so a late packet cannot turn a burst into a 429)."""
 

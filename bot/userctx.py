@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -16,8 +16,7 @@ from proctor.people.users import UserPrefs, ensure_user, ensure_user_in
 _GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-@dataclass(frozen=True)
-class UserCtx:
+class UserCtx(NamedTuple):
     """`lang` and `script` are those of the chat the update came from: a group's own when its
     administrators set one (/lang there), else the user's; `own_lang` and `own_script` are the
     user's, for what goes to their private chat (cards, files) and for button toasts."""
@@ -31,11 +30,10 @@ class UserCtx:
 
     def own(self) -> UserCtx:
         """The same user in their own language and script (for their private chat)."""
-        return replace(self, lang=self.own_lang or self.lang, script=self.own_script or self.script)
+        return self._replace(lang=self.own_lang or self.lang, script=self.own_script or self.script)
 
 
-@dataclass(frozen=True)
-class Seen:
+class Seen(NamedTuple):
     """What an update's claim reads first: the user's record and, for a message in a group, the
     group's own (language, script)."""
 
@@ -78,5 +76,5 @@ async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     u = UserCtx(tg.id, prefs.first_name, lang, prefs.script, lang, prefs.script)
     if seen.group is not None and seen.group[0] is not None:  # the group's, set by its administrators
         group_language, group_script = seen.group
-        u = replace(u, lang=pick_lang(group_language, None, svc.settings.language), script=group_script or "orig")
+        u = u._replace(lang=pick_lang(group_language, None, svc.settings.language), script=group_script or "orig")
     return u

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.errors import BankError, SameTitle
 from bank.models import SECTION_TITLES, Paper, Question, Section, Source, fingerprint
@@ -25,8 +25,7 @@ class BadTarget(BankError):
     """The paper to add to is missing, or a new paper's title is taken or empty."""
 
 
-@dataclass(frozen=True)
-class Added:
+class Added(NamedTuple):
     question_id: int
     paper_id: int
     paper: str  # title

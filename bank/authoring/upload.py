@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from bank.errors import BankError, ImportFailed, NotFound
 from bank.formats import child
@@ -136,16 +136,14 @@ def content_hash(papers: list[Paper]) -> str:
     return hashlib.sha256(dumps(export_papers(papers)).encode()).hexdigest()
 
 
-@dataclass(frozen=True)
-class PaperCount:
+class PaperCount(NamedTuple):
     slug: str
     title: str
     questions: int
     kinds: dict[Kind, int]
 
 
-@dataclass(frozen=True)
-class Shown:
+class Shown(NamedTuple):
     """A question as the preview shows it: where it stands and the question itself."""
 
     paper: str
@@ -200,8 +198,7 @@ async def preview_for(db: Store, name: str, papers: list[Paper]) -> Preview:
     return preview(name, papers, await list_papers(db))
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(NamedTuple):
     id: int
     user_id: int
     chat_id: int
@@ -273,8 +270,7 @@ async def cancel_all(db: Store, user_id: int, now: float) -> list[str]:
     return await db.run_write(transaction)
 
 
-@dataclass(frozen=True)
-class Imported:
+class Imported(NamedTuple):
     papers: list[PaperCount]
 
     @property

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-
-from pydantic import BaseModel
+from typing import NamedTuple
 
 
 class Verdict(StrEnum):
@@ -14,7 +13,10 @@ class Verdict(StrEnum):
     needs_review = "needs_review"  # subjective: the score is provisional until a person marks it
 
 
-class Grade(BaseModel):
+class Grade(NamedTuple):
+    """One answer's grade, a value the domain reads (never validated, stored whole or sent): a
+    NamedTuple, not a pydantic model, whose schema every start-up built."""
+
     score: float
     max_score: float
     verdict: Verdict

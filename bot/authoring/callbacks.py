@@ -9,8 +9,8 @@ The draft id ties a button to one draft: a button of a saved or cancelled draft 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class UploadAction(StrEnum):
@@ -46,18 +46,16 @@ ACTIONS = {  # code: (action, takes a number)
 }
 _CODE = {name: code for code, (name, _) in ACTIONS.items()}
 _UPLOAD_CODE = {name: code for code, name in UPLOAD_ACTIONS.items()}
-_UPLOAD = re.compile(r"^a:u:([0-9]{1,12}):([ic])$")
-_DRAFT = re.compile(r"^a:q:([0-9]{1,12}):([A-Za-z])(?::([0-9]{1,12}))?$")
+_UPLOAD = r"^a:u:([0-9]{1,12}):([ic])$"
+_DRAFT = r"^a:q:([0-9]{1,12}):([A-Za-z])(?::([0-9]{1,12}))?$"
 
 
-@dataclass(frozen=True)
-class UploadPress:
+class UploadPress(NamedTuple):
     upload_id: int
     action: UploadAction
 
 
-@dataclass(frozen=True)
-class DraftPress:
+class DraftPress(NamedTuple):
     draft_id: int
     action: DraftAction
     arg: int | None
@@ -81,9 +79,9 @@ def parse(data: str | None) -> UploadPress | DraftPress | None:
     """The button's meaning, or None for anything forged or garbled."""
     if not data or len(data.encode()) > 64:
         return None
-    if m := _UPLOAD.match(data):
+    if m := re.match(_UPLOAD, data):
         return UploadPress(int(m.group(1)), UPLOAD_ACTIONS[m.group(2)])
-    if m := _DRAFT.match(data):
+    if m := re.match(_DRAFT, data):
         form = ACTIONS.get(m.group(2))
         if form is None or form[1] != (m.group(3) is not None):
             return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
@@ -25,8 +25,7 @@ from proctor.daily.steps import Action
 MAX_KEY_EXPLANATION = 300
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """One question of a day's quiz as the chat sees it."""
 
     question: Question

@@ -9,8 +9,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from proctor.exams.states import AttemptMode
 from proctor.exams.steps import Action
@@ -46,19 +46,17 @@ ACTIONS: dict[str, Action | Screen] = {
 _CODES = {action: code for code, action in ACTIONS.items()}
 _MODES = {"e": AttemptMode.exam, "p": AttemptMode.practice}
 
-_PICK = re.compile(r"^x:(p|go):(\d{1,9}|r):([ep])$")
-_ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$")
+_PICK = r"^x:(p|go):(\d{1,9}|r):([ep])$"
+_ACT = r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$"
 
 
-@dataclass(frozen=True)
-class Pick:
+class Pick(NamedTuple):
     start: bool
     paper_id: int | None  # None: random mock
     mode: AttemptMode
 
 
-@dataclass(frozen=True)
-class Act:
+class Act(NamedTuple):
     attempt_id: int
     action: Action | Screen  # Action: a step of the attempt (proctor.exams.steps.take_step)
     pos: int
@@ -79,10 +77,10 @@ def parse(data: str | None) -> Pick | Act | None:
     """The button's meaning, or None for anything forged or garbled."""
     if not data or len(data.encode()) > 64:
         return None
-    m = _PICK.match(data)
+    m = re.match(_PICK, data)
     if m:
         return Pick(m.group(1) == "go", None if m.group(2) == "r" else int(m.group(2)), _MODES[m.group(3)])
-    m = _ACT.match(data)
+    m = re.match(_ACT, data)
     if m:
         action = ACTIONS[m.group(2)]
         arg = m.group(4)

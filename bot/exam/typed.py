@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from telegram import Message, Update
 from telegram.ext import Application, ApplicationHandlerStop
@@ -21,8 +21,7 @@ from proctor.exams.service import AttemptClosed, NotYourAttempt
 from proctor.exams.states import FinishReason
 
 
-@dataclass(frozen=True)
-class OtherText:
+class OtherText(NamedTuple):
     """Another feature that takes private text the exam does not (the daily quiz): its lookup and
     step run in the exam's own transaction, so a private text costs one round trip whoever takes it."""
 

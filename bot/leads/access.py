@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -21,8 +21,7 @@ log = logging.getLogger(__name__)
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-@dataclass(frozen=True)
-class Desk:
+class Desk(NamedTuple):
     """A lead at work: `scope` is the team group they act for; None for a configured admin in a
     private chat (every team)."""
 

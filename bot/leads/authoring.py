@@ -13,8 +13,8 @@ session, so a forged id acts on nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
@@ -24,7 +24,7 @@ from bot.edits import edit_text
 from bot.i18n import t
 from proctor.teams.authoring import EDITQ, NEWPAPER
 
-_DATA = re.compile(r"^a:(?:e:([0-9]{1,12})|n):([a-z])(?::([a-z0-9]{1,3}))?$")
+_DATA = r"^a:(?:e:([0-9]{1,12})|n):([a-z])(?::([a-z0-9]{1,3}))?$"
 
 
 class EditqAction(StrEnum):
@@ -56,8 +56,7 @@ _EDITQ_CODES = {a: c for c, a in _EDITQ.items()}
 _NEWPAPER_CODES = {a: c for c, a in _NEWPAPER.items()}
 
 
-@dataclass(frozen=True)
-class Press:
+class Press(NamedTuple):
     feature: str  # editq | newpaper
     question: int  # editq's question; 0 for newpaper
     action: EditqAction | NewPaperAction  # the feature's
@@ -74,7 +73,7 @@ def encode(feature: str, action: EditqAction | NewPaperAction, arg: str | int = 
 
 
 def parse(data: str | None) -> Press | None:
-    m = _DATA.match(data or "")
+    m = re.match(_DATA, data or "")
     if m is None:
         return None
     question, code, arg = m.groups()

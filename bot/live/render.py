@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bank.models import Kind, Question
 from bank.option_order import OptionOrder
@@ -29,8 +29,7 @@ def fits(stem: str, options: list[str]) -> bool:
             and all(0 < utf16_len(o) <= POLL_OPTION for o in options))
 
 
-@dataclass(frozen=True)
-class Poll:
+class Poll(NamedTuple):
     question: str
     options: list[str]
     explanation: str | None
