@@ -102,7 +102,7 @@ async def send_result(app: Application, message: Outgoing) -> None:
 
     Raises NotFound (the attempt is gone) and TelegramError (the outbox retries or gives up)."""
     svc = services(app)
-    sheet = await attempts.load_sheet(svc.db, int(message.ref))
+    sheet = await attempts.load_sheet(svc.db, int(message.ref), positions=())  # a card shows no question
     a = sheet.attempt
     u = await prefs_for(app, a.user_id)
     if a.message_id:

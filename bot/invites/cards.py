@@ -22,7 +22,7 @@ from proctor.teams import roster
 async def send_card(app: Application, message: Outgoing) -> None:
     """Raises NotFound (the attempt or invite is gone) and TelegramError (the outbox retries)."""
     svc, p = services(app), message.payload
-    sheet = await attempts.load_sheet(svc.db, int(p.get("attempt", message.ref)))
+    sheet = await attempts.load_sheet(svc.db, int(p.get("attempt", message.ref)), positions=())  # no question shown
     inv = await invites.get(svc.db, p["invite"])
     lead = await prefs_for(app, message.chat_id)
     # a hiring paper's sections and written answers: for configured admins and verified teams only

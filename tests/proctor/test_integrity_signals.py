@@ -2,6 +2,7 @@
 
 import csv
 import io
+import statistics
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -77,11 +78,14 @@ def test_late_changes_count_changed_answers_in_the_last_seconds():
 
 def test_quick_hand_in_against_the_papers_median():
     others = [1000.0, 900.0, 1100.0, 1000.0, 950.0]
-    found = quick_hand_in(200.0, others, Thresholds(quick=33))
+    mid = statistics.median(others)
+    found = quick_hand_in(200.0, len(others), mid, Thresholds(quick=33))
     assert found is not None and found.bound == 1000.0
-    assert quick_hand_in(400.0, others, Thresholds(quick=33)) is None
-    assert quick_hand_in(400.0, others, Thresholds(quick=50)) is not None
-    assert quick_hand_in(10.0, others[:4], Thresholds()) is None  # too few attempts for a median
+    assert quick_hand_in(400.0, len(others), mid, Thresholds(quick=33)) is None
+    assert quick_hand_in(400.0, len(others), mid, Thresholds(quick=50)) is not None
+    # too few attempts for a median
+    assert quick_hand_in(10.0, 4, statistics.median(others[:4]), Thresholds()) is None
+    assert quick_hand_in(10.0, 0, None, Thresholds()) is None
 
 
 def test_normalised_answers_compare_across_scripts_and_punctuation():
@@ -166,6 +170,26 @@ async def test_right_answers_faster_than_reading_are_flagged_wrong_ones_not(db):
     await write_settings(db, pid, actor=0, chat_id=None, now=T0, signal_fast=5)
     cy = await sit_exam(db, pid, 9, short="不知道", start=T0, step=0.5, wrong=True)
     assert Signal.fast not in (await integrity.counts(db, [cy])).get(cy, {})
+
+
+async def test_a_hand_in_far_faster_than_the_papers_median_is_flagged_with_that_median(db):
+    pid = await save_paper(db, small_paper(), T0)
+    for uid in range(20, 30):
+        await ensure_user(db, uid, f"u{uid}", None, 0)
+    durations = [600, 1100, 700, 1000, 800, 900]  # an even count: the median is the middle two's mean
+    slow = [await sit_exam(db, pid, 20 + i, short=OWN, start=T0, step=60, end=T0 + d) for i, d in enumerate(durations)]
+    # neither a practice attempt nor a running one is one of the paper's finished exams
+    practice = await attempts.start_attempt(db, user_id=27, chat_id=27, paper_id=pid, mode="practice", now=T0,
+                                            shuffle=False)
+    await attempts.finish_attempt(db, practice.id, T0 + 5, "submitted")
+    await attempts.start_attempt(db, user_id=28, chat_id=28, paper_id=pid, mode="exam", now=T0, shuffle=False)
+    quick = await sit_exam(db, pid, 29, short=OWN, start=T0, step=20, end=T0 + 200)
+    counts = await integrity.counts(db, [*slow, quick])
+    assert [counts.get(a, {}).get(Signal.quick) for a in slow] == [None] * 6  # slow, or too few before them
+    assert counts[quick].get(Signal.quick) == 1
+    [found] = [e for e in (await integrity.evidence(db, [quick]))[quick] if e.code == Signal.quick]
+    # 850 s: the six others' median (not counting the quick one itself, the practice or the running one)
+    assert (found.value, found.bound) == (200.0, statistics.median(durations)) == (200.0, 850.0)
 
 
 async def test_answers_changed_in_the_last_seconds(db):
