@@ -117,6 +117,12 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
+def _own_cpu() -> float:
+    """This process's CPU seconds so far (the fake Bot API and the simulated people)."""
+    t = os.times()
+    return t.user + t.system
+
+
 def _rss_mb(pid: int) -> float:
     return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE / 1e6
 
@@ -171,7 +177,7 @@ def ideal_finish(arrivals: list[float], rate: float) -> float:
 
 
 async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, stagger: float,
-              think: tuple[float, float]) -> dict:
+              think: tuple[float, float], pin: bool = False) -> dict:
     rng = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="bench-hiring-"))
     db = tmp / "proctor.db"
@@ -190,15 +196,25 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
         api.user(LEAD + k, f"Lead {k}", language_code="en")
     rng.shuffle(payloads)
     with Probe() as probe, (tmp / "bot.log").open("w") as log:
+        # --pin: the bot on core 0, this process (the fake Telegram and the N people) on core 1, as in
+        # production, where neither Telegram nor the candidates' phones share the bot's machine
+        cores = sorted(os.sched_getaffinity(0))
+        pinned = pin and len(cores) >= 2
         bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "--db", str(db), "run",
                                                    env=env, cwd=tmp, stdout=subprocess.DEVNULL,
-                                                   stderr=log)  # a file: an unread pipe would fill and stall the bot
+                                                   stderr=log,  # a file: an unread pipe would fill and stall the bot
+                                                   preexec_fn=(lambda: os.sched_setaffinity(0, cores[:1])) if pinned else None)
+        if pinned:
+            os.sched_setaffinity(0, cores[1:])
         try:
-            return await _round(api, probe, bot.pid, db, n, payloads, idle_share, rng, leads, stagger, think)
+            return await _round(api, probe, bot.pid, db, n, payloads, idle_share, rng, leads, stagger, think) \
+                | {"pinned": pinned}
         finally:
             bot.terminate()
             await bot.wait()
             await api.stop()
+            if pinned:
+                os.sched_setaffinity(0, cores)
 
 
 async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payloads: list[str],
@@ -220,7 +236,18 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
             backlog[0] = max(backlog[0], _rows(db, "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0])
             await asyncio.sleep(0.5)
 
-    sampler = asyncio.create_task(sample())
+    # this process's own event-loop lag: the latency figures are stamped here (the fake server's
+    # handlers), so a busy simulation shows up in them; this says how much
+    lags: list[tuple[float, float]] = []  # (wall clock, how late a 10 ms sleep woke)
+
+    async def lag_probe() -> None:
+        while sampling:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append((time.time(), time.perf_counter() - t - 0.01))
+
+    sampler = asyncio.gather(sample(), lag_probe())
+    own0 = _own_cpu()
     measured = len(probe.presses)  # the warm-up's answer is not counted
     opened = time.monotonic()
     async def arrive(i: int, c: Candidate, payload: str) -> None:
@@ -248,7 +275,7 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         await asyncio.sleep(0.5)
     sampling = False
     await sampler
-    cpu, wall = _cpu(pid) - cpu0, time.monotonic() - wall0
+    cpu, wall, own = _cpu(pid) - cpu0, time.monotonic() - wall0, _own_cpu() - own0
     outbox = _rows(db, "SELECT kind, COUNT(*), MIN(created_at), MAX(done_at), SUM(state = 'pending') "
                        "FROM outbox GROUP BY kind")
     answered = [p for p in probe.presses[measured:] if p.bot_side is not None]
@@ -283,6 +310,9 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         "sent_in_burst": sent_in_burst, "budget_used_in_burst": round(sent_in_burst / (30 * max(1e-9, last_done - first_deadline)), 2),
         "lead_cards": lead_cards, "outbox": outbox and [(k, c, int(p or 0)) for k, c, _, _, p in outbox],
         "outbox_backlog_max": backlog[0], "http_429": api.stats.rejected,
+        "bench_lag_p99_before_ms": round(_pct([lag for at, lag in lags if at < first_deadline], 0.99), 1),
+        "bench_lag_p99_burst_ms": round(_pct([lag for at, lag in lags if at >= first_deadline], 0.99), 1),
+        "bench_cpu_share": round(own / wall, 3),
         "cpu_share": round(cpu / wall, 3), "rss_idle_mb": round(rss_idle, 1), "rss_running_mb": round(rss_running, 1),
         "rss_growth_kb_per_attempt": round((rss_running - rss_idle) * 1000 / max(1, running), 1),
         "db_mb": round(size / 1e6, 2), "load_avg_before": load_before, "load_avg_after": os.getloadavg(),
@@ -300,9 +330,11 @@ def main() -> int:
     p.add_argument("--stagger", type=float, default=40.0, help="seconds over which the links are opened")
     p.add_argument("--think", type=float, nargs=2, default=(5.0, 30.0), metavar=("MIN", "MAX"),
                    help="seconds between a candidate's answers (uniform; default 5 30, a person's pace)")
+    p.add_argument("--pin", action="store_true",
+                   help="the bot on one core, this process (fake Telegram, the people) on the other")
     args = p.parse_args()
     leads = args.leads or max(1, math.ceil(args.candidates / 20))
-    result = asyncio.run(run(args.candidates, args.limit, args.idle, args.seed, leads, args.stagger, tuple(args.think)))
+    result = asyncio.run(run(args.candidates, args.limit, args.idle, args.seed, leads, args.stagger, tuple(args.think), args.pin))
     for key, value in result.items():
         print(f"{key:>28}: {value}")
     return 0
