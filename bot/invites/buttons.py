@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update
 from telegram.constants import ChatType
 
 from bank.errors import NotFound
-from bank.paper_store import load_paper
+from bank.paper_list import paper_summary
 from bot.context import Ctx
 from bot.core import ack
 from bot.exam.jobs import arm_deadline
@@ -52,11 +52,14 @@ async def _start(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> No
     if context.chat.type != ChatType.PRIVATE:
         await ack(query, t("private_only", u.lang))
         return
+    # the welcome card (sent protected) becomes the first question by an edit: an opening costs one
+    # message of Telegram's 30 a second, not two; an edit that fails posts the screen anew (show_sheet)
+    welcome = query.message.message_id if isinstance(query.message, Message) else None
     try:
         inv = await invites.get(svc.db, invite_id)
         attempt = await attempts.start_attempt(
             svc.db, user_id=u.id, chat_id=context.chat.id, paper_id=inv.paper_id, mode=AttemptMode.exam,
-            now=svc.now(), shuffle=svc.settings.shuffle_options, invite_id=inv.id)
+            now=svc.now(), shuffle=svc.settings.shuffle_options, invite_id=inv.id, message_id=welcome)
     except NotFound:
         await ack(query, t("iv_refused_unknown", u.lang), show_alert=True)
         return
@@ -69,7 +72,7 @@ async def _start(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> No
     if attempt.deadline is not None:  # armed before anything is said
         arm_deadline(context.application, attempt.id, attempt.deadline)
     await ack(query)
-    await show_attempt(context, attempt.id, u, repost=True)
+    await show_attempt(context, attempt.id, u, repost=welcome is None)
 
 
 async def _lead_invite(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> invites.Invite | None:
@@ -102,7 +105,7 @@ async def _manage(update: Update, context: Ctx, u: UserCtx, action: cb.Press, in
         await ack(query, t("iv_cannot", u.lang, status=status), show_alert=True)
         return
     await ack(query, t("iv_resent", u.lang, id=inv.id))
-    paper = await load_paper(svc.db, inv.paper_id)
+    paper = await paper_summary(svc.db, inv.paper_id)
     await send_link(context, u, inv, token, paper.title)
 
 

@@ -10,7 +10,7 @@ from telegram.error import Forbidden
 
 from bank.csv_safety import file_stem
 from bank.errors import NotFound
-from bank.paper_store import load_paper
+from bank.paper_list import paper_summary
 from bot import pacing
 from bot.context import Ctx
 from bot.core import open_private_button
@@ -139,12 +139,13 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     if inv.status == invites.InviteStatus.started:
         await reply(t("iv_running", u.lang))
         return
-    paper = await load_paper(svc.db, inv.paper_id)
+    paper = await paper_summary(svc.db, inv.paper_id)
     text, kb = render.welcome(inv, paper, await team_name(context, inv.team_chat_id, u.lang),
                               await zone_of(context, inv.team_chat_id), u.lang, u.script)
     # nobody's clock runs yet: the card waits for the replies to those already answering (a round
-    # opened by everyone in one minute asks for more than Telegram's 30 a second)
-    await context.bot.send_message(context.chat.id, text, reply_markup=kb,
+    # opened by everyone in one minute asks for more than Telegram's 30 a second); protected, as the
+    # exam's screen is, because Start turns this message into the first question (bot.invites.buttons)
+    await context.bot.send_message(context.chat.id, text, reply_markup=kb, protect_content=True,
                                    rate_limit_args=pacing.priority(context.application, pacing.Priority.opening))
 
 

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
-from bank.models import Paper
+from bank.paper_list import PaperSummary
 from bank.script import to_script
 from bot.exam.render import clip, fmt_duration, fmt_points, short_section
 from bot.i18n import t
@@ -70,12 +70,11 @@ def listing(rows: list[invites.Row], team: str, tz: ZoneInfo, lang: str,
     return clip("\n".join(lines)), Keyboard(buttons) if buttons else None
 
 
-def welcome(inv: Invite, paper: Paper, team: str, tz: ZoneInfo, lang: str,
+def welcome(inv: Invite, paper: PaperSummary, team: str, tz: ZoneInfo, lang: str,
             script: str = "orig") -> tuple[str, Keyboard]:
-    n = sum(1 for q in paper.questions() if q.askable)
     extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
-    text = t("iv_welcome", lang, team=team, paper=to_script(paper.title, script), n=n, max=fmt_points(paper.max_score),
-             minutes=paper.settings.time_limit_min, extra=extra, closes=when(inv.closes_at, tz),
+    text = t("iv_welcome", lang, team=team, paper=to_script(paper.title, script), n=paper.askable,
+             max=fmt_points(paper.max_score), minutes=paper.time_limit_min, extra=extra, closes=when(inv.closes_at, tz),
              rules=t("exam_rules", lang))
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.encode(cb.Press.start, inv.id))]])
     return clip(text), kb

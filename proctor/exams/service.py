@@ -183,11 +183,13 @@ async def mock_questions(db: Database, counts: dict[Kind, int] | blueprints.Blue
 async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: int | None, mode: AttemptMode,
                         now: float, shuffle: bool, blueprint: dict[Kind, int] | None = None,
                         seed: int | None = None, time_limit_min: float | None = None,
-                        invite_id: int | None = None) -> Attempt:
+                        invite_id: int | None = None, message_id: int | None = None) -> Attempt:
     """Create a running attempt. Raises AlreadyRunning, AttemptLimitReached, ExamOnly, InviteOnly,
     NotFound, and invites.Refused for an invite that cannot start (checked in the same transaction).
 
-    An invited attempt counts against the invite, not the paper's limit, and gets its extra time."""
+    An invited attempt counts against the invite, not the paper's limit, and gets its extra time.
+    `message_id`: a message the attempt's screen takes over (an invite's welcome card becomes the
+    first question by an edit, so opening an invite costs one message, not two)."""
     if await running_attempt(db, user_id) is not None:
         raise AlreadyRunning(str(user_id))
     rng = random.Random(seed)
@@ -228,8 +230,9 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         deadline = now + minutes * 60 if mode == AttemptMode.exam else None
         cur = conn.execute(
             """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score,
-                   invite_id) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id""",
-            (user_id, chat_id, paper_id, mode, title, now, deadline, sum(p[2] for p in planned), invite_id))
+                   invite_id, message_id) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id""",
+            (user_id, chat_id, paper_id, mode, title, now, deadline, sum(p[2] for p in planned), invite_id,
+             message_id))
         attempt_id: int = one_row(cur.fetchone())[0]
         if invite_id is not None:
             invites.attach_in(conn, invite_id, attempt_id)

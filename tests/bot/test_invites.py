@@ -19,6 +19,7 @@ from proctor.people.forget import forget_user
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
+from sandbox.fakeapi.methods.errors import ApiError
 from tests.harness import T0, BotEnv, attempt_message, paper_button
 from tests.papers_fixture import small_paper
 from tests.reads import invites_stored, paper_id, the_attempt, the_invite
@@ -423,3 +424,37 @@ async def _two_attempts(env):
     assert [a.status for a in await attempts.attempts_of(env.db)] == [AttemptStatus.finished] * 2
     assert (await open_link(cid, payload)).text == "This invite has already been used."
     assert (await the_invite(env.db)).attempts_used == 2
+
+
+async def test_opening_an_invite_costs_one_message_the_welcome_becomes_the_first_question(env):
+    """Start edits the welcome into the exam's screen: a hiring round opened by everyone in one minute
+    spends one of Telegram's 30 messages a second per candidate, not two; the welcome is protected
+    from the first, as every exam screen is."""
+    lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid")
+    payload, _ = await make_invite(env, lead, "hire 48h", chat=ALPHA)
+    welcome = await open_link(cid, payload)
+    assert welcome.protect_content and welcome.button_texts == ["▶️ Start"]
+    sent_before = len([m for m in cid.chat() if m.from_bot])
+    await cid.press(welcome, "▶️ Start")
+    screen = await env.api.wait_for(lambda: attempt_message(cid.chat()), what="attempt message")
+    await env.idle()
+    assert screen.message_id == welcome.message_id and screen.protect_content
+    assert "60:00 left" in screen.text and "▶️ Start" not in screen.button_texts
+    assert len([m for m in cid.chat() if m.from_bot]) == sent_before  # no new message
+    assert (await the_attempt(env.db, CID)).message_id == welcome.message_id
+    # the screen goes on in that message: an answer edits it
+    await cid.press(screen, "A")
+    await env.idle()
+    assert attempt_message(cid.chat()).message_id == welcome.message_id
+
+
+async def test_a_welcome_that_cannot_be_edited_gets_the_first_question_below_it(env):
+    lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid")
+    payload, _ = await make_invite(env, lead, "hire 48h", chat=ALPHA)
+    welcome = await open_link(cid, payload)
+    env.api.fail("editMessageText", ApiError.bad_request("Bad Request: message to edit not found"), chat_id=CID)
+    await cid.press(welcome, "▶️ Start")
+    screen = await env.api.wait_for(lambda: attempt_message(cid.chat()), what="attempt message")
+    await env.idle()
+    assert screen.message_id != welcome.message_id and screen.protect_content and "60:00 left" in screen.text
+    assert (await the_attempt(env.db, CID)).message_id == screen.message_id

@@ -158,7 +158,9 @@ def test_an_invites_welcome_shows_the_title_in_the_chosen_script():
     from proctor.invites import Invite, InviteStatus
 
     inv = Invite(1, 1, -100, 10, 0.0, 3600.0, 0, None, 1, 0, False, InviteStatus.open, None, None)
-    paper = small_paper().model_copy(update={"title": TITLE})
+    from bank.paper_list import summarize
+
+    paper = summarize(small_paper().model_copy(update={"title": TITLE, "id": 1}))  # the welcome reads a summary
     text, _ = iv.welcome(inv, paper, "Alpha", ZoneInfo("UTC"), "en", "hant")
     assert to_script(TITLE, "hant") in text and TITLE not in text
     assert "7 questions · max 15 pts" in text
