@@ -177,7 +177,7 @@ def ideal_finish(arrivals: list[float], rate: float) -> float:
 
 
 async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, stagger: float,
-              think: tuple[float, float], pin: bool = False) -> dict:
+              think: tuple[float, float], pin: bool = False, dump: Path | None = None) -> dict:
     rng = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="bench-hiring-"))
     db = tmp / "proctor.db"
@@ -207,8 +207,8 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
         if pinned:
             os.sched_setaffinity(0, cores[1:])
         try:
-            return await _round(api, probe, bot.pid, db, n, payloads, idle_share, rng, leads, stagger, think) \
-                | {"pinned": pinned}
+            return await _round(api, probe, bot.pid, db, n, payloads, idle_share, rng, leads, stagger, think,
+                                dump) | {"pinned": pinned}
         finally:
             bot.terminate()
             await bot.wait()
@@ -219,7 +219,7 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
 
 async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payloads: list[str],
                  idle_share: float, rng: random.Random, leads: int, stagger: float,
-                 think: tuple[float, float]) -> dict:
+                 think: tuple[float, float], dump: Path | None = None) -> dict:
     load_before = os.getloadavg()
     candidates = [Candidate(api, probe, FIRST_ID + i) for i in range(n)]
     warm = candidates[0]
@@ -282,6 +282,11 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
     in_burst = [p for p in answered if p.delivered is not None
                 and p.delivered >= time.perf_counter() - (time.time() - first_deadline)]
     last_done = max((row[3] or 0) for row in outbox) if outbox else first_deadline
+    if dump is not None:  # each answer on the wall clock, for a look at when the slow ones came
+        on_wall = time.time() - time.perf_counter()
+        dump.write_text("delivered_s,typed,latency_ms\n" + "".join(
+            f"{p.delivered + on_wall - first_deadline:.3f},{int(not p.callback_id)},{p.bot_side * 1000:.1f}\n"
+            for p in answered if p.delivered is not None and p.bot_side is not None))
     # Telegram's own bound for these cards: a result card and a lead card per hand-in, sent from its
     # moment on at 30 a second overall, and each lead's at 1 a second
     ends = _rows(db, "SELECT a.finished_at, i.created_by FROM attempts a JOIN invites i ON i.id = a.invite_id "
@@ -330,11 +335,14 @@ def main() -> int:
     p.add_argument("--stagger", type=float, default=40.0, help="seconds over which the links are opened")
     p.add_argument("--think", type=float, nargs=2, default=(5.0, 30.0), metavar=("MIN", "MAX"),
                    help="seconds between a candidate's answers (uniform; default 5 30, a person's pace)")
+    p.add_argument("--dump", type=Path, metavar="FILE",
+                   help="write every measured answer as a CSV row: delivered (s from the first deadline), typed (0/1), latency_ms")
     p.add_argument("--pin", action="store_true",
                    help="the bot on one core, this process (fake Telegram, the people) on the other")
     args = p.parse_args()
     leads = args.leads or max(1, math.ceil(args.candidates / 20))
-    result = asyncio.run(run(args.candidates, args.limit, args.idle, args.seed, leads, args.stagger, tuple(args.think), args.pin))
+    result = asyncio.run(run(args.candidates, args.limit, args.idle, args.seed, leads, args.stagger, tuple(args.think), args.pin,
+                             args.dump))
     for key, value in result.items():
         print(f"{key:>28}: {value}")
     return 0
