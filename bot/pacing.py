@@ -9,9 +9,10 @@ keeps under those limits itself, so Telegram has no reason to refuse:
   (and its group's); an edit counts only in a group (a live round's standings). Deletes, edits in a
   private chat, callback answers and reads are not messages and are not paced.
 - Three priorities: a **reply** (what a handler sends to the person who just acted: the next
-  question) goes first; then an **opening** (an invite's welcome card: nobody's clock runs yet; the
-  handler asks for it with PTB's `rate_limit_args`, see `priority`); then **bulk** (the outbox's
-  cards and notices, `bulk_turn`). Openings and bulk leave one token of each bucket for replies, so
+  question) goes first; then a **patient** message (one nobody waits on to act: an invite's welcome card,
+  before anyone's clock runs; the exam's five-minute warning; the handler or job asks for it with
+  PTB's `rate_limit_args`, see `priority`); then **bulk** (the outbox's cards and notices,
+  `bulk_turn`). Patient messages and bulk leave one token of each bucket for replies, so
   a reply never waits behind them; with no replies waiting, they use the whole budget.
 - A chat that is not ready (its own 1 a second) does not hold up the others: the next waiter whose
   chat is ready goes.
@@ -75,7 +76,7 @@ class Pace(NamedTuple):
 
 class Priority(IntEnum):
     reply = 0  # an answer to someone who just acted
-    opening = 1  # a welcome before anything started (an invite's card): may wait for the replies
+    patient = 1  # nobody waits on it to act (an invite's welcome, the exam's warning): may wait for the replies
     bulk = 2  # the outbox: result cards, lead cards, notices
 
 

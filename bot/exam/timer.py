@@ -1,6 +1,6 @@
 """The exam header's clock, refreshed by the bot: at 10, 5 and 1 minutes before the deadline the
 attempt message is edited in place (its header then shows the time left), and at 5 minutes a
-separate warning message is sent.
+separate warning message is sent, at the pacer's patient level (after replies, before the outbox).
 
 One job per running timed attempt, `exam-timer:<attempt>`, armed for the next checkpoint (its data
 says which); each run arms the one after. It is armed with the deadline (start, resume, start-up,
@@ -18,7 +18,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application
 
 from bank.errors import NotFound
-from bot import scheduling
+from bot import pacing, scheduling
 from bot.context import Ctx
 from bot.edits import edit_text
 from bot.exam import render
@@ -84,7 +84,9 @@ async def refresh(context: Ctx) -> None:
             log.info("attempt %s: could not refresh its clock (%s)", attempt_id, e)
     if checkpoint == WARN_AT:
         minutes = max(1, round((a.deadline - svc.now()) / 60))
-        try:
-            await context.bot.send_message(a.chat_id, tn("time_warning", minutes, u.lang))
+        try:  # patient: a round's candidates share a deadline minute, and their warnings must not
+            # hold up the next questions of those typing answers (bot/pacing.py)
+            await context.bot.send_message(a.chat_id, tn("time_warning", minutes, u.lang),
+                                           rate_limit_args=pacing.priority(context.application, pacing.Priority.patient))
         except TelegramError as e:
             log.info("attempt %s: could not send the time warning (%s)", attempt_id, e)

@@ -146,7 +146,7 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     # opened by everyone in one minute asks for more than Telegram's 30 a second); protected, as the
     # exam's screen is, because Start turns this message into the first question (bot.invites.buttons)
     await context.bot.send_message(context.chat.id, text, reply_markup=kb, protect_content=True,
-                                   rate_limit_args=pacing.priority(context.application, pacing.Priority.opening))
+                                   rate_limit_args=pacing.priority(context.application, pacing.Priority.patient))
 
 
 

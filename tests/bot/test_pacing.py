@@ -108,6 +108,6 @@ def test_a_cancelled_wait_is_dropped():
 def test_an_invites_welcome_waits_for_the_replies_and_goes_before_the_cards():
     schedule = Schedule(Pace(per_second=1, burst=3), 0.0)  # one a second: the order shows
     schedule.add("card", 1, Priority.bulk)
-    schedule.add("welcome", 2, Priority.opening)
+    schedule.add("welcome", 2, Priority.patient)
     schedule.add("next question", 3, Priority.reply)
     assert [key for _, key in drain(schedule)] == ["next question", "welcome", "card"]
