@@ -82,9 +82,15 @@ def write_settings_in(conn: sqlite3.Connection, paper_id: int, checked: dict[str
 
 async def pass_mark(db: Store, paper_id: int | None) -> float | None:
     """The paper's pass mark in percent, or None (no pass mark; a mock paper has none)."""
+    return None if paper_id is None else await db.run(lambda conn: pass_mark_in(conn, paper_id))
+
+
+def pass_mark_in(conn: sqlite3.Connection, paper_id: int | None) -> float | None:
+    """`pass_mark` on the database thread."""
     if paper_id is None:
         return None
-    percent: float | None = await db.scalar("SELECT pass_percent FROM papers WHERE id=?", (paper_id,))
+    row = conn.execute("SELECT pass_percent FROM papers WHERE id=?", (paper_id,)).fetchone()
+    percent: float | None = None if row is None else row[0]
     return percent
 
 
@@ -92,7 +98,14 @@ async def review_option(db: Store, paper_id: int | None) -> ReviewOption:
     """What a candidate sees at the end of an attempt on the paper (a mock paper: everything)."""
     if paper_id is None:
         return ReviewOption.full
-    row = await db.fetchone("SELECT invite_only, review FROM papers WHERE id=?", (paper_id,))
+    return await db.run(lambda conn: review_option_in(conn, paper_id))
+
+
+def review_option_in(conn: sqlite3.Connection, paper_id: int | None) -> ReviewOption:
+    """`review_option` on the database thread."""
+    if paper_id is None:
+        return ReviewOption.full
+    row = conn.execute("SELECT invite_only, review FROM papers WHERE id=?", (paper_id,)).fetchone()
     if row is None:
         return ReviewOption.full
     return PaperSettings(invite_only=bool(row["invite_only"]), review=row["review"]).review_option

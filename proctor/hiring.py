@@ -97,7 +97,15 @@ async def may_see(db: Database, scope: int | None, paper_id: int | None) -> bool
     review its answers and read its per-section results."""
     if scope is None or paper_id is None:
         return True
-    return bool(await db.scalar(f"SELECT {open_sql(':team', ':paper')}", {"team": scope, "paper": paper_id}))
+    return await db.run(lambda conn: may_see_in(conn, scope, paper_id))
+
+
+def may_see_in(conn: sqlite3.Connection, scope: int | None, paper_id: int | None) -> bool:
+    """`may_see` on the database thread."""
+    if scope is None or paper_id is None:
+        return True
+    row = conn.execute(f"SELECT {open_sql(':team', ':paper')}", {"team": scope, "paper": paper_id}).fetchone()
+    return bool(row[0])
 
 
 async def withheld_titles(db: Database, scope: int | None) -> set[str]:

@@ -244,10 +244,17 @@ class Invite(NamedTuple):
 
 
 async def get(db: Database, invite_id: int) -> Invite:
-    row = await db.fetchone("SELECT * FROM invites WHERE id=?", (invite_id,))
-    if row is None:
+    """Raises NotFound."""
+    inv = await db.run(lambda conn: find_in(conn, invite_id))
+    if inv is None:
         raise NotFound(f"no invite {invite_id}")
-    return Invite.from_row(row)
+    return inv
+
+
+def find_in(conn: sqlite3.Connection, invite_id: int) -> Invite | None:
+    """The invite on the database thread; None if there is none."""
+    row = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,)).fetchone()
+    return None if row is None else Invite.from_row(row)
 
 
 async def create(db: Database, *, paper_id: int, team: int | None, lead: int, now: float, window: float,

@@ -8,7 +8,7 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application
 
 from bank.models import ReviewOption
-from bank.paper_settings import pass_mark, review_option
+from bank.paper_settings import review_option
 from bot import outbox, scheduling
 from bot.context import Ctx
 from bot.edits import edit_text, message_gone
@@ -17,18 +17,23 @@ from bot.i18n import pick_lang, t
 from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
+from proctor.exams.cards import load_result_card
 from proctor.exams.model import Sheet, compute_result
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.outbox import Outgoing
-from proctor.people.users import find_prefs
+from proctor.people.users import UserPrefs, find_prefs
 
 log = logging.getLogger(__name__)
 
 
 async def prefs_for(context: Ctx | Application, user_id: int) -> UserCtx:
     """A user's language and script when there is no update to read them from (jobs)."""
+    return prefs_ctx(context, user_id, await find_prefs(services(context).db, user_id))
+
+
+def prefs_ctx(context: Ctx | Application, user_id: int, prefs: UserPrefs | None) -> UserCtx:
+    """`prefs_for` with the user's preferences already read (None: a user without a record)."""
     svc = services(context)
-    prefs = await find_prefs(svc.db, user_id)
     if prefs is None:
         return UserCtx(user_id, "", svc.settings.language, "orig")
     lang = pick_lang(prefs.language, None, svc.settings.language)
@@ -101,10 +106,9 @@ async def send_result(app: Application, message: Outgoing) -> None:
     """The outbox's sender of result cards: close the attempt message, post the card.
 
     Raises NotFound (the attempt is gone) and TelegramError (the outbox retries or gives up)."""
-    svc = services(app)
-    sheet = await attempts.load_sheet(svc.db, int(message.ref), positions=())  # a card shows no question
-    a = sheet.attempt
-    u = await prefs_for(app, a.user_id)
+    card = await load_result_card(services(app).db, int(message.ref))  # one round trip
+    sheet, a = card.sheet, card.sheet.attempt
+    u = prefs_ctx(app, a.user_id, card.prefs)
     if a.message_id:
         try:  # cosmetic: the card is what must arrive
             await app.bot.edit_message_text(t("finished_banner", u.lang), chat_id=a.chat_id,
@@ -112,8 +116,7 @@ async def send_result(app: Application, message: Outgoing) -> None:
         except TelegramError as e:
             log.info("attempt %s: could not close its message (%s)", a.id, e)
     text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang,
-                                  await review_option(svc.db, a.paper_id), u.script,
-                                  await pass_mark(svc.db, a.paper_id))
+                                  card.review, u.script, card.pass_percent)
     await app.bot.send_message(message.chat_id, text, reply_markup=kb)
 
 

@@ -7,14 +7,13 @@ from telegram.ext import Application
 
 from bot.chat_prefs import group_lang
 from bot.exam.render import clip, fmt_points
-from bot.exam.screen import prefs_for
+from bot.exam.screen import prefs_ctx
 from bot.i18n import t
 from bot.invites import render
 from bot.services import services
-from proctor import hiring, invites
-from proctor.exams import integrity
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
+from proctor.invite_cards import load_lead_card
 from proctor.outbox import Outgoing
 from proctor.teams import roster
 
@@ -22,15 +21,12 @@ from proctor.teams import roster
 async def send_card(app: Application, message: Outgoing) -> None:
     """Raises NotFound (the attempt or invite is gone) and TelegramError (the outbox retries)."""
     svc, p = services(app), message.payload
-    sheet = await attempts.load_sheet(svc.db, int(p.get("attempt", message.ref)), positions=())  # no question shown
-    inv = await invites.get(svc.db, p["invite"])
-    lead = await prefs_for(app, message.chat_id)
+    card = await load_lead_card(svc.db, int(p.get("attempt", message.ref)), p["invite"], message.chat_id)  # one trip
+    sheet, inv, lead = card.sheet, card.invite, prefs_ctx(app, message.chat_id, card.lead)
     # a hiring paper's sections and written answers: for configured admins and verified teams only
-    detail = svc.is_admin(message.chat_id) or await hiring.may_see(svc.db, inv.team_chat_id, inv.paper_id)
-    signals = (await integrity.counts(svc.db, [sheet.attempt.id])).get(sheet.attempt.id)
+    detail = svc.is_admin(message.chat_id) or card.team_may_see
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
-                                  await roster.display_name(svc.db, sheet.attempt.user_id), lead.lang, signals,
-                                  detail=detail)
+                                  card.candidate, lead.lang, card.signals, detail=detail)
     if "question" in p:  # a regrade changed the score: the card as it is now, and what it was
         text = clip(t("iv_card_regraded", lead.lang, qid=p["question"], old=fmt_points(p["old"] or 0),
                       new=fmt_points(p["new"])) + text)

@@ -153,9 +153,15 @@ async def counts(db: Database, attempt_ids: Iterable[int]) -> dict[int, dict[Sig
     ids = list(attempt_ids)
     if not ids:
         return {}
+    return await db.run(lambda conn: counts_in(conn, ids))
+
+
+def counts_in(conn: sqlite3.Connection, attempt_ids: Iterable[int]) -> dict[int, dict[Signal, int]]:
+    """`counts` on the database thread."""
+    ids = list(attempt_ids)
     out: dict[int, dict[Signal, int]] = {}
     for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
-        for r in await db.fetchall(
+        for r in conn.execute(
                 f"SELECT attempt_id, code, COUNT(*) FROM attempt_signals WHERE attempt_id IN "
                 f"({','.join('?' * len(chunk))}) GROUP BY attempt_id, code", chunk):
             out.setdefault(r[0], {})[Signal(r[1])] = r[2]

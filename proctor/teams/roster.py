@@ -104,7 +104,12 @@ async def find_user(db: Database, who: str) -> int:
 
 async def display_name(db: Database, user_id: int) -> str:
     """The user's first name, else @username, else the id."""
-    row = await db.fetchone("SELECT first_name, username FROM users WHERE id=?", (user_id,))
+    return await db.run(lambda conn: display_name_in(conn, user_id))
+
+
+def display_name_in(conn: sqlite3.Connection, user_id: int) -> str:
+    """`display_name` on the database thread."""
+    row = conn.execute("SELECT first_name, username FROM users WHERE id=?", (user_id,)).fetchone()
     if row is None:
         return str(user_id)
     return row["first_name"] or (f"@{row['username']}" if row["username"] else str(user_id))
