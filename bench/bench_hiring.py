@@ -23,8 +23,10 @@ bot paces itself (bot/pacing.py). Edits and callback answers are not sends (as o
 Figures: bot-side latency from an update's delivery by getUpdates to the bot's answer on screen
 (the edit after a press, the next screen after a typed answer: bench/_exam_driver.py's Probe), p50
 and p99, before and during the deadline burst; the burst's length from the first deadline to the
-last card delivered, beside Telegram's own bounds (2N cards at 30 a second: 2N/30 s; the same
-queue fed at the actual deadlines; each lead's cards at 1 a second); the bot process's CPU share of
+last card delivered, beside Telegram's own bounds for the cards that are messages (each lead's
+card, and a candidate's card only where it could not take the exam message's place by an edit): all
+of them at 30 a second; the same queue fed at the actual hand-ins; each lead's cards at 1 a second;
+2N/30 s, both cards as messages, is printed beside them); the bot process's CPU share of
 one core (/proc), resident memory idle and with N attempts running (growth per attempt), the
 database's size, the outbox's largest backlog, 429s, and the load average of the machine.
 
@@ -168,6 +170,11 @@ async def _take(c: Candidate, deadline: float, idle: bool, rng: random.Random, t
             return
 
 
+def _card_in_place(api: FakeBotApi, user: int, screen: int | None) -> bool:
+    """Whether the candidate's result card took the exam message's place (an edit), not a message of its own."""
+    return any(m.message_id == screen and m.from_bot and (m.text or "").startswith("🏁") for m in api.chat_view(user))
+
+
 def ideal_finish(arrivals: list[float], rate: float) -> float:
     """When a queue sending `rate` a second, fed at `arrivals`, would send its last message."""
     at = -math.inf
@@ -287,13 +294,17 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         dump.write_text("delivered_s,typed,latency_ms\n" + "".join(
             f"{p.delivered + on_wall - first_deadline:.3f},{int(not p.callback_id)},{p.bot_side * 1000:.1f}\n"
             for p in answered if p.delivered is not None and p.bot_side is not None))
-    # Telegram's own bound for these cards: a result card and a lead card per hand-in, sent from its
-    # moment on at 30 a second overall, and each lead's at 1 a second
-    ends = _rows(db, "SELECT a.finished_at, i.created_by FROM attempts a JOIN invites i ON i.id = a.invite_id "
-                     "WHERE a.status = 'finished'")
-    bound_queue = ideal_finish([at for at, _ in ends] * 2, 30) - first_deadline
-    bound_leads = max(ideal_finish([at for at, lead in ends if lead == LEAD + k], 1) for k in range(leads)) - first_deadline
-    bound = max(bound_queue, bound_leads, 2 * n / 30)
+    # Telegram's own bound for these cards: every card that is a message of its own (each lead's card;
+    # a candidate's card only where it did not take the exam message's place, since an edit is not one
+    # of the 30 messages a second), sent from its hand-in on at 30 a second overall, and each lead's
+    # at 1 a second
+    ends = _rows(db, "SELECT a.finished_at, i.created_by, a.user_id, a.message_id FROM attempts a "
+                     "JOIN invites i ON i.id = a.invite_id WHERE a.status = 'finished'")
+    posted = [at for at, _, user, screen in ends if not _card_in_place(api, user, screen)]
+    messages = [at for at, *_ in ends] + posted
+    bound_queue = ideal_finish(messages, 30) - first_deadline
+    bound_leads = max(ideal_finish([at for at, lead, *_ in ends if lead == LEAD + k], 1) for k in range(leads)) - first_deadline
+    bound = max(bound_queue, bound_leads, len(messages) / 30)
     # every message sent during the burst (cards and the replies to those still answering), on the
     # fake server's clock (monotonic): how much of Telegram's 30 a second the burst used
     offset = time.monotonic() - time.time()
@@ -310,7 +321,9 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         "p99_before_burst_ms": round(_pct([p.bot_side for p in answered if p not in in_burst], 0.99), 1),
         "answers_over_1s": sum(p.bot_side > 1 for p in answered), "answers_not_shown_in_60s": len(stuck),
         "burst_s": round(last_done - first_deadline, 1), "after_last_deadline_s": round(last_done - last_deadline, 1),
-        "leads": leads, "bound_2n_over_30_s": round(2 * n / 30, 1), "bound_queue_at_deadlines_s": round(bound_queue, 1),
+        "leads": leads, "candidate_cards_in_place": len(ends) - len(posted), "card_messages": len(messages),
+        "bound_2n_over_30_s": round(2 * n / 30, 1), "bound_cards_over_30_s": round(len(messages) / 30, 1),
+        "bound_queue_at_deadlines_s": round(bound_queue, 1),
         "bound_lead_chats_s": round(bound_leads, 1), "burst_over_bound": round((last_done - first_deadline) / bound, 2),
         "sent_in_burst": sent_in_burst, "budget_used_in_burst": round(sent_in_burst / (30 * max(1e-9, last_done - first_deadline)), 2),
         "lead_cards": lead_cards, "outbox": outbox and [(k, c, int(p or 0)) for k, c, _, _, p in outbox],

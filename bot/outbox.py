@@ -7,7 +7,8 @@ raising TelegramError on failure.
 A chat's messages go out in order, one at a time, from its lane (a task that sends the chat's
 oldest due message, then the next, until none is due). Lanes of different chats run side by side,
 each waiting for its turn at the pacer (bot/pacing.py: 1 a second per chat, 30 a second overall,
-after the replies), so a lead's hundred cards never hold up a candidate's result card. A lane
+after the replies), so a lead's hundred cards never hold up a candidate's result card; a kind whose
+sender only edits a message already there (an invited attempt's card) takes no turn. A lane
 renders a message only once its turn has come. Nothing is kept in memory that SQLite does not
 hold: a row stays pending until it is sent, so a restart (or kill -9) resumes the backlog.
 """
@@ -51,9 +52,16 @@ def register(app: Application) -> None:
     scheduling.register(app, scheduling.OUTBOX, flush_job)
 
 
+# a sender that only edits a message already there takes no turn at the pacer (an edit is not one of
+# Telegram's messages); this many render at once, so a backlog after a restart is not read all at once
+UNPACED_AT_ONCE = 4
+
+
 @dataclass
 class _Delivery:
     senders: dict[str, Sender] = field(default_factory=dict)  # kind -> its feature's sender
+    unpaced: set[str] = field(default_factory=set)  # kinds whose sender edits (add_sender)
+    edits: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(UNPACED_AT_ONCE))
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one flush places lanes at a time
     lanes: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # chat -> the task sending to it
     # chats a flush skipped because their lane was running: the lane looks once more before it ends
@@ -63,8 +71,12 @@ class _Delivery:
 _STATE: Slot[_Delivery] = Slot("outbox", _Delivery)
 
 
-def add_sender(app: Application, kind: str, sender: Sender) -> None:
-    _STATE.of(app).senders[kind] = sender
+def add_sender(app: Application, kind: str, sender: Sender, *, paced: bool = True) -> None:
+    """`paced=False`: the sender edits a message already there (a send it falls back to paces itself)."""
+    state = _STATE.of(app)
+    state.senders[kind] = sender
+    if not paced:
+        state.unpaced.add(kind)
 
 
 def kick(app: Application) -> None:
@@ -133,13 +145,18 @@ async def _deliver(app: Application, message: outbox.Outgoing) -> bool:
     """Send one message once its turn at the pacer has come. False if it must be tried later."""
     svc = services(app)
     what = f"outbox {message.id} ({message.kind} {message.ref}) to chat {message.chat_id}"
-    sender = _STATE.of(app).senders.get(message.kind)
+    state = _STATE.of(app)
+    sender = state.senders.get(message.kind)
     pacer = pacing.pacer(app)
     try:
         if sender is None:
             raise NotFound(f"no sender for {message.kind!r}")
-        async with pacer.bulk_turn(message.chat_id) if pacer is not None else contextlib.nullcontext():
-            await sender(app, message)
+        if message.kind in state.unpaced:
+            async with state.edits:
+                await sender(app, message)
+        else:
+            async with pacer.bulk_turn(message.chat_id) if pacer is not None else contextlib.nullcontext():
+                await sender(app, message)
     except TelegramError as e:
         error = _scrub(app, f"{type(e).__name__}: {e}")
         if is_permanent(e):

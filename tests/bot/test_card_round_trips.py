@@ -2,7 +2,7 @@
 
 During a hiring round's deadline burst the outbox sends ~30 cards a second; every hop to aiosqlite's
 thread competes with the candidates' answers for the event loop. The candidate's result card
-(bot.exam.screen.send_result: proctor.exams.cards) and the inviting lead's card, first and after a
+(bot.exam.screen.send_result, or send_result_in_place for an invited attempt: proctor.exams.cards) and the inviting lead's card, first and after a
 regrade (bot.invites.cards.send_card: proctor.invite_cards), each read what they render in one
 trip. Before, the candidate's card took 4 reads (sheet, preferences, review option, pass mark) and
 the lead's 6 (sheet, invite, preferences, may see, signals, name), each plus the mark.
@@ -21,18 +21,18 @@ import pytest
 
 from bot import outbox as bot_outbox
 from proctor import hiring
-from proctor.exams.service import RESULT
+from proctor.exams.service import RESULT, RESULT_IN_PLACE
 from proctor.invites import RESULT_CARD
 from proctor.storage.db import Database
 from proctor.teams.curation import update_settings
-from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, make_invite
+from tests.bot.test_invites import ADMIN, ALPHA, CID, DAN, LEAD, finish, make_invite
 from tests.bot.test_regrade_hiring import save_key, take_with
-from tests.harness import T0, BotEnv
+from tests.harness import T0, BotEnv, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import paper_id, question_ids
 
 # the card's read, then the outbox marks it delivered
-CARD_TRIPS = {RESULT: 2, RESULT_CARD: 2}
+CARD_TRIPS = {RESULT: 2, RESULT_IN_PLACE: 2, RESULT_CARD: 2}
 
 
 @pytest.fixture
@@ -98,9 +98,15 @@ async def test_each_card_costs_one_read_and_its_delivered_mark(env, monkeypatch)
     await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1 finished"))
     await save_key(env, admin, (await question_ids(env.db, "hire", "single"))[0], "A")  # now wrong: a new card
     await lead.wait_message(lambda m: "regraded" in (m.text or "") and "📋 Invite #1 finished" in (m.text or ""))
+    dan = env.api.user(DAN, "Dan")  # an exam of his own, not invited: his card is posted
+    await start_exam(env, dan)
+    await finish(env, dan)
+    await dan.wait_message(lambda m: "— result" in (m.text or ""))
     await env.idle()
 
     cards = [(d.kind, d.regraded, len(d.calls)) for d in deliveries if d.kind in CARD_TRIPS]
-    assert sorted(cards) == sorted([(RESULT, False, CARD_TRIPS[RESULT]), (RESULT_CARD, False, CARD_TRIPS[RESULT_CARD]),
-                                    (RESULT_CARD, True, CARD_TRIPS[RESULT_CARD])]), \
+    assert sorted(cards) == sorted([(RESULT_IN_PLACE, False, CARD_TRIPS[RESULT_IN_PLACE]),
+                                    (RESULT_CARD, False, CARD_TRIPS[RESULT_CARD]),
+                                    (RESULT_CARD, True, CARD_TRIPS[RESULT_CARD]),
+                                    (RESULT, False, CARD_TRIPS[RESULT])]), \
         [(d.kind, d.regraded, d.calls) for d in deliveries]

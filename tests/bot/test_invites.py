@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot import pacing
 from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus, FinishReason
@@ -458,3 +459,53 @@ async def test_a_welcome_that_cannot_be_edited_gets_the_first_question_below_it(
     await env.idle()
     assert screen.message_id != welcome.message_id and screen.protect_content and "60:00 left" in screen.text
     assert (await the_attempt(env.db, CID)).message_id == screen.message_id
+
+
+async def test_at_the_deadline_an_invited_attempts_card_takes_the_screens_place(env, monkeypatch):
+    """A round's deadline minute sends a card to every candidate: the candidate's card is an edit of
+    the exam's message (not one of Telegram's 30 messages a second), protected as the paper was; the
+    lead's card is still a message of its own. A second delivery of the card changes nothing."""
+    lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid")
+    payload, _ = await make_invite(env, lead, "hire 48h", chat=ALPHA)
+    welcome = await open_link(cid, payload)
+    await cid.press(welcome, "▶️ Start")
+    screen = await env.api.wait_for(lambda: attempt_message(cid.chat()), what="attempt message")
+    await cid.press(screen, "A")
+    await env.idle()
+    attempt = await the_attempt(env.db, CID)
+    sent_before = len([m for m in cid.chat() if m.from_bot])
+    pacer, turns = pacing.pacer(env.app), []
+    waited = pacer.turn
+
+    async def turn(chat, priority):  # watched, not replaced: who waited for a turn to send
+        turns.append((chat, priority))
+        await waited(chat, priority)
+
+    monkeypatch.setattr(pacer, "turn", turn)
+    env.clock.advance(61 * 60)
+    fire_deadline(env, attempt.id)
+    await env.api.wait_for(lambda: (m := next((m for m in cid.chat() if m.message_id == screen.message_id), None))
+                           and "— result" in (m.text or ""), what="the card in the screen's place")
+    await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1 finished"))
+    await env.idle()
+    card = next(m for m in cid.chat() if m.message_id == screen.message_id)
+    assert card.protect_content and "Score: " in card.text and "Finish" not in card.button_texts
+    assert len([m for m in cid.chat() if m.from_bot]) == sent_before  # no message of its own
+    assert (await the_attempt(env.db, CID)).status == AttemptStatus.finished
+    # an edit takes no turn at the pacer; the lead's card, a message, does
+    assert [chat for chat, _ in turns] == [LEAD] and turns[0][1] == pacing.Priority.bulk
+
+
+async def test_an_invited_card_whose_screen_is_gone_is_posted(env):
+    lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid")
+    payload, _ = await make_invite(env, lead, "hire 48h", chat=ALPHA)
+    welcome = await open_link(cid, payload)
+    await cid.press(welcome, "▶️ Start")
+    screen = await env.api.wait_for(lambda: attempt_message(cid.chat()), what="attempt message")
+    await env.idle()
+    attempt = await the_attempt(env.db, CID)
+    env.api.fail("editMessageText", ApiError.bad_request("Bad Request: message to edit not found"), chat_id=CID)
+    env.clock.advance(61 * 60)
+    fire_deadline(env, attempt.id)
+    card = await cid.wait_message(lambda m: "— result" in (m.text or ""))
+    assert card.message_id != screen.message_id and "Score: " in card.text
