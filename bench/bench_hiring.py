@@ -238,9 +238,13 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
     backlog = [0]
     sampling = True
 
+    timeline: list[tuple[float, float, int, int]] = []  # (wall clock, bot CPU s, messages sent, outbox pending)
+
     async def sample() -> None:
         while sampling:
-            backlog[0] = max(backlog[0], _rows(db, "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0])
+            pending = _rows(db, "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]
+            backlog[0] = max(backlog[0], pending)
+            timeline.append((time.time(), _cpu(pid), api.stats.sent, pending))
             await asyncio.sleep(0.5)
 
     # this process's own event-loop lag: the latency figures are stamped here (the fake server's
@@ -294,6 +298,10 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         dump.write_text("delivered_s,typed,latency_ms\n" + "".join(
             f"{p.delivered + on_wall - first_deadline:.3f},{int(not p.callback_id)},{p.bot_side * 1000:.1f}\n"
             for p in answered if p.delivered is not None and p.bot_side is not None))
+        # and every half second: the bot's share of a core, the messages sent a second, the outbox's backlog
+        dump.with_suffix(".timeline.csv").write_text("at_s,bot_cpu_share,sent_per_s,outbox_pending\n" + "".join(
+            f"{b[0] - first_deadline:.1f},{(b[1] - a[1]) / (b[0] - a[0]):.2f},{(b[2] - a[2]) / (b[0] - a[0]):.1f},{b[3]}\n"
+            for a, b in zip(timeline, timeline[1:], strict=False)))
     # Telegram's own bound for these cards: every card that is a message of its own (each lead's card;
     # a candidate's card only where it did not take the exam message's place, since an edit is not one
     # of the 30 messages a second), sent from its hand-in on at 30 a second overall, and each lead's
