@@ -17,38 +17,20 @@ import asyncio
 import contextvars
 from dataclasses import dataclass, field
 
-import pytest
-
 from bot import outbox as bot_outbox
-from proctor import hiring
 from proctor.exams.service import RESULT, RESULT_IN_PLACE
 from proctor.invites import RESULT_CARD
-from proctor.storage.db import Database
-from proctor.teams.curation import update_settings
-from tests.bot.test_invites import ADMIN, ALPHA, CID, DAN, LEAD, finish, make_invite
+from tests.bot import test_regrade_hiring
+from tests.bot.test_invites import ADMIN, CID, DAN, LEAD, finish, make_invite
 from tests.bot.test_regrade_hiring import save_key, take_with
-from tests.harness import T0, BotEnv, start_exam
-from tests.papers_fixture import small_paper
-from tests.reads import paper_id, question_ids
+from tests.harness import start_exam
+from tests.reads import question_ids
 
 # the card's read, then the outbox marks it delivered
 CARD_TRIPS = {RESULT: 2, RESULT_IN_PLACE: 2, RESULT_CARD: 2}
-
-
-@pytest.fixture
-async def env(tmp_path):
-    """A hiring paper whose first question's key an admin can fix; Alpha's lead (no configured admin)
-    is verified for it, so the card's detail depends on the read of hiring.may_see."""
-    e = BotEnv(tmp_path, admins=(ADMIN,), shuffle=False)
-    await e.seed(small_paper(), small_paper("hire"))
-    db = await Database.open(e.db_path)
-    await update_settings(db, "hire", actor=0, now=T0, invite_only=True, attempts_allowed=2)
-    await db.close()
-    await e.start()
-    e.api.group(ALPHA, "Alpha").set_admins([LEAD])
-    await hiring.verify(e.db, ALPHA, [await paper_id(e.db, "hire")], actor=ADMIN, now=T0)
-    yield e
-    await e.close()
+# the regrade tests' fixture: a hiring paper whose first key an admin can fix, Alpha's lead (no
+# configured admin) verified for it, so the card's detail depends on the read of hiring.may_see
+env = test_regrade_hiring.env
 
 
 @dataclass
