@@ -22,7 +22,8 @@ bot paces itself (bot/pacing.py). Edits and callback answers are not sends (as o
 
 Figures: bot-side latency from an update's delivery by getUpdates to the bot's answer on screen
 (the edit after a press, the next screen after a typed answer: bench/_exam_driver.py's Probe), p50
-and p99, before and during the deadline burst; the burst's length from the first deadline to the
+and p99, before and during the deadline burst, and p99 of pressed and of typed answers apart (with
+the seconds in which the round sent 27 or more messages a second); the burst's length from the first deadline to the
 last card delivered, beside Telegram's own bounds for the cards that are messages (each lead's
 card, and a candidate's card only where it could not take the exam message's place by an edit): all
 of them at 30 a second; the same queue fed at the actual hand-ins; each lead's cards at 1 a second;
@@ -327,6 +328,12 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
         "max_ms": round(max((p.bot_side for p in answered), default=float("nan")) * 1000, 1),
         "answers_in_burst": len(in_burst), "p99_in_burst_ms": round(_pct([p.bot_side for p in in_burst], 0.99), 1),
         "p99_before_burst_ms": round(_pct([p.bot_side for p in answered if p not in in_burst], 0.99), 1),
+        # a press is answered by an edit, a typed answer by a message (the next question), which waits
+        # for Telegram's budget when the round's sends approach 30 a second
+        "p99_pressed_ms": round(_pct([p.bot_side for p in answered if p.callback_id], 0.99), 1),
+        "p99_typed_ms": round(_pct([p.bot_side for p in answered if not p.callback_id], 0.99), 1),
+        "seconds_at_27_sends_per_s": sum(0.5 for a, b in zip(timeline, timeline[1:], strict=False)
+                                         if (b[2] - a[2]) / (b[0] - a[0]) >= 27),
         "answers_over_1s": sum(p.bot_side > 1 for p in answered), "answers_not_shown_in_60s": len(stuck),
         "burst_s": round(last_done - first_deadline, 1), "after_last_deadline_s": round(last_done - last_deadline, 1),
         "leads": leads, "candidate_cards_in_place": len(ends) - len(posted), "card_messages": len(messages),
