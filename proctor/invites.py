@@ -357,11 +357,9 @@ def unusable(inv: Invite, now: float, cap: int | None = None) -> Refusal | None:
 def start_in(conn: sqlite3.Connection, invite_id: int, user_id: int, now: float) -> int:
     """Inside the attempt's own transaction: the invite's owner starts it now. Returns the extra
     minutes. Raises Refused (nothing is written then)."""
-    cur = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
-    row = cur.fetchone()
-    if row is None:
+    inv = find_in(conn, invite_id)
+    if inv is None:
         raise Refused(Refusal.unknown)
-    inv = Invite.from_row(row)
     if inv.candidate_id != user_id:
         raise Refused(Refusal.foreign)
     if (reason := unusable(inv, now, _cap_in(conn, inv.paper_id))) is not None:
@@ -379,10 +377,9 @@ def attach_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int) -> None
 def finish_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int, now: float) -> None:
     """Inside the attempt's closing transaction (on the database thread): the invite is finished
     and the lead's card (and the team note, if asked for) is queued in the outbox."""
-    row = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,)).fetchone()
-    if row is None:
+    inv = find_in(conn, invite_id)
+    if inv is None:
         return
-    inv = Invite.from_row(row)
     if inv.status == S.started:
         conn.execute("UPDATE invites SET status=?, finished_at=? WHERE id=?", (finish(inv.status), now, inv.id))
     if inv.created_by:
@@ -412,11 +409,9 @@ async def revoke_invite(db: Database, invite_id: int, *, actor: int, now: float)
     """Withdraw an open or claimed invite (audited). Raises NotFound, IllegalTransition."""
 
     def transaction(conn: sqlite3.Connection) -> None:
-        cur = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
-        row = cur.fetchone()
-        if row is None:
+        inv = find_in(conn, invite_id)
+        if inv is None:
             raise NotFound(f"no invite {invite_id}")
-        inv = Invite.from_row(row)
         if inv.status_at(now) == S.expired:
             raise IllegalTransition("the invite has expired")
         conn.execute("UPDATE invites SET status=?, revoked_at=?, revoked_by=? WHERE id=?",
@@ -434,11 +429,9 @@ async def resend_invite(db: Database, invite_id: int, *, actor: int, now: float)
     token = new_token()
 
     def transaction(conn: sqlite3.Connection) -> None:
-        cur = conn.execute("SELECT * FROM invites WHERE id=?", (invite_id,))
-        row = cur.fetchone()
-        if row is None:
+        inv = find_in(conn, invite_id)
+        if inv is None:
             raise NotFound(f"no invite {invite_id}")
-        inv = Invite.from_row(row)
         if inv.status_at(now) == S.expired:
             raise IllegalTransition("the invite has expired")
         resend(inv.status)
