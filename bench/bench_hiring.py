@@ -6,8 +6,9 @@ of the answers are typed) with its time limit set to --limit minutes; `proctor i
 N` (in batches of 500, the command's maximum) split among --leads leads (default: one lead per 20
 candidates; one lead receiving N cards is bound by Telegram's 1 a second in a chat: N seconds).
 Every candidate is a simulated person in this process: opens the link (`/start inv_...`), presses
-Start, then answers one question every --think seconds (default 5-30 s, the real pace; a written
-answer is a paragraph). --idle of them (default 10%) answer nothing after Start and let the deadline
+Start, then answers one question every --think seconds from its own Start on (default 5-30 s, the
+real pace; a written answer is a paragraph; with --lockstep everyone starts answering at once when
+the last link is open, the worst case). --idle of them (default 10%) answer nothing after Start and let the deadline
 take them. The links are opened over --stagger seconds (default 40), so every deadline falls within
 the same minute, and the deadline burst (N result cards to N candidates, N lead cards) is real.
 
@@ -154,13 +155,14 @@ async def _open(c: Candidate, payload: str) -> None:
     await c.probe.until(c.chat_id, c.screen, timeout=600)
 
 
-async def _take(c: Candidate, deadline: float, idle: bool, rng: random.Random, think: tuple[float, float],
-                stuck: list[int]) -> None:
+async def _take(c: Candidate, deadlines: dict[int, float], idle: bool, rng: random.Random,
+                think: tuple[float, float], stuck: list[int]) -> None:
     """Answers one question every `think` seconds until shortly before the deadline (an idle one:
-    none); an answer not shown within the driver's 60 s counts as stuck, and that candidate gives up."""
+    none); an answer not shown within the driver's 60 s counts as stuck, and that candidate gives up.
+    `deadlines` is filled in once every link is open (well before the first deadline)."""
     while not idle:
         await asyncio.sleep(rng.uniform(*think))
-        if time.time() > deadline - 1.5:
+        if time.time() > deadlines.get(c.chat_id, math.inf) - 1.5:
             return
         screen = c.screen()
         written = screen is not None and "简述" in (screen.text or "")
@@ -185,7 +187,8 @@ def ideal_finish(arrivals: list[float], rate: float) -> float:
 
 
 async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, stagger: float,
-              think: tuple[float, float], pin: bool = False, dump: Path | None = None) -> dict:
+              think: tuple[float, float], pin: bool = False, dump: Path | None = None,
+              lockstep: bool = False) -> dict:
     rng = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="bench-hiring-"))
     db = tmp / "proctor.db"
@@ -216,7 +219,7 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
             os.sched_setaffinity(0, cores[1:])
         try:
             return await _round(api, probe, bot.pid, db, n, payloads, idle_share, rng, leads, stagger, think,
-                                dump) | {"pinned": pinned}
+                                dump, lockstep) | {"pinned": pinned, "lockstep": lockstep}
         finally:
             bot.terminate()
             await bot.wait()
@@ -227,7 +230,7 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
 
 async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payloads: list[str],
                  idle_share: float, rng: random.Random, leads: int, stagger: float,
-                 think: tuple[float, float], dump: Path | None = None) -> dict:
+                 think: tuple[float, float], dump: Path | None = None, lockstep: bool = False) -> dict:
     load_before = os.getloadavg()
     candidates = [Candidate(api, probe, FIRST_ID + i) for i in range(n)]
     warm = candidates[0]
@@ -262,18 +265,34 @@ async def _round(api: FakeBotApi, probe: Probe, pid: int, db: Path, n: int, payl
     own0 = _own_cpu()
     measured = len(probe.presses)  # the warm-up's answer is not counted
     opened = time.monotonic()
-    async def arrive(i: int, c: Candidate, payload: str) -> None:
-        await asyncio.sleep(stagger * i / n)  # links opened over `stagger` s: deadlines in one minute
-        await _open(c, payload)
-
-    await asyncio.gather(*(arrive(i, c, p) for i, (c, p) in enumerate(zip(candidates[1:], payloads[1:], strict=True))))
-    opening = time.monotonic() - opened
-    [(first_deadline, last_deadline)] = _rows(db, "SELECT MIN(deadline), MAX(deadline) FROM attempts WHERE status = 'running'")
-    deadlines = dict(_rows(db, "SELECT user_id, deadline FROM attempts WHERE status = 'running'"))
     idle = set(rng.sample(range(n), round(n * idle_share)))
     stuck: list[int] = []
-    answering = asyncio.gather(*(_take(c, deadlines[c.chat_id], i in idle, rng, think, stuck)
-                                 for i, c in enumerate(candidates)))
+    deadlines: dict[int, float] = {}
+    all_open, to_open = asyncio.Event(), [n - 1]
+
+    async def person(i: int, c: Candidate, payload: str) -> None:
+        """Opens the link (the warm-up candidate has), presses Start, then answers at a person's pace
+        from that moment on: each one's clock runs from their own Start. With --lockstep everyone
+        waits for the last link to open and then starts answering at once (the worst case: the
+        paper's typed questions come up for everyone together)."""
+        if i:
+            await asyncio.sleep(stagger * (i - 1) / n)  # links opened over `stagger` s: deadlines in one minute
+            await _open(c, payload)
+            to_open[0] -= 1
+            if not to_open[0]:
+                all_open.set()
+        if lockstep:
+            await all_open.wait()
+        await _take(c, deadlines, i in idle, rng, think, stuck)
+
+    if n == 1:
+        all_open.set()
+    answering = asyncio.ensure_future(asyncio.gather(*(person(i, c, p) for i, (c, p)
+                                                       in enumerate(zip(candidates, payloads, strict=True)))))
+    await all_open.wait()
+    opening = time.monotonic() - opened
+    [(first_deadline, last_deadline)] = _rows(db, "SELECT MIN(deadline), MAX(deadline) FROM attempts WHERE status = 'running'")
+    deadlines.update(_rows(db, "SELECT user_id, deadline FROM attempts WHERE status = 'running'"))
     await asyncio.sleep(max(0.0, first_deadline - time.time() - 4))
     rss_running = _rss_mb(pid)
     running = _rows(db, "SELECT COUNT(*) FROM attempts WHERE status = 'running'")[0][0]
@@ -367,10 +386,12 @@ def main() -> int:
                    help="write every measured answer as a CSV row: delivered (s from the first deadline), typed (0/1), latency_ms")
     p.add_argument("--pin", action="store_true",
                    help="the bot on one core, this process (fake Telegram, the people) on the other")
+    p.add_argument("--lockstep", action="store_true",
+                   help="everyone starts answering at once, after the last link opens (the worst case)")
     args = p.parse_args()
     leads = args.leads or max(1, math.ceil(args.candidates / 20))
     result = asyncio.run(run(args.candidates, args.limit, args.idle, args.seed, leads, args.stagger, tuple(args.think), args.pin,
-                             args.dump))
+                             args.dump, args.lockstep))
     for key, value in result.items():
         print(f"{key:>28}: {value}")
     return 0
