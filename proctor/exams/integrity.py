@@ -18,6 +18,7 @@ from bank.grading.result import Verdict
 from bank.models import Kind
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.integrity.signals import (
+    SIMILAR_KEPT,
     Found,
     Signal,
     Thresholds,
@@ -97,10 +98,15 @@ def compute_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> list[Fo
     conn.executemany(
         "INSERT INTO attempt_signals (attempt_id, code, pos, other_attempt_id, other_pos, value, bound, at) "
         "VALUES (?,?,?,?,?,?,?,?)",
-        [(attempt_id, f.code.value, f.pos, f.other_attempt_id, f.other_pos, f.value, f.bound, now) for f in found]
-        # the other candidate's attempt shows the same pair from its side
-        + [(f.other_attempt_id, f.code.value, f.other_pos, attempt_id, f.pos, f.value, f.bound, now)
-           for f in found if f.code == Signal.similar])
+        [(attempt_id, f.code.value, f.pos, f.other_attempt_id, f.other_pos, f.value, f.bound, now) for f in found])
+    # the other candidate's attempt shows the same pair from its side, while that answer has fewer
+    # than SIMILAR_KEPT matches: the first copy of a leaked answer is not paired with every later one
+    conn.executemany(
+        f"""INSERT INTO attempt_signals (attempt_id, code, pos, other_attempt_id, other_pos, value, bound, at)
+            SELECT ?,?,?,?,?,?,?,? WHERE (SELECT COUNT(*) FROM attempt_signals
+                                          WHERE attempt_id=? AND code='{Signal.similar}' AND pos=?) < {SIMILAR_KEPT}""",
+        [(f.other_attempt_id, f.code.value, f.other_pos, attempt_id, f.pos, f.value, f.bound, now,
+          f.other_attempt_id, f.other_pos) for f in found if f.code == Signal.similar])
     return found
 
 

@@ -38,6 +38,10 @@ MIN_FLOOR = 2.0  # seconds: seeing a new screen and pressing a button, however s
 TYPED_PER_SECOND = 8.0  # characters a fast typist enters (~90 words a minute); pasting is faster
 LATE_WINDOW = 30.0  # seconds before the hand-in in which changed answers count as late
 MIN_WRITTEN = 20  # normalised characters: shorter written answers agree by nature ("TCP", "O(n)")
+# an answer's closest matches kept (and, from the other side, the matches an earlier answer takes):
+# a leaked answer shared by a ring of N would otherwise store N² pairs, each hand-in writing one for
+# every earlier copy on the database thread, and a lead needs a few side by side, not all of them
+SIMILAR_KEPT = 5
 MIN_MEDIAN_OF = 5  # finished attempts of the paper before its median means anything
 
 TYPED = frozenset({Kind.fill, Kind.numerical}) | SUBJECTIVE  # kinds answered by typing
@@ -131,15 +135,17 @@ def normalise(text: str) -> str:
 
 def similar_to(norm: str, others: Sequence[tuple[int, int, str]], th: Thresholds) -> list[Found]:
     """The other candidates' answers to the same question (attempt id, pos, normalised text) whose
-    similarity ratio with `norm` is at least `th.similar` percent; answers under MIN_WRITTEN ignored."""
+    similarity ratio with `norm` is at least `th.similar` percent, the SIMILAR_KEPT closest, closest
+    first; answers under MIN_WRITTEN ignored."""
+    others = [o for o in others if len(o[2]) >= MIN_WRITTEN]
     if len(norm) < MIN_WRITTEN or not others:
         return []
     from rapidfuzz import fuzz, process  # loaded by the first comparison, not at the bot's start-up
 
     hits = process.extract(norm, [o[2] for o in others], scorer=fuzz.ratio, score_cutoff=th.similar,
-                           limit=None)
+                           limit=SIMILAR_KEPT)
     return [Found(Signal.similar, None, round(score, 1), th.similar, others[i][0], others[i][1])
-            for _, score, i in hits if len(others[i][2]) >= MIN_WRITTEN]
+            for _, score, i in hits]
 
 
 def summary(counts: dict[Signal, int]) -> str:

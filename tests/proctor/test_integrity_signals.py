@@ -13,6 +13,7 @@ from proctor.exams import integrity
 from proctor.exams import service as attempts
 from proctor.integrity.signals import (
     MIN_FLOOR,
+    SIMILAR_KEPT,
     Signal,
     Thresholds,
     Timed,
@@ -101,6 +102,15 @@ def test_similar_written_answers_over_the_threshold_only():
     assert similar_to("tcp", [(11, 6, "tcp")], Thresholds()) == []  # too short to mean anything
 
 
+def test_an_answer_keeps_only_its_closest_matches_closest_first():
+    near = (99, 6, normalise(COPIED))
+    copies = [near] + [(100 + k, 6, normalise(WRITTEN)) for k in range(SIMILAR_KEPT + 3)]
+    hits = similar_to(normalise(WRITTEN), copies, Thresholds(similar=80))
+    assert len(hits) == SIMILAR_KEPT and all(h.value == 100 for h in hits)  # the exact copies, not the near one
+    both = similar_to(normalise(WRITTEN), [near, copies[1]], Thresholds(similar=80))
+    assert [h.other_attempt_id for h in both] == [100, 99] and both[0].value > both[1].value >= 80
+
+
 def test_summary_is_short_codes_with_counts():
     assert summary({Signal.fast: 3, Signal.similar: 1}) == "similar:1 fast:3"
     assert summary({}) == ""
@@ -146,6 +156,24 @@ async def test_two_candidates_with_the_same_written_answer_are_flagged_honest_on
     assert (seen.code, seen.other_user_id, seen.answer, seen.other_answer) == (Signal.similar, 7, COPIED, WRITTEN)
     [back] = (await integrity.evidence(db, [ann]))[ann]
     assert (back.other_user_id, back.answer, back.other_answer) == (9, WRITTEN, COPIED)
+
+
+async def test_a_ring_sharing_one_answer_stores_a_few_pairs_per_answer_not_every_pair(db):
+    """A leaked answer copied by a ring of N: each answer keeps its SIMILAR_KEPT closest matches and
+    takes at most that many from later copies, so the hand-ins write O(N) pairs, not N²."""
+    pid = await _paper(db)
+    ring = list(range(20, 20 + 2 * SIMILAR_KEPT + 2))
+    for uid in ring:
+        await ensure_user(db, uid, f"R{uid}", None, 0)
+    ids = [await sit_exam(db, pid, uid, short=WRITTEN, start=T0, step=60) for uid in ring]
+    counts = await integrity.counts(db, ids)
+    assert all(counts[i] == {Signal.similar: SIMILAR_KEPT} for i in ids[SIMILAR_KEPT:])  # full, never more
+    assert all(counts[i][Signal.similar] <= SIMILAR_KEPT for i in ids)
+    (rows,) = await db.fetchone("SELECT COUNT(*) FROM attempt_signals WHERE code = 'similar'")
+    assert rows <= 2 * SIMILAR_KEPT * len(ring) and rows < len(ring) * (len(ring) - 1)
+    # every pair shown is a real pair of copies, from both sides where the earlier one had room
+    for seen in (await integrity.evidence(db, [ids[-1]]))[ids[-1]]:
+        assert seen.other_answer == WRITTEN and seen.other_user_id in ring[:-1]
 
 
 async def test_the_papers_threshold_and_its_off_switch_are_respected(db):
