@@ -118,16 +118,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"first reply: {wall:.3f} s (bot process CPU {cpu:.3f} s)")
         return 0
     a, b = "ours", "ours" if args.aa else "bare"
-    one(a, args.fresh, args.papers), one(b, args.fresh)  # warm-up, not counted: bytecode, page cache
+
+    def start(kind: str) -> tuple[float, float]:
+        return one(kind, args.fresh, args.papers)
+
+    start(a), start(b)  # warm-up, not counted: bytecode, page cache
     pairs = []
     for k in range(args.ab or 10):
         # ABBA: every other pair the baseline goes first, so a drift of the machine's speed within
         # the run does not favour either side
         if k % 2:
-            second = one(b, args.fresh)
-            pairs.append((one(a, args.fresh, args.papers), second))
+            theirs = start(b)
+            ours = start(a)
         else:
-            pairs.append((one(a, args.fresh, args.papers), one(b, args.fresh)))
+            ours = start(a)
+            theirs = start(b)
+        pairs.append((ours, theirs))
     for what, i in (("wall s", 0), ("CPU s", 1)):
         ours, bare = [p[0][i] for p in pairs], [p[1][i] for p in pairs]
         ratios = [p[0][i] / p[1][i] for p in pairs]
