@@ -1,4 +1,5 @@
-"""The bank's data model: papers hold sections, sections hold questions.
+"""The bank's data model: papers hold sections, sections hold questions (pydantic classes over the
+words in bank/kinds.py).
 
 Each model builds its validator when it is first used (`defer_build`), not when the bot starts: the
 first reply to /exam validates none of them; the first answer builds the Question, its Source and
@@ -6,66 +7,9 @@ PaperSettings (~3 ms, once)."""
 
 from __future__ import annotations
 
-import hashlib
-from enum import StrEnum
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-
-class Kind(StrEnum):
-    fill = "fill"
-    single = "single"
-    multi = "multi"
-    truefalse = "truefalse"
-    short = "short"
-    discussion = "discussion"
-    case = "case"
-    numerical = "numerical"  # a number within a tolerance; answer [[value, tolerance], ...]
-    matching = "matching"  # pairs; answer [[left, right], ...], a blank left is a distractor
-
-
-OBJECTIVE = frozenset({Kind.fill, Kind.single, Kind.multi, Kind.truefalse, Kind.numerical, Kind.matching})
-SUBJECTIVE = frozenset({Kind.short, Kind.discussion, Kind.case})
-CHOICE = frozenset({Kind.single, Kind.multi})
-
-
-class Flag(StrEnum):
-    truncated = "truncated"  # cut off at the end of the file: never asked
-    corrupted = "corrupted"  # garbled characters that could not be repaired: never asked
-    repaired = "repaired"  # garbled characters were repaired with certainty
-    no_answer = "no_answer"  # the key is missing
-    no_explanation = "no_explanation"
-
-
-UNASKABLE = frozenset({Flag.truncated, Flag.corrupted, Flag.no_answer})
-
-
-# the usual Chinese exam-paper title of a section of each kind (imports, composed and mock papers)
-SECTION_TITLES: dict[Kind, str] = {
-    Kind.single: "单项选择题", Kind.multi: "多项选择题", Kind.truefalse: "判断题", Kind.fill: "填空题",
-    Kind.numerical: "数值题", Kind.matching: "匹配题", Kind.short: "简答题", Kind.discussion: "讨论题",
-    Kind.case: "案例分析题",
-}
-
-
-class MultiPolicy(StrEnum):
-    all_or_nothing = "all-or-nothing"
-    partial = "partial"
-    weighted = "weighted"
-
-
-class GradingMethod(StrEnum):
-    """Which of a user's finished attempts on a paper counts."""
-
-    best = "best"
-    last = "last"
-
-
-class ReviewOption(StrEnum):
-    score = "score"  # the total only
-    sections = "sections"  # the total and the score by section
-    full = "full"  # and every answer with its key
-    none = "none"  # "your answers were sent to the team"
+from bank.kinds import UNASKABLE, Answer, GradingMethod, Kind, MultiPolicy, ReviewOption, fingerprint
 
 
 class Source(BaseModel):
@@ -76,11 +20,6 @@ class Source(BaseModel):
     number: int
     paper_title: str = Field(default="", exclude=True)  # what people see (a stored question's)
     section_title: str = Field(default="", exclude=True)
-
-
-# answer by kind: single "C"; multi "ABD"; truefalse bool; fill [[alt, ...], ...]; subjective text;
-# numerical [[value, tolerance], ...] as decimal strings; matching [[left, right], ...]
-Answer = bool | str | list[list[str]]
 
 
 class Question(BaseModel):
@@ -128,11 +67,6 @@ class Question(BaseModel):
         if self.source is None:
             raise ValueError("a question needs a source to have a fingerprint")
         return fingerprint(self.source.paper, self.source.section, self.source.number)
-
-
-def fingerprint(paper_slug: str, section: int, number: int) -> str:
-    raw = f"{paper_slug}|{section}|{number}".encode()
-    return hashlib.sha1(raw).hexdigest()[:16]
 
 
 class Section(BaseModel):

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from bank.errors import NotFound
-from bank.models import UNASKABLE, Paper
+from bank.kinds import UNASKABLE
 from bank.store import Store
+
+if TYPE_CHECKING:
+    from bank.models import Paper
 
 
 class PaperSummary(NamedTuple):

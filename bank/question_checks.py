@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from bank.errors import NotFound
+from bank.kinds import CHOICE
 from bank.lint import explanation_speaks_for, key_doubt, normalise_stem
 from bank.lint_messages import english
-from bank.models import CHOICE, Question
 from bank.option_order import analyse_options
 from bank.question_rows import QUESTION_SELECT, question_from_row
 from bank.store import Store
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 VERSION = 2  # bump when the analysis changes: rows of an older version are redone at start-up
 # 2: key_doubt holds the lint's parameters as JSON ({"answer": "ABCD", "spoken": "E"}), not English

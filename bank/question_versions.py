@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from bank.models import Question
+if TYPE_CHECKING:
+    from bank.models import Question
+
 
 _COLUMNS = "question_id, version, stem, options, answer, explanation"
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from bank.models import Flag, Kind, Paper
+from bank.kinds import Flag, Kind
+
+if TYPE_CHECKING:
+    from bank.models import Paper
 
 
 @dataclass

@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bank.formats.build import Item, Parsed, assemble  # noqa: E402
 from bank.formats.files import export, parse_any  # noqa: E402
 from bank.importer import import_files  # noqa: E402
-from bank.models import Kind, Question  # noqa: E402
+from bank.kinds import Kind  # noqa: E402
+from bank.models import Question
 from proctor.storage.db import Database  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -14,7 +14,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bank.grading import grade, normalize_for_match, terms_for, warm_up  # noqa: E402
-from bank.models import Kind, MultiPolicy, Question  # noqa: E402
+from bank.kinds import Kind, MultiPolicy  # noqa: E402
+from bank.models import Question
 from bank.script import to_script  # noqa: E402
 
 TERMS = [

@@ -57,7 +57,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _exam_driver import Candidate, Probe  # noqa: E402
 
-from bank.models import Kind, Paper, PaperSettings, Question, Section  # noqa: E402
+from bank.kinds import Kind  # noqa: E402
+from bank.models import Paper, PaperSettings, Question, Section  # noqa: E402
 from bank.paper_store import save_paper  # noqa: E402
 from proctor.storage.bootstrap import open_database  # noqa: E402
 from sandbox.fakeapi import FakeBotApi, RateLimits  # noqa: E402

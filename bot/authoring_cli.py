@@ -13,13 +13,14 @@ import time
 import tomllib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bank.authoring.draft import KINDS
 from bank.authoring.upload import preview_for
 from bank.errors import BankError
 from bank.formats.sheet import parse_key
-from bank.models import CHOICE, Kind, Paper, Question
+from bank.kinds import CHOICE, Kind
+from bank.models import Question
 from bank.option_order import LETTERS, MAX_OPTIONS
 from bot.i18n import t, tn
 from proctor.exams import blueprint as bp
@@ -27,6 +28,9 @@ from proctor.exams import compose
 from proctor.storage.db import Database
 from proctor.teams import question_edit as qe
 from proctor.teams.curation import add_question
+
+if TYPE_CHECKING:
+    from bank.models import Paper
 
 Command = Callable[[Database, argparse.Namespace], Awaitable[int]]
 

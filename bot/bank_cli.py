@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS
-from bank.models import CHOICE, Kind, Question
+from bank.kinds import CHOICE, Kind
 from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
 from bank.round_trip import PaperChanges
@@ -32,6 +32,7 @@ from proctor.teams.curation import update_settings
 from proctor.teams.question_edit import answer_count
 
 if TYPE_CHECKING:
+    from bank.models import Question
     from proctor.teams.file_edits import Imported  # with the importer's parsers: loaded when `import` runs
 
 # The commands import what they use when they run: `proctor run` builds this parser too, and must

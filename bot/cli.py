@@ -13,7 +13,7 @@ from bot.logging_setup import LEVELS
 
 # The imports inside the functions below are lazy on purpose, not to dodge a circle (nothing imports
 # this module): `proctor bank ...` starts without loading telegram, the bot or the sandbox; and what
-# `proctor run` needs (pydantic, asyncio, sqlite3 too) is imported after main() has turned the
+# `proctor run` needs (asyncio, sqlite3 too) is imported after main() has turned the
 # collector off, not at this module's import (its collections cost ~4 ms of every cold start).
 
 
@@ -122,13 +122,11 @@ def _main(argv: list[str] | None) -> int:
 def _run(args) -> int:
     import sqlite3
 
-    from pydantic import ValidationError
-
-    from bot.settings import Settings, startup_error
+    from bot.settings import SettingError, Settings, startup_error
 
     try:
-        settings = Settings.model_validate({})  # from the environment and `.env` (bot.settings)
-    except ValidationError as e:
+        settings = Settings()  # from the environment and `.env` (bot.settings)
+    except SettingError as e:
         print(startup_error(e), file=sys.stderr)
         return 2
     from bot.app import run_bot

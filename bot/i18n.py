@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import string
 
-from bank.models import Kind
+from bank.kinds import Kind
 from bot.catalogue import (
     ask,
     audit,

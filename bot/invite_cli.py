@@ -9,13 +9,11 @@ import sys
 import time
 from datetime import UTC, datetime
 
-from pydantic import ValidationError
-
 from bank.csv_safety import safe_cell
 from bank.errors import BankError, NotFound
 from bank.paper_list import AmbiguousPaper
 from bot.logging_setup import register_token
-from bot.settings import Settings, startup_error
+from bot.settings import SettingError, Settings, startup_error
 from proctor import invites
 from proctor.storage.db import Database
 
@@ -52,9 +50,9 @@ async def bot_username(given: str | None) -> str:
     if given and given.lstrip("@"):
         return given.lstrip("@")
     try:
-        settings = Settings.model_validate({})
-    except ValidationError as e:
-        if any(err["loc"][:1] == ("TELEGRAM_BOT_TOKEN",) and err["type"] == "missing" for err in e.errors()):
+        settings = Settings()
+    except SettingError as e:
+        if e.name == "TELEGRAM_BOT_TOKEN" and e.missing:
             raise BankError("the links need the bot's username: give --bot NAME, or set TELEGRAM_BOT_TOKEN "
                             "and it is asked from Telegram") from None
         raise BankError(startup_error(e).removeprefix("proctor: ")) from None

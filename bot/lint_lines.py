@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from bank.kinds import Kind
 from bank.lint_messages import place_shape
-from bank.models import Kind
 from bot.exam.render import short_section
 from bot.i18n import CATALOGUE, joined, kind_name, t
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bank.models import Kind, MultiPolicy, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind, MultiPolicy
+from bank.models import Paper, PaperSettings, Question, Section
 from sandbox.fakeapi import StoredMessage
 from tests.harness import BotEnv
 

@@ -1,6 +1,7 @@
 """A small hand-made paper, saved through the real paper store."""
 
-from bank.models import Kind, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, PaperSettings, Question, Section
 
 
 def small_paper(slug: str = "demo", *, exam_only: bool = False, minutes: int = 60) -> Paper:

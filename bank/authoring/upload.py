@@ -21,14 +21,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from bank.errors import BankError, ImportFailed, NotFound
 from bank.formats import child
+from bank.kinds import Kind
 from bank.lint import LintItem, lint
-from bank.models import Kind, Paper, Question
 from bank.paper_store import list_papers, refuse_composed_slug, write_papers
 from bank.store import Store
+
+if TYPE_CHECKING:
+    from bank.models import Paper, Question
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram (getFile)
 TEXT_SUFFIXES = (".gift", ".txt", ".aiken", ".xml", ".csv", ".json")

@@ -9,11 +9,16 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
 from bank.import_notes import note
-from bank.models import Flag, Kind, Paper, Question
+from bank.kinds import Flag, Kind
+from bank.models import Question
+
+if TYPE_CHECKING:
+    from bank.models import Paper
 
 _OPTION = re.compile(r"^([A-Z])[.)]\s+(\S.*|)$")  # not \s+(.*): two quantifiers could share the spaces
 _ANSWER = re.compile(r"^ANSWER:\s*(\S*)\s*$", re.IGNORECASE)

@@ -22,7 +22,8 @@ from bank.formats.build import BLANK, Item, Parsed, category_topic, keep_weights
 from bank.formats.html_text import html_to_text
 from bank.formats.ref import read_ref
 from bank.import_notes import note
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 from bank.option_order import LETTERS, MAX_OPTIONS
 
 # escaped characters stand in the private use area while the structure is parsed

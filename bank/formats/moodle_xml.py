@@ -20,7 +20,8 @@ from bank.formats.build import Item, Parsed, category_topic, keep_weights, round
 from bank.formats.html_text import html_to_text
 from bank.formats.ref import read_ref
 from bank.import_notes import note
-from bank.models import Flag, Kind, Question
+from bank.kinds import Flag, Kind
+from bank.models import Question
 from bank.option_order import LETTERS, MAX_OPTIONS
 
 _QUESTION_TAG = re.compile(r"<question[\s>]")

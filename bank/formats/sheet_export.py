@@ -10,11 +10,13 @@ from bank.csv_safety import safe_cell
 from bank.formats.build import effective_weights
 from bank.formats.ref import ref_text
 from bank.formats.sheet import COLUMNS, OPTION_LETTERS, kind_name
-from bank.models import CHOICE, Kind, Paper, Question
+from bank.kinds import CHOICE, Kind
 
 if TYPE_CHECKING:
     from openpyxl.cell import Cell
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+    from bank.models import Paper, Question
 
 
 class Example(TypedDict, total=False):

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from bank.grading.math_form import looks_like_math, plain, same_math
 from bank.grading.normalize import normalize_for_match
 from bank.grading.result import Grade, Verdict, scaled
-from bank.models import Question
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 FUZZY_MIN_LEN = 6  # normalised answers shorter than this must match exactly
 FUZZY_MIN_RATIO = 90.0  # rapidfuzz ratio a longer answer needs to pass despite a typo

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bank.models import Kind
+from bank.kinds import Kind
 from bank.script import converter
 from bank.text.clean import tidy
 

@@ -17,7 +17,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from bank.errors import ImportFailed
-from bank.models import CHOICE, Kind, Paper, PaperSettings, Question, Section, Source
+from bank.kinds import CHOICE, Kind
+from bank.models import Paper, PaperSettings, Question, Section, Source
 
 FORMAT = "exam-proctor-bank"
 VERSION = 1

@@ -7,7 +7,8 @@ from bank.importer.fill import fill_key
 from bank.importer.options import choice_key, inline_key, split_options
 from bank.importer.raw import Ctx, Raw
 from bank.importer.truefalse import strip_notation, tf_key
-from bank.models import CHOICE, OBJECTIVE, Flag, Kind, Question
+from bank.kinds import CHOICE, OBJECTIVE, Flag, Kind
+from bank.models import Question
 from bank.text.clean import Garble, repair_garble, tidy
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from bank.errors import ImportFailed
-from bank.models import Note
+
+if TYPE_CHECKING:
+    from bank.models import Note
 
 
 @dataclass

@@ -18,7 +18,8 @@ from bank.importer.checks import check_keys, flag_missing_explanations, mark_tru
 from bank.importer.headers import DEFAULT_POINTS, find_headers, header_meta, title_of
 from bank.importer.question import build
 from bank.importer.raw import Ctx
-from bank.models import Kind, Paper, Section, Source
+from bank.kinds import Kind
+from bank.models import Paper, Section, Source
 from bank.text.clean import Garble, normalise_newlines, remove_noise, repair_garble, strip_readings, tidy
 
 __all__ = ["parse_seed_text"]

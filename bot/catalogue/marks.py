@@ -1,7 +1,7 @@
 """One name for each question kind and one mark for each answer state: every screen (exam, practice,
 daily quiz, /newquestion, /editq, uploads, /newpaper) takes them from here (issue 22.13)."""
 
-from bank.models import SECTION_TITLES, Kind
+from bank.kinds import SECTION_TITLES, Kind
 
 _ENGLISH = {
     Kind.single: "Single choice",

@@ -15,7 +15,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application
 
-from bank.models import Kind
+from bank.kinds import Kind
 from bot.context import Ctx
 from bot.core import ack
 from bot.daily import callbacks as cb

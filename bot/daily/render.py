@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.grading.result import Verdict
+from bank.kinds import CHOICE, Kind
 from bank.matching_answer import draft_pairs
-from bank.models import CHOICE, Kind, Question
 from bank.option_order import LETTERS, OptionOrder
 from bank.script import to_script
 from bot import answer_forms
@@ -21,6 +21,9 @@ from bot.letter_rows import letter_rows
 from bot.text_limits import MAX_ECHO, MAX_TOAST, clip, utf16_len
 from proctor.daily.answers import Answer, Standing
 from proctor.daily.steps import Action
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 MAX_KEY_EXPLANATION = 300
 

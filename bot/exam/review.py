@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bank.models import ReviewOption
+from bank.kinds import ReviewOption
 from bank.paper_settings import review_option
 from bot.context import Ctx
 from bot.core import ack

@@ -8,7 +8,7 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application
 
-from bank.models import ReviewOption
+from bank.kinds import ReviewOption
 from bank.paper_settings import review_option
 from bot import outbox, pacing, scheduling
 from bot.context import Ctx

@@ -8,7 +8,7 @@ from typing import Any
 from telegram import InlineKeyboardMarkup, Update
 
 from bank.errors import BankError
-from bank.models import Kind
+from bank.kinds import Kind
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import joined, kind_name, t

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from bank.models import Kind, Question
+from bank.kinds import Kind
 from bank.option_order import OptionOrder
 from bank.script import to_script
 from bot.i18n import t
@@ -12,6 +12,9 @@ from bot.text_limits import MAX_TEXT, clip, utf16_len
 from proctor.live.answers import Standing, Standings
 from proctor.live.draw import shown_options
 from proctor.live.model import Item, Round
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 # Telegram's quiz polls (sendPoll): question 1-300, options 1-100 each (2-10 of them), explanation 0-200
 POLL_QUESTION = 300

@@ -7,8 +7,8 @@ import json
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from bank.kinds import CHOICE, OBJECTIVE, UNASKABLE, Kind
 from bank.matching_answer import shown_count
-from bank.models import CHOICE, OBJECTIVE, UNASKABLE, Kind
 from bank.option_order import MAX_OPTIONS
 from bank.paper_list import ASKABLE_SQL
 from bank.store import one_row

@@ -7,7 +7,7 @@ audit entry: bank.paper_settings.set_exam_only. Selection reads papers.exam_only
 from __future__ import annotations
 
 from bank import paper_settings
-from bank.models import MultiPolicy
+from bank.kinds import MultiPolicy
 from proctor.storage.db import Database
 
 

@@ -6,8 +6,8 @@ import json
 import random
 from datetime import date
 
+from bank.kinds import Kind
 from bank.matching_answer import shown_count
-from bank.models import Kind
 from bank.option_order import OptionOrder
 from proctor.daily.candidates import CandidatePool
 from proctor.daily.delivery import Delivery, create_delivery, find_delivery

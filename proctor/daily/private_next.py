@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from bank.models import Question
 from proctor.daily.answers import Answer, user_answers_in
 from proctor.daily.delivery import Delivery, Item, items_in, mark_sending_in, move_in
 from proctor.daily.states import Move
@@ -22,6 +21,9 @@ from proctor.daily.subscriptions import Subscription, subscription_in
 from proctor.exams.questions import questions_in
 from proctor.exams.seal import sealed_in
 from proctor.people.users import UserPrefs, prefs_in
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 
 class Ask(NamedTuple):

@@ -19,11 +19,11 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from bank.grading import grade
 from bank.grading.result import Grade
-from bank.models import Kind, Question
+from bank.kinds import Kind
 from bank.option_order import OptionOrder
 from bank.paper_settings import read_multi_policy
 from bank.typed_answer import typed_response
@@ -37,6 +37,9 @@ from proctor.exams.questions import questions_in
 from proctor.exams.seal import sealed_in
 from proctor.exams.service import running_in
 from proctor.storage.db import Database
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 
 class Action(StrEnum):

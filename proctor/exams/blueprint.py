@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from bank.models import SECTION_TITLES, Kind, Question
+from bank.kinds import SECTION_TITLES, Kind
 from bank.question_rows import QUESTION_SELECT, question_from_row
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 
 @dataclass(frozen=True)

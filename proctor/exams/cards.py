@@ -7,7 +7,7 @@ import sqlite3
 from typing import NamedTuple
 
 from bank.errors import NotFound
-from bank.models import ReviewOption
+from bank.kinds import ReviewOption
 from bank.paper_settings import pass_mark_in, review_option_in
 from proctor.exams.model import Sheet
 from proctor.exams.steps import sheet_in

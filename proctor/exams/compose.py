@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from bank.errors import SameTitle
-from bank.models import Question
 from bank.paper_store import free_slug, refuse_same_title
 from proctor.audit import AuditAction, record_audit
 from proctor.errors import ProctorError
 from proctor.exams.blueprint import Blueprint, draw
 from proctor.storage.db import Database
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 MAX_MINUTES = 600
 MAX_TITLE = 80

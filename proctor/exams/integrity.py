@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from bank.grading.result import Verdict
-from bank.models import Kind
+from bank.kinds import Kind
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.integrity.signals import (
     SIMILAR_KEPT,

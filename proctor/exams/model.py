@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bank.grading.result import Verdict
-from bank.models import Question
 from bank.option_order import OptionOrder
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, accepts_answers
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with a mock attempt; shown in the reader's language (bot/attempt_title.py)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from bank.models import GradingMethod as GradingMethod  # the paper's enums, named here too
-from bank.models import MultiPolicy as MultiPolicy
+from bank.kinds import GradingMethod as GradingMethod  # the paper's enums, named here too
+from bank.kinds import MultiPolicy as MultiPolicy
 from proctor.transitions import Machine
 
 

@@ -20,11 +20,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from bank.grading import grade
 from bank.grading.result import Verdict
-from bank.models import Kind, MultiPolicy, PaperSettings, Question, ReviewOption
+from bank.kinds import Kind, MultiPolicy, ReviewOption
 from bank.paper_settings import policy_of
 from bank.question_versions import at_version, versions_in
 from bank.typed_answer import typed_response
@@ -34,6 +34,10 @@ from proctor.exams.questions import questions_in
 from proctor.exams.scoring import item_score
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
+
+if TYPE_CHECKING:
+    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
+    from bank.models import Question
 
 
 class Action(StrEnum):
@@ -166,6 +170,7 @@ def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, An
 
 def _paper(row: sqlite3.Row, attempt: Attempt) -> tuple[MultiPolicy, ReviewOption]:
     """The paper's multiple-choice policy and what a practice attempt shows (a mock paper: partial, full)."""
+    from bank.models import PaperSettings
     if row["paper_found"] is None:  # a mock paper, or its paper is gone
         return MultiPolicy.partial, ReviewOption.full
     review = PaperSettings(invite_only=bool(row["paper_invite_only"]), review=row["paper_review"]).review_option

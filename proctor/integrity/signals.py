@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
-from bank.models import SUBJECTIVE, Kind
+from bank.kinds import SUBJECTIVE, Kind
 from bank.script import to_script
 
 

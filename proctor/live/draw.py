@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from bank.grading.choice import parse_choice, parse_truefalse
-from bank.models import Kind
+from bank.kinds import Kind
 from bank.option_order import LETTERS, OptionOrder
 from bank.paper_list import offered_papers
 from bank.paper_settings import policy_of

@@ -6,7 +6,7 @@ import json
 import sqlite3
 from typing import NamedTuple
 
-from bank.models import MultiPolicy
+from bank.kinds import MultiPolicy
 from bank.paper_settings import policy_of
 from proctor.live.states import ENDED, RUNNING, ItemStatus, RoundStatus
 

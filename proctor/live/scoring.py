@@ -9,7 +9,7 @@ right answers adds STREAK_STEP points per answer after the first, up to STREAK_C
 from __future__ import annotations
 
 from bank.grading.choice import multi_fraction
-from bank.models import MultiPolicy
+from bank.kinds import MultiPolicy
 from bank.option_order import LETTERS
 
 FULL = 1000

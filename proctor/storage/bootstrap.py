@@ -8,7 +8,7 @@ from pathlib import Path
 
 import bank
 from bank.grading.terms import SEED_TERMS, key_terms
-from bank.models import SUBJECTIVE
+from bank.kinds import SUBJECTIVE
 from bank.paper_store import paper_count
 from bank.question_checks import fill_missing
 from proctor.storage.db import Database

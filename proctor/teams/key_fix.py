@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from bank.errors import NotFound
-from bank.models import MultiPolicy
+from bank.kinds import MultiPolicy
 from bank.question_rows import question_from_row
 from proctor.audit import AuditAction
 from proctor.storage.db import Database

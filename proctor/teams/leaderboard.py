@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
-from bank.models import GradingMethod
+from bank.kinds import GradingMethod
 from proctor.chats import chat_zone as chat_zone  # their home: proctor/chats.py
 from proctor.chats import note_member as note_member
 from proctor.daily import scores

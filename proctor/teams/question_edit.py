@@ -19,12 +19,12 @@ import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from bank.errors import NotFound
 from bank.formats.sheet import parse_key
 from bank.grading import grade
-from bank.models import CHOICE, SUBJECTIVE, Kind, MultiPolicy, Question
+from bank.kinds import CHOICE, SUBJECTIVE, Kind, MultiPolicy
 from bank.option_order import LETTERS
 from bank.paper_settings import policy_of
 from bank.paper_store import get_question
@@ -41,6 +41,9 @@ from proctor.exams.seal import sealed_anywhere, sealing_in
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
+
+if TYPE_CHECKING:
+    from bank.models import Question
 
 NOTICE = held.NOTICE  # outbox kind: "a question you answered was regraded" (the bot renders it)
 FIELDS = ("key", "stem", "option", "explanation")

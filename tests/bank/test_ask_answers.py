@@ -10,7 +10,8 @@ import pytest
 from bank import matching_answer
 from bank.grading import grade
 from bank.grading.result import Verdict
-from bank.models import Kind, MultiPolicy, Paper, Question, Section
+from bank.kinds import Kind, MultiPolicy
+from bank.models import Paper, Question, Section
 from bank.option_order import OptionOrder
 from bank.paper_store import save_paper
 from bank.typed_answer import typed_response

@@ -9,7 +9,7 @@ from bank.formats.build import BLANK
 from bank.formats.files import parse_any
 from bank.formats.gift import parse_gift
 from bank.import_notes import english_note
-from bank.models import Kind
+from bank.kinds import Kind
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
 

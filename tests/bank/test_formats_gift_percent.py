@@ -6,7 +6,8 @@ import pytest
 from bank.formats.build import Item, Parsed, assemble
 from bank.formats.gift import parse_gift
 from bank.formats.gift_export import to_gift
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 
 CORE = ("kind", "stem", "options", "answer", "weights")
 

@@ -9,7 +9,7 @@ from bank.formats.aiken import parse_aiken
 from bank.formats.files import detect, parse_any
 from bank.formats.moodle_xml import parse_moodle_xml
 from bank.import_notes import english_note
-from bank.models import Flag, Kind
+from bank.kinds import Flag, Kind
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
 

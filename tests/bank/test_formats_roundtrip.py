@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from bank.formats.build import Item, Parsed, assemble
 from bank.formats.files import export, parse_any
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 
 # texts with the characters each format must escape, and CJK; no leading/trailing blanks
 _CHARS = st.sampled_from(list("abcXYZ019 数据并行{}~=#:\\<>&'\"%-+@|;") + ["é"])

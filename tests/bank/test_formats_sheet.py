@@ -11,7 +11,7 @@ from bank.formats.files import template
 from bank.formats.sheet import parse_csv, parse_xlsx
 from bank.formats.sheet_export import to_csv
 from bank.import_notes import english_note
-from bank.models import Flag, Kind
+from bank.kinds import Flag, Kind
 
 
 def xlsx(rows, title="题库") -> bytes:

@@ -3,7 +3,8 @@
 import pytest
 
 from bank.grading import Verdict, grade, parse_choice, parse_truefalse
-from bank.models import Kind, MultiPolicy, Question
+from bank.kinds import Kind, MultiPolicy
+from bank.models import Question
 
 OPTIONS = ["提高模型精度", "减少训练时间", "模拟大批次训练", "降低学习率"]
 

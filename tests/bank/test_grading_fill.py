@@ -3,7 +3,8 @@
 import pytest
 
 from bank.grading import Verdict, grade, normalize_for_match, split_blanks
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 
 
 def fill(answer, points: float = 1.0) -> Question:

@@ -6,7 +6,8 @@ import pytest
 
 from bank.grading import grade, parse_number
 from bank.grading.result import Verdict
-from bank.models import Kind, MultiPolicy, Question
+from bank.kinds import Kind, MultiPolicy
+from bank.models import Question
 
 
 @pytest.mark.parametrize("typed, value", [

@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bank.grading import Verdict, grade, parse_choice, parse_truefalse, split_blanks
-from bank.models import Kind, MultiPolicy, Question
+from bank.kinds import Kind, MultiPolicy
+from bank.models import Question
 
 OPTIONS = ["A.add()", "B.accumulate()", "C.backward()", "D.sum()"]
 QUESTIONS = [

@@ -8,7 +8,8 @@ import pytest
 
 from bank.grading import Verdict, grade, key_terms
 from bank.grading.subjective import provisional_score
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 
 # 000: 简答题 1 (Simplified)
 ACCUMULATION = (

@@ -13,7 +13,7 @@ import pytest
 
 from bank.grading import grade, key_terms
 from bank.grading.terms import SEED_TERMS, terms_for
-from bank.models import SUBJECTIVE
+from bank.kinds import SUBJECTIVE
 from bank.paper_store import fill_key_terms, get_question, list_papers
 from proctor.storage.bootstrap import ensure_default_bank, seed_key_terms
 from proctor.storage.db import Database, migration_files
@@ -111,7 +111,8 @@ def test_terms_for_in_this_process_or_a_child_agree(in_child):
 def test_key_terms_in_a_json_file_are_not_trusted():
     from bank.importer import parse_text
     from bank.importer.json_format import dumps, export_papers
-    from bank.models import Kind, Paper, Question, Section
+    from bank.kinds import Kind
+    from bank.models import Paper, Question, Section
 
     q = Question(number=1, kind=Kind.short, stem="简述", answer="张量并行切分权重矩阵", points=5)
     data = export_papers([Paper(slug="j", title="J", sections=[Section(kind=Kind.short, title="s", questions=[q])])])

@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 
 from bank.importer import parse_file
+from bank.kinds import Kind
 from bank.lint import explanation_speaks_for, lint, normalise_stem
-from bank.models import Kind, Paper, Question, Section
+from bank.models import Paper, Question, Section
 
 SEEDS = Path(__file__).resolve().parents[2] / "bank" / "seeds"
 

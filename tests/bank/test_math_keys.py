@@ -9,7 +9,8 @@ import pytest
 
 from bank.grading import grade
 from bank.grading.math_form import plain, same_math
-from bank.models import Kind, Paper, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, Question, Section
 from tests.harness import BotEnv, attempt_message, pick_paper
 
 SIGMOID = "$f(x)=\\frac{1}{1+e^{-x}}$"

@@ -117,7 +117,8 @@ async def test_every_bundled_paper_shuffled_keeps_letters_and_all_of_the_above(e
 # ---- practice and the daily quiz show the same letters ----------------------------------------
 
 def _lettered_paper():
-    from bank.models import Kind, Paper, Question, Section
+    from bank.kinds import Kind
+    from bank.models import Paper, Question, Section
 
     qs = [Question(number=n, kind=Kind.multi, stem=f"第{n}题：哪些可以节省显存（）",
                    options=["梯度累积", "混合精度", "检查点", "更大批次", "以上都不是"], answer="ABC",

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bank.errors import NotFound
-from bank.models import Kind, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_list import PaperSummary, offered_papers, paper_summaries, paper_summary, summarize
 from bank.paper_store import list_papers, load_paper, save_paper
 from proctor.exams import compose

@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from bank.models import Kind, Paper, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, Question, Section
 from bank.paper_store import load_paper, save_paper
 from bank.question_checks import fill_missing, held_questions
 from bot.cli import main

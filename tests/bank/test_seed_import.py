@@ -10,7 +10,7 @@ import pytest
 from bank.import_notes import english_note
 from bank.importer import parse_file
 from bank.importer.json_format import dumps, export_papers
-from bank.models import Flag, Kind
+from bank.kinds import Flag, Kind
 from bank.text.clean import TONED, Garble, is_garbled, repair_garble, strip_readings
 
 SEEDS = Path(__file__).resolve().parents[2] / "bank" / "seeds"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 from bank.option_order import OptionOrder
 from bank.typed_answer import typed_response
 from proctor.exams import service as attempts

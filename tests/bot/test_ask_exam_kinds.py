@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bank.formats.files import parse_any
-from bank.models import Kind
+from bank.kinds import Kind
 from proctor.exams import service as attempts
 from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
 from tests.reads import answers_of

@@ -3,7 +3,8 @@ UTF-16 units and buttons whose callback data stays within 64 bytes, in a daily q
 
 from __future__ import annotations
 
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 from bank.option_order import LETTERS
 from bot.daily import render as daily_render
 from bot.exam import callbacks as exam_cb

@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from bank.models import Kind, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import list_papers, load_paper, save_paper
 from bot.cli import main
 from proctor.exams import blueprint as bp

@@ -9,7 +9,8 @@ import pytest
 from bank.formats.files import export
 from bank.import_notes import english_note
 from bank.importer import import_files
-from bank.models import Kind, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import get_question, list_papers
 from bank.question_versions import versions_in
 from proctor.exams import service as attempts

@@ -201,7 +201,8 @@ async def test_a_paper_without_a_section_of_its_kind_says_where_the_question_goe
 
 async def test_the_bank_refuses_a_section_of_another_kind(env):
     from bank.authoring.add import BadTarget
-    from bank.models import Kind, Question
+    from bank.kinds import Kind
+    from bank.models import Question
     from proctor.teams.curation import add_question
     from tests.reads import paper_id
 

@@ -124,7 +124,8 @@ async def test_status_and_off_in_private(env):
 
 
 async def test_typed_letters_answer_a_choice_question_and_anything_else_gets_a_hint(tmp_path):
-    from bank.models import Kind, Paper, Question, Section
+    from bank.kinds import Kind
+    from bank.models import Paper, Question, Section
     from tests.bot.test_daily_support import fast
     from tests.harness import BotEnv
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 from bot.daily import callbacks as cb
 from bot.daily import render
 from bot.daily.handlers import BadArgument, parse_on_args

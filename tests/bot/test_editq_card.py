@@ -1,7 +1,8 @@
 """Issue 22: the /editq card spoke English inside a Chinese screen (`一、填空题（每题1分，共10分） ·
 question 1 · fill · 1 point`, `Blank 1: …`): one language throughout."""
 
-from bank.models import Kind, Question, Source
+from bank.kinds import Kind
+from bank.models import Question, Source
 from bot.leads.question_card import question_text
 
 

@@ -1,6 +1,7 @@
 """Exam screens are pure: rendered from a sheet, a language and `now`."""
 
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 from bot.exam import callbacks as cb
 from bot.exam import render
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet, compute_result

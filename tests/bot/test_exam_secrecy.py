@@ -5,7 +5,7 @@ lead's /review and /bankstats. After the hand-in everything is visible again."""
 
 import pytest
 
-from bank.models import Kind
+from bank.kinds import Kind
 from bank.paper_store import get_question, load_paper, save_paper
 from proctor.daily import delivery
 from proctor.exams import service as attempts

@@ -3,7 +3,8 @@
 import pytest
 
 from bank.errors import NotFound
-from bank.models import Kind, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, PaperSettings, Question, Section
 from bot.leads import callbacks as cb
 from proctor.exams import service as attempts
 from proctor.teams import audit

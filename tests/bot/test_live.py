@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bank.models import MultiPolicy
+from bank.kinds import MultiPolicy
 from proctor.live import answers, rounds
 from proctor.live.plan import COUNTDOWN, gap
 from proctor.live.states import ItemStatus, RoundStatus

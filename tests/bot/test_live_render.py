@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from bank.models import Kind, MultiPolicy, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind, MultiPolicy
+from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import get_questions
 from bot.live import render
 from bot.text_limits import utf16_len

@@ -2,7 +2,8 @@
 
 import pytest
 
-from bank.models import SECTION_TITLES, Kind, Question
+from bank.kinds import SECTION_TITLES, Kind
+from bank.models import Question
 from bot.authoring.render import kinds_line
 from bot.catalogue.marks import ANSWERED, FLAGGED, KIND_NAMES, TICKED
 from bot.daily import render as daily_render

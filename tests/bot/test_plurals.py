@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 from bot.bank_cli import render_question
 from bot.i18n import CATALOGUE, t, tn
 

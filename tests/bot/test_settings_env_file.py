@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.settings import Settings
 
 TOKEN = "123456:TEST-fake-token-for-the-settings"
@@ -22,3 +24,18 @@ def test_env_file_then_environment_then_given_values(tmp_path, monkeypatch):
     assert Settings().daily_questions == 9  # the environment over .env
     assert Settings(PROCTOR_DAILY_QUESTIONS=3, PROCTOR_DB=tmp_path / "x.db").daily_questions == 3
     assert Settings().db == Path("data/proctor.db")
+
+
+def test_the_secrets_print_as_stars_and_settings_stay_as_read(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    secret = "webhook-secret-" + "x" * 20
+    s = Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_WEBHOOK_SECRET=secret, PROCTOR_DB=tmp_path / "x.db")
+    shown = f"{s!r} {s.telegram_bot_token} {s.webhook_secret!r}"
+    assert TOKEN not in shown and secret not in shown and "**********" in shown
+    assert s.webhook_secret is not None and s.webhook_secret.get_secret_value() == secret
+    with pytest.raises(AttributeError):
+        s.db = tmp_path / "other.db"  # type: ignore[misc]
+    moved = s.replace(desk_port=0)
+    assert (moved.desk_port, s.desk_port, moved.telegram_bot_token) == (0, 8080, s.telegram_bot_token)
+    with pytest.raises(TypeError):
+        Settings(TELEGRAM_BOT_TOKEN=TOKEN, telegram_bot_token=TOKEN)  # the environment's names, as documented

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 from bank.grading import grade
-from bank.models import Kind, Paper, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, Question, Section
 from bank.paper_store import save_paper
 from proctor.storage.db import Database
 from tests.harness import attempt_message, paper_button

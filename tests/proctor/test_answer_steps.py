@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from bank.grading.result import Verdict
-from bank.models import Kind
+from bank.kinds import Kind
 from bank.paper_store import load_paper, save_paper
 from proctor.daily import delivery as dstore
 from proctor.daily import steps as daily

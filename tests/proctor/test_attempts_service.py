@@ -2,7 +2,7 @@
 
 import pytest
 
-from bank.models import Kind
+from bank.kinds import Kind
 from bank.paper_store import save_paper
 from proctor.exams import service as attempts
 from proctor.exams.blueprint import Blueprint, DrawSize, Part, drawn_size

@@ -7,7 +7,8 @@ from bank.authoring import draft as dr
 from bank.authoring import upload as up
 from bank.authoring.add import BadTarget
 from bank.errors import ImportFailed
-from bank.models import Kind, Question
+from bank.kinds import Kind
+from bank.models import Question
 from bank.paper_store import load_paper, paper_count, question_count, save_paper
 from proctor.teams import audit, curation
 from proctor.teams.curation import add_question, set_retired

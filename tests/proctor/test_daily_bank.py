@@ -7,7 +7,8 @@ from datetime import date
 import pytest
 
 from bank.errors import NotFound
-from bank.models import Kind, Paper, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, Question, Section
 from bank.paper_store import get_question, list_papers, save_paper
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore

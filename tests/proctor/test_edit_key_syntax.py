@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bank.authoring.draft import Draft, Step, give_key
-from bank.models import Kind, Paper, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, Question, Section
 from bank.paper_store import get_question, load_paper, save_paper
 from proctor.teams import question_edit as qe
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bank.models import Kind
+from bank.kinds import Kind
 from proctor import hiring, invites
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user

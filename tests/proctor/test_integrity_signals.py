@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bank.models import Kind
+from bank.kinds import Kind
 from bank.paper_store import save_paper
 from proctor.exams import integrity
 from proctor.exams import service as attempts

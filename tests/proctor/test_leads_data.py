@@ -6,7 +6,8 @@ from __future__ import annotations
 import itertools
 import json
 
-from bank.models import Kind, Paper, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, Question, Section
 from bank.paper_store import save_paper
 from proctor.chats import chat_title, ensure_chat, note_member, set_timezone
 from proctor.people.users import ensure_user, find_prefs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bank.models import MultiPolicy
+from bank.kinds import MultiPolicy
 from proctor.live import scoring
 from proctor.live.draw import BadArgument, Request, parse_args
 from proctor.live.model import Item, Round

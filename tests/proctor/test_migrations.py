@@ -97,7 +97,8 @@ async def test_formats_migration_widens_kinds_and_keeps_every_record(tmp_path):
 
 
 async def _formats_migration(db, old):
-    from bank.models import Kind, Question, Section, fingerprint
+    from bank.kinds import Kind, fingerprint
+    from bank.models import Question, Section
     from bank.paper_store import load_paper, save_paper
 
     def transaction(conn):  # what the code of version 6 wrote

@@ -5,7 +5,8 @@ edited to itself must then change no score, and a real change must keep the shee
 
 from __future__ import annotations
 
-from bank.models import Kind, MultiPolicy, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind, MultiPolicy
+from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import load_paper, save_paper
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode, FinishReason

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from bank.models import Kind, MultiPolicy, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind, MultiPolicy
+from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import load_paper, save_paper
 from proctor import outbox
 from proctor.daily import delivery as dstore

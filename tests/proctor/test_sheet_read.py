@@ -4,7 +4,8 @@ and a step's sheet after it (built in memory from what the step wrote) must equa
 
 from __future__ import annotations
 
-from bank.models import Kind, Paper, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, Question, Section
 from bank.paper_store import save_paper
 from proctor.exams import service as attempts
 from proctor.exams import steps

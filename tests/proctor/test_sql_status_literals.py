@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bank.authoring.upload import UploadStatus
 from bank.grading.result import Verdict
-from bank.models import GradingMethod, Kind, MultiPolicy
+from bank.kinds import GradingMethod, Kind, MultiPolicy
 from proctor.daily.states import DeliveryStatus, stored
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.invites import InviteStatus

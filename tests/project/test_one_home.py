@@ -24,7 +24,7 @@ async def test_exam_only_is_written_and_audited_by_one_writer(db):
 
 async def test_one_multiple_choice_policy_lookup_for_exams_and_the_daily_quiz(db):
     """Before: the exam's lookup returned a MultiPolicy, the daily quiz's a str."""
-    from bank.models import MultiPolicy
+    from bank.kinds import MultiPolicy
     from bank.paper_settings import multi_policy
     from proctor.daily import papers
 

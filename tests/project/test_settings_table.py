@@ -1,18 +1,18 @@
-"""docs/settings.md lists every setting the code reads: the Settings model's and any read from the
+"""docs/settings.md lists every setting the code reads: the Settings fields' and any read from the
 environment directly. Before: PROCTOR_BOT_USERNAME, PROCTOR_BOT_API_FILE_URL and PROCTOR_CJK_FONT were read
 and listed nowhere."""
 
 import re
 from pathlib import Path
 
-from bot.settings import Settings
+from bot.settings import FIELDS
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ("bank", "proctor", "bot", "desk", "sandbox")
 
 
 def _read_from_the_environment() -> set[str]:
-    names = {str(f.validation_alias) for f in Settings.model_fields.values()}
+    names = {f.env for f in FIELDS}
     for package in PACKAGES:
         for path in (REPO / package).rglob("*.py"):
             names |= set(re.findall(r"""(?:environ(?:\.get)?|getenv)\s*[\(\[]\s*["']([A-Z][A-Z0-9_]+)["']""",

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from bank.models import Kind, Paper, PaperSettings, Question, Section
+from bank.kinds import Kind
+from bank.models import Paper, PaperSettings, Question, Section
 from bot.cli import _parser
 from bot.services import services
 from proctor.clock import ShiftedClock
