@@ -30,8 +30,9 @@ _PROBE = """
 import sys, time, traceback
 out = sys.argv.pop(1)
 seen = []
+WATCH = ("pydantic", "pydantic_core")
 def hook(event, args):
-    if not seen and event == "import" and args[0].split(".")[0] in ("pydantic", "pydantic_core"):
+    if not seen and event == "import" and args[0].split(".")[0] in WATCH:
         seen.append(args[0])
         frames = [f for f in traceback.extract_stack() if "/site-packages/" not in f.filename
                   and "<frozen" not in f.filename][-6:]
