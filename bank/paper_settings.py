@@ -4,15 +4,11 @@ invite-only, what a candidate sees at the end (review) and the integrity signals
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bank.errors import BankError, NotFound
 from bank.kinds import MultiPolicy, ReviewOption
 from bank.store import Store
-
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    pass
 
 
 class BadSetting(BankError):
@@ -107,7 +103,7 @@ async def review_option(db: Store, paper_id: int | None) -> ReviewOption:
 
 def review_option_in(conn: sqlite3.Connection, paper_id: int | None) -> ReviewOption:
     """`review_option` on the database thread."""
-    from bank.models import PaperSettings
+    from bank.models import PaperSettings  # pydantic loads here, not at start-up (bank/kinds.py)
     if paper_id is None:
         return ReviewOption.full
     row = conn.execute("SELECT invite_only, review FROM papers WHERE id=?", (paper_id,)).fetchone()

@@ -95,10 +95,18 @@ def _text(v: Any) -> str:
 def _number(v: Any) -> int:
     if isinstance(v, int) and not isinstance(v, bool):
         return v
+    text = str(v).strip()
     try:
-        return int(str(v).strip())
+        return int(text)
     except ValueError:
-        raise ValueError("not a number") from None
+        pass
+    try:
+        whole = float(text)  # "8443.0", as pydantic's settings took it
+    except ValueError:
+        whole = 0.5
+    if not whole.is_integer():
+        raise ValueError("not a number")
+    return int(whole)
 
 
 _TRUE, _FALSE = {"1", "true", "t", "yes", "y", "on"}, {"0", "false", "f", "no", "n", "off"}
@@ -132,11 +140,10 @@ def _webhook_secret(v: Any) -> Secret | None:
 
 
 def _admins(v: Any) -> frozenset[int]:
-    if not isinstance(v, str):
-        return frozenset(int(x) for x in v)
+    ids = v.replace(" ", "").split(",") if isinstance(v, str) else v
     try:
-        return frozenset(int(x) for x in v.replace(" ", "").split(",") if x)
-    except ValueError:
+        return frozenset(_number(x) for x in ids if x != "")
+    except (TypeError, ValueError):
         raise ValueError("Telegram user ids separated by commas, such as 12345,67890") from None
 
 
@@ -261,6 +268,8 @@ class Settings:
                 value = f.default if raw is None else f.read(raw)
             except ValueError as e:
                 raise SettingError(f.env, str(e)) from None
+            except TypeError:  # a caller's value of the wrong type (PROCTOR_DB=5)
+                raise SettingError(f.env, "a value of another type") from None
             object.__setattr__(self, f.attr, value)
 
     def replace(self, **changes: Any) -> Settings:

@@ -66,7 +66,7 @@ def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -
         lines.append(t("up_no_warnings", lang))
     lines += ["", t("up_first", lang)]
     for i, shown in enumerate(p.first):  # headed by the kind's name in the chat's language, as the paper lines
-        # above: a file without section titles gets the importer's Chinese ones (bank.models.SECTION_TITLES)
+        # above: a file without section titles gets the importer's Chinese ones (bank.kinds.SECTION_TITLES)
         kind = kind_name(shown.question.kind, lang)
         lines += ["──────", candidate_view(shown.question, i, p.total, kind, lang, script)]
     return clip("\n".join(lines))

@@ -4,7 +4,8 @@ imported where a paper is parsed, stored or graded, never to list papers.
 
 The real `proctor run` process, against the fake Bot API with a user's /exam waiting; an audit hook
 in that process writes down the first pydantic import and who made it. The machine's monotonic clock
-is the same in both processes, so the test tells "before the first reply" from "after it"."""
+is the same in both processes, and the fake server reads it as it stores the reply (holding its
+answer until then), so the test tells "before the first reply" from "after it"."""
 
 from __future__ import annotations
 
@@ -38,7 +39,12 @@ def hook(event, args):
                   and "<frozen" not in f.filename][-6:]
         with open(out, "a") as f:
             f.write(f"{time.monotonic()}\\n" + "".join(traceback.format_list(frames)))
-sys.addaudithook(hook)
+already = sorted(m for m in sys.modules if m.split(".")[0] in WATCH)
+if already:  # loaded before this probe could watch (a sitecustomize, say): as good as before the reply
+    with open(out, "a") as f:
+        f.write(f"0\\nalready imported when the probe started: {already}\\n")
+else:
+    sys.addaudithook(hook)
 import runpy
 sys.argv = ["proctor", *sys.argv[1:]]
 runpy.run_module("bot.cli", run_name="__main__")
@@ -53,6 +59,10 @@ async def _first_reply_and_pydantic(tmp_path: Path) -> tuple[float, str]:
     api = FakeBotApi(TOKEN, bot_username="proctor_bot")
     await api.start()
     user = api.user(4242, "Cold", language_code="en")
+    # the reply's moment as the server stores it, before the bot can hear that it went through
+    stored: list[float] = []
+    hold = api.hold("sendMessage", when=lambda params: str(params.get("chat_id")) == "4242"
+                    and not stored.append(time.monotonic()))
     await user.send("/exam")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCTOR_")}
     env.update(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_BOT_API_URL=api.base_url, PYTHONPATH=str(REPO))
@@ -60,8 +70,11 @@ async def _first_reply_and_pydantic(tmp_path: Path) -> tuple[float, str]:
         sys.executable, "-c", _PROBE, str(out), "--db", str(tmp_path / "proctor.db"), "run",
         cwd=tmp_path, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
     try:
+        async with asyncio.timeout(60):
+            await hold.reached.wait()
+        hold.release()
         reply = await user.wait_message(lambda m: m.from_bot, timeout=60)
-        replied = time.monotonic()
+        replied = stored[0]
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
