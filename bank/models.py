@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from bank.kinds import UNASKABLE, Answer, GradingMethod, Kind, MultiPolicy, ReviewOption, fingerprint
+from bank.kinds import (
+    UNASKABLE,
+    Answer,
+    GradingMethod,
+    Kind,
+    MultiPolicy,
+    ReviewOption,
+    fingerprint,
+    review_option,
+)
 
 
 class Source(BaseModel):
@@ -101,9 +110,7 @@ class PaperSettings(BaseModel):
     @property
     def review_option(self) -> ReviewOption:
         """What a candidate sees at the end (and in practice feedback) on this paper."""
-        if self.review:
-            return ReviewOption(self.review)
-        return ReviewOption.score if self.invite_only else ReviewOption.full
+        return review_option(self.invite_only, self.review)
 
 
 class Note(BaseModel):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from bank import kinds
 from bank.errors import BankError, NotFound
 from bank.kinds import MultiPolicy, ReviewOption
 from bank.store import Store
@@ -103,13 +104,12 @@ async def review_option(db: Store, paper_id: int | None) -> ReviewOption:
 
 def review_option_in(conn: sqlite3.Connection, paper_id: int | None) -> ReviewOption:
     """`review_option` on the database thread."""
-    from bank.models import PaperSettings  # pydantic loads here, not at start-up (bank/kinds.py)
     if paper_id is None:
         return ReviewOption.full
     row = conn.execute("SELECT invite_only, review FROM papers WHERE id=?", (paper_id,)).fetchone()
     if row is None:
         return ReviewOption.full
-    return PaperSettings(invite_only=bool(row["invite_only"]), review=row["review"]).review_option
+    return kinds.review_option(bool(row["invite_only"]), row["review"])
 
 
 async def is_invite_only(db: Store, paper_id: int) -> bool:

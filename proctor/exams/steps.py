@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from bank.grading import grade
 from bank.grading.result import Verdict
-from bank.kinds import Kind, MultiPolicy, ReviewOption
+from bank.kinds import Kind, MultiPolicy, ReviewOption, review_option
 from bank.paper_settings import policy_of
 from bank.question_versions import at_version, versions_in
 from bank.typed_answer import typed_response
@@ -170,10 +170,9 @@ def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, An
 
 def _paper(row: sqlite3.Row, attempt: Attempt) -> tuple[MultiPolicy, ReviewOption]:
     """The paper's multiple-choice policy and what a practice attempt shows (a mock paper: partial, full)."""
-    from bank.models import PaperSettings
     if row["paper_found"] is None:  # a mock paper, or its paper is gone
         return MultiPolicy.partial, ReviewOption.full
-    review = PaperSettings(invite_only=bool(row["paper_invite_only"]), review=row["paper_review"]).review_option
+    review = review_option(bool(row["paper_invite_only"]), row["paper_review"])
     return policy_of(row["paper_multi_policy"]), review if attempt.mode == AttemptMode.practice else ReviewOption.full
 
 
