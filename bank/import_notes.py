@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING
 
 from bank.lint_messages import english
-
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    from bank.models import Note
+from bank.models import Note
 
 _PLACES = (r"line (?P<line>\d+)", r"(?:sheet (?P<sheet>.+), )?row (?P<row>\d+)",
            r"section (?P<section>[^,]+?)(?:, question (?P<question>\d+))?", r"question (?P<question>\d+)")
@@ -30,7 +26,6 @@ def place_params(place: str) -> dict[str, str | int]:
 
 def note(code: str, place: str = "", **params: str | int | float) -> Note:
     """The note `code` (a key of bank/lint_messages.py's ENGLISH) at `place`, with its parameters."""
-    from bank.models import Note
     return Note(code=code, params={**place_params(place), **params})
 
 
@@ -46,6 +41,5 @@ def notes_json(notes: list[Note]) -> str:
 
 def notes_from_json(text: str) -> list[Note]:
     """`papers.notes` read back, strings of older releases as the `note` code."""
-    from bank.models import Note
     return [Note(code="note", params={"note": n}) if isinstance(n, str) else Note.model_validate(n)
             for n in json.loads(text)]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from bank.errors import NotFound
 from bank.question_checks import refresh_paper
@@ -25,7 +25,8 @@ MIN_RESPONSES = 10  # fewer: no discrimination index
 GROUP_SHARE = 0.27
 
 
-class ItemStats(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ItemStats:
     question_id: int
     paper: str
     section: int

@@ -1,6 +1,5 @@
-"""The bank's words, without pydantic: question kinds, flags, paper policies, section titles and a
-question's fingerprint. bank/models.py builds its pydantic classes on them; the bot's start-up path
-imports these alone, so `proctor run` answers its first /exam before pydantic loads (issue 23)."""
+"""The bank's words: question kinds, flags, paper policies, section titles and a question's
+fingerprint. bank/models.py builds its pydantic classes on them."""
 
 from __future__ import annotations
 

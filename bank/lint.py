@@ -20,14 +20,11 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
 
 from bank.kinds import CHOICE, Kind
 from bank.lint_messages import english
+from bank.models import Paper, Question, Section
 from bank.script import converter
-
-if TYPE_CHECKING:
-    from bank.models import Paper, Question, Section
 
 _NEGATIVE = ("不", "非", "無", "无", "没", "沒", "主要用於", "主要用于", "更多", "而是", "關係不大", "关系不大")
 _ALL_OF_ABOVE = ("以上都是", "以上均是", "以上都對", "以上都对", "以上全是", "以上皆是", "全部")

@@ -14,13 +14,9 @@ of the left items (None for a left item left open).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.kinds import Kind
+from bank.models import Question
 from bank.option_order import LETTERS, MAX_OPTIONS, OptionOrder
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 OPEN = "-"  # a left item with no choice yet
 

@@ -1,13 +1,9 @@
 """The bank's data model: papers hold sections, sections hold questions (pydantic classes over the
-words in bank/kinds.py).
-
-Each model builds its validator when it is first used (`defer_build`), not when the bot starts: the
-first reply to /exam validates none of them; the first answer builds the Question, its Source and
-PaperSettings (~3 ms, once)."""
+words in bank/kinds.py)."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from bank.kinds import (
     UNASKABLE,
@@ -22,8 +18,6 @@ from bank.kinds import (
 
 
 class Source(BaseModel):
-    model_config = ConfigDict(defer_build=True)
-
     paper: str  # paper slug
     section: int  # 1-based section position
     number: int
@@ -32,8 +26,6 @@ class Source(BaseModel):
 
 
 class Question(BaseModel):
-    model_config = ConfigDict(defer_build=True)
-
     id: int | None = None
     number: int
     kind: Kind
@@ -79,8 +71,6 @@ class Question(BaseModel):
 
 
 class Section(BaseModel):
-    model_config = ConfigDict(defer_build=True)
-
     kind: Kind
     title: str
     points_each: float | None = None
@@ -89,8 +79,6 @@ class Section(BaseModel):
 
 
 class PaperSettings(BaseModel):
-    model_config = ConfigDict(defer_build=True)
-
     time_limit_min: int = 60
     attempts_allowed: int | None = None  # None: unlimited
     grading_method: GradingMethod = GradingMethod.best
@@ -119,15 +107,11 @@ class Note(BaseModel):
     it in English, bot/catalogue/lint.py in Chinese too. A note an older release stored as English text
     reads as the code `note` with that text, and shows as written."""
 
-    model_config = ConfigDict(defer_build=True)
-
     code: str
     params: dict[str, str | int | float] = Field(default_factory=dict)
 
 
 class Paper(BaseModel):
-    model_config = ConfigDict(defer_build=True)
-
     id: int | None = None
     slug: str
     title: str

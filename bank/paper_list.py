@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
 
 from bank.errors import NotFound
 from bank.kinds import UNASKABLE
+from bank.models import Paper
 from bank.store import Store
 
-if TYPE_CHECKING:
-    from bank.models import Paper
 
-
-class PaperSummary(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class PaperSummary:
     id: int
     code: str  # "P3": what people see and type
     slug: str

@@ -8,20 +8,16 @@ import json
 import re
 import sqlite3
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bank.errors import ComposedSlug, NotFound, SameTitle
 from bank.grading.terms import terms_for
 from bank.import_notes import note, notes_from_json, notes_json
 from bank.kinds import SUBJECTIVE, Kind, fingerprint
+from bank.models import Note, Paper, PaperSettings, Question, Section
 from bank.question_checks import refresh_paper
 from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
 from bank.question_rows import question_from_row
 from bank.store import Store, one_row
-
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    from bank.models import Note, Paper, PaperSettings, Question, Section
 
 
 def _dumps(value: object) -> str:
@@ -259,7 +255,6 @@ async def get_questions(db: Store, ids: list[int]) -> dict[int, Question]:
 
 
 def _settings_from_row(row: sqlite3.Row) -> PaperSettings:
-    from bank.models import PaperSettings
     return PaperSettings(
         time_limit_min=row["time_limit_min"],
         attempts_allowed=row["attempts_allowed"],
@@ -285,7 +280,6 @@ async def load_paper(db: Store, key: int | str, *, include_retired: bool = False
 
 def load_paper_in(conn: sqlite3.Connection, key: int | str, *, include_retired: bool = False) -> Paper:
     """`load_paper` on the database thread (inside a transaction that writes it back, say). Raises NotFound."""
-    from bank.models import Paper, Section
     col = "id" if isinstance(key, int) else "slug"
     prow = conn.execute(f"SELECT * FROM papers WHERE {col} = ?", (key,)).fetchone()
     if prow is None:
@@ -315,7 +309,6 @@ def _composed(conn: sqlite3.Connection, prow: sqlite3.Row, include_retired: bool
     A question is numbered by its place in the paper (its home paper's number is in its `source`):
     two drawn questions may share a number at home, and a file names a question by its number
     (bank/formats/ref.py), so an exported composed paper imports back onto itself."""
-    from bank.models import Paper, Section
     rows = conn.execute(
         f"SELECT i.section AS drawn_section, i.points AS drawn_points, i.pos AS drawn_pos, x.* FROM composed_items i "
         f"JOIN ({_QUESTION_SELECT}) x ON x.id = i.question_id WHERE i.paper_id=? ORDER BY i.pos", (prow["id"],)).fetchall()

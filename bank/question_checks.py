@@ -14,18 +14,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
 
 from bank.errors import NotFound
 from bank.kinds import CHOICE
 from bank.lint import explanation_speaks_for, key_doubt, normalise_stem
 from bank.lint_messages import english
+from bank.models import Question
 from bank.option_order import analyse_options
 from bank.question_rows import QUESTION_SELECT, question_from_row
 from bank.store import Store
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 VERSION = 2  # bump when the analysis changes: rows of an older version are redone at start-up
 # 2: key_doubt holds the lint's parameters as JSON ({"answer": "ABCD", "spoken": "E"}), not English
@@ -34,7 +32,8 @@ HELD_KEY = "key"
 HELD_DUPLICATE = "duplicate"
 
 
-class Check(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Check:
     pinned: list[int]
     refs: dict[str, list[int]]
     key_doubt: str
@@ -100,7 +99,8 @@ async def fill_missing(db: Store) -> int:
     return await db.run_write(transaction)
 
 
-class Held(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Held:
     question_id: int
     paper: str  # the paper's title
     section: str  # the section's title

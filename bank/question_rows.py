@@ -7,17 +7,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bank.kinds import Kind
-
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    from bank.models import Question
+from bank.models import Question, Source
 
 
 def question_from_row(row: sqlite3.Row) -> Question:
-    from bank.models import Question, Source
     keys = row.keys()
     return Question(
         id=row["id"],

@@ -10,11 +10,8 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from bank.models import Question
-
+from bank.models import Question
 
 _COLUMNS = "question_id, version, stem, options, answer, explanation"
 

@@ -10,13 +10,10 @@ caller reads the papers and writes the changes (proctor/teams/file_edits.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bank.errors import BankError, ImportFailed
 from bank.kinds import fingerprint
-
-if TYPE_CHECKING:
-    from bank.models import Paper, Question
+from bank.models import Paper, Question
 
 # the text and key, versioned as /editq versions them (bank/question_versions.py)
 VERSIONED = ("stem", "options", "answer", "explanation")

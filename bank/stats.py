@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from bank.kinds import Flag, Kind
-
-if TYPE_CHECKING:
-    from bank.models import Paper
+from bank.models import Paper
 
 
 @dataclass

@@ -9,14 +9,10 @@ the text itself. None: not readable as an answer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.grading import parse_choice, parse_number, parse_truefalse
 from bank.kinds import CHOICE, Kind
+from bank.models import Question
 from bank.option_order import OptionOrder
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 MAX_TYPED = 4000
 

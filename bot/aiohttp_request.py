@@ -3,7 +3,7 @@
 python-telegram-bot documents `telegram.request.BaseRequest` as the seam for another HTTP library;
 this is that seam filled with aiohttp, which the project already uses for the desk and the webhook.
 A bare PTB bot spends most of an update's CPU in httpx (about 0.8 ms a request); aiohttp does the
-same requests for less (issue 23's measurement: 0.56-0.65x a bare bot's CPU per update).
+same requests for less (docs/benchmarks.md).
 
 Timeouts, as PTB passes them (`read`, `write`, `connect`, `pool`):
 - **pool**: aiohttp waits for a free connection inside its `connect` timeout, with no error of its
@@ -29,43 +29,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ssl
-from collections.abc import Iterator
 from typing import Any
 
+import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
-
-
-@contextlib.contextmanager
-def _no_ca_store_for_contexts_that_verify_nothing() -> Iterator[None]:
-    """aiohttp builds two TLS contexts when it is first imported (`aiohttp/connector.py`, 3.10 on): the
-    verifying one the bot's session uses, and one for `ssl=False` that verifies nothing (CERT_NONE) yet
-    loads the system's CA store as well: ~50 ms of CPU, at every start. While aiohttp is imported, a
-    context that verifies nothing skips that load; every other context (the verifying one among them)
-    loads its store as before. tests/bot/test_aiohttp_tls_import.py fails if aiohttp changes so that
-    this no longer holds."""
-    load = ssl.SSLContext.set_default_verify_paths
-    own = "set_default_verify_paths" in vars(ssl.SSLContext)  # else inherited from _ssl._SSLContext
-
-    def load_unless_unverified(context: ssl.SSLContext) -> None:
-        if context.verify_mode != ssl.CERT_NONE:
-            load(context)
-
-    ssl.SSLContext.set_default_verify_paths = load_unless_unverified  # type: ignore[method-assign,assignment]
-    try:
-        yield
-    finally:
-        if own:
-            ssl.SSLContext.set_default_verify_paths = load  # type: ignore[method-assign]
-        else:
-            del ssl.SSLContext.set_default_verify_paths
-
-
-with _no_ca_store_for_contexts_that_verify_nothing():
-    import aiohttp
 
 _JSON = {"Content-Type": "application/json"}
 POOL_TIMEOUT_MESSAGE = ("Pool timeout: All connections in the connection pool are occupied. Request was *not* "

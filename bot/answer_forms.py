@@ -12,7 +12,6 @@ tolerance, and the share of the marks of those worth less than full marks.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardButton as Button
 
@@ -20,13 +19,11 @@ from bank import matching_answer
 from bank.grading.fill import fill_key_text
 from bank.grading.numerical import accepted_values
 from bank.kinds import CHOICE, Kind
+from bank.models import Question
 from bank.option_order import LETTERS, OptionOrder
 from bank.script import to_script
 from bot.i18n import joined, t
 from bot.text_limits import clip
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 BUTTON_LEFT = 24  # characters of a left item on its button
 

@@ -15,9 +15,10 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import authoring, core, daily, exam, invites, leads, live, menus, outbox, pacing, scheduling
+from bot import authoring, core, daily, exam, invites, leads, live, menus, outbox, pacing, scheduling, webhook
 from bot.aiohttp_request import AiohttpRequest
 from bot.context import Ctx, ProctorContext
+from bot.desk_bridge import desk_context, start_desk, stop_desk
 from bot.feature import Feature
 from bot.i18n import LANGS
 from bot.logging_setup import register_secret
@@ -100,8 +101,6 @@ async def _post_init(settings: Settings, clock: Clock, app: Application[Any, Any
     """Open the services; in polling mode the desk gets its own server (PROCTOR_DESK_PORT)."""
     await _open_services(settings, clock, app)
     if settings.desk_url:  # aiohttp and Jinja2 load only for a bot that serves the desk
-        from bot.desk_bridge import start_desk
-
         await start_desk(app)
 
 
@@ -132,8 +131,6 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
         await unused.close()
     svc = app.bot_data.get(KEY)  # None if post_init failed before the database opened
     if isinstance(svc, Services) and svc.settings.desk_url:
-        from bot.desk_bridge import stop_desk
-
         await stop_desk(app)
     svc = app.bot_data.pop(KEY, None)
     if isinstance(svc, Services):
@@ -230,8 +227,6 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     if webhook_url:
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
         register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
-        from bot import webhook  # aiohttp: loaded only in webhook mode
-        from bot.desk_bridge import desk_context
 
         webhook.run(app, loop, listen=settings.webhook_listen, port=settings.webhook_port, url=webhook_url,
                     secret=secret, prepare=partial(_open_services, settings, clock),

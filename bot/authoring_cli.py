@@ -13,24 +13,22 @@ import time
 import tomllib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bank.authoring.draft import KINDS
 from bank.authoring.upload import preview_for
 from bank.errors import BankError
 from bank.formats.sheet import parse_key
 from bank.kinds import CHOICE, Kind
-from bank.models import Question
+from bank.models import Paper, Question
 from bank.option_order import LETTERS, MAX_OPTIONS
+from bot.authoring.render import upload_preview
 from bot.i18n import t, tn
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
 from proctor.storage.db import Database
 from proctor.teams import question_edit as qe
 from proctor.teams.curation import add_question
-
-if TYPE_CHECKING:
-    from bank.models import Paper
 
 Command = Callable[[Database, argparse.Namespace], Awaitable[int]]
 
@@ -56,7 +54,6 @@ def add_upload_arguments(imp: argparse.ArgumentParser, bank: argparse._SubParser
 
 async def dry_run(db: Database, args: argparse.Namespace, papers: list[Paper]) -> int:
     """The upload preview of the files' `papers`, as the chat shows it; nothing is written."""
-    from bot.authoring.render import upload_preview
 
     names = ", ".join(p.rsplit("/", 1)[-1] for p in args.paths)
     print(upload_preview(await preview_for(db, names, papers), "en", "orig", shell=True))

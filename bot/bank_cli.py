@@ -10,14 +10,18 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS
+from bank.formats.files import export, read_any, template
 from bank.kinds import CHOICE, Kind
+from bank.lint import lint, summary
+from bank.models import Question
+from bank.paper_list import paper_summaries
 from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
 from bank.round_trip import PaperChanges
+from bank.stats import paper_stats, render_stats
 from bot import authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.i18n import tn
@@ -28,12 +32,9 @@ from proctor.errors import ProctorError
 from proctor.exams.service import running_counts
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, default_db_path, unusable
-from proctor.teams.curation import update_settings
+from proctor.teams.curation import confirm_key, update_settings
+from proctor.teams.file_edits import Imported, import_or_update
 from proctor.teams.question_edit import answer_count
-
-if TYPE_CHECKING:
-    from bank.models import Question
-    from proctor.teams.file_edits import Imported  # with the importer's parsers: loaded when `import` runs
 
 # The commands import what they use when they run: `proctor run` builds this parser too, and must
 # not pay for the importer's parsers (~50 ms of start-up) to answer its first update.
@@ -114,8 +115,6 @@ def run_bank_command(args: argparse.Namespace) -> int:
         return 2
     try:
         if name == "template":  # needs no database
-            from bank.formats.files import template
-
             return _write_out(template(args.fmt), args.output)
         # only an import creates a database (a mistyped --db is refused, not made); like `proctor run`,
         # a database without papers gets the bundled bank first (not before an import: then the
@@ -143,12 +142,6 @@ async def _with_db(command, args, *, bundled: bool = False, create: bool = False
 
 
 async def _import(db: Database, args) -> int:
-    from bank.formats.files import read_any
-    from bank.lint import lint
-    from bank.paper_list import paper_summaries
-    from bank.stats import paper_stats
-    from proctor.teams.file_edits import import_or_update  # with the importer's parsers: loaded on use
-
     done = await import_or_update(db, args.paths, time.time(), parse=read_any, as_new=args.as_new,
                                   regrade=args.regrade, dry_run=args.dry_run)
     for u in done.updated:
@@ -196,8 +189,6 @@ def _n(n: int, word: str) -> str:
 
 
 async def _list(db: Database, args) -> int:
-    from bank.paper_list import paper_summaries
-
     for p in await paper_summaries(db, composed=True):
         marks = "".join(f" [{m}]" for m, on in (("exam-only", p.exam_only and not p.invite_only),
                                                 ("invite-only", p.invite_only)) if on)
@@ -206,17 +197,11 @@ async def _list(db: Database, args) -> int:
 
 
 async def _stats(db: Database, args) -> int:
-    from bank.paper_store import list_papers
-    from bank.stats import paper_stats, render_stats
-
     print(render_stats(paper_stats(await list_papers(db))))
     return 0
 
 
 async def _lint(db: Database, args) -> int:
-    from bank.lint import lint, summary
-    from bank.paper_store import list_papers
-
     items = lint(await list_papers(db))
     for it in items:
         print(it.render())
@@ -226,8 +211,6 @@ async def _lint(db: Database, args) -> int:
 
 
 async def _export(db: Database, args) -> int:
-    from bank.formats.files import export
-
     if args.output:
         _check_destination(args.output)  # before the work and its notes: a typo costs one line
     papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
@@ -322,8 +305,6 @@ async def _status(db: Database, args) -> int:
 
 
 async def _confirm(db: Database, args) -> int:
-    from proctor.teams.curation import confirm_key
-
     if not await confirm_key(db, args.id, actor=0, now=time.time()):
         print(f"proctor: question {args.id} is not held for its key", file=sys.stderr)
         return 1
@@ -332,7 +313,6 @@ async def _confirm(db: Database, args) -> int:
 
 
 async def _show(db: Database, args) -> int:
-
     print(render_question(await get_question(db, args.id)))
     return 0
 

@@ -8,7 +8,8 @@ callables in one `register` function: its handlers, jobs, outbox senders, deep l
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, NamedTuple, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from telegram import Update
 from telegram.ext import Application
@@ -42,7 +43,8 @@ async def _nothing(app: App) -> None:
     return None
 
 
-class Parts(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Parts:
     """A Feature made of its package's functions."""
 
     name: str

@@ -9,6 +9,9 @@ import sys
 import time
 from datetime import UTC, datetime
 
+from telegram import Bot
+from telegram.error import InvalidToken, TelegramError
+
 from bank.csv_safety import safe_cell
 from bank.errors import BankError, NotFound
 from bank.paper_list import AmbiguousPaper
@@ -58,9 +61,6 @@ async def bot_username(given: str | None) -> str:
         raise BankError(startup_error(e).removeprefix("proctor: ")) from None
     token = settings.telegram_bot_token.get_secret_value()
     register_token(token)
-    # telegram loads here, not with the module: `proctor bank ...` starts without it (bot/cli.py)
-    from telegram import Bot
-    from telegram.error import InvalidToken, TelegramError
 
     try:
         async with Bot(token, base_url=settings.bot_api_url) as bot:  # initialising is its getMe

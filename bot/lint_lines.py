@@ -5,15 +5,12 @@ question's number."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from bank.kinds import Kind
+from bank.lint import LintItem
 from bank.lint_messages import place_shape
 from bot.exam.render import short_section
 from bot.i18n import CATALOGUE, joined, kind_name, t
-
-if TYPE_CHECKING:  # the type only: bank.lint loads OpenCC, wanted with the first upload, not with /bankstats
-    from bank.lint import LintItem
 
 _KINDS = {k.value for k in Kind}
 

@@ -6,7 +6,7 @@ registers here how to end it, so the exam imports none of them and registering l
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from telegram.ext import Application
 
@@ -17,7 +17,8 @@ from bot.userctx import UserCtx
 Ender = Callable[[Ctx, UserCtx], Awaitable[list[str]]]  # ends the user's open work of one kind: the lines saying what
 
 
-class _Registered(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Registered:
     end: Ender
     admins_only: bool  # only configured admins can have it open: anyone else's /cancel skips it unloaded
 

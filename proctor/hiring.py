@@ -12,7 +12,7 @@ paper sets none (`HiringPaper.cap`), whoever made it.
 from __future__ import annotations
 
 import sqlite3
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from proctor.audit import AuditAction, record_audit
 from proctor.errors import ProctorError
@@ -35,7 +35,8 @@ def open_sql(team: str, paper: str) -> str:
             f"AND (tv.paper_id IS NULL OR tv.paper_id = {paper})))")
 
 
-class HiringPaper(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class HiringPaper:
     id: int
     slug: str
     title: str
@@ -139,7 +140,8 @@ def check_in(conn: sqlite3.Connection, scope: int | None, paper_id: int) -> Hiri
 
 # ---- the verifications ------------------------------------------------------------------------
 
-class Verification(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Verification:
     chat_id: int
     team: str  # the group's title as the bot last saw it ('' before it saw the group)
     paper_id: int | None  # None: every hiring paper
@@ -214,7 +216,8 @@ async def unverify(db: Database, chat_id: int, paper_ids: list[int] | None, *, a
     return await db.run_write(transaction)
 
 
-class Unverified(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Unverified:
     """A team holding invites to a hiring paper it is not verified for (made before verification
     existed, or before an admin undid it): their results stay with the admins until they verify it."""
 

@@ -14,8 +14,9 @@ import re
 import secrets
 import sqlite3
 from collections import deque
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from bank.errors import NotFound
 from bank.paper_list import paper_summaries, pick_paper
@@ -166,7 +167,8 @@ def parse_duration(text: str) -> float:
     return int(m.group(1)) * _UNIT[m.group(2)]
 
 
-class Request(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Request:
     paper: str
     window: float = DEFAULT_WINDOW
     extra_min: int = 0
@@ -217,7 +219,8 @@ def check_extra(minutes: int) -> int:
 
 # ---- stored invites ---------------------------------------------------------------------------
 
-class Invite(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Invite:
     id: int
     paper_id: int
     team_chat_id: int | None
@@ -445,7 +448,8 @@ async def resend_invite(db: Database, invite_id: int, *, actor: int, now: float)
 
 # ---- reading ----------------------------------------------------------------------------------
 
-class Row(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Row:
     invite: Invite
     status: InviteStatus  # effective now
     paper: str

@@ -10,9 +10,9 @@ import csv
 import io
 import json
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import NamedTuple
 
 from bank.csv_safety import safe_cell
 from proctor import hiring
@@ -32,7 +32,8 @@ class Event(StrEnum):
     expired = "expired"  # the window closed before a start (read from the window)
 
 
-class Step(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Step:
     event: Event
     at: float
     extra_min: int = 0  # created: the extra time given
@@ -41,13 +42,15 @@ class Step(NamedTuple):
     max_score: float | None = None
 
 
-class SectionScore(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class SectionScore:
     title: str
     score: float
     max_score: float
 
 
-class Candidate(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Candidate:
     """One invite and the candidate who holds it, with every attempt they made on it."""
 
     invite: Invite

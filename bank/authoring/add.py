@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
 
 from bank.errors import BankError, SameTitle
 from bank.kinds import SECTION_TITLES, fingerprint
+from bank.models import Paper, Question, Section, Source
 from bank.paper_store import free_slug, load_paper_in, slug_for, with_key_terms, write_papers
-
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    from bank.models import Paper, Question
 
 Claim = Callable[[sqlite3.Connection], None]  # more to commit with the question
 
@@ -29,7 +26,8 @@ class BadTarget(BankError):
     """The paper to add to is missing, or a new paper's title is taken or empty."""
 
 
-class Added(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Added:
     question_id: int
     paper_id: int
     paper: str  # title
@@ -41,7 +39,6 @@ class Added(NamedTuple):
 async def with_terms(question: Question) -> Question:
     """The question with its key terms found, as an import finds them (a child process; before the
     write transaction). Raises TermsUnavailable."""
-    from bank.models import Paper, Section
     holder = Paper(slug="new", title="new", sections=[Section(kind=question.kind, title="", questions=[question])])
     return (await with_key_terms([holder]))[0].questions()[0]
 
@@ -77,13 +74,11 @@ def add_question_in(conn: sqlite3.Connection, question: Question, *, paper_id: i
 
 
 def _new_paper(conn: sqlite3.Connection, title: str) -> Paper:
-    from bank.models import Paper
     return Paper(slug=free_slug(conn, slug_for(title, title)), title=title, source_file="")
 
 
 def place_question(paper: Paper, question: Question, section: int | None) -> tuple[Paper, str, int, int]:
     """The paper with the question added; its section's title and position, its number."""
-    from bank.models import Section, Source
     sections = list(paper.sections)
     if section is None:
         at = next((i for i in range(len(sections) - 1, -1, -1) if sections[i].kind is question.kind), None)

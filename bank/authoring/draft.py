@@ -13,17 +13,13 @@ import re
 import sqlite3
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from bank.errors import BankError
 from bank.formats.sheet import parse_key
 from bank.kinds import CHOICE, Answer, Kind
+from bank.models import Question
 from bank.option_order import LETTERS
 from bank.store import Store, one_row
-
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    from bank.models import Question
 
 KINDS = (Kind.single, Kind.multi, Kind.truefalse, Kind.fill, Kind.numerical, Kind.short)
 MAX_OPTIONS = 10  # as buttons, a chat's worth (the bank takes up to 26 from files)
@@ -86,7 +82,6 @@ class Draft:
 
     def question(self) -> Question:
         """The question as it will be saved (number 0: placed when saved)."""
-        from bank.models import Question
         if self.kind is None or self.key is None:
             raise BadInput("nq_incomplete")
         return Question(number=0, kind=self.kind, stem=self.stem,
@@ -159,7 +154,6 @@ def pick_truefalse(d: Draft, value: bool) -> Draft:
 def give_key(d: Draft, text: str) -> Draft:
     """A typed key: fill-in blanks (| between blanks, ; between accepted forms), a number (3.14,
     3.14±0.01, 1..5), or a reference answer; parsed as a spreadsheet's 答案 cell."""
-    from bank.models import Question
     if d.step is not Step.key or not d.typed_key or d.kind is None:
         raise BadInput("nq_bad_step")
     probe = Question(number=0, kind=d.kind, stem=d.stem, answer="", held="")

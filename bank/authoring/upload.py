@@ -21,17 +21,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TypeVar
 
 from bank.errors import BankError, ImportFailed, NotFound
 from bank.formats import child
+from bank.formats.files import parse_bytes
+from bank.importer.json_format import dumps, export_papers
 from bank.kinds import Kind
 from bank.lint import LintItem, lint
+from bank.models import Paper, Question
 from bank.paper_store import list_papers, refuse_composed_slug, write_papers
 from bank.store import Store
-
-if TYPE_CHECKING:
-    from bank.models import Paper, Question
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram (getFile)
 TEXT_SUFFIXES = (".gift", ".txt", ".aiken", ".xml", ".csv", ".json")
@@ -89,7 +89,6 @@ def read_upload(name: str, data: bytes) -> list[Paper]:
     ImportFailed (the importer's error, naming the line or the sheet, row and column; the
     workbook's zip-bomb cap)."""
     check_content(name, data)
-    from bank.formats.files import parse_bytes  # the parsers load in the child that reads the file
 
     papers = parse_bytes(data, name)
     if (n := sum(len(p.questions()) for p in papers)) > MAX_QUESTIONS:
@@ -133,20 +132,20 @@ def _papers_and_hash(name: str, data: bytes) -> tuple[list[Paper], str]:
 
 def content_hash(papers: list[Paper]) -> str:
     """What the papers hold, as the JSON export writes it: the same file parses to the same hash."""
-    # the importer package (its seed parser with it) loads with the first upload, not at the bot's start-up
-    from bank.importer.json_format import dumps, export_papers
 
     return hashlib.sha256(dumps(export_papers(papers)).encode()).hexdigest()
 
 
-class PaperCount(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class PaperCount:
     slug: str
     title: str
     questions: int
     kinds: dict[Kind, int]
 
 
-class Shown(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Shown:
     """A question as the preview shows it: where it stands and the question itself."""
 
     paper: str
@@ -201,7 +200,8 @@ async def preview_for(db: Store, name: str, papers: list[Paper]) -> Preview:
     return preview(name, papers, await list_papers(db))
 
 
-class Pending(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Pending:
     id: int
     user_id: int
     chat_id: int
@@ -273,7 +273,8 @@ async def cancel_all(db: Store, user_id: int, now: float) -> list[str]:
     return await db.run_write(transaction)
 
 
-class Imported(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Imported:
     papers: list[PaperCount]
 
     @property

@@ -9,16 +9,12 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
 from bank.import_notes import note
 from bank.kinds import Flag, Kind
-from bank.models import Question
-
-if TYPE_CHECKING:
-    from bank.models import Paper
+from bank.models import Paper, Question
 
 _OPTION = re.compile(r"^([A-Z])[.)]\s+(\S.*|)$")  # not \s+(.*): two quantifiers could share the spaces
 _ANSWER = re.compile(r"^ANSWER:\s*(\S*)\s*$", re.IGNORECASE)

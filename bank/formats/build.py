@@ -8,15 +8,11 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from bank.kinds import CHOICE, SECTION_TITLES, Kind
+from bank.models import Note, Paper, Question, Section, Source
 from bank.option_order import LETTERS
 from bank.paper_store import slug_for
-
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    from bank.models import Note, Paper, Question
 
 BLANK = "_____"  # where a GIFT missing-word answer block stood in the stem
 
@@ -93,7 +89,6 @@ def _slug(stem: str, title: str, several: bool) -> str:
 
 def assemble(parsed: Parsed, *, file: str, stem: str, title: str) -> list[Paper]:
     """Papers (one per paper title, the file's own first) with sections in order of first use."""
-    from bank.models import Paper, Section, Source
     papers: dict[str, dict[str, list[Question]]] = {}
     kinds: dict[tuple[str, str], Kind] = {}
     for item in parsed.items:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from bank.errors import ImportFailed
 from bank.formats import EXPORT_FORMATS, child
@@ -26,9 +25,7 @@ from bank.importer import parse_text
 from bank.importer.headers import find_headers
 from bank.importer.json_format import dumps, export_papers
 from bank.kinds import UNASKABLE
-
-if TYPE_CHECKING:
-    from bank.models import Paper
+from bank.models import Paper
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 # a line opening with a question's name or a category; [^\S\n], not \s: a run of blank lines is not

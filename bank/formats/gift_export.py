@@ -4,14 +4,10 @@ all are listed in the notes returned."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.formats.build import BLANK, effective_weights
 from bank.formats.ref import ref_text
 from bank.kinds import CHOICE, Kind
-
-if TYPE_CHECKING:
-    from bank.models import Paper, Question
+from bank.models import Paper, Question
 
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\~=#{}:"})
 

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
 from bank.formats.build import effective_weights
 from bank.formats.ref import ref_text
 from bank.kinds import CHOICE, Kind
-
-if TYPE_CHECKING:
-    from bank.models import Paper, Question
+from bank.models import Paper, Question
 
 _TYPES = {Kind.single: "multichoice", Kind.multi: "multichoice", Kind.truefalse: "truefalse",
           Kind.fill: "shortanswer", Kind.numerical: "numerical", Kind.matching: "matching",

@@ -7,11 +7,8 @@ those questions in place (proctor/teams/file_edits.py)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    from bank.models import Question
+from bank.models import Question, Source
 
 EXAMPLE = "slug/s1/q3/v1"
 
@@ -22,7 +19,6 @@ def ref_text(slug: str, section: int, q: Question) -> str:
 
 def read_ref(q: Question, text: str) -> None:
     """Sets `q.origin` and `q.version` from a ref; nothing for an empty one. Raises ValueError."""
-    from bank.models import Source
     text = text.strip()
     if not text:
         return

@@ -17,7 +17,6 @@ import re
 import zipfile
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING
 
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
@@ -25,11 +24,8 @@ from bank.formats.ref import read_ref
 from bank.grading.choice import parse_truefalse
 from bank.import_notes import note
 from bank.kinds import CHOICE, Answer, Flag, Kind
+from bank.models import Question
 from bank.option_order import LETTERS
-
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    from bank.models import Question
 
 MAX_XLSX_UNPACKED = 200 * 1024 * 1024  # bytes a workbook may unpack to (zip bombs)
 MAX_XLSX_RATIO = 200  # and how much more than its packed size
@@ -147,7 +143,6 @@ def _fail(file: str, place: str, field: str, columns: dict[str, int], header: li
 
 def _row(c: dict[str, str], place: str, file: str, header: list[str], columns: dict[str, int],
          out: Parsed) -> Item | None:
-    from bank.models import Question
     def fail(field: str, problem: str) -> ImportFailed:
         return _fail(file, place, field, columns, header, problem)
 

@@ -11,12 +11,11 @@ from bank.formats.build import effective_weights
 from bank.formats.ref import ref_text
 from bank.formats.sheet import COLUMNS, OPTION_LETTERS, kind_name
 from bank.kinds import CHOICE, Kind
+from bank.models import Paper, Question
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: openpyxl is imported where a workbook is written
     from openpyxl.cell import Cell
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
-
-    from bank.models import Paper, Question
 
 
 class Example(TypedDict, total=False):

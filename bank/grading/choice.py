@@ -5,15 +5,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from bank.grading.normalize import fold, normalize_for_match
 from bank.grading.result import Grade, Verdict, scaled
 from bank.kinds import MultiPolicy
+from bank.models import Question
 from bank.option_order import LETTERS
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 DEFAULT_OPTIONS = 8  # letters accepted when the question does not say how many options it has
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.grading.choice import grade_multi, grade_single, grade_truefalse
 from bank.grading.fill import grade_fill
 from bank.grading.matching import grade_matching
@@ -11,9 +9,7 @@ from bank.grading.numerical import grade_numerical
 from bank.grading.result import Grade
 from bank.grading.subjective import grade_subjective
 from bank.kinds import Kind, MultiPolicy
-
-if TYPE_CHECKING:
-    from bank.models import Question
+from bank.models import Question
 
 
 def grade(question: Question, response: object, *, multi_policy: MultiPolicy = MultiPolicy.partial) -> Grade:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
+
+from rapidfuzz.fuzz import ratio
 
 from bank.grading.math_form import looks_like_math, plain, same_math
 from bank.grading.normalize import normalize_for_match
 from bank.grading.result import Grade, Verdict, scaled
-
-if TYPE_CHECKING:
-    from bank.models import Question
+from bank.models import Question
 
 FUZZY_MIN_LEN = 6  # normalised answers shorter than this must match exactly
 FUZZY_MIN_RATIO = 90.0  # rapidfuzz ratio a longer answer needs to pass despite a typo
@@ -71,7 +70,6 @@ def _matches(typed: str, accepted: frozenset[str]) -> bool:
         return True
     if len(norm) < FUZZY_MIN_LEN or not norm.isalpha():
         return False
-    from rapidfuzz.fuzz import ratio  # loaded by the first typo, not at the bot's start-up
 
     return any(
         len(a) >= FUZZY_MIN_LEN and a.isalpha() and ratio(norm, a, score_cutoff=FUZZY_MIN_RATIO)

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.grading.normalize import normalize_for_match
 from bank.grading.result import Grade, Verdict, scaled
 from bank.kinds import MultiPolicy
-
-if TYPE_CHECKING:
-    from bank.models import Question
+from bank.models import Question
 
 
 def pairs_of(question: Question) -> list[tuple[str, str]]:

@@ -5,12 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING
 
 from bank.grading.result import Grade, Verdict, scaled
-
-if TYPE_CHECKING:
-    from bank.models import Question
+from bank.models import Question
 
 _MINUS = str.maketrans({"−": "-", "–": "-", "—": "-", "﹣": "-", "＋": "+"})
 _NUMBER = r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$"

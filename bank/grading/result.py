@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 
 class Verdict(StrEnum):
@@ -13,7 +13,8 @@ class Verdict(StrEnum):
     needs_review = "needs_review"  # subjective: the score is provisional until a person marks it
 
 
-class Grade(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Grade:
     """One answer's grade, a value the domain reads (never validated, stored whole or sent): a
     NamedTuple, not a pydantic model, whose schema every start-up built."""
 

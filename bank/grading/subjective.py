@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bank.grading.result import Grade, Verdict
 from bank.grading.terms import flat, key_terms
-
-if TYPE_CHECKING:
-    from bank.models import Question
+from bank.models import Question
 
 # Candidates rarely reuse every term of a long reference answer, so covering FULL_COVERAGE of
 # them earns the full provisional score; below that the score grows linearly with coverage.

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.import_notes import note
 from bank.importer.raw import Ctx
 from bank.kinds import CHOICE, SUBJECTIVE, Flag, Kind
-
-if TYPE_CHECKING:
-    from bank.models import Question, Section
+from bank.models import Question, Section
 
 _TERMINAL = tuple("。！？.!?）)」』”\"…$；;")
 

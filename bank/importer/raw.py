@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from bank.errors import ImportFailed
-
-if TYPE_CHECKING:
-    from bank.models import Note
+from bank.models import Note
 
 
 @dataclass

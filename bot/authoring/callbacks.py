@@ -9,8 +9,8 @@ The draft id ties a button to one draft: a button of a saved or cancelled draft 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 
 class UploadAction(StrEnum):
@@ -50,12 +50,14 @@ _UPLOAD = r"^a:u:([0-9]{1,12}):([ic])$"
 _DRAFT = r"^a:q:([0-9]{1,12}):([A-Za-z])(?::([0-9]{1,12}))?$"
 
 
-class UploadPress(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class UploadPress:
     upload_id: int
     action: UploadAction
 
 
-class DraftPress(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DraftPress:
     draft_id: int
     action: DraftAction
     arg: int | None

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.authoring.draft import KINDS, Draft, Step
 from bank.authoring.upload import Imported, Preview
 from bank.kinds import CHOICE, SECTION_TITLES, Kind
+from bank.models import Paper, Question
 from bank.option_order import LETTERS
 from bot.authoring import callbacks as cb
 from bot.exam.render import TYPED, points, question_body, short_section, shown_key
@@ -18,9 +17,6 @@ from bot.letter_rows import letter_rows
 from bot.lint_lines import lint_line
 from bot.text_limits import clip
 from proctor.exams.model import Item
-
-if TYPE_CHECKING:
-    from bank.models import Paper, Question
 
 MAX_WARNINGS = 10
 MAX_PAPER_BUTTONS = 20

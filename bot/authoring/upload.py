@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -12,6 +11,7 @@ from telegram.error import TelegramError
 
 from bank.authoring import upload as up
 from bank.errors import ImportFailed, NotFound, TermsUnavailable
+from bank.models import Paper
 from bank.paper_store import list_papers
 from bot.authoring import render
 from bot.authoring.callbacks import UploadAction, UploadPress
@@ -20,9 +20,6 @@ from bot.core import ack
 from bot.i18n import t
 from bot.userctx import UserCtx, user_ctx
 from proctor.teams import curation
-
-if TYPE_CHECKING:
-    from bank.models import Paper
 
 log = logging.getLogger(__name__)
 

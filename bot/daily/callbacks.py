@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from proctor.daily.steps import Action
 
@@ -17,7 +17,8 @@ _CODES = {action: code for code, action in ACTIONS.items()}
 _DATA = r"(?a)^d:([pms]):([0-9]{1,12}):([0-9]{1,3})(?::(1?[0-9]|2[0-5]|[tf]))?$"
 
 
-class Press(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Press:
     action: Action  # pick, toggle or submit
     delivery_id: int
     pos: int

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
@@ -11,6 +11,7 @@ from telegram import InlineKeyboardMarkup as Keyboard
 from bank.grading.result import Verdict
 from bank.kinds import CHOICE, Kind
 from bank.matching_answer import draft_pairs
+from bank.models import Question
 from bank.option_order import LETTERS, OptionOrder
 from bank.script import to_script
 from bot import answer_forms
@@ -22,13 +23,11 @@ from bot.text_limits import MAX_ECHO, MAX_TOAST, clip, utf16_len
 from proctor.daily.answers import Answer, Standing
 from proctor.daily.steps import Action
 
-if TYPE_CHECKING:
-    from bank.models import Question
-
 MAX_KEY_EXPLANATION = 300
 
 
-class View(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class View:
     """One question of a day's quiz as the chat sees it."""
 
     question: Question

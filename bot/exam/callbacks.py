@@ -9,8 +9,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 from proctor.exams.states import AttemptMode
 from proctor.exams.steps import Action
@@ -50,13 +50,15 @@ _PICK = r"^x:(p|go):(\d{1,9}|r):([ep])$"
 _ACT = r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$"
 
 
-class Pick(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Pick:
     start: bool
     paper_id: int | None  # None: random mock
     mode: AttemptMode
 
 
-class Act(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Act:
     attempt_id: int
     action: Action | Screen  # Action: a step of the attempt (proctor.exams.steps.take_step)
     pos: int

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
@@ -12,6 +12,7 @@ from bank.grading.result import Verdict
 from bank.kinds import CHOICE, Kind, ReviewOption
 from bank.matching_answer import draft_pairs, is_matching_draft
 from bank.matching_answer import response_draft as matching_draft
+from bank.models import Question
 from bank.option_order import LETTERS
 from bank.paper_list import PaperSummary
 from bank.script import to_script
@@ -29,9 +30,6 @@ from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswe
 from proctor.exams.result import grid_lines, outcome
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.exams.steps import Action
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
 TYPE_HINTS = {Kind.fill: "type_hint_fill", Kind.numerical: "type_hint_number", Kind.matching: "match_hint"}

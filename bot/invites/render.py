@@ -29,8 +29,8 @@ def when(ts: float, tz: ZoneInfo) -> str:
 
 
 def qr_png(url: str) -> bytes:
-    """The link as a QR code, PNG (segno needs no Pillow; it loads on the first invite)."""
-    import segno
+    """The link as a QR code, PNG (segno draws it without Pillow)."""
+    import segno  # heavy-imports (pyproject.toml): only an invite needs it
 
     buf = io.BytesIO()
     segno.make(url, error="m").save(buf, kind="png", scale=6, border=4)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -21,7 +21,8 @@ log = logging.getLogger(__name__)
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-class Desk(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Desk:
     """A lead at work: `scope` is the team group they act for; None for a configured admin in a
     private chat (every team)."""
 

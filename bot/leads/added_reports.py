@@ -5,16 +5,13 @@ time, so the leads' feature never imports the features built on it, and register
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from telegram import Update
 from telegram.ext import Application
 
 from bot.context import Ctx
+from bot.leads.access import Desk
 from bot.services import Slot
-
-if TYPE_CHECKING:  # a type only: importing access would load the leads' handlers' dependencies
-    from bot.leads.access import Desk
 
 Report = Callable[[Update, Ctx, "Desk"], Awaitable[None]]
 _REPORTS: Slot[dict[str, Report]] = Slot("lead_reports", dict)  # /report <name> -> its feature's handler

@@ -13,8 +13,8 @@ session, so a forged id acts on nothing.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
@@ -56,7 +56,8 @@ _EDITQ_CODES = {a: c for c, a in _EDITQ.items()}
 _NEWPAPER_CODES = {a: c for c, a in _NEWPAPER.items()}
 
 
-class Press(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Press:
     feature: str  # editq | newpaper
     question: int  # editq's question; 0 for newpaper
     action: EditqAction | NewPaperAction  # the feature's

@@ -20,8 +20,8 @@ admins (every team). Whoever presses a lead button must be a lead of that scope,
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 
 class Action(StrEnum):
@@ -59,7 +59,8 @@ _UNSCOPED = (A.forget, A.consent)  # pressed by the user concerned, not by a lea
 CODES = {name: code for code, (name, _) in _FORMS.items()}
 
 
-class Press(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Press:
     action: Action
     args: tuple[int, ...]  # ids and numbers, by action (see the module docstring)
     scope: int | None  # the group; None: configured admins; forget and consent have no scope

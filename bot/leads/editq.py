@@ -4,12 +4,13 @@ new one, see a preview, then Save (a key: Save and regrade, or Save, keep past s
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
 
 from bank.errors import BankError, NotFound, TermsUnavailable
 from bank.kinds import Kind
+from bank.models import Question
 from bank.option_order import LETTERS
 from bank.paper_store import fill_key_terms
 from bot.context import Ctx
@@ -24,9 +25,6 @@ from bot.userctx import UserCtx
 from proctor.errors import ProctorError
 from proctor.teams import question_edit as qe
 from proctor.teams.authoring import EDITQ, Session, clear_session, put_session
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 log = logging.getLogger(__name__)
 _PREVIEW_CLIP = 1200  # each of Before and After in a preview

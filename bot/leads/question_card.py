@@ -3,14 +3,10 @@ bot/bank_cli.py's `render_question`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.kinds import CHOICE, Kind
+from bank.models import Question
 from bot.exam.render import short_section
 from bot.i18n import joined, kind_name, t, tn
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 
 def question_text(q: Question, lang: str) -> str:

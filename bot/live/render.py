@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
 
 from bank.kinds import Kind
+from bank.models import Question
 from bank.option_order import OptionOrder
 from bank.script import to_script
 from bot.i18n import t
@@ -12,9 +13,6 @@ from bot.text_limits import MAX_TEXT, clip, utf16_len
 from proctor.live.answers import Standing, Standings
 from proctor.live.draw import shown_options
 from proctor.live.model import Item, Round
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 # Telegram's quiz polls (sendPoll): question 1-300, options 1-100 each (2-10 of them), explanation 0-200
 POLL_QUESTION = 300
@@ -32,7 +30,8 @@ def fits(stem: str, options: list[str]) -> bool:
             and all(0 < utf16_len(o) <= POLL_OPTION for o in options))
 
 
-class Poll(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Poll:
     question: str
     options: list[str]
     explanation: str | None

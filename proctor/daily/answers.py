@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from bank.grading.result import Grade, Verdict
 from proctor.chats import note_member_in
@@ -19,7 +19,8 @@ class QuizClosed(ProctorError):
     """The day's quiz is closed: it accepts no more answers."""
 
 
-class Answer(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Answer:
     pos: int
     user_id: int
     response: object
@@ -38,7 +39,8 @@ def daily_score(g: Grade, worth: float) -> float:
     return min(worth, round(g.score / g.max_score * worth, 4)) if g.max_score else 0.0
 
 
-class Standing(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Standing:
     user_id: int
     name: str
     score: float

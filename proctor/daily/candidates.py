@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from bank.kinds import CHOICE, OBJECTIVE, UNASKABLE, Kind
 from bank.matching_answer import shown_count
@@ -15,7 +16,8 @@ from bank.store import one_row
 from proctor.storage.db import Database
 
 
-class Candidate(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Candidate:
     id: int
     paper_id: int
     topic: str  # the question's topic, else its section: what "balance across topics" spreads over

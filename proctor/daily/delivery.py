@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
-from typing import NamedTuple
 
 from bank.errors import NotFound
 from proctor.daily import states
@@ -30,7 +30,8 @@ class EmptyBank(ProctorError):
     """No question may be asked in daily practice: the bank is empty or all of it is exam-only."""
 
 
-class Delivery(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Delivery:
     id: int
     chat_id: int
     chat_type: str
@@ -53,7 +54,8 @@ class Delivery(NamedTuple):
         return states.accepts_answers(self.state)
 
 
-class Item(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Item:
     delivery_id: int
     pos: int
     question_id: int

@@ -5,27 +5,21 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 from functools import cache
-from typing import TYPE_CHECKING
+
+from fsrs import Card, Rating, Scheduler
 
 from bank.grading.result import Verdict
 from proctor.storage.db import Database
 
-if TYPE_CHECKING:  # fsrs loads on the first review, not at the bot's start-up
-    from fsrs import Rating, Scheduler
-
 
 @cache
 def scheduler() -> Scheduler:
-    from fsrs import Scheduler  # fsrs (~20 ms to import) loads with the first daily review, not at start-up
-
     # no fuzzing: the same answers on the same days give the same due dates (and the same tests)
     return Scheduler(enable_fuzzing=False)
 
 
 @cache
 def _ratings() -> dict[Verdict, Rating]:
-    from fsrs import Rating
-
     return {Verdict.correct: Rating.Good, Verdict.partial: Rating.Hard, Verdict.wrong: Rating.Again}
 
 
@@ -39,7 +33,6 @@ def review(card_json: str | None, verdict: Verdict, now: float, question_id: int
     rating = rating_for(verdict)
     if rating is None:
         return None
-    from fsrs import Card
 
     at = datetime.fromtimestamp(now, UTC)
     card = Card.from_json(card_json) if card_json else Card(card_id=question_id, due=at)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
 
+from bank.models import Question
 from proctor.daily.answers import Answer, user_answers_in
 from proctor.daily.delivery import Delivery, Item, items_in, mark_sending_in, move_in
 from proctor.daily.states import Move
@@ -22,11 +22,9 @@ from proctor.exams.questions import questions_in
 from proctor.exams.seal import sealed_in
 from proctor.people.users import UserPrefs, prefs_in
 
-if TYPE_CHECKING:
-    from bank.models import Question
 
-
-class Ask(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Ask:
     """The next question, counted as sending: send it, then mark it sent."""
 
     item: Item
@@ -40,7 +38,8 @@ class Held:
     """The next question waits for the user's exam to be handed in."""
 
 
-class Summary(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Summary:
     """Every question answered: what the summary shows."""
 
     answers: list[Answer]  # none whose verdict the user's running exam seals

@@ -8,8 +8,8 @@ APScheduler's CronTrigger does; an ambiguous autumn time fires at its first occu
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 # re-exported for the daily code; their home is proctor/local_time.py
@@ -22,7 +22,8 @@ from proctor.local_time import parse_timezone as parse_timezone
 DEFAULT_CLOSE_BEFORE_NEXT = timedelta(hours=1)
 
 
-class Schedule(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Schedule:
     at_time: time
     tz: ZoneInfo
     close_after_min: int | None = None  # None: one hour before the next push

@@ -19,11 +19,11 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
 
 from bank.grading import grade
 from bank.grading.result import Grade
 from bank.kinds import Kind
+from bank.models import Question
 from bank.option_order import OptionOrder
 from bank.paper_settings import read_multi_policy
 from bank.typed_answer import typed_response
@@ -37,9 +37,6 @@ from proctor.exams.questions import questions_in
 from proctor.exams.seal import sealed_in
 from proctor.exams.service import running_in
 from proctor.storage.db import Database
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 
 class Action(StrEnum):
@@ -63,7 +60,8 @@ class Untaken(StrEnum):
     closed = "closed"  # the quiz it replies to or waits in no longer takes answers
 
 
-class Spot(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Spot:
     """Where the step happened: the delivery, its item, the question and the quiz's size."""
 
     delivery: Delivery
@@ -73,7 +71,8 @@ class Spot(NamedTuple):
     chat_title: str = ""
 
 
-class Recorded(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Recorded:
     spot: Spot
     response: object
     grade: Grade
@@ -81,17 +80,20 @@ class Recorded(NamedTuple):
     then: Next = None  # a private quiz's next question (counted as sending) or summary, same transaction
 
 
-class Toggled(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Toggled:
     spot: Spot
     letters: str
 
 
-class Answered(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Answered:
     spot: Spot
     earlier: Answer
 
 
-class Closed(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Closed:
     spot: Spot | None = None
 
 
@@ -100,7 +102,8 @@ class NotYours:
     pass
 
 
-class Refused(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Refused:
     reason: Refusal
     spot: Spot | None = None
 
@@ -197,7 +200,8 @@ def step_in(conn: sqlite3.Connection, delivery_id: int, pos: int, user_id: int, 
     return Recorded(spot, response, g, sealed_in(conn, user_id).covers(q.id), then)
 
 
-class NotTaken(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class NotTaken:
     """Private text no daily question takes."""
 
     reason: Untaken

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 from proctor import chats
 from proctor.audit import AuditAction, record_audit
@@ -21,7 +21,8 @@ class OffReason(StrEnum):
     kicked = "kicked"  # a group removed it
 
 
-class Subscription(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Subscription:
     chat_id: int
     chat_type: str
     enabled: bool
@@ -112,7 +113,8 @@ async def unsubscribe(db: Database, chat_id: int, by: int | None, now: float,
     return await db.run_write(transaction)
 
 
-class OnRequest(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class OnRequest:
     """What `/daily on` sets: each part given, else the chat's current one, else the default."""
 
     at_time: str

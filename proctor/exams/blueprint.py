@@ -11,15 +11,12 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
 
 from bank.kinds import SECTION_TITLES, Kind
+from bank.models import Question
 from bank.question_rows import QUESTION_SELECT, question_from_row
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 
 @dataclass(frozen=True)
@@ -62,7 +59,8 @@ class Blueprint:
                    bool(data.get("exam_pool", False)))
 
 
-class Short(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Short:
     part: Part
     available: int
 
@@ -179,7 +177,8 @@ async def paper_ids(db: Database) -> dict[str, int]:
     return {r["slug"]: r["id"] for r in rows} | {r["code"]: r["id"] for r in rows}
 
 
-class DrawSize(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DrawSize:
     """What a rules card promises for a draw from this bank: its questions and its points."""
 
     questions: int

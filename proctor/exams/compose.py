@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
 
 from bank.errors import SameTitle
+from bank.models import Question
 from bank.paper_store import free_slug, refuse_same_title
 from proctor.audit import AuditAction, record_audit
 from proctor.errors import ProctorError
 from proctor.exams.blueprint import Blueprint, draw
 from proctor.storage.db import Database
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 MAX_MINUTES = 600
 MAX_TITLE = 80
@@ -29,7 +27,8 @@ class BadPaper(ProctorError):
     """The paper can't be made as asked (an empty or taken title, a time limit out of range)."""
 
 
-class Draft(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Draft:
     """What /newpaper asks for, and what the CLI reads."""
 
     title: str
@@ -39,13 +38,15 @@ class Draft(NamedTuple):
     exam_only: bool = False
 
 
-class Preview(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Preview:
     questions: int
     points: float
     by_kind: dict[str, int]
 
 
-class Composed(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Composed:
     paper_id: int
     slug: str
     preview: Preview

@@ -12,20 +12,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import TYPE_CHECKING
 
 from bank import matching_answer
 from bank.grading import grade
 from bank.grading.result import Verdict
 from bank.kinds import Kind
+from bank.models import Question
 from bank.option_order import OptionOrder
 from bank.paper_settings import read_multi_policy
 from proctor.exams.model import Item
 from proctor.exams.questions import questions_in
 from proctor.exams.scoring import item_score
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 DRAFTED = frozenset({Kind.multi, Kind.matching})  # the kinds answered by presses, then Submit
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from bank.grading.result import Verdict
 from bank.kinds import Kind
@@ -174,7 +174,8 @@ def counts_in(conn: sqlite3.Connection, attempt_ids: Iterable[int]) -> dict[int,
     return out
 
 
-class Evidence(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Evidence:
     """One signal with what shows it: the answer (and, for `similar`, the other candidate's)."""
     code: Signal
     pos: int | None

@@ -5,19 +5,18 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 from bank.grading.result import Verdict
+from bank.models import Question
 from bank.option_order import OptionOrder
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, accepts_answers
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with a mock attempt; shown in the reader's language (bot/attempt_title.py)
 
 
-class Attempt(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Attempt:
     id: int
     user_id: int
     chat_id: int
@@ -48,7 +47,8 @@ class Attempt(NamedTuple):
                    None if r["finish_reason"] is None else FinishReason(r["finish_reason"]), r["current_pos"], r["message_id"], r["score"], r["max_score"])
 
 
-class Item(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Item:
     pos: int
     question_id: int
     section: str
@@ -83,7 +83,8 @@ class Item(NamedTuple):
         return cls(v[0], v[1], v[2], float(v[3]), v[4], bool(v[5]), v[6], v[7])
 
 
-class AnswerRec(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class AnswerRec:
     pos: int
     question_id: int
     response: object
@@ -178,7 +179,8 @@ def wrong_positions(items: list[Item], answers: dict[int, AnswerRec]) -> list[in
     return out
 
 
-class Sheet(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Sheet:
     """An attempt with everything needed to render it."""
 
     attempt: Attempt

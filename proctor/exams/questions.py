@@ -10,12 +10,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
+from bank.models import Question
 from bank.question_rows import QUESTION_SELECT, question_from_row
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 _question = lru_cache(maxsize=2048)(question_from_row)
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
 
 
-class Seal(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Seal:
     questions: frozenset[int] = frozenset()  # question ids whose key must not be shown
     papers: frozenset[int] = frozenset()  # papers any sealed question belongs to
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bank import matching_answer, paper_settings
 from bank.errors import NotFound
 from bank.kinds import CHOICE, Kind
+from bank.models import Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import load_paper
 from bank.store import one_row
@@ -26,9 +27,6 @@ from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, GradingMethod
 from proctor.exams.steps import sheet_in, shown_in, store_answer_in
 from proctor.storage.db import Database
-
-if TYPE_CHECKING:
-    from bank.models import Paper, Question
 
 RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
 # an invited attempt's card, which takes the exam message's place (an edit, not one of Telegram's 30

@@ -17,14 +17,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from operator import attrgetter
-from typing import TYPE_CHECKING, NamedTuple
 
 from bank.grading import grade
 from bank.grading.result import Verdict
 from bank.kinds import Kind, MultiPolicy, ReviewOption, review_option
+from bank.models import Question
 from bank.paper_settings import policy_of
 from bank.question_versions import at_version, versions_in
 from bank.typed_answer import typed_response
@@ -34,10 +34,6 @@ from proctor.exams.questions import questions_in
 from proctor.exams.scoring import item_score
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
-
-if TYPE_CHECKING:
-    # pydantic (bank.models) loads where a paper is built or read, not at start-up (bank/kinds.py)
-    from bank.models import Question
 
 
 class Action(StrEnum):
@@ -64,19 +60,22 @@ class Refusal(StrEnum):
 ANSWERING = frozenset({Action.answer, Action.submit, Action.typed})  # the steps that store an answer
 
 
-class Recorded(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Recorded:
     sheet: Sheet
     pos: int
     answer: AnswerRec | None = None
     review: ReviewOption = ReviewOption.full
 
 
-class Stale(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Stale:
     sheet: Sheet
     review: ReviewOption = ReviewOption.full
 
 
-class Expired(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Expired:
     attempt: Attempt
 
 
@@ -90,7 +89,8 @@ class NotYours:
     pass
 
 
-class Refused(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Refused:
     reason: Refusal
     question: Question | None = None
 
@@ -141,7 +141,7 @@ def _with_questions(conn: sqlite3.Connection, sheet: Sheet, positions: Iterable[
     if read is None or not ids <= read.keys():
         read = questions_in(conn, ids)
     questions = _as_shown(conn, wanted, sheet.answers, {q: read[q] for q in ids if q in read})
-    return sheet._replace(questions=questions)
+    return replace(sheet, questions=questions)
 
 
 def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, AnswerRec],
@@ -222,7 +222,8 @@ def _choice(item: Item, question: Question, arg: str | None) -> str | bool | Non
     return None
 
 
-class _Read(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Read:
     """What a step reads: the sheet with the questions around the current one, and its paper's rules."""
 
     sheet: Sheet
@@ -231,7 +232,8 @@ class _Read(NamedTuple):
     review: ReviewOption
 
 
-class _Change(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Change:
     """What a step writes, decided from its reading alone: an answer (graded as it is stored), a
     multiple choice's new draft, a move to another position, or the flag flipped."""
 
@@ -316,11 +318,11 @@ def _write_in(conn: sqlite3.Connection, seen: _Read, pos: int, change: _Change, 
     answer = None
     if change.answer:  # store_answer_in clears the draft and moves on (the same rules as here)
         answer = store_answer_in(conn, sheet, pos, change.response, now, seen.policy, advance=advance)
-        item = item._replace(draft="")
+        item = replace(item, draft="")
         to = min(pos + 1, len(sheet.items) - 1) if advance else pos
     if change.draft is not None:
         conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (change.draft, a.id, pos))
-        item = item._replace(draft=change.draft)
+        item = replace(item, draft=change.draft)
     if change.to is not None:
         to = change.to
         conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
@@ -328,7 +330,7 @@ def _write_in(conn: sqlite3.Connection, seen: _Read, pos: int, change: _Change, 
         shown_in(conn, a.id, to, now)
     if change.flag:
         conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
-        item = item._replace(flagged=not item.flagged)
+        item = replace(item, flagged=not item.flagged)
     after = _applied(sheet, item, answer, to)
     return Recorded(_with_questions(conn, after, {pos, to}, seen.near), pos, answer, seen.review)
 
@@ -337,7 +339,7 @@ def _applied(sheet: Sheet, item: Item, answer: AnswerRec | None, current_pos: in
     """The sheet as the step left it: its item changed, its answer stored, the current position moved."""
     items = [item if i.pos == item.pos else i for i in sheet.items]
     answers = sheet.answers if answer is None else {**sheet.answers, answer.pos: answer}
-    return sheet._replace(attempt=sheet.attempt._replace(current_pos=current_pos), items=items,
+    return replace(sheet, attempt=replace(sheet.attempt, current_pos=current_pos), items=items,
                           answers=answers, questions={})
 
 

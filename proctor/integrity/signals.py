@@ -15,8 +15,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+
+from rapidfuzz import fuzz, process
 
 from bank.kinds import SUBJECTIVE, Kind
 from bank.script import to_script
@@ -51,7 +53,8 @@ _CJK = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 _WORD = r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
 
 
-class Thresholds(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Thresholds:
     """A paper's thresholds (`proctor bank set PAPER --signals ...`); the defaults are migration 031's."""
     on: bool = True
     similar: float = 90.0  # percent: rapidfuzz's ratio of two normalised written answers
@@ -60,7 +63,8 @@ class Thresholds(NamedTuple):
     quick: float = 33.0  # percent of the paper's median time
 
 
-class Timed(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Timed:
     """One stored answer as the rules see it."""
     pos: int
     kind: Kind
@@ -72,7 +76,8 @@ class Timed(NamedTuple):
     changes: int
 
 
-class Found(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Found:
     code: Signal
     pos: int | None
     value: float
@@ -140,7 +145,6 @@ def similar_to(norm: str, others: Sequence[tuple[int, int, str]], th: Thresholds
     others = [o for o in others if len(o[2]) >= MIN_WRITTEN]
     if len(norm) < MIN_WRITTEN or not others:
         return []
-    from rapidfuzz import fuzz, process  # loaded by the first comparison, not at the bot's start-up
 
     hits = process.extract(norm, [o[2] for o in others], scorer=fuzz.ratio, score_cutoff=th.similar,
                            limit=SIMILAR_KEPT)

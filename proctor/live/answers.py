@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from proctor.chats import note_member_in
 from proctor.live import scoring
@@ -20,7 +19,8 @@ from proctor.live.states import RoundStatus
 from proctor.storage.db import Database
 
 
-class Recorded(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Recorded:
     """The answer counted."""
 
     round_id: int
@@ -81,7 +81,8 @@ async def answer(db: Database, poll_id: str, user_id: int, option_ids: list[int]
     return await db.run_write(lambda conn: answer_on(conn, poll_id, user_id, option_ids, now))
 
 
-class Standing(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Standing:
     rank: int
     user_id: int
     name: str
@@ -90,7 +91,8 @@ class Standing(NamedTuple):
     answers: int  # questions answered: a player's 'right' counts out of these, here and on /leaderboard live
 
 
-class Standings(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Standings:
     top: list[Standing]
     players: int
     me: Standing | None = None

@@ -11,7 +11,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from bank.grading.choice import parse_choice, parse_truefalse
 from bank.kinds import Kind
@@ -40,7 +40,8 @@ class NothingToAsk(ProctorError):
     """No question may be drawn (an empty pool, or all seen in the group's last rounds)."""
 
 
-class Request(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Request:
     questions: int = DEFAULT_QUESTIONS
     seconds: int = DEFAULT_SECONDS
     subject: str = ""  # a paper (slug or title fragment) or a topic; "" for any
@@ -70,7 +71,8 @@ def parse_args(words: Sequence[str]) -> Request:
 Fits = Callable[[str, list[str]], bool]  # (stem, option texts) -> does the poll fit?
 
 
-class _Info(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Info:
     kind: Kind
     stem: str
     options: list[str]

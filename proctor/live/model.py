@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from bank.kinds import MultiPolicy
 from bank.paper_settings import policy_of
 from proctor.live.states import ENDED, RUNNING, ItemStatus, RoundStatus
 
 
-class Round(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Round:
     id: int
     chat_id: int
     lead_id: int
@@ -36,7 +37,8 @@ class Round(NamedTuple):
         return self.status in ENDED
 
 
-class Item(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Item:
     round_id: int
     pos: int
     question_id: int
@@ -52,7 +54,8 @@ class Item(NamedTuple):
     closed_at: float | None
 
 
-class Drawn(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Drawn:
     """A question drawn for a round: how its poll shows it and which shown options are right."""
 
     question_id: int

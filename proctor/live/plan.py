@@ -14,8 +14,8 @@ five questions (10-15 calls) plus the countdown and the podium.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 from proctor.live.model import Item, Round
 from proctor.live.states import ItemStatus, RoundStatus
@@ -43,7 +43,8 @@ class Act(StrEnum):
     done = "done"  # nothing left to do
 
 
-class Next(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Next:
     act: Act
     pos: int | None = None
     at: float | None = None

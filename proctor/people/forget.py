@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from bank.store import one_row
 from proctor.storage.db import Database
 
 
-class Forgotten(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Forgotten:
     attempts: int
     daily_answers: int
     disputes: int

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from proctor.storage.db import Database
 
 
-class UserPrefs(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class UserPrefs:
     id: int
     first_name: str
     language: str | None  # None: follow Telegram

@@ -29,8 +29,8 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 from bank.errors import DatabaseTooNew, DatabaseUnusable
 from proctor.errors import ProctorError
@@ -46,7 +46,8 @@ class BotRunning(ProctorError):
     """The database is open in another process (the bot): a restore waits until it is stopped."""
 
 
-class Copy(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Copy:
     """A finished backup: the file written, its size and schema version, how long it took."""
 
     path: Path
@@ -55,7 +56,8 @@ class Copy(NamedTuple):
     seconds: float
 
 
-class Restored(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Restored:
     """A finished restore: the backup's schema version, the version it was migrated to, and where
     the database it replaced was kept (None when there was none)."""
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import bank
 from bank.grading.terms import SEED_TERMS, key_terms
+from bank.importer import import_files, parse_files
 from bank.kinds import SUBJECTIVE
 from bank.paper_store import paper_count
 from bank.question_checks import fill_missing
@@ -37,7 +38,6 @@ async def ensure_default_bank(db: Database, now: float) -> int:
     """
     if await paper_count(db):
         return 0
-    from bank.importer import import_files  # its parsers cost start-up time; a restart needs none
 
     papers = await import_files(db, sorted(SEEDS_DIR.glob("*.txt")), now)
     return len(papers)
@@ -49,8 +49,6 @@ def seed_key_terms() -> dict[str, list[str]]:
     bank/seeds/key_terms.json holds this (a test checks it), so that importing the bundled bank
     segments nothing: `python -c "import proctor.storage.bootstrap as b; b.write_seed_key_terms()"` rewrites it.
     """
-    # the importer's parsers cost start-up time; only this maintenance step needs them
-    from bank.importer import parse_files
 
     refs = {q.answer for p in parse_files(sorted(SEEDS_DIR.glob("*.txt"))) for q in p.questions()
             if q.kind in SUBJECTIVE and isinstance(q.answer, str) and q.answer.strip()}

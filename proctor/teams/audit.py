@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from proctor.audit import AuditAction, record_audit
 from proctor.storage.db import Database
@@ -20,7 +21,8 @@ async def log(db: Database, *, at: float, actor: int, chat_id: int | None, actio
                                            **detail))
 
 
-class Entry(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Entry:
     at: float
     actor_id: int
     chat_id: int | None

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from proctor.storage.db import Database
 
@@ -13,7 +14,8 @@ EDITQ = "editq"
 NEWPAPER = "newpaper"
 
 
-class Session(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Session:
     kind: str
     state: dict[str, Any]
 

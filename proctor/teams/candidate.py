@@ -6,8 +6,8 @@ the disputes they raised. Keys are not part of it: the record shows what the can
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 from bank.grading.result import Verdict
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -25,7 +25,8 @@ class CellState(StrEnum):
 _EVER = float("-inf")
 
 
-class Cell(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Cell:
     pos: int
     question_id: int
     section: str
@@ -35,13 +36,15 @@ class Cell(NamedTuple):
     response: str
 
 
-class Section(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Section:
     title: str
     score: float
     max_score: float
 
 
-class AttemptRecord(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class AttemptRecord:
     id: int
     title: str
     mode: AttemptMode
@@ -55,7 +58,8 @@ class AttemptRecord(NamedTuple):
     cells: list[Cell]
 
 
-class RaisedDispute(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RaisedDispute:
     id: int
     question_id: int
     reason: str  # the candidate's words

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 import os
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -13,11 +14,12 @@ from proctor.teams import topic_scores
 from proctor.teams.consent import seen_sql
 from proctor.teams.leaderboard import Period
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: matplotlib is imported where a chart is drawn
     from matplotlib.figure import Figure
 
 
-class ChartData(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ChartData:
     title: str
     days: list[tuple[str, float]]  # (local day 'YYYY-MM-DD', points)
     papers: list[tuple[str, float, int, str]]  # (paper title, accuracy 0..1, answers, paper code "P3")
@@ -45,7 +47,8 @@ def cjk_font(candidates: tuple[str, ...] = CJK_FONTS) -> str | None:
     return None
 
 
-class Labels(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Labels:
     """What the chart writes: the title and the papers' names, and what stood in for them."""
 
     title: str

@@ -5,20 +5,18 @@ add a question, import an upload. The bank writes only its own tables (bank/stor
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bank.authoring import upload as up
 from bank.authoring.add import Added, BadTarget, Claim, add_question_in, with_terms
 from bank.item_stats import set_retired_in
+from bank.models import Paper, PaperSettings, Question
 from bank.paper_list import find_paper
 from bank.paper_settings import check_settings, write_settings_in
 from bank.paper_store import load_paper, with_key_terms
 from bank.question_checks import confirm_key_in
 from proctor.audit import AuditAction, record_audit
 from proctor.storage.db import Database
-
-if TYPE_CHECKING:
-    from bank.models import Paper, PaperSettings, Question
 
 
 async def set_retired(db: Database, question_id: int, retired: bool, *, lead: int,

@@ -8,8 +8,8 @@ down is posted once when it comes back, if that is still the same ISO week.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
-from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from proctor.audit import AuditAction
@@ -29,7 +29,8 @@ class BadSchedule(ProctorError):
     """A weekday or time that cannot be understood."""
 
 
-class Schedule(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Schedule:
     chat_id: int
     enabled: bool
     weekday: int  # 0: Monday
@@ -133,21 +134,24 @@ async def release_week(db: Database, chat_id: int, previous: str | None) -> None
     await db.run_write(transaction)
 
 
-class Mover(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Mover:
     name: str
     rank: int
     previous: int | None  # None: did not score the week before
     points: float
 
 
-class Topic(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Topic:
     paper: str
     section: str
     accuracy: float
     answers: int
 
 
-class Digest(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Digest:
     """The group's week on its daily board: `active` of the `members` the bot has seen in the group
     played (the board's players, roster or not: the roster, /team, is the consenting members only)."""
 

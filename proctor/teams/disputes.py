@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 from bank.errors import NotFound
 from proctor.audit import AuditAction
@@ -40,7 +40,8 @@ class OwnDispute(ProctorError):
     """Nobody resolves their own dispute, configured admins included."""
 
 
-class Dispute(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Dispute:
     id: int
     question_id: int
     paper: str

@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
 
 from bank import round_trip
 from bank.authoring.add import place_question
@@ -24,7 +24,7 @@ from bank.errors import ImportFailed
 from bank.formats.files import as_carried, export_format
 from bank.importer import Parse, as_written, parse_by_slug, write_found_in
 from bank.kinds import SUBJECTIVE
-from bank.models import Paper, Section
+from bank.models import Paper, Question, Section
 from bank.paper_store import fill_key_terms, load_paper, load_paper_in, with_key_terms, write_papers
 from bank.round_trip import Change, PaperChanges
 from proctor.audit import AuditAction, record_audit
@@ -32,11 +32,9 @@ from proctor.exams.seal import sealed_anywhere
 from proctor.storage.db import Database
 from proctor.teams.question_edit import Edited, Sealed, edit_in
 
-if TYPE_CHECKING:
-    from bank.models import Question
 
-
-class Imported(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Imported:
     """What an import did, or on a dry run would do."""
 
     updated: list[PaperChanges]  # papers the files came from, updated in place

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from bank.errors import NotFound
 from bank.kinds import MultiPolicy
@@ -90,7 +89,8 @@ async def current_key(db: Database, question_id: int) -> str:
     return key_text(json.loads(raw) if raw is not None else "")
 
 
-class Version(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Version:
     """One change of a question's key (or text): what it became, what it was, why, by whom, how many
     scores changed."""
 
@@ -112,7 +112,8 @@ async def history(db: Database, question_id: int) -> list[Version]:
                     r["actor"], r["regraded"]) for r in rows]
 
 
-class Graded(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Graded:
     """An answer to a question and the key version it was last graded against."""
 
     attempt_id: int | None  # None: a daily-quiz answer

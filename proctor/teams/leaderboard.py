@@ -7,9 +7,9 @@ earlier ranks higher (they got there first); then the lower user id, so the orde
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from enum import StrEnum
-from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from bank.kinds import GradingMethod
@@ -32,7 +32,8 @@ class UnknownPeriod(ProctorError):
     """The period is not one of today, week, month, all."""
 
 
-class Period(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Period:
     name: str
     start: float | None  # None: since the beginning
     end: float | None  # None: open-ended
@@ -41,7 +42,8 @@ class Period(NamedTuple):
     zone: str = "UTC"  # the zone `today` was taken in: every team's report falls back to it
 
 
-class Row(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Row:
     rank: int
     user_id: int
     name: str
@@ -57,7 +59,8 @@ class Row(NamedTuple):
         return self.points / self.max_points if self.max_points else 0.0
 
 
-class Board(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Board:
     chat_id: int
     period: Period
     top: list[Row]
@@ -157,7 +160,8 @@ async def my_groups(db: Database, user_id: int) -> list[tuple[int, str, str | No
     return [(r[0], r[1], r[2]) for r in rows]
 
 
-class ExamRow(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ExamRow:
     rank: int
     user_id: int
     name: str

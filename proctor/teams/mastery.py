@@ -5,7 +5,7 @@ finished exams. A question's topic is its `topic`, else its section's title."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -15,7 +15,8 @@ from proctor.teams.consent import seen_sql
 from proctor.teams.leaderboard import Period
 
 
-class Mastery(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Mastery:
     topics: list[str]
     cells: dict[tuple[int, str], tuple[float, int]]  # (user, topic) -> (share of points 0..1, answers)
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from proctor.storage.db import Database
 
 
-class Team(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Team:
     chat_id: int
     title: str
 

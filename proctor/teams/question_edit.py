@@ -19,12 +19,12 @@ import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
 
 from bank.errors import NotFound
 from bank.formats.sheet import parse_key
 from bank.grading import grade
 from bank.kinds import CHOICE, SUBJECTIVE, Kind, MultiPolicy
+from bank.models import Question
 from bank.option_order import LETTERS
 from bank.paper_settings import policy_of
 from bank.paper_store import get_question
@@ -41,9 +41,6 @@ from proctor.exams.seal import sealed_anywhere, sealing_in
 from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
-
-if TYPE_CHECKING:
-    from bank.models import Question
 
 NOTICE = held.NOTICE  # outbox kind: "a question you answered was regraded" (the bot renders it)
 FIELDS = ("key", "stem", "option", "explanation")
@@ -70,7 +67,8 @@ class OwnScore(ProctorError):
     """The key change would change the editor's own score: another admin must make it."""
 
 
-class Edit(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Edit:
     """What to change: `field` key | stem | option | explanation; `option` 0-based for an option."""
 
     field: str
@@ -82,7 +80,8 @@ class Edit(NamedTuple):
         return f"option:{self.option}" if self.field == "option" else self.field
 
 
-class Change(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Change:
     """An answer whose score a regrade changed."""
 
     user_id: int

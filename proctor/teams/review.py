@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import NamedTuple
+from dataclasses import asdict, dataclass
 
 from bank.errors import NotFound
 from bank.grading.result import Verdict
@@ -38,7 +38,8 @@ class OutOfScope(ProctorError):
     """The candidate is not on the roster of the team the lead acts for (or the paper is exam-only)."""
 
 
-class Pending(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Pending:
     attempt_id: int
     pos: int
     user_id: int
@@ -56,7 +57,8 @@ class Pending(NamedTuple):
     terms_missing: tuple[str, ...] = ()  # ... and those it did not
 
 
-class Outcome(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Outcome:
     user_id: int
     attempt_id: int
     title: str
@@ -190,7 +192,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
                        pos=pos, code=row["code"])
         # the candidate is told through the outbox: a failed send is retried, never lost
         outbox.enqueue_in(conn, kind=NOTICE, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
-                          user_id=done.user_id, now=now, payload=done._asdict())
+                          user_id=done.user_id, now=now, payload=asdict(done))
         return done
 
     return await db.run_write(transaction)

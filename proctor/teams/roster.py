@@ -14,8 +14,8 @@ A row's standing is stored as `status` ('pending': asked; 'member': a lead agree
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
@@ -69,7 +69,8 @@ class AmbiguousUser(ProctorError):
     """More than one user the bot has seen went by that username."""
 
 
-class Entry(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Entry:
     user_id: int
     name: str
     username: str | None

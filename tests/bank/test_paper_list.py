@@ -5,6 +5,8 @@ a paper with nothing to ask, and composed papers (frozen and per-candidate draws
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import pytest
 
 from bank.errors import NotFound
@@ -78,7 +80,7 @@ async def db(tmp_path):
 
 def _fields(s: PaperSummary) -> dict[str, object]:
     """A summary's fields, its maximum score to the last bits SQLite and Python may add in another order."""
-    out = s._asdict()
+    out = asdict(s)
     out["max_score"] = pytest.approx(s.max_score, rel=1e-12, abs=1e-12)
     return out
 
@@ -88,7 +90,7 @@ async def test_summaries_match_the_papers_loaded_whole(db, composed):
     ids = await varied_bank(db)
     whole = [summarize(p) for p in await list_papers(db, composed=composed)]
     summaries = await paper_summaries(db, composed=composed)
-    assert [_fields(s) for s in summaries] == [w._asdict() for w in whole]
+    assert [_fields(s) for s in summaries] == [asdict(w) for w in whole]
     by_id = {s.id: s for s in summaries}
     assert len(summaries) == 9 + 2 * composed
     assert by_id[ids["odd"]].askable == 3 and by_id[ids["odd"]].attempts_allowed == 2
@@ -116,7 +118,7 @@ async def test_offered_papers_filter_as_the_list_did(db, practice):
               if any(q.askable for q in p.questions()) and not (practice and p.settings.exam_only)
               and not p.settings.invite_only]
     offered = await offered_papers(db, practice=practice)
-    assert [_fields(s) for s in offered] == [b._asdict() for b in before]
+    assert [_fields(s) for s in offered] == [asdict(b) for b in before]
     shown = {s.id for s in offered}
     assert ids["flagged"] not in shown and ids["invited"] not in shown
     assert (ids["hiring"] in shown, ids["drawn"] in shown) == (not practice, not practice)

@@ -1,5 +1,7 @@
 """Exam screens are pure: rendered from a sheet, a language and `now`."""
 
+from dataclasses import replace
+
 from bank.kinds import Kind
 from bank.models import Question
 from bot.exam import callbacks as cb
@@ -84,7 +86,7 @@ def test_typed_question_shows_hint():
 def test_result_card_by_section():
     ans = {0: AnswerRec(0, 1, "A", 2, 2, "correct", True), 2: AnswerRec(2, 3, "x", 0.5, 1, "needs_review", False)}
     sheet = _sheet(answers=ans)
-    sheet = Sheet(sheet.attempt._replace(status="finished", finished_at=T0 + 125), sheet.items, ans, sheet.questions)
+    sheet = Sheet(replace(sheet.attempt, status="finished", finished_at=T0 + 125), sheet.items, ans, sheet.questions)
     text, kb = render.result_card(sheet, compute_result(sheet.items, ans), "en")
     assert "Score: 2.5/5 (50.0%)" in text
     assert "Time used: 02:05" in text

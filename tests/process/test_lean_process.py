@@ -5,14 +5,14 @@ start-up by a one-off child process; the bot then grades a written answer from t
 The child's sys.modules is written at exit by a wrapper around `bot.cli.main` (no hook in the bot).
 Every feature's handlers load at start-up (bot/feature.py); through /exam, a typed answer and the
 hand-in, the heavy libraries nobody used stay unloaded (each is imported inside the function that
-uses it).
+uses it: pyproject.toml's heavy-imports).
 """
 
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from bank.grading import grade
@@ -23,6 +23,7 @@ from proctor.storage.db import Database
 from tests.harness import attempt_message, paper_button
 from tests.process_helpers import ProctorProcess, child_env, db_rows
 
+ROOT = Path(__file__).resolve().parents[2]
 STARTUP = 30.0
 TITLE = "Lean paper"
 # Not a bundled reference: its terms can only come from jieba.
@@ -107,16 +108,12 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     loaded = modules.read_text().split()
     assert "bot.app" in loaded and "bank.grading.terms" in loaded  # the dump is the bot's
     assert "jieba" not in loaded and "matplotlib" not in loaded  # nobody asked for a chart
-    # what nobody used loads when first needed, not at start-up: the desk's web server (no desk URL:
-    # aiohttp's client is the bot's HTTP client, its server is not loaded), the
-    # bank's file formats and seed importer (read in a child process; a restart imports nothing), and the
-    # heavy libraries: sympy (no LaTeX key), openpyxl and python-calamine (no workbook), the invite's QR
-    # code, daily practice's FSRS, the fill-in typo check (this paper has no fill-in), matplotlib (no
-    # chart); the bank's commands (`proctor run` parses without them), pydantic-settings (not used)
-    deferred = {"aiohttp.web", "jinja2", "aiohttp_jinja2", "desk", "bank.formats.files", "bank.importer", "openpyxl",
-                "python_calamine", "defusedxml", "sympy", "segno", "fsrs", "rapidfuzz",
-                "bot.bank_cli", "bot.authoring_cli", "tomllib", "pydantic_settings", "dotenv"}
-    assert deferred.isdisjoint(loaded), sorted(deferred & set(loaded))
+    # the heavy libraries (pyproject.toml's heavy-imports) load when first needed, and nobody needed them:
+    # sympy (no LaTeX key), openpyxl and python-calamine (no workbook), segno (no invite's QR code),
+    # matplotlib (no chart), jieba (terms were segmented in a child); OpenCC grades (script folding)
+    heavy = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["proctor"]["heavy-imports"])
+    assert {"sympy", "openpyxl", "python_calamine", "segno", "matplotlib", "jieba", "opencc"} == heavy
+    assert (heavy - {"opencc"}).isdisjoint(loaded), sorted((heavy - {"opencc"}) & set(loaded))
     # every feature's handlers are loaded: imported at the top of their package (no loaders)
     assert {"bot.daily.answering", "bot.leads.review", "bot.invites.commands", "bot.authoring.upload",
             "bot.live.commands", "proctor.teams.charts"} <= set(loaded)
@@ -124,17 +121,3 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     # as a module that failed to import once per request
     failed = dict(line.rsplit(" ", 1) for line in Path(f"{modules}.failed").read_text().splitlines())
     assert {name: n for name, n in failed.items() if int(n) > 2} == {}
-
-
-async def test_bank_commands_start_without_telegram(tmp_path):
-    """`proctor bank stats` loads the bank's commands and no telegram (ARCHITECTURE.md: bot/cli.py)."""
-    modules = tmp_path / "modules.txt"
-    await (await Database.open(tmp_path / "p.db")).close()
-    done = subprocess.run([sys.executable, "-c", DUMP, "--db", str(tmp_path / "p.db"), "bank", "stats"],
-                          env=child_env(tmp_path, MODULES_OUT=str(modules)), cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert "5 papers," in done.stdout, done.stdout  # a new database: the bundled bank imported first
-    loaded = modules.read_text().split()
-    assert "bot.bank_cli" in loaded and "bot.authoring_cli" in loaded
-    assert [m for m in loaded if m == "telegram" or m.startswith("telegram.")] == []
