@@ -1,8 +1,10 @@
 """Delivering the outbox: one job places what is due, one lane per chat sends it, retrying
 transient failures with backoff and marking permanent refusals undeliverable (logged once).
 
-Features register a sender per kind (`add_sender`); a sender renders the message and sends it,
-raising TelegramError on failure.
+Features register a sender per kind (`add_sender`, keyed by `proctor.outbox.Kind`); a sender renders
+the message and sends it, raising TelegramError on failure. It gets the delivery's turn at the
+pacer (`pacing.Turn`, None when the application has no pacer) and passes it as `rate_limit_args`
+with its Bot API calls: its first send uses the token the lane took, so a message costs one.
 
 A chat's messages go out in order, one at a time, from its lane (a task that sends the chat's
 oldest due message, then the next, until none is due). Lanes of different chats run side by side,
@@ -16,7 +18,6 @@ hold: a row stays pending until it is sent, so a restart (or kill -9) resumes th
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from proctor import outbox
 log = logging.getLogger(__name__)
 
 JOB = scheduling.OUTBOX
-Sender = Callable[[Application, outbox.Outgoing], Awaitable[None]]
+Sender = Callable[[Application, outbox.Outgoing, pacing.Turn | None], Awaitable[None]]
 
 
 def is_permanent(error: TelegramError) -> bool:
@@ -59,8 +60,8 @@ UNPACED_AT_ONCE = 4
 
 @dataclass
 class _Delivery:
-    senders: dict[str, Sender] = field(default_factory=dict)  # kind -> its feature's sender
-    unpaced: set[str] = field(default_factory=set)  # kinds whose sender edits (add_sender)
+    senders: dict[outbox.Kind, Sender] = field(default_factory=dict)  # kind -> its feature's sender
+    unpaced: set[outbox.Kind] = field(default_factory=set)  # kinds whose sender edits (add_sender)
     edits: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(UNPACED_AT_ONCE))
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one flush places lanes at a time
     lanes: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # chat -> the task sending to it
@@ -71,8 +72,9 @@ class _Delivery:
 _STATE: Slot[_Delivery] = Slot("outbox", _Delivery)
 
 
-def add_sender(app: Application, kind: str, sender: Sender, *, paced: bool = True) -> None:
-    """`paced=False`: the sender edits a message already there (a send it falls back to paces itself)."""
+def add_sender(app: Application, kind: outbox.Kind, sender: Sender, *, paced: bool = True) -> None:
+    """`paced=False`: the sender edits a message already there; its turn took no token (a send it
+    falls back to waits as bulk)."""
     state = _STATE.of(app)
     state.senders[kind] = sender
     if not paced:
@@ -147,16 +149,14 @@ async def _deliver(app: Application, message: outbox.Outgoing) -> bool:
     what = f"outbox {message.id} ({message.kind} {message.ref}) to chat {message.chat_id}"
     state = _STATE.of(app)
     sender = state.senders.get(message.kind)
-    pacer = pacing.pacer(app)
     try:
         if sender is None:
             raise NotFound(f"no sender for {message.kind!r}")
         if message.kind in state.unpaced:
             async with state.edits:
-                await sender(app, message)
+                await sender(app, message, await pacing.bulk_turn(app, message.chat_id, take=False))
         else:
-            async with pacer.bulk_turn(message.chat_id) if pacer is not None else contextlib.nullcontext():
-                await sender(app, message)
+            await sender(app, message, await pacing.bulk_turn(app, message.chat_id))
     except TelegramError as e:
         error = _scrub(app, f"{type(e).__name__}: {e}")
         if is_permanent(e):
@@ -184,7 +184,12 @@ def _scrub(app: Application, text: str) -> str:
 
 
 async def on_startup(app: Application) -> None:
-    """Say what is waiting, then deliver it in the background: start-up never waits for Telegram."""
-    c = await outbox.counts(services(app).db)
+    """Say what is waiting, then deliver it in the background: start-up never waits for Telegram. A
+    message of a kind this code does not know is undeliverable (logged)."""
+    svc = services(app)
+    for unknown in await outbox.set_aside_unknown(svc.db, svc.now()):
+        log.warning("outbox %s (kind %r) to chat %s is undeliverable: no sender knows its kind",
+                    unknown.id, unknown.kind, unknown.chat_id)
+    c = await outbox.counts(svc.db)
     log.info("outbox: %d pending, %d undeliverable", c[outbox.Delivery.pending], c[outbox.Delivery.undeliverable])
     kick(app)

@@ -11,9 +11,12 @@ keeps under those limits itself, so Telegram has no reason to refuse:
 - Three priorities: a **reply** (what a handler sends to the person who just acted: the next
   question) goes first; then a **patient** message (one nobody waits on to act: an invite's welcome card,
   before anyone's clock runs; the exam's five-minute warning; the handler or job asks for it with
-  PTB's `rate_limit_args`, see `priority`); then **bulk** (the outbox's cards and notices,
-  `bulk_turn`). Patient messages and bulk leave one token of each bucket for replies, so
-  a reply never waits behind them; with no replies waiting, they use the whole budget.
+  PTB's `rate_limit_args`, see `priority`); then **bulk** (the outbox's cards and notices). Patient
+  messages and bulk leave one token of each bucket for replies, so a reply never waits behind them;
+  with no replies waiting, they use the whole budget.
+- The outbox takes a delivery's bulk turn before its sender renders (`bulk_turn`), and hands the
+  sender the `Turn`: the sender passes it as `rate_limit_args` with its Bot API calls, so its first
+  send to the chat uses the token already taken and any other send waits as bulk.
 - A chat that is not ready (its own 1 a second) does not hold up the others: the next waiter whose
   chat is ready goes.
 - A 429 blocks only the chat it was for, for its `retry_after`; the request is tried again then (up
@@ -31,12 +34,11 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Coroutine
-from contextvars import ContextVar
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from telegram.error import RetryAfter
 from telegram.ext import Application, BaseRateLimiter
@@ -61,7 +63,8 @@ GROUP_EDITS = frozenset({
 _EPSILON = 1e-9
 
 
-class Pace(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Pace:
     """The rates the bot keeps to; the defaults are Telegram's (a private chat's burst kept below
     what Telegram lets pass, so a late packet cannot turn a burst into a 429)."""
 
@@ -207,19 +210,21 @@ class Schedule:
             del self._blocked[chat]
 
 
-@dataclass
-class _Turn:
-    """An outbox delivery's turn, taken before it renders: its first send to `chat` uses it."""
+@dataclass(eq=False)
+class Turn:
+    """An outbox delivery's turn at the pacer, which its sender passes as `rate_limit_args`: the
+    first paced send to `chat` that carries it uses the token taken for it (`used` until then False),
+    any other paced send that carries it waits as bulk. A turn made `used` took no token: every paced
+    send that carries it waits as bulk."""
 
     chat: Chat
     used: bool = False
 
+    def __bool__(self) -> bool:
+        return True  # PTB drops a false rate_limit_args: a turn is always passed on
 
-# set only by Pacer.bulk_turn, read only by Pacer.process_request: the outbox's sends are bulk
-_TURN: ContextVar[_Turn | None] = ContextVar("pacing_turn", default=None)
 
-
-class Pacer(BaseRateLimiter[Priority]):
+class Pacer(BaseRateLimiter[Priority | Turn]):
     """The Schedule on the event loop: one dispatcher task wakes the waiters whose turn it is."""
 
     def __init__(self, pace: Pace | None = None, clock: Callable[[], float] = time.monotonic) -> None:
@@ -252,16 +257,11 @@ class Pacer(BaseRateLimiter[Priority]):
             self._schedule.drop(granted)
             raise
 
-    @contextlib.asynccontextmanager
-    async def bulk_turn(self, chat: Chat) -> AsyncIterator[None]:
-        """Wait for a bulk turn to `chat`; inside, the first send to `chat` uses it (the outbox
-        renders a card only once it may go) and any other send waits as bulk."""
+    async def bulk_turn(self, chat: Chat) -> Turn:
+        """Wait for a bulk turn to `chat` (the outbox renders a card only once it may go); the first
+        send to `chat` that carries the Turn uses it."""
         await self.turn(chat, Priority.bulk)
-        token = _TURN.set(_Turn(chat))
-        try:
-            yield
-        finally:
-            _TURN.reset(token)
+        return Turn(chat)
 
     def block(self, chat: Chat, seconds: float) -> None:
         self._schedule.block(chat, self._clock() + seconds)
@@ -287,17 +287,19 @@ class Pacer(BaseRateLimiter[Priority]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: Priority | None,
+        rate_limit_args: Priority | Turn | None,
     ) -> JSONResult:
         chat = _chat_of(data.get("chat_id"))
         paced = chat is not None and (endpoint in SENDS or (endpoint in GROUP_EDITS and is_group(chat)))
-        turn = _TURN.get()
-        priority = Priority.bulk if turn is not None else rate_limit_args or Priority.reply
+        if isinstance(rate_limit_args, Turn):
+            turn, priority = rate_limit_args, Priority.bulk
+        else:
+            turn, priority = None, rate_limit_args or Priority.reply
         tries = self.pace.max_retries
         for attempt in range(tries + 1):
             if paced and chat is not None:
                 if turn is not None and turn.chat == chat and not turn.used and attempt == 0:
-                    turn.used = True  # the outbox waited for this turn before rendering
+                    turn.used = True  # the outbox took this token before rendering
                 else:
                     await self.turn(chat, priority)
             try:
@@ -334,6 +336,17 @@ def priority(app: Application, level: Priority) -> Priority | None:
     """What to pass as `rate_limit_args` (PTB's per-call argument of the rate limiter) to send at
     `level`; None when the application has no pacer (PTB refuses the argument then)."""
     return level if pacer(app) is not None else None
+
+
+async def bulk_turn(app: Application, chat: Chat, *, take: bool = True) -> Turn | None:
+    """The outbox's turn for a delivery to `chat`, what its sender passes as `rate_limit_args`: once
+    the pacer grants it (`take`), else at once, taking no token (a sender that edits a message: a send
+    it falls back to waits as bulk). None when the application has no pacer (PTB refuses the
+    argument then)."""
+    limiter = pacer(app)
+    if limiter is None:
+        return None
+    return await limiter.bulk_turn(chat) if take else Turn(chat, used=True)
 
 
 def pacer(app: Application) -> Pacer | None:

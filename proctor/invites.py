@@ -35,8 +35,6 @@ MAX_WINDOW = 60 * 86400.0
 MAX_EXTRA_MIN = 24 * 60
 MAX_COUNT = 500
 MAX_ATTEMPTS = 20
-RESULT_CARD = "invite_result"  # outbox kind: the lead's card; ref is the attempt id (a regrade's: payload's)
-TEAM_NOTE = "invite_note"  # outbox kind: the team group's one-line note; ref is the attempt id
 
 
 class InviteStatus(StrEnum):
@@ -386,11 +384,11 @@ def finish_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int, now: fl
     if inv.status == S.started:
         conn.execute("UPDATE invites SET status=?, finished_at=? WHERE id=?", (finish(inv.status), now, inv.id))
     if inv.created_by:
-        outbox.enqueue_in(conn, kind=RESULT_CARD, ref=str(attempt_id), chat_id=inv.created_by, now=now,
-                          payload={"invite": inv.id})
+        outbox.enqueue_in(conn, kind=outbox.Kind.lead_card, ref=str(attempt_id), chat_id=inv.created_by,
+                          now=now, payload={"invite": inv.id})
     if inv.notify_group and inv.team_chat_id is not None:
-        outbox.enqueue_in(conn, kind=TEAM_NOTE, ref=str(attempt_id), chat_id=inv.team_chat_id, now=now,
-                          payload={"invite": inv.id})
+        outbox.enqueue_in(conn, kind=outbox.Kind.team_note, ref=str(attempt_id), chat_id=inv.team_chat_id,
+                          now=now, payload={"invite": inv.id})
 
 
 def regraded_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int, *, question_id: int,
@@ -404,7 +402,8 @@ def regraded_in(conn: sqlite3.Connection, invite_id: int, attempt_id: int, *, qu
 
 def _regraded_card(lead: int, invite_id: int, attempt_id: int, question_id: int, version: int, old: float | None,
                    new: float, now: float) -> dict[str, Any]:
-    return {"kind": RESULT_CARD, "ref": f"{attempt_id}:q{question_id}v{version}", "chat_id": lead, "now": now,
+    return {"kind": outbox.Kind.lead_card, "ref": f"{attempt_id}:q{question_id}v{version}", "chat_id": lead,
+            "now": now,
             "payload": {"invite": invite_id, "attempt": attempt_id, "question": question_id, "old": old, "new": new}}
 
 

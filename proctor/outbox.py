@@ -1,8 +1,10 @@
 """Messages that must be delivered: kept in SQLite until sent, or until found undeliverable.
 
-A row says what to send (a kind the bot knows how to render, and the data it needs), to whom, how
-often it was tried and when to try next. Only pending rows change state, and only through the
-named transitions below; a transient failure pushes `next_try` back with exponential backoff.
+A row says what to send (its `Kind`, which the bot knows how to render, and the data it needs), to
+whom, how often it was tried and when to try next. Only pending rows change state, and only through
+the named transitions below; a transient failure pushes `next_try` back with exponential backoff.
+A row of a kind this code does not know (another version wrote it) is never read as a message:
+`set_aside_unknown` marks it undeliverable.
 """
 
 from __future__ import annotations
@@ -11,18 +13,30 @@ import json
 import math
 import sqlite3
 from collections.abc import Collection
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from proctor.storage.db import Database
 
 FIRST_RETRY = 5.0  # seconds after the first failure
 MAX_RETRY = 30 * 60.0  # backoff stops growing here; a pending message is tried until it goes
 
-# Kinds named here, beside the outbox: the code that queues them and the bot's senders (bot/leads)
-# both import them from here
-REVIEW_NOTICE = "review"  # the candidate's "your answer was reviewed" (proctor/teams/review.py)
-KEY_FIX_NOTICE = "key_fix"  # "a question you answered was regraded" (proctor/teams/question_edit.py)
+
+
+class Kind(StrEnum):
+    """What a message is: the bot has one sender per kind. The values are what `outbox.kind` stores."""
+
+    result = "result"  # the candidate's result card; ref: the attempt id (proctor/exams/service.py)
+    # an invited attempt's card, which takes the exam message's place (an edit, not one of Telegram's
+    # 30 messages a second: a hiring round's deadline minute hands in a thousand); ref: the attempt id
+    result_in_place = "result_in_place"
+    # the inviting lead's card (proctor/invites.py); ref: the attempt id (a regrade's: with the question)
+    lead_card = "invite_result"
+    team_note = "invite_note"  # the team group's one-line note on an invite (proctor/invites.py); ref: the attempt id
+    review_notice = "review"  # the candidate's "your answer was reviewed" (proctor/teams/review.py)
+    # "a question you answered was regraded" (proctor/teams/question_edit.py, proctor/exams/held.py)
+    key_fix_notice = "key_fix"
 
 
 class Delivery(StrEnum):
@@ -31,9 +45,10 @@ class Delivery(StrEnum):
     undeliverable = "undeliverable"
 
 
-class Outgoing(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Outgoing:
     id: int
-    kind: str
+    kind: Kind
     ref: str
     chat_id: int
     user_id: int | None
@@ -41,7 +56,8 @@ class Outgoing(NamedTuple):
     tries: int
 
 
-class Record(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Record:
     """Where one message stands: its state, how often it was tried, the last refusal."""
 
     state: Delivery
@@ -60,12 +76,12 @@ _ENQUEUE = ("INSERT INTO outbox (kind, ref, chat_id, user_id, payload, next_try,
             "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(kind, ref) DO NOTHING")
 
 
-def _row(kind: str, ref: str, chat_id: int, user_id: int | None, payload: dict[str, Any] | None,
+def _row(kind: Kind, ref: str, chat_id: int, user_id: int | None, payload: dict[str, Any] | None,
          now: float, held_by: int | None = None) -> tuple[object, ...]:
     return kind, ref, chat_id, user_id, json.dumps(payload or {}, ensure_ascii=False), now, now, held_by
 
 
-def enqueue_in(conn: sqlite3.Connection, *, kind: str, ref: str, chat_id: int, now: float,
+def enqueue_in(conn: sqlite3.Connection, *, kind: Kind, ref: str, chat_id: int, now: float,
                user_id: int | None = None, payload: dict[str, Any] | None = None, held_by: int | None = None) -> None:
     """Add a message inside the caller's write transaction (once per kind and ref), due now; or, with
     `held_by` (a running attempt's id), due once that attempt is handed in (`release_on`)."""
@@ -84,19 +100,43 @@ async def due(db: Database, now: float, *, limit: int = 100) -> list[Outgoing]:
     return [_outgoing(r) for r in rows]
 
 
-_SELECT = ("SELECT id, kind, ref, chat_id, user_id, payload, tries FROM outbox "
-           f"WHERE state='{Delivery.pending}' AND held_by IS NULL AND next_try<=?")
+_KNOWN = ", ".join(f"'{kind}'" for kind in Kind)  # SQL: the kinds this code reads (set_aside_unknown: the others)
+_PENDING = f"state='{Delivery.pending}' AND held_by IS NULL AND kind IN ({_KNOWN})"
+_SELECT = f"SELECT id, kind, ref, chat_id, user_id, payload, tries FROM outbox WHERE {_PENDING} AND next_try<=?"
 
 
 def _outgoing(r: sqlite3.Row) -> Outgoing:
-    return Outgoing(r["id"], r["kind"], r["ref"], r["chat_id"], r["user_id"], json.loads(r["payload"]), r["tries"])
+    return Outgoing(r["id"], Kind(r["kind"]), r["ref"], r["chat_id"], r["user_id"], json.loads(r["payload"]),
+                    r["tries"])
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A pending row of a kind this code does not know (`set_aside_unknown`)."""
+
+    id: int
+    kind: str
+    chat_id: int
+
+
+async def set_aside_unknown(db: Database, now: float) -> list[Unknown]:
+    """Mark every pending message of a kind this code does not know undeliverable (no sender could
+    render it; the reads above never return it). Returns them, for the log."""
+
+    def transaction(conn: sqlite3.Connection) -> list[Unknown]:
+        rows = conn.execute(
+            f"UPDATE outbox SET state='{Delivery.undeliverable}', done_at=?, last_error='unknown kind: ' || kind "
+            f"WHERE state='{Delivery.pending}' AND kind NOT IN ({_KNOWN}) RETURNING id, kind, chat_id", (now,))
+        return [Unknown(*row) for row in rows.fetchall()]
+
+    return await db.run_write(transaction)
 
 
 async def next_try(db: Database, *, after: float | None = None) -> float | None:
     """When the earliest pending message is due (of those due later than `after`, if given); None
     if nothing is pending (or all are held)."""
     at: float | None = await db.scalar(
-        f"SELECT MIN(next_try) FROM outbox WHERE state='{Delivery.pending}' AND held_by IS NULL AND next_try>?",
+        f"SELECT MIN(next_try) FROM outbox WHERE {_PENDING} AND next_try>?",
         (-math.inf if after is None else after,))
     return at
 
@@ -119,7 +159,7 @@ async def next_for(db: Database, chat_id: int, now: float) -> Outgoing | None:
     return None if row is None else _outgoing(row)
 
 
-async def find(db: Database, kind: str, ref: str) -> Record | None:
+async def find(db: Database, kind: Kind, ref: str) -> Record | None:
     """The message of `kind` for `ref` (at most one each), or None if none was enqueued."""
     row = await db.fetchone("SELECT state, tries, last_error FROM outbox WHERE kind=? AND ref=?", (kind, ref))
     return None if row is None else Record(Delivery(row["state"]), row["tries"], row["last_error"])

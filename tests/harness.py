@@ -34,7 +34,7 @@ FAST = Pace(per_second=1000, burst=1000, chat_per_second=1000, chat_burst=1000, 
 class BotEnv:
     def __init__(self, tmp_path: Path, *, admins: tuple[int, ...] = (), start: float = T0,
                  shuffle: bool = True, meter: bool = False, timezone: str = "UTC", rate_limits=None,
-                 telegram_pace: bool = False, first_start: bool = False, pace: Pace = FAST):
+                 telegram_pace: bool = False, first_start: bool = False, pace: Pace | None = FAST):
         self.clock = ManualClock(start)
         self.db_path = tmp_path / "proctor.db"
         self.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=self.clock.now,
@@ -44,7 +44,8 @@ class BotEnv:
         self.meter = meter  # the per-user flood meter (bot/ordering.py); tests drive faster than people
         # the bot's pacer keeps Telegram's rates (bot.app.send_limiter): 30 sends a second, 1 a second
         # per chat, 20 a minute per group. Elsewhere the same pacer (its priorities and 429 retries
-        # included) runs at `pace`, by default one a fake server answers at, so scripts do not wait on it
+        # included) runs at `pace`, by default one a fake server answers at, so scripts do not wait on it;
+        # pace=None: no pacer at all (as the benchmarks run the bot)
         self.telegram_pace = telegram_pace
         self.pace = pace
         self.timezone = timezone
@@ -79,7 +80,7 @@ class BotEnv:
         self.handled_before = updates.last_pushed if len(updates) == 0 else None
         if not self.first_start:
             await copy_with_bundled_bank(self.db_path, self.clock.now())
-        limiter = True if self.telegram_pace else Pacer(self.pace)
+        limiter = True if self.telegram_pace else False if self.pace is None else Pacer(self.pace)
         self.app = build_application(self.settings(), clock=self.clock, rate_limiter=limiter)
         if not self.meter:  # tests/bot/test_flood.py tests the meter; elsewhere scripted users outpace it
             self.app.update_processor.burst = self.app.update_processor.max_pending_per_user = 1_000_000

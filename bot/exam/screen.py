@@ -10,11 +10,12 @@ from telegram.ext import Application
 
 from bank.kinds import ReviewOption
 from bank.paper_settings import review_option
-from bot import outbox, pacing, scheduling
+from bot import outbox, scheduling
 from bot.context import Ctx
 from bot.edits import edit_text, message_gone
 from bot.exam import render
 from bot.i18n import pick_lang, t
+from bot.pacing import Turn
 from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
@@ -103,7 +104,7 @@ async def release_daily(context: Ctx, user_id: int) -> None:
     scheduling.once(context.application, scheduling.DAILY_RELEASE, user_id)
 
 
-async def send_result(app: Application, message: Outgoing) -> None:
+async def send_result(app: Application, message: Outgoing, turn: Turn | None) -> None:
     """The outbox's sender of result cards: close the attempt message, post the card.
 
     Raises NotFound (the attempt is gone) and TelegramError (the outbox retries or gives up)."""
@@ -113,17 +114,17 @@ async def send_result(app: Application, message: Outgoing) -> None:
     if a.message_id:
         try:  # cosmetic: the card is what must arrive
             await app.bot.edit_message_text(t("finished_banner", u.lang), chat_id=a.chat_id,
-                                            message_id=a.message_id, reply_markup=None)
+                                            message_id=a.message_id, reply_markup=None, rate_limit_args=turn)
         except TelegramError as e:
             log.info("attempt %s: could not close its message (%s)", a.id, e)
-    await app.bot.send_message(message.chat_id, text, reply_markup=kb)
+    await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
 
 
-async def send_result_in_place(app: Application, message: Outgoing) -> None:
+async def send_result_in_place(app: Application, message: Outgoing, turn: Turn | None) -> None:
     """The outbox's sender of an invited attempt's card (RESULT_IN_PLACE): the card takes the attempt
     message's place, protected as the paper was. An edit is not one of Telegram's 30 messages a
     second, so it takes no turn at the pacer, and a second delivery changes nothing; a message that
-    is gone gets the card posted below, at the pacer's bulk level.
+    is gone gets the card posted below, at the pacer's bulk level (its turn took no token).
 
     Raises NotFound (the attempt is gone) and TelegramError (the outbox retries or gives up)."""
     card = await load_result_card(services(app).db, int(message.ref))  # one round trip
@@ -135,8 +136,7 @@ async def send_result_in_place(app: Application, message: Outgoing) -> None:
             return
         except BadRequest as e:  # gone, say: the card is posted instead
             log.info("attempt %s: the card could not take its message's place (%s)", a.id, e)
-    await app.bot.send_message(message.chat_id, text, reply_markup=kb,
-                               rate_limit_args=pacing.priority(app, pacing.Priority.bulk))
+    await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
 
 
 def _result_card(app: Application, card: ResultCard) -> tuple[str, InlineKeyboardMarkup | None, UserCtx]:

@@ -10,6 +10,7 @@ from bot.exam.render import clip, fmt_points
 from bot.exam.screen import prefs_ctx
 from bot.i18n import t
 from bot.invites import render
+from bot.pacing import Turn
 from bot.services import services
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
@@ -18,7 +19,7 @@ from proctor.outbox import Outgoing
 from proctor.teams import roster
 
 
-async def send_card(app: Application, message: Outgoing) -> None:
+async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> None:
     """Raises NotFound (the attempt or invite is gone) and TelegramError (the outbox retries)."""
     svc, p = services(app), message.payload
     card = await load_lead_card(svc.db, int(p.get("attempt", message.ref)), p["invite"], message.chat_id)  # one trip
@@ -30,12 +31,12 @@ async def send_card(app: Application, message: Outgoing) -> None:
     if "question" in p:  # a regrade changed the score: the card as it is now, and what it was
         text = clip(t("iv_card_regraded", lead.lang, qid=p["question"], old=fmt_points(p["old"] or 0),
                       new=fmt_points(p["new"])) + text)
-    await app.bot.send_message(message.chat_id, text, reply_markup=kb)
+    await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
 
 
-async def send_note(app: Application, message: Outgoing) -> None:
+async def send_note(app: Application, message: Outgoing, turn: Turn | None) -> None:
     svc = services(app)
     a = await attempts.get_attempt(svc.db, int(message.ref))
     lang, _ = await group_lang(app, message.chat_id)  # the team group's own language
     text = render.team_note(a, await roster.display_name(svc.db, a.user_id), lang)
-    await app.bot.send_message(message.chat_id, text)
+    await app.bot.send_message(message.chat_id, text, rate_limit_args=turn)

@@ -13,6 +13,7 @@ from bot.leads import render
 from bot.leads.access import require_bank_admin
 from bot.leads.review import candidate_lang
 from bot.outbox import kick
+from bot.pacing import Turn
 from bot.services import services
 from proctor.outbox import Outgoing
 from proctor.storage.db import Database
@@ -62,7 +63,7 @@ async def keyfix(update: Update, context: Ctx) -> None:
     await msg.reply_text(text + ("\n" + t("l_kf_held", lang, held=fix.held) if fix.held else ""))
 
 
-async def send_notice(app: Application, message: Outgoing) -> None:
+async def send_notice(app: Application, message: Outgoing, turn: Turn | None) -> None:
     """The outbox's sender of "the key of a question you answered or disputed was fixed"."""
     p = message.payload
     lang = await candidate_lang(app, message.user_id)
@@ -70,7 +71,7 @@ async def send_notice(app: Application, message: Outgoing) -> None:
     lines = [t("l_kf_notice_disputer", lang, qid=p["question"], id=p["dispute"], where=where)] \
         if "dispute" in p else []
     lines += notice_lines(p, lang, where)
-    await app.bot.send_message(message.chat_id, "\n".join(lines))
+    await app.bot.send_message(message.chat_id, "\n".join(lines), rate_limit_args=turn)
 
 
 async def question_where(db: Database, question_id: int, lang: str) -> str:

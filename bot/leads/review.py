@@ -13,6 +13,7 @@ from bot.i18n import joined, pick_lang, t, tn
 from bot.leads import render
 from bot.leads.access import require_lead, send_private
 from bot.leads.callbacks import Press
+from bot.pacing import Turn
 from bot.services import HasBotData, services
 from bot.userctx import UserCtx
 from proctor.exams.seal import sealed_for
@@ -95,10 +96,11 @@ async def skip(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     await show_next(update, context, u, press.scope, press.args[2])
 
 
-async def send_notice(app: Application, message: Outgoing) -> None:
+async def send_notice(app: Application, message: Outgoing, turn: Turn | None) -> None:
     """The outbox's sender of "your answer was reviewed", in the candidate's language."""
     outcome = reviews.Outcome(**message.payload)
-    await app.bot.send_message(message.chat_id, render.review_notice(outcome, await candidate_lang(app, outcome.user_id)))
+    await app.bot.send_message(message.chat_id, render.review_notice(outcome, await candidate_lang(app, outcome.user_id)),
+                               rate_limit_args=turn)
 
 
 async def candidate_lang(app_or_context: HasBotData, user_id: int | None) -> str:

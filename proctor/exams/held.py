@@ -26,7 +26,6 @@ from proctor.exams.questions import questions_in
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 
 REGRADE = AuditAction.regrade  # the audit action of one attempt whose score a regrade changed
-NOTICE = outbox.KEY_FIX_NOTICE  # "a question you answered was regraded" (the bot renders it)
 
 
 def change_detail(*, question: int, old: float | None, new: float | None, answer_old: float, answer_new: float,
@@ -38,8 +37,8 @@ def change_detail(*, question: int, old: float | None, new: float | None, answer
 
 
 def notice_change(*, old: float, new: float, max_score: float, title: str) -> dict[str, Any]:
-    """One change in a NOTICE's payload (`{"question", "changes": [...], "dispute"?}`); title '' for a
-    daily-quiz answer."""
+    """One change in a key fix notice's payload (`{"question", "changes": [...], "dispute"?}`); title ''
+    for a daily-quiz answer."""
     return {"old": old, "new": new, "max": max_score, "title": title}
 
 
@@ -93,6 +92,6 @@ def release_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> None:
                 invites.regraded_in(conn, r["invite_id"], aid, question_id=qid, version=q.version, old=r["total"],
                                     new=total[0], now=now)
     for qid, changes in told.items():
-        outbox.enqueue_in(conn, kind=NOTICE, ref=f"q{qid}v{questions[qid].version}:a{attempt_id}", chat_id=user_id,
-                          user_id=user_id, now=now, payload={"question": qid, "changes": changes})
+        outbox.enqueue_in(conn, kind=outbox.Kind.key_fix_notice, ref=f"q{qid}v{questions[qid].version}:a{attempt_id}",
+                          chat_id=user_id, user_id=user_id, now=now, payload={"question": qid, "changes": changes})
     outbox.release_on(conn, attempt_id, now)

@@ -28,10 +28,6 @@ from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, Gradi
 from proctor.exams.steps import sheet_in, shown_in, store_answer_in
 from proctor.storage.db import Database
 
-RESULT = "result"  # the outbox kind of a result card; its ref is the attempt id
-# an invited attempt's card, which takes the exam message's place (an edit, not one of Telegram's 30
-# messages a second: a hiring round's deadline minute hands in a thousand); the same ref
-RESULT_IN_PLACE = "result_in_place"
 MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
 MOCK_MINUTES = blueprints.MOCK_MINUTES
 
@@ -326,8 +322,8 @@ def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: Fi
     if status == AttemptStatus.finished:
         integrity.compute_in(conn, attempt_id, now)  # before the cards that count them are queued
         in_place = row["invite_id"] is not None and row["message_id"] is not None
-        outbox.enqueue_in(conn, kind=RESULT_IN_PLACE if in_place else RESULT, ref=str(attempt_id),
-                          chat_id=row["chat_id"], user_id=row["user_id"], now=now)
+        outbox.enqueue_in(conn, kind=outbox.Kind.result_in_place if in_place else outbox.Kind.result,
+                          ref=str(attempt_id), chat_id=row["chat_id"], user_id=row["user_id"], now=now)
     if row["invite_id"] is not None:  # the team's card goes out with the candidate's
         invites.finish_in(conn, row["invite_id"], attempt_id, now)
     sheet = sheet_in(conn, attempt_id, ())

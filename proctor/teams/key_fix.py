@@ -21,7 +21,6 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.disputes import DisputeStatus, NotUpheld, OwnDispute
 from proctor.teams.question_edit import (
-    NOTICE,
     BadKey,
     Change,
     OwnScore,
@@ -31,7 +30,7 @@ from proctor.teams.question_edit import (
     report_in,
 )
 
-__all__ = ["NOTICE", "BadKey", "Change", "KeyFix", "NotUpheld", "OwnScore", "current_key", "fix_key", "new_key"]
+__all__ = ["BadKey", "Change", "KeyFix", "NotUpheld", "OwnScore", "current_key", "fix_key", "new_key"]
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,6 @@ from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
 
-NOTICE = held.NOTICE  # outbox kind: "a question you answered was regraded" (the bot renders it)
 FIELDS = ("key", "stem", "option", "explanation")
 MAX_TEXT = 3000  # a stem, an option or an explanation: room left in a 4096-unit message
 
@@ -234,8 +233,8 @@ def report_in(conn: sqlite3.Connection, result: Edited, *, actor: int, chat_id: 
             held.notice_change(old=c.old, new=c.new, max_score=c.max_score, title=c.title) for c in changes]}
         if dispute is not None and user_id == dispute[1]:
             payload["dispute"] = dispute[0]
-        outbox.enqueue_in(conn, kind=NOTICE, ref=f"{ref}:{user_id}", chat_id=user_id, user_id=user_id,
-                          now=now, payload=payload, held_by=result.sealing.get(user_id))
+        outbox.enqueue_in(conn, kind=outbox.Kind.key_fix_notice, ref=f"{ref}:{user_id}", chat_id=user_id,
+                          user_id=user_id, now=now, payload=payload, held_by=result.sealing.get(user_id))
 
 
 def _load_in(conn: sqlite3.Connection, question_id: int) -> tuple[Question, MultiPolicy, int]:

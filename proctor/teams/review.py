@@ -19,8 +19,6 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.consent import seen_sql
 
-NOTICE = outbox.REVIEW_NOTICE  # the outbox kind of the candidate's "your answer was reviewed" notice
-
 
 class AlreadyReviewed(ProctorError):
     """The answer already has a final score."""
@@ -191,7 +189,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
                        attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0,
                        pos=pos, code=row["code"])
         # the candidate is told through the outbox: a failed send is retried, never lost
-        outbox.enqueue_in(conn, kind=NOTICE, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
+        outbox.enqueue_in(conn, kind=outbox.Kind.review_notice, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
                           user_id=done.user_id, now=now, payload=asdict(done))
         return done
 

@@ -18,8 +18,7 @@ import contextvars
 from dataclasses import dataclass, field
 
 from bot import outbox as bot_outbox
-from proctor.exams.service import RESULT, RESULT_IN_PLACE
-from proctor.invites import RESULT_CARD
+from proctor.outbox import Kind
 from tests.bot import test_regrade_hiring
 from tests.bot.test_invites import ADMIN, CID, DAN, LEAD, finish, make_invite
 from tests.bot.test_regrade_hiring import save_key, take_with
@@ -27,7 +26,7 @@ from tests.harness import start_exam
 from tests.reads import question_ids
 
 # the card's read, then the outbox marks it delivered
-CARD_TRIPS = {RESULT: 2, RESULT_IN_PLACE: 2, RESULT_CARD: 2}
+CARD_TRIPS = {Kind.result: 2, Kind.result_in_place: 2, Kind.lead_card: 2}
 # the regrade tests' fixture: a hiring paper whose first key an admin can fix, Alpha's lead (no
 # configured admin) verified for it, so the card's detail depends on the read of hiring.may_see
 env = test_regrade_hiring.env
@@ -35,7 +34,7 @@ env = test_regrade_hiring.env
 
 @dataclass
 class Delivery:
-    kind: str
+    kind: Kind
     regraded: bool
     task: asyncio.Task | None
     calls: list[str] = field(default_factory=list)
@@ -87,8 +86,8 @@ async def test_each_card_costs_one_read_and_its_delivered_mark(env, monkeypatch)
     await env.idle()
 
     cards = [(d.kind, d.regraded, len(d.calls)) for d in deliveries if d.kind in CARD_TRIPS]
-    assert sorted(cards) == sorted([(RESULT_IN_PLACE, False, CARD_TRIPS[RESULT_IN_PLACE]),
-                                    (RESULT_CARD, False, CARD_TRIPS[RESULT_CARD]),
-                                    (RESULT_CARD, True, CARD_TRIPS[RESULT_CARD]),
-                                    (RESULT, False, CARD_TRIPS[RESULT])]), \
+    assert sorted(cards) == sorted([(Kind.result_in_place, False, CARD_TRIPS[Kind.result_in_place]),
+                                    (Kind.lead_card, False, CARD_TRIPS[Kind.lead_card]),
+                                    (Kind.lead_card, True, CARD_TRIPS[Kind.lead_card]),
+                                    (Kind.result, False, CARD_TRIPS[Kind.result])]), \
         [(d.kind, d.regraded, d.calls) for d in deliveries]

@@ -51,7 +51,7 @@ async def test_deadline_job_hands_in_an_idle_attempt(tmp_path):
         await env.idle()
         done = await attempts.get_attempt(env.db, attempt.id)
         assert (done.status, done.finish_reason) == (AttemptStatus.finished, FinishReason.timeout)
-        sent = await outbox.find(env.db, attempts.RESULT, str(attempt.id))
+        sent = await outbox.find(env.db, outbox.Kind.result, str(attempt.id))
         assert sent is not None and sent.state == outbox.Delivery.delivered
     finally:
         await env.close()

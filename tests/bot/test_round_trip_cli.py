@@ -19,7 +19,6 @@ from proctor.exams.states import FinishReason
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams import key_fix
-from proctor.teams import question_edit as qe
 from tests.reads import paper_id, question_ids
 
 T0 = 1_800_000_000.0
@@ -101,7 +100,7 @@ def test_an_edited_spreadsheet_updates_its_paper_in_place_as_new_versions(capsys
         assert (v2.version, v2.field, v2.previous, v2.answer) == (2, "import:stem,key", "A", "B")
         [answer] = await key_fix.graded_answers(db, sums)
         assert (answer.score, answer.key_version) == ((1.0, 2) if regrade else (0.0, 1))
-        told = await outbox.find(db, qe.NOTICE, f"q{sums}v2:{ANN}")
+        told = await outbox.find(db, outbox.Kind.key_fix_notice, f"q{sums}v2:{ANN}")
         assert (told is not None) == regrade
     _with_db(dbfile, check)
 

@@ -54,7 +54,7 @@ async def test_a_partial_daily_answer_regraded_to_the_same_key_changes_nothing(d
     assert (done.answers, done.changes) == (1, [])
     [after] = await key_fix.graded_answers(db, q.id or 0)
     assert (after.score, after.key_version) == (before.score, 2)
-    assert await outbox.find(db, qe.NOTICE, f"q{q.id}v2:{ANN}") is None  # nobody is told of a change
+    assert await outbox.find(db, outbox.Kind.key_fix_notice, f"q{q.id}v2:{ANN}") is None  # nobody is told of a change
 
 
 async def test_a_reviewed_attempts_total_is_summed_as_the_hand_in_sums_it(db):

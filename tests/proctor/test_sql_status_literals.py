@@ -23,6 +23,7 @@ from proctor.daily.states import DeliveryStatus, stored
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.invites import InviteStatus
 from proctor.outbox import Delivery
+from proctor.outbox import Kind as OutboxKind
 from proctor.storage.updates import UpdateState
 from proctor.teams.disputes import DisputeStatus
 from proctor.teams.roster import MEMBER, PENDING
@@ -31,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("bank", "proctor", "bot", "desk", "sandbox")
 ENUMS: tuple[type[StrEnum], ...] = (AttemptStatus, AttemptMode, DeliveryStatus, InviteStatus, Delivery,
                                     DisputeStatus, UpdateState, Kind, GradingMethod, MultiPolicy, Verdict,
-                                    UploadStatus)
+                                    UploadStatus, OutboxKind)
 # what the database stores: a delivery's keys_pending is stored as 'closed' (proctor/daily/states.py)
 STORED = ({stored(s) for s in DeliveryStatus}
           | {m.value for e in ENUMS if e is not DeliveryStatus for m in e} | {MEMBER, PENDING})
