@@ -11,7 +11,6 @@ uses it).
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import sys
 from pathlib import Path
 
@@ -107,15 +106,13 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     loaded = modules.read_text().split()
     assert "bot.app" in loaded and "bank.grading.terms" in loaded  # the dump is the bot's
     assert "jieba" not in loaded and "matplotlib" not in loaded  # nobody asked for a chart
-    # what nobody used loads when first needed, not at start-up: the desk's web server (no desk URL:
-    # aiohttp's client is the bot's HTTP client, its server is not loaded), the
-    # bank's file formats and seed importer (read in a child process; a restart imports nothing), and the
-    # heavy libraries: sympy (no LaTeX key), openpyxl and python-calamine (no workbook), the invite's QR
-    # code, daily practice's FSRS, the fill-in typo check (this paper has no fill-in), matplotlib (no
-    # chart); the bank's commands (`proctor run` parses without them), pydantic-settings (not used)
-    deferred = {"aiohttp.web", "jinja2", "aiohttp_jinja2", "desk", "bank.formats.files", "bank.importer", "openpyxl",
-                "python_calamine", "defusedxml", "sympy", "segno", "fsrs", "rapidfuzz",
-                "bot.bank_cli", "bot.authoring_cli", "tomllib", "pydantic_settings", "dotenv"}
+    # what nobody used loads when first needed, not at start-up: the bank's file formats and seed importer
+    # (read in a child process; a restart imports nothing), and the heavy libraries: sympy (no LaTeX key),
+    # openpyxl and python-calamine (no workbook), the invite's QR code, daily practice's FSRS, the fill-in
+    # typo check (this paper has no fill-in), matplotlib (no chart). The `proctor` command's own modules
+    # (every command's, the sandbox's and so the desk's) are imported at the top of bot/cli.py.
+    deferred = {"bank.formats.files", "bank.importer", "openpyxl", "python_calamine", "defusedxml", "sympy", "segno",
+                "fsrs", "rapidfuzz"}
     assert deferred.isdisjoint(loaded), sorted(deferred & set(loaded))
     # every feature's handlers are loaded: imported at the top of their package (no loaders)
     assert {"bot.daily.answering", "bot.leads.review", "bot.invites.commands", "bot.authoring.upload",
@@ -124,17 +121,3 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     # as a module that failed to import once per request
     failed = dict(line.rsplit(" ", 1) for line in Path(f"{modules}.failed").read_text().splitlines())
     assert {name: n for name, n in failed.items() if int(n) > 2} == {}
-
-
-async def test_bank_commands_start_without_telegram(tmp_path):
-    """`proctor bank stats` loads the bank's commands and no telegram (ARCHITECTURE.md: bot/cli.py)."""
-    modules = tmp_path / "modules.txt"
-    await (await Database.open(tmp_path / "p.db")).close()
-    done = subprocess.run([sys.executable, "-c", DUMP, "--db", str(tmp_path / "p.db"), "bank", "stats"],
-                          env=child_env(tmp_path, MODULES_OUT=str(modules)), cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert "5 papers," in done.stdout, done.stdout  # a new database: the bundled bank imported first
-    loaded = modules.read_text().split()
-    assert "bot.bank_cli" in loaded and "bot.authoring_cli" in loaded
-    assert [m for m in loaded if m == "telegram" or m.startswith("telegram.")] == []
