@@ -140,3 +140,12 @@ def test_the_error_line_names_the_setting_and_never_its_value(clean, name, value
         Settings(TELEGRAM_BOT_TOKEN=TOKEN, **{name: value})
     line = startup_error(e.value)
     assert line.startswith(f"proctor: bad setting: {name}: ") and "s3cret" not in line and "\n" not in line
+
+
+def test_an_empty_value_is_unset(tmp_path, clean):
+    """pydantic-settings' env_ignore_empty: `NAME=` in `.env` or the environment leaves the default."""
+    (tmp_path / ".env").write_text(f"TELEGRAM_BOT_TOKEN={TOKEN}\nPROCTOR_LANGUAGE=\nPROCTOR_BOT_API_FILE_URL=\n",
+                                   encoding="utf-8")
+    clean.setenv("PROCTOR_DB", "")
+    s = Settings()
+    assert (s.language, s.bot_api_file_url, s.db) == ("en", None, Path("data/proctor.db"))
