@@ -2,9 +2,10 @@
 registered here.
 
 Secrets are registered when the process learns them (the settings' at start-up, by the settings' own
-rule: `Settings.secret_values`; a random webhook secret when it is chosen); from then on every log record that reaches a handler of the root logger, at
-any level and from any logger (PTB, httpx, APScheduler, tornado, ours), has them replaced by
-`<label>` in its message, its traceback and its stack. Uncaught exceptions are redacted too.
+rule: `Settings.secret_values`; a random webhook secret when it is chosen); from then on every log
+record that reaches a handler of the root logger, at any level and from any logger (PTB, httpx,
+APScheduler, tornado, ours), has them replaced by `<label>` in its message, its traceback and its
+stack. Uncaught exceptions are redacted too.
 """
 
 from __future__ import annotations
