@@ -12,7 +12,6 @@ from pathlib import Path
 from bank.errors import BankError
 from proctor.errors import ProctorError
 from proctor.storage import backups
-from proctor.storage.db import default_db_path
 
 
 def add_backup_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -24,25 +23,25 @@ def add_backup_commands(subparsers: argparse._SubParsersAction) -> None:
     r.set_defaults(backup_command=_restore)
 
 
-def run_backup_command(args: argparse.Namespace) -> int:
-    """Run `backup` or `restore`; an expected failure prints one line to stderr and exits 1."""
+def run_backup_command(args: argparse.Namespace, db: Path) -> int:
+    """Run `backup` or `restore` on the database file `db`; an expected failure prints one line to
+    stderr and exits 1."""
     try:
-        args.backup_command(args)
+        args.backup_command(args, db)
     except (BankError, ProctorError) as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
     return 0
 
 
-def _backup(args: argparse.Namespace) -> None:
-    copy = backups.backup(default_db_path(), args.file)
-    print(f"backed up {default_db_path()} to {copy.path}: {copy.size / 1e6:.1f} MB, "
+def _backup(args: argparse.Namespace, db: Path) -> None:
+    copy = backups.backup(db, args.file)
+    print(f"backed up {db} to {copy.path}: {copy.size / 1e6:.1f} MB, "
           f"schema version {copy.version}, in {copy.seconds:.1f} s")
 
 
-def _restore(args: argparse.Namespace) -> None:
-    live = default_db_path()
-    done = asyncio.run(backups.restore(args.file, live, time.time()))
+def _restore(args: argparse.Namespace, db: Path) -> None:
+    done = asyncio.run(backups.restore(args.file, db, time.time()))
     migrated = f" (migrated from version {done.from_version})" if done.from_version != done.version else ""
     kept = f"; the database it replaced is kept as {done.kept}" if done.kept else ""
-    print(f"restored {args.file} to {live}: schema version {done.version}{migrated}{kept}")
+    print(f"restored {args.file} to {db}: schema version {done.version}{migrated}{kept}")

@@ -31,13 +31,10 @@ from proctor import outbox
 from proctor.errors import ProctorError
 from proctor.exams.service import running_counts
 from proctor.storage.bootstrap import ensure_default_bank, open_database
-from proctor.storage.db import Database, default_db_path, unusable
+from proctor.storage.db import Database, unusable
 from proctor.teams.curation import confirm_key, update_settings
 from proctor.teams.file_edits import Imported, import_or_update
 from proctor.teams.question_edit import answer_count
-
-# The commands import what they use when they run: `proctor run` builds this parser too, and must
-# not pay for the importer's parsers (~50 ms of start-up) to answer its first update.
 
 
 def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -95,8 +92,9 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     add_paper_commands(subparsers)
 
 
-def run_bank_command(args: argparse.Namespace) -> int:
-    """Run `import` or `bank ...`; expected failures print one line to stderr and exit 1."""
+def run_bank_command(args: argparse.Namespace, db: Path) -> int:
+    """Run `import` or `bank ...` on the database file `db`; expected failures print one line to stderr
+    and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
         "import": _import, "list": _list, "stats": _stats, "show": _show, "lint": _lint, "export": _export,
         "set": _set, "status": _status, "confirm": _confirm, "add": authoring_cli.add, **edit_commands(),
@@ -120,19 +118,20 @@ def run_bank_command(args: argparse.Namespace) -> int:
         # a database without papers gets the bundled bank first (not before an import: then the
         # imported papers are the bank)
         creates = name == "import" and not args.dry_run
-        return asyncio.run(_with_db(commands[name], args, bundled=name != "import", create=creates,
+        return asyncio.run(_with_db(commands[name], args, db, bundled=name != "import", create=creates,
                                     dry=name == "import" and args.dry_run))
     except (BankError, ProctorError) as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1
     except sqlite3.Error as e:  # the file turned out damaged under a query: still one line naming it
-        print(f"proctor: {unusable(default_db_path(), e)}", file=sys.stderr)
+        print(f"proctor: {unusable(db, e)}", file=sys.stderr)
         return 1
 
 
-async def _with_db(command, args, *, bundled: bool = False, create: bool = False, dry: bool = False) -> int:
+async def _with_db(command, args, path: Path, *, bundled: bool = False, create: bool = False,
+                   dry: bool = False) -> int:
     # a dry run writes nothing, not even a new database: without one, it previews against an empty bank
-    db = await open_database(":memory:" if dry and not default_db_path().exists() else None, create=create)
+    db = await open_database(":memory:" if dry and not path.exists() else path, create=create)
     try:
         if bundled and (n := await ensure_default_bank(db, time.time())):
             print(f"proctor: a new database: imported the bundled bank first ({n} papers)", file=sys.stderr)

@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
-from bot.logging_setup import LEVELS
+from pydantic import ValidationError
 
-# The imports inside the functions below are lazy on purpose, not to dodge a circle (nothing imports
-# this module): `proctor bank ...` starts without loading telegram, the bot or the sandbox; and what
-# `proctor run` needs (asyncio, sqlite3 too) is imported after main() has turned the
-# collector off, not at this module's import (its collections cost ~4 ms of every cold start).
+from bank.errors import BankError
+from bot.app import StartupFailed, run_bot
+from bot.backup_cli import add_backup_commands, run_backup_command
+from bot.bank_cli import add_bank_commands, run_bank_command
+from bot.logging_setup import LEVELS, register_settings, setup_logging
+from bot.settings import RecordSettings, Settings, startup_error
+from proctor.errors import ProctorError
+from proctor.storage.db import unusable
+from sandbox.session import run_sandbox  # the entry point starts the layer above the bot (pyproject's layers)
 
 
-def _parser(*, bank: bool = True) -> argparse.ArgumentParser:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="proctor", description="Exam Proctor: a Telegram bot for exams.")
     _global_options(p)
     sub = p.add_subparsers(dest="command", required=True)
@@ -28,12 +35,8 @@ def _parser(*, bank: bool = True) -> argparse.ArgumentParser:
     sandbox = sub.add_parser("sandbox", help="a fake Bot API server, the bot and a terminal chat: no token needed")
     sandbox.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: ./data/sandbox.db)")
 
-    if bank:  # not for `proctor run`: the bank's commands (and the modules they import) are not needed
-        from bot.backup_cli import add_backup_commands
-        from bot.bank_cli import add_bank_commands
-
-        add_bank_commands(sub)
-        add_backup_commands(sub)
+    add_bank_commands(sub)
+    add_backup_commands(sub)
     _after_the_command(p)
     return p
 
@@ -58,19 +61,9 @@ def _after_the_command(p: argparse.ArgumentParser) -> None:
                 _after_the_command(command)
 
 
-def _is_run(argv: list[str]) -> bool:
-    """Whether the command is `run` (the global options may come first)."""
-    globals_only = argparse.ArgumentParser(add_help=False)
-    globals_only.add_argument("--db")
-    globals_only.add_argument("--log-level")
-    _, rest = globals_only.parse_known_args(argv)
-    return rest[:1] == ["run"]
-
-
 def main(argv: list[str] | None = None) -> int:
-    # Start-up imports allocate much and free little: a collection during them is wasted time
-    # (~25% of a cold start). It is back on once the command is set up; for `run`, once the bot
-    # is built (bot.app.run_bot).
+    # Building the bot allocates much and frees little: a collection meanwhile is wasted time. The
+    # collector is back on once the command is set up; for `run`, once the bot is built (bot.app.run_bot).
     gc.disable()
     try:
         return _main(argv)
@@ -83,72 +76,38 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    args = _parser(bank=not _is_run(sys.argv[1:] if argv is None else argv)).parse_args(argv)
-    if args.db:
-        os.environ["PROCTOR_DB"] = args.db
-    elif args.command != "sandbox":  # `.env`'s PROCTOR_DB too, as `proctor run` reads it (bot.settings)
-        from bot.settings import setting
-
-        if db := setting("PROCTOR_DB"):
-            os.environ["PROCTOR_DB"] = db
-    if args.command == "run":
-        return _run(args)
+    args = _parser().parse_args(argv)
+    given = {"PROCTOR_DB": args.db} if args.db else {}  # --db over PROCTOR_DB (and `.env`'s)
+    try:  # only `run` reads the bot's settings (a token and all); the other commands, where the record is
+        record = Settings(**given) if args.command == "run" else RecordSettings(**given)
+    except ValidationError as e:
+        print(startup_error(e), file=sys.stderr)
+        return 2
+    if isinstance(record, Settings):
+        return _run(args, record)
     gc.enable()
-    from bot.logging_setup import setup_logging
-
     setup_logging(args.log_level or logging.WARNING, fmt="%(levelname)s %(name)s: %(message)s")
+    register_settings(record)
     if args.command == "sandbox":
-        # the entry point starts the layer above the bot (declared in pyproject's layers contract)
-        import asyncio
-
-        from bank.errors import BankError
-        from proctor.errors import ProctorError
-        from sandbox.session import run_sandbox
-
-        try:
+        try:  # only an explicit --db: the sandbox never opens PROCTOR_DB, a real bot's database
             return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
         except (BankError, ProctorError) as e:  # a database that is not one, a directory, newer than the code: one line
             print(f"proctor: {e}", file=sys.stderr)
             return 1
     if hasattr(args, "backup_command"):  # `proctor backup|restore` (bot/backup_cli.py)
-        from bot.backup_cli import run_backup_command
-
-        return run_backup_command(args)
-    from bot.bank_cli import run_bank_command
-
-    return run_bank_command(args)
+        return run_backup_command(args, record.db)
+    return run_bank_command(args, record.db)
 
 
-def _run(args) -> int:
-    import sqlite3
-
-    from bot.settings import SettingError, Settings, startup_error
-
-    try:
-        settings = Settings()  # from the environment and `.env` (bot.settings)
-    except SettingError as e:
-        print(startup_error(e), file=sys.stderr)
-        return 2
-    from bot.app import run_bot
-    from bot.logging_setup import register_secret, register_token, setup_logging
-
+def _run(args: argparse.Namespace, settings: Settings) -> int:
     setup_logging(args.log_level or logging.INFO)
-    register_token(settings.telegram_bot_token.get_secret_value())
-    if settings.webhook_secret is not None:
-        register_secret(settings.webhook_secret.get_secret_value(), "webhook secret")
-
-    from bank.errors import BankError
-    from bot.app import StartupFailed
-    from proctor.errors import ProctorError
-
+    register_settings(settings)
     try:
         return run_bot(settings, webhook_url=args.webhook)
     except (BankError, ProctorError, StartupFailed) as e:  # e.g. a database newer than the code: one clear line
         print(f"proctor: {e}", file=sys.stderr)
         return 1
     except sqlite3.Error as e:  # the database failed while starting up (post_init): one line naming it
-        from proctor.storage.db import unusable
-
         print(f"proctor: {unusable(settings.db, e)}", file=sys.stderr)
         return 1
 

@@ -9,14 +9,15 @@ import sys
 import time
 from datetime import UTC, datetime
 
+from pydantic import ValidationError
 from telegram import Bot
 from telegram.error import InvalidToken, TelegramError
 
 from bank.csv_safety import safe_cell
 from bank.errors import BankError, NotFound
 from bank.paper_list import AmbiguousPaper
-from bot.logging_setup import register_token
-from bot.settings import SettingError, Settings, startup_error
+from bot.logging_setup import redact, register_settings
+from bot.settings import TOKEN, Settings, bad_setting, startup_error
 from proctor import invites
 from proctor.storage.db import Database
 
@@ -54,14 +55,13 @@ async def bot_username(given: str | None) -> str:
         return given.lstrip("@")
     try:
         settings = Settings()
-    except SettingError as e:
-        if e.name == "TELEGRAM_BOT_TOKEN" and e.missing:
+    except ValidationError as e:
+        if (bad := bad_setting(e)).name == TOKEN and bad.missing:
             raise BankError("the links need the bot's username: give --bot NAME, or set TELEGRAM_BOT_TOKEN "
                             "and it is asked from Telegram") from None
         raise BankError(startup_error(e).removeprefix("proctor: ")) from None
     token = settings.telegram_bot_token.get_secret_value()
-    register_token(token)
-
+    register_settings(settings)
     try:
         async with Bot(token, base_url=settings.bot_api_url) as bot:  # initialising is its getMe
             return bot.username
@@ -69,7 +69,7 @@ async def bot_username(given: str | None) -> str:
         raise BankError("the Bot API rejected TELEGRAM_BOT_TOKEN (check it with @BotFather), or give --bot NAME") \
             from None
     except TelegramError as e:
-        raise BankError(f"cannot ask the Bot API for the bot's username ({str(e).replace(token, '<token>')}); "
+        raise BankError(f"cannot ask the Bot API for the bot's username ({redact(str(e))}); "
                         "give --bot NAME, or check the network or PROCTOR_BOT_API_URL") from None
 
 

@@ -1,9 +1,11 @@
-"""Logging that never shows a secret: the bot token, the webhook secret, any key registered here.
+"""Logging that never shows a secret: the bot token, the webhook secret, a URL's password, any key
+registered here.
 
-Secrets are registered when the process learns them (the token at start-up, the webhook secret
-when it is chosen); from then on every log record that reaches a handler of the root logger, at
-any level and from any logger (PTB, httpx, APScheduler, tornado, ours), has them replaced by
-`<label>` in its message, its traceback and its stack. Uncaught exceptions are redacted too.
+Secrets are registered when the process learns them (the settings' at start-up, by the settings' own
+rule: `Settings.secret_values`; a random webhook secret when it is chosen); from then on every log
+record that reaches a handler of the root logger, at any level and from any logger (PTB, httpx,
+APScheduler, tornado, ours), has them replaced by `<label>` in its message, its traceback and its
+stack. Uncaught exceptions are redacted too.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import re
 import sys
 import threading
 import traceback
+
+from bot.settings import RecordSettings, mask_url_passwords
 
 MIN_SECRET = 8  # shorter strings would be replaced wherever they occur: refuse them instead
 
@@ -39,23 +43,23 @@ def register_secret(value: str | None, label: str) -> None:
     _secrets[value] = label
 
 
-def register_token(token: str) -> None:
-    """The bot token, and its secret part alone (it can appear without the bot id)."""
-    register_secret(token, "token")
-    secret_part = token.partition(":")[2]
-    if len(secret_part) >= MIN_SECRET:
-        register_secret(secret_part, "token")
+def register_settings(settings: RecordSettings) -> None:
+    """Every secret the settings hold, as `Settings.secret_values` finds them (the rule their repr masks
+    by). A URL's password shorter than MIN_SECRET is redacted only inside a URL (see `redact`)."""
+    for secret in settings.secret_values():
+        if len(secret.value) >= MIN_SECRET:
+            register_secret(secret.value, secret.label)
 
 
 def redact(text: str) -> str:
     """`text` with every registered secret replaced by its label (longest secrets first), and every
-    per-use secret (desk links and sessions, invite tokens) too."""
+    per-use secret (desk links and sessions, invite tokens) and URL's password too."""
     for value in sorted(_secrets, key=len, reverse=True):
         if value in text:
             text = text.replace(value, f"<{_secrets[value]}>")
     for pattern, label in _PATTERNS:
         text = pattern.sub(f"<{label}>", text)
-    return text
+    return mask_url_passwords(text, "<password>")  # however short: known by where it stands
 
 
 class RedactSecrets(logging.Filter):

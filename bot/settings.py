@@ -1,23 +1,28 @@
-"""Settings from the environment or `.env`: the fields' names in the environment, case-insensitively,
-over `.env` in the working directory; values given to `Settings(...)` come first. Each value is read and
-checked by its field's reader; the first bad one raises SettingError naming the setting, never its value.
+"""Settings from the environment or `.env` (pydantic-settings).
 
-A plain class, not a pydantic model: pydantic's import and first schema were ~0.2 s of a ~1 s cold start
-(issue 23, docs/benchmarks.md), and `proctor run` answers its first /exam without pydantic
-(tests/bot/test_cold_start_imports.py). `Secret` keeps what pydantic's SecretStr kept: the token and the
-webhook secret print as stars and are read only through get_secret_value()."""
+Each setting is a field whose alias is its name in the environment. Values given to the constructor
+come first, then the environment, then `.env` in the working directory; names match in any case
+(pydantic-settings' `case_sensitive=False`), and an empty value counts as unset. `RecordSettings` holds
+what every command needs (where the record is); `Settings`, the bot's, extends it. A bad value raises
+pydantic's ValidationError: `startup_error` says it in one line that names the setting, never its value.
+
+What is secret is one rule (`secret_values`): every SecretStr field's value, and the password inside any
+setting that holds a URL. Reprs mask by it and the logs redact by it (bot/logging_setup.py).
+"""
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, NamedTuple
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from proctor.local_time import BadTime, BadTimezone, parse_hhmm, parse_timezone
+from proctor.storage.db import DEFAULT_DB
 
+TOKEN = "TELEGRAM_BOT_TOKEN"
 TOKEN_HELP = ("Get a token from @BotFather in Telegram (/newbot makes a bot, /token shows an existing bot's), "
               "then run: TELEGRAM_BOT_TOKEN=<the token> proctor run (or try the bot without a token: proctor sandbox)")
 # what _TOKEN checks, said to a person: Telegram's tokens are the bot's id, a colon and 35 such characters
@@ -27,270 +32,184 @@ _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{20,}$")
 _WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{16,256}$")
 _HTTP_URL = re.compile(r"^https?://[^\s]+$")
 _DESK_URL = re.compile(r"^https?://[^/?#\s]+(/[^?#\s]*)?$")
-
-ENV_FILE = ".env"
-
-
-class Secret:
-    """A secret setting's value: stars in every repr, str and log line; the value only through
-    get_secret_value() (the name pydantic's SecretStr gave it)."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def get_secret_value(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "Secret('**********')"
-
-    def __str__(self) -> str:
-        return "**********"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Secret) and other._value == self._value
-
-    def __hash__(self) -> int:
-        return hash(self._value)
+# a password inside a URL, `scheme://user:password@host` (or `scheme:/`: a Path keeps one slash)
+_URL_PASSWORD = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*:/{1,2}[^/?#@\s:]*:)([^/?#@\s]+)(?=@)")
 
 
-class SettingError(ValueError):
-    """A setting is missing or cannot be read; `name` is its environment name (its value is never named:
-    it may be a secret)."""
-
-    def __init__(self, name: str, problem: str, *, missing: bool = False) -> None:
-        super().__init__(f"{name}: {problem}")
-        self.name, self.problem, self.missing = name, problem, missing
+def url_passwords(text: str) -> list[str]:
+    """The password inside every URL in `text` (`http://user:password@host`)."""
+    return [m.group(2) for m in _URL_PASSWORD.finditer(text)]
 
 
-def _from_env_file() -> dict[str, str | None]:
-    if not Path(ENV_FILE).is_file():
-        return {}
-    from dotenv import dotenv_values  # load time: only when there is a `.env` to read
-
-    return dict(dotenv_values(ENV_FILE, encoding="utf-8"))
+def mask_url_passwords(text: str, mask: str = "***") -> str:
+    """`text` with the password inside every URL shown as `mask`: `http://u:***@host`."""
+    return _URL_PASSWORD.sub(lambda m: m.group(1) + mask, text)
 
 
-def setting(name: str) -> str | None:
-    """One setting's raw value as Settings reads it (the environment's over `.env`'s, names matched
-    case-insensitively), for commands that need no other: `proctor bank ...` reads PROCTOR_DB so."""
-    found = None
-    for source in (_from_env_file(), os.environ):
-        for key, value in source.items():
-            if key.upper() == name and value is not None:
-                found = value
-    return found
+class Secret(NamedTuple):
+    """A secret a setting holds: its setting's environment name, what a log shows in its place, the value."""
+
+    setting: str
+    label: str
+    value: str
 
 
-# the readers: a raw value (text from the environment, or what a caller gave) to the field's value;
-# a ValueError's text says what was expected
+class RecordSettings(BaseSettings):
+    """The settings every command reads: where the record is."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", case_sensitive=False,
+                                      env_ignore_empty=True, extra="ignore", frozen=True)
+
+    db: Path = Field(DEFAULT_DB, alias="PROCTOR_DB")
+
+    def secret_values(self) -> list[Secret]:
+        """Every secret these settings hold: each SecretStr field's value (labelled by the field's title;
+        the token's part after the bot id too, as it can stand alone), and the password inside any URL."""
+        found = []
+        for name, info in type(self).model_fields.items():
+            setting, value = info.alias or name, getattr(self, name)
+            if isinstance(value, SecretStr):
+                text, label = value.get_secret_value(), info.title or setting
+                found.append(Secret(setting, label, text))
+                if setting == TOKEN:
+                    found.append(Secret(setting, label, text.partition(":")[2]))
+            elif value is not None:
+                found += [Secret(setting, "password", password) for password in url_passwords(str(value))]
+        return found
+
+    def __repr_args__(self) -> Any:
+        # SecretStr prints as stars itself; a URL's password is masked here
+        for name, value in super().__repr_args__():
+            if isinstance(value, str | Path) and url_passwords(str(value)):
+                value = type(value)(mask_url_passwords(str(value)))
+            yield name, value
 
 
-def _text(v: Any) -> str:
-    return str(v)
+class Settings(RecordSettings):
+    """The bot's settings, read and checked once, then frozen. `Settings(PROCTOR_DB=...)`: given values by
+    their environment names. Raises ValidationError (`startup_error` says it in one line)."""
 
+    telegram_bot_token: SecretStr = Field(alias=TOKEN, title="token")
+    admins: Annotated[frozenset[int], NoDecode] = Field(frozenset(), alias="PROCTOR_ADMINS")
+    timezone: str = Field("UTC", alias="PROCTOR_TIMEZONE")
+    language: str = Field("en", alias="PROCTOR_LANGUAGE")
+    bot_api_url: str = Field("https://api.telegram.org/bot", alias="PROCTOR_BOT_API_URL")
+    bot_api_file_url: str | None = Field(None, alias="PROCTOR_BOT_API_FILE_URL")
+    bot_api_proxy: str | None = Field(None, alias="PROCTOR_BOT_API_PROXY")  # unset: direct
+    shuffle_options: bool = Field(True, alias="PROCTOR_SHUFFLE_OPTIONS")
+    daily_time: str = Field("09:00", alias="PROCTOR_DAILY_TIME")
+    daily_questions: int = Field(5, alias="PROCTOR_DAILY_QUESTIONS")
+    webhook_secret: SecretStr | None = Field(None, alias="PROCTOR_WEBHOOK_SECRET", title="webhook secret")
+    webhook_listen: str = Field("0.0.0.0", alias="PROCTOR_WEBHOOK_LISTEN")
+    webhook_port: int = Field(8443, alias="PROCTOR_WEBHOOK_PORT")
+    desk_url: str | None = Field(None, alias="PROCTOR_DESK_URL")  # the desk's public base URL; unset: no desk
+    desk_port: int = Field(8080, alias="PROCTOR_DESK_PORT")
+    desk_listen: str = Field("127.0.0.1", alias="PROCTOR_DESK_LISTEN")
+    cjk_font: Path | None = Field(None, alias="PROCTOR_CJK_FONT")  # unset: proctor.teams.charts.CJK_FONTS
 
-def _number(v: Any) -> int:
-    if isinstance(v, int) and not isinstance(v, bool):
+    @field_validator("telegram_bot_token")
+    @classmethod
+    def _token_shape(cls, v: SecretStr) -> SecretStr:
+        token = v.get_secret_value().strip()
+        if not _TOKEN.match(token):
+            raise ValueError(TOKEN_SHAPE)
+        return SecretStr(token)
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, v: SecretStr | None) -> SecretStr | None:
+        # Telegram's alphabet; 16 characters at least, so it is a secret (and redacting it in logs cannot
+        # mangle ordinary words)
+        if v is None or not v.get_secret_value():
+            return None  # unset: a random one is made at start-up
+        if not _WEBHOOK_SECRET.match(v.get_secret_value()):
+            raise ValueError("16 to 256 characters of A-Z, a-z, 0-9, _ and -")
         return v
-    text = str(v).strip()
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        whole = float(text)  # "8443.0", as pydantic's settings took it
-    except ValueError:
-        whole = 0.5
-    if not whole.is_integer():
-        raise ValueError("not a number")
-    return int(whole)
 
+    @field_validator("admins", mode="before")
+    @classmethod
+    def _split_admins(cls, v: Any) -> Any:
+        if not isinstance(v, str):
+            return v  # a caller's collection: pydantic reads its items
+        try:
+            return frozenset(int(x) for x in v.replace(" ", "").split(",") if x)
+        except ValueError:
+            raise ValueError("Telegram user ids separated by commas, such as 12345,67890") from None
 
-_TRUE, _FALSE = {"1", "true", "t", "yes", "y", "on"}, {"0", "false", "f", "no", "n", "off"}
+    @field_validator("desk_url")
+    @classmethod
+    def _desk_url(cls, v: str | None) -> str | None:
+        if not v:
+            return None
+        if not _DESK_URL.match(v):
+            raise ValueError("an http(s) URL without query or fragment")
+        return v.rstrip("/")
 
+    @field_validator("language")
+    @classmethod
+    def _language(cls, v: str) -> str:
+        lang = v.strip().lower().replace("_", "-")
+        if lang not in ("en", "zh") and not lang.startswith(("en-", "zh-")):
+            raise ValueError("en or zh")
+        return lang[:2]
 
-def _yes_no(v: Any) -> bool:
-    if isinstance(v, bool):
+    @field_validator("daily_time")
+    @classmethod
+    def _daily_time(cls, v: str) -> str:
+        try:
+            return parse_hhmm(v).strftime("%H:%M")  # the one time-of-day rule (proctor/local_time.py)
+        except BadTime:
+            raise ValueError("a time of day such as 09:00") from None
+
+    @field_validator("timezone")
+    @classmethod
+    def _timezone(cls, v: str) -> str:
+        try:
+            return parse_timezone(v).key
+        except BadTimezone:
+            raise ValueError("an IANA time zone such as UTC or Asia/Shanghai") from None
+
+    @field_validator("daily_questions")
+    @classmethod
+    def _daily_questions(cls, v: int) -> int:
+        if not 1 <= v <= 20:
+            raise ValueError("a number from 1 to 20")
         return v
-    word = str(v).strip().lower()
-    if word not in _TRUE | _FALSE:
-        raise ValueError("expected true or false")
-    return word in _TRUE
+
+    @field_validator("webhook_port", "desk_port")
+    @classmethod
+    def _port(cls, v: int) -> int:
+        if not 1 <= v <= 65535:
+            raise ValueError("a port from 1 to 65535")
+        return v
+
+    @field_validator("bot_api_url", "bot_api_file_url", "bot_api_proxy")
+    @classmethod
+    def _api_url(cls, v: str | None) -> str | None:
+        if v is not None and not _HTTP_URL.match(v):
+            raise ValueError("an http(s) URL")
+        return v
 
 
-def _token(v: Any) -> Secret:
-    token = (v.get_secret_value() if isinstance(v, Secret) else str(v)).strip()
-    if not _TOKEN.match(token):
-        raise ValueError(TOKEN_SHAPE)
-    return Secret(token)
+class BadSetting(NamedTuple):
+    """The first bad setting of a ValidationError: its environment name and the problem, never its value."""
+
+    name: str
+    problem: str
+    missing: bool
 
 
-def _webhook_secret(v: Any) -> Secret | None:
-    # Telegram's alphabet; 16 characters at least, so it is a secret (and redacting it in logs cannot
-    # mangle ordinary words)
-    secret = v.get_secret_value() if isinstance(v, Secret) else str(v)
-    if not secret:
-        return None  # unset: a random one is made at start-up
-    if not _WEBHOOK_SECRET.match(secret):
-        raise ValueError("16 to 256 characters of A-Z, a-z, 0-9, _ and -")
-    return Secret(secret)
+def bad_setting(e: ValidationError) -> BadSetting:
+    """The first error of `e`, from pydantic's errors without their input."""
+    first = e.errors(include_input=False, include_url=False)[0]
+    name = str(first["loc"][0]) if first["loc"] else "settings"
+    return BadSetting(name, str(first["msg"]).removeprefix("Value error, "), first["type"] == "missing")
 
 
-def _admins(v: Any) -> frozenset[int]:
-    ids = v.replace(" ", "").split(",") if isinstance(v, str) else v
-    try:
-        return frozenset(_number(x) for x in ids if x != "")
-    except (TypeError, ValueError):
-        raise ValueError("Telegram user ids separated by commas, such as 12345,67890") from None
-
-
-def _desk_url(v: Any) -> str | None:
-    if not v:
-        return None
-    if not _DESK_URL.match(str(v)):
-        raise ValueError("PROCTOR_DESK_URL: an http(s) URL without query or fragment")
-    return str(v).rstrip("/")
-
-
-def _language(v: Any) -> str:
-    lang = str(v).strip().lower().replace("_", "-")
-    if lang not in ("en", "zh") and not lang.startswith(("en-", "zh-")):
-        raise ValueError("en or zh")
-    return lang[:2]
-
-
-def _daily_time(v: Any) -> str:
-    try:
-        return parse_hhmm(str(v)).strftime("%H:%M")  # the one time-of-day rule (proctor/local_time.py)
-    except BadTime:
-        raise ValueError("a time of day such as 09:00") from None
-
-
-def _timezone(v: Any) -> str:
-    try:
-        return parse_timezone(str(v)).key
-    except BadTimezone:
-        raise ValueError("an IANA time zone such as UTC or Asia/Shanghai") from None
-
-
-def _daily_questions(v: Any) -> int:
-    if not 1 <= (n := _number(v)) <= 20:
-        raise ValueError("a number from 1 to 20")
-    return n
-
-
-def _port(v: Any) -> int:
-    if not 1 <= (n := _number(v)) <= 65535:
-        raise ValueError("a port from 1 to 65535")
-    return n
-
-
-def _api_url(v: Any) -> str:
-    if not _HTTP_URL.match(str(v)):
-        raise ValueError("an http(s) URL")
-    return str(v)
-
-
-REQUIRED = object()
-
-
-@dataclass(frozen=True)
-class Field:
-    """One setting: its attribute, its name in the environment, its default and its reader."""
-
-    attr: str
-    env: str
-    default: Any
-    read: Callable[[Any], Any]
-
-
-FIELDS = (
-    Field("telegram_bot_token", "TELEGRAM_BOT_TOKEN", REQUIRED, _token),
-    Field("db", "PROCTOR_DB", Path("data/proctor.db"), Path),
-    Field("admins", "PROCTOR_ADMINS", frozenset(), _admins),
-    Field("timezone", "PROCTOR_TIMEZONE", "UTC", _timezone),
-    Field("language", "PROCTOR_LANGUAGE", "en", _language),
-    Field("bot_api_url", "PROCTOR_BOT_API_URL", "https://api.telegram.org/bot", _api_url),
-    Field("bot_api_file_url", "PROCTOR_BOT_API_FILE_URL", None, _api_url),
-    Field("bot_api_proxy", "PROCTOR_BOT_API_PROXY", None, _api_url),  # unset: direct
-    Field("shuffle_options", "PROCTOR_SHUFFLE_OPTIONS", True, _yes_no),
-    Field("daily_time", "PROCTOR_DAILY_TIME", "09:00", _daily_time),
-    Field("daily_questions", "PROCTOR_DAILY_QUESTIONS", 5, _daily_questions),
-    Field("webhook_secret", "PROCTOR_WEBHOOK_SECRET", None, _webhook_secret),
-    Field("webhook_listen", "PROCTOR_WEBHOOK_LISTEN", "0.0.0.0", _text),
-    Field("webhook_port", "PROCTOR_WEBHOOK_PORT", 8443, _port),
-    Field("desk_url", "PROCTOR_DESK_URL", None, _desk_url),  # the desk's public base URL; unset: no desk
-    Field("desk_port", "PROCTOR_DESK_PORT", 8080, _port),
-    Field("desk_listen", "PROCTOR_DESK_LISTEN", "127.0.0.1", _text),
-)
-_BY_ENV = {f.env: f for f in FIELDS}
-
-
-class Settings:
-    """The bot's settings, read and checked once, then frozen. `Settings(PROCTOR_DB=...)`: the given
-    values (by their environment names) over the environment's over `.env`'s. Raises SettingError."""
-
-    telegram_bot_token: Secret
-    db: Path
-    admins: frozenset[int]
-    timezone: str
-    language: str
-    bot_api_url: str
-    bot_api_file_url: str | None
-    bot_api_proxy: str | None
-    shuffle_options: bool
-    daily_time: str
-    daily_questions: int
-    webhook_secret: Secret | None
-    webhook_listen: str
-    webhook_port: int
-    desk_url: str | None
-    desk_port: int
-    desk_listen: str
-
-    def __init__(self, **given: Any) -> None:
-        if unknown := set(given) - set(_BY_ENV):
-            raise TypeError(f"Settings() takes settings' environment names, not {sorted(unknown)}")
-        values: dict[str, Any] = {}
-        for source in (_from_env_file(), os.environ):
-            for key, value in source.items():
-                if (f := _BY_ENV.get(key.upper())) is not None and value is not None:
-                    values[f.env] = value
-        values |= given
-        for f in FIELDS:
-            raw = values.get(f.env)
-            if raw is None and f.default is REQUIRED:
-                raise SettingError(f.env, "missing", missing=True)
-            try:
-                value = f.default if raw is None else f.read(raw)
-            except ValueError as e:
-                raise SettingError(f.env, str(e)) from None
-            except TypeError:  # a caller's value of the wrong type (PROCTOR_DB=5)
-                raise SettingError(f.env, "a value of another type") from None
-            object.__setattr__(self, f.attr, value)
-
-    def replace(self, **changes: Any) -> Settings:
-        """A copy with some attributes changed as given, unchecked (tests: a desk on port 0)."""
-        copy = object.__new__(Settings)
-        for f in FIELDS:
-            object.__setattr__(copy, f.attr, changes.pop(f.attr, getattr(self, f.attr)))
-        if changes:
-            raise TypeError(f"no such settings: {sorted(changes)}")
-        return copy
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("settings are read once, at start-up")
-
-    def __repr__(self) -> str:
-        return "Settings(" + ", ".join(f"{f.attr}={getattr(self, f.attr)!r}" for f in FIELDS) + ")"
-
-
-def startup_error(e: SettingError) -> str:
+def startup_error(e: ValidationError) -> str:
     """One line for a bad setting, naming it (never its value: it may be a secret)."""
-    if e.name == "TELEGRAM_BOT_TOKEN":
-        what = "is missing" if e.missing else f"is malformed: {TOKEN_SHAPE}"
-        return f"proctor: TELEGRAM_BOT_TOKEN {what}. {TOKEN_HELP}"
-    return f"proctor: bad setting: {e.name}: {e.problem}"
+    bad = bad_setting(e)
+    if bad.name == TOKEN:
+        what = "is missing" if bad.missing else f"is malformed: {TOKEN_SHAPE}"
+        return f"proctor: {TOKEN} {what}. {TOKEN_HELP}"
+    return f"proctor: bad setting: {bad.name}: {bad.problem}"

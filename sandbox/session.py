@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,7 +46,6 @@ You are also the administrator of the group "Sandbox team", with Ann (@ann) and 
   team: /live 3q 15s     a live round: quiz polls print their options numbered; `ann: poll 2` answers as Ann
 Toasts are seen only by whoever pressed the button: `(toast to Ann) ...`. In the group the bot only gets
 commands and replies to its messages (privacy mode). Ctrl-D to quit."""
-DESK_PORT = 8080  # the lead's desk in a browser; PROCTOR_DESK_PORT picks another
 
 
 def say(text: str) -> None:
@@ -111,11 +109,10 @@ async def run_sandbox(db: Path | None = None) -> int:
     server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot", first_update_id=first_update_id,
                         clock=clock.now)
     await server.start()
-    desk_port = int(os.environ.get("PROCTOR_DESK_PORT") or DESK_PORT)
+    # the rest (PROCTOR_DESK_PORT, the language, the zone...) as the environment and `.env` set them
     settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_BOT_API_URL=server.base_url,
-                        PROCTOR_BOT_API_FILE_URL=server.base_file_url,
-                        PROCTOR_ADMINS=str(SANDBOX_USER), PROCTOR_DESK_URL=f"http://127.0.0.1:{desk_port}",
-                        PROCTOR_DESK_PORT=desk_port)
+                        PROCTOR_BOT_API_FILE_URL=server.base_file_url, PROCTOR_ADMINS=str(SANDBOX_USER))
+    settings = settings.model_copy(update={"desk_url": f"http://127.0.0.1:{settings.desk_port}"})
     app = build_application(settings, clock=clock)
     # piped lines come faster than a person types: the per-user flood meter would drop them
     processor = app.update_processor

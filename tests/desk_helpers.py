@@ -24,7 +24,7 @@ class DeskEnv(BotEnv):
         self.desk_url = desk_url
 
     def settings(self):
-        return super().settings().replace(desk_url=self.desk_url, desk_port=0)
+        return super().settings().model_copy(update={"desk_url": self.desk_url, "desk_port": 0})
 
     @property
     def desk_context(self):

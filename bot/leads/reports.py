@@ -84,7 +84,7 @@ async def chart(update: Update, context: Ctx) -> None:
     if data.empty:
         await context.message.reply_text(t("l_ch_empty", desk.user.lang))
         return
-    font = cjk_font()
+    font = cjk_font(context.services.settings.cjk_font)
     png = await asyncio.to_thread(render_png, data, font)  # matplotlib takes tens of ms: off the loop
     caption = t("l_ch_caption", lang, team=desk.title, period=render.period_name(period.name, lang))
     if stand_ins := labels(data, font).stand_ins:  # no CJK font: the caption names the numbered papers

@@ -17,7 +17,7 @@ from proctor.storage.db import Database
 SEEDS_DIR = Path(bank.__file__).resolve().parent / "seeds"
 
 
-async def open_database(path: Path | str | None = None, *, create: bool = True) -> Database:
+async def open_database(path: Path | str, *, create: bool = True) -> Database:
     """The database as the bot and the CLI start with it: opened, migrated, and with the data a SQL
     migration cannot compute (it needs Python) filled for rows that lack it: migration 013's
     import-time question checks (bank/question_checks.py). A missing file is created only if `create`

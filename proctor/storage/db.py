@@ -29,12 +29,8 @@ T = TypeVar("T")
 
 # proctor/storage/migrations links to the top-level migrations/, so a wheel carries them as package data
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
-DEFAULT_DB = Path("data") / "proctor.db"
+DEFAULT_DB = Path("data") / "proctor.db"  # PROCTOR_DB's default (bot/settings.py)
 _MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
-
-
-def default_db_path() -> Path:
-    return Path(os.environ.get("PROCTOR_DB") or DEFAULT_DB)
 
 
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
@@ -103,13 +99,13 @@ class Database:
         self._write_lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: Path | str | None = None, *, migrate: bool = True,
+    async def open(cls, path: Path | str, *, migrate: bool = True,
                    migrations_dir: Path = MIGRATIONS_DIR, create: bool = True) -> Database:
         """Open (creating the file if needed and `create`) and migrate.
 
         Raises DatabaseUnusable (one line naming the file), DatabaseTooNew, MigrationFailed.
         """
-        path = Path(path) if path is not None else default_db_path()
+        path = Path(path)
         if str(path) != ":memory:":
             _check_usable(path, create=create)
         try:

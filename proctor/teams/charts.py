@@ -30,7 +30,8 @@ class ChartData:
 
 
 # Fonts with CJK glyphs, first found wins (Debian: fonts-wqy-microhei, fonts-noto-cjk; .ci/run installs
-# one). PROCTOR_CJK_FONT names another file. Without any, titles fall back to "paper N" (see labels).
+# one), after the one the caller chose (the bot's PROCTOR_CJK_FONT). Without any, titles fall back to the
+# papers' codes (see labels).
 CJK_FONTS = (
     "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
     "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
@@ -39,11 +40,13 @@ CJK_FONTS = (
 )
 
 
-def cjk_font(candidates: tuple[str, ...] = CJK_FONTS) -> str | None:
-    """The path of a font that draws Chinese, or None."""
-    for path in (os.environ.get("PROCTOR_CJK_FONT", ""), *candidates):
+def cjk_font(chosen: str | os.PathLike[str] | None = None, *,
+             candidates: tuple[str, ...] = CJK_FONTS) -> str | None:
+    """The path of a font that draws Chinese: `chosen` if it is a file, else the first of `candidates` that
+    is one; None without any."""
+    for path in (chosen, *candidates):
         if path and os.path.isfile(path):
-            return path
+            return os.fspath(path)
     return None
 
 

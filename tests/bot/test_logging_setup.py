@@ -1,4 +1,5 @@
-"""No registered secret (token, webhook secret, ...) reaches a log line, a traceback or stderr."""
+"""No secret the settings hold (token, webhook secret, a URL's password) or registered later reaches a log
+line, a traceback or stderr."""
 
 import logging
 import sys
@@ -6,17 +7,20 @@ import sys
 import pytest
 
 from bot import logging_setup
-from bot.logging_setup import RedactSecrets, register_secret, register_token
+from bot.logging_setup import RedactSecrets, redact, register_secret, register_settings
+from bot.settings import Settings
 
 TOKEN = "123456:SECRET-part-of-the-token-xyz"
 HOOK = "hook-secret-0123456789abcdef"
+PROXY_PASSWORD = "proxy-pass-0123"
 
 
 @pytest.fixture(autouse=True)
-def secrets(monkeypatch):
+def secrets(monkeypatch, tmp_path):
     monkeypatch.setattr(logging_setup, "_secrets", {})
-    register_token(TOKEN)
-    register_secret(HOOK, "webhook secret")
+    monkeypatch.chdir(tmp_path)  # no .env from the checkout
+    register_settings(Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_WEBHOOK_SECRET=HOOK,
+                               PROCTOR_BOT_API_PROXY=f"http://ann:{PROXY_PASSWORD}@proxy.example:3128"))
 
 
 def _logged(emit) -> str:
@@ -70,8 +74,6 @@ def test_a_short_secret_is_refused_rather_than_redacted_everywhere():
 
 
 def test_per_use_secrets_are_redacted_by_where_they_stand():
-    from bot.logging_setup import redact
-
     link = "open https://desk.example/desk/link#AbCdEfGhIjKlMnOpQrStUvWxYz012345 within 10 minutes"
     invite = "https://t.me/proctor_bot?start=inv_AbCdEfGhIjKlMnOpQrStUv and inv_ZyXwVuTsRqPoNmLkJiHgFe alone"
     cookie = "Cookie: proctor_desk=s3ss10n-1d_AbCdEfGhIjKlMnOp; csrf=AbCdEfGhIjKlMnOpQrSt"
@@ -79,3 +81,27 @@ def test_per_use_secrets_are_redacted_by_where_they_stand():
     assert redact(invite) == "https://t.me/proctor_bot?start=<invite> and <invite> alone"
     assert redact(cookie) == "Cookie: proctor_desk=<desk session>; csrf=<csrf>"
     assert redact("inv_short and /desk/link#abc stay") == "inv_short and /desk/link#abc stay"
+
+
+def test_a_urls_password_is_redacted_in_the_url_and_alone_however_short():
+    """The settings' rule (Settings.secret_values): a URL setting's password is a secret; inside any URL a
+    password is known by where it stands, so a short one (too short to register) is redacted there too."""
+    assert redact(f"via http://ann:{PROXY_PASSWORD}@proxy.example:3128 and {PROXY_PASSWORD} alone") == \
+        "via http://ann:<password>@proxy.example:3128 and <password> alone"
+    assert redact("GET https://bob:pw@api.example/bot and redis://:x@h") == \
+        "GET https://bob:<password>@api.example/bot and redis://:<password>@h"
+    assert redact("http://host:8080/path and user:pw@host and at 10:30@home") == \
+        "http://host:8080/path and user:pw@host and at 10:30@home"  # no URL, no password
+
+
+def test_a_lower_case_token_in_the_environment_is_read_and_redacted(monkeypatch, tmp_path):
+    """pydantic-settings' rule, case-insensitive names: the bot runs on `telegram_bot_token`, and the
+    redaction takes the token from the settings, whatever its name's case."""
+    monkeypatch.setattr(logging_setup, "_secrets", {})
+    other = "654321:ANOTHER-token-from-the-environment"
+    for name in ("TELEGRAM_BOT_TOKEN", "PROCTOR_WEBHOOK_SECRET", "PROCTOR_BOT_API_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("telegram_bot_token", other)
+    register_settings(Settings())
+    assert redact(f"POST /bot{other}/getMe") == "POST /bot<token>/getMe"
+    assert redact(other.split(":")[1]) == "<token>"

@@ -58,3 +58,28 @@ async def test_a_malformed_webhook_secret_is_one_line(tmp_path, value):
         await bot.cleanup()
     [line] = bot.stderr.strip().splitlines()
     assert line.startswith("proctor: bad setting: PROCTOR_WEBHOOK_SECRET") and value not in line
+
+
+async def test_a_lower_case_token_runs_the_bot_and_no_setting_secret_reaches_the_log(tmp_path, api):
+    """pydantic-settings reads `telegram_bot_token` as TELEGRAM_BOT_TOKEN; the redaction takes its secrets
+    from the settings by their own rule, so that token and a password inside a URL setting are redacted
+    (PTB logs the Bot API's URL, password and token included, at DEBUG)."""
+    password = "api-password-0123"
+    api_url = api.base_url.replace("http://", f"http://ann:{password}@")
+    env = child_env(tmp_path, TELEGRAM_BOT_TOKEN=None, telegram_bot_token=api.token, PROCTOR_BOT_API_URL=api_url)
+    bot = await ProctorProcess.start(["--db", str(tmp_path / "p.db"), "--log-level", "debug", "run"],
+                                     env=env, cwd=tmp_path)
+    try:
+        ann = api.user(1006, "Ann", language_code="en")
+        await ann.send("/start")
+        await ann.wait_message(timeout=STARTUP)  # the bot runs on the lower-case name
+        await api.wait_idle(timeout=10)
+        assert await bot.stop() == 0
+    finally:
+        await bot.cleanup()
+
+    output = bot.stdout + bot.stderr
+    assert " DEBUG telegram.ext.ExtBot: Set Bot API URL: " in output
+    assert "<token>" in output and "ann:<password>@" in output  # the lines that held them are there, redacted
+    for leaked in (api.token, SECRET, password):
+        assert leaked not in output

@@ -18,12 +18,15 @@ def test_titles_stay_titles_with_a_font_and_are_numbered_without():
     assert labels(ascii_only, None).stand_ins == []
 
 
-def test_the_font_is_found_by_path_or_not_at_all(tmp_path, monkeypatch):
-    monkeypatch.delenv("PROCTOR_CJK_FONT", raising=False)
-    assert cjk_font(()) is None
+def test_the_font_is_found_by_path_or_not_at_all(tmp_path):
+    assert cjk_font(candidates=()) is None
     f = tmp_path / "cjk.ttc"
     f.write_bytes(b"x")
-    assert cjk_font((str(tmp_path / "missing.ttc"), str(f))) == str(f)
+    assert cjk_font(candidates=(str(tmp_path / "missing.ttc"), str(f))) == str(f)
+    chosen = tmp_path / "chosen.ttf"
+    chosen.write_bytes(b"x")
+    assert cjk_font(chosen, candidates=(str(f),)) == str(chosen)  # PROCTOR_CJK_FONT, through the settings
+    assert cjk_font(tmp_path / "gone.ttf", candidates=(str(f),)) == str(f)  # a chosen file that is missing
 
 
 def test_one_day_and_one_paper_have_sensible_axes():
