@@ -7,7 +7,7 @@ from bot.exam import buttons, commands, jobs, screen, typed
 from bot.exam.jobs import recover
 from bot.feature import Parts
 from bot.menus import Command, Where
-from proctor.outbox import Kind
+from proctor.outbox import Kind as OutboxKind
 
 COMMANDS: list[Command] = [
     Command("papers", "Papers you can take", "可参加的试卷"),
@@ -31,8 +31,8 @@ def register(app: Application) -> None:
     app.add_handler(CallbackQueryHandler(buttons.button, pattern=r"^x:"))
     private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
     app.add_handler(MessageHandler(private_text, typed.typed_answer), group=2)
-    outbox.add_sender(app, Kind.result, screen.send_result)
-    outbox.add_sender(app, Kind.result_in_place, screen.send_result_in_place, paced=False)
+    outbox.add_sender(app, OutboxKind.result, screen.send_result)
+    outbox.add_sender(app, OutboxKind.result_in_place, screen.send_result_in_place, paced=False)
     jobs.register(app)
 
 

@@ -11,7 +11,7 @@ from bot.invites import buttons, cards, commands
 from bot.leads.added_reports import add_report
 from bot.menus import Command, Who
 from proctor.invites import PREFIX
-from proctor.outbox import Kind
+from proctor.outbox import Kind as OutboxKind
 
 COMMANDS: list[Command] = [
     Command("invite", "Invite a candidate to a paper", "邀请候选人参加试卷", who=Who.lead,
@@ -25,8 +25,8 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("invites", commands.invites_list))
     app.add_handler(CallbackQueryHandler(buttons.on_button, pattern=r"^i:"))
     add_start_payload(app, PREFIX, commands.open_link)
-    outbox.add_sender(app, Kind.lead_card, cards.send_card)
-    outbox.add_sender(app, Kind.team_note, cards.send_note)
+    outbox.add_sender(app, OutboxKind.lead_card, cards.send_card)
+    outbox.add_sender(app, OutboxKind.team_note, cards.send_note)
     add_report(app, "invites", commands.hiring_report)
 
 

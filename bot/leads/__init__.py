@@ -23,7 +23,7 @@ from bot.leads import (
 )
 from bot.menus import Command, Where, Who
 from bot.open_work import add_ender
-from proctor.outbox import Kind
+from proctor.outbox import Kind as OutboxKind
 
 COMMANDS: list[Command] = [
     Command("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>; or live",
@@ -78,8 +78,8 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("join", team.join))
     app.add_handler(CommandHandler("desk", webdesk.desk))
     app.add_handler(CallbackQueryHandler(buttons.on_button, pattern=r"^l:"), group=0)
-    outbox.add_sender(app, Kind.review_notice, review.send_notice)
-    outbox.add_sender(app, Kind.key_fix_notice, keyfix.send_notice)
+    outbox.add_sender(app, OutboxKind.review_notice, review.send_notice)
+    outbox.add_sender(app, OutboxKind.key_fix_notice, keyfix.send_notice)
     app.add_handler(CommandHandler("editq", editq.editq))
     app.add_handler(CommandHandler("newpaper", newpaper.newpaper))
     app.add_handler(CallbackQueryHandler(authoring_input.on_button, pattern=r"^a:[en]"), group=0)
