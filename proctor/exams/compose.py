@@ -12,6 +12,7 @@ import sqlite3
 from typing import TYPE_CHECKING, NamedTuple
 
 from bank.errors import SameTitle
+from bank.kinds import Kind
 from bank.paper_store import free_slug, refuse_same_title
 from proctor.audit import AuditAction, record_audit
 from proctor.errors import ProctorError
@@ -42,7 +43,7 @@ class Draft(NamedTuple):
 class Preview(NamedTuple):
     questions: int
     points: float
-    by_kind: dict[str, int]
+    by_kind: dict[Kind, int]
 
 
 class Composed(NamedTuple):
@@ -76,9 +77,9 @@ def _check(draft: Draft) -> str:
 
 
 def _summary(drawn: list[tuple[str, Question]]) -> Preview:
-    by_kind: dict[str, int] = {}
+    by_kind: dict[Kind, int] = {}
     for _, q in drawn:
-        by_kind[q.kind.value] = by_kind.get(q.kind.value, 0) + 1
+        by_kind[q.kind] = by_kind.get(q.kind, 0) + 1
     return Preview(len(drawn), round(sum(q.points for _, q in drawn), 2), by_kind)
 
 

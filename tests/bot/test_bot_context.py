@@ -7,10 +7,10 @@ import pytest
 from telegram.ext import CommandHandler, TypeHandler
 
 from bot import core, scheduling
-from bot.scheduling import JobKind
 from bot.app import FEATURES, build_application
 from bot.context import ProctorContext
 from bot.feature import Parts
+from bot.scheduling import JobKind
 from bot.services import services
 from proctor.storage.db import Database
 from tests.harness import BotEnv
