@@ -6,8 +6,8 @@ home) and is also its APScheduler id, so arming a job that exists replaces it in
 or removing one is a dict look-up, not a scan of every job (3,000 chats, 6,000 jobs).
 
 This module imports no feature: a feature hands its callbacks over when it registers
-(`register(app, JobKind.x, callback)`), and any module then arms a job of that kind by name
-(`once(app, JobKind.x, key, delay)`) without importing the feature that runs it. That is what keeps
+(`register(app, JobKind.deadline, callback)`), and any module then arms a job of that kind by name
+(`once(app, JobKind.deadline, key, delay)`) without importing the feature that runs it. That is what keeps
 `exam/screen` and `exam/jobs`, `daily/push` and `daily/jobs` out of import circles.
 
 Every job is rebuilt from SQLite at start-up by its feature's `on_startup` (nothing is stored in
