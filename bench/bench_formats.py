@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bank.formats.build import Item, Parsed, assemble  # noqa: E402
-from bank.formats.files import export, parse_any  # noqa: E402
+from bank.formats.files import FileFormat, export, parse_any  # noqa: E402
 from bank.importer import import_files  # noqa: E402
 from bank.kinds import Kind  # noqa: E402
 from bank.models import Question
@@ -69,7 +69,7 @@ async def run(total: int) -> int:
             seeds.append(path)
         seed_t, seed_n = await timed_import(root, seeds, parse_any)
         results = {"seed text": (seed_t, seed_n)}
-        for fmt in ("gift", "xlsx"):
+        for fmt in (FileFormat.gift, FileFormat.xlsx):
             data, _ = export(papers, fmt)
             path = root / f"bench.{fmt}"
             path.write_bytes(data if isinstance(data, bytes) else data.encode())

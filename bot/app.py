@@ -23,6 +23,7 @@ from bot.feature import Feature
 from bot.i18n import LANGS
 from bot.logging_setup import register_secret
 from bot.ordering import PerUserUpdateProcessor
+from bot.scheduling import JobKind
 from bot.services import KEY, Services, services
 from bot.settings import Settings
 from proctor.clock import Clock, SystemClock
@@ -88,7 +89,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     app = builder.build()
     processor.on_overflow = lambda update: core.tell_too_fast(app, update)
     outbox.register(app)
-    scheduling.register(app, scheduling.SET_COMMANDS, _set_commands_job)
+    scheduling.register(app, JobKind.set_commands, _set_commands_job)
     menus.set_table(app, commands())
     core.register_first(app)
     for feature in FEATURES:
@@ -122,7 +123,7 @@ async def _open_services(settings: Settings, clock: Clock, app: Application[Any,
     await outbox.on_startup(app)
     # the command menu is registered by a job once the bot is up (MENU_DELAY): its round trips to
     # Telegram are not in the way of the first reply; a failure retries it (_try_set_commands)
-    scheduling.once(app, scheduling.SET_COMMANDS, None, MENU_DELAY, data=0)
+    scheduling.once(app, JobKind.set_commands, None, MENU_DELAY, data=0)
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -161,7 +162,7 @@ async def _try_set_commands(app: Application, tries: int = 0) -> None:
             return
         wait = backoff(tries + 1, outbox.retry_after(e))
         log.warning("could not register the command menu (%s); trying again in %.0fs", e, wait)
-        scheduling.once(app, scheduling.SET_COMMANDS, None, wait, data=tries + 1)
+        scheduling.once(app, JobKind.set_commands, None, wait, data=tries + 1)
 
 
 async def _set_commands_job(context: Ctx) -> None:

@@ -130,17 +130,17 @@ def paper_commands() -> dict[str, Command]:
 
 async def _edit(db: Database, args: argparse.Namespace) -> int:
     if args.key is not None:
-        edit = qe.Edit("key", args.key)
+        edit = qe.Edit(qe.EditField.key, args.key)
     elif args.stem is not None:
-        edit = qe.Edit("stem", args.stem)
+        edit = qe.Edit(qe.EditField.stem, args.stem)
     elif args.explanation is not None:
-        edit = qe.Edit("explanation", args.explanation)
+        edit = qe.Edit(qe.EditField.explanation, args.explanation)
     else:
         letter, text = args.option
         if len(letter) != 1 or letter.upper() not in LETTERS:
             raise qe.BadEdit(f"--option takes a letter, not {letter!r}")
-        edit = qe.Edit("option", text, LETTERS.index(letter.upper()))
-    if args.regrade and edit.field != "key":
+        edit = qe.Edit(qe.EditField.option, text, LETTERS.index(letter.upper()))
+    if args.regrade and edit.field is not qe.EditField.key:
         raise qe.BadEdit("--regrade goes with --key")
     done = await qe.edit_question(db, args.id, edit, actor=0, now=time.time(), chat_id=None, regrade=args.regrade)
     line = f"question {args.id}: version {done.version} ({done.field})"

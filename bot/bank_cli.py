@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bank.errors import BankError
-from bank.formats import EXPORT_FORMATS
+from bank.formats import EXPORT_FORMATS, FileFormat
 from bank.formats.files import export, read_any, template
 from bank.kinds import CHOICE, Kind
 from bank.lint import lint, summary
@@ -55,10 +55,10 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("id", type=int, metavar="ID")
     sub.add_parser("lint", help="every flag and oddity")
     exp = sub.add_parser("export", help="the bank as JSON (default), GIFT, Aiken, Moodle XML, XLSX or CSV")
-    exp.add_argument("--format", choices=EXPORT_FORMATS, default="json", dest="fmt")
+    exp.add_argument("--format", choices=[f.value for f in EXPORT_FORMATS], default="json", dest="fmt")
     exp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     tpl = sub.add_parser("template", help="an empty spreadsheet template, one example row per kind")
-    tpl.add_argument("--format", choices=["xlsx", "csv"], default="xlsx", dest="fmt")
+    tpl.add_argument("--format", choices=[FileFormat.xlsx.value, FileFormat.csv.value], default="xlsx", dest="fmt")
     tpl.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     confirm = sub.add_parser("confirm", help="confirm a key in doubt: the question is asked again (audited)")
     confirm.add_argument("id", type=int, metavar="ID")
@@ -113,7 +113,7 @@ def run_bank_command(args: argparse.Namespace, db: Path) -> int:
         return 2
     try:
         if name == "template":  # needs no database
-            return _write_out(template(args.fmt), args.output)
+            return _write_out(template(FileFormat(args.fmt)), args.output)
         # only an import creates a database (a mistyped --db is refused, not made); like `proctor run`,
         # a database without papers gets the bundled bank first (not before an import: then the
         # imported papers are the bank)
@@ -212,13 +212,14 @@ async def _lint(db: Database, args) -> int:
 async def _export(db: Database, args) -> int:
     if args.output:
         _check_destination(args.output)  # before the work and its notes: a typo costs one line
+    fmt = FileFormat(args.fmt)
     papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
-    data, notes = export(papers, args.fmt)
+    data, notes = export(papers, fmt)
     for note in notes:
         print(f"left out: {note}", file=sys.stderr)
     code = _write_out(data, args.output)
     if args.output:  # only JSON carries the questions that are never asked (bank.formats.files.export)
-        n = sum(1 for p in papers for q in p.questions() if args.fmt == "json" or q.askable)
+        n = sum(1 for p in papers for q in p.questions() if fmt is FileFormat.json or q.askable)
         print(f"wrote {args.output}: {_n(len(papers), 'paper')}, {_n(n, 'question')}"
               + (f" ({_n(len(notes), 'note')} above on what the format could not carry)" if notes else ""))
     return code

@@ -28,12 +28,13 @@ from telegram.ext import Application
 from bank.errors import NotFound
 from bot import pacing, scheduling
 from bot.context import Ctx
+from bot.scheduling import JobKind
 from bot.services import Slot, services
 from proctor import outbox
 
 log = logging.getLogger(__name__)
 
-JOB = scheduling.OUTBOX
+JOB = JobKind.outbox
 Sender = Callable[[Application, outbox.Outgoing, pacing.Turn | None], Awaitable[None]]
 
 
@@ -50,7 +51,7 @@ def retry_after(error: TelegramError) -> float | None:
 
 def register(app: Application) -> None:
     """Hand the delivery job to the scheduler."""
-    scheduling.register(app, scheduling.OUTBOX, flush_job)
+    scheduling.register(app, JobKind.outbox, flush_job)
 
 
 # a sender that only edits a message already there takes no turn at the pacer (an edit is not one of
@@ -90,7 +91,7 @@ def arm(app: Application, at: float) -> None:
     """Make the one outbox job run at `at` (clock time), unless it is already due sooner."""
     # a message queued while a flush is finishing must not wait for the next retry: the new run
     # starts beside the finishing one and waits for its lock
-    scheduling.once_unless_sooner(app, scheduling.OUTBOX, at - services(app).now(), overlap=True)
+    scheduling.once_unless_sooner(app, JobKind.outbox, at - services(app).now(), overlap=True)
 
 
 async def flush_job(context: Ctx) -> None:

@@ -6,8 +6,8 @@ home) and is also its APScheduler id, so arming a job that exists replaces it in
 or removing one is a dict look-up, not a scan of every job (3,000 chats, 6,000 jobs).
 
 This module imports no feature: a feature hands its callbacks over when it registers
-(`register(app, KIND, callback)`), and any module then arms a job of that kind by name
-(`once(app, KIND, key, delay)`) without importing the feature that runs it. That is what keeps
+(`register(app, JobKind.deadline, callback)`), and any module then arms a job of that kind by name
+(`once(app, JobKind.deadline, key, delay)`) without importing the feature that runs it. That is what keeps
 `exam/screen` and `exam/jobs`, `daily/push` and `daily/jobs` out of import circles.
 
 Every job is rebuilt from SQLite at start-up by its feature's `on_startup` (nothing is stored in
@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, time, timedelta
+from enum import StrEnum
 from typing import Any
 
 from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]  # APScheduler 3 ships no types
@@ -30,29 +31,33 @@ from bot.context import Ctx
 from bot.services import Slot
 
 Callback = Callable[[Ctx], Coroutine[Any, Any, Any]]
-_REGISTRY: Slot[dict[str, Callback]] = Slot("scheduling", dict)  # kind -> callback
-
-# The kinds of job; a job's name is "<kind>:<key>" (or the kind alone for a single job).
-DEADLINE = "deadline"  # an attempt's hand-in at its deadline (bot/exam/jobs.py)
-DAILY_PUSH = "daily"  # a chat's daily push, cron (bot/daily/jobs.py)
-DAILY_CATCHUP = "daily-catchup"  # a push missed today, run at start-up
-DAILY_RETRY = "daily-retry"  # a push that hit a network error, tried again
-DAILY_RESUME = "daily-resume"  # what an interrupted push (or a held-back private quiz) still lacks
-DAILY_CLOSE = "daily-close"  # a quiz's close: keys and the day's top
-DAILY_RELEASE = "daily-release"  # an exam was handed in: its user's held-back daily questions go out
-DIGEST = "leads-digest"  # a group's weekly digest (bot/leads/digest.py)
-OUTBOX = "outbox"  # the one must-deliver job (bot/outbox.py)
-SET_COMMANDS = "set-commands"  # the command menu's registration after start-up, and its retry (bot/app.py)
-EXAM_TIMER = "exam-timer"  # an attempt's header refresh at 10/5/1 minutes left (bot/exam/timer.py)
-LIVE = "live"  # a live round's next step: countdown, poll, close and standings, podium (bot/live/jobs.py)
 
 
-def name(kind: str, key: object | None = None) -> str:
+class JobKind(StrEnum):
+    """The kinds of job; a job's name is "<kind>:<key>" (or the kind alone for a single job)."""
+    deadline = "deadline"  # an attempt's hand-in at its deadline (bot/exam/jobs.py)
+    daily_push = "daily"  # a chat's daily push, cron (bot/daily/jobs.py)
+    daily_catchup = "daily-catchup"  # a push missed today, run at start-up
+    daily_retry = "daily-retry"  # a push that hit a network error, tried again
+    daily_resume = "daily-resume"  # what an interrupted push (or a held-back private quiz) still lacks
+    daily_close = "daily-close"  # a quiz's close: keys and the day's top
+    daily_release = "daily-release"  # an exam was handed in: its user's held-back daily questions go out
+    digest = "leads-digest"  # a group's weekly digest (bot/leads/digest.py)
+    outbox = "outbox"  # the one must-deliver job (bot/outbox.py)
+    set_commands = "set-commands"  # the command menu's registration after start-up, and its retry (bot/app.py)
+    exam_timer = "exam-timer"  # an attempt's header refresh at 10/5/1 minutes left (bot/exam/timer.py)
+    live = "live"  # a live round's next step: countdown, poll, close and standings, podium (bot/live/jobs.py)
+
+
+_REGISTRY: Slot[dict[JobKind, Callback]] = Slot("scheduling", dict)  # kind -> callback
+
+
+def name(kind: JobKind, key: object | None = None) -> str:
     """The stable name (and id) of the job of `kind` for `key`."""
-    return kind if key is None else f"{kind}:{key}"
+    return kind.value if key is None else f"{kind.value}:{key}"
 
 
-def register(app: Application, kind: str, callback: Callback) -> None:
+def register(app: Application, kind: JobKind, callback: Callback) -> None:
     """A feature hands over the callback that runs its jobs of `kind` (at registration)."""
     callbacks = _REGISTRY.of(app)
     if callbacks.get(kind, callback) is not callback:
@@ -60,7 +65,7 @@ def register(app: Application, kind: str, callback: Callback) -> None:
     callbacks[kind] = callback
 
 
-def callback_of(app: Application, kind: str) -> Callback:
+def callback_of(app: Application, kind: JobKind) -> Callback:
     try:
         return _REGISTRY.of(app)[kind]
     except KeyError:
@@ -81,7 +86,7 @@ def _kwargs(job_name: str, overlap: bool = False) -> dict[str, Any]:
             "max_instances": 2 if overlap else 1}
 
 
-def once(app: Application, kind: str, key: object | None = None, delay: float = 0.0, *,
+def once(app: Application, kind: JobKind, key: object | None = None, delay: float = 0.0, *,
          data: object | None = None, callback: Callback | None = None, overlap: bool = False) -> str:
     """(Re)arm the one-off job `kind:key` to run in `delay` seconds (0: now), replacing any job of
     that name. `data` (the key by default) is the job's data. Returns the job's name."""
@@ -91,7 +96,7 @@ def once(app: Application, kind: str, key: object | None = None, delay: float = 
     return job_name
 
 
-def daily(app: Application, kind: str, key: object, at: time, *, data: object | None = None) -> str:
+def daily(app: Application, kind: JobKind, key: object, at: time, *, data: object | None = None) -> str:
     """(Re)arm the recurring job `kind:key` every day at `at` (a time with its tzinfo: the cron
     trigger counts in that zone, so DST moves nothing)."""
     job_name = name(kind, key)
@@ -100,7 +105,7 @@ def daily(app: Application, kind: str, key: object, at: time, *, data: object | 
     return job_name
 
 
-def once_unless_sooner(app: Application, kind: str, delay: float, *, overlap: bool = False) -> None:
+def once_unless_sooner(app: Application, kind: JobKind, delay: float, *, overlap: bool = False) -> None:
     """Arm the single job `kind` in `delay` seconds, unless it is already due by then (a run in
     progress is not "due": with `overlap` the new run starts beside it, see _kwargs)."""
     job_name = name(kind)
@@ -111,7 +116,7 @@ def once_unless_sooner(app: Application, kind: str, delay: float, *, overlap: bo
     once(app, kind, None, delay, overlap=overlap)
 
 
-def disarm(app: Application, kind: str, key: object | None = None) -> None:
+def disarm(app: Application, kind: JobKind, key: object | None = None) -> None:
     """Remove the job `kind:key` if it is armed (one look-up by id)."""
     if app.job_queue is None:
         return
@@ -119,6 +124,6 @@ def disarm(app: Application, kind: str, key: object | None = None) -> None:
         app.job_queue.scheduler.remove_job(name(kind, key))
 
 
-def armed(app: Application, kind: str, key: object | None = None) -> bool:
+def armed(app: Application, kind: JobKind, key: object | None = None) -> bool:
     """Whether the job `kind:key` is waiting to run."""
     return app.job_queue is not None and app.job_queue.scheduler.get_job(name(kind, key)) is not None

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from proctor.audit import AuditAction
 from proctor.chats import chat_title, chat_zone
 from proctor.local_time import zone
 from proctor.people.users import find_prefs
@@ -103,49 +104,49 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
     }
     key = e.action
     match e.action:
-        case "bank_upload":
+        case AuditAction.bank_upload:
             params |= {"file": e.target, "papers": ", ".join(f"{paper_of(slug, slug)} ({n})"
                                                                for slug, n in (d.get("papers") or {}).items())}
-        case "add_question":
+        case AuditAction.add_question:
             params |= {"paper": paper_of(str(d.get("paper", "")), str(d.get("paper", ""))),
                        "kind": say(f"kind_{d.get('kind')}")}
-        case "retire" | "restore" | "confirm_key":
+        case AuditAction.retire | AuditAction.restore | AuditAction.confirm_key:
             params["question"] = ident
-        case "paper_settings":
+        case AuditAction.paper_settings:
             params |= {"paper": paper_of(ident, e.target),
                        "changes": ", ".join(f"{_setting(k, say)} = {_plain(v)}" for k, v in d.items())}
-        case "paper_compose":
+        case AuditAction.paper_compose:
             params["title"] = d.get("title") or paper_of(ident, e.target)
-        case "question_edit":
+        case AuditAction.question_edit:
             params["field"] = _field(str(d.get("field", "")), say)
-        case "regrade":
+        case AuditAction.regrade:
             params |= {"attempt": ident, "new": say("audit_not_handed_in") if d.get("new") is None
                        else _number(d["new"]), "old": "—" if d.get("old") is None else _number(d["old"])}
-        case "key_fix" | "dispute_upheld" | "dispute_dismissed":
+        case AuditAction.key_fix | AuditAction.dispute_upheld | AuditAction.dispute_dismissed:
             params["dispute"] = ident
-        case "review":
+        case AuditAction.review:
             attempt, _, pos = ident.partition("/")
             params |= {"attempt": attempt, "number": int(pos) + 1 if pos.isdigit() else pos}
-        case "daily_on":
+        case AuditAction.daily_on:
             params["at"] = e.target
-        case "digest":
+        case AuditAction.digest:
             if d.get("enabled"):
                 params["weekday"] = say(f"l_day_{d.get('weekday')}")
             else:
                 key = "digest_off"
-        case "report" | "chart":
+        case AuditAction.report | AuditAction.chart:
             params["what"] = (say(f"l_period_{e.target}") if e.target in PERIODS
                               else say("audit_what_invites") if e.target == "invites" else e.target)
-        case "team_verify" | "team_unverify":
+        case AuditAction.team_verify | AuditAction.team_unverify:
             ids = d.get("papers")
             params["papers"] = say("audit_all_papers") if ids == "all" else ", ".join(
                 paper_of(str(i), str(i)) for i in ids or [])
-        case "invite_create":
+        case AuditAction.invite_create:
             params |= {"invite": ident, "paper": paper_of(str(d.get("paper")), str(d.get("paper"))),
                        "closes_at": local_time(float(d.get("closes_at", 0)), names, e.chat_id)}
             if d.get("username"):
                 key = "invite_create_named"
-        case "invite_claim" | "invite_revoke" | "invite_resend":
+        case AuditAction.invite_claim | AuditAction.invite_revoke | AuditAction.invite_resend:
             params["invite"] = ident
     return key, params
 

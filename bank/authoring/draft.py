@@ -52,6 +52,10 @@ class DraftGone(BankError):
     """The draft was saved or cancelled already (an old button, a second press)."""
 
 
+class DraftUnreadable(BankError):
+    """The stored draft is one this release cannot read (a step an older release wrote, a garbled row)."""
+
+
 @dataclass(frozen=True)
 class Draft:
     id: int
@@ -238,10 +242,14 @@ def _data(d: Draft) -> str:
 
 
 def _from_row(r: sqlite3.Row) -> Draft:
-    data = json.loads(r["data"])
-    kind = data.pop("kind", None)
-    return Draft(id=r["id"], user_id=r["user_id"], chat_id=r["chat_id"], step=Step(r["step"]),
-                 kind=None if kind is None else Kind(kind), **data)
+    """The stored draft, decoded once. Raises DraftUnreadable."""
+    try:
+        data = json.loads(r["data"])
+        kind = data.pop("kind", None)
+        return Draft(id=r["id"], user_id=r["user_id"], chat_id=r["chat_id"], step=Step(r["step"]),
+                     kind=None if kind is None else Kind(kind), **data)
+    except (ValueError, TypeError, KeyError, AttributeError) as e:  # JSONDecodeError is a ValueError
+        raise DraftUnreadable(f"draft {r['id']}") from e
 
 
 async def start_draft(db: Store, user_id: int, chat_id: int, now: float) -> Draft:
@@ -258,6 +266,7 @@ async def start_draft(db: Store, user_id: int, chat_id: int, now: float) -> Draf
 
 
 async def load_draft(db: Store, user_id: int) -> Draft | None:
+    """The lead's draft (None: they have none). Raises DraftUnreadable."""
     row = await db.fetchone("SELECT * FROM question_drafts WHERE user_id=?", (user_id,))
     return None if row is None else _from_row(row)
 
@@ -279,11 +288,11 @@ async def drop_draft(db: Store, draft_id: int) -> None:
     await db.run_write(lambda conn: claim_draft(conn, draft_id))
 
 
-async def drop_draft_of(db: Store, user_id: int) -> Draft | None:
-    """/cancel: the user's draft is gone; returns it (None: they had none)."""
+async def drop_draft_of(db: Store, user_id: int) -> bool:
+    """/cancel: the user's draft is gone; whether they had one."""
     row = await db.run_write(
-        lambda conn: conn.execute("DELETE FROM question_drafts WHERE user_id=? RETURNING *", (user_id,)).fetchone())
-    return None if row is None else _from_row(row)
+        lambda conn: conn.execute("DELETE FROM question_drafts WHERE user_id=? RETURNING id", (user_id,)).fetchone())
+    return row is not None
 
 
 def claim_draft(conn: sqlite3.Connection, draft_id: int) -> None:

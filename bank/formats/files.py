@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from bank.errors import ImportFailed
-from bank.formats import EXPORT_FORMATS, child
+from bank.formats import EXPORT_FORMATS, FileFormat, child
 from bank.formats.aiken import looks_like_aiken, parse_aiken, to_aiken
 from bank.formats.build import Parsed, assemble
 from bank.formats.gift import looks_like_gift, parse_gift
@@ -49,25 +49,28 @@ def _decode(path: Path, data: bytes) -> str:
         raise ImportFailed(str(path), f"byte {e.start + 1}", "not UTF-8 text") from e
 
 
-def detect(path: Path, data: bytes) -> str:
+_BY_EXTENSION = {".gift": FileFormat.gift, ".xml": FileFormat.xml, ".csv": FileFormat.csv,
+                 ".aiken": FileFormat.aiken, ".json": FileFormat.seed}
+
+
+def detect(path: Path, data: bytes) -> FileFormat:
     """gift, aiken, xml, xlsx, csv, or seed (the seed text format or a JSON export)."""
     ext = path.suffix.lower()
     if ext in (".xlsx", ".xlsm") or data[:4] == b"PK\x03\x04":
-        return "xlsx"
-    named = {".gift": "gift", ".xml": "xml", ".csv": "csv", ".aiken": "aiken", ".json": "seed"}
-    if ext in named:
-        return named[ext]
+        return FileFormat.xlsx
+    if ext in _BY_EXTENSION:
+        return _BY_EXTENSION[ext]
     head = data[:65536].decode("utf-8-sig", errors="replace")
     if head.lstrip().startswith("{") or b"\x00" in data[:8192]:
-        return "seed"
+        return FileFormat.seed
     if looks_like_moodle_xml(head):
-        return "xml"
+        return FileFormat.xml
     text = data.decode("utf-8-sig", errors="replace")
     if looks_like_aiken(text):
-        return "aiken"
+        return FileFormat.aiken
     if not find_headers(text) and (looks_like_gift(text) or _GIFT_LINE.search(text)):
-        return "gift"
-    return "seed"
+        return FileFormat.gift
+    return FileFormat.seed
 
 
 def parse_any(path: Path | str) -> list[Paper]:
@@ -75,7 +78,7 @@ def parse_any(path: Path | str) -> list[Paper]:
     path = Path(path)
     data = _read(path)
     kind = detect(path, data)
-    if kind == "seed":
+    if kind is FileFormat.seed:
         return parse_seed_or_json(path)
     return _parse_known(kind, data, path)
 
@@ -93,29 +96,30 @@ def parse_bytes(data: bytes, name: str) -> list[Paper]:
     """
     path = Path(name)
     kind = detect(path, data)
-    if kind != "seed":
+    if kind is not FileFormat.seed:
         return _parse_known(kind, data, path)
     if b"\x00" in data[:8192]:
         raise ImportFailed(name, "byte 1", "a binary file, not a text paper or a JSON export")
     return parse_text(_decode(path, data), file=path.name, stem=path.stem)
 
 
-def _parse_known(kind: str, data: bytes, path: Path) -> list[Paper]:
+def _parse_known(kind: FileFormat, data: bytes, path: Path) -> list[Paper]:
     file = path.name
     parsed: Parsed
-    if kind == "xlsx":
+    if kind is FileFormat.xlsx:
         parsed = parse_xlsx(data, file=file)
     else:
         try:
             text = _decode(path, data)
         except ImportFailed:
-            if kind != "csv":
+            if kind is not FileFormat.csv:
                 raise
             try:  # Excel in Chinese saves CSV as GBK
                 text = data.decode("gb18030")
             except UnicodeDecodeError:
                 raise ImportFailed(file, "file", "neither UTF-8 nor GBK text") from None
-        reader = {"gift": parse_gift, "aiken": parse_aiken, "xml": parse_moodle_xml, "csv": parse_csv}[kind]
+        reader = {FileFormat.gift: parse_gift, FileFormat.aiken: parse_aiken, FileFormat.xml: parse_moodle_xml,
+                  FileFormat.csv: parse_csv}[kind]
         parsed = reader(text, file=file)
     if not parsed.items:
         why = "; ".join(english_note(n) for n in parsed.notes[:3]) or "the file is empty"
@@ -123,13 +127,13 @@ def _parse_known(kind: str, data: bytes, path: Path) -> list[Paper]:
     return assemble(parsed, file=file, stem=path.stem, title=path.stem)
 
 
-def export(papers: list[Paper], fmt: str) -> tuple[str | bytes, list[str]]:
+def export(papers: list[Paper], fmt: FileFormat) -> tuple[str | bytes, list[str]]:
     """The papers in `fmt` (one of EXPORT_FORMATS), and what that format could not carry.
 
     Only JSON carries flags: the other formats leave out the questions that are never asked
     (truncated, corrupted, no key), so that importing them elsewhere cannot make them askable.
     """
-    if fmt == "json":
+    if fmt is FileFormat.json:
         return dumps(export_papers(papers)) + "\n", []
     papers, notes = _askable_only(papers)
     data, more = _export(papers, fmt)
@@ -153,39 +157,40 @@ def _askable_only(papers: list[Paper]) -> tuple[list[Paper], list[str]]:
     return out, notes
 
 
-def _export(papers: list[Paper], fmt: str) -> tuple[str | bytes, list[str]]:
-    if fmt == "gift":
-        return to_gift(papers)
-    if fmt == "aiken":
-        return to_aiken(papers)
-    if fmt == "xml":
-        return to_moodle_xml(papers)
-    if fmt in ("xlsx", "csv"):
-        table, notes = rows(papers)
-        return (to_xlsx(table) if fmt == "xlsx" else to_csv(table)), notes
-    raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
+def _export(papers: list[Paper], fmt: FileFormat) -> tuple[str | bytes, list[str]]:
+    match fmt:
+        case FileFormat.gift:
+            return to_gift(papers)
+        case FileFormat.aiken:
+            return to_aiken(papers)
+        case FileFormat.xml:
+            return to_moodle_xml(papers)
+        case FileFormat.xlsx | FileFormat.csv:
+            table, notes = rows(papers)
+            return (to_xlsx(table) if fmt is FileFormat.xlsx else to_csv(table)), notes
+    raise ValueError(f"{fmt} is no export format; expected one of {', '.join(EXPORT_FORMATS)}")
 
 
-def export_format(path: Path | str) -> str | None:
+def export_format(path: Path | str) -> FileFormat | None:
     """The export format a file is in (one of EXPORT_FORMATS), None for the seed text format. Raises ImportFailed."""
     path = Path(path)
     data = _read(path)
     kind = detect(path, data)
-    if kind != "seed":
+    if kind is not FileFormat.seed:
         return kind
-    return "json" if data[:65536].decode("utf-8-sig", errors="replace").lstrip().startswith("{") else None
+    return FileFormat.json if data[:65536].decode("utf-8-sig", errors="replace").lstrip().startswith("{") else None
 
 
-def as_carried(papers: list[Paper], fmt: str) -> list[Paper]:
+def as_carried(papers: list[Paper], fmt: FileFormat) -> list[Paper]:
     """The papers as `fmt` carries them: exported, then read back (bank/round_trip.py's baseline)."""
     data, _ = export(papers, fmt)
     return parse_bytes(data.encode() if isinstance(data, str) else data, f"baseline.{fmt}")
 
 
-def template(fmt: str) -> str | bytes:
-    """The empty spreadsheet template with one example row per kind."""
-    return to_xlsx(template_rows()) if fmt == "xlsx" else to_csv(template_rows())
+def template(fmt: FileFormat) -> str | bytes:
+    """The empty spreadsheet template (xlsx or csv) with one example row per kind."""
+    return to_xlsx(template_rows()) if fmt is FileFormat.xlsx else to_csv(template_rows())
 
 
-__all__ = ["EXPORT_FORMATS", "as_carried", "detect", "export", "export_format", "parse_any", "parse_bytes",
+__all__ = ["EXPORT_FORMATS", "FileFormat", "as_carried", "detect", "export", "export_format", "parse_any", "parse_bytes",
            "read_any", "template"]

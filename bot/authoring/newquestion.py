@@ -40,6 +40,14 @@ async def newquestion(update: Update, context: Ctx) -> None:
     await _ask(context, d, u)
 
 
+async def _start_over(update: Update, context: Ctx) -> None:
+    """A draft this release could not read: the lead is told, and a new draft asks for its kind."""
+    svc, u = context.services, await user_ctx(update, context)
+    d = await dr.start_draft(svc.db, u.id, context.chat.id, svc.now())  # the unreadable one is dropped
+    await context.bot.send_message(context.chat.id, t("nq_expired", u.lang))
+    await _ask(context, d, u)
+
+
 async def _ask(context: Ctx, d: dr.Draft, u: UserCtx) -> None:
     db, papers = context.services.db, []
     if d.step is dr.Step.paper:
@@ -57,7 +65,13 @@ async def typed(update: Update, context: Ctx) -> None:
     svc, msg = context.services, context.message
     if not svc.is_admin(context.user.id):  # a candidate's text costs no query here
         return
-    d = await dr.load_draft(svc.db, context.user.id)
+    try:
+        d = await dr.load_draft(svc.db, context.user.id)
+    except dr.DraftUnreadable:
+        if not await answers_elsewhere(svc.db, msg, context.user.id):
+            await _start_over(update, context)
+            raise ApplicationHandlerStop from None
+        return
     if d is None or d.chat_id != context.chat.id or not d.expects_text:
         return
     if await answers_elsewhere(svc.db, msg, d.user_id):
@@ -86,7 +100,12 @@ async def pressed(update: Update, context: Ctx, press: DraftPress) -> None:
     if not svc.is_admin(u.id):
         await ack(query, t("nq_admins_only", u.lang), show_alert=True)
         return
-    d = await dr.load_draft(svc.db, u.id)
+    try:
+        d = await dr.load_draft(svc.db, u.id)
+    except dr.DraftUnreadable:
+        await ack(query)
+        await _start_over(update, context)
+        return
     if d is None or d.id != press.draft_id:
         await ack(query, t("nq_gone", u.lang), show_alert=True)
         return
@@ -168,7 +187,7 @@ async def _cancel(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None
 
 async def end_draft(context: Ctx, u: UserCtx) -> list[str]:
     """/cancel: the admin's draft is discarded (its buttons then say it is gone)."""
-    return [] if await dr.drop_draft_of(context.services.db, u.id) is None else [t("nq_ended", u.lang)]
+    return [t("nq_ended", u.lang)] if await dr.drop_draft_of(context.services.db, u.id) else []
 
 
 async def _save(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:

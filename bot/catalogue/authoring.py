@@ -83,6 +83,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "nq_ended": {"en": "/newquestion: your draft is discarded; nothing was saved.",
                  "zh": "/newquestion：草稿已丢弃，没有保存任何内容。"},
     "nq_cancelled": {"en": "Draft discarded; nothing was saved.", "zh": "草稿已丢弃，没有保存任何内容。"},
+    "nq_expired": {"en": "Your draft had expired (an older version of the bot left it); it starts over.",
+                   "zh": "你的草稿已过期（由旧版本留下），现在重新开始。"},
     "nq_gone": {"en": "That draft is gone (saved or cancelled). Start again with /newquestion.",
                 "zh": "该草稿已不存在（已保存或已取消）。请用 /newquestion 重新开始。"},
     "nq_bad_target": {"en": "❌ Not saved: {why}. Pick another paper.", "zh": "❌ 未保存：{why}。请选择其他试卷。"},

@@ -7,7 +7,18 @@ TEXTS: dict[str, dict[str, str]] = {
     "au_ended_editq": {"en": "/editq of question #{qid} is closed; nothing changed.",
                        "zh": "已关闭第 #{qid} 题的 /editq，没有任何改动。"},
     "au_ended_newpaper": {"en": "/newpaper is closed; no paper was made.", "zh": "已关闭 /newpaper，没有生成试卷。"},
+    "au_ended": {"en": "Your unfinished /editq or /newpaper is closed; nothing changed.",
+                 "zh": "已关闭未完成的 /editq 或 /newpaper，没有任何改动。"},
     "au_cancelled": {"en": "Cancelled: nothing changed.", "zh": "已取消：没有任何改动。"},
+    # a session an older release left that this one cannot read
+    "au_expired_editq": {"en": "Your /editq of question #{qid} had expired (an older version of the bot left it); "
+                               "it starts over.",
+                         "zh": "你对第 #{qid} 题的 /editq 已过期（由旧版本留下），现在重新开始。"},
+    "au_expired_newpaper": {"en": "Your /newpaper had expired (an older version of the bot left it); it starts over.",
+                            "zh": "你的 /newpaper 已过期（由旧版本留下），现在重新开始。"},
+    "au_expired": {"en": "Your unfinished /editq or /newpaper had expired (an older version of the bot left it). "
+                         "Start again with /editq <id> or /newpaper.",
+                   "zh": "你未完成的 /editq 或 /newpaper 已过期（由旧版本留下）。请用 /editq <编号> 或 /newpaper 重新开始。"},
     "au_stale": {"en": "This is no longer open. Start again with /editq <id> or /newpaper.",
                  "zh": "该操作已结束。请用 /editq <编号> 或 /newpaper 重新开始。"},
     "au_private": {"en": "Please use this in a private chat with me.", "zh": "请在与我的私聊中使用。"},

@@ -9,6 +9,7 @@ from bot.daily import answering, handlers, jobs, locks
 from bot.exam import typed
 from bot.feature import Parts
 from bot.menus import Command
+from bot.scheduling import JobKind
 from proctor.daily import steps
 
 COMMANDS: list[Command] = [
@@ -27,9 +28,9 @@ def register(app: Application) -> None:
     # private text: the exam's typed handler looks first and passes on what is not its own, found
     # and answered in its transaction (one round trip for both)
     typed.pass_text_to(app, typed.OtherText(steps.typed_in, locks.private_lock, answering.private_text))
-    for kind, callback in ((scheduling.DAILY_PUSH, jobs.push_job), (scheduling.DAILY_CATCHUP, jobs.push_job),
-                           (scheduling.DAILY_RETRY, jobs.push_job), (scheduling.DAILY_RESUME, jobs.resume_job),
-                           (scheduling.DAILY_CLOSE, jobs.close_job), (scheduling.DAILY_RELEASE, jobs.release_job)):
+    for kind, callback in ((JobKind.daily_push, jobs.push_job), (JobKind.daily_catchup, jobs.push_job),
+                           (JobKind.daily_retry, jobs.push_job), (JobKind.daily_resume, jobs.resume_job),
+                           (JobKind.daily_close, jobs.close_job), (JobKind.daily_release, jobs.release_job)):
         scheduling.register(app, kind, callback)
 
 

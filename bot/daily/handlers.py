@@ -14,6 +14,7 @@ from bot import scheduling
 from bot.context import Ctx
 from bot.daily import jobs, push
 from bot.i18n import t
+from bot.scheduling import JobKind
 from bot.userctx import UserCtx, user_ctx
 from proctor.chats import chat_timezone, ensure_chat
 from proctor.daily import answers as answer_store
@@ -151,7 +152,7 @@ async def daily_now(update: Update, context: Ctx, u: UserCtx) -> None:
         log.warning("chat %s: /daily now stopped (%s); resuming later", chat.id, e)
         started = await dstore.find_delivery(svc.db, chat.id, day)
         if started is not None:
-            scheduling.once(context.application, scheduling.DAILY_RESUME, started.id, jobs.RETRY_SECONDS)
+            scheduling.once(context.application, JobKind.daily_resume, started.id, jobs.RETRY_SECONDS)
 
 
 async def _explain_existing(update: Update, context: Ctx, u: UserCtx,

@@ -17,6 +17,7 @@ from telegram.ext import Application
 from bot import scheduling
 from bot.context import Ctx
 from bot.daily import push
+from bot.scheduling import JobKind
 from bot.services import services
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
@@ -36,11 +37,11 @@ def arm_push(app: Application, sub: Subscription) -> None:
         disarm_push(app, sub.chat_id)
         return
     schedule = sub.schedule()
-    scheduling.daily(app, scheduling.DAILY_PUSH, sub.chat_id, schedule.at_time.replace(tzinfo=schedule.tz))
+    scheduling.daily(app, JobKind.daily_push, sub.chat_id, schedule.at_time.replace(tzinfo=schedule.tz))
 
 
 def disarm_push(app: Application, chat_id: int) -> None:
-    scheduling.disarm(app, scheduling.DAILY_PUSH, chat_id)
+    scheduling.disarm(app, JobKind.daily_push, chat_id)
 
 
 async def push_job(context: Ctx) -> None:
@@ -55,7 +56,7 @@ async def push_job(context: Ctx) -> None:
         return
     try:
         await _guarded(app, push.push_day(app, chat_id, sub.private, day), f"chat {chat_id}: daily push",
-                       scheduling.DAILY_RETRY, chat_id)
+                       JobKind.daily_retry, chat_id)
     except EmptyBank:
         log.warning("chat %s: no question may be asked in daily practice", chat_id)
 
@@ -64,17 +65,17 @@ async def resume_job(context: Ctx) -> None:
     """Send what an interrupted push still lacks."""
     app, delivery_id = context.application, context.job_key
     await _guarded(app, push.resume(app, delivery_id), f"delivery {delivery_id}: resume",
-                   scheduling.DAILY_RESUME, delivery_id)
+                   JobKind.daily_resume, delivery_id)
 
 
 async def close_job(context: Ctx) -> None:
     """Close time: stop answers, post the keys and the day's top (once)."""
     app, delivery_id = context.application, context.job_key
     await _guarded(app, push.close(app, delivery_id), f"delivery {delivery_id}: close",
-                   scheduling.DAILY_CLOSE, delivery_id)
+                   JobKind.daily_close, delivery_id)
 
 
-async def _guarded(app: Application, work, what: str, retry_kind: str, data: int) -> None:
+async def _guarded(app: Application, work, what: str, retry_kind: JobKind, data: int) -> None:
     """Run a job's work: a network hiccup retries it later; a refusal waits for the next start,
     where recovery picks the work up from the database again."""
     try:
@@ -99,16 +100,16 @@ async def recover(app: Application) -> None:
         armed += 1
         day = due_today(sub.schedule(), now)
         if day is not None and await dstore.find_delivery(svc.db, sub.chat_id, day) is None:
-            scheduling.once(app, scheduling.DAILY_CATCHUP, sub.chat_id)
+            scheduling.once(app, JobKind.daily_catchup, sub.chat_id)
             caught_up += 1
     resumed = 0
     for d in await dstore.unfinished(svc.db):
         if d.accepts_answers and d.closes_at > now:
             push.arm_close(app, d)
-            scheduling.once(app, scheduling.DAILY_RESUME, d.id)
+            scheduling.once(app, JobKind.daily_resume, d.id)
             resumed += 1
         else:
-            scheduling.once(app, scheduling.DAILY_CLOSE, d.id)
+            scheduling.once(app, JobKind.daily_close, d.id)
     log.info("daily: %d schedules armed, %d catch-ups, %d deliveries resumed", armed, caught_up, resumed)
 
 
@@ -119,4 +120,4 @@ async def release_job(context: Ctx) -> None:
     delivery = await dstore.latest_delivery(services(app).db, user_id)  # a private chat's id is its user's
     if delivery is not None and delivery.private and delivery.accepts_answers:
         await _guarded(app, push.resume(app, delivery.id), f"delivery {delivery.id}: resume",
-                       scheduling.DAILY_RESUME, delivery.id)
+                       JobKind.daily_resume, delivery.id)

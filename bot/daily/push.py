@@ -26,6 +26,7 @@ from bot.chat_prefs import group_lang
 from bot.daily import render
 from bot.daily.locks import chat_lock
 from bot.edits import edit_text
+from bot.scheduling import JobKind
 from bot.services import Slot, services
 from proctor.chats import chat_zone
 from proctor.daily import answers as answer_store
@@ -162,7 +163,7 @@ def _seconds(e: RetryAfter) -> float:
 def arm_close(app: Application, delivery: dstore.Delivery) -> None:
     """(Re)schedule the close of an open quiz at its closes_at (a delay from the bot's clock); the
     close job itself is bot/daily/jobs.py's, handed to bot/scheduling.py at registration."""
-    scheduling.once(app, scheduling.DAILY_CLOSE, delivery.id, delivery.closes_at - services(app).now())
+    scheduling.once(app, JobKind.daily_close, delivery.id, delivery.closes_at - services(app).now())
 
 
 async def turn_off(app: Application, chat_id: int, why: str, delivery_id: int | None = None) -> None:
@@ -171,7 +172,7 @@ async def turn_off(app: Application, chat_id: int, why: str, delivery_id: int | 
     await subs.unsubscribe(svc.db, chat_id, None, svc.now(), reason=subs.off_reason(chat_id))
     if delivery_id is not None:
         await dstore.mark_failed(svc.db, delivery_id)
-    scheduling.disarm(app, scheduling.DAILY_PUSH, chat_id)
+    scheduling.disarm(app, JobKind.daily_push, chat_id)
     log.warning("chat %s: cannot post (%s): daily quiz turned off", chat_id, why)
 
 

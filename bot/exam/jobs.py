@@ -11,6 +11,7 @@ from bot import scheduling
 from bot.context import Ctx
 from bot.exam import timer
 from bot.exam.screen import finish_and_report
+from bot.scheduling import JobKind
 from bot.services import services
 from proctor.exams import service as attempts
 from proctor.exams.states import FinishReason
@@ -19,22 +20,22 @@ log = logging.getLogger(__name__)
 
 
 def job_name(attempt_id: int) -> str:
-    return scheduling.name(scheduling.DEADLINE, attempt_id)
+    return scheduling.name(JobKind.deadline, attempt_id)
 
 
 def register(app: Application) -> None:
-    scheduling.register(app, scheduling.DEADLINE, deadline_reached)
+    scheduling.register(app, JobKind.deadline, deadline_reached)
     timer.register(app)
 
 
 def arm_deadline(app: Application, attempt_id: int, deadline: float) -> None:
     """(Re)schedule the attempt's hand-in at its deadline; the stable name replaces an older job."""
-    scheduling.once(app, scheduling.DEADLINE, attempt_id, deadline - services(app).now())
+    scheduling.once(app, JobKind.deadline, attempt_id, deadline - services(app).now())
     timer.arm(app, attempt_id, deadline)  # the header's clock refreshes with it
 
 
 def disarm_deadline(app: Application, attempt_id: int) -> None:
-    scheduling.disarm(app, scheduling.DEADLINE, attempt_id)
+    scheduling.disarm(app, JobKind.deadline, attempt_id)
     timer.disarm(app, attempt_id)
 
 
@@ -56,7 +57,7 @@ async def deadline_reached(context: Ctx) -> None:
 
 def ensure_deadline(app: Application, attempt) -> None:
     """Arm a running timed attempt's deadline if it has no job (say an earlier arming was lost)."""
-    if attempt.running and attempt.deadline is not None and not scheduling.armed(app, scheduling.DEADLINE, attempt.id):
+    if attempt.running and attempt.deadline is not None and not scheduling.armed(app, JobKind.deadline, attempt.id):
         log.warning("attempt %s had no deadline job: re-armed", attempt.id)
         arm_deadline(app, attempt.id, attempt.deadline)
     else:

@@ -16,6 +16,7 @@ from bot.edits import edit_text, message_gone
 from bot.exam import render
 from bot.i18n import pick_lang, t
 from bot.pacing import Turn
+from bot.scheduling import JobKind
 from bot.services import services
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
@@ -89,8 +90,8 @@ async def finish_and_report(context: Ctx, attempt_id: int, reason: FinishReason)
     was already closed."""
     svc = context.services
     done = await attempts.finish_attempt(svc.db, attempt_id, svc.now(), reason)
-    scheduling.disarm(context.application, scheduling.DEADLINE, attempt_id)
-    scheduling.disarm(context.application, scheduling.EXAM_TIMER, attempt_id)
+    scheduling.disarm(context.application, JobKind.deadline, attempt_id)
+    scheduling.disarm(context.application, JobKind.exam_timer, attempt_id)
     if done is None:
         return False
     await release_daily(context, done[0].user_id)
@@ -101,7 +102,7 @@ async def finish_and_report(context: Ctx, attempt_id: int, reason: FinishReason)
 async def release_daily(context: Ctx, user_id: int) -> None:
     """The exam's keys are no longer sealed: a private daily quiz held back for it goes out now
     (daily practice's release job, armed by name: the exam does not import daily practice)."""
-    scheduling.once(context.application, scheduling.DAILY_RELEASE, user_id)
+    scheduling.once(context.application, JobKind.daily_release, user_id)
 
 
 async def send_result(app: Application, message: Outgoing, turn: Turn | None) -> None:

@@ -24,6 +24,7 @@ from bot.edits import edit_text
 from bot.exam import render
 from bot.exam.screen import prefs_for
 from bot.i18n import tn
+from bot.scheduling import JobKind
 from bot.services import services
 from proctor.exams import service as attempts
 
@@ -34,7 +35,7 @@ WARN_AT = 300  # and a warning message goes out
 
 
 def register(app: Application) -> None:
-    scheduling.register(app, scheduling.EXAM_TIMER, refresh)
+    scheduling.register(app, JobKind.exam_timer, refresh)
 
 
 def next_checkpoint(deadline: float, now: float, below: float | None = None) -> float | None:
@@ -48,18 +49,18 @@ def arm(app: Application, attempt_id: int, deadline: float, *, below: float | No
     now = services(app).now()
     c = next_checkpoint(deadline, now, below)
     if c is None:
-        scheduling.disarm(app, scheduling.EXAM_TIMER, attempt_id)
+        scheduling.disarm(app, JobKind.exam_timer, attempt_id)
         return
-    scheduling.once(app, scheduling.EXAM_TIMER, attempt_id, deadline - c - now, data=(attempt_id, c))
+    scheduling.once(app, JobKind.exam_timer, attempt_id, deadline - c - now, data=(attempt_id, c))
 
 
 def disarm(app: Application, attempt_id: int) -> None:
-    scheduling.disarm(app, scheduling.EXAM_TIMER, attempt_id)
+    scheduling.disarm(app, JobKind.exam_timer, attempt_id)
 
 
 def ensure(app: Application, attempt) -> None:
     """Arm a running timed attempt's refresh if it has none (at /resume)."""
-    if attempt.running and attempt.deadline is not None and not scheduling.armed(app, scheduling.EXAM_TIMER, attempt.id):
+    if attempt.running and attempt.deadline is not None and not scheduling.armed(app, JobKind.exam_timer, attempt.id):
         arm(app, attempt.id, attempt.deadline)
 
 

@@ -23,6 +23,7 @@ from bot.leads import (
 )
 from bot.menus import Command, Where, Who
 from bot.open_work import add_ender
+from bot.scheduling import JobKind
 from proctor.outbox import Kind as OutboxKind
 
 COMMANDS: list[Command] = [
@@ -68,7 +69,7 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("report", reports.report))
     app.add_handler(CommandHandler("chart", reports.chart))
     app.add_handler(CommandHandler("digest", digest.digest))
-    scheduling.register(app, scheduling.DIGEST, digest.digest_due)
+    scheduling.register(app, JobKind.digest, digest.digest_due)
     app.add_handler(CommandHandler("bankstats", bankstats.bankstats))
     app.add_handler(CommandHandler("retire", bankstats.retire))
     app.add_handler(CommandHandler("restore", bankstats.restore))

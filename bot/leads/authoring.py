@@ -22,7 +22,7 @@ from telegram.error import TelegramError
 from bot.context import Ctx
 from bot.edits import edit_text
 from bot.i18n import t
-from proctor.teams.authoring import EDITQ, NEWPAPER
+from proctor.teams.authoring import Wizard
 
 _DATA = r"^a:(?:e:([0-9]{1,12})|n):([a-z])(?::([a-z0-9]{1,3}))?$"
 
@@ -58,14 +58,14 @@ _NEWPAPER_CODES = {a: c for c, a in _NEWPAPER.items()}
 
 @dataclass(frozen=True, slots=True)
 class Press:
-    feature: str  # editq | newpaper
+    feature: Wizard
     question: int  # editq's question; 0 for newpaper
     action: EditqAction | NewPaperAction  # the feature's
     arg: str
 
 
-def encode(feature: str, action: EditqAction | NewPaperAction, arg: str | int = "", *, question: int = 0) -> str:
-    head = f"a:e:{question}" if feature == EDITQ else "a:n"
+def encode(feature: Wizard, action: EditqAction | NewPaperAction, arg: str | int = "", *, question: int = 0) -> str:
+    head = f"a:e:{question}" if feature is Wizard.editq else "a:n"
     code = _EDITQ_CODES[action] if isinstance(action, EditqAction) else _NEWPAPER_CODES[action]
     data = f"{head}:{code}" + (f":{arg}" if arg != "" else "")
     if parse(data) is None or len(data.encode()) > 64:
@@ -81,16 +81,16 @@ def parse(data: str | None) -> Press | None:
     action = (_EDITQ if question is not None else _NEWPAPER).get(code)
     if action is None:
         return None
-    return Press(EDITQ if question is not None else NEWPAPER, int(question or 0), action, arg or "")
+    return Press(Wizard.editq if question is not None else Wizard.newpaper, int(question or 0), action, arg or "")
 
 
-def button(text: str, feature: str, action: EditqAction | NewPaperAction, arg: str | int = "", *, question: int = 0) -> InlineKeyboardButton:
+def button(text: str, feature: Wizard, action: EditqAction | NewPaperAction, arg: str | int = "", *, question: int = 0) -> InlineKeyboardButton:
     return InlineKeyboardButton(text, callback_data=encode(feature, action, arg, question=question))
 
 
-def cancel_row(feature: str, lang: str, *, question: int = 0, back: bool = True) -> list[InlineKeyboardButton]:
-    cancel = EditqAction.cancel if feature == EDITQ else NewPaperAction.cancel
-    row = [button(t("au_btn_back", lang), feature, EditqAction.back if feature == EDITQ else NewPaperAction.back,
+def cancel_row(feature: Wizard, lang: str, *, question: int = 0, back: bool = True) -> list[InlineKeyboardButton]:
+    cancel = EditqAction.cancel if feature is Wizard.editq else NewPaperAction.cancel
+    row = [button(t("au_btn_back", lang), feature, EditqAction.back if feature is Wizard.editq else NewPaperAction.back,
                   question=question)] if back else []
     return row + [button(t("au_btn_cancel", lang), feature, cancel, question=question)]
 

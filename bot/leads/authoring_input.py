@@ -13,13 +13,23 @@ from bot.core import ack
 from bot.drafting import answers_elsewhere
 from bot.i18n import t
 from bot.leads import editq, newpaper
-from bot.leads.authoring import parse
+from bot.leads.authoring import EditqAction, NewPaperAction, parse, show
 from bot.userctx import UserCtx, user_ctx
-from proctor.teams.authoring import EDITQ, Session, end_session, get_session
+from proctor.teams.authoring import (
+    Editq,
+    NewPaper,
+    Session,
+    Unreadable,
+    Wizard,
+    clear_session,
+    end_session,
+    get_session,
+)
 
 
 async def on_button(update: Update, context: Ctx) -> None:
-    """Every "a:" button: the presser must be a configured admin now, and it must be their open step."""
+    """Every "a:" button: the presser must be a configured admin now, and it must be their open step.
+    A session this release can't read starts over (the press says which command it was)."""
     u = await user_ctx(update, context)
     query = context.query
     press = parse(query.data)
@@ -29,15 +39,23 @@ async def on_button(update: Update, context: Ctx) -> None:
     if not context.services.is_admin(u.id):
         await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
         return
-    session = await get_session(context.services.db, u.id)
-    if session is None or session.kind != press.feature or (
-            press.feature == EDITQ and session.state.get("q") != press.question):
-        await ack(query, t("au_stale", u.lang), show_alert=True)
-        return
-    if press.feature == EDITQ:
-        await editq.on_press(update, context, u, session, press)
-    else:
-        await newpaper.on_press(update, context, u, session, press)
+    match await get_session(context.services.db, u.id), press.feature:
+        case Editq() as session, Wizard.editq if session.question == press.question:
+            await editq.on_press(update, context, u, session, press)
+        case NewPaper() as session, Wizard.newpaper:
+            await newpaper.on_press(update, context, u, session, press)
+        case Unreadable(), _ if press.action in (EditqAction.cancel, NewPaperAction.cancel):
+            await clear_session(context.services.db, u.id)
+            await ack(query)
+            await show(update, context, t("au_cancelled", u.lang))
+        case Unreadable(wizard), Wizard.editq if wizard in (None, Wizard.editq):
+            await ack(query)
+            await editq.start_over(update, context, u, press.question)
+        case Unreadable(wizard), Wizard.newpaper if wizard in (None, Wizard.newpaper):
+            await ack(query)
+            await newpaper.start_over(context, u)
+        case _:
+            await ack(query, t("au_stale", u.lang), show_alert=True)
 
 
 async def on_text(update: Update, context: Ctx) -> None:
@@ -53,18 +71,29 @@ async def on_text(update: Update, context: Ctx) -> None:
         raise ApplicationHandlerStop
 
 
-async def _handle_text(update: Update, context: Ctx, session: Session) -> bool:
+async def _handle_text(update: Update, context: Ctx, session: Session | Unreadable) -> bool:
     u: UserCtx = await user_ctx(update, context)
-    if session.kind == EDITQ:
-        return await editq.on_text(update, context, u, session)
-    return await newpaper.on_text(update, context, u, session)
+    match session:
+        case Editq():
+            return await editq.on_text(update, context, u, session)
+        case NewPaper():
+            return await newpaper.on_text(update, context, u, session)
+        case Unreadable(Wizard.newpaper):
+            await newpaper.start_over(context, u)
+        case Unreadable():  # an /editq starts over from its question, which only the lead can give again
+            await clear_session(context.services.db, u.id)
+            await context.message.reply_text(t("au_expired", u.lang))
+    return True
 
 
 async def end_open(context: Ctx, u: UserCtx) -> list[str]:
     """/cancel: the admin's open /editq or /newpaper ends, nothing written (its buttons then say so)."""
-    session = await end_session(context.services.db, u.id)
-    if session is None:
-        return []
-    if session.kind == EDITQ:
-        return [t("au_ended_editq", u.lang, qid=session.state.get("q", "?"))]
-    return [t("au_ended_newpaper", u.lang)]
+    match await end_session(context.services.db, u.id):
+        case None:
+            return []
+        case Editq() as session:
+            return [t("au_ended_editq", u.lang, qid=session.question)]
+        case NewPaper():
+            return [t("au_ended_newpaper", u.lang)]
+        case Unreadable():
+            return [t("au_ended", u.lang)]

@@ -14,6 +14,7 @@ from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_lead
+from bot.scheduling import JobKind
 from bot.services import services
 from proctor.chats import chat_title, chat_zone
 from proctor.teams import digest as dg
@@ -22,11 +23,11 @@ log = logging.getLogger(__name__)
 
 
 def job_name(chat_id: int) -> str:
-    return scheduling.name(scheduling.DIGEST, chat_id)
+    return scheduling.name(JobKind.digest, chat_id)
 
 
 def disarm(app: Application, chat_id: int) -> None:
-    scheduling.disarm(app, scheduling.DIGEST, chat_id)
+    scheduling.disarm(app, JobKind.digest, chat_id)
 
 
 async def arm(app: Application, s: dg.Schedule) -> None:
@@ -38,7 +39,7 @@ async def arm(app: Application, s: dg.Schedule) -> None:
     now = svc.now()
     tz = await chat_zone(svc.db, s.chat_id, svc.settings.timezone)
     due = now if dg.missed(s, now, tz) else dg.next_due(s, now, tz)
-    scheduling.once(app, scheduling.DIGEST, s.chat_id, due - now)
+    scheduling.once(app, JobKind.digest, s.chat_id, due - now)
 
 
 async def post_digest(app: Application, chat_id: int, *, claim: bool) -> bool:
@@ -83,7 +84,7 @@ async def digest_due(context: Ctx) -> None:
         disarm(app, chat_id)  # one job per group, whoever ran this one
         if s is not None and s.enabled:
             now = svc.now()
-            scheduling.once(app, scheduling.DIGEST, chat_id, max(1.0, dg.next_due(s, now, tz) - now))
+            scheduling.once(app, JobKind.digest, chat_id, max(1.0, dg.next_due(s, now, tz) - now))
 
 
 async def digest(update: Update, context: Ctx) -> None:

@@ -4,6 +4,7 @@ new one, see a preview, then Save (a key: Save and regrade, or Save, keep past s
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
@@ -17,14 +18,15 @@ from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads.access import require_bank_admin
-from bot.leads.authoring import EditqAction, button, cancel_row, show
+from bot.leads.authoring import EditqAction, Press, button, cancel_row, show
 from bot.leads.question_card import question_text
 from bot.outbox import kick
 from bot.text_limits import clip
 from bot.userctx import UserCtx
 from proctor.errors import ProctorError
 from proctor.teams import question_edit as qe
-from proctor.teams.authoring import EDITQ, Session, clear_session, put_session
+from proctor.teams.authoring import Editq, EditqStep, Wizard, clear_session, put_session
+from proctor.teams.question_edit import EditField
 
 log = logging.getLogger(__name__)
 _PREVIEW_CLIP = 1200  # each of Before and After in a preview
@@ -43,14 +45,25 @@ async def editq(update: Update, context: Ctx) -> None:
     if len(args) != 1 or not args[0].lstrip("#").isdigit():
         await msg.reply_text(t("eq_usage", lang))
         return
-    qid = int(args[0].lstrip("#"))
+    await _open(update, context, desk.user.id, int(args[0].lstrip("#")), lang)
+
+
+async def start_over(update: Update, context: Ctx, u: UserCtx, qid: int) -> None:
+    """An /editq this release could not read: the lead is told, and it opens again on its card."""
+    await clear_session(context.services.db, u.id)
+    await context.bot.send_message(context.chat.id, t("au_expired_editq", u.lang, qid=qid))
+    await _open(update, context, u.id, qid, u.lang)
+
+
+async def _open(update: Update, context: Ctx, user_id: int, qid: int, lang: str) -> None:
+    """The question's card, at the first step (a question that can't be edited now: why not)."""
     svc = context.services
     q = await _editable(update, svc.db, qid, lang)
     if q is None:
         return
-    await put_session(svc.db, desk.user.id, EDITQ, {"q": qid, "v": q.version, "step": "field"}, svc.now())
+    await put_session(svc.db, user_id, Editq(qid, q.version), svc.now())
     text, kb = card(q, lang)
-    await msg.reply_text(text, reply_markup=kb)
+    await context.bot.send_message(context.chat.id, text, reply_markup=kb)
 
 
 async def _reply(update: Update, text: str) -> None:
@@ -70,22 +83,20 @@ async def _editable(update: Update, db: Any, qid: int, lang: str) -> Question | 
 
 def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
     qid = q.id or 0
-    rows = [[button(t("eq_btn_key", lang), EDITQ, EditqAction.field, "k", question=qid),
-             button(t("eq_btn_stem", lang), EDITQ, EditqAction.field, "s", question=qid),
-             button(t("eq_btn_expl", lang), EDITQ, EditqAction.field, "x", question=qid)]]
-    letters = [button(t("eq_btn_option", lang, letter=LETTERS[i]), EDITQ, EditqAction.field, f"o{i}", question=qid)
+    rows = [[button(t("eq_btn_key", lang), Wizard.editq, EditqAction.field, "k", question=qid),
+             button(t("eq_btn_stem", lang), Wizard.editq, EditqAction.field, "s", question=qid),
+             button(t("eq_btn_expl", lang), Wizard.editq, EditqAction.field, "x", question=qid)]]
+    letters = [button(t("eq_btn_option", lang, letter=LETTERS[i]), Wizard.editq, EditqAction.field, f"o{i}", question=qid)
                for i in range(min(len(q.options), len(LETTERS)))]
     rows += [letters[i:i + 4] for i in range(0, len(letters), 4)]
-    rows.append(cancel_row(EDITQ, lang, question=qid, back=False))
+    rows.append(cancel_row(Wizard.editq, lang, question=qid, back=False))
     text = t("eq_card", lang, id=qid, version=q.version, question=question_text(q, lang))
     return clip(text), InlineKeyboardMarkup(rows)
 
 
-async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, press: Any) -> None:
+async def on_press(update: Update, context: Ctx, u: UserCtx, session: Editq, press: Press) -> None:
     """A button of /editq's screens."""
-    svc = context.services
-    state = dict(session.state)
-    qid, lang = int(state["q"]), u.lang
+    svc, lang, qid = context.services, u.lang, session.question
     await ack(context.query)
     if press.action == EditqAction.cancel:
         await clear_session(svc.db, u.id)
@@ -95,103 +106,120 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Session, p
     if q is None:
         await clear_session(svc.db, u.id)
         return
+    picking_key = session.field is EditField.key
     match press.action:
         case EditqAction.back:
-            state.update(step="field", field=None)
-            await put_session(svc.db, u.id, EDITQ, state, svc.now())
+            await put_session(svc.db, u.id, replace(session, step=EditqStep.field, field=None), svc.now())
             await show(update, context, *card(q, lang))
         case EditqAction.field:
-            await _ask(update, context, u, q, state, press.arg)
-        case EditqAction.key if state.get("field") == "key":
+            await _ask(update, context, u, q, session, press.arg)
+        case EditqAction.key if picking_key:
             value = {"t": "true", "f": "false"}.get(press.arg) or (
                 LETTERS[int(press.arg)] if press.arg.isdigit() and int(press.arg) < len(q.options) else "")
-            await _preview(update, context, u, state, value)
-        case EditqAction.tick if state.get("field") == "key" and q.kind == Kind.multi and press.arg.isdigit():
+            await _preview(update, context, u, session, value)
+        case EditqAction.tick if picking_key and q.kind == Kind.multi and press.arg.isdigit():
             i = int(press.arg)
             if i < len(q.options):
-                state["ticks"] = "".join(sorted(set(state.get("ticks", "")) ^ {LETTERS[i]}))
-                await put_session(svc.db, u.id, EDITQ, state, svc.now())
-            await show(update, context, *_multi_picker(q, state, lang))
-        case EditqAction.done if state.get("field") == "key":
-            await _preview(update, context, u, state, state.get("ticks", ""))
-        case EditqAction.save if state.get("step") == "preview":
-            await _save(update, context, u, state, regrade=press.arg == "r")
+                session = replace(session, ticks="".join(sorted(set(session.ticks) ^ {LETTERS[i]})))
+                await put_session(svc.db, u.id, session, svc.now())
+            await show(update, context, *_multi_picker(q, session, lang))
+        case EditqAction.done if picking_key:
+            await _preview(update, context, u, session, session.ticks)
+        case EditqAction.save if session.step is EditqStep.preview:
+            await _save(update, context, u, session, regrade=press.arg == "r")
         case _:
             await context.bot.send_message(context.chat.id, t("au_stale", lang))
 
 
-async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question,
-               state: dict[str, Any], arg: str) -> None:
+_FIELDS = {"k": EditField.key, "s": EditField.stem, "x": EditField.explanation}  # the field buttons' args
+
+
+async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question, session: Editq, arg: str) -> None:
     """Ask for the new text, or show the key's buttons."""
     svc, lang, qid = context.services, u.lang, q.id or 0
     option = int(arg[1:]) if arg.startswith("o") and arg[1:].isdigit() else 0
-    field = {"k": "key", "s": "stem", "x": "explanation"}.get(arg, "option" if arg.startswith("o") else "")
-    if not field or (field == "option" and option >= len(q.options)):
+    field = _FIELDS.get(arg, EditField.option if arg.startswith("o") else None)
+    if field is None or (field is EditField.option and option >= len(q.options)):
         await context.bot.send_message(context.chat.id, t("au_stale", lang))
         return
-    state.update(step="text", field=field, option=option, ticks="")
-    await put_session(svc.db, u.id, EDITQ, state, svc.now())
-    back = InlineKeyboardMarkup([cancel_row(EDITQ, lang, question=qid)])
+    session = replace(session, step=EditqStep.text, field=field, option=option, ticks="")
+    await put_session(svc.db, u.id, session, svc.now())
+    back = InlineKeyboardMarkup([cancel_row(Wizard.editq, lang, question=qid)])
     now_key = qe.key_text(q.answer)
-    if field == "key" and q.kind == Kind.multi:
-        await show(update, context, *_multi_picker(q, state, lang))
-    elif field == "key" and q.kind in (Kind.single, Kind.truefalse):
-        if q.kind == Kind.single:
-            keys = [button(LETTERS[i], EDITQ, EditqAction.key, i, question=qid) for i in range(min(len(q.options), len(LETTERS)))]
-        else:
-            keys = [button(t("tf_true", lang), EDITQ, EditqAction.key, "t", question=qid),
-                    button(t("tf_false", lang), EDITQ, EditqAction.key, "f", question=qid)]
-        rows = [keys[i:i + 6] for i in range(0, len(keys), 6)] + [cancel_row(EDITQ, lang, question=qid)]
-        await show(update, context, t("eq_pick_key", lang, id=qid, key=now_key), InlineKeyboardMarkup(rows))
-    elif field == "key":
-        await show(update, context, t("eq_ask_key", lang, id=qid, key=now_key), back)
-    elif field == "option":
-        await show(update, context, t("eq_ask_option", lang, id=qid, letter=LETTERS[option]), back)
-    else:
-        await show(update, context, t("eq_ask_stem" if field == "stem" else "eq_ask_expl", lang, id=qid), back)
+    match field:
+        case EditField.key if q.kind == Kind.multi:
+            await show(update, context, *_multi_picker(q, session, lang))
+        case EditField.key if q.kind in (Kind.single, Kind.truefalse):
+            if q.kind == Kind.single:
+                keys = [button(LETTERS[i], Wizard.editq, EditqAction.key, i, question=qid)
+                        for i in range(min(len(q.options), len(LETTERS)))]
+            else:
+                keys = [button(t("tf_true", lang), Wizard.editq, EditqAction.key, "t", question=qid),
+                        button(t("tf_false", lang), Wizard.editq, EditqAction.key, "f", question=qid)]
+            rows = [keys[i:i + 6] for i in range(0, len(keys), 6)] + [cancel_row(Wizard.editq, lang, question=qid)]
+            await show(update, context, t("eq_pick_key", lang, id=qid, key=now_key), InlineKeyboardMarkup(rows))
+        case EditField.key:
+            await show(update, context, t("eq_ask_key", lang, id=qid, key=now_key), back)
+        case EditField.option:
+            await show(update, context, t("eq_ask_option", lang, id=qid, letter=LETTERS[option]), back)
+        case EditField.stem:
+            await show(update, context, t("eq_ask_stem", lang, id=qid), back)
+        case EditField.explanation:
+            await show(update, context, t("eq_ask_expl", lang, id=qid), back)
 
 
-def _multi_picker(q: Question, state: dict[str, Any], lang: str) -> tuple[str, InlineKeyboardMarkup]:
-    qid, ticks = q.id or 0, state.get("ticks", "")
-    keys = [button(("☑ " if LETTERS[i] in ticks else "☐ ") + LETTERS[i], EDITQ, EditqAction.tick, i, question=qid)
+def _multi_picker(q: Question, session: Editq, lang: str) -> tuple[str, InlineKeyboardMarkup]:
+    qid, ticks = q.id or 0, session.ticks
+    keys = [button(("☑ " if LETTERS[i] in ticks else "☐ ") + LETTERS[i], Wizard.editq, EditqAction.tick, i,
+                   question=qid)
             for i in range(min(len(q.options), len(LETTERS)))]
     rows = [keys[i:i + 4] for i in range(0, len(keys), 4)]
-    rows.append([button(t("eq_btn_done", lang), EDITQ, EditqAction.done, question=qid)])
-    rows.append(cancel_row(EDITQ, lang, question=qid))
+    rows.append([button(t("eq_btn_done", lang), Wizard.editq, EditqAction.done, question=qid)])
+    rows.append(cancel_row(Wizard.editq, lang, question=qid))
     return t("eq_pick_multi", lang, id=qid, key=qe.key_text(q.answer)), InlineKeyboardMarkup(rows)
 
 
-async def on_text(update: Update, context: Ctx, u: UserCtx, session: Session) -> bool:
+async def on_text(update: Update, context: Ctx, u: UserCtx, session: Editq) -> bool:
     """The new text the lead was asked for; False when /editq waits for no text (it goes on)."""
-    state = dict(session.state)
-    if state.get("step") != "text":
+    if session.step is not EditqStep.text:
         return False
     value = context.message.text or ""
-    if state.get("field") == "explanation" and value.strip() == "-":
+    if session.field is EditField.explanation and value.strip() == "-":
         value = ""
-    await _preview(update, context, u, state, value)
+    await _preview(update, context, u, session, value)
     return True
 
 
-def _field_name(state: dict[str, Any], lang: str) -> str:
-    field = state.get("field", "")
-    if field == "option":
-        return t("eq_field_option", lang, letter=LETTERS[int(state.get("option", 0))])
-    return t(f"eq_field_{field}", lang)
+def _edit(session: Editq, value: str) -> qe.Edit:
+    """The edit the session's steps describe (its field is set from the text step on)."""
+    if session.field is None:
+        raise ValueError("/editq has no field before its text step")
+    return qe.Edit(session.field, value, session.option)
 
 
-def _shown(q: Question, state: dict[str, Any], lang: str) -> str:
-    field = state.get("field")
-    text = {"key": qe.key_text(q.answer), "stem": q.stem, "explanation": q.explanation}.get(
-        str(field), q.options[int(state.get("option", 0))] if q.options else "")
+def _field_name(edit: qe.Edit, lang: str) -> str:
+    if edit.field is EditField.option:
+        return t("eq_field_option", lang, letter=LETTERS[edit.option])
+    return t(f"eq_field_{edit.field.value}", lang)
+
+
+def _shown(q: Question, edit: qe.Edit, lang: str) -> str:
+    match edit.field:
+        case EditField.key:
+            text = qe.key_text(q.answer)
+        case EditField.stem:
+            text = q.stem
+        case EditField.explanation:
+            text = q.explanation
+        case EditField.option:
+            text = q.options[edit.option] if q.options else ""
     return clip(text, _PREVIEW_CLIP) if text else t("eq_empty", lang)
 
 
-async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
-                   value: str) -> None:
+async def _preview(update: Update, context: Ctx, u: UserCtx, session: Editq, value: str) -> None:
     """Validate the new value; a preview with Save (a key: regrade or keep), Back and Cancel."""
-    svc, lang, qid = context.services, u.lang, int(state["q"])
-    edit = qe.Edit(str(state["field"]), value, int(state.get("option", 0)))
+    svc, lang, qid = context.services, u.lang, session.question
+    edit = _edit(session, value)
     try:
         old, new = await qe.preview(svc.db, qid, edit)
     except (qe.BadKey, qe.BadEdit) as e:
@@ -201,27 +229,26 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, state: dict[str, An
         await clear_session(svc.db, u.id)
         await context.bot.send_message(context.chat.id, t("eq_sealed", lang, id=qid))
         return
-    state.update(step="preview", value=value)
-    await put_session(svc.db, u.id, EDITQ, state, svc.now())
-    text = t("eq_preview", lang, id=qid, version=old.version + 1, field=_field_name(state, lang),
-             old=_shown(old, state, lang), new=_shown(new, state, lang))
-    if edit.field == "key":
+    await put_session(svc.db, u.id, replace(session, step=EditqStep.preview, value=value), svc.now())
+    text = t("eq_preview", lang, id=qid, version=old.version + 1, field=_field_name(edit, lang),
+             old=_shown(old, edit, lang), new=_shown(new, edit, lang))
+    if edit.field is EditField.key:
         text += "\n\n" + t("eq_preview_key", lang, answers=await qe.answer_count(svc.db, qid))
-        save = [button(t("eq_btn_regrade", lang), EDITQ, EditqAction.save, "r", question=qid),
-                button(t("eq_btn_keep", lang), EDITQ, EditqAction.save, "k", question=qid)]
+        save = [button(t("eq_btn_regrade", lang), Wizard.editq, EditqAction.save, "r", question=qid),
+                button(t("eq_btn_keep", lang), Wizard.editq, EditqAction.save, "k", question=qid)]
     else:
-        save = [button(t("eq_btn_save", lang), EDITQ, EditqAction.save, "n", question=qid)]
-    await show(update, context, clip(text), InlineKeyboardMarkup([save, cancel_row(EDITQ, lang, question=qid)]))
+        save = [button(t("eq_btn_save", lang), Wizard.editq, EditqAction.save, "n", question=qid)]
+    await show(update, context, clip(text),
+               InlineKeyboardMarkup([save, cancel_row(Wizard.editq, lang, question=qid)]))
 
 
-async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any], *,
-                regrade: bool) -> None:
+async def _save(update: Update, context: Ctx, u: UserCtx, session: Editq, *, regrade: bool) -> None:
     """Save the previewed edit as a new version (one transaction: version, regrade, audit, notices)."""
-    svc, lang, qid = context.services, u.lang, int(state["q"])
-    edit = qe.Edit(str(state["field"]), str(state.get("value", "")), int(state.get("option", 0)))
+    svc, lang, qid = context.services, u.lang, session.question
+    edit = _edit(session, session.value)
     try:
         done = await qe.edit_question(svc.db, qid, edit, actor=u.id, now=svc.now(), chat_id=None,
-                                      regrade=regrade, expected_version=int(state["v"]))
+                                      regrade=regrade, expected_version=session.version)
     except qe.Changed:
         await clear_session(svc.db, u.id)
         await show(update, context, t("eq_changed", lang, id=qid))
@@ -239,10 +266,10 @@ async def _save(update: Update, context: Ctx, u: UserCtx, state: dict[str, Any],
         return
     await clear_session(svc.db, u.id)
     kick(context.application)  # the notices are committed with the edit; send them now
-    if edit.field == "key":
+    if edit.field is EditField.key:
         await _key_terms(svc.db, qid)
     lines = [t("eq_saved", lang, id=qid, version=done.version)]
-    if edit.field == "key":
+    if edit.field is EditField.key:
         lines.append(t("eq_regraded", lang, answers=done.answers, changed=len(done.changes)) if regrade
                      else t("eq_kept", lang))
     await show(update, context, "\n".join(lines))

@@ -9,6 +9,7 @@ from bot.feature import Parts
 from bot.leads.added_reports import add_report
 from bot.live import answering, commands, jobs
 from bot.menus import Command, Where
+from bot.scheduling import JobKind
 from bot.services import services
 from proctor.live import pending
 
@@ -23,7 +24,7 @@ COMMANDS = [
 def register(app: Application) -> None:
     app.add_handler(CommandHandler("live", commands.live))
     app.add_handler(PollAnswerHandler(answering.poll_answer))
-    scheduling.register(app, scheduling.LIVE, jobs.step_job)
+    scheduling.register(app, JobKind.live, jobs.step_job)
     add_report(app, "live", commands.live_report)
 
 

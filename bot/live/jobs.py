@@ -25,6 +25,7 @@ from bot import scheduling
 from bot.context import Ctx
 from bot.edits import edit_text
 from bot.live import render
+from bot.scheduling import JobKind
 from bot.services import Slot, services
 from proctor.live import answers, rounds
 from proctor.live.model import Item, Round
@@ -50,7 +51,7 @@ def lock(app: Application, round_id: int) -> asyncio.Lock:
 
 
 def arm(app: Application, round_id: int, delay: float = 0.0) -> None:
-    scheduling.once(app, scheduling.LIVE, round_id, delay)
+    scheduling.once(app, JobKind.live, round_id, delay)
 
 
 def _seconds(e: RetryAfter) -> float:

@@ -12,6 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from bank.errors import SameTitle
+from bank.kinds import Kind
 from bank.models import Question
 from bank.paper_store import free_slug, refuse_same_title
 from proctor.audit import AuditAction, record_audit
@@ -42,7 +43,7 @@ class Draft:
 class Preview:
     questions: int
     points: float
-    by_kind: dict[str, int]
+    by_kind: dict[Kind, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +78,9 @@ def _check(draft: Draft) -> str:
 
 
 def _summary(drawn: list[tuple[str, Question]]) -> Preview:
-    by_kind: dict[str, int] = {}
+    by_kind: dict[Kind, int] = {}
     for _, q in drawn:
-        by_kind[q.kind.value] = by_kind.get(q.kind.value, 0) + 1
+        by_kind[q.kind] = by_kind.get(q.kind, 0) + 1
     return Preview(len(drawn), round(sum(q.points for _, q in drawn), 2), by_kind)
 
 

@@ -26,7 +26,7 @@ class Entry:
     at: float
     actor_id: int
     chat_id: int | None
-    action: str  # as stored: an AuditAction's value (an older release's entries keep theirs)
+    action: AuditAction | str  # an action this release no longer has stays as an older release wrote it
     target: str
     detail: dict[str, Any]  # as the action wrote it (JSON)
     target_user: int | None = None  # whom the action concerned (cleared when they are forgotten)
@@ -43,8 +43,15 @@ async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, a
     where = f"WHERE {' AND '.join(conds)}" if conds else ""
     rows = await db.fetchall(
         f"SELECT * FROM audit_log {where} ORDER BY at DESC, id DESC LIMIT ?", [*params, limit])
-    return [Entry(r["at"], r["actor_id"], r["chat_id"], r["action"], r["target"], json.loads(r["detail"]),
+    return [Entry(r["at"], r["actor_id"], r["chat_id"], _action(r["action"]), r["target"], json.loads(r["detail"]),
                   r["target_user"]) for r in rows]
+
+
+def _action(stored: str) -> AuditAction | str:
+    try:
+        return AuditAction(stored)
+    except ValueError:  # an action this release no longer has
+        return stored
 
 
 async def count(db: Database, *, action: AuditAction | None = None) -> int:

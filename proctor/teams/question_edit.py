@@ -19,6 +19,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bank.errors import NotFound
 from bank.formats.sheet import parse_key
@@ -42,7 +43,6 @@ from proctor.exams.states import AttemptStatus
 from proctor.storage.db import Database
 from proctor.teams import audit
 
-FIELDS = ("key", "stem", "option", "explanation")
 MAX_TEXT = 3000  # a stem, an option or an explanation: room left in a 4096-unit message
 
 
@@ -66,17 +66,26 @@ class OwnScore(ProctorError):
     """The key change would change the editor's own score: another admin must make it."""
 
 
+class EditField(StrEnum):
+    """What an edit changes."""
+    key = "key"
+    stem = "stem"
+    option = "option"
+    explanation = "explanation"
+
+
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """What to change: `field` key | stem | option | explanation; `option` 0-based for an option."""
+    """What to change; `option` 0-based for an option."""
 
-    field: str
+    field: EditField
     value: str
     option: int = 0
 
     @property
     def name(self) -> str:
-        return f"option:{self.option}" if self.field == "option" else self.field
+        """The audit entry's name of the field: "stem", "option:2", ..."""
+        return f"option:{self.option}" if self.field is EditField.option else self.field.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,24 +148,24 @@ def new_key(q: Question, key: str | None, alternative: str | None = None) -> obj
 
 def edited(q: Question, edit: Edit) -> Question:
     """`q` with the edit applied (the version it would become). Raises BadKey, BadEdit."""
-    if edit.field == "key":
+    if edit.field is EditField.key:
         return q.model_copy(update={"answer": new_key(q, edit.value)})
     text = edit.value.strip()
     if len(text) > MAX_TEXT:
         raise BadEdit(f"at most {MAX_TEXT} characters")
-    if edit.field == "explanation":
+    if edit.field is EditField.explanation:
         return q.model_copy(update={"explanation": text})
     if not text:
         raise BadEdit("the text is empty")
-    if edit.field == "stem":
-        return q.model_copy(update={"stem": text})
-    if edit.field == "option":
-        if not 0 <= edit.option < len(q.options):
-            raise BadEdit(f"the question has options {LETTERS[0]}–{LETTERS[max(len(q.options) - 1, 0)]}")
-        options = list(q.options)
-        options[edit.option] = text
-        return q.model_copy(update={"options": options})
-    raise BadEdit(f"one of {', '.join(FIELDS)}")
+    match edit.field:
+        case EditField.stem:
+            return q.model_copy(update={"stem": text})
+        case EditField.option:
+            if not 0 <= edit.option < len(q.options):
+                raise BadEdit(f"the question has options {LETTERS[0]}–{LETTERS[max(len(q.options) - 1, 0)]}")
+            options = list(q.options)
+            options[edit.option] = text
+            return q.model_copy(update={"options": options})
 
 
 async def preview(db: Database, question_id: int, edit: Edit) -> tuple[Question, Question]:
@@ -183,7 +192,7 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
 
     def transaction(conn: sqlite3.Connection) -> Edited:
         return edit_in(conn, question_id, lambda old: edited(old, edit), edit.name, actor=actor, now=now,
-                       chat_id=chat_id, regrade=regrade and edit.field == "key",
+                       chat_id=chat_id, regrade=regrade and edit.field is EditField.key,
                        expected_version=expected_version)
 
     return await db.run_write(transaction)

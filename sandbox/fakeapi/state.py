@@ -9,6 +9,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 
@@ -111,6 +112,13 @@ class StoredFile:
         ]
 
 
+class ParseMode(StrEnum):
+    """The markup Telegram reads in a text or caption (the request's `parse_mode`, in any case)."""
+    html = "html"
+    markdown = "markdown"
+    markdown_v2 = "markdownv2"
+
+
 @dataclass
 class StoredMessage:
     """A message in a chat; tests read these live objects (edits show up in place)."""
@@ -122,7 +130,7 @@ class StoredMessage:
     from_bot: bool
     text: str | None = None  # visible text, markup already parsed
     raw_text: str | None = None  # what the bot sent, before parse_mode
-    parse_mode: str | None = None
+    parse_mode: ParseMode | None = None
     entities: list[dict[str, Any]] | None = None
     caption: str | None = None
     reply_markup: dict[str, Any] | None = None

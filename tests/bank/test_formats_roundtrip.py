@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bank.formats.build import Item, Parsed, assemble
-from bank.formats.files import export, parse_any
+from bank.formats.files import FileFormat, export, parse_any
 from bank.kinds import Kind
 from bank.models import Question
 
@@ -53,7 +53,7 @@ def _bank(questions, tmp_path):
 
 
 def _roundtrip(papers, fmt, tmp_path):
-    data, notes = export(papers, fmt)
+    data, notes = export(papers, FileFormat(fmt))
     path = Path(tmp_path) / f"bank.{fmt if fmt != 'gift' else 'gift'}"
     path.write_bytes(data if isinstance(data, bytes) else data.encode())
     return [q for p in parse_any(path) for q in p.questions()], notes

@@ -7,7 +7,7 @@ import pytest
 from openpyxl import Workbook, load_workbook
 
 from bank.errors import ImportFailed
-from bank.formats.files import template
+from bank.formats.files import FileFormat, template
 from bank.formats.sheet import parse_csv, parse_xlsx
 from bank.formats.sheet_export import to_csv
 from bank.import_notes import english_note
@@ -26,7 +26,7 @@ def xlsx(rows, title="题库") -> bytes:
 
 
 def test_template_reads_back_one_question_per_kind():
-    parsed = parse_xlsx(template("xlsx"), file="t.xlsx")
+    parsed = parse_xlsx(template(FileFormat.xlsx), file="t.xlsx")
     kinds = [it.question.kind for it in parsed.items]
     assert kinds == [Kind.single, Kind.multi, Kind.truefalse, Kind.fill, Kind.numerical, Kind.matching,
                      Kind.short, Kind.discussion, Kind.case]
@@ -38,7 +38,7 @@ def test_template_reads_back_one_question_per_kind():
     assert by[Kind.matching].question.answer[0] == ["数据并行", "数据"]
     assert by[Kind.single].paper == "示例试卷" and by[Kind.single].section == "一、单项选择题"
     assert by[Kind.single].question.difficulty == "易" and by[Kind.single].question.topic == "混合精度"
-    assert parse_csv(template("csv").decode() if isinstance(template("csv"), bytes) else template("csv"),
+    assert parse_csv(template(FileFormat.csv).decode() if isinstance(template(FileFormat.csv), bytes) else template(FileFormat.csv),
                      file="t.csv").items[3].question.answer == [["FP16", "BF16"], ["FP32"]]
 
 

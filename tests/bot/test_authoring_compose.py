@@ -182,7 +182,7 @@ async def test_newpaper_checks_title_and_minutes_as_compose_does(env):
         assert "a time limit of 1 to 600 minutes" in (await lead.wait_message(lambda m: "fit" in (m.text or ""))).text
     await lead.send("45")
     await lead.wait_message(lambda m: "Send the blueprint" in (m.text or ""))
-    assert (await get_session(env.db, LEAD)).state["minutes"] == 45
+    assert (await get_session(env.db, LEAD)).minutes == 45
 
 
 async def test_a_composed_paper_takes_a_slug_no_paper_has(env):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bank.formats.files import export
+from bank.formats.files import FileFormat, export
 from bank.import_notes import english_note
 from bank.importer import import_files
 from bank.kinds import Kind
@@ -249,7 +249,7 @@ async def test_a_reimport_keeps_the_edited_question_and_says_so(env, tmp_path):
     changed.sections[0].questions[0].stem = "A new stem from the file"
     changed.sections[1].questions[0].stem = "The sky is blue."
     path = tmp_path / "edit.json"
-    data, _ = export([changed], "json")
+    data, _ = export([changed], FileFormat.json)
     path.write_text(data, encoding="utf-8")
     papers = await import_files(env.db, [path], T0 + 100)
     assert any(f"question #{qid}" in n and "keeps its edit" in n for n in map(english_note, papers[0].notes))

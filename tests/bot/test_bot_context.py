@@ -10,6 +10,7 @@ from bot import core, scheduling
 from bot.app import FEATURES, build_application
 from bot.context import ProctorContext
 from bot.feature import Parts
+from bot.scheduling import JobKind
 from bot.services import services
 from proctor.storage.db import Database
 from tests.harness import BotEnv
@@ -83,8 +84,7 @@ async def test_a_job_gets_the_typed_context_with_its_key(env):
     async def job(context: ProctorContext) -> None:
         ran.set_result(context)
 
-    scheduling.register(env.app, "probe", job)
-    scheduling.once(env.app, "probe", 42)
+    scheduling.once(env.app, JobKind.deadline, 42, callback=job)  # the feature's callback left aside
     context = await asyncio.wait_for(ran, 10)
     assert type(context) is ProctorContext
     assert context.job_key == 42

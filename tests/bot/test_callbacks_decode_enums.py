@@ -16,7 +16,7 @@ from bot.leads import callbacks as leads_cb
 from proctor.daily import steps as daily_steps
 from proctor.exams import steps as exam_steps
 from proctor.exams.states import AttemptMode
-from proctor.teams.authoring import EDITQ, NEWPAPER
+from proctor.teams.authoring import Wizard
 
 
 def _exactly(value: object, enum: type[StrEnum]) -> bool:
@@ -52,12 +52,12 @@ def test_the_other_codecs_decode_to_their_enums():
 
 
 @pytest.mark.parametrize(("feature", "action", "enum"), [
-    (EDITQ, leads_authoring.EditqAction.cancel, leads_authoring.EditqAction),
-    (NEWPAPER, leads_authoring.NewPaperAction.cancel, leads_authoring.NewPaperAction),
-    (EDITQ, leads_authoring.EditqAction.back, leads_authoring.EditqAction),
-    (NEWPAPER, leads_authoring.NewPaperAction.back, leads_authoring.NewPaperAction),
+    (Wizard.editq, leads_authoring.EditqAction.cancel, leads_authoring.EditqAction),
+    (Wizard.newpaper, leads_authoring.NewPaperAction.cancel, leads_authoring.NewPaperAction),
+    (Wizard.editq, leads_authoring.EditqAction.back, leads_authoring.EditqAction),
+    (Wizard.newpaper, leads_authoring.NewPaperAction.back, leads_authoring.NewPaperAction),
 ])
 def test_editq_and_newpaper_keep_their_own_back_and_cancel(feature, action, enum):
     """Both enums have `back` and `cancel`, equal as strings: each feature's button is its own."""
-    press = leads_authoring.parse(leads_authoring.encode(feature, action, question=3 if feature == EDITQ else 0))
-    assert press is not None and press.feature == feature and _exactly(press.action, enum)
+    press = leads_authoring.parse(leads_authoring.encode(feature, action, question=3 if feature is Wizard.editq else 0))
+    assert press is not None and press.feature is feature and _exactly(press.action, enum)

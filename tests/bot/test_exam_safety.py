@@ -3,6 +3,7 @@
 import pytest
 
 from bot import scheduling
+from bot.scheduling import JobKind
 from proctor import outbox
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus, FinishReason
@@ -39,11 +40,11 @@ async def test_deadline_job_hands_in_an_idle_attempt(tmp_path):
         await env.idle()
         [attempt] = await attempts.attempts_of(env.db, ann.id)
         assert list((await attempts.load_sheet(env.db, attempt.id)).answers) == [0]
-        assert scheduling.armed(env.app, scheduling.DEADLINE, attempt.id)
+        assert scheduling.armed(env.app, JobKind.deadline, attempt.id)
         env.clock.advance(59)  # the candidate does nothing
         await env.restart()  # start-up re-arms the deadline from SQLite: one second left
         assert (await attempts.get_attempt(env.db, attempt.id)).running  # not due at start-up: the job hands it in
-        assert scheduling.armed(env.app, scheduling.DEADLINE, attempt.id)
+        assert scheduling.armed(env.app, JobKind.deadline, attempt.id)
         env.clock.advance(1)  # the bot's clock keeps pace with the second the scheduler waits
         card = await ann.wait_message(lambda m: "Score:" in (m.text or ""), timeout=10)
         assert "Time ran out" in card.text

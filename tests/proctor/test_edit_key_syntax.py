@@ -32,7 +32,7 @@ async def test_a_key_newquestion_takes_is_taken_by_editq_and_stored_the_same(db,
     await save_paper(db, _paper(), T0)
     q = next(x for x in (await load_paper(db, "keys")).questions() if x.kind == kind)
     drafted = give_key(Draft(id=1, user_id=1, chat_id=1, step=Step.key, kind=kind, stem=q.stem), typed).key
-    await qe.edit_question(db, q.id or 0, qe.Edit("key", typed), actor=10, now=T0, chat_id=None)
+    await qe.edit_question(db, q.id or 0, qe.Edit(qe.EditField.key, typed), actor=10, now=T0, chat_id=None)
     assert (await get_question(db, q.id or 0)).answer == drafted
 
 
@@ -40,7 +40,7 @@ async def test_a_key_that_does_not_fit_the_question_is_refused(db):
     await save_paper(db, _paper(), T0)
     fill = next(x for x in (await load_paper(db, "keys")).questions() if x.kind == Kind.fill)
     with pytest.raises(qe.BadKey, match=r"one answer per blank \(2\)"):
-        await qe.edit_question(db, fill.id or 0, qe.Edit("key", "mouse;rat"), actor=10, now=T0, chat_id=None)
+        await qe.edit_question(db, fill.id or 0, qe.Edit(qe.EditField.key, "mouse;rat"), actor=10, now=T0, chat_id=None)
     with pytest.raises(qe.BadKey):
-        await qe.edit_question(db, fill.id or 0, qe.Edit("key", "mouse | "), actor=10, now=T0, chat_id=None)
+        await qe.edit_question(db, fill.id or 0, qe.Edit(qe.EditField.key, "mouse | "), actor=10, now=T0, chat_id=None)
     assert (await get_question(db, fill.id or 0)).version == 1

@@ -20,7 +20,7 @@ from proctor.people.forget import forget_user
 from proctor.storage.db import Database
 from proctor.teams.leaderboard import Period, board, full_ranking, period_bounds
 from proctor.teams.mastery import daily_trend
-from proctor.teams.question_edit import Edit, edit_question
+from proctor.teams.question_edit import Edit, EditField, edit_question
 from tests.proctor.test_leads_data import Crafted
 from tests.proctor.test_upgrade import RELEASES, load_release
 
@@ -141,7 +141,7 @@ async def test_a_regrade_updates_the_summary_and_the_board(db):
     await crafted.daily(-1, "2025-03-01", qids[:1], [(1, 0, 1.0, t0), (2, 0, 0.0, t0 + 60)], responses={2: "B"})
     period = period_bounds("all", t0, ZoneInfo("UTC"))
     assert [(r.user_id, r.points, r.correct) for r in await full_ranking(db, -1, period)] == [(1, 1.0, 1), (2, 0.0, 0)]
-    await edit_question(db, qids[0], Edit("key", "B"), actor=9, now=t0 + 3600, chat_id=-1, regrade=True)
+    await edit_question(db, qids[0], Edit(EditField.key, "B"), actor=9, now=t0 + 3600, chat_id=-1, regrade=True)
     assert [(r.user_id, r.points, r.correct) for r in await full_ranking(db, -1, period)] == [(2, 1.0, 1), (1, 0.0, 0)]
     assert await _summary(db) == await _recomputed(db)
 

@@ -42,7 +42,7 @@ async def test_a_key_edited_to_itself_changes_no_score_answered_on_another_paper
     [q] = (await load_paper(db, "strict")).questions()
     answered = await _mock_answer(db, "A")
     assert 0 < answered < 1  # partial credit on the mock paper; all-or-nothing on its own would give 0
-    done = await qe.edit_question(db, q.id or 0, qe.Edit("key", "ABC"), actor=LEAD, now=T0 + 100,
+    done = await qe.edit_question(db, q.id or 0, qe.Edit(qe.EditField.key, "ABC"), actor=LEAD, now=T0 + 100,
                                   chat_id=None, regrade=True)
     assert (done.answers, done.changes) == (1, [])
     [after] = await key_fix.graded_answers(db, q.id or 0)
@@ -53,11 +53,11 @@ async def test_a_changed_key_rescores_by_the_policy_the_answer_was_given_under(d
     await save_paper(db, _strict(), T0)
     [q] = (await load_paper(db, "strict")).questions()
     answered = await _mock_answer(db, "AB")  # 2 of 3 right: partial credit
-    done = await qe.edit_question(db, q.id or 0, qe.Edit("key", "AB"), actor=LEAD, now=T0 + 100,
+    done = await qe.edit_question(db, q.id or 0, qe.Edit(qe.EditField.key, "AB"), actor=LEAD, now=T0 + 100,
                                   chat_id=None, regrade=True)
     [change] = done.changes
     assert (change.old, change.new) == (answered, 1.0)  # now fully right, by either policy
-    done = await qe.edit_question(db, q.id or 0, qe.Edit("key", "ABD"), actor=LEAD, now=T0 + 200,
+    done = await qe.edit_question(db, q.id or 0, qe.Edit(qe.EditField.key, "ABD"), actor=LEAD, now=T0 + 200,
                                   chat_id=None, regrade=True)
     [change] = done.changes
     assert 0 < change.new < 1  # partial again (all-or-nothing would say 0)

@@ -49,7 +49,7 @@ async def test_a_partial_daily_answer_regraded_to_the_same_key_changes_nothing(d
     [before] = await key_fix.graded_answers(db, q.id or 0)
     assert 0.33 < before.score < 0.34
 
-    done = await qe.edit_question(db, q.id or 0, qe.Edit("key", "ABC"), actor=LEAD, now=T0 + 10,
+    done = await qe.edit_question(db, q.id or 0, qe.Edit(qe.EditField.key, "ABC"), actor=LEAD, now=T0 + 10,
                                   chat_id=None, regrade=True)
     assert (done.answers, done.changes) == (1, [])
     [after] = await key_fix.graded_answers(db, q.id or 0)

@@ -23,7 +23,7 @@ from proctor.storage.db import Database
 from proctor.teams.charts import chart_data
 from proctor.teams.leaderboard import Period, period_bounds
 from proctor.teams.mastery import daily_trend, topic_mastery
-from proctor.teams.question_edit import Edit, edit_question
+from proctor.teams.question_edit import Edit, EditField, edit_question
 from proctor.teams.review import set_final
 from tests.proctor.test_leads_data import Crafted
 from tests.proctor.test_upgrade import RELEASES, load_release
@@ -210,7 +210,7 @@ async def test_a_regrade_and_a_review_update_the_summaries(db):
     before = await topic_mastery(db, TEAM, period)
     assert before.cells[(2, "dns")] == (0.5, 2) and before.cells[(1, "dns")] == (1.0, 1)
     assert (2, "short part") not in before.cells  # awaiting review: not counted yet
-    await edit_question(db, q1[0][0], Edit("key", "B"), actor=LEAD, now=t0 + 3600, chat_id=TEAM, regrade=True)
+    await edit_question(db, q1[0][0], Edit(EditField.key, "B"), actor=LEAD, now=t0 + 3600, chat_id=TEAM, regrade=True)
     after = await topic_mastery(db, TEAM, period)
     assert after.cells[(1, "dns")] == (0.0, 1) and after.cells[(2, "dns")][1] == 2
     await _assert_kept(db)

@@ -21,6 +21,7 @@ from telegram.ext import AIORateLimiter, CallbackQueryHandler, CommandHandler, C
 
 from sandbox.fakeapi import ApiError, FakeBotApi, RateLimits
 from sandbox.fakeapi.limits import RateLimiter
+from sandbox.fakeapi.state import ParseMode
 from sandbox.terminal import terminal_chat
 from tests.fakeapi_fixtures import application_builder, bot_builder, fake_api, run_bot  # noqa: F401
 
@@ -211,6 +212,7 @@ async def test_blocked_user_and_kicked_group_are_forbidden(fake_api, bot_builder
         ({"text": " "}, "Message text is empty"),
         ({"text": "<b>open", "parse_mode": "HTML"}, "Can't parse entities"),
         ({"text": "1.5", "parse_mode": "MarkdownV2"}, "Can't parse entities"),
+        ({"text": "hi", "parse_mode": "BBCode"}, "Unsupported parse_mode"),
         (
             {
                 "text": "hi",
@@ -241,6 +243,16 @@ async def test_limits_that_pass(fake_api, bot_builder):  # noqa: F811
         )
         await application.bot.send_message(user.id, r"1\.5 *bold*", parse_mode="MarkdownV2")
     assert user.chat()[-1].text == "1.5 bold"
+
+
+async def test_a_message_keeps_its_parse_mode_decoded_in_any_case(fake_api, bot_builder):  # noqa: F811
+    user = fake_api.user(1001)
+    async with bot_builder.build() as application:
+        await application.bot.send_message(user.id, "<b>bold</b>", parse_mode="html")
+        await application.bot.send_message(user.id, r"1\.5", parse_mode="MarkdownV2")
+        await application.bot.send_message(user.id, "plain")
+    assert [(m.text, m.parse_mode) for m in user.chat()] == [
+        ("bold", ParseMode.html), ("1.5", ParseMode.markdown_v2), ("plain", None)]
 
 
 async def test_wrong_token_and_unknown_method(fake_api):  # noqa: F811

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlparse
 
 from sandbox.fakeapi.methods.chats import writable_chat
 from sandbox.fakeapi.methods.errors import ApiError
-from sandbox.fakeapi.methods.formatting import checked_caption
+from sandbox.fakeapi.methods.formatting import caption_mode, checked_caption
 from sandbox.fakeapi.methods.messages import post
 from sandbox.fakeapi.methods.params import UploadedPart, require
 from sandbox.fakeapi.methods.registry import Api, method
@@ -27,15 +27,16 @@ def _uploaded(state: BotState, p: dict[str, Any], name: str) -> StoredFile:
     raise ApiError.bad_request("wrong file identifier/HTTP URL specified")
 
 
-def _send_file(api: Api, p: dict[str, Any], kind: str) -> dict[str, Any]:
+def _send_file(api: Api, p: dict[str, Any], kind: Literal["document", "photo"]) -> dict[str, Any]:
+    """`kind` names the Bot API's field the file travels in, and its message carries."""
     state = api.state
     chat = writable_chat(state, p)
     stored = _uploaded(state, p, kind)
     if kind == "photo" and not _looks_like_image(stored.data):
         raise ApiError.bad_request("IMAGE_PROCESS_FAILED")
-    raw_caption, caption = checked_caption(p)
-    return post(api, chat, p, caption=caption, raw_text=raw_caption, parse_mode=p.get("parse_mode"),
-                **{kind: stored})
+    mode = caption_mode(p)
+    raw_caption, caption = checked_caption(p, mode)
+    return post(api, chat, p, caption=caption, raw_text=raw_caption, parse_mode=mode, **{kind: stored})
 
 
 def _looks_like_image(data: bytes) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 
 from sandbox.fakeapi.methods.errors import ApiError
 from sandbox.fakeapi.methods.params import names
+from sandbox.fakeapi.state import ParseMode
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
@@ -101,27 +102,41 @@ def _toggle(marks: list[str], mark: str) -> None:
         marks.append(mark)
 
 
-def visible_text(text: str, parse_mode: str | None) -> str:
-    """The text the user sees once Telegram applied `parse_mode`."""
-    mode = (parse_mode or "").lower()
-    if mode == "html":
-        return _html_visible(text)
-    if mode in ("markdownv2", "markdown"):
-        return _markdown_visible(text, strict=mode == "markdownv2")
-    if mode:
-        raise ApiError.bad_request(f"unsupported parse_mode {parse_mode}")
-    return text
+def parse_mode(p: dict[str, Any]) -> ParseMode | None:
+    """The request's parse_mode, decoded. Raises ApiError for one Telegram does not know."""
+    raw = p.get("parse_mode")
+    if not raw:
+        return None
+    try:
+        return ParseMode(str(raw).lower())
+    except ValueError:
+        raise ApiError.bad_request(f"unsupported parse_mode {raw}") from None
+
+
+def text_mode(p: dict[str, Any]) -> ParseMode | None:
+    """The markup a message's text is read with: none when the request gives the text's entities."""
+    return None if p.get("entities") else parse_mode(p)
+
+
+def visible_text(text: str, mode: ParseMode | None) -> str:
+    """The text the user sees once Telegram applied `mode`."""
+    match mode:
+        case ParseMode.html:
+            return _html_visible(text)
+        case ParseMode.markdown | ParseMode.markdown_v2:
+            return _markdown_visible(text, strict=mode is ParseMode.markdown_v2)
+        case None:
+            return text
 
 
 def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def checked_text(p: dict[str, Any], name: str = "text") -> tuple[str, str]:
+def checked_text(p: dict[str, Any], mode: ParseMode | None, name: str = "text") -> tuple[str, str]:
     raw = p.get(name)
     if not isinstance(raw, str) or not raw.strip():
         raise ApiError.bad_request("message text is empty")
-    mode = None if p.get("entities") else p.get("parse_mode")
     text = visible_text(raw, mode)
     if not text.strip():
         raise ApiError.bad_request("message text is empty")
@@ -130,11 +145,16 @@ def checked_text(p: dict[str, Any], name: str = "text") -> tuple[str, str]:
     return raw, text
 
 
-def checked_caption(p: dict[str, Any]) -> tuple[str | None, str | None]:
+def caption_mode(p: dict[str, Any]) -> ParseMode | None:
+    """The markup a caption is read with (none without a caption)."""
+    return parse_mode(p) if p.get("caption") else None
+
+
+def checked_caption(p: dict[str, Any], mode: ParseMode | None) -> tuple[str | None, str | None]:
     raw = p.get("caption")
     if not raw:
         return None, None
-    text = visible_text(raw, p.get("parse_mode"))
+    text = visible_text(raw, mode)
     if utf16_len(text) > MAX_CAPTION:
         raise ApiError.bad_request("message caption is too long")
     return raw, text

@@ -6,7 +6,7 @@ from typing import Any
 
 from sandbox.fakeapi.methods.chats import writable_chat
 from sandbox.fakeapi.methods.errors import ApiError
-from sandbox.fakeapi.methods.formatting import checked_caption, checked_text
+from sandbox.fakeapi.methods.formatting import caption_mode, checked_caption, checked_text, text_mode
 from sandbox.fakeapi.methods.markup import checked_markup
 from sandbox.fakeapi.methods.params import require
 from sandbox.fakeapi.methods.registry import Api, method
@@ -79,11 +79,12 @@ def edited(state: BotState, message: StoredMessage) -> dict[str, Any]:
 def send_message(api: Api, p: dict[str, Any]) -> dict[str, Any]:
     state = api.state
     chat = writable_chat(state, p)
-    raw, text = checked_text(p)
+    mode = text_mode(p)
+    raw, text = checked_text(p, mode)
     preview = p.get("link_preview_options")
     if preview is None and p.get("disable_web_page_preview"):
         preview = {"is_disabled": True}
-    return post(api, chat, p, text=text, raw_text=raw, parse_mode=p.get("parse_mode"), entities=p.get("entities"),
+    return post(api, chat, p, text=text, raw_text=raw, parse_mode=mode, entities=p.get("entities"),
                 link_preview_options=preview)
 
 
@@ -92,10 +93,10 @@ def edit_message_text(api: Api, p: dict[str, Any]) -> dict[str, Any]:
     message = editable(api.state, p)
     if message.text is None:
         raise ApiError.bad_request("there is no text in the message to edit")
-    raw, text = checked_text(p)
+    mode = text_mode(p)
+    raw, text = checked_text(p, mode)
     # like Telegram: leaving out reply_markup removes the inline keyboard
     markup = checked_markup(p.get("reply_markup"))
-    mode = p.get("parse_mode")
     if (text, raw if mode else None, markup) == (
         message.text,
         message.raw_text if message.parse_mode else None,
@@ -116,7 +117,7 @@ def edit_message_caption(api: Api, p: dict[str, Any]) -> dict[str, Any]:
     message = editable(api.state, p)
     if message.document is None and message.photo is None:
         raise ApiError.bad_request("there is no caption in the message to edit")
-    raw, caption = checked_caption(p)
+    raw, caption = checked_caption(p, caption_mode(p))
     markup = checked_markup(p.get("reply_markup"))
     if (caption, markup) == (message.caption, message.reply_markup):
         raise ApiError.bad_request(NOT_MODIFIED)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Literal
 
 from sandbox.fakeapi.methods.chats import find_chat
 from sandbox.fakeapi.methods.errors import ApiError
@@ -66,10 +66,11 @@ def delete_my_commands(api: Api, p: dict[str, Any]) -> bool:
     return True
 
 
-_PROFILE_TEXTS = {"description": 512, "short_description": 120, "name": 64}
+ProfileText = Literal["description", "short_description", "name"]  # the Bot API's field names
+_PROFILE_TEXTS: dict[ProfileText, int] = {"description": 512, "short_description": 120, "name": 64}
 
 
-def _profile_setter(kind: str) -> Handler:
+def _profile_setter(kind: ProfileText) -> Handler:
     def set_text(api: Api, p: dict[str, Any]) -> bool:
         text = p.get(kind) or ""
         if len(text) > _PROFILE_TEXTS[kind]:
@@ -80,18 +81,19 @@ def _profile_setter(kind: str) -> Handler:
     return set_text
 
 
-def _profile_getter(kind: str) -> Handler:
+def _profile_getter(kind: ProfileText) -> Handler:
     def get_text(api: Api, p: dict[str, Any]) -> dict[str, str]:
         return {kind: api.state.bot_texts.get((kind, p.get("language_code") or ""), "")}
 
     return get_text
 
 
-for _kind, _suffix in (
+_PROFILE_METHODS: tuple[tuple[ProfileText, str], ...] = (
     ("description", "Description"),
     ("short_description", "ShortDescription"),
     ("name", "Name"),
-):
+)
+for _kind, _suffix in _PROFILE_METHODS:
     method(f"setMy{_suffix}")(_profile_setter(_kind))
     method(f"getMy{_suffix}")(_profile_getter(_kind))
 
