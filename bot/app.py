@@ -15,7 +15,20 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import authoring, core, daily, exam, invites, leads, live, menus, outbox, pacing, private_text, scheduling
+from bot import (
+    authoring,
+    core,
+    daily,
+    exam,
+    invites,
+    leads,
+    live,
+    menus,
+    outbox,
+    pacing,
+    private_text,
+    scheduling,
+)
 from bot.aiohttp_request import AiohttpRequest
 from bot.context import Ctx, ProctorContext
 from bot.feature import Feature

@@ -83,8 +83,9 @@ class ProctorApplication(Application):
     async def _run_handlers(self, update: Update, context: ProctorContext) -> None:
         """PTB's dispatch (`Application.process_update`) with the claimed update's context: in each
         group, in order, the first handler whose check passes; ApplicationHandlerStop ends the
-        update, an error goes to the error handler (which may end it too). Every handler is awaited
-        (the bot's Defaults(block=True)); there is no persistence to update."""
+        update, an error goes to the error handler (which may end it too). Run here because PTB's
+        own builds the handlers' context inside and hands it to nothing after them. Every handler is
+        awaited (the bot's Defaults(block=True)); there is no persistence to update."""
         for group in [list(handlers) for handlers in self.handlers.values()]:
             try:
                 for handler in group:
