@@ -15,7 +15,21 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 from bank.grading.terms import segment_in_child
 from bank.paper_store import fill_key_terms
-from bot import authoring, core, daily, exam, invites, leads, live, menus, outbox, pacing, scheduling, webhook
+from bot import (
+    authoring,
+    core,
+    daily,
+    exam,
+    invites,
+    leads,
+    live,
+    menus,
+    outbox,
+    pacing,
+    private_text,
+    scheduling,
+    webhook,
+)
 from bot.aiohttp_request import AiohttpRequest
 from bot.context import Ctx, ProctorContext
 from bot.desk_bridge import desk_context, start_desk, stop_desk
@@ -94,6 +108,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
     core.register_first(app)
     for feature in FEATURES:
         feature.register(app)
+    private_text.register(app)  # the exam's typed answers and the daily quiz's, above both features
     core.register_last(app)
     return app
 

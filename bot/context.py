@@ -3,6 +3,7 @@ bot's services, their clock and who is calling. Registered through `ContextTypes
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from telegram import CallbackQuery, Chat, Message, Update, User
@@ -10,8 +11,28 @@ from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot import roles
 from bot.services import Services, services
+from proctor.people.users import UserPrefs
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What an update's claim reads first: the user's record and, for a message in a group, the
+    group's own (language, script)."""
+
+    prefs: UserPrefs
+    group: tuple[str | None, str | None] | None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An update this run claimed (bot.core.ProctorApplication), on its handlers' context: `seen` is
+    what the claim read for `bot.userctx.user_ctx`, None for an update without a user or once
+    user_ctx has taken it (a later call reads anew)."""
+
+    update_id: int
+    seen: Seen | None
 
 
 def _present(value: T | None, what: str) -> T:
@@ -27,7 +48,7 @@ class ProctorContext(CallbackContext[ExtBot[Any], dict[Any, Any], dict[Any, Any]
                  user_id: int | None = None) -> None:
         super().__init__(application, chat_id=chat_id, user_id=user_id)
         self._update: Update | None = None  # the update being handled; None in a job
-        self.seen: object = None  # what the update's claim read (bot.core.claim_update), for bot.userctx
+        self.claim: Claim | None = None  # the update's claim; None in a job or the error handler
 
     @classmethod
     def from_update(cls, update: object, application: Application[Any, Any, Any, Any, Any, Any]) -> ProctorContext:

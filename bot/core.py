@@ -17,14 +17,13 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
-    TypeHandler,
     filters,
 )
 
 from bank.grading import warm_up
 from bot import menus
 from bot.chat_prefs import group_lang
-from bot.context import Ctx
+from bot.context import Claim, Ctx, ProctorContext
 from bot.i18n import pick_lang, t
 from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
@@ -47,42 +46,71 @@ COMMANDS = [
 
 
 class ProctorApplication(Application):
-    """Handles each update once (Telegram delivers at least once; see proctor.storage.updates):
-    `claim_update` claims it before any handler runs (group -1); once they have all returned (or one
-    stopped the rest with ApplicationHandlerStop, or raised), it is marked done here."""
+    """Handles each update once (Telegram delivers at least once; see proctor.storage.updates): claims
+    it before any handler runs (`claim_update`), runs the handlers with the claim on their context,
+    and marks it done once they have all returned (or one stopped the rest with
+    ApplicationHandlerStop, or raised)."""
 
     warmed = False  # the warm-up starts after the first update: start-up to the first reply stays short
 
     async def process_update(self, update: object) -> None:
-        handling = services(self).handling
-        repeat = isinstance(update, Update) and update.update_id in handling  # its first run is in flight
-        await super().process_update(update)
-        if isinstance(update, Update) and not repeat and update.update_id in handling:  # claimed by this run
-            handling.discard(update.update_id)
-            svc = services(self)
-            try:
-                await updates.done(svc.db, self.bot.id, update.update_id, svc.run)
-            except Exception:  # left claimed: a delivery again is handled again, and counts once
-                log.warning("update %s: could not mark it done", update.update_id, exc_info=True)
+        if isinstance(update, Update):
+            await self._handle_once(update)
+        else:  # not from Telegram (nothing here queues one): PTB's own
+            await super().process_update(update)
         if not self.warmed:
             self.warmed = True
             warm_up_in_background()
 
+    async def _handle_once(self, update: Update) -> None:
+        context = ProctorContext.from_update(update, self)
+        try:
+            claim = await claim_update(update, context)
+        except Exception as exc:  # not claimed: no handler runs unclaimed; the error handler says so
+            await self.process_error(update, exc)
+            return
+        if claim is None:  # Telegram delivers at least once (proctor.storage.updates)
+            log.info("update %s delivered again: ignored", update.update_id)
+            return
+        context.claim = claim
+        await self._run_handlers(update, context)
+        svc = services(self)
+        try:
+            await updates.done(svc.db, self.bot.id, claim.update_id, svc.run)
+        except Exception:  # left claimed: a delivery again is handled again, and counts once
+            log.warning("update %s: could not mark it done", claim.update_id, exc_info=True)
 
-async def claim_update(update: Update, context: Ctx) -> None:
-    """Claim the update before any handler runs (group -1), in a round trip of its own that also
-    reads the user's record (written on first sight) for `user_ctx`; a repeat stops here."""
+    async def _run_handlers(self, update: Update, context: ProctorContext) -> None:
+        """PTB's dispatch (`Application.process_update`) with the claimed update's context: in each
+        group, in order, the first handler whose check passes; ApplicationHandlerStop ends the
+        update, an error goes to the error handler (which may end it too). Run here because PTB's
+        own builds the handlers' context inside and hands it to nothing after them. Every handler is
+        awaited (the bot's Defaults(block=True)); there is no persistence to update."""
+        for group in [list(handlers) for handlers in self.handlers.values()]:
+            try:
+                for handler in group:
+                    check = handler.check_update(update)
+                    if check is None or check is False:
+                        continue
+                    await handler.handle_update(update, self, check, context)
+                    break
+            except ApplicationHandlerStop:
+                break
+            except Exception as exc:
+                if await self.process_error(update, exc):
+                    break
+
+
+async def claim_update(update: Update, context: Ctx) -> Claim | None:
+    """Claim the update in a round trip of its own that also reads the user's record (written on
+    first sight) and the group's language, for `user_ctx`; None for a repeat, which no handler sees."""
     svc = context.services
     tg = update.effective_user
     read = (lambda conn: None) if tg is None else partial(
         seen_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username, now=svc.now(),
         group_id=group_of(update))  # and the group's language, for a message in a group
     claimed, seen = await updates.claim_reading(svc.db, context.bot.id, update.update_id, svc.now(), svc.run, read)
-    if not claimed:  # Telegram delivers at least once (proctor.storage.updates)
-        log.info("update %s delivered again: ignored", update.update_id)
-        raise ApplicationHandlerStop
-    svc.handling.add(update.update_id)
-    context.seen = seen
+    return Claim(update.update_id, seen) if claimed else None
 
 
 StartPayload = Callable[[Update, Ctx, str], Awaitable[None]]  # (update, context, the payload)
@@ -190,8 +218,6 @@ async def on_error(update: object, context: Ctx) -> None:
             await update.effective_message.reply_text(t("oops", lang))
     except Exception:  # the error handler must never raise
         log.warning("could not tell the user about the error", exc_info=True)
-    if update.update_id not in context.services.handling:  # the claim itself failed: no handler runs unclaimed
-        raise ApplicationHandlerStop
 
 
 async def tell_too_fast(app: Application, update: Update) -> None:
@@ -204,11 +230,7 @@ async def tell_too_fast(app: Application, update: Update) -> None:
     await app.bot.send_message(chat.id if chat else user.id, t("too_fast", lang, name=user.first_name or ""))
 
 
-CLAIM_GROUP = -1  # before every feature's handlers
-
-
 def register_first(app: Application) -> None:
-    app.add_handler(TypeHandler(Update, claim_update), group=CLAIM_GROUP)
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("lang", set_lang))

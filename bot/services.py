@@ -28,7 +28,6 @@ class Services:
     clock: Clock
     db: Database
     run: str = field(default_factory=new_run)  # names this process's claims on updates
-    handling: set[int] = field(default_factory=set)  # updates this run claimed, their handlers running (bot.core)
     candidates: CandidatePool = field(default_factory=CandidatePool)  # daily practice's, kept while unchanged
 
     def now(self) -> float:

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import NamedTuple
+from dataclasses import dataclass, replace
 
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot.context import Ctx
+from bot.context import Ctx, Seen
 from bot.i18n import pick_lang
 from proctor.chats import group_prefs, group_prefs_in
-from proctor.people.users import UserPrefs, ensure_user, ensure_user_in
+from proctor.people.users import ensure_user, ensure_user_in
 
 _GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-class UserCtx(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class UserCtx:
     """`lang` and `script` are those of the chat the update came from: a group's own when its
     administrators set one (/lang there), else the user's; `own_lang` and `own_script` are the
     user's, for what goes to their private chat (cards, files) and for button toasts."""
@@ -30,15 +31,7 @@ class UserCtx(NamedTuple):
 
     def own(self) -> UserCtx:
         """The same user in their own language and script (for their private chat)."""
-        return self._replace(lang=self.own_lang or self.lang, script=self.own_script or self.script)
-
-
-class Seen(NamedTuple):
-    """What an update's claim reads first: the user's record and, for a message in a group, the
-    group's own (language, script)."""
-
-    prefs: UserPrefs
-    group: tuple[str | None, str | None] | None
+        return replace(self, lang=self.own_lang or self.lang, script=self.own_script or self.script)
 
 
 def group_of(update: Update) -> int | None:
@@ -52,7 +45,7 @@ def group_of(update: Update) -> int | None:
 
 def seen_in(conn: sqlite3.Connection, user_id: int, first_name: str, username: str | None, now: float,
             group_id: int | None) -> Seen:
-    """The claim's read (bot.core), on the database thread."""
+    """The claim's read (bot.core.claim_update), on the database thread."""
     prefs = ensure_user_in(conn, user_id, first_name, username, now)
     return Seen(prefs, None if group_id is None else group_prefs_in(conn, group_id))
 
@@ -61,14 +54,17 @@ async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     """Record the user on first sight and return their preferences; a message in a group whose
     language is set is answered in the group's language and script, whoever sent it.
 
-    The first call for an update takes what its claim read (the user's record, written for a new
-    or renamed user, and the group's language: bot.core.claim_update): no trip of its own; a later
-    call (after /lang, say) reads it anew."""
+    The first call for an update takes what its claim read (`context.claim`: the user's record,
+    written for a new or renamed user, and the group's language): no trip of its own; a later call
+    (after /lang, say) reads it anew."""
     svc = context.services
     tg = context.user
     group_id = group_of(update)
-    seen, context.seen = context.seen, None
-    if not isinstance(seen, Seen) or seen.prefs.id != tg.id:
+    claim = context.claim
+    seen = None if claim is None else claim.seen
+    if claim is not None and seen is not None:
+        context.claim = replace(claim, seen=None)  # taken
+    if seen is None or seen.prefs.id != tg.id:
         prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now())
         seen = Seen(prefs, None if group_id is None else await group_prefs(svc.db, group_id))
     prefs = seen.prefs
@@ -76,5 +72,5 @@ async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     u = UserCtx(tg.id, prefs.first_name, lang, prefs.script, lang, prefs.script)
     if seen.group is not None and seen.group[0] is not None:  # the group's, set by its administrators
         group_language, group_script = seen.group
-        u = u._replace(lang=pick_lang(group_language, None, svc.settings.language), script=group_script or "orig")
+        u = replace(u, lang=pick_lang(group_language, None, svc.settings.language), script=group_script or "orig")
     return u

@@ -5,12 +5,10 @@ from __future__ import annotations
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
 from bot import scheduling
-from bot.daily import answering, handlers, jobs, locks
-from bot.exam import typed
+from bot.daily import answering, handlers, jobs
 from bot.feature import Parts
 from bot.menus import Command
 from bot.scheduling import JobKind
-from proctor.daily import steps
 
 COMMANDS: list[Command] = [
     Command("daily", "Daily quiz: /daily on [HH:MM] [Area/City], off, now, status",
@@ -19,15 +17,12 @@ COMMANDS: list[Command] = [
 
 
 def register(app: Application) -> None:
-    """Add /daily, the quiz buttons, and typed answers (group replies, private text)."""
+    """Add /daily, the quiz buttons and typed group replies (private text comes through bot.private_text)."""
     app.add_handler(CommandHandler("daily", handlers.daily))
     app.add_handler(CallbackQueryHandler(answering.button, pattern=r"^d:"))
     text = filters.TEXT & ~filters.COMMAND
     app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.REPLY & text, answering.group_reply),
                     group=3)
-    # private text: the exam's typed handler looks first and passes on what is not its own, found
-    # and answered in its transaction (one round trip for both)
-    typed.pass_text_to(app, typed.OtherText(steps.typed_in, locks.private_lock, answering.private_text))
     for kind, callback in ((JobKind.daily_push, jobs.push_job), (JobKind.daily_catchup, jobs.push_job),
                            (JobKind.daily_retry, jobs.push_job), (JobKind.daily_resume, jobs.resume_job),
                            (JobKind.daily_close, jobs.close_job), (JobKind.daily_release, jobs.release_job)):

@@ -175,17 +175,13 @@ async def _tell_privately(app: Application, u: UserCtx, text: str) -> None:
         log.info("no private feedback for %s: %s", u.id, e)
 
 
-async def private_text(update: Update, context: Ctx, out: object) -> None:
-    """Typed text in a private chat that is not the exam's: an answer to the daily question waiting
-    for one, if any (bot/daily/__init__.py hands it to the exam's typed handler: the exam looks
-    first, and the lookup and step below, steps.typed_in, run in the exam's transaction, under the
-    chat's lock). Text belongs to the exam while the user has a running attempt, unless it replies
-    to a daily question message."""
+async def private_text(update: Update, context: Ctx, out: steps.Outcome | steps.NotTaken) -> None:
+    """Say what a private text did to the daily question waiting for an answer (steps.typed_in, run
+    by bot.private_text when the exam does not take the text, under the chat's lock)."""
     msg = context.message
-    app = context.application
-    if isinstance(out, steps.Recorded):  # still under the chat's lock: the next question, or the summary
-        await _after_private(app, out, await user_ctx(update, context))
     match out:
+        case steps.Recorded():  # still under the chat's lock: the next question, or the summary
+            await _after_private(context.application, out, await user_ctx(update, context))
         case steps.NotTaken(reason=steps.Untaken.idle):  # nothing takes this text: say what does, rather than stay silent
             await msg.reply_text(t("idle_text_hint", (await user_ctx(update, context)).lang))
         case steps.Refused(reason=steps.Refusal.unreadable, spot=spot):

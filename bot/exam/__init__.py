@@ -1,9 +1,9 @@
 """Exams and practice: full papers on demand, timed and proctored, scored by section."""
 
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot import outbox
-from bot.exam import buttons, commands, jobs, screen, typed
+from bot.exam import buttons, commands, jobs, screen
 from bot.exam.jobs import recover
 from bot.feature import Parts
 from bot.menus import Command, Where
@@ -21,7 +21,7 @@ COMMANDS: list[Command] = [
 
 
 def register(app: Application) -> None:
-    """Add the exam's commands, buttons and typed answers."""
+    """Add the exam's commands and buttons (its typed answers come through bot.private_text)."""
     app.add_handler(CommandHandler("papers", commands.papers))
     app.add_handler(CommandHandler("exam", commands.exam))
     app.add_handler(CommandHandler("practice", commands.practice))
@@ -29,8 +29,6 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("cancel", commands.cancel))
     app.add_handler(CommandHandler("mystats", commands.mystats))
     app.add_handler(CallbackQueryHandler(buttons.button, pattern=r"^x:"))
-    private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
-    app.add_handler(MessageHandler(private_text, typed.typed_answer), group=2)
     outbox.add_sender(app, OutboxKind.result, screen.send_result)
     outbox.add_sender(app, OutboxKind.result_in_place, screen.send_result_in_place, paced=False)
     jobs.register(app)

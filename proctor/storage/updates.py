@@ -6,9 +6,9 @@ duplicate: when Telegram delivers the update again, the new run claims it and ha
 effects are idempotent (answers keyed by attempt and position, one attempt per start...), so an
 update whose effect was committed just before the crash still counts once.
 
-The bot claims in a round trip of its own before any handler runs (bot/core.py `claim_update`, a
-`TypeHandler` in group -1: `claim_reading` also reads the user's record, which every handler needs
-first), and marks the update done in another after they return (`mark_done`, group 99). A kill
+The bot claims in a round trip of its own before any handler runs (bot/core.py
+`ProctorApplication.process_update`: `claim_reading` also reads the user's record, which every
+handler needs first), and marks the update done in another after they return (`done`). A kill
 before the mark leaves the update claimed, so a delivery again is handled again, and still counts once.
 """
 

@@ -1,14 +1,20 @@
-"""An update is claimed before any handler runs (bot/core.py `claim_update`, group -1): a handler
-whose first act is a Bot API call runs after the claim, and a repeat of its update reaches no
-handler, so nothing is sent for it."""
+"""An update is claimed before any handler runs (bot/core.py `ProctorApplication`, `claim_update`):
+a handler whose first act is a Bot API call runs after the claim, the claim is on its context, and a
+repeat of its update reaches no handler, so nothing is sent for it."""
 
 from __future__ import annotations
 
-import pytest
-from telegram.ext import ApplicationHandlerStop, CommandHandler
+import asyncio
+import logging
 
+import pytest
+from telegram.ext import ApplicationHandlerStop, CommandHandler, MessageHandler, filters
+
+from bot.context import Claim
+from bot.userctx import user_ctx
 from proctor.storage import updates
 from tests.harness import BotEnv
+from tests.round_trips import RoundTrips
 
 
 @pytest.fixture
@@ -107,3 +113,53 @@ async def test_when_the_claim_fails_no_handler_runs_and_the_user_hears_oops(env)
     assert [m.text for m in ann.chat() if m.from_bot] == [reply.text]
     assert reply.text.startswith("Sorry")  # the error handler's, not /start's welcome
     assert await env.db.scalar("SELECT COUNT(*) FROM users WHERE id=?", (ann.id,)) == 0  # nothing was written
+
+
+async def test_a_handler_finds_its_updates_claim_on_its_context_and_user_ctx_takes_its_read(env):
+    seen: list[tuple[Claim | None, str, Claim | None]] = []
+
+    async def whoami(update, context):
+        claim = context.claim
+        u = await user_ctx(update, context)
+        seen.append((claim, u.lang, context.claim))
+        raise ApplicationHandlerStop
+
+    env.app.add_handler(CommandHandler("whoami", whoami))
+    ann = env.api.user(405, "Ann", language_code="en")
+    env.api.group(-4242, "Team", type="group").add_members(ann.id)
+    await env.api.wait_idle()
+    trips = RoundTrips(env.app)
+    env.api.inject_update(_command(ann, "/whoami", 700_030))
+    await env.api.wait_for(lambda: trips.steps, what="/whoami handled")
+    [(claim, lang, after)] = seen
+    assert claim is not None and claim.update_id == 700_030 and lang == "en"
+    assert claim.seen is not None and claim.seen.prefs.id == ann.id and claim.seen.group == (None, None)
+    assert after == Claim(700_030, None)  # taken: a later user_ctx reads anew
+    assert [s.calls for s in trips.steps] == [["transaction", "transaction"]]  # the claim, the done mark
+
+
+async def test_a_repeat_while_the_first_delivery_runs_reaches_no_handler_and_the_first_marks_it_done(env, caplog):
+    """A channel post has no user, so nothing orders its deliveries (bot/ordering.py): the repeat
+    runs while the first is still in its handler (and is not metered, so RoundTrips does not see it)."""
+    entered, release, runs = asyncio.Event(), asyncio.Event(), []
+
+    async def held(update, context):
+        runs.append(update.update_id)
+        entered.set()
+        await release.wait()
+
+    env.app.add_handler(MessageHandler(filters.UpdateType.CHANNEL_POST, held))
+    post = {"update_id": 700_040, "channel_post": {
+        "message_id": 9, "date": 1_800_000_000, "text": "news", "chat": {"id": -1009, "type": "channel", "title": "C"}}}
+    caplog.set_level(logging.INFO, logger="bot.core")
+    env.api.inject_update(post)
+    try:
+        await asyncio.wait_for(entered.wait(), 5)
+        env.api.inject_update(post)  # delivered again
+        await env.api.wait_for(lambda: "update 700040 delivered again: ignored" in caplog.messages, what="the repeat")
+        assert await updates.unfinished(env.db, env.app.bot.id) == [700_040]  # the first is still running
+    finally:
+        release.set()
+    await env.api.wait_for(lambda: not env.app.update_processor.current_concurrent_updates, what="the first done")
+    assert runs == [700_040]
+    assert await updates.is_done(env.db, env.app.bot.id, 700_040)
