@@ -24,13 +24,16 @@ the zygote is started with that environment and its children are copies of it.
 Why a zygote of our own rather than the standard library's forkserver
 (`multiprocessing.get_context("forkserver")` with `set_forkserver_preload`): the forkserver takes
 the environment of the process that starts it, from `os.environ`, with no way to give it another;
-a threaded bot cannot swap `os.environ` around its start, and scrubbing it afterwards leaves the
-secrets in `/proc/<pid>/environ` of the server and of every child it forks. Starting the zygote
-with `subprocess.Popen(env=...)` is the plain way to a clean environment. The forkserver would also
-bring a resource-tracker process (with the bot's full environment), re-import the program's
-`__main__` into each child unless preloaded, stop only through a private method, and kill by pid
-rather than pidfd. Per read the two cost the same (bench/bench_child_reads.py, a small CSV: about
-15 ms wall and 15 ms of CPU each, the first read about 0.3 s, on the 2-core development machine).
+a threaded bot cannot swap `os.environ` around its start, and scrubbing it afterwards (in a
+preloaded module) empties `os.environ` but leaves the secrets in `/proc/<pid>/environ` of the
+server and of every child it forks. Starting the zygote with `subprocess.Popen(env=...)` is the
+plain way to a clean environment. The forkserver would also start a resource-tracker process (with
+the bot's whole environment), import the program's `__main__` again in every child (`proctor`'s
+entry point, so bot.cli and what it imports; Python 3.11 does so even with `__main__` preloaded),
+stop only through a private method, and kill by pid rather than pidfd. Per read the two cost about
+the same (bench/bench_child_reads.py, a small CSV, the whole process tree counted: about 50 ms of
+CPU through the zygote, 55 ms through the forkserver; the wall time alike within the noise, 50 to
+90 ms on the loaded 2-core development machine; the first read, which starts either, 0.3 to 0.8 s).
 
 The protocol, one line each way: `run PAYLOAD RESULT` -> the child's pid; `reap PID` -> `reaped`.
 PAYLOAD holds the pickled (job, args); the child writes the pickled (True, result) or (False,

@@ -72,6 +72,7 @@ def one_way(way: str, reads: int) -> None:
         work = Path(tmp)
         path = work / "quiz.csv"
         path.write_text(CSV)
+        cpu0, t0 = _cpu(), time.perf_counter()
         if way == "forkserver":
             ctx = multiprocessing.get_context("forkserver")
             ctx.set_forkserver_preload(["__main__", "bank.formats.files", "bank.authoring.upload"])
@@ -87,7 +88,6 @@ def one_way(way: str, reads: int) -> None:
         else:
             def read() -> None:
                 read_any(path)
-        cpu0, t0 = _cpu(), time.perf_counter()
         read()
         first = time.perf_counter() - t0
         walls = []
