@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from bank.errors import ComposedSlug, NotFound, SameTitle
-from bank.grading.terms import terms_for
+from bank.grading.terms import SegmentIn, terms_for
 from bank.import_notes import note, notes_from_json, notes_json
 from bank.kinds import SUBJECTIVE, Kind, fingerprint
 from bank.models import Note, Paper, PaperSettings, Question, Section
@@ -41,7 +41,7 @@ async def save_papers(db: Store, papers: list[Paper], now: float, *, same_title:
     (another slug, already stored or earlier in `papers`) has is refused: raises SameTitle and
     writes nothing, so a renamed or truncated copy of a file does not become a second paper.
     """
-    papers = await with_key_terms(papers)
+    papers = await with_key_terms(papers, segment_in=SegmentIn.THIS_PROCESS)  # commands and tests
 
     def transaction(conn: sqlite3.Connection) -> list[int]:
         return write_papers(conn, papers, now, same_title=same_title)
@@ -49,10 +49,11 @@ async def save_papers(db: Store, papers: list[Paper], now: float, *, same_title:
     return await db.run_write(transaction)
 
 
-async def with_key_terms(papers: list[Paper]) -> list[Paper]:
-    """The papers with every subjective question's key terms found (raises TermsUnavailable); do it
-    before opening the transaction that writes them with `write_papers`."""
-    return await asyncio.to_thread(_with_key_terms, papers)  # jieba or its child: off the loop
+async def with_key_terms(papers: list[Paper], *, segment_in: SegmentIn) -> list[Paper]:
+    """The papers with every subjective question's key terms found, jieba running where `segment_in`
+    says (raises TermsUnavailable); do it before opening the transaction that writes them with
+    `write_papers`."""
+    return await asyncio.to_thread(_with_key_terms, papers, segment_in)  # jieba or its child: off the loop
 
 
 def write_papers(conn: sqlite3.Connection, papers: list[Paper], now: float, *,
@@ -108,12 +109,13 @@ def _reference(q: Question) -> str:
     return q.answer if isinstance(q.answer, str) else ""
 
 
-def _with_key_terms(papers: list[Paper]) -> list[Paper]:
+def _with_key_terms(papers: list[Paper], segment_in: SegmentIn) -> list[Paper]:
     """The papers with every subjective question's key terms filled in (copies; inputs unchanged)."""
     wanted = [q for p in papers for q in p.questions() if q.kind in SUBJECTIVE and q.key_terms is None]
     if not wanted:
         return papers
-    found = dict(zip((id(q) for q in wanted), terms_for([_reference(q) for q in wanted]), strict=True))
+    references = [_reference(q) for q in wanted]
+    found = dict(zip((id(q) for q in wanted), terms_for(references, segment_in=segment_in), strict=True))
 
     def fill(q: Question) -> Question:
         return q.model_copy(update={"key_terms": found[id(q)]}) if id(q) in found else q
@@ -123,10 +125,11 @@ def _with_key_terms(papers: list[Paper]) -> list[Paper]:
         for p in papers]
 
 
-async def fill_key_terms(db: Store, question_ids: Sequence[int] | None = None) -> int:
+async def fill_key_terms(db: Store, question_ids: Sequence[int] | None = None, *,
+                         segment_in: SegmentIn) -> int:
     """Find and store the key terms of subjective questions that have none (banks imported before
-    key terms were stored; a reference answer just edited: `question_ids`, only those); returns how
-    many. Raises TermsUnavailable."""
+    key terms were stored; a reference answer just edited: `question_ids`, only those), jieba
+    running where `segment_in` says; returns how many. Raises TermsUnavailable."""
     kinds = ",".join(f"'{k.value}'" for k in sorted(SUBJECTIVE))
     only = "" if question_ids is None else f" AND id IN ({','.join('?' * len(question_ids))})"
     rows = await db.fetchall(
@@ -135,7 +138,7 @@ async def fill_key_terms(db: Store, question_ids: Sequence[int] | None = None) -
     if not rows:
         return 0
     references = [a if isinstance(a := json.loads(r["answer"]), str) else "" for r in rows]
-    terms = await asyncio.to_thread(terms_for, references)
+    terms = await asyncio.to_thread(terms_for, references, segment_in=segment_in)
 
     def transaction(conn: sqlite3.Connection) -> int:
         conn.executemany("UPDATE questions SET key_terms=? WHERE id=? AND key_terms IS NULL",

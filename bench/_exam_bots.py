@@ -101,11 +101,8 @@ def build_bare(token: str, base_url: str, layout: str = "B", *, aiohttp: bool = 
 
 
 def build_ours(token: str, base_url: str, db_path: Path, rate_limiter: bool) -> Application:
-    from bank.grading.terms import segment_in_child
     from bot.app import build_application
     from bot.settings import Settings
-
-    segment_in_child()  # as `proctor run` does
 
     settings = Settings(TELEGRAM_BOT_TOKEN=token, PROCTOR_DB=db_path, PROCTOR_BOT_API_URL=base_url)
     return build_application(settings, rate_limiter=rate_limiter)

@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bank.grading import grade, normalize_for_match, terms_for, warm_up  # noqa: E402
+from bank.grading.terms import SegmentIn  # noqa: E402
 from bank.kinds import Kind, MultiPolicy  # noqa: E402
 from bank.models import Question
 from bank.script import to_script  # noqa: E402
@@ -125,7 +126,7 @@ def main() -> None:
 
     # as in the bank: key terms are found once at import (jieba) and stored with the question
     start = time.perf_counter()
-    found = terms_for([q.answer for q, _ in subjective])
+    found = terms_for([q.answer for q, _ in subjective], segment_in=SegmentIn.THIS_PROCESS)
     imported = time.perf_counter() - start
     subjective = [(q.model_copy(update={"key_terms": t}), r) for (q, r), t in zip(subjective, found, strict=True)]
     first, second = timed(subjective, MultiPolicy.partial), timed(subjective, MultiPolicy.partial)

@@ -171,12 +171,10 @@ def serve(base_url: str, file_url: str, db_path: str, conn) -> None:
 async def _serve(base_url: str, file_url: str, db_path: str, conn) -> None:
     from _exam_bots import _wait_warm_up
 
-    from bank.grading.terms import segment_in_child
     from bot.app import build_application
     from bot.lifecycle import start_app, stop_app
     from bot.settings import Settings
 
-    segment_in_child()  # as `proctor run` does
     settings = Settings(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_DB=Path(db_path), PROCTOR_BOT_API_URL=base_url,
                         PROCTOR_BOT_API_FILE_URL=file_url, PROCTOR_ADMINS=str(ADMIN))
     app = build_application(settings, rate_limiter=False)

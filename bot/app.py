@@ -13,7 +13,7 @@ from telegram import BotCommandScopeChat
 from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
-from bank.grading.terms import segment_in_child
+from bank.grading.terms import SegmentIn
 from bank.paper_store import fill_key_terms
 from bot import (
     authoring,
@@ -131,7 +131,8 @@ async def _open_services(settings: Settings, clock: Clock, app: Application[Any,
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
         log.info("imported the bundled bank: %d papers", imported)
-    if filled := await fill_key_terms(svc.db):  # a bank imported before key terms were stored
+    # a bank imported before key terms were stored; jieba in a child: this process never holds its dictionary
+    if filled := await fill_key_terms(svc.db, segment_in=SegmentIn.CHILD):
         log.info("found the key terms of %d reference answers", filled)
     for feature in FEATURES:
         await feature.on_startup(app)
@@ -223,7 +224,6 @@ def _without_token(settings: Settings, text: str) -> str:
 def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     """Run until interrupted: long polling, or a webhook with a secret token (on our aiohttp server,
     which serves the desk too: bot.webhook)."""
-    segment_in_child()  # this long-lived process never holds jieba's dictionary
     clock = SystemClock()
     app = build_application(settings, clock=clock)
     # one event loop for the check and the run: run_polling/run_webhook take the current loop

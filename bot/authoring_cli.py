@@ -19,6 +19,7 @@ from bank.authoring.draft import KINDS
 from bank.authoring.upload import preview_for
 from bank.errors import BankError
 from bank.formats.sheet import parse_key
+from bank.grading.terms import SegmentIn
 from bank.kinds import CHOICE, Kind
 from bank.models import Paper, Question
 from bank.option_order import LETTERS, MAX_OPTIONS
@@ -86,7 +87,8 @@ async def add(db: Database, args: argparse.Namespace) -> int:
         if row is None:
             raise BadQuestion(f"no paper {args.paper}")
         paper_id = row["id"]
-    added = await add_question(db, q, paper_id=paper_id, new_title=args.new_paper or "", actor=0, now=time.time())
+    added = await add_question(db, q, paper_id=paper_id, new_title=args.new_paper or "", actor=0, now=time.time(),
+                               segment_in=SegmentIn.THIS_PROCESS)
     print(f"added question #{added.question_id} to {added.paper}, {added.section}, number {added.number}")
     return 0
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bank.errors import BankError, SameTitle
+from bank.grading.terms import SegmentIn
 from bank.kinds import SECTION_TITLES, fingerprint
 from bank.models import Paper, Question, Section, Source
 from bank.paper_store import free_slug, load_paper_in, slug_for, with_key_terms, write_papers
@@ -36,11 +37,11 @@ class Added:
     slug: str = ""  # the paper's
 
 
-async def with_terms(question: Question) -> Question:
-    """The question with its key terms found, as an import finds them (a child process; before the
-    write transaction). Raises TermsUnavailable."""
+async def with_terms(question: Question, *, segment_in: SegmentIn) -> Question:
+    """The question with its key terms found, as an import finds them (jieba where `segment_in` says;
+    before the write transaction). Raises TermsUnavailable."""
     holder = Paper(slug="new", title="new", sections=[Section(kind=question.kind, title="", questions=[question])])
-    return (await with_key_terms([holder]))[0].questions()[0]
+    return (await with_key_terms([holder], segment_in=segment_in))[0].questions()[0]
 
 
 def add_question_in(conn: sqlite3.Connection, question: Question, *, paper_id: int | None,

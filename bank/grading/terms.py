@@ -2,11 +2,12 @@
 
 Segmenting Chinese needs jieba, whose dictionary costs ~70 MiB and ~1 s to load. Reference answers
 never change after import, so their terms are found at import time and kept in `questions.key_terms`;
-grading reads them from there. Where jieba runs:
+grading reads them from there. Where jieba runs is the caller's choice (`SegmentIn`), made where the
+kind of process is known:
 
-- in this process, by default (the `proctor bank`/`import` commands, tests, scripts: short-lived);
-- in a one-off child process (`python -m bank.grading.terms`) when the process said
-  `segment_in_child()`: the long-running bot, which must never hold the dictionary;
+- in a fresh child process (bank.child_process) for the long-running bot, which must never hold
+  the dictionary: its start-up, a chat upload's Import, /newq and /editq;
+- in this process for the short-lived ones: `proctor` commands, tests, scripts;
 - not at all for the bundled papers: their terms ship in bank/seeds/key_terms.json (checked
   against jieba by the tests), so a first start imports the bundled bank without segmenting.
 """
@@ -16,18 +17,19 @@ from __future__ import annotations
 import json
 import logging
 import re
-import subprocess
-import sys
 import threading
 from collections.abc import Sequence
+from enum import Enum
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from bank import child_process
 from bank.errors import TermsUnavailable
 from bank.grading.normalize import fold
 
 MIN_TERM_LEN = 2
+SEGMENT_SECONDS = 300.0  # every reference of an import at once: 5,000 of them segment in about 2 s
 SEED_TERMS = Path(__file__).resolve().parents[1] / "seeds" / "key_terms.json"
 
 # Function words and generic verbs that say nothing about whether the candidate knows the topic.
@@ -46,7 +48,13 @@ STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 _PUNCT_OR_SPACE = r"[\s\W_]+"
 _lock = threading.Lock()
 _jieba: Any = None  # the jieba module once loaded; jieba ships no types
-_in_child = False
+
+
+class SegmentIn(Enum):
+    """Where jieba runs for the references whose terms are not bundled."""
+
+    THIS_PROCESS = "this process"  # loads the dictionary here, once: a command, a test, a script
+    CHILD = "child"  # a fresh child process each time: the long-running bot never holds the dictionary
 
 
 def flat(text: str) -> str:
@@ -66,7 +74,7 @@ def load_segmenter() -> Any:
     if _jieba is None:
         with _lock:
             if _jieba is None:
-                import jieba
+                import jieba  # heavy-imports (pyproject.toml): a ~70 MiB dictionary, loaded where terms are found
 
                 jieba.setLogLevel(logging.WARNING)
                 jieba.initialize()
@@ -100,46 +108,32 @@ def seed_terms() -> dict[str, list[str]]:
         return {}
 
 
-def segment_in_child() -> None:
-    """From now on this process never imports jieba: terms it lacks are found by a child process."""
-    global _in_child
-    _in_child = True
-
-
-def terms_for(references: Sequence[str]) -> list[list[str]]:
+def terms_for(references: Sequence[str], *, segment_in: SegmentIn) -> list[list[str]]:
     """Key terms of each reference, in order: from the bundled list, else from jieba.
 
-    Raises TermsUnavailable if the child process that runs jieba fails.
+    Raises TermsUnavailable if the child process that runs jieba fails (`SegmentIn.CHILD`).
     """
     known = seed_terms()
     missing = sorted({r for r in references if r.strip() and r not in known})
     found: dict[str, list[str]] = {}
     if missing:
-        if _in_child and "jieba" not in sys.modules:
-            found = dict(zip(missing, _terms_in_child(missing), strict=True))
-        else:
-            found = {r: list(key_terms(r)) for r in missing}
+        match segment_in:
+            case SegmentIn.THIS_PROCESS:
+                found = dict(zip(missing, segment(missing), strict=True))
+            case SegmentIn.CHILD:
+                found = dict(zip(missing, _segment_in_child(missing), strict=True))
     return [known[r] if r in known else found.get(r, []) for r in references]
 
 
-def _terms_in_child(references: list[str]) -> list[list[str]]:
+def segment(references: list[str]) -> list[list[str]]:
+    """The key terms of each reference, found with jieba in this process (the child's job too)."""
+    return [list(key_terms(r)) for r in references]
+
+
+def _segment_in_child(references: list[str]) -> list[list[str]]:
     try:
-        done = subprocess.run([sys.executable, "-m", "bank.grading.terms"], input=json.dumps(references),
-                              capture_output=True, text=True, encoding="utf-8", timeout=300,
-                              cwd=Path(__file__).resolve().parents[2])
-    except (OSError, subprocess.TimeoutExpired) as e:
-        raise TermsUnavailable(f"finding key terms failed: {e}") from e
-    if done.returncode != 0:
-        raise TermsUnavailable(f"finding key terms failed: {done.stderr.strip()[-300:]}")
-    terms: list[list[str]] = json.loads(done.stdout)
-    return terms
-
-
-def _main() -> None:
-    """Child mode: a JSON list of references on stdin, a JSON list of term lists on stdout."""
-    references = json.load(sys.stdin)
-    json.dump([list(key_terms(r)) for r in references], sys.stdout, ensure_ascii=False)
-
-
-if __name__ == "__main__":
-    _main()
+        return child_process.run(segment, references, limit=SEGMENT_SECONDS, what="finding key terms")
+    except child_process.TimedOut:
+        raise TermsUnavailable(f"finding key terms took over {SEGMENT_SECONDS:g} s") from None
+    except child_process.ChildDied:
+        raise TermsUnavailable("finding key terms failed in its child process (see the log)") from None

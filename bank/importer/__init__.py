@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bank.errors import ComposedSlug, ImportFailed, SameTitle
+from bank.grading.terms import SegmentIn
 from bank.import_notes import notes_from_json
 from bank.importer.json_format import looks_like_json, parse_json_text
 from bank.importer.seed_format import parse_seed_text
@@ -76,7 +77,8 @@ async def import_files(db: Store, paths: Iterable[Path | str], now: float, *,
     found = parse_by_slug(paths, parse)
     if not found:
         raise ImportFailed("(no files)", "arguments", "nothing to import")
-    papers = await with_key_terms([paper for paper, _ in found.values()])
+    # in this process: the bundled bank's terms ship (nothing to segment, even in the bot); scripts and tests
+    papers = await with_key_terms([paper for paper, _ in found.values()], segment_in=SegmentIn.THIS_PROCESS)
     ids = await db.run_write(lambda conn: write_found_in(conn, found, papers, now, as_new=as_new))
     return await as_written(db, papers, ids)
 

@@ -13,6 +13,7 @@ from telegram.ext import ApplicationHandlerStop
 from bank.authoring import draft as dr
 from bank.authoring.add import BadTarget
 from bank.errors import TermsUnavailable
+from bank.grading.terms import SegmentIn
 from bank.paper_store import list_papers, load_paper
 from bot.authoring import render
 from bot.authoring.callbacks import DraftAction, DraftPress
@@ -201,7 +202,8 @@ async def _save(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:
 
     try:
         added = await add_question(svc.db, d.question(), paper_id=d.paper_id, new_title=d.paper_title,
-                                   section=d.section, actor=u.id, now=svc.now(), chat_id=d.chat_id, claim=claim)
+                                   section=d.section, actor=u.id, now=svc.now(), chat_id=d.chat_id, claim=claim,
+                                   segment_in=SegmentIn.CHILD)
     except dr.DraftGone:
         await ack(query, t("nq_gone", u.lang), show_alert=True)
         return

@@ -10,6 +10,7 @@ from typing import Any
 from telegram import InlineKeyboardMarkup, Update
 
 from bank.errors import BankError, NotFound, TermsUnavailable
+from bank.grading.terms import SegmentIn
 from bank.kinds import Kind
 from bank.models import Question
 from bank.option_order import LETTERS
@@ -280,6 +281,6 @@ async def _key_terms(db: Any, qid: int) -> None:
     """The edited reference answer's key terms, found again (in a child process, as at start-up; best
     effort); the other questions' are left alone."""
     try:
-        await fill_key_terms(db, [qid])
+        await fill_key_terms(db, [qid], segment_in=SegmentIn.CHILD)
     except TermsUnavailable:
         log.warning("could not find the key terms of an edited reference answer", exc_info=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from bank.authoring import upload as up
 from bank.authoring.add import Added, BadTarget, Claim, add_question_in, with_terms
+from bank.grading.terms import SegmentIn
 from bank.item_stats import set_retired_in
 from bank.models import Paper, PaperSettings, Question
 from bank.paper_list import find_paper
@@ -85,16 +86,17 @@ async def confirm_key(db: Database, question_id: int, *, actor: int, now: float,
 
 async def add_question(db: Database, question: Question, *, paper_id: int | None, new_title: str = "",
                        section: int | None = None, actor: int, now: float, chat_id: int | None = None,
-                       claim: Claim | None = None) -> Added:
+                       claim: Claim | None = None, segment_in: SegmentIn) -> Added:
     """Add `question` to paper `paper_id`, or to a new paper titled `new_title` (as
-    bank.authoring.add.add_question_in); returns where it went.
+    bank.authoring.add.add_question_in), its key terms found where `segment_in` says (the bot's
+    /newquestion: in a child); returns where it went.
 
     `claim` runs first in the same transaction (a draft is deleted there, and may raise to write
     nothing). Raises BadTarget, TermsUnavailable, or what `claim` raises; nothing is written then.
     """
     if paper_id is None and not new_title.strip():  # before the key terms' child process
         raise BadTarget("a new paper needs a title")
-    question = await with_terms(question)
+    question = await with_terms(question, segment_in=segment_in)
 
     def transaction(conn: sqlite3.Connection) -> Added:
         if claim is not None:
@@ -116,7 +118,7 @@ async def import_upload(db: Database, pending: up.Pending, papers: list[Paper], 
     cancelled already), ImportFailed (another paper has a title of these), TermsUnavailable.
     Nothing is written when it raises.
     """
-    papers = await with_key_terms(papers)
+    papers = await with_key_terms(papers, segment_in=SegmentIn.CHILD)  # a chat upload: the bot's process
 
     def transaction(conn: sqlite3.Connection) -> up.Imported:
         done = up.import_upload_in(conn, pending, papers, digest, now=now)

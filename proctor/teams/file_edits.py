@@ -22,6 +22,7 @@ from bank import round_trip
 from bank.authoring.add import place_question
 from bank.errors import ImportFailed
 from bank.formats.files import as_carried, export_format
+from bank.grading.terms import SegmentIn
 from bank.importer import Parse, as_written, parse_by_slug, write_found_in
 from bank.kinds import SUBJECTIVE
 from bank.models import Paper, Question, Section
@@ -73,10 +74,12 @@ async def import_or_update(db: Database, paths: Iterable[Path | str], now: float
     new = [paper for paper, _ in rest.values()]
     if dry_run:
         return Imported(updated, new, {})
-    new = await with_key_terms(new)
+    here = SegmentIn.THIS_PROCESS  # `proctor import`, a short-lived process
+    new = await with_key_terms(new, segment_in=here)
     # the added questions' key terms, found before the transaction (as bank.authoring.add does)
     added = await with_key_terms([Paper(slug="added", title="added", sections=[
-        Section(kind=q.kind, title="", questions=[q]) for q in u.added]) for u in updated if u.added])
+        Section(kind=q.kind, title="", questions=[q]) for q in u.added]) for u in updated if u.added],
+        segment_in=here)
     versions: dict[int, Edited] = {}
 
     def transaction(conn: sqlite3.Connection) -> list[int]:
@@ -93,7 +96,7 @@ async def import_or_update(db: Database, paths: Iterable[Path | str], now: float
     subjective = [qid for u in updated for c in u.changes if c.key_changed and c.old.kind in SUBJECTIVE
                   if (qid := c.old.id) is not None]
     if subjective:  # their key terms, found again from the new reference (as /editq does)
-        await fill_key_terms(db, subjective)
+        await fill_key_terms(db, subjective, segment_in=here)
     return Imported(updated, await as_written(db, new, ids), versions)
 
 

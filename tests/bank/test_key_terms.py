@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bank.grading import grade, key_terms
-from bank.grading.terms import SEED_TERMS, terms_for
+from bank.grading.terms import SEED_TERMS, SegmentIn, terms_for
 from bank.kinds import SUBJECTIVE
 from bank.paper_store import fill_key_terms, get_question, list_papers
 from proctor.storage.bootstrap import ensure_default_bank, seed_key_terms
@@ -49,8 +49,8 @@ async def test_a_bank_from_before_key_terms_gets_them_filled(tmp_path):
     db = await Database.open(path)
     try:
         subjective = [q.id for p in await list_papers(db) for q in p.questions() if q.kind in SUBJECTIVE]
-        assert await fill_key_terms(db) == len(subjective) > 0
-        assert await fill_key_terms(db) == 0
+        assert await fill_key_terms(db, segment_in=SegmentIn.THIS_PROCESS) == len(subjective) > 0
+        assert await fill_key_terms(db, segment_in=SegmentIn.THIS_PROCESS) == 0
         assert [q for q in subjective if (await get_question(db, q)).key_terms is None] == []
     finally:
         await db.close()
@@ -91,21 +91,20 @@ async def ensure_default_bank_rows(db: Database) -> None:
     await db.run_write(transaction)
 
 
-@pytest.mark.parametrize("in_child", [False, True])
-def test_terms_for_in_this_process_or_a_child_agree(in_child):
+@pytest.mark.parametrize("segment_in", list(SegmentIn))
+def test_terms_for_in_this_process_or_a_child_agree(segment_in):
     references = ["张量并行把权重矩阵切分到多个设备上", "", "FP16 与 BF16 的动态范围不同"]
     code = (
         "import json, sys\n"
-        "from bank.grading import terms\n"
-        f"{'terms.segment_in_child()' if in_child else ''}\n"
-        f"found = terms.terms_for({references!r})\n"
-        "assert ('jieba' in sys.modules) is not %r\n"
-        "print(json.dumps(found))\n" % in_child
+        "from bank.grading.terms import SegmentIn, terms_for\n"
+        f"found = terms_for({references!r}, segment_in=SegmentIn.{segment_in.name})\n"
+        f"assert ('jieba' in sys.modules) is {segment_in is SegmentIn.THIS_PROCESS}\n"
+        "print(json.dumps(found))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [list(key_terms(r)) for r in references]
-    assert terms_for(["", "  "]) == [[], []]
+    assert terms_for(["", "  "], segment_in=segment_in) == [[], []]
 
 
 def test_key_terms_in_a_json_file_are_not_trusted():

@@ -1,10 +1,9 @@
-"""A user's file is read in a child process (bank.formats.child, issue 21 item 4): the child's
+"""A user's file is read in a child process (bank.formats.child on bank.child_process): the child's
 result or its ImportFailed come back as they were; past the time limit the child is killed and the
-file refused naming its format; the child runs niced and without the bot's secrets.
+file refused naming its format; the child runs niced, with an allow-listed environment.
 
-The readers are forked from one zygote per process (issue 22: a fresh interpreter per file cost
-0.3 s of CPU each): the zygote is reused, started again if it dies, and a reader that crashes or
-is killed leaves no process behind."""
+The children, file readers and jieba's alike, are forked from one zygote per process: the zygote is
+reused, started again if it dies, and a child that crashes or is killed leaves no process behind."""
 
 import os
 import signal
@@ -14,10 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from bank import child_process
 from bank.errors import ImportFailed
 from bank.formats import child
 from bank.formats.files import parse_bytes, read_any
-from tests.bank.child_jobs import chatty, crash, my_pid, wait_forever, what_the_child_sees
+from bank.grading.terms import SegmentIn, key_terms, terms_for
+from tests.bank.child_jobs import chatty, crash, my_pid, niceness, wait_for, wait_forever
+
+# the bot's settings in both cases pydantic-settings reads, one of its secrets, and someone else's
+SECRETS = {"TELEGRAM_BOT_TOKEN": "1:upper-secret", "telegram_bot_token": "1:lower-secret",
+           "PROCTOR_WEBHOOK_SECRET": "webhook-secret", "MY_API_KEY": "api-secret"}
 
 
 def _processes() -> dict[int, tuple[int, str, str]]:
@@ -35,7 +40,7 @@ def _processes() -> dict[int, tuple[int, str, str]]:
 
 def _zygotes() -> list[int]:
     return [pid for pid, (ppid, _, cmd) in _processes().items()
-            if ppid == os.getpid() and "bank.formats.child --zygote" in cmd]
+            if ppid == os.getpid() and "bank.child_process --zygote" in cmd]
 
 
 def _readers(zygote: int) -> list[int]:
@@ -47,7 +52,7 @@ def _readers(zygote: int) -> list[int]:
 def way(request, monkeypatch):
     """Both ways of starting a reader: forked from the zygote, or (without pidfds) a fresh interpreter."""
     if request.param == "fresh":
-        monkeypatch.setattr(child, "HAVE_PIDFD", False)
+        monkeypatch.setattr(child_process, "HAVE_PIDFD", False)
     return request.param
 
 
@@ -61,7 +66,7 @@ def test_a_reader_past_the_limit_is_killed_and_the_file_refused_by_its_format(wa
         assert _readers(zygote) == []  # killed and reaped
     else:
         assert [p for p, (ppid, _, cmd) in _processes().items()
-                if ppid == os.getpid() and "bank.formats.child" in cmd and "--zygote" not in cmd] == []
+                if ppid == os.getpid() and "bank.child_process" in cmd and "--zygote" not in cmd] == []
 
 
 def test_the_childs_result_and_error_are_those_of_the_parser_in_process(tmp_path, way):
@@ -78,13 +83,79 @@ def test_the_childs_result_and_error_are_those_of_the_parser_in_process(tmp_path
         (here.value.file, here.value.place, here.value.problem)
 
 
-def test_the_child_is_niced_and_gets_no_secrets(monkeypatch, way):
-    child.shutdown()  # the next zygote starts while this process holds the secrets
-    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "1:secret")
-    monkeypatch.setenv("PROCTOR_WEBHOOK_SECRET", "secret")
-    niceness, secrets, in_environ_block = child.run(what_the_child_sees, file="x.gift")
-    assert niceness == min(19, os.nice(0) + child.NICENESS)
-    assert secrets == [] and not in_environ_block
+def test_the_child_is_niced(way):
+    assert child.run(niceness, file="x.gift") == min(19, os.nice(0) + child_process.NICENESS)
+
+
+def _children_at_work(way: str) -> list[int]:
+    """The children doing a job now: the zygote's, or (without pidfds) this process's fresh interpreters."""
+    procs = _processes()
+    if way == "fresh":
+        return [pid for pid, (ppid, _, cmd) in procs.items()
+                if ppid == os.getpid() and "bank.child_process" in cmd and "--zygote" not in cmd]
+    zygotes = [pid for pid, (ppid, _, cmd) in procs.items()
+               if ppid == os.getpid() and "bank.child_process --zygote" in cmd]
+    return [pid for pid, (ppid, state, _) in procs.items() if ppid in zygotes and state != "Z"]
+
+
+def _environ_of_a_child_at_work(way: str, job: threading.Thread) -> dict[str, str]:
+    """/proc/<pid>/environ of the child doing `job`'s work, read from here while it works."""
+    deadline = time.monotonic() + 60
+    while job.is_alive() and time.monotonic() < deadline:
+        for pid in _children_at_work(way):
+            try:
+                block = Path(f"/proc/{pid}/environ").read_bytes()
+            except OSError:  # it ended in between
+                continue
+            return dict(entry.split("=", 1) for entry in block.decode().split("\0") if "=" in entry)
+        time.sleep(0.005)
+    raise AssertionError("never saw the child at work")
+
+
+def _secrets_in(environ: dict[str, str]) -> list[str]:
+    found = [k for k in SECRETS if k.lower() in {name.lower() for name in environ}]
+    return found + [k for k, v in SECRETS.items() if any(v in value for value in environ.values())]
+
+
+@pytest.fixture
+def secrets(monkeypatch):
+    """This process's environment holds the secrets, and the next zygote starts with them around."""
+    child_process.shutdown()
+    for name, value in SECRETS.items():
+        monkeypatch.setenv(name, value)
+    yield
+    child_process.shutdown()
+
+
+def test_a_reader_child_gets_no_secret_of_the_environment(tmp_path, way, secrets):
+    seen = tmp_path / "seen"
+    done: list[str] = []
+    job = threading.Thread(target=lambda: done.append(child.run(wait_for, str(seen), file="x.gift")))
+    job.start()
+    try:
+        environ = _environ_of_a_child_at_work(way, job)
+    finally:
+        seen.touch()
+        job.join(timeout=30)
+    assert done == ["done"]
+    assert _secrets_in(environ) == []
+    assert environ["PATH"] == os.environ["PATH"] and "PYTHONPATH" in environ  # what it needs to run
+    assert {k for k in environ if not k.startswith("LC_")} <= child_process.ENV_NAMES | {"PYTHONPATH"}
+
+
+def test_the_jieba_child_gets_no_secret_of_the_environment(secrets):
+    """Seen while it loads jieba's dictionary (most of a second), as the bot's start-up, Import, /newq and
+    /editq run it."""
+    references = [f"第{i}层的权重矩阵切分到多个设备上，前向时各设备计算部分结果再通过全归约合并" for i in range(50)]
+    found: list[list[list[str]]] = []
+    job = threading.Thread(target=lambda: found.append(terms_for(references, segment_in=SegmentIn.CHILD)))
+    job.start()
+    try:
+        environ = _environ_of_a_child_at_work("zygote", job)
+    finally:
+        job.join(timeout=300)
+    assert _secrets_in(environ) == []
+    assert found == [[list(key_terms(r)) for r in references]]
 
 
 def test_what_a_reader_prints_does_not_spoil_its_result(way):
@@ -133,6 +204,6 @@ def test_readers_run_side_by_side_and_a_shutdown_ends_them():
         time.sleep(0.01)
     assert child.run(chatty, file="x.gift") == "the result"
     assert ended == [] and t.is_alive()  # the fast file came back while the slow one is being read
-    child.shutdown()
+    child_process.shutdown()
     t.join(timeout=30)
     assert [str(e) for e in ended] == ["slow.gift: file: could not be read (the reader failed; see the log)"]

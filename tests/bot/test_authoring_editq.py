@@ -260,7 +260,7 @@ async def test_a_reimport_keeps_the_edited_question_and_says_so(env, tmp_path):
 
 
 async def test_a_reference_answer_edit_finds_its_own_key_terms_only(tmp_path):
-    from bank.grading import terms_for
+    from bank.grading.terms import SegmentIn, terms_for
 
     env = BotEnv(tmp_path, admins=(LEAD,))
     await env.seed(Paper(slug="short", title="Short paper", sections=[Section(kind=Kind.short, title="简答题", questions=[
@@ -283,7 +283,8 @@ async def test_a_reference_answer_edit_finds_its_own_key_terms_only(tmp_path):
         await lead.press(preview, "💾 Save and regrade")
         await env.api.wait_for(lambda: "now at version 2" in (preview.text or ""), what="saved")
         edited = await get_question(env.db, first)
-        assert (edited.answer, edited.key_terms) == (reference, terms_for([reference])[0])
+        terms = terms_for([reference], segment_in=SegmentIn.THIS_PROCESS)[0]
+        assert (edited.answer, edited.key_terms) == (reference, terms)
         assert (await get_question(env.db, other)).key_terms is None  # the rest of the bank is left alone
     finally:
         await env.close()

@@ -201,6 +201,7 @@ async def test_a_paper_without_a_section_of_its_kind_says_where_the_question_goe
 
 async def test_the_bank_refuses_a_section_of_another_kind(env):
     from bank.authoring.add import BadTarget
+    from bank.grading.terms import SegmentIn
     from bank.kinds import Kind
     from bank.models import Question
     from proctor.teams.curation import add_question
@@ -208,4 +209,5 @@ async def test_the_bank_refuses_a_section_of_another_kind(env):
 
     q = Question(number=1, kind=Kind.numerical, stem="Bits in a byte?", answer="8", points=1)
     with pytest.raises(BadTarget, match="holds single questions"):
-        await add_question(env.db, q, paper_id=await paper_id(env.db, "demo"), section=1, actor=LEAD, now=1.0)
+        await add_question(env.db, q, paper_id=await paper_id(env.db, "demo"), section=1, actor=LEAD, now=1.0,
+                           segment_in=SegmentIn.THIS_PROCESS)

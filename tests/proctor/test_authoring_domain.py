@@ -7,12 +7,15 @@ from bank.authoring import draft as dr
 from bank.authoring import upload as up
 from bank.authoring.add import BadTarget
 from bank.errors import ImportFailed
+from bank.grading.terms import SegmentIn
 from bank.kinds import Kind
 from bank.models import Question
 from bank.paper_store import load_paper, paper_count, question_count, save_paper
 from proctor.teams import audit, curation
 from proctor.teams.curation import add_question, set_retired
 from tests.papers_fixture import small_paper
+
+HERE = SegmentIn.THIS_PROCESS
 
 GIFT = b"::a:: 2+2? {=4 ~3}\n\n::b:: Sky is blue {T}\n"
 
@@ -151,26 +154,27 @@ async def test_adding_after_a_retired_question_never_reuses_its_place(db):
     last = paper.sections[0].questions[-1]
     await set_retired(db, last.id, True, lead=1, chat_id=None, now=1)
     q = Question(number=0, kind=Kind.single, stem="New one?", options=["x", "y"], answer="B", held="")
-    added = await add_question(db, q, paper_id=pid, actor=1, now=2)
+    added = await add_question(db, q, paper_id=pid, actor=1, now=2, segment_in=HERE)
     assert (added.section, added.number) == ("单项选择题", 3)
     after = await load_paper(db, pid, include_retired=True)
     assert [(x.number, x.retired) for x in after.sections[0].questions] == [(1, False), (2, True), (3, False)]
     with pytest.raises(BadTarget, match="already titled"):
-        await add_question(db, q, paper_id=None, new_title=paper.title, actor=1, now=3)
+        await add_question(db, q, paper_id=None, new_title=paper.title, actor=1, now=3, segment_in=HERE)
     assert await paper_count(db) == 1
 
 
 async def test_a_question_goes_into_the_section_asked_for(db):
     pid = await save_paper(db, small_paper(), now=0)
     q = Question(number=0, kind=Kind.single, stem="Where?", options=["x", "y"], answer="A", held="")
-    assert (await add_question(db, q, paper_id=pid, section=1, actor=1, now=1)).section == "单项选择题"
+    assert (await add_question(db, q, paper_id=pid, section=1, actor=1, now=1, segment_in=HERE)).section == "单项选择题"
     with pytest.raises(BadTarget, match="holds multi questions, not single"):  # a section of another kind
-        await add_question(db, q, paper_id=pid, section=2, actor=1, now=1)
-    added = await add_question(db, q.model_copy(update={"stem": "New?"}), paper_id=pid, section=0, actor=1, now=2)
+        await add_question(db, q, paper_id=pid, section=2, actor=1, now=1, segment_in=HERE)
+    added = await add_question(db, q.model_copy(update={"stem": "New?"}), paper_id=pid, section=0, actor=1, now=2,
+                               segment_in=HERE)
     assert (added.section, added.number) == ("单项选择题", 1)
     assert len((await load_paper(db, pid)).sections) == 6
     with pytest.raises(BadTarget, match="no section 99"):
-        await add_question(db, q, paper_id=pid, section=99, actor=1, now=3)
+        await add_question(db, q, paper_id=pid, section=99, actor=1, now=3, segment_in=HERE)
 
 
 def test_back_from_the_preview_goes_to_the_section_or_the_new_title():

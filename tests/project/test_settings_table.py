@@ -9,8 +9,8 @@ from bot.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ("bank", "proctor", "bot", "desk", "sandbox")
-# the file readers' child process hands on its parent's environment, without the settings' secrets
-ENV_HANDED_ON = {"bank/formats/child.py"}
+# the runner of child processes hands on an allow-listed part of its parent's environment (no setting)
+ENV_HANDED_ON = {"bank/child_process.py"}
 
 
 def _the_settings() -> set[str]:
