@@ -81,13 +81,9 @@ def write_settings_in(conn: sqlite3.Connection, paper_id: int, checked: dict[str
         raise NotFound(f"no paper {paper_id}")
 
 
-async def pass_mark(db: Store, paper_id: int | None) -> float | None:
-    """The paper's pass mark in percent, or None (no pass mark; a mock paper has none)."""
-    return None if paper_id is None else await db.run(lambda conn: pass_mark_in(conn, paper_id))
-
-
 def pass_mark_in(conn: sqlite3.Connection, paper_id: int | None) -> float | None:
-    """`pass_mark` on the database thread."""
+    """The paper's pass mark in percent, or None (no pass mark; a mock paper has none), on the database
+    thread."""
     if paper_id is None:
         return None
     row = conn.execute("SELECT pass_percent FROM papers WHERE id=?", (paper_id,)).fetchone()

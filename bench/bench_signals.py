@@ -17,14 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bank.paper_store import save_paper  # noqa: E402
 from proctor.exams import service as attempts  # noqa: E402
 from proctor.exams.states import AttemptMode, FinishReason  # noqa: E402
 from proctor.integrity.signals import normalise  # noqa: E402
 from proctor.people.users import ensure_user  # noqa: E402
 from proctor.storage.db import Database  # noqa: E402
 from proctor.teams.curation import write_settings  # noqa: E402
-from tests.papers_fixture import small_paper  # noqa: E402
+from tests.papers_fixture import save_paper, small_paper  # noqa: E402
 
 T0 = 1_800_000_000.0
 WORDS = "梯度累积前向传播计算损失不立即更新模型参数而是将得到的进行累加数据并行设备保存完整同时"

@@ -2,6 +2,8 @@
 
 from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
+from bank.paper_store import with_key_terms, write_papers
+from bank.store import Store
 
 
 def small_paper(slug: str = "demo", *, exam_only: bool = False, minutes: int = 60) -> Paper:
@@ -40,3 +42,11 @@ def small_paper(slug: str = "demo", *, exam_only: bool = False, minutes: int = 6
             ]),
         ],
     )
+
+
+async def save_paper(db: Store, paper: Paper, now: float) -> int:
+    """Store one paper as an import does (its key terms found first, then `write_papers` in one
+    transaction); its id."""
+    [found] = await with_key_terms([paper])
+    [paper_id] = await db.run_write(lambda conn: write_papers(conn, [found], now))
+    return paper_id

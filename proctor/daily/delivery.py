@@ -100,11 +100,6 @@ def waiting_item_in(conn: sqlite3.Connection, chat_id: int, user_id: int) -> tup
     return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
 
 
-async def waiting_item(db: Database, chat_id: int, user_id: int) -> tuple[Delivery, Item] | None:
-    """`waiting_item_in` in one round trip."""
-    return await db.run(lambda conn: waiting_item_in(conn, chat_id, user_id))
-
-
 async def get_delivery(db: Database, delivery_id: int) -> Delivery:
     """Raises NotFound."""
     row = await db.fetchone(f"{_SELECT} WHERE d.id=?", (delivery_id,))

@@ -352,12 +352,6 @@ def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: i
     return step_in(conn, row["id"], user_id, Action.typed, None, text, now)
 
 
-async def take_typed_step(db: Database, user_id: int, text: str, reply_to: int | None,
-                          now: float) -> Outcome | None:
-    """`typed_step_in` in one round trip: finding the attempt, reading, deciding and writing."""
-    return await db.run_write(lambda conn: typed_step_in(conn, user_id, text, reply_to, now))
-
-
 async def take_step(db: Database, attempt_id: int, user_id: int, action: Action, pos: int | None,
                     arg: str | None, now: float) -> Outcome:
     """Read, decide and write one step in one transaction and one round trip to the database."""

@@ -8,7 +8,7 @@ import pytest
 
 from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
-from bank.paper_store import list_papers, load_paper, save_paper
+from bank.paper_store import list_papers, load_paper
 from bot.cli import main
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
@@ -19,6 +19,7 @@ from proctor.teams import audit
 from proctor.teams.authoring import get_session
 from proctor.teams.curation import set_retired
 from tests.harness import T0, BotEnv, attempt_message, pick_paper, rules_card
+from tests.papers_fixture import save_paper
 
 LEAD, ANN, BOB = 10, 30, 40
 

@@ -3,14 +3,13 @@ every answer. Through the fake Bot API (real Application, real HTTP, real SQLite
 
 import pytest
 
-from bank.paper_store import save_paper
 from bot.exam import render
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.teams.curation import update_settings
 from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv, attempt_message, start_exam
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 from tests.reads import answers_in
 
 T0 = 1_800_000_000.0

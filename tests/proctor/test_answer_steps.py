@@ -8,7 +8,7 @@ import pytest
 
 from bank.grading.result import Verdict
 from bank.kinds import Kind
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from proctor.daily import delivery as dstore
 from proctor.daily import steps as daily
 from proctor.daily import subscriptions as subs
@@ -18,7 +18,7 @@ from proctor.exams import service as attempts
 from proctor.exams import steps as exam
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.people.users import ensure_user
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 
 T0 = 1_800_000_000.0
 ANN, BOB = 7, 8  # Ann takes the paper; Bob is somebody else

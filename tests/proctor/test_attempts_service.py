@@ -3,13 +3,12 @@
 import pytest
 
 from bank.kinds import Kind
-from bank.paper_store import save_paper
 from proctor.exams import service as attempts
 from proctor.exams.blueprint import Blueprint, DrawSize, Part, drawn_size
 from proctor.exams.model import compute_result
 from proctor.exams.service import AlreadyRunning, AttemptClosed, AttemptLimitReached
 from proctor.people.users import ensure_user
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 
 T0 = 1_800_000_000.0
 

@@ -9,7 +9,7 @@ import pytest
 from bank.errors import NotFound
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from bank.paper_store import get_question, list_papers, save_paper
+from bank.paper_store import get_question, list_papers
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
@@ -22,7 +22,7 @@ from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams.curation import set_exam_only
 from proctor.teams.leaderboard import my_groups
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 
 NOW = 1_800_000_000.0
 DAY = date(2027, 1, 15)

@@ -8,7 +8,6 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bank.kinds import Kind
-from bank.paper_store import save_paper
 from proctor.exams import integrity
 from proctor.exams import service as attempts
 from proctor.integrity.signals import (
@@ -30,7 +29,7 @@ from proctor.people.users import ensure_user
 from proctor.teams.curation import write_settings
 from proctor.teams.leaderboard import period_bounds
 from proctor.teams.reports import team_csv
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 
 T0 = 1_800_000_000.0
 WRITTEN = "梯度累积是在每次前向传播计算损失后，不立即更新模型参数，而是将梯度进行累加，等到若干步后再统一更新。"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from bot.cli import main
 from proctor import invites, outbox
 from proctor.exams import service as attempts
@@ -18,7 +18,7 @@ from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 
 T0 = 1_800_000_000.0
 

@@ -8,10 +8,10 @@ import json
 
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from bank.paper_store import save_paper
 from proctor.chats import chat_title, ensure_chat, note_member, set_timezone
 from proctor.people.users import ensure_user, find_prefs
 from proctor.storage.db import Database
+from tests.papers_fixture import save_paper
 
 _ids = itertools.count(1000)
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from bank.kinds import Kind, MultiPolicy
 from bank.models import Paper, PaperSettings, Question, Section
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.people.users import ensure_user
 from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
+from tests.papers_fixture import save_paper
 
 T0 = 1_800_000_000.0
 ANN, LEAD = 7, 10

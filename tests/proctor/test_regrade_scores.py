@@ -8,7 +8,7 @@ from datetime import date
 
 from bank.kinds import Kind, MultiPolicy
 from bank.models import Paper, PaperSettings, Question, Section
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from proctor import outbox
 from proctor.daily import delivery as dstore
 from proctor.daily import steps as daily
@@ -19,6 +19,7 @@ from proctor.people.users import ensure_user
 from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
 from proctor.teams.review import set_final
+from tests.papers_fixture import save_paper
 from tests.proctor.test_leads_data import Crafted
 
 T0 = 1_800_000_000.0

@@ -116,11 +116,10 @@ def test_invites_illegal_transition_is_the_shared_one():
 async def test_a_stored_delivery_walks_its_machine(db):
     from datetime import date
 
-    from bank.paper_store import save_paper
     from proctor.daily import delivery as dstore
     from proctor.daily import subscriptions as subs
     from proctor.daily.plan import create_or_resume
-    from tests.papers_fixture import small_paper
+    from tests.papers_fixture import save_paper, small_paper
 
     now = 1_800_000_000.0
     await save_paper(db, small_paper("demo"), now)
@@ -151,9 +150,8 @@ async def test_a_stored_delivery_walks_its_machine(db):
 
 
 async def test_a_stored_attempt_closes_once(db):
-    from bank.paper_store import save_paper
     from proctor.exams import service as attempts
-    from tests.papers_fixture import small_paper
+    from tests.papers_fixture import save_paper, small_paper
 
     pid = await save_paper(db, small_paper("demo"), 0.0)
     from proctor.people.users import ensure_user

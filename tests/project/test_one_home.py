@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from proctor.teams import audit
 from proctor.teams.curation import set_exam_only, update_settings
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 from tests.reads import question_ids
 
 
