@@ -8,6 +8,7 @@ from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.teams.curation import update_settings
 from sandbox.fakeapi import ApiError
+from tests.answering import answer, tick
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import save_paper, small_paper
 from tests.reads import answers_in
@@ -43,8 +44,7 @@ async def _start(db):
 @pytest.mark.parametrize("reason", ["submitted", "timeout"])
 async def test_ticks_not_submitted_count_at_hand_in(db, reason):
     a, multi = await _start(db)
-    for letter in "AB":  # the key, ticked, never submitted
-        await attempts.toggle_draft(db, a.id, multi.pos, letter)
+    assert await tick(db, a.id, multi.pos, "AB", T0 + 5) == "AB"  # the key, ticked, never submitted
     _, result = await attempts.finish_attempt(db, a.id, T0 + 60, reason)
     sheet = await attempts.load_sheet(db, a.id)
     answer = sheet.answers[multi.pos]
@@ -55,10 +55,8 @@ async def test_ticks_not_submitted_count_at_hand_in(db, reason):
 
 async def test_ticks_changed_after_a_submit_replace_it_and_a_cancel_counts_nothing(db):
     a, multi = await _start(db)
-    sheet = await attempts.load_sheet(db, a.id, positions="all")
-    await attempts.record_answer(db, sheet, multi.pos, "CD", T0 + 5, advance=False)
-    for letter in "AB":
-        await attempts.toggle_draft(db, a.id, multi.pos, letter)
+    await answer(db, a.id, multi.pos, "CD", T0 + 5)
+    assert await tick(db, a.id, multi.pos, "AB", T0 + 6) == "AB"
     await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")
     assert [x.response for x in (await answers_in(db, a.id)).values()] == ["AB"]
     await attempts.finish_attempt(db, a.id, T0 + 70, "submitted")  # counted once

@@ -20,6 +20,7 @@ from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
+from tests.answering import answer
 from tests.reads import paper_id, question_ids
 
 T0 = 1_800_000_000.0
@@ -54,8 +55,7 @@ async def _answered_wrong(db) -> int:
     pid = await paper_id(db, "sums")
     await ensure_user(db, ANN, "Ann", None, 0)
     a = await attempts.start_attempt(db, user_id=ANN, chat_id=ANN, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    sheet = await attempts.load_sheet(db, a.id)
-    await attempts.record_answer(db, sheet, 0, "B", T0 + 5, advance=True)
+    await answer(db, a.id, 0, "B", T0 + 5)
     await attempts.finish_attempt(db, a.id, T0 + 10, FinishReason.submitted)
     return (await question_ids(db, "sums"))[0]
 

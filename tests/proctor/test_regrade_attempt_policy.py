@@ -13,6 +13,7 @@ from proctor.exams.states import AttemptMode, FinishReason
 from proctor.people.users import ensure_user
 from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
+from tests.answering import answer
 from tests.papers_fixture import save_paper
 
 T0 = 1_800_000_000.0
@@ -32,8 +33,7 @@ async def _mock_answer(db, response: str) -> float:
     await ensure_user(db, ANN, "Ann", None, 0)
     a = await attempts.start_attempt(db, user_id=ANN, chat_id=ANN, paper_id=None, mode=AttemptMode.exam, now=T0,
                                      shuffle=False, blueprint={Kind.multi: 1})
-    sheet = await attempts.load_sheet(db, a.id, positions="all")
-    rec = await attempts.record_answer(db, sheet, 0, response, T0 + 30, advance=False)
+    rec = await answer(db, a.id, 0, response, T0 + 30)
     assert await attempts.finish_attempt(db, a.id, T0 + 60, FinishReason.submitted) is not None
     return rec.score
 
