@@ -1,4 +1,7 @@
-"""What tests read back, through the domain's own queries (no SQL in tests that are not about the schema)."""
+"""What tests read back, through the domain's own queries (no SQL in tests that are not about the schema).
+
+Listings only tests need (every attempt, every daily quiz) have their SQL here, once: production
+has no use for them, so the domain does not hold them."""
 
 from __future__ import annotations
 
@@ -15,16 +18,22 @@ from proctor.invites import Invite
 from proctor.storage.db import Database
 
 
+async def attempts_of(db: Database, user_id: int | None = None) -> list[Attempt]:
+    """Every attempt (of one user when given), oldest first."""
+    where, params = ("WHERE user_id=?", (user_id,)) if user_id is not None else ("", ())
+    return [Attempt.from_row(r) for r in await db.fetchall(f"SELECT * FROM attempts {where} ORDER BY id", params)]
+
+
 async def the_attempt(db: Database, user_id: int | None = None) -> Attempt:
     """The one attempt (of the user): fails the test if there are none or several."""
-    found = await attempts.attempts_of(db, user_id)
+    found = await attempts_of(db, user_id)
     assert len(found) == 1, f"expected one attempt, found {len(found)}"
     return found[0]
 
 
 async def answers_of(db: Database, user_id: int | None = None) -> dict[int, AnswerRec]:
     """The answers of the one attempt (of the user) by position; none if nobody started one."""
-    found = await attempts.attempts_of(db, user_id)
+    found = await attempts_of(db, user_id)
     assert len(found) <= 1, f"expected at most one attempt, found {len(found)}"
     return (await attempts.load_sheet(db, found[0].id)).answers if found else {}
 
@@ -59,17 +68,27 @@ async def the_invite(db: Database) -> Invite:
     return found[0]
 
 
+async def deliveries(db: Database, chat_id: int | None = None) -> list[Delivery]:
+    """Every daily quiz (to one chat when given), oldest day first, each as the domain reads it."""
+    where, params = ("WHERE chat_id=?", (chat_id,)) if chat_id is not None else ("", ())
+    ids = [r["id"] for r in await db.fetchall(f"SELECT id FROM daily_deliveries {where} ORDER BY day, id", params)]
+    return [await delivery.get_delivery(db, i) for i in ids]
+
+
 async def the_delivery(db: Database, chat_id: int | None = None) -> Delivery:
     """The one daily quiz delivered (to the chat): fails the test if there are none or several."""
-    found = await delivery.deliveries(db, chat_id)
+    found = await deliveries(db, chat_id)
     assert len(found) == 1, f"expected one delivery, found {len(found)}"
     return found[0]
 
 
 async def daily_answers(db: Database, user_id: int | None = None) -> list[DailyAnswer]:
-    """Every daily-quiz answer (of one member), quiz by quiz."""
-    out = [a for d in await delivery.deliveries(db) for a in await answers.answers_to(db, d.id)]
-    return [a for a in out if user_id is None or a.user_id == user_id]
+    """Every daily-quiz answer (of one member), quiz by quiz, then member by member."""
+    out = []
+    for d in await deliveries(db):
+        members = [user_id] if user_id is not None else sorted(s.user_id for s in await answers.standings(db, d.id))
+        out += [a for member in members for a in await answers.user_answers(db, d.id, member)]
+    return out
 
 
 async def paper_of_question(db: Database) -> dict[int, Paper]:
@@ -80,4 +99,4 @@ async def paper_of_question(db: Database) -> dict[int, Paper]:
 
 async def items_to(db: Database, chat_id: int) -> list[DailyItem]:
     """The questions of every daily quiz delivered to the chat, quiz by quiz."""
-    return [i for d in await delivery.deliveries(db, chat_id) for i in await delivery.items(db, d.id)]
+    return [i for d in await deliveries(db, chat_id) for i in await delivery.items(db, d.id)]

@@ -300,13 +300,6 @@ async def unfinished(db: Database) -> list[Delivery]:
     return [_delivery(r) for r in rows]
 
 
-async def deliveries(db: Database, chat_id: int | None = None) -> list[Delivery]:
-    """Every delivery (to one chat when given), oldest day first."""
-    where, params = ("WHERE d.chat_id=?", (chat_id,)) if chat_id is not None else ("", ())
-    rows = await db.fetchall(f"{_SELECT} {where} ORDER BY d.day, d.id", params)
-    return [_delivery(r) for r in rows]
-
-
 async def latest_delivery(db: Database, chat_id: int) -> Delivery | None:
     row = await db.fetchone(f"{_SELECT} WHERE d.chat_id=? ORDER BY d.day DESC LIMIT 1", (chat_id,))
     return _delivery(row) if row else None

@@ -141,13 +141,6 @@ async def timed_running(db: Database) -> list[Attempt]:
     return [Attempt.from_row(r) for r in rows]
 
 
-async def attempts_of(db: Database, user_id: int | None = None) -> list[Attempt]:
-    """Every attempt (of one user when given), oldest first."""
-    where, params = ("WHERE user_id=?", (user_id,)) if user_id is not None else ("", ())
-    rows = await db.fetchall(f"SELECT * FROM attempts {where} ORDER BY id", params)
-    return [Attempt.from_row(r) for r in rows]
-
-
 async def running_counts(db: Database, now: float) -> dict[str, int]:
     """Running attempts: all, timed, and timed ones past their deadline (not yet handed in)."""
     row = one_row(await db.fetchone(

@@ -11,7 +11,7 @@ from sandbox.fakeapi import ApiError
 from tests.answering import answer, tick
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import save_paper, small_paper
-from tests.reads import answers_in
+from tests.reads import answers_in, attempts_of
 
 T0 = 1_800_000_000.0
 
@@ -209,7 +209,7 @@ async def test_exam_with_a_paper_name_shows_its_rules_card(env):
     await ann.send("/exam nosuch")
     reply = await ann.wait_message()
     assert reply.text.startswith("No paper called “nosuch”")
-    assert await attempts.attempts_of(env.db) == []
+    assert await attempts_of(env.db) == []
 
 
 async def test_exam_with_an_invite_only_papers_code_says_only_an_invite_opens_it(env):
@@ -225,7 +225,7 @@ async def test_exam_with_an_invite_only_papers_code_says_only_an_invite_opens_it
     assert (await mei.wait_message()).text.startswith("“Demo paper hire”仅限受邀参加")
     await ann.send("/exam P9")  # no such paper: still said so
     assert (await ann.wait_message(lambda m: "P9" in (m.text or ""))).text.startswith("No paper called “P9”")
-    assert await attempts.attempts_of(env.db) == []
+    assert await attempts_of(env.db) == []
 
 
 async def test_rules_card_says_when_every_attempt_is_used(tmp_path):

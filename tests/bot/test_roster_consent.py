@@ -9,7 +9,6 @@ import io
 import pytest
 
 from bot.leads import callbacks as cb
-from proctor.exams import service as attempts
 from proctor.teams import audit, roster
 from proctor.teams.consent import CHECK_EVERY
 from proctor.teams.roster import Standing
@@ -17,6 +16,7 @@ from sandbox.fakeapi.methods.errors import ApiError
 from tests.bot.test_leads_selfgrade import answer_written_exam, final, press_raw, scores, written_paper
 from tests.desk_helpers import DeskClient, DeskEnv
 from tests.harness import start_exam
+from tests.reads import attempts_of
 
 ADMIN, EVE, EVE2, ANN, BOB = 1, 50, 51, 30, 40
 GROUP = -900
@@ -54,7 +54,7 @@ async def write_again(env, user) -> int:
         lambda: next((m for m in reversed(user.chat()) if not m.deleted and "Yes, finish" in m.button_texts), None))
     await user.press(confirm, "Yes, finish")
     await env.idle()
-    return max(a.id for a in await attempts.attempts_of(env.db, user.id))
+    return max(a.id for a in await attempts_of(env.db, user.id))
 
 
 async def invitation(user):

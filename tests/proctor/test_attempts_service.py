@@ -11,6 +11,7 @@ from proctor.exams.steps import Action, Closed, take_step
 from proctor.people.users import ensure_user
 from tests.answering import answer
 from tests.papers_fixture import save_paper, small_paper
+from tests.reads import attempts_of
 
 T0 = 1_800_000_000.0
 
@@ -37,7 +38,7 @@ async def test_one_running_attempt_per_user(db):
     await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
     with pytest.raises(AlreadyRunning):
         await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    assert len(await attempts.attempts_of(db)) == 1
+    assert len(await attempts_of(db)) == 1
 
 
 async def test_right_keys_score_full_objective_marks_by_section(db):

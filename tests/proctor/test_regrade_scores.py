@@ -14,13 +14,13 @@ from proctor.daily import delivery as dstore
 from proctor.daily import steps as daily
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
-from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
 from proctor.teams.review import set_final
 from tests.papers_fixture import save_paper
 from tests.proctor.test_leads_data import Crafted
+from tests.reads import attempts_of
 
 T0 = 1_800_000_000.0
 ANN, LEAD = 7, 10
@@ -66,4 +66,4 @@ async def test_a_reviewed_attempts_total_is_summed_as_the_hand_in_sums_it(db):
     done = await set_final(db, aid, 1, 0.2, reviewer=LEAD, scope=None, now=T0)
     # 0.1 + 0.2 summed as floats is 0.30000000000000004: the hand-in rounds the total to 2 decimals
     assert done.attempt_score == 0.3
-    assert [a.score for a in await attempts.attempts_of(db) if a.id == aid] == [0.3]
+    assert [a.score for a in await attempts_of(db) if a.id == aid] == [0.3]
