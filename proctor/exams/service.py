@@ -270,7 +270,7 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: Fini
     A finished attempt's result card is queued for delivery in the same transaction. An attempt
     never ends after its deadline: one handed in late (the bot was down) ends at the deadline.
     """
-    status = states.MACHINE.move(states.closing_move(reason), AttemptStatus.running)
+    status = states.closing_move(reason)(AttemptStatus.running)
     return await db.run_write(lambda conn: hand_in_in(conn, attempt_id, now, reason, status))
 
 

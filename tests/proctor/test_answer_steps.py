@@ -91,9 +91,11 @@ async def test_a_daily_step_in_each_state(db):
     items = await dstore.items(db, d.id)
     kinds = {q.id: q.kind for q in (await load_paper(db, "demo")).questions()}
     tf = next(i for i in items if kinds[i.question_id] == Kind.truefalse)
-    for i in items:
-        await dstore.mark_sending(db, d.id, i.pos)
-        await dstore.mark_sent(db, d.id, i.pos, 100 + i.pos, T0)
+    sent = None
+    for i in items:  # the group's push: each question counted as sending, sent, its message id written
+        await dstore.hand_over(db, d.id, sent, i.pos, T0)
+        sent = (i.pos, 100 + i.pos)
+    await dstore.hand_over(db, d.id, sent, None, T0)
     here = (GROUP, 100 + tf.pos)  # the true/false question's message
     another_message = (GROUP, 999)
     pick, typed, toggle = daily.Action.pick, daily.Action.typed, daily.Action.toggle

@@ -138,9 +138,9 @@ async def test_resume_sends_only_the_unsent(bank):
     await dstore.mark_sent(bank, d.id, 1, 12, NOW)
     unsent = [i.pos for i in await dstore.items(bank, d.id) if i.message_id is None]
     assert unsent == [2, 3, 4]
-    found = await dstore.item_by_message(bank, chat, 12)
+    found = await bank.run(lambda conn: dstore.item_by_message_in(conn, chat, 12))  # as a reply finds it
     assert found is not None and found[1].pos == 1
-    assert await dstore.item_by_message(bank, -999, 12) is None
+    assert await bank.run(lambda conn: dstore.item_by_message_in(conn, -999, 12)) is None
 
 
 async def test_first_answer_counts_and_close_stops_answers(bank):

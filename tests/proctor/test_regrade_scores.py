@@ -11,6 +11,7 @@ from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import load_paper
 from proctor import outbox
 from proctor.daily import delivery as dstore
+from proctor.daily import private_next
 from proctor.daily import steps as daily
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
@@ -41,8 +42,9 @@ async def test_a_partial_daily_answer_regraded_to_the_same_key_changes_nothing(d
     await ensure_user(db, ANN, "Ann", None, 0)
     d, _ = await create_or_resume(db, ANN, True, date(2027, 1, 15), 1, T0 + 3600, T0, shuffle=False)
     [item] = await dstore.items(db, d.id)
-    await dstore.mark_sending(db, d.id, item.pos)
-    await dstore.mark_sent(db, d.id, item.pos, 100, T0)
+    ask = await db.run_write(lambda conn: private_next.next_in(conn, d, summary=False))  # as the push does
+    assert ask.item == item
+    await dstore.mark_sent_and_open(db, d.id, item.pos, 100, T0)
     here = (ANN, 100)
     await daily.answer_step(db, d.id, item.pos, ANN, "toggle", "0", T0, message=here)  # A only
     answered = await daily.answer_step(db, d.id, item.pos, ANN, "submit", None, T0, message=here)
