@@ -16,14 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from bank.errors import NotFound
 from bank.kinds import UNASKABLE
 from bank.store import Store
-
-if TYPE_CHECKING:
-    from bank.models import Paper
 
 
 class PaperSummary(NamedTuple):
@@ -37,15 +34,6 @@ class PaperSummary(NamedTuple):
     invite_only: bool
     askable: int  # how many questions can be asked
     max_score: float  # their points
-
-
-def summarize(paper: Paper) -> PaperSummary:
-    """The summary of a paper loaded whole (`load_paper`)."""
-    assert paper.id is not None, "a stored paper has an id"
-    s = paper.settings
-    return PaperSummary(id=paper.id, code=paper.code, slug=paper.slug, title=paper.title, time_limit_min=s.time_limit_min,
-                        attempts_allowed=s.attempts_allowed, exam_only=s.exam_only, invite_only=s.invite_only,
-                        askable=sum(1 for q in paper.questions() if q.askable), max_score=paper.max_score)
 
 
 _UNASKABLE = ",".join(f"'{f.value}'" for f in sorted(UNASKABLE))

@@ -327,9 +327,3 @@ async def paper_titles(db: Store) -> list[tuple[str, str]]:
 async def paper_count(db: Store) -> int:
     count: int = await db.scalar("SELECT COUNT(*) FROM papers")
     return count
-
-
-async def question_count(db: Store) -> int:
-    """How many questions the bank holds, retired ones too."""
-    count: int = await db.scalar("SELECT COUNT(*) FROM questions")
-    return count

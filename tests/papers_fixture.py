@@ -2,6 +2,7 @@
 
 from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
+from bank.paper_list import PaperSummary
 from bank.paper_store import with_key_terms, write_papers
 from bank.store import Store
 
@@ -50,3 +51,13 @@ async def save_paper(db: Store, paper: Paper, now: float) -> int:
     [found] = await with_key_terms([paper])
     [paper_id] = await db.run_write(lambda conn: write_papers(conn, [found], now))
     return paper_id
+
+
+def summarize(paper: Paper) -> PaperSummary:
+    """The summary of a paper loaded whole (`load_paper`), counted from its model: what
+    bank.paper_list's one query must agree with."""
+    assert paper.id is not None, "a stored paper has an id"
+    s = paper.settings
+    return PaperSummary(id=paper.id, code=paper.code, slug=paper.slug, title=paper.title, time_limit_min=s.time_limit_min,
+                        attempts_allowed=s.attempts_allowed, exam_only=s.exam_only, invite_only=s.invite_only,
+                        askable=sum(1 for q in paper.questions() if q.askable), max_score=paper.max_score)

@@ -1,10 +1,11 @@
 """What tests read back, through the domain's own queries (no SQL in tests that are not about the schema).
 
-Listings only tests need (every attempt, every daily quiz) have their SQL here, once: production
-has no use for them, so the domain does not hold them."""
+Listings and counts only tests need (every attempt, every daily quiz, a user's uploads, the bank's
+questions) have their SQL here, once: production has no use for them, so the domain does not hold them."""
 
 from __future__ import annotations
 
+from bank.authoring.upload import Pending, get_pending
 from bank.models import Paper
 from bank.paper_store import list_papers, load_paper
 from proctor import invites
@@ -100,3 +101,15 @@ async def paper_of_question(db: Database) -> dict[int, Paper]:
 async def items_to(db: Database, chat_id: int) -> list[DailyItem]:
     """The questions of every daily quiz delivered to the chat, quiz by quiz."""
     return [i for d in await deliveries(db, chat_id) for i in await delivery.items(db, d.id)]
+
+
+async def question_count(db: Database) -> int:
+    """How many questions the bank holds, retired ones too."""
+    count: int = await db.scalar("SELECT COUNT(*) FROM questions")
+    return count
+
+
+async def uploads_of(db: Database, user_id: int) -> list[Pending]:
+    """The user's uploads, oldest first, whatever their status, each as the domain reads it."""
+    ids = [r["id"] for r in await db.fetchall("SELECT id FROM pending_uploads WHERE user_id=? ORDER BY id", (user_id,))]
+    return [await get_pending(db, i, user_id) for i in ids]

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from bank.paper_store import list_papers, question_count
+from bank.paper_store import list_papers
 from bot.cli import main
 from proctor.storage.db import Database
 from proctor.teams import audit
+from tests.reads import question_count
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
 

@@ -9,10 +9,11 @@ from bank.authoring.add import BadTarget
 from bank.errors import ImportFailed
 from bank.kinds import Kind
 from bank.models import Question
-from bank.paper_store import load_paper, paper_count, question_count
+from bank.paper_store import load_paper, paper_count
 from proctor.teams import audit, curation
 from proctor.teams.curation import add_question, set_retired
 from tests.papers_fixture import save_paper, small_paper
+from tests.reads import question_count
 
 GIFT = b"::a:: 2+2? {=4 ~3}\n\n::b:: Sky is blue {T}\n"
 
