@@ -1,9 +1,12 @@
 """What tests read back, through the domain's own queries (no SQL in tests that are not about the schema).
 
-Listings and counts only tests need (every attempt, every daily quiz, a user's uploads, the bank's
-questions) have their SQL here, once: production has no use for them, so the domain does not hold them."""
+Listings and facts only tests need (every attempt, every daily quiz, a user's uploads, the bank's
+questions, every graded answer to a question, who reviewed an answer, where a dispute stands) have
+their SQL here, once: production has no use for them, so the domain does not hold them."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from bank.authoring.upload import Pending, get_pending
 from bank.models import Paper
@@ -17,6 +20,7 @@ from proctor.exams import service as attempts
 from proctor.exams.model import AnswerRec, Attempt
 from proctor.invites import Invite
 from proctor.storage.db import Database
+from proctor.teams.disputes import DisputeStatus
 
 
 async def attempts_of(db: Database, user_id: int | None = None) -> list[Attempt]:
@@ -113,3 +117,38 @@ async def uploads_of(db: Database, user_id: int) -> list[Pending]:
     """The user's uploads, oldest first, whatever their status, each as the domain reads it."""
     ids = [r["id"] for r in await db.fetchall("SELECT id FROM pending_uploads WHERE user_id=? ORDER BY id", (user_id,))]
     return [await get_pending(db, i, user_id) for i in ids]
+
+
+class Graded(NamedTuple):
+    """An answer to a question and the key version it was last graded against."""
+
+    attempt_id: int | None  # None: a daily-quiz answer
+    user_id: int
+    score: float
+    key_version: int
+
+
+async def graded_answers(db: Database, question_id: int) -> list[Graded]:
+    """Every answer to the question: exam answers by attempt, then daily answers by member."""
+    exams = await db.fetchall(
+        "SELECT x.attempt_id, t.user_id, x.score, x.key_version FROM answers x JOIN attempts t ON t.id = x.attempt_id "
+        "WHERE x.question_id=? ORDER BY x.attempt_id, x.pos", (question_id,))
+    daily = await db.fetchall(
+        "SELECT a.user_id, a.score, COALESCE(k.key_version, 1) AS key_version FROM daily_answers a "
+        "LEFT JOIN daily_answer_keys k ON k.delivery_id = a.delivery_id AND k.pos = a.pos AND k.user_id = a.user_id "
+        "WHERE a.question_id=? ORDER BY a.user_id, a.delivery_id", (question_id,))
+    return ([Graded(r["attempt_id"], r["user_id"], r["score"], r["key_version"]) for r in exams]
+            + [Graded(None, r["user_id"], r["score"], r["key_version"]) for r in daily])
+
+
+async def reviewer_of(db: Database, attempt_id: int, pos: int) -> int | None:
+    """Who made the answer's score final by hand; None if nobody did (graded, or still pending)."""
+    reviewer = await db.scalar("SELECT reviewed_by FROM answers WHERE attempt_id=? AND pos=?", (attempt_id, pos))
+    return None if reviewer is None else int(reviewer)
+
+
+async def dispute_status(db: Database, dispute_id: int) -> DisputeStatus:
+    """Where a dispute stands; fails the test if there is no such dispute."""
+    status = await db.scalar("SELECT status FROM disputes WHERE id=?", (dispute_id,))
+    assert status is not None, f"no dispute {dispute_id}"
+    return DisputeStatus(status)

@@ -110,25 +110,3 @@ async def history(db: Database, question_id: int) -> list[Version]:
         "WHERE question_id=? ORDER BY version", (question_id,))
     return [Version(r["version"], r["field"], json.loads(r["answer"]), json.loads(r["previous"]), r["dispute_id"],
                     r["actor"], r["regraded"]) for r in rows]
-
-
-class Graded(NamedTuple):
-    """An answer to a question and the key version it was last graded against."""
-
-    attempt_id: int | None  # None: a daily-quiz answer
-    user_id: int
-    score: float
-    key_version: int
-
-
-async def graded_answers(db: Database, question_id: int) -> list[Graded]:
-    """Every answer to the question: exam answers by attempt, then daily answers by member."""
-    exams = await db.fetchall(
-        "SELECT x.attempt_id, t.user_id, x.score, x.key_version FROM answers x JOIN attempts t ON t.id = x.attempt_id "
-        "WHERE x.question_id=? ORDER BY x.attempt_id, x.pos", (question_id,))
-    daily = await db.fetchall(
-        "SELECT a.user_id, a.score, COALESCE(k.key_version, 1) AS key_version FROM daily_answers a "
-        "LEFT JOIN daily_answer_keys k ON k.delivery_id = a.delivery_id AND k.pos = a.pos AND k.user_id = a.user_id "
-        "WHERE a.question_id=? ORDER BY a.user_id, a.delivery_id", (question_id,))
-    return ([Graded(r["attempt_id"], r["user_id"], r["score"], r["key_version"]) for r in exams]
-            + [Graded(None, r["user_id"], r["score"], r["key_version"]) for r in daily])

@@ -18,7 +18,7 @@ from proctor.exams.steps import take_step
 from proctor.teams import audit, key_fix
 from proctor.teams.leaderboard import paper_board
 from tests.harness import T0, BotEnv, attempt_message, start_exam
-from tests.reads import the_attempt
+from tests.reads import graded_answers, the_attempt
 
 LEAD, ANN, BOB = 10, 30, 40
 TITLE = "Edit paper"
@@ -127,7 +127,7 @@ async def test_key_change_keeping_past_scores_leaves_them_graded_by_the_version_
     await lead.press(card, "💾 Save, keep past scores")
     await env.api.wait_for(lambda: "keep their scores" in (card.text or ""), what="saved")
     assert (await the_attempt(env.db, ANN)).score == 1
-    assert [(g.score, g.key_version) for g in await key_fix.graded_answers(env.db, qid)] == [(0, 1)]
+    assert [(g.score, g.key_version) for g in await graded_answers(env.db, qid)] == [(0, 1)]
     # the candidate's review shows the key their answer was graded against (version 1's C)
     aid = (await the_attempt(env.db, ANN)).id
     sheet = await attempts.load_sheet(env.db, aid, positions="all")

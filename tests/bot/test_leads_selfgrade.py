@@ -12,7 +12,7 @@ from proctor.teams import disputes as dsp
 from proctor.teams import review as reviews
 from tests.harness import BotEnv, start_exam
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import answers_in, question_ids, the_attempt
+from tests.reads import answers_in, dispute_status, question_ids, the_attempt
 
 ADMIN, EVE, ANN = 1, 50, 30
 EVES_GROUP = -900
@@ -126,7 +126,7 @@ async def test_nobody_resolves_their_own_dispute(env):
     stats = await admin.wait_message()
     assert await (await admin.press(stats, "Uphold #1")).wait() == \
         "Nobody resolves their own dispute: another admin decides this one."
-    assert await dsp.status_of(env.db, 1) == "open"
+    assert await dispute_status(env.db, 1) == "open"
 
 
 # --- the rule lives in bank/, whatever the handler checks ---------------------------------------
@@ -147,7 +147,7 @@ async def test_set_final_refuses_the_reviewers_own_answer_in_every_scope(db):
         with pytest.raises(reviews.SelfReview):
             await reviews.set_final(db, attempt, 0, 5, reviewer=7, scope=scope, now=1)
         assert await reviews.next_pending(db, scope, reviewer=7) is None
-        assert not await reviews.in_scope(db, attempt, scope, reviewer=7)
+        assert await reviews.next_pending(db, scope, reviewer=7, attempt_id=attempt) is None
     assert not await final(db, attempt)
     outcome = await reviews.set_final(db, attempt, 0, 4, reviewer=8, scope=-5, now=1)
     assert outcome.attempt_score == 4
@@ -177,6 +177,6 @@ async def test_resolve_refuses_the_raisers_own_dispute(db):
     did = await dsp.raise_dispute(db, question_id=qs[0][0], user_id=7, chat_id=7, reason="wrong key", now=1)
     with pytest.raises(dsp.OwnDispute):
         await dsp.resolve(db, did, upheld=True, lead=7, chat_id=None, now=2)
-    assert await dsp.status_of(db, did) == "open"
+    assert await dispute_status(db, did) == "open"
     await dsp.resolve(db, did, upheld=False, lead=8, chat_id=None, now=2)
-    assert await dsp.status_of(db, did) == "dismissed"
+    assert await dispute_status(db, did) == "dismissed"

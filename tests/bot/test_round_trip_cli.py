@@ -21,7 +21,7 @@ from proctor.storage.db import Database
 from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
 from tests.answering import answer
-from tests.reads import paper_id, question_ids
+from tests.reads import graded_answers, paper_id, question_ids
 
 T0 = 1_800_000_000.0
 ANN = 7
@@ -99,7 +99,7 @@ def test_an_edited_spreadsheet_updates_its_paper_in_place_as_new_versions(capsys
         assert [p.slug for p in await list_papers(db)] == ["sums"]  # not a second paper
         [v2] = await key_fix.history(db, sums)
         assert (v2.version, v2.field, v2.previous, v2.answer) == (2, "import:stem,key", "A", "B")
-        [answer] = await key_fix.graded_answers(db, sums)
+        [answer] = await graded_answers(db, sums)
         assert (answer.score, answer.key_version) == ((1.0, 2) if regrade else (0.0, 1))
         told = await outbox.find(db, qe.NOTICE, f"q{sums}v2:{ANN}")
         assert (told is not None) == regrade

@@ -14,7 +14,7 @@ from proctor.teams.leaderboard import full_ranking, period_bounds
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import attempts_of, paper_id, question_ids
+from tests.reads import attempts_of, graded_answers, paper_id, question_ids
 
 ALPHA, LEAD, ANN, BOB, DAN = -100, 10, 30, 40, 50
 
@@ -69,7 +69,7 @@ async def test_uphold_opens_the_key_fix_which_regrades_and_tells_everyone(env):
     assert "your score 0 → 1" in (await dan.wait_message(lambda m: "regraded" in (m.text or ""))).text
     # versioned and audited; attempts' totals and the daily board follow
     assert (await get_question(env.db, qid)).version == 2
-    graded = await kf.graded_answers(env.db, qid)
+    graded = await graded_answers(env.db, qid)
     assert [(g.attempt_id, g.score, g.key_version) for g in graded if g.attempt_id is not None] == [
         (ann_attempt, 2, 2), (bob_attempt, 0, 2)]
     assert [(a.id, a.score) for a in await attempts_of(env.db)] == [(ann_attempt, 2), (bob_attempt, 0)]

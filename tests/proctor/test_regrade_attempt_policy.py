@@ -11,10 +11,10 @@ from bank.paper_store import load_paper
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.people.users import ensure_user
-from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
 from tests.answering import answer
 from tests.papers_fixture import save_paper
+from tests.reads import graded_answers
 
 T0 = 1_800_000_000.0
 ANN, LEAD = 7, 10
@@ -46,7 +46,7 @@ async def test_a_key_edited_to_itself_changes_no_score_answered_on_another_paper
     done = await qe.edit_question(db, q.id or 0, qe.Edit("key", "ABC"), actor=LEAD, now=T0 + 100,
                                   chat_id=None, regrade=True)
     assert (done.answers, done.changes) == (1, [])
-    [after] = await key_fix.graded_answers(db, q.id or 0)
+    [after] = await graded_answers(db, q.id or 0)
     assert after.score == answered
 
 

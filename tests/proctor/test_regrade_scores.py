@@ -16,12 +16,11 @@ from proctor.daily import steps as daily
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
 from proctor.people.users import ensure_user
-from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
 from proctor.teams.review import set_final
 from tests.papers_fixture import save_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import attempts_of
+from tests.reads import attempts_of, graded_answers
 
 T0 = 1_800_000_000.0
 ANN, LEAD = 7, 10
@@ -49,13 +48,13 @@ async def test_a_partial_daily_answer_regraded_to_the_same_key_changes_nothing(d
     await daily.answer_step(db, d.id, item.pos, ANN, "toggle", "0", T0, message=here)  # A only
     answered = await daily.answer_step(db, d.id, item.pos, ANN, "submit", None, T0, message=here)
     assert isinstance(answered, daily.Recorded) and answered.grade.verdict.value == "partial"
-    [before] = await key_fix.graded_answers(db, q.id or 0)
+    [before] = await graded_answers(db, q.id or 0)
     assert 0.33 < before.score < 0.34
 
     done = await qe.edit_question(db, q.id or 0, qe.Edit("key", "ABC"), actor=LEAD, now=T0 + 10,
                                   chat_id=None, regrade=True)
     assert (done.answers, done.changes) == (1, [])
-    [after] = await key_fix.graded_answers(db, q.id or 0)
+    [after] = await graded_answers(db, q.id or 0)
     assert (after.score, after.key_version) == (before.score, 2)
     assert await outbox.find(db, qe.NOTICE, f"q{q.id}v2:{ANN}") is None  # nobody is told of a change
 
