@@ -1,7 +1,8 @@
 """What tests read back, through the domain's own queries (no SQL in tests that are not about the schema).
 
 Listings and facts only tests need (every attempt, every daily quiz, a user's uploads, the bank's
-questions, every graded answer to a question, who reviewed an answer, where a dispute stands) have
+questions, every graded answer to a question, who reviewed an answer, where a dispute stands, the
+update claims) have
 their SQL here, once: production has no use for them, so the domain does not hold them."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from proctor.exams import service as attempts
 from proctor.exams.model import AnswerRec, Attempt
 from proctor.invites import Invite
 from proctor.storage.db import Database
+from proctor.storage.updates import UpdateState
 from proctor.teams.disputes import DisputeStatus
 
 
@@ -152,3 +154,10 @@ async def dispute_status(db: Database, dispute_id: int) -> DisputeStatus:
     status = await db.scalar("SELECT status FROM disputes WHERE id=?", (dispute_id,))
     assert status is not None, f"no dispute {dispute_id}"
     return DisputeStatus(status)
+
+
+async def unfinished_updates(db: Database, bot_id: int) -> list[int]:
+    """The bot's updates claimed and not done: being handled now, or cut off with their run."""
+    rows = await db.fetchall("SELECT update_id FROM processed_updates WHERE bot_id=? AND state=? ORDER BY update_id",
+                             (bot_id, UpdateState.claimed))
+    return [int(r[0]) for r in rows]

@@ -9,6 +9,7 @@ from telegram.ext import ApplicationHandlerStop, CommandHandler
 
 from proctor.storage import updates
 from tests.harness import BotEnv
+from tests.reads import unfinished_updates
 
 
 @pytest.fixture
@@ -45,7 +46,7 @@ async def test_a_handler_that_talks_to_telegram_first_claims_first_and_a_repeat_
     await env.api.wait_for(lambda: len([c for c in env.api.calls if c.method == "sendMessage"]) >= 2, what="2nd")
     await env.idle()
     assert [c.params.get("text") for c in env.api.calls if c.method == "sendMessage"] == ["pong", "pong"]
-    assert await updates.unfinished(env.db, env.app.bot.id) == []
+    assert await unfinished_updates(env.db, env.app.bot.id) == []
 
 
 async def test_an_update_no_handler_touches_is_still_claimed_and_marked_done(env):
