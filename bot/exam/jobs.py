@@ -18,10 +18,6 @@ from proctor.exams.states import FinishReason
 log = logging.getLogger(__name__)
 
 
-def job_name(attempt_id: int) -> str:
-    return scheduling.name(scheduling.DEADLINE, attempt_id)
-
-
 def register(app: Application) -> None:
     scheduling.register(app, scheduling.DEADLINE, deadline_reached)
     timer.register(app)

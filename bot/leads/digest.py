@@ -21,10 +21,6 @@ from proctor.teams import digest as dg
 log = logging.getLogger(__name__)
 
 
-def job_name(chat_id: int) -> str:
-    return scheduling.name(scheduling.DIGEST, chat_id)
-
-
 def disarm(app: Application, chat_id: int) -> None:
     scheduling.disarm(app, scheduling.DIGEST, chat_id)
 
