@@ -168,12 +168,12 @@ def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, An
     return questions
 
 
-def _paper(row: sqlite3.Row, attempt: Attempt) -> tuple[MultiPolicy, ReviewOption]:
-    """The paper's multiple-choice policy and what a practice attempt shows (a mock paper: partial, full)."""
+def _paper(row: sqlite3.Row) -> tuple[MultiPolicy, ReviewOption]:
+    """The paper's multiple-choice policy and its review option, which practice feedback follows
+    (a mock paper: partial, full)."""
     if row["paper_found"] is None:  # a mock paper, or its paper is gone
         return MultiPolicy.partial, ReviewOption.full
-    review = review_option(bool(row["paper_invite_only"]), row["paper_review"])
-    return policy_of(row["paper_multi_policy"]), review if attempt.mode == AttemptMode.practice else ReviewOption.full
+    return policy_of(row["paper_multi_policy"]), review_option(bool(row["paper_invite_only"]), row["paper_review"])
 
 
 # ---- writing on the database thread ---------------------------------------------------------
@@ -276,7 +276,7 @@ def _read_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, now: float
         return Expired(a)
     unshown = _unshown(row, a)
     near = questions_in(conn, [i.question_id for i in unshown.items[max(0, a.current_pos - 1):a.current_pos + 2]])
-    policy, review = _paper(row, a)
+    policy, review = _paper(row)
     return _Read(_with_questions(conn, unshown, None, near), near, policy, review)
 
 
