@@ -1,18 +1,20 @@
 """What tests read back, through the domain's own queries (no SQL in tests that are not about the schema).
 
 Listings and facts only tests need (every attempt, every daily quiz, a user's uploads, the bank's
-questions, every graded answer to a question, who reviewed an answer, where a dispute stands, the
-update claims) have
-their SQL here, once: production has no use for them, so the domain does not hold them."""
+questions, every graded answer to a question, a key's fixes, who reviewed an answer, where a dispute
+stands, the audit log's size, the update claims) have their SQL here, once: production has no use
+for them, so the domain does not hold them."""
 
 from __future__ import annotations
 
+import json
 from typing import NamedTuple
 
 from bank.authoring.upload import Pending, get_pending
 from bank.models import Paper
 from bank.paper_store import list_papers, load_paper
 from proctor import invites
+from proctor.audit import AuditAction
 from proctor.daily import answers, delivery
 from proctor.daily.answers import Answer as DailyAnswer
 from proctor.daily.delivery import Delivery
@@ -161,3 +163,31 @@ async def unfinished_updates(db: Database, bot_id: int) -> list[int]:
     rows = await db.fetchall("SELECT update_id FROM processed_updates WHERE bot_id=? AND state=? ORDER BY update_id",
                              (bot_id, UpdateState.claimed))
     return [int(r[0]) for r in rows]
+
+
+class KeyVersion(NamedTuple):
+    """One change of a question's key (or text): what it became, what it was, why, by whom, how many
+    scores changed."""
+
+    version: int
+    field: str  # 'key', or the edited part of the text
+    answer: object
+    previous: object
+    dispute_id: int | None
+    actor: int
+    changed: int
+
+
+async def key_history(db: Database, question_id: int) -> list[KeyVersion]:
+    """Every fix of the question's key, oldest first."""
+    rows = await db.fetchall(
+        "SELECT version, field, answer, previous, dispute_id, actor, regraded FROM key_versions "
+        "WHERE question_id=? ORDER BY version", (question_id,))
+    return [KeyVersion(r["version"], r["field"], json.loads(r["answer"]), json.loads(r["previous"]), r["dispute_id"],
+                       r["actor"], r["regraded"]) for r in rows]
+
+
+async def audit_count(db: Database, *, action: AuditAction | None = None) -> int:
+    """How many entries the audit log holds (of one action when given)."""
+    where, params = ("WHERE action=?", (action,)) if action is not None else ("", ())
+    return int(await db.scalar(f"SELECT COUNT(*) FROM audit_log {where}", params))

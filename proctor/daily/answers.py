@@ -78,9 +78,3 @@ async def standings(db: Database, delivery_id: int) -> list[Standing]:
         (delivery_id,))
     return [Standing(r["user_id"], r["name"], r["score"], r["max_score"], r["answered"], r["last_at"])
             for r in rows]
-
-
-async def draft(db: Database, delivery_id: int, pos: int, user_id: int) -> str:
-    return await db.scalar(
-        "SELECT letters FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
-        (delivery_id, pos, user_id)) or ""

@@ -248,11 +248,6 @@ async def _move(db: Database, delivery_id: int, move: Move) -> bool:
     return await db.run_write(lambda conn: move_in(conn, delivery_id, move))
 
 
-async def start_sending(db: Database, delivery_id: int) -> bool:
-    """pending -> sending: the first item is about to go out."""
-    return await _move(db, delivery_id, Move.start_sending)
-
-
 async def mark_failed(db: Database, delivery_id: int) -> bool:
     """An unfinished delivery whose chat the bot may not post in -> failed."""
     return await _move(db, delivery_id, Move.fail)

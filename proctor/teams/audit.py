@@ -45,7 +45,3 @@ async def recent(db: Database, *, chat_id: int | None = None, limit: int = 20, a
                   r["target_user"]) for r in rows]
 
 
-async def count(db: Database, *, action: AuditAction | None = None) -> int:
-    """How many entries the log holds (of one action when given)."""
-    where, params = ("WHERE action=?", (action,)) if action is not None else ("", ())
-    return int(await db.scalar(f"SELECT COUNT(*) FROM audit_log {where}", params))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from bank.errors import NotFound
 from bank.kinds import MultiPolicy
@@ -88,25 +87,3 @@ async def current_key(db: Database, question_id: int) -> str:
     """The question's key as a lead reads it: letters, true/false, blanks separated by 、."""
     raw = await db.scalar("SELECT answer FROM questions WHERE id=?", (question_id,))
     return key_text(json.loads(raw) if raw is not None else "")
-
-
-class Version(NamedTuple):
-    """One change of a question's key (or text): what it became, what it was, why, by whom, how many
-    scores changed."""
-
-    version: int
-    field: str  # 'key', or the edited part of the text
-    answer: object
-    previous: object
-    dispute_id: int | None
-    actor: int
-    changed: int
-
-
-async def history(db: Database, question_id: int) -> list[Version]:
-    """Every fix of the question's key, oldest first."""
-    rows = await db.fetchall(
-        "SELECT version, field, answer, previous, dispute_id, actor, regraded FROM key_versions "
-        "WHERE question_id=? ORDER BY version", (question_id,))
-    return [Version(r["version"], r["field"], json.loads(r["answer"]), json.loads(r["previous"]), r["dispute_id"],
-                    r["actor"], r["regraded"]) for r in rows]

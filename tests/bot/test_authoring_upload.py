@@ -18,7 +18,7 @@ from proctor.teams import audit
 from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
-from tests.reads import question_count, uploads_of
+from tests.reads import audit_count, question_count, uploads_of
 
 LEAD, ANN, TEAM = 10, 30, -100
 FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
@@ -140,7 +140,7 @@ async def test_cancel_writes_nothing_and_a_second_import_press_imports_once(env)
     assert "already imported" in await _toast(env, "tap-2")
     await env.idle()
     assert await _questions(env) == before + 3
-    assert await audit.count(env.db, action="bank_upload") == 1
+    assert await audit_count(env.db, action="bank_upload") == 1
 
 
 async def test_a_pending_upload_survives_a_restart(env):

@@ -7,12 +7,11 @@ from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
 from bot.leads import callbacks as cb
 from proctor.exams import service as attempts
-from proctor.teams import audit
 from proctor.teams import disputes as dsp
 from proctor.teams import review as reviews
 from tests.harness import BotEnv, start_exam
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import answers_in, dispute_status, question_ids, the_attempt
+from tests.reads import answers_in, audit_count, dispute_status, question_ids, the_attempt
 
 ADMIN, EVE, ANN = 1, 50, 30
 EVES_GROUP = -900
@@ -93,7 +92,7 @@ async def test_a_candidate_cannot_grade_their_own_answer_in_a_group_they_adminis
     await env.idle()
     assert await scores(env.db, attempt) == before
     assert not await final(env.db, attempt)
-    assert await audit.count(env.db, action="review") == 0
+    assert await audit_count(env.db, action="review") == 0
     # the reference answer was never shown to her, and the paper leaderboard did not move
     assert not any("Reference:" in (m.text or "") for m in eve.chat())
     await eve.send("/leaderboard paper essay", chat=EVES_GROUP)

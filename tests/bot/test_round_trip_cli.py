@@ -18,10 +18,9 @@ from proctor.exams import service as attempts
 from proctor.exams.states import FinishReason
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
-from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
 from tests.answering import answer
-from tests.reads import graded_answers, paper_id, question_ids
+from tests.reads import graded_answers, key_history, paper_id, question_ids
 
 T0 = 1_800_000_000.0
 ANN = 7
@@ -97,7 +96,7 @@ def test_an_edited_spreadsheet_updates_its_paper_in_place_as_new_versions(capsys
         q = await get_question(db, sums)
         assert (q.stem, q.answer, q.version) == ("1 + 1 = ?", "B", 2)  # the same question, its next version
         assert [p.slug for p in await list_papers(db)] == ["sums"]  # not a second paper
-        [v2] = await key_fix.history(db, sums)
+        [v2] = await key_history(db, sums)
         assert (v2.version, v2.field, v2.previous, v2.answer) == (2, "import:stem,key", "A", "B")
         [answer] = await graded_answers(db, sums)
         assert (answer.score, answer.key_version) == ((1.0, 2) if regrade else (0.0, 1))

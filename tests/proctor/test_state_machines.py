@@ -140,13 +140,17 @@ async def test_a_stored_delivery_walks_its_machine(db):
     async def state():
         return (await dstore.get_delivery(db, d.id)).state
 
-    async def mark_open(db, delivery_id):  # as the push's last send and a private quiz's first make it
-        return await db.run_write(lambda conn: dstore.move_in(conn, delivery_id, Move.open))
+    def moved(move: Move):  # as a push's sends make them (dstore.move_in, inside hand_over and next_in)
+        async def make(db, delivery_id):
+            return await db.run_write(lambda conn: dstore.move_in(conn, delivery_id, move))
+        return make
+
+    start_sending, mark_open = moved(Move.start_sending), moved(Move.open)
 
     assert await state() == D.pending
     assert not await dstore.retry_failed(db, d.id)  # only a failed one retries
-    assert await dstore.start_sending(db, d.id) and await state() == D.sending
-    assert not await dstore.start_sending(db, d.id)
+    assert await start_sending(db, d.id) and await state() == D.sending
+    assert not await start_sending(db, d.id)
     assert await mark_open(db, d.id) and await state() == D.open
     assert await dstore.mark_failed(db, d.id) and await state() == D.failed
     assert not await mark_open(db, d.id) and not await dstore.claim_close(db, d.id)
@@ -157,7 +161,7 @@ async def test_a_stored_delivery_walks_its_machine(db):
     assert [x.id for x in await dstore.unfinished(db)] == [d.id]  # start-up posts the keys
     await dstore.mark_keys_posted(db, d.id, now + 5)
     assert await state() == D.closed and await dstore.unfinished(db) == []
-    for move in (dstore.start_sending, mark_open, dstore.mark_failed, dstore.retry_failed,
+    for move in (start_sending, mark_open, dstore.mark_failed, dstore.retry_failed,
                  dstore.claim_close):
         assert not await move(db, d.id)
     assert await state() == D.closed
