@@ -63,8 +63,8 @@ ORDER BY p.id"""
 
 
 async def paper_summaries(db: Store, *, composed: bool = False) -> list[PaperSummary]:
-    """Every paper in import order, as `summarize(load_paper(...))` would give it, in one query;
-    composed papers too if `composed` (as `list_papers`)."""
+    """Every paper in import order, counted as its `load_paper` would count it (tests hold the two
+    to agreeing), in one query; composed papers too if `composed` (as `list_papers`)."""
     return [PaperSummary(id=r["id"], code=r["code"], slug=r["slug"], title=r["title"], time_limit_min=r["time_limit_min"],
                          attempts_allowed=r["attempts_allowed"], exam_only=bool(r["exam_only"]),
                          invite_only=bool(r["invite_only"]), askable=r["askable"] or 0,
