@@ -113,9 +113,6 @@ class OptionOrder:
         i = self.order.find(original)
         return LETTERS[i] if i >= 0 else original
 
-    def shown_letters(self, originals: str) -> str:
-        return ", ".join(sorted(self.shown_letter(c) for c in originals if c in self.order))
-
     def stored_letters(self, shown: str) -> str | None:
         """Shown letters ("BD") as sorted stored letters; None if one was not shown."""
         out = [self.stored(c) for c in shown]

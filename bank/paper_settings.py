@@ -81,13 +81,9 @@ def write_settings_in(conn: sqlite3.Connection, paper_id: int, checked: dict[str
         raise NotFound(f"no paper {paper_id}")
 
 
-async def pass_mark(db: Store, paper_id: int | None) -> float | None:
-    """The paper's pass mark in percent, or None (no pass mark; a mock paper has none)."""
-    return None if paper_id is None else await db.run(lambda conn: pass_mark_in(conn, paper_id))
-
-
 def pass_mark_in(conn: sqlite3.Connection, paper_id: int | None) -> float | None:
-    """`pass_mark` on the database thread."""
+    """The paper's pass mark in percent, or None (no pass mark; a mock paper has none), on the database
+    thread."""
     if paper_id is None:
         return None
     row = conn.execute("SELECT pass_percent FROM papers WHERE id=?", (paper_id,)).fetchone()
@@ -129,19 +125,11 @@ def policy_of(value: str | None) -> MultiPolicy:
         return MultiPolicy.partial
 
 
-async def multi_policy(db: Store, *, paper_id: int | None = None, question_id: int | None = None) -> MultiPolicy:
-    """The one lookup of a paper's multiple-choice scoring rule, by paper or by one of its questions
-    (exam and daily quiz alike). `read_multi_policy` is the same on the database thread."""
-    if paper_id is not None:
-        return policy_of(await db.scalar(_POLICY_BY_PAPER, (paper_id,)))
-    if question_id is not None:
-        return policy_of(await db.scalar(_POLICY_BY_QUESTION, (question_id,)))
-    return MultiPolicy.partial
-
-
 def read_multi_policy(conn: sqlite3.Connection, *, paper_id: int | None = None,
                       question_id: int | None = None) -> MultiPolicy:
-    """`multi_policy` for a step that runs on the database thread (one round trip per step)."""
+    """The one lookup of a paper's multiple-choice scoring rule, by paper or by one of its questions
+    (exam and daily quiz alike), inside the step's transaction; partial with neither (a mock paper)
+    or for an unknown one."""
     if paper_id is None and question_id is None:
         return MultiPolicy.partial
     row = conn.execute(*((_POLICY_BY_PAPER, (paper_id,)) if paper_id is not None

@@ -24,31 +24,6 @@ def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-async def save_paper(db: Store, paper: Paper, now: float) -> int:
-    """Insert or update a paper in one transaction; returns its id.
-
-    Questions are matched by fingerprint, so a re-import updates them in place and the answers
-    already given stay attached. Questions the new text no longer has are retired, not deleted.
-    """
-    return (await save_papers(db, [paper], now))[0]
-
-
-async def save_papers(db: Store, papers: list[Paper], now: float, *, same_title: bool = False) -> list[int]:
-    """Insert or update several papers in one transaction (all or none); returns their ids.
-
-    The key terms of subjective reference answers are found first, outside the transaction
-    (raises TermsUnavailable if they cannot be: nothing is written then). A paper is identified by its slug. Unless `same_title`, a paper whose title another paper
-    (another slug, already stored or earlier in `papers`) has is refused: raises SameTitle and
-    writes nothing, so a renamed or truncated copy of a file does not become a second paper.
-    """
-    papers = await with_key_terms(papers, segment_in=SegmentIn.THIS_PROCESS)  # commands and tests
-
-    def transaction(conn: sqlite3.Connection) -> list[int]:
-        return write_papers(conn, papers, now, same_title=same_title)
-
-    return await db.run_write(transaction)
-
-
 async def with_key_terms(papers: list[Paper], *, segment_in: SegmentIn) -> list[Paper]:
     """The papers with every subjective question's key terms found, jieba running where `segment_in`
     says (raises TermsUnavailable); do it before opening the transaction that writes them with
@@ -58,8 +33,14 @@ async def with_key_terms(papers: list[Paper], *, segment_in: SegmentIn) -> list[
 
 def write_papers(conn: sqlite3.Connection, papers: list[Paper], now: float, *,
                  same_title: bool = False) -> list[int]:
-    """`save_papers`'s writing, inside a transaction the caller holds (so it can commit more with
-    it, e.g. an audit row). Raises SameTitle."""
+    """Insert or update the papers inside a transaction the caller holds (so it commits more with it,
+    e.g. an audit row); returns their ids. Find their key terms first (`with_key_terms`).
+
+    A paper is identified by its slug. Questions are matched by fingerprint, so a re-import updates
+    them in place and the answers already given stay attached; questions the new text no longer has
+    are retired, not deleted. Unless `same_title`, a paper whose title another paper (another slug,
+    already stored or earlier in `papers`) has is refused: raises SameTitle, so a renamed or truncated
+    copy of a file does not become a second paper."""
     ids = []
     for paper in papers:
         if not same_title:
@@ -341,10 +322,4 @@ async def paper_titles(db: Store) -> list[tuple[str, str]]:
 
 async def paper_count(db: Store) -> int:
     count: int = await db.scalar("SELECT COUNT(*) FROM papers")
-    return count
-
-
-async def question_count(db: Store) -> int:
-    """How many questions the bank holds, retired ones too."""
-    count: int = await db.scalar("SELECT COUNT(*) FROM questions")
     return count

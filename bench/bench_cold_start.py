@@ -83,8 +83,9 @@ async def first_reply(kind: str, db: Path) -> tuple[float, float]:
 async def _prepared_db(directory: Path, papers: int = 5) -> Path:
     """A database holding the migrated bundled bank, as after a first start; with more `papers` than
     the five bundled ones, copies of them (another slug and title) make up the number (/exam lists them)."""
+    from bank.grading.terms import SegmentIn
     from bank.importer import parse_files
-    from bank.paper_store import save_papers
+    from bank.paper_store import with_key_terms, write_papers
     from proctor.storage.bootstrap import SEEDS_DIR, ensure_default_bank
     from proctor.storage.db import Database
 
@@ -93,8 +94,9 @@ async def _prepared_db(directory: Path, papers: int = 5) -> Path:
     await ensure_default_bank(db, time.time())
     seeds = parse_files(sorted(SEEDS_DIR.glob("*.txt")))
     copies = [seeds[i % len(seeds)] for i in range(max(0, papers - len(seeds)))]
-    await save_papers(db, [p.model_copy(update={"slug": f"{p.slug}-{i}", "title": f"{p.title} ({i})"})
-                           for i, p in enumerate(copies)], time.time())
+    renamed = await with_key_terms([p.model_copy(update={"slug": f"{p.slug}-{i}", "title": f"{p.title} ({i})"})
+                                    for i, p in enumerate(copies)], segment_in=SegmentIn.THIS_PROCESS)
+    await db.run_write(lambda conn: write_papers(conn, renamed, time.time()))
     await db.close()
     return path
 

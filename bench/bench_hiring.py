@@ -59,9 +59,9 @@ from _exam_driver import Candidate, Probe  # noqa: E402
 
 from bank.kinds import Kind  # noqa: E402
 from bank.models import Paper, PaperSettings, Question, Section  # noqa: E402
-from bank.paper_store import save_paper  # noqa: E402
 from proctor.storage.bootstrap import open_database  # noqa: E402
 from sandbox.fakeapi import FakeBotApi, RateLimits  # noqa: E402
+from tests.papers_fixture import save_paper  # noqa: E402
 
 TOKEN = "123456:BENCH-fake-token-for-bench-hiring"
 BOT = "proctor_bench_bot"

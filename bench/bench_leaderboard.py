@@ -67,7 +67,8 @@ def generate(path: Path, total: int, seed: int = 7) -> int:
     con.executemany("INSERT INTO users (id, first_name, created_at) VALUES (?, ?, 0)",
                     [(u, f"user{u}") for u in range(1, MEMBERS + other_users + 1)])
     con.execute("INSERT INTO chats (id, type, title, updated_at) VALUES (?, 'supergroup', 'bench', 0)", (GROUP,))
-    con.executemany("INSERT INTO chat_members VALUES (?, ?, 0, 0)", [(GROUP, u) for u in range(1, MEMBERS + 1)])
+    con.executemany("INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?, ?, 0, 0)",
+                    [(GROUP, u) for u in range(1, MEMBERS + 1)])
     con.executemany("INSERT INTO chats (id, type, title, updated_at) VALUES (?, 'supergroup', 'other', 0)",
                     [(-(1000 + g),) for g in range(OTHER_GROUPS)])
     delivery = 0
@@ -105,7 +106,8 @@ def generate(path: Path, total: int, seed: int = 7) -> int:
     con.executemany("INSERT INTO daily_deliveries (id, chat_id, day, status, created_at, closes_at) "
                     "VALUES (?, ?, ?, 'closed', ?, ?)", deliveries)
     con.executemany("INSERT INTO daily_items (delivery_id, pos, question_id) VALUES (?, ?, ?)", items)
-    con.executemany("INSERT INTO daily_answers VALUES (?, ?, ?, ?, ?, ?, '\"A\"', ?, 1, ?, ?)", rows)
+    con.executemany("INSERT INTO daily_answers (delivery_id, pos, user_id, chat_id, day, question_id, response, "
+                    "score, max_score, verdict, answered_at) VALUES (?, ?, ?, ?, ?, ?, '\"A\"', ?, 1, ?, ?)", rows)
     con.execute("COMMIT")
     con.execute("ANALYZE")
     con.close()
@@ -154,7 +156,8 @@ def generate_paper(path: Path, total: int, seed: int = 11) -> None:
     other_users = max(1, others // 2)
     con.executemany("INSERT INTO users (id, first_name, created_at) VALUES (?, ?, 0)",
                     [(u, f"user{u}") for u in range(1, MEMBERS + other_users + 1)])
-    con.executemany("INSERT INTO chat_members VALUES (?, ?, 0, 0)", [(GROUP, u) for u in range(1, MEMBERS + 1)])
+    con.executemany("INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?, ?, 0, 0)",
+                    [(GROUP, u) for u in range(1, MEMBERS + 1)])
     group_rnd = random.Random(seed)  # the same group attempts in every size
     rows = []
     for i in range(PAPER_GROUP_ATTEMPTS):

@@ -17,14 +17,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bank.paper_store import save_paper  # noqa: E402
 from proctor.exams import service as attempts  # noqa: E402
 from proctor.exams.states import AttemptMode, FinishReason  # noqa: E402
 from proctor.integrity.signals import normalise  # noqa: E402
 from proctor.people.users import ensure_user  # noqa: E402
 from proctor.storage.db import Database  # noqa: E402
 from proctor.teams.curation import write_settings  # noqa: E402
-from tests.papers_fixture import small_paper  # noqa: E402
+from tests import answering  # noqa: E402
+from tests.papers_fixture import save_paper, small_paper  # noqa: E402
 
 T0 = 1_800_000_000.0
 WORDS = "梯度累积前向传播计算损失不立即更新模型参数而是将得到的进行累加数据并行设备保存完整同时"
@@ -46,7 +46,7 @@ async def hand_ins(db: Database, pid: int, n: int, rng: random.Random, first_uid
         for item in sheet.items:
             q = sheet.question(item)
             response = answer(rng) if q.kind.value == "short" else q.answer if q.kind.value != "fill" else "x"
-            await attempts.record_answer(db, sheet, item.pos, response, T0 + 10 * (item.pos + 1), advance=True)
+            await answering.answer(db, a.id, item.pos, response, T0 + 10 * (item.pos + 1))
         start = time.perf_counter()
         await attempts.finish_attempt(db, a.id, T0 + 600, FinishReason.submitted)
         took.append(time.perf_counter() - start)
@@ -69,7 +69,7 @@ async def main(earlier: int, n: int) -> None:
                     "max_score) VALUES (?,?,?, 'exam', 't', 'finished', ?, ?, 15) RETURNING id",
                     (10_000 + k, 10_000 + k, pid, T0, T0 + rng.uniform(300, 3000)))
                 aid = (cur.fetchone())[0]
-                conn.execute("INSERT INTO written_answers VALUES (?,?,?,?,?)",
+                conn.execute("INSERT INTO written_answers (attempt_id, pos, paper_id, question_id, norm) VALUES (?,?,?,?,?)",
                              (aid, 6, pid, qid, normalise(answer(rng))))
 
         await db.run_write(transaction)

@@ -1,9 +1,10 @@
 """One shape for every state machine of the domain: a table of named moves, each from some states
 to one state, and a refusal for any move the table does not list.
 
-Each machine (AttemptStatus, DeliveryStatus, InviteStatus) names its moves as functions over this
-table, so a caller says `finish(status)` rather than writing a status string, and a test can walk
-the whole table.
+Each machine names its moves as functions over this table, so a caller says `finish(status)` rather
+than writing a status string, and a test can walk the whole table; a daily delivery, whose moves are
+made in SQL from whatever state the row holds (proctor.daily.delivery.move_in), names them as its
+`Move` enum and asks the table for their sources and target.
 """
 
 from __future__ import annotations

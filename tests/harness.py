@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from bank.models import Paper
-from bank.paper_store import save_paper
 from bot.app import build_application
 from bot.lifecycle import start_app, stop_app
 from bot.pacing import Pace, Pacer
@@ -22,6 +21,7 @@ from bot.settings import Settings
 from proctor.clock import ManualClock
 from proctor.storage.db import Database
 from sandbox.fakeapi import FakeBotApi, StoredMessage
+from tests.papers_fixture import save_paper
 from tests.template_db import copy_migrated, copy_with_bundled_bank
 
 TOKEN = "123456:TEST-fake-token-for-the-harness"

@@ -1,7 +1,11 @@
 """A small hand-made paper, saved through the real paper store."""
 
+from bank.grading.terms import SegmentIn
 from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
+from bank.paper_list import PaperSummary
+from bank.paper_store import with_key_terms, write_papers
+from bank.store import Store
 
 
 def small_paper(slug: str = "demo", *, exam_only: bool = False, minutes: int = 60) -> Paper:
@@ -40,3 +44,21 @@ def small_paper(slug: str = "demo", *, exam_only: bool = False, minutes: int = 6
             ]),
         ],
     )
+
+
+async def save_paper(db: Store, paper: Paper, now: float) -> int:
+    """Store one paper as an import does (its key terms found first, then `write_papers` in one
+    transaction); its id."""
+    [found] = await with_key_terms([paper], segment_in=SegmentIn.THIS_PROCESS)
+    [paper_id] = await db.run_write(lambda conn: write_papers(conn, [found], now))
+    return paper_id
+
+
+def summarize(paper: Paper) -> PaperSummary:
+    """The summary of a paper loaded whole (`load_paper`), counted from its model: what
+    bank.paper_list's one query must agree with."""
+    assert paper.id is not None, "a stored paper has an id"
+    s = paper.settings
+    return PaperSummary(id=paper.id, code=paper.code, slug=paper.slug, title=paper.title, time_limit_min=s.time_limit_min,
+                        attempts_allowed=s.attempts_allowed, exam_only=s.exam_only, invite_only=s.invite_only,
+                        askable=sum(1 for q in paper.questions() if q.askable), max_score=paper.max_score)

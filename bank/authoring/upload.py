@@ -236,12 +236,6 @@ async def get_pending(db: Store, upload_id: int, user_id: int) -> Pending:
     return _pending(row)
 
 
-async def uploads_of(db: Store, user_id: int) -> list[Pending]:
-    """The user's uploads, oldest first, whatever their status."""
-    rows = await db.fetchall("SELECT * FROM pending_uploads WHERE user_id=? ORDER BY id", (user_id,))
-    return [_pending(r) for r in rows]
-
-
 def _pending(r: sqlite3.Row) -> Pending:
     return Pending(r["id"], r["user_id"], r["chat_id"], r["file_id"], r["file_name"], r["file_size"],
                    r["content_hash"], UploadStatus(r["status"]))

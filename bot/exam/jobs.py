@@ -19,10 +19,6 @@ from proctor.exams.states import FinishReason
 log = logging.getLogger(__name__)
 
 
-def job_name(attempt_id: int) -> str:
-    return scheduling.name(JobKind.deadline, attempt_id)
-
-
 def register(app: Application) -> None:
     scheduling.register(app, JobKind.deadline, deadline_reached)
     timer.register(app)

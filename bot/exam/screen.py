@@ -49,6 +49,7 @@ async def show_attempt(context: Ctx, attempt_id: int, u: UserCtx, *,
     svc = context.services
     sheet = await attempts.load_sheet(svc.db, attempt_id)
     a = sheet.attempt
+    # only practice feedback follows the paper's review option (render.attempt_screen): an exam reads none
     review = await review_option(svc.db, a.paper_id) if a.mode == AttemptMode.practice else ReviewOption.full
     await show_sheet(context, sheet, u, review, repost=repost)
 

@@ -22,10 +22,6 @@ from proctor.teams import digest as dg
 log = logging.getLogger(__name__)
 
 
-def job_name(chat_id: int) -> str:
-    return scheduling.name(JobKind.digest, chat_id)
-
-
 def disarm(app: Application, chat_id: int) -> None:
     scheduling.disarm(app, JobKind.digest, chat_id)
 

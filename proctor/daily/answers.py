@@ -7,16 +7,8 @@ import sqlite3
 from dataclasses import dataclass
 
 from bank.grading.result import Grade, Verdict
-from proctor.chats import note_member_in
-from proctor.daily.delivery import Delivery, Item, answers_to_in
-from proctor.daily.fsrs_cards import review_in
-from proctor.daily.states import UNFINISHED, DeliveryStatus
-from proctor.errors import ProctorError
+from proctor.daily.delivery import answers_to_in
 from proctor.storage.db import Database
-
-
-class QuizClosed(ProctorError):
-    """The day's quiz is closed: it accepts no more answers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,42 +41,6 @@ class Standing:
     last_at: float
 
 
-async def record_answer(db: Database, delivery: Delivery, item: Item, user_id: int, response: object,
-                        score: float, max_score: float, verdict: Verdict, now: float) -> bool:
-    """Record the user's answer; False if they had already answered (the first one counts).
-
-    In the same transaction the user's review card is updated and, in a group, their membership
-    recorded. Raises QuizClosed if the delivery no longer accepts answers.
-    """
-    def record(conn: sqlite3.Connection) -> bool:
-        row = conn.execute("SELECT status FROM daily_deliveries WHERE id=?", (delivery.id,)).fetchone()
-        if row is None or DeliveryStatus(row[0]) not in UNFINISHED:
-            raise QuizClosed(f"delivery {delivery.id} is closed")
-        cur = conn.execute(
-            """INSERT INTO daily_answers (delivery_id, pos, user_id, chat_id, day, question_id,
-                   response, score, max_score, verdict, answered_at)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING""",
-            (delivery.id, item.pos, user_id, delivery.chat_id, delivery.day, item.question_id,
-             json.dumps(response, ensure_ascii=False), score, max_score, verdict, now))
-        if cur.rowcount != 1:
-            return False
-        conn.execute("DELETE FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
-                     (delivery.id, item.pos, user_id))
-        review_in(conn, user_id, item.question_id, verdict, now)
-        if not delivery.private:
-            note_member_in(conn, delivery.chat_id, user_id, now)
-        return True
-
-    return await db.run_write(record)
-
-
-async def user_answer(db: Database, delivery_id: int, pos: int, user_id: int) -> Answer | None:
-    row = await db.fetchone(
-        "SELECT * FROM daily_answers WHERE delivery_id=? AND pos=? AND user_id=?",
-        (delivery_id, pos, user_id))
-    return _answer(row) if row else None
-
-
 def _answer(row: sqlite3.Row) -> Answer:
     return Answer(row["pos"], row["user_id"], json.loads(row["response"]), row["score"],
                   row["max_score"], Verdict(row["verdict"]))
@@ -101,13 +57,6 @@ async def user_answers(db: Database, delivery_id: int, user_id: int) -> list[Ans
 def user_answers_in(conn: sqlite3.Connection, delivery_id: int, user_id: int) -> list[Answer]:
     """`user_answers` on the database thread."""
     return [_answer(r) for r in conn.execute(_USER_ANSWERS, (delivery_id, user_id))]
-
-
-async def answers_to(db: Database, delivery_id: int) -> list[Answer]:
-    """Every member's answers to the delivery, by member, then question."""
-    rows = await db.fetchall(
-        "SELECT * FROM daily_answers WHERE delivery_id=? ORDER BY user_id, pos", (delivery_id,))
-    return [_answer(r) for r in rows]
 
 
 async def answers_given(db: Database, delivery_id: int) -> int:
@@ -131,9 +80,3 @@ async def standings(db: Database, delivery_id: int) -> list[Standing]:
         (delivery_id,))
     return [Standing(r["user_id"], r["name"], r["score"], r["max_score"], r["answered"], r["last_at"])
             for r in rows]
-
-
-async def draft(db: Database, delivery_id: int, pos: int, user_id: int) -> str:
-    return await db.scalar(
-        "SELECT letters FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?",
-        (delivery_id, pos, user_id)) or ""

@@ -102,11 +102,6 @@ def waiting_item_in(conn: sqlite3.Connection, chat_id: int, user_id: int) -> tup
     return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
 
 
-async def waiting_item(db: Database, chat_id: int, user_id: int) -> tuple[Delivery, Item] | None:
-    """`waiting_item_in` in one round trip."""
-    return await db.run(lambda conn: waiting_item_in(conn, chat_id, user_id))
-
-
 async def get_delivery(db: Database, delivery_id: int) -> Delivery:
     """Raises NotFound."""
     row = await db.fetchone(f"{_SELECT} WHERE d.id=?", (delivery_id,))
@@ -177,11 +172,6 @@ def item_by_message_in(conn: sqlite3.Connection, chat_id: int, message_id: int) 
     return _delivery(conn.execute(f"{_SELECT} WHERE d.id=?", (row["delivery_id"],)).fetchone()), _item(row)
 
 
-async def item_by_message(db: Database, chat_id: int, message_id: int) -> tuple[Delivery, Item] | None:
-    """`item_by_message_in` in one round trip."""
-    return await db.run(lambda conn: item_by_message_in(conn, chat_id, message_id))
-
-
 async def possibly_copied(db: Database, chat_id: int, before_message_id: int) -> list[tuple[Delivery, Item]]:
     """Items of this chat's unfinished quizzes that may have an unrecorded copy older than
     `before_message_id` (sent again after a crash in their send), newest quiz first."""
@@ -197,14 +187,9 @@ _SENDING = "UPDATE daily_items SET send_attempts = send_attempts + 1 WHERE deliv
 _SENT = "UPDATE daily_items SET message_id=?, sent_at=? WHERE delivery_id=? AND pos=?"
 
 
-async def mark_sending(db: Database, delivery_id: int, pos: int) -> None:
-    """Count a send about to start; after a crash, an item with a count but no message id may be in
-    the chat already."""
-    await db.run_write(lambda conn: mark_sending_in(conn, delivery_id, pos))
-
-
 def mark_sending_in(conn: sqlite3.Connection, delivery_id: int, pos: int) -> None:
-    """`mark_sending` inside a caller's transaction (a private answer counts the next question's send)."""
+    """Count a send about to start, inside a caller's transaction (a private answer counts the next
+    question's send); after a crash, an item with a count but no message id may be in the chat already."""
     conn.execute(_SENDING, (delivery_id, pos))
 
 
@@ -265,16 +250,6 @@ async def _move(db: Database, delivery_id: int, move: Move) -> bool:
     return await db.run_write(lambda conn: move_in(conn, delivery_id, move))
 
 
-async def start_sending(db: Database, delivery_id: int) -> bool:
-    """pending -> sending: the first item is about to go out."""
-    return await _move(db, delivery_id, Move.start_sending)
-
-
-async def mark_open(db: Database, delivery_id: int) -> bool:
-    """pending|sending -> open: everything due is sent."""
-    return await _move(db, delivery_id, Move.open)
-
-
 async def mark_failed(db: Database, delivery_id: int) -> bool:
     """An unfinished delivery whose chat the bot may not post in -> failed."""
     return await _move(db, delivery_id, Move.fail)
@@ -304,13 +279,6 @@ async def unfinished(db: Database) -> list[Delivery]:
     """Deliveries still open, or closed without their keys posted: what start-up must pick up."""
     rows = await db.fetchall(
         f"{_SELECT} WHERE {_UNFINISHED_SQL} ORDER BY d.id")
-    return [_delivery(r) for r in rows]
-
-
-async def deliveries(db: Database, chat_id: int | None = None) -> list[Delivery]:
-    """Every delivery (to one chat when given), oldest day first."""
-    where, params = ("WHERE d.chat_id=?", (chat_id,)) if chat_id is not None else ("", ())
-    rows = await db.fetchall(f"{_SELECT} {where} ORDER BY d.day, d.id", params)
     return [_delivery(r) for r in rows]
 
 

@@ -44,30 +44,6 @@ MACHINE: Machine[DeliveryStatus] = Machine("a delivery", {
 })
 
 
-def start_sending(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move(Move.start_sending, status)
-
-
-def open_(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move(Move.open, status)
-
-
-def close(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move(Move.close, status)
-
-
-def post_keys(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move(Move.post_keys, status)
-
-
-def fail(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move(Move.fail, status)
-
-
-def retry(status: DeliveryStatus) -> DeliveryStatus:
-    return MACHINE.move(Move.retry, status)
-
-
 def effective(stored_status: DeliveryStatus, closed_at: float | None) -> DeliveryStatus:
     """The state of a stored row."""
     if stored_status == S.closed and closed_at is None:

@@ -224,12 +224,6 @@ def typed_in(conn: sqlite3.Connection, chat_id: int, user_id: int, reply_to: int
     return step_in(conn, delivery.id, item.pos, user_id, Action.typed, text, now, None)
 
 
-async def typed_step(db: Database, chat_id: int, user_id: int, reply_to: int | None, text: str,
-                     now: float) -> Outcome | NotTaken:
-    """`typed_in` in one round trip."""
-    return await db.run_write(lambda conn: typed_in(conn, chat_id, user_id, reply_to, text, now))
-
-
 def reply_in(conn: sqlite3.Connection, chat_id: int, replied_message_id: int, user_id: int, text: str,
              now: float) -> tuple[Delivery, Item, Outcome] | None:
     """A typed reply in a group to the daily question `replied_message_id`: its item found, and

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from bank import matching_answer, paper_settings
+from bank import matching_answer
 from bank.errors import NotFound
 from bank.kinds import CHOICE, Kind
 from bank.models import Paper, Question
@@ -22,10 +22,10 @@ from proctor import invites, outbox
 from proctor.errors import ProctorError
 from proctor.exams import blueprint as blueprints
 from proctor.exams import drafts, held, integrity, states
-from proctor.exams.model import MOCK_TITLE, AnswerRec, Attempt, Result, Sheet, compute_result
+from proctor.exams.model import MOCK_TITLE, Attempt, Result, Sheet, compute_result
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, GradingMethod
-from proctor.exams.steps import sheet_in, shown_in, store_answer_in
+from proctor.exams.steps import sheet_in, shown_in
 from proctor.storage.db import Database
 
 MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
@@ -135,13 +135,6 @@ async def timed_running(db: Database) -> list[Attempt]:
     return [Attempt.from_row(r) for r in rows]
 
 
-async def attempts_of(db: Database, user_id: int | None = None) -> list[Attempt]:
-    """Every attempt (of one user when given), oldest first."""
-    where, params = ("WHERE user_id=?", (user_id,)) if user_id is not None else ("", ())
-    rows = await db.fetchall(f"SELECT * FROM attempts {where} ORDER BY id", params)
-    return [Attempt.from_row(r) for r in rows]
-
-
 async def running_counts(db: Database, now: float) -> dict[str, int]:
     """Running attempts: all, timed, and timed ones past their deadline (not yet handed in)."""
     row = one_row(await db.fetchone(
@@ -247,21 +240,6 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
 
 # ---- answering and moving -----------------------------------------------------------------
 
-async def record_answer(db: Database, sheet: Sheet, pos: int, response: object, now: float, *,
-                        advance: bool) -> AnswerRec:
-    """Grade and store the answer at `pos` (replacing an earlier one); maybe move to the next question.
-    Raises AttemptClosed. (A step from a chat goes through proctor.exams.steps.take_step.)"""
-
-    def store(conn: sqlite3.Connection) -> AnswerRec:
-        row = conn.execute("SELECT status FROM attempts WHERE id=?", (sheet.attempt.id,)).fetchone()
-        if not states.accepts_answers(AttemptStatus(row[0])):
-            raise AttemptClosed(str(sheet.attempt.id))
-        policy = paper_settings.read_multi_policy(conn, paper_id=sheet.attempt.paper_id)
-        return store_answer_in(conn, sheet, pos, response, now, policy, advance=advance)
-
-    return await db.run_write(store)
-
-
 async def move_to(db: Database, attempt_id: int, pos: int, now: float) -> None:
     def move(conn: sqlite3.Connection) -> None:
         if conn.execute(f"UPDATE attempts SET current_pos=? WHERE id=? AND status='{AttemptStatus.running}'",
@@ -269,19 +247,6 @@ async def move_to(db: Database, attempt_id: int, pos: int, now: float) -> None:
             shown_in(conn, attempt_id, pos, now)
 
     await db.run_write(move)
-
-
-async def toggle_draft(db: Database, attempt_id: int, pos: int, letter: str) -> str:
-    """Toggle one original letter of a multi draft; returns the new draft."""
-
-    def toggle(conn: sqlite3.Connection) -> str:
-        draft = conn.execute("SELECT draft FROM attempt_items WHERE attempt_id=? AND pos=?",
-                             (attempt_id, pos)).fetchone()[0]
-        new = "".join(sorted(set(draft) ^ {letter}))
-        conn.execute("UPDATE attempt_items SET draft=? WHERE attempt_id=? AND pos=?", (new, attempt_id, pos))
-        return new
-
-    return await db.run_write(toggle)
 
 
 async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
@@ -299,7 +264,7 @@ async def finish_attempt(db: Database, attempt_id: int, now: float, reason: Fini
     A finished attempt's result card is queued for delivery in the same transaction. An attempt
     never ends after its deadline: one handed in late (the bot was down) ends at the deadline.
     """
-    status = states.MACHINE.move(states.closing_move(reason), AttemptStatus.running)
+    status = states.closing_move(reason)(AttemptStatus.running)
     return await db.run_write(lambda conn: hand_in_in(conn, attempt_id, now, reason, status))
 
 

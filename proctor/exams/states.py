@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 
 from bank.kinds import GradingMethod as GradingMethod  # the paper's enums, named here too
@@ -41,13 +42,13 @@ def cancel(status: AttemptStatus) -> AttemptStatus:
     return MACHINE.move("cancel", status)
 
 
-def closing_move(reason: FinishReason) -> str:
+def closing_move(reason: FinishReason) -> Callable[[AttemptStatus], AttemptStatus]:
     """The move that ends an attempt for this finish reason."""
     match reason:
         case FinishReason.cancelled:
-            return "cancel"
+            return cancel
         case FinishReason.submitted | FinishReason.timeout:
-            return "finish"
+            return finish
 
 
 def accepts_answers(status: AttemptStatus) -> bool:

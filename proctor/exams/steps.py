@@ -168,12 +168,12 @@ def _as_shown(conn: sqlite3.Connection, items: list[Item], answers: dict[int, An
     return questions
 
 
-def _paper(row: sqlite3.Row, attempt: Attempt) -> tuple[MultiPolicy, ReviewOption]:
-    """The paper's multiple-choice policy and what a practice attempt shows (a mock paper: partial, full)."""
+def _paper(row: sqlite3.Row) -> tuple[MultiPolicy, ReviewOption]:
+    """The paper's multiple-choice policy and its review option, which practice feedback follows
+    (a mock paper: partial, full)."""
     if row["paper_found"] is None:  # a mock paper, or its paper is gone
         return MultiPolicy.partial, ReviewOption.full
-    review = review_option(bool(row["paper_invite_only"]), row["paper_review"])
-    return policy_of(row["paper_multi_policy"]), review if attempt.mode == AttemptMode.practice else ReviewOption.full
+    return policy_of(row["paper_multi_policy"]), review_option(bool(row["paper_invite_only"]), row["paper_review"])
 
 
 # ---- writing on the database thread ---------------------------------------------------------
@@ -278,7 +278,7 @@ def _read_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, now: float
         return Expired(a)
     unshown = _unshown(row, a)
     near = questions_in(conn, [i.question_id for i in unshown.items[max(0, a.current_pos - 1):a.current_pos + 2]])
-    policy, review = _paper(row, a)
+    policy, review = _paper(row)
     return _Read(_with_questions(conn, unshown, None, near), near, policy, review)
 
 
@@ -352,12 +352,6 @@ def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: i
     if row is None or (reply_to is not None and reply_to != row["message_id"]):
         return None
     return step_in(conn, row["id"], user_id, Action.typed, None, text, now)
-
-
-async def take_typed_step(db: Database, user_id: int, text: str, reply_to: int | None,
-                          now: float) -> Outcome | None:
-    """`typed_step_in` in one round trip: finding the attempt, reading, deciding and writing."""
-    return await db.run_write(lambda conn: typed_step_in(conn, user_id, text, reply_to, now))
 
 
 async def take_step(db: Database, attempt_id: int, user_id: int, action: Action, pos: int | None,

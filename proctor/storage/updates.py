@@ -49,19 +49,13 @@ def _claim_in(conn: sqlite3.Connection, bot_id: int, update_id: int, now: float,
     return conn.execute(_CLAIM, (bot_id, update_id, now, run)).rowcount == 1
 
 
-async def claim(db: Database, bot_id: int, update_id: int, now: float, run: str = "") -> bool:
-    """True if this run should handle the update: the first delivery, or a delivery again of one a
-    previous run claimed and never finished. False for a repeat that was handled (or is being
-    handled by this run). `claim_reading` reading nothing: one home for the claim's round trip."""
-    claimed, _ = await claim_reading(db, bot_id, update_id, now, run, lambda conn: None)
-    return claimed
-
-
 async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, run: str,
                         read: Callable[[sqlite3.Connection], T]) -> tuple[bool, T | None]:
     """Claim in one transaction of its own, and `read(conn)` after the claim (what every handler
     needs first: the user's record, written on first sight): (True, what `read` gave) for a claimed
-    update, (False, None) for a repeat (nothing is read or written then)."""
+    update, (False, None) for a repeat (nothing is read or written then). Claimed: the first
+    delivery, or a delivery again of one a previous run claimed and never finished; a repeat: one
+    that was handled, or is being handled by this run."""
     def both(conn: sqlite3.Connection) -> tuple[bool, T | None]:
         if not _claim_in(conn, bot_id, update_id, now, run):
             return False, None
@@ -79,13 +73,6 @@ async def is_done(db: Database, bot_id: int, update_id: int) -> bool:
     row = await db.fetchone("SELECT state FROM processed_updates WHERE bot_id = ? AND update_id = ?",
                             (bot_id, update_id))
     return row is not None and row[0] == UpdateState.done
-
-
-async def unfinished(db: Database, bot_id: int) -> list[int]:
-    """The bot's updates claimed and not done: being handled now, or cut off with their run."""
-    rows = await db.fetchall(f"SELECT update_id FROM processed_updates WHERE bot_id = ? AND state = "
-                             f"'{UpdateState.claimed}' ORDER BY update_id", (bot_id,))
-    return [int(r[0]) for r in rows]
 
 
 async def next_update_id(db: Database) -> int:

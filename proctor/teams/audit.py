@@ -52,9 +52,3 @@ def _action(stored: str) -> AuditAction | str:
         return AuditAction(stored)
     except ValueError:  # an action this release no longer has
         return stored
-
-
-async def count(db: Database, *, action: AuditAction | None = None) -> int:
-    """How many entries the log holds (of one action when given)."""
-    where, params = ("WHERE action=?", (action,)) if action is not None else ("", ())
-    return int(await db.scalar(f"SELECT COUNT(*) FROM audit_log {where}", params))

@@ -85,14 +85,6 @@ async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id
     return dispute_id
 
 
-async def status_of(db: Database, dispute_id: int) -> str:
-    """Where a dispute stands: 'open', 'upheld' or 'dismissed'. Raises NotFound."""
-    status = await db.scalar("SELECT status FROM disputes WHERE id=?", (dispute_id,))
-    if status is None:
-        raise NotFound(f"no dispute {dispute_id}")
-    return str(status)
-
-
 async def question_of(db: Database, dispute_id: int) -> int | None:
     """The question a dispute is about (None: no such dispute)."""
     qid: int | None = await db.scalar("SELECT question_id FROM disputes WHERE id=?", (dispute_id,))

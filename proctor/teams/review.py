@@ -130,12 +130,6 @@ async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: 
                    terms_found=tuple(found), terms_missing=tuple(missing))
 
 
-async def in_scope(db: Database, attempt_id: int, scope: int | None, *, reviewer: int) -> bool:
-    """Whether `reviewer`, acting for group `scope` (None: every team), may score the attempt."""
-    where, params = _scope_sql(scope, reviewer)
-    return bool(await db.scalar(f"SELECT 1 FROM attempts t WHERE t.id=? {where}", (attempt_id, *params)))
-
-
 def verdict_for(score: float, max_score: float) -> Verdict:
     if score >= max_score:
         return Verdict.correct
@@ -196,10 +190,6 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, re
     return await db.run_write(transaction)
 
 
-async def reviewer_of(db: Database, attempt_id: int, pos: int) -> int | None:
-    """Who made the answer's score final by hand; None if nobody did (graded, or still pending)."""
-    reviewer = await db.scalar("SELECT reviewed_by FROM answers WHERE attempt_id=? AND pos=?", (attempt_id, pos))
-    return None if reviewer is None else int(reviewer)
 
 
 def score_steps(max_score: float) -> list[float]:

@@ -13,13 +13,13 @@ from bank.grading.result import Verdict
 from bank.kinds import Kind, MultiPolicy
 from bank.models import Paper, Question, Section
 from bank.option_order import OptionOrder
-from bank.paper_store import save_paper
 from bank.typed_answer import typed_response
 from proctor.exams import service as attempts
 from proctor.exams import steps
 from proctor.exams.drafts import toggled
 from proctor.people.users import ensure_user
 from proctor.teams.curation import write_settings
+from tests.papers_fixture import save_paper
 
 T0 = 1_800_000_000.0
 PI = Question(number=1, kind=Kind.numerical, stem="pi?", answer=[["3.14", "0.005"], ["3.1", "0.05"], ["3", "0"]],

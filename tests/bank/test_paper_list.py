@@ -12,13 +12,14 @@ import pytest
 from bank.errors import NotFound
 from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
-from bank.paper_list import PaperSummary, offered_papers, paper_summaries, paper_summary, summarize
-from bank.paper_store import list_papers, load_paper, save_paper
+from bank.paper_list import PaperSummary, offered_papers, paper_summaries, paper_summary
+from bank.paper_store import list_papers, load_paper
 from proctor.exams import compose
 from proctor.exams.blueprint import Blueprint, Part
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database
 from proctor.teams.curation import set_retired, write_settings
+from tests.papers_fixture import save_paper, summarize
 
 T0 = 1_800_000_000.0
 LEAD = 1

@@ -8,7 +8,7 @@ import pytest
 
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from bank.question_checks import fill_missing, held_questions
 from bot.cli import main
 from proctor.daily.candidates import candidates
@@ -19,6 +19,7 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import confirm_key
 from tests.harness import BotEnv
+from tests.papers_fixture import save_paper
 from tests.proctor.test_upgrade import RELEASES, load_release
 
 ADMIN, LEAD_A, ALPHA = 1, 10, -100

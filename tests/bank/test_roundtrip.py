@@ -9,6 +9,7 @@ from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.storage.bootstrap import ensure_default_bank
 from proctor.storage.db import Database
+from tests.answering import answer
 from tests.reads import answers_in, paper_of_question
 
 SLUG = "002_692116d27c950d45"
@@ -59,7 +60,7 @@ async def add_answer(db, paper_id: int, question_id: int) -> tuple[int, int]:
                                            shuffle=False)
     sheet = await attempts.load_sheet(db, attempt.id, positions="all")
     pos = next(i.pos for i in sheet.items if i.question_id == question_id)
-    await attempts.record_answer(db, sheet, pos, "D", 0, advance=False)
+    await answer(db, attempt.id, pos, "D", 0)
     return attempt.id, pos
 
 

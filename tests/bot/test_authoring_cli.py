@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bank.paper_store import list_papers, question_count
+from bank.paper_store import list_papers
 from bot.cli import main
 from proctor.storage.db import Database
-from proctor.teams import audit
+from tests.reads import audit_count, question_count
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
 
@@ -63,7 +63,7 @@ def test_bank_add_to_a_new_paper_then_an_existing_one(capsys, dbfile):
     [sums] = [p for p in _read(dbfile, list_papers) if p.title == "Sums"]
     rows = sorted((q.id, q.kind.value, q.answer, q.points) for q in sums.questions())
     assert [r[1:] for r in rows] == [("single", "B", 2.0), ("fill", [["5", "five"]], 1.0)]
-    assert _read(dbfile, lambda db: audit.count(db, action="add_question")) == 2
+    assert _read(dbfile, lambda db: audit_count(db, action="add_question")) == 2
 
 
 @pytest.mark.parametrize("argv,why", [

@@ -8,7 +8,7 @@ import pytest
 
 from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
-from bank.paper_store import list_papers, load_paper, save_paper
+from bank.paper_store import list_papers, load_paper
 from bot.cli import main
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
@@ -19,6 +19,8 @@ from proctor.teams import audit
 from proctor.teams.authoring import get_session
 from proctor.teams.curation import set_retired
 from tests.harness import T0, BotEnv, attempt_message, pick_paper, rules_card
+from tests.papers_fixture import save_paper
+from tests.reads import attempts_of
 
 LEAD, ANN, BOB = 10, 30, 40
 
@@ -108,7 +110,7 @@ async def test_newpaper_builds_a_frozen_paper_two_candidates_take_the_same(env):
     ann_questions = await take(env, ann, "Week 3 check")
     bob_questions = await take(env, bob, "Week 3 check")
     assert sorted(ann_questions) == sorted(bob_questions) == sorted(q.id for q in paper.questions())
-    scores = sorted((a.user_id, a.score, a.max_score) for a in await attempts.attempts_of(env.db)
+    scores = sorted((a.user_id, a.score, a.max_score) for a in await attempts_of(env.db)
                     if a.paper_id == paper.id)
     assert scores == [(ANN, 8, 8), (BOB, 8, 8)]
 

@@ -15,10 +15,10 @@ from bank.paper_store import get_question, list_papers
 from bank.question_versions import versions_in
 from proctor.exams import service as attempts
 from proctor.exams.steps import take_step
-from proctor.teams import audit, key_fix
+from proctor.teams import audit
 from proctor.teams.leaderboard import paper_board
 from tests.harness import T0, BotEnv, attempt_message, start_exam
-from tests.reads import the_attempt
+from tests.reads import graded_answers, key_history, the_attempt
 
 LEAD, ANN, BOB = 10, 30, 40
 TITLE = "Edit paper"
@@ -109,7 +109,7 @@ async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follow
     assert "your score 2 → 0 (of 2)" in (await bob.wait_message(lambda m: "regraded" in (m.text or ""))).text
     assert [(r.user_id, r.score) for r in await paper_board(env.db, pid, None)] == [(ANN, 3), (BOB, 1)]
     assert (await get_question(env.db, qid)).version == 2
-    [fix] = await key_fix.history(env.db, qid)
+    [fix] = await key_history(env.db, qid)
     assert (fix.field, fix.answer, fix.previous, fix.actor) == ("key", "B", "C", LEAD)
     [entry] = await audit.recent(env.db, action="question_edit")
     assert entry.actor_id == LEAD and entry.detail["changed"] == 2
@@ -127,7 +127,7 @@ async def test_key_change_keeping_past_scores_leaves_them_graded_by_the_version_
     await lead.press(card, "💾 Save, keep past scores")
     await env.api.wait_for(lambda: "keep their scores" in (card.text or ""), what="saved")
     assert (await the_attempt(env.db, ANN)).score == 1
-    assert [(g.score, g.key_version) for g in await key_fix.graded_answers(env.db, qid)] == [(0, 1)]
+    assert [(g.score, g.key_version) for g in await graded_answers(env.db, qid)] == [(0, 1)]
     # the candidate's review shows the key their answer was graded against (version 1's C)
     aid = (await the_attempt(env.db, ANN)).id
     sheet = await attempts.load_sheet(env.db, aid, positions="all")

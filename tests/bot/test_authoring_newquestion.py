@@ -4,11 +4,11 @@ Back and Cancel; bad input stays on its step; a restart mid-draft; the saved que
 import pytest
 
 from bank.authoring.draft import load_draft
-from bank.paper_store import get_question, list_papers, question_count
+from bank.paper_store import get_question, list_papers
 from proctor.teams import audit
 from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
 from tests.papers_fixture import small_paper
-from tests.reads import answers_of
+from tests.reads import answers_of, question_count
 
 LEAD, ANN = 10, 30
 

@@ -7,17 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from bank.authoring.upload import MAX_QUESTIONS, uploads_of
+from bank.authoring.upload import MAX_QUESTIONS
 from bank.formats import child
 from bank.formats.sheet_export import to_csv, to_xlsx
 from bank.importer.json_format import dumps, export_papers
-from bank.paper_store import list_papers, question_count
+from bank.paper_store import list_papers
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
 from proctor.teams import audit
 from sandbox.fakeapi import ApiError
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
+from tests.reads import audit_count, question_count, uploads_of
 
 LEAD, ANN, TEAM = 10, 30, -100
 FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
@@ -139,7 +140,7 @@ async def test_cancel_writes_nothing_and_a_second_import_press_imports_once(env)
     assert "already imported" in await _toast(env, "tap-2")
     await env.idle()
     assert await _questions(env) == before + 3
-    assert await audit.count(env.db, action="bank_upload") == 1
+    assert await audit_count(env.db, action="bank_upload") == 1
 
 
 async def test_a_pending_upload_survives_a_restart(env):

@@ -4,12 +4,11 @@ waiting for Import, the exam after its confirmation) and says what it ended; the
 import pytest
 
 from bank.authoring.draft import load_draft
-from bank.authoring.upload import UploadStatus, uploads_of
-from bank.paper_store import question_count
+from bank.authoring.upload import UploadStatus
 from proctor.teams.authoring import get_session
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
-from tests.reads import answers_of, question_ids
+from tests.reads import answers_of, question_count, question_ids, uploads_of
 
 LEAD, ANN = 10, 30
 GIFT = "::g1:: What is 2 + 2? {=four ~three ~five}\n"

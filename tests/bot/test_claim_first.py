@@ -14,6 +14,7 @@ from bot.context import Claim
 from bot.userctx import user_ctx
 from proctor.storage import updates
 from tests.harness import BotEnv
+from tests.reads import unfinished_updates
 from tests.round_trips import RoundTrips
 
 
@@ -51,7 +52,7 @@ async def test_a_handler_that_talks_to_telegram_first_claims_first_and_a_repeat_
     await env.api.wait_for(lambda: len([c for c in env.api.calls if c.method == "sendMessage"]) >= 2, what="2nd")
     await env.idle()
     assert [c.params.get("text") for c in env.api.calls if c.method == "sendMessage"] == ["pong", "pong"]
-    assert await updates.unfinished(env.db, env.app.bot.id) == []
+    assert await unfinished_updates(env.db, env.app.bot.id) == []
 
 
 async def test_an_update_no_handler_touches_is_still_claimed_and_marked_done(env):
@@ -157,7 +158,7 @@ async def test_a_repeat_while_the_first_delivery_runs_reaches_no_handler_and_the
         await asyncio.wait_for(entered.wait(), 5)
         env.api.inject_update(post)  # delivered again
         await env.api.wait_for(lambda: "update 700040 delivered again: ignored" in caplog.messages, what="the repeat")
-        assert await updates.unfinished(env.db, env.app.bot.id) == [700_040]  # the first is still running
+        assert await unfinished_updates(env.db, env.app.bot.id) == [700_040]  # the first is still running
     finally:
         release.set()
     await env.api.wait_for(lambda: not env.app.update_processor.current_concurrent_updates, what="the first done")

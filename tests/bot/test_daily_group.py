@@ -10,7 +10,7 @@ from proctor.daily import delivery
 from proctor.daily.subscriptions import get_subscription
 from proctor.teams import audit
 from tests.bot.test_daily_support import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
-from tests.reads import daily_answers, the_delivery
+from tests.reads import daily_answers, deliveries, the_delivery
 
 
 @pytest.fixture
@@ -225,7 +225,7 @@ async def test_a_403_turns_the_subscription_off(env):
     await env.api.wait_for(lambda: len(questions(group.chat())) == 5, what="today's quiz after all")
     await lead.send("/daily now", chat=group)
     assert "already out" in (await lead.wait_message(chat=group)).text
-    assert len(await delivery.deliveries(env.db)) == 1
+    assert len(await deliveries(env.db)) == 1
 
 
 async def test_a_429_is_retried_after_its_retry_after(env):

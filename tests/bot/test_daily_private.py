@@ -21,7 +21,7 @@ async def env(tmp_path):
 
 async def _key_of(env, msg):
     await env.idle()  # the message id is recorded right after the send returns
-    _, item = await delivery.item_by_message(env.db, msg.chat_id, msg.message_id)
+    _, item = await env.db.run(lambda conn: delivery.item_by_message_in(conn, msg.chat_id, msg.message_id))
     question = await get_question(env.db, item.question_id)
     return question.kind, question.answer, item.option_order
 

@@ -6,7 +6,7 @@ from bank.paper_store import get_questions
 from proctor.daily import delivery
 from sandbox.fakeapi import ApiError
 from tests.bot.test_daily_support import GROUP, fast, make_env, questions, run_job, subscribe_group, ts
-from tests.reads import question_ids, the_delivery
+from tests.reads import deliveries, question_ids, the_delivery
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ async def test_restart_before_the_trigger_still_sends_once(env):
     await _restart(env)
     await env.idle()
     assert len(questions(env.api.chat_view(GROUP))) == 5
-    assert len(await delivery.deliveries(env.db)) == 1
+    assert len(await deliveries(env.db)) == 1
 
 
 async def test_restart_before_the_trigger_time_waits_for_it(env):
@@ -126,7 +126,7 @@ async def test_berlin_nine_oclock_across_the_spring_dst_change(tmp_path):
         env.clock.set(ts(2027, 3, 28, 7, 0))  # 09:00 CEST
         await run_job(env, f"daily:{GROUP}")
         assert len(questions(env.api.chat_view(GROUP))) == 10
-        first, second = await delivery.deliveries(env.db)
+        first, second = await deliveries(env.db)
         assert (first.day, second.day) == ("2027-03-27", "2027-03-28")
         # the first quiz closed an hour before the second push: 08:00 CEST = 06:00 UTC
         assert first.closes_at == ts(2027, 3, 28, 6, 0)
@@ -144,7 +144,7 @@ async def test_an_exam_only_paper_never_appears_in_practice(tmp_path):
         for day in range(16, 19):
             env.clock.set(ts(2027, 1, day, 1, 0))
             await run_job(env, f"daily:{GROUP}")
-        asked = {i.question_id for d in await delivery.deliveries(env.db) for i in await delivery.items(env.db, d.id)}
+        asked = {i.question_id for d in await deliveries(env.db) for i in await delivery.items(env.db, d.id)}
         assert asked <= set(await question_ids(env.db, "demo"))  # none of the exam-only paper's
         assert len(asked) == 6
         flagged = [q for q in (await get_questions(env.db, sorted(asked))).values()
@@ -166,6 +166,6 @@ async def test_only_exam_only_papers_means_no_quiz_and_a_clear_reply(tmp_path):
         await ann.send("/daily now")
         reply = await ann.wait_message()
         assert "no practice questions" in reply.text
-        assert await delivery.deliveries(env.db) == []
+        assert await deliveries(env.db) == []
     finally:
         await env.close()

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import pytest
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.exam.jobs import job_name
+from bot import scheduling
 from bot.outbox import JOB, is_permanent, retry_after
 from proctor import outbox
 from proctor.exams import service as attempts
@@ -148,7 +148,8 @@ async def test_result_card_failing_at_the_deadline_is_retried_until_delivered(en
     attempt_id = (await the_attempt(env.db)).id
     env.api.fail("sendMessage", ApiError.server_error(502), chat_id=ann.id)
     env.clock.advance(3600)
-    fire_now(env, job_name(attempt_id))  # the deadline job Start armed, run now against the moved clock
+    # the deadline job Start armed, run now against the moved clock
+    fire_now(env, scheduling.name(scheduling.JobKind.deadline, attempt_id))
     await env.api.wait_for(lambda: any(code == 502 for _, code, _ in env.api.state.errors), what="the 502")
     await env.idle()
     assert not any("Score:" in (m.text or "") for m in ann.chat())
@@ -254,7 +255,7 @@ async def test_start_with_a_failing_acknowledgement_still_arms_the_deadline(env)
     screen = await env.api.wait_for(lambda: attempt_message(ann.chat()), what="attempt message")
     assert screen.text.startswith("Q 1/7")
     attempt_id = (await attempts.running_attempt(env.db, ann.id)).id
-    assert env.app.job_queue.get_jobs_by_name(job_name(attempt_id))
+    assert env.app.job_queue.get_jobs_by_name(scheduling.name(scheduling.JobKind.deadline, attempt_id))
 
 
 async def test_yes_finish_with_a_failing_acknowledgement_still_hands_in(env):
@@ -274,17 +275,17 @@ async def test_resume_and_start_up_rearm_a_lost_deadline_job(env):
     ann = env.api.user(2403, "Ann", language_code="en")
     await start_exam(env, ann)
     attempt_id = (await the_attempt(env.db)).id
-    for job in env.app.job_queue.get_jobs_by_name(job_name(attempt_id)):
+    for job in env.app.job_queue.get_jobs_by_name(scheduling.name(scheduling.JobKind.deadline, attempt_id)):
         job.schedule_removal()
-    assert not env.app.job_queue.get_jobs_by_name(job_name(attempt_id))
+    assert not env.app.job_queue.get_jobs_by_name(scheduling.name(scheduling.JobKind.deadline, attempt_id))
     await ann.send("/resume")
     await ann.wait_message(lambda m: (m.text or "").startswith("Q 1/7"))
-    assert env.app.job_queue.get_jobs_by_name(job_name(attempt_id))
+    assert env.app.job_queue.get_jobs_by_name(scheduling.name(scheduling.JobKind.deadline, attempt_id))
 
     await env.restart()  # start-up arms it too
-    assert env.app.job_queue.get_jobs_by_name(job_name(attempt_id))
+    assert env.app.job_queue.get_jobs_by_name(scheduling.name(scheduling.JobKind.deadline, attempt_id))
     env.clock.advance(3600)
-    fire_now(env, job_name(attempt_id))  # the re-armed job hands the paper in
+    fire_now(env, scheduling.name(scheduling.JobKind.deadline, attempt_id))  # the re-armed job hands the paper in
     card = await ann.wait_message(is_card, timeout=10)
     assert "Time ran out" in card.text
 

@@ -6,7 +6,7 @@ from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus
 from tests.harness import BotEnv, attempt_message, paper_button, rules_card, start_exam
 from tests.papers_fixture import small_paper
-from tests.reads import answers_of, the_attempt
+from tests.reads import answers_of, attempts_of, the_attempt
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ async def test_group_exam_redirects_to_private_chat(env):
     reply = await env.api.wait_for(lambda: group.last_message())
     assert "private chat" in reply.text
     assert reply.buttons[0][0].url == "https://t.me/proctor_bot"
-    assert await attempts.attempts_of(env.db) == []
+    assert await attempts_of(env.db) == []
 
 
 async def test_exam_only_paper_is_offered_for_exams_but_never_for_practice(tmp_path):

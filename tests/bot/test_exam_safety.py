@@ -10,7 +10,7 @@ from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.storage import updates
 from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
 from tests.papers_fixture import small_paper
-from tests.reads import answers_of, the_attempt
+from tests.reads import answers_of, attempts_of, the_attempt
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ async def test_deadline_job_hands_in_an_idle_attempt(tmp_path):
         toast = await ann.press(msg, "C")  # Q1 right
         assert not await toast.wait()
         await env.idle()
-        [attempt] = await attempts.attempts_of(env.db, ann.id)
+        [attempt] = await attempts_of(env.db, ann.id)
         assert list((await attempts.load_sheet(env.db, attempt.id)).answers) == [0]
         assert scheduling.armed(env.app, JobKind.deadline, attempt.id)
         env.clock.advance(59)  # the candidate does nothing
@@ -165,7 +165,7 @@ async def test_garbled_callback_data_gets_a_polite_refusal(env, data):
     _raw_press(env, ann, env.api.state.message_to_api(greeting), data, f"forged-{data}")
     text = await _toast(env, f"forged-{data}")
     assert text and "Traceback" not in text and len(text) <= 200
-    assert await attempts.attempts_of(env.db) == []
+    assert await attempts_of(env.db) == []
 
 
 async def test_keys_are_not_shown_before_the_paper_is_handed_in(env):
@@ -191,7 +191,7 @@ async def test_exam_only_paper_cannot_be_practised_with_forged_data(tmp_path):
         greeting = await ann.wait_message()
         _raw_press(env, ann, env.api.state.message_to_api(greeting), f"x:go:{pid}:p", "forged-practice")
         assert "exams only" in await _toast(env, "forged-practice")
-        assert await attempts.attempts_of(env.db) == []
+        assert await attempts_of(env.db) == []
     finally:
         await env.close()
 
@@ -218,7 +218,7 @@ async def test_cancelled_exams_count_toward_the_attempt_limit(tmp_path):
         old_rules = next(m for m in ann.chat() if "▶️ Start" in m.button_texts)  # the first card's Start
         toast = await ann.press(old_rules, "▶️ Start")
         assert "used all your attempts" in await toast.wait()
-        assert len(await attempts.attempts_of(env.db)) == 1
+        assert len(await attempts_of(env.db)) == 1
     finally:
         await env.close()
 
@@ -236,7 +236,7 @@ async def test_cancel_in_a_group_names_nothing_and_points_to_the_private_chat(en
 async def test_a_new_bot_token_does_not_inherit_the_old_bots_update_ids(env):
     """Update ids are per bot: after a token change, small ids are new updates, not repeats."""
     for update_id in range(1, 51):  # the old bot saw ids 1..50
-        assert await updates.claim(env.db, 999, update_id, 0)
+        assert (await updates.claim_reading(env.db, 999, update_id, 0, "", lambda conn: None))[0]
         await updates.done(env.db, 999, update_id)
     ann = env.api.user(2013, "Ann", language_code="en")
     await ann.send("/start")

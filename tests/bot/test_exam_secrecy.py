@@ -6,14 +6,14 @@ lead's /review and /bankstats. After the hand-in everything is visible again."""
 import pytest
 
 from bank.kinds import Kind
-from bank.paper_store import get_question, load_paper, save_paper
+from bank.paper_store import get_question, load_paper
 from proctor.daily import delivery
 from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_anywhere, sealed_for
 from proctor.teams import disputes as dsp
 from tests.bot.test_daily_support import fast, questions, run_job, subscribe_group
 from tests.harness import BotEnv, attempt_message, pick_paper
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import items_to, paper_of_question, question_ids, the_delivery
 

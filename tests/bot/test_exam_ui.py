@@ -3,15 +3,15 @@ every answer. Through the fake Bot API (real Application, real HTTP, real SQLite
 
 import pytest
 
-from bank.paper_store import save_paper
 from bot.exam import render
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.teams.curation import update_settings
 from sandbox.fakeapi import ApiError
+from tests.answering import answer, tick
 from tests.harness import BotEnv, attempt_message, start_exam
-from tests.papers_fixture import small_paper
-from tests.reads import answers_in
+from tests.papers_fixture import save_paper, small_paper
+from tests.reads import answers_in, attempts_of
 
 T0 = 1_800_000_000.0
 
@@ -44,8 +44,7 @@ async def _start(db):
 @pytest.mark.parametrize("reason", ["submitted", "timeout"])
 async def test_ticks_not_submitted_count_at_hand_in(db, reason):
     a, multi = await _start(db)
-    for letter in "AB":  # the key, ticked, never submitted
-        await attempts.toggle_draft(db, a.id, multi.pos, letter)
+    assert await tick(db, a.id, multi.pos, "AB", T0 + 5) == "AB"  # the key, ticked, never submitted
     _, result = await attempts.finish_attempt(db, a.id, T0 + 60, reason)
     sheet = await attempts.load_sheet(db, a.id)
     answer = sheet.answers[multi.pos]
@@ -56,10 +55,8 @@ async def test_ticks_not_submitted_count_at_hand_in(db, reason):
 
 async def test_ticks_changed_after_a_submit_replace_it_and_a_cancel_counts_nothing(db):
     a, multi = await _start(db)
-    sheet = await attempts.load_sheet(db, a.id, positions="all")
-    await attempts.record_answer(db, sheet, multi.pos, "CD", T0 + 5, advance=False)
-    for letter in "AB":
-        await attempts.toggle_draft(db, a.id, multi.pos, letter)
+    await answer(db, a.id, multi.pos, "CD", T0 + 5)
+    assert await tick(db, a.id, multi.pos, "AB", T0 + 6) == "AB"
     await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")
     assert [x.response for x in (await answers_in(db, a.id)).values()] == ["AB"]
     await attempts.finish_attempt(db, a.id, T0 + 70, "submitted")  # counted once
@@ -212,7 +209,7 @@ async def test_exam_with_a_paper_name_shows_its_rules_card(env):
     await ann.send("/exam nosuch")
     reply = await ann.wait_message()
     assert reply.text.startswith("No paper called “nosuch”")
-    assert await attempts.attempts_of(env.db) == []
+    assert await attempts_of(env.db) == []
 
 
 async def test_exam_with_an_invite_only_papers_code_says_only_an_invite_opens_it(env):
@@ -228,7 +225,7 @@ async def test_exam_with_an_invite_only_papers_code_says_only_an_invite_opens_it
     assert (await mei.wait_message()).text.startswith("“Demo paper hire”仅限受邀参加")
     await ann.send("/exam P9")  # no such paper: still said so
     assert (await ann.wait_message(lambda m: "P9" in (m.text or ""))).text.startswith("No paper called “P9”")
-    assert await attempts.attempts_of(env.db) == []
+    assert await attempts_of(env.db) == []
 
 
 async def test_rules_card_says_when_every_attempt_is_used(tmp_path):

@@ -32,7 +32,7 @@ from tests.bot.test_invites import (
 )
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
-from tests.reads import invites_stored, paper_id, the_attempt
+from tests.reads import attempts_of, invites_stored, paper_id, the_attempt
 
 REFERENCE = "不立即更新模型参数"  # a piece of the written question's reference answer
 WRITTEN = "梯度累积是把梯度累加后再更新参数。"
@@ -200,7 +200,7 @@ async def test_an_unverified_team_keeps_everything_on_practice_papers(env):
     assert WRITTEN in (await lead.wait_message(lambda m: REFERENCE in (m.text or ""))).text
     await take(env, cid, payload)  # the second of two attempts: a practice paper sets no bound
     await finish(env, cid)
-    assert [a.status for a in await attempts.attempts_of(env.db)] == [AttemptStatus.finished] * 2
+    assert [a.status for a in await attempts_of(env.db)] == [AttemptStatus.finished] * 2
 
 
 async def test_an_invite_allows_at_most_the_hiring_papers_own_attempts(env):

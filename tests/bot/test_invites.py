@@ -13,7 +13,6 @@ import pytest
 
 from bot import pacing
 from proctor import hiring, invites
-from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.invites import InviteStatus
 from proctor.people.forget import forget_user
@@ -23,7 +22,7 @@ from proctor.teams.curation import update_settings
 from sandbox.fakeapi.methods.errors import ApiError
 from tests.harness import T0, BotEnv, attempt_message, paper_button
 from tests.papers_fixture import small_paper
-from tests.reads import invites_stored, paper_id, the_attempt, the_invite
+from tests.reads import attempts_of, invites_stored, paper_id, the_attempt, the_invite
 
 ALPHA, BETA = -100, -200
 ADMIN, LEAD, LEAD_B, CID, DAN, EVE = 1, 10, 20, 50, 60, 70
@@ -207,7 +206,7 @@ async def test_window_enforced_and_a_started_attempt_keeps_its_full_time(env):
     env.clock.advance(61 * 60)  # the window closed before Start
     toast = await cid.press(welcome, "▶️ Start")
     assert await toast.wait() == "This invite has expired."
-    assert await attempts.attempts_of(env.db) == []  # nothing half-created
+    assert await attempts_of(env.db) == []  # nothing half-created
     assert (await open_link(cid, late)).text == "This invite has expired."
     unopened, _ = await make_invite(env, lead, "hire 2h")
     env.clock.advance(3 * 3600)
@@ -301,7 +300,7 @@ async def test_invite_only_paper_is_offered_nowhere(env):
                                                   "chat_instance": "1", "data": data}})
         await env.api.wait_for(lambda r=record: r.answered)
         assert record.text == "This paper is opened by an invite link only."
-    assert await attempts.attempts_of(env.db) == []
+    assert await attempts_of(env.db) == []
 
 
 @pytest.mark.parametrize("review", ["none", "sections", "full"])
@@ -422,7 +421,7 @@ async def _two_attempts(env):
     for _ in range(2):
         await take(env, cid, payload)
         await finish(env, cid)
-    assert [a.status for a in await attempts.attempts_of(env.db)] == [AttemptStatus.finished] * 2
+    assert [a.status for a in await attempts_of(env.db)] == [AttemptStatus.finished] * 2
     assert (await open_link(cid, payload)).text == "This invite has already been used."
     assert (await the_invite(env.db)).attempts_used == 2
 

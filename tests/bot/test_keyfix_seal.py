@@ -15,7 +15,7 @@ from proctor.teams import audit
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import answers_in, paper_id, question_ids
+from tests.reads import answers_in, attempts_of, paper_id, question_ids
 
 ALPHA, ADMIN, ANN, BOB, DAN = -100, 10, 30, 40, 50
 TOLD = ("regraded", "upheld", "重新评分", "采纳")
@@ -59,8 +59,8 @@ async def test_a_fix_during_the_exam_waits_for_the_hand_in(env):
     for user in (ann, dan):  # both sit the paper and answer B, wrong by the key in force
         await user.press(await start_exam(env, user), "B")
         await env.idle()
-    [ann_now] = [a.id for a in await attempts.attempts_of(env.db, ANN) if a.running]
-    [dan_now] = [a.id for a in await attempts.attempts_of(env.db, DAN) if a.running]
+    [ann_now] = [a.id for a in await attempts_of(env.db, ANN) if a.running]
+    [dan_now] = [a.id for a in await attempts_of(env.db, DAN) if a.running]
     await ann.send(f"/dispute {qid} the key should be B")
     await ann.wait_message(lambda m: "dispute #1" in (m.text or ""))
 

@@ -20,7 +20,7 @@ from proctor.teams.review import score_steps
 from tests.harness import T0, BotEnv, pick_paper
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import question_ids, the_attempt
+from tests.reads import attempts_of, question_ids, the_attempt
 
 ALPHA, LEAD, ANN, BOB = -100, 10, 30, 40
 
@@ -117,7 +117,7 @@ async def test_forget_user_deletes_everything_of_theirs_only(db):
     for table in ("users", "attempts", "daily_answers", "chat_members", "disputes"):
         col = "id" if table == "users" else "user_id"
         assert await db.scalar(f"SELECT COUNT(*) FROM {table} WHERE {col}=1") == 0, table
-    assert [a.id for a in await attempts.attempts_of(db)] == [kept]  # user 2's only
+    assert [a.id for a in await attempts_of(db)] == [kept]  # user 2's only
     sheet = await attempts.load_sheet(db, kept)
     assert (len(sheet.items), list(sheet.answers)) == (1, [0])
     assert [e.target_user for e in await audit.recent(db)] == [None]

@@ -6,8 +6,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot import scheduling
 from bot.leads import render as lead_render
-from bot.leads.digest import job_name
 from proctor.teams import digest as dg
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
@@ -99,7 +99,7 @@ async def env(tmp_path):
 
 
 def live_jobs(env):
-    return [j for j in env.app.job_queue.get_jobs_by_name(job_name(ALPHA)) if not j.removed]
+    return [j for j in env.app.job_queue.get_jobs_by_name(scheduling.name(scheduling.JobKind.digest, ALPHA)) if not j.removed]
 
 
 def digests(env):
@@ -110,7 +110,7 @@ async def test_digest_schedule_job_posts_once_a_week_and_survives_restarts(env):
     lead = env.api.user(LEAD, "Lea")
     await lead.send("/digest on fri 17:00", chat=ALPHA)
     assert (await lead.wait_message(chat=ALPHA)).text == "🗓 Weekly digest: every Friday at 17:00 (UTC)."
-    [job] = env.app.job_queue.get_jobs_by_name(job_name(ALPHA))
+    [job] = env.app.job_queue.get_jobs_by_name(scheduling.name(scheduling.JobKind.digest, ALPHA))
     assert abs(job.next_t.timestamp() - time.time() - 9 * 3600) < 60  # due at 17:00, it is 08:00
     # time passes; the job fires: one digest, the week is marked
     env.clock.set(at(UTC, 2027, 1, 15, 17, 1))

@@ -13,7 +13,7 @@ from proctor.teams.curation import set_exam_only
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import answers_in, paper_id, question_ids
+from tests.reads import answers_in, paper_id, question_ids, reviewer_of
 
 ALPHA, BETA = -100, -200
 LEAD_A, LEAD_B, ANN, BOB = 10, 20, 30, 40
@@ -135,7 +135,7 @@ async def test_review_makes_the_score_final_and_updates_results(env):
     assert (await attempts.get_attempt(env.db, attempt)).score == 6.5
     ans = (await answers_in(env.db, attempt))[1]
     assert (ans.final, ans.verdict) == (True, "partial")
-    assert await review.reviewer_of(env.db, attempt, 1) == LEAD_A
+    assert await reviewer_of(env.db, attempt, 1) == LEAD_A
     board = await say(env, ann, "/leaderboard paper demo", chat=ALPHA)
     assert "1. Ann — 6.5/7 · 10:00" in board.text and "provisional" not in board.text
     [entry] = await audit.recent(env.db)

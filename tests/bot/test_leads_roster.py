@@ -19,7 +19,7 @@ from proctor.teams.roster import Outcome, Standing
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import answers_in, paper_id, question_ids
+from tests.reads import answers_in, audit_count, paper_id, question_ids
 
 ALPHA, BETA = -100, -200
 ADMIN, LEAD, LEAD_B, ANN, BOB, CID, DAN = 1, 10, 20, 30, 40, 50, 60
@@ -288,7 +288,7 @@ async def test_roster_domain(db):
     await ensure_user(db, 3, "u3", None, 0)
     assert await roster.invite(db, ALPHA, 3, lead=9, in_group=True, now=15) is Outcome.invited
     assert await roster.request(db, ALPHA, 3, in_group=True, now=16) is Outcome.joined
-    assert await audit.count(db, action="roster_consent") == 2
+    assert await audit_count(db, action="roster_consent") == 2
     await forget_user(db, 2)  # /forgetme takes the roster entry with it
     assert [e.user_id for e in await roster.listing(db, ALPHA)] == [1, 3]
 

@@ -7,12 +7,11 @@ from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
 from bot.leads import callbacks as cb
 from proctor.exams import service as attempts
-from proctor.teams import audit
 from proctor.teams import disputes as dsp
 from proctor.teams import review as reviews
 from tests.harness import BotEnv, start_exam
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import answers_in, question_ids, the_attempt
+from tests.reads import answers_in, audit_count, dispute_status, question_ids, the_attempt
 
 ADMIN, EVE, ANN = 1, 50, 30
 EVES_GROUP = -900
@@ -93,7 +92,7 @@ async def test_a_candidate_cannot_grade_their_own_answer_in_a_group_they_adminis
     await env.idle()
     assert await scores(env.db, attempt) == before
     assert not await final(env.db, attempt)
-    assert await audit.count(env.db, action="review") == 0
+    assert await audit_count(env.db, action="review") == 0
     # the reference answer was never shown to her, and the paper leaderboard did not move
     assert not any("Reference:" in (m.text or "") for m in eve.chat())
     await eve.send("/leaderboard paper essay", chat=EVES_GROUP)
@@ -126,7 +125,7 @@ async def test_nobody_resolves_their_own_dispute(env):
     stats = await admin.wait_message()
     assert await (await admin.press(stats, "Uphold #1")).wait() == \
         "Nobody resolves their own dispute: another admin decides this one."
-    assert await dsp.status_of(env.db, 1) == "open"
+    assert await dispute_status(env.db, 1) == "open"
 
 
 # --- the rule lives in bank/, whatever the handler checks ---------------------------------------
@@ -147,7 +146,7 @@ async def test_set_final_refuses_the_reviewers_own_answer_in_every_scope(db):
         with pytest.raises(reviews.SelfReview):
             await reviews.set_final(db, attempt, 0, 5, reviewer=7, scope=scope, now=1)
         assert await reviews.next_pending(db, scope, reviewer=7) is None
-        assert not await reviews.in_scope(db, attempt, scope, reviewer=7)
+        assert await reviews.next_pending(db, scope, reviewer=7, attempt_id=attempt) is None
     assert not await final(db, attempt)
     outcome = await reviews.set_final(db, attempt, 0, 4, reviewer=8, scope=-5, now=1)
     assert outcome.attempt_score == 4
@@ -177,6 +176,6 @@ async def test_resolve_refuses_the_raisers_own_dispute(db):
     did = await dsp.raise_dispute(db, question_id=qs[0][0], user_id=7, chat_id=7, reason="wrong key", now=1)
     with pytest.raises(dsp.OwnDispute):
         await dsp.resolve(db, did, upheld=True, lead=7, chat_id=None, now=2)
-    assert await dsp.status_of(db, did) == "open"
+    assert await dispute_status(db, did) == "open"
     await dsp.resolve(db, did, upheld=False, lead=8, chat_id=None, now=2)
-    assert await dsp.status_of(db, did) == "dismissed"
+    assert await dispute_status(db, did) == "dismissed"

@@ -8,12 +8,11 @@ from __future__ import annotations
 import pytest
 
 from bank.paper_store import get_question
-from proctor.teams import audit
 from tests.bot.test_authoring_editq import edit_paper, take
 from tests.bot.test_regrade_hiring import save_key
 from tests.harness import BotEnv
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import question_ids, the_attempt
+from tests.reads import audit_count, question_ids, the_attempt
 
 ALPHA, LEAD, BOSS, ANN = -100, 10, 20, 30
 REFUSED = "Nobody changes a key that changes their own score"
@@ -37,7 +36,7 @@ async def test_editq_refuses_to_raise_the_editors_own_score(env):
     assert REFUSED in card.text and f"question #{qid}" in card.text
     assert (await get_question(env.db, qid)).answer == "C" and (await get_question(env.db, qid)).version == 1
     assert (await the_attempt(env.db, LEAD)).score == 1
-    assert await audit.count(env.db, action="question_edit") == 0
+    assert await audit_count(env.db, action="question_edit") == 0
     # another admin makes the same change: the lead's score follows
     card = await save_key(env, boss, qid, "B")
     assert "now at version 2" in card.text
@@ -71,7 +70,7 @@ async def test_keyfix_refuses_to_change_the_fixers_own_score(env):
     refusal = await lead.wait_message(lambda m: REFUSED in (m.text or ""), chat=ALPHA)
     assert f"question #{qid}" in refusal.text
     assert (await get_question(env.db, qid)).answer == "C" and (await the_attempt(env.db, LEAD)).score == 3
-    assert await audit.count(env.db, action="key_fix") == 0
+    assert await audit_count(env.db, action="key_fix") == 0
     await boss.send("/keyfix 1 B", chat=ALPHA)
     await boss.wait_message(lambda m: "key version 2" in (m.text or ""), chat=ALPHA)
     assert (await the_attempt(env.db, LEAD)).score == 1

@@ -7,14 +7,13 @@ from __future__ import annotations
 import pytest
 
 from proctor import hiring
-from proctor.exams import service as attempts
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
 from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, finish, invite_list, make_invite, say
 from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper
-from tests.reads import paper_id, question_ids
+from tests.reads import attempts_of, paper_id, question_ids
 
 
 @pytest.fixture
@@ -63,15 +62,15 @@ async def test_every_changed_hiring_attempt_is_audited_told_and_carded(env):
     payload, _ = await make_invite(env, lead, "hire 2x")
     await take_with(env, cid, payload, "C")  # right by the key C: 2 points
     await take_with(env, cid, payload, "A")  # wrong: 0
-    first, second = (a.id for a in await attempts.attempts_of(env.db))
-    assert [a.score for a in await attempts.attempts_of(env.db)] == [2, 0]
+    first, second = (a.id for a in await attempts_of(env.db))
+    assert [a.score for a in await attempts_of(env.db)] == [2, 0]
     cards_before = [m for m in lead.chat() if "Demo paper hire" in (m.text or "") and "Cid" in (m.text or "")]
     assert len(cards_before) == 2
     qid = (await question_ids(env.db, "hire", "single"))[0]
 
     done = await save_key(env, admin, qid, "A")
     assert "2 scores changed" in done.text
-    assert [a.score for a in await attempts.attempts_of(env.db)] == [0, 2]
+    assert [a.score for a in await attempts_of(env.db)] == [0, 2]
     # the candidate hears of the fall as well as the rise (the notice goes out through the outbox job)
     await cid.wait_message(lambda m: "regraded" in (m.text or ""))
     told = [m.text for m in cid.chat() if "regraded" in (m.text or "")]

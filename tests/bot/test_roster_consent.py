@@ -9,14 +9,14 @@ import io
 import pytest
 
 from bot.leads import callbacks as cb
-from proctor.exams import service as attempts
-from proctor.teams import audit, roster
+from proctor.teams import roster
 from proctor.teams.consent import CHECK_EVERY
 from proctor.teams.roster import Standing
 from sandbox.fakeapi.methods.errors import ApiError
 from tests.bot.test_leads_selfgrade import answer_written_exam, final, press_raw, scores, written_paper
 from tests.desk_helpers import DeskClient, DeskEnv
 from tests.harness import start_exam
+from tests.reads import attempts_of, audit_count
 
 ADMIN, EVE, EVE2, ANN, BOB = 1, 50, 51, 30, 40
 GROUP = -900
@@ -54,7 +54,7 @@ async def write_again(env, user) -> int:
         lambda: next((m for m in reversed(user.chat()) if not m.deleted and "Yes, finish" in m.button_texts), None))
     await user.press(confirm, "Yes, finish")
     await env.idle()
-    return max(a.id for a in await attempts.attempts_of(env.db, user.id))
+    return max(a.id for a in await attempts_of(env.db, user.id))
 
 
 async def invitation(user):
@@ -105,7 +105,7 @@ async def test_a_stranger_cannot_be_put_on_a_roster_and_read_or_scored(env):
     finally:
         await desk.close()
     assert await scores(env.db, attempt) == before and not await final(env.db, attempt)
-    assert await audit.count(env.db, action="review") == 0
+    assert await audit_count(env.db, action="review") == 0
     assert not any("Reference:" in (m.text or "") for m in eve.chat())
     # what she writes after joining is the team's to see and score
     env.clock.advance(60)
@@ -133,7 +133,7 @@ async def test_a_second_account_cannot_score_the_first(env):
     top = cb.encode("set_score", attempt, 0, 10, scope=GROUP)
     assert await press_raw(env, eve2, await say(eve2, "/team", chat=GROUP), top) == NOT_LEAD_BUTTON
     assert await scores(env.db, attempt) == before and not await final(env.db, attempt)
-    assert await audit.count(env.db, action="review") == 0
+    assert await audit_count(env.db, action="review") == 0
 
 
 async def test_the_consent_button_is_the_members_own_counts_once_and_goes_stale(env):
@@ -165,7 +165,7 @@ async def test_the_consent_button_is_the_members_own_counts_once_and_goes_stale(
     # a double tap counts once (the edit took the buttons away; a client may still send the press)
     assert not second.buttons
     assert await press_raw(env, ann, second, data) == "You're already on the team."
-    assert await audit.count(env.db, action="roster_consent") == 1
+    assert await audit_count(env.db, action="roster_consent") == 1
     news = await lead.wait_message(lambda m: "Ann accepted" in (m.text or ""), chat=GROUP)
     assert news.text == "✅ Ann accepted and is on the team roster."
     # declining removes the invitation
@@ -173,7 +173,7 @@ async def test_the_consent_button_is_the_members_own_counts_once_and_goes_stale(
     await (await bob.press(await invitation(bob), "✖ No, thanks")).wait()
     await env.idle()
     assert await roster.standing(env.db, GROUP, BOB) is None
-    assert await audit.count(env.db, action="roster_decline") == 1
+    assert await audit_count(env.db, action="roster_decline") == 1
 
 
 async def test_a_member_the_bot_cant_write_to_accepts_with_join(env):

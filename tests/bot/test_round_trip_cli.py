@@ -18,8 +18,8 @@ from proctor.exams import service as attempts
 from proctor.exams.states import FinishReason
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
-from proctor.teams import key_fix
-from tests.reads import paper_id, question_ids
+from tests.answering import answer
+from tests.reads import graded_answers, key_history, paper_id, question_ids
 
 T0 = 1_800_000_000.0
 ANN = 7
@@ -53,8 +53,7 @@ async def _answered_wrong(db) -> int:
     pid = await paper_id(db, "sums")
     await ensure_user(db, ANN, "Ann", None, 0)
     a = await attempts.start_attempt(db, user_id=ANN, chat_id=ANN, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    sheet = await attempts.load_sheet(db, a.id)
-    await attempts.record_answer(db, sheet, 0, "B", T0 + 5, advance=True)
+    await answer(db, a.id, 0, "B", T0 + 5)
     await attempts.finish_attempt(db, a.id, T0 + 10, FinishReason.submitted)
     return (await question_ids(db, "sums"))[0]
 
@@ -96,9 +95,9 @@ def test_an_edited_spreadsheet_updates_its_paper_in_place_as_new_versions(capsys
         q = await get_question(db, sums)
         assert (q.stem, q.answer, q.version) == ("1 + 1 = ?", "B", 2)  # the same question, its next version
         assert [p.slug for p in await list_papers(db)] == ["sums"]  # not a second paper
-        [v2] = await key_fix.history(db, sums)
+        [v2] = await key_history(db, sums)
         assert (v2.version, v2.field, v2.previous, v2.answer) == (2, "import:stem,key", "A", "B")
-        [answer] = await key_fix.graded_answers(db, sums)
+        [answer] = await graded_answers(db, sums)
         assert (answer.score, answer.key_version) == ((1.0, 2) if regrade else (0.0, 1))
         told = await outbox.find(db, outbox.Kind.key_fix_notice, f"q{sums}v2:{ANN}")
         assert (told is not None) == regrade

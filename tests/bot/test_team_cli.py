@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
-from bank.paper_store import save_paper
 from bot.cli import main
 from proctor import invites
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 
 T0 = 1_800_000_000.0
 ALPHA = -100

@@ -8,6 +8,7 @@ import pytest
 
 from proctor.storage import updates
 from tests.harness import BotEnv
+from tests.reads import unfinished_updates
 from tests.round_trips import RoundTrips
 
 
@@ -44,7 +45,7 @@ async def test_an_update_is_marked_done_when_its_handlers_return_while_another_i
     await env.idle()
     for update_id in (bobs, first):
         assert await _done(env, update_id), update_id
-    assert await updates.unfinished(env.db, env.app.bot.id) == []
+    assert await unfinished_updates(env.db, env.app.bot.id) == []
 
 
 async def test_a_repeat_reaches_no_handler_and_is_not_marked_again(env):

@@ -158,7 +158,7 @@ def test_an_invites_welcome_shows_the_title_in_the_chosen_script():
     from proctor.invites import Invite, InviteStatus
 
     inv = Invite(1, 1, -100, 10, 0.0, 3600.0, 0, None, 1, 0, False, InviteStatus.open, None, None)
-    from bank.paper_list import summarize
+    from tests.papers_fixture import summarize
 
     paper = summarize(small_paper().model_copy(update={"title": TITLE, "id": 1}))  # the welcome reads a summary
     text, _ = iv.welcome(inv, paper, "Alpha", ZoneInfo("UTC"), "en", "hant")

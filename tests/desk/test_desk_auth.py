@@ -8,9 +8,10 @@ from urllib.parse import quote
 
 import pytest
 
-from desk.auth import BadInitData, Sessions, check_init_data, csrf_ok, sign_init_data
+from desk.auth import BadInitData, Sessions, check_init_data, csrf_ok
 from proctor.storage.db import Database
 from proctor.teams import desk_tokens
+from tests.desk_helpers import sign_init_data
 
 TOKEN = "123456:TEST-fake-token-for-the-harness"
 NOW = 1_800_000_000

@@ -10,14 +10,13 @@ import pytest
 from bank.paper_store import get_question, load_paper
 from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
-from proctor.teams import audit, review
+from proctor.teams import audit
 from proctor.teams.curation import set_exam_only
-from proctor.teams.disputes import status_of
 from tests.bot.test_leads_flow import ALPHA, ANN, BETA, BOB, LEAD_A, LEAD_B, crafted_teams, pending_exam, say
 from tests.desk_helpers import DESK_URL, DeskClient, DeskEnv, init_data, table_rows
 from tests.harness import TOKEN
 from tests.papers_fixture import small_paper
-from tests.reads import answers_in, paper_id, question_ids
+from tests.reads import answers_in, dispute_status, paper_id, question_ids, reviewer_of
 
 ADMIN = 1
 
@@ -191,7 +190,7 @@ async def test_review_scores_the_answer_and_the_candidate_is_told_in_the_chat(en
     assert "4.5/5" in told.text and "Attempt score: 6.5/7 — final." in told.text
     answer = (await answers_in(env.db, attempt))[1]
     assert (answer.final, answer.score) == (True, 4.5)
-    assert await review.reviewer_of(env.db, attempt, 1) == LEAD_A
+    assert await reviewer_of(env.db, attempt, 1) == LEAD_A
     _, html, _ = await lea.get(location)
     assert "Final score saved; the candidate was told." in html and "Nothing awaits review" in html
     # the same answer again (a double submit) counts once
@@ -329,7 +328,7 @@ async def test_items_admins_retire_and_restore_and_settle_disputes_group_admins_
     assert qid in {c.id for c in await candidates(env.db)}
     status, _ = await admin.post("/desk/items", {"action": "uphold", "target": str(dispute)})
     assert status == 303
-    assert await status_of(env.db, dispute) == "upheld"
+    assert await dispute_status(env.db, dispute) == "upheld"
     logged = [(e.actor_id, e.action) for e in reversed(await audit.recent(env.db))]
     assert logged == [(ADMIN, "retire"), (ADMIN, "restore"), (ADMIN, "dispute_upheld")]
     # a paper's exam-only switch: out of the daily pool, audited

@@ -16,7 +16,7 @@ ADMIN = 1
 
 
 async def test_cached_stats_are_item_stats_as_of_their_refresh(db):
-    from bank.paper_store import save_paper
+    from tests.papers_fixture import save_paper
 
     await save_paper(db, small_paper(), 0)
     assert (await cached_stats(db))[1] is None

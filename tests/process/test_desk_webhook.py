@@ -9,7 +9,7 @@ import time
 
 import aiohttp
 
-from desk.auth import sign_init_data
+from tests.desk_helpers import sign_init_data
 from tests.process_helpers import SECRET, STARTUP, TOKEN, ProctorProcess, child_env, free_port
 
 ADMIN = 1007

@@ -18,9 +18,9 @@ from pathlib import Path
 from bank.grading import grade
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from bank.paper_store import save_paper
 from proctor.storage.db import Database
 from tests.harness import attempt_message, paper_button
+from tests.papers_fixture import save_paper
 from tests.process_helpers import ProctorProcess, child_env, db_rows
 
 ROOT = Path(__file__).resolve().parents[2]

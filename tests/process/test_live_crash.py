@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bank.paper_store import save_paper
 from proctor.storage.db import Database
 from tests.live_support import GROUP, live_paper
+from tests.papers_fixture import save_paper
 from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows
 
 ROUND_TIME = 10  # the shortest a poll may be open (/live 10s)

@@ -8,7 +8,7 @@ import pytest
 
 from bank.grading.result import Verdict
 from bank.kinds import Kind
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from proctor.daily import delivery as dstore
 from proctor.daily import steps as daily
 from proctor.daily import subscriptions as subs
@@ -18,7 +18,7 @@ from proctor.exams import service as attempts
 from proctor.exams import steps as exam
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.people.users import ensure_user
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 
 T0 = 1_800_000_000.0
 ANN, BOB = 7, 8  # Ann takes the paper; Bob is somebody else
@@ -91,9 +91,11 @@ async def test_a_daily_step_in_each_state(db):
     items = await dstore.items(db, d.id)
     kinds = {q.id: q.kind for q in (await load_paper(db, "demo")).questions()}
     tf = next(i for i in items if kinds[i.question_id] == Kind.truefalse)
-    for i in items:
-        await dstore.mark_sending(db, d.id, i.pos)
-        await dstore.mark_sent(db, d.id, i.pos, 100 + i.pos, T0)
+    sent = None
+    for i in items:  # the group's push: each question counted as sending, sent, its message id written
+        await dstore.hand_over(db, d.id, sent, i.pos, T0)
+        sent = (i.pos, 100 + i.pos)
+    await dstore.hand_over(db, d.id, sent, None, T0)
     here = (GROUP, 100 + tf.pos)  # the true/false question's message
     another_message = (GROUP, 999)
     pick, typed, toggle = daily.Action.pick, daily.Action.typed, daily.Action.toggle

@@ -3,13 +3,15 @@
 import pytest
 
 from bank.kinds import Kind
-from bank.paper_store import save_paper
 from proctor.exams import service as attempts
 from proctor.exams.blueprint import Blueprint, DrawSize, Part, drawn_size
 from proctor.exams.model import compute_result
-from proctor.exams.service import AlreadyRunning, AttemptClosed, AttemptLimitReached
+from proctor.exams.service import AlreadyRunning, AttemptLimitReached
+from proctor.exams.steps import Action, Closed, take_step
 from proctor.people.users import ensure_user
-from tests.papers_fixture import small_paper
+from tests.answering import answer
+from tests.papers_fixture import save_paper, small_paper
+from tests.reads import attempts_of
 
 T0 = 1_800_000_000.0
 
@@ -36,7 +38,7 @@ async def test_one_running_attempt_per_user(db):
     await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
     with pytest.raises(AlreadyRunning):
         await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    assert len(await attempts.attempts_of(db)) == 1
+    assert len(await attempts_of(db)) == 1
 
 
 async def test_right_keys_score_full_objective_marks_by_section(db):
@@ -49,7 +51,7 @@ async def test_right_keys_score_full_objective_marks_by_section(db):
         key = {"single": q.answer, "multi": q.answer, "truefalse": q.answer,
                "fill": "、".join(b[0] for b in q.answer) if isinstance(q.answer, list) else None,
                "short": q.answer}[q.kind.value]
-        await attempts.record_answer(db, sheet, item.pos, key, T0 + 10, advance=True)
+        await answer(db, a.id, item.pos, key, T0 + 10)
     done = await attempts.finish_attempt(db, a.id, T0 + 100, "submitted")
     assert done is not None
     attempt, result = done
@@ -64,15 +66,14 @@ async def test_right_keys_score_full_objective_marks_by_section(db):
 async def test_wrong_answers_score_zero_and_closed_attempt_refuses(db):
     pid = await _setup(db)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    sheet = await attempts.load_sheet(db, a.id, positions="all")
-    await attempts.record_answer(db, sheet, 0, "A", T0, advance=True)
-    await attempts.record_answer(db, sheet, 2, "ACD", T0, advance=False)
+    await answer(db, a.id, 0, "A", T0)
+    await answer(db, a.id, 2, "ACD", T0)
     sheet = await attempts.load_sheet(db, a.id, positions="all")
     result = compute_result(sheet.items, sheet.answers)
     assert result.score == 0
     await attempts.finish_attempt(db, a.id, T0 + 5, "submitted")
-    with pytest.raises(AttemptClosed):
-        await attempts.record_answer(db, sheet, 1, "C", T0 + 6, advance=True)
+    assert await take_step(db, a.id, 7, Action.answer, 1, "2", T0 + 6) == Closed()  # C, as shown
+    assert (await attempts.load_sheet(db, a.id)).answers.keys() == {0, 2}
 
 
 async def test_attempt_limit(db):
@@ -122,7 +123,7 @@ async def test_stats_count_cancelled_attempts_as_used_and_flag_answers_awaiting_
                                           shuffle=False)
     sheet = await attempts.load_sheet(db, second.id, positions="all")
     short = next(i for i in sheet.items if sheet.question(i).kind.value == "short")
-    await attempts.record_answer(db, sheet, short.pos, "an essay", T0 + 30, advance=True)
+    await answer(db, second.id, short.pos, "an essay", T0 + 30)
     await attempts.finish_attempt(db, second.id, T0 + 40, "submitted")
     [row] = await attempts.user_stats(db, 7)
     assert (row["used"], row["cancelled"]) == (2, 1) == (await attempts.used_attempts(db, 7, pid), 1)

@@ -10,10 +10,11 @@ from bank.errors import ImportFailed
 from bank.grading.terms import SegmentIn
 from bank.kinds import Kind
 from bank.models import Question
-from bank.paper_store import load_paper, paper_count, question_count, save_paper
-from proctor.teams import audit, curation
+from bank.paper_store import load_paper, paper_count
+from proctor.teams import curation
 from proctor.teams.curation import add_question, set_retired
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
+from tests.reads import audit_count, question_count
 
 HERE = SegmentIn.THIS_PROCESS
 
@@ -79,7 +80,7 @@ async def test_import_writes_once_and_only_what_the_preview_showed(db):
     with pytest.raises(up.UploadGone):
         await up.cancel(db, pid, 1, now=2)
     assert await question_count(db) == 2
-    assert await audit.count(db, action="bank_upload") == 1
+    assert await audit_count(db, action="bank_upload") == 1
 
 
 def _d(**kw) -> dr.Draft:

@@ -3,11 +3,11 @@ readable, and an answer given before the fix still shows the key it was graded a
 
 import shutil
 
-from bank.paper_store import get_question, save_paper
+from bank.paper_store import get_question
 from proctor.exams import service as attempts
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from tests.harness import T0
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 
 ANN, LEAD = 30, 10
 

@@ -100,7 +100,7 @@ async def _damaged(path: Path) -> Path:
     con = sqlite3.connect(path)
     con.execute("PRAGMA journal_mode=DELETE")
     con.execute("CREATE TABLE filler (x)")
-    con.executemany("INSERT INTO filler VALUES (randomblob(3000))", [()] * 50)
+    con.executemany("INSERT INTO filler (x) VALUES (randomblob(3000))", [()] * 50)
     con.commit()
     con.close()
     data = bytearray(path.read_bytes())
@@ -194,7 +194,7 @@ async def test_a_backup_in_small_steps_under_constant_writes_finishes_with_the_s
 
     def transaction(conn):
         conn.execute("CREATE TABLE filler (x)")
-        conn.executemany("INSERT INTO filler VALUES (randomblob(3000))", [()] * 300)
+        conn.executemany("INSERT INTO filler (x) VALUES (randomblob(3000))", [()] * 300)
         conn.execute("CREATE TABLE ticks (n INTEGER)")
 
     await db.run_write(transaction)
@@ -203,7 +203,7 @@ async def test_a_backup_in_small_steps_under_constant_writes_finishes_with_the_s
     async def write_until_stopped() -> None:
         nonlocal written
         while not stop.is_set():
-            await db.run_write(lambda conn, n=written: conn.execute("INSERT INTO ticks VALUES (?)", (n,)))
+            await db.run_write(lambda conn, n=written: conn.execute("INSERT INTO ticks (n) VALUES (?)", (n,)))
             written += 1
 
     writer = asyncio.create_task(write_until_stopped())

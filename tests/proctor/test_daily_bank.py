@@ -9,7 +9,7 @@ import pytest
 from bank.errors import NotFound
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from bank.paper_store import get_question, list_papers, save_paper
+from bank.paper_store import get_question, list_papers
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
 from proctor.daily import subscriptions as subs
@@ -17,12 +17,15 @@ from proctor.daily.candidates import Candidate, CandidatePool, candidates
 from proctor.daily.fsrs_cards import due_cards, known_questions, rating_for, review
 from proctor.daily.plan import create_or_resume
 from proctor.daily.selection import pick_balanced, pick_group_set, pick_private_set
+from proctor.daily.steps import Answered, Closed, Recorded
 from proctor.daily.streaks import streak, streak_from
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams.curation import set_exam_only
 from proctor.teams.leaderboard import my_groups
-from tests.papers_fixture import small_paper
+from tests.answering import answer_daily, the_key
+from tests.papers_fixture import save_paper, small_paper
+from tests.reads import deliveries
 
 NOW = 1_800_000_000.0
 DAY = date(2027, 1, 15)
@@ -106,7 +109,7 @@ async def test_delivery_is_created_once_per_chat_and_day(bank):
     assert created1 and not created2 and d1.id == d2.id
     items = await dstore.items(bank, d1.id)
     assert len(items) == 5 and len({i.question_id for i in items}) == 5
-    assert [x.id for x in await dstore.deliveries(bank)] == [d1.id]
+    assert [x.id for x in await deliveries(bank)] == [d1.id]
     # a direct second insert for the same day is refused by the schema too
     again, made = await dstore.create_delivery(bank, chat, DAY, [items[0].question_id], ["AB"], NOW, NOW)
     assert not made and again.id == d1.id
@@ -125,7 +128,7 @@ async def test_empty_bank_raises(db):
     await _chat(db)
     with pytest.raises(dstore.EmptyBank):
         await create_or_resume(db, -100, False, DAY, 5, NOW + 86400, NOW)
-    assert await dstore.deliveries(db) == []
+    assert await deliveries(db) == []
 
 
 async def test_resume_sends_only_the_unsent(bank):
@@ -135,26 +138,27 @@ async def test_resume_sends_only_the_unsent(bank):
     await dstore.mark_sent(bank, d.id, 1, 12, NOW)
     unsent = [i.pos for i in await dstore.items(bank, d.id) if i.message_id is None]
     assert unsent == [2, 3, 4]
-    found = await dstore.item_by_message(bank, chat, 12)
+    found = await bank.run(lambda conn: dstore.item_by_message_in(conn, chat, 12))  # as a reply finds it
     assert found is not None and found[1].pos == 1
-    assert await dstore.item_by_message(bank, -999, 12) is None
+    assert await bank.run(lambda conn: dstore.item_by_message_in(conn, -999, 12)) is None
 
 
 async def test_first_answer_counts_and_close_stops_answers(bank):
     chat = await _chat(bank)
     await ensure_user(bank, 1, "Ann", None, NOW)
     d, _ = await create_or_resume(bank, chat, False, DAY, 2, NOW + 86400, NOW)
-    item = (await dstore.items(bank, d.id))[0]
-    assert await answer_store.record_answer(bank, d, item, 1, "A", 2, 2, "correct", NOW)
-    assert not await answer_store.record_answer(bank, d, item, 1, "B", 0, 2, "wrong", NOW + 1)
-    kept = await answer_store.user_answer(bank, d.id, 0, 1)
-    assert kept.response == "A" and kept.verdict == "correct"
+    key = the_key(await get_question(bank, (await dstore.items(bank, d.id))[0].question_id))
+    first = await answer_daily(bank, d.id, 0, 1, None, NOW)
+    assert isinstance(first, Recorded) and first.response == key and first.grade.verdict == "correct"
+    again = await answer_daily(bank, d.id, 0, 1, None, NOW + 1, right=False)
+    assert isinstance(again, Answered) and again.earlier.response == key  # the first answer counts
+    [kept] = await answer_store.user_answers(bank, d.id, 1)
+    assert (kept.pos, kept.response, kept.verdict) == (0, key, "correct")
     assert [g[0] for g in await my_groups(bank, 1)] == [chat]  # answering makes a member
     assert await dstore.claim_close(bank, d.id)
     assert not await dstore.claim_close(bank, d.id)  # closed once
-    item2 = (await dstore.items(bank, d.id))[1]
-    with pytest.raises(answer_store.QuizClosed):
-        await answer_store.record_answer(bank, d, item2, 1, "A", 2, 2, "correct", NOW)
+    assert isinstance(await answer_daily(bank, d.id, 1, 1, None, NOW), Closed)
+    assert await answer_store.user_answers(bank, d.id, 1) == [kept]
 
 
 async def test_standings_rank_by_points_then_who_finished_first(bank):
@@ -162,14 +166,14 @@ async def test_standings_rank_by_points_then_who_finished_first(bank):
     for uid, name in [(1, "Ann"), (2, "Bob"), (3, "Cy")]:
         await ensure_user(bank, uid, name, None, NOW)
     d, _ = await create_or_resume(bank, chat, False, DAY, 2, NOW + 86400, NOW)
-    i0, i1 = await dstore.items(bank, d.id)
-    await answer_store.record_answer(bank, d, i0, 1, "x", 1, 1, "correct", NOW + 30)
-    await answer_store.record_answer(bank, d, i0, 2, "x", 1, 1, "correct", NOW + 10)
-    await answer_store.record_answer(bank, d, i1, 2, "x", 0, 1, "wrong", NOW + 11)
-    await answer_store.record_answer(bank, d, i0, 3, "x", 1, 1, "correct", NOW + 5)
-    await answer_store.record_answer(bank, d, i1, 3, "x", 1, 1, "correct", NOW + 50)
+    worth = [(await get_question(bank, i.question_id)).points for i in await dstore.items(bank, d.id)]
+    for pos, user, right, at in [(0, 1, True, 30), (0, 2, True, 10), (1, 2, False, 11), (0, 3, True, 5),
+                                 (1, 3, True, 50)]:
+        out = await answer_daily(bank, d.id, pos, user, None, NOW + at, right=right)
+        assert isinstance(out, Recorded) and out.grade.score == (worth[pos] if right else 0)
     top = await answer_store.standings(bank, d.id)
-    assert [(s.name, s.score) for s in top] == [("Cy", 2), ("Bob", 1), ("Ann", 1)]
+    # Bob and Ann have the same points: Bob finished first
+    assert [(s.name, s.score) for s in top] == [("Cy", worth[0] + worth[1]), ("Bob", worth[0]), ("Ann", worth[0])]
 
 
 @pytest.mark.parametrize("quiz, answered, today, expected", [
@@ -196,8 +200,7 @@ async def test_streak_per_user_and_per_chat(bank):
         for chat in (a, b):
             d, _ = await create_or_resume(bank, chat, False, day, 1, NOW + 86400 * (k + 1), NOW + 86400 * k)
             if chat == a or k == 2:
-                await answer_store.record_answer(bank, d, (await dstore.items(bank, d.id))[0], 1, "x", 1, 1,
-                                                 "correct", NOW + 86400 * k)
+                assert isinstance(await answer_daily(bank, d.id, 0, 1, None, NOW + 86400 * k), Recorded)
     assert await streak(bank, a, 1, DAY) == 3
     assert await streak(bank, b, 1, DAY) == 1
     assert await streak(bank, a, 2, DAY) == 0
@@ -225,8 +228,9 @@ async def test_answers_update_review_cards_and_due_questions_come_first(bank):
     await _chat(bank, user, "private")
     d, _ = await create_or_resume(bank, user, True, DAY, 2, NOW + 86400, NOW)
     i0, i1 = await dstore.items(bank, d.id)
-    await answer_store.record_answer(bank, d, i0, user, "x", 0, 1, "wrong", NOW)
-    await answer_store.record_answer(bank, d, i1, user, "x", 1, 1, "correct", NOW)
+    wrong = await answer_daily(bank, d.id, 0, user, None, NOW, right=False)
+    right = await answer_daily(bank, d.id, 1, user, None, NOW)
+    assert (wrong.grade.verdict, right.grade.verdict) == ("wrong", "correct")
     assert await known_questions(bank, user) == {i0.question_id, i1.question_id}
     tomorrow = NOW + 86400
     assert i0.question_id in await due_cards(bank, user, tomorrow)

@@ -8,8 +8,9 @@ import pytest
 from bank.authoring.draft import Draft, Step, give_key
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from bank.paper_store import get_question, load_paper, save_paper
+from bank.paper_store import get_question, load_paper
 from proctor.teams import question_edit as qe
+from tests.papers_fixture import save_paper
 
 T0 = 1_800_000_000.0
 

@@ -21,6 +21,7 @@ from proctor.exams import service as attempts
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database, migration_files
 from proctor.teams import review as reviews
+from tests.answering import answer
 
 T0 = 1_800_100_000.0  # after the release fixture's last write
 RELEASE = Path(__file__).resolve().parents[1] / "fixtures" / "release_2026_12_03.sql"
@@ -108,7 +109,7 @@ async def test_an_upgrade_keeps_every_invite_and_old_invites_still_work_within_t
         assert a.deadline == T0 + 20 + 75 * 60  # the invite's extra time is kept
         sheet = await attempts.load_sheet(db, a.id, positions="all")
         written = next(i for i in sheet.items if sheet.question(i).kind == Kind.short)
-        await attempts.record_answer(db, sheet, written.pos, "梯度累加后再更新", T0 + 30, advance=False)
+        await answer(db, a.id, written.pos, "梯度累加后再更新", T0 + 30)
         await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")
         with pytest.raises(invites.Refused) as refused:
             await invites.open_link(db, twenty, user_id=CID, username=None, now=T0 + 100)

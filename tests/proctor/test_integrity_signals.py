@@ -8,7 +8,6 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bank.kinds import Kind
-from bank.paper_store import save_paper
 from proctor.exams import integrity
 from proctor.exams import service as attempts
 from proctor.integrity.signals import (
@@ -30,7 +29,8 @@ from proctor.people.users import ensure_user
 from proctor.teams.curation import write_settings
 from proctor.teams.leaderboard import period_bounds
 from proctor.teams.reports import team_csv
-from tests.papers_fixture import small_paper
+from tests.answering import answer
+from tests.papers_fixture import save_paper, small_paper
 
 T0 = 1_800_000_000.0
 WRITTEN = "梯度累积是在每次前向传播计算损失后，不立即更新模型参数，而是将梯度进行累加，等到若干步后再统一更新。"
@@ -138,7 +138,7 @@ async def sit_exam(db, pid: int, user_id: int, *, short: str, start: float, step
                "fill": "、".join(b[0] for b in q.answer) if isinstance(q.answer, list) else None,
                "short": short}[q.kind.value]
         now += step
-        await attempts.record_answer(db, sheet, item.pos, key, now, advance=True)
+        await answer(db, a.id, item.pos, key, now)
     done = await attempts.finish_attempt(db, a.id, end if end is not None else now + 5, "submitted")
     assert done is not None
     return a.id
@@ -223,13 +223,11 @@ async def test_a_hand_in_far_faster_than_the_papers_median_is_flagged_with_that_
 async def test_answers_changed_in_the_last_seconds(db):
     pid = await _paper(db)
     a = await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    sheet = await attempts.load_sheet(db, a.id, positions="all")
-    for item in sheet.items[:4]:  # the single, multi and true/false questions, slowly
-        await attempts.record_answer(db, sheet, item.pos, "A" if item.pos < 3 else True, T0 + 60 * (item.pos + 1),
-                                     advance=True)
-    await attempts.record_answer(db, sheet, 3, True, T0 + 590, advance=False)  # the same answer again: no change
+    for pos in range(4):  # the single, multi and true/false questions, slowly
+        await answer(db, a.id, pos, "A" if pos < 3 else True, T0 + 60 * (pos + 1))
+    await answer(db, a.id, 3, True, T0 + 590)  # the same answer again: no change
     for pos, letter in ((0, "B"), (1, "C"), (2, "AB")):
-        await attempts.record_answer(db, sheet, pos, letter, T0 + 590 + pos, advance=False)
+        await answer(db, a.id, pos, letter, T0 + 590 + pos)
     await attempts.finish_attempt(db, a.id, T0 + 600, "submitted")
     [(_, found)] = (await integrity.evidence(db, [a.id])).items()
     assert [(e.code, e.pos, e.changes) for e in found] == [(Signal.late, 0, 1), (Signal.late, 1, 1),

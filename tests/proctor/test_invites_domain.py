@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from bot.cli import main
 from proctor import invites, outbox
 from proctor.exams import service as attempts
@@ -18,7 +18,8 @@ from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
+from tests.reads import attempts_of
 
 T0 = 1_800_000_000.0
 
@@ -88,7 +89,7 @@ async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp
         with pytest.raises(invites.Refused):  # past the window
             await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0 + 3600,
                                          shuffle=False, invite_id=inv.id)
-        assert await attempts.attempts_of(db) == []
+        assert await attempts_of(db) == []
         a = await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0 + 3599,
                                          shuffle=False, invite_id=inv.id)
         assert a.deadline == T0 + 3599 + 80 * 60

@@ -7,15 +7,13 @@ import pytest
 
 from bank.errors import NotFound
 from bank.paper_store import get_question
-from proctor.exams import service as attempts
-from proctor.teams import audit
 from proctor.teams import disputes as dsp
 from proctor.teams import key_fix as kf
 from proctor.teams.leaderboard import full_ranking, period_bounds
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import paper_id, question_ids
+from tests.reads import attempts_of, audit_count, graded_answers, key_history, paper_id, question_ids
 
 ALPHA, LEAD, ANN, BOB, DAN = -100, 10, 30, 40, 50
 
@@ -70,14 +68,14 @@ async def test_uphold_opens_the_key_fix_which_regrades_and_tells_everyone(env):
     assert "your score 0 → 1" in (await dan.wait_message(lambda m: "regraded" in (m.text or ""))).text
     # versioned and audited; attempts' totals and the daily board follow
     assert (await get_question(env.db, qid)).version == 2
-    graded = await kf.graded_answers(env.db, qid)
+    graded = await graded_answers(env.db, qid)
     assert [(g.attempt_id, g.score, g.key_version) for g in graded if g.attempt_id is not None] == [
         (ann_attempt, 2, 2), (bob_attempt, 0, 2)]
-    assert [(a.id, a.score) for a in await attempts.attempts_of(env.db)] == [(ann_attempt, 2), (bob_attempt, 0)]
+    assert [(a.id, a.score) for a in await attempts_of(env.db)] == [(ann_attempt, 2), (bob_attempt, 0)]
     assert [(g.user_id, g.key_version) for g in graded if g.attempt_id is None] == [(DAN, 2)]
-    [fix] = await kf.history(env.db, qid)
+    [fix] = await key_history(env.db, qid)
     assert (fix.version, fix.answer, fix.previous, fix.dispute_id, fix.actor, fix.changed) == (2, "B", "C", 1, LEAD, 3)
-    assert await audit.count(env.db, action="key_fix") == 1
+    assert await audit_count(env.db, action="key_fix") == 1
     board = await full_ranking(env.db, ALPHA, period_bounds("all", T0, ZoneInfo("UTC")))
     assert [(r.user_id, r.points) for r in board] == [(DAN, 1)]
     # a fixed dispute is fixed once

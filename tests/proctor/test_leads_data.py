@@ -8,10 +8,10 @@ import json
 
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from bank.paper_store import save_paper
 from proctor.chats import chat_title, ensure_chat, note_member, set_timezone
 from proctor.people.users import ensure_user, find_prefs
 from proctor.storage.db import Database
+from tests.papers_fixture import save_paper
 
 _ids = itertools.count(1000)
 
@@ -92,7 +92,8 @@ class Crafted:
                           "VALUES (?,?,?,?)", (did, pos, qid, next(_ids)))
             for uid, pos, score, at in answers:
                 c.execute(
-                    "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?,?,1,?,?)",
+                    "INSERT INTO daily_answers (delivery_id, pos, user_id, chat_id, day, question_id, response, "
+                    "score, max_score, verdict, answered_at) VALUES (?,?,?,?,?,?,?,?,1,?,?)",
                     (did, pos, uid, chat_id, day, qids[pos], json.dumps((responses or {}).get(uid, response)), score,
                      "correct" if score >= 1 else ("wrong" if score <= 0 else "partial"), at))
             return did

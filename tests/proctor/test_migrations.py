@@ -99,7 +99,8 @@ async def test_formats_migration_widens_kinds_and_keeps_every_record(tmp_path):
 async def _formats_migration(db, old):
     from bank.kinds import Kind, fingerprint
     from bank.models import Question, Section
-    from bank.paper_store import load_paper, save_paper
+    from bank.paper_store import load_paper
+    from tests.papers_fixture import save_paper
 
     def transaction(conn):  # what the code of version 6 wrote
         conn.execute("INSERT INTO papers (id, slug, title, imported_at) VALUES (1, 'p', 'P', 0)")

@@ -9,7 +9,7 @@ import pytest
 
 from bank.errors import NotFound
 from bank.paper_list import AmbiguousPaper, find_paper, offered_papers, paper_summaries, pick_paper
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from bot.exam import render
 from proctor import invites
 from proctor.exams import blueprint as bp
@@ -17,6 +17,7 @@ from proctor.storage.bootstrap import open_database
 from proctor.storage.db import Database
 from proctor.teams.curation import update_settings
 from tests.bank.test_paper_list import T0, _paper, varied_bank
+from tests.papers_fixture import save_paper
 from tests.proctor.test_upgrade import RELEASES, load_release
 
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from bank.kinds import Kind, MultiPolicy
 from bank.models import Paper, PaperSettings, Question, Section
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.people.users import ensure_user
-from proctor.teams import key_fix
 from proctor.teams import question_edit as qe
+from tests.answering import answer
+from tests.papers_fixture import save_paper
+from tests.reads import graded_answers
 
 T0 = 1_800_000_000.0
 ANN, LEAD = 7, 10
@@ -31,8 +33,7 @@ async def _mock_answer(db, response: str) -> float:
     await ensure_user(db, ANN, "Ann", None, 0)
     a = await attempts.start_attempt(db, user_id=ANN, chat_id=ANN, paper_id=None, mode=AttemptMode.exam, now=T0,
                                      shuffle=False, blueprint={Kind.multi: 1})
-    sheet = await attempts.load_sheet(db, a.id, positions="all")
-    rec = await attempts.record_answer(db, sheet, 0, response, T0 + 30, advance=False)
+    rec = await answer(db, a.id, 0, response, T0 + 30)
     assert await attempts.finish_attempt(db, a.id, T0 + 60, FinishReason.submitted) is not None
     return rec.score
 
@@ -45,7 +46,7 @@ async def test_a_key_edited_to_itself_changes_no_score_answered_on_another_paper
     done = await qe.edit_question(db, q.id or 0, qe.Edit(qe.EditField.key, "ABC"), actor=LEAD, now=T0 + 100,
                                   chat_id=None, regrade=True)
     assert (done.answers, done.changes) == (1, [])
-    [after] = await key_fix.graded_answers(db, q.id or 0)
+    [after] = await graded_answers(db, q.id or 0)
     assert after.score == answered
 
 

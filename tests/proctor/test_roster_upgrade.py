@@ -113,10 +113,11 @@ async def test_an_upgrade_keeps_every_member_and_marks_those_added_without_conse
             seen.add(pending.user_id)
             assert pending.remaining == 3
         assert seen == {ASKED, ASKED_THEN_ADDED, SAME_INSTANT}
-        assert not await review.in_scope(db, exams[STRANGER], ALPHA, reviewer=LEAD)
+        assert await review.next_pending(db, ALPHA, reviewer=LEAD, attempt_id=exams[STRANGER]) is None
+        assert await review.next_pending(db, None, reviewer=LEAD, attempt_id=exams[STRANGER]) is not None
         # the stranger accepts (/join in the group): from then on, not before
         assert await roster.request(db, ALPHA, STRANGER, in_group=True, now=1000) is Outcome.joined
-        assert not await review.in_scope(db, exams[STRANGER], ALPHA, reviewer=LEAD)
+        assert await review.next_pending(db, ALPHA, reviewer=LEAD, attempt_id=exams[STRANGER]) is None
         assert await seen_since(db, ALPHA, STRANGER) == 1000
     finally:
         await db.close()

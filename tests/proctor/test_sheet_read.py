@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from bank.paper_store import save_paper
 from proctor.exams import service as attempts
 from proctor.exams import steps
 from proctor.exams.model import AnswerRec, Item, Sheet
 from proctor.people.users import ensure_user
+from tests.papers_fixture import save_paper
 
 T0 = 1_800_000_000.0
 AWKWARD = 0.1 + 0.2  # 0.30000000000000004: 15 significant digits would read back 0.3

@@ -8,6 +8,7 @@ import pytest
 from proctor import invites
 from proctor.daily import states as daily
 from proctor.daily.states import DeliveryStatus as D
+from proctor.daily.states import Move
 from proctor.exams import states as exams
 from proctor.exams.states import AttemptStatus as A
 from proctor.invites import InviteStatus as I
@@ -23,13 +24,23 @@ ATTEMPT = {
     exams.cancel: {A.running: A.cancelled},
 }
 
+
+def _delivery_move(move: Move):
+    """A delivery's move as its SQL makes it (proctor.daily.delivery.move_in): by name, in its table."""
+    def moved(status: D) -> D:
+        return daily.MACHINE.move(move, status)
+
+    moved.__name__ = move.value
+    return moved
+
+
 DELIVERY = {
-    daily.start_sending: {D.pending: D.sending},
-    daily.open_: {D.pending: D.open, D.sending: D.open},
-    daily.close: {D.pending: D.keys_pending, D.sending: D.keys_pending, D.open: D.keys_pending},
-    daily.post_keys: {D.keys_pending: D.closed},
-    daily.fail: {D.pending: D.failed, D.sending: D.failed, D.open: D.failed},
-    daily.retry: {D.failed: D.pending},
+    _delivery_move(Move.start_sending): {D.pending: D.sending},
+    _delivery_move(Move.open): {D.pending: D.open, D.sending: D.open},
+    _delivery_move(Move.close): {D.pending: D.keys_pending, D.sending: D.keys_pending, D.open: D.keys_pending},
+    _delivery_move(Move.post_keys): {D.keys_pending: D.closed},
+    _delivery_move(Move.fail): {D.pending: D.failed, D.sending: D.failed, D.open: D.failed},
+    _delivery_move(Move.retry): {D.failed: D.pending},
 }
 
 INVITE = {
@@ -103,8 +114,8 @@ def test_keys_pending_is_the_closed_row_without_closed_at():
 
 
 def test_an_attempt_closes_by_the_move_its_reason_names():
-    assert exams.closing_move("cancelled") == "cancel"
-    assert exams.closing_move("submitted") == exams.closing_move("timeout") == "finish"
+    assert exams.closing_move("cancelled") is exams.cancel
+    assert exams.closing_move("submitted") is exams.closing_move("timeout") is exams.finish
 
 
 def test_invites_illegal_transition_is_the_shared_one():
@@ -116,11 +127,10 @@ def test_invites_illegal_transition_is_the_shared_one():
 async def test_a_stored_delivery_walks_its_machine(db):
     from datetime import date
 
-    from bank.paper_store import save_paper
     from proctor.daily import delivery as dstore
     from proctor.daily import subscriptions as subs
     from proctor.daily.plan import create_or_resume
-    from tests.papers_fixture import small_paper
+    from tests.papers_fixture import save_paper, small_paper
 
     now = 1_800_000_000.0
     await save_paper(db, small_paper("demo"), now)
@@ -130,13 +140,20 @@ async def test_a_stored_delivery_walks_its_machine(db):
     async def state():
         return (await dstore.get_delivery(db, d.id)).state
 
+    def moved(move: Move):  # as a push's sends make them (dstore.move_in, inside hand_over and next_in)
+        async def make(db, delivery_id):
+            return await db.run_write(lambda conn: dstore.move_in(conn, delivery_id, move))
+        return make
+
+    start_sending, mark_open = moved(Move.start_sending), moved(Move.open)
+
     assert await state() == D.pending
     assert not await dstore.retry_failed(db, d.id)  # only a failed one retries
-    assert await dstore.start_sending(db, d.id) and await state() == D.sending
-    assert not await dstore.start_sending(db, d.id)
-    assert await dstore.mark_open(db, d.id) and await state() == D.open
+    assert await start_sending(db, d.id) and await state() == D.sending
+    assert not await start_sending(db, d.id)
+    assert await mark_open(db, d.id) and await state() == D.open
     assert await dstore.mark_failed(db, d.id) and await state() == D.failed
-    assert not await dstore.mark_open(db, d.id) and not await dstore.claim_close(db, d.id)
+    assert not await mark_open(db, d.id) and not await dstore.claim_close(db, d.id)
     assert await dstore.retry_failed(db, d.id) and await state() == D.pending
     assert await dstore.claim_close(db, d.id) and await state() == D.keys_pending
     assert not await dstore.claim_close(db, d.id)  # closed once: one caller posts the keys
@@ -144,16 +161,15 @@ async def test_a_stored_delivery_walks_its_machine(db):
     assert [x.id for x in await dstore.unfinished(db)] == [d.id]  # start-up posts the keys
     await dstore.mark_keys_posted(db, d.id, now + 5)
     assert await state() == D.closed and await dstore.unfinished(db) == []
-    for move in (dstore.start_sending, dstore.mark_open, dstore.mark_failed, dstore.retry_failed,
+    for move in (start_sending, mark_open, dstore.mark_failed, dstore.retry_failed,
                  dstore.claim_close):
         assert not await move(db, d.id)
     assert await state() == D.closed
 
 
 async def test_a_stored_attempt_closes_once(db):
-    from bank.paper_store import save_paper
     from proctor.exams import service as attempts
-    from tests.papers_fixture import small_paper
+    from tests.papers_fixture import save_paper, small_paper
 
     pid = await save_paper(db, small_paper("demo"), 0.0)
     from proctor.people.users import ensure_user

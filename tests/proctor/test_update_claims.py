@@ -9,24 +9,30 @@ from sandbox.session import handled_by
 from tests.bot.test_exam_safety import _raw_press
 from tests.harness import TOKEN, BotEnv, attempt_message, pick_paper, rules_card, start_exam
 from tests.papers_fixture import small_paper
-from tests.reads import answers_of, the_attempt
+from tests.reads import answers_of, the_attempt, unfinished_updates
 
 BOT_ID = int(TOKEN.split(":")[0])
+
+
+async def _claim(db: Database, bot_id: int, update_id: int, now: float, run: str) -> bool:
+    """The bot's claim before any handler runs (bot.core.claim_update), reading nothing more."""
+    claimed, _ = await updates.claim_reading(db, bot_id, update_id, now, run, lambda conn: None)
+    return claimed
 
 
 async def test_claims_count_once_but_a_claim_cut_short_is_handed_to_the_next_run(tmp_path):
     db = await Database.open(tmp_path / "u.db")
     try:
-        assert await updates.claim(db, 1, 10, 0.0, "run-a")
-        assert not await updates.claim(db, 1, 10, 0.0, "run-a")  # a duplicate while it is handled
-        assert await updates.claim(db, 1, 10, 0.0, "run-b")  # run-a stopped before finishing it
-        assert not await updates.is_done(db, 1, 10) and await updates.unfinished(db, 1) == [10]
+        assert await _claim(db, 1, 10, 0.0, "run-a")
+        assert not await _claim(db, 1, 10, 0.0, "run-a")  # a duplicate while it is handled
+        assert await _claim(db, 1, 10, 0.0, "run-b")  # run-a stopped before finishing it
+        assert not await updates.is_done(db, 1, 10) and await unfinished_updates(db, 1) == [10]
         await updates.done(db, 1, 10, "run-a")  # the old run's word no longer counts
         assert not await updates.is_done(db, 1, 10)
         await updates.done(db, 1, 10, "run-b")
-        assert await updates.is_done(db, 1, 10) and await updates.unfinished(db, 1) == []
-        assert not await updates.claim(db, 1, 10, 0.0, "run-c")  # handled: a repeat from now on
-        assert await updates.claim(db, 2, 10, 0.0, "run-c")  # another bot's update 10
+        assert await updates.is_done(db, 1, 10) and await unfinished_updates(db, 1) == []
+        assert not await _claim(db, 1, 10, 0.0, "run-c")  # handled: a repeat from now on
+        assert await _claim(db, 2, 10, 0.0, "run-c")  # another bot's update 10
         assert await updates.next_update_id(db) == 11
     finally:
         await db.close()
@@ -54,7 +60,7 @@ async def test_a_tap_claimed_by_a_bot_stopped_before_its_effect_is_handled_after
     await env.stop_app()
     db = await Database.open(env.db_path)
     try:
-        assert await updates.claim(db, BOT_ID, 900_100, env.clock.now(), "the-stopped-run")
+        assert await _claim(db, BOT_ID, 900_100, env.clock.now(), "the-stopped-run")
     finally:
         await db.close()
     await env.start_app()
@@ -78,7 +84,7 @@ async def test_every_handled_update_is_marked_done(env):
     await env.idle()
     last = await updates.next_update_id(env.db) - 1  # /start: the one update the bot has seen
     assert await updates.is_done(env.db, BOT_ID, last)
-    assert await updates.unfinished(env.db, BOT_ID) == []
+    assert await unfinished_updates(env.db, BOT_ID) == []
 
 
 async def test_a_tap_whose_effect_was_committed_before_the_stop_counts_once_when_handled_again(env):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from bank.paper_store import load_paper, save_paper
+from bank.paper_store import load_paper
 from proctor.teams import audit
 from proctor.teams.curation import set_exam_only, update_settings
-from tests.papers_fixture import small_paper
+from tests.papers_fixture import save_paper, small_paper
 from tests.reads import question_ids
 
 
@@ -25,17 +25,19 @@ async def test_exam_only_is_written_and_audited_by_one_writer(db):
 async def test_one_multiple_choice_policy_lookup_for_exams_and_the_daily_quiz(db):
     """Before: the exam's lookup returned a MultiPolicy, the daily quiz's a str."""
     from bank.kinds import MultiPolicy
-    from bank.paper_settings import multi_policy
-    from proctor.daily import papers
+    from bank.paper_settings import read_multi_policy
+
+    async def multi_policy(**key):  # as the exam's and the daily quiz's steps read it, in their transaction
+        return await db.run(lambda conn: read_multi_policy(conn, **key))
 
     pid = await save_paper(db, small_paper("demo"), 0.0)
     await update_settings(db, "demo", actor=0, now=1.0, multi_policy="weighted")
     qid = (await question_ids(db, "demo"))[0]
-    by_question = await papers.multi_policy(db, qid)
+    by_question = await multi_policy(question_id=qid)  # the daily quiz's
     assert type(by_question) is MultiPolicy and by_question is MultiPolicy.weighted
-    assert await multi_policy(db, paper_id=pid) is MultiPolicy.weighted
-    assert await multi_policy(db, paper_id=None) is MultiPolicy.partial  # a mock paper
-    assert await multi_policy(db, question_id=10**9) is MultiPolicy.partial
+    assert await multi_policy(paper_id=pid) is MultiPolicy.weighted  # the exam's
+    assert await multi_policy(paper_id=None) is MultiPolicy.partial  # a mock paper
+    assert await multi_policy(question_id=10**9) is MultiPolicy.partial
 
 
 async def test_one_streak_reader_reads_a_whole_top_in_two_queries(db):
