@@ -56,15 +56,6 @@ class Outgoing:
     tries: int
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """Where one message stands: its state, how often it was tried, the last refusal."""
-
-    state: Delivery
-    tries: int
-    last_error: str | None
-
-
 def backoff(tries: int, retry_after: float | None = None) -> float:
     """Seconds to wait after the `tries`-th failure: doubling from FIRST_RETRY up to MAX_RETRY, and
     never sooner than the server asked (retry_after)."""
@@ -92,12 +83,6 @@ def release_on(conn: sqlite3.Connection, attempt_id: int, now: float) -> int:
     """The messages held for this attempt's hand-in are due now; call inside the transaction that
     closes it. Returns how many."""
     return conn.execute("UPDATE outbox SET held_by=NULL, next_try=? WHERE held_by=?", (now, attempt_id)).rowcount
-
-
-async def due(db: Database, now: float, *, limit: int = 100) -> list[Outgoing]:
-    """Pending messages whose next try has come (none held for a hand-in), oldest first."""
-    rows = await db.fetchall(f"{_SELECT} ORDER BY next_try, id LIMIT ?", (now, limit))
-    return [_outgoing(r) for r in rows]
 
 
 _KNOWN = ", ".join(f"'{kind}'" for kind in Kind)  # SQL: the kinds this code reads (set_aside_unknown: the others)
@@ -157,12 +142,6 @@ async def next_for(db: Database, chat_id: int, now: float) -> Outgoing | None:
     """The oldest due message to `chat_id`: what goes to that chat next."""
     row = await db.fetchone(f"{_SELECT} AND chat_id=? ORDER BY next_try, id LIMIT 1", (now, chat_id))
     return None if row is None else _outgoing(row)
-
-
-async def find(db: Database, kind: Kind, ref: str) -> Record | None:
-    """The message of `kind` for `ref` (at most one each), or None if none was enqueued."""
-    row = await db.fetchone("SELECT state, tries, last_error FROM outbox WHERE kind=? AND ref=?", (kind, ref))
-    return None if row is None else Record(Delivery(row["state"]), row["tries"], row["last_error"])
 
 
 async def mark_delivered(db: Database, message_id: int, now: float) -> None:

@@ -8,12 +8,13 @@ for them, so the domain does not hold them."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from bank.authoring.upload import Pending, get_pending
 from bank.models import Paper
 from bank.paper_store import list_papers, load_paper
-from proctor import invites
+from proctor import invites, outbox
 from proctor.audit import AuditAction
 from proctor.daily import answers, delivery
 from proctor.daily.answers import Answer as DailyAnswer
@@ -191,3 +192,27 @@ async def audit_count(db: Database, *, action: AuditAction | None = None) -> int
     """How many entries the audit log holds (of one action when given)."""
     where, params = ("WHERE action=?", (action,)) if action is not None else ("", ())
     return int(await db.scalar(f"SELECT COUNT(*) FROM audit_log {where}", params))
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    """Where one outbox message stands."""
+
+    state: outbox.Delivery
+    tries: int
+    last_error: str | None
+
+
+async def outbox_record(db: Database, kind: outbox.Kind, ref: str) -> OutboxRecord | None:
+    """The message of `kind` for `ref` (at most one each), or None if none was enqueued."""
+    row = await db.fetchone("SELECT state, tries, last_error FROM outbox WHERE kind=? AND ref=?", (kind, ref))
+    return None if row is None else OutboxRecord(outbox.Delivery(row["state"]), row["tries"], row["last_error"])
+
+
+async def outbox_due(db: Database, now: float) -> list[outbox.Outgoing]:
+    """Every pending message whose next try has come (none held for a hand-in), oldest first."""
+    rows = await db.fetchall(
+        "SELECT id, kind, ref, chat_id, user_id, payload, tries FROM outbox "
+        "WHERE state='pending' AND held_by IS NULL AND next_try<=? ORDER BY next_try, id", (now,))
+    return [outbox.Outgoing(r["id"], outbox.Kind(r["kind"]), r["ref"], r["chat_id"], r["user_id"],
+                            json.loads(r["payload"]), r["tries"]) for r in rows]

@@ -25,7 +25,7 @@ from sandbox.fakeapi import ApiError
 from tests.bot.test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, pending_exam, say
 from tests.harness import BotEnv, attempt_message, pick_paper, rules_card, start_exam
 from tests.papers_fixture import small_paper
-from tests.reads import answers_of, the_attempt
+from tests.reads import answers_of, outbox_due, outbox_record, the_attempt
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def is_card(m) -> bool:
 
 
 async def outbox_row(env: BotEnv, kind: outbox.Kind, ref: str) -> tuple[str, int, str | None]:
-    found = await outbox.find(env.db, kind, ref)
+    found = await outbox_record(env.db, kind, ref)
     assert found is not None, f"nothing enqueued as {kind} {ref}"
     return found.state, found.tries, found.last_error
 
@@ -83,9 +83,9 @@ async def test_a_message_leaves_pending_once(db):
         outbox.enqueue_in(conn, kind=outbox.Kind.result, ref="1", chat_id=5, now=100.0)  # the same one: kept once
 
     await db.run_write(transaction)
-    [msg] = await outbox.due(db, 100.0)
+    [msg] = await outbox_due(db, 100.0)
     assert await outbox.retry_later(db, msg.id, 100.0, "429", retry_after=60) == 160.0
-    assert await outbox.due(db, 159.0) == [] and await outbox.next_try(db) == 160.0
+    assert await outbox_due(db, 159.0) == [] and await outbox.next_try(db) == 160.0
     await outbox.mark_undeliverable(db, msg.id, 160.0, "chat not found")
     await outbox.mark_delivered(db, msg.id, 161.0)  # refused: it is no longer pending
     counts = await outbox.counts(db)

@@ -10,7 +10,7 @@ from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.storage import updates
 from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
 from tests.papers_fixture import small_paper
-from tests.reads import answers_of, attempts_of, the_attempt
+from tests.reads import answers_of, attempts_of, outbox_record, the_attempt
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ async def test_deadline_job_hands_in_an_idle_attempt(tmp_path):
         await env.idle()
         done = await attempts.get_attempt(env.db, attempt.id)
         assert (done.status, done.finish_reason) == (AttemptStatus.finished, FinishReason.timeout)
-        sent = await outbox.find(env.db, outbox.Kind.result, str(attempt.id))
+        sent = await outbox_record(env.db, outbox.Kind.result, str(attempt.id))
         assert sent is not None and sent.state == outbox.Delivery.delivered
     finally:
         await env.close()

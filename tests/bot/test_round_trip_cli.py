@@ -19,7 +19,7 @@ from proctor.exams.states import FinishReason
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from tests.answering import answer
-from tests.reads import graded_answers, key_history, paper_id, question_ids
+from tests.reads import graded_answers, key_history, outbox_record, paper_id, question_ids
 
 T0 = 1_800_000_000.0
 ANN = 7
@@ -99,7 +99,7 @@ def test_an_edited_spreadsheet_updates_its_paper_in_place_as_new_versions(capsys
         assert (v2.version, v2.field, v2.previous, v2.answer) == (2, "import:stem,key", "A", "B")
         [answer] = await graded_answers(db, sums)
         assert (answer.score, answer.key_version) == ((1.0, 2) if regrade else (0.0, 1))
-        told = await outbox.find(db, outbox.Kind.key_fix_notice, f"q{sums}v2:{ANN}")
+        told = await outbox_record(db, outbox.Kind.key_fix_notice, f"q{sums}v2:{ANN}")
         assert (told is not None) == regrade
     _with_db(dbfile, check)
 

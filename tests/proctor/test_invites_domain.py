@@ -10,7 +10,7 @@ import pytest
 
 from bank.paper_store import load_paper
 from bot.cli import main
-from proctor import invites, outbox
+from proctor import invites
 from proctor.exams import service as attempts
 from proctor.exams.service import InviteOnly
 from proctor.invites import InviteStatus as S
@@ -19,7 +19,7 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
 from tests.papers_fixture import save_paper, small_paper
-from tests.reads import attempts_of
+from tests.reads import attempts_of, outbox_due
 
 T0 = 1_800_000_000.0
 
@@ -95,7 +95,7 @@ async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp
         assert a.deadline == T0 + 3599 + 80 * 60
         await attempts.finish_attempt(db, a.id, T0 + 4000, "submitted")
         assert (await invites.get(db, inv.id)).status == S.finished
-        kinds = {m.kind: m.chat_id for m in await outbox.due(db, T0 + 4000)}
+        kinds = {m.kind: m.chat_id for m in await outbox_due(db, T0 + 4000)}
         assert kinds == {"result": 5, "invite_result": 1}
         with pytest.raises(invites.Refused) as refused:
             await invites.open_link(db, token, user_id=5, username=None, now=T0 + 4000)
