@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import logging
 import os
 import sqlite3
@@ -62,17 +61,12 @@ def _after_the_command(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # Building the bot allocates much and frees little: a collection meanwhile is wasted time. The
-    # collector is back on once the command is set up; for `run`, once the bot is built (bot.app.run_bot).
-    gc.disable()
     try:
         return _main(argv)
     except BrokenPipeError:  # `proctor bank export | head`: the reader left; end quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the flush at exit does not complain either
         return 1
-    finally:
-        gc.enable()
 
 
 def _main(argv: list[str] | None) -> int:
@@ -85,7 +79,6 @@ def _main(argv: list[str] | None) -> int:
         return 2
     if isinstance(record, Settings):
         return _run(args, record)
-    gc.enable()
     setup_logging(args.log_level or logging.WARNING, fmt="%(levelname)s %(name)s: %(message)s")
     register_settings(record)
     if args.command == "sandbox":

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import logging
-import threading
 from collections.abc import Awaitable, Callable
 from functools import partial
 
@@ -20,7 +18,6 @@ from telegram.ext import (
     filters,
 )
 
-from bank.grading import warm_up
 from bot import menus
 from bot.chat_prefs import group_lang
 from bot.context import Claim, Ctx, ProctorContext
@@ -51,16 +48,11 @@ class ProctorApplication(Application):
     and marks it done once they have all returned (or one stopped the rest with
     ApplicationHandlerStop, or raised)."""
 
-    warmed = False  # the warm-up starts after the first update: start-up to the first reply stays short
-
     async def process_update(self, update: object) -> None:
         if isinstance(update, Update):
             await self._handle_once(update)
         else:  # not from Telegram (nothing here queues one): PTB's own
             await super().process_update(update)
-        if not self.warmed:
-            self.warmed = True
-            warm_up_in_background()
 
     async def _handle_once(self, update: Update) -> None:
         context = ProctorContext.from_update(update, self)
@@ -248,32 +240,6 @@ def register_last(app: Application) -> None:
     app.add_handler(CallbackQueryHandler(garbled_button))
     app.add_handler(MessageHandler(filters.COMMAND & filters.ChatType.PRIVATE, unknown_command))
     app.add_error_handler(on_error)
-
-
-_process_warmed = threading.Event()  # what warm-up loads and freezes is the process's, not one Application's
-
-
-def warm_up_in_background() -> None:
-    """Load what every answer needs (OpenCC's t2s) off the event loop, once the first update is
-    handled (an answer before it loads t2s itself). Once per process: a second Application in the
-    same process (the sandbox's restart, a test) finds the dictionaries loaded and the heap frozen."""
-    if _process_warmed.is_set():
-        return
-    _process_warmed.set()
-
-    def _warm():
-        try:
-            warm_up()
-            # the dictionaries are long-lived: move them out of the collector's way, so full
-            # collections stop sweeping them (pauses of ~100 ms under load otherwise); start-up's
-            # objects were frozen before the first update (bot.app.run_bot): thawed, its garbage goes too
-            gc.unfreeze()
-            gc.collect()
-            gc.freeze()
-        except Exception:
-            log.warning("warm-up failed", exc_info=True)
-
-    threading.Thread(target=_warm, name="warm-up", daemon=True).start()
 
 
 def open_private_button(bot_username: str, lang: str, payload: str = "") -> InlineKeyboardMarkup:
