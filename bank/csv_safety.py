@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def safe_cell(value: object) -> object:
@@ -26,7 +26,7 @@ def safe_cell(value: object) -> object:
     """
     if not isinstance(value, str) or not value.startswith(TRIGGERS):
         return value
-    if re.fullmatch(_PLAIN_NUMBER, value):
+    if _PLAIN_NUMBER.fullmatch(value):
         return value
     return "'" + value
 
@@ -36,12 +36,12 @@ def safe_row(values: list[object]) -> list[object]:
     return [safe_cell(v) for v in values]
 
 
-_NOT_NAME = r"[^\w]+"
+_NOT_NAME = re.compile(r"[^\w]+")
 
 
 def file_stem(title: str, fallback: str = "team") -> str:
     """A part of an exported file's name made from a title people gave ("Alpha team" -> "Alpha-team",
     "二组 / 夜班" -> "二组-夜班"): letters and digits of any script kept, everything else one "-",
     at most 40 characters; `fallback` when nothing is left. Never an id."""
-    stem = re.sub(_NOT_NAME, "-", title).strip("-_")[:40].strip("-_")
+    stem = _NOT_NAME.sub("-", title).strip("-_")[:40].strip("-_")
     return stem or fallback

@@ -10,14 +10,15 @@ import re
 from bank.lint_messages import english
 from bank.models import Note
 
-_PLACES = (r"line (?P<line>\d+)", r"(?:sheet (?P<sheet>.+), )?row (?P<row>\d+)",
-           r"section (?P<section>[^,]+?)(?:, question (?P<question>\d+))?", r"question (?P<question>\d+)")
+_PLACES = (re.compile(r"line (?P<line>\d+)"), re.compile(r"(?:sheet (?P<sheet>.+), )?row (?P<row>\d+)"),
+           re.compile(r"section (?P<section>[^,]+?)(?:, question (?P<question>\d+))?"),
+           re.compile(r"question (?P<question>\d+)"))
 
 
 def place_params(place: str) -> dict[str, str | int]:
     """The parameters of a place as the readers write it; {"at": place} for any other text, {} for none."""
     for pattern in _PLACES:
-        m = re.fullmatch(pattern, place)
+        m = pattern.fullmatch(place)
         if m:
             return {k: int(v) if v.isdigit() and k != "section" else v for k, v in m.groupdict().items()
                     if v is not None}

@@ -28,7 +28,7 @@ from bank.script import converter
 
 _NEGATIVE = ("不", "非", "無", "无", "没", "沒", "主要用於", "主要用于", "更多", "而是", "關係不大", "关系不大")
 _ALL_OF_ABOVE = ("以上都是", "以上均是", "以上都對", "以上都对", "以上全是", "以上皆是", "全部")
-_SENTENCE = r"[^。；;！!？?\n]+"
+_SENTENCE = re.compile(r"[^。；;！!？?\n]+")
 _ITEM_BEFORE = "、和及與与，,：:如"
 _ITEM_AFTER = "、和及與与，,。（(都是可"
 # a reader's notes that a lint finding says again: the codes, and how older releases wrote them
@@ -159,7 +159,7 @@ def explanation_speaks_for(q: Question) -> list[str]:
     letters = [chr(65 + i) for i in range(len(q.options))]
     key_texts = [q.options[ord(c) - 65] for c in key if ord(c) - 65 < len(q.options)]
     found = []
-    for sentence in re.findall(_SENTENCE, q.explanation):
+    for sentence in _SENTENCE.findall(q.explanation):
         if any(w in sentence for w in _NEGATIVE):
             continue
         for letter, text in zip(letters, q.options, strict=True):

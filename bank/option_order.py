@@ -20,26 +20,28 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # THE option alphabet: every letter, key
 MAX_OPTIONS = len(LETTERS)  # options a choice question may have (A–Z)
 
 # An option that speaks about the other options: keep it where the paper put it.
-_REFERS_TO_OTHERS = (
-    r"(?i)以上|上述|前述|都不对|都不對|都对|都對|均不|均正确|均正確|皆是|皆非|全部都|全都|全部正确|全部正確"
+_REFERS_TO_OTHERS = re.compile(
+    r"以上|上述|前述|都不对|都不對|都对|都對|均不|均正确|均正確|皆是|皆非|全部都|全都|全部正确|全部正確"
     r"|\b(?:all|none|both|neither|either)\b(?:\s+of)?(?:\s+the)?\s*(?:above|options?|answers?|[A-Z]\b)"
-    r"|^\s*(?:all|none|both|neither|全部)\s*[.。]?\s*$")
+    r"|^\s*(?:all|none|both|neither|全部)\s*[.。]?\s*$",
+    re.IGNORECASE)
 
 # A capital letter standing alone (no ASCII letter, digit or +#_ beside it) ...
 _ALONE = r"(?<![A-Za-z0-9+#_.])([A-Z])(?![A-Za-z0-9+#_])"
 _JOIN = r"\s*(?:和|与|與|及|或|、|/|,|，|&|and|or)\s*"
 # ... that reads as an option reference: "（A）", "选A", "A项", "A和B", "option B", "答案是C".
-_BEFORE = (r"(?:[（(【\[]\s*|选项\s*|選項\s*|选\s*|選\s*|答案(?:是|为|為)?\s*|options?\s+|Options?\s+"
-           + r"|(?:[A-Z])" + _JOIN + r")$")
-_AFTER = (r"^(?:\s*[)）】\]]|\s*选项|\s*選項|\s*项|\s*項|\s*正确|\s*正確|\s*错误|\s*錯誤"
-          + r"|" + _JOIN + r"[A-Z](?![A-Za-z0-9+#_]))")
+_BEFORE = re.compile(r"(?:[（(【\[]\s*|选项\s*|選項\s*|选\s*|選\s*|答案(?:是|为|為)?\s*|options?\s+|Options?\s+"
+                     + r"|(?:[A-Z])" + _JOIN + r")$")
+_AFTER = re.compile(r"^(?:\s*[)）】\]]|\s*选项|\s*選項|\s*项|\s*項|\s*正确|\s*正確|\s*错误|\s*錯誤"
+                    + r"|" + _JOIN + r"[A-Z](?![A-Za-z0-9+#_]))")
+_LETTER = re.compile(_ALONE)
 
 
 def pinned_options(options: list[str]) -> list[int]:
     """0-based positions of options that refer to other options ("以上都是", "all of the above", "A和B")."""
     pinned = []
     for i, text in enumerate(options):
-        if re.search(_REFERS_TO_OTHERS, text) or letter_refs(text, len(options)):
+        if _REFERS_TO_OTHERS.search(text) or letter_refs(text, len(options)):
             pinned.append(i)
     return pinned
 
@@ -50,12 +52,12 @@ def letter_refs(text: str, n_options: int) -> list[int]:
         return []
     allowed = LETTERS[:n_options]
     found = []
-    for m in re.finditer(_ALONE, text):
+    for m in _LETTER.finditer(text):
         letter, at = m.group(1), m.start(1)
         if letter not in allowed:
             continue
         before, after = text[max(0, at - 12):at], text[at + 1:at + 14]
-        if re.search(_BEFORE, before) or re.match(_AFTER, after):
+        if _BEFORE.search(before) or _AFTER.match(after):
             found.append(at)
     return found
 

@@ -101,7 +101,7 @@ def codes_line(papers: Sequence[PaperSummary]) -> str:
     return " · ".join(f"{p.code} {p.title}" for p in papers)
 
 
-_CODE = r"p?(\d+)"
+_CODE = re.compile(r"p?(\d+)")
 
 
 def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
@@ -112,7 +112,7 @@ def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
     wanted = key.strip().casefold()
     if not wanted:
         raise NotFound("no paper named")
-    if (m := re.fullmatch(_CODE, wanted)) is not None:
+    if (m := _CODE.fullmatch(wanted)) is not None:
         code = f"P{int(m.group(1))}"
         if (hit := next((p for p in papers if p.code == code), None)) is not None:
             return hit

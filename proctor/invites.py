@@ -29,7 +29,7 @@ from proctor.transitions import IllegalTransition as IllegalTransition  # caller
 from proctor.transitions import Machine
 
 PREFIX = "inv_"
-_PAYLOAD = r"^inv_([A-Za-z0-9_-]{22})$"  # token_urlsafe(16): 22 characters, 128 bits
+_PAYLOAD = re.compile(r"^inv_([A-Za-z0-9_-]{22})$")  # token_urlsafe(16): 22 characters, 128 bits
 DEFAULT_WINDOW = 72 * 3600.0
 MAX_WINDOW = 60 * 86400.0
 MAX_EXTRA_MIN = 24 * 60
@@ -122,7 +122,7 @@ def payload(token: str) -> str:
 
 def token_of(start_param: str) -> str | None:
     """The token in a `start` parameter, or None when it is not an invite's shape."""
-    m = re.match(_PAYLOAD, start_param or "")
+    m = _PAYLOAD.match(start_param or "")
     return m.group(1) if m else None
 
 
@@ -153,13 +153,13 @@ class GuessLimiter:
 
 # ---- the request ------------------------------------------------------------------------------
 
-_DURATION = r"^(\d{1,4})([mhd])$"
+_DURATION = re.compile(r"^(\d{1,4})([mhd])$")
 _UNIT = {"m": 60, "h": 3600, "d": 86400}
 
 
 def parse_duration(text: str) -> float:
     """'90m', '48h', '3d' in seconds. Raises BadInvite."""
-    m = re.match(_DURATION, text.strip().lower())
+    m = _DURATION.match(text.strip().lower())
     if not m or int(m.group(1)) == 0:
         raise BadInvite(f"{text!r} is not a duration like 90m, 48h or 3d")
     return int(m.group(1)) * _UNIT[m.group(2)]
@@ -175,7 +175,7 @@ class Request:
     attempts: int = 1
 
 
-_ATTEMPTS = r"^(\d{1,2})x$"
+_ATTEMPTS = re.compile(r"^(\d{1,2})x$")
 
 
 def parse_request(args: list[str]) -> Request:
@@ -183,7 +183,7 @@ def parse_request(args: list[str]) -> Request:
     words: list[str] = []
     window, extra, username, notify, attempts = None, 0, None, False, 1
     for a in args:
-        if words and (m := re.match(_ATTEMPTS, a.lower())):
+        if words and (m := _ATTEMPTS.match(a.lower())):
             attempts = int(m.group(1))
             if not 1 <= attempts <= MAX_ATTEMPTS:
                 raise BadInvite(f"attempts are 1x to {MAX_ATTEMPTS}x")
@@ -193,7 +193,7 @@ def parse_request(args: list[str]) -> Request:
             extra = int(parse_duration(a[1:]) // 60)
         elif a.lower() == "notify":
             notify = True
-        elif re.match(_DURATION, a.lower()) and words:
+        elif _DURATION.match(a.lower()) and words:
             window = parse_duration(a)
         else:
             words.append(a)

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from proctor.errors import ProctorError
 
-_HHMM = r"^([01]?\d|2[0-3])[:：.h]([0-5]\d)$"
+_HHMM = re.compile(r"^([01]?\d|2[0-3])[:：.h]([0-5]\d)$")
 
 
 class BadTime(ProctorError):
@@ -23,14 +23,14 @@ class BadTimezone(ProctorError):
 
 def parse_hhmm(text: str) -> time:
     """'9:00', '09:00', '21.30', '9h05' or '21：30' as a time of day. Raises BadTime."""
-    m = re.match(_HHMM, text.strip())
+    m = _HHMM.match(text.strip())
     if not m:
         raise BadTime(text)
     return time(int(m.group(1)), int(m.group(2)))
 
 
 def looks_like_time(text: str) -> bool:
-    return bool(re.match(_HHMM, text.strip()))
+    return bool(_HHMM.match(text.strip()))
 
 
 def parse_timezone(name: str) -> ZoneInfo:

@@ -17,6 +17,7 @@ from bank.paper_store import slug_for
 BLANK = "_____"  # where a GIFT missing-word answer block stood in the stem
 
 KIND_TITLES = SECTION_TITLES  # one home: bank.models
+_CATEGORY_PREFIX = re.compile(r"^(?:\$[a-z0-9]+\$/)?(?:top(?:/|$))?", re.IGNORECASE)
 
 
 @dataclass
@@ -37,7 +38,7 @@ class Parsed:
 
 def category_topic(path: str) -> str:
     """A Moodle category path as a topic: "$course$/top/Default/Algebra" -> "Default/Algebra"."""
-    return re.sub(r"^(?:\$[a-z0-9]+\$/)?(?:top(?:/|$))?", "", path.strip(), flags=re.IGNORECASE).strip("/ ").strip()
+    return _CATEGORY_PREFIX.sub("", path.strip()).strip("/ ").strip()
 
 
 def default_weights(kind: Kind, key: str, n_options: int) -> list[float]:

@@ -10,6 +10,7 @@ import re
 
 from bank.models import Question, Source
 
+_REF = re.compile(r"^([^/\s]+)/s(\d+)/q(\d+)(?:/v(\d+))?$")  # a slug holds no "/": no backtracking
 EXAMPLE = "slug/s1/q3/v1"
 
 
@@ -22,7 +23,7 @@ def read_ref(q: Question, text: str) -> None:
     text = text.strip()
     if not text:
         return
-    m = re.match(r"^([^/\s]+)/s(\d+)/q(\d+)(?:/v(\d+))?$", text)  # a slug holds no "/": no backtracking
+    m = _REF.match(text)
     if m is None or not m.group(1).isascii():
         raise ValueError(f"expected a ref as the export wrote it, such as {EXAMPLE}, or nothing for a new "
                          f"question; found {text!r}")

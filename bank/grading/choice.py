@@ -15,13 +15,13 @@ from bank.option_order import LETTERS
 DEFAULT_OPTIONS = 8  # letters accepted when the question does not say how many options it has
 
 # Replies arrive folded (NFKC, casefold, Simplified), so these are lower case and Simplified.
-_PREFIX = r"^(?:我选择|我选|答案|答|选择|选项|选|options?|answers?|choice)\s*[:：]?\s*"
-_SUFFIX = r"\s*(?:选项|项)$"
-_ONE_LETTER = r"^[(\[【「]?\s*([a-z])\s*[)\]】」]?\s*[.。、:：]?$"
-_LETTER_THEN_TEXT = r"^[(\[【]?([a-z])\s*[)\]】.。、:：]\s*\S"
-_AND = r"\band\b|和|与|及"
-_LIST_SEPARATORS = r"[\s,;、.。/&+()\[\]【】「」]+"
-_OPTION_LABEL = r"^\s*[(（]?[A-Za-zＡ-Ｚａ-ｚ]\s*[)）.．、:：]\s*"
+_PREFIX = re.compile(r"^(?:我选择|我选|答案|答|选择|选项|选|options?|answers?|choice)\s*[:：]?\s*")
+_SUFFIX = re.compile(r"\s*(?:选项|项)$")
+_ONE_LETTER = re.compile(r"^[(\[【「]?\s*([a-z])\s*[)\]】」]?\s*[.。、:：]?$")
+_LETTER_THEN_TEXT = re.compile(r"^[(\[【]?([a-z])\s*[)\]】.。、:：]\s*\S")
+_AND = re.compile(r"\band\b|和|与|及")
+_LIST_SEPARATORS = re.compile(r"[\s,;、.。/&+()\[\]【】「」]+")
+_OPTION_LABEL = re.compile(r"^\s*[(（]?[A-Za-zＡ-Ｚａ-ｚ]\s*[)）.．、:：]\s*")
 
 _TRUE = frozenset({"对", "对的", "正确", "是", "是的", "真", "√", "✓", "✔", "☑", "t", "true", "yes", "y",
                    "right", "correct"})
@@ -30,7 +30,7 @@ _FALSE = frozenset({"错", "错的", "错误", "不对", "不正确", "否", "�
 
 
 def _strip_words(text: str) -> str:
-    return re.sub(_SUFFIX, "", re.sub(_PREFIX, "", text)).strip()
+    return _SUFFIX.sub("", _PREFIX.sub("", text)).strip()
 
 
 def _letters_allowed(n_options: int | None) -> str:
@@ -39,12 +39,12 @@ def _letters_allowed(n_options: int | None) -> str:
 
 def _one_letter(text: str) -> str | None:
     text = _strip_words(fold(text))
-    m = re.match(_ONE_LETTER, text) or re.match(_LETTER_THEN_TEXT, text)
+    m = _ONE_LETTER.match(text) or _LETTER_THEN_TEXT.match(text)
     return m.group(1).upper() if m else None
 
 
 def _many_letters(text: str) -> str | None:
-    text = re.sub(_LIST_SEPARATORS, "", re.sub(_AND, " ", _strip_words(fold(text))))
+    text = _LIST_SEPARATORS.sub("", _AND.sub(" ", _strip_words(fold(text))))
     if not text or not text.isascii() or not text.isalpha():
         return None
     return "".join(sorted(set(text.upper())))
@@ -100,7 +100,7 @@ def _option_by_text(question: Question, response: object) -> str | None:
     if not typed:
         return None
     for i, option in enumerate(question.options[: len(LETTERS)]):
-        if normalize_for_match(re.sub(_OPTION_LABEL, "", option)) == typed:
+        if normalize_for_match(_OPTION_LABEL.sub("", option)) == typed:
             return LETTERS[i]
     return None
 

@@ -16,13 +16,13 @@ FUZZY_MIN_LEN = 6  # normalised answers shorter than this must match exactly
 FUZZY_MIN_RATIO = 90.0  # rapidfuzz ratio a longer answer needs to pass despite a typo
 # Typos are tolerated in words only: in "1+e^{-x}" or "INT8" one character changes the meaning.
 
-_SEPARATORS = r"[、,，;；\n\r]+"
+_SEPARATORS = re.compile(r"[、,，;；\n\r]+")
 # "MPI（消息傳遞接口）", "Strassen算法（或普通矩陣乘法算法）", "每秒浮点运算次数（FLOPS）"
-_PAREN = (
+_PAREN = re.compile(
     r"^(?P<head>.+?)\s*(?P<open>[（(])\s*(?:或者|或是|或|即|也称为|也称|又称|简称|or\b|i\.e\.|aka\b)?\s*"
     r"(?P<inner>[^()（）]+?)\s*[）)]\s*$"
 )
-_CJK = r"[\u3400-\u9fff\uf900-\ufaff]"
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 Blanks = tuple[tuple[str, ...], ...]
 
@@ -33,7 +33,7 @@ def split_blanks(text: str, n_blanks: int | None = None) -> list[str]:
     When `n_blanks` > 1 and there is no separator, spaces split the text if that yields
     exactly `n_blanks` parts ("FP32 INT8").
     """
-    parts = [p.strip() for p in re.split(_SEPARATORS, text)]
+    parts = [p.strip() for p in _SEPARATORS.split(text)]
     parts = [p for p in parts if p]
     if n_blanks and n_blanks > 1 and len(parts) == 1:
         words = parts[0].split()
@@ -45,8 +45,8 @@ def split_blanks(text: str, n_blanks: int | None = None) -> list[str]:
 def variants(alternative: str) -> list[str]:
     """`alternative` plus, for "X（Y）" with Chinese in it, X alone and Y alone."""
     found = [alternative]
-    m = re.match(_PAREN, alternative)
-    if m and (m["open"] == "（" or re.search(_CJK, alternative)):
+    m = _PAREN.match(alternative)
+    if m and (m["open"] == "（" or _CJK.search(alternative)):
         found += [m["head"], m["inner"]]
     return found
 

@@ -22,19 +22,19 @@ TIME_CAP = 1.0  # seconds for one comparison, parsing included
 MAX_REPLY = 60  # characters of a reply worth parsing as maths
 _POINTS = (0.37, 1.3, -0.8, 2.1)
 
-_LOOKS_MATH = r"\$|\\frac|\\exp|\\sqrt|\^|\b[a-zA-Z]\s*\(\s*[a-z]\s*\)\s*="
-_REPLY_CHARS = r"^[0-9a-zA-Z\s+\-*/^().,={}]+$"
+_LOOKS_MATH = re.compile(r"\$|\\frac|\\exp|\\sqrt|\^|\b[a-zA-Z]\s*\(\s*[a-z]\s*\)\s*=")
+_REPLY_CHARS = re.compile(r"^[0-9a-zA-Z\s+\-*/^().,={}]+$")
 _NAMES = frozenset({"x", "y", "z", "t", "n", "e", "exp", "log", "ln", "sqrt", "max", "min", "abs", "pi",
                     "sin", "cos", "tan", "tanh", "f", "g", "h"})
-_HEAD = r"^\s*(?:[a-zA-Z]\w*\s*\(\s*[a-z]\s*\)|y)\s*$"  # "f(x)" or "y" before "="
-_FRAC = r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"
-_GROUP_POWER = r"\^\s*\{([^{}]*)\}"
+_HEAD = re.compile(r"^\s*(?:[a-zA-Z]\w*\s*\(\s*[a-z]\s*\)|y)\s*$")  # "f(x)" or "y" before "="
+_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_GROUP_POWER = re.compile(r"\^\s*\{([^{}]*)\}")
 
 _pool: ThreadPoolExecutor | None = None
 
 
 def looks_like_math(key: str) -> bool:
-    return bool(re.search(_LOOKS_MATH, key))
+    return bool(_LOOKS_MATH.search(key))
 
 
 def _wrap(s: str) -> str:
@@ -47,8 +47,8 @@ def plain(key: str) -> str:
     text = key.strip().strip("$").strip()
     text = text.replace("\\left", "").replace("\\right", "").replace("\\cdot", "*").replace("\\times", "*")
     for _ in range(5):  # nested fractions, innermost first
-        new = re.sub(_FRAC, lambda m: f"{_wrap(m[1])}/{_wrap(m[2])}", text)
-        new = re.sub(_GROUP_POWER, lambda m: f"^{_wrap(m[1])}", new)
+        new = _FRAC.sub(lambda m: f"{_wrap(m[1])}/{_wrap(m[2])}", text)
+        new = _GROUP_POWER.sub(lambda m: f"^{_wrap(m[1])}", new)
         if new == text:
             break
         text = new
@@ -60,7 +60,7 @@ def _right_side(text: str) -> str:
     """ "f(x)=..." → "...": the function's value is what is asked."""
     if text.count("=") == 1:
         head, body = text.split("=")
-        if re.match(_HEAD, head):
+        if _HEAD.match(head):
             return body
     return text
 
@@ -68,7 +68,7 @@ def _right_side(text: str) -> str:
 def _safe_reply(text: str) -> str | None:
     """The reply's expression if it is short and made only of maths tokens, else None."""
     text = text.strip().strip("$").strip()
-    if not text or len(text) > MAX_REPLY or not re.match(_REPLY_CHARS, text) or not re.search(r"[-+*/^()]", text):
+    if not text or len(text) > MAX_REPLY or not _REPLY_CHARS.match(text) or not re.search(r"[-+*/^()]", text):
         return None
     if re.search(r"(?<!\d)\.|\.(?!\d)|__|\d{7,}", text) or text.count("^") > 3:
         return None

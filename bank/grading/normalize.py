@@ -12,8 +12,8 @@ from bank.script import converter
 _TIMES = str.maketrans({"*": "×", "·": "×", "⋅": "×", "∙": "×", "✕": "×", "−": "-"})
 # LaTeX: `\times`/`\cdot` are products; other command names (`\frac`, `\sqrt`...) are layout,
 # so "$f(x)=\frac{1}{1+e^{-x}}$" and "f(x)=1/(1+e^(-x))" normalise alike.
-_LATEX_TIMES = r"\\(?:times|cdot)(?![A-Za-z])"
-_LATEX_COMMAND = r"\\[A-Za-z]+"
+_LATEX_TIMES = re.compile(r"\\(?:times|cdot)(?![A-Za-z])")
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 
 
 def t2s(text: str) -> str:
@@ -42,7 +42,7 @@ def normalize_for_match(text: str) -> str:
     """
     text = unicodedata.normalize("NFKC", text).casefold()
     if "\\" in text:
-        text = re.sub(_LATEX_COMMAND, "", re.sub(_LATEX_TIMES, "×", text))
+        text = _LATEX_COMMAND.sub("", _LATEX_TIMES.sub("×", text))
     text = text.translate(_TIMES)
     text = "".join(ch for ch in text if not _is_dropped(ch))
     if not text.isascii():

@@ -10,9 +10,9 @@ from bank.grading.result import Grade, Verdict, scaled
 from bank.models import Question
 
 _MINUS = str.maketrans({"−": "-", "–": "-", "—": "-", "﹣": "-", "＋": "+"})
-_NUMBER = r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$"
-_GROUPED = r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?(?:e[+-]?\d+)?$"
-_TIMES_TEN = r"(?:[x×*]|\\times)\s*10\s*\^\s*\{?\s*([+-]?\d+)\s*\}?$"
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$")
+_GROUPED = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?(?:e[+-]?\d+)?$")
+_TIMES_TEN = re.compile(r"(?:[x×*]|\\times)\s*10\s*\^\s*\{?\s*([+-]?\d+)\s*\}?$")
 
 
 def parse_number(text: object) -> Decimal | None:
@@ -29,14 +29,14 @@ def parse_number(text: object) -> Decimal | None:
         return None
     t = unicodedata.normalize("NFKC", text).translate(_MINUS).strip().lower()
     t = "".join(t.split()).replace("。", ".")
-    m = re.search(_TIMES_TEN, t)
+    m = _TIMES_TEN.search(t)
     if m:
         t = t[: m.start()] + "e" + m.group(1)
-    if re.match(_GROUPED, t):
+    if _GROUPED.match(t):
         t = t.replace(",", "")
     elif t.count(",") == 1 and "." not in t:
         t = t.replace(",", ".")
-    if not re.match(_NUMBER, t):
+    if not _NUMBER.match(t):
         return None
     try:
         return Decimal(t)

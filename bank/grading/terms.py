@@ -45,7 +45,7 @@ _STOPWORDS_TEXT = """
 """
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
-_PUNCT_OR_SPACE = r"[\s\W_]+"
+_PUNCT_OR_SPACE = re.compile(r"[\s\W_]+")
 _lock = threading.Lock()
 _jieba: Any = None  # the jieba module once loaded; jieba ships no types
 
@@ -59,7 +59,7 @@ class SegmentIn(Enum):
 
 def flat(text: str) -> str:
     """Folded (width, case, script) with every space and punctuation mark removed."""
-    return re.sub(_PUNCT_OR_SPACE, "", fold(text))
+    return _PUNCT_OR_SPACE.sub("", fold(text))
 
 
 def _is_term(token: str) -> bool:

@@ -46,8 +46,8 @@ ACTIONS = {  # code: (action, takes a number)
 }
 _CODE = {name: code for code, (name, _) in ACTIONS.items()}
 _UPLOAD_CODE = {name: code for code, name in UPLOAD_ACTIONS.items()}
-_UPLOAD = r"^a:u:([0-9]{1,12}):([ic])$"
-_DRAFT = r"^a:q:([0-9]{1,12}):([A-Za-z])(?::([0-9]{1,12}))?$"
+_UPLOAD = re.compile(r"^a:u:([0-9]{1,12}):([ic])$")
+_DRAFT = re.compile(r"^a:q:([0-9]{1,12}):([A-Za-z])(?::([0-9]{1,12}))?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +81,9 @@ def parse(data: str | None) -> UploadPress | DraftPress | None:
     """The button's meaning, or None for anything forged or garbled."""
     if not data or len(data.encode()) > 64:
         return None
-    if m := re.match(_UPLOAD, data):
+    if m := _UPLOAD.match(data):
         return UploadPress(int(m.group(1)), UPLOAD_ACTIONS[m.group(2)])
-    if m := re.match(_DRAFT, data):
+    if m := _DRAFT.match(data):
         form = ACTIONS.get(m.group(2))
         if form is None or form[1] != (m.group(3) is not None):
             return None

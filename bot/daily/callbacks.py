@@ -14,7 +14,7 @@ from proctor.daily.steps import Action
 
 ACTIONS = {"p": Action.pick, "m": Action.toggle, "s": Action.submit}
 _CODES = {action: code for code, action in ACTIONS.items()}
-_DATA = r"(?a)^d:([pms]):([0-9]{1,12}):([0-9]{1,3})(?::(1?[0-9]|2[0-5]|[tf]))?$"
+_DATA = re.compile(r"^d:([pms]):([0-9]{1,12}):([0-9]{1,3})(?::(1?[0-9]|2[0-5]|[tf]))?$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ def parse(data: str | None) -> Press | None:
     """The button's meaning, or None for anything forged or garbled."""
     if not data or len(data.encode()) > 64:
         return None
-    m = re.match(_DATA, data)
+    m = _DATA.match(data)
     if not m:
         return None
     action, arg = ACTIONS[m.group(1)], m.group(4)

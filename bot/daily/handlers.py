@@ -29,7 +29,7 @@ from proctor.local_time import BadTime, BadTimezone, looks_like_time, parse_hhmm
 
 log = logging.getLogger(__name__)
 
-_DURATION = r"(?i)^(\d{1,3})(m|min|h)$"
+_DURATION = re.compile(r"^(\d{1,3})(m|min|h)$", re.IGNORECASE)
 _CHAT_TYPES = (ChatType.PRIVATE, ChatType.GROUP, ChatType.SUPERGROUP)
 
 
@@ -45,7 +45,7 @@ def parse_on_args(args: list[str]) -> tuple[str | None, str | None, int | None]:
     at = tz = None
     close = None
     for arg in args:
-        m = re.match(_DURATION, arg)
+        m = _DURATION.match(arg)
         if looks_like_time(arg):
             at = parse_hhmm(arg).strftime("%H:%M")
         elif m:

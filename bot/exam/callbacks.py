@@ -46,8 +46,8 @@ ACTIONS: dict[str, Action | Screen] = {
 _CODES = {action: code for code, action in ACTIONS.items()}
 _MODES = {"e": AttemptMode.exam, "p": AttemptMode.practice}
 
-_PICK = r"^x:(p|go):(\d{1,9}|r):([ep])$"
-_ACT = r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$"
+_PICK = re.compile(r"^x:(p|go):(\d{1,9}|r):([ep])$")
+_ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +79,10 @@ def parse(data: str | None) -> Pick | Act | None:
     """The button's meaning, or None for anything forged or garbled."""
     if not data or len(data.encode()) > 64:
         return None
-    m = re.match(_PICK, data)
+    m = _PICK.match(data)
     if m:
         return Pick(m.group(1) == "go", None if m.group(2) == "r" else int(m.group(2)), _MODES[m.group(3)])
-    m = re.match(_ACT, data)
+    m = _ACT.match(data)
     if m:
         action = ACTIONS[m.group(2)]
         arg = m.group(4)

@@ -85,13 +85,13 @@ def shown_key(q: Question, item: Item, lang: str, script: str = "orig") -> str:
     return answer_forms.shown_key(q, item.order(), lang, script)
 
 
-_SECTION_NUMBER = r"^[一二三四五六七八九十]+[、.．]\s*"
-_SECTION_NOTE = r"[（(][^（）()]*[）)]\s*$"
+_SECTION_NUMBER = re.compile(r"^[一二三四五六七八九十]+[、.．]\s*")
+_SECTION_NOTE = re.compile(r"[（(][^（）()]*[）)]\s*$")
 
 
 def short_section(title: str) -> str:
     """"一、填空题（每题1分，共10分）" → "填空题" for the header line."""
-    short = re.sub(_SECTION_NOTE, "", re.sub(_SECTION_NUMBER, "", title)).strip()
+    short = _SECTION_NOTE.sub("", _SECTION_NUMBER.sub("", title)).strip()
     return short or title
 
 

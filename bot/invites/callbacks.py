@@ -22,7 +22,7 @@ class Press(StrEnum):
 
 ACTIONS = {"s": Press.start, "v": Press.revoke, "R": Press.resend, "w": Press.review}
 _CODES = {action: code for code, action in ACTIONS.items()}
-_FORM = r"^i:([svRw]):([0-9]{1,12})$"
+_FORM = re.compile(r"^i:([svRw]):([0-9]{1,12})$")
 
 
 def encode(action: Press, number: int) -> str:
@@ -31,5 +31,5 @@ def encode(action: Press, number: int) -> str:
 
 def parse(data: str | None) -> tuple[Press, int] | None:
     """(action, number), or None for anything forged or garbled."""
-    m = re.match(_FORM, data or "")
+    m = _FORM.match(data or "")
     return (ACTIONS[m.group(1)], int(m.group(2))) if m else None

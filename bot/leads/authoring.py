@@ -24,7 +24,7 @@ from bot.edits import edit_text
 from bot.i18n import t
 from proctor.teams.authoring import Wizard
 
-_DATA = r"^a:(?:e:([0-9]{1,12})|n):([a-z])(?::([a-z0-9]{1,3}))?$"
+_DATA = re.compile(r"^a:(?:e:([0-9]{1,12})|n):([a-z])(?::([a-z0-9]{1,3}))?$")
 
 
 class EditqAction(StrEnum):
@@ -74,7 +74,7 @@ def encode(feature: Wizard, action: EditqAction | NewPaperAction, arg: str | int
 
 
 def parse(data: str | None) -> Press | None:
-    m = re.match(_DATA, data or "")
+    m = _DATA.match(data or "")
     if m is None:
         return None
     question, code, arg = m.groups()

@@ -43,17 +43,17 @@ A = Action
 _ID = r"([0-9]{1,12})"
 _SCOPE = r"(0|-[0-9]{1,16})"
 _FORMS = {
-    "v": (A.set_score, rf"^l:v:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$"),
-    "k": (A.skip, rf"^l:k:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$"),
-    "r": (A.retire, rf"^l:r:{_ID}:{_SCOPE}$"),
-    "o": (A.restore, rf"^l:o:{_ID}:{_SCOPE}$"),
-    "u": (A.uphold, rf"^l:u:{_ID}:{_SCOPE}$"),
-    "d": (A.dismiss, rf"^l:d:{_ID}:{_SCOPE}$"),
-    "e": (A.exam_only, rf"^l:e:{_ID}:([01]):{_SCOPE}$"),
-    "f": (A.forget, r"^l:f:([0-9]{1,15}):([yn])$"),
-    "j": (A.join_request, r"^l:j:([0-9]{1,15}):([01]):(-[0-9]{1,16})$"),
-    "c": (A.confirm_key, rf"^l:c:{_ID}:{_SCOPE}$"),
-    "m": (A.consent, r"^l:m:(-[0-9]{1,16}):([0-9]{1,12}):([01])$"),
+    "v": (A.set_score, re.compile(rf"^l:v:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$")),
+    "k": (A.skip, re.compile(rf"^l:k:{_ID}:([0-9]{{1,4}}):([0-9]{{1,5}}):{_SCOPE}$")),
+    "r": (A.retire, re.compile(rf"^l:r:{_ID}:{_SCOPE}$")),
+    "o": (A.restore, re.compile(rf"^l:o:{_ID}:{_SCOPE}$")),
+    "u": (A.uphold, re.compile(rf"^l:u:{_ID}:{_SCOPE}$")),
+    "d": (A.dismiss, re.compile(rf"^l:d:{_ID}:{_SCOPE}$")),
+    "e": (A.exam_only, re.compile(rf"^l:e:{_ID}:([01]):{_SCOPE}$")),
+    "f": (A.forget, re.compile(r"^l:f:([0-9]{1,15}):([yn])$")),
+    "j": (A.join_request, re.compile(r"^l:j:([0-9]{1,15}):([01]):(-[0-9]{1,16})$")),
+    "c": (A.confirm_key, re.compile(rf"^l:c:{_ID}:{_SCOPE}$")),
+    "m": (A.consent, re.compile(r"^l:m:(-[0-9]{1,16}):([0-9]{1,12}):([01])$")),
 }
 _UNSCOPED = (A.forget, A.consent)  # pressed by the user concerned, not by a lead
 CODES = {name: code for code, (name, _) in _FORMS.items()}
@@ -90,7 +90,7 @@ def parse(data: str | None) -> Press | None:
     if form is None:
         return None
     name, pattern = form
-    m = re.match(pattern, data)
+    m = pattern.match(data)
     if not m:
         return None
     groups = m.groups()

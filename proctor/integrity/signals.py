@@ -48,9 +48,8 @@ MIN_MEDIAN_OF = 5  # finished attempts of the paper before its median means anyt
 
 TYPED = frozenset({Kind.fill, Kind.numerical}) | SUBJECTIVE  # kinds answered by typing
 
-# patterns, not compiled ones: re compiles them on first use (its own cache), not at every start-up
-_CJK = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
-_WORD = r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +88,8 @@ class Found:
 def reading_floor(kind: Kind, shown: str, typed: str = "") -> float:
     """Seconds below which a right answer was given faster than the question can be read (and,
     for a typed answer, the answer typed)."""
-    cjk = len(re.findall(_CJK, shown))
-    words = len(re.findall(_WORD, shown))
+    cjk = len(_CJK.findall(shown))
+    words = len(_WORD.findall(shown))
     seconds = cjk / CJK_PER_SECOND + words / WORDS_PER_SECOND
     if kind in TYPED:
         seconds += len(typed) / TYPED_PER_SECOND

@@ -29,7 +29,7 @@ DEFAULT_QUESTIONS, MIN_QUESTIONS, MAX_QUESTIONS = 5, 1, 30
 DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS = 20, 10, 120
 KINDS = frozenset({Kind.single, Kind.multi, Kind.truefalse})
 
-_COUNT = r"(?i)^(\d{1,4})([qs])$"
+_COUNT = re.compile(r"^(\d{1,4})([qs])$", re.IGNORECASE)
 
 
 class BadArgument(ProctorError):
@@ -52,7 +52,7 @@ def parse_args(words: Sequence[str]) -> Request:
     Raises BadArgument naming the first wrong one."""
     questions, seconds, subject = DEFAULT_QUESTIONS, DEFAULT_SECONDS, []
     for word in words:
-        m = re.match(_COUNT, word)
+        m = _COUNT.match(word)
         if m is None:
             if word[:1].isdigit() and word[-1:].isalpha() and word.isascii():  # "5x", "12m": a count gone wrong
                 raise BadArgument(word)

@@ -20,7 +20,7 @@ from proctor.teams import question_edit as qe
 from proctor.teams.review import set_final
 from tests.papers_fixture import save_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import attempts_of, graded_answers
+from tests.reads import attempts_of, graded_answers, outbox_record
 
 T0 = 1_800_000_000.0
 ANN, LEAD = 7, 10
@@ -56,7 +56,7 @@ async def test_a_partial_daily_answer_regraded_to_the_same_key_changes_nothing(d
     assert (done.answers, done.changes) == (1, [])
     [after] = await graded_answers(db, q.id or 0)
     assert (after.score, after.key_version) == (before.score, 2)
-    assert await outbox.find(db, outbox.Kind.key_fix_notice, f"q{q.id}v2:{ANN}") is None  # nobody is told of a change
+    assert await outbox_record(db, outbox.Kind.key_fix_notice, f"q{q.id}v2:{ANN}") is None  # nobody is told of a change
 
 
 async def test_a_reviewed_attempts_total_is_summed_as_the_hand_in_sums_it(db):
