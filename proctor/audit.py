@@ -30,6 +30,7 @@ class AuditAction(StrEnum):
     invite_resend = "invite_resend"
     invite_revoke = "invite_revoke"
     key_fix = "key_fix"
+    key_read = "key_read"  # a lead or an admin read a hiring paper's keys (proctor/exams/visibility.py)
     paper_compose = "paper_compose"
     paper_settings = "paper_settings"
     question_edit = "question_edit"

@@ -26,13 +26,21 @@ def hiring_sql(paper: str) -> str:
     return f"({paper}.exam_only = 1 OR {paper}.invite_only = 1)"
 
 
+def verified_sql(team: str, paper: str) -> str:
+    """SQL that holds when team `team` is verified for paper `paper` (SQL expressions: a column, a
+    `?` bound once, or a named parameter): for that paper, or for every hiring paper."""
+    return (f"EXISTS (SELECT 1 FROM team_verifications tv WHERE tv.chat_id = {team} "
+            f"AND (tv.paper_id IS NULL OR tv.paper_id = {paper}))")
+
+
+# Adapter: who may read what is decided by the read rule, proctor.exams.visibility (its Lens for SQL
+# listings); open_sql, may_see(_in), withheld and withheld_titles go once their callers ask it.
 def open_sql(team: str, paper: str) -> str:
     """SQL that holds when team `team` may see the keys and per-question results of paper `paper`
     (SQL expressions: a column, a `?` bound once, or a named parameter): the paper is no hiring
     paper, or the team is verified for it. A configured admin's scope (every team) needs no test."""
     return (f"(NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = {paper} AND {hiring_sql('hp')}) "
-            f"OR EXISTS (SELECT 1 FROM team_verifications tv WHERE tv.chat_id = {team} "
-            f"AND (tv.paper_id IS NULL OR tv.paper_id = {paper})))")
+            f"OR {verified_sql(team, paper)})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +76,7 @@ class BadTeam(ProctorError):
 
 _PAPER = f"""SELECT p.id, p.slug, p.title, COALESCE(p.attempts_allowed, 1) AS cap, p.code FROM papers p
              WHERE p.id=? AND {hiring_sql('p')}"""
-_VERIFIED = "SELECT 1 FROM team_verifications WHERE chat_id=? AND (paper_id IS NULL OR paper_id=?)"
+_VERIFIED = f"SELECT {verified_sql('?', '?')}"
 
 
 def _paper(row: sqlite3.Row | None) -> HiringPaper | None:
@@ -93,6 +101,7 @@ def hiring_paper_in(conn: sqlite3.Connection, paper_id: int) -> HiringPaper | No
     return _paper(cur.fetchone())
 
 
+# Adapters, down to `withheld` (the read rule is proctor.exams.visibility): they go once their callers ask it.
 async def may_see(db: Database, scope: int | None, paper_id: int | None) -> bool:
     """Whether the leads of team `scope` (None: the configured admins) may see the paper's keys,
     review its answers and read its per-section results."""
@@ -131,10 +140,8 @@ def check_in(conn: sqlite3.Connection, scope: int | None, paper_id: int) -> Hiri
     """Inside the caller's write: the paper if it is a hiring paper (None otherwise), when team
     `scope` may use it (None: a configured admin). Raises NotVerified."""
     paper = hiring_paper_in(conn, paper_id)
-    if paper is not None and scope is not None:
-        cur = conn.execute(_VERIFIED, (scope, paper_id))
-        if cur.fetchone() is None:
-            raise NotVerified(paper, scope)
+    if paper is not None and scope is not None and not conn.execute(_VERIFIED, (scope, paper_id)).fetchone()[0]:
+        raise NotVerified(paper, scope)
     return paper
 
 

@@ -54,14 +54,28 @@ _SEALED = f"""
     UNION SELECT q.id, q.paper_id FROM running r JOIN questions q ON q.paper_id = r.paper_id"""
 
 
+# the questions sealed for the user :user; for any known member of the group :chat (its recorded
+# members and its roster, whatever their standing): rows of (id, paper_id), to embed in a statement
+SEALED_FOR_USER = _SEALED.format(who="AND user_id = :user")
+SEALED_FOR_GROUP = _SEALED.format(
+    who="AND user_id IN (SELECT user_id FROM chat_members WHERE chat_id = :chat "
+        "UNION SELECT user_id FROM team_roster WHERE chat_id = :chat)")
+
+
 async def sealed_for(db: Database, user_id: int) -> Seal:
     """The questions whose keys are sealed for this user now: those of their running exam."""
-    return _seal(await db.fetchall(_SEALED.format(who="AND user_id = ?"), (user_id,)))
+    return _seal(await db.fetchall(SEALED_FOR_USER, {"user": user_id}))
 
 
 def sealed_in(conn: sqlite3.Connection, user_id: int) -> Seal:
     """`sealed_for` on the database thread (a plain sqlite3 connection), inside a batched step."""
-    return _seal(conn.execute(_SEALED.format(who="AND user_id = ?"), (user_id,)).fetchall())
+    return _seal(conn.execute(SEALED_FOR_USER, {"user": user_id}).fetchall())
+
+
+def sealed_for_group_in(conn: sqlite3.Connection, chat_id: int) -> Seal:
+    """The questions sealed for anyone the group is known to hold (who wrote or answered there, and
+    its roster): what a message the whole group reads must not show."""
+    return _seal(conn.execute(SEALED_FOR_GROUP, {"chat": chat_id}).fetchall())
 
 
 async def sealed_anywhere(db: Database) -> Seal:
