@@ -63,12 +63,12 @@ class ReviewOption(StrEnum):
     none = "none"  # "your answers were sent to the team"
 
 
-def review_option(invite_only: bool, review: str | None) -> ReviewOption:
+def review_option(hiring: bool, review: str | None) -> ReviewOption:
     """What a candidate sees at the end (and in practice feedback) on a paper: its `review` setting,
-    else `score` for an invite-only paper and `full` for any other."""
+    else `score` for a hiring paper (exam-only or invite-only) and `full` for any other."""
     if review:
         return ReviewOption(review)
-    return ReviewOption.score if invite_only else ReviewOption.full
+    return ReviewOption.score if hiring else ReviewOption.full
 
 
 # answer by kind: single "C"; multi "ABD"; truefalse bool; fill [[alt, ...], ...]; subjective text;

@@ -86,7 +86,7 @@ class PaperSettings(BaseModel):
     exam_only: bool = False
     shuffle_options: bool = True
     invite_only: bool = False  # only an invite opens it (implies exam-only)
-    review: str | None = None  # ReviewOption; None: `score` for invite-only papers, else `full`
+    review: str | None = None  # ReviewOption; None: `score` for hiring papers (exam-only or invite-only), else `full`
     pass_percent: float | None = None  # the pass mark, percent of the maximum; None: no pass mark
     # integrity signals (docs/integrity-signals.md): on or off, and the thresholds
     signals: bool = True
@@ -98,7 +98,7 @@ class PaperSettings(BaseModel):
     @property
     def review_option(self) -> ReviewOption:
         """What a candidate sees at the end (and in practice feedback) on this paper."""
-        return review_option(self.invite_only, self.review)
+        return review_option(self.exam_only or self.invite_only, self.review)
 
 
 class Note(BaseModel):

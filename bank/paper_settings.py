@@ -102,10 +102,11 @@ def review_option_in(conn: sqlite3.Connection, paper_id: int | None) -> ReviewOp
     """`review_option` on the database thread."""
     if paper_id is None:
         return ReviewOption.full
-    row = conn.execute("SELECT invite_only, review FROM papers WHERE id=?", (paper_id,)).fetchone()
+    row = conn.execute("SELECT exam_only OR invite_only AS hiring, review FROM papers WHERE id=?",
+                       (paper_id,)).fetchone()
     if row is None:
         return ReviewOption.full
-    return kinds.review_option(bool(row["invite_only"]), row["review"])
+    return kinds.review_option(bool(row["hiring"]), row["review"])
 
 
 async def is_invite_only(db: Store, paper_id: int) -> bool:

@@ -101,7 +101,7 @@ Outcome = Recorded | Stale | Expired | Closed | NotYours | Refused
 # ---- reading on the database thread ---------------------------------------------------------
 
 # the attempt's row with what its paper says about answering it, and its items and answers, in one read
-_SHEET = f"""SELECT a.*, p.multi_policy AS paper_multi_policy, p.invite_only AS paper_invite_only,
+_SHEET = f"""SELECT a.*, p.multi_policy AS paper_multi_policy, p.exam_only OR p.invite_only AS paper_hiring,
                    p.review AS paper_review, p.id AS paper_found,
                    {ITEMS_JSON} AS items_json, {ANSWERS_JSON} AS answers_json
             FROM attempts a LEFT JOIN papers p ON p.id = a.paper_id WHERE a.id=?"""
@@ -173,7 +173,7 @@ def _paper(row: sqlite3.Row) -> tuple[MultiPolicy, ReviewOption]:
     (a mock paper: partial, full)."""
     if row["paper_found"] is None:  # a mock paper, or its paper is gone
         return MultiPolicy.partial, ReviewOption.full
-    return policy_of(row["paper_multi_policy"]), review_option(bool(row["paper_invite_only"]), row["paper_review"])
+    return policy_of(row["paper_multi_policy"]), review_option(bool(row["paper_hiring"]), row["paper_review"])
 
 
 # ---- writing on the database thread ---------------------------------------------------------
