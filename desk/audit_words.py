@@ -137,6 +137,8 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
         case AuditAction.report | AuditAction.chart:
             params["what"] = (say(f"l_period_{e.target}") if e.target in PERIODS
                               else say("audit_what_invites") if e.target == "invites" else e.target)
+        case AuditAction.key_read:
+            params["paper"] = paper_of(ident, e.target)
         case AuditAction.team_verify | AuditAction.team_unverify:
             ids = d.get("papers")
             params["papers"] = say("audit_all_papers") if ids == "all" else ", ".join(

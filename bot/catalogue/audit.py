@@ -60,6 +60,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # hiring
     "audit_team_verify": {"en": "{actor} let {team} invite to hiring papers and see their answers: {papers}",
                        "zh": "{actor} 允许 {team} 邀请候选人参加招聘试卷并查看作答：{papers}"},
+    "audit_key_read": {"en": "{actor} read the keys of {paper} for {team}: questions {questions}",
+                    "zh": "{actor} 为 {team} 查看了 {paper} 的答案：题目 {questions}"},
     "audit_team_unverify": {"en": "{actor} withdrew {team}'s access to hiring papers: {papers}",
                          "zh": "{actor} 撤销了 {team} 对招聘试卷的权限：{papers}"},
     "audit_invite_create": {"en": "{actor} created invite #{invite} to {paper}, open until {closes_at}",
