@@ -83,10 +83,16 @@ class Visibility:
     facts: frozenset[Fact]
     sealed: frozenset[int] = frozenset()  # question ids whose SEALED facts this viewer may not read
     audited: bool = False  # a read of the keys is written to the audit log (record_key_read_in)
+    paper_sealed: bool = False  # some question of this paper is sealed for the viewer
 
     def shows(self, fact: Fact, question_id: int | None = None) -> bool:
-        """Whether the viewer may read this fact (of this question, for the sealed ones)."""
-        return fact in self.facts and not (fact in SEALED and question_id in self.sealed)
+        """Whether the viewer may read this fact of this question. Without a question (the paper's
+        keys as a whole), a SEALED fact is withheld while any question of the paper is sealed."""
+        if fact not in self.facts:
+            return False
+        if fact not in SEALED:
+            return True
+        return not self.paper_sealed if question_id is None else question_id not in self.sealed
 
 
 # ---- the table ----------------------------------------------------------------------------------
@@ -124,24 +130,25 @@ def facts_for(role: Role, *, hiring: bool, verified: bool, review: ReviewOption)
 
 
 def _visibility(role: Role, paper_id: int | None, *, hiring: bool, verified: bool, review: str | None,
-                sealed: frozenset[int]) -> Visibility:
+                sealed: seal.Seal) -> Visibility:
     facts = facts_for(role, hiring=hiring, verified=verified, review=review_option(hiring, review))
-    return Visibility(paper_id, facts, sealed, audited=hiring and role in _AUDITED and Fact.key in facts)
+    return Visibility(paper_id, facts, sealed.questions, audited=hiring and role in _AUDITED and Fact.key in facts,
+                      paper_sealed=sealed.touches_paper(paper_id))
 
 
-def _mock(role: Role, sealed: frozenset[int]) -> Visibility:
+def _mock(role: Role, sealed: seal.Seal) -> Visibility:
     """An attempt on a random mock paper (no paper): practice papers' questions, sealed per question."""
     return _visibility(role, None, hiring=False, verified=False, review=None, sealed=sealed)
 
 
 # ---- reading it ---------------------------------------------------------------------------------
 
-_NO_SEAL = "SELECT NULL AS id WHERE 0"
+_NO_SEAL = "SELECT NULL AS id, NULL AS paper_id WHERE 0"
 
 # the paper's settings, the scope's verification for it and the viewer's seal, in one statement
 _ONE = f"""SELECT p.id IS NOT NULL AS found, COALESCE({hiring_sql('p')}, 0) AS hiring, p.review AS review,
                   {verified_sql(':scope', ':paper')} AS verified,
-                  (SELECT json_group_array(s.id) FROM ({{seal}}) s) AS sealed
+                  (SELECT json_group_array(json_array(s.id, s.paper_id)) FROM ({{seal}}) s) AS sealed
            FROM (SELECT :paper AS id) x LEFT JOIN papers p ON p.id = x.id"""
 
 _EVERY_PAPER = f"""SELECT p.id, {hiring_sql('p')} AS hiring, p.review AS review,
@@ -177,11 +184,12 @@ def visibility_in(conn: sqlite3.Connection, viewer: Viewer, scope: int | None, p
     chat = _group(viewer, scope)
     row = conn.execute(_ONE.format(seal=_seal_sql(viewer)),
                        {"paper": paper_id, "scope": scope, "user": viewer.user_id, "chat": chat}).fetchone()
-    sealed = frozenset(json.loads(row["sealed"]))
+    pairs = json.loads(row["sealed"])
+    sealed = seal.Seal(frozenset(q for q, _ in pairs), frozenset(p for _, p in pairs))
     if paper_id is None:
         return _mock(viewer.role, sealed)
     if not row["found"]:
-        return Visibility(paper_id, NONE, sealed)
+        return Visibility(paper_id, NONE, sealed.questions)
     return _visibility(viewer.role, paper_id, hiring=bool(row["hiring"]), verified=bool(row["verified"]),
                        review=row["review"], sealed=sealed)
 
@@ -210,7 +218,8 @@ class Lens:
 
     def papers_showing(self, fact: Fact) -> str:
         """The ids of the papers that show `fact`, as one SQL parameter:
-        `p.id IN (SELECT value FROM json_each(?))`. The seal is per question: `sealed_json`."""
+        `p.id IN (SELECT value FROM json_each(?))`. A SEALED fact is per question too (`sealed_json`);
+        an attempt on no paper (a random mock) follows `mock`."""
         return json.dumps(sorted(pid for pid, v in self.papers.items() if fact in v.facts))
 
     def sealed_json(self) -> str:
@@ -220,11 +229,11 @@ class Lens:
 
 def lens_in(conn: sqlite3.Connection, viewer: Viewer, scope: int | None) -> Lens:
     """The Lens of `viewer` for team `scope` (as `visibility_in`), on the database thread."""
-    sealed = _seal_in(conn, viewer, _group(viewer, scope)).questions
+    sealed = _seal_in(conn, viewer, _group(viewer, scope))
     papers = {r["id"]: _visibility(viewer.role, r["id"], hiring=bool(r["hiring"]), verified=bool(r["verified"]),
                                    review=r["review"], sealed=sealed)
               for r in conn.execute(_EVERY_PAPER, {"scope": scope})}
-    return Lens(viewer, scope, papers, _mock(viewer.role, sealed), sealed)
+    return Lens(viewer, scope, papers, _mock(viewer.role, sealed), sealed.questions)
 
 
 async def lens(db: Database, viewer: Viewer, scope: int | None) -> Lens:

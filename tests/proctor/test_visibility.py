@@ -164,12 +164,14 @@ async def test_the_seal_is_per_person_and_a_group_post_holds_every_known_members
     assert not any(ann.shows(f, q) for f in (Fact.key, Fact.reference, Fact.explanation, Fact.doubt) for q in qids)
     assert all(ann.shows(Fact.question, q) and ann.shows(Fact.result, q) and ann.shows(Fact.section, q)
                for q in qids)
-    assert ann.shows(Fact.key)  # a fact of no question in particular (the paper's other facts are not sealed)
+    assert not ann.shows(Fact.key)  # the paper's keys as a whole: withheld while any of its questions is sealed
+    assert ann.shows(Fact.section) and ann.paper_sealed
     assert (await visibility(db, Viewer(Role.admin, ANN), None, pid)).sealed == set(qids)  # admins too
     assert (await visibility(db, Viewer(Role.lead, ANN), ALPHA, pid)).sealed == set(qids)  # leads too
     assert (await visibility(db, OPERATOR, None, pid)).sealed == frozenset()  # the command line: no person
     assert (await visibility(db, Viewer(Role.person, BOB), None, pid)).sealed == frozenset()  # not Bob's
-    assert (await visibility(db, Viewer(Role.person, ANN), None, other)).shows(Fact.key, qids[0]) is False
+    elsewhere = await visibility(db, Viewer(Role.person, ANN), None, other)
+    assert elsewhere.shows(Fact.key) and not elsewhere.paper_sealed and not elsewhere.shows(Fact.key, qids[0])
     for group in (ALPHA, -200):  # nobody sitting is known in either group
         assert (await visibility(db, AUDIENCE, group, pid)).sealed == frozenset()
     await c.member(ALPHA, ANN)  # Ann answers in Alpha: Alpha's posts hold her seal
@@ -182,7 +184,8 @@ async def test_the_seal_is_per_person_and_a_group_post_holds_every_known_members
     beta = await visibility(db, AUDIENCE, -200, other)  # a roster member, never seen writing there
     assert beta.sealed and not beta.shows(Fact.key, min(beta.sealed))
     await attempts.finish_attempt(db, sitting.id, T0 + 60, FinishReason.submitted)
-    assert (await visibility(db, Viewer(Role.person, ANN), None, pid)).sealed == frozenset()
+    done = await visibility(db, Viewer(Role.person, ANN), None, pid)
+    assert done.sealed == frozenset() and done.shows(Fact.key) and done.shows(Fact.key, qids[0])
     assert (await visibility(db, AUDIENCE, ALPHA, pid)).shows(Fact.key, qids[0])
 
 
