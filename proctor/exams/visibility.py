@@ -52,7 +52,8 @@ class Fact(StrEnum):
 
 EVERY: frozenset[Fact] = frozenset(Fact)
 NONE: frozenset[Fact] = frozenset()
-SEALED = frozenset({Fact.key, Fact.reference, Fact.explanation, Fact.doubt})  # what a seal withholds
+SEALED = frozenset({Fact.key, Fact.reference, Fact.explanation, Fact.doubt, Fact.result})  # what a seal withholds
+# (per-question results too: right or wrong on an earlier sitting tells the key of the one running)
 
 
 class Role(StrEnum):
