@@ -12,7 +12,7 @@ from proctor.exams.integrity import counts_in
 from proctor.exams.model import Sheet
 from proctor.exams.steps import sheet_in
 from proctor.integrity.signals import Signal
-from proctor.invites import Invite, find_in
+from proctor.invites.store import Invite, find_in
 from proctor.people.users import UserPrefs, prefs_in
 from proctor.storage.db import Database
 from proctor.teams.roster import display_name_in
