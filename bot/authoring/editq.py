@@ -15,12 +15,13 @@ from bank.kinds import Kind
 from bank.models import Question
 from bank.option_order import LETTERS
 from bank.paper_store import fill_key_terms
+from bot.authoring.callbacks import EditqAction, WizardPress
+from bot.authoring.render import question_text
+from bot.authoring.wizard import button, cancel_row, show
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads.access import require_bank_admin
-from bot.leads.authoring import EditqAction, Press, button, cancel_row, show
-from bot.leads.question_card import question_text
 from bot.outbox import kick
 from bot.text_limits import clip
 from bot.userctx import UserCtx
@@ -95,7 +96,7 @@ def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
     return clip(text), InlineKeyboardMarkup(rows)
 
 
-async def on_press(update: Update, context: Ctx, u: UserCtx, session: Editq, press: Press) -> None:
+async def on_press(update: Update, context: Ctx, u: UserCtx, session: Editq, press: WizardPress) -> None:
     """A button of /editq's screens."""
     svc, lang, qid = context.services, u.lang, session.question
     await ack(context.query)
