@@ -10,7 +10,7 @@ from bank.paper_list import paper_summary
 from bot.context import Ctx
 from bot.core import ack
 from bot.exam.jobs import arm_deadline
-from bot.exam.screen import show_attempt
+from bot.exam.show import show_attempt
 from bot.i18n import t
 from bot.invites import callbacks as cb
 from bot.invites.commands import send_link

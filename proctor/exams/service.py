@@ -253,7 +253,7 @@ async def move_to(db: Database, attempt_id: int, pos: int, now: float) -> None:
 async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
     """The message now showing the attempt (bookkeeping of the screen, not the record of an answer).
     A process killed before it leaves the old id: the next step's edit of the old message fails and
-    the screen is posted again (bot.exam.screen)."""
+    the screen is posted again (bot.exam.show)."""
     await db.run_write(lambda conn: conn.execute("UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
 
 
