@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from desk import params
+from proctor.chats import Team, all_teams
 from proctor.storage.db import Database
 from proctor.teams import leaderboard as lb
-from proctor.teams.overview import Team, all_teams
 from proctor.teams.review import Outcome
 
 
