@@ -26,6 +26,7 @@ from bot.outbox import kick
 from bot.text_limits import clip
 from bot.userctx import UserCtx
 from proctor.errors import ProctorError
+from proctor.exams.drafts import toggled
 from proctor.teams import question_edit as qe
 from proctor.teams.authoring import Editq, EditqStep, Wizard, clear_session, put_session
 from proctor.teams.question_edit import EditField
@@ -119,10 +120,11 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Editq, pre
             value = {"t": "true", "f": "false"}.get(press.arg) or (
                 LETTERS[int(press.arg)] if press.arg.isdigit() and int(press.arg) < len(q.options) else "")
             await _preview(update, context, u, session, value)
-        case EditqAction.tick if picking_key and q.kind == Kind.multi and press.arg.isdigit():
-            i = int(press.arg)
-            if i < len(q.options):
-                session = replace(session, ticks="".join(sorted(set(session.ticks) ^ {LETTERS[i]})))
+        case EditqAction.tick if picking_key and q.kind == Kind.multi:
+            # the multiple-choice toggle of exams and daily quizzes, over the options in stored order
+            ticks = toggled(q, LETTERS[:len(q.options)], session.ticks, press.arg)
+            if ticks is not None:
+                session = replace(session, ticks=ticks)
                 await put_session(svc.db, u.id, session, svc.now())
             await show(update, context, *_multi_picker(q, session, lang))
         case EditqAction.done if picking_key:
