@@ -1,6 +1,6 @@
 """Who may use the desk, for which teams: the desk's one role rule, asked on every request.
 
-Today's rule (the same as the chat's): configured admins (PROCTOR_ADMINS) lead every team; a
+The rule (the same as the chat's): configured admins (PROCTOR_ADMINS) lead every team; a
 group's Telegram administrators lead that group only. `access_of` is the only place the desk
 decides this, so pointing it at explicit team rosters later changes one function.
 """

@@ -1,5 +1,5 @@
-"""What the inviting lead's result card shows, read in one round trip (the outbox sends it during a
-deadline's burst of hand-ins: one hop to the database thread per card, not six)."""
+"""What the inviting lead's result card shows, read in one round trip: the outbox sends these cards
+during a deadline's burst of hand-ins, one hop to the database thread each."""
 
 from __future__ import annotations
 

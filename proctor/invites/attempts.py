@@ -55,8 +55,8 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
 
 
 def _cap_in(conn: sqlite3.Connection, paper_id: int) -> int | None:
-    """The attempts any invite to the paper allows: a hiring paper's own limit (an invite made
-    before that rule keeps its record and gets no more); None for any other paper."""
+    """The attempts any invite to the paper allows: a hiring paper's own limit (an invite that allows
+    more keeps its record and gets no more); None for any other paper."""
     paper = hiring.hiring_paper_in(conn, paper_id)
     return None if paper is None else paper.cap
 
