@@ -18,6 +18,7 @@ from bank.grading.terms import SegmentIn
 from bank.paper_store import fill_key_terms
 from bot import (
     authoring,
+    boards,
     core,
     daily,
     exam,
@@ -27,6 +28,7 @@ from bot import (
     menus,
     outbox,
     pacing,
+    people,
     private_text,
     scheduling,
     webhook,
@@ -54,8 +56,8 @@ OPENED = "preflight_database"  # bot_data key: preflight's open database, until 
 MENU_DELAY = 1.0
 
 # Order matters: features register before core's catch-all handlers (garbled buttons).
-FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, leads.FEATURE, invites.FEATURE, authoring.FEATURE,
-                                 live.FEATURE)
+FEATURES: tuple[Feature, ...] = (exam.FEATURE, daily.FEATURE, boards.FEATURE, people.FEATURE, leads.FEATURE,
+                                 invites.FEATURE, authoring.FEATURE, live.FEATURE)
 
 
 def commands() -> list:

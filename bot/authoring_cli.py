@@ -2,8 +2,9 @@
 add` (/newquestion in one line), `proctor bank edit ID ...` (what /editq does) and `proctor paper compose ...`
 (what /newpaper does).
 
-Not inside `bot/authoring/`: that package's registration imports telegram.ext, and the bank's commands
-start without telegram (ARCHITECTURE.md)."""
+It sits with the other command-line modules (bot/*_cli.py, wired by bot/bank_cli.py) and calls the same
+domain functions as the chat's bot/authoring/; a dry run's preview is the chat's own rendering
+(bot.authoring.render.upload_preview)."""
 
 from __future__ import annotations
 

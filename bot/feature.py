@@ -1,5 +1,6 @@
-"""What bot/app.py needs from a feature (bot/exam, bot/daily, bot/leads, bot/invites, bot/authoring,
-bot/live): each exposes one `FEATURE`, and app.py lists them in the order they register.
+"""What bot/app.py needs from a feature (bot/exam, bot/daily, bot/boards, bot/people, bot/leads,
+bot/invites, bot/authoring, bot/live): each exposes one `FEATURE`, and app.py lists them in the order
+they register.
 
 A feature's package `__init__` imports its handlers' modules at the top and registers their
 callables in one `register` function: its handlers, jobs, outbox senders, deep links and reports.
@@ -55,8 +56,8 @@ class Parts:
 
 def for_admins(handler: Handler) -> Handler:
     """`handler` for a configured admin's update only: anyone else's goes on to the next handler
-    group at once, without a query (an exam candidate's typed answers pass leads' /editq and
-    /newpaper text and authoring's /newquestion drafts, which only configured admins can have)."""
+    group at once, without a query (an exam candidate's typed answers pass the text handlers of
+    /editq, /newpaper and /newquestion, which only configured admins can have)."""
 
     async def admins_only(update: Update, context: Ctx) -> None:
         user = update.effective_user

@@ -16,9 +16,13 @@ from telegram.error import InvalidToken, TelegramError
 from bank.csv_safety import safe_cell
 from bank.errors import BankError, NotFound
 from bank.paper_list import AmbiguousPaper
+from bot.invites.render import problem_text
 from bot.logging_setup import redact, register_settings
 from bot.settings import TOKEN, Settings, bad_setting, startup_error
-from proctor import invites
+from proctor.invites import store
+from proctor.invites.links import link
+from proctor.invites.listing import listing
+from proctor.invites.request import BadInvite, find_paper, parse_duration
 from proctor.storage.db import Database
 
 
@@ -76,23 +80,26 @@ async def bot_username(given: str | None) -> str:
 async def _create(db: Database, args) -> int:
     bot = await bot_username(args.bot)  # first: a failure creates no invite
     try:
-        paper_id, _ = await invites.find_paper(db, args.paper)
+        paper_id, _ = await find_paper(db, args.paper)
     except AmbiguousPaper as e:
         raise BankError(f"{e}; give one code") from None
     except NotFound:
         raise BankError(f"no single paper matches {args.paper!r}; `proctor bank list` shows each paper's code") from None
-    window = invites.parse_duration(args.window)
-    extra = int(invites.parse_duration(args.extra) // 60) if args.extra else 0
-    # the command line is the operator's: a configured admin's rights (a team's leads still see a
-    # hiring paper's sections and answers only once it is verified: `proctor team verify`)
-    made = await invites.create(db, paper_id=paper_id, team=args.team, lead=args.lead, now=time.time(),
-                                window=window, extra_min=extra, attempts=args.attempts, count=args.count,
-                                admin=True)
+    try:
+        window = parse_duration(args.window)
+        extra = int(parse_duration(args.extra) // 60) if args.extra else 0
+        # the command line is the operator's: a configured admin's rights (a team's leads still see a
+        # hiring paper's sections and answers only once it is verified: `proctor team verify`)
+        made = await store.create(db, paper_id=paper_id, team=args.team, lead=args.lead, now=time.time(),
+                                  window=window, extra_min=extra, attempts=args.attempts, count=args.count,
+                                  admin=True)
+    except BadInvite as e:
+        raise BankError(problem_text(e, "en")) from None
     out = csv.writer(sys.stdout) if args.csv else None
     if out:
         out.writerow(["invite", "link", "closes_at"])
     for inv, token in made:
-        url = invites.link(bot, token)
+        url = link(bot, token)
         if out:
             out.writerow([inv.id, url, _when(inv.closes_at)])
         else:
@@ -101,7 +108,7 @@ async def _create(db: Database, args) -> int:
 
 
 async def _list(db: Database, args) -> int:
-    rows = await invites.listing(db, args.team, time.time(), limit=None)
+    rows = await listing(db, args.team, time.time(), limit=None)
     buf = io.StringIO()
     w = csv.writer(buf) if args.csv else None
     if w:

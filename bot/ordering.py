@@ -4,9 +4,9 @@ A candidate's quick taps (toggle, toggle, Submit) must not race each other, whil
 answering at once must not wait for each other.
 
 One user cannot stall the others: an update waits for its user's turn *before* it takes one of the
-shared slots, so a user's queue holds at most one slot (PTB's own process_update takes the slot
-first, and 1,500 queued updates from one user once held all 256 slots while waiting for their
-user's lock: someone else's /help took 41 s).
+shared slots, so a user's queue holds at most one slot (were the slot taken first, as PTB's own
+process_update does, 1,500 queued updates from one user would hold all 256 slots while waiting for
+their user's lock, and someone else's /help would wait 41 s).
 
 A user's updates are also metered: a burst of BURST, then RATE a second, and at most
 MAX_PENDING_PER_USER waiting or running. Past that they are dropped and the user is told once

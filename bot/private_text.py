@@ -22,7 +22,7 @@ from bot.exam import typed
 from proctor.daily import steps as daily_steps
 from proctor.exams import steps as exam_steps
 
-GROUP = 2  # after leads' and authoring's admin-only text handlers (groups 0 and 1)
+GROUP = 2  # after authoring's admin-only text handlers (groups 0 and 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ or removing one is a dict look-up, not a scan of every job (3,000 chats, 6,000 j
 This module imports no feature: a feature hands its callbacks over when it registers
 (`register(app, JobKind.deadline, callback)`), and any module then arms a job of that kind by name
 (`once(app, JobKind.deadline, key, delay)`) without importing the feature that runs it. That is what keeps
-`exam/screen` and `exam/jobs`, `daily/push` and `daily/jobs` out of import circles.
+`exam/hand_in` and `exam/jobs`, `daily/push` and `daily/jobs` out of import circles.
 
 Every job is rebuilt from SQLite at start-up by its feature's `on_startup` (nothing is stored in
 the scheduler). Recurring jobs use APScheduler's cron trigger in the chat's zone, so a push at

@@ -1,4 +1,5 @@
-"""Who is talking, in which language, and how they want question text shown."""
+"""Who is talking, in which language, and how they want question text shown: read from the update,
+or from the user's record when there is no update (jobs, the outbox's cards)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ from dataclasses import dataclass, replace
 
 from telegram import Update
 from telegram.constants import ChatType
+from telegram.ext import Application
 
 from bot.context import Ctx, Seen
 from bot.i18n import pick_lang
+from bot.services import services
 from proctor.chats import group_prefs, group_prefs_in
-from proctor.people.users import ensure_user, ensure_user_in
+from proctor.people.users import UserPrefs, ensure_user, ensure_user_in, find_prefs
 
 _GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
@@ -74,3 +77,17 @@ async def user_ctx(update: Update, context: Ctx) -> UserCtx:
         group_language, group_script = seen.group
         u = replace(u, lang=pick_lang(group_language, None, svc.settings.language), script=group_script or "orig")
     return u
+
+
+async def prefs_for(context: Ctx | Application, user_id: int) -> UserCtx:
+    """A user's language and script when there is no update to read them from (jobs)."""
+    return prefs_ctx(context, user_id, await find_prefs(services(context).db, user_id))
+
+
+def prefs_ctx(context: Ctx | Application, user_id: int, prefs: UserPrefs | None) -> UserCtx:
+    """`prefs_for` with the user's preferences already read (None: a user without a record)."""
+    svc = services(context)
+    if prefs is None:
+        return UserCtx(user_id, "", svc.settings.language, "orig")
+    lang = pick_lang(prefs.language, None, svc.settings.language)
+    return UserCtx(user_id, prefs.first_name, lang, prefs.script, lang, prefs.script)

@@ -1,6 +1,6 @@
 """Who may use the desk, for which teams: the desk's one role rule, asked on every request.
 
-Today's rule (the same as the chat's): configured admins (PROCTOR_ADMINS) lead every team; a
+The rule (the same as the chat's): configured admins (PROCTOR_ADMINS) lead every team; a
 group's Telegram administrators lead that group only. `access_of` is the only place the desk
 decides this, so pointing it at explicit team rosters later changes one function.
 """
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from desk import params
+from proctor.chats import Team, all_teams
 from proctor.storage.db import Database
 from proctor.teams import leaderboard as lb
-from proctor.teams.overview import Team, all_teams
 from proctor.teams.review import Outcome
 
 

@@ -3,7 +3,7 @@
 Every number a request carries goes through here before it reaches a query: ids are positive and
 fit SQLite's 64-bit INTEGER (`bank.store.as_row_id`), counts are non-negative and as bounded, a
 score is a finite number. Anything else is a 400 naming the parameter, never an OverflowError
-from a query (issue 21).
+from a query.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""The one home of chats: their type, title and zone (`chats`), and who was seen in a group
-(`chat_members`). The daily quiz, the leads' commands, leaderboards and digests read and write
-them only here."""
+"""The one home of chats: their type, title and zone (`chats`), the team groups the bot knows, and
+who was seen in a group (`chat_members`). The daily quiz, the leads' commands, leaderboards, digests
+and the desk read and write them only here."""
 
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from proctor.local_time import zone
@@ -12,6 +13,19 @@ from proctor.storage.db import Database
 
 _MEMBER_UPSERT = """INSERT INTO chat_members (chat_id, user_id, first_seen, last_seen) VALUES (?,?,?,?)
                     ON CONFLICT(chat_id, user_id) DO UPDATE SET last_seen=excluded.last_seen"""
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    chat_id: int
+    title: str
+
+
+async def all_teams(db: Database) -> list[Team]:
+    """Every group or supergroup the bot has seen (a group where it was used), by title."""
+    rows = await db.fetchall(
+        "SELECT id, title FROM chats WHERE type IN ('group', 'supergroup') ORDER BY title, id")
+    return [Team(r[0], r[1] or str(r[0])) for r in rows]
 
 
 async def ensure_chat(db: Database, chat_id: int, chat_type: str, title: str, now: float) -> None:

@@ -1,5 +1,5 @@
-"""What the inviting lead's result card shows, read in one round trip (the outbox sends it during a
-deadline's burst of hand-ins: one hop to the database thread per card, not six)."""
+"""What the inviting lead's result card shows, read in one round trip: the outbox sends these cards
+during a deadline's burst of hand-ins, one hop to the database thread each."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from proctor.exams.integrity import counts_in
 from proctor.exams.model import Sheet
 from proctor.exams.steps import sheet_in
 from proctor.integrity.signals import Signal
-from proctor.invites import Invite, find_in
+from proctor.invites.store import Invite, find_in
 from proctor.people.users import UserPrefs, prefs_in
 from proctor.storage.db import Database
 from proctor.teams.roster import display_name_in

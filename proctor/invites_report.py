@@ -19,7 +19,8 @@ from proctor import hiring
 from proctor.exams import integrity
 from proctor.exams.states import FinishReason
 from proctor.integrity.signals import Signal, summary
-from proctor.invites import Invite, InviteStatus
+from proctor.invites.states import InviteStatus
+from proctor.invites.store import Invite
 from proctor.storage.db import Database
 
 

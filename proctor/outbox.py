@@ -31,9 +31,9 @@ class Kind(StrEnum):
     # an invited attempt's card, which takes the exam message's place (an edit, not one of Telegram's
     # 30 messages a second: a hiring round's deadline minute hands in a thousand); ref: the attempt id
     result_in_place = "result_in_place"
-    # the inviting lead's card (proctor/invites.py); ref: the attempt id (a regrade's: with the question)
+    # the inviting lead's card (proctor/invites/attempts.py); ref: the attempt id (a regrade's: with the question)
     lead_card = "invite_result"
-    team_note = "invite_note"  # the team group's one-line note on an invite (proctor/invites.py); ref: the attempt id
+    team_note = "invite_note"  # the team group's one-line note on an invite (proctor/invites/attempts.py); ref: the attempt id
     review_notice = "review"  # the candidate's "your answer was reviewed" (proctor/teams/review.py)
     # "a question you answered was regraded" (proctor/teams/question_edit.py, proctor/exams/held.py)
     key_fix_notice = "key_fix"

@@ -14,7 +14,7 @@ from typing import NamedTuple
 from bank.authoring.upload import Pending, get_pending
 from bank.models import Paper
 from bank.paper_store import list_papers, load_paper
-from proctor import invites, outbox
+from proctor import outbox
 from proctor.audit import AuditAction
 from proctor.daily import answers, delivery
 from proctor.daily.answers import Answer as DailyAnswer
@@ -22,7 +22,8 @@ from proctor.daily.delivery import Delivery
 from proctor.daily.delivery import Item as DailyItem
 from proctor.exams import service as attempts
 from proctor.exams.model import AnswerRec, Attempt
-from proctor.invites import Invite
+from proctor.invites.listing import listing as invite_listing
+from proctor.invites.store import Invite
 from proctor.storage.db import Database
 from proctor.storage.updates import UpdateState
 from proctor.teams.disputes import DisputeStatus
@@ -68,7 +69,7 @@ async def answers_in(db: Database, attempt_id: int) -> dict[int, AnswerRec]:
 
 async def invites_stored(db: Database) -> list[Invite]:
     """Every invite of every team, oldest first, with its status as stored."""
-    return [row.invite for row in reversed(await invites.listing(db, None, 0.0, limit=None))]
+    return [row.invite for row in reversed(await invite_listing(db, None, 0.0, limit=None))]
 
 
 async def the_invite(db: Database) -> Invite:

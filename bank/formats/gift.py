@@ -41,7 +41,7 @@ def looks_like_gift(text: str) -> bool:
     r"""An answer block `{...}`: a `{` on some line that is not a comment, and a `}` after it.
 
     A scan, not a regex: `^(?!\s*//).*\{[^}]*\}` backtracked over every `{` of a line, each time
-    looking for a `}` to the end of the text (a line of 300,000 `{` took 34 s; issue 21).
+    looking for a `}` to the end of the text (a line of 300,000 `{` took 34 s).
     """
     start = 0
     while (brace := text.find("{", start)) >= 0:

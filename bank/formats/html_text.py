@@ -3,7 +3,7 @@
 A scan of our own, not `html.parser`: the standard library's parser backtracks over every `<` of
 an unclosed tag ("<a <a <a ...": 150 KB took minutes) and raises AssertionError on some marked
 sections ("<![>"). Here each `<` is looked at once and the next `>` is found once for all the
-`<` before it, so the work is linear in the text (issue 21).
+`<` before it, so the work is linear in the text.
 """
 
 from __future__ import annotations

@@ -254,8 +254,8 @@ def _numeric(v: str) -> list[str]:
     if ".." in v:
         low, high = (_dec(x) for x in v.split("..", 1))
         return [str((low + high) / 2), str(abs(high - low) / 2)]
-    # "3.14 ± 0.01": the first separator after the first character (a scan: the regex this was,
-    # (.+?)\s*(?:±|\+/-|:)\s*(.+), backtracked over every space of a long cell)
+    # "3.14 ± 0.01": the first separator after the first character (a scan: a regex over the whole
+    # cell, (.+?)\s*(?:±|\+/-|:)\s*(.+), backtracks over every space of a long cell)
     sep = _NUMBER_SEPARATOR.search(v, 1)
     if sep and (left := v[:sep.start()].rstrip()) and (right := v[sep.end():].lstrip()):
         return [str(_dec(left)), str(_dec(right))]

@@ -15,8 +15,8 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Grade:
-    """One answer's grade, a value the domain reads (never validated, stored whole or sent): a
-    NamedTuple, not a pydantic model, whose schema every start-up built."""
+    """One answer's grade, a value the domain reads: a frozen dataclass, not a pydantic model, since it is
+    never validated, stored whole or sent."""
 
     score: float
     max_score: float

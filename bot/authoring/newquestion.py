@@ -17,9 +17,9 @@ from bank.grading.terms import SegmentIn
 from bank.paper_store import list_papers, load_paper
 from bot.authoring import render
 from bot.authoring.callbacks import DraftAction, DraftPress
+from bot.authoring.drafting import answers_elsewhere
 from bot.context import Ctx
 from bot.core import ack
-from bot.drafting import answers_elsewhere
 from bot.i18n import t
 from bot.userctx import UserCtx, user_ctx
 from proctor.teams.curation import add_question

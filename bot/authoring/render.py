@@ -12,7 +12,7 @@ from bank.models import Paper, Question
 from bank.option_order import LETTERS
 from bot.authoring import callbacks as cb
 from bot.exam.render import TYPED, points, question_body, short_section, shown_key
-from bot.i18n import joined, kind_name, t
+from bot.i18n import joined, kind_name, t, tn
 from bot.letter_rows import letter_rows
 from bot.lint_lines import lint_line
 from bot.text_limits import clip
@@ -165,3 +165,37 @@ def draft_preview(d: Draft, lang: str, script: str) -> str:
         section = d.section_title or t("nq_section_auto", lang, kind=SECTION_TITLES[q.kind])
     lines.append(t("nq_preview_where", lang, pts=f"{q.points:g}", paper=paper, section=section))
     return clip("\n".join(lines))
+
+
+def question_text(q: Question, lang: str) -> str:
+    """A question as the /editq card shows it, in the admin's language: where it sits, its kind and
+    points, the stem, the options and the key (the terminal's own rendering is bot/bank_cli.py's
+    `render_question`)."""
+    src = q.source
+    head = []  # the card's own head names the question's id
+    if src is not None:
+        head += [src.paper_title or src.paper, short_section(src.section_title) if src.section_title else str(src.section),
+                 t("eq_q_place", lang, n=src.number)]
+    head += [kind_name(q.kind, lang), tn("n_point", q.points, lang)] + ([t("eq_q_retired", lang)] if q.retired else [])
+    lines = [" · ".join(head), "", q.stem]
+    lines += [f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options)]
+    lines.append("")
+    if q.kind in CHOICE or q.kind is Kind.truefalse:
+        shown = t("eq_q_true" if q.answer else "eq_q_false", lang) if isinstance(q.answer, bool) else q.answer
+        lines.append(t("eq_q_answer", lang, a=shown))
+    elif q.kind is Kind.fill:
+        blanks = [" / ".join(alts) for alts in q.answer] if isinstance(q.answer, list) else [str(q.answer)]
+        lines += [t("eq_q_blank", lang, i=i, a=b) for i, b in enumerate(blanks, start=1)]
+    elif q.kind is Kind.numerical and isinstance(q.answer, list):
+        lines += [t("eq_q_answer", lang, a=v + (f" ± {tol}" if tol not in ("0", "") else "")) for v, tol in q.answer]
+    elif q.kind is Kind.matching and isinstance(q.answer, list):
+        lines += [t("eq_q_pair", lang, left=left or t("eq_q_distractor", lang), right=right) for left, right in q.answer]
+    else:
+        lines += [t("eq_q_reference", lang), str(q.answer)]
+    if q.explanation:
+        lines += ["", t("eq_q_explanation", lang), q.explanation]
+    if q.weights:
+        lines.append(t("eq_q_weights", lang, w=joined([f"{w:g}" for w in q.weights], lang)))
+    if q.flags:
+        lines += ["", t("eq_q_flags", lang, f=joined(q.flags, lang))]
+    return "\n".join(lines)

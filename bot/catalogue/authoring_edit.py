@@ -106,7 +106,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "np_btn_create": {"en": "✅ Create", "zh": "✅ 创建"},
     "np_created": {"en": "✅ “{title}” is ready ({code}): it is listed in /exam and taken like any paper.",
                    "zh": "✅ “{title}” 已创建（{code}）：已出现在 /exam 列表中，可像其他试卷一样作答。"},
-    # the question on the /editq card, in the admin's language (bot/leads/question_card.py)
+    # the question on the /editq card, in the admin's language (bot/authoring/render.py)
     "eq_q_place": {"en": "question {n}", "zh": "第{n}题"},
     "eq_q_retired": {"en": "retired", "zh": "已停用"},
     "eq_q_answer": {"en": "Answer: {a}", "zh": "答案：{a}"},

@@ -16,6 +16,14 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "iv_bad": {"en": "I couldn't read that: {problem}. See /invite for the usage.",
                "zh": "无法识别：{problem}。用法见 /invite。"},
+    # what an invite request got wrong (proctor.invites.request.Problem); the CLI says it in English
+    "iv_bad_duration": {"en": "“{text}” is not a duration like 90m, 48h or 3d",
+                        "zh": "“{text}”不是 90m、48h 或 3d 这样的时长"},
+    "iv_bad_no_paper": {"en": "no paper is named", "zh": "没有指定试卷"},
+    "iv_bad_window": {"en": "the window is at most {days} {days:day|days}", "zh": "有效期最长 {days} 天"},
+    "iv_bad_extra": {"en": "extra time is at most {hours} {hours:hour|hours}", "zh": "额外时间最多 {hours} 小时"},
+    "iv_bad_attempts": {"en": "attempts are 1x to {n}x", "zh": "作答次数为 1x 至 {n}x"},
+    "iv_bad_batch": {"en": "a batch holds 1 to {count} {count:invite|invites}", "zh": "一次可创建 1 至 {count} 个邀请"},
     "iv_paper_unknown": {"en": "No single paper matches “{paper}”. Use its code in /papers (P3) or a part of its title.",
                          "zh": "没有匹配“{paper}”的试卷。请用 /papers 中的代号（如 P3）或标题的一部分。"},
     "iv_created": {

@@ -115,7 +115,7 @@ async def recover(app: Application) -> None:
 
 async def release_job(context: Ctx) -> None:
     """The user's exam was handed in: send their private quiz's questions it held back, if still open
-    (armed by bot/exam/screen.py as `daily-release:<user>`)."""
+    (armed by bot/exam/hand_in.py as `daily-release:<user>`)."""
     app, user_id = context.application, context.job_key
     delivery = await dstore.latest_delivery(services(app).db, user_id)  # a private chat's id is its user's
     if delivery is not None and delivery.private and delivery.accepts_answers:

@@ -3,7 +3,7 @@
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot import outbox
-from bot.exam import buttons, commands, jobs, screen
+from bot.exam import buttons, cards, commands, jobs
 from bot.exam.jobs import recover
 from bot.feature import Parts
 from bot.menus import Command, Where
@@ -29,8 +29,8 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("cancel", commands.cancel))
     app.add_handler(CommandHandler("mystats", commands.mystats))
     app.add_handler(CallbackQueryHandler(buttons.button, pattern=r"^x:"))
-    outbox.add_sender(app, OutboxKind.result, screen.send_result)
-    outbox.add_sender(app, OutboxKind.result_in_place, screen.send_result_in_place, paced=False)
+    outbox.add_sender(app, OutboxKind.result, cards.send_result)
+    outbox.add_sender(app, OutboxKind.result_in_place, cards.send_result_in_place, paced=False)
     jobs.register(app)
 
 

@@ -17,10 +17,11 @@ from bot.core import ack
 from bot.edits import edit_text, message_gone, not_modified
 from bot.exam import callbacks as cb
 from bot.exam import render
+from bot.exam.hand_in import finish_and_report, release_daily
 from bot.exam.jobs import arm_deadline, disarm_deadline
 from bot.exam.jump import navigate
 from bot.exam.review import review
-from bot.exam.screen import finish_and_report, offer_finish, release_daily, show_attempt, show_sheet
+from bot.exam.show import offer_finish, show_attempt, show_sheet
 from bot.i18n import t
 from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx

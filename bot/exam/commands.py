@@ -12,8 +12,9 @@ from bank.paper_list import offered_papers, pick_offered
 from bot.context import Ctx
 from bot.core import open_private_button
 from bot.exam import render
+from bot.exam.hand_in import finish_and_report
 from bot.exam.jobs import ensure_deadline
-from bot.exam.screen import finish_and_report, show_attempt
+from bot.exam.show import show_attempt
 from bot.i18n import t
 from bot.open_work import end_open_work
 from bot.paper_refs import unknown_paper

@@ -10,7 +10,7 @@ from bank.errors import NotFound
 from bot import scheduling
 from bot.context import Ctx
 from bot.exam import timer
-from bot.exam.screen import finish_and_report
+from bot.exam.hand_in import finish_and_report
 from bot.scheduling import JobKind
 from bot.services import services
 from proctor.exams import service as attempts

@@ -7,7 +7,8 @@ from bot.core import ack
 from bot.edits import edit_text
 from bot.exam import callbacks as cb
 from bot.exam import navigator
-from bot.exam.screen import finish_and_report, show_attempt
+from bot.exam.hand_in import finish_and_report
+from bot.exam.show import show_attempt
 from bot.i18n import t
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts

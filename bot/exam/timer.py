@@ -22,10 +22,10 @@ from bot import pacing, scheduling
 from bot.context import Ctx
 from bot.edits import edit_text
 from bot.exam import render
-from bot.exam.screen import prefs_for
 from bot.i18n import tn
 from bot.scheduling import JobKind
 from bot.services import services
+from bot.userctx import prefs_for
 from proctor.exams import service as attempts
 
 log = logging.getLogger(__name__)

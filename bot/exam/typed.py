@@ -7,7 +7,8 @@ from telegram import Update
 
 from bot.context import Ctx
 from bot.exam import render
-from bot.exam.screen import finish_and_report, offer_finish, show_sheet
+from bot.exam.hand_in import finish_and_report
+from bot.exam.show import offer_finish, show_sheet
 from bot.i18n import t
 from bot.userctx import user_ctx
 from proctor.exams import steps

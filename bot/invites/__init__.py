@@ -10,7 +10,7 @@ from bot.feature import Parts
 from bot.invites import buttons, cards, commands
 from bot.leads.added_reports import add_report
 from bot.menus import Command, Who
-from proctor.invites import PREFIX
+from proctor.invites.links import PREFIX
 from proctor.outbox import Kind as OutboxKind
 
 COMMANDS: list[Command] = [

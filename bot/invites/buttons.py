@@ -10,7 +10,7 @@ from bank.paper_list import paper_summary
 from bot.context import Ctx
 from bot.core import ack
 from bot.exam.jobs import arm_deadline
-from bot.exam.screen import show_attempt
+from bot.exam.show import show_attempt
 from bot.i18n import t
 from bot.invites import callbacks as cb
 from bot.invites.commands import send_link
@@ -18,11 +18,15 @@ from bot.leads import render as lead_render
 from bot.leads.access import lead_of
 from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
-from proctor import hiring, invites
+from proctor import hiring
 from proctor.exams import service as attempts
 from proctor.exams.seal import sealed_for
 from proctor.exams.service import AlreadyRunning
 from proctor.exams.states import AttemptMode
+from proctor.invites import store
+from proctor.invites.listing import of_attempt
+from proctor.invites.states import Refused
+from proctor.invites.store import Invite
 from proctor.teams import review as reviews
 from proctor.transitions import IllegalTransition
 
@@ -56,14 +60,14 @@ async def _start(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> No
     # message of Telegram's 30 a second, not two; an edit that fails posts the screen anew (show_sheet)
     welcome = query.message.message_id if isinstance(query.message, Message) else None
     try:
-        inv = await invites.get(svc.db, invite_id)
+        inv = await store.get(svc.db, invite_id)
         attempt = await attempts.start_attempt(
             svc.db, user_id=u.id, chat_id=context.chat.id, paper_id=inv.paper_id, mode=AttemptMode.exam,
             now=svc.now(), shuffle=svc.settings.shuffle_options, invite_id=inv.id, message_id=welcome)
     except NotFound:
         await ack(query, t("iv_refused_unknown", u.lang), show_alert=True)
         return
-    except invites.Refused as e:
+    except Refused as e:
         await ack(query, t(f"iv_refused_{e.reason}", u.lang), show_alert=True)
         return
     except AlreadyRunning:
@@ -75,10 +79,10 @@ async def _start(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> No
     await show_attempt(context, attempt.id, u, repost=welcome is None)
 
 
-async def _lead_invite(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> invites.Invite | None:
+async def _lead_invite(update: Update, context: Ctx, u: UserCtx, invite_id: int) -> Invite | None:
     """The invite if the presser leads its team now (checked on every press)."""
     try:
-        inv = await invites.get(context.services.db, invite_id)
+        inv = await store.get(context.services.db, invite_id)
     except NotFound:
         await ack(update.callback_query, t("l_button_bad", u.lang))
         return None
@@ -95,11 +99,11 @@ async def _manage(update: Update, context: Ctx, u: UserCtx, action: cb.Press, in
         return
     try:
         if action == cb.Press.revoke:
-            await invites.revoke_invite(svc.db, inv.id, actor=u.id, now=svc.now())
+            await store.revoke_invite(svc.db, inv.id, actor=u.id, now=svc.now())
             await ack(query, t("iv_revoked", u.lang, id=inv.id))
             await context.bot.send_message(u.id, t("iv_revoked", u.lang, id=inv.id))
             return
-        inv, token = await invites.resend_invite(svc.db, inv.id, actor=u.id, now=svc.now())
+        inv, token = await store.resend_invite(svc.db, inv.id, actor=u.id, now=svc.now())
     except IllegalTransition:
         status = t(f"iv_status_{inv.status_at(svc.now()).value}", u.lang)
         await ack(query, t("iv_cannot", u.lang, status=status), show_alert=True)
@@ -113,7 +117,7 @@ async def _review(update: Update, context: Ctx, u: UserCtx, attempt_id: int) -> 
     """The written answers of this invited attempt, in the review queue's cards."""
     query = context.query
     svc = context.services
-    inv = await invites.of_attempt(svc.db, attempt_id)
+    inv = await of_attempt(svc.db, attempt_id)
     if inv is None or await _lead_invite(update, context, u, inv.id) is None:
         if inv is None:
             await ack(query, t("l_button_bad", u.lang))

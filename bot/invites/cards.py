@@ -7,11 +7,11 @@ from telegram.ext import Application
 
 from bot.chat_prefs import group_lang
 from bot.exam.render import clip, fmt_points
-from bot.exam.screen import prefs_ctx
 from bot.i18n import t
 from bot.invites import render
 from bot.pacing import Turn
 from bot.services import services
+from bot.userctx import prefs_ctx
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.invite_cards import load_lead_card

@@ -20,15 +20,22 @@ from bot.leads.access import require_lead, send_private
 from bot.paper_refs import unknown_paper
 from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
-from proctor import hiring, invites
+from proctor import hiring
 from proctor.audit import AuditAction
 from proctor.chats import chat_title, chat_zone
+from proctor.invites import attempts as invite_attempts
+from proctor.invites import store
+from proctor.invites.links import GuessLimiter, link, token_of
+from proctor.invites.listing import listing
+from proctor.invites.request import BadInvite, find_paper, parse_request
+from proctor.invites.states import InviteStatus, Refusal, Refused
+from proctor.invites.store import Invite
 from proctor.invites_report import hiring_csv
 from proctor.local_time import zone
 from proctor.teams import audit
 
 log = logging.getLogger(__name__)
-_GUESSES: Slot[invites.GuessLimiter] = Slot("invite_guesses", invites.GuessLimiter)  # token guesses per user
+_GUESSES: Slot[GuessLimiter] = Slot("invite_guesses", GuessLimiter)  # token guesses per user
 
 
 async def zone_of(context: Ctx, team: int | None):
@@ -55,20 +62,20 @@ async def invite(update: Update, context: Ctx) -> None:
         await reply(t("iv_usage", lang))
         return
     try:
-        req = invites.parse_request(context.args)
-    except invites.BadInvite as e:
-        await reply(t("iv_bad", lang, problem=str(e)))
+        req = parse_request(context.args)
+    except BadInvite as e:
+        await reply(render.bad_request(e, lang))
         return
     try:
-        paper_id, title = await invites.find_paper(svc.db, req.paper)
+        paper_id, title = await find_paper(svc.db, req.paper)
     except NotFound as e:
         await reply(unknown_paper(e, req.paper, lang, "iv_paper_unknown"))
         return
     try:
-        [(inv, token)] = await invites.create(svc.db, paper_id=paper_id, team=desk.scope, lead=desk.user.id,
-                                              now=svc.now(), window=req.window, extra_min=req.extra_min,
-                                              username=req.username, notify=req.notify, attempts=req.attempts,
-                                              admin=svc.is_admin(desk.user.id))
+        [(inv, token)] = await store.create(svc.db, paper_id=paper_id, team=desk.scope, lead=desk.user.id,
+                                            now=svc.now(), window=req.window, extra_min=req.extra_min,
+                                            username=req.username, notify=req.notify, attempts=req.attempts,
+                                            admin=svc.is_admin(desk.user.id))
     except hiring.NotVerified as e:
         await reply(t("hv_not_verified", lang, paper=e.paper.title, chat=e.chat_id, code=e.paper.code))
         return
@@ -76,16 +83,16 @@ async def invite(update: Update, context: Ctx) -> None:
         await reply(t("hv_too_many", lang, paper=e.paper.title, n=e.paper.cap))
         return
     if not await send_link(context, desk.user.own(), inv, token, title):
-        await invites.revoke_invite(svc.db, inv.id, actor=desk.user.id, now=svc.now())  # nothing half-made
+        await store.revoke_invite(svc.db, inv.id, actor=desk.user.id, now=svc.now())  # nothing half-made
         await reply(t("iv_unsent", lang), reply_markup=open_private_button(context.bot.username, lang))
         return
     if desk.in_group:
         await reply(t("l_sent_private", lang))
 
 
-async def send_link(context: Ctx, lead: UserCtx, inv: invites.Invite, token: str, paper: str) -> bool:
+async def send_link(context: Ctx, lead: UserCtx, inv: Invite, token: str, paper: str) -> bool:
     """The link card with its QR code, in the lead's private chat. False if they never opened one."""
-    url = invites.link(context.bot.username, token)
+    url = link(context.bot.username, token)
     caption, kb = render.link_card(inv, paper, url, await zone_of(context, inv.team_chat_id), lead.lang,
                                    lead.script)
     try:
@@ -102,7 +109,7 @@ async def invites_list(update: Update, context: Ctx) -> None:
     if desk is None:
         return
     svc = context.services
-    rows = await invites.listing(svc.db, desk.scope, svc.now(), limit=15)
+    rows = await listing(svc.db, desk.scope, svc.now(), limit=15)
     own = desk.user.own()  # the list goes to their private chat
     text, kb = render.listing(rows, desk.title, await zone_of(context, desk.scope), own.lang, own.script)
 
@@ -125,18 +132,18 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     if not guesses.allowed(u.id, svc.now()):
         await reply(t("iv_refused_slow", u.lang))
         return
-    token = invites.token_of(arg)
+    token = token_of(arg)
     try:
         if token is None:
-            raise invites.Refused(invites.Refusal.unknown)
-        inv = await invites.open_link(svc.db, token, user_id=u.id, username=context.user.username,
-                                      now=svc.now())
-    except invites.Refused as e:
-        if e.reason == invites.Refusal.unknown:
+            raise Refused(Refusal.unknown)
+        inv = await invite_attempts.open_link(svc.db, token, user_id=u.id, username=context.user.username,
+                                              now=svc.now())
+    except Refused as e:
+        if e.reason == Refusal.unknown:
             guesses.missed(u.id, svc.now())
         await reply(t(f"iv_refused_{e.reason}", u.lang))
         return
-    if inv.status == invites.InviteStatus.started:
+    if inv.status == InviteStatus.started:
         await reply(t("iv_running", u.lang))
         return
     paper = await paper_summary(svc.db, inv.paper_id)

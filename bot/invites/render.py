@@ -15,11 +15,13 @@ from bank.script import to_script
 from bot.exam.render import clip, fmt_duration, fmt_points, short_section
 from bot.i18n import t
 from bot.invites import callbacks as cb
-from proctor import invites
 from proctor.exams.model import Attempt, Result
 from proctor.exams.states import FinishReason
 from proctor.integrity.signals import Signal
-from proctor.invites import Invite, InviteStatus
+from proctor.invites.listing import Row
+from proctor.invites.request import MAX_ATTEMPTS, MAX_COUNT, MAX_EXTRA_MIN, MAX_WINDOW, BadInvite
+from proctor.invites.states import InviteStatus
+from proctor.invites.store import Invite
 
 CAPTION = 1024
 
@@ -37,6 +39,17 @@ def qr_png(url: str) -> bytes:
     return buf.getvalue()
 
 
+def bad_request(e: BadInvite, lang: str) -> str:
+    """The reply to an /invite that could not be read: what it got wrong, and where the usage is."""
+    return t("iv_bad", lang, problem=problem_text(e, lang))
+
+
+def problem_text(e: BadInvite, lang: str) -> str:
+    """What an invite request got wrong, in `lang` (`proctor invite create` says it in English)."""
+    return t(f"iv_bad_{e.problem}", lang, text=e.text, days=int(MAX_WINDOW // 86400), hours=MAX_EXTRA_MIN // 60,
+             n=MAX_ATTEMPTS, count=MAX_COUNT)
+
+
 def link_card(inv: Invite, paper: str, url: str, tz: ZoneInfo, lang: str,
               script: str = "orig") -> tuple[str, Keyboard]:
     extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
@@ -48,7 +61,7 @@ def link_card(inv: Invite, paper: str, url: str, tz: ZoneInfo, lang: str,
     return clip(text, CAPTION), kb
 
 
-def listing(rows: list[invites.Row], team: str, tz: ZoneInfo, lang: str,
+def listing(rows: list[Row], team: str, tz: ZoneInfo, lang: str,
             script: str = "orig") -> tuple[str, Keyboard | None]:
     """Newest first: status, paper, candidate, score; Revoke and Resend where they still apply."""
     if not rows:

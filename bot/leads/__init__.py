@@ -1,37 +1,20 @@
-"""Leaderboards and the team lead's desk: review, reports, charts, digest, bank statistics, privacy."""
+"""The team lead's desk: review, reports, charts, digest, bank statistics and curation, key fixes, the
+roster (/team, and a member's /join), the web desk; and a candidate's /dispute, which lands in it."""
 
 from __future__ import annotations
 
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot import outbox, scheduling
-from bot.feature import Parts, for_admins
-from bot.leads import (
-    authoring_input,
-    bankstats,
-    buttons,
-    digest,
-    editq,
-    keyfix,
-    leaderboard,
-    newpaper,
-    privacy,
-    reports,
-    review,
-    team,
-    webdesk,
-)
+from bot.feature import Parts
+from bot.leads import bankstats, buttons, digest, keyfix, reports, review, team, webdesk
 from bot.menus import Command, Where, Who
-from bot.open_work import add_ender
 from bot.scheduling import JobKind
 from proctor.outbox import Kind as OutboxKind
 
 COMMANDS: list[Command] = [
-    Command("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>; or live",
-            "每日一练排行：today、week、month、all；或 paper <试卷>；或 live（抢答）"),
     Command("dispute", "Flag a question you think is wrong (reply to it)", "对你认为有误的题目提出异议（回复该题）",
             usage="<reason>", usage_zh="<理由>"),
-    Command("forgetme", "Delete all your data", "删除你的全部数据", where=Where.private),
     Command("review", "Mark answers awaiting review", "复核待评分的答案", who=Who.lead),
     Command("report", "The team's results as CSV", "团队成绩 CSV", who=Who.lead, usage="[today|week|month|all]"),
     Command("chart", "The team's results as a chart", "团队成绩图表", who=Who.lead, usage="[today|week|month|all]"),
@@ -45,9 +28,6 @@ COMMANDS: list[Command] = [
     Command("keyfix", "Fix a disputed key and regrade", "修正有异议的答案并重新评分", who=Who.admin,
             where=Where.private, usage="<dispute> <new key> [keep]",
             usage_zh="<异议编号> <新答案> [keep]"),
-    Command("editq", "Fix a question's key, text, option or explanation", "修改题目的答案、题干、选项或解析",
-            who=Who.admin, where=Where.private, usage="<question id>", usage_zh="<题号ID>"),
-    Command("newpaper", "Compose a paper from the bank", "从题库组卷", who=Who.admin, where=Where.private),
     Command("team", "The team roster; leads: add, remove, accept members", "团队名单；组长：添加、移除、通过成员",
             usage="[add|remove|accept|reject @user]",
             usage_zh="[add|remove|accept|reject @用户]"),
@@ -61,10 +41,8 @@ LEAD_COMMANDS = ("review", "report", "chart", "digest", "bankstats", "retire", "
 
 
 def register(app: Application) -> None:
-    """Add the leaderboards, the lead's desk and the privacy commands."""
-    app.add_handler(CommandHandler("leaderboard", leaderboard.leaderboard))
+    """Add the lead's commands, their buttons, the weekly digest's job and the notices' senders."""
     app.add_handler(CommandHandler("dispute", bankstats.dispute))
-    app.add_handler(CommandHandler("forgetme", privacy.forgetme))
     app.add_handler(CommandHandler("review", review.review))
     app.add_handler(CommandHandler("report", reports.report))
     app.add_handler(CommandHandler("chart", reports.chart))
@@ -81,14 +59,6 @@ def register(app: Application) -> None:
     app.add_handler(CallbackQueryHandler(buttons.on_button, pattern=r"^l:"), group=0)
     outbox.add_sender(app, OutboxKind.review_notice, review.send_notice)
     outbox.add_sender(app, OutboxKind.key_fix_notice, keyfix.send_notice)
-    app.add_handler(CommandHandler("editq", editq.editq))
-    app.add_handler(CommandHandler("newpaper", newpaper.newpaper))
-    app.add_handler(CallbackQueryHandler(authoring_input.on_button, pattern=r"^a:[en]"), group=0)
-    # before /newquestion's drafts (group 1) and the exam's typed answers (group 2): the text an open
-    # /editq or /newpaper asked for. Only configured admins can have one: anyone else's text passes on
-    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
-                                   for_admins(authoring_input.on_text)), group=0)
-    add_ender(app, authoring_input.end_open, admins_only=True)  # /cancel ends an open /editq or /newpaper
 
 
 async def on_startup(app: Application) -> None:

@@ -1,4 +1,4 @@
-"""The dispatcher of every lead and privacy button ("l:"): parse its data (bot/leads/callbacks.py),
+"""The dispatcher of every lead button ("l:"): parse its data (bot/leads/callbacks.py),
 check the presser's role for its scope, hand it to the feature module that answers it."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
-from bot.leads import bankstats, privacy, review, team
+from bot.leads import bankstats, review, team
 from bot.leads.access import lead_of
 from bot.leads.callbacks import Action, parse
 from bot.membership import check_roster
@@ -21,13 +21,9 @@ async def on_button(update, context: Ctx) -> None:
     if press is None:
         await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
-    match press.action:
-        case Action.forget:
-            await privacy.forget_button(update, context, u, press)
-            return
-        case Action.consent:  # the member's own answer to an invitation: no lead role to check
-            await team.consent_button(update, context, u, press)
-            return
+    if press.action is Action.consent:  # the member's own answer to an invitation: no lead role to check
+        await team.consent_button(update, context, u, press)
+        return
     if not await lead_of(context, u.id, press.scope):
         await ack(query, t("l_button_not_lead", u.lang), show_alert=True)
         return

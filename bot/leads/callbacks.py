@@ -1,4 +1,4 @@
-"""Lead and privacy buttons' callback data: short, validated, at most 64 bytes.
+"""Lead buttons' callback data: short, validated, at most 64 bytes.
 
     l:v:<attempt>:<pos>:<half points>:<scope>   set the final score of a reviewed answer
     l:k:<attempt>:<pos>:<skip>:<scope>          skip to the next pending answer
@@ -7,7 +7,6 @@
     l:u:<dispute>:<scope>                       uphold a dispute
     l:d:<dispute>:<scope>                       dismiss a dispute
     l:e:<paper>:<0|1>:<scope>                   exam-only off / on
-    l:f:<user>:<y|n>                            /forgetme: delete / cancel
     l:j:<user>:<1|0>:<scope>                    /join request: accept / reject (a group scope only)
     l:c:<question>:<scope>                      confirm a key in doubt (configured admins)
     l:m:<group>:<stamp>:<1|0>                   a lead's invitation onto the group's roster: the member
@@ -25,7 +24,7 @@ from enum import StrEnum
 
 
 class Action(StrEnum):
-    """What a lead or privacy button asks for (its form: the module docstring)."""
+    """What a lead button asks for (its form: the module docstring)."""
     set_score = "set_score"
     skip = "skip"
     retire = "retire"
@@ -33,7 +32,6 @@ class Action(StrEnum):
     uphold = "uphold"
     dismiss = "dismiss"
     exam_only = "exam_only"
-    forget = "forget"
     join_request = "join"  # a /join request: accept or reject (not `join`: str has a method of that name)
     confirm_key = "confirm_key"
     consent = "consent"
@@ -50,12 +48,11 @@ _FORMS = {
     "u": (A.uphold, re.compile(rf"^l:u:{_ID}:{_SCOPE}$")),
     "d": (A.dismiss, re.compile(rf"^l:d:{_ID}:{_SCOPE}$")),
     "e": (A.exam_only, re.compile(rf"^l:e:{_ID}:([01]):{_SCOPE}$")),
-    "f": (A.forget, re.compile(r"^l:f:([0-9]{1,15}):([yn])$")),
     "j": (A.join_request, re.compile(r"^l:j:([0-9]{1,15}):([01]):(-[0-9]{1,16})$")),
     "c": (A.confirm_key, re.compile(rf"^l:c:{_ID}:{_SCOPE}$")),
     "m": (A.consent, re.compile(r"^l:m:(-[0-9]{1,16}):([0-9]{1,12}):([01])$")),
 }
-_UNSCOPED = (A.forget, A.consent)  # pressed by the user concerned, not by a lead
+_UNSCOPED = (A.consent,)  # pressed by the member concerned, not by a lead
 CODES = {name: code for code, (name, _) in _FORMS.items()}
 
 
@@ -63,8 +60,7 @@ CODES = {name: code for code, (name, _) in _FORMS.items()}
 class Press:
     action: Action
     args: tuple[int, ...]  # ids and numbers, by action (see the module docstring)
-    scope: int | None  # the group; None: configured admins; forget and consent have no scope
-    confirm: bool = False  # forget: 'y'
+    scope: int | None  # the group; None: configured admins; consent has no scope
 
 
 def _scope_text(scope: int | None) -> str:
@@ -94,8 +90,6 @@ def parse(data: str | None) -> Press | None:
     if not m:
         return None
     groups = m.groups()
-    if name == A.forget:
-        return Press(name, (int(groups[0]),), None, confirm=groups[1] == "y")
     if name == A.consent:
         return Press(name, tuple(int(g) for g in groups), None)
     scope = int(groups[-1])

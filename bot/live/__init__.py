@@ -11,7 +11,7 @@ from bot.live import answering, commands, jobs
 from bot.menus import Command, Where
 from bot.scheduling import JobKind
 from bot.services import services
-from proctor.live import pending
+from proctor.live import rounds
 
 COMMANDS = [
     Command("live", "A live quiz round: leads start and stop it; me: your place",
@@ -30,7 +30,7 @@ def register(app: Application) -> None:
 
 async def on_startup(app: Application) -> None:
     """Every round that was running goes on."""
-    jobs.recover(app, await pending.unfinished(services(app).db))
+    jobs.recover(app, await rounds.unfinished(services(app).db))
 
 
 FEATURE = Parts("live", COMMANDS, register, on_startup)

@@ -20,10 +20,11 @@ from typing import Any
 
 from bank.grading import grade
 from bank.paper_settings import policy_of
-from proctor import invites, outbox
+from proctor import outbox
 from proctor.audit import AuditAction, record_audit
 from proctor.exams.questions import questions_in
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
+from proctor.invites import attempts as invite_attempts
 
 REGRADE = AuditAction.regrade  # the audit action of one attempt whose score a regrade changed
 
@@ -89,8 +90,8 @@ def release_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> None:
             told.setdefault(qid, []).append(notice_change(old=r["score"], new=new, max_score=r["max_score"],
                                                           title=r["title"]))
             if r["invite_id"] is not None:
-                invites.regraded_in(conn, r["invite_id"], aid, question_id=qid, version=q.version, old=r["total"],
-                                    new=total[0], now=now)
+                invite_attempts.regraded_in(conn, r["invite_id"], aid, question_id=qid, version=q.version,
+                                            old=r["total"], new=total[0], now=now)
     for qid, changes in told.items():
         outbox.enqueue_in(conn, kind=outbox.Kind.key_fix_notice, ref=f"q{qid}v{questions[qid].version}:a{attempt_id}",
                           chat_id=user_id, user_id=user_id, now=now, payload={"question": qid, "changes": changes})

@@ -82,7 +82,7 @@ def compute_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> list[Fo
            JOIN questions q ON q.id = x.question_id WHERE x.attempt_id=? ORDER BY x.pos""",
         (attempt_id,)).fetchall()
     # what the screen showed is read only for right answers: the one rule that reads it (fast_answers)
-    # reads no other, and parsing every question's options was a fifth of a hand-in's time
+    # reads no other, and parsing every question's options would be a fifth of a hand-in's time
     answers = [Timed(pos=r["pos"], kind=Kind(r["kind"]),
                      shown=_shown(r["stem"], r["options"]) if r["verdict"] == Verdict.correct else "",
                      typed=response_text(r["response"]), correct=r["verdict"] == Verdict.correct, shown_at=r["shown_at"],

@@ -18,7 +18,7 @@ from bank.models import Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import load_paper
 from bank.store import one_row
-from proctor import invites, outbox
+from proctor import outbox
 from proctor.errors import ProctorError
 from proctor.exams import blueprint as blueprints
 from proctor.exams import drafts, held, integrity, states
@@ -26,6 +26,7 @@ from proctor.exams.model import MOCK_TITLE, Attempt, Result, Sheet, compute_resu
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, GradingMethod
 from proctor.exams.steps import sheet_in, shown_in
+from proctor.invites import attempts as invite_attempts
 from proctor.storage.db import Database
 
 MOCK_BLUEPRINT: dict[Kind, int] = {p.kind: p.count for p in blueprints.MOCK.parts}  # /exam random's counts
@@ -178,7 +179,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
                         seed: int | None = None, time_limit_min: float | None = None,
                         invite_id: int | None = None, message_id: int | None = None) -> Attempt:
     """Create a running attempt. Raises AlreadyRunning, AttemptLimitReached, ExamOnly, InviteOnly,
-    NotFound, and invites.Refused for an invite that cannot start (checked in the same transaction).
+    NotFound, and proctor.invites.states.Refused for an invite that cannot start (checked in the same transaction).
 
     An invited attempt counts against the invite, not the paper's limit, and gets its extra time.
     `message_id`: a message the attempt's screen takes over (an invite's welcome card becomes the
@@ -219,7 +220,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
             raise AlreadyRunning(str(user_id))
         minutes = limit
         if invite_id is not None:  # the window and the invite's attempts, checked with the insert
-            minutes += invites.start_in(conn, invite_id, user_id, now)
+            minutes += invite_attempts.start_in(conn, invite_id, user_id, now)
         deadline = now + minutes * 60 if mode == AttemptMode.exam else None
         cur = conn.execute(
             """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score,
@@ -228,7 +229,7 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
              message_id))
         attempt_id: int = one_row(cur.fetchone())[0]
         if invite_id is not None:
-            invites.attach_in(conn, invite_id, attempt_id)
+            invite_attempts.attach_in(conn, invite_id, attempt_id)
         conn.executemany(  # the first question goes on screen now (integrity signals time answers)
             "INSERT INTO attempt_items (attempt_id, pos, question_id, section, points, option_order, version, "
             "shown_at) VALUES (?,?,?,?,?,?,?,?)",
@@ -252,7 +253,7 @@ async def move_to(db: Database, attempt_id: int, pos: int, now: float) -> None:
 async def set_message(db: Database, attempt_id: int, message_id: int) -> None:
     """The message now showing the attempt (bookkeeping of the screen, not the record of an answer).
     A process killed before it leaves the old id: the next step's edit of the old message fails and
-    the screen is posted again (bot.exam.screen)."""
+    the screen is posted again (bot.exam.show)."""
     await db.run_write(lambda conn: conn.execute("UPDATE attempts SET message_id=? WHERE id=?", (message_id, attempt_id)))
 
 
@@ -290,7 +291,7 @@ def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: Fi
         outbox.enqueue_in(conn, kind=outbox.Kind.result_in_place if in_place else outbox.Kind.result,
                           ref=str(attempt_id), chat_id=row["chat_id"], user_id=row["user_id"], now=now)
     if row["invite_id"] is not None:  # the team's card goes out with the candidate's
-        invites.finish_in(conn, row["invite_id"], attempt_id, now)
+        invite_attempts.finish_in(conn, row["invite_id"], attempt_id, now)
     sheet = sheet_in(conn, attempt_id, ())
     assert sheet is not None
     return sheet.attempt, compute_result(sheet.items, sheet.answers)

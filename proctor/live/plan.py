@@ -20,7 +20,7 @@ from enum import StrEnum
 from proctor.live.model import Item, Round
 from proctor.live.states import ItemStatus, RoundStatus
 
-COUNTDOWN = 5.0  # seconds from /live to the first poll (the issue: at most 10)
+COUNTDOWN = 5.0  # seconds from /live to the first poll: time to get ready, short enough to wait for
 GROUP_PER_MINUTE = 20
 CALLS_PER_QUESTION = 3  # poll, standings edit, a late stopPoll
 MIN_GAP = 3.0  # seconds between a poll's close and the next poll: time to read the standings

@@ -87,6 +87,14 @@ async def latest(db: Database, chat_id: int) -> Round | None:
     return None if row is None else round_of(row)
 
 
+async def unfinished(db: Database) -> list[int]:
+    """The rounds a start-up goes on with: running, or ended with their podium not posted yet."""
+    rows = await db.fetchall(
+        f"SELECT id FROM live_rounds WHERE status IN ({in_sql(RUNNING)}) "
+        f"OR (podium_posted = 0 AND status IN ({in_sql((RoundStatus.finished, RoundStatus.stopped))}))")
+    return [r[0] for r in rows]
+
+
 async def recent_questions(db: Database, chat_id: int, rounds: int = RECENT_ROUNDS) -> set[int]:
     """The questions of the group's last `rounds` rounds."""
     rows = await db.fetchall(

@@ -32,7 +32,7 @@ from bank.paper_store import get_question
 from bank.question_checks import refresh_paper
 from bank.question_rows import question_from_row
 from bank.question_versions import keep_version_in
-from proctor import invites, outbox
+from proctor import outbox
 from proctor.audit import AuditAction
 from proctor.daily.answers import daily_score
 from proctor.errors import ProctorError
@@ -40,6 +40,7 @@ from proctor.exams import held
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 from proctor.exams.seal import sealed_anywhere, sealing_in
 from proctor.exams.states import AttemptStatus
+from proctor.invites import attempts as invite_attempts
 from proctor.storage.db import Database
 from proctor.teams import audit
 
@@ -233,8 +234,8 @@ def report_in(conn: sqlite3.Connection, result: Edited, *, actor: int, chat_id: 
                          question=qid, old=c.total_old, new=c.total_new, answer_old=c.old, answer_new=c.new,
                          from_version=c.from_version, to_version=version))
         if c.invite_id is not None and c.total_new is not None:
-            invites.regraded_in(conn, c.invite_id, c.attempt_id, question_id=qid, version=version,
-                                old=c.total_old, new=c.total_new, now=now)
+            invite_attempts.regraded_in(conn, c.invite_id, c.attempt_id, question_id=qid, version=version,
+                                        old=c.total_old, new=c.total_new, now=now)
     if dispute is not None:
         by_user.setdefault(dispute[1], [])
     for user_id, changes in by_user.items():

@@ -211,6 +211,34 @@ async def test_refusals_are_short_messages(env):
     assert (await get_question(env.db, qid)).version == 1
 
 
+async def test_a_multiple_choice_key_is_ticked_by_the_one_toggle(tmp_path):
+    """/editq's ticks go through the exam's and the daily quiz's toggle (proctor.exams.drafts.toggled):
+    a press ticks or unticks its option, a press past the options or garbled changes nothing."""
+    env = BotEnv(tmp_path, admins=(LEAD,))
+    await env.seed(Paper(slug="multi", title="Multi paper", sections=[Section(kind=Kind.multi, title="多项选择题", questions=[
+        Question(number=1, kind=Kind.multi, stem="Which are even?", options=["1", "2", "3", "4"], answer="BD")])]))
+    await env.start()
+    try:
+        lead = env.api.user(LEAD, "Lea")
+        qid = await _qid(env, "multi")
+        card = await _editq(env, lead, qid)
+        await lead.press(card, "Key")
+        await env.api.wait_for(lambda: "Tick every right option" in (card.text or ""), what="the ticks")
+        assert {"☐ A", "☐ B", "☐ C", "☐ D"} <= set(card.button_texts)
+        for box, after in (("☐ A", "☑ A"), ("☐ C", "☑ C"), ("☑ A", "☐ A")):
+            await lead.press(card, box)
+            await env.api.wait_for(lambda after=after: after in card.button_texts, what=after)
+        for forged in (f"a:e:{qid}:t:4", f"a:e:{qid}:t:x"):
+            await press_raw(env, lead, card, forged)
+        await env.idle()
+        assert {"☐ A", "☐ B", "☑ C", "☐ D"} <= set(card.button_texts)
+        await lead.press(card, "Done")
+        preview = await env.api.wait_for(lambda: card if "Preview" in (card.text or "") else None, what="preview")
+        assert "Before: BD" in preview.text and "After: C" in preview.text
+    finally:
+        await env.close()
+
+
 async def test_a_key_typed_for_a_blank_and_a_bad_key(tmp_path):
     env = BotEnv(tmp_path, admins=(LEAD,))
     await env.seed(Paper(slug="fill", title="Fill paper", sections=[Section(kind=Kind.fill, title="填空题", questions=[

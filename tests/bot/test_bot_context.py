@@ -30,7 +30,8 @@ def _menu_without_handler(app, features) -> set[str]:
 
 def test_each_feature_registers_a_handler_for_every_command_of_its_menu(tmp_path):
     app = build_application(BotEnv(tmp_path).settings())
-    assert [f.name for f in FEATURES] == ["exam", "daily", "leads", "invites", "authoring", "live"]  # the registration order
+    assert [f.name for f in FEATURES] == [  # the registration order
+        "exam", "daily", "boards", "people", "leads", "invites", "authoring", "live"]
     assert _menu_without_handler(app, FEATURES) == set()
 
 

@@ -11,7 +11,6 @@ from bot.authoring import callbacks as authoring_cb
 from bot.daily import callbacks as daily_cb
 from bot.exam import callbacks as exam_cb
 from bot.invites import callbacks as invites_cb
-from bot.leads import authoring as leads_authoring
 from bot.leads import callbacks as leads_cb
 from proctor.daily import steps as daily_steps
 from proctor.exams import steps as exam_steps
@@ -52,12 +51,12 @@ def test_the_other_codecs_decode_to_their_enums():
 
 
 @pytest.mark.parametrize(("feature", "action", "enum"), [
-    (Wizard.editq, leads_authoring.EditqAction.cancel, leads_authoring.EditqAction),
-    (Wizard.newpaper, leads_authoring.NewPaperAction.cancel, leads_authoring.NewPaperAction),
-    (Wizard.editq, leads_authoring.EditqAction.back, leads_authoring.EditqAction),
-    (Wizard.newpaper, leads_authoring.NewPaperAction.back, leads_authoring.NewPaperAction),
+    (Wizard.editq, authoring_cb.EditqAction.cancel, authoring_cb.EditqAction),
+    (Wizard.newpaper, authoring_cb.NewPaperAction.cancel, authoring_cb.NewPaperAction),
+    (Wizard.editq, authoring_cb.EditqAction.back, authoring_cb.EditqAction),
+    (Wizard.newpaper, authoring_cb.NewPaperAction.back, authoring_cb.NewPaperAction),
 ])
 def test_editq_and_newpaper_keep_their_own_back_and_cancel(feature, action, enum):
     """Both enums have `back` and `cancel`, equal as strings: each feature's button is its own."""
-    press = leads_authoring.parse(leads_authoring.encode(feature, action, question=3 if feature is Wizard.editq else 0))
+    press = authoring_cb.parse(authoring_cb.wizard(feature, action, question=3 if feature is Wizard.editq else 0))
     assert press is not None and press.feature is feature and _exactly(press.action, enum)

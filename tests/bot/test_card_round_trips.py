@@ -2,7 +2,7 @@
 
 During a hiring round's deadline burst the outbox sends ~30 cards a second; every hop to aiosqlite's
 thread competes with the candidates' answers for the event loop. The candidate's result card
-(bot.exam.screen.send_result, or send_result_in_place for an invited attempt: proctor.exams.cards) and the inviting lead's card, first and after a
+(bot.exam.cards.send_result, or send_result_in_place for an invited attempt: proctor.exams.cards) and the inviting lead's card, first and after a
 regrade (bot.invites.cards.send_card: proctor.invite_cards), each read what they render in one
 trip. Before, the candidate's card took 4 reads (sheet, preferences, review option, pass mark) and
 the lead's 6 (sheet, invite, preferences, may see, signals, name), each plus the mark.

@@ -3,7 +3,7 @@ question 1 · fill · 1 point`, `Blank 1: …`): one language throughout."""
 
 from bank.kinds import Kind
 from bank.models import Question, Source
-from bot.leads.question_card import question_text
+from bot.authoring.render import question_text
 
 
 def fill() -> Question:

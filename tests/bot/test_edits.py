@@ -1,5 +1,5 @@
-"""One helper edits a message and takes Telegram's *message is not modified* as done (before: four
-copies in bot/exam/screen.py, bot/exam/buttons.py and bot/daily/push.py)."""
+"""One helper edits a message and takes Telegram's *message is not modified* as done (bot/edits.py:
+the exam's screen, its buttons and the daily quiz's push all use it)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ async def test_an_unchanged_edit_is_no_error_and_others_still_raise(fake_api):  
 
 
 async def test_a_message_gone_is_told_by_telegrams_own_words(fake_api):  # noqa: F811
-    """`except BadRequest` passes over exactly these (bot/exam/screen.py, bot/exam/buttons.py); the
+    """`except BadRequest` passes over exactly these (bot/exam/show.py, bot/exam/buttons.py); the
     errors are the fake Bot API's, in Telegram's wording."""
     user = fake_api.user(1001, "Ann")
     async with Bot(fake_api.token, base_url=fake_api.base_url) as bot:

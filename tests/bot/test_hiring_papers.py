@@ -10,9 +10,10 @@ import io
 
 import pytest
 
-from proctor import hiring, invites
+from proctor import hiring
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus
+from proctor.invites.listing import listing
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
@@ -247,4 +248,4 @@ async def test_verification_is_audited_and_undone(env):
         ("team_unverify", ALPHA, f"team:{ALPHA}", {"papers": "all"})]
     with pytest.raises(hiring.BadTeam):
         await hiring.verify(env.db, LEAD, None, actor=ADMIN, now=T0)  # a user is no team
-    assert await invites.listing(env.db, None, T0) == []
+    assert await listing(env.db, None, T0) == []

@@ -10,10 +10,10 @@ import io
 import pytest
 
 from bot.invites import render
-from proctor import invites
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.integrity.signals import Signal
+from proctor.invites import store
 from tests.bot.test_invites import ALPHA, LEAD, _env, finish, fire_deadline, make_invite, take
 from tests.reads import the_attempt
 
@@ -59,7 +59,7 @@ async def test_the_cards_signal_line_in_both_languages(env):
     link, _ = await make_invite(env, lead, "hire")
     await take(env, env.api.user(51, "Ann"), link, written=OWN)
     await finish(env, env.api.user(51, "Ann"))
-    inv = await invites.get(env.db, 1)
+    inv = await store.get(env.db, 1)
     sheet = await attempts.load_sheet(env.db, inv.attempt_id)
     result = compute_result(sheet.items, sheet.answers)
     counts = {Signal.fast: 3, Signal.quick: 1}

@@ -12,9 +12,11 @@ from datetime import UTC, datetime
 import pytest
 
 from bot import pacing
-from proctor import hiring, invites
+from proctor import hiring
 from proctor.exams.states import AttemptStatus, FinishReason
-from proctor.invites import InviteStatus
+from proctor.invites.links import hash_token
+from proctor.invites.listing import of_attempt
+from proctor.invites.states import InviteStatus
 from proctor.people.forget import forget_user
 from proctor.storage.db import Database
 from proctor.teams import audit
@@ -136,7 +138,7 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     # the token is stored only as a hash
     token = payload.removeprefix("inv_")
     # the schema itself: the token's column holds its hash, and no column the token
-    assert await env.db.scalar("SELECT token_hash FROM invites") == invites.hash_token(token)
+    assert await env.db.scalar("SELECT token_hash FROM invites") == hash_token(token)
     assert len(await audit.recent(env.db, action="invite_create")) == 1
 
     welcome = await open_link(cid, payload)
@@ -152,7 +154,7 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     screen = await env.api.wait_for(lambda: attempt_message(cid.chat()), what="attempt message")
     assert "75:00 left" in screen.text
     attempt = await the_attempt(env.db, CID)
-    assert (await invites.of_attempt(env.db, attempt.id)) is not None
+    assert (await of_attempt(env.db, attempt.id)) is not None
     assert attempt.deadline == T0 + 75 * 60
     # past the paper's own 60 minutes, the extra time still runs
     env.clock.advance(70 * 60)
@@ -259,6 +261,19 @@ async def test_resend_gives_a_new_link_and_the_old_one_stops_working(env):
     assert (await open_link(cid, old)).text == "This invite link is not valid."
     assert (await open_link(cid, new)).text.startswith("👋 Alpha invites you")
     assert len(await audit.recent(env.db, action="invite_resend")) == 1
+
+
+async def test_a_bad_request_is_told_in_the_leads_language(env):
+    """The domain names what an /invite got wrong (proctor.invites.request.Problem); the bot says it in
+    the lead's language, the words at fault quoted."""
+    lead = env.api.user(LEAD, "Lea")
+    assert (await say(lead, "/invite hire 48h +99d", chat=ALPHA)).text == (
+        "I couldn't read that: extra time is at most 24 hours. See /invite for the usage.")
+    await say(lead, "/lang zh")
+    assert (await say(lead, "/invite hire 0h", chat=ALPHA)).text == "无法识别：“0h”不是 90m、48h 或 3d 这样的时长。用法见 /invite。"
+    assert (await say(lead, "/invite hire 61d", chat=ALPHA)).text == "无法识别：有效期最长 60 天。用法见 /invite。"
+    assert (await say(lead, "/invite hire 21x", chat=ALPHA)).text == "无法识别：作答次数为 1x 至 20x。用法见 /invite。"
+    assert await invites_stored(env.db) == []
 
 
 async def test_roles_and_bad_requests(env):

@@ -6,6 +6,7 @@ from bank.item_stats import needs_attention, upper_lower_index
 from bank.paper_store import get_question
 from bot.leads import callbacks as cb
 from bot.leads import render
+from bot.people import forget
 from proctor.daily import answers as daily_answers
 from proctor.daily import delivery
 from proctor.exams import service as attempts
@@ -44,10 +45,12 @@ def test_callback_data_round_trips_within_64_bytes(action, args, scope):
 
 
 def test_forget_data_and_garbage():
-    assert cb.parse(cb.encode("forget", 42, "y")) == cb.Press("forget", (42,), None, confirm=True)
-    assert cb.parse("l:f:42:n").confirm is False
+    assert forget.parse(forget.encode(42, True)) == forget.Press(42, True)
+    assert forget.parse("f:42:n") == forget.Press(42, False)
+    for bad in (None, "", "f:", "f:1:yes", "f:-1:y", "f:1:y ", "f:１:y", "l:f:1:y"):
+        assert forget.parse(bad) is None
     for bad in (None, "", "l:", "x:r:1:0", "l:r:1", "l:r:1:5", "l:r:-1:0", "l:e:1:2:0", "l:v:1:1:1:0:9",
-                "l:f:1:yes", "l:r:1:0 ", "l:r:１:0"):
+                "l:f:1:y", "l:r:1:0 ", "l:r:１:0"):
         assert cb.parse(bad) is None
     with pytest.raises(ValueError):
         cb.encode("retire", "1:0")

@@ -5,7 +5,9 @@ from zoneinfo import ZoneInfo
 
 from bot.invites import render as invite_render
 from bot.leads import render as lead_render
-from proctor.invites import Invite, InviteStatus, Row
+from proctor.invites.listing import Row
+from proctor.invites.states import InviteStatus
+from proctor.invites.store import Invite
 from proctor.teams.review import Pending
 
 TITLE = "梯度累积试卷"  # Simplified as stored

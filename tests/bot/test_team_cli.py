@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.cli import main
-from proctor import invites
+from proctor.invites import store
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
@@ -23,7 +23,7 @@ def _bank(path) -> None:
             hire = await save_paper(db, small_paper("hire"), T0)
             await save_paper(db, small_paper("other"), T0)
             await update_settings(db, "hire", actor=0, now=T0, invite_only=True)
-            await invites.create(db, paper_id=hire, team=ALPHA, lead=10, now=T0, window=3600, admin=True)
+            await store.create(db, paper_id=hire, team=ALPHA, lead=10, now=T0, window=3600, admin=True)
         finally:
             await db.close()
 

@@ -155,7 +155,8 @@ def test_an_invites_welcome_shows_the_title_in_the_chosen_script():
     from zoneinfo import ZoneInfo
 
     from bot.invites import render as iv
-    from proctor.invites import Invite, InviteStatus
+    from proctor.invites.states import InviteStatus
+    from proctor.invites.store import Invite
 
     inv = Invite(1, 1, -100, 10, 0.0, 3600.0, 0, None, 1, 0, False, InviteStatus.open, None, None)
     from tests.papers_fixture import summarize

@@ -16,8 +16,12 @@ from pathlib import Path
 import pytest
 
 from bank.kinds import Kind
-from proctor import hiring, invites
+from proctor import hiring
 from proctor.exams import service as attempts
+from proctor.invites import store
+from proctor.invites.attempts import open_link
+from proctor.invites.links import hash_token, new_token
+from proctor.invites.states import Refused
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database, migration_files
 from proctor.teams import review as reviews
@@ -32,16 +36,16 @@ TODAY = 25  # the schema of today's release
 
 async def _invite_as_today(db: Database, *, paper_id: int, team: int | None, lead: int, attempts_allowed: int,
                            status: str = "open", candidate: int | None = None) -> tuple[int, str]:
-    """An invite written as today's proctor.invites.create writes it (its INSERT and audit row),
+    """An invite written as today's proctor.invites.store.create writes it (its INSERT and audit row),
     then claimed or revoked as today's open_link and revoke_invite write it."""
-    token = invites.new_token()
+    token = new_token()
 
     def transaction(conn):
         cur = conn.execute(
             """INSERT INTO invites (token_hash, paper_id, team_chat_id, created_by, created_at, closes_at,
                    extra_min, for_username, attempts_allowed, notify_group) VALUES (?,?,?,?,?,?,?,?,?,?)
                RETURNING id""",
-            (invites.hash_token(token), paper_id, team, lead, T0, T0 + 72 * 3600, 15, None, attempts_allowed, 0))
+            (hash_token(token), paper_id, team, lead, T0, T0 + 72 * 3600, 15, None, attempts_allowed, 0))
         (invite_id,) = cur.fetchone()
         conn.execute("INSERT INTO audit_log (at, actor_id, chat_id, action, target, target_user, detail) "
                      "VALUES (?,?,?,?,?,?,?)", (T0, lead, team, "invite_create", f"invite:{invite_id}", None,
@@ -103,7 +107,7 @@ async def test_an_upgrade_keeps_every_invite_and_old_invites_still_work_within_t
         await ensure_user(db, CID, "Cid2", None, T0)
 
         # the candidate's link still opens and starts, once: the paper sets no limit, so one sitting
-        inv = await invites.open_link(db, twenty, user_id=CID, username=None, now=T0 + 10)
+        inv = await open_link(db, twenty, user_id=CID, username=None, now=T0 + 10)
         a = await attempts.start_attempt(db, user_id=CID, chat_id=CID, paper_id=hire, mode="exam", now=T0 + 20,
                                          shuffle=False, invite_id=inv.id)
         assert a.deadline == T0 + 20 + 75 * 60  # the invite's extra time is kept
@@ -111,10 +115,10 @@ async def test_an_upgrade_keeps_every_invite_and_old_invites_still_work_within_t
         written = next(i for i in sheet.items if sheet.question(i).kind == Kind.short)
         await answer(db, a.id, written.pos, "梯度累加后再更新", T0 + 30)
         await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")
-        with pytest.raises(invites.Refused) as refused:
-            await invites.open_link(db, twenty, user_id=CID, username=None, now=T0 + 100)
+        with pytest.raises(Refused) as refused:
+            await open_link(db, twenty, user_id=CID, username=None, now=T0 + 100)
         assert refused.value.reason == "used"
-        assert (await invites.get(db, inv.id)).attempts_allowed == 20  # the record itself is kept
+        assert (await store.get(db, inv.id)).attempts_allowed == 20  # the record itself is kept
         # its written answers wait for a configured admin, not for the group's lead
         assert await reviews.next_pending(db, ALPHA, reviewer=LEAD) is None
         assert await reviews.withheld_papers(db, ALPHA) == ["Demo paper hire"]

@@ -10,14 +10,16 @@ import pytest
 
 from bank.paper_store import load_paper
 from bot.cli import main
-from proctor import invites
 from proctor.exams import service as attempts
 from proctor.exams.service import InviteOnly
-from proctor.invites import InviteStatus as S
+from proctor.invites import attempts as invite_attempts
+from proctor.invites import links, request, states, store
+from proctor.invites.states import InviteStatus as S
 from proctor.people.users import ensure_user
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
+from proctor.transitions import IllegalTransition
 from tests.papers_fixture import save_paper, small_paper
 from tests.reads import attempts_of, outbox_due
 
@@ -25,41 +27,45 @@ T0 = 1_800_000_000.0
 
 
 def test_transitions_are_named_and_refuse_illegal_moves():
-    assert invites.claim(S.open) == S.claimed
-    assert invites.start(S.claimed) == S.started
-    assert invites.finish(S.started) == S.finished
-    assert invites.revoke(S.claimed) == S.revoked
-    for move, status in [(invites.claim, S.claimed), (invites.start, S.open), (invites.finish, S.claimed),
-                         (invites.revoke, S.finished), (invites.revoke, S.started), (invites.claim, S.revoked),
-                         (invites.resend, S.finished), (invites.start, S.revoked)]:
-        with pytest.raises(invites.IllegalTransition):
+    assert states.claim(S.open) == S.claimed
+    assert states.start(S.claimed) == S.started
+    assert states.finish(S.started) == S.finished
+    assert states.revoke(S.claimed) == S.revoked
+    for move, status in [(states.claim, S.claimed), (states.start, S.open), (states.finish, S.claimed),
+                         (states.revoke, S.finished), (states.revoke, S.started), (states.claim, S.revoked),
+                         (states.resend, S.finished), (states.start, S.revoked)]:
+        with pytest.raises(IllegalTransition):
             move(status)
-    assert invites.effective(S.open, closes_at=100, now=100) == S.expired
-    assert invites.effective(S.claimed, closes_at=100, now=99) == S.claimed
-    assert invites.effective(S.started, closes_at=100, now=500) == S.started  # a started attempt runs on
+    assert states.effective(S.open, closes_at=100, now=100) == S.expired
+    assert states.effective(S.claimed, closes_at=100, now=99) == S.claimed
+    assert states.effective(S.started, closes_at=100, now=500) == S.started  # a started attempt runs on
 
 
 def test_tokens_have_128_bits_fit_the_start_parameter_and_are_stored_hashed():
-    token = invites.new_token()
+    token = links.new_token()
     assert len(token) == 22 and re.fullmatch(r"[A-Za-z0-9_-]+", token)
-    p = invites.payload(token)
-    assert len(p) <= 64 and invites.token_of(p) == token
-    assert invites.token_of("inv_short") is None and invites.token_of("ref_" + token) is None
-    assert invites.hash_token(token) != token and len(invites.hash_token(token)) == 64
+    p = links.payload(token)
+    assert len(p) <= 64 and links.token_of(p) == token
+    assert links.token_of("inv_short") is None and links.token_of("ref_" + token) is None
+    assert links.hash_token(token) != token and len(links.hash_token(token)) == 64
 
 
 def test_requests_and_windows():
-    r = invites.parse_request(["inference", "optimisation", "48h", "+15m", "@cand", "notify"])
-    assert r == invites.Request("inference optimisation", 48 * 3600, 15, "cand", True)
-    assert invites.parse_request(["3"]).window == 72 * 3600
-    assert invites.parse_request(["hire", "2x"]).attempts == 2
-    for bad in (["hire", "0h"], ["hire", "+2x"], [], ["hire", "61d"], ["hire", "+25h"], ["hire", "21x"]):
-        with pytest.raises(invites.BadInvite):
-            invites.parse_request(bad)
+    r = request.parse_request(["inference", "optimisation", "48h", "+15m", "@cand", "notify"])
+    assert r == request.Request("inference optimisation", 48 * 3600, 15, "cand", True)
+    assert request.parse_request(["3"]).window == 72 * 3600
+    assert request.parse_request(["hire", "2x"]).attempts == 2
+    P = request.Problem
+    for bad, problem, text in ((["hire", "0h"], P.duration, "0h"), (["hire", "+2x"], P.duration, "2x"),
+                               ([], P.no_paper, ""), (["hire", "61d"], P.window, ""), (["hire", "+25h"], P.extra, ""),
+                               (["hire", "21x"], P.attempts, "")):
+        with pytest.raises(request.BadInvite) as refused:
+            request.parse_request(bad)
+        assert (refused.value.problem, refused.value.text) == (problem, text)
 
 
 def test_guess_limiter_per_user_with_time_as_a_parameter():
-    g = invites.GuessLimiter(limit=2, per=60)
+    g = links.GuessLimiter(limit=2, per=60)
     g.missed(1, 0)
     g.missed(1, 10)
     assert not g.allowed(1, 20) and g.allowed(2, 20)
@@ -76,17 +82,17 @@ async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp
         with pytest.raises(InviteOnly):
             await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,
                                          shuffle=False)
-        [(inv, token)] = await invites.create(db, paper_id=hire, team=None, lead=1, now=T0, window=3600,
+        [(inv, token)] = await store.create(db, paper_id=hire, team=None, lead=1, now=T0, window=3600,
                                               extra_min=20)
-        with pytest.raises(invites.Refused) as refused:  # not claimed by this user
+        with pytest.raises(states.Refused) as refused:  # not claimed by this user
             await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,
                                          shuffle=False, invite_id=inv.id)
         assert refused.value.reason == "foreign"
-        await invites.open_link(db, token, user_id=5, username=None, now=T0)
-        with pytest.raises(invites.Refused) as refused:
-            await invites.open_link(db, token, user_id=6, username=None, now=T0)
+        await invite_attempts.open_link(db, token, user_id=5, username=None, now=T0)
+        with pytest.raises(states.Refused) as refused:
+            await invite_attempts.open_link(db, token, user_id=6, username=None, now=T0)
         assert refused.value.reason == "foreign"
-        with pytest.raises(invites.Refused):  # past the window
+        with pytest.raises(states.Refused):  # past the window
             await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0 + 3600,
                                          shuffle=False, invite_id=inv.id)
         assert await attempts_of(db) == []
@@ -94,22 +100,22 @@ async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp
                                          shuffle=False, invite_id=inv.id)
         assert a.deadline == T0 + 3599 + 80 * 60
         await attempts.finish_attempt(db, a.id, T0 + 4000, "submitted")
-        assert (await invites.get(db, inv.id)).status == S.finished
+        assert (await store.get(db, inv.id)).status == S.finished
         kinds = {m.kind: m.chat_id for m in await outbox_due(db, T0 + 4000)}
         assert kinds == {"result": 5, "invite_result": 1}
-        with pytest.raises(invites.Refused) as refused:
-            await invites.open_link(db, token, user_id=5, username=None, now=T0 + 4000)
+        with pytest.raises(states.Refused) as refused:
+            await invite_attempts.open_link(db, token, user_id=5, username=None, now=T0 + 4000)
         assert refused.value.reason == "used"
-        with pytest.raises(invites.IllegalTransition):
-            await invites.revoke_invite(db, inv.id, actor=1, now=T0 + 4000)
+        with pytest.raises(IllegalTransition):
+            await store.revoke_invite(db, inv.id, actor=1, now=T0 + 4000)
         actions = [e.action for e in reversed(await audit.recent(db))]
         assert actions[-2:] == ["invite_create", "invite_claim"]
         # an intended username: anyone else is told it is someone else's, and claims nothing
-        [(named, token2)] = await invites.create(db, paper_id=hire, team=None, lead=1, now=T0, window=3600,
+        [(named, token2)] = await store.create(db, paper_id=hire, team=None, lead=1, now=T0, window=3600,
                                                  username="Cand")
-        with pytest.raises(invites.Refused):
-            await invites.open_link(db, token2, user_id=6, username="other", now=T0)
-        assert (await invites.open_link(db, token2, user_id=6, username="cand", now=T0)).candidate_id == 6
+        with pytest.raises(states.Refused):
+            await invite_attempts.open_link(db, token2, user_id=6, username="other", now=T0)
+        assert (await invite_attempts.open_link(db, token2, user_id=6, username="cand", now=T0)).candidate_id == 6
     finally:
         await db.close()
 
@@ -126,9 +132,9 @@ def test_cli_invites_in_bulk_and_paper_settings(capsys, tmp_path, monkeypatch):
     assert "exam-only on" in out and "invite-only on, review sections" in out
     assert main(["--db", db, "invite", "create", "--paper", seed.stem, "--count", "3", "--window", "48h",
                  "--bot", "proctor_bot"]) == 0
-    links = capsys.readouterr().out.split()
-    assert len(links) == 3 and len(set(links)) == 3
-    assert all(re.fullmatch(r"https://t\.me/proctor_bot\?start=inv_[A-Za-z0-9_-]{22}", u) for u in links)
+    urls = capsys.readouterr().out.split()
+    assert len(urls) == 3 and len(set(urls)) == 3
+    assert all(re.fullmatch(r"https://t\.me/proctor_bot\?start=inv_[A-Za-z0-9_-]{22}", u) for u in urls)
     assert main(["--db", db, "invite", "create", "--paper", seed.stem, "--count", "2", "--csv",
                  "--bot", "proctor_bot", "--extra", "15m"]) == 0
     rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
@@ -161,8 +167,8 @@ async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(tmp_path):
             await ensure_chat(db, chat, "supergroup", title, T0)
         await roster.invite(db, -2, 5, lead=9, in_group=True, now=T0)  # Cid joins Beta's roster; Alpha invites him
         await roster.consent(db, -2, 5, await roster.invitation(db, -2, 5), in_group=True, now=T0)
-        [(inv, token)] = await invites.create(db, paper_id=hire, team=-1, lead=9, now=T0, window=3600)
-        await invites.open_link(db, token, user_id=5, username=None, now=T0)
+        [(inv, token)] = await store.create(db, paper_id=hire, team=-1, lead=9, now=T0, window=3600)
+        await invite_attempts.open_link(db, token, user_id=5, username=None, now=T0)
         a = await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,
                                          shuffle=False, invite_id=inv.id)
         await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")

@@ -11,8 +11,8 @@ from bank.errors import NotFound
 from bank.paper_list import AmbiguousPaper, find_paper, offered_papers, paper_summaries, pick_paper
 from bank.paper_store import load_paper
 from bot.exam import render
-from proctor import invites
 from proctor.exams import blueprint as bp
+from proctor.invites import request as invite_request
 from proctor.storage.bootstrap import open_database
 from proctor.storage.db import Database
 from proctor.teams.curation import update_settings
@@ -54,7 +54,7 @@ async def _each_way(db: Database, key: str) -> dict[str, int | str]:
         return pick_paper(await offered_papers(db), key).id
 
     async def invite() -> int:  # /invite and `proctor invite create --paper`
-        return (await invites.find_paper(db, key))[0]
+        return (await invite_request.find_paper(db, key))[0]
 
     async def bank_set() -> int:  # `proctor bank set`, /bankstats, /examonly, /leaderboard paper, the desk
         return (await find_paper(db, key)).id

@@ -21,7 +21,7 @@ from bank.grading.result import Verdict
 from bank.kinds import GradingMethod, Kind, MultiPolicy
 from proctor.daily.states import DeliveryStatus, stored
 from proctor.exams.states import AttemptMode, AttemptStatus
-from proctor.invites import InviteStatus
+from proctor.invites.states import InviteStatus
 from proctor.outbox import Delivery
 from proctor.outbox import Kind as OutboxKind
 from proctor.storage.updates import UpdateState

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from proctor import invites
 from proctor.daily import states as daily
 from proctor.daily.states import DeliveryStatus as D
 from proctor.daily.states import Move
 from proctor.exams import states as exams
 from proctor.exams.states import AttemptStatus as A
-from proctor.invites import InviteStatus as I
+from proctor.invites import states as invites
+from proctor.invites.states import InviteStatus as I
 from proctor.live import states as live
 from proctor.live.states import ItemStatus as LI
 from proctor.live.states import RoundStatus as LR
@@ -116,10 +116,6 @@ def test_keys_pending_is_the_closed_row_without_closed_at():
 def test_an_attempt_closes_by_the_move_its_reason_names():
     assert exams.closing_move("cancelled") is exams.cancel
     assert exams.closing_move("submitted") is exams.closing_move("timeout") is exams.finish
-
-
-def test_invites_illegal_transition_is_the_shared_one():
-    assert invites.IllegalTransition is IllegalTransition
 
 
 # ---- the stored moves: the database refuses what the table refuses ------------------------------

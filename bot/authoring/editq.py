@@ -15,16 +15,18 @@ from bank.kinds import Kind
 from bank.models import Question
 from bank.option_order import LETTERS
 from bank.paper_store import fill_key_terms
+from bot.authoring.callbacks import EditqAction, WizardPress
+from bot.authoring.render import question_text
+from bot.authoring.wizard import button, cancel_row, show
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads.access import require_bank_admin
-from bot.leads.authoring import EditqAction, Press, button, cancel_row, show
-from bot.leads.question_card import question_text
 from bot.outbox import kick
 from bot.text_limits import clip
 from bot.userctx import UserCtx
 from proctor.errors import ProctorError
+from proctor.exams.drafts import toggled
 from proctor.teams import question_edit as qe
 from proctor.teams.authoring import Editq, EditqStep, Wizard, clear_session, put_session
 from proctor.teams.question_edit import EditField
@@ -95,7 +97,7 @@ def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
     return clip(text), InlineKeyboardMarkup(rows)
 
 
-async def on_press(update: Update, context: Ctx, u: UserCtx, session: Editq, press: Press) -> None:
+async def on_press(update: Update, context: Ctx, u: UserCtx, session: Editq, press: WizardPress) -> None:
     """A button of /editq's screens."""
     svc, lang, qid = context.services, u.lang, session.question
     await ack(context.query)
@@ -118,10 +120,11 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Editq, pre
             value = {"t": "true", "f": "false"}.get(press.arg) or (
                 LETTERS[int(press.arg)] if press.arg.isdigit() and int(press.arg) < len(q.options) else "")
             await _preview(update, context, u, session, value)
-        case EditqAction.tick if picking_key and q.kind == Kind.multi and press.arg.isdigit():
-            i = int(press.arg)
-            if i < len(q.options):
-                session = replace(session, ticks="".join(sorted(set(session.ticks) ^ {LETTERS[i]})))
+        case EditqAction.tick if picking_key and q.kind == Kind.multi:
+            # the multiple-choice toggle of exams and daily quizzes, over the options in stored order
+            ticks = toggled(q, LETTERS[:len(q.options)], session.ticks, press.arg)
+            if ticks is not None:
+                session = replace(session, ticks=ticks)
                 await put_session(svc.db, u.id, session, svc.now())
             await show(update, context, *_multi_picker(q, session, lang))
         case EditqAction.done if picking_key:

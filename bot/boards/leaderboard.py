@@ -6,9 +6,9 @@ from telegram import Update
 
 from bank.errors import NotFound
 from bank.paper_list import find_paper
+from bot.boards import render
 from bot.context import Ctx
 from bot.i18n import t
-from bot.leads import render
 from bot.leads.access import GROUPS, seen
 from bot.membership import check_roster
 from bot.paper_refs import unknown_paper

@@ -8,11 +8,12 @@ from dataclasses import replace
 from telegram import InlineKeyboardMarkup, Update
 
 from bank.errors import BankError
+from bot.authoring.callbacks import NewPaperAction, WizardPress
+from bot.authoring.wizard import button, cancel_row, show
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import joined, kind_name, t
 from bot.leads.access import require_bank_admin
-from bot.leads.authoring import NewPaperAction, Press, button, cancel_row, show
 from bot.text_limits import clip
 from bot.userctx import UserCtx
 from proctor.errors import ProctorError
@@ -133,7 +134,7 @@ async def on_text(update: Update, context: Ctx, u: UserCtx, session: NewPaper) -
 _BACK = {Step.minutes: Step.title_, Step.parts: Step.minutes, Step.preview: Step.parts}
 
 
-async def on_press(update: Update, context: Ctx, u: UserCtx, session: NewPaper, press: Press) -> None:
+async def on_press(update: Update, context: Ctx, u: UserCtx, session: NewPaper, press: WizardPress) -> None:
     """A button of the builder's screens."""
     svc, lang, step = context.services, u.lang, session.step
     await ack(context.query)

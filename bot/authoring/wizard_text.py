@@ -1,19 +1,16 @@
-"""The dispatcher of /editq's and /newpaper's buttons ("a:") and of the private text they wait for
-(a stem, a title, a blueprint). Every update checks the role anew: a configured admin (PROCTOR_ADMINS),
-since the bank is every team's. A candidate's text never costs a query here: only an admin's is
-looked at."""
+"""The private text an open /editq or /newpaper waits for (a stem, a title, a blueprint), and /cancel
+of either. Every update checks the role anew: a configured admin, since the bank is every team's. A
+candidate's text never costs a query here: only an admin's is looked at."""
 
 from __future__ import annotations
 
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
+from bot.authoring import editq, newpaper
+from bot.authoring.drafting import answers_elsewhere
 from bot.context import Ctx
-from bot.core import ack
-from bot.drafting import answers_elsewhere
 from bot.i18n import t
-from bot.leads import editq, newpaper
-from bot.leads.authoring import EditqAction, NewPaperAction, parse, show
 from bot.userctx import UserCtx, user_ctx
 from proctor.teams.authoring import (
     Editq,
@@ -25,37 +22,6 @@ from proctor.teams.authoring import (
     end_session,
     get_session,
 )
-
-
-async def on_button(update: Update, context: Ctx) -> None:
-    """Every "a:" button: the presser must be a configured admin now, and it must be their open step.
-    A session this release can't read starts over (the press says which command it was)."""
-    u = await user_ctx(update, context)
-    query = context.query
-    press = parse(query.data)
-    if press is None:
-        await ack(query, t("l_button_bad", u.lang), show_alert=True)
-        return
-    if not context.services.is_admin(u.id):
-        await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
-        return
-    match await get_session(context.services.db, u.id), press.feature:
-        case Editq() as session, Wizard.editq if session.question == press.question:
-            await editq.on_press(update, context, u, session, press)
-        case NewPaper() as session, Wizard.newpaper:
-            await newpaper.on_press(update, context, u, session, press)
-        case Unreadable(), _ if press.action in (EditqAction.cancel, NewPaperAction.cancel):
-            await clear_session(context.services.db, u.id)
-            await ack(query)
-            await show(update, context, t("au_cancelled", u.lang))
-        case Unreadable(wizard), Wizard.editq if wizard in (None, Wizard.editq):
-            await ack(query)
-            await editq.start_over(update, context, u, press.question)
-        case Unreadable(wizard), Wizard.newpaper if wizard in (None, Wizard.newpaper):
-            await ack(query)
-            await newpaper.start_over(context, u)
-        case _:
-            await ack(query, t("au_stale", u.lang), show_alert=True)
 
 
 async def on_text(update: Update, context: Ctx) -> None:

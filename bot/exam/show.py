@@ -1,0 +1,89 @@
+"""The exam's screen on Telegram: an attempt's one message, edited in place or posted anew at the
+bottom, and the finish confirmation after the last question."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.error import BadRequest, TelegramError
+
+from bank.kinds import ReviewOption
+from bank.paper_settings import review_option
+from bot.context import Ctx
+from bot.edits import edit_text, message_gone
+from bot.exam import render
+from bot.userctx import UserCtx, prefs_for
+from proctor.exams import service as attempts
+from proctor.exams.model import Sheet
+from proctor.exams.states import AttemptMode
+
+log = logging.getLogger(__name__)
+
+
+async def show_attempt(context: Ctx, attempt_id: int, u: UserCtx, *,
+                       repost: bool = False) -> None:
+    """Render the attempt at its current question: edit its message, or post it anew at the bottom."""
+    svc = context.services
+    sheet = await attempts.load_sheet(svc.db, attempt_id)
+    a = sheet.attempt
+    # only practice feedback follows the paper's review option (render.attempt_screen): an exam reads none
+    review = await review_option(svc.db, a.paper_id) if a.mode == AttemptMode.practice else ReviewOption.full
+    await show_sheet(context, sheet, u, review, repost=repost)
+
+
+async def show_sheet(context: Ctx, sheet: Sheet, u: UserCtx, review: ReviewOption, *,
+                     repost: bool = False, note: str | None = None) -> None:
+    """Render a sheet already read (a step's outcome carries it): no database read here. `note`
+    goes under a reposted screen (render.noted)."""
+    svc = context.services
+    a = sheet.attempt
+    text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now(), review=review)
+    if not repost and a.message_id:
+        try:
+            await edit_text(context.bot, a.chat_id, a.message_id, text, kb)
+            return
+        except BadRequest as e:
+            log.info("attempt %s: could not edit its message (%s); posting it again", a.id, e)
+    text = render.noted(text, note)
+    try:
+        sent = await context.bot.send_message(a.chat_id, text, reply_markup=kb, protect_content=True)
+    except TelegramError as e:
+        if not (repost and a.message_id):
+            raise
+        # the step is stored: a lost send must not keep the next question from showing
+        log.info("attempt %s: could not post its screen (%s); showing it in the old message", a.id, e)
+        await edit_text(context.bot, a.chat_id, a.message_id, text, kb)
+        return
+    await attempts.set_message(svc.db, a.id, sent.message_id)
+    if a.message_id and a.message_id != sent.message_id:
+        try:
+            await context.bot.delete_message(a.chat_id, a.message_id)
+        except BadRequest as e:
+            if not message_gone(e):  # gone already, or too old to delete: the new screen below is what counts
+                log.warning("attempt %s: the old screen %s not deleted (%s)", a.id, a.message_id, e)
+
+
+async def offer_finish(context: Ctx, sheet: Sheet, answered_pos: int, *, repost: bool = False,
+                       u: UserCtx | None = None, note: str | None = None) -> bool:
+    """After the last question of an exam is answered, show the finish confirmation. `sheet` is the
+    attempt as it is after the answer (a step's outcome)."""
+    if sheet.attempt.mode != AttemptMode.exam or answered_pos != len(sheet.items) - 1:
+        return False
+    svc = context.services
+    attempt_id = sheet.attempt.id
+    if u is None:
+        u = await prefs_for(context, sheet.attempt.user_id)
+    text, kb = render.finish_confirm(sheet, u.lang)
+    if repost or not sheet.attempt.message_id:
+        sent = await context.bot.send_message(sheet.attempt.chat_id, render.noted(text, note), reply_markup=kb)
+        await attempts.set_message(svc.db, attempt_id, sent.message_id)
+        if sheet.attempt.message_id:
+            try:
+                await context.bot.delete_message(sheet.attempt.chat_id, sheet.attempt.message_id)
+            except BadRequest as e:
+                if not message_gone(e):  # gone already, or too old to delete: the prompt below is what counts
+                    log.warning("attempt %s: the old screen %s not deleted (%s)", attempt_id,
+                                sheet.attempt.message_id, e)
+    else:
+        await edit_text(context.bot, sheet.attempt.chat_id, sheet.attempt.message_id, text, kb)
+    return True
