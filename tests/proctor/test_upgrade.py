@@ -23,7 +23,8 @@ from tests.reads import answers_in
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RELEASES = {"0.1.0": (FIXTURES / "release_0_1_0.sql", 6),
-            "2026-12-03": (FIXTURES / "release_2026_12_03.sql", 25)}
+            "2026-12-03": (FIXTURES / "release_2026_12_03.sql", 25),
+            "2026-12-05": (FIXTURES / "release_2026_12_05.sql", 32)}
 
 # A later migration that drops or renames a column or a table on purpose lists it here, with the reason.
 DROPPED_COLUMNS: dict[str, set[str]] = {}  # table -> columns
