@@ -23,7 +23,7 @@ from proctor.exams import integrity
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.integrity.signals import Signal
-from proctor.invites import InviteStatus
+from proctor.invites.states import InviteStatus
 from proctor.live import answers as live_answers
 from proctor.live import rounds
 from proctor.live.plan import gap
