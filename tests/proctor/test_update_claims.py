@@ -15,9 +15,9 @@ BOT_ID = int(TOKEN.split(":")[0])
 
 
 async def _claim(db: Database, bot_id: int, update_id: int, now: float, run: str) -> bool:
-    """The bot's claim before any handler runs (bot.core.claim_update), reading nothing more."""
-    claimed, _ = await updates.claim_reading(db, bot_id, update_id, now, run, lambda conn: None)
-    return claimed
+    """The bot's claim as an update comes in (bot/intake.py), reading nothing more."""
+    claimed = await updates.claim(db, bot_id, [updates.Incoming(update_id, "{}", lambda conn: None)], now, run)
+    return update_id in claimed
 
 
 async def test_claims_count_once_but_a_claim_cut_short_is_handed_to_the_next_run(tmp_path):
