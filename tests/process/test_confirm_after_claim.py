@@ -6,7 +6,10 @@ Telegram forgets an update once it is confirmed. Here the test holds the databas
 has handed it to the bot, the bot is killed (SIGKILL), the lock released and the bot started again.
 The answer was never confirmed, so Telegram delivers it again, and it counts once. Had the bot
 confirmed it while its claim waited (as PTB's Updater does, and as a webhook answering 200 once the
-update is queued does), the answer would be lost."""
+update is queued does), the answer would be lost.
+
+And after the claim: an update claimed (so confirmed) but not yet handled when the bot is killed is
+handled at the next start, from the body stored with its claim."""
 
 from __future__ import annotations
 
@@ -100,6 +103,39 @@ async def test_a_webhook_answers_200_only_after_the_claim_so_a_kill_loses_nothin
         await _counted_once_after_restart(api, db, attempt["id"], update_id)
         assert await second.stop() == 0
     finally:
+        await first.cleanup()
+        if second is not None:
+            await second.cleanup()
+
+
+async def test_an_answer_claimed_but_not_yet_handled_at_a_kill_is_handled_at_the_next_start(tmp_path, api):
+    db = tmp_path / "p.db"
+    ann = api.user(1001, "Ann", language_code="en")
+    first = await _run(tmp_path, api, db)
+    second = None
+    try:
+        await _start_exam(api, ann)
+        await wait_update_done(db, api)
+        [attempt] = db_rows(db, "SELECT id FROM attempts WHERE status = 'running'")
+        # Ann's /help is in its handler, its reply unanswered: her next update waits for her turn
+        hold = api.hold("sendMessage", chat_id=ann.id)
+        await ann.send("/help")
+        await hold.reached.wait()
+        await ann.send("批量大小")
+        answer = api.state.updates.last_pushed
+        await api.wait_for(lambda: len(api.state.updates) == 0, timeout=10, what="the answer confirmed")
+        [row] = db_rows(db, "SELECT state, body IS NOT NULL AS kept FROM processed_updates WHERE update_id = ?", answer)
+        assert (row["state"], row["kept"]) == ("claimed", 1)  # claimed with its body before it was confirmed
+        assert await first.kill() == -9
+        hold.release()
+        assert db_rows(db, "SELECT COUNT(*) AS n FROM answers")[0]["n"] == 0  # never handled
+
+        second = await _run(tmp_path, api, db)  # Telegram sends nothing again: the bot has the body
+        await _counted_once_after_restart(api, db, attempt["id"], answer)
+        assert "taking in 2 update(s) claimed by an earlier run" in second.stderr, second.stderr
+        assert await second.stop() == 0
+    finally:
+        hold.release()
         await first.cleanup()
         if second is not None:
             await second.cleanup()
