@@ -87,10 +87,11 @@ async def dropped(app: Application, update: object) -> None:
 
 async def take_back(app: Application) -> int:
     """At start-up: take in again the updates earlier runs claimed and never finished (they were
-    confirmed to Telegram, which will not send them again), from their stored bodies; how many."""
+    confirmed to Telegram, which will not send them again), from their stored bodies; how many.
+    Only those Telegram would still have kept had they not been confirmed: within a day."""
     svc = services(app)
     batch = []
-    for update_id, body in await updates.unfinished(svc.db, app.bot.id, svc.run):
+    for update_id, body in await updates.unfinished(svc.db, app.bot.id, svc.run, svc.now()):
         try:
             batch.append(Update.de_json(json.loads(body), app.bot))
         except (ValueError, TypeError, KeyError, AttributeError) as e:  # written by this code: a bug

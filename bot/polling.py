@@ -117,11 +117,13 @@ class Poller:
         try:
             await asyncio.wait((fetch, stopping), return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for waiting in (fetch, stopping):
-                waiting.cancel()
-        if not fetch.done() or fetch.cancelled():
+            stopping.cancel()
+            if not fetch.done():
+                fetch.cancel()
+            await asyncio.wait((fetch, stopping))  # both ended: nothing left running or unread
+        if fetch.cancelled():
             return None
-        batch = fetch.result()
+        batch = fetch.result()  # raises what the poll raised
         self._confirmed = offset
         return batch
 

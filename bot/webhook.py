@@ -116,7 +116,7 @@ def _is_int(value: object) -> bool:
 
 
 def _is_id(value: object) -> bool:
-    return _is_int(value) and abs(value) < MAX_ID  # type: ignore[arg-type]
+    return type(value) is int and abs(value) < MAX_ID
 
 
 def _bad_ids(data: dict) -> str | None:

@@ -27,7 +27,8 @@ from proctor.storage.db import Database
 
 T = TypeVar("T")
 
-MEMORY_SECONDS = 7 * 24 * 3600  # Telegram keeps undelivered updates for 24 hours
+TELEGRAM_KEEPS = 24 * 3600  # seconds Telegram keeps an update it was not told was taken
+MEMORY_SECONDS = 7 * TELEGRAM_KEEPS  # far longer than Telegram redelivers
 
 
 class UpdateState(StrEnum):
@@ -83,11 +84,13 @@ async def done(db: Database, bot_id: int, update_id: int, run: str = "") -> None
     await db.run_write(lambda conn: conn.execute(_DONE, (bot_id, run, update_id)))
 
 
-async def unfinished(db: Database, bot_id: int, run: str) -> list[tuple[int, str]]:
-    """(update_id, body) of the updates earlier runs claimed and never finished, with a body, in order."""
+async def unfinished(db: Database, bot_id: int, run: str, now: float) -> list[tuple[int, str]]:
+    """(update_id, body) of the updates earlier runs claimed and never finished, with a body, in order:
+    those claimed within the time Telegram would have kept them unconfirmed (older ones, say in a
+    backup restored days later, are left claimed)."""
     rows = await db.fetchall(
         f"SELECT update_id, body FROM processed_updates WHERE bot_id = ? AND state = '{UpdateState.claimed}' "
-        "AND run IS NOT ? AND body IS NOT NULL ORDER BY update_id", (bot_id, run))
+        "AND run IS NOT ? AND body IS NOT NULL AND at >= ? ORDER BY update_id", (bot_id, run, now - TELEGRAM_KEEPS))
     return [(int(r[0]), str(r[1])) for r in rows]
 
 

@@ -34,6 +34,6 @@ async def test_an_upgrade_through_033_keeps_every_claim_and_takes_back_none(tmp_
         assert await db.user_version() >= 33
         assert [tuple(r) for r in await db.fetchall(CLAIMS)] == before
         assert await db.scalar("SELECT COUNT(*) FROM processed_updates WHERE body IS NOT NULL") == 0
-        assert await updates.unfinished(db, bot_id, updates.new_run()) == []
+        assert await updates.unfinished(db, bot_id, updates.new_run(), 1800000000.0) == []
     finally:
         await db.close()

@@ -142,6 +142,8 @@ async def test_forgetting_a_user_clears_the_stored_bodies_they_appear_in_and_kee
         rows = await db.fetchall("SELECT update_id, state, body FROM processed_updates ORDER BY update_id")
         assert [(r[0], r[1], r[2]) for r in rows] == [(1, "claimed", None), (2, "claimed", None),
                                                       (3, "claimed", bodies[3])]
-        assert await updates.unfinished(db, 1, "run-b") == [(3, bodies[3])]
+        assert await updates.unfinished(db, 1, "run-b", 0.0) == [(3, bodies[3])]
+        assert await updates.unfinished(db, 1, "run-a", 0.0) == []  # this run's own are in flight
+        assert await updates.unfinished(db, 1, "run-b", updates.TELEGRAM_KEEPS + 1) == []  # older than a day
     finally:
         await db.close()
