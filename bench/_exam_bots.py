@@ -158,11 +158,13 @@ async def _wait_warm_up() -> None:
 
 async def _serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_limiter: bool,
                  profile_path: str | None, layout: str) -> None:
-    if kind in ("bare", "bare-aiohttp"):
+    bare = kind in ("bare", "bare-aiohttp")
+    if bare:
         app = build_bare(token, base_url, layout, aiohttp=kind == "bare-aiohttp")
+        await _start_bare(app)
     else:
         app = build_ours(token, base_url, Path(db_path), rate_limiter)
-    await start_app(app, poll_timeout=1)
+        await start_app(app, poll_timeout=1)
     await _wait_warm_up()
     # the event loop thread's CPU time, not the wall clock: time spent waiting (for a socket, a core
     # on a busy machine, the database thread) is not this thread's work
@@ -181,10 +183,25 @@ async def _serve(kind: str, token: str, base_url: str, db_path: str, conn, rate_
         elif command == "settle":  # the warm-up thread (started by the first update) has finished
             await _wait_warm_up()
         conn.send(("usage", usage(pauses)))
-    await stop_app(app)
+    await (_stop_bare(app) if bare else stop_app(app))
     if profiler:
         profiler.dump_stats(profile_path)
     conn.send(("stopped", usage(pauses) | {"jieba": "jieba" in sys.modules}))
+
+
+async def _start_bare(app: Application) -> None:
+    """The bare bot as PTB runs it: its Updater polls."""
+    await app.initialize()
+    await app.start()
+    assert app.updater is not None
+    await app.updater.start_polling(poll_interval=0.0, timeout=1)
+
+
+async def _stop_bare(app: Application) -> None:
+    assert app.updater is not None
+    await app.updater.stop()
+    await app.stop()
+    await app.shutdown()
 
 
 def _use_tree(tree: str) -> None:

@@ -22,8 +22,10 @@ from bot import (
     core,
     daily,
     exam,
+    intake,
     invites,
     leads,
+    lifecycle,
     live,
     menus,
     outbox,
@@ -90,6 +92,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
         .post_stop(outbox.on_stop)
         .post_shutdown(_post_shutdown)
         .application_class(core.ProctorApplication)
+        .updater(None)  # the bot polls with its own loop, which confirms only what it claimed (bot/polling.py)
     )
     # PTB's two HTTP clients (updates, everything else) on aiohttp, not PTB's httpx: the same requests
     # for about two thirds of the CPU (bot/aiohttp_request.py); TLS is aiohttp's default context,
@@ -105,6 +108,7 @@ def build_application(settings: Settings, *, clock: Clock | None = None,
         builder = builder.rate_limiter(send_limiter() if rate_limiter is True else rate_limiter)  # type: ignore[arg-type]
     app = builder.build()
     processor.on_overflow = lambda update: core.tell_too_fast(app, update)
+    processor.on_drop = lambda update: intake.dropped(app, update)
     outbox.register(app)
     scheduling.register(app, JobKind.set_commands, _set_commands_job)
     menus.set_table(app, commands())
@@ -144,6 +148,8 @@ async def _open_services(settings: Settings, clock: Clock, app: Application[Any,
     # the command menu is registered by a job once the bot is up (MENU_DELAY): its round trips to
     # Telegram are not in the way of the first reply; a failure retries it (_try_set_commands)
     scheduling.once(app, JobKind.set_commands, None, MENU_DELAY, data=0)
+    # updates an earlier run claimed (so confirmed to Telegram) and never finished: handled first
+    await intake.take_back(app)
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -198,7 +204,7 @@ async def preflight(settings: Settings, app: Application) -> None:
 
     The database stays open for the bot (post_init goes on with it). The API check is the
     Application's own bot initialising (its one getMe, on its own HTTP client), which
-    run_polling/run_webhook then find done. Raises StartupFailed (and lets bank
+    the run then finds done. Raises StartupFailed (and lets bank
     errors such as DatabaseTooNew through).
     """
     db = await open_database(settings.db)
@@ -230,7 +236,7 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     which serves the desk too: bot.webhook)."""
     clock = SystemClock()
     app = build_application(settings, clock=clock)
-    # one event loop for the check and the run: run_polling/run_webhook take the current loop
+    # one event loop for the check and the run
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
@@ -249,6 +255,5 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
         webhook.run(app, loop, listen=settings.webhook_listen, port=settings.webhook_port, url=webhook_url,
                     secret=secret, prepare=partial(_open_services, settings, clock),
                     desk=desk_context if settings.desk_url else None)
-    else:
-        app.run_polling(drop_pending_updates=False)
-    return 0
+        return 0
+    return lifecycle.run(app, loop)

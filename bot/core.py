@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
@@ -18,13 +17,13 @@ from telegram.ext import (
     filters,
 )
 
-from bot import menus
+from bot import intake, menus
 from bot.chat_prefs import group_lang
-from bot.context import Claim, Ctx, ProctorContext
+from bot.context import Ctx, ProctorContext
 from bot.i18n import pick_lang, t
 from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
-from bot.userctx import group_of, seen_in, user_ctx
+from bot.userctx import user_ctx
 from proctor.chats import ensure_chat, set_group_language, set_group_script
 from proctor.people import users as user_store
 from proctor.storage import updates
@@ -43,9 +42,9 @@ COMMANDS = [
 
 
 class ProctorApplication(Application):
-    """Handles each update once (Telegram delivers at least once; see proctor.storage.updates): claims
-    it before any handler runs (`claim_update`), runs the handlers with the claim on their context,
-    and marks it done once they have all returned (or one stopped the rest with
+    """Handles each update once (Telegram delivers at least once; see proctor.storage.updates): runs
+    the handlers of an update claimed by the door it came in by (bot/intake.py) with its claim on
+    their context, and marks it done once they have all returned (or one stopped the rest with
     ApplicationHandlerStop, or raised)."""
 
     async def process_update(self, update: object) -> None:
@@ -56,14 +55,16 @@ class ProctorApplication(Application):
 
     async def _handle_once(self, update: Update) -> None:
         context = ProctorContext.from_update(update, self)
-        try:
-            claim = await claim_update(update, context)
-        except Exception as exc:  # not claimed: no handler runs unclaimed; the error handler says so
-            await self.process_error(update, exc)
-            return
-        if claim is None:  # Telegram delivers at least once (proctor.storage.updates)
-            log.info("update %s delivered again: ignored", update.update_id)
-            return
+        claim = intake.claim_of(self, update)
+        if claim is None:  # not queued by the door (put on the queue directly): claimed here, alone
+            try:
+                claimed = await intake.claim(self, [update])
+            except Exception as exc:  # not claimed: no handler runs unclaimed; the error handler says so
+                await self.process_error(update, exc)
+                return
+            if not claimed:  # a repeat (Telegram delivers at least once)
+                return
+            [(_, claim)] = claimed
         context.claim = claim
         await self._run_handlers(update, context)
         svc = services(self)
@@ -91,18 +92,6 @@ class ProctorApplication(Application):
             except Exception as exc:
                 if await self.process_error(update, exc):
                     break
-
-
-async def claim_update(update: Update, context: Ctx) -> Claim | None:
-    """Claim the update in a round trip of its own that also reads the user's record (written on
-    first sight) and the group's language, for `user_ctx`; None for a repeat, which no handler sees."""
-    svc = context.services
-    tg = update.effective_user
-    read = (lambda conn: None) if tg is None else partial(
-        seen_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username, now=svc.now(),
-        group_id=group_of(update))  # and the group's language, for a message in a group
-    claimed, seen = await updates.claim_reading(svc.db, context.bot.id, update.update_id, svc.now(), svc.run, read)
-    return Claim(update.update_id, seen) if claimed else None
 
 
 StartPayload = Callable[[Update, Ctx, str], Awaitable[None]]  # (update, context, the payload)

@@ -15,7 +15,8 @@ No person types or taps that fast, only a script does. What the meter protects i
 bot's 30 messages a second to Telegram (a flooder answered as fast as its queue goes would take
 half of them and slow everyone's replies by hundreds of ms, see bench/bench_flood.py), the CPU,
 and memory; and a capped queue stops the bot from working through minutes of stale updates. The
-notice means nothing is dropped silently: the user knows to look and send again.
+notice means nothing is dropped silently: the user knows to look and send again. A dropped update
+was claimed when it came in (bot/intake.py): `on_drop` marks it done, so no later run handles it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ RATE = 5.0  # updates a second one user may keep sending after the burst
 MAX_PENDING_PER_USER = 50
 
 OverflowNotice = Callable[[Update], Awaitable[None]]
+DropHook = Callable[[object], Awaitable[None]]
 
 
 @dataclass
@@ -50,11 +52,12 @@ class _Allowance:
 class PerUserUpdateProcessor(BaseUpdateProcessor):
     def __init__(self, max_concurrent_updates: int = 256, *, burst: int = BURST, rate: float = RATE,
                  max_pending_per_user: int = MAX_PENDING_PER_USER, clock: Callable[[], float] = time.monotonic,
-                 on_overflow: OverflowNotice | None = None):
+                 on_overflow: OverflowNotice | None = None, on_drop: DropHook | None = None):
         super().__init__(max_concurrent_updates)
         self.burst, self.rate, self.max_pending_per_user = burst, rate, max_pending_per_user
         self.clock = clock
         self.on_overflow = on_overflow  # awaited with the first dropped update of a flood
+        self.on_drop = on_drop  # awaited with every dropped update
         self._locks: dict[int, asyncio.Lock] = {}
         self._pending: dict[int, int] = {}  # user -> updates waiting for their turn or running
         self._allowances: dict[int, _Allowance] = {}
@@ -106,6 +109,11 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         if inspect.iscoroutine(coroutine):
             coroutine.close()  # never started: no "was never awaited" warning
         self.dropped += 1
+        if self.on_drop is not None:
+            try:
+                await self.on_drop(update)
+            except Exception:  # left claimed: handled at the next start, never lost; the loop goes on
+                log.warning("could not mark a dropped update of user %s done", key, exc_info=True)
         if allowance.told:
             return
         allowance.told = True

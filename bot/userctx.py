@@ -48,7 +48,7 @@ def group_of(update: Update) -> int | None:
 
 def seen_in(conn: sqlite3.Connection, user_id: int, first_name: str, username: str | None, now: float,
             group_id: int | None) -> Seen:
-    """The claim's read (bot.core.claim_update), on the database thread."""
+    """The claim's read (bot/intake.py), on the database thread."""
     prefs = ensure_user_in(conn, user_id, first_name, username, now)
     return Seen(prefs, None if group_id is None else group_prefs_in(conn, group_id))
 

@@ -2,10 +2,13 @@
 
 PTB's `run_webhook` serves with tornado on a port of its own; the desk is aiohttp. Here one aiohttp
 server holds both: the webhook route at the URL's path, which checks Telegram's
-`X-Telegram-Bot-Api-Secret-Token` header, decodes the update with `Update.de_json` and puts it on
-the Application's update queue (what PTB's own webhook handler does), and the desk at /desk. The
-Application is initialised, started, stopped and shut down here as `run_webhook` would; PTB's
-Updater is not used. The secret is registered for redaction by the caller (bot.app.run_bot).
+`X-Telegram-Bot-Api-Secret-Token` header, checks the body's ids, decodes the update with
+`Update.de_json` and takes it in by the bot's one door (bot/intake.py: claimed and stored, then
+queued), and the desk at /desk. Telegram forgets an update once it is answered 200, so the 200
+comes only after the claim has committed; a claim that fails is answered 500 and Telegram sends
+the update again. The Application is initialised, started, stopped and shut down here as
+`run_webhook` would; PTB's Updater is not used. The secret is registered for redaction by the caller
+(bot.app.run_bot).
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ import asyncio
 import hmac
 import json
 import logging
-import signal
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlparse
 
@@ -22,6 +24,8 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
+from bot import intake
+from bot.lifecycle import STOP_SIGNALS
 from desk.server import mount
 from desk.web import DeskContext
 
@@ -29,12 +33,15 @@ log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_UPDATE = 1024 * 1024
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGABRT)
+MAX_ID = 2**53  # Telegram's ids fit in 52 bits and a sign (a double holds them exactly)
+# objects whose `id` is a chat's or a user's, wherever they are in an update
+ID_HOLDERS = ("chat", "from", "user", "sender_chat")
 
 
 def webhook_route(app: Application, secret: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    """The handler Telegram POSTs updates to: a wrong or missing secret is refused (403); an update
-    is acknowledged (200) once it is on the queue; while stopping, 503 (Telegram sends it again)."""
+    """The handler Telegram POSTs updates to: a wrong or missing secret is refused (403), a malformed
+    body too (400); an update is acknowledged (200) once it is claimed; a claim that fails is 500
+    and, while stopping, 503 (Telegram sends it again)."""
     expected = secret.encode()
 
     async def receive(request: web.Request) -> web.StreamResponse:
@@ -60,7 +67,11 @@ def webhook_route(app: Application, secret: str) -> Callable[[web.Request], Awai
             raise web.HTTPBadRequest() from None
         if not app.running:
             raise web.HTTPServiceUnavailable()
-        await app.update_queue.put(update)
+        try:
+            await intake.take_in(app, [update])
+        except Exception:  # not claimed: a 500 leaves it with Telegram, which sends it again
+            log.exception("webhook: update %s could not be claimed", update.update_id)
+            raise web.HTTPInternalServerError() from None
         return web.Response()
 
     return receive
@@ -74,11 +85,17 @@ def malformed(data: object) -> str | None:
     """What an update lacks that PTB's decoding takes for granted (None when it has it).
 
     `Update.de_json` checks nothing: a message without its chat decodes into a Message whose chat is
-    None, and every handler after it fails. Telegram always sends these fields; only a forged or
-    broken body lacks them, so it is refused here, once, instead of failing in each handler.
+    None, and every handler after it fails; `true` passes for an id (True is 1 in Python and in
+    SQLite, so `"update_id": true` would be claimed as update 1). Telegram always sends these fields,
+    and its ids are integers below 2**53 in size (`update_id` above 0); only a forged or broken body
+    differs, so it is refused here, once, instead of failing in each handler.
     """
-    if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+    if not isinstance(data, dict) or not _is_int(data.get("update_id")):
         return "no update_id"
+    if not 0 < data["update_id"] < MAX_ID:
+        return "update_id out of range"
+    if (why := _bad_ids(data)) is not None:
+        return why
     for kind in MESSAGES:
         if kind in data and (why := _bad_message(data[kind])) is not None:
             return f"{kind}: {why}"
@@ -93,13 +110,39 @@ def malformed(data: object) -> str | None:
     return None
 
 
+def _is_int(value: object) -> bool:
+    """A JSON integer: not a boolean (bool is an int in Python), not a float."""
+    return type(value) is int
+
+
+def _is_id(value: object) -> bool:
+    return type(value) is int and abs(value) < MAX_ID
+
+
+def _bad_ids(data: dict) -> str | None:
+    """The first chat or user object anywhere in the update whose `id` is not an id (walked without
+    recursion: the body may nest as deep as the JSON decoder allows)."""
+    stack: list[tuple[str, object]] = [("", data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                where = f"{path}.{key}" if path else key
+                if key in ID_HOLDERS and isinstance(value, dict) and "id" in value and not _is_id(value["id"]):
+                    return f"{where}.id: not an id"
+                stack.append((where, value))
+        elif isinstance(node, list):
+            stack.extend((f"{path}[{i}]", item) for i, item in enumerate(node))
+    return None
+
+
 def _bad_message(message: object) -> str | None:
     if not isinstance(message, dict):
         return "not an object"
-    if not isinstance(message.get("message_id"), int) or not isinstance(message.get("date"), int):
+    if not _is_int(message.get("message_id")) or not _is_int(message.get("date")):
         return "no message_id or date"
     chat = message.get("chat")
-    if not isinstance(chat, dict) or not isinstance(chat.get("id"), int) or not isinstance(chat.get("type"), str):
+    if not isinstance(chat, dict) or not _is_int(chat.get("id")) or not isinstance(chat.get("type"), str):
         return "no chat"
     if "from" in message:
         return _bad_user(message["from"])
@@ -107,7 +150,7 @@ def _bad_message(message: object) -> str | None:
 
 
 def _bad_user(user: object) -> str | None:
-    if not isinstance(user, dict) or not isinstance(user.get("id"), int) or not isinstance(user.get("first_name"), str):
+    if not isinstance(user, dict) or not _is_int(user.get("id")) or not isinstance(user.get("first_name"), str):
         return "no user"
     return None
 

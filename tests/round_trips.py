@@ -3,7 +3,9 @@
 aiosqlite runs each call (execute, executemany, execute_fetchall, a cursor's fetch or close,
 commit...) as one function queued to the connection's thread: `Connection._execute`. The counter
 wraps that on the bot's connection and credits each hop to the update being handled in the task
-that made it (tasks the handler spawns, jobs and the outbox are not the update's).
+that made it (tasks the handler spawns, jobs and the outbox are not the update's). The claim is the
+polling loop's, one per batch as it comes in (bot/intake.py): its hops are credited to the next
+update whose handling begins, the first of its batch (the tests send one update at a time).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from telegram import Update
 
 from bot.daily import callbacks as daily_cb
 from bot.exam import callbacks as exam_cb
+from bot.polling import POLLER
 from bot.services import services
 
 _STEP: contextvars.ContextVar[Step | None] = contextvars.ContextVar("round_trip_step", default=None)
@@ -53,14 +56,19 @@ class RoundTrips:
     def __init__(self, app, *, prefix: str = ""):
         self.steps: list[Step] = []
         self.prefix = prefix
+        self._door: list[str] = []  # the polling loop's calls since an update's handling last began
         conn = services(app).db.conn
         original = conn._execute
+        poller = POLLER.of(app).task
 
         async def counted(fn, *args, **kwargs):
             step = _STEP.get()
-            if step is not None and step.task is asyncio.current_task():
+            task = asyncio.current_task()
+            if step is not None and step.task is task:
                 step.hops += 1
                 step.calls.append(getattr(fn, "__name__", repr(fn)))
+            elif task is poller and poller is not None:
+                self._door.append(getattr(fn, "__name__", repr(fn)))
             return await original(fn, *args, **kwargs)
 
         conn._execute = counted
@@ -68,7 +76,8 @@ class RoundTrips:
         do = processor.do_process_update
 
         async def per_update(update, coroutine):
-            step = Step(self.prefix + kind_of(update), asyncio.current_task())
+            step = Step(self.prefix + kind_of(update), asyncio.current_task(), len(self._door), self._door)
+            self._door = []
             token = _STEP.set(step)
             try:
                 await do(update, coroutine)

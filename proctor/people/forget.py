@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from bank.store import one_row
+from proctor.storage import updates
 from proctor.storage.db import Database
 
 
@@ -18,7 +19,8 @@ class Forgotten:
 
 async def forget_user(db: Database, user_id: int) -> Forgotten:
     """Delete the user, their attempts and answers, daily answers, memberships, review cards,
-    disputes and their private chat's quiz; clear them as the subject of audit entries.
+    disputes and their private chat's quiz; clear them as the subject of audit entries, and clear
+    the stored bodies of unfinished updates they appear in.
 
     Entries a lead wrote as actor stay: they are the team's record of who changed what.
     Deleting the user row cascades to everything that references it.
@@ -40,6 +42,7 @@ async def forget_user(db: Database, user_id: int) -> Forgotten:
         # a lead's unsaved /newquestion draft and uploads waiting for Import (no foreign key to users)
         conn.execute("DELETE FROM question_drafts WHERE user_id=?", (user_id,))
         conn.execute("DELETE FROM pending_uploads WHERE user_id=?", (user_id,))
+        updates.forget_bodies_in(conn, user_id)
         return Forgotten(*counts)
 
     return await db.run_write(transaction)

@@ -1,30 +1,34 @@
 """Telegram delivers updates at least once: each (bot, update_id) is handled to the end once.
 
-An update is *claimed* before its handler runs (so a duplicate delivered meanwhile is dropped) and
-marked *done* after it returns. A claim whose process stopped in between (a crash, a kill) is not a
-duplicate: when Telegram delivers the update again, the new run claims it and handles it. The
-effects are idempotent (answers keyed by attempt and position, one attempt per start...), so an
-update whose effect was committed just before the crash still counts once.
+An update is *claimed* before it is confirmed to Telegram (bot/intake.py: a batch of updates in one
+transaction, before the next getUpdates or the webhook's 200) and marked *done* after its handlers
+return. Its body is stored with its claim and cleared by the done mark: a claim whose process
+stopped in between (a crash, a kill) is not a duplicate. The next run handles it from its stored
+body at start-up (`unfinished`), or, for a claim without a body (written before bodies were
+stored, or forgotten by /forgetme), when Telegram delivers it again. The effects are idempotent
+(answers keyed by attempt and position, one attempt per start...), so an update whose effect was
+committed just before the crash still counts once.
 
-The bot claims in a round trip of its own before any handler runs (bot/core.py
-`ProctorApplication.process_update`: `claim_reading` also reads the user's record, which every
-handler needs first), and marks the update done in another after they return (`done`). A kill
-before the mark leaves the update claimed, so a delivery again is handled again, and still counts once.
+The claim also reads, for each claimed update, what its handlers need first (the user's record,
+bot/userctx.py `seen_in`), in the same transaction; the done mark is a round trip of its own after
+the handlers (bot/core.py `ProctorApplication`).
 """
 
 from __future__ import annotations
 
 import secrets
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from proctor.storage.db import Database
 
 T = TypeVar("T")
 
-MEMORY_SECONDS = 7 * 24 * 3600  # Telegram keeps undelivered updates for 24 hours
+TELEGRAM_KEEPS = 24 * 3600  # seconds Telegram keeps an update it was not told was taken
+MEMORY_SECONDS = 7 * TELEGRAM_KEEPS  # far longer than Telegram redelivers
 
 
 class UpdateState(StrEnum):
@@ -34,10 +38,12 @@ class UpdateState(StrEnum):
     done = "done"
 
 
-_CLAIM = f"""INSERT INTO processed_updates (bot_id, update_id, at, state, run) VALUES (?, ?, ?, '{UpdateState.claimed}', ?)
-               ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at
+_CLAIM = f"""INSERT INTO processed_updates (bot_id, update_id, at, state, run, body)
+               VALUES (?, ?, ?, '{UpdateState.claimed}', ?, ?)
+               ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at, body = excluded.body
                WHERE processed_updates.state = '{UpdateState.claimed}' AND processed_updates.run IS NOT excluded.run"""
-_DONE = f"UPDATE processed_updates SET state = '{UpdateState.done}' WHERE bot_id = ? AND run IS ? AND update_id = ?"
+_DONE = (f"UPDATE processed_updates SET state = '{UpdateState.done}', body = NULL "
+         "WHERE bot_id = ? AND run IS ? AND update_id = ?")
 
 
 def new_run() -> str:
@@ -45,28 +51,56 @@ def new_run() -> str:
     return secrets.token_hex(8)
 
 
-def _claim_in(conn: sqlite3.Connection, bot_id: int, update_id: int, now: float, run: str) -> bool:
-    return conn.execute(_CLAIM, (bot_id, update_id, now, run)).rowcount == 1
+@dataclass(frozen=True, slots=True)
+class Incoming(Generic[T]):
+    """An update to claim: its id, its body (the update as JSON, kept until it is done) and what to
+    read in the claim's transaction once it is claimed."""
+
+    update_id: int
+    body: str
+    read: Callable[[sqlite3.Connection], T]
 
 
-async def claim_reading(db: Database, bot_id: int, update_id: int, now: float, run: str,
-                        read: Callable[[sqlite3.Connection], T]) -> tuple[bool, T | None]:
-    """Claim in one transaction of its own, and `read(conn)` after the claim (what every handler
-    needs first: the user's record, written on first sight): (True, what `read` gave) for a claimed
-    update, (False, None) for a repeat (nothing is read or written then). Claimed: the first
-    delivery, or a delivery again of one a previous run claimed and never finished; a repeat: one
-    that was handled, or is being handled by this run."""
-    def both(conn: sqlite3.Connection) -> tuple[bool, T | None]:
-        if not _claim_in(conn, bot_id, update_id, now, run):
-            return False, None
-        return True, read(conn)
+async def claim(db: Database, bot_id: int, batch: Sequence[Incoming[T]], now: float, run: str) -> dict[int, T]:
+    """Claim a batch of updates in one transaction, each with its body, reading after each claim what
+    its `read` reads: {update_id: what `read` gave} for the claimed ones, in the batch's order.
+    Claimed: a first delivery, or a delivery again of one a previous run claimed and never finished.
+    Left out (nothing read or written): a repeat, handled or being handled by this run (an id twice
+    in a batch is claimed once)."""
 
-    return await db.run_write(both)
+    def transaction(conn: sqlite3.Connection) -> dict[int, T]:
+        claimed: dict[int, T] = {}
+        for incoming in batch:
+            if conn.execute(_CLAIM, (bot_id, incoming.update_id, now, run, incoming.body)).rowcount == 1:
+                claimed[incoming.update_id] = incoming.read(conn)
+        return claimed
+
+    return await db.run_write(transaction)
 
 
 async def done(db: Database, bot_id: int, update_id: int, run: str = "") -> None:
-    """The handlers of an update this run claimed have returned (whatever they did): one trip."""
+    """The handlers of an update this run claimed have returned (whatever they did), or it was
+    dropped unhandled (bot/ordering.py): one trip; its body is cleared."""
     await db.run_write(lambda conn: conn.execute(_DONE, (bot_id, run, update_id)))
+
+
+async def unfinished(db: Database, bot_id: int, run: str, now: float) -> list[tuple[int, str]]:
+    """(update_id, body) of the updates earlier runs claimed and never finished, with a body, in order:
+    those claimed within the time Telegram would have kept them unconfirmed (older ones, say in a
+    backup restored days later, are left claimed)."""
+    rows = await db.fetchall(
+        f"SELECT update_id, body FROM processed_updates WHERE bot_id = ? AND state = '{UpdateState.claimed}' "
+        "AND run IS NOT ? AND body IS NOT NULL AND at >= ? ORDER BY update_id", (bot_id, run, now - TELEGRAM_KEEPS))
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
+def forget_bodies_in(conn: sqlite3.Connection, user_id: int) -> None:
+    """/forgetme: the stored bodies of unfinished updates in which the user appears (as a sender, a
+    voter, a private chat, the author of a message replied to) are cleared; their claims stay."""
+    conn.execute(f"""UPDATE processed_updates SET body = NULL
+                     WHERE state = '{UpdateState.claimed}' AND json_valid(body)
+                       AND EXISTS (SELECT 1 FROM json_tree(processed_updates.body) AS t
+                                   WHERE t.key = 'id' AND t.type = 'integer' AND t.atom = ?)""", (user_id,))
 
 
 async def is_done(db: Database, bot_id: int, update_id: int) -> bool:

@@ -1,6 +1,7 @@
-"""An update is claimed before any handler runs (bot/core.py `ProctorApplication`, `claim_update`):
-a handler whose first act is a Bot API call runs after the claim, the claim is on its context, and a
-repeat of its update reaches no handler, so nothing is sent for it."""
+"""An update is claimed as it comes in, before it is confirmed to Telegram and before any handler
+runs (bot/intake.py, bot/core.py `ProctorApplication`): a handler whose first act is a Bot API call
+runs after the claim, the claim is on its context, and a repeat of its update reaches no handler, so
+nothing is sent for it. An update that cannot be claimed is not confirmed: Telegram keeps it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import logging
 
 import pytest
+from telegram import Update
 from telegram.ext import ApplicationHandlerStop, CommandHandler, MessageHandler, filters
 
 from bot.context import Claim
@@ -97,23 +99,50 @@ async def test_a_screen_whose_message_id_was_lost_is_posted_anew_at_the_next_ste
         await env.close()
 
 
-async def test_when_the_claim_fails_no_handler_runs_and_the_user_hears_oops(env):
-    """A claim that cannot be written (here: its table is gone) stops the update before any handler:
-    nothing runs unclaimed; the error handler logs it and says so."""
-    ann = env.api.user(404, "Ann", language_code="en")
-    await env.db.run_write(lambda c: c.execute("ALTER TABLE processed_updates RENAME TO gone"))
-    env.api.inject_update({"update_id": 700_020, "message": {
+def _start(user, update_id: int) -> dict:
+    return {"update_id": update_id, "message": {
         "message_id": 7, "date": 1_800_000_000, "text": "/start",
         "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
-        "chat": {"id": ann.id, "type": "private", "first_name": "Ann"},
-        "from": {"id": ann.id, "is_bot": False, "first_name": "Ann", "language_code": "en"}}})
+        "chat": {"id": user.id, "type": "private", "first_name": "Ann"},
+        "from": {"id": user.id, "is_bot": False, "first_name": "Ann", "language_code": "en"}}}
+
+
+async def test_an_update_that_cannot_be_claimed_is_not_confirmed_and_is_handled_once_it_can(env, caplog):
+    """The claim cannot be written (here: its table is gone): nothing runs, nothing is confirmed, so
+    Telegram keeps the update and the bot fetches it again until its claim commits; then it is
+    handled, once. (Before, the update was confirmed at once and the user heard "Sorry": lost.)"""
+    caplog.set_level(logging.WARNING, logger="bot.polling")
+    ann = env.api.user(404, "Ann", language_code="en")
+    await env.db.run_write(lambda c: c.execute("ALTER TABLE processed_updates RENAME TO gone"))
+    env.api.inject_update(_start(ann, 700_020))
+    await env.api.wait_for(lambda: "could not claim 1 update(s)" in caplog.text, what="the failed claim")
+    assert len(env.api.state.updates) == 1  # handed to the bot, not confirmed: Telegram still holds it
+    assert [m for m in ann.chat() if m.from_bot] == []  # nothing ran unclaimed
+    await env.db.run_write(lambda c: c.execute("ALTER TABLE gone RENAME TO processed_updates"))
+    reply = await ann.wait_message(timeout=10)  # fetched again after the poller's wait (1 s)
+    await env.idle()
+    assert [m.text for m in ann.chat() if m.from_bot] == [reply.text]
+    assert reply.text.startswith("Hi Ann")  # /start's welcome, once
+    assert await updates.is_done(env.db, env.app.bot.id, 700_020)
+    await env.api.wait_for(lambda: len(env.api.state.updates) == 0, what="confirmed once claimed")
+
+
+async def test_an_update_put_on_the_queue_directly_is_claimed_alone_and_runs_no_handler_unclaimed(env):
+    """An update that did not come in by the door (bot/intake.py) is claimed where it is handled; a
+    claim that cannot be written stops it before any handler, and the error handler says so."""
+    ann = env.api.user(406, "Ann", language_code="en")
+    await env.db.run_write(lambda c: c.execute("ALTER TABLE processed_updates RENAME TO gone"))
+    await env.app.update_queue.put(Update.de_json(_start(ann, 700_021), env.app.bot))
     reply = await ann.wait_message()
     await env.db.run_write(lambda c: c.execute("ALTER TABLE gone RENAME TO processed_updates"))
-    # the server is quiet (env.idle would wait for this update's done mark, which an unclaimed update never gets)
     await env.api.wait_idle()
     assert [m.text for m in ann.chat() if m.from_bot] == [reply.text]
     assert reply.text.startswith("Sorry")  # the error handler's, not /start's welcome
     assert await env.db.scalar("SELECT COUNT(*) FROM users WHERE id=?", (ann.id,)) == 0  # nothing was written
+    await env.app.update_queue.put(Update.de_json(_start(ann, 700_022), env.app.bot))
+    await ann.wait_message(lambda m: m.text.startswith("Hi Ann"))
+    await env.idle()
+    assert await updates.is_done(env.db, env.app.bot.id, 700_022)
 
 
 async def test_a_handler_finds_its_updates_claim_on_its_context_and_user_ctx_takes_its_read(env):
@@ -152,7 +181,7 @@ async def test_a_repeat_while_the_first_delivery_runs_reaches_no_handler_and_the
     env.app.add_handler(MessageHandler(filters.UpdateType.CHANNEL_POST, held))
     post = {"update_id": 700_040, "channel_post": {
         "message_id": 9, "date": 1_800_000_000, "text": "news", "chat": {"id": -1009, "type": "channel", "title": "C"}}}
-    caplog.set_level(logging.INFO, logger="bot.core")
+    caplog.set_level(logging.INFO, logger="bot.intake")
     env.api.inject_update(post)
     try:
         await asyncio.wait_for(entered.wait(), 5)

@@ -1,4 +1,4 @@
-"""The claim of an update reads its user's record in the same round trip (bot/core.py, bot/userctx.py):
+"""The claim of an update reads its user's record in the same round trip (bot/intake.py, bot/userctx.py):
 a known user whose name is unchanged costs no trip of its own; a new or renamed user is still
 written by user_ctx, and a repeated update reads nothing."""
 
@@ -13,18 +13,22 @@ from proctor.storage.db import Database
 from tests.harness import BotEnv
 
 
+async def _claim(db: Database, update_id: int, read) -> dict:
+    return await updates.claim(db, 1, [updates.Incoming(update_id, "{}", read)], 0.0, "run")
+
+
 async def test_the_claim_reads_a_known_users_record_and_nothing_for_a_repeat(tmp_path):
     db = await Database.open(tmp_path / "u.db")
     try:
         read = partial(known_prefs_in, user_id=7, first_name="Ann", username="ann")
-        assert await updates.claim_reading(db, 1, 10, 0.0, "run", read) == (True, None)  # not known yet
+        assert await _claim(db, 10, read) == {10: None}  # not known yet
         await ensure_user(db, 7, "Ann", "ann", 0.0)
         await set_language(db, 7, "zh")
-        claimed, prefs = await updates.claim_reading(db, 1, 11, 0.0, "run", read)
-        assert claimed and prefs is not None and (prefs.first_name, prefs.language) == ("Ann", "zh")
+        prefs = (await _claim(db, 11, read))[11]
+        assert prefs is not None and (prefs.first_name, prefs.language) == ("Ann", "zh")
         renamed = partial(known_prefs_in, user_id=7, first_name="Anne", username="ann")
-        assert await updates.claim_reading(db, 1, 12, 0.0, "run", renamed) == (True, None)  # ensure_user writes
-        assert await updates.claim_reading(db, 1, 11, 0.0, "run", read) == (False, None)  # a repeat
+        assert await _claim(db, 12, renamed) == {12: None}  # ensure_user writes
+        assert await _claim(db, 11, read) == {}  # a repeat: nothing read
     finally:
         await db.close()
 

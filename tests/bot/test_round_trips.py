@@ -3,8 +3,8 @@
 Counted (tests/round_trips.py: every call that hops to aiosqlite's thread, credited to the update
 being handled) over a scripted exam (Skip, Back, Flag, presses, a toggled multiple choice with
 Submit, typed answers, Finish) and a group daily quiz (taps, a repeated tap, a multiple choice, a
-typed reply), through the real bot, one update at a time. Every update costs its claim (a trip of
-its own before any handler, which also reads the user's record: bot/core.py `claim_update`) and its
+typed reply), through the real bot, one update at a time. Every update costs its claim (a trip as
+it comes in, one for its whole batch, which also reads the user's record: bot/intake.py) and its
 done mark (a trip after them all: `ProctorApplication.process_update`); an exam step is one transaction between them, 3 in
 all. A daily tap is the same (a new member's record is written in the claim's trip:
 proctor.people.users.ensure_user_in), and a typed group reply, whose question is found in the

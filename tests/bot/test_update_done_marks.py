@@ -1,6 +1,6 @@
 """An update is marked done after its handlers return, in a round trip of its own (bot/core.py
-`ProctorApplication`), whatever else is in flight; a repeat is dropped all along
-(proctor/storage/updates.py)."""
+`ProctorApplication`), whatever else is in flight; a repeat is dropped at the door (bot/intake.py):
+it is never queued, so nothing of it runs."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ async def test_a_repeat_reaches_no_handler_and_is_not_marked_again(env):
     assert await _done(env, 800_001)
     trips = RoundTrips(env.app)
     env.api.inject_update(help_)  # delivered again
-    await env.api.wait_for(lambda: trips.steps, what="the repeat handled")
-    await env.idle()
-    assert [s.calls for s in trips.steps] == [["transaction"]]  # the claim refused it: nothing after
+    await env.api.wait_for(lambda: len(env.api.state.updates) == 0, what="the repeat taken and confirmed")
+    await env.api.wait_idle()
+    assert trips.steps == []  # the claim refused it at the door: never queued
     assert len([m for m in ann.chat() if m.from_bot]) == 1

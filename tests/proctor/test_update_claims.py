@@ -1,8 +1,11 @@
 """A tap is never lost and counts once: an update is claimed before its handler and marked done after
 it; a claim left by a run that stopped in between is handled again when the update comes again."""
 
+import json
+
 import pytest
 
+from proctor.people.forget import forget_user
 from proctor.storage import updates
 from proctor.storage.db import Database
 from sandbox.session import handled_by
@@ -15,9 +18,9 @@ BOT_ID = int(TOKEN.split(":")[0])
 
 
 async def _claim(db: Database, bot_id: int, update_id: int, now: float, run: str) -> bool:
-    """The bot's claim before any handler runs (bot.core.claim_update), reading nothing more."""
-    claimed, _ = await updates.claim_reading(db, bot_id, update_id, now, run, lambda conn: None)
-    return claimed
+    """The bot's claim as an update comes in (bot/intake.py), reading nothing more."""
+    claimed = await updates.claim(db, bot_id, [updates.Incoming(update_id, "{}", lambda conn: None)], now, run)
+    return update_id in claimed
 
 
 async def test_claims_count_once_but_a_claim_cut_short_is_handed_to_the_next_run(tmp_path):
@@ -116,3 +119,31 @@ async def test_a_tap_whose_effect_was_committed_before_the_stop_counts_once_when
     assert await handled_by(env.app, timeout=10)(900_200)
     assert len(await answers_of(env.db)) == 1
     assert (await the_attempt(env.db)).current_pos == 1
+
+
+def _message(update_id: int, sender: int, reply_to_sender: int | None = None) -> str:
+    message: dict = {"message_id": update_id, "date": 0, "text": "x", "chat": {"id": -100, "type": "group"},
+                     "from": {"id": sender, "is_bot": False, "first_name": "U"}}
+    if reply_to_sender is not None:
+        message["reply_to_message"] = {"message_id": 1, "date": 0, "text": "what Ann wrote",
+                                       "chat": {"id": -100, "type": "group"},
+                                       "from": {"id": reply_to_sender, "is_bot": False, "first_name": "Ann"}}
+    return json.dumps({"update_id": update_id, "message": message})
+
+
+async def test_forgetting_a_user_clears_the_stored_bodies_they_appear_in_and_keeps_the_claims(tmp_path):
+    ann, bob = 7, 8
+    db = await Database.open(tmp_path / "u.db")
+    try:
+        bodies = {1: _message(1, ann), 2: _message(2, bob, reply_to_sender=ann), 3: _message(3, bob)}
+        batch = [updates.Incoming(i, body, lambda conn: None) for i, body in bodies.items()]
+        assert set(await updates.claim(db, 1, batch, 0.0, "run-a")) == {1, 2, 3}
+        await forget_user(db, ann)
+        rows = await db.fetchall("SELECT update_id, state, body FROM processed_updates ORDER BY update_id")
+        assert [(r[0], r[1], r[2]) for r in rows] == [(1, "claimed", None), (2, "claimed", None),
+                                                      (3, "claimed", bodies[3])]
+        assert await updates.unfinished(db, 1, "run-b", 0.0) == [(3, bodies[3])]
+        assert await updates.unfinished(db, 1, "run-a", 0.0) == []  # this run's own are in flight
+        assert await updates.unfinished(db, 1, "run-b", updates.TELEGRAM_KEEPS + 1) == []  # older than a day
+    finally:
+        await db.close()
