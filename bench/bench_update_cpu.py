@@ -151,6 +151,7 @@ async def one_run(label: str, bot: Bot, args: argparse.Namespace, paper: Paper) 
                 before, started = cpu_ticks(process.pid), time.perf_counter()
                 await take_turns(people, args.rate)
                 await api.wait_idle(quiet=0.3, timeout=60)
+                await settle(process.pid)  # work left after the last reply (a done mark, a delivered mark)
                 out.ticks = cpu_ticks(process.pid) - before
                 out.wall = time.perf_counter() - started
             out.peak_kib, out.children = pss.peak, len(pss.children_seen)
@@ -184,6 +185,8 @@ def report(runs: dict[str, list[Run]], aa: bool) -> int:
                 print(f"  ! {r.label}: calls the list does not have: {dict(r.unexpected)}")
             if r.errors:
                 print(f"  ! {r.label}: {len(r.errors)} error answers, e.g. {r.errors[0]}")
+    mix = runs[next(iter(runs))][0].steps
+    print(f"updates a run: {', '.join(f'{step} {n}' for step, n in mix.items())}")
     a, b = runs
     cpu = [x.cpu_ms / y.cpu_ms for x, y in zip(runs[a], runs[b], strict=True)]
     idle = [x.idle_kib / y.idle_kib for x, y in zip(runs[a], runs[b], strict=True)]
