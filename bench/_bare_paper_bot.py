@@ -119,15 +119,20 @@ async def start_exam(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 
 
 async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A typed answer: the next question posted below it with the answer noted, the old screen deleted."""
+    """A typed answer: the next question (after the last, "Finish now?") posted below it with the answer
+    noted, the old screen deleted."""
     s: Sitting = context.chat_data["sitting"]
     paper, old = context.bot_data["paper"], s.message_id
     answer = update.effective_message.text
     s.answers[s.pos] = answer
     note = f"Recorded for Q{s.pos + 1}: {answer}"
-    s.pos = min(s.pos + 1, len(paper["questions"]) - 1)
-    text, kb = screen(paper, s, note)
-    sent = await context.bot.send_message(update.effective_chat.id, text, reply_markup=kb, protect_content=True)
+    if s.pos == len(paper["questions"]) - 1:  # the last: "Finish now?" in the new message
+        text, kb = confirm(paper, s)
+        sent = await context.bot.send_message(update.effective_chat.id, f"{text}\n\n{note}", reply_markup=kb)
+    else:
+        s.pos += 1
+        text, kb = screen(paper, s, note)
+        sent = await context.bot.send_message(update.effective_chat.id, text, reply_markup=kb, protect_content=True)
     s.message_id = sent.message_id
     await context.bot.delete_message(update.effective_chat.id, old)
 

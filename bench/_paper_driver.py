@@ -43,7 +43,7 @@ SEND_GAP = 1.05  # s between one person's updates that send a message (Telegram:
 class Step(StrEnum):
     """The kinds of update a person sends while taking a paper."""
 
-    typed = "typed fill-in"
+    typed = "typed answer"
     press = "press (single choice, true/false)"
     tick = "tick (multiple choice)"
     submit = "Submit (multiple choice)"
@@ -201,6 +201,8 @@ class Person:
         """Sends the update and waits for the calls its kind makes (or, given `quiet`, until the bot has
         been quiet that long: to find out what they are); returns the calls it made so far."""
         api = self.api
+        if self.updates.total() > 3 * len(self.paper.questions) + 10:
+            raise RuntimeError(f"user {self.user_id}: the paper never ends (the bot does not show what a person expects)")
         first = len(api.calls)
         expected = Counter(CALLS[step])
         self.last = time.perf_counter()

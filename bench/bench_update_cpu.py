@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import json
 import os
 import signal
@@ -93,6 +94,12 @@ def _environment(api: FakeBotApi, db: Path) -> dict[str, str]:
     return env
 
 
+def _die_with_the_bench() -> None:
+    """In the bot's process before it starts: killed when the bench dies (PR_SET_PDEATHSIG), so no bot
+    is left polling a fake server that is gone."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+
+
 class BotProcess:
     """`proctor run` or the bare bot, in a process of its own (its log in the run's directory)."""
 
@@ -106,7 +113,8 @@ class BotProcess:
         self.log = directory / "bot.log"
         with self.log.open("wb") as log:  # cwd: the run's directory, so no `.env` of the checkout is read
             self.process = subprocess.Popen(command, cwd=directory, env=_environment(api, directory / "proctor.db"),
-                                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+                                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                            preexec_fn=_die_with_the_bench)
         self.pid = self.process.pid
 
     async def polling(self, api: FakeBotApi) -> None:
