@@ -4,15 +4,16 @@ A person reads the screen as a person would: a fill-in is typed, a single choice
 pressed, a multiple choice gets two ticks and Submit; on the second single-choice question they go
 ◀ Back to look at the one before and Next ▶ again; when the last answer brings "Finish now?" they
 press "Yes, finish" and wait for the result card. A person who skims (the warm-up) answers two
-questions of each kind, skips the rest and presses Finish on the last. They read only what either bot shows (its buttons
-and the question number), so the same people take the paper on our bot and on the bare one.
+questions of each kind, skips the rest and presses Finish on the last. They read only what either
+bot shows (its buttons and the question number), so the same people take the paper on our bot and
+on the bare one.
 
 Each update waits until the bot has made the Bot API calls `CALLS` lists for its kind (the same for
 both bots: bench/README.md) and none is in flight; a call the list does not have is counted as
 unexpected and reported. `take_turns` lets the people act one after another: one update at a time,
 at most `rate` a second, none sooner than the bot's per-user meter allows, and a person's updates
-that make the bot send a new message at least `send_gap` s apart (Telegram's one message a second
-in a chat, which our pacer keeps and PTB's limiter does not).
+that make the bot send a new message at least SEND_GAP apart (Telegram's one message a second in a
+chat, which our pacer keeps and PTB's limiter does not: so neither ever has to hold a call back).
 """
 
 from __future__ import annotations
@@ -178,7 +179,7 @@ class Person:
         if self.skim and pos >= 2 and questions[pos - 1].kind == questions[pos - 2].kind == q.kind:
             return (Step.finish, lambda: self.user.press(screen, "Finish")) if last else (
                 Step.skip, lambda: self.user.press(screen, "Skip ▶"))
-        if q.kind == Kind.single and not self._looked_back and pos and self.paper.questions[pos - 1].kind == Kind.single:
+        if q.kind == Kind.single and not self._looked_back and pos and questions[pos - 1].kind == Kind.single:
             return Step.back, lambda: self.user.press(screen, "◀ Back")
         if q.kind not in PRESSED:
             return Step.typed, lambda: self.user.send(q.typed)
@@ -231,15 +232,13 @@ async def take_turns(people: list[Person], rate: float) -> None:
     last_start = 0.0
     turn = 0
     while not all(p.done for p in people):
-        waiting = [(i, p) for i, p in enumerate(people) if not p.done]
-        waiting = waiting[turn % len(waiting):] + waiting[:turn % len(waiting)]
-        planned = [(p, *p.next_step()) for _, p in waiting]
-        person, step, action = min(planned, key=lambda x: x[0].ready_at(x[1]))
-        if person.ready_at(step) > time.perf_counter():  # nobody may act yet: the soonest
-            await asyncio.sleep(person.ready_at(step) - time.perf_counter())
-        else:  # the first in turn who may act now
-            person, step, action = next(x for x in planned if x[0].ready_at(x[1]) <= time.perf_counter())
-        await asyncio.sleep(max(0.0, last_start + 1 / rate - time.perf_counter()))
+        waiting = [p for p in people if not p.done]
+        first = turn % len(waiting)
+        planned = [(p, *p.next_step()) for p in waiting[first:] + waiting[:first]]
+        now = time.perf_counter()
+        ready = [x for x in planned if x[0].ready_at(x[1]) <= now]
+        person, step, action = ready[0] if ready else min(planned, key=lambda x: x[0].ready_at(x[1]))
+        await asyncio.sleep(max(0.0, person.ready_at(step) - now, last_start + 1 / rate - now))
         last_start = time.perf_counter()
         await person.act(step, action)
         turn += 1
