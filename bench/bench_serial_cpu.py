@@ -13,7 +13,9 @@ uncounted (first use: lazy imports, the warm-up thread).
 The figure is the bot process's CPU (utime + stime of all its threads, in clock ticks from
 /proc/PID/stat, read by this process) over the measured answers, divided by their number. The bots
 are interleaved ABBA: round 1 ours, bare, bare-aiohttp; round 2 the reverse; ... and every ratio is
-taken round by round, so the machine's drift lands on all of them alike.
+taken round by round, so the machine's drift lands on all of them alike. bench_update_cpu.py is the
+method that replaces it (the real `proctor run` process against a bare bot making the same calls, both
+with their rate limiters); this one stays for comparison.
 
     python bench/bench_serial_cpu.py [--rounds 4] [--candidates 4]
     python bench/bench_serial_cpu.py --aa ours       # A/A: the same bot twice, to see the noise
@@ -23,7 +25,8 @@ The bots: "ours" (bot.app.build_application, a temp SQLite file, no rate limiter
 its default transport, httpx: answerCallbackQuery + editMessageText per press, sendMessage +
 sendMessage + deleteMessage per typed answer, no database, no logic), "bare-aiohttp" (the same bare
 bot with both of PTB's clients on bot/aiohttp_request.py). Also printed: resident memory after
-start-up (idle) and at its peak, and the bot-side median time per answer.
+start-up (idle) and at its peak, the same as PSS summed over the bot's process tree (bench/_proc_tree.py;
+the peak from samples every 0.25 s), and the bot-side median time per answer.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _exam_driver import Candidate, Probe  # noqa: E402
+from _proc_tree import PssSampler, pss_kib  # noqa: E402
 from bench_exam import CLK_TCK, TOKEN, Child, _pct, _spread, pick_paper  # noqa: E402
 
 from bot.ordering import RATE  # noqa: E402
@@ -60,6 +64,8 @@ class Run:
     answers: int = 0
     idle_rss: float = 0.0
     peak_rss: float = 0.0
+    idle_pss: float = 0.0  # MiB, the bot's process tree
+    peak_pss: float = 0.0
     bot_side: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -98,24 +104,27 @@ async def one_run(label: str, kind: str, args, paper_button: str, answers: int, 
                       0 if args.one_core else None)
         try:
             out.idle_rss = (await child.recv())["rss_mib"]
-            people = [Candidate(api, probe, 400_000 + i) for i in range(args.candidates + WARM_UP)]
-            for person in people:  # set-up, one at a time too: /exam (ours: the paper, ▶️ Start)
-                await (person.open_ours(paper_button) if kind == "ours" else person.open_bare())
-            await take_turns(people[:WARM_UP], answers)  # uncounted
-            await child.ask("settle")
-            await api.wait_idle(quiet=0.3, timeout=60)
-            if profile:
-                await child.ask("profile-on")
-            loop_before = (await child.ask("usage"))["loop_cpu"]
-            first, before = len(probe.presses), _ticks(child.process.pid)
-            await take_turns(people[WARM_UP:], answers)
-            out.ticks = _ticks(child.process.pid) - before
-            out.loop_s = (await child.ask("usage"))["loop_cpu"] - loop_before
-            measured = probe.presses[first:]
-            out.answers = len(measured)
-            out.bot_side = [p.bot_side for p in measured if p.bot_side is not None]
-            if profile:
-                await child.ask("profile-off")
+            out.idle_pss = pss_kib(child.process.pid) / 1024
+            async with PssSampler(child.process.pid) as pss:
+                people = [Candidate(api, probe, 400_000 + i) for i in range(args.candidates + WARM_UP)]
+                for person in people:  # set-up, one at a time too: /exam (ours: the paper, ▶️ Start)
+                    await (person.open_ours(paper_button) if kind == "ours" else person.open_bare())
+                await take_turns(people[:WARM_UP], answers)  # uncounted
+                await child.ask("settle")
+                await api.wait_idle(quiet=0.3, timeout=60)
+                if profile:
+                    await child.ask("profile-on")
+                loop_before = (await child.ask("usage"))["loop_cpu"]
+                first, before = len(probe.presses), _ticks(child.process.pid)
+                await take_turns(people[WARM_UP:], answers)
+                out.ticks = _ticks(child.process.pid) - before
+                out.loop_s = (await child.ask("usage"))["loop_cpu"] - loop_before
+                measured = probe.presses[first:]
+                out.answers = len(measured)
+                out.bot_side = [p.bot_side for p in measured if p.bot_side is not None]
+                if profile:
+                    await child.ask("profile-off")
+            out.peak_pss = pss.peak / 1024
             out.peak_rss = (await child.ask("stop"))["peak_rss_mib"]
         finally:
             child.end()
@@ -127,19 +136,23 @@ async def one_run(label: str, kind: str, args, paper_button: str, answers: int, 
 def report(runs: dict[str, list[Run]], pairs: list[tuple[str, str]]) -> None:
     width = max(len(label) for label in runs)
     print(f"{'':{width}}  CPU ms/update median (min-max)   of which not the loop's thread   idle RSS MiB   "
-          f"peak RSS MiB   bot-side p50 ms")
+          f"peak RSS MiB   idle PSS MiB   peak PSS MiB   bot-side p50 ms")
     for label, rs in runs.items():
         print(f"{label:{width}}  {_spread([r.cpu_ms for r in rs], '{:.2f}'):>30}   "
               f"{_spread([r.other_threads_ms for r in rs], '{:.2f}'):>30}   "
               f"{_spread([r.idle_rss for r in rs], '{:.0f}'):>12}   {_spread([r.peak_rss for r in rs], '{:.0f}'):>12}   "
+              f"{_spread([r.idle_pss for r in rs], '{:.0f}'):>12}   {_spread([r.peak_pss for r in rs], '{:.0f}'):>12}   "
               f"{_spread([_pct(r.bot_side, 0.5) for r in rs], '{:.2f}'):>15}")
     print()
     for a, b in pairs:
         cpu = [x.cpu_ms / y.cpu_ms for x, y in zip(runs[a], runs[b], strict=True)]
         idle = [x.idle_rss / y.idle_rss for x, y in zip(runs[a], runs[b], strict=True)]
         peak = [x.peak_rss / y.peak_rss for x, y in zip(runs[a], runs[b], strict=True)]
+        idle_pss = [x.idle_pss / y.idle_pss for x, y in zip(runs[a], runs[b], strict=True)]
+        peak_pss = [x.peak_pss / y.peak_pss for x, y in zip(runs[a], runs[b], strict=True)]
         print(f"{a}/{b}: CPU per update {_spread(cpu, '{:.2f}')}, idle RSS {_spread(idle, '{:.2f}')}, "
-              f"peak RSS {_spread(peak, '{:.2f}')} (pair by pair, {len(cpu)} rounds)")
+              f"peak RSS {_spread(peak, '{:.2f}')}, PSS of the process tree idle {_spread(idle_pss, '{:.2f}')}, "
+              f"peak {_spread(peak_pss, '{:.2f}')} (pair by pair, {len(cpu)} rounds)")
     for label, rs in runs.items():
         for r in rs:
             if r.errors:

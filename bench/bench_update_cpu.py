@@ -1,0 +1,294 @@
+"""CPU per update, one update at a time, of the bot as users run it: `proctor run` against a bare PTB bot.
+
+Ours is the real process, `python -m bot.cli run` (the pacer on, settings from the environment: the
+fake Bot API's URL, a fresh temporary database that start-up fills with the bundled bank); the
+bare bot is `bench/_bare_paper_bot.py`, a python-telegram-bot Application with PTB's defaults and
+its own `AIORateLimiter`, making the same Bot API calls for each kind of update (bench/README.md:
+`--calls` records ours and the bare bot's and checks them against the list). Each runs in a
+process of its own, started fresh for every run; the fake Bot API and the people run in this one.
+
+A run: the bot starts and settles; idle memory is read; every person opens the paper (/exam; ours:
+the paper, ▶️ Start); one person skims the paper and hands it in (a warm-up, uncounted); the bot
+settles; then `--people` people take the whole paper, one update at a time (`_paper_driver`), and
+the figure is the CPU the bot's process tree spent meanwhile (utime + stime of the process and of
+every descendant, from /proc, exited children included) divided by the updates. Memory: PSS summed
+over the tree, idle after start-up and the peak of samples taken every 0.25 s for the whole run.
+
+Ours and the bare bot alternate ABBA (ours, bare, bare, ours, ...) for `--rounds` rounds; every
+ratio is taken round by round and reported as the median and the spread (min-max). `--aa` runs
+ours against ours: the method's noise on this machine. Targets: CPU per update median ≤ 0.97× the
+bare bot (an A/A median within ±3%, else the machine was too noisy: run again); PSS idle and peak
+≤ 1.5×. `--old` then runs `bench_serial_cpu.py` (the method before: three calls per typed answer in
+its bare bot, no limiter on either side) to put both figures side by side.
+
+    python bench/bench_update_cpu.py [--rounds 5] [--people 6] [--rate 20] [--paper 1]
+    python bench/bench_update_cpu.py --aa [--rounds 5]
+    python bench/bench_update_cpu.py --calls        # the calls each kind of update makes, both bots
+    python bench/bench_update_cpu.py --old          # and the old method after
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ctypes
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(BENCH))
+
+from _paper_driver import CALLS, Paper, Person, Step, bundled_paper, take_turns  # noqa: E402
+from _proc_tree import CLK_TCK, PssSampler, cpu_ticks, pss_kib, settle  # noqa: E402
+
+from sandbox.fakeapi import Call, FakeBotApi  # noqa: E402
+
+TOKEN = "123456:BENCH-update-cpu-fake-token-for-bench"
+CPU_TARGET = 0.97
+AA_BAND = 0.03
+MEMORY_TARGET = 1.5
+FIRST_USER = 700_000
+
+
+class Bot(StrEnum):
+    ours = "ours"
+    bare = "bare"
+
+
+@dataclass
+class Run:
+    label: str
+    ticks: int = 0
+    updates: int = 0
+    wall: float = 0.0
+    idle_kib: int = 0
+    peak_kib: int = 0
+    children: int = 0  # processes the bot started during the run
+    steps: Counter[Step] = field(default_factory=Counter)
+    unexpected: Counter[str] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def cpu_ms(self) -> float:
+        return self.ticks / CLK_TCK / self.updates * 1000
+
+
+def _environment(api: FakeBotApi, db: Path) -> dict[str, str]:
+    """This process's environment without any bot setting of its own, and the bot's: the fake server,
+    a fresh database. Bytecode is written and reused, as for an installed package."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.upper().startswith(("PROCTOR_", "TELEGRAM_")) and k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(TELEGRAM_BOT_TOKEN=TOKEN, PROCTOR_BOT_API_URL=api.base_url, PROCTOR_DB=str(db), PYTHONPATH=str(REPO))
+    return env
+
+
+def _die_with_the_bench() -> None:
+    """In the bot's process before it starts: killed when the bench dies (PR_SET_PDEATHSIG), so no bot
+    is left polling a fake server that is gone."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+
+
+class BotProcess:
+    """`proctor run` or the bare bot, in a process of its own (its log in the run's directory)."""
+
+    def __init__(self, bot: Bot, api: FakeBotApi, directory: Path, paper: Paper) -> None:
+        if bot == Bot.ours:
+            command = [sys.executable, "-m", "bot.cli", "run"]
+        else:
+            paper_file = directory / "paper.json"
+            paper_file.write_text(json.dumps(paper.as_json(), ensure_ascii=False), encoding="utf-8")
+            command = [sys.executable, str(BENCH / "_bare_paper_bot.py"), str(paper_file)]
+        self.log = directory / "bot.log"
+        with self.log.open("wb") as log:  # cwd: the run's directory, so no `.env` of the checkout is read
+            self.process = subprocess.Popen(command, cwd=directory, env=_environment(api, directory / "proctor.db"),
+                                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                            preexec_fn=_die_with_the_bench)
+        self.pid = self.process.pid
+
+    async def polling(self, api: FakeBotApi) -> None:
+        """Until the bot has started polling and its start-up work has settled."""
+        def started() -> bool:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the bot exited with {self.process.returncode}: {self.tail()}")
+            return any(c.method == "deleteWebhook" for c in api.calls)
+        await api.wait_for(started, 120, "the bot to start polling")
+        await settle(self.pid)
+
+    def tail(self) -> str:
+        return self.log.read_text(errors="replace")[-2000:]
+
+    async def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        for _ in range(150):
+            if self.process.poll() is not None:
+                return
+            await asyncio.sleep(0.1)
+        self.process.kill()
+        self.process.wait()
+
+
+async def one_run(label: str, bot: Bot, args: argparse.Namespace, paper: Paper) -> Run:
+    out = Run(label)
+    with tempfile.TemporaryDirectory(prefix="bench-update-cpu-") as tmp:
+        api = FakeBotApi(TOKEN, bot_username="proctor_bot")
+        await api.start()
+        process = BotProcess(bot, api, Path(tmp), paper)
+        try:
+            await process.polling(api)
+            out.idle_kib = pss_kib(process.pid)
+            async with PssSampler(process.pid) as pss:
+                warm_up = Person(api, paper, FIRST_USER, skim=True)
+                people = [Person(api, paper, FIRST_USER + 1 + i) for i in range(args.people)]
+                await asyncio.gather(*(p.open(bot == Bot.ours) for p in [warm_up, *people]))
+                await take_turns([warm_up], args.rate)
+                await api.wait_idle(quiet=0.3, timeout=60)
+                await settle(process.pid)
+                before, started = cpu_ticks(process.pid), time.perf_counter()
+                await take_turns(people, args.rate)
+                await api.wait_idle(quiet=0.3, timeout=60)
+                await settle(process.pid)  # work left after the last reply (a done mark, a delivered mark)
+                out.ticks = cpu_ticks(process.pid) - before
+                out.wall = time.perf_counter() - started
+            out.peak_kib, out.children = pss.peak, len(pss.children_seen)
+            for p in people:
+                out.steps.update(p.updates)
+                out.unexpected.update(p.unexpected)
+            out.updates = sum(out.steps.values())
+        except Exception:
+            print(f"{label}: the run failed; the bot's log ends:\n{process.tail()}", file=sys.stderr)
+            raise
+        finally:
+            await process.stop()
+            await api.stop()
+        out.errors = [f"{call.method}: {code} {text}" for call, code, text in api.errors]
+    return out
+
+
+def _spread(values: list[float], fmt: str = "{:.2f}") -> str:
+    return f"{fmt.format(statistics.median(values))} ({fmt.format(min(values))}-{fmt.format(max(values))})"
+
+
+def report(runs: dict[str, list[Run]], aa: bool) -> int:
+    """Prints each side's figures and the ratios pair by pair; returns the exit status (0: targets met)."""
+    for label, rs in runs.items():
+        print(f"{label:>6}: CPU {_spread([r.cpu_ms for r in rs])} ms/update over {rs[0].updates} updates, "
+              f"PSS idle {_spread([r.idle_kib / 1024 for r in rs], '{:.1f}')} MiB, "
+              f"peak {_spread([r.peak_kib / 1024 for r in rs], '{:.1f}')} MiB, "
+              f"{statistics.median(r.wall for r in rs):.0f} s a run, children {max(r.children for r in rs)}")
+        for r in rs:
+            if r.unexpected:
+                print(f"  ! {r.label}: calls the list does not have: {dict(r.unexpected)}")
+            if r.errors:
+                print(f"  ! {r.label}: {len(r.errors)} error answers, e.g. {r.errors[0]}")
+    mix = runs[next(iter(runs))][0].steps
+    print(f"updates a run: {', '.join(f'{step} {n}' for step, n in mix.items())}")
+    a, b = runs
+    cpu = [x.cpu_ms / y.cpu_ms for x, y in zip(runs[a], runs[b], strict=True)]
+    idle = [x.idle_kib / y.idle_kib for x, y in zip(runs[a], runs[b], strict=True)]
+    peak = [x.peak_kib / y.peak_kib for x, y in zip(runs[a], runs[b], strict=True)]
+    print(f"\n{a}/{b}, pair by pair ({len(cpu)} rounds): CPU per update {_spread(cpu, '{:.3f}')} "
+          f"[{', '.join(f'{x:.3f}' for x in cpu)}]; PSS idle {_spread(idle)}, peak {_spread(peak)}")
+    median = statistics.median(cpu)
+    if aa:
+        ok = abs(median - 1) <= AA_BAND
+        print(f"A/A: CPU median {median:.3f}, within ±{AA_BAND:.0%}: {'yes' if ok else 'NO: too noisy, run again'}")
+        return 0 if ok else 1
+    cpu_ok = median <= CPU_TARGET
+    memory_ok = statistics.median(idle) <= MEMORY_TARGET and statistics.median(peak) <= MEMORY_TARGET
+    print(f"CPU per update ours/bare {median:.3f} (target ≤ {CPU_TARGET}): {'PASS' if cpu_ok else 'MISS'}; "
+          f"PSS idle {statistics.median(idle):.2f}, peak {statistics.median(peak):.2f} (target ≤ {MEMORY_TARGET}): "
+          f"{'PASS' if memory_ok else 'MISS'}")
+    return 0 if cpu_ok and memory_ok else 1
+
+
+async def record_calls(bot: Bot, paper: Paper) -> dict[Step, list[list[Call]]]:
+    """The calls each update made, waiting for quiet after each: a person through the whole paper and
+    one who skims it (Skip, Finish)."""
+    seen: dict[Step, list[list[Call]]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-update-calls-") as tmp:
+        api = FakeBotApi(TOKEN, bot_username="proctor_bot")
+        await api.start()
+        process = BotProcess(bot, api, Path(tmp), paper)
+        try:
+            await process.polling(api)
+            for person in (Person(api, paper, FIRST_USER), Person(api, paper, FIRST_USER + 1, skim=True)):
+                await person.open(bot == Bot.ours)
+                while not person.done:
+                    step, action = person.next_step()
+                    await asyncio.sleep(max(0.0, person.ready_at(step) - time.perf_counter()))
+                    seen.setdefault(step, []).append(await person.act(step, action, quiet=0.5))
+        finally:
+            await process.stop()
+            await api.stop()
+    return seen
+
+
+def show_calls(paper: Paper) -> int:
+    """Prints the calls of each kind of update, both bots, and the median size of their parameters
+    (JSON characters: text and keyboard); 1 if any differs from `CALLS`."""
+    status = 0
+    for bot in Bot:
+        print(f"{bot}: the Bot API calls of each kind of update (how many updates made them), parameters' median size")
+        for step, updates in asyncio.run(record_calls(bot, paper)).items():
+            sequences = Counter(tuple(c.method for c in calls) for calls in updates)
+            size = statistics.median(sum(len(json.dumps(c.params, ensure_ascii=False)) for c in calls)
+                                     for calls in updates)
+            for methods, n in sequences.items():
+                same = methods == CALLS[step]
+                status |= not same
+                print(f"  {step:<36} {', '.join(methods):<55} ×{n:<3} {size:6.0f} chars"
+                      f"{'' if same else f'  ≠ the list: {CALLS[step]}'}")
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5, help="ABBA rounds: each a run of ours and one of the bare bot")
+    parser.add_argument("--people", type=int, default=6, help="people measured in a run, each taking the whole paper")
+    parser.add_argument("--rate", type=float, default=20.0,
+                        help="updates a second at most (under PTB's limiter's 30 calls a second)")
+    parser.add_argument("--paper", type=int, default=1, help="which bundled paper (P1-P5 as /exam lists them)")
+    parser.add_argument("--aa", action="store_true", help="ours against ours: the method's noise")
+    parser.add_argument("--calls", action="store_true", help="record the calls each kind of update makes, both bots")
+    parser.add_argument("--old", action="store_true", help="then the old method, bench_serial_cpu.py --bots ours,bare")
+    args = parser.parse_args(argv)
+
+    paper = bundled_paper(args.paper)
+    if args.calls:
+        return show_calls(paper)
+    sides = {"ours": Bot.ours, "ours'": Bot.ours} if args.aa else {"ours": Bot.ours, "bare": Bot.bare}
+    print(f"paper P{args.paper} ({len(paper.questions)} questions), {args.people} people a run, one update at a time, "
+          f"at most {args.rate:g} a second; {args.rounds} ABBA rounds of {' and '.join(sides)}\n", flush=True)
+    runs: dict[str, list[Run]] = {label: [] for label in sides}
+    for i in range(args.rounds):
+        for label in list(sides) if i % 2 == 0 else list(sides)[::-1]:
+            started = time.perf_counter()
+            run = asyncio.run(one_run(label, sides[label], args, paper))
+            runs[label].append(run)
+            print(f"round {i + 1} {label:>5}: {run.cpu_ms:.3f} ms/update ({run.ticks} ticks, {run.updates} updates, "
+                  f"{run.wall:.0f} s), PSS idle {run.idle_kib / 1024:.1f} peak {run.peak_kib / 1024:.1f} MiB; "
+                  f"{time.perf_counter() - started:.0f} s in all", flush=True)
+    print()
+    status = report(runs, args.aa)
+    if args.old:
+        print("\nThe old method: bench_serial_cpu.py --bots ours,bare\n", flush=True)
+        old = subprocess.run([sys.executable, str(BENCH / "bench_serial_cpu.py"), "--bots", "ours,bare"], check=False)
+        status |= old.returncode
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
