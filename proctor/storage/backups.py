@@ -48,7 +48,7 @@ STEP_PAGES = 1024  # 4 MiB a step at SQLite's default page size
 PAUSE = 0.005  # seconds between steps
 _PROCTOR_TABLES = {"papers", "questions"}  # migration 001's: every Exam Proctor database has them
 _COMPANIONS = ("-wal", "-shm", "-journal")  # the files SQLite keeps beside a database, named after it
-PRIVATE = 0o600  # a copy's permissions when the live file's give others access (or there is none)
+_PRIVATE = 0o600  # a copy's permissions when the live file's give others access (or there is none)
 _MALFORMED = sqlite3.DatabaseError("database disk image is malformed")  # what SQLite says of a damaged file
 
 
@@ -90,7 +90,7 @@ def backup(source: Path, target: Path, *, step_pages: int = STEP_PAGES, pause: f
     """
     if not source.is_file():
         raise DatabaseUnusable(f"{source}: no database there (give it with --db or PROCTOR_DB)")
-    if (part := live_part(target, source)) is not None:
+    if (part := _live_part(target, source)) is not None:
         raise DatabaseUnusable(f"{target} is {part}; give the backup another name")
     if not target.parent.is_dir():
         raise DatabaseUnusable(f"{target}: its folder {target.parent} does not exist")
@@ -98,7 +98,7 @@ def backup(source: Path, target: Path, *, step_pages: int = STEP_PAGES, pause: f
     tmp = target.with_name(f".{target.name}.partial-{os.getpid()}")
     try:
         with _naming(source):
-            _copy(source, tmp, copy_mode(source), step_pages=step_pages, pause=pause, snapshot=True)
+            _copy(source, tmp, _copy_mode(source), step_pages=step_pages, pause=pause, snapshot=True)
         version = check(tmp, name=source)
         _fsync(tmp)
         os.replace(tmp, target)
@@ -110,7 +110,7 @@ def backup(source: Path, target: Path, *, step_pages: int = STEP_PAGES, pause: f
     return Copy(target, target.stat().st_size, version, time.monotonic() - started)
 
 
-def live_part(path: Path, live: Path) -> str | None:
+def _live_part(path: Path, live: Path) -> str | None:
     """Which of the live database's own files `path` is ("the live database itself", "the live
     database's -wal file", ...), with links, `..` and hard links resolved; None when it is none."""
     real = path.resolve()
@@ -122,14 +122,14 @@ def live_part(path: Path, live: Path) -> str | None:
     return None
 
 
-def copy_mode(live: Path) -> int:
+def _copy_mode(live: Path) -> int:
     """The permissions of a file holding a copy of the database at `live`: the live file's when they
-    give others nothing and its owner can read and write (0600, 0640, 0660), else PRIVATE."""
+    give others nothing and its owner can read and write (0600, 0640, 0660), else 0600."""
     try:
         mode = stat.S_IMODE(live.stat().st_mode)
     except OSError:
-        return PRIVATE
-    return mode if mode & ~0o660 == 0 and mode & PRIVATE == PRIVATE else PRIVATE
+        return _PRIVATE
+    return mode if mode & ~0o660 == 0 and mode & _PRIVATE == _PRIVATE else _PRIVATE
 
 
 def check(path: Path, *, name: Path) -> int:
@@ -164,14 +164,14 @@ async def restore(source: Path, live: Path, now: float) -> Restored:
 
     Raises BotRunning, DatabaseUnusable, DatabaseTooNew, MigrationFailed; on any of them `live` is
     as it was. Every SQLite error is one of them: a damaged file is one line, never a traceback."""
-    if (part := live_part(source, live)) is not None:
+    if (part := _live_part(source, live)) is not None:
         raise DatabaseUnusable(f"{source} is {part}" + (", not a backup" if part.endswith("file") else ""))
     if source.is_dir():
         raise DatabaseUnusable(f"{source} is a directory, not a backup file")
     if not source.is_file():
         raise DatabaseUnusable(f"{source}: no such file")
     live.parent.mkdir(parents=True, exist_ok=True)
-    mode = copy_mode(live)
+    mode = _copy_mode(live)
     tmp = live.with_name(f".{live.name}.restoring-{os.getpid()}")
     try:
         with _naming(source):

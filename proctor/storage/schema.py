@@ -32,10 +32,10 @@ def schema_of(con: sqlite3.Connection) -> Schema:
     """Every object of the database's schema as (type, name in lower case, its SQL normalised), the
     planner's statistics left out."""
     rows = con.execute(f"SELECT type, name, sql FROM sqlite_schema WHERE NOT ({_STATISTICS})")
-    return frozenset((kind, name.casefold(), None if sql is None else normal_sql(sql)) for kind, name, sql in rows)
+    return frozenset((kind, name.casefold(), None if sql is None else _normal_sql(sql)) for kind, name, sql in rows)
 
 
-def normal_sql(sql: str) -> str:
+def _normal_sql(sql: str) -> str:
     """`sql` with its layout taken out: comments dropped, one space between tokens, names and keywords
     in lower case and unquoted; string literals as they are."""
     tokens = []
@@ -55,7 +55,7 @@ def normal_sql(sql: str) -> str:
 def difference(found: Schema, version: int) -> str | None:
     """The first object of `found` that is not as the migrations up to `version` make it, or that they
     make and `found` lacks, in words ("trigger spy is not part of it"); None when the two are the same."""
-    made = schema_at(version)
+    made = _schema_at(version)
     extra = sorted((kind, name) for kind, name, _ in found - made)
     missing = sorted((kind, name) for kind, name, _ in made - found)
     if extra:
@@ -69,7 +69,7 @@ def difference(found: Schema, version: int) -> str | None:
 
 
 @functools.cache
-def schema_at(version: int) -> Schema:
+def _schema_at(version: int) -> Schema:
     """The schema the migrations up to `version` make, in a scratch database in memory."""
     con = sqlite3.connect(":memory:", isolation_level=None)
     try:
