@@ -32,8 +32,11 @@ _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{20,}$")
 _WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{16,256}$")
 _HTTP_URL = re.compile(r"^https?://[^\s]+$")
 _DESK_URL = re.compile(r"^https?://[^/?#\s]+(/[^?#\s]*)?$")
-# a password inside a URL, `scheme://user:password@host` (or `scheme:/`: a Path keeps one slash)
-_URL_PASSWORD = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*:/{1,2}[^/?#@\s:]*:)([^/?#@\s]+)(?=@)")
+# a password inside a URL, `scheme://user:password@host` (or `scheme:/`: a Path keeps one slash), read as
+# httpx and urllib read it: the user info runs to the authority's last `@` (a user name or a password may
+# hold an unescaped `@`), the password from the user info's first `:`
+_URL_PASSWORD = re.compile(r'\b([A-Za-z][A-Za-z0-9+.-]*:/{1,2}[^/?#\s"<>:]*:)([^/?#\s"<>]+)'
+                           r'(?=@[^@/?#\s"<>]*(?:[/?#\s"<>]|$))')
 
 
 def url_passwords(text: str) -> list[str]:

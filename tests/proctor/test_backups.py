@@ -192,18 +192,20 @@ async def test_a_backup_in_small_steps_under_constant_writes_finishes_with_the_s
     live = await _db(tmp_path / "p.db", "x")
     db = await Database.open(live)
 
-    def transaction(conn):
-        conn.execute("CREATE TABLE filler (x)")
-        conn.executemany("INSERT INTO filler (x) VALUES (randomblob(3000))", [()] * 300)
-        conn.execute("CREATE TABLE ticks (n INTEGER)")
+    def transaction(conn):  # about 1 MB of papers, so that the copy takes many steps
+        conn.executemany("INSERT INTO papers (slug, title, imported_at) VALUES (?, hex(randomblob(1500)), 0)",
+                         [(f"filler-{i}",) for i in range(300)])
 
     await db.run_write(transaction)
     written, stop = 0, asyncio.Event()
 
+    def tick(conn: sqlite3.Connection, n: int) -> None:
+        conn.execute("INSERT INTO papers (slug, title, imported_at) VALUES (?, 'tick', ?)", (f"tick-{n}", n))
+
     async def write_until_stopped() -> None:
         nonlocal written
         while not stop.is_set():
-            await db.run_write(lambda conn, n=written: conn.execute("INSERT INTO ticks (n) VALUES (?)", (n,)))
+            await db.run_write(lambda conn, n=written: tick(conn, n))
             written += 1
 
     writer = asyncio.create_task(write_until_stopped())
@@ -222,6 +224,6 @@ async def test_a_backup_in_small_steps_under_constant_writes_finishes_with_the_s
     await db.close()
     assert finished, "the copy kept restarting under the writes"
     con = sqlite3.connect(tmp_path / "b.db")
-    ticks = [r[0] for r in con.execute("SELECT n FROM ticks ORDER BY n")]
+    ticks = [int(r[0]) for r in con.execute("SELECT imported_at FROM papers WHERE title = 'tick' ORDER BY 1")]
     con.close()
     assert ticks == list(range(len(ticks))) and before <= len(ticks) < after
