@@ -20,6 +20,7 @@ from bank.csv_safety import safe_cell
 from desk.access import Access, Bridge, Refused, access_of
 from desk.auth import Session, Sessions, csrf_ok
 from proctor.clock import Clock
+from proctor.exams.visibility import Lens, Role, Viewer, lens
 from proctor.people.users import find_prefs
 from proctor.storage.db import Database
 
@@ -99,8 +100,20 @@ class Lead:
     lang: str
     texts: Texts
 
-    def t(self, key: str, **kw) -> str:
+    def t(self, key: str, /, **kw) -> str:  # positional: a text may take a `key` parameter itself
         return self.texts.t(key, self.lang, **kw)
+
+    @property
+    def viewer(self) -> Viewer:
+        """Who reads, for the read rule: a configured admin, or a group's lead (checked by access_of)."""
+        return Viewer(Role.admin if self.access.admin else Role.lead, self.session.user_id)
+
+
+async def lens_of(request: web.Request, lead: Lead, scope: int | None) -> Lens:
+    """What the lead may read of every paper for team `scope` (None: every team), asked at this
+    request: nothing caches it, so a team that loses its verification reads nothing more of the
+    paper from its next request on."""
+    return await lens(ctx(request).db, lead.viewer, scope)
 
 
 async def current_lead(request: web.Request) -> Lead | None:
@@ -144,6 +157,11 @@ def lead_page(handler: Handler):
 
 def refused(request: web.Request, lead: Lead, key: str) -> web.StreamResponse:
     return render(request, lead, "refused.html", {"message": lead.t(key)}, status=403)
+
+
+def withheld(request: web.Request, lead: Lead, title: str) -> web.StreamResponse:
+    """A page about one hiring paper the team may not read: the one line /bankstats <paper> says."""
+    return render(request, lead, "refused.html", {"message": lead.t("hv_withheld", paper=title)}, status=403)
 
 
 def render(request: web.Request, lead: Lead | None, template: str, context: dict,
