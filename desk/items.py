@@ -24,7 +24,7 @@ from bank.paper_list import find_paper
 from bank.paper_settings import is_invite_only
 from bank.question_checks import HELD_DUPLICATE
 from desk import params
-from desk.web import PREFIX, DeskContext, Lead, csv_response, ctx, lead_page, lens_of, render, withheld
+from desk.web import PREFIX, DeskContext, Lead, Withheld, csv_response, ctx, lead_page, lens_of, render
 from proctor.exams.visibility import Fact, Lens
 from proctor.teams import disputes as dsp
 from proctor.teams import doubts
@@ -35,14 +35,6 @@ from proctor.teams.keys import current_keys
 
 log = logging.getLogger(__name__)
 STATS_MAX_AGE = 600.0  # seconds: older statistics are refreshed in the background
-
-
-class Withheld(Exception):
-    """The paper asked for is a hiring paper the team may not read."""
-
-    def __init__(self, title: str):
-        super().__init__(title)
-        self.title = title
 
 
 async def _stats(request: web.Request, lens: Lens, paper: str):
@@ -94,10 +86,7 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
                 status: int = 200) -> web.StreamResponse:
     scope, _ = lead.access.scope(team)  # a lead of some team; refused otherwise
     lens = await lens_of(request, lead, scope)
-    try:
-        paper, paper_id, stats, computed_at = await _stats(request, lens, paper_key)
-    except Withheld as e:
-        return withheld(request, lead, e.title)
+    paper, paper_id, stats, computed_at = await _stats(request, lens, paper_key)
     c = ctx(request)
     disputes = await doubts.open_disputes(c.db, lens, limit=100)  # raised by that team's roster
     awaiting = await doubts.awaiting_key_fix(c.db, lens)
@@ -120,10 +109,7 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
 async def items_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     scope, _ = lead.access.scope(request.query.get("team"))
     lens = await lens_of(request, lead, scope)
-    try:
-        _, _, stats, _ = await _stats(request, lens, request.query.get("paper") or "")
-    except Withheld as e:
-        return withheld(request, lead, e.title)
+    _, _, stats, _ = await _stats(request, lens, request.query.get("paper") or "")
     held = {h.question_id: h for h in await doubts.held(ctx(request).db, lens)}
     return csv_response("items.csv", ["question_id", "paper", "section", "number", "responses", "difficulty",
                                       "discrimination", "flags", "retired", "held"],

@@ -127,6 +127,15 @@ async def current_lead(request: web.Request) -> Lead | None:
     return Lead(session, await access_of(c.db, c.bridge, session.user_id), lang, c.texts)
 
 
+class Withheld(Exception):
+    """A page about one paper the lead's Lens shows nothing of (a hiring paper the team is not
+    verified for): `lead_page` answers it with one line, as /bankstats <paper> does."""
+
+    def __init__(self, title: str):
+        super().__init__(title)
+        self.title = title
+
+
 Handler = Callable[[web.Request, Lead], Awaitable[web.StreamResponse]]
 
 
@@ -151,17 +160,15 @@ def lead_page(handler: Handler):
             return await handler(request, lead)
         except Refused:
             return refused(request, lead, "d_not_your_team")
+        except Withheld as e:  # the one line /bankstats <paper> says
+            return render(request, lead, "refused.html", {"message": lead.t("hv_withheld", paper=e.title)},
+                          status=403)
 
     return wrapper
 
 
 def refused(request: web.Request, lead: Lead, key: str) -> web.StreamResponse:
     return render(request, lead, "refused.html", {"message": lead.t(key)}, status=403)
-
-
-def withheld(request: web.Request, lead: Lead, title: str) -> web.StreamResponse:
-    """A page about one hiring paper the team may not read: the one line /bankstats <paper> says."""
-    return render(request, lead, "refused.html", {"message": lead.t("hv_withheld", paper=title)}, status=403)
 
 
 def render(request: web.Request, lead: Lead | None, template: str, context: dict,
