@@ -13,7 +13,8 @@ import re
 import pytest
 
 from proctor import hiring
-from proctor.audit import AuditAction
+from proctor.audit import AuditAction, record_audit
+from proctor.exams.held import change_detail
 from proctor.people.users import ensure_user
 from proctor.teams import audit
 from proctor.teams.curation import confirm_key, update_settings
@@ -163,22 +164,30 @@ async def test_the_audit_log_shows_a_hiring_papers_key_to_its_verified_teams_onl
     held = await paper_id(env.db, "held")
     doubted = (await question_ids(env.db, "held", "multi"))[0]  # key AB, held for the doubt
     assert await confirm_key(env.db, doubted, actor=ADMIN, now=env.clock.now(), chat_id=ALPHA)  # in Alpha's chat
+    regraded = change_detail(question=doubted, old=7.0, new=5.0, answer_old=2.0, answer_new=0.0, from_version=1,
+                             to_version=2)  # and a regrade of Ann's sitting, written from Alpha's chat
+    await env.db.run_write(lambda c: record_audit(c, at=env.clock.now(), actor=ADMIN, chat_id=ALPHA,
+                                                  action=AuditAction.regrade, target="attempt:1", target_user=ANN,
+                                                  **regraded))
     lea = await browser(LEAD_A, "Lea")
 
-    async def shown() -> tuple[bool, bool]:
+    async def shown() -> tuple[bool, bool, bool]:
         _, page, _ = await lea.get("/desk/audit", team=str(ALPHA))
         _, body, _ = await lea.get("/desk/audit.csv", team=str(ALPHA))
         [row] = [r for r in rows_of(body) if r["action"] == "confirm_key"]
-        assert f"confirmed the key of question #{doubted}" in page
-        return f"#{doubted}: AB" in page, "AB" in row["detail"] or "AB" in row["what"]
+        assert f"confirmed the key of question #{doubted}" in page and f"on question #{doubted}: answer " in page
+        return (f"#{doubted}: AB" in page, "AB" in row["detail"] or "AB" in row["what"],
+                "answer 2 → 0, total 7 → 5" in page)
 
-    assert await shown() == (False, False)
+    assert await shown() == (False, False, False)
+    _, page, _ = await lea.get("/desk/audit", team=str(ALPHA))
+    assert f"#{doubted}: 🔒" in page and "answer 🔒 → 🔒, total 🔒 → 🔒" in page
     await hiring.verify(env.db, ALPHA, [held], actor=ADMIN, now=env.clock.now())
-    assert await shown() == (True, True)
+    assert await shown() == (True, True, True)
     assert {(e.actor_id, e.target) for e in await audit.recent(env.db, action=AuditAction.key_read)} == {
         (LEAD_A, f"paper:{held}")}
     await hiring.unverify(env.db, ALPHA, [held], actor=ADMIN, now=env.clock.now())
-    assert await shown() == (False, False)
+    assert await shown() == (False, False, False)
 
 
 async def test_a_similar_answer_shows_another_candidates_answer_only_when_the_team_may_see_them(env, browser):
