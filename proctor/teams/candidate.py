@@ -164,8 +164,9 @@ async def evidence(db: Database, lens: Lens, attempt_ids: Iterable[int]) -> dict
     seen = {r[0] for r in await db.fetchall(
         f"SELECT o.id FROM attempts o WHERE o.id IN (SELECT value FROM json_each(?)) "
         f"AND {seen_sql('o.user_id', 'o.started_at')}", (json.dumps(sorted(others)), lens.scope))}
-    unnamed = {"other_user_id": None, "other_attempt_id": None, "other_pos": None, "other_answer": ""}
-    return {aid: [e if e.other_attempt_id in seen else dataclasses.replace(e, **unnamed) for e in shown]
+    return {aid: [e if e.other_attempt_id in seen else dataclasses.replace(
+                      e, other_user_id=None, other_attempt_id=None, other_pos=None, other_answer="")
+                  for e in shown]
             for aid, shown in found.items()}
 
 
