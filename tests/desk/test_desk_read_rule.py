@@ -14,6 +14,7 @@ import pytest
 
 from proctor import hiring
 from proctor.audit import AuditAction, record_audit
+from proctor.exams import service as attempts
 from proctor.exams.held import change_detail
 from proctor.people.users import ensure_user
 from proctor.teams import audit
@@ -204,3 +205,25 @@ async def test_a_similar_answer_shows_another_candidates_answer_only_when_the_te
     admin = await browser(ADMIN, "Boss")  # every team: the configured admins see whom and what
     _, page, _ = await admin.get("/desk/candidate", team="all", user=str(ANN))
     assert COPIED in page and "to Zed&#39;s" in page
+
+
+async def test_a_lead_sitting_a_paper_reads_none_of_its_results_doubts_or_disputes_until_handing_in(env, browser):
+    demo = await paper_id(env.db, "demo")
+    ann = await sit_exam(env.db, demo, ANN, short=WRITTEN, start=env.clock.now() + 60, step=30)
+    qid = (await question_ids(env.db, "demo"))[0]
+    await raise_dispute(env.db, question_id=qid, user_id=ANN, chat_id=ALPHA, reason=REASON, now=env.clock.now())
+    lea = await browser(LEAD_A, "Lea")
+
+    async def seen() -> tuple[int, bool, bool]:
+        _, page, _ = await lea.get("/desk/candidate", team=str(ALPHA), user=str(ANN))
+        assert f'id="attempt-{ann}"' in page  # the sitting and its sections stay
+        _, items, _ = await lea.get("/desk/items", team=str(ALPHA))
+        return len(re.findall(r'<li class="cell ', page)), REASON in page, REASON in items
+
+    cells, *_ = before = await seen()
+    assert cells > 0 and before == (cells, True, True)
+    sitting = await attempts.start_attempt(env.db, user_id=LEAD_A, chat_id=LEAD_A, paper_id=demo, mode="exam",
+                                           now=env.clock.now(), shuffle=False)  # Lea sits the paper herself
+    assert await seen() == (0, False, False)
+    await attempts.finish_attempt(env.db, sitting.id, env.clock.now() + 1, "submitted")
+    assert await seen() == before
