@@ -1,6 +1,8 @@
 """Audit log: who did what, newest first, filterable by action and actor; a group's leads see
 their team's entries only. Each entry reads as a sentence with names and local times
-(desk/audit_words.py); the CSV keeps the raw detail beside it."""
+(desk/audit_words.py); the CSV keeps the raw detail beside it. An entry's details that are facts of
+a paper (a confirmed key, a question's score) are read through the read rule (proctor.teams.audit.read):
+where the lead's Lens does not show them, they read 🔒."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ import json
 from aiohttp import web
 
 from desk import params
-from desk.audit_words import local_time, names_for, sentence
-from desk.web import Lead, csv_response, ctx, lead_page, render
+from desk.audit_words import WITHHELD, local_time, names_for, sentence
+from desk.web import Lead, csv_response, ctx, lead_page, lens_of, render
 from proctor.teams import audit
 
 LIMIT = 500
@@ -20,13 +22,16 @@ async def _entries(request: web.Request, lead: Lead):
     scope, team = lead.access.scope(request.query.get("team"))
     action = params.audit_action(request.query)
     actor = params.optional_id(request.query, "actor")
-    db = ctx(request).db
-    entries = await audit.recent(db, chat_id=scope, action=action, actor=actor, limit=LIMIT)
+    c = ctx(request)
+    db = c.db
+    entries = await audit.read(db, await lens_of(request, lead, scope), now=c.now(), action=action, actor=actor,
+                               limit=LIMIT)
     names = await names_for(db, entries, ctx(request).default_zone)
     rows = [{"at": local_time(e.at, names, e.chat_id), "actor": names.users[e.actor_id], "actor_id": e.actor_id,
              "chat_id": e.chat_id, "team": names.teams.get(e.chat_id, "") if e.chat_id is not None else "",
              "action": e.action, "what": sentence(e, names, lead.t), "target": e.target,
-             "detail": json.dumps(e.detail, ensure_ascii=False)} for e in entries]
+             "detail": json.dumps(e.detail | dict.fromkeys(e.withheld, WITHHELD), ensure_ascii=False)}
+            for e in entries]
     return team, action or "", "" if actor is None else str(actor), rows
 
 

@@ -19,6 +19,7 @@ from proctor.teams.audit import Entry
 from proctor.teams.leaderboard import PERIODS
 
 Say = Callable[..., str]  # texts.t bound to the reader's language: say(key, **params)
+WITHHELD = "🔒"  # a detail the reader may not read (proctor.teams.audit.read: a hiring paper's key, say)
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def sentence(e: Entry, names: Names, say: Say) -> str:
 
 def plain_line(e: Entry, names: Names) -> str:
     """"Lea: some_action question 12 · rows 3": an entry without a sentence, readable all the same."""
-    detail = " · ".join(f"{k} {_plain(v)}" for k, v in e.detail.items())
+    detail = " · ".join(f"{k} {_plain(v)}" for k, v in (e.detail | dict.fromkeys(e.withheld, WITHHELD)).items())
     head = " ".join(x for x in (e.action, e.target) if x)
     return f"{names.users.get(e.actor_id, e.actor_id)}: {head}" + (f" · {detail}" if detail else "")
 
@@ -93,7 +94,7 @@ def _plain(v: Any) -> str:
 def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
     """The sentence's key and its parameters: every detail as written, then names for the ids."""
     d = e.detail
-    params: dict[str, Any] = {k: _plain(v) for k, v in d.items()}
+    params: dict[str, Any] = {k: _plain(v) for k, v in d.items()} | dict.fromkeys(e.withheld, WITHHELD)
     paper_of = names.papers.get
     ident = _target_id(e.target)
     params |= {
@@ -122,6 +123,7 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
         case AuditAction.regrade:
             params |= {"attempt": ident, "new": say("audit_not_handed_in") if d.get("new") is None
                        else _number(d["new"]), "old": "—" if d.get("old") is None else _number(d["old"])}
+            params |= dict.fromkeys(e.withheld, WITHHELD)
         case AuditAction.key_fix | AuditAction.dispute_upheld | AuditAction.dispute_dismissed:
             params["dispute"] = ident
         case AuditAction.review:

@@ -1,6 +1,9 @@
 """Candidate page: every finished attempt with per-section scores, time used, a per-question grid
 and the answers one by one, and the disputes they raised; printable. A group's leads see their
-team's members (not hiring papers); configured admins see everyone."""
+team's members; configured admins see everyone. What of it is shown is the read rule's (the lead's
+Lens, asked at each request): a hiring paper's sittings only to the configured admins and the teams
+verified for it; a similar answer's other candidate named, with their answer, only when the team
+may read their record."""
 
 from __future__ import annotations
 
@@ -12,9 +15,9 @@ from aiohttp import web
 from bank.csv_safety import file_stem
 from desk import params
 from desk.access import Refused
-from desk.web import Lead, csv_response, ctx, lead_page, render
-from proctor.exams import integrity
+from desk.web import Lead, csv_response, ctx, lead_page, lens_of, render
 from proctor.exams.integrity import Evidence
+from proctor.exams.visibility import Lens
 from proctor.integrity.signals import Signal
 from proctor.people.users import find_prefs
 from proctor.storage.db import Database
@@ -56,25 +59,25 @@ async def candidate_page(request: web.Request, lead: Lead) -> web.StreamResponse
     """GET /desk/candidate?team=&user=."""
     team, user_id, name, scope, since = await _record(request, lead)
     db = ctx(request).db
-    attempts = await record.attempts(db, user_id, with_exam_only=scope is None, since=since)
+    lens = await lens_of(request, lead, scope)
+    attempts = await record.attempts(db, user_id, lens, since=since)
     return render(request, lead, "candidate.html", {
         "team": team, "user_id": user_id, "name": name or str(user_id), "attempts": attempts,
-        "disputes": await record.raised_disputes(db, user_id, since=since), "clock": _clock,
-        "day": _day, "time": _time, "signals": await _signals(db, [a.id for a in attempts], scope),
+        "disputes": await record.raised_disputes(db, user_id, lens, since=since), "clock": _clock,
+        "day": _day, "time": _time, "signals": await _signals(db, lens, [a.id for a in attempts]),
         "Signal": Signal})
 
 
-async def _signals(db: Database, attempt_ids: list[int], scope: int | None) -> dict[int, list[Shown]]:
+async def _signals(db: Database, lens: Lens, attempt_ids: list[int]) -> dict[int, list[Shown]]:
     """Each attempt's integrity signals with their evidence; the other candidate of a similar answer
-    is named only when the lead may see them (a team: a joined member of its roster, consent.py)."""
+    is named only when the lead may read their record (proctor.teams.candidate.evidence)."""
     out: dict[int, list[Shown]] = {}
-    names: dict[int, str | None] = {}
-    for attempt_id, found in (await integrity.evidence(db, attempt_ids)).items():
+    names: dict[int, str] = {}
+    for attempt_id, found in (await record.evidence(db, lens, attempt_ids)).items():
         for e in found:
             other = e.other_user_id
             if other is not None and other not in names:
-                visible = scope is None or await seen_since(db, scope, other) is not None
-                names[other] = (await display_name(db, other) or str(other)) if visible else None
+                names[other] = await display_name(db, other) or str(other)
             out.setdefault(attempt_id, []).append(Shown(e, names.get(other) if other is not None else None))
     return out
 
@@ -92,16 +95,17 @@ async def candidate_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     _, user_id, name, scope, since = await _record(request, lead)
     who = file_stem(name, "candidate")
     db = ctx(request).db
+    lens = await lens_of(request, lead, scope)
     if request.query.get("table") == "disputes":
         return csv_response(f"disputes-{who}.csv", ["dispute", "question_id", "reason", "status", "raised_at"],
                             [[d.id, d.question_id, d.reason, d.status, _day(d.created_at)]
-                             for d in await record.raised_disputes(db, user_id, since=since)])
+                             for d in await record.raised_disputes(db, user_id, lens, since=since)])
     return csv_response(f"answers-{who}.csv",
                         ["attempt", "title", "mode", "finished_at", "seconds", "pos", "question_id", "section",
                          "state", "score", "max_score", "response"],
                         [[a.id, a.title, a.mode, _day(a.finished_at), round(a.seconds), c.pos + 1, c.question_id,
                           c.section, c.state, c.score, c.max_score, c.response]
-                         for a in await record.attempts(db, user_id, with_exam_only=scope is None, since=since)
+                         for a in await record.attempts(db, user_id, lens, since=since)
                          for c in a.cells])
 
 

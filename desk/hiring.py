@@ -1,11 +1,12 @@
 """Hiring: every lead's invited candidates, one row each (the same read as `/report invites`, and
 its CSV), and, for configured admins, the teams verified for hiring papers (exam-only or
 invite-only), verify and undo (audited by proctor.hiring, as `proctor team verify|unverify`), and
-the teams holding invites to hiring papers they are not verified for."""
+the teams holding invites to hiring papers they are not verified for. A row's sections are shown
+where the lead's Lens shows the paper's sections (the read rule, asked at each request)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from zoneinfo import ZoneInfo
@@ -16,13 +17,14 @@ from bank.csv_safety import file_stem
 from bank.errors import NotFound
 from bank.paper_list import find_paper
 from desk import params
-from desk.web import PREFIX, Lead, attachment, ctx, lead_page, refused, render
+from desk.web import PREFIX, Lead, attachment, ctx, lead_page, lens_of, refused, render
 from proctor import hiring
 from proctor.audit import AuditAction
 from proctor.chats import chat_zone
 from proctor.exams.states import FinishReason
+from proctor.exams.visibility import Fact
 from proctor.integrity.signals import Signal
-from proctor.invites_report import Candidate, Event, Step, candidates, duration, hiring_csv
+from proctor.invites_report import Candidate, Event, Step, candidates, duration, to_csv
 from proctor.local_time import zone
 from proctor.teams import audit
 
@@ -83,6 +85,15 @@ def shown(c: Candidate, lead: Lead, tz: ZoneInfo) -> Row:
                [_step(s, lead, tz) for s in c.history])
 
 
+async def _candidates(request: web.Request, lead: Lead, scope: int | None) -> list[Candidate]:
+    """The team's invited candidates (every team's for scope None), their sections where the lead's
+    Lens shows the paper's sections."""
+    c = ctx(request)
+    lens = await lens_of(request, lead, scope)
+    return [x if x.sections is None or lens.of(x.invite.paper_id).shows(Fact.section) else replace(x, sections=None)
+            for x in await candidates(c.db, scope, c.now(), admin=lead.access.admin)]
+
+
 async def _scope(request: web.Request, lead: Lead):
     """(scope, team, its zone): the team the request names (every team: configured admins)."""
     scope, team = lead.access.scope(request.query.get("team"))
@@ -98,7 +109,7 @@ async def hiring_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     scope, team, tz = await _scope(request, lead)
     c = ctx(request)
     db = c.db
-    rows = [shown(x, lead, tz) for x in await candidates(db, scope, c.now(), admin=lead.access.admin)]
+    rows = [shown(x, lead, tz) for x in await _candidates(request, lead, scope)]
     page = {"team": team, "allow_all": True, "rows": rows, "zone": tz.key,
             "csv": f"{PREFIX}/hiring.csv?team={'all' if scope is None else scope}"}
     if lead.access.admin:
@@ -114,9 +125,10 @@ async def hiring_csv_download(request: web.Request, lead: Lead) -> web.StreamRes
     """GET /desk/hiring.csv?team=: the same rows as `/report invites` sends (audited as that report)."""
     scope, team, _ = await _scope(request, lead)
     c = ctx(request)
-    data, n = await hiring_csv(c.db, scope, c.now(), admin=lead.access.admin)
+    rows = await _candidates(request, lead, scope)
+    data = to_csv(rows)
     await audit.log(c.db, at=c.now(), actor=lead.session.user_id, chat_id=scope, action=AuditAction.report, target="invites",
-                    rows=n)
+                    rows=len(rows))
     name = f"invites-{'all' if team is None else file_stem(team.title)}.csv"
     return web.Response(body=data, content_type="text/csv", charset="utf-8",
                         headers={"Content-Disposition": attachment(name)})

@@ -2,7 +2,12 @@
 the questions held out of use (quarantine) with "confirm key"; retire / restore, a paper's exam-only
 switch, open disputes (uphold / dismiss) and an upheld dispute's key fix (with the regrade) for
 configured admins, audited by the same domain functions as /bankstats' buttons, /examonly and
-/keyfix. The bank is shared: group administrators only look."""
+/keyfix. The bank is shared: group administrators only look.
+
+Every fact here is read through the read rule (the lead's Lens, asked at each request): a hiring
+paper's statistics, doubts, disputes and current keys only by the configured admins and the teams
+verified for it; for any other team its rows are absent, and the paper asked for by name answers
+the one line /bankstats <paper> says."""
 
 from __future__ import annotations
 
@@ -14,36 +19,43 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from bank.errors import NotFound
-from bank.item_stats import cached_stats, is_exam_only
+from bank.item_stats import is_exam_only
 from bank.paper_list import find_paper
 from bank.paper_settings import is_invite_only
-from bank.question_checks import HELD_DUPLICATE, held_questions
+from bank.question_checks import HELD_DUPLICATE
 from desk import params
-from desk.web import PREFIX, DeskContext, Lead, csv_response, ctx, lead_page, render
+from desk.web import PREFIX, DeskContext, Lead, Withheld, csv_response, ctx, lead_page, lens_of, render
+from proctor.exams.visibility import Fact, Lens
 from proctor.teams import disputes as dsp
+from proctor.teams import doubts
 from proctor.teams import key_fix as kf
 from proctor.teams.curation import confirm_key, set_exam_only, set_retired, write_settings
-from proctor.teams.item_stats import refresh_cache
+from proctor.teams.item_stats import cached, refresh_cache
+from proctor.teams.keys import current_keys
 
 log = logging.getLogger(__name__)
 STATS_MAX_AGE = 600.0  # seconds: older statistics are refreshed in the background
 
 
-async def _stats(request: web.Request, paper: str):
-    """(paper key, paper id or None, the statistics, when they were computed). They are read from
-    the cache (bank.item_stats.cached_stats): computed on the first visit, then refreshed in the
-    background when older than STATS_MAX_AGE, so a page never waits for a million answers."""
+async def _stats(request: web.Request, lens: Lens, paper: str):
+    """(paper key, paper id or None, the statistics the lens shows, when they were computed). They are
+    read from the cache (proctor.teams.item_stats.cached): computed on the first visit, then refreshed
+    in the background when older than STATS_MAX_AGE, so a page never waits for a million answers.
+    Raises Withheld for a paper whose statistics the lens does not show."""
     c = ctx(request)
     paper_id = None
     if paper:
         try:
-            paper_id = (await find_paper(c.db, paper)).id
+            found = await find_paper(c.db, paper)
         except NotFound:
             raise web.HTTPNotFound(text="no such paper") from None
-    stats, computed_at = await cached_stats(c.db, paper_id)
+        paper_id = found.id
+        if not lens.of(paper_id).shows(Fact.item_stats):
+            raise Withheld(found.title or found.code)
+    stats, computed_at = await cached(c.db, lens, paper_id)
     if computed_at is None:
         await _refresh(c)
-        stats, computed_at = await cached_stats(c.db, paper_id)
+        stats, computed_at = await cached(c.db, lens, paper_id)
     elif c.now() - computed_at > STATS_MAX_AGE:
         _refresh(c)  # in the background: this page shows the figures it has
     return paper, paper_id, stats, computed_at
@@ -73,13 +85,16 @@ async def items_page(request: web.Request, lead: Lead) -> web.StreamResponse:
 async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: str, notice: str,
                 status: int = 200) -> web.StreamResponse:
     scope, _ = lead.access.scope(team)  # a lead of some team; refused otherwise
-    paper, paper_id, stats, computed_at = await _stats(request, paper_key)
-    db = ctx(request).db
-    disputes = await dsp.open_disputes(db, scope, limit=100)  # raised by that team's roster
-    to_fix = [(d, await kf.current_key(db, d.question_id)) for d in await dsp.awaiting_key_fix(db, scope)]
-    held = {h.question_id: h for h in await held_questions(db)}
-    exam_only = None if paper_id is None else await is_exam_only(db, paper_id)
-    invite_only = paper_id is not None and await is_invite_only(db, paper_id)
+    lens = await lens_of(request, lead, scope)
+    paper, paper_id, stats, computed_at = await _stats(request, lens, paper_key)
+    c = ctx(request)
+    disputes = await doubts.open_disputes(c.db, lens, limit=100)  # raised by that team's roster
+    awaiting = await doubts.awaiting_key_fix(c.db, lens)
+    keys = await current_keys(c.db, lens, [d.question_id for d in awaiting], now=c.now())
+    to_fix = [(d, keys[d.question_id]) for d in awaiting if d.question_id in keys]
+    held = {h.question_id: h for h in await doubts.held(c.db, lens)}
+    exam_only = None if paper_id is None else await is_exam_only(c.db, paper_id)
+    invite_only = paper_id is not None and await is_invite_only(c.db, paper_id)
     return render(request, lead, "items.html", {"paper": paper, "paper_id": paper_id, "exam_only": exam_only,
                                                  "invite_only": invite_only,
                                                  "stats": stats, "disputes": disputes, "to_fix": to_fix,
@@ -92,9 +107,10 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
 
 @lead_page
 async def items_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
-    lead.access.scope(request.query.get("team"))
-    _, _, stats, _ = await _stats(request, request.query.get("paper") or "")
-    held = {h.question_id: h for h in await held_questions(ctx(request).db)}
+    scope, _ = lead.access.scope(request.query.get("team"))
+    lens = await lens_of(request, lead, scope)
+    _, _, stats, _ = await _stats(request, lens, request.query.get("paper") or "")
+    held = {h.question_id: h for h in await doubts.held(ctx(request).db, lens)}
     return csv_response("items.csv", ["question_id", "paper", "section", "number", "responses", "difficulty",
                                       "discrimination", "flags", "retired", "held"],
                         [[s.question_id, s.paper, s.section, s.number, s.responses, s.difficulty,
@@ -106,8 +122,9 @@ async def items_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
 async def disputes_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/disputes.csv: the open disputes (and the upheld ones awaiting a key fix)."""
     scope, _ = lead.access.scope(request.query.get("team"))
+    lens = await lens_of(request, lead, scope)
     db = ctx(request).db
-    rows = [*await dsp.open_disputes(db, scope, limit=1000), *await dsp.awaiting_key_fix(db, scope, limit=1000)]
+    rows = [*await doubts.open_disputes(db, lens, limit=1000), *await doubts.awaiting_key_fix(db, lens, limit=1000)]
     return csv_response("disputes.csv", ["dispute", "question_id", "paper", "section", "number", "status", "reason"],
                         [[d.id, d.question_id, d.paper, d.section, d.number, d.status, d.reason] for d in rows])
 

@@ -1,5 +1,8 @@
 """Team page: the daily-quiz leaderboard by period and best exam scores per paper, the same
-domain functions (and so the same numbers) as the chat's /leaderboard."""
+domain functions (and so the same numbers) as the chat's /leaderboard. What it shows of a paper is
+the read rule's (the lead's Lens, asked at each request): the mastery heatmap counts the papers whose
+sections the team may read, and a hiring paper's board is for the configured admins and the teams
+verified for it (any other answers the line /bankstats <paper> says)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from bank.errors import NotFound
 from bank.paper_list import find_paper
 from bank.paper_store import paper_titles
 from desk import svg
-from desk.web import Lead, csv_response, ctx, lead_page, render
+from desk.web import Lead, Withheld, csv_response, ctx, lead_page, lens_of, render
 from proctor.chats import chat_zone
 from proctor.live.board import points_by_member as live_points
 from proctor.teams import leaderboard as lb
@@ -39,14 +42,17 @@ async def _daily(request: web.Request, lead: Lead, top: int = EVERYONE):
 
 
 async def _paper(request: web.Request, lead: Lead, key: str):
-    """(team, title, rows): best exams on the paper, by the team (or every candidate for "all")."""
+    """(team, title, rows): best exams on the paper, by the team (or every candidate for "all").
+    Raises Withheld for a paper the lead's Lens shows nothing of."""
     scope, team = lead.access.scope(request.query.get("team"))
     c = ctx(request)
-    await c.bridge.check_roster(scope)
     try:
         paper = await find_paper(c.db, key)
     except NotFound:
         raise web.HTTPNotFound(text="no such paper") from None
+    if not (await lens_of(request, lead, scope)).of(paper.id).facts:
+        raise Withheld(paper.title or paper.code)
+    await c.bridge.check_roster(scope)
     rows = await lb.paper_board(c.db, paper.id, None if scope is None else [scope])
     return team, paper.title or paper.code, rows
 
@@ -78,7 +84,7 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     db = ctx(request).db
     chart = await chart_data(db, team.chat_id, board.period, team.title)
     trend = await daily_trend(db, team.chat_id, board.period, [r.user_id for r in board.top])
-    mastery = await topic_mastery(db, team.chat_id, board.period)
+    mastery = await topic_mastery(db, team.chat_id, board.period, await lens_of(request, lead, team.chat_id))
     scored = {uid for uid, _ in mastery.cells}  # the heatmap: members with answers in the period
     members = await team_members(db, team.chat_id)
     heat_rows = [(uid, name) for uid, name in members if uid in scored]
@@ -112,7 +118,7 @@ async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     team, period, board = await _daily(request, lead)
     table, db, name = request.query.get("table", "board"), ctx(request).db, f"{file_stem(team.title)}-{period}"
     if table == "mastery":
-        mastery = await topic_mastery(db, team.chat_id, board.period)
+        mastery = await topic_mastery(db, team.chat_id, board.period, await lens_of(request, lead, team.chat_id))
         return csv_response(f"mastery-{name}.csv", ["user_id", "name", *mastery.topics],
                             [[uid, who, *("" if (uid, t) not in mastery.cells else f"{mastery.cells[uid, t][0]:.3f}"
                                           for t in mastery.topics)]

@@ -20,6 +20,7 @@ from bank.csv_safety import safe_cell
 from desk.access import Access, Bridge, Refused, access_of
 from desk.auth import Session, Sessions, csrf_ok
 from proctor.clock import Clock
+from proctor.exams.visibility import Lens, Role, Viewer, lens
 from proctor.people.users import find_prefs
 from proctor.storage.db import Database
 
@@ -99,8 +100,20 @@ class Lead:
     lang: str
     texts: Texts
 
-    def t(self, key: str, **kw) -> str:
+    def t(self, key: str, /, **kw) -> str:  # positional: a text may take a `key` parameter itself
         return self.texts.t(key, self.lang, **kw)
+
+    @property
+    def viewer(self) -> Viewer:
+        """Who reads, for the read rule: a configured admin, or a group's lead (checked by access_of)."""
+        return Viewer(Role.admin if self.access.admin else Role.lead, self.session.user_id)
+
+
+async def lens_of(request: web.Request, lead: Lead, scope: int | None) -> Lens:
+    """What the lead may read of every paper for team `scope` (None: every team), asked at this
+    request: nothing caches it, so a team that loses its verification reads nothing more of the
+    paper from its next request on."""
+    return await lens(ctx(request).db, lead.viewer, scope)
 
 
 async def current_lead(request: web.Request) -> Lead | None:
@@ -112,6 +125,15 @@ async def current_lead(request: web.Request) -> Lead | None:
     prefs = await find_prefs(c.db, session.user_id)
     lang = c.texts.pick_lang(prefs.language if prefs else None, session.telegram_lang, c.default_lang)
     return Lead(session, await access_of(c.db, c.bridge, session.user_id), lang, c.texts)
+
+
+class Withheld(Exception):
+    """A page about one paper the lead's Lens shows nothing of (a hiring paper the team is not
+    verified for): `lead_page` answers it with one line, as /bankstats <paper> does."""
+
+    def __init__(self, title: str):
+        super().__init__(title)
+        self.title = title
 
 
 Handler = Callable[[web.Request, Lead], Awaitable[web.StreamResponse]]
@@ -138,6 +160,9 @@ def lead_page(handler: Handler):
             return await handler(request, lead)
         except Refused:
             return refused(request, lead, "d_not_your_team")
+        except Withheld as e:  # the one line /bankstats <paper> says
+            return render(request, lead, "refused.html", {"message": lead.t("hv_withheld", paper=e.title)},
+                          status=403)
 
     return wrapper
 

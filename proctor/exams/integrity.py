@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from bank.grading.result import Verdict
 from bank.kinds import Kind
 from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.visibility import Fact, Lens
 from proctor.integrity.signals import (
     SIMILAR_KEPT,
     Found,
@@ -192,26 +193,33 @@ class Evidence:
     other_answer: str = ""
 
 
-async def evidence(db: Database, attempt_ids: Iterable[int]) -> dict[int, list[Evidence]]:
-    """Per attempt, its signals with their evidence, question by question."""
+async def evidence(db: Database, attempt_ids: Iterable[int], lens: Lens) -> dict[int, list[Evidence]]:
+    """Per attempt, its signals with their evidence, question by question, as the lens' viewer may read
+    them: what was written (this attempt's answer, and a similar answer's other side: who, which
+    attempt, what they wrote) only where the viewer's Lens shows other people's answers of the
+    paper; empty otherwise (the figures stay). Which others a
+    team's leads may name is the roster's to say besides (proctor.teams.candidate.evidence)."""
     ids = list(attempt_ids)
     if not ids:
         return {}
     out: dict[int, list[Evidence]] = {}
     for r in await db.fetchall(
-            f"""SELECT s.*, x.question_id, x.response, x.answered_at, x.changes, i.shown_at,
+            f"""SELECT s.*, x.question_id, x.response, x.answered_at, x.changes, i.shown_at, t.paper_id,
                        o.user_id AS other_user_id, y.response AS other_response
-                FROM attempt_signals s
+                FROM attempt_signals s JOIN attempts t ON t.id = s.attempt_id
                 LEFT JOIN answers x ON x.attempt_id = s.attempt_id AND x.pos = s.pos
                 LEFT JOIN attempt_items i ON i.attempt_id = s.attempt_id AND i.pos = s.pos
                 LEFT JOIN attempts o ON o.id = s.other_attempt_id
                 LEFT JOIN answers y ON y.attempt_id = s.other_attempt_id AND y.pos = s.other_pos
                 WHERE s.attempt_id IN ({','.join('?' * len(ids))})
                 ORDER BY s.attempt_id, s.pos IS NOT NULL, s.pos, s.id""", ids):
+        others = lens.of(r["paper_id"]).shows(Fact.others_answers)
         out.setdefault(r["attempt_id"], []).append(Evidence(
             code=Signal(r["code"]), pos=r["pos"], question_id=r["question_id"], value=r["value"],
-            bound=r["bound"], answer=response_text(r["response"]), shown_at=r["shown_at"],
-            answered_at=r["answered_at"], changes=r["changes"] or 0, other_user_id=r["other_user_id"],
-            other_attempt_id=r["other_attempt_id"], other_pos=r["other_pos"],
-            other_answer=response_text(r["other_response"])))
+            bound=r["bound"], answer=response_text(r["response"]) if others else "", shown_at=r["shown_at"],
+            answered_at=r["answered_at"], changes=r["changes"] or 0,
+            other_user_id=r["other_user_id"] if others else None,
+            other_attempt_id=r["other_attempt_id"] if others else None,
+            other_pos=r["other_pos"] if others else None,
+            other_answer=response_text(r["other_response"]) if others else ""))
     return out

@@ -1,17 +1,30 @@
 """A candidate's record for their leads: every finished attempt with its sections, time used and
-a cell per question (right / wrong / partial / awaiting review / unanswered), their answers, and
-the disputes they raised. Keys are not part of it: the record shows what the candidate did.
+a cell per question (right / wrong / partial / awaiting review / unanswered), their answers, the
+integrity signals' evidence, and the disputes they raised. Keys are not part of it: the record shows
+what the candidate did.
+
+Each part is read through the read rule (the viewer's Lens): an attempt is in the record where the
+Lens shows other people's answers of its paper (a hiring paper's: the configured admins and the
+teams verified for it), with its sections where it shows sections and a question's result where it
+shows results (never one sealed for the viewer); a dispute where it shows doubts. Which member's
+record a team sees at all is the roster's (proctor/teams/consent.py: the caller's `since`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from bank.grading.result import Verdict
+from proctor.exams import integrity
+from proctor.exams.integrity import Evidence
 from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.visibility import Fact, Lens
 from proctor.storage.db import Database
+from proctor.teams.consent import seen_sql
 from proctor.teams.disputes import DisputeStatus
 
 
@@ -96,18 +109,18 @@ def _state(verdict: Verdict | None, final: bool) -> CellState:
             return CellState.wrong
 
 
-async def attempts(db: Database, user_id: int, *, with_exam_only: bool,
-                   since: float | None = None) -> list[AttemptRecord]:
-    """The user's finished attempts, newest first; hiring (exam-only) papers only if `with_exam_only`;
-    only those started after `since` when given (a team sees what a member did since joining)."""
+async def attempts(db: Database, user_id: int, lens: Lens, *, since: float | None = None) -> list[AttemptRecord]:
+    """The user's finished attempts the lens' viewer may read, newest first; only those started after
+    `since` when given (a team sees what a member did since joining)."""
     heads = await db.fetchall(
-        f"""SELECT t.id, t.title, t.mode, t.started_at, t.finished_at, t.score, t.max_score,
+        f"""SELECT t.id, t.title, t.mode, t.started_at, t.finished_at, t.score, t.max_score, t.paper_id,
                   COALESCE(p.exam_only, 0) AS exam_only
            FROM attempts t LEFT JOIN papers p ON p.id = t.paper_id
            WHERE t.user_id=? AND t.status='{AttemptStatus.finished}' AND t.started_at > ?
+             AND (t.paper_id IN (SELECT value FROM json_each(?)) OR (t.paper_id IS NULL AND ?))
            ORDER BY t.finished_at DESC, t.id DESC""",
-        (user_id, _EVER if since is None else since))
-    heads = [h for h in heads if with_exam_only or not h["exam_only"]]
+        (user_id, _EVER if since is None else since, lens.papers_showing(Fact.others_answers),
+         lens.mock.shows(Fact.others_answers)))
     if not heads:
         return []
     marks = ",".join("?" * len(heads))
@@ -124,6 +137,7 @@ async def attempts(db: Database, user_id: int, *, with_exam_only: bool,
             response=_text(r["response"])))
     out = []
     for h in heads:
+        vis = lens.of(h["paper_id"])
         mine = cells.get(h["id"], [])
         sections: dict[str, list[float]] = {}
         for c in mine:
@@ -133,14 +147,36 @@ async def attempts(db: Database, user_id: int, *, with_exam_only: bool,
         out.append(AttemptRecord(
             id=h["id"], title=h["title"], mode=AttemptMode(h["mode"]), started_at=h["started_at"], finished_at=h["finished_at"],
             seconds=max(0.0, h["finished_at"] - h["started_at"]), score=h["score"], max_score=h["max_score"],
-            exam_only=bool(h["exam_only"]), sections=[Section(t, s, m) for t, (s, m) in sections.items()],
-            cells=mine))
+            exam_only=bool(h["exam_only"]),
+            sections=[Section(t, s, m) for t, (s, m) in sections.items()] if vis.shows(Fact.section) else [],
+            cells=[c for c in mine if vis.shows(Fact.result, c.question_id)]))
     return out
 
 
-async def raised_disputes(db: Database, user_id: int, *, since: float | None = None) -> list[RaisedDispute]:
-    """Every dispute the user raised (after `since` when given), newest first."""
-    rows = await db.fetchall("SELECT id, question_id, reason, status, created_at FROM disputes "
-                             "WHERE user_id=? AND created_at > ? ORDER BY created_at DESC, id DESC",
+async def evidence(db: Database, lens: Lens, attempt_ids: Iterable[int]) -> dict[int, list[Evidence]]:
+    """The attempts' integrity signals with their evidence (proctor.exams.integrity.evidence, through
+    the lens); a similar answer's other candidate, and what they wrote, only when the team may read
+    their record: on its roster, sat after joining (every other for scope None)."""
+    found = await integrity.evidence(db, attempt_ids, lens)
+    others = {e.other_attempt_id for shown in found.values() for e in shown if e.other_attempt_id is not None}
+    if lens.scope is None or not others:
+        return found
+    seen = {r[0] for r in await db.fetchall(
+        f"SELECT o.id FROM attempts o WHERE o.id IN (SELECT value FROM json_each(?)) "
+        f"AND {seen_sql('o.user_id', 'o.started_at')}", (json.dumps(sorted(others)), lens.scope))}
+    return {aid: [e if e.other_attempt_id in seen else dataclasses.replace(
+                      e, other_user_id=None, other_attempt_id=None, other_pos=None, other_answer="")
+                  for e in shown]
+            for aid, shown in found.items()}
+
+
+async def raised_disputes(db: Database, user_id: int, lens: Lens, *,
+                          since: float | None = None) -> list[RaisedDispute]:
+    """Every dispute the user raised (after `since` when given) whose doubt the lens' viewer may read
+    (a dispute's words name a key), newest first."""
+    rows = await db.fetchall("SELECT d.id, d.question_id, d.reason, d.status, d.created_at, q.paper_id "
+                             "FROM disputes d LEFT JOIN questions q ON q.id = d.question_id "
+                             "WHERE d.user_id=? AND d.created_at > ? ORDER BY d.created_at DESC, d.id DESC",
                              (user_id, _EVER if since is None else since))
-    return [RaisedDispute(r[0], r[1], r[2], DisputeStatus(r[3]), r[4]) for r in rows]
+    return [RaisedDispute(r[0], r[1], r[2], DisputeStatus(r[3]), r[4]) for r in rows
+            if lens.of(r[5]).shows(Fact.doubt, r[1])]

@@ -1,12 +1,15 @@
 """Question statistics from the answers the proctoring domain holds: exam answers (attempts,
-answers) and daily answers. The figures themselves are the bank's (bank/item_stats.py)."""
+answers) and daily answers. The figures themselves are the bank's (bank/item_stats.py); `cached`
+reads them as a viewer may (the read rule's `Fact.item_stats`): a hiring paper's only for the
+configured admins and the teams verified for it."""
 
 from __future__ import annotations
 
 import asyncio
 
-from bank.item_stats import ItemStats, figures, questions, stats_of, store_figures
+from bank.item_stats import ItemStats, cached_stats, figures, questions, stats_of, store_figures
 from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.visibility import Fact, Lens
 from proctor.storage.db import Database
 
 Pairs = dict[int, list[tuple[float, float]]]  # question id: (ability, item score share) per response
@@ -46,3 +49,13 @@ async def refresh_cache(db: Database, now: float) -> None:
     pairs = await responses(db, None)
     computed = await asyncio.to_thread(lambda: {qid: figures(p) for qid, p in pairs.items()})
     await store_figures(db, computed, now)
+
+
+async def cached(db: Database, lens: Lens, paper_id: int | None = None) -> tuple[list[ItemStats], float | None]:
+    """The stored statistics (bank.item_stats.cached_stats) of every question (of one paper) whose paper
+    shows its item statistics to the lens' viewer, with when they were computed (None: never)."""
+    stats, computed_at = await cached_stats(db, paper_id)
+    shown = {r[0] for r in await db.fetchall(
+        "SELECT id FROM questions WHERE paper_id IN (SELECT value FROM json_each(?))",
+        (lens.papers_showing(Fact.item_stats),))}
+    return [s for s in stats if s.question_id in shown], computed_at

@@ -1,6 +1,8 @@
 """A team over a period, member by member: daily-quiz points per day (the trend) and the share of
 points earned per topic (the mastery heatmap), from the group's daily quizzes and its members'
-finished exams. A question's topic is its `topic`, else its section's title."""
+finished exams. A question's topic is its `topic`, else its section's title, so the heatmap is a
+score by section: it counts the papers whose sections the viewer's Lens shows (a hiring paper's
+only for the configured admins and the teams verified for it), for the attempt and the question."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass
 
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.visibility import Fact, Lens
 from proctor.storage.db import Database
 from proctor.teams import topic_scores
 from proctor.teams.consent import seen_sql
@@ -44,13 +47,14 @@ async def daily_trend(db: Database, chat_id: int, period: Period,
     return out
 
 
-async def topic_mastery(db: Database, chat_id: int, period: Period) -> Mastery:
-    """The share of points each member earned per topic in the period (daily and exam answers)."""
+async def topic_mastery(db: Database, chat_id: int, period: Period, lens: Lens) -> Mastery:
+    """The share of points each member earned per topic in the period (daily and exam answers), on
+    the papers whose sections the lens shows."""
     daily, values = topic_scores.daily_source(period.start, period.end)
     exams = topic_scores.exam_source(
         f"t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' "
         f"AND {seen_sql('t.user_id', 't.started_at', ':chat')} "
-        "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1) "
+        "AND (t.paper_id IN (SELECT value FROM json_each(:sections)) OR (t.paper_id IS NULL AND :mock)) "
         "AND t.finished_at>=:start AND t.finished_at<:end")
     start, end = _bounds(period)
     keys = "user_id, section_id, topic"  # each source summed per member and topic before the union
@@ -59,7 +63,9 @@ async def topic_mastery(db: Database, chat_id: int, period: Period) -> Mastery:
                   SUM(s.answers) AS n
            FROM ({topic_scores.grouped(daily, keys)} UNION ALL {topic_scores.grouped(exams, keys)}) s
            JOIN sections sec ON sec.id = s.section_id
+           WHERE sec.paper_id IN (SELECT value FROM json_each(:sections))
            GROUP BY s.user_id, {topic_scores.TOPIC} HAVING SUM(s.max_score) > 0 ORDER BY topic""",
-        {"chat": chat_id, "start": start, "end": end, **values})
+        {"chat": chat_id, "start": start, "end": end, "sections": lens.papers_showing(Fact.section),
+         "mock": lens.mock.shows(Fact.section), **values})
     topics = sorted({r["topic"] for r in rows})
     return Mastery(topics, {(r["user_id"], r["topic"]): (r["share"], r["n"]) for r in rows})

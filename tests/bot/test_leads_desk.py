@@ -10,6 +10,7 @@ from bot.people import forget
 from proctor.daily import answers as daily_answers
 from proctor.daily import delivery
 from proctor.exams import service as attempts
+from proctor.exams.visibility import OPERATOR, lens
 from proctor.people.forget import forget_user
 from proctor.people.users import find_prefs
 from proctor.teams import audit
@@ -172,8 +173,8 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     await (await lead.press(stats, "Uphold #1")).wait()
     assert await (await lead.press(stats, "Dismiss #1")).wait() == "That dispute is already closed."
     assert (await get_question(env.db, q[0])).retired
-    assert [(d.id, d.status) for d in await raised_disputes(env.db, ANN)] == [(1, "upheld")]
-    assert [(d.id, d.status) for d in await raised_disputes(env.db, BOB)] == [(2, "open")]
+    assert [(d.id, d.status) for d in await raised_disputes(env.db, ANN, await lens(env.db, OPERATOR, None))] == [(1, "upheld")]
+    assert [(d.id, d.status) for d in await raised_disputes(env.db, BOB, await lens(env.db, OPERATOR, None))] == [(2, "open")]
     logged = [(e.action, e.actor_id, e.target) for e in reversed(await audit.recent(env.db))]
     assert logged == [("retire", LEAD, f"question:{q[0]}"), ("dispute_upheld", LEAD, "dispute:1")]
     await lead.send(f"/restore {q[0]}", chat=ALPHA)
@@ -197,7 +198,7 @@ async def test_dispute_during_an_exam_flags_the_question_on_screen(env):
     reply = await ann.wait_message(lambda m: "dispute" in (m.text or ""))
     first = (await attempts.load_sheet(env.db, (await the_attempt(env.db, ANN)).id)).items[0].question_id
     assert f"question #{first}" in reply.text
-    assert [d.question_id for d in await raised_disputes(env.db, ANN)] == [first]
+    assert [d.question_id for d in await raised_disputes(env.db, ANN, await lens(env.db, OPERATOR, None))] == [first]
 
 
 async def test_forgetme_asks_first_and_deletes_only_the_callers_data(env):

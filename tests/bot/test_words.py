@@ -7,6 +7,7 @@ import pytest
 
 from bank.script import to_script
 from proctor.exams import service as attempts
+from proctor.exams.visibility import OPERATOR, lens
 from proctor.teams.candidate import raised_disputes
 from tests.bot.test_exam_flow import _answer_current, _sheet
 from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
@@ -85,7 +86,7 @@ async def test_review_pages_show_the_id_dispute_takes(env):
     await ann.send(f"/dispute {qid} the key looks wrong")
     ok = await ann.wait_message(lambda m: "dispute #" in (m.text or ""))
     assert f"question #{qid}" in ok.text
-    assert [d.question_id for d in await raised_disputes(env.db, ann.id)] == [qid]
+    assert [d.question_id for d in await raised_disputes(env.db, ann.id, await lens(env.db, OPERATOR, None))] == [qid]
 
 
 async def test_practice_is_not_an_exam_and_counts_are_plural(env):

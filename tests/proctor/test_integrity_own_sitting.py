@@ -3,6 +3,7 @@ earlier sitting of the paper (found in review after issue 25: a second sitting w
 answer was flagged "similar" to itself)."""
 
 from proctor.exams import integrity
+from proctor.exams.visibility import OPERATOR, lens
 from proctor.integrity.signals import Signal
 from tests.proctor.test_integrity_signals import COPIED, T0, WRITTEN, _paper, sit_exam
 
@@ -14,4 +15,4 @@ async def test_a_second_sitting_with_the_same_answer_is_not_a_signal_a_copy_by_a
     assert await integrity.counts(db, [first, second]) == {}
     cy = await sit_exam(db, pid, 9, short=COPIED, start=T0 + 7200, step=60)
     assert (await integrity.counts(db, [cy]))[cy] == {Signal.similar: 2}  # like both of Ann's sittings
-    assert {e.other_user_id for e in (await integrity.evidence(db, [cy]))[cy]} == {7}
+    assert {e.other_user_id for e in (await integrity.evidence(db, [cy], await lens(db, OPERATOR, None)))[cy]} == {7}

@@ -10,6 +10,7 @@ import pytest
 from bank.kinds import Kind
 from proctor.exams import integrity
 from proctor.exams import service as attempts
+from proctor.exams.visibility import OPERATOR, lens
 from proctor.integrity.signals import (
     MIN_FLOOR,
     SIMILAR_KEPT,
@@ -152,9 +153,9 @@ async def test_two_candidates_with_the_same_written_answer_are_flagged_honest_on
     cy = await sit_exam(db, pid, 9, short=COPIED, start=T0, step=60)
     counts = await integrity.counts(db, [ann, bob, cy])
     assert counts == {ann: {Signal.similar: 1}, cy: {Signal.similar: 1}}
-    [seen] = (await integrity.evidence(db, [cy]))[cy]
+    [seen] = (await integrity.evidence(db, [cy], await lens(db, OPERATOR, None)))[cy]
     assert (seen.code, seen.other_user_id, seen.answer, seen.other_answer) == (Signal.similar, 7, COPIED, WRITTEN)
-    [back] = (await integrity.evidence(db, [ann]))[ann]
+    [back] = (await integrity.evidence(db, [ann], await lens(db, OPERATOR, None)))[ann]
     assert (back.other_user_id, back.answer, back.other_answer) == (9, WRITTEN, COPIED)
 
 
@@ -172,7 +173,7 @@ async def test_a_ring_sharing_one_answer_stores_a_few_pairs_per_answer_not_every
     (rows,) = await db.fetchone("SELECT COUNT(*) FROM attempt_signals WHERE code = 'similar'")
     assert rows <= 2 * SIMILAR_KEPT * len(ring) and rows < len(ring) * (len(ring) - 1)
     # every pair shown is a real pair of copies, from both sides where the earlier one had room
-    for seen in (await integrity.evidence(db, [ids[-1]]))[ids[-1]]:
+    for seen in (await integrity.evidence(db, [ids[-1]], await lens(db, OPERATOR, None)))[ids[-1]]:
         assert seen.other_answer == WRITTEN and seen.other_user_id in ring[:-1]
 
 
@@ -215,7 +216,7 @@ async def test_a_hand_in_far_faster_than_the_papers_median_is_flagged_with_that_
     counts = await integrity.counts(db, [*slow, quick])
     assert [counts.get(a, {}).get(Signal.quick) for a in slow] == [None] * 6  # slow, or too few before them
     assert counts[quick].get(Signal.quick) == 1
-    [found] = [e for e in (await integrity.evidence(db, [quick]))[quick] if e.code == Signal.quick]
+    [found] = [e for e in (await integrity.evidence(db, [quick], await lens(db, OPERATOR, None)))[quick] if e.code == Signal.quick]
     # 850 s: the six others' median (not counting the quick one itself, the practice or the running one)
     assert (found.value, found.bound) == (200.0, statistics.median(durations)) == (200.0, 850.0)
 
@@ -229,7 +230,7 @@ async def test_answers_changed_in_the_last_seconds(db):
     for pos, letter in ((0, "B"), (1, "C"), (2, "AB")):
         await answer(db, a.id, pos, letter, T0 + 590 + pos)
     await attempts.finish_attempt(db, a.id, T0 + 600, "submitted")
-    [(_, found)] = (await integrity.evidence(db, [a.id])).items()
+    [(_, found)] = (await integrity.evidence(db, [a.id], await lens(db, OPERATOR, None))).items()
     assert [(e.code, e.pos, e.changes) for e in found] == [(Signal.late, 0, 1), (Signal.late, 1, 1),
                                                             (Signal.late, 2, 1)]
 
@@ -273,5 +274,5 @@ async def test_forgetting_a_candidate_takes_their_signals_and_their_side_of_a_pa
     # and Cy's written answer is no longer compared with anyone's
     bob = await sit_exam(db, pid, 8, short=COPIED, start=T0, step=60)
     assert await integrity.counts(db, [ann, bob]) == {ann: {Signal.similar: 1}, bob: {Signal.similar: 1}}
-    [seen] = (await integrity.evidence(db, [bob]))[bob]
+    [seen] = (await integrity.evidence(db, [bob], await lens(db, OPERATOR, None)))[bob]
     assert seen.other_user_id == 7

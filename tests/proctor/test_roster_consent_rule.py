@@ -3,6 +3,7 @@ while they are in the group, and nothing of one who was only invited."""
 
 from __future__ import annotations
 
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.teams import consent, reports, review
 from proctor.teams import leaderboard as lb
 from proctor.teams.candidate import attempts as record_of
@@ -21,7 +22,7 @@ async def views(db, paper_id: int) -> dict[str, object]:
         "review": None if pending is None else pending.remaining,
         "report": [(r.user_id, r.exams) for r in rows],
         "board": [r.user_id for r in await lb.paper_board(db, paper_id, [TEAM])],
-        "desk": None if since is None else len(await record_of(db, ANN, with_exam_only=False, since=since)),
+        "desk": None if since is None else len(await record_of(db, ANN, await lens(db, Viewer(Role.lead, LEAD), TEAM), since=since)),
     }
 
 

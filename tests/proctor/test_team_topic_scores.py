@@ -18,11 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.people.forget import forget_user
 from proctor.storage.db import Database
 from proctor.teams.charts import chart_data
 from proctor.teams.leaderboard import Period, period_bounds
-from proctor.teams.mastery import daily_trend, topic_mastery
+from proctor.teams.mastery import Mastery, daily_trend, topic_mastery
 from proctor.teams.question_edit import Edit, EditField, edit_question
 from proctor.teams.review import set_final
 from tests.proctor.test_leads_data import Crafted
@@ -35,9 +36,11 @@ MEMBERS = (1, 2, 3)
 OUTSIDER = 4  # answers the group's quizzes and sits exams, not on the roster
 LEAD = 9
 
-# The heatmap and the chart's accuracy by paper as computed before the summaries (the reference). One
-# change: the heatmap's GROUP BY names the topic expression; before, its bare `topic` meant the column
-# q.topic, so questions without a topic in different sections made one cell under either section's title.
+# The heatmap and the chart's accuracy by paper as computed before the summaries (the reference). Two
+# changes: the heatmap's GROUP BY names the topic expression (before, its bare `topic` meant the column
+# q.topic, so questions without a topic in different sections made one cell under either section's
+# title); and it leaves out a hiring paper's questions from daily answers too (sections are the read
+# rule's: the team's lead, not verified for the exam-only paper, reads none of its sections).
 _RAW_MASTERY = """
 WITH scored AS (
  SELECT d.user_id, d.question_id, d.score, d.max_score FROM daily_answers d
@@ -52,6 +55,7 @@ WITH scored AS (
 SELECT s.user_id, COALESCE(NULLIF(q.topic, ''), sec.title, '') AS topic,
       SUM(s.score) / SUM(s.max_score) AS share, COUNT(*) AS n
 FROM scored s JOIN questions q ON q.id = s.question_id JOIN sections sec ON sec.id = q.section_id
+WHERE NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = q.paper_id AND hp.exam_only = 1)
 GROUP BY s.user_id, COALESCE(NULLIF(q.topic, ''), sec.title, '') HAVING SUM(s.max_score) > 0 ORDER BY topic"""
 _RAW_PAPERS = """
 WITH scored AS (
@@ -67,6 +71,11 @@ SELECT p.id, p.title, SUM(s.score) / SUM(s.max_score), COUNT(*) FROM scored s
 JOIN papers p ON p.id = s.paper_id GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id"""
 
 
+async def _mastery(db: Database, period: Period) -> Mastery:
+    """The heatmap as the team's lead reads it (not verified for any hiring paper)."""
+    return await topic_mastery(db, TEAM, period, await lens(db, Viewer(Role.lead, LEAD), TEAM))
+
+
 def _bounds(period: Period) -> dict[str, object]:
     return {"start": period.start if period.start is not None else float("-inf"),
             "end": period.end if period.end is not None else float("inf")}
@@ -74,7 +83,7 @@ def _bounds(period: Period) -> dict[str, object]:
 
 async def _assert_same(db: Database, period: Period) -> None:
     """The heatmap and the accuracy by paper equal the reference's (shares to the last bits of a sum)."""
-    mastery = await topic_mastery(db, TEAM, period)
+    mastery = await _mastery(db, period)
     raw = await db.fetchall(_RAW_MASTERY, {"chat": TEAM, **_bounds(period)})
     assert mastery.topics == sorted({r["topic"] for r in raw}), period
     assert mastery.cells.keys() == {(r["user_id"], r["topic"]) for r in raw}, period
@@ -207,15 +216,15 @@ async def test_a_regrade_and_a_review_update_the_summaries(db):
     await db.run_write(transaction)
     aid = await crafted.exam(2, papers[0], [(q1[0][0], 1.0, 1.0, 1), (q1[1][0], 0.0, 5.0, 0)], t0, t0 + 600)
     period = period_bounds("all", t0, ZoneInfo("UTC"))
-    before = await topic_mastery(db, TEAM, period)
+    before = await _mastery(db, period)
     assert before.cells[(2, "dns")] == (0.5, 2) and before.cells[(1, "dns")] == (1.0, 1)
     assert (2, "short part") not in before.cells  # awaiting review: not counted yet
     await edit_question(db, q1[0][0], Edit(EditField.key, "B"), actor=LEAD, now=t0 + 3600, chat_id=TEAM, regrade=True)
-    after = await topic_mastery(db, TEAM, period)
+    after = await _mastery(db, period)
     assert after.cells[(1, "dns")] == (0.0, 1) and after.cells[(2, "dns")][1] == 2
     await _assert_kept(db)
     await set_final(db, aid, 1, 4.0, reviewer=LEAD, scope=None, now=t0 + 7200)
-    assert (await topic_mastery(db, TEAM, period)).cells[(2, "short part")] == (0.8, 1)
+    assert (await _mastery(db, period)).cells[(2, "short part")] == (0.8, 1)
     await _assert_kept(db)
 
 
@@ -229,7 +238,7 @@ async def test_forgetme_removes_the_users_summary_rows(db):
     await forget_user(db, 1)
     assert {r[2] for r in await _daily_summary(db)} == {2} and len(await _exam_summary(db)) == 1
     await _assert_kept(db)
-    assert {u for u, _ in (await topic_mastery(db, TEAM, period_bounds("all", t0, ZoneInfo("UTC")))).cells} == {2}
+    assert {u for u, _ in (await _mastery(db, period_bounds("all", t0, ZoneInfo("UTC")))).cells} == {2}
 
 
 async def test_a_question_moved_to_another_topic_moves_its_points(db):
@@ -244,7 +253,7 @@ async def test_a_question_moved_to_another_topic_moves_its_points(db):
                   (q1[1][0],))
 
     await db.run_write(transaction)
-    cells = (await topic_mastery(db, TEAM, period_bounds("all", t0, ZoneInfo("UTC")))).cells
+    cells = (await _mastery(db, period_bounds("all", t0, ZoneInfo("UTC")))).cells
     assert cells == {(1, "dns"): (2 / 3, 3)}
     await _assert_kept(db)
 
@@ -269,7 +278,7 @@ async def test_the_migration_fills_the_summaries_from_an_old_database(tmp_path):
 async def test_questions_without_a_topic_in_two_sections_make_two_cells(db):
     crafted, papers, q1, _ = await _setup(db)
     await crafted.exam(1, papers[0], [(q1[0][2], 0.0, 2.0, 1), (q1[1][0], 2.0, 2.0, 1)], BASE - 600, BASE)
-    cells = (await topic_mastery(db, TEAM, period_bounds("all", BASE, ZoneInfo("UTC")))).cells
+    cells = (await _mastery(db, period_bounds("all", BASE, ZoneInfo("UTC")))).cells
     assert cells == {(1, "single part"): (0.0, 1), (1, "short part"): (1.0, 1)}
 
 

@@ -40,11 +40,7 @@ ALLOWED: dict[str, str] = {
     "sandbox.fakeapi.state.StoredMessage.web_app_urls": "tests open the desk's Mini App button as a user does",
     # the read rule, built before the routes that ask it: each entry goes when its first route does
     # (the stale check below says which)
-    "proctor.exams.visibility.Lens.papers_showing": "the read rule: SQL listings filter by it",
     "proctor.exams.visibility.Lens.sealed_json": "the read rule: SQL listings leave sealed questions out",
-    "proctor.exams.visibility.Visibility.shows": "the read rule: every reader of a fact asks it",
-    "proctor.exams.visibility.lens": "the read rule: listings and files read every paper at once",
-    "proctor.exams.visibility.record_key_read_in": "the read rule: guarded readers audit key reads",
     "proctor.exams.visibility.visibility": "the read rule: one paper's facts for one viewer",
     # run by hand
     "proctor.storage.bootstrap.write_seed_key_terms": "rewrites bank/seeds/key_terms.json (python -c, its docstring)",
