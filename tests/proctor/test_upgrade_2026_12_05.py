@@ -269,3 +269,25 @@ async def test_the_bot_goes_on_from_where_the_release_stopped(release, tmp_path)
             listing
     finally:
         await env.close()
+
+
+async def test_the_quick_median_reads_migration_034s_index_of_other_peoples_durations(release):
+    conn = sqlite3.connect(release)  # what the release stored, read before migrating
+    try:
+        durations = sorted(d for (d,) in conn.execute(
+            "SELECT finished_at - started_at FROM attempts WHERE paper_id=? AND user_id<>? AND status='finished' "
+            "AND mode='exam'", (DEMO, BOB)))
+    finally:
+        conn.close()
+    db = await Database.open(release)
+    try:
+        indexes = await db.fetchall("SELECT name FROM sqlite_schema WHERE type='index' AND tbl_name='attempts' "
+                                    "AND name LIKE 'attempts_exam_durations%'")
+        assert [r[0] for r in indexes] == ["attempts_exam_durations_by_user"]  # 032's index replaced
+        columns = await db.fetchall("SELECT name FROM pragma_index_info('attempts_exam_durations_by_user')")
+        assert [r[0] for r in columns] == ["paper_id", None, "user_id"]  # None: the duration, an expression
+        # Bob's own earlier exam is not among the durations his running one will be compared with
+        assert len(durations) == 5
+        assert await db.run(lambda c: integrity.median_duration_in(c, DEMO, BOB)) == (5, durations[2])
+    finally:
+        await db.close()
