@@ -24,13 +24,13 @@ from bank.paper_store import get_questions
 from bot import scheduling
 from bot.context import Ctx
 from bot.edits import edit_text
-from bot.live import render
+from bot.live import answering, render
 from bot.scheduling import JobKind
 from bot.services import Slot, services
 from proctor.live import answers, rounds
 from proctor.live.model import Item, Round
 from proctor.live.plan import Act, closes_late, next_step
-from proctor.live.states import RoundStatus
+from proctor.live.states import ItemStatus, RoundStatus
 from proctor.transitions import IllegalTransition
 
 log = logging.getLogger(__name__)
@@ -103,6 +103,7 @@ async def run(app: Application, round_id: int) -> None:
                         return
                     case Act.done:
                         _LOCKS.of(app).pop(round_id, None)
+                        answering.forget_round(app, round_id)
                         return
                     case Act.announce:
                         await rounds.announce(svc.db, round_id)
@@ -133,9 +134,13 @@ async def run(app: Application, round_id: int) -> None:
 
 
 async def _post(app: Application, r: Round, item: Item, total: int) -> None:
-    """Post question `item` as a quiz poll, counted before the call, its poll id recorded after."""
+    """Post question `item` as a quiz poll, counted before the call, its poll id recorded after; a
+    question the group may not read now (a member began an exam on it) is closed unasked."""
     svc = services(app)
-    await rounds.sending(svc.db, r.id, item.pos)
+    item = await rounds.sending(svc.db, r.id, item.pos, svc.now())
+    if item.status == ItemStatus.closed:
+        log.info("live round %s: question %s sealed for a member of the group: skipped", r.id, item.question_id)
+        return
     q = (await get_questions(svc.db, [item.question_id]))[item.question_id]
     p = render.poll(q, item, total, r.lang, r.script)
 
@@ -143,7 +148,7 @@ async def _post(app: Application, r: Round, item: Item, total: int) -> None:
         return app.bot.send_poll(
             r.chat_id, p.question, p.options, is_anonymous=False, type=Poll.QUIZ,
             allows_multiple_answers=item.multiple, correct_option_ids=sorted(item.correct),
-            explanation=p.explanation, open_period=r.seconds)
+            explanation=p.explanation, open_period=r.seconds, protect_content=True)
 
     try:
         message = await call(r.chat_id, send)
