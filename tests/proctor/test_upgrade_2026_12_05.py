@@ -181,8 +181,9 @@ async def test_invites_verifications_and_signals_read_back(upgraded):
 
 async def test_rosters_disputes_claims_outbox_and_audit_read_back(upgraded):
     db = upgraded
+    # Eve left the group: leaving ends consent, so her row (kept as written) reads as invited again
     assert [(e.user_id, e.standing, e.left) for e in await roster.listing(db, GROUP)] == [
-        (ANN, Standing.joined, False), (BOB, Standing.joined, False), (EVE, Standing.joined, True),
+        (ANN, Standing.joined, False), (BOB, Standing.joined, False), (EVE, Standing.invited, True),
         (FAY, Standing.invited, False), (DAN, Standing.asked, False)]
     assert [await dispute_status(db, i) for i in (1, 2, 3)] == [
         DisputeStatus.upheld, DisputeStatus.open, DisputeStatus.upheld]
