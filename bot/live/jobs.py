@@ -20,7 +20,6 @@ from telegram import Message, Poll
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application
 
-from bank.paper_store import get_questions
 from bot import scheduling
 from bot.context import Ctx
 from bot.edits import edit_text
@@ -30,7 +29,7 @@ from bot.services import Slot, services
 from proctor.live import answers, rounds
 from proctor.live.model import Item, Round
 from proctor.live.plan import Act, closes_late, next_step
-from proctor.live.states import ItemStatus, RoundStatus
+from proctor.live.states import RoundStatus
 from proctor.transitions import IllegalTransition
 
 log = logging.getLogger(__name__)
@@ -137,11 +136,10 @@ async def _post(app: Application, r: Round, item: Item, total: int) -> None:
     """Post question `item` as a quiz poll, counted before the call, its poll id recorded after; a
     question the group may not read now (a member began an exam on it) is closed unasked."""
     svc = services(app)
-    item = await rounds.sending(svc.db, r.id, item.pos, svc.now())
-    if item.status == ItemStatus.closed:
-        log.info("live round %s: question %s sealed for a member of the group: skipped", r.id, item.question_id)
+    q = await rounds.sending(svc.db, r.id, item.pos, svc.now())
+    if q is None:
+        log.info("live round %s: question %s may not be posted in the group now: skipped", r.id, item.question_id)
         return
-    q = (await get_questions(svc.db, [item.question_id]))[item.question_id]
     p = render.poll(q, item, total, r.lang, r.script)
 
     def send() -> Awaitable[Message]:

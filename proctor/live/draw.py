@@ -22,7 +22,7 @@ from bank.paper_settings import policy_of
 from proctor.daily.candidates import Candidate, candidates
 from proctor.daily.selection import pick_balanced
 from proctor.errors import ProctorError
-from proctor.exams.visibility import AUDIENCE, lens
+from proctor.exams.visibility import Lens, Role
 from proctor.live.model import Drawn
 from proctor.live.rounds import may_post, recent_questions
 from proctor.storage.db import Database
@@ -126,12 +126,15 @@ def _drawn(qid: int, info: _Info, rng: random.Random, shuffle: bool) -> Drawn | 
     return Drawn(qid, order.order, correct, info.kind == Kind.multi, policy_of(info.policy))
 
 
-async def draw(db: Database, chat_id: int, request: Request, fits: Fits, rng: random.Random, *,
+async def draw(db: Database, group: Lens, request: Request, fits: Fits, rng: random.Random, *,
                shuffle: bool, true_false: tuple[str, str]) -> list[Drawn]:
-    """Up to `request.questions` questions for the group's round. Raises BadArgument (no paper or
-    topic matches the subject) and NothingToAsk."""
+    """Up to `request.questions` questions for a round in the group whose audience `group` is the lens
+    of (`lens(db, AUDIENCE, chat_id)`): only what it may read. Raises BadArgument (no paper or topic
+    matches the subject) and NothingToAsk."""
+    if group.viewer.role != Role.audience or group.scope is None:
+        raise ValueError("a live round is drawn for a group's audience")
+    chat_id = group.scope
     seen = await recent_questions(db, chat_id)
-    group = await lens(db, AUDIENCE, chat_id)
     pool = [c for c in await _pool(db, request.subject) if c.id not in seen and may_post(group.of(c.paper_id), c.id)]
     infos = await _infos(db, [c.id for c in pool])
 

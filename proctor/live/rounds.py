@@ -12,6 +12,8 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 
+from bank.models import Question
+from bank.question_rows import QUESTION_SELECT, question_from_row
 from proctor.errors import ProctorError
 from proctor.exams.visibility import AUDIENCE, Fact, Visibility, visibility_in
 from proctor.live import states
@@ -169,22 +171,21 @@ async def set_standings(db: Database, round_id: int, message_id: int) -> None:
         "UPDATE live_rounds SET standings_id=? WHERE id=?", (message_id, round_id)))
 
 
-async def sending(db: Database, round_id: int, pos: int, now: float) -> Item:
-    """Item `pos`'s poll is about to be posted (counted before the call): the item, now 'sending'. If the
-    group may no longer read its key (`may_post`: a known member began an exam on it since the draw),
-    it is closed unasked instead: the item, 'closed'. Raises IllegalTransition."""
-    def write(conn: sqlite3.Connection) -> Item:
+async def sending(db: Database, round_id: int, pos: int, now: float) -> Question | None:
+    """Item `pos`'s poll is about to be posted (counted before the call): its question, read with the
+    check. If the group may no longer read its key (`may_post`: a known member began an exam on it
+    since the draw), the item is closed unasked instead and None returned. Raises IllegalTransition."""
+    def write(conn: sqlite3.Connection) -> Question | None:
         item = _item(conn, round_id, pos)
-        row = conn.execute("SELECT r.chat_id, q.paper_id FROM live_rounds r, questions q WHERE r.id=? AND q.id=?",
-                           (round_id, item.question_id)).fetchone()
-        if row is not None and may_post(visibility_in(conn, AUDIENCE, row["chat_id"], row["paper_id"]),
-                                        item.question_id):
-            conn.execute("UPDATE live_items SET status=? WHERE round_id=? AND pos=?",
-                         (states.send(item.status).value, round_id, pos))
-        else:
+        row = conn.execute(f"{QUESTION_SELECT} WHERE q.id=?", (item.question_id,)).fetchone()
+        chat_id = _round(conn, round_id).chat_id
+        if row is None or not may_post(visibility_in(conn, AUDIENCE, chat_id, row["paper_id"]), item.question_id):
             conn.execute("UPDATE live_items SET status=?, closed_at=? WHERE round_id=? AND pos=?",
                          (states.close(item.status).value, now, round_id, pos))
-        return _item(conn, round_id, pos)
+            return None
+        conn.execute("UPDATE live_items SET status=? WHERE round_id=? AND pos=?",
+                     (states.send(item.status).value, round_id, pos))
+        return question_from_row(row)
     return await db.run_write(write)
 
 

@@ -42,8 +42,6 @@ ALLOWED: dict[str, str] = {
     # (the stale check below says which)
     "proctor.exams.visibility.Lens.papers_showing": "the read rule: SQL listings filter by it",
     "proctor.exams.visibility.Lens.sealed_json": "the read rule: SQL listings leave sealed questions out",
-    "proctor.exams.visibility.Visibility.shows": "the read rule: every reader of a fact asks it",
-    "proctor.exams.visibility.lens": "the read rule: listings and files read every paper at once",
     "proctor.exams.visibility.record_key_read_in": "the read rule: guarded readers audit key reads",
     "proctor.exams.visibility.visibility": "the read rule: one paper's facts for one viewer",
     # run by hand
