@@ -43,6 +43,7 @@ class AuditAction(StrEnum):
     roster_consent = "roster_consent"
     roster_decline = "roster_decline"
     roster_invite = "roster_invite"
+    roster_leave = "roster_leave"
     roster_reject = "roster_reject"
     roster_remove = "roster_remove"
     team_unverify = "team_unverify"

@@ -217,3 +217,8 @@ async def outbox_due(db: Database, now: float) -> list[outbox.Outgoing]:
         "WHERE state='pending' AND held_by IS NULL AND next_try<=? ORDER BY next_try, id", (now,))
     return [outbox.Outgoing(r["id"], outbox.Kind(r["kind"]), r["ref"], r["chat_id"], r["user_id"],
                             json.loads(r["payload"]), r["tries"]) for r in rows]
+
+
+async def group_members(db: Database, chat_id: int) -> set[int]:
+    """Who the bot knows as seen in the group (`chat_members`: who wrote or played there)."""
+    return {r[0] for r in await db.fetchall("SELECT user_id FROM chat_members WHERE chat_id=?", (chat_id,))}

@@ -42,6 +42,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "audit_roster_accept": {"en": "{actor} put {who} on the roster of {team}", "zh": "{actor} 把 {who} 加入了 {team} 的名单"},
     "audit_roster_consent": {"en": "{actor} agreed to be on the roster of {team}", "zh": "{actor} 同意加入 {team} 的名单"},
     "audit_roster_decline": {"en": "{actor} declined to be on the roster of {team}", "zh": "{actor} 拒绝加入 {team} 的名单"},
+    "audit_roster_leave": {"en": "{actor} took themselves off the roster of {team}", "zh": "{actor} 退出了 {team} 的名单"},
     "audit_roster_reject": {"en": "{actor} turned down {who}'s request to join the roster of {team}",
                          "zh": "{actor} 拒绝了 {who} 加入 {team} 名单的请求"},
     "audit_roster_remove": {"en": "{actor} removed {who} from the roster of {team}",

@@ -241,10 +241,14 @@ TEXTS: dict[str, dict[str, str]] = {
                       "zh": "任何人都不能处理自己提出的异议：需由其他管理员决定。"},
     "l_tm_usage": {
         "en": "Usage: /team (the roster); leads: /team add|remove|accept|reject @user, or reply to the "
-              "member's message with /team add (or remove, accept, reject). Members send /join.",
+              "member's message with /team add (or remove, accept, reject). Members send /join, and "
+              "/team leave to take themselves off.",
         "zh": "用法：/team（查看名单）；组长：/team add|remove|accept|reject @用户，或回复该成员的消息发送 "
-              "/team add（或 remove、accept、reject）。成员发送 /join 申请加入。",
+              "/team add（或 remove、accept、reject）。成员发送 /join 申请加入，发送 /team leave 退出名单。",
     },
+    "l_tm_left_roster": {"en": "You're off the roster of {title}: its leads see nothing more of yours.",
+                         "zh": "你已退出 {title} 的名单：组长不再能看到你的任何记录。"},
+    "l_tm_leave_none": {"en": "You're not on the roster of {title}.", "zh": "你不在 {title} 的名单上。"},
     "l_tm_head": {"en": "👥 Team {title}: {n} on the roster", "zh": "👥 团队 {title}：名单共 {n} 人"},
     "l_tm_pending_head": {"en": "Waiting for a lead ({n}):", "zh": "等待组长通过（{n}）："},
     "l_tm_invited_head": {"en": "Invited, waiting for their consent ({n}):", "zh": "已邀请，等待本人同意（{n}）："},
@@ -256,8 +260,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "l_tm_explain": {
         "en": "Joining takes the member's consent. Leads see and review only what members did after joining, "
-              "while they are in the group; nobody reviews their own.",
-        "zh": "加入名单需本人同意。组长只能查看和复核成员加入之后、且仍在群内时的答案；任何人都不能复核自己的答案。",
+              "while they are in the group; leaving the group ends the consent, and one who comes back is "
+              "seen again only after consenting again (/join). Nobody reviews their own; /team leave takes "
+              "you off.",
+        "zh": "加入名单需本人同意。组长只能查看和复核成员加入之后、且仍在群内时的答案；退群即撤回同意，重新入群后需再次同意"
+              "（/join）才会被看到。任何人都不能复核自己的答案；发送 /team leave 可退出名单。",
     },
     "l_tm_mine_head": {"en": "👥 Your teams:", "zh": "👥 你的团队："},
     "l_tm_mine_member": {"en": "• {title}: member", "zh": "• {title}：成员"},

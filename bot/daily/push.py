@@ -37,7 +37,7 @@ from proctor.daily.plan import create_or_resume
 from proctor.daily.schedule import Schedule, closes_at, next_fire
 from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streaks
-from proctor.exams.seal import sealed_anywhere, sealed_for
+from proctor.exams.seal import sealed_for, sealed_for_group_in
 from proctor.local_time import parse_hhmm, parse_timezone
 from proctor.people.users import UserPrefs, find_prefs
 
@@ -297,8 +297,8 @@ async def close_message(app: Application, delivery: dstore.Delivery) -> str:
     lang, script = await prefs(app, delivery.chat_id, False)
     top = await answer_store.standings(svc.db, delivery.id)
     runs = await streaks(svc.db, delivery.chat_id, [s.user_id for s in top[:10]], delivery.day)
-    # everyone in the group reads the keys: none of a question someone's running exam seals
-    sealed = (await sealed_anywhere(svc.db)).questions
+    # everyone in the group reads the keys: none of a question a known member's running exam seals
+    sealed = (await svc.db.run(lambda conn: sealed_for_group_in(conn, delivery.chat_id))).questions
     return render.close_text(delivery.day, await views(app, delivery), top, runs, lang, script, sealed=sealed)
 
 

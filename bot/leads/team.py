@@ -4,7 +4,8 @@ Joining takes both sides and the member in the group (bot/membership.py asks Tel
 administrators (and the configured admins) invite in the group, `/team add @user` or as a reply to
 the member's message: the member gets Join / No buttons in their private chat (or accepts with
 /join in the group). A member's `/join` waits for a lead: Accept / Reject buttons for the leads
-(checked again when pressed), or `/team accept|reject @user`. `/team remove` takes anyone off.
+(checked again when pressed), or `/team accept|reject @user`. `/team remove` takes anyone off; a
+member takes themselves off with `/team leave`.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ async def team(update: Update, context: Ctx) -> None:
             await msg.reply_text(text, reply_markup=keyboard)
         return
     verb = args[0].lower()
+    if verb == "leave":
+        await _leave(update, context)
+        return
     if verb not in VERBS:
         u = await seen(update, context)
         await msg.reply_text(t("l_tm_usage", u.lang))
@@ -131,6 +135,19 @@ async def _apply(context: Ctx, verb: str, chat_id: int, title: str, user_id: int
     if done:
         await tell(context, user_id, t("l_tm_notice_rejected", await candidate_lang(context, user_id), title=title))
     return done
+
+
+async def _leave(update: Update, context: Ctx) -> None:
+    """`/team leave` in the group: the caller takes themselves off its roster (anyone, lead or not)."""
+    u = await seen(update, context)
+    chat = context.chat
+    if chat.type not in GROUPS:
+        await context.message.reply_text(t("l_group_only", u.lang))
+        return
+    svc = context.services
+    done = await roster.leave(svc.db, chat.id, u.id, now=svc.now())
+    await context.message.reply_text(t("l_tm_left_roster" if done else "l_tm_leave_none", u.lang,
+                                       title=chat.title or ""))
 
 
 def _consent_keyboard(chat_id: int, stamp: int, lang: str, join_label: str | None = None) -> Keyboard:

@@ -15,6 +15,7 @@ from bot.leads.render import period_name
 from bot.live import jobs, render
 from bot.text_limits import MAX_TEXT, clip
 from proctor.chats import chat_zone
+from proctor.exams.visibility import AUDIENCE, lens
 from proctor.live import answers, rounds
 from proctor.live.board import podiums
 from proctor.live.draw import BadArgument, NothingToAsk, draw, parse_args
@@ -64,7 +65,7 @@ async def _start(context: Ctx, args: list[str], lang: str, script: str) -> None:
         await context.message.reply_text(t("lv_running", lang))
         return
     try:
-        drawn = await draw(svc.db, chat_id, request, render.fits, random.Random(),
+        drawn = await draw(svc.db, await lens(svc.db, AUDIENCE, chat_id), request, render.fits, random.Random(),
                            shuffle=svc.settings.shuffle_options, true_false=(t("lv_true", lang), t("lv_false", lang)))
     except BadArgument as e:
         await context.message.reply_text(t("lv_unknown_subject", lang, arg=str(e)[:64]))

@@ -20,11 +20,10 @@ from telegram import Message, Poll
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application
 
-from bank.paper_store import get_questions
 from bot import scheduling
 from bot.context import Ctx
 from bot.edits import edit_text
-from bot.live import render
+from bot.live import answering, render
 from bot.scheduling import JobKind
 from bot.services import Slot, services
 from proctor.live import answers, rounds
@@ -103,6 +102,7 @@ async def run(app: Application, round_id: int) -> None:
                         return
                     case Act.done:
                         _LOCKS.of(app).pop(round_id, None)
+                        answering.forget_round(app, round_id)
                         return
                     case Act.announce:
                         await rounds.announce(svc.db, round_id)
@@ -133,17 +133,20 @@ async def run(app: Application, round_id: int) -> None:
 
 
 async def _post(app: Application, r: Round, item: Item, total: int) -> None:
-    """Post question `item` as a quiz poll, counted before the call, its poll id recorded after."""
+    """Post question `item` as a quiz poll, counted before the call, its poll id recorded after; a
+    question the group may not read now (a member began an exam on it) is closed unasked."""
     svc = services(app)
-    await rounds.sending(svc.db, r.id, item.pos)
-    q = (await get_questions(svc.db, [item.question_id]))[item.question_id]
+    q = await rounds.sending(svc.db, r.id, item.pos, svc.now())
+    if q is None:
+        log.info("live round %s: question %s may not be posted in the group now: skipped", r.id, item.question_id)
+        return
     p = render.poll(q, item, total, r.lang, r.script)
 
     def send() -> Awaitable[Message]:
         return app.bot.send_poll(
             r.chat_id, p.question, p.options, is_anonymous=False, type=Poll.QUIZ,
             allows_multiple_answers=item.multiple, correct_option_ids=sorted(item.correct),
-            explanation=p.explanation, open_period=r.seconds)
+            explanation=p.explanation, open_period=r.seconds, protect_content=True)
 
     try:
         message = await call(r.chat_id, send)

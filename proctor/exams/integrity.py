@@ -69,7 +69,7 @@ def compute_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> list[Fo
     """Find and store the signals of a just-finished exam attempt (inside the hand-in's transaction).
     Nothing for practice or for a paper with signals off. The hand-in runs it once per attempt."""
     head = conn.execute(
-        f"""SELECT a.paper_id, a.mode, a.status, a.started_at, a.finished_at, {THRESHOLD_COLUMNS}
+        f"""SELECT a.paper_id, a.user_id, a.mode, a.status, a.started_at, a.finished_at, {THRESHOLD_COLUMNS}
             FROM attempts a LEFT JOIN papers p ON p.id = a.paper_id WHERE a.id=?""", (attempt_id,)).fetchone()
     if head is None or head["mode"] != AttemptMode.exam or head["status"] != AttemptStatus.finished:
         return []
@@ -92,7 +92,7 @@ def compute_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> list[Fo
     paper_id = head["paper_id"]
     if paper_id is not None:
         seconds = head["finished_at"] - head["started_at"]
-        quick = quick_hand_in(seconds, *median_duration_in(conn, paper_id, attempt_id), th)
+        quick = quick_hand_in(seconds, *median_duration_in(conn, paper_id, head["user_id"]), th)
         if quick is not None:
             found.append(quick)
         found += _similar_in(conn, attempt_id, paper_id, rows, th)
@@ -111,22 +111,24 @@ def compute_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> list[Fo
     return found
 
 
-# the paper's other finished exam attempts, on migration 032's index (its WHERE, literally; named so the
-# count is read from it too, not from attempts_by_paper and every row's mode)
-_DURATIONS = f"""FROM attempts INDEXED BY attempts_exam_durations WHERE paper_id=? AND id<>? AND status='{AttemptStatus.finished}'
-                AND mode='{AttemptMode.exam}'"""
+# other people's finished exam attempts of the paper, on migration 034's index (its WHERE, literally;
+# user_id is its last column, so the count and the median's OFFSET read the index and never the table)
+_DURATIONS = f"""FROM attempts INDEXED BY attempts_exam_durations_by_user
+                WHERE paper_id=? AND user_id<>? AND status='{AttemptStatus.finished}' AND mode='{AttemptMode.exam}'"""
 
 
-def median_duration_in(conn: sqlite3.Connection, paper_id: int, attempt_id: int) -> tuple[int, float | None]:
-    """How many other finished exam attempts the paper has, and the median of their durations
-    (seconds; None without any): counted and picked on the index of durations, not read row by row,
-    so a hand-in costs the same with ten candidates before it or a thousand."""
-    (count,) = conn.execute(f"SELECT COUNT(*) {_DURATIONS}", (paper_id, attempt_id)).fetchone()
+def median_duration_in(conn: sqlite3.Connection, paper_id: int, user_id: int) -> tuple[int, float | None]:
+    """How many finished exam attempts other people have of the paper, and the median of their
+    durations (seconds; None without any). Every sitting of `user_id` is left out: a candidate's own
+    earlier quick sittings must not lower the bar for the next one. Counted and picked on the index
+    of durations, not read row by row, so a hand-in costs the same with ten candidates before it or a
+    thousand."""
+    (count,) = conn.execute(f"SELECT COUNT(*) {_DURATIONS}", (paper_id, user_id)).fetchone()
     if count == 0:
         return 0, None
     middle = [d for (d,) in conn.execute(
         f"SELECT finished_at - started_at AS d {_DURATIONS} ORDER BY finished_at - started_at LIMIT ? OFFSET ?",
-        (paper_id, attempt_id, 2 - count % 2, (count - 1) // 2))]
+        (paper_id, user_id, 2 - count % 2, (count - 1) // 2))]
     return count, sum(middle) / len(middle)
 
 

@@ -4,7 +4,12 @@ podium read from what is stored.
 Telegram sends a poll's answers as `poll_answer` updates with no chat: the poll id finds the round
 (live_items.poll_id). Telegram accepts votes only while the poll is open, so every answer to a poll
 of ours counts, also one the bot receives after a restart; its points use the time the bot received
-it (at most the poll's time: 500 for a right answer at worst)."""
+it (at most the poll's time: 500 for a right answer at worst).
+
+Only the group's players count: a known member (recorded in the group, `chat_members`, or on its
+roster), or one Telegram says is in the group now (the caller asks getChatMember once per voter and
+round and answers again with `in_group`). Anyone else's vote is not scored and records nothing: a vote
+makes nobody a member."""
 
 from __future__ import annotations
 
@@ -30,11 +35,24 @@ class Recorded:
 
 @dataclass(frozen=True)
 class Ignored:
-    """Not counted: not a poll of a round, a retracted vote, a second answer, or a round already
-    over and its podium posted."""
+    """Not counted: not a poll of a round, a retracted vote, a second answer, a round already over and
+    its podium posted, or a voter who is not in the group."""
 
 
-Outcome = Recorded | Ignored
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """The voter is not a known member of the round's group: ask Telegram whether they are in it, then
+    answer again with `in_group`."""
+
+    round_id: int
+    chat_id: int
+
+
+Outcome = Recorded | Ignored | Unknown
+
+# a known member of the group: recorded there (who wrote or answered in it) or on its roster
+_KNOWN = """EXISTS (SELECT 1 FROM chat_members WHERE chat_id = :chat AND user_id = :user)
+            OR EXISTS (SELECT 1 FROM team_roster WHERE chat_id = :chat AND user_id = :user)"""
 
 
 def _run(conn: sqlite3.Connection, round_id: int, pos: int, user_id: int) -> int:
@@ -49,7 +67,8 @@ def _run(conn: sqlite3.Connection, round_id: int, pos: int, user_id: int) -> int
     return run
 
 
-def answer_on(conn: sqlite3.Connection, poll_id: str, user_id: int, option_ids: list[int], now: float) -> Outcome:
+def answer_on(conn: sqlite3.Connection, poll_id: str, user_id: int, option_ids: list[int], now: float,
+              in_group: bool | None = None) -> Outcome:
     """`answer` on the database thread, inside its transaction."""
     row = conn.execute(
         f"SELECT {', '.join('i.' + c.strip() for c in ITEM_COLUMNS.split(','))}, r.chat_id, r.seconds, "
@@ -60,6 +79,11 @@ def answer_on(conn: sqlite3.Connection, poll_id: str, user_id: int, option_ids: 
     if row["podium_posted"] or RoundStatus(row["round_status"]) == RoundStatus.gone:
         return Ignored()
     item = item_of(row)
+    if not conn.execute(f"SELECT {_KNOWN}", {"chat": row["chat_id"], "user": user_id}).fetchone()[0]:
+        if in_group is None:
+            return Unknown(item.round_id, row["chat_id"])
+        if not in_group:
+            return Ignored()
     chosen = frozenset(option_ids)
     share = scoring.fraction(item.correct, chosen, multiple=item.multiple, policy=item.policy,
                              n_options=row["n_options"])
@@ -76,9 +100,12 @@ def answer_on(conn: sqlite3.Connection, poll_id: str, user_id: int, option_ids: 
     return Recorded(item.round_id, points, share)
 
 
-async def answer(db: Database, poll_id: str, user_id: int, option_ids: list[int], now: float) -> Outcome:
-    """Score and store a poll answer (the first per player and question counts)."""
-    return await db.run_write(lambda conn: answer_on(conn, poll_id, user_id, option_ids, now))
+async def answer(db: Database, poll_id: str, user_id: int, option_ids: list[int], now: float,
+                 in_group: bool | None = None) -> Outcome:
+    """Score and store a poll answer (the first per player and question counts) of a known member of
+    the round's group; `in_group`: what Telegram said of a voter who is not known (None: not asked
+    yet, the outcome is then Unknown). The voter is recorded as seen in the group with their answer."""
+    return await db.run_write(lambda conn: answer_on(conn, poll_id, user_id, option_ids, now, in_group))
 
 
 @dataclass(frozen=True, slots=True)

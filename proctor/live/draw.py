@@ -1,9 +1,10 @@
 """What a /live round asks: its arguments read, and its questions drawn.
 
-Drawn from the askable single, multiple and true/false questions of papers that are not hiring
-(exam-only) papers, as the daily quiz's pool (proctor/daily/selection.py: never retired, held or
-flagged unaskable), never one the group saw in its last RECENT_ROUNDS rounds, spread over papers
-and topics; only questions whose poll fits Telegram's limits (the bot says what fits)."""
+Drawn from the askable single, multiple and true/false questions of the daily quiz's pool
+(proctor/daily/selection.py: never retired, held or flagged unaskable), only those whose question, key
+and explanation the group's audience may read (`rounds.may_post`: never a hiring paper's, never one
+sealed for a known member of the group), never one the group saw in its last RECENT_ROUNDS rounds,
+spread over papers and topics; only questions whose poll fits Telegram's limits (the bot says what fits)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ from bank.paper_settings import policy_of
 from proctor.daily.candidates import Candidate, candidates
 from proctor.daily.selection import pick_balanced
 from proctor.errors import ProctorError
+from proctor.exams.visibility import Lens, Role
 from proctor.live.model import Drawn
-from proctor.live.rounds import recent_questions
+from proctor.live.rounds import may_post, recent_questions
 from proctor.storage.db import Database
 
 DEFAULT_QUESTIONS, MIN_QUESTIONS, MAX_QUESTIONS = 5, 1, 30
@@ -124,12 +126,16 @@ def _drawn(qid: int, info: _Info, rng: random.Random, shuffle: bool) -> Drawn | 
     return Drawn(qid, order.order, correct, info.kind == Kind.multi, policy_of(info.policy))
 
 
-async def draw(db: Database, chat_id: int, request: Request, fits: Fits, rng: random.Random, *,
+async def draw(db: Database, group: Lens, request: Request, fits: Fits, rng: random.Random, *,
                shuffle: bool, true_false: tuple[str, str]) -> list[Drawn]:
-    """Up to `request.questions` questions for the group's round. Raises BadArgument (no paper or
-    topic matches the subject) and NothingToAsk."""
+    """Up to `request.questions` questions for a round in the group whose audience `group` is the lens
+    of (`lens(db, AUDIENCE, chat_id)`): only what it may read. Raises BadArgument (no paper or topic
+    matches the subject) and NothingToAsk."""
+    if group.viewer.role != Role.audience or group.scope is None:
+        raise ValueError("a live round is drawn for a group's audience")
+    chat_id = group.scope
     seen = await recent_questions(db, chat_id)
-    pool = [c for c in await _pool(db, request.subject) if c.id not in seen]
+    pool = [c for c in await _pool(db, request.subject) if c.id not in seen and may_post(group.of(c.paper_id), c.id)]
     infos = await _infos(db, [c.id for c in pool])
 
     def shown(info: _Info) -> list[str]:

@@ -1,5 +1,10 @@
 """A live round's rows: started, moved through its states, its polls posted and closed. Each change
-is one transaction that checks the move against proctor/live/states.py."""
+is one transaction that checks the move against proctor/live/states.py.
+
+A quiz poll shows the whole group its question, its key (to each player once they answered, to everyone
+when it closes) and its explanation: a question is posted only while the read rule lets the group's
+audience read all three (`may_post`, proctor/exams/visibility.py), asked when the round is drawn and
+again just before each poll, since a member may have begun an exam on it since."""
 
 from __future__ import annotations
 
@@ -7,7 +12,10 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 
+from bank.models import Question
+from bank.question_rows import QUESTION_SELECT, question_from_row
 from proctor.errors import ProctorError
+from proctor.exams.visibility import AUDIENCE, Fact, Visibility, visibility_in
 from proctor.live import states
 from proctor.live.model import ITEM_COLUMNS, ROUND_COLUMNS, Drawn, Item, Round, item_of, round_of
 from proctor.live.plan import COUNTDOWN
@@ -15,6 +23,13 @@ from proctor.live.states import RUNNING, ItemStatus, RoundStatus, in_sql
 from proctor.storage.db import Database
 
 RECENT_ROUNDS = 5  # a group never sees a question again within its last this many rounds
+POLL_FACTS = (Fact.question, Fact.key, Fact.explanation)  # what a quiz poll shows the group
+
+
+def may_post(vis: Visibility, question_id: int) -> bool:
+    """Whether a quiz poll of this question may be posted to the audience `vis` is of: never a hiring
+    paper's, never one sealed for a known member of the group (they are sitting an exam on it)."""
+    return all(vis.shows(fact, question_id) for fact in POLL_FACTS)
 
 
 class AlreadyRunning(ProctorError):
@@ -156,13 +171,21 @@ async def set_standings(db: Database, round_id: int, message_id: int) -> None:
         "UPDATE live_rounds SET standings_id=? WHERE id=?", (message_id, round_id)))
 
 
-async def sending(db: Database, round_id: int, pos: int) -> Item:
-    """Item `pos`'s poll is about to be posted (counted before the call). Raises IllegalTransition."""
-    def write(conn: sqlite3.Connection) -> Item:
+async def sending(db: Database, round_id: int, pos: int, now: float) -> Question | None:
+    """Item `pos`'s poll is about to be posted (counted before the call): its question, read with the
+    check. If the group may no longer read its key (`may_post`: a known member began an exam on it
+    since the draw), the item is closed unasked instead and None returned. Raises IllegalTransition."""
+    def write(conn: sqlite3.Connection) -> Question | None:
         item = _item(conn, round_id, pos)
-        to = states.send(item.status)
-        conn.execute("UPDATE live_items SET status=? WHERE round_id=? AND pos=?", (to.value, round_id, pos))
-        return _item(conn, round_id, pos)
+        row = conn.execute(f"{QUESTION_SELECT} WHERE q.id=?", (item.question_id,)).fetchone()
+        chat_id = _round(conn, round_id).chat_id
+        if row is None or not may_post(visibility_in(conn, AUDIENCE, chat_id, row["paper_id"]), item.question_id):
+            conn.execute("UPDATE live_items SET status=?, closed_at=? WHERE round_id=? AND pos=?",
+                         (states.close(item.status).value, now, round_id, pos))
+            return None
+        conn.execute("UPDATE live_items SET status=? WHERE round_id=? AND pos=?",
+                     (states.send(item.status).value, round_id, pos))
+        return question_from_row(row)
     return await db.run_write(write)
 
 

@@ -1,13 +1,16 @@
 """What a roster lets a team's leads read of a member: the one rule every roster-scoped view asks.
 
 A lead acting for a group sees a member's record (answers, attempts, disputes, scores) when the
-member joined the group's roster with consent (proctor/teams/roster.py), was in the group when last
-checked, and the record was made after they joined: what they did before they agreed is theirs.
+member joined the group's roster with consent (proctor/teams/roster.py), has not left the group since,
+and the record was made after they joined: what they did before they agreed is theirs.
 
 Whether a member is still in the group is Telegram's to say (getChatMember). The chat side asks it
-for the members whose last answer is older than CHECK_EVERY (`due_checks`) before a lead's view and
-records the answers here (`record_checks`): SQLite holds the last answer, so a leaderboard or a
-desk page costs no call while it is fresh, and a restart keeps it.
+for the joined members whose last answer is older than CHECK_EVERY (`due_checks`) before a lead's
+view and records the answers here (`record_checks`): SQLite holds the last answer, so a leaderboard
+or a desk page costs no call while it is fresh, and a restart keeps it. An answer that they are out
+ends their consent (`left_at`): nothing of theirs is shown from then on, and once back in the group
+they are seen again only after they consent again, and only what they do from then on (a new
+`joined_at`), so nothing done while away is ever shown.
 """
 
 from __future__ import annotations
@@ -25,13 +28,14 @@ _JOINED = f"r.status = '{MEMBER}' AND r.joined_at IS NOT NULL AND r.left_at IS N
 
 def seen_sql(user_col: str, at_col: str, teams: str = "?") -> str:
     """SQL: what `user_col` did at `at_col` is visible to the leads of the group(s) `teams` (a
-    placeholder, or a comma-separated list of them): joined, in the group, and done after joining."""
+    placeholder, or a comma-separated list of them): joined, not left since, and done after joining
+    (`at_col` is when the work began: an attempt's start, a dispute's raising)."""
     return (f"EXISTS (SELECT 1 FROM team_roster r WHERE r.chat_id IN ({teams}) AND r.user_id = {user_col} "
             f"AND {_JOINED} AND {at_col} > r.joined_at)")
 
 
 def member_ids_sql(teams: str = "?") -> str:
-    """SQL: the user ids of the members the group(s) `teams` see (joined, in the group), whenever they joined."""
+    """SQL: the user ids of the members the group(s) `teams` see (joined, not left since), whenever they joined."""
     return f"SELECT r.user_id FROM team_roster r WHERE r.chat_id IN ({teams}) AND {_JOINED}"
 
 
@@ -51,24 +55,26 @@ async def seen_since(db: Database, chat_id: int, user_id: int) -> float | None:
 
 
 async def due_checks(db: Database, chat_id: int, now: float) -> list[int]:
-    """The joined members whose presence in the group was last confirmed (or denied) over
-    CHECK_EVERY ago, or never: the ones to ask Telegram about before a lead's view."""
+    """The joined members whose presence in the group was last confirmed over CHECK_EVERY ago, or
+    never: the ones to ask Telegram about before a lead's view (one who left is not asked again:
+    their consent ended)."""
     rows = await db.fetchall(
-        f"SELECT user_id FROM team_roster WHERE chat_id=? AND status='{MEMBER}' AND joined_at IS NOT NULL "
-        "AND (checked_at IS NULL OR checked_at <= ?) ORDER BY user_id", (chat_id, now - CHECK_EVERY))
+        f"SELECT r.user_id FROM team_roster r WHERE r.chat_id=? AND {_JOINED} "
+        "AND (r.checked_at IS NULL OR r.checked_at <= ?) ORDER BY r.user_id", (chat_id, now - CHECK_EVERY))
     return [r[0] for r in rows]
 
 
 async def record_checks(db: Database, chat_id: int, found: Mapping[int, bool], now: float) -> None:
     """Telegram's answers: whether each member is in the group now. One who left drops off the
-    group's views (left_at) until an answer says they are back."""
+    group's views for good (left_at): leaving ends their consent, and an answer that they are back
+    changes nothing until they consent again (proctor/teams/roster.py)."""
     if not found:
         return
 
     def transaction(conn: sqlite3.Connection) -> None:
         conn.executemany(
             "UPDATE team_roster SET checked_at=:now, "
-            "left_at=CASE WHEN :inside THEN NULL ELSE COALESCE(left_at, :now) END "
+            "left_at=CASE WHEN :inside THEN left_at ELSE COALESCE(left_at, :now) END "
             "WHERE chat_id=:chat AND user_id=:user",
             [{"now": now, "inside": inside, "chat": chat_id, "user": uid} for uid, inside in found.items()])
 

@@ -7,8 +7,12 @@ in the group grants nothing: `chat_members` (who showed up, for the daily leader
 thing, and anyone can create a group and be its administrator. What a roster lets its leads read is
 `proctor/teams/consent.py`. Configured admins lead everyone and need no roster (scope None).
 
-A row's standing is stored as `status` ('pending': asked; 'member': a lead agreed) and `joined_at`
-(NULL until the member agreed too); `Standing` decodes the two once, in SQL (STANDING_SQL).
+A row's standing is stored as `status` ('pending': asked; 'member': a lead agreed), `joined_at` (NULL
+until the member agreed too) and `left_at` (Telegram said they were out of the group:
+proctor/teams/consent.py); `Standing` decodes them once, in SQL (STANDING_SQL). Leaving the group ends
+the member's consent: they stand invited again, and back in the group they join again by consenting
+(/join, or the Join button), from a new `joined_at`, so nothing they did while away, or before, is
+shown. A member takes themselves off a roster with /team leave (`leave`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ MEMBER, PENDING = "member", "pending"  # the stored `status`: a lead agreed, or 
 
 class Standing(StrEnum):
     asked = "asked"  # the member asked (/join); a lead has not accepted yet
-    invited = "invited"  # a lead asked; the member has not consented (also: added before consent was asked)
+    invited = "invited"  # a lead asked; the member has not consented (also: added before consent was asked,
+    # or left the group since consenting: leaving ends consent)
     joined = "joined"  # both agreed: the leads see what the member does from `joined_at` on
 
 
@@ -47,7 +52,8 @@ def consent_move(standing: Standing) -> Standing:
 
 
 STANDING_SQL = (f"CASE WHEN r.status = '{PENDING}' THEN '{Standing.asked}' "
-                f"WHEN r.joined_at IS NULL THEN '{Standing.invited}' ELSE '{Standing.joined}' END")
+                f"WHEN r.joined_at IS NULL OR r.left_at IS NOT NULL THEN '{Standing.invited}' "
+                f"ELSE '{Standing.joined}' END")
 
 
 class Outcome(StrEnum):
@@ -75,7 +81,7 @@ class Entry:
     name: str
     username: str | None
     standing: Standing
-    left: bool  # out of the group when last checked: the leads see nothing of theirs meanwhile
+    left: bool  # Telegram said they left the group: their consent ended, the leads see nothing of theirs
 
 
 def invitation_stamp(invited_at: float) -> int:
@@ -131,12 +137,14 @@ async def invitation(db: Database, chat_id: int, user_id: int) -> int | None:
     return None if found is None else invitation_stamp(found)
 
 
-_JOIN = "joined_at=:now, checked_at=:now, left_at=NULL"  # joining: in the group, as getChatMember said just now
+# joining (again, after leaving the group): from now on, in the group, as getChatMember said just now
+_JOIN = "joined_at=:now, checked_at=:now, left_at=NULL"
 
 
 async def request(db: Database, chat_id: int, user_id: int, *, in_group: bool, now: float) -> Outcome:
-    """The user asks to join (/join): asked, waiting, already, or, when a lead had invited them,
-    joined (this is their consent; not_in_group if they are not in it). The chat row must exist."""
+    """The user asks to join (/join): asked, waiting, already, or, when a lead had invited them (or
+    they had joined and left the group since), joined (this is their consent; not_in_group if they
+    are not in it). The chat row must exist."""
 
     def transaction(conn: sqlite3.Connection) -> Outcome:
         cur = conn.execute(f"SELECT {STANDING_SQL} FROM team_roster r WHERE r.chat_id=? AND r.user_id=?",
@@ -150,9 +158,6 @@ async def request(db: Database, chat_id: int, user_id: int, *, in_group: bool, n
             case Standing.asked:
                 return Outcome.waiting
             case Standing.joined:
-                if in_group:  # back in the group (and saying so): on the views again at once
-                    conn.execute("UPDATE team_roster SET checked_at=?, left_at=NULL WHERE chat_id=? AND user_id=?",
-                                 (now, chat_id, user_id))
                 return Outcome.already
             case Standing.invited:
                 return _consent_in(conn, chat_id, user_id, None, in_group=in_group, now=now)
@@ -266,15 +271,21 @@ async def decline(db: Database, chat_id: int, user_id: int, stamp: int, *, now: 
 
 async def reject(db: Database, chat_id: int, user_id: int, *, lead: int, now: float) -> bool:
     """A lead turns down a pending request. False if there is none."""
-    return await _delete(db, chat_id, user_id, lead=lead, now=now, only=PENDING, action=AuditAction.roster_reject)
+    return await _delete(db, chat_id, user_id, actor=lead, now=now, only=PENDING, action=AuditAction.roster_reject)
 
 
 async def remove(db: Database, chat_id: int, user_id: int, *, lead: int, now: float) -> bool:
     """A lead takes the user off the roster (whatever their standing). False if they were not on it."""
-    return await _delete(db, chat_id, user_id, lead=lead, now=now, only=None, action=AuditAction.roster_remove)
+    return await _delete(db, chat_id, user_id, actor=lead, now=now, only=None, action=AuditAction.roster_remove)
 
 
-async def _delete(db: Database, chat_id: int, user_id: int, *, lead: int, now: float, only: str | None,
+async def leave(db: Database, chat_id: int, user_id: int, *, now: float) -> bool:
+    """The user takes themselves off the group's roster (/team leave), whatever their standing: from
+    now on its leads see nothing of theirs. Audited, the member as the actor. False if they were not on it."""
+    return await _delete(db, chat_id, user_id, actor=user_id, now=now, only=None, action=AuditAction.roster_leave)
+
+
+async def _delete(db: Database, chat_id: int, user_id: int, *, actor: int, now: float, only: str | None,
                   action: AuditAction) -> bool:
     where = "AND status=?" if only else ""
     params = (chat_id, user_id, only) if only else (chat_id, user_id)
@@ -285,7 +296,7 @@ async def _delete(db: Database, chat_id: int, user_id: int, *, lead: int, now: f
         row = cur.fetchone()
         if row is None:
             return False
-        audit.record(conn, at=now, actor=lead, chat_id=chat_id, action=action,
+        audit.record(conn, at=now, actor=actor, chat_id=chat_id, action=action,
                      target=f"user:{user_id}", target_user=user_id, was=row[0])
         return True
 

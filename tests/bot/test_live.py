@@ -25,6 +25,7 @@ async def env(tmp_path):
 async def start_round(env: BotEnv, args: str = ""):
     lead = env.api.user(1, "Lea")
     group = env.api.group(GROUP, "Team")
+    group.add_members(11, 12, 13)  # the players: in the group (a vote from outside it is not scored)
     await lead.send(f"/live {args}".strip(), chat=group)
     countdown = await lead.wait_message(chat=group)
     await env.idle()  # the handler armed the round's job

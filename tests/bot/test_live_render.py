@@ -10,6 +10,7 @@ from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import get_questions
 from bot.live import render
 from bot.text_limits import utf16_len
+from proctor.exams.visibility import AUDIENCE, lens
 from proctor.live.answers import Standing, Standings
 from proctor.live.draw import Request, draw
 from proctor.live.model import Item, Round
@@ -54,8 +55,8 @@ async def test_pinned_options_stay_in_place_and_long_questions_are_not_drawn(tmp
     await env.start()
     try:
         for seed in range(10):
-            drawn = await draw(env.db, -1, Request(5, 20, ""), render.fits, random.Random(seed), shuffle=True,
-                               true_false=("T", "F"))
+            drawn = await draw(env.db, await lens(env.db, AUDIENCE, -1), Request(5, 20, ""), render.fits,
+                               random.Random(seed), shuffle=True, true_false=("T", "F"))
             [d] = drawn  # the long one is never drawn
             assert d.option_order[-1] == "D" and d.correct == (3,)
         q = (await get_questions(env.db, [d.question_id]))[d.question_id]

@@ -24,6 +24,7 @@ async def env(tmp_path):
 
 async def _start(env: BotEnv, args: str):
     lead, group = env.api.user(1, "Lea"), env.api.group(GROUP, "Team")
+    group.add_members(11)  # Ann, the player: in the group (a vote from outside it is not scored)
     await lead.send(f"/live {args}", chat=group)
     await lead.wait_message(chat=group)
     await env.idle()

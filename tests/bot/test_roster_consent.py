@@ -9,7 +9,8 @@ import io
 import pytest
 
 from bot.leads import callbacks as cb
-from proctor.teams import roster
+from proctor.audit import AuditAction
+from proctor.teams import audit, review, roster
 from proctor.teams.consent import CHECK_EVERY
 from proctor.teams.roster import Standing
 from sandbox.fakeapi.methods.errors import ApiError
@@ -203,7 +204,7 @@ async def test_a_member_the_bot_cant_write_to_accepts_with_join(env):
     assert await roster.standing(env.db, GROUP, 70) is Standing.joined
 
 
-async def test_a_member_who_left_the_group_drops_off_its_views_at_a_few_calls(env):
+async def test_leaving_the_group_ends_consent_and_nothing_done_while_away_is_ever_shown(env):
     lead, ann = env.api.user(EVE, "Lea"), env.api.user(ANN, "Ann", username="ann")
     env.api.group(GROUP, "Alpha").set_admins([EVE])
     await say(ann, "/leaderboard", chat=GROUP)
@@ -222,19 +223,48 @@ async def test_a_member_who_left_the_group_drops_off_its_views_at_a_few_calls(en
     assert (await say(lead, "/review", chat=GROUP)).text == NOTHING
     assert len(env.api.calls_to("getChatMember")) == calls + 1  # one member, one call
     assert "Ann (@ann) — left the group" in (await say(lead, "/team", chat=GROUP)).text
+    assert await roster.standing(env.db, GROUP, ANN) is Standing.invited  # leaving ended her consent
     assert await (await lead.press(card, "5")).wait() == NOT_LEAD_BUTTON
     board = await say(lead, "/leaderboard paper essay", chat=GROUP)
     assert "Ann" not in board.text
-    # back in the group: back on the views once Telegram says so, at the next check or her /join
+    away = await write_again(env, ann)  # while out of the group
+    # back in the group: Telegram saying so changes nothing, and she is not even asked about
     env.api.group(GROUP).add_members(ANN)
-    assert (await say(lead, "/review", chat=GROUP)).text == NOTHING  # the last answer still stands
-    assert (await say(ann, "/join", chat=GROUP)).text == "You're already on the team."
-    await lead.send("/review", chat=GROUP)
-    assert "Candidate: Ann" in (await lead.wait_message(lambda m: "Candidate" in (m.text or ""))).text
+    env.clock.advance(CHECK_EVERY + 1)
+    assert (await say(lead, "/review", chat=GROUP)).text == NOTHING
+    assert "Ann" not in (await say(lead, "/leaderboard paper essay", chat=GROUP)).text
+    assert len(env.api.calls_to("getChatMember")) == calls + 1
+    # she consents again (/join): seen from now on, but nothing she did before, away or not
+    assert (await say(ann, "/join", chat=GROUP)).text.startswith("✅ You're on the team Alpha")
+    assert (await say(lead, "/review", chat=GROUP)).text == NOTHING
+    assert "Ann" not in (await say(lead, "/leaderboard paper essay", chat=GROUP)).text
+    env.clock.advance(60)
+    again = await write_again(env, ann)
+    pending = await review.next_pending(env.db, GROUP, reviewer=EVE)
+    assert pending is not None and (pending.attempt_id, pending.remaining) == (again, 1) and again > away
     env.api.group(GROUP).remove_members(ANN)
     env.clock.advance(CHECK_EVERY + 1)
     assert (await say(lead, "/review", chat=GROUP)).text == NOTHING
     env.api.group(GROUP).add_members(ANN)
     env.clock.advance(CHECK_EVERY + 1)
-    await lead.send("/review", chat=GROUP)
-    assert "Candidate: Ann" in (await lead.wait_message(lambda m: "Candidate" in (m.text or ""))).text
+    assert (await say(lead, "/review", chat=GROUP)).text == NOTHING
+
+
+async def test_a_member_takes_themselves_off_the_roster_with_team_leave(env):
+    lead, ann = env.api.user(EVE, "Lea"), env.api.user(ANN, "Ann", username="ann")
+    env.api.group(GROUP, "Alpha").set_admins([EVE])
+    await say(ann, "/leaderboard", chat=GROUP)
+    await say(lead, "/team add @ann", chat=GROUP)
+    await (await ann.press(await invitation(ann), JOIN)).wait()
+    env.clock.advance(60)
+    await answer_written_exam(env, ann)
+    assert await review.next_pending(env.db, GROUP, reviewer=EVE) is not None
+    left = await say(ann, "/team leave", chat=GROUP)
+    assert left.text == "You're off the roster of Alpha: its leads see nothing more of yours."
+    assert await roster.standing(env.db, GROUP, ANN) is None
+    assert (await say(lead, "/review", chat=GROUP)).text == NOTHING
+    assert "Ann" not in (await say(lead, "/team", chat=GROUP)).text
+    [entry] = await audit.recent(env.db, action=AuditAction.roster_leave)
+    assert (entry.actor_id, entry.chat_id, entry.target) == (ANN, GROUP, f"user:{ANN}")
+    assert (await say(ann, "/team leave", chat=GROUP)).text == "You're not on the roster of Alpha."
+    assert (await say(ann, "/team leave")).text == "Use this in your team group."

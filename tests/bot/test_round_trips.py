@@ -177,9 +177,9 @@ async def test_a_live_poll_answer_costs_few_round_trips(tmp_path):
     try:
         lead, group = env.api.user(1, "Lea"), env.api.group(GROUP, "Team")
         ann, bob = env.api.user(11, "Ann"), env.api.user(12, "Bob")
-        for user in (ann, bob):  # known users, as in the daily test
-            await user.send("/start")
-            await user.wait_message()
+        for user in (ann, bob):  # known members of the group: they wrote there (a stranger's vote costs a call more)
+            await user.send("/live me", chat=group)
+            await user.wait_message(chat=group)
         await lead.send("/live 2q 10s", chat=group)
         await lead.wait_message(chat=group)
         await env.idle()

@@ -32,6 +32,7 @@ async def test_kill_9_mid_poll_an_answer_sent_while_down_counts_and_nothing_is_p
         await store.close()
     lead, ann = api.user(1, "Lea", language_code="en"), api.user(11, "Ann", language_code="en")
     group = api.group(GROUP, "Team")
+    group.add_members(ann.id)  # the player: in the group (a vote from outside it is not scored)
     first = await _run(tmp_path, api, db)
     second = None
     try:

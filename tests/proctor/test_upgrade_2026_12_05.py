@@ -181,8 +181,9 @@ async def test_invites_verifications_and_signals_read_back(upgraded):
 
 async def test_rosters_disputes_claims_outbox_and_audit_read_back(upgraded):
     db = upgraded
+    # Eve left the group: leaving ends consent, so her row (kept as written) reads as invited again
     assert [(e.user_id, e.standing, e.left) for e in await roster.listing(db, GROUP)] == [
-        (ANN, Standing.joined, False), (BOB, Standing.joined, False), (EVE, Standing.joined, True),
+        (ANN, Standing.joined, False), (BOB, Standing.joined, False), (EVE, Standing.invited, True),
         (FAY, Standing.invited, False), (DAN, Standing.asked, False)]
     assert [await dispute_status(db, i) for i in (1, 2, 3)] == [
         DisputeStatus.upheld, DisputeStatus.open, DisputeStatus.upheld]
@@ -269,3 +270,25 @@ async def test_the_bot_goes_on_from_where_the_release_stopped(release, tmp_path)
             listing
     finally:
         await env.close()
+
+
+async def test_the_quick_median_reads_migration_034s_index_of_other_peoples_durations(release):
+    conn = sqlite3.connect(release)  # what the release stored, read before migrating
+    try:
+        durations = sorted(d for (d,) in conn.execute(
+            "SELECT finished_at - started_at FROM attempts WHERE paper_id=? AND user_id<>? AND status='finished' "
+            "AND mode='exam'", (DEMO, BOB)))
+    finally:
+        conn.close()
+    db = await Database.open(release)
+    try:
+        indexes = await db.fetchall("SELECT name FROM sqlite_schema WHERE type='index' AND tbl_name='attempts' "
+                                    "AND name LIKE 'attempts_exam_durations%'")
+        assert [r[0] for r in indexes] == ["attempts_exam_durations_by_user"]  # 032's index replaced
+        columns = await db.fetchall("SELECT name FROM pragma_index_info('attempts_exam_durations_by_user')")
+        assert [r[0] for r in columns] == ["paper_id", None, "user_id"]  # None: the duration, an expression
+        # Bob's own earlier exam is not among the durations his running one will be compared with
+        assert len(durations) == 5
+        assert await db.run(lambda c: integrity.median_duration_in(c, DEMO, BOB)) == (5, durations[2])
+    finally:
+        await db.close()

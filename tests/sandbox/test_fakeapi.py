@@ -376,6 +376,9 @@ async def test_chat_member_and_profile_results_parse(fake_api, bot_builder):  # 
         await eve.answer_poll(fake_api.last_message(group.id), [1])
         stopped = await bot.stop_poll(group.id, poll.message_id)
         assert stopped.is_closed and stopped.options[1].voter_count == 1
+        quiz = await bot.send_poll(group.id, "2 + 2?", ["3", "4"], type="quiz", correct_option_ids=[1],
+                                   protect_content=True)  # recorded as sendMessage records it
+        assert quiz.has_protected_content and fake_api.last_message(group.id).protect_content
 
         info = await bot.get_webhook_info()
         assert info.url == "" and info.pending_update_count == 1  # the poll answer
