@@ -11,6 +11,7 @@ from bank.kinds import ReviewOption
 from bank.paper_settings import pass_mark_in, review_option_in
 from proctor.exams.model import Sheet
 from proctor.exams.steps import sheet_in
+from proctor.exams.visibility import Role, Viewer, Visibility, visibility_in
 from proctor.people.users import UserPrefs, prefs_in
 from proctor.storage.db import Database
 
@@ -18,7 +19,8 @@ from proctor.storage.db import Database
 class ResultCard(NamedTuple):
     sheet: Sheet  # no question loaded: a card shows none
     prefs: UserPrefs | None  # the candidate's; None for a user without a record
-    review: ReviewOption
+    review: ReviewOption  # `none`: not even the total
+    vis: Visibility  # what the candidate may read of the paper: sections, a mark per question, the keys
     pass_percent: float | None
 
 
@@ -28,10 +30,12 @@ async def load_result_card(db: Database, attempt_id: int) -> ResultCard:
 
 
 def result_card_in(conn: sqlite3.Connection, attempt_id: int) -> ResultCard:
-    """`load_result_card` on the database thread. Raises NotFound."""
+    """`load_result_card` on the database thread: the card of the attempt's own candidate, as the
+    read rule lets them read it. Raises NotFound."""
     sheet = sheet_in(conn, attempt_id, ())
     if sheet is None:
         raise NotFound(f"no attempt {attempt_id}")
-    paper_id = sheet.attempt.paper_id
-    return ResultCard(sheet, prefs_in(conn, sheet.attempt.user_id), review_option_in(conn, paper_id),
-                      pass_mark_in(conn, paper_id))
+    a = sheet.attempt
+    return ResultCard(sheet, prefs_in(conn, a.user_id), review_option_in(conn, a.paper_id),
+                      visibility_in(conn, Viewer(Role.person, a.user_id), None, a.paper_id),
+                      pass_mark_in(conn, a.paper_id))

@@ -7,6 +7,7 @@ from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
 from bot.leads import callbacks as cb
 from proctor.exams import service as attempts
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.teams import disputes as dsp
 from proctor.teams import review as reviews
 from tests.harness import BotEnv, start_exam
@@ -143,12 +144,13 @@ async def test_set_final_refuses_the_reviewers_own_answer_in_every_scope(db):
     await c.group(-5, members=(7,))
     await c.roster(-5, 7)
     for scope in (None, -5):
+        me = Viewer(Role.admin if scope is None else Role.lead, 7)
         with pytest.raises(reviews.SelfReview):
-            await reviews.set_final(db, attempt, 0, 5, reviewer=7, scope=scope, now=1)
-        assert await reviews.next_pending(db, scope, reviewer=7) is None
-        assert await reviews.next_pending(db, scope, reviewer=7, attempt_id=attempt) is None
+            await reviews.set_final(db, attempt, 0, 5, viewer=me, scope=scope, now=1)
+        assert await reviews.next_pending(db, await lens(db, me, scope), now=1) is None
+        assert await reviews.next_pending(db, await lens(db, me, scope), now=1, attempt_id=attempt) is None
     assert not await final(db, attempt)
-    outcome = await reviews.set_final(db, attempt, 0, 4, reviewer=8, scope=-5, now=1)
+    outcome = await reviews.set_final(db, attempt, 0, 4, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
     assert outcome.attempt_score == 4
 
 
@@ -157,16 +159,16 @@ async def test_set_final_refuses_a_candidate_off_the_roster(db):
     c = Crafted(db)
     await c.group(-5, members=(7, 8))  # wrote in the group: grants nothing
     with pytest.raises(reviews.OutOfScope):
-        await reviews.set_final(db, attempt, 0, 5, reviewer=8, scope=-5, now=1)
+        await reviews.set_final(db, attempt, 0, 5, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
     await c.roster(-5, 7, status="pending")  # asked to join, not accepted
     with pytest.raises(reviews.OutOfScope):
-        await reviews.set_final(db, attempt, 0, 5, reviewer=8, scope=-5, now=1)
-    assert await reviews.next_pending(db, -5, reviewer=8) is None
+        await reviews.set_final(db, attempt, 0, 5, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
+    assert await reviews.next_pending(db, await lens(db, Viewer(Role.lead, 8), -5), now=1) is None
     await c.roster(-5, 7)
-    assert (await reviews.next_pending(db, -5, reviewer=8)).user_id == 7
-    await reviews.set_final(db, attempt, 0, 5, reviewer=8, scope=-5, now=1)
+    assert (await reviews.next_pending(db, await lens(db, Viewer(Role.lead, 8), -5), now=1)).user_id == 7
+    await reviews.set_final(db, attempt, 0, 5, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
     with pytest.raises(NotFound):
-        await reviews.set_final(db, attempt, 9, 5, reviewer=8, scope=-5, now=1)
+        await reviews.set_final(db, attempt, 9, 5, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
 
 
 async def test_resolve_refuses_the_raisers_own_dispute(db):

@@ -3,6 +3,7 @@ while they are in the group, and nothing of one who was only invited."""
 
 from __future__ import annotations
 
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.teams import consent, reports, review
 from proctor.teams import leaderboard as lb
 from proctor.teams.candidate import attempts as record_of
@@ -15,7 +16,7 @@ async def views(db, paper_id: int) -> dict[str, object]:
     """What the team's lead sees of Ann in each view."""
     period = lb.period_bounds("all", 10_000, lb.zone("UTC"))
     _, rows = await reports.team_rows(db, TEAM, period)
-    pending = await review.next_pending(db, TEAM, reviewer=LEAD)
+    pending = await review.next_pending(db, await lens(db, Viewer(Role.lead, LEAD), TEAM), now=1)
     since = await consent.seen_since(db, TEAM, ANN)
     return {
         "review": None if pending is None else pending.remaining,

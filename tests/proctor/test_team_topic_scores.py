@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from proctor.exams.visibility import Role, Viewer
 from proctor.people.forget import forget_user
 from proctor.storage.db import Database
 from proctor.teams.charts import chart_data
@@ -214,7 +215,7 @@ async def test_a_regrade_and_a_review_update_the_summaries(db):
     after = await topic_mastery(db, TEAM, period)
     assert after.cells[(1, "dns")] == (0.0, 1) and after.cells[(2, "dns")][1] == 2
     await _assert_kept(db)
-    await set_final(db, aid, 1, 4.0, reviewer=LEAD, scope=None, now=t0 + 7200)
+    await set_final(db, aid, 1, 4.0, viewer=Viewer(Role.admin, LEAD), scope=None, now=t0 + 7200)
     assert (await topic_mastery(db, TEAM, period)).cells[(2, "short part")] == (0.8, 1)
     await _assert_kept(db)
 
