@@ -20,6 +20,7 @@ from bank.paper_settings import is_invite_only
 from bank.question_checks import HELD_DUPLICATE, held_questions
 from desk import params
 from desk.web import PREFIX, DeskContext, Lead, csv_response, ctx, lead_page, render
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.teams import disputes as dsp
 from proctor.teams import key_fix as kf
 from proctor.teams.curation import confirm_key, set_exam_only, set_retired, write_settings
@@ -75,8 +76,10 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
     scope, _ = lead.access.scope(team)  # a lead of some team; refused otherwise
     paper, paper_id, stats, computed_at = await _stats(request, paper_key)
     db = ctx(request).db
-    disputes = await dsp.open_disputes(db, scope, limit=100)  # raised by that team's roster
-    to_fix = [(d, await kf.current_key(db, d.question_id)) for d in await dsp.awaiting_key_fix(db, scope)]
+    seen_by = await lens(db, Viewer(Role.admin if lead.access.admin else Role.lead, lead.session.user_id), scope)
+    disputes = await dsp.open_disputes(db, seen_by, limit=100)  # raised by that team's roster
+    to_fix = [(d, key) for d in await dsp.awaiting_key_fix(db, seen_by)
+              if (key := await kf.current_key(db, seen_by, d.question_id, now=ctx(request).now())) is not None]
     held = {h.question_id: h for h in await held_questions(db)}
     exam_only = None if paper_id is None else await is_exam_only(db, paper_id)
     invite_only = paper_id is not None and await is_invite_only(db, paper_id)
@@ -107,7 +110,8 @@ async def disputes_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/disputes.csv: the open disputes (and the upheld ones awaiting a key fix)."""
     scope, _ = lead.access.scope(request.query.get("team"))
     db = ctx(request).db
-    rows = [*await dsp.open_disputes(db, scope, limit=1000), *await dsp.awaiting_key_fix(db, scope, limit=1000)]
+    seen_by = await lens(db, Viewer(Role.admin if lead.access.admin else Role.lead, lead.session.user_id), scope)
+    rows = [*await dsp.open_disputes(db, seen_by, limit=1000), *await dsp.awaiting_key_fix(db, seen_by, limit=1000)]
     return csv_response("disputes.csv", ["dispute", "question_id", "paper", "section", "number", "status", "reason"],
                         [[d.id, d.question_id, d.paper, d.section, d.number, d.status, d.reason] for d in rows])
 

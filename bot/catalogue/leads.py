@@ -177,6 +177,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "修正第 #{qid} 题的答案（当前：{key}）：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
               "所有作答者将重新评分；末尾加 keep 则保留原分数。",
     },
+    "l_kf_prompt_withheld": {
+        "en": "Fix the key of question #{qid}: /keyfix {id} <new key>, or for a fill-in blank /keyfix {id} + "
+              "<alternative answer>. Its key is not shown to you while your own exam on it runs.",
+        "zh": "修正第 #{qid} 题的答案：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
+              "你自己的考试进行中，不显示该题答案。",
+    },
     "l_kf_usage": {"en": "Usage: /keyfix <dispute> <new key> [keep], or /keyfix <dispute> + <alternative> [keep]",
                    "zh": "用法：/keyfix <异议编号> <新答案> [keep]，或 /keyfix <异议编号> + <可接受的答案> [keep]"},
     "l_kf_none": {"en": "Dispute #{id} has no key to fix (unknown, dismissed or already fixed).",

@@ -89,13 +89,17 @@ def _stat_row(s: ItemStats, lang: str) -> str:
 
 
 def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang: str,
-                       scope: int | None) -> tuple[str, Keyboard | None]:
+                       scope: int | None, *, curate: bool) -> tuple[str, Keyboard | None]:
+    """The overview; with `curate` (a configured admin: only they may press them) the buttons to
+    retire a question and to uphold or dismiss a dispute."""
     lines = [t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang)]
     buttons = []
     for d in disputes:
         lines.append(t("l_bs_dispute_row", lang, id=d.id, qid=d.question_id,
                        where=where(d.paper, d.section_title or str(d.section), d.number, lang), n=d.open_on_question,
                        reason=clip(d.reason, 200)))
+        if not curate:
+            continue
         buttons.append([Button(t("l_btn_retire", lang, qid=d.question_id),
                                callback_data=cb.encode(cb.Action.retire, d.question_id, scope=scope)),
                         Button(t("l_btn_uphold", lang, id=d.id), callback_data=cb.encode(cb.Action.uphold, d.id, scope=scope)),
@@ -105,7 +109,7 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
     if attention:
         lines.append(t("l_bs_attention", lang))
         lines += [_stat_row(s, lang) for s in attention]
-        for s in attention[:6]:
+        for s in attention[:6] if curate else ():
             buttons.append([Button(t("l_btn_retire", lang, qid=s.question_id),
                                    callback_data=cb.encode(cb.Action.retire, s.question_id, scope=scope))])
     else:
@@ -115,12 +119,15 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
 
 
 def bankstats_paper(paper: PaperSummary, stats: list[ItemStats], lang: str,
-                    scope: int | None) -> tuple[str, Keyboard]:
+                    scope: int | None, *, curate: bool) -> tuple[str, Keyboard | None]:
+    """One paper's statistics; with `curate` (a configured admin) its exam-only switch."""
     exam_only, paper_id = paper.exam_only, paper.id
     lines = [t("l_bs_paper_head", lang, paper=paper.code, title=paper.title,
                exam_only=t("l_bs_exam_only_mark", lang) if exam_only else "")]
     lines += [_stat_row(s, lang) for s in stats]
     lines += ["", t("l_bs_commands", lang)]
+    if not curate:
+        return clip("\n".join(lines), MAX_TEXT), None
     toggle = Button(t("l_btn_exam_only_off" if exam_only else "l_btn_exam_only_on", lang),
                     callback_data=cb.encode(cb.Action.exam_only, paper_id, 0 if exam_only else 1, scope=scope))
     return clip("\n".join(lines), MAX_TEXT), Keyboard([[toggle]])

@@ -188,6 +188,13 @@ async def test_team_accept_and_reject_by_command_and_the_button_is_checked_again
     assert (await say(dan, "/team")).text == "You're not on a team roster. Send /join in your team's group."
 
 
+async def privately(env, lead, command: str, group: int):
+    """A lead's command in the group whose answer goes to their private chat."""
+    before = len(lead.chat())
+    assert (await say(lead, command, chat=group)).text == "📬 Sent to you in a private chat."
+    return await env.api.wait_for(lambda: next((m for m in lead.chat()[before:] if m.from_bot), None))
+
+
 async def test_bankstats_shows_only_the_disputes_of_the_teams_roster(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(LEAD, ANN, CID))
@@ -197,13 +204,15 @@ async def test_bankstats_shows_only_the_disputes_of_the_teams_roster(env):
     env.in_group(ALPHA, (ANN, "Ann"), (CID, "Cid"))
     env.in_group(BETA, (BOB, "Bob"))
     q = await question_ids(env.db, "demo", "single")
+    for group in (ALPHA, BETA):  # each group's daily quiz asked it
+        await c.daily(group, "2027-01-15", q[:1], [])
     for user, name, reason in ((ANN, "Ann", "alpha thinks B"), (BOB, "Bob", "beta thinks D"),
                                (CID, "Cid", "outsider thinks A")):
         await say(env.api.user(user, name), f"/dispute {q[0]} {reason}")
-    stats = await say(env.api.user(LEAD, "Lea"), "/bankstats", chat=ALPHA)
+    stats = await privately(env, env.api.user(LEAD, "Lea"), "/bankstats", ALPHA)
     assert "alpha thinks B" in stats.text and "×1" in stats.text
     assert "beta thinks D" not in stats.text and "outsider thinks A" not in stats.text
-    beta = await say(env.api.user(LEAD_B, "Leb"), "/bankstats", chat=BETA)
+    beta = await privately(env, env.api.user(LEAD_B, "Leb"), "/bankstats", BETA)
     assert "beta thinks D" in beta.text and "alpha thinks B" not in beta.text
     everyone = await say(env.api.user(ADMIN, "Boss"), "/bankstats")
     assert all(r in everyone.text for r in ("alpha thinks B", "beta thinks D", "outsider thinks A"))

@@ -120,6 +120,7 @@ async def test_a_configured_admin_cannot_review_their_own_answer(env):
 async def test_nobody_resolves_their_own_dispute(env):
     admin = env.api.user(ADMIN, "Boss")
     [qid] = await question_ids(env.db, "essay")
+    await answer_written_exam(env, admin)  # a dispute is of a question one was asked
     await admin.send(f"/dispute {qid} the reference is incomplete")
     await admin.wait_message()
     await admin.send("/bankstats")
@@ -174,7 +175,8 @@ async def test_set_final_refuses_a_candidate_off_the_roster(db):
 async def test_resolve_refuses_the_raisers_own_dispute(db):
     c = Crafted(db)
     await c.user(7)
-    _, qs = await c.paper()
+    pid, qs = await c.paper()
+    await c.exam(7, pid, [(qs[0][0], 0, 1, 1)], 0, 1)  # a dispute is of a question one was asked
     did = await dsp.raise_dispute(db, question_id=qs[0][0], user_id=7, chat_id=7, reason="wrong key", now=1)
     with pytest.raises(dsp.OwnDispute):
         await dsp.resolve(db, did, upheld=True, lead=7, chat_id=None, now=2)
