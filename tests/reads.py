@@ -22,6 +22,7 @@ from proctor.daily.delivery import Delivery
 from proctor.daily.delivery import Item as DailyItem
 from proctor.exams import service as attempts
 from proctor.exams.model import AnswerRec, Attempt
+from proctor.exams.visibility import Lens, Role, Viewer, lens
 from proctor.invites.listing import listing as invite_listing
 from proctor.invites.store import Invite
 from proctor.storage.db import Database
@@ -217,3 +218,8 @@ async def outbox_due(db: Database, now: float) -> list[outbox.Outgoing]:
         "WHERE state='pending' AND held_by IS NULL AND next_try<=? ORDER BY next_try, id", (now,))
     return [outbox.Outgoing(r["id"], outbox.Kind(r["kind"]), r["ref"], r["chat_id"], r["user_id"],
                             json.loads(r["payload"]), r["tries"]) for r in rows]
+
+
+async def lead_lens(db: Database, scope: int | None, user_id: int = 0) -> Lens:
+    """What a lead of team `scope` reads by the read rule (None: a configured admin, every team)."""
+    return await lens(db, Viewer(Role.admin if scope is None else Role.lead, user_id), scope)

@@ -19,7 +19,7 @@ from proctor.teams.roster import Outcome, Standing
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import answers_in, audit_count, paper_id, question_ids
+from tests.reads import answers_in, audit_count, lead_lens, paper_id, question_ids
 
 ALPHA, BETA = -100, -200
 ADMIN, LEAD, LEAD_B, ANN, BOB, CID, DAN = 1, 10, 20, 30, 40, 50, 60
@@ -251,9 +251,9 @@ async def test_chart_and_digest_count_exams_of_the_roster_only(db):
     await c.exam(1, pid, [(qs[0][0], 1, 1, 1), (qs[0][1], 1, 1, 1), (qs[0][2], 1, 1, 1)], 100, 200)
     await c.exam(2, pid, [(qs[0][0], 0, 1, 1), (qs[0][1], 0, 1, 1), (qs[0][2], 0, 1, 1)], 100, 200)
     period = period_bounds("all", 1000, zone("UTC"))
-    data = await chart_data(db, ALPHA, period, "t")
+    data = await chart_data(db, await lead_lens(db, ALPHA), period, "t")
     assert [(acc, n) for _, acc, n, _ in data.papers] == [(1.0, 3)]
-    assert [(w.accuracy, w.answers) for w in await weakest_topics(db, ALPHA, 0, 1000)] == [(1.0, 3)]
+    assert [(w.accuracy, w.answers) for w in await weakest_topics(db, await lead_lens(db, ALPHA), 0, 1000)] == [(1.0, 3)]
 
 
 async def test_roster_domain(db):
