@@ -21,6 +21,7 @@ from proctor import hiring
 from proctor.audit import AuditAction
 from proctor.chats import chat_zone
 from proctor.exams.states import FinishReason
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.integrity.signals import Signal
 from proctor.invites_report import Candidate, Event, Step, candidates, duration, hiring_csv
 from proctor.local_time import zone
@@ -98,7 +99,8 @@ async def hiring_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     scope, team, tz = await _scope(request, lead)
     c = ctx(request)
     db = c.db
-    rows = [shown(x, lead, tz) for x in await candidates(db, scope, c.now(), admin=lead.access.admin)]
+    seen_by = await lens(db, Viewer(Role.admin if lead.access.admin else Role.lead, lead.session.user_id), scope)
+    rows = [shown(x, lead, tz) for x in await candidates(db, seen_by, c.now())]
     page = {"team": team, "allow_all": True, "rows": rows, "zone": tz.key,
             "csv": f"{PREFIX}/hiring.csv?team={'all' if scope is None else scope}"}
     if lead.access.admin:
@@ -114,7 +116,8 @@ async def hiring_csv_download(request: web.Request, lead: Lead) -> web.StreamRes
     """GET /desk/hiring.csv?team=: the same rows as `/report invites` sends (audited as that report)."""
     scope, team, _ = await _scope(request, lead)
     c = ctx(request)
-    data, n = await hiring_csv(c.db, scope, c.now(), admin=lead.access.admin)
+    seen_by = await lens(c.db, Viewer(Role.admin if lead.access.admin else Role.lead, lead.session.user_id), scope)
+    data, n = await hiring_csv(c.db, seen_by, c.now())
     await audit.log(c.db, at=c.now(), actor=lead.session.user_id, chat_id=scope, action=AuditAction.report, target="invites",
                     rows=n)
     name = f"invites-{'all' if team is None else file_stem(team.title)}.csv"

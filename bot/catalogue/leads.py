@@ -69,6 +69,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_rv_set": {"en": "Final score {score}/{max} saved.", "zh": "已保存最终得分 {score}/{max}。"},
     "l_rv_already": {"en": "That answer was already reviewed.", "zh": "该答案已复核过。"},
     "l_rv_gone": {"en": "That answer no longer exists.", "zh": "该答案已不存在。"},
+    "l_rv_notify_total": {
+        "en": "📝 Written answers on {paper} were reviewed. Attempt score: {total}/{tmax}{state}",
+        "zh": "📝 你在{paper}中的主观题答案已复核。本次考试得分：{total}/{tmax}{state}",
+    },
     "l_rv_notify": {
         "en": "📝 Your answer to {question} of {paper} was reviewed: {score}/{max}.\n"
               "Attempt score: {total}/{tmax}{state}",
@@ -205,6 +209,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_kf_notice_scores": {"en": "📝 {where} (#{qid}) was regraded with its fixed key: {n} of your {n:score|scores} "
                                  "changed.",
                            "zh": "📝 {where}（#{qid}）按修正后的答案重新评分：你有 {n} 个得分发生变化。"},
+    "l_kf_notice_total": {"en": "📝 A key on {paper} was fixed and the answers regraded: your score there {old} → {new}.",
+                          "zh": "📝 {paper}有答案已修正并重新评分：你在该卷的得分 {old} → {new}。"},
     "l_kf_notice_where": {"en": "{paper} · question {n}", "zh": "{paper} · 第{n}题"},
     "l_kf_notice_nowhere": {"en": "a question", "zh": "一道题"},
     "l_kf_notice_line": {"en": "· {where}: {old} → {new} (of {max})", "zh": "· {where}：{old} → {new}（满分 {max}）"},

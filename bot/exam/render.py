@@ -27,8 +27,8 @@ from bot.text_limits import MAX_ECHO, MAX_TEXT, clip, utf16_len
 from proctor.exams.blueprint import DrawSize
 from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
-from proctor.exams.service import Sittings
 from proctor.exams.result import grid_lines, outcome
+from proctor.exams.service import Sittings
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.exams.steps import Action
 from proctor.exams.visibility import Fact, Visibility

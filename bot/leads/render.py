@@ -14,6 +14,7 @@ from bot.i18n import t, tn
 from bot.leads import callbacks as cb
 from bot.lint_lines import where
 from bot.text_limits import MAX_TEXT, clip
+from proctor.exams.cards import Told
 from proctor.teams.digest import Digest, Schedule
 from proctor.teams.disputes import Dispute
 from proctor.teams.review import Outcome, Pending, score_steps
@@ -71,14 +72,18 @@ def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str
     return clip(text, MAX_TEXT), Keyboard(rows)
 
 
-def review_notice(o: Outcome, lang: str) -> str:
-    """What the candidate is told when a lead makes a score final."""
+def review_notice(o: Outcome, lang: str, told: Told) -> str | None:
+    """What the candidate is told when a lead makes a score final: the question and its score where
+    they may read their per-question results (`told`), else the attempt's total alone, or nothing."""
+    paper = _paper(o.code, attempt_title(o.title, lang), lang)
+    state = t("l_rv_final" if o.all_final else "l_rv_more", lang)
+    if not told.result:
+        return t("l_rv_notify_total", lang, paper=paper, total=num(o.attempt_score), tmax=num(o.attempt_max),
+                 state=state) if told.total else None
     question = (t("l_rv_on_sheet", lang, n=o.pos + 1) if o.pos is not None
                 else t("l_rv_by_id", lang, qid=o.question_id))
-    return t("l_rv_notify", lang, question=question, paper=_paper(o.code, attempt_title(o.title, lang), lang),
-             score=num(o.score), max=num(o.max_score),
-             total=num(o.attempt_score), tmax=num(o.attempt_max),
-             state=t("l_rv_final" if o.all_final else "l_rv_more", lang))
+    return t("l_rv_notify", lang, question=question, paper=paper, score=num(o.score), max=num(o.max_score),
+             total=num(o.attempt_score), tmax=num(o.attempt_max), state=state)
 
 
 def _stat_row(s: ItemStats, lang: str) -> str:

@@ -16,6 +16,7 @@ from bot.leads.callbacks import Press
 from bot.pacing import Turn
 from bot.services import HasBotData, services
 from bot.userctx import UserCtx
+from proctor.exams.cards import told
 from proctor.exams.visibility import lens
 from proctor.outbox import Outgoing
 from proctor.people.users import find_prefs
@@ -97,10 +98,14 @@ async def skip(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
 
 
 async def send_notice(app: Application, message: Outgoing, turn: Turn | None) -> None:
-    """The outbox's sender of "your answer was reviewed", in the candidate's language."""
+    """The outbox's sender of "your answer was reviewed", in the candidate's language, as much as the
+    read rule lets them read of it now (a hiring paper's review option `score`: the total only; `none`:
+    nothing is sent)."""
     outcome = reviews.Outcome(**message.payload)
-    await app.bot.send_message(message.chat_id, render.review_notice(outcome, await candidate_lang(app, outcome.user_id)),
-                               rate_limit_args=turn)
+    [seen] = await told(services(app).db, outcome.user_id, outcome.question_id, [outcome.attempt_id])
+    text = render.review_notice(outcome, await candidate_lang(app, outcome.user_id), seen)
+    if text is not None:
+        await app.bot.send_message(message.chat_id, text, rate_limit_args=turn)
 
 
 async def candidate_lang(app_or_context: HasBotData, user_id: int | None) -> str:

@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
-from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.exams import visibility
+from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.exams.visibility import AUDIENCE, Fact, Lens
 from proctor.local_time import looks_like_time, parse_hhmm
 from proctor.storage.db import Database

@@ -158,7 +158,9 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, vi
 
     Raises NotFound, SelfReview, OutOfScope, AlreadyReviewed, BadScore.
     """
-    reviewer = viewer.user_id
+    if viewer.user_id is None:
+        raise ValueError("a review is a person's: the viewer names the reviewer")
+    reviewer: int = viewer.user_id
 
     def transaction(conn: sqlite3.Connection) -> Outcome:
         where, params = _scope_sql(lens_in(conn, viewer, scope))

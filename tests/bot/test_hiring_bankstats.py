@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from bank.paper_list import paper_summary
 from proctor import hiring
 from proctor.storage.db import Database
 from proctor.teams.curation import update_settings
@@ -51,7 +52,7 @@ async def test_an_unverified_team_sees_no_question_of_a_hiring_paper(env):
     lead = env.api.user(LEAD, "Lea", language_code="en")
     overview = await _bankstats(env, lead, chat=ALPHA)
     assert "Held paper" not in overview and "key AB" not in overview
-    code = (await hiring.hiring_paper(env.db, await paper_id(env.db, "held"))).code
+    code = (await paper_summary(env.db, await paper_id(env.db, "held"))).code
     for ref in (code, "Held paper"):
         one_line = await _bankstats(env, lead, ref, chat=ALPHA)
         assert one_line == "🔒 “Held paper” is a hiring paper: its answers are for configured admins and the teams " \
