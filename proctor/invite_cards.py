@@ -29,9 +29,9 @@ class LeadCard(NamedTuple):
     sat_before: int  # the candidate's sittings of the paper through /exam before this attempt
 
 
-# the candidate's own exams of the paper (not invited) started before this attempt
+# the candidate's own exams of the paper (not invited) started before this attempt (ids grow with starts)
 _SAT_BEFORE = f"""SELECT COUNT(*) FROM attempts b WHERE b.user_id = :user AND b.paper_id = :paper
-                  AND b.mode = '{AttemptMode.exam}' AND b.invite_id IS NULL AND b.started_at < :started"""
+                  AND b.mode = '{AttemptMode.exam}' AND b.invite_id IS NULL AND b.id < :attempt"""
 
 
 async def load_lead_card(db: Database, attempt_id: int, invite_id: int, lead: Viewer) -> LeadCard:
@@ -50,7 +50,7 @@ def lead_card_in(conn: sqlite3.Connection, attempt_id: int, invite_id: int, lead
         raise NotFound(f"no invite {invite_id}")
     a = sheet.attempt
     before = 0 if a.paper_id is None else conn.execute(
-        _SAT_BEFORE, {"user": a.user_id, "paper": a.paper_id, "started": a.started_at}).fetchone()[0]
+        _SAT_BEFORE, {"user": a.user_id, "paper": a.paper_id, "attempt": a.id}).fetchone()[0]
     return LeadCard(sheet, inv, prefs_in(conn, lead.user_id) if lead.user_id is not None else None,
                     visibility_in(conn, lead, inv.team_chat_id, a.paper_id),
                     counts_in(conn, [a.id]).get(a.id), display_name_in(conn, a.user_id), before)
