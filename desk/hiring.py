@@ -6,7 +6,7 @@ where the lead's Lens shows the paper's sections (the read rule, asked at each r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from zoneinfo import ZoneInfo
@@ -22,7 +22,6 @@ from proctor import hiring
 from proctor.audit import AuditAction
 from proctor.chats import chat_zone
 from proctor.exams.states import FinishReason
-from proctor.exams.visibility import Fact
 from proctor.integrity.signals import Signal
 from proctor.invites_report import Candidate, Event, Step, candidates, duration, to_csv
 from proctor.local_time import zone
@@ -86,12 +85,10 @@ def shown(c: Candidate, lead: Lead, tz: ZoneInfo) -> Row:
 
 
 async def _candidates(request: web.Request, lead: Lead, scope: int | None) -> list[Candidate]:
-    """The team's invited candidates (every team's for scope None), their sections where the lead's
+    """The team's invited candidates (every team's for scope None), with their sections where the lead's
     Lens shows the paper's sections."""
     c = ctx(request)
-    lens = await lens_of(request, lead, scope)
-    return [x if x.sections is None or lens.of(x.invite.paper_id).shows(Fact.section) else replace(x, sections=None)
-            for x in await candidates(c.db, scope, c.now(), admin=lead.access.admin)]
+    return await candidates(c.db, await lens_of(request, lead, scope), c.now())
 
 
 async def _scope(request: web.Request, lead: Lead):

@@ -31,7 +31,6 @@ from proctor.teams import doubts
 from proctor.teams import key_fix as kf
 from proctor.teams.curation import confirm_key, set_exam_only, set_retired, write_settings
 from proctor.teams.item_stats import cached, refresh_cache
-from proctor.teams.keys import current_keys
 
 log = logging.getLogger(__name__)
 STATS_MAX_AGE = 600.0  # seconds: older statistics are refreshed in the background
@@ -88,10 +87,9 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
     lens = await lens_of(request, lead, scope)
     paper, paper_id, stats, computed_at = await _stats(request, lens, paper_key)
     c = ctx(request)
-    disputes = await doubts.open_disputes(c.db, lens, limit=100)  # raised by that team's roster
-    awaiting = await doubts.awaiting_key_fix(c.db, lens)
-    keys = await current_keys(c.db, lens, [d.question_id for d in awaiting], now=c.now())
-    to_fix = [(d, keys[d.question_id]) for d in awaiting if d.question_id in keys]
+    disputes = await dsp.open_disputes(c.db, lens, limit=100)  # raised by that team's roster
+    to_fix = [(d, key) for d in await dsp.awaiting_key_fix(c.db, lens)
+              if (key := await kf.current_key(c.db, lens, d.question_id, now=c.now())) is not None]
     held = {h.question_id: h for h in await doubts.held(c.db, lens)}
     exam_only = None if paper_id is None else await is_exam_only(c.db, paper_id)
     invite_only = paper_id is not None and await is_invite_only(c.db, paper_id)
@@ -124,7 +122,7 @@ async def disputes_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     scope, _ = lead.access.scope(request.query.get("team"))
     lens = await lens_of(request, lead, scope)
     db = ctx(request).db
-    rows = [*await doubts.open_disputes(db, lens, limit=1000), *await doubts.awaiting_key_fix(db, lens, limit=1000)]
+    rows = [*await dsp.open_disputes(db, lens, limit=1000), *await dsp.awaiting_key_fix(db, lens, limit=1000)]
     return csv_response("disputes.csv", ["dispute", "question_id", "paper", "section", "number", "status", "reason"],
                         [[d.id, d.question_id, d.paper, d.section, d.number, d.status, d.reason] for d in rows])
 

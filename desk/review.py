@@ -9,8 +9,13 @@ from aiohttp import web
 from bank.errors import NotFound
 from desk import params
 from desk.web import PREFIX, Lead, ctx, lead_page, render
-from proctor.exams.seal import sealed_for
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.teams import review as reviews
+
+
+def _viewer(lead: Lead) -> Viewer:
+    """The signed-in lead as the read rule knows them."""
+    return Viewer(Role.admin if lead.access.admin else Role.lead, lead.session.user_id)
 
 
 def _team_param(team) -> str:
@@ -21,11 +26,11 @@ async def _show(request: web.Request, lead: Lead, scope, team, skip: int, notice
                 status: int = 200) -> web.StreamResponse:
     db = ctx(request).db
     await ctx(request).bridge.check_roster(scope)  # members still in the group (consent.py)
-    pending = await reviews.next_pending(db, scope, reviewer=lead.session.user_id, skip=skip,
-                                         hide=(await sealed_for(db, lead.session.user_id)).as_json())
+    seen_by = await lens(db, _viewer(lead), scope)
+    pending = await reviews.next_pending(db, seen_by, skip=skip, now=ctx(request).now())
     steps = reviews.score_steps(pending.max_score) if pending else []
     # hiring papers the team is not verified for: their answers wait for a configured admin
-    withheld = [] if pending else [f"“{p}”" for p in await reviews.withheld_papers(db, scope)]
+    withheld = [] if pending else [f"“{p}”" for p in await reviews.withheld_papers(db, seen_by)]
     return render(request, lead, "review.html", {
         "team": team, "team_param": _team_param(team), "pending": pending, "skip": skip, "withheld": withheld,
         "steps": steps, "notice": notice,
@@ -52,8 +57,8 @@ async def score(request: web.Request, lead: Lead) -> web.StreamResponse:
     c = ctx(request)
     await c.bridge.check_roster(scope)
     try:
-        outcome = await reviews.set_final(c.db, attempt_id, pos, value, reviewer=lead.session.user_id,
-                                          scope=scope, now=c.now())
+        outcome = await reviews.set_final(c.db, attempt_id, pos, value, viewer=_viewer(lead), scope=scope,
+                                          now=c.now())
     except reviews.SelfReview:
         return await _show(request, lead, scope, team, skip, lead.t("d_rv_own"), status=403)
     except reviews.OutOfScope:

@@ -15,6 +15,7 @@ from bank.paper_store import paper_titles
 from desk import svg
 from desk.web import Lead, Withheld, csv_response, ctx, lead_page, lens_of, render
 from proctor.chats import chat_zone
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.live.board import points_by_member as live_points
 from proctor.teams import leaderboard as lb
 from proctor.teams.charts import chart_data
@@ -53,7 +54,7 @@ async def _paper(request: web.Request, lead: Lead, key: str):
     if not (await lens_of(request, lead, scope)).of(paper.id).facts:
         raise Withheld(paper.title or paper.code)
     await c.bridge.check_roster(scope)
-    rows = await lb.paper_board(c.db, paper.id, None if scope is None else [scope])
+    rows = await lb.paper_board(c.db, paper.id, None if scope is None else [scope], invited=True)  # a lead
     return team, paper.title or paper.code, rows
 
 
@@ -82,7 +83,8 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     everyone = request.query.get("rows") == "all"
     team, period, board = await _daily(request, lead, EVERYONE if everyone else SHOWN)
     db = ctx(request).db
-    chart = await chart_data(db, team.chat_id, board.period, team.title)
+    viewer = Viewer(Role.admin if lead.access.admin else Role.lead, lead.session.user_id)
+    chart = await chart_data(db, await lens(db, viewer, team.chat_id), board.period, team.title)
     trend = await daily_trend(db, team.chat_id, board.period, [r.user_id for r in board.top])
     mastery = await topic_mastery(db, team.chat_id, board.period, await lens_of(request, lead, team.chat_id))
     scored = {uid for uid, _ in mastery.cells}  # the heatmap: members with answers in the period

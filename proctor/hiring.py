@@ -3,8 +3,8 @@
 A hiring paper is exam-only or invite-only. Anyone can make a group and be its administrator, so a
 hiring paper belongs to the configured admins (scope None) and to the teams a configured admin
 verified for it (`proctor team verify`, the desk's Hiring page; both audited). Only those invite to
-it, review its answers, or see its reference answers and per-section results; another team's lead
-is told which paper and who can verify (`NotVerified`). Every sitting's score says something about
+it (`check_in`); what anyone reads of it is the read rule's (proctor/exams/visibility.py, which asks
+`verified_sql`); another team's lead is told which paper and who can verify (`NotVerified`). Every sitting's score says something about
 the keys, so an invite to a hiring paper allows at most the paper's own attempt limit, one when the
 paper sets none (`HiringPaper.cap`), whoever made it.
 """
@@ -31,16 +31,6 @@ def verified_sql(team: str, paper: str) -> str:
     `?` bound once, or a named parameter): for that paper, or for every hiring paper."""
     return (f"EXISTS (SELECT 1 FROM team_verifications tv WHERE tv.chat_id = {team} "
             f"AND (tv.paper_id IS NULL OR tv.paper_id = {paper}))")
-
-
-# Adapter: who may read what is decided by the read rule, proctor.exams.visibility (its Lens for SQL
-# listings); open_sql, may_see(_in), withheld and withheld_titles go once their callers ask it.
-def open_sql(team: str, paper: str) -> str:
-    """SQL that holds when team `team` may see the keys and per-question results of paper `paper`
-    (SQL expressions: a column, a `?` bound once, or a named parameter): the paper is no hiring
-    paper, or the team is verified for it. A configured admin's scope (every team) needs no test."""
-    return (f"(NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = {paper} AND {hiring_sql('hp')}) "
-            f"OR {verified_sql(team, paper)})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +73,6 @@ def _paper(row: sqlite3.Row | None) -> HiringPaper | None:
     return None if row is None else HiringPaper(row["id"], row["slug"], row["title"], row["cap"], row["code"])
 
 
-async def hiring_paper(db: Database, paper_id: int | None) -> HiringPaper | None:
-    """The paper if it is a hiring paper; None for any other (the mock paper included)."""
-    return None if paper_id is None else _paper(await db.fetchone(_PAPER, (paper_id,)))
-
-
 async def hiring_papers(db: Database) -> list[HiringPaper]:
     """Every hiring paper, by slug."""
     rows = await db.fetchall(f"""SELECT p.id, p.slug, p.title, COALESCE(p.attempts_allowed, 1) AS cap, p.code
@@ -99,41 +84,6 @@ def hiring_paper_in(conn: sqlite3.Connection, paper_id: int) -> HiringPaper | No
     """`hiring_paper` inside the caller's transaction."""
     cur = conn.execute(_PAPER, (paper_id,))
     return _paper(cur.fetchone())
-
-
-# Adapters, down to `withheld` (the read rule is proctor.exams.visibility): they go once their callers ask it.
-async def may_see(db: Database, scope: int | None, paper_id: int | None) -> bool:
-    """Whether the leads of team `scope` (None: the configured admins) may see the paper's keys,
-    review its answers and read its per-section results."""
-    if scope is None or paper_id is None:
-        return True
-    return await db.run(lambda conn: may_see_in(conn, scope, paper_id))
-
-
-def may_see_in(conn: sqlite3.Connection, scope: int | None, paper_id: int | None) -> bool:
-    """`may_see` on the database thread."""
-    if scope is None or paper_id is None:
-        return True
-    row = conn.execute(f"SELECT {open_sql(':team', ':paper')}", {"team": scope, "paper": paper_id}).fetchone()
-    return bool(row[0])
-
-
-async def withheld_titles(db: Database, scope: int | None) -> set[str]:
-    """The titles of the hiring papers team `scope` may not see (None, the configured admins: none),
-    in one query: a listing of questions leaves theirs out (a held question's doubt names its key;
-    a practice paper of the same title is left out too)."""
-    if scope is None:
-        return set()
-    rows = await db.fetchall(f"SELECT p.title FROM papers p WHERE {hiring_sql('p')} AND NOT {open_sql(':team', 'p.id')}",
-                             {"team": scope})
-    return {r["title"] for r in rows}
-
-
-async def withheld(db: Database, scope: int | None, paper_id: int | None) -> HiringPaper | None:
-    """The hiring paper team `scope` may not see (for the one line that says so); None if it may."""
-    if await may_see(db, scope, paper_id):
-        return None
-    return await hiring_paper(db, paper_id)
 
 
 def check_in(conn: sqlite3.Connection, scope: int | None, paper_id: int) -> HiringPaper | None:
@@ -241,6 +191,6 @@ async def unverified_invites(db: Database) -> list[Unverified]:
         f"""SELECT i.team_chat_id, COALESCE(c.title, '') AS team, p.slug, p.code || ' ' || p.title AS label,
                    COUNT(*) AS n FROM invites i
             JOIN papers p ON p.id = i.paper_id LEFT JOIN chats c ON c.id = i.team_chat_id
-            WHERE i.team_chat_id IS NOT NULL AND NOT {open_sql('i.team_chat_id', 'i.paper_id')}
+            WHERE i.team_chat_id IS NOT NULL AND {hiring_sql('p')} AND NOT {verified_sql('i.team_chat_id', 'i.paper_id')}
             GROUP BY i.team_chat_id, p.id ORDER BY i.team_chat_id, p.slug""")
     return [Unverified(r["team_chat_id"], r["team"], r["slug"], r["n"], r["label"]) for r in rows]

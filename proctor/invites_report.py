@@ -1,6 +1,6 @@
 """The hiring view: one row per invited candidate (not per attempt), read once for `/report invites`'
-CSV and the desk's Hiring page. A row has the score, the sections (only for leads allowed to see
-them: proctor.hiring), the time used, the extra time given, the integrity signals of every attempt
+CSV and the desk's Hiring page. A row has the score, the sections (only where the read rule shows
+them: proctor/exams/visibility.py), the time used, the extra time given, the integrity signals of every attempt
 on the invite and the invite's history (created, opened, each start and hand-in, revoked or
 expired), each step with its time."""
 
@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from bank.csv_safety import safe_cell
-from proctor import hiring
 from proctor.exams import integrity
 from proctor.exams.states import FinishReason
+from proctor.exams.visibility import Fact, Lens
 from proctor.integrity.signals import Signal, summary
 from proctor.invites.states import InviteStatus
 from proctor.invites.store import Invite
@@ -73,12 +73,14 @@ class Candidate:
         return sum(self.signals.values())
 
 
-async def candidates(db: Database, scope: int | None, now: float, *, admin: bool = False) -> list[Candidate]:
-    """The team's invites (every team's for scope None), newest first, one row each. A hiring paper's
-    sections are withheld unless `admin` (a configured admin) or the team is verified for it."""
+async def candidates(db: Database, lens: Lens, now: float) -> list[Candidate]:
+    """Team `lens.scope`'s invites (every team's for None), newest first, one row each. A paper's
+    sections only where the read rule shows them to the lens's viewer: a hiring paper's to a configured
+    admin or a team verified for it."""
+    scope = lens.scope
     where, params = ("WHERE i.team_chat_id=?", [scope]) if scope is not None else ("", [])
     # an oracle on the keys: each section's score moving between sittings tells which answers are right
-    shown, shown_params = ("1", []) if admin or scope is None else (hiring.open_sql("?", "i.paper_id"), [scope])
+    shown, shown_params = "i.paper_id IN (SELECT value FROM json_each(?))", [lens.papers_showing(Fact.section)]
     rows = await db.fetchall(
         f"""SELECT i.*, p.code || ' ' || p.title AS paper, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,
                    u.username, a.score, a.max_score, a.finish_reason, a.started_at AS a_started,
@@ -200,7 +202,7 @@ def _last(c: Candidate, event: Event) -> float | None:
     return next((s.at for s in reversed(c.history) if s.event == event), None)
 
 
-async def hiring_csv(db: Database, scope: int | None, now: float, *, admin: bool = False) -> tuple[bytes, int]:
+async def hiring_csv(db: Database, lens: Lens, now: float) -> tuple[bytes, int]:
     """`/report invites` and the desk's download: `candidates` as CSV, and how many rows."""
-    rows = await candidates(db, scope, now, admin=admin)
+    rows = await candidates(db, lens, now)
     return to_csv(rows), len(rows)

@@ -22,6 +22,7 @@ from proctor.daily.delivery import Delivery
 from proctor.daily.delivery import Item as DailyItem
 from proctor.exams import service as attempts
 from proctor.exams.model import AnswerRec, Attempt
+from proctor.exams.visibility import Lens, Role, Viewer, lens
 from proctor.invites.listing import listing as invite_listing
 from proctor.invites.store import Invite
 from proctor.storage.db import Database
@@ -222,3 +223,8 @@ async def outbox_due(db: Database, now: float) -> list[outbox.Outgoing]:
 async def group_members(db: Database, chat_id: int) -> set[int]:
     """Who the bot knows as seen in the group (`chat_members`: who wrote or played there)."""
     return {r[0] for r in await db.fetchall("SELECT user_id FROM chat_members WHERE chat_id=?", (chat_id,))}
+
+
+async def lead_lens(db: Database, scope: int | None, user_id: int = 0) -> Lens:
+    """What a lead of team `scope` reads by the read rule (None: a configured admin, every team)."""
+    return await lens(db, Viewer(Role.admin if scope is None else Role.lead, user_id), scope)

@@ -27,6 +27,7 @@ from bot.text_limits import clip
 from bot.userctx import UserCtx
 from proctor.errors import ProctorError
 from proctor.exams.drafts import toggled
+from proctor.exams.visibility import Role, Viewer
 from proctor.teams import question_edit as qe
 from proctor.teams.authoring import Editq, EditqStep, Wizard, clear_session, put_session
 from proctor.teams.question_edit import EditField
@@ -61,7 +62,7 @@ async def start_over(update: Update, context: Ctx, u: UserCtx, qid: int) -> None
 async def _open(update: Update, context: Ctx, user_id: int, qid: int, lang: str) -> None:
     """The question's card, at the first step (a question that can't be edited now: why not)."""
     svc = context.services
-    q = await _editable(update, svc.db, qid, lang)
+    q = await _editable(update, context, qid, lang)
     if q is None:
         return
     await put_session(svc.db, user_id, Editq(qid, q.version), svc.now())
@@ -74,9 +75,12 @@ async def _reply(update: Update, text: str) -> None:
         await update.effective_message.reply_text(text)
 
 
-async def _editable(update: Update, db: Any, qid: int, lang: str) -> Question | None:
+async def _editable(update: Update, context: Ctx, qid: int, lang: str) -> Question | None:
+    """The question as the admin may read it now (the read rule: not while their own exam on it runs),
+    or they are told why not."""
+    svc, user_id = context.services, update.effective_user.id if update.effective_user else 0
     try:
-        return await qe.editable(db, qid)
+        return await qe.editable(svc.db, qid, Viewer(Role.admin, user_id), now=svc.now())
     except NotFound:
         await _reply(update, t("eq_unknown", lang, id=qid))
     except qe.Sealed:
@@ -105,7 +109,7 @@ async def on_press(update: Update, context: Ctx, u: UserCtx, session: Editq, pre
         await clear_session(svc.db, u.id)
         await show(update, context, t("au_cancelled", lang))
         return
-    q = await _editable(update, svc.db, qid, lang)
+    q = await _editable(update, context, qid, lang)
     if q is None:
         await clear_session(svc.db, u.id)
         return
@@ -225,7 +229,7 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, session: Editq, val
     svc, lang, qid = context.services, u.lang, session.question
     edit = _edit(session, value)
     try:
-        old, new = await qe.preview(svc.db, qid, edit)
+        old, new = await qe.preview(svc.db, qid, edit, Viewer(Role.admin, u.id), now=svc.now())
     except (qe.BadKey, qe.BadEdit) as e:
         await context.bot.send_message(context.chat.id, t("eq_bad", lang, why=str(e)))
         return

@@ -70,5 +70,7 @@ async def _paper(update: Update, context: Ctx, u, key: str) -> None:
         scope = [g[0] for g in await teams_of(svc.db, u.id) if g[2] is Standing.joined]
     for team in scope or ():
         await check_roster(context, team)  # members still in the group (at most every few minutes each)
-    rows = await lb.paper_board(svc.db, paper.id, scope, also=u.id)
+    # a team's invited candidates are for its leads (the desk, /invites, /report invites): a board in a
+    # group is read by all of it, and a member's own in private holds the rosters they are on
+    rows = await lb.paper_board(svc.db, paper.id, scope, also=u.id, invited=False)
     await context.message.reply_text(render.paper_board_text(rows, paper.title or paper.code, u.lang, me=u.id))

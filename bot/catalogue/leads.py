@@ -69,6 +69,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_rv_set": {"en": "Final score {score}/{max} saved.", "zh": "已保存最终得分 {score}/{max}。"},
     "l_rv_already": {"en": "That answer was already reviewed.", "zh": "该答案已复核过。"},
     "l_rv_gone": {"en": "That answer no longer exists.", "zh": "该答案已不存在。"},
+    "l_rv_notify_total": {
+        "en": "📝 Written answers on {paper} were reviewed. Attempt score: {total}/{tmax}{state}",
+        "zh": "📝 你在{paper}中的主观题答案已复核。本次考试得分：{total}/{tmax}{state}",
+    },
     "l_rv_notify": {
         "en": "📝 Your answer to {question} of {paper} was reviewed: {score}/{max}.\n"
               "Attempt score: {total}/{tmax}{state}",
@@ -177,6 +181,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "修正第 #{qid} 题的答案（当前：{key}）：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
               "所有作答者将重新评分；末尾加 keep 则保留原分数。",
     },
+    "l_kf_prompt_withheld": {
+        "en": "Fix the key of question #{qid}: /keyfix {id} <new key>, or for a fill-in blank /keyfix {id} + "
+              "<alternative answer>. Its key is not shown to you while your own exam on it runs.",
+        "zh": "修正第 #{qid} 题的答案：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
+              "你自己的考试进行中，不显示该题答案。",
+    },
     "l_kf_usage": {"en": "Usage: /keyfix <dispute> <new key> [keep], or /keyfix <dispute> + <alternative> [keep]",
                    "zh": "用法：/keyfix <异议编号> <新答案> [keep]，或 /keyfix <异议编号> + <可接受的答案> [keep]"},
     "l_kf_none": {"en": "Dispute #{id} has no key to fix (unknown, dismissed or already fixed).",
@@ -199,6 +209,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_kf_notice_scores": {"en": "📝 {where} (#{qid}) was regraded with its fixed key: {n} of your {n:score|scores} "
                                  "changed.",
                            "zh": "📝 {where}（#{qid}）按修正后的答案重新评分：你有 {n} 个得分发生变化。"},
+    "l_kf_notice_total": {"en": "📝 A key on {paper} was fixed and the answers regraded: your score there {old} → {new}.",
+                          "zh": "📝 {paper}有答案已修正并重新评分：你在该卷的得分 {old} → {new}。"},
     "l_kf_notice_where": {"en": "{paper} · question {n}", "zh": "{paper} · 第{n}题"},
     "l_kf_notice_nowhere": {"en": "a question", "zh": "一道题"},
     "l_kf_notice_line": {"en": "· {where}: {old} → {new} (of {max})", "zh": "· {where}：{old} → {new}（满分 {max}）"},

@@ -68,8 +68,8 @@ async def _pick(update: Update, context: Ctx, u: UserCtx, data: cb.Pick) -> None
             await ack(query, t("button_unknown", u.lang))
             return
         paper = await paper_summary(svc.db, data.paper_id)  # raises NotFound, as loading it whole did
-        used = await attempts.used_attempts(svc.db, u.id, data.paper_id)
-        text, kb = render.rules_card(paper, used, u.lang, u.script)
+        sat = await attempts.sittings(svc.db, u.id, data.paper_id)
+        text, kb = render.rules_card(paper, sat, u.lang, u.script)
         await ack(query)
         await context.message.reply_text(text, reply_markup=kb)
         return

@@ -60,6 +60,6 @@ async def send_result_in_place(app: Application, message: Outgoing, turn: Turn |
 def _result_card(app: Application, card: ResultCard) -> tuple[str, InlineKeyboardMarkup | None, UserCtx]:
     sheet = card.sheet
     u = prefs_ctx(app, sheet.attempt.user_id, card.prefs)
-    text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang,
+    text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang, card.vis,
                                   card.review, u.script, card.pass_percent)
     return text, kb, u

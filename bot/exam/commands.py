@@ -63,8 +63,8 @@ async def exam(update: Update, context: Ctx) -> None:
         except NotFound as e:
             await context.message.reply_text(unknown_paper(e, name, u.lang, "exam_unknown_paper"))
             return
-        used = await attempts.used_attempts(context.services.db, u.id, paper.id)
-        text, kb = render.rules_card(paper, used, u.lang, u.script)
+        sat = await attempts.sittings(context.services.db, u.id, paper.id)
+        text, kb = render.rules_card(paper, sat, u.lang, u.script)
     else:
         text, kb = render.paper_chooser(await offered_papers(context.services.db), AttemptMode.exam, u.lang, u.script)
     await context.message.reply_text(text, reply_markup=kb)

@@ -28,8 +28,10 @@ from proctor.exams.blueprint import DrawSize
 from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 from proctor.exams.result import grid_lines, outcome
+from proctor.exams.service import Sittings
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.exams.steps import Action
+from proctor.exams.visibility import Fact, Visibility
 
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
 TYPE_HINTS = {Kind.fill: "type_hint_fill", Kind.numerical: "type_hint_number", Kind.matching: "match_hint"}
@@ -228,12 +230,12 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
     return clip(text), kb
 
 
-def result_card(sheet: Sheet, result: Result, lang: str,
+def result_card(sheet: Sheet, result: Result, lang: str, vis: Visibility,
                 review: ReviewOption = ReviewOption.full, script: str = "orig",
                 pass_percent: float | None = None) -> tuple[str, Keyboard | None]:
-    """The candidate's card, as much as the paper's review option shows: the total and passed or
-    not (score), by section (sections), with a mark per question and a review of the answers and
-    keys (full), or nothing (none: not even passed or not)."""
+    """The candidate's card, as much as the read rule lets them read (`vis`, their own: the paper's
+    review option, a seal): the total and passed or not, by section, with a mark per question and a
+    review of the answers and keys; with the review option `none`, not even the total."""
     a = sheet.attempt
     title = attempt_title(a.title, lang, script)
     if review == ReviewOption.none and a.mode == AttemptMode.exam:
@@ -253,7 +255,7 @@ def result_card(sheet: Sheet, result: Result, lang: str,
         key = {"passed": "result_pass", "failed": "result_fail", "pending": "result_pending_pass"}[decided]
         lines.append(t(key, lang, mark=fmt_points(pass_percent)))
     lines.append(t("time_used", lang, used=fmt_duration((a.finished_at or a.started_at) - a.started_at)))
-    if review == ReviewOption.score:
+    if not vis.shows(Fact.section):
         return clip("\n".join(lines)), None
     lines.append("")
     for s in result.sections:
@@ -265,7 +267,7 @@ def result_card(sheet: Sheet, result: Result, lang: str,
     if result.pending_review:
         lines += ["", t("pending_line", lang, answers=tn("n_answer_awaiting", result.pending_review, lang),
                         score=points(round(result.provisional, 2), lang))]
-    if review != ReviewOption.full:  # a mark per question would show what the option hides
+    if not (vis.shows(Fact.result) and vis.shows(Fact.key)):  # a mark per question, the review's keys
         return clip("\n".join(lines)), None
     lines += ["", t("result_grid_title", lang), *grid_lines(sheet.items, sheet.answers)]
     kb = Keyboard([[Button(t("btn_review_all", lang), callback_data=cb.act(a.id, cb.Screen.review_all, 0, 1)),
@@ -328,9 +330,10 @@ def paper_chooser(papers: list[PaperSummary], mode: AttemptMode, lang: str, scri
     return t("choose_exam" if mode == AttemptMode.exam else "choose_practice", lang), Keyboard(rows)
 
 
-def rules_card(p: PaperSummary, used: int, lang: str, script: str = "orig") -> tuple[str, Keyboard | None]:
-    """A paper's rules card, from its summary (bank.paper_list: no question loaded)."""
-    allowed = p.attempts_allowed
+def rules_card(p: PaperSummary, sat: Sittings, lang: str, script: str = "orig") -> tuple[str, Keyboard | None]:
+    """A paper's rules card, from its summary (bank.paper_list: no question loaded) and the
+    candidate's sittings against its limit."""
+    used, allowed = sat.used, sat.allowed
     attempts = t("attempts_left", lang, used=used, allowed=allowed) if allowed is not None else ""
     text = t("rules_card", lang, title=to_script(p.title, script), questions=tn("n_question", p.askable, lang),
              max=points(p.max_score, lang),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from bank.kinds import ReviewOption
-from bank.paper_settings import review_option
 from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
@@ -13,33 +11,34 @@ from bot.i18n import t
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
 from proctor.exams.model import wrong_positions
-from proctor.exams.seal import sealed_for
 from proctor.exams.states import AttemptStatus
+from proctor.exams.visibility import Role, Viewer, visibility
 
 NEW = "1"  # the arg of the result card's buttons: the review opens as a new message (paging edits it)
 
 
 async def review(update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
     """`review`: the wrong (and unanswered) ones; `review_all`: every question. Keys only for a
-    finished attempt of a paper whose review option is full, and none while a new attempt at one of
-    its questions runs (sealed)."""
+    finished attempt, as far as the read rule lets its candidate read them (the paper's review option;
+    none while a new attempt at one of its questions runs: sealed)."""
     query = context.query
     svc = context.services
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
     if sheet.attempt.status != AttemptStatus.finished:  # keys are shown only once the paper is handed in
         await ack(query, t("review_after_finish", u.lang))
         return
-    if await review_option(svc.db, sheet.attempt.paper_id) != ReviewOption.full:
-        await ack(query, t("review_closed", u.lang), show_alert=True)  # the paper shows no keys
-        return
-    if (await sealed_for(svc.db, u.id)).covers_any(i.question_id for i in sheet.items):
-        await ack(query, t("review_sealed", u.lang), show_alert=True)  # a new attempt on it runs
-        return
+    vis = await visibility(svc.db, Viewer(Role.person, u.id), None, sheet.attempt.paper_id)
     everything = data.action == cb.Screen.review_all
     shown = [i.pos for i in sheet.items] if everything else wrong_positions(sheet.items, sheet.answers)
     page = max(0, min(data.pos, len(shown) - 1))
-    if shown:
-        sheet = await attempts.load_sheet(svc.db, sheet.attempt.id, positions=[shown[page]])
+    try:
+        sheet = await attempts.review_sheet(svc.db, vis, sheet, [shown[page]] if shown else [])
+    except attempts.ReviewClosed:
+        await ack(query, t("review_closed", u.lang), show_alert=True)  # the paper shows no keys
+        return
+    except attempts.ReviewSealed:
+        await ack(query, t("review_sealed", u.lang), show_alert=True)  # a new attempt on it runs
+        return
     text, kb = render.review_page(sheet, shown, page, u.lang, u.script, everything=everything)
     await ack(query)
     if data.arg == NEW:

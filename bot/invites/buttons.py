@@ -15,14 +15,13 @@ from bot.i18n import t
 from bot.invites import callbacks as cb
 from bot.invites.commands import send_link
 from bot.leads import render as lead_render
-from bot.leads.access import lead_of
+from bot.leads.access import lead_of, lead_viewer
 from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
-from proctor import hiring
 from proctor.exams import service as attempts
-from proctor.exams.seal import sealed_for
 from proctor.exams.service import AlreadyRunning
 from proctor.exams.states import AttemptMode
+from proctor.exams.visibility import Fact, lens
 from proctor.invites import store
 from proctor.invites.listing import of_attempt
 from proctor.invites.states import Refused
@@ -123,11 +122,12 @@ async def _review(update: Update, context: Ctx, u: UserCtx, attempt_id: int) -> 
             await ack(query, t("l_button_bad", u.lang))
         return
     scope = None if svc.is_admin(u.id) else inv.team_chat_id  # a configured admin reviews for every team
-    if (paper := await hiring.withheld(svc.db, scope, inv.paper_id)) is not None:
-        await ack(query, clip(t("hv_withheld", u.lang, paper=paper.title), MAX_TOAST), show_alert=True)
+    seen_by = await lens(svc.db, lead_viewer(context, u.id), scope)
+    if not seen_by.of(inv.paper_id).shows(Fact.others_answers):  # a hiring paper the team is not verified for
+        title = (await paper_summary(svc.db, inv.paper_id)).title
+        await ack(query, clip(t("hv_withheld", u.lang, paper=title), MAX_TOAST), show_alert=True)
         return
-    pending = await reviews.next_pending(svc.db, scope, reviewer=u.id, attempt_id=attempt_id,
-                                         hide=(await sealed_for(svc.db, u.id)).as_json())
+    pending = await reviews.next_pending(svc.db, seen_by, attempt_id=attempt_id, now=svc.now())
     await ack(query)
     if pending is None:
         await context.bot.send_message(u.id, t("l_rv_none", u.lang))

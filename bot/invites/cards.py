@@ -6,14 +6,14 @@ from __future__ import annotations
 from telegram.ext import Application
 
 from bot.chat_prefs import group_lang
-from bot.exam.render import clip, fmt_points
-from bot.i18n import t
+from bot.exam.render import clip
 from bot.invites import render
 from bot.pacing import Turn
 from bot.services import services
 from bot.userctx import prefs_ctx
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
+from proctor.exams.visibility import Role, Viewer
 from proctor.invite_cards import load_lead_card
 from proctor.outbox import Outgoing
 from proctor.teams import roster
@@ -22,15 +22,13 @@ from proctor.teams import roster
 async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> None:
     """Raises NotFound (the attempt or invite is gone) and TelegramError (the outbox retries)."""
     svc, p = services(app), message.payload
-    card = await load_lead_card(svc.db, int(p.get("attempt", message.ref)), p["invite"], message.chat_id)  # one trip
+    viewer = Viewer(Role.admin if svc.is_admin(message.chat_id) else Role.lead, message.chat_id)
+    card = await load_lead_card(svc.db, int(p.get("attempt", message.ref)), p["invite"], viewer)  # one trip
     sheet, inv, lead = card.sheet, card.invite, prefs_ctx(app, message.chat_id, card.lead)
-    # a hiring paper's sections and written answers: for configured admins and verified teams only
-    detail = svc.is_admin(message.chat_id) or card.team_may_see
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
-                                  card.candidate, lead.lang, card.signals, detail=detail)
+                                  card.candidate, lead.lang, card.signals, vis=card.vis, sat_before=card.sat_before)
     if "question" in p:  # a regrade changed the score: the card as it is now, and what it was
-        text = clip(t("iv_card_regraded", lead.lang, qid=p["question"], old=fmt_points(p["old"] or 0),
-                      new=fmt_points(p["new"])) + text)
+        text = clip(render.regraded(card.vis, p["question"], p["old"], p["new"], lead.lang) + text)
     await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
 
 

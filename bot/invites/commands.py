@@ -23,6 +23,7 @@ from bot.userctx import UserCtx, user_ctx
 from proctor import hiring
 from proctor.audit import AuditAction
 from proctor.chats import chat_title, chat_zone
+from proctor.exams.visibility import lens
 from proctor.invites import attempts as invite_attempts
 from proctor.invites import store
 from proctor.invites.links import GuessLimiter, link, token_of
@@ -161,7 +162,7 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
 async def hiring_report(update: Update, context: Ctx, desk) -> None:
     """`/report invites`: one CSV row per invited candidate of the team, sent privately; audited like every export."""
     svc = context.services
-    data, n = await hiring_csv(svc.db, desk.scope, svc.now(), admin=svc.is_admin(desk.user.id))
+    data, n = await hiring_csv(svc.db, await lens(svc.db, desk.viewer, desk.scope), svc.now())
     name = f"invites-{'all' if desk.scope is None else file_stem(desk.title)}.csv"
 
     async def send(chat_id: int) -> None:

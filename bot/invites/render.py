@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.invites import callbacks as cb
 from proctor.exams.model import Attempt, Result
 from proctor.exams.states import FinishReason
+from proctor.exams.visibility import Fact, Visibility
 from proctor.integrity.signals import Signal
 from proctor.invites.listing import Row
 from proctor.invites.request import MAX_ATTEMPTS, MAX_COUNT, MAX_EXTRA_MIN, MAX_WINDOW, BadInvite
@@ -94,10 +95,13 @@ def welcome(inv: Invite, paper: PaperSummary, team: str, tz: ZoneInfo, lang: str
 
 
 def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: str,
-                signals: dict[Signal, int] | None = None, *, detail: bool = True) -> tuple[str, Keyboard | None]:
+                signals: dict[Signal, int] | None = None, *, vis: Visibility,
+                sat_before: int = 0) -> tuple[str, Keyboard | None]:
     """The lead's card: candidate, paper, score by section, time used, written answers to review,
-    and how many integrity signals there are to look at. Without `detail` (a hiring paper the team
-    is not verified for) the total only: a section's score moving between sittings would tell a key."""
+    how many integrity signals there are to look at, and the candidate's earlier sittings of the paper
+    through /exam. Sections and written answers as far as the read rule lets the lead read them
+    (`vis`): a hiring paper the team is not verified for shows the total only, since a section's score
+    moving between sittings would tell a key."""
     match a.finish_reason:
         case FinishReason.timeout:
             reason = t("iv_card_timeout", lang)
@@ -108,18 +112,29 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
     sections = "\n".join(
         t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
           max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")
-        for s in result.sections) if detail else t("hv_card_withheld", lang)
-    pending = t("iv_card_pending", lang, n=result.pending_review) if result.pending_review and detail else ""
+        for s in result.sections) if vis.shows(Fact.section) else t("hv_card_withheld", lang)
+    answers = vis.shows(Fact.others_answers)
+    pending = t("iv_card_pending", lang, n=result.pending_review) if result.pending_review and answers else ""
     if signals:
         found = [t(f"sig_{s.value}", lang, n=signals[s]) for s in Signal if signals.get(s)]
         pending += t("iv_card_signals", lang, n=len(found), list=t("sig_sep", lang).join(found))
+    if sat_before:
+        pending += t("iv_card_sat_before", lang, n=sat_before)
     text = t("iv_card", lang, id=inv.id, candidate=candidate, paper=a.title,
              score=fmt_points(round(result.score, 2)), max=fmt_points(result.max_score),
              pct=f"{result.percent:.1f}", reason=reason,
              used=fmt_duration((a.finished_at or a.started_at) - a.started_at), sections=sections, pending=pending)
     kb = (Keyboard([[Button(t("iv_btn_review", lang), callback_data=cb.encode(cb.Press.review, a.id))]])
-          if result.pending_review and detail else None)
+          if result.pending_review and answers else None)
     return clip(text), kb
+
+
+def regraded(vis: Visibility, question_id: int, old: float | None, new: float, lang: str) -> str:
+    """The line above a card sent again after a regrade: the question that changed when the lead may
+    read its result, else only the score's change (which question moved would tell its key)."""
+    if vis.shows(Fact.result, question_id):
+        return t("iv_card_regraded", lang, qid=question_id, old=fmt_points(old or 0), new=fmt_points(new))
+    return t("iv_card_rescored", lang, old=fmt_points(old or 0), new=fmt_points(new))
 
 
 def team_note(a: Attempt, candidate: str, lang: str) -> str:

@@ -16,6 +16,7 @@ from bot.membership import check_roster
 from bot.roles import is_team_lead
 from bot.userctx import UserCtx, user_ctx
 from proctor.chats import ensure_chat, note_member
+from proctor.exams.visibility import Role, Viewer
 
 log = logging.getLogger(__name__)
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
@@ -24,13 +25,14 @@ GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 @dataclass(frozen=True, slots=True)
 class Desk:
     """A lead at work: `scope` is the team group they act for; None for a configured admin in a
-    private chat (every team)."""
+    private chat (every team). `viewer` is who reads, for the read rule (proctor.exams.visibility)."""
 
     user: UserCtx
     chat_id: int
     in_group: bool
     scope: int | None
     title: str
+    viewer: Viewer
 
 
 async def seen(update: Update, context: Ctx) -> UserCtx:
@@ -55,7 +57,7 @@ async def require_lead(update: Update, context: Ctx) -> Desk | None:
     if in_group:  # a lead's view of the roster: who on it is still in the group (bot/membership.py)
         await check_roster(context, chat.id)
     return Desk(u, chat.id, in_group, chat.id if in_group else None,
-                chat.title or "" if in_group else t("l_all_teams", u.lang))
+                chat.title or "" if in_group else t("l_all_teams", u.lang), lead_viewer(context, u.id))
 
 
 async def require_bank_admin(update: Update, context: Ctx) -> Desk | None:
@@ -70,6 +72,12 @@ async def require_bank_admin(update: Update, context: Ctx) -> Desk | None:
         await context.message.reply_text(t("l_bank_admin_only", desk.user.lang))
         return None
     return desk
+
+
+def lead_viewer(context: Ctx, user_id: int) -> Viewer:
+    """A lead as the read rule knows them: a configured admin, or a group's administrator (the caller
+    checked that they lead the scope they act for: `require_lead`, `lead_of`)."""
+    return Viewer(Role.admin if context.services.is_admin(user_id) else Role.lead, user_id)
 
 
 async def lead_of(context: Ctx, user_id: int, scope: int | None) -> bool:

@@ -3,61 +3,65 @@
 from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup, Update
+from telegram.error import Forbidden
 
-from bank import item_stats as stats
 from bank.errors import NotFound
 from bank.paper_list import find_paper, paper_summary
-from bank.question_checks import held_questions
 from bot.context import Ctx
-from bot.core import ack
+from bot.core import ack, open_private_button
 from bot.i18n import t
 from bot.leads import render
-from bot.leads.access import Desk, require_bank_admin, require_lead, seen
+from bot.leads.access import Desk, lead_viewer, require_bank_admin, require_lead, seen, send_private
 from bot.leads.callbacks import Action, Press
 from bot.leads.held import held_section
 from bot.paper_refs import unknown_paper
 from bot.userctx import UserCtx
-from proctor import hiring
-from proctor.exams.seal import sealed_for
 from proctor.exams.service import current_question_id
+from proctor.exams.visibility import lens
+from proctor.teams import bankstats as bank_view
 from proctor.teams import curation, key_fix
 from proctor.teams import disputes as dsp
 from proctor.teams.curation import confirm_key
-from proctor.teams.item_stats import item_stats
 
 
 async def bankstats(update: Update, context: Ctx) -> None:
-    """Open disputes and the questions to look at; with a paper, every question's statistics."""
+    """Open disputes and the questions to look at; with a paper, every question's statistics. What the
+    read rule shows the lead for their team, in their private chat (doubts name keys: never in a group);
+    buttons for configured admins only (the bank is theirs)."""
     desk = await require_lead(update, context)
     if desk is None:
         return
-    db, lang = context.services.db, desk.user.lang
-    seal = await sealed_for(db, desk.user.id)  # the lead's own running exam: none of its questions here
+    svc = context.services
+    own = desk.user.own()  # the answer goes to their private chat
+    admin = svc.is_admin(desk.user.id)
+    seen_by = await lens(svc.db, desk.viewer, desk.scope)
     key = " ".join(context.args or []).strip()
     keyboard: InlineKeyboardMarkup | None
     if key:
         try:
-            paper = await find_paper(db, key)
+            paper = await find_paper(svc.db, key)
         except NotFound as e:
-            await context.message.reply_text(unknown_paper(e, key, lang))
+            await context.message.reply_text(unknown_paper(e, key, desk.user.lang))
             return
-        if seal.touches_paper(paper.id):
-            await context.message.reply_text(t("l_bs_sealed", lang))
+        try:
+            stats = await bank_view.paper_stats(svc.db, seen_by.of(paper.id))
+        except bank_view.Sealed:
+            await context.message.reply_text(t("l_bs_sealed", desk.user.lang))
             return
-        if (withheld := await hiring.withheld(db, desk.scope, paper.id)) is not None:
-            await context.message.reply_text(t("hv_withheld", lang, paper=withheld.title))
+        except bank_view.Withheld:
+            await context.message.reply_text(t("hv_withheld", desk.user.lang, paper=paper.title))
             return
-        text, keyboard = render.bankstats_paper(paper, await item_stats(db, paper.id), lang, desk.scope)
+        text, keyboard = render.bankstats_paper(paper, stats, own.lang, desk.scope, curate=admin)
     else:
-        hidden = await hiring.withheld_titles(db, desk.scope)
-        disputes = [d for d in await dsp.open_disputes(db, desk.scope) if not seal.covers(d.question_id)]
-        attention = [s for s in stats.needs_attention(await item_stats(db))
-                     if not seal.covers(s.question_id) and s.paper not in hidden]
-        text, keyboard = render.bankstats_overview(disputes, attention, lang, desk.scope)
-        held = [h for h in await held_questions(db) if not seal.covers(h.question_id) and h.paper not in hidden]
-        text, keyboard = held_section(text, keyboard, held, lang, desk.scope,
-                                      can_confirm=context.services.is_admin(desk.user.id))
-    await context.message.reply_text(text, reply_markup=keyboard)
+        found = await bank_view.overview(svc.db, seen_by, now=svc.now())
+        text, keyboard = render.bankstats_overview(found.disputes, found.attention, own.lang, desk.scope,
+                                                   curate=admin)
+        text, keyboard = held_section(text, keyboard, found.held, own.lang, desk.scope, can_confirm=admin)
+
+    async def send(chat_id: int) -> None:
+        await context.bot.send_message(chat_id, text, reply_markup=keyboard)
+
+    await send_private(update, context, desk.user, send)
 
 
 async def _set_retired(update: Update, context: Ctx, desk: Desk, retired: bool) -> None:
@@ -164,10 +168,10 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
                 qid, _ = await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope,
                                            now=svc.now())
                 text = t("l_dispute_upheld" if upheld else "l_dispute_dismissed", u.lang, id=target)
-                if upheld:  # upholding opens the key fix: the lead is shown how, with the key as it is
-                    prompt = t("l_kf_prompt", u.lang, id=target, qid=qid, key=await key_fix.current_key(svc.db, qid))
+                if upheld:  # upholding opens the key fix: the lead is shown how, privately, with the key as it is
                     await ack(query, text)
-                    await context.message.reply_text(text + "\n" + prompt)
+                    await context.message.reply_text(text)
+                    await _key_fix_prompt(context, u, press.scope, target, qid)
                     return
             case _:  # exam_only
                 on = bool(press.args[1])
@@ -183,3 +187,19 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
         return
     await ack(query, text)
     await context.message.reply_text(text)
+
+
+async def _key_fix_prompt(context: Ctx, u: UserCtx, scope: int | None, dispute_id: int, qid: int) -> None:
+    """How to fix an upheld dispute's key, with the key as it is when the read rule shows it to the
+    lead: in their private chat, whatever chat the button was pressed in."""
+    svc = context.services
+    own = u.own()
+    key = await key_fix.current_key(svc.db, await lens(svc.db, lead_viewer(context, u.id), scope), qid,
+                                    now=svc.now())
+    prompt = (t("l_kf_prompt", own.lang, id=dispute_id, qid=qid, key=key) if key is not None
+              else t("l_kf_prompt_withheld", own.lang, id=dispute_id, qid=qid))
+    try:
+        await context.bot.send_message(u.id, prompt)
+    except Forbidden:  # no private chat with the bot yet: a button to open one
+        await context.message.reply_text(t("l_open_private", u.lang),
+                                         reply_markup=open_private_button(context.bot.username, u.lang))

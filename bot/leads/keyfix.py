@@ -15,6 +15,7 @@ from bot.leads.review import candidate_lang
 from bot.outbox import kick
 from bot.pacing import Turn
 from bot.services import services
+from proctor.exams.cards import told
 from proctor.outbox import Outgoing
 from proctor.storage.db import Database
 from proctor.teams import disputes as dsp
@@ -64,14 +65,24 @@ async def keyfix(update: Update, context: Ctx) -> None:
 
 
 async def send_notice(app: Application, message: Outgoing, turn: Turn | None) -> None:
-    """The outbox's sender of "the key of a question you answered or disputed was fixed"."""
+    """The outbox's sender of "the key of a question you answered or disputed was fixed": each change
+    with its question where the read rule lets the candidate read their result on that sheet now, else
+    the attempt's total alone (a hiring paper under the review option `score`; nothing under `none`)."""
     p = message.payload
-    lang = await candidate_lang(app, message.user_id)
-    where = await question_where(services(app).db, p["question"], lang)
+    db, user_id = services(app).db, message.user_id if message.user_id is not None else message.chat_id
+    lang = await candidate_lang(app, user_id)
+    changes = p.get("changes", [p] if "new" in p else [])
+    seen = await told(db, user_id, p["question"], [c.get("attempt") for c in changes])
+    where = await question_where(db, p["question"], lang)
     lines = [t("l_kf_notice_disputer", lang, qid=p["question"], id=p["dispute"], where=where)] \
         if "dispute" in p else []
-    lines += notice_lines(p, lang, where)
-    await app.bot.send_message(message.chat_id, "\n".join(lines), rate_limit_args=turn)
+    lines += notice_lines({"question": p["question"], "changes": [c for c, s in zip(changes, seen, strict=True)
+                                                                  if s.result]}, lang, where)
+    lines += [t("l_kf_notice_total", lang, paper=c["title"], old=render.num(c["total_old"]),
+                new=render.num(c["total_new"]))
+              for c, s in zip(changes, seen, strict=True) if not s.result and s.total and "total_new" in c]
+    if lines:
+        await app.bot.send_message(message.chat_id, "\n".join(lines), rate_limit_args=turn)
 
 
 async def question_where(db: Database, question_id: int, lang: str) -> str:

@@ -14,6 +14,7 @@ from bot.i18n import t, tn
 from bot.leads import callbacks as cb
 from bot.lint_lines import where
 from bot.text_limits import MAX_TEXT, clip
+from proctor.exams.cards import Told
 from proctor.teams.digest import Digest, Schedule
 from proctor.teams.disputes import Dispute
 from proctor.teams.review import Outcome, Pending, score_steps
@@ -71,14 +72,18 @@ def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str
     return clip(text, MAX_TEXT), Keyboard(rows)
 
 
-def review_notice(o: Outcome, lang: str) -> str:
-    """What the candidate is told when a lead makes a score final."""
+def review_notice(o: Outcome, lang: str, told: Told) -> str | None:
+    """What the candidate is told when a lead makes a score final: the question and its score where
+    they may read their per-question results (`told`), else the attempt's total alone, or nothing."""
+    paper = _paper(o.code, attempt_title(o.title, lang), lang)
+    state = t("l_rv_final" if o.all_final else "l_rv_more", lang)
+    if not told.result:
+        return t("l_rv_notify_total", lang, paper=paper, total=num(o.attempt_score), tmax=num(o.attempt_max),
+                 state=state) if told.total else None
     question = (t("l_rv_on_sheet", lang, n=o.pos + 1) if o.pos is not None
                 else t("l_rv_by_id", lang, qid=o.question_id))
-    return t("l_rv_notify", lang, question=question, paper=_paper(o.code, attempt_title(o.title, lang), lang),
-             score=num(o.score), max=num(o.max_score),
-             total=num(o.attempt_score), tmax=num(o.attempt_max),
-             state=t("l_rv_final" if o.all_final else "l_rv_more", lang))
+    return t("l_rv_notify", lang, question=question, paper=paper, score=num(o.score), max=num(o.max_score),
+             total=num(o.attempt_score), tmax=num(o.attempt_max), state=state)
 
 
 def _stat_row(s: ItemStats, lang: str) -> str:
@@ -89,13 +94,17 @@ def _stat_row(s: ItemStats, lang: str) -> str:
 
 
 def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang: str,
-                       scope: int | None) -> tuple[str, Keyboard | None]:
+                       scope: int | None, *, curate: bool) -> tuple[str, Keyboard | None]:
+    """The overview; with `curate` (a configured admin: only they may press them) the buttons to
+    retire a question and to uphold or dismiss a dispute."""
     lines = [t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang)]
     buttons = []
     for d in disputes:
         lines.append(t("l_bs_dispute_row", lang, id=d.id, qid=d.question_id,
                        where=where(d.paper, d.section_title or str(d.section), d.number, lang), n=d.open_on_question,
                        reason=clip(d.reason, 200)))
+        if not curate:
+            continue
         buttons.append([Button(t("l_btn_retire", lang, qid=d.question_id),
                                callback_data=cb.encode(cb.Action.retire, d.question_id, scope=scope)),
                         Button(t("l_btn_uphold", lang, id=d.id), callback_data=cb.encode(cb.Action.uphold, d.id, scope=scope)),
@@ -105,7 +114,7 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
     if attention:
         lines.append(t("l_bs_attention", lang))
         lines += [_stat_row(s, lang) for s in attention]
-        for s in attention[:6]:
+        for s in attention[:6] if curate else ():
             buttons.append([Button(t("l_btn_retire", lang, qid=s.question_id),
                                    callback_data=cb.encode(cb.Action.retire, s.question_id, scope=scope))])
     else:
@@ -115,12 +124,15 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
 
 
 def bankstats_paper(paper: PaperSummary, stats: list[ItemStats], lang: str,
-                    scope: int | None) -> tuple[str, Keyboard]:
+                    scope: int | None, *, curate: bool) -> tuple[str, Keyboard | None]:
+    """One paper's statistics; with `curate` (a configured admin) its exam-only switch."""
     exam_only, paper_id = paper.exam_only, paper.id
     lines = [t("l_bs_paper_head", lang, paper=paper.code, title=paper.title,
                exam_only=t("l_bs_exam_only_mark", lang) if exam_only else "")]
     lines += [_stat_row(s, lang) for s in stats]
     lines += ["", t("l_bs_commands", lang)]
+    if not curate:
+        return clip("\n".join(lines), MAX_TEXT), None
     toggle = Button(t("l_btn_exam_only_off" if exam_only else "l_btn_exam_only_on", lang),
                     callback_data=cb.encode(cb.Action.exam_only, paper_id, 0 if exam_only else 1, scope=scope))
     return clip("\n".join(lines), MAX_TEXT), Keyboard([[toggle]])

@@ -16,6 +16,7 @@ from bot.leads.added_reports import added_report
 from bot.text_limits import MAX_CAPTION, clip
 from proctor.audit import AuditAction
 from proctor.chats import chat_zone
+from proctor.exams.visibility import AUDIENCE, lens
 from proctor.local_time import zone
 from proctor.teams import audit
 from proctor.teams import leaderboard as lb
@@ -57,7 +58,7 @@ async def report(update: Update, context: Ctx) -> None:
     period = await _period(update, context, desk, "l_rp_usage")
     if period is None:
         return
-    data, n = await team_csv(context.services.db, desk.scope, period)
+    data, n = await team_csv(context.services.db, await lens(context.services.db, desk.viewer, desk.scope), period)
     stamp = datetime.fromtimestamp(context.services.now()).strftime("%Y%m%d")
     name = f"report-{'all' if desk.scope is None else file_stem(desk.title)}-{period.name}-{stamp}.csv"
     own = desk.user.own_lang  # the file goes to their private chat
@@ -79,8 +80,10 @@ async def chart(update: Update, context: Ctx) -> None:
     if period is None:
         return
     lang = desk.user.lang
-    data = await chart_data(context.services.db, desk.scope, period,
-                            f"{desk.title} · {render.period_name(period.name, lang)}")
+    db = context.services.db
+    # the chart is posted where it was asked: in a group, everyone there reads it (its audience)
+    seen_by = await lens(db, AUDIENCE if desk.in_group else desk.viewer, desk.scope)
+    data = await chart_data(db, seen_by, period, f"{desk.title} · {render.period_name(period.name, lang)}")
     if data.empty:
         await context.message.reply_text(t("l_ch_empty", desk.user.lang))
         return

@@ -11,12 +11,13 @@ from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import joined, pick_lang, t, tn
 from bot.leads import render
-from bot.leads.access import require_lead, send_private
+from bot.leads.access import lead_viewer, require_lead, send_private
 from bot.leads.callbacks import Press
 from bot.pacing import Turn
 from bot.services import HasBotData, services
 from bot.userctx import UserCtx
-from proctor.exams.seal import sealed_for
+from proctor.exams.cards import told
+from proctor.exams.visibility import lens
 from proctor.outbox import Outgoing
 from proctor.people.users import find_prefs
 from proctor.teams import review as reviews
@@ -28,10 +29,10 @@ async def review(update: Update, context: Ctx) -> None:
     if desk is None:
         return
     db = context.services.db
-    pending = await reviews.next_pending(db, desk.scope, reviewer=desk.user.id,
-                                         hide=(await sealed_for(db, desk.user.id)).as_json())
+    seen_by = await lens(db, desk.viewer, desk.scope)
+    pending = await reviews.next_pending(db, seen_by, now=context.services.now())
     if pending is None:
-        withheld = await reviews.withheld_papers(db, desk.scope)  # a hiring paper the team is not verified for
+        withheld = await reviews.withheld_papers(db, seen_by)  # a hiring paper the team is not verified for
         lock = "\n" + tn("hv_review_withheld", len(withheld), desk.user.lang,
                          papers=joined((f"“{p}”" for p in withheld), desk.user.lang)) if withheld else ""
         await context.message.reply_text(t("l_rv_none", desk.user.lang) + lock)
@@ -49,8 +50,8 @@ async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
                     skip: int, done: str = "") -> None:
     """Replace the card in place with the next pending answer (or 'nothing left')."""
     db = context.services.db
-    pending = await reviews.next_pending(db, scope, reviewer=u.id, skip=skip,
-                                         hide=(await sealed_for(db, u.id)).as_json())
+    pending = await reviews.next_pending(db, await lens(db, lead_viewer(context, u.id), scope), skip=skip,
+                                         now=context.services.now())
     query = context.query
     if pending is None:
         await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
@@ -65,7 +66,7 @@ async def set_score(update: Update, context: Ctx, u: UserCtx, press: Press) -> N
     attempt_id, pos, halves = press.args
     query = context.query
     try:  # the domain refuses scoring one's own answer, or a candidate off the team's roster
-        outcome = await reviews.set_final(svc.db, attempt_id, pos, halves / 2, reviewer=u.id,
+        outcome = await reviews.set_final(svc.db, attempt_id, pos, halves / 2, viewer=lead_viewer(context, u.id),
                                           scope=press.scope, now=svc.now())
     except reviews.SelfReview:
         await ack(query, t("l_rv_own", u.lang), show_alert=True)
@@ -97,10 +98,14 @@ async def skip(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
 
 
 async def send_notice(app: Application, message: Outgoing, turn: Turn | None) -> None:
-    """The outbox's sender of "your answer was reviewed", in the candidate's language."""
+    """The outbox's sender of "your answer was reviewed", in the candidate's language, as much as the
+    read rule lets them read of it now (a hiring paper's review option `score`: the total only; `none`:
+    nothing is sent)."""
     outcome = reviews.Outcome(**message.payload)
-    await app.bot.send_message(message.chat_id, render.review_notice(outcome, await candidate_lang(app, outcome.user_id)),
-                               rate_limit_args=turn)
+    [seen] = await told(services(app).db, outcome.user_id, outcome.question_id, [outcome.attempt_id])
+    text = render.review_notice(outcome, await candidate_lang(app, outcome.user_id), seen)
+    if text is not None:
+        await app.bot.send_message(message.chat_id, text, rate_limit_args=turn)
 
 
 async def candidate_lang(app_or_context: HasBotData, user_id: int | None) -> str:

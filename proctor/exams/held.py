@@ -37,10 +37,16 @@ def change_detail(*, question: int, old: float | None, new: float | None, answer
             "from_version": from_version, "to_version": to_version}
 
 
-def notice_change(*, old: float, new: float, max_score: float, title: str) -> dict[str, Any]:
+def notice_change(*, old: float, new: float, max_score: float, title: str, attempt: int | None = None,
+                  total_old: float | None = None, total_new: float | None = None) -> dict[str, Any]:
     """One change in a key fix notice's payload (`{"question", "changes": [...], "dispute"?}`); title ''
-    for a daily-quiz answer."""
-    return {"old": old, "new": new, "max": max_score, "title": title}
+    and no attempt for a daily-quiz answer. An exam answer's change names its attempt and the attempt's
+    total before and after: the notice tells only the total where the candidate may not read the
+    question's result (the read rule, at send time)."""
+    change: dict[str, Any] = {"old": old, "new": new, "max": max_score, "title": title}
+    if attempt is not None:
+        change |= {"attempt": attempt, "total_old": total_old, "total_new": total_new}
+    return change
 
 
 def hold_in(conn: sqlite3.Connection, attempt_id: int, question_id: int, *, until: int, actor: int,
@@ -88,7 +94,8 @@ def release_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> None:
             if aid == attempt_id or total is None:
                 continue  # the attempt being handed in: its result card tells the score
             told.setdefault(qid, []).append(notice_change(old=r["score"], new=new, max_score=r["max_score"],
-                                                          title=r["title"]))
+                                                          title=r["title"], attempt=aid, total_old=r["total"],
+                                                          total_new=total[0]))
             if r["invite_id"] is not None:
                 invite_attempts.regraded_in(conn, r["invite_id"], aid, question_id=qid, version=q.version,
                                             old=r["total"], new=total[0], now=now)

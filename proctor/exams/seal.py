@@ -7,14 +7,14 @@ source papers: sealing those would seal nearly the whole bank (no daily quiz, a 
 the key of a question that is not on the sheet tells the candidate nothing about the exam.
 
 Practice attempts seal nothing: practice shows its own keys after each answer anyway.
-Every place that can show a key or an explanation to a user asks `sealed_for` first.
+Every place that can show a key or an explanation to a user asks the read rule (proctor/exams/visibility.py),
+which reads the seal.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -32,15 +32,8 @@ class Seal:
     def covers(self, question_id: int | None) -> bool:
         return question_id in self.questions
 
-    def covers_any(self, question_ids: Iterable[int]) -> bool:
-        return any(q in self.questions for q in question_ids)
-
     def touches_paper(self, paper_id: int | None) -> bool:
         return paper_id in self.papers
-
-    def as_json(self) -> str:
-        """The sealed ids as one SQL parameter: `x NOT IN (SELECT value FROM json_each(?))`."""
-        return json.dumps(sorted(self.questions))
 
 
 NOTHING = Seal()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from bank import matching_answer
@@ -18,7 +19,7 @@ from bank.models import Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import load_paper
 from bank.store import one_row
-from proctor import outbox
+from proctor import hiring, outbox
 from proctor.errors import ProctorError
 from proctor.exams import blueprint as blueprints
 from proctor.exams import drafts, held, integrity, states
@@ -26,6 +27,7 @@ from proctor.exams.model import MOCK_TITLE, Attempt, Result, Sheet, compute_resu
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, GradingMethod
 from proctor.exams.steps import sheet_in, shown_in
+from proctor.exams.visibility import Fact, Visibility
 from proctor.invites import attempts as invite_attempts
 from proctor.storage.db import Database
 
@@ -55,6 +57,14 @@ class ExamOnly(ProctorError):
 
 class InviteOnly(ProctorError):
     """The paper is opened only by a hiring invite."""
+
+
+class ReviewClosed(ProctorError):
+    """The paper shows the viewer no keys (its review option: a hiring paper's is `score` by default)."""
+
+
+class ReviewSealed(ProctorError):
+    """A running exam seals a question of the attempt: its keys wait for that exam's hand-in."""
 
 
 async def mock_size(db: Database) -> blueprints.DrawSize:
@@ -115,12 +125,54 @@ async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: boo
     return sheet
 
 
-async def used_attempts(db: Database, user_id: int, paper_id: int) -> int:
-    """Exam attempts that count toward the paper's limit: cancelled ones too, since the paper was seen."""
-    used: int = await db.scalar(
-        f"SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='{AttemptMode.exam}' "
-        f"AND status IN ('{AttemptStatus.finished}', '{AttemptStatus.cancelled}')", (user_id, paper_id))
-    return used
+@dataclass(frozen=True, slots=True)
+class Sittings:
+    """A candidate's exam sittings of a paper that count toward its limit."""
+
+    used: int
+    allowed: int | None  # None: no limit
+    hiring: bool  # a hiring paper: its /exam and invited sittings share the one count
+
+    @property
+    def left(self) -> int | None:
+        """How many more sittings the limit allows (None: no limit)."""
+        return None if self.allowed is None else max(0, self.allowed - self.used)
+
+
+_SITTINGS = f"SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='{AttemptMode.exam}'"
+_ENDED = f" AND status IN ('{AttemptStatus.finished}', '{AttemptStatus.cancelled}')"
+
+
+def sittings_in(conn: sqlite3.Connection, user_id: int, paper_id: int) -> Sittings:
+    """The user's sittings of the paper against its limit. A hiring paper counts every exam sitting,
+    through /exam and through invites, running, finished or cancelled, against its own limit, one when it
+    sets none (each sitting's score says something about its keys); another paper counts finished and
+    cancelled exams (the paper was seen) against its limit, if it sets one."""
+    paper = hiring.hiring_paper_in(conn, paper_id)
+    if paper is not None:
+        return Sittings(conn.execute(_SITTINGS, (user_id, paper_id)).fetchone()[0], paper.cap, True)
+    row = conn.execute(f"SELECT attempts_allowed, ({_SITTINGS}{_ENDED}) FROM papers WHERE id=?",
+                       (user_id, paper_id, paper_id)).fetchone()
+    return Sittings(0 if row is None else row[1], None if row is None else row[0], False)
+
+
+async def sittings(db: Database, user_id: int, paper_id: int) -> Sittings:
+    """`sittings_in` in one read: what a paper's rules card says of the attempts left."""
+    return await db.run(lambda conn: sittings_in(conn, user_id, paper_id))
+
+
+_REVIEWED = (Fact.key, Fact.reference, Fact.explanation, Fact.result)  # what a review page shows
+
+
+async def review_sheet(db: Database, vis: Visibility, sheet: Sheet, positions: Iterable[int]) -> Sheet:
+    """The handed-in `sheet` with its questions at `positions` loaded, keys and all, when the read rule
+    (`vis`: the viewer's, of the attempt's paper) shows the keys, reference answers, explanations and
+    results of every question on it. Raises ReviewClosed, ReviewSealed, NotFound."""
+    if not all(f in vis.facts for f in _REVIEWED):
+        raise ReviewClosed(str(sheet.attempt.id))
+    if not all(vis.shows(f, i.question_id) for f in _REVIEWED for i in sheet.items):
+        raise ReviewSealed(str(sheet.attempt.id))
+    return await load_sheet(db, sheet.attempt.id, positions=positions)
 
 
 async def due_attempts(db: Database, now: float) -> list[Attempt]:
@@ -181,7 +233,8 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
     """Create a running attempt. Raises AlreadyRunning, AttemptLimitReached, ExamOnly, InviteOnly,
     NotFound, and proctor.invites.states.Refused for an invite that cannot start (checked in the same transaction).
 
-    An invited attempt counts against the invite, not the paper's limit, and gets its extra time.
+    An invited attempt counts against the invite and gets its extra time; on a hiring paper, /exam and
+    invited sittings also share the paper's one count (`sittings_in`), checked in the insert's transaction.
     `message_id`: a message the attempt's screen takes over (an invite's welcome card becomes the
     first question by an edit, so opening an invite costs one message, not two)."""
     if await running_attempt(db, user_id) is not None:
@@ -192,13 +245,10 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         title = paper.title
         limit: float = paper.settings.time_limit_min
         shuffle = shuffle and paper.settings.shuffle_options
-        allowed = paper.settings.attempts_allowed
         if mode == AttemptMode.practice and paper.settings.exam_only:
             raise ExamOnly(paper.title)
         if paper.settings.invite_only and invite_id is None:
             raise InviteOnly(paper.title)
-        if mode == AttemptMode.exam and invite_id is None and allowed is not None and await used_attempts(db, user_id, paper_id) >= allowed:
-            raise AttemptLimitReached(paper.title)
         chosen = paper_questions(paper)
         if paper.blueprint is not None and paper.per_candidate:  # a composed paper drawn anew for each
             chosen = await blueprints.draw(db, blueprints.Blueprint.from_json(paper.blueprint), rng)
@@ -219,8 +269,13 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         if cur.fetchone():
             raise AlreadyRunning(str(user_id))
         minutes = limit
-        if invite_id is not None:  # the window and the invite's attempts, checked with the insert
-            minutes += invite_attempts.start_in(conn, invite_id, user_id, now)
+        # the limit, checked with the insert: two taps on Start, or /exam beside an invite, sit once
+        sat = sittings_in(conn, user_id, paper_id) if paper_id is not None and mode == AttemptMode.exam else None
+        if invite_id is not None:  # the window and the invite's attempts; a hiring paper's shared count
+            minutes += invite_attempts.start_in(conn, invite_id, user_id, now,
+                                                left=sat.left if sat is not None and sat.hiring else None)
+        elif sat is not None and sat.left == 0:
+            raise AttemptLimitReached(title)
         deadline = now + minutes * 60 if mode == AttemptMode.exam else None
         cur = conn.execute(
             """INSERT INTO attempts (user_id, chat_id, paper_id, mode, title, started_at, deadline, max_score,

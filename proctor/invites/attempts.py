@@ -48,7 +48,7 @@ async def open_link(db: Database, token: str, *, user_id: int, username: str | N
 
     invite_id, cap = await db.run_write(transaction)
     inv = await get(db, invite_id)
-    reason = unusable(inv, now, cap)
+    reason = unusable(inv, now, None if cap is None else cap - inv.attempts_used)
     if reason is not None and inv.status != S.started:
         raise Refused(reason)
     return inv
@@ -61,31 +61,32 @@ def _cap_in(conn: sqlite3.Connection, paper_id: int) -> int | None:
     return None if paper is None else paper.cap
 
 
-def unusable(inv: Invite, now: float, cap: int | None = None) -> Refusal | None:
-    """Why a new attempt cannot start on this invite now (None: it can); `cap`: the paper's bound
-    on any invite's attempts (a hiring paper's)."""
+def unusable(inv: Invite, now: float, left: int | None = None) -> Refusal | None:
+    """Why a new attempt cannot start on this invite now (None: it can); `left`: the sittings a
+    hiring paper still allows the candidate (None: any other paper, bound by the invite alone)."""
     status = inv.status_at(now)
-    allowed = inv.attempts_allowed if cap is None else min(inv.attempts_allowed, cap)
     if status == S.revoked:
         return Refusal.revoked
     if status == S.expired:
         return Refusal.expired
-    if status == S.started or inv.attempts_used >= allowed:
+    if status == S.started or inv.attempts_used >= inv.attempts_allowed or (left is not None and left <= 0):
         return Refusal.used
     if now >= inv.closes_at:
         return Refusal.expired
     return None
 
 
-def start_in(conn: sqlite3.Connection, invite_id: int, user_id: int, now: float) -> int:
-    """Inside the attempt's own transaction: the invite's owner starts it now. Returns the extra
-    minutes. Raises Refused (nothing is written then)."""
+def start_in(conn: sqlite3.Connection, invite_id: int, user_id: int, now: float, *, left: int | None) -> int:
+    """Inside the attempt's own transaction: the invite's owner starts it now. `left`: the sittings a
+    hiring paper still allows the candidate, /exam and invited alike (the attempt's transaction counts
+    them: proctor.exams.service.sittings_in); None for any other paper. Returns the extra minutes.
+    Raises Refused (nothing is written then)."""
     inv = find_in(conn, invite_id)
     if inv is None:
         raise Refused(Refusal.unknown)
     if inv.candidate_id != user_id:
         raise Refused(Refusal.foreign)
-    if (reason := unusable(inv, now, _cap_in(conn, inv.paper_id))) is not None:
+    if (reason := unusable(inv, now, left)) is not None:
         raise Refused(reason)
     conn.execute(
         "UPDATE invites SET status=?, started_at=?, attempts_used=attempts_used+1 WHERE id=? AND status=?",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.visibility import Fact, Lens
 from proctor.storage.db import Database
 from proctor.teams import topic_scores
 from proctor.teams.consent import seen_sql
@@ -74,8 +75,11 @@ def labels(data: ChartData, font: str | None) -> Labels:
     return Labels(data.title if data.title.isascii() else "Team results", names, stand_ins)
 
 
-async def chart_data(db: Database, scope: int | None, period: Period, title: str) -> ChartData:
-    """The team's daily points per day and its accuracy by paper (daily and exam answers)."""
+async def chart_data(db: Database, lens: Lens, period: Period, title: str) -> ChartData:
+    """Team `lens.scope`'s daily points per day (None: everyone's) and its accuracy by paper (daily and
+    exam answers) on the papers whose sections the read rule shows the lens's viewer: a chart posted in
+    a group (its audience's lens) shows no hiring paper."""
+    scope = lens.scope
     start = period.start if period.start is not None else float("-inf")
     end = period.end if period.end is not None else float("inf")
     if scope is not None:  # the team's: from the daily_scores summary (proctor/daily/scores.py)
@@ -112,7 +116,7 @@ async def chart_data(db: Database, scope: int | None, period: Period, title: str
                 JOIN papers p ON p.id = s.paper_id GROUP BY p.id HAVING SUM(s.max_score) > 0 ORDER BY p.id""",
             (start, end, start, end))
     return ChartData(title=title, days=[(r[0], r[1]) for r in days],
-                     papers=[(r[1], r[2], r[3], r[4]) for r in papers])
+                     papers=[(r[1], r[2], r[3], r[4]) for r in papers if lens.of(r[0]).shows(Fact.section)])
 
 
 def render_png(data: ChartData, font: str | None = None) -> bytes:

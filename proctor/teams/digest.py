@@ -14,7 +14,9 @@ from zoneinfo import ZoneInfo
 
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
+from proctor.exams import visibility
 from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.visibility import AUDIENCE, Fact, Lens
 from proctor.local_time import looks_like_time, parse_hhmm
 from proctor.storage.db import Database
 from proctor.teams import audit
@@ -178,9 +180,14 @@ def movers(now_rows: list[Row], before_rows: list[Row], limit: int = 3) -> list[
     return [g[3] for g in gains[:limit]]
 
 
-async def weakest_topics(db: Database, chat_id: int, start: float, end: float, limit: int = 3,
+async def weakest_topics(db: Database, lens: Lens, start: float, end: float, limit: int = 3,
                          min_answers: int = 3) -> list[Topic]:
-    """The paper sections the team did worst on: its daily answers and its roster members' exams."""
+    """The paper sections group `lens.scope` did worst on: its daily answers and its roster members'
+    exams, on the papers whose sections the read rule shows the lens's viewer (a digest is the group's
+    audience: never a hiring paper's)."""
+    chat_id = lens.scope
+    if chat_id is None:
+        raise ValueError("a digest is a group's: its lens is the group's audience")
     rows = await db.fetchall(
         f"""WITH scored AS (
              SELECT d.question_id, d.score, d.max_score FROM daily_answers d
@@ -193,15 +200,16 @@ async def weakest_topics(db: Database, chat_id: int, start: float, end: float, l
                AND t.finished_at<:end AND {seen_sql('t.user_id', 't.started_at', ':chat')})
            SELECT p.title, s.title, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
            FROM scored sc JOIN questions q ON q.id = sc.question_id JOIN sections s ON s.id = q.section_id
-           JOIN papers p ON p.id = q.paper_id
+           JOIN papers p ON p.id = q.paper_id WHERE p.id IN (SELECT value FROM json_each(:shown))
            GROUP BY s.id HAVING COUNT(*) >= :min AND SUM(sc.max_score) > 0
            ORDER BY acc, n DESC LIMIT :limit""",
-        {"chat": chat_id, "start": start, "end": end, "min": min_answers, "limit": limit})
+        {"chat": chat_id, "start": start, "end": end, "min": min_answers, "limit": limit,
+         "shown": lens.papers_showing(Fact.section)})
     return [Topic(r[0], r[1], r[2], r[3]) for r in rows]
 
 
 async def compose(db: Database, chat_id: int, now: float, tz: ZoneInfo) -> Digest:
-    """The digest for the seven days before `now`."""
+    """The digest for the seven days before `now`: a post the whole group reads (its audience)."""
     today = datetime.fromtimestamp(now, tz).date()
     this = Period("digest", now - WEEK, now, today)
     before = Period("digest", now - 2 * WEEK, now - WEEK, today)
@@ -211,4 +219,4 @@ async def compose(db: Database, chat_id: int, now: float, tz: ZoneInfo) -> Diges
     return Digest(members=members, active=len(now_rows), active_before=len(before_rows),
                   answers=sum(r.answers for r in now_rows), top=now_rows[:3],
                   movers=movers(now_rows, before_rows),
-                  weakest=await weakest_topics(db, chat_id, now - WEEK, now))
+                  weakest=await weakest_topics(db, await visibility.lens(db, AUDIENCE, chat_id), now - WEEK, now))

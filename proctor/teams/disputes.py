@@ -9,6 +9,7 @@ from enum import StrEnum
 from bank.errors import NotFound
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
+from proctor.exams.visibility import Fact, Lens
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.consent import seen_sql
@@ -52,6 +53,7 @@ class Dispute:
     created_at: float
     open_on_question: int  # open disputes on the same question
     section_title: str = ""  # the question's section as its paper names it
+    paper_id: int = 0
 
 
 async def question_for_message(db: Database, chat_id: int, message_id: int) -> int | None:
@@ -68,21 +70,45 @@ async def question_for_message(db: Database, chat_id: int, message_id: int) -> i
     return qid
 
 
+# the user was asked the question: on a sheet of their own attempt, in a daily quiz sent to their private
+# chat or to a group they are a known member of (wrote or answered there, or on its roster), in a live round
+_ASKED = """SELECT EXISTS (SELECT 1 FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id
+                          WHERE t.user_id = :user AND i.question_id = :q)
+         OR EXISTS (SELECT 1 FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+                    WHERE i.question_id = :q AND i.message_id IS NOT NULL
+                      AND (d.chat_id = :user
+                           OR d.chat_id IN (SELECT chat_id FROM chat_members WHERE user_id = :user)
+                           OR d.chat_id IN (SELECT chat_id FROM team_roster WHERE user_id = :user)))
+         OR EXISTS (SELECT 1 FROM live_answers a JOIN live_items i ON i.round_id = a.round_id AND i.pos = a.pos
+                    WHERE a.user_id = :user AND i.question_id = :q)"""
+
+
+def asked_in(conn: sqlite3.Connection, user_id: int, question_id: int) -> bool:
+    """Whether the user was ever asked the question (`_ASKED`), on the database thread."""
+    return bool(conn.execute(_ASKED, {"user": user_id, "q": question_id}).fetchone()[0])
+
+
 async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id: int, reason: str,
                         now: float) -> int:
-    """Record a dispute; returns its id. Raises NotFound, NoReason, AlreadyDisputed."""
+    """Record a dispute of a question the user was asked (`asked_in`); returns its id. A question they
+    were never asked is as unknown as one that does not exist: the reply tells nothing of the bank.
+    Raises NotFound, NoReason, AlreadyDisputed."""
     reason = " ".join(reason.split())[:MAX_REASON]
     if not reason:
         raise NoReason("a dispute needs a reason")
-    if await db.scalar("SELECT 1 FROM questions WHERE id=?", (question_id,)) is None:
-        raise NotFound(f"no question {question_id}")
-    row = await db.run_write(lambda conn: conn.execute(
-        "INSERT INTO disputes (question_id, user_id, chat_id, reason, created_at) VALUES (?,?,?,?,?) "
-        "ON CONFLICT DO NOTHING RETURNING id", (question_id, user_id, chat_id, reason, now)).fetchone())
-    if row is None:
-        raise AlreadyDisputed(f"question {question_id} already disputed by {user_id}")
-    dispute_id: int = row[0]
-    return dispute_id
+
+    def transaction(conn: sqlite3.Connection) -> int:
+        if not asked_in(conn, user_id, question_id):
+            raise NotFound(f"no question {question_id} asked of user {user_id}")
+        row = conn.execute(
+            "INSERT INTO disputes (question_id, user_id, chat_id, reason, created_at) VALUES (?,?,?,?,?) "
+            "ON CONFLICT DO NOTHING RETURNING id", (question_id, user_id, chat_id, reason, now)).fetchone()
+        if row is None:
+            raise AlreadyDisputed(f"question {question_id} already disputed by {user_id}")
+        dispute_id: int = row[0]
+        return dispute_id
+
+    return await db.run_write(transaction)
 
 
 async def question_of(db: Database, dispute_id: int) -> int | None:
@@ -91,40 +117,56 @@ async def question_of(db: Database, dispute_id: int) -> int | None:
     return qid
 
 
-async def open_disputes(db: Database, scope: int | None, limit: int = 10) -> list[Dispute]:
-    """The oldest open disputes, without who raised them: raised by members on group `scope`'s
-    roster (None: by anyone). The count per question is of the same disputes."""
-    if scope is None:
-        by_d = by_o = ""
-        params: list[object] = []
-    else:
-        by_d, by_o, params = f"AND {seen_sql('d.user_id', 'd.created_at')}", f"AND {seen_sql('o.user_id', 'o.created_at')}", [scope]
+def _shown(lens: Lens) -> tuple[str, dict[str, object]]:
+    """Disputes the lens's viewer may read: on papers whose sections and doubts the read rule shows
+    them (a dispute names where its question sits and doubts its key), of no question sealed for them;
+    for a group's leads, raised by members on its roster (consent.seen_sql) since they joined."""
+    where = ("AND q.paper_id IN (SELECT value FROM json_each(:sections)) "
+             "AND q.paper_id IN (SELECT value FROM json_each(:doubts)) "
+             "AND d.question_id NOT IN (SELECT value FROM json_each(:sealed))")
+    params: dict[str, object] = {"sections": lens.papers_showing(Fact.section),
+                                 "doubts": lens.papers_showing(Fact.doubt), "sealed": lens.sealed_json(),
+                                 "scope": lens.scope}
+    if lens.scope is not None:
+        where += f" AND {seen_sql('d.user_id', 'd.created_at', ':scope')}"
+    return where, params
+
+
+def _dispute(r: sqlite3.Row, n: int) -> Dispute:
+    return Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
+                   DisputeStatus(r["status"]), r["created_at"], n, r["section_title"], r["paper_id"])
+
+
+async def open_disputes(db: Database, lens: Lens, limit: int = 10) -> list[Dispute]:
+    """The oldest open disputes the lens's viewer may read (`_shown`), without who raised them. The
+    count per question is of the same disputes."""
+    shown, params = _shown(lens)
+    by_o = "" if lens.scope is None else f"AND {seen_sql('o.user_id', 'o.created_at', ':scope')}"
     rows = await db.fetchall(
-        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number, s.title AS section_title,
+        f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
+                  s.title AS section_title, q.paper_id,
                   (SELECT COUNT(*) FROM disputes o WHERE o.question_id = d.question_id
                    AND o.status = '{DisputeStatus.open}' {by_o}) AS n
            FROM disputes d JOIN questions q ON q.id = d.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
-           WHERE d.status = '{DisputeStatus.open}' {by_d} ORDER BY d.created_at, d.id LIMIT ?""",
-        (*params, *params, limit))
-    return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
-                    DisputeStatus(r["status"]), r["created_at"], r["n"], r["section_title"]) for r in rows]
+           WHERE d.status = '{DisputeStatus.open}' {shown} ORDER BY d.created_at, d.id LIMIT :limit""",
+        {**params, "limit": limit})
+    return [_dispute(r, r["n"]) for r in rows]
 
 
-async def awaiting_key_fix(db: Database, scope: int | None, limit: int = 50) -> list[Dispute]:
-    """Upheld disputes whose question's key is not fixed yet (the /keyfix step), oldest first: raised
-    by members on group `scope`'s roster (None: by anyone)."""
-    by_d, params = ("", []) if scope is None else (f"AND {seen_sql('d.user_id', 'd.created_at')}", [scope])
+async def awaiting_key_fix(db: Database, lens: Lens, limit: int = 50) -> list[Dispute]:
+    """Upheld disputes whose question's key is not fixed yet (the /keyfix step), oldest first: those
+    the lens's viewer may read (`_shown`)."""
+    shown, params = _shown(lens)
     rows = await db.fetchall(
         f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
-                  s.title AS section_title
+                  s.title AS section_title, q.paper_id
            FROM disputes d JOIN questions q ON q.id = d.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
-           WHERE d.status = '{DisputeStatus.upheld}' {by_d}
+           WHERE d.status = '{DisputeStatus.upheld}' {shown}
            AND NOT EXISTS (SELECT 1 FROM key_versions k WHERE k.dispute_id = d.id)
-           ORDER BY d.created_at, d.id LIMIT ?""", (*params, limit))
-    return [Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
-                    DisputeStatus(r["status"]), r["created_at"], 1, r["section_title"]) for r in rows]
+           ORDER BY d.created_at, d.id LIMIT :limit""", {**params, "limit": limit})
+    return [_dispute(r, 1) for r in rows]
 
 
 async def resolve(db: Database, dispute_id: int, *, upheld: bool, lead: int, chat_id: int | None,

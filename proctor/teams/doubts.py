@@ -1,5 +1,5 @@
-"""What is doubted about questions, as a viewer may read it: the questions held out of use with the
-doubt about their key (bank/question_checks.py) and the disputes candidates raised (disputes.py).
+"""The questions held out of use with the doubt about their key (bank/question_checks.py), as a viewer
+may read them. (The disputes candidates raise are read through the same rule by disputes.py.)
 
 A doubt names the key ("key AB, but the explanation speaks for C"), and so does a dispute's reason
 ("B is right"): both are the read rule's `Fact.doubt`, shown only where the viewer's Lens shows it
@@ -13,7 +13,6 @@ import json
 from bank.question_checks import HELD_DUPLICATE, Held, held_questions
 from proctor.exams.visibility import Fact, Lens
 from proctor.storage.db import Database
-from proctor.teams import disputes as dsp
 
 
 async def _papers(db: Database, question_ids: list[int]) -> dict[int, int]:
@@ -39,18 +38,3 @@ async def held(db: Database, lens: Lens) -> list[Held]:
             if _shows(lens, papers, h.question_id)
             or (h.held == HELD_DUPLICATE and h.question_id in papers
                 and Fact.doubt in lens.of(papers[h.question_id]).facts)]
-
-
-async def open_disputes(db: Database, lens: Lens, limit: int = 10) -> list[dsp.Dispute]:
-    """The open disputes of the lens' team (disputes.open_disputes: raised by its roster; every team's
-    for scope None) the viewer may read."""
-    found = await dsp.open_disputes(db, lens.scope, limit=limit)
-    papers = await _papers(db, [d.question_id for d in found])
-    return [d for d in found if _shows(lens, papers, d.question_id)]
-
-
-async def awaiting_key_fix(db: Database, lens: Lens, limit: int = 50) -> list[dsp.Dispute]:
-    """The upheld disputes awaiting a key fix (disputes.awaiting_key_fix) the viewer may read."""
-    found = await dsp.awaiting_key_fix(db, lens.scope, limit=limit)
-    papers = await _papers(db, [d.question_id for d in found])
-    return [d for d in found if _shows(lens, papers, d.question_id)]

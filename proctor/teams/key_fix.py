@@ -17,6 +17,7 @@ from bank.errors import NotFound
 from bank.kinds import MultiPolicy
 from bank.question_rows import question_from_row
 from proctor.audit import AuditAction
+from proctor.exams.visibility import Fact, Lens, record_key_read_in
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.disputes import DisputeStatus, NotUpheld, OwnDispute
@@ -82,7 +83,17 @@ async def fix_key(db: Database, dispute_id: int, *, actor: int, now: float, chat
     return await db.run_write(transaction)
 
 
-async def current_key(db: Database, question_id: int) -> str:
-    """The question's key as a lead reads it: letters, true/false, blanks separated by 、."""
-    raw = await db.scalar("SELECT answer FROM questions WHERE id=?", (question_id,))
-    return key_text(json.loads(raw) if raw is not None else "")
+async def current_key(db: Database, lens: Lens, question_id: int, *, now: float) -> str | None:
+    """The question's key as a lead reads it (letters, true/false, blanks separated by 、), if the
+    read rule shows it to the lens's viewer (None otherwise: a hiring paper their team is not verified
+    for, a question sealed for them). A read of a hiring paper's key is audited in the same transaction."""
+
+    def read(conn: sqlite3.Connection) -> str | None:
+        row = conn.execute("SELECT answer, paper_id FROM questions WHERE id=?", (question_id,)).fetchone()
+        vis = lens.of(row["paper_id"] if row is not None else None)
+        if row is None or not vis.shows(Fact.key, question_id):
+            return None
+        record_key_read_in(conn, lens.viewer, lens.scope, vis, [question_id], now=now)
+        return key_text(json.loads(row["answer"]))
+
+    return await db.run_write(read)

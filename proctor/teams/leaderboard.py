@@ -172,14 +172,15 @@ class ExamRow:
 
 
 async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
-                      also: int | None = None, top: int = TOP) -> list[ExamRow]:
+                      also: int | None = None, top: int = TOP, *, invited: bool) -> list[ExamRow]:
     """Each candidate's counted exam on the paper (the best one, or the last one when the paper's
     grading method is `last`); ranked by higher score, then less time: the first `top` rows, and
     the user `also`'s row wherever it ranks.
 
-    `members_of`: only candidates on these groups' rosters (and the user `also`), plus the attempts
-    these teams invited; None: every candidate. Exam results go with the roster, not with having
-    written in the group; an invited (hiring) attempt is on its inviting team's board only.
+    `members_of`: only candidates on these groups' rosters (and the user `also`), and with `invited`
+    (the board is for these teams' leads) the attempts these teams invited; None: every candidate.
+    Exam results go with the roster, not with having written in the group; an invited (hiring)
+    attempt is on its inviting team's board only, for its leads.
     Ranked and limited in SQL: each candidate's counted attempt is one probe of the index
     attempts_exam_by_user, so a group's board costs its members, not the paper's whole history.
     """
@@ -190,12 +191,12 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
     if members_of is not None:
         params.update({f"m{i}": chat for i, chat in enumerate(members_of)})
         teams = ",".join(f":m{i}" for i in range(len(members_of))) or "NULL"
-        invited = f"SELECT v.id FROM invites v WHERE v.team_chat_id IN ({teams})"
+        invites = f"SELECT v.id FROM invites v WHERE v.team_chat_id IN ({teams})" if invited else "SELECT NULL"
         candidates = (f"{member_ids_sql(teams)} "
                       f"UNION SELECT :also UNION SELECT i.user_id FROM attempts i "
-                      f"WHERE i.paper_id = :paper AND i.invite_id IN ({invited})")
+                      f"WHERE i.paper_id = :paper AND i.invite_id IN ({invites})")
         allowed = (f"AND ((a.invite_id IS NULL AND (a.user_id = :also OR {seen_sql('a.user_id', 'a.started_at', teams)})) "
-                   f"OR a.invite_id IN ({invited}))")
+                   f"OR a.invite_id IN ({invites}))")
     else:
         candidates = f"SELECT DISTINCT user_id FROM attempts WHERE paper_id = :paper AND {_COUNTABLE}"
         allowed = ""

@@ -40,6 +40,7 @@ from proctor.exams import held
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 from proctor.exams.seal import sealed_anywhere, sealing_in
 from proctor.exams.states import AttemptStatus
+from proctor.exams.visibility import Fact, Viewer, record_key_read_in, visibility_in
 from proctor.invites import attempts as invite_attempts
 from proctor.storage.db import Database
 from proctor.teams import audit
@@ -169,18 +170,39 @@ def edited(q: Question, edit: Edit) -> Question:
             return q.model_copy(update={"options": options})
 
 
-async def preview(db: Database, question_id: int, edit: Edit) -> tuple[Question, Question]:
-    """The question now and as the edit would make it; nothing is written.
-    Raises NotFound, Sealed, BadKey, BadEdit."""
-    q = await editable(db, question_id)
+async def preview(db: Database, question_id: int, edit: Edit, viewer: Viewer, *,
+                  now: float) -> tuple[Question, Question]:
+    """The question now and as the edit would make it, as `viewer` reads them (`editable`); nothing
+    of the question is written. Raises NotFound, Sealed, BadKey, BadEdit."""
+    q = await editable(db, question_id, viewer, now=now)
     return q, edited(q, edit)
 
 
-async def editable(db: Database, question_id: int) -> Question:
-    """The question, if a lead may edit it now. Raises NotFound, Sealed."""
+async def _unsealed(db: Database, question_id: int) -> Question:
+    """The question, if no running exam has it (it can't change under a candidate's eyes). Raises
+    NotFound, Sealed."""
     q = await get_question(db, question_id)
     if (await sealed_anywhere(db)).covers(question_id):
         raise Sealed(f"question {question_id} is on a running exam")
+    return q
+
+
+async def editable(db: Database, question_id: int, viewer: Viewer, *, now: float) -> Question:
+    """The question, key and all, if `viewer` (a configured admin) may edit it now: no running exam
+    has it, and the read rule shows them its key. A read of a hiring paper's key is audited.
+    Raises NotFound, Sealed."""
+    q = await _unsealed(db, question_id)
+
+    def read(conn: sqlite3.Connection) -> None:
+        row = conn.execute("SELECT paper_id FROM questions WHERE id=?", (question_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no question {question_id}")
+        vis = visibility_in(conn, viewer, None, row[0])
+        if not vis.shows(Fact.key, question_id):
+            raise Sealed(f"question {question_id}'s key is withheld from user {viewer.user_id}")
+        record_key_read_in(conn, viewer, None, vis, [question_id], now=now)
+
+    await db.run_write(read)
     return q
 
 
@@ -189,7 +211,7 @@ async def edit_question(db: Database, question_id: int, edit: Edit, *, actor: in
     """Apply `edit` as a new version; with `regrade` (a key edit) rescore every past answer to the new
     key and tell whose score changed. `expected_version`: the version the lead's preview showed.
     Raises NotFound, Sealed, Changed, BadKey, BadEdit."""
-    await editable(db, question_id)  # a race with a starting exam is harmless: its sheet keeps its version
+    await _unsealed(db, question_id)  # a race with a starting exam is harmless: its sheet keeps its version
 
     def transaction(conn: sqlite3.Connection) -> Edited:
         return edit_in(conn, question_id, lambda old: edited(old, edit), edit.name, actor=actor, now=now,
@@ -240,7 +262,8 @@ def report_in(conn: sqlite3.Connection, result: Edited, *, actor: int, chat_id: 
         by_user.setdefault(dispute[1], [])
     for user_id, changes in by_user.items():
         payload: dict[str, object] = {"question": qid, "changes": [
-            held.notice_change(old=c.old, new=c.new, max_score=c.max_score, title=c.title) for c in changes]}
+            held.notice_change(old=c.old, new=c.new, max_score=c.max_score, title=c.title, attempt=c.attempt_id,
+                               total_old=c.total_old, total_new=c.total_new) for c in changes]}
         if dispute is not None and user_id == dispute[1]:
             payload["dispute"] = dispute[0]
         outbox.enqueue_in(conn, kind=outbox.Kind.key_fix_notice, ref=f"{ref}:{user_id}", chat_id=user_id,

@@ -14,6 +14,7 @@ from proctor.daily import scores
 from proctor.daily.streaks import streaks
 from proctor.exams import integrity
 from proctor.exams.states import AttemptMode, AttemptStatus
+from proctor.exams.visibility import Fact, Lens
 from proctor.integrity.signals import Signal, summary
 from proctor.storage.db import Database
 from proctor.teams import consent
@@ -56,9 +57,12 @@ def _since(scope: int | None, user_col: str, at_col: str) -> tuple[str, list[int
     return ("", []) if scope is None else (f"AND {consent.seen_sql(user_col, at_col)}", [scope])
 
 
-async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[list[str], list[CandidateRow]]:
-    """The paper and section columns used in the period, and one row per member: for a group, what
-    each did since joining its roster."""
+async def team_rows(db: Database, lens: Lens, period: Period) -> tuple[list[str], list[CandidateRow]]:
+    """The paper and section columns used in the period, and one row per member of team `lens.scope`
+    (None: everyone): for a group, what each did since joining its roster. A paper's section columns
+    only where the read rule shows its sections to the lens's viewer (a hiring paper's to a team
+    verified for it)."""
+    scope = lens.scope
     members = await team_members(db, scope)
     rows = {uid: CandidateRow(uid, name) for uid, name in members}
     if not rows:
@@ -81,7 +85,7 @@ async def team_rows(db: Database, scope: int | None, period: Period) -> tuple[li
         mine = rows[exams[attempt_id]].signals
         for code, n in found.items():
             mine[code] = mine.get(code, 0) + n
-    columns = await _exam_columns(db, rows, ids, start, end, scope)
+    columns = await _exam_columns(db, rows, ids, start, end, lens)
     for uid, points, most, answers in await _daily(db, scope, ids, period):
         rows[uid].daily_points, rows[uid].daily_max, rows[uid].daily_answers = points, most, answers
     for uid, run in (await _streaks(db, scope, ids, period)).items():
@@ -131,12 +135,12 @@ async def _streaks(db: Database, scope: int | None, ids: list[int], period: Peri
 
 
 async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[int], start: float,
-                        end: float, scope: int | None) -> list[str]:
+                        end: float, lens: Lens) -> list[str]:
     """Each candidate's best finished exam per paper (the mock paper counts as one paper) and that
-    attempt's score by section. Columns speak in titles: one for the paper, then one for every
-    section of it, answered or not, in the paper's order."""
+    attempt's score by section, where the lens shows the paper's sections. Columns speak in titles:
+    one for the paper, then one for every section of it, answered or not, in the paper's order."""
     marks = ",".join("?" * len(ids))
-    since, since_params = _since(scope, "t.user_id", "t.started_at")
+    since, since_params = _since(lens.scope, "t.user_id", "t.started_at")
     best = await db.fetchall(
         f"""WITH ranked AS (
               SELECT t.id, t.user_id, t.score, t.paper_id, t.title AS attempt_title, p.slug, p.title,
@@ -153,20 +157,27 @@ async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[i
         pid = r["paper_id"]
         if pid in papers:
             continue
-        if pid is None:  # the mock paper: its sections are the kinds its items were drawn as
+        if pid is None:  # the mock paper
             head = r["attempt_title"]
+        else:
+            head = r["title"] if titles.count(r["title"]) == 1 else f"{r['title']} ({r['slug']})"
+        secs: list[tuple[object, str]] = []
+        if not lens.of(pid).shows(Fact.section):
+            pass  # the total only: a section's score moving between sittings would tell a key
+        elif pid is None:  # the mock paper's sections are the kinds its items were drawn as
             mocks = [x["id"] for x in best if x["paper_id"] is None]
             secs = [(label, label) for (label,) in await db.fetchall(
                 f"SELECT DISTINCT section FROM attempt_items WHERE attempt_id IN ({','.join('?' * len(mocks))}) "
                 "ORDER BY section", mocks)]
         else:
-            head = r["title"] if titles.count(r["title"]) == 1 else f"{r['title']} ({r['slug']})"
             secs = [(pos, title) for pos, title in await db.fetchall(
                 "SELECT position, title FROM sections WHERE paper_id=? ORDER BY position", (pid,))]
         papers[pid] = (head, secs)
     for r in best:
-        head, _ = papers[r["paper_id"]]
+        head, sections = papers[r["paper_id"]]
         rows[r["user_id"]].best[head] = r["score"]
+        if not sections:
+            continue
         key = "s.position" if r["paper_id"] is not None else "i.section"
         for sec, score in await db.fetchall(
                 f"SELECT {key}, SUM(x.score) FROM answers x JOIN questions q ON q.id = x.question_id "
@@ -200,7 +211,7 @@ def to_csv(columns: list[str], rows: list[CandidateRow]) -> bytes:
     return out.getvalue().encode("utf-8-sig")
 
 
-async def team_csv(db: Database, scope: int | None, period: Period) -> tuple[bytes, int]:
-    """The report as CSV bytes and the number of candidates in it."""
-    columns, rows = await team_rows(db, scope, period)
+async def team_csv(db: Database, lens: Lens, period: Period) -> tuple[bytes, int]:
+    """The report (`team_rows`) as CSV bytes and the number of candidates in it."""
+    columns, rows = await team_rows(db, lens, period)
     return to_csv(columns, rows), len(rows)

@@ -10,11 +10,12 @@ from bank.errors import NotFound
 from bank.grading.result import Verdict
 from bank.grading.subjective import term_coverage
 from bank.store import one_row
-from proctor import hiring, outbox
+from proctor import outbox
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptStatus
+from proctor.exams.visibility import Fact, Lens, Viewer, lens_in, record_key_read_in
 from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.consent import seen_sql
@@ -33,7 +34,8 @@ class SelfReview(ProctorError):
 
 
 class OutOfScope(ProctorError):
-    """The candidate is not on the roster of the team the lead acts for (or the paper is exam-only)."""
+    """The answer is not one the reviewer may see: the candidate is not on the roster of the team they
+    act for, or the read rule withholds the paper's answers from them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,55 +81,64 @@ def _text(raw: str) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _scope_sql(scope: int | None, reviewer: int) -> tuple[str, list[object]]:
-    """What a reviewer may see: never their own answers; for a group's leads, only the members on
-    its roster (proctor/teams/consent.py: joined with consent, in the group, attempts since), and never on exam-only (hiring)
-    papers: anyone can make a group and be its administrator, so those stay with the configured
-    admins (scope None) and the teams they verified for the paper."""
-    own = "AND t.user_id != ?"
+def _scope_sql(lens: Lens) -> tuple[str, dict[str, object]]:
+    """What a reviewer may see (the lens: its viewer, for team `lens.scope`): never their own answers;
+    only papers whose answers and reference answers the read rule shows them, and none of the questions
+    sealed for them; for a group's leads, only the members on its roster (proctor/teams/consent.py:
+    joined with consent, in the group, attempts since) and the team's own invited candidates, who are on
+    no roster."""
+    reviewer, scope = lens.viewer.user_id, lens.scope
+    shown = ("AND x.question_id NOT IN (SELECT value FROM json_each(:sealed)) "
+             "AND (t.paper_id IN (SELECT value FROM json_each(:answers)) "
+             "AND t.paper_id IN (SELECT value FROM json_each(:references)) "
+             "OR t.paper_id IS NULL AND :mock) AND t.user_id != :reviewer")
+    params: dict[str, object] = {
+        "sealed": lens.sealed_json(), "answers": lens.papers_showing(Fact.others_answers),
+        "references": lens.papers_showing(Fact.reference), "reviewer": reviewer, "scope": scope,
+        "mock": lens.mock.shows(Fact.others_answers) and lens.mock.shows(Fact.reference)}
     if scope is None:
-        return own, [reviewer]
-    # ... except the team's own invited candidates, who are on no roster: on a hiring paper only
-    # once a configured admin verified the team for it (proctor.hiring)
-    return (f"{own} AND (({seen_sql('t.user_id', 't.started_at')} "
-            "AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)) "
-            "OR (t.invite_id IN (SELECT v.id FROM invites v WHERE v.team_chat_id = ?) "
-            f"AND {hiring.open_sql('?', 't.paper_id')}))",
-            [reviewer, scope, scope, scope])
+        return shown, params
+    return (f"{shown} AND ({seen_sql('t.user_id', 't.started_at', ':scope')} "
+            "OR t.invite_id IN (SELECT v.id FROM invites v WHERE v.team_chat_id = :scope))", params)
 
 
-async def next_pending(db: Database, scope: int | None, *, reviewer: int, skip: int = 0,
-                       hide: str = "[]", attempt_id: int | None = None) -> Pending | None:
-    """The oldest answer awaiting review (after skipping `skip`) that `reviewer` may score: of the
-    members on group `scope`'s roster (None: everyone), never the reviewer's own, and none of the
-    questions in `hide` (a JSON list of ids: the reviewer's sealed keys)."""
-    where, params = _scope_sql(scope, reviewer)
-    where += " AND x.question_id NOT IN (SELECT value FROM json_each(?))"
-    params = [*params, hide]
+async def next_pending(db: Database, lens: Lens, *, now: float, skip: int = 0,
+                       attempt_id: int | None = None) -> Pending | None:
+    """The oldest answer awaiting review (after skipping `skip`) that the lens's viewer may score: of
+    the members on group `lens.scope`'s roster and its invited candidates (None: everyone), never the
+    viewer's own, on papers the read rule lets them read. Its reference answer is a key: on a hiring
+    paper, the read is audited in the same transaction."""
+    where, params = _scope_sql(lens)
     if attempt_id is not None:  # one attempt's answers only (an invite's result card)
-        where += " AND x.attempt_id = ?"
-        params.append(attempt_id)
+        where += " AND x.attempt_id = :attempt"
+        params["attempt"] = attempt_id
     pending = (f"answers x JOIN attempts t ON t.id = x.attempt_id WHERE x.final = 0 "
                f"AND t.status = '{AttemptStatus.finished}' {where}")
-    remaining = await db.scalar(f"SELECT COUNT(*) FROM {pending}", params)
-    if not remaining:
-        return None
-    row = await db.fetchone(
-        f"""SELECT p.*, q.stem, q.answer, q.key_terms, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
-            FROM (SELECT x.attempt_id, x.pos, x.question_id, x.response, x.score, x.max_score,
-                         x.answered_at, t.user_id, t.title,
-                         (SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code FROM {pending}) p
-            JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
-            ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET ?""", [*params, skip % remaining])
-    if row is None:  # reviewed by someone else since the count
-        return None
-    response = _text(row["response"])
-    found, missing = term_coverage(json.loads(row["key_terms"] or "[]"), response)
-    return Pending(attempt_id=row["attempt_id"], pos=row["pos"], user_id=row["user_id"], name=row["name"],
-                   title=row["title"], question_id=row["question_id"], stem=row["stem"],
-                   response=response, reference=_text(row["answer"]),
-                   score=row["score"], max_score=row["max_score"], remaining=remaining, code=row["code"],
-                   terms_found=tuple(found), terms_missing=tuple(missing))
+
+    def read(conn: sqlite3.Connection) -> Pending | None:
+        remaining = conn.execute(f"SELECT COUNT(*) FROM {pending}", params).fetchone()[0]
+        if not remaining:
+            return None
+        row = conn.execute(
+            f"""SELECT p.*, q.stem, q.answer, q.key_terms, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
+                FROM (SELECT x.attempt_id, x.pos, x.question_id, x.response, x.score, x.max_score,
+                             x.answered_at, t.user_id, t.title, t.paper_id,
+                             (SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code FROM {pending}) p
+                JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
+                ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET :skip""",
+            {**params, "skip": skip % remaining}).fetchone()
+        if row is None:  # reviewed by someone else since the count
+            return None
+        record_key_read_in(conn, lens.viewer, lens.scope, lens.of(row["paper_id"]), [row["question_id"]], now=now)
+        response = _text(row["response"])
+        found, missing = term_coverage(json.loads(row["key_terms"] or "[]"), response)
+        return Pending(attempt_id=row["attempt_id"], pos=row["pos"], user_id=row["user_id"], name=row["name"],
+                       title=row["title"], question_id=row["question_id"], stem=row["stem"],
+                       response=response, reference=_text(row["answer"]),
+                       score=row["score"], max_score=row["max_score"], remaining=remaining, code=row["code"],
+                       terms_found=tuple(found), terms_missing=tuple(missing))
+
+    return await db.run_write(read)
 
 
 def verdict_for(score: float, max_score: float) -> Verdict:
@@ -136,24 +147,29 @@ def verdict_for(score: float, max_score: float) -> Verdict:
     return Verdict.wrong if score <= 0 else Verdict.partial
 
 
-async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, reviewer: int,
+async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, viewer: Viewer,
                     scope: int | None, now: float) -> Outcome:
-    """Make the score of one pending answer final and recompute the attempt's score.
+    """Make the score of one pending answer final and recompute the attempt's score; `viewer` is the
+    reviewer (a lead, or a configured admin) acting for team `scope`.
 
     Checked here, in the same transaction, whatever the caller checked before: the reviewer is not
-    the candidate, and the candidate is in the reviewer's scope (on group `scope`'s roster now).
+    the candidate, and the answer is one `next_pending` could show them now (the read rule, the
+    roster of group `scope`).
 
     Raises NotFound, SelfReview, OutOfScope, AlreadyReviewed, BadScore.
     """
-    where, params = _scope_sql(scope, reviewer)
+    if viewer.user_id is None:
+        raise ValueError("a review is a person's: the viewer names the reviewer")
+    reviewer: int = viewer.user_id
 
     def transaction(conn: sqlite3.Connection) -> Outcome:
+        where, params = _scope_sql(lens_in(conn, viewer, scope))
         cur = conn.execute(
             "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title, "
             "(SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code, "
             f"EXISTS (SELECT 1 FROM attempts t WHERE t.id = x.attempt_id {where}) AS allowed FROM answers x "
-            "JOIN attempts t ON t.id = x.attempt_id WHERE x.attempt_id=? AND x.pos=?",
-            (*params, attempt_id, pos))
+            "JOIN attempts t ON t.id = x.attempt_id WHERE x.attempt_id=:attempt AND x.pos=:pos",
+            {**params, "attempt": attempt_id, "pos": pos})
         row = cur.fetchone()
         if row is None:
             raise NotFound(f"no answer {attempt_id}/{pos}")
@@ -208,15 +224,17 @@ def score_steps(max_score: float) -> list[float]:
     return steps
 
 
-async def withheld_papers(db: Database, scope: int | None) -> list[str]:
-    """Titles of the hiring papers whose answers, from the invites of team `scope`, await review but
-    are withheld from its leads (the team is not verified for them): the queue says so in one line."""
-    if scope is None:
+async def withheld_papers(db: Database, lens: Lens) -> list[str]:
+    """Titles of the hiring papers whose answers, from the invites of team `lens.scope`, await review
+    but are withheld from the lens's viewer (the team is not verified for them): the queue says so in
+    one line."""
+    if lens.scope is None:
         return []
     rows = await db.fetchall(
         f"""SELECT DISTINCT p.title FROM invites v JOIN attempts t ON t.invite_id = v.id
             JOIN papers p ON p.id = t.paper_id
             WHERE v.team_chat_id = ? AND t.status = '{AttemptStatus.finished}'
               AND EXISTS (SELECT 1 FROM answers x WHERE x.attempt_id = t.id AND x.final = 0)
-              AND NOT {hiring.open_sql('?', 't.paper_id')} ORDER BY p.title""", (scope, scope))
+              AND p.id NOT IN (SELECT value FROM json_each(?)) ORDER BY p.title""",
+        (lens.scope, lens.papers_showing(Fact.others_answers)))
     return [r[0] for r in rows]

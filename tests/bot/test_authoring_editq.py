@@ -87,7 +87,7 @@ async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follow
     await take(env, ann, "B")  # wrong by the key C: 1 point (the true/false right)
     await take(env, bob, "C")  # right: 3 points
     [pid] = [p.id for p in await list_papers(env.db)]
-    assert [(r.user_id, r.score) for r in await paper_board(env.db, pid, None)] == [(BOB, 3), (ANN, 1)]
+    assert [(r.user_id, r.score) for r in await paper_board(env.db, pid, None, invited=True)] == [(BOB, 3), (ANN, 1)]
     qid = await _qid(env, "single")
 
     card = await _editq(env, lead, qid)
@@ -107,7 +107,7 @@ async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follow
 
     assert "your score 0 → 2 (of 2)" in (await ann.wait_message(lambda m: "regraded" in (m.text or ""))).text
     assert "your score 2 → 0 (of 2)" in (await bob.wait_message(lambda m: "regraded" in (m.text or ""))).text
-    assert [(r.user_id, r.score) for r in await paper_board(env.db, pid, None)] == [(ANN, 3), (BOB, 1)]
+    assert [(r.user_id, r.score) for r in await paper_board(env.db, pid, None, invited=True)] == [(ANN, 3), (BOB, 1)]
     assert (await get_question(env.db, qid)).version == 2
     [fix] = await key_history(env.db, qid)
     assert (fix.field, fix.answer, fix.previous, fix.actor) == ("key", "B", "C", LEAD)

@@ -28,7 +28,7 @@ from tests.reads import question_ids
 # the card's read, then the outbox marks it delivered
 CARD_TRIPS = {Kind.result: 2, Kind.result_in_place: 2, Kind.lead_card: 2}
 # the regrade tests' fixture: a hiring paper whose first key an admin can fix, Alpha's lead (no
-# configured admin) verified for it, so the card's detail depends on the read of hiring.may_see
+# configured admin) verified for it, so the card's detail depends on the read rule's Visibility of the lead
 env = test_regrade_hiring.env
 
 

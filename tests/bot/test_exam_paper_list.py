@@ -17,6 +17,7 @@ from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.i18n import t, tn
 from bot.text_limits import clip
+from proctor.exams.service import Sittings
 from proctor.storage.bootstrap import open_database
 from tests.bank.test_paper_list import varied_bank
 from tests.harness import BotEnv
@@ -88,9 +89,10 @@ async def test_list_chooser_and_rules_cards_render_as_from_the_whole_papers(bank
     assert len(new) == 9  # five bundled, odd points, hiring, both composed (not flagged nor invited)
     for o, n in zip(old, new, strict=True):
         for used in (0, 1, 2, 5):
-            assert render.rules_card(n, used, lang, script) == _old_rules_card(o, used, lang, script)
+            sat = Sittings(used, o.settings.attempts_allowed, False)  # a paper's own limit
+            assert render.rules_card(n, sat, lang, script) == _old_rules_card(o, used, lang, script)
             # a pick (bot.exam.buttons) renders the summary `paper_summary` reads
-            assert render.rules_card(await paper_summary(bank, o.id), used, lang, script) == \
+            assert render.rules_card(await paper_summary(bank, o.id), sat, lang, script) == \
                 _old_rules_card(o, used, lang, script)
 
 

@@ -7,6 +7,7 @@ from bank.models import Question
 from bot.exam import callbacks as cb
 from bot.exam import render
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet, compute_result
+from proctor.exams.visibility import EVERY, Visibility
 
 T0 = 1_800_000_000.0
 
@@ -87,7 +88,7 @@ def test_result_card_by_section():
     ans = {0: AnswerRec(0, 1, "A", 2, 2, "correct", True), 2: AnswerRec(2, 3, "x", 0.5, 1, "needs_review", False)}
     sheet = _sheet(answers=ans)
     sheet = Sheet(replace(sheet.attempt, status="finished", finished_at=T0 + 125), sheet.items, ans, sheet.questions)
-    text, kb = render.result_card(sheet, compute_result(sheet.items, ans), "en")
+    text, kb = render.result_card(sheet, compute_result(sheet.items, ans), "en", Visibility(None, EVERY))
     assert "Score: 2.5/5 (50.0%)" in text
     assert "Time used: 02:05" in text
     assert "• 单项选择题: 2/2" in text and "• 多项选择题: 0/2" in text

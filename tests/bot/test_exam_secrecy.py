@@ -227,7 +227,7 @@ async def test_a_lead_with_a_running_exam_sees_no_key_of_that_paper(env):
     single = (await question_ids(env.db, "demo", "single"))[0]
     reference = (await get_question(env.db, short)).answer
     await c.user(BOB, "Bob")
-    await c.exam(BOB, demo, [(short, 2, 5, 0)], 0, 60)  # a written answer awaiting review
+    await c.exam(BOB, demo, [(short, 2, 5, 0), (single, 0, 2, 1)], 0, 60)  # a written answer awaiting review
     await dsp.raise_dispute(env.db, question_id=single, user_id=BOB, chat_id=BOB, reason="the key should be B",
                             now=1)
     lead = env.api.user(LEAD, "Lea", language_code="en")

@@ -12,6 +12,7 @@ import pytest
 from bot.invites import render
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
+from proctor.exams.visibility import EVERY, Visibility
 from proctor.integrity.signals import Signal
 from proctor.invites import store
 from tests.bot.test_invites import ALPHA, LEAD, _env, finish, fire_deadline, make_invite, take
@@ -63,12 +64,13 @@ async def test_the_cards_signal_line_in_both_languages(env):
     sheet = await attempts.load_sheet(env.db, inv.attempt_id)
     result = compute_result(sheet.items, sheet.answers)
     counts = {Signal.fast: 3, Signal.quick: 1}
-    en, _ = render.result_card(inv, sheet.attempt, result, "Ann", "en", counts)
-    zh, _ = render.result_card(inv, sheet.attempt, result, "Ann", "zh", counts)
+    vis = Visibility(inv.paper_id, EVERY)
+    en, _ = render.result_card(inv, sheet.attempt, result, "Ann", "en", counts, vis=vis)
+    zh, _ = render.result_card(inv, sheet.attempt, result, "Ann", "zh", counts, vis=vis)
     assert ("⚠️ 2 signals to look at (not a verdict): right answers faster than reading ×3; "
             "handed in far faster than the paper's median.") in en
     assert "⚠️ 2 项值得留意的信号（并非结论）：答对速度快于读题 ×3；交卷远快于该卷中位用时。" in zh
-    assert "⚠️" not in render.result_card(inv, sheet.attempt, result, "Ann", "en", {})[0]
+    assert "⚠️" not in render.result_card(inv, sheet.attempt, result, "Ann", "en", {}, vis=vis)[0]
 
 
 async def test_a_hand_in_by_the_deadline_job_computes_the_signals_too(env):

@@ -184,7 +184,8 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     assert note.text.startswith("📋 Cid finished Demo paper hire: ")
     assert (await the_invite(env.db)).status == InviteStatus.finished
 
-    # on no public board: the candidate's own view and another team's; only on the inviting team's
+    # on no board in a chat: the candidate's own view, another team's, and the inviting team's group
+    # (whoever reads it there): an invited candidate is for the inviting team's leads (/invites, the desk)
     assert (await say(cid, "/leaderboard paper hire")).text.endswith("No finished exams on this paper yet.")
     lead_b = env.api.user(LEAD_B, "Bea")
     beta = await say(lead_b, "/leaderboard paper hire", chat=BETA)
@@ -192,7 +193,7 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     await lead.send("/leaderboard paper hire", chat=ALPHA)
     await env.idle()
     alpha = await lead.wait_message(chat=ALPHA)
-    assert "Cid" in alpha.text
+    assert "Cid" not in alpha.text
     assert "hire" not in (await say(cid, "/mystats")).text
     # the used link says so in one line
     assert (await open_link(cid, payload)).text == "This invite has already been used."

@@ -66,10 +66,10 @@ async def test_a_fix_during_the_exam_waits_for_the_hand_in(env):
 
     await admin.send("/keyfix 1 B", chat=ALPHA)  # open: upheld first
     assert "still open" in (await admin.wait_message(lambda m: "#1" in (m.text or ""), chat=ALPHA)).text
-    await admin.send("/bankstats", chat=ALPHA)
-    stats = await admin.wait_message(lambda m: "Open disputes" in (m.text or ""), chat=ALPHA)
+    await admin.send("/bankstats", chat=ALPHA)  # the statistics and the key go to the lead's private chat
+    stats = await admin.wait_message(lambda m: "Open disputes" in (m.text or ""))
     await (await admin.press(stats, "Uphold #1")).wait()
-    await admin.wait_message(lambda m: "/keyfix 1" in (m.text or ""), chat=ALPHA)
+    await admin.wait_message(lambda m: "/keyfix 1" in (m.text or ""))
     await admin.send("/keyfix 1 B", chat=ALPHA)
     done = await admin.wait_message(lambda m: "key version 2" in (m.text or ""), chat=ALPHA)
     assert "1 answer regraded, 1 score changed" in done.text  # Bob's, now

@@ -7,6 +7,7 @@ import pytest
 
 from bot.leads import render as lead_render
 from proctor.exams import service as attempts
+from proctor.exams.cards import Told
 from proctor.people.users import ensure_user
 from proctor.teams import audit, review
 from proctor.teams.curation import set_exam_only
@@ -230,5 +231,6 @@ def test_a_review_notice_queued_before_the_sheet_number_was_kept_still_reads():
     """An outbox payload from before (no pos, no code) names the question by its id, as it did."""
     old = review.Outcome(user_id=ANN, attempt_id=1, title="Demo", question_id=82, score=1, max_score=2,
                          attempt_score=3, attempt_max=4, all_final=True)
-    assert lead_render.review_notice(old, "en").startswith("📝 Your answer to question #82 of “Demo” was reviewed")
-    assert lead_render.review_notice(old, "zh").startswith("📝 你在“Demo”中第 #82 题的答案已复核")
+    shown = Told(result=True, total=True)  # a paper whose per-question results the candidate reads
+    assert lead_render.review_notice(old, "en", shown).startswith("📝 Your answer to question #82 of “Demo” was reviewed")
+    assert lead_render.review_notice(old, "zh", shown).startswith("📝 你在“Demo”中第 #82 题的答案已复核")

@@ -19,7 +19,7 @@ from proctor.teams.roster import Outcome, Standing
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import answers_in, audit_count, paper_id, question_ids
+from tests.reads import answers_in, audit_count, lead_lens, paper_id, question_ids
 
 ALPHA, BETA = -100, -200
 ADMIN, LEAD, LEAD_B, ANN, BOB, CID, DAN = 1, 10, 20, 30, 40, 50, 60
@@ -188,6 +188,13 @@ async def test_team_accept_and_reject_by_command_and_the_button_is_checked_again
     assert (await say(dan, "/team")).text == "You're not on a team roster. Send /join in your team's group."
 
 
+async def privately(env, lead, command: str, group: int):
+    """A lead's command in the group whose answer goes to their private chat."""
+    before = len(lead.chat())
+    assert (await say(lead, command, chat=group)).text == "📬 Sent to you in a private chat."
+    return await env.api.wait_for(lambda: next((m for m in lead.chat()[before:] if m.from_bot), None))
+
+
 async def test_bankstats_shows_only_the_disputes_of_the_teams_roster(env):
     c = Crafted(env.db)
     await c.group(ALPHA, "Alpha", members=(LEAD, ANN, CID))
@@ -197,13 +204,15 @@ async def test_bankstats_shows_only_the_disputes_of_the_teams_roster(env):
     env.in_group(ALPHA, (ANN, "Ann"), (CID, "Cid"))
     env.in_group(BETA, (BOB, "Bob"))
     q = await question_ids(env.db, "demo", "single")
+    for group in (ALPHA, BETA):  # each group's daily quiz asked it
+        await c.daily(group, "2027-01-15", q[:1], [])
     for user, name, reason in ((ANN, "Ann", "alpha thinks B"), (BOB, "Bob", "beta thinks D"),
                                (CID, "Cid", "outsider thinks A")):
         await say(env.api.user(user, name), f"/dispute {q[0]} {reason}")
-    stats = await say(env.api.user(LEAD, "Lea"), "/bankstats", chat=ALPHA)
+    stats = await privately(env, env.api.user(LEAD, "Lea"), "/bankstats", ALPHA)
     assert "alpha thinks B" in stats.text and "×1" in stats.text
     assert "beta thinks D" not in stats.text and "outsider thinks A" not in stats.text
-    beta = await say(env.api.user(LEAD_B, "Leb"), "/bankstats", chat=BETA)
+    beta = await privately(env, env.api.user(LEAD_B, "Leb"), "/bankstats", BETA)
     assert "beta thinks D" in beta.text and "alpha thinks B" not in beta.text
     everyone = await say(env.api.user(ADMIN, "Boss"), "/bankstats")
     assert all(r in everyone.text for r in ("alpha thinks B", "beta thinks D", "outsider thinks A"))
@@ -242,9 +251,9 @@ async def test_chart_and_digest_count_exams_of_the_roster_only(db):
     await c.exam(1, pid, [(qs[0][0], 1, 1, 1), (qs[0][1], 1, 1, 1), (qs[0][2], 1, 1, 1)], 100, 200)
     await c.exam(2, pid, [(qs[0][0], 0, 1, 1), (qs[0][1], 0, 1, 1), (qs[0][2], 0, 1, 1)], 100, 200)
     period = period_bounds("all", 1000, zone("UTC"))
-    data = await chart_data(db, ALPHA, period, "t")
+    data = await chart_data(db, await lead_lens(db, ALPHA), period, "t")
     assert [(acc, n) for _, acc, n, _ in data.papers] == [(1.0, 3)]
-    assert [(w.accuracy, w.answers) for w in await weakest_topics(db, ALPHA, 0, 1000)] == [(1.0, 3)]
+    assert [(w.accuracy, w.answers) for w in await weakest_topics(db, await lead_lens(db, ALPHA), 0, 1000)] == [(1.0, 3)]
 
 
 async def test_roster_domain(db):

@@ -7,6 +7,7 @@ from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
 from bot.leads import callbacks as cb
 from proctor.exams import service as attempts
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.teams import disputes as dsp
 from proctor.teams import review as reviews
 from tests.harness import BotEnv, start_exam
@@ -119,6 +120,7 @@ async def test_a_configured_admin_cannot_review_their_own_answer(env):
 async def test_nobody_resolves_their_own_dispute(env):
     admin = env.api.user(ADMIN, "Boss")
     [qid] = await question_ids(env.db, "essay")
+    await answer_written_exam(env, admin)  # a dispute is of a question one was asked
     await admin.send(f"/dispute {qid} the reference is incomplete")
     await admin.wait_message()
     await admin.send("/bankstats")
@@ -143,12 +145,13 @@ async def test_set_final_refuses_the_reviewers_own_answer_in_every_scope(db):
     await c.group(-5, members=(7,))
     await c.roster(-5, 7)
     for scope in (None, -5):
+        me = Viewer(Role.admin if scope is None else Role.lead, 7)
         with pytest.raises(reviews.SelfReview):
-            await reviews.set_final(db, attempt, 0, 5, reviewer=7, scope=scope, now=1)
-        assert await reviews.next_pending(db, scope, reviewer=7) is None
-        assert await reviews.next_pending(db, scope, reviewer=7, attempt_id=attempt) is None
+            await reviews.set_final(db, attempt, 0, 5, viewer=me, scope=scope, now=1)
+        assert await reviews.next_pending(db, await lens(db, me, scope), now=1) is None
+        assert await reviews.next_pending(db, await lens(db, me, scope), now=1, attempt_id=attempt) is None
     assert not await final(db, attempt)
-    outcome = await reviews.set_final(db, attempt, 0, 4, reviewer=8, scope=-5, now=1)
+    outcome = await reviews.set_final(db, attempt, 0, 4, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
     assert outcome.attempt_score == 4
 
 
@@ -157,22 +160,23 @@ async def test_set_final_refuses_a_candidate_off_the_roster(db):
     c = Crafted(db)
     await c.group(-5, members=(7, 8))  # wrote in the group: grants nothing
     with pytest.raises(reviews.OutOfScope):
-        await reviews.set_final(db, attempt, 0, 5, reviewer=8, scope=-5, now=1)
+        await reviews.set_final(db, attempt, 0, 5, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
     await c.roster(-5, 7, status="pending")  # asked to join, not accepted
     with pytest.raises(reviews.OutOfScope):
-        await reviews.set_final(db, attempt, 0, 5, reviewer=8, scope=-5, now=1)
-    assert await reviews.next_pending(db, -5, reviewer=8) is None
+        await reviews.set_final(db, attempt, 0, 5, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
+    assert await reviews.next_pending(db, await lens(db, Viewer(Role.lead, 8), -5), now=1) is None
     await c.roster(-5, 7)
-    assert (await reviews.next_pending(db, -5, reviewer=8)).user_id == 7
-    await reviews.set_final(db, attempt, 0, 5, reviewer=8, scope=-5, now=1)
+    assert (await reviews.next_pending(db, await lens(db, Viewer(Role.lead, 8), -5), now=1)).user_id == 7
+    await reviews.set_final(db, attempt, 0, 5, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
     with pytest.raises(NotFound):
-        await reviews.set_final(db, attempt, 9, 5, reviewer=8, scope=-5, now=1)
+        await reviews.set_final(db, attempt, 9, 5, viewer=Viewer(Role.lead, 8), scope=-5, now=1)
 
 
 async def test_resolve_refuses_the_raisers_own_dispute(db):
     c = Crafted(db)
     await c.user(7)
-    _, qs = await c.paper()
+    pid, qs = await c.paper()
+    await c.exam(7, pid, [(qs[0][0], 0, 1, 1)], 0, 1)  # a dispute is of a question one was asked
     did = await dsp.raise_dispute(db, question_id=qs[0][0], user_id=7, chat_id=7, reason="wrong key", now=1)
     with pytest.raises(dsp.OwnDispute):
         await dsp.resolve(db, did, upheld=True, lead=7, chat_id=None, now=2)

@@ -125,7 +125,7 @@ async def test_every_kind_of_outbox_message_costs_one_token(env, monkeypatch):
     await lead.press(card, "✍️ Review these answers")
     review = await lead.wait_message(lambda m: WRITTEN in (m.text or ""))
     await lead.press(review, "4")
-    await cid.wait_message(lambda m: "was reviewed" in (m.text or ""))
+    await cid.wait_message(lambda m: "reviewed" in (m.text or ""))  # a hiring paper's review `score`: the total
     # an admin fixes the key the candidate answered: their key-fix notice, the lead's regraded card
     await save_key(env, admin, (await question_ids(env.db, "hire", "single"))[0], "A")
     await cid.wait_message(lambda m: "regraded" in (m.text or ""))

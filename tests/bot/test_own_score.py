@@ -60,12 +60,13 @@ async def test_keyfix_refuses_to_change_the_fixers_own_score(env):
     await c.roster(ALPHA, ANN)
     env.in_group(ALPHA, (ANN, "Ann"))  # what getChatMember answers for her
     qid = (await question_ids(env.db, "edit", "single"))[0]
+    await c.daily(ALPHA, "2027-01-15", [qid], [])  # the group's quiz asked it
     await ann.send(f"/dispute {qid} the key should be B")
     await ann.wait_message(lambda m: "dispute #1" in (m.text or ""))
-    await lead.send("/bankstats", chat=ALPHA)
-    stats = await lead.wait_message(lambda m: "Open disputes" in (m.text or ""), chat=ALPHA)
+    await lead.send("/bankstats", chat=ALPHA)  # the statistics and the key go to the lead's private chat
+    stats = await lead.wait_message(lambda m: "Open disputes" in (m.text or ""))
     await (await lead.press(stats, "Uphold #1")).wait()
-    await lead.wait_message(lambda m: "/keyfix 1" in (m.text or ""), chat=ALPHA)
+    await lead.wait_message(lambda m: "/keyfix 1" in (m.text or ""))
     await lead.send("/keyfix 1 B", chat=ALPHA)
     refusal = await lead.wait_message(lambda m: REFUSED in (m.text or ""), chat=ALPHA)
     assert f"question #{qid}" in refusal.text

@@ -343,9 +343,9 @@ async def test_items_admins_retire_and_restore_and_settle_disputes_group_admins_
     assert await candidates(env.db) == []
     _, html, _ = await admin.get(location)
     assert "now exam-only" in html and 'value="exam_only_off"' in html
-    # the one settings writer; then the admin's read of the now hiring paper's key ("Key now"), written down
     read, entry = await audit.recent(env.db, limit=2)
-    assert (entry.actor_id, entry.action, entry.target) == (ADMIN, "paper_settings", f"paper:{pid}")
+    assert (entry.actor_id, entry.action, entry.target) == (ADMIN, "paper_settings", f"paper:{pid}")  # the one settings writer
+    # the page then showed the upheld dispute's key ("Key now") of a paper now exam-only: a hiring key, read
     assert (read.actor_id, read.action, read.target) == (ADMIN, "key_read", f"paper:{pid}")
     status, body, _ = await admin.get("/desk/items.csv")
     assert status == 200 and body.lstrip("\ufeff").startswith("question_id,paper,section")

@@ -16,6 +16,7 @@ from proctor import hiring
 from proctor.audit import AuditAction, record_audit
 from proctor.exams import service as attempts
 from proctor.exams.held import change_detail
+from proctor.exams.states import AttemptMode, FinishReason
 from proctor.people.users import ensure_user
 from proctor.teams import audit
 from proctor.teams.curation import confirm_key, update_settings
@@ -75,7 +76,10 @@ def rows_of(body: str) -> list[dict[str, str]]:
 
 async def test_the_items_page_and_its_files_give_a_hiring_papers_facts_to_verified_teams_only(env, browser):
     held = await paper_id(env.db, "held")
-    qids = await question_ids(env.db, "held")
+    sitting = await attempts.start_attempt(env.db, user_id=ANN, chat_id=ANN, paper_id=held, mode=AttemptMode.exam,
+                                           now=env.clock.now(), shuffle=False)  # a dispute needs the question asked
+    await attempts.finish_attempt(env.db, sitting.id, env.clock.now(), FinishReason.submitted)
+    qids = [i.question_id for i in (await attempts.load_sheet(env.db, sitting.id)).items]
     dispute = await raise_dispute(env.db, question_id=qids[0], user_id=ANN, chat_id=ALPHA, reason=REASON,
                                   now=env.clock.now())
     admin = await browser(ADMIN, "Boss")

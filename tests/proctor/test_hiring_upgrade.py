@@ -18,6 +18,7 @@ import pytest
 from bank.kinds import Kind
 from proctor import hiring
 from proctor.exams import service as attempts
+from proctor.exams.visibility import Role, Viewer, lens
 from proctor.invites import store
 from proctor.invites.attempts import open_link
 from proctor.invites.links import hash_token, new_token
@@ -120,12 +121,12 @@ async def test_an_upgrade_keeps_every_invite_and_old_invites_still_work_within_t
         assert refused.value.reason == "used"
         assert (await store.get(db, inv.id)).attempts_allowed == 20  # the record itself is kept
         # its written answers wait for a configured admin, not for the group's lead
-        assert await reviews.next_pending(db, ALPHA, reviewer=LEAD) is None
-        assert await reviews.withheld_papers(db, ALPHA) == ["Demo paper hire"]
-        assert (await reviews.next_pending(db, None, reviewer=1)) is not None
+        assert await reviews.next_pending(db, await lens(db, Viewer(Role.lead, LEAD), ALPHA), now=1) is None
+        assert await reviews.withheld_papers(db, await lens(db, Viewer(Role.lead, LEAD), ALPHA)) == ["Demo paper hire"]
+        assert (await reviews.next_pending(db, await lens(db, Viewer(Role.admin, 1), None), now=1)) is not None
         # verified after the upgrade, the team reviews them
         assert await hiring.verify(db, ALPHA, [hire], actor=1, now=T0 + 200) == 1
-        assert (await reviews.next_pending(db, ALPHA, reviewer=LEAD)) is not None
+        assert (await reviews.next_pending(db, await lens(db, Viewer(Role.lead, LEAD), ALPHA), now=1)) is not None
         assert await hiring.unverified_invites(db) == []
     finally:
         await db.close()

@@ -32,6 +32,7 @@ from proctor.teams.leaderboard import period_bounds
 from proctor.teams.reports import team_csv
 from tests.answering import answer
 from tests.papers_fixture import save_paper, small_paper
+from tests.reads import lead_lens
 
 T0 = 1_800_000_000.0
 WRITTEN = "梯度累积是在每次前向传播计算损失后，不立即更新模型参数，而是将梯度进行累加，等到若干步后再统一更新。"
@@ -240,7 +241,7 @@ async def test_the_team_report_has_a_signals_column(db):
     await sit_exam(db, pid, 7, short=WRITTEN, start=T0, step=60)
     await sit_exam(db, pid, 8, short=OWN, start=T0, step=60)
     await sit_exam(db, pid, 9, short=COPIED, start=T0, step=60)
-    data, _ = await team_csv(db, None, period_bounds("all", T0 + 10_000, ZoneInfo("UTC")))
+    data, _ = await team_csv(db, await lead_lens(db, None), period_bounds("all", T0 + 10_000, ZoneInfo("UTC")))
     rows = {r["name"]: r["signals"] for r in csv.DictReader(io.StringIO(data.decode("utf-8-sig")))}
     assert rows == {"Ann": "similar:1", "Bob": "", "Cy": "similar:1"}  # Ann's side of the pair counts too
 

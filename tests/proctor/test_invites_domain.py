@@ -21,7 +21,7 @@ from proctor.teams import audit
 from proctor.teams.curation import update_settings
 from proctor.transitions import IllegalTransition
 from tests.papers_fixture import save_paper, small_paper
-from tests.reads import attempts_of, outbox_due
+from tests.reads import attempts_of, lead_lens, outbox_due
 
 T0 = 1_800_000_000.0
 
@@ -172,10 +172,10 @@ async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(tmp_path):
         a = await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,
                                          shuffle=False, invite_id=inv.id)
         await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")
-        assert [r.user_id for r in await lb.paper_board(db, hire, [-1])] == [5]
-        assert await lb.paper_board(db, hire, [-2], also=5) == []
+        assert [r.user_id for r in await lb.paper_board(db, hire, [-1], invited=True)] == [5]
+        assert await lb.paper_board(db, hire, [-2], also=5, invited=True) == []
         period = lb.period_bounds("all", T0 + 100, lb.zone("UTC"))
-        _, beta = await team_rows(db, -2, period)
+        _, beta = await team_rows(db, await lead_lens(db, -2), period)
         assert [(r.user_id, r.exams, r.best) for r in beta] == [(5, 0, {})]
         assert await attempts.user_stats(db, 5) == []  # not on the candidate's /mystats either
     finally:

@@ -48,11 +48,12 @@ async def test_uphold_opens_the_key_fix_which_regrades_and_tells_everyone(env):
     ann, bob, dan, lead = (env.api.user(u, n) for u, n in ((ANN, "Ann"), (BOB, "Bob"), (DAN, "Dan"), (LEAD, "Lea")))
     await ann.send(f"/dispute {qid} the key should be B")
     await ann.wait_message(lambda m: "dispute #1" in (m.text or ""))
-    await lead.send("/bankstats", chat=ALPHA)
-    stats = await lead.wait_message(lambda m: "Open disputes" in (m.text or ""), chat=ALPHA)
+    await lead.send("/bankstats", chat=ALPHA)  # the statistics go to the lead's private chat
+    stats = await lead.wait_message(lambda m: "Open disputes" in (m.text or ""))
     await (await lead.press(stats, "Uphold #1")).wait()
-    prompt = await lead.wait_message(lambda m: "/keyfix 1" in (m.text or ""), chat=ALPHA)
-    assert "Dispute #1 upheld." in prompt.text and "(now: C)" in prompt.text
+    prompt = await lead.wait_message(lambda m: "/keyfix 1" in (m.text or ""))  # with the key, privately
+    assert "(now: C)" in prompt.text and any(m.text == "Dispute #1 upheld." for m in lead.chat())
+    assert not any("(now: C)" in (m.text or "") for m in env.api.chat_view(ALPHA))
     await ann.send("/keyfix 1 B")  # not an admin, and their own dispute besides
     assert "admin" in (await ann.wait_message(lambda m: "/keyfix" not in (m.text or "") and "admin" in (m.text or ""))).text
     await lead.send("/keyfix 1 E", chat=ALPHA)
@@ -85,7 +86,11 @@ async def test_uphold_opens_the_key_fix_which_regrades_and_tells_everyone(env):
 
 async def test_nobody_fixes_their_own_dispute_and_alternatives_are_for_blanks(env):
     qid, _, _ = await _answered(env)
-    await Crafted(env.db).user(LEAD)
+    c, pid = Crafted(env.db), await paper_id(env.db, "demo")
+    fill = (await question_ids(env.db, "demo", "fill"))[0]
+    await c.user(LEAD)
+    await c.exam(LEAD, pid, [(qid, 0, 2, 1)], T0 - 600, T0 - 60)  # a dispute is of a question one was asked
+    await c.exam(BOB, pid, [(fill, 0, 2, 1)], T0 - 600, T0 - 60)
     did = await dsp.raise_dispute(env.db, question_id=qid, user_id=LEAD, chat_id=LEAD, reason="x", now=T0)
     with pytest.raises(dsp.OwnDispute):
         await kf.fix_key(env.db, did, actor=LEAD, now=T0, chat_id=None, key="B")
@@ -94,7 +99,6 @@ async def test_nobody_fixes_their_own_dispute_and_alternatives_are_for_blanks(en
         await kf.fix_key(env.db, did, actor=ANN, now=T0, chat_id=None, alternative="B")
     with pytest.raises(NotFound):
         await kf.fix_key(env.db, 999, actor=ANN, now=T0, chat_id=None, key="B")
-    fill = (await question_ids(env.db, "demo", "fill"))[0]
     did = await dsp.raise_dispute(env.db, question_id=fill, user_id=BOB, chat_id=BOB, reason="y", now=T0)
     with pytest.raises(dsp.NotUpheld):  # an open dispute is upheld first
         await kf.fix_key(env.db, did, actor=LEAD, now=T0, chat_id=None, alternative="GPU", regrade=False)

@@ -151,12 +151,12 @@ async def test_paper_board_best_exam_then_less_time(db, crafted):
     await crafted.exam(2, pid, [(q1, 1, 1, 1), (q2, 1, 1, 1)], 0, 600)       # 2 in 600 s: first
     await crafted.exam(3, pid, [(q1, 1, 1, 1), (qs[1][0], 3, 5, 0)], 0, 60)  # provisional
     await crafted.exam(9, pid, [(q1, 1, 1, 1), (q2, 1, 1, 1)], 0, 10)
-    rows = await paper_board(db, pid, [-1])
+    rows = await paper_board(db, pid, [-1], invited=True)
     assert rows[0].user_id == 3 and rows[0].provisional  # 4 points, provisional
     assert [(r.user_id, r.seconds) for r in rows[1:]] == [(2, 600), (1, 1800)]
-    assert 9 in [r.user_id for r in await paper_board(db, pid, None)]
-    assert await paper_board(db, pid, []) == []
-    assert [r.user_id for r in await paper_board(db, pid, [], also=9)] == [9]
+    assert 9 in [r.user_id for r in await paper_board(db, pid, None, invited=True)]
+    assert await paper_board(db, pid, [], invited=True) == []
+    assert [r.user_id for r in await paper_board(db, pid, [], also=9, invited=True)] == [9]
 
 
 async def test_paper_board_counts_the_last_attempt_when_the_paper_says_so(db, crafted):
@@ -166,11 +166,11 @@ async def test_paper_board_counts_the_last_attempt_when_the_paper_says_so(db, cr
     q1, q2 = qs[0][0], qs[0][1]
     await crafted.exam(1, pid, [(q1, 1, 1, 1), (q2, 1, 1, 1)], 0, 900)      # 2 points, earlier
     await crafted.exam(1, pid, [(q1, 1, 1, 1), (q2, 0, 1, 1)], 1000, 1300)  # 1 point, last
-    assert [r.score for r in await paper_board(db, pid, [-1])] == [2]
+    assert [r.score for r in await paper_board(db, pid, [-1], invited=True)] == [2]
     from proctor.teams.curation import update_settings
 
     await update_settings(db, str(pid), actor=0, now=5000, grading_method="last")
-    assert [(r.score, r.seconds) for r in await paper_board(db, pid, [-1])] == [(1, 300)]
+    assert [(r.score, r.seconds) for r in await paper_board(db, pid, [-1], invited=True)] == [(1, 300)]
 
 
 @pytest.mark.parametrize("method", ["best", "last"])
@@ -200,7 +200,7 @@ async def test_paper_board_ranks_and_limits_in_sql_like_ranking_every_candidate(
     expected = [(i, u, counted[u][0], counted[u][1]) for i, u in enumerate(order, start=1)]
     asker = order[-1]
     for scope in ([-1], None):
-        rows = await paper_board(db, pid, scope, also=asker, top=5)
+        rows = await paper_board(db, pid, scope, also=asker, top=5, invited=True)
         assert [(r.rank, r.user_id, r.score, r.seconds) for r in rows] == expected[:5] + expected[-1:]
-        rows = await paper_board(db, pid, scope, top=100)
+        rows = await paper_board(db, pid, scope, top=100, invited=True)
         assert [(r.rank, r.user_id, r.score, r.seconds) for r in rows] == expected

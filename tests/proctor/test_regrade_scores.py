@@ -15,6 +15,7 @@ from proctor.daily import private_next
 from proctor.daily import steps as daily
 from proctor.daily import subscriptions as subs
 from proctor.daily.plan import create_or_resume
+from proctor.exams.visibility import Role, Viewer
 from proctor.people.users import ensure_user
 from proctor.teams import question_edit as qe
 from proctor.teams.review import set_final
@@ -64,7 +65,7 @@ async def test_a_reviewed_attempts_total_is_summed_as_the_hand_in_sums_it(db):
     pid, [[single, *_], [short, *_]] = await c.paper()
     await c.user(ANN)
     aid = await c.exam(ANN, pid, [(single, 0.1, 1, 1), (short, 0, 5, 0)], T0 - 600, T0 - 60)
-    done = await set_final(db, aid, 1, 0.2, reviewer=LEAD, scope=None, now=T0)
+    done = await set_final(db, aid, 1, 0.2, viewer=Viewer(Role.admin, LEAD), scope=None, now=T0)
     # 0.1 + 0.2 summed as floats is 0.30000000000000004: the hand-in rounds the total to 2 decimals
     assert done.attempt_score == 0.3
     assert [a.score for a in await attempts_of(db) if a.id == aid] == [0.3]

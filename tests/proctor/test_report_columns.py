@@ -7,6 +7,7 @@ from proctor.exams.service import MOCK_TITLE
 from proctor.teams.leaderboard import board, period_bounds
 from proctor.teams.reports import team_rows
 from tests.proctor.test_leads_data import Crafted
+from tests.reads import lead_lens
 
 ALPHA = -100
 
@@ -20,7 +21,7 @@ async def test_columns_are_titles_for_every_section_and_the_mock_paper(db):
     await c.exam(2, None, [(qs[0][0], 1, 1, 1)], 100, 200, title=MOCK_TITLE, section="单项选择题")
     await c.daily(ALPHA, "1970-01-01", [qs[0][0]], [(1, 0, 1, 150)])
     period = period_bounds("all", 1000, ZoneInfo("UTC"))
-    columns, rows = await team_rows(db, ALPHA, period)
+    columns, rows = await team_rows(db, await lead_lens(db, ALPHA), period)
     assert columns == ["Paper ops", "Paper ops · single part", "Paper ops · short part",
                        "Mock paper · 模拟卷", "Mock paper · 模拟卷 · 单项选择题"]
     by_user = {r.user_id: r for r in rows}

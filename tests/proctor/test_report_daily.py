@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from proctor.teams import leaderboard as lb
 from proctor.teams import reports
 from tests.proctor.test_leads_data import Crafted
+from tests.reads import lead_lens
 
 TEAM, ANN, BOB = -7, 1, 2
 DAY = datetime(2026, 12, 3, tzinfo=UTC)
@@ -25,7 +26,7 @@ async def test_a_members_daily_columns_and_streak_agree_with_the_groups_board(db
     await c.roster(TEAM, ANN, joined_at=T + 3600)  # she joined the roster after answering
     period = lb.period_bounds("month", T + 7200, lb.zone("UTC"))
     board = {r.user_id: r for r in await lb.full_ranking(db, TEAM, period)}
-    _, rows = await reports.team_rows(db, TEAM, period)
+    _, rows = await reports.team_rows(db, await lead_lens(db, TEAM), period)
     [ann] = rows  # Bob is on the board, not on the roster: not in the report
     assert (ann.user_id, ann.daily_points, ann.daily_answers) == (ANN, board[ANN].points, board[ANN].answers) == (ANN, 2, 3)
     assert ann.daily_max == board[ANN].max_points and ann.streak == 1

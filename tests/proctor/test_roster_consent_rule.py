@@ -10,6 +10,7 @@ from proctor.teams import leaderboard as lb
 from proctor.teams.candidate import attempts as record_of
 from proctor.teams.roster import Outcome, Standing
 from tests.proctor.test_leads_data import Crafted
+from tests.reads import lead_lens
 
 TEAM, LEAD, ANN = -7, 9, 1
 
@@ -17,13 +18,13 @@ TEAM, LEAD, ANN = -7, 9, 1
 async def views(db, paper_id: int) -> dict[str, object]:
     """What the team's lead sees of Ann in each view."""
     period = lb.period_bounds("all", 10_000, lb.zone("UTC"))
-    _, rows = await reports.team_rows(db, TEAM, period)
-    pending = await review.next_pending(db, TEAM, reviewer=LEAD)
+    _, rows = await reports.team_rows(db, await lead_lens(db, TEAM), period)
+    pending = await review.next_pending(db, await lens(db, Viewer(Role.lead, LEAD), TEAM), now=1)
     since = await consent.seen_since(db, TEAM, ANN)
     return {
         "review": None if pending is None else pending.remaining,
         "report": [(r.user_id, r.exams) for r in rows],
-        "board": [r.user_id for r in await lb.paper_board(db, paper_id, [TEAM])],
+        "board": [r.user_id for r in await lb.paper_board(db, paper_id, [TEAM], invited=True)],
         "desk": None if since is None else len(await record_of(db, ANN, await lens(db, Viewer(Role.lead, LEAD), TEAM), since=since)),
     }
 

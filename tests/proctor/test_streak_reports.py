@@ -22,6 +22,7 @@ from proctor.storage.db import Database
 from proctor.teams.leaderboard import board, period_bounds
 from proctor.teams.reports import team_csv
 from tests.proctor.test_leads_data import Crafted
+from tests.reads import lead_lens
 
 BASE = datetime(2025, 3, 1, tzinfo=ZoneInfo("UTC")).timestamp()
 DAY = 86400.0
@@ -61,7 +62,7 @@ def test_every_report_gives_one_streak(quizzes, rosters, now_offset, period):
             best: dict[int, int] = {}
             for chat_id, roster in zip(TEAMS, rosters, strict=True):
                 p = period_bounds(period, now, await chat_zone(db, chat_id, DEFAULT_ZONE))
-                in_csv = _streaks_in((await team_csv(db, chat_id, p))[0])
+                in_csv = _streaks_in((await team_csv(db, await lead_lens(db, chat_id), p))[0])
                 assert set(in_csv) == set(roster)
                 ranked = {r.user_id: r.streak for r in (await board(db, chat_id, period_bounds("all", now, ZoneInfo(
                     p.zone)), top=len(PEOPLE))).top}
@@ -72,7 +73,7 @@ def test_every_report_gives_one_streak(quizzes, rosters, now_offset, period):
                         assert ranked[uid] == status, (chat_id, uid)
                     best[uid] = max(best.get(uid, 0), status)
             everyone = period_bounds(period, now, ZoneInfo(DEFAULT_ZONE))
-            all_teams = _streaks_in((await team_csv(db, None, everyone))[0])
+            all_teams = _streaks_in((await team_csv(db, await lead_lens(db, None), everyone))[0])
             assert {uid: all_teams[uid] for uid in best} == best
             assert all(all_teams[uid] == 0 for uid in all_teams if uid not in best)
         finally:
@@ -91,5 +92,5 @@ async def test_a_member_s_streak_is_the_same_in_the_team_csv_and_the_all_teams_c
     await crafted.daily(-1, "2025-03-01", qs[0][:1], [(1, 0, 1.0, BASE + 3600)])
     now = BASE + 2 * 3600  # 10:00 in Shanghai, the same day
     team = period_bounds("month", now, await chat_zone(db, -1, DEFAULT_ZONE))
-    assert _streaks_in((await team_csv(db, -1, team))[0]) == {1: 1}
-    assert _streaks_in((await team_csv(db, None, period_bounds("month", now, ZoneInfo(DEFAULT_ZONE))))[0])[1] == 1
+    assert _streaks_in((await team_csv(db, await lead_lens(db, -1), team))[0]) == {1: 1}
+    assert _streaks_in((await team_csv(db, await lead_lens(db, None), period_bounds("month", now, ZoneInfo(DEFAULT_ZONE))))[0])[1] == 1

@@ -38,10 +38,6 @@ ALLOWED: dict[str, str] = {
     "sandbox.fakeapi.driver.FakeGroup.remove_members": "tests make members leave a group",
     "sandbox.fakeapi.methods.errors.ApiError.server_error": "tests inject a 5xx into the bot's calls",
     "sandbox.fakeapi.state.StoredMessage.web_app_urls": "tests open the desk's Mini App button as a user does",
-    # the read rule, built before the routes that ask it: each entry goes when its first route does
-    # (the stale check below says which)
-    "proctor.exams.visibility.Lens.sealed_json": "the read rule: SQL listings leave sealed questions out",
-    "proctor.exams.visibility.visibility": "the read rule: one paper's facts for one viewer",
     # run by hand
     "proctor.storage.bootstrap.write_seed_key_terms": "rewrites bank/seeds/key_terms.json (python -c, its docstring)",
 }
