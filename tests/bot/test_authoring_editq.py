@@ -309,7 +309,9 @@ async def test_a_reference_answer_edit_finds_its_own_key_terms_only(tmp_path):
         await lead.send(reference)
         preview = await lead.wait_message(lambda m: "Preview" in (m.text or ""))
         await lead.press(preview, "💾 Save and regrade")
-        await env.api.wait_for(lambda: "now at version 2" in (preview.text or ""), what="saved")
+        # the save segments the new reference in a child process: the first one starts the readers'
+        # zygote and loads jieba's dictionary (seconds of CPU, more on a loaded machine)
+        await env.api.wait_for(lambda: "now at version 2" in (preview.text or ""), timeout=60, what="saved")
         edited = await get_question(env.db, first)
         terms = terms_for([reference], segment_in=SegmentIn.THIS_PROCESS)[0]
         assert (edited.answer, edited.key_terms) == (reference, terms)
