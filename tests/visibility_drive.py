@@ -24,6 +24,7 @@ from bank.kinds import Kind
 from bot import outbox
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode
+from proctor.storage import updates
 from proctor.teams.disputes import open_disputes
 from sandbox.fakeapi.methods.params import UploadedPart
 from sandbox.fakeapi.state import StoredMessage
@@ -44,6 +45,7 @@ from tests.visibility_world import (
     word,
 )
 
+FIRST_UPDATE = 1_000_000  # the matrix's Telegram sends ids above the seeded run's (tests/visibility_seed.py)
 OPERATOR = "operator"  # who reads the command line's output: the machine's owner
 CONTENT = ("send", "edit", "copy", "forward")  # Bot API methods that put something in a chat
 
@@ -94,8 +96,7 @@ class Matrix:
     env: DeskEnv
     papers: dict[PaperKind, int] = field(default_factory=dict)
     fill: dict[PaperKind, int] = field(default_factory=dict)  # the fill-in (key canary)
-    choice: dict[PaperKind, int] = field(default_factory=dict)  # the explained single choice
-    plain: dict[PaperKind, int] = field(default_factory=dict)  # the plain single choice (no canary)
+    choice: dict[PaperKind, int] = field(default_factory=dict)  # the first single choice
     written: dict[PaperKind, int] = field(default_factory=dict)  # the short answer (reference canary)
     held: dict[PaperKind, int] = field(default_factory=dict)  # the held multiple choice (doubt canary)
     sat: dict[tuple[Who, PaperKind], int] = field(default_factory=dict)  # finished sittings
@@ -107,6 +108,7 @@ class Matrix:
     invites: dict[Who, int] = field(default_factory=dict)  # the invite each viewer claimed during the run
     decoy: int = 0
     decoy_question: int = 0
+    done_upto: int = FIRST_UPDATE - 1  # every update up to this id was handled to the end
     desks: dict[Who, DeskClient] = field(default_factory=dict)
     read: list[Reading] = field(default_factory=list)  # readings the desk and the command line add
     sitting: dict[Who, set[PaperKind]] = field(default_factory=dict)  # sittings started during the run
@@ -117,7 +119,7 @@ class Matrix:
         for kind in PaperKind:
             slug = SLUGS[kind]
             self.papers[kind] = await paper_id(db, slug)
-            self.choice[kind], self.plain[kind], _ = await question_ids(db, slug, Kind.single)
+            self.choice[kind] = (await question_ids(db, slug, Kind.single))[0]
             [self.fill[kind]] = await question_ids(db, slug, Kind.fill)
             [self.written[kind]] = await question_ids(db, slug, Kind.short)
             [self.held[kind]] = await question_ids(db, slug, Kind.multi)
@@ -226,20 +228,33 @@ class Matrix:
         return len(self.env.api.state.calls)
 
     async def settle(self) -> None:
-        """Until the bot is quiet: every update handled, every message the outbox holds due delivered,
-        and no call made since the last look."""
+        """Until the bot is quiet: every update handled to the end (a user's later update waits behind
+        their earlier one), every message the outbox holds due delivered, and no call made since the
+        last look."""
         calls = self.env.api.state.calls
         due: list = []
-        for _ in range(50):
+        for _ in range(100):
             before = len(calls)
             await self.env.idle()
+            if not await self._handled():
+                await self.env.api.wait_change(0.05)
+                continue
             if due := await outbox_due(self.env.db, self.env.clock.now()):
                 outbox.kick(self.env.app)  # the job is armed at its next try; the run's clock is a test's
                 await self.env.api.wait_change(0.05)
                 continue
             if len(calls) == before:
                 return
-        raise AssertionError(f"the bot did not go quiet: {due}")
+        raise AssertionError(f"the bot did not go quiet: updates done up to {self.done_upto}, due {due}")
+
+    async def _handled(self) -> bool:
+        """Whether every update queued so far was handled to the end."""
+        last = self.env.api.state.updates.last_pushed
+        while last is not None and self.done_upto < last:
+            if not await updates.is_done(self.env.db, self.env.app.bot.id, self.done_upto + 1):
+                return False
+            self.done_upto += 1
+        return True
 
     def readings_since(self, mark: int) -> list[Reading]:
         """What people read from the Bot API calls made since `mark`."""

@@ -7,7 +7,7 @@ What it leaves (tests/visibility_world.py names the people and groups):
   with a near-identical written answer (the "similar answer" evidence) and disputed the fill-in and the
   first single choice of each paper (the dispute canary);
 - the verified lead scored the member's invited written answer (a review notice); a configured admin
-  upheld and fixed the key of the stranger's dispute on the exam-only paper's plain single choice (key
+  upheld and fixed the key of the stranger's dispute on the exam-only paper's second single choice (key
   fix notices); the stranger's written answers await review;
 - the verified and the revoked team are verified for every hiring paper; each candidate is in the
   middle of an exam on their paper (the invite-only one through the revoked team's invite);
@@ -35,6 +35,7 @@ from tests.answering import answer
 from tests.bot.test_daily_support import fast
 from tests.desk_helpers import DeskEnv
 from tests.harness import T0, TOKEN
+from tests.visibility_drive import FIRST_UPDATE
 from tests.reads import attempts_of, paper_id, question_ids
 from tests.visibility_world import (
     ANSWER_TEXT,
@@ -77,7 +78,7 @@ def new_env(folder: Path, *, after_seed: bool = False) -> DeskEnv:
     whose claims hold the seeded run's update ids: Telegram's next ids are larger."""
     env = DeskEnv(folder, admins=(PEOPLE[Who.admin].user_id,))
     if after_seed:
-        env.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=env.clock.now, first_update_id=1_000_000)
+        env.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=env.clock.now, first_update_id=FIRST_UPDATE)
     return env
 
 
@@ -200,10 +201,10 @@ async def _history(env: DeskEnv) -> None:
     [written] = [i.pos for i in sheet.items if sheet.question(i).kind == Kind.short]
     await review.set_final(db, invited.id, written, 3, reviewer=PEOPLE[Who.lead_verified].user_id, scope=VERIFIED,
                            now=now())
-    # a configured admin upholds the stranger's dispute of the exam-only paper's plain choice and fixes its
+    # a configured admin upholds the stranger's dispute of the exam-only paper's second choice and fixes its
     # key: key fix notices
-    plain = (await question_ids(db, SLUGS[PaperKind.exam_only], Kind.single))[1]
-    dispute = await disputes.raise_dispute(db, question_id=plain, user_id=sam, chat_id=sam, reason="wrong key",
+    second = (await question_ids(db, SLUGS[PaperKind.exam_only], Kind.single))[1]
+    dispute = await disputes.raise_dispute(db, question_id=second, user_id=sam, chat_id=sam, reason="wrong key",
                                            now=now())
     await disputes.resolve(db, dispute, upheld=True, lead=admin, chat_id=None, now=now())
     await key_fix.fix_key(db, dispute, actor=admin, now=now(), chat_id=None, key="B")

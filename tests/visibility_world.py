@@ -73,9 +73,10 @@ ANSWER_TEXT = "the gradient is accumulated over several small batches before one
 
 def canary_paper(kind: PaperKind) -> Paper:
     """A paper of this kind carrying its canaries: sections named with the section canary, three single
-    choices (keys A; the first two explained, so a live round's poll carries an explanation whichever
-    comes first), a fill-in whose key is the key canary, a short answer whose reference is the
-    reference canary, and a held multiple choice whose doubted key is the doubt canary."""
+    choices (keys A, each explained: a live round's poll carries an explanation whichever is drawn; three,
+    so the weekly digest ranks the section), a fill-in whose key is the key canary, a short answer
+    whose reference is the reference canary, and a held multiple choice whose doubted key is the doubt
+    canary."""
     sec, exp = word(Canary.section, kind), word(Canary.explanation, kind)
     doubted, spoken = _DOUBT[kind]
     letters = "ABCDEFGHIJ"
@@ -92,7 +93,7 @@ def canary_paper(kind: PaperKind) -> Paper:
                      options=["two", "three", "five", "seven"], answer="A", explanation=f"{exp} two is even",
                      points=1),
             Question(number=3, kind=Kind.single, stem=f"Which {kind} animal barks?",
-                     options=["dog", "cat", "cow", "owl"], answer="A", points=1),
+                     options=["dog", "cat", "cow", "owl"], answer="A", explanation=f"{exp} dogs bark", points=1),
         ]),
         Section(kind=Kind.fill, title=f"{sec} fill", questions=[
             Question(number=1, kind=Kind.fill, stem=f"The {kind} password is ______.",
