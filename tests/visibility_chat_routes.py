@@ -34,7 +34,6 @@ from tests.visibility_world import (
     groups_of,
 )
 
-LEADS = (Who.admin, Who.lead_verified, Who.lead_unverified, Who.lead_revoked)
 A, S = exam_steps.Action, exam_cb.Screen
 L = leads_cb.Action
 E, N = leads_authoring.EditqAction, leads_authoring.NewPaperAction
@@ -42,10 +41,11 @@ D = authoring_cb.DraftAction
 
 
 def everyone_everywhere(*texts: str):
-    """A driver: every viewer sends each text in their private chat and in every group they are in."""
+    """A driver: every viewer sends each text (its {names} filled in: Matrix.names) in every group they
+    are in and in their private chat."""
 
     async def drive(m: Matrix) -> None:
-        names = m.cli_names()
+        names = m.names()
 
         async def act(who: Who) -> None:
             for text in texts:
@@ -57,6 +57,7 @@ def everyone_everywhere(*texts: str):
 
 
 def everyone_private(*texts: str):
+    """A driver: every viewer sends each text in their private chat."""
     async def drive(m: Matrix) -> None:
         async def act(who: Who) -> None:
             for text in texts:
@@ -68,12 +69,14 @@ def everyone_private(*texts: str):
 
 
 def per_paper(template: str) -> list[str]:
+    """The template for each paper kind's paper ({slug})."""
     return [template.format(slug=SLUGS[k]) for k in PaperKind]
 
 
 # ---- commands ------------------------------------------------------------------------------------
 
 async def exam_command(m: Matrix) -> None:
+    """/exam everywhere; privately /exam random and /exam <paper> (its rules card) for each paper."""
     await everyone_everywhere("/exam")(m)
     await everyone_private("/exam random", *per_paper("/exam {slug}"))(m)
 
@@ -109,8 +112,9 @@ async def live_command(m: Matrix) -> None:
 
 
 async def team_command(m: Matrix) -> None:
+    """/team everywhere; each lead asks the off-roster member onto their roster (/team add)."""
     await everyone_everywhere("/team")(m)
-    for g in GROUPS:  # the leads ask the off-roster member onto their rosters
+    for g in GROUPS:
         await m.say(g.lead, f"/team add @{PEOPLE[Who.off_roster].username}", chat=g.chat_id)
 
 
@@ -127,6 +131,7 @@ async def admins_text(m: Matrix) -> None:
 
 
 def quiz_messages(m: Matrix, chat: int) -> list[StoredMessage]:
+    """The daily quiz's questions in the chat (this run's: the fake Telegram keeps no earlier ones)."""
     return [x for x in m.env.api.chat_view(chat) if x.from_bot and "📅" in (x.text or "") and x.buttons]
 
 
@@ -175,10 +180,12 @@ async def poll_answer(m: Matrix) -> None:
 
 
 async def garbled(m: Matrix) -> None:
+    """Everyone presses a button no feature knows."""
     await m.each(lambda who: m.press(who, "zz:not-a-button"))
 
 
 async def unknown_command(m: Matrix) -> None:
+    """Everyone sends a command no feature knows."""
     await everyone_everywhere("/nosuchcommand")(m)
 
 
@@ -194,20 +201,24 @@ def attempt_targets(m: Matrix, who: Who) -> list[tuple[int, int]]:
     return out
 
 
-def exam_button(action: exam_steps.Action | exam_cb.Screen, arg: str | None = None, *,
-                own_only: bool = False, others_only: bool = False, pages: int = 1):
+def exam_button(action: exam_steps.Action | exam_cb.Screen, arg: str | None = None, *, others_only: bool = False,
+                pages: int = 1):
     """Everyone presses the button on their own running attempt (at its question) and on every finished
-    sitting (its first `pages` pages: a review pages through the answers)."""
+    sitting (its first `pages` pages: a review pages through the answers), in their private chat; on
+    their own sittings in their groups too (the bot answers a press where it was made)."""
     async def drive(m: Matrix) -> None:
         await m.refresh_positions()
 
         async def act(who: Who) -> None:
+            mine = {a for (w, _), a in m.sat.items() if w is who}
             for attempt, pos in attempt_targets(m, who):
-                own = who in m.running and attempt == m.running[who]
-                if (own_only and not own) or (others_only and own):
+                running = attempt == m.running.get(who)
+                if others_only and running:
                     continue
-                for page in range(pages) if not own else (pos,):
-                    await m.press(who, exam_cb.act(attempt, action, page if not own else pos, arg))
+                chats = (None, *(g.chat_id for g in groups_of(who))) if running or attempt in mine else (None,)
+                for chat in chats:
+                    for page in (pos,) if running else range(pages):
+                        await m.press(who, exam_cb.act(attempt, action, page, arg), chat=chat)
 
         await m.each(act)
 
@@ -222,7 +233,7 @@ def exam_pick(start: bool, mode: AttemptMode):
                 await m.press(who, exam_cb.pick(paper, mode, start=start))
 
         await m.each(act)
-        await m.env.idle()
+        await m.settle()
         await m.note_sittings()
 
     return drive
@@ -241,7 +252,7 @@ async def cancel_own_exams(m: Matrix) -> None:
                 await m.press(who, exam_cb.act(attempt, S.cancel_yes, 0))
 
     await m.each(act)
-    await m.env.idle()
+    await m.settle()
     for who in Who:
         if who in m.sitting:
             m.ended.setdefault(who, set()).update(m.sitting.pop(who))
@@ -271,19 +282,17 @@ def daily_button(action: daily_steps.Action):
 
 # ---- the leads' buttons --------------------------------------------------------------------------
 
-def scopes(who: Who) -> list[int | None]:
-    """The scopes a lead button of `who` names: every team group, and every team at once (0)."""
-    return [None, *(g.chat_id for g in GROUPS)]
+SCOPES: tuple[int | None, ...] = (None, *(g.chat_id for g in GROUPS))  # every team at once (0), each team
 
 
 def lead_button(build):
-    """Everyone presses the button `build(m, who, scope)` names (a list of data) for every scope, in
+    """Everyone presses the buttons `build(m, who, scope)` names (a list of data) for every scope, in
     their groups and in their private chat (a lead's buttons come from messages in either; what is
     done once is done in a group)."""
     async def drive(m: Matrix) -> None:
         async def act(who: Who) -> None:
             for chat in (*(g.chat_id for g in groups_of(who)), None):
-                for scope in scopes(who):
+                for scope in SCOPES:
                     for data in build(m, who, scope):
                         await m.press(who, data, chat=chat)
 
@@ -338,7 +347,8 @@ async def consent_button(m: Matrix) -> None:
 # ---- the invites' buttons ------------------------------------------------------------------------
 
 def invite_button(press: invites_cb.Press, numbers):
-    """Everyone presses the button on each of `numbers(m)` (invites or attempts), privately and in groups."""
+    """Everyone presses the button on each of `numbers(m, who)` (invites or attempts), privately and in
+    their groups."""
     async def drive(m: Matrix) -> None:
         async def act(who: Who) -> None:
             for chat in (None, *(g.chat_id for g in groups_of(who))):
@@ -350,22 +360,22 @@ def invite_button(press: invites_cb.Press, numbers):
     return drive
 
 
-def _all_invites(m: Matrix, who: Who) -> Iterable[int]:
+def all_invites(m: Matrix, who: Who) -> Iterable[int]:
     return sorted(set(m.invites.values()) | set(m.seed_invites))
 
 
-def _own_invite(m: Matrix, who: Who) -> Iterable[int]:
+def own_invite(m: Matrix, who: Who) -> Iterable[int]:
     return [m.invites[who]] if who in m.invites else []
 
 
-def _invited_attempts(m: Matrix, who: Who) -> Iterable[int]:
+def invited_attempts(m: Matrix, who: Who) -> Iterable[int]:
     return [m.sat[w, PaperKind.invite_only] for w in (Who.stranger, Who.member)]
 
 
 async def start_invites(m: Matrix) -> None:
     """Everyone presses Start on the invite they claimed, and on the member's (claimed by someone else)."""
-    await invite_button(invites_cb.Press.start, lambda m, who: [*_own_invite(m, who), m.invites[Who.member]])(m)
-    await m.env.idle()
+    await invite_button(invites_cb.Press.start, lambda m, who: [*own_invite(m, who), m.invites[Who.member]])(m)
+    await m.settle()
     await m.note_sittings()
 
 
@@ -385,6 +395,7 @@ def editq_button(action: leads_authoring.EditqAction, arg: str = ""):
 
 
 def newpaper_button(action: leads_authoring.NewPaperAction, arg: str = ""):
+    """Everyone presses the /newpaper button (the configured admin's session takes it)."""
     async def drive(m: Matrix) -> None:
         await m.each(lambda who: m.press(who, leads_authoring.encode(Wizard.newpaper, action, arg)))
 
@@ -413,7 +424,7 @@ def draft_button(action: authoring_cb.DraftAction, arg: int | None = None):
         draft = await m.draft_id()
 
         async def act(who: Who) -> None:
-            for draft_id in {draft, 999}:
+            for draft_id in (draft, 999):
                 await m.press(who, authoring_cb.draft(draft_id, action, arg))
 
         await m.each(act)

@@ -25,9 +25,7 @@ LEADS = (Who.admin, Who.lead_verified, Who.lead_unverified, Who.lead_revoked)
 UNUSED_TEAM = -1009  # a group nobody is in: the command line verifies and unverifies it
 
 
-def _teams(who: Who) -> list[str | None]:
-    """The `team` values a viewer names: none, every team, and each group (their own and not)."""
-    return [None, "all", *(str(g.chat_id) for g in GROUPS)]
+TEAMS: list[str | None] = [None, "all", *(str(g.chat_id) for g in GROUPS)]  # none, every team, each group
 
 
 def _variants(path: str, who: Who) -> list[dict[str, str]]:
@@ -36,7 +34,7 @@ def _variants(path: str, who: Who) -> list[dict[str, str]]:
     if who not in LEADS:
         return [{"team": str(GROUPS[0].chat_id), "paper": SLUGS[PaperKind.exam_only],
                  "user": str(PEOPLE[Who.stranger].user_id)}]
-    teams = _teams(who)
+    teams = TEAMS
     papers: list[str | None] = [None, *SLUGS.values()]
     users = [str(PEOPLE[w].user_id) for w in (Who.member, Who.stranger)]
     axes: dict[str, list] = {
@@ -108,18 +106,18 @@ async def desk_sign_in(m: Matrix) -> None:
     await m.each(act)
 
 
-def _review_forms(m: Matrix, who: Who) -> list[dict[str, str]]:
+def review_forms(m: Matrix, who: Who) -> list[dict[str, str]]:
     return [{"team": team or "", "attempt": str(m.sat[Who.stranger, k]), "pos": str(m.written_pos[Who.stranger, k]),
-             "score": "2", "skip": "0"} for k in PaperKind for team in _teams(who)]
+             "score": "2", "skip": "0"} for k in PaperKind for team in TEAMS]
 
 
-def _item_forms(m: Matrix, who: Who) -> list[dict[str, str]]:
+def item_forms(m: Matrix, who: Who) -> list[dict[str, str]]:
     q, p = str(m.decoy_question), str(m.decoy)
     return [{"action": "retire", "target": q}, {"action": "restore", "target": q},
             {"action": "exam_only_on", "target": p}, {"action": "exam_only_off", "target": p}]
 
 
-def _hiring_forms(m: Matrix, who: Who) -> list[dict[str, str]]:
+def hiring_forms(m: Matrix, who: Who) -> list[dict[str, str]]:
     return [{"action": "verify", "team": str(UNUSED_TEAM)}, {"action": "unverify", "team": str(UNUSED_TEAM)}]
 
 
@@ -141,7 +139,7 @@ def cli(*argvs: list[str]):
     """The operator runs `proctor <argv>` for each argv, in-process, against the bot's database; what
     it prints and the files it writes are read."""
     async def drive(m: Matrix) -> None:
-        names = m.cli_names()
+        names = m.names()
         question_file(m)
         for argv in argvs:
             words = [a.format(**names) for a in argv]

@@ -30,6 +30,7 @@ from sandbox.fakeapi.methods.params import UploadedPart
 from sandbox.fakeapi.state import StoredMessage
 from tests.desk_helpers import DeskClient, DeskEnv
 from tests.reads import attempts_of, invites_stored, outbox_due, paper_id, question_ids, uploads_of
+from tests.visibility_seed import FIRST_UPDATE
 from tests.visibility_world import (
     CANDIDATES,
     DECOY,
@@ -45,7 +46,6 @@ from tests.visibility_world import (
     word,
 )
 
-FIRST_UPDATE = 1_000_000  # the matrix's Telegram sends ids above the seeded run's (tests/visibility_seed.py)
 OPERATOR = "operator"  # who reads the command line's output: the machine's owner
 CONTENT = ("send", "edit", "copy", "forward")  # Bot API methods that put something in a chat
 
@@ -156,7 +156,7 @@ class Matrix:
                     and running.mode == AttemptMode.exam:
                 self.sitting.setdefault(who, set()).add(by_paper[running.paper_id])
 
-    def cli_names(self) -> dict[str, object]:
+    def names(self) -> dict[str, object]:
         """What the command line's arguments name ({fill_exam}, {held_practice}, {folder}, ...)."""
         names: dict[str, object] = {"folder": self.env.db_path.parent, "decoy": DECOY,
                                     "decoy_question": self.decoy_question, "lead": PEOPLE[Who.lead_verified].user_id}

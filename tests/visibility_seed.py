@@ -16,6 +16,7 @@ What it leaves (tests/visibility_world.py names the people and groups):
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
@@ -35,7 +36,6 @@ from tests.answering import answer
 from tests.bot.test_daily_support import fast
 from tests.desk_helpers import DeskEnv
 from tests.harness import T0, TOKEN
-from tests.visibility_drive import FIRST_UPDATE
 from tests.reads import attempts_of, paper_id, question_ids
 from tests.visibility_world import (
     ANSWER_TEXT,
@@ -55,6 +55,7 @@ from tests.visibility_world import (
     word,
 )
 
+FIRST_UPDATE = 1_000_000  # the copy's Telegram sends update ids above the seeded run's (its claims hold those)
 LINK = re.compile(r"https://t\.me/proctor_bot\?start=(inv_[A-Za-z0-9_-]+)")
 _made: Path | None = None
 
@@ -87,6 +88,7 @@ async def seeded(folder: Path) -> Path:
     global _made
     if _made is None:
         build = Path(tempfile.mkdtemp(prefix=f"visibility-{os.getpid()}-"))
+        atexit.register(shutil.rmtree, build, True)
         await _seed(build)
         _made = build / "proctor.db"
     target = folder / "proctor.db"

@@ -3,11 +3,11 @@
 Every route of the application (tests/visibility_routes.py reads them from the application itself:
 commands, `/report` views, deep links, every member of every callback codec's enum, other updates,
 outbox kinds, job kinds, desk routes, command-line subcommands) is classified below and driven for
-every viewer as a person would (the drivers: tests/visibility_*_routes.py, tests/visibility_desk_cli.py,
+every viewer as a person would (the drivers: tests/visibility_chat_routes.py, tests/visibility_desk_cli.py,
 tests/visibility_outbox_jobs.py), on a copy of a seeded history (tests/visibility_seed.py). Everything
 each viewer can then read is searched for the canaries of the three papers (tests/visibility_world.py):
 a canary found where EXPECTED says no fails as route × viewer × paper kind × fact, and a few cells
-where EXPECTED says yes must be found (SHOWS), so the matrix fails both ways.
+where EXPECTED says yes must be found (a route's `shows`), so the matrix fails both ways.
 
 EXPECTED is written from the issue's text, not from what the code does today:
 - a configured admin sees everything;
@@ -100,7 +100,6 @@ class Route:
 
 R = Route
 every = chat.everyone_everywhere
-private = chat.everyone_private
 
 # Every route, in the order the matrix takes them: reads first, then what changes the world a little
 # (each change aimed at the decoy paper or a group nobody is in), then what changes who sits what.
@@ -157,9 +156,9 @@ ROUTES: dict[str, Route] = {
     # ---- the leads' and the invites' buttons that read ------------------------------------------
     button("^l:", L.skip): R(chat.skip_button),
     button("^l:", L.forget): R(chat.forget_button),
-    button("^i:", Press.review): R(chat.invite_button(Press.review, chat._invited_attempts),
+    button("^i:", Press.review): R(chat.invite_button(Press.review, chat.invited_attempts),
                                    shows=((Who.lead_verified, K.invite_only, C.others_answers),)),
-    button("^i:", Press.resend): R(chat.invite_button(Press.resend, chat._all_invites)),
+    button("^i:", Press.resend): R(chat.invite_button(Press.resend, chat.all_invites)),
     # ---- outbox kinds: every message of the kind the history queued, queued and delivered again --
     **{f"outbox {kind.value}": R(later.redeliver(kind)) for kind in box.Kind},
     # ---- the desk ----------------------------------------------------------------------------------
@@ -221,7 +220,7 @@ ROUTES: dict[str, Route] = {
     "/examonly": R(every("/examonly mx-decoy on", "/examonly mx-decoy off")),
     "/invite": R(every(*chat.per_paper("/invite {slug} 48h"))),
     "/start inv_…": R(chat.open_invite_links),
-    button("^i:", Press.revoke): R(chat.invite_button(Press.revoke, chat._all_invites)),
+    button("^i:", Press.revoke): R(chat.invite_button(Press.revoke, chat.all_invites)),
     button("^l:", L.consent): R(chat.consent_button),
     button("^l:", L.join_request): R(chat.join_button),
     button("^l:", L.retire): R(chat.retire_button),
@@ -233,8 +232,8 @@ ROUTES: dict[str, Route] = {
     "update bot.live.answering.poll_answer": R(chat.poll_answer),
     f"job {JobKind.live.value} (the rounds to their end)": R(later.live(to_end=True)),
     "update bot.authoring.upload.received": R(chat.upload),
-    button("^a:[uq]:", chat.authoring_cb.UploadAction.cancel): R(chat.upload_button(chat.authoring_cb.UploadAction.cancel)),
     button("^a:[uq]:", chat.authoring_cb.UploadAction.import_): R(chat.upload_button(chat.authoring_cb.UploadAction.import_)),
+    button("^a:[uq]:", chat.authoring_cb.UploadAction.cancel): R(chat.upload_button(chat.authoring_cb.UploadAction.cancel)),
     "/newquestion": R(every("/newquestion")),
     button("^a:[uq]:", D.kind): R(chat.draft_button(D.kind, 0)),
     "update bot.authoring.newquestion.typed (admins only)": R(chat.admins_text),
@@ -259,9 +258,9 @@ ROUTES: dict[str, Route] = {
     button("^a:[en]", N.cancel): R(chat.newpaper_button(N.cancel)),
     "desk POST /lang": R(desk.desk_post("/lang", lambda m, who: [{"lang": "en"}])),
     "desk POST /link": R(desk.desk_post("/link", lambda m, who: [{"token": "not-a-link"}])),
-    "desk POST /review": R(desk.desk_post("/review", desk._review_forms)),
-    "desk POST /items": R(desk.desk_post("/items", desk._item_forms)),
-    "desk POST /hiring": R(desk.desk_post("/hiring", desk._hiring_forms)),
+    "desk POST /review": R(desk.desk_post("/review", desk.review_forms)),
+    "desk POST /items": R(desk.desk_post("/items", desk.item_forms)),
+    "desk POST /hiring": R(desk.desk_post("/hiring", desk.hiring_forms)),
     button("^l:", L.dismiss): R(chat.dismiss_button),
     button("^l:", L.uphold): R(chat.uphold_button),
     "/keyfix": R(every(*(f"/keyfix {{dispute_{k}}} KEYQ{t}FIXED" for k, t in (
