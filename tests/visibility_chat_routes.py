@@ -204,8 +204,8 @@ def attempt_targets(m: Matrix, who: Who) -> list[tuple[int, int]]:
 def exam_button(action: exam_steps.Action | exam_cb.Screen, arg: str | None = None, *, others_only: bool = False,
                 pages: int = 1):
     """Everyone presses the button on their own running attempt (at its question) and on every finished
-    sitting (its first `pages` pages: a review pages through the answers), in their private chat; on
-    their own sittings in their groups too (the bot answers a press where it was made)."""
+    sitting (their own: its first `pages` pages, a review pages through the answers), in their private
+    chat; on their own sittings in their groups too (the bot answers a press where it was made)."""
     async def drive(m: Matrix) -> None:
         await m.refresh_positions()
 
@@ -215,9 +215,10 @@ def exam_button(action: exam_steps.Action | exam_cb.Screen, arg: str | None = No
                 running = attempt == m.running.get(who)
                 if others_only and running:
                     continue
-                chats = (None, *(g.chat_id for g in groups_of(who))) if running or attempt in mine else (None,)
-                for chat in chats:
-                    for page in (pos,) if running else range(pages):
+                own = running or attempt in mine
+                chats = (None, *(g.chat_id for g in groups_of(who))) if own else (None,)
+                for chat in chats:  # another's sitting is refused whatever the page
+                    for page in (pos,) if running else range(pages if own else 1):
                         await m.press(who, exam_cb.act(attempt, action, page, arg), chat=chat)
 
         await m.each(act)
@@ -283,16 +284,17 @@ def daily_button(action: daily_steps.Action):
 # ---- the leads' buttons --------------------------------------------------------------------------
 
 SCOPES: tuple[int | None, ...] = (None, *(g.chat_id for g in GROUPS))  # every team at once (0), each team
+LEADS = (Who.admin, Who.lead_verified, Who.lead_unverified, Who.lead_revoked)
 
 
 def lead_button(build):
-    """Everyone presses the buttons `build(m, who, scope)` names (a list of data) for every scope, in
-    their groups and in their private chat (a lead's buttons come from messages in either; what is
-    done once is done in a group)."""
+    """Everyone presses the buttons `build(m, who, scope)` names (a list of data), in their groups and in
+    their private chat (a lead's buttons come from messages in either; what is done once is done in a
+    group): a lead for every scope, anyone else for one (whichever they name, they lead none)."""
     async def drive(m: Matrix) -> None:
         async def act(who: Who) -> None:
             for chat in (*(g.chat_id for g in groups_of(who)), None):
-                for scope in SCOPES:
+                for scope in SCOPES if who in LEADS else SCOPES[-1:]:
                     for data in build(m, who, scope):
                         await m.press(who, data, chat=chat)
 
@@ -348,10 +350,11 @@ async def consent_button(m: Matrix) -> None:
 
 def invite_button(press: invites_cb.Press, numbers):
     """Everyone presses the button on each of `numbers(m, who)` (invites or attempts), privately and in
-    their groups."""
+    their groups (someone who leads no team: in one)."""
     async def drive(m: Matrix) -> None:
         async def act(who: Who) -> None:
-            for chat in (None, *(g.chat_id for g in groups_of(who))):
+            chats = (None, *(g.chat_id for g in groups_of(who)))
+            for chat in chats if who in LEADS else chats[:2]:
                 for number in numbers(m, who):
                     await m.press(who, invites_cb.encode(press, number), chat=chat)
 

@@ -17,11 +17,10 @@ from pathlib import Path
 
 from bot.cli import main
 from desk.web import PREFIX
-from tests.visibility_chat_routes import QUESTION_FILE
+from tests.visibility_chat_routes import LEADS, QUESTION_FILE
 from tests.visibility_drive import OPERATOR, Matrix, Reading, file_text
 from tests.visibility_world import GROUPS, PEOPLE, SLUGS, PaperKind, Who
 
-LEADS = (Who.admin, Who.lead_verified, Who.lead_unverified, Who.lead_revoked)
 UNUSED_TEAM = -1009  # a group nobody is in: the command line verifies and unverifies it
 
 
