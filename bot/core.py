@@ -103,6 +103,11 @@ def add_start_payload(app: Application, prefix: str, handler: StartPayload) -> N
     _START_PAYLOADS.of(app)[prefix] = handler
 
 
+def start_payloads(app: Application) -> list[str]:
+    """The payload prefixes of the deep links features registered."""
+    return list(_START_PAYLOADS.of(app))
+
+
 async def start(update: Update, context: Ctx) -> None:
     """Greet the user and list what they can do (a deep link's payload goes to its feature)."""
     arg = context.args[0] if context.args else ""

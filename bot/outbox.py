@@ -82,6 +82,11 @@ def add_sender(app: Application, kind: outbox.Kind, sender: Sender, *, paced: bo
         state.unpaced.add(kind)
 
 
+def senders(app: Application) -> dict[outbox.Kind, Sender]:
+    """Each kind's registered sender."""
+    return dict(_STATE.of(app).senders)
+
+
 def kick(app: Application) -> None:
     """Deliver what is due now, in the background (the job)."""
     arm(app, services(app).now())

@@ -72,6 +72,11 @@ def callback_of(app: Application, kind: JobKind) -> Callback:
         raise LookupError(f"no feature registered the job kind {kind!r}") from None
 
 
+def kinds(app: Application) -> dict[JobKind, Callback]:
+    """Each job kind's registered callback."""
+    return dict(_REGISTRY.of(app))
+
+
 def _queue(app: Application) -> JobQueue[Any]:
     if app.job_queue is None:  # PTB builds it when APScheduler is installed (a dependency)
         raise RuntimeError("the Application has no JobQueue: install python-telegram-bot[job-queue]")

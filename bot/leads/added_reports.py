@@ -22,5 +22,10 @@ def add_report(app: Application, name: str, handler: Report) -> None:
     _REPORTS.of(app)[name] = handler
 
 
+def reports(app: Application) -> list[str]:
+    """The names of the views other features added to /report."""
+    return list(_REPORTS.of(app))
+
+
 def added_report(context: Ctx, name: str) -> Report | None:
     return _REPORTS.of(context).get(name)
