@@ -20,6 +20,9 @@ from bank.question_rows import question_from_row
 from bank.store import Store, one_row
 
 
+CODE = re.compile(r"P[1-9][0-9]{0,8}")  # a paper's code as migration 029 gives it
+
+
 def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
@@ -130,18 +133,27 @@ async def fill_key_terms(db: Store, question_ids: Sequence[int] | None = None, *
 
 
 def _write_paper(conn: sqlite3.Connection, paper: Paper, now: float) -> int:
+    """Insert the paper with every setting, its subject and its code (the file's, when it is a code and
+    no other paper holds it; else the trigger of migration 029/037 gives one), or update a stored one:
+    its title, file and notes, and its subject when the file names one. A stored paper's settings and
+    code stay as they are (`proctor bank set` changes settings)."""
     s = paper.settings
+    code = paper.code if CODE.fullmatch(paper.code) and not conn.execute(
+        "SELECT 1 FROM papers WHERE code=? AND slug<>?", (paper.code, paper.slug)).fetchone() else None
     cur = conn.execute(
-        """INSERT INTO papers (slug, title, source_file, time_limit_min, attempts_allowed,
-               grading_method, multi_policy, exam_only, shuffle_options, notes, imported_at)
-           VALUES (?,?,?,?,?,?,?,?,?,?,?)
+        """INSERT INTO papers (slug, title, subject, code, source_file, time_limit_min, attempts_allowed,
+               grading_method, multi_policy, exam_only, shuffle_options, invite_only, review, pass_percent,
+               signals, signal_similar, signal_fast, signal_late, signal_quick, notes, imported_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
            ON CONFLICT(slug) DO UPDATE SET title=excluded.title,
+               subject=CASE WHEN excluded.subject<>'' THEN excluded.subject ELSE papers.subject END,
                source_file=excluded.source_file, notes=excluded.notes,
                imported_at=excluded.imported_at
            RETURNING id""",
-        (paper.slug, paper.title, paper.source_file, s.time_limit_min, s.attempts_allowed,
-         s.grading_method, s.multi_policy.value, int(s.exam_only), int(s.shuffle_options),
-         notes_json(paper.notes), now),
+        (paper.slug, paper.title, paper.subject, code, paper.source_file, s.time_limit_min, s.attempts_allowed,
+         s.grading_method, s.multi_policy.value, int(s.exam_only or s.invite_only), int(s.shuffle_options),
+         int(s.invite_only), s.review, s.pass_percent, int(s.signals), s.signal_similar, s.signal_fast,
+         s.signal_late, s.signal_quick, notes_json(paper.notes), now),
     )
     paper_id: int = one_row(cur.fetchone())[0]
     edit_notes = _edited_notes(conn, paper)
@@ -283,7 +295,7 @@ def load_paper_in(conn: sqlite3.Connection, key: int | str, *, include_retired: 
                 declared_count=s["declared_count"], questions=by_section.get(s["id"], []))
         for s in srows
     ]
-    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"],
+    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"], subject=prow["subject"],
                  source_file=prow["source_file"], sections=sections,
                  settings=_settings_from_row(prow), notes=notes_from_json(prow["notes"]), code=prow["code"])
 
@@ -302,8 +314,8 @@ def _composed(conn: sqlite3.Connection, prow: sqlite3.Row, include_retired: bool
         if q.retired and not include_retired:
             continue
         sections.setdefault(r["drawn_section"], Section(kind=q.kind, title=r["drawn_section"])).questions.append(q)
-    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"], source_file=prow["source_file"],
-                 sections=list(sections.values()), settings=_settings_from_row(prow),
+    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"], subject=prow["subject"],
+                 source_file=prow["source_file"], sections=list(sections.values()), settings=_settings_from_row(prow),
                  notes=notes_from_json(prow["notes"]), blueprint=prow["blueprint"],
                  per_candidate=bool(prow["per_candidate"]), code=prow["code"])
 

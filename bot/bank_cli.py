@@ -14,6 +14,7 @@ from pathlib import Path
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS, FileFormat
 from bank.formats.files import export, read_any, template
+from bank.formats.summary import ExportSummary
 from bank.kinds import CHOICE, Kind
 from bank.lint import lint, summary
 from bank.models import Question
@@ -24,7 +25,7 @@ from bank.round_trip import PaperChanges
 from bank.stats import paper_stats, render_stats
 from bot import authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
-from bot.i18n import tn
+from bot.i18n import t, tn
 from bot.invite_cli import add_invite_commands, invite_commands
 from bot.team_cli import add_team_commands, team_commands
 from proctor import outbox
@@ -214,15 +215,24 @@ async def _export(db: Database, args) -> int:
         _check_destination(args.output)  # before the work and its notes: a typo costs one line
     fmt = FileFormat(args.fmt)
     papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
-    data, notes = export(papers, fmt)
-    for note in notes:
-        print(f"left out: {note}", file=sys.stderr)
+    data, summary = export(papers, fmt)
+    for line in export_lines(summary, fmt):
+        print(f"left out: {line}", file=sys.stderr)
     code = _write_out(data, args.output)
-    if args.output:  # only JSON carries the questions that are never asked (bank.formats.files.export)
-        n = sum(1 for p in papers for q in p.questions() if fmt is FileFormat.json or q.askable)
-        print(f"wrote {args.output}: {_n(len(papers), 'paper')}, {_n(n, 'question')}"
-              + (f" ({_n(len(notes), 'note')} above on what the format could not carry)" if notes else ""))
+    if args.output:
+        each = ", ".join(t("ex_paper_count", "en", paper=p, n=n) for p, n in summary.written.items() if n)
+        print(tn("ex_wrote", summary.total, "en", file=args.output, papers=summary.papers, each=each))
     return code
+
+
+FORMAT_NAMES = {FileFormat.gift: "GIFT", FileFormat.aiken: "Aiken", FileFormat.xml: "Moodle XML",
+                FileFormat.xlsx: "XLSX", FileFormat.csv: "CSV", FileFormat.json: "JSON"}
+
+
+def export_lines(summary: ExportSummary, fmt: FileFormat, lang: str = "en") -> list[str]:
+    """One line per reason a question was left out of the file, or written without a part of it."""
+    return [tn(f"ex_left_{reason.value}", n, lang, fmt=FORMAT_NAMES[fmt])
+            for reason, n in summary.by_reason().items()]
 
 
 def _check_destination(output: str) -> None:

@@ -1,0 +1,26 @@
+"""Texts of an export's summary (`proctor bank export`): what was written, and what was left out and
+why, one line per reason (bank/formats/summary.py): key -> {"en": ..., "zh": ...}."""
+
+TEXTS: dict[str, dict[str, str]] = {
+    "ex_wrote": {"en": "wrote {file}: {papers} {papers:paper|papers}, {n} {n:question|questions} ({each})",
+                 "zh": "已写入 {file}：{papers} 份试卷，{n} 道题（{each}）"},
+    "ex_paper_count": {"en": "{paper} {n}", "zh": "{paper} {n} 题"},
+    "ex_left_unaskable": {"en": "{fmt} leaves out questions that are never asked (cut off, garbled or without a "
+                                "key): {n} {n:question|questions} left out",
+                          "zh": "{fmt} 不写入从不出题的题目（被截断、乱码或没有答案）：{n} 道题未写入"},
+    "ex_left_not_single": {"en": "{fmt} holds single choice only: {n} {n:question|questions} of other kinds left out",
+                           "zh": "{fmt} 只能容纳单选题：{n} 道其他题型的题目未写入"},
+    "ex_left_aiken_text": {"en": "{fmt} holds no empty text, no option over several lines and no stem line that "
+                                 "reads as an option: {n} {n:question|questions} left out",
+                           "zh": "{fmt} 无法容纳空文本、跨行的选项或像选项的题干行：{n} 道题未写入"},
+    "ex_left_several_blanks": {"en": "{fmt} holds fill-ins of one blank only: {n} {n:question|questions} with "
+                                     "several blanks left out",
+                               "zh": "{fmt} 只能容纳单空填空题：{n} 道多空填空题未写入"},
+    "ex_left_many_options": {"en": "{fmt} has columns for 8 options: {n} {n:question|questions} with more left out",
+                             "zh": "{fmt} 只有 8 个选项列：{n} 道选项更多的题目未写入"},
+    "ex_left_weights": {"en": "{fmt} has no per-answer weights: {n} {n:question|questions} written with the weights "
+                              "their key implies",
+                        "zh": "{fmt} 没有逐项分值：{n} 道题按答案隐含的分值写入"},
+    "ex_left_feedback": {"en": "{fmt} has no per-answer feedback: {n} {n:question|questions} written without it",
+                         "zh": "{fmt} 没有逐项反馈：{n} 道题写入时不含逐项反馈"},
+}
