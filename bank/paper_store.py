@@ -19,7 +19,6 @@ from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
 from bank.question_rows import question_from_row
 from bank.store import Store, one_row
 
-
 CODE = re.compile(r"P[1-9][0-9]{0,8}")  # a paper's code as migration 029 gives it
 
 

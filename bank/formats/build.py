@@ -125,8 +125,8 @@ def assemble(parsed: Parsed, *, file: str, stem: str, title: str, safe: bool = F
             slug, positions = kept
             claimed.add(slug)
             built = _placed(paper_title, sections, positions, kinds)
-        for pos, section in enumerate(built, start=1):
-            for q in section.questions:
+        for pos, built_section in enumerate(built, start=1):
+            for q in built_section.questions:
                 q.source = Source(paper=slug, section=pos, number=q.number)
         settings = facts.settings or PaperSettings()
         paper_notes = [] if out else notes

@@ -180,8 +180,13 @@ def _export(papers: list[Paper], fmt: FileFormat, summary: ExportSummary) -> str
 def export_format(path: Path | str) -> FileFormat | None:
     """The export format a file is in (one of EXPORT_FORMATS), None for the seed text format. Raises ImportFailed."""
     path = Path(path)
-    data = _read(path)
-    kind = detect(path, data)
+    return format_of(path.name, _read(path))
+
+
+def format_of(name: str, data: bytes) -> FileFormat | None:
+    """The export format of the bytes of a file called `name` (an upload): one of EXPORT_FORMATS, None
+    for the seed text format."""
+    kind = detect(Path(name), data)
     if kind is not FileFormat.seed:
         return kind
     return FileFormat.json if data[:65536].decode("utf-8-sig", errors="replace").lstrip().startswith("{") else None
@@ -198,5 +203,6 @@ def template(fmt: FileFormat) -> str | bytes:
     return to_xlsx(template_rows()) if fmt is FileFormat.xlsx else to_csv(template_rows())
 
 
-__all__ = ["EXPORT_FORMATS", "FileFormat", "as_carried", "detect", "export", "export_format", "parse_any", "parse_bytes",
+__all__ = ["EXPORT_FORMATS", "FileFormat", "as_carried", "detect", "export", "export_format", "format_of", "parse_any",
+           "parse_bytes",
            "read_any", "template"]

@@ -88,7 +88,7 @@ def read_settings(text: str) -> PaperSettings:
             raise ValueError(f"expected settings as key=value (keys {', '.join(_KEYS)}), found {part!r}")
         changes[name] = _value(name, value.lower(), key)
     try:
-        checked = check_settings(changes)
+        checked = check_settings({k: v for k, v in changes.items() if not (k == "review" and v is None)})
     except BankError as e:
         raise ValueError(str(e)) from None
     for name in _SWITCHES:

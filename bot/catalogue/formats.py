@@ -2,6 +2,9 @@
 why, one line per reason (bank/formats/summary.py): key -> {"en": ..., "zh": ...}."""
 
 TEXTS: dict[str, dict[str, str]] = {
+    # an upload that updates the papers its file came from (as `proctor import` of an exported file)
+    "up_updated_line": {"en": "• {paper}: updated in place: {changed} changed, {added} added, {unchanged} unchanged",
+                        "zh": "• {paper}：原地更新：{changed} 题修改，{added} 题新增，{unchanged} 题未变"},
     "ex_wrote": {"en": "wrote {file}: {papers} {papers:paper|papers}, {n} {n:question|questions} ({each})",
                  "zh": "已写入 {file}：{papers} 份试卷，{n} 道题（{each}）"},
     "ex_paper_count": {"en": "{paper} {n}", "zh": "{paper} {n} 题"},
