@@ -20,7 +20,7 @@ from decimal import Decimal, InvalidOperation
 from bank.errors import ImportFailed
 from bank.formats.build import BLANK, Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
-from bank.formats.paper_facts import read_category, read_settings
+from bank.formats.paper_facts import from_one_line, read_category, read_settings
 from bank.formats.ref import read_ref
 from bank.import_notes import note
 from bank.kinds import SUBJECTIVE, Kind
@@ -87,7 +87,7 @@ def parse_gift(text: str, *, file: str) -> Parsed:
         q = _question(block, file=file, line=line_no, out=out)
         if q is None:
             continue
-        q.topic = _uncomment(comments["topic"]) if "topic" in comments else topic
+        q.topic = from_one_line(comments["topic"]) if "topic" in comments else topic
         try:
             read_ref(q, comments.get("ref", ""))
             _question_comments(q, comments)
@@ -97,15 +97,10 @@ def parse_gift(text: str, *, file: str) -> Parsed:
     return out
 
 
-def _uncomment(value: str) -> str:
-    """A comment line's value as the export wrote it (`\\n` a line break, `\\\\` a backslash)."""
-    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), value.strip())
-
-
 def _paper_comments(out: Parsed, paper: str, comments: dict[str, str], *, file: str, line: int) -> None:
     facts = out.paper_facts(paper)
     if "subject" in comments:
-        facts.subject = _uncomment(comments["subject"])
+        facts.subject = from_one_line(comments["subject"])
     if "settings" in comments:
         try:
             facts.settings = read_settings(comments["settings"])
@@ -128,7 +123,7 @@ def _question_comments(q: Question, comments: dict[str, str]) -> None:
             raise ValueError(f"// kind: is discussion or case, found {name!r}")
         q.kind = Kind(name)
     if "reference" in comments and q.kind in SUBJECTIVE:
-        q.answer = _uncomment(comments["reference"])
+        q.answer = from_one_line(comments["reference"])
 
 
 def _blocks(text: str) -> list[tuple[int, str, dict[str, str]]]:

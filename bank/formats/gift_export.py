@@ -6,7 +6,7 @@ blanks cannot be written; the summary returned counts it."""
 from __future__ import annotations
 
 from bank.formats.build import effective_weights
-from bank.formats.paper_facts import category_path, settings_text
+from bank.formats.paper_facts import category_path, one_line, settings_text
 from bank.formats.ref import ref_text
 from bank.formats.summary import ExportSummary, Reason
 from bank.kinds import CHOICE, SUBJECTIVE, Kind
@@ -81,9 +81,16 @@ def _block(q: Question) -> str | None:
     return ""  # short, discussion, case: an essay
 
 
-def _comment(text: str) -> str:
-    """A comment line's value: one line, its own line breaks written as `\\n`."""
-    return text.replace("\\", "\\\\").replace("\n", "\\n")
+def _unwritable(q: Question) -> Reason | None:
+    """Why GIFT cannot hold `q`: a fill-in of several blanks; a `->` in an accepted answer (the block
+    would read as a matching one) or in a matching question's left side (GIFT has no escape for it)."""
+    rows = q.answer if isinstance(q.answer, list) else []
+    if q.kind is Kind.fill and len(rows) != 1:
+        return Reason.several_blanks
+    if (q.kind is Kind.fill and any("->" in form for form in rows[0])) or (
+            q.kind is Kind.matching and any("->" in left for left, _ in rows)):
+        return Reason.separators
+    return None
 
 
 def paper_to_gift(paper: Paper, summary: ExportSummary) -> str:
@@ -92,14 +99,14 @@ def paper_to_gift(paper: Paper, summary: ExportSummary) -> str:
     kind (discussion, case) and reference answer as comments above it. What cannot be written is
     counted in `summary`."""
     summary.started(paper)
-    lines = [f"// {_comment(paper.title)} ({paper.slug})", ""]
-    head = [f"// subject: {_comment(paper.subject)}", f"// settings: {settings_text(paper.settings)}", ""]
+    lines = [f"// {one_line(paper.title)} ({paper.slug})", ""]
+    head = [f"// subject: {one_line(paper.subject)}", f"// settings: {settings_text(paper.settings)}", ""]
     for s_pos, section in enumerate(paper.sections, start=1):
         blocks = []
         for q in section.questions:
             block = _block(q)
-            if block is None:
-                summary.leave_out(paper, s_pos, q.number, Reason.several_blanks)
+            if (why := _unwritable(q)) is not None or block is None:
+                summary.leave_out(paper, s_pos, q.number, why or Reason.several_blanks)
                 continue
             summary.wrote(paper)
             if q.explanation:
@@ -107,13 +114,13 @@ def paper_to_gift(paper: Paper, summary: ExportSummary) -> str:
             blocks.append(f"// ref: {ref_text(paper.slug, s_pos, q)}")  # its identity (bank/formats/ref.py)
             blocks.append(f"// points: {q.points:g}")
             if q.topic:
-                blocks.append(f"// topic: {_comment(q.topic)}")
+                blocks.append(f"// topic: {one_line(q.topic)}")
             if q.kind in (Kind.discussion, Kind.case):
                 blocks.append(f"// kind: {q.kind.value}")
             if q.kind in SUBJECTIVE and isinstance(q.answer, str) and q.answer:
-                blocks.append(f"// reference: {_comment(q.answer)}")
+                blocks.append(f"// reference: {one_line(q.answer)}")
             name = f"::{escape(q.name)}::" if q.name else ""
-            if q.stem.startswith("[") or (not name and q.stem.lstrip().startswith("//")):
+            if q.stem.startswith("[") or (not name and q.stem.lstrip().startswith(("//", "$"))):
                 name += "[moodle]"
             # the answer block after the whole stem: a blank in the stem stays as it is written
             blocks += [f"{name}{escape(q.stem)}{{{block}}}", ""]

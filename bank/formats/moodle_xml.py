@@ -19,7 +19,7 @@ from defusedxml.ElementTree import fromstring
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
-from bank.formats.paper_facts import read_category, read_settings
+from bank.formats.paper_facts import from_one_line, read_category, read_settings
 from bank.formats.ref import read_ref
 from bank.import_notes import note
 from bank.kinds import Flag, Kind
@@ -102,7 +102,7 @@ def _category_info(out: Parsed, paper: str, code: str, info: str, *, file: str, 
         if not sep or key.strip() not in ("subject", "settings"):
             continue
         if key.strip() == "subject":
-            facts.subject = value.strip()
+            facts.subject = from_one_line(value)
         else:
             try:
                 facts.settings = read_settings(value)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
 from bank.formats.build import effective_weights
-from bank.formats.paper_facts import category_path, settings_text
+from bank.formats.paper_facts import category_path, one_line, settings_text
 from bank.formats.ref import ref_text
 from bank.formats.summary import ExportSummary, Reason
 from bank.kinds import CHOICE, Kind
@@ -85,7 +85,7 @@ def _category(quiz: Element, p: Paper, title: str, head: bool) -> None:
     cat = SubElement(quiz, "question", {"type": "category"})
     _text(cat, "category", category_path(p.code, p.title, title), fmt=None)
     if head:
-        _text(cat, "info", f"subject: {' '.join(p.subject.split())}\nsettings: {settings_text(p.settings)}", fmt="plain_text")
+        _text(cat, "info", f"subject: {one_line(p.subject)}\nsettings: {settings_text(p.settings)}", fmt="plain_text")
 
 
 def to_moodle_xml(papers: list[Paper], summary: ExportSummary) -> str:

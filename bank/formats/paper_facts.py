@@ -31,8 +31,21 @@ class PaperFacts:
     settings: PaperSettings | None = None
 
 
+def one_line(text: str) -> str:
+    """A text as one line of a comment or a category's info: a line break as `\\n`, a backslash doubled."""
+    return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def from_one_line(text: str) -> str:
+    """A text `one_line` wrote, trimmed."""
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), text.strip())
+
+
 def _name(text: str) -> str:
-    return " ".join(text.split()).replace("/", "//")
+    """A name in a category path: one line, runs of spaces as one, a `/` doubled, and a space between a
+    `/` at either end and the separator (the reader trims it), so `a/` then `b` is not `a` then `/b`."""
+    name = " ".join(text.split()).replace("/", "//")
+    return (" " if name.startswith("/") else "") + name + (" " if name.endswith("/") else "")
 
 
 def category_path(code: str, title: str, section: str) -> str:
@@ -42,14 +55,14 @@ def category_path(code: str, title: str, section: str) -> str:
 
 
 def read_category(path: str) -> tuple[str, str, str] | None:
-    """(code, title, section) from a category `category_path` wrote; None for any other path (a
-    category of one level, or none: a topic, as a hand-written file means it)."""
+    """(code, title, section) from a category `category_path` wrote (an untitled section: ""); None for
+    any other path (a category of one level, or of three: a topic, as a hand-written file means it)."""
     rest = path.strip()
     for prefix in ("$course$/", "top/"):
         if rest.lower().startswith(prefix.lower()):
             rest = rest[len(prefix):]
     parts = [p.replace("//", "/").strip() for p in _SPLIT.split(rest)]
-    if len(parts) != 2 or not all(parts):
+    if len(parts) != 2 or not parts[0]:
         return None
     paper, section = parts
     m = _CODE_AND_TITLE.fullmatch(paper)

@@ -6,7 +6,7 @@ import csv
 import io
 from typing import TYPE_CHECKING, Required, TypedDict
 
-from bank.csv_safety import safe_cell
+from bank.csv_safety import TRIGGERS, safe_cell
 from bank.formats.build import effective_weights
 from bank.formats.paper_facts import settings_text
 from bank.formats.ref import ref_text
@@ -93,6 +93,17 @@ def question_row(q: Question, paper: str, section: str, ref: str = "", *, code: 
     return [row.get(f, "") for f in _FIELDS]
 
 
+def _separators(q: Question) -> bool:
+    """A key a 答案 cell cannot write: a fill-in's text holding `|` or `;` (they part blanks and forms), a
+    matching pair holding `|` (it parts pairs) or `->` on its left (it parts left from right)."""
+    rows = q.answer if isinstance(q.answer, list) else []
+    if q.kind is Kind.fill:
+        return any("|" in f or ";" in f for forms in rows for f in forms)
+    if q.kind is Kind.matching:
+        return any("|" in left or "|" in right or "->" in left for left, right in rows)
+    return False
+
+
 def rows(papers: list[Paper], summary: ExportSummary) -> list[list[str]]:
     """The header and a row per question (the paper's code and subject on each, its settings on its
     first); `summary` counts them and what a sheet cannot carry."""
@@ -104,6 +115,9 @@ def rows(papers: list[Paper], summary: ExportSummary) -> list[list[str]]:
             for q in s.questions:
                 if q.kind in CHOICE and len(q.options) > len(OPTION_LETTERS):
                     summary.leave_out(p, pos, q.number, Reason.many_options)
+                    continue
+                if _separators(q):
+                    summary.leave_out(p, pos, q.number, Reason.separators)
                     continue
                 if q.weights and q.weights != effective_weights(q.model_copy(update={"weights": []})):
                     summary.leave_out(p, pos, q.number, Reason.weights)
@@ -131,8 +145,16 @@ def to_csv(table: list[list[str]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     for row in table:
-        w.writerow([safe_cell(c) for c in row])
+        w.writerow([_csv_cell(c.strip()) for c in row])  # the reader trims a cell before it takes the guard off
     return buf.getvalue()
+
+
+def _csv_cell(text: str) -> object:
+    """A cell that cannot run as a formula (bank/csv_safety.py) and reads back as written: a text that
+    starts with quotes before a trigger gets one more, which the reader takes off (sheet._unguard)."""
+    if text.lstrip("'")[:1] in TRIGGERS and text[:1] == "'":
+        return "'" + text
+    return safe_cell(text)
 
 
 def to_xlsx(table: list[list[str]]) -> bytes:

@@ -18,6 +18,7 @@ class Reason(StrEnum):
     aiken_text = "aiken_text"  # Aiken: an empty text, an option over several lines, a line that reads as an option
     several_blanks = "several_blanks"  # GIFT, Moodle XML: a fill-in with several blanks
     many_options = "many_options"  # a sheet's columns hold 8 options
+    separators = "separators"  # a key whose text holds the format's own separators (a sheet's | ;, GIFT's ->)
     # written without a part (the question is in the file)
     weights = "weights"  # a sheet has no per-answer weights
     feedback = "feedback"  # a sheet has no per-answer feedback

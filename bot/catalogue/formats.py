@@ -21,6 +21,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                "zh": "{fmt} 只能容纳单空填空题：{n} 道多空填空题未写入"},
     "ex_left_many_options": {"en": "{fmt} has columns for 8 options: {n} {n:question|questions} with more left out",
                              "zh": "{fmt} 只有 8 个选项列：{n} 道选项更多的题目未写入"},
+    "ex_left_separators": {"en": "{fmt} cannot write a key whose text holds its own separators (a sheet's | and ;, "
+                                 "GIFT's ->): {n} {n:question|questions} left out",
+                           "zh": "{fmt} 无法写入含有自身分隔符（表格的 | 和 ;，GIFT 的 ->）的答案：{n} 道题未写入"},
     "ex_left_weights": {"en": "{fmt} has no per-answer weights: {n} {n:question|questions} written with the weights "
                               "their key implies",
                         "zh": "{fmt} 没有逐项分值：{n} 道题按答案隐含的分值写入"},
