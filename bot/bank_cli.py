@@ -17,7 +17,7 @@ from bank.formats.files import export, read_any, template
 from bank.formats.summary import ExportSummary
 from bank.kinds import CHOICE, Kind
 from bank.lint import lint, summary
-from bank.models import Question
+from bank.models import Paper, Question
 from bank.paper_list import paper_summaries
 from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
@@ -216,8 +216,8 @@ async def _export(db: Database, args) -> int:
     fmt = FileFormat(args.fmt)
     papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
     data, summary = export(papers, fmt)
-    for line in export_lines(summary, fmt):
-        print(f"left out: {line}", file=sys.stderr)
+    for line in export_lines(summary, fmt, papers):
+        print(line, file=sys.stderr)
     code = _write_out(data, args.output)
     if args.output:
         each = ", ".join(t("ex_paper_count", "en", paper=p, n=n) for p, n in summary.written.items() if n)
@@ -229,10 +229,21 @@ FORMAT_NAMES = {FileFormat.gift: "GIFT", FileFormat.aiken: "Aiken", FileFormat.x
                 FileFormat.xlsx: "XLSX", FileFormat.csv: "CSV", FileFormat.json: "JSON"}
 
 
-def export_lines(summary: ExportSummary, fmt: FileFormat, lang: str = "en") -> list[str]:
-    """One line per reason a question was left out of the file, or written without a part of it."""
-    return [tn(f"ex_left_{reason.value}", n, lang, fmt=FORMAT_NAMES[fmt])
-            for reason, n in summary.by_reason().items()]
+SHOWN_PLACES = 5  # questions named under each reason; the count says how many more
+
+
+def export_lines(summary: ExportSummary, fmt: FileFormat, papers: list[Paper]) -> list[str]:
+    """A line per reason a question was left out of the file (or written without a part of it), and the
+    first questions it covers."""
+    by_code = {p.code or p.title: p for p in papers}
+    lines = []
+    for reason, n in summary.by_reason().items():
+        lines.append("left out: " + tn(f"ex_left_{reason.value}", n, "en", fmt=FORMAT_NAMES[fmt]))
+        covered = [x for x in summary.left_out if x.reason is reason]
+        lines += [f"  {by_code[x.paper].place(x.section, x.number)}" for x in covered[:SHOWN_PLACES]]
+        if n > SHOWN_PLACES:
+            lines.append(f"  {t('up_more', 'en', n=n - SHOWN_PLACES)}")
+    return lines
 
 
 def _check_destination(output: str) -> None:
