@@ -139,20 +139,28 @@ def _write_paper(conn: sqlite3.Connection, paper: Paper, now: float) -> int:
     s = paper.settings
     code = paper.code if CODE.fullmatch(paper.code) and not conn.execute(
         "SELECT 1 FROM papers WHERE code=? AND slug<>?", (paper.code, paper.slug)).fetchone() else None
+    columns: dict[str, object] = {
+        "slug": paper.slug, "title": paper.title, "source_file": paper.source_file,
+        "time_limit_min": s.time_limit_min, "attempts_allowed": s.attempts_allowed,
+        "grading_method": s.grading_method, "multi_policy": s.multi_policy.value,
+        "exam_only": int(s.exam_only or s.invite_only), "shuffle_options": int(s.shuffle_options),
+        "notes": notes_json(paper.notes), "imported_at": now}
+    # the columns later migrations added, named when the paper's value is not the column's default
+    for name, value, default in (
+            ("subject", paper.subject, ""), ("code", code, None), ("invite_only", int(s.invite_only), 0),
+            ("review", s.review, None), ("pass_percent", s.pass_percent, None), ("signals", int(s.signals), 1),
+            ("signal_similar", s.signal_similar, 90.0), ("signal_fast", s.signal_fast, 3),
+            ("signal_late", s.signal_late, 3), ("signal_quick", s.signal_quick, 33.0)):
+        if value != default:
+            columns[name] = value
+    subject = ("subject=CASE WHEN excluded.subject<>'' THEN excluded.subject ELSE papers.subject END, "
+               if "subject" in columns else "")
     cur = conn.execute(
-        """INSERT INTO papers (slug, title, subject, code, source_file, time_limit_min, attempts_allowed,
-               grading_method, multi_policy, exam_only, shuffle_options, invite_only, review, pass_percent,
-               signals, signal_similar, signal_fast, signal_late, signal_quick, notes, imported_at)
-           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-           ON CONFLICT(slug) DO UPDATE SET title=excluded.title,
-               subject=CASE WHEN excluded.subject<>'' THEN excluded.subject ELSE papers.subject END,
-               source_file=excluded.source_file, notes=excluded.notes,
-               imported_at=excluded.imported_at
+        f"""INSERT INTO papers ({", ".join(columns)}) VALUES ({",".join("?" * len(columns))})
+           ON CONFLICT(slug) DO UPDATE SET title=excluded.title, {subject}
+               source_file=excluded.source_file, notes=excluded.notes, imported_at=excluded.imported_at
            RETURNING id""",
-        (paper.slug, paper.title, paper.subject, code, paper.source_file, s.time_limit_min, s.attempts_allowed,
-         s.grading_method, s.multi_policy.value, int(s.exam_only or s.invite_only), int(s.shuffle_options),
-         int(s.invite_only), s.review, s.pass_percent, int(s.signals), s.signal_similar, s.signal_fast,
-         s.signal_late, s.signal_quick, notes_json(paper.notes), now),
+        list(columns.values()),
     )
     paper_id: int = one_row(cur.fetchone())[0]
     edit_notes = _edited_notes(conn, paper)

@@ -216,7 +216,7 @@ async def _export(db: Database, args) -> int:
     fmt = FileFormat(args.fmt)
     papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
     data, summary = export(papers, fmt)
-    for line in export_lines(summary, fmt, papers):
+    for line in export_lines(summary, papers):
         print(line, file=sys.stderr)
     code = _write_out(data, args.output)
     if args.output:
@@ -225,20 +225,16 @@ async def _export(db: Database, args) -> int:
     return code
 
 
-FORMAT_NAMES = {FileFormat.gift: "GIFT", FileFormat.aiken: "Aiken", FileFormat.xml: "Moodle XML",
-                FileFormat.xlsx: "XLSX", FileFormat.csv: "CSV", FileFormat.json: "JSON"}
-
-
 SHOWN_PLACES = 5  # questions named under each reason; the count says how many more
 
 
-def export_lines(summary: ExportSummary, fmt: FileFormat, papers: list[Paper]) -> list[str]:
+def export_lines(summary: ExportSummary, papers: list[Paper]) -> list[str]:
     """A line per reason a question was left out of the file (or written without a part of it), and the
     first questions it covers."""
     by_code = {p.code or p.title: p for p in papers}
     lines = []
     for reason, n in summary.by_reason().items():
-        lines.append("left out: " + tn(f"ex_left_{reason.value}", n, "en", fmt=FORMAT_NAMES[fmt]))
+        lines.append("left out: " + tn(f"ex_left_{reason.value}", n, "en"))
         covered = [x for x in summary.left_out if x.reason is reason]
         lines += [f"  {by_code[x.paper].place(x.section, x.number)}" for x in covered[:SHOWN_PLACES]]
         if n > SHOWN_PLACES:

@@ -19,6 +19,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 
+from bank.csv_safety import TRIGGERS
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
 from bank.formats.paper_facts import read_settings
@@ -108,13 +109,10 @@ def read_csv_rows(text: str, *, file: str) -> list[tuple[int, list[str]]]:
         raise ImportFailed(file, f"line {reader.line_num}", f"not a readable CSV row: {e}") from None
 
 
-_GUARDED = re.compile(r"'+[=+\-@\t\r]")  # the exporter's guard (a ' before = + - @), and a text that began so
-
-
 def _unguard(cell: str) -> str:
     """A cell as written before the exporter's guard against formulas: one ' taken off a cell that starts
     with quotes and then = + - @ (bank/formats/sheet_export.py puts one there)."""
-    return cell[1:] if _GUARDED.match(cell) else cell
+    return cell[1:] if cell[:1] == "'" and cell.lstrip("'")[:1] in TRIGGERS else cell
 
 
 def parse_rows(sheets: list[tuple[str, list[tuple[int, list[str]]]]], *, file: str) -> Parsed:

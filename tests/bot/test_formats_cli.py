@@ -128,7 +128,7 @@ def test_seed_bank_exports_leave_out_what_is_never_asked(capsys, dbfile, tmp_pat
         path = tmp_path / f"seeds.{fmt}"
         code, _, err = run(capsys, "--db", dbfile, "bank", "export", "--format", fmt, "-o", str(path))
         assert code == 0
-        assert "leaves out questions that are never asked (cut off, garbled or without a key): 9 questions left out" \
+        assert "Only JSON holds questions that are never asked (cut off, garbled or without a key): 9 questions left out" \
             in err
         other = str(tmp_path / f"{fmt}.db")
         code, out, err = run(capsys, "--db", other, "import", str(path))
