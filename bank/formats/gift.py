@@ -80,30 +80,31 @@ def parse_gift(text: str, *, file: str) -> Parsed:
                 topic = ""
                 out.paper_facts(paper).code = code
             if not rest.strip():
-                _paper_comments(out, paper, comments, file=file, line=line_no)
+                _paper_comments(out, paper, comments, file=file)
                 continue
             block, line_no = rest, line_no + 1
-        _paper_comments(out, paper, comments, file=file, line=line_no)
+        _paper_comments(out, paper, comments, file=file)
         q = _question(block, file=file, line=line_no, out=out)
         if q is None:
             continue
-        q.topic = from_one_line(comments["topic"]) if "topic" in comments else topic
+        q.topic = from_one_line(comments["topic"][1]) if "topic" in comments else topic
         try:
-            read_ref(q, comments.get("ref", ""))
-            _question_comments(q, comments)
+            read_ref(q, comments.get("ref", (0, ""))[1])
+            _question_comments(q, {k: v for k, (_, v) in comments.items()})
         except ValueError as e:
             raise ImportFailed(file, f"line {line_no}", f"its comment lines: {e}") from None
         out.items.append(Item(q, f"line {line_no}", paper=paper, section=section))
     return out
 
 
-def _paper_comments(out: Parsed, paper: str, comments: dict[str, str], *, file: str, line: int) -> None:
+def _paper_comments(out: Parsed, paper: str, comments: Comments, *, file: str) -> None:
     facts = out.paper_facts(paper)
     if "subject" in comments:
-        facts.subject = from_one_line(comments["subject"])
+        facts.subject = from_one_line(comments["subject"][1])
     if "settings" in comments:
+        line, text = comments["settings"]
         try:
-            facts.settings = read_settings(comments["settings"])
+            facts.settings = read_settings(text)
         except ValueError as e:
             raise ImportFailed(file, f"line {line}", f"its // settings: line: {e}") from None
 
@@ -126,19 +127,22 @@ def _question_comments(q: Question, comments: dict[str, str]) -> None:
         q.answer = from_one_line(comments["reference"])
 
 
-def _blocks(text: str) -> list[tuple[int, str, dict[str, str]]]:
+Comments = dict[str, tuple[int, str]]  # an export's comment lines before a question: key -> (line, value)
+
+
+def _blocks(text: str) -> list[tuple[int, str, Comments]]:
     """(first line number, text, comments) of each question: runs of lines between blank lines, with
     the comment lines taken out; an export's comment lines before a question (`// ref: …`, `// points:
     …`: `_COMMENT`) are its comments."""
-    blocks: list[tuple[int, str, dict[str, str]]] = []
+    blocks: list[tuple[int, str, Comments]] = []
     lines: list[str] = []
     start = 0
-    comments: dict[str, str] = {}
-    pending: dict[str, str] = {}
+    comments: Comments = {}
+    pending: Comments = {}
     for n, line in enumerate(text.splitlines(), start=1):
         if line.lstrip().startswith("//"):
             if m := _COMMENT.match(line):
-                pending[m.group(1)] = m.group(2).strip()
+                pending[m.group(1)] = (n, m.group(2).strip())
             continue
         if not line.strip():
             if lines:
