@@ -78,6 +78,8 @@ async def import_found(db: Database, found: Found, formats: Mapping[str, FileFor
     if not found:
         raise ImportFailed("(no files)", "arguments", "nothing to import")
     stored = {r["slug"] for r in await db.fetchall("SELECT slug FROM papers")}
+    if as_new:  # an exported file's paper keeps its slug from its refs: as a new paper it takes a free one
+        found = _fresh_slugs(found, stored)
     aiken = await _aiken_carried(db, found, formats) if not as_new else {}
     if aiken:
         _match_stems(found, formats, aiken, {q.fingerprint: q for p in await list_papers(db) for q in p.questions()})
@@ -127,6 +129,22 @@ async def import_found(db: Database, found: Found, formats: Mapping[str, FileFor
     if subjective:  # their key terms, found again from the new reference (as /editq does)
         await fill_key_terms(db, subjective, segment_in=segment_in)
     return Imported(updated, await as_written(db, new, ids), versions)
+
+
+def _fresh_slugs(found: Found, stored: set[str]) -> Found:
+    """`found` with each paper whose slug a stored paper has given the first free `slug-2`, `slug-3`, …"""
+    taken = stored | set(found)
+    out: Found = {}
+    for slug, (paper, file) in found.items():
+        if slug in stored:
+            n = 2
+            while f"{slug}-{n}" in taken:
+                n += 1
+            slug = f"{slug}-{n}"
+            taken.add(slug)
+            paper = paper.model_copy(update={"slug": slug})
+        out[slug] = (paper, file)
+    return out
 
 
 async def _aiken_carried(db: Database, found: Found, formats: Mapping[str, FileFormat | None]) -> dict[str, Question]:

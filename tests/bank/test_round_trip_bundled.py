@@ -148,3 +148,19 @@ async def test_aiken_into_an_empty_database_and_back_onto_the_same(tmp_path):
         assert await _question_count(db) == count
     finally:
         await db.close()
+
+
+async def test_as_new_an_export_is_new_papers_beside_the_ones_it_came_from(tmp_path):
+    db = await _bank(tmp_path)
+    try:
+        before = await list_papers(db)
+        data, summary = export(before, FileFormat.csv)
+        path = _write(tmp_path, FileFormat.csv, data)
+        done = await import_or_update(db, [path], 2.0, parse=parse_any, as_new=True)
+        assert done.updated == [] and len(done.new) == len(before)
+        after = await list_papers(db)
+        assert after[:len(before)] == before  # the papers it came from are as they were
+        assert [p.slug for p in after[len(before):]] == [f"{p.slug}-2" for p in before]
+        assert await _question_count(db) == sum(len(p.questions()) for p in before) + summary.total
+    finally:
+        await db.close()
