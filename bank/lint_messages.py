@@ -50,6 +50,9 @@ ENGLISH: dict[str, str] = {
     "cut_before_text": "{place}: cut off before its text, dropped",
     "cut_at_end": "{place}: cut off at the end of the file",
     "fill_parts": "{place}: the key's parts ({parts}) do not match the blanks ({blanks})",
+    "settings_safe": "Aiken carries no paper settings: a new paper is imported exam-only, with review score "
+                     "(change them with proctor bank set)",  # bank/formats/build.assemble(safe=True)
+    "tags_dropped": "{place}: the first tag, “{kept}”, is the topic; the other tags ({dropped}) are not read",  # XML
     "kept_edit": "question #{qid} (number {number}) keeps its edit (version {version}, /editq or /keyfix): "
                  "the file's text and key for it were not applied",  # a file imported over an edited question
 }

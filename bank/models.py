@@ -115,6 +115,7 @@ class Paper(BaseModel):
     id: int | None = None
     slug: str
     title: str
+    subject: str = ""  # what the whole paper is about (梯度累积); a question's own is its `topic`
     source_file: str = ""
     sections: list[Section] = Field(default_factory=list)
     settings: PaperSettings = Field(default_factory=PaperSettings)

@@ -19,6 +19,8 @@ from bank.question_rows import QUESTION_SELECT as _QUESTION_SELECT
 from bank.question_rows import question_from_row
 from bank.store import Store, one_row
 
+CODE = re.compile(r"P[1-9][0-9]{0,8}")  # a paper's code as migration 029 gives it
+
 
 def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
@@ -130,18 +132,35 @@ async def fill_key_terms(db: Store, question_ids: Sequence[int] | None = None, *
 
 
 def _write_paper(conn: sqlite3.Connection, paper: Paper, now: float) -> int:
+    """Insert the paper with every setting, its subject and its code (the file's, when it is a code and
+    no other paper holds it; else the trigger of migration 029/037 gives one), or update a stored one:
+    its title, file and notes, and its subject when the file names one. A stored paper's settings and
+    code stay as they are (`proctor bank set` changes settings)."""
     s = paper.settings
+    code = paper.code if CODE.fullmatch(paper.code) and not conn.execute(
+        "SELECT 1 FROM papers WHERE code=? AND slug<>?", (paper.code, paper.slug)).fetchone() else None
+    columns: dict[str, object] = {
+        "slug": paper.slug, "title": paper.title, "source_file": paper.source_file,
+        "time_limit_min": s.time_limit_min, "attempts_allowed": s.attempts_allowed,
+        "grading_method": s.grading_method, "multi_policy": s.multi_policy.value,
+        "exam_only": int(s.exam_only or s.invite_only), "shuffle_options": int(s.shuffle_options),
+        "notes": notes_json(paper.notes), "imported_at": now}
+    # the columns later migrations added, named when the paper's value is not the column's default
+    for name, value, default in (
+            ("subject", paper.subject, ""), ("code", code, None), ("invite_only", int(s.invite_only), 0),
+            ("review", s.review, None), ("pass_percent", s.pass_percent, None), ("signals", int(s.signals), 1),
+            ("signal_similar", s.signal_similar, 90.0), ("signal_fast", s.signal_fast, 3),
+            ("signal_late", s.signal_late, 3), ("signal_quick", s.signal_quick, 33.0)):
+        if value != default:
+            columns[name] = value
+    subject = ("subject=CASE WHEN excluded.subject<>'' THEN excluded.subject ELSE papers.subject END, "
+               if "subject" in columns else "")
     cur = conn.execute(
-        """INSERT INTO papers (slug, title, source_file, time_limit_min, attempts_allowed,
-               grading_method, multi_policy, exam_only, shuffle_options, notes, imported_at)
-           VALUES (?,?,?,?,?,?,?,?,?,?,?)
-           ON CONFLICT(slug) DO UPDATE SET title=excluded.title,
-               source_file=excluded.source_file, notes=excluded.notes,
-               imported_at=excluded.imported_at
+        f"""INSERT INTO papers ({", ".join(columns)}) VALUES ({",".join("?" * len(columns))})
+           ON CONFLICT(slug) DO UPDATE SET title=excluded.title, {subject}
+               source_file=excluded.source_file, notes=excluded.notes, imported_at=excluded.imported_at
            RETURNING id""",
-        (paper.slug, paper.title, paper.source_file, s.time_limit_min, s.attempts_allowed,
-         s.grading_method, s.multi_policy.value, int(s.exam_only), int(s.shuffle_options),
-         notes_json(paper.notes), now),
+        list(columns.values()),
     )
     paper_id: int = one_row(cur.fetchone())[0]
     edit_notes = _edited_notes(conn, paper)
@@ -283,7 +302,7 @@ def load_paper_in(conn: sqlite3.Connection, key: int | str, *, include_retired: 
                 declared_count=s["declared_count"], questions=by_section.get(s["id"], []))
         for s in srows
     ]
-    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"],
+    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"], subject=prow["subject"],
                  source_file=prow["source_file"], sections=sections,
                  settings=_settings_from_row(prow), notes=notes_from_json(prow["notes"]), code=prow["code"])
 
@@ -302,8 +321,8 @@ def _composed(conn: sqlite3.Connection, prow: sqlite3.Row, include_retired: bool
         if q.retired and not include_retired:
             continue
         sections.setdefault(r["drawn_section"], Section(kind=q.kind, title=r["drawn_section"])).questions.append(q)
-    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"], source_file=prow["source_file"],
-                 sections=list(sections.values()), settings=_settings_from_row(prow),
+    return Paper(id=prow["id"], slug=prow["slug"], title=prow["title"], subject=prow["subject"],
+                 source_file=prow["source_file"], sections=list(sections.values()), settings=_settings_from_row(prow),
                  notes=notes_from_json(prow["notes"]), blueprint=prow["blueprint"],
                  per_candidate=bool(prow["per_candidate"]), code=prow["code"])
 

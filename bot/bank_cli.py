@@ -14,9 +14,10 @@ from pathlib import Path
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS, FileFormat
 from bank.formats.files import export, read_any, template
+from bank.formats.summary import ExportSummary
 from bank.kinds import CHOICE, Kind
 from bank.lint import lint, summary
-from bank.models import Question
+from bank.models import Paper, Question
 from bank.paper_list import paper_summaries
 from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
@@ -24,7 +25,7 @@ from bank.round_trip import PaperChanges
 from bank.stats import paper_stats, render_stats
 from bot import authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
-from bot.i18n import tn
+from bot.i18n import t, tn
 from bot.invite_cli import add_invite_commands, invite_commands
 from bot.team_cli import add_team_commands, team_commands
 from proctor import outbox
@@ -214,15 +215,31 @@ async def _export(db: Database, args) -> int:
         _check_destination(args.output)  # before the work and its notes: a typo costs one line
     fmt = FileFormat(args.fmt)
     papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
-    data, notes = export(papers, fmt)
-    for note in notes:
-        print(f"left out: {note}", file=sys.stderr)
+    data, summary = export(papers, fmt)
+    for line in export_lines(summary, papers):
+        print(line, file=sys.stderr)
     code = _write_out(data, args.output)
-    if args.output:  # only JSON carries the questions that are never asked (bank.formats.files.export)
-        n = sum(1 for p in papers for q in p.questions() if fmt is FileFormat.json or q.askable)
-        print(f"wrote {args.output}: {_n(len(papers), 'paper')}, {_n(n, 'question')}"
-              + (f" ({_n(len(notes), 'note')} above on what the format could not carry)" if notes else ""))
+    if args.output:
+        each = ", ".join(t("ex_paper_count", "en", paper=p, n=n) for p, n in summary.written.items() if n)
+        print(tn("ex_wrote", summary.total, "en", file=args.output, papers=summary.papers, each=each))
     return code
+
+
+SHOWN_PLACES = 5  # questions named under each reason; the count says how many more
+
+
+def export_lines(summary: ExportSummary, papers: list[Paper]) -> list[str]:
+    """A line per reason a question was left out of the file (or written without a part of it), and the
+    first questions it covers."""
+    by_code = {p.code or p.title: p for p in papers}
+    lines = []
+    for reason, n in summary.by_reason().items():
+        lines.append("left out: " + tn(f"ex_left_{reason.value}", n, "en"))
+        covered = [x for x in summary.left_out if x.reason is reason]
+        lines += [f"  {by_code[x.paper].place(x.section, x.number)}" for x in covered[:SHOWN_PLACES]]
+        if n > SHOWN_PLACES:
+            lines.append(f"  {t('up_more', 'en', n=n - SHOWN_PLACES)}")
+    return lines
 
 
 def _check_destination(output: str) -> None:

@@ -15,6 +15,7 @@ from bot.catalogue import (
     desk,
     exam,
     examui,
+    formats,
     invites,
     leads,
     lint,
@@ -36,7 +37,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 CATALOGUE = _merge(audit, core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live,
-                   lint)
+                   lint, formats)
 
 
 def t(key: str, lang: str, /, **kw) -> str:

@@ -23,14 +23,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TypeVar
 
-from bank.errors import BankError, ImportFailed, NotFound
-from bank.formats import child
-from bank.formats.files import parse_bytes
+from bank.errors import BankError, NotFound
+from bank.formats import FileFormat, child
+from bank.formats.files import format_of, parse_bytes
 from bank.importer.json_format import dumps, export_papers
 from bank.kinds import Kind
 from bank.lint import LintItem, lint
 from bank.models import Paper, Question
-from bank.paper_store import list_papers, refuse_composed_slug, write_papers
+from bank.paper_store import list_papers
 from bank.store import Store
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram (getFile)
@@ -105,8 +105,9 @@ def preview_upload(name: str, data: bytes, bank: list[Paper]) -> tuple[str, Prev
     return _in_child(_preview, name, data, bank)
 
 
-def read_for_import(name: str, data: bytes) -> tuple[list[Paper], str]:
-    """The papers of an uploaded file and their content hash, read in a child process.
+def read_for_import(name: str, data: bytes) -> tuple[list[Paper], str, FileFormat | None]:
+    """The papers of an uploaded file, their content hash and the file's export format (None: the seed
+    text format), read in a child process.
 
     Raises UploadRefused, ImportFailed (TooSlow past the time limit)."""
     check_content(name, data)
@@ -125,9 +126,9 @@ def _preview(name: str, data: bytes, bank: list[Paper]) -> tuple[str, Preview]:
     return content_hash(papers), preview(name, papers, bank)
 
 
-def _papers_and_hash(name: str, data: bytes) -> tuple[list[Paper], str]:
+def _papers_and_hash(name: str, data: bytes) -> tuple[list[Paper], str, FileFormat | None]:
     papers = read_upload(name, data)
-    return papers, content_hash(papers)
+    return papers, content_hash(papers), format_of(name, data)
 
 
 def content_hash(papers: list[Paper]) -> str:
@@ -267,24 +268,14 @@ async def cancel_all(db: Store, user_id: int, now: float) -> list[str]:
     return await db.run_write(transaction)
 
 
-@dataclass(frozen=True, slots=True)
-class Imported:
-    papers: list[PaperCount]
-
-    @property
-    def total(self) -> int:
-        return sum(p.questions for p in self.papers)
-
-
 def import_upload_in(conn: sqlite3.Connection, pending: Pending, papers: list[Paper], digest: str, *,
-                     now: float) -> Imported:
-    """Write the papers of a waiting upload (`digest`: their content hash, from read_for_import; their
-    key terms found: `with_key_terms`) and mark it imported, inside the caller's write transaction
-    (a lead's: proctor.teams.curation.import_upload, audited).
+                     now: float) -> None:
+    """Mark a waiting upload imported, inside the transaction that writes its papers (`digest`: their
+    content hash, from read_for_import): the claim of proctor.teams.file_edits.import_found, which
+    writes them as `proctor import` does (a lead's: proctor.teams.curation.import_upload, audited).
 
     Raises UploadChanged (the papers are not what the preview showed), UploadGone (imported or
-    cancelled already), ImportFailed (another paper has a title of these). Nothing is written when
-    it raises.
+    cancelled already); nothing is written then.
     """
     if digest != pending.content_hash:
         raise UploadChanged(f"{pending.file_name}: the file no longer reads as the preview showed")
@@ -295,9 +286,3 @@ def import_upload_in(conn: sqlite3.Connection, pending: Pending, papers: list[Pa
         (now, json.dumps({c.slug: c.questions for c in counts}), pending.id))
     if cur.rowcount != 1:
         raise UploadGone(f"upload {pending.id} is not waiting")
-    try:
-        refuse_composed_slug(conn, papers)
-        write_papers(conn, papers, now)
-    except BankError as e:  # SameTitle, ComposedSlug: say which paper, as `proctor import` does
-        raise ImportFailed(pending.file_name, "paper", str(e)) from e
-    return Imported(counts)

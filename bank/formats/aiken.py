@@ -12,6 +12,7 @@ import re
 
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
+from bank.formats.summary import ExportSummary, Reason
 from bank.import_notes import note
 from bank.kinds import Flag, Kind
 from bank.models import Paper, Question
@@ -71,20 +72,30 @@ def _question(stem: list[str], options: list[str], key: str, place: str, out: Pa
     return q
 
 
-def to_aiken(papers: list[Paper]) -> tuple[str, list[str]]:
-    """Single-choice questions as Aiken; the rest cannot be written and are listed in the notes."""
-    blocks, notes = [], []
+def _writable(q: Question) -> bool:
+    """Aiken reads the question back as it is: one-line options, a stem of non-blank trimmed lines of
+    which none after the first reads as an option or an ANSWER: line."""
+    lines = q.stem.split("\n")
+    return (all(o and "\n" not in o and o == o.strip() for o in q.options)
+            and all(x and x == x.strip() for x in lines)
+            and not any(_OPTION.match(x) or _ANSWER.match(x) for x in lines[1:])
+            and not _ANSWER.match(lines[0]))
+
+
+def to_aiken(papers: list[Paper], summary: ExportSummary) -> str:
+    """Single-choice questions as Aiken; `summary` counts them and the rest, which Aiken cannot hold."""
+    blocks = []
     for p in papers:
+        summary.started(p)
         for pos, s in enumerate(p.sections, start=1):
             for q in s.questions:
-                where = p.place(pos, q.number)
                 if q.kind is not Kind.single or not q.answer:
-                    notes.append(f"{where}: a {q.kind.value} question; Aiken holds single choice only")
-                elif (any("\n" in o or o != o.strip() or not o for o in q.options)
-                      or q.stem != "\n".join(x.strip() for x in q.stem.split("\n") if x.strip())):
-                    notes.append(f"{where}: an empty text or an option over several lines; Aiken has no place for it")
+                    summary.leave_out(p, pos, q.number, Reason.not_single)
+                elif not _writable(q):
+                    summary.leave_out(p, pos, q.number, Reason.aiken_text)
                 else:
                     lines = [q.stem, *(f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options)),
                              f"ANSWER: {q.answer}"]
                     blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) + ("\n" if blocks else ""), notes
+                    summary.wrote(p)
+    return "\n\n".join(blocks) + ("\n" if blocks else "")

@@ -9,8 +9,10 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from bank.kinds import CHOICE, SECTION_TITLES, Kind
-from bank.models import Note, Paper, Question, Section, Source
+from bank.formats.paper_facts import PaperFacts
+from bank.import_notes import note
+from bank.kinds import CHOICE, SECTION_TITLES, Kind, ReviewOption
+from bank.models import Note, Paper, PaperSettings, Question, Section, Source
 from bank.option_order import LETTERS
 from bank.paper_store import slug_for
 
@@ -34,6 +36,10 @@ class Item:
 class Parsed:
     items: list[Item] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)  # what was skipped or doubtful, by place
+    papers: dict[str, PaperFacts] = field(default_factory=dict)  # paper title ("": the file's own) -> its facts
+
+    def paper_facts(self, title: str) -> PaperFacts:
+        return self.papers.setdefault(title.strip(), PaperFacts())
 
 
 def category_topic(path: str) -> str:
@@ -88,8 +94,15 @@ def _slug(stem: str, title: str, several: bool) -> str:
     return f"{base}-{tail}"
 
 
-def assemble(parsed: Parsed, *, file: str, stem: str, title: str) -> list[Paper]:
-    """Papers (one per paper title, the file's own first) with sections in order of first use."""
+def assemble(parsed: Parsed, *, file: str, stem: str, title: str, safe: bool = False) -> list[Paper]:
+    """Papers (one per paper title, the file's own first) with sections in order of first use, and the
+    code, subject and settings the file gave each. A paper whose questions' refs (bank/formats/ref.py)
+    all name one paper keeps that paper's slug, its sections' places and its questions' numbers, so a
+    file exported from one bank and read into another names the same questions in both; a section the
+    file does not hold keeps its place as an empty one.
+
+    `safe`: a format that cannot carry a paper's settings (Aiken): the papers are exam-only, review
+    `score`, and their notes say so."""
     papers: dict[str, dict[str, list[Question]]] = {}
     kinds: dict[tuple[str, str], Kind] = {}
     for item in parsed.items:
@@ -100,17 +113,71 @@ def assemble(parsed: Parsed, *, file: str, stem: str, title: str) -> list[Paper]
     several = len(papers) > 1
     notes = list(parsed.notes)
     out: list[Paper] = []
+    claimed: set[str] = set()
     for paper_title, sections in papers.items():
-        slug = _slug(stem, paper_title, several)
-        built = []
-        for pos, (section_title, questions) in enumerate(sections.items(), start=1):
-            for n, q in enumerate(questions, start=1):
-                q.number = n
-                q.source = Source(paper=slug, section=pos, number=n)
-            points = {q.points for q in questions}
-            built.append(Section(kind=kinds[(paper_title, section_title)], title=section_title,
-                                 points_each=points.pop() if len(points) == 1 else None,
-                                 questions=questions))
-        out.append(Paper(slug=slug, title=paper_title, source_file=file, sections=built,
-                         notes=[] if out else notes))
+        facts = parsed.papers.get(paper_title) or parsed.papers.get("" if paper_title == title else paper_title)
+        facts = facts or PaperFacts()
+        kept = _kept_places(sections, claimed)
+        if kept is None:
+            slug = _slug(stem, paper_title, several)
+            built = [_section(kinds[(paper_title, t)], t, qs, set()) for t, qs in sections.items()]
+        else:
+            slug, positions = kept
+            claimed.add(slug)
+            built = _placed(paper_title, sections, positions, kinds)
+        for pos, built_section in enumerate(built, start=1):
+            for q in built_section.questions:
+                q.source = Source(paper=slug, section=pos, number=q.number)
+        settings = facts.settings or PaperSettings()
+        paper_notes = [] if out else notes
+        if safe:
+            settings = PaperSettings(exam_only=True, review=ReviewOption.score)
+            paper_notes = [*paper_notes, note("settings_safe")]
+        out.append(Paper(slug=slug, title=paper_title, code=facts.code, subject=facts.subject, source_file=file,
+                         sections=built, settings=settings, notes=paper_notes))
     return out
+
+
+def _kept_places(sections: dict[str, list[Question]], claimed: set[str]) -> tuple[str, dict[str, int]] | None:
+    """The slug and each section's place that the questions' refs name, when they name one paper that
+    no other paper of the file took, one place per section and no place or number twice; else None."""
+    refs = [(t, q.origin) for t, qs in sections.items() for q in qs if q.origin is not None]
+    slugs = {o.paper for _, o in refs}
+    if len(slugs) != 1 or (slug := slugs.pop()) in claimed:
+        return None
+    positions: dict[str, int] = {}
+    for t, o in refs:
+        if positions.setdefault(t, o.section) != o.section:
+            return None
+    numbers = [(o.section, o.number) for _, o in refs]
+    if len(set(positions.values())) != len(positions) or len(set(numbers)) != len(numbers):
+        return None
+    return slug, positions
+
+
+def _section(kind: Kind, title: str, questions: list[Question], keep: set[int]) -> Section:
+    """A section of `questions` numbered in order: a question whose ref names a number in `keep` keeps
+    it, the others take the next free ones."""
+    free = (n for n in range(1, len(questions) + len(keep) + 1) if n not in keep)
+    for q in questions:
+        q.number = q.origin.number if q.origin is not None and q.origin.number in keep else next(free)
+    points = {q.points for q in questions}
+    return Section(kind=kind, title=title, points_each=points.pop() if len(points) == 1 else None,
+                   questions=questions)
+
+
+def _placed(paper: str, sections: dict[str, list[Question]], positions: dict[str, int],
+            kinds: dict[tuple[str, str], Kind]) -> list[Section]:
+    """Sections at the places the refs name (the others after them, in order of first use), a place
+    between them that the file does not hold kept by an empty section."""
+    at: dict[int, Section] = {}
+    last = max(positions.values(), default=0)
+    for t, qs in sections.items():
+        pos = positions.get(t)
+        if pos is None:
+            last += 1
+            pos = last
+        keep = {q.origin.number for q in qs if q.origin is not None} if t in positions else set()
+        at[pos] = _section(kinds[(paper, t)], t, qs, keep)
+    return [at.get(pos) or Section(kind=at[min(p for p in at if p > pos)].kind, title="")
+            for pos in range(1, max(at) + 1)]

@@ -19,6 +19,7 @@ from bank.formats.moodle_xml import looks_like_moodle_xml, parse_moodle_xml
 from bank.formats.moodle_xml_export import to_moodle_xml
 from bank.formats.sheet import parse_csv, parse_xlsx
 from bank.formats.sheet_export import rows, template_rows, to_csv, to_xlsx
+from bank.formats.summary import ExportSummary, Reason
 from bank.import_notes import english_note
 from bank.importer import parse_file as parse_seed_or_json
 from bank.importer import parse_text
@@ -124,58 +125,68 @@ def _parse_known(kind: FileFormat, data: bytes, path: Path) -> list[Paper]:
     if not parsed.items:
         why = "; ".join(english_note(n) for n in parsed.notes[:3]) or "the file is empty"
         raise ImportFailed(file, "file", f"no question found ({why})")
-    return assemble(parsed, file=file, stem=path.stem, title=path.stem)
+    return assemble(parsed, file=file, stem=path.stem, title=path.stem, safe=kind is FileFormat.aiken)
 
 
-def export(papers: list[Paper], fmt: FileFormat) -> tuple[str | bytes, list[str]]:
-    """The papers in `fmt` (one of EXPORT_FORMATS), and what that format could not carry.
+def export(papers: list[Paper], fmt: FileFormat) -> tuple[str | bytes, ExportSummary]:
+    """The papers in `fmt` (one of EXPORT_FORMATS), and what the exporter wrote and left out.
 
     Only JSON carries flags: the other formats leave out the questions that are never asked
     (truncated, corrupted, no key), so that importing them elsewhere cannot make them askable.
     """
+    summary = ExportSummary()
     if fmt is FileFormat.json:
-        return dumps(export_papers(papers)) + "\n", []
-    papers, notes = _askable_only(papers)
-    data, more = _export(papers, fmt)
-    return data, notes + more
+        for p in papers:
+            summary.started(p)
+            for _ in p.questions():
+                summary.wrote(p)
+        return dumps(export_papers(papers)) + "\n", summary
+    data = _export(_askable_only(papers, summary), fmt, summary)
+    return data, summary
 
 
-def _askable_only(papers: list[Paper]) -> tuple[list[Paper], list[str]]:
-    notes, out = [], []
+def _askable_only(papers: list[Paper], summary: ExportSummary) -> list[Paper]:
+    """The papers without their never-asked questions (each counted in `summary`); every section stays,
+    so the others keep their places."""
+    out = []
     for p in papers:
         sections = []
         for pos, s in enumerate(p.sections, start=1):
             kept = []
             for q in s.questions:
-                bad = [f for f in q.flags if f in UNASKABLE]
-                if bad:
-                    notes.append(f"{p.place(pos, q.number)}: flagged {', '.join(bad)}, never asked")
+                if set(q.flags) & UNASKABLE:
+                    summary.leave_out(p, pos, q.number, Reason.unaskable)
                 else:
                     kept.append(q)
             sections.append(s.model_copy(update={"questions": kept}))
         out.append(p.model_copy(update={"sections": sections}))
-    return out, notes
+    return out
 
 
-def _export(papers: list[Paper], fmt: FileFormat) -> tuple[str | bytes, list[str]]:
+def _export(papers: list[Paper], fmt: FileFormat, summary: ExportSummary) -> str | bytes:
     match fmt:
         case FileFormat.gift:
-            return to_gift(papers)
+            return to_gift(papers, summary)
         case FileFormat.aiken:
-            return to_aiken(papers)
+            return to_aiken(papers, summary)
         case FileFormat.xml:
-            return to_moodle_xml(papers)
+            return to_moodle_xml(papers, summary)
         case FileFormat.xlsx | FileFormat.csv:
-            table, notes = rows(papers)
-            return (to_xlsx(table) if fmt is FileFormat.xlsx else to_csv(table)), notes
+            table = rows(papers, summary)
+            return to_xlsx(table) if fmt is FileFormat.xlsx else to_csv(table)
     raise ValueError(f"{fmt} is no export format; expected one of {', '.join(EXPORT_FORMATS)}")
 
 
 def export_format(path: Path | str) -> FileFormat | None:
     """The export format a file is in (one of EXPORT_FORMATS), None for the seed text format. Raises ImportFailed."""
     path = Path(path)
-    data = _read(path)
-    kind = detect(path, data)
+    return format_of(path.name, _read(path))
+
+
+def format_of(name: str, data: bytes) -> FileFormat | None:
+    """The export format of the bytes of a file called `name` (an upload): one of EXPORT_FORMATS, None
+    for the seed text format."""
+    kind = detect(Path(name), data)
     if kind is not FileFormat.seed:
         return kind
     return FileFormat.json if data[:65536].decode("utf-8-sig", errors="replace").lstrip().startswith("{") else None
@@ -192,5 +203,6 @@ def template(fmt: FileFormat) -> str | bytes:
     return to_xlsx(template_rows()) if fmt is FileFormat.xlsx else to_csv(template_rows())
 
 
-__all__ = ["EXPORT_FORMATS", "FileFormat", "as_carried", "detect", "export", "export_format", "parse_any", "parse_bytes",
+__all__ = ["EXPORT_FORMATS", "FileFormat", "as_carried", "detect", "export", "export_format", "format_of", "parse_any",
+           "parse_bytes",
            "read_any", "template"]

@@ -20,9 +20,10 @@ from decimal import Decimal, InvalidOperation
 from bank.errors import ImportFailed
 from bank.formats.build import BLANK, Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
+from bank.formats.paper_facts import from_one_line, read_category, read_settings
 from bank.formats.ref import read_ref
 from bank.import_notes import note
-from bank.kinds import Kind
+from bank.kinds import SUBJECTIVE, Kind
 from bank.models import Question
 from bank.option_order import LETTERS, MAX_OPTIONS
 
@@ -35,6 +36,9 @@ _NAME = re.compile(r"^\s*::(.*?)::", re.DOTALL)
 _FORMAT = re.compile(r"^\s*\[(html|moodle|plain|markdown)\]", re.IGNORECASE)
 _WEIGHT = re.compile(r"^\s*%(-?\d+(?:\.\d+)?)%")
 _TRUEFALSE = re.compile(r"^(T|F|TRUE|FALSE)\s*(#|$)", re.IGNORECASE)
+# comment lines an export writes (bank/formats/gift_export.py): `// key: value`
+_COMMENT = re.compile(r"^\s*//\s*(ref|points|topic|kind|reference|subject|settings):(.*)$")
+_REF_LINE = re.compile(r"^[^\S\n]*//[^\S\n]*ref:", re.MULTILINE)
 
 
 def looks_like_gift(text: str) -> bool:
@@ -55,52 +59,101 @@ def looks_like_gift(text: str) -> bool:
 
 
 def parse_gift(text: str, *, file: str) -> Parsed:
-    """Items and notes from a GIFT file. Raises ImportFailed naming the line."""
+    """Items and notes from a GIFT file. Raises ImportFailed naming the line.
+
+    A file the bank exported (its questions carry `// ref:` lines) names a paper and a section in each
+    category (`$course$/top/P3 title/section`, bank/formats/paper_facts.py) and a question's topic,
+    points, kind and reference answer in comment lines; in any other file a category is the topic of
+    the questions after it, as Moodle means it."""
     out = Parsed()
-    topic = ""
-    for line_no, block, ref in _blocks(text):
+    exported = _REF_LINE.search(text) is not None
+    topic, paper, section = "", "", ""
+    for line_no, block, comments in _blocks(text):
         first, _, rest = block.partition("\n")
         if first.strip().startswith("$CATEGORY:"):
-            topic = category_topic(first.strip()[len("$CATEGORY:"):])
+            path = first.strip()[len("$CATEGORY:"):]
+            named = read_category(path) if exported else None
+            if named is None:
+                topic, paper, section = category_topic(path), "", ""
+            else:
+                code, paper, section = named
+                topic = ""
+                out.paper_facts(paper).code = code
             if not rest.strip():
+                _paper_comments(out, paper, comments, file=file)
                 continue
             block, line_no = rest, line_no + 1
+        _paper_comments(out, paper, comments, file=file)
         q = _question(block, file=file, line=line_no, out=out)
-        if q is not None:
-            q.topic = topic
-            try:
-                read_ref(q, ref)
-            except ValueError as e:
-                raise ImportFailed(file, f"line {line_no}", f"its // ref: line: {e}") from None
-            out.items.append(Item(q, f"line {line_no}"))
+        if q is None:
+            continue
+        q.topic = from_one_line(comments["topic"][1]) if "topic" in comments else topic
+        try:
+            read_ref(q, comments.get("ref", (0, ""))[1])
+            _question_comments(q, {k: v for k, (_, v) in comments.items()})
+        except ValueError as e:
+            raise ImportFailed(file, f"line {line_no}", f"its comment lines: {e}") from None
+        out.items.append(Item(q, f"line {line_no}", paper=paper, section=section))
     return out
 
 
-_REF_LINE = re.compile(r"^\s*//\s*ref:(.*)$")
+def _paper_comments(out: Parsed, paper: str, comments: Comments, *, file: str) -> None:
+    facts = out.paper_facts(paper)
+    if "subject" in comments:
+        facts.subject = from_one_line(comments["subject"][1])
+    if "settings" in comments:
+        line, text = comments["settings"]
+        try:
+            facts.settings = read_settings(text)
+        except ValueError as e:
+            raise ImportFailed(file, f"line {line}", f"its // settings: line: {e}") from None
 
 
-def _blocks(text: str) -> list[tuple[int, str, str]]:
-    """(first line number, text, ref) of each question: runs of lines between blank lines, with the
-    comment lines taken out; a `// ref:` comment line (an export's, bank/formats/ref.py) before a
-    question gives its ref."""
-    blocks: list[tuple[int, str, str]] = []
+def _question_comments(q: Question, comments: dict[str, str]) -> None:
+    """Points, kind and reference answer from an export's comment lines. Raises ValueError."""
+    if "points" in comments:
+        try:
+            q.points = float(comments["points"])
+        except ValueError:
+            raise ValueError(f"// points: takes a number, found {comments['points'].strip()!r}") from None
+        if not q.points >= 0:
+            raise ValueError("// points: takes a number of 0 or more")
+    if "kind" in comments and q.kind is Kind.short:
+        name = comments["kind"].strip()
+        if name not in (Kind.discussion, Kind.case, Kind.short):
+            raise ValueError(f"// kind: is discussion or case, found {name!r}")
+        q.kind = Kind(name)
+    if "reference" in comments and q.kind in SUBJECTIVE:
+        q.answer = from_one_line(comments["reference"])
+
+
+Comments = dict[str, tuple[int, str]]  # an export's comment lines before a question: key -> (line, value)
+
+
+def _blocks(text: str) -> list[tuple[int, str, Comments]]:
+    """(first line number, text, comments) of each question: runs of lines between blank lines, with
+    the comment lines taken out; an export's comment lines before a question (`// ref: …`, `// points:
+    …`: `_COMMENT`) are its comments."""
+    blocks: list[tuple[int, str, Comments]] = []
     lines: list[str] = []
-    start, ref, pending = 0, "", ""
+    start = 0
+    comments: Comments = {}
+    pending: Comments = {}
     for n, line in enumerate(text.splitlines(), start=1):
         if line.lstrip().startswith("//"):
-            if m := _REF_LINE.match(line):
-                pending = m.group(1).strip()
+            if m := _COMMENT.match(line):
+                pending[m.group(1)] = (n, m.group(2).strip())
             continue
         if not line.strip():
             if lines:
-                blocks.append((start, "\n".join(lines), ref))
+                blocks.append((start, "\n".join(lines), comments))
                 lines = []
             continue
         if not lines:
-            start, ref, pending = n, pending, ""
+            start, comments, pending = n, pending, {}
         lines.append(line)
     if lines:
-        blocks.append((start, "\n".join(lines), ref))
+        blocks.append((start, "\n".join(lines), comments))
     return blocks
 
 

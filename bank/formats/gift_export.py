@@ -1,12 +1,15 @@
-"""Papers written as GIFT. What GIFT cannot carry (fill-ins with several blanks, points, a
-subjective question's reference answer, sections) is left out; the questions it cannot carry at
-all are listed in the notes returned."""
+"""Papers written as GIFT. What GIFT's own syntax has no place for (a paper, its section, subject and
+settings, a question's ref, points, topic, a subjective question's kind and reference answer) is
+written where Moodle looks for none: in the category path and in comment lines. A fill-in with several
+blanks cannot be written; the summary returned counts it."""
 
 from __future__ import annotations
 
-from bank.formats.build import BLANK, effective_weights
+from bank.formats.build import effective_weights
+from bank.formats.paper_facts import category_path, one_line, settings_text
 from bank.formats.ref import ref_text
-from bank.kinds import CHOICE, Kind
+from bank.formats.summary import ExportSummary, Reason
+from bank.kinds import CHOICE, SUBJECTIVE, Kind
 from bank.models import Paper, Question
 
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\~=#{}:"})
@@ -78,34 +81,55 @@ def _block(q: Question) -> str | None:
     return ""  # short, discussion, case: an essay
 
 
-def paper_to_gift(paper: Paper, notes: list[str]) -> str:
-    """One paper as GIFT text; what cannot be written is appended to `notes`."""
-    lines = [f"// {paper.title} ({paper.slug})", ""]
-    topic = ""
+def _unwritable(q: Question) -> Reason | None:
+    """Why GIFT cannot hold `q`: a fill-in of several blanks; a `->` in an accepted answer (the block
+    would read as a matching one) or in a matching question's left side (GIFT has no escape for it)."""
+    rows = q.answer if isinstance(q.answer, list) else []
+    if q.kind is Kind.fill and len(rows) != 1:
+        return Reason.several_blanks
+    if (q.kind is Kind.fill and any("->" in form for form in rows[0])) or (
+            q.kind is Kind.matching and any("->" in left for left, _ in rows)):
+        return Reason.separators
+    return None
+
+
+def paper_to_gift(paper: Paper, summary: ExportSummary) -> str:
+    """One paper as GIFT text: a category per section (`$course$/top/P3 title/section`), the paper's
+    subject and settings as comments after its first category, and each question's ref, points, topic,
+    kind (discussion, case) and reference answer as comments above it. What cannot be written is
+    counted in `summary`."""
+    summary.started(paper)
+    lines = [f"// {one_line(paper.title)} ({paper.slug})", ""]
+    head = [f"// subject: {one_line(paper.subject)}", f"// settings: {settings_text(paper.settings)}", ""]
     for s_pos, section in enumerate(paper.sections, start=1):
+        blocks = []
         for q in section.questions:
             block = _block(q)
-            if block is None:
-                notes.append(f"{paper.place(s_pos, q.number)}: a fill-in with several blanks; "
-                             "GIFT has no place for it")
+            if (why := _unwritable(q)) is not None or block is None:
+                summary.leave_out(paper, s_pos, q.number, why or Reason.several_blanks)
                 continue
-            if q.topic != topic:
-                topic = q.topic
-                lines += [f"$CATEGORY: $course$/top/{topic}" if topic else "$CATEGORY: $course$/top", ""]
+            summary.wrote(paper)
             if q.explanation:
                 block += f" ####{escape(q.explanation)}"
-            lines.append(f"// ref: {ref_text(paper.slug, s_pos, q)}")  # its identity (bank/formats/ref.py)
-            head = f"::{escape(q.name)}::" if q.name else ""
-            if q.stem.startswith("[") or (not head and q.stem.lstrip().startswith("//")):
-                head += "[moodle]"
-            if q.stem.count(BLANK) == 1 and q.kind in (Kind.single, Kind.fill):
-                before, after = q.stem.split(BLANK)
-                lines += [f"{head}{escape(before)}{{{block}}}{escape(after)}", ""]
-            else:
-                lines += [f"{head}{escape(q.stem)}{{{block}}}", ""]
+            blocks.append(f"// ref: {ref_text(paper.slug, s_pos, q)}")  # its identity (bank/formats/ref.py)
+            blocks.append(f"// points: {q.points:g}")
+            if q.topic:
+                blocks.append(f"// topic: {one_line(q.topic)}")
+            if q.kind in (Kind.discussion, Kind.case):
+                blocks.append(f"// kind: {q.kind.value}")
+            if q.kind in SUBJECTIVE and isinstance(q.answer, str) and q.answer:
+                blocks.append(f"// reference: {one_line(q.answer)}")
+            name = f"::{escape(q.name)}::" if q.name else ""
+            if q.stem.startswith("[") or (not name and q.stem.lstrip().startswith(("//", "$"))):
+                name += "[moodle]"
+            # the answer block after the whole stem: a blank in the stem stays as it is written
+            blocks += [f"{name}{escape(q.stem)}{{{block}}}", ""]
+        if blocks:
+            lines += [f"$CATEGORY: {category_path(paper.code, paper.title, section.title)}", "", *head, *blocks]
+            head = []
     return "\n".join(lines)
 
 
-def to_gift(papers: list[Paper]) -> tuple[str, list[str]]:
-    notes: list[str] = []
-    return "\n".join(paper_to_gift(p, notes) for p in papers), notes
+def to_gift(papers: list[Paper], summary: ExportSummary) -> str:
+    """The papers as one GIFT file; `summary` counts what was written and what was left out."""
+    return "\n".join(paper_to_gift(p, summary) for p in papers)

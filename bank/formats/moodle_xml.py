@@ -1,7 +1,8 @@
 """Moodle XML, read with defusedxml (no entity expansion, no external entities).
 
 Read: multichoice (single and multiple, fractions), truefalse, shortanswer, numerical, matching,
-essay, categories (topics), general feedback (the explanation), default grade (points), and
+essay, categories (topics; in a file the bank exported, papers and sections, and a question's tag its
+topic), general feedback (the explanation), default grade (points), and
 feedback per answer. A description is skipped with a note; any other type (cloze, calculated,
 drag and drop, ordering, random, ...) is reported by line and skipped.
 """
@@ -18,6 +19,7 @@ from defusedxml.ElementTree import fromstring
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed, category_topic, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
+from bank.formats.paper_facts import from_one_line, read_category, read_settings
 from bank.formats.ref import read_ref
 from bank.import_notes import note
 from bank.kinds import Flag, Kind
@@ -49,12 +51,22 @@ def parse_moodle_xml(text: str, *, file: str) -> Parsed:
     if len(lines) != len(elements):
         lines = []
     out = Parsed()
-    topic = ""
+    # a file the bank exported (refs in <idnumber>) names a paper and a section in each category, and a
+    # question's topic in its tag; in any other file a category is a topic, as Moodle means it
+    exported = any((el.findtext("idnumber") or "").strip() for el in elements)
+    topic, paper, section = "", "", ""
     for i, el in enumerate(elements):
         place = f"line {lines[i]}" if lines else f"question {i + 1}"
         kind = el.get("type", "")
         if kind == "category":
-            topic = category_topic(_text(el.find("category"), plain=True))
+            path = _text(el.find("category"), plain=True)
+            named = read_category(path) if exported else None
+            if named is None:
+                topic, paper, section = category_topic(path), "", ""
+            else:
+                code, paper, section = named
+                topic = ""
+                _category_info(out, paper, code, _text(el.find("info"), plain=True), file=file, place=place)
             continue
         reader = _READERS.get(kind)
         if reader is None:
@@ -73,12 +85,37 @@ def parse_moodle_xml(text: str, *, file: str) -> Parsed:
         except ValueError as e:
             raise ImportFailed(file, place, f"<idnumber>: {e}") from None
         q.explanation = _text(el.find("generalfeedback"))
-        q.topic = topic
+        q.topic = _tag(el, out, place) if paper else topic
         grade = (el.findtext("defaultgrade") or "").strip()
         if grade:
             q.points = _float(grade, "defaultgrade")
-        out.items.append(Item(q, place))
+        out.items.append(Item(q, place, paper=paper, section=section))
     return out
+
+
+def _category_info(out: Parsed, paper: str, code: str, info: str, *, file: str, place: str) -> None:
+    """A paper's code, and the subject and settings an export wrote in its category's <info>."""
+    facts = out.paper_facts(paper)
+    facts.code = code
+    for line in info.splitlines():
+        key, sep, value = line.partition(":")
+        if not sep or key.strip() not in ("subject", "settings"):
+            continue
+        if key.strip() == "subject":
+            facts.subject = from_one_line(value)
+        else:
+            try:
+                facts.settings = read_settings(value)
+            except ValueError as e:
+                raise ImportFailed(file, place, f"the category's settings: {e}") from None
+
+
+def _tag(el: Element, out: Parsed, place: str) -> str:
+    """An exported question's topic: its first tag (a note says when it has more)."""
+    tags = [t for t in (_text(x, plain=True) for x in el.findall("tags/tag")) if t]
+    if len(tags) > 1:
+        out.notes.append(note("tags_dropped", place, kept=tags[0], dropped=", ".join(tags[1:])))
+    return tags[0] if tags else ""
 
 
 def _text(el: Element | None, *, plain: bool = False) -> str:

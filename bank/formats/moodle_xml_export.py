@@ -1,11 +1,16 @@
-"""Papers written as Moodle XML (texts as plain_text, so nothing is read as markup on the way back)."""
+"""Papers written as Moodle XML (texts as plain_text, so nothing is read as markup on the way back): a
+category per paper and section (`$course$/top/P3 title/section`, the paper's subject and settings in
+its first category's <info>), a question's ref in <idnumber>, its points in <defaultgrade>, its topic
+as its one tag."""
 
 from __future__ import annotations
 
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
 from bank.formats.build import effective_weights
+from bank.formats.paper_facts import category_path, one_line, settings_text
 from bank.formats.ref import ref_text
+from bank.formats.summary import ExportSummary, Reason
 from bank.kinds import CHOICE, Kind
 from bank.models import Paper, Question
 
@@ -36,9 +41,12 @@ def _fb(q: Question, i: int) -> str:
     return q.feedback[i] if i < len(q.feedback) else ""
 
 
-def _question(quiz: Element, q: Question, ref: str) -> bool:
-    if q.kind is Kind.fill and (not isinstance(q.answer, list) or len(q.answer) != 1):
-        return False
+def _carried(q: Question) -> bool:
+    """Moodle XML's shortanswer holds one blank."""
+    return not (q.kind is Kind.fill and (not isinstance(q.answer, list) or len(q.answer) != 1))
+
+
+def _question(quiz: Element, q: Question, ref: str) -> None:
     el = SubElement(quiz, "question", {"type": _TYPES[q.kind]})
     _text(el, "name", q.name, fmt=None)
     SubElement(el, "idnumber").text = ref  # Moodle's own field for an identity (bank/formats/ref.py)
@@ -67,23 +75,36 @@ def _question(quiz: Element, q: Question, ref: str) -> bool:
             SubElement(SubElement(sub, "answer"), "text").text = right
     else:
         _text(el, "graderinfo", q.answer if isinstance(q.answer, str) else "")
-    return True
+    if q.topic:
+        SubElement(SubElement(SubElement(el, "tags"), "tag"), "text").text = q.topic
 
 
-def to_moodle_xml(papers: list[Paper]) -> tuple[str, list[str]]:
-    """The papers as one Moodle XML quiz; topics become categories."""
+def _category(quiz: Element, p: Paper, title: str, head: bool) -> None:
+    """A category per section (`$course$/top/P3 title/section`); the paper's first holds its subject and
+    settings in its <info>."""
+    cat = SubElement(quiz, "question", {"type": "category"})
+    _text(cat, "category", category_path(p.code, p.title, title), fmt=None)
+    if head:
+        _text(cat, "info", f"subject: {one_line(p.subject)}\nsettings: {settings_text(p.settings)}", fmt="plain_text")
+
+
+def to_moodle_xml(papers: list[Paper], summary: ExportSummary) -> str:
+    """The papers as one Moodle XML quiz: a category per paper and section, topics as tags."""
     quiz = Element("quiz")
-    notes: list[str] = []
-    topic: str | None = None
     for p in papers:
+        summary.started(p)
+        head = True
         for pos, s in enumerate(p.sections, start=1):
+            written = [q for q in s.questions if _carried(q)]
             for q in s.questions:
-                if q.topic != topic:
-                    topic = q.topic
-                    cat = SubElement(quiz, "question", {"type": "category"})
-                    _text(cat, "category", "$course$/top" + (f"/{topic}" if topic else ""), fmt=None)
-                if not _question(quiz, q, ref_text(p.slug, pos, q)):
-                    notes.append(f"{p.place(pos, q.number)}: a fill-in with several blanks; "
-                                 "Moodle XML has no place for it")
+                if not _carried(q):
+                    summary.leave_out(p, pos, q.number, Reason.several_blanks)
+            if not written:
+                continue
+            _category(quiz, p, s.title, head)
+            head = False
+            for q in written:
+                _question(quiz, q, ref_text(p.slug, pos, q))
+                summary.wrote(p)
     indent(quiz)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + tostring(quiz, encoding="unicode") + "\n", notes
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + tostring(quiz, encoding="unicode") + "\n"

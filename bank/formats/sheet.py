@@ -2,7 +2,8 @@
 
 Columns (any order; only the stem is required): 题型 type, 题干 stem, 选项A…选项H option_a…option_h,
 答案 answer, 解析 explanation, 分值 points, 难度 difficulty, 知识点 topic, 试卷 paper, 章节 section,
-编号 ref (written by an export: the question's identity, bank/formats/ref.py).
+试卷代码 paper_code, 科目 subject, 试卷设置 settings (the paper's: `time=45; attempts=2; …`,
+bank/formats/paper_facts.py), 编号 ref (written by an export: the question's identity, bank/formats/ref.py).
 Keys: single `A`; multi `ABD` (or `A,B,D`); true/false `对/错`, `正确/错误`, `T/F`, `true/false`,
 `√/×`; fill-in blanks separated by `|`, accepted forms of one blank by `;`; numerical `3.14`,
 `3.14±0.01`, `3.14:0.01` or `1..5`, several accepted values separated by `|`; matching
@@ -15,11 +16,13 @@ import csv
 import io
 import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 
+from bank.csv_safety import TRIGGERS
 from bank.errors import ImportFailed
 from bank.formats.build import Item, Parsed
+from bank.formats.paper_facts import read_settings
 from bank.formats.ref import read_ref
 from bank.grading.choice import parse_truefalse
 from bank.import_notes import note
@@ -38,6 +41,8 @@ COLUMNS = {  # field: (Chinese header, English header)
     "answer": ("答案", "answer"), "explanation": ("解析", "explanation"), "points": ("分值", "points"),
     "difficulty": ("难度", "difficulty"), "topic": ("知识点", "topic"), "paper": ("试卷", "paper"),
     "section": ("章节", "section"),
+    # the paper's: its code and subject on each of its rows, its settings on its first
+    "paper_code": ("试卷代码", "paper_code"), "subject": ("科目", "subject"), "settings": ("试卷设置", "settings"),
     "ref": ("编号", "ref"),  # an exported question's identity (bank/formats/ref.py); empty: a new question
 }
 _HEADER = {h.lower(): field for field, names in COLUMNS.items() for h in names}
@@ -105,8 +110,9 @@ def read_csv_rows(text: str, *, file: str) -> list[tuple[int, list[str]]]:
 
 
 def _unguard(cell: str) -> str:
-    """A cell as written before the exporter's guard against formulas (a ' before = + - @)."""
-    return cell[1:] if cell[:1] == "'" and cell[1:2] in ("=", "+", "-", "@", "\t", "\r") else cell
+    """A cell as written before the exporter's guard against formulas: one ' taken off a cell that starts
+    with quotes and then = + - @ (bank/formats/sheet_export.py puts one there)."""
+    return cell[1:] if cell[:1] == "'" and cell.lstrip("'")[:1] in TRIGGERS else cell
 
 
 def parse_rows(sheets: list[tuple[str, list[tuple[int, list[str]]]]], *, file: str) -> Parsed:
@@ -191,7 +197,30 @@ def _row(c: dict[str, str], place: str, file: str, header: list[str], columns: d
         read_ref(q, c.get("ref", ""))
     except ValueError as e:
         raise fail("ref", str(e)) from None
+    _paper_cells(out, c, fail)
     return Item(q, place, paper=c.get("paper", ""), section=c.get("section", ""))
+
+
+def _paper_cells(out: Parsed, c: dict[str, str], fail: Callable[[str, str], ImportFailed]) -> None:
+    """The paper's code, subject and settings, from the first of its rows that gives each; another row
+    of the paper that gives another value is an error."""
+    facts = out.paper_facts(c.get("paper", ""))
+    for field, now in (("paper_code", facts.code), ("subject", facts.subject)):
+        given = c.get(field, "")
+        if given and now and given != now:
+            raise fail(field, f"the paper's {COLUMNS[field][0]} is {now!r} on an earlier row")
+        if given and not now:
+            if field == "paper_code":
+                facts.code = given
+            else:
+                facts.subject = given
+    if text := c.get("settings", ""):
+        if facts.settings is not None:
+            raise fail("settings", "the paper's settings are on an earlier row already: give them once")
+        try:
+            facts.settings = read_settings(text)
+        except ValueError as e:
+            raise fail("settings", str(e)) from None
 
 
 def _guess_kind(options: list[str], key: str) -> Kind:

@@ -6,10 +6,12 @@ import csv
 import io
 from typing import TYPE_CHECKING, Required, TypedDict
 
-from bank.csv_safety import safe_cell
+from bank.csv_safety import TRIGGERS, safe_cell
 from bank.formats.build import effective_weights
+from bank.formats.paper_facts import settings_text
 from bank.formats.ref import ref_text
 from bank.formats.sheet import COLUMNS, OPTION_LETTERS, kind_name
+from bank.formats.summary import ExportSummary, Reason
 from bank.kinds import CHOICE, Kind
 from bank.models import Paper, Question
 
@@ -80,32 +82,52 @@ def _key(q: Question) -> str:
     return str(a)
 
 
-def question_row(q: Question, paper: str, section: str, ref: str = "") -> list[str]:
+def question_row(q: Question, paper: str, section: str, ref: str = "", *, code: str = "", subject: str = "",
+                 settings: str = "") -> list[str]:
     row = {"type": kind_name(q.kind), "stem": q.stem, "answer": _key(q), "explanation": q.explanation,
            "points": f"{q.points:g}", "difficulty": q.difficulty, "topic": q.topic, "paper": paper,
-           "section": section, "ref": ref}
+           "section": section, "paper_code": code, "subject": subject, "settings": settings, "ref": ref}
     if q.kind in CHOICE:
         for letter, option in zip(OPTION_LETTERS, q.options, strict=False):
             row[f"option_{letter.lower()}"] = option
     return [row.get(f, "") for f in _FIELDS]
 
 
-def rows(papers: list[Paper]) -> tuple[list[list[str]], list[str]]:
-    """The header and a row per question; what a sheet cannot carry is listed in the notes."""
-    out, notes = [[COLUMNS[f][0] for f in _FIELDS]], []
+def _separators(q: Question) -> bool:
+    """A key a 答案 cell cannot write: a fill-in's text holding `|` or `;` (they part blanks and forms), a
+    matching pair holding `|` (it parts pairs) or `->` on its left (it parts left from right)."""
+    rows = q.answer if isinstance(q.answer, list) else []
+    if q.kind is Kind.fill:
+        return any("|" in f or ";" in f for forms in rows for f in forms)
+    if q.kind is Kind.matching:
+        return any("|" in left or "|" in right or "->" in left for left, right in rows)
+    return False
+
+
+def rows(papers: list[Paper], summary: ExportSummary) -> list[list[str]]:
+    """The header and a row per question (the paper's code and subject on each, its settings on its
+    first); `summary` counts them and what a sheet cannot carry."""
+    out = [[COLUMNS[f][0] for f in _FIELDS]]
     for p in papers:
+        summary.started(p)
+        settings = settings_text(p.settings)
         for pos, s in enumerate(p.sections, start=1):
             for q in s.questions:
-                where = p.place(pos, q.number)
                 if q.kind in CHOICE and len(q.options) > len(OPTION_LETTERS):
-                    notes.append(f"{where}: more than {len(OPTION_LETTERS)} options; the sheet has no column for them")
+                    summary.leave_out(p, pos, q.number, Reason.many_options)
+                    continue
+                if _separators(q):
+                    summary.leave_out(p, pos, q.number, Reason.separators)
                     continue
                 if q.weights and q.weights != effective_weights(q.model_copy(update={"weights": []})):
-                    notes.append(f"{where}: per-answer weights are not carried by a sheet")
+                    summary.leave_out(p, pos, q.number, Reason.weights)
                 if q.feedback:
-                    notes.append(f"{where}: per-answer feedback is not carried by a sheet")
-                out.append(question_row(q, p.title, s.title, ref_text(p.slug, pos, q)))
-    return out, notes
+                    summary.leave_out(p, pos, q.number, Reason.feedback)
+                out.append(question_row(q, p.title, s.title, ref_text(p.slug, pos, q), code=p.code,
+                                        subject=p.subject, settings=settings))
+                summary.wrote(p)
+                settings = ""
+    return out
 
 
 def template_rows() -> list[list[str]]:
@@ -123,8 +145,16 @@ def to_csv(table: list[list[str]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     for row in table:
-        w.writerow([safe_cell(c) for c in row])
+        w.writerow([_csv_cell(c.strip()) for c in row])  # the reader trims a cell before it takes the guard off
     return buf.getvalue()
+
+
+def _csv_cell(text: str) -> object:
+    """A cell that cannot run as a formula (bank/csv_safety.py) and reads back as written: a text that
+    starts with quotes before a trigger gets one more, which the reader takes off (sheet._unguard)."""
+    if text.lstrip("'")[:1] in TRIGGERS and text[:1] == "'":
+        return "'" + text
+    return safe_cell(text)
 
 
 def to_xlsx(table: list[list[str]]) -> bytes:

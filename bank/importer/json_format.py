@@ -1,6 +1,6 @@
 """The JSON export: the bank as readable UTF-8 JSON, and the same JSON parsed back into papers.
 
-Shape: {"papers": [{"slug", "title", "source_file", "settings", "notes", "sections": [{"kind",
+Shape: {"papers": [{"slug", "code", "title", "subject", "source_file", "settings", "notes", "sections": [{"kind",
 "title", "points_each", "declared_count", "questions": [{"number", "kind", "stem", "options",
 "answer", "explanation", "points", "flags", "topic"}]}]}]}. Options are texts without letters;
 answers: single "C", multi "ABD", truefalse true/false, fill [[alternative, ...] per blank],
@@ -36,7 +36,9 @@ def dumps(data: dict[str, Any]) -> str:
 def _paper(p: Paper) -> dict[str, Any]:
     return {
         "slug": p.slug,
+        "code": p.code,
         "title": p.title,
+        "subject": p.subject,
         "source_file": p.source_file,
         "settings": p.settings.model_dump(mode="json"),
         "notes": [n.model_dump() for n in p.notes],
@@ -125,8 +127,8 @@ def _parse_paper(file: str, place: str, raw: Any) -> Paper:
             if len(set(numbers)) != len(numbers):
                 raise ImportFailed(file, where, "two questions share a number")
             sections.append(section)
-        paper = Paper(slug=raw.get("slug"), title=raw.get("title"),
-                      source_file=raw.get("source_file", ""), sections=sections,
+        paper = Paper(slug=raw.get("slug"), title=raw.get("title"), code=raw.get("code") or "",
+                      subject=raw.get("subject") or "", source_file=raw.get("source_file", ""), sections=sections,
                       settings=PaperSettings.model_validate(raw.get("settings") or {}),
                       notes=raw.get("notes") or [])
     except ValidationError as e:

@@ -6,7 +6,7 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.authoring.draft import KINDS, Draft, Step
-from bank.authoring.upload import Imported, Preview
+from bank.authoring.upload import Preview, count
 from bank.kinds import CHOICE, SECTION_TITLES, Kind
 from bank.models import Paper, Question
 from bank.option_order import LETTERS
@@ -17,6 +17,7 @@ from bot.letter_rows import letter_rows
 from bot.lint_lines import lint_line
 from bot.text_limits import clip
 from proctor.exams.model import Item
+from proctor.teams.file_edits import Imported
 
 MAX_WARNINGS = 10
 MAX_PAPER_BUTTONS = 20
@@ -74,9 +75,14 @@ def upload_keyboard(upload_id: int, lang: str) -> Keyboard:
 
 
 def imported(file_name: str, done: Imported, lang: str) -> str:
-    papers = "\n".join(t("up_paper_line", lang, title=c.title, n=c.questions,
-                         kinds=kinds_line(c.kinds, lang)) for c in done.papers)
-    return t("up_imported", lang, file=file_name, n=done.total, papers=papers)
+    """What an upload's import did: the new papers per kind, and the papers it updated in place."""
+    counts, _ = count(done.new)
+    lines = [t("up_paper_line", lang, title=p.label, n=c.questions, kinds=kinds_line(c.kinds, lang))
+             for p, c in zip(done.new, counts, strict=True)]
+    lines += [t("up_updated_line", lang, paper=u.paper.label, changed=len(u.changes), added=len(u.added),
+                unchanged=u.unchanged) for u in done.updated]
+    n = sum(c.questions for c in counts) + sum(len(u.changes) + len(u.added) + u.unchanged for u in done.updated)
+    return t("up_imported", lang, file=file_name, n=n, papers="\n".join(lines))
 
 
 # --- /newquestion ------------------------------------------------------------------------------

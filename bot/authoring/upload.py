@@ -13,6 +13,7 @@ from bank.authoring import upload as up
 from bank.errors import ImportFailed, NotFound, TermsUnavailable
 from bank.models import Paper
 from bank.paper_store import list_papers
+from bank.round_trip import Outdated
 from bot.authoring import render
 from bot.authoring.callbacks import UploadAction, UploadPress
 from bot.context import Ctx
@@ -20,6 +21,7 @@ from bot.core import ack
 from bot.i18n import t
 from bot.userctx import UserCtx, user_ctx
 from proctor.teams import curation
+from proctor.teams.question_edit import Sealed
 
 log = logging.getLogger(__name__)
 
@@ -105,9 +107,10 @@ async def _import(context: Ctx, pending: up.Pending, u: UserCtx) -> str:
     svc = context.services
     try:
         data = await _fetch(context, pending.file_id)
-        papers, digest = await asyncio.to_thread(up.read_for_import, pending.file_name, data)
-        done = await curation.import_upload(svc.db, pending, papers, digest, now=svc.now(), chat_id=pending.chat_id)
-    except (up.UploadRefused, ImportFailed, TermsUnavailable) as e:
+        papers, digest, fmt = await asyncio.to_thread(up.read_for_import, pending.file_name, data)
+        done = await curation.import_upload(svc.db, pending, papers, digest, fmt, now=svc.now(),
+                                            chat_id=pending.chat_id)
+    except (up.UploadRefused, ImportFailed, TermsUnavailable, Outdated, Sealed) as e:
         return t("up_refused", u.lang, why=str(e))
     except up.UploadChanged:
         return t("up_changed", u.lang)

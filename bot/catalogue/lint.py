@@ -39,6 +39,8 @@ _CHINESE: dict[str, str] = {
     "cut_before_text": "{place}：在题目正文之前被截断，已丢弃",
     "cut_at_end": "{place}：在文件末尾被截断",
     "fill_parts": "{place}：有 {blanks} 个空，但答案有 {parts} 部分",
+    "settings_safe": "Aiken 文件不含试卷设置：新试卷按仅限考试、结束时只显示总分导入（可用 proctor bank set 修改）",
+    "tags_dropped": "{place}：只取第一个标签“{kept}”作为知识点；其余标签（{dropped}）未读取",
     "kept_edit": "题目 #{qid}（第 {number} 题）保留了修改（第 {version} 版，/editq 或 /keyfix）：文件中这道题的题干和答案没有应用",
 }
 

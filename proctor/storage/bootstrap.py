@@ -8,13 +8,15 @@ from pathlib import Path
 
 import bank
 from bank.grading.terms import SEED_TERMS, key_terms
-from bank.importer import import_files, parse_files
+from bank.importer import import_files, parse_file, parse_files
 from bank.kinds import SUBJECTIVE
+from bank.models import Paper
 from bank.paper_store import paper_count
 from bank.question_checks import fill_missing
 from proctor.storage.db import Database
 
 SEEDS_DIR = Path(bank.__file__).resolve().parent / "seeds"
+SUBJECTS = SEEDS_DIR / "subjects.json"  # each bundled paper's subject, by slug (migration 037 gives the same)
 
 
 async def open_database(path: Path | str, *, create: bool = True) -> Database:
@@ -39,8 +41,14 @@ async def ensure_default_bank(db: Database, now: float) -> int:
     if await paper_count(db):
         return 0
 
-    papers = await import_files(db, sorted(SEEDS_DIR.glob("*.txt")), now)
+    papers = await import_files(db, sorted(SEEDS_DIR.glob("*.txt")), now, parse=_bundled_paper)
     return len(papers)
+
+
+def _bundled_paper(path: Path | str) -> list[Paper]:
+    """A bundled paper with its subject (the seed text format has no place for one)."""
+    subjects: dict[str, str] = json.loads(SUBJECTS.read_text(encoding="utf-8"))
+    return [p.model_copy(update={"subject": subjects.get(p.slug, p.subject)}) for p in parse_file(path)]
 
 
 def seed_key_terms() -> dict[str, list[str]]:

@@ -9,15 +9,17 @@ from typing import Any
 
 from bank.authoring import upload as up
 from bank.authoring.add import Added, BadTarget, Claim, add_question_in, with_terms
+from bank.formats import FileFormat
 from bank.grading.terms import SegmentIn
 from bank.item_stats import set_retired_in
 from bank.models import Paper, PaperSettings, Question
 from bank.paper_list import find_paper
 from bank.paper_settings import check_settings, write_settings_in
-from bank.paper_store import load_paper, with_key_terms
+from bank.paper_store import load_paper
 from bank.question_checks import confirm_key_in
 from proctor.audit import AuditAction, record_audit
 from proctor.storage.db import Database
+from proctor.teams.file_edits import Imported, import_found
 
 
 async def set_retired(db: Database, question_id: int, retired: bool, *, lead: int,
@@ -109,21 +111,23 @@ async def add_question(db: Database, question: Question, *, paper_id: int | None
     return await db.run_write(transaction)
 
 
-async def import_upload(db: Database, pending: up.Pending, papers: list[Paper], digest: str, *, now: float,
-                        chat_id: int | None) -> up.Imported:
-    """Write the papers of a waiting upload (`digest`: their content hash, from read_for_import),
-    mark it imported and audit it, in one transaction.
+async def import_upload(db: Database, pending: up.Pending, papers: list[Paper], digest: str,
+                        fmt: FileFormat | None, *, now: float, chat_id: int | None) -> Imported:
+    """Import the papers of a waiting upload as `proctor import` imports a file (file_edits.import_found:
+    an exported file updates the papers it came from), mark it imported and audit it, in one
+    transaction. `digest`: their content hash, `fmt`: the file's export format (read_for_import).
 
     Raises UploadChanged (the papers are not what the preview showed), UploadGone (imported or
-    cancelled already), ImportFailed (another paper has a title of these), TermsUnavailable.
-    Nothing is written when it raises.
+    cancelled already), ImportFailed (another paper has a title of these), Outdated, Sealed,
+    TermsUnavailable. Nothing is written when it raises.
     """
-    papers = await with_key_terms(papers, segment_in=SegmentIn.CHILD)  # a chat upload: the bot's process
+    counts, _ = up.count(papers)
 
-    def transaction(conn: sqlite3.Connection) -> up.Imported:
-        done = up.import_upload_in(conn, pending, papers, digest, now=now)
+    def claim(conn: sqlite3.Connection) -> None:
+        up.import_upload_in(conn, pending, papers, digest, now=now)
         record_audit(conn, at=now, actor=pending.user_id, chat_id=chat_id, action=AuditAction.bank_upload,
-                     target=pending.file_name, papers={c.slug: c.questions for c in done.papers})
-        return done
+                     target=pending.file_name, papers={c.slug: c.questions for c in counts})
 
-    return await db.run_write(transaction)
+    found = {p.slug: (p, pending.file_name) for p in papers}
+    return await import_found(db, found, {pending.file_name: fmt}, now, actor=pending.user_id,
+                              segment_in=SegmentIn.CHILD, claim=claim)

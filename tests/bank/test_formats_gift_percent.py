@@ -6,6 +6,7 @@ import pytest
 from bank.formats.build import Item, Parsed, assemble
 from bank.formats.gift import parse_gift
 from bank.formats.gift_export import to_gift
+from bank.formats.summary import ExportSummary
 from bank.kinds import Kind
 from bank.models import Question
 
@@ -14,8 +15,9 @@ CORE = ("kind", "stem", "options", "answer", "weights")
 
 def _round_trip(q: Question) -> tuple[str, list[Question]]:
     papers = assemble(Parsed([Item(q, "q0")]), file="b", stem="bank", title="Bank")
-    text, notes = to_gift(papers)
-    assert notes == []
+    summary = ExportSummary()
+    text = to_gift(papers, summary)
+    assert summary.left_out == [] and summary.total == 1
     parsed = parse_gift(text, file="bank.gift")
     return text, [item.question for item in parsed.items]
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bank.authoring.upload import MAX_QUESTIONS
-from bank.formats import child
+from bank.formats import FileFormat, child
+from bank.formats.files import export
 from bank.formats.sheet_export import to_csv, to_xlsx
 from bank.importer.json_format import dumps, export_papers
 from bank.paper_store import list_papers
@@ -90,6 +91,23 @@ async def test_each_format_previews_then_imports(env, name, data, n):
     assert added > 0 and f"{added} questions" in done.text
     entries = await audit.recent(env.db, action="bank_upload")
     assert [(e.action, e.target) for e in entries] == [("bank_upload", name)]
+
+
+@pytest.mark.parametrize("fmt", [FileFormat.csv, FileFormat.xlsx, FileFormat.gift])
+async def test_an_export_sent_back_in_chat_updates_its_paper_in_place(env, fmt):
+    """Before: an XLSX or CSV export uploaded in chat was seen as new questions and the import failed on
+    the paper's slug; now it goes through `proctor import`'s function and changes nothing."""
+    lead = env.api.user(LEAD, "Lea", language_code="en")
+    papers = await list_papers(env.db)
+    data, summary = export(papers, fmt)
+    before = await _questions(env)
+    preview = await _preview(env, lead, f"bank.{fmt.value}", data.encode() if isinstance(data, str) else data)
+    assert "Already in the bank, updated in place" in preview.text
+    await lead.press(preview, "✅ Import")
+    done = await lead.wait_message(lambda m: "Imported" in (m.text or ""), timeout=15)
+    assert f"updated in place: 0 changed, 0 added, {summary.total} unchanged" in done.text
+    assert await _questions(env) == before
+    assert await list_papers(env.db) == papers
 
 
 async def test_preview_shows_kinds_lint_and_the_candidate_view(env):

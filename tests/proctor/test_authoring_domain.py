@@ -64,19 +64,19 @@ def test_preview_counts_and_checks_duplicates_against_the_bank():
 
 
 async def test_import_writes_once_and_only_what_the_preview_showed(db):
-    papers, digest = up.read_for_import("q.gift", GIFT)  # read in a child process
+    papers, digest, fmt = up.read_for_import("q.gift", GIFT)  # read in a child process
     assert digest == up.content_hash(papers)
     pid = await up.hold(db, user_id=1, chat_id=1, file_id="F", file_name="q.gift", file_size=len(GIFT),
                         digest=digest, now=0)
     pending = await up.get_pending(db, pid, 1)
-    other, other_digest = up.read_for_import("q.gift", GIFT.replace(b"{T}", b"{F}"))
+    other, other_digest, _ = up.read_for_import("q.gift", GIFT.replace(b"{T}", b"{F}"))
     with pytest.raises(up.UploadChanged):
-        await curation.import_upload(db, pending, other, other_digest, now=1, chat_id=1)
+        await curation.import_upload(db, pending, other, other_digest, fmt, now=1, chat_id=1)
     assert await question_count(db) == 0
-    done = await curation.import_upload(db, pending, papers, digest, now=1, chat_id=1)
-    assert done.total == 2
+    done = await curation.import_upload(db, pending, papers, digest, fmt, now=1, chat_id=1)
+    assert [len(p.questions()) for p in done.new] == [2]
     with pytest.raises(up.UploadGone):
-        await curation.import_upload(db, pending, papers, digest, now=2, chat_id=1)
+        await curation.import_upload(db, pending, papers, digest, fmt, now=2, chat_id=1)
     with pytest.raises(up.UploadGone):
         await up.cancel(db, pid, 1, now=2)
     assert await question_count(db) == 2
