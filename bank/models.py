@@ -15,6 +15,7 @@ from bank.kinds import (
     fingerprint,
     review_option,
 )
+from bank.question_ref import QuestionRef
 
 
 class Source(BaseModel):
@@ -22,6 +23,7 @@ class Source(BaseModel):
     section: int  # 1-based section position
     number: int
     paper_title: str = Field(default="", exclude=True)  # what people see (a stored question's)
+    code: str = Field(default="", exclude=True)  # the stored paper's code (P3)
     section_title: str = Field(default="", exclude=True)
 
 
@@ -57,10 +59,21 @@ class Question(BaseModel):
     # where an exported file says the question came from (bank/formats/ref.py; `version` is then the
     # version the file was exported at): importing that file updates this question in place
     origin: Source | None = Field(default=None, exclude=True)
+    # its place in its own paper's full order, the n of its reference (P3 · Q43): given when it is first
+    # stored and never changed; a file may carry it (bank/formats/ref.py) so another bank keeps it
+    seq: int | None = Field(default=None, exclude=True)
 
     @property
     def askable(self) -> bool:
         return not self.retired and not self.held and not (set(self.flags) & UNASKABLE)
+
+    @property
+    def ref(self) -> QuestionRef:
+        """Its reference, `P3 · Q43` (bank/question_ref.py), read where it is stored. Raises ValueError
+        for a question not stored yet."""
+        if self.source is None or not self.source.code or self.seq is None:
+            raise ValueError("a question has a reference once it is stored")
+        return QuestionRef(self.source.code, self.seq, self.id)
 
     @property
     def fingerprint(self) -> str:

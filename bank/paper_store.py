@@ -184,13 +184,18 @@ def _write_paper(conn: sqlite3.Connection, paper: Paper, now: float) -> int:
             rows.append((fp, paper_id, section_id, q.number, q.kind.value, q.stem,
                          _dumps(q.options), _dumps(q.answer), q.explanation, q.points,
                          _dumps(q.flags), q.topic, q.name, _dumps(q.weights), _dumps(q.feedback),
-                         q.difficulty, None if q.key_terms is None else _dumps(q.key_terms)))
-        # one call per section: aiosqlite hops to its thread once per call, not once per row
+                         q.difficulty, None if q.key_terms is None else _dumps(q.key_terms),
+                         q.seq, paper_id))
+        # one call per section: aiosqlite hops to its thread once per call, not once per row. A new
+        # question keeps the n its file gives it when no other question of the paper has it; else (and
+        # without one) migration 035's trigger gives it the next. A stored question keeps its own.
         conn.executemany(
             """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
                    options, answer, explanation, points, flags, topic, name, weights, feedback,
-                   difficulty, key_terms, retired)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)
+                   difficulty, key_terms, retired, seq)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,
+                       (SELECT n FROM (SELECT ? AS n) WHERE NOT EXISTS (
+                            SELECT 1 FROM questions WHERE paper_id=? AND seq=n)))
                ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
                    section_id=excluded.section_id, number=excluded.number,
                    points=excluded.points, flags=excluded.flags, topic=excluded.topic,

@@ -34,8 +34,10 @@ def question_from_row(row: sqlite3.Row) -> Question:
         key_terms=None if row["key_terms"] is None else json.loads(row["key_terms"]),
         source=Source(paper=row["slug"], section=row["section_pos"], number=row["number"],
                       paper_title=row["paper_title"] if "paper_title" in keys else "",
-                      section_title=row["section_title"] if "section_title" in keys else "")
+                      section_title=row["section_title"] if "section_title" in keys else "",
+                      code=row["paper_code"] if "paper_code" in keys else "")
         if "slug" in keys else None,
+        seq=row["seq"] if "seq" in keys else None,
         version=row["key_version"] if "key_version" in keys else 1,
         **_checks(row, keys),
     )
@@ -50,7 +52,7 @@ def _checks(row: sqlite3.Row, keys: Collection[str]) -> dict[str, Any]:
 
 
 QUESTION_SELECT = """SELECT q.*, p.slug AS slug, s.position AS section_pos, p.title AS paper_title,
-                             s.title AS section_title,
+                             s.title AS section_title, p.code AS paper_code,
                              c.pinned, c.letter_refs, c.held, c.confirmed_answer
                       FROM questions q JOIN papers p ON p.id = q.paper_id
                       JOIN sections s ON s.id = q.section_id

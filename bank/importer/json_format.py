@@ -6,7 +6,8 @@ Shape: {"papers": [{"slug", "code", "title", "subject", "source_file", "settings
 answers: single "C", multi "ABD", truefalse true/false, fill [[alternative, ...] per blank],
 short/discussion/case the reference text, numerical [[value, tolerance], ...] as decimal strings,
 matching [[left, right], ...]. "name", "difficulty", "weights" (a fraction per option or accepted answer) and
-"feedback" appear only when set, "version" (the version of an edited question, /editq) only above 1.
+"feedback" appear only when set, "version" (the version of an edited question, /editq) only above 1,
+"seq" (its place in its paper's full order, the n of `P3 · Q12`) for a question of its own paper.
 """
 
 from __future__ import annotations
@@ -48,14 +49,14 @@ def _paper(p: Paper) -> dict[str, Any]:
                 "title": s.title,
                 "points_each": s.points_each,
                 "declared_count": s.declared_count,
-                "questions": [_question(q) for q in s.questions],
+                "questions": [_question(q, p.slug) for q in s.questions],
             }
             for s in p.sections
         ],
     }
 
 
-def _question(q: Question) -> dict[str, Any]:
+def _question(q: Question, slug: str) -> dict[str, Any]:
     out = {
         "number": q.number,
         "kind": q.kind.value,
@@ -71,6 +72,8 @@ def _question(q: Question) -> dict[str, Any]:
     for key in ("name", "difficulty", "weights", "feedback"):
         if getattr(q, key):
             out[key] = getattr(q, key)
+    if q.seq is not None and q.source is not None and q.source.paper == slug:
+        out["seq"] = q.seq  # its place in its paper's full order (P3 · Q12), kept by an import elsewhere
     if q.version > 1:  # edited (/editq): the version exported, so an import of this file finds later edits
         out["version"] = q.version
     return out

@@ -29,4 +29,9 @@ TEXTS: dict[str, dict[str, str]] = {
     **{f"kind_{kind.value}": {"en": en, "zh": zh} for kind, (en, zh) in KIND_NAMES.items()},
     "tf_true": {"en": f"{TRUE} True", "zh": f"{TRUE} 对"},
     "tf_false": {"en": f"{FALSE} False", "zh": f"{FALSE} 错"},
+    # a question's reference and its bank id: the only forms that name a question (bot/i18n.py renders a
+    # QuestionRef in `{question}` and a BankId in `{bank_id}` with these, and nothing else)
+    "ref_question": {"en": "{code} · Q{n}", "zh": "{code} · 第{n}题"},
+    "ref_question_new": {"en": "new paper · Q{n}", "zh": "新试卷 · 第{n}题"},
+    "ref_bank_id": {"en": "bank id #{id}", "zh": "题库编号 #{id}"},
 }
