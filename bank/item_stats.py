@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from bank.errors import NotFound
 from bank.question_checks import refresh_paper
+from bank.question_ref import QuestionRef
 from bank.store import Store, one_row
 
 MIN_RESPONSES = 10  # fewer: no discrimination index
@@ -37,6 +38,7 @@ class ItemStats:
     discrimination: float | None  # -1..1; None: fewer than MIN_RESPONSES responses
     flags: tuple[str, ...] = ()  # the import lint's flags on the question
     section_title: str = ""  # the section's title as the paper has it ("一、单项选择题（每题2分）")
+    ref: QuestionRef = QuestionRef("", 0)  # the question's reference (P3 · Q43)
 
 
 def upper_lower_index(pairs: list[tuple[float, float]]) -> float | None:
@@ -53,7 +55,8 @@ def upper_lower_index(pairs: list[tuple[float, float]]) -> float | None:
 async def questions(db: Store, paper_id: int | None) -> list[sqlite3.Row]:
     where, params = ("WHERE q.paper_id=?", [paper_id]) if paper_id is not None else ("", [])
     return await db.fetchall(
-        f"""SELECT q.id, q.number, q.retired, q.flags, p.title, s.position, s.title AS section_title FROM questions q
+        f"""SELECT q.id, q.number, q.retired, q.flags, p.title, s.position, s.title AS section_title, p.code, q.seq
+            FROM questions q
             JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id {where}
             ORDER BY p.id, s.position, q.number""", params)
 
@@ -62,7 +65,7 @@ def stats_of(q: sqlite3.Row, responses: int, difficulty: float | None, discrimin
     return ItemStats(question_id=q["id"], paper=q["title"], section=q["position"], number=q["number"],
                      retired=bool(q["retired"]), responses=responses, difficulty=difficulty,
                      discrimination=discrimination, flags=tuple(json.loads(q["flags"] or "[]")),
-                     section_title=q["section_title"])
+                     section_title=q["section_title"], ref=QuestionRef(q["code"], q["seq"], q["id"]))
 
 
 def figures(pairs: list[tuple[float, float]]) -> tuple[int, float | None, float | None]:

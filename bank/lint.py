@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from bank.kinds import CHOICE, Kind
-from bank.lint_messages import english
 from bank.models import Paper, Question, Section
+from bank.question_ref import QuestionRef
 from bank.script import converter
 
 _NEGATIVE = ("不", "非", "無", "无", "没", "沒", "主要用於", "主要用于", "更多", "而是", "關係不大", "关系不大")
@@ -39,8 +39,8 @@ _PARSER_NOTE_TEXTS = ("declares", "cut off at the end", "points per question not
 @dataclass(frozen=True)
 class LintItem:
     """One finding: where (the paper's slug and title, the section's position and title, the question's
-    number and id) and what, as a code with named parameters (bank/lint_messages.py says it in English,
-    bot/catalogue/lint.py in both languages)."""
+    number, id and reference) and what, as a code with named parameters (bot/lint_lines.py says it, in
+    English from bank/lint_messages.py and in Chinese from bot/catalogue/lint.py)."""
 
     paper: str  # slug
     section: int | None  # 1-based position
@@ -51,33 +51,19 @@ class LintItem:
     title: str = ""  # the paper's
     section_title: str = ""
     message_key: str = ""  # the text to say, when not the code's own
+    ref: QuestionRef | None = None  # the question's reference (Paper.ref_of), for a finding about one
 
     @property
     def text_key(self) -> str:
         return self.message_key or self.code
 
-    @property
-    def message(self) -> str:
-        return english(self.text_key, self.params)
-
-    def render(self) -> str:
-        """A line for a terminal: the paper's title, the section's title, the question's number."""
-        where = self.title or self.paper
-        if self.section is not None:
-            where += f" · {self.section_title or f'section {self.section}'}"
-        if self.number is not None:
-            where += f" · q{self.number}"
-        if self.question_id is not None:
-            where += f" (id {self.question_id})"
-        return f"{where}: {self.code}: {self.message}"
-
 
 def lint(papers: list[Paper]) -> list[LintItem]:
     """Everything worth a lead's look, paper by paper, in order."""
     items: list[LintItem] = []
-    seen_across: dict[str, tuple[str, str, str, int]] = {}  # stem -> paper slug and title, section title, number
+    seen_across: dict[str, tuple[str, str, QuestionRef]] = {}  # stem -> paper slug and title, the question
     for p in papers:
-        seen_here: dict[str, tuple[str, int]] = {}
+        seen_here: dict[str, QuestionRef] = {}
         for note in p.notes:
             if note.code in _PARSER_NOTES or any(k in str(note.params.get("note", "")) for k in _PARSER_NOTE_TEXTS):
                 continue
@@ -99,16 +85,14 @@ def lint(papers: list[Paper]) -> list[LintItem]:
                 if not key:
                     continue
                 if key in seen_here:
-                    other_section, n = seen_here[key]
-                    items.append(at("duplicate", other_section=other_section, other_number=n))
+                    items.append(at("duplicate", other_question=seen_here[key]))
                 else:
-                    seen_here[key] = (s.title, q.number)
+                    seen_here[key] = p.ref_of(q)
                 other = seen_across.get(key)
                 if other and other[0] != p.slug:
-                    items.append(at("duplicate_across", other_paper=other[1], other_section=other[2],
-                                    other_number=other[3]))
+                    items.append(at("duplicate_across", other_paper=other[1], other_question=other[2]))
                 elif other is None:
-                    seen_across[key] = (p.slug, p.title, s.title, q.number)
+                    seen_across[key] = (p.slug, p.title, p.ref_of(q))
                 spoken = explanation_speaks_for(q)
                 if spoken:
                     items.append(at("explanation_vs_key", **key_doubt(q, spoken)))
@@ -121,7 +105,7 @@ def _item(p: Paper, pos: int, s: Section, q: Question | None, code: str, message
     """A finding about section `pos` of the paper, or about its question `q`."""
     if q is None:
         return LintItem(p.slug, pos, None, None, code, params, p.title, s.title, message_key)
-    return LintItem(p.slug, pos, q.number, q.id, code, params, p.title, s.title, message_key)
+    return LintItem(p.slug, pos, q.number, q.id, code, params, p.title, s.title, message_key, p.ref_of(q))
 
 
 def key_doubt(q: Question, spoken: list[str]) -> dict[str, str]:
@@ -133,7 +117,7 @@ def _check_items(q: Question, at: Callable[..., LintItem]) -> list[LintItem]:
     """What the import stored about the question (bank/question_checks.py): held, pinned, letters."""
     out = []
     if q.held == "key":
-        out.append(at("quarantined", "quarantined_key", qid=q.id))
+        out.append(at("quarantined", "quarantined_key"))
     elif q.held == "duplicate":
         out.append(at("quarantined", "quarantined_duplicate"))
     if q.pinned:

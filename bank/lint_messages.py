@@ -22,11 +22,11 @@ ENGLISH: dict[str, str] = {
     "repaired": "garbled characters were repaired",
     "no_answer": "no key; never asked",
     "no_explanation": "its section explains other questions but not this one",
-    "duplicate": "same stem as question {other_number} of {other_section}",
-    "duplicate_across": "same stem as question {other_number} of {other_paper} · {other_section}",
+    "duplicate": "same stem as {other_question}",
+    "duplicate_across": "same stem as {other_question} ({other_paper})",
     "explanation_vs_key": "key {answer}, but the explanation speaks for {spoken}",
     "quarantined_key": "held out of exams, practice and daily quizzes until a lead confirms the key "
-                       "(/bankstats, or `proctor bank confirm {qid}`) or fixes it",
+                       "(/bankstats, or `proctor bank confirm {question}`) or fixes it",
     "quarantined_duplicate": "repeats an earlier question of this paper: asked once",
     "pinned_options": "option {letters}: refers to other options, so it stays in place when options are shuffled",
     "letter_refs": "options named by letter in {where}: shown with the letters the candidate sees",
@@ -53,18 +53,19 @@ ENGLISH: dict[str, str] = {
     "settings_safe": "Aiken carries no paper settings: a new paper is imported exam-only, with review score "
                      "(change them with proctor bank set)",  # bank/formats/build.assemble(safe=True)
     "tags_dropped": "{place}: the first tag, “{kept}”, is the topic; the other tags ({dropped}) are not read",  # XML
-    "kept_edit": "question #{qid} (number {number}) keeps its edit (version {version}, /editq or /keyfix): "
+    "kept_edit": "{question} keeps its edit (version {version}, /editq or /keyfix): "
                  "the file's text and key for it were not applied",  # a file imported over an edited question
 }
 
-# where a reader's note is, by the parameters it has (place_shape)
+# where a reader's note is, by the parameters it has (place_shape): a place in the file read (its n-th
+# question, `item`: a note's `question` parameter), not a stored question's reference
 PLACES: dict[str, str] = {
     "sheet_row": "sheet {sheet}, row {row}",
     "row": "row {row}",
     "line": "line {line}",
-    "section_question": "section {section}, question {question}",
+    "section_question": "section {section}, question {item}",
     "section": "section {section}",
-    "question": "question {question}",
+    "question": "question {item}",
     "at": "{at}",  # a place no shape fits, as the reader wrote it
 }
 _SHAPES = (("sheet_row", {"sheet", "row"}), ("row", {"row"}), ("line", {"line"}),
@@ -77,11 +78,16 @@ def place_shape(params: Mapping[str, object]) -> str | None:
     return next((shape for shape, keys in _SHAPES if keys <= params.keys()), None)
 
 
+def place_fields(params: Mapping[str, object]) -> dict[str, object]:
+    """A note's parameters as PLACES names them (its `question`, the n-th of the file, is `item`)."""
+    return {("item" if k == "question" else k): v for k, v in params.items()}
+
+
 def english(message_key: str, params: Mapping[str, object]) -> str:
     """The English text of a lint message; an unknown key (a flag added later) reads as itself."""
     template = ENGLISH.get(message_key)
     if template is None:
         return message_key
     if "{place}" in template and (shape := place_shape(params)):
-        params = {**params, "place": PLACES[shape].format(**params)}
+        params = {**params, "place": PLACES[shape].format(**place_fields(params))}
     return template.format(**params)

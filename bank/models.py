@@ -156,11 +156,20 @@ class Paper(BaseModel):
         """The paper as a terminal names it: "P3 title" (the title alone before it is first stored)."""
         return f"{self.code} {self.title}" if self.code else self.title
 
-    def place(self, pos: int, number: int) -> str:
-        """Where a question is, as people read it: "P3 title · section title · q2" (`pos`: the
-        section's 1-based position, named when the section has no title)."""
-        section = self.sections[pos - 1].title if 0 < pos <= len(self.sections) else ""
-        return f"{self.label} · {section or f'section {pos}'} · q{number}"
+    def ref_of(self, q: Question) -> QuestionRef:
+        """The reference of `q`, a question of this paper: its stored one; before the paper is stored,
+        the n its file gives it or its place in the paper's full order, under no code ("new paper · Q12")."""
+        if q.seq is not None and q.source is not None and q.source.code:
+            return q.ref
+        n = q.seq if q.seq is not None else next(i for i, x in enumerate(self.questions(), start=1) if x is q)
+        return QuestionRef("", n, q.id)
+
+    def ref_at(self, pos: int, number: int) -> QuestionRef | None:
+        """The reference of the question numbered `number` in section `pos` (1-based); None if there is none."""
+        if not 0 < pos <= len(self.sections):
+            return None
+        q = next((x for x in self.sections[pos - 1].questions if x.number == number), None)
+        return None if q is None else self.ref_of(q)
 
     @property
     def max_score(self) -> float:

@@ -233,14 +233,15 @@ def _edited_notes(conn: sqlite3.Connection, paper: Paper) -> list[Note]:
         return []
     marks = ",".join("?" * len(incoming))
     cur = conn.execute(
-        f"SELECT id, fingerprint, key_version, kind, stem, options, answer, explanation FROM questions "
+        f"SELECT id, fingerprint, key_version, kind, stem, options, answer, explanation, seq, "
+        f"(SELECT code FROM papers p WHERE p.id = questions.paper_id) AS code FROM questions "
         f"WHERE key_version>1 AND fingerprint IN ({marks})", list(incoming))
     notes = []
     for r in cur.fetchall():
         q = incoming[r["fingerprint"]]
         if (r["kind"], r["stem"], json.loads(r["options"]), json.loads(r["answer"]), r["explanation"]) != (
                 q.kind.value, q.stem, q.options, q.answer, q.explanation):
-            notes.append(note("kept_edit", qid=r["id"], number=q.number, version=r["key_version"]))
+            notes.append(note("kept_edit", ref_code=r["code"], ref_n=r["seq"], version=r["key_version"]))
     return notes
 
 

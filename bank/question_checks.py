@@ -22,6 +22,7 @@ from bank.lint import explanation_speaks_for, key_doubt, normalise_stem
 from bank.lint_messages import english
 from bank.models import Question
 from bank.option_order import analyse_options
+from bank.question_ref import QuestionRef
 from bank.question_rows import QUESTION_SELECT, question_from_row
 from bank.store import Store
 
@@ -108,6 +109,8 @@ class Held:
     held: str  # 'key' | 'duplicate'
     doubt: dict[str, str]  # a key in doubt: the lint's `explanation_vs_key` parameters (answer, spoken)
     duplicate_of: int | None
+    ref: QuestionRef = QuestionRef("", 0)  # its reference (P3 · Q43)
+    duplicate_ref: QuestionRef | None = None  # the earlier question it repeats
 
     @property
     def key_doubt(self) -> str:
@@ -117,7 +120,9 @@ class Held:
     @property
     def reason(self) -> str:
         if self.held == HELD_DUPLICATE:
-            return f"same stem as question {self.duplicate_of} of this paper: asked once"
+            dup = self.duplicate_ref
+            return f"same stem as {dup.code} · Q{dup.n} of this paper: asked once" if dup else \
+                "same stem as an earlier question of this paper: asked once"
         return f"key in doubt: {self.key_doubt}; held out until a lead confirms it"
 
 
@@ -135,11 +140,15 @@ def doubt_of(stored: str) -> dict[str, str]:
 async def held_questions(db: Store) -> list[Held]:
     """Every question held out of exams, practice and the daily quiz, in bank order."""
     rows = await db.fetchall(
-        """SELECT c.question_id, p.title, s.title, q.number, c.held, c.key_doubt, c.duplicate_of
+        """SELECT c.question_id, p.title, s.title, q.number, c.held, c.key_doubt, c.duplicate_of, p.code, q.seq,
+                  d.seq AS duplicate_seq
            FROM question_checks c JOIN questions q ON q.id = c.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
+           LEFT JOIN questions d ON d.id = c.duplicate_of
            WHERE c.held != '' AND q.retired = 0 ORDER BY p.id, s.position, q.number""")
-    return [Held(r[0], r[1], r[2], r[3], r[4], doubt_of(r[5]), r[6]) for r in rows]
+    return [Held(r[0], r[1], r[2], r[3], r[4], doubt_of(r[5]), r[6], QuestionRef(r["code"], r["seq"], r[0]),
+                 None if r["duplicate_seq"] is None else QuestionRef(r["code"], r["duplicate_seq"], r[6]))
+            for r in rows]
 
 
 def confirm_key_in(conn: sqlite3.Connection, question_id: int, *, actor: int, now: float) -> object:

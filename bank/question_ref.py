@@ -9,6 +9,7 @@ bot/i18n.py renders both types, the only place either becomes text."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from bank.errors import NotFound
@@ -66,6 +67,29 @@ async def question_id(db: Store, handle: QuestionRef | BankId) -> int:
     if found is None:
         raise NotFound(f"no question {handle}")
     return int(found)
+
+
+async def find_question(db: Store, text: str) -> int:
+    """The bank id of the question `text` names (a reference or a bank id, as `parse_question` reads
+    them). Raises NotFound, saying how to name one."""
+    handle = parse_question(text)
+    if handle is None:
+        raise NotFound(f"{text.strip()!r} names no question: give its reference, such as P3 Q43, or its bank id")
+    try:
+        return await question_id(db, handle)
+    except NotFound:
+        raise NotFound(f"no question {text.strip()}") from None
+
+
+async def question_refs(db: Store, questions: Iterable[int]) -> dict[int, QuestionRef]:
+    """The references of the questions with these bank ids (those that exist), in one read."""
+    wanted = sorted(set(questions))
+    if not wanted:
+        return {}
+    rows = await db.fetchall(
+        f"SELECT q.id, p.code, q.seq FROM questions q JOIN papers p ON p.id = q.paper_id "
+        f"WHERE q.id IN ({','.join('?' * len(wanted))})", wanted)
+    return {r[0]: QuestionRef(r[1], r[2], r[0]) for r in rows}
 
 
 async def question_ref(db: Store, question: int) -> QuestionRef:

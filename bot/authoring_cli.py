@@ -1,5 +1,5 @@
 """A lead's authoring from the shell: `proctor import --dry-run` (the chat's upload preview), `proctor bank
-add` (/newquestion in one line), `proctor bank edit ID ...` (what /editq does) and `proctor paper compose ...`
+add` (/newquestion in one line), `proctor bank edit QUESTION ...` (what /editq does) and `proctor paper compose ...`
 (what /newpaper does).
 
 It sits with the other command-line modules (bot/*_cli.py, wired by bot/bank_cli.py) and calls the same
@@ -24,8 +24,9 @@ from bank.grading.terms import SegmentIn
 from bank.kinds import CHOICE, Kind
 from bank.models import Paper, Question
 from bank.option_order import LETTERS, MAX_OPTIONS
+from bank.question_ref import find_question, question_ref
 from bot.authoring.render import upload_preview
-from bot.i18n import t, tn
+from bot.i18n import question_text, t, tn
 from proctor.exams import blueprint as bp
 from proctor.exams import compose
 from proctor.storage.db import Database
@@ -90,14 +91,14 @@ async def add(db: Database, args: argparse.Namespace) -> int:
         paper_id = row["id"]
     added = await add_question(db, q, paper_id=paper_id, new_title=args.new_paper or "", actor=0, now=time.time(),
                                segment_in=SegmentIn.THIS_PROCESS)
-    print(f"added question #{added.question_id} to {added.paper}, {added.section}, number {added.number}")
+    print(f"added {question_text(added.ref, 'en')} to {added.paper}, {added.section}")
     return 0
 
 
 def add_edit_command(bank_sub: argparse._SubParsersAction) -> None:
     edit = bank_sub.add_parser("edit", help="fix a question's key, stem, an option or its explanation (a new "
                                             "version, audited); --regrade rescores past answers to a new key")
-    edit.add_argument("id", type=int, metavar="ID")
+    edit.add_argument("question", nargs="+", metavar="QUESTION", help="its reference (P3 Q43, P3·Q43) or its bank id")
     what = edit.add_mutually_exclusive_group(required=True)
     what.add_argument("--key", help="letters (ABD), true/false, blanks separated by |")
     what.add_argument("--stem")
@@ -145,8 +146,9 @@ async def _edit(db: Database, args: argparse.Namespace) -> int:
         edit = qe.Edit(qe.EditField.option, text, LETTERS.index(letter.upper()))
     if args.regrade and edit.field is not qe.EditField.key:
         raise qe.BadEdit("--regrade goes with --key")
-    done = await qe.edit_question(db, args.id, edit, actor=0, now=time.time(), chat_id=None, regrade=args.regrade)
-    line = f"question {args.id}: version {done.version} ({done.field})"
+    qid = await find_question(db, " ".join(args.question))
+    done = await qe.edit_question(db, qid, edit, actor=0, now=time.time(), chat_id=None, regrade=args.regrade)
+    line = f"{question_text(await question_ref(db, qid), 'en')}: version {done.version} ({done.field})"
     if args.regrade:
         line += "; " + t("eq_regraded", "en", answers=done.answers, changed=len(done.changes)) \
             + " (through the bot, when it runs)" * bool(done.changes)

@@ -21,12 +21,14 @@ from bank.models import Paper, Question
 from bank.paper_list import paper_summaries
 from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
+from bank.question_ref import BankId, find_question
 from bank.round_trip import PaperChanges
 from bank.stats import paper_stats, render_stats
 from bot import authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
-from bot.i18n import t, tn
+from bot.i18n import question_text, t, tn
 from bot.invite_cli import add_invite_commands, invite_commands
+from bot.lint_lines import lint_place, lint_text
 from bot.team_cli import add_team_commands, team_commands
 from proctor import outbox
 from proctor.errors import ProctorError
@@ -36,6 +38,8 @@ from proctor.storage.db import Database, unusable
 from proctor.teams.curation import confirm_key, update_settings
 from proctor.teams.file_edits import Imported, import_or_update
 from proctor.teams.question_edit import answer_count
+
+QUESTION_HELP = "its reference (P3 Q43, P3·Q43) or its bank id"
 
 
 def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -53,7 +57,7 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     sub.add_parser("list", help="every paper with its code (P3): what /papers, /invite and these commands take")
     sub.add_parser("stats", help="per paper and kind: askable and flagged questions")
     show = sub.add_parser("show", help="one question")
-    show.add_argument("id", type=int, metavar="ID")
+    show.add_argument("question", nargs="+", metavar="QUESTION", help=QUESTION_HELP)
     sub.add_parser("lint", help="every flag and oddity")
     exp = sub.add_parser("export", help="the bank as JSON (default), GIFT, Aiken, Moodle XML, XLSX or CSV")
     exp.add_argument("--format", choices=[f.value for f in EXPORT_FORMATS], default="json", dest="fmt")
@@ -62,7 +66,7 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     tpl.add_argument("--format", choices=[FileFormat.xlsx.value, FileFormat.csv.value], default="xlsx", dest="fmt")
     tpl.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     confirm = sub.add_parser("confirm", help="confirm a key in doubt: the question is asked again (audited)")
-    confirm.add_argument("id", type=int, metavar="ID")
+    confirm.add_argument("question", nargs="+", metavar="QUESTION", help=QUESTION_HELP)
     st = sub.add_parser("set", help="a paper's settings: time limit, attempts, grading, exam-only …")
     st.add_argument("paper", metavar="PAPER", help="its code (P3), title or part of it (see `proctor bank list`)")
     st.add_argument("--time-limit", type=int, metavar="MIN", dest="time_limit_min")
@@ -159,7 +163,7 @@ async def _import(db: Database, args) -> int:
         print(f"imported {label} ({t.total} questions, {t.askable} askable, "
               f"{t.flagged} flagged)")
     for item in lint(papers):  # the same warnings `proctor bank lint` gives
-        print(f"warning: {item.render()}", file=sys.stderr)
+        print(f"warning: {lint_place(item, 'en')}: {item.code}: {lint_text(item, 'en')}", file=sys.stderr)
     return 0
 
 
@@ -172,7 +176,7 @@ async def _updated(db: Database, u: PaperChanges, done: Imported, *, dry_run: bo
         qid = c.old.id or 0
         v = done.versions.get(qid)
         version = v.version if v is not None else c.old.version + 1 if c.versioned else None
-        line = f"  #{qid}: {c.describe()}" + (f" (version {version})" if version else "")
+        line = f"  {question_text(p.ref_of(c.old), 'en')}: {c.describe()}" + (f" (version {version})" if version else "")
         if c.key_changed and v is not None and regrade:
             line += f"; {_n(v.answers, 'answer')} regraded, {_n(len(v.changes), 'score')} changed (the candidates " \
                     "are told when the bot runs)"
@@ -204,7 +208,7 @@ async def _stats(db: Database, args) -> int:
 async def _lint(db: Database, args) -> int:
     items = lint(await list_papers(db))
     for it in items:
-        print(it.render())
+        print(f"{lint_place(it, 'en')}: {it.code}: {lint_text(it, 'en')}")
     counts = ", ".join(f"{n} {code}" for code, n in sorted(summary(items).items()))
     print(f"{len(items)} items" + (f": {counts}" if counts else ""))
     return 0
@@ -236,10 +240,16 @@ def export_lines(summary: ExportSummary, papers: list[Paper]) -> list[str]:
     for reason, n in summary.by_reason().items():
         lines.append("left out: " + tn(f"ex_left_{reason.value}", n, "en"))
         covered = [x for x in summary.left_out if x.reason is reason]
-        lines += [f"  {by_code[x.paper].place(x.section, x.number)}" for x in covered[:SHOWN_PLACES]]
+        lines += [f"  {_left_out(by_code[x.paper], x.section, x.number)}" for x in covered[:SHOWN_PLACES]]
         if n > SHOWN_PLACES:
             lines.append(f"  {t('up_more', 'en', n=n - SHOWN_PLACES)}")
     return lines
+
+
+def _left_out(paper: Paper, section: int, number: int) -> str:
+    """A question an export left out: "P3 · Q43 (P3 title)"."""
+    ref = paper.ref_at(section, number)
+    return f"{question_text(ref, 'en')} ({paper.label})" if ref is not None else paper.label
 
 
 def _check_destination(output: str) -> None:
@@ -322,25 +332,26 @@ async def _status(db: Database, args) -> int:
 
 
 async def _confirm(db: Database, args) -> int:
-    if not await confirm_key(db, args.id, actor=0, now=time.time()):
-        print(f"proctor: question {args.id} is not held for its key", file=sys.stderr)
+    q = await get_question(db, await find_question(db, " ".join(args.question)))
+    if not await confirm_key(db, q.id or 0, actor=0, now=time.time()):
+        print(f"proctor: {question_text(q.ref, 'en')} is not held for its key", file=sys.stderr)
         return 1
-    print(f"question {args.id}: key confirmed, asked again")
+    print(f"{question_text(q.ref, 'en')}: key confirmed, asked again")
     return 0
 
 
 async def _show(db: Database, args) -> int:
-    print(render_question(await get_question(db, args.id)))
+    print(render_question(await get_question(db, await find_question(db, " ".join(args.question)))))
     return 0
 
 
 def render_question(q: Question) -> str:
     """One question, readable in a terminal."""
     src = q.source
-    head = (f"#{q.id} {src.paper_title or src.paper} · {src.section_title or f'section {src.section}'} · "
-            f"question {q.number}") if src else f"#{q.id}"
+    head = (f"{question_text(q.ref, 'en')} · {src.paper_title or src.paper} · "
+            f"{src.section_title or f'section {src.section}'}") if src else question_text(BankId(q.id or 0), "en")
     lines = [f"{head} · {q.kind.value} · {tn('n_point', q.points, 'en')}" + (" · retired" if q.retired else ""),
-             "", q.stem]
+             question_text(BankId(q.id or 0), "en"), "", q.stem]
     if q.options:
         lines += [f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options)]
     lines.append("")

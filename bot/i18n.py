@@ -41,16 +41,11 @@ CATALOGUE = _merge(audit, core, exam, daily, leads, invites, desk, examui, ask, 
                    lint, formats)
 
 
-# While the catalogue's texts move to `{question}`, a field named for a question may still get other
-# values; once every text has moved, any other value raises (bot/i18n.py's one rule for references).
-STRICT_REFS = False
-
-
 def t(key: str, lang: str, /, **kw) -> str:
     """The text for `key` in `lang` (falls back to English), formatted with `kw`. A question is named
     by a field `question` (or `…_question`) whose value is a `QuestionRef`, rendered `P3 · Q43`; a
     bank id by a field `bank_id` holding a `BankId`, rendered `bank id #83`. Raises TypeError for a
-    reference in any other field, and (STRICT_REFS) for anything else in those fields."""
+    reference in any other field, and for anything else in those fields."""
     texts = CATALOGUE[key]
     text = texts.get(lang) or texts["en"]
     if not kw:
@@ -64,16 +59,22 @@ def t(key: str, lang: str, /, **kw) -> str:
 _REF_FIELDS = ("question", "bank_id")
 
 
+def question_text(handle: QuestionRef | BankId, lang: str) -> str:
+    """A question's reference ("P3 · Q43", "P3 · 第43题") or its bank id ("bank id #83"), as every text
+    says it: what `t` puts in a `{question}` or `{bank_id}` field (a terminal's line uses it alone)."""
+    if isinstance(handle, BankId):
+        return t("ref_bank_id", lang, id=handle.question_id)
+    if not handle.code:
+        return t("ref_question_new", lang, n=handle.n)
+    return t("ref_question", lang, code=handle.code, n=handle.n)
+
+
 def _reference(key: str, name: str, value: object, lang: str) -> object:
-    """A question's reference or bank id as text (the one renderer of either)."""
+    """A question's reference or bank id in its field, as text."""
     if isinstance(value, BankId) and name == "bank_id":
-        return t("ref_bank_id", lang, id=value.question_id)
+        return question_text(value, lang)
     if isinstance(value, QuestionRef) and (name == "question" or name.endswith("_question")):
-        if not value.code:
-            return t("ref_question_new", lang, n=value.n)
-        return t("ref_question", lang, code=value.code, n=value.n)
-    if not STRICT_REFS and not isinstance(value, (QuestionRef, BankId)):
-        return value
+        return question_text(value, lang)
     raise TypeError(f"{key}: the field {name!r} got {type(value).__name__}; a question is named by a "
                     f"QuestionRef in `question` (or `…_question`), a bank id by a BankId in `bank_id`")
 

@@ -5,11 +5,12 @@ without a sentence (one added later) reads as "actor: action · key value", neve
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bank.question_ref import QuestionRef, question_refs
 from proctor.audit import AuditAction
 from proctor.chats import chat_title, chat_zone
 from proctor.local_time import zone
@@ -30,6 +31,8 @@ class Names:
     teams: dict[int, str]
     papers: dict[str, str]  # paper id (as text) and slug -> title
     zones: dict[int | None, ZoneInfo]  # a team's zone; None: the desk's default
+    questions: dict[int, QuestionRef] = field(default_factory=dict)  # bank id -> the question's reference
+    answers: dict[str, int] = field(default_factory=dict)  # a review's target ("7/1") -> its question's bank id
 
 
 async def names_for(db: Database, entries: list[Entry], default_zone: str) -> Names:
@@ -46,7 +49,26 @@ async def names_for(db: Database, entries: list[Entry], default_zone: str) -> Na
             papers[str(r["id"])] = papers[r["slug"]] = r["title"] or r["slug"]
     zones: dict[int | None, ZoneInfo] = {c: await chat_zone(db, c, default_zone) for c in chats}
     zones[None] = zone(default_zone)
-    return Names(users, teams, papers, zones)
+    answers: dict[str, int] = {}
+    for e in entries:
+        if e.action == AuditAction.review and (at := _target_id(e.target)) not in answers:
+            attempt, _, pos = at.partition("/")
+            if attempt.isdigit() and pos.isdigit():
+                found = await db.scalar("SELECT question_id FROM attempt_items WHERE attempt_id=? AND pos=?",
+                                        (int(attempt), int(pos)))
+                if found is not None:
+                    answers[at] = int(found)
+    ids = [q for e in entries if (q := _question_id(e)) is not None] + list(answers.values())
+    return Names(users, teams, papers, zones, await question_refs(db, ids), answers)
+
+
+def _question_id(e: Entry) -> int | None:
+    """The bank id of the question an entry names in its detail or its target ("question:12")."""
+    found = e.detail.get("question")
+    if isinstance(found, int):
+        return found
+    ident = _target_id(e.target)
+    return int(ident) if e.target.startswith("question") and ident.isdigit() else None
 
 
 def _mentions_paper(e: Entry) -> bool:
@@ -103,6 +125,8 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
         "team": names.teams.get(e.chat_id, "") if e.chat_id is not None else say("audit_every_team"),
         "target": e.target,
     }
+    if (qid := _question_id(e)) is not None:
+        params["question"] = names.questions[qid]  # its reference (P3 · Q43); a question gone: the plain line
     key = e.action
     match e.action:
         case AuditAction.bank_upload:
@@ -112,7 +136,7 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
             params |= {"paper": paper_of(str(d.get("paper", "")), str(d.get("paper", ""))),
                        "kind": say(f"kind_{d.get('kind')}")}
         case AuditAction.retire | AuditAction.restore | AuditAction.confirm_key:
-            params["question"] = ident
+            pass
         case AuditAction.paper_settings:
             params |= {"paper": paper_of(ident, e.target),
                        "changes": ", ".join(f"{_setting(k, say)} = {_plain(v)}" for k, v in d.items())}
@@ -127,8 +151,7 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
         case AuditAction.key_fix | AuditAction.dispute_upheld | AuditAction.dispute_dismissed:
             params["dispute"] = ident
         case AuditAction.review:
-            attempt, _, pos = ident.partition("/")
-            params |= {"attempt": attempt, "number": int(pos) + 1 if pos.isdigit() else pos}
+            params |= {"attempt": ident.partition("/")[0], "question": names.questions[names.answers[ident]]}
         case AuditAction.daily_on:
             params["at"] = e.target
         case AuditAction.digest:

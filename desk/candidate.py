@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from aiohttp import web
 
 from bank.csv_safety import file_stem
+from bank.question_ref import question_refs
 from desk import params
 from desk.access import Refused
 from desk.web import Lead, csv_response, ctx, lead_page, lens_of, render
@@ -61,11 +62,15 @@ async def candidate_page(request: web.Request, lead: Lead) -> web.StreamResponse
     db = ctx(request).db
     lens = await lens_of(request, lead, scope)
     attempts = await record.attempts(db, user_id, lens, since=since)
+    disputes = await record.raised_disputes(db, user_id, lens, since=since)
+    signals = await _signals(db, lens, [a.id for a in attempts])
+    refs = await question_refs(db, [c.question_id for a in attempts for c in a.cells]
+                               + [d.question_id for d in disputes]
+                               + [q for shown in signals.values() for s in shown if (q := s.evidence.question_id) is not None])
     return render(request, lead, "candidate.html", {
         "team": team, "user_id": user_id, "name": name or str(user_id), "attempts": attempts,
-        "disputes": await record.raised_disputes(db, user_id, lens, since=since), "clock": _clock,
-        "day": _day, "time": _time, "signals": await _signals(db, lens, [a.id for a in attempts]),
-        "Signal": Signal})
+        "disputes": disputes, "clock": _clock, "day": _day, "time": _time, "signals": signals,
+        "Signal": Signal, "refs": refs})
 
 
 async def _signals(db: Database, lens: Lens, attempt_ids: list[int]) -> dict[int, list[Shown]]:

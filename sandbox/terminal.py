@@ -12,6 +12,7 @@ A line goes to the first person's private chat; prefixes send it elsewhere:
     !2                      button 2, even where the bot asks for a typed answer (there `2` is the answer)
     /upload sheet.csv       the file, sent to the bot as a document (a lead's import)
     /tick 1h                the bot's clock moves an hour; what fell due runs
+    first line\\nsecond    one message with a line break where `\\n` is typed (a written answer, blanks)
 
 An unknown `name:` prefix is an error, not an answer (`you: Note: ...` sends a line with a colon).
 """
@@ -315,7 +316,7 @@ async def terminal_chat(
             return await send_file(person, chat, upload.group(1) or "")
         if chosen is None:
             try:
-                sent = await person.send(text, chat=chat, reply_to=reply_to)
+                sent = await person.send(line_breaks(text), chat=chat, reply_to=reply_to)
             except TooLong:  # Telegram's client refuses it too; the line is dropped, the session goes on
                 write(f"(too long: Telegram sends at most {MAX_TYPED} characters in one message; "
                       "nothing was sent)")
@@ -403,6 +404,11 @@ async def terminal_chat(
     if drain is not None:
         await drain()
     printer.refresh()
+
+
+def line_breaks(text: str) -> str:
+    """A typed line as the message it stands for: `\\n` (a backslash and n) is a line break."""
+    return text.replace("\\n", "\n")
 
 
 def tick_seconds(line: str) -> float | None:

@@ -19,6 +19,7 @@ from bank.grading.terms import SegmentIn
 from bank.kinds import SECTION_TITLES, fingerprint
 from bank.models import Paper, Question, Section, Source
 from bank.paper_store import free_slug, load_paper_in, slug_for, with_key_terms, write_papers
+from bank.question_ref import QuestionRef
 
 Claim = Callable[[sqlite3.Connection], None]  # more to commit with the question
 
@@ -35,6 +36,7 @@ class Added:
     section: str
     number: int
     slug: str = ""  # the paper's
+    ref: QuestionRef = QuestionRef("", 0)  # the question's reference (P3 · Q43), given as it was written
 
 
 async def with_terms(question: Question, *, segment_in: SegmentIn) -> Question:
@@ -68,10 +70,12 @@ def add_question_in(conn: sqlite3.Connection, question: Question, *, paper_id: i
     except SameTitle as e:
         raise BadTarget(f"a paper is already titled {paper.title!r}") from e
     fp = fingerprint(paper.slug, position, number)
-    cur = conn.execute("SELECT id FROM questions WHERE fingerprint=?", (fp,))
+    cur = conn.execute("SELECT q.id, q.seq, p.code FROM questions q JOIN papers p ON p.id = q.paper_id "
+                       "WHERE q.fingerprint=?", (fp,))
     row = cur.fetchone()
     assert row is not None
-    return Added(int(row[0]), written, paper.title, section_title, number, paper.slug)
+    return Added(int(row[0]), written, paper.title, section_title, number, paper.slug,
+                 QuestionRef(row["code"], row["seq"], int(row[0])))
 
 
 def _new_paper(conn: sqlite3.Connection, title: str) -> Paper:

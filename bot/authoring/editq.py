@@ -1,4 +1,4 @@
-"""/editq <id>: fix a question's key, stem, an option or its explanation: pick what, send or pick the
+"""/editq <question>: fix a question's key, stem, an option or its explanation: pick what, send or pick the
 new one, see a preview, then Save (a key: Save and regrade, or Save, keep past scores)."""
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from bank.kinds import Kind
 from bank.models import Question
 from bank.option_order import LETTERS
 from bank.paper_store import fill_key_terms
+from bank.question_ref import BankId, find_question, question_ref
 from bot.authoring.callbacks import EditqAction, WizardPress
-from bot.authoring.render import question_text
+from bot.authoring.render import card_text
 from bot.authoring.wizard import button, cancel_row, show
 from bot.context import Ctx
 from bot.core import ack
-from bot.i18n import t
+from bot.i18n import question_text, t
 from bot.leads.access import require_bank_admin
 from bot.outbox import kick
 from bot.text_limits import clip
@@ -37,7 +38,8 @@ _PREVIEW_CLIP = 1200  # each of Before and After in a preview
 
 
 async def editq(update: Update, context: Ctx) -> None:
-    """/editq <id>: the question, with a button per thing that can change."""
+    """/editq <question> (its reference, P3 Q43, or its bank id): the question, with a button per thing
+    that can change."""
     desk = await require_bank_admin(update, context)
     if desk is None:
         return
@@ -45,17 +47,23 @@ async def editq(update: Update, context: Ctx) -> None:
     if desk.in_group:
         await msg.reply_text(t("au_private", lang))
         return
-    args = context.args or []
-    if len(args) != 1 or not args[0].lstrip("#").isdigit():
+    asked = " ".join(context.args or []).strip()
+    if not asked:
         await msg.reply_text(t("eq_usage", lang))
         return
-    await _open(update, context, desk.user.id, int(args[0].lstrip("#")), lang)
+    try:
+        qid = await find_question(context.services.db, asked)
+    except NotFound:
+        await msg.reply_text(t("eq_unknown", lang, asked=asked))
+        return
+    await _open(update, context, desk.user.id, qid, lang)
 
 
 async def start_over(update: Update, context: Ctx, u: UserCtx, qid: int) -> None:
     """An /editq this release could not read: the lead is told, and it opens again on its card."""
     await clear_session(context.services.db, u.id)
-    await context.bot.send_message(context.chat.id, t("au_expired_editq", u.lang, qid=qid))
+    await context.bot.send_message(context.chat.id, t("au_expired_editq", u.lang,
+                                                      question=await question_ref(context.services.db, qid)))
     await _open(update, context, u.id, qid, u.lang)
 
 
@@ -81,11 +89,17 @@ async def _editable(update: Update, context: Ctx, qid: int, lang: str) -> Questi
     svc, user_id = context.services, update.effective_user.id if update.effective_user else 0
     try:
         return await qe.editable(svc.db, qid, Viewer(Role.admin, user_id), now=svc.now())
-    except NotFound:
-        await _reply(update, t("eq_unknown", lang, id=qid))
-    except qe.Sealed:
-        await _reply(update, t("eq_sealed", lang, id=qid))
+    except (NotFound, qe.Sealed):
+        await _reply(update, await _not_now(context, qid, lang))
     return None
+
+
+async def _not_now(context: Ctx, qid: int, lang: str) -> str:
+    """Why the question can't be edited now: it is on a running exam, or gone."""
+    try:
+        return t("eq_sealed", lang, question=await question_ref(context.services.db, qid))
+    except NotFound:
+        return t("eq_unknown", lang, asked=question_text(BankId(qid), lang))
 
 
 def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
@@ -97,7 +111,7 @@ def card(q: Question, lang: str) -> tuple[str, InlineKeyboardMarkup]:
                for i in range(min(len(q.options), len(LETTERS)))]
     rows += [letters[i:i + 4] for i in range(0, len(letters), 4)]
     rows.append(cancel_row(Wizard.editq, lang, question=qid, back=False))
-    text = t("eq_card", lang, id=qid, version=q.version, question=question_text(q, lang))
+    text = t("eq_card", lang, question=q.ref, version=q.version, body=card_text(q, lang))
     return clip(text), InlineKeyboardMarkup(rows)
 
 
@@ -165,15 +179,15 @@ async def _ask(update: Update, context: Ctx, u: UserCtx, q: Question, session: E
                 keys = [button(t("tf_true", lang), Wizard.editq, EditqAction.key, "t", question=qid),
                         button(t("tf_false", lang), Wizard.editq, EditqAction.key, "f", question=qid)]
             rows = [keys[i:i + 6] for i in range(0, len(keys), 6)] + [cancel_row(Wizard.editq, lang, question=qid)]
-            await show(update, context, t("eq_pick_key", lang, id=qid, key=now_key), InlineKeyboardMarkup(rows))
+            await show(update, context, t("eq_pick_key", lang, question=q.ref, key=now_key), InlineKeyboardMarkup(rows))
         case EditField.key:
-            await show(update, context, t("eq_ask_key", lang, id=qid, key=now_key), back)
+            await show(update, context, t("eq_ask_key", lang, question=q.ref, key=now_key), back)
         case EditField.option:
-            await show(update, context, t("eq_ask_option", lang, id=qid, letter=LETTERS[option]), back)
+            await show(update, context, t("eq_ask_option", lang, question=q.ref, letter=LETTERS[option]), back)
         case EditField.stem:
-            await show(update, context, t("eq_ask_stem", lang, id=qid), back)
+            await show(update, context, t("eq_ask_stem", lang, question=q.ref), back)
         case EditField.explanation:
-            await show(update, context, t("eq_ask_expl", lang, id=qid), back)
+            await show(update, context, t("eq_ask_expl", lang, question=q.ref), back)
 
 
 def _multi_picker(q: Question, session: Editq, lang: str) -> tuple[str, InlineKeyboardMarkup]:
@@ -184,7 +198,7 @@ def _multi_picker(q: Question, session: Editq, lang: str) -> tuple[str, InlineKe
     rows = [keys[i:i + 4] for i in range(0, len(keys), 4)]
     rows.append([button(t("eq_btn_done", lang), Wizard.editq, EditqAction.done, question=qid)])
     rows.append(cancel_row(Wizard.editq, lang, question=qid))
-    return t("eq_pick_multi", lang, id=qid, key=qe.key_text(q.answer)), InlineKeyboardMarkup(rows)
+    return t("eq_pick_multi", lang, question=q.ref, key=qe.key_text(q.answer)), InlineKeyboardMarkup(rows)
 
 
 async def on_text(update: Update, context: Ctx, u: UserCtx, session: Editq) -> bool:
@@ -235,10 +249,10 @@ async def _preview(update: Update, context: Ctx, u: UserCtx, session: Editq, val
         return
     except (NotFound, qe.Sealed):
         await clear_session(svc.db, u.id)
-        await context.bot.send_message(context.chat.id, t("eq_sealed", lang, id=qid))
+        await context.bot.send_message(context.chat.id, await _not_now(context, qid, lang))
         return
     await put_session(svc.db, u.id, replace(session, step=EditqStep.preview, value=value), svc.now())
-    text = t("eq_preview", lang, id=qid, version=old.version + 1, field=_field_name(edit, lang),
+    text = t("eq_preview", lang, question=old.ref, version=old.version + 1, field=_field_name(edit, lang),
              old=_shown(old, edit, lang), new=_shown(new, edit, lang))
     if edit.field is EditField.key:
         text += "\n\n" + t("eq_preview_key", lang, answers=await qe.answer_count(svc.db, qid))
@@ -259,14 +273,14 @@ async def _save(update: Update, context: Ctx, u: UserCtx, session: Editq, *, reg
                                       regrade=regrade, expected_version=session.version)
     except qe.Changed:
         await clear_session(svc.db, u.id)
-        await show(update, context, t("eq_changed", lang, id=qid))
+        await show(update, context, t("eq_changed", lang, question=await question_ref(svc.db, qid)))
         return
     except qe.Sealed:
-        await show(update, context, t("eq_sealed", lang, id=qid))
+        await show(update, context, await _not_now(context, qid, lang))
         return
     except qe.OwnScore:  # nothing written: another admin makes this change
         await clear_session(svc.db, u.id)
-        await show(update, context, t("l_own_score", lang, qid=qid))
+        await show(update, context, t("l_own_score", lang, question=await question_ref(svc.db, qid)))
         return
     except (BankError, ProctorError) as e:  # the question went away, or the key no longer fits
         await clear_session(svc.db, u.id)
@@ -276,7 +290,7 @@ async def _save(update: Update, context: Ctx, u: UserCtx, session: Editq, *, reg
     kick(context.application)  # the notices are committed with the edit; send them now
     if edit.field is EditField.key:
         await _key_terms(svc.db, qid)
-    lines = [t("eq_saved", lang, id=qid, version=done.version)]
+    lines = [t("eq_saved", lang, question=await question_ref(svc.db, qid), version=done.version)]
     if edit.field is EditField.key:
         lines.append(t("eq_regraded", lang, answers=done.answers, changed=len(done.changes)) if regrade
                      else t("eq_kept", lang))

@@ -217,8 +217,8 @@ async def _save(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:
         return
     await ack(query)
     await _edit_markup(query, None)
-    await context.bot.send_message(context.chat.id, t("nq_saved", u.lang, qid=added.question_id, paper=added.paper,
-                                     section=added.section, n=added.number))
+    await context.bot.send_message(context.chat.id, t("nq_saved", u.lang, question=added.ref, paper=added.paper,
+                                     section=added.section))
 
 
 async def _edit_markup(query, keyboard) -> None:

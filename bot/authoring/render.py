@@ -173,15 +173,14 @@ def draft_preview(d: Draft, lang: str, script: str) -> str:
     return clip("\n".join(lines))
 
 
-def question_text(q: Question, lang: str) -> str:
+def card_text(q: Question, lang: str) -> str:
     """A question as the /editq card shows it, in the admin's language: where it sits, its kind and
     points, the stem, the options and the key (the terminal's own rendering is bot/bank_cli.py's
     `render_question`)."""
     src = q.source
-    head = []  # the card's own head names the question's id
+    head = []  # the card's own head names the question by its reference
     if src is not None:
-        head += [src.paper_title or src.paper, short_section(src.section_title) if src.section_title else str(src.section),
-                 t("eq_q_place", lang, n=src.number)]
+        head += [src.paper_title or src.paper, short_section(src.section_title) if src.section_title else str(src.section)]
     head += [kind_name(q.kind, lang), tn("n_point", q.points, lang)] + ([t("eq_q_retired", lang)] if q.retired else [])
     lines = [" · ".join(head), "", q.stem]
     lines += [f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options)]

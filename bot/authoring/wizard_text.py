@@ -7,6 +7,8 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
+from bank.errors import NotFound
+from bank.question_ref import question_ref
 from bot.authoring import editq, newpaper
 from bot.authoring.drafting import answers_elsewhere
 from bot.context import Ctx
@@ -58,7 +60,10 @@ async def end_open(context: Ctx, u: UserCtx) -> list[str]:
         case None:
             return []
         case Editq() as session:
-            return [t("au_ended_editq", u.lang, qid=session.question)]
+            try:
+                return [t("au_ended_editq", u.lang, question=await question_ref(context.services.db, session.question))]
+            except NotFound:  # gone since
+                return [t("au_ended", u.lang)]
         case NewPaper():
             return [t("au_ended_newpaper", u.lang)]
         case Unreadable():

@@ -20,8 +20,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "match_draft": {"en": "Pairs so far: {a} (press Submit)", "zh": "已配对：{a}（请点“提交”）"},
     "match_open": {"en": "?", "zh": "?"},
     "finish_match_draft": {
-        "en": "Q{n}: pairs {a}, not submitted — will be counted",
-        "zh": "第 {n} 题：已配对 {a}，未提交——交卷时按此计分",
+        "en": "{question}: pairs {a}, not submitted — will be counted",
+        "zh": "{question}：已配对 {a}，未提交——交卷时按此计分",
     },
     "daily_number_hint_private": {
         "en": "🔢 Type a number (during an exam: reply to this message).",
@@ -32,8 +32,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "↩️ 回复本消息，输入一个数字作答。结果私下发给你，截止时公布答案。",
     },
     "daily_number_unreadable": {
-        "en": "I couldn't read that as a number for question {n}. Type it like 3.14, 3,14 or 1.5e-3.",
-        "zh": "无法把这条消息识别为第 {n} 题的数字。请按 3.14、3,14 或 1.5e-3 的形式输入。",
+        "en": "I couldn't read that as a number for {question}. Type it like 3.14, 3,14 or 1.5e-3.",
+        "zh": "无法把这条消息识别为 {question} 的数字。请按 3.14、3,14 或 1.5e-3 的形式输入。",
     },
     "daily_match_selected": {"en": "Pairs: {a}. Tap Submit when done.", "zh": "已配对：{a}。选好后点“提交”。"},
 }

@@ -7,35 +7,35 @@ TEXTS: dict[str, dict[str, str]] = {
     "audit_bank_upload": {"en": "{actor} imported {file}: {papers}", "zh": "{actor} 导入了 {file}：{papers}"},
     "audit_add_question": {"en": "{actor} added a question ({kind}) to {paper}",
                         "zh": "{actor} 向 {paper} 添加了一道题（{kind}）"},
-    "audit_retire": {"en": "{actor} retired question #{question} (never asked again)",
-                  "zh": "{actor} 停用了题目 #{question}（不再出题）"},
-    "audit_restore": {"en": "{actor} put question #{question} back into use", "zh": "{actor} 恢复了题目 #{question}"},
+    "audit_retire": {"en": "{actor} retired {question} (never asked again)",
+                  "zh": "{actor} 停用了 {question}（不再出题）"},
+    "audit_restore": {"en": "{actor} put {question} back into use", "zh": "{actor} 恢复了 {question}"},
     "audit_paper_settings": {"en": "{actor} changed the settings of {paper}: {changes}",
                           "zh": "{actor} 修改了 {paper} 的设置：{changes}"},
-    "audit_confirm_key": {"en": "{actor} confirmed the key of question #{question}: {key}",
-                       "zh": "{actor} 确认了题目 #{question} 的答案：{key}"},
+    "audit_confirm_key": {"en": "{actor} confirmed the key of {question}: {key}",
+                       "zh": "{actor} 确认了 {question} 的答案：{key}"},
     "audit_paper_compose": {"en": "{actor} composed the paper {title} ({questions} {questions:question|questions})",
                          "zh": "{actor} 组了试卷 {title}（{questions} 道题）"},
-    "audit_question_edit": {"en": "{actor} edited the {field} of question #{question} (version {version}): "
+    "audit_question_edit": {"en": "{actor} edited the {field} of {question} (version {version}): "
                                "{regraded} {regraded:answer|answers} regraded, {changed} {changed:score|scores} changed",
-                         "zh": "{actor} 修改了题目 #{question} 的{field}（第 {version} 版）：重新评分 {regraded} 个作答，"
+                         "zh": "{actor} 修改了 {question} 的{field}（第 {version} 版）：重新评分 {regraded} 个作答，"
                                "{changed} 个分数有变"},
-    "audit_regrade": {"en": "{actor} regraded {who}'s attempt #{attempt} on question #{question}: answer {answer_old} → "
+    "audit_regrade": {"en": "{actor} regraded {who}'s attempt #{attempt} on {question}: answer {answer_old} → "
                          "{answer_new}, total {old} → {new}",
-                   "zh": "{actor} 重新评分了 {who} 的作答 #{attempt}（题目 #{question}）：本题 {answer_old} → {answer_new}，"
+                   "zh": "{actor} 重新评分了 {who} 的作答 #{attempt}（{question}）：本题 {answer_old} → {answer_new}，"
                          "总分 {old} → {new}"},
     # disputes and reviews
-    "audit_key_fix": {"en": "{actor} fixed the key of question #{question} (version {version}) after {who}'s dispute "
+    "audit_key_fix": {"en": "{actor} fixed the key of {question} (version {version}) after {who}'s dispute "
                          "#{dispute}: {regraded} {regraded:answer|answers} regraded, "
                          "{changed} {changed:score|scores} changed",
-                   "zh": "{actor} 根据 {who} 的申诉 #{dispute} 修正了题目 #{question} 的答案（第 {version} 版）："
+                   "zh": "{actor} 根据 {who} 的申诉 #{dispute} 修正了 {question} 的答案（第 {version} 版）："
                          "重新评分 {regraded} 个作答，{changed} 个分数有变"},
-    "audit_dispute_upheld": {"en": "{actor} upheld {who}'s dispute #{dispute} on question #{question}",
-                          "zh": "{actor} 支持了 {who} 对题目 #{question} 的申诉 #{dispute}"},
-    "audit_dispute_dismissed": {"en": "{actor} dismissed {who}'s dispute #{dispute} on question #{question}",
-                             "zh": "{actor} 驳回了 {who} 对题目 #{question} 的申诉 #{dispute}"},
-    "audit_review": {"en": "{actor} scored {who}'s answer {number} of attempt #{attempt}: {provisional} → {final}",
-                  "zh": "{actor} 给 {who} 的作答 #{attempt} 第 {number} 题评分：{provisional} → {final}"},
+    "audit_dispute_upheld": {"en": "{actor} upheld {who}'s dispute #{dispute} on {question}",
+                          "zh": "{actor} 支持了 {who} 对 {question} 的申诉 #{dispute}"},
+    "audit_dispute_dismissed": {"en": "{actor} dismissed {who}'s dispute #{dispute} on {question}",
+                             "zh": "{actor} 驳回了 {who} 对 {question} 的申诉 #{dispute}"},
+    "audit_review": {"en": "{actor} scored {who}'s answer to {question} in attempt #{attempt}: {provisional} → {final}",
+                  "zh": "{actor} 给 {who} 在作答 #{attempt} 中 {question} 的答案评分：{provisional} → {final}"},
     # the roster
     "audit_roster_invite": {"en": "{actor} asked {who} to join the roster of {team}",
                          "zh": "{actor} 邀请 {who} 加入 {team} 的名单"},

@@ -59,8 +59,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "今天的题已经推送（开放至 {at}），请向上翻阅作答。",
     },
     "daily_in_progress": {
-        "en": "Your quiz for today is in progress: answer question {n} above.",
-        "zh": "今天的题正在进行中：请回答上方第 {n} 题。",
+        "en": "Your quiz for today is in progress: answer the question above.",
+        "zh": "今天的题正在进行中：请回答上方的题目。",
     },
     "daily_done_today": {
         "en": "You've done today's quiz. 🔥 Streak: {n}. Come back tomorrow!",
@@ -75,7 +75,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "暂无可练习的题目（题库为空，或所有试卷都仅限考试）。",
     },
     # questions
-    "daily_q_header": {"en": "📅 Daily quiz · {n}/{total}", "zh": "📅 每日一练 · {n}/{total}"},
+    "daily_q_header": {"en": "📅 Daily quiz · {n}/{total} · {question}", "zh": "📅 每日一练 · {n}/{total} · {question}"},
     "daily_fill_group": {
         "en": "↩️ Reply to this message with your answer. Your result comes privately; keys at close.",
         "zh": "↩️ 回复本消息作答。结果私下发给你，截止时公布答案。",
@@ -91,8 +91,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "daily_verdict_wrong": {"en": "❌ Not quite.", "zh": "❌ 不对。"},
     "daily_verdict_needs_review": {"en": "📝 Recorded.", "zh": "📝 已记录。"},
     "daily_key": {"en": "Answer: {a}", "zh": "答案：{a}"},
-    "daily_qid": {"en": "Question #{qid}: /dispute {qid} <reason> if you think the key is wrong",
-                  "zh": "题号 #{qid}：如认为答案有误，发送 /dispute {qid} <理由>"},
+    "daily_qid": {"en": "{question}: /dispute {question} <reason> if you think the key is wrong",
+                  "zh": "{question}：如认为答案有误，发送 /dispute {question} <理由>"},
     "daily_yours": {"en": "Your answer: {a}", "zh": "你的答案：{a}"},
     "daily_explanation": {"en": "💡 {e}", "zh": "💡 {e}"},
     "daily_already": {"en": "You already answered this one: {a}. Your first answer counts.",
@@ -103,13 +103,13 @@ TEXTS: dict[str, dict[str, str]] = {
                          "zh": "抱歉，这个按钮无效，请使用今天题目的按钮。"},
     "daily_selected": {"en": "Selected: {a}. Tap Submit when done.", "zh": "已选：{a}。选好后点“提交”。"},
     "daily_unreadable": {
-        "en": "I couldn't read that as an answer to question {n}. Tap a button, or type a letter.",
-        "zh": "无法把这条消息识别为第 {n} 题的答案。请点按钮，或输入选项字母。",
+        "en": "I couldn't read that as an answer to {question}. Tap a button, or type a letter.",
+        "zh": "无法把这条消息识别为 {question} 的答案。请点按钮，或输入选项字母。",
     },
     "daily_selected_none": {"en": "Nothing selected yet.", "zh": "还没有选择任何选项。"},
     "daily_recorded_dm": {
-        "en": "Daily quiz in {chat}, question {n}:\n{fb}",
-        "zh": "{chat} 的每日一练第 {n} 题：\n{fb}",
+        "en": "Daily quiz in {chat}, {question}:\n{fb}",
+        "zh": "{chat} 的每日一练 {question}：\n{fb}",
     },
     "daily_done": {
         "en": "🏁 Today's quiz done: {correct}/{total} correct, {score}/{max} {max:point|points}.",
@@ -119,6 +119,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "daily_next": {"en": "Next quiz: {at}.", "zh": "下一次：{at}。"},
     # close
     "daily_close_title": {"en": "🔑 Daily quiz {day}: the keys", "zh": "🔑 每日一练 {day}：答案"},
+    "daily_close_key": {"en": "{n}. {question}: {key}", "zh": "{n}. {question}：{key}"},
+    "daily_close_sealed": {"en": "{n}. {question}: {sealed}", "zh": "{n}. {question}：{sealed}"},
     "daily_top_title": {"en": "🏆 Today's top", "zh": "🏆 今日排行"},
     "daily_top_none": {"en": "Nobody answered today.", "zh": "今天没有人作答。"},
     "daily_top_line": {"en": "{mark} {name} – {score}/{max}", "zh": "{mark} {name} – {score}/{max}"},

@@ -4,8 +4,8 @@ from bot.catalogue.marks import ANSWERED, CURRENT, FLAGGED, TICKED
 
 TEXTS: dict[str, dict[str, str]] = {
     "finish_draft": {
-        "en": "Q{n}: ticked {a}, not submitted — will be counted",
-        "zh": "第 {n} 题：已勾选 {a}，未提交——交卷时按此计分",
+        "en": "{question}: ticked {a}, not submitted — will be counted",
+        "zh": "{question}：已勾选 {a}，未提交——交卷时按此计分",
     },
     "btn_navigator": {"en": "☰ Questions", "zh": "☰ 题目"},
     "navigator_title": {
@@ -51,6 +51,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_review_all": {"en": "🔍 Review all answers", "zh": "🔍 回顾全部作答"},
     "btn_review_wrong": {"en": "✗ Wrong only", "zh": "✗ 只看错题"},
     "btn_review_everything": {"en": "All", "zh": "全部"},
-    "review_page_all": {"en": "Review {i}/{n} · Q{q} · #{qid}", "zh": "回顾 {i}/{n} · 第 {q} 题 · #{qid}"},
+    "review_page_all": {"en": "Review {i}/{n} · {question}", "zh": "回顾 {i}/{n} · {question}"},
     "review_verdict_correct": {"en": "✅ Right", "zh": "✅ 正确"},
 }

@@ -81,8 +81,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "📋 邀请 #{id} 已完成 · {candidate}\n{paper}\n得分：{score}/{max}（{pct}%）{reason}\n用时：{used}\n\n"
               "{sections}{pending}",
     },
-    "iv_card_regraded": {"en": "🔁 Question #{qid} was regraded: score {old} → {new}.\n",
-                         "zh": "🔁 第 #{qid} 题已重新评分：得分 {old} → {new}。\n"},
+    "iv_card_regraded": {"en": "🔁 {question} was regraded: score {old} → {new}.\n",
+                         "zh": "🔁 {question} 已重新评分：得分 {old} → {new}。\n"},
     "iv_card_rescored": {"en": "🔁 A key was fixed: score {old} → {new}.\n",
                          "zh": "🔁 有答案已更正：得分 {old} → {new}。\n"},
     "iv_card_sat_before": {"en": "\n🔂 Sat this paper through /exam before: {n} {n:time|times}.",

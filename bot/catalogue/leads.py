@@ -59,10 +59,10 @@ TEXTS: dict[str, dict[str, str]] = {
     # review
     "l_rv_none": {"en": "Nothing awaits review. 🎉", "zh": "没有待复核的答案。🎉"},
     "l_rv_card": {
-        "en": "📝 Review · {remaining} pending\n\nCandidate: {name}\n{paper} · {question} (question #{qid})\n\n{stem}\n\n"
+        "en": "📝 Review · {remaining} pending\n\nCandidate: {name}\n{paper} · {question}\n\n{stem}\n\n"
               "Answer:\n{response}\n\nReference:\n{reference}\n\nProvisional score: {score}/{max}. "
               "Choose the final score:",
-        "zh": "📝 复核 · 待复核 {remaining} 条\n\n考生：{name}\n{paper} · {question}（题号 #{qid}）\n\n{stem}\n\n"
+        "zh": "📝 复核 · 待复核 {remaining} 条\n\n考生：{name}\n{paper} · {question}\n\n{stem}\n\n"
               "考生答案：\n{response}\n\n参考答案：\n{reference}\n\n暂定得分：{score}/{max}。请选择最终得分：",
     },
     "l_rv_skip": {"en": "Skip ⏭", "zh": "跳过 ⏭"},
@@ -78,9 +78,7 @@ TEXTS: dict[str, dict[str, str]] = {
               "Attempt score: {total}/{tmax}{state}",
         "zh": "📝 你在{paper}中{question}的答案已复核：{score}/{max}。\n本次考试得分：{total}/{tmax}{state}",
     },
-    # where the candidate saw a question: its number on the sheet, the paper's code and title
-    "l_rv_on_sheet": {"en": "Q{n}", "zh": "第 {n} 题"},
-    "l_rv_by_id": {"en": "question #{qid}", "zh": "第 #{qid} 题"},  # a notice queued before the sheet number was kept
+    # the paper a candidate sat: its code and title
     "l_rv_paper": {"en": "{code} “{title}”", "zh": "{code}“{title}”"},
     "l_rv_paper_gone": {"en": "“{title}”", "zh": "“{title}”"},
     "l_rv_final": {"en": " — final.", "zh": "（最终成绩）。"},
@@ -132,43 +130,45 @@ TEXTS: dict[str, dict[str, str]] = {
     # disputes
     "l_dp_usage": {
         "en": "To dispute a question: reply to the question's message with /dispute <reason>; during an "
-              "exam, /dispute <reason> flags the question on screen; or /dispute <question id> <reason>.",
+              "exam, /dispute <reason> flags the question on screen; or /dispute P3 Q43 <reason> with the "
+              "question's reference.",
         "zh": "对题目提出异议：回复该题的消息并发送 /dispute <理由>；考试中直接发送 /dispute <理由> 即针对当前题目；"
-              "或 /dispute <题号ID> <理由>。",
+              "或用题目编号：/dispute P3 Q43 <理由>。",
     },
-    "l_dp_ok": {"en": "Thanks — dispute #{id} on question #{qid} is recorded; a team lead will look at it.",
-                "zh": "谢谢——已记录对第 #{qid} 题的异议 #{id}，组长会处理。"},
-    "l_dp_dup": {"en": "You already have an open dispute on question #{qid}.", "zh": "你对第 #{qid} 题已有未处理的异议。"},
-    "l_q_unknown": {"en": "I don't know a question #{qid}.", "zh": "找不到第 #{qid} 题。"},
+    "l_dp_ok": {"en": "Thanks — dispute #{id} on {question} is recorded; a team lead will look at it.",
+                "zh": "谢谢——已记录对 {question} 的异议 #{id}，组长会处理。"},
+    "l_dp_dup": {"en": "You already have an open dispute on {question}.", "zh": "你对 {question} 已有未处理的异议。"},
+    "l_q_unknown": {"en": "I don't know a question “{asked}”. Name it by its reference, such as P3 Q43.",
+                    "zh": "找不到题目“{asked}”。请用题目编号，例如 P3 Q43。"},
     # bank statistics and curation
     "l_bs_usage": {"en": "Usage: /bankstats [paper]", "zh": "用法：/bankstats [试卷]"},
     "l_bs_disputes": {"en": "⚖️ Open disputes:", "zh": "⚖️ 未处理的异议："},
     "l_bs_no_disputes": {"en": "⚖️ No open disputes.", "zh": "⚖️ 没有未处理的异议。"},
-    "l_bs_dispute_row": {"en": "#{id} · question #{qid} ({where}) ×{n}: {reason}",
-                         "zh": "#{id} · 第 #{qid} 题（{where}）×{n}：{reason}"},
+    "l_bs_dispute_row": {"en": "Dispute #{id} · {question} ({where}) ×{n}: {reason}",
+                         "zh": "异议 #{id} · {question}（{where}）×{n}：{reason}"},
     "l_bs_attention": {
         "en": "🔎 Questions to look at (p: share of points earned; D: upper-lower 27% discrimination):",
         "zh": "🔎 值得关注的题目（p：得分率；D：高低分组 27% 区分度）：",
     },
     "l_bs_no_data": {"en": "🔎 Not enough answers yet to judge questions (10 per question).",
                      "zh": "🔎 作答还不够，暂无法评估题目（每题需 10 次）。"},
-    "l_bs_row": {"en": "#{qid} {where}: p={p} D={d} n={n}{retired}",
-                 "zh": "#{qid} {where}：p={p} D={d} n={n}{retired}"},
+    "l_bs_row": {"en": "{question} ({where}): p={p} D={d} n={n}{retired}",
+                 "zh": "{question}（{where}）：p={p} D={d} n={n}{retired}"},
     "l_bs_retired_mark": {"en": " [retired]", "zh": "［已停用］"},
     "l_bs_paper_head": {"en": "📚 {paper} · {title}{exam_only}", "zh": "📚 {paper} · {title}{exam_only}"},
     "l_bs_exam_only_mark": {"en": " [exam-only]", "zh": "［仅限考试］"},
-    "l_bs_commands": {"en": "Commands: /retire ID, /restore ID, /examonly <paper> on|off",
-                      "zh": "命令：/retire ID、/restore ID、/examonly <试卷> on|off"},
-    "l_btn_retire": {"en": "Retire #{qid}", "zh": "停用 #{qid}"},
-    "l_btn_restore": {"en": "Restore #{qid}", "zh": "恢复 #{qid}"},
+    "l_bs_commands": {"en": "Commands: /retire P3 Q43, /restore P3 Q43, /examonly <paper> on|off",
+                      "zh": "命令：/retire P3 Q43、/restore P3 Q43、/examonly <试卷> on|off"},
+    "l_btn_retire": {"en": "Retire {question}", "zh": "停用 {question}"},
     "l_btn_uphold": {"en": "Uphold #{id}", "zh": "采纳 #{id}"},
     "l_btn_dismiss": {"en": "Dismiss #{id}", "zh": "驳回 #{id}"},
     "l_btn_exam_only_on": {"en": "Make exam-only", "zh": "设为仅限考试"},
     "l_btn_exam_only_off": {"en": "Allow in practice", "zh": "允许练习使用"},
-    "l_retire_usage": {"en": "Usage: /retire <question id> or /restore <question id>",
-                       "zh": "用法：/retire <题号ID> 或 /restore <题号ID>"},
-    "l_retired_ok": {"en": "Question #{qid} retired: it will not be asked again.", "zh": "第 #{qid} 题已停用，不会再出现。"},
-    "l_restored_ok": {"en": "Question #{qid} restored.", "zh": "第 #{qid} 题已恢复。"},
+    "l_retire_usage": {"en": "Usage: /retire <question> or /restore <question>, the question by its reference "
+                             "(P3 Q43) or its bank id",
+                       "zh": "用法：/retire <题目> 或 /restore <题目>，题目用编号（P3 Q43）或题库编号"},
+    "l_retired_ok": {"en": "{question} retired: it will not be asked again.", "zh": "{question} 已停用，不会再出现。"},
+    "l_restored_ok": {"en": "{question} restored.", "zh": "{question} 已恢复。"},
     "l_examonly_usage": {"en": "Usage: /examonly <paper> on|off", "zh": "用法：/examonly <试卷> on|off"},
     "l_examonly_on": {"en": "{paper} is now exam-only: kept out of practice and daily quizzes.",
                       "zh": "{paper} 已设为仅限考试：不用于练习和每日一练。"},
@@ -176,15 +176,15 @@ TEXTS: dict[str, dict[str, str]] = {
                        "zh": "{paper} 已恢复用于练习和每日一练。"},
     "l_dispute_upheld": {"en": "Dispute #{id} upheld.", "zh": "异议 #{id} 已采纳。"},
     "l_kf_prompt": {
-        "en": "Fix the key of question #{qid} (now: {key}): /keyfix {id} <new key>, or for a fill-in blank "
+        "en": "Fix the key of {question} (now: {key}): /keyfix {id} <new key>, or for a fill-in blank "
               "/keyfix {id} + <alternative answer>. Everyone who answered it is regraded; add keep to leave scores.",
-        "zh": "修正第 #{qid} 题的答案（当前：{key}）：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
+        "zh": "修正 {question} 的答案（当前：{key}）：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
               "所有作答者将重新评分；末尾加 keep 则保留原分数。",
     },
     "l_kf_prompt_withheld": {
-        "en": "Fix the key of question #{qid}: /keyfix {id} <new key>, or for a fill-in blank /keyfix {id} + "
+        "en": "Fix the key of {question}: /keyfix {id} <new key>, or for a fill-in blank /keyfix {id} + "
               "<alternative answer>. Its key is not shown to you while your own exam on it runs.",
-        "zh": "修正第 #{qid} 题的答案：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
+        "zh": "修正 {question} 的答案：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
               "你自己的考试进行中，不显示该题答案。",
     },
     "l_kf_usage": {"en": "Usage: /keyfix <dispute> <new key> [keep], or /keyfix <dispute> + <alternative> [keep]",
@@ -193,25 +193,25 @@ TEXTS: dict[str, dict[str, str]] = {
                   "zh": "异议 #{id} 没有待修正的答案（不存在、已驳回或已修正）。"},
     "l_kf_bad": {"en": "That key doesn't fit the question: {why}", "zh": "该答案与题目不符：{why}"},
     "l_kf_done": {
-        "en": "✅ Question #{qid} now has key version {version}: "
+        "en": "✅ {question} now has key version {version}: "
               "{answers:no past answer to regrade|# answer regraded|# answers regraded}"
               "{changed:, no score changed.|, # score changed; that candidate is told.|"
               ", # scores changed; those candidates are told.}",
-        "zh": "✅ 第 #{qid} 题答案已更新为第 {version} 版："
+        "zh": "✅ {question} 的答案已更新为第 {version} 版："
               "{answers:没有需要重新评分的作答|重新评分 # 份作答|重新评分 # 份作答}"
               "{changed:，没有分数变化。|，# 份分数变化，已通知该考生。|，# 份分数变化，已通知相关考生。}",
     },
-    # {where}: "Paper A · question 3" (l_kf_notice_where), or "question #7" when the paper is unknown
-    "l_kf_notice_disputer": {"en": "⚖️ Your dispute #{id} on {where} (#{qid}) was upheld: its key is fixed.",
-                             "zh": "⚖️ 你对{where}（#{qid}）的异议 #{id} 已被采纳，答案已修正。"},
-    "l_kf_notice_score": {"en": "📝 {where} (#{qid}) was regraded with its fixed key: your score {old} → {new} (of {max}).",
-                          "zh": "📝 {where}（#{qid}）按修正后的答案重新评分：你的得分 {old} → {new}（满分 {max}）。"},
-    "l_kf_notice_scores": {"en": "📝 {where} (#{qid}) was regraded with its fixed key: {n} of your {n:score|scores} "
+    # {where}: "P3 · Q43 (Paper A)" (l_kf_notice_where), or "a question" when it is gone
+    "l_kf_notice_disputer": {"en": "⚖️ Your dispute #{id} on {where} was upheld: its key is fixed.",
+                             "zh": "⚖️ 你对 {where} 的异议 #{id} 已被采纳，答案已修正。"},
+    "l_kf_notice_score": {"en": "📝 {where} was regraded with its fixed key: your score {old} → {new} (of {max}).",
+                          "zh": "📝 {where} 按修正后的答案重新评分：你的得分 {old} → {new}（满分 {max}）。"},
+    "l_kf_notice_scores": {"en": "📝 {where} was regraded with its fixed key: {n} of your {n:score|scores} "
                                  "changed.",
-                           "zh": "📝 {where}（#{qid}）按修正后的答案重新评分：你有 {n} 个得分发生变化。"},
+                           "zh": "📝 {where} 按修正后的答案重新评分：你有 {n} 个得分发生变化。"},
     "l_kf_notice_total": {"en": "📝 A key on {paper} was fixed and the answers regraded: your score there {old} → {new}.",
                           "zh": "📝 {paper}有答案已修正并重新评分：你在该卷的得分 {old} → {new}。"},
-    "l_kf_notice_where": {"en": "{paper} · question {n}", "zh": "{paper} · 第{n}题"},
+    "l_kf_notice_where": {"en": "{question} ({paper})", "zh": "{question}（{paper}）"},
     "l_kf_notice_nowhere": {"en": "a question", "zh": "一道题"},
     "l_kf_notice_line": {"en": "· {where}: {old} → {new} (of {max})", "zh": "· {where}：{old} → {new}（满分 {max}）"},
     "l_kf_notice_daily": {"en": "daily quiz", "zh": "每日一练"},
@@ -220,9 +220,9 @@ TEXTS: dict[str, dict[str, str]] = {
                   "zh": "⏳ 另有 {held} 份作答在进行中的考试里，将在交卷时重新评分；考生交卷后才会收到通知。"},
     "l_kf_open": {"en": "Dispute #{id} is still open: uphold it first (/bankstats), then fix its key.",
                   "zh": "异议 #{id} 尚未处理：请先采纳（/bankstats），再修正答案。"},
-    "l_own_score": {"en": "Nobody changes a key that changes their own score: you answered question #{qid}. "
+    "l_own_score": {"en": "Nobody changes a key that changes their own score: you answered {question}. "
                           "Another admin must make this change.",
-                    "zh": "任何人都不能修改会改变自己得分的答案：你作答过第 #{qid} 题，请由其他管理员修改。"},
+                    "zh": "任何人都不能修改会改变自己得分的答案：你作答过 {question}，请由其他管理员修改。"},
     "l_dispute_dismissed": {"en": "Dispute #{id} dismissed.", "zh": "异议 #{id} 已驳回。"},
     "l_dispute_gone": {"en": "That dispute is already closed.", "zh": "该异议已处理。"},
     # privacy
@@ -350,12 +350,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_btn_reject": {"en": "✖ Reject", "zh": "✖ 拒绝"},
     "l_bs_held": {"en": "⏸ Held out of exams, practice and daily quizzes:",
                   "zh": "⏸ 暂停出题（考试、练习、每日一练均不出）："},
-    "l_bs_held_key": {"en": "#{qid} {where}: key in doubt ({doubt}); asked again once confirmed",
-                      "zh": "#{qid} {where}：答案存疑（{doubt}），确认后恢复出题"},
-    "l_bs_held_dup": {"en": "#{qid} {where}: same stem as #{dup} of this paper, asked once",
-                      "zh": "#{qid} {where}：与本卷 #{dup} 题干相同，只出一次"},
-    "l_btn_confirm_key": {"en": "Key of #{qid} is right", "zh": "确认 #{qid} 答案"},
-    "l_key_confirmed": {"en": "Key of question #{qid} confirmed: it is asked again.",
-                        "zh": "第 #{qid} 题的答案已确认，恢复出题。"},
-    "l_key_not_held": {"en": "Question #{qid} is not held for its key.", "zh": "第 #{qid} 题并未因答案存疑而暂停。"},
+    "l_bs_held_key": {"en": "{question} ({where}): key in doubt ({doubt}); asked again once confirmed",
+                      "zh": "{question}（{where}）：答案存疑（{doubt}），确认后恢复出题"},
+    "l_bs_held_dup": {"en": "{question} ({where}): same stem as {other_question}, asked once",
+                      "zh": "{question}（{where}）：与 {other_question} 题干相同，只出一次"},
+    "l_btn_confirm_key": {"en": "Key of {question} is right", "zh": "确认 {question} 答案"},
+    "l_key_confirmed": {"en": "Key of {question} confirmed: it is asked again.",
+                        "zh": "{question} 的答案已确认，恢复出题。"},
+    "l_key_not_held": {"en": "{question} is not held for its key.", "zh": "{question} 并未因答案存疑而暂停。"},
 }

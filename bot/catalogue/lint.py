@@ -13,10 +13,10 @@ _CHINESE: dict[str, str] = {
     "repaired": "乱码已修复",
     "no_answer": "没有答案；不会出题",
     "no_explanation": "本部分其他题有解析，这道题没有",
-    "duplicate": "题干与{other_section}第 {other_number} 题相同",
-    "duplicate_across": "题干与 {other_paper} · {other_section}第 {other_number} 题相同",
+    "duplicate": "题干与 {other_question} 相同",
+    "duplicate_across": "题干与 {other_question}（{other_paper}）相同",
     "explanation_vs_key": "答案为 {answer}，但解析支持 {spoken}",
-    "quarantined_key": "暂停出题（考试、练习、每日一练均不出），直到组长确认答案（/bankstats 或 proctor bank confirm {qid}）或修正答案",
+    "quarantined_key": "暂停出题（考试、练习、每日一练均不出），直到组长确认答案（/bankstats 或 proctor bank confirm {question}）或修正答案",
     "quarantined_duplicate": "与本卷前面的一道题重复：只出一次",
     "pinned_options": "选项 {letters} 指代其他选项：打乱选项时位置不变",
     "letter_refs": "{where} 中用字母指代选项：显示为考生看到的字母",
@@ -41,7 +41,7 @@ _CHINESE: dict[str, str] = {
     "fill_parts": "{place}：有 {blanks} 个空，但答案有 {parts} 部分",
     "settings_safe": "Aiken 文件不含试卷设置：新试卷按仅限考试、结束时只显示总分导入（可用 proctor bank set 修改）",
     "tags_dropped": "{place}：只取第一个标签“{kept}”作为知识点；其余标签（{dropped}）未读取",
-    "kept_edit": "题目 #{qid}（第 {number} 题）保留了修改（第 {version} 版，/editq 或 /keyfix）：文件中这道题的题干和答案没有应用",
+    "kept_edit": "{question} 保留了修改（第 {version} 版，/editq 或 /keyfix）：文件中这道题的题干和答案没有应用",
 }
 
 # where a reader's note is (bank/lint_messages.py's PLACES)
@@ -49,9 +49,9 @@ _CHINESE_PLACES: dict[str, str] = {
     "sheet_row": "工作表 {sheet} 第 {row} 行",
     "row": "第 {row} 行",
     "line": "第 {line} 行",
-    "section_question": "第{section}部分第 {question} 题",
+    "section_question": "第{section}部分第 {item} 题",
     "section": "第{section}部分",
-    "question": "第 {question} 题",
+    "question": "第 {item} 题",
     "at": "{at}",
 }
 
@@ -60,6 +60,6 @@ TEXTS |= {f"lint_place_{shape}": {"en": en, "zh": _CHINESE_PLACES[shape]} for sh
 
 # where a finding is: people see titles, section names and question numbers, never a file's name
 TEXTS |= {
-    "where_question": {"en": "{paper} · {section} · Q{number}", "zh": "{paper} · {section} · 第{number}题"},
+    "where_question": {"en": "{question} ({paper} · {section})", "zh": "{question}（{paper} · {section}）"},
     "where_section": {"en": "{paper} · {section}", "zh": "{paper} · {section}"},
 }

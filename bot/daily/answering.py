@@ -16,6 +16,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application
 
 from bank.kinds import Kind
+from bank.question_ref import question_ref
 from bot.context import Ctx
 from bot.core import ack
 from bot.daily import callbacks as cb
@@ -137,13 +138,14 @@ async def group_reply(update: Update, context: Ctx) -> None:
         case steps.Answered(spot=spot, earlier=earlier):
             await _tell_privately(app, u, render.already_answered_toast(view_of(spot), earlier, u.lang))
         case steps.Refused(reason=steps.Refusal.unreadable, spot=spot):
-            await _tell_privately(app, u, t(render.unreadable_key(spot.question if spot else None), u.lang, n=item.pos + 1))
+            await _tell_privately(app, u, render.unreadable(spot.question if spot else None, u.lang))
         case steps.Recorded(spot=spot, response=response, grade=g, sealed=sealed):
             view = view_of(spot)
             await _react(app, msg.chat_id, msg.message_id)
             fb = t("daily_sealed", u.lang) if sealed else \
                 render.feedback(view, response, g.verdict, g.score, g.max_score, u.lang, u.script, g.expected)
-            await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=spot.chat_title, n=view.pos + 1, fb=fb))
+            await _tell_privately(app, u, t("daily_recorded_dm", u.lang, chat=spot.chat_title, question=view.question.ref,
+                                            fb=fb))
             counts.editor(app).touch(app, delivery.id, view.pos)
 
 
@@ -154,7 +156,8 @@ async def _unrecorded_copy(app: Application, chat_id: int, replied) -> tuple[dst
     lang, _script = await push.prefs(app, chat_id, False)
     db = services(app).db
     for delivery, item in await dstore.possibly_copied(db, chat_id, replied.message_id):
-        if first_line == render.header(item.pos, len(await dstore.items(db, delivery.id)), lang):
+        total = len(await dstore.items(db, delivery.id))
+        if first_line == render.header(item.pos, total, await question_ref(db, item.question_id), lang):
             return delivery, item
     return None
 
@@ -185,6 +188,5 @@ async def private_text(update: Update, context: Ctx, out: steps.Outcome | steps.
         case steps.NotTaken(reason=steps.Untaken.idle):  # nothing takes this text: say what does, rather than stay silent
             await msg.reply_text(t("idle_text_hint", (await user_ctx(update, context)).lang))
         case steps.Refused(reason=steps.Refusal.unreadable, spot=spot):
-            n = spot.item.pos + 1 if spot else 1
-            await msg.reply_text(t(render.unreadable_key(spot.question if spot else None),
-                                   (await user_ctx(update, context)).lang, n=n))
+            await msg.reply_text(render.unreadable(spot.question if spot else None,
+                                                   (await user_ctx(update, context)).lang))

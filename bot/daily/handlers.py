@@ -176,7 +176,7 @@ async def _explain_existing(update: Update, context: Ctx, u: UserCtx,
         if await push.held(context.application, delivery):
             await msg.reply_text(t("daily_held_for_exam", u.lang))
     else:
-        await msg.reply_text(t("daily_in_progress", u.lang, n=waiting.pos + 1),
+        await msg.reply_text(t("daily_in_progress", u.lang),
                              reply_to_message_id=waiting.message_id, allow_sending_without_reply=True)
 
 

@@ -13,6 +13,7 @@ from bank.kinds import CHOICE, Kind
 from bank.matching_answer import draft_pairs
 from bank.models import Question
 from bank.option_order import LETTERS, OptionOrder
+from bank.question_ref import QuestionRef
 from bank.script import to_script
 from bot import answer_forms
 from bot.catalogue.marks import TICKED
@@ -88,15 +89,15 @@ def question_body(view: View, script: str) -> str:
     return "\n".join(lines)
 
 
-def header(pos: int, total: int, lang: str) -> str:
-    """A question message's first line: which quiz question it is."""
-    return t("daily_q_header", lang, n=pos + 1, total=total)
+def header(pos: int, total: int, ref: QuestionRef, lang: str) -> str:
+    """A question message's first line: its place in the quiz and the question's reference."""
+    return t("daily_q_header", lang, n=pos + 1, total=total, question=ref)
 
 
 def question_text(view: View, lang: str, script: str, *, private: bool, count: int | None = None,
                   hints: bool = True) -> str:
     """The question message; in a group it ends with how many have answered."""
-    parts = [header(view.pos, view.total, lang), "", question_body(view, script)]
+    parts = [header(view.pos, view.total, view.question.ref, lang), "", question_body(view, script)]
     kind = view.question.kind
     if hints and kind == Kind.fill:
         parts += ["", t("daily_fill_private" if private else "daily_fill_group", lang)]
@@ -131,10 +132,12 @@ def question_keyboard(view: View, lang: str, *, draft: str = "") -> Keyboard | N
     return None
 
 
-def unreadable_key(question: Question | None) -> str:
+def unreadable(question: Question | None, lang: str) -> str:
     """What to say to typed text a question cannot take."""
-    return "daily_number_unreadable" if question is not None and question.kind == Kind.numerical \
-        else "daily_unreadable"
+    if question is None:
+        return t("not_typed", lang)
+    key = "daily_number_unreadable" if question.kind == Kind.numerical else "daily_unreadable"
+    return t(key, lang, question=question.ref)
 
 
 def verdict_line(verdict: Verdict, score: float, max_score: float, lang: str) -> str:
@@ -167,7 +170,7 @@ def feedback(view: View, response: object, verdict: Verdict, score: float, max_s
         lines.append(t("daily_key", lang, a=shown_key(view, lang, expected, script)))
     if view.question.explanation:
         lines.append(t("daily_explanation", lang, e=view.explanation(script)))
-    lines.append(t("daily_qid", lang, qid=view.question.id))  # the id /dispute takes
+    lines.append(t("daily_qid", lang, question=view.question.ref))  # what /dispute takes
     return "\n".join(lines)
 
 
@@ -194,10 +197,10 @@ def close_text(day: str, views: Sequence[View], top: Sequence[Standing], streaks
     lines = [t("daily_close_title", lang, day=day)]
     for v in views:
         if v.question.id in sealed:
-            lines.append(f"{v.pos + 1}. {t('daily_key_sealed', lang)}")
+            lines.append(t("daily_close_sealed", lang, n=v.pos + 1, question=v.question.ref,
+                           sealed=t("daily_key_sealed", lang)))
             continue
-        key = shown_key(v, lang, script=script)
-        line = f"{v.pos + 1}. #{v.question.id} {key}"
+        line = t("daily_close_key", lang, n=v.pos + 1, question=v.question.ref, key=shown_key(v, lang, script=script))
         explanation = v.explanation(script).strip()
         if explanation:
             line += " — " + clip(explanation, MAX_KEY_EXPLANATION)

@@ -30,6 +30,7 @@ ACTIONS: dict[str, Action | Screen] = {
     "a": Action.answer,  # arg: shown option index (0-25, A–Z), or t/f
     "m": Action.toggle,  # arg: shown option index
     "s": Action.submit,  # submit the multi draft
+    "c": Action.clear,  # clear the written answer so far
     "n": Action.next,
     "b": Action.back,
     "f": Action.flag,
@@ -47,7 +48,7 @@ _CODES = {action: code for code, action in ACTIONS.items()}
 _MODES = {"e": AttemptMode.exam, "p": AttemptMode.practice}
 
 _PICK = re.compile(r"^x:(p|go):(\d{1,9}|r):([ep])$")
-_ACT = re.compile(r"^x:(\d{1,12}):([amsnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$")
+_ACT = re.compile(r"^x:(\d{1,12}):([amscnbfFYNrCKgjv]):(\d{1,4})(?::(1?[0-9]|2[0-5]|[tf]))?$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.grading.result import Verdict
-from bank.kinds import CHOICE, Kind, ReviewOption
+from bank.kinds import CHOICE, SUBJECTIVE, Kind, ReviewOption
 from bank.matching_answer import draft_pairs, is_matching_draft
 from bank.matching_answer import response_draft as matching_draft
 from bank.models import Question
@@ -71,6 +71,12 @@ def draft_text(item: Item, lang: str) -> str:
     return joined(sorted(item.shown_letter(c) for c in item.draft), lang)
 
 
+def added_to(sheet: Sheet, q: Question) -> bool:
+    """Whether the question on screen takes a written answer in several messages (an exam's written
+    question: proctor.exams.steps adds each message to the answer so far)."""
+    return q.kind in SUBJECTIVE and sheet.attempt.mode == AttemptMode.exam
+
+
 def refused_typed(q: Question | None) -> str:
     """The text key for a typed message the current question cannot take."""
     if q is None:
@@ -113,7 +119,7 @@ def explanation(q: Question, item: Item, script: str) -> str:
 
 
 def header(sheet: Sheet, item: Item, lang: str, now: float, script: str = "orig") -> str:
-    head = t("header", lang, n=item.pos + 1, total=len(sheet.items),
+    head = t("header", lang, question=item.ref, n=item.pos + 1, total=len(sheet.items),
              section=to_script(short_section(item.section), script), pts=points(item.points, lang))
     left = sheet.attempt.seconds_left(now)
     if left is not None:
@@ -138,6 +144,8 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
             parts += ["", t("draft", lang, a=draft_text(item, lang))]
         elif q.kind == Kind.matching and item.draft:
             parts += ["", t("match_draft", lang, a=draft_text(item, lang))]
+        elif ans is not None and added_to(sheet, q):
+            parts += ["", t("written_so_far", lang, a=str(ans.response))]
         elif ans is not None:
             parts += ["", t("your_answer", lang, a=shown_response(q, item, ans.response, lang))]
         if q.kind in TYPED or q.kind in TYPE_HINTS:  # how to answer: blanks, a number, pairs, or text
@@ -176,6 +184,8 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
         elif q.kind == Kind.truefalse:
             rows.append([Button(t("tf_true", lang), callback_data=cb.act(aid, Action.answer, pos, "t")),
                          Button(t("tf_false", lang), callback_data=cb.act(aid, Action.answer, pos, "f"))])
+        elif pos in sheet.answers and added_to(sheet, q):
+            rows.append([Button(t("btn_clear", lang), callback_data=cb.act(aid, Action.clear, pos))])
     nav = []
     if pos > 0:
         nav.append(Button(t("btn_back", lang), callback_data=cb.act(aid, Action.back, pos)))
@@ -207,7 +217,7 @@ def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script
         lines.append(t("right_answer", lang, a=shown_key(q, item, lang, script=script)))
     if q.explanation:
         lines.append(t("explanation", lang, e=explanation(q, item, script)))
-    lines.append(t("dispute_hint", lang, qid=q.id))  # the id /dispute takes, as shown
+    lines.append(t("dispute_hint", lang, question=q.ref))  # what /dispute takes, as shown
     return "\n".join(lines)
 
 
@@ -222,7 +232,7 @@ def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
         text += "\n" + t("finish_flagged", lang, flagged=nums(flagged(sheet.items)))
     for item in drafted:  # what the screen shows is what counts: unsubmitted ticks are the answer
         key = "finish_match_draft" if is_matching_draft(item.draft) else "finish_draft"
-        text += "\n" + t(key, lang, n=item.pos + 1, a=draft_text(item, lang))
+        text += "\n" + t(key, lang, question=item.ref, a=draft_text(item, lang))
     aid, pos = sheet.attempt.id, sheet.attempt.current_pos
     kb = Keyboard([[Button(t("btn_yes_finish", lang), callback_data=cb.act(aid, Action.finish_yes, pos)),
                     Button(t("btn_keep_going", lang), callback_data=cb.act(aid, Action.finish_no, pos))],
@@ -290,15 +300,14 @@ def review_page(sheet: Sheet, shown: list[int], page: int, lang: str, script: st
     q = sheet.question(item)
     ans = sheet.answers.get(item.pos)
     yours = shown_response(q, item, ans.response, lang) if ans else t("unanswered", lang)
-    title = t("review_page_all" if everything else "review_page", lang, i=page + 1, n=len(shown), q=item.pos + 1,
-              qid=q.id)
+    title = t("review_page_all" if everything else "review_page", lang, i=page + 1, n=len(shown), question=q.ref)
     lines = [title, "", question_body(q, item, script), "", t("review_yours", lang, a=yours)]
     if ans is not None and ans.verdict == Verdict.correct:
         lines.append(t("review_verdict_correct", lang))
     lines.append(t("right_answer", lang, a=shown_key(q, item, lang, script=script)))
     if q.explanation:
         lines.append(t("explanation", lang, e=explanation(q, item, script)))
-    lines += ["", t("dispute_hint", lang, qid=q.id)]
+    lines += ["", t("dispute_hint", lang, question=q.ref)]
     nav = []
     if page > 0:
         nav.append(Button("◀", callback_data=cb.act(aid, action, page - 1)))

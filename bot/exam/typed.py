@@ -26,10 +26,14 @@ async def typed_answer(update: Update, context: Ctx, out: steps.Outcome) -> None
             await context.message.reply_text(t(render.refused_typed(q), u.lang))
         case steps.Recorded(sheet=sheet, pos=pos, answer=rec, review=review):
             item = sheet.items[pos]
+            q = sheet.question(item)
+            if render.added_to(sheet, q):  # a written answer stays on screen, whole: the next message adds to it
+                await show_sheet(context, sheet, u, review, repost=True)
+                return
             # one message: the next screen, the confirmation under it (Telegram's 30 sends a second
             # are a round's budget)
-            note = t("recorded", u.lang, n=pos + 1, a=render.shown_response(
-                sheet.question(item), item, rec.response if rec else None, u.lang))
+            note = t("recorded", u.lang, question=item.ref, a=render.shown_response(
+                q, item, rec.response if rec else None, u.lang))
             if await offer_finish(context, sheet, pos, repost=True, u=u, note=note):
                 return
             await show_sheet(context, sheet, u, review, repost=True, note=note)

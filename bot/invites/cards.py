@@ -28,7 +28,8 @@ async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> N
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
                                   card.candidate, lead.lang, card.signals, vis=card.vis, sat_before=card.sat_before)
     if "question" in p:  # a regrade changed the score: the card as it is now, and what it was
-        text = clip(render.regraded(card.vis, p["question"], p["old"], p["new"], lead.lang) + text)
+        ref = next((i.ref for i in sheet.items if i.question_id == p["question"]), None)
+        text = clip(render.regraded(card.vis, ref, p["old"], p["new"], lead.lang) + text)
     await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
 
 

@@ -11,6 +11,7 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.paper_list import PaperSummary
+from bank.question_ref import QuestionRef
 from bank.script import to_script
 from bot.exam.render import clip, fmt_duration, fmt_points, short_section
 from bot.i18n import t
@@ -129,11 +130,11 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
     return clip(text), kb
 
 
-def regraded(vis: Visibility, question_id: int, old: float | None, new: float, lang: str) -> str:
-    """The line above a card sent again after a regrade: the question that changed when the lead may
-    read its result, else only the score's change (which question moved would tell its key)."""
-    if vis.shows(Fact.result, question_id):
-        return t("iv_card_regraded", lang, qid=question_id, old=fmt_points(old or 0), new=fmt_points(new))
+def regraded(vis: Visibility, question: QuestionRef | None, old: float | None, new: float, lang: str) -> str:
+    """The line above a card sent again after a regrade: the question that changed (its reference) when
+    the lead may read its result, else only the score's change (which question moved would tell its key)."""
+    if question is not None and question.question_id is not None and vis.shows(Fact.result, question.question_id):
+        return t("iv_card_regraded", lang, question=question, old=fmt_points(old or 0), new=fmt_points(new))
     return t("iv_card_rescored", lang, old=fmt_points(old or 0), new=fmt_points(new))
 
 

@@ -7,6 +7,7 @@ from telegram.error import Forbidden
 
 from bank.errors import NotFound
 from bank.paper_list import find_paper, paper_summary
+from bank.question_ref import find_question, question_id, question_ref, split_question
 from bot.context import Ctx
 from bot.core import ack, open_private_button
 from bot.i18n import t
@@ -65,19 +66,19 @@ async def bankstats(update: Update, context: Ctx) -> None:
 
 
 async def _set_retired(update: Update, context: Ctx, desk: Desk, retired: bool) -> None:
-    args = context.args or []
-    if len(args) != 1 or not args[0].lstrip("#").isdigit():
+    asked = " ".join(context.args or []).strip()
+    if not asked:
         await context.message.reply_text(t("l_retire_usage", desk.user.lang))
         return
-    qid = int(args[0].lstrip("#"))
     svc = context.services
     try:
+        qid = await find_question(svc.db, asked)
         await curation.set_retired(svc.db, qid, retired, lead=desk.user.id, chat_id=desk.scope, now=svc.now())
     except NotFound:
-        await context.message.reply_text(t("l_q_unknown", desk.user.lang, qid=qid))
+        await context.message.reply_text(t("l_q_unknown", desk.user.lang, asked=asked))
         return
     await context.message.reply_text(t("l_retired_ok" if retired else "l_restored_ok", desk.user.lang,
-                                                qid=qid))
+                                       question=await question_ref(svc.db, qid)))
 
 
 async def retire(update: Update, context: Ctx) -> None:
@@ -116,34 +117,37 @@ async def exam_only(update: Update, context: Ctx) -> None:
 
 
 async def dispute(update: Update, context: Ctx) -> None:
-    """A candidate flags a question: by replying to it, on the exam screen, or by its id."""
+    """A candidate flags a question: by replying to it, on the exam screen, or by its reference (P3 Q43)
+    or bank id."""
     u = await seen(update, context)
     svc = context.services
     msg = context.message
-    args = list(context.args or [])
+    text = " ".join(context.args or []).strip()
+    named = split_question(text)
     qid = None
-    if args and args[0].lstrip("#").isdigit() and len(args) > 1:
-        qid = int(args.pop(0).lstrip("#"))
-    elif msg.reply_to_message is not None:
-        qid = await dsp.question_for_message(svc.db, msg.chat_id, msg.reply_to_message.message_id)
-    elif context.chat.type == "private":
-        qid = await current_question_id(svc.db, u.id)
-    if qid is None or not args:
-        await msg.reply_text(t("l_dp_usage", u.lang))
-        return
     try:
+        if named is not None and named[1]:  # a question named, then the reason
+            text = named[1]
+            qid = await question_id(svc.db, named[0])
+        elif msg.reply_to_message is not None:
+            qid = await dsp.question_for_message(svc.db, msg.chat_id, msg.reply_to_message.message_id)
+        elif context.chat.type == "private":
+            qid = await current_question_id(svc.db, u.id)
+        if qid is None or not text:
+            await msg.reply_text(t("l_dp_usage", u.lang))
+            return
         did = await dsp.raise_dispute(db=svc.db, question_id=qid, user_id=u.id, chat_id=msg.chat_id,
-                                      reason=" ".join(args), now=svc.now())
+                                      reason=text, now=svc.now())
     except NotFound:
-        await msg.reply_text(t("l_q_unknown", u.lang, qid=qid))
+        await msg.reply_text(t("l_q_unknown", u.lang, asked=" ".join(context.args or [])))
         return
     except dsp.AlreadyDisputed:
-        await msg.reply_text(t("l_dp_dup", u.lang, qid=qid))
+        await msg.reply_text(t("l_dp_dup", u.lang, question=await question_ref(svc.db, qid or 0)))
         return
     except dsp.NoReason:
         await msg.reply_text(t("l_dp_usage", u.lang))
         return
-    await msg.reply_text(t("l_dp_ok", u.lang, id=did, qid=qid))
+    await msg.reply_text(t("l_dp_ok", u.lang, id=did, question=await question_ref(svc.db, qid)))
 
 
 async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
@@ -159,10 +163,12 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
             case Action.retire | Action.restore:
                 retired = press.action == Action.retire
                 await curation.set_retired(svc.db, target, retired, lead=u.id, chat_id=press.scope, now=svc.now())
-                text = t("l_retired_ok" if retired else "l_restored_ok", u.lang, qid=target)
+                text = t("l_retired_ok" if retired else "l_restored_ok", u.lang,
+                         question=await question_ref(svc.db, target))
             case Action.confirm_key:
                 done = await confirm_key(svc.db, target, actor=u.id, now=svc.now(), chat_id=press.scope)
-                text = t("l_key_confirmed" if done else "l_key_not_held", u.lang, qid=target)
+                text = t("l_key_confirmed" if done else "l_key_not_held", u.lang,
+                         question=await question_ref(svc.db, target))
             case Action.uphold | Action.dismiss:
                 upheld = press.action == Action.uphold
                 qid, _ = await dsp.resolve(svc.db, target, upheld=upheld, lead=u.id, chat_id=press.scope,
@@ -196,8 +202,9 @@ async def _key_fix_prompt(context: Ctx, u: UserCtx, scope: int | None, dispute_i
     own = u.own()
     key = await key_fix.current_key(svc.db, await lens(svc.db, lead_viewer(context, u.id), scope), qid,
                                     now=svc.now())
-    prompt = (t("l_kf_prompt", own.lang, id=dispute_id, qid=qid, key=key) if key is not None
-              else t("l_kf_prompt_withheld", own.lang, id=dispute_id, qid=qid))
+    ref = await question_ref(svc.db, qid)
+    prompt = (t("l_kf_prompt", own.lang, id=dispute_id, question=ref, key=key) if key is not None
+              else t("l_kf_prompt_withheld", own.lang, id=dispute_id, question=ref))
     try:
         await context.bot.send_message(u.id, prompt)
     except Forbidden:  # no private chat with the bot yet: a button to open one

@@ -24,13 +24,15 @@ def held_section(text: str, keyboard: Keyboard | None, held: list[Held], lang: s
     lines = [t("l_bs_held", lang)]
     rows: list[Sequence[Button]] = list(keyboard.inline_keyboard) if keyboard is not None else []
     for h in held:
-        at = where(h.paper, h.section, h.number, lang)
+        at = where(h.paper, h.section, lang)
+        if h.held == HELD_DUPLICATE and h.duplicate_ref is not None:
+            lines.append(t("l_bs_held_dup", lang, question=h.ref, where=at, other_question=h.duplicate_ref))
+            continue
         if h.held == HELD_DUPLICATE:
-            lines.append(t("l_bs_held_dup", lang, qid=h.question_id, where=at, dup=h.duplicate_of))
             continue
         doubt = lint_message("explanation_vs_key", h.doubt, lang)
-        lines.append(t("l_bs_held_key", lang, qid=h.question_id, where=at, doubt=clip(doubt, 120)))
+        lines.append(t("l_bs_held_key", lang, question=h.ref, where=at, doubt=clip(doubt, 120)))
         if can_confirm and sum(1 for r in rows if str(r[0].callback_data).startswith("l:c:")) < MAX_BUTTONS:
-            rows.append([Button(t("l_btn_confirm_key", lang, qid=h.question_id),
+            rows.append([Button(t("l_btn_confirm_key", lang, question=h.ref),
                                 callback_data=cb.encode(cb.Action.confirm_key, h.question_id, scope=scope))])
     return clip(text + "\n\n" + "\n".join(lines), MAX_TEXT), Keyboard(rows) if rows else None

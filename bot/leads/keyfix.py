@@ -7,6 +7,7 @@ from telegram.ext import Application
 
 from bank.errors import NotFound
 from bank.paper_store import get_question
+from bank.question_ref import question_ref
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
@@ -56,10 +57,12 @@ async def keyfix(update: Update, context: Ctx) -> None:
         await msg.reply_text(t("l_kf_bad", lang, why=str(e)))
         return
     except kf.OwnScore:
-        await msg.reply_text(t("l_own_score", lang, qid=await dsp.question_of(svc.db, dispute_id)))
+        await msg.reply_text(t("l_own_score", lang,
+                               question=await question_ref(svc.db, await dsp.question_of(svc.db, dispute_id) or 0)))
         return
     kick(context.application)  # the notices are committed with the fix; send them now
-    text = t("l_kf_done", lang, qid=fix.question_id, version=fix.version, answers=fix.answers,
+    text = t("l_kf_done", lang, question=await question_ref(svc.db, fix.question_id), version=fix.version,
+             answers=fix.answers,
              changed=len(fix.changes))
     await msg.reply_text(text + ("\n" + t("l_kf_held", lang, held=fix.held) if fix.held else ""))
 
@@ -74,7 +77,7 @@ async def send_notice(app: Application, message: Outgoing, turn: Turn | None) ->
     changes = p.get("changes", [p] if "new" in p else [])
     seen = await told(db, user_id, p["question"], [c.get("attempt") for c in changes])
     where = await question_where(db, p["question"], lang)
-    lines = [t("l_kf_notice_disputer", lang, qid=p["question"], id=p["dispute"], where=where)] \
+    lines = [t("l_kf_notice_disputer", lang, id=p["dispute"], where=where)] \
         if "dispute" in p else []
     lines += notice_lines({"question": p["question"], "changes": [c for c, s in zip(changes, seen, strict=True)
                                                                   if s.result]}, lang, where)
@@ -86,14 +89,13 @@ async def send_notice(app: Application, message: Outgoing, turn: Turn | None) ->
 
 
 async def question_where(db: Database, question_id: int, lang: str) -> str:
-    """The question as the candidate met it: its paper's title and its number there."""
+    """The question as the candidate met it: its reference and its paper's title."""
     try:
-        src = (await get_question(db, question_id)).source
+        q = await get_question(db, question_id)
     except NotFound:
-        src = None
-    if src is None:
         return t("l_kf_notice_nowhere", lang)
-    return t("l_kf_notice_where", lang, paper=src.paper_title or src.paper, n=src.number)
+    src = q.source
+    return t("l_kf_notice_where", lang, question=q.ref, paper=src.paper_title or src.paper if src else "")
 
 
 def notice_lines(p: dict, lang: str, where: str) -> list[str]:
@@ -103,10 +105,10 @@ def notice_lines(p: dict, lang: str, where: str) -> list[str]:
     num = render.num
     if len(changes) == 1:
         [c] = changes
-        return [t("l_kf_notice_score", lang, qid=p["question"], where=where, old=num(c["old"]), new=num(c["new"]),
+        return [t("l_kf_notice_score", lang, where=where, old=num(c["old"]), new=num(c["new"]),
                   max=num(c["max"]))]
     if not changes:
         return []
-    return [t("l_kf_notice_scores", lang, qid=p["question"], where=where, n=len(changes))] + [
+    return [t("l_kf_notice_scores", lang, where=where, n=len(changes))] + [
         t("l_kf_notice_line", lang, where=c.get("title") or t("l_kf_notice_daily", lang), old=num(c["old"]),
           new=num(c["new"]), max=num(c["max"])) for c in changes]

@@ -8,6 +8,7 @@ from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.item_stats import ItemStats
 from bank.paper_list import PaperSummary
+from bank.question_ref import QuestionRef
 from bank.script import to_script
 from bot.attempt_title import attempt_title
 from bot.i18n import t, tn
@@ -58,8 +59,7 @@ def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str
     """The answer to score, with the question and its reference in the reviewer's script (the
     candidate's answer as they wrote it)."""
     text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id),
-             paper=_paper(p.code, attempt_title(p.title, lang, script), lang),
-             question=t("l_rv_on_sheet", lang, n=p.pos + 1), qid=p.question_id,
+             paper=_paper(p.code, attempt_title(p.title, lang, script), lang), question=p.ref,
              stem=clip(to_script(p.stem, script), MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
              reference=clip(to_script(p.reference, script), MAX_FIELD), score=num(p.score), max=num(p.max_score))
     steps = [cb.encode(cb.Action.set_score, p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
@@ -72,22 +72,21 @@ def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str
     return clip(text, MAX_TEXT), Keyboard(rows)
 
 
-def review_notice(o: Outcome, lang: str, told: Told) -> str | None:
-    """What the candidate is told when a lead makes a score final: the question and its score where
-    they may read their per-question results (`told`), else the attempt's total alone, or nothing."""
+def review_notice(o: Outcome, ref: QuestionRef | None, lang: str, told: Told) -> str | None:
+    """What the candidate is told when a lead makes a score final: the question (`ref`, None once it is
+    gone) and its score where they may read their per-question results (`told`), else the attempt's
+    total alone, or nothing."""
     paper = _paper(o.code, attempt_title(o.title, lang), lang)
     state = t("l_rv_final" if o.all_final else "l_rv_more", lang)
-    if not told.result:
+    if not told.result or ref is None:
         return t("l_rv_notify_total", lang, paper=paper, total=num(o.attempt_score), tmax=num(o.attempt_max),
                  state=state) if told.total else None
-    question = (t("l_rv_on_sheet", lang, n=o.pos + 1) if o.pos is not None
-                else t("l_rv_by_id", lang, qid=o.question_id))
-    return t("l_rv_notify", lang, question=question, paper=paper, score=num(o.score), max=num(o.max_score),
+    return t("l_rv_notify", lang, question=ref, paper=paper, score=num(o.score), max=num(o.max_score),
              total=num(o.attempt_score), tmax=num(o.attempt_max), state=state)
 
 
 def _stat_row(s: ItemStats, lang: str) -> str:
-    return t("l_bs_row", lang, qid=s.question_id, where=where(s.paper, s.section_title or str(s.section), s.number, lang),
+    return t("l_bs_row", lang, question=s.ref, where=where(s.paper, s.section_title or str(s.section), lang),
              p="–" if s.difficulty is None else f"{s.difficulty:.2f}",
              d="–" if s.discrimination is None else f"{s.discrimination:+.2f}", n=s.responses,
              retired=t("l_bs_retired_mark", lang) if s.retired else "")
@@ -100,12 +99,12 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
     lines = [t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang)]
     buttons = []
     for d in disputes:
-        lines.append(t("l_bs_dispute_row", lang, id=d.id, qid=d.question_id,
-                       where=where(d.paper, d.section_title or str(d.section), d.number, lang), n=d.open_on_question,
+        lines.append(t("l_bs_dispute_row", lang, id=d.id, question=d.ref,
+                       where=where(d.paper, d.section_title or str(d.section), lang), n=d.open_on_question,
                        reason=clip(d.reason, 200)))
         if not curate:
             continue
-        buttons.append([Button(t("l_btn_retire", lang, qid=d.question_id),
+        buttons.append([Button(t("l_btn_retire", lang, question=d.ref),
                                callback_data=cb.encode(cb.Action.retire, d.question_id, scope=scope)),
                         Button(t("l_btn_uphold", lang, id=d.id), callback_data=cb.encode(cb.Action.uphold, d.id, scope=scope)),
                         Button(t("l_btn_dismiss", lang, id=d.id),
@@ -115,7 +114,7 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
         lines.append(t("l_bs_attention", lang))
         lines += [_stat_row(s, lang) for s in attention]
         for s in attention[:6] if curate else ():
-            buttons.append([Button(t("l_btn_retire", lang, qid=s.question_id),
+            buttons.append([Button(t("l_btn_retire", lang, question=s.ref),
                                    callback_data=cb.encode(cb.Action.retire, s.question_id, scope=scope))])
     else:
         lines.append(t("l_bs_no_data", lang))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from telegram import Update
 from telegram.ext import Application
 
 from bank.errors import NotFound
+from bank.question_ref import question_ref
 from bot import outbox
 from bot.context import Ctx
 from bot.core import ack
@@ -102,8 +105,13 @@ async def send_notice(app: Application, message: Outgoing, turn: Turn | None) ->
     read rule lets them read of it now (a hiring paper's review option `score`: the total only; `none`:
     nothing is sent)."""
     outcome = reviews.Outcome(**message.payload)
-    [seen] = await told(services(app).db, outcome.user_id, outcome.question_id, [outcome.attempt_id])
-    text = render.review_notice(outcome, await candidate_lang(app, outcome.user_id), seen)
+    db = services(app).db
+    [seen] = await told(db, outcome.user_id, outcome.question_id, [outcome.attempt_id])
+    ref = outcome.ref
+    if ref is None:  # a notice queued before the reference was stored with it
+        with suppress(NotFound):
+            ref = await question_ref(db, outcome.question_id)
+    text = render.review_notice(outcome, ref, await candidate_lang(app, outcome.user_id), seen)
     if text is not None:
         await app.bot.send_message(message.chat_id, text, rate_limit_args=turn)
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bank.kinds import Kind
 from bank.models import Question
 from bank.option_order import OptionOrder
+from bank.question_ref import QuestionRef
 from bank.script import to_script
 from bot.i18n import t
 from bot.text_limits import MAX_TEXT, clip, utf16_len
@@ -19,7 +20,9 @@ POLL_QUESTION = 300
 POLL_OPTION = 100
 POLL_OPTIONS = 10
 POLL_EXPLANATION = 200
-NUMBERING = utf16_len("30/30. ")  # what lv_poll puts before the stem, at most
+# what lv_poll puts before the stem, at most (30 questions a round; a reference as long as P9999 · Q9999)
+NUMBERING = max(utf16_len(t("lv_poll", lang, pos=30, n=30, question=QuestionRef("P9999", 9999), stem=""))
+                for lang in ("en", "zh"))
 STANDINGS_TOP = 5
 MEDALS = ("🥇", "🥈", "🥉")
 
@@ -46,7 +49,7 @@ def poll(q: Question, item: Item, total: int, lang: str, script: str) -> Poll:
         options = [t("lv_true", lang), t("lv_false", lang)]
     else:
         options = [clip(to_script(o, script), POLL_OPTION) for o in shown_options(item.option_order, q.options)]
-    question = clip(t("lv_poll", lang, pos=item.pos + 1, n=total, stem=stem), POLL_QUESTION)
+    question = clip(t("lv_poll", lang, pos=item.pos + 1, n=total, question=q.ref, stem=stem), POLL_QUESTION)
     explanation = to_script(order.rewrite(q.explanation, "explanation"), script).strip() if q.explanation else ""
     return Poll(question, options, clip(explanation, POLL_EXPLANATION) or None)
 

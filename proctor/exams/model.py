@@ -10,6 +10,7 @@ from typing import Any
 from bank.grading.result import Verdict
 from bank.models import Question
 from bank.option_order import OptionOrder
+from bank.question_ref import QuestionRef
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, accepts_answers
 
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with a mock attempt; shown in the reader's language (bot/attempt_title.py)
@@ -57,6 +58,13 @@ class Item:
     flagged: bool
     draft: str  # multi: original letters toggled, not yet submitted
     version: int | None = None  # the question's version this sheet shows; None: from before versions
+    code: str = ""  # the question's home paper's code and its place there: its reference (P3 · Q43)
+    seq: int = 0
+
+    @property
+    def ref(self) -> QuestionRef:
+        """The question's reference, read with the sheet (no question loaded)."""
+        return QuestionRef(self.code, self.seq, self.question_id)
 
     def order(self, question: Question | None = None) -> OptionOrder:
         """The options as this sheet shows them; with the question, its letter references too."""
@@ -80,7 +88,7 @@ class Item:
     @classmethod
     def from_json(cls, v: list[Any]) -> Item:
         """One element of ITEMS_JSON."""
-        return cls(v[0], v[1], v[2], float(v[3]), v[4], bool(v[5]), v[6], v[7])
+        return cls(v[0], v[1], v[2], float(v[3]), v[4], bool(v[5]), v[6], v[7], v[8], v[9])
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +117,9 @@ class AnswerRec:
 # alias): a sheet is read in one statement of one row instead of three of forty-odd rows.
 # REALs as text with 17 digits ('%!.17g'), which read back exactly; a response stays its JSON text.
 ITEMS_JSON = """(SELECT json_group_array(json_array(i.pos, i.question_id, i.section, printf('%!.17g', i.points),
-                   i.option_order, i.flagged, i.draft, i.version)) FROM attempt_items i WHERE i.attempt_id = a.id)"""
+                   i.option_order, i.flagged, i.draft, i.version, p.code, q.seq))
+                 FROM attempt_items i JOIN questions q ON q.id = i.question_id JOIN papers p ON p.id = q.paper_id
+                 WHERE i.attempt_id = a.id)"""
 ANSWERS_JSON = """(SELECT json_group_array(json_array(r.pos, r.question_id, r.response, printf('%!.17g', r.score),
                      printf('%!.17g', r.max_score), r.verdict, r.final, r.key_version))
                    FROM answers r WHERE r.attempt_id = a.id)"""

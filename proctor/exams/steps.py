@@ -3,6 +3,9 @@
 `take_step` reads the attempt, decides and writes in one transaction run on the database thread
 (one round trip), and returns what happened as an Outcome the handler only renders:
 
+A written answer typed in an exam is kept on its question: each message is added to the answer so
+far (a long answer may come in several messages), until the candidate moves on; Clear empties it.
+
     Recorded  the step took effect (or, for finish_ask/finish_yes/finish_no, may go ahead); `sheet`
               is the attempt after it, with the questions at its current position and at `pos`
     Stale     the button is from an older rendering (a double tap): nothing changed; `sheet` to redraw
@@ -23,11 +26,11 @@ from operator import attrgetter
 
 from bank.grading import grade
 from bank.grading.result import Verdict
-from bank.kinds import Kind, MultiPolicy, ReviewOption, review_option
+from bank.kinds import SUBJECTIVE, Kind, MultiPolicy, ReviewOption, review_option
 from bank.models import Question
 from bank.paper_settings import policy_of
 from bank.question_versions import at_version, versions_in
-from bank.typed_answer import typed_response
+from bank.typed_answer import MAX_TYPED, typed_response
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.model import ANSWERS_JSON, ITEMS_JSON, AnswerRec, Attempt, Item, Sheet
 from proctor.exams.questions import questions_in
@@ -45,6 +48,7 @@ class Action(StrEnum):
     back = "back"
     flag = "flag"
     typed = "typed"  # arg: the text
+    clear = "clear"  # the written answer so far
     finish_ask = "finish_ask"  # finish_*: nothing is written here; the caller asks, hands in or goes on
     finish_yes = "finish_yes"
     finish_no = "finish_no"
@@ -239,6 +243,8 @@ class _Change:
 
     answer: bool = False
     response: object = None
+    stay: bool = False  # the answer is stored without moving on (a written answer, added to)
+    clear: bool = False  # the answer is taken away
     draft: str | None = None
     to: int | None = None
     flag: bool = False
@@ -292,7 +298,13 @@ def _decide(sheet: Sheet, action: Action, arg: str | None) -> _Change | Refused 
             return Refused(Refusal.bad_button, q) if response is None else _Change(answer=True, response=response)
         case Action.typed:
             response = typed_response(q, item.order(q), arg or "")
-            return Refused(Refusal.unreadable, q) if response is None else _Change(answer=True, response=response)
+            if response is None:
+                return Refused(Refusal.unreadable, q)
+            if q.kind in SUBJECTIVE and sheet.attempt.mode == AttemptMode.exam:
+                return _Change(answer=True, response=_added(sheet.answers.get(item.pos), str(response)), stay=True)
+            return _Change(answer=True, response=response)
+        case Action.clear:
+            return _Change(clear=True) if item.pos in sheet.answers else None
         case Action.toggle:
             answered = sheet.answers.get(item.pos)
             new = toggled(q, item.option_order, item.draft, arg, answered.response if answered else None)
@@ -309,13 +321,24 @@ def _decide(sheet: Sheet, action: Action, arg: str | None) -> _Change | Refused 
             return None
 
 
+def _added(earlier: AnswerRec | None, text: str) -> str:
+    """A written answer with one more message: on a new line after the answer so far."""
+    if earlier is None or not isinstance(earlier.response, str) or not earlier.response:
+        return text
+    return f"{earlier.response}\n{text}"[:MAX_TYPED]
+
+
 def _write_in(conn: sqlite3.Connection, seen: _Read, pos: int, change: _Change, now: float) -> Recorded:
     """Write what `_decide` chose; the sheet returned is the one read with these writes applied in
     memory (this transaction is the only writer), and only the questions newly on show are read."""
     sheet = seen.sheet
     a, item, to = sheet.attempt, sheet.current, pos
-    advance = a.mode != AttemptMode.practice
+    advance = a.mode != AttemptMode.practice and not change.stay
     answer = None
+    answers = sheet.answers
+    if change.clear:
+        conn.execute("DELETE FROM answers WHERE attempt_id=? AND pos=?", (a.id, pos))
+        answers = {p: x for p, x in answers.items() if p != pos}
     if change.answer:  # store_answer_in clears the draft and moves on (the same rules as here)
         answer = store_answer_in(conn, sheet, pos, change.response, now, seen.policy, advance=advance)
         item = replace(item, draft="")
@@ -331,7 +354,7 @@ def _write_in(conn: sqlite3.Connection, seen: _Read, pos: int, change: _Change, 
     if change.flag:
         conn.execute("UPDATE attempt_items SET flagged=1-flagged WHERE attempt_id=? AND pos=?", (a.id, pos))
         item = replace(item, flagged=not item.flagged)
-    after = _applied(sheet, item, answer, to)
+    after = _applied(replace(sheet, answers=answers), item, answer, to)
     return Recorded(_with_questions(conn, after, {pos, to}, seen.near), pos, answer, seen.review)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bank.errors import NotFound
+from bank.question_ref import QuestionRef
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
 from proctor.exams.visibility import Fact, Lens
@@ -54,6 +55,7 @@ class Dispute:
     open_on_question: int  # open disputes on the same question
     section_title: str = ""  # the question's section as its paper names it
     paper_id: int = 0
+    ref: QuestionRef = QuestionRef("", 0)  # the question's reference (P3 · Q43)
 
 
 async def question_for_message(db: Database, chat_id: int, message_id: int) -> int | None:
@@ -134,7 +136,8 @@ def _shown(lens: Lens) -> tuple[str, dict[str, object]]:
 
 def _dispute(r: sqlite3.Row, n: int) -> Dispute:
     return Dispute(r["id"], r["question_id"], r["title"], r["position"], r["number"], r["reason"],
-                   DisputeStatus(r["status"]), r["created_at"], n, r["section_title"], r["paper_id"])
+                   DisputeStatus(r["status"]), r["created_at"], n, r["section_title"], r["paper_id"],
+                   QuestionRef(r["code"], r["seq"], r["question_id"]))
 
 
 async def open_disputes(db: Database, lens: Lens, limit: int = 10) -> list[Dispute]:
@@ -144,7 +147,7 @@ async def open_disputes(db: Database, lens: Lens, limit: int = 10) -> list[Dispu
     by_o = "" if lens.scope is None else f"AND {seen_sql('o.user_id', 'o.created_at', ':scope')}"
     rows = await db.fetchall(
         f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
-                  s.title AS section_title, q.paper_id,
+                  s.title AS section_title, q.paper_id, p.code, q.seq,
                   (SELECT COUNT(*) FROM disputes o WHERE o.question_id = d.question_id
                    AND o.status = '{DisputeStatus.open}' {by_o}) AS n
            FROM disputes d JOIN questions q ON q.id = d.question_id
@@ -160,7 +163,7 @@ async def awaiting_key_fix(db: Database, lens: Lens, limit: int = 50) -> list[Di
     shown, params = _shown(lens)
     rows = await db.fetchall(
         f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
-                  s.title AS section_title, q.paper_id
+                  s.title AS section_title, q.paper_id, p.code, q.seq
            FROM disputes d JOIN questions q ON q.id = d.question_id
            JOIN papers p ON p.id = q.paper_id JOIN sections s ON s.id = q.section_id
            WHERE d.status = '{DisputeStatus.upheld}' {shown}

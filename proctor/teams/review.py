@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from bank.errors import NotFound
 from bank.grading.result import Verdict
 from bank.grading.subjective import term_coverage
+from bank.question_ref import QuestionRef
 from bank.store import one_row
 from proctor import outbox
 from proctor.audit import AuditAction
@@ -55,6 +56,7 @@ class Pending:
     code: str | None = None  # the paper's code (P3), None once the paper is gone
     terms_found: tuple[str, ...] = ()  # the stored key terms the provisional score found in the answer
     terms_missing: tuple[str, ...] = ()  # ... and those it did not
+    ref: QuestionRef = QuestionRef("", 0)  # the question's reference (P3 · Q43: its home paper's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,14 @@ class Outcome:
     # where the candidate saw it: Q{pos + 1} of paper `code` (None in notices queued before they were stored)
     pos: int | None = None
     code: str | None = None
+    # the question's reference (its home paper's code and n; None in notices queued before they were stored)
+    ref_code: str | None = None
+    ref_n: int | None = None
+
+    @property
+    def ref(self) -> QuestionRef | None:
+        return None if self.ref_code is None or self.ref_n is None else \
+            QuestionRef(self.ref_code, self.ref_n, self.question_id)
 
 
 def _text(raw: str) -> str:
@@ -120,7 +130,8 @@ async def next_pending(db: Database, lens: Lens, *, now: float, skip: int = 0,
         if not remaining:
             return None
         row = conn.execute(
-            f"""SELECT p.*, q.stem, q.answer, q.key_terms, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
+            f"""SELECT p.*, q.stem, q.answer, q.key_terms, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,
+                       q.seq, (SELECT hp.code FROM papers hp WHERE hp.id = q.paper_id) AS home_code
                 FROM (SELECT x.attempt_id, x.pos, x.question_id, x.response, x.score, x.max_score,
                              x.answered_at, t.user_id, t.title, t.paper_id,
                              (SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code FROM {pending}) p
@@ -136,7 +147,8 @@ async def next_pending(db: Database, lens: Lens, *, now: float, skip: int = 0,
                        title=row["title"], question_id=row["question_id"], stem=row["stem"],
                        response=response, reference=_text(row["answer"]),
                        score=row["score"], max_score=row["max_score"], remaining=remaining, code=row["code"],
-                       terms_found=tuple(found), terms_missing=tuple(missing))
+                       terms_found=tuple(found), terms_missing=tuple(missing),
+                       ref=QuestionRef(row["home_code"], row["seq"], row["question_id"]))
 
     return await db.run_write(read)
 
@@ -166,9 +178,11 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, vi
         where, params = _scope_sql(lens_in(conn, viewer, scope))
         cur = conn.execute(
             "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title, "
-            "(SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code, "
+            "(SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code, q.seq, "
+            "(SELECT hp.code FROM papers hp WHERE hp.id = q.paper_id) AS home_code, "
             f"EXISTS (SELECT 1 FROM attempts t WHERE t.id = x.attempt_id {where}) AS allowed FROM answers x "
-            "JOIN attempts t ON t.id = x.attempt_id WHERE x.attempt_id=:attempt AND x.pos=:pos",
+            "JOIN attempts t ON t.id = x.attempt_id JOIN questions q ON q.id = x.question_id "
+            "WHERE x.attempt_id=:attempt AND x.pos=:pos",
             {**params, "attempt": attempt_id, "pos": pos})
         row = cur.fetchone()
         if row is None:
@@ -197,7 +211,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, vi
         done = Outcome(user_id=row["user_id"], attempt_id=attempt_id, title=row["title"],
                        question_id=row["question_id"], score=score, max_score=row["max_score"],
                        attempt_score=total["score"], attempt_max=total["max_score"], all_final=left == 0,
-                       pos=pos, code=row["code"])
+                       pos=pos, code=row["code"], ref_code=row["home_code"], ref_n=row["seq"])
         # the candidate is told through the outbox: a failed send is retried, never lost
         outbox.enqueue_in(conn, kind=outbox.Kind.review_notice, ref=f"{attempt_id}/{pos}", chat_id=done.user_id,
                           user_id=done.user_id, now=now, payload=asdict(done))
