@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bank.models import Paper
@@ -128,6 +129,19 @@ def attempt_message(messages: list[StoredMessage]) -> StoredMessage | None:
         if m.from_bot and not m.deleted and any(t in ("Finish", "交卷") for t in m.button_texts):
             return m
     return None
+
+
+_PLACE = re.compile(r"· (\d+) of (\d+) ·|· 进度 (\d+)/(\d+) ·")
+
+
+def at_place(text: str | None, n: int, total: int | None = None) -> bool:
+    """Whether an attempt screen's header ("P1 · Q3 · 3 of 7 · …", "P1 · 第3题 · 进度 3/7 · …") shows
+    place `n` of the sitting (of `total`)."""
+    m = _PLACE.search((text or "").split("\n", 1)[0])
+    if m is None:
+        return False
+    shown, of = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(3)), int(m.group(4)))
+    return shown == n and (total is None or of == total)
 
 
 def rules_card(messages: list[StoredMessage]) -> StoredMessage | None:

@@ -31,6 +31,7 @@ from bank.kinds import Kind
 from bank.lint import LintItem, lint
 from bank.models import Paper, Question
 from bank.paper_store import list_papers
+from bank.question_ref import QuestionRef
 from bank.store import Store
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram (getFile)
@@ -152,6 +153,7 @@ class Shown:
     paper: str
     section: str
     question: Question
+    ref: QuestionRef  # its reference: the stored one, or "new paper · Q12" (Paper.ref_of)
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,7 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
     warnings += [LintItem(p.slug, None, None, None, "same_title",
                           {"other": taken[p.title].code or taken[p.title].slug, "title": p.title}, p.title)
                  for p in papers if p.title in taken]
-    first = [Shown(p.title, s.title, q) for p in papers for s in p.sections for q in s.questions]
+    first = [Shown(p.title, s.title, q, p.ref_of(q)) for p in papers for s in p.sections for q in s.questions]
     return Preview(name, counts, kinds, warnings, first[:PREVIEW_QUESTIONS],
                    [p.title for p in bank if p.slug in new])
 

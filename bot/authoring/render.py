@@ -10,6 +10,7 @@ from bank.authoring.upload import Preview, count
 from bank.kinds import CHOICE, SECTION_TITLES, Kind
 from bank.models import Paper, Question
 from bank.option_order import LETTERS
+from bank.question_ref import QuestionRef
 from bot.authoring import callbacks as cb
 from bot.exam.render import TYPED, points, question_body, short_section, shown_key
 from bot.i18n import joined, kind_name, t, tn
@@ -30,10 +31,15 @@ def _item(q: Question, pos: int, section: str) -> Item:
                 False, "")
 
 
-def candidate_view(q: Question, pos: int, total: int, section: str, lang: str, script: str) -> str:
-    """The question as the exam screen shows it to a candidate: header, stem, options, typing hint."""
+def candidate_view(q: Question, ref: QuestionRef | None, pos: int, total: int, section: str, lang: str,
+                   script: str) -> str:
+    """The question as the exam screen shows it to a candidate: header, stem, options, typing hint (`ref`
+    None: a question not written yet, /newquestion's draft)."""
     item = _item(q, pos, section)
-    lines = [t("header", lang, n=pos + 1, total=total, section=short_section(section), pts=points(q.points, lang)),
+    head = t("header", lang, question=ref, n=pos + 1, total=total, section=short_section(section),
+             pts=points(q.points, lang)) if ref is not None else \
+        t("header_draft", lang, section=short_section(section), pts=points(q.points, lang))
+    lines = [head,
              "", question_body(q, item, script)]
     if q.kind in TYPED:
         lines += ["", t("type_hint_fill" if q.kind is Kind.fill else "type_hint", lang)]
@@ -65,7 +71,7 @@ def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -
     for i, shown in enumerate(p.first):  # headed by the kind's name in the chat's language, as the paper lines
         # above: a file without section titles gets the importer's Chinese ones (bank.kinds.SECTION_TITLES)
         kind = kind_name(shown.question.kind, lang)
-        lines += ["──────", candidate_view(shown.question, i, p.total, kind, lang, script)]
+        lines += ["──────", candidate_view(shown.question, shown.ref, i, p.total, kind, lang, script)]
     return clip("\n".join(lines))
 
 
@@ -161,7 +167,7 @@ def draft_preview(d: Draft, lang: str, script: str) -> str:
     q = d.question()
     section = kind_name(q.kind, lang)
     paper = d.paper_title if d.paper_id is not None else t("nq_new_paper_mark", lang, title=d.paper_title)
-    lines = [t("nq_step_preview", lang), "", candidate_view(q, 0, 1, section, lang, script), "──────",
+    lines = [t("nq_step_preview", lang), "", candidate_view(q, None, 0, 1, section, lang, script), "──────",
              t("nq_preview_key", lang, key=shown_key(q, _item(q, 0, section), lang, script=script))]
     if q.explanation:
         lines.append(t("explanation", lang, e=q.explanation))

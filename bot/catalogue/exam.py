@@ -35,6 +35,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{question} · {n} of {total} · {section} · {pts}",
         "zh": "{question} · 进度 {n}/{total} · {section} · {pts}",
     },
+    "header_draft": {"en": "New question · {section} · {pts}", "zh": "新题 · {section} · {pts}"},
     "left": {"en": " · {left} left", "zh": " · 剩余 {left}"},
     "flag_mark": {"en": " · 🚩", "zh": " · 🚩"},
     "type_hint": {"en": "✍️ Type your answer as a message.", "zh": "✍️ 请直接发送答案。"},

@@ -23,7 +23,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "lv_poll": {"en": "{pos}/{n} · {question}. {stem}", "zh": "{pos}/{n} · {question}. {stem}"},
     "lv_true": {"en": "True", "zh": "对"},
     "lv_false": {"en": "False", "zh": "错"},
-    "lv_standings": {"en": "📊 After {pos} of {n} questions · {players} {players:player|players}",
+    "lv_standings": {"en": "📊 After {pos} of {n} {n:question|questions} · {players} {players:player|players}",
                      "zh": "📊 第 {pos}/{n} 题后 · {players} 人参与"},
     "lv_standings_row": {"en": "{rank}. {name} — {points}", "zh": "{rank}. {name} — {points}"},
     "lv_standings_empty": {"en": "Nobody has answered yet.", "zh": "还没有人作答。"},

@@ -136,6 +136,7 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
     q = sheet.question(item)
     ans = sheet.answers.get(item.pos)
     parts = [header(sheet, item, lang, now, script), "", question_body(q, item, script)]
+    so_far = None  # a written answer so far, fitted into the room the rest leaves
     practice_done = sheet.attempt.mode == AttemptMode.practice and ans is not None
     if practice_done and ans is not None:
         parts += ["", feedback or practice_feedback(q, item, ans, lang, script, review)]
@@ -145,12 +146,29 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
         elif q.kind == Kind.matching and item.draft:
             parts += ["", t("match_draft", lang, a=draft_text(item, lang))]
         elif ans is not None and added_to(sheet, q):
-            parts += ["", t("written_so_far", lang, a=str(ans.response))]
+            so_far = len(parts) + 1
+            parts += ["", t("written_so_far", lang, a=_SO_FAR)]
         elif ans is not None:
             parts += ["", t("your_answer", lang, a=shown_response(q, item, ans.response, lang))]
         if q.kind in TYPED or q.kind in TYPE_HINTS:  # how to answer: blanks, a number, pairs, or text
             parts += ["", t(TYPE_HINTS.get(q.kind, "type_hint"), lang)]
+    if so_far is not None and ans is not None:  # as much of the answer as fits, its end kept: the latest message
+        room = MAX_TEXT - utf16_len("\n".join(parts)) + len(_SO_FAR)
+        parts[so_far] = parts[so_far].replace(_SO_FAR, _tail(str(ans.response), room))
     return clip("\n".join(parts)), attempt_keyboard(sheet, item, q, lang, practice_done, script)
+
+
+_SO_FAR = "\x00"  # where a written answer so far goes, once the room for it is known
+
+
+def _tail(text: str, room: int) -> str:
+    """`text`, or as much of its end as fits in `room` UTF-16 units after an ellipsis."""
+    if utf16_len(text) <= room:
+        return text
+    cut = text
+    while cut and utf16_len(cut) > room - 1:
+        cut = cut[max(1, (utf16_len(cut) - room + 1) // 2):]
+    return "…" + cut
 
 
 def noted(text: str, note: str | None) -> str:

@@ -7,10 +7,10 @@ from telegram.error import Forbidden
 
 from bank.errors import NotFound
 from bank.paper_list import find_paper, paper_summary
-from bank.question_ref import find_question, question_id, question_ref, split_question
+from bank.question_ref import BankId, find_question, question_id, question_ref, split_question
 from bot.context import Ctx
 from bot.core import ack, open_private_button
-from bot.i18n import t
+from bot.i18n import question_text, t
 from bot.leads import render
 from bot.leads.access import Desk, lead_viewer, require_bank_admin, require_lead, seen, send_private
 from bot.leads.callbacks import Action, Press
@@ -138,8 +138,10 @@ async def dispute(update: Update, context: Ctx) -> None:
             return
         did = await dsp.raise_dispute(db=svc.db, question_id=qid, user_id=u.id, chat_id=msg.chat_id,
                                       reason=text, now=svc.now())
-    except NotFound:
-        await msg.reply_text(t("l_q_unknown", u.lang, asked=" ".join(context.args or [])))
+    except NotFound:  # no such question, or one never asked of this person: told alike
+        asked = question_text(named[0], u.lang) if named is not None and named[1] else \
+            question_text(BankId(qid or 0), u.lang)
+        await msg.reply_text(t("l_q_unknown", u.lang, asked=asked))
         return
     except dsp.AlreadyDisputed:
         await msg.reply_text(t("l_dp_dup", u.lang, question=await question_ref(svc.db, qid or 0)))

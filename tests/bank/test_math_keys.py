@@ -11,7 +11,7 @@ from bank.grading import grade
 from bank.grading.math_form import plain, same_math
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from tests.harness import BotEnv, attempt_message, pick_paper
+from tests.harness import BotEnv, at_place, attempt_message, pick_paper
 
 SIGMOID = "$f(x)=\\frac{1}{1+e^{-x}}$"
 
@@ -73,7 +73,7 @@ async def test_practice_grades_a_typed_plain_form_and_shows_the_key_plain(env):
     await ann.send("1/(1+e^-x)")
     fb = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "✅" in m.text and m)
     await ann.press(fb, "Next ▶")
-    await env.api.wait_for(lambda: attempt_message(ann.chat()).text.startswith("Q 2/"))
+    await env.api.wait_for(lambda: at_place(attempt_message(ann.chat()).text, 2))
     await ann.send("1/(1+e^x)")
     wrong = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "❌" in m.text and m)
     assert "Answer: f(x)=1/(1+e^(-x))" in wrong.text and "\\frac" not in wrong.text

@@ -9,7 +9,7 @@ from bank.models import Question
 from bank.option_order import OptionOrder
 from bank.typed_answer import typed_response
 from proctor.exams import service as attempts
-from tests.harness import BotEnv, attempt_message, start_exam
+from tests.harness import BotEnv, at_place, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of
 
@@ -45,30 +45,30 @@ async def test_exam_takes_typed_letters_and_true_false_words_and_confirms_them(e
     assert await answers_of(env.db) == {}
     shown = item.shown_letter(q.answer)
     sent = len(env.api.stats.per_chat[ann.id])
-    reply = await _type(env, ann, shown.lower(), "Recorded for Q1")
-    assert reply.text.endswith(f"\n\nRecorded for Q1: {shown}")  # under the next question
+    reply = await _type(env, ann, shown.lower(), "Recorded for P1 · Q1")
+    assert reply.text.endswith(f"\n\nRecorded for P1 · Q1: {shown}")  # under the next question
     assert len(env.api.stats.per_chat[ann.id]) == sent + 1  # one message for a typed answer (it was two)
     first = (await answers_of(env.db))[0]
     assert (first.response, first.verdict) == (q.answer, "correct")
 
     sheet, item, q = await _current(env, ann.id)  # Q2, single: "选X" with a wrong letter
     wrong = next(c for c in "ABCD" if c != q.answer)
-    await _type(env, ann, f"选{item.shown_letter(wrong)}", "Recorded for Q2")
+    await _type(env, ann, f"选{item.shown_letter(wrong)}", "Recorded for P1 · Q2")
     assert (await answers_of(env.db))[1].verdict == "wrong"
 
     sheet, item, q = await _current(env, ann.id)  # Q3, multi: several shown letters
     assert q.kind == Kind.multi
     typed = ", ".join(item.shown_letter(c) for c in q.answer)
-    await _type(env, ann, typed, "Recorded for Q3")
+    await _type(env, ann, typed, "Recorded for P1 · Q3")
     assert (await answers_of(env.db))[2].response == q.answer
 
     sheet, item, q = await _current(env, ann.id)  # Q4, true/false: a word
     assert q.kind == Kind.truefalse
-    reply = await _type(env, ann, "错", "Recorded for Q4")
-    assert reply.text.endswith("\n\nRecorded for Q4: ✘ False")
+    reply = await _type(env, ann, "错", "Recorded for P1 · Q4")
+    assert reply.text.endswith("\n\nRecorded for P1 · Q4: ✘ False")
     assert (await answers_of(env.db))[3].verdict == "correct"  # the key is False
     msg = attempt_message(ann.chat())
-    assert msg.text.startswith("Q 5/")
+    assert at_place(msg.text, 5)
 
 
 def test_one_rule_for_every_mode():

@@ -86,7 +86,7 @@ async def test_an_exam_with_a_number_and_pairs(tmp_path, typed, presses, verdict
         await ann.wait_message(lambda m: "couldn't read that as a number" in (m.text or ""))
         assert await _answers(env) == []
         await ann.send(typed)
-        await ann.wait_message(lambda m: "Recorded for Q1" in (m.text or ""))
+        await ann.wait_message(lambda m: "Recorded for P1 · Q1" in (m.text or ""))
         await env.api.wait_for(lambda: _live(ann) and "Match each animal" in _live(ann).text, what="matching")
         await env.idle()
         screen = _live(ann)

@@ -9,9 +9,11 @@ from bank.option_order import LETTERS
 from bot.daily import render as daily_render
 from bot.exam import callbacks as exam_cb
 from bot.text_limits import TELEGRAM_TEXT, utf16_len
+from tests.stored import stored
 
-BIG = Question(id=999_999_999, number=1, kind=Kind.matching, stem="配对 😀" * 200,
-               answer=[[f"左边的项目 {i} 😀" * 20, f"右边的选项 {i} 😀" * 20] for i in range(26)])
+BIG = stored(Question(id=999_999_999, number=1, kind=Kind.matching, stem="配对 😀" * 200,
+                      answer=[[f"左边的项目 {i} 😀" * 20, f"右边的选项 {i} 😀" * 20] for i in range(26)]),
+             999_999, "P999999")
 
 
 def test_the_largest_matching_question_fits():

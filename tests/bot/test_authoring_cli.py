@@ -46,7 +46,7 @@ def test_dry_run_prints_the_preview_and_writes_nothing(capsys, dbfile):
                           "run the same command without --dry-run.\n")
     assert "press" not in out
     assert "• moodle_aiken: 3 — Single choice 3" in out
-    assert "Q 1/3 · Single choice · 1 pt\n\nIs this a multiple choice question?\nA. Yes\nB. No" in out
+    assert "new paper · Q1 · 1 of 3 · Single choice · 1 pt\n\nIs this a multiple choice question?\nA. Yes\nB. No" in out
     assert _read(dbfile, question_count) == 0
 
 
@@ -55,11 +55,11 @@ def test_bank_add_to_a_new_paper_then_an_existing_one(capsys, dbfile):
     code, out, err = run(capsys, "--db", dbfile, "bank", "add", "--kind", "single", "--stem", "2+2?",
                          "--option", "3", "--option", "4", "--key", "B", "--points", "2", "--new-paper", "Sums")
     assert code == 0, err
-    assert "to Sums, 单项选择题, number 1" in out
+    assert "added P6 · Q1 to Sums, 单项选择题" in out  # its reference, given as it was stored
     code, out, err = run(capsys, "--db", dbfile, "bank", "add", "--kind", "fill", "--stem", "2+3=____",
                          "--key", "5;five", "--paper", "sums")
     assert code == 0, err
-    assert "to Sums, 填空题, number 1" in out
+    assert "added P6 · Q2 to Sums, 填空题" in out
     [sums] = [p for p in _read(dbfile, list_papers) if p.title == "Sums"]
     rows = sorted((q.id, q.kind.value, q.answer, q.points) for q in sums.questions())
     assert [r[1:] for r in rows] == [("single", "B", 2.0), ("fill", [["5", "five"]], 1.0)]

@@ -245,7 +245,7 @@ def test_cli_edit_a_key_with_regrade_and_a_stem(capsys, dbfile):
     code, out, err = run(capsys, "--db", dbfile, "bank", "edit", str(qid), "--key", "Z")
     assert code == 1 and "doesn't fit" not in err and "letters among" in err
     code, out, _ = run(capsys, "--db", dbfile, "bank", "edit", str(qid), "--key", "A", "--regrade")
-    assert code == 0 and f"question {qid}: version 2 (key); No past answer to regrade, no score changed." in out
+    assert code == 0 and "P1 · Q11: version 2 (key); No past answer to regrade, no score changed." in out
     code, out, _ = run(capsys, "--db", dbfile, "bank", "edit", str(qid), "--option", "b", "A better option")
     assert code == 0 and "version 3 (option:1)" in out
     code, out, _ = run(capsys, "--db", dbfile, "bank", "show", str(qid))

@@ -188,9 +188,11 @@ async def test_refusals_are_short_messages(env):
     await lead.send("/editq")
     assert "Usage: /editq" in (await lead.wait_message()).text
     await lead.send("/editq twelve")
-    assert "Usage: /editq" in (await lead.wait_message()).text
+    assert "There is no question “twelve”" in (await lead.wait_message()).text
     await lead.send("/editq 9999")
-    assert "no question #9999" in (await lead.wait_message()).text
+    assert "There is no question “9999”" in (await lead.wait_message()).text
+    await lead.send("/editq P9 Q1")
+    assert "There is no question “P9 Q1”" in (await lead.wait_message()).text
     # garbled input: an option the question hasn't, an empty text, a forged button
     card = await _editq(env, lead, qid)
     await lead.press(card, "Option A")

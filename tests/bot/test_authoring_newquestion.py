@@ -73,7 +73,7 @@ async def test_a_single_choice_question_end_to_end_with_back_bad_input_and_a_res
     assert section.button_texts[:2] == ["单项选择题 (2)", "➕ New section"], section.button_texts
     assert "Its sections of Single choice, or a new one" in section.text
     preview = await lead.press(section, "单项选择题 (2)", "Preview, as a candidate will see it:")
-    assert ("Q 1/1 · Single choice · 2 pts\n\nWhich optimiser keeps a velocity term?\nA. SGD with momentum\n"
+    assert ("New question · Single choice · 2 pts\n\nWhich optimiser keeps a velocity term?\nA. SGD with momentum\n"
             "B. Plain gradient descent\nC. Adagrad") in preview.text
     assert "Key: A" in preview.text and "Why: Momentum accumulates a velocity." in preview.text
     assert "paper: Demo paper demo · section: 单项选择题" in preview.text

@@ -81,7 +81,7 @@ async def test_each_format_previews_then_imports(env, name, data, n):
     before = await _questions(env)
     preview = await _preview(env, lead, name, data)
     assert f"📄 {name}:" in preview.text and "Nothing is written until you press Import" in preview.text
-    assert "as a candidate sees them" in preview.text and "Q 1/" in preview.text
+    assert "as a candidate sees them" in preview.text and "new paper · Q1 · 1 of " in preview.text
     if n is not None:
         assert f": {n} questions" in preview.text
     assert await _questions(env) == before  # nothing written before Import
@@ -117,9 +117,9 @@ async def test_preview_shows_kinds_lint_and_the_candidate_view(env):
     assert "• 算术: 3 — Single choice 1, Multiple choice 1, True / false 1" in text
     assert "warnings:" in text and "no explanation for any of its questions" in text  # lint: a section without explanations
     # the first question as the exam screen shows it, headed by its kind in the chat's language (issue 22:
-    # "Single choice 1" above and "Q 1/3 · 单项选择题" below, from the importer's default section names)
-    assert "Q 1/3 · Single choice · 1 pt\n\n1+1=?\nA. 1\nB. 2\nC. 3" in text
-    assert "Q 3/3 · True / false · 1 pt\n\n0 is even.\n\n[✔ True] [✘ False]" in text
+    # "Single choice 1" above and "Single choice" below, from the importer's default section names)
+    assert "new paper · Q1 · 1 of 3 · Single choice · 1 pt\n\n1+1=?\nA. 1\nB. 2\nC. 3" in text
+    assert "new paper · Q3 · 3 of 3 · True / false · 1 pt\n\n0 is even.\n\n[✔ True] [✘ False]" in text
 
 
 def _raw_press(env, user_id: int, message_api: dict, data: str, query_id: str) -> None:

@@ -60,7 +60,9 @@ def test_show_one_question(capsys, dbfile, seed_files):
     code, out, _ = run(capsys, "--db", dbfile, "bank", "show", "1")
     assert code == 0
     # the paper's title and the section's name, not the file's name (issue 22: "000_55527286228126e4 section 1")
-    assert out.splitlines()[0].startswith("#1 大模型專家并行工程師招聘筆試考試試卷和答案 · 一、填空題") and "001_" not in out
+    assert out.splitlines()[0].startswith("P1 · Q1 · 大模型專家并行工程師招聘筆試考試試卷和答案 · 一、填空題") and "001_" not in out
+    assert out.splitlines()[1] == "bank id #1"  # the handle commands take besides the reference
+    assert run(capsys, "--db", dbfile, "bank", "show", "P1", "Q1")[1] == out  # the reference finds it too
     assert "深度學習中常用的激活函數sigmoid的公式是______。" in out
     assert r"$f(x)=\frac{1}{1+e^{-x}}$" in out
     code, out, _ = run(capsys, "--db", dbfile, "bank", "show", "11")
@@ -167,11 +169,11 @@ def test_lint_lists_flags_and_oddities(capsys, dbfile, seed_files):
     assert code == 0
     assert out.count(": truncated:") == 5
     assert out.count(": corrupted:") == 4
-    # where: the paper's title, the section's name, the question's number; no file name (issue 22)
+    # where: the question's reference, the paper's title and the section's name; no file name (issue 22)
     title = "2025年大模型訓練優化器（含答案與解析）"
-    assert f"{title} · 五、案例分析題（共2題）: count: question count: 2 declared, " in out
+    assert f"{title} · 案例分析題: count: question count: 2 declared, " in out
     assert "duplicate_across" in out
-    assert f"{title} · 二、多選題（共10題） · q3 (id " in out and "004_" not in out
+    assert f"\nP5 · Q18 ({title} · 多選題): " in out and "004_" not in out
 
 
 def test_bank_set_changes_a_papers_settings_and_refuses_bad_values(tmp_path, capsys):

@@ -61,7 +61,7 @@ def test_an_edited_composed_paper_edits_its_questions_and_its_own_points(capsys,
     assert said.splitlines() == [
         "updated P1 Sums (0 changed, 0 added, 2 unchanged, 0 not in the file: kept)",
         f"updated P2 {WEEK} (1 changed, 0 added, 1 unchanged, 0 not in the file: kept)",
-        f"  #{first.id}: stem, points (version 2)"]
+        f"  P1 · Q{first.seq}: stem, points (version 2)"]  # its home reference
 
     async def check(db):
         q = await get_question(db, first.id)

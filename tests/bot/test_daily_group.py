@@ -1,6 +1,7 @@
 """The daily quiz in a team group, through the fake Bot API: schedule, answers, privacy, close."""
 
 import json
+import re
 
 import pytest
 
@@ -62,7 +63,9 @@ async def test_the_job_fires_the_push_at_nine_in_shanghai(env):
     await run_job(env, f"daily:{GROUP}")
     sent = questions(env.api.chat_view(GROUP))
     assert len(sent) == 5
-    assert [m.text.splitlines()[0] for m in sent] == [f"📅 Daily quiz · {i}/5" for i in range(1, 6)]
+    heads = [m.text.splitlines()[0] for m in sent]  # its place in the quiz, then the question's reference
+    assert [h.split(" · P")[0] for h in heads] == [f"📅 Daily quiz · {i}/5" for i in range(1, 6)]
+    assert all(re.fullmatch(r"📅 Daily quiz · \d/5 · P\d+ · Q\d+", h) for h in heads), heads
     quiz = await the_delivery(env.db, GROUP)
     assert (quiz.day, quiz.status) == ("2027-01-16", "open")
     # the trigger firing again the same day sends nothing more

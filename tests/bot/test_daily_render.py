@@ -9,11 +9,12 @@ from bot.daily import render
 from bot.daily.handlers import BadArgument, parse_on_args
 from proctor.daily.answers import Standing
 from proctor.daily.schedule import BadTime, BadTimezone
+from tests.stored import stored
 
 
 def _view(kind=Kind.single, answer="C", options=("one", "two", "three", "four"), order="CADB", explanation=""):
-    q = Question(id=1, number=1, kind=kind, stem="Which?", options=list(options), answer=answer,
-                 explanation=explanation)
+    q = stored(Question(id=1, number=1, kind=kind, stem="Which?", options=list(options), answer=answer,
+                        explanation=explanation), 3)
     return render.View(q, delivery_id=42, pos=2, total=5, option_order=order if options else "")
 
 
@@ -58,7 +59,7 @@ def test_a_latex_key_reads_the_same_in_the_group_close_the_private_feedback_and_
     close = render.close_text("2027-01-15", [v], [], {}, "zh", "orig")
     private = render.feedback(v, "x", "wrong", 0, 1, "zh", "orig")
     exam = exam_render.shown_key(v.question, Item(0, 1, "填空题", 1.0, "", False, ""), "zh")
-    assert "3. #1 f(x)=1/(1+e^(-x))" in close and "frac" not in close and "$" not in close
+    assert "3. P1 · 第3题：f(x)=1/(1+e^(-x))" in close and "frac" not in close and "$" not in close
     assert "f(x)=1/(1+e^(-x))" in private and exam == "f(x)=1/(1+e^(-x))"
 
 
@@ -108,7 +109,7 @@ def test_close_text_lists_keys_explanations_and_top_with_streaks():
     views = [_view(explanation="because"), _view(Kind.truefalse, answer=False, options=(), explanation="")]
     top = [Standing(1, "Ann", 2, 2, 2, 10), Standing(2, "Bob", 1, 2, 2, 20)]
     text = render.close_text("2027-01-15", views, top, {1: 4, 2: 1}, "en", "orig")
-    assert "2027-01-15" in text and "3. #1 A — because" in text and "3. #1 ✘ False" in text
+    assert "2027-01-15" in text and "3. P1 · Q3: A — because" in text and "3. P1 · Q3: ✘ False" in text
     assert "🥇 Ann – 2/2 🔥4" in text and "🥈 Bob – 1/2" in text and "🔥1" not in text
 
 

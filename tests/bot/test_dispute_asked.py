@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from bank.question_ref import question_ref
+from bot.i18n import question_text
 from proctor.exams.visibility import OPERATOR, lens
 from proctor.teams.candidate import raised_disputes
 from tests.harness import BotEnv, start_exam
@@ -31,17 +33,22 @@ async def _dispute(user, qid: int, chat=None) -> str:
     return (await user.wait_message(chat=chat)).text
 
 
+def _unknown(qid: int) -> str:
+    return f"I don't know a question “bank id #{qid}”. Name it by its reference, such as P3 Q43."
+
+
 async def test_a_question_never_asked_is_as_unknown_as_one_that_does_not_exist(env):
     ann = env.api.user(ANN, "Ann")
     hire = (await question_ids(env.db, "hire", "single"))[0]  # an exam-only paper's, by its id
     demo = (await question_ids(env.db, "demo", "single"))[0]
-    assert await _dispute(ann, 999_999) == "I don't know a question #999999."
-    assert await _dispute(ann, hire) == f"I don't know a question #{hire}."
-    assert await _dispute(ann, demo) == f"I don't know a question #{demo}."
+    assert await _dispute(ann, 999_999) == _unknown(999_999)
+    assert await _dispute(ann, hire) == _unknown(hire)
+    assert await _dispute(ann, demo) == _unknown(demo)
     assert await raised_disputes(env.db, ANN, await lens(env.db, OPERATOR, None)) == []
     # asked on her own exam's sheet: recorded
     await start_exam(env, ann)
-    assert (await _dispute(ann, demo)).startswith(f"Thanks — dispute #1 on question #{demo} is recorded")
+    ref = question_text(await question_ref(env.db, demo), "en")
+    assert (await _dispute(ann, demo)).startswith(f"Thanks — dispute #1 on {ref} is recorded")
     assert [d.question_id for d in await raised_disputes(env.db, ANN, await lens(env.db, OPERATOR, None))] == [demo]
 
 
@@ -51,7 +58,7 @@ async def test_a_group_quiz_asks_its_known_members_only(env):
     other = (await question_ids(env.db, "other", "single"))[0]
     await c.daily(ALPHA, "2027-01-15", [other], [])  # the group's quiz asked it
     bob, dan = env.api.user(BOB, "Bob"), env.api.user(DAN, "Dan")
-    assert await _dispute(dan, other) == f"I don't know a question #{other}."
+    assert await _dispute(dan, other) == _unknown(other)
     assert (await _dispute(bob, other)).startswith("Thanks — dispute #1")
     assert [d.question_id for d in await raised_disputes(env.db, BOB, await lens(env.db, OPERATOR, None))] == [other]
     assert await raised_disputes(env.db, DAN, await lens(env.db, OPERATOR, None)) == []

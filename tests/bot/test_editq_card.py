@@ -3,7 +3,7 @@ question 1 · fill · 1 point`, `Blank 1: …`): one language throughout."""
 
 from bank.kinds import Kind
 from bank.models import Question, Source
-from bot.authoring.render import question_text
+from bot.authoring.render import card_text as question_text
 
 
 def fill() -> Question:
@@ -15,7 +15,7 @@ def fill() -> Question:
 
 def test_the_card_speaks_chinese_on_a_chinese_screen():
     text = question_text(fill(), "zh")
-    assert text.splitlines()[0] == "分布式训练 · 填空题 · 第1题 · 填空题 · 1 分"
+    assert text.splitlines()[0] == "分布式训练 · 填空题 · 填空题 · 1 分"  # its reference heads the card (eq_card)
     assert "第1空：累积 / 累计" in text and "第2空：裁剪" in text and "解析：" in text
     assert "标记：truncated、corrupted" in text
     assert not any(w in text for w in ("question", "fill", "point", "Blank", "Explanation", ", "))
@@ -23,7 +23,7 @@ def test_the_card_speaks_chinese_on_a_chinese_screen():
 
 def test_the_card_speaks_english_on_an_english_screen():
     text = question_text(fill(), "en")
-    assert text.splitlines()[0] == "分布式训练 · 填空题 · question 1 · Fill in the blank · 1 point"
+    assert text.splitlines()[0] == "分布式训练 · 填空题 · Fill in the blank · 1 point"
     assert "Blank 1: 累积 / 累计" in text and "Flags: truncated, corrupted" in text
     tf = Question(id=8, number=2, kind=Kind.truefalse, stem="对吗？", answer=False, points=2)
     assert "答案：错" in question_text(tf, "zh") and "Answer: false" in question_text(tf, "en")

@@ -2,8 +2,9 @@
 
 import pytest
 
+from bank.kinds import SUBJECTIVE
 from proctor.exams import service as attempts
-from proctor.exams.states import AttemptStatus
+from proctor.exams.states import AttemptMode, AttemptStatus
 from tests.harness import BotEnv, attempt_message, paper_button, rules_card, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, attempts_of, the_attempt
@@ -57,6 +58,22 @@ async def _answer_current(env, user, sheet, *, right: bool):
 
     await env.api.wait_for(changed, what="the attempt message changes")
     await env.idle()
+    if q.kind in SUBJECTIVE and sheet.attempt.mode == AttemptMode.exam:  # a written answer stays on screen
+        await _move_on(env, user, sheet)
+
+
+async def _move_on(env, user, sheet) -> None:
+    """From a written answer's screen (it waits for more of the answer): Next, or Finish on the last one."""
+    msg = attempt_message(user.chat())
+    before = msg.edits, msg.message_id
+    await user.press(msg, "Finish" if sheet.attempt.current_pos == len(sheet.items) - 1 else "Next ▶")
+
+    def changed():
+        m = attempt_message(user.chat())
+        return _confirm(user) or (m is not None and (m.edits, m.message_id) != before)
+
+    await env.api.wait_for(changed, what="the next screen")
+    await env.idle()
 
 
 def _confirm(user):
@@ -67,7 +84,7 @@ async def test_full_paper_with_right_keys_scores_full_objective_marks(env):
     ann = env.api.user(1001, "Ann", language_code="en")
     msg = await _open_exam(env, ann)
     assert msg.protect_content
-    assert msg.text.startswith("Q 1/7 · 单项选择题 · 2 pts · 60:00 left")
+    assert msg.text.startswith("P1 · Q1 · 1 of 7 · 单项选择题 · 2 pts · 60:00 left")
     for _ in range(7):
         await _answer_current(env, ann, await _sheet(env, ann.id), right=True)
     confirm = _confirm(ann)  # answering the last question offers to finish
@@ -109,10 +126,10 @@ async def test_typed_fullwidth_and_traditional_answers_are_graded(env):
     await ann.send("/resume")
     await env.idle()
     await ann.send("圖形處理器")  # Traditional for 图形处理器
-    await ann.wait_message(lambda m: "Recorded for Q" in (m.text or ""))
+    await ann.wait_message(lambda m: "Recorded for P" in (m.text or ""))
     await env.idle()
     await ann.send("低秩近似，量化低秩近似")  # full-width comma as the blank separator
-    await ann.wait_message(lambda m: "Recorded for Q" in (m.text or "") and "量化" in m.text)
+    await ann.wait_message(lambda m: "Recorded for P" in (m.text or "") and "量化" in m.text)
     await env.idle()
     assert [a.verdict for _, a in sorted((await answers_of(env.db)).items())] == ["correct", "correct"]
 

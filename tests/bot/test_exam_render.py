@@ -8,19 +8,23 @@ from bot.exam import callbacks as cb
 from bot.exam import render
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet, compute_result
 from proctor.exams.visibility import EVERY, Visibility
+from tests.stored import stored
 
 T0 = 1_800_000_000.0
 
 
 def _sheet(mode="exam", answers=None, pos=0, draft=""):
     qs = {
-        1: Question(id=1, number=1, kind=Kind.single, stem="哪个是框架？", options=["TensorFlow", "NumPy", "C", "D"],
-                    answer="A", explanation="TensorFlow 是框架。", points=2),
-        2: Question(id=2, number=1, kind=Kind.multi, stem="多选", options=["a", "b", "c", "d"], answer="AB", points=2),
-        3: Question(id=3, number=1, kind=Kind.fill, stem="GPU的中文全称是______。", answer=[["图形处理器"]], points=1),
+        1: stored(Question(id=1, number=1, kind=Kind.single, stem="哪个是框架？", options=["TensorFlow", "NumPy", "C", "D"],
+                           answer="A", explanation="TensorFlow 是框架。", points=2), 4, "P2"),
+        2: stored(Question(id=2, number=1, kind=Kind.multi, stem="多选", options=["a", "b", "c", "d"], answer="AB",
+                           points=2), 17, "P2"),
+        3: stored(Question(id=3, number=1, kind=Kind.fill, stem="GPU的中文全称是______。", answer=[["图形处理器"]],
+                           points=1), 30, "P2"),
     }
-    items = [Item(0, 1, "单项选择题", 2, "BADC", False, ""), Item(1, 2, "多项选择题", 2, "ABCD", True, draft),
-             Item(2, 3, "填空题", 1, "", False, "")]
+    items = [Item(0, 1, "单项选择题", 2, "BADC", False, "", None, "P2", 4),
+             Item(1, 2, "多项选择题", 2, "ABCD", True, draft, None, "P2", 17),
+             Item(2, 3, "填空题", 1, "", False, "", None, "P2", 30)]
     a = Attempt(5, 7, 7, 1, mode, "Demo", "running", T0, T0 + 3600 if mode == "exam" else None, None, None,
                 pos, 11, None, None)
     return Sheet(a, items, answers or {}, qs)
@@ -28,9 +32,9 @@ def _sheet(mode="exam", answers=None, pos=0, draft=""):
 
 def test_header_shows_position_section_points_and_time_left():
     text, _ = render.attempt_screen(_sheet(), "en", "orig", T0 + 60 * 21 + 48)
-    assert text.splitlines()[0] == "Q 1/3 · 单项选择题 · 2 pts · 38:12 left"
+    assert text.splitlines()[0] == "P2 · Q4 · 1 of 3 · 单项选择题 · 2 pts · 38:12 left"
     text, _ = render.attempt_screen(_sheet(), "zh", "orig", T0)
-    assert text.splitlines()[0].startswith("第 1/3 题 · 单项选择题 · 2 分 · 剩余 60:00")
+    assert text.splitlines()[0].startswith("P2 · 第4题 · 进度 1/3 · 单项选择题 · 2 分 · 剩余 60:00")
 
 
 def test_shuffled_options_are_shown_in_attempt_order():

@@ -8,7 +8,7 @@ from proctor import outbox
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.storage import updates
-from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
+from tests.harness import BotEnv, at_place, attempt_message, pick_paper, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, attempts_of, outbox_record, the_attempt
 
@@ -68,7 +68,7 @@ async def test_restart_mid_exam_resumes_same_question_time_and_answers(env):
     env.clock.advance(600)
     await env.restart()  # a new Application on the same database
     await ann.send("/resume")
-    resumed = await ann.wait_message(lambda m: (m.text or "").startswith("Q 3/7"))
+    resumed = await ann.wait_message(lambda m: at_place(m.text, 3, 7))
     assert "50:00 left" in resumed.text
     sheet = await attempts.load_sheet(env.db, (await the_attempt(env.db)).id)
     assert {p: a.response for p, a in sheet.answers.items()} == {0: "C", 1: "A"}

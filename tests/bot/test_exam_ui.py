@@ -9,7 +9,7 @@ from proctor.people.users import ensure_user
 from proctor.teams.curation import update_settings
 from sandbox.fakeapi import ApiError
 from tests.answering import answer, tick
-from tests.harness import BotEnv, attempt_message, start_exam
+from tests.harness import BotEnv, at_place, attempt_message, start_exam
 from tests.papers_fixture import save_paper, small_paper
 from tests.reads import answers_in, attempts_of
 
@@ -90,14 +90,14 @@ async def test_finish_screen_lists_ticks_not_submitted_and_counts_them(env):
 async def test_navigator_jumps_straight_to_a_question(env):
     ann = env.api.user(2002, "Ann", language_code="en")
     msg = await start_exam(env, ann)
-    assert msg.text.startswith("Q 1/7")
+    assert at_place(msg.text, 1, 7)
     await ann.press(msg, "☰ Questions")
     grid = await env.api.wait_for(lambda: next((m for m in ann.chat() if "•1" in m.button_texts), None),
                                   what="the navigator")
     assert grid.button_texts[:7] == ["•1", "2", "3", "4", "5", "6", "7"]
     assert all(len(b.callback_data.encode()) <= 64 for row in grid.buttons for b in row)
     await ann.press(grid, "7")
-    await env.api.wait_for(lambda: (attempt_message(ann.chat()) or msg).text.startswith("Q 7/7"), what="Q7")
+    await env.api.wait_for(lambda: at_place((attempt_message(ann.chat()) or msg).text, 7, 7), what="Q7")
     assert (await _sheet(env, ann.id)).attempt.current_pos == 6
     # answered and flagged questions are marked; the Finish screen reaches the navigator too
     await ann.press(attempt_message(ann.chat()), "🚩 Flag")
@@ -109,7 +109,7 @@ async def test_navigator_jumps_straight_to_a_question(env):
     grid = await env.api.wait_for(lambda: next((m for m in ann.chat() if "•7🚩" in m.button_texts), None),
                                   what="the navigator from Finish")
     await ann.press(grid, "2")
-    await env.api.wait_for(lambda: (attempt_message(ann.chat()) or msg).text.startswith("Q 2/7"), what="Q2")
+    await env.api.wait_for(lambda: at_place((attempt_message(ann.chat()) or msg).text, 2, 7), what="Q2")
 
 
 async def test_review_of_every_answer_with_a_wrong_only_filter(env):
@@ -125,12 +125,12 @@ async def test_review_of_every_answer_with_a_wrong_only_filter(env):
     await ann.press(confirm, "Yes, finish")
     card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
     await ann.press(card, "🔍 Review all answers")
-    page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/7 · Q1"))
+    page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/7 · P1 · Q1"))
     assert "✅ Right" in page.text
     await ann.press(page, "✗ Wrong only")
-    await env.api.wait_for(lambda: page.text.startswith("Review 1/6 · Q2"), what="wrong only")
+    await env.api.wait_for(lambda: page.text.startswith("Review 1/6 · P1 · Q2"), what="wrong only")
     await ann.press(page, "All")
-    await env.api.wait_for(lambda: page.text.startswith("Review 1/7 · Q1"), what="all again")
+    await env.api.wait_for(lambda: page.text.startswith("Review 1/7 · P1 · Q1"), what="all again")
 
 
 # ---- the clock in the header ----------------------------------------------------------------------
@@ -265,14 +265,13 @@ async def test_instructions_stay_visible_after_a_long_typed_answer(env):
     await attempts.move_to(env.db, sheet.attempt.id, short.pos, env.clock.now())
     await ann.send("/resume")
     await env.idle()
-    await ann.send("梯度" * 1900)  # 3,800 characters: the echo is clipped, not the instructions
-    await ann.wait_message(lambda m: "Recorded for Q" in (m.text or ""))
+    await ann.send("梯度" * 1900)  # 3,800 characters: the answer so far is clipped, not the instructions
+    await ann.wait_message(lambda m: "Your answer so far:" in (m.text or ""))
     await env.idle()
-    await attempts.move_to(env.db, sheet.attempt.id, short.pos, env.clock.now())
     await ann.send("/resume")
     await env.idle()
     screen = attempt_message(ann.chat())
-    assert screen.text.startswith(f"Q {short.pos + 1}/7") and "Your answer: 梯度" in screen.text
+    assert at_place(screen.text, short.pos + 1, 7) and "Your answer so far:\n梯度" in screen.text
     assert screen.text.rstrip().endswith(render.t("type_hint", "en").rstrip())
     assert len(screen.text.encode("utf-16-le")) // 2 <= 4096
 

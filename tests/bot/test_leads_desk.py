@@ -4,6 +4,8 @@ import pytest
 
 from bank.item_stats import needs_attention, upper_lower_index
 from bank.paper_store import get_question
+from bank.question_ref import question_ref
+from bot.i18n import question_text
 from bot.leads import callbacks as cb
 from bot.leads import render
 from bot.people import forget
@@ -153,23 +155,25 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     await delivery.mark_sent(env.db, did, 0, quiz.message_id, env.clock.now())
     await ann.send("/dispute the key should be B", chat=ALPHA, reply_to=quiz)
     ok = await ann.wait_message(chat=ALPHA)
-    assert ok.text == f"Thanks — dispute #1 on question #{q[0]} is recorded; a team lead will look at it."
+    ref = question_text(await question_ref(env.db, q[0]), "en")  # P1 · Q1: every screen names it so
+    assert ok.text == f"Thanks — dispute #1 on {ref} is recorded; a team lead will look at it."
     await ann.send("/dispute again", chat=ALPHA, reply_to=quiz)
-    assert (await ann.wait_message(chat=ALPHA)).text == f"You already have an open dispute on question #{q[0]}."
+    assert (await ann.wait_message(chat=ALPHA)).text == f"You already have an open dispute on {ref}."
     await bob.send(f"/dispute {q[0]} ambiguous wording")
     assert "dispute #2" in (await bob.wait_message()).text
     await bob.send("/dispute")
     assert (await bob.wait_message()).text.startswith("To dispute a question")
     await bob.send("/dispute 999999 nope")
-    assert (await bob.wait_message()).text == "I don't know a question #999999."
+    assert (await bob.wait_message()).text == \
+        "I don't know a question “bank id #999999”. Name it by its reference, such as P3 Q43."
     await lead.send("/bankstats", chat=ALPHA)
     assert (await lead.wait_message(chat=ALPHA)).text == "📬 Sent to you in a private chat."
     stats = await lead.wait_message(lambda m: "⚖️ Open disputes:" in (m.text or ""))  # doubts: never in a group
-    # the place written one way, as lint lines write it (issue 22: "S1 Q1" here, "· 单项选择题 · Q1" there)
-    assert f"#1 · question #{q[0]} (Demo paper demo · 单项选择题 · Q1) ×2: the key should be B" in stats.text
+    # the question named one way, by its reference, its paper and section beside it
+    assert f"Dispute #1 · {ref} (Demo paper demo · 单项选择题) ×2: the key should be B" in stats.text
     assert "Ann" not in stats.text and "Bob" not in stats.text  # who disputed is not shown
-    toast = await lead.press(stats, f"Retire #{q[0]}")
-    assert await toast.wait() == f"Question #{q[0]} retired: it will not be asked again."
+    toast = await lead.press(stats, f"Retire {ref}")
+    assert await toast.wait() == f"{ref} retired: it will not be asked again."
     await (await lead.press(stats, "Uphold #1")).wait()
     assert await (await lead.press(stats, "Dismiss #1")).wait() == "That dispute is already closed."
     assert (await get_question(env.db, q[0])).retired
@@ -178,7 +182,9 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     logged = [(e.action, e.actor_id, e.target) for e in reversed(await audit.recent(env.db))]
     assert logged == [("retire", LEAD, f"question:{q[0]}"), ("dispute_upheld", LEAD, "dispute:1")]
     await lead.send(f"/restore {q[0]}", chat=ALPHA)
-    assert (await lead.wait_message(chat=ALPHA)).text == f"Question #{q[0]} restored."
+    assert (await lead.wait_message(chat=ALPHA)).text == f"{ref} restored."
+    await lead.send(f"/retire {ref}", chat=ALPHA)  # the reference as shown is what the command takes
+    assert (await lead.wait_message(chat=ALPHA)).text == f"{ref} retired: it will not be asked again."
     await lead.send("/examonly demo maybe", chat=ALPHA)
     assert (await lead.wait_message(chat=ALPHA)).text == "Usage: /examonly <paper> on|off"
     await lead.send("/examonly demo on", chat=ALPHA)  # the slug finds it; the answer speaks its title
@@ -197,7 +203,7 @@ async def test_dispute_during_an_exam_flags_the_question_on_screen(env):
     await ann.send("/dispute option C is also right")
     reply = await ann.wait_message(lambda m: "dispute" in (m.text or ""))
     first = (await attempts.load_sheet(env.db, (await the_attempt(env.db, ANN)).id)).items[0].question_id
-    assert f"question #{first}" in reply.text
+    assert f"on {question_text(await question_ref(env.db, first), 'en')} is recorded" in reply.text
     assert [d.question_id for d in await raised_disputes(env.db, ANN, await lens(env.db, OPERATOR, None))] == [first]
 
 

@@ -5,6 +5,7 @@ import io
 
 import pytest
 
+from bank.question_ref import QuestionRef, question_ref
 from bot.leads import render as lead_render
 from proctor.exams import service as attempts
 from proctor.exams.cards import Told
@@ -119,9 +120,10 @@ async def test_review_makes_the_score_final_and_updates_results(env):
     assert note.text == "📬 Sent to you in a private chat."
     card = await env.api.wait_for(lambda: lead.last_message())
     assert "Candidate: Ann" in card.text and "Answer:\nmy answer 1" in card.text
-    # issue 22: named as the candidate saw it (Q2 of the paper P<n>), the bank id only as the lead's handle
+    # named by its reference (its home paper's code and its place there), after the paper sat
     pid, short = await paper_id(env.db, "demo"), (await question_ids(env.db, "demo", "short"))[0]
-    assert f"\nP{pid} “Paper” · Q2 (question #{short})\n" in card.text
+    ref = await question_ref(env.db, short)
+    assert f"\nP{pid} “Paper” · P{pid} · Q{ref.n}\n" in card.text and "#" not in card.text
     assert "Reference:\n梯度累积是" in card.text and "Provisional score: 2/5" in card.text
     assert card.button_texts[:11] == ["0", "0.5", "1", "1.5", "2", "2.5", "3", "3.5", "4", "4.5", "5"]
     assert all(len(b.callback_data.encode()) <= 64 and b.callback_data.startswith("l:")
@@ -129,7 +131,7 @@ async def test_review_makes_the_score_final_and_updates_results(env):
     toast = await lead.press(card, "4.5")
     assert await toast.wait() == "Final score 4.5/5 saved."
     told = await ann.wait_message(lambda m: "was reviewed" in (m.text or ""))
-    assert told.text.startswith(f"📝 Your answer to Q2 of P{pid} “Paper” was reviewed: 4.5/5.")
+    assert told.text.startswith(f"📝 Your answer to P{pid} · Q{ref.n} of P{pid} “Paper” was reviewed: 4.5/5.")
     assert f"#{short}" not in told.text and "Attempt score: 6.5/7 — final." in told.text
     await env.idle()
     assert "Nothing awaits review" in card.text  # the card moved on in place
@@ -227,10 +229,14 @@ async def test_hiring_paper_answers_are_reviewed_by_configured_admins_only(env):
     assert "Candidate: Ann" in card.text
 
 
-def test_a_review_notice_queued_before_the_sheet_number_was_kept_still_reads():
-    """An outbox payload from before (no pos, no code) names the question by its id, as it did."""
+def test_a_review_notice_queued_before_the_reference_was_kept_still_reads():
+    """An outbox payload from before (no reference) names the question by the reference read when it is
+    sent (bot.leads.review.send_notice), or, the question gone, tells the total."""
     old = review.Outcome(user_id=ANN, attempt_id=1, title="Demo", question_id=82, score=1, max_score=2,
                          attempt_score=3, attempt_max=4, all_final=True)
+    assert old.ref is None
     shown = Told(result=True, total=True)  # a paper whose per-question results the candidate reads
-    assert lead_render.review_notice(old, "en", shown).startswith("📝 Your answer to question #82 of “Demo” was reviewed")
-    assert lead_render.review_notice(old, "zh", shown).startswith("📝 你在“Demo”中第 #82 题的答案已复核")
+    ref = QuestionRef("P2", 9, 82)
+    assert lead_render.review_notice(old, ref, "en", shown).startswith("📝 Your answer to P2 · Q9 of “Demo” was reviewed")
+    assert lead_render.review_notice(old, ref, "zh", shown).startswith("📝 你在“Demo”中P2 · 第9题的答案已复核")
+    assert lead_render.review_notice(old, None, "en", shown).startswith("📝 Written answers on “Demo” were reviewed")

@@ -3,6 +3,8 @@ standings, the podium, /live stop, one round at a time."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bank.kinds import MultiPolicy
@@ -39,7 +41,7 @@ async def test_five_questions_three_players_podium_in_speed_order(env):
     await tick(env, COUNTDOWN)
     for n in range(5):
         poll = polls(env)[-1]
-        assert poll.poll["question"].startswith(f"{n + 1}/5. live question")
+        assert re.match(rf"{n + 1}/5 · P\d+ · Q\d+\. live question", poll.poll["question"])  # place, reference
         assert poll.poll["open_period"] == 20 and poll.poll["is_anonymous"] is False
         assert "hire" not in poll.poll["question"]  # never a hiring paper's
         right = right_options(poll)
@@ -48,7 +50,7 @@ async def test_five_questions_three_players_podium_in_speed_order(env):
             await user.answer_poll(poll, right)
             await env.idle()
         await tick(env, 20 - 9)  # the poll's time is over: standings
-        assert standings(env).text.startswith(f"📊 After question {n + 1}/5 · 3 players")
+        assert standings(env).text.startswith(f"📊 After {n + 1} of 5 questions · 3 players")
         if n < 4:
             await tick(env, gap(20))  # the next poll
     assert len(polls(env)) == 5

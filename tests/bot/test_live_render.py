@@ -16,6 +16,7 @@ from proctor.live.draw import Request, draw
 from proctor.live.model import Item, Round
 from proctor.live.states import ItemStatus, RoundStatus
 from tests.harness import BotEnv
+from tests.stored import stored
 
 
 def test_what_fits_a_quiz_poll():
@@ -34,13 +35,13 @@ def _item(order: str = "ABC") -> Item:
 
 
 def test_the_poll_clips_the_explanation_and_keeps_the_drawn_order():
-    q = Question(number=1, kind=Kind.single, stem="为什么?", options=["一", "二", "三"], answer="A",
-                 explanation="解" * 500)
+    q = stored(Question(number=1, kind=Kind.single, stem="为什么?", options=["一", "二", "三"], answer="A",
+                        explanation="解" * 500), 12, "P2")
     p = render.poll(q, _item("CAB"), 5, "en", "hant")
-    assert p.question == "3/5. 為什麼?"
+    assert p.question == "3/5 · P2 · Q12. 為什麼?"  # the question's place in the round, and its reference
     assert p.options == ["三", "一", "二"]
     assert p.explanation is not None and utf16_len(p.explanation) == 200 and p.explanation.endswith("…")
-    tf = Question(number=2, kind=Kind.truefalse, stem="对吗", answer=True)
+    tf = stored(Question(number=2, kind=Kind.truefalse, stem="对吗", answer=True), 2)
     assert render.poll(tf, _item("AB"), 5, "zh", "orig").options == ["对", "错"]
     assert render.poll(tf, _item("AB"), 5, "zh", "orig").explanation is None
 

@@ -7,8 +7,10 @@ import pytest
 
 from bank.kinds import Kind
 from bank.models import Question
+from bank.question_ref import QuestionRef
 from bot.bank_cli import render_question
 from bot.i18n import CATALOGUE, t, tn
+from tests.stored import stored
 
 
 @pytest.mark.parametrize(("answers", "changed", "en", "zh"), [
@@ -22,13 +24,13 @@ def test_a_regrade_says_who_is_told_only_when_someone_is(answers, changed, en, z
     """Was "0 answers regraded, 0 scores changed; those candidates are told"."""
     assert t("eq_regraded", "en", answers=answers, changed=changed) == en
     assert t("eq_regraded", "zh", answers=answers, changed=changed) == zh
-    fixed = t("l_kf_done", "en", qid=7, version=2, answers=answers, changed=changed)
+    fixed = t("l_kf_done", "en", question=QuestionRef("P1", 7), version=2, answers=answers, changed=changed)
     assert ("told" in fixed) == bool(changed), fixed
 
 
 def test_one_point_is_one_point():
     """Was "1 points" (`proctor bank show`)."""
-    q = Question(id=3, number=1, kind=Kind.fill, stem="1+1=____", answer=[["2"]], points=1)
+    q = stored(Question(id=3, number=1, kind=Kind.fill, stem="1+1=____", answer=[["2"]], points=1), 3)
     assert " · 1 point" in render_question(q) and "1 points" not in render_question(q)
     assert tn("n_point", 1.5, "en") == "1.5 points" and tn("n_point", 1, "zh") == "1 分"
     assert t("n_pt", "en", n=0) == "0 pts" and t("n_pt", "en", n="1") == "1 pt"

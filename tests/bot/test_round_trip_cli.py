@@ -86,10 +86,10 @@ def test_an_edited_spreadsheet_updates_its_paper_in_place_as_new_versions(capsys
     lines = out.splitlines()
     assert lines[0] == "updated P1 Sums (1 changed, 0 added, 1 unchanged, 0 not in the file: kept)"
     if regrade:
-        assert lines[1] == (f"  #{sums}: stem, key (version 2); 1 answer regraded, 1 score changed "
+        assert lines[1] == ("  P1 · Q1: stem, key (version 2); 1 answer regraded, 1 score changed "
                             "(the candidates are told when the bot runs)")
     else:
-        assert lines[1] == f"  #{sums}: stem, key (version 2); 1 answer keeps its score (--regrade rescores)"
+        assert lines[1] == "  P1 · Q1: stem, key (version 2); 1 answer keeps its score (--regrade rescores)"
 
     async def check(db):
         q = await get_question(db, sums)
@@ -111,11 +111,10 @@ def test_a_dry_run_says_what_would_change_and_writes_nothing(capsys, dbfile, tmp
     _edit_xlsx(out_xlsx, 2, 答案="B")
     code, out, err = run(capsys, "--db", dbfile, "import", "--dry-run", "--regrade", str(out_xlsx))
     assert code == 0, err
-    second = _with_db(dbfile, lambda db: question_ids(db, "sums"))[1]
     assert out.splitlines() == [
         "would update P1 Sums (2 changed, 0 added, 0 unchanged, 0 not in the file: kept)",
-        f"  #{sums}: key (version 2); 1 answer would be regraded",
-        f"  #{second}: explanation, points (version 2)",
+        "  P1 · Q1: key (version 2); 1 answer would be regraded",
+        "  P1 · Q2: explanation, points (version 2)",
         "A dry run: nothing was written. To import, run the same command without --dry-run."]
 
     async def unchanged(db):
@@ -174,12 +173,12 @@ def test_an_edited_gift_file_updates_its_question(capsys, dbfile, tmp_path, sums
     out_gift = tmp_path / "out.gift"
     run(capsys, "--db", dbfile, "bank", "export", "--format", "gift", "-o", str(out_gift))
     text = out_gift.read_text(encoding="utf-8")
-    assert "// ref: sums/s1/q2/v1" in text
+    assert "// ref: sums/s1/q2/n2/v1" in text  # its place in the paper's full order: n of P1 · Q2
     out_gift.write_text(text.replace("2+2\\=?", "Two and two?"), encoding="utf-8")
     code, out, err = run(capsys, "--db", dbfile, "import", str(out_gift))
     assert code == 0, err
     second = _with_db(dbfile, lambda db: question_ids(db, "sums"))[1]
-    assert out.splitlines()[1] == f"  #{second}: stem (version 2)"
+    assert out.splitlines()[1] == "  P1 · Q2: stem (version 2)"
     q = _with_db(dbfile, lambda db: get_question(db, second))
     assert (q.stem, q.version, q.points) == ("Two and two?", 2, 1.0)
 

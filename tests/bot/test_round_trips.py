@@ -38,6 +38,7 @@ from tests.round_trips import RoundTrips
 # the claim, the step, the done mark
 EXAM_LIMITS = {
     "exam next": 3, "exam back": 3, "exam flag": 3, "exam answer": 3, "exam toggle": 3, "exam submit": 3,
+    "exam finish_ask": 3,  # Finish on a written answer's screen (it stays on screen for more of the answer)
     # the running attempt is found in the step's own transaction; a typed answer posts the question
     # anew below it, and writing its new message's id is a trip of its own (it rode on the done
     # mark's while statements rode on others' trips: 2 then)

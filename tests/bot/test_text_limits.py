@@ -5,7 +5,7 @@ import pytest
 
 from bot.text_limits import MAX_ECHO, MAX_TEXT, TELEGRAM_TEXT, clip, utf16_len
 from proctor.exams import service as attempts
-from tests.harness import BotEnv, attempt_message, start_exam
+from tests.harness import BotEnv, at_place, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_in
 
@@ -55,14 +55,14 @@ async def test_all_emoji_answer_of_max_length_keeps_the_question_screen(env):
 
     answer = EMOJI * (TELEGRAM_TEXT // 2)  # 4096 units: the longest message a client sends
     await ann.send(answer)
-    recorded = await ann.wait_message(lambda m: "Recorded for Q" in (m.text or ""))
+    recorded = await ann.wait_message(lambda m: "Recorded for P" in (m.text or ""))
     assert utf16_len(recorded.text) <= TELEGRAM_TEXT and EMOJI * 100 in recorded.text
-    await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and m.text.startswith(f"Q {fill_pos + 2}/"),
+    await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and at_place(m.text, fill_pos + 2),
                            what="the next question")
     await env.idle()
     await ann.press(attempt_message(ann.chat()), "◀ Back")
     screen = await env.api.wait_for(
-        lambda: (m := attempt_message(ann.chat())) and m.text.startswith(f"Q {fill_pos + 1}/") and m, what="back")
+        lambda: (m := attempt_message(ann.chat())) and at_place(m.text, fill_pos + 1) and m, what="back")
     await env.idle()
     assert "GPU的中文全称是______。" in screen.text
     echo = screen.text.split("Your answer: ", 1)[1]

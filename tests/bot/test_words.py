@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from bank.question_ref import BankId, QuestionRef
 from bank.script import to_script
 from proctor.exams import service as attempts
 from proctor.exams.visibility import OPERATOR, lens
@@ -72,20 +73,19 @@ async def test_script_hant_converts_titles_sections_keys_and_explanations(env):
     assert "梯度累積是在每次前向傳播" in pages  # a written question's reference answer
 
 
-async def test_review_pages_show_the_id_dispute_takes(env):
+async def test_review_pages_show_the_reference_dispute_takes(env):
     ann = env.api.user(2002, "Ann", language_code="en")
     card = await _hand_in_wrong(env, ann, TITLE)
     sheet = await attempts.load_sheet(env.db, (await the_attempt(env.db, ann.id)).id, positions="all")
-    sheet_positions = {i.pos: i.question_id for i in sheet.items}
+    by_ref = {f"{i.ref.code} · Q{i.ref.n}": i.question_id for i in sheet.items}
     await ann.press(card, "Review wrong answers")
     page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/"))
-    shown_q = int(re.search(r"· Q(\d+) ·", page.text).group(1))
-    qid = int(re.search(r"#(\d+)", page.text).group(1))
-    assert qid == sheet_positions[shown_q - 1]  # the id is the question on the page
-    assert f"/dispute {qid} <reason>" in page.text
-    await ann.send(f"/dispute {qid} the key looks wrong")
+    shown = re.search(r"Review 1/\d+ · (P\d+ · Q\d+)\n", page.text).group(1)
+    qid = by_ref[shown]  # the reference is the question on the page
+    assert f"/dispute {shown} <reason>" in page.text
+    await ann.send(f"/dispute {shown} the key looks wrong")
     ok = await ann.wait_message(lambda m: "dispute #" in (m.text or ""))
-    assert f"question #{qid}" in ok.text
+    assert f"on {shown} is recorded" in ok.text
     assert [d.question_id for d in await raised_disputes(env.db, ann.id, await lens(env.db, OPERATOR, None))] == [qid]
 
 
@@ -144,7 +144,9 @@ def test_no_catalogue_text_says_1_pts_or_attempt_s():
 
     for key, texts in CATALOGUE.items():
         fields = {name for _, name, _, _ in string.Formatter().parse(texts["en"]) if name}
-        text = t(key, "en", **dict.fromkeys(fields, "1")) if fields else texts["en"]
+        values: dict[str, object] = {f: QuestionRef("P1", 1) if f == "question" or f.endswith("_question")
+                                     else BankId(1) if f == "bank_id" else "1" for f in fields}
+        text = t(key, "en", **values) if fields else texts["en"]
         assert not BAD_PLURALS.search(text), (key, text)
         assert not re.search(r"\b1 (?!is\b|has\b|was\b)[a-z-]+s\b", text) or key in ALLOWED_1S, (key, text)
 

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from sandbox.fakeapi import FakeBotApi
-from tests.harness import attempt_message, paper_button, rules_card
+from tests.harness import at_place, attempt_message, paper_button, rules_card
 from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows
 
 FIRST_PAPER = "大模型梯度累积工程师招聘笔试考试试卷和答案"  # ten fill-ins, then single choices
@@ -35,7 +35,7 @@ async def _answer(api: FakeBotApi, user, q: int) -> None:
     else:
         await user.press(attempt_message(user.chat()), "A")
     await api.wait_for(lambda: (m := attempt_message(user.chat())) is not None
-                       and m.text.startswith(f"Q {q + 1}/"), what=f"user {user.id}'s Q {q + 1}",
+                       and at_place(m.text, q + 1), what=f"user {user.id}'s Q {q + 1}",
                        timeout=STARTUP)  # a loaded machine: the bot and the backup share it
 
 
@@ -100,7 +100,7 @@ async def test_backup_while_answers_arrive_holds_every_committed_one_and_restore
         [(attempt, done)] = db_rows(db, "SELECT a.id, COUNT(n.pos) FROM attempts a JOIN answers n ON n.attempt_id = a.id"
                                         " WHERE a.user_id = ? GROUP BY a.id", ann.id)
         await ann.send("/resume")
-        await ann.wait_message(lambda m: (m.text or "").startswith(f"Q {done + 1}/40"), timeout=STARTUP)
+        await ann.wait_message(lambda m: at_place(m.text, done + 1, 40), timeout=STARTUP)
         await _answer(api, ann, done + 1)
         assert db_rows(db, "SELECT COUNT(*) FROM answers WHERE attempt_id = ?", attempt)[0][0] == done + 1
         assert await again.stop() == 0

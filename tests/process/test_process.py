@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 
 from sandbox.fakeapi import ApiError, FakeBotApi
-from tests.harness import attempt_message, paper_button
+from tests.harness import at_place, attempt_message, paper_button
 from tests.process_helpers import (
     SECRET,
     STARTUP,
@@ -54,7 +54,7 @@ async def _type_answer(api: FakeBotApi, user, text: str, next_q: int) -> None:
     """Types a fill-in answer and waits until the attempt screen shows question `next_q`."""
     await user.send(text)
     await api.wait_for(lambda: (m := attempt_message(user.chat())) is not None
-                       and m.text.startswith(f"Q {next_q}/"), what=f"the attempt screen moves to Q {next_q}")
+                       and at_place(m.text, next_q), what=f"the attempt screen moves to Q {next_q}")
     await api.wait_idle(timeout=10)
 
 
@@ -90,9 +90,9 @@ async def test_sigkill_mid_exam_resumes_with_answers_and_deadline_kept(tmp_path,
 
         second = await _run(tmp_path, api, db)
         await ann.send("/resume")
-        screen = await ann.wait_message(lambda m: (m.text or "").startswith("Q "), timeout=STARTUP)
+        screen = await ann.wait_message(lambda m: at_place(m.text, 3), timeout=STARTUP)
         seen_at = time.time()
-        assert screen.text.startswith("Q 3/40 "), screen.text
+        assert at_place(screen.text, 3, 40), screen.text
         assert abs(_seconds_left(screen.text) - (attempt["deadline"] - seen_at)) <= 3
         await api.wait_idle(timeout=10)
 
@@ -210,9 +210,9 @@ async def test_sandbox_is_driven_line_by_line_and_exits_on_eof(tmp_path):
         await sandbox.write_line("1")
         at = await sandbox.wait_output("[1] ▶️ Start", after=at)
         await sandbox.write_line("1")
-        at = await sandbox.wait_output("Q 1/40", after=at)
+        at = await sandbox.wait_output("· 1 of 40 ·", after=at)
         await sandbox.write_line("批量大小")  # a fill-in: typed, not a button
-        at = await sandbox.wait_output("Q 2/40", after=at)
+        at = await sandbox.wait_output("· 2 of 40 ·", after=at)
         await sandbox.close_stdin()
         assert await sandbox.wait(timeout=10) == 0
     finally:
@@ -245,9 +245,9 @@ def test_sandbox_takes_input_piped_all_at_once_and_works_again_on_the_same_datab
         return out.stdout
 
     first = session("/exam\n1\n1\n")
-    assert "[1] ▶️ Start" in first and "Q 1/40" in first, first
+    assert "[1] ▶️ Start" in first and "· 1 of 40 ·" in first, first
     second = session("/resume\n")  # the exam started in the first session is still running
-    assert "Q 1/40" in second, second
+    assert "· 1 of 40 ·" in second, second
 
 
 def test_import_then_bank_stats_lists_five_clean_papers(tmp_path):

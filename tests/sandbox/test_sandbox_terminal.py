@@ -75,14 +75,14 @@ async def test_the_last_line_is_answered_before_exit_even_when_the_bot_is_slow(e
 
     printed = await drive(env, "/exam", "1", slow_start)
     out = "\n".join(printed)
-    assert "[1] ▶️ Start" in out and "Q 1/2" in out, out
+    assert "[1] ▶️ Start" in out and "· 1 of 2 ·" in out, out
 
 
 async def test_a_number_typed_on_a_fill_in_is_the_answer_and_bang_presses_the_button(env):
     printed = await drive(env, "/exam", "1", "1", "2", "!1")
     out = "\n".join(printed)
     assert "Your answer: 2" in out, out  # "2" answered Q1: it did not press button 2 (Flag)
-    assert "Q 2/2" in out, out  # `!1` pressed button 1 (Next/Skip) on Q1's screen
+    assert "· 2 of 2 ·" in out, out  # `!1` pressed button 1 (Next/Skip) on Q1's screen
     db = await Database.open(env.db_path)  # the session stopped the bot at EOF
     try:
         answers = await answers_of(db)
@@ -176,7 +176,7 @@ async def test_a_line_longer_than_telegram_takes_is_refused_and_the_session_goes
     printed = await drive(env, "/exam", "1", "1", "x" * 5000, "2")
     out = "\n".join(printed)
     assert any(line.startswith("(too long:") for line in printed), out
-    assert "Recorded for Q1: 2" in out, out  # the next line still reached the bot
+    assert "Recorded for P1 · Q1: 2" in out, out  # the next line still reached the bot
     assert not any(m.text and len(m.text) > 4096 for m in env.api.chat_view(SANDBOX_USER))
 
 

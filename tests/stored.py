@@ -1,0 +1,10 @@
+"""A hand-made question as the bank stores it, with the reference a stored one has (P1 · Q3): for pure
+renders that name it (bank/question_ref.py)."""
+
+from bank.models import Question, Source
+
+
+def stored(q: Question, n: int, code: str = "P1") -> Question:
+    """`q` as question `n` of paper `code` in the paper's full order."""
+    source = q.source or Source(paper=code.lower(), section=1, number=q.number)
+    return q.model_copy(update={"seq": n, "source": source.model_copy(update={"code": code})})
