@@ -7,18 +7,19 @@ import json
 import pytest
 
 from bank.formats.files import FileFormat, export
-from bank.import_notes import english_note
 from bank.importer import import_files
 from bank.kinds import Kind
 from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import get_question, list_papers
 from bank.question_versions import versions_in
+from bot.lint_lines import lint_message
 from proctor.exams import service as attempts
 from proctor.exams.steps import take_step
 from proctor.teams import audit
 from proctor.teams.leaderboard import paper_board
-from tests.harness import T0, BotEnv, attempt_message, start_exam
+from tests.harness import T0, BotEnv, at_place, attempt_message, start_exam
 from tests.reads import graded_answers, key_history, the_attempt
+from tests.stored import shown_ref
 
 LEAD, ANN, BOB = 10, 30, 40
 TITLE = "Edit paper"
@@ -57,7 +58,7 @@ async def take(env, user, letter: str, tf: str = "✘ False") -> None:
     """Take the paper as a person would: the letter for Q1, True/False for Q2, then finish."""
     msg = await start_exam(env, user, TITLE)
     await user.press(msg, letter)
-    await env.api.wait_for(lambda: "Q 2/2" in (attempt_message(user.chat()).text or ""), what="question 2")
+    await env.api.wait_for(lambda: at_place(attempt_message(user.chat()).text, 2, 2), what="question 2")
     await user.press(attempt_message(user.chat()), tf)
     confirm = await env.api.wait_for(
         lambda: next((m for m in user.chat() if "Yes, finish" in m.button_texts and not m.deleted), None),
@@ -79,7 +80,8 @@ async def press_raw(env, user, message, data: str) -> str:
 
 async def _editq(env, lead, qid: int):
     await lead.send(f"/editq {qid}")
-    return await lead.wait_message(lambda m: f"Question #{qid}" in (m.text or ""))
+    ref = await shown_ref(env.db, qid)
+    return await lead.wait_message(lambda m: f"✏️ {ref} · version" in (m.text or ""))
 
 
 async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follows(env):
@@ -92,7 +94,8 @@ async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follow
 
     card = await _editq(env, lead, qid)
     assert "version 1" in card.text and "Which letter comes third?" in card.text
-    assert f"#{qid} · " in card.text and "\nEdit paper · 单项选择题 · question 1 · Single choice · 2 points\n" in card.text  # no file name (issue 22)
+    assert f"✏️ {await shown_ref(env.db, qid)} · version 1" in card.text  # its reference, never its bank id
+    assert "\nEdit paper · 单项选择题 · Single choice · 2 points\n" in card.text and "#" not in card.text  # no file name
     assert {"Key", "Stem", "Explanation", "Option A", "Option D", "✖ Cancel"} <= set(card.button_texts)
     await lead.press(card, "Key")
     picker = await env.api.wait_for(lambda: card if "Pick the new key" in (card.text or "") else None,
@@ -282,7 +285,8 @@ async def test_a_reimport_keeps_the_edited_question_and_says_so(env, tmp_path):
     data, _ = export([changed], FileFormat.json)
     path.write_text(data, encoding="utf-8")
     papers = await import_files(env.db, [path], T0 + 100)
-    assert any(f"question #{qid}" in n and "keeps its edit" in n for n in map(english_note, papers[0].notes))
+    ref = await shown_ref(env.db, qid)
+    assert any(f"{ref} keeps its edit" in lint_message(n.code, n.params, "en") for n in papers[0].notes)
     kept = await get_question(env.db, qid)
     assert (kept.stem, kept.explanation, kept.version) == ("Which letter comes third?", "C is the third letter.", 2)
     # a question nobody edited takes the file's text

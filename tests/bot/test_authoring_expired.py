@@ -14,6 +14,7 @@ from proctor.teams.question_edit import EditField
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 from tests.reads import question_ids
+from tests.stored import shown_ref
 
 LEAD = 10
 OOPS = "something went wrong"
@@ -65,14 +66,15 @@ UNREADABLE_EDITQ = [
 @pytest.mark.parametrize("state", UNREADABLE_EDITQ)
 async def test_a_press_on_an_unreadable_editq_says_it_expired_and_opens_the_card_again(env, lead, state):
     qid = await _single(env)
-    card = await _say(lead, f"/editq {qid}", f"Question #{qid}")
+    ref = await shown_ref(env.db, qid)
+    card = await _say(lead, f"/editq {qid}", f"✏️ {ref} ·")
     await lead.press(card, "Stem")
     asked = await lead.wait_message(lambda m: "Send the new stem" in (m.text or ""))
     await _store(env, "editq", state.format(q=qid))
     await lead.press(asked, "◀ Back")
     told = await lead.wait_message(lambda m: "had expired" in (m.text or ""))
-    assert f"/editq of question #{qid}" in told.text and "starts over" in told.text
-    again = await lead.wait_message(lambda m: f"Question #{qid}" in (m.text or "") and "Stem" in m.button_texts)
+    assert f"/editq of {ref}" in told.text and "starts over" in told.text
+    again = await lead.wait_message(lambda m: f"✏️ {ref} ·" in (m.text or "") and "Stem" in m.button_texts)
     version = (await get_question(env.db, qid)).version
     assert await get_session(env.db, LEAD) == Editq(qid, version)
     await lead.press(again, "Stem")  # and it goes on from there
@@ -83,7 +85,8 @@ async def test_a_press_on_an_unreadable_editq_says_it_expired_and_opens_the_card
 
 async def test_text_for_an_unreadable_editq_says_it_expired_and_how_to_start_again(env, lead):
     qid = await _single(env)
-    card = await _say(lead, f"/editq {qid}", f"Question #{qid}")
+    ref = await shown_ref(env.db, qid)
+    card = await _say(lead, f"/editq {qid}", f"✏️ {ref} ·")
     await lead.press(card, "Stem")
     await lead.wait_message(lambda m: "Send the new stem" in (m.text or ""))
     await _store(env, "editq", json.dumps({"q": qid, "v": 1, "step": "typing", "field": "stem"}))
@@ -138,11 +141,11 @@ async def test_an_editq_an_older_release_left_in_today_s_shape_goes_on(env, lead
     """The shape the release of 2026-12-03 stored (tests/fixtures/release_2026_12_03.sql)."""
     qid = await _single(env)
     version = (await get_question(env.db, qid)).version
-    await _say(lead, f"/editq {qid}", f"Question #{qid}")
+    await _say(lead, f"/editq {qid}", f"✏️ {await shown_ref(env.db, qid)} ·")
     await _store(env, "editq", json.dumps({"q": qid, "v": version, "step": "text", "field": "stem", "option": 0,
                                            "ticks": ""}))
     assert await get_session(env.db, LEAD) == Editq(qid, version, EditqStep.text, EditField.stem)
-    preview = await _say(lead, "Which function accumulates gradients?", "Preview of question")
+    preview = await _say(lead, "Which function accumulates gradients?", "Preview of P")
     assert "Which function accumulates gradients?" in preview.text and "💾 Save" in preview.button_texts
 
 

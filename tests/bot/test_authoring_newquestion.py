@@ -1,10 +1,13 @@
 """/newquestion as a lead uses it: kind, stem, options, key, explanation, points, paper, preview, Save;
 Back and Cancel; bad input stays on its step; a restart mid-draft; the saved question is asked."""
 
+import re
+
 import pytest
 
 from bank.authoring.draft import load_draft
 from bank.paper_store import get_question, list_papers
+from bank.question_ref import QuestionRef, question_id
 from proctor.teams import audit
 from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
 from tests.papers_fixture import small_paper
@@ -82,11 +85,12 @@ async def test_a_single_choice_question_end_to_end_with_back_bad_input_and_a_res
     await env.restart()  # mid-draft: the draft is in SQLite, the preview's buttons still work
     old = env.api.state.message_to_api(preview)
     save = next(b.callback_data for row in preview.buttons for b in row if b.text == "💾 Save")
-    saved = await lead.press(preview, "💾 Save", "Saved as question #")
-    assert "Demo paper demo · 单项选择题 · number 3" in saved.text
+    saved = await lead.press(preview, "💾 Save", "Saved as P")
+    found = re.search(r"Saved as (P\d+) · Q(\d+) in Demo paper demo · 单项选择题\.", saved.text)
+    assert found, saved.text  # its reference, given as it was written: the paper's next n
     assert await question_count(env.db) == before + 1
     assert await load_draft(env.db, LEAD) is None
-    qid = int(saved.text.split("#")[1].split()[0])
+    qid = await question_id(env.db, QuestionRef(found.group(1), int(found.group(2))))
     q = await get_question(env.db, qid)
     assert (q.kind.value, q.answer, q.points, q.options[0], q.askable) == ("single", "A", 2.0, "SGD with momentum", True)
     entries = await audit.recent(env.db, action="add_question")
@@ -126,7 +130,7 @@ async def test_a_fill_in_question_into_a_new_paper_then_practised(env):
     preview = await lead.send("Geography", "Preview, as a candidate will see it:")
     assert "The capital of France is ____." in preview.text and "Type your answer" in preview.text
     assert "paper: Geography (new) · section: 填空题 (the last of its kind, or a new one)" in preview.text
-    await lead.press(preview, "💾 Save", "Saved as question #")
+    await lead.press(preview, "💾 Save", "Saved as P")
     papers = {p.title: p for p in await list_papers(env.db)}
     q = papers["Geography"].questions()[0]
     assert q.answer == [["Paris", "巴黎"]] and q.explanation == ""

@@ -9,6 +9,7 @@ from proctor.teams.authoring import get_session
 from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, question_count, question_ids, uploads_of
+from tests.stored import shown_ref
 
 LEAD, ANN = 10, 30
 GIFT = "::g1:: What is 2 + 2? {=four ~three ~five}\n"
@@ -47,8 +48,9 @@ async def test_cancel_closes_an_open_newpaper_and_editq(env):
     assert (await say(lead, "/cancel")).text == "/newpaper is closed; no paper was made."
     assert await get_session(env.db, LEAD) is None
     qid = (await question_ids(env.db, "demo", "single"))[0]
-    await say(lead, f"/editq {qid}", f"Question #{qid}")
-    assert (await say(lead, "/cancel")).text == f"/editq of question #{qid} is closed; nothing changed."
+    ref = await shown_ref(env.db, qid)
+    await say(lead, f"/editq {qid}", f"✏️ {ref} ·")
+    assert (await say(lead, "/cancel")).text == f"/editq of {ref} is closed; nothing changed."
     assert await get_session(env.db, LEAD) is None
 
 

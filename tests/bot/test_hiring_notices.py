@@ -14,6 +14,7 @@ from tests.bot.test_hiring_papers import REFERENCE, WRITTEN, lead_card, unverify
 from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, finish, make_invite, take
 from tests.bot.test_regrade_hiring import save_key, take_with
 from tests.reads import paper_id, question_ids
+from tests.stored import shown_ref
 
 # a hiring paper (invite-only, two attempts) Alpha's lead was verified for, and a practice paper
 env = test_regrade_hiring.env
@@ -29,7 +30,7 @@ async def test_a_regrade_card_to_an_unverified_team_and_the_candidates_notice_na
     await save_key(env, admin, qid, "A")  # the fix makes Cid's answer wrong
     card = await lead.wait_message(lambda m: (m.text or "").startswith("🔁"))
     assert card.text.startswith("🔁 A key was fixed: score 2 → 0.\n📋 Invite #1 finished"), card.text
-    assert f"#{qid}" not in card.text and "单项选择题" not in card.text  # no question, no section
+    assert await shown_ref(env.db, qid) not in card.text and "单项选择题" not in card.text  # no question, no section
     told = await cid.wait_message(lambda m: "regraded" in (m.text or ""))
     assert told.text == "📝 A key on Demo paper hire was fixed and the answers regraded: your score there 2 → 0."
 
@@ -55,12 +56,14 @@ async def test_an_admins_editq_of_a_hiring_papers_question_is_audited(env):
     admin = env.api.user(ADMIN, "Boss")
     qid = (await question_ids(env.db, "hire", "single"))[0]
     await admin.send(f"/editq {qid}")
-    await admin.wait_message(lambda m: f"Question #{qid}" in (m.text or ""))
+    ref = await shown_ref(env.db, qid)
+    await admin.wait_message(lambda m: f"✏️ {ref} ·" in (m.text or ""))
     [read] = await audit.recent(env.db, action=AuditAction.key_read)
     assert (read.actor_id, read.target, read.detail) == (ADMIN, f"paper:{await paper_id(env.db, 'hire')}",
                                                          {"questions": [qid]})
     demo = (await question_ids(env.db, "demo", "single"))[0]  # a practice paper's key: nothing to write
     await admin.send(f"/editq {demo}")
-    await admin.wait_message(lambda m: f"Question #{demo}" in (m.text or ""))
+    ref = await shown_ref(env.db, demo)
+    await admin.wait_message(lambda m: f"✏️ {ref} ·" in (m.text or ""))
     assert len(await audit.recent(env.db, action=AuditAction.key_read)) == 1
     assert await hiring.listing(env.db)  # Alpha's verification stands: the rule, not a refusal, audits

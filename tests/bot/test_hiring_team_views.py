@@ -22,6 +22,7 @@ from tests.harness import T0, BotEnv, attempt_message, pick_paper
 from tests.papers_fixture import save_paper, small_paper
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import paper_id, question_ids
+from tests.stored import shown_ref
 
 ADMIN, LEAD, ANN, BOB, CID = 1, 10, 7, 8, 50
 ALPHA = -100
@@ -104,12 +105,13 @@ async def test_bankstats_filters_by_paper_id_answers_privately_and_offers_a_lead
         for slug, qids in (("held", held), ("open", opened)):  # Ann sat both and disputes a question of each
             await c.exam(ANN, await paper_id(env.db, slug), [(qids[0], 0, 2, 1)], T0 - 600, T0 - 60)
         ann, lead = env.api.user(ANN, "Ann"), env.api.user(LEAD, "Lea")
+        refs = {qid: await shown_ref(env.db, qid) for qid in (held[0], opened[0])}
         for qid, reason in ((held[0], "hiring doubt"), (opened[0], "practice doubt")):
             await ann.send(f"/dispute {qid} {reason}")
-            await ann.wait_message(lambda m, qid=qid: f"#{qid}" in (m.text or ""))
+            await ann.wait_message(lambda m, qid=qid: refs[qid] in (m.text or ""))
         stats = await privately(env, lead, "/bankstats")
-        assert "practice doubt" in stats.text and f"#{opened[0]} {SHARED}" in stats.text  # held: its doubt
-        assert "hiring doubt" not in stats.text and f"#{held[0]}" not in stats.text
+        assert "practice doubt" in stats.text and f"{refs[opened[0]]} ({SHARED}" in stats.text  # held: its doubt
+        assert "hiring doubt" not in stats.text and refs[held[0]] not in stats.text
         assert stats.buttons == []  # retire, uphold, confirm: a configured admin's
         assert not any("hiring doubt" in (m.text or "") for m in env.api.chat_view(ALPHA))
         code = (await paper_summary(env.db, await paper_id(env.db, "held"))).code

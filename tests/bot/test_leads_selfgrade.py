@@ -61,6 +61,8 @@ async def answer_written_exam(env, user) -> int:
     """The candidate takes the written paper through the bot and hands it in; returns the attempt id."""
     await start_exam(env, user, "Written paper essay")
     await user.send("把几个小批次的梯度加起来再更新")
+    screen = await user.wait_message(lambda m: "Your answer so far" in (m.text or ""))  # it waits for more
+    await user.press(screen, "Finish")
     confirm = await env.api.wait_for(
         lambda: next((m for m in user.chat() if not m.deleted and "Yes, finish" in m.button_texts), None))
     await user.press(confirm, "Yes, finish")

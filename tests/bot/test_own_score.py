@@ -13,6 +13,7 @@ from tests.bot.test_regrade_hiring import save_key
 from tests.harness import BotEnv
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import audit_count, question_ids, the_attempt
+from tests.stored import shown_ref
 
 ALPHA, LEAD, BOSS, ANN = -100, 10, 20, 30
 REFUSED = "Nobody changes a key that changes their own score"
@@ -33,7 +34,7 @@ async def test_editq_refuses_to_raise_the_editors_own_score(env):
     await take(env, lead, "B")  # wrong by the key C: 1 point (the true/false right)
     qid = (await question_ids(env.db, "edit", "single"))[0]
     card = await save_key(env, lead, qid, "B")
-    assert REFUSED in card.text and f"question #{qid}" in card.text
+    assert REFUSED in card.text and f"you answered {await shown_ref(env.db, qid)}." in card.text
     assert (await get_question(env.db, qid)).answer == "C" and (await get_question(env.db, qid)).version == 1
     assert (await the_attempt(env.db, LEAD)).score == 1
     assert await audit_count(env.db, action="question_edit") == 0
@@ -69,7 +70,7 @@ async def test_keyfix_refuses_to_change_the_fixers_own_score(env):
     await lead.wait_message(lambda m: "/keyfix 1" in (m.text or ""))
     await lead.send("/keyfix 1 B", chat=ALPHA)
     refusal = await lead.wait_message(lambda m: REFUSED in (m.text or ""), chat=ALPHA)
-    assert f"question #{qid}" in refusal.text
+    assert f"you answered {await shown_ref(env.db, qid)}." in refusal.text
     assert (await get_question(env.db, qid)).answer == "C" and (await the_attempt(env.db, LEAD)).score == 3
     assert await audit_count(env.db, action="key_fix") == 0
     await boss.send("/keyfix 1 B", chat=ALPHA)

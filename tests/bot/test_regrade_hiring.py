@@ -14,6 +14,7 @@ from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, finish, invite_list,
 from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper
 from tests.reads import attempts_of, paper_id, question_ids
+from tests.stored import shown_ref
 
 
 @pytest.fixture
@@ -46,7 +47,8 @@ async def take_with(env, user, payload: str, letter: str) -> None:
 async def save_key(env, admin, qid: int, letter: str, button: str = "💾 Save and regrade"):
     """/editq <qid>: Key, the letter, then `button`; returns the card as it ends."""
     await admin.send(f"/editq {qid}")
-    card = await admin.wait_message(lambda m: f"Question #{qid}" in (m.text or ""))
+    ref = await shown_ref(env.db, qid)
+    card = await admin.wait_message(lambda m: f"✏️ {ref} ·" in (m.text or ""))
     await admin.press(card, "Key")
     await env.api.wait_for(lambda: "Pick the new key" in (card.text or ""), what="the key picker")
     await admin.press(card, letter)
