@@ -389,8 +389,8 @@ async def answer_cost(rounds: int = 5, per_round: int = 300) -> tuple[list[float
             for r in range(rounds):
                 on = {}
                 for hook_on in ((True, False) if r % 2 == 0 else (False, True)):
-                    steps.practised_in = exam_rated.practised_in if hook_on else _no_hook  # type: ignore[assignment]
-                    attempts.rated.handed_in_in = exam_rated.handed_in_in if hook_on else _no_hook  # type: ignore[attr-defined]
+                    steps.practised_in = _PRACTISED if hook_on else _no_hook  # type: ignore[assignment]
+                    exam_rated.handed_in_in = _HANDED_IN if hook_on else _no_hook  # type: ignore[assignment]
                     cpu = answers = 0.0
                     exam_cpu = exam_answers = 0.0
                     while answers < per_round:
@@ -408,10 +408,13 @@ async def answer_cost(rounds: int = 5, per_round: int = 300) -> tuple[list[float
             await db.run_write(events.refold_in)
             refold = time.process_time() - began
         finally:
-            steps.practised_in = exam_rated.practised_in  # type: ignore[assignment]
-            attempts.rated.handed_in_in = exam_rated.handed_in_in  # type: ignore[attr-defined]
+            steps.practised_in = _PRACTISED  # type: ignore[assignment]
+            exam_rated.handed_in_in = _HANDED_IN  # type: ignore[assignment]
             await db.close()
     return practice, hand_in, refold
+
+
+_PRACTISED, _HANDED_IN = exam_rated.practised_in, exam_rated.handed_in_in  # the hooks, ratings on
 
 
 def _no_hook(*args: object) -> None:
