@@ -57,7 +57,7 @@ async def _sit(db, user: int, paper: int, mode: AttemptMode, now: float, wrong: 
     return a.id
 
 
-async def _replayed_as_held(db) -> None:
+async def replayed_as_held(db) -> None:
     """The ratings held are what replaying the record's events by sequence number gives."""
     folded = await db.run(fold_in)
     assert await held_ratings(db) == (folded.people, folded.questions)
@@ -80,7 +80,7 @@ async def test_an_exam_moves_nothing_while_it_runs_and_its_final_answers_count_a
     last = (await rating_events(db))[-1]
     assert (last.question_id, last.correct, last.at, last.source) == (qids[6], 0.8, T0 + 5000, Source.review)
     assert (await held_ratings(db))[0][ANN].answers == 7
-    await _replayed_as_held(db)
+    await replayed_as_held(db)
 
 
 async def test_only_a_persons_first_answer_to_a_question_counts(db, paper):
@@ -100,7 +100,7 @@ async def test_only_a_persons_first_answer_to_a_question_counts(db, paper):
     assert [e.question_id for e in counted] == qids[:6] and counted[0] == first
     await _sit(db, ANN, paper, AttemptMode.exam, T0 + 1000)  # and again: nothing more
     assert await rating_events(db) == counted
-    await _replayed_as_held(db)
+    await replayed_as_held(db)
 
 
 async def test_a_daily_answer_counts_at_once_in_private_and_at_the_close_that_posts_the_keys_in_a_group(db, paper):
@@ -125,7 +125,7 @@ async def test_a_daily_answer_counts_at_once_in_private_and_at_the_close_that_po
         (BOB, qids[3], 0.0, T0 + 3700, Source.group_daily)]
     await dstore.mark_keys_posted(db, ours.id, T0 + 3800)  # posted again after a restart: counted once
     assert len(await rating_events(db)) == 4
-    await _replayed_as_held(db)
+    await replayed_as_held(db)
 
 
 async def test_a_live_answer_counts_at_once(db, paper):
@@ -140,7 +140,7 @@ async def test_a_live_answer_counts_at_once(db, paper):
     await live_answers.answer(db, "poll-1", BOB, [1], T0 + 14)  # a second vote is no answer
     assert [(e.user_id, e.question_id, e.correct, e.at, e.source) for e in await rating_events(db)] == [
         (BOB, qid, 1.0, T0 + 13, Source.live)]
-    await _replayed_as_held(db)
+    await replayed_as_held(db)
 
 
 async def test_replaying_the_record_gives_the_ratings_held_across_a_key_fix_and_a_late_review(db, paper):
@@ -151,7 +151,7 @@ async def test_replaying_the_record_gives_the_ratings_held_across_a_key_fix_and_
     await _sit(db, CAI, paper, AttemptMode.practice, T0 + 400, wrong=frozenset({0, 2}), hand_in=False)
     quiz, _ = await dstore.create_delivery(db, DAN, date(2027, 1, 15), [qids[0]], ["ABCD"], T0 + 3600, T0 + 500)
     await answer_daily(db, quiz.id, 0, DAN, "A", T0 + 510)
-    await _replayed_as_held(db)
+    await replayed_as_held(db)
     before = await held_ratings(db)
     # Ann disputes the first question's key; the lead upholds it and fixes it to A: every answer to it regraded
     dispute = await disputes.raise_dispute(db, question_id=qids[0], user_id=ANN, chat_id=ANN, reason="A is right",
@@ -163,7 +163,7 @@ async def test_replaying_the_record_gives_the_ratings_held_across_a_key_fix_and_
     assert first == {ANN: 1.0, BOB: 0.0, CAI: 1.0, DAN: 1.0}
     after = await held_ratings(db)
     assert after[0][ANN].mean > before[0][ANN].mean and after[0][BOB].mean < before[0][BOB].mean
-    await _replayed_as_held(db)
+    await replayed_as_held(db)
     # a late review counts Bob's written answer now, on top of the refolded ratings; more answers follow
     await review.set_final(db, bob, 6, 5.0, reviewer=LEAD, scope=None, now=T0 + 900)
     await review.set_final(db, ann, 6, 1.0, reviewer=LEAD, scope=None, now=T0 + 950)
@@ -172,11 +172,11 @@ async def test_replaying_the_record_gives_the_ratings_held_across_a_key_fix_and_
     assert [e.seq for e in counted] == sorted(e.seq for e in counted)
     assert [(e.user_id, e.source) for e in counted[-7:]] == [(BOB, Source.review), (ANN, Source.review),
                                                               *[(DAN, Source.exam)] * 5]  # his first: the daily's
-    await _replayed_as_held(db)
+    await replayed_as_held(db)
     # rebuilding from the record changes nothing
     done = await recompute(db, T0 + 2000)
     assert (done.added, done.regraded, done.events) == (0, 0, len(counted))
-    await _replayed_as_held(db)
+    await replayed_as_held(db)
 
 
 async def test_forgetting_a_person_deletes_their_ratings_and_folds_the_rest_without_them(db, paper):
@@ -188,7 +188,7 @@ async def test_forgetting_a_person_deletes_their_ratings_and_folds_the_rest_with
     people, questions = await held_ratings(db)
     assert set(people) == {BOB} and people[BOB] != before[0][BOB]  # Bob's questions no longer met Ann first
     assert all(q.answers == 1 for q in questions.values())
-    await _replayed_as_held(db)
+    await replayed_as_held(db)
 
 
 async def test_an_invited_attempt_counts_for_nobody(db, paper):
