@@ -45,6 +45,7 @@ import asyncio
 import math
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -360,8 +361,9 @@ def accuracy(seeds: int, people: int, questions: int, days: int) -> bool:
 
 # ---- the costs -------------------------------------------------------------------------------------
 
-def replay_cost(n: int = 100_000) -> float:
-    """Seconds of CPU to read a CSV log of `n` answers, replay it and write both outputs."""
+def replay_cost(n: int = 100_000) -> tuple[float, float]:
+    """Seconds to replay a CSV log of `n` answers: the CPU of reading it, folding it and writing both
+    outputs in this process; and the wall time of `proctor ratings replay` as a command (its start included)."""
     rnd = random.Random(1)
     lines = ["user,item,correct,at,label"] + [
         f"u{rnd.randrange(2000)},q{rnd.randrange(3000)},{rnd.choice((0, 1, 1, 0.5))},{1.7e9 + i * 7},x"
@@ -372,19 +374,29 @@ def replay_cost(n: int = 100_000) -> float:
     folded = replay.replay(log)
     replay.people_csv(folded, log[-1].at)
     replay.items_csv(folded)
-    return time.process_time() - began
+    cpu = time.process_time() - began
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "log.csv"
+        path.write_text(text, encoding="utf-8")
+        began = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "bot.cli", "ratings", "replay", str(path), "--out", str(Path(tmp) / "r.csv"),
+                        "--items", str(Path(tmp) / "i.csv")], check=True, capture_output=True,
+                       cwd=Path(__file__).resolve().parents[1])
+        wall = time.perf_counter() - began
+    return cpu, wall
 
 
-async def answer_cost(rounds: int = 5, per_round: int = 300) -> tuple[list[float], list[float], float]:
+async def answer_cost(rounds: int = 5, per_round: int = 300) -> tuple[list[float], list[float], list[float], float]:
     """CPU per scored answer, ratings on minus off: a practice answer's step (ms each), an exam's
-    hand-in per answer (ms); and the seconds to fold the record of 100,000 events again."""
+    hand-in per answer (ms); the practice step's own CPU with ratings off (ms); and the seconds to fold
+    the record of 100,000 events again."""
     with tempfile.TemporaryDirectory() as tmp:
         db = await open_database(Path(tmp) / "bench.db")
         try:
             await ensure_default_bank(db, 1.7e9)
             await db.run_write(_history_in)  # 100,000 events, folded
             paper = await db.scalar("SELECT id FROM papers WHERE NOT exam_only ORDER BY id LIMIT 1")
-            practice, hand_in = [], []
+            practice, hand_in, steps_off = [], [], []
             user = 10_000
             for r in range(rounds):
                 on = {}
@@ -403,6 +415,7 @@ async def answer_cost(rounds: int = 5, per_round: int = 300) -> tuple[list[float
                         exam_cpu, exam_answers = exam_cpu + c, exam_answers + n
                     on[hook_on] = (cpu / answers, exam_cpu / exam_answers)
                 practice.append((on[True][0] - on[False][0]) * 1e3)
+                steps_off.append(on[False][0] * 1e3)
                 hand_in.append((on[True][1] - on[False][1]) * 1e3)
             began = time.process_time()
             await db.run_write(events.refold_in)
@@ -411,7 +424,7 @@ async def answer_cost(rounds: int = 5, per_round: int = 300) -> tuple[list[float
             steps.practised_in = _PRACTISED  # type: ignore[assignment]
             exam_rated.handed_in_in = _HANDED_IN  # type: ignore[assignment]
             await db.close()
-    return practice, hand_in, refold
+    return practice, hand_in, steps_off, refold
 
 
 _PRACTISED, _HANDED_IN = exam_rated.practised_in, exam_rated.handed_in_in  # the hooks, ratings on
@@ -481,16 +494,18 @@ async def _exam(db, user: int, paper: int) -> tuple[float, int]:
 
 
 def costs() -> bool:
-    seconds = replay_cost()
-    print(f"replay of 100,000 answers from CSV (read, fold, both outputs): {seconds:.2f} s of CPU (target <= 5 s)")
-    practice, hand_in, refold = asyncio.run(answer_cost())
+    cpu, wall = replay_cost()
+    print(f"replay of 100,000 answers from CSV (read, fold, both outputs): {cpu:.2f} s of CPU in process; "
+          f"`proctor ratings replay` as a command: {wall:.2f} s (target <= 5 s)")
+    practice, hand_in, steps_off, refold = asyncio.run(answer_cost())
     print("ratings on minus off, CPU per scored answer, a database of 100,000 events (ABBA rounds):")
     print(f"  a practice answer's step: median {statistics.median(practice):.3f} ms "
-          f"(rounds {', '.join(f'{x:.3f}' for x in practice)})")
+          f"(rounds {', '.join(f'{x:.3f}' for x in practice)}; the step itself, ratings off: "
+          f"{statistics.median(steps_off):.3f} ms)")
     print(f"  an exam's hand-in, per answer: median {statistics.median(hand_in):.3f} ms "
           f"(rounds {', '.join(f'{x:.3f}' for x in hand_in)})")
     print(f"folding the record again (a key fix's regrade, /forgetme): {refold:.2f} s of CPU for 100,000 events")
-    ok = seconds <= 5 and statistics.median(practice) <= 0.2 and statistics.median(hand_in) <= 0.2
+    ok = wall <= 5 and statistics.median(practice) <= 0.2 and statistics.median(hand_in) <= 0.2
     print(f"targets (<= 0.2 ms an answer, replay <= 5 s): {'PASS' if ok else 'FAIL'}")
     return ok
 

@@ -80,13 +80,14 @@ _STATE = f"""SELECT q.kind, json_array_length(q.options) AS options, q.difficult
              LEFT JOIN person_ratings p ON p.user_id = ? WHERE q.id = ?"""
 
 
-def _start(kind: str, options: int | None, label: str, points: float, usual: float | None) -> Start:
-    return Start(rule.question_prior(label, points, usual), rule.guess_floor(Kind(kind), options or 0))
+def _start(kind: Kind, options: int | None, label: str, points: float, usual: float | None) -> Start:
+    """Where a question starts and its floor, from its stored kind, options, label and points."""
+    return Start(rule.question_prior(label, points, usual), rule.guess_floor(kind, options or 0))
 
 
 def _play_in(conn: sqlite3.Connection, user_id: int, question_id: int, correct: float, at: float) -> None:
     s = conn.execute(_STATE, (user_id, question_id)).fetchone()
-    start = _start(s["kind"], s["options"], s["difficulty"], s["points"], s["usual"])
+    start = _start(Kind(s["kind"]), s["options"], s["difficulty"], s["points"], s["usual"])
     question = start.prior if s["measured"] is None else Rating(s["measured"], s["q_deviation"], s["q_answers"],
                                                                  s["q_at"])
     person = rule.newcomer(at) if s["mean"] is None else Rating(s["mean"], s["deviation"], s["answers"], s["at"])
@@ -99,7 +100,7 @@ def _play_in(conn: sqlite3.Connection, user_id: int, question_id: int, correct: 
 
 def fold_in(conn: sqlite3.Connection) -> Ratings[int]:
     """Replay every event by sequence number, each question starting from its prior as it stands."""
-    starts = {r[0]: _start(*r[1:]) for r in conn.execute(
+    starts = {r[0]: _start(Kind(r[1]), *r[2:]) for r in conn.execute(
         f"""SELECT q.id, q.kind, json_array_length(q.options), q.difficulty, q.points, {_USUAL}
             FROM questions q WHERE q.id IN (SELECT question_id FROM rating_events)""")}
     rows = conn.execute("SELECT user_id, question_id, correct, at FROM rating_events ORDER BY seq")

@@ -11,7 +11,10 @@ other side's uncertainty (Glicko's g). `play` updates both beliefs from one answ
 (an extended Kalman filter): each side's variance shrinks by the answer's information and its mean
 moves by the surprise `correct - E`, weighted by (1 - c) since a guessable answer tells less. The
 weight is why a right answer never lowers a rating and a harder question raises it more; the variance
-only shrinks with answers, and only time away (DRIFT) widens a person's again.
+only shrinks with answers, and only time away (DRIFT_PER_DAY) widens a person's again.
+
+The person's belief `play` moves is a running one. The rating a person is shown (`estimate`) reads all
+of their answers against the questions as they stand now, with the same likelihood and prior.
 
 Pure: no I/O, no clock. Means and deviations are in logits; `points` turns them into the numbers
 people read (1500 ± 200, Elo's and Glicko's scale).

@@ -36,8 +36,8 @@ from proctor.teams.roster import Standing
 from sandbox.fakeapi import FakeBotApi
 from tests.harness import TOKEN, BotEnv, attempt_message
 from tests.live_support import bot_texts, run_job
-from tests.proctor.test_upgrade import RENAMED_TABLES, load_release
 from tests.proctor.test_ratings_events import replayed_as_held
+from tests.proctor.test_upgrade import RENAMED_TABLES, load_release
 from tests.reads import (
     OutboxRecord,
     answers_in,
