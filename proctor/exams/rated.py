@@ -25,8 +25,10 @@ REVIEW = Counting(Source.review, _ANSWERS.format(at="x.reviewed_at") + "x.review
 
 
 def handed_in_in(conn: sqlite3.Connection, attempt_id: int) -> None:
-    """At an exam's hand-in, inside its transaction: its final answers count (a practice's already did)."""
+    """At a hand-in, inside its transaction: an exam's final answers count; a practice's counted as they
+    were given, but for ticks never submitted, which the hand-in counts as answers."""
     count_in(conn, EXAM, "x.attempt_id = ?", (attempt_id,))
+    count_in(conn, PRACTICE, "x.attempt_id = ?", (attempt_id,))
 
 
 def practised_in(conn: sqlite3.Connection, attempt: Attempt, pos: int) -> None:

@@ -25,7 +25,7 @@ from proctor.people.users import ensure_user
 from proctor.ratings.events import Source, fold_in
 from proctor.ratings_rebuild import recompute
 from proctor.teams import disputes, key_fix, review
-from tests.answering import a_wrong_answer, answer, answer_daily, the_key
+from tests.answering import a_wrong_answer, answer, answer_daily, the_key, tick
 from tests.papers_fixture import save_paper, small_paper
 from tests.reads import held_ratings, question_ids, rating_events
 
@@ -101,6 +101,19 @@ async def test_only_a_persons_first_answer_to_a_question_counts(db, paper):
     await _sit(db, ANN, paper, AttemptMode.exam, T0 + 1000)  # and again: nothing more
     assert await rating_events(db) == counted
     await replayed_as_held(db)
+
+
+async def test_practice_ticks_never_submitted_count_at_the_hand_in_that_counts_them(db, paper):
+    qids = await question_ids(db, "demo")
+    practice = (await attempts.start_attempt(db, user_id=ANN, chat_id=ANN, paper_id=paper, mode=AttemptMode.practice,
+                                             now=T0, shuffle=False)).id
+    assert await tick(db, practice, 2, "AB", T0 + 1) == "AB"  # the multiple choice's key, never submitted
+    assert await rating_events(db) == []
+    await attempts.finish_attempt(db, practice, T0 + 10, FinishReason.submitted)
+    assert [(e.question_id, e.correct, e.at, e.source) for e in await rating_events(db)] == [
+        (qids[2], 1.0, T0 + 10, Source.practice)]
+    done = await recompute(db, T0 + 20)  # what the hand-in counted is what the record says counts
+    assert (done.added, done.regraded, done.events) == (0, 0, 1)
 
 
 async def test_a_daily_answer_counts_at_once_in_private_and_at_the_close_that_posts_the_keys_in_a_group(db, paper):
