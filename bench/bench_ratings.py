@@ -44,6 +44,7 @@ import argparse
 import asyncio
 import math
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -361,9 +362,10 @@ def accuracy(seeds: int, people: int, questions: int, days: int) -> bool:
 
 # ---- the costs -------------------------------------------------------------------------------------
 
-def replay_cost(n: int = 100_000) -> tuple[float, float]:
+def replay_cost(n: int = 100_000) -> tuple[float, float, float]:
     """Seconds to replay a CSV log of `n` answers: the CPU of reading it, folding it and writing both
-    outputs in this process; and the wall time of `proctor ratings replay` as a command (its start included)."""
+    outputs in this process; and the CPU and the wall time of `proctor ratings replay` as a command
+    (its start and imports included)."""
     rnd = random.Random(1)
     lines = ["user,item,correct,at,label"] + [
         f"u{rnd.randrange(2000)},q{rnd.randrange(3000)},{rnd.choice((0, 1, 1, 0.5))},{1.7e9 + i * 7},x"
@@ -378,15 +380,18 @@ def replay_cost(n: int = 100_000) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "log.csv"
         path.write_text(text, encoding="utf-8")
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.perf_counter()
         subprocess.run([sys.executable, "-m", "bot.cli", "ratings", "replay", str(path), "--out", str(Path(tmp) / "r.csv"),
                         "--items", str(Path(tmp) / "i.csv")], check=True, capture_output=True,
                        cwd=Path(__file__).resolve().parents[1])
         wall = time.perf_counter() - began
-    return cpu, wall
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    command = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    return cpu, command, wall
 
 
-async def answer_cost(rounds: int = 5, per_round: int = 300) -> tuple[list[float], list[float], list[float], float]:
+async def answer_cost(rounds: int = 9, per_round: int = 300) -> tuple[list[float], list[float], list[float], float]:
     """CPU per scored answer, ratings on minus off: a practice answer's step (ms each), an exam's
     hand-in per answer (ms); the practice step's own CPU with ratings off (ms); and the seconds to fold
     the record of 100,000 events again."""
@@ -494,9 +499,9 @@ async def _exam(db, user: int, paper: int) -> tuple[float, int]:
 
 
 def costs() -> bool:
-    cpu, wall = replay_cost()
+    cpu, command, wall = replay_cost()
     print(f"replay of 100,000 answers from CSV (read, fold, both outputs): {cpu:.2f} s of CPU in process; "
-          f"`proctor ratings replay` as a command: {wall:.2f} s (target <= 5 s)")
+          f"`proctor ratings replay` as a command: {command:.2f} s of CPU, {wall:.2f} s wall (target <= 5 s)")
     practice, hand_in, steps_off, refold = asyncio.run(answer_cost())
     print("ratings on minus off, CPU per scored answer, a database of 100,000 events (ABBA rounds):")
     print(f"  a practice answer's step: median {statistics.median(practice):.3f} ms "
@@ -505,7 +510,7 @@ def costs() -> bool:
     print(f"  an exam's hand-in, per answer: median {statistics.median(hand_in):.3f} ms "
           f"(rounds {', '.join(f'{x:.3f}' for x in hand_in)})")
     print(f"folding the record again (a key fix's regrade, /forgetme): {refold:.2f} s of CPU for 100,000 events")
-    ok = wall <= 5 and statistics.median(practice) <= 0.2 and statistics.median(hand_in) <= 0.2
+    ok = command <= 5 and statistics.median(practice) <= 0.2 and statistics.median(hand_in) <= 0.2
     print(f"targets (<= 0.2 ms an answer, replay <= 5 s): {'PASS' if ok else 'FAIL'}")
     return ok
 
