@@ -17,6 +17,7 @@ from bot.app import StartupFailed, run_bot
 from bot.backup_cli import add_backup_commands, run_backup_command
 from bot.bank_cli import add_bank_commands, run_bank_command
 from bot.logging_setup import LEVELS, register_settings, setup_logging
+from bot.ratings_cli import add_ratings_commands, run_ratings_command
 from bot.settings import RecordSettings, Settings, startup_error
 from proctor.errors import ProctorError
 from proctor.storage.db import unusable
@@ -36,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_bank_commands(sub)
     add_backup_commands(sub)
+    add_ratings_commands(sub)
     _after_the_command(p)
     return p
 
@@ -89,6 +91,8 @@ def _main(argv: list[str] | None) -> int:
             return 1
     if hasattr(args, "backup_command"):  # `proctor backup|restore` (bot/backup_cli.py)
         return run_backup_command(args, record.db)
+    if hasattr(args, "ratings_run"):  # `proctor ratings recompute|replay` (bot/ratings_cli.py)
+        return run_ratings_command(args, record.db)
     return run_bank_command(args, record.db)
 
 

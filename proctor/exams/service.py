@@ -22,7 +22,7 @@ from bank.store import one_row
 from proctor import hiring, outbox
 from proctor.errors import ProctorError
 from proctor.exams import blueprint as blueprints
-from proctor.exams import drafts, held, integrity, states
+from proctor.exams import drafts, held, integrity, rated, states
 from proctor.exams.model import MOCK_TITLE, Attempt, Result, Sheet, compute_result
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, GradingMethod
@@ -342,6 +342,7 @@ def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: Fi
         return None
     if status == AttemptStatus.finished:
         integrity.compute_in(conn, attempt_id, now)  # before the cards that count them are queued
+        rated.handed_in_in(conn, attempt_id)  # its final answers count for ratings now, not while it ran
         in_place = row["invite_id"] is not None and row["message_id"] is not None
         outbox.enqueue_in(conn, kind=outbox.Kind.result_in_place if in_place else outbox.Kind.result,
                           ref=str(attempt_id), chat_id=row["chat_id"], user_id=row["user_id"], now=now)

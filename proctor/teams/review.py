@@ -13,6 +13,7 @@ from bank.store import one_row
 from proctor import outbox
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
+from proctor.exams.rated import reviewed_in
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptStatus
 from proctor.exams.visibility import Fact, Lens, Viewer, lens_in, record_key_read_in
@@ -185,6 +186,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, vi
             "UPDATE answers SET score=?, verdict=?, final=1, reviewed_by=?, reviewed_at=? "
             "WHERE attempt_id=? AND pos=?",
             (score, verdict_for(score, row["max_score"]), reviewer, now, attempt_id, pos))
+        reviewed_in(conn, attempt_id, pos)  # it counts for ratings now, with its final score
         cur = conn.execute(
             f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? RETURNING score, max_score",
             (attempt_id, attempt_id))
