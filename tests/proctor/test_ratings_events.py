@@ -15,6 +15,7 @@ from proctor.chats import ensure_chat
 from proctor.daily import delivery as dstore
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode, FinishReason
+from proctor.exams.visibility import Role, Viewer
 from proctor.invites import attempts as invite_attempts
 from proctor.invites import store
 from proctor.live import answers as live_answers
@@ -76,7 +77,7 @@ async def test_an_exam_moves_nothing_while_it_runs_and_its_final_answers_count_a
     assert set(people) == {ANN} and people[ANN].answers == 6 and people[ANN].mean > 0
     assert questions[qids[1]].mean > questions[qids[0]].mean  # answered wrong: found harder
     # its review, late, counts it then, with its final score
-    await review.set_final(db, attempt, 6, 4.0, reviewer=LEAD, scope=None, now=T0 + 5000)
+    await review.set_final(db, attempt, 6, 4.0, viewer=Viewer(Role.admin, LEAD), scope=None, now=T0 + 5000)
     last = (await rating_events(db))[-1]
     assert (last.question_id, last.correct, last.at, last.source) == (qids[6], 0.8, T0 + 5000, Source.review)
     assert (await held_ratings(db))[0][ANN].answers == 7
@@ -147,9 +148,9 @@ async def test_a_live_answer_counts_at_once(db, paper):
     live = await rounds.start(db, GROUP, LEAD, [Drawn(qid, "ABCD", (2,), False, MultiPolicy.partial)], 20, "en",
                               "orig", T0)
     await rounds.begin(db, live.id)
-    await rounds.sending(db, live.id, 0)
+    await rounds.sending(db, live.id, 0, T0)
     await rounds.opened(db, live.id, 0, "poll-1", 99, T0 + 10, 20)
-    await live_answers.answer(db, "poll-1", BOB, [2], T0 + 13)
+    await live_answers.answer(db, "poll-1", BOB, [2], T0 + 13, in_group=True)  # Telegram: Bob is in the group
     await live_answers.answer(db, "poll-1", BOB, [1], T0 + 14)  # a second vote is no answer
     assert [(e.user_id, e.question_id, e.correct, e.at, e.source) for e in await rating_events(db)] == [
         (BOB, qid, 1.0, T0 + 13, Source.live)]
@@ -178,8 +179,8 @@ async def test_replaying_the_record_gives_the_ratings_held_across_a_key_fix_and_
     assert after[0][ANN].mean > before[0][ANN].mean and after[0][BOB].mean < before[0][BOB].mean
     await replayed_as_held(db)
     # a late review counts Bob's written answer now, on top of the refolded ratings; more answers follow
-    await review.set_final(db, bob, 6, 5.0, reviewer=LEAD, scope=None, now=T0 + 900)
-    await review.set_final(db, ann, 6, 1.0, reviewer=LEAD, scope=None, now=T0 + 950)
+    await review.set_final(db, bob, 6, 5.0, viewer=Viewer(Role.admin, LEAD), scope=None, now=T0 + 900)
+    await review.set_final(db, ann, 6, 1.0, viewer=Viewer(Role.admin, LEAD), scope=None, now=T0 + 950)
     await _sit(db, DAN, paper, AttemptMode.exam, T0 + 1000, wrong=frozenset({1, 4}))
     counted = await rating_events(db)
     assert [e.seq for e in counted] == sorted(e.seq for e in counted)
