@@ -56,10 +56,10 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     sub.add_parser("lint", help="every flag and oddity")
     exp = sub.add_parser("export", help="the bank as JSON (default), GIFT, Aiken, Moodle XML, XLSX or CSV")
     exp.add_argument("--format", choices=[f.value for f in EXPORT_FORMATS], default="json", dest="fmt")
-    exp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    _output_arguments(exp)
     tpl = sub.add_parser("template", help="an empty spreadsheet template, one example row per kind")
     tpl.add_argument("--format", choices=[FileFormat.xlsx.value, FileFormat.csv.value], default="xlsx", dest="fmt")
-    tpl.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    _output_arguments(tpl)
     confirm = sub.add_parser("confirm", help="confirm a key in doubt: the question is asked again (audited)")
     confirm.add_argument("id", type=int, metavar="ID")
     st = sub.add_parser("set", help="a paper's settings: time limit, attempts, grading, exam-only …")
@@ -92,6 +92,12 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     add_paper_commands(subparsers)
 
 
+def _output_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output "
+                                                                "(never over an existing file unless --force)")
+    command.add_argument("--force", action="store_true", help="with -o: replace FILE if it exists")
+
+
 def run_bank_command(args: argparse.Namespace, db: Path) -> int:
     """Run `import` or `bank ...` on the database file `db`; expected failures print one line to stderr
     and exit 1."""
@@ -113,7 +119,9 @@ def run_bank_command(args: argparse.Namespace, db: Path) -> int:
         return 2
     try:
         if name == "template":  # needs no database
-            return _write_out(template(FileFormat(args.fmt)), args.output)
+            if args.output:
+                _check_destination(args.output, force=args.force)
+            return _write_out(template(FileFormat(args.fmt)), args.output, force=args.force)
         # only an import creates a database (a mistyped --db is refused, not made); like `proctor run`,
         # a database without papers gets the bundled bank first (not before an import: then the
         # imported papers are the bank)
@@ -211,13 +219,13 @@ async def _lint(db: Database, args) -> int:
 
 async def _export(db: Database, args) -> int:
     if args.output:
-        _check_destination(args.output)  # before the work and its notes: a typo costs one line
+        _check_destination(args.output, force=args.force)  # before the work and its notes: a typo costs one line
     fmt = FileFormat(args.fmt)
     papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
     data, notes = export(papers, fmt)
     for note in notes:
         print(f"left out: {note}", file=sys.stderr)
-    code = _write_out(data, args.output)
+    code = _write_out(data, args.output, force=args.force)
     if args.output:  # only JSON carries the questions that are never asked (bank.formats.files.export)
         n = sum(1 for p in papers for q in p.questions() if fmt is FileFormat.json or q.askable)
         print(f"wrote {args.output}: {_n(len(papers), 'paper')}, {_n(n, 'question')}"
@@ -225,21 +233,28 @@ async def _export(db: Database, args) -> int:
     return code
 
 
-def _check_destination(output: str) -> None:
-    """Raises BankError, as writing there would, if `output` cannot be written (checked without writing)."""
+def _check_destination(output: str, *, force: bool) -> None:
+    """Raises BankError, as writing there would, if `output` cannot be written (checked without writing),
+    and if a file is there already, unless `force`."""
     path = Path(output)
     folder = path.parent
     why = ("Is a directory" if path.is_dir() else "No such directory" if not folder.is_dir()
            else "Permission denied" if not os.access(path if path.exists() else folder, os.W_OK) else None)
     if why:
         raise BankError(f"{output}: cannot write it: {why}")
+    if not force and path.exists():
+        raise BankError(f"{output} exists; give --force to replace it, or another name")
 
 
-def _write_out(data: str | bytes, output: str | None) -> int:
+def _write_out(data: str | bytes, output: str | None, *, force: bool = False) -> int:
+    """`data` into the file `output` (a new file; an existing one only when `force`), else to standard
+    output. Raises BankError."""
     if output:
         try:
-            with open(output, "wb") as f:
+            with open(output, "wb" if force else "xb") as f:  # "x": a file that appeared since the check is kept
                 f.write(data.encode() if isinstance(data, str) else data)
+        except FileExistsError:
+            raise BankError(f"{output} exists; give --force to replace it, or another name") from None
         except OSError as e:
             raise BankError(f"{output}: cannot write it: {e.strerror or e}") from e
     elif isinstance(data, bytes):
