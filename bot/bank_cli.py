@@ -142,7 +142,8 @@ async def _with_db(command, args, path: Path, *, bundled: bool = False, create: 
     db = await open_database(":memory:" if dry and not path.exists() else path, create=create)
     try:
         if bundled and (n := await ensure_default_bank(db, time.time())):
-            print(f"proctor: a new database: imported the bundled bank first ({n} papers)", file=sys.stderr)
+            print(f"proctor: a new database: imported the bundled bank first ({tn('n_paper', n, 'en')})",
+                  file=sys.stderr)
         return await command(db, args)
     finally:
         await db.close()
@@ -185,21 +186,22 @@ async def _updated(db: Database, u: PaperChanges, done: Imported, *, dry_run: bo
                     "are told when the bot runs)"
         elif c.key_changed and (n := await answer_count(db, qid)):
             line += f"; {_n(n, 'answer')} would be regraded" if regrade else \
-                f"; {_n(n, 'answer')} keep{'s' if n == 1 else ''} its score{'' if n == 1 else 's'} (--regrade rescores)"
+                f"; {_n(n, 'answer_keeps_score')} (--regrade rescores)"
         lines.append(line)
     lines += [f"  new: {q.kind.value}: {q.stem[:60]}" for q in u.added]
     return "\n".join(lines)
 
 
 def _n(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    """`n` and the word counted, "1 answer" or "2 answers" (the catalogue's `n_<word>`)."""
+    return tn(f"n_{word}", n, "en")
 
 
 async def _list(db: Database, args) -> int:
     for p in await paper_summaries(db, composed=True):
         marks = "".join(f" [{m}]" for m, on in (("exam-only", p.exam_only and not p.invite_only),
                                                 ("invite-only", p.invite_only)) if on)
-        print(f"{p.code:<5} {p.title} · {p.askable} questions · {p.time_limit_min} min{marks}")
+        print(f"{p.code:<5} {p.title} · {_n(p.askable, 'question')} · {p.time_limit_min} min{marks}")
     return 0
 
 
@@ -213,7 +215,7 @@ async def _lint(db: Database, args) -> int:
     for it in items:
         print(it.render())
     counts = ", ".join(f"{n} {code}" for code, n in sorted(summary(items).items()))
-    print(f"{len(items)} items" + (f": {counts}" if counts else ""))
+    print(_n(len(items), "item") + (f": {counts}" if counts else ""))
     return 0
 
 

@@ -12,6 +12,7 @@ from telegram.ext import Application
 
 from bot.app import build_application
 from bot.desk_bridge import desk_runner
+from bot.i18n import tn
 from bot.lifecycle import start_app, stop_app
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import services
@@ -128,7 +129,7 @@ async def run_sandbox(db: Path | None = None) -> int:
     async def move_clock(seconds: float) -> str:
         ran = await tick(app, clock, seconds)
         at = datetime.fromtimestamp(clock.now(), UTC).strftime("%a %Y-%m-%d %H:%M UTC")
-        return f"(clock) now {at}; {ran} due job{'s' if ran != 1 else ''} ran"
+        return f"(clock) now {at}; {tn('n_due_job', ran, 'en')} ran"
 
     await start_app(app)
     await _print_desk_link(app)
