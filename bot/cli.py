@@ -69,8 +69,34 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line read; words no parser takes are reported by the command they follow (its
+    usage and `proctor import: error: unrecognized arguments: --bogus`), as argparse reports any
+    other mistake, not by the top parser with the whole program's usage."""
+    words = sys.argv[1:] if argv is None else argv
+    parser = _parser()
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        _command_before(parser, args, words, words.index(extra[0])).error(
+            f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _command_before(parser: argparse.ArgumentParser, args: argparse.Namespace, words: list[str],
+                    at: int) -> argparse.ArgumentParser:
+    """The innermost (sub)command whose name comes before `words[at]` (`proctor bank list --x`: `bank list`)."""
+    start = 0
+    while True:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        name = getattr(args, sub.dest, None) if sub is not None else None
+        if sub is None or name not in sub.choices or name not in words[start:at]:
+            return parser
+        start = words.index(name, start) + 1
+        parser = sub.choices[name]
+
+
 def _main(argv: list[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parse(argv)
     given = {"PROCTOR_DB": args.db} if args.db else {}  # --db over PROCTOR_DB (and `.env`'s)
     try:  # only `run` reads the bot's settings (a token and all); the other commands, where the record is
         record = Settings(**given) if args.command == "run" else RecordSettings(**given)
