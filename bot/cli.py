@@ -110,6 +110,9 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "sandbox":
         try:  # only an explicit --db: the sandbox never opens PROCTOR_DB, a real bot's database
             return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
+        except ValidationError as e:  # the bot's other settings (PROCTOR_DESK_PORT, ...) as `run` reads them
+            print(startup_error(e), file=sys.stderr)
+            return 2
         except (BankError, ProctorError) as e:  # a database that is not one, a directory, newer than the code: one line
             print(f"proctor: {e}", file=sys.stderr)
             return 1

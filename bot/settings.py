@@ -23,8 +23,10 @@ from proctor.local_time import BadTime, BadTimezone, parse_hhmm, parse_timezone
 from proctor.storage.db import DEFAULT_DB
 
 TOKEN = "TELEGRAM_BOT_TOKEN"
-TOKEN_HELP = ("Get a token from @BotFather in Telegram (/newbot makes a bot, /token shows an existing bot's), "
-              "then run: TELEGRAM_BOT_TOKEN=<the token> proctor run (or try the bot without a token: proctor sandbox)")
+# said after the setting's name, so it does not name it again
+TOKEN_HELP = ("Get one from @BotFather in Telegram (/newbot makes a bot, /token shows an existing bot's), set it "
+              "in the environment or in .env, and run proctor run again (or try the bot without a token: "
+              "proctor sandbox)")
 # what _TOKEN checks, said to a person: Telegram's tokens are the bot's id, a colon and 35 such characters
 TOKEN_SHAPE = ("a token is the bot's id (digits), a colon, and at least 20 letters, digits, - or _, "
                "like 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw")
@@ -210,7 +212,7 @@ def bad_setting(e: ValidationError) -> BadSetting:
 
 
 def startup_error(e: ValidationError) -> str:
-    """One line for a bad setting, naming it (never its value: it may be a secret)."""
+    """One line for a bad setting, naming it once (never its value: it may be a secret)."""
     bad = bad_setting(e)
     if bad.name == TOKEN:
         what = "is missing" if bad.missing else f"is malformed: {TOKEN_SHAPE}"
