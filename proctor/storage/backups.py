@@ -120,6 +120,8 @@ def backup(source: Path, target: Path, *, step_pages: int = STEP_PAGES, pause: f
 
 def _replaceable(target: Path) -> None:
     """Raises DatabaseUnusable unless `target` is absent or a backup (stamp.FileKind.backup)."""
+    if target.is_dir():
+        raise DatabaseUnusable(f"{target} is a directory; give the backup a file name, such as {target / 'proctor.db'}")
     try:
         kind = kind_of(target)
     except OSError as e:

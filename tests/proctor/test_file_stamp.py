@@ -137,3 +137,17 @@ def test_export_and_template_refuse_an_existing_file_unless_forced(tmp_path, cap
     assert out.read_text() != "my notes\n"
     out.unlink()
     assert main(["--db", str(db), *command, "-o", str(out)]) == 0 and out.stat().st_size > 0
+
+
+def test_backup_and_restore_name_a_directory_given_for_a_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("PROCTOR_DB", raising=False)
+    live = tmp_path / "p.db"
+    asyncio.run(copy_migrated(live))
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    assert main(["--db", str(live), "restore", str(folder)]) == 1
+    assert capsys.readouterr().err == f"proctor: {folder} is a directory, not a backup file\n"
+    assert main(["--db", str(live), "backup", str(folder)]) == 1
+    assert capsys.readouterr().err == (f"proctor: {folder} is a directory; give the backup a file name, such as "
+                                       f"{folder / 'proctor.db'}\n")
+    assert list(folder.iterdir()) == []
