@@ -12,7 +12,7 @@ from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
 from bot.leads import render
-from bot.leads.access import Desk, require_bank_admin, require_lead, seen
+from bot.leads.access import Desk, bank_admins_only, require_bank_admin, require_lead, seen
 from bot.leads.callbacks import Action, Press
 from bot.leads.held import held_section
 from bot.paper_refs import unknown_paper
@@ -147,7 +147,7 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
     svc = context.services
     query = context.query
     if not svc.is_admin(u.id):  # the bank is shared by every team
-        await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
+        await ack(query, await bank_admins_only(context, u.lang), show_alert=True)
         return
     target = press.args[0]
     try:
