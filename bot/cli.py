@@ -61,6 +61,10 @@ def _after_the_command(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # python-telegram-bot's durations (a 429's retry_after, ...) as timedelta, the form its next major
+    # version keeps: opted into here, where the program starts, before any PTB object is built (PTB reads
+    # the variable whenever it hands one out; tests/conftest.py sets it for the tests)
+    os.environ["PTB_TIMEDELTA"] = "1"
     try:
         return _main(argv)
     except BrokenPipeError:  # `proctor bank export | head`: the reader left; end quietly

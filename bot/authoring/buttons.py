@@ -9,9 +9,9 @@ from bot.authoring import callbacks as cb
 from bot.authoring import editq, newpaper, newquestion, upload
 from bot.authoring.wizard import show
 from bot.context import Ctx
-from bot.leads.access import bank_admins_only
 from bot.core import ack
 from bot.i18n import t
+from bot.leads.access import bank_admins_only
 from bot.userctx import UserCtx, user_ctx
 from proctor.teams.authoring import Editq, NewPaper, Unreadable, Wizard, clear_session, get_session
 
