@@ -17,7 +17,7 @@ from bot.app import StartupFailed, run_bot
 from bot.backup_cli import add_backup_commands, run_backup_command
 from bot.bank_cli import add_bank_commands, run_bank_command
 from bot.logging_setup import LEVELS, register_settings, setup_logging
-from bot.settings import RecordSettings, Settings, startup_error
+from bot.settings import RecordSettings, Settings, startup_error, use_ptb_timedeltas
 from proctor.errors import ProctorError
 from proctor.storage.db import unusable
 from sandbox.session import run_sandbox  # the entry point starts the layer above the bot (pyproject's layers)
@@ -61,10 +61,7 @@ def _after_the_command(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # python-telegram-bot's durations (a 429's retry_after, ...) as timedelta, the form its next major
-    # version keeps: opted into here, where the program starts, before any PTB object is built (PTB reads
-    # the variable whenever it hands one out; tests/conftest.py sets it for the tests)
-    os.environ["PTB_TIMEDELTA"] = "1"
+    use_ptb_timedeltas()  # first: before any PTB object is built (tests/conftest.py does it for the tests)
     try:
         return _main(argv)
     except BrokenPipeError:  # `proctor bank export | head`: the reader left; end quietly

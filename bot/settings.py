@@ -8,10 +8,14 @@ pydantic's ValidationError: `startup_error` says it in one line that names the s
 
 What is secret is one rule (`secret_values`): every SecretStr field's value, and the password inside any
 setting that holds a URL. Reprs mask by it and the logs redact by it (bot/logging_setup.py).
+
+The one variable the program writes is python-telegram-bot's own, PTB_TIMEDELTA (`use_ptb_timedeltas`):
+not a setting, but how PTB hands out durations, chosen by the program where it starts.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
@@ -218,3 +222,10 @@ def startup_error(e: ValidationError) -> str:
         what = "is missing" if bad.missing else f"is malformed: {TOKEN_SHAPE}"
         return f"proctor: {TOKEN} {what}. {TOKEN_HELP}"
     return f"proctor: bad setting: {bad.name}: {bad.problem}"
+
+
+def use_ptb_timedeltas() -> None:
+    """python-telegram-bot's durations (a 429's retry_after, ...) as timedelta, the form its next major
+    version keeps, with no deprecation warning: PTB reads PTB_TIMEDELTA whenever it hands one out, so
+    this runs where the program starts, before any PTB object is built (bot.cli.main)."""
+    os.environ["PTB_TIMEDELTA"] = "1"

@@ -7,8 +7,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "l_bank_no_admins": {
         "en": "The bank is shared by every team, so only the bot's admins can change it, and whoever runs the bot "
-              "has named none (PROCTOR_ADMINS).",
-        "zh": "题库由所有团队共用，只有机器人的管理员可以修改，而运行机器人的人尚未指定管理员（PROCTOR_ADMINS）。",
+              "has named none.",
+        "zh": "题库由所有团队共用，只有机器人的管理员可以修改，而运行机器人的人尚未指定管理员。",
     },
     "l_user_unmet": {"en": "user {id}", "zh": "用户 {id}"},
     # roles and buttons

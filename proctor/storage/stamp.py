@@ -35,11 +35,3 @@ def kind_of(path: Path) -> FileKind:
     if len(head) < _HEADER or not head.startswith(_MAGIC) or int.from_bytes(head[68:72], "big") != APP_ID:
         return FileKind.other
     return FileKind.live if head[18] == _WAL or head[19] == _WAL else FileKind.backup
-
-
-def is_stamped(path: Path) -> bool:
-    """Whether `path` is an Exam Proctor database file (a backup or a bot's own)."""
-    try:
-        return kind_of(path) in (FileKind.backup, FileKind.live)
-    except OSError:
-        return False

@@ -184,6 +184,6 @@ async def test_with_no_admin_configured_the_lead_is_told_so(tmp_path):
         lead = e.api.user(LEAD_A, "Lea")
         await lead.send("/examonly demo on", chat=ALPHA)
         assert (await lead.wait_message(chat=ALPHA)).text.endswith(
-            "whoever runs the bot has named none (PROCTOR_ADMINS).")
+            "whoever runs the bot has named none.")
     finally:
         await e.close()

@@ -16,7 +16,7 @@ from bank.errors import DatabaseUnusable
 from bot.cli import main
 from proctor.storage import backups
 from proctor.storage.db import MIGRATIONS_DIR
-from proctor.storage.stamp import APP_ID, FileKind, is_stamped, kind_of
+from proctor.storage.stamp import APP_ID, FileKind, kind_of
 from tests.proctor.test_upgrade import RELEASES, load_release
 from tests.template_db import copy_migrated, copy_with_bundled_bank
 
@@ -54,7 +54,7 @@ def test_the_stamp_the_migration_sets_is_the_one_the_code_reads():
 
 async def test_a_migrated_database_and_its_backup_are_stamped(tmp_path):
     live = await _live(tmp_path)
-    assert _app_id(live) == APP_ID and is_stamped(live)
+    assert _app_id(live) == APP_ID and kind_of(live) is FileKind.live
     backups.backup(live, tmp_path / "b.db")
     assert _app_id(tmp_path / "b.db") == APP_ID and kind_of(tmp_path / "b.db") is FileKind.backup
 
