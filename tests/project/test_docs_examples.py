@@ -117,6 +117,8 @@ def _argv(command: str, folder: Path) -> tuple[list[str], Path | None]:
             inside = folder / "root" / word.lstrip("/")
             inside.parent.mkdir(parents=True, exist_ok=True)
             argv.append(str(inside))
+        elif (folder / word).exists():  # a file read in a child process, forked where another test ran
+            argv.append(str(folder / word))
         else:
             argv.append(word)
     return argv, out
