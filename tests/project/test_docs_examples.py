@@ -57,6 +57,7 @@ from proctor.local_time import parse_timezone
 from proctor.storage.db import Database
 from proctor.teams import disputes as dsp
 from tests.harness import BotEnv
+from tests.proctor.test_leads_data import Crafted
 from tests.template_db import copy_with_bundled_bank
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,7 +271,8 @@ REFUSALS = _refusals()
 @pytest.fixture
 async def chat(tmp_path):
     """The bot on the bundled bank; a configured admin who administers the team group where Ann (@ann,
-    known to the bot) is a member; two upheld disputes of Ann's."""
+    known to the bot) is a member; a quiz of the group's that asked them two questions, and Ann's upheld
+    disputes of them."""
     env = BotEnv(tmp_path, admins=(ADMIN,))
     await env.start()
     admin = env.api.user(ADMIN, "Boss", username="boss")
@@ -282,9 +284,12 @@ async def chat(tmp_path):
     p1 = await load_paper(env.db, (await find_paper(env.db, "P1")).id)
     single = next(q.id for q in p1.questions() if q.kind is Kind.single and q.id is not None)
     fill = next(q.id for q in p1.questions() if q.kind is Kind.fill and q.id is not None)
+    crafted = Crafted(env.db)  # the group's quiz asked both of the admin and of Ann: they may dispute them
+    await crafted.group(GROUP, "Team", members=(ADMIN, ANN))
+    await crafted.daily(GROUP, "2026-12-01", [single, fill], [])
     disputes = []
     for question in (single, fill):
-        did = await dsp.raise_dispute(env.db, question_id=question, user_id=ANN, chat_id=ANN, reason="wrong key",
+        did = await dsp.raise_dispute(env.db, question_id=question, user_id=ANN, chat_id=GROUP, reason="wrong key",
                                       now=env.clock.now())
         await dsp.resolve(env.db, did, upheld=True, lead=ADMIN, chat_id=None, now=env.clock.now())
         disputes.append(did)
