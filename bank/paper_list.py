@@ -9,7 +9,7 @@ like `load_paper` does for frozen and per-candidate papers alike.
 Every paper has a code ("P3"), given once when it is first stored (migration 029) and never changed:
 /papers, the exam chooser, /invites and `proctor bank list` show it, and `pick_paper` is the one
 reading of a paper reference that every command and CLI takes: the code (also "p3" or "3"), the
-slug, the title, or a part of the title that only one paper's title holds.
+slug, the title, or a part of the title that only one paper's title holds, in either script.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from bank.errors import NotFound
 from bank.kinds import UNASKABLE
+from bank.script import to_script
 from bank.store import Store
 
 
@@ -104,9 +105,16 @@ def codes_line(papers: Sequence[PaperSummary]) -> str:
 _CODE = re.compile(r"p?(\d+)")
 
 
+def _folded(text: str) -> str:
+    """`text` for comparing titles: in Simplified characters and case-folded, so that 试题 finds 試題
+    (the bundled papers are written in both scripts) and "Lora" finds "LoRA"."""
+    return to_script(text, "hans").casefold()
+
+
 def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
     """The paper `key` names among `papers`: its code ("P3", "p3" or "3"), its slug, its whole title,
-    or a part of its title that no other paper's title holds (case ignored).
+    or a part of its title that no other paper's title holds (case, and Simplified or Traditional
+    characters, ignored).
 
     Raises NotFound, and AmbiguousPaper (a NotFound) for a part of several titles."""
     wanted = key.strip().casefold()
@@ -116,10 +124,14 @@ def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
         code = f"P{int(m.group(1))}"
         if (hit := next((p for p in papers if p.code == code), None)) is not None:
             return hit
-    for hits in ([p for p in papers if p.slug.casefold() == wanted], [p for p in papers if p.title.casefold() == wanted]):
-        if len(hits) == 1:
-            return hits[0]
-    hits = [p for p in papers if wanted in p.title.casefold()]
+    hits = [p for p in papers if p.slug.casefold() == wanted]
+    if len(hits) == 1:
+        return hits[0]
+    wanted, titles = _folded(wanted), [(p, _folded(p.title)) for p in papers]
+    hits = [p for p, title in titles if title == wanted]
+    if len(hits) == 1:
+        return hits[0]
+    hits = [p for p, title in titles if wanted in title]
     if len(hits) == 1:
         return hits[0]
     if hits:

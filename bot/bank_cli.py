@@ -57,10 +57,10 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     sub.add_parser("lint", help="every flag and oddity")
     exp = sub.add_parser("export", help="the bank as JSON (default), GIFT, Aiken, Moodle XML, XLSX or CSV")
     exp.add_argument("--format", choices=[f.value for f in EXPORT_FORMATS], default="json", dest="fmt")
-    exp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    _output_arguments(exp)
     tpl = sub.add_parser("template", help="an empty spreadsheet template, one example row per kind")
     tpl.add_argument("--format", choices=[FileFormat.xlsx.value, FileFormat.csv.value], default="xlsx", dest="fmt")
-    tpl.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    _output_arguments(tpl)
     confirm = sub.add_parser("confirm", help="confirm a key in doubt: the question is asked again (audited)")
     confirm.add_argument("id", type=int, metavar="ID")
     st = sub.add_parser("set", help="a paper's settings: time limit, attempts, grading, exam-only …")
@@ -93,6 +93,12 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     add_paper_commands(subparsers)
 
 
+def _output_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output "
+                                                                "(never over an existing file unless --force)")
+    command.add_argument("--force", action="store_true", help="with -o: replace FILE if it exists")
+
+
 def run_bank_command(args: argparse.Namespace, db: Path) -> int:
     """Run `import` or `bank ...` on the database file `db`; expected failures print one line to stderr
     and exit 1."""
@@ -114,7 +120,9 @@ def run_bank_command(args: argparse.Namespace, db: Path) -> int:
         return 2
     try:
         if name == "template":  # needs no database
-            return _write_out(template(FileFormat(args.fmt)), args.output)
+            if args.output:
+                _check_destination(args.output, force=args.force)
+            return _write_out(template(FileFormat(args.fmt)), args.output, force=args.force)
         # only an import creates a database (a mistyped --db is refused, not made); like `proctor run`,
         # a database without papers gets the bundled bank first (not before an import: then the
         # imported papers are the bank)
@@ -135,7 +143,8 @@ async def _with_db(command, args, path: Path, *, bundled: bool = False, create: 
     db = await open_database(":memory:" if dry and not path.exists() else path, create=create)
     try:
         if bundled and (n := await ensure_default_bank(db, time.time())):
-            print(f"proctor: a new database: imported the bundled bank first ({n} papers)", file=sys.stderr)
+            print(f"proctor: a new database: imported the bundled bank first ({tn('n_paper', n, 'en')})",
+                  file=sys.stderr)
         return await command(db, args)
     finally:
         await db.close()
@@ -178,21 +187,22 @@ async def _updated(db: Database, u: PaperChanges, done: Imported, *, dry_run: bo
                     "are told when the bot runs)"
         elif c.key_changed and (n := await answer_count(db, qid)):
             line += f"; {_n(n, 'answer')} would be regraded" if regrade else \
-                f"; {_n(n, 'answer')} keep{'s' if n == 1 else ''} its score{'' if n == 1 else 's'} (--regrade rescores)"
+                f"; {_n(n, 'answer_keeps_score')} (--regrade rescores)"
         lines.append(line)
     lines += [f"  new: {q.kind.value}: {q.stem[:60]}" for q in u.added]
     return "\n".join(lines)
 
 
 def _n(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    """`n` and the word counted, "1 answer" or "2 answers" (the catalogue's `n_<word>`)."""
+    return tn(f"n_{word}", n, "en")
 
 
 async def _list(db: Database, args) -> int:
     for p in await paper_summaries(db, composed=True):
         marks = "".join(f" [{m}]" for m, on in (("exam-only", p.exam_only and not p.invite_only),
                                                 ("invite-only", p.invite_only)) if on)
-        print(f"{p.code:<5} {p.title} · {p.askable} questions · {p.time_limit_min} min{marks}")
+        print(f"{p.code:<5} {p.title} · {_n(p.askable, 'question')} · {p.time_limit_min} min{marks}")
     return 0
 
 
@@ -206,19 +216,19 @@ async def _lint(db: Database, args) -> int:
     for it in items:
         print(it.render())
     counts = ", ".join(f"{n} {code}" for code, n in sorted(summary(items).items()))
-    print(f"{len(items)} items" + (f": {counts}" if counts else ""))
+    print(_n(len(items), "item") + (f": {counts}" if counts else ""))
     return 0
 
 
 async def _export(db: Database, args) -> int:
     if args.output:
-        _check_destination(args.output)  # before the work and its notes: a typo costs one line
+        _check_destination(args.output, force=args.force)  # before the work and its notes: a typo costs one line
     fmt = FileFormat(args.fmt)
     papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
     data, summary = export(papers, fmt)
     for line in export_lines(summary, papers):
         print(line, file=sys.stderr)
-    code = _write_out(data, args.output)
+    code = _write_out(data, args.output, force=args.force)
     if args.output:
         each = ", ".join(t("ex_paper_count", "en", paper=p, n=n) for p, n in summary.written.items() if n)
         print(tn("ex_wrote", summary.total, "en", file=args.output, papers=summary.papers, each=each))
@@ -242,21 +252,28 @@ def export_lines(summary: ExportSummary, papers: list[Paper]) -> list[str]:
     return lines
 
 
-def _check_destination(output: str) -> None:
-    """Raises BankError, as writing there would, if `output` cannot be written (checked without writing)."""
+def _check_destination(output: str, *, force: bool) -> None:
+    """Raises BankError, as writing there would, if `output` cannot be written (checked without writing),
+    and if a file is there already, unless `force`."""
     path = Path(output)
     folder = path.parent
     why = ("Is a directory" if path.is_dir() else "No such directory" if not folder.is_dir()
            else "Permission denied" if not os.access(path if path.exists() else folder, os.W_OK) else None)
     if why:
         raise BankError(f"{output}: cannot write it: {why}")
+    if not force and path.exists():
+        raise BankError(f"{output} exists; give --force to replace it, or another name")
 
 
-def _write_out(data: str | bytes, output: str | None) -> int:
+def _write_out(data: str | bytes, output: str | None, *, force: bool = False) -> int:
+    """`data` into the file `output` (a new file; an existing one only when `force`), else to standard
+    output. Raises BankError."""
     if output:
         try:
-            with open(output, "wb") as f:
+            with open(output, "wb" if force else "xb") as f:  # "x": a file that appeared since the check is kept
                 f.write(data.encode() if isinstance(data, str) else data)
+        except FileExistsError:
+            raise BankError(f"{output} exists; give --force to replace it, or another name") from None
         except OSError as e:
             raise BankError(f"{output}: cannot write it: {e.strerror or e}") from e
     elif isinstance(data, bytes):

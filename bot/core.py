@@ -23,8 +23,8 @@ from bot.context import Ctx, ProctorContext
 from bot.i18n import pick_lang, t
 from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
-from bot.userctx import user_ctx
-from proctor.chats import ensure_chat, set_group_language, set_group_script
+from bot.userctx import UserCtx, user_ctx
+from proctor.chats import ensure_chat, group_prefs, set_group_language, set_group_script
 from proctor.people import users as user_store
 from proctor.storage import updates
 
@@ -150,8 +150,12 @@ async def _group_admin(context: Ctx, lang: str) -> bool:
 
 
 async def set_lang(update: Update, context: Ctx) -> None:
-    """Override the interface language: /lang en|zh|auto (in a group: the group's, by its admins)."""
+    """Override the interface language: /lang en|zh|auto (in a group: the group's, by its admins);
+    /lang alone says what is set."""
     u = await user_ctx(update, context)
+    if not context.args:
+        await context.message.reply_text(await _lang_now(context, u))
+        return
     if (arg := await _choice(update, context, u, ("en", "zh", "auto"), "lang_usage")) is None:
         return
     choice = None if arg == "auto" else arg
@@ -169,8 +173,11 @@ async def set_lang(update: Update, context: Ctx) -> None:
 
 async def set_script(update: Update, context: Ctx) -> None:
     """Show questions as written, in Simplified or in Traditional: /script orig|hans|hant (in a
-    group: the group's, by its admins)."""
+    group: the group's, by its admins); /script alone says what is set."""
     u = await user_ctx(update, context)
+    if not context.args:
+        await context.message.reply_text(await _script_now(context, u))
+        return
     if (arg := await _choice(update, context, u, ("orig", "hans", "hant"), "script_usage")) is None:
         return
     svc = context.services
@@ -182,6 +189,27 @@ async def set_script(update: Update, context: Ctx) -> None:
         return
     await user_store.set_script(svc.db, u.id, arg)
     await context.message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
+
+
+async def _lang_now(context: Ctx, u: UserCtx) -> str:
+    """The language set here: the group's own or the bot's default in a group, the user's choice or
+    their Telegram's in a private chat (as bot.userctx picks it)."""
+    svc = context.services
+    if context.chat.type in GROUP_TYPES:
+        own, _ = await group_prefs(svc.db, context.chat.id)
+        lang, _ = await group_lang(context, context.chat.id)
+        return t("lang_now_group" if own else "lang_now_group_default", u.lang, language=t(f"lang_name_{lang}", u.lang))
+    prefs = await user_store.find_prefs(svc.db, u.id)
+    chosen = prefs is not None and prefs.language is not None
+    return t("lang_now_chosen" if chosen else "lang_now_auto", u.lang, language=t(f"lang_name_{u.own_lang}", u.lang))
+
+
+async def _script_now(context: Ctx, u: UserCtx) -> str:
+    """How questions are shown here: the group's script in a group, the user's own in a private chat."""
+    if context.chat.type in GROUP_TYPES:
+        _, script = await group_lang(context, context.chat.id)
+        return t("script_now_group", u.lang, script=t(f"script_{script}", u.lang))
+    return t("script_now", u.lang, script=t(f"script_{u.own_script or 'orig'}", u.lang))
 
 
 async def garbled_button(update: Update, context: Ctx) -> None:

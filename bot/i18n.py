@@ -10,6 +10,7 @@ from bot.catalogue import (
     audit,
     authoring,
     authoring_edit,
+    cli,
     core,
     daily,
     desk,
@@ -37,7 +38,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 CATALOGUE = _merge(audit, core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live,
-                   lint, formats)
+                   lint, formats, cli)
 
 
 def t(key: str, lang: str, /, **kw) -> str:

@@ -2,9 +2,15 @@
 
 TEXTS: dict[str, dict[str, str]] = {
     "l_bank_admin_only": {
-        "en": "The bank is shared by every team, so only the bot's admins (named by whoever runs it) can change it.",
-        "zh": "题库由所有团队共用，只有机器人的管理员（由运行机器人的人指定）可以修改。",
+        "en": "The bank is shared by every team, so only the bot's admins can change it: {admins}.",
+        "zh": "题库由所有团队共用，只有机器人的管理员可以修改：{admins}。",
     },
+    "l_bank_no_admins": {
+        "en": "The bank is shared by every team, so only the bot's admins can change it, and whoever runs the bot "
+              "has named none.",
+        "zh": "题库由所有团队共用，只有机器人的管理员可以修改，而运行机器人的人尚未指定管理员。",
+    },
+    "l_user_unmet": {"en": "user {id}", "zh": "用户 {id}"},
     # roles and buttons
     "l_not_lead": {
         "en": "Only team leads can do that. Team leads are the group's administrators and the bot's "
@@ -340,8 +346,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_tm_notice_rejected": {"en": "Your request to join {title} was turned down.",
                              "zh": "你加入 {title} 的申请未通过。"},
     "l_jn_pending": {
-        "en": "🙋 {name} asked to join the team {title}: pending until a lead accepts. Leads: accept or reject.",
-        "zh": "🙋 {name} 申请加入团队 {title}：等待组长通过。组长请选择通过或拒绝。",
+        "en": "🙋 {name} asked to join {title}: pending until a lead accepts. Leads: accept or reject.",
+        "zh": "🙋 {name} 申请加入 {title}：等待组长通过。组长请选择通过或拒绝。",
     },
     "l_jn_waiting": {"en": "Your request to join is still waiting for a lead.", "zh": "你的加入申请仍在等待组长处理。"},
     "l_jn_member": {"en": "You're already on the team.", "zh": "你已在团队中。"},

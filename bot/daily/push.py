@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import warnings
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
@@ -21,7 +20,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 from telegram.ext import Application
 
 from bank.paper_store import get_questions
-from bot import scheduling
+from bot import pacing, scheduling
 from bot.chat_prefs import group_lang
 from bot.daily import render
 from bot.daily.locks import chat_lock
@@ -143,7 +142,7 @@ async def send(app: Application, chat_id: int, text: str, markup: InlineKeyboard
         except RetryAfter as e:
             if attempt == RETRY_AFTER_ATTEMPTS:
                 raise
-            delay = _seconds(e)
+            delay = pacing.seconds(e.retry_after)
             log.info("chat %s: 429, retrying after %ss", chat_id, delay)
             await asyncio.sleep(float(delay))
         except Forbidden as e:
@@ -153,11 +152,6 @@ async def send(app: Application, chat_id: int, text: str, markup: InlineKeyboard
     raise AssertionError("unreachable")
 
 
-def _seconds(e: RetryAfter) -> float:
-    with warnings.catch_warnings():  # PTB 22 warns that retry_after becomes a timedelta; take either
-        warnings.simplefilter("ignore", DeprecationWarning)
-        value = e.retry_after
-    return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
 
 
 def arm_close(app: Application, delivery: dstore.Delivery) -> None:

@@ -11,7 +11,15 @@ from bot.context import Ctx
 from bot.core import ack, open_private_button
 from bot.i18n import t
 from bot.leads import render
-from bot.leads.access import Desk, lead_viewer, require_bank_admin, require_lead, seen, send_private
+from bot.leads.access import (
+    Desk,
+    bank_admins_only,
+    lead_viewer,
+    require_bank_admin,
+    require_lead,
+    seen,
+    send_private,
+)
 from bot.leads.callbacks import Action, Press
 from bot.leads.held import held_section
 from bot.paper_refs import unknown_paper
@@ -151,7 +159,7 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
     svc = context.services
     query = context.query
     if not svc.is_admin(u.id):  # the bank is shared by every team
-        await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
+        await ack(query, await bank_admins_only(context, u.lang), show_alert=True)
         return
     target = press.args[0]
     try:

@@ -82,3 +82,13 @@ async def set_script(db: Database, user_id: int, script: str) -> None:
         conn.execute("UPDATE users SET script=? WHERE id=?", (script, user_id))
 
     await db.run_write(transaction)
+
+
+async def handles(db: Database, user_ids: list[int]) -> dict[int, str]:
+    """How to reach each of these users, for those the bot has met: "@username", else their first
+    name. Users it has never met are left out."""
+    if not user_ids:
+        return {}
+    marks = ",".join("?" * len(user_ids))
+    rows = await db.fetchall(f"SELECT id, first_name, username FROM users WHERE id IN ({marks})", tuple(user_ids))
+    return {r["id"]: f"@{r['username']}" if r["username"] else r["first_name"] or str(r["id"]) for r in rows}

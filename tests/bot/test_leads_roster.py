@@ -131,8 +131,8 @@ async def test_add_by_replying_to_a_members_message(env):
 async def test_join_is_pending_until_a_lead_accepts_with_the_button(env):
     lead, bob = env.api.user(LEAD, "Lea"), env.api.user(BOB, "Bob", username="bob")
     request = await say(bob, "/join", chat=ALPHA)
-    assert request.text == ("🙋 Bob asked to join the team Alpha: pending until a lead accepts. "
-                            "Leads: accept or reject.")
+    # the group's title as it is (before: "asked to join the team Sandbox team")
+    assert request.text == "🙋 Bob asked to join Alpha: pending until a lead accepts. Leads: accept or reject."
     assert request.button_texts == ["✅ Accept", "✖ Reject"]
     assert all(len(b.callback_data.encode()) <= 64 for row in request.buttons for b in row)
     assert (await say(bob, "/join", chat=ALPHA)).text == "Your request to join is still waiting for a lead."
