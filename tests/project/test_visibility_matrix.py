@@ -164,7 +164,13 @@ ROUTES: dict[str, Route] = {
                                    shows=((Who.lead_verified, K.invite_only, C.others_answers),)),
     button("^i:", Press.resend): R(chat.invite_button(Press.resend, chat.all_invites)),
     # ---- outbox kinds: every message of the kind the history queued, queued and delivered again --
-    **{f"outbox {kind.value}": R(later.redeliver(kind)) for kind in box.Kind},
+    "outbox result": R(later.redeliver(box.Kind.result)),
+    "outbox result_in_place": R(later.redeliver(box.Kind.result_in_place)),
+    "outbox invite_result": R(later.redeliver(box.Kind.lead_card),
+                              shows=((Who.lead_verified, K.invite_only, C.invited),)),
+    "outbox invite_note": R(later.redeliver(box.Kind.team_note)),
+    "outbox review": R(later.redeliver(box.Kind.review_notice)),
+    "outbox key_fix": R(later.redeliver(box.Kind.key_fix_notice)),
     # ---- the desk ----------------------------------------------------------------------------------
     "desk POST /auth": R(desk.desk_sign_in),
     **{f"desk GET {path}": R(desk.desk_get(path)) for path in (
