@@ -329,11 +329,13 @@ async def test_every_route_shows_every_viewer_only_what_the_rule_allows(matrix):
     m = matrix
     # the revoked team's lead reads with a desk session and in the chat while verified; then a
     # configured admin undoes the verification: from their next request on they are an unverified team
+    mark = m.mark()
     await desk.desk_get("/items")(m)
     await m.say(Who.lead_revoked, "/bankstats", chat=REVOKED)
     await m.settle()
-    seen = sightings("while verified", m.read)
-    assert any(s.reader == Who.lead_revoked and s.kind == K.exam_only and s.canary == C.doubt for s in seen)
+    for where, readings in (("desk", m.read), ("chat", m.readings_since(mark))):
+        seen = sightings(f"while verified ({where})", readings)
+        assert any(s.reader == Who.lead_revoked and s.kind == K.exam_only and s.canary == C.doubt for s in seen), where
     await hiring.unverify(m.env.db, REVOKED, None, actor=PEOPLE[Who.admin].user_id, now=m.env.clock.now())
     broken: dict[tuple[str, str, PaperKind, Canary], list[str]] = {}  # a cell: where its canary was read
     missing: list[str] = []
