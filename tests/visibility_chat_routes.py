@@ -14,13 +14,13 @@ from bot.exam import callbacks as exam_cb
 from bot.invites import callbacks as invites_cb
 from bot.leads import callbacks as leads_cb
 from bot.people import forget
-from proctor.invites import links as invite_links
-from proctor.invites import store as invite_store
 from proctor.daily import delivery as deliveries
 from proctor.daily import steps as daily_steps
 from proctor.exams import service as attempts
 from proctor.exams import steps as exam_steps
 from proctor.exams.states import AttemptMode
+from proctor.invites import links as invite_links
+from proctor.invites import store as invite_store
 from proctor.teams import roster
 from proctor.teams.authoring import Wizard
 from sandbox.fakeapi.state import StoredMessage
