@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
+from telegram.error import Forbidden, TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -20,6 +20,7 @@ from telegram.ext import (
 from bot import intake, menus
 from bot.chat_prefs import group_lang
 from bot.context import Ctx, ProctorContext
+from bot.edits import edit_text
 from bot.i18n import pick_lang, t
 from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
@@ -276,3 +277,21 @@ async def ack(query, text: str | None = None, *, show_alert: bool = False) -> No
         await query.answer(text, show_alert=show_alert)
     except TelegramError as e:
         log.info("could not answer callback query %s: %s", query.id, e)
+
+
+async def answer_presser(context: Ctx, u: UserCtx, text: str, markup: InlineKeyboardMarkup | None = None, *,
+                         toast: str | None = None, protect: bool = False) -> None:
+    """Answer a press with what only its presser may read (a review, a lead's next card). Pressed in
+    their private chat, the pressed message becomes it; pressed in a group, whose every member reads an
+    edit, it goes to the presser's private chat instead and the toast says so. Answers the press."""
+    query = context.query
+    if context.chat.type == ChatType.PRIVATE:
+        await ack(query, toast)
+        await edit_text(context.bot, context.chat.id, context.message.message_id, text, markup)
+        return
+    try:
+        await context.bot.send_message(u.id, text, reply_markup=markup, protect_content=protect)
+    except Forbidden:  # no private chat with the bot yet: nothing is shown anywhere
+        await ack(query, t("l_open_private", u.lang), show_alert=True)
+        return
+    await ack(query, "\n".join(filter(None, (toast, t("l_sent_private", u.lang)))))

@@ -5,9 +5,10 @@ Every paper kind (practice, exam-only, invite-only) has its own canary for each 
 watches: a fill-in's key text, an explanation (on the fill-in and on a single choice, which a live
 poll can carry), a short answer's reference answer, every section's name, a held question's doubt
 (its key in doubt, six letters: "key ACDFHJ, but the explanation speaks for B"), the stranger's
-written answer and a roster member's dispute. A canary is a word no other text of the program
-contains, so finding it anywhere a person can read says that this person was shown that fact of
-that paper.
+written answer and a roster member's dispute. The stranger's name is the invite-only paper's
+`invited` canary: the verified team invited them, and who was invited (and how they did) is for that
+team's leads. A canary is a word no other text of the program contains, so finding it anywhere a
+person can read says that this person was shown that fact of that paper.
 """
 
 from __future__ import annotations
@@ -35,11 +36,12 @@ class Canary(StrEnum):
     doubt = "doubt"  # a question held by the import's checks: its doubted key
     others_answers = "others_answers"  # the stranger's written answer
     dispute = "dispute"  # the roster member's dispute (its reason)
+    invited = "invited"  # an invited candidate: the stranger's name (the verified team invited them)
 
 
 _TAG = {PaperKind.practice: "PRAC", PaperKind.exam_only: "EXAM", PaperKind.invite_only: "INVT"}
 _WORD = {Canary.key: "KEY", Canary.explanation: "EXP", Canary.reference: "REF", Canary.section: "SEC",
-         Canary.others_answers: "ANS", Canary.dispute: "DSP"}
+         Canary.others_answers: "ANS", Canary.dispute: "DSP", Canary.invited: "WHO"}
 # the held question's key (ten options, A-J) and the option its explanation speaks for
 _DOUBT = {PaperKind.practice: ("ACDFHJ", "B"), PaperKind.exam_only: ("BCEGHJ", "A"),
           PaperKind.invite_only: ("ABDEGI", "C")}
@@ -160,7 +162,7 @@ PEOPLE = {p.who: p for p in (
     Person(Who.lead_revoked, 30, "Rex", "rex"),
     Person(Who.member, 40, "Mia", "mia"),
     Person(Who.off_roster, 50, "Noa", "noa"),
-    Person(Who.stranger, 60, "Sam", "sam"),
+    Person(Who.stranger, 60, f"Sam {word(Canary.invited, PaperKind.invite_only)}", "sam"),
     Person(Who.candidate_practice, 70, "Cal", "cal"),
     Person(Who.candidate_exam, 71, "Cem", "cem"),
     Person(Who.candidate_invite, 72, "Cid", "cid"),

@@ -16,7 +16,6 @@ from proctor.exams.model import compute_result
 from proctor.exams.visibility import Role, Viewer
 from proctor.invite_cards import load_lead_card
 from proctor.outbox import Outgoing
-from proctor.teams import roster
 
 
 async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> None:
@@ -36,5 +35,5 @@ async def send_note(app: Application, message: Outgoing, turn: Turn | None) -> N
     svc = services(app)
     a = await attempts.get_attempt(svc.db, int(message.ref))
     lang, _ = await group_lang(app, message.chat_id)  # the team group's own language
-    text = render.team_note(a, await roster.display_name(svc.db, a.user_id), lang)
+    text = render.team_note(a, lang)
     await app.bot.send_message(message.chat_id, text, rate_limit_args=turn)

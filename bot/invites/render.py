@@ -137,6 +137,7 @@ def regraded(vis: Visibility, question_id: int, old: float | None, new: float, l
     return t("iv_card_rescored", lang, old=fmt_points(old or 0), new=fmt_points(new))
 
 
-def team_note(a: Attempt, candidate: str, lang: str) -> str:
-    return t("iv_note", lang, candidate=candidate, paper=a.title, score=fmt_points(round(a.score or 0, 2)),
-             max=fmt_points(a.max_score or 0))
+def team_note(a: Attempt, lang: str) -> str:
+    """The group's line when an invited sitting ends: every member reads it, so it names the paper
+    only (the candidate and the score are the inviting leads', on their card)."""
+    return t("iv_note", lang, paper=a.title)

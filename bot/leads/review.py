@@ -8,7 +8,7 @@ from telegram.ext import Application
 from bank.errors import NotFound
 from bot import outbox
 from bot.context import Ctx
-from bot.core import ack
+from bot.core import ack, answer_presser
 from bot.i18n import joined, pick_lang, t, tn
 from bot.leads import render
 from bot.leads.access import lead_viewer, require_lead, send_private
@@ -47,17 +47,17 @@ async def review(update: Update, context: Ctx) -> None:
 
 
 async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
-                    skip: int, done: str = "") -> None:
-    """Replace the card in place with the next pending answer (or 'nothing left')."""
+                    skip: int, done: str = "", *, toast: str | None = None) -> None:
+    """Replace the card in place with the next pending answer (or 'nothing left'), answering the
+    press with `toast`; a card pressed in a group sends the next one to the lead's private chat."""
     db = context.services.db
     pending = await reviews.next_pending(db, await lens(db, lead_viewer(context, u.id), scope), skip=skip,
                                          now=context.services.now())
-    query = context.query
     if pending is None:
-        await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
+        await answer_presser(context, u, f"{done}\n\n{t('l_rv_none', u.lang)}".strip(), toast=toast)
         return
     text, keyboard = render.review_card(pending, u.lang, scope, skip, u.script)
-    await query.edit_message_text(f"{done}\n\n{text}".strip() if done else text, reply_markup=keyboard)
+    await answer_presser(context, u, f"{done}\n\n{text}".strip() if done else text, keyboard, toast=toast)
 
 
 async def set_score(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
@@ -75,25 +75,21 @@ async def set_score(update: Update, context: Ctx, u: UserCtx, press: Press) -> N
         await ack(query, t("l_button_not_lead", u.lang), show_alert=True)
         return
     except reviews.AlreadyReviewed:
-        await ack(query, t("l_rv_already", u.lang))
-        await show_next(update, context, u, press.scope, 0)
+        await show_next(update, context, u, press.scope, 0, toast=t("l_rv_already", u.lang))
         return
     except NotFound:
-        await ack(query, t("l_rv_gone", u.lang))
-        await show_next(update, context, u, press.scope, 0)
+        await show_next(update, context, u, press.scope, 0, toast=t("l_rv_gone", u.lang))
         return
     except reviews.BadScore:
         await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
     done = t("l_rv_set", u.lang, score=render.num(outcome.score), max=render.num(outcome.max_score))
-    await ack(query, done)
     outbox.kick(context.application)  # the candidate's notice was queued with the score
-    await show_next(update, context, u, press.scope, 0, done=f"✅ {done}")
+    await show_next(update, context, u, press.scope, 0, done=f"✅ {done}", toast=done)
 
 
 async def skip(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Leave this answer for later and show the next one."""
-    await ack(update.callback_query)
     await show_next(update, context, u, press.scope, press.args[2])
 
 

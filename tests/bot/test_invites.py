@@ -181,7 +181,7 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     review = await lead.wait_message(lambda m: "简述梯度累积" in (m.text or ""))
     assert "梯度累积是把梯度累加后再更新参数" in review.text
     note = await env.api.wait_for(lambda: env.api.last_message(ALPHA), what="team note")
-    assert note.text.startswith("📋 Cid finished Demo paper hire: ")
+    assert note.text == "📋 An invited candidate finished Demo paper hire."  # who and how: the lead's card only
     assert (await the_invite(env.db)).status == InviteStatus.finished
 
     # on no board in a chat: the candidate's own view, another team's, and the inviting team's group
