@@ -11,6 +11,7 @@ from bot.catalogue import (
     authoring,
     authoring_edit,
     core,
+    counts,
     daily,
     desk,
     exam,
@@ -37,7 +38,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 CATALOGUE = _merge(audit, core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live,
-                   lint, formats)
+                   lint, formats, counts)
 
 
 def t(key: str, lang: str, /, **kw) -> str:

@@ -30,6 +30,7 @@ from bank.importer.json_format import dumps, export_papers
 from bank.kinds import Kind
 from bank.lint import LintItem, lint
 from bank.models import Paper, Question
+from bank.paper_counts import Tally, tally_parsed
 from bank.paper_store import list_papers
 from bank.store import Store
 
@@ -143,6 +144,7 @@ class PaperCount:
     title: str
     questions: int
     kinds: dict[Kind, int]
+    tally: Tally  # where its questions will stand once stored (bank/paper_counts.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +171,7 @@ class Preview:
 
 
 def count(papers: list[Paper]) -> tuple[list[PaperCount], dict[Kind, int]]:
-    """Questions per paper and kind, and per kind in all."""
+    """Questions per paper and kind, and per kind in all; each paper's tally as it will stand once stored."""
     counts: list[PaperCount] = []
     kinds: dict[Kind, int] = {}
     for p in papers:
@@ -177,7 +179,7 @@ def count(papers: list[Paper]) -> tuple[list[PaperCount], dict[Kind, int]]:
         for q in p.questions():
             here[q.kind] = here.get(q.kind, 0) + 1
             kinds[q.kind] = kinds.get(q.kind, 0) + 1
-        counts.append(PaperCount(p.slug, p.title, len(p.questions()), here))
+        counts.append(PaperCount(p.slug, p.title, len(p.questions()), here, tally_parsed(p)))
     return counts, kinds
 
 
