@@ -247,7 +247,8 @@ async def _export(db: Database, args) -> int:
         print(line, file=sys.stderr)
     code = _write_out(data, args.output)
     if args.output:
-        each = ", ".join(t("ex_paper_count", "en", paper=p, n=n) for p, n in summary.written.items() if n)
+        each = ", ".join(t("ex_paper_count", "en", paper=p, n=n, total=summary.counted(p))
+                         for p, n in summary.written.items() if n)
         print(tn("ex_wrote", summary.total, "en", file=args.output, papers=summary.papers, each=each))
     return code
 

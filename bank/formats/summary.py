@@ -60,6 +60,11 @@ class ExportSummary:
     def papers(self) -> int:
         return sum(1 for n in self.written.values() if n)
 
+    def counted(self, key: str) -> int:
+        """How many questions of paper `key` (its code, or its title) the export counted: those it wrote and
+        those it left out."""
+        return self.written.get(key, 0) + sum(1 for x in self.left_out if x.paper == key and x.reason not in KEPT)
+
     def by_reason(self) -> dict[Reason, int]:
         """How many questions each reason covers, in Reason's order."""
         counts = Counter(x.reason for x in self.left_out)

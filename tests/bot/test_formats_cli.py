@@ -99,8 +99,11 @@ def test_the_export_summary_says_what_the_file_holds_and_why_the_rest_is_not(cap
     assert wrote, out
     back = parse_any(path)
     assert int(wrote.group(2)) == sum(len(p.questions()) for p in back)  # the file's own count
-    per_paper = dict(x.split(" ") for x in wrote.group(3).split(", "))
-    assert sum(map(int, per_paper.values())) == int(wrote.group(2))
+    per_paper = {m[0]: (int(m[1]), int(m[2])) for m in re.findall(r"(P\d+) (\d+) of (\d+)", wrote.group(3))}
+    assert sum(n for n, _ in per_paper.values()) == int(wrote.group(2))
+    # each paper's count of the questions it holds, written or not (bank/paper_counts.py)
+    totals = {"P1": 41, "P2": 46, "P3": 51, "P4": 41, "P5": 51}
+    assert per_paper and all(total == totals[code] for code, (_, total) in per_paper.items()), out
     reasons = {m.group(2): int(m.group(1)) for m in re.finditer(r"^left out: .*: (\d+) questions? (.*)$", err, re.M)}
     # every question of the bank is in the file or under one reason
     assert int(wrote.group(2)) + sum(reasons.values()) == 230
@@ -160,7 +163,8 @@ def test_export_and_a_dry_run_name_papers_by_code_and_title_and_say_what_was_wri
     assert code == 0 and not re.search(r"\d{3}_[0-9a-f]{16}", out + err), err
     assert "\n  P1 大模型梯度累积工程师招聘笔试考试试卷和答案 · 五、简答题（每题5分，共20分） · q1\n" in err
     # what the file holds: 230 less the 9 never asked (held questions are written; they stay held)
-    assert out.startswith(f"wrote {path}: 5 papers, 221 questions (P1 40, P2 44, P3 49, P4 40, P5 48)"), out
+    assert out.startswith(f"wrote {path}: 5 papers, 221 questions (P1 40 of 41, P2 44 of 46, P3 49 of 51, P4 40 of 41, "
+                          "P5 48 of 51)"), out
     code, out, err = run(capsys, "--db", dbfile, "import", str(path), "--dry-run")
     assert code == 0 and not re.search(r"\d{3}_[0-9a-f]{16}", out + err), out
     assert "would update P1 大模型梯度累积工程师招聘笔试考试试卷和答案 (0 changed" in out
