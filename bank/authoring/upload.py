@@ -18,7 +18,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TypeVar
@@ -144,7 +144,7 @@ class PaperCount:
     title: str
     questions: int
     kinds: dict[Kind, int]
-    tally: Tally  # where its questions will stand once stored (bank/paper_counts.py)
+    tally: Tally | None = None  # a preview's: where its questions will stand once stored (bank/paper_counts.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +171,7 @@ class Preview:
 
 
 def count(papers: list[Paper]) -> tuple[list[PaperCount], dict[Kind, int]]:
-    """Questions per paper and kind, and per kind in all; each paper's tally as it will stand once stored."""
+    """Questions per paper and kind, and per kind in all."""
     counts: list[PaperCount] = []
     kinds: dict[Kind, int] = {}
     for p in papers:
@@ -179,14 +179,15 @@ def count(papers: list[Paper]) -> tuple[list[PaperCount], dict[Kind, int]]:
         for q in p.questions():
             here[q.kind] = here.get(q.kind, 0) + 1
             kinds[q.kind] = kinds.get(q.kind, 0) + 1
-        counts.append(PaperCount(p.slug, p.title, len(p.questions()), here, tally_parsed(p)))
+        counts.append(PaperCount(p.slug, p.title, len(p.questions()), here))
     return counts, kinds
 
 
 def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
-    """Counts per kind and paper, the lint of the new papers (duplicates checked against the bank
-    too) and the first questions."""
+    """Counts per kind and paper (each paper's tally as it will stand once stored), the lint of the new
+    papers (duplicates checked against the bank too) and the first questions."""
     counts, kinds = count(papers)
+    counts = [replace(c, tally=tally_parsed(p)) for c, p in zip(counts, papers, strict=True)]
     new = {p.slug for p in papers}
     others = [p for p in bank if p.slug not in new]
     warnings = [item for item in lint(others + papers) if item.paper in new]

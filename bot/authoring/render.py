@@ -54,8 +54,9 @@ def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -
     """The preview of an upload: in the chat (its Import button writes), or of `proctor import --dry-run`."""
     lines = [t("up_head_shell" if shell else "up_head", lang, file=p.file_name, n=p.total, papers=len(p.papers))]
     for c in p.papers:
-        lines += [t("up_paper_line", lang, title=c.title, n=c.questions, kinds=kinds_line(c.kinds, lang)),
-                  f"  {tally_text(c.tally, lang)}"]
+        lines.append(t("up_paper_line", lang, title=c.title, n=c.questions, kinds=kinds_line(c.kinds, lang)))
+        if c.tally is not None:
+            lines.append(f"  {tally_text(c.tally, lang)}")
     if p.updates:
         lines.append(t("up_updates", lang, titles=joined(p.updates, lang)))
     lines.append("")

@@ -2,7 +2,7 @@
 
 A question is *asked* once it is put before somebody: on an attempt's sheet (exam or practice), sent in
 a daily quiz, or posted in a live round. The standings and the rest of a paper's tally are the bank's
-(bank/paper_counts.py); this adds its `not_yet_asked`.
+(bank/paper_counts.py); this adds its `not_yet_asked`, and each question's place for the desk's Items page.
 """
 
 from __future__ import annotations
