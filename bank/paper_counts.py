@@ -133,20 +133,12 @@ def tally(questions: Iterable[Question], held: Mapping[int, str] | None = None,
 _REASON_FIELD = {Flag.truncated: "truncated", Flag.corrupted: "garbled", Flag.no_answer: "no_key"}
 
 
-def held_of_parsed(paper: Paper) -> dict[int, str]:
-    """The held state the import checks would give a paper's questions once stored (no key of theirs
-    confirmed yet), by the question's place in `paper.questions()`: a paper not yet written (a dry
-    run, an upload's preview) is counted as it will be."""
+def tally_parsed(paper: Paper) -> Tally:
+    """A paper not yet written (a dry run, an upload's preview), counted as it will stand once stored:
+    held as the import checks will hold its questions, none of their keys confirmed yet."""
     placed = [q.model_copy(update={"id": i}) for i, q in enumerate(paper.questions())]
     checks = analyse(placed)
-    return {q.id or 0: held_reason(checks[q.id or 0], json.dumps(q.answer, ensure_ascii=False), None)
-            for q in placed}
-
-
-def tally_parsed(paper: Paper) -> Tally:
-    """A paper not yet written, counted as it will stand once stored (`held_of_parsed`)."""
-    held = held_of_parsed(paper)
-    return tally([q.model_copy(update={"id": i}) for i, q in enumerate(paper.questions())], held)
+    return tally(placed, {i: held_reason(checks[i], "", None) for i in checks})
 
 
 # ---- the SQL twin -------------------------------------------------------------------------------
