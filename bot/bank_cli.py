@@ -14,19 +14,20 @@ from pathlib import Path
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS, FileFormat
 from bank.formats.files import export, read_any, template
-from bank.formats.summary import ExportSummary
+from bank.formats.summary import ExportSummary, without_retired
 from bank.kinds import CHOICE, Kind
 from bank.lint import lint, summary
 from bank.models import Paper, Question
+from bank.paper_counts import Tally, tally
 from bank.paper_list import paper_summaries
 from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
 from bank.round_trip import PaperChanges
-from bank.stats import paper_stats, render_stats
 from bot import authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.i18n import t, tn
 from bot.invite_cli import add_invite_commands, invite_commands
+from bot.paper_counts import change_text, tally_text
 from bot.team_cli import add_team_commands, team_commands
 from proctor import outbox
 from proctor.errors import ProctorError
@@ -35,6 +36,7 @@ from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, unusable
 from proctor.teams.curation import confirm_key, update_settings
 from proctor.teams.file_edits import Imported, import_or_update
+from proctor.teams.paper_counts import asked, paper_tallies
 from proctor.teams.question_edit import answer_count
 
 
@@ -51,7 +53,7 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     sub = bank.add_subparsers(dest="bank_command", required=True)
     authoring_cli.add_upload_arguments(imp, sub)
     sub.add_parser("list", help="every paper with its code (P3): what /papers, /invite and these commands take")
-    sub.add_parser("stats", help="per paper and kind: askable and flagged questions")
+    sub.add_parser("stats", help="per paper and kind: askable, held, unaskable and retired questions")
     show = sub.add_parser("show", help="one question")
     show.add_argument("id", type=int, metavar="ID")
     sub.add_parser("lint", help="every flag and oddity")
@@ -151,10 +153,14 @@ async def _with_db(command, args, path: Path, *, bundled: bool = False, create: 
 
 
 async def _import(db: Database, args) -> int:
+    before = await paper_tallies(db)
     done = await import_or_update(db, args.paths, time.time(), parse=read_any, as_new=args.as_new,
                                   regrade=args.regrade, dry_run=args.dry_run)
+    after = before if args.dry_run else await paper_tallies(db)  # counted as stored, after the write
     for u in done.updated:
         print(await _updated(db, u, done, dry_run=args.dry_run, regrade=args.regrade))
+        if u.paper.id is not None and (moved := change_text(before[u.paper.id], after[u.paper.id], "en")):
+            print(f"  {moved}")
     if args.dry_run:
         if done.new:
             return await authoring_cli.dry_run(db, args, done.new)
@@ -162,11 +168,9 @@ async def _import(db: Database, args) -> int:
         return 0
     papers = done.new
     codes = {p.slug: p.code for p in await paper_summaries(db, composed=True)}  # given when stored
-    for paper, s in zip(papers, paper_stats(papers), strict=True):
-        t = s.total
+    for paper in papers:
         label = paper.label if paper.code or not codes.get(paper.slug) else f"{codes[paper.slug]} {paper.title}"
-        print(f"imported {label} ({t.total} questions, {t.askable} askable, "
-              f"{t.flagged} flagged)")
+        print(f"imported {label} ({tally_text(after[paper.id or 0], 'en')})")
     for item in lint(papers):  # the same warnings `proctor bank lint` gives
         print(f"warning: {item.render()}", file=sys.stderr)
     return 0
@@ -206,8 +210,29 @@ async def _list(db: Database, args) -> int:
     return 0
 
 
+_STATS_HEAD = ("kind", "total", "askable", "held", "unaskable", "retired", "repaired", "no expl.", "not asked")
+
+
+def _stats_row(name: str, c: Tally) -> str:
+    figures = (c.total, c.askable, c.held, c.unaskable, c.retired, c.repaired, c.no_explanation, c.not_yet_asked)
+    return f"  {name:<11}" + "".join(f"{n:>{len(h) + 2}}" for h, n in zip(_STATS_HEAD[1:], figures, strict=True))
+
+
 async def _stats(db: Database, args) -> int:
-    print(render_stats(paper_stats(await list_papers(db))))
+    """Per paper and kind: where the questions stand (bank/paper_counts.py), then the bank's total."""
+    papers = await list_papers(db, include_retired=True)
+    ever = await asked(db, [q.id for p in papers for q in p.questions() if q.id is not None])
+    lines = []
+    counted = []
+    for p in papers:
+        whole = tally(p.questions(), asked=ever)
+        counted.append(whole)
+        lines += [p.label, "  " + f"{_STATS_HEAD[0]:<11}" + "".join(f"{h:>{len(h) + 2}}" for h in _STATS_HEAD[1:])]
+        lines += [_stats_row(kind.value, tally([q for q in p.questions() if q.kind is kind], asked=ever))
+                  for kind in Kind if any(q.kind is kind for q in p.questions())]
+        lines += [_stats_row("all", whole), f"  {tally_text(whole, 'en')}", ""]
+    lines.append(f"{_n(len(papers), 'paper')}, {tally_text(sum(counted, Tally(not_yet_asked=0)), 'en')}")
+    print("\n".join(lines))
     return 0
 
 
@@ -224,13 +249,16 @@ async def _export(db: Database, args) -> int:
     if args.output:
         _check_destination(args.output, force=args.force)  # before the work and its notes: a typo costs one line
     fmt = FileFormat(args.fmt)
-    papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
-    data, summary = export(papers, fmt)
+    # a composed paper too: its file imports back onto it
+    papers = await list_papers(db, composed=True, include_retired=True)
+    summary = ExportSummary()
+    data, summary = export(without_retired(papers, summary), fmt, summary)
     for line in export_lines(summary, papers):
         print(line, file=sys.stderr)
     code = _write_out(data, args.output, force=args.force)
     if args.output:
-        each = ", ".join(t("ex_paper_count", "en", paper=p, n=n) for p, n in summary.written.items() if n)
+        each = ", ".join(t("ex_paper_count", "en", paper=p, n=n, total=summary.counted(p))
+                         for p, n in summary.written.items() if n)
         print(tn("ex_wrote", summary.total, "en", file=args.output, papers=summary.papers, each=each))
     return code
 

@@ -12,6 +12,7 @@ from bot.catalogue import (
     authoring_edit,
     cli,
     core,
+    counts,
     daily,
     desk,
     exam,
@@ -38,7 +39,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 CATALOGUE = _merge(audit, core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live,
-                   lint, formats, cli)
+                   lint, formats, cli, counts)
 
 
 def t(key: str, lang: str, /, **kw) -> str:

@@ -20,7 +20,7 @@ from aiohttp import web
 
 from bank.errors import NotFound
 from bank.item_stats import is_exam_only
-from bank.paper_list import find_paper
+from bank.paper_list import find_paper, paper_summaries
 from bank.paper_settings import is_invite_only
 from bank.question_checks import HELD_DUPLICATE
 from desk import params
@@ -31,6 +31,7 @@ from proctor.teams import doubts
 from proctor.teams import key_fix as kf
 from proctor.teams.curation import confirm_key, set_exam_only, set_retired, write_settings
 from proctor.teams.item_stats import cached, refresh_cache
+from proctor.teams.paper_counts import question_standings, shown_tallies
 
 log = logging.getLogger(__name__)
 STATS_MAX_AGE = 600.0  # seconds: older statistics are refreshed in the background
@@ -93,8 +94,12 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
     held = {h.question_id: h for h in await doubts.held(c.db, lens)}
     exam_only = None if paper_id is None else await is_exam_only(c.db, paper_id)
     invite_only = paper_id is not None and await is_invite_only(c.db, paper_id)
+    counted = await shown_tallies(c.db, lens)  # what the paper's counts are: only where its statistics show
+    counts = [(p, counted[p.id]) for p in await paper_summaries(c.db, composed=True)
+              if p.id in counted and paper_id in (None, p.id)]
     return render(request, lead, "items.html", {"paper": paper, "paper_id": paper_id, "exam_only": exam_only,
-                                                 "invite_only": invite_only,
+                                                 "invite_only": invite_only, "counts": counts,
+                                                 "placed": await question_standings(c.db, paper_id),
                                                  "stats": stats, "disputes": disputes, "to_fix": to_fix,
                                                  "held": held, "duplicate": HELD_DUPLICATE,
                                                  "can_curate": lead.access.admin, "notice": notice,

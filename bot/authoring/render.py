@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
@@ -10,11 +12,13 @@ from bank.authoring.upload import Preview, count
 from bank.kinds import CHOICE, SECTION_TITLES, Kind
 from bank.models import Paper, Question
 from bank.option_order import LETTERS
+from bank.paper_counts import Tally
 from bot.authoring import callbacks as cb
 from bot.exam.render import TYPED, points, question_body, short_section, shown_key
 from bot.i18n import joined, kind_name, t, tn
 from bot.letter_rows import letter_rows
 from bot.lint_lines import lint_line
+from bot.paper_counts import change_text, tally_text
 from bot.text_limits import clip
 from proctor.exams.model import Item
 from proctor.teams.file_edits import Imported
@@ -49,8 +53,10 @@ def kinds_line(kinds: dict[Kind, int], lang: str) -> str:
 def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -> str:
     """The preview of an upload: in the chat (its Import button writes), or of `proctor import --dry-run`."""
     lines = [t("up_head_shell" if shell else "up_head", lang, file=p.file_name, n=p.total, papers=len(p.papers))]
-    lines += [t("up_paper_line", lang, title=c.title, n=c.questions, kinds=kinds_line(c.kinds, lang))
-              for c in p.papers]
+    for c in p.papers:
+        lines.append(t("up_paper_line", lang, title=c.title, n=c.questions, kinds=kinds_line(c.kinds, lang)))
+        if c.tally is not None:
+            lines.append(f"  {tally_text(c.tally, lang)}")
     if p.updates:
         lines.append(t("up_updates", lang, titles=joined(p.updates, lang)))
     lines.append("")
@@ -74,13 +80,20 @@ def upload_keyboard(upload_id: int, lang: str) -> Keyboard:
                       Button(t("up_btn_cancel", lang), callback_data=cb.upload(upload_id, cb.UploadAction.cancel))]])
 
 
-def imported(file_name: str, done: Imported, lang: str) -> str:
-    """What an upload's import did: the new papers per kind, and the papers it updated in place."""
+def imported(file_name: str, done: Imported, before: Mapping[int, Tally], after: Mapping[int, Tally],
+             lang: str) -> str:
+    """What an upload's import did: the new papers per kind and where their questions stand, and the papers
+    it updated in place with what moved; `before`, `after`: the papers' tallies around the write."""
     counts, _ = count(done.new)
-    lines = [t("up_paper_line", lang, title=p.label, n=c.questions, kinds=kinds_line(c.kinds, lang))
-             for p, c in zip(done.new, counts, strict=True)]
-    lines += [t("up_updated_line", lang, paper=u.paper.label, changed=len(u.changes), added=len(u.added),
-                unchanged=u.unchanged) for u in done.updated]
+    lines = []
+    for p, c in zip(done.new, counts, strict=True):
+        lines += [t("up_paper_line", lang, title=p.label, n=c.questions, kinds=kinds_line(c.kinds, lang)),
+                  f"  {tally_text(after[p.id or 0], lang)}"]
+    for u in done.updated:
+        lines.append(t("up_updated_line", lang, paper=u.paper.label, changed=len(u.changes), added=len(u.added),
+                       unchanged=u.unchanged))
+        if u.paper.id is not None and (moved := change_text(before[u.paper.id], after[u.paper.id], lang)):
+            lines.append(f"  {moved}")
     n = sum(c.questions for c in counts) + sum(len(u.changes) + len(u.added) + u.unchanged for u in done.updated)
     return t("up_imported", lang, file=file_name, n=n, papers="\n".join(lines))
 

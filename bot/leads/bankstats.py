@@ -6,7 +6,7 @@ from telegram import InlineKeyboardMarkup, Update
 from telegram.error import Forbidden
 
 from bank.errors import NotFound
-from bank.paper_list import find_paper, paper_summary
+from bank.paper_list import find_paper, paper_summaries, paper_summary
 from bot.context import Ctx
 from bot.core import ack, open_private_button
 from bot.i18n import t
@@ -30,6 +30,7 @@ from proctor.teams import bankstats as bank_view
 from proctor.teams import curation, key_fix
 from proctor.teams import disputes as dsp
 from proctor.teams.curation import confirm_key
+from proctor.teams.paper_counts import paper_tallies, shown_tallies
 
 
 async def bankstats(update: Update, context: Ctx) -> None:
@@ -59,11 +60,14 @@ async def bankstats(update: Update, context: Ctx) -> None:
         except bank_view.Withheld:
             await context.message.reply_text(t("hv_withheld", desk.user.lang, paper=paper.title))
             return
-        text, keyboard = render.bankstats_paper(paper, stats, own.lang, desk.scope, curate=admin)
+        counts = (await paper_tallies(svc.db, [paper.id]))[paper.id]
+        text, keyboard = render.bankstats_paper(paper, counts, stats, own.lang, desk.scope, curate=admin)
     else:
         found = await bank_view.overview(svc.db, seen_by, now=svc.now())
+        counted = await shown_tallies(svc.db, seen_by)
+        codes = [(p.code, counted[p.id]) for p in await paper_summaries(svc.db, composed=True) if p.id in counted]
         text, keyboard = render.bankstats_overview(found.disputes, found.attention, own.lang, desk.scope,
-                                                   curate=admin)
+                                                   curate=admin, counted=codes)
         text, keyboard = held_section(text, keyboard, found.held, own.lang, desk.scope, can_confirm=admin)
 
     async def send(chat_id: int) -> None:

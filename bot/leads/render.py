@@ -3,16 +3,20 @@ formats the boards and live rounds share."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.item_stats import ItemStats
+from bank.paper_counts import Tally
 from bank.paper_list import PaperSummary
 from bank.script import to_script
 from bot.attempt_title import attempt_title
 from bot.i18n import t, tn
 from bot.leads import callbacks as cb
 from bot.lint_lines import where
+from bot.paper_counts import flags_text, papers_section, tally_text
 from bot.text_limits import MAX_TEXT, clip
 from proctor.exams.cards import Told
 from proctor.teams.digest import Digest, Schedule
@@ -94,10 +98,13 @@ def _stat_row(s: ItemStats, lang: str) -> str:
 
 
 def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang: str,
-                       scope: int | None, *, curate: bool) -> tuple[str, Keyboard | None]:
-    """The overview; with `curate` (a configured admin: only they may press them) the buttons to
-    retire a question and to uphold or dismiss a dispute."""
-    lines = [t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang)]
+                       scope: int | None, *, curate: bool,
+                       counted: Sequence[tuple[str, Tally]] = ()) -> tuple[str, Keyboard | None]:
+    """The overview: the papers' counts (`counted`: code and tally), the disputes and the questions to
+    look at; with `curate` (a configured admin: only they may press them) the buttons to retire a
+    question and to uphold or dismiss a dispute."""
+    lines = [*papers_section(counted, lang), ""] if counted else []
+    lines.append(t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang))
     buttons = []
     for d in disputes:
         lines.append(t("l_bs_dispute_row", lang, id=d.id, qid=d.question_id,
@@ -123,12 +130,13 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
     return clip("\n".join(lines), MAX_TEXT), Keyboard(buttons) if buttons else None
 
 
-def bankstats_paper(paper: PaperSummary, stats: list[ItemStats], lang: str,
+def bankstats_paper(paper: PaperSummary, counts: Tally, stats: list[ItemStats], lang: str,
                     scope: int | None, *, curate: bool) -> tuple[str, Keyboard | None]:
-    """One paper's statistics; with `curate` (a configured admin) its exam-only switch."""
+    """One paper's counts and statistics; with `curate` (a configured admin) its exam-only switch."""
     exam_only, paper_id = paper.exam_only, paper.id
     lines = [t("l_bs_paper_head", lang, paper=paper.code, title=paper.title,
-               exam_only=t("l_bs_exam_only_mark", lang) if exam_only else "")]
+               exam_only=t("l_bs_exam_only_mark", lang) if exam_only else ""),
+             tally_text(counts, lang), flags_text(counts, lang), ""]
     lines += [_stat_row(s, lang) for s in stats]
     lines += ["", t("l_bs_commands", lang)]
     if not curate:
