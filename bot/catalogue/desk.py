@@ -152,7 +152,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_btn_confirm_key": {"en": "Key is right", "zh": "确认答案"},
     "d_it_to_fix": {"en": "Upheld disputes: fix the key", "zh": "已支持的异议：修正答案"},
     "d_it_key_now": {"en": "Key now: {now}", "zh": "当前答案：{now}"},
-    "d_it_new_key": {"en": "New key", "zh": "新答案"},
+    "d_it_new_key": {"en": "New key, in the same letters", "zh": "新答案（用同样的字母）"},
     "d_it_kind_key": {"en": "replace the key", "zh": "替换答案"},
     "d_it_kind_alt": {"en": "accept an alternative (fill-in)", "zh": "增加可接受答案（填空）"},
     "d_it_keep": {"en": "keep the scores (no regrade)", "zh": "保留原分数（不重新评分）"},
