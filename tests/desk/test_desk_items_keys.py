@@ -17,6 +17,7 @@ from tests.bot.test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, questio
 from tests.desk_helpers import DeskClient, DeskEnv
 from tests.harness import attempt_message, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import question_ids
 
 ADMIN = 1
 
@@ -132,3 +133,12 @@ async def test_the_desks_key_fix_waits_for_an_uphold_and_for_a_running_exams_han
     await ann.press(confirm, "Yes, finish")
     told = await ann.wait_message(lambda m: "was upheld" in (m.text or ""))
     assert f"dispute #{dispute}" in told.text and "1 → 0" in told.text
+
+
+async def test_the_items_page_says_a_question_s_flags_in_words(env, clients):
+    truncated = (await question_ids(env.db, "demo", "short"))[1]  # small_paper's cut-off question
+    admin = clients()
+    await admin.login(ADMIN, "Boss")
+    _, html, _ = await admin.get("/desk/items", paper="demo")
+    row = re.search(rf'<tr id="q{truncated}">(.*?)</tr>', html, re.S).group(1)
+    assert '<td class="flags">cut off</td>' in row and "truncated" not in row
