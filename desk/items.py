@@ -107,8 +107,8 @@ def _key_words(lead: Lead, key: kf.KeyAsSeen) -> str:
     """A disputed key as the chat's key-fix prompt says it (bot.leads.render.key_words): in the disputer's
     letters with the options' texts, or said to be the bank's where the dispute kept no order."""
     if not key.options:
-        return lead.t("bank_letters", key=key.text) if key.bank_letters else key.text
-    return lead.t("bank_letters" if key.bank_letters else "letters_seen", key=lead.seen(key.options))
+        return lead.t("bank_letters", letters=key.text) if key.bank_letters else key.text
+    return lead.t("bank_letters" if key.bank_letters else "letters_seen", letters=lead.seen(key.options))
 
 
 @lead_page

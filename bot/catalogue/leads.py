@@ -184,8 +184,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # a key's options as the person saw them: letter and text (bot/answer_forms.seen_text; the desk writes the same)
     "seen_option": {"en": "{letter} · {text}", "zh": "{letter} · {text}"},
-    "letters_seen": {"en": "{key}, in the letters the disputer saw", "zh": "{key}（申诉人看到的选项字母）"},
-    "bank_letters": {"en": "{key}, in the bank's letters", "zh": "{key}（题库中的选项字母）"},
+    "letters_seen": {"en": "{letters}, in the letters the disputer saw", "zh": "{letters}，按申诉人看到的选项字母"},
+    "bank_letters": {"en": "{letters}, in the bank's letters", "zh": "{letters}，按题库中的选项字母"},
     "l_kf_prompt_withheld": {
         "en": "Fix the key of question #{qid}: /keyfix {id} <new key>, or for a fill-in blank /keyfix {id} + "
               "<alternative answer>. Its key is not shown to you while your own exam on it runs.",

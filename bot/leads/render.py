@@ -60,8 +60,9 @@ def key_words(key: KeyAsSeen, lang: str, script: str = "orig") -> str:
     """A disputed key as the lead reads it: a choice question's in the disputer's letters with the
     options' texts, said so (or said to be the bank's, where the dispute kept no order)."""
     if not key.options:
-        return t("bank_letters", lang, key=key.text) if key.bank_letters else key.text
-    return t("bank_letters" if key.bank_letters else "letters_seen", lang, key=seen_text(key.options, lang, script))
+        return t("bank_letters", lang, letters=key.text) if key.bank_letters else key.text
+    return t("bank_letters" if key.bank_letters else "letters_seen", lang,
+             letters=seen_text(key.options, lang, script))
 
 
 def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str = "orig") -> tuple[str, Keyboard]:

@@ -151,8 +151,8 @@ def test_a_key_kept_without_its_order_is_said_to_be_in_the_bank_s_letters(lang):
         assert old == "A · 数据并行, C · 流水线, in the bank's letters"
         assert seen == "A · 流水线, C · 数据并行, in the letters the disputer saw"
     else:
-        assert old == "A · 数据并行、C · 流水线（题库中的选项字母）"
-        assert seen == "A · 流水线、C · 数据并行（申诉人看到的选项字母）"
+        assert old == "A · 数据并行、C · 流水线，按题库中的选项字母"
+        assert seen == "A · 流水线、C · 数据并行，按申诉人看到的选项字母"
 
 
 def test_a_review_card_says_a_choice_answer_in_the_letters_the_candidate_saw():

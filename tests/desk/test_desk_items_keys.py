@@ -57,6 +57,7 @@ async def test_held_questions_are_shown_and_an_admin_confirms_the_key(env, clien
     _, html, _ = await lea.get("/desk/items", team=str(ALPHA), paper="held")
     row = re.search(rf'<tr id="q{held}">(.*?)</tr>', html, re.S).group(1)
     assert "held: key in doubt" in row and 'value="confirm_key"' not in row  # group admins only look
+    assert "speaks for C, in the bank&#39;s letters" in row  # a doubt names the bank's letters, and says so
     assert (await lea.post("/desk/items", {"action": "confirm_key", "target": str(held)}))[0] == 403
     _, html, _ = await admin.get("/desk/items", paper="held")
     row = re.search(rf'<tr id="q{held}">(.*?)</tr>', html, re.S).group(1)
