@@ -11,7 +11,7 @@ import json
 from aiohttp import web
 
 from desk import params
-from desk.audit_words import WITHHELD, action_words, local_time, names_for, sentence
+from desk.audit_words import WITHHELD, action_words, entry_action, local_time, names_for, sentence
 from desk.web import Lead, csv_response, ctx, lead_page, lens_of, render
 from proctor.audit import AuditAction
 from proctor.teams import audit
@@ -30,7 +30,7 @@ async def _entries(request: web.Request, lead: Lead):
     names = await names_for(db, entries, ctx(request).default_zone)
     rows = [{"at": local_time(e.at, names, e.chat_id), "actor": names.users[e.actor_id], "actor_id": e.actor_id,
              "chat_id": e.chat_id, "team": names.teams.get(e.chat_id, "") if e.chat_id is not None else "",
-             "action": e.action, "action_words": action_words(e.action, lead.t), "what": sentence(e, names, lead.t),
+             "action": e.action, "action_words": entry_action(e, lead.t), "what": sentence(e, names, lead.t),
              "target": e.target,
              "detail": json.dumps(e.detail | dict.fromkeys(e.withheld, WITHHELD), ensure_ascii=False)}
             for e in entries]

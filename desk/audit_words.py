@@ -186,12 +186,17 @@ def _value(name: str, value: Any, say: Say) -> str:
     return _plain(value)
 
 
-def action_words(action: str, say: Say) -> str:
-    """An action's name in words ("scored an answer"); an action without words (one added later) as written."""
+def action_words(action: AuditAction, say: Say) -> str:
+    """An action's name in words ("answer scored")."""
+    return say(f"audit_action_{action.value}")
+
+
+def entry_action(e: Entry, say: Say) -> str:
+    """The entry's action in words; one this release does not know (another release wrote it) as written."""
     try:
-        return say(f"audit_action_{AuditAction(action).value}")
-    except (ValueError, KeyError):
-        return action
+        return action_words(AuditAction(e.action), say)
+    except ValueError:
+        return e.action
 
 
 def _field(name: str, say: Say) -> str:

@@ -12,8 +12,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "audit_restore": {"en": "{actor} put question #{question} back into use", "zh": "{actor} 恢复了题目 #{question}"},
     "audit_paper_settings": {"en": "{actor} changed the settings of {paper}: {changes}",
                           "zh": "{actor} 修改了 {paper} 的设置：{changes}"},
-    "audit_confirm_key": {"en": "{actor} confirmed the key of question #{question}: {key}",
-                       "zh": "{actor} 确认了题目 #{question} 的答案：{key}"},
+    "audit_confirm_key": {"en": "{actor} confirmed the key of question #{question}: {key}, in the bank's letters",
+                       "zh": "{actor} 确认了题目 #{question} 的答案：{key}，按题库中的选项字母"},
     "audit_paper_compose": {"en": "{actor} composed the paper {title} ({questions} {questions:question|questions})",
                          "zh": "{actor} 组了试卷 {title}（{questions} 道题）"},
     "audit_question_edit": {"en": "{actor} edited the {field} of question #{question} (version {version}): "

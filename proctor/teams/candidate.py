@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -95,16 +96,17 @@ def _text(raw: str | None) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def seen_answer(kind: str | None, options: str | None, order: str, refs: str | None,
-                response: str | None) -> tuple[SeenOption, ...]:
-    """A stored choice answer's options (JSON columns as stored) under the letters the candidate saw them
-    by, with their texts (the sheet's `order`); nothing for another kind's answer, or none."""
-    if kind is None or options is None or response is None or Kind(kind) not in CHOICE:
+def seen_answer(row: sqlite3.Row) -> tuple[SeenOption, ...]:
+    """A stored choice answer's options under the letters the candidate saw them by, with their texts,
+    from a row of its sheet's item and question (`kind`, `options`, `option_order`, `letter_refs`,
+    `response` as stored); nothing for another kind's answer, or none."""
+    if row["kind"] is None or row["response"] is None or Kind(row["kind"]) not in CHOICE:
         return ()
-    given = json.loads(response)
+    given = json.loads(row["response"])
     if not isinstance(given, str):
         return ()
-    return tuple(OptionOrder.of(order, json.loads(refs or "{}")).seen(json.loads(options), given))
+    order = OptionOrder.of(row["option_order"], json.loads(row["letter_refs"] or "{}"))
+    return tuple(order.seen(json.loads(row["options"]), given))
 
 
 def _state(verdict: Verdict | None, final: bool) -> CellState:
@@ -154,7 +156,7 @@ async def attempts(db: Database, user_id: int, lens: Lens, *, since: float | Non
             state=_state(None if r["verdict"] is None else Verdict(r["verdict"]), bool(r["final"])), score=r["score"] or 0.0,
             max_score=r["max_score"] if r["max_score"] is not None else r["points"],
             response=_text(r["response"]),
-            seen=seen_answer(r["kind"], r["options"], r["option_order"], r["letter_refs"], r["response"])))
+            seen=seen_answer(r)))
     out = []
     for h in heads:
         vis = lens.of(h["paper_id"])

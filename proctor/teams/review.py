@@ -143,8 +143,7 @@ async def next_pending(db: Database, lens: Lens, *, now: float, skip: int = 0,
                        response=response, reference=_text(row["answer"]),
                        score=row["score"], max_score=row["max_score"], remaining=remaining, code=row["code"],
                        terms_found=tuple(found), terms_missing=tuple(missing),
-                       seen=seen_answer(row["kind"], row["options"], row["option_order"], row["letter_refs"],
-                                        row["response"]))
+                       seen=seen_answer(row))
 
     return await db.run_write(read)
 
