@@ -335,8 +335,8 @@ async def list_papers(db: Store, *, composed: bool = False, include_retired: boo
 
 
 async def paper_titles(db: Store) -> list[tuple[str, str]]:
-    """(slug, title) of every paper, in import order, without loading the papers."""
-    return [(r[0], r[1] or r[0]) for r in await db.fetchall("SELECT slug, title FROM papers ORDER BY id")]
+    """(code, title) of every paper, in import order, without loading the papers."""
+    return [(r[0], r[1] or r[0]) for r in await db.fetchall("SELECT code, title FROM papers ORDER BY id")]
 
 
 async def paper_count(db: Store) -> int:

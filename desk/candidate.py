@@ -1,5 +1,5 @@
 """Candidate page: every finished attempt with per-section scores, time used, a per-question grid
-and the answers one by one, and the disputes they raised; printable. A group's leads see their
+and the answers one by one (a choice answer in the letters the candidate saw, with the options' texts), and the disputes they raised; printable. A group's leads see their
 team's members; configured admins see everyone. What of it is shown is the read rule's (the lead's
 Lens, asked at each request): a hiring paper's sittings only to the configured admins and the teams
 verified for it; a similar answer's other candidate named, with their answer, only when the team
@@ -104,7 +104,7 @@ async def candidate_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
                         ["attempt", "title", "mode", "finished_at", "seconds", "pos", "question_id", "section",
                          "state", "score", "max_score", "response"],
                         [[a.id, a.title, a.mode, _day(a.finished_at), round(a.seconds), c.pos + 1, c.question_id,
-                          c.section, c.state, c.score, c.max_score, c.response]
+                          c.section, c.state, c.score, c.max_score, lead.seen(c.seen) if c.seen else c.response]
                          for a in await record.attempts(db, user_id, lens, since=since)
                          for c in a.cells])
 

@@ -16,6 +16,7 @@ from aiohttp import web
 from bank.csv_safety import file_stem
 from bank.errors import NotFound
 from bank.paper_list import find_paper
+from bank.section_names import short_section
 from desk import params
 from desk.web import PREFIX, Lead, attachment, ctx, lead_page, lens_of, refused, render
 from proctor import hiring
@@ -76,7 +77,8 @@ def _step(s: Step, lead: Lead, tz: ZoneInfo) -> str:
 
 def shown(c: Candidate, lead: Lead, tz: ZoneInfo) -> Row:
     score = "" if c.score is None else f"{_pts(c.score)}/{_pts(c.max_score)}"
-    sections = None if c.sections is None else [f"{s.title} {_pts(s.score)}/{_pts(s.max_score)}" for s in c.sections]
+    sections = None if c.sections is None else [f"{short_section(s.title)} {_pts(s.score)}/{_pts(s.max_score)}"
+                                                 for s in c.sections]
     signals = ", ".join(lead.t(f"sig_{code.value}", n=c.signals[code]) for code in Signal if c.signals.get(code))
     return Row(c, lead.t(f"iv_status_{c.status.value}"), score, sections, duration(c.time_used),
                lead.t("d_hv_extra", minutes=c.invite.extra_min) if c.invite.extra_min else "",

@@ -89,8 +89,8 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
     paper, paper_id, stats, computed_at = await _stats(request, lens, paper_key)
     c = ctx(request)
     disputes = await dsp.open_disputes(c.db, lens, limit=100)  # raised by that team's roster
-    to_fix = [(d, key) for d in await dsp.awaiting_key_fix(c.db, lens)
-              if (key := await kf.current_key(c.db, lens, d.question_id, now=c.now())) is not None]
+    to_fix = [(d, _key_words(lead, key)) for d in await dsp.awaiting_key_fix(c.db, lens)
+              if (key := await kf.current_key(c.db, lens, d.id, now=c.now())) is not None]
     held = {h.question_id: h for h in await doubts.held(c.db, lens)}
     exam_only = None if paper_id is None else await is_exam_only(c.db, paper_id)
     invite_only = paper_id is not None and await is_invite_only(c.db, paper_id)
@@ -106,6 +106,14 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
                                                  "computed_at": datetime.fromtimestamp(computed_at, UTC)
                                                  .strftime("%Y-%m-%d %H:%M")},
                   status=status)
+
+
+def _key_words(lead: Lead, key: kf.KeyAsSeen) -> str:
+    """A disputed key as the chat's key-fix prompt says it (bot.leads.render.key_words): in the disputer's
+    letters with the options' texts, or said to be the bank's where the dispute kept no order."""
+    if not key.options:
+        return lead.t("bank_letters", letters=key.text) if key.bank_letters else key.text
+    return lead.t("bank_letters" if key.bank_letters else "letters_seen", letters=lead.seen(key.options))
 
 
 @lead_page

@@ -43,7 +43,7 @@ async def _daily(request: web.Request, lead: Lead, top: int = EVERYONE):
 
 
 async def _paper(request: web.Request, lead: Lead, key: str):
-    """(team, title, rows): best exams on the paper, by the team (or every candidate for "all").
+    """(team, paper, rows): best exams on the paper, by the team (or every candidate for "all").
     Raises Withheld for a paper the lead's Lens shows nothing of."""
     scope, team = lead.access.scope(request.query.get("team"))
     c = ctx(request)
@@ -55,7 +55,7 @@ async def _paper(request: web.Request, lead: Lead, key: str):
         raise Withheld(paper.title or paper.code)
     await c.bridge.check_roster(scope)
     rows = await lb.paper_board(c.db, paper.id, None if scope is None else [scope], invited=True)  # a lead
-    return team, paper.title or paper.code, rows
+    return team, paper, rows
 
 
 async def _idle_this_week(request: web.Request, chat_id: int, board: lb.Board,
@@ -77,8 +77,9 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     if not lead.access.teams:  # a configured admin before the bot has met any team group
         return render(request, lead, "refused.html", {"message": lead.t("d_no_teams")})
     if key := request.query.get("paper"):
-        team, title, rows = await _paper(request, lead, key)
-        return render(request, lead, "team_paper.html", {"team": team, "paper": key, "title": title,
+        team, paper, rows = await _paper(request, lead, key)
+        return render(request, lead, "team_paper.html", {"team": team, "paper": paper.code,
+                                                          "title": f"{paper.code} {paper.title}",
                                                           "rows": rows, "papers": papers})
     everyone = request.query.get("rows") == "all"
     team, period, board = await _daily(request, lead, EVERYONE if everyone else SHOWN)
@@ -95,7 +96,8 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
                                                 "periods": lb.PERIODS, "papers": papers,
                                                 "more": board.ranked - len(board.top),
                                                 "days_chart": svg.points_per_day(chart.days, lead.t("d_chart_days")),
-                                                "papers_chart": svg.share_bars([(name, share, n) for name, share, n, _ in chart.papers], lead.t("d_chart_papers")),
+                                                "papers_chart": svg.share_bars([(f"{code} · {name}", share, n) for name, share, n, code in chart.papers],
+                                                                               lead.t("d_chart_papers")),
                                                 "sparks": {r.user_id: svg.sparkline(trend[r.user_id], lead.t("d_col_trend"))
                                                            for r in board.top if r.user_id in trend},
                                                 "mastery": mastery,
@@ -111,9 +113,9 @@ async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/team.csv: a table on the team page, as CSV: the leaderboard (default), the paper's
     board (paper=), the topic mastery (table=mastery) or who has not practised (table=idle)."""
     if key := request.query.get("paper"):
-        team, title, rows = await _paper(request, lead, key)
+        team, paper, rows = await _paper(request, lead, key)
         where = file_stem(team.title) if team is not None else "all"
-        return csv_response(f"paper-{file_stem(title, 'paper')}-{where}.csv",
+        return csv_response(f"paper-{file_stem(paper.title or paper.code, 'paper')}-{where}.csv",
                             ["rank", "user_id", "name", "score", "max_score", "seconds", "provisional"],
                             [[r.rank, r.user_id, r.name, r.score, r.max_score, round(r.seconds), int(r.provisional)]
                              for r in rows])

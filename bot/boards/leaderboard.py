@@ -71,6 +71,8 @@ async def _paper(update: Update, context: Ctx, u, key: str) -> None:
     for team in scope or ():
         await check_roster(context, team)  # members still in the group (at most every few minutes each)
     # a team's invited candidates are for its leads (the desk, /invites, /report invites): a board in a
-    # group is read by all of it, and a member's own in private holds the rosters they are on
-    rows = await lb.paper_board(svc.db, paper.id, scope, also=u.id, invited=False)
+    # group is read by all of it and ranks its roster only (whoever asks: a lead is on it if added), and
+    # a member's own in private holds the rosters they are on, and their own row
+    also = None if chat.type in GROUPS else u.id
+    rows = await lb.paper_board(svc.db, paper.id, scope, also=also, invited=False)
     await context.message.reply_text(render.paper_board_text(rows, paper.title or paper.code, u.lang, me=u.id))

@@ -182,11 +182,16 @@ TEXTS: dict[str, dict[str, str]] = {
                        "zh": "{paper} 已恢复用于练习和每日一练。"},
     "l_dispute_upheld": {"en": "Dispute #{id} upheld.", "zh": "异议 #{id} 已采纳。"},
     "l_kf_prompt": {
-        "en": "Fix the key of question #{qid} (now: {key}): /keyfix {id} <new key>, or for a fill-in blank "
-              "/keyfix {id} + <alternative answer>. Everyone who answered it is regraded; add keep to leave scores.",
-        "zh": "修正第 #{qid} 题的答案（当前：{key}）：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
-              "所有作答者将重新评分；末尾加 keep 则保留原分数。",
+        "en": "Fix the key of question #{qid} (now: {key}): /keyfix {id} <new key, in the same letters>, or for a "
+              "fill-in blank /keyfix {id} + <alternative answer>. Everyone who answered it is regraded; add keep to "
+              "leave scores.",
+        "zh": "修正第 #{qid} 题的答案（当前：{key}）：/keyfix {id} <新答案，用同样的字母>；填空题可用 /keyfix {id} + "
+              "<可接受的答案>。所有作答者将重新评分；末尾加 keep 则保留原分数。",
     },
+    # a key's options as the person saw them: letter and text (bot/answer_forms.seen_text; the desk writes the same)
+    "seen_option": {"en": "{letter} · {text}", "zh": "{letter} · {text}"},
+    "letters_seen": {"en": "{letters}, in the letters the disputer saw", "zh": "{letters}，按申诉人看到的选项字母"},
+    "bank_letters": {"en": "{letters}, in the bank's letters", "zh": "{letters}，按题库中的选项字母"},
     "l_kf_prompt_withheld": {
         "en": "Fix the key of question #{qid}: /keyfix {id} <new key>, or for a fill-in blank /keyfix {id} + "
               "<alternative answer>. Its key is not shown to you while your own exam on it runs.",

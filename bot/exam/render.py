@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from telegram import InlineKeyboardButton as Button
@@ -16,6 +15,7 @@ from bank.models import Question
 from bank.option_order import LETTERS
 from bank.paper_list import PaperSummary
 from bank.script import to_script
+from bank.section_names import short_section
 from bot import answer_forms
 from bot.attempt_title import attempt_title
 from bot.catalogue.marks import TICKED
@@ -85,16 +85,6 @@ def refused_typed(q: Question | None) -> str:
 def shown_key(q: Question, item: Item, lang: str, script: str = "orig") -> str:
     """The key as the candidate read the question (`answer_forms.shown_key`)."""
     return answer_forms.shown_key(q, item.order(), lang, script)
-
-
-_SECTION_NUMBER = re.compile(r"^[一二三四五六七八九十]+[、.．]\s*")
-_SECTION_NOTE = re.compile(r"[（(][^（）()]*[）)]\s*$")
-
-
-def short_section(title: str) -> str:
-    """"一、填空题（每题1分，共10分）" → "填空题" for the header line."""
-    short = _SECTION_NOTE.sub("", _SECTION_NUMBER.sub("", title)).strip()
-    return short or title
 
 
 def question_body(q: Question, item: Item, script: str) -> str:

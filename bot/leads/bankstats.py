@@ -133,11 +133,12 @@ async def dispute(update: Update, context: Ctx) -> None:
     svc = context.services
     msg = context.message
     args = list(context.args or [])
-    qid = None
+    qid = replied = None
     if args and args[0].lstrip("#").isdigit() and len(args) > 1:
         qid = int(args.pop(0).lstrip("#"))
     elif msg.reply_to_message is not None:
-        qid = await dsp.question_for_message(svc.db, msg.chat_id, msg.reply_to_message.message_id)
+        replied = msg.reply_to_message.message_id  # the options as that message showed them
+        qid = await dsp.question_for_message(svc.db, msg.chat_id, replied)
     elif context.chat.type == "private":
         qid = await current_question_id(svc.db, u.id)
     if qid is None or not args:
@@ -145,7 +146,7 @@ async def dispute(update: Update, context: Ctx) -> None:
         return
     try:
         did = await dsp.raise_dispute(db=svc.db, question_id=qid, user_id=u.id, chat_id=msg.chat_id,
-                                      reason=" ".join(args), now=svc.now())
+                                      reason=" ".join(args), now=svc.now(), message_id=replied)
     except NotFound:
         await msg.reply_text(t("l_q_unknown", u.lang, qid=qid))
         return
@@ -202,14 +203,14 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
 
 
 async def _key_fix_prompt(context: Ctx, u: UserCtx, scope: int | None, dispute_id: int, qid: int) -> None:
-    """How to fix an upheld dispute's key, with the key as it is when the read rule shows it to the
-    lead: in their private chat, whatever chat the button was pressed in."""
+    """How to fix an upheld dispute's key, with the key as it is, in the letters the disputer saw, when
+    the read rule shows it to the lead: in their private chat, whatever chat the button was pressed in."""
     svc = context.services
     own = u.own()
-    key = await key_fix.current_key(svc.db, await lens(svc.db, lead_viewer(context, u.id), scope), qid,
+    key = await key_fix.current_key(svc.db, await lens(svc.db, lead_viewer(context, u.id), scope), dispute_id,
                                     now=svc.now())
-    prompt = (t("l_kf_prompt", own.lang, id=dispute_id, qid=qid, key=key) if key is not None
-              else t("l_kf_prompt_withheld", own.lang, id=dispute_id, qid=qid))
+    prompt = (t("l_kf_prompt", own.lang, id=dispute_id, qid=qid, key=render.key_words(key, own.lang, own.script))
+              if key is not None else t("l_kf_prompt_withheld", own.lang, id=dispute_id, qid=qid))
     try:
         await context.bot.send_message(u.id, prompt)
     except Forbidden:  # no private chat with the bot yet: a button to open one

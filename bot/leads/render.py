@@ -12,6 +12,7 @@ from bank.item_stats import ItemStats
 from bank.paper_counts import Tally
 from bank.paper_list import PaperSummary
 from bank.script import to_script
+from bot.answer_forms import seen_text
 from bot.attempt_title import attempt_title
 from bot.i18n import t, tn
 from bot.leads import callbacks as cb
@@ -21,6 +22,7 @@ from bot.text_limits import MAX_TEXT, clip
 from proctor.exams.cards import Told
 from proctor.teams.digest import Digest, Schedule
 from proctor.teams.disputes import Dispute
+from proctor.teams.key_fix import KeyAsSeen
 from proctor.teams.review import Outcome, Pending, score_steps
 
 MAX_FIELD = 900  # a candidate's answer or a reference shown on a review card
@@ -58,13 +60,23 @@ def _paper(code: str | None, title: str, lang: str) -> str:
     return t("l_rv_paper", lang, code=code, title=title) if code else t("l_rv_paper_gone", lang, title=title)
 
 
+def key_words(key: KeyAsSeen, lang: str, script: str = "orig") -> str:
+    """A disputed key as the lead reads it: a choice question's in the disputer's letters with the
+    options' texts, said so (or said to be the bank's, where the dispute kept no order)."""
+    if not key.options:
+        return t("bank_letters", lang, letters=key.text) if key.bank_letters else key.text
+    return t("bank_letters" if key.bank_letters else "letters_seen", lang,
+             letters=seen_text(key.options, lang, script))
+
+
 def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str = "orig") -> tuple[str, Keyboard]:
     """The answer to score, with the question and its reference in the reviewer's script (the
-    candidate's answer as they wrote it)."""
+    candidate's answer as they wrote it; a choice answer in the letters they saw, with the texts)."""
     text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id),
              paper=_paper(p.code, attempt_title(p.title, lang, script), lang),
              question=t("l_rv_on_sheet", lang, n=p.pos + 1), qid=p.question_id,
-             stem=clip(to_script(p.stem, script), MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
+             stem=clip(to_script(p.stem, script), MAX_FIELD),
+             response=clip(seen_text(list(p.seen), lang, script) if p.seen else p.response or "—", MAX_FIELD),
              reference=clip(to_script(p.reference, script), MAX_FIELD), score=num(p.score), max=num(p.max_score))
     steps = [cb.encode(cb.Action.set_score, p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
              for s in score_steps(p.max_score)]

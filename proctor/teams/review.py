@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from bank.errors import NotFound
 from bank.grading.result import Verdict
 from bank.grading.subjective import term_coverage
+from bank.option_order import SeenOption
 from bank.store import one_row
 from proctor import outbox
 from proctor.audit import AuditAction
@@ -19,6 +20,7 @@ from proctor.exams.states import AttemptStatus
 from proctor.exams.visibility import Fact, Lens, Viewer, lens_in, record_key_read_in
 from proctor.storage.db import Database
 from proctor.teams import audit
+from proctor.teams.candidate import seen_answer
 from proctor.teams.consent import seen_sql
 
 
@@ -56,6 +58,7 @@ class Pending:
     code: str | None = None  # the paper's code (P3), None once the paper is gone
     terms_found: tuple[str, ...] = ()  # the stored key terms the provisional score found in the answer
     terms_missing: tuple[str, ...] = ()  # ... and those it did not
+    seen: tuple[SeenOption, ...] = ()  # a choice answer (its key unreadable): the options as the candidate saw them
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +124,14 @@ async def next_pending(db: Database, lens: Lens, *, now: float, skip: int = 0,
         if not remaining:
             return None
         row = conn.execute(
-            f"""SELECT p.*, q.stem, q.answer, q.key_terms, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
+            f"""SELECT p.*, q.stem, q.answer, q.key_terms, q.kind, q.options, i.option_order, c.letter_refs,
+                       COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name
                 FROM (SELECT x.attempt_id, x.pos, x.question_id, x.response, x.score, x.max_score,
                              x.answered_at, t.user_id, t.title, t.paper_id,
                              (SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code FROM {pending}) p
                 JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
+                JOIN attempt_items i ON i.attempt_id = p.attempt_id AND i.pos = p.pos
+                LEFT JOIN question_checks c ON c.question_id = p.question_id
                 ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET :skip""",
             {**params, "skip": skip % remaining}).fetchone()
         if row is None:  # reviewed by someone else since the count
@@ -137,7 +143,8 @@ async def next_pending(db: Database, lens: Lens, *, now: float, skip: int = 0,
                        title=row["title"], question_id=row["question_id"], stem=row["stem"],
                        response=response, reference=_text(row["answer"]),
                        score=row["score"], max_score=row["max_score"], remaining=remaining, code=row["code"],
-                       terms_found=tuple(found), terms_missing=tuple(missing))
+                       terms_found=tuple(found), terms_missing=tuple(missing),
+                       seen=seen_answer(row))
 
     return await db.run_write(read)
 

@@ -51,7 +51,7 @@ def test_draw_keeps_pinned_options_and_rewrite_follows_the_order():
     order = OptionOrder.of("BACD", refs)
     assert order.rows(["x", "y", "z", "A和B"]) == [("A", "y"), ("B", "x"), ("C", "z"), ("D", "B和A")]
     assert order.rewrite("x（A）与 y（B）都对，故选D。", "explanation") == "x（B）与 y（A）都对，故选D。"
-    assert order.stored_letters("AC") == "BC" and [order.shown_letter(c) for c in "BC"] == ["A", "C"]
+    assert order.to_stored("AC") == "BC" and [order.shown_letter(c) for c in "BC"] == ["A", "C"]
 
 
 # ---- the bundled papers, shuffled, through the fake Bot API -----------------------------------

@@ -76,11 +76,13 @@ async def test_an_unverified_teams_report_has_no_sections_of_a_hiring_paper(env)
     await _sit(env, ann, "Demo paper hire")  # a roster member sits the exam-only paper through /exam
     await _sit(env, ann, "Demo paper demo")
     header = await _report(env, lead)
-    assert "Demo paper hire" in header  # its total
-    assert not [h for h in header if h.startswith("Demo paper hire · ")], header  # no section of it
-    assert "Demo paper demo · 单项选择题" in header  # a practice paper's sections as before
+    hire, demo = [f"{(await paper_summary(env.db, await paper_id(env.db, s))).code} Demo paper {s}"
+                  for s in ("hire", "demo")]  # a paper's column: its code and title
+    assert hire in header  # its total
+    assert not [h for h in header if h.startswith(f"{hire} · ")], header  # no section of it
+    assert f"{demo} · 单项选择题" in header  # a practice paper's sections as before
     await hiring.verify(env.db, ALPHA, [await paper_id(env.db, "hire")], actor=ADMIN, now=env.clock.now())
-    assert "Demo paper hire · 单项选择题" in await _report(env, lead)  # verified: the sections too
+    assert f"{hire} · 单项选择题" in await _report(env, lead)  # verified: the sections too
 
 
 async def test_bankstats_filters_by_paper_id_answers_privately_and_offers_a_lead_no_button(tmp_path):
@@ -121,7 +123,8 @@ async def test_bankstats_filters_by_paper_id_answers_privately_and_offers_a_lead
         assert "hiring doubt" in everything.text
         await (await admin.press(everything, "Uphold #1")).wait()  # the hiring paper's dispute, raised first
         prompt = await admin.wait_message(lambda m: "/keyfix" in (m.text or ""))
-        assert "(now: AB)" in prompt.text and prompt.chat_id == ADMIN
+        assert "(now: A · " in prompt.text and ", in the letters the disputer saw)" in prompt.text
+        assert prompt.chat_id == ADMIN
         assert not any("(now:" in (m.text or "") for m in env.api.chat_view(ALPHA))
     finally:
         await env.close()

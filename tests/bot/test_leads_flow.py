@@ -203,8 +203,8 @@ async def test_report_is_a_csv_of_the_teams_results(env):
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [r["name"] for r in rows] == ["Lea", "Ann", "Bob"]
     ann = rows[1]
-    # columns speak in titles, one for every section of the paper (answered or not), never the slug
-    paper = "Demo paper demo"
+    # columns speak in codes and titles, one for every section of the paper (sat or not), never the slug
+    paper = "P1 Demo paper demo"
     sections = ["单项选择题", "多项选择题", "判断题", "填空题", "简答题"]
     assert [c for c in rows[0] if c.startswith(paper)] == [paper, *(f"{paper} · {s}" for s in sections)]
     assert not [c for c in rows[0] if c.startswith("demo")]

@@ -241,6 +241,24 @@ async def test_report_lists_the_roster_not_whoever_wrote_in_the_group(env):
     assert "1. u40 — 2/2" in board.text
 
 
+async def test_the_paper_leaderboard_in_a_group_ranks_its_roster_not_whoever_asks(env):
+    c = Crafted(env.db)
+    await c.user(ANN, "Ann")
+    await c.group(ALPHA, "Alpha", members=(LEAD, ANN))
+    await c.roster(ALPHA, ANN)  # the lead leads the team, and is not on its roster
+    env.in_group(ALPHA, (ANN, "Ann"), (LEAD, "Lea"))
+    pid = await paper_id(env.db, "demo")
+    q = (await question_ids(env.db, "demo", "single"))[0]
+    await c.exam(ANN, pid, [(q, 1, 2, 1)], T0, T0 + 60)
+    await c.exam(LEAD, pid, [(q, 2, 2, 1)], T0, T0 + 30)  # the lead tried the paper too, and did better
+    lead = env.api.user(LEAD, "Lea")
+    board = await say(lead, "/leaderboard paper demo", chat=ALPHA)
+    assert "1. Ann — 1/2" in board.text and "Lea" not in board.text
+    await c.roster(ALPHA, LEAD)  # added to the roster: ranked with the team
+    board = await say(lead, "/leaderboard paper demo", chat=ALPHA)
+    assert "1. Lea — 2/2" in board.text and "2. Ann — 1/2" in board.text
+
+
 # --- bank/ ----------------------------------------------------------------------------------------
 
 async def test_chart_and_digest_count_exams_of_the_roster_only(db):

@@ -199,7 +199,7 @@ async def test_review_scores_the_answer_and_the_candidate_is_told_in_the_chat(en
     assert len(await audit.recent(env.db, action="review")) == 1
     # the audit log shows it, filterable
     _, html, _ = await lea.get("/desk/audit", team=str(ALPHA), action="review")
-    assert [r[3] for r in table_rows(html, "audit")] == ["review"]
+    assert [r[3] for r in table_rows(html, "audit")] == ["answer scored"]  # the action in words
     _, html, _ = await lea.get("/desk/audit", team=str(ALPHA), action="retire")
     assert "No entries." in html
     _, html, _ = await lea.get("/desk/audit", team=str(ALPHA), actor=str(ADMIN))
