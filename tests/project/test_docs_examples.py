@@ -189,7 +189,7 @@ def places(facts: Facts, form: str) -> dict[str, str]:
     return {"<paper>": "P1", "[paper]": "P1", "[paper or topic]": "梯度累积", "[paper|topic]": "梯度累积",
             "<question id>": str(facts.single), "<id>": str(facts.single), "ID": str(facts.single),
             "{qid}": str(facts.single), "{id}": str(dispute), "<dispute>": str(dispute),
-            "<reason>": "the key looks wrong", "<new key>": "B", "<alternative>": "另一种说法",
+            "<reason>": "the key looks wrong", "<new key>": "B", "<new key, in the same letters>": "B", "<alternative>": "另一种说法",
             "<alternative answer>": "另一种说法", "[HH:MM]": "09:00", "[Area/City]": "Asia/Shanghai",
             "[close after, e.g. 2h]": "2h", "[mon..sun]": "fri", "@user": "@ann", "[@username]": "@ann",
             "[Nq 1–30]": "5q", "[Ns 10–120]": "20s"}
@@ -234,7 +234,7 @@ PROMPTS: dict[str, tuple[str, ...]] = {
     "l_bs_commands": ("/retire ID", "/restore ID", "/examonly <paper> on|off"),
     "l_retire_usage": ("/retire <question id>", "/restore <question id>"),
     "l_examonly_usage": ("/examonly <paper> on|off",),
-    "l_kf_prompt": ("/keyfix {id} <new key>", "/keyfix {id} + <alternative answer>"),
+    "l_kf_prompt": ("/keyfix {id} <new key, in the same letters>", "/keyfix {id} + <alternative answer>"),
     "l_kf_prompt_withheld": ("/keyfix {id} <new key>", "/keyfix {id} + <alternative answer>"),
     "l_kf_usage": ("/keyfix <dispute> <new key> [keep]", "/keyfix <dispute> + <alternative> [keep]"),
     "l_tm_usage": ("/team", "/team add|remove|accept|reject @user", "/join"),
