@@ -7,13 +7,13 @@ from datetime import datetime
 
 from telegram import Update
 
-from bot.chat_prefs import group_lang
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads.access import GROUPS, Desk, seen
 from bot.leads.render import period_name
 from bot.live import jobs, render
 from bot.text_limits import MAX_TEXT, clip
+from bot.voice import group_voice
 from proctor.chats import chat_zone
 from proctor.exams.visibility import AUDIENCE, lens
 from proctor.live import answers, rounds
@@ -34,7 +34,8 @@ async def live(update: Update, context: Ctx) -> None:
     if chat.type not in GROUPS:
         await context.message.reply_text(t("lv_groups_only", u.lang))
         return
-    lang, script = await group_lang(context, chat.id)
+    there = await group_voice(context, chat.id)  # everything /live says is posted in the group
+    lang, script = there.lang, there.script
     args = context.args or []
     match [a.lower() for a in args]:
         case ["me"]:

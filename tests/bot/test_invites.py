@@ -264,13 +264,16 @@ async def test_resend_gives_a_new_link_and_the_old_one_stops_working(env):
     assert len(await audit.recent(env.db, action="invite_resend")) == 1
 
 
-async def test_a_bad_request_is_told_in_the_leads_language(env):
+async def test_a_bad_request_is_told_in_the_groups_language(env):
     """The domain names what an /invite got wrong (proctor.invites.request.Problem); the bot says it in
-    the lead's language, the words at fault quoted."""
+    the language of the group it answers in (bot/voice.py), the words at fault quoted; the lead's own
+    language is not the group's."""
     lead = env.api.user(LEAD, "Lea")
     assert (await say(lead, "/invite hire 48h +99d", chat=ALPHA)).text == (
         "I couldn't read that: extra time is at most 24 hours. See /invite for the usage.")
     await say(lead, "/lang zh")
+    assert (await say(lead, "/invite hire 0h", chat=ALPHA)).text.startswith("I couldn't read that: “0h”")
+    await say(lead, "/lang zh", chat=ALPHA)
     assert (await say(lead, "/invite hire 0h", chat=ALPHA)).text == "无法识别：“0h”不是 90m、48h 或 3d 这样的时长。用法见 /invite。"
     assert (await say(lead, "/invite hire 61d", chat=ALPHA)).text == "无法识别：有效期最长 60 天。用法见 /invite。"
     assert (await say(lead, "/invite hire 21x", chat=ALPHA)).text == "无法识别：作答次数为 1x 至 20x。用法见 /invite。"
