@@ -65,9 +65,9 @@ def group_of(update: Update) -> int | None:
 
 
 def seen_in(conn: sqlite3.Connection, user_id: int, first_name: str, username: str | None, now: float,
-            group_id: int | None) -> Seen:
+            group_id: int | None, telegram_language: str | None = None) -> Seen:
     """The claim's read (bot/intake.py), on the database thread."""
-    prefs = ensure_user_in(conn, user_id, first_name, username, now)
+    prefs = ensure_user_in(conn, user_id, first_name, username, now, telegram_language=telegram_language)
     return Seen(prefs, None if group_id is None else group_prefs_in(conn, group_id))
 
 
@@ -86,7 +86,8 @@ async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     if claim is not None and seen is not None:
         context.claim = replace(claim, seen=None)  # taken
     if seen is None or seen.prefs.id != tg.id:
-        prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now())
+        prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now(),
+                                  telegram_language=tg.language_code)
         seen = Seen(prefs, None if group_id is None else await group_prefs(svc.db, group_id))
     mine = voice.to_person(seen.prefs, svc.settings.language, tg.language_code)
     here = mine if group_id is None else voice.to_group(seen.group, svc.settings.language)

@@ -42,11 +42,12 @@ class Voice:
 
 
 def to_person(prefs: UserPrefs | None, default: str, telegram_code: str | None = None) -> Voice:
-    """A message to one person: their /lang, else their Telegram language (when an update tells it),
-    else `default`; their /script, else as written."""
+    """A message to one person: their /lang, else their Telegram language (the update's, else the
+    one their record last kept), else `default`; their /script, else as written."""
     if prefs is None:
         return Voice(pick_lang(None, telegram_code, default), "orig")
-    return Voice(pick_lang(prefs.language, telegram_code, default), prefs.script or "orig")
+    return Voice(pick_lang(prefs.language, telegram_code or prefs.telegram_language, default),
+                 prefs.script or "orig")
 
 
 def to_group(group: GroupPrefs | None, default: str) -> Voice:
@@ -56,7 +57,7 @@ def to_group(group: GroupPrefs | None, default: str) -> Voice:
 
 
 def of_prefs(ctx: HasBotData, prefs: UserPrefs | None) -> Voice:
-    """`to_person` for a job or the outbox (no update, so no Telegram language): `prefs` already read."""
+    """`to_person` for a job or the outbox (no update: the Telegram language their record kept)."""
     return to_person(prefs, services(ctx).settings.language)
 
 
