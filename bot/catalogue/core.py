@@ -1,6 +1,11 @@
 """Texts every chat shares."""
 
+# the one wording of a written answer's state until a lead reviews it: every text that names the
+# state (exam, result card, desk) is built from it
+AWAITING = {"en": "awaiting review", "zh": "待复核"}
+
 TEXTS: dict[str, dict[str, str]] = {
+    "state_awaiting": AWAITING,
     "start": {
         "en": "Hi {name}! I run exams on large-model engineering.\n\n"
               "/papers – the papers you can take\n/exam – take a timed paper\n"

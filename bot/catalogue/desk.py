@@ -1,5 +1,7 @@
 """Texts of the lead's desk (the Mini App and /desk)."""
 
+from bot.catalogue.core import AWAITING
+
 TEXTS: dict[str, dict[str, str]] = {
     # /desk in the chat
     "d_open_text": {"en": "📋 Your desk: leaderboards, the review queue and the audit log.",
@@ -192,7 +194,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_state_correct": {"en": "right", "zh": "正确"},
     "d_state_wrong": {"en": "wrong", "zh": "错误"},
     "d_state_partial": {"en": "partly right", "zh": "部分正确"},
-    "d_state_awaiting": {"en": "awaiting review", "zh": "待复核"},
+    "d_state_awaiting": AWAITING,
     "d_state_unanswered": {"en": "unanswered", "zh": "未作答"},
     # the Hiring page: teams verified for hiring papers (configured admins; proctor/hiring.py)
     "d_nav_hiring": {"en": "Hiring", "zh": "招聘"},

@@ -12,9 +12,10 @@ from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.paper_list import PaperSummary
 from bank.script import to_script
-from bot.exam.render import clip, fmt_duration, fmt_points, short_section
+from bot.exam.render import clip, fmt_duration, fmt_points
 from bot.i18n import t
 from bot.invites import callbacks as cb
+from bot.section_names import section_name
 from proctor.exams.model import Attempt, Result
 from proctor.exams.states import FinishReason
 from proctor.exams.visibility import Fact, Visibility
@@ -110,7 +111,7 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
         case _:
             reason = ""
     sections = "\n".join(
-        t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
+        t("section_line", lang, title=section_name(s.title, lang), score=fmt_points(round(s.score, 2)),
           max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")
         for s in result.sections) if vis.shows(Fact.section) else t("hv_card_withheld", lang)
     answers = vis.shows(Fact.others_answers)

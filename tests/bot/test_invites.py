@@ -175,7 +175,7 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     # the lead's card: candidate, paper, sections, time, written answers to review
     result = await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1 finished"))
     assert result.text.startswith("📋 Invite #1 finished · Cid\nDemo paper hire\nScore: ")
-    assert "Time used: 70:00" in result.text and "• 单项选择题: " in result.text
+    assert "Time used: 70:00" in result.text and "• Single choice: " in result.text
     assert "✍️ 1 written answer awaits review." in result.text  # one, not "1 answers"
     await lead.press(result, "✍️ Review these answers")
     review = await lead.wait_message(lambda m: "简述梯度累积" in (m.text or ""))
@@ -334,7 +334,7 @@ async def test_review_options_govern_the_candidates_card(tmp_path, review):
         if review == "none":
             assert card.text == "🏁 Demo paper hire — result\n📨 Your answers were sent to the team."
         elif review == "sections":
-            assert "• 单项选择题: " in card.text and card.button_texts == []
+            assert "• Single choice: " in card.text and card.button_texts == []
         else:
             assert card.button_texts == ["🔍 Review all answers", "Review wrong answers"]
             await cid.press(card, "Review wrong answers")
@@ -349,7 +349,7 @@ async def test_review_options_govern_the_candidates_card(tmp_path, review):
             assert record.text == "This paper does not show answers and keys."
         # the lead's card always has the sections
         lead_card = await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1"))
-        assert "• 单项选择题: " in lead_card.text
+        assert "• Single choice: " in lead_card.text
     finally:
         await env.close()
 
