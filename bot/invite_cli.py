@@ -7,7 +7,7 @@ import csv
 import io
 import sys
 import time
-from datetime import UTC, datetime
+from datetime import UTC
 
 from pydantic import ValidationError
 from telegram import Bot
@@ -23,6 +23,7 @@ from proctor.invites import store
 from proctor.invites.links import link
 from proctor.invites.listing import listing
 from proctor.invites.request import BadInvite, find_paper, parse_duration
+from proctor.local_time import iso, moment
 from proctor.storage.db import Database
 
 
@@ -49,7 +50,8 @@ def invite_commands() -> dict:
 
 
 def _when(ts: float | None) -> str:
-    return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """A moment on the command line (which has no reader's zone: UTC, named)."""
+    return "" if ts is None else moment(ts, UTC)
 
 
 async def bot_username(given: str | None) -> str:
@@ -101,7 +103,7 @@ async def _create(db: Database, args) -> int:
     for inv, token in made:
         url = link(bot, token)
         if out:
-            out.writerow([inv.id, url, _when(inv.closes_at)])
+            out.writerow([inv.id, url, iso(inv.closes_at, UTC)])
         else:
             print(url)
     return 0
@@ -117,8 +119,8 @@ async def _list(db: Database, args) -> int:
         score = "" if r.score is None else f"{r.score:g}"
         if w:
             w.writerow([r.invite.id, safe_cell(r.paper), r.status.value, safe_cell(r.candidate), score,
-                        "" if r.max_score is None else f"{r.max_score:g}", _when(r.invite.closes_at),
-                        _when(r.finished_at)])
+                        "" if r.max_score is None else f"{r.max_score:g}", iso(r.invite.closes_at, UTC),
+                        iso(r.finished_at, UTC)])
         else:
             buf.write(f"#{r.invite.id} {r.status.value:<8} {r.paper} · {r.candidate or '—'}"
                       f"{f' · {score}/{r.max_score:g}' if r.score is not None else ''} · "

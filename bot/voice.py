@@ -20,7 +20,6 @@ from zoneinfo import ZoneInfo
 from bot.i18n import HANT, pick_lang
 from bot.services import HasBotData, services
 from proctor.chats import chat_zone, group_prefs
-from proctor.local_time import zone
 from proctor.people.users import UserPrefs, find_prefs
 
 GroupPrefs = tuple[str | None, str | None]  # a group's own (language, script); None: not set
@@ -82,6 +81,4 @@ async def zone_for(ctx: HasBotData, chat_id: int | None) -> ZoneInfo:
     """The zone a message's times are told in: the zone of the chat it goes to (a person's private
     chat, or the group: proctor.chats.chat_zone), else PROCTOR_TIMEZONE."""
     svc = services(ctx)
-    if chat_id is None:  # no chat (a file for the CLI, a page for nobody in particular): the bot's zone
-        return zone(svc.settings.timezone)
-    return await chat_zone(svc.db, chat_id, svc.settings.timezone)
+    return await chat_zone(svc.db, chat_id, svc.settings.timezone)  # no chat (every team): the bot's zone

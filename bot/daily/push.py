@@ -14,7 +14,6 @@ import logging
 import warnings
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
@@ -38,7 +37,7 @@ from proctor.daily.schedule import Schedule, closes_at, next_fire
 from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streaks
 from proctor.exams.seal import sealed_for, sealed_for_group_in
-from proctor.local_time import parse_hhmm, parse_timezone
+from proctor.local_time import moment, parse_hhmm, parse_timezone
 
 log = logging.getLogger(__name__)
 
@@ -104,11 +103,6 @@ async def schedule_for(app: Application, chat_id: int) -> tuple[Schedule, int]:
     base = default_schedule(app)
     tz = await chat_zone(svc.db, chat_id, svc.settings.timezone)  # one zone rule: proctor/chats.py
     return Schedule(base.at_time, tz), svc.settings.daily_questions
-
-
-def fmt_local(ts: float | datetime, tz: ZoneInfo) -> str:
-    dt = ts if isinstance(ts, datetime) else datetime.fromtimestamp(ts, UTC)
-    return dt.astimezone(tz).strftime("%Y-%m-%d %H:%M %Z")
 
 
 async def prefs(app: Application, chat_id: int, private: bool) -> Voice:
@@ -299,7 +293,7 @@ def summary_text(app: Application, summary: private_next.Summary, lang: str) -> 
     if sub is not None and sub.enabled:
         sch = sub.schedule()
         now = datetime.fromtimestamp(services(app).now(), UTC)
-        next_at = fmt_local(next_fire(sch.at_time, sch.tz, now), sch.tz)
+        next_at = moment(next_fire(sch.at_time, sch.tz, now), sch.tz)
     return render.private_summary(summary.answers, summary.total, summary.streak, lang, next_at)
 
 

@@ -9,8 +9,8 @@ from bot.exam.render import clip
 from bot.invites import render
 from bot.pacing import Turn
 from bot.services import services
-from bot.voice import group_voice
 from bot.userctx import prefs_ctx
+from bot.voice import group_voice
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.exams.visibility import Role, Viewer
