@@ -46,10 +46,6 @@ class UserCtx:
         """What `t` takes for a message to the user's private chat."""
         return self.mine.lang
 
-    @property
-    def own_script(self) -> str:
-        return self.mine.script
-
     def own(self) -> UserCtx:
         """The same user, answered in their private chat (their own voice)."""
         return replace(self, here=self.mine)

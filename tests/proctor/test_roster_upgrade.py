@@ -13,7 +13,7 @@ from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from proctor.teams import review, roster
 from proctor.teams.consent import seen_since
 from proctor.teams.roster import Outcome, Standing
-from tests.proctor.test_leads_data import Crafted
+from tests.proctor.test_leads_data import OldCrafted
 
 ALPHA, LEAD = -100, 9
 LEA = Viewer(Role.lead, LEAD)  # the group's lead, as the read rule knows them
@@ -29,21 +29,6 @@ OLD_ADD = """INSERT INTO team_roster (chat_id, user_id, status, requested_at, de
              RETURNING user_id"""
 OLD_ACCEPT = ("UPDATE team_roster SET status='member', decided_by=?, decided_at=? "
               "WHERE chat_id=? AND user_id=? AND status='pending' RETURNING user_id")
-
-
-OLD_USER = "INSERT OR IGNORE INTO users (id, first_name, username, created_at) VALUES (?,?,?,?)"
-
-
-class OldCrafted(Crafted):
-    """Crafted's rows, its users written as that release wrote them (today's add later columns)."""
-
-    async def user(self, uid: int, name: str = "") -> int:
-
-        def transaction(conn):
-            conn.execute(OLD_USER, (uid, name or f"u{uid}", None, 0))
-
-        await self.db.run_write(transaction)
-        return uid
 
 
 async def old_request(db: Database, user_id: int, now: float) -> None:
