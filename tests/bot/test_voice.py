@@ -232,3 +232,26 @@ def test_only_the_rule_picks_a_language():
                 if called in ("pick_lang", "Voice"):
                     found.append(f"{name}:{node.lineno} {called}")
     assert found == []
+
+
+async def test_lang_and_script_alone_say_the_current_setting(env):
+    lead = env.api.user(ADMIN, "Lea")
+    ann = env.api.user(21, "Ann", language_code="en")
+    group = env.api.group(-1009, "Grp")
+    group.add_members(21)
+
+    async def reply(text: str, chat=None) -> str:
+        await ann.send(text, chat=chat)
+        return (await ann.wait_message(chat=chat)).text
+
+    assert (await reply("/lang")).startswith("Your language is English (automatic: your Telegram language).\n")
+    assert (await reply("/script")).startswith("Questions are shown as written.\n")
+    await reply("/lang zh")
+    await reply("/script hant")
+    assert (await reply("/lang")).startswith("你的界面語言：中文（你設置的）。\n")
+    assert (await reply("/script")).startswith("題目以繁體顯示。\n")
+    assert (await reply("/lang", group)).startswith("This group's language is English (the bot's default).\n")
+    await lead.send("/lang zh", chat=group)
+    await lead.wait_message(chat=group)
+    assert (await reply("/lang", group)).startswith("本群的语言：中文（由群管理员设置）。\n")
+    assert (await reply("/script", group)).startswith("本群题目以原文显示。\n")
