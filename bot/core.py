@@ -17,11 +17,10 @@ from telegram.ext import (
     filters,
 )
 
-from bot import intake, menus
-from bot.chat_prefs import group_lang
+from bot import intake, menus, voice
 from bot.context import Ctx, ProctorContext
 from bot.edits import edit_text
-from bot.i18n import pick_lang, t
+from bot.i18n import t
 from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
 from bot.userctx import UserCtx, user_ctx
@@ -152,10 +151,10 @@ async def _group_admin(context: Ctx, lang: str) -> bool:
 
 async def set_lang(update: Update, context: Ctx) -> None:
     """Override the interface language: /lang en|zh|auto (in a group: the group's, by its admins);
-    /lang alone says what is set."""
+    /lang alone says the current one."""
     u = await user_ctx(update, context)
     if not context.args:
-        await context.message.reply_text(await _lang_now(context, u))
+        await context.message.reply_text(await _current_lang(context, u))
         return
     if (arg := await _choice(update, context, u, ("en", "zh", "auto"), "lang_usage")) is None:
         return
@@ -164,8 +163,8 @@ async def set_lang(update: Update, context: Ctx) -> None:
     if context.chat.type in GROUP_TYPES:
         if await _group_admin(context, u.lang):
             await set_group_language(svc.db, context.chat.id, choice, svc.now())
-            lang, _ = await group_lang(context, context.chat.id)
-            await context.message.reply_text(t("lang_group_set", lang))
+            there = await voice.group_voice(context, context.chat.id)
+            await context.message.reply_text(t("lang_group_set", there.lang))
         return
     await user_store.set_language(svc.db, u.id, choice)
     u = await user_ctx(update, context)
@@ -174,10 +173,10 @@ async def set_lang(update: Update, context: Ctx) -> None:
 
 async def set_script(update: Update, context: Ctx) -> None:
     """Show questions as written, in Simplified or in Traditional: /script orig|hans|hant (in a
-    group: the group's, by its admins); /script alone says what is set."""
+    group: the group's, by its admins); /script alone says the current one."""
     u = await user_ctx(update, context)
     if not context.args:
-        await context.message.reply_text(await _script_now(context, u))
+        await context.message.reply_text(await _current_script(context, u))
         return
     if (arg := await _choice(update, context, u, ("orig", "hans", "hant"), "script_usage")) is None:
         return
@@ -185,32 +184,30 @@ async def set_script(update: Update, context: Ctx) -> None:
     if context.chat.type in GROUP_TYPES:
         if await _group_admin(context, u.lang):
             await set_group_script(svc.db, context.chat.id, arg, svc.now())
-            lang, _ = await group_lang(context, context.chat.id)
-            await context.message.reply_text(t("script_group_set", lang, script=t(f"script_{arg}", lang)))
+            there = await voice.group_voice(context, context.chat.id)
+            await context.message.reply_text(t("script_group_set", there.lang, script=t(f"script_{arg}", there.lang)))
         return
     await user_store.set_script(svc.db, u.id, arg)
+    u = await user_ctx(update, context)
     await context.message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
 
 
-async def _lang_now(context: Ctx, u: UserCtx) -> str:
-    """The language set here: the group's own or the bot's default in a group, the user's choice or
-    their Telegram's in a private chat (as bot.userctx picks it)."""
-    svc = context.services
+async def _current_lang(context: Ctx, u: UserCtx) -> str:
+    """/lang alone: the language replies here are in, and whether it was chosen or follows a default."""
+    name = t(f"lang_name_{u.here.language}", u.lang)
     if context.chat.type in GROUP_TYPES:
-        own, _ = await group_prefs(svc.db, context.chat.id)
-        lang, _ = await group_lang(context, context.chat.id)
-        return t("lang_now_group" if own else "lang_now_group_default", u.lang, language=t(f"lang_name_{lang}", u.lang))
-    prefs = await user_store.find_prefs(svc.db, u.id)
-    chosen = prefs is not None and prefs.language is not None
-    return t("lang_now_chosen" if chosen else "lang_now_auto", u.lang, language=t(f"lang_name_{u.own_lang}", u.lang))
+        chosen, _ = await group_prefs(context.services.db, context.chat.id)
+        return t("lang_group_now" if chosen else "lang_group_now_default", u.lang, language=name)
+    stored = await user_store.find_prefs(context.services.db, u.id)
+    chosen = stored.language if stored is not None else None
+    return t("lang_now" if chosen else "lang_now_auto", u.lang, language=name)
 
 
-async def _script_now(context: Ctx, u: UserCtx) -> str:
-    """How questions are shown here: the group's script in a group, the user's own in a private chat."""
-    if context.chat.type in GROUP_TYPES:
-        _, script = await group_lang(context, context.chat.id)
-        return t("script_now_group", u.lang, script=t(f"script_{script}", u.lang))
-    return t("script_now", u.lang, script=t(f"script_{u.own_script or 'orig'}", u.lang))
+async def _current_script(context: Ctx, u: UserCtx) -> str:
+    """/script alone: how question text is shown here."""
+    shown = t(f"script_{u.here.script}", u.lang)
+    key = "script_group_now" if context.chat.type in GROUP_TYPES else "script_now"
+    return t(key, u.lang, script=shown)
 
 
 async def garbled_button(update: Update, context: Ctx) -> None:
@@ -224,8 +221,8 @@ async def on_error(update: object, context: Ctx) -> None:
     log.error("unhandled error on update %s", getattr(update, "update_id", None), exc_info=context.error)
     if not isinstance(update, Update):
         return
-    user = update.effective_user
-    lang = pick_lang(None, user.language_code if user else None, context.services.settings.language)
+    user = update.effective_user  # the record is not read here: the error may be the database's
+    lang = voice.to_person(None, context.services.settings.language, user.language_code if user else None).lang
     try:
         if update.callback_query:
             await update.callback_query.answer(t("oops", lang))
@@ -241,7 +238,7 @@ async def tell_too_fast(app: Application, update: Update) -> None:
     chat = update.effective_chat
     if user is None:  # floods are counted per user (bot.ordering): an update without one is never dropped
         return
-    lang = pick_lang(None, user.language_code, services(app).settings.language)
+    lang = voice.to_person(None, services(app).settings.language, user.language_code).lang
     await app.bot.send_message(chat.id if chat else user.id, t("too_fast", lang, name=user.first_name or ""))
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import string
+from functools import cache
 
 from bank.kinds import Kind
+from bank.script import to_script
 from bot.catalogue import (
     ask,
     audit,
@@ -26,6 +28,7 @@ from bot.catalogue import (
 )
 
 LANGS = ("en", "zh")
+HANT = "zh-Hant"  # the Chinese texts in Traditional characters, for a Chinese reader whose /script is hant
 
 
 def _merge(*modules) -> dict[str, dict[str, str]]:
@@ -43,10 +46,23 @@ CATALOGUE = _merge(audit, core, exam, daily, leads, invites, desk, examui, ask, 
 
 
 def t(key: str, lang: str, /, **kw) -> str:
-    """The text for `key` in `lang` (falls back to English), formatted with `kw`."""
-    texts = CATALOGUE[key]
-    text = texts.get(lang) or texts["en"]
+    """The text for `key` in `lang` (falls back to English), formatted with `kw`. `lang` is what
+    `bot.voice.Voice.lang` gives: "en", "zh", or HANT (the Chinese text in Traditional characters;
+    the values in `kw` are data, each already in the reader's script)."""
+    text = _traditional(key) if lang == HANT else CATALOGUE[key].get(lang) or CATALOGUE[key]["en"]
     return _FORMAT.format(text, **kw) if kw else text
+
+
+@cache
+def _traditional(key: str) -> str:
+    """The catalogue's Chinese text for `key` in Traditional characters, converted once."""
+    texts = CATALOGUE[key]
+    return to_script(texts["zh"], "hant") if texts.get("zh") else texts["en"]
+
+
+def chinese(lang: str) -> bool:
+    """Whether `lang` (a `t` language) is Chinese, in either script."""
+    return lang in ("zh", HANT)
 
 
 def kind_name(kind: Kind, lang: str) -> str:
@@ -56,7 +72,7 @@ def kind_name(kind: Kind, lang: str) -> str:
 
 def joined(items, lang: str) -> str:
     """A list in running text: "1, 2, 3" in English, "1、2、3" in Chinese."""
-    return ("、" if lang == "zh" else ", ").join(str(i) for i in items)
+    return ("、" if chinese(lang) else ", ").join(str(i) for i in items)
 
 
 def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en") -> str:

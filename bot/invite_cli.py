@@ -8,7 +8,7 @@ import io
 import sys
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import TypeVar
 
 from pydantic import ValidationError
@@ -33,6 +33,7 @@ from proctor.invites.request import (
     find_paper,
     parse_duration,
 )
+from proctor.local_time import iso, moment
 from proctor.storage.db import Database
 
 T = TypeVar("T")
@@ -61,7 +62,8 @@ def invite_commands() -> dict:
 
 
 def _when(ts: float | None) -> str:
-    return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """A moment on the command line (which has no reader's zone: UTC, named)."""
+    return "" if ts is None else moment(ts, UTC)
 
 
 async def bot_username(given: str | None) -> str:
@@ -125,7 +127,7 @@ async def _create(db: Database, args) -> int:
     for inv, token in made:
         url = link(bot, token)
         if out:
-            out.writerow([inv.id, url, _when(inv.closes_at)])
+            out.writerow([inv.id, url, iso(inv.closes_at, UTC)])
         else:
             print(url)
     return 0
@@ -141,8 +143,8 @@ async def _list(db: Database, args) -> int:
         score = "" if r.score is None else f"{r.score:g}"
         if w:
             w.writerow([r.invite.id, safe_cell(r.paper), r.status.value, safe_cell(r.candidate), score,
-                        "" if r.max_score is None else f"{r.max_score:g}", _when(r.invite.closes_at),
-                        _when(r.finished_at)])
+                        "" if r.max_score is None else f"{r.max_score:g}", iso(r.invite.closes_at, UTC),
+                        iso(r.finished_at, UTC)])
         else:
             buf.write(f"#{r.invite.id} {r.status.value:<8} {r.paper} · {r.candidate or '—'}"
                       f"{f' · {score}/{r.max_score:g}' if r.score is not None else ''} · "

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from bank.kinds import Kind
 from bank.lint import LintItem
 from bank.lint_messages import place_shape
-from bot.exam.render import short_section
 from bot.i18n import CATALOGUE, joined, kind_name, t
+from bot.section_names import short_section
 
 _KINDS = {k.value for k in Kind}
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from datetime import UTC, datetime
+from datetime import UTC
 
 from bank.errors import BankError, NotFound
 from bank.paper_list import AmbiguousPaper, PaperSummary, find_paper
 from bot.i18n import tn
 from proctor import hiring
+from proctor.local_time import moment
 from proctor.storage.db import Database
 
 
@@ -80,7 +81,8 @@ async def _unverify(db: Database, args) -> int:
 
 
 def _when(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """A moment on the command line (which has no reader's zone: UTC, named)."""
+    return moment(ts, UTC)
 
 
 async def _list(db: Database, args) -> int:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from bank.kinds import GradingMethod, MultiPolicy, ReviewOption
 from proctor.audit import AuditAction
 from proctor.chats import chat_title, chat_zone
-from proctor.local_time import zone
+from proctor.local_time import moment, zone
 from proctor.people.users import find_prefs
 from proctor.storage.db import Database
 from proctor.teams.audit import Entry
@@ -57,7 +56,7 @@ def _mentions_paper(e: Entry) -> bool:
 
 def local_time(at: float, names: Names, chat_id: int | None) -> str:
     """"2027-01-15 17:30 CST": the moment in the team's zone (the desk's default for no team)."""
-    return datetime.fromtimestamp(at, names.zones.get(chat_id, names.zones[None])).strftime("%Y-%m-%d %H:%M %Z")
+    return moment(at, names.zones.get(chat_id, names.zones[None]))
 
 
 def _target_id(target: str) -> str:

@@ -7,7 +7,6 @@ where the lead's Lens shows the paper's sections (the read rule, asked at each r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
@@ -25,7 +24,7 @@ from proctor.chats import chat_zone
 from proctor.exams.states import FinishReason
 from proctor.integrity.signals import Signal
 from proctor.invites_report import Candidate, Event, Step, candidates, duration, to_csv
-from proctor.local_time import zone
+from proctor.local_time import moment
 from proctor.teams import audit
 
 
@@ -35,10 +34,6 @@ class Change(StrEnum):
 
 
 _DONE = {Change.verify: "d_hv_verified", Change.unverify: "d_hv_undone"}
-
-
-def _day(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def _pts(x: float | None) -> str:
@@ -60,7 +55,7 @@ class Row:
 
 
 def _step(s: Step, lead: Lead, tz: ZoneInfo) -> str:
-    at = datetime.fromtimestamp(s.at, tz).strftime("%Y-%m-%d %H:%M")
+    at = moment(s.at, tz)
     match s.event:
         case Event.created if s.extra_min:
             what = lead.t("d_hv_ev_created_extra", minutes=s.extra_min)
@@ -97,7 +92,7 @@ async def _scope(request: web.Request, lead: Lead):
     """(scope, team, its zone): the team the request names (every team: configured admins)."""
     scope, team = lead.access.scope(request.query.get("team"))
     c = ctx(request)
-    tz = zone(c.default_zone) if scope is None else await chat_zone(c.db, scope, c.default_zone)
+    tz = await chat_zone(c.db, scope, c.default_zone)  # the team's, else the desk's default (every team)
     return scope, team, tz
 
 
@@ -114,7 +109,8 @@ async def hiring_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     if lead.access.admin:
         done = request.query.get("done") or ""
         page |= {"verified": await hiring.listing(db), "papers": await hiring.hiring_papers(db),
-                 "teams": lead.access.teams, "unverified": await hiring.unverified_invites(db), "day": _day,
+                 "teams": lead.access.teams, "unverified": await hiring.unverified_invites(db),
+                 "day": lambda ts: moment(ts, tz),
                  "notice": lead.t(done) if done in _DONE.values() else ""}
     return render(request, lead, "hiring.html", page)
 
@@ -122,10 +118,10 @@ async def hiring_page(request: web.Request, lead: Lead) -> web.StreamResponse:
 @lead_page
 async def hiring_csv_download(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/hiring.csv?team=: the same rows as `/report invites` sends (audited as that report)."""
-    scope, team, _ = await _scope(request, lead)
+    scope, team, tz = await _scope(request, lead)
     c = ctx(request)
     rows = await _candidates(request, lead, scope)
-    data = to_csv(rows)
+    data = to_csv(rows, tz)
     await audit.log(c.db, at=c.now(), actor=lead.session.user_id, chat_id=scope, action=AuditAction.report, target="invites",
                     rows=len(rows))
     name = f"invites-{'all' if team is None else file_stem(team.title)}.csv"

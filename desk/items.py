@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from aiohttp import web
@@ -25,7 +24,9 @@ from bank.paper_settings import is_invite_only
 from bank.question_checks import HELD_DUPLICATE
 from desk import params
 from desk.web import PREFIX, DeskContext, Lead, Withheld, csv_response, ctx, lead_page, lens_of, render
+from proctor.chats import chat_zone
 from proctor.exams.visibility import Fact, Lens
+from proctor.local_time import moment
 from proctor.teams import disputes as dsp
 from proctor.teams import doubts
 from proctor.teams import key_fix as kf
@@ -103,8 +104,8 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
                                                  "stats": stats, "disputes": disputes, "to_fix": to_fix,
                                                  "held": held, "duplicate": HELD_DUPLICATE,
                                                  "can_curate": lead.access.admin, "notice": notice,
-                                                 "computed_at": datetime.fromtimestamp(computed_at, UTC)
-                                                 .strftime("%Y-%m-%d %H:%M")},
+                                                 "computed_at": moment(computed_at, await chat_zone(
+                                                     c.db, scope, c.default_zone))},
                   status=status)
 
 

@@ -11,7 +11,7 @@ import io
 import json
 import sqlite3
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import tzinfo
 from enum import StrEnum
 
 from bank.csv_safety import safe_cell
@@ -21,6 +21,7 @@ from proctor.exams.visibility import Fact, Lens
 from proctor.integrity.signals import Signal, summary
 from proctor.invites.states import InviteStatus
 from proctor.invites.store import Invite
+from proctor.local_time import iso
 from proctor.storage.db import Database
 
 
@@ -146,10 +147,6 @@ def _history(inv: Invite, r: sqlite3.Row, sittings: list[sqlite3.Row], status: I
 
 # ---- the CSV ----------------------------------------------------------------------------------
 
-def _when(ts: float | None) -> str:
-    return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M:%S")
-
-
 def _num(x: float | None) -> str:
     return "" if x is None else f"{round(x, 2):g}"
 
@@ -162,8 +159,8 @@ def duration(seconds: float | None) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
-def _step(s: Step) -> str:
-    text = f"{s.event.value} {_when(s.at)}"
+def _step(s: Step, tz: tzinfo) -> str:
+    text = f"{s.event.value} {iso(s.at, tz)}"
     if s.event == Event.created and s.extra_min:
         text += f" +{s.extra_min}m"
     if s.event == Event.handed_in:
@@ -176,8 +173,9 @@ HEADER = ["invite", "paper", "status", "candidate", "username", "created_at", "c
           "sections", "awaiting_review", "signals", "time_used", "signal_count", "history"]
 
 
-def to_csv(rows: list[Candidate]) -> bytes:
-    """The rows as CSV (UTF-8 with a BOM, times in UTC); text cells are made safe for spreadsheets.
+def to_csv(rows: list[Candidate], tz: tzinfo) -> bytes:
+    """The rows as CSV (UTF-8 with a BOM, times ISO 8601 in `tz` with its offset); text cells are made
+    safe for spreadsheets.
     `sections` is empty where they are withheld; `history` is its steps as `event time`, `; `-separated."""
     out = io.StringIO()
     w = csv.writer(out)
@@ -186,11 +184,11 @@ def to_csv(rows: list[Candidate]) -> bytes:
         inv = c.invite
         sections = "; ".join(f"{s.title} {_num(s.score)}/{_num(s.max_score)}" for s in c.sections or ())
         w.writerow([inv.id, safe_cell(c.paper), c.status.value, safe_cell(c.name), safe_cell(c.username),
-                    _when(inv.created_at), _when(inv.closes_at), _when(_at(c, Event.opened)),
-                    _when(_last(c, Event.started)), _when(_last(c, Event.handed_in)),
+                    iso(inv.created_at, tz), iso(inv.closes_at, tz), iso(_at(c, Event.opened), tz),
+                    iso(_last(c, Event.started), tz), iso(_last(c, Event.handed_in), tz),
                     c.finish_reason.value if c.finish_reason else "", inv.extra_min, inv.attempts_used,
                     _num(c.score), _num(c.max_score), safe_cell(sections), c.pending_review, summary(c.signals),
-                    duration(c.time_used), c.signal_count, "; ".join(_step(s) for s in c.history)])
+                    duration(c.time_used), c.signal_count, "; ".join(_step(s, tz) for s in c.history)])
     return out.getvalue().encode("utf-8-sig")
 
 
@@ -202,7 +200,7 @@ def _last(c: Candidate, event: Event) -> float | None:
     return next((s.at for s in reversed(c.history) if s.event == event), None)
 
 
-async def hiring_csv(db: Database, lens: Lens, now: float) -> tuple[bytes, int]:
-    """`/report invites` and the desk's download: `candidates` as CSV, and how many rows."""
+async def hiring_csv(db: Database, lens: Lens, now: float, tz: tzinfo) -> tuple[bytes, int]:
+    """`/report invites` and the desk's download: `candidates` as CSV (times in `tz`), and how many rows."""
     rows = await candidates(db, lens, now)
-    return to_csv(rows), len(rows)
+    return to_csv(rows, tz), len(rows)

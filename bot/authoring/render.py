@@ -14,11 +14,12 @@ from bank.models import Paper, Question
 from bank.option_order import LETTERS
 from bank.paper_counts import Tally
 from bot.authoring import callbacks as cb
-from bot.exam.render import TYPED, points, question_body, short_section, shown_key
+from bot.exam.render import TYPED, points, question_body, shown_key
 from bot.i18n import joined, kind_name, t, tn
 from bot.letter_rows import letter_rows
 from bot.lint_lines import lint_line
 from bot.paper_counts import change_text, tally_text
+from bot.section_names import section_name
 from bot.text_limits import clip
 from proctor.exams.model import Item
 from proctor.teams.file_edits import Imported
@@ -37,7 +38,7 @@ def _item(q: Question, pos: int, section: str) -> Item:
 def candidate_view(q: Question, pos: int, total: int, section: str, lang: str, script: str) -> str:
     """The question as the exam screen shows it to a candidate: header, stem, options, typing hint."""
     item = _item(q, pos, section)
-    lines = [t("header", lang, n=pos + 1, total=total, section=short_section(section), pts=points(q.points, lang)),
+    lines = [t("header", lang, n=pos + 1, total=total, section=section_name(section, lang, script), pts=points(q.points, lang)),
              "", question_body(q, item, script)]
     if q.kind in TYPED:
         lines += ["", t("type_hint_fill" if q.kind is Kind.fill else "type_hint", lang)]
@@ -136,13 +137,14 @@ def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[
     if d.step is Step.section:
         # only sections of the question's kind (a button keeps the section's place in the paper)
         fitting = [(i, s) for i, s in enumerate(papers[0].sections if papers else [], start=1) if s.kind is d.kind]
-        rows += [[Button(clip(f"{s.title} ({len(s.questions)})", 60), callback_data=cb.draft(d.id, cb.DraftAction.section, i))]
+        rows += [[Button(clip(f"{section_name(s.title, lang)} ({len(s.questions)})", 60),
+                         callback_data=cb.draft(d.id, cb.DraftAction.section, i))]
                  for i, s in fitting]
         rows.append([Button(t("nq_btn_new_section", lang), callback_data=cb.draft(d.id, cb.DraftAction.section, 0))])
         kind = kind_name(d.kind, lang) if d.kind is not None else ""
         if not fitting:  # where it goes, as the README says: a new section of its kind
             text = t("nq_step_section_none", lang, paper=d.paper_title, kind=kind,
-                     title=SECTION_TITLES[d.kind] if d.kind is not None else "")
+                     title=section_name(SECTION_TITLES[d.kind], lang) if d.kind is not None else "")
             return text, Keyboard([*rows, _nav(d, lang)])
         return t("nq_step_section", lang, paper=d.paper_title, kind=kind), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.preview:
@@ -179,9 +181,10 @@ def draft_preview(d: Draft, lang: str, script: str) -> str:
     if q.explanation:
         lines.append(t("explanation", lang, e=q.explanation))
     if d.section == 0:
-        section = t("nq_new_paper_mark", lang, title=SECTION_TITLES[q.kind])
+        section = t("nq_new_paper_mark", lang, title=section_name(SECTION_TITLES[q.kind], lang))
     else:
-        section = d.section_title or t("nq_section_auto", lang, kind=SECTION_TITLES[q.kind])
+        section = (section_name(d.section_title, lang, script) if d.section_title
+                   else t("nq_section_auto", lang, kind=section_name(SECTION_TITLES[q.kind], lang)))
     lines.append(t("nq_preview_where", lang, pts=f"{q.points:g}", paper=paper, section=section))
     return clip("\n".join(lines))
 
@@ -193,7 +196,7 @@ def question_text(q: Question, lang: str) -> str:
     src = q.source
     head = []  # the card's own head names the question's id
     if src is not None:
-        head += [src.paper_title or src.paper, short_section(src.section_title) if src.section_title else str(src.section),
+        head += [src.paper_title or src.paper, section_name(src.section_title, lang) if src.section_title else str(src.section),
                  t("eq_q_place", lang, n=src.number)]
     head += [kind_name(q.kind, lang), tn("n_point", q.points, lang)] + ([t("eq_q_retired", lang)] if q.retired else [])
     lines = [" · ".join(head), "", q.stem]

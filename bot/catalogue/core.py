@@ -1,6 +1,11 @@
 """Texts every chat shares."""
 
+# the one wording of a written answer's state until a lead reviews it: every text that names the
+# state (exam, result card, desk) is built from it
+AWAITING = {"en": "awaiting review", "zh": "待复核"}
+
 TEXTS: dict[str, dict[str, str]] = {
+    "state_awaiting": AWAITING,
     "start": {
         "en": "Hi {name}! I run exams on large-model engineering.\n\n"
               "/papers – the papers you can take\n/exam – take a timed paper\n"
@@ -22,31 +27,31 @@ TEXTS: dict[str, dict[str, str]] = {
                         "zh": "在团队群里发送 /help，可查看在群里能做什么。"},
     "lang_usage": {"en": "Usage: /lang en, /lang zh or /lang auto", "zh": "用法：/lang en、/lang zh 或 /lang auto"},
     "lang_set": {"en": "Language set to English.", "zh": "界面语言已设为中文。"},
-    # /lang and /script alone: what is set now
-    "lang_name_en": {"en": "English", "zh": "英文"},
-    "lang_name_zh": {"en": "Chinese", "zh": "中文"},
-    "lang_now_chosen": {"en": "Your language is {language} (you chose it). /lang en, /lang zh or /lang auto "
-                              "changes it.",
-                        "zh": "你的界面语言是{language}（你自己选的）。发送 /lang en、/lang zh 或 /lang auto 可更改。"},
-    "lang_now_auto": {"en": "Your language is {language}: you have not chosen one, so it follows your Telegram "
-                            "settings. /lang en or /lang zh chooses one.",
-                      "zh": "你的界面语言是{language}：你尚未选择，因此跟随 Telegram 的设置。发送 /lang en 或 /lang zh 可选择。"},
-    "lang_now_group": {"en": "This group's language is {language}, set by its administrators. They change it with "
-                             "/lang en, /lang zh or /lang auto.",
-                       "zh": "本群的语言是{language}，由群管理员设置。群管理员可发送 /lang en、/lang zh 或 /lang auto 更改。"},
-    "lang_now_group_default": {"en": "This group's language is {language}, the bot's default. Its administrators "
-                                     "set one with /lang en or /lang zh.",
-                               "zh": "本群的语言是{language}（机器人的默认语言）。群管理员可发送 /lang en 或 /lang zh 设置。"},
-    "script_now": {"en": "Questions are shown {script}. /script orig, /script hans or /script hant changes it.",
-                   "zh": "题目以{script}显示。发送 /script orig、/script hans 或 /script hant 可更改。"},
-    "script_now_group": {"en": "Questions in this group are shown {script}. Its administrators change it with "
-                               "/script orig, /script hans or /script hant.",
-                         "zh": "本群题目以{script}显示。群管理员可发送 /script orig、/script hans 或 /script hant 更改。"},
     "script_usage": {
         "en": "Usage: /script orig (as written), /script hans (Simplified) or /script hant (Traditional)",
         "zh": "用法：/script orig（原文）、/script hans（简体）或 /script hant（繁体）",
     },
     "script_set": {"en": "Questions will be shown {script}.", "zh": "题目将以{script}显示。"},
+    # /lang and /script alone: the current setting, and how to change it
+    "lang_name_en": {"en": "English", "zh": "英文"},
+    "lang_name_zh": {"en": "Chinese", "zh": "中文"},
+    "lang_now": {"en": "Your language is {language} (your choice).\nChange it: /lang en, /lang zh or /lang auto",
+                 "zh": "你的界面语言：{language}（你设置的）。\n更改：/lang en、/lang zh 或 /lang auto"},
+    "lang_now_auto": {"en": "Your language is {language} (automatic: your Telegram language).\n"
+                            "Change it: /lang en, /lang zh or /lang auto",
+                      "zh": "你的界面语言：{language}（自动：跟随 Telegram 语言）。\n"
+                            "更改：/lang en、/lang zh 或 /lang auto"},
+    "lang_group_now": {"en": "This group's language is {language} (set by its administrators).\n"
+                             "They change it: /lang en, /lang zh or /lang auto",
+                       "zh": "本群的语言：{language}（由群管理员设置）。\n群管理员可更改：/lang en、/lang zh 或 /lang auto"},
+    "lang_group_now_default": {"en": "This group's language is {language} (the bot's default).\n"
+                                     "Its administrators change it: /lang en, /lang zh or /lang auto",
+                               "zh": "本群的语言：{language}（机器人默认）。\n群管理员可更改：/lang en、/lang zh 或 /lang auto"},
+    "script_now": {"en": "Questions are shown {script}.\nChange it: /script orig, /script hans or /script hant",
+                   "zh": "题目以{script}显示。\n更改：/script orig、/script hans 或 /script hant"},
+    "script_group_now": {"en": "Questions in this group are shown {script}.\n"
+                               "Its administrators change it: /script orig, /script hans or /script hant",
+                         "zh": "本群题目以{script}显示。\n群管理员可更改：/script orig、/script hans 或 /script hant"},
     "script_orig": {"en": "as written", "zh": "原文"},
     "script_hans": {"en": "in Simplified Chinese", "zh": "简体"},
     "script_hant": {"en": "in Traditional Chinese", "zh": "繁体"},

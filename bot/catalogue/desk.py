@@ -1,5 +1,7 @@
 """Texts of the lead's desk (the Mini App and /desk)."""
 
+from bot.catalogue.core import AWAITING
+
 TEXTS: dict[str, dict[str, str]] = {
     # /desk in the chat
     "d_open_text": {"en": "📋 Your desk: leaderboards, the review queue and the audit log.",
@@ -89,7 +91,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_audit_every_action": {"en": "every action", "zh": "全部操作"},
     "d_audit_actor": {"en": "Actor (user id)", "zh": "操作人（用户 ID）"},
     "d_audit_empty": {"en": "No entries.", "zh": "没有记录。"},
-    "d_col_when": {"en": "When (UTC)", "zh": "时间（UTC）"},
+    "d_col_when": {"en": "When", "zh": "时间"},
     "d_col_actor": {"en": "Who", "zh": "操作人"},
     "d_col_team": {"en": "Team", "zh": "团队"},
     "d_it_heading": {"en": "Question statistics", "zh": "题目统计"},
@@ -141,8 +143,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_btn_invite_only_on": {"en": "Make invite-only", "zh": "设为仅限邀请"},
     "d_btn_invite_only_off": {"en": "Open without an invite", "zh": "取消仅限邀请"},
     "d_lb_show_all": {"en": "Show everyone ({n} more)", "zh": "显示全部（还有 {n} 人）"},
-    "d_it_as_of": {"en": "Figures as of {at} UTC (refreshed every 10 minutes).",
-                   "zh": "统计截至 {at} UTC（每 10 分钟更新）。"},
+    "d_it_as_of": {"en": "Figures as of {at} (refreshed every 10 minutes).",
+                   "zh": "统计截至 {at}（每 10 分钟更新）。"},
     "d_it_key_confirmed": {"en": "Key confirmed: the question is asked again.", "zh": "答案已确认，恢复出题。"},
     "d_it_key_not_held": {"en": "That question is not held for its key.", "zh": "该题并未因答案存疑而暂停。"},
     "d_it_key_fixed": {"en": "Key fixed and answers regraded; the candidates are told.",
@@ -187,8 +189,8 @@ TEXTS: dict[str, dict[str, str]] = {
                      "zh": "第 #{qid} 题的主观题答案与 {other} 的几乎相同（{ratio}%）"},
     "d_sg_someone": {"en": "another candidate", "zh": "另一位候选人"},
     "d_sg_this": {"en": "This candidate", "zh": "本候选人"},
-    "d_sg_fast": {"en": "#{qid}: right in {taken}s (shown {shown}, answered {answered} UTC); reading it takes at least {floor}s",
-                  "zh": "#{qid}：{taken} 秒答对（{shown} 显示，{answered} 作答，UTC）；读题至少需 {floor} 秒"},
+    "d_sg_fast": {"en": "#{qid}: right in {taken}s (shown {shown}, answered {answered}); reading it takes at least {floor}s",
+                  "zh": "#{qid}：{taken} 秒答对（{shown} 显示，{answered} 作答）；读题至少需 {floor} 秒"},
     "d_sg_late": {"en": "#{qid}: changed {changes}×, the last {before}s before the hand-in",
                   "zh": "#{qid}：改过 {changes} 次，最后一次在交卷前 {before} 秒"},
     "d_sg_quick": {"en": "Handed in after {used}; the paper's median is {median}",
@@ -199,7 +201,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_state_correct": {"en": "right", "zh": "正确"},
     "d_state_wrong": {"en": "wrong", "zh": "错误"},
     "d_state_partial": {"en": "partly right", "zh": "部分正确"},
-    "d_state_awaiting": {"en": "awaiting review", "zh": "待复核"},
+    "d_state_awaiting": AWAITING,
     "d_state_unanswered": {"en": "unanswered", "zh": "未作答"},
     # the Hiring page: teams verified for hiring papers (configured admins; proctor/hiring.py)
     "d_nav_hiring": {"en": "Hiring", "zh": "招聘"},

@@ -59,7 +59,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_lb_paper_row": {"en": "{rank}. {name} — {score}/{max} · {time}{prov}",
                        "zh": "{rank}. {name} — {score}/{max} · 用时 {time}{prov}"},
     "l_lb_paper_empty": {"en": "No finished exams on this paper yet.", "zh": "这份试卷还没有已完成的考试。"},
-    "l_provisional": {"en": " (provisional)", "zh": "（待复核）"},
+    "l_provisional": {"en": " (provisional)", "zh": "（暂定）"},
     "l_paper_unknown": {"en": "I don't know a paper “{paper}”. /papers lists each with its code (P3).",
                         "zh": "找不到试卷“{paper}”。/papers 列出每份试卷及其代号（如 P3）。"},
     # review

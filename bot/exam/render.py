@@ -15,7 +15,6 @@ from bank.models import Question
 from bank.option_order import LETTERS
 from bank.paper_list import PaperSummary
 from bank.script import to_script
-from bank.section_names import short_section
 from bot import answer_forms
 from bot.attempt_title import attempt_title
 from bot.catalogue.marks import TICKED
@@ -23,6 +22,7 @@ from bot.exam import callbacks as cb
 from bot.exam.navigator import nav_button
 from bot.i18n import joined, t, tn
 from bot.letter_rows import letter_rows
+from bot.section_names import section_name
 from bot.text_limits import MAX_ECHO, MAX_TEXT, clip, utf16_len
 from proctor.exams.blueprint import DrawSize
 from proctor.exams.drafts import pending_drafts
@@ -104,7 +104,7 @@ def explanation(q: Question, item: Item, script: str) -> str:
 
 def header(sheet: Sheet, item: Item, lang: str, now: float, script: str = "orig") -> str:
     head = t("header", lang, n=item.pos + 1, total=len(sheet.items),
-             section=to_script(short_section(item.section), script), pts=points(item.points, lang))
+             section=section_name(item.section, lang, script), pts=points(item.points, lang))
     left = sheet.attempt.seconds_left(now)
     if left is not None:
         head += t("left", lang, left=fmt_duration(left))
@@ -249,7 +249,7 @@ def result_card(sheet: Sheet, result: Result, lang: str, vis: Visibility,
         return clip("\n".join(lines)), None
     lines.append("")
     for s in result.sections:
-        line = t("section_line", lang, title=to_script(short_section(s.title), script),
+        line = t("section_line", lang, title=section_name(s.title, lang, script),
                  score=fmt_points(round(s.score, 2)), max=fmt_points(s.max_score))
         if s.pending_review:
             line += t("awaiting_review", lang)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from telegram.ext import Application
 
-from bot.chat_prefs import group_lang
 from bot.exam.render import clip
 from bot.invites import render
 from bot.pacing import Turn
 from bot.services import services
 from bot.userctx import prefs_ctx
+from bot.voice import group_voice
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.exams.visibility import Role, Viewer
@@ -34,6 +34,6 @@ async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> N
 async def send_note(app: Application, message: Outgoing, turn: Turn | None) -> None:
     svc = services(app)
     a = await attempts.get_attempt(svc.db, int(message.ref))
-    lang, _ = await group_lang(app, message.chat_id)  # the team group's own language
-    text = render.team_note(a, lang)
+    there = await group_voice(app, message.chat_id)  # posted in the team group: the group's voice
+    text = render.team_note(a, there.lang)
     await app.bot.send_message(message.chat_id, text, rate_limit_args=turn)

@@ -4,7 +4,6 @@ welcome card, the lead's result card and the team's note."""
 from __future__ import annotations
 
 import io
-from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton as Button
@@ -12,9 +11,10 @@ from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.paper_list import PaperSummary
 from bank.script import to_script
-from bot.exam.render import clip, fmt_duration, fmt_points, short_section
+from bot.exam.render import clip, fmt_duration, fmt_points
 from bot.i18n import t
 from bot.invites import callbacks as cb
+from bot.section_names import section_name
 from proctor.exams.model import Attempt, Result
 from proctor.exams.states import FinishReason
 from proctor.exams.visibility import Fact, Visibility
@@ -23,12 +23,9 @@ from proctor.invites.listing import Row
 from proctor.invites.request import MAX_ATTEMPTS, MAX_COUNT, MAX_EXTRA_MIN, MAX_WINDOW, BadInvite
 from proctor.invites.states import InviteStatus
 from proctor.invites.store import Invite
+from proctor.local_time import moment
 
 CAPTION = 1024
-
-
-def when(ts: float, tz: ZoneInfo) -> str:
-    return datetime.fromtimestamp(ts, tz).strftime("%Y-%m-%d %H:%M %Z")
 
 
 def qr_png(url: str) -> bytes:
@@ -56,7 +53,7 @@ def link_card(inv: Invite, paper: str, url: str, tz: ZoneInfo, lang: str,
     extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
     who = t("iv_for", lang, username=inv.for_username) if inv.for_username else t("iv_for_anyone", lang)
     text = t("iv_created", lang, id=inv.id, paper=to_script(paper, script), link=url,
-             closes=when(inv.closes_at, tz), extra=extra,
+             closes=moment(inv.closes_at, tz), extra=extra,
              who=who)
     kb = Keyboard([[Button(t("iv_btn_revoke", lang), callback_data=cb.encode(cb.Press.revoke, inv.id))]])
     return clip(text, CAPTION), kb
@@ -75,7 +72,7 @@ def listing(rows: list[Row], team: str, tz: ZoneInfo, lang: str,
             score = " · " + ", ".join(fmt_points(x) for x in r.earlier) + ", " + score[3:]
         lines.append(t("iv_list_row", lang, id=r.invite.id, status=t(f"iv_status_{r.status.value}", lang),
                        paper=to_script(r.paper, script), who=r.candidate or t("iv_nobody", lang), score=score,
-                       closes=when(r.invite.closes_at, tz)))
+                       closes=moment(r.invite.closes_at, tz)))
         if r.status in (InviteStatus.open, InviteStatus.claimed):
             buttons.append([Button(f"#{r.invite.id} {t('iv_btn_revoke', lang)}",
                                    callback_data=cb.encode(cb.Press.revoke, r.invite.id)),
@@ -88,7 +85,7 @@ def welcome(inv: Invite, paper: PaperSummary, team: str, tz: ZoneInfo, lang: str
             script: str = "orig") -> tuple[str, Keyboard]:
     extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
     text = t("iv_welcome", lang, team=team, paper=to_script(paper.title, script), n=paper.askable,
-             max=fmt_points(paper.max_score), minutes=paper.time_limit_min, extra=extra, closes=when(inv.closes_at, tz),
+             max=fmt_points(paper.max_score), minutes=paper.time_limit_min, extra=extra, closes=moment(inv.closes_at, tz),
              rules=t("exam_rules", lang))
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.encode(cb.Press.start, inv.id))]])
     return clip(text), kb
@@ -110,7 +107,7 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
         case _:
             reason = ""
     sections = "\n".join(
-        t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
+        t("section_line", lang, title=section_name(s.title, lang), score=fmt_points(round(s.score, 2)),
           max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")
         for s in result.sections) if vis.shows(Fact.section) else t("hv_card_withheld", lang)
     answers = vis.shows(Fact.others_answers)

@@ -9,17 +9,17 @@ from bank.errors import NotFound
 from bot import outbox
 from bot.context import Ctx
 from bot.core import ack, answer_presser
-from bot.i18n import joined, pick_lang, t, tn
+from bot.i18n import joined, t, tn
 from bot.leads import render
 from bot.leads.access import lead_viewer, require_lead, send_private
 from bot.leads.callbacks import Press
 from bot.pacing import Turn
-from bot.services import HasBotData, services
+from bot.services import services
 from bot.userctx import UserCtx
+from bot.voice import person_voice
 from proctor.exams.cards import told
 from proctor.exams.visibility import lens
 from proctor.outbox import Outgoing
-from proctor.people.users import find_prefs
 from proctor.teams import review as reviews
 
 
@@ -99,13 +99,7 @@ async def send_notice(app: Application, message: Outgoing, turn: Turn | None) ->
     nothing is sent)."""
     outcome = reviews.Outcome(**message.payload)
     [seen] = await told(services(app).db, outcome.user_id, outcome.question_id, [outcome.attempt_id])
-    text = render.review_notice(outcome, await candidate_lang(app, outcome.user_id), seen)
+    text = render.review_notice(outcome, (await person_voice(app, outcome.user_id)).lang, seen)
     if text is not None:
         await app.bot.send_message(message.chat_id, text, rate_limit_args=turn)
 
-
-async def candidate_lang(app_or_context: HasBotData, user_id: int | None) -> str:
-    """The language a candidate chose, else the bot's default (also for a message to no one user)."""
-    svc = services(app_or_context)
-    prefs = await find_prefs(svc.db, user_id) if user_id is not None else None
-    return pick_lang(prefs.language if prefs else None, None, svc.settings.language)

@@ -92,7 +92,7 @@ async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follow
 
     card = await _editq(env, lead, qid)
     assert "version 1" in card.text and "Which letter comes third?" in card.text
-    assert f"#{qid} · " in card.text and "\nEdit paper · 单项选择题 · question 1 · Single choice · 2 points\n" in card.text  # no file name (issue 22)
+    assert f"#{qid} · " in card.text and "\nEdit paper · Single choice · question 1 · Single choice · 2 points\n" in card.text  # no file name (issue 22)
     assert {"Key", "Stem", "Explanation", "Option A", "Option D", "✖ Cancel"} <= set(card.button_texts)
     await lead.press(card, "Key")
     picker = await env.api.wait_for(lambda: card if "Pick the new key" in (card.text or "") else None,

@@ -84,7 +84,7 @@ async def test_finish_screen_lists_ticks_not_submitted_and_counts_them(env):
     assert f"Q{multi.pos + 1}: ticked {', '.join(shown)}, not submitted — will be counted" in confirm.text
     await ann.press(confirm, "Yes, finish")
     card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
-    assert "• 多项选择题: 2/2" in card.text
+    assert "• Multiple choice: 2/2" in card.text
 
 
 async def test_navigator_jumps_straight_to_a_question(env):

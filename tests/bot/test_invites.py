@@ -175,7 +175,7 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     # the lead's card: candidate, paper, sections, time, written answers to review
     result = await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1 finished"))
     assert result.text.startswith("📋 Invite #1 finished · Cid\nDemo paper hire\nScore: ")
-    assert "Time used: 70:00" in result.text and "• 单项选择题: " in result.text
+    assert "Time used: 70:00" in result.text and "• Single choice: " in result.text
     assert "✍️ 1 written answer awaits review." in result.text  # one, not "1 answers"
     await lead.press(result, "✍️ Review these answers")
     review = await lead.wait_message(lambda m: "简述梯度累积" in (m.text or ""))
@@ -264,13 +264,16 @@ async def test_resend_gives_a_new_link_and_the_old_one_stops_working(env):
     assert len(await audit.recent(env.db, action="invite_resend")) == 1
 
 
-async def test_a_bad_request_is_told_in_the_leads_language(env):
+async def test_a_bad_request_is_told_in_the_groups_language(env):
     """The domain names what an /invite got wrong (proctor.invites.request.Problem); the bot says it in
-    the lead's language, the words at fault quoted."""
+    the language of the group it answers in (bot/voice.py), the words at fault quoted; the lead's own
+    language is not the group's."""
     lead = env.api.user(LEAD, "Lea")
     assert (await say(lead, "/invite hire 48h +99d", chat=ALPHA)).text == (
         "I couldn't read that: extra time is at most 24 hours. See /invite for the usage.")
     await say(lead, "/lang zh")
+    assert (await say(lead, "/invite hire 0h", chat=ALPHA)).text.startswith("I couldn't read that: “0h”")
+    await say(lead, "/lang zh", chat=ALPHA)
     assert (await say(lead, "/invite hire 0h", chat=ALPHA)).text == "无法识别：“0h”不是 90m、48h 或 3d 这样的时长。用法见 /invite。"
     assert (await say(lead, "/invite hire 61d", chat=ALPHA)).text == "无法识别：有效期最长 60 天。用法见 /invite。"
     assert (await say(lead, "/invite hire 21x", chat=ALPHA)).text == "无法识别：作答次数为 1x 至 20x。用法见 /invite。"
@@ -331,7 +334,7 @@ async def test_review_options_govern_the_candidates_card(tmp_path, review):
         if review == "none":
             assert card.text == "🏁 Demo paper hire — result\n📨 Your answers were sent to the team."
         elif review == "sections":
-            assert "• 单项选择题: " in card.text and card.button_texts == []
+            assert "• Single choice: " in card.text and card.button_texts == []
         else:
             assert card.button_texts == ["🔍 Review all answers", "Review wrong answers"]
             await cid.press(card, "Review wrong answers")
@@ -346,7 +349,7 @@ async def test_review_options_govern_the_candidates_card(tmp_path, review):
             assert record.text == "This paper does not show answers and keys."
         # the lead's card always has the sections
         lead_card = await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1"))
-        assert "• 单项选择题: " in lead_card.text
+        assert "• Single choice: " in lead_card.text
     finally:
         await env.close()
 

@@ -18,7 +18,7 @@ from proctor.teams.leaderboard import my_groups, period_bounds, zone
 from proctor.teams.roster import Outcome, Standing
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
-from tests.proctor.test_leads_data import Crafted
+from tests.proctor.test_leads_data import Crafted, OldCrafted
 from tests.reads import answers_in, audit_count, lead_lens, paper_id, question_ids
 
 ALPHA, BETA = -100, -200
@@ -327,7 +327,7 @@ async def test_migration_keeps_every_record_and_grants_no_roster(tmp_path):
         if version < 7:
             shutil.copy(path, old / path.name)
     db = await Database.open(tmp_path / "p.db", migrations_dir=old)
-    c = Crafted(db)
+    c = OldCrafted(db)
     await c.group(ALPHA, members=(1, 2))
     await db.close()
     db = await Database.open(tmp_path / "p.db", migrations_dir=MIGRATIONS_DIR)

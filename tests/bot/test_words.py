@@ -63,9 +63,9 @@ async def test_script_hant_converts_titles_sections_keys_and_explanations(env):
     papers = await ann.wait_message(lambda m: "Papers" in (m.text or ""))
     assert hant_title in papers.text and TITLE not in papers.text
     screen = await start_exam(env, ann, hant_title)  # the chooser's button shows the Traditional title
-    assert "單項選擇題" in screen.text.splitlines()[0]  # the section label, not only the stem
+    assert "Single choice" in screen.text.splitlines()[0]  # a generated section name: the kind's, in English
     card = await _hand_in_wrong(env, ann, hant_title, started=True)
-    assert hant_title in card.text and "• 單項選擇題: 0/4" in card.text and "单项" not in card.text
+    assert hant_title in card.text and "• Single choice: 0/4" in card.text and "单项" not in card.text
     pages = "\n".join(await _review_pages(env, ann, card))
     assert "梯度累積可模擬大批次" in pages  # the explanation
     assert "圖形處理器" in pages and "图形处理器" not in pages  # a reference answer (the fill-in key)

@@ -42,8 +42,8 @@ async def test_a_lead_sees_one_row_per_candidate_and_an_unverified_team_sees_no_
     _, _, _, _, score, sections, used, extra, signals, history = rows[1]
     assert score.endswith("/15") and sections.startswith(f"{SECTION} ") and used == "0:09:00"
     assert (extra, signals) == ("+15 min", "0")
-    assert history == ("2027-01-15 08:00 created, +15 min extra time2027-01-15 08:00 link opened"
-                       "2027-01-15 08:00 started2027-01-15 08:09 handed in: " + score)
+    assert history == ("2027-01-15 08:00 UTC created, +15 min extra time2027-01-15 08:00 UTC link opened"
+                       "2027-01-15 08:00 UTC started2027-01-15 08:09 UTC handed in: " + score)
     # the same rows as the report: its CSV
     status, body, headers = await lea.get("/desk/hiring.csv", team=str(ALPHA))
     assert status == 200 and headers["Content-Disposition"] == 'attachment; filename="invites-Alpha.csv"'
@@ -68,5 +68,5 @@ async def test_the_rows_in_chinese(env, browser):  # noqa: F811
     _, html, _ = await lea.get("/desk/hiring", team=str(ALPHA))
     row = table_rows(html, "candidates")[1]
     assert row[3] == "🟢 已完成" and row[7] == "+15 分钟"
-    assert row[9].startswith("2027-01-15 08:00 创建，延长 15 分钟2027-01-15 08:00 打开链接")
+    assert row[9].startswith("2027-01-15 08:00 UTC 创建，延长 15 分钟2027-01-15 08:00 UTC 打开链接")
     assert "受邀候选人 · Alpha" in html

@@ -430,6 +430,6 @@ async def test_candidate_page_shows_similar_answers_side_by_side_naming_only_who
     _, html, _ = await admin.get("/desk/candidate", team="all", user=str(ANN))
     assert "to Bob&#39;s" in html and "to Zed&#39;s" in html
     _, html, _ = await admin.get("/desk/candidate", team="all", user=str(zed))  # the timings
-    fast = re.findall(r"right in ([\d.]+)s \(shown ([\d:]+), answered ([\d:]+) UTC\); reading it takes at least "
+    fast = re.findall(r"right in ([\d.]+)s \(shown ([\d:]+) UTC, answered ([\d:]+) UTC\); reading it takes at least "
                       r"([\d.]+)s", html)
     assert len(fast) == 6 and all(float(taken) == 0.5 < float(floor) for taken, _, _, floor in fast)

@@ -129,6 +129,20 @@ class Crafted:
         return await self.db.run_write(transaction)
 
 
+class OldCrafted(Crafted):
+    """Crafted's rows on a database at an older version: its users are written by the statement the
+    releases before migration 040 used (today's `ensure_user` writes later columns)."""
+
+    async def user(self, uid: int, name: str = "") -> int:
+
+        def transaction(conn):
+            conn.execute("INSERT OR IGNORE INTO users (id, first_name, username, created_at) VALUES (?,?,?,?)",
+                         (uid, name or f"u{uid}", None, 0))
+
+        await self.db.run_write(transaction)
+        return uid
+
+
 async def test_crafted_rows_satisfy_the_schema(db):
     c = Crafted(db)
     await c.group(-1, members=(1, 2))

@@ -134,7 +134,7 @@ async def test_the_bot_works_on_an_upgraded_database(release, tmp_path):
         # Bob's running exam resumes at the question he was on, with his draft, and takes an answer
         await bob.send("/resume")
         screen = await env.api.wait_for(lambda: attempt_message(bob.chat()), what="the exam screen")
-        assert screen.text.startswith(f"Q {pos + 1}/7 · 多项选择题"), screen.text
+        assert screen.text.startswith(f"Q {pos + 1}/7 · Multiple choice"), screen.text
         await bob.press(screen, "Submit")
         await env.api.wait_for(lambda: screen.edits, what="the answer is taken")
         await env.idle()

@@ -252,7 +252,7 @@ async def test_the_bot_goes_on_from_where_the_release_stopped(release, tmp_path)
         # Bob hands in his running exam: the fixed key regrades what waited for it, his notices go out
         await bob.send("/resume")
         screen = await env.api.wait_for(lambda: attempt_message(bob.chat()), what="the exam screen")
-        assert screen.text.startswith("Q 3/7 · 多项选择题"), screen.text
+        assert screen.text.startswith("Q 3/7 · Multiple choice"), screen.text
         await bob.press(screen, "Finish")
         confirm = await bob.wait_message(lambda m: "Yes, finish" in m.button_texts)
         await bob.press(confirm, "Yes, finish")
