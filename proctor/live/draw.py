@@ -17,10 +17,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bank.errors import NotFound
 from bank.grading.choice import parse_choice, parse_truefalse
 from bank.kinds import Kind
 from bank.option_order import LETTERS, OptionOrder
-from bank.errors import NotFound
 from bank.paper_list import AmbiguousPaper, offered_papers, pick_paper
 from bank.paper_settings import policy_of
 from bank.topics import names_topic, topic_sql

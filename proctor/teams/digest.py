@@ -199,11 +199,11 @@ async def weakest_topics(db: Database, lens: Lens, start: float, end: float, lim
                AND t.invite_id IS NULL
                AND t.finished_at>=:start
                AND t.finished_at<:end AND {seen_sql('t.user_id', 't.started_at', ':chat')})
-           SELECT {topic_sql("q", "p")} AS topic, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
+           SELECT {topic_sql("q", "p")} AS shown_topic, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
            FROM scored sc JOIN questions q ON q.id = sc.question_id
            JOIN papers p ON p.id = q.paper_id WHERE p.id IN (SELECT value FROM json_each(:shown))
-           GROUP BY topic HAVING topic <> '' AND COUNT(*) >= :min AND SUM(sc.max_score) > 0
-           ORDER BY acc, n DESC, topic LIMIT :limit""",
+           GROUP BY shown_topic HAVING shown_topic <> '' AND COUNT(*) >= :min AND SUM(sc.max_score) > 0
+           ORDER BY acc, n DESC, shown_topic LIMIT :limit""",
         {"chat": chat_id, "start": start, "end": end, "min": min_answers, "limit": limit,
          "shown": lens.papers_showing(Fact.section)})
     return [Topic(r[0], r[1], r[2]) for r in rows]
