@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from bank.errors import NotFound
 from bank.paper_counts import PLACED_SQL, Standing
-from bank.script import to_script
+from bank.script import folded
 from bank.store import Store
 
 
@@ -89,12 +89,6 @@ def codes_line(papers: Sequence[PaperSummary]) -> str:
 _CODE = re.compile(r"p?(\d+)")
 
 
-def _folded(text: str) -> str:
-    """`text` for comparing titles: in Simplified characters and case-folded, so that 试题 finds 試題
-    (the bundled papers are written in both scripts) and "Lora" finds "LoRA"."""
-    return to_script(text, "hans").casefold()
-
-
 def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
     """The paper `key` names among `papers`: its code ("P3", "p3" or "3"), its slug, its whole title,
     or a part of its title that no other paper's title holds (case, and Simplified or Traditional
@@ -111,7 +105,7 @@ def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
     hits = [p for p in papers if p.slug.casefold() == wanted]
     if len(hits) == 1:
         return hits[0]
-    wanted, titles = _folded(wanted), [(p, _folded(p.title)) for p in papers]
+    wanted, titles = folded(wanted), [(p, folded(p.title)) for p in papers]
     hits = [p for p, title in titles if title == wanted]
     if len(hits) == 1:
         return hits[0]

@@ -123,7 +123,8 @@ async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     table, db, name = request.query.get("table", "board"), ctx(request).db, f"{file_stem(team.title)}-{period}"
     if table == "mastery":
         mastery = await topic_mastery(db, team.chat_id, board.period, await lens_of(request, lead, team.chat_id))
-        return csv_response(f"mastery-{name}.csv", ["user_id", "name", *mastery.topics],
+        return csv_response(f"mastery-{name}.csv", ["user_id", "name",
+                                                     *(t or lead.t("d_heat_no_topic") for t in mastery.topics)],
                             [[uid, who, *("" if (uid, t) not in mastery.cells else f"{mastery.cells[uid, t][0]:.3f}"
                                           for t in mastery.topics)]
                              for uid, who in await team_members(db, team.chat_id)])

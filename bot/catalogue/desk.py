@@ -49,6 +49,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_chart_papers": {"en": "Accuracy by paper (daily and exam answers)", "zh": "各试卷正确率（每日一练与考试）"},
     "d_col_trend": {"en": "Trend", "zh": "趋势"},
     "d_heat_heading": {"en": "Mastery by topic (share of points earned)", "zh": "各主题掌握度（得分率）"},
+    "d_heat_no_topic": {"en": "(no topic)", "zh": "（无主题）"},  # questions with no topic in papers with no subject
     "d_idle_heading": {"en": "Not practised this week: {n}", "zh": "本周未练习：{n} 人"},
     "d_idle_none": {"en": "Everyone on the team practised this week.", "zh": "本周团队成员都已练习。"},
     "d_paper_heading": {"en": "Best exams · {paper}", "zh": "最佳考试成绩 · {paper}"},

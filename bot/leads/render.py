@@ -180,6 +180,6 @@ def digest_text(d: Digest, title: str, lang: str) -> str:
                     prev=f"#{m.previous}" if m.previous is not None else t("l_dg_new", lang)) for m in d.movers]
     if d.weakest:
         lines += ["", t("l_dg_weak", lang)]
-        lines += [t("l_dg_weak_row", lang, paper=w.paper, section=w.section, acc=pct(w.accuracy), n=w.answers)
+        lines += [t("l_dg_weak_row", lang, topic=w.name, acc=pct(w.accuracy), n=w.answers)
                   for w in d.weakest]
     return clip("\n".join(lines), MAX_TEXT)

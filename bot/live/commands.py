@@ -6,11 +6,13 @@ import random
 
 from telegram import Update
 
+from bank.paper_list import AmbiguousPaper
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads.access import GROUPS, Desk, seen
 from bot.leads.render import period_name
 from bot.live import jobs, render
+from bot.paper_refs import unknown_paper
 from bot.text_limits import MAX_TEXT, clip
 from bot.voice import group_voice, zone_for
 from proctor.exams.visibility import AUDIENCE, lens
@@ -68,6 +70,9 @@ async def _start(context: Ctx, args: list[str], lang: str, script: str) -> None:
                            shuffle=svc.settings.shuffle_options, true_false=(t("lv_true", lang), t("lv_false", lang)))
     except BadArgument as e:
         await context.message.reply_text(t("lv_unknown_subject", lang, arg=str(e)[:64]))
+        return
+    except AmbiguousPaper as e:  # a part of several papers' titles: their codes
+        await context.message.reply_text(unknown_paper(e, request.subject, lang))
         return
     except NothingToAsk:
         await context.message.reply_text(t("lv_nothing", lang))

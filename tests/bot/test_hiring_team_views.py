@@ -27,12 +27,14 @@ ADMIN, LEAD, ANN, BOB, CID = 1, 10, 7, 8, 50
 ALPHA = -100
 SENT_PRIVATELY = "📬 Sent to you in a private chat."
 SHARED = "Shared title"  # a hiring paper and a practice paper both carry it
+HIRING_SUBJECT = "招聘科目"  # the hiring paper's subject: the topic of its questions
 
 
 @pytest.fixture
 async def env(tmp_path):
     e = BotEnv(tmp_path, admins=(ADMIN,))
-    await e.seed(small_paper(), small_paper("hire", exam_only=True))
+    await e.seed(small_paper().model_copy(update={"subject": "梯度累积"}),
+                 small_paper("hire", exam_only=True).model_copy(update={"subject": HIRING_SUBJECT}))
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD])
     c = Crafted(e.db)
@@ -130,7 +132,7 @@ async def test_bankstats_filters_by_paper_id_answers_privately_and_offers_a_lead
         await env.close()
 
 
-async def test_the_digest_names_no_section_of_a_hiring_paper(env):
+async def test_the_digest_names_no_topic_of_a_hiring_paper(env):
     c = Crafted(env.db)
     lead = env.api.user(LEAD, "Lea")
     for slug in ("hire", "demo"):  # Ann's weak exams on both papers this week
@@ -139,8 +141,8 @@ async def test_the_digest_names_no_section_of_a_hiring_paper(env):
             await c.exam(ANN, await paper_id(env.db, slug), [(q, 0, 2, 1) for q in qids], T0 - 3600, T0 - 600)
     await lead.send("/digest now", chat=ALPHA)
     digest = await lead.wait_message(lambda m: "Weakest topics" in (m.text or ""), chat=ALPHA)
-    assert "Demo paper demo · 单项选择题" in digest.text
-    assert "Demo paper hire" not in digest.text
+    assert "• 梯度累积: 0% over 4 answers" in digest.text  # the practice paper's subject: its questions' topic
+    assert HIRING_SUBJECT not in digest.text and "Demo paper hire" not in digest.text
 
 
 async def test_a_paper_board_in_the_inviting_group_shows_no_invited_candidate(env):

@@ -265,7 +265,7 @@ async def test_chart_and_digest_count_exams_of_the_roster_only(db):
     c = Crafted(db)
     await c.group(ALPHA, members=(1, 2))
     await c.roster(ALPHA, 1)
-    pid, qs = await c.paper(sections=(("single", 3),), points=(1.0,))
+    pid, qs = await c.paper(sections=(("single", 3),), points=(1.0,), subject="operations")
     await c.exam(1, pid, [(qs[0][0], 1, 1, 1), (qs[0][1], 1, 1, 1), (qs[0][2], 1, 1, 1)], 100, 200)
     await c.exam(2, pid, [(qs[0][0], 0, 1, 1), (qs[0][1], 0, 1, 1), (qs[0][2], 0, 1, 1)], 100, 200)
     period = period_bounds("all", 1000, zone("UTC"))

@@ -57,10 +57,10 @@ class Crafted:
                 "VALUES (?,?,?,0,?)", (chat_id, uid, status, joined_at if status == "member" else None)))
 
     async def paper(self, slug: str = "ops", sections=(("single", 4), ("short", 2)),
-                    points=(1.0, 5.0), options: tuple[str, ...] = ()) -> tuple[int, list[list[int]]]:
-        """A paper with sections of `n` questions each (single-choice ones with `options`); returns
-        (paper id, question ids by section)."""
-        paper = Paper(slug=slug, title=f"Paper {slug}", sections=[
+                    points=(1.0, 5.0), options: tuple[str, ...] = (), subject: str = "") -> tuple[int, list[list[int]]]:
+        """A paper with sections of `n` questions each (single-choice ones with `options`) and its
+        `subject`; returns (paper id, question ids by section)."""
+        paper = Paper(slug=slug, title=f"Paper {slug}", subject=subject, sections=[
             Section(kind=Kind(kind), title=f"{kind} part", questions=[
                 Question(number=num, kind=Kind(kind), stem=f"Question {num} of {kind}", points=pts,
                          options=list(options) if kind == "single" else [],

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import random
 import re
 import shlex
 import string
@@ -389,7 +390,8 @@ def test_every_example_value_a_prompt_gives_is_read(key):
 
 
 async def test_the_blueprint_lines_newpaper_shows_are_read(tmp_path):
-    """/newpaper's example blueprint, line by line, through the blueprint's parser on the bundled bank."""
+    """/newpaper's example blueprint, line by line, through the blueprint's parser on the bundled bank,
+    and drawn whole from it (its topics and paper codes are the bundled bank's)."""
     await copy_with_bundled_bank(tmp_path / "p.db", NOW)
     db = await Database.open(tmp_path / "p.db")
     try:
@@ -400,6 +402,8 @@ async def test_the_blueprint_lines_newpaper_shows_are_read(tmp_path):
             assert lines, text
             for line in lines.group(1).splitlines():
                 assert bp.part_of(line, papers).count > 0, line
+            blueprint = bp.parse_lines(lines.group(1), papers)
+            assert len(await bp.draw(db, blueprint, random.Random(0), strict=True)) == blueprint.count
     finally:
         await db.close()
 
