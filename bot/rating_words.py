@@ -4,7 +4,7 @@ Pure; texts in bot/catalogue/ratings.py. The desk says the same with the same ke
 
 from __future__ import annotations
 
-from bot.i18n import t, tn
+from bot.i18n import joined, t, tn
 from proctor.ratings.shown import Shown
 from proctor.teams.measured import Measured
 
@@ -32,4 +32,4 @@ def measured_line(m: Measured, lang: str) -> str:
 
 def flags_words(m: Measured, lang: str) -> str:
     """Why the measure flags the question, in words."""
-    return "; ".join(t(f"ms_flag_{f.value}", lang) for f in m.flags)
+    return joined((t(f"ms_flag_{f.value}", lang) for f in m.flags), lang)

@@ -13,7 +13,7 @@ COMMANDS: list[Command] = [
     Command("leaderboard", "Daily-quiz ranking: today, week, month, all; or paper <paper>; or live; or rating",
             "每日一练排行：today、week、month、all；或 paper <试卷>；或 live（抢答）；或 rating（等级分）"),
     Command("rating", "Be named on your groups' rating boards: public or private",
-            "是否在群组等级分榜上显示：public 或 private"),
+            "是否在群组等级分榜上显示：public 或 private", usage="public|private"),
 ]
 
 

@@ -12,8 +12,11 @@ import re
 import pytest
 
 from bank.kinds import Kind
-from proctor.exams.model import ADAPTIVE_TITLE
+from bot.invites import render as invite_render
+from proctor.exams.model import ADAPTIVE_TITLE, compute_result
 from proctor.exams.service import running_attempt
+from proctor.exams.visibility import Role, Viewer
+from proctor.invite_cards import load_lead_card
 from proctor.invites import attempts as invite_attempts
 from proctor.invites import store
 from tests.desk_helpers import DeskClient, DeskEnv, table_rows
@@ -29,7 +32,8 @@ BAND = re.compile(r"\d{3,4} \(very likely \d{3,4}–\d{3,4}\)")
 @pytest.fixture
 async def env(tmp_path):
     e = DeskEnv(tmp_path, admins=(ADMIN,), shuffle=False)
-    ids = await e.seed(sums("long", 40), sums("short", 4), small_paper(), sums("hire", 4, exam_only=True))
+    ids = await e.seed(sums("long", 40), sums("short", 4, labels=("易", "中")), small_paper(),
+                       sums("hire", 4, exam_only=True))
     e.papers = dict(zip(("long", "short", "demo", "hire"), ids, strict=True))
     await e.start()
     e.api.group(TEAM, "Alpha").set_admins([LEAD])
@@ -155,3 +159,41 @@ async def test_the_desk_shows_ratings_measures_and_a_candidates_ability(env):
     finally:
         await lea.close()
         await admin.close()
+
+
+async def test_bankstats_shows_each_questions_measure_and_flags_it_for_the_author(env):
+    db, now = env.db, env.clock.now()
+    [flag] = [r[0] for r in await db.fetchall("SELECT id FROM papers WHERE slug = 'short'")]
+    qids = [r[0] for r in await db.fetchall("SELECT id FROM questions WHERE paper_id = ? ORDER BY number", (flag,))]
+    for u in range(100, 120):  # twenty people: the first right for all (labelled easy), the second for none
+        await people(db, (u, f"p{u}"))
+        await sit(db, u, flag, {0, 2 + u % 2}, now - 100_000 + 1000 * (u - 100))
+    admin = env.api.user(ADMIN, "Adm", language_code="en")
+    overview = (await say(admin, "/bankstats")).text
+    assert "📏 Questions their measure flags (answered right by about N% of people at the median rating):" in overview
+    assert re.search(rf"#{qids[1]} .*: ≈\d%, label 中 — nearly nobody gets it right beyond guessing, its label "
+                     "disagrees with its measure", overview)
+    assert re.search(rf"#{qids[0]} .*: ≈9\d%, label 易 — nearly everyone gets it right", overview)
+    lea = env.api.user(LEAD, "Lea", language_code="zh")
+    await say(lea, "/bankstats short", chat=TEAM)  # a lead's: in their private chat, in their language
+    paper = await lea.wait_message(lambda m: "实测" in (m.text or ""))
+    assert re.search(r"实测：中位等级分的人约 \d+% 答对（20 个作答）；标注：中 ⚠ 除猜对外几乎无人答对、标注难度与实测不符",
+                     paper.text)
+
+
+async def test_the_leads_card_shows_the_estimate_beside_the_score_in_both_languages(env):
+    db, now = env.db, env.clock.now()
+    await people(db, (BOB, "Bob"))
+    [(invite, token)] = await store.create(db, paper_id=env.papers["hire"], team=None, lead=ADMIN, now=now,
+                                           window=3600, admin=True)
+    await invite_attempts.open_link(db, token, user_id=BOB, username=None, now=now)
+    attempt = await sit(db, BOB, env.papers["hire"], {0, 1}, now, invite_id=invite.id)
+    card = await load_lead_card(db, attempt, invite.id, Viewer(Role.admin, ADMIN))
+    sheet, inv = card.sheet, card.invite
+    result = compute_result(sheet.items, sheet.answers)
+    en, _ = invite_render.result_card(inv, sheet.attempt, result, "Bob", "en", vis=card.vis, ability=card.ability)
+    zh, _ = invite_render.result_card(inv, sheet.attempt, result, "Bob", "zh", vis=card.vis, ability=card.ability)
+    score = en.splitlines().index("Score: 2/4 (50.0%)")
+    assert re.fullmatch(r"Ability on this paper: " + BAND.pattern + ", read against the same question difficulties "
+                        "for every candidate.", en.splitlines()[score + 1])
+    assert re.search(r"本卷能力估计：\d+（很可能在 \d+–\d+ 之间），所有候选人按同一套题目难度计算。", zh)
