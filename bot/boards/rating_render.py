@@ -23,7 +23,7 @@ def board_text(board: RatingBoard, title: str, topic: str, unnamed: int, lang: s
     lines += [t("rt_board_row", lang, rank=r.rank, name=r.name or str(r.user_id), band=band(r.shown, lang))
               for r in board.ranked[:TOP]]
     if board.provisional:
-        lines += ["", t("rt_board_provisional", lang)]
+        lines += ["", t("rt_board_provisional", lang)] if board.ranked else [t("rt_board_provisional", lang)]
         lines += [t("rt_board_provisional_row", lang, name=r.name or str(r.user_id), band=band(r.shown, lang))
                   for r in board.provisional[:TOP]]
     if unnamed:

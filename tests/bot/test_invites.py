@@ -22,7 +22,7 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
 from sandbox.fakeapi.methods.errors import ApiError
-from tests.harness import T0, BotEnv, attempt_message, paper_button
+from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper
 from tests.reads import attempts_of, invites_stored, paper_id, the_attempt, the_invite
 
