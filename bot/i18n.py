@@ -25,6 +25,7 @@ from bot.catalogue import (
     lint,
     live,
     marks,
+    ratings,
 )
 
 LANGS = ("en", "zh")
@@ -42,7 +43,7 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 CATALOGUE = _merge(audit, core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live,
-                   lint, formats, cli, counts)
+                   lint, formats, cli, counts, ratings)
 
 
 def t(key: str, lang: str, /, **kw) -> str:

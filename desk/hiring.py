@@ -2,7 +2,8 @@
 its CSV), and, for configured admins, the teams verified for hiring papers (exam-only or
 invite-only), verify and undo (audited by proctor.hiring, as `proctor team verify|unverify`), and
 the teams holding invites to hiring papers they are not verified for. A row's sections are shown
-where the lead's Lens shows the paper's sections (the read rule, asked at each request)."""
+where the lead's Lens shows the paper's sections, its ability estimate where it shows per-question
+results (the read rule, asked at each request)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ class Row:
     extra: str
     signals: str
     history: list[str]
+    ability: str  # the estimate on the paper with its band; '' where there is none or it is withheld
 
 
 def _step(s: Step, lead: Lead, tz: ZoneInfo) -> str:
@@ -78,7 +80,9 @@ def shown(c: Candidate, lead: Lead, tz: ZoneInfo) -> Row:
     return Row(c, lead.t(f"iv_status_{c.status.value}"), score, sections, duration(c.time_used),
                lead.t("d_hv_extra", minutes=c.invite.extra_min) if c.invite.extra_min else "",
                f"{c.signal_count} · {signals}" if c.signal_count else "0",
-               [_step(s, lead, tz) for s in c.history])
+               [_step(s, lead, tz) for s in c.history],
+               "" if c.ability is None else lead.t("rt_band", rating=c.ability.rating, low=c.ability.low,
+                                                   high=c.ability.high))
 
 
 async def _candidates(request: web.Request, lead: Lead, scope: int | None) -> list[Candidate]:

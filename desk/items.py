@@ -1,4 +1,5 @@
-"""Items: difficulty and discrimination per question with the import lint's flags, sortable;
+"""Items: difficulty and discrimination per question with the import lint's flags, and its measured
+difficulty beside the author's label with the flags its measure raises (proctor/teams/measured.py), sortable;
 the questions held out of use (quarantine) with "confirm key"; retire / restore, a paper's exam-only
 switch, open disputes (uphold / dismiss) and an upheld dispute's key fix (with the regrade) for
 configured admins, audited by the same domain functions as /bankstats' buttons, /examonly and
@@ -32,6 +33,7 @@ from proctor.teams import doubts
 from proctor.teams import key_fix as kf
 from proctor.teams.curation import confirm_key, set_exam_only, set_retired, write_settings
 from proctor.teams.item_stats import cached, refresh_cache
+from proctor.teams.measured import Measured, measured
 from proctor.teams.paper_counts import question_standings, shown_tallies
 
 log = logging.getLogger(__name__)
@@ -99,6 +101,7 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
     counts = [(p, counted[p.id]) for p in await paper_summaries(c.db, composed=True)
               if p.id in counted and paper_id in (None, p.id)]
     return render(request, lead, "items.html", {"paper": paper, "paper_id": paper_id, "exam_only": exam_only,
+                                                 "measured": await measured(c.db, lens, paper_id),
                                                  "invite_only": invite_only, "counts": counts,
                                                  "placed": await question_standings(c.db, paper_id),
                                                  "stats": stats, "disputes": disputes, "to_fix": to_fix,
@@ -123,11 +126,22 @@ async def items_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     lens = await lens_of(request, lead, scope)
     _, _, stats, _ = await _stats(request, lens, request.query.get("paper") or "")
     held = {h.question_id: h for h in await doubts.held(ctx(request).db, lens)}
+    found = await measured(ctx(request).db, lens)
     return csv_response("items.csv", ["question_id", "paper", "section", "number", "responses", "difficulty",
-                                      "discrimination", "flags", "retired", "held"],
+                                      "discrimination", "flags", "retired", "held", "label", "measured_difficulty",
+                                      "right_at_median_rating", "measured_answers", "measure_flags"],
                         [[s.question_id, s.paper, s.section, s.number, s.responses, s.difficulty,
                           s.discrimination, " ".join(s.flags), int(s.retired),
-                          held[s.question_id].reason if s.question_id in held else ""] for s in stats])
+                          held[s.question_id].reason if s.question_id in held else "", *_measure(found.get(s.question_id))]
+                         for s in stats])
+
+
+def _measure(m: Measured | None) -> list[object]:
+    """A question's measure as the CSV gives it: its label, difficulty, share right at the median rating,
+    answers, flags; empty before its first counted answer."""
+    if m is None or not m.answers:
+        return [m.label if m else "", "", "", 0, ""]
+    return [m.label, m.difficulty, f"{m.right:.3f}", m.answers, " ".join(m.flags)]
 
 
 @lead_page

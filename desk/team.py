@@ -1,5 +1,6 @@
-"""Team page: the daily-quiz leaderboard by period and best exam scores per paper, the same
-domain functions (and so the same numbers) as the chat's /leaderboard. What it shows of a paper is
+"""Team page: the daily-quiz leaderboard by period, every member's rating and best exam scores per
+paper, the same domain functions (and so the same numbers) as the chat's /leaderboard (the ratings:
+every member, named or not, proctor/teams/rating_board.py). What it shows of a paper is
 the read rule's (the lead's Lens, asked at each request): the mastery heatmap counts the papers whose
 sections the team may read, and a hiring paper's board is for the configured admins and the teams
 verified for it (any other answers the line /bankstats <paper> says)."""
@@ -20,6 +21,7 @@ from proctor.live.board import points_by_member as live_points
 from proctor.teams import leaderboard as lb
 from proctor.teams.charts import chart_data
 from proctor.teams.mastery import daily_trend, topic_mastery
+from proctor.teams.rating_board import team_board
 from proctor.teams.reports import team_members
 
 DEFAULT_PERIOD = "week"
@@ -105,13 +107,15 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
                                                 "heat": svg.heat_class,
                                                 "live": await live_points(db, team.chat_id, board.period.start,
                                                                           board.period.end),
-                                                "idle": await _idle_this_week(request, team.chat_id, board, members)})
+                                                "idle": await _idle_this_week(request, team.chat_id, board, members),
+                                                "ratings": await team_board(db, team.chat_id, ctx(request).now())})
 
 
 @lead_page
 async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/team.csv: a table on the team page, as CSV: the leaderboard (default), the paper's
-    board (paper=), the topic mastery (table=mastery) or who has not practised (table=idle)."""
+    board (paper=), the topic mastery (table=mastery), who has not practised (table=idle) or the
+    ratings (table=ratings)."""
     if key := request.query.get("paper"):
         team, paper, rows = await _paper(request, lead, key)
         where = file_stem(team.title) if team is not None else "all"
@@ -132,8 +136,16 @@ async def team_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
         return csv_response(f"idle-{file_stem(team.title)}.csv", ["user_id", "name"],
                             [list(r) for r in await _idle_this_week(request, team.chat_id, board,
                                                                     await team_members(db, team.chat_id))])
+    if table == "ratings":
+        rated = await team_board(db, team.chat_id, ctx(request).now())
+        return csv_response(f"ratings-{file_stem(team.title)}.csv",
+                            ["rank", "user_id", "name", "rating", "very_likely_low", "very_likely_high", "answers",
+                             "provisional", "named_in_group"],
+                            [[r.rank or "", r.user_id, r.name, r.shown.rating, r.shown.low, r.shown.high,
+                              r.shown.answers, int(r.shown.provisional), int(r.listed)]
+                             for r in (*rated.ranked, *rated.provisional)])
     if table != "board":
-        raise web.HTTPBadRequest(text="table: board, mastery or idle")
+        raise web.HTTPBadRequest(text="table: board, mastery, idle or ratings")
     return csv_response(f"leaderboard-{name}.csv",
                         ["rank", "user_id", "name", "points", "max_points", "answers", "correct", "accuracy",
                          "streak"],

@@ -82,6 +82,23 @@ async def exam_command(m: Matrix) -> None:
     await everyone_private("/exam random", *per_paper("/exam {slug}"))(m)
 
 
+async def practice_command(m: Matrix) -> None:
+    """Everyone sends /practice everywhere (questions at their level), then privately /practice <paper> for
+    each paper; each practice this starts is cancelled again (Cancel, then Yes), so the routes after it
+    meet the world as it was."""
+    for text, everywhere in [("/practice", True), *((text, False) for text in per_paper("/practice {slug}"))]:
+        await (everyone_everywhere if everywhere else everyone_private)(text)(m)
+        await m.settle()
+
+        async def cancel(who: Who) -> None:
+            running = await attempts.running_attempt(m.env.db, m.uid(who))
+            if running is not None and running.id != m.running.get(who):
+                await m.press(who, exam_cb.act(running.id, S.cancel_yes, running.current_pos))
+
+        await m.each(cancel)
+        await m.settle()
+
+
 async def dispute_command(m: Matrix) -> None:
     """Everyone disputes each paper's fill-in by its id (the member and the stranger were asked it)."""
     await everyone_everywhere(*(f"/dispute {m.fill[k]} the key is wrong" for k in PaperKind))(m)

@@ -39,7 +39,7 @@ def _variants(path: str, who: Who) -> list[dict[str, str]]:
     axes: dict[str, list] = {
         "/": [], "/link": [],
         "/team": [teams, [None, "all"]],
-        "/team.csv": [teams, [None, "mastery", "idle"], [None, *SLUGS.values()]],
+        "/team.csv": [teams, [None, "mastery", "idle", "ratings"], [None, *SLUGS.values()]],
         "/candidate": [teams, users],
         "/candidate.csv": [teams, users, [None, "disputes"]],
         "/review": [teams],

@@ -36,8 +36,10 @@ TEXTS: dict[str, dict[str, str]] = {
                        "zh": "时间范围可选：today、week、month、all。"},
     # leaderboards
     "l_lb_usage": {
-        "en": "Usage: /leaderboard [live] [today|week|month|all] or /leaderboard paper <paper>",
-        "zh": "用法：/leaderboard [live] [today|week|month|all] 或 /leaderboard paper <试卷>",
+        "en": "Usage: /leaderboard [live] [today|week|month|all], /leaderboard paper <paper> or "
+              "/leaderboard rating [topic]",
+        "zh": "用法：/leaderboard [live] [today|week|month|all]、/leaderboard paper <试卷> 或 "
+              "/leaderboard rating [主题]",
     },
     "l_lb_title": {"en": "🏆 {title} · {period}", "zh": "🏆 {title} · {period}"},
     "l_lb_rule": {"en": "Daily-quiz points; ties: who finished first.", "zh": "按每日一练得分排名；同分先完成者在前。"},

@@ -25,7 +25,8 @@ async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> N
     card = await load_lead_card(svc.db, int(p.get("attempt", message.ref)), p["invite"], viewer)  # one trip
     sheet, inv, lead = card.sheet, card.invite, prefs_ctx(app, message.chat_id, card.lead)
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
-                                  card.candidate, lead.lang, card.signals, vis=card.vis, sat_before=card.sat_before)
+                                  card.candidate, lead.lang, card.signals, vis=card.vis, sat_before=card.sat_before,
+                                  ability=card.ability)
     if "question" in p:  # a regrade changed the score: the card as it is now, and what it was
         text = clip(render.regraded(card.vis, p["question"], p["old"], p["new"], lead.lang) + text)
     await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)

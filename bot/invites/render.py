@@ -14,6 +14,7 @@ from bank.script import to_script
 from bot.exam.render import clip, fmt_duration, fmt_points
 from bot.i18n import t
 from bot.invites import callbacks as cb
+from bot.rating_words import band
 from bot.section_names import section_name
 from proctor.exams.model import Attempt, Result
 from proctor.exams.states import FinishReason
@@ -24,6 +25,7 @@ from proctor.invites.request import MAX_ATTEMPTS, MAX_COUNT, MAX_EXTRA_MIN, MAX_
 from proctor.invites.states import InviteStatus
 from proctor.invites.store import Invite
 from proctor.local_time import moment
+from proctor.ratings.shown import Shown
 
 CAPTION = 1024
 
@@ -93,12 +95,13 @@ def welcome(inv: Invite, paper: PaperSummary, team: str, tz: ZoneInfo, lang: str
 
 def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: str,
                 signals: dict[Signal, int] | None = None, *, vis: Visibility,
-                sat_before: int = 0) -> tuple[str, Keyboard | None]:
-    """The lead's card: candidate, paper, score by section, time used, written answers to review,
-    how many integrity signals there are to look at, and the candidate's earlier sittings of the paper
-    through /exam. Sections and written answers as far as the read rule lets the lead read them
-    (`vis`): a hiring paper the team is not verified for shows the total only, since a section's score
-    moving between sittings would tell a key."""
+                sat_before: int = 0, ability: Shown | None = None) -> tuple[str, Keyboard | None]:
+    """The lead's card: candidate, paper, score and the ability estimate beside it (`ability`, where
+    the read rule shows per-question results: proctor/invite_cards.py), score by section, time used,
+    written answers to review, how many integrity signals there are to look at, and the candidate's
+    earlier sittings of the paper through /exam. Sections and written answers as far as the read rule
+    lets the lead read them (`vis`): a hiring paper the team is not verified for shows the total only,
+    since a section's score moving between sittings would tell a key."""
     match a.finish_reason:
         case FinishReason.timeout:
             reason = t("iv_card_timeout", lang)
@@ -106,6 +109,8 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
             reason = t("iv_card_cancelled", lang)
         case _:
             reason = ""
+    if ability is not None:
+        reason += t("iv_card_ability", lang, band=band(ability, lang))
     sections = "\n".join(
         t("section_line", lang, title=section_name(s.title, lang), score=fmt_points(round(s.score, 2)),
           max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")

@@ -30,6 +30,7 @@ from proctor.teams import bankstats as bank_view
 from proctor.teams import curation, key_fix
 from proctor.teams import disputes as dsp
 from proctor.teams.curation import confirm_key
+from proctor.teams.measured import measured
 from proctor.teams.paper_counts import paper_tallies, shown_tallies
 
 
@@ -61,13 +62,14 @@ async def bankstats(update: Update, context: Ctx) -> None:
             await context.message.reply_text(t("hv_withheld", desk.user.lang, paper=paper.title))
             return
         counts = (await paper_tallies(svc.db, [paper.id]))[paper.id]
-        text, keyboard = render.bankstats_paper(paper, counts, stats, own.lang, desk.scope, curate=admin)
+        text, keyboard = render.bankstats_paper(paper, counts, stats, own.lang, desk.scope, curate=admin,
+                                                measured=await measured(svc.db, seen_by, paper.id))
     else:
         found = await bank_view.overview(svc.db, seen_by, now=svc.now())
         counted = await shown_tallies(svc.db, seen_by)
         codes = [(p.code, counted[p.id]) for p in await paper_summaries(svc.db, composed=True) if p.id in counted]
         text, keyboard = render.bankstats_overview(found.disputes, found.attention, own.lang, desk.scope,
-                                                   curate=admin, counted=codes)
+                                                   curate=admin, counted=codes, flagged=found.flagged)
         text, keyboard = held_section(text, keyboard, found.held, own.lang, desk.scope, can_confirm=admin)
 
     async def send(chat_id: int) -> None:

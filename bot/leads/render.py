@@ -3,7 +3,7 @@ formats the boards and live rounds share."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
@@ -18,11 +18,13 @@ from bot.i18n import t, tn
 from bot.leads import callbacks as cb
 from bot.lint_lines import where
 from bot.paper_counts import flags_text, papers_section, tally_text
+from bot.rating_words import flags_words, measured_line
 from bot.text_limits import MAX_TEXT, clip
 from proctor.exams.cards import Told
 from proctor.teams.digest import Digest, Schedule
 from proctor.teams.disputes import Dispute
 from proctor.teams.key_fix import KeyAsSeen
+from proctor.teams.measured import Measured
 from proctor.teams.review import Outcome, Pending, score_steps
 
 MAX_FIELD = 900  # a candidate's answer or a reference shown on a review card
@@ -111,10 +113,11 @@ def _stat_row(s: ItemStats, lang: str) -> str:
 
 def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang: str,
                        scope: int | None, *, curate: bool,
-                       counted: Sequence[tuple[str, Tally]] = ()) -> tuple[str, Keyboard | None]:
-    """The overview: the papers' counts (`counted`: code and tally), the disputes and the questions to
-    look at; with `curate` (a configured admin: only they may press them) the buttons to retire a
-    question and to uphold or dismiss a dispute."""
+                       counted: Sequence[tuple[str, Tally]] = (),
+                       flagged: Sequence[tuple[ItemStats, Measured]] = ()) -> tuple[str, Keyboard | None]:
+    """The overview: the papers' counts (`counted`: code and tally), the disputes, the questions to
+    look at and those their measure flags; with `curate` (a configured admin: only they may press them)
+    the buttons to retire a question and to uphold or dismiss a dispute."""
     lines = [*papers_section(counted, lang), ""] if counted else []
     lines.append(t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang))
     buttons = []
@@ -138,18 +141,29 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
                                    callback_data=cb.encode(cb.Action.retire, s.question_id, scope=scope))])
     else:
         lines.append(t("l_bs_no_data", lang))
+    if flagged:
+        lines += ["", t("ms_flagged", lang)]
+        lines += [t("ms_flagged_row", lang, qid=s.question_id, where=where(s.paper, s.section_title or str(s.section),
+                                                                          s.number, lang),
+                    pct=round(100 * m.right), label=m.label or t("ms_no_label", lang), flags=flags_words(m, lang))
+                  for s, m in flagged]
     lines += ["", t("l_bs_commands", lang)]
     return clip("\n".join(lines), MAX_TEXT), Keyboard(buttons) if buttons else None
 
 
 def bankstats_paper(paper: PaperSummary, counts: Tally, stats: list[ItemStats], lang: str,
-                    scope: int | None, *, curate: bool) -> tuple[str, Keyboard | None]:
-    """One paper's counts and statistics; with `curate` (a configured admin) its exam-only switch."""
+                    scope: int | None, *, curate: bool,
+                    measured: Mapping[int, Measured] | None = None) -> tuple[str, Keyboard | None]:
+    """One paper's counts and statistics, each question's measure beside its label (`measured`); with
+    `curate` (a configured admin) its exam-only switch."""
     exam_only, paper_id = paper.exam_only, paper.id
     lines = [t("l_bs_paper_head", lang, paper=paper.code, title=paper.title,
                exam_only=t("l_bs_exam_only_mark", lang) if exam_only else ""),
              tally_text(counts, lang), flags_text(counts, lang), ""]
-    lines += [_stat_row(s, lang) for s in stats]
+    for s in stats:
+        lines.append(_stat_row(s, lang))
+        if (m := (measured or {}).get(s.question_id)) is not None and m.answers:
+            lines.append(measured_line(m, lang) + (f" ⚠ {flags_words(m, lang)}" if m.flags else ""))
     lines += ["", t("l_bs_commands", lang)]
     if not curate:
         return clip("\n".join(lines), MAX_TEXT), None

@@ -98,6 +98,33 @@ def _play_in(conn: sqlite3.Connection, user_id: int, question_id: int, correct: 
                  "VALUES (?,?,?,?,?)", (question_id, question.mean, question.deviation, question.answers, question.at))
 
 
+def beliefs_in(conn: sqlite3.Connection, question_ids: Iterable[int]) -> dict[int, tuple[Rating, float]]:
+    """Each question's measured difficulty as it stands (its prior if no answer counted yet) and its
+    guessing floor: what a rating is read against."""
+    rows = conn.execute(
+        f"""SELECT q.id, q.kind, json_array_length(q.options) AS options, q.difficulty, q.points,
+                   CASE WHEN r.question_id IS NULL THEN {_USUAL} END AS usual, r.measured, r.deviation,
+                   r.answers, r.at
+            FROM questions q LEFT JOIN question_ratings r ON r.question_id = q.id
+            WHERE q.id IN (SELECT value FROM json_each(?))""", (json.dumps(sorted(set(question_ids))),))
+    out = {}
+    for r in rows:
+        start = _start(Kind(r["kind"]), r["options"], r["difficulty"], r["points"], r["usual"])
+        belief = start.prior if r["measured"] is None else Rating(r["measured"], r["deviation"], r["answers"], r["at"])
+        out[r["id"]] = (belief, start.floor)
+    return out
+
+
+# when the work behind an event began (a team sees what a member did after joining, as
+# proctor/teams/consent.py reads it): an attempt's start, a daily answer's time, a live answer's
+BEGAN = f"""CASE WHEN e.source IN ('{Source.exam}', '{Source.practice}', '{Source.review}')
+    THEN (SELECT t.started_at FROM attempts t WHERE t.id = e.ref_id)
+    WHEN e.source IN ('{Source.daily}', '{Source.group_daily}')
+    THEN (SELECT a.answered_at FROM daily_answers a WHERE a.delivery_id = e.ref_id AND a.pos = e.ref_pos
+          AND a.user_id = e.user_id)
+    ELSE e.at END"""
+
+
 def fold_in(conn: sqlite3.Connection) -> Ratings[int]:
     """Replay every event by sequence number, each question starting from its prior as it stands."""
     starts = {r[0]: _start(Kind(r[1]), *r[2:]) for r in conn.execute(

@@ -52,12 +52,18 @@ class Ratings(Generic[K]):
     people: dict[K, Rating] = field(default_factory=dict)
     questions: dict[K, Rating] = field(default_factory=dict)
     floors: dict[K, float] = field(default_factory=dict)
-    answered: dict[K, list[tuple[K, float]]] = field(default_factory=dict)
+    answered: dict[K, list[tuple[K, float, float]]] = field(default_factory=dict)  # (item, correct, at)
 
     def ability(self, user: K) -> float:
         """The person's rating (logits): their answers read against the questions as they stand now."""
-        return rule.estimate(((correct, self.questions[q], self.floors[q]) for q, correct in self.answered[user]),
+        return rule.estimate(((correct, self.questions[q], self.floors[q]) for q, correct, _ in self.answered[user]),
                              self.people[user].mean)
+
+    def shown(self, user: K) -> Rating:
+        """The person's rating as the bot shows it (rule.shown): its mean and uncertainty."""
+        found = rule.shown((correct, self.questions[q], self.floors[q], at) for q, correct, at in self.answered[user])
+        assert found is not None, "a person in the fold answered"
+        return found
 
 
 def replay(answers: Iterable[Answer[K]], start: Callable[[K], Start] = lambda item: Start()) -> Ratings[K]:
@@ -75,7 +81,7 @@ def replay(answers: Iterable[Answer[K]], start: Callable[[K], Start] = lambda it
             question, out.floors[a.item] = begin.prior, begin.floor
         person = out.people.get(a.user) or rule.newcomer(a.at)
         out.people[a.user], out.questions[a.item] = rule.play(person, question, a.correct, out.floors[a.item], a.at)
-        out.answered.setdefault(a.user, []).append((a.item, a.correct))
+        out.answered.setdefault(a.user, []).append((a.item, a.correct, a.at))
     return out
 
 
@@ -99,13 +105,14 @@ def read_log(text: str) -> list[Answer[str]]:
 
 
 def people_csv(ratings: Ratings[K], now: float) -> str:
-    """user,rating,uncertainty,answers,provisional: best first, on the scale people read, as of `now`."""
+    """user,rating,uncertainty,answers,provisional: best first, on the scale people read, as of `now`:
+    each as the bot shows it (`Ratings.shown`)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["user", "rating", "uncertainty", "answers", "provisional"])
-    shown = {user: ratings.ability(user) for user in ratings.people}
-    for user, r in sorted(ratings.people.items(), key=lambda kv: -shown[kv[0]]):
-        w.writerow(safe_row([user, f"{rule.points(shown[user]):.1f}", f"{rule.spread(rule.deviation_at(r, now)):.1f}",
+    shown = {user: ratings.shown(user) for user in ratings.people}
+    for user, r in sorted(shown.items(), key=lambda kv: -kv[1].mean):
+        w.writerow(safe_row([user, f"{rule.points(r.mean):.1f}", f"{rule.spread(rule.deviation_at(r, now)):.1f}",
                              r.answers, int(rule.provisional(r, now))]))
     return out.getvalue()
 

@@ -49,6 +49,9 @@ LABEL_STEP = 1.0
 # a question worth twice its paper's usual points (of its kind) starts this much harder; at most one step
 POINTS_STEP = 0.5
 
+# a rating's band, in plain words "very likely between A and B": its mean give or take this many deviations
+BAND = 2.0
+
 SCALE = 400 / math.log(10)  # rating points per logit (Elo's 400 points for a 10:1 chance)
 CENTRE = 1500.0
 _DAY = 86400.0
@@ -127,6 +130,12 @@ def provisional(person: Rating, now: float) -> bool:
     return deviation_at(person, now) > PROVISIONAL
 
 
+def chance(theta: float, question: Rating, floor: float) -> float:
+    """The chance that a person of ability `theta` answers the question right, as `play` expects it
+    (the question's own uncertainty discounts the difference)."""
+    return floor + (1 - floor) * _logistic(_g(question.deviation) * (theta - question.mean))
+
+
 def play(person: Rating, question: Rating, correct: float, floor: float, at: float) -> tuple[Rating, Rating]:
     """Both sides after one first answer (`correct`: 0..1, a fraction for partial credit), given at `at`."""
     correct = min(1.0, max(0.0, correct))
@@ -160,6 +169,27 @@ def estimate(answers: Iterable[tuple[float, Rating, float]], start: float = 0.0)
         if abs(step) < 1e-10:
             break
     return theta
+
+
+def shown(answers: Iterable[tuple[float, Rating, float, float]]) -> Rating | None:
+    """The rating a person is shown from these counted answers, each (correct, the question as it
+    stands, its floor, when it counted), in the order they counted; None for no answer. Its mean is
+    `estimate`'s; its deviation is the person's side of `play` folded over the same answers against
+    the same questions, so it never grows with an answer (only with time away: `deviation_at`). One
+    reading for every view: the person's own, a team's (its answers only), a topic's, a hiring paper's."""
+    person: Rating | None = None
+    read: list[tuple[float, Rating, float]] = []
+    for correct, question, floor, at in answers:
+        person, _ = play(person or newcomer(at), question, correct, floor, at)
+        read.append((correct, question, floor))
+    if person is None:
+        return None
+    return Rating(estimate(read, person.mean), person.deviation, person.answers, person.at)
+
+
+def band(mean: float, deviation: float) -> tuple[int, int]:
+    """A rating's band on the scale people read, rounded to tens: what it very likely is."""
+    return (int(round(points(mean - BAND * deviation), -1)), int(round(points(mean + BAND * deviation), -1)))
 
 
 def _step(deviation: float, g: float, s: float, floor: float, correct: float) -> tuple[float, float]:

@@ -6,7 +6,7 @@ import pytest
 from bank.authoring.draft import load_draft
 from bank.paper_store import get_question, list_papers
 from proctor.teams import audit
-from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
+from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, question_count
 
@@ -132,8 +132,7 @@ async def test_a_fill_in_question_into_a_new_paper_then_practised(env):
     assert q.answer == [["Paris", "巴黎"]] and q.explanation == ""
 
     ann = env.api.user(ANN, "Ann", language_code="en")
-    await ann.send("/practice")
-    await pick_paper(ann, "Geography")
+    await ann.send("/practice Geography")
     msg = await env.api.wait_for(lambda: attempt_message(ann.chat()), what="attempt")  # practice: no rules card
     assert "The capital of France is ____." in msg.text
     await ann.send("巴黎")

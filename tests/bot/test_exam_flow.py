@@ -133,9 +133,8 @@ async def test_exam_only_paper_is_offered_for_exams_but_never_for_practice(tmp_p
     await env.start()
     try:
         ann = env.api.user(1005, "Ann", language_code="en")
-        await ann.send("/practice")
-        chooser = await ann.wait_message(lambda m: paper_button(m, "Demo paper demo") is not None)
-        assert paper_button(chooser, "Demo paper hiring") is None
+        await ann.send("/practice hiring")
+        assert "for exams only" in (await ann.wait_message()).text
         await ann.send("/exam")
         chooser = await ann.wait_message(lambda m: paper_button(m, "Demo paper demo") is not None)
         assert paper_button(chooser, "Demo paper hiring") is not None

@@ -22,7 +22,7 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
 from sandbox.fakeapi.methods.errors import ApiError
-from tests.harness import T0, BotEnv, attempt_message, paper_button
+from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper
 from tests.reads import attempts_of, invites_stored, paper_id, the_attempt, the_invite
 
@@ -310,7 +310,7 @@ async def test_invite_only_paper_is_offered_nowhere(env):
     assert HIRE not in (await say(cid, "/papers")).text
     chooser = await say(cid, "/exam")
     assert HIRE not in chooser.button_texts
-    assert HIRE not in (await say(cid, "/practice")).button_texts
+    assert "by invitation only" in (await say(cid, f"/practice {HIRE}")).text
     hire_id = await paper_id(env.db, "hire")
     for data in (f"x:p:{hire_id}:e", f"x:go:{hire_id}:e", f"x:go:{hire_id}:p"):
         record = env.api.state.new_callback(CID, chooser, data)
@@ -391,8 +391,7 @@ async def test_review_options_govern_practice_feedback_too(tmp_path, review):
     await env.start()
     try:
         cid = env.api.user(CID, "Cid")
-        chooser = await say(cid, "/practice")
-        await cid.press(chooser, paper_button(chooser, "Demo paper demo"))
+        await cid.send("/practice demo")
         screen = await env.api.wait_for(lambda: attempt_message(cid.chat()), what="practice screen")
         await cid.press(screen, "A")  # wrong: the key is C
         await env.api.wait_for(lambda: screen.edits > 0, what="the feedback")

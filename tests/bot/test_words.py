@@ -10,7 +10,7 @@ from proctor.exams import service as attempts
 from proctor.exams.visibility import OPERATOR, lens
 from proctor.teams.candidate import raised_disputes
 from tests.bot.test_exam_flow import _answer_current, _sheet
-from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
+from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import the_attempt
 
@@ -91,8 +91,7 @@ async def test_review_pages_show_the_id_dispute_takes(env):
 
 async def test_practice_is_not_an_exam_and_counts_are_plural(env):
     ann = env.api.user(2003, "Ann", language_code="en")
-    await ann.send("/practice")
-    await pick_paper(ann, TITLE)
+    await ann.send(f"/practice {TITLE}")
     await env.api.wait_for(lambda: attempt_message(ann.chat()), what="practice screen")
     await env.idle()
     await ann.send("/cancel")

@@ -104,13 +104,32 @@ def test_a_rating_reads_every_answer_against_the_question_as_it_stands():
     assert rule.estimate([(1.0, hard, 0.0)] * 30) == pytest.approx(rule.estimate([(1.0, hard, 0.0)] * 30, 3.0))
 
 
+@settings(max_examples=200)
+@given(st.lists(st.tuples(ratings(prior=rule.QUESTION_PRIOR), shares, floors), min_size=1, max_size=40))
+def test_the_rating_shown_is_the_estimate_and_its_uncertainty_never_grows_with_an_answer(answers):
+    """rule.shown: whatever the answers, one more leaves the uncertainty shown no wider; its mean is
+    `estimate`'s over the same answers; its band holds the mean."""
+    before = None
+    for n in range(1, len(answers) + 1):
+        read = [(correct, q, floor, 0.0) for q, correct, floor in answers[:n]]
+        shown = rule.shown(read)
+        assert shown is not None and shown.answers == n
+        assert before is None or shown.deviation <= before.deviation
+        assert shown.mean == pytest.approx(rule.estimate([(c, q, f) for c, q, f, _ in read]), abs=1e-6)
+        low, high = rule.band(shown.mean, shown.deviation)
+        assert low <= round(rule.points(shown.mean)) <= high
+        before = shown
+    assert rule.shown([]) is None
+
+
 def test_a_log_replays_in_time_order_first_answers_only():
     log = read_log("\ufeffuser,item,correct,at,label\nann,q1,1,30,x\nbob,q1,0,10,y\nann,q1,0,40,z\n"
                    "ann,q2,0.5,20,\n")
     assert [(a.user, a.item, a.correct, a.at) for a in log] == [
         ("bob", "q1", 0.0, 10.0), ("ann", "q2", 0.5, 20.0), ("ann", "q1", 1.0, 30.0), ("ann", "q1", 0.0, 40.0)]
     folded = replay(log)
-    assert folded.answered == {"bob": [("q1", 0.0)], "ann": [("q2", 0.5), ("q1", 1.0)]}
+    assert {u: [(q, c) for q, c, _ in a] for u, a in folded.answered.items()} == {
+        "bob": [("q1", 0.0)], "ann": [("q2", 0.5), ("q1", 1.0)]}
     # the same as playing the rule by hand, in that order
     bob, q1 = rule.play(rule.newcomer(10), Rating(0.0, rule.QUESTION_PRIOR), 0.0, 0.0, 10)
     ann, q2 = rule.play(rule.newcomer(20), Rating(0.0, rule.QUESTION_PRIOR), 0.5, 0.0, 20)
@@ -120,7 +139,7 @@ def test_a_log_replays_in_time_order_first_answers_only():
     assert rows[0] == ["user", "rating", "uncertainty", "answers", "provisional"]
     assert [(r[0], r[3], r[4]) for r in rows[1:]] == [("ann", "2", "1"), ("bob", "1", "1")]
     assert float(rows[1][1]) == pytest.approx(rule.points(folded.ability("ann")), abs=0.05)
-    assert float(rows[1][2]) == pytest.approx(rule.spread(ann.deviation), abs=0.05)
+    assert float(rows[1][2]) == pytest.approx(rule.spread(folded.shown("ann").deviation), abs=0.05)
     items = [line.split(",") for line in items_csv(folded).splitlines()]
     assert items[0] == ["item", "difficulty", "uncertainty", "answers"]
     assert {r[0]: r[3] for r in items[1:]} == {"q1": "2", "q2": "1"}

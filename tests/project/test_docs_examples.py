@@ -188,6 +188,7 @@ def places(facts: Facts, form: str) -> dict[str, str]:
     """Each placeholder a prompt shows, with a value of the bundled bank."""
     dispute = facts.dispute_fill if " + " in form else facts.dispute_single  # `/keyfix <dispute> + <alternative>`
     return {"<paper>": "P1", "[paper]": "P1", "[paper or topic]": "梯度累积", "[paper|topic]": "梯度累积",
+            "[topic]": "梯度累积",
             "<question id>": str(facts.single), "<id>": str(facts.single), "ID": str(facts.single),
             "{qid}": str(facts.single), "{id}": str(dispute), "<dispute>": str(dispute),
             "<reason>": "the key looks wrong", "<new key>": "B", "<new key, in the same letters>": "B", "<alternative>": "另一种说法",
@@ -226,7 +227,10 @@ PROMPTS: dict[str, tuple[str, ...]] = {
     "dispute_hint": ("/dispute {qid} <reason>",),
     "daily_qid": ("/dispute {qid} <reason>",),
     "l_dp_usage": ("/dispute <question id> <reason>",),  # its reply and exam forms need a question on screen
-    "l_lb_usage": ("/leaderboard [live] [today|week|month|all]", "/leaderboard paper <paper>"),
+    "l_lb_usage": ("/leaderboard [live] [today|week|month|all]", "/leaderboard paper <paper>",
+                   "/leaderboard rating [topic]"),
+    "ad_intro": ("/practice <paper>",),
+    "ad_none": ("/practice <paper>",),
     "l_rp_usage": ("/report [today|week|month|all]", "/report invites"),
     "l_ch_usage": ("/chart [today|week|month|all]",),
     "l_dg_usage": ("/digest on [mon..sun] [HH:MM]", "/digest off", "/digest now", "/digest"),
