@@ -79,8 +79,11 @@ async def test_a_group_board_names_who_chose_it_and_each_other_member_hears_thei
     # Dan is not named: his own place comes privately (2nd of the three settled ratings)
     mine = await dan.wait_message(lambda m: "Your place" in (m.text or ""))
     assert re.fullmatch(r"• Alpha: 2 of 3 — " + BAND.pattern, mine.text.splitlines()[1])
-    # in Chinese, and a topic nobody answered
+    # a Chinese-speaking member in an English group hears the group's language; once its lead sets the
+    # group to Chinese, the board is in Chinese, and so is a topic nobody answered
     eve = env.api.user(EVE, "Eve", language_code="zh")  # in the group, not on its roster
+    assert (await say(eve, "/leaderboard rating", chat=TEAM)).text.startswith("🎯 Ratings · Alpha")
+    await say(env.api.user(LEAD, "Lea"), "/lang zh", chat=TEAM)
     zh = (await say(eve, "/leaderboard rating", chat=TEAM)).text
     assert zh.startswith("🎯 等级分 · Alpha") and "暂定（作答还太少，暂不排名）：" in zh and "很可能在" in zh
     assert "没有主题为“geometry”" in (await say(eve, "/leaderboard rating geometry", chat=TEAM)).text
