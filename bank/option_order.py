@@ -15,6 +15,9 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
+
+from bank.errors import BankError
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # THE option alphabet: every letter, key and button comes from it
 MAX_OPTIONS = len(LETTERS)  # options a choice question may have (A–Z)
@@ -35,6 +38,17 @@ _BEFORE = re.compile(r"(?:[（(【\[]\s*|选项\s*|選項\s*|选\s*|選\s*|答�
 _AFTER = re.compile(r"^(?:\s*[)）】\]]|\s*选项|\s*選項|\s*项|\s*項|\s*正确|\s*正確|\s*错误|\s*錯誤"
                     + r"|" + _JOIN + r"[A-Z](?![A-Za-z0-9+#_]))")
 _LETTER = re.compile(_ALONE)
+
+
+class NotShown(BankError):
+    """A letter that was not among the options shown."""
+
+
+class SeenOption(NamedTuple):
+    """An option as a person saw it: the letter it stood under and its text (letter references rewritten)."""
+
+    letter: str
+    text: str
 
 
 def pinned_options(options: list[str]) -> list[int]:
@@ -115,15 +129,27 @@ class OptionOrder:
         i = self.order.find(original)
         return LETTERS[i] if i >= 0 else original
 
-    def stored_letters(self, shown: str) -> str | None:
-        """Shown letters ("BD") as sorted stored letters; None if one was not shown."""
+    def to_stored(self, shown: str) -> str:
+        """Shown letters ("BD") as sorted stored letters (the empty order: the bank's order, itself).
+        Raises NotShown for a letter that was not shown."""
+        if not self.order:
+            return "".join(sorted(shown))
         out = [self.stored(c) for c in shown]
-        known = [c for c in out if c is not None]
-        return None if len(known) != len(out) else "".join(sorted(known))
+        if None in out:
+            raise NotShown(f"{shown!r}: the options shown were {LETTERS[:len(self.order)]}")
+        return "".join(sorted(c for c in out if c is not None))
 
-    def rows(self, options: list[str]) -> list[tuple[str, str]]:
-        """(shown letter, option text with its letter references rewritten) in shown order."""
-        return [(LETTERS[i], self.rewrite(options[LETTERS.index(orig)], f"option{LETTERS.index(orig)}"))
+    def seen(self, options: list[str], stored: str) -> list[SeenOption]:
+        """The options under stored letters (a key "AC", a response) as the person saw them: the letter each
+        was shown under and its text, in shown order (the empty order: the bank's letters). A letter no
+        option has is left out."""
+        at = [LETTERS.find(c) for c in dict.fromkeys(stored)]
+        return sorted(SeenOption(self.shown_letter(LETTERS[i]), self.rewrite(options[i], f"option{i}"))
+                      for i in at if 0 <= i < len(options))
+
+    def rows(self, options: list[str]) -> list[SeenOption]:
+        """Every option as shown (letter, text with its letter references rewritten), in shown order."""
+        return [SeenOption(LETTERS[i], self.rewrite(options[LETTERS.index(orig)], f"option{LETTERS.index(orig)}"))
                 for i, orig in enumerate(self.order)]
 
     def rewrite(self, text: str, field: str) -> str:

@@ -1,15 +1,15 @@
 """The papers as /papers, /exam and /practice list them: one query, no question loaded.
 
 A `PaperSummary` is what the list, the chooser and the rules card show and what their filters
-need: the count and the points of the paper's askable questions (not retired, not held by the
-import checks, no flag that makes a question unaskable: `Question.askable`), as `load_paper` would
-count them. A composed paper (/newpaper) counts its stored draw (composed_items, points as drawn),
+need: the count and the points of the paper's askable questions (bank/paper_counts.py: not retired,
+not held by the import checks, no flag that makes a question unaskable), as `load_paper` would count
+them. A composed paper (/newpaper) counts its stored draw (composed_items, points as drawn),
 like `load_paper` does for frozen and per-candidate papers alike.
 
 Every paper has a code ("P3"), given once when it is first stored (migration 029) and never changed:
 /papers, the exam chooser, /invites and `proctor bank list` show it, and `pick_paper` is the one
 reading of a paper reference that every command and CLI takes: the code (also "p3" or "3"), the
-slug, the title, or a part of the title that only one paper's title holds.
+slug, the title, or a part of the title that only one paper's title holds, in either script.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bank.errors import NotFound
-from bank.kinds import UNASKABLE
+from bank.paper_counts import PLACED_SQL, Standing
+from bank.script import folded
 from bank.store import Store
 
 
@@ -37,28 +38,12 @@ class PaperSummary:
     max_score: float  # their points
 
 
-_UNASKABLE = ",".join(f"'{f.value}'" for f in sorted(UNASKABLE))
-# `Question.askable` in SQL over questions q and question_checks c (a question the checks have not
-# seen holds nothing): the paper list's counts, and the daily quiz's pool (proctor.daily.selection)
-ASKABLE_SQL = (f"q.retired = 0 AND COALESCE(c.held, '') = '' AND (q.flags = '[]' OR NOT EXISTS "
-               f"(SELECT 1 FROM json_each(q.flags) f WHERE f.value IN ({_UNASKABLE})))")
-
-# an imported paper's questions are those under its own sections (load_paper's grouping); a composed
-# paper's are its drawn ones, each still in its own paper and section (load_paper's join)
+# the count and points of each paper's askable questions (bank/paper_counts.py: where each one stands)
 _SUMMARIES = f"""
 SELECT p.id, p.code, p.slug, p.title, p.time_limit_min, p.attempts_allowed, p.exam_only, p.invite_only,
-       CASE WHEN p.blueprint IS NULL THEN own.n ELSE drawn.n END AS askable,
-       CASE WHEN p.blueprint IS NULL THEN own.points ELSE drawn.points END AS max_score
-FROM papers p
-LEFT JOIN (SELECT q.paper_id AS paper_id, COUNT(*) AS n, TOTAL(q.points) AS points
-           FROM questions q JOIN sections s ON s.id = q.section_id AND s.paper_id = q.paper_id
-           LEFT JOIN question_checks c ON c.question_id = q.id
-           WHERE {ASKABLE_SQL} GROUP BY q.paper_id) own ON own.paper_id = p.id
-LEFT JOIN (SELECT i.paper_id AS paper_id, COUNT(*) AS n, TOTAL(i.points) AS points
-           FROM composed_items i JOIN questions q ON q.id = i.question_id
-           JOIN papers qp ON qp.id = q.paper_id JOIN sections s ON s.id = q.section_id
-           LEFT JOIN question_checks c ON c.question_id = q.id
-           WHERE {ASKABLE_SQL} GROUP BY i.paper_id) drawn ON drawn.paper_id = p.id
+       x.askable, x.max_score
+FROM papers p LEFT JOIN (SELECT paper_id, COUNT(*) AS askable, TOTAL(points) AS max_score FROM ({PLACED_SQL})
+                         WHERE standing = '{Standing.askable}' GROUP BY paper_id) x ON x.paper_id = p.id
 WHERE ? OR p.blueprint IS NULL
 ORDER BY p.id"""
 
@@ -106,7 +91,8 @@ _CODE = re.compile(r"p?(\d+)")
 
 def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
     """The paper `key` names among `papers`: its code ("P3", "p3" or "3"), its slug, its whole title,
-    or a part of its title that no other paper's title holds (case ignored).
+    or a part of its title that no other paper's title holds (case, and Simplified or Traditional
+    characters, ignored).
 
     Raises NotFound, and AmbiguousPaper (a NotFound) for a part of several titles."""
     wanted = key.strip().casefold()
@@ -116,10 +102,14 @@ def pick_paper(papers: Sequence[PaperSummary], key: str) -> PaperSummary:
         code = f"P{int(m.group(1))}"
         if (hit := next((p for p in papers if p.code == code), None)) is not None:
             return hit
-    for hits in ([p for p in papers if p.slug.casefold() == wanted], [p for p in papers if p.title.casefold() == wanted]):
-        if len(hits) == 1:
-            return hits[0]
-    hits = [p for p in papers if wanted in p.title.casefold()]
+    hits = [p for p in papers if p.slug.casefold() == wanted]
+    if len(hits) == 1:
+        return hits[0]
+    wanted, titles = folded(wanted), [(p, folded(p.title)) for p in papers]
+    hits = [p for p, title in titles if title == wanted]
+    if len(hits) == 1:
+        return hits[0]
+    hits = [p for p, title in titles if wanted in title]
     if len(hits) == 1:
         return hits[0]
     if hits:

@@ -333,16 +333,16 @@ def _composed(conn: sqlite3.Connection, prow: sqlite3.Row, include_retired: bool
                  per_candidate=bool(prow["per_candidate"]), code=prow["code"])
 
 
-async def list_papers(db: Store, *, composed: bool = False) -> list[Paper]:
+async def list_papers(db: Store, *, composed: bool = False, include_retired: bool = False) -> list[Paper]:
     """Every paper, whole, in import order; composed papers (/newpaper) too if `composed` (they hold
     other papers' questions: lint and statistics leave them out; exports hold them)."""
     rows = await db.fetchall("SELECT id FROM papers WHERE ? OR blueprint IS NULL ORDER BY id", (int(composed),))
-    return [await load_paper(db, r["id"]) for r in rows]
+    return [await load_paper(db, r["id"], include_retired=include_retired) for r in rows]
 
 
 async def paper_titles(db: Store) -> list[tuple[str, str]]:
-    """(slug, title) of every paper, in import order, without loading the papers."""
-    return [(r[0], r[1] or r[0]) for r in await db.fetchall("SELECT slug, title FROM papers ORDER BY id")]
+    """(code, title) of every paper, in import order, without loading the papers."""
+    return [(r[0], r[1] or r[0]) for r in await db.fetchall("SELECT code, title FROM papers ORDER BY id")]
 
 
 async def paper_count(db: Store) -> int:

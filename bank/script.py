@@ -34,3 +34,10 @@ def to_script(text: str, script: str) -> str:
         return text
     converted: str = converter(config).convert(text)  # OpenCC.convert is not annotated
     return converted
+
+
+def folded(text: str) -> str:
+    """`text` for comparing names a person types (paper titles, topics): in Simplified characters and
+    case-folded, so that 试题 finds 試題 (the bundled papers are written in both scripts) and "Lora"
+    finds "LoRA"."""
+    return to_script(text, "hans").casefold()

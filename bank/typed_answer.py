@@ -12,7 +12,7 @@ from __future__ import annotations
 from bank.grading import parse_choice, parse_number, parse_truefalse
 from bank.kinds import CHOICE, Kind
 from bank.models import Question
-from bank.option_order import OptionOrder
+from bank.option_order import NotShown, OptionOrder
 
 MAX_TYPED = 4000
 
@@ -21,7 +21,12 @@ def typed_response(question: Question, order: OptionOrder, text: str | None) -> 
     text = (text or "").strip()
     if question.kind in CHOICE:
         shown = parse_choice(text, multiple=question.kind == Kind.multi, n_options=len(order))
-        return None if shown is None else order.stored_letters(shown)
+        if shown is None:
+            return None
+        try:
+            return order.to_stored(shown)
+        except NotShown:
+            return None
     if question.kind == Kind.truefalse:
         return parse_truefalse(text)
     if question.kind == Kind.numerical:

@@ -1,7 +1,9 @@
 """Keys, numerical and matching questions on screen, for exams, practice and daily quizzes alike.
 
 `shown_key` is the one rendering of a key for people: the exam's result and review, practice
-feedback, a daily quiz's answer and a group quiz's close, and the /newquestion preview.
+feedback, a daily quiz's answer and a group quiz's close, and the /newquestion preview. `seen_text`
+is the one rendering of options as a person saw them, letter and text, where a lead acts on an
+answer or a key (the key-fix prompt, /review).
 
 A matching question shows its left items numbered (1, 2, ...) and its choices lettered in the
 order the attempt or quiz drew (A, B, ...); one button row per left item cycles its letter
@@ -20,7 +22,7 @@ from bank.grading.fill import fill_key_text
 from bank.grading.numerical import accepted_values
 from bank.kinds import CHOICE, Kind
 from bank.models import Question
-from bank.option_order import LETTERS, OptionOrder
+from bank.option_order import LETTERS, OptionOrder, SeenOption
 from bank.script import to_script
 from bot.i18n import joined, t
 from bot.text_limits import clip
@@ -77,6 +79,12 @@ def numerical_key(q: Question) -> str:
             text += f" ({round(fraction * 100):g}%)"
         shown.append(text)
     return " / ".join(shown) or str(q.answer)
+
+
+def seen_text(seen: list[SeenOption], lang: str, script: str = "orig") -> str:
+    """Options as the person saw them, with their texts: "C · 数据并行、D · 模型并行" (the desk's pages
+    write the same `seen_option` for each)."""
+    return joined((t("seen_option", lang, letter=o.letter, text=to_script(o.text, script)) for o in seen), lang)
 
 
 def shown_key(q: Question, order: OptionOrder, lang: str, script: str = "orig", expected: str = "") -> str:

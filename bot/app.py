@@ -47,6 +47,7 @@ from bot.services import KEY, Services, services
 from bot.settings import Settings
 from proctor.clock import Clock, SystemClock
 from proctor.outbox import backoff
+from proctor.ratings_rebuild import ensure_built
 from proctor.storage import updates
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database
@@ -138,6 +139,8 @@ async def _open_services(settings: Settings, clock: Clock, app: Application[Any,
     imported = await ensure_default_bank(svc.db, svc.now())
     if imported:
         log.info("imported the bundled bank: %d papers", imported)
+    if rebuilt := await ensure_built(svc.db, svc.now()):  # an upgraded database gets its ratings at once
+        log.info("ratings built from the record: %d answers, %d people", rebuilt.events, rebuilt.people)
     # a bank imported before key terms were stored; jieba in a child: this process never holds its dictionary
     if filled := await fill_key_terms(svc.db, segment_in=SegmentIn.CHILD):
         log.info("found the key terms of %d reference answers", filled)

@@ -24,6 +24,7 @@ from bank.grading.terms import SegmentIn
 from bank.kinds import CHOICE, Kind
 from bank.models import Paper, Question
 from bank.option_order import LETTERS, MAX_OPTIONS
+from bank.paper_list import paper_summaries, pick_paper
 from bank.question_ref import find_question, question_ref
 from bot.authoring.render import upload_preview
 from bot.i18n import question_text, t, tn
@@ -51,7 +52,8 @@ def add_upload_arguments(imp: argparse.ArgumentParser, bank: argparse._SubParser
     add.add_argument("--explanation", default="")
     add.add_argument("--points", type=float, default=1.0)
     where = add.add_mutually_exclusive_group(required=True)
-    where.add_argument("--paper", metavar="SLUG|ID", help="an existing paper (see `proctor bank stats`)")
+    where.add_argument("--paper", metavar="PAPER", help="an existing paper: its code (P3), title or part of it "
+                                                        "(see `proctor bank list`)")
     where.add_argument("--new-paper", metavar="TITLE", dest="new_paper")
 
 
@@ -82,13 +84,8 @@ async def add(db: Database, args: argparse.Namespace) -> int:
         raise BadQuestion(f"--key: {e}") from None
     if kind in CHOICE and isinstance(q.answer, str) and any(ord(c) - 65 >= len(options) for c in q.answer):
         raise BadQuestion(f"--key {q.answer} names an option that is not there")
-    paper_id = None
-    if args.paper is not None:
-        key = int(args.paper) if args.paper.isdigit() else args.paper
-        row = await db.fetchone(f"SELECT id FROM papers WHERE {'id' if isinstance(key, int) else 'slug'}=?", (key,))
-        if row is None:
-            raise BadQuestion(f"no paper {args.paper}")
-        paper_id = row["id"]
+    # an imported paper (a composed one holds no questions of its own), by the one paper reference
+    paper_id = None if args.paper is None else pick_paper(await paper_summaries(db), args.paper).id
     added = await add_question(db, q, paper_id=paper_id, new_title=args.new_paper or "", actor=0, now=time.time(),
                                segment_in=SegmentIn.THIS_PROCESS)
     print(f"added {question_text(added.ref, 'en')} to {added.paper}, {added.section}")

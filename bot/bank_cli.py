@@ -14,21 +14,22 @@ from pathlib import Path
 from bank.errors import BankError
 from bank.formats import EXPORT_FORMATS, FileFormat
 from bank.formats.files import export, read_any, template
-from bank.formats.summary import ExportSummary
+from bank.formats.summary import ExportSummary, without_retired
 from bank.kinds import CHOICE, Kind
 from bank.lint import lint, summary
 from bank.models import Paper, Question
+from bank.paper_counts import Tally, tally
 from bank.paper_list import paper_summaries
 from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
 from bank.question_ref import BankId, find_question
 from bank.round_trip import PaperChanges
-from bank.stats import paper_stats, render_stats
 from bot import authoring_cli
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.i18n import question_text, t, tn
 from bot.invite_cli import add_invite_commands, invite_commands
 from bot.lint_lines import lint_place, lint_text
+from bot.paper_counts import change_text, tally_text
 from bot.team_cli import add_team_commands, team_commands
 from proctor import outbox
 from proctor.errors import ProctorError
@@ -37,6 +38,7 @@ from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, unusable
 from proctor.teams.curation import confirm_key, update_settings
 from proctor.teams.file_edits import Imported, import_or_update
+from proctor.teams.paper_counts import asked, paper_tallies
 from proctor.teams.question_edit import answer_count
 
 QUESTION_HELP = "its reference (P3 Q43, P3·Q43) or its bank id"
@@ -55,16 +57,16 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     sub = bank.add_subparsers(dest="bank_command", required=True)
     authoring_cli.add_upload_arguments(imp, sub)
     sub.add_parser("list", help="every paper with its code (P3): what /papers, /invite and these commands take")
-    sub.add_parser("stats", help="per paper and kind: askable and flagged questions")
+    sub.add_parser("stats", help="per paper and kind: askable, held, unaskable and retired questions")
     show = sub.add_parser("show", help="one question")
     show.add_argument("question", nargs="+", metavar="QUESTION", help=QUESTION_HELP)
     sub.add_parser("lint", help="every flag and oddity")
     exp = sub.add_parser("export", help="the bank as JSON (default), GIFT, Aiken, Moodle XML, XLSX or CSV")
     exp.add_argument("--format", choices=[f.value for f in EXPORT_FORMATS], default="json", dest="fmt")
-    exp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    _output_arguments(exp)
     tpl = sub.add_parser("template", help="an empty spreadsheet template, one example row per kind")
     tpl.add_argument("--format", choices=[FileFormat.xlsx.value, FileFormat.csv.value], default="xlsx", dest="fmt")
-    tpl.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    _output_arguments(tpl)
     confirm = sub.add_parser("confirm", help="confirm a key in doubt: the question is asked again (audited)")
     confirm.add_argument("question", nargs="+", metavar="QUESTION", help=QUESTION_HELP)
     st = sub.add_parser("set", help="a paper's settings: time limit, attempts, grading, exam-only …")
@@ -97,6 +99,12 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     add_paper_commands(subparsers)
 
 
+def _output_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output "
+                                                                "(never over an existing file unless --force)")
+    command.add_argument("--force", action="store_true", help="with -o: replace FILE if it exists")
+
+
 def run_bank_command(args: argparse.Namespace, db: Path) -> int:
     """Run `import` or `bank ...` on the database file `db`; expected failures print one line to stderr
     and exit 1."""
@@ -118,7 +126,9 @@ def run_bank_command(args: argparse.Namespace, db: Path) -> int:
         return 2
     try:
         if name == "template":  # needs no database
-            return _write_out(template(FileFormat(args.fmt)), args.output)
+            if args.output:
+                _check_destination(args.output, force=args.force)
+            return _write_out(template(FileFormat(args.fmt)), args.output, force=args.force)
         # only an import creates a database (a mistyped --db is refused, not made); like `proctor run`,
         # a database without papers gets the bundled bank first (not before an import: then the
         # imported papers are the bank)
@@ -139,17 +149,22 @@ async def _with_db(command, args, path: Path, *, bundled: bool = False, create: 
     db = await open_database(":memory:" if dry and not path.exists() else path, create=create)
     try:
         if bundled and (n := await ensure_default_bank(db, time.time())):
-            print(f"proctor: a new database: imported the bundled bank first ({n} papers)", file=sys.stderr)
+            print(f"proctor: a new database: imported the bundled bank first ({tn('n_paper', n, 'en')})",
+                  file=sys.stderr)
         return await command(db, args)
     finally:
         await db.close()
 
 
 async def _import(db: Database, args) -> int:
+    before = await paper_tallies(db)
     done = await import_or_update(db, args.paths, time.time(), parse=read_any, as_new=args.as_new,
                                   regrade=args.regrade, dry_run=args.dry_run)
+    after = before if args.dry_run else await paper_tallies(db)  # counted as stored, after the write
     for u in done.updated:
         print(await _updated(db, u, done, dry_run=args.dry_run, regrade=args.regrade))
+        if u.paper.id is not None and (moved := change_text(before[u.paper.id], after[u.paper.id], "en")):
+            print(f"  {moved}")
     if args.dry_run:
         if done.new:
             return await authoring_cli.dry_run(db, args, done.new)
@@ -157,11 +172,9 @@ async def _import(db: Database, args) -> int:
         return 0
     papers = done.new
     codes = {p.slug: p.code for p in await paper_summaries(db, composed=True)}  # given when stored
-    for paper, s in zip(papers, paper_stats(papers), strict=True):
-        t = s.total
+    for paper in papers:
         label = paper.label if paper.code or not codes.get(paper.slug) else f"{codes[paper.slug]} {paper.title}"
-        print(f"imported {label} ({t.total} questions, {t.askable} askable, "
-              f"{t.flagged} flagged)")
+        print(f"imported {label} ({tally_text(after[paper.id or 0], 'en')})")
     for item in lint(papers):  # the same warnings `proctor bank lint` gives
         print(f"warning: {lint_place(item, 'en')}: {item.code}: {lint_text(item, 'en')}", file=sys.stderr)
     return 0
@@ -182,26 +195,48 @@ async def _updated(db: Database, u: PaperChanges, done: Imported, *, dry_run: bo
                     "are told when the bot runs)"
         elif c.key_changed and (n := await answer_count(db, qid)):
             line += f"; {_n(n, 'answer')} would be regraded" if regrade else \
-                f"; {_n(n, 'answer')} keep{'s' if n == 1 else ''} its score{'' if n == 1 else 's'} (--regrade rescores)"
+                f"; {_n(n, 'answer_keeps_score')} (--regrade rescores)"
         lines.append(line)
     lines += [f"  new: {q.kind.value}: {q.stem[:60]}" for q in u.added]
     return "\n".join(lines)
 
 
 def _n(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    """`n` and the word counted, "1 answer" or "2 answers" (the catalogue's `n_<word>`)."""
+    return tn(f"n_{word}", n, "en")
 
 
 async def _list(db: Database, args) -> int:
     for p in await paper_summaries(db, composed=True):
         marks = "".join(f" [{m}]" for m, on in (("exam-only", p.exam_only and not p.invite_only),
                                                 ("invite-only", p.invite_only)) if on)
-        print(f"{p.code:<5} {p.title} · {p.askable} questions · {p.time_limit_min} min{marks}")
+        print(f"{p.code:<5} {p.title} · {_n(p.askable, 'question')} · {p.time_limit_min} min{marks}")
     return 0
 
 
+_STATS_HEAD = ("kind", "total", "askable", "held", "unaskable", "retired", "repaired", "no expl.", "not asked")
+
+
+def _stats_row(name: str, c: Tally) -> str:
+    figures = (c.total, c.askable, c.held, c.unaskable, c.retired, c.repaired, c.no_explanation, c.not_yet_asked)
+    return f"  {name:<11}" + "".join(f"{n:>{len(h) + 2}}" for h, n in zip(_STATS_HEAD[1:], figures, strict=True))
+
+
 async def _stats(db: Database, args) -> int:
-    print(render_stats(paper_stats(await list_papers(db))))
+    """Per paper and kind: where the questions stand (bank/paper_counts.py), then the bank's total."""
+    papers = await list_papers(db, include_retired=True)
+    ever = await asked(db, [q.id for p in papers for q in p.questions() if q.id is not None])
+    lines = []
+    counted = []
+    for p in papers:
+        whole = tally(p.questions(), asked=ever)
+        counted.append(whole)
+        lines += [p.label, "  " + f"{_STATS_HEAD[0]:<11}" + "".join(f"{h:>{len(h) + 2}}" for h in _STATS_HEAD[1:])]
+        lines += [_stats_row(kind.value, tally([q for q in p.questions() if q.kind is kind], asked=ever))
+                  for kind in Kind if any(q.kind is kind for q in p.questions())]
+        lines += [_stats_row("all", whole), f"  {tally_text(whole, 'en')}", ""]
+    lines.append(f"{_n(len(papers), 'paper')}, {tally_text(sum(counted, Tally(not_yet_asked=0)), 'en')}")
+    print("\n".join(lines))
     return 0
 
 
@@ -210,21 +245,24 @@ async def _lint(db: Database, args) -> int:
     for it in items:
         print(f"{lint_place(it, 'en')}: {it.code}: {lint_text(it, 'en')}")
     counts = ", ".join(f"{n} {code}" for code, n in sorted(summary(items).items()))
-    print(f"{len(items)} items" + (f": {counts}" if counts else ""))
+    print(_n(len(items), "item") + (f": {counts}" if counts else ""))
     return 0
 
 
 async def _export(db: Database, args) -> int:
     if args.output:
-        _check_destination(args.output)  # before the work and its notes: a typo costs one line
+        _check_destination(args.output, force=args.force)  # before the work and its notes: a typo costs one line
     fmt = FileFormat(args.fmt)
-    papers = await list_papers(db, composed=True)  # a composed paper too: its file imports back onto it
-    data, summary = export(papers, fmt)
+    # a composed paper too: its file imports back onto it
+    papers = await list_papers(db, composed=True, include_retired=True)
+    summary = ExportSummary()
+    data, summary = export(without_retired(papers, summary), fmt, summary)
     for line in export_lines(summary, papers):
         print(line, file=sys.stderr)
-    code = _write_out(data, args.output)
+    code = _write_out(data, args.output, force=args.force)
     if args.output:
-        each = ", ".join(t("ex_paper_count", "en", paper=p, n=n) for p, n in summary.written.items() if n)
+        each = ", ".join(t("ex_paper_count", "en", paper=p, n=n, total=summary.counted(p))
+                         for p, n in summary.written.items() if n)
         print(tn("ex_wrote", summary.total, "en", file=args.output, papers=summary.papers, each=each))
     return code
 
@@ -252,21 +290,28 @@ def _left_out(paper: Paper, section: int, number: int) -> str:
     return f"{question_text(ref, 'en')} ({paper.label})" if ref is not None else paper.label
 
 
-def _check_destination(output: str) -> None:
-    """Raises BankError, as writing there would, if `output` cannot be written (checked without writing)."""
+def _check_destination(output: str, *, force: bool) -> None:
+    """Raises BankError, as writing there would, if `output` cannot be written (checked without writing),
+    and if a file is there already, unless `force`."""
     path = Path(output)
     folder = path.parent
     why = ("Is a directory" if path.is_dir() else "No such directory" if not folder.is_dir()
            else "Permission denied" if not os.access(path if path.exists() else folder, os.W_OK) else None)
     if why:
         raise BankError(f"{output}: cannot write it: {why}")
+    if not force and path.exists():
+        raise BankError(f"{output} exists; give --force to replace it, or another name")
 
 
-def _write_out(data: str | bytes, output: str | None) -> int:
+def _write_out(data: str | bytes, output: str | None, *, force: bool = False) -> int:
+    """`data` into the file `output` (a new file; an existing one only when `force`), else to standard
+    output. Raises BankError."""
     if output:
         try:
-            with open(output, "wb") as f:
+            with open(output, "wb" if force else "xb") as f:  # "x": a file that appeared since the check is kept
                 f.write(data.encode() if isinstance(data, str) else data)
+        except FileExistsError:
+            raise BankError(f"{output} exists; give --force to replace it, or another name") from None
         except OSError as e:
             raise BankError(f"{output}: cannot write it: {e.strerror or e}") from e
     elif isinstance(data, bytes):

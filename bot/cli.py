@@ -17,7 +17,8 @@ from bot.app import StartupFailed, run_bot
 from bot.backup_cli import add_backup_commands, run_backup_command
 from bot.bank_cli import add_bank_commands, run_bank_command
 from bot.logging_setup import LEVELS, register_settings, setup_logging
-from bot.settings import RecordSettings, Settings, startup_error
+from bot.ratings_cli import add_ratings_commands, run_ratings_command
+from bot.settings import RecordSettings, Settings, startup_error, use_ptb_timedeltas
 from proctor.errors import ProctorError
 from proctor.storage.db import unusable
 from sandbox.session import run_sandbox  # the entry point starts the layer above the bot (pyproject's layers)
@@ -36,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_bank_commands(sub)
     add_backup_commands(sub)
+    add_ratings_commands(sub)
     _after_the_command(p)
     return p
 
@@ -61,6 +63,7 @@ def _after_the_command(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    use_ptb_timedeltas()  # first: before any PTB object is built (tests/conftest.py does it for the tests)
     try:
         return _main(argv)
     except BrokenPipeError:  # `proctor bank export | head`: the reader left; end quietly
@@ -69,8 +72,34 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line read; words no parser takes are reported by the command they follow (its
+    usage and `proctor import: error: unrecognized arguments: --bogus`), as argparse reports any
+    other mistake, not by the top parser with the whole program's usage."""
+    words = sys.argv[1:] if argv is None else argv
+    parser = _parser()
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        _command_before(parser, args, words, words.index(extra[0])).error(
+            f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _command_before(parser: argparse.ArgumentParser, args: argparse.Namespace, words: list[str],
+                    at: int) -> argparse.ArgumentParser:
+    """The innermost (sub)command whose name comes before `words[at]` (`proctor bank list --x`: `bank list`)."""
+    start = 0
+    while True:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        name = getattr(args, sub.dest, None) if sub is not None else None
+        if sub is None or name not in sub.choices or name not in words[start:at]:
+            return parser
+        start = words.index(name, start) + 1
+        parser = sub.choices[name]
+
+
 def _main(argv: list[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parse(argv)
     given = {"PROCTOR_DB": args.db} if args.db else {}  # --db over PROCTOR_DB (and `.env`'s)
     try:  # only `run` reads the bot's settings (a token and all); the other commands, where the record is
         record = Settings(**given) if args.command == "run" else RecordSettings(**given)
@@ -84,11 +113,16 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "sandbox":
         try:  # only an explicit --db: the sandbox never opens PROCTOR_DB, a real bot's database
             return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
+        except ValidationError as e:  # the bot's other settings (PROCTOR_DESK_PORT, ...) as `run` reads them
+            print(startup_error(e), file=sys.stderr)
+            return 2
         except (BankError, ProctorError) as e:  # a database that is not one, a directory, newer than the code: one line
             print(f"proctor: {e}", file=sys.stderr)
             return 1
     if hasattr(args, "backup_command"):  # `proctor backup|restore` (bot/backup_cli.py)
         return run_backup_command(args, record.db)
+    if hasattr(args, "ratings_run"):  # `proctor ratings recompute|replay` (bot/ratings_cli.py)
+        return run_ratings_command(args, record.db)
     return run_bank_command(args, record.db)
 
 

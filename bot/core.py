@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
+from telegram.error import Forbidden, TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -17,14 +17,14 @@ from telegram.ext import (
     filters,
 )
 
-from bot import intake, menus
-from bot.chat_prefs import group_lang
+from bot import intake, menus, voice
 from bot.context import Ctx, ProctorContext
-from bot.i18n import pick_lang, t
+from bot.edits import edit_text
+from bot.i18n import t
 from bot.menus import Caller, Command, Where, help_text
 from bot.services import Slot, services
-from bot.userctx import user_ctx
-from proctor.chats import ensure_chat, set_group_language, set_group_script
+from bot.userctx import UserCtx, user_ctx
+from proctor.chats import ensure_chat, group_prefs, set_group_language, set_group_script
 from proctor.people import users as user_store
 from proctor.storage import updates
 
@@ -150,8 +150,12 @@ async def _group_admin(context: Ctx, lang: str) -> bool:
 
 
 async def set_lang(update: Update, context: Ctx) -> None:
-    """Override the interface language: /lang en|zh|auto (in a group: the group's, by its admins)."""
+    """Override the interface language: /lang en|zh|auto (in a group: the group's, by its admins);
+    /lang alone says the current one."""
     u = await user_ctx(update, context)
+    if not context.args:
+        await context.message.reply_text(await _current_lang(context, u))
+        return
     if (arg := await _choice(update, context, u, ("en", "zh", "auto"), "lang_usage")) is None:
         return
     choice = None if arg == "auto" else arg
@@ -159,8 +163,8 @@ async def set_lang(update: Update, context: Ctx) -> None:
     if context.chat.type in GROUP_TYPES:
         if await _group_admin(context, u.lang):
             await set_group_language(svc.db, context.chat.id, choice, svc.now())
-            lang, _ = await group_lang(context, context.chat.id)
-            await context.message.reply_text(t("lang_group_set", lang))
+            there = await voice.group_voice(context, context.chat.id)
+            await context.message.reply_text(t("lang_group_set", there.lang))
         return
     await user_store.set_language(svc.db, u.id, choice)
     u = await user_ctx(update, context)
@@ -169,19 +173,41 @@ async def set_lang(update: Update, context: Ctx) -> None:
 
 async def set_script(update: Update, context: Ctx) -> None:
     """Show questions as written, in Simplified or in Traditional: /script orig|hans|hant (in a
-    group: the group's, by its admins)."""
+    group: the group's, by its admins); /script alone says the current one."""
     u = await user_ctx(update, context)
+    if not context.args:
+        await context.message.reply_text(await _current_script(context, u))
+        return
     if (arg := await _choice(update, context, u, ("orig", "hans", "hant"), "script_usage")) is None:
         return
     svc = context.services
     if context.chat.type in GROUP_TYPES:
         if await _group_admin(context, u.lang):
             await set_group_script(svc.db, context.chat.id, arg, svc.now())
-            lang, _ = await group_lang(context, context.chat.id)
-            await context.message.reply_text(t("script_group_set", lang, script=t(f"script_{arg}", lang)))
+            there = await voice.group_voice(context, context.chat.id)
+            await context.message.reply_text(t("script_group_set", there.lang, script=t(f"script_{arg}", there.lang)))
         return
     await user_store.set_script(svc.db, u.id, arg)
+    u = await user_ctx(update, context)
     await context.message.reply_text(t("script_set", u.lang, script=t(f"script_{arg}", u.lang)))
+
+
+async def _current_lang(context: Ctx, u: UserCtx) -> str:
+    """/lang alone: the language replies here are in, and whether it was chosen or follows a default."""
+    name = t(f"lang_name_{u.here.language}", u.lang)
+    if context.chat.type in GROUP_TYPES:
+        chosen, _ = await group_prefs(context.services.db, context.chat.id)
+        return t("lang_group_now" if chosen else "lang_group_now_default", u.lang, language=name)
+    stored = await user_store.find_prefs(context.services.db, u.id)
+    chosen = stored.language if stored is not None else None
+    return t("lang_now" if chosen else "lang_now_auto", u.lang, language=name)
+
+
+async def _current_script(context: Ctx, u: UserCtx) -> str:
+    """/script alone: how question text is shown here."""
+    shown = t(f"script_{u.here.script}", u.lang)
+    key = "script_group_now" if context.chat.type in GROUP_TYPES else "script_now"
+    return t(key, u.lang, script=shown)
 
 
 async def garbled_button(update: Update, context: Ctx) -> None:
@@ -195,8 +221,8 @@ async def on_error(update: object, context: Ctx) -> None:
     log.error("unhandled error on update %s", getattr(update, "update_id", None), exc_info=context.error)
     if not isinstance(update, Update):
         return
-    user = update.effective_user
-    lang = pick_lang(None, user.language_code if user else None, context.services.settings.language)
+    user = update.effective_user  # the record is not read here: the error may be the database's
+    lang = voice.to_person(None, context.services.settings.language, user.language_code if user else None).lang
     try:
         if update.callback_query:
             await update.callback_query.answer(t("oops", lang))
@@ -212,7 +238,7 @@ async def tell_too_fast(app: Application, update: Update) -> None:
     chat = update.effective_chat
     if user is None:  # floods are counted per user (bot.ordering): an update without one is never dropped
         return
-    lang = pick_lang(None, user.language_code, services(app).settings.language)
+    lang = voice.to_person(None, services(app).settings.language, user.language_code).lang
     await app.bot.send_message(chat.id if chat else user.id, t("too_fast", lang, name=user.first_name or ""))
 
 
@@ -248,3 +274,21 @@ async def ack(query, text: str | None = None, *, show_alert: bool = False) -> No
         await query.answer(text, show_alert=show_alert)
     except TelegramError as e:
         log.info("could not answer callback query %s: %s", query.id, e)
+
+
+async def answer_presser(context: Ctx, u: UserCtx, text: str, markup: InlineKeyboardMarkup | None = None, *,
+                         toast: str | None = None, protect: bool = False) -> None:
+    """Answer a press with what only its presser may read (a review, a lead's next card). Pressed in
+    their private chat, the pressed message becomes it; pressed in a group, whose every member reads an
+    edit, it goes to the presser's private chat instead and the toast says so. Answers the press."""
+    query = context.query
+    if context.chat.type == ChatType.PRIVATE:
+        await ack(query, toast)
+        await edit_text(context.bot, context.chat.id, context.message.message_id, text, markup)
+        return
+    try:
+        await context.bot.send_message(u.id, text, reply_markup=markup, protect_content=protect)
+    except Forbidden:  # no private chat with the bot yet: nothing is shown anywhere
+        await ack(query, t("l_open_private", u.lang), show_alert=True)
+        return
+    await ack(query, "\n".join(filter(None, (toast, t("l_sent_private", u.lang)))))

@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 @dataclass
 class DeskServer:
     runner: web.AppRunner | None = None  # while the desk is served
+    caller_reports: bool = False  # a busy port is said by whoever started the bot (the sandbox), not logged
 
 
 SERVER: Slot[DeskServer] = Slot("desk_server", DeskServer)
@@ -32,6 +33,12 @@ SERVER: Slot[DeskServer] = Slot("desk_server", DeskServer)
 def desk_runner(app: Application) -> web.AppRunner | None:
     """The desk's web server while it runs (None: not started, or its port was busy)."""
     return SERVER.of(app).runner
+
+
+def report_busy_port_yourself(app: Application) -> None:
+    """The caller says a busy desk port in its own words (the sandbox's terminal: `desk_runner` is
+    None after start-up), so it is not logged as well: one line, not two."""
+    SERVER.of(app).caller_reports = True
 
 
 class TelegramBridge:
@@ -65,12 +72,14 @@ def desk_context(app: Application) -> DeskContext:
 
 
 async def start_desk(app: Application) -> None:
-    """Serve the desk on PROCTOR_DESK_LISTEN:PROCTOR_DESK_PORT; a busy port is logged, not fatal."""
+    """Serve the desk on PROCTOR_DESK_LISTEN:PROCTOR_DESK_PORT; a busy port is logged (unless the
+    caller says it: `report_busy_port_yourself`), not fatal."""
     s = services(app).settings
     try:
         runner = await serve(desk_context(app), s.desk_listen, s.desk_port)
     except OSError as e:
-        log.error("the desk cannot listen on %s:%s (%s); the bot runs without it", s.desk_listen, s.desk_port, e)
+        if not SERVER.of(app).caller_reports:
+            log.error("the desk cannot listen on %s:%s (%s); the bot runs without it", s.desk_listen, s.desk_port, e)
         return
     SERVER.of(app).runner = runner
     log.info("the desk is served on %s:%s", s.desk_listen, s.desk_port)

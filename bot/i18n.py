@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import string
+from functools import cache
 
 from bank.kinds import Kind
 from bank.question_ref import BankId, QuestionRef
+from bank.script import to_script
 from bot.catalogue import (
     ask,
     audit,
     authoring,
     authoring_edit,
+    cli,
     core,
+    counts,
     daily,
     desk,
     exam,
@@ -22,9 +26,11 @@ from bot.catalogue import (
     lint,
     live,
     marks,
+    ratings,
 )
 
 LANGS = ("en", "zh")
+HANT = "zh-Hant"  # the Chinese texts in Traditional characters, for a Chinese reader whose /script is hant
 
 
 def _merge(*modules) -> dict[str, dict[str, str]]:
@@ -38,16 +44,17 @@ def _merge(*modules) -> dict[str, dict[str, str]]:
 
 
 CATALOGUE = _merge(audit, core, exam, daily, leads, invites, desk, examui, ask, authoring_edit, authoring, marks, live,
-                   lint, formats)
+                   lint, formats, cli, counts, ratings)
 
 
 def t(key: str, lang: str, /, **kw) -> str:
-    """The text for `key` in `lang` (falls back to English), formatted with `kw`. A question is named
-    by a field `question` (or `…_question`) whose value is a `QuestionRef`, rendered `P3 · Q43`; a
-    bank id by a field `bank_id` holding a `BankId`, rendered `bank id #83`. Raises TypeError for a
-    reference in any other field, and for anything else in those fields."""
-    texts = CATALOGUE[key]
-    text = texts.get(lang) or texts["en"]
+    """The text for `key` in `lang` (falls back to English), formatted with `kw`. `lang` is what
+    `bot.voice.Voice.lang` gives: "en", "zh", or HANT (the Chinese text in Traditional characters;
+    the values in `kw` are data, each already in the reader's script). A question is named by a field
+    `question` (or `…_question`) whose value is a `QuestionRef`, rendered `P3 · Q43`; a bank id by a
+    field `bank_id` holding a `BankId`, rendered `bank id #83`. Raises TypeError for a reference in any
+    other field, and for anything else in those fields."""
+    text = _traditional(key) if lang == HANT else CATALOGUE[key].get(lang) or CATALOGUE[key]["en"]
     if not kw:
         return text
     for name, value in kw.items():
@@ -79,6 +86,18 @@ def _reference(key: str, name: str, value: object, lang: str) -> object:
                     f"QuestionRef in `question` (or `…_question`), a bank id by a BankId in `bank_id`")
 
 
+@cache
+def _traditional(key: str) -> str:
+    """The catalogue's Chinese text for `key` in Traditional characters, converted once."""
+    texts = CATALOGUE[key]
+    return to_script(texts["zh"], "hant") if texts.get("zh") else texts["en"]
+
+
+def chinese(lang: str) -> bool:
+    """Whether `lang` (a `t` language) is Chinese, in either script."""
+    return lang in ("zh", HANT)
+
+
 def kind_name(kind: Kind, lang: str) -> str:
     """The kind's one name on every screen (bot/catalogue/marks.py)."""
     return t(f"kind_{kind.value}", lang)
@@ -86,7 +105,7 @@ def kind_name(kind: Kind, lang: str) -> str:
 
 def joined(items, lang: str) -> str:
     """A list in running text: "1, 2, 3" in English, "1、2、3" in Chinese."""
-    return ("、" if lang == "zh" else ", ").join(str(i) for i in items)
+    return ("、" if chinese(lang) else ", ").join(str(i) for i in items)
 
 
 def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en") -> str:

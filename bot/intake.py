@@ -43,7 +43,7 @@ def _first_read(update: Update, now: float) -> Callable[[sqlite3.Connection], Se
     if tg is None:
         return _nothing
     return partial(seen_in, user_id=tg.id, first_name=tg.first_name or "", username=tg.username, now=now,
-                   group_id=group_of(update))
+                   group_id=group_of(update), telegram_language=tg.language_code)
 
 
 async def claim(app: Application, batch: Sequence[Update]) -> list[tuple[Update, Claim]]:

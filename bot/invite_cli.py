@@ -7,7 +7,9 @@ import csv
 import io
 import sys
 import time
-from datetime import UTC, datetime
+from collections.abc import Callable
+from datetime import UTC
+from typing import TypeVar
 
 from pydantic import ValidationError
 from telegram import Bot
@@ -22,8 +24,19 @@ from bot.settings import TOKEN, Settings, bad_setting, startup_error
 from proctor.invites import store
 from proctor.invites.links import link
 from proctor.invites.listing import listing
-from proctor.invites.request import BadInvite, find_paper, parse_duration
+from proctor.invites.request import (
+    BadInvite,
+    check_attempts,
+    check_count,
+    check_extra,
+    check_window,
+    find_paper,
+    parse_duration,
+)
+from proctor.local_time import iso, moment
 from proctor.storage.db import Database
+
+T = TypeVar("T")
 
 
 def add_invite_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -49,7 +62,8 @@ def invite_commands() -> dict:
 
 
 def _when(ts: float | None) -> str:
-    return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """A moment on the command line (which has no reader's zone: UTC, named)."""
+    return "" if ts is None else moment(ts, UTC)
 
 
 async def bot_username(given: str | None) -> str:
@@ -77,8 +91,22 @@ async def bot_username(given: str | None) -> str:
                         "give --bot NAME, or check the network or PROCTOR_BOT_API_URL") from None
 
 
+def _option(option: str, value: object, check: Callable[[], T]) -> T:
+    """`check()`'s value; a BadInvite it raises is a BankError naming the option and its value."""
+    try:
+        return check()
+    except BadInvite as e:
+        raise BankError(f"{option} {value}: {problem_text(e, 'en')}") from None
+
+
 async def _create(db: Database, args) -> int:
-    bot = await bot_username(args.bot)  # first: a failure creates no invite
+    # the options first, then the bot's username, then the paper: a failure creates no invite
+    window = _option("--window", args.window, lambda: check_window(parse_duration(args.window)))
+    extra = _option("--extra", args.extra, lambda: check_extra(int(parse_duration(args.extra) // 60))) \
+        if args.extra else 0
+    _option("--count", args.count, lambda: check_count(args.count))
+    _option("--attempts", args.attempts, lambda: check_attempts(args.attempts))
+    bot = await bot_username(args.bot)
     try:
         paper_id, _ = await find_paper(db, args.paper)
     except AmbiguousPaper as e:
@@ -86,8 +114,6 @@ async def _create(db: Database, args) -> int:
     except NotFound:
         raise BankError(f"no single paper matches {args.paper!r}; `proctor bank list` shows each paper's code") from None
     try:
-        window = parse_duration(args.window)
-        extra = int(parse_duration(args.extra) // 60) if args.extra else 0
         # the command line is the operator's: a configured admin's rights (a team's leads still see a
         # hiring paper's sections and answers only once it is verified: `proctor team verify`)
         made = await store.create(db, paper_id=paper_id, team=args.team, lead=args.lead, now=time.time(),
@@ -101,7 +127,7 @@ async def _create(db: Database, args) -> int:
     for inv, token in made:
         url = link(bot, token)
         if out:
-            out.writerow([inv.id, url, _when(inv.closes_at)])
+            out.writerow([inv.id, url, iso(inv.closes_at, UTC)])
         else:
             print(url)
     return 0
@@ -117,8 +143,8 @@ async def _list(db: Database, args) -> int:
         score = "" if r.score is None else f"{r.score:g}"
         if w:
             w.writerow([r.invite.id, safe_cell(r.paper), r.status.value, safe_cell(r.candidate), score,
-                        "" if r.max_score is None else f"{r.max_score:g}", _when(r.invite.closes_at),
-                        _when(r.finished_at)])
+                        "" if r.max_score is None else f"{r.max_score:g}", iso(r.invite.closes_at, UTC),
+                        iso(r.finished_at, UTC)])
         else:
             buf.write(f"#{r.invite.id} {r.status.value:<8} {r.paper} · {r.candidate or '—'}"
                       f"{f' · {score}/{r.max_score:g}' if r.score is not None else ''} · "

@@ -24,7 +24,8 @@ from telegram import (
 )
 from telegram.ext import Application
 
-from bot.i18n import LANGS, t
+from bank.script import to_script
+from bot.i18n import HANT, LANGS, chinese, t
 from bot.services import HasBotData, Slot
 
 
@@ -52,10 +53,15 @@ class Command(NamedTuple):
     usage_zh: str = ""  # the same in Chinese when it has words to translate ("<reason>": "<理由>")
 
     def describe(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
+        return _in_script(self.zh, lang) if chinese(lang) else self.en
 
     def arguments(self, lang: str) -> str:
-        return self.usage_zh if lang == "zh" and self.usage_zh else self.usage
+        return _in_script(self.usage_zh, lang) if chinese(lang) and self.usage_zh else self.usage
+
+
+def _in_script(text: str, lang: str) -> str:
+    """A Chinese description as a `t` language reads it (Traditional for HANT)."""
+    return to_script(text, "hant") if lang == HANT else text
 
 
 class Caller(NamedTuple):

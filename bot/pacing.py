@@ -327,8 +327,9 @@ def _chat_of(value: object) -> Chat | None:
     return None
 
 
-def seconds(wait: float | timedelta) -> float:
-    """A retry_after in seconds (PTB gives a timedelta or a number)."""
+def seconds(wait: int | timedelta) -> float:
+    """A 429's retry_after in seconds: PTB's timedelta (the program opts into PTB_TIMEDELTA: bot.cli.main);
+    a number only where a PTB object is read without that opt-in (a script building the bot itself)."""
     return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
 
 

@@ -8,10 +8,14 @@ pydantic's ValidationError: `startup_error` says it in one line that names the s
 
 What is secret is one rule (`secret_values`): every SecretStr field's value, and the password inside any
 setting that holds a URL. Reprs mask by it and the logs redact by it (bot/logging_setup.py).
+
+The one variable the program writes is python-telegram-bot's own, PTB_TIMEDELTA (`use_ptb_timedeltas`):
+not a setting, but how PTB hands out durations, chosen by the program where it starts.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
@@ -23,8 +27,10 @@ from proctor.local_time import BadTime, BadTimezone, parse_hhmm, parse_timezone
 from proctor.storage.db import DEFAULT_DB
 
 TOKEN = "TELEGRAM_BOT_TOKEN"
-TOKEN_HELP = ("Get a token from @BotFather in Telegram (/newbot makes a bot, /token shows an existing bot's), "
-              "then run: TELEGRAM_BOT_TOKEN=<the token> proctor run (or try the bot without a token: proctor sandbox)")
+# said after the setting's name, so it does not name it again
+TOKEN_HELP = ("Get one from @BotFather in Telegram (/newbot makes a bot, /token shows an existing bot's), set it "
+              "in the environment or in .env, and run proctor run again (or try the bot without a token: "
+              "proctor sandbox)")
 # what _TOKEN checks, said to a person: Telegram's tokens are the bot's id, a colon and 35 such characters
 TOKEN_SHAPE = ("a token is the bot's id (digits), a colon, and at least 20 letters, digits, - or _, "
                "like 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw")
@@ -210,9 +216,16 @@ def bad_setting(e: ValidationError) -> BadSetting:
 
 
 def startup_error(e: ValidationError) -> str:
-    """One line for a bad setting, naming it (never its value: it may be a secret)."""
+    """One line for a bad setting, naming it once (never its value: it may be a secret)."""
     bad = bad_setting(e)
     if bad.name == TOKEN:
         what = "is missing" if bad.missing else f"is malformed: {TOKEN_SHAPE}"
         return f"proctor: {TOKEN} {what}. {TOKEN_HELP}"
     return f"proctor: bad setting: {bad.name}: {bad.problem}"
+
+
+def use_ptb_timedeltas() -> None:
+    """python-telegram-bot's durations (a 429's retry_after, ...) as timedelta, the form its next major
+    version keeps, with no deprecation warning: PTB reads PTB_TIMEDELTA whenever it hands one out, so
+    this runs where the program starts, before any PTB object is built (bot.cli.main)."""
+    os.environ["PTB_TIMEDELTA"] = "1"

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from datetime import UTC, datetime
+from datetime import UTC
 
 from bank.errors import BankError, NotFound
-from bank.paper_list import find_paper
+from bank.paper_list import AmbiguousPaper, PaperSummary, find_paper
+from bot.i18n import tn
 from proctor import hiring
+from proctor.local_time import moment
 from proctor.storage.db import Database
 
 
@@ -29,19 +32,25 @@ def team_commands() -> dict:
     return {"verify": _verify, "unverify": _unverify, "list": _list}
 
 
-async def _papers(db: Database, raw: str | None) -> list[int] | None:
+async def _papers(db: Database, raw: str | None) -> list[PaperSummary] | None:
     if raw is None:
         return None
     keys = [k.strip() for k in raw.split(",") if k.strip()]
     if not keys:
         raise BankError("--papers: name at least one paper")
-    ids = []
+    papers = []
     for key in keys:
         try:
-            ids.append((await find_paper(db, key)).id)
+            papers.append(await find_paper(db, key))
+        except AmbiguousPaper:
+            raise
         except NotFound:
-            raise BankError(f"no paper {key!r}; see `proctor bank stats`") from None
-    return ids
+            raise BankError(f"no paper {key!r}; `proctor bank list` shows each paper's code") from None
+    return papers
+
+
+def _ids(papers: list[PaperSummary] | None) -> list[int] | None:
+    return None if papers is None else [p.id for p in papers]
 
 
 def _what(papers: str | None) -> str:
@@ -49,15 +58,21 @@ def _what(papers: str | None) -> str:
 
 
 async def _verify(db: Database, args) -> int:
-    n = await hiring.verify(db, args.chat, await _papers(db, args.papers), actor=args.admin, now=time.time())
+    papers = await _papers(db, args.papers)
+    for p in papers or []:
+        if not (p.exam_only or p.invite_only):
+            print(f"warning: {p.code} {p.title} is not a hiring paper (neither exam-only nor invite-only), so "
+                  f"a verification changes nothing for it until it is one (`proctor bank set {p.code} "
+                  f"--exam-only on`)", file=sys.stderr)
+    n = await hiring.verify(db, args.chat, _ids(papers), actor=args.admin, now=time.time())
     print(f"team {args.chat}: verified for {_what(args.papers)}" if n else f"team {args.chat}: already verified")
     return 0
 
 
 async def _unverify(db: Database, args) -> int:
-    n = await hiring.unverify(db, args.chat, await _papers(db, args.papers), actor=args.admin, now=time.time())
+    n = await hiring.unverify(db, args.chat, _ids(await _papers(db, args.papers)), actor=args.admin, now=time.time())
     if n:
-        print(f"team {args.chat}: {n} verification(s) undone")
+        print(f"team {args.chat}: {tn('n_verification', n, 'en')} undone")
     elif any(v.paper_id is None for v in await hiring.listing(db, args.chat)):
         print(f"team {args.chat}: verified for every hiring paper; undo that with `proctor team unverify {args.chat}`")
     else:
@@ -66,7 +81,8 @@ async def _unverify(db: Database, args) -> int:
 
 
 def _when(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """A moment on the command line (which has no reader's zone: UTC, named)."""
+    return moment(ts, UTC)
 
 
 async def _list(db: Database, args) -> int:
@@ -77,6 +93,7 @@ async def _list(db: Database, args) -> int:
     if not rows:
         print("no team is verified for hiring papers")
     for u in await hiring.unverified_invites(db):
-        print(f"not verified: {u.chat_id} {u.team or '(not seen yet)'} holds {u.invites} invite(s) to {u.label}"
+        print(f"not verified: {u.chat_id} {u.team or '(not seen yet)'} holds {tn('n_invite', u.invites, 'en')} "
+              f"to {u.label}"
               f" (their sections and answers stay with the admins)")
     return 0

@@ -1,4 +1,4 @@
-"""Who is talking, in which language, and how they want question text shown: read from the update,
+"""Who is talking, and the voices the bot answers them in (bot/voice.py's rule): read from the update,
 or from the user's record when there is no update (jobs, the outbox's cards)."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import Application
 
+from bot import voice
 from bot.context import Ctx, Seen
-from bot.i18n import pick_lang
 from bot.services import services
+from bot.voice import Voice
 from proctor.chats import group_prefs, group_prefs_in
 from proctor.people.users import UserPrefs, ensure_user, ensure_user_in, find_prefs
 
@@ -21,20 +22,33 @@ _GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 @dataclass(frozen=True, slots=True)
 class UserCtx:
-    """`lang` and `script` are those of the chat the update came from: a group's own when its
-    administrators set one (/lang there), else the user's; `own_lang` and `own_script` are the
-    user's, for what goes to their private chat (cards, files) and for button toasts."""
+    """`here` is the voice of a reply where the update came from: for a message in a group the
+    group's, for a button's toast or a private chat the user's own; `mine` is the user's own, for
+    what goes to their private chat (cards, files, the private result of a group quiz)."""
 
     id: int
     first_name: str
-    lang: str
-    script: str
-    own_lang: str = ""
-    own_script: str = ""
+    here: Voice
+    mine: Voice
+
+    @property
+    def lang(self) -> str:
+        """What `t` takes for a reply here."""
+        return self.here.lang
+
+    @property
+    def script(self) -> str:
+        """How question text is shown in a reply here."""
+        return self.here.script
+
+    @property
+    def own_lang(self) -> str:
+        """What `t` takes for a message to the user's private chat."""
+        return self.mine.lang
 
     def own(self) -> UserCtx:
-        """The same user in their own language and script (for their private chat)."""
-        return replace(self, lang=self.own_lang or self.lang, script=self.own_script or self.script)
+        """The same user, answered in their private chat (their own voice)."""
+        return replace(self, here=self.mine)
 
 
 def group_of(update: Update) -> int | None:
@@ -47,15 +61,15 @@ def group_of(update: Update) -> int | None:
 
 
 def seen_in(conn: sqlite3.Connection, user_id: int, first_name: str, username: str | None, now: float,
-            group_id: int | None) -> Seen:
+            group_id: int | None, telegram_language: str | None = None) -> Seen:
     """The claim's read (bot/intake.py), on the database thread."""
-    prefs = ensure_user_in(conn, user_id, first_name, username, now)
+    prefs = ensure_user_in(conn, user_id, first_name, username, now, telegram_language=telegram_language)
     return Seen(prefs, None if group_id is None else group_prefs_in(conn, group_id))
 
 
 async def user_ctx(update: Update, context: Ctx) -> UserCtx:
-    """Record the user on first sight and return their preferences; a message in a group whose
-    language is set is answered in the group's language and script, whoever sent it.
+    """Record the user on first sight and return their voices: a message in a group is answered in
+    the group's (bot/voice.py), whoever sent it; a button's toast and a private chat in their own.
 
     The first call for an update takes what its claim read (`context.claim`: the user's record,
     written for a new or renamed user, and the group's language): no trip of its own; a later call
@@ -68,15 +82,12 @@ async def user_ctx(update: Update, context: Ctx) -> UserCtx:
     if claim is not None and seen is not None:
         context.claim = replace(claim, seen=None)  # taken
     if seen is None or seen.prefs.id != tg.id:
-        prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now())
+        prefs = await ensure_user(svc.db, tg.id, tg.first_name or "", tg.username, svc.now(),
+                                  telegram_language=tg.language_code)
         seen = Seen(prefs, None if group_id is None else await group_prefs(svc.db, group_id))
-    prefs = seen.prefs
-    lang = pick_lang(prefs.language, tg.language_code, svc.settings.language)
-    u = UserCtx(tg.id, prefs.first_name, lang, prefs.script, lang, prefs.script)
-    if seen.group is not None and seen.group[0] is not None:  # the group's, set by its administrators
-        group_language, group_script = seen.group
-        u = replace(u, lang=pick_lang(group_language, None, svc.settings.language), script=group_script or "orig")
-    return u
+    mine = voice.to_person(seen.prefs, svc.settings.language, tg.language_code)
+    here = mine if group_id is None else voice.to_group(seen.group, svc.settings.language)
+    return UserCtx(tg.id, seen.prefs.first_name, here, mine)
 
 
 async def prefs_for(context: Ctx | Application, user_id: int) -> UserCtx:
@@ -86,8 +97,5 @@ async def prefs_for(context: Ctx | Application, user_id: int) -> UserCtx:
 
 def prefs_ctx(context: Ctx | Application, user_id: int, prefs: UserPrefs | None) -> UserCtx:
     """`prefs_for` with the user's preferences already read (None: a user without a record)."""
-    svc = services(context)
-    if prefs is None:
-        return UserCtx(user_id, "", svc.settings.language, "orig")
-    lang = pick_lang(prefs.language, None, svc.settings.language)
-    return UserCtx(user_id, prefs.first_name, lang, prefs.script, lang, prefs.script)
+    mine = voice.of_prefs(context, prefs)
+    return UserCtx(user_id, prefs.first_name if prefs is not None else "", mine, mine)

@@ -11,8 +11,9 @@ import json
 from aiohttp import web
 
 from desk import params
-from desk.audit_words import WITHHELD, local_time, names_for, sentence
+from desk.audit_words import WITHHELD, action_words, entry_action, local_time, names_for, sentence
 from desk.web import Lead, csv_response, ctx, lead_page, lens_of, render
+from proctor.audit import AuditAction
 from proctor.teams import audit
 
 LIMIT = 500
@@ -29,7 +30,8 @@ async def _entries(request: web.Request, lead: Lead):
     names = await names_for(db, entries, ctx(request).default_zone)
     rows = [{"at": local_time(e.at, names, e.chat_id), "actor": names.users[e.actor_id], "actor_id": e.actor_id,
              "chat_id": e.chat_id, "team": names.teams.get(e.chat_id, "") if e.chat_id is not None else "",
-             "action": e.action, "what": sentence(e, names, lead.t), "target": e.target,
+             "action": e.action, "action_words": entry_action(e, lead.t), "what": sentence(e, names, lead.t),
+             "target": e.target,
              "detail": json.dumps(e.detail | dict.fromkeys(e.withheld, WITHHELD), ensure_ascii=False)}
             for e in entries]
     return team, action or "", "" if actor is None else str(actor), rows
@@ -39,7 +41,9 @@ async def _entries(request: web.Request, lead: Lead):
 async def audit_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/audit?team=&action=&actor=."""
     team, action, actor, rows = await _entries(request, lead)
-    return render(request, lead, "audit.html", {"team": team, "action": action, "actor": actor, "rows": rows})
+    return render(request, lead, "audit.html", {"team": team, "action": action, "actor": actor, "rows": rows,
+                                                "actions": sorted(((a.value, action_words(a, lead.t)) for a in AuditAction),
+                                                                  key=lambda a: a[1].casefold())})
 
 
 @lead_page

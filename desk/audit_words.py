@@ -1,19 +1,20 @@
 """An audit entry in words: one sentence per action (`audit_<action>`, bot/catalogue/audit.py) with
-people's first names, paper and team titles instead of ids, and times in the team's zone. An action
+people's first names, paper and team titles instead of ids, a paper setting's name and value in words,
+and times in the team's zone; each action's name in words too (`audit_action_<action>`). An action
 without a sentence (one added later) reads as "actor: action · key value", never as raw JSON."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bank.kinds import GradingMethod, MultiPolicy, ReviewOption
 from bank.question_ref import QuestionRef, question_refs
 from proctor.audit import AuditAction
 from proctor.chats import chat_title, chat_zone
-from proctor.local_time import zone
+from proctor.local_time import moment, zone
 from proctor.people.users import find_prefs
 from proctor.storage.db import Database
 from proctor.teams.audit import Entry
@@ -77,7 +78,7 @@ def _mentions_paper(e: Entry) -> bool:
 
 def local_time(at: float, names: Names, chat_id: int | None) -> str:
     """"2027-01-15 17:30 CST": the moment in the team's zone (the desk's default for no team)."""
-    return datetime.fromtimestamp(at, names.zones.get(chat_id, names.zones[None])).strftime("%Y-%m-%d %H:%M %Z")
+    return moment(at, names.zones.get(chat_id, names.zones[None]))
 
 
 def _target_id(target: str) -> str:
@@ -139,7 +140,9 @@ def _words(e: Entry, names: Names, say: Say) -> tuple[str, dict[str, Any]]:
             pass
         case AuditAction.paper_settings:
             params |= {"paper": paper_of(ident, e.target),
-                       "changes": ", ".join(f"{_setting(k, say)} = {_plain(v)}" for k, v in d.items())}
+                       "changes": say("audit_setting_sep").join(
+                           say("audit_setting_change", setting=_setting(k, say), value=_value(k, v, say))
+                           for k, v in d.items())}
         case AuditAction.paper_compose:
             params["title"] = d.get("title") or paper_of(ident, e.target)
         case AuditAction.question_edit:
@@ -184,6 +187,38 @@ def _setting(name: str, say: Say) -> str:
         return say(f"audit_setting_{name}")
     except KeyError:
         return name
+
+
+_SWITCHES = frozenset({"exam_only", "shuffle_options", "invite_only", "signals"})
+_CHOICES = {"review": ReviewOption, "grading_method": GradingMethod, "multi_policy": MultiPolicy}
+
+
+def _value(name: str, value: Any, say: Say) -> str:
+    """A paper setting's new value in words: on / off, the review option, the grading method and the
+    multiple-choice policy said, "unlimited" attempts, no pass mark "off"; a number as it is."""
+    if name in _SWITCHES:
+        return say("audit_on" if value else "audit_off")
+    if name in _CHOICES:
+        try:
+            return say(f"audit_{name}_{_CHOICES[name](value).name}")
+        except ValueError:
+            return _plain(value)
+    if value is None:
+        return say("audit_unlimited" if name == "attempts_allowed" else "audit_off")
+    return _plain(value)
+
+
+def action_words(action: AuditAction, say: Say) -> str:
+    """An action's name in words ("answer scored")."""
+    return say(f"audit_action_{action.value}")
+
+
+def entry_action(e: Entry, say: Say) -> str:
+    """The entry's action in words; one this release does not know (another release wrote it) as written."""
+    try:
+        return action_words(AuditAction(e.action), say)
+    except ValueError:
+        return e.action
 
 
 def _field(name: str, say: Say) -> str:

@@ -1,5 +1,5 @@
 """Candidate page: every finished attempt with per-section scores, time used, a per-question grid
-and the answers one by one, and the disputes they raised; printable. A group's leads see their
+and the answers one by one (a choice answer in the letters the candidate saw, with the options' texts), and the disputes they raised; printable. A group's leads see their
 team's members; configured admins see everyone. What of it is shown is the read rule's (the lead's
 Lens, asked at each request): a hiring paper's sittings only to the configured admins and the teams
 verified for it; a similar answer's other candidate named, with their answer, only when the team
@@ -8,7 +8,6 @@ may read their record."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from aiohttp import web
 
@@ -17,9 +16,11 @@ from bank.question_ref import question_refs
 from desk import params
 from desk.access import Refused
 from desk.web import Lead, csv_response, ctx, lead_page, lens_of, render
+from proctor.chats import chat_zone
 from proctor.exams.integrity import Evidence
 from proctor.exams.visibility import Lens
 from proctor.integrity.signals import Signal
+from proctor.local_time import iso, moment, time_of_day
 from proctor.people.users import find_prefs
 from proctor.storage.db import Database
 from proctor.teams import candidate as record
@@ -67,9 +68,11 @@ async def candidate_page(request: web.Request, lead: Lead) -> web.StreamResponse
     refs = await question_refs(db, [c.question_id for a in attempts for c in a.cells]
                                + [d.question_id for d in disputes]
                                + [q for shown in signals.values() for s in shown if (q := s.evidence.question_id) is not None])
+    tz = await chat_zone(db, scope, ctx(request).default_zone)  # the team's, else the desk's default
     return render(request, lead, "candidate.html", {
         "team": team, "user_id": user_id, "name": name or str(user_id), "attempts": attempts,
-        "disputes": disputes, "clock": _clock, "day": _day, "time": _time, "signals": signals,
+        "disputes": disputes, "clock": _clock, "day": lambda ts: moment(ts, tz),
+        "time": lambda ts: "" if ts is None else time_of_day(ts, tz), "signals": signals,
         "Signal": Signal, "refs": refs})
 
 
@@ -101,22 +104,16 @@ async def candidate_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     who = file_stem(name, "candidate")
     db = ctx(request).db
     lens = await lens_of(request, lead, scope)
+    tz = await chat_zone(db, scope, ctx(request).default_zone)
     if request.query.get("table") == "disputes":
         return csv_response(f"disputes-{who}.csv", ["dispute", "question_id", "reason", "status", "raised_at"],
-                            [[d.id, d.question_id, d.reason, d.status, _day(d.created_at)]
+                            [[d.id, d.question_id, d.reason, d.status, iso(d.created_at, tz)]
                              for d in await record.raised_disputes(db, user_id, lens, since=since)])
     return csv_response(f"answers-{who}.csv",
                         ["attempt", "title", "mode", "finished_at", "seconds", "pos", "question_id", "section",
                          "state", "score", "max_score", "response"],
-                        [[a.id, a.title, a.mode, _day(a.finished_at), round(a.seconds), c.pos + 1, c.question_id,
-                          c.section, c.state, c.score, c.max_score, c.response]
+                        [[a.id, a.title, a.mode, iso(a.finished_at, tz), round(a.seconds), c.pos + 1, c.question_id,
+                          c.section, c.state, c.score, c.max_score, lead.seen(c.seen) if c.seen else c.response]
                          for a in await record.attempts(db, user_id, lens, since=since)
                          for c in a.cells])
 
-
-def _day(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M")
-
-
-def _time(ts: float | None) -> str:
-    return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%H:%M:%S")

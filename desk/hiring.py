@@ -2,12 +2,12 @@
 its CSV), and, for configured admins, the teams verified for hiring papers (exam-only or
 invite-only), verify and undo (audited by proctor.hiring, as `proctor team verify|unverify`), and
 the teams holding invites to hiring papers they are not verified for. A row's sections are shown
-where the lead's Lens shows the paper's sections (the read rule, asked at each request)."""
+where the lead's Lens shows the paper's sections, its ability estimate where it shows per-question
+results (the read rule, asked at each request)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
@@ -16,6 +16,7 @@ from aiohttp import web
 from bank.csv_safety import file_stem
 from bank.errors import NotFound
 from bank.paper_list import find_paper
+from bank.section_names import short_section
 from desk import params
 from desk.web import PREFIX, Lead, attachment, ctx, lead_page, lens_of, refused, render
 from proctor import hiring
@@ -24,7 +25,7 @@ from proctor.chats import chat_zone
 from proctor.exams.states import FinishReason
 from proctor.integrity.signals import Signal
 from proctor.invites_report import Candidate, Event, Step, candidates, duration, to_csv
-from proctor.local_time import zone
+from proctor.local_time import moment
 from proctor.teams import audit
 
 
@@ -34,10 +35,6 @@ class Change(StrEnum):
 
 
 _DONE = {Change.verify: "d_hv_verified", Change.unverify: "d_hv_undone"}
-
-
-def _day(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def _pts(x: float | None) -> str:
@@ -56,10 +53,11 @@ class Row:
     extra: str
     signals: str
     history: list[str]
+    ability: str  # the estimate on the paper with its band; '' where there is none or it is withheld
 
 
 def _step(s: Step, lead: Lead, tz: ZoneInfo) -> str:
-    at = datetime.fromtimestamp(s.at, tz).strftime("%Y-%m-%d %H:%M")
+    at = moment(s.at, tz)
     match s.event:
         case Event.created if s.extra_min:
             what = lead.t("d_hv_ev_created_extra", minutes=s.extra_min)
@@ -76,12 +74,15 @@ def _step(s: Step, lead: Lead, tz: ZoneInfo) -> str:
 
 def shown(c: Candidate, lead: Lead, tz: ZoneInfo) -> Row:
     score = "" if c.score is None else f"{_pts(c.score)}/{_pts(c.max_score)}"
-    sections = None if c.sections is None else [f"{s.title} {_pts(s.score)}/{_pts(s.max_score)}" for s in c.sections]
+    sections = None if c.sections is None else [f"{short_section(s.title)} {_pts(s.score)}/{_pts(s.max_score)}"
+                                                 for s in c.sections]
     signals = ", ".join(lead.t(f"sig_{code.value}", n=c.signals[code]) for code in Signal if c.signals.get(code))
     return Row(c, lead.t(f"iv_status_{c.status.value}"), score, sections, duration(c.time_used),
                lead.t("d_hv_extra", minutes=c.invite.extra_min) if c.invite.extra_min else "",
                f"{c.signal_count} · {signals}" if c.signal_count else "0",
-               [_step(s, lead, tz) for s in c.history])
+               [_step(s, lead, tz) for s in c.history],
+               "" if c.ability is None else lead.t("rt_band", rating=c.ability.rating, low=c.ability.low,
+                                                   high=c.ability.high))
 
 
 async def _candidates(request: web.Request, lead: Lead, scope: int | None) -> list[Candidate]:
@@ -95,7 +96,7 @@ async def _scope(request: web.Request, lead: Lead):
     """(scope, team, its zone): the team the request names (every team: configured admins)."""
     scope, team = lead.access.scope(request.query.get("team"))
     c = ctx(request)
-    tz = zone(c.default_zone) if scope is None else await chat_zone(c.db, scope, c.default_zone)
+    tz = await chat_zone(c.db, scope, c.default_zone)  # the team's, else the desk's default (every team)
     return scope, team, tz
 
 
@@ -112,7 +113,8 @@ async def hiring_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     if lead.access.admin:
         done = request.query.get("done") or ""
         page |= {"verified": await hiring.listing(db), "papers": await hiring.hiring_papers(db),
-                 "teams": lead.access.teams, "unverified": await hiring.unverified_invites(db), "day": _day,
+                 "teams": lead.access.teams, "unverified": await hiring.unverified_invites(db),
+                 "day": lambda ts: moment(ts, tz),
                  "notice": lead.t(done) if done in _DONE.values() else ""}
     return render(request, lead, "hiring.html", page)
 
@@ -120,10 +122,10 @@ async def hiring_page(request: web.Request, lead: Lead) -> web.StreamResponse:
 @lead_page
 async def hiring_csv_download(request: web.Request, lead: Lead) -> web.StreamResponse:
     """GET /desk/hiring.csv?team=: the same rows as `/report invites` sends (audited as that report)."""
-    scope, team, _ = await _scope(request, lead)
+    scope, team, tz = await _scope(request, lead)
     c = ctx(request)
     rows = await _candidates(request, lead, scope)
-    data = to_csv(rows)
+    data = to_csv(rows, tz)
     await audit.log(c.db, at=c.now(), actor=lead.session.user_id, chat_id=scope, action=AuditAction.report, target="invites",
                     rows=len(rows))
     name = f"invites-{'all' if team is None else file_stem(team.title)}.csv"

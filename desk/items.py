@@ -1,4 +1,5 @@
-"""Items: difficulty and discrimination per question with the import lint's flags, sortable;
+"""Items: difficulty and discrimination per question with the import lint's flags, and its measured
+difficulty beside the author's label with the flags its measure raises (proctor/teams/measured.py), sortable;
 the questions held out of use (quarantine) with "confirm key"; retire / restore, a paper's exam-only
 switch, open disputes (uphold / dismiss) and an upheld dispute's key fix (with the regrade) for
 configured admins, audited by the same domain functions as /bankstats' buttons, /examonly and
@@ -13,24 +14,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from aiohttp import web
 
 from bank.errors import NotFound
 from bank.item_stats import is_exam_only
-from bank.paper_list import find_paper
+from bank.paper_list import find_paper, paper_summaries
 from bank.paper_settings import is_invite_only
 from bank.question_checks import HELD_DUPLICATE
 from desk import params
 from desk.web import PREFIX, DeskContext, Lead, Withheld, csv_response, ctx, lead_page, lens_of, render
+from proctor.chats import chat_zone
 from proctor.exams.visibility import Fact, Lens
+from proctor.local_time import moment
 from proctor.teams import disputes as dsp
 from proctor.teams import doubts
 from proctor.teams import key_fix as kf
 from proctor.teams.curation import confirm_key, set_exam_only, set_retired, write_settings
 from proctor.teams.item_stats import cached, refresh_cache
+from proctor.teams.measured import Measured, measured
+from proctor.teams.paper_counts import question_standings, shown_tallies
 
 log = logging.getLogger(__name__)
 STATS_MAX_AGE = 600.0  # seconds: older statistics are refreshed in the background
@@ -88,19 +92,32 @@ async def _show(request: web.Request, lead: Lead, team: str | None, paper_key: s
     paper, paper_id, stats, computed_at = await _stats(request, lens, paper_key)
     c = ctx(request)
     disputes = await dsp.open_disputes(c.db, lens, limit=100)  # raised by that team's roster
-    to_fix = [(d, key) for d in await dsp.awaiting_key_fix(c.db, lens)
-              if (key := await kf.current_key(c.db, lens, d.question_id, now=c.now())) is not None]
+    to_fix = [(d, _key_words(lead, key)) for d in await dsp.awaiting_key_fix(c.db, lens)
+              if (key := await kf.current_key(c.db, lens, d.id, now=c.now())) is not None]
     held = {h.question_id: h for h in await doubts.held(c.db, lens)}
     exam_only = None if paper_id is None else await is_exam_only(c.db, paper_id)
     invite_only = paper_id is not None and await is_invite_only(c.db, paper_id)
+    counted = await shown_tallies(c.db, lens)  # what the paper's counts are: only where its statistics show
+    counts = [(p, counted[p.id]) for p in await paper_summaries(c.db, composed=True)
+              if p.id in counted and paper_id in (None, p.id)]
     return render(request, lead, "items.html", {"paper": paper, "paper_id": paper_id, "exam_only": exam_only,
-                                                 "invite_only": invite_only,
+                                                 "measured": await measured(c.db, lens, paper_id),
+                                                 "invite_only": invite_only, "counts": counts,
+                                                 "placed": await question_standings(c.db, paper_id),
                                                  "stats": stats, "disputes": disputes, "to_fix": to_fix,
                                                  "held": held, "duplicate": HELD_DUPLICATE,
                                                  "can_curate": lead.access.admin, "notice": notice,
-                                                 "computed_at": datetime.fromtimestamp(computed_at, UTC)
-                                                 .strftime("%Y-%m-%d %H:%M")},
+                                                 "computed_at": moment(computed_at, await chat_zone(
+                                                     c.db, scope, c.default_zone))},
                   status=status)
+
+
+def _key_words(lead: Lead, key: kf.KeyAsSeen) -> str:
+    """A disputed key as the chat's key-fix prompt says it (bot.leads.render.key_words): in the disputer's
+    letters with the options' texts, or said to be the bank's where the dispute kept no order."""
+    if not key.options:
+        return lead.t("bank_letters", letters=key.text) if key.bank_letters else key.text
+    return lead.t("bank_letters" if key.bank_letters else "letters_seen", letters=lead.seen(key.options))
 
 
 @lead_page
@@ -109,11 +126,22 @@ async def items_csv(request: web.Request, lead: Lead) -> web.StreamResponse:
     lens = await lens_of(request, lead, scope)
     _, _, stats, _ = await _stats(request, lens, request.query.get("paper") or "")
     held = {h.question_id: h for h in await doubts.held(ctx(request).db, lens)}
+    found = await measured(ctx(request).db, lens)
     return csv_response("items.csv", ["question_id", "paper", "section", "number", "responses", "difficulty",
-                                      "discrimination", "flags", "retired", "held"],
+                                      "discrimination", "flags", "retired", "held", "label", "measured_difficulty",
+                                      "right_at_median_rating", "measured_answers", "measure_flags"],
                         [[s.question_id, s.paper, s.section, s.number, s.responses, s.difficulty,
                           s.discrimination, " ".join(s.flags), int(s.retired),
-                          held[s.question_id].reason if s.question_id in held else ""] for s in stats])
+                          held[s.question_id].reason if s.question_id in held else "", *_measure(found.get(s.question_id))]
+                         for s in stats])
+
+
+def _measure(m: Measured | None) -> list[object]:
+    """A question's measure as the CSV gives it: its label, difficulty, share right at the median rating,
+    answers, flags; empty before its first counted answer."""
+    if m is None or not m.answers:
+        return [m.label if m else "", "", "", 0, ""]
+    return [m.label, m.difficulty, f"{m.right:.3f}", m.answers, " ".join(m.flags)]
 
 
 @lead_page

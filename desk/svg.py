@@ -3,9 +3,13 @@ every label escaped. Pure functions of the numbers."""
 
 from __future__ import annotations
 
+from unicodedata import east_asian_width
+
 from markupsafe import Markup, escape
 
 WIDTH, HEIGHT, PAD = 360, 160, 28
+FONT = 10  # a tick label's font size, in the chart's units (desk.css: .chart .tick)
+WIDE_LATIN = 0.62  # the widest a Latin character's advance is taken to be, in ems
 
 
 def _num(x: float) -> str:
@@ -34,21 +38,36 @@ def points_per_day(days: list[tuple[str, float]], label: str) -> Markup:
                   f'{axis}{"".join(bars)}{labels}</svg>')
 
 
+def fit(text: str, width: float, size: float = FONT) -> str:
+    """`text` as a label `width` units wide at font size `size` holds it: whole, or cut at its end with
+    "…". A wide (CJK, full-width) character takes a whole em, any other at most WIDE_LATIN of one."""
+    ems = [1.0 if east_asian_width(ch) in "WF" else WIDE_LATIN for ch in text]
+    limit = width / size
+    if sum(ems) <= limit:
+        return text
+    used, cut = 1.0, 0  # the ellipsis takes an em
+    while cut < len(text) and used + ems[cut] <= limit:
+        used += ems[cut]
+        cut += 1
+    return text[:cut].rstrip() + "…"
+
+
 def share_bars(rows: list[tuple[str, float, int]], label: str) -> Markup:
-    """A horizontal bar per (name, share 0..1, count)."""
+    """A horizontal bar per (name, share 0..1, count), each name on its own line above its bar, whole or
+    cut at its end with "…" (the whole name in the bar's tooltip)."""
     if not rows:
         return Markup("")
-    row_h, name_w = 22, 110
-    height = row_h * len(rows) + 8
-    inner_w = WIDTH - name_w - 50
+    row_h, left = 36, 4
+    height = row_h * len(rows) + 4
+    inner_w = WIDTH - left - 40  # room for "100%" after the longest bar
     parts = []
     for i, (name, share, n) in enumerate(rows):
         y = 4 + i * row_h
         w = max(0.0, min(1.0, share)) * inner_w
-        parts.append(f'<text class="tick" x="{name_w - 6}" y="{y + 15}" text-anchor="end">{escape(name[:16])}</text>'
-                     f'<rect class="bar" x="{name_w}" y="{y + 3}" width="{w:.1f}" height="{row_h - 6}">'
+        parts.append(f'<text class="tick name" x="{left}" y="{y + 11}">{escape(fit(name, WIDTH - 2 * left))}</text>'
+                     f'<rect class="bar" x="{left}" y="{y + 15}" width="{w:.1f}" height="{row_h - 20}">'
                      f"<title>{escape(name)}: {round(share * 100)}% (n={n})</title></rect>"
-                     f'<text class="tick" x="{name_w + w + 4:.1f}" y="{y + 15}">{round(share * 100)}%</text>')
+                     f'<text class="tick" x="{left + w + 4:.1f}" y="{y + 26}">{round(share * 100)}%</text>')
     return Markup(f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}">'
                   f'{"".join(parts)}</svg>')
 

@@ -8,7 +8,7 @@ import functools
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 from urllib.parse import quote
@@ -17,6 +17,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from bank.csv_safety import safe_cell
+from bank.option_order import SeenOption
 from desk.access import Access, Bridge, Refused, access_of
 from desk.auth import Session, Sessions, csrf_ok
 from proctor.clock import Clock
@@ -38,6 +39,8 @@ class Texts(Protocol):
     the desk sits below the bot and never imports it."""
 
     def t(self, key: str, lang: str, /, **kw) -> str: ...
+
+    def joined(self, items: Iterable[object], lang: str, /) -> str: ...
 
     def pick_lang(self, stored: str | None, telegram_code: str | None, default: str = "en") -> str: ...
 
@@ -102,6 +105,11 @@ class Lead:
 
     def t(self, key: str, /, **kw) -> str:  # positional: a text may take a `key` parameter itself
         return self.texts.t(key, self.lang, **kw)
+
+    def seen(self, options: Iterable[SeenOption]) -> str:
+        """Options as the person saw them, letter and text: "C · 数据并行, D · 模型并行" (the chat's
+        bot.answer_forms.seen_text)."""
+        return self.texts.joined((self.t("seen_option", letter=o.letter, text=o.text) for o in options), self.lang)
 
     @property
     def viewer(self) -> Viewer:

@@ -59,8 +59,11 @@ def set_timezone(conn: sqlite3.Connection, chat_id: int, timezone: str, now: flo
     conn.execute("UPDATE chats SET timezone=?, updated_at=? WHERE id=?", (timezone, now, chat_id))
 
 
-async def chat_zone(db: Database, chat_id: int, default: str) -> ZoneInfo:
-    """The chat's zone: chats.timezone, else its daily quiz's zone, else `default`, else UTC."""
+async def chat_zone(db: Database, chat_id: int | None, default: str) -> ZoneInfo:
+    """The chat's zone: chats.timezone, else its daily quiz's zone, else `default`, else UTC (no chat:
+    `default`, as for every team at once)."""
+    if chat_id is None:
+        return zone(default)
     name = await db.scalar(
         "SELECT COALESCE(c.timezone, s.timezone) FROM chats c "
         "LEFT JOIN daily_subscriptions s ON s.chat_id = c.id WHERE c.id=?", (chat_id,))

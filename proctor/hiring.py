@@ -106,6 +106,7 @@ class Verification:
     verified_by: int  # 0: the command line
     verified_at: float
     label: str = ""  # what people read: "P3 title" ('' for every hiring paper)
+    code: str = ""  # "P3": what a command or a form names it by ('' for every hiring paper)
 
 
 async def listing(db: Database, chat_id: int | None = None) -> list[Verification]:
@@ -113,11 +114,12 @@ async def listing(db: Database, chat_id: int | None = None) -> list[Verification
     where, params = ("WHERE v.chat_id=?", (chat_id,)) if chat_id is not None else ("", ())
     rows = await db.fetchall(
         f"""SELECT v.*, COALESCE(c.title, '') AS team, COALESCE(p.slug, '') AS slug,
-                   COALESCE(p.code || ' ' || p.title, '') AS label FROM team_verifications v
+                   COALESCE(p.code || ' ' || p.title, '') AS label, COALESCE(p.code, '') AS code
+            FROM team_verifications v
             LEFT JOIN chats c ON c.id = v.chat_id LEFT JOIN papers p ON p.id = v.paper_id {where}
             ORDER BY v.chat_id, v.paper_id IS NOT NULL, p.slug""", params)
     return [Verification(r["chat_id"], r["team"], r["paper_id"], r["slug"], r["verified_by"], r["verified_at"],
-                         r["label"])
+                         r["label"], r["code"])
             for r in rows]
 
 

@@ -7,14 +7,16 @@ import sqlite3
 from typing import NamedTuple
 
 from bank.errors import NotFound
+from proctor.exams.ability import estimates_in
 from proctor.exams.integrity import counts_in
 from proctor.exams.model import Sheet
 from proctor.exams.states import AttemptMode
 from proctor.exams.steps import sheet_in
-from proctor.exams.visibility import Viewer, Visibility, visibility_in
+from proctor.exams.visibility import Fact, Viewer, Visibility, visibility_in
 from proctor.integrity.signals import Signal
 from proctor.invites.store import Invite, find_in
 from proctor.people.users import UserPrefs, prefs_in
+from proctor.ratings.shown import Shown
 from proctor.storage.db import Database
 from proctor.teams.roster import display_name_in
 
@@ -27,6 +29,7 @@ class LeadCard(NamedTuple):
     signals: dict[Signal, int] | None  # the attempt's integrity signals by kind; None: none
     candidate: str  # the candidate's display name
     sat_before: int  # the candidate's sittings of the paper through /exam before this attempt
+    ability: Shown | None  # the ability estimate on the paper, where the lead may read per-question results
 
 
 # the candidate's own exams of the paper (not invited) started before this attempt (ids grow with starts)
@@ -51,6 +54,8 @@ def lead_card_in(conn: sqlite3.Connection, attempt_id: int, invite_id: int, lead
     a = sheet.attempt
     before = 0 if a.paper_id is None else conn.execute(
         _SAT_BEFORE, {"user": a.user_id, "paper": a.paper_id, "attempt": a.id}).fetchone()[0]
-    return LeadCard(sheet, inv, prefs_in(conn, lead.user_id) if lead.user_id is not None else None,
-                    visibility_in(conn, lead, inv.team_chat_id, a.paper_id),
-                    counts_in(conn, [a.id]).get(a.id), display_name_in(conn, a.user_id), before)
+    vis = visibility_in(conn, lead, inv.team_chat_id, a.paper_id)
+    # which answers were right moves the estimate: only where the lead may read per-question results
+    ability = estimates_in(conn, [a.id]).get(a.id) if vis.shows(Fact.result) else None
+    return LeadCard(sheet, inv, prefs_in(conn, lead.user_id) if lead.user_id is not None else None, vis,
+                    counts_in(conn, [a.id]).get(a.id), display_name_in(conn, a.user_id), before, ability)

@@ -11,16 +11,19 @@ import io
 import json
 import sqlite3
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import tzinfo
 from enum import StrEnum
 
 from bank.csv_safety import safe_cell
 from proctor.exams import integrity
+from proctor.exams.ability import estimates
 from proctor.exams.states import FinishReason
 from proctor.exams.visibility import Fact, Lens
 from proctor.integrity.signals import Signal, summary
 from proctor.invites.states import InviteStatus
 from proctor.invites.store import Invite
+from proctor.local_time import iso
+from proctor.ratings.shown import Shown
 from proctor.storage.db import Database
 
 
@@ -67,6 +70,8 @@ class Candidate:
     pending_review: int
     signals: dict[Signal, int]  # summed over the invite's attempts
     history: tuple[Step, ...]  # oldest first
+    ability: Shown | None = None  # the latest attempt's estimate on the paper (proctor/exams/ability.py);
+    # None: none yet, or withheld where the read rule shows no per-question results
 
     @property
     def signal_count(self) -> int:
@@ -100,6 +105,10 @@ async def candidates(db: Database, lens: Lens, now: float) -> list[Candidate]:
     for s in sittings:
         by_invite.setdefault(s["invite_id"], []).append(s)
     signals = await integrity.counts(db, [s["id"] for s in sittings])
+    # every candidate read against the same difficulties, at once; which answers were right moves an
+    # estimate, so only where the lens shows per-question results
+    abilities = await estimates(db, [r["attempt_id"] for r in rows
+                                     if r["a_finished"] is not None and lens.of(r["paper_id"]).shows(Fact.result)])
     out = []
     for r in rows:
         inv = Invite.from_row(r)
@@ -115,7 +124,7 @@ async def candidates(db: Database, lens: Lens, now: float) -> list[Candidate]:
         out.append(Candidate(
             inv, status, r["paper"], r["name"] or "", r["username"] or "", r["score"], r["max_score"], sections,
             used, _reason(r["finish_reason"]), r["pending"] or 0, found,
-            _history(inv, r, mine, status)))
+            _history(inv, r, mine, status), abilities.get(r["attempt_id"])))
     return out
 
 
@@ -146,10 +155,6 @@ def _history(inv: Invite, r: sqlite3.Row, sittings: list[sqlite3.Row], status: I
 
 # ---- the CSV ----------------------------------------------------------------------------------
 
-def _when(ts: float | None) -> str:
-    return "" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M:%S")
-
-
 def _num(x: float | None) -> str:
     return "" if x is None else f"{round(x, 2):g}"
 
@@ -162,8 +167,8 @@ def duration(seconds: float | None) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
-def _step(s: Step) -> str:
-    text = f"{s.event.value} {_when(s.at)}"
+def _step(s: Step, tz: tzinfo) -> str:
+    text = f"{s.event.value} {iso(s.at, tz)}"
     if s.event == Event.created and s.extra_min:
         text += f" +{s.extra_min}m"
     if s.event == Event.handed_in:
@@ -173,12 +178,14 @@ def _step(s: Step) -> str:
 
 HEADER = ["invite", "paper", "status", "candidate", "username", "created_at", "closes_at", "claimed_at",
           "started_at", "finished_at", "finish_reason", "extra_min", "attempts_used", "score", "max_score",
-          "sections", "awaiting_review", "signals", "time_used", "signal_count", "history"]
+          "ability", "ability_low", "ability_high", "sections", "awaiting_review", "signals", "time_used", "signal_count", "history"]
 
 
-def to_csv(rows: list[Candidate]) -> bytes:
-    """The rows as CSV (UTF-8 with a BOM, times in UTC); text cells are made safe for spreadsheets.
-    `sections` is empty where they are withheld; `history` is its steps as `event time`, `; `-separated."""
+def to_csv(rows: list[Candidate], tz: tzinfo) -> bytes:
+    """The rows as CSV (UTF-8 with a BOM, times ISO 8601 in `tz` with its offset); text cells are made
+    safe for spreadsheets.
+    `sections` and `ability` (with its band's ends) are empty where they are withheld; `history` is its
+    steps as `event time`, `; `-separated."""
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(HEADER)
@@ -186,12 +193,17 @@ def to_csv(rows: list[Candidate]) -> bytes:
         inv = c.invite
         sections = "; ".join(f"{s.title} {_num(s.score)}/{_num(s.max_score)}" for s in c.sections or ())
         w.writerow([inv.id, safe_cell(c.paper), c.status.value, safe_cell(c.name), safe_cell(c.username),
-                    _when(inv.created_at), _when(inv.closes_at), _when(_at(c, Event.opened)),
-                    _when(_last(c, Event.started)), _when(_last(c, Event.handed_in)),
+                    iso(inv.created_at, tz), iso(inv.closes_at, tz), iso(_at(c, Event.opened), tz),
+                    iso(_last(c, Event.started), tz), iso(_last(c, Event.handed_in), tz),
                     c.finish_reason.value if c.finish_reason else "", inv.extra_min, inv.attempts_used,
-                    _num(c.score), _num(c.max_score), safe_cell(sections), c.pending_review, summary(c.signals),
-                    duration(c.time_used), c.signal_count, "; ".join(_step(s) for s in c.history)])
+                    _num(c.score), _num(c.max_score), *_ability(c.ability), safe_cell(sections), c.pending_review,
+                    summary(c.signals), duration(c.time_used), c.signal_count, "; ".join(_step(s, tz) for s in c.history)])
     return out.getvalue().encode("utf-8-sig")
+
+
+def _ability(s: Shown | None) -> tuple[str, str, str]:
+    """The estimate and its band's ends; empty where there is none or it is withheld."""
+    return ("", "", "") if s is None else (str(s.rating), str(s.low), str(s.high))
 
 
 def _at(c: Candidate, event: Event) -> float | None:
@@ -202,7 +214,7 @@ def _last(c: Candidate, event: Event) -> float | None:
     return next((s.at for s in reversed(c.history) if s.event == event), None)
 
 
-async def hiring_csv(db: Database, lens: Lens, now: float) -> tuple[bytes, int]:
-    """`/report invites` and the desk's download: `candidates` as CSV, and how many rows."""
+async def hiring_csv(db: Database, lens: Lens, now: float, tz: tzinfo) -> tuple[bytes, int]:
+    """`/report invites` and the desk's download: `candidates` as CSV (times in `tz`), and how many rows."""
     rows = await candidates(db, lens, now)
-    return to_csv(rows), len(rows)
+    return to_csv(rows, tz), len(rows)

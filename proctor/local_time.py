@@ -1,11 +1,14 @@
-"""The one home of wall-clock input: a time of day ("21:30", "21.30", "9h05", "21：30") and an IANA
-time zone. `/daily on`, `/digest`, the settings (PROCTOR_DAILY_TIME, PROCTOR_TIMEZONE) and the
-leaderboards all read them here, so one spelling is accepted or refused the same everywhere."""
+"""The one home of wall-clock time, read and written. Read: a time of day ("21:30", "21.30", "9h05",
+"21：30") and an IANA time zone; `/daily on`, `/digest`, the settings (PROCTOR_DAILY_TIME,
+PROCTOR_TIMEZONE) and the leaderboards all read them here, so one spelling is accepted or refused the
+same everywhere. Written: a moment as every screen, card, page and command line shows it (`moment`,
+`time_of_day`, in the reader's zone or the group's: bot/voice.py `zone_for`) and as every CSV cell
+holds it (`iso`: ISO 8601 with its offset, so a spreadsheet in any zone reads the same moment)."""
 
 from __future__ import annotations
 
 import re
-from datetime import time
+from datetime import datetime, time, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from proctor.errors import ProctorError
@@ -53,3 +56,19 @@ def zone(name: str | None, fallback: str = "UTC") -> ZoneInfo:
             except BadTimezone:
                 continue
     return ZoneInfo("UTC")
+
+
+def moment(ts: float | datetime, tz: tzinfo) -> str:
+    """"2027-01-15 17:30 CST": a moment as a reader reads it, in `tz`, the zone named."""
+    dt = ts if isinstance(ts, datetime) else datetime.fromtimestamp(ts, tz)
+    return dt.astimezone(tz).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def time_of_day(ts: float, tz: tzinfo) -> str:
+    """"17:30:05 CST": a moment within a day the screen has named already, to the second."""
+    return datetime.fromtimestamp(ts, tz).strftime("%H:%M:%S %Z")
+
+
+def iso(ts: float | None, tz: tzinfo) -> str:
+    """"2027-01-15T17:30:05+08:00": a CSV cell's moment, ISO 8601 with its offset ('' for none)."""
+    return "" if ts is None else datetime.fromtimestamp(ts, tz).isoformat(timespec="seconds")

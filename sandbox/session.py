@@ -11,7 +11,8 @@ from pathlib import Path
 from telegram.ext import Application
 
 from bot.app import build_application
-from bot.desk_bridge import desk_runner
+from bot.desk_bridge import desk_runner, report_busy_port_yourself
+from bot.i18n import tn
 from bot.lifecycle import start_app, stop_app
 from bot.ordering import PerUserUpdateProcessor
 from bot.services import services
@@ -104,16 +105,18 @@ async def _drain(server: FakeBotApi, app: Application) -> None:
 async def run_sandbox(db: Path | None = None) -> int:
     """`db`: only an explicit --db; PROCTOR_DB (a real bot's database) is never used by the sandbox."""
     db = db if db is not None else DEFAULT_DB.with_name("sandbox.db")
+    # the rest (PROCTOR_DESK_PORT, the language, the zone...) as the environment and `.env` set them,
+    # read before anything starts: a bad one is one line (ValidationError, said by bot.cli)
+    settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_ADMINS=str(SANDBOX_USER))
     first_update_id, next_ids = await _continue_from(db)
     clock = ShiftedClock()
     server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot", first_update_id=first_update_id,
                         clock=clock.now)
     await server.start()
-    # the rest (PROCTOR_DESK_PORT, the language, the zone...) as the environment and `.env` set them
-    settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_BOT_API_URL=server.base_url,
-                        PROCTOR_BOT_API_FILE_URL=server.base_file_url, PROCTOR_ADMINS=str(SANDBOX_USER))
-    settings = settings.model_copy(update={"desk_url": f"http://127.0.0.1:{settings.desk_port}"})
+    settings = settings.model_copy(update={"bot_api_url": server.base_url, "bot_api_file_url": server.base_file_url,
+                                           "desk_url": f"http://127.0.0.1:{settings.desk_port}"})
     app = build_application(settings, clock=clock)
+    report_busy_port_yourself(app)  # _print_desk_link says it
     # piped lines come faster than a person types: the per-user flood meter would drop them
     processor = app.update_processor
     if isinstance(processor, PerUserUpdateProcessor):  # always: bot.app builds it
@@ -128,7 +131,7 @@ async def run_sandbox(db: Path | None = None) -> int:
     async def move_clock(seconds: float) -> str:
         ran = await tick(app, clock, seconds)
         at = datetime.fromtimestamp(clock.now(), UTC).strftime("%a %Y-%m-%d %H:%M UTC")
-        return f"(clock) now {at}; {ran} due job{'s' if ran != 1 else ''} ran"
+        return f"(clock) now {at}; {tn('n_due_job', ran, 'en')} ran"
 
     await start_app(app)
     await _print_desk_link(app)

@@ -4,10 +4,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.settings import use_ptb_timedeltas
 from proctor.storage.db import Database
 from tests.template_db import copy_migrated
 
 SEEDS_DIR = Path(__file__).resolve().parents[1] / "bank" / "seeds"
+# PTB's durations as timedelta, as `proctor` opts in (bot.cli.main), before a test builds any PTB object;
+# pyproject's pytest options make a PTB deprecation warning an error
+use_ptb_timedeltas()
 
 
 @pytest.fixture

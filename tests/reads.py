@@ -2,7 +2,7 @@
 
 Listings and facts only tests need (every attempt, every daily quiz, a user's uploads, the bank's
 questions, every graded answer to a question, a key's fixes, who reviewed an answer, where a dispute
-stands, the audit log's size, the update claims) have their SQL here, once: production has no use
+stands, the audit log's size, the update claims, the counted answers and the ratings as stored) have their SQL here, once: production has no use
 for them, so the domain does not hold them."""
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from proctor.exams.model import AnswerRec, Attempt
 from proctor.exams.visibility import Lens, Role, Viewer, lens
 from proctor.invites.listing import listing as invite_listing
 from proctor.invites.store import Invite
+from proctor.ratings.events import Source
+from proctor.ratings.rule import Rating
 from proctor.storage.db import Database
 from proctor.storage.updates import UpdateState
 from proctor.teams.disputes import DisputeStatus
@@ -228,3 +230,28 @@ async def group_members(db: Database, chat_id: int) -> set[int]:
 async def lead_lens(db: Database, scope: int | None, user_id: int = 0) -> Lens:
     """What a lead of team `scope` reads by the read rule (None: a configured admin, every team)."""
     return await lens(db, Viewer(Role.admin if scope is None else Role.lead, user_id), scope)
+
+
+class RatingEvent(NamedTuple):
+    seq: int
+    user_id: int
+    question_id: int
+    correct: float
+    at: float
+    source: Source
+
+
+async def rating_events(db: Database, user_id: int | None = None) -> list[RatingEvent]:
+    """The counted answers, by sequence number (everyone's, or one person's)."""
+    rows = await db.fetchall(
+        "SELECT seq, user_id, question_id, correct, at, source FROM rating_events "
+        "WHERE ? IS NULL OR user_id = ? ORDER BY seq", (user_id, user_id))
+    return [RatingEvent(r[0], r[1], r[2], r[3], r[4], Source(r[5])) for r in rows]
+
+
+async def held_ratings(db: Database) -> tuple[dict[int, Rating], dict[int, Rating]]:
+    """The ratings the bot holds: every person's running belief, every question's measured difficulty."""
+    people = await db.fetchall("SELECT user_id, mean, deviation, answers, at FROM person_ratings")
+    questions = await db.fetchall("SELECT question_id, measured, deviation, answers, at FROM question_ratings")
+    return ({r[0]: Rating(r[1], r[2], r[3], r[4]) for r in people},
+            {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in questions})

@@ -12,14 +12,15 @@ from bot.authoring import callbacks as authoring_cb
 from bot.daily import callbacks as daily_cb
 from bot.exam import callbacks as exam_cb
 from bot.invites import callbacks as invites_cb
-from bot.leads import authoring as leads_authoring
 from bot.leads import callbacks as leads_cb
-from proctor import invites
+from bot.people import forget
 from proctor.daily import delivery as deliveries
 from proctor.daily import steps as daily_steps
 from proctor.exams import service as attempts
 from proctor.exams import steps as exam_steps
 from proctor.exams.states import AttemptMode
+from proctor.invites import links as invite_links
+from proctor.invites import store as invite_store
 from proctor.teams import roster
 from proctor.teams.authoring import Wizard
 from sandbox.fakeapi.state import StoredMessage
@@ -36,7 +37,7 @@ from tests.visibility_world import (
 
 A, S = exam_steps.Action, exam_cb.Screen
 L = leads_cb.Action
-E, N = leads_authoring.EditqAction, leads_authoring.NewPaperAction
+E, N = authoring_cb.EditqAction, authoring_cb.NewPaperAction
 D = authoring_cb.DraftAction
 
 
@@ -81,6 +82,23 @@ async def exam_command(m: Matrix) -> None:
     await everyone_private("/exam random", *per_paper("/exam {slug}"))(m)
 
 
+async def practice_command(m: Matrix) -> None:
+    """Everyone sends /practice everywhere (questions at their level), then privately /practice <paper> for
+    each paper; each practice this starts is cancelled again (Cancel, then Yes), so the routes after it
+    meet the world as it was."""
+    for text, everywhere in [("/practice", True), *((text, False) for text in per_paper("/practice {slug}"))]:
+        await (everyone_everywhere if everywhere else everyone_private)(text)(m)
+        await m.settle()
+
+        async def cancel(who: Who) -> None:
+            running = await attempts.running_attempt(m.env.db, m.uid(who))
+            if running is not None and running.id != m.running.get(who):
+                await m.press(who, exam_cb.act(running.id, S.cancel_yes, running.current_pos))
+
+        await m.each(cancel)
+        await m.settle()
+
+
 async def dispute_command(m: Matrix) -> None:
     """Everyone disputes each paper's fill-in by its id (the member and the stranger were asked it)."""
     await everyone_everywhere(*(f"/dispute {m.fill[k]} the key is wrong" for k in PaperKind))(m)
@@ -92,9 +110,9 @@ async def open_invite_links(m: Matrix) -> None:
     lead = PEOPLE[Who.lead_verified].user_id
     links: dict[Who, str] = {}
     for who in Who:
-        [(inv, token)] = await invites.create(m.env.db, paper_id=m.papers[PaperKind.invite_only], team=VERIFIED,
+        [(inv, token)] = await invite_store.create(m.env.db, paper_id=m.papers[PaperKind.invite_only], team=VERIFIED,
                                               lead=lead, now=m.env.clock.now(), window=48 * 3600)
-        links[who] = invites.payload(token)
+        links[who] = invite_links.payload(token)
         m.invites[who] = inv.id
 
     async def act(who: Who) -> None:
@@ -326,13 +344,18 @@ join_button = lead_button(lambda m, who, scope: [] if scope is None else [
     leads_cb.encode(L.join_request, m.uid(Who.off_roster), 1, scope=scope)])
 
 
-async def forget_button(m: Matrix) -> None:
-    """Everyone answers /forgetme's question with No (and presses someone else's)."""
-    async def act(who: Who) -> None:
-        for whose in (who, Who.stranger):
-            await m.press(who, leads_cb.encode(L.forget, m.uid(whose), "n"))
+def forget_button(confirm: bool):
+    """Everyone answers /forgetme's question: No on their own and on the stranger's; Yes only on
+    someone else's (the stranger's, or the member's for the stranger), which must be refused."""
+    async def drive(m: Matrix) -> None:
+        async def act(who: Who) -> None:
+            others = [Who.member if who is Who.stranger else Who.stranger]
+            for whose in others if confirm else [who, *others]:
+                await m.press(who, forget.encode(m.uid(whose), confirm))
 
-    await m.each(act)
+        await m.each(act)
+
+    return drive
 
 
 async def consent_button(m: Matrix) -> None:
@@ -384,23 +407,23 @@ async def start_invites(m: Matrix) -> None:
 
 # ---- /editq and /newpaper ------------------------------------------------------------------------
 
-def editq_button(action: leads_authoring.EditqAction, arg: str = ""):
+def editq_button(action: authoring_cb.EditqAction, arg: str = ""):
     """Everyone presses the /editq button on each paper's fill-in (the configured admin, whose /editq is
     open on the exam-only one, acts on their session; anyone else's press acts on nothing)."""
     async def drive(m: Matrix) -> None:
         async def act(who: Who) -> None:
             for k in PaperKind:
-                await m.press(who, leads_authoring.encode(Wizard.editq, action, arg, question=m.fill[k]))
+                await m.press(who, authoring_cb.wizard(Wizard.editq, action, arg, question=m.fill[k]))
 
         await m.each(act)
 
     return drive
 
 
-def newpaper_button(action: leads_authoring.NewPaperAction, arg: str = ""):
+def newpaper_button(action: authoring_cb.NewPaperAction, arg: str = ""):
     """Everyone presses the /newpaper button (the configured admin's session takes it)."""
     async def drive(m: Matrix) -> None:
-        await m.each(lambda who: m.press(who, leads_authoring.encode(Wizard.newpaper, action, arg)))
+        await m.each(lambda who: m.press(who, authoring_cb.wizard(Wizard.newpaper, action, arg)))
 
     return drive
 

@@ -39,7 +39,7 @@ def _variants(path: str, who: Who) -> list[dict[str, str]]:
     axes: dict[str, list] = {
         "/": [], "/link": [],
         "/team": [teams, [None, "all"]],
-        "/team.csv": [teams, [None, "mastery", "idle"], [None, *SLUGS.values()]],
+        "/team.csv": [teams, [None, "mastery", "idle", "ratings"], [None, *SLUGS.values()]],
         "/candidate": [teams, users],
         "/candidate.csv": [teams, users, [None, "disputes"]],
         "/review": [teams],
@@ -148,6 +148,8 @@ def cli(*argvs: list[str]):
             for word in words:
                 if word.endswith(".xlsx") and Path(word).exists():
                     text += "\n" + file_text(Path(word).read_bytes())
+                elif word.endswith(".csv") and Path(word).exists():
+                    text += "\n" + Path(word).read_text(encoding="utf-8")
             m.read.append(Reading(OPERATOR, "cli proctor " + " ".join(argv), text))
 
     return drive
@@ -156,4 +158,6 @@ def cli(*argvs: list[str]):
 def question_file(m: Matrix) -> Path:
     path = m.env.db_path.parent / "questions.txt"
     path.write_text(QUESTION_FILE, encoding="utf-8")
+    # a response log for `proctor ratings replay` (another system's answers: no fact of a paper)
+    (m.env.db_path.parent / "log.csv").write_text("user,item,correct,at\nu1,i1,1,100\nu2,i1,0,101\n", encoding="utf-8")
     return path

@@ -24,6 +24,8 @@ from bank.kinds import Kind
 from bot import outbox
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode
+from proctor.exams.visibility import OPERATOR as OPERATOR_VIEW
+from proctor.exams.visibility import lens
 from proctor.storage import updates
 from proctor.teams.disputes import open_disputes
 from sandbox.fakeapi.methods.params import UploadedPart
@@ -132,7 +134,7 @@ class Matrix:
                 self.sat[who, kind] = a.id
                 sheet = await attempts.load_sheet(db, a.id, positions=[])
                 self.written_pos[who, kind] = next(i.pos for i in sheet.items if i.question_id == self.written[kind])
-        mine = {d.question_id: d.id for d in await open_disputes(db, None, limit=100)
+        mine = {d.question_id: d.id for d in await open_disputes(db, await lens(db, OPERATOR_VIEW, None), limit=100)
                 if d.reason.startswith(tuple(word(Canary.dispute, k) for k in PaperKind))}
         self.disputes = {k: (mine[self.fill[k]], mine[self.choice[k]]) for k in PaperKind}
         self.seed_invites = [i.id for i in await invites_stored(db)]

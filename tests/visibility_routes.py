@@ -29,7 +29,6 @@ from bot.authoring import callbacks as authoring_cb
 from bot.core import start_payloads
 from bot.exam import callbacks as exam_cb
 from bot.invites import callbacks as invites_cb
-from bot.leads import authoring as leads_authoring
 from bot.leads import callbacks as leads_cb
 from bot.leads.added_reports import reports
 from bot.scheduling import JobKind
@@ -46,14 +45,19 @@ CODECS: dict[str, tuple[type[Enum], ...]] = {
     "^d:": (daily_steps.Action,),
     "^l:": (leads_cb.Action,),
     "^i:": (invites_cb.Press,),
-    "^a:[en]": (leads_authoring.EditqAction, leads_authoring.NewPaperAction),
-    "^a:[uq]:": (authoring_cb.UploadAction, authoring_cb.DraftAction),
+    "^a:": (authoring_cb.UploadAction, authoring_cb.DraftAction, authoring_cb.EditqAction,
+            authoring_cb.NewPaperAction),
 }
 TYPED = (exam_steps.Action.typed, daily_steps.Action.typed)
 
 
 def button(pattern: str, member: Enum) -> str:
     return f"button {pattern} {type(member).__name__}.{member.name}"
+
+
+def forget_press(confirm: bool) -> str:
+    """/forgetme's buttons (`f:`): its codec's Press, by confirm (delete or keep)."""
+    return f"button ^f: Press(confirm={confirm})"
 
 
 def pick(start: bool, mode: AttemptMode) -> str:
@@ -77,6 +81,9 @@ def bot_routes(app: Application) -> set[str]:
                 found |= {f"/{c}" for c in h.commands}
             elif isinstance(h, CallbackQueryHandler) and h.pattern is not None:
                 pattern = h.pattern.pattern if hasattr(h.pattern, "pattern") else str(h.pattern)
+                if pattern == "^f:":
+                    found |= {forget_press(confirm) for confirm in (False, True)}
+                    continue
                 enums = CODECS.get(pattern)
                 if enums is None:
                     found.add(f"button {pattern} (no codec row)")

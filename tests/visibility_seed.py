@@ -28,6 +28,7 @@ from bot import outbox
 from proctor import hiring
 from proctor.exams import service as attempts
 from proctor.exams.states import FinishReason
+from proctor.exams.visibility import Role, Viewer
 from proctor.storage.db import Database
 from proctor.teams import disputes, key_fix, review, roster
 from proctor.teams.curation import update_settings
@@ -201,7 +202,8 @@ async def _history(env: DeskEnv) -> None:
     [invited] = [a for a in await attempts_of(db, mia) if a.paper_id == invite_paper]
     sheet = await attempts.load_sheet(db, invited.id, positions="all")
     [written] = [i.pos for i in sheet.items if sheet.question(i).kind == Kind.short]
-    await review.set_final(db, invited.id, written, 3, reviewer=PEOPLE[Who.lead_verified].user_id, scope=VERIFIED,
+    await review.set_final(db, invited.id, written, 3, viewer=Viewer(Role.lead, PEOPLE[Who.lead_verified].user_id),
+                           scope=VERIFIED,
                            now=now())
     # a configured admin upholds the stranger's dispute of the exam-only paper's second choice and fixes its
     # key: key fix notices

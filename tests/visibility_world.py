@@ -3,11 +3,12 @@ canaries, the people who read them, their groups, and what the canaries are.
 
 Every paper kind (practice, exam-only, invite-only) has its own canary for each fact the matrix
 watches: a fill-in's key text, an explanation (on the fill-in and on a single choice, which a live
-poll can carry), a short answer's reference answer, every section's name, a held question's doubt
-(its key in doubt, six letters: "key ACDFHJ, but the explanation speaks for B"), the stranger's
-written answer and a roster member's dispute. A canary is a word no other text of the program
-contains, so finding it anywhere a person can read says that this person was shown that fact of
-that paper.
+poll can carry), a short answer's reference answer, every section's name and the paper's subject, a
+held question's doubt (its key in doubt, six letters: "key ACDFHJ, but the explanation speaks for B"),
+the stranger's written answer and a roster member's dispute. The stranger's name is the invite-only paper's
+`invited` canary: the verified team invited them, and who was invited (and how they did) is for that
+team's leads. A canary is a word no other text of the program contains, so finding it anywhere a
+person can read says that this person was shown that fact of that paper.
 """
 
 from __future__ import annotations
@@ -31,15 +32,16 @@ class Canary(StrEnum):
     key = "key"  # a fill-in's key
     explanation = "explanation"
     reference = "reference"  # a short answer's reference answer
-    section = "section"  # every section's name
+    section = "section"  # every section's name, and the paper's subject (the topic the mastery shows)
     doubt = "doubt"  # a question held by the import's checks: its doubted key
     others_answers = "others_answers"  # the stranger's written answer
     dispute = "dispute"  # the roster member's dispute (its reason)
+    invited = "invited"  # an invited candidate: the stranger's name (the verified team invited them)
 
 
 _TAG = {PaperKind.practice: "PRAC", PaperKind.exam_only: "EXAM", PaperKind.invite_only: "INVT"}
 _WORD = {Canary.key: "KEY", Canary.explanation: "EXP", Canary.reference: "REF", Canary.section: "SEC",
-         Canary.others_answers: "ANS", Canary.dispute: "DSP"}
+         Canary.others_answers: "ANS", Canary.dispute: "DSP", Canary.invited: "WHO"}
 # the held question's key (ten options, A-J) and the option its explanation speaks for
 _DOUBT = {PaperKind.practice: ("ACDFHJ", "B"), PaperKind.exam_only: ("BCEGHJ", "A"),
           PaperKind.invite_only: ("ABDEGI", "C")}
@@ -72,9 +74,9 @@ ANSWER_TEXT = "the gradient is accumulated over several small batches before one
 
 
 def canary_paper(kind: PaperKind) -> Paper:
-    """A paper of this kind carrying its canaries: sections named with the section canary, three single
-    choices (keys A, each explained: a live round's poll carries an explanation whichever is drawn; three,
-    so the weekly digest ranks the section), a fill-in whose key is the key canary, a short answer
+    """A paper of this kind carrying its canaries: sections and subject named with the section canary,
+    three single choices (keys A, each explained: a live round's poll carries an explanation whichever is
+    drawn; three, so the weekly digest ranks the paper's subject), a fill-in whose key is the key canary, a short answer
     whose reference is the reference canary, and a held multiple choice whose doubted key is the doubt
     canary."""
     sec, exp = word(Canary.section, kind), word(Canary.explanation, kind)
@@ -84,7 +86,9 @@ def canary_paper(kind: PaperKind) -> Paper:
     held_expl = f"选项（{doubted[0]}）和选项（{spoken}）都正确"
     settings = PaperSettings(time_limit_min=5000, exam_only=kind is not PaperKind.practice,
                              invite_only=kind is PaperKind.invite_only)
-    return Paper(slug=SLUGS[kind], title=TITLES[kind], settings=settings, sections=[
+    # the subject carries the section canary too: the topics the desk's mastery and the digest show
+    # (a question's own, else its paper's subject) are read under the sections' rule
+    return Paper(slug=SLUGS[kind], title=TITLES[kind], subject=f"{sec} subject", settings=settings, sections=[
         Section(kind=Kind.single, title=f"{sec} choice", questions=[
             Question(number=1, kind=Kind.single, stem=f"Which colour is the {kind} sky?",
                      options=["blue", "green", "red", "black"], answer="A",
@@ -160,7 +164,7 @@ PEOPLE = {p.who: p for p in (
     Person(Who.lead_revoked, 30, "Rex", "rex"),
     Person(Who.member, 40, "Mia", "mia"),
     Person(Who.off_roster, 50, "Noa", "noa"),
-    Person(Who.stranger, 60, "Sam", "sam"),
+    Person(Who.stranger, 60, f"Sam {word(Canary.invited, PaperKind.invite_only)}", "sam"),
     Person(Who.candidate_practice, 70, "Cal", "cal"),
     Person(Who.candidate_exam, 71, "Cem", "cem"),
     Person(Who.candidate_invite, 72, "Cid", "cid"),

@@ -18,7 +18,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TypeVar
@@ -30,6 +30,7 @@ from bank.importer.json_format import dumps, export_papers
 from bank.kinds import Kind
 from bank.lint import LintItem, lint
 from bank.models import Paper, Question
+from bank.paper_counts import Tally, tally_parsed
 from bank.paper_store import list_papers
 from bank.question_ref import QuestionRef
 from bank.store import Store
@@ -144,6 +145,7 @@ class PaperCount:
     title: str
     questions: int
     kinds: dict[Kind, int]
+    tally: Tally | None = None  # a preview's: where its questions will stand once stored (bank/paper_counts.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,9 +186,10 @@ def count(papers: list[Paper]) -> tuple[list[PaperCount], dict[Kind, int]]:
 
 
 def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
-    """Counts per kind and paper, the lint of the new papers (duplicates checked against the bank
-    too) and the first questions."""
+    """Counts per kind and paper (each paper's tally as it will stand once stored), the lint of the new
+    papers (duplicates checked against the bank too) and the first questions."""
     counts, kinds = count(papers)
+    counts = [replace(c, tally=tally_parsed(p)) for c, p in zip(counts, papers, strict=True)]
     new = {p.slug for p in papers}
     others = [p for p in bank if p.slug not in new]
     warnings = [item for item in lint(others + papers) if item.paper in new]

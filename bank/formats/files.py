@@ -25,8 +25,8 @@ from bank.importer import parse_file as parse_seed_or_json
 from bank.importer import parse_text
 from bank.importer.headers import find_headers
 from bank.importer.json_format import dumps, export_papers
-from bank.kinds import UNASKABLE
 from bank.models import Paper
+from bank.paper_counts import unaskable_reason
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 # a line opening with a question's name or a category; [^\S\n], not \s: a run of blank lines is not
@@ -128,13 +128,16 @@ def _parse_known(kind: FileFormat, data: bytes, path: Path) -> list[Paper]:
     return assemble(parsed, file=file, stem=path.stem, title=path.stem, safe=kind is FileFormat.aiken)
 
 
-def export(papers: list[Paper], fmt: FileFormat) -> tuple[str | bytes, ExportSummary]:
-    """The papers in `fmt` (one of EXPORT_FORMATS), and what the exporter wrote and left out.
+def export(papers: list[Paper], fmt: FileFormat,
+           summary: ExportSummary | None = None) -> tuple[str | bytes, ExportSummary]:
+    """The papers in `fmt` (one of EXPORT_FORMATS), and what the exporter wrote and left out (added to
+    `summary` when given).
 
     Only JSON carries flags: the other formats leave out the questions that are never asked
-    (truncated, corrupted, no key), so that importing them elsewhere cannot make them askable.
+    (truncated, corrupted, no key: bank/paper_counts.py's unaskable ones), so that importing them
+    elsewhere cannot make them askable.
     """
-    summary = ExportSummary()
+    summary = ExportSummary() if summary is None else summary
     if fmt is FileFormat.json:
         for p in papers:
             summary.started(p)
@@ -154,7 +157,7 @@ def _askable_only(papers: list[Paper], summary: ExportSummary) -> list[Paper]:
         for pos, s in enumerate(p.sections, start=1):
             kept = []
             for q in s.questions:
-                if set(q.flags) & UNASKABLE:
+                if unaskable_reason(q.flags) is not None:
                     summary.leave_out(p, pos, q.number, Reason.unaskable)
                 else:
                     kept.append(q)

@@ -13,6 +13,7 @@ from bank.models import Paper
 class Reason(StrEnum):
     """Why a question is not in a file, or is there without a part of it."""
 
+    retired = "retired"  # retired by a lead: never asked again, so never handed out
     unaskable = "unaskable"  # truncated, garbled or keyless: never asked, so never handed out (not JSON)
     not_single = "not_single"  # Aiken holds single choice only
     aiken_text = "aiken_text"  # Aiken: an empty text, an option over several lines, a line that reads as an option
@@ -59,6 +60,11 @@ class ExportSummary:
     def papers(self) -> int:
         return sum(1 for n in self.written.values() if n)
 
+    def counted(self, key: str) -> int:
+        """How many questions of paper `key` (its code, or its title) the export counted: those it wrote and
+        those it left out."""
+        return self.written.get(key, 0) + sum(1 for x in self.left_out if x.paper == key and x.reason not in KEPT)
+
     def by_reason(self) -> dict[Reason, int]:
         """How many questions each reason covers, in Reason's order."""
         counts = Counter(x.reason for x in self.left_out)
@@ -67,3 +73,18 @@ class ExportSummary:
     def started(self, paper: Paper) -> None:
         """A paper the export holds, though it may write none of its questions."""
         self.written.setdefault(paper.code or paper.title, 0)
+
+
+def without_retired(papers: list[Paper], summary: ExportSummary) -> list[Paper]:
+    """The papers without their retired questions, each counted in `summary`; every section stays, so
+    the others keep their places."""
+    out = []
+    for p in papers:
+        sections = []
+        for pos, s in enumerate(p.sections, start=1):
+            for q in s.questions:
+                if q.retired:
+                    summary.leave_out(p, pos, q.number, Reason.retired)
+            sections.append(s.model_copy(update={"questions": [q for q in s.questions if not q.retired]}))
+        out.append(p.model_copy(update={"sections": sections}))
+    return out

@@ -11,6 +11,7 @@ from bot.authoring.wizard import show
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
+from bot.leads.access import bank_admins_only
 from bot.userctx import UserCtx, user_ctx
 from proctor.teams.authoring import Editq, NewPaper, Unreadable, Wizard, clear_session, get_session
 
@@ -34,7 +35,7 @@ async def _wizard(update: Update, context: Ctx, u: UserCtx, press: cb.WizardPres
     open step. A session this release can't read starts over (the press says which command it was)."""
     query = context.query
     if not context.services.is_admin(u.id):
-        await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
+        await ack(query, await bank_admins_only(context, u.lang), show_alert=True)
         return
     match await get_session(context.services.db, u.id), press.feature:
         case Editq() as session, Wizard.editq if session.question == press.question:

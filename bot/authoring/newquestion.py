@@ -21,6 +21,7 @@ from bot.authoring.drafting import answers_elsewhere
 from bot.context import Ctx
 from bot.core import ack
 from bot.i18n import t
+from bot.section_names import section_name
 from bot.userctx import UserCtx, user_ctx
 from proctor.teams.curation import add_question
 
@@ -218,7 +219,7 @@ async def _save(update: Update, context: Ctx, d: dr.Draft, u: UserCtx) -> None:
     await ack(query)
     await _edit_markup(query, None)
     await context.bot.send_message(context.chat.id, t("nq_saved", u.lang, question=added.ref, paper=added.paper,
-                                     section=added.section))
+                                     section=section_name(added.section, u.lang)))
 
 
 async def _edit_markup(query, keyboard) -> None:

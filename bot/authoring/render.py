@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
@@ -10,12 +12,15 @@ from bank.authoring.upload import Preview, count
 from bank.kinds import CHOICE, SECTION_TITLES, Kind
 from bank.models import Paper, Question
 from bank.option_order import LETTERS
+from bank.paper_counts import Tally
 from bank.question_ref import QuestionRef
 from bot.authoring import callbacks as cb
-from bot.exam.render import TYPED, points, question_body, short_section, shown_key
+from bot.exam.render import TYPED, points, question_body, shown_key
 from bot.i18n import joined, kind_name, t, tn
 from bot.letter_rows import letter_rows
 from bot.lint_lines import lint_line
+from bot.paper_counts import change_text, tally_text
+from bot.section_names import section_name
 from bot.text_limits import clip
 from proctor.exams.model import Item
 from proctor.teams.file_edits import Imported
@@ -36,9 +41,9 @@ def candidate_view(q: Question, ref: QuestionRef | None, pos: int, total: int, s
     """The question as the exam screen shows it to a candidate: header, stem, options, typing hint (`ref`
     None: a question not written yet, /newquestion's draft)."""
     item = _item(q, pos, section)
-    head = t("header", lang, question=ref, n=pos + 1, total=total, section=short_section(section),
+    head = t("header", lang, question=ref, n=pos + 1, total=total, section=section_name(section, lang, script),
              pts=points(q.points, lang)) if ref is not None else \
-        t("header_draft", lang, section=short_section(section), pts=points(q.points, lang))
+        t("header_draft", lang, section=section_name(section, lang, script), pts=points(q.points, lang))
     lines = [head,
              "", question_body(q, item, script)]
     if q.kind in TYPED:
@@ -55,8 +60,10 @@ def kinds_line(kinds: dict[Kind, int], lang: str) -> str:
 def upload_preview(p: Preview, lang: str, script: str, *, shell: bool = False) -> str:
     """The preview of an upload: in the chat (its Import button writes), or of `proctor import --dry-run`."""
     lines = [t("up_head_shell" if shell else "up_head", lang, file=p.file_name, n=p.total, papers=len(p.papers))]
-    lines += [t("up_paper_line", lang, title=c.title, n=c.questions, kinds=kinds_line(c.kinds, lang))
-              for c in p.papers]
+    for c in p.papers:
+        lines.append(t("up_paper_line", lang, title=c.title, n=c.questions, kinds=kinds_line(c.kinds, lang)))
+        if c.tally is not None:
+            lines.append(f"  {tally_text(c.tally, lang)}")
     if p.updates:
         lines.append(t("up_updates", lang, titles=joined(p.updates, lang)))
     lines.append("")
@@ -80,13 +87,20 @@ def upload_keyboard(upload_id: int, lang: str) -> Keyboard:
                       Button(t("up_btn_cancel", lang), callback_data=cb.upload(upload_id, cb.UploadAction.cancel))]])
 
 
-def imported(file_name: str, done: Imported, lang: str) -> str:
-    """What an upload's import did: the new papers per kind, and the papers it updated in place."""
+def imported(file_name: str, done: Imported, before: Mapping[int, Tally], after: Mapping[int, Tally],
+             lang: str) -> str:
+    """What an upload's import did: the new papers per kind and where their questions stand, and the papers
+    it updated in place with what moved; `before`, `after`: the papers' tallies around the write."""
     counts, _ = count(done.new)
-    lines = [t("up_paper_line", lang, title=p.label, n=c.questions, kinds=kinds_line(c.kinds, lang))
-             for p, c in zip(done.new, counts, strict=True)]
-    lines += [t("up_updated_line", lang, paper=u.paper.label, changed=len(u.changes), added=len(u.added),
-                unchanged=u.unchanged) for u in done.updated]
+    lines = []
+    for p, c in zip(done.new, counts, strict=True):
+        lines += [t("up_paper_line", lang, title=p.label, n=c.questions, kinds=kinds_line(c.kinds, lang)),
+                  f"  {tally_text(after[p.id or 0], lang)}"]
+    for u in done.updated:
+        lines.append(t("up_updated_line", lang, paper=u.paper.label, changed=len(u.changes), added=len(u.added),
+                       unchanged=u.unchanged))
+        if u.paper.id is not None and (moved := change_text(before[u.paper.id], after[u.paper.id], lang)):
+            lines.append(f"  {moved}")
     n = sum(c.questions for c in counts) + sum(len(u.changes) + len(u.added) + u.unchanged for u in done.updated)
     return t("up_imported", lang, file=file_name, n=n, papers="\n".join(lines))
 
@@ -129,13 +143,14 @@ def step_prompt(d: Draft, papers: list[Paper], lang: str, script: str) -> tuple[
     if d.step is Step.section:
         # only sections of the question's kind (a button keeps the section's place in the paper)
         fitting = [(i, s) for i, s in enumerate(papers[0].sections if papers else [], start=1) if s.kind is d.kind]
-        rows += [[Button(clip(f"{s.title} ({len(s.questions)})", 60), callback_data=cb.draft(d.id, cb.DraftAction.section, i))]
+        rows += [[Button(clip(f"{section_name(s.title, lang)} ({len(s.questions)})", 60),
+                         callback_data=cb.draft(d.id, cb.DraftAction.section, i))]
                  for i, s in fitting]
         rows.append([Button(t("nq_btn_new_section", lang), callback_data=cb.draft(d.id, cb.DraftAction.section, 0))])
         kind = kind_name(d.kind, lang) if d.kind is not None else ""
         if not fitting:  # where it goes, as the README says: a new section of its kind
             text = t("nq_step_section_none", lang, paper=d.paper_title, kind=kind,
-                     title=SECTION_TITLES[d.kind] if d.kind is not None else "")
+                     title=section_name(SECTION_TITLES[d.kind], lang) if d.kind is not None else "")
             return text, Keyboard([*rows, _nav(d, lang)])
         return t("nq_step_section", lang, paper=d.paper_title, kind=kind), Keyboard([*rows, _nav(d, lang)])
     if d.step is Step.preview:
@@ -172,9 +187,10 @@ def draft_preview(d: Draft, lang: str, script: str) -> str:
     if q.explanation:
         lines.append(t("explanation", lang, e=q.explanation))
     if d.section == 0:
-        section = t("nq_new_paper_mark", lang, title=SECTION_TITLES[q.kind])
+        section = t("nq_new_paper_mark", lang, title=section_name(SECTION_TITLES[q.kind], lang))
     else:
-        section = d.section_title or t("nq_section_auto", lang, kind=SECTION_TITLES[q.kind])
+        section = (section_name(d.section_title, lang, script) if d.section_title
+                   else t("nq_section_auto", lang, kind=section_name(SECTION_TITLES[q.kind], lang)))
     lines.append(t("nq_preview_where", lang, pts=f"{q.points:g}", paper=paper, section=section))
     return clip("\n".join(lines))
 
@@ -186,7 +202,8 @@ def card_text(q: Question, lang: str) -> str:
     src = q.source
     head = []  # the card's own head names the question by its reference
     if src is not None:
-        head += [src.paper_title or src.paper, short_section(src.section_title) if src.section_title else str(src.section)]
+        head += [src.paper_title or src.paper,
+                 section_name(src.section_title, lang) if src.section_title else str(src.section)]
     head += [kind_name(q.kind, lang), tn("n_point", q.points, lang)] + ([t("eq_q_retired", lang)] if q.retired else [])
     lines = [" · ".join(head), "", q.stem]
     lines += [f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options)]

@@ -21,6 +21,7 @@ from bot.core import ack
 from bot.i18n import t
 from bot.userctx import UserCtx, user_ctx
 from proctor.teams import curation
+from proctor.teams.paper_counts import paper_tallies
 from proctor.teams.question_edit import Sealed
 
 log = logging.getLogger(__name__)
@@ -108,6 +109,7 @@ async def _import(context: Ctx, pending: up.Pending, u: UserCtx) -> str:
     try:
         data = await _fetch(context, pending.file_id)
         papers, digest, fmt = await asyncio.to_thread(up.read_for_import, pending.file_name, data)
+        before = await paper_tallies(svc.db)
         done = await curation.import_upload(svc.db, pending, papers, digest, fmt, now=svc.now(),
                                             chat_id=pending.chat_id)
     except (up.UploadRefused, ImportFailed, TermsUnavailable, Outdated, Sealed) as e:
@@ -116,7 +118,7 @@ async def _import(context: Ctx, pending: up.Pending, u: UserCtx) -> str:
         return t("up_changed", u.lang)
     except TelegramError:
         return t("up_fetch_failed", u.lang)
-    return render.imported(pending.file_name, done, u.lang)
+    return render.imported(pending.file_name, done, before, await paper_tallies(svc.db), u.lang)
 
 
 async def _finish(query, text: str) -> None:

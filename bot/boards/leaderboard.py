@@ -1,4 +1,5 @@
-"""/leaderboard: a group's daily-quiz ranking, your place in each team, best exam scores by paper."""
+"""/leaderboard: a group's daily-quiz ranking, your place in each team, best exam scores by paper; by
+rating: bot/boards/ratings.py."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from telegram import Update
 
 from bank.errors import NotFound
 from bank.paper_list import find_paper
-from bot.boards import render
+from bot.boards import ratings, render
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads.access import GROUPS, seen
@@ -27,6 +28,9 @@ async def leaderboard(update: Update, context: Ctx) -> None:
     args = [a.lower() for a in (context.args or [])]
     if args and args[0] == "paper":
         await _paper(update, context, u, " ".join((context.args or [])[1:]).strip())
+        return
+    if args and args[0] == "rating":
+        await ratings.board(update, context, u, " ".join((context.args or [])[1:]).strip())
         return
     points = lb.Points.live if args and args[0] == lb.Points.live else lb.Points.daily
     if points == lb.Points.live:
@@ -71,6 +75,8 @@ async def _paper(update: Update, context: Ctx, u, key: str) -> None:
     for team in scope or ():
         await check_roster(context, team)  # members still in the group (at most every few minutes each)
     # a team's invited candidates are for its leads (the desk, /invites, /report invites): a board in a
-    # group is read by all of it, and a member's own in private holds the rosters they are on
-    rows = await lb.paper_board(svc.db, paper.id, scope, also=u.id, invited=False)
+    # group is read by all of it and ranks its roster only (whoever asks: a lead is on it if added), and
+    # a member's own in private holds the rosters they are on, and their own row
+    also = None if chat.type in GROUPS else u.id
+    rows = await lb.paper_board(svc.db, paper.id, scope, also=also, invited=False)
     await context.message.reply_text(render.paper_board_text(rows, paper.title or paper.code, u.lang, me=u.id))

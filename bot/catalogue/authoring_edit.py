@@ -80,10 +80,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "np_minutes": {"en": "{n} min", "zh": "{n} 分钟"},
     "np_ask_parts": {
         "en": "“{title}”, {minutes} min. Send the blueprint, one part per line:\n"
-              "kind count [points each] [topic:NAME] [paper:SLUG]\n\nFor example:\nsingle 5 2\ntruefalse 5 1 paper:demo\n\n"
+              "kind count [points each] [topic:NAME] [paper:CODE]\n\n"
+              "For example:\nsingle 5 2\ntruefalse 5 1 paper:P1\nmulti 3 topic:推理优化\n\n"
               "Kinds: single, multi, truefalse, fill, short. Askable now: {pool}",
         "zh": "“{title}”，{minutes} 分钟。请发送组卷规则，每行一项：\n"
-              "题型 数量 [每题分值] [topic:知识点] [paper:试卷简称]\n\n例如：\nsingle 5 2\ntruefalse 5 1 paper:demo\n\n"
+              "题型 数量 [每题分值] [topic:知识点] [paper:试卷代码]\n\n"
+              "例如：\nsingle 5 2\ntruefalse 5 1 paper:P1\nmulti 3 topic:推理优化\n\n"
               "题型：single、multi、truefalse、fill、short（或 单选、多选、判断、填空、简答）。当前可出题：{pool}",
     },
     "np_bad": {"en": "That doesn't fit: {why}. Try again, or Cancel.", "zh": "不符合要求：{why}。请重试，或取消。"},

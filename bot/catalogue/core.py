@@ -1,6 +1,11 @@
 """Texts every chat shares."""
 
+# the one wording of a written answer's state until a lead reviews it: every text that names the
+# state (exam, result card, desk) is built from it
+AWAITING = {"en": "awaiting review", "zh": "待复核"}
+
 TEXTS: dict[str, dict[str, str]] = {
+    "state_awaiting": AWAITING,
     "start": {
         "en": "Hi {name}! I run exams on large-model engineering.\n\n"
               "/papers – the papers you can take\n/exam – take a timed paper\n"
@@ -27,6 +32,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "用法：/script orig（原文）、/script hans（简体）或 /script hant（繁体）",
     },
     "script_set": {"en": "Questions will be shown {script}.", "zh": "题目将以{script}显示。"},
+    # /lang and /script alone: the current setting, and how to change it
+    "lang_name_en": {"en": "English", "zh": "英文"},
+    "lang_name_zh": {"en": "Chinese", "zh": "中文"},
+    "lang_now": {"en": "Your language is {language} (your choice).\nChange it: /lang en, /lang zh or /lang auto",
+                 "zh": "你的界面语言：{language}（你设置的）。\n更改：/lang en、/lang zh 或 /lang auto"},
+    "lang_now_auto": {"en": "Your language is {language} (automatic: your Telegram language).\n"
+                            "Change it: /lang en, /lang zh or /lang auto",
+                      "zh": "你的界面语言：{language}（自动：跟随 Telegram 语言）。\n"
+                            "更改：/lang en、/lang zh 或 /lang auto"},
+    "lang_group_now": {"en": "This group's language is {language} (set by its administrators).\n"
+                             "They change it: /lang en, /lang zh or /lang auto",
+                       "zh": "本群的语言：{language}（由群管理员设置）。\n群管理员可更改：/lang en、/lang zh 或 /lang auto"},
+    "lang_group_now_default": {"en": "This group's language is {language} (the bot's default).\n"
+                                     "Its administrators change it: /lang en, /lang zh or /lang auto",
+                               "zh": "本群的语言：{language}（机器人默认）。\n群管理员可更改：/lang en、/lang zh 或 /lang auto"},
+    "script_now": {"en": "Questions are shown {script}.\nChange it: /script orig, /script hans or /script hant",
+                   "zh": "题目以{script}显示。\n更改：/script orig、/script hans 或 /script hant"},
+    "script_group_now": {"en": "Questions in this group are shown {script}.\n"
+                               "Its administrators change it: /script orig, /script hans or /script hant",
+                         "zh": "本群题目以{script}显示。\n群管理员可更改：/script orig、/script hans 或 /script hant"},
     "script_orig": {"en": "as written", "zh": "原文"},
     "script_hans": {"en": "in Simplified Chinese", "zh": "简体"},
     "script_hant": {"en": "in Traditional Chinese", "zh": "繁体"},

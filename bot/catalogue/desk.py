@@ -1,5 +1,7 @@
 """Texts of the lead's desk (the Mini App and /desk)."""
 
+from bot.catalogue.core import AWAITING
+
 TEXTS: dict[str, dict[str, str]] = {
     # /desk in the chat
     "d_open_text": {"en": "📋 Your desk: leaderboards, the review queue and the audit log.",
@@ -47,6 +49,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_chart_papers": {"en": "Accuracy by paper (daily and exam answers)", "zh": "各试卷正确率（每日一练与考试）"},
     "d_col_trend": {"en": "Trend", "zh": "趋势"},
     "d_heat_heading": {"en": "Mastery by topic (share of points earned)", "zh": "各主题掌握度（得分率）"},
+    "d_heat_no_topic": {"en": "(no topic)", "zh": "（无主题）"},  # questions with no topic in papers with no subject
     "d_idle_heading": {"en": "Not practised this week: {n}", "zh": "本周未练习：{n} 人"},
     "d_idle_none": {"en": "Everyone on the team practised this week.", "zh": "本周团队成员都已练习。"},
     "d_paper_heading": {"en": "Best exams · {paper}", "zh": "最佳考试成绩 · {paper}"},
@@ -87,9 +90,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_rv_bad_score": {"en": "That score is outside the answer's points.", "zh": "该分数超出了本题分值范围。"},
     "d_audit_heading": {"en": "Audit log", "zh": "审计日志"},
     "d_audit_action": {"en": "Action", "zh": "操作"},
+    "d_audit_every_action": {"en": "every action", "zh": "全部操作"},
     "d_audit_actor": {"en": "Actor (user id)", "zh": "操作人（用户 ID）"},
     "d_audit_empty": {"en": "No entries.", "zh": "没有记录。"},
-    "d_col_when": {"en": "When (UTC)", "zh": "时间（UTC）"},
+    "d_col_when": {"en": "When", "zh": "时间"},
     "d_col_actor": {"en": "Who", "zh": "操作人"},
     "d_col_team": {"en": "Team", "zh": "团队"},
     "d_it_heading": {"en": "Question statistics", "zh": "题目统计"},
@@ -107,6 +111,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_col_flags": {"en": "Lint flags", "zh": "检查标记"},
     "d_col_status": {"en": "Status", "zh": "状态"},
     "d_it_in_use": {"en": "in use", "zh": "使用中"},
+    # a question's import flags (bank.kinds.Flag), in the Items page's Flags column
+    "d_flag_truncated": {"en": "cut off", "zh": "被截断"},
+    "d_flag_corrupted": {"en": "garbled", "zh": "乱码"},
+    "d_flag_repaired": {"en": "repaired", "zh": "已修复"},
+    "d_flag_no_answer": {"en": "no key", "zh": "无答案"},
+    "d_flag_no_explanation": {"en": "no explanation", "zh": "无解析"},
     "d_it_retired_mark": {"en": "retired", "zh": "已停用"},
     "d_btn_retire": {"en": "Retire", "zh": "停用"},
     "d_btn_restore": {"en": "Restore", "zh": "恢复"},
@@ -135,8 +145,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_btn_invite_only_on": {"en": "Make invite-only", "zh": "设为仅限邀请"},
     "d_btn_invite_only_off": {"en": "Open without an invite", "zh": "取消仅限邀请"},
     "d_lb_show_all": {"en": "Show everyone ({n} more)", "zh": "显示全部（还有 {n} 人）"},
-    "d_it_as_of": {"en": "Figures as of {at} UTC (refreshed every 10 minutes).",
-                   "zh": "统计截至 {at} UTC（每 10 分钟更新）。"},
+    "d_it_as_of": {"en": "Figures as of {at} (refreshed every 10 minutes).",
+                   "zh": "统计截至 {at}（每 10 分钟更新）。"},
     "d_it_key_confirmed": {"en": "Key confirmed: the question is asked again.", "zh": "答案已确认，恢复出题。"},
     "d_it_key_not_held": {"en": "That question is not held for its key.", "zh": "该题并未因答案存疑而暂停。"},
     "d_it_key_fixed": {"en": "Key fixed and answers regraded; the candidates are told.",
@@ -153,7 +163,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_btn_confirm_key": {"en": "Key is right", "zh": "确认答案"},
     "d_it_to_fix": {"en": "Upheld disputes: fix the key", "zh": "已支持的异议：修正答案"},
     "d_it_key_now": {"en": "Key now: {now}", "zh": "当前答案：{now}"},
-    "d_it_new_key": {"en": "New key", "zh": "新答案"},
+    "d_it_new_key": {"en": "New key, in the same letters", "zh": "新答案（用同样的字母）"},
     "d_it_kind_key": {"en": "replace the key", "zh": "替换答案"},
     "d_it_kind_alt": {"en": "accept an alternative (fill-in)", "zh": "增加可接受答案（填空）"},
     "d_it_keep": {"en": "keep the scores (no regrade)", "zh": "保留原分数（不重新评分）"},
@@ -181,8 +191,8 @@ TEXTS: dict[str, dict[str, str]] = {
                      "zh": "{question} 的主观题答案与 {other} 的几乎相同（{ratio}%）"},
     "d_sg_someone": {"en": "another candidate", "zh": "另一位候选人"},
     "d_sg_this": {"en": "This candidate", "zh": "本候选人"},
-    "d_sg_fast": {"en": "{question}: right in {taken}s (shown {shown}, answered {answered} UTC); reading it takes at least {floor}s",
-                  "zh": "{question}：{taken} 秒答对（{shown} 显示，{answered} 作答，UTC）；读题至少需 {floor} 秒"},
+    "d_sg_fast": {"en": "{question}: right in {taken}s (shown {shown}, answered {answered}); reading it takes at least {floor}s",
+                  "zh": "{question}：{taken} 秒答对（{shown} 显示，{answered} 作答）；读题至少需 {floor} 秒"},
     "d_sg_late": {"en": "{question}: changed {changes}×, the last {before}s before the hand-in",
                   "zh": "{question}：改过 {changes} 次，最后一次在交卷前 {before} 秒"},
     "d_sg_quick": {"en": "Handed in after {used}; the paper's median is {median}",
@@ -193,7 +203,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "d_state_correct": {"en": "right", "zh": "正确"},
     "d_state_wrong": {"en": "wrong", "zh": "错误"},
     "d_state_partial": {"en": "partly right", "zh": "部分正确"},
-    "d_state_awaiting": {"en": "awaiting review", "zh": "待复核"},
+    "d_state_awaiting": AWAITING,
     "d_state_unanswered": {"en": "unanswered", "zh": "未作答"},
     # the Hiring page: teams verified for hiring papers (configured admins; proctor/hiring.py)
     "d_nav_hiring": {"en": "Hiring", "zh": "招聘"},

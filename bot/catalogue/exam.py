@@ -1,5 +1,7 @@
 """Texts of exams and practice."""
 
+from bot.catalogue.core import AWAITING
+
 TEXTS: dict[str, dict[str, str]] = {
     "papers_header": {"en": "📚 Papers", "zh": "📚 试卷"},
     "paper_line": {
@@ -71,8 +73,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "fb_partial": {"en": "🟡 Partly right ({score}/{max})", "zh": "🟡 部分正确（{score}/{max}）"},
     "fb_wrong": {"en": "❌ Wrong", "zh": "❌ 错误"},
     "fb_review": {
-        "en": "📝 Recorded — provisional {score}/{max}, awaiting review",
-        "zh": "📝 已记录 — 暂定 {score}/{max}，等待人工评阅",
+        "en": "📝 Recorded — provisional {score}/{max}, " + AWAITING["en"],
+        "zh": "📝 已记录 — 暂定 {score}/{max}，" + AWAITING["zh"],
     },
     "right_answer": {"en": "Answer: {a}", "zh": "答案：{a}"},
     "explanation": {"en": "Why: {e}", "zh": "解析：{e}"},
@@ -82,10 +84,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "timed_out": {"en": "⏰ Time ran out; the paper was handed in for you.", "zh": "⏰ 时间到，已自动交卷。"},
     "section_line": {"en": "• {title}: {score}/{max}", "zh": "• {title}：{score}/{max}"},
     "pending_line": {
-        "en": "⏳ {answers} awaiting review (provisional {score} included)",
-        "zh": "⏳ {answers}等待人工评阅（已计入暂定分 {score}）",
+        "en": "⏳ {answers} " + AWAITING["en"] + " (provisional {score} included)",
+        "zh": "⏳ {answers}" + AWAITING["zh"] + "（已计入暂定分 {score}）",
     },
-    "awaiting_review": {"en": " (awaiting review)", "zh": "（等待评阅）"},
+    "awaiting_review": {"en": " (" + AWAITING["en"] + ")", "zh": "（" + AWAITING["zh"] + "）"},
     "btn_review": {"en": "Review wrong answers", "zh": "查看错题"},
     "review_after_finish": {"en": "Answers can be reviewed once the paper is handed in.",
                             "zh": "交卷后才能查看答案。"},
@@ -133,7 +135,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "mystats_line_none": {"en": "• {title}: {attempts}, none handed in", "zh": "• {title}：{attempts}，没有交卷"},
     "mystats_used": {"en": "{used} used", "zh": "已用 {used}"},
     "mystats_used_cancelled": {"en": "{used} used ({n} cancelled)", "zh": "已用 {used}（{n} 次已取消）"},
-    "mystats_provisional": {"en": " (provisional: answers await review)", "zh": "（暂定：有答案待评阅）"},
+    "mystats_provisional": {"en": " (provisional: answers await review)", "zh": "（暂定：有答案" + AWAITING["zh"] + "）"},
     "mystats_none": {"en": "No finished exams yet. /exam to take one.", "zh": "还没有完成的考试。/exam 开始考试。"},
     "review_sealed": {
         "en": "🔒 Reviews of this paper open again once your running exam is handed in.",

@@ -1,5 +1,6 @@
 """Texts of the exam's navigator, timer, Finish list's drafts, result grid and small helps."""
 
+from bot.catalogue.core import AWAITING
 from bot.catalogue.marks import ANSWERED, CURRENT, FLAGGED, TICKED
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -42,11 +43,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "result_fail": {"en": "❌ Not passed (pass mark {mark}%)", "zh": "❌ 未通过（及格线 {mark}%）"},
     "result_pending_pass": {
         "en": "⏳ Pass mark {mark}%: decided once the written answers are reviewed",
-        "zh": "⏳ 及格线 {mark}%：主观题批阅后确定",
+        "zh": "⏳ 及格线 {mark}%：主观题复核后确定",
     },
     "result_grid_title": {
-        "en": "By question (✓ right · ✗ wrong · ½ partly · 📝 awaiting review · – unanswered):",
-        "zh": "逐题（✓ 正确 · ✗ 错误 · ½ 部分 · 📝 待批阅 · – 未答）：",
+        "en": "By question (✓ right · ✗ wrong · ½ partly · 📝 " + AWAITING["en"] + " · – unanswered):",
+        "zh": "逐题（✓ 正确 · ✗ 错误 · ½ 部分 · 📝 " + AWAITING["zh"] + " · – 未答）：",
     },
     "btn_review_all": {"en": "🔍 Review all answers", "zh": "🔍 回顾全部作答"},
     "btn_review_wrong": {"en": "✗ Wrong only", "zh": "✗ 只看错题"},

@@ -7,7 +7,10 @@ TEXTS: dict[str, dict[str, str]] = {
                         "zh": "• {paper}：原地更新：{changed} 题修改，{added} 题新增，{unchanged} 题未变"},
     "ex_wrote": {"en": "wrote {file}: {papers} {papers:paper|papers}, {n} {n:question|questions} ({each})",
                  "zh": "已写入 {file}：{papers} 份试卷，{n} 道题（{each}）"},
-    "ex_paper_count": {"en": "{paper} {n}", "zh": "{paper} {n} 题"},
+    "ex_paper_count": {"en": "{paper} {n} of {total}", "zh": "{paper} {n}/{total} 题"},
+    "ex_left_retired": {"en": "Retired questions are never asked again, so no file holds them: {n} {n:question|questions} "
+                              "left out",
+                        "zh": "已停用的题目不再出题，不写入任何文件：{n} 道题未写入"},
     "ex_left_unaskable": {"en": "Only JSON holds questions that are never asked (cut off, garbled or without a key): "
                                 "{n} {n:question|questions} left out",
                           "zh": "只有 JSON 会写入从不出题的题目（被截断、乱码或没有答案）：{n} 道题未写入"},

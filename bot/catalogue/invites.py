@@ -99,7 +99,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "sig_fast": {"en": "right answers faster than reading ×{n}", "zh": "答对速度快于读题 ×{n}"},
     "sig_late": {"en": "answers changed in the last seconds ×{n}", "zh": "最后几秒改答案 ×{n}"},
     "sig_quick": {"en": "handed in far faster than the paper's median", "zh": "交卷远快于该卷中位用时"},
-    "iv_note": {"en": "📋 {candidate} finished {paper}: {score}/{max}.", "zh": "📋 {candidate} 完成了 {paper}：{score}/{max}。"},
+    # the group's line (notify): who was invited and how they did are the inviting leads' only
+    "iv_note": {"en": "📋 An invited candidate finished {paper}.", "zh": "📋 一位受邀候选人完成了 {paper}。"},
     # hiring papers: configured admins and the teams they verified (proctor/teams/verified.py)
     "hv_not_verified": {
         "en": "🔒 “{paper}” is a hiring paper: only configured admins and the teams they verified can invite to "

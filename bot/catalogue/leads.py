@@ -2,9 +2,15 @@
 
 TEXTS: dict[str, dict[str, str]] = {
     "l_bank_admin_only": {
-        "en": "The bank is shared by every team, so only the bot's admins (named by whoever runs it) can change it.",
-        "zh": "题库由所有团队共用，只有机器人的管理员（由运行机器人的人指定）可以修改。",
+        "en": "The bank is shared by every team, so only the bot's admins can change it: {admins}.",
+        "zh": "题库由所有团队共用，只有机器人的管理员可以修改：{admins}。",
     },
+    "l_bank_no_admins": {
+        "en": "The bank is shared by every team, so only the bot's admins can change it, and whoever runs the bot "
+              "has named none.",
+        "zh": "题库由所有团队共用，只有机器人的管理员可以修改，而运行机器人的人尚未指定管理员。",
+    },
+    "l_user_unmet": {"en": "user {id}", "zh": "用户 {id}"},
     # roles and buttons
     "l_not_lead": {
         "en": "Only team leads can do that. Team leads are the group's administrators and the bot's "
@@ -30,8 +36,10 @@ TEXTS: dict[str, dict[str, str]] = {
                        "zh": "时间范围可选：today、week、month、all。"},
     # leaderboards
     "l_lb_usage": {
-        "en": "Usage: /leaderboard [live] [today|week|month|all] or /leaderboard paper <paper>",
-        "zh": "用法：/leaderboard [live] [today|week|month|all] 或 /leaderboard paper <试卷>",
+        "en": "Usage: /leaderboard [live] [today|week|month|all], /leaderboard paper <paper> or "
+              "/leaderboard rating [topic]",
+        "zh": "用法：/leaderboard [live] [today|week|month|all]、/leaderboard paper <试卷> 或 "
+              "/leaderboard rating [主题]",
     },
     "l_lb_title": {"en": "🏆 {title} · {period}", "zh": "🏆 {title} · {period}"},
     "l_lb_rule": {"en": "Daily-quiz points; ties: who finished first.", "zh": "按每日一练得分排名；同分先完成者在前。"},
@@ -53,7 +61,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_lb_paper_row": {"en": "{rank}. {name} — {score}/{max} · {time}{prov}",
                        "zh": "{rank}. {name} — {score}/{max} · 用时 {time}{prov}"},
     "l_lb_paper_empty": {"en": "No finished exams on this paper yet.", "zh": "这份试卷还没有已完成的考试。"},
-    "l_provisional": {"en": " (provisional)", "zh": "（待复核）"},
+    "l_provisional": {"en": " (provisional)", "zh": "（暂定）"},
     "l_paper_unknown": {"en": "I don't know a paper “{paper}”. /papers lists each with its code (P3).",
                         "zh": "找不到试卷“{paper}”。/papers 列出每份试卷及其代号（如 P3）。"},
     # review
@@ -117,8 +125,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_dg_mover_row": {"en": "• {name}: {prev} → #{rank}", "zh": "• {name}：{prev} → 第 {rank} 名"},
     "l_dg_new": {"en": "new", "zh": "新上榜"},
     "l_dg_weak": {"en": "Weakest topics:", "zh": "薄弱知识点："},
-    "l_dg_weak_row": {"en": "• {paper} · {section}: {acc}% over {n} {n:answer|answers}",
-                      "zh": "• {paper} · {section}：正确率 {acc}%（{n} 题次）"},
+    "l_dg_weak_row": {"en": "• {topic}: {acc}% over {n} {n:answer|answers}",
+                      "zh": "• {topic}：正确率 {acc}%（{n} 题次）"},
     "l_dg_quiet": {"en": "No quiz activity this week.", "zh": "本周没有答题记录。"},
     "l_day_0": {"en": "Monday", "zh": "周一"},
     "l_day_1": {"en": "Tuesday", "zh": "周二"},
@@ -176,11 +184,16 @@ TEXTS: dict[str, dict[str, str]] = {
                        "zh": "{paper} 已恢复用于练习和每日一练。"},
     "l_dispute_upheld": {"en": "Dispute #{id} upheld.", "zh": "异议 #{id} 已采纳。"},
     "l_kf_prompt": {
-        "en": "Fix the key of {question} (now: {key}): /keyfix {id} <new key>, or for a fill-in blank "
-              "/keyfix {id} + <alternative answer>. Everyone who answered it is regraded; add keep to leave scores.",
-        "zh": "修正 {question} 的答案（当前：{key}）：/keyfix {id} <新答案>；填空题可用 /keyfix {id} + <可接受的答案>。"
-              "所有作答者将重新评分；末尾加 keep 则保留原分数。",
+        "en": "Fix the key of {question} (now: {key}): /keyfix {id} <new key, in the same letters>, or for a "
+              "fill-in blank /keyfix {id} + <alternative answer>. Everyone who answered it is regraded; add keep to "
+              "leave scores.",
+        "zh": "修正 {question} 的答案（当前：{key}）：/keyfix {id} <新答案，用同样的字母>；填空题可用 /keyfix {id} + "
+              "<可接受的答案>。所有作答者将重新评分；末尾加 keep 则保留原分数。",
     },
+    # a key's options as the person saw them: letter and text (bot/answer_forms.seen_text; the desk writes the same)
+    "seen_option": {"en": "{letter} · {text}", "zh": "{letter} · {text}"},
+    "letters_seen": {"en": "{letters}, in the letters the disputer saw", "zh": "{letters}，按申诉人看到的选项字母"},
+    "bank_letters": {"en": "{letters}, in the bank's letters", "zh": "{letters}，按题库中的选项字母"},
     "l_kf_prompt_withheld": {
         "en": "Fix the key of {question}: /keyfix {id} <new key>, or for a fill-in blank /keyfix {id} + "
               "<alternative answer>. Its key is not shown to you while your own exam on it runs.",
@@ -340,8 +353,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_tm_notice_rejected": {"en": "Your request to join {title} was turned down.",
                              "zh": "你加入 {title} 的申请未通过。"},
     "l_jn_pending": {
-        "en": "🙋 {name} asked to join the team {title}: pending until a lead accepts. Leads: accept or reject.",
-        "zh": "🙋 {name} 申请加入团队 {title}：等待组长通过。组长请选择通过或拒绝。",
+        "en": "🙋 {name} asked to join {title}: pending until a lead accepts. Leads: accept or reject.",
+        "zh": "🙋 {name} 申请加入 {title}：等待组长通过。组长请选择通过或拒绝。",
     },
     "l_jn_waiting": {"en": "Your request to join is still waiting for a lead.", "zh": "你的加入申请仍在等待组长处理。"},
     "l_jn_member": {"en": "You're already on the team.", "zh": "你已在团队中。"},

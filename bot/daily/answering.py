@@ -131,7 +131,7 @@ async def group_reply(update: Update, context: Ctx) -> None:
                                       svc.now())
     else:
         delivery, item, out = found
-    u = await user_ctx(update, context)
+    u = (await user_ctx(update, context)).own()  # everything below goes to the member's private chat
     match out:
         case steps.Closed():
             await _tell_privately(app, u, t("daily_closed", u.lang))
@@ -153,7 +153,7 @@ async def _unrecorded_copy(app: Application, chat_id: int, replied) -> tuple[dst
     """The item whose copy this is, when the bot sent it but died before recording it (sent again
     since): an older message starting with that item's header line."""
     first_line = (replied.text or "").split("\n", 1)[0]
-    lang, _script = await push.prefs(app, chat_id, False)
+    lang = (await push.prefs(app, chat_id, False)).lang
     db = services(app).db
     for delivery, item in await dstore.possibly_copied(db, chat_id, replied.message_id):
         total = len(await dstore.items(db, delivery.id))

@@ -69,7 +69,8 @@ async def refresh(app: Application, delivery_id: int, pos: int) -> None:
     if item.message_id is None:
         return
     view = next(v for v in await push.views(app, delivery) if v.pos == pos)
-    lang, script = await push.prefs(app, delivery.chat_id, False)
+    there = await push.prefs(app, delivery.chat_id, False)
+    lang, script = there.lang, there.script
     count = await answer_store.answer_count(svc.db, delivery_id, pos)
     text = render.question_text(view, lang, script, private=False, count=count)
     markup = render.question_keyboard(view, lang) if delivery.accepts_answers else None

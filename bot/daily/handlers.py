@@ -25,7 +25,7 @@ from proctor.daily.delivery import EmptyBank
 from proctor.daily.schedule import Schedule, local_day, next_fire
 from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streak
-from proctor.local_time import BadTime, BadTimezone, looks_like_time, parse_hhmm, parse_timezone
+from proctor.local_time import BadTime, BadTimezone, looks_like_time, moment, parse_hhmm, parse_timezone
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ async def daily_on(update: Update, context: Ctx, u: UserCtx, args: list[str]) ->
     sch = sub.schedule()
     await context.message.reply_text(t(
         "daily_on", u.lang, n=sub.questions, time=sub.at_time, tz=sub.timezone,
-        next=push.fmt_local(_next(sch, svc.now()), sch.tz)))
+        next=moment(_next(sch, svc.now()), sch.tz)))
 
 
 async def daily_off(update: Update, context: Ctx, u: UserCtx) -> None:
@@ -163,7 +163,7 @@ async def _explain_existing(update: Update, context: Ctx, u: UserCtx,
         await msg.reply_text(t("daily_closed_today", u.lang))
         return
     if not delivery.private:
-        await msg.reply_text(t("daily_already_out", u.lang, at=push.fmt_local(delivery.closes_at, schedule.tz)))
+        await msg.reply_text(t("daily_already_out", u.lang, at=moment(delivery.closes_at, schedule.tz)))
         return
     answered = {a.pos for a in await answer_store.user_answers(svc.db, delivery.id, u.id)}
     items = await dstore.items(svc.db, delivery.id)
@@ -201,7 +201,7 @@ async def status_text(context: Ctx, chat_id: int, u: UserCtx) -> str:
         close = (t("daily_close_after", u.lang, h=_fmt_minutes(sub.close_after_min))
                  if sub.close_after_min else t("daily_close_default", u.lang))
         lines.append(t("daily_status_on", u.lang, n=sub.questions, time=sub.at_time, tz=sub.timezone,
-                       next=push.fmt_local(_next(sch, svc.now()), sch.tz), close=close))
+                       next=moment(_next(sch, svc.now()), sch.tz), close=close))
     schedule, _n = await push.schedule_for(context.application, chat_id)
     day = local_day(svc.now(), schedule.tz)
     delivery = await dstore.find_delivery(svc.db, chat_id, day)
@@ -212,7 +212,7 @@ async def status_text(context: Ctx, chat_id: int, u: UserCtx) -> str:
         lines.append(t("daily_today_failed", u.lang))
     elif delivery.accepts_answers:
         n = await answers_given(svc.db, delivery.id)
-        lines.append(t("daily_today_open", u.lang, at=push.fmt_local(delivery.closes_at, schedule.tz), n=n))
+        lines.append(t("daily_today_open", u.lang, at=moment(delivery.closes_at, schedule.tz), n=n))
     else:
         lines.append(t("daily_today_closed", u.lang))
     lines.append(t("daily_your_streak", u.lang, n=await streak(svc.db, chat_id, u.id, day)))

@@ -11,23 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import warnings
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 from telegram.ext import Application
 
 from bank.paper_store import get_questions
-from bot import scheduling
-from bot.chat_prefs import group_lang
+from bot import pacing, scheduling
 from bot.daily import render
 from bot.daily.locks import chat_lock
 from bot.edits import edit_text
 from bot.scheduling import JobKind
 from bot.services import Slot, services
+from bot.voice import Voice, chat_voice, of_prefs
 from proctor.chats import chat_zone
 from proctor.daily import answers as answer_store
 from proctor.daily import delivery as dstore
@@ -38,8 +36,7 @@ from proctor.daily.schedule import Schedule, closes_at, next_fire
 from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streaks
 from proctor.exams.seal import sealed_for, sealed_for_group_in
-from proctor.local_time import parse_hhmm, parse_timezone
-from proctor.people.users import UserPrefs, find_prefs
+from proctor.local_time import moment, parse_hhmm, parse_timezone
 
 log = logging.getLogger(__name__)
 
@@ -107,25 +104,9 @@ async def schedule_for(app: Application, chat_id: int) -> tuple[Schedule, int]:
     return Schedule(base.at_time, tz), svc.settings.daily_questions
 
 
-def fmt_local(ts: float | datetime, tz: ZoneInfo) -> str:
-    dt = ts if isinstance(ts, datetime) else datetime.fromtimestamp(ts, UTC)
-    return dt.astimezone(tz).strftime("%Y-%m-%d %H:%M %Z")
-
-
-async def prefs(app: Application, chat_id: int, private: bool) -> tuple[str, str]:
-    """(language, script) for messages to this chat: the user's own in private, the group's in groups."""
-    if not private:
-        return await group_lang(app, chat_id)
-    return prefs_of(app, await find_prefs(services(app).db, chat_id))
-
-
-def prefs_of(app: Application, known: UserPrefs | None) -> tuple[str, str]:
-    """(language, script) for a private chat whose user's record is `known` (None: the defaults)."""
-    lang, script = services(app).settings.language, "orig"
-    if known is not None:
-        lang = known.language or lang
-        script = known.script or script
-    return lang, script
+async def prefs(app: Application, chat_id: int, private: bool) -> Voice:
+    """The voice of messages to this chat (bot/voice.py): the user's own in private, the group's in groups."""
+    return await chat_voice(app, chat_id, private)
 
 
 async def send(app: Application, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
@@ -143,7 +124,7 @@ async def send(app: Application, chat_id: int, text: str, markup: InlineKeyboard
         except RetryAfter as e:
             if attempt == RETRY_AFTER_ATTEMPTS:
                 raise
-            delay = _seconds(e)
+            delay = pacing.seconds(e.retry_after)
             log.info("chat %s: 429, retrying after %ss", chat_id, delay)
             await asyncio.sleep(float(delay))
         except Forbidden as e:
@@ -153,11 +134,6 @@ async def send(app: Application, chat_id: int, text: str, markup: InlineKeyboard
     raise AssertionError("unreachable")
 
 
-def _seconds(e: RetryAfter) -> float:
-    with warnings.catch_warnings():  # PTB 22 warns that retry_after becomes a timedelta; take either
-        warnings.simplefilter("ignore", DeprecationWarning)
-        value = e.retry_after
-    return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
 
 
 def arm_close(app: Application, delivery: dstore.Delivery) -> None:
@@ -225,7 +201,8 @@ async def send_unsent(app: Application, delivery: dstore.Delivery) -> None:
         elif isinstance(after, private_next.Ask):
             await send_asked(app, delivery, after)
         return
-    lang, script = await prefs(app, delivery.chat_id, delivery.private)
+    there = await prefs(app, delivery.chat_id, delivery.private)
+    lang, script = there.lang, there.script
     all_views = await views(app, delivery)
     items = {i.pos: i for i in await dstore.items(svc.db, delivery.id)}
     todo = [v for v in all_views if items[v.pos].message_id is None]
@@ -248,7 +225,8 @@ async def send_asked(app: Application, delivery: dstore.Delivery, ask: private_n
     """Send a private quiz's next question, counted as sending already (private_next.next_in); its
     message id is written right after (with the delivery open). A crash in between sends it again."""
     svc = services(app)
-    lang, script = prefs_of(app, ask.prefs)
+    mine = of_prefs(app, ask.prefs)  # a private quiz: its person's voice
+    lang, script = mine.lang, mine.script
     view = render.View(ask.question, delivery.id, ask.item.pos, ask.total, ask.item.option_order)
     text = render.question_text(view, lang, script, private=True, count=None)
     try:
@@ -294,7 +272,8 @@ async def close(app: Application, delivery_id: int) -> None:
 
 async def close_message(app: Application, delivery: dstore.Delivery) -> str:
     svc = services(app)
-    lang, script = await prefs(app, delivery.chat_id, False)
+    there = await prefs(app, delivery.chat_id, False)
+    lang, script = there.lang, there.script
     top = await answer_store.standings(svc.db, delivery.id)
     runs = await streaks(svc.db, delivery.chat_id, [s.user_id for s in top[:10]], delivery.day)
     # everyone in the group reads the keys: none of a question a known member's running exam seals
@@ -308,7 +287,7 @@ def summary_text(app: Application, summary: private_next.Summary, lang: str) -> 
     if sub is not None and sub.enabled:
         sch = sub.schedule()
         now = datetime.fromtimestamp(services(app).now(), UTC)
-        next_at = fmt_local(next_fire(sch.at_time, sch.tz, now), sch.tz)
+        next_at = moment(next_fire(sch.at_time, sch.tz, now), sch.tz)
     return render.private_summary(summary.answers, summary.total, summary.streak, lang, next_at)
 
 

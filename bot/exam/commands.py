@@ -18,9 +18,11 @@ from bot.exam.show import show_attempt
 from bot.i18n import t
 from bot.open_work import end_open_work
 from bot.paper_refs import unknown_paper
+from bot.rating_words import own_lines
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode, FinishReason
+from proctor.ratings.shown import own as own_rating
 
 log = logging.getLogger(__name__)
 
@@ -71,13 +73,31 @@ async def exam(update: Update, context: Ctx) -> None:
 
 
 async def practice(update: Update, context: Ctx) -> None:
-    """Choose a paper to practise untimed, with feedback after each answer."""
+    """Practise untimed, with feedback after each answer: the paper named, or with no paper named,
+    questions picked at the person's level (proctor/exams/adaptive.py)."""
     u = await user_ctx(update, context)
     if await _redirect_to_private(update, context, u) or await _busy(update, context, u):
         return
-    offered = await offered_papers(context.services.db, practice=True)
-    text, kb = render.paper_chooser(offered, AttemptMode.practice, u.lang, u.script)
-    await context.message.reply_text(text, reply_markup=kb)
+    svc = context.services
+    name = " ".join(context.args or []).strip()
+    try:
+        paper_id = (await pick_offered(svc.db, name)).id if name else None
+        attempt = await attempts.start_attempt(svc.db, user_id=u.id, chat_id=context.chat.id, paper_id=paper_id,
+                                               mode=AttemptMode.practice, now=svc.now(),
+                                               shuffle=svc.settings.shuffle_options, adaptive=not name)
+    except attempts.ExamOnly:
+        await context.message.reply_text(t("exam_only", u.lang))
+        return
+    except attempts.AlreadyRunning:  # a second /practice racing the first
+        await context.message.reply_text(t("already_running", u.lang))
+        return
+    except NotFound as e:
+        text = unknown_paper(e, name, u.lang, "exam_unknown_paper") if name else t("ad_none", u.lang)
+        await context.message.reply_text(text)
+        return
+    if not name:
+        await context.message.reply_text(t("ad_intro", u.lang))
+    await show_attempt(context, attempt.id, u, repost=True)
 
 
 async def _running_here(update: Update, context: Ctx, u: UserCtx):
@@ -120,12 +140,16 @@ async def cancel(update: Update, context: Ctx) -> None:
 
 
 async def mystats(update: Update, context: Ctx) -> None:
-    """The user's exams: attempts used (cancelled ones count, as the limit counts them), best and last score."""
+    """The user's rating with its band, then their exams: attempts used (cancelled ones count, as the
+    limit counts them), best and last score."""
     u = await user_ctx(update, context)
-    rows = await attempts.user_stats(context.services.db, u.id)
+    svc = context.services
+    mine = await own_rating(svc.db, u.id, svc.now())
+    lines = [*own_lines(mine.shown, mine.listed, u.lang), ""]
+    rows = await attempts.user_stats(svc.db, u.id)
     if not rows:
-        await context.message.reply_text(t("mystats_none", u.lang))
-        return
-    lines = [t("mystats_header", u.lang)]
-    lines += [render.mystats_line(r, u.lang, u.script) for r in rows]
+        lines.append(t("mystats_none", u.lang))
+    else:
+        lines.append(t("mystats_header", u.lang))
+        lines += [render.mystats_line(r, u.lang, u.script) for r in rows]
     await context.message.reply_text(render.clip("\n".join(lines)))

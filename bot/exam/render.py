@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from telegram import InlineKeyboardButton as Button
@@ -23,6 +22,7 @@ from bot.exam import callbacks as cb
 from bot.exam.navigator import nav_button
 from bot.i18n import joined, t, tn
 from bot.letter_rows import letter_rows
+from bot.section_names import section_name
 from bot.text_limits import MAX_ECHO, MAX_TEXT, clip, utf16_len
 from proctor.exams.blueprint import DrawSize
 from proctor.exams.drafts import pending_drafts
@@ -93,16 +93,6 @@ def shown_key(q: Question, item: Item, lang: str, script: str = "orig") -> str:
     return answer_forms.shown_key(q, item.order(), lang, script)
 
 
-_SECTION_NUMBER = re.compile(r"^[一二三四五六七八九十]+[、.．]\s*")
-_SECTION_NOTE = re.compile(r"[（(][^（）()]*[）)]\s*$")
-
-
-def short_section(title: str) -> str:
-    """"一、填空题（每题1分，共10分）" → "填空题" for the header line."""
-    short = _SECTION_NOTE.sub("", _SECTION_NUMBER.sub("", title)).strip()
-    return short or title
-
-
 def question_body(q: Question, item: Item, script: str) -> str:
     order = item.order(q)
     lines = [to_script(order.rewrite(q.stem, "stem"), script)]
@@ -120,7 +110,7 @@ def explanation(q: Question, item: Item, script: str) -> str:
 
 def header(sheet: Sheet, item: Item, lang: str, now: float, script: str = "orig") -> str:
     head = t("header", lang, question=item.ref, n=item.pos + 1, total=len(sheet.items),
-             section=to_script(short_section(item.section), script), pts=points(item.points, lang))
+             section=section_name(item.section, lang, script), pts=points(item.points, lang))
     left = sheet.attempt.seconds_left(now)
     if left is not None:
         head += t("left", lang, left=fmt_duration(left))
@@ -287,7 +277,7 @@ def result_card(sheet: Sheet, result: Result, lang: str, vis: Visibility,
         return clip("\n".join(lines)), None
     lines.append("")
     for s in result.sections:
-        line = t("section_line", lang, title=to_script(short_section(s.title), script),
+        line = t("section_line", lang, title=section_name(s.title, lang, script),
                  score=fmt_points(round(s.score, 2)), max=fmt_points(s.max_score))
         if s.pending_review:
             line += t("awaiting_review", lang)

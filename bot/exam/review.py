@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from telegram.constants import ChatType
+
 from bot.context import Ctx
-from bot.core import ack
-from bot.edits import edit_text
+from bot.core import ack, answer_presser
 from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.i18n import t
@@ -20,7 +21,8 @@ NEW = "1"  # the arg of the result card's buttons: the review opens as a new mes
 async def review(update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
     """`review`: the wrong (and unanswered) ones; `review_all`: every question. Keys only for a
     finished attempt, as far as the read rule lets its candidate read them (the paper's review option;
-    none while a new attempt at one of its questions runs: sealed)."""
+    none while a new attempt at one of its questions runs: sealed), and only in their private chat:
+    a press in a group gets the page there (a group reads every edit)."""
     query = context.query
     svc = context.services
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id, running=False)
@@ -40,8 +42,8 @@ async def review(update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
         await ack(query, t("review_sealed", u.lang), show_alert=True)  # a new attempt on it runs
         return
     text, kb = render.review_page(sheet, shown, page, u.lang, u.script, everything=everything)
-    await ack(query)
-    if data.arg == NEW:
+    if data.arg == NEW and context.chat.type == ChatType.PRIVATE:
+        await ack(query)
         await context.message.reply_text(text, reply_markup=kb, protect_content=True)
         return
-    await edit_text(context.bot, context.message.chat_id, context.message.message_id, text, kb)
+    await answer_presser(context, u, text, kb, protect=True)  # pressed in a group: to their private chat

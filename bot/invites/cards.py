@@ -5,18 +5,17 @@ from __future__ import annotations
 
 from telegram.ext import Application
 
-from bot.chat_prefs import group_lang
 from bot.exam.render import clip
 from bot.invites import render
 from bot.pacing import Turn
 from bot.services import services
 from bot.userctx import prefs_ctx
+from bot.voice import group_voice
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
 from proctor.exams.visibility import Role, Viewer
 from proctor.invite_cards import load_lead_card
 from proctor.outbox import Outgoing
-from proctor.teams import roster
 
 
 async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> None:
@@ -26,7 +25,8 @@ async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> N
     card = await load_lead_card(svc.db, int(p.get("attempt", message.ref)), p["invite"], viewer)  # one trip
     sheet, inv, lead = card.sheet, card.invite, prefs_ctx(app, message.chat_id, card.lead)
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),
-                                  card.candidate, lead.lang, card.signals, vis=card.vis, sat_before=card.sat_before)
+                                  card.candidate, lead.lang, card.signals, vis=card.vis, sat_before=card.sat_before,
+                                  ability=card.ability)
     if "question" in p:  # a regrade changed the score: the card as it is now, and what it was
         ref = next((i.ref for i in sheet.items if i.question_id == p["question"]), None)
         text = clip(render.regraded(card.vis, ref, p["old"], p["new"], lead.lang) + text)
@@ -36,6 +36,6 @@ async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> N
 async def send_note(app: Application, message: Outgoing, turn: Turn | None) -> None:
     svc = services(app)
     a = await attempts.get_attempt(svc.db, int(message.ref))
-    lang, _ = await group_lang(app, message.chat_id)  # the team group's own language
-    text = render.team_note(a, await roster.display_name(svc.db, a.user_id), lang)
+    there = await group_voice(app, message.chat_id)  # posted in the team group: the group's voice
+    text = render.team_note(a, there.lang)
     await app.bot.send_message(message.chat_id, text, rate_limit_args=turn)

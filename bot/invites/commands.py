@@ -20,9 +20,10 @@ from bot.leads.access import require_lead, send_private
 from bot.paper_refs import unknown_paper
 from bot.services import Slot
 from bot.userctx import UserCtx, user_ctx
+from bot.voice import zone_for
 from proctor import hiring
 from proctor.audit import AuditAction
-from proctor.chats import chat_title, chat_zone
+from proctor.chats import chat_title
 from proctor.exams.visibility import lens
 from proctor.invites import attempts as invite_attempts
 from proctor.invites import store
@@ -32,19 +33,10 @@ from proctor.invites.request import BadInvite, find_paper, parse_request
 from proctor.invites.states import InviteStatus, Refusal, Refused
 from proctor.invites.store import Invite
 from proctor.invites_report import hiring_csv
-from proctor.local_time import zone
 from proctor.teams import audit
 
 log = logging.getLogger(__name__)
 _GUESSES: Slot[GuessLimiter] = Slot("invite_guesses", GuessLimiter)  # token guesses per user
-
-
-async def zone_of(context: Ctx, team: int | None):
-    """The team's time zone (the group's), else the bot's."""
-    svc = context.services
-    if team is None:
-        return zone(svc.settings.timezone)
-    return await chat_zone(svc.db, team, svc.settings.timezone)
 
 
 async def team_name(context: Ctx, team: int | None, lang: str) -> str:
@@ -94,7 +86,7 @@ async def invite(update: Update, context: Ctx) -> None:
 async def send_link(context: Ctx, lead: UserCtx, inv: Invite, token: str, paper: str) -> bool:
     """The link card with its QR code, in the lead's private chat. False if they never opened one."""
     url = link(context.bot.username, token)
-    caption, kb = render.link_card(inv, paper, url, await zone_of(context, inv.team_chat_id), lead.lang,
+    caption, kb = render.link_card(inv, paper, url, await zone_for(context, inv.team_chat_id), lead.lang,
                                    lead.script)
     try:
         await context.bot.send_photo(lead.id, InputFile(render.qr_png(url), filename=f"invite-{inv.id}.png"),
@@ -112,7 +104,7 @@ async def invites_list(update: Update, context: Ctx) -> None:
     svc = context.services
     rows = await listing(svc.db, desk.scope, svc.now(), limit=15)
     own = desk.user.own()  # the list goes to their private chat
-    text, kb = render.listing(rows, desk.title, await zone_of(context, desk.scope), own.lang, own.script)
+    text, kb = render.listing(rows, desk.title, await zone_for(context, desk.scope), own.lang, own.script)
 
     async def send(chat_id: int) -> None:
         await context.bot.send_message(chat_id, text, reply_markup=kb)
@@ -149,7 +141,7 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
         return
     paper = await paper_summary(svc.db, inv.paper_id)
     text, kb = render.welcome(inv, paper, await team_name(context, inv.team_chat_id, u.lang),
-                              await zone_of(context, inv.team_chat_id), u.lang, u.script)
+                              await zone_for(context, inv.team_chat_id), u.lang, u.script)
     # nobody's clock runs yet: the card waits for the replies to those already answering (a round
     # opened by everyone in one minute asks for more than Telegram's 30 a second); protected, as the
     # exam's screen is, because Start turns this message into the first question (bot.invites.buttons)
@@ -162,7 +154,8 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
 async def hiring_report(update: Update, context: Ctx, desk) -> None:
     """`/report invites`: one CSV row per invited candidate of the team, sent privately; audited like every export."""
     svc = context.services
-    data, n = await hiring_csv(svc.db, await lens(svc.db, desk.viewer, desk.scope), svc.now())
+    data, n = await hiring_csv(svc.db, await lens(svc.db, desk.viewer, desk.scope), svc.now(),
+                               await zone_for(context, desk.scope))  # the team's record: the group's zone
     name = f"invites-{'all' if desk.scope is None else file_stem(desk.title)}.csv"
 
     async def send(chat_id: int) -> None:

@@ -4,7 +4,6 @@ welcome card, the lead's result card and the team's note."""
 from __future__ import annotations
 
 import io
-from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton as Button
@@ -13,9 +12,11 @@ from telegram import InlineKeyboardMarkup as Keyboard
 from bank.paper_list import PaperSummary
 from bank.question_ref import QuestionRef
 from bank.script import to_script
-from bot.exam.render import clip, fmt_duration, fmt_points, short_section
+from bot.exam.render import clip, fmt_duration, fmt_points
 from bot.i18n import t
 from bot.invites import callbacks as cb
+from bot.rating_words import band
+from bot.section_names import section_name
 from proctor.exams.model import Attempt, Result
 from proctor.exams.states import FinishReason
 from proctor.exams.visibility import Fact, Visibility
@@ -24,12 +25,10 @@ from proctor.invites.listing import Row
 from proctor.invites.request import MAX_ATTEMPTS, MAX_COUNT, MAX_EXTRA_MIN, MAX_WINDOW, BadInvite
 from proctor.invites.states import InviteStatus
 from proctor.invites.store import Invite
+from proctor.local_time import moment
+from proctor.ratings.shown import Shown
 
 CAPTION = 1024
-
-
-def when(ts: float, tz: ZoneInfo) -> str:
-    return datetime.fromtimestamp(ts, tz).strftime("%Y-%m-%d %H:%M %Z")
 
 
 def qr_png(url: str) -> bytes:
@@ -57,7 +56,7 @@ def link_card(inv: Invite, paper: str, url: str, tz: ZoneInfo, lang: str,
     extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
     who = t("iv_for", lang, username=inv.for_username) if inv.for_username else t("iv_for_anyone", lang)
     text = t("iv_created", lang, id=inv.id, paper=to_script(paper, script), link=url,
-             closes=when(inv.closes_at, tz), extra=extra,
+             closes=moment(inv.closes_at, tz), extra=extra,
              who=who)
     kb = Keyboard([[Button(t("iv_btn_revoke", lang), callback_data=cb.encode(cb.Press.revoke, inv.id))]])
     return clip(text, CAPTION), kb
@@ -76,7 +75,7 @@ def listing(rows: list[Row], team: str, tz: ZoneInfo, lang: str,
             score = " · " + ", ".join(fmt_points(x) for x in r.earlier) + ", " + score[3:]
         lines.append(t("iv_list_row", lang, id=r.invite.id, status=t(f"iv_status_{r.status.value}", lang),
                        paper=to_script(r.paper, script), who=r.candidate or t("iv_nobody", lang), score=score,
-                       closes=when(r.invite.closes_at, tz)))
+                       closes=moment(r.invite.closes_at, tz)))
         if r.status in (InviteStatus.open, InviteStatus.claimed):
             buttons.append([Button(f"#{r.invite.id} {t('iv_btn_revoke', lang)}",
                                    callback_data=cb.encode(cb.Press.revoke, r.invite.id)),
@@ -89,7 +88,7 @@ def welcome(inv: Invite, paper: PaperSummary, team: str, tz: ZoneInfo, lang: str
             script: str = "orig") -> tuple[str, Keyboard]:
     extra = t("iv_extra", lang, minutes=inv.extra_min) if inv.extra_min else ""
     text = t("iv_welcome", lang, team=team, paper=to_script(paper.title, script), n=paper.askable,
-             max=fmt_points(paper.max_score), minutes=paper.time_limit_min, extra=extra, closes=when(inv.closes_at, tz),
+             max=fmt_points(paper.max_score), minutes=paper.time_limit_min, extra=extra, closes=moment(inv.closes_at, tz),
              rules=t("exam_rules", lang))
     kb = Keyboard([[Button(t("start_button", lang), callback_data=cb.encode(cb.Press.start, inv.id))]])
     return clip(text), kb
@@ -97,12 +96,13 @@ def welcome(inv: Invite, paper: PaperSummary, team: str, tz: ZoneInfo, lang: str
 
 def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: str,
                 signals: dict[Signal, int] | None = None, *, vis: Visibility,
-                sat_before: int = 0) -> tuple[str, Keyboard | None]:
-    """The lead's card: candidate, paper, score by section, time used, written answers to review,
-    how many integrity signals there are to look at, and the candidate's earlier sittings of the paper
-    through /exam. Sections and written answers as far as the read rule lets the lead read them
-    (`vis`): a hiring paper the team is not verified for shows the total only, since a section's score
-    moving between sittings would tell a key."""
+                sat_before: int = 0, ability: Shown | None = None) -> tuple[str, Keyboard | None]:
+    """The lead's card: candidate, paper, score and the ability estimate beside it (`ability`, where
+    the read rule shows per-question results: proctor/invite_cards.py), score by section, time used,
+    written answers to review, how many integrity signals there are to look at, and the candidate's
+    earlier sittings of the paper through /exam. Sections and written answers as far as the read rule
+    lets the lead read them (`vis`): a hiring paper the team is not verified for shows the total only,
+    since a section's score moving between sittings would tell a key."""
     match a.finish_reason:
         case FinishReason.timeout:
             reason = t("iv_card_timeout", lang)
@@ -110,8 +110,10 @@ def result_card(inv: Invite, a: Attempt, result: Result, candidate: str, lang: s
             reason = t("iv_card_cancelled", lang)
         case _:
             reason = ""
+    if ability is not None:
+        reason += t("iv_card_ability", lang, band=band(ability, lang))
     sections = "\n".join(
-        t("section_line", lang, title=short_section(s.title), score=fmt_points(round(s.score, 2)),
+        t("section_line", lang, title=section_name(s.title, lang), score=fmt_points(round(s.score, 2)),
           max=fmt_points(s.max_score)) + (t("awaiting_review", lang) if s.pending_review else "")
         for s in result.sections) if vis.shows(Fact.section) else t("hv_card_withheld", lang)
     answers = vis.shows(Fact.others_answers)
@@ -138,6 +140,7 @@ def regraded(vis: Visibility, question: QuestionRef | None, old: float | None, n
     return t("iv_card_rescored", lang, old=fmt_points(old or 0), new=fmt_points(new))
 
 
-def team_note(a: Attempt, candidate: str, lang: str) -> str:
-    return t("iv_note", lang, candidate=candidate, paper=a.title, score=fmt_points(round(a.score or 0, 2)),
-             max=fmt_points(a.max_score or 0))
+def team_note(a: Attempt, lang: str) -> str:
+    """The group's line when an invited sitting ends: every member reads it, so it names the paper
+    only (the candidate and the score are the inviting leads', on their card)."""
+    return t("iv_note", lang, paper=a.title)

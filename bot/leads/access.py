@@ -11,12 +11,14 @@ from telegram.error import Forbidden, TelegramError
 
 from bot.context import Ctx
 from bot.core import open_private_button
-from bot.i18n import t
+from bot.i18n import joined, t
 from bot.membership import check_roster
 from bot.roles import is_team_lead
+from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.chats import ensure_chat, note_member
 from proctor.exams.visibility import Role, Viewer
+from proctor.people.users import handles
 
 log = logging.getLogger(__name__)
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
@@ -69,7 +71,7 @@ async def require_bank_admin(update: Update, context: Ctx) -> Desk | None:
     if desk is None:
         return None
     if not context.services.is_admin(desk.user.id):
-        await context.message.reply_text(t("l_bank_admin_only", desk.user.lang))
+        await context.message.reply_text(await bank_admins_only(context, desk.user.lang))
         return None
     return desk
 
@@ -78,6 +80,18 @@ def lead_viewer(context: Ctx, user_id: int) -> Viewer:
     """A lead as the read rule knows them: a configured admin, or a group's administrator (the caller
     checked that they lead the scope they act for: `require_lead`, `lead_of`)."""
     return Viewer(Role.admin if context.services.is_admin(user_id) else Role.lead, user_id)
+
+
+async def bank_admins_only(context: Ctx, lang: str) -> str:
+    """Why a lead may not change the bank, naming whom to ask: the configured admins (`@lee`, a first
+    name, or the id of one the bot has not met)."""
+    svc = context.services
+    admins = sorted(svc.settings.admins)
+    if not admins:
+        return t("l_bank_no_admins", lang)
+    known = await handles(svc.db, admins)
+    names = [known.get(a) or t("l_user_unmet", lang, id=a) for a in admins]
+    return clip(t("l_bank_admin_only", lang, admins=joined(names, lang)), MAX_TOAST)  # a toast says it too
 
 
 async def lead_of(context: Ctx, user_id: int, scope: int | None) -> bool:

@@ -6,13 +6,21 @@ from telegram import InlineKeyboardMarkup, Update
 from telegram.error import Forbidden
 
 from bank.errors import NotFound
-from bank.paper_list import find_paper, paper_summary
+from bank.paper_list import find_paper, paper_summaries, paper_summary
 from bank.question_ref import BankId, find_question, question_id, question_ref, split_question
 from bot.context import Ctx
 from bot.core import ack, open_private_button
 from bot.i18n import question_text, t
 from bot.leads import render
-from bot.leads.access import Desk, lead_viewer, require_bank_admin, require_lead, seen, send_private
+from bot.leads.access import (
+    Desk,
+    bank_admins_only,
+    lead_viewer,
+    require_bank_admin,
+    require_lead,
+    seen,
+    send_private,
+)
 from bot.leads.callbacks import Action, Press
 from bot.leads.held import held_section
 from bot.paper_refs import unknown_paper
@@ -23,6 +31,8 @@ from proctor.teams import bankstats as bank_view
 from proctor.teams import curation, key_fix
 from proctor.teams import disputes as dsp
 from proctor.teams.curation import confirm_key
+from proctor.teams.measured import measured
+from proctor.teams.paper_counts import paper_tallies, shown_tallies
 
 
 async def bankstats(update: Update, context: Ctx) -> None:
@@ -52,11 +62,15 @@ async def bankstats(update: Update, context: Ctx) -> None:
         except bank_view.Withheld:
             await context.message.reply_text(t("hv_withheld", desk.user.lang, paper=paper.title))
             return
-        text, keyboard = render.bankstats_paper(paper, stats, own.lang, desk.scope, curate=admin)
+        counts = (await paper_tallies(svc.db, [paper.id]))[paper.id]
+        text, keyboard = render.bankstats_paper(paper, counts, stats, own.lang, desk.scope, curate=admin,
+                                                measured=await measured(svc.db, seen_by, paper.id))
     else:
         found = await bank_view.overview(svc.db, seen_by, now=svc.now())
+        counted = await shown_tallies(svc.db, seen_by)
+        codes = [(p.code, counted[p.id]) for p in await paper_summaries(svc.db, composed=True) if p.id in counted]
         text, keyboard = render.bankstats_overview(found.disputes, found.attention, own.lang, desk.scope,
-                                                   curate=admin)
+                                                   curate=admin, counted=codes, flagged=found.flagged)
         text, keyboard = held_section(text, keyboard, found.held, own.lang, desk.scope, can_confirm=admin)
 
     async def send(chat_id: int) -> None:
@@ -124,20 +138,21 @@ async def dispute(update: Update, context: Ctx) -> None:
     msg = context.message
     text = " ".join(context.args or []).strip()
     named = split_question(text)
-    qid = None
+    qid = replied = None
     try:
         if named is not None and named[1]:  # a question named, then the reason
             text = named[1]
             qid = await question_id(svc.db, named[0])
         elif msg.reply_to_message is not None:
-            qid = await dsp.question_for_message(svc.db, msg.chat_id, msg.reply_to_message.message_id)
+            replied = msg.reply_to_message.message_id  # the options as that message showed them
+            qid = await dsp.question_for_message(svc.db, msg.chat_id, replied)
         elif context.chat.type == "private":
             qid = await current_question_id(svc.db, u.id)
         if qid is None or not text:
             await msg.reply_text(t("l_dp_usage", u.lang))
             return
         did = await dsp.raise_dispute(db=svc.db, question_id=qid, user_id=u.id, chat_id=msg.chat_id,
-                                      reason=text, now=svc.now())
+                                      reason=text, now=svc.now(), message_id=replied)
     except NotFound:  # no such question, or one never asked of this person: told alike
         asked = question_text(named[0], u.lang) if named is not None and named[1] else \
             question_text(BankId(qid or 0), u.lang)
@@ -157,7 +172,7 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
     svc = context.services
     query = context.query
     if not svc.is_admin(u.id):  # the bank is shared by every team
-        await ack(query, t("l_bank_admin_only", u.lang), show_alert=True)
+        await ack(query, await bank_admins_only(context, u.lang), show_alert=True)
         return
     target = press.args[0]
     try:
@@ -198,15 +213,15 @@ async def curate_button(update: Update, context: Ctx, u: UserCtx, press: Press) 
 
 
 async def _key_fix_prompt(context: Ctx, u: UserCtx, scope: int | None, dispute_id: int, qid: int) -> None:
-    """How to fix an upheld dispute's key, with the key as it is when the read rule shows it to the
-    lead: in their private chat, whatever chat the button was pressed in."""
+    """How to fix an upheld dispute's key, with the key as it is, in the letters the disputer saw, when
+    the read rule shows it to the lead: in their private chat, whatever chat the button was pressed in."""
     svc = context.services
     own = u.own()
-    key = await key_fix.current_key(svc.db, await lens(svc.db, lead_viewer(context, u.id), scope), qid,
+    key = await key_fix.current_key(svc.db, await lens(svc.db, lead_viewer(context, u.id), scope), dispute_id,
                                     now=svc.now())
     ref = await question_ref(svc.db, qid)
-    prompt = (t("l_kf_prompt", own.lang, id=dispute_id, question=ref, key=key) if key is not None
-              else t("l_kf_prompt_withheld", own.lang, id=dispute_id, question=ref))
+    prompt = (t("l_kf_prompt", own.lang, id=dispute_id, question=ref, key=render.key_words(key, own.lang, own.script))
+              if key is not None else t("l_kf_prompt_withheld", own.lang, id=dispute_id, question=ref))
     try:
         await context.bot.send_message(u.id, prompt)
     except Forbidden:  # no private chat with the bot yet: a button to open one

@@ -9,13 +9,13 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot import scheduling
-from bot.chat_prefs import group_lang
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_lead
 from bot.scheduling import JobKind
 from bot.services import services
+from bot.voice import group_voice
 from proctor.chats import chat_title, chat_zone
 from proctor.teams import digest as dg
 
@@ -47,8 +47,8 @@ async def post_digest(app: Application, chat_id: int, *, claim: bool) -> bool:
     if claim and (s is None or not await dg.claim_week(svc.db, chat_id, dg.week_key(now, tz))):
         return False
     title = await chat_title(svc.db, chat_id)
-    lang, _ = await group_lang(app, chat_id)  # the group's own language (/lang by its admins)
-    text = render.digest_text(await dg.compose(svc.db, chat_id, now, tz), title, lang)
+    there = await group_voice(app, chat_id)  # posted in the group: the group's voice
+    text = render.digest_text(await dg.compose(svc.db, chat_id, now, tz), title, there.lang)
     try:
         await app.bot.send_message(chat_id, text)
     except Forbidden:

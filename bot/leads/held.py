@@ -30,8 +30,9 @@ def held_section(text: str, keyboard: Keyboard | None, held: list[Held], lang: s
             continue
         if h.held == HELD_DUPLICATE:
             continue
-        doubt = lint_message("explanation_vs_key", h.doubt, lang)
-        lines.append(t("l_bs_held_key", lang, question=h.ref, where=at, doubt=clip(doubt, 120)))
+        doubt = clip(lint_message("explanation_vs_key", h.doubt, lang), 120)
+        lines.append(t("l_bs_held_key", lang, question=h.ref, where=at,
+                       doubt=t("bank_letters", lang, letters=doubt)))  # a doubt names the bank's letters
         if can_confirm and sum(1 for r in rows if str(r[0].callback_data).startswith("l:c:")) < MAX_BUTTONS:
             rows.append([Button(t("l_btn_confirm_key", lang, question=h.ref),
                                 callback_data=cb.encode(cb.Action.confirm_key, h.question_id, scope=scope))])

@@ -12,10 +12,10 @@ from bot.context import Ctx
 from bot.i18n import t
 from bot.leads import render
 from bot.leads.access import require_bank_admin
-from bot.leads.review import candidate_lang
 from bot.outbox import kick
 from bot.pacing import Turn
 from bot.services import services
+from bot.voice import person_voice
 from proctor.exams.cards import told
 from proctor.outbox import Outgoing
 from proctor.storage.db import Database
@@ -73,7 +73,7 @@ async def send_notice(app: Application, message: Outgoing, turn: Turn | None) ->
     the attempt's total alone (a hiring paper under the review option `score`; nothing under `none`)."""
     p = message.payload
     db, user_id = services(app).db, message.user_id if message.user_id is not None else message.chat_id
-    lang = await candidate_lang(app, user_id)
+    lang = (await person_voice(app, user_id)).lang  # a notice to one person: their voice
     changes = p.get("changes", [p] if "new" in p else [])
     seen = await told(db, user_id, p["question"], [c.get("attempt") for c in changes])
     where = await question_where(db, p["question"], lang)

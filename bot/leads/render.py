@@ -3,21 +3,29 @@ formats the boards and live rounds share."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.item_stats import ItemStats
+from bank.paper_counts import Tally
 from bank.paper_list import PaperSummary
 from bank.question_ref import QuestionRef
 from bank.script import to_script
+from bot.answer_forms import seen_text
 from bot.attempt_title import attempt_title
 from bot.i18n import t, tn
 from bot.leads import callbacks as cb
 from bot.lint_lines import where
+from bot.paper_counts import flags_text, papers_section, tally_text
+from bot.rating_words import flags_words, measured_line
 from bot.text_limits import MAX_TEXT, clip
 from proctor.exams.cards import Told
 from proctor.teams.digest import Digest, Schedule
 from proctor.teams.disputes import Dispute
+from proctor.teams.key_fix import KeyAsSeen
+from proctor.teams.measured import Measured
 from proctor.teams.review import Outcome, Pending, score_steps
 
 MAX_FIELD = 900  # a candidate's answer or a reference shown on a review card
@@ -55,12 +63,22 @@ def _paper(code: str | None, title: str, lang: str) -> str:
     return t("l_rv_paper", lang, code=code, title=title) if code else t("l_rv_paper_gone", lang, title=title)
 
 
+def key_words(key: KeyAsSeen, lang: str, script: str = "orig") -> str:
+    """A disputed key as the lead reads it: a choice question's in the disputer's letters with the
+    options' texts, said so (or said to be the bank's, where the dispute kept no order)."""
+    if not key.options:
+        return t("bank_letters", lang, letters=key.text) if key.bank_letters else key.text
+    return t("bank_letters" if key.bank_letters else "letters_seen", lang,
+             letters=seen_text(key.options, lang, script))
+
+
 def review_card(p: Pending, lang: str, scope: int | None, skip: int, script: str = "orig") -> tuple[str, Keyboard]:
     """The answer to score, with the question and its reference in the reviewer's script (the
-    candidate's answer as they wrote it)."""
+    candidate's answer as they wrote it; a choice answer in the letters they saw, with the texts)."""
     text = t("l_rv_card", lang, remaining=p.remaining, name=p.name or str(p.user_id),
              paper=_paper(p.code, attempt_title(p.title, lang, script), lang), question=p.ref,
-             stem=clip(to_script(p.stem, script), MAX_FIELD), response=clip(p.response or "—", MAX_FIELD),
+             stem=clip(to_script(p.stem, script), MAX_FIELD),
+             response=clip(seen_text(list(p.seen), lang, script) if p.seen else p.response or "—", MAX_FIELD),
              reference=clip(to_script(p.reference, script), MAX_FIELD), score=num(p.score), max=num(p.max_score))
     steps = [cb.encode(cb.Action.set_score, p.attempt_id, p.pos, int(round(s * 2)), scope=scope)
              for s in score_steps(p.max_score)]
@@ -93,10 +111,14 @@ def _stat_row(s: ItemStats, lang: str) -> str:
 
 
 def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang: str,
-                       scope: int | None, *, curate: bool) -> tuple[str, Keyboard | None]:
-    """The overview; with `curate` (a configured admin: only they may press them) the buttons to
-    retire a question and to uphold or dismiss a dispute."""
-    lines = [t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang)]
+                       scope: int | None, *, curate: bool,
+                       counted: Sequence[tuple[str, Tally]] = (),
+                       flagged: Sequence[tuple[ItemStats, Measured]] = ()) -> tuple[str, Keyboard | None]:
+    """The overview: the papers' counts (`counted`: code and tally), the disputes, the questions to
+    look at and those their measure flags; with `curate` (a configured admin: only they may press them)
+    the buttons to retire a question and to uphold or dismiss a dispute."""
+    lines = [*papers_section(counted, lang), ""] if counted else []
+    lines.append(t("l_bs_disputes", lang) if disputes else t("l_bs_no_disputes", lang))
     buttons = []
     for d in disputes:
         lines.append(t("l_bs_dispute_row", lang, id=d.id, question=d.ref,
@@ -118,17 +140,28 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
                                    callback_data=cb.encode(cb.Action.retire, s.question_id, scope=scope))])
     else:
         lines.append(t("l_bs_no_data", lang))
+    if flagged:
+        lines += ["", t("ms_flagged", lang)]
+        lines += [t("ms_flagged_row", lang, question=s.ref, where=where(s.paper, s.section_title or str(s.section), lang),
+                    pct=round(100 * m.right), label=m.label or t("ms_no_label", lang), flags=flags_words(m, lang))
+                  for s, m in flagged]
     lines += ["", t("l_bs_commands", lang)]
     return clip("\n".join(lines), MAX_TEXT), Keyboard(buttons) if buttons else None
 
 
-def bankstats_paper(paper: PaperSummary, stats: list[ItemStats], lang: str,
-                    scope: int | None, *, curate: bool) -> tuple[str, Keyboard | None]:
-    """One paper's statistics; with `curate` (a configured admin) its exam-only switch."""
+def bankstats_paper(paper: PaperSummary, counts: Tally, stats: list[ItemStats], lang: str,
+                    scope: int | None, *, curate: bool,
+                    measured: Mapping[int, Measured] | None = None) -> tuple[str, Keyboard | None]:
+    """One paper's counts and statistics, each question's measure beside its label (`measured`); with
+    `curate` (a configured admin) its exam-only switch."""
     exam_only, paper_id = paper.exam_only, paper.id
     lines = [t("l_bs_paper_head", lang, paper=paper.code, title=paper.title,
-               exam_only=t("l_bs_exam_only_mark", lang) if exam_only else "")]
-    lines += [_stat_row(s, lang) for s in stats]
+               exam_only=t("l_bs_exam_only_mark", lang) if exam_only else ""),
+             tally_text(counts, lang), flags_text(counts, lang), ""]
+    for s in stats:
+        lines.append(_stat_row(s, lang))
+        if (m := (measured or {}).get(s.question_id)) is not None and m.answers:
+            lines.append(measured_line(m, lang) + (f" ⚠ {flags_words(m, lang)}" if m.flags else ""))
     lines += ["", t("l_bs_commands", lang)]
     if not curate:
         return clip("\n".join(lines), MAX_TEXT), None
@@ -159,6 +192,6 @@ def digest_text(d: Digest, title: str, lang: str) -> str:
                     prev=f"#{m.previous}" if m.previous is not None else t("l_dg_new", lang)) for m in d.movers]
     if d.weakest:
         lines += ["", t("l_dg_weak", lang)]
-        lines += [t("l_dg_weak_row", lang, paper=w.paper, section=w.section, acc=pct(w.accuracy), n=w.answers)
+        lines += [t("l_dg_weak_row", lang, topic=w.name, acc=pct(w.accuracy), n=w.answers)
                   for w in d.weakest]
     return clip("\n".join(lines), MAX_TEXT)

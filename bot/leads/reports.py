@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
 
 from telegram import InputFile, Update
 
@@ -14,10 +13,9 @@ from bot.leads import render
 from bot.leads.access import Desk, require_lead, send_private
 from bot.leads.added_reports import added_report
 from bot.text_limits import MAX_CAPTION, clip
+from bot.voice import zone_for
 from proctor.audit import AuditAction
-from proctor.chats import chat_zone
 from proctor.exams.visibility import AUDIENCE, lens
-from proctor.local_time import zone
 from proctor.teams import audit
 from proctor.teams import leaderboard as lb
 from proctor.teams.charts import chart_data, cjk_font, labels, render_png
@@ -33,8 +31,7 @@ async def _period(update: Update, context: Ctx, desk: Desk, usage: str) -> lb.Pe
     if name not in lb.PERIODS or len(args) > 1:
         await context.message.reply_text(t(usage, desk.user.lang))
         return None
-    tz = (await chat_zone(svc.db, desk.scope, svc.settings.timezone) if desk.scope is not None
-          else zone(svc.settings.timezone))
+    tz = await zone_for(context, desk.scope)  # the team's period: the group's zone
     return lb.period_bounds(name, svc.now(), tz)
 
 
@@ -59,7 +56,7 @@ async def report(update: Update, context: Ctx) -> None:
     if period is None:
         return
     data, n = await team_csv(context.services.db, await lens(context.services.db, desk.viewer, desk.scope), period)
-    stamp = datetime.fromtimestamp(context.services.now()).strftime("%Y%m%d")
+    stamp = period.today.strftime("%Y%m%d")  # the team's date, not the server's
     name = f"report-{'all' if desk.scope is None else file_stem(desk.title)}-{period.name}-{stamp}.csv"
     own = desk.user.own_lang  # the file goes to their private chat
     caption = t("l_rp_caption", own, team=desk.title, period=render.period_name(period.name, own), n=n)

@@ -11,18 +11,18 @@ from bank.errors import NotFound
 from bank.question_ref import question_ref
 from bot import outbox
 from bot.context import Ctx
-from bot.core import ack
-from bot.i18n import joined, pick_lang, t, tn
+from bot.core import ack, answer_presser
+from bot.i18n import joined, t, tn
 from bot.leads import render
 from bot.leads.access import lead_viewer, require_lead, send_private
 from bot.leads.callbacks import Press
 from bot.pacing import Turn
-from bot.services import HasBotData, services
+from bot.services import services
 from bot.userctx import UserCtx
+from bot.voice import person_voice
 from proctor.exams.cards import told
 from proctor.exams.visibility import lens
 from proctor.outbox import Outgoing
-from proctor.people.users import find_prefs
 from proctor.teams import review as reviews
 
 
@@ -50,17 +50,17 @@ async def review(update: Update, context: Ctx) -> None:
 
 
 async def show_next(update: Update, context: Ctx, u: UserCtx, scope: int | None,
-                    skip: int, done: str = "") -> None:
-    """Replace the card in place with the next pending answer (or 'nothing left')."""
+                    skip: int, done: str = "", *, toast: str | None = None) -> None:
+    """Replace the card in place with the next pending answer (or 'nothing left'), answering the
+    press with `toast`; a card pressed in a group sends the next one to the lead's private chat."""
     db = context.services.db
     pending = await reviews.next_pending(db, await lens(db, lead_viewer(context, u.id), scope), skip=skip,
                                          now=context.services.now())
-    query = context.query
     if pending is None:
-        await query.edit_message_text(f"{done}\n\n{t('l_rv_none', u.lang)}".strip())
+        await answer_presser(context, u, f"{done}\n\n{t('l_rv_none', u.lang)}".strip(), toast=toast)
         return
     text, keyboard = render.review_card(pending, u.lang, scope, skip, u.script)
-    await query.edit_message_text(f"{done}\n\n{text}".strip() if done else text, reply_markup=keyboard)
+    await answer_presser(context, u, f"{done}\n\n{text}".strip() if done else text, keyboard, toast=toast)
 
 
 async def set_score(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
@@ -78,25 +78,21 @@ async def set_score(update: Update, context: Ctx, u: UserCtx, press: Press) -> N
         await ack(query, t("l_button_not_lead", u.lang), show_alert=True)
         return
     except reviews.AlreadyReviewed:
-        await ack(query, t("l_rv_already", u.lang))
-        await show_next(update, context, u, press.scope, 0)
+        await show_next(update, context, u, press.scope, 0, toast=t("l_rv_already", u.lang))
         return
     except NotFound:
-        await ack(query, t("l_rv_gone", u.lang))
-        await show_next(update, context, u, press.scope, 0)
+        await show_next(update, context, u, press.scope, 0, toast=t("l_rv_gone", u.lang))
         return
     except reviews.BadScore:
         await ack(query, t("l_button_bad", u.lang), show_alert=True)
         return
     done = t("l_rv_set", u.lang, score=render.num(outcome.score), max=render.num(outcome.max_score))
-    await ack(query, done)
     outbox.kick(context.application)  # the candidate's notice was queued with the score
-    await show_next(update, context, u, press.scope, 0, done=f"✅ {done}")
+    await show_next(update, context, u, press.scope, 0, done=f"✅ {done}", toast=done)
 
 
 async def skip(update: Update, context: Ctx, u: UserCtx, press: Press) -> None:
     """Leave this answer for later and show the next one."""
-    await ack(update.callback_query)
     await show_next(update, context, u, press.scope, press.args[2])
 
 
@@ -111,13 +107,7 @@ async def send_notice(app: Application, message: Outgoing, turn: Turn | None) ->
     if ref is None:  # a notice queued before the reference was stored with it
         with suppress(NotFound):
             ref = await question_ref(db, outcome.question_id)
-    text = render.review_notice(outcome, ref, await candidate_lang(app, outcome.user_id), seen)
+    text = render.review_notice(outcome, ref, (await person_voice(app, outcome.user_id)).lang, seen)
     if text is not None:
         await app.bot.send_message(message.chat_id, text, rate_limit_args=turn)
 
-
-async def candidate_lang(app_or_context: HasBotData, user_id: int | None) -> str:
-    """The language a candidate chose, else the bot's default (also for a message to no one user)."""
-    svc = services(app_or_context)
-    prefs = await find_prefs(svc.db, user_id) if user_id is not None else None
-    return pick_lang(prefs.language if prefs else None, None, svc.settings.language)

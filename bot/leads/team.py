@@ -17,7 +17,6 @@ from telegram import InlineKeyboardMarkup as Keyboard
 from telegram import Update
 from telegram.error import TelegramError
 
-from bot.chat_prefs import group_lang
 from bot.context import Ctx
 from bot.core import ack
 from bot.edits import edit_text
@@ -25,10 +24,10 @@ from bot.i18n import t
 from bot.leads import callbacks as cb
 from bot.leads.access import GROUPS, require_lead, seen, tell
 from bot.leads.callbacks import Press
-from bot.leads.review import candidate_lang
 from bot.membership import in_group
 from bot.text_limits import MAX_TEXT, MAX_TOAST, clip
 from bot.userctx import UserCtx
+from bot.voice import group_voice, person_voice
 from proctor.chats import chat_title
 from proctor.people.users import ensure_user
 from proctor.teams import roster
@@ -116,7 +115,7 @@ async def _apply(context: Ctx, verb: str, chat_id: int, title: str, user_id: int
             case Outcome.joined:
                 await say(t("l_tm_added", lang, name=name) if verb == "add"
                           else t("l_tm_accepted", lang, name=name, lead=lead.first_name))
-                await tell(context, user_id, t("l_tm_notice_added", await candidate_lang(context, user_id),
+                await tell(context, user_id, t("l_tm_notice_added", (await person_voice(context, user_id)).lang,
                                                title=title))
             case Outcome.already:
                 await say(t("l_tm_already", lang, name=name))
@@ -133,7 +132,7 @@ async def _apply(context: Ctx, verb: str, chat_id: int, title: str, user_id: int
     await say(t("l_tm_rejected", lang, name=name, lead=lead.first_name) if done
               else t("l_tm_no_request", lang, name=name))
     if done:
-        await tell(context, user_id, t("l_tm_notice_rejected", await candidate_lang(context, user_id), title=title))
+        await tell(context, user_id, t("l_tm_notice_rejected", (await person_voice(context, user_id)).lang, title=title))
     return done
 
 
@@ -162,7 +161,7 @@ async def _ask_consent(context: Ctx, chat_id: int, title: str, user_id: int, lea
     stamp = await roster.invitation(context.services.db, chat_id, user_id)
     if stamp is None:  # decided meanwhile
         return False
-    lang = await candidate_lang(context, user_id)
+    lang = (await person_voice(context, user_id)).lang  # their private chat: their voice
     try:
         await context.bot.send_message(user_id, t("l_tm_invitation", lang, lead=lead.first_name, title=title),
                                        reply_markup=_consent_keyboard(chat_id, stamp, lang))
@@ -236,7 +235,7 @@ async def consent_button(update: Update, context: Ctx, u: UserCtx, press: Press)
         outcome = await roster.consent(svc.db, chat_id, u.id, stamp, in_group=inside, now=svc.now())
     else:
         outcome = await roster.decline(svc.db, chat_id, u.id, stamp, now=svc.now())
-    (lang_there, _), name = await group_lang(context, chat_id), u.first_name or str(u.id)  # the group's own
+    lang_there, name = (await group_voice(context, chat_id)).lang, u.first_name or str(u.id)  # the group's own
     match outcome:
         case Outcome.joined:
             text, news = t("l_cs_joined", u.lang, title=title), t("l_cs_group_joined", lang_there, name=name)

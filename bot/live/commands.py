@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime
 
 from telegram import Update
 
-from bot.chat_prefs import group_lang
+from bank.paper_list import AmbiguousPaper
 from bot.context import Ctx
 from bot.i18n import t
 from bot.leads.access import GROUPS, Desk, seen
 from bot.leads.render import period_name
 from bot.live import jobs, render
+from bot.paper_refs import unknown_paper
 from bot.text_limits import MAX_TEXT, clip
-from proctor.chats import chat_zone
+from bot.voice import group_voice, zone_for
 from proctor.exams.visibility import AUDIENCE, lens
 from proctor.live import answers, rounds
 from proctor.live.board import podiums
 from proctor.live.draw import BadArgument, NothingToAsk, draw, parse_args
 from proctor.live.states import ItemStatus
-from proctor.local_time import zone
+from proctor.local_time import moment
 from proctor.teams.leaderboard import period_bounds
 from proctor.transitions import IllegalTransition
 
@@ -34,7 +34,8 @@ async def live(update: Update, context: Ctx) -> None:
     if chat.type not in GROUPS:
         await context.message.reply_text(t("lv_groups_only", u.lang))
         return
-    lang, script = await group_lang(context, chat.id)
+    there = await group_voice(context, chat.id)  # everything /live says is posted in the group
+    lang, script = there.lang, there.script
     args = context.args or []
     match [a.lower() for a in args]:
         case ["me"]:
@@ -69,6 +70,9 @@ async def _start(context: Ctx, args: list[str], lang: str, script: str) -> None:
                            shuffle=svc.settings.shuffle_options, true_false=(t("lv_true", lang), t("lv_false", lang)))
     except BadArgument as e:
         await context.message.reply_text(t("lv_unknown_subject", lang, arg=str(e)[:64]))
+        return
+    except AmbiguousPaper as e:  # a part of several papers' titles: their codes
+        await context.message.reply_text(unknown_paper(e, request.subject, lang))
         return
     except NothingToAsk:
         await context.message.reply_text(t("lv_nothing", lang))
@@ -117,13 +121,12 @@ async def live_report(update: Update, context: Ctx, desk: Desk) -> None:
     """`/report live`: the podium of each round the team played this month."""
     svc = context.services
     lang = desk.user.lang
-    tz = await chat_zone(svc.db, desk.scope, svc.settings.timezone) if desk.scope is not None \
-        else zone(svc.settings.timezone)
+    tz = await zone_for(context, desk.scope)  # the team's rounds: the group's zone
     period = period_bounds(REPORT_PERIOD, svc.now(), tz)
     lines = [t("lv_report_title", lang, team=desk.title, period=period_name(period.name, lang)), ""]
     found = await podiums(svc.db, desk.scope, period.start, period.end) if desk.scope is not None else []
     for _, ended_at, top in found:
-        when = datetime.fromtimestamp(ended_at, tz).strftime("%Y-%m-%d %H:%M")
+        when = moment(ended_at, tz)
         podium = " · ".join(f"{render.MEDALS[i]} {name} {points}" for i, (name, points) in enumerate(top)) or "—"
         lines.append(t("lv_report_row", lang, when=when, podium=podium))
     if not found:

@@ -11,7 +11,7 @@ from typing import Any
 from bank.kinds import CHOICE, OBJECTIVE, UNASKABLE, Kind
 from bank.matching_answer import shown_count
 from bank.option_order import MAX_OPTIONS
-from bank.paper_list import ASKABLE_SQL
+from bank.paper_counts import ASKABLE_SQL
 from bank.store import one_row
 from proctor.storage.db import Database
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from bank.errors import NotFound
-from proctor.daily import states
+from proctor.daily import rated, states
 from proctor.daily.states import UNFINISHED, DeliveryStatus, Move
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
@@ -271,6 +271,7 @@ async def mark_keys_posted(db: Database, delivery_id: int, now: float) -> None:
     def transaction(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE daily_deliveries SET closed_at=? WHERE id=? AND status=?",
                      (now, delivery_id, states.stored(states.MACHINE.target(Move.close))))
+        rated.closed_in(conn, delivery_id)  # a group's answers count for ratings once its keys are out
 
     await db.run_write(transaction)
 

@@ -32,6 +32,7 @@ from proctor.daily.answers import Answer, _answer, daily_score
 from proctor.daily.delivery import Delivery, Item, _delivery, _item, item_by_message_in, waiting_item_in
 from proctor.daily.fsrs_cards import review_in
 from proctor.daily.private_next import Next, next_in
+from proctor.daily.rated import answered_in
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.questions import questions_in
 from proctor.exams.seal import sealed_in
@@ -194,6 +195,7 @@ def step_in(conn: sqlite3.Connection, delivery_id: int, pos: int, user_id: int, 
          daily_score(g, g.max_score), g.max_score, g.verdict, now))
     conn.execute("DELETE FROM daily_drafts WHERE delivery_id=? AND pos=? AND user_id=?", (d.id, pos, user_id))
     review_in(conn, user_id, item.question_id, g.verdict, now)
+    answered_in(conn, d.private, d.id, pos, user_id)  # a private quiz's answer counts for ratings at once
     if not d.private:
         note_member_in(conn, d.chat_id, user_id, now)
     then = next_in(conn, d, summary=True) if d.private else None

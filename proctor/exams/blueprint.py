@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bank.kinds import SECTION_TITLES, Kind
 from bank.models import Question
 from bank.question_rows import QUESTION_SELECT, question_from_row
+from bank.topics import topic_of
 from proctor.errors import ProctorError
 from proctor.storage.db import Database
 
@@ -82,29 +83,33 @@ MOCK = Blueprint.of_counts({Kind.fill: 10, Kind.single: 10, Kind.multi: 10, Kind
 MOCK_MINUTES = 60
 
 
-async def _pool(db: Database, exam_pool: bool) -> tuple[dict[int, Question], dict[int, int]]:
-    """The questions a blueprint may draw, by id, and each one's paper: one query."""
+async def _pool(db: Database, exam_pool: bool) -> tuple[dict[int, Question], dict[int, tuple[int, str]]]:
+    """The questions a blueprint may draw, by id, and each one's paper and topic (its own, else its
+    paper's subject: bank/topics.py)."""
     rows = await db.fetchall(
         f"{QUESTION_SELECT} WHERE q.retired=0 AND p.blueprint IS NULL AND (? OR p.exam_only=0) ORDER BY q.id",
         (int(exam_pool),))
-    return {r["id"]: question_from_row(r) for r in rows}, {r["id"]: r["paper_id"] for r in rows}
+    subjects = {r["id"]: r["subject"] for r in await db.fetchall("SELECT id, subject FROM papers")}
+    return ({r["id"]: question_from_row(r) for r in rows},
+            {r["id"]: (r["paper_id"], topic_of(r["topic"], subjects[r["paper_id"]])) for r in rows})
 
 
-def _fits(q: Question, part: Part, paper_of: dict[int, int]) -> bool:
-    return (q.askable and q.kind == part.kind and (not part.topics or q.topic in part.topics)
-            and (not part.papers or paper_of.get(q.id or 0) in part.papers))
+def _fits(q: Question, part: Part, homes: dict[int, tuple[int, str]]) -> bool:
+    paper, topic = homes[q.id or 0]
+    return (q.askable and q.kind == part.kind and (not part.topics or topic in part.topics)
+            and (not part.papers or paper in part.papers))
 
 
 async def draw(db: Database, blueprint: Blueprint, rng: random.Random, *,
                strict: bool = False) -> list[tuple[str, Question]]:
     """(section title, question) per drawn question, each question once, points as the part says.
     `strict` raises Shortfall when a part cannot be filled; otherwise it takes what there is."""
-    pool, paper_of = await _pool(db, blueprint.exam_pool)
+    pool, homes = await _pool(db, blueprint.exam_pool)
     taken: set[int] = set()
     chosen: list[tuple[str, Question]] = []
     short: list[Short] = []
     for part in blueprint.parts:
-        fits = [q for qid, q in pool.items() if qid not in taken and _fits(q, part, paper_of)]
+        fits = [q for qid, q in pool.items() if qid not in taken and _fits(q, part, homes)]
         if len(fits) < part.count:
             short.append(Short(part, len(fits)))
         for q in rng.sample(fits, min(part.count, len(fits))):
@@ -125,11 +130,12 @@ KIND_NAMES: dict[str, Kind] = {k.value: k for k in Kind} | {
     "多选": Kind.multi, "多选题": Kind.multi, "判断": Kind.truefalse, "判断题": Kind.truefalse,
     "填空": Kind.fill, "填空题": Kind.fill, "简答": Kind.short, "简答题": Kind.short,
 }
-LINE_HELP = "kind count [points] [topic:NAME] [paper:SLUG]"
+LINE_HELP = "kind count [points] [topic:NAME] [paper:CODE]"
 
 
 def part_of(line: str, paper_ids: dict[str, int]) -> Part:
-    """One part from a line like `single 5 2 topic:LoRA paper:demo`. Raises BadBlueprint."""
+    """One part from a line like `single 5 2 topic:梯度累积 paper:P1` (a topic as bank/topics.py reads
+    it: a question's own, else its paper's subject). Raises BadBlueprint."""
     words = line.split()
     if len(words) < 2 or words[0].lower() not in KIND_NAMES or not words[1].isdigit() or int(words[1]) < 1:
         raise BadBlueprint(f"“{line.strip()[:60]}”: expected {LINE_HELP}")
@@ -149,7 +155,7 @@ def part_of(line: str, paper_ids: dict[str, int]) -> Part:
         elif points is None and _number(w) is not None:
             points = _number(w)
         else:
-            raise BadBlueprint(f"“{line.strip()[:60]}”: “{w[:30]}” is not points, topic:NAME or paper:SLUG")
+            raise BadBlueprint(f"“{line.strip()[:60]}”: “{w[:30]}” is not points, topic:NAME or paper:CODE")
     if count > 500:
         raise BadBlueprint(f"“{line.strip()[:60]}”: at most 500 questions a part")
     return Part(kind, count, points, tuple(topics), tuple(papers))
@@ -172,7 +178,7 @@ def _number(word: str) -> float | None:
 
 
 async def paper_ids(db: Database) -> dict[str, int]:
-    """Imported papers by slug and by code (P3): what `paper:SLUG` may name."""
+    """Imported papers by code (P3) and by slug: what `paper:CODE` may name."""
     rows = await db.fetchall("SELECT slug, code, id FROM papers WHERE blueprint IS NULL")
     return {r["slug"]: r["id"] for r in rows} | {r["code"]: r["id"] for r in rows}
 
@@ -190,11 +196,11 @@ async def drawn_size(db: Database, blueprint: Blueprint) -> DrawSize:
     """How many questions a draw of the blueprint gives from this bank (a part the bank cannot fill
     gives what there is) and the points it is worth: each part's cheapest and dearest questions
     (exact while no two parts can draw the same question, as in the mock's one part a kind)."""
-    pool, paper_of = await _pool(db, blueprint.exam_pool)
+    pool, homes = await _pool(db, blueprint.exam_pool)
     n, low, high = len(await draw(db, blueprint, random.Random(0))), 0.0, 0.0
     for part in blueprint.parts:
         worth = sorted(part.points if part.points is not None else q.points
-                       for q in pool.values() if _fits(q, part, paper_of))
+                       for q in pool.values() if _fits(q, part, homes))
         take = min(part.count, len(worth))
         low += sum(worth[:take])
         high += sum(worth[len(worth) - take:])

@@ -25,6 +25,7 @@ from proctor.audit import AuditAction, record_audit
 from proctor.exams.questions import questions_in
 from proctor.exams.scoring import ATTEMPT_TOTAL, item_score
 from proctor.invites import attempts as invite_attempts
+from proctor.ratings import events as ratings
 
 REGRADE = AuditAction.regrade  # the audit action of one attempt whose score a regrade changed
 
@@ -103,3 +104,4 @@ def release_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> None:
         outbox.enqueue_in(conn, kind=outbox.Kind.key_fix_notice, ref=f"q{qid}v{questions[qid].version}:a{attempt_id}",
                           chat_id=user_id, user_id=user_id, now=now, payload={"question": qid, "changes": changes})
     outbox.release_on(conn, attempt_id, now)
+    ratings.regraded_in(conn, [r[1] for r in held])  # answers that counted for ratings may have changed

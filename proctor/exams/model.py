@@ -14,6 +14,7 @@ from bank.question_ref import QuestionRef
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, accepts_answers
 
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with a mock attempt; shown in the reader's language (bot/attempt_title.py)
+ADAPTIVE_TITLE = "Practice at your level · 自适应练习"  # stored with an adaptive practice (proctor/exams/adaptive.py), likewise
 
 
 @dataclass(frozen=True, slots=True)

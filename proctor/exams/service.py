@@ -21,9 +21,10 @@ from bank.paper_store import load_paper
 from bank.store import one_row
 from proctor import hiring, outbox
 from proctor.errors import ProctorError
+from proctor.exams import adaptive as adaptive_draw
 from proctor.exams import blueprint as blueprints
-from proctor.exams import drafts, held, integrity, states
-from proctor.exams.model import MOCK_TITLE, Attempt, Result, Sheet, compute_result
+from proctor.exams import drafts, held, integrity, rated, states
+from proctor.exams.model import ADAPTIVE_TITLE, MOCK_TITLE, Attempt, Result, Sheet, compute_result
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, GradingMethod
 from proctor.exams.steps import sheet_in, shown_in
@@ -229,14 +230,16 @@ async def mock_questions(db: Database, counts: dict[Kind, int] | blueprints.Blue
 async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: int | None, mode: AttemptMode,
                         now: float, shuffle: bool, blueprint: dict[Kind, int] | None = None,
                         seed: int | None = None, time_limit_min: float | None = None,
-                        invite_id: int | None = None, message_id: int | None = None) -> Attempt:
+                        invite_id: int | None = None, message_id: int | None = None,
+                        adaptive: bool = False) -> Attempt:
     """Create a running attempt. Raises AlreadyRunning, AttemptLimitReached, ExamOnly, InviteOnly,
     NotFound, and proctor.invites.states.Refused for an invite that cannot start (checked in the same transaction).
 
     An invited attempt counts against the invite and gets its extra time; on a hiring paper, /exam and
     invited sittings also share the paper's one count (`sittings_in`), checked in the insert's transaction.
     `message_id`: a message the attempt's screen takes over (an invite's welcome card becomes the
-    first question by an edit, so opening an invite costs one message, not two)."""
+    first question by an edit, so opening an invite costs one message, not two). `adaptive` (no paper):
+    questions picked at the person's level (proctor/exams/adaptive.py) rather than a mock's draw."""
     if await running_attempt(db, user_id) is not None:
         raise AlreadyRunning(str(user_id))
     rng = random.Random(seed)
@@ -252,6 +255,9 @@ async def start_attempt(db: Database, *, user_id: int, chat_id: int, paper_id: i
         chosen = paper_questions(paper)
         if paper.blueprint is not None and paper.per_candidate:  # a composed paper drawn anew for each
             chosen = await blueprints.draw(db, blueprints.Blueprint.from_json(paper.blueprint), rng)
+    elif adaptive:
+        title, limit = ADAPTIVE_TITLE, MOCK_MINUTES
+        chosen = await adaptive_draw.drawn(db, user_id, now, rng)
     else:
         title = MOCK_TITLE
         limit = MOCK_MINUTES
@@ -342,6 +348,7 @@ def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: Fi
         return None
     if status == AttemptStatus.finished:
         integrity.compute_in(conn, attempt_id, now)  # before the cards that count them are queued
+        rated.handed_in_in(conn, attempt_id)  # its final answers count for ratings now, not while it ran
         in_place = row["invite_id"] is not None and row["message_id"] is not None
         outbox.enqueue_in(conn, kind=outbox.Kind.result_in_place if in_place else outbox.Kind.result,
                           ref=str(attempt_id), chat_id=row["chat_id"], user_id=row["user_id"], now=now)

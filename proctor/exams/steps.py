@@ -34,6 +34,7 @@ from bank.typed_answer import MAX_TYPED, typed_response
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.model import ANSWERS_JSON, ITEMS_JSON, AnswerRec, Attempt, Item, Sheet
 from proctor.exams.questions import questions_in
+from proctor.exams.rated import practised_in
 from proctor.exams.scoring import item_score
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.storage.db import Database
@@ -341,6 +342,7 @@ def _write_in(conn: sqlite3.Connection, seen: _Read, pos: int, change: _Change, 
         answers = {p: x for p, x in answers.items() if p != pos}
     if change.answer:  # store_answer_in clears the draft and moves on (the same rules as here)
         answer = store_answer_in(conn, sheet, pos, change.response, now, seen.policy, advance=advance)
+        practised_in(conn, a, pos)  # a practice answer counts for ratings at once
         item = replace(item, draft="")
         to = min(pos + 1, len(sheet.items) - 1) if advance else pos
     if change.draft is not None:

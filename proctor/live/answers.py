@@ -18,7 +18,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from proctor.chats import note_member_in
-from proctor.live import scoring
+from proctor.live import rated, scoring
 from proctor.live.model import ITEM_COLUMNS, item_of
 from proctor.live.states import RoundStatus
 from proctor.storage.db import Database
@@ -96,6 +96,7 @@ def answer_on(conn: sqlite3.Connection, poll_id: str, user_id: int, option_ids: 
         (item.round_id, item.pos, user_id, row["chat_id"], json.dumps(sorted(chosen)), share, points, now))
     if cur.rowcount != 1:
         return Ignored()
+    rated.answered_in(conn, item.round_id, item.pos, user_id)  # counts for ratings at once
     note_member_in(conn, row["chat_id"], user_id, now)
     return Recorded(item.round_id, points, share)
 

@@ -4,7 +4,10 @@ Drawn from the askable single, multiple and true/false questions of the daily qu
 (proctor/daily/selection.py: never retired, held or flagged unaskable), only those whose question, key
 and explanation the group's audience may read (`rounds.may_post`: never a hiring paper's, never one
 sealed for a known member of the group), never one the group saw in its last RECENT_ROUNDS rounds,
-spread over papers and topics; only questions whose poll fits Telegram's limits (the bot says what fits)."""
+spread over papers and topics; only questions whose poll fits Telegram's limits (the bot says what fits).
+`/live <subject>` names a paper as every command does (bank/paper_list.py `pick_paper`: its code, its
+title or a part of one title, in either script), else a topic (bank/topics.py: a question's own, else
+its paper's subject; a part of it, in either script)."""
 
 from __future__ import annotations
 
@@ -14,11 +17,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bank.errors import NotFound
 from bank.grading.choice import parse_choice, parse_truefalse
 from bank.kinds import Kind
 from bank.option_order import LETTERS, OptionOrder
-from bank.paper_list import offered_papers
+from bank.paper_list import AmbiguousPaper, offered_papers, pick_paper
 from bank.paper_settings import policy_of
+from bank.topics import names_topic, topic_sql
 from proctor.daily.candidates import Candidate, candidates
 from proctor.daily.selection import pick_balanced
 from proctor.errors import ProctorError
@@ -46,7 +51,7 @@ class NothingToAsk(ProctorError):
 class Request:
     questions: int = DEFAULT_QUESTIONS
     seconds: int = DEFAULT_SECONDS
-    subject: str = ""  # a paper (slug or title fragment) or a topic; "" for any
+    subject: str = ""  # a paper (`pick_paper`'s reference: code, title or part of it) or a topic; "" for any
 
 
 def parse_args(words: Sequence[str]) -> Request:
@@ -97,20 +102,33 @@ async def _infos(db: Database, ids: list[int]) -> dict[int, _Info]:
             for r in rows}
 
 
+async def _topics(db: Database, ids: list[int]) -> dict[int, str]:
+    """Each question's topic (its own, else its paper's subject: bank/topics.py)."""
+    rows = await db.fetchall(
+        f"SELECT q.id, {topic_sql('q', 'p')} FROM questions q JOIN papers p ON p.id = q.paper_id "
+        "WHERE q.id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
+    return {r[0]: r[1] for r in rows}
+
+
 async def _pool(db: Database, subject: str) -> list[Candidate]:
+    """The candidates of the paper `subject` names (`pick_paper` among the papers practice offers), else
+    of the topics it names (a part of one, in either script); all of them for ''. Raises BadArgument
+    (nothing named) and AmbiguousPaper (a part of several titles and of no topic)."""
     pool = [c for c in await candidates(db) if c.kind in KINDS]
     if not subject:
         return pool
-    key = subject.casefold()
-    papers = [p for p in await offered_papers(db, practice=True)
-              if key == p.slug.casefold() or key in p.title.casefold()]
-    if papers:
-        ids = {p.id for p in papers}
-        return [c for c in pool if c.paper_id in ids]
-    by_topic = [c for c in pool if key in c.topic.casefold()]
-    if not by_topic:
-        raise BadArgument(subject)
-    return by_topic
+    try:
+        paper = pick_paper(await offered_papers(db, practice=True), subject)
+    except NotFound as e:
+        topics = await _topics(db, [c.id for c in pool])
+        named = {topic: names_topic(subject, topic) for topic in set(topics.values())}
+        by_topic = [c for c in pool if named.get(topics.get(c.id, ""), False)]
+        if by_topic:
+            return by_topic
+        if isinstance(e, AmbiguousPaper):
+            raise
+        raise BadArgument(subject) from None
+    return [c for c in pool if c.paper_id == paper.id]
 
 
 def _drawn(qid: int, info: _Info, rng: random.Random, shuffle: bool) -> Drawn | None:
@@ -130,7 +148,7 @@ async def draw(db: Database, group: Lens, request: Request, fits: Fits, rng: ran
                shuffle: bool, true_false: tuple[str, str]) -> list[Drawn]:
     """Up to `request.questions` questions for a round in the group whose audience `group` is the lens
     of (`lens(db, AUDIENCE, chat_id)`): only what it may read. Raises BadArgument (no paper or topic
-    matches the subject) and NothingToAsk."""
+    matches the subject), AmbiguousPaper (a part of several titles and of no topic) and NothingToAsk."""
     if group.viewer.role != Role.audience or group.scope is None:
         raise ValueError("a live round is drawn for a group's audience")
     chat_id = group.scope

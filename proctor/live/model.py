@@ -19,7 +19,7 @@ class Round:
     status: RoundStatus
     questions: int
     seconds: int
-    lang: str
+    lang: str  # the group's when the round started, as the catalogue takes it ("en", "zh", "zh-Hant")
     script: str
     created_at: float
     starts_at: float

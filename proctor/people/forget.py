@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from bank.store import one_row
+from proctor.ratings import events as ratings
 from proctor.storage import updates
 from proctor.storage.db import Database
 
@@ -33,6 +34,7 @@ async def forget_user(db: Database, user_id: int) -> Forgotten:
                     "SELECT COUNT(*) FROM disputes WHERE user_id=?"):
             cur = conn.execute(sql, (user_id,))
             counts.append(one_row(cur.fetchone())[0])
+        ratings.forgotten_in(conn, user_id)  # before the cascade: the ratings are folded again without them
         # answers reference attempt_items, which cascade from attempts, which cascade from users
         conn.execute("DELETE FROM users WHERE id=?", (user_id,))
         # the private chat (id == user id) and its own daily quiz

@@ -14,44 +14,53 @@ class UserPrefs:
     first_name: str
     language: str | None  # None: follow Telegram
     script: str  # 'orig' | 'hans' | 'hant'
+    telegram_language: str | None = None  # what their Telegram app last reported (language_code)
 
 
 async def ensure_user(db: Database, user_id: int, first_name: str, username: str | None,
-                      now: float) -> UserPrefs:
-    """Create the user on first sight, refresh their name; returns their preferences. A known user
-    costs a read; a new or renamed one a write transaction (`ensure_user_in`)."""
-    known = await db.run(lambda conn: known_prefs_in(conn, user_id, first_name, username))
+                      now: float, *, telegram_language: str | None = None) -> UserPrefs:
+    """Create the user on first sight, refresh their name (and the language their Telegram app
+    reports, when the update gives one); returns their preferences. A known user costs a read; a
+    new, renamed or relanguaged one a write transaction (`ensure_user_in`)."""
+    known = await db.run(lambda conn: known_prefs_in(conn, user_id, first_name, username,
+                                                     telegram_language=telegram_language))
     if known is not None:
         return known
-    return await db.run_write(lambda conn: ensure_user_in(conn, user_id, first_name, username, now))
+    return await db.run_write(lambda conn: ensure_user_in(conn, user_id, first_name, username, now,
+                                                          telegram_language=telegram_language))
 
 
 def _prefs(row: sqlite3.Row) -> UserPrefs:
-    return UserPrefs(row["id"], row["first_name"], row["language"], row["script"])
+    return UserPrefs(row["id"], row["first_name"], row["language"], row["script"], row["telegram_language"])
 
 
-def known_prefs_in(conn: sqlite3.Connection, user_id: int, first_name: str,
-                   username: str | None) -> UserPrefs | None:
+def known_prefs_in(conn: sqlite3.Connection, user_id: int, first_name: str, username: str | None, *,
+                   telegram_language: str | None = None) -> UserPrefs | None:
     """On the database thread: a known user's preferences when their record is up to date (the
-    name Telegram gives now); None when `ensure_user` has something to write."""
+    name Telegram gives now, and its language when given); None when `ensure_user` has something
+    to write."""
     row = conn.execute("SELECT * FROM users WHERE id=?", (user_id,)).fetchone()
     if row is None or row["first_name"] != first_name or row["username"] != username:
+        return None
+    if telegram_language is not None and row["telegram_language"] != telegram_language:
         return None
     return _prefs(row)
 
 
 def ensure_user_in(conn: sqlite3.Connection, user_id: int, first_name: str, username: str | None,
-                   now: float) -> UserPrefs:
+                   now: float, *, telegram_language: str | None = None) -> UserPrefs:
     """`ensure_user` on the database thread, under the write lock (an update's claim carries it:
-    bot.core): writes only for a new or renamed user."""
-    known = known_prefs_in(conn, user_id, first_name, username)
+    bot.core): writes only for a new, renamed or relanguaged user (an update without a language
+    keeps the one known)."""
+    known = known_prefs_in(conn, user_id, first_name, username, telegram_language=telegram_language)
     if known is not None:
         return known
     row = conn.execute(
-        """INSERT INTO users (id, first_name, username, created_at) VALUES (?,?,?,?)
-           ON CONFLICT(id) DO UPDATE SET first_name=excluded.first_name, username=excluded.username
-           RETURNING id, first_name, language, script""",
-        (user_id, first_name, username, now)).fetchall()[0]  # stepped to its end: the statement is done
+        """INSERT INTO users (id, first_name, username, telegram_language, created_at) VALUES (?,?,?,?,?)
+           ON CONFLICT(id) DO UPDATE SET first_name=excluded.first_name, username=excluded.username,
+               telegram_language=COALESCE(excluded.telegram_language, users.telegram_language)
+           RETURNING id, first_name, language, script, telegram_language""",
+        (user_id, first_name, username, telegram_language, now)).fetchall()[0]  # stepped to its end
     return _prefs(row)
 
 
@@ -82,3 +91,13 @@ async def set_script(db: Database, user_id: int, script: str) -> None:
         conn.execute("UPDATE users SET script=? WHERE id=?", (script, user_id))
 
     await db.run_write(transaction)
+
+
+async def handles(db: Database, user_ids: list[int]) -> dict[int, str]:
+    """How to reach each of these users, for those the bot has met: "@username", else their first
+    name. Users it has never met are left out."""
+    if not user_ids:
+        return {}
+    marks = ",".join("?" * len(user_ids))
+    rows = await db.fetchall(f"SELECT id, first_name, username FROM users WHERE id IN ({marks})", tuple(user_ids))
+    return {r["id"]: f"@{r['username']}" if r["username"] else r["first_name"] or str(r["id"]) for r in rows}

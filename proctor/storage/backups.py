@@ -10,10 +10,12 @@ changed), and a busy round would never finish. The bot's commits meanwhile go to
 checkpoint cannot fold in pages past the snapshot until the copy ends, so the WAL grows by what the
 bot writes during the copy, no more.
 
-The copy is written to a temporary file next to the target, checked (`PRAGMA integrity_check`, an
-Exam Proctor database, a schema version this code knows, and exactly the schema the migrations make at
-that version) and only then renamed into place: the target is either the previous backup or a
-complete, checked one. Neither command writes over one of the live database's own files (the file,
+The copy is written to a temporary file next to the target, stamped as an Exam Proctor database
+(proctor/storage/stamp.py), checked (`PRAGMA integrity_check`, an Exam Proctor database, a schema
+version this code knows, and exactly the schema the migrations make at that version) and only then
+renamed into place: the target is either the previous backup or a complete, checked one. A target
+that exists is replaced only when it is a backup (stamped, in rollback-journal mode as backups are
+written): any other file there, a bot's own database included, is refused and left as it was. Neither command writes over one of the live database's own files (the file,
 its `-wal`, `-shm` or `-journal`, however the path is spelled). Every file they create (the copy, the
 file kept before a restore and its `-wal`) is created with its permissions before SQLite opens it:
 the live file's when they give others nothing, else 0600 (SQLite would create it 0644 under the
@@ -43,6 +45,7 @@ from proctor.errors import ProctorError
 from proctor.storage.bootstrap import open_database
 from proctor.storage.db import migration_files, unusable
 from proctor.storage.schema import difference, schema_of
+from proctor.storage.stamp import APP_ID, FileKind, kind_of
 
 STEP_PAGES = 1024  # 4 MiB a step at SQLite's default page size
 PAUSE = 0.005  # seconds between steps
@@ -85,8 +88,9 @@ def known_version() -> int:
 def backup(source: Path, target: Path, *, step_pages: int = STEP_PAGES, pause: float = PAUSE) -> Copy:
     """Copy the database at `source` to `target` (replaced only by a complete, checked copy).
 
-    Raises DatabaseUnusable (no database there, damaged, a target that is one of the source's own files
-    or cannot be written) and DatabaseTooNew (written by newer code than this).
+    Raises DatabaseUnusable (no database there, damaged, a target that is one of the source's own files,
+    an existing file that is not a backup, or one that cannot be written) and DatabaseTooNew (written
+    by newer code than this).
     """
     if not source.is_file():
         raise DatabaseUnusable(f"{source}: no database there (give it with --db or PROCTOR_DB)")
@@ -94,13 +98,17 @@ def backup(source: Path, target: Path, *, step_pages: int = STEP_PAGES, pause: f
         raise DatabaseUnusable(f"{target} is {part}; give the backup another name")
     if not target.parent.is_dir():
         raise DatabaseUnusable(f"{target}: its folder {target.parent} does not exist")
+    _replaceable(target)
     started = time.monotonic()
     tmp = target.with_name(f".{target.name}.partial-{os.getpid()}")
     try:
         with _naming(source):
             _copy(source, tmp, _copy_mode(source), step_pages=step_pages, pause=pause, snapshot=True)
+            with _connect(tmp) as con:  # a copy of a database older than migration 038 is stamped too
+                con.execute(f"PRAGMA application_id = {APP_ID}")
         version = check(tmp, name=source)
         _fsync(tmp)
+        _replaceable(target)  # again: the copy took a while, and a file may have been put there meanwhile
         os.replace(tmp, target)
         _fsync(target.parent)
     except OSError as e:
@@ -108,6 +116,24 @@ def backup(source: Path, target: Path, *, step_pages: int = STEP_PAGES, pause: f
     finally:
         _remove(tmp)
     return Copy(target, target.stat().st_size, version, time.monotonic() - started)
+
+
+def _replaceable(target: Path) -> None:
+    """Raises DatabaseUnusable unless `target` is absent or a backup (stamp.FileKind.backup)."""
+    if target.is_dir():
+        raise DatabaseUnusable(f"{target} is a directory; give the backup a file name, such as {target / 'proctor.db'}")
+    try:
+        kind = kind_of(target)
+    except OSError as e:
+        raise DatabaseUnusable(f"{target}: cannot be written: {e.strerror or e}") from None
+    match kind:
+        case FileKind.absent | FileKind.backup:
+            return
+        case FileKind.live:
+            raise DatabaseUnusable(f"{target} is a bot's own database, not a backup; give the backup another name")
+        case FileKind.other:
+            raise DatabaseUnusable(f"{target} exists and is not an Exam Proctor backup; give the backup another "
+                                   f"name, or remove that file first")
 
 
 def _live_part(path: Path, live: Path) -> str | None:

@@ -1,6 +1,7 @@
 """What /bankstats reads, through the read rule (proctor/exams/visibility.py): the open disputes, the
-questions whose statistics need a look, the questions held for a doubted key, and one paper's
-statistics. Each is filtered by paper id, as the lens of the lead (or admin) decides for their team,
+questions whose statistics need a look, those their measured difficulty flags, the questions held for a
+doubted key, and one
+paper's statistics. Each is filtered by paper id, as the lens of the lead (or admin) decides for their team,
 and leaves out the questions sealed for them; a read of a hiring paper's doubts (a doubt names the key)
 is audited."""
 
@@ -17,6 +18,9 @@ from proctor.storage.db import Database
 from proctor.teams.disputes import Dispute, open_disputes
 from proctor.teams.doubts import held as held_doubts
 from proctor.teams.item_stats import item_stats
+from proctor.teams.measured import Measured, measured
+
+FLAGGED = 10  # questions their measure flags, at most, on the overview
 
 
 class Withheld(ProctorError):
@@ -33,6 +37,7 @@ class Overview:
     disputes: list[Dispute]
     attention: list[ItemStats]  # questions whose statistics need a look
     held: list[Held]  # questions held out of use (a doubted key, a duplicate)
+    flagged: list[tuple[ItemStats, Measured]]  # questions their measure flags (proctor/teams/measured.py)
 
 
 async def _shown(db: Database, lens: Lens, fact: Fact) -> dict[int, int]:
@@ -59,8 +64,13 @@ async def overview(db: Database, lens: Lens, *, now: float) -> Overview:
 
     if any(lens.of(p).audited for p in read):
         await db.run_write(audit)
-    return Overview(await open_disputes(db, lens),
-                    [s for s in needs_attention(await item_stats(db)) if s.question_id in stats], held)
+    every = await item_stats(db)
+    measures = await measured(db, lens)
+    flagged = [(s, measures[s.question_id]) for s in every
+               if s.question_id in stats and not s.retired and s.question_id in measures
+               and measures[s.question_id].flags]
+    return Overview(await open_disputes(db, lens), [s for s in needs_attention(every) if s.question_id in stats],
+                    held, flagged[:FLAGGED])
 
 
 async def paper_stats(db: Database, vis: Visibility) -> list[ItemStats]:

@@ -1,7 +1,7 @@
 """A candidate's record for their leads: every finished attempt with its sections, time used and
-a cell per question (right / wrong / partial / awaiting review / unanswered), their answers, the
-integrity signals' evidence, and the disputes they raised. Keys are not part of it: the record shows
-what the candidate did.
+a cell per question (right / wrong / partial / awaiting review / unanswered), their answers (a choice
+answer in the letters the candidate saw, with the options' texts), the integrity signals' evidence, and
+the disputes they raised. Keys are not part of it: the record shows what the candidate did.
 
 Each part is read through the read rule (the viewer's Lens): an attempt is in the record where the
 Lens shows other people's answers of its paper (a hiring paper's: the configured admins and the
@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from bank.grading.result import Verdict
+from bank.kinds import CHOICE, Kind
+from bank.option_order import OptionOrder, SeenOption
 from proctor.exams import integrity
 from proctor.exams.integrity import Evidence
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -46,7 +49,8 @@ class Cell:
     state: CellState
     score: float
     max_score: float
-    response: str
+    response: str  # what the candidate gave, as text (a choice: the stored letters; `seen` says them)
+    seen: tuple[SeenOption, ...] = ()  # a choice answer's options as the candidate saw them: letter and text
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,19 @@ def _text(raw: str | None) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def seen_answer(row: sqlite3.Row) -> tuple[SeenOption, ...]:
+    """A stored choice answer's options under the letters the candidate saw them by, with their texts,
+    from a row of its sheet's item and question (`kind`, `options`, `option_order`, `letter_refs`,
+    `response` as stored); nothing for another kind's answer, or none."""
+    if row["kind"] is None or row["response"] is None or Kind(row["kind"]) not in CHOICE:
+        return ()
+    given = json.loads(row["response"])
+    if not isinstance(given, str):
+        return ()
+    order = OptionOrder.of(row["option_order"], json.loads(row["letter_refs"] or "{}"))
+    return tuple(order.seen(json.loads(row["options"]), given))
+
+
 def _state(verdict: Verdict | None, final: bool) -> CellState:
     """The cell of an answer's verdict and final flag (no verdict: no answer)."""
     if verdict is None:
@@ -126,15 +143,20 @@ async def attempts(db: Database, user_id: int, lens: Lens, *, since: float | Non
     marks = ",".join("?" * len(heads))
     cells: dict[int, list[Cell]] = {}
     for r in await db.fetchall(
-            f"""SELECT i.attempt_id, i.pos, i.question_id, i.section, i.points, x.response, x.score,
-                       x.max_score, x.verdict, x.final
+            f"""SELECT i.attempt_id, i.pos, i.question_id, i.section, i.points, i.option_order, x.response,
+                       x.score, x.max_score, x.verdict, x.final, q.kind, COALESCE(v.options, q.options) AS options,
+                       c.letter_refs
                 FROM attempt_items i LEFT JOIN answers x ON x.attempt_id = i.attempt_id AND x.pos = i.pos
+                LEFT JOIN questions q ON q.id = i.question_id
+                LEFT JOIN question_versions v ON v.question_id = i.question_id AND v.version = i.version
+                LEFT JOIN question_checks c ON c.question_id = i.question_id
                 WHERE i.attempt_id IN ({marks}) ORDER BY i.attempt_id, i.pos""", [h["id"] for h in heads]):
         cells.setdefault(r["attempt_id"], []).append(Cell(
             pos=r["pos"], question_id=r["question_id"], section=r["section"],
             state=_state(None if r["verdict"] is None else Verdict(r["verdict"]), bool(r["final"])), score=r["score"] or 0.0,
             max_score=r["max_score"] if r["max_score"] is not None else r["points"],
-            response=_text(r["response"])))
+            response=_text(r["response"]),
+            seen=seen_answer(r)))
     out = []
     for h in heads:
         vis = lens.of(h["paper_id"])

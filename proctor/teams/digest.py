@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from bank.topics import topic_sql
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
 from proctor.exams import visibility
@@ -146,8 +147,7 @@ class Mover:
 
 @dataclass(frozen=True, slots=True)
 class Topic:
-    paper: str
-    section: str
+    name: str  # a question's topic, else its paper's subject (bank/topics.py)
     accuracy: float
     answers: int
 
@@ -182,9 +182,10 @@ def movers(now_rows: list[Row], before_rows: list[Row], limit: int = 3) -> list[
 
 async def weakest_topics(db: Database, lens: Lens, start: float, end: float, limit: int = 3,
                          min_answers: int = 3) -> list[Topic]:
-    """The paper sections group `lens.scope` did worst on: its daily answers and its roster members'
-    exams, on the papers whose sections the read rule shows the lens's viewer (a digest is the group's
-    audience: never a hiring paper's)."""
+    """The topics (a question's topic, else its paper's subject: bank/topics.py) group `lens.scope` did
+    worst on: its daily answers and its roster members' exams, on the papers whose sections the read
+    rule shows the lens's viewer (a digest is the group's audience: never a hiring paper's). Questions
+    with neither a topic nor a subject are left out."""
     chat_id = lens.scope
     if chat_id is None:
         raise ValueError("a digest is a group's: its lens is the group's audience")
@@ -198,14 +199,14 @@ async def weakest_topics(db: Database, lens: Lens, start: float, end: float, lim
                AND t.invite_id IS NULL
                AND t.finished_at>=:start
                AND t.finished_at<:end AND {seen_sql('t.user_id', 't.started_at', ':chat')})
-           SELECT p.title, s.title, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
-           FROM scored sc JOIN questions q ON q.id = sc.question_id JOIN sections s ON s.id = q.section_id
+           SELECT {topic_sql("q", "p")} AS shown_topic, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
+           FROM scored sc JOIN questions q ON q.id = sc.question_id
            JOIN papers p ON p.id = q.paper_id WHERE p.id IN (SELECT value FROM json_each(:shown))
-           GROUP BY s.id HAVING COUNT(*) >= :min AND SUM(sc.max_score) > 0
-           ORDER BY acc, n DESC LIMIT :limit""",
+           GROUP BY shown_topic HAVING shown_topic <> '' AND COUNT(*) >= :min AND SUM(sc.max_score) > 0
+           ORDER BY acc, n DESC, shown_topic LIMIT :limit""",
         {"chat": chat_id, "start": start, "end": end, "min": min_answers, "limit": limit,
          "shown": lens.papers_showing(Fact.section)})
-    return [Topic(r[0], r[1], r[2], r[3]) for r in rows]
+    return [Topic(r[0], r[1], r[2]) for r in rows]
 
 
 async def compose(db: Database, chat_id: int, now: float, tz: ZoneInfo) -> Digest:

@@ -72,39 +72,69 @@ async def question_for_message(db: Database, chat_id: int, message_id: int) -> i
     return qid
 
 
-# the user was asked the question: on a sheet of their own attempt, in a daily quiz sent to their private
-# chat or to a group they are a known member of (wrote or answered there, or on its roster), in a live round
-_ASKED = """SELECT EXISTS (SELECT 1 FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id
-                          WHERE t.user_id = :user AND i.question_id = :q)
-         OR EXISTS (SELECT 1 FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
-                    WHERE i.question_id = :q AND i.message_id IS NOT NULL
-                      AND (d.chat_id = :user
-                           OR d.chat_id IN (SELECT chat_id FROM chat_members WHERE user_id = :user)
-                           OR d.chat_id IN (SELECT chat_id FROM team_roster WHERE user_id = :user)))
-         OR EXISTS (SELECT 1 FROM live_answers a JOIN live_items i ON i.round_id = a.round_id AND i.pos = a.pos
-                    WHERE a.user_id = :user AND i.question_id = :q)"""
+# where the user was asked the question, the latest sighting first: on a sheet of their own attempt, in a
+# daily quiz sent to their private chat or to a group they are a known member of (wrote or answered
+# there, or on its roster), in a live round they answered; with the order its options were shown in
+_SEEN = """SELECT option_order FROM (
+             SELECT i.option_order, COALESCE(i.shown_at, t.started_at) AS at
+             FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id
+             WHERE t.user_id = :user AND i.question_id = :q
+             UNION ALL
+             SELECT i.option_order, COALESCE(i.sent_at, d.created_at) FROM daily_items i
+             JOIN daily_deliveries d ON d.id = i.delivery_id
+             WHERE i.question_id = :q AND i.message_id IS NOT NULL
+               AND (d.chat_id = :user
+                    OR d.chat_id IN (SELECT chat_id FROM chat_members WHERE user_id = :user)
+                    OR d.chat_id IN (SELECT chat_id FROM team_roster WHERE user_id = :user))
+             UNION ALL
+             SELECT i.option_order, a.received_at FROM live_answers a
+             JOIN live_items i ON i.round_id = a.round_id AND i.pos = a.pos
+             WHERE a.user_id = :user AND i.question_id = :q)
+           ORDER BY at DESC LIMIT 1"""
+
+# the question on a bot message in the chat: a daily quiz item, or the current item of the user's exam
+_ON_MESSAGE = """SELECT i.option_order FROM daily_items i JOIN daily_deliveries d ON d.id = i.delivery_id
+                 WHERE d.chat_id = :chat AND i.message_id = :message AND i.question_id = :q
+                 UNION ALL
+                 SELECT i.option_order FROM attempts t JOIN attempt_items i ON i.attempt_id = t.id
+                 AND i.pos = t.current_pos WHERE t.chat_id = :chat AND t.message_id = :message
+                 AND t.user_id = :user AND i.question_id = :q LIMIT 1"""
 
 
-def asked_in(conn: sqlite3.Connection, user_id: int, question_id: int) -> bool:
-    """Whether the user was ever asked the question (`_ASKED`), on the database thread."""
-    return bool(conn.execute(_ASKED, {"user": user_id, "q": question_id}).fetchone()[0])
+def seen_order_in(conn: sqlite3.Connection, user_id: int, question_id: int, *, chat_id: int | None = None,
+                  message_id: int | None = None) -> str | None:
+    """The order the question's options were shown to the user in ('' for the bank's order): on the bot's
+    message `message_id` in `chat_id` when it shows the question, else where they were last asked it
+    (`_SEEN`); None if they were never asked it. On the database thread."""
+    found = conn.execute(_SEEN, {"user": user_id, "q": question_id}).fetchone()
+    if found is None:
+        return None
+    if message_id is not None:
+        on = conn.execute(_ON_MESSAGE, {"chat": chat_id, "message": message_id, "user": user_id,
+                                        "q": question_id}).fetchone()
+        if on is not None:
+            return str(on[0])
+    return str(found[0])
 
 
 async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id: int, reason: str,
-                        now: float) -> int:
-    """Record a dispute of a question the user was asked (`asked_in`); returns its id. A question they
-    were never asked is as unknown as one that does not exist: the reply tells nothing of the bank.
-    Raises NotFound, NoReason, AlreadyDisputed."""
+                        now: float, message_id: int | None = None) -> int:
+    """Record a dispute of a question the user was asked (`seen_order_in`), with the order they saw its
+    options in (on the bot's message `message_id` they replied to, if given), so a lead reads and fixes its
+    key in their letters; returns its id. A question they were never asked is as unknown as one that does
+    not exist: the reply tells nothing of the bank. Raises NotFound, NoReason, AlreadyDisputed."""
     reason = " ".join(reason.split())[:MAX_REASON]
     if not reason:
         raise NoReason("a dispute needs a reason")
 
     def transaction(conn: sqlite3.Connection) -> int:
-        if not asked_in(conn, user_id, question_id):
+        order = seen_order_in(conn, user_id, question_id, chat_id=chat_id, message_id=message_id)
+        if order is None:
             raise NotFound(f"no question {question_id} asked of user {user_id}")
         row = conn.execute(
-            "INSERT INTO disputes (question_id, user_id, chat_id, reason, created_at) VALUES (?,?,?,?,?) "
-            "ON CONFLICT DO NOTHING RETURNING id", (question_id, user_id, chat_id, reason, now)).fetchone()
+            "INSERT INTO disputes (question_id, user_id, chat_id, reason, created_at, option_order) "
+            "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING RETURNING id",
+            (question_id, user_id, chat_id, reason, now, order)).fetchone()
         if row is None:
             raise AlreadyDisputed(f"question {question_id} already disputed by {user_id}")
         dispute_id: int = row[0]

@@ -1,8 +1,9 @@
 """A team over a period, member by member: daily-quiz points per day (the trend) and the share of
 points earned per topic (the mastery heatmap), from the group's daily quizzes and its members'
-finished exams. A question's topic is its `topic`, else its section's title, so the heatmap is a
-score by section: it counts the papers whose sections the viewer's Lens shows (a hiring paper's
-only for the configured admins and the teams verified for it), for the attempt and the question."""
+finished exams. A question's topic is its `topic`, else its paper's subject (bank/topics.py), never a
+section's title; '' for a question with neither. The heatmap counts the papers whose sections the
+viewer's Lens shows (a hiring paper's only for the configured admins and the teams verified for it),
+for the attempt and the question."""
 
 from __future__ import annotations
 
@@ -57,13 +58,13 @@ async def topic_mastery(db: Database, chat_id: int, period: Period, lens: Lens) 
         "AND (t.paper_id IN (SELECT value FROM json_each(:sections)) OR (t.paper_id IS NULL AND :mock)) "
         "AND t.finished_at>=:start AND t.finished_at<:end")
     start, end = _bounds(period)
-    keys = "user_id, section_id, topic"  # each source summed per member and topic before the union
+    keys = "user_id, paper_id, topic"  # each source summed per member and topic before the union
     rows = await db.fetchall(  # from the summaries (proctor/teams/topic_scores.py)
         f"""SELECT s.user_id, {topic_scores.TOPIC} AS topic, SUM(s.score) / SUM(s.max_score) AS share,
                   SUM(s.answers) AS n
            FROM ({topic_scores.grouped(daily, keys)} UNION ALL {topic_scores.grouped(exams, keys)}) s
-           JOIN sections sec ON sec.id = s.section_id
-           WHERE sec.paper_id IN (SELECT value FROM json_each(:sections))
+           JOIN papers p ON p.id = s.paper_id
+           WHERE p.id IN (SELECT value FROM json_each(:sections))
            GROUP BY s.user_id, {topic_scores.TOPIC} HAVING SUM(s.max_score) > 0 ORDER BY topic""",
         {"chat": chat_id, "start": start, "end": end, "sections": lens.papers_showing(Fact.section),
          "mock": lens.mock.shows(Fact.section), **values})

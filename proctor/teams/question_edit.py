@@ -42,6 +42,7 @@ from proctor.exams.seal import sealed_anywhere, sealing_in
 from proctor.exams.states import AttemptStatus
 from proctor.exams.visibility import Fact, Viewer, record_key_read_in, visibility_in
 from proctor.invites import attempts as invite_attempts
+from proctor.ratings import events as ratings
 from proctor.storage.db import Database
 from proctor.teams import audit
 
@@ -298,6 +299,7 @@ def commit_in(conn: sqlite3.Connection, old: Question, new: Question, policy: Mu
     result = Edited(qid, version, name, sealing=sealing)
     if regrade and new.kind not in SUBJECTIVE:
         result = _regrade(conn, new, policy, result, actor=actor, now=now)
+        ratings.regraded_in(conn, [qid])  # answers that counted for ratings may have changed
     conn.execute(
         "INSERT INTO key_versions (question_id, version, answer, previous, dispute_id, actor, regraded, "
         "created_at, field) VALUES (?,?,?,?,?,?,?,?,?)",

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bank.csv_safety import safe_row
+from bank.section_names import short_section
 from proctor.chats import chat_zone
 from proctor.daily import scores
 from proctor.daily.streaks import streaks
@@ -137,13 +138,15 @@ async def _streaks(db: Database, scope: int | None, ids: list[int], period: Peri
 async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[int], start: float,
                         end: float, lens: Lens) -> list[str]:
     """Each candidate's best finished exam per paper (the mock paper counts as one paper) and that
-    attempt's score by section, where the lens shows the paper's sections. Columns speak in titles:
-    one for the paper, then one for every section of it, answered or not, in the paper's order."""
+    attempt's score by section, where the lens shows the paper's sections. Columns speak in codes and
+    titles ("P3 Optimisers", "P3 Optimisers · 单选题": a section's title without its numbering and note):
+    one for the paper, then one for every section of it, sat or not, in the paper's order. A section the
+    attempt's sheet held scores what its answers scored (0 when none scored); one it did not hold is blank."""
     marks = ",".join("?" * len(ids))
     since, since_params = _since(lens.scope, "t.user_id", "t.started_at")
     best = await db.fetchall(
         f"""WITH ranked AS (
-              SELECT t.id, t.user_id, t.score, t.paper_id, t.title AS attempt_title, p.slug, p.title,
+              SELECT t.id, t.user_id, t.score, t.paper_id, t.title AS attempt_title, p.code, p.title,
                      ROW_NUMBER() OVER (PARTITION BY t.user_id, COALESCE(t.paper_id, -1)
                                         ORDER BY t.score DESC, t.finished_at - t.started_at, t.id) AS n
               FROM attempts t LEFT JOIN papers p ON p.id = t.paper_id
@@ -152,15 +155,11 @@ async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[i
                 AND t.score IS NOT NULL AND t.finished_at>=? AND t.finished_at<?)
             SELECT * FROM ranked WHERE n = 1 ORDER BY paper_id IS NULL, paper_id""", (*ids, *since_params, start, end))
     papers: dict[int | None, tuple[str, list[tuple[object, str]]]] = {}  # paper -> header, sections
-    titles = [r["title"] for r in best if r["paper_id"] is not None]
     for r in best:
         pid = r["paper_id"]
         if pid in papers:
             continue
-        if pid is None:  # the mock paper
-            head = r["attempt_title"]
-        else:
-            head = r["title"] if titles.count(r["title"]) == 1 else f"{r['title']} ({r['slug']})"
+        head = r["attempt_title"] if pid is None else f"{r['code']} {r['title']}"  # None: the mock paper
         secs: list[tuple[object, str]] = []
         if not lens.of(pid).shows(Fact.section):
             pass  # the total only: a section's score moving between sittings would tell a key
@@ -170,7 +169,7 @@ async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[i
                 f"SELECT DISTINCT section FROM attempt_items WHERE attempt_id IN ({','.join('?' * len(mocks))}) "
                 "ORDER BY section", mocks)]
         else:
-            secs = [(pos, title) for pos, title in await db.fetchall(
+            secs = [(pos, short_section(title)) for pos, title in await db.fetchall(
                 "SELECT position, title FROM sections WHERE paper_id=? ORDER BY position", (pid,))]
         papers[pid] = (head, secs)
     for r in best:
@@ -180,10 +179,11 @@ async def _exam_columns(db: Database, rows: dict[int, CandidateRow], ids: list[i
             continue
         key = "s.position" if r["paper_id"] is not None else "i.section"
         for sec, score in await db.fetchall(
-                f"SELECT {key}, SUM(x.score) FROM answers x JOIN questions q ON q.id = x.question_id "
-                "JOIN sections s ON s.id = q.section_id JOIN attempt_items i ON i.attempt_id = x.attempt_id "
-                f"AND i.pos = x.pos WHERE x.attempt_id=? GROUP BY {key}", (r["id"],)):
-            label = dict(papers[r["paper_id"]][1]).get(sec, str(sec))
+                f"SELECT {key}, SUM(COALESCE(x.score, 0)) FROM attempt_items i "
+                "LEFT JOIN answers x ON x.attempt_id = i.attempt_id AND x.pos = i.pos "
+                "JOIN questions q ON q.id = i.question_id JOIN sections s ON s.id = q.section_id "
+                f"WHERE i.attempt_id=? GROUP BY {key}", (r["id"],)):
+            label = dict(sections).get(sec, str(sec))
             rows[r["user_id"]].best[f"{head} · {label}"] = score
     return [col for head, secs in papers.values() for col in (head, *(f"{head} · {label}" for _, label in secs))]
 

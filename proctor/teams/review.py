@@ -9,16 +9,19 @@ from dataclasses import asdict, dataclass
 from bank.errors import NotFound
 from bank.grading.result import Verdict
 from bank.grading.subjective import term_coverage
+from bank.option_order import SeenOption
 from bank.question_ref import QuestionRef
 from bank.store import one_row
 from proctor import outbox
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
+from proctor.exams.rated import reviewed_in
 from proctor.exams.scoring import ATTEMPT_TOTAL
 from proctor.exams.states import AttemptStatus
 from proctor.exams.visibility import Fact, Lens, Viewer, lens_in, record_key_read_in
 from proctor.storage.db import Database
 from proctor.teams import audit
+from proctor.teams.candidate import seen_answer
 from proctor.teams.consent import seen_sql
 
 
@@ -57,6 +60,7 @@ class Pending:
     terms_found: tuple[str, ...] = ()  # the stored key terms the provisional score found in the answer
     terms_missing: tuple[str, ...] = ()  # ... and those it did not
     ref: QuestionRef = QuestionRef("", 0)  # the question's reference (P3 · Q43: its home paper's)
+    seen: tuple[SeenOption, ...] = ()  # a choice answer (its key unreadable): the options as the candidate saw them
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,12 +134,15 @@ async def next_pending(db: Database, lens: Lens, *, now: float, skip: int = 0,
         if not remaining:
             return None
         row = conn.execute(
-            f"""SELECT p.*, q.stem, q.answer, q.key_terms, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,
+            f"""SELECT p.*, q.stem, q.answer, q.key_terms, q.kind, q.options, i.option_order, c.letter_refs,
+                       COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,
                        q.seq, (SELECT hp.code FROM papers hp WHERE hp.id = q.paper_id) AS home_code
                 FROM (SELECT x.attempt_id, x.pos, x.question_id, x.response, x.score, x.max_score,
                              x.answered_at, t.user_id, t.title, t.paper_id,
                              (SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code FROM {pending}) p
                 JOIN questions q ON q.id = p.question_id JOIN users u ON u.id = p.user_id
+                JOIN attempt_items i ON i.attempt_id = p.attempt_id AND i.pos = p.pos
+                LEFT JOIN question_checks c ON c.question_id = p.question_id
                 ORDER BY p.answered_at, p.attempt_id, p.pos LIMIT 1 OFFSET :skip""",
             {**params, "skip": skip % remaining}).fetchone()
         if row is None:  # reviewed by someone else since the count
@@ -148,7 +155,8 @@ async def next_pending(db: Database, lens: Lens, *, now: float, skip: int = 0,
                        response=response, reference=_text(row["answer"]),
                        score=row["score"], max_score=row["max_score"], remaining=remaining, code=row["code"],
                        terms_found=tuple(found), terms_missing=tuple(missing),
-                       ref=QuestionRef(row["home_code"], row["seq"], row["question_id"]))
+                       ref=QuestionRef(row["home_code"], row["seq"], row["question_id"]),
+                       seen=seen_answer(row))
 
     return await db.run_write(read)
 
@@ -199,6 +207,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, vi
             "UPDATE answers SET score=?, verdict=?, final=1, reviewed_by=?, reviewed_at=? "
             "WHERE attempt_id=? AND pos=?",
             (score, verdict_for(score, row["max_score"]), reviewer, now, attempt_id, pos))
+        reviewed_in(conn, attempt_id, pos)  # it counts for ratings now, with its final score
         cur = conn.execute(
             f"UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=? RETURNING score, max_score",
             (attempt_id, attempt_id))

@@ -14,8 +14,8 @@ The design, in short:
 - Triggers keep both inside the statement that writes, rescores (regrade, review) or deletes
   (/forgetme's cascade) an answer: no extra round trip, no writer has to remember them. A question
   moved to another paper, section or topic (a re-import) recomputes its old and new groups.
-- The topic shown is resolved when read: the question's topic, else its section's title (`TOPIC`), so
-  a renamed section needs nothing.
+- The topic shown is resolved when read (`TOPIC`, bank/topics.py): the question's topic, else its
+  paper's subject, never a section's title; so a paper given a subject needs nothing.
 
 The numbers are those the raw answers give (sums of the same scores, grouped differently: equal but
 for the last bit of a sum of non-binary fractions).
@@ -23,10 +23,11 @@ for the last bit of a sum of non-binary fractions).
 
 from __future__ import annotations
 
+from bank.topics import topic_sql
 from proctor.daily import scores
 
-# the topic a row shows, given the row alias `s` and its section joined as `sec`
-TOPIC = "COALESCE(NULLIF(s.topic, ''), sec.title, '')"
+# the topic a row shows, given the row alias `s` and its paper joined as `p`
+TOPIC = topic_sql("s", "p")
 
 
 def daily_source(start: float | None, end: float | None, chat_param: str = ":chat") -> tuple[str, dict[str, object]]:

@@ -11,7 +11,7 @@ from bank.grading import grade
 from bank.grading.math_form import plain, same_math
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
-from tests.harness import BotEnv, at_place, attempt_message, pick_paper
+from tests.harness import BotEnv, at_place, attempt_message
 
 SIGMOID = "$f(x)=\\frac{1}{1+e^{-x}}$"
 
@@ -67,8 +67,7 @@ async def env(tmp_path):
 
 async def test_practice_grades_a_typed_plain_form_and_shows_the_key_plain(env):
     ann = env.api.user(6001, "Ann", language_code="en")
-    await ann.send("/practice")
-    await pick_paper(ann, "Maths paper")
+    await ann.send("/practice Maths paper")
     await env.api.wait_for(lambda: attempt_message(ann.chat()))
     await ann.send("1/(1+e^-x)")
     fb = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "✅" in m.text and m)

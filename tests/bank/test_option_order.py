@@ -10,7 +10,7 @@ import pytest
 from bank.option_order import OptionOrder, analyse_options, letter_refs, pinned_options
 from bank.paper_store import list_papers
 from proctor.exams import service as attempts
-from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
+from tests.harness import BotEnv, attempt_message, start_exam
 from tests.reads import items_to
 
 ALL_OF_ABOVE = ("以上都是", "以上都不是", "以上均", "都不对", "All of the above", "None of the above")
@@ -51,7 +51,7 @@ def test_draw_keeps_pinned_options_and_rewrite_follows_the_order():
     order = OptionOrder.of("BACD", refs)
     assert order.rows(["x", "y", "z", "A和B"]) == [("A", "y"), ("B", "x"), ("C", "z"), ("D", "B和A")]
     assert order.rewrite("x（A）与 y（B）都对，故选D。", "explanation") == "x（B）与 y（A）都对，故选D。"
-    assert order.stored_letters("AC") == "BC" and [order.shown_letter(c) for c in "BC"] == ["A", "C"]
+    assert order.to_stored("AC") == "BC" and [order.shown_letter(c) for c in "BC"] == ["A", "C"]
 
 
 # ---- the bundled papers, shuffled, through the fake Bot API -----------------------------------
@@ -152,8 +152,7 @@ def _check_feedback(text: str) -> None:
 async def test_practice_and_daily_feedback_name_the_shown_letters(lettered):
     env = lettered
     ann = env.api.user(4201, "Ann", language_code="en")
-    await ann.send("/practice")
-    await pick_paper(ann, "Letters paper")
+    await ann.send("/practice Letters paper")
     await env.api.wait_for(lambda: attempt_message(ann.chat()))
     await ann.send("A")  # typed: graded and explained at once
     fb = await env.api.wait_for(lambda: (m := attempt_message(ann.chat())) and "Why:" in m.text and m)

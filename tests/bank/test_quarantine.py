@@ -140,7 +140,7 @@ async def test_bankstats_lists_held_questions_and_an_admin_confirms_with_one_tap
     await lead.send("/bankstats", chat=ALPHA)
     seen = await lead.wait_message(lambda m: "Held paper" in (m.text or ""))  # privately: a doubt names a key
     # people see the paper's title, the section's name and the question's number (issue 22), not "held s2 q1"
-    assert f"#{q['s2q1']} Held paper · 多项选择题 · Q1: key in doubt (key AB, but the explanation speaks for C)" \
+    assert f"#{q['s2q1']} Held paper · 多项选择题 · Q1: key in doubt (key AB, but the explanation speaks for C, in the bank's letters)" \
         in seen.text
     assert f"#{q['s1q3']} Held paper · 单项选择题 · Q3: same stem as #{q['s1q1']}" in seen.text
     assert not any(t.startswith("Key of") for t in seen.button_texts)  # the bank is shared: admins only
@@ -183,5 +183,5 @@ async def test_chinese_bankstats_says_a_key_in_doubt_in_chinese(env):
     lead = env.api.user(LEAD_A, "Lea", language_code="zh")
     await lead.send("/bankstats", chat=ALPHA)
     seen = await lead.wait_message(lambda m: "Held paper" in (m.text or ""))  # privately
-    assert f"#{q['s2q1']} Held paper · 多项选择题 · 第1题：答案存疑（答案为 AB，但解析支持 C）" in seen.text
+    assert f"#{q['s2q1']} Held paper · 多项选择题 · 第1题：答案存疑（答案为 AB，但解析支持 C，按题库中的选项字母）" in seen.text
     assert "explanation" not in seen.text and " s2 q1" not in seen.text

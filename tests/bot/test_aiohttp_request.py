@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from datetime import timedelta
 
 import pytest
 from aiohttp import web
@@ -144,7 +145,7 @@ async def test_http_errors_are_left_to_ptbs_mapping(server, status, body, error)
     finally:
         await request.shutdown()
     if error is RetryAfter:
-        assert raised.value.retry_after == 7
+        assert raised.value.retry_after == timedelta(seconds=7)  # PTB_TIMEDELTA (tests/conftest.py)
 
 
 async def test_a_silent_server_times_out(server):

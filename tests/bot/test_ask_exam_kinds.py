@@ -10,7 +10,7 @@ import pytest
 from bank.formats.files import parse_any
 from bank.kinds import Kind
 from proctor.exams import service as attempts
-from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
+from tests.harness import BotEnv, attempt_message, start_exam
 from tests.reads import answers_of
 
 TITLE = "Kinds paper"
@@ -133,8 +133,7 @@ async def test_practice_shows_the_key_after_each(tmp_path):
     env = await _env(tmp_path)
     try:
         ann = env.api.user(1001, "Ann", language_code="en")
-        await ann.send("/practice")
-        await pick_paper(ann, TITLE)
+        await ann.send(f"/practice {TITLE}")
         await env.api.wait_for(lambda: _live(ann) and "What is pi" in _live(ann).text, what="practice")
         await env.idle()
         await ann.send("3.1")

@@ -71,10 +71,22 @@ def test_bank_add_to_a_new_paper_then_an_existing_one(capsys, dbfile):
     (["--kind", "single", "--stem", "x", "--option", "a", "--option", "b", "--key", "C", "--new-paper", "P"],
      "names an option that is not there"),
     (["--kind", "numerical", "--stem", "x", "--key", "pi", "--new-paper", "P"], "--key: expected a number"),
-    (["--kind", "truefalse", "--stem", "x", "--key", "T", "--paper", "nope"], "no paper nope"),
+    (["--kind", "truefalse", "--stem", "x", "--key", "T", "--paper", "nope"], "no paper 'nope'"),
+    (["--kind", "truefalse", "--stem", "x", "--key", "T", "--paper", "招聘"], "is in 3 titles: P1 "),
 ])
 def test_bank_add_refuses_bad_questions_and_writes_nothing(capsys, dbfile, argv, why):
     _read(dbfile, question_count)  # the database, as `proctor run` or an import makes it
     code, out, err = run(capsys, "--db", dbfile, "bank", "add", *argv)
     assert code == 1 and why in err, err
     assert "x" not in {q.stem for p in _read(dbfile, list_papers) for q in p.questions()}
+
+
+@pytest.mark.parametrize("ref", ["P2", "p2", "2", "專家并行", "专家并行"])
+def test_bank_add_takes_the_paper_as_every_command_names_it(capsys, dbfile, ref):
+    """Before: `--paper P2` was "no paper P2" (only a slug or a row id was read)."""
+    _read(dbfile, question_count)
+    code, out, err = run(capsys, "--db", dbfile, "bank", "add", "--kind", "truefalse", "--stem", "Is 2 even?",
+                         "--key", "T", "--paper", ref)
+    assert code == 0, err
+    [paper] = [p for p in _read(dbfile, list_papers) if "Is 2 even?" in {q.stem for q in p.questions()}]
+    assert paper.code == "P2"

@@ -95,7 +95,7 @@ async def test_key_change_with_regrade_tells_the_candidates_and_the_board_follow
     card = await _editq(env, lead, qid)
     assert "version 1" in card.text and "Which letter comes third?" in card.text
     assert f"✏️ {await shown_ref(env.db, qid)} · version 1" in card.text  # its reference, never its bank id
-    assert "\nEdit paper · 单项选择题 · Single choice · 2 points\n" in card.text and "#" not in card.text  # no file name
+    assert "\nEdit paper · Single choice · Single choice · 2 points\n" in card.text and "#" not in card.text  # no file name
     assert {"Key", "Stem", "Explanation", "Option A", "Option D", "✖ Cancel"} <= set(card.button_texts)
     await lead.press(card, "Key")
     picker = await env.api.wait_for(lambda: card if "Pick the new key" in (card.text or "") else None,

@@ -9,7 +9,7 @@ from bank.authoring.draft import load_draft
 from bank.paper_store import get_question, list_papers
 from bank.question_ref import QuestionRef, question_id
 from proctor.teams import audit
-from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
+from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, question_count
 
@@ -73,20 +73,20 @@ async def test_a_single_choice_question_end_to_end_with_back_bad_input_and_a_res
     paper = await lead.send("2", "Which paper does it go in?")
     section = await lead.press(paper, "Demo paper demo", "Which section of Demo paper demo?")
     # issue 22 (rough edges): only the sections of its kind; the multiple-choice one was offered too
-    assert section.button_texts[:2] == ["单项选择题 (2)", "➕ New section"], section.button_texts
+    assert section.button_texts[:2] == ["Single choice (2)", "➕ New section"], section.button_texts
     assert "Its sections of Single choice, or a new one" in section.text
-    preview = await lead.press(section, "单项选择题 (2)", "Preview, as a candidate will see it:")
+    preview = await lead.press(section, "Single choice (2)", "Preview, as a candidate will see it:")
     assert ("New question · Single choice · 2 pts\n\nWhich optimiser keeps a velocity term?\nA. SGD with momentum\n"
             "B. Plain gradient descent\nC. Adagrad") in preview.text
     assert "Key: A" in preview.text and "Why: Momentum accumulates a velocity." in preview.text
-    assert "paper: Demo paper demo · section: 单项选择题" in preview.text
+    assert "paper: Demo paper demo · section: Single choice" in preview.text
     before = await question_count(env.db)
 
     await env.restart()  # mid-draft: the draft is in SQLite, the preview's buttons still work
     old = env.api.state.message_to_api(preview)
     save = next(b.callback_data for row in preview.buttons for b in row if b.text == "💾 Save")
     saved = await lead.press(preview, "💾 Save", "Saved as P")
-    found = re.search(r"Saved as (P\d+) · Q(\d+) in Demo paper demo · 单项选择题\.", saved.text)
+    found = re.search(r"Saved as (P\d+) · Q(\d+) in Demo paper demo · Single choice\.", saved.text)
     assert found, saved.text  # its reference, given as it was written: the paper's next n
     assert await question_count(env.db) == before + 1
     assert await load_draft(env.db, LEAD) is None
@@ -129,15 +129,14 @@ async def test_a_fill_in_question_into_a_new_paper_then_practised(env):
     assert title
     preview = await lead.send("Geography", "Preview, as a candidate will see it:")
     assert "The capital of France is ____." in preview.text and "Type your answer" in preview.text
-    assert "paper: Geography (new) · section: 填空题 (the last of its kind, or a new one)" in preview.text
+    assert "paper: Geography (new) · section: Fill in the blank (the last of its kind, or a new one)" in preview.text
     await lead.press(preview, "💾 Save", "Saved as P")
     papers = {p.title: p for p in await list_papers(env.db)}
     q = papers["Geography"].questions()[0]
     assert q.answer == [["Paris", "巴黎"]] and q.explanation == ""
 
     ann = env.api.user(ANN, "Ann", language_code="en")
-    await ann.send("/practice")
-    await pick_paper(ann, "Geography")
+    await ann.send("/practice Geography")
     msg = await env.api.wait_for(lambda: attempt_message(ann.chat()), what="attempt")  # practice: no rules card
     assert "The capital of France is ____." in msg.text
     await ann.send("巴黎")
@@ -191,7 +190,7 @@ async def test_a_paper_without_a_section_of_its_kind_says_where_the_question_goe
     paper = await lead.press(points, "1", "Which paper does it go in?")
     section = await lead.press(paper, "Demo paper demo", "has no Numerical section")
     assert section.text == ("Demo paper demo has no Numerical section: the question goes into a new section, "
-                            "“数值题”, at the end.")
+                            "“Numerical”, at the end.")
     assert section.button_texts[0] == "➕ New section"
     draft = await load_draft(env.db, LEAD)
     forged = section.buttons[0][0].callback_data.rsplit(":", 1)[0] + ":1"  # section 1 holds single choice

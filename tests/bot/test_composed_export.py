@@ -39,7 +39,7 @@ def test_a_composed_paper_is_exported_and_comes_back_unchanged(capsys, dbfile, t
     out = tmp_path / f"out.{fmt}"
     code, said, err = run(capsys, "--db", dbfile, "bank", "export", "--format", fmt, "-o", str(out))
     assert code == 0, err
-    assert said == "wrote " + str(out) + ": 2 papers, 4 questions (P1 2, P2 2)\n"
+    assert said == "wrote " + str(out) + ": 2 papers, 4 questions (P1 2 of 2, P2 2 of 2)\n"
     if fmt != "json":
         assert ("composed-2/s1/q1/v1" in out.read_text(encoding="utf-8")) if fmt != "xlsx" else True
     code, said, err = run(capsys, "--db", dbfile, "import", str(out))

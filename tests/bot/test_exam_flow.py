@@ -84,17 +84,17 @@ async def test_full_paper_with_right_keys_scores_full_objective_marks(env):
     ann = env.api.user(1001, "Ann", language_code="en")
     msg = await _open_exam(env, ann)
     assert msg.protect_content
-    assert msg.text.startswith("P1 · Q1 · 1 of 7 · 单项选择题 · 2 pts · 60:00 left")
+    assert msg.text.startswith("P1 · Q1 · 1 of 7 · Single choice · 2 pts · 60:00 left")
     for _ in range(7):
         await _answer_current(env, ann, await _sheet(env, ann.id), right=True)
     confirm = _confirm(ann)  # answering the last question offers to finish
     assert "Unanswered: none" in confirm.text
     await ann.press(confirm, "Yes, finish")
     card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
-    assert "• 单项选择题: 4/4" in card.text
-    assert "• 多项选择题: 2/2" in card.text
-    assert "• 判断题: 2/2" in card.text
-    assert "• 填空题: 2/2" in card.text
+    assert "• Single choice: 4/4" in card.text
+    assert "• Multiple choice: 2/2" in card.text
+    assert "• True / false: 2/2" in card.text
+    assert "• Fill in the blank: 2/2" in card.text
     assert "awaiting review" in card.text  # the written answer is provisional
     done = await the_attempt(env.db)
     assert done.status == AttemptStatus.finished and done.max_score == 15
@@ -150,9 +150,8 @@ async def test_exam_only_paper_is_offered_for_exams_but_never_for_practice(tmp_p
     await env.start()
     try:
         ann = env.api.user(1005, "Ann", language_code="en")
-        await ann.send("/practice")
-        chooser = await ann.wait_message(lambda m: paper_button(m, "Demo paper demo") is not None)
-        assert paper_button(chooser, "Demo paper hiring") is None
+        await ann.send("/practice hiring")
+        assert "for exams only" in (await ann.wait_message()).text
         await ann.send("/exam")
         chooser = await ann.wait_message(lambda m: paper_button(m, "Demo paper demo") is not None)
         assert paper_button(chooser, "Demo paper hiring") is not None

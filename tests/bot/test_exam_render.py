@@ -32,7 +32,7 @@ def _sheet(mode="exam", answers=None, pos=0, draft=""):
 
 def test_header_shows_position_section_points_and_time_left():
     text, _ = render.attempt_screen(_sheet(), "en", "orig", T0 + 60 * 21 + 48)
-    assert text.splitlines()[0] == "P2 · Q4 · 1 of 3 · 单项选择题 · 2 pts · 38:12 left"
+    assert text.splitlines()[0] == "P2 · Q4 · 1 of 3 · Single choice · 2 pts · 38:12 left"
     text, _ = render.attempt_screen(_sheet(), "zh", "orig", T0)
     assert text.splitlines()[0].startswith("P2 · 第4题 · 进度 1/3 · 单项选择题 · 2 分 · 剩余 60:00")
 
@@ -95,7 +95,7 @@ def test_result_card_by_section():
     text, kb = render.result_card(sheet, compute_result(sheet.items, ans), "en", Visibility(None, EVERY))
     assert "Score: 2.5/5 (50.0%)" in text
     assert "Time used: 02:05" in text
-    assert "• 单项选择题: 2/2" in text and "• 多项选择题: 0/2" in text
+    assert "• Single choice: 2/2" in text and "• Multiple choice: 0/2" in text
     assert "awaiting review" in text
     assert [cb.parse(b.callback_data).action for b in kb.inline_keyboard[0]] == ["review_all", "review"]
     assert "1✓ 2– 3📝" in text  # a mark per question

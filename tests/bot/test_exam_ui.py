@@ -84,7 +84,7 @@ async def test_finish_screen_lists_ticks_not_submitted_and_counts_them(env):
     assert f"Q{multi.pos + 1}: ticked {', '.join(shown)}, not submitted — will be counted" in confirm.text
     await ann.press(confirm, "Yes, finish")
     card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
-    assert "• 多项选择题: 2/2" in card.text
+    assert "• Multiple choice: 2/2" in card.text
 
 
 async def test_navigator_jumps_straight_to_a_question(env):
@@ -131,6 +131,30 @@ async def test_review_of_every_answer_with_a_wrong_only_filter(env):
     await env.api.wait_for(lambda: page.text.startswith("Review 1/6 · P1 · Q2"), what="wrong only")
     await ann.press(page, "All")
     await env.api.wait_for(lambda: page.text.startswith("Review 1/7 · P1 · Q1"), what="all again")
+
+
+async def test_a_review_pressed_in_a_group_opens_in_the_private_chat(env):
+    """A group reads every edit: the review is its candidate's, so a press there (a kept or forwarded
+    button) leaves the group's message as it was and shows the page privately."""
+    ann = env.api.user(2004, "Ann", language_code="en")
+    msg = await start_exam(env, ann)
+    await ann.press(msg, "Finish")
+    confirm = await env.api.wait_for(
+        lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None), what="finish screen")
+    await ann.press(confirm, "Yes, finish")
+    card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
+    data = next(b.callback_data for row in card.buttons for b in row if b.text == "🔍 Review all answers")
+    group = env.api.group(-500, "Team")
+    group.add_members(ann.id)
+    state = env.api.state
+    shown = state.new_message(state.chats[group.id], state.bot.id, text="a kept button",
+                              reply_markup={"inline_keyboard": [[{"text": "🔍", "callback_data": data}]]})
+    toast = await ann.press(shown, callback_data=data)
+    assert await toast.wait() == "📬 Sent to you in a private chat."
+    page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/7 · Q1"))
+    assert page.chat_id == ann.id
+    assert shown.text == "a kept button"
+    assert [m.message_id for m in env.api.chat_view(group.id) if m.from_bot] == [shown.message_id]
 
 
 # ---- the clock in the header ----------------------------------------------------------------------

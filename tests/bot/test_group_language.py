@@ -28,12 +28,12 @@ async def test_an_admins_lang_sets_the_groups_and_the_daily_quiz_follows(env):
     await lead.send("/lang zh", chat=group)
     assert (await lead.wait_message(chat=group)).text == "本群的语言已设为中文。"
     await lead.send("/script hant", chat=group)
-    assert (await lead.wait_message(chat=group)).text.startswith("本群题目现以")
+    assert (await lead.wait_message(chat=group)).text == "本群題目現以繁體顯示。"  # what the bot says, in the group's script
     assert await group_prefs(env.db, GROUP) == ("zh", "hant")
     env.clock.set(ts(2027, 1, 16, 1, 0))
     await run_job(env, f"daily:{GROUP}")
     await env.idle()
-    shown = [m for m in env.api.chat_view(GROUP) if m.from_bot and (m.text or "").startswith("📅 每日一练")]
+    shown = [m for m in env.api.chat_view(GROUP) if m.from_bot and (m.text or "").startswith("📅 每日一練")]
     assert shown and not questions(env.api.chat_view(GROUP))  # every question in Chinese, none in English
     assert any("梯度累積" in m.text for m in shown)  # and in Traditional characters
     # the lead's own (private) language is untouched

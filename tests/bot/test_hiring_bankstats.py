@@ -18,7 +18,7 @@ from tests.papers_fixture import small_paper
 from tests.reads import paper_id
 
 ADMIN, LEAD, ALPHA = 1, 10, -100
-DOUBT_LINE = "key in doubt (key AB, but the explanation speaks for C)"
+DOUBT_LINE = "key in doubt (key AB, but the explanation speaks for C, in the bank's letters)"
 
 
 @pytest.fixture

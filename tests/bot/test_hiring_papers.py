@@ -184,7 +184,7 @@ async def test_a_verified_team_gets_the_sections_and_reviews_its_candidates(env)
     await take(env, cid, payload, written=WRITTEN)
     await finish(env, cid)
     card = await lead_card(lead)
-    assert "• 单项选择题: " in card.text and card.button_texts == ["✍️ Review these answers"]
+    assert "• Single choice: " in card.text and card.button_texts == ["✍️ Review these answers"]
     await lead.press(card, "✍️ Review these answers")
     review = await lead.wait_message(lambda m: REFERENCE in (m.text or ""))
     assert WRITTEN in review.text
@@ -196,7 +196,7 @@ async def test_an_unverified_team_keeps_everything_on_practice_papers(env):
     await take(env, cid, payload, written=WRITTEN)
     await finish(env, cid)
     card = await lead_card(lead)
-    assert "• 单项选择题: " in card.text and card.button_texts == ["✍️ Review these answers"]
+    assert "• Single choice: " in card.text and card.button_texts == ["✍️ Review these answers"]
     await lead.press(card, "✍️ Review these answers")
     assert WRITTEN in (await lead.wait_message(lambda m: REFERENCE in (m.text or ""))).text
     await take(env, cid, payload)  # the second of two attempts: a practice paper sets no bound

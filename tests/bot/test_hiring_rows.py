@@ -17,7 +17,7 @@ from tests.harness import T0
 from tests.reads import the_attempt
 
 WRITTEN = "梯度累积是在每次前向传播计算损失后，不立即更新模型参数，而是将梯度进行累加，等到若干步后再统一更新。"
-WHEN = "2027-01-15 08:"  # T0 is 2027-01-15 08:00 UTC
+WHEN = "2027-01-15T08:"  # T0 is 2027-01-15 08:00 UTC; the CSV holds ISO 8601 with the offset
 
 
 async def report(env, lead) -> dict[str, dict[str, str]]:
@@ -55,14 +55,14 @@ async def test_one_row_per_candidate_with_time_extra_time_signals_and_history(tm
         score = cid_row["score"]
         steps = cid_row["history"].split("; ")
         assert [s.split(" ")[0] for s in steps] == ["created", "opened", "started", "handed_in", "started", "handed_in"]
-        assert steps[0] == f"created {WHEN}00:00 +15m"
-        assert steps[3].startswith(f"handed_in {WHEN}12:00 submitted ") and steps[5] == \
-            f"handed_in {WHEN}19:00 submitted {score}/15"
+        assert steps[0] == f"created {WHEN}00:00+00:00 +15m"
+        assert steps[3].startswith(f"handed_in {WHEN}12:00+00:00 submitted ") and steps[5] == \
+            f"handed_in {WHEN}19:00+00:00 submitted {score}/15"
         # Bob's written answer is Cid's first sitting's: the pair counts on both rows (Cid's from his
         # first sitting, though his score is his second's)
         assert [(r["signal_count"], r["signals"]) for r in (bob_row, cid_row)] == [("1", "similar:1")] * 2
-        assert bob_row["history"].split("; ")[-1].startswith(f"handed_in {WHEN}20:00 submitted")
-        assert rows["3"]["history"] == f"created {WHEN}00:00; expired 2027-01-15 09:00:00"
+        assert bob_row["history"].split("; ")[-1].startswith(f"handed_in {WHEN}20:00+00:00 submitted")
+        assert rows["3"]["history"] == f"created {WHEN}00:00+00:00; expired 2027-01-15T09:00:00+00:00"
         assert rows["4"]["history"].split("; ")[-1].startswith("revoked ")
         assert rows["3"]["time_used"] == rows["3"]["score"] == "" and rows["3"]["signal_count"] == "0"
     finally:
@@ -84,7 +84,7 @@ async def test_a_composed_paper_is_invited_to_graded_and_reported_like_any_other
         result = await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1 finished"))
         attempt = await the_attempt(env.db, CID)
         assert (attempt.paper_id, attempt.max_score) == (made.paper_id, 8)
-        assert f"Score: {attempt.score:g}/8" in result.text and "• 单项选择题: " in result.text
+        assert f"Score: {attempt.score:g}/8" in result.text and "• Single choice: " in result.text
         [row] = (await report(env, lead)).values()
         assert (row["paper"], row["status"], row["score"], row["max_score"]) == (
             f"{made.code} Week 3 check", "finished", f"{attempt.score:g}", "8")

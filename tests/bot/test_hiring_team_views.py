@@ -28,12 +28,14 @@ ADMIN, LEAD, ANN, BOB, CID = 1, 10, 7, 8, 50
 ALPHA = -100
 SENT_PRIVATELY = "📬 Sent to you in a private chat."
 SHARED = "Shared title"  # a hiring paper and a practice paper both carry it
+HIRING_SUBJECT = "招聘科目"  # the hiring paper's subject: the topic of its questions
 
 
 @pytest.fixture
 async def env(tmp_path):
     e = BotEnv(tmp_path, admins=(ADMIN,))
-    await e.seed(small_paper(), small_paper("hire", exam_only=True))
+    await e.seed(small_paper().model_copy(update={"subject": "梯度累积"}),
+                 small_paper("hire", exam_only=True).model_copy(update={"subject": HIRING_SUBJECT}))
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD])
     c = Crafted(e.db)
@@ -77,11 +79,13 @@ async def test_an_unverified_teams_report_has_no_sections_of_a_hiring_paper(env)
     await _sit(env, ann, "Demo paper hire")  # a roster member sits the exam-only paper through /exam
     await _sit(env, ann, "Demo paper demo")
     header = await _report(env, lead)
-    assert "Demo paper hire" in header  # its total
-    assert not [h for h in header if h.startswith("Demo paper hire · ")], header  # no section of it
-    assert "Demo paper demo · 单项选择题" in header  # a practice paper's sections as before
+    hire, demo = [f"{(await paper_summary(env.db, await paper_id(env.db, s))).code} Demo paper {s}"
+                  for s in ("hire", "demo")]  # a paper's column: its code and title
+    assert hire in header  # its total
+    assert not [h for h in header if h.startswith(f"{hire} · ")], header  # no section of it
+    assert f"{demo} · 单项选择题" in header  # a practice paper's sections as before
     await hiring.verify(env.db, ALPHA, [await paper_id(env.db, "hire")], actor=ADMIN, now=env.clock.now())
-    assert "Demo paper hire · 单项选择题" in await _report(env, lead)  # verified: the sections too
+    assert f"{hire} · 单项选择题" in await _report(env, lead)  # verified: the sections too
 
 
 async def test_bankstats_filters_by_paper_id_answers_privately_and_offers_a_lead_no_button(tmp_path):
@@ -123,13 +127,14 @@ async def test_bankstats_filters_by_paper_id_answers_privately_and_offers_a_lead
         assert "hiring doubt" in everything.text
         await (await admin.press(everything, "Uphold #1")).wait()  # the hiring paper's dispute, raised first
         prompt = await admin.wait_message(lambda m: "/keyfix" in (m.text or ""))
-        assert "(now: AB)" in prompt.text and prompt.chat_id == ADMIN
+        assert "(now: A · " in prompt.text and ", in the letters the disputer saw)" in prompt.text
+        assert prompt.chat_id == ADMIN
         assert not any("(now:" in (m.text or "") for m in env.api.chat_view(ALPHA))
     finally:
         await env.close()
 
 
-async def test_the_digest_names_no_section_of_a_hiring_paper(env):
+async def test_the_digest_names_no_topic_of_a_hiring_paper(env):
     c = Crafted(env.db)
     lead = env.api.user(LEAD, "Lea")
     for slug in ("hire", "demo"):  # Ann's weak exams on both papers this week
@@ -138,8 +143,8 @@ async def test_the_digest_names_no_section_of_a_hiring_paper(env):
             await c.exam(ANN, await paper_id(env.db, slug), [(q, 0, 2, 1) for q in qids], T0 - 3600, T0 - 600)
     await lead.send("/digest now", chat=ALPHA)
     digest = await lead.wait_message(lambda m: "Weakest topics" in (m.text or ""), chat=ALPHA)
-    assert "Demo paper demo · 单项选择题" in digest.text
-    assert "Demo paper hire" not in digest.text
+    assert "• 梯度累积: 0% over 4 answers" in digest.text  # the practice paper's subject: its questions' topic
+    assert HIRING_SUBJECT not in digest.text and "Demo paper hire" not in digest.text
 
 
 async def test_a_paper_board_in_the_inviting_group_shows_no_invited_candidate(env):

@@ -62,3 +62,21 @@ async def test_a_rejected_token_is_one_line_and_creates_no_invite(dbfile, capsys
     assert code == 1 and err.count("\n") == 1 and "rejected TELEGRAM_BOT_TOKEN" in err and "--bot NAME" in err
     assert TOKEN not in err and TOKEN.split(":")[1] not in err
     assert await asyncio.to_thread(_no_invites, dbfile, capsys)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--count", "0"], "--count 0: a batch holds 1 to 500 invites"),
+    (["--count", "501", "--bot", "b"], "--count 501: a batch holds 1 to 500 invites"),
+    (["--attempts", "0"], "--attempts 0: attempts are 1x to "),
+    (["--window", "5x"], "--window 5x: “5x” is not a duration like 90m, 48h or 3d"),
+    (["--window", "90d"], "--window 90d: the window is at most "),
+    (["--extra", "soon"], "--extra soon: “soon” is not a duration like 90m, 48h or 3d"),
+])
+def test_a_bad_option_is_named_alone_before_anything_else_is_asked(dbfile, capsys, argv, says):
+    """Before: `--count 0` without --bot was told about the bot's username, and with it a batch rule
+    that named no option."""
+    assert main(["--db", dbfile, "invite", "create", "--paper", SEED.stem, *argv]) == 1
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"proctor: {says}"), line
+    assert "--bot" not in line and "username" not in line
+    assert _no_invites(dbfile, capsys)

@@ -22,7 +22,7 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
 from sandbox.fakeapi.methods.errors import ApiError
-from tests.harness import T0, BotEnv, attempt_message, paper_button
+from tests.harness import T0, BotEnv, attempt_message
 from tests.papers_fixture import small_paper
 from tests.reads import attempts_of, invites_stored, paper_id, the_attempt, the_invite
 
@@ -175,13 +175,13 @@ async def test_lead_invites_candidate_takes_it_lead_gets_the_card_and_no_public_
     # the lead's card: candidate, paper, sections, time, written answers to review
     result = await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1 finished"))
     assert result.text.startswith("📋 Invite #1 finished · Cid\nDemo paper hire\nScore: ")
-    assert "Time used: 70:00" in result.text and "• 单项选择题: " in result.text
+    assert "Time used: 70:00" in result.text and "• Single choice: " in result.text
     assert "✍️ 1 written answer awaits review." in result.text  # one, not "1 answers"
     await lead.press(result, "✍️ Review these answers")
     review = await lead.wait_message(lambda m: "简述梯度累积" in (m.text or ""))
     assert "梯度累积是把梯度累加后再更新参数" in review.text
     note = await env.api.wait_for(lambda: env.api.last_message(ALPHA), what="team note")
-    assert note.text.startswith("📋 Cid finished Demo paper hire: ")
+    assert note.text == "📋 An invited candidate finished Demo paper hire."  # who and how: the lead's card only
     assert (await the_invite(env.db)).status == InviteStatus.finished
 
     # on no board in a chat: the candidate's own view, another team's, and the inviting team's group
@@ -264,13 +264,16 @@ async def test_resend_gives_a_new_link_and_the_old_one_stops_working(env):
     assert len(await audit.recent(env.db, action="invite_resend")) == 1
 
 
-async def test_a_bad_request_is_told_in_the_leads_language(env):
+async def test_a_bad_request_is_told_in_the_groups_language(env):
     """The domain names what an /invite got wrong (proctor.invites.request.Problem); the bot says it in
-    the lead's language, the words at fault quoted."""
+    the language of the group it answers in (bot/voice.py), the words at fault quoted; the lead's own
+    language is not the group's."""
     lead = env.api.user(LEAD, "Lea")
     assert (await say(lead, "/invite hire 48h +99d", chat=ALPHA)).text == (
         "I couldn't read that: extra time is at most 24 hours. See /invite for the usage.")
     await say(lead, "/lang zh")
+    assert (await say(lead, "/invite hire 0h", chat=ALPHA)).text.startswith("I couldn't read that: “0h”")
+    await say(lead, "/lang zh", chat=ALPHA)
     assert (await say(lead, "/invite hire 0h", chat=ALPHA)).text == "无法识别：“0h”不是 90m、48h 或 3d 这样的时长。用法见 /invite。"
     assert (await say(lead, "/invite hire 61d", chat=ALPHA)).text == "无法识别：有效期最长 60 天。用法见 /invite。"
     assert (await say(lead, "/invite hire 21x", chat=ALPHA)).text == "无法识别：作答次数为 1x 至 20x。用法见 /invite。"
@@ -307,7 +310,7 @@ async def test_invite_only_paper_is_offered_nowhere(env):
     assert HIRE not in (await say(cid, "/papers")).text
     chooser = await say(cid, "/exam")
     assert HIRE not in chooser.button_texts
-    assert HIRE not in (await say(cid, "/practice")).button_texts
+    assert "by invitation only" in (await say(cid, f"/practice {HIRE}")).text
     hire_id = await paper_id(env.db, "hire")
     for data in (f"x:p:{hire_id}:e", f"x:go:{hire_id}:e", f"x:go:{hire_id}:p"):
         record = env.api.state.new_callback(CID, chooser, data)
@@ -331,7 +334,7 @@ async def test_review_options_govern_the_candidates_card(tmp_path, review):
         if review == "none":
             assert card.text == "🏁 Demo paper hire — result\n📨 Your answers were sent to the team."
         elif review == "sections":
-            assert "• 单项选择题: " in card.text and card.button_texts == []
+            assert "• Single choice: " in card.text and card.button_texts == []
         else:
             assert card.button_texts == ["🔍 Review all answers", "Review wrong answers"]
             await cid.press(card, "Review wrong answers")
@@ -346,7 +349,7 @@ async def test_review_options_govern_the_candidates_card(tmp_path, review):
             assert record.text == "This paper does not show answers and keys."
         # the lead's card always has the sections
         lead_card = await lead.wait_message(lambda m: (m.text or "").startswith("📋 Invite #1"))
-        assert "• 单项选择题: " in lead_card.text
+        assert "• Single choice: " in lead_card.text
     finally:
         await env.close()
 
@@ -388,8 +391,7 @@ async def test_review_options_govern_practice_feedback_too(tmp_path, review):
     await env.start()
     try:
         cid = env.api.user(CID, "Cid")
-        chooser = await say(cid, "/practice")
-        await cid.press(chooser, paper_button(chooser, "Demo paper demo"))
+        await cid.send("/practice demo")
         screen = await env.api.wait_for(lambda: attempt_message(cid.chat()), what="practice screen")
         await cid.press(screen, "A")  # wrong: the key is C
         await env.api.wait_for(lambda: screen.edits > 0, what="the feedback")

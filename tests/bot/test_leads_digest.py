@@ -73,7 +73,9 @@ def test_movers_rank_climbs_and_newcomers():
 async def test_compose_covers_participation_movers_and_weak_topics(db):
     c = Crafted(db)
     await c.group(ALPHA, members=(1, 2, 3, 4))
-    _, qs = await c.paper(sections=(("single", 3), ("single", 3)), points=(1.0, 1.0))
+    _, qs = await c.paper(sections=(("single", 3), ("single", 3)), points=(1.0, 1.0), subject="operations")
+    await db.run_write(lambda conn: conn.execute(  # the first section's questions have their own topic
+        f"UPDATE questions SET topic='dns' WHERE id IN ({','.join(map(str, qs[0]))})"))
     now = at(UTC, 2027, 1, 15, 17)
     week_ago = now - 7 * 86400
     await c.daily(ALPHA, "2027-01-07", qs[0], [(1, 0, 1, week_ago - 100), (2, 0, 0, week_ago - 90)])
@@ -84,8 +86,8 @@ async def test_compose_covers_participation_movers_and_weak_topics(db):
     assert (d.members, d.active, d.active_before, d.answers) == (4, 2, 2, 9)
     assert [r.user_id for r in d.top] == [2, 3]
     assert [(m.name, m.previous, m.rank) for m in d.movers] == [("u2", 2, 1), ("u3", None, 2)]
-    assert [(w.paper, w.section, round(w.accuracy, 2), w.answers) for w in d.weakest] == [
-        ("Paper ops", "single part", 0.0, 4), ("Paper ops", "single part", 1.0, 5)]  # titles, not the slug "ops"
+    # topics: a question's own, else its paper's subject; never the sections' headings ("single part")
+    assert [(w.name, round(w.accuracy, 2), w.answers) for w in d.weakest] == [("operations", 0.0, 4), ("dns", 1.0, 5)]
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from proctor.teams.curation import set_exam_only
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
-from tests.reads import answers_in, paper_id, question_ids, reviewer_of
+from tests.reads import answers_in, attempts_of, paper_id, question_ids, reviewer_of
 
 ALPHA, BETA = -100, -200
 LEAD_A, LEAD_B, ANN, BOB = 10, 20, 30, 40
@@ -146,6 +146,31 @@ async def test_review_makes_the_score_final_and_updates_results(env):
     assert entry.detail == {"provisional": 2.0, "final": 4.5}
 
 
+async def test_a_review_card_pressed_in_a_group_sends_the_next_card_privately(env):
+    """A group reads every edit: a review card's button pressed there (a kept or forwarded card) saves
+    the score and sends the next card, with its answer and reference, to the lead's private chat; the
+    group's message stays as it was."""
+    c = await crafted_teams(env)
+    await pending_exam(env, c)
+    pid, short = await paper_id(env.db, "demo"), (await question_ids(env.db, "demo", "short"))[0]
+    await c.exam(BOB, pid, [(short, 1, 5, 0)], T0, T0 + 700, responses=["bob's own answer"])
+    lead = env.api.user(LEAD_A, "Lea")
+    await say(env, lead, "/review", chat=ALPHA)
+    card = await env.api.wait_for(lambda: lead.last_message())
+    assert "Candidate: Ann" in card.text
+    data = next(b.callback_data for row in card.buttons for b in row if b.text == "4.5")
+    state = env.api.state
+    kept = state.new_message(state.chats[ALPHA], state.bot.id, text="a kept card",
+                             reply_markup={"inline_keyboard": [[{"text": "4.5", "callback_data": data}]]})
+    toast = await lead.press(kept, callback_data=data)
+    assert await toast.wait() == "Final score 4.5/5 saved.\n📬 Sent to you in a private chat."
+    following = await lead.wait_message(lambda m: "Candidate: Bob" in (m.text or ""))
+    assert following.chat_id == LEAD_A and "bob's own answer" in following.text and "Reference:" in following.text
+    assert kept.text == "a kept card"
+    assert [m.message_id for m in env.api.chat_view(ALPHA) if m.from_bot][-1] == kept.message_id
+    assert await pending_positions(env, (await attempts_of(env.db, ANN))[0].id) == []
+
+
 async def test_another_groups_lead_sees_no_foreign_answers_and_cannot_press(env):
     c = await crafted_teams(env)
     await c.group(-300, "Gamma", members=(BOB,))
@@ -180,8 +205,8 @@ async def test_report_is_a_csv_of_the_teams_results(env):
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [r["name"] for r in rows] == ["Lea", "Ann", "Bob"]
     ann = rows[1]
-    # columns speak in titles, one for every section of the paper (answered or not), never the slug
-    paper = "Demo paper demo"
+    # columns speak in codes and titles, one for every section of the paper (sat or not), never the slug
+    paper = "P1 Demo paper demo"
     sections = ["单项选择题", "多项选择题", "判断题", "填空题", "简答题"]
     assert [c for c in rows[0] if c.startswith(paper)] == [paper, *(f"{paper} · {s}" for s in sections)]
     assert not [c for c in rows[0] if c.startswith("demo")]

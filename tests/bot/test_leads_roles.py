@@ -14,8 +14,7 @@ from tests.reads import audit_count, paper_id, question_ids
 ALPHA, BETA = -100, -200
 ADMIN, LEAD_A, LEAD_B, ANN = 1, 10, 20, 30
 BANK_COMMANDS = ("retire", "restore", "examonly")  # the bank is shared: configured admins only
-BANK_REFUSAL = ("The bank is shared by every team, so only the bot's admins (named by whoever runs it) "
-                "can change it.")
+BANK_REFUSAL = "The bank is shared by every team, so only the bot's admins can change it: user 1."  # not met yet
 REFUSAL = ("Only team leads can do that. Team leads are the group's administrators and the bot's "
            "configured admins; group administrators use lead commands in their team group.")
 
@@ -152,3 +151,38 @@ async def test_configured_admin_changes_the_bank_and_is_audited(env):
     await env.idle()
     assert (await get_question(env.db, qid)).retired
     assert await _last_entry(env) == (ADMIN, ALPHA)
+
+
+async def test_a_lead_refused_the_bank_is_told_which_admins_to_ask(tmp_path):
+    """Before: "only the bot's admins (named by whoever runs it)", naming nobody."""
+    e = BotEnv(tmp_path, admins=(ADMIN, 2, 3))
+    await e.seed(small_paper())
+    await e.start()
+    try:
+        e.api.group(ALPHA, "Alpha").set_admins([LEAD_A])
+        boss = e.api.user(ADMIN, "Boss", username="boss")
+        await boss.send("/start")
+        await boss.wait_message()
+        ann = e.api.user(2, "Ann")  # no username: her first name
+        await ann.send("/start")
+        await ann.wait_message()
+        lead = e.api.user(LEAD_A, "Lea")
+        await lead.send(f"/retire {await _first_question(e)}", chat=ALPHA)
+        assert (await lead.wait_message(chat=ALPHA)).text == (
+            "The bank is shared by every team, so only the bot's admins can change it: @boss, Ann, user 3.")
+    finally:
+        await e.close()
+
+
+async def test_with_no_admin_configured_the_lead_is_told_so(tmp_path):
+    e = BotEnv(tmp_path)
+    await e.seed(small_paper())
+    await e.start()
+    try:
+        e.api.group(ALPHA, "Alpha").set_admins([LEAD_A])
+        lead = e.api.user(LEAD_A, "Lea")
+        await lead.send("/examonly demo on", chat=ALPHA)
+        assert (await lead.wait_message(chat=ALPHA)).text.endswith(
+            "whoever runs the bot has named none.")
+    finally:
+        await e.close()

@@ -18,7 +18,7 @@ from proctor.teams.leaderboard import my_groups, period_bounds, zone
 from proctor.teams.roster import Outcome, Standing
 from tests.harness import T0, BotEnv
 from tests.papers_fixture import small_paper
-from tests.proctor.test_leads_data import Crafted
+from tests.proctor.test_leads_data import Crafted, OldCrafted
 from tests.reads import answers_in, audit_count, lead_lens, paper_id, question_ids
 
 ALPHA, BETA = -100, -200
@@ -131,8 +131,8 @@ async def test_add_by_replying_to_a_members_message(env):
 async def test_join_is_pending_until_a_lead_accepts_with_the_button(env):
     lead, bob = env.api.user(LEAD, "Lea"), env.api.user(BOB, "Bob", username="bob")
     request = await say(bob, "/join", chat=ALPHA)
-    assert request.text == ("🙋 Bob asked to join the team Alpha: pending until a lead accepts. "
-                            "Leads: accept or reject.")
+    # the group's title as it is (before: "asked to join the team Sandbox team")
+    assert request.text == "🙋 Bob asked to join Alpha: pending until a lead accepts. Leads: accept or reject."
     assert request.button_texts == ["✅ Accept", "✖ Reject"]
     assert all(len(b.callback_data.encode()) <= 64 for row in request.buttons for b in row)
     assert (await say(bob, "/join", chat=ALPHA)).text == "Your request to join is still waiting for a lead."
@@ -241,13 +241,31 @@ async def test_report_lists_the_roster_not_whoever_wrote_in_the_group(env):
     assert "1. u40 — 2/2" in board.text
 
 
+async def test_the_paper_leaderboard_in_a_group_ranks_its_roster_not_whoever_asks(env):
+    c = Crafted(env.db)
+    await c.user(ANN, "Ann")
+    await c.group(ALPHA, "Alpha", members=(LEAD, ANN))
+    await c.roster(ALPHA, ANN)  # the lead leads the team, and is not on its roster
+    env.in_group(ALPHA, (ANN, "Ann"), (LEAD, "Lea"))
+    pid = await paper_id(env.db, "demo")
+    q = (await question_ids(env.db, "demo", "single"))[0]
+    await c.exam(ANN, pid, [(q, 1, 2, 1)], T0, T0 + 60)
+    await c.exam(LEAD, pid, [(q, 2, 2, 1)], T0, T0 + 30)  # the lead tried the paper too, and did better
+    lead = env.api.user(LEAD, "Lea")
+    board = await say(lead, "/leaderboard paper demo", chat=ALPHA)
+    assert "1. Ann — 1/2" in board.text and "Lea" not in board.text
+    await c.roster(ALPHA, LEAD)  # added to the roster: ranked with the team
+    board = await say(lead, "/leaderboard paper demo", chat=ALPHA)
+    assert "1. Lea — 2/2" in board.text and "2. Ann — 1/2" in board.text
+
+
 # --- bank/ ----------------------------------------------------------------------------------------
 
 async def test_chart_and_digest_count_exams_of_the_roster_only(db):
     c = Crafted(db)
     await c.group(ALPHA, members=(1, 2))
     await c.roster(ALPHA, 1)
-    pid, qs = await c.paper(sections=(("single", 3),), points=(1.0,))
+    pid, qs = await c.paper(sections=(("single", 3),), points=(1.0,), subject="operations")
     await c.exam(1, pid, [(qs[0][0], 1, 1, 1), (qs[0][1], 1, 1, 1), (qs[0][2], 1, 1, 1)], 100, 200)
     await c.exam(2, pid, [(qs[0][0], 0, 1, 1), (qs[0][1], 0, 1, 1), (qs[0][2], 0, 1, 1)], 100, 200)
     period = period_bounds("all", 1000, zone("UTC"))
@@ -309,7 +327,7 @@ async def test_migration_keeps_every_record_and_grants_no_roster(tmp_path):
         if version < 7:
             shutil.copy(path, old / path.name)
     db = await Database.open(tmp_path / "p.db", migrations_dir=old)
-    c = Crafted(db)
+    c = OldCrafted(db)
     await c.group(ALPHA, members=(1, 2))
     await db.close()
     db = await Database.open(tmp_path / "p.db", migrations_dir=MIGRATIONS_DIR)

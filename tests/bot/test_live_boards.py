@@ -3,6 +3,8 @@ column), and each round's podium in /report live."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from proctor.live.plan import COUNTDOWN
@@ -55,6 +57,7 @@ async def test_report_live_shows_each_rounds_podium(env):
     text = (await say(env, lead, "/report live", chat=ALPHA)).text
     assert text.startswith("🏁 Live rounds · Alpha · this month")
     assert "🥇 Ann 1000" in text and "Bob 0" not in text  # no medal for 0 points
+    assert re.search(r"\n\d{4}-\d\d-\d\d \d\d:\d\d UTC: 🥇 Ann", text), text  # the team's zone, named
     member = env.api.user(BOB, "Bob")
     assert "lead" in (await say(env, member, "/report live", chat=ALPHA)).text.lower()
 

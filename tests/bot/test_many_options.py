@@ -13,7 +13,7 @@ from bot.exam import callbacks as exam_cb
 from bot.letter_rows import ROW_MAX, letter_rows
 from proctor.exams import service as attempts
 from tests.bot.test_daily_support import GROUP, fast, questions
-from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
+from tests.harness import BotEnv, attempt_message, start_exam
 from tests.reads import answers_of, daily_answers, items_to
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
@@ -74,8 +74,7 @@ async def test_twelve_options_in_an_exam_and_in_practice(tmp_path, mode):
     try:
         ann = env.api.user(1001, "Ann", language_code="en")
         if mode == "practice":
-            await ann.send("/practice")
-            await pick_paper(ann, paper.title)
+            await ann.send(f"/practice {paper.title}")
             msg = await env.api.wait_for(lambda: attempt_message(ann.chat()), what="practice question")
             await env.idle()
             await ann.press(msg, "L")

@@ -10,6 +10,7 @@ from bot.daily import render as daily_render
 from bot.exam import navigator
 from bot.exam import render as exam_render
 from bot.i18n import CATALOGUE, kind_name, t
+from bot.section_names import short_section
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet
 
 T0 = 1_800_000_000.0
@@ -55,4 +56,4 @@ def test_ticks_not_submitted_are_not_shown_as_answered_on_the_navigator():
 def test_a_kinds_chinese_name_is_the_section_title_exams_show():
     """Issue 22: /newquestion offered 单选题/多选题 while exams said 单项选择题/多项选择题."""
     assert kind_name(Kind.single, "zh") == "单项选择题" and kind_name(Kind.multi, "zh") == "多项选择题"
-    assert all(kind_name(k, "zh") == exam_render.short_section(SECTION_TITLES[k]) for k in Kind)
+    assert all(kind_name(k, "zh") == short_section(SECTION_TITLES[k]) for k in Kind)

@@ -134,8 +134,8 @@ def test_a_file_older_than_an_edit_is_refused_and_writes_nothing(capsys, dbfile,
                    "the file has version 1); export again and redo the edit\n")
     q = _with_db(dbfile, lambda db: get_question(db, sums))
     assert (q.stem, q.explanation, q.version) == ("One plus one?", "", 2)
-    # exported again, the edit is there and the file's version matches: it applies
-    run(capsys, "--db", dbfile, "bank", "export", "--format", "xlsx", "-o", str(out_xlsx))
+    # exported again (over the old file: --force), the edit is there and the file's version matches: it applies
+    assert run(capsys, "--db", dbfile, "bank", "export", "--format", "xlsx", "-o", str(out_xlsx), "--force")[0] == 0
     _edit_xlsx(out_xlsx, 2, 解析="Two.")
     assert run(capsys, "--db", dbfile, "import", str(out_xlsx))[0] == 0
     q = _with_db(dbfile, lambda db: get_question(db, sums))

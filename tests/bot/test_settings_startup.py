@@ -87,3 +87,18 @@ def test_one_time_of_day_rule_for_settings_daily_and_digest(clean_env, text):
     assert looks_like_time(text) == (expected is not None)
     assert (expected is not None) == (text in ("21.30", "21:30", "9:05", "21：30", "9h05"))
 
+
+
+@pytest.mark.parametrize("name, value", [
+    ("TELEGRAM_BOT_TOKEN", None), ("TELEGRAM_BOT_TOKEN", "abc"), ("PROCTOR_DAILY_TIME", "nine"),
+    ("PROCTOR_DESK_PORT", "abc"), ("PROCTOR_ADMINS", "ann"), ("PROCTOR_WEBHOOK_SECRET", "short"),
+])
+def test_a_bad_settings_line_names_it_once(clean_env, capsys, name, value):
+    """Before: "TELEGRAM_BOT_TOKEN is missing. Get a token …, then run: TELEGRAM_BOT_TOKEN=<the token> proctor run"."""
+    if name != "TELEGRAM_BOT_TOKEN":
+        clean_env.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    if value is not None:
+        clean_env.setenv(name, value)
+    assert main(["run"]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.count(name) == 1, line

@@ -50,7 +50,7 @@ def test_verify_list_and_unverify_from_the_command_line(capsys, tmp_path, monkey
     assert main([*db, "team", "list"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "no team is verified for hiring papers",
-        "not verified: -100 (not seen yet) holds 1 invite(s) to P1 Demo paper hire (their sections and answers stay with the admins)"]
+        "not verified: -100 (not seen yet) holds 1 invite to P1 Demo paper hire (their sections and answers stay with the admins)"]
     assert main([*db, "team", "verify", "--papers", "P1", str(ALPHA), "--admin", "1"]) == 0  # as the chat says
     assert capsys.readouterr().out == "team -100: verified for papers P1\n"
     assert main([*db, "team", "verify", str(ALPHA), "--papers", "hire"]) == 0  # its slug still names it
@@ -72,7 +72,22 @@ def test_verify_list_and_unverify_from_the_command_line(capsys, tmp_path, monkey
     assert "verified for every hiring paper; undo that with `proctor team unverify -200`" in capsys.readouterr().out
     assert main([*db, "team", "unverify", "-200"]) == 0
     assert main([*db, "team", "unverify", str(ALPHA), "--papers", "hire"]) == 0
-    assert capsys.readouterr().out.splitlines() == ["team -200: 1 verification(s) undone",
-                                                    "team -100: 1 verification(s) undone"]
+    assert capsys.readouterr().out.splitlines() == ["team -200: 1 verification undone",
+                                                    "team -100: 1 verification undone"]
     assert [(a, actor) for a, actor, _ in _audit(path)] == [
         ("team_verify", 1), ("team_verify", 0), ("team_unverify", 0), ("team_unverify", 0)]
+
+
+def test_verifying_a_paper_that_is_not_a_hiring_paper_warns(capsys, tmp_path, monkeypatch):
+    """Before: `team verify --papers P2` of an ordinary paper said "verified" and nothing else."""
+    monkeypatch.delenv("PROCTOR_DB", raising=False)
+    path = tmp_path / "cli.db"
+    _bank(path)
+    db = ["--db", str(path)]
+    assert main([*db, "team", "verify", str(ALPHA), "--papers", "P1,P2"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ("warning: P2 Demo paper other is not a hiring paper (neither exam-only nor invite-only), so a "
+                   "verification changes nothing for it until it is one (`proctor bank set P2 --exam-only on`)\n")
+    assert out == "team -100: verified for papers P1,P2\n"
+    assert main([*db, "team", "unverify", str(ALPHA), "--papers", "P2"]) == 0
+    assert capsys.readouterr().err == ""  # undoing it needs no warning

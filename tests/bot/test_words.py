@@ -11,7 +11,7 @@ from proctor.exams import service as attempts
 from proctor.exams.visibility import OPERATOR, lens
 from proctor.teams.candidate import raised_disputes
 from tests.bot.test_exam_flow import _answer_current, _sheet
-from tests.harness import BotEnv, attempt_message, pick_paper, start_exam
+from tests.harness import BotEnv, attempt_message, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import the_attempt
 
@@ -64,9 +64,9 @@ async def test_script_hant_converts_titles_sections_keys_and_explanations(env):
     papers = await ann.wait_message(lambda m: "Papers" in (m.text or ""))
     assert hant_title in papers.text and TITLE not in papers.text
     screen = await start_exam(env, ann, hant_title)  # the chooser's button shows the Traditional title
-    assert "單項選擇題" in screen.text.splitlines()[0]  # the section label, not only the stem
+    assert "Single choice" in screen.text.splitlines()[0]  # a generated section name: the kind's, in English
     card = await _hand_in_wrong(env, ann, hant_title, started=True)
-    assert hant_title in card.text and "• 單項選擇題: 0/4" in card.text and "单项" not in card.text
+    assert hant_title in card.text and "• Single choice: 0/4" in card.text and "单项" not in card.text
     pages = "\n".join(await _review_pages(env, ann, card))
     assert "梯度累積可模擬大批次" in pages  # the explanation
     assert "圖形處理器" in pages and "图形处理器" not in pages  # a reference answer (the fill-in key)
@@ -91,8 +91,7 @@ async def test_review_pages_show_the_reference_dispute_takes(env):
 
 async def test_practice_is_not_an_exam_and_counts_are_plural(env):
     ann = env.api.user(2003, "Ann", language_code="en")
-    await ann.send("/practice")
-    await pick_paper(ann, TITLE)
+    await ann.send(f"/practice {TITLE}")
     await env.api.wait_for(lambda: attempt_message(ann.chat()), what="practice screen")
     await env.idle()
     await ann.send("/cancel")

@@ -49,7 +49,8 @@ async def test_the_audit_log_reads_as_sentences_with_names_and_local_times_in_bo
     await roster.remove(env.db, ALPHA, BOB, lead=LEAD_A, now=T0)  # 16:00 in Shanghai
     await hiring.verify(env.db, ALPHA, [pid], actor=ADMIN, now=T0 + 60)
     await set_schedule(env.db, ALPHA, enabled=True, weekday=4, at_time="18:30", lead=LEAD_A, now=T0 + 120)
-    await write_settings(env.db, pid, actor=LEAD_A, chat_id=ALPHA, now=T0 + 180, signal_similar=80)
+    await write_settings(env.db, pid, actor=LEAD_A, chat_id=ALPHA, now=T0 + 180, signal_similar=80, exam_only=True,
+                         review="sections", multi_policy="partial", attempts_allowed=None, pass_percent=None)
     await audit.log(env.db, at=T0 + 240, actor=LEAD_A, chat_id=ALPHA, action=REGRADE, target="attempt:7",
                     target_user=ANN, **change_detail(question=3, old=4.0, new=5.0, answer_old=0.0, answer_new=1.0,
                                                      from_version=1, to_version=2))
@@ -61,27 +62,35 @@ async def test_the_audit_log_reads_as_sentences_with_names_and_local_times_in_bo
         await lea.login(LEAD_A)
         status, html, _ = await lea.get("/desk/audit", team=str(ALPHA))
         assert status == 200
-        rows = {r[3]: r for r in table_rows(html, "audit")}
-        assert rows["roster_remove"] == ["2027-01-15 16:00 CST", "Lea", "Alpha", "roster_remove",
-                                         "Lea removed Bob from the roster of Alpha"]
-        assert rows["team_verify"][0] == "2027-01-15 16:01 CST"
-        assert rows["team_verify"][4] == (f"Boss let Alpha invite to hiring papers and see their answers: {title}")
-        assert rows["digest"][4] == "Lea set the weekly digest of Alpha: Friday 18:30"
-        assert rows["paper_settings"][4] == f"Lea changed the settings of {title}: similar-answer threshold (%) = 80"
-        assert rows["regrade"][4] == ("Lea regraded Ann&#39;s attempt #7 on question #3: answer 0 → 1, total 4 → 5")
-        assert rows["report"][4] == "Lea downloaded the report of Alpha for this week (1 row)"
-        assert rows["mystery"][4] == "Lea: mystery thing:1 · rows 3 · who a 1"
+        rows = {r[3]: r for r in table_rows(html, "audit")}  # the Action column says the action in words
+        assert rows["removed from the roster"] == ["2027-01-15 16:00 CST", "Lea", "Alpha", "removed from the roster",
+                                                   "Lea removed Bob from the roster of Alpha"]
+        assert rows["team verified for hiring"][0] == "2027-01-15 16:01 CST"
+        assert rows["team verified for hiring"][4] == (
+            f"Boss let Alpha invite to hiring papers and see their answers: {title}")
+        assert rows["weekly digest set"][4] == "Lea set the weekly digest of Alpha: Friday 18:30"
+        assert rows["paper settings changed"][4] == (
+            f"Lea changed the settings of {title}: similar-answer threshold (%): 80, exam only: on, "
+            "what candidates see afterwards: the total and the score by section, multiple-choice scoring: part marks, "
+            "attempts allowed: unlimited, pass mark (%): off")
+        assert rows["attempt regraded"][4] == (
+            "Lea regraded Ann&#39;s attempt #7 on question #3: answer 0 → 1, total 4 → 5")
+        assert rows["report downloaded"][4] == "Lea downloaded the report of Alpha for this week (1 row)"
+        assert rows["mystery"][4] == "Lea: mystery thing:1 · rows 3 · who a 1"  # an action without words
         assert "{" not in html.split('id="audit"')[1]  # no JSON anywhere in the table
+        assert '<option value="roster_consent">agreed to join the roster</option>' in html  # the filter, in words
         zh = DeskClient(env)
         await zh.login(LEAD_A, lang="zh")
         _, html, _ = await zh.get("/desk/audit", team=str(ALPHA))
         rows = {r[3]: r for r in table_rows(html, "audit")}
-        assert rows["roster_remove"][4] == "Lea 把 Bob 移出了 Alpha 的名单"
-        assert rows["digest"][4] == "Lea 设置了 Alpha 的每周摘要：周五 18:30"
-        assert rows["team_verify"][4] == f"Boss 允许 Alpha 邀请候选人参加招聘试卷并查看作答：{title}"
-        assert rows["regrade"][4].startswith("Lea 重新评分了 Ann 的作答 #7")
-        assert rows["report"][4] == "Lea 下载了 Alpha 的报表（本周，1 行）"
-        assert rows["paper_settings"][4] == f"Lea 修改了 {title} 的设置：相似作答阈值（%） = 80"
+        assert rows["移出名单"][4] == "Lea 把 Bob 移出了 Alpha 的名单"
+        assert rows["设置每周摘要"][4] == "Lea 设置了 Alpha 的每周摘要：周五 18:30"
+        assert rows["授予招聘权限"][4] == f"Boss 允许 Alpha 邀请候选人参加招聘试卷并查看作答：{title}"
+        assert rows["重新评分"][4].startswith("Lea 重新评分了 Ann 的作答 #7")
+        assert rows["下载报表"][4] == "Lea 下载了 Alpha 的报表（本周，1 行）"
+        assert rows["修改试卷设置"][4] == (
+            f"Lea 修改了 {title} 的设置：相似作答阈值（%）：80，仅限考试：开，交卷后考生可见内容：总分及各部分得分，"
+            "多选题计分：部分得分，可作答次数：不限，及格线（%）：关")
         await zh.close()
         # the CSV: the sentence beside the raw detail
         _, body, _ = await lea.get("/desk/audit.csv", team=str(ALPHA))
@@ -159,3 +168,5 @@ def test_every_action_the_code_writes_has_a_sentence_in_both_languages():
         assert en == zh, action
     for setting in PaperSettings.model_fields:  # a paper_settings entry names each setting it changed
         assert f"audit_setting_{setting}" in CATALOGUE, setting
+    for action in AuditAction:  # and the log's Action column and filter name each action in words
+        assert {"en", "zh"} <= set(CATALOGUE[f"audit_action_{action.value}"]), action

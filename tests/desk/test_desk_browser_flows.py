@@ -96,7 +96,7 @@ async def test_from_desk_to_a_reviewed_answer_in_under_five_clicks_on_a_phone(en
     await page.goto(f"{env.desk_base}/desk/candidate?team={ALPHA}&user={ANN}")
     await shot(page, "candidate")
     await page.goto(f"{env.desk_base}/desk/audit?team={ALPHA}")
-    assert "review" in await page.inner_text("#audit")
+    assert "answer scored" in await page.inner_text("#audit")
     await shot(page, "audit")
     assert problems == []
     await context.close()

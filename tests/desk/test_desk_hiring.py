@@ -61,6 +61,8 @@ async def test_an_admin_verifies_and_undoes_on_the_desk_and_an_unverified_lead_r
     status, html, _ = await admin.get("/desk/hiring")
     assert status == 200 and 'id="none-verified"' in html and '<option value="-100">Alpha</option>' in html
     assert 'href="/desk/hiring?team=all"' in html
+    # the hiring papers by their codes and titles, never their slugs
+    assert '<option value="P2">P2 Demo paper hire</option>' in html and "(hire)" not in html
     hire = await paper_id(env.db, "hire")
     # a group's lead sees the team's candidates there, not the verifications, and is refused by form;
     # a form without the CSRF token too
@@ -78,7 +80,8 @@ async def test_an_admin_verifies_and_undoes_on_the_desk_and_an_unverified_lead_r
     _, html, _ = await admin.get("/desk/hiring", done="d_hv_verified")
     assert "Verified." in html
     [row] = table_rows(html, "verified")
-    assert row[:3] == ["Alpha (-100)", "hire", "1"]
+    assert row[:3] == ["Alpha (-100)", "P2 Demo paper hire", "1"]  # its code and title, never its slug
+    assert '<input type="hidden" name="paper" value="P2">' in html  # undone by its code
     cid = env.api.user(CID, "Cid")
     payload, _ = await make_invite(env, lead, "hire")
     await take(env, cid, payload, written=WRITTEN)
@@ -87,7 +90,7 @@ async def test_an_admin_verifies_and_undoes_on_the_desk_and_an_unverified_lead_r
     status, _ = await admin.post("/desk/hiring", {"action": "unverify", "team": str(ALPHA), "paper": "hire"})
     assert status == 303
     _, html, _ = await admin.get("/desk/hiring")
-    assert table_rows(html, "unverified") == [["Alpha (-100)", "hire", "1"]]
+    assert table_rows(html, "unverified") == [["Alpha (-100)", "P2 Demo paper hire", "1"]]
     _, html, _ = await lea.get("/desk/review", team=str(ALPHA))
     assert 'id="queue-empty"' in html and REFERENCE not in html and WRITTEN not in html
     assert ('<p class="hint" id="withheld">🔒 Written answers on “Demo paper hire” wait for a configured admin: '

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from proctor import hiring
 from tests.bot.test_invites import ADMIN, ALPHA, CID, LEAD, finish, make_invite, take
@@ -39,11 +40,12 @@ async def test_a_lead_sees_one_row_per_candidate_and_an_unverified_team_sees_no_
     rows = table_rows(html, "candidates")
     assert [r[:5] for r in rows] == [["2", "—", "P2 Demo paper hire", "⚪ open", ""],
                                      ["1", "Cid", "P2 Demo paper hire", "🟢 finished", rows[1][4]]]
-    _, _, _, _, score, sections, used, extra, signals, history = rows[1]
+    _, _, _, _, score, ability, sections, used, extra, signals, history = rows[1]
+    assert re.fullmatch(r"\d+ \(very likely \d+–\d+\)", ability), ability
     assert score.endswith("/15") and sections.startswith(f"{SECTION} ") and used == "0:09:00"
     assert (extra, signals) == ("+15 min", "0")
-    assert history == ("2027-01-15 08:00 created, +15 min extra time2027-01-15 08:00 link opened"
-                       "2027-01-15 08:00 started2027-01-15 08:09 handed in: " + score)
+    assert history == ("2027-01-15 08:00 UTC created, +15 min extra time2027-01-15 08:00 UTC link opened"
+                       "2027-01-15 08:00 UTC started2027-01-15 08:09 UTC handed in: " + score)
     # the same rows as the report: its CSV
     status, body, headers = await lea.get("/desk/hiring.csv", team=str(ALPHA))
     assert status == 200 and headers["Content-Disposition"] == 'attachment; filename="invites-Alpha.csv"'
@@ -54,11 +56,11 @@ async def test_a_lead_sees_one_row_per_candidate_and_an_unverified_team_sees_no_
     await hiring.unverify(env.db, ALPHA, None, actor=ADMIN, now=env.clock.now())
     _, html, _ = await lea.get("/desk/hiring", team=str(ALPHA))
     row = table_rows(html, "candidates")[1]
-    assert row[4] == score and row[5] == "🔒 for verified teams" and SECTION not in html
+    assert row[4] == score and row[6] == "🔒 for verified teams" and SECTION not in html
     _, body, _ = await lea.get("/desk/hiring.csv", team=str(ALPHA))
     assert SECTION not in body and list(csv.DictReader(io.StringIO(body.lstrip("\ufeff"))))[1]["score"]
     _, html, _ = await admin.get("/desk/hiring", team="all")
-    assert table_rows(html, "candidates")[1][5] == sections and 'id="verify"' in html
+    assert table_rows(html, "candidates")[1][6] == sections and 'id="verify"' in html
 
 
 async def test_the_rows_in_chinese(env, browser):  # noqa: F811
@@ -67,6 +69,6 @@ async def test_the_rows_in_chinese(env, browser):  # noqa: F811
     await lea.login(LEAD, "Lea", lang="zh")
     _, html, _ = await lea.get("/desk/hiring", team=str(ALPHA))
     row = table_rows(html, "candidates")[1]
-    assert row[3] == "🟢 已完成" and row[7] == "+15 分钟"
-    assert row[9].startswith("2027-01-15 08:00 创建，延长 15 分钟2027-01-15 08:00 打开链接")
+    assert row[3] == "🟢 已完成" and row[8] == "+15 分钟"
+    assert row[10].startswith("2027-01-15 08:00 UTC 创建，延长 15 分钟2027-01-15 08:00 UTC 打开链接")
     assert "受邀候选人 · Alpha" in html

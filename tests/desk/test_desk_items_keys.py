@@ -17,6 +17,7 @@ from tests.bot.test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, questio
 from tests.desk_helpers import DeskClient, DeskEnv
 from tests.harness import attempt_message, start_exam
 from tests.papers_fixture import small_paper
+from tests.reads import question_ids
 
 ADMIN = 1
 
@@ -56,6 +57,7 @@ async def test_held_questions_are_shown_and_an_admin_confirms_the_key(env, clien
     _, html, _ = await lea.get("/desk/items", team=str(ALPHA), paper="held")
     row = re.search(rf'<tr id="q{held}">(.*?)</tr>', html, re.S).group(1)
     assert "held: key in doubt" in row and 'value="confirm_key"' not in row  # group admins only look
+    assert "speaks for C, in the bank&#39;s letters" in row  # a doubt names the bank's letters, and says so
     assert (await lea.post("/desk/items", {"action": "confirm_key", "target": str(held)}))[0] == 403
     _, html, _ = await admin.get("/desk/items", paper="held")
     row = re.search(rf'<tr id="q{held}">(.*?)</tr>', html, re.S).group(1)
@@ -132,3 +134,12 @@ async def test_the_desks_key_fix_waits_for_an_uphold_and_for_a_running_exams_han
     await ann.press(confirm, "Yes, finish")
     told = await ann.wait_message(lambda m: "was upheld" in (m.text or ""))
     assert f"dispute #{dispute}" in told.text and "1 → 0" in told.text
+
+
+async def test_the_items_page_says_a_question_s_flags_in_words(env, clients):
+    truncated = (await question_ids(env.db, "demo", "short"))[1]  # small_paper's cut-off question
+    admin = clients()
+    await admin.login(ADMIN, "Boss")
+    _, html, _ = await admin.get("/desk/items", paper="demo")
+    row = re.search(rf'<tr id="q{truncated}">(.*?)</tr>', html, re.S).group(1)
+    assert '<td class="flags">cut off</td>' in row and "truncated" not in row

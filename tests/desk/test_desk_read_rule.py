@@ -31,13 +31,15 @@ from tests.reads import paper_id, question_ids
 ADMIN = 1
 ZED = 99  # on no team's roster
 REASON = "the key should be B, not A"  # a dispute's words name a key
-TOPIC = "招聘"  # the hiring paper's sections start with it: no practice paper has such a section
+TOPIC = "招聘"  # the hiring paper's sections and subject start with it: no practice paper has such a name
 
 
 def hiring_paper():
-    """A paper with section titles of its own (the practice paper's are the same as small_paper's)."""
+    """A paper with section titles and a subject of its own (the practice paper's sections are the same
+    as small_paper's; it has no subject)."""
     paper = small_paper("hire")
-    return paper.model_copy(update={"sections": [s.model_copy(update={"title": f"{TOPIC}{s.title}"})
+    return paper.model_copy(update={"subject": f"{TOPIC}科目",
+                                    "sections": [s.model_copy(update={"title": f"{TOPIC}{s.title}"})
                                                  for s in paper.sections]})
 
 

@@ -2,7 +2,7 @@
 
 import re
 
-from desk.svg import HEIGHT, PAD, points_per_day, share_bars
+from desk.svg import FONT, HEIGHT, PAD, WIDE_LATIN, fit, points_per_day, share_bars
 
 
 def test_bars_scale_to_the_highest_day_and_labels_are_escaped():
@@ -31,3 +31,15 @@ def test_sparkline_and_heat_steps():
     assert sparkline([], "x") == ""
     assert [heat_class(s) for s in (0.0, 0.19, 0.2, 0.5, 0.99, 1.0)] == [
         "heat0", "heat0", "heat1", "heat2", "heat4", "heat4"]
+
+
+def test_a_label_is_whole_or_cut_at_its_end_within_its_width():
+    assert fit("P1 · Demo paper demo", 200) == "P1 · Demo paper demo"
+    long = "大模型分布式训练中的梯度累积与混合精度数值稳定性综合测评试卷"
+    cut = fit(long, 100)  # ten ems: nine characters and the ellipsis
+    assert cut == long[:9] + "…"
+    for text in (long, "P3 · " + long, "x" * 300):
+        shown = fit(text, 150)
+        assert shown == text or (shown.endswith("…") and text.startswith(shown[:-1]))
+        ems = sum(1.0 if ord(ch) > 0x2E80 else WIDE_LATIN for ch in shown)
+        assert ems * FONT <= 150

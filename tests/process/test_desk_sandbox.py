@@ -53,3 +53,19 @@ async def test_sandbox_says_which_port_the_desk_needs_and_how_to_pick_another(tm
             await sandbox.cleanup()
     assert f"needs port {port}, which is taken" in sandbox.stdout, sandbox.stdout
     assert "PROCTOR_DESK_PORT=8081 proctor sandbox" in sandbox.stdout, sandbox.stdout
+    assert str(port) not in sandbox.stderr, sandbox.stderr  # said once: before, the bridge logged it too
+
+
+async def test_a_bad_setting_stops_the_sandbox_with_one_line(tmp_path):
+    """Before: PROCTOR_DESK_PORT=abc ended `proctor sandbox` in pydantic's traceback."""
+    env = child_env(tmp_path, PROCTOR_DB=str(tmp_path / "sandbox.db"), PROCTOR_DESK_PORT="abc",
+                    PYTHONUNBUFFERED=None)
+    sandbox = await ProctorProcess.start(["sandbox"], env=env, cwd=tmp_path, stdin=True)
+    try:
+        await sandbox.close_stdin()
+        assert await sandbox.wait(timeout=STARTUP) == 2
+    finally:
+        await sandbox.cleanup()
+    assert sandbox.stderr.splitlines() == [
+        "proctor: bad setting: PROCTOR_DESK_PORT: Input should be a valid integer, unable to parse string as an integer"]
+    assert "Sandbox:" not in sandbox.stdout  # nothing started

@@ -252,7 +252,7 @@ async def test_subscription_on_off_and_disabled_reason(bank):
 
 
 async def test_the_pool_query_keeps_exactly_what_the_rule_for_one_question_keeps(tmp_path):
-    """The daily pool's SQL (bank.paper_list.ASKABLE_SQL, the paper list's rule too) keeps exactly
+    """The daily pool's SQL (bank.paper_counts.ASKABLE_SQL, the paper list's rule too) keeps exactly
     what `eligible` and `Question.askable` keep, over the bundled bank (whose checks hold some
     questions) with questions retired and flagged on top."""
     from bank.matching_answer import shown_count

@@ -139,6 +139,7 @@ def test_cli_invites_in_bulk_and_paper_settings(capsys, tmp_path, monkeypatch):
                  "--bot", "proctor_bot", "--extra", "15m"]) == 0
     rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
     assert rows[0] == ["invite", "link", "closes_at"] and len(rows) == 3
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", r[2]) for r in rows[1:])  # ISO 8601, offset
     assert main(["--db", db, "invite", "list"]) == 0
     listed = capsys.readouterr().out.splitlines()
     assert len(listed) == 5 and listed[0].startswith("#5 open")

@@ -52,8 +52,10 @@ async def test_uphold_opens_the_key_fix_which_regrades_and_tells_everyone(env):
     stats = await lead.wait_message(lambda m: "Open disputes" in (m.text or ""))
     await (await lead.press(stats, "Uphold #1")).wait()
     prompt = await lead.wait_message(lambda m: "/keyfix 1" in (m.text or ""))  # with the key, privately
-    assert "(now: C)" in prompt.text and any(m.text == "Dispute #1 upheld." for m in lead.chat())
-    assert not any("(now: C)" in (m.text or "") for m in env.api.chat_view(ALPHA))
+    # Ann's crafted sheet kept no order: she saw the bank's letters
+    now = "(now: C · 模拟大批次训练, in the letters the disputer saw)"
+    assert now in prompt.text and any(m.text == "Dispute #1 upheld." for m in lead.chat())
+    assert not any("(now: C" in (m.text or "") for m in env.api.chat_view(ALPHA))
     await ann.send("/keyfix 1 B")  # not an admin, and their own dispute besides
     assert "admin" in (await ann.wait_message(lambda m: "/keyfix" not in (m.text or "") and "admin" in (m.text or ""))).text
     await lead.send("/keyfix 1 E", chat=ALPHA)

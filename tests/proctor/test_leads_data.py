@@ -57,10 +57,10 @@ class Crafted:
                 "VALUES (?,?,?,0,?)", (chat_id, uid, status, joined_at if status == "member" else None)))
 
     async def paper(self, slug: str = "ops", sections=(("single", 4), ("short", 2)),
-                    points=(1.0, 5.0), options: tuple[str, ...] = ()) -> tuple[int, list[list[int]]]:
-        """A paper with sections of `n` questions each (single-choice ones with `options`); returns
-        (paper id, question ids by section)."""
-        paper = Paper(slug=slug, title=f"Paper {slug}", sections=[
+                    points=(1.0, 5.0), options: tuple[str, ...] = (), subject: str = "") -> tuple[int, list[list[int]]]:
+        """A paper with sections of `n` questions each (single-choice ones with `options`) and its
+        `subject`; returns (paper id, question ids by section)."""
+        paper = Paper(slug=slug, title=f"Paper {slug}", subject=subject, sections=[
             Section(kind=Kind(kind), title=f"{kind} part", questions=[
                 Question(number=num, kind=Kind(kind), stem=f"Question {num} of {kind}", points=pts,
                          options=list(options) if kind == "single" else [],
@@ -127,6 +127,20 @@ class Crafted:
             return aid
 
         return await self.db.run_write(transaction)
+
+
+class OldCrafted(Crafted):
+    """Crafted's rows on a database at an older version: its users are written by the statement the
+    releases before migration 040 used (today's `ensure_user` writes later columns)."""
+
+    async def user(self, uid: int, name: str = "") -> int:
+
+        def transaction(conn):
+            conn.execute("INSERT OR IGNORE INTO users (id, first_name, username, created_at) VALUES (?,?,?,?)",
+                         (uid, name or f"u{uid}", None, 0))
+
+        await self.db.run_write(transaction)
+        return uid
 
 
 async def test_crafted_rows_satisfy_the_schema(db):

@@ -105,3 +105,22 @@ async def test_an_older_database_gives_its_papers_codes(tmp_path):
         assert papers and [p.code for p in papers] == [f"P{p.id}" for p in papers]
     finally:
         await db.close()
+
+
+@pytest.mark.parametrize("key, code", [
+    ("专家并行", "P2"), ("專家并行", "P2"), ("专家並行", "P2"),  # P2's title writes 專家并行
+    ("混合精度训练数值稳定性试题", "P3"), ("混合精度訓練數值穩定性試題", "P3"),
+    ("训练优化器", "P5"), ("梯度累積", "P1"), ("推理優化", "P4"),
+])
+async def test_a_title_is_found_in_either_script(bank, key, code):
+    """Before: 试题 did not find 試題 (the bundled titles mix both scripts)."""
+    db, _ = bank
+    found = await _each_way(db, key)
+    papers = {p.code: p.id for p in await paper_summaries(db, composed=True)}
+    assert found == dict.fromkeys(("exam", "invite", "bank"), papers[code])
+
+
+async def test_a_fragment_in_either_script_that_several_titles_hold_is_ambiguous(bank):
+    db, _ = bank
+    assert (await _each_way(db, "含答案與解析"))["bank"] == (await _each_way(db, "含答案与解析"))["bank"] \
+        == "ambiguous: P3 P5"

@@ -13,7 +13,7 @@ from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from proctor.teams import review, roster
 from proctor.teams.consent import seen_since
 from proctor.teams.roster import Outcome, Standing
-from tests.proctor.test_leads_data import Crafted
+from tests.proctor.test_leads_data import OldCrafted
 
 ALPHA, LEAD = -100, 9
 LEA = Viewer(Role.lead, LEAD)  # the group's lead, as the read rule knows them
@@ -80,7 +80,7 @@ async def test_an_upgrade_keeps_every_member_and_marks_those_added_without_conse
     db = await Database.open(path, migrations_dir=old)
     try:
         assert await db.user_version() == 25
-        c = Crafted(db)
+        c = OldCrafted(db)
         everyone = (STRANGER, ASKED, ASKED_THEN_ADDED, PENDING, SAME_INSTANT)
         await c.group(ALPHA, "Alpha", members=everyone)
         await old_add(db, STRANGER, 100)  # /team add of someone who never asked

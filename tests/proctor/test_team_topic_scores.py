@@ -36,10 +36,10 @@ MEMBERS = (1, 2, 3)
 OUTSIDER = 4  # answers the group's quizzes and sits exams, not on the roster
 LEAD = 9
 
-# The heatmap and the chart's accuracy by paper as computed before the summaries (the reference). Two
+# The heatmap and the chart's accuracy by paper as computed before the summaries (the reference). Three
 # changes: the heatmap's GROUP BY names the topic expression (before, its bare `topic` meant the column
-# q.topic, so questions without a topic in different sections made one cell under either section's
-# title); and it leaves out a hiring paper's questions from daily answers too (sections are the read
+# q.topic); a question's topic is its own, else its paper's subject (bank/topics.py), never its section's
+# title; and it leaves out a hiring paper's questions from daily answers too (sections are the read
 # rule's: the team's lead, not verified for the exam-only paper, reads none of its sections).
 _RAW_MASTERY = """
 WITH scored AS (
@@ -52,11 +52,11 @@ WITH scored AS (
    AND t.user_id IN (SELECT r.user_id FROM team_roster r WHERE r.chat_id=:chat AND r.status='member')
    AND NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = t.paper_id AND hp.exam_only = 1)
    AND t.finished_at>=:start AND t.finished_at<:end)
-SELECT s.user_id, COALESCE(NULLIF(q.topic, ''), sec.title, '') AS topic,
+SELECT s.user_id, COALESCE(NULLIF(q.topic, ''), p.subject) AS topic,
       SUM(s.score) / SUM(s.max_score) AS share, COUNT(*) AS n
-FROM scored s JOIN questions q ON q.id = s.question_id JOIN sections sec ON sec.id = q.section_id
+FROM scored s JOIN questions q ON q.id = s.question_id JOIN papers p ON p.id = q.paper_id
 WHERE NOT EXISTS (SELECT 1 FROM papers hp WHERE hp.id = q.paper_id AND hp.exam_only = 1)
-GROUP BY s.user_id, COALESCE(NULLIF(q.topic, ''), sec.title, '') HAVING SUM(s.max_score) > 0 ORDER BY topic"""
+GROUP BY s.user_id, COALESCE(NULLIF(q.topic, ''), p.subject) HAVING SUM(s.max_score) > 0 ORDER BY topic"""
 _RAW_PAPERS = """
 WITH scored AS (
   SELECT q.paper_id, d.score, d.max_score FROM daily_answers d JOIN questions q ON q.id = d.question_id
@@ -98,17 +98,19 @@ async def _assert_same(db: Database, period: Period) -> None:
 
 
 async def _setup(db: Database) -> tuple[Crafted, list[int], list[list[int]], list[list[int]]]:
-    """Two groups, a roster, two papers (the second exam-only) with topics on some questions;
-    returns (crafted, the paper ids, the first's and the second's questions by section)."""
+    """Two groups, a roster, two papers (the first about "operations", the second exam-only and with no
+    subject) with topics on some questions; returns (crafted, the paper ids, the first's and the
+    second's questions by section)."""
     crafted = Crafted(db)
     await crafted.group(TEAM, members=(*MEMBERS, OUTSIDER))
     await crafted.group(OTHER, members=MEMBERS)
     await crafted.roster(TEAM, *MEMBERS)
     await crafted.user(LEAD)
-    p1, q1 = await crafted.paper("ops", sections=(("single", 4), ("short", 2)), points=(1.0, 5.0))
+    p1, q1 = await crafted.paper("ops", sections=(("single", 4), ("short", 2)), points=(1.0, 5.0),
+                                 subject="operations")
     p2, q2 = await crafted.paper("net", sections=(("single", 3),), points=(2.0,))
 
-    def transaction(c):  # topics on some questions; the others show their section's title
+    def transaction(c):  # topics on some questions; the others show their paper's subject
         c.execute("UPDATE questions SET topic='dns' WHERE id IN (?, ?)", (q1[0][0], q2[0][1]))
         c.execute("UPDATE questions SET topic='tls' WHERE id = ?", (q1[0][1],))
         c.execute("UPDATE papers SET exam_only=1 WHERE id=?", (p2,))
@@ -219,13 +221,13 @@ async def test_a_regrade_and_a_review_update_the_summaries(db):
     period = period_bounds("all", t0, ZoneInfo("UTC"))
     before = await _mastery(db, period)
     assert before.cells[(2, "dns")] == (0.5, 2) and before.cells[(1, "dns")] == (1.0, 1)
-    assert (2, "short part") not in before.cells  # awaiting review: not counted yet
+    assert (2, "operations") not in before.cells  # the short answer, awaiting review: not counted yet
     await edit_question(db, q1[0][0], Edit(EditField.key, "B"), actor=LEAD, now=t0 + 3600, chat_id=TEAM, regrade=True)
     after = await _mastery(db, period)
     assert after.cells[(1, "dns")] == (0.0, 1) and after.cells[(2, "dns")][1] == 2
     await _assert_kept(db)
     await set_final(db, aid, 1, 4.0, viewer=Viewer(Role.admin, LEAD), scope=None, now=t0 + 7200)
-    assert (await _mastery(db, period)).cells[(2, "short part")] == (0.8, 1)
+    assert (await _mastery(db, period)).cells[(2, "operations")] == (0.8, 1)
     await _assert_kept(db)
 
 
@@ -276,11 +278,16 @@ async def test_the_migration_fills_the_summaries_from_an_old_database(tmp_path):
         await db.close()
 
 
-async def test_questions_without_a_topic_in_two_sections_make_two_cells(db):
+async def test_questions_without_a_topic_are_under_their_papers_subject_never_a_section(db):
     crafted, papers, q1, _ = await _setup(db)
     await crafted.exam(1, papers[0], [(q1[0][2], 0.0, 2.0, 1), (q1[1][0], 2.0, 2.0, 1)], BASE - 600, BASE)
     cells = (await _mastery(db, period_bounds("all", BASE, ZoneInfo("UTC")))).cells
-    assert cells == {(1, "single part"): (0.0, 1), (1, "short part"): (1.0, 1)}
+    assert cells == {(1, "operations"): (0.5, 2)}  # two sections, one subject: one cell
+    # a paper with no subject: its topicless questions are under '' (the desk's "(no topic)")
+    bare, qb = await crafted.paper("bare", sections=(("single", 2), ("short", 1)), points=(1.0, 5.0))
+    await crafted.exam(1, bare, [(qb[0][0], 1.0, 1.0, 1), (qb[1][0], 0.0, 5.0, 1)], BASE - 500, BASE)
+    mastery = await _mastery(db, period_bounds("all", BASE, ZoneInfo("UTC")))
+    assert mastery.topics == ["", "operations"] and mastery.cells[(1, "")] == (1 / 6, 2)
 
 
 async def test_the_trend_of_chosen_members_is_theirs_from_the_whole_trend(db):

@@ -36,6 +36,7 @@ from proctor.teams.roster import Standing
 from sandbox.fakeapi import FakeBotApi
 from tests.harness import TOKEN, BotEnv, attempt_message
 from tests.live_support import bot_texts, run_job
+from tests.proctor.test_ratings_events import replayed_as_held
 from tests.proctor.test_upgrade import RENAMED_TABLES, load_release
 from tests.reads import (
     OutboxRecord,
@@ -47,6 +48,7 @@ from tests.reads import (
     invites_stored,
     outbox_due,
     outbox_record,
+    rating_events,
     reviewer_of,
     unfinished_updates,
 )
@@ -70,6 +72,11 @@ ROWS = {
     "question_versions": 6, "questions": 24, "review_cards": 9, "sections": 15, "team_roster": 5,
     "team_verifications": 1, "users": 10, "written_answers": 6,
 }
+# The ratings (migration 039) are built at start-up from the release's answers (proctor/ratings_rebuild.py):
+# every first answer that had counted (6 finished exams of 6 answers each, Ann's private quiz's 2 new
+# questions, her reviewed written answer, 5 live answers; not Cid's invited exam, Bob's running one, the
+# group's open quiz nor repeats), 6 people, 12 questions
+RATED = {"rating_events": 44, "person_ratings": 6, "question_ratings": 12, "rating_builds": 1}
 
 
 def row_counts(path: Path) -> dict[str, int]:
@@ -109,6 +116,7 @@ async def test_every_table_keeps_its_rows(release):
     after = row_counts(release)
     kept = {old: after.get(RENAMED_TABLES.get(old, old)) for old in ROWS}
     assert kept == ROWS
+    assert {t: after[t] for t in RATED} == dict.fromkeys(RATED, 0)  # built at start-up, not by a migration
 
 
 async def test_the_exams_read_back_with_their_answers_and_scores(upgraded):
@@ -220,6 +228,10 @@ async def test_the_bot_goes_on_from_where_the_release_stopped(release, tmp_path)
     env.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=env.clock.now, first_update_id=last_update + 1)
     await env.start()
     try:
+        assert {t: n for t, n in row_counts(release).items() if t in RATED} == RATED
+        assert [(e.user_id, e.question_id, e.correct) for e in await rating_events(env.db, BOB)][:2] == [
+            (BOB, 1, 0.0), (BOB, 2, 1.0)]  # his "C" to question 2, right by the key then in force
+        await replayed_as_held(env.db)
         group = env.api.group(GROUP, "Team")
         group.set_admins([LEA])
         group.add_members(ANN, BOB)
@@ -240,7 +252,7 @@ async def test_the_bot_goes_on_from_where_the_release_stopped(release, tmp_path)
         # Bob hands in his running exam: the fixed key regrades what waited for it, his notices go out
         await bob.send("/resume")
         screen = await env.api.wait_for(lambda: attempt_message(bob.chat()), what="the exam screen")
-        assert screen.text.startswith("Q 3/7 · 多项选择题"), screen.text
+        assert screen.text.startswith("Q 3/7 · Multiple choice"), screen.text
         await bob.press(screen, "Finish")
         confirm = await bob.wait_message(lambda m: "Yes, finish" in m.button_texts)
         await bob.press(confirm, "Yes, finish")
@@ -255,6 +267,9 @@ async def test_the_bot_goes_on_from_where_the_release_stopped(release, tmp_path)
         assert [(a.response, a.score, a.key_version) for a in (await answers_in(env.db, 3)).values()][1] == \
             ("C", 0.0, 2)
         assert await env.db.scalar("SELECT COUNT(*) FROM held_regrades") == 0  # no domain read: the table itself
+        # the held regrade reached the ratings too: his first answer to question 2 counts as wrong now
+        assert [(e.question_id, e.correct) for e in await rating_events(env.db, BOB)][:2] == [(1, 0.0), (2, 0.0)]
+        await replayed_as_held(env.db)
         # Ann's stats and the team's boards as the release's records add up
         await ann.send("/mystats")
         assert "best 8/15" in (await ann.wait_message()).text

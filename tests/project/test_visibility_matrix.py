@@ -16,6 +16,9 @@ EXPECTED is written from the issue's text, not from what the code does today:
 - an unverified team (self-made, or whose verification was revoked mid-run) never sees a hiring
   paper's keys, per-question results, sections, doubts, item statistics or other people's answers
   (its roster member's dispute of a hiring paper names its question: withheld too);
+- who a team invited and how they did is for that team's leads (the issue: invited candidates on
+  `/leaderboard paper`, leads only): the stranger's name, whom the verified team invited, is read by a
+  configured admin, that team's lead and the stranger alone;
 - a person sees a practice paper's keys, explanations, reference answers and sections (anyone may
   practise it: its review is `full`), of a hiring paper only the sections of a paper they sat or sit
   (its review is `score`), their own written answer and dispute, never a held question's doubt;
@@ -45,7 +48,7 @@ from tests import visibility_desk_cli as desk
 from tests import visibility_outbox_jobs as later
 from tests.bot.test_daily_support import fast
 from tests.visibility_drive import OPERATOR, Matrix, sightings
-from tests.visibility_routes import bot_routes, button, cli_routes, desk_routes, pick
+from tests.visibility_routes import bot_routes, button, cli_routes, desk_routes, forget_press, pick
 from tests.visibility_seed import make_world, new_env, seeded
 from tests.visibility_world import PEOPLE, REVOKED, Canary, PaperKind, Who
 
@@ -69,7 +72,7 @@ EXPECTED: dict[Who | str, dict[PaperKind, frozenset[Canary]]] = {
                  K.invite_only: frozenset({C.section, C.dispute})},
     Who.off_roster: {K.practice: PRACTICE, K.exam_only: NONE, K.invite_only: NONE},
     Who.stranger: {K.practice: PRACTICE | {C.others_answers}, K.exam_only: frozenset({C.section, C.others_answers}),
-                   K.invite_only: frozenset({C.section, C.others_answers})},
+                   K.invite_only: frozenset({C.section, C.others_answers, C.invited})},
     Who.candidate_practice: {K.practice: frozenset({C.section}), K.exam_only: NONE, K.invite_only: NONE},
     Who.candidate_exam: {K.practice: PRACTICE, K.exam_only: frozenset({C.section}), K.invite_only: NONE},
     Who.candidate_invite: {K.practice: PRACTICE, K.exam_only: NONE, K.invite_only: frozenset({C.section})},
@@ -111,17 +114,17 @@ ROUTES: dict[str, Route] = {
     "/script": R(every("/script orig")),
     "/papers": R(every("/papers")),
     "/exam": R(chat.exam_command),
-    "/practice": R(every("/practice")),
+    "/practice": R(chat.practice_command),
     "/resume": R(every("/resume")),
     "/cancel": R(every("/cancel")),
     "/mystats": R(every("/mystats")),
     "/daily": R(every("/daily status", "/daily now")),
     "/leaderboard": R(every("/leaderboard", "/leaderboard all", *chat.per_paper("/leaderboard paper {slug}"),
-                            "/leaderboard live")),
+                            "/leaderboard live", "/leaderboard rating", "/leaderboard rating the")),
     "/forgetme": R(every("/forgetme")),
     "/review": R(every("/review"), shows=((Who.lead_verified, K.invite_only, C.others_answers),)),
     "/report": R(every("/report", "/report all")),
-    "/report invites": R(every("/report invites")),
+    "/report invites": R(every("/report invites"), shows=((Who.lead_verified, K.invite_only, C.invited),)),
     "/report live": R(every("/report live")),
     "/chart": R(every("/chart all")),
     "/digest": R(every("/digest on", "/digest now")),
@@ -155,12 +158,19 @@ ROUTES: dict[str, Route] = {
     pick(False, AttemptMode.practice): R(chat.exam_pick(False, AttemptMode.practice)),
     # ---- the leads' and the invites' buttons that read ------------------------------------------
     button("^l:", L.skip): R(chat.skip_button),
-    button("^l:", L.forget): R(chat.forget_button),
+    forget_press(False): R(chat.forget_button(False)),
+    forget_press(True): R(chat.forget_button(True)),
     button("^i:", Press.review): R(chat.invite_button(Press.review, chat.invited_attempts),
                                    shows=((Who.lead_verified, K.invite_only, C.others_answers),)),
     button("^i:", Press.resend): R(chat.invite_button(Press.resend, chat.all_invites)),
     # ---- outbox kinds: every message of the kind the history queued, queued and delivered again --
-    **{f"outbox {kind.value}": R(later.redeliver(kind)) for kind in box.Kind},
+    "outbox result": R(later.redeliver(box.Kind.result)),
+    "outbox result_in_place": R(later.redeliver(box.Kind.result_in_place)),
+    "outbox invite_result": R(later.redeliver(box.Kind.lead_card),
+                              shows=((Who.lead_verified, K.invite_only, C.invited),)),
+    "outbox invite_note": R(later.redeliver(box.Kind.team_note)),
+    "outbox review": R(later.redeliver(box.Kind.review_notice)),
+    "outbox key_fix": R(later.redeliver(box.Kind.key_fix_notice)),
     # ---- the desk ----------------------------------------------------------------------------------
     "desk POST /auth": R(desk.desk_sign_in),
     **{f"desk GET {path}": R(desk.desk_get(path)) for path in (
@@ -193,6 +203,8 @@ ROUTES: dict[str, Route] = {
     "cli proctor paper compose": R(desk.cli(["paper", "compose", "--title", "Composed", "--part", "single 1",
                                              "--dry-run"])),
     "cli proctor backup": R(desk.cli(["backup", "{folder}/backup.db"])),
+    "cli proctor ratings recompute": R(desk.cli(["ratings", "recompute"])),
+    "cli proctor ratings replay": R(desk.cli(["ratings", "replay", "{folder}/log.csv", "--out", "{folder}/ratings.csv"])),
     "cli proctor run": R(None, why_not="runs the bot itself: its routes are this table's other rows"),
     "cli proctor sandbox": R(None, why_not="runs the bot with a fake Bot API: its routes are this table's other rows"),
     "cli proctor restore": R(None, why_not="replaces the database the running bot holds (stop the bot first)"),
@@ -215,6 +227,7 @@ ROUTES: dict[str, Route] = {
     "update bot.daily.answering.group_reply": R(chat.group_reply),
     # ---- what changes the world a little ---------------------------------------------------------
     "/dispute": R(chat.dispute_command),
+    "/rating": R(every("/rating", "/rating public", "/leaderboard rating", "/mystats")),
     "/retire": R(every("/retire {decoy_question}")),
     "/restore": R(every("/restore {decoy_question}")),
     "/examonly": R(every("/examonly mx-decoy on", "/examonly mx-decoy off")),
@@ -232,30 +245,30 @@ ROUTES: dict[str, Route] = {
     "update bot.live.answering.poll_answer": R(chat.poll_answer),
     f"job {JobKind.live.value} (the rounds to their end)": R(later.live(to_end=True)),
     "update bot.authoring.upload.received": R(chat.upload),
-    button("^a:[uq]:", chat.authoring_cb.UploadAction.import_): R(chat.upload_button(chat.authoring_cb.UploadAction.import_)),
-    button("^a:[uq]:", chat.authoring_cb.UploadAction.cancel): R(chat.upload_button(chat.authoring_cb.UploadAction.cancel)),
+    button("^a:", chat.authoring_cb.UploadAction.import_): R(chat.upload_button(chat.authoring_cb.UploadAction.import_)),
+    button("^a:", chat.authoring_cb.UploadAction.cancel): R(chat.upload_button(chat.authoring_cb.UploadAction.cancel)),
     "/newquestion": R(every("/newquestion")),
-    button("^a:[uq]:", D.kind): R(chat.draft_button(D.kind, 0)),
+    button("^a:", D.kind): R(chat.draft_button(D.kind, 0)),
     "update bot.authoring.newquestion.typed (admins only)": R(chat.admins_text),
-    button("^a:[uq]:", D.options_done): R(chat.draft_button(D.options_done)),
-    button("^a:[uq]:", D.pick): R(chat.draft_button(D.pick, 0)),
-    button("^a:[uq]:", D.key_done): R(chat.draft_button(D.key_done)),
-    button("^a:[uq]:", D.tf): R(chat.draft_button(D.tf, 1)),
-    button("^a:[uq]:", D.skip): R(chat.draft_button(D.skip)),
-    button("^a:[uq]:", D.points): R(chat.draft_button(D.points, 1)),
-    button("^a:[uq]:", D.section): R(chat.draft_button(D.section, 0)),
-    button("^a:[uq]:", D.new_paper): R(chat.draft_button(D.new_paper)),
-    button("^a:[uq]:", D.paper): R(chat.draft_button(D.paper, 1)),
-    button("^a:[uq]:", D.back): R(chat.draft_button(D.back)),
-    button("^a:[uq]:", D.save): R(chat.draft_button(D.save)),
-    button("^a:[uq]:", D.cancel): R(chat.draft_button(D.cancel)),
+    button("^a:", D.options_done): R(chat.draft_button(D.options_done)),
+    button("^a:", D.pick): R(chat.draft_button(D.pick, 0)),
+    button("^a:", D.key_done): R(chat.draft_button(D.key_done)),
+    button("^a:", D.tf): R(chat.draft_button(D.tf, 1)),
+    button("^a:", D.skip): R(chat.draft_button(D.skip)),
+    button("^a:", D.points): R(chat.draft_button(D.points, 1)),
+    button("^a:", D.section): R(chat.draft_button(D.section, 0)),
+    button("^a:", D.new_paper): R(chat.draft_button(D.new_paper)),
+    button("^a:", D.paper): R(chat.draft_button(D.paper, 1)),
+    button("^a:", D.back): R(chat.draft_button(D.back)),
+    button("^a:", D.save): R(chat.draft_button(D.save)),
+    button("^a:", D.cancel): R(chat.draft_button(D.cancel)),
     "/newpaper": R(every("/newpaper")),
-    button("^a:[en]", N.minutes): R(chat.newpaper_button(N.minutes, "30")),
-    button("^a:[en]", N.exam_only): R(chat.newpaper_button(N.exam_only)),
-    button("^a:[en]", N.per_candidate): R(chat.newpaper_button(N.per_candidate)),
-    button("^a:[en]", N.back): R(chat.newpaper_button(N.back)),
-    button("^a:[en]", N.create): R(chat.newpaper_button(N.create)),
-    button("^a:[en]", N.cancel): R(chat.newpaper_button(N.cancel)),
+    button("^a:", N.minutes): R(chat.newpaper_button(N.minutes, "30")),
+    button("^a:", N.exam_only): R(chat.newpaper_button(N.exam_only)),
+    button("^a:", N.per_candidate): R(chat.newpaper_button(N.per_candidate)),
+    button("^a:", N.back): R(chat.newpaper_button(N.back)),
+    button("^a:", N.create): R(chat.newpaper_button(N.create)),
+    button("^a:", N.cancel): R(chat.newpaper_button(N.cancel)),
     "desk POST /lang": R(desk.desk_post("/lang", lambda m, who: [{"lang": "en"}])),
     "desk POST /link": R(desk.desk_post("/link", lambda m, who: [{"token": "not-a-link"}])),
     "desk POST /review": R(desk.desk_post("/review", desk.review_forms)),
@@ -275,14 +288,14 @@ ROUTES: dict[str, Route] = {
     # ---- /editq (a question on a running exam is not edited: now none runs) ----------------------
     "/editq": R(every(*(f"/editq {{fill_{k}}}" for k in ("practice", "invite", "exam"))),
                 shows=((Who.admin, K.exam_only, C.key), (Who.admin, K.exam_only, C.explanation))),
-    button("^a:[en]", E.field): R(chat.editq_button(E.field, "x")),
-    "update bot.leads.authoring_input.on_text (admins only)": R(chat.admins_text),
-    button("^a:[en]", E.done): R(chat.editq_button(E.done)),
-    button("^a:[en]", E.back): R(chat.editq_button(E.back)),
-    button("^a:[en]", E.key): R(chat.editq_button(E.key, "t")),
-    button("^a:[en]", E.tick): R(chat.editq_button(E.tick, "0")),
-    button("^a:[en]", E.save): R(chat.editq_button(E.save, "n")),
-    button("^a:[en]", E.cancel): R(chat.editq_button(E.cancel)),
+    button("^a:", E.field): R(chat.editq_button(E.field, "x")),
+    "update bot.authoring.wizard_text.on_text (admins only)": R(chat.admins_text),
+    button("^a:", E.done): R(chat.editq_button(E.done)),
+    button("^a:", E.back): R(chat.editq_button(E.back)),
+    button("^a:", E.key): R(chat.editq_button(E.key, "t")),
+    button("^a:", E.tick): R(chat.editq_button(E.tick, "0")),
+    button("^a:", E.save): R(chat.editq_button(E.save, "n")),
+    button("^a:", E.cancel): R(chat.editq_button(E.cancel)),
     "desk POST /logout": R(desk.desk_logout),
 }
 EXTRA = {f"job {JobKind.deadline.value} (deadlines passed)", f"job {JobKind.live.value} (the rounds to their end)"}
@@ -319,11 +332,13 @@ async def test_every_route_shows_every_viewer_only_what_the_rule_allows(matrix):
     m = matrix
     # the revoked team's lead reads with a desk session and in the chat while verified; then a
     # configured admin undoes the verification: from their next request on they are an unverified team
+    mark = m.mark()
     await desk.desk_get("/items")(m)
     await m.say(Who.lead_revoked, "/bankstats", chat=REVOKED)
     await m.settle()
-    seen = sightings("while verified", m.read)
-    assert any(s.reader == Who.lead_revoked and s.kind == K.exam_only and s.canary == C.doubt for s in seen)
+    for where, readings in (("desk", m.read), ("chat", m.readings_since(mark))):
+        seen = sightings(f"while verified ({where})", readings)
+        assert any(s.reader == Who.lead_revoked and s.kind == K.exam_only and s.canary == C.doubt for s in seen), where
     await hiring.unverify(m.env.db, REVOKED, None, actor=PEOPLE[Who.admin].user_id, now=m.env.clock.now())
     broken: dict[tuple[str, str, PaperKind, Canary], list[str]] = {}  # a cell: where its canary was read
     missing: list[str] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from datetime import timedelta
 
 import aiohttp
 import pytest
@@ -180,8 +181,9 @@ async def test_injected_429_surfaces_retry_after(fake_api, bot_builder):  # noqa
     user = fake_api.user(1001)
     fake_api.fail("sendMessage", ApiError.retry_after(7))
     async with bot_builder.build() as application:
-        with pytest.raises(RetryAfter, match="Retry in 7 seconds"):
+        with pytest.raises(RetryAfter, match=r"Retry in 0:00:07") as refused:  # PTB's timedelta (PTB_TIMEDELTA)
             await application.bot.send_message(user.id, "hi")
+        assert refused.value.retry_after == timedelta(seconds=7)
         await application.bot.send_message(user.id, "hi")  # only the next call failed
 
 
@@ -437,7 +439,7 @@ async def test_enforced_limits_answer_429(bot_builder):  # noqa: F811
         user = api.user(1001)
         async with application_builder(api).build() as application:
             await application.bot.send_message(user.id, "one")
-            with pytest.raises(RetryAfter, match="Retry in 1 seconds"):
+            with pytest.raises(RetryAfter, match=r"Retry in 0:00:01"):
                 await application.bot.send_message(user.id, "two")
         assert (api.stats.sent, api.stats.rejected) == (1, 1)
 

@@ -1,0 +1,37 @@
+"""Texts of a paper's counts (bank/paper_counts.py): where its questions stand, and why, on every
+screen, command and page that counts them: key -> {"en": ..., "zh": ...}."""
+
+TEXTS: dict[str, dict[str, str]] = {
+    "pc_askable": {"en": "{n} askable", "zh": "可出题 {n}"},
+    "pc_held": {"en": "{n} held", "zh": "暂停 {n}"},
+    "pc_unaskable": {"en": "{n} unaskable", "zh": "不可出题 {n}"},
+    "pc_retired": {"en": "{n} retired", "zh": "已停用 {n}"},
+    "pc_why": {"en": "{what} ({why})", "zh": "{what}（{why}）"},
+    "pc_held_key": {"en": "{n} key in doubt", "zh": "答案存疑 {n}"},
+    "pc_held_duplicate": {"en": "{n} {n:repeat|repeats}", "zh": "重复 {n}"},
+    "pc_truncated": {"en": "{n} cut off", "zh": "截断 {n}"},
+    "pc_garbled": {"en": "{n} garbled", "zh": "乱码 {n}"},
+    "pc_no_key": {"en": "{n} without a key", "zh": "缺答案 {n}"},
+    "pc_repaired": {"en": "{n} repaired", "zh": "已修复乱码 {n}"},
+    "pc_no_explanation": {"en": "{n} without an explanation", "zh": "无解析 {n}"},
+    "pc_not_yet_asked": {"en": "{n} not yet asked", "zh": "尚未出过 {n}"},
+    "pc_total": {"en": "{n} {n:question|questions}: {standings}", "zh": "共 {n} 题：{standings}"},
+    "pc_change": {"en": "{what} {delta}", "zh": "{what} {delta}"},
+    "pc_changed": {"en": "since the last import: {changes}", "zh": "与导入前相比：{changes}"},
+    "pc_papers_head": {"en": "📚 Papers:", "zh": "📚 试卷："},
+    "pc_paper_line": {"en": "{code} · {counts}", "zh": "{code} · {counts}"},
+    # the desk's Items page: a paper's counts, and the status of a question that stands askable
+    "pc_col_paper": {"en": "Paper", "zh": "试卷"},
+    "pc_col_questions": {"en": "Questions", "zh": "题数"},
+    "pc_col_askable": {"en": "Askable", "zh": "可出题"},
+    "pc_col_held": {"en": "Held", "zh": "暂停"},
+    "pc_col_unaskable": {"en": "Unaskable", "zh": "不可出题"},
+    "pc_col_retired": {"en": "Retired", "zh": "已停用"},
+    "pc_col_not_yet_asked": {"en": "Not yet asked", "zh": "尚未出过"},
+    "pc_state_held": {"en": "held", "zh": "暂停"},
+    "pc_state_not_yet_asked": {"en": "not yet asked", "zh": "尚未出过"},
+    "pc_state_unaskable": {"en": "unaskable: {why}", "zh": "不可出题：{why}"},
+    "pc_reason_truncated": {"en": "cut off", "zh": "截断"},
+    "pc_reason_corrupted": {"en": "garbled", "zh": "乱码"},
+    "pc_reason_no_answer": {"en": "no key", "zh": "缺答案"},
+}
