@@ -83,8 +83,9 @@ class Item:
 
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> Item:
+        """An attempt_items row joined with its question's reference (`code`, `seq`)."""
         return cls(r["pos"], r["question_id"], r["section"], r["points"], r["option_order"],
-                   bool(r["flagged"]), r["draft"], r["version"])
+                   bool(r["flagged"]), r["draft"], r["version"], r["code"], r["seq"])
 
     @classmethod
     def from_json(cls, v: list[Any]) -> Item:

@@ -106,22 +106,29 @@ def test_lint_lists_quarantined_questions_and_the_cli_confirms(capsys, tmp_path,
     code, out, _ = _run(capsys, "--db", dbfile, "bank", "lint")
     assert code == 0
     lines = [line for line in out.splitlines() if ": quarantined: " in line]
-    assert any("(id 104): quarantined: held out" in line and "proctor bank confirm 104" in line for line in lines)
-    assert any("(id 98): quarantined: repeats an earlier question" in line for line in lines)
-    assert any("(id 102): quarantined: repeats" in line for line in lines)
+    # each named by its reference, its paper and section beside it
+    assert any(line.startswith("P3 · Q17 (") and ": quarantined: held out" in line
+               and "proctor bank confirm P3 · Q17" in line for line in lines)
+    assert any(line.startswith("P3 · Q11 (") and ": quarantined: repeats an earlier question" in line for line in lines)
+    assert any(line.startswith("P5 · Q14 (") and ": quarantined: repeats" in line for line in lines)
     assert "pinned_options" in out and "letter_refs" in out
-    assert _run(capsys, "--db", dbfile, "bank", "confirm", "104") == (0, "question 104: key confirmed, asked again\n", "")
-    code, _, err = _run(capsys, "--db", dbfile, "bank", "confirm", "104")
+    assert _run(capsys, "--db", dbfile, "bank", "confirm", "P3", "·", "Q17") == (0, "P3 · Q17: key confirmed, asked again\n", "")
+    code, _, err = _run(capsys, "--db", dbfile, "bank", "confirm", "P3", "Q17")
     assert code == 1 and "not held for its key" in err
-    assert "(id 104): quarantined" not in _run(capsys, "--db", dbfile, "bank", "lint")[1]
-    async def logged() -> list[tuple[str, str]]:
+    assert not [line for line in _run(capsys, "--db", dbfile, "bank", "lint")[1].splitlines()
+                if line.startswith("P3 · Q17 (") and ": quarantined: " in line]
+
+    async def logged() -> tuple[list[tuple[str, str]], int]:
         db = await Database.open(dbfile)
         try:
-            return [(e.action, e.target) for e in await audit.recent(db)]
+            qid = await db.scalar("SELECT q.id FROM questions q JOIN papers p ON p.id = q.paper_id "
+                                  "WHERE p.code='P3' AND q.seq=17")
+            return [(e.action, e.target) for e in await audit.recent(db)], qid
         finally:
             await db.close()
 
-    assert asyncio.run(logged()) == [("confirm_key", "question 104")]
+    entries, qid = asyncio.run(logged())
+    assert entries == [("confirm_key", f"question {qid}")]  # the record keeps the bank id
 
 
 @pytest.fixture
@@ -140,20 +147,21 @@ async def test_bankstats_lists_held_questions_and_an_admin_confirms_with_one_tap
     await lead.send("/bankstats", chat=ALPHA)
     seen = await lead.wait_message(lambda m: "Held paper" in (m.text or ""))  # privately: a doubt names a key
     # people see the paper's title, the section's name and the question's number (issue 22), not "held s2 q1"
-    assert f"#{q['s2q1']} Held paper · 多项选择题 · Q1: key in doubt (key AB, but the explanation speaks for C, in the bank's letters)" \
+    # each question named by its reference (the paper's full order: s1's three, then s2's first is Q4)
+    assert "P1 · Q4 (Held paper · 多项选择题): key in doubt (key AB, but the explanation speaks for C, in the bank's letters)" \
         in seen.text
-    assert f"#{q['s1q3']} Held paper · 单项选择题 · Q3: same stem as #{q['s1q1']}" in seen.text
+    assert "P1 · Q3 (Held paper · 单项选择题): same stem as P1 · Q1" in seen.text
     assert not any(t.startswith("Key of") for t in seen.button_texts)  # the bank is shared: admins only
     admin = env.api.user(ADMIN, "Boss", language_code="en")
     await admin.send("/bankstats")
     own = await admin.wait_message()
-    button = f"Key of #{q['s2q1']} is right"
+    button = "Key of P1 · Q4 is right"
     assert button in own.button_texts
     # a team lead cannot use the admin's button
     refused = await (await lead.press(own, button)).wait()
     assert "lead" in refused.lower()
     assert {h.question_id: h.held for h in await held_questions(env.db)}.get(q["s2q1"]) == "key"
-    assert (await (await admin.press(own, button)).wait()) == f"Key of question #{q['s2q1']} confirmed: it is asked again."
+    assert (await (await admin.press(own, button)).wait()) == "Key of P1 · Q4 confirmed: it is asked again."
     await env.idle()
     assert q["s2q1"] not in {h.question_id for h in await held_questions(env.db)}
     [entry] = await audit.recent(env.db, limit=1)
@@ -183,5 +191,5 @@ async def test_chinese_bankstats_says_a_key_in_doubt_in_chinese(env):
     lead = env.api.user(LEAD_A, "Lea", language_code="zh")
     await lead.send("/bankstats", chat=ALPHA)
     seen = await lead.wait_message(lambda m: "Held paper" in (m.text or ""))  # privately
-    assert f"#{q['s2q1']} Held paper · 多项选择题 · 第1题：答案存疑（答案为 AB，但解析支持 C，按题库中的选项字母）" in seen.text
+    assert "P1 · 第4题（Held paper · 多项选择题）：答案存疑（答案为 AB，但解析支持 C，按题库中的选项字母）" in seen.text
     assert "explanation" not in seen.text and " s2 q1" not in seen.text

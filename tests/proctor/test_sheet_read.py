@@ -29,8 +29,11 @@ def _paper() -> Paper:
 
 
 def _row_by_row(conn, attempt_id: int) -> tuple[list[Item], dict[int, AnswerRec]]:
+    """Each item's row with its question's reference (the home paper's code, the question's seq), and
+    each answer's row, read one by one."""
     items = [Item.from_row(r) for r in conn.execute(
-        "SELECT * FROM attempt_items WHERE attempt_id=? ORDER BY pos", (attempt_id,))]
+        "SELECT i.*, p.code, q.seq FROM attempt_items i JOIN questions q ON q.id = i.question_id "
+        "JOIN papers p ON p.id = q.paper_id WHERE i.attempt_id=? ORDER BY i.pos", (attempt_id,))]
     answers = {a.pos: a for a in (AnswerRec.from_row(r) for r in conn.execute(
         "SELECT * FROM answers WHERE attempt_id=?", (attempt_id,)))}
     return items, answers
