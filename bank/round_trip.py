@@ -82,21 +82,21 @@ def changes_to(paper: Paper, incoming: list[Question], baseline: dict[str, Quest
             added.append(q)
             continue
         if fp in seen:
-            raise ImportFailed(file, _where(q), f"question #{old.id} appears twice in the file")
+            raise ImportFailed(file, _where(q), f"the question with bank id #{old.id} appears twice in the file")
         seen.add(fp)
         base = baseline.get(fp)
         if base is None:  # the format cannot carry it now (e.g. flagged since): nothing to compare with
-            raise ImportFailed(file, _where(q), f"question #{old.id} cannot be carried by this format now; "
+            raise ImportFailed(file, _where(q), f"the question with bank id #{old.id} cannot be carried by this format now; "
                                                 "export the paper again")
         fields = tuple(f for f in VERSIONED + PLAIN if getattr(q, f) != getattr(base, f))
         if q.kind is not base.kind:
-            raise ImportFailed(file, _where(q), f"question #{old.id} is a {old.kind.value} question; a question "
+            raise ImportFailed(file, _where(q), f"the question with bank id #{old.id} is a {old.kind.value} question; a question "
                                                 "keeps its kind (add a new one instead)")
         if not fields:
             unchanged += 1
             continue
         if q.version != old.version:
-            raise Outdated(f"{file}: question #{old.id} was edited since the file was exported (version "
+            raise Outdated(f"{file}: the question with bank id #{old.id} was edited since the file was exported (version "
                            f"{old.version} now, the file has version {q.version}); export again and redo the edit")
         changes.append(Change(old, old.model_copy(update={f: getattr(q, f) for f in fields}), fields))
     left_out = sum(1 for fp, q in current.items() if fp not in seen and not q.retired)

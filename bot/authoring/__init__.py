@@ -20,7 +20,7 @@ COMMANDS: list[Command] = [
     Command("newquestion", "Add a question step by step (or send a question file)",
             "逐步添加题目（或直接发送题目文件）", who=Who.admin, where=Where.private),
     Command("editq", "Fix a question's key, text, option or explanation", "修改题目的答案、题干、选项或解析",
-            who=Who.admin, where=Where.private, usage="<question id>", usage_zh="<题号ID>"),
+            who=Who.admin, where=Where.private, usage="<question>", usage_zh="<题目>"),
     Command("newpaper", "Compose a paper from the bank", "从题库组卷", who=Who.admin, where=Where.private),
 ]
 

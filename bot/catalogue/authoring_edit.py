@@ -17,10 +17,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "au_expired_newpaper": {"en": "Your /newpaper had expired (an older version of the bot left it); it starts over.",
                             "zh": "你的 /newpaper 已过期（由旧版本留下），现在重新开始。"},
     "au_expired": {"en": "Your unfinished /editq or /newpaper had expired (an older version of the bot left it). "
-                         "Start again with /editq <id> or /newpaper.",
-                   "zh": "你未完成的 /editq 或 /newpaper 已过期（由旧版本留下）。请用 /editq <编号> 或 /newpaper 重新开始。"},
-    "au_stale": {"en": "This is no longer open. Start again with /editq <id> or /newpaper.",
-                 "zh": "该操作已结束。请用 /editq <编号> 或 /newpaper 重新开始。"},
+                         "Start again with /editq <question> or /newpaper.",
+                   "zh": "你未完成的 /editq 或 /newpaper 已过期（由旧版本留下）。请用 /editq <题目> 或 /newpaper 重新开始。"},
+    "au_stale": {"en": "This is no longer open. Start again with /editq <question> or /newpaper.",
+                 "zh": "该操作已结束。请用 /editq <题目> 或 /newpaper 重新开始。"},
     "au_private": {"en": "Please use this in a private chat with me.", "zh": "请在与我的私聊中使用。"},
     # ---- /editq
     "eq_usage": {"en": "Usage: /editq <question>: its reference as /bankstats and `proctor bank show` give it "

@@ -230,7 +230,7 @@ async def _plan(db: Database, incoming: dict[str, list[Question]], files: dict[s
                                "papers: add the new question to one of them (`proctor bank add`), not to it")
         for c in u.changes:  # a composed paper and the paper it drew from, both in one export
             if (qid := c.old.id or 0) in edited and c.versioned:
-                raise ImportFailed(file, f"paper {u.paper.slug}", f"question #{qid} is edited twice, in "
+                raise ImportFailed(file, f"paper {u.paper.slug}", f"the question with bank id #{qid} is edited twice, in "
                                    f"{edited[qid]} and in {u.paper.label}: edit it in one of them")
             if c.versioned:
                 edited[qid] = u.paper.label

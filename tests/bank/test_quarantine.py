@@ -187,7 +187,6 @@ async def test_an_upgraded_bank_gets_its_checks_at_start_up(tmp_path):
 
 async def test_chinese_bankstats_says_a_key_in_doubt_in_chinese(env):
     """Issue 22: 答案存疑（key ABCD, but the explanation speaks for E） had English inside."""
-    q = await _ids(env.db)
     lead = env.api.user(LEAD_A, "Lea", language_code="zh")
     await lead.send("/bankstats", chat=ALPHA)
     seen = await lead.wait_message(lambda m: "Held paper" in (m.text or ""))  # privately

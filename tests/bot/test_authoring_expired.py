@@ -91,7 +91,7 @@ async def test_text_for_an_unreadable_editq_says_it_expired_and_how_to_start_aga
     await lead.wait_message(lambda m: "Send the new stem" in (m.text or ""))
     await _store(env, "editq", json.dumps({"q": qid, "v": 1, "step": "typing", "field": "stem"}))
     told = await _say(lead, "A new stem", "had expired")
-    assert "Start again with /editq <id> or /newpaper" in told.text
+    assert "Start again with /editq <question> or /newpaper" in told.text
     assert await get_session(env.db, LEAD) is None
     assert (await get_question(env.db, qid)).stem != "A new stem"
     _no_oops(lead)

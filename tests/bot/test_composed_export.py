@@ -103,7 +103,7 @@ def test_a_question_edited_both_at_home_and_in_the_composed_paper_is_refused(cap
     _edit_xlsx(out, 1 + first.id, 题干="1 plus 1?")  # Sums' rows are its questions in order (ids 1, 2)
     code, said, err = run(capsys, "--db", dbfile, "import", str(out))
     assert code == 1 and said == ""
-    assert err == (f"proctor: out.xlsx: paper composed-2: question #{first.id} is edited twice, in P1 Sums and in "
+    assert err == (f"proctor: out.xlsx: paper composed-2: the question with bank id #{first.id} is edited twice, in P1 Sums and in "
                    f"P2 {WEEK}: edit it in one of them\n")
     assert _with_db(dbfile, lambda db: get_question(db, first.id)).version == 1
 

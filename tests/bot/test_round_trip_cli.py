@@ -130,7 +130,7 @@ def test_a_file_older_than_an_edit_is_refused_and_writes_nothing(capsys, dbfile,
     _edit_xlsx(out_xlsx, 2, 解析="Two.")
     code, out, err = run(capsys, "--db", dbfile, "import", str(out_xlsx))
     assert code == 1 and out == ""
-    assert err == (f"proctor: out.xlsx: question #{sums} was edited since the file was exported (version 2 now, "
+    assert err == (f"proctor: out.xlsx: the question with bank id #{sums} was edited since the file was exported (version 2 now, "
                    "the file has version 1); export again and redo the edit\n")
     q = _with_db(dbfile, lambda db: get_question(db, sums))
     assert (q.stem, q.explanation, q.version) == ("One plus one?", "", 2)

@@ -23,6 +23,7 @@ from tests.harness import T0
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import paper_id
+from tests.stored import shown_ref
 
 ADMIN = 1
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +75,7 @@ async def test_the_audit_log_reads_as_sentences_with_names_and_local_times_in_bo
             "what candidates see afterwards: the total and the score by section, multiple-choice scoring: part marks, "
             "attempts allowed: unlimited, pass mark (%): off")
         assert rows["attempt regraded"][4] == (
-            "Lea regraded Ann&#39;s attempt #7 on question #3: answer 0 → 1, total 4 → 5")
+            f"Lea regraded Ann&#39;s attempt #7 on {await shown_ref(env.db, 3)}: answer 0 → 1, total 4 → 5")
         assert rows["report downloaded"][4] == "Lea downloaded the report of Alpha for this week (1 row)"
         assert rows["mystery"][4] == "Lea: mystery thing:1 · rows 3 · who a 1"  # an action without words
         assert "{" not in html.split('id="audit"')[1]  # no JSON anywhere in the table

@@ -18,6 +18,7 @@ from tests.desk_helpers import DeskClient, DeskEnv
 from tests.harness import attempt_message, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import question_ids
+from tests.stored import shown_ref
 
 ADMIN = 1
 
@@ -62,7 +63,7 @@ async def test_held_questions_are_shown_and_an_admin_confirms_the_key(env, clien
     _, html, _ = await admin.get("/desk/items", paper="held")
     row = re.search(rf'<tr id="q{held}">(.*?)</tr>', html, re.S).group(1)
     assert 'value="confirm_key"' in row
-    dup = re.search(r'<tr id="q\d+">((?:(?!</tr>).)*held: same stem as #\d+(?:(?!</tr>).)*)</tr>', html, re.S)
+    dup = re.search(r'<tr id="q\d+">((?:(?!</tr>).)*held: same stem as P\d+ · Q\d+(?:(?!</tr>).)*)</tr>', html, re.S)
     assert dup and 'value="confirm_key"' not in dup.group(1)  # a duplicate stays asked once
     status, location = await admin.post("/desk/items", {"action": "confirm_key", "target": str(held),
                                                         "paper": "held"})
@@ -104,8 +105,8 @@ async def test_upholding_a_dispute_leads_to_the_key_fix_and_the_candidates_are_t
     assert (await get_question(env.db, qid)).answer == "B"
     told = await env.api.user(ANN, "Ann").wait_message(lambda m: "was upheld" in (m.text or ""))
     assert f"dispute #{dispute}" in told.text and "1 → 0" in told.text
-    q = (await get_question(env.db, qid)).source  # the question as she met it: its paper and number
-    assert f"on {q.paper_title} · question {q.number} (#{qid}) was upheld" in told.text, told.text
+    q = (await get_question(env.db, qid)).source  # the question as she met it: its reference and paper
+    assert f"on {await shown_ref(env.db, qid)} ({q.paper_title}) was upheld" in told.text, told.text
     actions = [e.action for e in reversed(await audit.recent(env.db, limit=100))]
     assert actions == ["dispute_upheld", "key_fix"]
 

@@ -27,6 +27,7 @@ from tests.desk_helpers import DeskClient, DeskEnv
 from tests.papers_fixture import small_paper
 from tests.proctor.test_integrity_signals import COPIED, WRITTEN, sit_exam
 from tests.reads import paper_id, question_ids
+from tests.stored import shown_ref
 
 ADMIN = 1
 ZED = 99  # on no team's roster
@@ -182,13 +183,14 @@ async def test_the_audit_log_shows_a_hiring_papers_key_to_its_verified_teams_onl
         _, page, _ = await lea.get("/desk/audit", team=str(ALPHA))
         _, body, _ = await lea.get("/desk/audit.csv", team=str(ALPHA))
         [row] = [r for r in rows_of(body) if r["action"] == "confirm_key"]
-        assert f"confirmed the key of question #{doubted}" in page and f"on question #{doubted}: answer " in page
-        return (f"#{doubted}: AB" in page, "AB" in row["detail"] or "AB" in row["what"],
+        ref = await shown_ref(env.db, doubted)
+        assert f"confirmed the key of {ref}" in page and f"on {ref}: answer " in page
+        return (f"{ref}: AB" in page, "AB" in row["detail"] or "AB" in row["what"],
                 "answer 2 → 0, total 7 → 5" in page)
 
     assert await shown() == (False, False, False)
     _, page, _ = await lea.get("/desk/audit", team=str(ALPHA))
-    assert f"#{doubted}: 🔒" in page and "answer 🔒 → 🔒, total 🔒 → 🔒" in page
+    assert f"{await shown_ref(env.db, doubted)}: 🔒" in page and "answer 🔒 → 🔒, total 🔒 → 🔒" in page
     await hiring.verify(env.db, ALPHA, [held], actor=ADMIN, now=env.clock.now())
     assert await shown() == (True, True, True)
     assert {(e.actor_id, e.target) for e in await audit.recent(env.db, action=AuditAction.key_read)} == {

@@ -59,6 +59,7 @@ from proctor.storage.db import Database
 from proctor.teams import disputes as dsp
 from tests.harness import BotEnv
 from tests.proctor.test_leads_data import Crafted
+from tests.stored import shown_ref
 from tests.template_db import copy_with_bundled_bank
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,6 +181,7 @@ class Facts:
     """What the placeholders are filled with: ids of the bundled bank and of disputes set up for them."""
 
     single: int  # a single-choice question (P1's first)
+    single_ref: str  # its reference as the bot shows it ("P1 · Q3")
     dispute_single: int  # an upheld dispute of Ann's about it
     dispute_fill: int  # an upheld dispute of Ann's about a fill-in question
 
@@ -189,8 +191,8 @@ def places(facts: Facts, form: str) -> dict[str, str]:
     dispute = facts.dispute_fill if " + " in form else facts.dispute_single  # `/keyfix <dispute> + <alternative>`
     return {"<paper>": "P1", "[paper]": "P1", "[paper or topic]": "梯度累积", "[paper|topic]": "梯度累积",
             "[topic]": "梯度累积",
-            "<question id>": str(facts.single), "<id>": str(facts.single), "ID": str(facts.single),
-            "{qid}": str(facts.single), "{id}": str(dispute), "<dispute>": str(dispute),
+            "<question>": facts.single_ref, "{question}": facts.single_ref,
+            "{id}": str(dispute), "<dispute>": str(dispute),
             "<reason>": "the key looks wrong", "<new key>": "B", "<new key, in the same letters>": "B", "<alternative>": "另一种说法",
             "<alternative answer>": "另一种说法", "[HH:MM]": "09:00", "[Area/City]": "Asia/Shanghai",
             "[close after, e.g. 2h]": "2h", "[mon..sun]": "fri", "@user": "@ann", "[@username]": "@ann",
@@ -224,9 +226,9 @@ PROMPTS: dict[str, tuple[str, ...]] = {
                     "/daily status"),
     "daily_bad_time": ("/daily on 09:00 Asia/Shanghai",),
     "daily_bad_arg": ("/daily on [HH:MM] [Area/City] [close after, e.g. 2h]",),
-    "dispute_hint": ("/dispute {qid} <reason>",),
-    "daily_qid": ("/dispute {qid} <reason>",),
-    "l_dp_usage": ("/dispute <question id> <reason>",),  # its reply and exam forms need a question on screen
+    "dispute_hint": ("/dispute {question} <reason>",),
+    "daily_qid": ("/dispute {question} <reason>",),
+    "l_dp_usage": ("/dispute P3 Q43 <reason>",),  # its reply and exam forms need a question on screen
     "l_lb_usage": ("/leaderboard [live] [today|week|month|all]", "/leaderboard paper <paper>",
                    "/leaderboard rating [topic]"),
     "ad_intro": ("/practice <paper>",),
@@ -236,8 +238,8 @@ PROMPTS: dict[str, tuple[str, ...]] = {
     "l_dg_usage": ("/digest on [mon..sun] [HH:MM]", "/digest off", "/digest now", "/digest"),
     "l_dg_none": ("/digest on [mon..sun] [HH:MM]",),
     "l_bs_usage": ("/bankstats [paper]",),
-    "l_bs_commands": ("/retire ID", "/restore ID", "/examonly <paper> on|off"),
-    "l_retire_usage": ("/retire <question id>", "/restore <question id>"),
+    "l_bs_commands": ("/retire P3 Q43", "/restore P3 Q43", "/examonly <paper> on|off"),
+    "l_retire_usage": ("/retire <question>", "/restore <question>"),
     "l_examonly_usage": ("/examonly <paper> on|off",),
     "l_kf_prompt": ("/keyfix {id} <new key, in the same letters>", "/keyfix {id} + <alternative answer>"),
     "l_kf_prompt_withheld": ("/keyfix {id} <new key>", "/keyfix {id} + <alternative answer>"),
@@ -247,14 +249,18 @@ PROMPTS: dict[str, tuple[str, ...]] = {
     "iv_usage": ("/invite <paper> [48h] [+15m] [@username] [2x] [notify]",),
     "iv_list_none": ("/invite <paper>",),
     "d_usage": ("/desk", "/desk link"),
-    "eq_usage": ("/editq <question id>",),
-    "eq_changed": ("/editq {id}",),
-    "au_expired": ("/editq <id>", "/newpaper"),
-    "au_stale": ("/editq <id>", "/newpaper"),
+    "eq_usage": ("/editq <question>",),
+    "eq_changed": ("/editq {question}",),
+    "au_expired": ("/editq <question>", "/newpaper"),
+    "au_stale": ("/editq <question>", "/newpaper"),
     "lv_usage": ("/live [paper or topic] [5q] [20s]", "/live me", "/live stop"),
     "lv_bad_arg": ("/live [paper or topic] [Nq 1–30] [Ns 10–120]",),
 }
-NOT_EXAMPLES = {"np_created"}  # "taken like any paper": a word, not an example
+NOT_EXAMPLES = {
+    "np_created",  # "taken like any paper": a word, not an example
+    "au_ended_editq", "au_expired_editq",  # "/editq of P3 · Q43": the command named, not a form to type
+    "l_q_unknown", "eq_unknown",  # "such as P3 Q43": a reference's form, run in l_dp_usage's and l_bs_commands'
+}
 
 
 def _refusals() -> list[re.Pattern[str]]:
@@ -277,8 +283,8 @@ REFUSALS = _refusals()
 @pytest.fixture
 async def chat(tmp_path):
     """The bot on the bundled bank; a configured admin who administers the team group where Ann (@ann,
-    known to the bot) is a member; a quiz of the group's that asked them two questions, and Ann's upheld
-    disputes of them."""
+    known to the bot) is a member; a quiz of the group's that asked them three questions (P3 · Q43, the
+    texts' example, among them), and Ann's upheld disputes of two."""
     env = BotEnv(tmp_path, admins=(ADMIN,))
     await env.start()
     admin = env.api.user(ADMIN, "Boss", username="boss")
@@ -292,15 +298,24 @@ async def chat(tmp_path):
     fill = next(q.id for q in p1.questions() if q.kind is Kind.fill and q.id is not None)
     crafted = Crafted(env.db)  # the group's quiz asked both of the admin and of Ann: they may dispute them
     await crafted.group(GROUP, "Team", members=(ADMIN, ANN))
-    await crafted.daily(GROUP, "2026-12-01", [single, fill], [])
+    p3q43 = await db_question(env.db, "P3", 43)  # the reference the texts give as their example
+    await crafted.daily(GROUP, "2026-12-01", [single, fill, p3q43], [])
     disputes = []
     for question in (single, fill):
         did = await dsp.raise_dispute(env.db, question_id=question, user_id=ANN, chat_id=GROUP, reason="wrong key",
                                       now=env.clock.now())
         await dsp.resolve(env.db, did, upheld=True, lead=ADMIN, chat_id=None, now=env.clock.now())
         disputes.append(did)
-    yield env, admin, Facts(single, *disputes)
+    yield env, admin, Facts(single, await shown_ref(env.db, single), *disputes)
     await env.close()
+
+
+async def db_question(db, code: str, n: int) -> int:
+    """The bank id of question `n` of paper `code`."""
+    found = await db.scalar("SELECT q.id FROM questions q JOIN papers p ON p.id = q.paper_id WHERE p.code=? AND q.seq=?",
+                            (code, n))
+    assert found is not None, f"{code} · Q{n} is in the bundled bank"
+    return int(found)
 
 
 async def say(env: BotEnv, admin, line: str, chat: int | None) -> list[str]:
@@ -348,7 +363,7 @@ async def test_every_usage_help_shows_runs(chat, usage):
     for part in rest.split(" · "):
         form = f"{name} {part}" if not part.startswith("/") else part
         if form.split()[1:2] == ["<reason>"]:  # /dispute <reason>: of the question on screen or replied to
-            form = form.replace("<reason>", "<question id> <reason>")
+            form = form.replace("<reason>", "<question> <reason>")
         await runs(env, admin, filled(form, facts), usage)
 
 
