@@ -18,7 +18,7 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.authoring import get_session
 from proctor.teams.curation import set_retired
-from tests.harness import T0, BotEnv, attempt_message, pick_paper, rules_card
+from tests.harness import T0, BotEnv, at_place, attempt_message, pick_paper, rules_card
 from tests.papers_fixture import save_paper
 from tests.reads import attempts_of
 
@@ -58,7 +58,7 @@ async def take(env, user, title: str) -> list[int]:
     running = await attempts.running_attempt(env.db, user.id)
     sheet = await attempts.load_sheet(env.db, running.id, positions="all")
     for n, item in enumerate(sheet.items, start=1):
-        await env.api.wait_for(lambda n=n: f"Q {n}/{len(sheet.items)}" in (attempt_message(user.chat()).text or ""),
+        await env.api.wait_for(lambda n=n: at_place(attempt_message(user.chat()).text, n, len(sheet.items)),
                                what=f"question {n}")
         kind = sheet.question(item).kind
         await user.press(attempt_message(user.chat()), "A" if kind == Kind.single else "✔ True")

@@ -151,7 +151,7 @@ async def test_a_review_pressed_in_a_group_opens_in_the_private_chat(env):
                               reply_markup={"inline_keyboard": [[{"text": "🔍", "callback_data": data}]]})
     toast = await ann.press(shown, callback_data=data)
     assert await toast.wait() == "📬 Sent to you in a private chat."
-    page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/7 · Q1"))
+    page = await ann.wait_message(lambda m: (m.text or "").startswith("Review 1/7 · P1 · Q1"))
     assert page.chat_id == ann.id
     assert shown.text == "a kept button"
     assert [m.message_id for m in env.api.chat_view(group.id) if m.from_bot] == [shown.message_id]

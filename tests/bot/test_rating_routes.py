@@ -23,6 +23,7 @@ from tests.desk_helpers import DeskClient, DeskEnv, table_rows
 from tests.harness import attempt_message
 from tests.papers_fixture import small_paper
 from tests.rating_world import join, people, sit, sums
+from tests.stored import shown_ref
 
 TEAM, LEAD, ADMIN = -100, 99, 1
 ANN, BOB, CAI, DAN, EVE = 11, 12, 13, 14, 15
@@ -174,9 +175,10 @@ async def test_bankstats_shows_each_questions_measure_and_flags_it_for_the_autho
     admin = env.api.user(ADMIN, "Adm", language_code="en")
     overview = (await say(admin, "/bankstats")).text
     assert "📏 Questions their measure flags (answered right by about N% of people at the median rating):" in overview
-    assert re.search(rf"#{qids[1]} .*: ≈\d%, label 中 — nearly nobody gets it right beyond guessing, its label "
+    first, second = [re.escape(await shown_ref(db, q)) for q in qids[:2]]
+    assert re.search(rf"{second} \(.*\): ≈\d%, label 中 — nearly nobody gets it right beyond guessing, its label "
                      "disagrees with its measure", overview)
-    assert re.search(rf"#{qids[0]} .*: ≈9\d%, label 易 — nearly everyone gets it right", overview)
+    assert re.search(rf"{first} \(.*\): ≈9\d%, label 易 — nearly everyone gets it right", overview)
     lea = env.api.user(LEAD, "Lea", language_code="zh")
     await say(lea, "/bankstats short", chat=TEAM)  # a lead's: in their private chat, in their language
     paper = await lea.wait_message(lambda m: "实测" in (m.text or ""))

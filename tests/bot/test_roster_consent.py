@@ -17,7 +17,7 @@ from proctor.teams.roster import Standing
 from sandbox.fakeapi.methods.errors import ApiError
 from tests.bot.test_leads_selfgrade import answer_written_exam, final, press_raw, scores, written_paper
 from tests.desk_helpers import DeskClient, DeskEnv
-from tests.harness import start_exam
+from tests.harness import attempt_message, start_exam
 from tests.reads import attempts_of, audit_count
 
 ADMIN, EVE, EVE2, ANN, BOB = 1, 50, 51, 30, 40
@@ -52,6 +52,8 @@ async def write_again(env, user) -> int:
     """The user takes the written paper once more and hands it in; returns the new attempt's id."""
     await start_exam(env, user, "Written paper essay")
     await user.send("累加梯度后再更新参数")
+    await env.idle()
+    await user.press(attempt_message(user.chat()), "Finish")  # a written answer stays on screen: Finish
     confirm = await env.api.wait_for(
         lambda: next((m for m in reversed(user.chat()) if not m.deleted and "Yes, finish" in m.button_texts), None))
     await user.press(confirm, "Yes, finish")

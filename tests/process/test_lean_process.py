@@ -85,6 +85,10 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
         await ann.press(rules, "▶️ Start")
         await api.wait_for(lambda: attempt_message(ann.chat()), what="attempt message")
         await ann.send(TYPED)
+        # a written answer stays on screen for more of it: once it shows, Next
+        shown = await api.wait_for(lambda: (m := attempt_message(ann.chat())) is not None
+                                   and TYPED[:8] in (m.text or "") and m, what="the answer on screen")
+        await ann.press(shown, "Next ▶")
         await api.wait_for(lambda: (m := attempt_message(ann.chat())) is not None and at_place(m.text, 2),
                            what="the screen moves to Q 2")
         # the hand-in: the result card through the outbox, and daily practice's release job (armed by

@@ -143,6 +143,7 @@ ROUTES: dict[str, Route] = {
     button("^x:", A.toggle): R(chat.exam_button(A.toggle, "0")),
     button("^x:", A.submit): R(chat.exam_button(A.submit)),
     button("^x:", A.next): R(chat.exam_button(A.next)),
+    button("^x:", A.clear): R(chat.exam_button(A.clear)),
     button("^x:", A.back): R(chat.exam_button(A.back)),
     button("^x:", A.flag): R(chat.exam_button(A.flag)),
     button("^x:", A.finish_ask): R(chat.exam_button(A.finish_ask)),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from proctor.live import answers
@@ -37,7 +39,7 @@ async def test_a_round_played_from_the_terminal(env):
     printed = await drive(env, "team: /live 1q 10s", first_poll, "bob: poll 9", "bob: poll 2", "ann: poll 2", close)
     text = "\n".join(printed)
     assert "⚡ Live round: 1 question, 10 s each" in text
-    assert "[quiz, 10 s] 1/1. live question" in text and "     (1) right" in text and "     (3) wrong" in text
+    assert re.search(r"\[quiz, 10 s\] 1/1 · P\d+ · Q\d+\. live question", text) and "     (1) right" in text and "     (3) wrong" in text
     assert "(Ann answered 1)" in text and "(that poll has options 1 to 3)" in text
     assert "already answered" in text  # Telegram's quiz takes one answer each
     assert "🥇 Ann — 1000" in text
