@@ -401,7 +401,8 @@ def render_question(q: Question) -> str:
         lines += [f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options)]
     lines.append("")
     if q.kind in CHOICE or q.kind is Kind.truefalse:
-        shown = {True: "true", False: "false"}.get(q.answer, q.answer) if isinstance(q.answer, bool) else q.answer
+        shown = {True: "true", False: "false"}.get(q.answer, q.answer) if isinstance(q.answer, bool) \
+            else t("bank_letters", "en", letters=q.answer)  # the letters printed above: the bank's
         lines.append(f"Answer: {shown}")
     elif q.kind is Kind.fill:
         blanks = [" / ".join(alts) for alts in q.answer] if isinstance(q.answer, list) else [str(q.answer)]

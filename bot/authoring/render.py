@@ -209,7 +209,8 @@ def card_text(q: Question, lang: str) -> str:
     lines += [f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options)]
     lines.append("")
     if q.kind in CHOICE or q.kind is Kind.truefalse:
-        shown = t("eq_q_true" if q.answer else "eq_q_false", lang) if isinstance(q.answer, bool) else q.answer
+        shown = t("eq_q_true" if q.answer else "eq_q_false", lang) if isinstance(q.answer, bool) \
+            else t("bank_letters", lang, letters=q.answer)  # the card's own letters: the bank's, and it says so
         lines.append(t("eq_q_answer", lang, a=shown))
     elif q.kind is Kind.fill:
         blanks = [" / ".join(alts) for alts in q.answer] if isinstance(q.answer, list) else [str(q.answer)]

@@ -7,7 +7,6 @@ section-local `q3` or "question 3"."""
 
 from __future__ import annotations
 
-import re
 import string
 
 import pytest
@@ -15,24 +14,11 @@ import pytest
 from bank.question_ref import BankId, QuestionRef
 from bank.script import to_script
 from bot.i18n import CATALOGUE, t
+from tests.ref_forms import forms as _forms
 
 REF = QuestionRef("P3", 43, 9083)
 BANK_ID = BankId(9083)
 
-# `#n` that names something other than a question: an invite, a dispute, an attempt, a rank, a streak
-_OTHER_HASH = re.compile(r"(?:invite|Invite|邀请|邀請|dispute|Dispute|异议|異議|申诉|申訴|attempt|作答|Uphold|Dismiss|采纳|採納|驳回|駁回|"
-                         r"You:|你：|of|• [^\n]*:|→|：|: ) ?#\d+$")
-_FORMS = {
-    "a bank id outside its labelled form": re.compile(r"(?<!bank id )(?<!题库编号 )(?<!題庫編號 )#\s?\d+"),
-    "第 #n 题": re.compile(r"第\s?#"),
-    "a # before a reference": re.compile(r"#⟨ref⟩"),
-    "a bare Q9": re.compile(r"(?<![A-Za-z])Q\s?\d+"),
-    "a bare 第9题": re.compile(r"第\s?\d+\s?[题題]"),
-    "a section-local q3": re.compile(r"(?<![A-Za-z])q\d+"),
-    "question 3": re.compile(r"(?i:question)\s+#?\d+"),
-}
-# a reference as rendered, and as a command's example types it (`/retire P3 Q43`)
-_REF_TEXT = re.compile(r"P\d+ · (?:Q\d+|第\d+[题題])|new paper · Q\d+|新[试試]卷 · 第\d+[题題]|P\d+ Q\d+")
 # texts whose numbers are no question of the bank, with why
 _NOT_QUESTIONS = {
     "iv_list_row": "an invite's number starts the row",
@@ -53,18 +39,6 @@ def _sample(name: str) -> object:
     if name == "code":
         return "P3"
     return 2
-
-
-def _forms(text: str) -> list[str]:
-    """The forbidden forms found in `text`, once the references themselves are taken out."""
-    text = _REF_TEXT.sub("⟨ref⟩", text)
-    found = []
-    for what, pattern in _FORMS.items():
-        for m in pattern.finditer(text):
-            if what.startswith("a bank id") and _OTHER_HASH.search(text[max(0, m.start() - 40):m.end()]):
-                continue
-            found.append(f"{what}: {text[max(0, m.start() - 20):m.end() + 10]!r}")
-    return found
 
 
 def _renders(key: str):

@@ -94,4 +94,4 @@ def test_chinese_help_translates_every_placeholder(tmp_path):
         text = help_text(commands, caller, "zh")
         assert not re.findall(r"<[^>]*[a-z][^>]*>|\[(paper|topic)\b|@user", text), caller
     english = help_text(commands, ADMIN_PRIVATE, "en")
-    assert "/dispute <reason>" in english and "/editq <question id>" in english
+    assert "/dispute <reason>" in english and "/editq <question>" in english

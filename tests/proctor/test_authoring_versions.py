@@ -7,7 +7,8 @@ from bank.paper_store import get_question
 from proctor.exams import service as attempts
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from tests.harness import T0
-from tests.papers_fixture import save_paper, small_paper
+from tests.old_rows import old_paper
+from tests.papers_fixture import small_paper
 
 ANN, LEAD = 30, 10
 
@@ -20,7 +21,7 @@ async def test_a_key_fixed_before_020_keeps_every_version(tmp_path):
             shutil.copy(path, old_dir / path.name)
     db = await Database.open(tmp_path / "p.db", migrations_dir=old_dir)
     try:
-        await save_paper(db, small_paper(), T0)
+        await old_paper(db, small_paper(), T0)  # as the release before 020 wrote it
         qid = await db.scalar("SELECT id FROM questions WHERE kind='single' ORDER BY id LIMIT 1")
 
         def transaction(conn):  # the schema itself: rows as the code before migration 020 wrote them

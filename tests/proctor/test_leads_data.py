@@ -11,6 +11,7 @@ from bank.models import Paper, Question, Section
 from proctor.chats import chat_title, ensure_chat, note_member, set_timezone
 from proctor.people.users import ensure_user, find_prefs
 from proctor.storage.db import Database
+from tests.old_rows import old_paper
 from tests.papers_fixture import save_paper
 
 _ids = itertools.count(1000)
@@ -67,7 +68,7 @@ class Crafted:
                          answer="A" if kind == "single" else f"reference answer {num}")
                 for num in range(1, n + 1)])
             for (kind, n), pts in zip(sections, points, strict=True)])
-        pid = await save_paper(self.db, paper, 0)
+        pid = await self.save(paper)
         # read with SQL, not load_paper: test_roster_upgrade crafts papers on an older schema
         by_section: dict[int, list[int]] = {}
         for qid, section in await self.db.fetchall(
@@ -75,6 +76,10 @@ class Crafted:
                 "WHERE q.paper_id=? ORDER BY s.position, q.number", (pid,)):
             by_section.setdefault(section, []).append(qid)
         return pid, list(by_section.values())
+
+    async def save(self, paper: Paper) -> int:
+        """`paper` stored as today's import stores it; its id."""
+        return await save_paper(self.db, paper, 0)
 
     async def daily(self, chat_id: int, day: str, qids: list[int],
                     answers: list[tuple[int, int, float, float]], response: object = "A",
@@ -130,8 +135,11 @@ class Crafted:
 
 
 class OldCrafted(Crafted):
-    """Crafted's rows on a database at an older version: its users are written by the statement the
-    releases before migration 040 used (today's `ensure_user` writes later columns)."""
+    """Crafted's rows on a database at an older version: its users and papers are written by the
+    statements of the releases before (today's `ensure_user` and `write_papers` write later columns)."""
+
+    async def save(self, paper: Paper) -> int:
+        return await old_paper(self.db, paper, 0)
 
     async def user(self, uid: int, name: str = "") -> int:
 
