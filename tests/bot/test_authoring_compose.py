@@ -21,6 +21,7 @@ from proctor.teams.curation import set_retired
 from tests.harness import T0, BotEnv, at_place, attempt_message, pick_paper, rules_card
 from tests.papers_fixture import save_paper
 from tests.reads import attempts_of
+from tests.stored import shown_ref
 
 LEAD, ANN, BOB = 10, 30, 40
 
@@ -60,6 +61,9 @@ async def take(env, user, title: str) -> list[int]:
     for n, item in enumerate(sheet.items, start=1):
         await env.api.wait_for(lambda n=n: at_place(attempt_message(user.chat()).text, n, len(sheet.items)),
                                what=f"question {n}")
+        # a composed paper's question is named by its home paper's reference, beside the sitting's place
+        home = await shown_ref(env.db, item.question_id)
+        assert attempt_message(user.chat()).text.startswith(f"{home} · {n} of {len(sheet.items)} · ")
         kind = sheet.question(item).kind
         await user.press(attempt_message(user.chat()), "A" if kind == Kind.single else "✔ True")
     confirm = await env.api.wait_for(

@@ -10,6 +10,7 @@ from bank.script import to_script
 from proctor.exams import service as attempts
 from tests.harness import BotEnv, at_place, attempt_message
 from tests.reads import the_attempt
+from tests.stored import shown_ref
 
 
 @pytest.fixture
@@ -94,6 +95,8 @@ async def test_random_mock_paper_follows_the_blueprint(env):
     msg = await env.api.wait_for(lambda: attempt_message(ann.chat()))
     assert at_place(msg.text, 1, 42)
     sheet = await attempts.load_sheet(env.db, (await the_attempt(env.db, ann.id)).id, positions="all")
+    # a mock's question is named by its home paper's reference, beside the sitting's place
+    assert msg.text.startswith(f"{await shown_ref(env.db, sheet.items[0].question_id)} · 1 of 42 · "), msg.text
     asked = [sheet.question(i) for i in sheet.items]
     assert Counter(q.kind.value for q in asked) == {"fill": 10, "single": 10, "multi": 10, "truefalse": 10, "short": 2}
     assert [q.id for q in asked if {"truncated", "corrupted"} & set(q.flags)] == []
