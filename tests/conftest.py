@@ -1,12 +1,19 @@
 """Shared fixtures: a real SQLite file per test, migrated (a copy of one migrated in this process)."""
 
-from pathlib import Path
+import sys
 
-import pytest
+# Compiled modules are cached (__pycache__, git-ignored) even where PYTHONDONTWRITEBYTECODE is set, as
+# it is on this project's machines: else each of the suite's workers, and each `proctor` process a test
+# starts, compiles every module from source again (about 5 s of a worker's collection, 0.25 s a process).
+sys.dont_write_bytecode = False
 
-from bot.settings import use_ptb_timedeltas
-from proctor.storage.db import Database
-from tests.template_db import copy_migrated
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from bot.settings import use_ptb_timedeltas  # noqa: E402
+from proctor.storage.db import Database  # noqa: E402
+from tests.template_db import copy_migrated  # noqa: E402
 
 SEEDS_DIR = Path(__file__).resolve().parents[1] / "bank" / "seeds"
 # PTB's durations as timedelta, as `proctor` opts in (bot.cli.main), before a test builds any PTB object;
