@@ -62,7 +62,8 @@ def screen(paper: dict[str, Any], s: Sitting, note: str = "") -> tuple[str, Keyb
     questions = paper["questions"]
     q = questions[s.pos]
     left = max(0, MINUTES * 60 - int(time.monotonic() - s.started))
-    lines = [f"Q {s.pos + 1}/{len(questions)} · {q['section']} · {q['points']} · {left // 60:02d}:{left % 60:02d} left",
+    lines = [f"{q['ref']} · {s.pos + 1} of {len(questions)} · {q['section']} · {q['points']} · "
+             f"{left // 60:02d}:{left % 60:02d} left",
              "", q["stem"], *(f"{LETTERS[i]}. {o}" for i, o in enumerate(q["options"]))]
     rows: list[list[Button]] = []
     if q["kind"] == "single":

@@ -29,8 +29,9 @@ from typing import Any
 from bank.importer import parse_files
 from bank.kinds import Kind
 from bot.catalogue.marks import TICKED
-from bot.exam.render import points, short_section
+from bot.exam.render import points
 from bot.ordering import RATE
+from bot.section_names import section_name
 from proctor.storage.bootstrap import SEEDS_DIR
 from sandbox.fakeapi import Call, FakeBotApi, StoredMessage
 
@@ -76,6 +77,7 @@ SENDS = frozenset(step for step, calls in CALLS.items() if "sendMessage" in call
 @dataclass(frozen=True)
 class Question:
     kind: Kind
+    ref: str  # its reference, as the screen's header shows it ("P1 · Q12")
     section: str  # as the screen's header shows it ("单项选择题")
     points: str  # "2 pts"
     stem: str
@@ -96,7 +98,8 @@ class Paper:
     def as_json(self) -> dict[str, Any]:
         """What the bare bot needs to draw the same screens."""
         return {"title": self.title, "questions": [
-            {"kind": q.kind.value, "section": q.section, "points": q.points, "stem": q.stem, "options": list(q.options)}
+            {"kind": q.kind.value, "ref": q.ref, "section": q.section, "points": q.points, "stem": q.stem,
+             "options": list(q.options)}
             for q in self.questions]}
 
 
@@ -104,14 +107,16 @@ def bundled_paper(number: int) -> Paper:
     """Bundled paper `number` (1-5, in /exam's order: the seed files' order on a fresh database)."""
     paper = parse_files(sorted(SEEDS_DIR.glob("*.txt")))[number - 1]
     questions: list[Question] = []
+    n = 0  # the question's place in the paper's full order (unaskable ones too): its reference's
     for section in paper.sections:
         for q in section.questions:
+            n += 1
             if not q.askable:
                 continue
             key = q.answer if q.kind == Kind.fill and len(questions) % 2 == 0 else None
             typed = "、".join(blank[0] for blank in key) if isinstance(key, list) and key else WRONG
-            questions.append(Question(q.kind, short_section(section.title), points(q.points, "en"), q.stem,
-                                      tuple(q.options), typed))
+            questions.append(Question(q.kind, f"P{number} · Q{n}", section_name(section.title, "en"),
+                                      points(q.points, "en"), q.stem, tuple(q.options), typed))
     return Paper(number, paper.title, tuple(questions))
 
 
@@ -172,7 +177,7 @@ class Person:
             return Step.hand_in, lambda: self.user.press(screen, "Yes, finish")
         if self._looking_back:
             return Step.next, lambda: self.user.press(screen, "Next ▶")
-        pos = int(screen.text.split("/", 1)[0].rsplit(" ", 1)[-1]) - 1  # "Q 12/40 · ..."
+        pos = int(screen.text.split(" of ", 1)[0].rsplit(" ", 1)[-1]) - 1  # "P1 · Q12 · 12 of 40 · ..."
         questions = self.paper.questions
         q = questions[pos]
         last = pos == len(questions) - 1
