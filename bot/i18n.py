@@ -108,6 +108,19 @@ def joined(items, lang: str) -> str:
     return ("、" if chinese(lang) else ", ").join(str(i) for i in items)
 
 
+def spans(numbers, lang: str) -> str:
+    """Whole numbers in running text with each run of three or more as a range: "2–40", "1, 3–5, 9"
+    ("1、3–5、9" in Chinese). The places of a sitting a finish screen lists."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = [f"{r[0]}–{r[-1]}" if len(r) > 2 else joined(r, lang) for r in runs]
+    return joined(parts, lang)
+
+
 def pick_lang(stored: str | None, telegram_code: str | None, default: str = "en") -> str:
     """The user's own choice (/lang) wins, then their Telegram language, then the default."""
     if stored in LANGS:

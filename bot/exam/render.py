@@ -20,7 +20,7 @@ from bot.attempt_title import attempt_title
 from bot.catalogue.marks import TICKED
 from bot.exam import callbacks as cb
 from bot.exam.navigator import nav_button
-from bot.i18n import joined, t, tn
+from bot.i18n import joined, spans, t, tn
 from bot.letter_rows import letter_rows
 from bot.section_names import section_name
 from bot.text_limits import MAX_ECHO, MAX_TEXT, clip, utf16_len
@@ -231,7 +231,7 @@ def practice_feedback(q: Question, item: Item, ans: AnswerRec, lang: str, script
 
 def finish_confirm(sheet: Sheet, lang: str) -> tuple[str, Keyboard]:
     def nums(positions):
-        return joined((p + 1 for p in positions), lang) or t("none", lang)
+        return spans((p + 1 for p in positions), lang) or t("none", lang)
 
     drafted = pending_drafts(sheet.items)
     text = t("finish_confirm", lang, unanswered=nums([p for p in unanswered(sheet.items, sheet.answers)

@@ -107,7 +107,7 @@ async def test_wrong_answers_score_accordingly_and_review_shows_keys(env):
         await _answer_current(env, ann, await _sheet(env, ann.id), right=False)
     await ann.press(attempt_message(ann.chat()), "Finish")
     confirm = await env.api.wait_for(lambda: next((m for m in ann.chat() if "Yes, finish" in m.button_texts), None))
-    assert "Unanswered: 5, 6, 7" in confirm.text
+    assert "Unanswered: 5–7" in confirm.text
     await ann.press(confirm, "Yes, finish")
     card = await ann.wait_message(lambda m: "Score:" in (m.text or ""))
     assert "Score: 0/15 (0.0%)" in card.text

@@ -6,6 +6,7 @@ from bank.kinds import Kind
 from bank.models import Question
 from bot.exam import callbacks as cb
 from bot.exam import render
+from bot.i18n import spans
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet, compute_result
 from proctor.exams.visibility import EVERY, Visibility
 from tests.stored import stored
@@ -126,8 +127,14 @@ def test_mystats_counts_cancelled_attempts_and_marks_a_provisional_best():
 
 
 def test_a_chinese_list_is_joined_with_the_chinese_comma():
-    """Issue 22: `未作答：1, 2, 3` in a Chinese screen; `1、2、3` there, `1, 2, 3` in English."""
-    text, _ = render.finish_confirm(_sheet(), "zh")
-    assert "未作答：1、2、3" in text
-    text, _ = render.finish_confirm(_sheet(), "en")
-    assert "1, 2, 3" in text
+    """Issue 22: `未作答：1, 2` in a Chinese screen; `1、2` there, `1, 2` in English."""
+    assert (spans([1, 2, 5], "zh"), spans([1, 2, 5], "en")) == ("1、2、5", "1, 2, 5")
+    assert "未作答：1–3" in render.finish_confirm(_sheet(), "zh")[0]
+
+
+def test_the_finish_list_gives_each_run_of_places_as_a_range():
+    """Issue 35: "Unanswered: 2–40", not thirty-nine numbers."""
+    assert spans(range(2, 41), "en") == "2–40"
+    assert spans([9, 1, 3, 4, 5], "en") == "1, 3–5, 9" and spans([9, 1, 3, 4, 5], "zh") == "1、3–5、9"
+    assert (spans([7, 8], "en"), spans([], "en")) == ("7, 8", "")
+    assert render.finish_confirm(_sheet(), "en")[0].startswith("Finish now?\nUnanswered: 1–3")
