@@ -9,7 +9,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from bank.formats.paper_facts import PaperFacts
+from bank.formats.paper_facts import PaperFacts, read_category
 from bank.import_notes import note
 from bank.kinds import CHOICE, SECTION_TITLES, Kind, ReviewOption
 from bank.models import Note, Paper, PaperSettings, Question, Section, Source
@@ -45,6 +45,17 @@ class Parsed:
 def category_topic(path: str) -> str:
     """A Moodle category path as a topic: "$course$/top/Default/Algebra" -> "Default/Algebra"."""
     return _CATEGORY_PREFIX.sub("", path.strip()).strip("/ ").strip()
+
+
+def category_place(path: str, exported: bool) -> tuple[str, str, str, str | None]:
+    """What a GIFT or Moodle XML category says, as (topic, paper, section, code): in a file this bot
+    exported, a paper's section (`read_category`; topic "", code "" for a paper without one); in any
+    other, or a path of another shape, a topic (paper and section "", code None)."""
+    named = read_category(path) if exported else None
+    if named is None:
+        return category_topic(path), "", "", None
+    code, paper, section = named
+    return "", paper, section, code
 
 
 def default_weights(kind: Kind, key: str, n_options: int) -> list[float]:

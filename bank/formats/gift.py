@@ -18,9 +18,9 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from bank.errors import ImportFailed
-from bank.formats.build import BLANK, Item, Parsed, category_topic, keep_weights, round_weight
+from bank.formats.build import BLANK, Item, Parsed, category_place, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
-from bank.formats.paper_facts import from_one_line, read_category, read_settings
+from bank.formats.paper_facts import from_one_line, read_settings
 from bank.formats.ref import read_ref
 from bank.import_notes import note
 from bank.kinds import SUBJECTIVE, Kind
@@ -72,12 +72,8 @@ def parse_gift(text: str, *, file: str) -> Parsed:
         first, _, rest = block.partition("\n")
         if first.strip().startswith("$CATEGORY:"):
             path = first.strip()[len("$CATEGORY:"):]
-            named = read_category(path) if exported else None
-            if named is None:
-                topic, paper, section = category_topic(path), "", ""
-            else:
-                code, paper, section = named
-                topic = ""
+            topic, paper, section, code = category_place(path, exported)
+            if code is not None:
                 out.paper_facts(paper).code = code
             if not rest.strip():
                 _paper_comments(out, paper, comments, file=file)

@@ -17,9 +17,9 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from bank.errors import ImportFailed
-from bank.formats.build import Item, Parsed, category_topic, keep_weights, round_weight
+from bank.formats.build import Item, Parsed, category_place, keep_weights, round_weight
 from bank.formats.html_text import html_to_text
-from bank.formats.paper_facts import from_one_line, read_category, read_settings
+from bank.formats.paper_facts import from_one_line, read_settings
 from bank.formats.ref import read_ref
 from bank.import_notes import note
 from bank.kinds import Flag, Kind
@@ -60,12 +60,8 @@ def parse_moodle_xml(text: str, *, file: str) -> Parsed:
         kind = el.get("type", "")
         if kind == "category":
             path = _text(el.find("category"), plain=True)
-            named = read_category(path) if exported else None
-            if named is None:
-                topic, paper, section = category_topic(path), "", ""
-            else:
-                code, paper, section = named
-                topic = ""
+            topic, paper, section, code = category_place(path, exported)
+            if code is not None:
                 _category_info(out, paper, code, _text(el.find("info"), plain=True), file=file, place=place)
             continue
         reader = _READERS.get(kind)
