@@ -71,7 +71,7 @@ def _signed_in(request: web.Request, user_id: int, telegram_lang: str | None) ->
 async def logout(request: web.Request, lead: Lead) -> web.StreamResponse:
     """End the session (a form with the CSRF token)."""
     ctx(request).sessions.drop(lead.session.sid)
-    response = web.HTTPSeeOther(f"{PREFIX}/")
+    response = web.Response(status=303, headers={"Location": f"{PREFIX}/"})  # a response, not an exception
     response.del_cookie(COOKIE, path=PREFIX)
     return response
 
