@@ -61,9 +61,9 @@ class LintItem:
 def lint(papers: list[Paper]) -> list[LintItem]:
     """Everything worth a lead's look, paper by paper, in order."""
     items: list[LintItem] = []
-    seen_across: dict[str, tuple[str, str, QuestionRef]] = {}  # stem -> paper slug and title, the question
+    seen_across: dict[str, tuple[Paper, Question]] = {}  # stem -> the first paper and question with it
     for p in papers:
-        seen_here: dict[str, QuestionRef] = {}
+        seen_here: dict[str, Question] = {}
         for note in p.notes:
             if note.code in _PARSER_NOTES or any(k in str(note.params.get("note", "")) for k in _PARSER_NOTE_TEXTS):
                 continue
@@ -84,15 +84,17 @@ def lint(papers: list[Paper]) -> list[LintItem]:
                 key = normalise_stem(q.stem)
                 if not key:
                     continue
+                # the question kept, its reference made only for a duplicate (ref_of scans an unstored paper)
                 if key in seen_here:
-                    items.append(at("duplicate", other_question=seen_here[key]))
+                    items.append(at("duplicate", other_question=p.ref_of(seen_here[key])))
                 else:
-                    seen_here[key] = p.ref_of(q)
+                    seen_here[key] = q
                 other = seen_across.get(key)
-                if other and other[0] != p.slug:
-                    items.append(at("duplicate_across", other_paper=other[1], other_question=other[2]))
+                if other and other[0].slug != p.slug:
+                    items.append(at("duplicate_across", other_paper=other[0].title,
+                                    other_question=other[0].ref_of(other[1])))
                 elif other is None:
-                    seen_across[key] = (p.slug, p.title, p.ref_of(q))
+                    seen_across[key] = (p, q)
                 spoken = explanation_speaks_for(q)
                 if spoken:
                     items.append(at("explanation_vs_key", **key_doubt(q, spoken)))

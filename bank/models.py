@@ -75,6 +75,11 @@ class Question(BaseModel):
             raise ValueError("a question has a reference once it is stored")
         return QuestionRef(self.source.code, self.seq, self.id)
 
+    def home_seq(self, slug: str) -> int | None:
+        """Its place in the full order of the paper `slug` when it is stored in that paper, else None (a
+        composed paper's question: its place is its home's)."""
+        return self.seq if self.source is not None and self.source.paper == slug else None
+
     @property
     def fingerprint(self) -> str:
         """Stable identity: where the question stands, so re-importing a fixed text updates it."""

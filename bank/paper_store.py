@@ -178,20 +178,30 @@ def _write_paper(conn: sqlite3.Connection, paper: Paper, now: float) -> int:
         )
         section_id = one_row(cur.fetchone())[0]
         rows = []
-        given = any(q.seq is not None for q in section.questions)
         for q in section.questions:
             fp = fingerprint(paper.slug, pos, q.number)
             kept.append(fp)
             rows.append((fp, paper_id, section_id, q.number, q.kind.value, q.stem,
                          _dumps(q.options), _dumps(q.answer), q.explanation, q.points,
                          _dumps(q.flags), q.topic, q.name, _dumps(q.weights), _dumps(q.feedback),
-                         q.difficulty, None if q.key_terms is None else _dumps(q.key_terms))
-                        + ((q.seq, paper_id) if given else ()))
+                         q.difficulty, None if q.key_terms is None else _dumps(q.key_terms),
+                         q.seq, paper_id))
         # one call per section: aiosqlite hops to its thread once per call, not once per row. A new
         # question keeps the n its file gives it when no other question of the paper has it; else (and
-        # without one) migration 035's trigger gives it the next. A stored question keeps its own. `seq`
-        # is named only when the file gives one, as the paper's later columns are.
-        conn.executemany(_INSERT_QUESTION_SEQ if given else _INSERT_QUESTION, rows)
+        # without one) migration 035's trigger gives it the next. A stored question keeps its own.
+        conn.executemany(
+            """INSERT INTO questions (fingerprint, paper_id, section_id, number, kind, stem,
+                   options, answer, explanation, points, flags, topic, name, weights, feedback,
+                   difficulty, key_terms, retired, seq)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,
+                       (SELECT n FROM (SELECT ? AS n) WHERE NOT EXISTS (
+                            SELECT 1 FROM questions WHERE paper_id=? AND seq=n)))
+               ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
+                   section_id=excluded.section_id, number=excluded.number,
+                   points=excluded.points, flags=excluded.flags, topic=excluded.topic,
+                   name=excluded.name, difficulty=excluded.difficulty, """ + _KEEP_EDITED,
+            rows,
+        )
     marks = ",".join("?" * len(kept)) or "''"
     conn.execute(
         f"UPDATE questions SET retired=1 WHERE paper_id=? AND fingerprint NOT IN ({marks})",
@@ -214,20 +224,6 @@ _EDITED = ("kind", "stem", "options", "answer", "explanation", "weights", "feedb
 _KEEP_EDITED = ", ".join(f"{c}=CASE WHEN questions.key_version>1 THEN questions.{c} ELSE excluded.{c} END"
                          for c in _EDITED)
 
-_COLUMNS = """fingerprint, paper_id, section_id, number, kind, stem, options, answer, explanation, points, flags,
-               topic, name, weights, feedback, difficulty, key_terms, retired"""
-_VALUES = "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0"
-_ON_CONFLICT = """ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
-                   section_id=excluded.section_id, number=excluded.number,
-                   points=excluded.points, flags=excluded.flags, topic=excluded.topic,
-                   name=excluded.name, difficulty=excluded.difficulty, """
-# A question with the n its file gives (kept when no other question of the paper has it); one without
-# is numbered by migration 035's trigger
-_INSERT_QUESTION_SEQ = (f"INSERT INTO questions ({_COLUMNS}, seq) VALUES ({_VALUES}, (SELECT n FROM (SELECT ? AS n) "
-                        f"WHERE NOT EXISTS (SELECT 1 FROM questions WHERE paper_id=? AND seq=n))) "
-                        + _ON_CONFLICT + _KEEP_EDITED)
-_INSERT_QUESTION = f"INSERT INTO questions ({_COLUMNS}) VALUES ({_VALUES}) " + _ON_CONFLICT + _KEEP_EDITED
-
 
 def _edited_notes(conn: sqlite3.Connection, paper: Paper) -> list[Note]:
     """A note per question of `paper` that a lead edited and whose text or key in the file differs."""
@@ -237,17 +233,15 @@ def _edited_notes(conn: sqlite3.Connection, paper: Paper) -> list[Note]:
         return []
     marks = ",".join("?" * len(incoming))
     cur = conn.execute(
-        f"SELECT id, fingerprint, key_version, kind, stem, options, answer, explanation FROM questions "
+        f"SELECT id, fingerprint, key_version, kind, stem, options, answer, explanation, seq, "
+        f"(SELECT code FROM papers p WHERE p.id = questions.paper_id) AS code FROM questions "
         f"WHERE key_version>1 AND fingerprint IN ({marks})", list(incoming))
     notes = []
     for r in cur.fetchall():
         q = incoming[r["fingerprint"]]
         if (r["kind"], r["stem"], json.loads(r["options"]), json.loads(r["answer"]), r["explanation"]) != (
                 q.kind.value, q.stem, q.options, q.answer, q.explanation):
-            code, n = one_row(conn.execute(
-                "SELECT p.code, q.seq FROM questions q JOIN papers p ON p.id = q.paper_id WHERE q.id=?",
-                (r["id"],)).fetchone())
-            notes.append(note("kept_edit", ref_code=code, ref_n=n, version=r["key_version"]))
+            notes.append(note("kept_edit", ref_code=r["code"], ref_n=r["seq"], version=r["key_version"]))
     return notes
 
 

@@ -94,8 +94,7 @@ async def question_refs(db: Store, questions: Iterable[int]) -> dict[int, Questi
 
 async def question_ref(db: Store, question: int) -> QuestionRef:
     """The reference of the question with bank id `question`. Raises NotFound."""
-    row = await db.fetchone(
-        "SELECT p.code, q.seq FROM questions q JOIN papers p ON p.id = q.paper_id WHERE q.id=?", (question,))
-    if row is None:
+    found = (await question_refs(db, [question])).get(question)
+    if found is None:
         raise NotFound(f"no question {question}")
-    return QuestionRef(row[0], row[1], question)
+    return found

@@ -10,8 +10,8 @@ from bank.kinds import Kind
 from bank.lint import LintItem
 from bank.lint_messages import place_fields, place_shape
 from bank.question_ref import QuestionRef
+from bank.section_names import short_section
 from bot.i18n import CATALOGUE, joined, kind_name, t
-from bot.section_names import short_section
 
 _KINDS = {k.value for k in Kind}
 

@@ -5,21 +5,12 @@ added to a new section, a mock paper's parts) is the kind's name in the reader's
 
 from __future__ import annotations
 
-import re
-
 from bank.kinds import SECTION_TITLES, Kind
 from bank.script import to_script
+from bank.section_names import short_section
 from bot.i18n import kind_name
 
-_SECTION_NUMBER = re.compile(r"^[一二三四五六七八九十]+[、.．]\s*")
-_SECTION_NOTE = re.compile(r"[（(][^（）()]*[）)]\s*$")
 _GENERATED: dict[str, Kind] = {title: kind for kind, title in SECTION_TITLES.items()}
-
-
-def short_section(title: str) -> str:
-    """"一、填空题（每题1分，共10分）" → "填空题" for the header line."""
-    short = _SECTION_NOTE.sub("", _SECTION_NUMBER.sub("", title)).strip()
-    return short or title
 
 
 def generated_kind(title: str) -> Kind | None:

@@ -40,3 +40,14 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
             # a joiner or variation selector left dangling would glue the ellipsis to an emoji
             return text[:i].rstrip().rstrip("\u200d\ufe0f") + ELLIPSIS
     return text  # unreachable: the text did not fit
+
+
+def clip_start(text: str, room: int) -> str:
+    """`text`, or as much of its end as fits in `room` UTF-16 units after "…" (a long written answer on
+    screen: its newest part shows)."""
+    if utf16_len(text) <= room:
+        return text
+    cut = text
+    while cut and utf16_len(cut) > room - 1:
+        cut = cut[max(1, (utf16_len(cut) - room + 1) // 2):]
+    return ELLIPSIS + cut

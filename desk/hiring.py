@@ -24,7 +24,7 @@ from proctor.audit import AuditAction
 from proctor.chats import chat_zone
 from proctor.exams.states import FinishReason
 from proctor.integrity.signals import Signal
-from proctor.invites_report import Candidate, Event, Step, candidates, duration, to_csv
+from proctor.invites_report import Candidate, Event, Step, candidates, duration, hiring_csv
 from proctor.local_time import moment
 from proctor.teams import audit
 
@@ -124,10 +124,9 @@ async def hiring_csv_download(request: web.Request, lead: Lead) -> web.StreamRes
     """GET /desk/hiring.csv?team=: the same rows as `/report invites` sends (audited as that report)."""
     scope, team, tz = await _scope(request, lead)
     c = ctx(request)
-    rows = await _candidates(request, lead, scope)
-    data = to_csv(rows, tz)
+    data, n = await hiring_csv(c.db, await lens_of(request, lead, scope), c.now(), tz)
     await audit.log(c.db, at=c.now(), actor=lead.session.user_id, chat_id=scope, action=AuditAction.report, target="invites",
-                    rows=len(rows))
+                    rows=n)
     name = f"invites-{'all' if team is None else file_stem(team.title)}.csv"
     return web.Response(body=data, content_type="text/csv", charset="utf-8",
                         headers={"Content-Disposition": attachment(name)})

@@ -8,14 +8,8 @@ from aiohttp import web
 
 from bank.errors import NotFound
 from desk import params
-from desk.web import PREFIX, Lead, ctx, lead_page, render
-from proctor.exams.visibility import Role, Viewer, lens
+from desk.web import PREFIX, Lead, ctx, lead_page, lens_of, render
 from proctor.teams import review as reviews
-
-
-def _viewer(lead: Lead) -> Viewer:
-    """The signed-in lead as the read rule knows them."""
-    return Viewer(Role.admin if lead.access.admin else Role.lead, lead.session.user_id)
 
 
 def _team_param(team) -> str:
@@ -26,7 +20,7 @@ async def _show(request: web.Request, lead: Lead, scope, team, skip: int, notice
                 status: int = 200) -> web.StreamResponse:
     db = ctx(request).db
     await ctx(request).bridge.check_roster(scope)  # members still in the group (consent.py)
-    seen_by = await lens(db, _viewer(lead), scope)
+    seen_by = await lens_of(request, lead, scope)
     pending = await reviews.next_pending(db, seen_by, skip=skip, now=ctx(request).now())
     steps = reviews.score_steps(pending.max_score) if pending else []
     # hiring papers the team is not verified for: their answers wait for a configured admin
@@ -57,7 +51,7 @@ async def score(request: web.Request, lead: Lead) -> web.StreamResponse:
     c = ctx(request)
     await c.bridge.check_roster(scope)
     try:
-        outcome = await reviews.set_final(c.db, attempt_id, pos, value, viewer=_viewer(lead), scope=scope,
+        outcome = await reviews.set_final(c.db, attempt_id, pos, value, viewer=lead.viewer, scope=scope,
                                           now=c.now())
     except reviews.SelfReview:
         return await _show(request, lead, scope, team, skip, lead.t("d_rv_own"), status=403)

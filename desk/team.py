@@ -16,7 +16,6 @@ from bank.paper_store import paper_titles
 from desk import svg
 from desk.web import Lead, Withheld, csv_response, ctx, lead_page, lens_of, render
 from proctor.chats import chat_zone
-from proctor.exams.visibility import Role, Viewer, lens
 from proctor.live.board import points_by_member as live_points
 from proctor.teams import leaderboard as lb
 from proctor.teams.charts import chart_data
@@ -86,10 +85,10 @@ async def team_page(request: web.Request, lead: Lead) -> web.StreamResponse:
     everyone = request.query.get("rows") == "all"
     team, period, board = await _daily(request, lead, EVERYONE if everyone else SHOWN)
     db = ctx(request).db
-    viewer = Viewer(Role.admin if lead.access.admin else Role.lead, lead.session.user_id)
-    chart = await chart_data(db, await lens(db, viewer, team.chat_id), board.period, team.title)
+    seen_by = await lens_of(request, lead, team.chat_id)
+    chart = await chart_data(db, seen_by, board.period, team.title)
     trend = await daily_trend(db, team.chat_id, board.period, [r.user_id for r in board.top])
-    mastery = await topic_mastery(db, team.chat_id, board.period, await lens_of(request, lead, team.chat_id))
+    mastery = await topic_mastery(db, team.chat_id, board.period, seen_by)
     scored = {uid for uid, _ in mastery.cells}  # the heatmap: members with answers in the period
     members = await team_members(db, team.chat_id)
     heat_rows = [(uid, name) for uid, name in members if uid in scored]

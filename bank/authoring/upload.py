@@ -20,6 +20,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
@@ -197,8 +198,9 @@ def preview(name: str, papers: list[Paper], bank: list[Paper]) -> Preview:
     warnings += [LintItem(p.slug, None, None, None, "same_title",
                           {"other": taken[p.title].code or taken[p.title].slug, "title": p.title}, p.title)
                  for p in papers if p.title in taken]
-    first = [Shown(p.title, s.title, q, p.ref_of(q)) for p in papers for s in p.sections for q in s.questions]
-    return Preview(name, counts, kinds, warnings, first[:PREVIEW_QUESTIONS],
+    shown = islice(((p, s, q) for p in papers for s in p.sections for q in s.questions), PREVIEW_QUESTIONS)
+    first = [Shown(p.title, s.title, q, p.ref_of(q)) for p, s, q in shown]  # only those shown get a reference
+    return Preview(name, counts, kinds, warnings, first,
                    [p.title for p in bank if p.slug in new])
 
 

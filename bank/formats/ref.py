@@ -24,7 +24,8 @@ def ref_text(slug: str, section: int, q: Question) -> str:
 
 def home_n(slug: str, q: Question) -> str:
     """`/n12` when `q` is stored in the paper `slug`, else ''."""
-    return f"/n{q.seq}" if q.seq is not None and q.source is not None and q.source.paper == slug else ""
+    n = q.home_seq(slug)
+    return "" if n is None else f"/n{n}"
 
 
 def read_ref(q: Question, text: str) -> None:

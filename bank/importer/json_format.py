@@ -72,8 +72,8 @@ def _question(q: Question, slug: str) -> dict[str, Any]:
     for key in ("name", "difficulty", "weights", "feedback"):
         if getattr(q, key):
             out[key] = getattr(q, key)
-    if q.seq is not None and q.source is not None and q.source.paper == slug:
-        out["seq"] = q.seq  # its place in its paper's full order (P3 · Q12), kept by an import elsewhere
+    if (n := q.home_seq(slug)) is not None:
+        out["seq"] = n  # its place in its paper's full order (P3 · Q12), kept by an import elsewhere
     if q.version > 1:  # edited (/editq): the version exported, so an import of this file finds later edits
         out["version"] = q.version
     return out

@@ -35,7 +35,8 @@ from proctor.daily.plan import create_or_resume
 from proctor.daily.schedule import Schedule, closes_at, next_fire
 from proctor.daily.states import DeliveryStatus
 from proctor.daily.streaks import streaks
-from proctor.exams.seal import sealed_for, sealed_for_group_in
+from proctor.exams.seal import sealed_for
+from proctor.exams.visibility import AUDIENCE, lens
 from proctor.local_time import moment, parse_hhmm, parse_timezone
 
 log = logging.getLogger(__name__)
@@ -276,9 +277,10 @@ async def close_message(app: Application, delivery: dstore.Delivery) -> str:
     lang, script = there.lang, there.script
     top = await answer_store.standings(svc.db, delivery.id)
     runs = await streaks(svc.db, delivery.chat_id, [s.user_id for s in top[:10]], delivery.day)
-    # everyone in the group reads the keys: none of a question a known member's running exam seals
-    sealed = (await svc.db.run(lambda conn: sealed_for_group_in(conn, delivery.chat_id))).questions
-    return render.close_text(delivery.day, await views(app, delivery), top, runs, lang, script, sealed=sealed)
+    # everyone in the group reads the keys (the read rule's audience): none of a question a known
+    # member's running exam seals
+    seen = await lens(svc.db, AUDIENCE, delivery.chat_id)
+    return render.close_text(delivery.day, await views(app, delivery), top, runs, lang, script, sealed=seen.sealed)
 
 
 def summary_text(app: Application, summary: private_next.Summary, lang: str) -> str:

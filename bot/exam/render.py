@@ -8,7 +8,7 @@ from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Keyboard
 
 from bank.grading.result import Verdict
-from bank.kinds import CHOICE, SUBJECTIVE, Kind, ReviewOption
+from bank.kinds import CHOICE, Kind, ReviewOption
 from bank.matching_answer import draft_pairs, is_matching_draft
 from bank.matching_answer import response_draft as matching_draft
 from bank.models import Question
@@ -23,14 +23,14 @@ from bot.exam.navigator import nav_button
 from bot.i18n import joined, spans, t, tn
 from bot.letter_rows import letter_rows
 from bot.section_names import section_name
-from bot.text_limits import MAX_ECHO, MAX_TEXT, clip, utf16_len
+from bot.text_limits import MAX_ECHO, MAX_TEXT, clip, clip_start, utf16_len
 from proctor.exams.blueprint import DrawSize
 from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 from proctor.exams.result import grid_lines, outcome
 from proctor.exams.service import Sittings
 from proctor.exams.states import AttemptMode, FinishReason
-from proctor.exams.steps import Action
+from proctor.exams.steps import Action, adds_up
 from proctor.exams.visibility import Fact, Visibility
 
 TYPED = {Kind.fill, Kind.short, Kind.discussion, Kind.case}
@@ -69,12 +69,6 @@ def draft_text(item: Item, lang: str) -> str:
     if is_matching_draft(item.draft):
         return answer_forms.pairs_text(draft_pairs(item.draft, item.order()), lang)
     return joined(sorted(item.shown_letter(c) for c in item.draft), lang)
-
-
-def added_to(sheet: Sheet, q: Question) -> bool:
-    """Whether the question on screen takes a written answer in several messages (an exam's written
-    question: proctor.exams.steps adds each message to the answer so far)."""
-    return q.kind in SUBJECTIVE and sheet.attempt.mode == AttemptMode.exam
 
 
 def refused_typed(q: Question | None) -> str:
@@ -135,7 +129,7 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
             parts += ["", t("draft", lang, a=draft_text(item, lang))]
         elif q.kind == Kind.matching and item.draft:
             parts += ["", t("match_draft", lang, a=draft_text(item, lang))]
-        elif ans is not None and added_to(sheet, q):
+        elif ans is not None and adds_up(sheet, q):
             so_far = len(parts) + 1
             parts += ["", t("written_so_far", lang, a=_SO_FAR)]
         elif ans is not None:
@@ -144,21 +138,11 @@ def attempt_screen(sheet: Sheet, lang: str, script: str, now: float,
             parts += ["", t(TYPE_HINTS.get(q.kind, "type_hint"), lang)]
     if so_far is not None and ans is not None:  # as much of the answer as fits, its end kept: the latest message
         room = MAX_TEXT - utf16_len("\n".join(parts)) + len(_SO_FAR)
-        parts[so_far] = parts[so_far].replace(_SO_FAR, _tail(str(ans.response), room))
+        parts[so_far] = parts[so_far].replace(_SO_FAR, clip_start(str(ans.response), room))
     return clip("\n".join(parts)), attempt_keyboard(sheet, item, q, lang, practice_done, script)
 
 
 _SO_FAR = "\x00"  # where a written answer so far goes, once the room for it is known
-
-
-def _tail(text: str, room: int) -> str:
-    """`text`, or as much of its end as fits in `room` UTF-16 units after an ellipsis."""
-    if utf16_len(text) <= room:
-        return text
-    cut = text
-    while cut and utf16_len(cut) > room - 1:
-        cut = cut[max(1, (utf16_len(cut) - room + 1) // 2):]
-    return "…" + cut
 
 
 def noted(text: str, note: str | None) -> str:
@@ -192,7 +176,7 @@ def attempt_keyboard(sheet: Sheet, item: Item, q: Question, lang: str, practice_
         elif q.kind == Kind.truefalse:
             rows.append([Button(t("tf_true", lang), callback_data=cb.act(aid, Action.answer, pos, "t")),
                          Button(t("tf_false", lang), callback_data=cb.act(aid, Action.answer, pos, "f"))])
-        elif pos in sheet.answers and added_to(sheet, q):
+        elif pos in sheet.answers and adds_up(sheet, q):
             rows.append([Button(t("btn_clear", lang), callback_data=cb.act(aid, Action.clear, pos))])
     nav = []
     if pos > 0:

@@ -27,7 +27,7 @@ async def typed_answer(update: Update, context: Ctx, out: steps.Outcome) -> None
         case steps.Recorded(sheet=sheet, pos=pos, answer=rec, review=review):
             item = sheet.items[pos]
             q = sheet.question(item)
-            if render.added_to(sheet, q):  # a written answer stays on screen, whole: the next message adds to it
+            if steps.adds_up(sheet, q):  # a written answer stays on screen, whole: the next message adds to it
                 await show_sheet(context, sheet, u, review, repost=True)
                 return
             # one message: the next screen, the confirmation under it (Telegram's 30 sends a second

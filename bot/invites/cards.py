@@ -7,13 +7,13 @@ from telegram.ext import Application
 
 from bot.exam.render import clip
 from bot.invites import render
+from bot.leads.access import lead_viewer
 from bot.pacing import Turn
 from bot.services import services
 from bot.userctx import prefs_ctx
 from bot.voice import group_voice
 from proctor.exams import service as attempts
 from proctor.exams.model import compute_result
-from proctor.exams.visibility import Role, Viewer
 from proctor.invite_cards import load_lead_card
 from proctor.outbox import Outgoing
 
@@ -21,7 +21,7 @@ from proctor.outbox import Outgoing
 async def send_card(app: Application, message: Outgoing, turn: Turn | None) -> None:
     """Raises NotFound (the attempt or invite is gone) and TelegramError (the outbox retries)."""
     svc, p = services(app), message.payload
-    viewer = Viewer(Role.admin if svc.is_admin(message.chat_id) else Role.lead, message.chat_id)
+    viewer = lead_viewer(app, message.chat_id)
     card = await load_lead_card(svc.db, int(p.get("attempt", message.ref)), p["invite"], viewer)  # one trip
     sheet, inv, lead = card.sheet, card.invite, prefs_ctx(app, message.chat_id, card.lead)
     text, kb = render.result_card(inv, sheet.attempt, compute_result(sheet.items, sheet.answers),

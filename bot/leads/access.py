@@ -14,6 +14,7 @@ from bot.core import open_private_button
 from bot.i18n import joined, t
 from bot.membership import check_roster
 from bot.roles import is_team_lead
+from bot.services import HasBotData, services
 from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.chats import ensure_chat, note_member
@@ -76,10 +77,11 @@ async def require_bank_admin(update: Update, context: Ctx) -> Desk | None:
     return desk
 
 
-def lead_viewer(context: Ctx, user_id: int) -> Viewer:
+def lead_viewer(context: HasBotData, user_id: int) -> Viewer:
     """A lead as the read rule knows them: a configured admin, or a group's administrator (the caller
-    checked that they lead the scope they act for: `require_lead`, `lead_of`)."""
-    return Viewer(Role.admin if context.services.is_admin(user_id) else Role.lead, user_id)
+    checked that they lead the scope they act for: `require_lead`, `lead_of`; an invite's card: the
+    lead who invited)."""
+    return Viewer(Role.admin if services(context).is_admin(user_id) else Role.lead, user_id)
 
 
 async def bank_admins_only(context: Ctx, lang: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup, Update
+from telegram.constants import ChatType
 from telegram.error import Forbidden
 
 from bank.errors import NotFound
@@ -146,7 +147,7 @@ async def dispute(update: Update, context: Ctx) -> None:
         elif msg.reply_to_message is not None:
             replied = msg.reply_to_message.message_id  # the options as that message showed them
             qid = await dsp.question_for_message(svc.db, msg.chat_id, replied)
-        elif context.chat.type == "private":
+        elif context.chat.type == ChatType.PRIVATE:
             qid = await current_question_id(svc.db, u.id)
         if qid is None or not text:
             await msg.reply_text(t("l_dp_usage", u.lang))

@@ -289,6 +289,12 @@ def _read_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, now: float
     return _Read(_with_questions(conn, unshown, None, near), near, policy, review)
 
 
+def adds_up(sheet: Sheet, q: Question) -> bool:
+    """Whether the question on screen takes its written answer in several messages, each added to the
+    answer so far and clearable (an exam's written question): the screen keeps it until Next."""
+    return q.kind in SUBJECTIVE and sheet.attempt.mode == AttemptMode.exam
+
+
 def _decide(sheet: Sheet, action: Action, arg: str | None) -> _Change | Refused | None:
     """What the step does to the current question, from the sheet alone (pure). None: nothing to write."""
     item = sheet.current
@@ -301,11 +307,11 @@ def _decide(sheet: Sheet, action: Action, arg: str | None) -> _Change | Refused 
             response = typed_response(q, item.order(q), arg or "")
             if response is None:
                 return Refused(Refusal.unreadable, q)
-            if q.kind in SUBJECTIVE and sheet.attempt.mode == AttemptMode.exam:
+            if adds_up(sheet, q):
                 return _Change(answer=True, response=_added(sheet.answers.get(item.pos), str(response)), stay=True)
             return _Change(answer=True, response=response)
-        case Action.clear:
-            return _Change(clear=True) if item.pos in sheet.answers else None
+        case Action.clear:  # only a written answer made of messages is cleared (a forged press: nothing)
+            return _Change(clear=True) if item.pos in sheet.answers and adds_up(sheet, q) else None
         case Action.toggle:
             answered = sheet.answers.get(item.pos)
             new = toggled(q, item.option_order, item.draft, arg, answered.response if answered else None)

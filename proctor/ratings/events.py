@@ -149,17 +149,13 @@ def refold_in(conn: sqlite3.Connection) -> Ratings[int]:
 # how right each event's answer is now: an exam's or a reviewed answer as it stands; a practice answer
 # only while it is the one first given (changed since, the first is gone: it keeps what it counted
 # with); a daily answer as regraded; a live answer never changes
-_NOW = f"""COALESCE(CASE source
-    WHEN '{Source.exam}' THEN (SELECT {correct_sql('x')} FROM answers x
-                              WHERE x.attempt_id = ref_id AND x.pos = ref_pos AND x.final = 1)
-    WHEN '{Source.review}' THEN (SELECT {correct_sql('x')} FROM answers x
-                                WHERE x.attempt_id = ref_id AND x.pos = ref_pos AND x.final = 1)
-    WHEN '{Source.practice}' THEN (SELECT {correct_sql('x')} FROM answers x
-                                  WHERE x.attempt_id = ref_id AND x.pos = ref_pos AND x.final = 1 AND x.changes = 0)
-    WHEN '{Source.daily}' THEN (SELECT {correct_sql('a')} FROM daily_answers a
-                               WHERE a.delivery_id = ref_id AND a.pos = ref_pos AND a.user_id = rating_events.user_id)
-    WHEN '{Source.group_daily}' THEN (SELECT {correct_sql('a')} FROM daily_answers a
-                               WHERE a.delivery_id = ref_id AND a.pos = ref_pos AND a.user_id = rating_events.user_id)
+_NOW = f"""COALESCE(CASE
+    WHEN source IN ('{Source.exam}', '{Source.review}') THEN (SELECT {correct_sql('x')} FROM answers x
+        WHERE x.attempt_id = ref_id AND x.pos = ref_pos AND x.final = 1)
+    WHEN source = '{Source.practice}' THEN (SELECT {correct_sql('x')} FROM answers x
+        WHERE x.attempt_id = ref_id AND x.pos = ref_pos AND x.final = 1 AND x.changes = 0)
+    WHEN source IN ('{Source.daily}', '{Source.group_daily}') THEN (SELECT {correct_sql('a')} FROM daily_answers a
+        WHERE a.delivery_id = ref_id AND a.pos = ref_pos AND a.user_id = rating_events.user_id)
     END, correct)"""
 
 
