@@ -14,34 +14,10 @@ import pytest
 
 from proctor.storage.db import MIGRATIONS_DIR, migration_files
 from proctor.storage.stamp import APP_ID
+from tests.engines import BASELINE, POSTGRES_DIR, postgres_migrated, sqlite_migrated
 from tests.schema_shapes import differences, postgres_shape, sqlite_shape
 
-POSTGRES_DIR = MIGRATIONS_DIR / "postgres"
-BASELINE = 41  # PostgreSQL's schema starts here: migrations/postgres/041_baseline.sql
 POSTGRES_ONLY = {"schema_version", "app_stamp"}  # SQLite's PRAGMA user_version and application_id
-
-
-def sqlite_migrated() -> sqlite3.Connection:
-    """A scratch SQLite database in memory, migrated to the newest version as Database.migrate does."""
-    con = sqlite3.connect(":memory:", isolation_level=None)
-    con.execute("PRAGMA foreign_keys=ON")
-    for number, path in migration_files():
-        con.executescript(f"BEGIN IMMEDIATE;\n{path.read_text(encoding='utf-8')}\n;"
-                          f"PRAGMA user_version = {number};\nCOMMIT;")
-    return con
-
-
-def postgres_migrated(url: str, baseline: str | None = None) -> psycopg.Connection:
-    """The database at `url` migrated to the newest version: the baseline (`baseline` in place of its
-    text when given), then each later migration in its own transaction with its version."""
-    con = psycopg.connect(url, autocommit=True)
-    for number, path in migration_files(POSTGRES_DIR):
-        sql = baseline if baseline is not None and number == BASELINE else path.read_text(encoding="utf-8")
-        with con.transaction():
-            con.execute(sql)  # type: ignore[arg-type]  # a file's text, not a literal
-            if number > BASELINE:
-                con.execute("UPDATE schema_version SET version = %s", (number,))
-    return con
 
 
 @pytest.fixture
