@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from dataclasses import dataclass, replace
+from typing import Any
 
 import psycopg
 
@@ -86,14 +87,13 @@ def differences(sqlite: Shape, postgres: Shape) -> list[str]:
     """Each way the two shapes differ, in words; [] when they are the same."""
     out: list[str] = []
 
-    def names(kind: str, a: dict[str, object] | frozenset[tuple[str, str]],
-              b: dict[str, object] | frozenset[tuple[str, str]]) -> None:
-        if only := sorted(set(a) - set(b)):
+    def names(kind: str, a: set[Any], b: set[Any]) -> None:
+        if only := sorted(a - b):
             out.append(f"{kind} only in SQLite: {only}")
-        if only := sorted(set(b) - set(a)):
+        if only := sorted(b - a):
             out.append(f"{kind} only in PostgreSQL: {only}")
 
-    names("tables", sqlite.tables, postgres.tables)  # type: ignore[arg-type]
+    names("tables", set(sqlite.tables), set(postgres.tables))
     for name in sorted(set(sqlite.tables) & set(postgres.tables)):
         a, b = sqlite.tables[name], postgres.tables[name]
         if [c.name for c in a.columns] != [c.name for c in b.columns]:
@@ -108,11 +108,11 @@ def differences(sqlite: Shape, postgres: Shape) -> list[str]:
                 if isinstance(x, frozenset):
                     x, y = sorted(x - y, key=repr), sorted(y - x, key=repr)
                 out.append(f"table {name}: {field} {x} in SQLite, {y} in PostgreSQL")
-    names("indexes", sqlite.indexes, postgres.indexes)  # type: ignore[arg-type]
+    names("indexes", set(sqlite.indexes), set(postgres.indexes))
     out += [f"index {n}: {sqlite.indexes[n]} in SQLite, {postgres.indexes[n]} in PostgreSQL"
             for n in sorted(set(sqlite.indexes) & set(postgres.indexes)) if sqlite.indexes[n] != postgres.indexes[n]]
-    names("triggers", sqlite.triggers, postgres.triggers)
-    names("views", sqlite.views, postgres.views)  # type: ignore[arg-type]
+    names("triggers", set(sqlite.triggers), set(postgres.triggers))
+    names("views", set(sqlite.views), set(postgres.views))
     out += [f"view {n}: columns {sqlite.views[n]} in SQLite, {postgres.views[n]} in PostgreSQL"
             for n in sorted(set(sqlite.views) & set(postgres.views)) if sqlite.views[n] != postgres.views[n]]
     return out
@@ -175,7 +175,7 @@ def _sqlite_index(con: sqlite3.Connection, name: str, table: str, unique: bool, 
     close = _closing(sql, open_at.end() - 1)
     items = _split(sql[open_at.end():close])
     keys = []
-    for (_, cid, column, desc, coll, is_key), item in zip(
+    for (_, cid, column, desc, coll, _), item in zip(
             (r for r in con.execute(f"PRAGMA index_xinfo({name})") if r[5]), items, strict=True):
         if cid == -2:  # an expression: its text as written, less its order and collation
             column = re.sub(r"\s+(COLLATE\s+\w+|ASC|DESC)\b", "", item, flags=re.I)
@@ -196,12 +196,12 @@ def _sqlite_table(con: sqlite3.Connection, name: str, sql: str, without_rowid: b
                     for _, column, declared, not_null, default, _ in info)
     unique = frozenset(tuple(r[2] for r in con.execute(f"PRAGMA index_info({index})"))
                        for _, index, _, origin, _ in con.execute(f"PRAGMA index_list({name})") if origin == "u")
-    refs: dict[int, list[tuple[object, ...]]] = {}
+    refs: dict[int, list[tuple[Any, ...]]] = {}
     for r in con.execute(f"PRAGMA foreign_key_list({name})"):
         refs.setdefault(r[0], []).append(r)
     keys = frozenset(ForeignKey(tuple(r[3] for r in rows), str(rows[0][2]), tuple(r[4] for r in rows),
                                 str(rows[0][6]), str(rows[0][5])) for rows in refs.values())
-    return Table(columns, key, unique, keys, _checks(sql))  # type: ignore[arg-type]
+    return Table(columns, key, unique, keys, _checks(sql))
 
 
 def sqlite_shape(con: sqlite3.Connection) -> Shape:
@@ -228,7 +228,7 @@ _IN_SCHEMA = "c.relnamespace = current_schema()::regnamespace"
 
 
 def _names(con: psycopg.Connection, table_oid: int, numbers: list[int]) -> tuple[str, ...]:
-    found = dict(con.execute("SELECT attnum, attname FROM pg_attribute WHERE attrelid = %s AND attnum = ANY(%s)",
+    found: dict[int, str] = dict(con.execute("SELECT attnum, attname FROM pg_attribute WHERE attrelid = %s AND attnum = ANY(%s)",
                              (table_oid, numbers)).fetchall())
     return tuple(found[n] for n in numbers)
 
