@@ -68,8 +68,10 @@ class Timings:
 
     @property
     def takeover_within(self) -> float:
-        """The worst case from the active's death (just after a renew) to a standby holding the lease."""
-        return self.ttl + self.poll_every + self.call_timeout
+        """From the active's death just after a renew to a standby holding the lease, at worst: the lease
+        runs out `ttl` after that renew, and a standby polls within `poll_every` (plus its statement's
+        milliseconds)."""
+        return self.ttl + self.poll_every
 
 
 @dataclass(frozen=True)
