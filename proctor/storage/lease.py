@@ -56,7 +56,7 @@ class Timings:
 
     renew_every: float = 1.0  # the active renews this often
     ttl: float = 3.0  # a lease runs this long past PostgreSQL's clock at its renew
-    step_down: float = 2.0  # the active stops when no renew begun this long ago has answered
+    step_down: float = 1.75  # the active stops when no renew begun this long ago has answered (2 s with its wake-up)
     poll_every: float = 1.0  # a standby tries to take the lease this often
     call_timeout: float = 1.5  # no lease statement waits longer (statement_timeout; a silent socket is shut)
     standby_seen: float = 5.0  # a standby whose heartbeat is older does not count as waiting
