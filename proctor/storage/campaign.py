@@ -27,6 +27,7 @@ from typing import Any
 
 import psycopg
 
+from proctor.clock import Clock, SystemClock
 from proctor.storage.lease import (
     LEASE_NAME,
     Term,
@@ -86,13 +87,15 @@ class Campaign:
     """One process's run for the lease named `name` on the database at `url`."""
 
     def __init__(self, url: str, *, on_active: Callable[[int], None], on_stopped: Callable[[Stop], None],
-                 timings: Timings = Timings(), name: str = LEASE_NAME, holder: str | None = None) -> None:
+                 timings: Timings = Timings(), name: str = LEASE_NAME, holder: str | None = None,
+                 clock: Clock = SystemClock()) -> None:
         self.url = url
         self.on_active = on_active
         self.on_stopped = on_stopped
         self.timings = timings
         self.name = name
         self.holder = holder or holder_id()
+        self.clock = clock  # this machine's wall clock, read only to measure its skew from PostgreSQL's
         self._cond = threading.Condition()
         self._role = Role.standby
         self._epoch = 0
@@ -129,7 +132,7 @@ class Campaign:
         self._closing.set()
         self._stop(StopReason.closed)
         for thread in self._threads:
-            if thread.ident is not None:
+            if thread.ident is not None and thread is not threading.current_thread():
                 thread.join(self.timings.call_timeout + 0.5)
 
     def _stop(self, reason: StopReason) -> None:
@@ -152,10 +155,16 @@ class Campaign:
                 break
             try:
                 self._step(role, began)
+                pause = self.timings.renew_every if self.role is Role.active else self.timings.poll_every
             except (psycopg.Error, OSError) as e:
-                log.info("lease: %s", first_line(e))
                 self._drop_connection()
-            pause = self.timings.renew_every if role is Role.active else self.timings.poll_every
+                if role is Role.active:
+                    # again soon on a new connection: one dropped connection need not cost a takeover
+                    log.warning("lease: renew failed: %s", first_line(e))
+                    pause = self.timings.renew_every / 4
+                else:
+                    log.info("lease: %s", first_line(e))
+                    pause = self.timings.poll_every
             self._closing.wait(max(0.0, began + pause - time.monotonic()))
         self._finish()
 
@@ -163,9 +172,9 @@ class Campaign:
         conn = self._connection()
         if role is Role.active:
             with self._calling(began):
-                before = time.time()
+                before = self.clock.now()
                 term = renew(conn, self.holder, self._epoch, self.timings.ttl, name=self.name)
-                after = time.time()
+                after = self.clock.now()
             if term is None:
                 self._stop(StopReason.lost)
                 return
@@ -177,10 +186,10 @@ class Campaign:
             self._note_standby(term)
             return
         with self._calling(began):
-            before = time.time()
+            before = self.clock.now()
             term = acquire(conn, self.holder, self.timings.ttl, name=self.name)
             db_now = heartbeat(conn, self.holder, name=self.name) if term is None else term.db_now
-            after = time.time()
+            after = self.clock.now()
         self._note_skew(db_now, before, after)
         if term is None:
             return
@@ -268,10 +277,11 @@ class Campaign:
                     deadlines.append(self._last_renew + self.timings.step_down)
                 if self._call_began is not None:
                     due = self._call_began + self.timings.call_timeout
-                    if now >= due and self._conn is not None:
-                        abort(self._conn)
-                        self._call_began = None
-                    else:
+                    if now < due:
                         deadlines.append(due)
+                    else:
+                        if self._conn is not None:
+                            abort(self._conn)
+                        self._call_began = None
                 self._cond.wait(min(deadlines) - now if deadlines else None)
             return False
