@@ -141,6 +141,8 @@ class Campaign:
             self._role = Role.stopped
             self._cond.notify_all()
             stop = Stop(reason, self._epoch, self._last_renew)
+            if reason is StopReason.overdue and self._call_began is not None and self._conn is not None:
+                abort(self._conn)  # the renew still waiting on a cut connection returns; the lease thread ends
         if was is Role.active:
             log.warning("stopped leading (epoch %d): %s", stop.epoch, reason.value)
             self.on_stopped(stop)
@@ -194,9 +196,10 @@ class Campaign:
         if term is None:
             return
         with self._cond:
+            self._epoch = term.epoch
             if self._role is not Role.standby:
                 return  # closed meanwhile: _finish releases it
-            self._role, self._epoch, self._last_renew = Role.active, term.epoch, began
+            self._role, self._last_renew = Role.active, began
             self._cond.notify_all()
         log.warning("leading with epoch %d (%s)", term.epoch, self.holder)
         self.on_active(term.epoch)
@@ -258,11 +261,7 @@ class Campaign:
 
     def _watch(self) -> None:
         if self._wait_until_overdue():
-            with self._cond:
-                stuck = self._conn if self._call_began is not None else None
             self._stop(StopReason.overdue)
-            if stuck is not None:
-                abort(stuck)  # the renew still waiting on a cut connection returns; the lease thread ends
 
     def _wait_until_overdue(self) -> bool:
         """Sleeps until the active is overdue (True) or the campaign ends (False); meanwhile shuts the
