@@ -187,3 +187,9 @@ def test_the_timings_let_a_standby_take_over_within_5_s_and_the_active_stop_befo
     assert timings.renew_every == 1 and timings.step_down <= 2 and timings.step_down < timings.ttl
     with pytest.raises(ValueError):
         Timings(step_down=3, ttl=3)
+
+
+def test_a_heartbeat_drops_the_standbys_not_seen_for_a_day(conn):
+    heartbeat(conn, "long-gone", at=datetime.now(UTC) - timedelta(days=2))
+    heartbeat(conn, "b")
+    assert [h for (h,) in conn.execute("SELECT holder FROM leader_standby")] == ["b"]
