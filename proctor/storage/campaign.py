@@ -101,7 +101,7 @@ class Campaign:
         self._epoch = 0
         self._last_renew = 0.0
         self._call_began: float | None = None
-        self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
+        self._pg: psycopg.Connection[tuple[Any, ...]] | None = None
         self._closing = threading.Event()
         self._skewed = False
         self._standby_missing = False
@@ -141,8 +141,8 @@ class Campaign:
             self._role = Role.stopped
             self._cond.notify_all()
             stop = Stop(reason, self._epoch, self._last_renew)
-            if reason is StopReason.overdue and self._call_began is not None and self._conn is not None:
-                abort(self._conn)  # the renew still waiting on a cut connection returns; the lease thread ends
+            if reason is StopReason.overdue and self._call_began is not None and self._pg is not None:
+                abort(self._pg)  # the renew still waiting on a cut connection returns; the lease thread ends
         if was is Role.active:
             log.warning("stopped leading (epoch %d): %s", stop.epoch, reason.value)
             self.on_stopped(stop)
@@ -171,7 +171,7 @@ class Campaign:
         self._finish()
 
     def _step(self, role: Role, began: float) -> None:
-        conn = self._connection()
+        conn = self._pg_connection()
         if role is Role.active:
             with self._calling(began):
                 before = self.clock.now()
@@ -215,22 +215,22 @@ class Campaign:
             with self._cond:
                 self._call_began = None
 
-    def _connection(self) -> psycopg.Connection[tuple[Any, ...]]:
-        if self._conn is None or self._conn.closed:
+    def _pg_connection(self) -> psycopg.Connection[tuple[Any, ...]]:
+        if self._pg is None or self._pg.closed:
             conn = connect(self.url, self.timings)
             with self._cond:
-                self._conn = conn
-        return self._conn
+                self._pg = conn
+        return self._pg
 
     def _drop_connection(self) -> None:
         with self._cond:
-            conn, self._conn = self._conn, None
+            conn, self._pg = self._pg, None
         if conn is not None:
             conn.close()
 
     def _finish(self) -> None:
         with self._cond:
-            epoch, conn = self._epoch, self._conn
+            epoch, conn = self._epoch, self._pg
         if epoch and conn is not None and not conn.closed:
             try:
                 release(conn, self.holder, epoch, name=self.name)
@@ -279,8 +279,8 @@ class Campaign:
                     if now < due:
                         deadlines.append(due)
                     else:
-                        if self._conn is not None:
-                            abort(self._conn)
+                        if self._pg is not None:
+                            abort(self._pg)
                         self._call_began = None
                 self._cond.wait(min(deadlines) - now if deadlines else None)
             return False

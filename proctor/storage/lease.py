@@ -26,7 +26,7 @@ from proctor.errors import ProctorError
 
 LEASE_NAME = "proctor"
 
-# Folded into PostgreSQL's baseline migration; `ensure_tables` creates it until then.
+# The lease's tables, for PostgreSQL's baseline migration.
 LEASE_DDL = """
 CREATE TABLE IF NOT EXISTS leader_lease (
     name text PRIMARY KEY,
@@ -51,8 +51,9 @@ class StaleEpoch(ProctorError):
 
 @dataclass(frozen=True)
 class Timings:
-    """The lease's clock, in seconds. A standby takes over at most `takeover_within` after the active
-    dies; the active stops `step_down` after its last good renew began, before its lease can run out."""
+    """The lease's clock, in seconds. A standby takes over at most `ttl + poll_every` after the active
+    dies (its lease runs out, then the standby's next poll); the active stops `step_down` after its last
+    good renew began, before its lease can run out."""
 
     renew_every: float = 1.0  # the active renews this often
     ttl: float = 3.0  # a lease runs this long past PostgreSQL's clock at its renew
@@ -65,13 +66,6 @@ class Timings:
     def __post_init__(self) -> None:
         if not 0 < self.renew_every < self.step_down < self.ttl:
             raise ValueError("lease timings need 0 < renew_every < step_down < ttl")
-
-    @property
-    def takeover_within(self) -> float:
-        """From the active's death just after a renew to a standby holding the lease, at worst: the lease
-        runs out `ttl` after that renew, and a standby polls within `poll_every` (plus its statement's
-        milliseconds)."""
-        return self.ttl + self.poll_every
 
 
 @dataclass(frozen=True)
@@ -136,10 +130,6 @@ WRITE_SESSION_OPTIONS = f"-c idle_in_transaction_session_timeout={WRITE_IDLE_TIM
 
 def connect(url: str, timings: Timings = Timings()) -> psycopg.Connection[tuple[Any, ...]]:
     return psycopg.connect(url, **connect_options(timings))
-
-
-def ensure_tables(conn: psycopg.Connection[Any]) -> None:
-    conn.execute(LEASE_DDL)
 
 
 def skew_of(db_now: datetime, before: float, after: float) -> float:

@@ -14,7 +14,7 @@ import time
 import psycopg
 import pytest
 
-from proctor.storage.lease import ensure_tables
+from proctor.storage.lease import LEASE_DDL
 from tests.lease_runner import COUNTER_DDL
 from tests.process_helpers import REPO, ProctorProcess, child_env
 from tests.tcp_proxy import TcpProxy
@@ -26,7 +26,7 @@ STOP = 2.0  # a cut-off active stops within this of its last good renew
 @pytest.fixture
 def url(pg_url):
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        ensure_tables(conn)
+        conn.execute(LEASE_DDL)
         conn.execute(COUNTER_DDL)
     return pg_url
 
