@@ -218,7 +218,11 @@ def _copy(src: Side, dst: Side, src_at: Location, dst_at: Location, *, force: bo
     if held:
         dst.empty(order[::-1])
     for table in order:
-        dst.insert(table, src.rows(table))
+        rows = src.rows(table)
+        try:
+            dst.insert(table, rows)
+        finally:  # a failed insert leaves the source's cursor half read: closed now, before the source is
+            rows.close()
     dst.triggers_on()
     dst.number_from(order, src.high_water())
     counts = [(t.name, _check(t, src.rows(t), dst.rows(t), dst_at)) for t in order]
