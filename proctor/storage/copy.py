@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from proctor.errors import ProctorError
 from proctor.storage.copy_engines import Kind, PostgresSide, Row, Side, SqliteSide, Table
@@ -36,18 +36,20 @@ class CopyFailed(ProctorError):
 
 
 class PostgresUrl:
-    """A `postgresql://` URL; its str shows the password as `***`, `conninfo()` is the URL as given."""
+    """A `postgresql://` URL; its str and repr show the password as `***`, `conninfo()` is the URL as
+    given (for psycopg only, never for a message)."""
 
     def __init__(self, url: str):
         self._url = url
         parts = urlsplit(url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        self.passwords = tuple(p for p in [parts.password or "", *(v for k, v in query if k == "password")] if p)
         netloc = parts.netloc
         if parts.password is not None:
             user, _, host = netloc.rpartition("@")
             netloc = f"{user.partition(':')[0]}:***@{host}"
-        self._shown = urlunsplit(parts._replace(netloc=netloc, query="password=***" if "password=" in parts.query
-                                                else parts.query))
-        self.password = parts.password
+        shown_query = urlencode([(k, "***" if k == "password" else v) for k, v in query], safe="*")
+        self._shown = urlunsplit(parts._replace(netloc=netloc, query=shown_query))
 
     def conninfo(self) -> str:
         return self._url
@@ -59,6 +61,7 @@ class PostgresUrl:
         return f"PostgresUrl({self._shown!r})"
 
 
+# the engine's parsed PROCTOR_DB (proctor/storage/location.py) takes the place of these three
 Location = Path | PostgresUrl
 
 
@@ -125,8 +128,8 @@ def _line(error: Exception, *locations: Location) -> str:
     for where in locations:
         if isinstance(where, PostgresUrl):
             text = text.replace(where.conninfo(), str(where))
-            if where.password:
-                text = text.replace(where.password, "***")
+            for password in where.passwords:
+                text = text.replace(password, "***")
     return text
 
 

@@ -69,9 +69,11 @@ def _columns(table: Table) -> str:
 
 
 def _order_by(table: Table, text_collation: str) -> str:
-    """The ORDER BY both engines sort alike by: text by code point (SQLite's BINARY, PostgreSQL's "C"),
-    NULLs first."""
-    return ", ".join(f"{name(c)}{text_collation if k is Kind.text else ''} NULLS FIRST"
+    """The ORDER BY both engines sort alike by: text by code point (SQLite's BINARY, PostgreSQL's "C").
+    A key's columns hold no NULL (its index serves the order); a table without a key is sorted by every
+    column, NULLs first."""
+    nulls = "" if table.key else " NULLS FIRST"
+    return ", ".join(f"{name(c)}{text_collation if k is Kind.text else ''}{nulls}"
                      for c in table.order() for k in [table.kinds[table.columns.index(c)]])
 
 
