@@ -19,9 +19,9 @@ from bank.kinds import MultiPolicy
 from bot.cli import main
 from proctor.chats import ensure_chat
 from proctor.daily import delivery
+from proctor.exams import invited
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode, FinishReason
-from proctor.invites import attempts as invite_attempts
 from proctor.invites import store
 from proctor.live import answers as live_answers
 from proctor.live import rounds
@@ -114,7 +114,7 @@ async def _invited(db: Database) -> None:
     """An invited sitting: the invite names its attempt and the attempt its invite (a circle of keys)."""
     paper = int(await db.scalar("SELECT id FROM papers WHERE slug = 'demo'"))
     [(invite, token)] = await store.create(db, paper_id=paper, team=None, lead=LEAD, now=T0 + 6000, window=3600)
-    await invite_attempts.open_link(db, token, user_id=DAN, username=None, now=T0 + 6000)
+    await invited.open_link(db, token, user_id=DAN, username=None, now=T0 + 6000)
     a = await attempts.start_attempt(db, user_id=DAN, chat_id=DAN, paper_id=paper, mode=AttemptMode.exam,
                                      now=T0 + 6010, shuffle=False, invite_id=invite.id)
     await answer(db, a.id, 0, "C", T0 + 6020)
