@@ -46,6 +46,8 @@ def test_the_wheel_carries_every_package_and_the_migrations(tmp_path):
     for package in PACKAGES:
         assert f"{package}/__init__.py" in names, package
     assert "proctor/storage/db.py" in names and "sandbox/fakeapi/__init__.py" in names
-    carried = sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("proctor/storage/migrations/"))
-    assert carried == sorted(p.name for p in (REPO / "migrations").glob("*.sql"))
+    carried = sorted(n.removeprefix("proctor/storage/migrations/") for n in names
+                     if n.startswith("proctor/storage/migrations/"))  # SQLite's and PostgreSQL's (postgres/)
+    assert carried == sorted(p.relative_to(REPO / "migrations").as_posix() for p in (REPO / "migrations").rglob("*.sql"))
+    assert "proctor/storage/migrations/postgres/041_baseline.sql" in names
     assert not [n for n in names if n.endswith(".sql") and not n.startswith("proctor/storage/migrations/")]
