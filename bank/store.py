@@ -5,12 +5,16 @@ The bank sits below the proctoring domain and never imports it. `Store` is the p
 no import either way). The bank writes only its own tables: a lead's change to the bank (retire or
 restore a question, paper settings, confirm a key, add a question, import an upload) is the bank's
 `..._in(conn, ...)` function and its audit row in one transaction, in proctor/teams/curation.py.
+
+The record is SQLite or PostgreSQL (`Engine`). SQL is written in the form both take; where there is
+none, the one form per engine lives here (`ids_in`), chosen by `store.engine` (`Database.engine`).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -38,9 +42,26 @@ def one_row(row: sqlite3.Row | None) -> sqlite3.Row:
     return row
 
 
+class Engine(StrEnum):
+    """The engine that holds the record."""
+
+    sqlite = "sqlite"
+    postgres = "postgres"
+
+
+def ids_in(engine: Engine, param: str = "?") -> str:
+    """A SELECT of the integers in `param`, a JSON array (`json.dumps(ids)`): `x IN ({ids_in(...)})`."""
+    if engine is Engine.postgres:
+        return f"SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST({param} AS JSON))"
+    return f"SELECT value FROM json_each({param})"
+
+
 class Store(Protocol):
     """The database as the bank sees it: reads, and one write transaction at a time (a plain function
     of the sqlite3 connection, run on the database thread: `run_write`)."""
+
+    @property
+    def engine(self) -> Engine: ...
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T: ...
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
 
+from bank.store import Engine
 from tests.postgres_server import NoPostgres, PostgresServer
 
 
@@ -49,3 +51,19 @@ def pg_url(postgres_url: str) -> Iterator[str]:
     finally:
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=[Engine.sqlite, Engine.postgres])
+def engine(request: pytest.FixtureRequest) -> Engine:
+    """Each engine in turn: a test that takes it (or `db_location`) runs on SQLite and on PostgreSQL."""
+    return Engine(request.param)
+
+
+@pytest.fixture
+def db_location(engine: Engine, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """Where a test's record is, as PROCTOR_DB or --db says it: a SQLite file (not yet made) or the URL
+    of a fresh PostgreSQL database (the server starts only for the PostgreSQL half)."""
+    if engine is Engine.sqlite:
+        return str(tmp_path / "record.db")
+    url: str = request.getfixturevalue("pg_url")
+    return url

@@ -150,8 +150,9 @@ def _similar_in(conn: sqlite3.Connection, attempt_id: int, paper_id: int, rows: 
             (paper_id, r["question_id"], attempt_id))]
         found += [Found(f.code, r["pos"], f.value, f.bound, f.other_attempt_id, f.other_pos)
                   for f in similar_to(norm, others, th)]
-        conn.execute("INSERT OR REPLACE INTO written_answers (attempt_id, pos, paper_id, question_id, norm) "
-                     "VALUES (?,?,?,?,?)", (attempt_id, r["pos"], paper_id, r["question_id"], norm))
+        conn.execute("INSERT INTO written_answers (attempt_id, pos, paper_id, question_id, norm) VALUES (?,?,?,?,?) "
+                     "ON CONFLICT (attempt_id, pos) DO UPDATE SET paper_id = excluded.paper_id, "
+                     "question_id = excluded.question_id, norm = excluded.norm", (attempt_id, r["pos"], paper_id, r["question_id"], norm))
     return found
 
 

@@ -92,10 +92,13 @@ def _play_in(conn: sqlite3.Connection, user_id: int, question_id: int, correct: 
                                                                  s["q_at"])
     person = rule.newcomer(at) if s["mean"] is None else Rating(s["mean"], s["deviation"], s["answers"], s["at"])
     person, question = rule.play(person, question, correct, start.floor, at)
-    conn.execute("INSERT OR REPLACE INTO person_ratings (user_id, mean, deviation, answers, at) VALUES (?,?,?,?,?)",
+    conn.execute("INSERT INTO person_ratings (user_id, mean, deviation, answers, at) VALUES (?,?,?,?,?) "
+                 "ON CONFLICT (user_id) DO UPDATE SET mean = excluded.mean, deviation = excluded.deviation, "
+                 "answers = excluded.answers, at = excluded.at",
                  (user_id, person.mean, person.deviation, person.answers, person.at))
-    conn.execute("INSERT OR REPLACE INTO question_ratings (question_id, measured, deviation, answers, at) "
-                 "VALUES (?,?,?,?,?)", (question_id, question.mean, question.deviation, question.answers, question.at))
+    conn.execute("INSERT INTO question_ratings (question_id, measured, deviation, answers, at) VALUES (?,?,?,?,?) "
+                 "ON CONFLICT (question_id) DO UPDATE SET measured = excluded.measured, "
+                 "deviation = excluded.deviation, answers = excluded.answers, at = excluded.at", (question_id, question.mean, question.deviation, question.answers, question.at))
 
 
 def beliefs_in(conn: sqlite3.Connection, question_ids: Iterable[int]) -> dict[int, tuple[Rating, float]]:

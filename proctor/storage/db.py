@@ -30,10 +30,10 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
-from bank.store import Params
+from bank.store import Engine, Params
 from proctor.storage import postgres
 from proctor.storage.location import DbLocation, PostgresUrl, parse_location
-from proctor.storage.postgres import BEGIN_WRITE, Engine, PgConnection
+from proctor.storage.postgres import BEGIN_WRITE, PgConnection
 
 T = TypeVar("T")
 

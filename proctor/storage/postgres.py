@@ -16,13 +16,14 @@ psycopg is imported only when a location is a URL (`connect`): a bot on SQLite n
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from bank.errors import DatabaseUnusable
+from bank.store import Engine
 from proctor.storage.location import PostgresUrl
 
 if TYPE_CHECKING:
@@ -31,20 +32,15 @@ if TYPE_CHECKING:
 # the advisory lock every write transaction takes first: one writer at a time on the record
 WRITE_LOCK = 0x50524354  # 'PRCT', as the SQLite file's application id
 BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"  # one round trip
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a named parameter's name, after its colon
 VERSION_TABLE = "schema_version"  # the baseline's: the schema version, one row
-
-
-class Engine(StrEnum):
-    """The engine a connection speaks to, where their SQL differs (`engine_of`)."""
-
-    sqlite = "sqlite"
-    postgres = "postgres"
 
 
 @lru_cache(maxsize=4096)
 def placeholders(sql: str) -> str:
-    """`sql` with SQLite's `?` placeholders as psycopg's `%s` and a literal `%` as `%%`; a `?` or `%`
-    inside a string literal ('...'), a quoted name ("...") or a comment (-- ...) is left as it is."""
+    """`sql` with SQLite's placeholders as psycopg's (`?` as `%s`, `:name` as `%(name)s`) and a literal
+    `%` as `%%`; a `?` or `:` inside a string literal ('...'), a quoted name ("...") or a comment
+    (-- ...) is left as it is."""
     out: list[str] = []
     i, n = 0, len(sql)
     while i < n:
@@ -62,6 +58,10 @@ def placeholders(sql: str) -> str:
             end = n if end == -1 else end
             out.append(sql[i:end].replace("%", "%%"))
             i = end
+            continue
+        if ch == ":" and (name := _NAME.match(sql, i + 1)) and (i == 0 or sql[i - 1] != ":"):
+            out.append(f"%({name.group()})s")
+            i = name.end()
             continue
         out.append("%s" if ch == "?" else "%%" if ch == "%" else ch)
         i += 1
@@ -115,25 +115,28 @@ class PgConnection:
                 return self.pg.execute(sql, prepare=False)
             return self.pg.execute(placeholders(sql), params)
         except self._error as e:
-            raise _as_sqlite(e, self._integrity) from e
+            raise _as_sqlite(e, self._integrity, sql) from e
 
     def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> psycopg.Cursor[Any]:
         cur = self.pg.cursor()
         try:
             cur.executemany(placeholders(sql), seq)
         except self._error as e:
-            raise _as_sqlite(e, self._integrity) from e
+            raise _as_sqlite(e, self._integrity, sql) from e
         return cur
 
     def close(self) -> None:
         self.pg.close()
 
 
-def _as_sqlite(e: Exception, integrity: type[Exception]) -> sqlite3.Error:
-    """The sqlite3 exception a psycopg error stands for: a broken constraint, or any other failure."""
+def _as_sqlite(e: Exception, integrity: type[Exception], sql: str) -> sqlite3.Error:
+    """The sqlite3 exception a psycopg error stands for: a broken constraint, or any other failure;
+    its traceback shows the statement (never its parameters)."""
     kind = sqlite3.IntegrityError if isinstance(e, integrity) else sqlite3.OperationalError
     said = [line.strip() for line in str(e).splitlines() if line.strip() and not line.startswith(("LINE ", " "))]
-    return kind("; ".join(said))  # one line: the message and its DETAIL, without the statement's excerpt
+    error = kind("; ".join(said))  # one line: the message and its DETAIL, without the statement's excerpt
+    error.add_note(f"in: {' '.join(sql.split())}")
+    return error
 
 
 def connect(url: PostgresUrl) -> PgConnection:
@@ -152,9 +155,10 @@ def connect(url: PostgresUrl) -> PgConnection:
             return float(text) if any(c in text for c in ".eEN") else int(text)
 
     class FlagDumper(Dumper):
-        """A Python bool as the 0 or 1 the schema's flag columns hold (SQLite stores a bool so)."""
+        """A Python bool as SQLite binds it, 1 or 0, of no declared type: the server reads it as the
+        integer a flag column holds, or as the boolean a condition (`WHERE ? OR ...`) wants."""
 
-        oid = psycopg.adapters.types["int2"].oid
+        oid = 0  # unknown: typed by where it stands
         format = Format.TEXT
 
         def dump(self, obj: Any) -> bytes:

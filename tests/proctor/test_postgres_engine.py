@@ -16,9 +16,10 @@ import psycopg
 import pytest
 
 from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
+from bank.store import Engine
 from proctor.storage.db import Database
 from proctor.storage.location import parse_location
-from proctor.storage.postgres import WRITE_LOCK, Engine, placeholders
+from proctor.storage.postgres import WRITE_LOCK, placeholders
 
 REPO = Path(__file__).resolve().parents[2]
 BASELINE = """
@@ -48,6 +49,7 @@ async def pg(pg_url, migrations):
     ("SELECT '?', \"a?b\", x FROM t WHERE w LIKE 'a%' AND v = ?", "SELECT '?', \"a?b\", x FROM t WHERE w LIKE 'a%%' AND v = %s"),
     ("SELECT 'it''s ?' || ? -- why? 5%\n, 10 % ?", "SELECT 'it''s ?' || %s -- why? 5%%\n, 10 %% %s"),
     ("SELECT ?", "SELECT %s"),
+    ("SELECT :a, ':b', :c_2 FROM t WHERE x = ?", "SELECT %(a)s, ':b', %(c_2)s FROM t WHERE x = %s"),
 ])
 def test_placeholders_become_psycopgs_outside_literals(sql, converted):
     assert placeholders(sql) == converted
