@@ -7,13 +7,14 @@ restore a question, paper settings, confirm a key, add a question, import an upl
 `..._in(conn, ...)` function and its audit row in one transaction, in proctor/teams/curation.py.
 
 The record is SQLite or PostgreSQL (`Engine`). SQL is written in the form both take; where there is
-none, the one form per engine lives here (`ids_in`), chosen by `store.engine` (`Database.engine`).
+none, the one form per engine lives here (`ids_in`, `json_rows`, `least`, ...), chosen by `store.engine`
+(`Database.engine`) or, inside a transaction function, `engine_of(conn)`.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
@@ -47,6 +48,41 @@ class Engine(StrEnum):
 
     sqlite = "sqlite"
     postgres = "postgres"
+
+
+def engine_of(conn: object) -> Engine:
+    """The engine behind a transaction function's connection (PostgreSQL's says so: its `engine`)."""
+    return getattr(conn, "engine", Engine.sqlite)
+
+
+def json_rows(engine: Engine, values: Sequence[str], source: str) -> str:
+    """A scalar subquery: the JSON text of an array holding, for each row of `source` (its `FROM ...
+    WHERE ...`), the array of `values`; '[]' when there is none."""
+    if engine is Engine.postgres:
+        return f"(SELECT CAST(COALESCE(json_agg(json_build_array({', '.join(values)})), '[]') AS TEXT) {source})"
+    return f"(SELECT json_group_array(json_array({', '.join(values)})) {source})"
+
+
+def exact_real(engine: Engine, column: str) -> str:
+    """A REAL among `json_rows`' values so that it reads back exactly (`float(...)`): SQLite's JSON keeps
+    15 digits, so as its text with 17; PostgreSQL's writes a float's shortest exact form itself."""
+    return column if engine is Engine.postgres else f"printf('%!.17g', {column})"
+
+
+def least(engine: Engine, a: str, b: str) -> str:
+    """The smaller of two values, neither NULL (SQLite's two-argument MIN is PostgreSQL's LEAST)."""
+    return f"LEAST({a}, {b})" if engine is Engine.postgres else f"MIN({a}, {b})"
+
+
+def json_length(engine: Engine, column: str) -> str:
+    """How many elements the JSON array in text `column` holds."""
+    return f"json_array_length(CAST({column} AS JSON))" if engine is Engine.postgres else f"json_array_length({column})"
+
+
+def indexed_by(engine: Engine, table: str, index: str) -> str:
+    """`table` (with its alias, if any) read through `index`: SQLite's hint, where its planner would pick
+    worse; PostgreSQL takes no hint and picks by its statistics."""
+    return table if engine is Engine.postgres else f"{table} INDEXED BY {index}"
 
 
 def ids_in(engine: Engine, param: str = "?") -> str:
