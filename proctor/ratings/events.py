@@ -133,7 +133,7 @@ BEGAN = f"""CASE WHEN e.source IN ('{Source.exam}', '{Source.practice}', '{Sourc
 def fold_in(conn: sqlite3.Connection) -> Ratings[int]:
     """Replay every event by sequence number, each question starting from its prior as it stands."""
     starts = {r[0]: _start(Kind(r[1]), *r[2:]) for r in conn.execute(
-        f"""SELECT q.id, q.kind, json_array_length(q.options), q.difficulty, q.points, {_USUAL}
+        f"""SELECT q.id, q.kind, {json_length(engine_of(conn), "q.options")}, q.difficulty, q.points, {_USUAL}
             FROM questions q WHERE q.id IN (SELECT question_id FROM rating_events)""")}
     rows = conn.execute("SELECT user_id, question_id, correct, at FROM rating_events ORDER BY seq")
     return replay((Answer(u, q, c, at) for u, q, c, at in rows), lambda q: starts.get(q, Start()))
