@@ -147,7 +147,7 @@ def _mock(role: Role, sealed: seal.Seal) -> Visibility:
 _NO_SEAL = "SELECT NULL AS id, NULL AS paper_id WHERE 0"
 
 # the paper's settings, the scope's verification for it and the viewer's seal, in one statement
-_ONE = f"""SELECT p.id IS NOT NULL AS found, COALESCE({hiring_sql('p')}, 0) AS hiring, p.review AS review,
+_ONE = f"""SELECT p.id IS NOT NULL AS found, CASE WHEN {hiring_sql('p')} THEN 1 ELSE 0 END AS hiring, p.review AS review,
                   {verified_sql(':scope', ':paper')} AS verified,
                   (SELECT json_group_array(json_array(s.id, s.paper_id)) FROM ({{seal}}) s) AS sealed
            FROM (SELECT :paper AS id) x LEFT JOIN papers p ON p.id = x.id"""

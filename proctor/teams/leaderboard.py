@@ -96,7 +96,7 @@ _BOARD = """
 WITH agg AS (
   SELECT user_id, SUM(score) AS points, SUM(max_score) AS max_points, SUM(answers) AS answers,
          SUM(correct) AS correct, MAX(last_at) AS last_at
-  FROM ({source})
+  FROM ({source}) source
   GROUP BY user_id
 ), ranked AS (
   SELECT agg.*, ROW_NUMBER() OVER (ORDER BY points DESC, last_at ASC, agg.user_id ASC) AS rank,
