@@ -79,6 +79,16 @@ def json_length(engine: Engine, column: str) -> str:
     return f"json_array_length(CAST({column} AS JSON))" if engine is Engine.postgres else f"json_array_length({column})"
 
 
+def json_holds_id(engine: Engine, column: str, param: str = "?") -> str:
+    """A condition: the JSON text in `column` holds, at any depth, an object whose integer `id` is
+    `param` (SQLite walks it with json_tree, PostgreSQL with a JSON path; a NULL holds nothing)."""
+    if engine is Engine.postgres:
+        return (f"({column} IS NOT NULL AND jsonb_path_exists(CAST({column} AS JSONB), 'lax $.**.id ? (@ == $id)', "
+                f"jsonb_build_object('id', CAST({param} AS BIGINT))))")
+    return (f"(json_valid({column}) AND EXISTS (SELECT 1 FROM json_tree({column}) AS t "
+            f"WHERE t.key = 'id' AND t.type = 'integer' AND t.atom = {param}))")
+
+
 def indexed_by(engine: Engine, table: str, index: str) -> str:
     """`table` (with its alias, if any) read through `index`: SQLite's hint, where its planner would pick
     worse; PostgreSQL takes no hint and picks by its statistics."""
