@@ -9,19 +9,7 @@ in the middle of a candidate's exam, not at start-up.
 
 from __future__ import annotations
 
-NOT_YET: tuple[str, ...] = (
-    "desk/audit_words.py",
-    "proctor/hiring.py",
-    "proctor/invite_cards.py",
-    "proctor/invites/attempts.py",
-    "proctor/invites/listing.py",
-    "proctor/invites/store.py",
-    "proctor/live/board.py",
-    "proctor/storage/message_ids.py",
-    "proctor/teams/desk_tokens.py",
-    "proctor/teams/digest.py",
-    "proctor/teams/item_stats.py",
-)
+NOT_YET: tuple[str, ...] = ()
 
 
 def unported() -> str | None:
