@@ -26,7 +26,7 @@ from enum import StrEnum
 from bank.kinds import Flag
 from bank.models import Paper, Question
 from bank.question_checks import HELD_DUPLICATE, analyse, held_reason
-from bank.store import Store
+from bank.store import Store, ids_in
 
 
 class Standing(StrEnum):
@@ -144,7 +144,8 @@ def tally_parsed(paper: Paper) -> Tally:
 # ---- the SQL twin -------------------------------------------------------------------------------
 
 def _has(flag: Flag, flags: str) -> str:
-    return f"EXISTS (SELECT 1 FROM json_each({flags}) f WHERE f.value = '{flag.value}')"
+    # flags: a JSON array of flag names (words), so the quoted name is in it or not; the form both engines take
+    return f"""{flags} LIKE '%"{flag.value}"%'"""
 
 
 def _reason(flags: str) -> str:
@@ -186,8 +187,8 @@ _HELD = f"x.standing = '{Standing.held}' AND x.held "
 _ASKABLE = f"x.standing = '{Standing.askable}'"
 
 # one row per paper (of the JSON array :papers; NULL: every paper) with its tally; {asked}: a SELECT of
-# the ids of the questions ever asked
-TALLY_SQL = f"""
+# the ids of the questions ever asked; {papers}: a SELECT of the ids in :papers (bank.store.ids_in)
+_TALLY_SQL = f"""
 SELECT p.id AS paper_id, t.* FROM papers p LEFT JOIN (
   SELECT x.paper_id AS of_paper, {_count(_ASKABLE)} AS askable,
          {_count(_HELD + f"!= '{HELD_DUPLICATE}'")} AS held_key,
@@ -199,12 +200,12 @@ SELECT p.id AS paper_id, t.* FROM papers p LEFT JOIN (
          {_count(_has(Flag.repaired, 'x.flags'))} AS repaired,
          {_count('x.unexplained')} AS no_explanation,
          {_count(_ASKABLE + " AND x.id NOT IN ({asked})")} AS not_yet_asked,
-         TOTAL(x.points) FILTER (WHERE {_ASKABLE}) AS points
+         COALESCE(SUM(x.points) FILTER (WHERE {_ASKABLE}), 0) AS points
   FROM ({PLACED_SQL}) x GROUP BY x.paper_id) t ON t.of_paper = p.id
-WHERE :papers IS NULL OR p.id IN (SELECT value FROM json_each(:papers))
+WHERE CAST(:papers AS TEXT) IS NULL OR p.id IN ({{papers}})
 ORDER BY p.id"""
 
-_NOTHING_ASKED = "SELECT NULL WHERE 0"
+_NOTHING_ASKED = "SELECT CAST(NULL AS INTEGER) WHERE 1 = 0"
 
 
 async def tallies(db: Store, paper_ids: Collection[int] | None = None, *,
@@ -212,7 +213,8 @@ async def tallies(db: Store, paper_ids: Collection[int] | None = None, *,
     """Every paper's tally (of `paper_ids` only, if given) by paper id, in one query; `asked_sql`: a
     SELECT of the ids of the questions ever asked (the proctoring domain's: proctor/teams/paper_counts.py;
     None: `not_yet_asked` is None)."""
-    rows = await db.fetchall(TALLY_SQL.replace("{asked}", asked_sql or _NOTHING_ASKED),
+    sql = _TALLY_SQL.replace("{asked}", asked_sql or _NOTHING_ASKED).replace("{papers}", ids_in(db.engine, ":papers"))
+    rows = await db.fetchall(sql,
                              {"papers": None if paper_ids is None else json.dumps(sorted(paper_ids))})
     return {r["paper_id"]: Tally(**{name: r[name] or 0 for name in _COUNTED},
                                  not_yet_asked=(r["not_yet_asked"] or 0) if asked_sql else None,

@@ -42,9 +42,10 @@ class PaperSummary:
 _SUMMARIES = f"""
 SELECT p.id, p.code, p.slug, p.title, p.time_limit_min, p.attempts_allowed, p.exam_only, p.invite_only,
        x.askable, x.max_score
-FROM papers p LEFT JOIN (SELECT paper_id, COUNT(*) AS askable, TOTAL(points) AS max_score FROM ({PLACED_SQL})
+FROM papers p LEFT JOIN (SELECT paper_id, COUNT(*) AS askable, COALESCE(SUM(points), 0) AS max_score
+                         FROM ({PLACED_SQL}) placed
                          WHERE standing = '{Standing.askable}' GROUP BY paper_id) x ON x.paper_id = p.id
-WHERE ? OR p.blueprint IS NULL
+WHERE ? = 1 OR p.blueprint IS NULL
 ORDER BY p.id"""
 
 

@@ -102,7 +102,7 @@ def review_option_in(conn: sqlite3.Connection, paper_id: int | None) -> ReviewOp
     """`review_option` on the database thread."""
     if paper_id is None:
         return ReviewOption.full
-    row = conn.execute("SELECT exam_only OR invite_only AS hiring, review FROM papers WHERE id=?",
+    row = conn.execute("SELECT (exam_only <> 0 OR invite_only <> 0) AS hiring, review FROM papers WHERE id=?",
                        (paper_id,)).fetchone()
     if row is None:
         return ReviewOption.full

@@ -194,7 +194,7 @@ def _write_paper(conn: sqlite3.Connection, paper: Paper, now: float) -> int:
                    options, answer, explanation, points, flags, topic, name, weights, feedback,
                    difficulty, key_terms, retired, seq)
                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,
-                       (SELECT n FROM (SELECT ? AS n) WHERE NOT EXISTS (
+                       (SELECT n FROM (SELECT CAST(? AS INTEGER) AS n) AS given WHERE NOT EXISTS (
                             SELECT 1 FROM questions WHERE paper_id=? AND seq=n)))
                ON CONFLICT(fingerprint) DO UPDATE SET paper_id=excluded.paper_id,
                    section_id=excluded.section_id, number=excluded.number,
@@ -336,7 +336,7 @@ def _composed(conn: sqlite3.Connection, prow: sqlite3.Row, include_retired: bool
 async def list_papers(db: Store, *, composed: bool = False, include_retired: bool = False) -> list[Paper]:
     """Every paper, whole, in import order; composed papers (/newpaper) too if `composed` (they hold
     other papers' questions: lint and statistics leave them out; exports hold them)."""
-    rows = await db.fetchall("SELECT id FROM papers WHERE ? OR blueprint IS NULL ORDER BY id", (int(composed),))
+    rows = await db.fetchall("SELECT id FROM papers WHERE ? = 1 OR blueprint IS NULL ORDER BY id", (int(composed),))
     return [await load_paper(db, r["id"], include_retired=include_retired) for r in rows]
 
 

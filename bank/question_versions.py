@@ -41,6 +41,6 @@ def versions_in(conn: sqlite3.Connection, wanted: Iterable[tuple[int, int]]) -> 
 def keep_version_in(conn: sqlite3.Connection, q: Question) -> None:
     """Store `q` as it is now as its version (once); call inside the transaction that edits it."""
     conn.execute(
-        f"INSERT OR IGNORE INTO question_versions ({_COLUMNS}) VALUES (?,?,?,?,?,?)",
+        f"INSERT INTO question_versions ({_COLUMNS}) VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
         (q.id, q.version, q.stem, json.dumps(q.options, ensure_ascii=False),
          json.dumps(q.answer, ensure_ascii=False), q.explanation))

@@ -51,6 +51,8 @@ from proctor.ratings_rebuild import ensure_built
 from proctor.storage import updates
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database
+from proctor.storage.location import PostgresUrl
+from proctor.storage.postgres_port import unported
 
 log = logging.getLogger(__name__)
 OPENED = "preflight_database"  # bot_data key: preflight's open database, until post_init takes it
@@ -237,6 +239,8 @@ def _without_token(settings: Settings, text: str) -> str:
 def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     """Run until interrupted: long polling, or a webhook with a secret token (on our aiohttp server,
     which serves the desk too: bot.webhook)."""
+    if isinstance(settings.db, PostgresUrl) and (missing := unported()):
+        raise StartupFailed(missing)
     clock = SystemClock()
     app = build_application(settings, clock=clock)
     # one event loop for the check and the run

@@ -12,6 +12,7 @@ from pathlib import Path
 from bank.errors import BankError
 from proctor.errors import ProctorError
 from proctor.storage import backups
+from proctor.storage.location import DbLocation, needs_file
 
 
 def add_backup_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -23,11 +24,11 @@ def add_backup_commands(subparsers: argparse._SubParsersAction) -> None:
     r.set_defaults(backup_command=_restore)
 
 
-def run_backup_command(args: argparse.Namespace, db: Path) -> int:
+def run_backup_command(args: argparse.Namespace, db: DbLocation) -> int:
     """Run `backup` or `restore` on the database file `db`; an expected failure prints one line to
     stderr and exits 1."""
     try:
-        args.backup_command(args, db)
+        args.backup_command(args, needs_file(db, f"proctor {args.command}"))
     except (BankError, ProctorError) as e:
         print(f"proctor: {e}", file=sys.stderr)
         return 1

@@ -36,6 +36,7 @@ from proctor.errors import ProctorError
 from proctor.exams.service import running_counts
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, unusable
+from proctor.storage.location import DbLocation
 from proctor.teams.curation import confirm_key, update_settings
 from proctor.teams.file_edits import Imported, import_or_update
 from proctor.teams.paper_counts import asked, paper_tallies
@@ -105,7 +106,7 @@ def _output_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--force", action="store_true", help="with -o: replace FILE if it exists")
 
 
-def run_bank_command(args: argparse.Namespace, db: Path) -> int:
+def run_bank_command(args: argparse.Namespace, db: DbLocation) -> int:
     """Run `import` or `bank ...` on the database file `db`; expected failures print one line to stderr
     and exit 1."""
     commands: dict[str, Callable[[Database, argparse.Namespace], Awaitable[int]]] = {
@@ -143,10 +144,11 @@ def run_bank_command(args: argparse.Namespace, db: Path) -> int:
         return 1
 
 
-async def _with_db(command, args, path: Path, *, bundled: bool = False, create: bool = False,
+async def _with_db(command, args, path: DbLocation, *, bundled: bool = False, create: bool = False,
                    dry: bool = False) -> int:
-    # a dry run writes nothing, not even a new database: without one, it previews against an empty bank
-    db = await open_database(":memory:" if dry and not path.exists() else path, create=create)
+    # a dry run writes nothing, not even a new database file: without one, it previews against an empty bank
+    new_file = isinstance(path, Path) and not path.exists()
+    db = await open_database(":memory:" if dry and new_file else path, create=create)
     try:
         if bundled and (n := await ensure_default_bank(db, time.time())):
             print(f"proctor: a new database: imported the bundled bank first ({tn('n_paper', n, 'en')})",

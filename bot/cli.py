@@ -8,7 +8,6 @@ import logging
 import os
 import sqlite3
 import sys
-from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -22,6 +21,7 @@ from bot.ratings_cli import add_ratings_commands, run_ratings_command
 from bot.settings import RecordSettings, Settings, startup_error, use_ptb_timedeltas
 from proctor.errors import ProctorError
 from proctor.storage.db import unusable
+from proctor.storage.location import needs_file
 from sandbox.session import run_sandbox  # the entry point starts the layer above the bot (pyproject's layers)
 
 
@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _global_options(p: argparse.ArgumentParser, default: object = None) -> None:
-    p.add_argument("--db", default=default, help="SQLite file (default: $PROCTOR_DB or ./data/proctor.db)")
+    p.add_argument("--db", default=default, help="SQLite file or postgresql:// URL (default: $PROCTOR_DB or ./data/proctor.db)")
     p.add_argument("--log-level", type=str.upper, choices=LEVELS, default=default,
                    help="what to log on stderr (default: INFO for run, WARNING otherwise); secrets are always redacted")
 
@@ -116,7 +116,7 @@ def _main(argv: list[str] | None) -> int:
     register_settings(record)
     if args.command == "sandbox":
         try:  # only an explicit --db: the sandbox never opens PROCTOR_DB, a real bot's database
-            return asyncio.run(run_sandbox(Path(args.db) if args.db else None))
+            return asyncio.run(run_sandbox(needs_file(record.db, "proctor sandbox") if args.db else None))
         except ValidationError as e:  # the bot's other settings (PROCTOR_DESK_PORT, ...) as `run` reads them
             print(startup_error(e), file=sys.stderr)
             return 2

@@ -16,6 +16,7 @@ from proctor.ratings import events, replay
 from proctor.ratings_rebuild import recompute
 from proctor.storage.bootstrap import open_database
 from proctor.storage.db import unusable
+from proctor.storage.location import DbLocation
 
 
 def add_ratings_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -35,7 +36,7 @@ def add_ratings_commands(subparsers: argparse._SubParsersAction) -> None:
     rep.set_defaults(ratings_run=_replay)
 
 
-def run_ratings_command(args: argparse.Namespace, db: Path) -> int:
+def run_ratings_command(args: argparse.Namespace, db: DbLocation) -> int:
     """Run `ratings recompute` on the database file `db`, or `ratings replay` (no database); an
     expected failure prints one line to stderr and exits 1."""
     try:
@@ -55,7 +56,7 @@ def _write(path: str, text: str) -> None:
         raise BankError(f"{path}: cannot write it: {e.strerror or e}") from None
 
 
-def _replay(args: argparse.Namespace, _db: Path) -> int:
+def _replay(args: argparse.Namespace, _db: DbLocation) -> int:
     try:
         text = args.log.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -71,11 +72,11 @@ def _replay(args: argparse.Namespace, _db: Path) -> int:
     return 0
 
 
-def _recompute(args: argparse.Namespace, path: Path) -> int:
+def _recompute(args: argparse.Namespace, path: DbLocation) -> int:
     return asyncio.run(_recompute_in(args, path))
 
 
-async def _recompute_in(args: argparse.Namespace, path: Path) -> int:
+async def _recompute_in(args: argparse.Namespace, path: DbLocation) -> int:
     db = await open_database(path, create=False)
     try:
         now = time.time()

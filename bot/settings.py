@@ -7,7 +7,7 @@ what every command needs (where the record is); `Settings`, the bot's, extends i
 pydantic's ValidationError: `startup_error` says it in one line that names the setting, never its value.
 
 What is secret is one rule (`secret_values`): every SecretStr field's value, and the password inside any
-setting that holds a URL. Reprs mask by it and the logs redact by it (bot/logging_setup.py).
+setting that holds a URL (PROCTOR_DB's too: a `PostgresUrl`, which never shows it). Reprs mask by it and the logs redact by it (bot/logging_setup.py).
 
 The one variable the program writes is python-telegram-bot's own, PTB_TIMEDELTA (`use_ptb_timedeltas`):
 not a setting, but how PTB hands out durations, chosen by the program where it starts.
@@ -20,11 +20,12 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, PlainValidator, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from proctor.local_time import BadTime, BadTimezone, parse_hhmm, parse_timezone
 from proctor.storage.db import DEFAULT_DB
+from proctor.storage.location import DbLocation, PostgresUrl, parse_location
 
 TOKEN = "TELEGRAM_BOT_TOKEN"
 # said after the setting's name, so it does not name it again
@@ -69,7 +70,8 @@ class RecordSettings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", case_sensitive=False,
                                       env_ignore_empty=True, extra="ignore", frozen=True)
 
-    db: Path = Field(DEFAULT_DB, alias="PROCTOR_DB")
+    # a SQLite file's path or a postgresql:// URL, parsed here once (proctor/storage/location.py)
+    db: Annotated[DbLocation, PlainValidator(parse_location)] = Field(DEFAULT_DB, alias="PROCTOR_DB")
 
     def secret_values(self) -> list[Secret]:
         """Every secret these settings hold: each SecretStr field's value (labelled by the field's title;
@@ -82,6 +84,8 @@ class RecordSettings(BaseSettings):
                 found.append(Secret(setting, label, text))
                 if setting == TOKEN:
                     found.append(Secret(setting, label, text.partition(":")[2]))
+            elif isinstance(value, PostgresUrl):  # its str shows `***`: the password is asked of it
+                found += [Secret(setting, "password", password) for password in value.passwords]
             elif value is not None:
                 found += [Secret(setting, "password", password) for password in url_passwords(str(value))]
         return found

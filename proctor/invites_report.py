@@ -15,6 +15,7 @@ from datetime import tzinfo
 from enum import StrEnum
 
 from bank.csv_safety import safe_cell
+from bank.store import ids_in, json_rows
 from proctor.exams import integrity
 from proctor.exams.ability import estimates
 from proctor.exams.states import FinishReason
@@ -85,16 +86,17 @@ async def candidates(db: Database, lens: Lens, now: float) -> list[Candidate]:
     scope = lens.scope
     where, params = ("WHERE i.team_chat_id=?", [scope]) if scope is not None else ("", [])
     # an oracle on the keys: each section's score moving between sittings tells which answers are right
-    shown, shown_params = "i.paper_id IN (SELECT value FROM json_each(?))", [lens.papers_showing(Fact.section)]
+    shown, shown_params = f"i.paper_id IN ({ids_in(db.engine)})", [lens.papers_showing(Fact.section)]
+    by_section = json_rows(db.engine, ["sec", "got", "top"], """FROM (
+                      SELECT t.section AS sec, COALESCE(SUM(x.score), 0) AS got, SUM(t.points) AS top
+                      FROM attempt_items t LEFT JOIN answers x ON x.attempt_id = t.attempt_id AND x.pos = t.pos
+                      WHERE t.attempt_id = a.id GROUP BY t.section ORDER BY MIN(t.pos)) sections""")
     rows = await db.fetchall(
         f"""SELECT i.*, p.code || ' ' || p.title AS paper, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name,
                    u.username, a.score, a.max_score, a.finish_reason, a.started_at AS a_started,
                    a.finished_at AS a_finished,
                    (SELECT COUNT(*) FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS pending,
-                   CASE WHEN a.id IS NOT NULL AND {shown} THEN (SELECT json_group_array(json_array(sec, got, top)) FROM (
-                      SELECT t.section AS sec, COALESCE(SUM(x.score), 0) AS got, SUM(t.points) AS top
-                      FROM attempt_items t LEFT JOIN answers x ON x.attempt_id = t.attempt_id AND x.pos = t.pos
-                      WHERE t.attempt_id = a.id GROUP BY t.section ORDER BY MIN(t.pos))) END AS sections
+                   CASE WHEN a.id IS NOT NULL AND {shown} THEN {by_section} END AS sections
             FROM invites i JOIN papers p ON p.id = i.paper_id LEFT JOIN users u ON u.id = i.candidate_id
             LEFT JOIN attempts a ON a.id = i.attempt_id {where}
             ORDER BY i.created_at DESC, i.id DESC""", [*shown_params, *params])

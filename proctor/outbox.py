@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from bank.store import ids_in
 from proctor.storage.db import Database
 
 FIRST_RETRY = 5.0  # seconds after the first failure
@@ -130,7 +131,7 @@ async def due_heads(db: Database, now: float, *, skip: Collection[int] = (), lim
     """The oldest due message of each chat not in `skip` (chats whose messages are being sent), the
     chats ordered by that message's due time; at most `limit` rows are looked at."""
     rows = await db.fetchall(
-        f"{_SELECT} AND chat_id NOT IN (SELECT value FROM json_each(?)) ORDER BY next_try, id LIMIT ?",
+        f"{_SELECT} AND chat_id NOT IN ({ids_in(db.engine)}) ORDER BY next_try, id LIMIT ?",
         (now, json.dumps(list(skip)), limit))
     heads: dict[int, Outgoing] = {}
     for row in rows:

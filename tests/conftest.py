@@ -47,5 +47,13 @@ def pytest_collection_modifyitems(items):
 
 # PostgreSQL: `postgres_url` (one server a session) and `pg_url` (a fresh database a test); the fake Bot
 # API a real `proctor` child process talks to (the process tests' `api`; a module may define its own)
-from tests.postgres_fixtures import pg_url, postgres_url  # noqa: E402,F401
+from tests.postgres_fixtures import (  # noqa: E402,F401
+    db_location,
+    engine,
+    engine_db,
+    pg_record_url,
+    pg_template,
+    pg_url,
+    postgres_url,
+)
 from tests.process_helpers import api  # noqa: E402,F401

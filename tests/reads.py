@@ -245,7 +245,7 @@ async def rating_events(db: Database, user_id: int | None = None) -> list[Rating
     """The counted answers, by sequence number (everyone's, or one person's)."""
     rows = await db.fetchall(
         "SELECT seq, user_id, question_id, correct, at, source FROM rating_events "
-        "WHERE ? IS NULL OR user_id = ? ORDER BY seq", (user_id, user_id))
+        "WHERE CAST(? AS INTEGER) IS NULL OR user_id = ? ORDER BY seq", (user_id, user_id))
     return [RatingEvent(r[0], r[1], r[2], r[3], r[4], Source(r[5])) for r in rows]
 
 

@@ -14,24 +14,25 @@ import json
 import sqlite3
 from collections.abc import Iterable
 
+from bank.store import Engine, engine_of, ids_in
 from proctor.ratings import rule
 from proctor.ratings.events import beliefs_in, correct_sql
 from proctor.ratings.shown import Shown
 from proctor.storage.db import Database
 
-_ASKED = f"""SELECT i.attempt_id, i.question_id, CASE WHEN x.attempt_id IS NULL THEN 0.0 ELSE {correct_sql('x')} END,
+_ASKED = {engine: f"""SELECT i.attempt_id, i.question_id, CASE WHEN x.attempt_id IS NULL THEN 0.0 ELSE {correct_sql('x')} END,
                     COALESCE(t.finished_at, t.started_at)
              FROM attempt_items i JOIN attempts t ON t.id = i.attempt_id
              LEFT JOIN answers x ON x.attempt_id = i.attempt_id AND x.pos = i.pos
-             WHERE i.attempt_id IN (SELECT value FROM json_each(?)) AND i.question_id IS NOT NULL
+             WHERE i.attempt_id IN ({ids_in(engine)}) AND i.question_id IS NOT NULL
                AND (x.attempt_id IS NULL OR x.final = 1)
-             ORDER BY i.attempt_id, i.pos"""
+             ORDER BY i.attempt_id, i.pos""" for engine in Engine}
 
 
 def estimates_in(conn: sqlite3.Connection, attempt_ids: Iterable[int]) -> dict[int, Shown]:
     """Each sitting's estimate by attempt id (none for a sitting with no question read), every one
     against the same difficulties, read once."""
-    rows = conn.execute(_ASKED, (json.dumps(sorted(set(attempt_ids))),)).fetchall()
+    rows = conn.execute(_ASKED[engine_of(conn)], (json.dumps(sorted(set(attempt_ids))),)).fetchall()
     beliefs = beliefs_in(conn, (r[1] for r in rows))
     sittings: dict[int, list[tuple[float, rule.Rating, float, float]]] = {}
     for attempt_id, question_id, correct, at in rows:

@@ -87,7 +87,7 @@ async def _pool(db: Database, exam_pool: bool) -> tuple[dict[int, Question], dic
     """The questions a blueprint may draw, by id, and each one's paper and topic (its own, else its
     paper's subject: bank/topics.py)."""
     rows = await db.fetchall(
-        f"{QUESTION_SELECT} WHERE q.retired=0 AND p.blueprint IS NULL AND (? OR p.exam_only=0) ORDER BY q.id",
+        f"{QUESTION_SELECT} WHERE q.retired=0 AND p.blueprint IS NULL AND (? = 1 OR p.exam_only=0) ORDER BY q.id",
         (int(exam_pool),))
     subjects = {r["id"]: r["subject"] for r in await db.fetchall("SELECT id, subject FROM papers")}
     return ({r["id"]: question_from_row(r) for r in rows},

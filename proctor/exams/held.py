@@ -56,7 +56,7 @@ def hold_in(conn: sqlite3.Connection, attempt_id: int, question_id: int, *, unti
     exam) is handed in; call inside the transaction that fixes the key."""
     conn.execute(
         "INSERT INTO held_regrades (attempt_id, question_id, until_attempt, actor, created_at) VALUES (?,?,?,?,?) "
-        "ON CONFLICT DO UPDATE SET until_attempt=excluded.until_attempt, actor=excluded.actor, "
+        "ON CONFLICT (attempt_id, question_id) DO UPDATE SET until_attempt=excluded.until_attempt, actor=excluded.actor, "
         "created_at=excluded.created_at", (attempt_id, question_id, until, actor, now))
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from bank.grading.result import Verdict
 from bank.kinds import Kind
+from bank.store import Engine, engine_of, indexed_by
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.exams.visibility import Fact, Lens
 from proctor.integrity.signals import (
@@ -113,8 +114,9 @@ def compute_in(conn: sqlite3.Connection, attempt_id: int, now: float) -> list[Fo
 
 # other people's finished exam attempts of the paper, on migration 034's index (its WHERE, literally;
 # user_id is its last column, so the count and the median's OFFSET read the index and never the table)
-_DURATIONS = f"""FROM attempts INDEXED BY attempts_exam_durations_by_user
+_DURATIONS = {engine: f"""FROM {indexed_by(engine, "attempts", "attempts_exam_durations_by_user")}
                 WHERE paper_id=? AND user_id<>? AND status='{AttemptStatus.finished}' AND mode='{AttemptMode.exam}'"""
+              for engine in Engine}
 
 
 def median_duration_in(conn: sqlite3.Connection, paper_id: int, user_id: int) -> tuple[int, float | None]:
@@ -123,11 +125,12 @@ def median_duration_in(conn: sqlite3.Connection, paper_id: int, user_id: int) ->
     earlier quick sittings must not lower the bar for the next one. Counted and picked on the index
     of durations, not read row by row, so a hand-in costs the same with ten candidates before it or a
     thousand."""
-    (count,) = conn.execute(f"SELECT COUNT(*) {_DURATIONS}", (paper_id, user_id)).fetchone()
+    durations = _DURATIONS[engine_of(conn)]
+    (count,) = conn.execute(f"SELECT COUNT(*) {durations}", (paper_id, user_id)).fetchone()
     if count == 0:
         return 0, None
     middle = [d for (d,) in conn.execute(
-        f"SELECT finished_at - started_at AS d {_DURATIONS} ORDER BY finished_at - started_at LIMIT ? OFFSET ?",
+        f"SELECT finished_at - started_at AS d {durations} ORDER BY finished_at - started_at LIMIT ? OFFSET ?",
         (paper_id, user_id, 2 - count % 2, (count - 1) // 2))]
     return count, sum(middle) / len(middle)
 
@@ -150,8 +153,9 @@ def _similar_in(conn: sqlite3.Connection, attempt_id: int, paper_id: int, rows: 
             (paper_id, r["question_id"], attempt_id))]
         found += [Found(f.code, r["pos"], f.value, f.bound, f.other_attempt_id, f.other_pos)
                   for f in similar_to(norm, others, th)]
-        conn.execute("INSERT OR REPLACE INTO written_answers (attempt_id, pos, paper_id, question_id, norm) "
-                     "VALUES (?,?,?,?,?)", (attempt_id, r["pos"], paper_id, r["question_id"], norm))
+        conn.execute("INSERT INTO written_answers (attempt_id, pos, paper_id, question_id, norm) VALUES (?,?,?,?,?) "
+                     "ON CONFLICT (attempt_id, pos) DO UPDATE SET paper_id = excluded.paper_id, "
+                     "question_id = excluded.question_id, norm = excluded.norm", (attempt_id, r["pos"], paper_id, r["question_id"], norm))
     return found
 
 

@@ -11,6 +11,7 @@ from bank.grading.result import Verdict
 from bank.models import Question
 from bank.option_order import OptionOrder
 from bank.question_ref import QuestionRef
+from bank.store import Engine, exact_real, json_rows
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, accepts_answers
 
 MOCK_TITLE = "Mock paper · 模拟卷"  # stored with a mock attempt; shown in the reader's language (bot/attempt_title.py)
@@ -117,14 +118,18 @@ class AnswerRec:
 
 # An attempt's items and answers, each as one JSON array in one column of one row (`a`: the attempt's
 # alias): a sheet is read in one statement of one row instead of three of forty-odd rows.
-# REALs as text with 17 digits ('%!.17g'), which read back exactly; a response stays its JSON text.
-ITEMS_JSON = """(SELECT json_group_array(json_array(i.pos, i.question_id, i.section, printf('%!.17g', i.points),
-                   i.option_order, i.flagged, i.draft, i.version, p.code, q.seq))
-                 FROM attempt_items i JOIN questions q ON q.id = i.question_id JOIN papers p ON p.id = q.paper_id
-                 WHERE i.attempt_id = a.id)"""
-ANSWERS_JSON = """(SELECT json_group_array(json_array(r.pos, r.question_id, r.response, printf('%!.17g', r.score),
-                     printf('%!.17g', r.max_score), r.verdict, r.final, r.key_version))
-                   FROM answers r WHERE r.attempt_id = a.id)"""
+# REALs so that they read back exactly (bank.store.exact_real); a response stays its JSON text.
+def items_json(engine: Engine) -> str:
+    return json_rows(engine, ["i.pos", "i.question_id", "i.section", exact_real(engine, "i.points"), "i.option_order",
+                              "i.flagged", "i.draft", "i.version", "p.code", "q.seq"],
+                     "FROM attempt_items i JOIN questions q ON q.id = i.question_id JOIN papers p ON p.id = q.paper_id "
+                     "WHERE i.attempt_id = a.id")
+
+
+def answers_json(engine: Engine) -> str:
+    return json_rows(engine, ["r.pos", "r.question_id", "r.response", exact_real(engine, "r.score"),
+                              exact_real(engine, "r.max_score"), "r.verdict", "r.final", "r.key_version"],
+                     "FROM answers r WHERE r.attempt_id = a.id")
 
 
 @dataclass

@@ -15,4 +15,4 @@ def item_score(g: Grade, points: float) -> float:
 
 # An attempt's score: its answers' scores summed, to 2 decimals. A scalar subquery taking the attempt
 # id as its one parameter: `UPDATE attempts SET score={ATTEMPT_TOTAL} WHERE id=?`.
-ATTEMPT_TOTAL = "(SELECT ROUND(COALESCE(SUM(score), 0), 2) FROM answers WHERE attempt_id=?)"
+ATTEMPT_TOTAL = "(SELECT ROUND(CAST(COALESCE(SUM(score), 0) AS NUMERIC), 2) FROM answers WHERE attempt_id=?)"

@@ -17,7 +17,7 @@ from bank.kinds import CHOICE, Kind
 from bank.models import Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import load_paper
-from bank.store import one_row
+from bank.store import engine_of, least, one_row
 from proctor import outbox
 from proctor.errors import ProctorError
 from proctor.exams import adaptive as adaptive_draw
@@ -304,7 +304,8 @@ def hand_in_in(conn: sqlite3.Connection, attempt_id: int, now: float, reason: Fi
         held.release_in(conn, attempt_id, now)  # a key fixed meanwhile: graded with it now, its notices due
     # the score is summed inside the transaction, so an answer racing the deadline is either in or refused
     row = conn.execute(
-        f"""UPDATE attempts SET status=?, finished_at=MIN(?, COALESCE(deadline, ?)), finish_reason=?,
+        f"""UPDATE attempts SET status=?, finished_at={least(engine_of(conn), "?", "COALESCE(deadline, ?)")},
+               finish_reason=?,
                score={ATTEMPT_TOTAL}
            WHERE id=? AND status='{AttemptStatus.running}' RETURNING user_id, chat_id, invite_id, message_id""",
         (status.value, now, now, reason, attempt_id, attempt_id)).fetchone()
@@ -328,9 +329,10 @@ async def user_stats(db: Database, user_id: int) -> list[dict[str, Any]]:
     and last score of the finished ones as the paper's grading method counts, and how many of their
     answers still await review (`pending`; `last_pending` for the last one): a score that may change."""
     finished, seen = (f"'{AttemptStatus.finished}'", f"'{AttemptStatus.finished}', '{AttemptStatus.cancelled}'")
-    same = f"b.user_id=a.user_id AND b.paper_id IS a.paper_id AND b.mode='{AttemptMode.exam}' AND b.invite_id IS NULL"
+    same = f"b.user_id=a.user_id AND b.paper_id IS NOT DISTINCT FROM a.paper_id AND b.mode='{AttemptMode.exam}' AND b.invite_id IS NULL"
     rows = await db.fetchall(
-        f"""SELECT a.paper_id, a.title, COUNT(*) AS used, SUM(a.status='{AttemptStatus.cancelled}') AS cancelled,
+        f"""SELECT a.paper_id, a.title, COUNT(*) AS used,
+                  COUNT(*) FILTER (WHERE a.status='{AttemptStatus.cancelled}') AS cancelled,
                   MAX(CASE WHEN a.status={finished} THEN a.score END) AS best, MAX(a.max_score) AS max_score,
                   (SELECT b.score FROM attempts b WHERE {same} AND b.status={finished}
                      ORDER BY b.finished_at DESC LIMIT 1) AS last,
@@ -343,5 +345,5 @@ async def user_stats(db: Database, user_id: int) -> list[dict[str, Any]]:
            FROM attempts a LEFT JOIN papers p ON p.id=a.paper_id
            WHERE a.user_id=? AND a.status IN ({seen}) AND a.mode='{AttemptMode.exam}'
              AND a.invite_id IS NULL
-           GROUP BY a.paper_id, a.title ORDER BY MAX(a.finished_at) DESC""", (user_id,))
+           GROUP BY a.paper_id, a.title, a.user_id, p.grading_method ORDER BY MAX(a.finished_at) DESC""", (user_id,))
     return [dict(r) for r in rows]

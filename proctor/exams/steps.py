@@ -30,9 +30,10 @@ from bank.kinds import SUBJECTIVE, Kind, MultiPolicy, ReviewOption, review_optio
 from bank.models import Question
 from bank.paper_settings import policy_of
 from bank.question_versions import at_version, versions_in
+from bank.store import Engine, engine_of
 from bank.typed_answer import MAX_TYPED, typed_response
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
-from proctor.exams.model import ANSWERS_JSON, ITEMS_JSON, AnswerRec, Attempt, Item, Sheet
+from proctor.exams.model import AnswerRec, Attempt, Item, Sheet, answers_json, items_json
 from proctor.exams.questions import questions_in
 from proctor.exams.rated import practised_in
 from proctor.exams.scoring import item_score
@@ -106,17 +107,18 @@ Outcome = Recorded | Stale | Expired | Closed | NotYours | Refused
 # ---- reading on the database thread ---------------------------------------------------------
 
 # the attempt's row with what its paper says about answering it, and its items and answers, in one read
-_SHEET = f"""SELECT a.*, p.multi_policy AS paper_multi_policy, p.exam_only OR p.invite_only AS paper_hiring,
-                   p.review AS paper_review, p.id AS paper_found,
-                   {ITEMS_JSON} AS items_json, {ANSWERS_JSON} AS answers_json
-            FROM attempts a LEFT JOIN papers p ON p.id = a.paper_id WHERE a.id=?"""
+_SHEET = {engine: f"""SELECT a.*, p.multi_policy AS paper_multi_policy,
+                           (p.exam_only <> 0 OR p.invite_only <> 0) AS paper_hiring,
+                           p.review AS paper_review, p.id AS paper_found,
+                           {items_json(engine)} AS items_json, {answers_json(engine)} AS answers_json
+                    FROM attempts a LEFT JOIN papers p ON p.id = a.paper_id WHERE a.id=?""" for engine in Engine}
 
 
 def sheet_in(conn: sqlite3.Connection, attempt_id: int,
              positions: Iterable[int] | str | None = None) -> Sheet | None:
     """The attempt with its items and answers, and the questions at `positions` (None: the current
     one; "all": every one). None if there is no such attempt."""
-    row = conn.execute(_SHEET, (attempt_id,)).fetchone()
+    row = conn.execute(_SHEET[engine_of(conn)], (attempt_id,)).fetchone()
     return None if row is None else _sheet_of(conn, row, Attempt.from_row(row), positions)
 
 
@@ -198,7 +200,7 @@ def store_answer_in(conn: sqlite3.Connection, sheet: Sheet, pos: int, response: 
            ON CONFLICT(attempt_id, pos) DO UPDATE SET response=excluded.response, score=excluded.score,
                verdict=excluded.verdict, final=excluded.final, answered_at=excluded.answered_at,
                key_version=excluded.key_version,
-               changes=answers.changes + (answers.response IS NOT excluded.response)""",
+               changes=answers.changes + CASE WHEN answers.response IS DISTINCT FROM excluded.response THEN 1 ELSE 0 END""",
         (sheet.attempt.id, pos, item.question_id, json.dumps(response, ensure_ascii=False), score,
          item.points, g.verdict.value, int(final), now, question.version))
     if item.draft:
@@ -273,7 +275,7 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: Act
 def _read_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, now: float) -> _Read | Closed | NotYours | Expired:
     """The attempt in one read, if it is the user's and still running, with the questions the step
     may show: the current one and its neighbours (one read for both renderings)."""
-    row = conn.execute(_SHEET, (attempt_id,)).fetchone()
+    row = conn.execute(_SHEET[engine_of(conn)], (attempt_id,)).fetchone()
     if row is None:
         return Closed()
     a = Attempt.from_row(row)

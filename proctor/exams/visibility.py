@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bank.kinds import ReviewOption, review_option
+from bank.store import Engine, engine_of, json_rows
 from proctor.audit import AuditAction, record_audit
 from proctor.exams import seal
 from proctor.hiring import hiring_sql, verified_sql
@@ -144,13 +145,14 @@ def _mock(role: Role, sealed: seal.Seal) -> Visibility:
 
 # ---- reading it ---------------------------------------------------------------------------------
 
-_NO_SEAL = "SELECT NULL AS id, NULL AS paper_id WHERE 0"
+_NO_SEAL = "SELECT CAST(NULL AS BIGINT) AS id, CAST(NULL AS BIGINT) AS paper_id WHERE 1 = 0"
 
 # the paper's settings, the scope's verification for it and the viewer's seal, in one statement
-_ONE = f"""SELECT p.id IS NOT NULL AS found, COALESCE({hiring_sql('p')}, 0) AS hiring, p.review AS review,
-                  {verified_sql(':scope', ':paper')} AS verified,
-                  (SELECT json_group_array(json_array(s.id, s.paper_id)) FROM ({{seal}}) s) AS sealed
-           FROM (SELECT :paper AS id) x LEFT JOIN papers p ON p.id = x.id"""
+_ONE = {engine: f"""SELECT p.id IS NOT NULL AS found, CASE WHEN {hiring_sql('p')} THEN 1 ELSE 0 END AS hiring,
+                          p.review AS review, {verified_sql(':scope', ':paper')} AS verified,
+                          {json_rows(engine, ["s.id", "s.paper_id"], "FROM ({seal}) s")} AS sealed
+                   FROM (SELECT CAST(:paper AS BIGINT) AS id) x LEFT JOIN papers p ON p.id = x.id"""
+        for engine in Engine}
 
 _EVERY_PAPER = f"""SELECT p.id, {hiring_sql('p')} AS hiring, p.review AS review,
                           {verified_sql(':scope', 'p.id')} AS verified FROM papers p"""
@@ -183,7 +185,7 @@ def visibility_in(conn: sqlite3.Connection, viewer: Viewer, scope: int | None, p
     read of paper `paper_id` now (None: a random mock paper), on the database thread. A paper that
     does not exist shows nothing."""
     chat = _group(viewer, scope)
-    row = conn.execute(_ONE.format(seal=_seal_sql(viewer)),
+    row = conn.execute(_ONE[engine_of(conn)].format(seal=_seal_sql(viewer)),
                        {"paper": paper_id, "scope": scope, "user": viewer.user_id, "chat": chat}).fetchone()
     pairs = json.loads(row["sealed"])
     sealed = seal.Seal(frozenset(q for q, _ in pairs), frozenset(p for _, p in pairs))
@@ -219,12 +221,12 @@ class Lens:
 
     def papers_showing(self, fact: Fact) -> str:
         """The ids of the papers that show `fact`, as one SQL parameter:
-        `p.id IN (SELECT value FROM json_each(?))`. A SEALED fact is per question too (`sealed_json`);
+        `p.id IN ({bank.store.ids_in(engine)})`. A SEALED fact is per question too (`sealed_json`);
         an attempt on no paper (a random mock) follows `mock`."""
         return json.dumps(sorted(pid for pid, v in self.papers.items() if fact in v.facts))
 
     def sealed_json(self) -> str:
-        """The sealed question ids as one SQL parameter: `q.id NOT IN (SELECT value FROM json_each(?))`."""
+        """The sealed question ids as one SQL parameter: `q.id NOT IN ({bank.store.ids_in(engine)})`."""
         return json.dumps(sorted(self.sealed))
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from bank.models import Question
 from bank.question_rows import QUESTION_SELECT, question_from_row
+from bank.store import one_row
 from proctor.errors import ProctorError
 from proctor.exams.visibility import AUDIENCE, Fact, Visibility, visibility_in
 from proctor.live import states
@@ -67,13 +68,12 @@ async def start(db: Database, chat_id: int, lead_id: int, drawn: Sequence[Drawn]
         try:
             cur = conn.execute(
                 """INSERT INTO live_rounds (chat_id, lead_id, status, questions, seconds, lang, script,
-                       created_at, starts_at) VALUES (?,?,?,?,?,?,?,?,?)""",
+                       created_at, starts_at) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id""",
                 (chat_id, lead_id, RoundStatus.countdown.value, len(drawn), seconds, lang, script, now,
                  now + COUNTDOWN))
         except sqlite3.IntegrityError:  # live_rounds_running: the group's round is still going
             raise AlreadyRunning(str(chat_id)) from None
-        round_id = cur.lastrowid
-        assert round_id is not None
+        round_id = one_row(cur.fetchone())[0]
         conn.executemany(
             """INSERT INTO live_items (round_id, pos, question_id, option_order, correct, multiple, policy)
                VALUES (?,?,?,?,?,?,?)""",

@@ -19,6 +19,7 @@ from enum import StrEnum
 
 from bank.grading.result import Verdict
 from bank.kinds import Kind
+from bank.store import Engine, engine_of, ids_in, json_length
 from proctor.ratings import rule
 from proctor.ratings.replay import Answer, Ratings, Start, replay
 from proctor.ratings.rule import Rating
@@ -47,8 +48,9 @@ class Counting:
 
 def correct_sql(t: str) -> str:
     """How right a stored answer is (0..1) from table alias `t`'s score, max_score and verdict."""
-    return (f"MIN(1.0, MAX(0.0, CASE WHEN {t}.max_score > 0 THEN {t}.score * 1.0 / {t}.max_score "
-            f"ELSE {t}.verdict = '{Verdict.correct}' END))")
+    return (f"CASE WHEN {t}.max_score > 0 THEN CASE WHEN {t}.score <= 0 THEN 0.0 WHEN {t}.score >= {t}.max_score "
+            f"THEN 1.0 ELSE {t}.score * 1.0 / {t}.max_score END "
+            f"WHEN {t}.verdict = '{Verdict.correct}' THEN 1.0 ELSE 0.0 END")
 
 
 ORDER = "at, ref_id, ref_pos, user_id"  # the order answers made final together count in
@@ -60,7 +62,7 @@ def count_in(conn: sqlite3.Connection, counting: Counting, where: str, params: S
     Returns how many counted."""
     cur = conn.execute(
         "INSERT INTO rating_events (user_id, question_id, correct, at, source, ref_id, ref_pos) "
-        f"SELECT user_id, question_id, correct, at, ?, ref_id, ref_pos FROM ({counting.sql} AND {where}) "
+        f"SELECT user_id, question_id, correct, at, ?, ref_id, ref_pos FROM ({counting.sql} AND {where}) counting "
         f"WHERE true ORDER BY {ORDER} ON CONFLICT (user_id, question_id) DO NOTHING "
         "RETURNING seq, user_id, question_id, correct, at", (counting.source, *params))
     counted = sorted(tuple(r) for r in cur.fetchall())
@@ -72,12 +74,12 @@ def count_in(conn: sqlite3.Connection, counting: Counting, where: str, params: S
 # the usual points of a question's kind in its paper: a label-less question's points are read against it
 _USUAL = "(SELECT AVG(o.points) FROM questions o WHERE o.paper_id = q.paper_id AND o.kind = q.kind)"
 # the question (what its start needs, if it has no rating yet) and both ratings, in one read
-_STATE = f"""SELECT q.kind, json_array_length(q.options) AS options, q.difficulty, q.points,
+_STATE = {engine: f"""SELECT q.kind, {json_length(engine, "q.options")} AS options, q.difficulty, q.points,
                     CASE WHEN r.question_id IS NULL THEN {_USUAL} END AS usual,
                     r.measured, r.deviation AS q_deviation, r.answers AS q_answers, r.at AS q_at,
                     p.mean, p.deviation, p.answers, p.at
              FROM questions q LEFT JOIN question_ratings r ON r.question_id = q.id
-             LEFT JOIN person_ratings p ON p.user_id = ? WHERE q.id = ?"""
+             LEFT JOIN person_ratings p ON p.user_id = ? WHERE q.id = ?""" for engine in Engine}
 
 
 def _start(kind: Kind, options: int | None, label: str, points: float, usual: float | None) -> Start:
@@ -86,27 +88,30 @@ def _start(kind: Kind, options: int | None, label: str, points: float, usual: fl
 
 
 def _play_in(conn: sqlite3.Connection, user_id: int, question_id: int, correct: float, at: float) -> None:
-    s = conn.execute(_STATE, (user_id, question_id)).fetchone()
+    s = conn.execute(_STATE[engine_of(conn)], (user_id, question_id)).fetchone()
     start = _start(Kind(s["kind"]), s["options"], s["difficulty"], s["points"], s["usual"])
     question = start.prior if s["measured"] is None else Rating(s["measured"], s["q_deviation"], s["q_answers"],
                                                                  s["q_at"])
     person = rule.newcomer(at) if s["mean"] is None else Rating(s["mean"], s["deviation"], s["answers"], s["at"])
     person, question = rule.play(person, question, correct, start.floor, at)
-    conn.execute("INSERT OR REPLACE INTO person_ratings (user_id, mean, deviation, answers, at) VALUES (?,?,?,?,?)",
+    conn.execute("INSERT INTO person_ratings (user_id, mean, deviation, answers, at) VALUES (?,?,?,?,?) "
+                 "ON CONFLICT (user_id) DO UPDATE SET mean = excluded.mean, deviation = excluded.deviation, "
+                 "answers = excluded.answers, at = excluded.at",
                  (user_id, person.mean, person.deviation, person.answers, person.at))
-    conn.execute("INSERT OR REPLACE INTO question_ratings (question_id, measured, deviation, answers, at) "
-                 "VALUES (?,?,?,?,?)", (question_id, question.mean, question.deviation, question.answers, question.at))
+    conn.execute("INSERT INTO question_ratings (question_id, measured, deviation, answers, at) VALUES (?,?,?,?,?) "
+                 "ON CONFLICT (question_id) DO UPDATE SET measured = excluded.measured, "
+                 "deviation = excluded.deviation, answers = excluded.answers, at = excluded.at", (question_id, question.mean, question.deviation, question.answers, question.at))
 
 
 def beliefs_in(conn: sqlite3.Connection, question_ids: Iterable[int]) -> dict[int, tuple[Rating, float]]:
     """Each question's measured difficulty as it stands (its prior if no answer counted yet) and its
     guessing floor: what a rating is read against."""
     rows = conn.execute(
-        f"""SELECT q.id, q.kind, json_array_length(q.options) AS options, q.difficulty, q.points,
+        f"""SELECT q.id, q.kind, {json_length(engine_of(conn), "q.options")} AS options, q.difficulty, q.points,
                    CASE WHEN r.question_id IS NULL THEN {_USUAL} END AS usual, r.measured, r.deviation,
                    r.answers, r.at
             FROM questions q LEFT JOIN question_ratings r ON r.question_id = q.id
-            WHERE q.id IN (SELECT value FROM json_each(?))""", (json.dumps(sorted(set(question_ids))),))
+            WHERE q.id IN ({ids_in(engine_of(conn))})""", (json.dumps(sorted(set(question_ids))),))
     out = {}
     for r in rows:
         start = _start(Kind(r["kind"]), r["options"], r["difficulty"], r["points"], r["usual"])
@@ -128,7 +133,7 @@ BEGAN = f"""CASE WHEN e.source IN ('{Source.exam}', '{Source.practice}', '{Sourc
 def fold_in(conn: sqlite3.Connection) -> Ratings[int]:
     """Replay every event by sequence number, each question starting from its prior as it stands."""
     starts = {r[0]: _start(Kind(r[1]), *r[2:]) for r in conn.execute(
-        f"""SELECT q.id, q.kind, json_array_length(q.options), q.difficulty, q.points, {_USUAL}
+        f"""SELECT q.id, q.kind, {json_length(engine_of(conn), "q.options")}, q.difficulty, q.points, {_USUAL}
             FROM questions q WHERE q.id IN (SELECT question_id FROM rating_events)""")}
     rows = conn.execute("SELECT user_id, question_id, correct, at FROM rating_events ORDER BY seq")
     return replay((Answer(u, q, c, at) for u, q, c, at in rows), lambda q: starts.get(q, Start()))
@@ -161,9 +166,9 @@ _NOW = f"""COALESCE(CASE
 
 def resync_in(conn: sqlite3.Connection, question_ids: Iterable[int] | None = None) -> int:
     """Each event of these questions (None: all) takes how right its answer is now; returns how many changed."""
-    where = "" if question_ids is None else "question_id IN (SELECT value FROM json_each(?)) AND "
+    where = "" if question_ids is None else f"question_id IN ({ids_in(engine_of(conn))}) AND "
     params = () if question_ids is None else (json.dumps(sorted(set(question_ids))),)
-    return conn.execute(f"UPDATE rating_events SET correct = {_NOW} WHERE {where}correct IS NOT {_NOW}",
+    return conn.execute(f"UPDATE rating_events SET correct = {_NOW} WHERE {where}correct IS DISTINCT FROM {_NOW}",
                         params).rowcount
 
 

@@ -14,12 +14,13 @@ from bank.models import Paper
 from bank.paper_store import paper_count
 from bank.question_checks import fill_missing
 from proctor.storage.db import Database
+from proctor.storage.location import DbLocation
 
 SEEDS_DIR = Path(bank.__file__).resolve().parent / "seeds"
 SUBJECTS = SEEDS_DIR / "subjects.json"  # each bundled paper's subject, by slug (migration 037 gives the same)
 
 
-async def open_database(path: Path | str, *, create: bool = True) -> Database:
+async def open_database(path: DbLocation | str, *, create: bool = True) -> Database:
     """The database as the bot and the CLI start with it: opened, migrated, and with the data a SQL
     migration cannot compute (it needs Python) filled for rows that lack it: migration 013's
     import-time question checks (bank/question_checks.py). A missing file is created only if `create`

@@ -1,6 +1,6 @@
-"""One SQLite file, one connection, one write path.
+"""The record: one SQLite file (or one PostgreSQL database), one connection, one write path.
 
-Every transaction is a plain function of a `sqlite3.Connection`, run on aiosqlite's thread inside
+Every transaction is a plain function of a `sqlite3.Connection`, run on the database's thread inside
 one `BEGIN IMMEDIATE` by `Database.run_write` (Datasette's `execute_write_fn`): commits if it
 returns, rolls back if it raises. A lock serialises writers, so statements of concurrent coroutines
 never interleave inside somebody else's transaction, and nothing rides on another caller's trip.
@@ -8,6 +8,11 @@ never interleave inside somebody else's transaction, and nothing rides on anothe
 Reads run anywhere (`fetchall`, `fetchone`, `scalar`), or as one function on the thread (`run`).
 aiosqlite offers no public way to run a function on its thread; `_on_thread` is the one place that
 uses its private API, pinned to the versions it was tested with (`TESTED_AIOSQLITE`).
+
+On a PostgreSQL URL the same functions run on a thread of the database's own, over psycopg 3's
+synchronous connection, which offers them what they use of sqlite3's (proctor/storage/postgres.py);
+each write transaction takes an advisory lock first, so writers are one at a time across processes
+as with `BEGIN IMMEDIATE`. Its schema starts from the baseline in migrations/postgres/.
 """
 
 from __future__ import annotations
@@ -17,18 +22,24 @@ import os
 import re
 import sqlite3
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
 from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
-from bank.store import Params
+from bank.store import Engine, Params
+from proctor.storage import postgres
+from proctor.storage.location import DbLocation, PostgresUrl, parse_location
+from proctor.storage.postgres import BEGIN_WRITE, PgConnection
 
 T = TypeVar("T")
 
 # proctor/storage/migrations links to the top-level migrations/, so a wheel carries them as package data
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+POSTGRES_MIGRATIONS = "postgres"  # MIGRATIONS_DIR's folder of PostgreSQL's: the baseline and those after it
 DEFAULT_DB = Path("data") / "proctor.db"  # PROCTOR_DB's default (bot/settings.py)
 _MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
 
@@ -70,8 +81,8 @@ def _check_usable(path: Path, *, create: bool) -> None:
         raise DatabaseUnusable(f"{path}: its folder is read-only; SQLite needs to create its journal files next to it")
 
 
-def unusable(path: Path, error: sqlite3.Error) -> DatabaseUnusable:
-    """A SQLite error about the file itself as one line naming the file."""
+def unusable(path: DbLocation, error: sqlite3.Error) -> DatabaseUnusable:
+    """A database error about the record itself as one line naming it (a URL without its password)."""
     text = str(error)
     if "file is not a database" in text:
         why = "is not an SQLite database (or is encrypted)"
@@ -91,21 +102,30 @@ TESTED_AIOSQLITE = ("0.20.0", "0.21.0", "0.22.0", "0.22.1")
 
 
 class Database:
-    """An open SQLite database: reads anywhere, writes through `run_write()`."""
+    """An open record (a SQLite file, or a PostgreSQL database): reads anywhere, writes through `run_write()`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path):
-        self.conn = conn
-        self.path = path
+    def __init__(self, conn: aiosqlite.Connection | None, path: DbLocation, *,
+                 pg: PgConnection | None = None, thread: ThreadPoolExecutor | None = None):
+        self.conn = conn  # SQLite's (None on PostgreSQL)
+        self.location = path
+        self._pg, self._pg_thread = pg, thread
         self._write_lock = asyncio.Lock()
 
+    @property
+    def engine(self) -> Engine:
+        return Engine.sqlite if self._pg is None else Engine.postgres
+
     @classmethod
-    async def open(cls, path: Path | str, *, migrate: bool = True,
+    async def open(cls, path: DbLocation | str, *, migrate: bool = True,
                    migrations_dir: Path = MIGRATIONS_DIR, create: bool = True) -> Database:
-        """Open (creating the file if needed and `create`) and migrate.
+        """Open (creating the file if needed and `create`) and migrate; a PostgreSQL URL opens that database.
 
         Raises DatabaseUnusable (one line naming the file), DatabaseTooNew, MigrationFailed.
         """
-        path = Path(path)
+        location = parse_location(path)
+        if isinstance(location, PostgresUrl):
+            return await cls._open_postgres(location, migrate=migrate, migrations_dir=migrations_dir)
+        path = location
         if str(path) != ":memory:":
             _check_usable(path, create=create)
         try:
@@ -129,19 +149,56 @@ class Database:
             raise
         return db
 
+    @classmethod
+    async def _open_postgres(cls, url: PostgresUrl, *, migrate: bool, migrations_dir: Path) -> Database:
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="proctor-postgres")
+        try:
+            pg = await asyncio.get_running_loop().run_in_executor(thread, postgres.connect, url)
+        except BaseException:
+            thread.shutdown(wait=False)
+            raise
+        db = cls(None, url, pg=pg, thread=thread)
+        try:
+            if migrate:
+                await db.migrate(migrations_dir)
+        except sqlite3.Error as e:
+            await db.close()
+            raise unusable(url, e) from None
+        except BaseException:
+            await db.close()
+            raise
+        return db
+
     async def quick_check(self) -> None:
-        """SQLite's quick_check over every page (a bot start, not every open). Raises DatabaseUnusable."""
+        """SQLite's quick_check over every page (a bot start, not every open); PostgreSQL checks its own
+        pages as it reads them. Raises DatabaseUnusable."""
+        if self._pg is not None:
+            return
         try:
             rows = await self.fetchall("PRAGMA quick_check")
         except sqlite3.Error as e:
-            raise unusable(self.path, e) from None
+            raise unusable(self.location, e) from None
         if [r[0] for r in rows] != ["ok"]:
-            raise DatabaseUnusable(f"{self.path} is damaged ({rows[0][0]}); restore it from a backup")
+            raise DatabaseUnusable(f"{self.location} is damaged ({rows[0][0]}); restore it from a backup")
 
     async def close(self) -> None:
-        await self.conn.close()
+        if self.conn is not None:
+            await self.conn.close()
+            return
+        assert self._pg_thread is not None
+        try:
+            await self._on_pg_thread(PgConnection.close)
+        finally:
+            self._pg_thread.shutdown(wait=False)
 
     async def user_version(self) -> int:
+        """The schema version: SQLite's `user_version`, PostgreSQL's `schema_version` table (0: empty)."""
+        if self._pg is not None:
+            version = await self._on_pg_thread(postgres.version_in)
+            if version is None:
+                raise DatabaseUnusable(f"{self.location} is not an Exam Proctor database: it holds tables but no "
+                                       f"{postgres.VERSION_TABLE}; point PROCTOR_DB at an empty database")
+            return version
         return int(await self.scalar("PRAGMA user_version"))
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
@@ -150,12 +207,14 @@ class Database:
         Raises DatabaseTooNew if the file is newer than the code, MigrationFailed if one fails
         (that one and the ones after it stay pending; the database is as it was before it).
         """
+        if self._pg is not None:
+            directory = directory / POSTGRES_MIGRATIONS
         files = migration_files(directory)
         known = files[-1][0] if files else 0
         current = await self.user_version()
         if current > known:
             raise DatabaseTooNew(
-                f"{self.path} is at schema version {current}, but this code knows only up to "
+                f"{self.location} is at schema version {current}, but this code knows only up to "
                 f"{known}. Upgrade Exam Proctor, or point PROCTOR_DB at another file."
             )
         applied = []
@@ -164,15 +223,27 @@ class Database:
                 if version <= current:
                     continue
                 sql = path.read_text(encoding="utf-8")
-                script = f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {version};\nCOMMIT;"
-                try:
-                    await self.conn.executescript(script)
-                except sqlite3.Error as e:
-                    if self.conn.in_transaction:
-                        await self.conn.execute("ROLLBACK")
-                    raise MigrationFailed(f"migration {path.name} failed: {e}") from e
-                applied.append(version)
+                if await self._apply(version, path.name, sql):
+                    applied.append(version)
         return applied
+
+    async def _apply(self, version: int, name: str, sql: str) -> bool:
+        """One migration in its own transaction with its version bump; False when another process (on
+        PostgreSQL) applied it first. Raises MigrationFailed."""
+        if self._pg is not None:
+            try:
+                return await self._on_pg_thread(partial(postgres.apply_in, version=version, sql=sql))
+            except sqlite3.Error as e:
+                raise MigrationFailed(f"migration {POSTGRES_MIGRATIONS}/{name} failed: {e}") from e
+        assert self.conn is not None
+        script = f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {version};\nCOMMIT;"
+        try:
+            await self.conn.executescript(script)
+        except sqlite3.Error as e:
+            if self.conn.in_transaction:
+                await self.conn.execute("ROLLBACK")
+            raise MigrationFailed(f"migration {name} failed: {e}") from e
+        return True
 
     async def _on_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn(conn)` on aiosqlite's thread with its plain sqlite3 connection: one hop.
@@ -180,8 +251,17 @@ class Database:
         The only use of aiosqlite's private API (`_execute`, `_conn`): it has no public way to run a
         function on its thread. Tested with TESTED_AIOSQLITE (tests/proctor/test_write_path.py fails
         when the installed version is another, or the two are gone)."""
+        if self._pg is not None:
+            # PgConnection offers what the code uses of sqlite3.Connection (proctor/storage/postgres.py)
+            return await self._on_pg_thread(cast(Callable[[PgConnection], T], fn))
+        assert self.conn is not None
         out: T = await self.conn._execute(fn, self.conn._conn)  # type: ignore[no-untyped-call]
         return out
+
+    async def _on_pg_thread(self, fn: Callable[[PgConnection], T]) -> T:
+        """Run `fn(conn)` on the PostgreSQL connection's own thread: one hop."""
+        assert self._pg is not None and self._pg_thread is not None
+        return await asyncio.get_running_loop().run_in_executor(self._pg_thread, fn, self._pg)
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn(conn)` on the database thread: reads that need several queries cost one hop.
@@ -191,11 +271,13 @@ class Database:
         return await self._on_thread(fn)
 
     async def run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """The write path: `fn(conn)` on the database thread inside one `BEGIN IMMEDIATE` transaction,
-        under the write lock: commits if it returns, rolls back if it raises. One hop in all."""
+        """The write path: `fn(conn)` on the database thread inside one `BEGIN IMMEDIATE` transaction
+        (on PostgreSQL `BEGIN` and the write lock, `postgres.WRITE_LOCK`), under the write lock:
+        commits if it returns, rolls back if it raises. One hop in all."""
+        begin = "BEGIN IMMEDIATE" if self._pg is None else BEGIN_WRITE
 
         def transaction(conn: sqlite3.Connection) -> T:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(begin)
             try:
                 out = fn(conn)
             except BaseException:
@@ -209,11 +291,13 @@ class Database:
 
     # one round trip to the connection's thread per read (execute + fetch + close would be three)
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        if self.conn is None:
+            return await self._on_pg_thread(lambda conn: list(conn.execute(sql, params).fetchall()))
         return list(await self.conn.execute_fetchall(sql, params))
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """The first row; meant for queries that return at most a few rows."""
-        rows = list(await self.conn.execute_fetchall(sql, params))
+        rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
     async def scalar(self, sql: str, params: Params = ()) -> Any:

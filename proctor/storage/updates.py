@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from bank.store import engine_of, json_holds_id
 from proctor.storage.db import Database
 
 T = TypeVar("T")
@@ -41,9 +42,9 @@ class UpdateState(StrEnum):
 _CLAIM = f"""INSERT INTO processed_updates (bot_id, update_id, at, state, run, body)
                VALUES (?, ?, ?, '{UpdateState.claimed}', ?, ?)
                ON CONFLICT (bot_id, update_id) DO UPDATE SET run = excluded.run, at = excluded.at, body = excluded.body
-               WHERE processed_updates.state = '{UpdateState.claimed}' AND processed_updates.run IS NOT excluded.run"""
+               WHERE processed_updates.state = '{UpdateState.claimed}' AND processed_updates.run IS DISTINCT FROM excluded.run"""
 _DONE = (f"UPDATE processed_updates SET state = '{UpdateState.done}', body = NULL "
-         "WHERE bot_id = ? AND run IS ? AND update_id = ?")
+         "WHERE bot_id = ? AND run IS NOT DISTINCT FROM ? AND update_id = ?")
 
 
 def new_run() -> str:
@@ -90,17 +91,15 @@ async def unfinished(db: Database, bot_id: int, run: str, now: float) -> list[tu
     backup restored days later, are left claimed)."""
     rows = await db.fetchall(
         f"SELECT update_id, body FROM processed_updates WHERE bot_id = ? AND state = '{UpdateState.claimed}' "
-        "AND run IS NOT ? AND body IS NOT NULL AND at >= ? ORDER BY update_id", (bot_id, run, now - TELEGRAM_KEEPS))
+        "AND run IS DISTINCT FROM ? AND body IS NOT NULL AND at >= ? ORDER BY update_id", (bot_id, run, now - TELEGRAM_KEEPS))
     return [(int(r[0]), str(r[1])) for r in rows]
 
 
 def forget_bodies_in(conn: sqlite3.Connection, user_id: int) -> None:
     """/forgetme: the stored bodies of unfinished updates in which the user appears (as a sender, a
     voter, a private chat, the author of a message replied to) are cleared; their claims stay."""
-    conn.execute(f"""UPDATE processed_updates SET body = NULL
-                     WHERE state = '{UpdateState.claimed}' AND json_valid(body)
-                       AND EXISTS (SELECT 1 FROM json_tree(processed_updates.body) AS t
-                                   WHERE t.key = 'id' AND t.type = 'integer' AND t.atom = ?)""", (user_id,))
+    conn.execute(f"UPDATE processed_updates SET body = NULL WHERE state = '{UpdateState.claimed}' "
+                 f"AND {json_holds_id(engine_of(conn), 'processed_updates.body')}", (user_id,))
 
 
 async def is_done(db: Database, bot_id: int, update_id: int) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bank.item_stats import ItemStats, needs_attention
 from bank.question_checks import Held
+from bank.store import ids_in
 from proctor.errors import ProctorError
 from proctor.exams.visibility import Fact, Lens, Visibility, record_key_read_in
 from proctor.storage.db import Database
@@ -42,8 +43,8 @@ class Overview:
 
 async def _shown(db: Database, lens: Lens, fact: Fact) -> dict[int, int]:
     """question id -> paper id of the questions whose `fact` the lens shows, none sealed for its viewer."""
-    rows = await db.fetchall("SELECT id, paper_id FROM questions WHERE paper_id IN (SELECT value FROM json_each(?)) "
-                             "AND id NOT IN (SELECT value FROM json_each(?))",
+    rows = await db.fetchall(f"SELECT id, paper_id FROM questions WHERE paper_id IN ({ids_in(db.engine)}) "
+                             f"AND id NOT IN ({ids_in(db.engine)})",
                              (lens.papers_showing(fact), lens.sealed_json()))
     return {r[0]: r[1] for r in rows}
 

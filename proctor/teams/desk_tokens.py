@@ -47,8 +47,8 @@ async def spend_once(db: Database, secret: str, user_id: int, now: float, expire
     def transaction(conn: sqlite3.Connection) -> bool:
         conn.execute("DELETE FROM desk_tokens WHERE expires_at <= ?", (now,))
         cur = conn.execute(
-            "INSERT OR IGNORE INTO desk_tokens (digest, kind, user_id, created_at, expires_at, used_at) "
-            "VALUES (?, 'init', ?, ?, ?, ?)", (digest(secret), user_id, now, max(expires_at, now + 1), now))
+            "INSERT INTO desk_tokens (digest, kind, user_id, created_at, expires_at, used_at) "
+            "VALUES (?, 'init', ?, ?, ?, ?) ON CONFLICT DO NOTHING", (digest(secret), user_id, now, max(expires_at, now + 1), now))
         return cur.rowcount == 1
 
     return await db.run_write(transaction)

@@ -13,6 +13,7 @@ from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from bank.kinds import GradingMethod
+from bank.store import indexed_by
 from proctor.chats import chat_zone as chat_zone  # their home: proctor/chats.py
 from proctor.chats import note_member as note_member
 from proctor.daily import scores
@@ -97,7 +98,7 @@ _BOARD = """
 WITH agg AS (
   SELECT user_id, SUM(score) AS points, SUM(max_score) AS max_points, SUM(answers) AS answers,
          SUM(correct) AS correct, MAX(last_at) AS last_at
-  FROM ({source})
+  FROM ({source}) source
   GROUP BY user_id
 ), ranked AS (
   SELECT agg.*, ROW_NUMBER() OVER (ORDER BY points DESC, last_at ASC, agg.user_id ASC) AS rank,
@@ -124,7 +125,7 @@ async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, to
     or from the live rounds' answers."""
     match points:
         case Points.daily:
-            source, values = scores.source(period.start, period.end)
+            source, values = scores.source(db.engine, period.start, period.end)
         case Points.live:
             source, values = live_board.source(period.start, period.end)
     return await db.fetchall(_BOARD.format(source=source), {
@@ -194,9 +195,10 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
     if members_of is not None:
         params.update({f"m{i}": chat for i, chat in enumerate(members_of)})
         teams = ",".join(f":m{i}" for i in range(len(members_of))) or "NULL"
-        invites = f"SELECT v.id FROM invites v WHERE v.team_chat_id IN ({teams})" if invited else "SELECT NULL"
+        invites = (f"SELECT v.id FROM invites v WHERE v.team_chat_id IN ({teams})" if invited
+                   else "SELECT CAST(NULL AS BIGINT)")
         candidates = (f"{member_ids_sql(teams)} "
-                      f"UNION SELECT :also UNION SELECT i.user_id FROM attempts i "
+                      f"UNION SELECT CAST(:also AS BIGINT) UNION SELECT i.user_id FROM attempts i "
                       f"WHERE i.paper_id = :paper AND i.invite_id IN ({invites})")
         allowed = (f"AND ((a.invite_id IS NULL AND (a.user_id = :also OR {seen_sql('a.user_id', 'a.started_at', teams)})) "
                    f"OR a.invite_id IN ({invites}))")
@@ -249,12 +251,12 @@ async def _best_board(db: Database, paper_id: int, also: int | None, top: int) -
                EXISTS (SELECT 1 FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS provisional"""
     rows = [dict(r) for r in await db.fetchall(f"""
         {shown}, ROW_NUMBER() OVER (ORDER BY a.score DESC, a.finished_at - a.started_at ASC, a.id) AS rank
-        FROM attempts a INDEXED BY attempts_exam_board JOIN users u ON u.id = a.user_id
+        FROM {indexed_by(db.engine, "attempts a", "attempts_exam_board")} JOIN users u ON u.id = a.user_id
         WHERE a.paper_id = ? AND {a_countable} AND {best_of}
         ORDER BY a.score DESC, a.finished_at - a.started_at ASC, a.id LIMIT ?""", (paper_id, top))]
     if also is not None and all(r["user_id"] != also for r in rows):
         mine = await db.fetchone(f"""
-            {shown}, 1 + (SELECT COUNT(DISTINCT b.user_id) FROM attempts b INDEXED BY attempts_exam_board
+            {shown}, 1 + (SELECT COUNT(DISTINCT b.user_id) FROM {indexed_by(db.engine, "attempts b", "attempts_exam_board")}
                           JOIN users v ON v.id = b.user_id
                           WHERE b.paper_id = a.paper_id AND {b_countable} AND {_BEFORE}) AS rank
             FROM attempts a JOIN users u ON u.id = a.user_id

@@ -13,6 +13,7 @@ import statistics
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bank.store import engine_of, ids_in
 from proctor.exams.visibility import Fact, Lens
 from proctor.ratings import rule
 from proctor.ratings.events import beliefs_in
@@ -63,7 +64,7 @@ def measured_in(conn: sqlite3.Connection, lens: Lens, paper_id: int | None = Non
     without a counted answer has its label and its prior (`answers` 0)."""
     rows = conn.execute(
         "SELECT q.id, q.difficulty FROM questions q "
-        "WHERE q.paper_id IN (SELECT value FROM json_each(?)) AND (? IS NULL OR q.paper_id = ?)",
+        f"WHERE q.paper_id IN ({ids_in(engine_of(conn))}) AND (CAST(? AS INTEGER) IS NULL OR q.paper_id = ?)",
         (lens.papers_showing(Fact.item_stats), paper_id, paper_id)).fetchall()
     if not rows:
         return {}

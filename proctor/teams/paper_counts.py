@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bank.kinds import Flag
 from bank.paper_counts import Standing, Tally, standing_of, tallies, unaskable_reason
+from bank.store import ids_in
 from proctor.exams.visibility import Fact, Lens
 from proctor.storage.db import Database
 
@@ -28,8 +29,8 @@ async def paper_tallies(db: Database, paper_ids: Collection[int] | None = None) 
 
 async def asked(db: Database, question_ids: Collection[int]) -> set[int]:
     """Which of `question_ids` were ever asked."""
-    rows = await db.fetchall(f"SELECT question_id FROM ({ASKED_SQL}) "
-                             "WHERE question_id IN (SELECT value FROM json_each(?))",
+    rows = await db.fetchall(f"SELECT question_id FROM ({ASKED_SQL}) asked "
+                             f"WHERE question_id IN ({ids_in(db.engine)})",
                              (json.dumps(sorted(set(question_ids))),))
     return {r[0] for r in rows}
 

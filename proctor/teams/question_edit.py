@@ -363,7 +363,7 @@ def _regrade(conn: sqlite3.Connection, q: Question, policy: MultiPolicy, result:
         conn.execute("UPDATE daily_answers SET score=?, verdict=? WHERE delivery_id=? AND pos=? AND user_id=?",
                      (new, g.verdict.value, delivery_id, pos, user_id))
         conn.execute("INSERT INTO daily_answer_keys (delivery_id, pos, user_id, key_version) VALUES (?,?,?,?) "
-                     "ON CONFLICT DO UPDATE SET key_version=excluded.key_version", (delivery_id, pos, user_id, version))
+                     "ON CONFLICT (delivery_id, pos, user_id) DO UPDATE SET key_version=excluded.key_version", (delivery_id, pos, user_id, version))
         if new != old:
             changes.append(Change(user_id, old, new, max_score, from_version=was))
     return dataclasses.replace(result, changes=changes, answers=n, held=waiting)

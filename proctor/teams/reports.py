@@ -10,6 +10,7 @@ from datetime import datetime
 
 from bank.csv_safety import safe_row
 from bank.section_names import short_section
+from bank.store import ids_in
 from proctor.chats import chat_zone
 from proctor.daily import scores
 from proctor.daily.streaks import streaks
@@ -106,10 +107,10 @@ async def _daily(db: Database, scope: int | None, ids: list[int], period: Period
             f"SELECT user_id, SUM(score), SUM(max_score), COUNT(*) FROM daily_answers "
             f"WHERE user_id IN ({marks}) AND answered_at>=? AND answered_at<? GROUP BY user_id", (*ids, start, end))
     else:
-        source, values = scores.source(period.start, period.end)
+        source, values = scores.source(db.engine, period.start, period.end)
         found = await db.fetchall(
-            f"SELECT user_id, SUM(score), SUM(max_score), SUM(answers) FROM ({source}) "
-            f"WHERE user_id IN (SELECT value FROM json_each(:ids)) GROUP BY user_id",
+            f"SELECT user_id, SUM(score), SUM(max_score), SUM(answers) FROM ({source}) daily "
+            f"WHERE user_id IN ({ids_in(db.engine, ':ids')}) GROUP BY user_id",
             {"chat": scope, **values, "ids": json.dumps(ids)})
     return [(r[0], r[1], r[2], r[3]) for r in found]
 

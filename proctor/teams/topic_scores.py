@@ -23,6 +23,7 @@ for the last bit of a sum of non-binary fractions).
 
 from __future__ import annotations
 
+from bank.store import Engine
 from bank.topics import topic_sql
 from proctor.daily import scores
 
@@ -30,22 +31,23 @@ from proctor.daily import scores
 TOPIC = topic_sql("s", "p")
 
 
-def daily_source(start: float | None, end: float | None, chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
+def daily_source(engine: Engine, start: float | None, end: float | None,
+                 chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
     """(SELECT, parameters): the chat's daily answers in the period [start, end) as rows (user_id,
     paper_id, section_id, topic, score, max_score, answers) from the daily_topics summary
     (`scores.period_source`: a group quiz's answers once its keys are posted)."""
     return scores.period_source(
-        start, end, chat_param=chat_param,
+        engine, start, end, chat_param=chat_param,
         summary="SELECT user_id, paper_id, section_id, topic, score, max_score, answers FROM daily_topics",
-        answers=("SELECT a.user_id, q.paper_id, q.section_id, q.topic, a.score, a.max_score, 1 "
-                 "FROM daily_answers a INDEXED BY daily_answers_leaderboard JOIN questions q ON q.id = a.question_id"))
+        answers="a.user_id, q.paper_id, q.section_id, q.topic, a.score, a.max_score, 1",
+        joins="JOIN questions q ON q.id = a.question_id")
 
 
 def grouped(source: str, keys: str) -> str:
     """SELECT `keys` and the sums (score, max_score, answers) of `source`'s rows grouped by `keys`: each
     source summed on its own before the two are combined, so the union is a few rows, not thousands."""
     return (f"SELECT {keys}, SUM(score) AS score, SUM(max_score) AS max_score, SUM(answers) AS answers "
-            f"FROM ({source}) GROUP BY {keys}")
+            f"FROM ({source}) source GROUP BY {keys}")
 
 
 def exam_source(where: str) -> str:

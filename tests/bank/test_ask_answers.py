@@ -21,6 +21,12 @@ from proctor.people.users import ensure_user
 from proctor.teams.curation import write_settings
 from tests.papers_fixture import save_paper
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 T0 = 1_800_000_000.0
 PI = Question(number=1, kind=Kind.numerical, stem="pi?", answer=[["3.14", "0.005"], ["3.1", "0.05"], ["3", "0"]],
               weights=[1.0, 0.5, 0.25])

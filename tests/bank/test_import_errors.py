@@ -8,6 +8,12 @@ from bank.errors import ImportFailed
 from bank.importer import import_files, parse_file
 from bank.paper_store import paper_count
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 GOOD = """示例试卷
 一、单项选择题（每题2分，共4分）
 1.以下哪个是框架（）

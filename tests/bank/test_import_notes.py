@@ -20,6 +20,12 @@ from bank.paper_store import list_papers
 from bot.i18n import CATALOGUE
 from bot.lint_lines import lint_line, lint_text
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "formats_fixtures"
 

@@ -17,6 +17,12 @@ from bank.paper_store import list_papers, load_paper, paper_count
 from proctor.storage.db import Database
 from tests.process_helpers import child_env
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 REPO = Path(__file__).resolve().parents[2]
 SEED = REPO / "bank" / "seeds" / "001_c9ee6912cd06a1b6.txt"
 

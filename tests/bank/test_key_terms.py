@@ -18,6 +18,12 @@ from bank.paper_store import fill_key_terms, get_question, list_papers
 from proctor.storage.bootstrap import ensure_default_bank, seed_key_terms
 from proctor.storage.db import Database, migration_files
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -22,6 +22,7 @@ from tests.bank.child_jobs import chatty, crash, my_pid, niceness, wait_for, wai
 
 # the bot's settings in both cases pydantic-settings reads, one of its secrets, and someone else's
 SECRETS = {"TELEGRAM_BOT_TOKEN": "1:upper-secret", "telegram_bot_token": "1:lower-secret",
+           "PROCTOR_DB": "postgresql://ann:db-secret@db.example/proctor",
            "PROCTOR_WEBHOOK_SECRET": "webhook-secret", "MY_API_KEY": "api-secret"}
 
 

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from bank.importer import import_files, parse_file
 from bank.importer.json_format import dumps, export_papers
 from bank.paper_store import list_papers, load_paper, paper_count
@@ -11,6 +13,12 @@ from proctor.storage.bootstrap import ensure_default_bank
 from proctor.storage.db import Database
 from tests.answering import answer
 from tests.reads import answers_in, paper_of_question
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 SLUG = "002_692116d27c950d45"
 

@@ -1,4 +1,5 @@
-"""`proctor import` and `proctor bank ...` against a real SQLite file."""
+"""`proctor import` and `proctor bank ...` against a real record: a SQLite file, and a PostgreSQL database
+(`dbfile` takes each engine in turn)."""
 
 import json
 import re
@@ -10,9 +11,9 @@ from bot.cli import main
 
 
 @pytest.fixture
-def dbfile(tmp_path, monkeypatch):
+def dbfile(db_location, monkeypatch):
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    return str(tmp_path / "cli.db")
+    return db_location
 
 
 def run(capsys, *argv):

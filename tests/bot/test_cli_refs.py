@@ -23,10 +23,10 @@ def _run(capsys, *argv: str) -> tuple[int, str]:
 
 
 @pytest.fixture
-def bank(capsys, tmp_path, monkeypatch, seed_files) -> tuple[str, str]:
-    """A database holding the bundled bank, imported as a lead does; the import's own output."""
+def bank(capsys, db_location, monkeypatch, seed_files) -> tuple[str, str]:
+    """A database (of each engine) holding the bundled bank, imported as a lead does; the import's own output."""
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    dbfile = str(tmp_path / "cli.db")
+    dbfile = db_location
     code, out = _run(capsys, "--db", dbfile, "import", *map(str, seed_files))
     assert code == 0, out
     return dbfile, out

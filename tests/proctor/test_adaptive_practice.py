@@ -23,6 +23,12 @@ from proctor.teams.curation import set_retired
 from tests.answering import answer
 from tests.rating_world import T0, paper, people, sums
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 DAY = 86400.0
 
 

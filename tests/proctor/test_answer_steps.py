@@ -20,6 +20,12 @@ from proctor.exams.states import AttemptMode, FinishReason
 from proctor.people.users import ensure_user
 from tests.papers_fixture import save_paper, small_paper
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 T0 = 1_800_000_000.0
 ANN, BOB = 7, 8  # Ann takes the paper; Bob is somebody else
 GROUP = -100  # the team group of the daily quiz

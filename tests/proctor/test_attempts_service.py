@@ -1,4 +1,4 @@
-"""The attempt service on a real SQLite file: start, answer, finish, score by section."""
+"""The attempt service on a real record, SQLite and PostgreSQL: start, answer, finish, score by section."""
 
 import pytest
 
@@ -15,6 +15,12 @@ from tests.papers_fixture import save_paper, small_paper
 from tests.reads import attempts_of
 
 T0 = 1_800_000_000.0
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 
 async def _setup(db, **kw):

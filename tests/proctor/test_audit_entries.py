@@ -1,8 +1,16 @@
 """An audit entry's action is decoded once when the log is read: an AuditAction, or, for an action an
 older release wrote that this one no longer has, the text as it was written."""
 
+import pytest
+
 from proctor.audit import AuditAction
 from proctor.teams import audit
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 
 async def test_an_entry_s_action_reads_as_its_enum_and_an_unknown_one_as_written(db):

@@ -17,6 +17,12 @@ from proctor.teams.curation import add_question, set_retired
 from tests.papers_fixture import save_paper, small_paper
 from tests.reads import audit_count, question_count
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 HERE = SegmentIn.THIS_PROCESS
 
 GIFT = b"::a:: 2+2? {=4 ~3}\n\n::b:: Sky is blue {T}\n"

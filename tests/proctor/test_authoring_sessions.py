@@ -17,6 +17,12 @@ from proctor.teams.authoring import (
 )
 from proctor.teams.question_edit import EditField
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 LEAD = 7
 
 

@@ -12,6 +12,12 @@ from bank.paper_store import get_question, load_paper
 from proctor.teams import question_edit as qe
 from tests.papers_fixture import save_paper
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 T0 = 1_800_000_000.0
 
 

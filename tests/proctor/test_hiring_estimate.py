@@ -6,6 +6,8 @@ per-question results."""
 
 from __future__ import annotations
 
+import pytest
+
 from proctor import hiring
 from proctor.exams import invited
 from proctor.exams.states import AttemptMode
@@ -16,6 +18,12 @@ from proctor.invites_report import candidates
 from proctor.storage.db import Database
 from tests.rating_world import LEAD, T0, TEAM, join, paper, people, sit, sums
 from tests.reads import held_ratings, lead_lens
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 ADMIN, X, Y = 50, 7, 8
 CALIBRATION = {1: {0, 1, 2, 3}, 2: {0, 1}, 3: {0, 1, 2, 3, 4}}  # who sat it through /exam, right where

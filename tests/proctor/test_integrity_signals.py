@@ -34,6 +34,12 @@ from tests.answering import answer
 from tests.papers_fixture import save_paper, small_paper
 from tests.reads import lead_lens
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 T0 = 1_800_000_000.0
 WRITTEN = "梯度累积是在每次前向传播计算损失后，不立即更新模型参数，而是将梯度进行累加，等到若干步后再统一更新。"
 # the same answer copied, in Traditional characters with other punctuation and one character changed

@@ -53,9 +53,11 @@ class Crafted:
         yet accepted. What /join and its acceptance write, without their audit entries."""
         for uid in uids:
             await self.user(uid)
-            await self.db.run_write(lambda c, uid=uid: c.execute(
-                "INSERT OR REPLACE INTO team_roster (chat_id, user_id, status, requested_at, joined_at) "
-                "VALUES (?,?,?,0,?)", (chat_id, uid, status, joined_at if status == "member" else None)))
+            def place(c, uid=uid):
+                c.execute("DELETE FROM team_roster WHERE chat_id = ? AND user_id = ?", (chat_id, uid))
+                c.execute("INSERT INTO team_roster (chat_id, user_id, status, requested_at, joined_at) "
+                          "VALUES (?,?,?,0,?)", (chat_id, uid, status, joined_at if status == "member" else None))
+            await self.db.run_write(place)
 
     async def paper(self, slug: str = "ops", sections=(("single", 4), ("short", 2)),
                     points=(1.0, 5.0), options: tuple[str, ...] = (), subject: str = "") -> tuple[int, list[list[int]]]:

@@ -5,9 +5,17 @@ its measure; a hiring paper's only where the read rule shows its item statistics
 
 from __future__ import annotations
 
+import pytest
+
 from proctor.exams.visibility import Role, Viewer, lens
 from proctor.teams.measured import MIN_ANSWERS, Flag, measured
 from tests.rating_world import LEAD, T0, TEAM, paper, people, sit, sums
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 ADMIN = 50
 

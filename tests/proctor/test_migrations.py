@@ -9,6 +9,12 @@ from bank.errors import DatabaseTooNew, MigrationFailed
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 
 
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
+
 async def _tables(db):
     rows = await db.fetchall("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")
     return [r[0] for r in rows]

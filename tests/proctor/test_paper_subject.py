@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import pytest
+
 from bank.importer import import_files
 from bank.importer.json_format import dumps, export_papers
 from bank.models import Paper, PaperSettings, Question, Section
@@ -14,6 +16,12 @@ from bank.paper_store import list_papers, write_papers
 from proctor.storage.bootstrap import SUBJECTS, ensure_default_bank, open_database
 from proctor.storage.db import Database
 from tests.proctor.test_upgrade import RELEASES, load_release
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 BUNDLED = {"000_55527286228126e4": "梯度累积", "001_c9ee6912cd06a1b6": "专家并行",
            "002_692116d27c950d45": "混合精度数值稳定性", "003_47de9a3d709cea96": "推理优化",

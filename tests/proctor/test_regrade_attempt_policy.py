@@ -5,6 +5,8 @@ edited to itself must then change no score, and a real change must keep the shee
 
 from __future__ import annotations
 
+import pytest
+
 from bank.kinds import Kind, MultiPolicy
 from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import load_paper
@@ -15,6 +17,12 @@ from proctor.teams import question_edit as qe
 from tests.answering import answer
 from tests.papers_fixture import save_paper
 from tests.reads import graded_answers
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 T0 = 1_800_000_000.0
 ANN, LEAD = 7, 10

@@ -14,6 +14,12 @@ from proctor.people.users import ensure_user
 from proctor.teams.curation import update_settings
 from tests.papers_fixture import save_paper, small_paper
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 T0 = 1_800_000_000.0
 
 

@@ -4,6 +4,8 @@ and a step's sheet after it (built in memory from what the step wrote) must equa
 
 from __future__ import annotations
 
+import pytest
+
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
 from proctor.exams import service as attempts
@@ -11,6 +13,12 @@ from proctor.exams import steps
 from proctor.exams.model import AnswerRec, Item, Sheet
 from proctor.people.users import ensure_user
 from tests.papers_fixture import save_paper
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 T0 = 1_800_000_000.0
 AWKWARD = 0.1 + 0.2  # 0.30000000000000004: 15 significant digits would read back 0.3

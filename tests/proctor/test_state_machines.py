@@ -19,6 +19,12 @@ from proctor.teams import roster
 from proctor.teams.roster import Standing as R
 from proctor.transitions import IllegalTransition
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 ATTEMPT = {
     exams.finish: {A.running: A.finished},
     exams.cancel: {A.running: A.cancelled},

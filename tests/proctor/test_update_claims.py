@@ -23,8 +23,8 @@ async def _claim(db: Database, bot_id: int, update_id: int, now: float, run: str
     return update_id in claimed
 
 
-async def test_claims_count_once_but_a_claim_cut_short_is_handed_to_the_next_run(tmp_path):
-    db = await Database.open(tmp_path / "u.db")
+async def test_claims_count_once_but_a_claim_cut_short_is_handed_to_the_next_run(db_location):
+    db = await Database.open(db_location)
     try:
         assert await _claim(db, 1, 10, 0.0, "run-a")
         assert not await _claim(db, 1, 10, 0.0, "run-a")  # a duplicate while it is handled
@@ -131,9 +131,9 @@ def _message(update_id: int, sender: int, reply_to_sender: int | None = None) ->
     return json.dumps({"update_id": update_id, "message": message})
 
 
-async def test_forgetting_a_user_clears_the_stored_bodies_they_appear_in_and_keeps_the_claims(tmp_path):
+async def test_forgetting_a_user_clears_the_stored_bodies_they_appear_in_and_keeps_the_claims(db_location):
     ann, bob = 7, 8
-    db = await Database.open(tmp_path / "u.db")
+    db = await Database.open(db_location)
     try:
         bodies = {1: _message(1, ann), 2: _message(2, bob, reply_to_sender=ann), 3: _message(3, bob)}
         batch = [updates.Incoming(i, body, lambda conn: None) for i, body in bodies.items()]

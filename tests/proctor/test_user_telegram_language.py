@@ -3,7 +3,15 @@ card (no update to read it from) speaks to them as a reply does (bot/voice.py)."
 
 from __future__ import annotations
 
+import pytest
+
 from proctor.people.users import ensure_user, find_prefs, known_prefs_in, set_language
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 
 async def test_the_reported_language_is_kept_and_changed_but_never_forgotten_by_a_silent_update(db):

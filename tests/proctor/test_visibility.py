@@ -9,6 +9,7 @@ import itertools
 import pytest
 
 from bank.kinds import ReviewOption
+from bank.store import engine_of, ids_in
 from bot.i18n import t
 from desk.audit_words import Names, sentence
 from proctor import hiring
@@ -30,6 +31,12 @@ from proctor.exams.visibility import (
 )
 from proctor.teams import audit
 from tests.proctor.test_leads_data import Crafted
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 T0 = 1_800_000_000.0
 ADMIN, LEAD, ANN, BOB, CAROL = 1, 2, 3, 4, 5
@@ -207,9 +214,8 @@ async def test_a_team_that_loses_its_verification_reads_nothing_at_its_next_read
 def _doubt_listing(conn, lens_):
     """A listing of questions whose doubts the lens shows, as a guarded reader writes it: the papers
     that show doubts, less the sealed questions (a doubt names the key)."""
-    rows = conn.execute("SELECT q.id, q.paper_id FROM questions q "
-                        "WHERE q.paper_id IN (SELECT value FROM json_each(?)) "
-                        "AND q.id NOT IN (SELECT value FROM json_each(?))",
+    ids = ids_in(engine_of(conn))
+    rows = conn.execute(f"SELECT q.id, q.paper_id FROM questions q WHERE q.paper_id IN ({ids}) AND q.id NOT IN ({ids})",
                         (lens_.papers_showing(Fact.doubt), lens_.sealed_json())).fetchall()
     return {r["paper_id"] for r in rows}, {r["id"] for r in rows}
 
