@@ -15,6 +15,7 @@ from bank.errors import BankError
 from bot.app import StartupFailed, run_bot
 from bot.backup_cli import add_backup_commands, run_backup_command
 from bot.bank_cli import add_bank_commands, run_bank_command
+from bot.db_cli import add_db_commands, run_db_command
 from bot.logging_setup import LEVELS, register_settings, setup_logging
 from bot.ratings_cli import add_ratings_commands, run_ratings_command
 from bot.settings import RecordSettings, Settings, startup_error, use_ptb_timedeltas
@@ -37,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_bank_commands(sub)
     add_backup_commands(sub)
+    add_db_commands(sub)
     add_ratings_commands(sub)
     _after_the_command(p)
     return p
@@ -100,6 +102,8 @@ def _command_before(parser: argparse.ArgumentParser, args: argparse.Namespace, w
 
 def _main(argv: list[str] | None) -> int:
     args = _parse(argv)
+    if hasattr(args, "db_run"):  # `proctor db copy SRC DST` (bot/db_cli.py) names both; PROCTOR_DB is not read
+        return run_db_command(args)
     given = {"PROCTOR_DB": args.db} if args.db else {}  # --db over PROCTOR_DB (and `.env`'s)
     try:  # only `run` reads the bot's settings (a token and all); the other commands, where the record is
         record = Settings(**given) if args.command == "run" else RecordSettings(**given)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -109,7 +111,7 @@ async def run_sandbox(db: Path | None = None) -> int:
     # read before anything starts: a bad one is one line (ValidationError, said by bot.cli)
     settings = Settings(TELEGRAM_BOT_TOKEN=SANDBOX_TOKEN, PROCTOR_DB=db, PROCTOR_ADMINS=str(SANDBOX_USER))
     first_update_id, next_ids = await _continue_from(db)
-    clock = ShiftedClock()
+    clock = ShiftedClock(_clock_offset(db))
     server = FakeBotApi(token=SANDBOX_TOKEN, bot_username="proctor_sandbox_bot", first_update_id=first_update_id,
                         clock=clock.now)
     await server.start()
@@ -130,6 +132,7 @@ async def run_sandbox(db: Path | None = None) -> int:
 
     async def move_clock(seconds: float) -> str:
         ran = await tick(app, clock, seconds)
+        _keep_clock(db, clock)
         at = datetime.fromtimestamp(clock.now(), UTC).strftime("%a %Y-%m-%d %H:%M UTC")
         return f"(clock) now {at}; {tn('n_due_job', ran, 'en')} ran"
 
@@ -144,7 +147,32 @@ async def run_sandbox(db: Path | None = None) -> int:
         if app.running:
             await stop_app(app)
         await server.stop()
+        _keep_clock(db, clock)
     return 0
+
+
+def _clock_file(db: Path) -> Path:
+    return db.with_name(f"{db.stem}-clock.txt")
+
+
+def _clock_offset(db: Path) -> float:
+    """How far ahead of real time the sandbox's clock starts: where the last session on this database
+    left it (`/tick` moved it), so what was due later on that clock (a quiz's close, a deadline) is
+    still later, not days ago; 0 for a new database or one whose clock real time has caught up with."""
+    try:
+        left_at = float(_clock_file(db).read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return 0.0
+    return max(0.0, left_at - time.time())
+
+
+def _keep_clock(db: Path, clock: ShiftedClock) -> None:
+    """Write the clock's time beside the database (after each /tick and at the end)."""
+    path = _clock_file(db)
+    with contextlib.suppress(OSError):  # a read-only folder: the next session starts at real time
+        scratch = path.with_suffix(".tmp")
+        scratch.write_text(f"{clock.now():.3f}\n", encoding="ascii")
+        os.replace(scratch, path)
 
 
 async def _print_desk_link(app) -> None:

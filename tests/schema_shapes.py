@@ -228,8 +228,8 @@ _IN_SCHEMA = "c.relnamespace = current_schema()::regnamespace"
 
 
 def _names(con: psycopg.Connection, table_oid: int, numbers: list[int]) -> tuple[str, ...]:
-    found: dict[int, str] = dict(con.execute("SELECT attnum, attname FROM pg_attribute WHERE attrelid = %s AND attnum = ANY(%s)",
-                             (table_oid, numbers)).fetchall())
+    found: dict[int, str] = dict(con.execute(
+        "SELECT attnum, attname FROM pg_attribute WHERE attrelid = %s AND attnum = ANY(%s)", (table_oid, numbers)))
     return tuple(found[n] for n in numbers)
 
 
@@ -242,12 +242,11 @@ def _postgres_table(con: psycopg.Connection, oid: int) -> Table:
            WHERE a.attrelid = %s AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum""", (oid,)))
     constraints = con.execute(
         """SELECT contype, conkey, confrelid::regclass::text, confkey, confdeltype, confupdtype,
-                  pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = %s""", (oid,)).fetchall()
+                  pg_get_constraintdef(oid), confrelid FROM pg_constraint WHERE conrelid = %s""", (oid,)).fetchall()
     key = next((_names(con, oid, c[1]) for c in constraints if c[0] == "p"), ())
     unique = frozenset(_names(con, oid, c[1]) for c in constraints if c[0] == "u")
-    refs = frozenset(ForeignKey(_names(con, oid, c[1]), c[2], _names(con, con.execute(
-        "SELECT %s::regclass::oid", (c[2],)).fetchone()[0], c[3]), _ACTIONS[c[4]], _ACTIONS[c[5]])  # type: ignore[index]
-        for c in constraints if c[0] == "f")
+    refs = frozenset(ForeignKey(_names(con, oid, c[1]), c[2], _names(con, c[7], c[3]), _ACTIONS[c[4]], _ACTIONS[c[5]])
+                     for c in constraints if c[0] == "f")
     checks = frozenset(normal(re.sub(r"^CHECK ", "", c[6])) for c in constraints if c[0] == "c")
     return Table(columns, key, unique, refs, checks)
 

@@ -163,6 +163,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "l_bs_row": {"en": "{question} ({where}): p={p} D={d} n={n}{retired}",
                  "zh": "{question}（{where}）：p={p} D={d} n={n}{retired}"},
     "l_bs_retired_mark": {"en": " [retired]", "zh": "［已停用］"},
+    "l_bs_unanswered": {"en": "{n:|# question|# questions} not answered yet: no statistics until they are.",
+                        "zh": "还有 {n} 道题尚无作答，有作答后才有统计。"},
     "l_bs_paper_head": {"en": "📚 {paper} · {title}{exam_only}", "zh": "📚 {paper} · {title}{exam_only}"},
     "l_bs_exam_only_mark": {"en": " [exam-only]", "zh": "［仅限考试］"},
     "l_bs_commands": {"en": "Commands: /retire P3 Q43, /restore P3 Q43, /examonly <paper> on|off",

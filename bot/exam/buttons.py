@@ -28,6 +28,7 @@ from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams import steps
 from proctor.exams.service import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotYourAttempt
+from proctor.exams.sittings import sittings
 from proctor.exams.states import AttemptMode, FinishReason
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,7 @@ async def _pick(update: Update, context: Ctx, u: UserCtx, data: cb.Pick) -> None
             await ack(query, t("button_unknown", u.lang))
             return
         paper = await paper_summary(svc.db, data.paper_id)  # raises NotFound, as loading it whole did
-        sat = await attempts.sittings(svc.db, u.id, data.paper_id)
+        sat = await sittings(svc.db, u.id, data.paper_id)
         text, kb = render.rules_card(paper, sat, u.lang, u.script)
         await ack(query)
         await context.message.reply_text(text, reply_markup=kb)

@@ -21,6 +21,7 @@ from bot.paper_refs import unknown_paper
 from bot.rating_words import own_lines
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
+from proctor.exams.sittings import sittings
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.ratings.shown import own as own_rating
 
@@ -65,7 +66,7 @@ async def exam(update: Update, context: Ctx) -> None:
         except NotFound as e:
             await context.message.reply_text(unknown_paper(e, name, u.lang, "exam_unknown_paper"))
             return
-        sat = await attempts.sittings(context.services.db, u.id, paper.id)
+        sat = await sittings(context.services.db, u.id, paper.id)
         text, kb = render.rules_card(paper, sat, u.lang, u.script)
     else:
         text, kb = render.paper_chooser(await offered_papers(context.services.db), AttemptMode.exam, u.lang, u.script)

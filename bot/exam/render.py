@@ -28,7 +28,7 @@ from proctor.exams.blueprint import DrawSize
 from proctor.exams.drafts import pending_drafts
 from proctor.exams.model import AnswerRec, Item, Result, Sheet, flagged, unanswered
 from proctor.exams.result import grid_lines, outcome
-from proctor.exams.service import Sittings
+from proctor.exams.sittings import Sittings
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.exams.steps import Action, adds_up
 from proctor.exams.visibility import Fact, Visibility

@@ -24,8 +24,8 @@ from bot.voice import zone_for
 from proctor import hiring
 from proctor.audit import AuditAction
 from proctor.chats import chat_title
+from proctor.exams import invited
 from proctor.exams.visibility import lens
-from proctor.invites import attempts as invite_attempts
 from proctor.invites import store
 from proctor.invites.links import GuessLimiter, link, token_of
 from proctor.invites.listing import listing
@@ -129,8 +129,7 @@ async def open_link(update: Update, context: Ctx, arg: str) -> None:
     try:
         if token is None:
             raise Refused(Refusal.unknown)
-        inv = await invite_attempts.open_link(svc.db, token, user_id=u.id, username=context.user.username,
-                                              now=svc.now())
+        inv = await invited.open_link(svc.db, token, user_id=u.id, username=context.user.username, now=svc.now())
     except Refused as e:
         if e.reason == Refusal.unknown:
             guesses.missed(u.id, svc.now())

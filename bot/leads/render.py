@@ -152,16 +152,21 @@ def bankstats_overview(disputes: list[Dispute], attention: list[ItemStats], lang
 def bankstats_paper(paper: PaperSummary, counts: Tally, stats: list[ItemStats], lang: str,
                     scope: int | None, *, curate: bool,
                     measured: Mapping[int, Measured] | None = None) -> tuple[str, Keyboard | None]:
-    """One paper's counts and statistics, each question's measure beside its label (`measured`); with
-    `curate` (a configured admin) its exam-only switch."""
+    """One paper's counts and statistics of each question answered so far, its measure beside its label
+    (`measured`), and how many are not answered yet; with `curate` (a configured admin) its exam-only
+    switch."""
     exam_only, paper_id = paper.exam_only, paper.id
     lines = [t("l_bs_paper_head", lang, paper=paper.code, title=paper.title,
                exam_only=t("l_bs_exam_only_mark", lang) if exam_only else ""),
              tally_text(counts, lang), flags_text(counts, lang), ""]
     for s in stats:
+        if not s.responses:
+            continue  # nothing to say of it yet: counted on one line below
         lines.append(_stat_row(s, lang))
         if (m := (measured or {}).get(s.question_id)) is not None and m.answers:
             lines.append(measured_line(m, lang) + (f" ⚠ {flags_words(m, lang)}" if m.flags else ""))
+    if unanswered := sum(1 for s in stats if not s.responses):
+        lines.append(t("l_bs_unanswered", lang, n=unanswered))
     lines += ["", t("l_bs_commands", lang)]
     if not curate:
         return clip("\n".join(lines), MAX_TEXT), None

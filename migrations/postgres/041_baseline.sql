@@ -86,7 +86,8 @@ CREATE TABLE questions (
   paper_id bigint NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
   section_id bigint NOT NULL REFERENCES sections(id) ON DELETE CASCADE,
   number bigint NOT NULL,
-  kind text NOT NULL CHECK (kind IN ('fill','single','multi','truefalse','short','discussion','case','numerical','matching')),
+  kind text NOT NULL
+    CHECK (kind IN ('fill','single','multi','truefalse','short','discussion','case','numerical','matching')),
   stem text NOT NULL,
   options text NOT NULL DEFAULT '[]',  -- JSON list of option texts, without letters
   answer text NOT NULL,  -- JSON, shape by kind (see bank/models.py)
@@ -141,10 +142,13 @@ CREATE UNIQUE INDEX attempts_one_running ON attempts(user_id) WHERE status = 'ru
 CREATE INDEX attempts_by_deadline ON attempts(status, deadline);
 CREATE INDEX attempts_by_paper ON attempts(paper_id, status);
 CREATE INDEX attempts_by_user ON attempts(user_id, mode, status, paper_id);
-CREATE INDEX attempts_exam_by_user ON attempts(paper_id, user_id, finished_at) WHERE mode = 'exam' AND status = 'finished' AND score IS NOT NULL;
-CREATE INDEX attempts_exam_board ON attempts(paper_id, score DESC, (finished_at - started_at), id) WHERE mode = 'exam' AND status = 'finished' AND score IS NOT NULL;
+CREATE INDEX attempts_exam_by_user ON attempts(paper_id, user_id, finished_at)
+  WHERE mode = 'exam' AND status = 'finished' AND score IS NOT NULL;
+CREATE INDEX attempts_exam_board ON attempts(paper_id, score DESC, (finished_at - started_at), id)
+  WHERE mode = 'exam' AND status = 'finished' AND score IS NOT NULL;
 CREATE INDEX attempts_by_invite ON attempts(invite_id) WHERE invite_id IS NOT NULL;
-CREATE INDEX attempts_exam_durations_by_user ON attempts(paper_id, (finished_at - started_at), user_id) WHERE status = 'finished' AND mode = 'exam';
+CREATE INDEX attempts_exam_durations_by_user ON attempts(paper_id, (finished_at - started_at), user_id)
+  WHERE status = 'finished' AND mode = 'exam';
 
 CREATE TABLE attempt_items (
   attempt_id bigint NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,
@@ -253,7 +257,8 @@ CREATE TABLE daily_answers (
 CREATE INDEX daily_answers_by_chat_time ON daily_answers(chat_id, answered_at);
 CREATE INDEX daily_answers_by_chat_user ON daily_answers(chat_id, user_id, day);
 CREATE INDEX daily_answers_by_user ON daily_answers(user_id, answered_at);
-CREATE INDEX daily_answers_leaderboard ON daily_answers(chat_id, answered_at, user_id, score, max_score, verdict, day, question_id);
+CREATE INDEX daily_answers_leaderboard
+  ON daily_answers(chat_id, answered_at, user_id, score, max_score, verdict, day, question_id);
 CREATE INDEX daily_answers_by_question ON daily_answers(question_id);
 
 CREATE TABLE review_cards (
@@ -616,7 +621,8 @@ CREATE TABLE attempt_signals (
   pos bigint,  -- the question; NULL: the whole attempt (quick)
   other_attempt_id bigint REFERENCES attempts(id) ON DELETE CASCADE,  -- similar: the other attempt
   other_pos bigint,
-  value double precision NOT NULL,  -- similar: ratio %; fast: seconds taken; late: seconds before the hand-in; quick: seconds used
+  -- similar: ratio %; fast: seconds taken; late: seconds before the hand-in; quick: seconds used
+  value double precision NOT NULL,
   bound double precision NOT NULL,  -- what it crossed: the threshold %, the reading floor, the window, the median
   at double precision NOT NULL
 );

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from bank import matching_answer
@@ -19,13 +18,14 @@ from bank.models import Paper, Question
 from bank.option_order import OptionOrder
 from bank.paper_store import load_paper
 from bank.store import engine_of, least, one_row
-from proctor import hiring, outbox
+from proctor import outbox
 from proctor.errors import ProctorError
 from proctor.exams import adaptive as adaptive_draw
 from proctor.exams import blueprint as blueprints
 from proctor.exams import drafts, held, integrity, rated, states
 from proctor.exams.model import ADAPTIVE_TITLE, MOCK_TITLE, Attempt, Result, Sheet, compute_result
 from proctor.exams.scoring import ATTEMPT_TOTAL
+from proctor.exams.sittings import sittings_in
 from proctor.exams.states import AttemptMode, AttemptStatus, FinishReason, GradingMethod
 from proctor.exams.steps import sheet_in, shown_in
 from proctor.exams.visibility import Fact, Visibility
@@ -124,42 +124,6 @@ async def own_sheet(db: Database, attempt_id: int, user_id: int, *, running: boo
     if running and not sheet.attempt.running:
         raise AttemptClosed(str(attempt_id))
     return sheet
-
-
-@dataclass(frozen=True, slots=True)
-class Sittings:
-    """A candidate's exam sittings of a paper that count toward its limit."""
-
-    used: int
-    allowed: int | None  # None: no limit
-    hiring: bool  # a hiring paper: its /exam and invited sittings share the one count
-
-    @property
-    def left(self) -> int | None:
-        """How many more sittings the limit allows (None: no limit)."""
-        return None if self.allowed is None else max(0, self.allowed - self.used)
-
-
-_SITTINGS = f"SELECT COUNT(*) FROM attempts WHERE user_id=? AND paper_id=? AND mode='{AttemptMode.exam}'"
-_ENDED = f" AND status IN ('{AttemptStatus.finished}', '{AttemptStatus.cancelled}')"
-
-
-def sittings_in(conn: sqlite3.Connection, user_id: int, paper_id: int) -> Sittings:
-    """The user's sittings of the paper against its limit. A hiring paper counts every exam sitting,
-    through /exam and through invites, running, finished or cancelled, against its own limit, one when it
-    sets none (each sitting's score says something about its keys); another paper counts finished and
-    cancelled exams (the paper was seen) against its limit, if it sets one."""
-    paper = hiring.hiring_paper_in(conn, paper_id)
-    if paper is not None:
-        return Sittings(conn.execute(_SITTINGS, (user_id, paper_id)).fetchone()[0], paper.cap, True)
-    row = conn.execute(f"SELECT attempts_allowed, ({_SITTINGS}{_ENDED}) FROM papers WHERE id=?",
-                       (user_id, paper_id, paper_id)).fetchone()
-    return Sittings(0 if row is None else row[1], None if row is None else row[0], False)
-
-
-async def sittings(db: Database, user_id: int, paper_id: int) -> Sittings:
-    """`sittings_in` in one read: what a paper's rules card says of the attempts left."""
-    return await db.run(lambda conn: sittings_in(conn, user_id, paper_id))
 
 
 _REVIEWED = (Fact.key, Fact.reference, Fact.explanation, Fact.result)  # what a review page shows

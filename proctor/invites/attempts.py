@@ -7,58 +7,38 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from proctor import hiring, outbox
+from proctor import outbox
 from proctor.audit import AuditAction, record_audit
 from proctor.invites.links import hash_token
 from proctor.invites.states import InviteStatus as S
 from proctor.invites.states import Refusal, Refused, claim, finish, start
-from proctor.invites.store import Invite, find_in, get
-from proctor.storage.db import Database
+from proctor.invites.store import Invite, find_in
 
 
-async def open_link(db: Database, token: str, *, user_id: int, username: str | None, now: float) -> Invite:
-    """The user opened the link: the first one claims it (audited). Returns the invite if it is the
-    user's and still usable (claimed, or finished with attempts left, inside the window, or started).
-
-    Raises Refused(unknown | foreign | used | expired | revoked).
-    """
-
-    def transaction(conn: sqlite3.Connection) -> tuple[int, int | None]:
-        cur = conn.execute("SELECT * FROM invites WHERE token_hash=?", (hash_token(token),))
-        row = cur.fetchone()
-        if row is None:
-            raise Refused(Refusal.unknown)
-        inv = Invite.from_row(row)
-        # someone else's (also once its claimant is forgotten: a claimed invite is never re-claimed)
-        if inv.candidate_id != user_id and (inv.candidate_id is not None or inv.status not in (S.open, S.revoked)):
+def claim_link_in(conn: sqlite3.Connection, token: str, *, user_id: int, username: str | None, now: float) -> Invite:
+    """Inside the transaction of an opened link (proctor.exams.invited.open_link): the first user to open
+    it claims it (audited); the invite as it was read. Raises Refused(unknown | foreign | revoked |
+    expired)."""
+    row = conn.execute("SELECT * FROM invites WHERE token_hash=?", (hash_token(token),)).fetchone()
+    if row is None:
+        raise Refused(Refusal.unknown)
+    inv = Invite.from_row(row)
+    # someone else's (also once its claimant is forgotten: a claimed invite is never re-claimed)
+    if inv.candidate_id != user_id and (inv.candidate_id is not None or inv.status not in (S.open, S.revoked)):
+        raise Refused(Refusal.foreign)
+    if inv.status == S.revoked:
+        raise Refused(Refusal.revoked)
+    if inv.status == S.open:
+        wanted = (inv.for_username or "").lower()
+        if wanted and wanted != (username or "").lower():
             raise Refused(Refusal.foreign)
-        if inv.status == S.revoked:
-            raise Refused(Refusal.revoked)
-        if inv.status == S.open:
-            wanted = (inv.for_username or "").lower()
-            if wanted and wanted != (username or "").lower():
-                raise Refused(Refusal.foreign)
-            if inv.status_at(now) == S.expired:
-                raise Refused(Refusal.expired)
-            conn.execute("UPDATE invites SET status=?, candidate_id=?, claimed_at=? WHERE id=? AND status=?",
-                         (claim(inv.status), user_id, now, inv.id, S.open))
-            record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action=AuditAction.invite_claim,
-                         target=f"invite:{inv.id}", target_user=user_id)
-        return inv.id, _cap_in(conn, inv.paper_id)
-
-    invite_id, cap = await db.run_write(transaction)
-    inv = await get(db, invite_id)
-    reason = unusable(inv, now, None if cap is None else cap - inv.attempts_used)
-    if reason is not None and inv.status != S.started:
-        raise Refused(reason)
+        if inv.status_at(now) == S.expired:
+            raise Refused(Refusal.expired)
+        conn.execute("UPDATE invites SET status=?, candidate_id=?, claimed_at=? WHERE id=? AND status=?",
+                     (claim(inv.status), user_id, now, inv.id, S.open))
+        record_audit(conn, at=now, actor=user_id, chat_id=inv.team_chat_id, action=AuditAction.invite_claim,
+                     target=f"invite:{inv.id}", target_user=user_id)
     return inv
-
-
-def _cap_in(conn: sqlite3.Connection, paper_id: int) -> int | None:
-    """The attempts any invite to the paper allows: a hiring paper's own limit (an invite that allows
-    more keeps its record and gets no more); None for any other paper."""
-    paper = hiring.hiring_paper_in(conn, paper_id)
-    return None if paper is None else paper.cap
 
 
 def unusable(inv: Invite, now: float, left: int | None = None) -> Refusal | None:
@@ -79,7 +59,7 @@ def unusable(inv: Invite, now: float, left: int | None = None) -> Refusal | None
 def start_in(conn: sqlite3.Connection, invite_id: int, user_id: int, now: float, *, left: int | None) -> int:
     """Inside the attempt's own transaction: the invite's owner starts it now. `left`: the sittings a
     hiring paper still allows the candidate, /exam and invited alike (the attempt's transaction counts
-    them: proctor.exams.service.sittings_in); None for any other paper. Returns the extra minutes.
+    them: proctor.exams.sittings.sittings_in, as proctor.exams.invited.open_link does); None for any other paper. Returns the extra minutes.
     Raises Refused (nothing is written then)."""
     inv = find_in(conn, invite_id)
     if inv is None:

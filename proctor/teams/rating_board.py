@@ -4,8 +4,8 @@ read only from the answers the team may read, against the questions' difficultie
 What the team may read is the rule every other team reader asks: the roster's consent (joined, still
 in the group, and only what was done after joining: proctor/teams/consent.py) and the read rule's
 `Fact.others_answers` for the team's leads (proctor/exams/visibility.py: a hiring paper's answers only
-for a team verified for it). A topic narrows it to the questions whose topic, section or paper's subject
-names it. Members whose rating is still provisional are listed apart, unranked; the settled ones are
+for a team verified for it). A topic narrows it to the questions whose topic (bank/topics.py: their
+own, else their paper's subject; never a section heading) the words name, in either script. Members whose rating is still provisional are listed apart, unranked; the settled ones are
 ranked by rating. Who is named where is the caller's: the group's board names only the members who
 chose it (proctor/ratings/listing.py), the leads' desk names everyone."""
 
@@ -15,6 +15,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
+from bank.topics import names_topic, topic_sql
 from proctor.exams.visibility import Fact, Role, Viewer, lens_in
 from proctor.ratings.events import BEGAN
 from proctor.ratings.listing import LISTED
@@ -24,10 +25,9 @@ from proctor.teams.consent import member_ids_sql, seen_sql
 
 LEADS = Viewer(Role.lead)  # what a team may read: its leads' view (no seal applies to others' answers)
 
-# a question is on a topic when its topic (else its section's title) or its paper's subject names it
-_TOPIC = """(instr(lower(CASE WHEN q.topic != '' THEN q.topic
-                         ELSE (SELECT s.title FROM sections s WHERE s.id = q.section_id) END), :topic) > 0
-            OR instr(lower((SELECT p.subject FROM papers p WHERE p.id = q.paper_id)), :topic) > 0)"""
+# the questions on one of the topics in :topics (a JSON list), by bank/topics.py's rule
+_ON_TOPICS = (f"q.id IN (SELECT q.id FROM questions q JOIN papers p ON p.id = q.paper_id "
+              f"WHERE {topic_sql('q', 'p')} IN (SELECT value FROM json_each(:topics)))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +64,8 @@ def team_board_in(conn: sqlite3.Connection, chat_id: int, now: float, topic: str
              "AND q.paper_id IN (SELECT value FROM json_each(:papers))")
     params: dict[str, object] = {"chat": chat_id, "papers": lens.papers_showing(Fact.others_answers)}
     if topic.strip():
-        where += f" AND {_TOPIC}"
-        params["topic"] = topic.strip().lower()
+        where += f" AND {_ON_TOPICS}"
+        params["topics"] = json.dumps(_topics_named(conn, topic))
     ratings = shown_in(conn, where, params)
     if not ratings:
         return RatingBoard([], [])
@@ -77,6 +77,13 @@ def team_board_in(conn: sqlite3.Connection, chat_id: int, now: float, topic: str
     return RatingBoard(
         [Rated(n, uid, people[uid][0], s, people[uid][1]) for n, (uid, s) in enumerate(settled, 1)],
         [Rated(None, uid, people[uid][0], s, people[uid][1]) for uid, s in shown if s.provisional])
+
+
+def _topics_named(conn: sqlite3.Connection, words: str) -> list[str]:
+    """The bank's topics that `words` name (`names_topic`: a part of one, case and script ignored)."""
+    topics = conn.execute(f"SELECT DISTINCT {topic_sql('q', 'p')} FROM questions q "
+                          "JOIN papers p ON p.id = q.paper_id").fetchall()
+    return [t for (t,) in topics if t and names_topic(words, t)]
 
 
 async def team_board(db: Database, chat_id: int, now: float, topic: str = "") -> RatingBoard:

@@ -17,7 +17,7 @@ from bot.exam import callbacks as cb
 from bot.exam import render
 from bot.i18n import t, tn
 from bot.text_limits import clip
-from proctor.exams.service import Sittings
+from proctor.exams.sittings import Sittings
 from proctor.storage.bootstrap import open_database
 from tests.bank.test_paper_list import varied_bank
 from tests.harness import BotEnv

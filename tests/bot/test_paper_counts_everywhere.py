@@ -144,6 +144,8 @@ async def test_the_chat_and_the_desk_count_each_paper_as_the_bank_does(env):
         assert f"{code} · {tally_text(c, 'en')}" in overview.splitlines()
         one = await _reply(env, admin, f"/bankstats {code}")
         assert one.splitlines()[1:3] == [tally_text(c, "en"), flags_text(c, "en")]
+        # nobody has answered yet: no row of dashes for each question, one line counting them
+        assert "n=0" not in one and f"\n{c.total} questions not answered yet: no statistics until they are." in one
 
     desk = DeskClient(env)
     try:

@@ -13,11 +13,11 @@ import pytest
 
 from bank.kinds import Kind
 from bot.invites import render as invite_render
+from proctor.exams.invited import open_link
 from proctor.exams.model import ADAPTIVE_TITLE, compute_result
 from proctor.exams.service import running_attempt
 from proctor.exams.visibility import Role, Viewer
 from proctor.invite_cards import load_lead_card
-from proctor.invites import attempts as invite_attempts
 from proctor.invites import store
 from tests.desk_helpers import DeskClient, DeskEnv, table_rows
 from tests.harness import attempt_message
@@ -138,7 +138,7 @@ async def test_the_desk_shows_ratings_measures_and_a_candidates_ability(env):
     db, now = env.db, env.clock.now()
     [(invite, token)] = await store.create(db, paper_id=env.papers["hire"], team=None, lead=ADMIN, now=now,
                                            window=3600, admin=True)
-    await invite_attempts.open_link(db, token, user_id=BOB, username=None, now=now)
+    await open_link(db, token, user_id=BOB, username=None, now=now)
     await sit(db, BOB, env.papers["hire"], {0}, now, invite_id=invite.id)
     lea, admin = DeskClient(env), DeskClient(env)
     try:
@@ -191,7 +191,7 @@ async def test_the_leads_card_shows_the_estimate_beside_the_score_in_both_langua
     await people(db, (BOB, "Bob"))
     [(invite, token)] = await store.create(db, paper_id=env.papers["hire"], team=None, lead=ADMIN, now=now,
                                            window=3600, admin=True)
-    await invite_attempts.open_link(db, token, user_id=BOB, username=None, now=now)
+    await open_link(db, token, user_id=BOB, username=None, now=now)
     attempt = await sit(db, BOB, env.papers["hire"], {0, 1}, now, invite_id=invite.id)
     card = await load_lead_card(db, attempt, invite.id, Viewer(Role.admin, ADMIN))
     sheet, inv = card.sheet, card.invite

@@ -1,6 +1,7 @@
 """A database that is not one, is truncated or damaged, is a directory or is read-only, and a JSON file
-nested too deeply: the real `proctor` process says so in one line naming the file, exits non-zero,
-and prints no traceback."""
+nested too deeply: `proctor` says so in one line naming the file, exits non-zero, and prints no
+traceback. `proctor run` and the read-only cases run the real process (the latter without root's
+power over file modes); `bank stats` and `import`, which start nothing, run `main()` in this process."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bank.importer import import_files
+from bot.cli import main
 from proctor.storage.db import Database
 from tests.process_helpers import TOKEN, child_env
 
@@ -38,6 +40,14 @@ def _without_root_file_powers() -> None:
     for cap in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER):
         if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+def in_process(capsys, monkeypatch, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """`proctor ARGS` through `main()` here (what the process would print and return)."""
+    monkeypatch.chdir(tmp_path)
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["proctor", *args], code, out, err)
 
 
 def assert_one_line(done: subprocess.CompletedProcess, path: Path, *words: str) -> None:
@@ -95,9 +105,10 @@ def _directory(tmp_path, real_db):
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("make", [_garbage, _text, _truncated, _damaged_inside, _directory],
                          ids=["garbage", "text", "truncated", "damaged", "directory"])
-def test_unusable_database_is_one_line_naming_it(tmp_path, real_db, make, command):
+def test_unusable_database_is_one_line_naming_it(tmp_path, real_db, make, command, capsys, monkeypatch):
     path, word = make(tmp_path, real_db)
-    done = proctor(tmp_path, "--db", str(path), *COMMANDS[command])
+    argv = ["--db", str(path), *COMMANDS[command]]
+    done = proctor(tmp_path, *argv) if command == "run" else in_process(capsys, monkeypatch, tmp_path, *argv)
     assert_one_line(done, path, word)
 
 
@@ -119,18 +130,18 @@ def test_read_only_database_is_one_line_naming_it(tmp_path, real_db, command, wh
     assert sorted(p.name for p in folder.iterdir()) == ["proctor.db"]  # not even a journal was written
 
 
-def test_deeply_nested_json_is_one_line_naming_the_file(tmp_path):
+def test_deeply_nested_json_is_one_line_naming_the_file(tmp_path, capsys, monkeypatch):
     deep = tmp_path / "deep.json"
     deep.write_text('{"papers": ' + "[" * 100_000 + "]" * 100_000 + "}")
-    done = proctor(tmp_path, "--db", str(tmp_path / "p.db"), "import", str(deep))
+    done = in_process(capsys, monkeypatch, tmp_path, "--db", str(tmp_path / "p.db"), "import", str(deep))
     assert_one_line(done, Path("deep.json"), "nested too deeply")
     assert "RecursionError" not in done.stderr
 
 
-def test_json_deep_enough_for_the_parser_but_not_for_validation_is_one_line(tmp_path):
+def test_json_deep_enough_for_the_parser_but_not_for_validation_is_one_line(tmp_path, capsys, monkeypatch):
     n = 900
     deep = tmp_path / "answer.json"
     deep.write_text('{"papers": [{"slug": "x", "title": "t", "sections": [{"kind": "fill", "questions": '
                     '[{"number": 1, "kind": "fill", "stem": "s", "answer": ' + "[" * n + "]" * n + "}]}]}]}")
-    done = proctor(tmp_path, "--db", str(tmp_path / "p.db"), "import", str(deep))
+    done = in_process(capsys, monkeypatch, tmp_path, "--db", str(tmp_path / "p.db"), "import", str(deep))
     assert_one_line(done, Path("answer.json"))

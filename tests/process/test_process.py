@@ -11,6 +11,7 @@ import json
 import re
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import aiohttp
@@ -246,8 +247,14 @@ def test_sandbox_takes_input_piped_all_at_once_and_works_again_on_the_same_datab
 
     first = session("/exam\n1\n1\n")
     assert "[1] ▶️ Start" in first and "· 1 of 40 ·" in first, first
-    second = session("/resume\n")  # the exam started in the first session is still running
+    second = session("/resume\n/tick 3d\n")  # the exam started in the first session is still running
     assert "· 1 of 40 ·" in second, second
+    # the clock goes on from where /tick left it, not from real time again
+    [moved] = re.findall(r"\(clock\) now \w+ (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", second)
+    [later] = re.findall(r"\(clock\) now \w+ (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", session("/tick 1m\n"))
+    moved_at, later_at = (datetime.strptime(t, "%Y-%m-%d %H:%M").replace(tzinfo=UTC) for t in (moved, later))
+    assert abs(moved_at - (datetime.now(UTC) + timedelta(days=3))) < timedelta(minutes=5)
+    assert timedelta(0) <= later_at - moved_at <= timedelta(minutes=3)  # 1m on, not 3 days back
 
 
 def test_import_then_bank_stats_lists_five_clean_papers(tmp_path):

@@ -7,6 +7,7 @@ from proctor.exams import service as attempts
 from proctor.exams.blueprint import Blueprint, DrawSize, Part, drawn_size
 from proctor.exams.model import compute_result
 from proctor.exams.service import AlreadyRunning, AttemptLimitReached
+from proctor.exams.sittings import sittings
 from proctor.exams.steps import Action, Closed, take_step
 from proctor.people.users import ensure_user
 from tests.answering import answer
@@ -132,7 +133,7 @@ async def test_stats_count_cancelled_attempts_as_used_and_flag_answers_awaiting_
     await answer(db, second.id, short.pos, "an essay", T0 + 30)
     await attempts.finish_attempt(db, second.id, T0 + 40, "submitted")
     [row] = await attempts.user_stats(db, 7)
-    assert (row["used"], row["cancelled"]) == (2, 1) == ((await attempts.sittings(db, 7, pid)).used, 1)
+    assert (row["used"], row["cancelled"]) == (2, 1) == ((await sittings(db, 7, pid)).used, 1)
     assert row["best"] == row["last"] == 0 and row["pending"] == row["last_pending"] == 1
     assert await attempts.user_stats(db, 8) == []
 

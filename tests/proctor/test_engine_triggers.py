@@ -129,14 +129,14 @@ class Record:
     def rescored(self) -> None:
         self.db.rows("UPDATE daily_answers SET score = 1, verdict = 'correct' WHERE delivery_id = ? AND pos = 1",
                      (self.d1,))
-        self.db.rows("UPDATE answers SET final = 1, score = 0.75, verdict = 'partial' WHERE attempt_id = ? AND pos = 2",
-                     (self.a1,))
+        self.db.rows("UPDATE answers SET final = 1, score = 0.75, verdict = 'partial' "
+                     "WHERE attempt_id = ? AND pos = 2", (self.a1,))
         self.db.rows("UPDATE answers SET score = 0.25 WHERE question_id = ?", (self.q[0],))  # two attempts
 
     def moved(self) -> None:
         """An answer to another quarter hour and another day; questions to another topic and section."""
-        self.db.rows("UPDATE daily_answers SET answered_at = 2700.75 WHERE delivery_id = ? AND pos = 0 AND user_id = 1",
-                     (self.d1,))
+        self.db.rows("UPDATE daily_answers SET answered_at = 2700.75 "
+                     "WHERE delivery_id = ? AND pos = 0 AND user_id = 1", (self.d1,))
         self.db.rows("UPDATE daily_answers SET day = '2026-12-02' WHERE delivery_id = ? AND pos = 3", (self.d1,))
         self.db.rows("UPDATE questions SET topic = 'grad' WHERE id = ?", (self.q[0],))
         self.db.rows("UPDATE questions SET section_id = ? WHERE id = ?", (self.s2, self.q[1]))

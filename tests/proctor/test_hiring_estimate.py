@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from proctor import hiring
+from proctor.exams import invited
 from proctor.exams.states import AttemptMode
 from proctor.exams.visibility import Role, Viewer
 from proctor.invite_cards import load_lead_card
-from proctor.invites import attempts as invite_attempts
 from proctor.invites import store
 from proctor.invites_report import candidates
 from proctor.storage.db import Database
@@ -42,7 +42,7 @@ async def _round(db, order: tuple[int, ...]) -> dict[int, tuple[int, int, int]]:
     for n, who in enumerate(order):
         [(invite, token)] = await store.create(db, paper_id=hire, team=None, lead=ADMIN, now=T0 + 10_000 * (n + 1),
                                                window=3600, admin=True)
-        await invite_attempts.open_link(db, token, user_id=who, username=None, now=T0 + 10_000 * (n + 1))
+        await invited.open_link(db, token, user_id=who, username=None, now=T0 + 10_000 * (n + 1))
         await sit(db, who, hire, {0, 1, 2, 3} if who == X else {0, 1}, T0 + 10_000 * (n + 1), mode=AttemptMode.exam,
                   invite_id=invite.id)
         rows = {c.invite.candidate_id: c.ability for c in await candidates(db, await lead_lens(db, None), T0 + 99_999)}
@@ -72,7 +72,7 @@ async def test_the_card_shows_the_estimate_only_to_a_team_that_may_read_per_ques
     await join(db, LEAD, T0)
     await hiring.verify(db, TEAM, [hire], actor=ADMIN, now=T0)
     [(invite, token)] = await store.create(db, paper_id=hire, team=TEAM, lead=LEAD, now=T0, window=3600)
-    await invite_attempts.open_link(db, token, user_id=X, username=None, now=T0)
+    await invited.open_link(db, token, user_id=X, username=None, now=T0)
     attempt = await sit(db, X, hire, {0, 1}, T0 + 10, invite_id=invite.id)
     card = await load_lead_card(db, attempt, invite.id, Viewer(Role.lead, LEAD))
     assert card.ability is not None and card.ability.low < card.ability.rating < card.ability.high

@@ -18,9 +18,9 @@ import pytest
 from bank.kinds import Kind
 from proctor import hiring
 from proctor.exams import service as attempts
+from proctor.exams.invited import open_link
 from proctor.exams.visibility import Role, Viewer, lens
 from proctor.invites import store
-from proctor.invites.attempts import open_link
 from proctor.invites.links import hash_token, new_token
 from proctor.invites.states import Refused
 from proctor.people.users import ensure_user

@@ -10,9 +10,9 @@ import pytest
 
 from bank.paper_store import load_paper
 from bot.cli import main
+from proctor.exams import invited
 from proctor.exams import service as attempts
 from proctor.exams.service import InviteOnly
-from proctor.invites import attempts as invite_attempts
 from proctor.invites import links, request, states, store
 from proctor.invites.states import InviteStatus as S
 from proctor.people.users import ensure_user
@@ -88,9 +88,9 @@ async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp
             await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,
                                          shuffle=False, invite_id=inv.id)
         assert refused.value.reason == "foreign"
-        await invite_attempts.open_link(db, token, user_id=5, username=None, now=T0)
+        await invited.open_link(db, token, user_id=5, username=None, now=T0)
         with pytest.raises(states.Refused) as refused:
-            await invite_attempts.open_link(db, token, user_id=6, username=None, now=T0)
+            await invited.open_link(db, token, user_id=6, username=None, now=T0)
         assert refused.value.reason == "foreign"
         with pytest.raises(states.Refused):  # past the window
             await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0 + 3600,
@@ -104,7 +104,7 @@ async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp
         kinds = {m.kind: m.chat_id for m in await outbox_due(db, T0 + 4000)}
         assert kinds == {"result": 5, "invite_result": 1}
         with pytest.raises(states.Refused) as refused:
-            await invite_attempts.open_link(db, token, user_id=5, username=None, now=T0 + 4000)
+            await invited.open_link(db, token, user_id=5, username=None, now=T0 + 4000)
         assert refused.value.reason == "used"
         with pytest.raises(IllegalTransition):
             await store.revoke_invite(db, inv.id, actor=1, now=T0 + 4000)
@@ -114,8 +114,8 @@ async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp
         [(named, token2)] = await store.create(db, paper_id=hire, team=None, lead=1, now=T0, window=3600,
                                                  username="Cand")
         with pytest.raises(states.Refused):
-            await invite_attempts.open_link(db, token2, user_id=6, username="other", now=T0)
-        assert (await invite_attempts.open_link(db, token2, user_id=6, username="cand", now=T0)).candidate_id == 6
+            await invited.open_link(db, token2, user_id=6, username="other", now=T0)
+        assert (await invited.open_link(db, token2, user_id=6, username="cand", now=T0)).candidate_id == 6
     finally:
         await db.close()
 
@@ -169,7 +169,7 @@ async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(tmp_path):
         await roster.invite(db, -2, 5, lead=9, in_group=True, now=T0)  # Cid joins Beta's roster; Alpha invites him
         await roster.consent(db, -2, 5, await roster.invitation(db, -2, 5), in_group=True, now=T0)
         [(inv, token)] = await store.create(db, paper_id=hire, team=-1, lead=9, now=T0, window=3600)
-        await invite_attempts.open_link(db, token, user_id=5, username=None, now=T0)
+        await invited.open_link(db, token, user_id=5, username=None, now=T0)
         a = await attempts.start_attempt(db, user_id=5, chat_id=5, paper_id=hire, mode="exam", now=T0,
                                          shuffle=False, invite_id=inv.id)
         await attempts.finish_attempt(db, a.id, T0 + 60, "submitted")

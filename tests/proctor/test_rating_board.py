@@ -37,10 +37,10 @@ async def test_a_team_rates_a_member_only_from_the_answers_it_may_read(db):
     # verified for the hiring paper, the team reads its answers too
     await hiring.verify(db, TEAM, [hire], actor=ADMIN, now=T0 + 5000)
     assert (await team_board(db, TEAM, T0 + 5000)).place(ANN).shown.answers == 12
-    # a topic: the questions whose topic (else their section's title) or paper's subject names it
+    # a topic (bank/topics.py): the questions whose own topic, else their paper's subject, the words name
     assert (await team_board(db, TEAM, T0 + 5000, "ALGEBRA")).place(ANN).shown.answers == 6
-    assert (await team_board(db, TEAM, T0 + 5000, "填空")).place(ANN).shown.answers == 6  # the hiring paper's
     assert (await team_board(db, TEAM, T0 + 5000, "geometry")).place(ANN) is None
+    assert (await team_board(db, TEAM, T0 + 5000, "填空")).place(ANN) is None  # a section's heading is no topic
     # she leaves the group: the team sees nothing of her from then on
     await consent.record_checks(db, TEAM, {ANN: False}, now=T0 + 6000)
     assert (await team_board(db, TEAM, T0 + 6000)).place(ANN) is None
@@ -85,3 +85,19 @@ async def test_forgetting_a_person_forgets_their_rating_and_their_choice(db):
     assert not await is_listed(db, ANN)
     assert (await team_board(db, TEAM, T0 + 500)).place(ANN) is None
     assert (await own(db, BOB, T0 + 500)).shown.answers == 6
+
+
+async def test_a_topic_on_the_board_is_the_questions_own_else_the_papers_subject_in_either_script(db):
+    await people(db, (ANN, "Ann"), (LEAD, "Lea"))
+    await join(db, ANN, T0)
+    own_topic = await paper(db, sums("own", 6, topic="机器学习"))  # its questions' own topic
+    by_subject = sums("subj", 6)
+    by_subject.subject = "數據庫"  # no topic of their own: the paper's subject, in Traditional
+    by_subject = await paper(db, by_subject)
+    await sit(db, ANN, own_topic, {0, 1}, T0 + 1000)
+    await sit(db, ANN, by_subject, {0}, T0 + 2000)
+    assert (await team_board(db, TEAM, T0 + 3000)).place(ANN).shown.answers == 12
+    assert (await team_board(db, TEAM, T0 + 3000, "機器學習")).place(ANN).shown.answers == 6  # typed Traditional
+    assert (await team_board(db, TEAM, T0 + 3000, "数据库")).place(ANN).shown.answers == 6  # typed Simplified
+    assert (await team_board(db, TEAM, T0 + 3000, "学习")).place(ANN).shown.answers == 6  # a part of one
+    assert (await team_board(db, TEAM, T0 + 3000, "Sums")).place(ANN) is None  # a title is no topic either

@@ -13,10 +13,10 @@ import pytest
 from bank.kinds import MultiPolicy
 from proctor.chats import ensure_chat
 from proctor.daily import delivery as dstore
+from proctor.exams import invited
 from proctor.exams import service as attempts
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.exams.visibility import Role, Viewer
-from proctor.invites import attempts as invite_attempts
 from proctor.invites import store
 from proctor.live import answers as live_answers
 from proctor.live import rounds
@@ -208,7 +208,7 @@ async def test_forgetting_a_person_deletes_their_ratings_and_folds_the_rest_with
 async def test_an_invited_attempt_counts_for_nobody(db, paper):
     """A hiring candidate's answers move no question: every candidate of a round meets the same difficulties."""
     [(invite, token)] = await store.create(db, paper_id=paper, team=None, lead=LEAD, now=T0, window=3600)
-    await invite_attempts.open_link(db, token, user_id=CAI, username=None, now=T0)
+    await invited.open_link(db, token, user_id=CAI, username=None, now=T0)
     a = await attempts.start_attempt(db, user_id=CAI, chat_id=CAI, paper_id=paper, mode=AttemptMode.exam, now=T0,
                                      shuffle=False, invite_id=invite.id)
     await answer(db, a.id, 0, "C", T0 + 1)

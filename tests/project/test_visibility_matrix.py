@@ -204,6 +204,7 @@ ROUTES: dict[str, Route] = {
     "cli proctor paper compose": R(desk.cli(["paper", "compose", "--title", "Composed", "--part", "single 1",
                                              "--dry-run"])),
     "cli proctor backup": R(desk.cli(["backup", "{folder}/backup.db"])),
+    "cli proctor db copy": R(desk.cli(["db", "copy", "{folder}/proctor.db", "{folder}/copy.db"])),
     "cli proctor ratings recompute": R(desk.cli(["ratings", "recompute"])),
     "cli proctor ratings replay": R(desk.cli(["ratings", "replay", "{folder}/log.csv", "--out", "{folder}/ratings.csv"])),
     "cli proctor run": R(None, why_not="runs the bot itself: its routes are this table's other rows"),
