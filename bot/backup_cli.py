@@ -37,10 +37,7 @@ def run_backup_command(args: argparse.Namespace, db: DbLocation) -> int:
 
 
 def _backup(args: argparse.Namespace, db: DbLocation) -> None:
-    if isinstance(db, PostgresUrl):
-        copy = pg_backups.backup(db, args.file)
-    else:
-        copy = backups.backup(db, args.file)
+    copy = pg_backups.backup(db, args.file) if isinstance(db, PostgresUrl) else backups.backup(db, args.file)
     print(f"backed up {db} to {copy.path}: {copy.size / 1e6:.1f} MB, "
           f"schema version {copy.version}, in {copy.seconds:.1f} s")
 

@@ -34,6 +34,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from bank.child_process import ENV_NAMES, ENV_PREFIXES
@@ -177,7 +178,7 @@ def _current_schema(conn: PgConnection) -> str:
     return str(_value(conn, "SELECT current_schema()"))
 
 
-def _value(conn: PgConnection, sql: str) -> object:
+def _value(conn: PgConnection, sql: str) -> Any:
     row = conn.execute(sql).fetchone()
     assert row is not None  # a function's one row
     return row[0]
