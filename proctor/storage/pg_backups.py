@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -53,6 +54,9 @@ _PRIVATE = 0o600
 _RECORD_TABLES = ("schema_version", "papers", "questions")  # every Exam Proctor record's (the baseline's)
 _TOC_TABLE = re.compile(r"^\d+; \d+ \d+ TABLE (\S+) (\S+) ", re.M)  # `pg_restore --list`: "…; 0 0 TABLE public papers owner"
 _LIBPQ_PREFIX = "PG"  # libpq's settings: PGSSLMODE, PGSSLROOTCERT, PGCONNECT_TIMEOUT, ...
+# whether the schema can be checked here: it takes a scratch schema, which a standby (read-only) or a
+# role without CREATE on the database (a backup role with pg_read_all_data) cannot make
+_CAN_CHECK = "SELECT NOT pg_is_in_recovery() AND has_database_privilege(current_database(), 'CREATE')"
 _PASSWORD_NAMES = frozenset({"PGPASSWORD", "PGPASSFILE"})  # dropped when the URL has a password of its own
 
 
@@ -65,7 +69,35 @@ def known_version() -> int:
 def backup(url: PostgresUrl, target: Path, *, root: Path = PG_ROOT) -> Copy:
     """Dump the record at `url` to `target` (replaced only by a complete dump, and only when it holds an
     Exam Proctor dump already). Raises DatabaseUnusable (no record there, no pg_dump for the server's
-    version, a target that cannot be written or is another file, pg_dump's failure) and DatabaseTooNew."""
+    version, a target that cannot be written or is another file, pg_dump's failure, an error of the
+    server: one line each) and DatabaseTooNew."""
+    with _naming(url):
+        return _backup(url, target, root)
+
+
+def restore(source: Path, url: PostgresUrl, *, root: Path = PG_ROOT) -> Restored:
+    """Restore the dump `source` into the empty database at `url`, check its schema and migrate it to
+    this code's version. Raises DatabaseUnusable (a damaged or foreign dump, a database that is not empty,
+    no pg_restore for the server's version, a schema that is not its version's: then the database is
+    empty again; an error of the server: one line each), DatabaseTooNew and MigrationFailed."""
+    with _naming(url):
+        return _restore(source, url, root)
+
+
+@contextmanager
+def _naming(url: PostgresUrl) -> Iterator[None]:
+    """The server's errors inside the block (PgConnection raises them as sqlite3's) as one line naming
+    `url`, its password masked."""
+    try:
+        yield
+    except sqlite3.Error as e:
+        text = " ".join(str(e).split())
+        for secret in url.passwords:
+            text = text.replace(secret, "***")
+        raise DatabaseUnusable(f"{url}: {text}") from None
+
+
+def _backup(url: PostgresUrl, target: Path, root: Path) -> Copy:
     if target.is_dir():
         raise DatabaseUnusable(f"{target} is a directory; give the backup a file name, such as {target / 'proctor.dump'}")
     if not target.parent.is_dir():
@@ -76,9 +108,10 @@ def backup(url: PostgresUrl, target: Path, *, root: Path = PG_ROOT) -> Copy:
     try:
         pg_dump = _tool("pg_dump", conn, url, root)
         version = _record_version(conn, url)
-        schema = _current_schema(conn)
-        if (odd := difference(conn, schema, version)) is not None:
-            raise DatabaseUnusable(f"{url} does not have the schema of its version {version}: {odd}")
+        if _value(conn, _CAN_CHECK):  # else (a standby, a read-only role) the restore's check is the one
+            schema = _current_schema(conn)
+            if (odd := difference(conn, schema, version)) is not None:
+                raise DatabaseUnusable(f"{url} does not have the schema of its version {version}: {odd}")
         conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         snapshot = str(_value(conn, "SELECT pg_export_snapshot()"))
         if (at := int(_value(conn, f"SELECT max(version) FROM {VERSION_TABLE}"))) != version:
@@ -107,11 +140,7 @@ def backup(url: PostgresUrl, target: Path, *, root: Path = PG_ROOT) -> Copy:
     return Copy(target, target.stat().st_size, version, time.monotonic() - started)
 
 
-def restore(source: Path, url: PostgresUrl, *, root: Path = PG_ROOT) -> Restored:
-    """Restore the dump `source` into the empty database at `url`, check its schema and migrate it to
-    this code's version. Raises DatabaseUnusable (a damaged or foreign dump, a database that is not empty,
-    no pg_restore for the server's version, a schema that is not its version's: then the database is
-    empty again), DatabaseTooNew and MigrationFailed."""
+def _restore(source: Path, url: PostgresUrl, root: Path) -> Restored:
     if source.is_dir():
         raise DatabaseUnusable(f"{source} is a directory, not a backup file")
     if not source.is_file():

@@ -14,6 +14,7 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -231,3 +232,25 @@ def test_a_damaged_foreign_or_tampered_dump_is_one_line_and_the_database_stays_e
         row = con.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'public'::regnamespace").fetchone()
         assert row is not None and row[0] == 0
     assert main(["--db", fresh, "restore", str(dump)]) == 0  # and the database takes a good dump after
+
+
+def test_a_read_only_role_backs_up_and_the_restore_checks_the_schema(filled, fresh, tmp_path):
+    """A backup role that may read everything but create nothing (pg_read_all_data) takes a dump; the
+    schema it cannot check in a scratch schema is checked by the restore."""
+    role = f"reader_{secrets.token_hex(4)}"
+    with psycopg.connect(filled, autocommit=True) as con:
+        con.execute(f"CREATE ROLE {role} LOGIN IN ROLE pg_read_all_data")
+        con.execute(f"REVOKE CREATE ON DATABASE {con.info.dbname} FROM PUBLIC")
+        con.execute("CREATE INDEX spy ON papers (title)")
+    parts = urlsplit(filled)
+    reader = urlunsplit(parts._replace(netloc=f"{role}@{parts.hostname}:{parts.port}"))
+    try:
+        copy = pg_backups.backup(PostgresUrl(reader), tmp_path / "x.dump")
+        assert copy.version == VERSION and (copy.path.stat().st_mode & 0o777) == 0o600
+        with pytest.raises(DatabaseUnusable, match="index spy is not part of it"):
+            pg_backups.restore(copy.path, PostgresUrl(fresh))
+        assert tables_in(fresh) == 0
+    finally:
+        with psycopg.connect(filled, autocommit=True) as con:
+            con.execute(f"DROP OWNED BY {role}")
+            con.execute(f"DROP ROLE {role}")
