@@ -79,7 +79,8 @@ def restore(source: Path, url: PostgresUrl, *, root: Path = PG_ROOT) -> Restored
     """Restore the dump `source` into the empty database at `url`, check its schema and migrate it to
     this code's version. Raises DatabaseUnusable (a damaged or foreign dump, a database that is not empty,
     no pg_restore for the server's version, a schema that is not its version's: then the database is
-    empty again; an error of the server: one line each), DatabaseTooNew and MigrationFailed."""
+    empty again; an error of the server: one line each), DatabaseTooNew and MigrationFailed (the
+    restored record then stays at the dump's version)."""
     with _naming(url):
         return _restore(source, url, root)
 
@@ -163,9 +164,12 @@ def _restore(source: Path, url: PostgresUrl, root: Path) -> Restored:
         _run(url, [str(pg_restore), "--no-password", "--no-owner", "--no-privileges", "--single-transaction",
                    "--exit-on-error", str(source)], what="pg_restore")
         schema = _current_schema(conn)
-        if (odd := difference(conn, schema, from_version)) is not None:
+        try:
+            if (odd := difference(conn, schema, from_version)) is not None:
+                raise DatabaseUnusable(f"{source} does not have the schema of its version {from_version}: {odd}")
+        except BaseException:  # a schema that differs, or a check that could not finish: undone
             _empty(conn, schema)
-            raise DatabaseUnusable(f"{source} does not have the schema of its version {from_version}: {odd}")
+            raise
     finally:
         conn.close()
     version = asyncio.run(_migrated(url))
