@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import struct
 import subprocess
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -75,6 +77,26 @@ def tables_in(url: str) -> int:
         return int(row[0])
 
 
+@contextmanager
+def open_to_all(folder: Path) -> Iterator[None]:
+    """While the block runs, a file created in `folder` with mode 0666 (as a program writing a file of
+    its own creates it) is readable and writable by everyone: the folder's default ACL grants rwx to
+    all, which takes the umask's place, and the umask is 0 too."""
+    entries = [(0x01, 7), (0x04, 7), (0x20, 7)]  # ACL_USER_OBJ, ACL_GROUP_OBJ, ACL_OTHER: rwx
+    os.setxattr(folder, "system.posix_acl_default",
+                struct.pack("<I", 2) + b"".join(struct.pack("<HHI", tag, perm, 0xFFFFFFFF) for tag, perm in entries))
+    folder.chmod(0o777)
+    before = os.umask(0)
+    try:
+        probe = os.open(folder / "probe", os.O_WRONLY | os.O_CREAT, 0o666)
+        os.close(probe)
+        assert (os.stat(folder / "probe").st_mode & 0o777) == 0o666
+        os.unlink(folder / "probe")
+        yield
+    finally:
+        os.umask(before)
+
+
 class Watcher:
     """Every (name, mode) seen in `folder`, looked at as often as the machine lets, until stopped."""
 
@@ -104,14 +126,9 @@ class Watcher:
 def test_a_record_is_dumped_0600_from_its_first_byte_and_restores_equal(filled, fresh, tmp_path, capsys):
     folder = tmp_path / "backups"
     folder.mkdir()
-    folder.chmod(0o777)
     target = folder / "proctor.dump"
-    before = os.umask(0)  # a process that would create every file world-readable and writable
-    try:
-        with Watcher(folder) as watcher:
-            assert main(["--db", filled, "backup", str(target)]) == 0
-    finally:
-        os.umask(before)
+    with open_to_all(folder), Watcher(folder) as watcher:
+        assert main(["--db", filled, "backup", str(target)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"backed up {parse_location(filled)} to {target}: ")
     assert f" MB, schema version {VERSION}, in " in out and out.endswith(" s\n")
