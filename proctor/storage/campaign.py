@@ -167,8 +167,7 @@ class Campaign:
             stop = Stop(reason, self._epoch, self._last_renew)
             if reason is StopReason.overdue and self._call_began is not None and self._pg is not None:
                 abort(self._pg)  # the renew still waiting on a cut connection returns; the lease thread ends
-        if was is Role.active:
-            log.warning("stopped leading (epoch %d): %s", stop.epoch, reason.value)
+        if was is Role.active:  # on_stopped says it in the process's log, and what the process does next
             self.on_stopped(stop)
 
     # the lease thread
