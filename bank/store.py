@@ -79,6 +79,18 @@ def json_length(engine: Engine, column: str) -> str:
     return f"json_array_length(CAST({column} AS JSON))" if engine is Engine.postgres else f"json_array_length({column})"
 
 
+def holds_text(engine: Engine, haystack: str, needle: str) -> str:
+    """A condition: text `needle` occurs in text `haystack` (no wildcards: `%` and `_` are themselves)."""
+    return f"strpos({haystack}, {needle}) > 0" if engine is Engine.postgres else f"instr({haystack}, {needle}) > 0"
+
+
+def text_agg(engine: Engine, expr: str, sep: str = ",") -> str:
+    """The aggregate of `expr`'s values as text joined by `sep` (in no given order)."""
+    if engine is Engine.postgres:
+        return f"string_agg(CAST({expr} AS TEXT), '{sep}')"
+    return f"group_concat({expr}, '{sep}')"
+
+
 def json_holds_id(engine: Engine, column: str, param: str = "?") -> str:
     """A condition: the JSON text in `column` holds, at any depth, an object whose integer `id` is
     `param` (SQLite walks it with json_tree, PostgreSQL with a JSON path; a NULL holds nothing)."""
@@ -99,6 +111,13 @@ def ids_in(engine: Engine, param: str = "?") -> str:
     """A SELECT of the integers in `param`, a JSON array (`json.dumps(ids)`): `x IN ({ids_in(...)})`."""
     if engine is Engine.postgres:
         return f"SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST({param} AS JSON))"
+    return f"SELECT value FROM json_each({param})"
+
+
+def texts_in(engine: Engine, param: str = "?") -> str:
+    """A SELECT of the strings in `param`, a JSON array (`json.dumps(texts)`): `x IN ({texts_in(...)})`."""
+    if engine is Engine.postgres:
+        return f"SELECT value FROM json_array_elements_text(CAST({param} AS JSON))"
     return f"SELECT value FROM json_each({param})"
 
 

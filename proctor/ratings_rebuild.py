@@ -30,10 +30,10 @@ class Rebuilt:
 
 def backfill_in(conn: sqlite3.Connection) -> int:
     """An event for every answer that counts and has none, in the order they counted; returns how many."""
-    union = " UNION ALL ".join(f"SELECT '{c.source}' AS source, * FROM ({c.sql})" for c in SOURCES)
+    union = " UNION ALL ".join(f"SELECT '{c.source}' AS source, counting.* FROM ({c.sql}) counting" for c in SOURCES)
     return conn.execute(
         "INSERT INTO rating_events (user_id, question_id, correct, at, source, ref_id, ref_pos) "
-        f"SELECT user_id, question_id, correct, at, source, ref_id, ref_pos FROM ({union}) "
+        f"SELECT user_id, question_id, correct, at, source, ref_id, ref_pos FROM ({union}) every_source "
         f"WHERE true ORDER BY {events.ORDER}, source ON CONFLICT (user_id, question_id) DO NOTHING").rowcount
 
 

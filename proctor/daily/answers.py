@@ -76,7 +76,7 @@ async def standings(db: Database, delivery_id: int) -> list[Standing]:
                   SUM(a.score) AS score, SUM(a.max_score) AS max_score, COUNT(*) AS answered,
                   MAX(a.answered_at) AS last_at
            FROM daily_answers a JOIN users u ON u.id = a.user_id
-           WHERE a.delivery_id=? GROUP BY a.user_id ORDER BY score DESC, last_at ASC, a.user_id""",
+           WHERE a.delivery_id=? GROUP BY a.user_id, u.id ORDER BY score DESC, last_at ASC, a.user_id""",
         (delivery_id,))
     return [Standing(r["user_id"], r["name"], r["score"], r["max_score"], r["answered"], r["last_at"])
             for r in rows]

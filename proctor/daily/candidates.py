@@ -12,7 +12,7 @@ from bank.kinds import CHOICE, OBJECTIVE, UNASKABLE, Kind
 from bank.matching_answer import shown_count
 from bank.option_order import MAX_OPTIONS
 from bank.paper_counts import ASKABLE_SQL
-from bank.store import one_row
+from bank.store import Engine, one_row, text_agg
 from proctor.storage.db import Database
 
 
@@ -38,9 +38,10 @@ def eligible(kind: Kind, flags: Iterable[str], retired: bool, exam_only: bool, n
 
 # What changes the candidates: papers (re)imported or toggled exam-only, questions added, retired,
 # held (bank/question_checks.py) or released.
-_VERSION = """SELECT (SELECT group_concat(id || ':' || exam_only || ':' || imported_at) FROM papers),
-                     (SELECT COUNT(*) FROM questions), (SELECT total(id * retired) FROM questions),
-                     (SELECT COUNT(*) || ':' || total(question_id) FROM question_checks WHERE held != '')"""
+_VERSION = {engine: f"""SELECT (SELECT {text_agg(engine, "id || ':' || exam_only || ':' || imported_at")} FROM papers),
+                     (SELECT COUNT(*) FROM questions), (SELECT COALESCE(SUM(id * retired), 0) FROM questions),
+                     (SELECT COUNT(*) || ':' || COALESCE(SUM(question_id), 0) FROM question_checks WHERE held != '')"""
+            for engine in Engine}
 
 
 class CandidatePool:
@@ -52,7 +53,7 @@ class CandidatePool:
         self._found: list[Candidate] = []
 
     async def candidates(self, db: Database) -> list[Candidate]:
-        version = tuple(one_row(await db.fetchone(_VERSION)))  # sub-selects only: always one row
+        version = tuple(one_row(await db.fetchone(_VERSION[db.engine])))  # sub-selects only: always one row
         if version != self._version:
             self._found, self._version = await candidates(db), version
         return self._found

@@ -61,7 +61,7 @@ async def own(db: Database, user_id: int, now: float) -> Own:
 
     def read(conn: sqlite3.Connection) -> Own:
         found = shown_in(conn, "e.user_id = ?", (user_id,))
-        listed = conn.execute(f"SELECT 1 FROM ({LISTED}) WHERE user_id = ?", (user_id,)).fetchone() is not None
+        listed = conn.execute(f"SELECT 1 FROM ({LISTED}) listed WHERE user_id = ?", (user_id,)).fetchone() is not None
         return Own(Shown.of(found[user_id], now) if user_id in found else None, listed)
 
     return await db.run(read)

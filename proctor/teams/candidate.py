@@ -22,6 +22,7 @@ from enum import StrEnum
 from bank.grading.result import Verdict
 from bank.kinds import CHOICE, Kind
 from bank.option_order import OptionOrder, SeenOption
+from bank.store import ids_in
 from proctor.exams import integrity
 from proctor.exams.integrity import Evidence
 from proctor.exams.states import AttemptMode, AttemptStatus
@@ -134,7 +135,7 @@ async def attempts(db: Database, user_id: int, lens: Lens, *, since: float | Non
                   COALESCE(p.exam_only, 0) AS exam_only
            FROM attempts t LEFT JOIN papers p ON p.id = t.paper_id
            WHERE t.user_id=? AND t.status='{AttemptStatus.finished}' AND t.started_at > ?
-             AND (t.paper_id IN (SELECT value FROM json_each(?)) OR (t.paper_id IS NULL AND ?))
+             AND (t.paper_id IN ({ids_in(db.engine)}) OR (t.paper_id IS NULL AND ?))
            ORDER BY t.finished_at DESC, t.id DESC""",
         (user_id, _EVER if since is None else since, lens.papers_showing(Fact.others_answers),
          lens.mock.shows(Fact.others_answers)))
@@ -184,7 +185,7 @@ async def evidence(db: Database, lens: Lens, attempt_ids: Iterable[int]) -> dict
     if lens.scope is None or not others:
         return found
     seen = {r[0] for r in await db.fetchall(
-        f"SELECT o.id FROM attempts o WHERE o.id IN (SELECT value FROM json_each(?)) "
+        f"SELECT o.id FROM attempts o WHERE o.id IN ({ids_in(db.engine)}) "
         f"AND {seen_sql('o.user_id', 'o.started_at')}", (json.dumps(sorted(others)), lens.scope))}
     return {aid: [e if e.other_attempt_id in seen else dataclasses.replace(
                       e, other_user_id=None, other_attempt_id=None, other_pos=None, other_answer="")

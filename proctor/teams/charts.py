@@ -84,7 +84,7 @@ async def chart_data(db: Database, lens: Lens, period: Period, title: str) -> Ch
     end = period.end if period.end is not None else float("inf")
     if scope is not None:  # the team's: from the daily_scores summary (proctor/daily/scores.py)
         source, values = scores.source(period.start, period.end)
-        days = await db.fetchall(f"SELECT day, SUM(score) FROM ({source}) GROUP BY day ORDER BY day",
+        days = await db.fetchall(f"SELECT day, SUM(score) FROM ({source}) daily GROUP BY day ORDER BY day",
                                  {"chat": scope, **values})
     else:
         days = await db.fetchall("SELECT day, SUM(score) FROM daily_answers WHERE answered_at>=? AND answered_at<? "

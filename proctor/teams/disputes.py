@@ -89,7 +89,7 @@ _SEEN = """SELECT option_order FROM (
              UNION ALL
              SELECT i.option_order, a.received_at FROM live_answers a
              JOIN live_items i ON i.round_id = a.round_id AND i.pos = a.pos
-             WHERE a.user_id = :user AND i.question_id = :q)
+             WHERE a.user_id = :user AND i.question_id = :q) seen
            ORDER BY at DESC LIMIT 1"""
 
 # the question on a bot message in the chat: a daily quiz item, or the current item of the user's exam

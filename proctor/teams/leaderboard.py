@@ -13,6 +13,7 @@ from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from bank.kinds import GradingMethod
+from bank.store import indexed_by
 from proctor.chats import chat_zone as chat_zone  # their home: proctor/chats.py
 from proctor.chats import note_member as note_member
 from proctor.daily import scores
@@ -246,12 +247,12 @@ async def _best_board(db: Database, paper_id: int, also: int | None, top: int) -
                EXISTS (SELECT 1 FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS provisional"""
     rows = [dict(r) for r in await db.fetchall(f"""
         {shown}, ROW_NUMBER() OVER (ORDER BY a.score DESC, a.finished_at - a.started_at ASC, a.id) AS rank
-        FROM attempts a INDEXED BY attempts_exam_board JOIN users u ON u.id = a.user_id
+        FROM {indexed_by(db.engine, "attempts a", "attempts_exam_board")} JOIN users u ON u.id = a.user_id
         WHERE a.paper_id = ? AND {a_countable} AND {best_of}
         ORDER BY a.score DESC, a.finished_at - a.started_at ASC, a.id LIMIT ?""", (paper_id, top))]
     if also is not None and all(r["user_id"] != also for r in rows):
         mine = await db.fetchone(f"""
-            {shown}, 1 + (SELECT COUNT(DISTINCT b.user_id) FROM attempts b INDEXED BY attempts_exam_board
+            {shown}, 1 + (SELECT COUNT(DISTINCT b.user_id) FROM {indexed_by(db.engine, "attempts b", "attempts_exam_board")}
                           JOIN users v ON v.id = b.user_id
                           WHERE b.paper_id = a.paper_id AND {b_countable} AND {_BEFORE}) AS rank
             FROM attempts a JOIN users u ON u.id = a.user_id

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from bank.store import ids_in
 from proctor.daily import scores
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.exams.visibility import Fact, Lens
@@ -42,7 +43,7 @@ async def daily_trend(db: Database, chat_id: int, period: Period,
         only = f"WHERE user_id IN ({', '.join(':' + k for k in marks) or 'NULL'})"
         values.update(marks)
     for r in await db.fetchall(
-            f"SELECT user_id, day, SUM(score) FROM ({source}) {only} GROUP BY user_id, day ORDER BY user_id, day",
+            f"SELECT user_id, day, SUM(score) FROM ({source}) daily {only} GROUP BY user_id, day ORDER BY user_id, day",
             {"chat": chat_id, **values}):
         out.setdefault(r[0], []).append((r[1], r[2]))
     return out
@@ -55,7 +56,7 @@ async def topic_mastery(db: Database, chat_id: int, period: Period, lens: Lens) 
     exams = topic_scores.exam_source(
         f"t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' "
         f"AND {seen_sql('t.user_id', 't.started_at', ':chat')} "
-        "AND (t.paper_id IN (SELECT value FROM json_each(:sections)) OR (t.paper_id IS NULL AND :mock)) "
+        f"AND (t.paper_id IN ({ids_in(db.engine, ':sections')}) OR (t.paper_id IS NULL AND :mock)) "
         "AND t.finished_at>=:start AND t.finished_at<:end")
     start, end = _bounds(period)
     keys = "user_id, paper_id, topic"  # each source summed per member and topic before the union
@@ -64,7 +65,7 @@ async def topic_mastery(db: Database, chat_id: int, period: Period, lens: Lens) 
                   SUM(s.answers) AS n
            FROM ({topic_scores.grouped(daily, keys)} UNION ALL {topic_scores.grouped(exams, keys)}) s
            JOIN papers p ON p.id = s.paper_id
-           WHERE p.id IN (SELECT value FROM json_each(:sections))
+           WHERE p.id IN ({ids_in(db.engine, ':sections')})
            GROUP BY s.user_id, {topic_scores.TOPIC} HAVING SUM(s.max_score) > 0 ORDER BY topic""",
         {"chat": chat_id, "start": start, "end": end, "sections": lens.papers_showing(Fact.section),
          "mock": lens.mock.shows(Fact.section), **values})

@@ -15,6 +15,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
+from bank.store import Engine, engine_of, ids_in, texts_in
 from bank.topics import names_topic, topic_sql
 from proctor.exams.visibility import Fact, Role, Viewer, lens_in
 from proctor.ratings.events import BEGAN
@@ -26,8 +27,9 @@ from proctor.teams.consent import member_ids_sql, seen_sql
 LEADS = Viewer(Role.lead)  # what a team may read: its leads' view (no seal applies to others' answers)
 
 # the questions on one of the topics in :topics (a JSON list), by bank/topics.py's rule
-_ON_TOPICS = (f"q.id IN (SELECT q.id FROM questions q JOIN papers p ON p.id = q.paper_id "
-              f"WHERE {topic_sql('q', 'p')} IN (SELECT value FROM json_each(:topics)))")
+_ON_TOPICS = {engine: (f"q.id IN (SELECT q.id FROM questions q JOIN papers p ON p.id = q.paper_id "
+                       f"WHERE {topic_sql('q', 'p')} IN ({texts_in(engine, ':topics')}))")
+              for engine in Engine}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,17 +63,17 @@ def team_board_in(conn: sqlite3.Connection, chat_id: int, now: float, topic: str
     """The board of team `chat_id` (a group's chat id), on the database thread."""
     lens = lens_in(conn, LEADS, chat_id)
     where = (f"e.user_id IN ({member_ids_sql(':chat')}) AND {seen_sql('e.user_id', f'({BEGAN})', ':chat')} "
-             "AND q.paper_id IN (SELECT value FROM json_each(:papers))")
+             f"AND q.paper_id IN ({ids_in(engine_of(conn), ':papers')})")
     params: dict[str, object] = {"chat": chat_id, "papers": lens.papers_showing(Fact.others_answers)}
     if topic.strip():
-        where += f" AND {_ON_TOPICS}"
+        where += f" AND {_ON_TOPICS[engine_of(conn)]}"
         params["topics"] = json.dumps(_topics_named(conn, topic))
     ratings = shown_in(conn, where, params)
     if not ratings:
         return RatingBoard([], [])
     people = {r[0]: (r[1], bool(r[2])) for r in conn.execute(
         f"SELECT u.id, COALESCE(NULLIF(u.first_name, ''), u.username, ''), u.id IN ({LISTED}) FROM users u "
-        "WHERE u.id IN (SELECT value FROM json_each(?))", (json.dumps(list(ratings)),))}
+        f"WHERE u.id IN ({ids_in(engine_of(conn))})", (json.dumps(list(ratings)),))}
     shown = sorted(((uid, Shown.of(r, now)) for uid, r in ratings.items()), key=lambda x: (-x[1].mean, x[0]))
     settled = [(uid, s) for uid, s in shown if not s.provisional]
     return RatingBoard(

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from bank.csv_safety import safe_row
 from bank.section_names import short_section
+from bank.store import ids_in
 from proctor.chats import chat_zone
 from proctor.daily import scores
 from proctor.daily.streaks import streaks
@@ -108,8 +109,8 @@ async def _daily(db: Database, scope: int | None, ids: list[int], period: Period
     else:
         source, values = scores.source(period.start, period.end)
         found = await db.fetchall(
-            f"SELECT user_id, SUM(score), SUM(max_score), SUM(answers) FROM ({source}) "
-            f"WHERE user_id IN (SELECT value FROM json_each(:ids)) GROUP BY user_id",
+            f"SELECT user_id, SUM(score), SUM(max_score), SUM(answers) FROM ({source}) daily "
+            f"WHERE user_id IN ({ids_in(db.engine, ':ids')}) GROUP BY user_id",
             {"chat": scope, **values, "ids": json.dumps(ids)})
     return [(r[0], r[1], r[2], r[3]) for r in found]
 

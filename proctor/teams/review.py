@@ -11,7 +11,7 @@ from bank.grading.result import Verdict
 from bank.grading.subjective import term_coverage
 from bank.option_order import SeenOption
 from bank.question_ref import QuestionRef
-from bank.store import one_row
+from bank.store import Engine, engine_of, ids_in, one_row
 from proctor import outbox
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
@@ -95,16 +95,16 @@ def _text(raw: str) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _scope_sql(lens: Lens) -> tuple[str, dict[str, object]]:
+def _scope_sql(lens: Lens, engine: Engine) -> tuple[str, dict[str, object]]:
     """What a reviewer may see (the lens: its viewer, for team `lens.scope`): never their own answers;
     only papers whose answers and reference answers the read rule shows them, and none of the questions
     sealed for them; for a group's leads, only the members on its roster (proctor/teams/consent.py:
     joined with consent, in the group, attempts since) and the team's own invited candidates, who are on
     no roster."""
     reviewer, scope = lens.viewer.user_id, lens.scope
-    shown = ("AND x.question_id NOT IN (SELECT value FROM json_each(:sealed)) "
-             "AND (t.paper_id IN (SELECT value FROM json_each(:answers)) "
-             "AND t.paper_id IN (SELECT value FROM json_each(:references)) "
+    shown = (f"AND x.question_id NOT IN ({ids_in(engine, ':sealed')}) "
+             f"AND (t.paper_id IN ({ids_in(engine, ':answers')}) "
+             f"AND t.paper_id IN ({ids_in(engine, ':references')}) "
              "OR t.paper_id IS NULL AND :mock) AND t.user_id != :reviewer")
     params: dict[str, object] = {
         "sealed": lens.sealed_json(), "answers": lens.papers_showing(Fact.others_answers),
@@ -122,7 +122,7 @@ async def next_pending(db: Database, lens: Lens, *, now: float, skip: int = 0,
     the members on group `lens.scope`'s roster and its invited candidates (None: everyone), never the
     viewer's own, on papers the read rule lets them read. Its reference answer is a key: on a hiring
     paper, the read is audited in the same transaction."""
-    where, params = _scope_sql(lens)
+    where, params = _scope_sql(lens, db.engine)
     if attempt_id is not None:  # one attempt's answers only (an invite's result card)
         where += " AND x.attempt_id = :attempt"
         params["attempt"] = attempt_id
@@ -183,7 +183,7 @@ async def set_final(db: Database, attempt_id: int, pos: int, score: float, *, vi
     reviewer: int = viewer.user_id
 
     def transaction(conn: sqlite3.Connection) -> Outcome:
-        where, params = _scope_sql(lens_in(conn, viewer, scope))
+        where, params = _scope_sql(lens_in(conn, viewer, scope), engine_of(conn))
         cur = conn.execute(
             "SELECT x.final, x.max_score, x.score, x.question_id, t.user_id, t.title, "
             "(SELECT pp.code FROM papers pp WHERE pp.id = t.paper_id) AS code, q.seq, "
@@ -258,6 +258,6 @@ async def withheld_papers(db: Database, lens: Lens) -> list[str]:
             JOIN papers p ON p.id = t.paper_id
             WHERE v.team_chat_id = ? AND t.status = '{AttemptStatus.finished}'
               AND EXISTS (SELECT 1 FROM answers x WHERE x.attempt_id = t.id AND x.final = 0)
-              AND p.id NOT IN (SELECT value FROM json_each(?)) ORDER BY p.title""",
+              AND p.id NOT IN ({ids_in(db.engine)}) ORDER BY p.title""",
         (lens.scope, lens.papers_showing(Fact.others_answers)))
     return [r[0] for r in rows]

@@ -52,7 +52,7 @@ def grouped(source: str, keys: str) -> str:
     """SELECT `keys` and the sums (score, max_score, answers) of `source`'s rows grouped by `keys`: each
     source summed on its own before the two are combined, so the union is a few rows, not thousands."""
     return (f"SELECT {keys}, SUM(score) AS score, SUM(max_score) AS max_score, SUM(answers) AS answers "
-            f"FROM ({source}) GROUP BY {keys}")
+            f"FROM ({source}) source GROUP BY {keys}")
 
 
 def exam_source(where: str) -> str:

@@ -4,12 +4,20 @@ is verified for it."""
 
 from __future__ import annotations
 
+import pytest
+
 from proctor import hiring
 from proctor.exams.visibility import AUDIENCE, Role, Viewer, lens
 from proctor.local_time import zone
 from proctor.teams.charts import chart_data
 from proctor.teams.leaderboard import period_bounds
 from tests.proctor.test_leads_data import Crafted
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 TEAM, ANN, LEAD = -7, 1, 9
 

@@ -27,6 +27,12 @@ from tests.answering import answer_daily, the_key
 from tests.papers_fixture import save_paper, small_paper
 from tests.reads import deliveries
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 NOW = 1_800_000_000.0
 DAY = date(2027, 1, 15)
 

@@ -8,6 +8,12 @@ import pytest
 from proctor.teams.leaderboard import UnknownPeriod, board, chat_zone, my_groups, paper_board, period_bounds
 from tests.proctor.test_leads_data import Crafted
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 SH = ZoneInfo("Asia/Shanghai")
 NY = ZoneInfo("America/New_York")
 

@@ -6,6 +6,8 @@ members who chose it; /forgetme forgets the rating and the choice."""
 
 from __future__ import annotations
 
+import pytest
+
 from proctor import hiring
 from proctor.exams.states import AttemptMode
 from proctor.people.forget import forget_user
@@ -14,6 +16,12 @@ from proctor.ratings.shown import own
 from proctor.teams import consent
 from proctor.teams.rating_board import team_board
 from tests.rating_world import LEAD, T0, TEAM, join, paper, people, sit, sums
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 ANN, BOB, CAI, DAN = 1, 2, 3, 4
 ADMIN = 50

@@ -30,6 +30,12 @@ from tests.answering import a_wrong_answer, answer, answer_daily, the_key, tick
 from tests.papers_fixture import save_paper, small_paper
 from tests.reads import held_ratings, question_ids, rating_events
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 T0 = 1_800_000_000.0
 ANN, BOB, CAI, DAN, LEAD = 1, 2, 3, 4, 10
 GROUP = -100

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
+
 from bank.kinds import Kind, MultiPolicy
 from bank.models import Paper, PaperSettings, Question, Section
 from bank.paper_store import load_paper
@@ -22,6 +24,12 @@ from proctor.teams.review import set_final
 from tests.papers_fixture import save_paper
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import attempts_of, graded_answers, outbox_record
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 T0 = 1_800_000_000.0
 ANN, LEAD = 7, 10

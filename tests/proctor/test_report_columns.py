@@ -4,6 +4,8 @@ one not sat is blank; its streak is the leaderboard's."""
 
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
 from proctor.exams.service import MOCK_TITLE
@@ -12,6 +14,12 @@ from proctor.teams.reports import team_csv, team_rows
 from tests.papers_fixture import save_paper
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import lead_lens
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 ALPHA = -100
 

@@ -7,10 +7,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from proctor.teams import leaderboard as lb
 from proctor.teams import reports
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import lead_lens
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 TEAM, ANN, BOB = -7, 1, 2
 DAY = datetime(2026, 12, 3, tzinfo=UTC)

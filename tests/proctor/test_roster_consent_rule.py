@@ -4,6 +4,8 @@ so nothing done while away (or before) is shown once they are back and consent a
 
 from __future__ import annotations
 
+import pytest
+
 from proctor.exams.visibility import Role, Viewer, lens
 from proctor.teams import consent, reports, review, roster
 from proctor.teams import leaderboard as lb
@@ -11,6 +13,12 @@ from proctor.teams.candidate import attempts as record_of
 from proctor.teams.roster import Outcome, Standing
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import lead_lens
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 TEAM, LEAD, ANN = -7, 9, 1
 

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,12 @@ from proctor.teams.leaderboard import board, period_bounds
 from proctor.teams.reports import team_csv
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import lead_lens
+
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
 
 BASE = datetime(2025, 3, 1, tzinfo=ZoneInfo("UTC")).timestamp()
 DAY = 86400.0

@@ -29,6 +29,12 @@ from proctor.teams.review import set_final
 from tests.proctor.test_leads_data import Crafted
 from tests.proctor.test_upgrade import RELEASES, load_release
 
+
+@pytest.fixture
+def db(engine_db):
+    """Every test here runs on both engines."""
+    return engine_db
+
 BASE = datetime(2025, 3, 1, tzinfo=ZoneInfo("UTC")).timestamp()
 DAY = 86400.0
 TEAM, OTHER = -1, -2
