@@ -50,8 +50,12 @@ async def two_bots(tmp_path: Path, api: FakeBotApi, url_a: str, url_b: str, *arg
     a = await start_bot(tmp_path, api, url_a, "a", *args, **env)
     await leads(a, 1)
     await api.wait_for(lambda: api.calls_to("setMyCommands"), STARTUP, "a's start-up")
+    # the campaign's warnings reach the bot's log: alone, the active says no standby waits
+    await a.wait_output("no standby has been seen for 5 s", stream="stderr", timeout=5)
     b = await start_bot(tmp_path, api, url_b, "b", *args, **env)
     await stands_by(b)
+    await a.wait_output("a standby waits", stream="stderr", timeout=5)
+    assert "Application started" not in b.stderr  # the standby handles nothing, runs no job
     return a, b
 
 
