@@ -152,7 +152,8 @@ def test_one_dropped_connection_costs_the_active_nothing(url):
         assert seen.active.wait(5)
         time.sleep(0.6)  # renewing every 0.5 s
         with psycopg.connect(url, autocommit=True) as admin:
-            lease_backend = "SELECT pid FROM pg_stat_activity WHERE application_name = 'proctor lease'"
+            lease_backend = ("SELECT pid FROM pg_stat_activity WHERE application_name = 'proctor lease' "
+                             "AND datname = current_database()")  # the server may serve other tests too
             (pid,) = admin.execute(lease_backend).fetchone()
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
             time.sleep(1.2)
