@@ -79,11 +79,6 @@ def json_length(engine: Engine, column: str) -> str:
     return f"json_array_length(CAST({column} AS JSON))" if engine is Engine.postgres else f"json_array_length({column})"
 
 
-def holds_text(engine: Engine, haystack: str, needle: str) -> str:
-    """A condition: text `needle` occurs in text `haystack` (no wildcards: `%` and `_` are themselves)."""
-    return f"strpos({haystack}, {needle}) > 0" if engine is Engine.postgres else f"instr({haystack}, {needle}) > 0"
-
-
 def text_agg(engine: Engine, expr: str, sep: str = ",") -> str:
     """The aggregate of `expr`'s values as text joined by `sep` (in no given order)."""
     if engine is Engine.postgres:
