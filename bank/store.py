@@ -63,6 +63,14 @@ def json_rows(engine: Engine, values: Sequence[str], source: str) -> str:
     return f"(SELECT json_group_array(json_array({', '.join(values)})) {source})"
 
 
+def json_list(engine: Engine, value: str, source: str) -> str:
+    """A scalar subquery: the JSON text of the array of `value` over the rows of `source` (its `FROM
+    ... WHERE ...`), in their order; '[]' when there is none."""
+    if engine is Engine.postgres:
+        return f"(SELECT CAST(COALESCE(json_agg({value}), '[]') AS TEXT) {source})"
+    return f"(SELECT json_group_array({value}) {source})"
+
+
 def exact_real(engine: Engine, column: str) -> str:
     """A REAL among `json_rows`' values so that it reads back exactly (`float(...)`): SQLite's JSON keeps
     15 digits, so as its text with 17; PostgreSQL's writes a float's shortest exact form itself."""

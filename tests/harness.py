@@ -21,6 +21,7 @@ from bot.services import services
 from bot.settings import Settings
 from proctor.clock import ManualClock
 from proctor.storage.db import Database
+from proctor.storage.location import DbLocation, parse_location
 from sandbox.fakeapi import FakeBotApi, StoredMessage
 from tests.papers_fixture import save_paper
 from tests.template_db import copy_migrated, copy_with_bundled_bank
@@ -35,9 +36,12 @@ FAST = Pace(per_second=1000, burst=1000, chat_per_second=1000, chat_burst=1000, 
 class BotEnv:
     def __init__(self, tmp_path: Path, *, admins: tuple[int, ...] = (), start: float = T0,
                  shuffle: bool = True, meter: bool = False, timezone: str = "UTC", rate_limits=None,
-                 telegram_pace: bool = False, first_start: bool = False, pace: Pace | None = FAST):
+                 telegram_pace: bool = False, first_start: bool = False, pace: Pace | None = FAST,
+                 location: str | None = None):
         self.clock = ManualClock(start)
-        self.db_path = tmp_path / "proctor.db"
+        # the record: a SQLite file here, or `location` (the `db_location` fixture: a file or a
+        # PostgreSQL database, which the bot migrates and fills on its first start)
+        self.db_path: DbLocation = tmp_path / "proctor.db" if location is None else parse_location(location)
         self.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=self.clock.now,
                               rate_limits=rate_limits)
         self.admins = admins
@@ -63,7 +67,8 @@ class BotEnv:
 
     async def seed(self, *papers: Paper) -> list[int]:
         """Save papers before the bot starts (the bundled bank is then not imported)."""
-        await copy_migrated(self.db_path)
+        if isinstance(self.db_path, Path):
+            await copy_migrated(self.db_path)
         db = await Database.open(self.db_path)
         try:
             return [await save_paper(db, p, self.clock.now()) for p in papers]
@@ -79,7 +84,7 @@ class BotEnv:
         # idle() need not wait for this run to handle it (its record may even be forgotten by now)
         updates = self.api.state.updates
         self.handled_before = updates.last_pushed if len(updates) == 0 else None
-        if not self.first_start:
+        if not self.first_start and isinstance(self.db_path, Path):
             await copy_with_bundled_bank(self.db_path, self.clock.now())
         limiter = True if self.telegram_pace else False if self.pace is None else Pacer(self.pace)
         self.app = build_application(self.settings(), clock=self.clock, rate_limiter=limiter)

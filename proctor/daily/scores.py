@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 
 from bank.grading.result import Verdict
+from bank.store import Engine, indexed_by
 
 SLOT = 900  # seconds per slot: a quarter hour
 _NONE = (0.0, 0.0)  # an empty range of answered_at
@@ -43,7 +44,8 @@ def slot_range(start: float | None, end: float | None) -> tuple[int, int, tuple[
     return lo, hi, before, after
 
 
-def source(start: float | None, end: float | None, chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
+def source(engine: Engine, start: float | None, end: float | None,
+           chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
     """(SELECT, parameters): the chat's daily points in the period [start, end) as rows (user_id, day,
     score, max_score, answers, correct, last_at): the whole slots from daily_scores, the edges (when
     the bounds are off the quarter hours) from daily_answers. The SELECT names the chat as
@@ -54,8 +56,9 @@ def source(start: float | None, end: float | None, chat_param: str = ":chat") ->
     values: dict[str, object] = {"lo": lo, "hi": hi}
     for n, (s, e) in enumerate(((s1, e1), (s2, e2)), 1):
         if s < e:
-            sql += (f" UNION ALL SELECT user_id, day, score, max_score, 1, verdict = '{Verdict.correct}', answered_at "
-                    "FROM daily_answers INDEXED BY daily_answers_leaderboard "
+            sql += (f" UNION ALL SELECT user_id, day, score, max_score, 1, "
+                    f"CASE WHEN verdict = '{Verdict.correct}' THEN 1 ELSE 0 END, answered_at "
+                    f"FROM {indexed_by(engine, 'daily_answers', 'daily_answers_leaderboard')} "
                     f"WHERE chat_id = {chat_param} AND answered_at >= :s{n} AND answered_at < :e{n}")
             values.update({f"s{n}": s, f"e{n}": e})
     return sql, values

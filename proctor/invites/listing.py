@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from bank.store import json_list
 from proctor.invites.states import InviteStatus
 from proctor.invites.store import Invite
 from proctor.storage.db import Database
@@ -28,12 +29,13 @@ async def listing(db: Database, scope: int | None, now: float, *, limit: int | N
     """The team's invites, newest first (every team's when `scope` is None)."""
     where, params = ("WHERE i.team_chat_id=?", [scope]) if scope is not None else ("", [])
     lim = "LIMIT ?" if limit else ""
+    earlier = json_list(db.engine, "e.score", "FROM (SELECT score FROM attempts WHERE invite_id = i.id "
+                        "AND id <> i.attempt_id AND score IS NOT NULL ORDER BY id) e")
     rows = await db.fetchall(
         f"""SELECT i.*, p.code || ' ' || p.title AS paper, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS candidate,
                    a.score, a.max_score, a.started_at AS a_started, a.finished_at AS a_finished,
                    (SELECT COUNT(*) FROM answers x WHERE x.attempt_id = a.id AND x.final = 0) AS pending,
-                   (SELECT json_group_array(e.score) FROM (SELECT score FROM attempts WHERE invite_id = i.id
-                      AND id <> i.attempt_id AND score IS NOT NULL ORDER BY id) e) AS earlier
+                   {earlier} AS earlier
             FROM invites i JOIN papers p ON p.id = i.paper_id LEFT JOIN users u ON u.id = i.candidate_id
             LEFT JOIN attempts a ON a.id = i.attempt_id {where}
             ORDER BY i.created_at DESC, i.id DESC {lim}""", [*params, *([limit] if limit else [])])

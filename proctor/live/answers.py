@@ -127,7 +127,7 @@ class Standings:
 
 
 _STANDINGS = """
-WITH agg AS (SELECT user_id, SUM(points) AS points, SUM(fraction >= 1) AS right, COUNT(*) AS answers, MAX(received_at) AS last_at
+WITH agg AS (SELECT user_id, SUM(points) AS points, COUNT(*) FILTER (WHERE fraction >= 1) AS right, COUNT(*) AS answers, MAX(received_at) AS last_at
              FROM live_answers WHERE round_id=:round GROUP BY user_id),
 ranked AS (SELECT agg.*, ROW_NUMBER() OVER (ORDER BY points DESC, last_at ASC, user_id ASC) AS rank,
                   COUNT(*) OVER () AS players FROM agg)

@@ -23,6 +23,7 @@ from bank.kinds import Kind
 from bank.option_order import LETTERS, OptionOrder
 from bank.paper_list import AmbiguousPaper, offered_papers, pick_paper
 from bank.paper_settings import policy_of
+from bank.store import ids_in
 from bank.topics import names_topic, topic_sql
 from proctor.daily.candidates import Candidate, candidates
 from proctor.daily.selection import pick_balanced
@@ -106,7 +107,7 @@ async def _topics(db: Database, ids: list[int]) -> dict[int, str]:
     """Each question's topic (its own, else its paper's subject: bank/topics.py)."""
     rows = await db.fetchall(
         f"SELECT q.id, {topic_sql('q', 'p')} FROM questions q JOIN papers p ON p.id = q.paper_id "
-        "WHERE q.id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
+        f"WHERE q.id IN ({ids_in(db.engine)})", (json.dumps(ids),))
     return {r[0]: r[1] for r in rows}
 
 

@@ -13,6 +13,6 @@ async def next_per_chat(db: Database) -> dict[int, int]:
                SELECT chat_id, message_id AS m FROM attempts WHERE message_id IS NOT NULL
                UNION ALL
                SELECT d.chat_id, i.message_id FROM daily_items i
-               JOIN daily_deliveries d ON d.id = i.delivery_id WHERE i.message_id IS NOT NULL)
+               JOIN daily_deliveries d ON d.id = i.delivery_id WHERE i.message_id IS NOT NULL) referred
            GROUP BY chat_id""")
     return {int(chat_id): int(top) + 1 for chat_id, top in rows}

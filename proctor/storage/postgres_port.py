@@ -9,34 +9,7 @@ in the middle of a candidate's exam, not at start-up.
 
 from __future__ import annotations
 
-NOT_YET: tuple[str, ...] = (
-    "desk/audit_words.py",
-    "proctor/daily/plan.py",
-    "proctor/daily/selection.py",
-    "proctor/daily/streaks.py",
-    "proctor/daily/subscriptions.py",
-    "proctor/exams/cards.py",
-    "proctor/hiring.py",
-    "proctor/invite_cards.py",
-    "proctor/invites/attempts.py",
-    "proctor/invites/listing.py",
-    "proctor/invites/store.py",
-    "proctor/live/answers.py",
-    "proctor/live/board.py",
-    "proctor/live/draw.py",
-    "proctor/live/rounds.py",
-    "proctor/outbox.py",
-    "proctor/storage/message_ids.py",
-    "proctor/teams/audit.py",
-    "proctor/teams/bankstats.py",
-    "proctor/teams/desk_tokens.py",
-    "proctor/teams/digest.py",
-    "proctor/teams/disputes.py",
-    "proctor/teams/doubts.py",
-    "proctor/teams/item_stats.py",
-    "proctor/teams/key_fix.py",
-    "proctor/teams/roster.py",
-)
+NOT_YET: tuple[str, ...] = ()
 
 
 def unported() -> str | None:

@@ -83,14 +83,14 @@ async def chart_data(db: Database, lens: Lens, period: Period, title: str) -> Ch
     start = period.start if period.start is not None else float("-inf")
     end = period.end if period.end is not None else float("inf")
     if scope is not None:  # the team's: from the daily_scores summary (proctor/daily/scores.py)
-        source, values = scores.source(period.start, period.end)
+        source, values = scores.source(db.engine, period.start, period.end)
         days = await db.fetchall(f"SELECT day, SUM(score) FROM ({source}) daily GROUP BY day ORDER BY day",
                                  {"chat": scope, **values})
     else:
         days = await db.fetchall("SELECT day, SUM(score) FROM daily_answers WHERE answered_at>=? AND answered_at<? "
                                  "GROUP BY day ORDER BY day", (start, end))
     if scope is not None:  # the team's accuracy by paper: from the summaries (proctor/teams/topic_scores.py)
-        daily, values = topic_scores.daily_source(period.start, period.end)
+        daily, values = topic_scores.daily_source(db.engine, period.start, period.end)
         # exams: the roster's own (an invited hiring attempt belongs to the inviting team's hiring view)
         exams = topic_scores.exam_source(
             f"t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' "

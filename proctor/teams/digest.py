@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from bank.store import ids_in
 from bank.topics import topic_sql
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
@@ -201,8 +202,8 @@ async def weakest_topics(db: Database, lens: Lens, start: float, end: float, lim
                AND t.finished_at<:end AND {seen_sql('t.user_id', 't.started_at', ':chat')})
            SELECT {topic_sql("q", "p")} AS shown_topic, SUM(sc.score) / SUM(sc.max_score) AS acc, COUNT(*) AS n
            FROM scored sc JOIN questions q ON q.id = sc.question_id
-           JOIN papers p ON p.id = q.paper_id WHERE p.id IN (SELECT value FROM json_each(:shown))
-           GROUP BY shown_topic HAVING shown_topic <> '' AND COUNT(*) >= :min AND SUM(sc.max_score) > 0
+           JOIN papers p ON p.id = q.paper_id WHERE p.id IN ({ids_in(db.engine, ':shown')})
+           GROUP BY shown_topic HAVING {topic_sql("q", "p")} <> '' AND COUNT(*) >= :min AND SUM(sc.max_score) > 0
            ORDER BY acc, n DESC, shown_topic LIMIT :limit""",
         {"chat": chat_id, "start": start, "end": end, "min": min_answers, "limit": limit,
          "shown": lens.papers_showing(Fact.section)})

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from bank.errors import NotFound
 from bank.question_ref import QuestionRef
+from bank.store import Engine, ids_in
 from proctor.audit import AuditAction
 from proctor.errors import ProctorError
 from proctor.exams.visibility import Fact, Lens
@@ -149,13 +150,13 @@ async def question_of(db: Database, dispute_id: int) -> int | None:
     return qid
 
 
-def _shown(lens: Lens) -> tuple[str, dict[str, object]]:
+def _shown(lens: Lens, engine: Engine) -> tuple[str, dict[str, object]]:
     """Disputes the lens's viewer may read: on papers whose sections and doubts the read rule shows
     them (a dispute names where its question sits and doubts its key), of no question sealed for them;
     for a group's leads, raised by members on its roster (consent.seen_sql) since they joined."""
-    where = ("AND q.paper_id IN (SELECT value FROM json_each(:sections)) "
-             "AND q.paper_id IN (SELECT value FROM json_each(:doubts)) "
-             "AND d.question_id NOT IN (SELECT value FROM json_each(:sealed))")
+    where = (f"AND q.paper_id IN ({ids_in(engine, ':sections')}) "
+             f"AND q.paper_id IN ({ids_in(engine, ':doubts')}) "
+             f"AND d.question_id NOT IN ({ids_in(engine, ':sealed')})")
     params: dict[str, object] = {"sections": lens.papers_showing(Fact.section),
                                  "doubts": lens.papers_showing(Fact.doubt), "sealed": lens.sealed_json(),
                                  "scope": lens.scope}
@@ -173,7 +174,7 @@ def _dispute(r: sqlite3.Row, n: int) -> Dispute:
 async def open_disputes(db: Database, lens: Lens, limit: int = 10) -> list[Dispute]:
     """The oldest open disputes the lens's viewer may read (`_shown`), without who raised them. The
     count per question is of the same disputes."""
-    shown, params = _shown(lens)
+    shown, params = _shown(lens, db.engine)
     by_o = "" if lens.scope is None else f"AND {seen_sql('o.user_id', 'o.created_at', ':scope')}"
     rows = await db.fetchall(
         f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
@@ -190,7 +191,7 @@ async def open_disputes(db: Database, lens: Lens, limit: int = 10) -> list[Dispu
 async def awaiting_key_fix(db: Database, lens: Lens, limit: int = 50) -> list[Dispute]:
     """Upheld disputes whose question's key is not fixed yet (the /keyfix step), oldest first: those
     the lens's viewer may read (`_shown`)."""
-    shown, params = _shown(lens)
+    shown, params = _shown(lens, db.engine)
     rows = await db.fetchall(
         f"""SELECT d.id, d.question_id, d.reason, d.status, d.created_at, p.title, s.position, q.number,
                   s.title AS section_title, q.paper_id, p.code, q.seq

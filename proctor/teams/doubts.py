@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from bank.question_checks import HELD_DUPLICATE, Held, held_questions
+from bank.store import ids_in
 from proctor.exams.visibility import Fact, Lens
 from proctor.storage.db import Database
 
@@ -19,7 +20,7 @@ async def _papers(db: Database, question_ids: list[int]) -> dict[int, int]:
     """question id -> its paper's id."""
     if not question_ids:
         return {}
-    rows = await db.fetchall("SELECT id, paper_id FROM questions WHERE id IN (SELECT value FROM json_each(?))",
+    rows = await db.fetchall(f"SELECT id, paper_id FROM questions WHERE id IN ({ids_in(db.engine)})",
                              (json.dumps(sorted(set(question_ids))),))
     return {r[0]: r[1] for r in rows}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from bank.item_stats import ItemStats, cached_stats, figures, questions, stats_of, store_figures
+from bank.store import ids_in
 from proctor.exams.states import AttemptMode, AttemptStatus
 from proctor.exams.visibility import Fact, Lens
 from proctor.storage.db import Database
@@ -56,6 +57,6 @@ async def cached(db: Database, lens: Lens, paper_id: int | None = None) -> tuple
     shows its item statistics to the lens' viewer, with when they were computed (None: never)."""
     stats, computed_at = await cached_stats(db, paper_id)
     shown = {r[0] for r in await db.fetchall(
-        "SELECT id FROM questions WHERE paper_id IN (SELECT value FROM json_each(?))",
+        f"SELECT id FROM questions WHERE paper_id IN ({ids_in(db.engine)})",
         (lens.papers_showing(Fact.item_stats),))}
     return [s for s in stats if s.question_id in shown], computed_at

@@ -124,7 +124,7 @@ async def _ranked(db: Database, chat_id: int, period: Period, me: int | None, to
     or from the live rounds' answers."""
     match points:
         case Points.daily:
-            source, values = scores.source(period.start, period.end)
+            source, values = scores.source(db.engine, period.start, period.end)
         case Points.live:
             source, values = live_board.source(period.start, period.end)
     return await db.fetchall(_BOARD.format(source=source), {
@@ -192,9 +192,10 @@ async def paper_board(db: Database, paper_id: int, members_of: list[int] | None,
     if members_of is not None:
         params.update({f"m{i}": chat for i, chat in enumerate(members_of)})
         teams = ",".join(f":m{i}" for i in range(len(members_of))) or "NULL"
-        invites = f"SELECT v.id FROM invites v WHERE v.team_chat_id IN ({teams})" if invited else "SELECT NULL"
+        invites = (f"SELECT v.id FROM invites v WHERE v.team_chat_id IN ({teams})" if invited
+                   else "SELECT CAST(NULL AS BIGINT)")
         candidates = (f"{member_ids_sql(teams)} "
-                      f"UNION SELECT :also UNION SELECT i.user_id FROM attempts i "
+                      f"UNION SELECT CAST(:also AS BIGINT) UNION SELECT i.user_id FROM attempts i "
                       f"WHERE i.paper_id = :paper AND i.invite_id IN ({invites})")
         allowed = (f"AND ((a.invite_id IS NULL AND (a.user_id = :also OR {seen_sql('a.user_id', 'a.started_at', teams)})) "
                    f"OR a.invite_id IN ({invites}))")

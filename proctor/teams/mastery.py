@@ -36,7 +36,7 @@ async def daily_trend(db: Database, chat_id: int, period: Period,
     """Per member (of `users`, when given): (day, daily-quiz points) for each day they answered in the
     period, in order."""
     out: dict[int, list[tuple[str, float]]] = {}
-    source, values = scores.source(period.start, period.end)
+    source, values = scores.source(db.engine, period.start, period.end)
     only = ""
     if users is not None:  # a page shows a few members' trends: read only theirs
         marks = {f"u{i}": uid for i, uid in enumerate(users)}
@@ -52,7 +52,7 @@ async def daily_trend(db: Database, chat_id: int, period: Period,
 async def topic_mastery(db: Database, chat_id: int, period: Period, lens: Lens) -> Mastery:
     """The share of points each member earned per topic in the period (daily and exam answers), on
     the papers whose sections the lens shows."""
-    daily, values = topic_scores.daily_source(period.start, period.end)
+    daily, values = topic_scores.daily_source(db.engine, period.start, period.end)
     exams = topic_scores.exam_source(
         f"t.mode='{AttemptMode.exam}' AND t.status='{AttemptStatus.finished}' "
         f"AND {seen_sql('t.user_id', 't.started_at', ':chat')} "

@@ -107,7 +107,7 @@ async def _daily(db: Database, scope: int | None, ids: list[int], period: Period
             f"SELECT user_id, SUM(score), SUM(max_score), COUNT(*) FROM daily_answers "
             f"WHERE user_id IN ({marks}) AND answered_at>=? AND answered_at<? GROUP BY user_id", (*ids, start, end))
     else:
-        source, values = scores.source(period.start, period.end)
+        source, values = scores.source(db.engine, period.start, period.end)
         found = await db.fetchall(
             f"SELECT user_id, SUM(score), SUM(max_score), SUM(answers) FROM ({source}) daily "
             f"WHERE user_id IN ({ids_in(db.engine, ':ids')}) GROUP BY user_id",

@@ -309,7 +309,8 @@ async def listing(db: Database, chat_id: int) -> list[Entry]:
         f"""SELECT r.user_id, COALESCE(NULLIF(u.first_name, ''), u.username, '') AS name, u.username,
                    {STANDING_SQL} AS standing, r.left_at IS NOT NULL AS left_group
             FROM team_roster r JOIN users u ON u.id = r.user_id WHERE r.chat_id=?
-            ORDER BY r.status = '{PENDING}', r.joined_at IS NULL, name COLLATE NOCASE, r.user_id""", (chat_id,))
+            ORDER BY r.status = '{PENDING}', r.joined_at IS NULL, lower(COALESCE(NULLIF(u.first_name, ''), u.username, '')),
+                     r.user_id""", (chat_id,))
     return [Entry(r["user_id"], r["name"], r["username"], Standing(r["standing"]), bool(r["left_group"]))
             for r in rows]
 

@@ -23,6 +23,7 @@ for the last bit of a sum of non-binary fractions).
 
 from __future__ import annotations
 
+from bank.store import Engine, indexed_by
 from bank.topics import topic_sql
 from proctor.daily import scores
 
@@ -30,7 +31,8 @@ from proctor.daily import scores
 TOPIC = topic_sql("s", "p")
 
 
-def daily_source(start: float | None, end: float | None, chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
+def daily_source(engine: Engine, start: float | None, end: float | None,
+                 chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
     """(SELECT, parameters): the chat's daily answers in the period [start, end) as rows (user_id,
     paper_id, section_id, topic, score, max_score, answers): whole slots from daily_topics, the edges
     off the quarter hours from daily_answers. The SELECT names the chat as `chat_param`; the caller
@@ -42,7 +44,8 @@ def daily_source(start: float | None, end: float | None, chat_param: str = ":cha
     for n, (s, e) in enumerate(((s1, e1), (s2, e2)), 1):
         if s < e:
             sql += (" UNION ALL SELECT d.user_id, q.paper_id, q.section_id, q.topic, d.score, d.max_score, 1 "
-                    "FROM daily_answers d INDEXED BY daily_answers_leaderboard JOIN questions q ON q.id = d.question_id "
+                    f"FROM {indexed_by(engine, 'daily_answers d', 'daily_answers_leaderboard')} "
+                    "JOIN questions q ON q.id = d.question_id "
                     f"WHERE d.chat_id = {chat_param} AND d.answered_at >= :s{n} AND d.answered_at < :e{n}")
             values.update({f"s{n}": s, f"e{n}": e})
     return sql, values

@@ -37,8 +37,8 @@ def bank_paper(slug: str = "pool", n: int = 8, *, exam_only: bool = False) -> Pa
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEAD,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEAD,), shuffle=False)
     await e.seed(bank_paper(), bank_paper("hire", 4, exam_only=True))
     await e.start()
     yield e

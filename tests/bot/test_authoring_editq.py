@@ -36,8 +36,8 @@ def edit_paper(slug: str = "edit") -> Paper:
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEAD,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEAD,), shuffle=False)
     await e.seed(edit_paper())
     await e.start()
     yield e

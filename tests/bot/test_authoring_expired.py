@@ -21,8 +21,8 @@ OOPS = "something went wrong"
 
 
 @pytest.fixture
-async def env(tmp_path, caplog):
-    e = BotEnv(tmp_path, admins=(LEAD,), shuffle=False)
+async def env(tmp_path, caplog, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEAD,), shuffle=False)
     await e.seed(small_paper())
     await e.start()
     yield e

@@ -38,8 +38,8 @@ SHEET = [["题型", "题干", "选项A", "选项B", "选项C", "答案", "解析
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEAD,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEAD,), shuffle=False)
     await e.seed(small_paper())
     await e.start()
     yield e

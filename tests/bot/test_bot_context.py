@@ -49,8 +49,8 @@ def test_services_exist_only_while_the_bot_runs(tmp_path):
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.seed(small_paper())
     await e.start()
     yield e

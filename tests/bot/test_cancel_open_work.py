@@ -16,8 +16,8 @@ GIFT = "::g1:: What is 2 + 2? {=four ~three ~five}\n"
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEAD,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEAD,), shuffle=False)
     await e.seed(small_paper())
     await e.start()
     yield e

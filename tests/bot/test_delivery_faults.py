@@ -29,8 +29,8 @@ from tests.reads import answers_of, outbox_due, outbox_record, the_attempt
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, shuffle=False, admins=(1,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, shuffle=False, admins=(1,))
     await e.seed(small_paper(), small_paper("quick", minutes=1))
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD_A])

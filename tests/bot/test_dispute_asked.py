@@ -20,8 +20,8 @@ ANN, BOB, DAN, ALPHA = 7, 8, 9, -100
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.seed(small_paper(), small_paper("hire", exam_only=True), small_paper("other"))
     await e.start()
     yield e

@@ -14,8 +14,8 @@ from tests.stored import shown_ref
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, shuffle=False, first_start=True)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, shuffle=False, first_start=True)
     await e.start()  # empty database: the bot's start-up imports the five bundled papers
     yield e
     await e.close()

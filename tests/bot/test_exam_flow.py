@@ -11,8 +11,8 @@ from tests.reads import answers_of, attempts_of, the_attempt
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.seed(small_paper())
     await e.start()
     yield e

@@ -14,8 +14,8 @@ from tests.reads import answers_of, attempts_of, outbox_record, the_attempt
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, shuffle=False)
     await e.seed(small_paper())
     await e.start()
     yield e

@@ -17,8 +17,8 @@ T0 = 1_800_000_000.0
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.seed(small_paper())
     await e.start()
     yield e

@@ -15,8 +15,8 @@ FLOOD = 300  # more than the 256 shared slots
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, meter=True)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, meter=True)
     await e.start()
     yield e
     await e.close()

@@ -15,8 +15,8 @@ ADMIN, CANDIDATE = 9001, 1001
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(ADMIN,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await e.start()
     yield e
     await e.close()

@@ -29,8 +29,8 @@ def headed() -> Paper:
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, shuffle=False)
     await e.seed(*parse_bytes(GIFT.encode(), "quiz.gift"), headed())
     await e.start()
     yield e

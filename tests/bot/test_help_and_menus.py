@@ -24,8 +24,8 @@ EVERY_COMMAND = {c[0] for c in CORE} | {c[0] for f in FEATURES for c in f.comman
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(ADMIN,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await e.seed(small_paper())
     for uid, name in ((ANN, "Ann"), (LEAD, "Lena"), (ADMIN, "Ada")):  # before the menus: the admin's is per chat
         e.api.user(uid, name)

@@ -22,8 +22,8 @@ DOUBT_LINE = "key in doubt (key AB, but the explanation speaks for C, in the ban
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(ADMIN,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await e.seed(doubtful_paper(), small_paper())
     db = await Database.open(e.db_path)
     await update_settings(db, "held", actor=0, now=T0, invite_only=True)  # "Held paper" hires

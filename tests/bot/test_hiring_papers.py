@@ -43,8 +43,8 @@ NOT_VERIFIED = ("🔒 “Demo paper hire” is a hiring paper: only configured a
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(ADMIN,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await e.seed(small_paper(), small_paper("hire"))
     db = await Database.open(e.db_path)
     await update_settings(db, "hire", actor=0, now=T0, invite_only=True)

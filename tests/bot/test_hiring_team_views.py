@@ -32,8 +32,8 @@ HIRING_SUBJECT = "招聘科目"  # the hiring paper's subject: the topic of its 
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(ADMIN,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await e.seed(small_paper().model_copy(update={"subject": "梯度累积"}),
                  small_paper("hire", exam_only=True).model_copy(update={"subject": HIRING_SUBJECT}))
     await e.start()

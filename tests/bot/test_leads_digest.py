@@ -91,8 +91,8 @@ async def test_compose_covers_participation_movers_and_weak_topics(db):
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)  # T0 is Friday 2027-01-15 08:00 UTC
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)  # T0 is Friday 2027-01-15 08:00 UTC
     await e.seed(small_paper())
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD])

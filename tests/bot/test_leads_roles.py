@@ -38,8 +38,8 @@ def test_the_matrix_covers_every_lead_command():
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(ADMIN,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await e.seed(small_paper())
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD_A])

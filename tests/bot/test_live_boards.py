@@ -15,8 +15,8 @@ from tests.papers_fixture import small_paper
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = DeskEnv(tmp_path, shuffle=False)
+async def env(tmp_path, db_location):
+    e = DeskEnv(tmp_path, location=db_location, shuffle=False)
     await e.seed(small_paper(), live_paper("live", 4))
     await e.start()
     e.api.user(LEAD_A, "Lea")

@@ -20,8 +20,8 @@ LEA, ANN, BOB, SAM = 1, 11, 12, 13
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEA,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEA,), shuffle=False)
     await e.seed(live_paper("alpha", 4), live_paper("beta", 4), live_paper("hire", 4, exam_only=True))
     await e.start()
     yield e

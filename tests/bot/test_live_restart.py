@@ -14,8 +14,8 @@ from tests.live_support import GROUP, bot_texts, live_paper, polls, right_option
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(1,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(1,), shuffle=False)
     await e.seed(live_paper("live", 8))
     await e.start()
     yield e

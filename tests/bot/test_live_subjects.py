@@ -15,8 +15,8 @@ LEA = 1
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEA,), shuffle=False)  # the bundled bank
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEA,), shuffle=False)  # the bundled bank
     await e.start()
     yield e
     await e.close()

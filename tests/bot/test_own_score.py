@@ -20,8 +20,8 @@ REFUSED = "Nobody changes a key that changes their own score"
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEAD, BOSS), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEAD, BOSS), shuffle=False)
     await e.seed(edit_paper())
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD, BOSS])

@@ -18,8 +18,8 @@ from tests.harness import BotEnv
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.start()
     yield e
     await e.close()

@@ -18,8 +18,8 @@ from tests.stored import shown_ref
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(ADMIN,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,), shuffle=False)
     await e.seed(small_paper(), small_paper("hire"))
     db = await Database.open(e.db_path)
     await update_settings(db, "hire", actor=0, now=T0, invite_only=True, attempts_allowed=2)  # "2x" below

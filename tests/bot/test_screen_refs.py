@@ -17,8 +17,8 @@ LEAD, ANN = 1, 11
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEAD,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEAD,), shuffle=False)
     await e.seed(live_paper("refs", 3))  # three single-choice questions: each screen can only draw them
     await e.start()
     fast(e)

@@ -10,8 +10,8 @@ TEAM, LEAD, CARL = -300, 10, 70
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.seed(small_paper())
     await e.start()
     e.api.group(TEAM, "Gamma").set_admins([LEAD])

@@ -35,8 +35,8 @@ def test_clip_keeps_what_fits_and_respects_small_limits():
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.seed(small_paper())
     await e.start()
     yield e

@@ -96,8 +96,8 @@ def singles() -> Paper:
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(ADMIN,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,), shuffle=False)
     await e.seed(singles(), small_paper("hire", exam_only=True))
     await e.start()
     fast(e)

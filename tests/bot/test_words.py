@@ -20,8 +20,8 @@ BAD_PLURALS = re.compile(r"(?<![\d.])1 (pts|attempts|answers|questions|candidate
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.seed(small_paper().model_copy(update={"title": TITLE}))
     await e.start()
     yield e

@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = DeskEnv(tmp_path, admins=(ADMIN,))
+async def env(tmp_path, db_location):
+    e = DeskEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await e.seed(small_paper())
     await e.start()
     e.api.user(LEAD_A, "Lea")

@@ -69,26 +69,26 @@ def test_stale_or_future_init_data_is_refused():
         check_init_data(raw, TOKEN, NOW - 3600)  # signed an hour in the future
 
 
-async def test_a_replayed_init_data_is_refused_even_after_a_restart(tmp_path):
-    db = await Database.open(tmp_path / "p.db")
+async def test_a_replayed_init_data_is_refused_even_after_a_restart(db_location):
+    db = await Database.open(db_location)
     data = check_init_data(telegram_signed(fields()), TOKEN, NOW)
     assert await desk_tokens.spend_once(db, data.hash, 10, NOW, NOW + 3600)
     await db.close()
-    db = await Database.open(tmp_path / "p.db")
+    db = await Database.open(db_location)
     assert not await desk_tokens.spend_once(db, data.hash, 10, NOW + 60, NOW + 3600)
     # the schema itself: only a digest is stored, never the signature
     assert await db.scalar("SELECT COUNT(*) FROM desk_tokens WHERE digest=?", (data.hash,)) == 0
     await db.close()
 
 
-async def test_login_links_work_once_for_ten_minutes_and_survive_a_restart(tmp_path):
-    db = await Database.open(tmp_path / "p.db")
+async def test_login_links_work_once_for_ten_minutes_and_survive_a_restart(db_location):
+    db = await Database.open(db_location)
     token = await desk_tokens.issue_link(db, 10, NOW)
     late = await desk_tokens.issue_link(db, 20, NOW)
     stored = [r[0] for r in await db.fetchall("SELECT digest FROM desk_tokens")]  # the schema: digests only
     assert token not in stored and late not in stored
     await db.close()
-    db = await Database.open(tmp_path / "p.db")
+    db = await Database.open(db_location)
     assert await desk_tokens.redeem_link(db, "not-a-token", NOW) is None
     assert await desk_tokens.redeem_link(db, token, NOW + 599) == 10
     assert await desk_tokens.redeem_link(db, token, NOW + 599) is None  # once

@@ -114,8 +114,8 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     assert "jieba" not in loaded and "matplotlib" not in loaded  # nobody asked for a chart
     # the heavy libraries (pyproject.toml's heavy-imports) load when first needed, and nobody needed them:
     # sympy (no LaTeX key), openpyxl and python-calamine (no workbook), segno (no invite's QR code),
-    # matplotlib (no chart), jieba (terms were segmented in a child), psycopg (a SQLite record); OpenCC
-    # grades (script folding)
+    # matplotlib (no chart), jieba (terms were segmented in a child), psycopg (the record is a SQLite file);
+    # OpenCC grades (script folding)
     heavy = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["proctor"]["heavy-imports"])
     assert {"sympy", "openpyxl", "python_calamine", "segno", "matplotlib", "jieba", "opencc", "psycopg"} == heavy
     assert (heavy - {"opencc"}).isdisjoint(loaded), sorted((heavy - {"opencc"}) & set(loaded))
