@@ -9,10 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import psycopg
-import pytest
 
 from bot.leadership import EXIT_STOOD_DOWN
-from proctor.storage.postgres_port import unported
 from sandbox.fakeapi import FakeBotApi
 from tests.harness import at_place, attempt_message, paper_button
 from tests.process_helpers import STARTUP, ProctorProcess, child_env
@@ -20,9 +18,6 @@ from tests.process_helpers import STARTUP, ProctorProcess, child_env
 FIRST_PAPER = "大模型梯度累积工程师招聘笔试考试试卷和答案"  # the first bundled paper; it opens with fill-ins
 TAKEOVER = 5.0  # the standby leads within this of the active's death
 STEP_DOWN = 2.0  # an active stops within this of failing to renew
-# `proctor run` refuses a PostgreSQL record while a module's SQL is SQLite's only: these tests wait for it
-RUNS_ON_POSTGRES = pytest.mark.skipif(unported() is not None, reason="proctor run refuses a PostgreSQL record "
-                                      "until every module is ported (proctor/storage/postgres_port.py)")
 
 __all__ = ["EXIT_STOOD_DOWN", "STARTUP", "STEP_DOWN", "TAKEOVER"]
 

@@ -6,13 +6,13 @@ question where the exam stood, no answer lost or counted twice, no message sent 
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 import time
 
 from tests.process_helpers import wait_update_done
 from tests.standby_world import (
     EXIT_STOOD_DOWN,
-    RUNS_ON_POSTGRES,
     STEP_DOWN,
     TAKEOVER,
     answers,
@@ -24,8 +24,6 @@ from tests.standby_world import (
     type_answer,
 )
 from tests.tcp_proxy import TcpProxy
-
-pytestmark = RUNS_ON_POSTGRES
 
 
 async def mid_exam(api, url: str):
@@ -76,7 +74,10 @@ async def test_the_active_frozen_mid_exam_is_taken_over_and_woken_sends_nothing_
         calls = len(api.calls)
         a.proc.send_signal(signal.SIGCONT)
         assert await a.wait(5) == EXIT_STOOD_DOWN
-        assert a.stderr.count("stopped leading") == 1 and "stopped leading (epoch 1, overdue)" in a.stderr
+        # woken, its watchdog finds it overdue, or its lease thread's renew finds the lease taken: either way
+        # one line, and nothing sent
+        assert a.stderr.count("stopped leading") == 1
+        assert re.search(r"stopped leading \(epoch 1, (overdue|lost)\)", a.stderr), a.stderr
         await asyncio.sleep(0.5)
         assert api.calls[calls:] == []  # the woken process sent nothing (b is idle)
         assert answers(pg_record_url) == [(0, "批量大小"), (1, "显存")]

@@ -7,9 +7,7 @@ from __future__ import annotations
 import time
 
 from tests.process_helpers import free_port
-from tests.standby_world import RUNS_ON_POSTGRES, STARTUP, TAKEOVER, leads, stands_by, start_bot
-
-pytestmark = RUNS_ON_POSTGRES
+from tests.standby_world import STARTUP, TAKEOVER, leads, stands_by, start_bot
 
 
 async def test_the_new_active_sets_the_webhook_to_its_own_url(tmp_path, api, pg_record_url):
