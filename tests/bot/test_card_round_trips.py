@@ -17,6 +17,8 @@ import asyncio
 import contextvars
 from dataclasses import dataclass, field
 
+import pytest
+
 from bot import outbox as bot_outbox
 from proctor.outbox import Kind
 from tests.bot import test_regrade_hiring
@@ -30,6 +32,12 @@ CARD_TRIPS = {Kind.result: 2, Kind.result_in_place: 2, Kind.lead_card: 2}
 # the regrade tests' fixture: a hiring paper whose first key an admin can fix, Alpha's lead (no
 # configured admin) verified for it, so the card's detail depends on the read rule's Visibility of the lead
 env = test_regrade_hiring.env
+
+
+@pytest.fixture
+def db_location(tmp_path):
+    """A SQLite file only: this module counts the statements of aiosqlite's connection (its trace)."""
+    return str(tmp_path / "record.db")
 
 
 @dataclass
