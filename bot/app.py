@@ -24,6 +24,7 @@ from bot import (
     exam,
     intake,
     invites,
+    leadership,
     leads,
     lifecycle,
     live,
@@ -238,7 +239,8 @@ def _without_token(settings: Settings, text: str) -> str:
 
 def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
     """Run until interrupted: long polling, or a webhook with a secret token (on our aiohttp server,
-    which serves the desk too: bot.webhook)."""
+    which serves the desk too: bot.webhook). On a PostgreSQL record the process first stands by until
+    it leads (bot.leadership); it exits with leadership.EXIT_STOOD_DOWN when it stops leading."""
     if isinstance(settings.db, PostgresUrl) and (missing := unported()):
         raise StartupFailed(missing)
     clock = SystemClock()
@@ -252,15 +254,27 @@ def run_bot(settings: Settings, *, webhook_url: str | None = None) -> int:
         loop.run_until_complete(app.bot.shutdown())
         loop.close()
         raise
+    campaign = None
+    if isinstance(settings.db, PostgresUrl):  # active or standby: nothing below runs before it leads
+        campaign = leadership.wait_to_lead(loop, app.bot_data[OPENED], settings.db)
+        if campaign is None:  # stopped while standing by
+            loop.run_until_complete(_post_shutdown(app))
+            loop.run_until_complete(app.bot.shutdown())
+            loop.close()
+            return 0
     # what start-up built lives as long as the process: frozen, the collector's full sweeps leave it
     # alone (pauses of ~100 ms under load otherwise)
     gc.collect()
     gc.freeze()
-    if webhook_url:
-        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
-        register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
-        webhook.run(app, loop, listen=settings.webhook_listen, port=settings.webhook_port, url=webhook_url,
-                    secret=secret, prepare=partial(_open_services, settings, clock),
-                    desk=desk_context if settings.desk_url else None)
-        return 0
-    return lifecycle.run(app, loop)
+    try:
+        if webhook_url:
+            secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else secrets.token_urlsafe(32)
+            register_secret(secret, "webhook secret")  # PTB logs setWebhook's parameters at DEBUG
+            webhook.run(app, loop, listen=settings.webhook_listen, port=settings.webhook_port, url=webhook_url,
+                        secret=secret, prepare=partial(_open_services, settings, clock),
+                        desk=desk_context if settings.desk_url else None)
+            return 0
+        return lifecycle.run(app, loop)
+    finally:
+        if campaign is not None:  # after the record's last write: the lease is released for the standby
+            campaign.close()

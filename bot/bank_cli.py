@@ -24,7 +24,7 @@ from bank.paper_settings import BadSetting
 from bank.paper_store import get_question, list_papers
 from bank.question_ref import BankId, find_question
 from bank.round_trip import PaperChanges
-from bot import authoring_cli
+from bot import authoring_cli, leadership
 from bot.authoring_cli import add_edit_command, add_paper_commands, edit_commands, paper_commands
 from bot.i18n import question_text, t, tn
 from bot.invite_cli import add_invite_commands, invite_commands
@@ -36,7 +36,7 @@ from proctor.errors import ProctorError
 from proctor.exams.service import running_counts
 from proctor.storage.bootstrap import ensure_default_bank, open_database
 from proctor.storage.db import Database, unusable
-from proctor.storage.location import DbLocation
+from proctor.storage.location import DbLocation, PostgresUrl
 from proctor.teams.curation import confirm_key, update_settings
 from proctor.teams.file_edits import Imported, import_or_update
 from proctor.teams.paper_counts import asked, paper_tallies
@@ -49,7 +49,8 @@ def add_bank_commands(subparsers: argparse._SubParsersAction) -> None:
     imp = subparsers.add_parser("import", help="import papers: seed text, JSON, GIFT, Aiken, Moodle XML, XLSX, CSV; "
                                                   "an exported file updates the papers it came from")
     imp.add_argument("paths", nargs="+", metavar="PATH")
-    subparsers.add_parser("status", help="running attempts and messages waiting to be delivered")
+    subparsers.add_parser("status", help="running attempts and messages waiting to be delivered; on PostgreSQL, "
+                          "which process leads and whether a standby waits")
     imp.add_argument("--as-new", action="store_true", help="import a paper even if another paper has its title")
     imp.add_argument("--regrade", action="store_true",
                      help="an exported file imported back: rescore past answers to the questions whose key it changes "
@@ -370,6 +371,9 @@ def _percent(value: str) -> float | None:
 
 
 async def _status(db: Database, args) -> int:
+    if isinstance(db.location, PostgresUrl):  # which process leads, whether a standby waits, the clocks
+        for line in leadership.status_lines(await leadership.read_status(db.location)):
+            print(line)
     a = await running_counts(db, time.time())
     c = await outbox.counts(db)
     print(f"attempts: {a['running']} running ({a['timed']} timed, {a['overdue']} past their deadline)")

@@ -23,23 +23,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
-
-import psycopg
+from typing import TYPE_CHECKING, Any
 
 from proctor.clock import Clock, SystemClock
 from proctor.storage.lease import (
     LEASE_NAME,
+    StaleEpoch,
     Term,
     Timings,
     acquire,
     connect,
+    fence,
     heartbeat,
     holder_id,
     release,
     renew,
     skew_of,
 )
+
+if TYPE_CHECKING:
+    import psycopg  # heavy: only a process on a postgresql:// record campaigns (pyproject.toml)
 
 log = logging.getLogger(__name__)
 
@@ -69,12 +72,19 @@ def overdue(last_renew: float, now: float, timings: Timings) -> bool:
     return now - last_renew >= timings.step_down
 
 
+def db_errors() -> tuple[type[Exception], ...]:
+    """What a lease statement raises when PostgreSQL or the network fails: psycopg's errors, a socket's."""
+    import psycopg  # heavy: only a process on a postgresql:// record campaigns
+
+    return (psycopg.Error, OSError)
+
+
 def abort(conn: psycopg.Connection[Any]) -> None:
     """Shuts the connection's socket, so a statement waiting on it (on another thread) fails now."""
     try:
         with socket.socket(fileno=os.dup(conn.fileno())) as sock:
             sock.shutdown(socket.SHUT_RDWR)
-    except (psycopg.Error, OSError):
+    except db_errors():
         pass  # already closed
 
 
@@ -127,6 +137,20 @@ class Campaign:
         """Stops leading now (a write met a newer epoch, or the process ends)."""
         self._stop(reason)
 
+    def fence(self, conn: psycopg.Connection[Any]) -> None:
+        """The write path's fence (proctor.storage.db.Fencing), inside a write transaction as its last
+        statement: refuses the write (StaleEpoch; the caller rolls back) unless this process leads, on its
+        own monotonic clock and on the lease's epoch. A newer epoch steps the process down."""
+        with self._cond:
+            role, epoch, last_renew = self._role, self._epoch, self._last_renew
+        if role is not Role.active or overdue(last_renew, time.monotonic(), self.timings):
+            raise StaleEpoch(f"this process no longer leads (epoch {epoch}): its write was refused")
+        try:
+            fence(conn, epoch, name=self.name)
+        except StaleEpoch:
+            self.step_down(StopReason.fenced)
+            raise
+
     def close(self) -> None:
         """Stops campaigning; an active releases its lease, so a standby takes over at its next poll."""
         self._closing.set()
@@ -143,8 +167,7 @@ class Campaign:
             stop = Stop(reason, self._epoch, self._last_renew)
             if reason is StopReason.overdue and self._call_began is not None and self._pg is not None:
                 abort(self._pg)  # the renew still waiting on a cut connection returns; the lease thread ends
-        if was is Role.active:
-            log.warning("stopped leading (epoch %d): %s", stop.epoch, reason.value)
+        if was is Role.active:  # on_stopped says it in the process's log, and what the process does next
             self.on_stopped(stop)
 
     # the lease thread
@@ -158,7 +181,7 @@ class Campaign:
             try:
                 self._step(role, began)
                 pause = self.timings.renew_every if self.role is Role.active else self.timings.poll_every
-            except (psycopg.Error, OSError) as e:
+            except db_errors() as e:
                 self._drop_connection()
                 if role is Role.active:
                     # again soon on a new connection: one dropped connection need not cost a takeover
@@ -234,7 +257,7 @@ class Campaign:
         if epoch and conn is not None and not conn.closed:
             try:
                 release(conn, self.holder, epoch, name=self.name)
-            except psycopg.Error:
+            except db_errors():
                 pass  # it runs out by itself
         self._drop_connection()
 

@@ -12,7 +12,9 @@ uses its private API, pinned to the versions it was tested with (`TESTED_AIOSQLI
 On a PostgreSQL URL the same functions run on a thread of the database's own, over psycopg 3's
 synchronous connection, which offers them what they use of sqlite3's (proctor/storage/postgres.py);
 each write transaction takes an advisory lock first, so writers are one at a time across processes
-as with `BEGIN IMMEDIATE`. Its schema starts from the baseline in migrations/postgres/.
+as with `BEGIN IMMEDIATE`. Its schema starts from the baseline in migrations/postgres/. While the
+process leads (`proctor run` next to a standby, docs/leadership.md), `fencing` is its campaign, and each
+write transaction ends with its fence: a process whose lease was taken over cannot commit.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import aiosqlite
 
@@ -97,6 +99,14 @@ def unusable(path: DbLocation, error: sqlite3.Error) -> DatabaseUnusable:
     return DatabaseUnusable(f"{path} {why}")
 
 
+class Fencing(Protocol):
+    """Who may write on PostgreSQL: the campaign of a leading process (proctor.storage.campaign)."""
+
+    def fence(self, conn: Any) -> None:
+        """Called on the write connection (psycopg's) as a write transaction's last statement; raises
+        StaleEpoch (the transaction rolls back) unless this process still leads."""
+
+
 # aiosqlite versions `Database._on_thread` was tested with (tests/proctor/test_write_path.py)
 TESTED_AIOSQLITE = ("0.20.0", "0.21.0", "0.22.0", "0.22.1")
 
@@ -110,6 +120,9 @@ class Database:
         self.location = path
         self._pg, self._pg_thread = pg, thread
         self._write_lock = asyncio.Lock()
+        # the leading process's campaign (PostgreSQL only): every write transaction ends with its fence;
+        # None for the CLI, a SQLite record and a bot that runs alone
+        self.fencing: Fencing | None = None
 
     @property
     def engine(self) -> Engine:
@@ -273,13 +286,17 @@ class Database:
     async def run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """The write path: `fn(conn)` on the database thread inside one `BEGIN IMMEDIATE` transaction
         (on PostgreSQL `BEGIN` and the write lock, `postgres.WRITE_LOCK`), under the write lock:
-        commits if it returns, rolls back if it raises. One hop in all."""
+        commits if it returns, rolls back if it raises. One hop in all. With `fencing` set (a leading
+        process on PostgreSQL), the fence is the transaction's last statement: StaleEpoch rolls it back."""
         begin = "BEGIN IMMEDIATE" if self._pg is None else BEGIN_WRITE
+        fencing = self.fencing if self._pg is not None else None
 
         def transaction(conn: sqlite3.Connection) -> T:
             conn.execute(begin)
             try:
                 out = fn(conn)
+                if fencing is not None:
+                    fencing.fence(cast(PgConnection, conn).pg)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise

@@ -5,7 +5,8 @@ The lease keeps one clock, PostgreSQL's `clock_timestamp()`: a process's own wal
 who leads. Each statement takes `at` to stand in for that clock, so the tests move time instead of
 sleeping. Taking the lease bumps the epoch; a write transaction of the active calls `fence` as its
 last statement, which share-locks the lease row until the commit, so a takeover (an UPDATE of that row)
-waits for the write to end, and a write after a takeover sees the new epoch and aborts. The process
+waits for the write to end, and a write after a takeover sees the new epoch and aborts. The tables are
+PostgreSQL's migration 042 (migrations/postgres/042_leader_lease.sql). The process
 side (renewing, standing by, stepping down on the process's own monotonic clock) is
 `proctor.storage.campaign`; docs/leadership.md tells the whole story.
 """
@@ -17,32 +18,15 @@ import secrets
 import socket
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
-import psycopg
+from typing import TYPE_CHECKING, Any
 
 from proctor.clock import Clock, SystemClock
 from proctor.errors import ProctorError
 
-LEASE_NAME = "proctor"
+if TYPE_CHECKING:
+    import psycopg  # heavy: only a process on a postgresql:// record campaigns (pyproject.toml)
 
-# The lease's tables, for PostgreSQL's baseline migration.
-LEASE_DDL = """
-CREATE TABLE IF NOT EXISTS leader_lease (
-    name text PRIMARY KEY,
-    holder text NOT NULL,
-    epoch bigint NOT NULL,
-    acquired_at timestamptz NOT NULL,
-    renewed_at timestamptz NOT NULL,
-    expires_at timestamptz NOT NULL
-);
-CREATE TABLE IF NOT EXISTS leader_standby (
-    name text NOT NULL,
-    holder text NOT NULL,
-    seen_at timestamptz NOT NULL,
-    PRIMARY KEY (name, holder)
-);
-"""
+LEASE_NAME = "proctor"
 
 
 class StaleEpoch(ProctorError):
@@ -129,6 +113,8 @@ WRITE_SESSION_OPTIONS = f"-c idle_in_transaction_session_timeout={WRITE_IDLE_TIM
 
 
 def connect(url: str, timings: Timings = Timings()) -> psycopg.Connection[tuple[Any, ...]]:
+    import psycopg  # heavy: only a process on a postgresql:// record campaigns
+
     return psycopg.connect(url, **connect_options(timings))
 
 

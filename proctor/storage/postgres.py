@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from bank.errors import DatabaseUnusable
 from bank.store import Engine
+from proctor.storage.lease import WRITE_SESSION_OPTIONS
 from proctor.storage.location import PostgresUrl
 
 if TYPE_CHECKING:
@@ -140,11 +141,14 @@ def _as_sqlite(e: Exception, integrity: type[Exception], sql: str) -> sqlite3.Er
 
 
 def connect(url: PostgresUrl) -> PgConnection:
-    """A connection to `url` (autocommit; rows as `Row`; numbers and flags as SQLite hands them over).
+    """A connection to `url` (autocommit; rows as `Row`; numbers and flags as SQLite hands them over;
+    a session left idle inside a transaction, by a frozen or cut-off process, ended by PostgreSQL
+    (`WRITE_SESSION_OPTIONS`), so it holds the write lock and the lease row no longer than that).
 
     Raises DatabaseUnusable naming the URL (its password masked) when it cannot connect."""
     import psycopg  # heavy: only a postgresql:// PROCTOR_DB needs it
     from psycopg.adapt import Dumper, Loader  # heavy: psycopg's, as above
+    from psycopg.conninfo import conninfo_to_dict  # heavy: psycopg's, as above
     from psycopg.pq import Format  # heavy: psycopg's, as above
 
     class NumericLoader(Loader):
@@ -165,7 +169,9 @@ def connect(url: PostgresUrl) -> PgConnection:
             return b"1" if obj else b"0"
 
     try:
-        conn = psycopg.connect(url.conninfo(), autocommit=True, row_factory=_row_factory)
+        given = conninfo_to_dict(url.conninfo()).get("options")  # the URL's own ?options= are kept
+        options = f"{given} {WRITE_SESSION_OPTIONS}" if given else WRITE_SESSION_OPTIONS
+        conn = psycopg.connect(url.conninfo(), autocommit=True, row_factory=_row_factory, options=options)
     except psycopg.Error as e:
         raise DatabaseUnusable(f"{url} cannot be opened: {_without(url, str(e))}") from None
     conn.adapters.register_loader("numeric", NumericLoader)

@@ -14,7 +14,6 @@ import time
 import psycopg
 import pytest
 
-from proctor.storage.lease import LEASE_DDL
 from tests.lease_runner import COUNTER_DDL
 from tests.process_helpers import REPO, ProctorProcess, child_env
 from tests.tcp_proxy import TcpProxy
@@ -24,11 +23,10 @@ STOP = 2.0  # a cut-off active stops within this of its last good renew
 
 
 @pytest.fixture
-def url(pg_url):
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(LEASE_DDL)
+def url(pg_record_url):
+    with psycopg.connect(pg_record_url, autocommit=True) as conn:
         conn.execute(COUNTER_DDL)
-    return pg_url
+    return pg_record_url
 
 
 async def runner(url: str, tmp_path, *flags: str) -> ProctorProcess:

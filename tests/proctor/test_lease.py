@@ -14,7 +14,6 @@ import pytest
 from proctor.clock import ManualClock
 from proctor.errors import ProctorError
 from proctor.storage.lease import (
-    LEASE_DDL,
     WRITE_SESSION_OPTIONS,
     StaleEpoch,
     Timings,
@@ -36,9 +35,8 @@ def at(seconds: float) -> datetime:
 
 
 @pytest.fixture
-def conn(pg_url):
-    with connect(pg_url) as c:
-        c.execute(LEASE_DDL)
+def conn(pg_record_url):
+    with connect(pg_record_url) as c:
         c.execute("CREATE TABLE counter (epoch bigint NOT NULL)")
         yield c
 
@@ -94,34 +92,34 @@ def test_released_the_lease_is_taken_at_once(conn):
     assert taken is not None and taken.epoch == 2
 
 
-def test_the_fence_lets_the_holders_write_through_and_refuses_it_after_a_takeover(conn, pg_url):
+def test_the_fence_lets_the_holders_write_through_and_refuses_it_after_a_takeover(conn, pg_record_url):
     acquire(conn, "a", TTL, at=at(0))
-    write_fenced(pg_url, 1)
+    write_fenced(pg_record_url, 1)
     acquire(conn, "b", TTL, at=at(10))  # a froze; its lease ran out and b took it
     with pytest.raises(StaleEpoch, match=r"epoch 2, this process holds 1") as refused:
-        write_fenced(pg_url, 1)  # a wakes and writes
+        write_fenced(pg_record_url, 1)  # a wakes and writes
     assert isinstance(refused.value, ProctorError)
-    write_fenced(pg_url, 2)
+    write_fenced(pg_record_url, 2)
     assert counted(conn) == [1, 2]  # a's late write rolled back
 
 
-def test_the_fence_refuses_a_write_when_nobody_ever_led(conn, pg_url):
+def test_the_fence_refuses_a_write_when_nobody_ever_led(conn, pg_record_url):
     with pytest.raises(StaleEpoch):
-        write_fenced(pg_url, 1)
+        write_fenced(pg_record_url, 1)
 
 
-def test_a_takeover_waits_for_a_fenced_write_to_commit_so_none_slips_between_check_and_commit(conn, pg_url):
+def test_a_takeover_waits_for_a_fenced_write_to_commit_so_none_slips_between_check_and_commit(conn, pg_record_url):
     """The fence holds the lease row FOR SHARE until the commit: a takeover that comes after the check
     waits, and the write commits under the epoch it checked, before the next epoch begins."""
     acquire(conn, "a", TTL, at=at(0))
     taken = []
-    with psycopg.connect(pg_url, autocommit=True) as w:
+    with psycopg.connect(pg_record_url, autocommit=True) as w:
         with w.transaction():
             w.execute("INSERT INTO counter VALUES (1)")
             fence(w, 1)
 
             def take_over():
-                with connect(pg_url) as b:
+                with connect(pg_record_url) as b:
                     taken.append(acquire(b, "b", TTL, at=at(10)))
 
             thread = threading.Thread(target=take_over)
@@ -133,11 +131,11 @@ def test_a_takeover_waits_for_a_fenced_write_to_commit_so_none_slips_between_che
     assert counted(conn) == [1]
 
 
-def test_a_holder_frozen_inside_a_write_does_not_hold_up_the_takeover(conn, pg_url):
+def test_a_holder_frozen_inside_a_write_does_not_hold_up_the_takeover(conn, pg_record_url):
     """A fenced write session ends by PostgreSQL's idle_in_transaction_session_timeout: a process frozen
     (SIGSTOP) between its fence and its commit loses the transaction, and the standby takes over."""
     acquire(conn, "a", TTL, at=at(0))
-    frozen = psycopg.connect(pg_url, autocommit=True, options=WRITE_SESSION_OPTIONS)
+    frozen = psycopg.connect(pg_record_url, autocommit=True, options=WRITE_SESSION_OPTIONS)
     frozen.execute("BEGIN")
     frozen.execute("INSERT INTO counter VALUES (1)")
     fence(frozen, 1)

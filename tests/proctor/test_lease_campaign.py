@@ -15,7 +15,7 @@ import pytest
 
 from proctor.clock import ManualClock
 from proctor.storage.campaign import Campaign, Role, Stop, StopReason, overdue
-from proctor.storage.lease import LEASE_DDL, Timings, connect, status
+from proctor.storage.lease import Timings, connect, status
 from tests.tcp_proxy import TcpProxy
 
 FAST = Timings(renew_every=0.1, ttl=0.9, step_down=0.6, poll_every=0.1, call_timeout=0.4, standby_seen=1.0)
@@ -46,10 +46,8 @@ def campaign(url: str, seen: Seen, holder: str, timings: Timings = FAST, **optio
 
 
 @pytest.fixture
-def url(pg_url):
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(LEASE_DDL)
-    return pg_url
+def url(pg_record_url):
+    return pg_record_url  # at the newest schema: the lease's tables are migration 042
 
 
 def test_overdue_counts_from_when_the_last_good_renew_began():
@@ -158,7 +156,8 @@ def test_one_dropped_connection_costs_the_active_nothing(url):
         assert seen.active.wait(5)
         time.sleep(0.6)  # renewing every 0.5 s
         with psycopg.connect(url, autocommit=True) as admin:
-            lease_backend = "SELECT pid FROM pg_stat_activity WHERE application_name = 'proctor lease'"
+            lease_backend = ("SELECT pid FROM pg_stat_activity WHERE application_name = 'proctor lease' "
+                             "AND datname = current_database()")  # the server may serve other tests too
             (pid,) = admin.execute(lease_backend).fetchone()
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
             time.sleep(1.2)

@@ -12,12 +12,15 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from proctor.storage.copy_engines import NOT_RECORD
 from proctor.storage.db import MIGRATIONS_DIR, migration_files
 from proctor.storage.stamp import APP_ID
 from tests.engines import BASELINE, POSTGRES_DIR, postgres_migrated, sqlite_migrated
 from tests.schema_shapes import differences, postgres_shape, sqlite_shape
 
-POSTGRES_ONLY = {"schema_version", "app_stamp"}  # SQLite's PRAGMA user_version and application_id
+VERSION_TABLES = {"schema_version", "app_stamp"}  # SQLite's PRAGMA user_version and application_id
+LEASE_TABLES = {"leader_lease", "leader_standby"}  # leadership (042): a SQLite record has one process
+POSTGRES_ONLY = VERSION_TABLES | LEASE_TABLES
 
 
 @pytest.fixture
@@ -37,7 +40,7 @@ def test_postgres_holds_the_version_and_the_stamp_in_a_row_each(pg_url, sqlite_d
         assert pg.execute("SELECT version FROM schema_version").fetchall() == [
             sqlite_db.execute("PRAGMA user_version").fetchone()]
         assert pg.execute("SELECT application_id FROM app_stamp").fetchall() == [(APP_ID,)]
-        for table in POSTGRES_ONLY:
+        for table in VERSION_TABLES:
             with pytest.raises(psycopg.errors.UniqueViolation), pg.transaction():
                 pg.execute(f"INSERT INTO {table} SELECT * FROM {table}")  # type: ignore[arg-type]
 
@@ -92,3 +95,12 @@ def test_the_comparison_sees_a_difference(pg_url, sqlite_db, change):
     with postgres_migrated(pg_url, baseline.replace(old, new)) as pg:
         found = differences(sqlite_shape(sqlite_db), postgres_shape(pg).without(POSTGRES_ONLY))
     assert len(found) == 1 and found[0].startswith(said), found
+
+
+def test_the_postgres_only_tables_are_left_out_of_a_copy(pg_url, sqlite_db):
+    with postgres_migrated(pg_url) as pg:
+        only = {name for (name,) in pg.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+    only -= {name for (name,) in sqlite_db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert only == POSTGRES_ONLY
+    assert POSTGRES_ONLY <= NOT_RECORD  # `proctor db copy` carries the record, not the version or the lease

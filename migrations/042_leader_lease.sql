@@ -1,0 +1,2 @@
+-- Leadership's lease (PostgreSQL's 042_leader_lease.sql) has no twin here: a SQLite record has one
+-- process, which never campaigns. The number keeps both engines' versions in step (migrations/README.md).
