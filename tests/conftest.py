@@ -11,6 +11,7 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
+from bank.store import Engine  # noqa: E402
 from bot.settings import use_ptb_timedeltas  # noqa: E402
 from proctor.storage.db import Database  # noqa: E402
 from tests.template_db import copy_migrated  # noqa: E402
@@ -34,6 +35,18 @@ def seed_files() -> list[Path]:
     return sorted(SEEDS_DIR.glob("*.txt"))
 
 
+POSTGRES_FIXTURES = frozenset({"postgres_url", "pg_url", "pg_record_url"})
+
+
+def runs_on_postgres(item: pytest.Item) -> bool:
+    """Whether a test item runs on PostgreSQL: its `engine` parameter is postgres, or it uses a PostgreSQL
+    fixture. Marked `postgres`, so `-m postgres` is the PostgreSQL half and `-m "not postgres"` SQLite's."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("engine") == Engine.postgres:
+        return True
+    return not POSTGRES_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+
+
 def pytest_collection_modifyitems(items):
     """Tests that start a real `proctor` child process (tests/process_helpers.py) are `slow`, and run
     first: they wait on real clocks (a poll open 10 s, a process starting), so the workers fill that
@@ -42,6 +55,8 @@ def pytest_collection_modifyitems(items):
         module = getattr(item, "module", None)
         if module is not None and hasattr(module, "ProctorProcess"):
             item.add_marker(pytest.mark.slow)
+        if runs_on_postgres(item):
+            item.add_marker(pytest.mark.postgres)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the order is otherwise kept
 
 
