@@ -67,8 +67,8 @@ from tests.postgres_fixtures import (  # noqa: E402,F401
     engine,
     engine_db,
     pg_record_url,
-    pg_template,
     pg_url,
+    pg_worker_record,
     postgres_url,
 )
 from tests.process_helpers import api  # noqa: E402,F401
