@@ -14,7 +14,6 @@ import pytest  # noqa: E402
 from bank.store import Engine  # noqa: E402
 from bot.settings import use_ptb_timedeltas  # noqa: E402
 from proctor.storage.db import Database  # noqa: E402
-from tests.template_db import copy_migrated  # noqa: E402
 
 SEEDS_DIR = Path(__file__).resolve().parents[1] / "bank" / "seeds"
 # PTB's durations as timedelta, as `proctor` opts in (bot.cli.main), before a test builds any PTB object;
@@ -23,11 +22,9 @@ use_ptb_timedeltas()
 
 
 @pytest.fixture
-async def db(tmp_path):
-    await copy_migrated(tmp_path / "proctor.db")  # the migrations ran once in this process (tests/template_db.py)
-    database = await Database.open(tmp_path / "proctor.db")
-    yield database
-    await database.close()
+def db(engine_db: Database) -> Database:  # noqa: F811 (the fixture imported below)
+    """An open record at the newest schema, on SQLite and on PostgreSQL in turn (tests/postgres_fixtures.py)."""
+    return engine_db
 
 
 @pytest.fixture

@@ -62,6 +62,11 @@ def pg_url(postgres_url: str) -> Iterator[str]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+# A test about SQLite itself (its query plans, PRAGMAs, the aiosqlite connection) in a module whose other
+# tests run on both engines: `@sqlite_only` before it, with a `# SQLite only: why` comment
+sqlite_only = pytest.mark.parametrize("engine", [Engine.sqlite], indirect=True)
+
+
 @pytest.fixture(params=[Engine.sqlite, Engine.postgres])
 def engine(request: pytest.FixtureRequest) -> Engine:
     """Each engine in turn: a test that takes it (or `db_location`) runs on SQLite and on PostgreSQL."""
