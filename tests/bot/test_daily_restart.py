@@ -154,11 +154,11 @@ async def test_an_exam_only_paper_never_appears_in_practice(tmp_path):
         await env.close()
 
 
-async def test_only_exam_only_papers_means_no_quiz_and_a_clear_reply(tmp_path):
+async def test_only_exam_only_papers_means_no_quiz_and_a_clear_reply(tmp_path, db_location):
     from tests.harness import BotEnv
     from tests.papers_fixture import small_paper
 
-    env = BotEnv(tmp_path, admins=(1,))
+    env = BotEnv(tmp_path, location=db_location, admins=(1,))
     await env.seed(small_paper("hire", exam_only=True))
     await env.start()
     try:
