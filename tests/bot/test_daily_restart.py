@@ -10,8 +10,8 @@ from tests.reads import deliveries, question_ids, the_delivery
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
+async def env(tmp_path, db_location):
+    e = await make_env(tmp_path, location=db_location)
     yield e
     await e.close()
 
@@ -114,8 +114,8 @@ async def test_closing_survives_a_restart_and_happens_once(env):
     assert quiz.status == "closed" and quiz.closed_at is not None
 
 
-async def test_berlin_nine_oclock_across_the_spring_dst_change(tmp_path):
-    env = await make_env(tmp_path)
+async def test_berlin_nine_oclock_across_the_spring_dst_change(tmp_path, db_location):
+    env = await make_env(tmp_path, location=db_location)
     try:
         await subscribe_group(env, "09:00 Europe/Berlin")
         env.clock.set(ts(2027, 3, 27, 8, 0))  # 09:00 CET
@@ -136,8 +136,8 @@ async def test_berlin_nine_oclock_across_the_spring_dst_change(tmp_path):
         await env.close()
 
 
-async def test_an_exam_only_paper_never_appears_in_practice(tmp_path):
-    env = await make_env(tmp_path)
+async def test_an_exam_only_paper_never_appears_in_practice(tmp_path, db_location):
+    env = await make_env(tmp_path, location=db_location)
     try:
         await subscribe_group(env)
         # three days draw every practice question (the group limit, 20 a minute, keeps it to three)
