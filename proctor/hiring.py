@@ -194,5 +194,5 @@ async def unverified_invites(db: Database) -> list[Unverified]:
                    COUNT(*) AS n FROM invites i
             JOIN papers p ON p.id = i.paper_id LEFT JOIN chats c ON c.id = i.team_chat_id
             WHERE i.team_chat_id IS NOT NULL AND {hiring_sql('p')} AND NOT {verified_sql('i.team_chat_id', 'i.paper_id')}
-            GROUP BY i.team_chat_id, p.id ORDER BY i.team_chat_id, p.slug""")
+            GROUP BY i.team_chat_id, c.title, p.id ORDER BY i.team_chat_id, p.slug""")
     return [Unverified(r["team_chat_id"], r["team"], r["slug"], r["n"], r["label"]) for r in rows]

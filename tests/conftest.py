@@ -11,9 +11,9 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
+from bank.store import Engine  # noqa: E402
 from bot.settings import use_ptb_timedeltas  # noqa: E402
 from proctor.storage.db import Database  # noqa: E402
-from tests.template_db import copy_migrated  # noqa: E402
 
 SEEDS_DIR = Path(__file__).resolve().parents[1] / "bank" / "seeds"
 # PTB's durations as timedelta, as `proctor` opts in (bot.cli.main), before a test builds any PTB object;
@@ -22,16 +22,26 @@ use_ptb_timedeltas()
 
 
 @pytest.fixture
-async def db(tmp_path):
-    await copy_migrated(tmp_path / "proctor.db")  # the migrations ran once in this process (tests/template_db.py)
-    database = await Database.open(tmp_path / "proctor.db")
-    yield database
-    await database.close()
+def db(engine_db: Database) -> Database:  # noqa: F811 (the fixture imported below)
+    """An open record at the newest schema, on SQLite and on PostgreSQL in turn (tests/postgres_fixtures.py)."""
+    return engine_db
 
 
 @pytest.fixture
 def seed_files() -> list[Path]:
     return sorted(SEEDS_DIR.glob("*.txt"))
+
+
+POSTGRES_FIXTURES = frozenset({"postgres_url", "pg_url", "pg_record_url"})
+
+
+def runs_on_postgres(item: pytest.Item) -> bool:
+    """Whether a test item runs on PostgreSQL: its `engine` parameter is postgres, or it uses a PostgreSQL
+    fixture. Marked `postgres`, so `-m postgres` is the PostgreSQL half and `-m "not postgres"` SQLite's."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("engine") == Engine.postgres:
+        return True
+    return not POSTGRES_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
 
 
 def pytest_collection_modifyitems(items):
@@ -42,6 +52,8 @@ def pytest_collection_modifyitems(items):
         module = getattr(item, "module", None)
         if module is not None and hasattr(module, "ProctorProcess"):
             item.add_marker(pytest.mark.slow)
+        if runs_on_postgres(item):
+            item.add_marker(pytest.mark.postgres)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the order is otherwise kept
 
 
@@ -52,8 +64,8 @@ from tests.postgres_fixtures import (  # noqa: E402,F401
     engine,
     engine_db,
     pg_record_url,
-    pg_template,
     pg_url,
+    pg_worker_record,
     postgres_url,
 )
 from tests.process_helpers import api  # noqa: E402,F401

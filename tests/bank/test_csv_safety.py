@@ -40,8 +40,8 @@ def test_report_csv_quotes_formula_names_and_headers_and_keeps_numbers():
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.seed(small_paper())
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD])

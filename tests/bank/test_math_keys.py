@@ -56,8 +56,8 @@ def test_sympy_is_loaded_only_for_a_maths_key():
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.seed(Paper(slug="maths", title="Maths paper", sections=[
         Section(kind=Kind.fill, title="填空题", questions=[_fill(SIGMOID), _fill(SIGMOID).model_copy(update={"number": 2, "stem": "Logistic 函数为______。"})])]))
     await e.start()

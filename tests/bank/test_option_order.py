@@ -57,8 +57,8 @@ def test_draw_keeps_pinned_options_and_rewrite_follows_the_order():
 # ---- the bundled papers, shuffled, through the fake Bot API -----------------------------------
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, shuffle=True)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, shuffle=True)
     await e.start()  # the five bundled papers
     yield e
     await e.close()
@@ -128,10 +128,10 @@ def _lettered_paper():
 
 
 @pytest.fixture
-async def lettered(tmp_path):
+async def lettered(tmp_path, db_location):
     from tests.bot.test_daily_support import fast
 
-    e = BotEnv(tmp_path, shuffle=True)
+    e = BotEnv(tmp_path, location=db_location, shuffle=True)
     await e.seed(_lettered_paper())
     await e.start()
     fast(e)

@@ -132,8 +132,8 @@ def test_lint_lists_quarantined_questions_and_the_cli_confirms(capsys, tmp_path,
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(ADMIN,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await e.seed(doubtful_paper())
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD_A])

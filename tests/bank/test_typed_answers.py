@@ -15,8 +15,8 @@ from tests.reads import answers_of
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, shuffle=True)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, shuffle=True)
     await e.seed(small_paper())
     await e.start()
     yield e

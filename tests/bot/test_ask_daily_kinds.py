@@ -13,8 +13,8 @@ from tests.harness import BotEnv
 from tests.reads import daily_answers, items_to
 
 
-async def _env(tmp_path) -> BotEnv:
-    env = BotEnv(tmp_path, admins=(1,), shuffle=False)
+async def _env(tmp_path, db_location) -> BotEnv:
+    env = BotEnv(tmp_path, location=db_location, admins=(1,), shuffle=False)
     await env.seed(kinds_paper(tmp_path))
     await env.start()
     fast(env)
@@ -25,8 +25,8 @@ async def kinds_by_question(env) -> dict[int, str]:
     return {q.id: q.kind.value for p in await list_papers(env.db) for q in p.questions()}
 
 
-async def test_a_private_quiz_asks_a_number_and_pairs(tmp_path):
-    env = await _env(tmp_path)
+async def test_a_private_quiz_asks_a_number_and_pairs(tmp_path, db_location):
+    env = await _env(tmp_path, db_location)
     try:
         ann = env.api.user(7, "Ann", language_code="en")
         await ann.send("/daily now")
@@ -63,8 +63,8 @@ async def test_a_private_quiz_asks_a_number_and_pairs(tmp_path):
         await env.close()
 
 
-async def test_a_group_quiz_asks_the_number_and_never_the_pairs(tmp_path):
-    env = await _env(tmp_path)
+async def test_a_group_quiz_asks_the_number_and_never_the_pairs(tmp_path, db_location):
+    env = await _env(tmp_path, db_location)
     try:
         lead, group = env.api.user(1, "Lea"), env.api.group(GROUP, "Team")
         await lead.send("/daily on 09:00 Asia/Shanghai", chat=group)

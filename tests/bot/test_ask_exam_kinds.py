@@ -38,8 +38,8 @@ def kinds_paper(tmp_path):
     return paper
 
 
-async def _env(tmp_path) -> BotEnv:
-    env = BotEnv(tmp_path, shuffle=False)  # choices shown as imported: A meow, B woof, C moo
+async def _env(tmp_path, db_location) -> BotEnv:
+    env = BotEnv(tmp_path, location=db_location, shuffle=False)  # choices shown as imported: A meow, B woof, C moo
     await env.seed(kinds_paper(tmp_path))
     await env.start()
     return env
@@ -76,8 +76,8 @@ async def _answers(env) -> list[tuple[int, str, float]]:
     ("3,1", (1, 3, 0), [(0, "partial", 0.5), (1, "partial", 0.33)]),
     ("1e-3", (2, 1, 0), [(0, "wrong", 0.0), (1, "wrong", 0.0)]),
 ])
-async def test_an_exam_with_a_number_and_pairs(tmp_path, typed, presses, verdicts):
-    env = await _env(tmp_path)
+async def test_an_exam_with_a_number_and_pairs(tmp_path, db_location, typed, presses, verdicts):
+    env = await _env(tmp_path, db_location)
     try:
         ann = env.api.user(1001, "Ann", language_code="en")
         msg = await start_exam(env, ann, TITLE)
@@ -129,8 +129,8 @@ async def test_an_exam_with_a_number_and_pairs(tmp_path, typed, presses, verdict
         await env.close()
 
 
-async def test_practice_shows_the_key_after_each(tmp_path):
-    env = await _env(tmp_path)
+async def test_practice_shows_the_key_after_each(tmp_path, db_location):
+    env = await _env(tmp_path, db_location)
     try:
         ann = env.api.user(1001, "Ann", language_code="en")
         await ann.send(f"/practice {TITLE}")

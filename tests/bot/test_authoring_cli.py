@@ -15,9 +15,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "formats_fixtures"
 
 
 @pytest.fixture
-def dbfile(tmp_path, monkeypatch):
+def dbfile(tmp_path, monkeypatch, db_location):
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    return str(tmp_path / "cli.db")
+    return db_location
 
 
 def run(capsys, *argv):

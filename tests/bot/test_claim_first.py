@@ -16,13 +16,14 @@ from bot.context import Claim
 from bot.userctx import user_ctx
 from proctor.storage import updates
 from tests.harness import BotEnv, at_place
+from tests.postgres_fixtures import sqlite_only
 from tests.reads import unfinished_updates
 from tests.round_trips import RoundTrips
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location)
     await e.start()
     yield e
     await e.close()
@@ -67,7 +68,7 @@ async def test_an_update_no_handler_touches_is_still_claimed_and_marked_done(env
     assert await updates.is_done(env.db, env.app.bot.id, 700_010)
 
 
-async def test_a_screen_whose_message_id_was_lost_is_posted_anew_at_the_next_step(tmp_path):
+async def test_a_screen_whose_message_id_was_lost_is_posted_anew_at_the_next_step(tmp_path, db_location):
     """A new screen's message id is written after the screen is sent; a kill between the two leaves
     the old id in SQLite. The next press on the screen the user sees still counts, and the
     screen is posted anew (the edit of the old, deleted message fails)."""
@@ -75,7 +76,7 @@ async def test_a_screen_whose_message_id_was_lost_is_posted_anew_at_the_next_ste
     from tests.papers_fixture import small_paper
     from tests.reads import answers_of, the_attempt
 
-    env = BotEnv(tmp_path, shuffle=False)
+    env = BotEnv(tmp_path, location=db_location, shuffle=False)
     await env.seed(small_paper())
     await env.start()
     try:
@@ -145,6 +146,7 @@ async def test_an_update_put_on_the_queue_directly_is_claimed_alone_and_runs_no_
     assert await updates.is_done(env.db, env.app.bot.id, 700_022)
 
 
+@sqlite_only  # SQLite only: it counts hops to aiosqlite's thread (tests/round_trips.py)
 async def test_a_handler_finds_its_updates_claim_on_its_context_and_user_ctx_takes_its_read(env):
     seen: list[tuple[Claim | None, str, Claim | None]] = []
 

@@ -18,9 +18,9 @@ async def _close(env, group) -> str:
     return close.text
 
 
-async def _quiz_while_sitting(tmp_path, *, known: bool) -> str:
+async def _quiz_while_sitting(tmp_path, db_location, *, known: bool) -> str:
     """Bob sits the paper; the group knows him (he wrote there) or not; the group's quiz closes."""
-    env = await _env(tmp_path, "demo")
+    env = await _env(tmp_path, db_location, "demo")
     try:
         lead, group = await subscribe_group(env)
         bob = env.api.user(BOB, "Bob")
@@ -36,9 +36,9 @@ async def _quiz_while_sitting(tmp_path, *, known: bool) -> str:
         await env.close()
 
 
-async def test_the_close_withholds_the_keys_a_known_members_exam_seals(tmp_path):
-    assert (await _quiz_while_sitting(tmp_path, known=True)).count("key withheld") == 5
+async def test_the_close_withholds_the_keys_a_known_members_exam_seals(tmp_path, db_location):
+    assert (await _quiz_while_sitting(tmp_path, db_location, known=True)).count("key withheld") == 5
 
 
-async def test_an_exam_of_someone_the_group_does_not_know_withholds_nothing_there(tmp_path):
-    assert "key withheld" not in await _quiz_while_sitting(tmp_path, known=False)
+async def test_an_exam_of_someone_the_group_does_not_know_withholds_nothing_there(tmp_path, db_location):
+    assert "key withheld" not in await _quiz_while_sitting(tmp_path, db_location, known=False)

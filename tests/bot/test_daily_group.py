@@ -15,8 +15,8 @@ from tests.reads import daily_answers, deliveries, the_delivery
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
+async def env(tmp_path, db_location):
+    e = await make_env(tmp_path, location=db_location)
     yield e
     await e.close()
 
@@ -268,12 +268,12 @@ async def test_a_429_is_retried_after_its_retry_after(env):
     assert all(i.message_id is not None for i in await delivery.items(env.db, (await the_delivery(env.db)).id))
 
 
-async def test_a_leads_schedule_changes_in_a_group_are_audited(tmp_path):
+async def test_a_leads_schedule_changes_in_a_group_are_audited(tmp_path, db_location):
     """Turning a team's daily quiz on or off is a lead action: it is written to the audit log."""
     from tests.harness import BotEnv
     from tests.papers_fixture import small_paper
 
-    env = BotEnv(tmp_path, admins=(77,))
+    env = BotEnv(tmp_path, location=db_location, admins=(77,))
     await env.seed(small_paper())
     await env.start()
     try:

@@ -15,8 +15,8 @@ from tests.reads import daily_answers, paper_id
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
+async def env(tmp_path, db_location):
+    e = await make_env(tmp_path, location=db_location)
     yield e
     await e.close()
 
@@ -125,7 +125,7 @@ async def test_status_and_off_in_private(env):
     assert "Daily quiz off" in (await ann.wait_message()).text
 
 
-async def test_typed_letters_answer_a_choice_question_and_anything_else_gets_a_hint(tmp_path):
+async def test_typed_letters_answer_a_choice_question_and_anything_else_gets_a_hint(tmp_path, db_location):
     from bank.kinds import Kind
     from bank.models import Paper, Question, Section
     from tests.bot.test_daily_support import fast
@@ -134,7 +134,7 @@ async def test_typed_letters_answer_a_choice_question_and_anything_else_gets_a_h
     paper = Paper(slug="one", title="One", sections=[Section(kind=Kind.single, title="单选", questions=[
         Question(number=n, kind=Kind.single, stem=f"Q{n}", options=["w", "x", "y", "z"], answer="B",
                  explanation="B is right.") for n in range(1, 4)])])
-    env = BotEnv(tmp_path, shuffle=False)
+    env = BotEnv(tmp_path, location=db_location, shuffle=False)
     await env.seed(paper)
     await env.start()
     fast(env)

@@ -10,8 +10,8 @@ from tests.reads import deliveries, question_ids, the_delivery
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
+async def env(tmp_path, db_location):
+    e = await make_env(tmp_path, location=db_location)
     yield e
     await e.close()
 
@@ -114,8 +114,8 @@ async def test_closing_survives_a_restart_and_happens_once(env):
     assert quiz.status == "closed" and quiz.closed_at is not None
 
 
-async def test_berlin_nine_oclock_across_the_spring_dst_change(tmp_path):
-    env = await make_env(tmp_path)
+async def test_berlin_nine_oclock_across_the_spring_dst_change(tmp_path, db_location):
+    env = await make_env(tmp_path, location=db_location)
     try:
         await subscribe_group(env, "09:00 Europe/Berlin")
         env.clock.set(ts(2027, 3, 27, 8, 0))  # 09:00 CET
@@ -136,8 +136,8 @@ async def test_berlin_nine_oclock_across_the_spring_dst_change(tmp_path):
         await env.close()
 
 
-async def test_an_exam_only_paper_never_appears_in_practice(tmp_path):
-    env = await make_env(tmp_path)
+async def test_an_exam_only_paper_never_appears_in_practice(tmp_path, db_location):
+    env = await make_env(tmp_path, location=db_location)
     try:
         await subscribe_group(env)
         # three days draw every practice question (the group limit, 20 a minute, keeps it to three)
@@ -154,11 +154,11 @@ async def test_an_exam_only_paper_never_appears_in_practice(tmp_path):
         await env.close()
 
 
-async def test_only_exam_only_papers_means_no_quiz_and_a_clear_reply(tmp_path):
+async def test_only_exam_only_papers_means_no_quiz_and_a_clear_reply(tmp_path, db_location):
     from tests.harness import BotEnv
     from tests.papers_fixture import small_paper
 
-    env = BotEnv(tmp_path, admins=(1,))
+    env = BotEnv(tmp_path, location=db_location, admins=(1,))
     await env.seed(small_paper("hire", exam_only=True))
     await env.start()
     try:

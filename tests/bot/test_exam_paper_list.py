@@ -21,6 +21,7 @@ from proctor.exams.sittings import Sittings
 from proctor.storage.bootstrap import open_database
 from tests.bank.test_paper_list import varied_bank
 from tests.harness import BotEnv
+from tests.postgres_fixtures import sqlite_only
 from tests.round_trips import RoundTrips
 
 # ---- the renderers and the filter as they were before the summaries (papers loaded whole) ----
@@ -103,8 +104,9 @@ async def test_list_chooser_and_rules_cards_render_as_from_the_whole_papers(bank
 LIST_LIMITS = {"/papers": 3, "/exam": 4, "/exam <paper>": 5}
 
 
-async def test_listing_papers_costs_few_round_trips(tmp_path):
-    env = BotEnv(tmp_path)
+@sqlite_only  # SQLite only: it counts hops to aiosqlite's thread (tests/round_trips.py)
+async def test_listing_papers_costs_few_round_trips(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location)
     await env.start()  # an empty database: the five bundled papers are imported at start-up
     try:
         ann = env.api.user(3001, "Ann", language_code="en")

@@ -21,8 +21,8 @@ ANN, BOB, LEAD = 7, 8, 1
 DEMO = "Demo paper demo"
 
 
-async def _env(tmp_path, *slugs: str) -> BotEnv:
-    env = BotEnv(tmp_path, admins=(LEAD,))
+async def _env(tmp_path, db_location, *slugs: str) -> BotEnv:
+    env = BotEnv(tmp_path, location=db_location, admins=(LEAD,))
     await env.seed(*(small_paper(s) for s in slugs))
     await env.start()
     fast(env)
@@ -30,8 +30,8 @@ async def _env(tmp_path, *slugs: str) -> BotEnv:
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await _env(tmp_path, "demo", "other")
+async def env(tmp_path, db_location):
+    e = await _env(tmp_path, db_location, "demo", "other")
     yield e
     await e.close()
 
@@ -106,8 +106,8 @@ async def test_daily_now_during_an_exam_draws_no_question_of_that_paper(env):
     assert set(await _paper_of_items(env, ANN)) == {"other"}  # the running paper is not drawn
 
 
-async def test_the_private_quiz_waits_for_the_hand_in_when_nothing_else_is_askable(tmp_path):
-    env = await _env(tmp_path, "demo")
+async def test_the_private_quiz_waits_for_the_hand_in_when_nothing_else_is_askable(tmp_path, db_location):
+    env = await _env(tmp_path, db_location, "demo")
     try:
         ann = env.api.user(ANN, "Ann")
         await _start(env, ann)
@@ -151,8 +151,8 @@ async def test_a_question_sent_before_the_exam_is_answered_without_its_key(env):
 
 # --- the group quiz ------------------------------------------------------------------------------
 
-async def test_group_feedback_and_close_withhold_the_key_of_a_running_exam(tmp_path):
-    env = await _env(tmp_path, "demo")
+async def test_group_feedback_and_close_withhold_the_key_of_a_running_exam(tmp_path, db_location):
+    env = await _env(tmp_path, db_location, "demo")
     try:
         lead, group = await subscribe_group(env)
         ann = env.api.user(ANN, "Ann")

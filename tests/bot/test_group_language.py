@@ -13,8 +13,8 @@ from tests.live_support import polls, tick
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
+async def env(tmp_path, db_location):
+    e = await make_env(tmp_path, location=db_location)
     yield e
     await e.close()
 

@@ -27,8 +27,8 @@ async def report(env, lead) -> dict[str, dict[str, str]]:
     return {r["invite"]: r for r in csv.DictReader(io.StringIO(doc.document.data.decode("utf-8-sig")))}
 
 
-async def test_one_row_per_candidate_with_time_extra_time_signals_and_history(tmp_path):
-    env = await _env(tmp_path, attempts_allowed=2)
+async def test_one_row_per_candidate_with_time_extra_time_signals_and_history(tmp_path, db_location):
+    env = await _env(tmp_path, db_location, attempts_allowed=2)
     try:
         lead, cid, bob = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid"), env.api.user(61, "Bob")
         twice, _ = await make_invite(env, lead, "hire 2x +15m")
@@ -69,8 +69,8 @@ async def test_one_row_per_candidate_with_time_extra_time_signals_and_history(tm
         await env.close()
 
 
-async def test_a_composed_paper_is_invited_to_graded_and_reported_like_any_other(tmp_path):
-    env = await _env(tmp_path)
+async def test_a_composed_paper_is_invited_to_graded_and_reported_like_any_other(tmp_path, db_location):
+    env = await _env(tmp_path, db_location)
     try:
         draft = compose.Draft("Week 3 check", 30, bp.parse_lines("single 2 3\ntruefalse 1 2", {}))
         made = await compose.compose_paper(env.db, draft, actor=ADMIN, now=T0, seed=1)

@@ -22,8 +22,8 @@ HIRE = "Demo paper hire"
 KEY_TEXT = "梯度累积可模拟大批次"  # the first question's explanation
 
 
-async def _env(tmp_path, **settings) -> BotEnv:
-    e = BotEnv(tmp_path, admins=(ADMIN,), shuffle=False)
+async def _env(tmp_path, db_location, **settings) -> BotEnv:
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,), shuffle=False)
     await e.seed(small_paper(), small_paper("hire"))
     db = await Database.open(e.db_path)
     await update_settings(db, "hire", actor=0, now=T0, exam_only=True, **settings)  # a hiring paper, in /exam
@@ -35,15 +35,15 @@ async def _env(tmp_path, **settings) -> BotEnv:
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await _env(tmp_path)
+async def env(tmp_path, db_location):
+    e = await _env(tmp_path, db_location)
     yield e
     await e.close()
 
 
 @pytest.fixture
-async def twice(tmp_path):
-    e = await _env(tmp_path, attempts_allowed=2)
+async def twice(tmp_path, db_location):
+    e = await _env(tmp_path, db_location, attempts_allowed=2)
     yield e
     await e.close()
 

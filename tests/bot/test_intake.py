@@ -24,8 +24,8 @@ def _nothing(conn) -> Seen | None:
     return None
 
 
-async def test_an_update_claimed_by_a_run_stopped_before_handling_it_is_handled_at_the_next_start(tmp_path):
-    env = BotEnv(tmp_path, shuffle=False)
+async def test_an_update_claimed_by_a_run_stopped_before_handling_it_is_handled_at_the_next_start(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location, shuffle=False)
     await env.seed(small_paper())
     await env.start()
     try:
@@ -65,8 +65,8 @@ async def test_an_update_claimed_by_a_run_stopped_before_handling_it_is_handled_
         await env.close()
 
 
-async def test_an_update_the_flood_meter_drops_is_done_and_never_run_at_the_next_start(tmp_path):
-    env = BotEnv(tmp_path, meter=True)
+async def test_an_update_the_flood_meter_drops_is_done_and_never_run_at_the_next_start(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location, meter=True)
     await env.start()
     try:
         processor = env.app.update_processor

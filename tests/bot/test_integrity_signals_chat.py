@@ -23,8 +23,8 @@ OWN = "把几个小批次的梯度加在一起再更新参数，相当于用更�
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await _env(tmp_path)
+async def env(tmp_path, db_location):
+    e = await _env(tmp_path, db_location)
     yield e
     await e.close()
 

@@ -15,11 +15,11 @@ TOKEN = "424242:INVITE-cli-token-for-the-fake-api"
 
 
 @pytest.fixture
-def dbfile(tmp_path, monkeypatch, capsys):
+def dbfile(tmp_path, monkeypatch, capsys, db_location):
     monkeypatch.chdir(tmp_path)  # no .env from the checkout
     for name in ("PROCTOR_DB", "TELEGRAM_BOT_TOKEN", "PROCTOR_BOT_API_URL"):
         monkeypatch.delenv(name, raising=False)
-    db = str(tmp_path / "cli.db")
+    db = db_location
     assert main(["--db", db, "import", str(SEED)]) == 0
     capsys.readouterr()
     return db

@@ -34,8 +34,8 @@ REFUSAL = ("Only team leads can do that. Team leads are the group's administrato
 LINK = re.compile(r"https://t\.me/proctor_bot\?start=(inv_[A-Za-z0-9_-]+)")
 
 
-async def _env(tmp_path, **settings) -> BotEnv:
-    e = BotEnv(tmp_path, admins=(ADMIN,))
+async def _env(tmp_path, db_location, **settings) -> BotEnv:
+    e = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await e.seed(small_paper(), small_paper("hire"))
     db = await Database.open(e.db_path)
     await update_settings(db, "hire", actor=0, now=T0, invite_only=True, **settings)
@@ -49,8 +49,8 @@ async def _env(tmp_path, **settings) -> BotEnv:
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await _env(tmp_path)
+async def env(tmp_path, db_location):
+    e = await _env(tmp_path, db_location)
     yield e
     await e.close()
 
@@ -323,8 +323,8 @@ async def test_invite_only_paper_is_offered_nowhere(env):
 
 
 @pytest.mark.parametrize("review", ["none", "sections", "full"])
-async def test_review_options_govern_the_candidates_card(tmp_path, review):
-    env = await _env(tmp_path, review=review)
+async def test_review_options_govern_the_candidates_card(tmp_path, db_location, review):
+    env = await _env(tmp_path, db_location, review=review)
     try:
         lead, cid = env.api.user(LEAD, "Lea"), env.api.user(CID, "Cid")
         payload, _ = await make_invite(env, lead, "hire")
@@ -382,8 +382,8 @@ async def test_report_invites_is_the_hiring_view_one_row_per_invite_and_safe_for
 
 
 @pytest.mark.parametrize("review", ["score", "full"])
-async def test_review_options_govern_practice_feedback_too(tmp_path, review):
-    env = BotEnv(tmp_path, admins=(ADMIN,), shuffle=False)
+async def test_review_options_govern_practice_feedback_too(tmp_path, db_location, review):
+    env = BotEnv(tmp_path, location=db_location, admins=(ADMIN,), shuffle=False)
     await env.seed(small_paper())
     db = await Database.open(env.db_path)
     await update_settings(db, "demo", actor=0, now=T0, review=review)
@@ -411,8 +411,8 @@ async def test_a_forgotten_claimant_does_not_free_the_invite_for_someone_else(en
     assert (await open_link(dan, payload)).text == "This invite belongs to someone else."
 
 
-async def test_an_invite_the_lead_cannot_receive_is_withdrawn(tmp_path):
-    env = BotEnv(tmp_path, admins=(ADMIN,))
+async def test_an_invite_the_lead_cannot_receive_is_withdrawn(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await env.seed(small_paper("hire"))
     await env.start()
     try:
@@ -425,8 +425,8 @@ async def test_an_invite_the_lead_cannot_receive_is_withdrawn(tmp_path):
         await env.close()
 
 
-async def test_one_attempt_per_invite_unless_the_lead_allowed_more(tmp_path):
-    env = await _env(tmp_path, attempts_allowed=2)  # a hiring paper: no more than its own limit
+async def test_one_attempt_per_invite_unless_the_lead_allowed_more(tmp_path, db_location):
+    env = await _env(tmp_path, db_location, attempts_allowed=2)  # a hiring paper: no more than its own limit
     try:
         await _two_attempts(env)
     finally:

@@ -133,8 +133,8 @@ async def test_forget_user_deletes_everything_of_theirs_only(db):
 # --- through the bot ----------------------------------------------------------------------------
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEAD,))  # the bank is shared: changing it takes a configured admin
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEAD,))  # the bank is shared: changing it takes a configured admin
     await e.seed(small_paper())
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD])
@@ -160,7 +160,10 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     await ann.send("/dispute again", chat=ALPHA, reply_to=quiz)
     assert (await ann.wait_message(chat=ALPHA)).text == f"You already have an open dispute on {ref}."
     await bob.send(f"/dispute {q[0]} ambiguous wording")
-    assert "dispute #2" in (await bob.wait_message()).text
+    # its number is its id: PostgreSQL's sequence also spent one on Ann's refused repeat (ON CONFLICT)
+    told = (await bob.wait_message()).text
+    (bobs,) = await env.db.fetchone("SELECT id FROM disputes WHERE user_id = ?", (BOB,))
+    assert f"dispute #{bobs} " in told
     await bob.send("/dispute")
     assert (await bob.wait_message()).text.startswith("To dispute a question")
     await bob.send("/dispute 999999 nope")
@@ -178,7 +181,7 @@ async def test_dispute_by_reply_and_by_id_then_a_lead_retires_the_question(env):
     assert await (await lead.press(stats, "Dismiss #1")).wait() == "That dispute is already closed."
     assert (await get_question(env.db, q[0])).retired
     assert [(d.id, d.status) for d in await raised_disputes(env.db, ANN, await lens(env.db, OPERATOR, None))] == [(1, "upheld")]
-    assert [(d.id, d.status) for d in await raised_disputes(env.db, BOB, await lens(env.db, OPERATOR, None))] == [(2, "open")]
+    assert [(d.id, d.status) for d in await raised_disputes(env.db, BOB, await lens(env.db, OPERATOR, None))] == [(bobs, "open")]
     logged = [(e.action, e.actor_id, e.target) for e in reversed(await audit.recent(env.db))]
     assert logged == [("retire", LEAD, f"question:{q[0]}"), ("dispute_upheld", LEAD, "dispute:1")]
     await lead.send(f"/restore {q[0]}", chat=ALPHA)

@@ -33,8 +33,8 @@ async def test_the_claim_reads_a_known_users_record_and_nothing_for_a_repeat(tmp
         await db.close()
 
 
-async def test_a_renamed_user_is_recorded_and_lang_answers_in_the_new_language(tmp_path):
-    env = BotEnv(tmp_path)
+async def test_a_renamed_user_is_recorded_and_lang_answers_in_the_new_language(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location)
     await env.start()
     try:
         ann = env.api.user(31, "Ann", language_code="en")

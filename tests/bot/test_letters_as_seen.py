@@ -55,8 +55,8 @@ def _seen(order: str, q, stored_letter: str) -> tuple[str, str]:
     return LETTERS[order.index(stored_letter)], q.options[LETTERS.index(stored_letter)]
 
 
-async def test_a_shuffled_group_question_is_fixed_in_the_letters_the_group_saw(tmp_path):
-    env = BotEnv(tmp_path, admins=(ADMIN,), shuffle=True)
+async def test_a_shuffled_group_question_is_fixed_in_the_letters_the_group_saw(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location, admins=(ADMIN,), shuffle=True)
     try:
         lead, group, ann = await _start(env)
         msg, order, q = await _shuffled(env, group)

@@ -10,8 +10,8 @@ from tests.harness import BotEnv
 from tests.live_support import GROUP, JOB, live_paper, polls, right_options, run_job
 
 
-async def test_thirty_questions_of_ten_seconds_stay_within_twenty_a_minute(tmp_path):
-    env = BotEnv(tmp_path, admins=(1,), shuffle=False, rate_limits=RateLimits(count_edits=True))
+async def test_thirty_questions_of_ten_seconds_stay_within_twenty_a_minute(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location, admins=(1,), shuffle=False, rate_limits=RateLimits(count_edits=True))
     env.api.limiter.clock = env.clock.now  # the limiter counts on the clock the round runs on
     await env.seed(live_paper("live", 30))
     await env.start()

@@ -46,12 +46,12 @@ def test_the_poll_clips_the_explanation_and_keeps_the_drawn_order():
     assert render.poll(tf, _item("AB"), 5, "zh", "orig").explanation is None
 
 
-async def test_pinned_options_stay_in_place_and_long_questions_are_not_drawn(tmp_path):
+async def test_pinned_options_stay_in_place_and_long_questions_are_not_drawn(tmp_path, db_location):
     pinned = Question(number=1, kind=Kind.single, stem="Which?", options=["a", "b", "c", "以上都是"], answer="D")
     long = Question(number=2, kind=Kind.single, stem="x" * 400, options=["a", "b"], answer="A")
     paper = Paper(slug="pin", title="Pinned", settings=PaperSettings(),
                   sections=[Section(kind=Kind.single, title="S", questions=[pinned, long])])
-    env = BotEnv(tmp_path)
+    env = BotEnv(tmp_path, location=db_location)
     await env.seed(paper)
     await env.start()
     try:

@@ -66,8 +66,8 @@ async def _answer_both(env: BotEnv, user, title: str) -> None:
 
 
 @pytest.mark.parametrize("mode", ["exam", "practice"])
-async def test_twelve_options_in_an_exam_and_in_practice(tmp_path, mode):
-    env = BotEnv(tmp_path, shuffle=False)
+async def test_twelve_options_in_an_exam_and_in_practice(tmp_path, db_location, mode):
+    env = BotEnv(tmp_path, location=db_location, shuffle=False)
     paper = _paper(tmp_path)
     await env.seed(paper)
     await env.start()
@@ -99,8 +99,8 @@ async def test_twelve_options_in_an_exam_and_in_practice(tmp_path, mode):
         await env.close()
 
 
-async def test_twelve_options_in_a_group_daily_quiz(tmp_path):
-    env = BotEnv(tmp_path, admins=(1,), shuffle=False)
+async def test_twelve_options_in_a_group_daily_quiz(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location, admins=(1,), shuffle=False)
     await env.seed(_paper(tmp_path))
     await env.start()
     try:

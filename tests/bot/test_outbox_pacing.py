@@ -57,9 +57,9 @@ async def settled(env: BotEnv) -> dict[outbox.Delivery, int]:
     return counts
 
 
-async def test_a_busy_chat_keeps_its_rate_and_holds_up_no_other_within_the_overall_rate(tmp_path):
+async def test_a_busy_chat_keeps_its_rate_and_holds_up_no_other_within_the_overall_rate(tmp_path, db_location):
     # the fake refuses above 40 a second overall and 5 a second per chat (after a burst of 3)
-    env = BotEnv(tmp_path, rate_limits=RateLimits(global_per_second=40, global_burst=6, chat_per_second=5, chat_burst=3),
+    env = BotEnv(tmp_path, location=db_location, rate_limits=RateLimits(global_per_second=40, global_burst=6, chat_per_second=5, chat_burst=3),
                  pace=Pace(per_second=40, burst=3, chat_per_second=5, chat_burst=2))
     await backlog(env, [LEAD] * 8 + OTHERS)  # the busy chat's cards are the oldest
     await env.start()
@@ -78,8 +78,8 @@ async def test_a_busy_chat_keeps_its_rate_and_holds_up_no_other_within_the_overa
         await env.close()
 
 
-async def test_a_429_for_one_chat_holds_that_chat_only_for_its_retry_after(tmp_path):
-    env = BotEnv(tmp_path)
+async def test_a_429_for_one_chat_holds_that_chat_only_for_its_retry_after(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location)
     await backlog(env, [LEAD] + OTHERS[:10])  # the held chat's card is the oldest
     env.api.fail("sendMessage", ApiError.retry_after(2), chat_id=LEAD)
     await env.start()
@@ -95,8 +95,8 @@ async def test_a_429_for_one_chat_holds_that_chat_only_for_its_retry_after(tmp_p
         await env.close()
 
 
-async def test_a_reply_goes_before_a_backlog_of_cards(tmp_path):
-    env = BotEnv(tmp_path, pace=Pace(per_second=4, burst=3, chat_per_second=100, chat_burst=100))
+async def test_a_reply_goes_before_a_backlog_of_cards(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location, pace=Pace(per_second=4, burst=3, chat_per_second=100, chat_burst=100))
     await backlog(env, OTHERS[:20])  # 20 cards at 4 a second: five seconds of backlog
     await env.start()
     try:
@@ -114,8 +114,8 @@ async def test_a_reply_goes_before_a_backlog_of_cards(tmp_path):
         await env.close()
 
 
-async def test_a_restart_resumes_the_backlog_and_sends_only_what_was_not_delivered(tmp_path):
-    env = BotEnv(tmp_path, pace=Pace(per_second=1000, burst=1000, chat_per_second=4, chat_burst=1))
+async def test_a_restart_resumes_the_backlog_and_sends_only_what_was_not_delivered(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location, pace=Pace(per_second=1000, burst=1000, chat_per_second=4, chat_burst=1))
     await backlog(env, [LEAD] * 10)  # 10 cards to one chat at 4 a second
     await env.start()
     try:

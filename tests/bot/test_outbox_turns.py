@@ -160,9 +160,9 @@ async def test_an_invited_card_whose_screen_is_gone_is_posted_for_one_bulk_token
     assert posted.turns == [(CID, Priority.bulk)]  # its turn took no token: the post waited as bulk
 
 
-async def test_without_a_pacer_the_senders_pass_no_turn(tmp_path):
+async def test_without_a_pacer_the_senders_pass_no_turn(tmp_path, db_location):
     """PTB refuses `rate_limit_args` when the bot has no rate limiter (as the benchmarks run it)."""
-    e = BotEnv(tmp_path, pace=None)
+    e = BotEnv(tmp_path, location=db_location, pace=None)
     await e.seed(small_paper())
     await e.start()
     try:

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
+async def env(tmp_path, db_location):
+    e = await make_env(tmp_path, location=db_location)
     yield e
     await e.close()
 

@@ -53,9 +53,10 @@ def _rows(path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
-def test_replaying_the_records_events_from_a_log_gives_the_ratings_the_bot_holds(tmp_path, monkeypatch, capsys):
+def test_replaying_the_records_events_from_a_log_gives_the_ratings_the_bot_holds(tmp_path, monkeypatch, capsys,
+                                                                                  db_location):
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    db = tmp_path / "proctor.db"
+    db = db_location
     events = _record(db)
     assert len(events) == 24  # the fifth sitting repeats the first person's: nothing of it counts
     log = tmp_path / "log.csv"

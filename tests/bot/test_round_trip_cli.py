@@ -27,9 +27,9 @@ SUMS = "题型,题干,选项A,选项B,答案,试卷\n单选题,1+1=?,2,3,A,Sums\
 
 
 @pytest.fixture
-def dbfile(tmp_path, monkeypatch):
+def dbfile(tmp_path, monkeypatch, db_location):
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    return str(tmp_path / "cli.db")
+    return db_location
 
 
 def run(capsys, *argv):

@@ -51,6 +51,7 @@ EXAM_LIMITS = {
 DAILY_LIMITS = {"daily pick": 3, "daily submit": 3, "daily toggle": 3, "typed reply": 3}
 
 
+# SQLite only: these tests count hops to aiosqlite's thread (tests/round_trips.py)
 @pytest.fixture
 async def exam_env(tmp_path):
     e = BotEnv(tmp_path)

@@ -110,8 +110,8 @@ async def test_an_unregistered_kind_or_a_second_callback_is_refused(app):
         scheduling.register(app, JobKind.digest, other)
 
 
-async def test_every_job_is_rebuilt_from_sqlite_after_a_restart(tmp_path):
-    env = await make_env(tmp_path)
+async def test_every_job_is_rebuilt_from_sqlite_after_a_restart(tmp_path, db_location):
+    env = await make_env(tmp_path, location=db_location)
     try:
         await subscribe_group(env)  # 09:00 Asia/Shanghai
         assert scheduling.armed(env.app, JobKind.daily_push, GROUP)
@@ -146,8 +146,8 @@ async def test_a_job_rearmed_while_it_runs_runs_again_when_it_may_overlap(app):
         gate.set()
 
 
-async def test_the_outbox_job_may_overlap_a_finishing_flush(tmp_path):
-    env = await make_env(tmp_path)
+async def test_the_outbox_job_may_overlap_a_finishing_flush(tmp_path, db_location):
+    env = await make_env(tmp_path, location=db_location)
     try:
         outbox.arm(env.app, env.clock.now() + 3600)
         job = env.app.job_queue.scheduler.get_job(scheduling.name(JobKind.outbox))
@@ -162,8 +162,8 @@ async def _until(predicate, timeout: float = 5.0) -> None:
             await asyncio.sleep(0.01)
 
 
-async def test_every_kind_of_job_has_its_feature_s_callback(tmp_path):
-    env = await make_env(tmp_path)
+async def test_every_kind_of_job_has_its_feature_s_callback(tmp_path, db_location):
+    env = await make_env(tmp_path, location=db_location)
     try:
         for kind in JobKind:
             assert callable(scheduling.callback_of(env.app, kind)), kind

@@ -42,9 +42,9 @@ def _audit(path) -> list[tuple[str, int | None, dict]]:
     return asyncio.run(read())
 
 
-def test_verify_list_and_unverify_from_the_command_line(capsys, tmp_path, monkeypatch):
+def test_verify_list_and_unverify_from_the_command_line(capsys, tmp_path, monkeypatch, db_location):
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    path = tmp_path / "cli.db"
+    path = db_location
     _bank(path)
     db = ["--db", str(path)]
     assert main([*db, "team", "list"]) == 0
@@ -78,10 +78,10 @@ def test_verify_list_and_unverify_from_the_command_line(capsys, tmp_path, monkey
         ("team_verify", 1), ("team_verify", 0), ("team_unverify", 0), ("team_unverify", 0)]
 
 
-def test_verifying_a_paper_that_is_not_a_hiring_paper_warns(capsys, tmp_path, monkeypatch):
+def test_verifying_a_paper_that_is_not_a_hiring_paper_warns(capsys, tmp_path, monkeypatch, db_location):
     """Before: `team verify --papers P2` of an ordinary paper said "verified" and nothing else."""
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    path = tmp_path / "cli.db"
+    path = db_location
     _bank(path)
     db = ["--db", str(path)]
     assert main([*db, "team", "verify", str(ALPHA), "--papers", "P1,P2"]) == 0

@@ -12,6 +12,7 @@ from tests.reads import unfinished_updates
 from tests.round_trips import RoundTrips
 
 
+# SQLite only: each test counts hops to aiosqlite's thread (tests/round_trips.py)
 @pytest.fixture
 async def env(tmp_path):
     e = BotEnv(tmp_path)

@@ -19,8 +19,8 @@ CANDIDATES = list(range(3001, 3009))  # eight running exams whose five-minute wa
 ANN = 2
 
 
-async def test_a_reply_goes_before_the_warnings_of_a_shared_deadline(tmp_path):
-    env = BotEnv(tmp_path, pace=Pace(per_second=2, burst=1, chat_per_second=100, chat_burst=100))
+async def test_a_reply_goes_before_the_warnings_of_a_shared_deadline(tmp_path, db_location):
+    env = BotEnv(tmp_path, location=db_location, pace=Pace(per_second=2, burst=1, chat_per_second=100, chat_burst=100))
     [paper] = await env.seed(small_paper())
     for chat in CANDIDATES:
         env.api.user(chat, f"Person {chat}", language_code="en")

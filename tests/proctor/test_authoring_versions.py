@@ -13,6 +13,7 @@ from tests.papers_fixture import small_paper
 ANN, LEAD = 30, 10
 
 
+# SQLite only: the upgrade path of a SQLite file through migration 020
 async def test_a_key_fixed_before_020_keeps_every_version(tmp_path):
     old_dir = tmp_path / "migrations"
     old_dir.mkdir()

@@ -23,6 +23,7 @@ from tests.proctor.test_upgrade import RELEASES, load_release
 
 
 @contextmanager
+# SQLite only: SQLite file backups: links, umask, a file's schema (test_pg_backups.py has PostgreSQL's)
 def _umask(mask: int) -> Iterator[None]:
     old = os.umask(mask)
     try:

@@ -15,6 +15,7 @@ from proctor.storage import backups
 from proctor.storage.db import Database
 from tests.proctor.test_upgrade import FIXTURES, load_release
 
+# SQLite only: SQLite file backups (test_pg_backups.py has PostgreSQL's)
 NOW = 1_796_300_000.0  # 2026-12-03 ...
 
 

@@ -20,6 +20,7 @@ from proctor.storage.stamp import APP_ID, FileKind, kind_of
 from tests.proctor.test_upgrade import RELEASES, load_release
 from tests.template_db import copy_migrated, copy_with_bundled_bank
 
+# SQLite only: SQLite's file header (application_id) and files on disk
 NOW = 1_796_300_000.0
 
 

@@ -29,6 +29,7 @@ from proctor.teams import review as reviews
 from tests.answering import answer
 
 T0 = 1_800_100_000.0  # after the release fixture's last write
+# SQLite only: the upgrade path of a SQLite file
 RELEASE = Path(__file__).resolve().parents[1] / "fixtures" / "release_2026_12_03.sql"
 ALPHA, LEAD, DAN = -100123, 10, 1005  # the fixture's team "Team", its administrator Lea, and Dan
 CID = 50  # a candidate the release never saw

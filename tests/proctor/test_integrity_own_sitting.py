@@ -10,6 +10,7 @@ from proctor.exams.visibility import OPERATOR, lens
 from proctor.integrity.signals import Signal
 from proctor.people.users import ensure_user
 from tests.papers_fixture import save_paper, small_paper
+from tests.postgres_fixtures import sqlite_only
 from tests.proctor.test_integrity_signals import COPIED, OWN, T0, WRITTEN, _paper, sit_exam
 
 
@@ -48,6 +49,7 @@ def _table_reads(conn, sql: str, params: tuple) -> list[str]:
     return [r[1] for r in program if r[1] in ("Column", "Rowid", "SeekRowid") and r[2] in tables]
 
 
+@sqlite_only  # SQLite only: it reads SQLite's own query plan (sqlite_schema root pages)
 async def test_the_median_reads_the_durations_index_alone(db):
     def plan(conn):
         durations = integrity._DURATIONS[Engine.sqlite]  # SQLite's program (EXPLAIN): its index hint

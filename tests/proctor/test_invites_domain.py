@@ -72,8 +72,8 @@ def test_guess_limiter_per_user_with_time_as_a_parameter():
     assert g.allowed(1, 61)
 
 
-async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp_path):
-    db = await Database.open(tmp_path / "p.db")
+async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(db_location):
+    db = await Database.open(db_location)
     try:
         hire = await save_paper(db, small_paper("hire"), T0)
         await update_settings(db, "hire", actor=0, now=T0, invite_only=True)
@@ -120,10 +120,10 @@ async def test_start_is_checked_with_the_attempt_and_nothing_is_half_created(tmp
         await db.close()
 
 
-def test_cli_invites_in_bulk_and_paper_settings(capsys, tmp_path, monkeypatch):
+def test_cli_invites_in_bulk_and_paper_settings(capsys, tmp_path, monkeypatch, db_location):
     monkeypatch.delenv("PROCTOR_DB", raising=False)
     monkeypatch.delenv("PROCTOR_BOT_USERNAME", raising=False)
-    db = str(tmp_path / "cli.db")
+    db = db_location
     seed = sorted((Path(__file__).resolve().parents[2] / "bank" / "seeds").glob("000_*.txt"))[0]
     assert main(["--db", db, "import", str(seed)]) == 0
     capsys.readouterr()
@@ -154,13 +154,13 @@ def test_cli_invites_in_bulk_and_paper_settings(capsys, tmp_path, monkeypatch):
     assert len(capsys.readouterr().out.splitlines()) == 6
 
 
-async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(tmp_path):
+async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(db_location):
     from proctor.daily.subscriptions import ensure_chat
     from proctor.teams import leaderboard as lb
     from proctor.teams import roster
     from proctor.teams.reports import team_rows
 
-    db = await Database.open(tmp_path / "p.db")
+    db = await Database.open(db_location)
     try:
         hire = await save_paper(db, small_paper("hire"), T0)
         await ensure_user(db, 5, "Cid", None, T0)
@@ -183,10 +183,10 @@ async def test_an_invited_attempt_is_only_on_the_inviting_teams_views(tmp_path):
         await db.close()
 
 
-async def test_invite_only_implies_exam_only_both_ways(tmp_path):
+async def test_invite_only_implies_exam_only_both_ways(db_location):
     from proctor.teams.curation import set_exam_only
 
-    db = await Database.open(tmp_path / "p.db")
+    db = await Database.open(db_location)
     try:
         pid = await save_paper(db, small_paper("hire"), T0)
         s = await update_settings(db, "hire", actor=0, now=T0, invite_only=True)

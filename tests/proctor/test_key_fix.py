@@ -19,8 +19,8 @@ ALPHA, LEAD, ANN, BOB, DAN = -100, 10, 30, 40, 50
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(LEAD,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(LEAD,))
     await e.seed(small_paper())
     await e.start()
     e.api.group(ALPHA, "Alpha").set_admins([LEAD])

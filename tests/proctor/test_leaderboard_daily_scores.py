@@ -133,8 +133,9 @@ async def _summary(db: Database) -> list[tuple[object, ...]]:
 async def _recomputed(db: Database) -> list[tuple[object, ...]]:
     """daily_scores as migration 024 computes it from daily_answers."""
     return [tuple(r) for r in await db.fetchall(
-        "SELECT chat_id, CAST(answered_at AS INTEGER) / 900 AS slot, user_id, day, SUM(score), SUM(max_score), "
-        "COUNT(*), SUM(verdict = 'correct'), MAX(answered_at) FROM daily_answers "
+        f"SELECT chat_id, {scores.slot_of(db.engine, 'answered_at')} AS slot, user_id, day, SUM(score), "
+        "SUM(max_score), COUNT(*), SUM(CASE WHEN verdict = 'correct' THEN 1 ELSE 0 END), MAX(answered_at) "
+        "FROM daily_answers "
         "GROUP BY chat_id, slot, user_id, day ORDER BY chat_id, slot, user_id, day")]
 
 

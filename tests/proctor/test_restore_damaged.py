@@ -21,6 +21,7 @@ from bot.cli import main
 from proctor.storage import backups
 from tests.proctor.test_backups import _db
 
+# SQLite only: damaged SQLite backup files (test_pg_backups.py has PostgreSQL's)
 PAGE = 4096
 
 

@@ -16,6 +16,7 @@ from proctor.teams.roster import Outcome, Standing
 from tests.proctor.test_leads_data import OldCrafted
 
 ALPHA, LEAD = -100, 9
+# SQLite only: the upgrade path of a SQLite file
 LEA = Viewer(Role.lead, LEAD)  # the group's lead, as the read rule knows them
 STRANGER, ASKED, ASKED_THEN_ADDED, PENDING, SAME_INSTANT = 1, 2, 3, 4, 5
 

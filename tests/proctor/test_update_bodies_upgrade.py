@@ -10,6 +10,7 @@ from proctor.storage import updates
 from proctor.storage.db import Database
 from tests.proctor.test_upgrade import RELEASES, load_release
 
+# SQLite only: the upgrade path of a SQLite file
 CLAIMS = "SELECT bot_id, update_id, at, state, run FROM processed_updates ORDER BY bot_id, update_id"
 
 

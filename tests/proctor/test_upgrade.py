@@ -22,6 +22,7 @@ from tests.bot.test_daily_support import close_open_quizzes
 from tests.harness import TOKEN, BotEnv, at_place, attempt_message
 from tests.reads import answers_in
 
+# SQLite only: old release files: the upgrade path of SQLite records
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RELEASES = {"0.1.0": (FIXTURES / "release_0_1_0.sql", 6),
             "2026-12-03": (FIXTURES / "release_2026_12_03.sql", 25),

@@ -54,6 +54,7 @@ from tests.reads import (
     unfinished_updates,
 )
 
+# SQLite only: an old release's SQLite file, upgraded
 RELEASE = Path(__file__).resolve().parents[1] / "fixtures" / "release_2026_12_05.sql"
 BOT = 123456  # the harness token's bot id
 ADA, MAX, LEA, ANN, BOB, CAI, CID, DAN, EVE, FAY = 1, 2, 10, 1001, 1002, 1003, 1004, 1005, 1006, 1007

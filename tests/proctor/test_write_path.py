@@ -14,6 +14,7 @@ import pytest
 
 from proctor.storage.db import TESTED_AIOSQLITE, Database
 
+# SQLite only: aiosqlite's private API (Database._on_thread) and SQLite's transactions
 REPO = Path(__file__).resolve().parents[2]
 PRIVATE = {"_execute", "_conn", "_connection", "_tx", "_thread"}  # aiosqlite.Connection's private parts
 

@@ -281,11 +281,11 @@ REFUSALS = _refusals()
 
 
 @pytest.fixture
-async def chat(tmp_path):
+async def chat(tmp_path, db_location):
     """The bot on the bundled bank; a configured admin who administers the team group where Ann (@ann,
     known to the bot) is a member; a quiz of the group's that asked them three questions (P3 · Q43, the
     texts' example, among them), and Ann's upheld disputes of two."""
-    env = BotEnv(tmp_path, admins=(ADMIN,))
+    env = BotEnv(tmp_path, location=db_location, admins=(ADMIN,))
     await env.start()
     admin = env.api.user(ADMIN, "Boss", username="boss")
     ann = env.api.user(ANN, "Ann", username="ann")

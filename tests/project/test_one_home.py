@@ -8,6 +8,7 @@ from bank.paper_store import load_paper
 from proctor.teams import audit
 from proctor.teams.curation import set_exam_only, update_settings
 from tests.papers_fixture import save_paper, small_paper
+from tests.postgres_fixtures import sqlite_only
 from tests.reads import question_ids
 
 
@@ -40,6 +41,7 @@ async def test_one_multiple_choice_policy_lookup_for_exams_and_the_daily_quiz(db
     assert await multi_policy(question_id=10**9) is MultiPolicy.partial
 
 
+@sqlite_only  # SQLite only: it counts statements through the sqlite3 connection's trace callback
 async def test_one_streak_reader_reads_a_whole_top_in_two_queries(db):
     """Before: the push's top-10 read two queries per user; the leaderboards had a batched copy."""
     from proctor.chats import ensure_chat

@@ -27,8 +27,8 @@ QUIZ = re.compile(r"^team bot \[#(\d+)\]: 📅 Daily quiz · (\d)/5")
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(SANDBOX_USER,))
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(SANDBOX_USER,))
     await e.seed(small_paper("demo"))
     await e.start()
     fast(e)

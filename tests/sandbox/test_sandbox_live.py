@@ -15,8 +15,8 @@ from tests.sandbox.test_sandbox_group import drive
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(SANDBOX_USER,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(SANDBOX_USER,), shuffle=False)
     await e.seed(live_paper("live", 3))
     await e.start()
     yield e

@@ -33,8 +33,8 @@ def sums() -> Paper:
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = BotEnv(tmp_path, admins=(SANDBOX_USER,), shuffle=False)
+async def env(tmp_path, db_location):
+    e = BotEnv(tmp_path, location=db_location, admins=(SANDBOX_USER,), shuffle=False)
     await e.seed(sums())
     await e.start()
     yield e
@@ -146,11 +146,11 @@ def test_the_shifted_clock_runs_with_time_and_moves_forward_by_hand():
     assert clock.offset == 3600 and clock.now() >= before + 3600
 
 
-async def test_tick_steps_through_the_days_the_quiz_closes_and_the_next_one_goes_out(tmp_path):
+async def test_tick_steps_through_the_days_the_quiz_closes_and_the_next_one_goes_out(tmp_path, db_location):
     from tests.bot.test_daily_support import fast
     from tests.papers_fixture import small_paper
 
-    env = BotEnv(tmp_path, admins=(SANDBOX_USER,))
+    env = BotEnv(tmp_path, location=db_location, admins=(SANDBOX_USER,))
     await env.seed(small_paper("demo"))
     await env.start()
     fast(env)  # the pacing of group messages (1 s apart) is not what this test is about
