@@ -19,6 +19,7 @@ from typing import Any
 from proctor.storage.copy_engines import NOT_RECORD
 from proctor.storage.db import MIGRATIONS_DIR, migration_files
 from proctor.storage.postgres import VERSION_TABLE, PgConnection
+from proctor.storage.schema import compared
 
 POSTGRES_MIGRATIONS = MIGRATIONS_DIR / "postgres"
 _PROCESS_TABLES = tuple(sorted(NOT_RECORD - {VERSION_TABLE}))  # the lease's: not compared
@@ -101,17 +102,7 @@ def difference(conn: PgConnection, schema: str, version: int) -> str | None:
         made = schema_of(conn, scratch)
     finally:
         conn.execute("ROLLBACK")
-    found = schema_of(conn, schema)
-    extra = sorted((kind, name) for kind, name, _ in found - made)
-    missing = sorted((kind, name) for kind, name, _ in made - found)
-    if extra:
-        kind, name = extra[0]
-        how = f"is not as version {version} makes it" if (kind, name) in missing else "is not part of it"
-        return f"{kind} {name} {how}"
-    if missing:
-        kind, name = missing[0]
-        return f"{kind} {name} is missing"
-    return None
+    return compared(schema_of(conn, schema), made, version)
 
 
 def _rows(conn: PgConnection, sql: str, params: dict[str, Any]) -> list[Any]:

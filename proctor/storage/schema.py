@@ -55,7 +55,12 @@ def _normal_sql(sql: str) -> str:
 def difference(found: Schema, version: int) -> str | None:
     """The first object of `found` that is not as the migrations up to `version` make it, or that they
     make and `found` lacks, in words ("trigger spy is not part of it"); None when the two are the same."""
-    made = _schema_at(version)
+    return compared(found, _schema_at(version), version)
+
+
+def compared(found: Schema, made: Schema, version: int) -> str | None:
+    """The first object of `found` not as in `made` (the schema version `version` makes), or of `made`
+    that `found` lacks, in words; None when the two are the same. Both engines' checks say it so."""
     extra = sorted((kind, name) for kind, name, _ in found - made)
     missing = sorted((kind, name) for kind, name, _ in made - found)
     if extra:
