@@ -119,13 +119,14 @@ def generate(path: Path, answers: int) -> dict[str, int]:
 
         -- daily quizzes: the team every day for 90 days, the other teams on the days before today
         WITH RECURSIVE d(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < {TEAM_DAYS - 1})
-        INSERT INTO daily_deliveries (id, chat_id, day, status, created_at, closes_at)
+        INSERT INTO daily_deliveries (id, chat_id, day, status, created_at, closes_at, closed_at)
           SELECT 1 + i, {TEAM}, date({NOW} - i * {DAY}, 'unixepoch'), 'closed', {NOW} - i * {DAY} - 3600,
-                 {NOW} - i * {DAY} + 80000 FROM d;
+                 {NOW} - i * {DAY} + 80000, {NOW} - i * {DAY} + 80000 FROM d;
         WITH RECURSIVE d(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < {other_deliveries - 1})
-        INSERT INTO daily_deliveries (id, chat_id, day, status, created_at, closes_at)
+        INSERT INTO daily_deliveries (id, chat_id, day, status, created_at, closes_at, closed_at)
           SELECT 1000 + i, -1000 - i % {OTHER_TEAMS}, date({NOW} - (i / {OTHER_TEAMS}) * {DAY}, 'unixepoch'),
-                 'closed', {NOW} - (i / {OTHER_TEAMS}) * {DAY} - 3600, {NOW} - (i / {OTHER_TEAMS}) * {DAY} + 80000
+                 'closed', {NOW} - (i / {OTHER_TEAMS}) * {DAY} - 3600, {NOW} - (i / {OTHER_TEAMS}) * {DAY} + 80000,
+                 {NOW} - (i / {OTHER_TEAMS}) * {DAY} + 80000
           FROM d;
         WITH RECURSIVE n(p) AS (SELECT 0 UNION ALL SELECT p + 1 FROM n WHERE p < {DAILY_ITEMS - 1})
         INSERT INTO daily_items (delivery_id, pos, question_id, message_id, sent_at)

@@ -43,7 +43,7 @@ async def leaderboard(update: Update, context: Ctx) -> None:
         tz = await chat_zone(svc.db, chat.id, svc.settings.timezone)
         board = await lb.board(svc.db, chat.id, lb.period_bounds(period, svc.now(), tz), me=u.id, points=points)
         text = (render.live_board_text(board, chat.title or "", u.lang) if points == lb.Points.live
-                else render.board_text(board, chat.title or "", u.lang))
+                else render.board_text(board, chat.title or "", u.lang, tz))
         await context.message.reply_text(text)
         return
     boards = []

@@ -3,9 +3,12 @@ of their teams, and the best exam scores on a paper."""
 
 from __future__ import annotations
 
+from datetime import tzinfo
+
 from bot.i18n import t
 from bot.leads.render import duration, num, pct, period_name, pts
 from bot.text_limits import MAX_TEXT, clip
+from proctor.local_time import moment
 from proctor.teams.leaderboard import Board, ExamRow, Row
 
 
@@ -14,9 +17,11 @@ def _row_fields(r: Row, lang: str) -> dict:
             "acc": pct(r.accuracy), "streak": r.streak}
 
 
-def board_text(b: Board, title: str, lang: str) -> str:
+def board_text(b: Board, title: str, lang: str, tz: tzinfo) -> str:
     lines = [t("l_lb_title", lang, title=title, period=period_name(b.period.name, lang)),
              t("l_lb_rule", lang), ""]
+    if b.held_until is not None:  # its answers would tell who was right before its keys do
+        lines[2:2] = [t("l_lb_held", lang, at=moment(b.held_until, tz))]
     if not b.top:
         lines.append(t("l_lb_empty", lang))
     lines += [t("l_lb_row", lang, **_row_fields(r, lang)) for r in b.top]

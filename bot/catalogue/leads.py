@@ -47,6 +47,8 @@ TEXTS: dict[str, dict[str, str]] = {
                  "zh": "{rank}. {name} — {points} · 正确率 {acc}% · 🔥{streak}"},
     "l_lb_you": {"en": "You: #{rank} of {n} — {points} · {acc}% · 🔥{streak}",
                  "zh": "你：第 {rank} / {n} 名 — {points} · 正确率 {acc}% · 🔥{streak}"},
+    "l_lb_held": {"en": "⏳ The open quiz counts here once it closes ({at}) and its keys are posted.",
+                  "zh": "⏳ 正在进行的每日一练在 {at} 结束并公布答案后计入本榜。"},
     "l_lb_you_none": {"en": "You: no points in this period yet.", "zh": "你：本时段暂无得分。"},
     "l_lb_empty": {"en": "No daily-quiz answers in this period yet.", "zh": "本时段还没有每日一练的作答。"},
     "l_lb_private_head": {"en": "🏆 Your positions · {period}", "zh": "🏆 你的排名 · {period}"},

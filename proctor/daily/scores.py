@@ -44,21 +44,54 @@ def slot_range(start: float | None, end: float | None) -> tuple[int, int, tuple[
     return lo, hi, before, after
 
 
-def source(engine: Engine, start: float | None, end: float | None,
-           chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
-    """(SELECT, parameters): the chat's daily points in the period [start, end) as rows (user_id, day,
-    score, max_score, answers, correct, last_at): the whole slots from daily_scores, the edges (when
-    the bounds are off the quarter hours) from daily_answers. The SELECT names the chat as
-    `chat_param`; the caller adds that parameter."""
+def held(chat_param: str = ":chat") -> str:
+    """The ids of the chat's group quizzes whose keys are not posted yet (`closed_at` NULL): until then
+    their answers are on no board, in no trend or report, as they count for no rating
+    (proctor/daily/rated.py): a member's points would tell the group who was right before the keys do.
+    A private quiz's answers count at once (its key comes with each answer)."""
+    return ("SELECT d.id FROM daily_deliveries d JOIN chats c ON c.id = d.chat_id "
+            f"WHERE d.chat_id = {chat_param} AND c.type != 'private' AND d.closed_at IS NULL")
+
+
+def period_source(engine: Engine, start: float | None, end: float | None, *, summary: str, answers: str,
+                  joins: str = "", chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
+    """(SELECT, parameters): a chat's daily answers in the period [start, end) as rows of a summary
+    kept by quarter-hour slot, `summary` (`SELECT <columns> FROM <table>`; its rows have `chat_id` and
+    `slot`), and of the answers themselves, `answers` (the same columns over `daily_answers a`, with
+    `joins`): the whole slots from the summary, the edges off the quarter hours from the answers, and
+    the answers of a quiz still `held` left out (the few slots they fall in read from the answers
+    without them). The SELECT names the chat as `chat_param`; the caller adds that parameter."""
     lo, hi, (s1, e1), (s2, e2) = slot_range(start, end)
-    sql = ("SELECT user_id, day, score, max_score, answers, correct, last_at FROM daily_scores "
-           f"WHERE chat_id = {chat_param} AND slot >= :lo AND slot < :hi")
+    held_ids = held(chat_param)
+    held_slots = f"SELECT {slot_of(engine, 'answered_at')} AS s FROM daily_answers WHERE delivery_id IN ({held_ids})"
+    rows = f"SELECT {answers} FROM {indexed_by(engine, 'daily_answers a', 'daily_answers_leaderboard')} {joins}"
+    sql = (f"{summary} WHERE chat_id = {chat_param} AND slot >= :lo AND slot < :hi AND slot NOT IN ({held_slots})"
+           f" UNION ALL {rows} JOIN (SELECT DISTINCT s FROM ({held_slots}) AS slots) AS h "
+           f"ON a.chat_id = {chat_param} AND a.answered_at >= h.s * {SLOT} AND a.answered_at < (h.s + 1) * {SLOT} "
+           f"WHERE h.s >= :lo AND h.s < :hi AND a.delivery_id NOT IN ({held_ids})")
     values: dict[str, object] = {"lo": lo, "hi": hi}
     for n, (s, e) in enumerate(((s1, e1), (s2, e2)), 1):
         if s < e:
-            sql += (f" UNION ALL SELECT user_id, day, score, max_score, 1, "
-                    f"CASE WHEN verdict = '{Verdict.correct}' THEN 1 ELSE 0 END, answered_at "
-                    f"FROM {indexed_by(engine, 'daily_answers', 'daily_answers_leaderboard')} "
-                    f"WHERE chat_id = {chat_param} AND answered_at >= :s{n} AND answered_at < :e{n}")
+            sql += (f" UNION ALL {rows} WHERE a.chat_id = {chat_param} AND a.answered_at >= :s{n} "
+                    f"AND a.answered_at < :e{n} AND a.delivery_id NOT IN ({held_ids})")
             values.update({f"s{n}": s, f"e{n}": e})
     return sql, values
+
+
+def slot_of(engine: Engine, column: str) -> str:
+    """The slot of a Unix time `column` (migration 024's `CAST(x AS INTEGER) / 900`: SQLite's CAST
+    truncates, PostgreSQL's rounds, so there the time is truncated first, as the baseline's triggers do)."""
+    if engine is Engine.postgres:
+        return f"CAST(trunc({column}) AS BIGINT) / {SLOT}"
+    return f"CAST({column} AS INTEGER) / {SLOT}"
+
+
+def source(engine: Engine, start: float | None, end: float | None,
+           chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
+    """(SELECT, parameters): the chat's daily points in the period [start, end) as rows (user_id, day,
+    score, max_score, answers, correct, last_at), from the daily_scores summary (`period_source`)."""
+    return period_source(
+        engine, start, end, chat_param=chat_param,
+        summary="SELECT user_id, day, score, max_score, answers, correct, last_at FROM daily_scores",
+        answers=("a.user_id, a.day, a.score, a.max_score, 1, "
+                 f"CASE WHEN a.verdict = '{Verdict.correct}' THEN 1 ELSE 0 END, a.answered_at"))

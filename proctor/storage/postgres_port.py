@@ -1,7 +1,7 @@
 """How far the record's SQL runs on PostgreSQL: the modules whose SQL does not yet (`NOT_YET`).
 
 docs/postgres-port.md lists every module that runs SQL as ported (its tests run on both engines),
-not yet, or SQLite files only (backups); tests/project/test_postgres_port.py holds this tuple and that
+not yet, or one engine only (backups, the schema checks, the copy's two sides); tests/project/test_postgres_port.py holds this tuple and that
 list equal, and checks that no ported module holds a construct only SQLite takes. The bot refuses to
 start on a PostgreSQL URL while `NOT_YET` holds a module (`unported`): a half-ported bot would fail
 in the middle of a candidate's exam, not at start-up.

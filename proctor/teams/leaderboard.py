@@ -67,6 +67,7 @@ class Board:
     top: list[Row]
     me: Row | None  # the caller's row, also when it is already in `top`
     ranked: int  # how many members scored in the period
+    held_until: float | None = None  # a group quiz's answers are left out until it closes then (scores.held)
 
 
 def period_bounds(name: str, now: float, tz: ZoneInfo) -> Period:
@@ -149,8 +150,10 @@ async def board(db: Database, chat_id: int, period: Period, me: int | None = Non
                max_points=r["max_points"], answers=r["answers"], correct=r["correct"],
                last_at=r["last_at"], streak=runs.get(r["user_id"], 0)) for r in rows]
     mine = next((r for r in out if r.user_id == me), None)
+    held_until = (await db.scalar(f"SELECT MIN(closes_at) FROM daily_deliveries WHERE id IN ({scores.held()})",
+                                  {"chat": chat_id}) if points == Points.daily else None)
     return Board(chat_id=chat_id, period=period, top=[r for r in out if r.rank <= top], me=mine,
-                 ranked=rows[0]["ranked"] if rows else 0)
+                 ranked=rows[0]["ranked"] if rows else 0, held_until=held_until)
 
 
 async def my_groups(db: Database, user_id: int) -> list[tuple[int, str, str | None]]:

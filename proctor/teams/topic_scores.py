@@ -23,7 +23,7 @@ for the last bit of a sum of non-binary fractions).
 
 from __future__ import annotations
 
-from bank.store import Engine, indexed_by
+from bank.store import Engine
 from bank.topics import topic_sql
 from proctor.daily import scores
 
@@ -34,21 +34,13 @@ TOPIC = topic_sql("s", "p")
 def daily_source(engine: Engine, start: float | None, end: float | None,
                  chat_param: str = ":chat") -> tuple[str, dict[str, object]]:
     """(SELECT, parameters): the chat's daily answers in the period [start, end) as rows (user_id,
-    paper_id, section_id, topic, score, max_score, answers): whole slots from daily_topics, the edges
-    off the quarter hours from daily_answers. The SELECT names the chat as `chat_param`; the caller
-    adds that parameter."""
-    lo, hi, (s1, e1), (s2, e2) = scores.slot_range(start, end)
-    sql = ("SELECT user_id, paper_id, section_id, topic, score, max_score, answers FROM daily_topics "
-           f"WHERE chat_id = {chat_param} AND slot >= :lo AND slot < :hi")
-    values: dict[str, object] = {"lo": lo, "hi": hi}
-    for n, (s, e) in enumerate(((s1, e1), (s2, e2)), 1):
-        if s < e:
-            sql += (" UNION ALL SELECT d.user_id, q.paper_id, q.section_id, q.topic, d.score, d.max_score, 1 "
-                    f"FROM {indexed_by(engine, 'daily_answers d', 'daily_answers_leaderboard')} "
-                    "JOIN questions q ON q.id = d.question_id "
-                    f"WHERE d.chat_id = {chat_param} AND d.answered_at >= :s{n} AND d.answered_at < :e{n}")
-            values.update({f"s{n}": s, f"e{n}": e})
-    return sql, values
+    paper_id, section_id, topic, score, max_score, answers) from the daily_topics summary
+    (`scores.period_source`: a group quiz's answers once its keys are posted)."""
+    return scores.period_source(
+        engine, start, end, chat_param=chat_param,
+        summary="SELECT user_id, paper_id, section_id, topic, score, max_score, answers FROM daily_topics",
+        answers="a.user_id, q.paper_id, q.section_id, q.topic, a.score, a.max_score, 1",
+        joins="JOIN questions q ON q.id = a.question_id")
 
 
 def grouped(source: str, keys: str) -> str:

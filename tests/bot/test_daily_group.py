@@ -136,6 +136,30 @@ async def test_three_members_answer_first_answer_counts_feedback_is_private(env)
     assert sum(1 for m in group.chat() if m.from_bot and m.text.startswith("🔑")) == 1
 
 
+async def test_the_groups_board_counts_a_quiz_once_its_keys_are_posted_not_before(env):
+    """A member's points while the quiz is open would tell the group who was right before the keys do."""
+    lead, group = await _push_now(env)
+    msg, item, key = await _question_of_kind(env, group, "single")
+    right = "ABCD"[item.option_order.index(key)]
+    wrong = next(c for c in "ABCD" if c != right)
+    ann, bob = env.api.user(11, "Ann"), env.api.user(12, "Bob")
+    group.add_members(11, 12)
+    await (await ann.press(msg, right)).wait()
+    await (await bob.press(msg, wrong)).wait()
+
+    async def board() -> str:
+        await ann.send("/leaderboard week", chat=group)  # the quiz closes the next morning: the same week
+        return (await ann.wait_message(lambda m: "🏆" in (m.text or ""), chat=GROUP)).text
+
+    quiz = await the_delivery(env.db)
+    held = await board()
+    assert "⏳ The open quiz counts here once it closes" in held and "Ann" not in held and "Bob" not in held
+    env.clock.set(quiz.closes_at)
+    await run_job(env, f"daily-close:{quiz.id}")
+    counted = await board()
+    assert "⏳" not in counted and re.search(r"\n1\. Ann — [1-9]", counted) and "\n2. Bob — 0 pts" in counted, counted
+
+
 async def test_count_edits_are_debounced_and_the_last_change_lands(env):
     lead, group = await _push_now(env)
     fast(env, edits=1.0)

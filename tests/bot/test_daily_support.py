@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.daily import counts, push
+from proctor.daily import delivery as delivery_store
 from tests.harness import BotEnv
 from tests.papers_fixture import small_paper
 
@@ -39,6 +40,17 @@ async def run_job(env: BotEnv, name: str) -> None:
     jobs = env.app.job_queue.get_jobs_by_name(name)
     assert jobs, f"no job {name!r}"
     await jobs[0].run(env.app)
+
+
+async def close_open_quizzes(env: BotEnv) -> int:
+    """Every quiz still open (or closed without its keys): its close job run at its close time, as the
+    scheduler would; how many there were."""
+    open_ones = await delivery_store.unfinished(env.db)
+    for quiz in sorted(open_ones, key=lambda d: d.closes_at):
+        env.clock.set(max(env.clock.now(), quiz.closes_at))
+        await run_job(env, f"daily-close:{quiz.id}")
+    await env.idle()
+    return len(open_ones)
 
 
 async def subscribe_group(env: BotEnv, args: str = "09:00 Asia/Shanghai"):

@@ -85,14 +85,15 @@ class Crafted:
 
     async def daily(self, chat_id: int, day: str, qids: list[int],
                     answers: list[tuple[int, int, float, float]], response: object = "A",
-                    responses: dict[int, object] | None = None) -> int:
-        """One delivered quiz; answers are (user, pos, score, answered_at), max 1 point each, each
-        answer the user's `responses` entry, `response` if they have none."""
+                    responses: dict[int, object] | None = None, held: bool = False) -> int:
+        """One delivered quiz, closed and its keys posted (`held`: keys not posted yet); answers are
+        (user, pos, score, answered_at), max 1 point each, each answer the user's `responses` entry,
+        `response` if they have none."""
 
         def transaction(c):
             cur = c.execute(
-                "INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at) "
-                "VALUES (?,?, 'closed', 0, 0) RETURNING id", (chat_id, day))
+                "INSERT INTO daily_deliveries (chat_id, day, status, created_at, closes_at, closed_at) "
+                "VALUES (?,?, 'closed', 0, 0, ?) RETURNING id", (chat_id, day, None if held else 0))
             did = (cur.fetchone())[0]
             for pos, qid in enumerate(qids):
                 c.execute("INSERT INTO daily_items (delivery_id, pos, question_id, message_id) "

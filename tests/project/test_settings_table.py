@@ -9,8 +9,9 @@ from bot.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ("bank", "proctor", "bot", "desk", "sandbox")
-# the runner of child processes hands on an allow-listed part of its parent's environment (no setting)
-ENV_HANDED_ON = {"bank/child_process.py"}
+# the runner of child processes hands on an allow-listed part of its parent's environment (no setting),
+# and so does the runner of pg_dump and pg_restore (with libpq's own PG... settings)
+ENV_HANDED_ON = {"bank/child_process.py", "proctor/storage/pg_backups.py"}
 
 
 def _the_settings() -> set[str]:

@@ -115,15 +115,23 @@ async def test_the_group_quiz_answered_by_ann_reaches_her_toast_the_count_and_th
         message_id, button = await question(env, "single")
         return f"ann: team: {message_id}.{button}"
 
-    printed = await drive(env, "team: /daily now", ann_answers, "team: /leaderboard today")
+    async def close_the_quiz() -> str:
+        quiz = await the_delivery(env.db)
+        env.clock.set(quiz.closes_at)
+        await run_job(env, f"daily-close:{quiz.id}")
+        return "team: /leaderboard week"
+
+    printed = await drive(env, "team: /daily now", ann_answers, "team: /leaderboard today", close_the_quiz)
     quiz = [m for m in map(QUIZ.match, printed) if m]
     assert [m.group(2) for m in quiz] == ["1", "2", "3", "4", "5"]
     message_id, _ = await question(env, "single")
     toast = next(i for i, line in enumerate(printed) if re.match(r"\((toast|alert) to Ann\) ", line))
     assert "✅ Correct!" in printed[toast]
     assert f"team bot [#{message_id}] (edited): … 👥 Answered: 1" in printed[toast:]
-    board = next(line for line in printed if line.startswith("team bot [#") and "🏆 Sandbox team" in line)
-    assert "Ann" in board and "Bob" not in board
+    held, board = [i for i, line in enumerate(printed) if line.startswith("team bot [#") and "🏆 Sandbox team" in line]
+    # while the quiz is open the board holds it (her points would tell who was right); once its keys are out, Ann
+    assert "⏳" in "\n".join(printed[held:held + 4]) and "Ann —" not in "\n".join(printed[held:board])
+    assert "Ann —" in "\n".join(printed[board:]) and "Bob —" not in "\n".join(printed[board:])
     assert not any(line.startswith("bot:") for line in printed)  # nothing went to your private chat
     assert [(a.user_id, a.verdict) for a in await daily_answers(env.db)] == [(1002, "correct")]
 
