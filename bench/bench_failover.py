@@ -61,7 +61,6 @@ from bench_hiring import (  # noqa: E402
     FIRST_ID,
     LEAD,
     LINK,
-    WRITTEN,
     _cli,
     _cpu,
     _env,
@@ -349,11 +348,28 @@ async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresSe
     a_after = [c for c in log.calls if c.proc == "A" and c.at > signalled]
 
     # --- answers: confirmed on screen against the record ------------------------------------------
+    # what each answer brought on screen: the next question confirms it; the result card in its place
+    # (the deadline came first) does not
+    screens: dict[int, list[ApiCall]] = defaultdict(list)
+    for c in log.calls:
+        if c.name in ("editMessageText", "sendMessage") and c.chat_id is not None and c.chat_id < LEAD:
+            screens[c.chat_id].append(c)
+
+    def card_instead(p: Any) -> bool:
+        shown = [c for c in screens[p.chat_id] if c.at <= p.edited]
+        return bool(shown) and shown[-1].text.startswith("🏁")
+
     given: Counter[int] = Counter(p.chat_id for p in probe.presses)
-    confirmed: Counter[int] = Counter(p.chat_id for p in probe.presses if p.seen is not None)
+    confirmed: Counter[int] = Counter(p.chat_id for p in probe.presses if p.seen is not None and p.edited is not None
+                                      and not card_instead(p))
+    overtaken = [p for p in probe.presses if p.seen is not None and p.edited is not None and card_instead(p)]
     recorded = Counter({user: count for user, count in _rows(
         url, "SELECT t.user_id, COUNT(*) FROM answers s JOIN attempts t ON t.id = s.attempt_id GROUP BY t.user_id")})
     lost = sum(max(0, confirmed[u] - recorded[u]) for u in confirmed)
+    deadline_of = dict(_rows(url, "SELECT user_id, deadline FROM attempts"))
+    on_wall = time.time() - time.perf_counter()
+    short = {u: (confirmed[u], recorded[u], [round(p.pressed + on_wall - deadline_of[u], 1) for p in probe.presses
+                                             if p.chat_id == u]) for u in confirmed if confirmed[u] > recorded[u]}
     twice = sum(max(0, recorded[u] - given[u]) for u in recorded)
     pairs_twice = _rows(url, "SELECT COUNT(*) FROM (SELECT attempt_id, pos FROM answers GROUP BY 1, 2 "
                              "HAVING COUNT(*) > 1) x")[0][0]
@@ -365,8 +381,9 @@ async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresSe
     for c in sends:
         if c.chat_id < LEAD and c.text.startswith("🏁"):
             result_calls[c.chat_id].append(c)
-    result_delivered = sum(any(m.from_bot and (m.text or "").startswith("🏁") for m in api.chat_view(u))
-                           for (u,) in finished_rows)
+    no_card = [u for (u,) in finished_rows if not any(m.from_bot and (m.text or "").startswith("🏁")
+                                                        for m in api.chat_view(u))]
+    result_delivered = len(finished_rows) - len(no_card)
     result_sent_twice = {u: len(cs) for u, cs in result_calls.items() if sum(c.name == "sendMessage" for c in cs) > 1
                          or sum(c.name == "editMessageText" for c in cs) > 1}
     lead_texts: Counter[tuple[int, str]] = Counter((c.chat_id, c.text) for c in sends
@@ -401,9 +418,12 @@ async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresSe
         "a_calls_after_waking": woken.get("calls_after_waking"),
         "answers": len(answered), "answers_confirmed": sum(confirmed.values()),
         "answers_recorded": sum(recorded.values()), "answers_lost": lost, "answers_counted_twice": twice,
-        "attempt_pos_twice": pairs_twice, "answers_not_shown_in_60s": len(stuck),
+        "attempt_pos_twice": pairs_twice, "short_users(confirmed,recorded,pressed_s_before_deadline)": list(short.items())[:8],
+        "answers_overtaken_by_deadline": len(overtaken),
+        "overtaken_pressed_s_from_deadline": sorted(round(p.pressed + on_wall - deadline_of[p.chat_id], 1) for p in overtaken)[:20], "answers_not_shown_in_60s": len(stuck),
         "finished": len(finished_rows), "result_cards_delivered": result_delivered,
         "result_cards_sent_more_than_once": result_sent_twice,
+        "no_result_card": [(u, [(c.name, c.text[:30]) for c in screens[u][-3:]]) for u in no_card],
         "lead_cards_delivered": len({k for k in lead_texts}), "lead_card_duplicates": lead_dupes and {
             k[0]: v for k, v in lead_dupes.items()},
         "sent_by_both": both, "outbox": outbox,
@@ -411,7 +431,10 @@ async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresSe
         "p99_ms": round(_pct([p.bot_side for p in answered], 0.99), 1),
         "p99_outside_gap_ms": round(_pct([p.bot_side for p in outside], 0.99), 1),
         "p50_outside_gap_ms": round(_pct([p.bot_side for p in outside], 0.5), 1),
+        "p99_before_signal_ms": round(_pct([p.bot_side for p in outside if p.edited <= signalled], 0.99), 1),
         "p99_after_takeover_ms": round(_pct([p.bot_side for p in after], 0.99), 1),
+        "p99_from_10s_after_takeover_ms": round(_pct([p.bot_side for p in after if p.delivered >= first_b + 10], 0.99), 1),
+        "answers_after_takeover": len(after),
         "answers_straddling_gap": len(straddling),
         "max_straddling_ms": round(max((p.bot_side for p in straddling), default=math.nan) * 1000, 1),
         "http_429": api.stats.rejected,
