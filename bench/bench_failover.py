@@ -61,6 +61,7 @@ from bench_hiring import (  # noqa: E402
     FIRST_ID,
     LEAD,
     LINK,
+    WRITTEN,
     _cli,
     _cpu,
     _env,
@@ -77,6 +78,7 @@ from sandbox.fakeapi import server as fake_server  # noqa: E402
 from tests.postgres_server import PostgresServer  # noqa: E402
 
 TOKEN = "123456:BENCH-fake-token-for-bench-failover"
+WRITTEN_SENTENCE = WRITTEN.split("，")[0]  # a written answer's paragraph repeats it
 CALLER: contextvars.ContextVar[str] = contextvars.ContextVar("caller", default="?")
 ANSWERING = frozenset({"answerCallbackQuery", "editMessageText", "sendMessage"})  # a result card (🏁) is not an answer
 LEADS_TIMEOUT = 120.0  # a cold bot on a busy 2-core machine may take a while to import and migrate
@@ -363,8 +365,14 @@ async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresSe
     confirmed: Counter[int] = Counter(p.chat_id for p in probe.presses if p.seen is not None and p.edited is not None
                                       and not card_instead(p))
     overtaken = [p for p in probe.presses if p.seen is not None and p.edited is not None and card_instead(p)]
-    recorded = Counter({user: count for user, count in _rows(
-        url, "SELECT t.user_id, COUNT(*) FROM answers s JOIN attempts t ON t.id = s.attempt_id GROUP BY t.user_id")})
+    # a typed answer the deadline overtook gets no next screen: the result card came after it instead
+    unanswered_card = [p for p in probe.presses if p.seen is None and screens[p.chat_id]
+                       and screens[p.chat_id][-1].text.startswith("🏁") and screens[p.chat_id][-1].at > p.pressed]
+    # a written question keeps its screen and adds each typed message to its answer: a row holds as
+    # many of the candidate's messages as its text holds the paragraph they type
+    recorded: Counter[int] = Counter()
+    for user, response in _rows(url, "SELECT t.user_id, s.response FROM answers s JOIN attempts t ON t.id = s.attempt_id"):
+        recorded[user] += max(1, response.count(WRITTEN_SENTENCE) // WRITTEN.count(WRITTEN_SENTENCE))
     lost = sum(max(0, confirmed[u] - recorded[u]) for u in confirmed)
     deadline_of = dict(_rows(url, "SELECT user_id, deadline FROM attempts"))
     on_wall = time.time() - time.perf_counter()
@@ -419,11 +427,13 @@ async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresSe
         "answers": len(answered), "answers_confirmed": sum(confirmed.values()),
         "answers_recorded": sum(recorded.values()), "answers_lost": lost, "answers_counted_twice": twice,
         "attempt_pos_twice": pairs_twice, "short_users(confirmed,recorded,pressed_s_before_deadline)": list(short.items())[:8],
-        "answers_overtaken_by_deadline": len(overtaken),
+        "answers_overtaken_by_deadline": len(overtaken), "typed_unanswered_card_came": len(unanswered_card),
         "overtaken_pressed_s_from_deadline": sorted(round(p.pressed + on_wall - deadline_of[p.chat_id], 1) for p in overtaken)[:20], "answers_not_shown_in_60s": len(stuck),
         "finished": len(finished_rows), "result_cards_delivered": result_delivered,
         "result_cards_sent_more_than_once": result_sent_twice,
-        "no_result_card": [(u, [(c.name, c.text[:30]) for c in screens[u][-3:]]) for u in no_card],
+        "no_result_card": [(u, [(c.proc, c.name, c.text[:30], round(c.at - signalled, 2)) for c in screens[u][-4:]],
+                            [(call.method, code, text) for call, code, text in api.state.errors
+                             if call.params.get("chat_id") in (u, str(u))]) for u in no_card],
         "lead_cards_delivered": len({k for k in lead_texts}), "lead_card_duplicates": lead_dupes and {
             k[0]: v for k, v in lead_dupes.items()},
         "sent_by_both": both, "outbox": outbox,
