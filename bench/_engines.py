@@ -103,6 +103,7 @@ class Tally:
     write_transactions: int = 0
     transactions: int = 0
     kinds: Counter[str] = field(default_factory=Counter)  # the first word of each statement
+    writes: list[str] = field(default_factory=list)  # each write transaction's first statements, shortened
 
 
 def _split(text: str) -> list[str]:
@@ -118,6 +119,7 @@ def _tally(transactions: list[list[str]], wrote_xid: set[int] | None = None) -> 
         out.kinds.update(s.split(None, 1)[0].upper() for s in body)
         if any(WRITE_LOCK.search(s) or CHANGES.search(s) for s in statements) or (wrote_xid and k in wrote_xid):
             out.write_transactions += 1
+            out.writes.append(" / ".join(s[:48] for s in body if not WRITE_LOCK.search(s))[:160])
     return out
 
 

@@ -280,6 +280,8 @@ def show_statements(paper: Paper, pg: PgServer) -> None:
             middle = sorted(tallies, key=lambda t: t.statements)[len(tallies) // 2]
             print(f"{step:<38} {engine:<9} {len(tallies):>3} {statistics.median(w):>5g} (≤{max(w)}) "
                   f"{statistics.median(x):>4g} (≤{max(x)}) {statistics.median(st):>5g} (≤{max(st)})  {dict(middle.kinds)}")
+            for write in middle.writes:
+                print(f"{'':<52}write: {write}")
 
 
 def _spread(values: list[float], fmt: str = "{:.2f}") -> str:
