@@ -8,7 +8,8 @@ import sys
 
 from bank.errors import BankError
 from proctor.errors import ProctorError
-from proctor.storage.copy import copy_record, parse_location
+from proctor.storage.copy import copy_record
+from proctor.storage.location import parse_location
 
 
 def add_db_commands(subparsers: argparse._SubParsersAction) -> None:

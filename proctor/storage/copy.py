@@ -21,55 +21,17 @@ from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import zip_longest
-from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from proctor.errors import ProctorError
 from proctor.storage.copy_engines import Kind, PostgresSide, Row, Side, SqliteSide, Table
 from proctor.storage.db import migration_files
+from proctor.storage.location import DbLocation, PostgresUrl
 from proctor.storage.stamp import APP_ID, FileKind, kind_of
 
 
 class CopyFailed(ProctorError):
     """The copy was refused or failed; the destination is as it was."""
-
-
-class PostgresUrl:
-    """A `postgresql://` URL; its str and repr show the password as `***`, `conninfo()` is the URL as
-    given (for psycopg only, never for a message)."""
-
-    def __init__(self, url: str):
-        self._url = url
-        parts = urlsplit(url)
-        query = parse_qsl(parts.query, keep_blank_values=True)
-        self.passwords = tuple(p for p in [parts.password or "", *(v for k, v in query if k == "password")] if p)
-        netloc = parts.netloc
-        if parts.password is not None:
-            user, _, host = netloc.rpartition("@")
-            netloc = f"{user.partition(':')[0]}:***@{host}"
-        shown_query = urlencode([(k, "***" if k == "password" else v) for k, v in query], safe="*")
-        self._shown = urlunsplit(parts._replace(netloc=netloc, query=shown_query))
-
-    def conninfo(self) -> str:
-        return self._url
-
-    def __str__(self) -> str:
-        return self._shown
-
-    def __repr__(self) -> str:
-        return f"PostgresUrl({self._shown!r})"
-
-
-# the engine's parsed PROCTOR_DB (proctor/storage/location.py) takes the place of these three
-Location = Path | PostgresUrl
-
-
-def parse_location(value: str) -> Location:
-    """A `postgresql://` (or `postgres://`) URL, else a SQLite file's path."""
-    if value.split("://", 1)[0].lower() in ("postgresql", "postgres") and "://" in value:
-        return PostgresUrl(value)
-    return Path(value)
 
 
 @dataclass(frozen=True)
@@ -87,7 +49,7 @@ def known_version() -> int:
     return migration_files()[-1][0]
 
 
-def copy_record(src: Location, dst: Location, *, force: bool = False) -> Copied:
+def copy_record(src: DbLocation, dst: DbLocation, *, force: bool = False) -> Copied:
     """Copy the record at `src` to `dst` and check it row by row. Raises CopyFailed (one line; the
     destination is then as it was)."""
     start = time.monotonic()
@@ -116,13 +78,13 @@ def copy_record(src: Location, dst: Location, *, force: bool = False) -> Copied:
     return Copied(copied, time.monotonic() - start)
 
 
-def _same_place(a: Location, b: Location) -> bool:
+def _same_place(a: DbLocation, b: DbLocation) -> bool:
     if isinstance(a, PostgresUrl) or isinstance(b, PostgresUrl):
         return isinstance(a, PostgresUrl) and isinstance(b, PostgresUrl) and a.conninfo() == b.conninfo()
     return a.resolve() == b.resolve()
 
 
-def _line(error: Exception, *locations: Location) -> str:
+def _line(error: Exception, *locations: DbLocation) -> str:
     """An engine's error as one line, with no URL's password in it."""
     text = (str(error).strip().splitlines() or [type(error).__name__])[0]
     for where in locations:
@@ -133,7 +95,7 @@ def _line(error: Exception, *locations: Location) -> str:
     return text
 
 
-def _open_source(src: Location, version: int) -> Side:
+def _open_source(src: DbLocation, version: int) -> Side:
     if isinstance(src, PostgresUrl):
         side: Side = _connect(src, source=True)
     else:
@@ -153,7 +115,7 @@ def _open_source(src: Location, version: int) -> Side:
     return side
 
 
-def _open_destination(dst: Location, version: int) -> Side:
+def _open_destination(dst: DbLocation, version: int) -> Side:
     if isinstance(dst, PostgresUrl):
         pg = _connect(dst, source=False)
         with _closed_on_error(pg, dst, "cannot be written"):
@@ -179,7 +141,7 @@ def _open_destination(dst: Location, version: int) -> Side:
 
 
 @contextmanager
-def _closed_on_error(side: Side, where: Location, what: str) -> Iterator[None]:
+def _closed_on_error(side: Side, where: DbLocation, what: str) -> Iterator[None]:
     """The side closed when what the block does with it fails; an engine's error as one line."""
     try:
         yield
@@ -198,7 +160,7 @@ def _connect(url: PostgresUrl, *, source: bool) -> PostgresSide:
         raise CopyFailed(f"cannot connect to {url}: {_line(e, url)}") from None
 
 
-def _at_version(side: Side, where: Location, version: int, role: str) -> None:
+def _at_version(side: Side, where: DbLocation, version: int, role: str) -> None:
     """Refuse a database at another version than the code's, or without the stamp of a record."""
     found = side.version()
     if found != version:
@@ -209,7 +171,7 @@ def _at_version(side: Side, where: Location, version: int, role: str) -> None:
         raise CopyFailed(f"{where} is not an Exam Proctor record (it lacks the record's stamp)")
 
 
-def _copy(src: Side, dst: Side, src_at: Location, dst_at: Location, *, force: bool) -> list[tuple[str, int]]:
+def _copy(src: Side, dst: Side, src_at: DbLocation, dst_at: DbLocation, *, force: bool) -> list[tuple[str, int]]:
     dst.begin()
     tables = _matched(src.tables(), dst.tables(), src_at, dst_at)
     order = _parents_first(tables)
@@ -233,7 +195,7 @@ def _copy(src: Side, dst: Side, src_at: Location, dst_at: Location, *, force: bo
     return counts
 
 
-def _matched(src: dict[str, Table], dst: dict[str, Table], src_at: Location, dst_at: Location) -> dict[str, Table]:
+def _matched(src: dict[str, Table], dst: dict[str, Table], src_at: DbLocation, dst_at: DbLocation) -> dict[str, Table]:
     """The tables, the same on both sides (same version, two engines: a difference is a bug to report)."""
     for name in sorted(set(src) ^ set(dst)):
         has, lacks = (src_at, dst_at) if name in src else (dst_at, src_at)
@@ -277,7 +239,7 @@ def _normal(kind: Kind | None, value: Any) -> Any:
     return value
 
 
-def _check(table: Table, src: Generator[Row, None, None], dst: Generator[Row, None, None], dst_at: Location) -> int:
+def _check(table: Table, src: Generator[Row, None, None], dst: Generator[Row, None, None], dst_at: DbLocation) -> int:
     """The rows counted, after comparing the two sides' rows in one order. Raises CopyFailed at the
     first difference, naming the table and the row's key."""
     try:
@@ -287,7 +249,7 @@ def _check(table: Table, src: Generator[Row, None, None], dst: Generator[Row, No
         dst.close()
 
 
-def _compared(table: Table, src: Iterator[Row], dst: Iterator[Row], dst_at: Location) -> int:
+def _compared(table: Table, src: Iterator[Row], dst: Iterator[Row], dst_at: DbLocation) -> int:
     count = 0
     for a, b in zip_longest(src, dst):
         if a is not None and b is not None:

@@ -29,10 +29,9 @@ class PostgresUrl:
         parts = urlsplit(url)
         if parts.scheme not in SCHEMES:
             raise ValueError("a SQLite file path or a postgresql:// URL")
-        try:
-            parts.port  # noqa: B018  (urlsplit checks the port only when asked)
-        except ValueError:
-            raise ValueError("a postgresql:// URL with a port that is a number") from None
+        hosts = parts.netloc.rpartition("@")[2]  # libpq takes several, `a:5432,b:5433` (a standby's failover)
+        if any(not _port_ok(host) for host in hosts.split(",")):
+            raise ValueError("a postgresql:// URL with a port that is a number")
         query = parse_qsl(parts.query, keep_blank_values=True)
         passwords = [v for k, v in query if k == "password"]
         self._url = url
@@ -68,6 +67,12 @@ class PostgresUrl:
 
     def __reduce__(self) -> tuple[type, tuple[str]]:
         return PostgresUrl, (self._url,)
+
+
+def _port_ok(host: str) -> bool:
+    """A host of a URL's list, `name`, `name:5432` or `[::1]:5432`: its port, if any, is a number."""
+    _, colon, port = host.rpartition("]")[2].rpartition(":")
+    return not colon or port.isdigit()
 
 
 DbLocation = Path | PostgresUrl

@@ -94,3 +94,15 @@ def test_what_needs_a_file_says_so_for_a_url(clean, capsys, words, what):
     assert err == f"proctor: {what} needs a SQLite file; {parse_location(URL)} is a PostgreSQL database\n"
     with pytest.raises(DatabaseUnusable):
         needs_file(parse_location(URL), what)
+
+
+def test_a_url_may_name_several_hosts_as_libpq_takes_them_and_a_bad_port_is_refused():
+    from proctor.storage.location import PostgresUrl, parse_location
+
+    url = "postgresql://bot:s3cret@db1:5432,db2:5433/proctor?target_session_attrs=read-write"
+    many = parse_location(url)
+    assert isinstance(many, PostgresUrl) and many.conninfo() == url and "s3cret" not in str(many) + repr(many)
+    assert isinstance(parse_location("postgresql://bot@[::1]:5432,db2/proctor"), PostgresUrl)
+    for bad in ("postgresql://bot@db1:54x2/proctor", "postgresql://bot@db1:5432,db2:no/proctor"):
+        with pytest.raises(ValueError, match="port that is a number"):
+            parse_location(bad)

@@ -13,8 +13,9 @@ import psycopg
 import pytest
 
 from bot.cli import main
-from proctor.storage.copy import CopyFailed, copy_record, parse_location
+from proctor.storage.copy import CopyFailed, copy_record
 from proctor.storage.db import migration_files
+from proctor.storage.location import parse_location
 from proctor.storage.schema import difference, schema_of
 from tests.copy_world import record
 from tests.engines import postgres_migrated

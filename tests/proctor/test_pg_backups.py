@@ -24,8 +24,8 @@ import pytest
 from bank.errors import DatabaseUnusable
 from bot.cli import main
 from proctor.storage import pg_backups
-from proctor.storage.copy import copy_record, parse_location
-from proctor.storage.location import PostgresUrl
+from proctor.storage.copy import copy_record
+from proctor.storage.location import PostgresUrl, parse_location
 from tests.copy_world import record
 from tests.postgres_fixtures import with_database
 
