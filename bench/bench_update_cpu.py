@@ -55,6 +55,7 @@ REPO = BENCH.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(BENCH))
 
+from _engines import PgServer, Tally, postgres_tally, spent, sqlite_tally  # noqa: E402
 from _paper_driver import CALLS, Paper, Person, Step, bundled_paper, take_turns  # noqa: E402
 from _proc_tree import CLK_TCK, PssSampler, cpu_ticks, pss_kib, settle  # noqa: E402
 
@@ -81,6 +82,7 @@ class Run:
     idle_kib: int = 0
     peak_kib: int = 0
     children: int = 0  # processes the bot started during the run
+    db_ticks: int = 0  # the PostgreSQL backends serving the bot (--engines)
     steps: Counter[Step] = field(default_factory=Counter)
     unexpected: Counter[str] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
@@ -89,8 +91,13 @@ class Run:
     def cpu_ms(self) -> float:
         return self.ticks / CLK_TCK / self.updates * 1000
 
+    @property
+    def with_db_ms(self) -> float:
+        """The bot's and its database server's backends' CPU per update."""
+        return (self.ticks + self.db_ticks) / CLK_TCK / self.updates * 1000
 
-def _environment(api: FakeBotApi, db: Path) -> dict[str, str]:
+
+def _environment(api: FakeBotApi, db: Path | str) -> dict[str, str]:
     """This process's environment without any bot setting of its own, and the bot's: the fake server,
     a fresh database. Bytecode is written and reused, as for an installed package."""
     env = {k: v for k, v in os.environ.items()
@@ -108,16 +115,21 @@ def _die_with_the_bench() -> None:
 class BotProcess:
     """`proctor run` or the bare bot, in a process of its own (its log in the run's directory)."""
 
-    def __init__(self, bot: Bot, api: FakeBotApi, directory: Path, paper: Paper) -> None:
+    def __init__(self, bot: Bot, api: FakeBotApi, directory: Path, paper: Paper, db: str | None = None,
+                 traced: bool = False) -> None:
+        """`db`: the record (default: a fresh file in `directory`); `traced`: ours through
+        `_traced_bot.py`, every SQLite statement written to `directory/sql.trace`."""
         if bot == Bot.ours:
             command = [sys.executable, "-m", "bot.cli", "run"]
+            if traced:
+                command = [sys.executable, str(BENCH / "_traced_bot.py"), str(directory / "sql.trace"), "run"]
         else:
             paper_file = directory / "paper.json"
             paper_file.write_text(json.dumps(paper.as_json(), ensure_ascii=False), encoding="utf-8")
             command = [sys.executable, str(BENCH / "_bare_paper_bot.py"), str(paper_file)]
         self.log = directory / "bot.log"
         with self.log.open("wb") as log:  # cwd: the run's directory, so no `.env` of the checkout is read
-            self.process = subprocess.Popen(command, cwd=directory, env=_environment(api, directory / "proctor.db"),
+            self.process = subprocess.Popen(command, cwd=directory, env=_environment(api, db or directory / "proctor.db"),
                                             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                             preexec_fn=_die_with_the_bench)
         self.pid = self.process.pid
@@ -145,12 +157,14 @@ class BotProcess:
         self.process.wait()
 
 
-async def one_run(label: str, bot: Bot, args: argparse.Namespace, paper: Paper) -> Run:
+async def one_run(label: str, bot: Bot, args: argparse.Namespace, paper: Paper, pg: PgServer | None = None) -> Run:
+    """One run; with `pg`, ours on a fresh database of that server (its backends' CPU read too)."""
     out = Run(label)
     with tempfile.TemporaryDirectory(prefix="bench-update-cpu-") as tmp:
         api = FakeBotApi(TOKEN, bot_username="proctor_bot")
         await api.start()
-        process = BotProcess(bot, api, Path(tmp), paper)
+        database, url = pg.new_database() if pg is not None else (None, None)
+        process = BotProcess(bot, api, Path(tmp), paper, db=url)
         try:
             await process.polling(api)
             out.idle_kib = pss_kib(process.pid)
@@ -161,11 +175,14 @@ async def one_run(label: str, bot: Bot, args: argparse.Namespace, paper: Paper) 
                 await take_turns([warm_up], args.rate)
                 await api.wait_idle(quiet=0.3, timeout=60)
                 await settle(process.pid)
+                db_before = pg.backend_ticks(database) if pg is not None and database else {}
                 before, started = cpu_ticks(process.pid), time.perf_counter()
                 await take_turns(people, args.rate)
                 await api.wait_idle(quiet=0.3, timeout=60)
                 await settle(process.pid)  # work left after the last reply (a done mark, a delivered mark)
                 out.ticks = cpu_ticks(process.pid) - before
+                if pg is not None and database:
+                    out.db_ticks = spent(db_before, pg.backend_ticks(database))
                 out.wall = time.perf_counter() - started
             out.peak_kib, out.children = pss.peak, len(pss.children_seen)
             for p in people:
@@ -178,8 +195,93 @@ async def one_run(label: str, bot: Bot, args: argparse.Namespace, paper: Paper) 
         finally:
             await process.stop()
             await api.stop()
+            if pg is not None and database:
+                pg.drop(database)
         out.errors = [f"{call.method}: {code} {text}" for call, code, text in api.errors]
     return out
+
+
+def report_engines(runs: dict[str, list[Run]]) -> int:
+    """--engines: each side's CPU per update (the bot's tree, and with PostgreSQL's backends), the
+    ratios round by round, the A/A (postgres/postgres'); 0 when the A/A is within its band."""
+    for label, rs in runs.items():
+        print(f"{label:>9}: bot {_spread([r.cpu_ms for r in rs])} ms/update, bot + PostgreSQL backends "
+              f"{_spread([r.with_db_ms for r in rs])} ms/update over {rs[0].updates} updates, "
+              f"PSS idle {_spread([r.idle_kib / 1024 for r in rs], '{:.1f}')} MiB, "
+              f"{statistics.median(r.wall for r in rs):.0f} s a run")
+        for r in rs:
+            if r.unexpected:
+                print(f"  ! {r.label}: calls the list does not have: {dict(r.unexpected)}")
+            if r.errors:
+                print(f"  ! {r.label}: {len(r.errors)} error answers, e.g. {r.errors[0]}")
+    for measure, of in (("the bot alone", lambda r: r.cpu_ms), ("the bot + its backends", lambda r: r.with_db_ms)):
+        ratios = {pair: [of(x) / of(y) for x, y in zip(runs[pair[0]], runs[pair[1]], strict=True)]
+                  for pair in (("postgres", "sqlite"), ("postgres'", "sqlite"), ("postgres", "postgres'"))}
+        for (a, b), values in ratios.items():
+            print(f"{measure}: {a}/{b} round by round {_spread(values, '{:.3f}')} [{', '.join(f'{v:.3f}' for v in values)}]")
+    aa = statistics.median(r.cpu_ms / q.cpu_ms for r, q in zip(runs["postgres"], runs["postgres'"], strict=True))
+    ok = abs(aa - 1) <= AA_BAND
+    print(f"A/A (postgres/postgres', the bot): median {aa:.3f}, within ±{AA_BAND:.0%}: {'yes' if ok else 'NO: too noisy'}")
+    return 0 if ok else 1
+
+
+async def count_statements(engine: str, paper: Paper, pg: PgServer | None) -> dict[Step, list[Tally]]:
+    """One person takes the whole paper, one update at a time, waiting for quiet after each: the
+    statements and transactions each update caused (its reply, done mark and outbox included), from
+    the bot's SQLite trace or the server's log."""
+    seen: dict[Step, list[Tally]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-update-sql-") as tmp:
+        api = FakeBotApi(TOKEN, bot_username="proctor_bot")
+        await api.start()
+        database, url = pg.new_database() if pg is not None else (None, None)
+        trace = pg.log if pg is not None else Path(tmp) / "sql.trace"
+        process = BotProcess(Bot.ours, api, Path(tmp), paper, db=url, traced=pg is None)
+        try:
+            await process.polling(api)
+            person = Person(api, paper, FIRST_USER)
+            await person.open(True)
+            await api.wait_idle(quiet=0.5, timeout=60)
+            while not person.done:
+                step, action = person.next_step()
+                await asyncio.sleep(max(0.0, person.ready_at(step) - time.perf_counter()))
+                start = trace.stat().st_size if trace.exists() else 0
+                await person.act(step, action, quiet=0.5)
+                await asyncio.sleep(0.3)  # a done mark after the last call
+                with trace.open(encoding="utf-8", errors="replace") as f:
+                    f.seek(start)
+                    lines = f.readlines()
+                seen.setdefault(step, []).append(postgres_tally(lines, database) if pg is not None and database
+                                                 else sqlite_tally(lines))
+        finally:
+            await process.stop()
+            await api.stop()
+            if pg is not None and database:
+                pg.drop(database)
+    return seen
+
+
+def show_statements(paper: Paper, pg: PgServer) -> None:
+    """--engines --count: statements and write transactions per kind of update, both engines."""
+    pg.logging(True)
+    try:
+        counted = {"sqlite": asyncio.run(count_statements("sqlite", paper, None)),
+                   "postgres": asyncio.run(count_statements("postgres", paper, pg))}
+    finally:
+        pg.logging(False)
+    print(f"{'update':<38} {'engine':<9} {'n':>3} {'write txns':>11} {'txns':>9} {'statements':>11}  statements by kind (median update)")
+    for step in counted["sqlite"]:
+        for engine, steps in counted.items():
+            tallies = steps.get(step, [])
+            if not tallies:
+                continue
+            w = [t.write_transactions for t in tallies]
+            x = [t.transactions for t in tallies]
+            st = [t.statements for t in tallies]
+            middle = sorted(tallies, key=lambda t: t.statements)[len(tallies) // 2]
+            print(f"{step:<38} {engine:<9} {len(tallies):>3} {statistics.median(w):>5g} (≤{max(w)}) "
+                  f"{statistics.median(x):>4g} (≤{max(x)}) {statistics.median(st):>5g} (≤{max(st)})  {dict(middle.kinds)}")
+            for write in middle.writes:
+                print(f"{'':<52}write: {write}")
 
 
 def _spread(values: list[float], fmt: str = "{:.2f}") -> str:
@@ -287,11 +389,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--aa", action="store_true", help="ours against ours: the method's noise")
     parser.add_argument("--calls", action="store_true", help="record the calls each kind of update makes, both bots")
     parser.add_argument("--old", action="store_true", help="then the old method, bench_serial_cpu.py --bots ours,bare")
+    parser.add_argument("--engines", action="store_true",
+                        help="ours on SQLite against ours on PostgreSQL (this machine's, a fresh database a run), with an A/A")
+    parser.add_argument("--count", action="store_true",
+                        help="with --engines: statements and write transactions per kind of update, both engines")
     args = parser.parse_args(argv)
 
     paper = bundled_paper(args.paper)
     if args.calls:
         return show_calls(paper)
+    if args.engines:
+        return engines(args, paper)
     sides = ({"ours": Bot.ours, "ours'": Bot.ours} if args.aa
              else {"ours": Bot.ours, "bare": Bot.bare, "ours'": Bot.ours})
     orders = [list(sides), list(sides)[::-1]] if args.aa else [list(o) for o in itertools.permutations(sides)]
@@ -314,6 +422,34 @@ def main(argv: list[str] | None = None) -> int:
         old = subprocess.run([sys.executable, str(BENCH / "bench_serial_cpu.py"), "--bots", "ours,bare"], check=False)
         status |= old.returncode
     return status
+
+
+def engines(args: argparse.Namespace, paper: Paper) -> int:
+    """--engines: postgres, sqlite and postgres' in the six orders in turn (or, with --count, the
+    statements per update on both)."""
+    pg = PgServer()
+    try:
+        if args.count:
+            show_statements(paper, pg)
+            return 0
+        sides = ["postgres", "sqlite", "postgres'"]
+        orders = [list(o) for o in itertools.permutations(sides)]
+        print(f"paper P{args.paper}, {args.people} people a run, one update at a time, at most {args.rate:g} a second; "
+              f"{args.rounds} rounds of {', '.join(sides)} in rotated orders; PostgreSQL {pg.server.url} on this machine\n",
+              flush=True)
+        runs: dict[str, list[Run]] = {label: [] for label in sides}
+        for i in range(args.rounds):
+            for label in orders[i % len(orders)]:
+                started = time.perf_counter()
+                run = asyncio.run(one_run(label, Bot.ours, args, paper, pg if label.startswith("postgres") else None))
+                runs[label].append(run)
+                print(f"round {i + 1} {label:>9}: {run.cpu_ms:.3f} ms/update, with its backends {run.with_db_ms:.3f} "
+                      f"({run.ticks}+{run.db_ticks} ticks, {run.updates} updates, {run.wall:.0f} s); load {os.getloadavg()[0]:.1f}; "
+                      f"{time.perf_counter() - started:.0f} s in all", flush=True)
+        print()
+        return report_engines(runs)
+    finally:
+        pg.stop()
 
 
 if __name__ == "__main__":
