@@ -34,7 +34,6 @@ ALLOWED: dict[str, str] = {
     "sandbox.fakeapi.methods.formatting._HtmlText.handle_endtag": "html.parser.HTMLParser's callback",
     "sandbox.fakeapi.methods.formatting._HtmlText.handle_starttag": "html.parser.HTMLParser's callback",
     # the fake Bot API's driver: what tests do as Telegram and its users (ARCHITECTURE.md, sandbox/)
-    "sandbox.fakeapi.driver.FakeBotApi.calls_to": "tests read the Bot API calls the bot made",
     "sandbox.fakeapi.driver.FakeGroup.remove_members": "tests make members leave a group",
     "sandbox.fakeapi.methods.errors.ApiError.server_error": "tests inject a 5xx into the bot's calls",
     "sandbox.fakeapi.state.StoredMessage.web_app_urls": "tests open the desk's Mini App button as a user does",
