@@ -56,6 +56,7 @@ from aiohttp import web
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _exam_driver import Candidate, Probe  # noqa: E402
+from _proc_tree import tree  # noqa: E402
 from bench_hiring import (  # noqa: E402
     BOT,
     FIRST_ID,
@@ -167,27 +168,9 @@ def _durable(server: PostgresServer) -> None:
         conn.execute("SELECT pg_reload_conf()")
 
 
-def _tree(root: int) -> list[int]:
-    """`root` and its descendants (PostgreSQL's postmaster and its backends)."""
-    children: dict[int, list[int]] = defaultdict(list)
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children[ppid].append(int(entry.name))
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo += children.get(pid, [])
-    return found
-
-
 def _tree_cpu(root: int) -> float:
     total = 0.0
-    for pid in _tree(root):
+    for pid in tree(root):  # PostgreSQL's postmaster and its backends
         try:
             total += _cpu(pid)
         except (OSError, IndexError):
