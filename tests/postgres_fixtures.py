@@ -8,6 +8,7 @@ import os
 import secrets
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -49,10 +50,10 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
-@pytest.fixture
-def pg_url(postgres_url: str) -> Iterator[str]:
-    """The URL of a fresh, empty database on the session's server, dropped after the test."""
-    name = f"t_{secrets.token_hex(6)}"
+@contextmanager
+def fresh_database(postgres_url: str, prefix: str = "t") -> Iterator[str]:
+    """The URL of a new, empty database on the server `postgres_url` names, dropped at the end."""
+    name = f"{prefix}_{secrets.token_hex(6)}"
     with psycopg.connect(postgres_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
@@ -60,6 +61,13 @@ def pg_url(postgres_url: str) -> Iterator[str]:
     finally:
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def pg_url(postgres_url: str) -> Iterator[str]:
+    """The URL of a fresh, empty database on the session's server, dropped after the test."""
+    with fresh_database(postgres_url) as url:
+        yield url
 
 
 # A test about SQLite itself (its query plans, PRAGMAs, the aiosqlite connection) in a module whose other

@@ -27,7 +27,7 @@ from proctor.storage import pg_backups
 from proctor.storage.copy import copy_record
 from proctor.storage.location import PostgresUrl, parse_location
 from tests.copy_world import record
-from tests.postgres_fixtures import with_database
+from tests.postgres_fixtures import fresh_database
 
 VERSION = pg_backups.known_version()
 
@@ -45,14 +45,8 @@ def filled(tmp_path: Path, pg_url: str) -> str:
 @pytest.fixture
 def fresh(postgres_url: str) -> Iterator[str]:
     """A second empty database, for a restore."""
-    name = f"r_{secrets.token_hex(6)}"
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield with_database(postgres_url, name)
-    finally:
-        with psycopg.connect(postgres_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database(postgres_url, "r") as url:
+        yield url
 
 
 def contents(url: str) -> dict[str, list[tuple[object, ...]]]:
