@@ -11,6 +11,7 @@ from telegram.ext import Application
 
 from bot.edits import edit_text
 from bot.exam import render
+from bot.exam.screen_lock import card_turn
 from bot.i18n import t
 from bot.pacing import Turn
 from bot.services import services
@@ -26,16 +27,17 @@ async def send_result(app: Application, message: Outgoing, turn: Turn | None) ->
     """The outbox's sender of result cards: close the attempt message, post the card.
 
     Raises NotFound (the attempt is gone) and TelegramError (the outbox retries or gives up)."""
-    card = await load_result_card(services(app).db, int(message.ref))  # one round trip
-    a = card.sheet.attempt
-    text, kb, u = _result_card(app, card)
-    if a.message_id:
-        try:  # cosmetic: the card is what must arrive
-            await app.bot.edit_message_text(t("finished_banner", u.lang), chat_id=a.chat_id,
-                                            message_id=a.message_id, reply_markup=None, rate_limit_args=turn)
-        except TelegramError as e:
-            log.info("attempt %s: could not close its message (%s)", a.id, e)
-    await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
+    async with card_turn(app, int(message.ref)):  # no late reply touches the screen after this
+        card = await load_result_card(services(app).db, int(message.ref))  # one round trip
+        a = card.sheet.attempt
+        text, kb, u = _result_card(app, card)
+        if a.message_id:
+            try:  # cosmetic: the card is what must arrive
+                await app.bot.edit_message_text(t("finished_banner", u.lang), chat_id=a.chat_id,
+                                                message_id=a.message_id, reply_markup=None, rate_limit_args=turn)
+            except TelegramError as e:
+                log.info("attempt %s: could not close its message (%s)", a.id, e)
+        await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
 
 
 async def send_result_in_place(app: Application, message: Outgoing, turn: Turn | None) -> None:
@@ -45,16 +47,17 @@ async def send_result_in_place(app: Application, message: Outgoing, turn: Turn |
     is gone gets the card posted below, at the pacer's bulk level (its turn took no token).
 
     Raises NotFound (the attempt is gone) and TelegramError (the outbox retries or gives up)."""
-    card = await load_result_card(services(app).db, int(message.ref))  # one round trip
-    a = card.sheet.attempt
-    text, kb, _ = _result_card(app, card)
-    if a.message_id:
-        try:
-            await edit_text(app.bot, a.chat_id, a.message_id, text, kb)
-            return
-        except BadRequest as e:  # gone, say: the card is posted instead
-            log.info("attempt %s: the card could not take its message's place (%s)", a.id, e)
-    await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
+    async with card_turn(app, int(message.ref)):  # no late reply touches the screen after this
+        card = await load_result_card(services(app).db, int(message.ref))  # one round trip
+        a = card.sheet.attempt
+        text, kb, _ = _result_card(app, card)
+        if a.message_id:
+            try:
+                await edit_text(app.bot, a.chat_id, a.message_id, text, kb)
+                return
+            except BadRequest as e:  # gone, say: the card is posted instead
+                log.info("attempt %s: the card could not take its message's place (%s)", a.id, e)
+        await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
 
 
 def _result_card(app: Application, card: ResultCard) -> tuple[str, InlineKeyboardMarkup | None, UserCtx]:

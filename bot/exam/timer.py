@@ -22,6 +22,7 @@ from bot import pacing, scheduling
 from bot.context import Ctx
 from bot.edits import edit_text
 from bot.exam import render
+from bot.exam.screen_lock import screen_lock
 from bot.i18n import tn
 from bot.scheduling import JobKind
 from bot.services import services
@@ -68,21 +69,22 @@ async def refresh(context: Ctx) -> None:
     """A checkpoint: edit the header's time left; at 5 minutes, warn; arm the next checkpoint."""
     attempt_id, checkpoint = cast(tuple[int, float], context.job_data)  # armed by arm() below
     svc = context.services
-    try:
-        sheet = await attempts.load_sheet(svc.db, attempt_id)
-    except NotFound:
-        return
-    a = sheet.attempt
-    if not a.running or a.deadline is None or a.deadline <= svc.now():
-        return  # handed in, or the deadline job's turn
-    arm(context.application, attempt_id, a.deadline, below=checkpoint)  # first: a failure below strands nothing
-    u = await prefs_for(context, a.user_id)
-    if a.message_id:
-        text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now())
+    async with screen_lock(context, attempt_id):  # read and edited while no card takes its place
         try:
-            await edit_text(context.bot, a.chat_id, a.message_id, text, kb)
-        except TelegramError as e:
-            log.info("attempt %s: could not refresh its clock (%s)", attempt_id, e)
+            sheet = await attempts.load_sheet(svc.db, attempt_id)
+        except NotFound:
+            return
+        a = sheet.attempt
+        if not a.running or a.deadline is None or a.deadline <= svc.now():
+            return  # handed in, or the deadline job's turn
+        arm(context.application, attempt_id, a.deadline, below=checkpoint)  # first: a failure below strands nothing
+        u = await prefs_for(context, a.user_id)
+        if a.message_id:
+            text, kb = render.attempt_screen(sheet, u.lang, u.script, svc.now())
+            try:
+                await edit_text(context.bot, a.chat_id, a.message_id, text, kb)
+            except TelegramError as e:
+                log.info("attempt %s: could not refresh its clock (%s)", attempt_id, e)
     if checkpoint == WARN_AT:
         minutes = max(1, round((a.deadline - svc.now()) / 60))
         try:  # patient: a round's candidates share a deadline minute, and their warnings must not
