@@ -361,6 +361,17 @@ async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresSe
     on_wall = time.time() - time.perf_counter()
     short = {u: (confirmed[u], recorded[u], [round(p.pressed + on_wall - deadline_of[u], 1) for p in probe.presses
                                              if p.chat_id == u]) for u in confirmed if confirmed[u] > recorded[u]}
+    # a candidate whose answer was not shown within 60 s (who then gave up): its last press and what
+    # reached its chat after it, to tell a lost reply from a deadline that came first
+    stuck_detail = []
+    for u in stuck:
+        last = max((p for p in probe.presses if p.chat_id == u), key=lambda p: p.pressed)
+        at = last.pressed + on_wall
+        stuck_detail.append({"typed": last.callback_id == "", "pressed_from_deadline_s": round(at - deadline_of[u], 1),
+                             "pressed_from_signal_s": round(at - signalled_wall, 1),
+                             "delivered": last.delivered is not None, "edited": last.edited is not None,
+                             "after": [(c.name, c.proc, c.text[:24], round(c.at - signalled, 1))
+                                       for c in screens[u] if c.at >= last.pressed]})
     twice = sum(max(0, recorded[u] - given[u]) for u in recorded)
     pairs_twice = _rows(url, "SELECT COUNT(*) FROM (SELECT attempt_id, pos FROM answers GROUP BY 1, 2 "
                              "HAVING COUNT(*) > 1) x")[0][0]
@@ -412,6 +423,7 @@ async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresSe
         "attempt_pos_twice": pairs_twice, "short_users(confirmed,recorded,pressed_s_before_deadline)": list(short.items())[:8],
         "answers_overtaken_by_deadline": len(overtaken), "typed_unanswered_card_came": len(unanswered_card),
         "overtaken_pressed_s_from_deadline": sorted(round(p.pressed + on_wall - deadline_of[p.chat_id], 1) for p in overtaken)[:20], "answers_not_shown_in_60s": len(stuck),
+        "not_shown": stuck_detail[:5],
         "finished": len(finished_rows), "result_cards_delivered": result_delivered,
         "result_cards_sent_more_than_once": result_sent_twice,
         "no_result_card": [(u, [(c.proc, c.name, c.text[:30], round(c.at - signalled, 2)) for c in screens[u][-4:]],
