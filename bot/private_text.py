@@ -40,10 +40,10 @@ class DailyTook:
 
 
 def step_in(conn: sqlite3.Connection, chat_id: int, user_id: int, reply_to: int | None, text: str,
-            now: float) -> ExamTook | DailyTook:
-    """On the database thread, in one transaction: the exam's typed step; when the exam does not
-    take the text, the daily quiz's."""
-    out = exam_steps.typed_step_in(conn, user_id, text, reply_to, now)
+            now: float, sent_at: float) -> ExamTook | DailyTook:
+    """On the database thread, in one transaction: the exam's typed step (judged by `sent_at`, the
+    message's Telegram date, against its deadline); when the exam does not take the text, the daily quiz's."""
+    out = exam_steps.typed_step_in(conn, user_id, text, reply_to, now, sent_at)
     if out is not None:
         return ExamTook(out)
     return DailyTook(daily_steps.typed_in(conn, chat_id, user_id, reply_to, text, now))
@@ -55,8 +55,9 @@ async def private_text(update: Update, context: Ctx) -> None:
     svc = context.services
     reply_to = msg.reply_to_message.message_id if msg.reply_to_message is not None else None
     text, chat_id, user_id, now = msg.text or "", msg.chat_id, context.user.id, svc.now()
+    sent_at = msg.date.timestamp()
     async with chat_lock(context.application, chat_id):
-        took = await svc.db.run_write(lambda conn: step_in(conn, chat_id, user_id, reply_to, text, now))
+        took = await svc.db.run_write(lambda conn: step_in(conn, chat_id, user_id, reply_to, text, now, sent_at))
         if isinstance(took, DailyTook):  # under the lock: the daily quiz's next question, or its summary
             await answering.private_text(update, context, took.out)
             return

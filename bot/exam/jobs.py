@@ -14,6 +14,7 @@ from bot.exam.hand_in import finish_and_report
 from bot.scheduling import JobKind
 from bot.services import services
 from proctor.exams import service as attempts
+from proctor.exams.deadline import GRACE, hand_in_at, hand_in_due
 from proctor.exams.states import FinishReason
 
 log = logging.getLogger(__name__)
@@ -25,8 +26,10 @@ def register(app: Application) -> None:
 
 
 def arm_deadline(app: Application, attempt_id: int, deadline: float) -> None:
-    """(Re)schedule the attempt's hand-in at its deadline; the stable name replaces an older job."""
-    scheduling.once(app, JobKind.deadline, attempt_id, deadline - services(app).now())
+    """(Re)schedule the attempt's hand-in: a grace after its deadline, for answers sent in time
+    (proctor/exams/deadline.py); the stable name replaces an older job."""
+    now = services(app).now()
+    scheduling.once(app, JobKind.deadline, attempt_id, hand_in_at(deadline, now) - now)
     timer.arm(app, attempt_id, deadline)  # the header's clock refreshes with it
 
 
@@ -45,7 +48,7 @@ async def deadline_reached(context: Ctx) -> None:
         return
     if not attempt.running:
         return
-    if attempt.deadline is not None and attempt.deadline > svc.now():
+    if attempt.deadline is not None and not hand_in_due(attempt.deadline, svc.now()):
         arm_deadline(context.application, attempt_id, attempt.deadline)  # the clock moved back: wait
         return
     await finish_and_report(context, attempt_id, FinishReason.timeout)
@@ -61,12 +64,13 @@ def ensure_deadline(app: Application, attempt) -> None:
 
 
 async def recover(app: Application) -> None:
-    """At start-up: hand in what expired while we were down (their results go to the outbox, which
-    sends them in the background) and re-arm the rest. Nothing here talks to Telegram."""
+    """At start-up: arm every timed running attempt's deadline. One that expired while no bot ran is
+    handed in a grace after the start, once the answers Telegram kept for the bot are handled (a typed
+    one sent in time counts: proctor/exams/deadline.py); its result goes to the outbox then. Nothing
+    here talks to Telegram."""
     svc = services(app)
-    for a in await attempts.due_attempts(svc.db, svc.now()):
-        await attempts.finish_attempt(svc.db, a.id, svc.now(), FinishReason.timeout)
-        log.info("attempt %s expired while the bot was down: handed in", a.id)
     for a in await attempts.timed_running(svc.db):
         if a.deadline is not None:  # timed: always
+            if a.deadline <= svc.now():
+                log.info("attempt %s expired while the bot was down: handed in in %.0f s", a.id, GRACE)
             arm_deadline(app, a.id, a.deadline)

@@ -140,13 +140,6 @@ async def review_sheet(db: Database, vis: Visibility, sheet: Sheet, positions: I
     return await load_sheet(db, sheet.attempt.id, positions=positions)
 
 
-async def due_attempts(db: Database, now: float) -> list[Attempt]:
-    rows = await db.fetchall(
-        f"SELECT * FROM attempts WHERE status='{AttemptStatus.running}' AND deadline IS NOT NULL AND deadline<=?",
-        (now,))
-    return [Attempt.from_row(r) for r in rows]
-
-
 async def timed_running(db: Database) -> list[Attempt]:
     rows = await db.fetchall(
         f"SELECT * FROM attempts WHERE status='{AttemptStatus.running}' AND deadline IS NOT NULL")

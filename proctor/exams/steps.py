@@ -32,6 +32,7 @@ from bank.paper_settings import policy_of
 from bank.question_versions import at_version, versions_in
 from bank.store import Engine, engine_of
 from bank.typed_answer import MAX_TYPED, typed_response
+from proctor.exams.deadline import time_is_up
 from proctor.exams.drafts import DRAFTED, draft_response, toggled
 from proctor.exams.model import AnswerRec, Attempt, Item, Sheet, answers_json, items_json
 from proctor.exams.questions import questions_in
@@ -254,10 +255,10 @@ class _Change:
 
 
 def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: Action, pos: int | None,
-            arg: str | None, now: float) -> Outcome:
+            arg: str | None, now: float, sent_at: float | None = None) -> Outcome:
     """The whole step inside one write transaction: read, decide, write. `pos` None: the current
-    question (typed text)."""
-    seen = _read_in(conn, attempt_id, user_id, now)
+    question (typed text); `sent_at`: a typed message's Telegram date (proctor/exams/deadline.py)."""
+    seen = _read_in(conn, attempt_id, user_id, now, sent_at)
     if not isinstance(seen, _Read):
         return seen
     sheet = seen.sheet
@@ -272,7 +273,8 @@ def step_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, action: Act
     return _write_in(conn, seen, pos, change, now)
 
 
-def _read_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, now: float) -> _Read | Closed | NotYours | Expired:
+def _read_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, now: float,
+             sent_at: float | None) -> _Read | Closed | NotYours | Expired:
     """The attempt in one read, if it is the user's and still running, with the questions the step
     may show: the current one and its neighbours (one read for both renderings)."""
     row = conn.execute(_SHEET[engine_of(conn)], (attempt_id,)).fetchone()
@@ -283,7 +285,7 @@ def _read_in(conn: sqlite3.Connection, attempt_id: int, user_id: int, now: float
         return NotYours()
     if not a.running:
         return Closed()
-    if a.deadline is not None and a.deadline <= now:
+    if time_is_up(a.deadline, now, sent_at):
         return Expired(a)
     unshown = _unshown(row, a)
     near = questions_in(conn, [i.question_id for i in unshown.items[max(0, a.current_pos - 1):a.current_pos + 2]])
@@ -377,14 +379,15 @@ def _applied(sheet: Sheet, item: Item, answer: AnswerRec | None, current_pos: in
 
 
 def typed_step_in(conn: sqlite3.Connection, user_id: int, text: str, reply_to: int | None,
-                  now: float) -> Outcome | None:
-    """A typed answer for the user's running attempt, found in the same transaction. None: the text
-    is not the exam's (no running attempt, or a reply to another message than the attempt's)."""
+                  now: float, sent_at: float | None = None) -> Outcome | None:
+    """A typed answer for the user's running attempt, found in the same transaction; `sent_at` is the
+    message's Telegram date. None: the text is not the exam's (no running attempt, or a reply to
+    another message than the attempt's)."""
     row = conn.execute(f"SELECT id, message_id FROM attempts WHERE user_id=? AND status='{AttemptStatus.running}'",
                        (user_id,)).fetchone()
     if row is None or (reply_to is not None and reply_to != row["message_id"]):
         return None
-    return step_in(conn, row["id"], user_id, Action.typed, None, text, now)
+    return step_in(conn, row["id"], user_id, Action.typed, None, text, now, sent_at)
 
 
 async def take_step(db: Database, attempt_id: int, user_id: int, action: Action, pos: int | None,

@@ -1,14 +1,17 @@
 """Nothing lost, nothing counted twice: deadlines, restarts, repeated updates, stale and forged buttons."""
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot import scheduling
 from bot.scheduling import JobKind
 from proctor import outbox
 from proctor.exams import service as attempts
+from proctor.exams.deadline import GRACE
 from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.storage import updates
-from tests.harness import BotEnv, at_place, attempt_message, pick_paper, start_exam
+from tests.harness import BotEnv, at_place, attempt_message, hand_in_due, pick_paper, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, attempts_of, outbox_record, the_attempt
 
@@ -45,7 +48,12 @@ async def test_deadline_job_hands_in_an_idle_attempt(tmp_path):
         await env.restart()  # start-up re-arms the deadline from SQLite: one second left
         assert (await attempts.get_attempt(env.db, attempt.id)).running  # not due at start-up: the job hands it in
         assert scheduling.armed(env.app, JobKind.deadline, attempt.id)
-        env.clock.advance(1)  # the bot's clock keeps pace with the second the scheduler waits
+        # armed for a grace after the deadline (answers sent in time: proctor/exams/deadline.py)
+        [job] = env.app.job_queue.get_jobs_by_name(scheduling.name(JobKind.deadline, attempt.id))
+        wait = (job.next_t - datetime.now(UTC)).total_seconds()
+        assert 1 + GRACE - 0.5 < wait <= 1 + GRACE
+        env.clock.advance(1)
+        hand_in_due(env)  # the clock moves on by the second and the grace; the real scheduler runs the job
         card = await ann.wait_message(lambda m: "Score:" in (m.text or ""), timeout=10)
         assert "Time ran out" in card.text
         assert "Score: 2/15" in card.text

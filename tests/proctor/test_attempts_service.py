@@ -103,13 +103,6 @@ async def test_foreign_attempt_is_refused(db):
         await attempts.own_sheet(db, a.id, 8)
 
 
-async def test_due_attempts_uses_now(db):
-    pid = await _setup(db, minutes=1)
-    await attempts.start_attempt(db, user_id=7, chat_id=7, paper_id=pid, mode="exam", now=T0, shuffle=False)
-    assert await attempts.due_attempts(db, T0 + 59) == []
-    assert len(await attempts.due_attempts(db, T0 + 60)) == 1
-
-
 async def test_mock_card_count_is_what_the_mock_sheet_holds(db):
     """Issue 22: the card promised the blueprint's 45 while the sheet held the 42 the bank had: the
     card counts what a draw gives from this bank."""
