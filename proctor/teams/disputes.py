@@ -132,13 +132,14 @@ async def raise_dispute(db: Database, *, question_id: int, user_id: int, chat_id
         order = seen_order_in(conn, user_id, question_id, chat_id=chat_id, message_id=message_id)
         if order is None:
             raise NotFound(f"no question {question_id} asked of user {user_id}")
-        row = conn.execute(
-            "INSERT INTO disputes (question_id, user_id, chat_id, reason, created_at, option_order) "
-            "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING RETURNING id",
-            (question_id, user_id, chat_id, reason, now, order)).fetchone()
-        if row is None:
+        # asked before the insert, not left to the unique index: a refused insert would take a number of
+        # PostgreSQL's sequence, and the ids people see (dispute #N) would skip (writes are one at a time)
+        if conn.execute(f"SELECT 1 FROM disputes WHERE question_id=? AND user_id=? AND status='{DisputeStatus.open}'",
+                        (question_id, user_id)).fetchone() is not None:
             raise AlreadyDisputed(f"question {question_id} already disputed by {user_id}")
-        dispute_id: int = row[0]
+        dispute_id: int = conn.execute(
+            "INSERT INTO disputes (question_id, user_id, chat_id, reason, created_at, option_order) "
+            "VALUES (?,?,?,?,?,?) RETURNING id", (question_id, user_id, chat_id, reason, now, order)).fetchone()[0]
         return dispute_id
 
     return await db.run_write(transaction)

@@ -108,3 +108,18 @@ async def test_nobody_fixes_their_own_dispute_and_alternatives_are_for_blanks(en
     fix = await kf.fix_key(env.db, did, actor=LEAD, now=T0, chat_id=None, alternative="GPU", regrade=False)
     assert fix.version == 2 and fix.answers == 0
     assert (await get_question(env.db, fill)).answer == [["图形处理器", "GPU"]]
+
+
+async def test_a_refused_second_dispute_takes_no_number_on_either_engine(env):
+    """Dispute numbers are shown to people: one refused as already open must not make the next skip one
+    (a refused insert would take a number of PostgreSQL's sequence)."""
+    qid, other = (await question_ids(env.db, "demo", "single"))[:2]
+    c = Crafted(env.db)
+    await c.user(ANN, "Ann")
+    await c.exam(ANN, await paper_id(env.db, "demo"), [(qid, 0, 2, 1), (other, 0, 2, 1)], T0 - 600, T0 - 60,
+                 responses=["B", "A"])
+    first = await dsp.raise_dispute(env.db, question_id=qid, user_id=ANN, chat_id=ANN, reason="B, not C", now=T0)
+    with pytest.raises(dsp.AlreadyDisputed):
+        await dsp.raise_dispute(env.db, question_id=qid, user_id=ANN, chat_id=ANN, reason="again", now=T0)
+    second = await dsp.raise_dispute(env.db, question_id=other, user_id=ANN, chat_id=ANN, reason="and this", now=T0)
+    assert second == first + 1
