@@ -81,14 +81,6 @@ def engine(request: pytest.FixtureRequest) -> Engine:
     return Engine(request.param)
 
 
-@pytest.fixture
-def db_location(engine: Engine, tmp_path: Path, request: pytest.FixtureRequest) -> str:
-    """Where a test's record is, as PROCTOR_DB or --db says it: a SQLite file (not yet made) or the URL
-    of a fresh PostgreSQL database (the server starts only for the PostgreSQL half)."""
-    if engine is Engine.sqlite:
-        return str(tmp_path / "record.db")
-    url: str = request.getfixturevalue("pg_url")
-    return url
 
 
 # What a record's schema is, as one digest: a test that changed it (a table, a column, an index, a trigger,
@@ -194,6 +186,17 @@ def pg_record_url(pg_worker_record: WorkerRecord) -> str:
     """The URL of a database at the newest schema holding nothing but what the migrations write, its own
     for the test (this process's record, emptied: `WorkerRecord`)."""
     return pg_worker_record.fresh()
+
+
+@pytest.fixture
+def db_location(engine: Engine, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """Where a test's record is, as PROCTOR_DB or --db says it: a SQLite file (not yet made) or the URL
+    of a PostgreSQL database holding no record row yet (this process's record, emptied: `WorkerRecord`;
+    the server starts only for the PostgreSQL half)."""
+    if engine is Engine.sqlite:
+        return str(tmp_path / "record.db")
+    url: str = request.getfixturevalue("pg_record_url")
+    return url
 
 
 @pytest.fixture
