@@ -5,7 +5,7 @@ tests/template_db.py's copy of a file instead; `with_bundled_bank` takes either)
 The rows are made in a scratch database, at the `now` the bot would have used: migrated by
 Database.open, the bank imported by ensure_default_bank, then read back through `proctor db copy`'s
 PostgreSQL side (proctor/storage/copy_engines.py) and kept in this process (a few hundred rows). A
-restore is that copy's write: one transaction, every table locked, no trigger firing (the replica
+restore is that copy's write: one transaction, no trigger firing (the replica
 role: the summary tables come as rows, nothing counts them twice), the rows by COPY; then each identity
 is set where the import left it, not past the largest id as the copy sets it (question_checks' ids are
 its questions', given, so its identity stays unused). It goes only into a record at the newest schema
@@ -58,16 +58,18 @@ async def with_bundled_bank(location: DbLocation, now: float) -> bool:
 
 
 async def fill_with_bundled_bank(url: PostgresUrl, now: float) -> bool:
-    """The bundled bank imported at `now` restored into the PostgreSQL record `url` if it holds no row;
-    returns whether it did."""
-    found = await asyncio.to_thread(_record_at, url)
-    if found is Record.holding:
-        return False
+    """The bundled bank imported at `now` restored into the PostgreSQL record `url` if it holds no row
+    (migrated first if it has no schema); returns whether it did."""
+    bank = _kept.get(now)
+    if bank is None:  # made once, and only for a record that takes it
+        if await asyncio.to_thread(_record_at, url) is Record.holding:
+            return False
+        bank = _kept[now] = await _made(url, now)
+    found = await asyncio.to_thread(_restore, url, bank)
     if found is Record.no_schema:
         await (await Database.open(url)).close()
-    if now not in _kept:
-        _kept[now] = await _made(url, now)
-    return await asyncio.to_thread(_restore, url, _kept[now])
+        found = await asyncio.to_thread(_restore, url, bank)
+    return found is Record.empty
 
 
 async def _made(url: PostgresUrl, now: float) -> BankRows:
@@ -109,25 +111,32 @@ def _holds_a_row(con: psycopg.Connection[Row]) -> bool:
 
 def _record_at(url: PostgresUrl) -> Record:
     with psycopg.connect(url.conninfo(), autocommit=True) as con:
-        row = con.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
-        if row is None or row[0] is not True:
-            return Record.no_schema
-        return Record.holding if _holds_a_row(con) else Record.empty
+        return _found(con)
 
 
-def _restore(url: PostgresUrl, bank: BankRows) -> bool:
+def _found(con: psycopg.Connection[Row]) -> Record:
+    row = con.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
+    if row is None or row[0] is not True:
+        return Record.no_schema
+    return Record.holding if _holds_a_row(con) else Record.empty
+
+
+def _restore(url: PostgresUrl, bank: BankRows) -> Record:
+    """`bank` restored into `url` if it holds no record row, in one transaction; returns what it found
+    (Record.empty: it was filled)."""
     side = PostgresSide.connect(url.conninfo(), source=False)
     try:
-        side.begin()  # every table locked, the replica role on
-        if _holds_a_row(side.con):  # written to since it was looked at: left as it is
+        found = _found(side.con)
+        if found is not Record.empty:
             side.rollback()
-            return False
+            return found
+        side.con.execute("SET LOCAL session_replication_role = replica")  # as the copy's `begin`
         for table in bank.tables:
             side.insert(table, bank.rows[table.name])
             if bank.high[table.name]:
                 side.con.execute("SELECT setval(pg_get_serial_sequence(%s, %s), %s)",
                                  (name(table.name), table.numbered, bank.high[table.name]))
         side.commit()
-        return True
+        return found
     finally:
         side.close()
