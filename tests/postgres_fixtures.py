@@ -175,6 +175,15 @@ class WorkerRecord:
         return self.url
 
 
+def drop_own_table(url: str, table: str) -> None:
+    """A table a test made for itself in its record, dropped at its end (its other connections ended
+    first): the next test gets the record emptied, not made again (~0.7 s)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                     " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        conn.execute(f'DROP TABLE IF EXISTS "{table}"')
+
+
 @pytest.fixture(scope="session")
 def pg_worker_record(postgres_url: str) -> Iterator[WorkerRecord]:
     """This test process's record database on the session's server (`pg_record_url` empties it per test)."""
