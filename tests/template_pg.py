@@ -41,6 +41,8 @@ class BankRows:
 
 
 class Record(Enum):
+    """What a PostgreSQL database holds, as a restore finds it."""
+
     no_schema = "no schema"
     empty = "empty"
     holding = "holding rows"
