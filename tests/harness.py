@@ -27,7 +27,8 @@ from proctor.storage.db import Database
 from proctor.storage.location import DbLocation, parse_location
 from sandbox.fakeapi import FakeBotApi, StoredMessage
 from tests.papers_fixture import save_paper
-from tests.template_db import copy_migrated, copy_with_bundled_bank
+from tests.template_db import copy_migrated
+from tests.template_pg import with_bundled_bank
 
 TOKEN = "123456:TEST-fake-token-for-the-harness"
 T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC
@@ -43,7 +44,7 @@ class BotEnv:
                  location: str | None = None):
         self.clock = ManualClock(start)
         # the record: a SQLite file here, or `location` (the `db_location` fixture: a file or a
-        # PostgreSQL database, which the bot migrates and fills on its first start)
+        # PostgreSQL database holding no record row yet)
         self.db_path: DbLocation = tmp_path / "proctor.db" if location is None else parse_location(location)
         self.api = FakeBotApi(TOKEN, bot_username="proctor_bot", clock=self.clock.now,
                               rate_limits=rate_limits)
@@ -57,8 +58,9 @@ class BotEnv:
         self.telegram_pace = telegram_pace
         self.pace = pace
         self.timezone = timezone
-        # a new database is a copy of what the bot's first start leaves (tests/template_db.py), made once
-        # per process; first_start=True lets the bot migrate and import the bundled bank itself
+        # a new record is what the bot's first start leaves, made once per process (a copy of a SQLite
+        # file, tests/template_db.py; rows restored into PostgreSQL, tests/template_pg.py);
+        # first_start=True lets the bot migrate and import the bundled bank itself
         self.first_start = first_start
         self.app = None
         self.handled_before: int | None = None
@@ -87,8 +89,8 @@ class BotEnv:
         # idle() need not wait for this run to handle it (its record may even be forgotten by now)
         updates = self.api.state.updates
         self.handled_before = updates.last_pushed if len(updates) == 0 else None
-        if not self.first_start and isinstance(self.db_path, Path):
-            await copy_with_bundled_bank(self.db_path, self.clock.now())
+        if not self.first_start:
+            await with_bundled_bank(self.db_path, self.clock.now())
         limiter = True if self.telegram_pace else False if self.pace is None else Pacer(self.pace)
         self.app = build_application(self.settings(), clock=self.clock, rate_limiter=limiter)
         if not self.meter:  # tests/bot/test_flood.py tests the meter; elsewhere scripted users outpace it

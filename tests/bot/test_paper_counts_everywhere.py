@@ -3,7 +3,7 @@
 /papers, /bankstats, an upload's preview and its import reply, and the desk's Items page (its counts and
 each question's status: a question never asked says so, not "in use"). Before: the import said P3 had 49
 askable questions, `bank stats` and /papers 42, an upload 49, the desk "in use" for a question nobody
-was ever asked."""
+was ever asked. On SQLite and on PostgreSQL (`db_location`)."""
 
 from __future__ import annotations
 
@@ -47,9 +47,9 @@ def _run(capsys, *argv) -> tuple[str, str]:
     return out, err
 
 
-def _stored(path: Path) -> dict[str, tuple[str, Tally]]:
+def _stored(location: str) -> dict[str, tuple[str, Tally]]:
     async def read():
-        db = await Database.open(path)
+        db = await Database.open(location)
         try:
             return await _counted(db)
         finally:
@@ -57,11 +57,11 @@ def _stored(path: Path) -> dict[str, tuple[str, Tally]]:
     return asyncio.run(read())
 
 
-def test_the_command_line_counts_each_paper_as_the_bank_does(capsys, tmp_path, monkeypatch):
+def test_the_command_line_counts_each_paper_as_the_bank_does(capsys, tmp_path, monkeypatch, db_location):
     monkeypatch.delenv("PROCTOR_DB", raising=False)
     seeds = sorted(SEEDS.glob("*.txt"))
-    preview, _ = _run(capsys, "--db", tmp_path / "none.db", "import", "--dry-run", *seeds)  # nothing written
-    db = tmp_path / "cli.db"
+    db = db_location
+    preview, _ = _run(capsys, "--db", db, "import", "--dry-run", *seeds)  # nothing written
     imported, _ = _run(capsys, "--db", db, "import", *seeds)
     counted = _stored(db)
     assert len(counted) == 5 and counted["P3"][1].askable == 42 and counted["P3"][1].held == 7
@@ -88,8 +88,8 @@ def test_the_command_line_counts_each_paper_as_the_bank_does(capsys, tmp_path, m
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = DeskEnv(tmp_path, admins=(ADMIN,))
+async def env(tmp_path, db_location):
+    e = DeskEnv(tmp_path, admins=(ADMIN,), location=db_location)
     await e.start()
     yield e
     await e.close()
@@ -176,12 +176,12 @@ def _explain(path: Path, row: int, text: str) -> None:
         csv.writer(f).writerows(rows)
 
 
-def test_an_edited_sheet_imported_again_says_what_it_held_each_time(capsys, tmp_path, monkeypatch):
+def test_an_edited_sheet_imported_again_says_what_it_held_each_time(capsys, tmp_path, monkeypatch, db_location):
     """An explanation that speaks for another option than the key holds the question until a lead
     confirms the key: each import of the edited file says so. Before: "updated … 1 changed" and nothing
     about the question no longer being asked."""
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    db, source, sheet = tmp_path / "cli.db", tmp_path / "sums.csv", tmp_path / "edited.csv"
+    db, source, sheet = db_location, tmp_path / "sums.csv", tmp_path / "edited.csv"
     source.write_text(SUMS, encoding="utf-8")
     _run(capsys, "--db", db, "import", source)
     _run(capsys, "--db", db, "bank", "export", "--format", "csv", "-o", sheet)

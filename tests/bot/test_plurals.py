@@ -1,5 +1,6 @@
 """Issue 22 (rough edges): counted texts read right at 0, 1 and many, in English and Chinese, through one
-helper (bot/i18n.py: `{n:one|other}` and `{n:zero|one|other}`)."""
+helper (bot/i18n.py: `{n:one|other}` and `{n:zero|one|other}`). The command line's counts are read from a
+record on SQLite and on PostgreSQL (`db_location`)."""
 
 import asyncio
 import re
@@ -16,9 +17,10 @@ from bot.cli import main
 from bot.i18n import CATALOGUE, t, tn
 from proctor.invites import store
 from proctor.storage.db import Database
+from proctor.storage.location import parse_location
 from proctor.teams.curation import update_settings
 from tests.stored import stored
-from tests.template_db import copy_with_bundled_bank
+from tests.template_pg import with_bundled_bank
 
 T0 = 1_800_000_000.0
 
@@ -70,10 +72,10 @@ def test_the_command_line_has_no_plural_of_its_own():
     assert own == []
 
 
-def test_the_command_line_counts_one_and_many(tmp_path, capsys, monkeypatch):
+def test_the_command_line_counts_one_and_many(db_location, capsys, monkeypatch):
     monkeypatch.delenv("PROCTOR_DB", raising=False)
-    db = ["--db", str(tmp_path / "p.db")]
-    asyncio.run(copy_with_bundled_bank(tmp_path / "p.db", T0))
+    db = ["--db", db_location]
+    asyncio.run(with_bundled_bank(parse_location(db_location), T0))
     assert main([*db, "bank", "add", "--kind", "truefalse", "--stem", "One?", "--key", "T", "--new-paper", "Solo"]) == 0
     capsys.readouterr()
     assert main([*db, "bank", "list"]) == 0
@@ -81,7 +83,7 @@ def test_the_command_line_counts_one_and_many(tmp_path, capsys, monkeypatch):
     assert "Solo · 1 question · " in listed and "· 40 questions · " in listed
 
     async def invites() -> None:
-        database = await Database.open(tmp_path / "p.db")
+        database = await Database.open(db_location)
         try:
             await update_settings(database, "Solo", actor=0, now=T0, invite_only=True)
             await store.create(database, paper_id=(await find_paper(database, "Solo")).id, team=-100, lead=10,

@@ -25,6 +25,7 @@ from proctor.storage.lease import (
     renew,
     status,
 )
+from tests.postgres_fixtures import drop_own_table
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 TTL = 3.0
@@ -39,6 +40,7 @@ def conn(pg_record_url):
     with connect(pg_record_url) as c:
         c.execute("CREATE TABLE counter (epoch bigint NOT NULL)")
         yield c
+    drop_own_table(pg_record_url, "counter")
 
 
 def counted(conn) -> list[int]:

@@ -1,7 +1,8 @@
 """Issue 22: once composed papers existed, /papers, /exam, /invite, /leaderboard paper, `proctor bank`
 and `proctor invite` numbered papers differently. Every paper has one short code (P3), given once and
 kept (migration 029), and one function reads a paper reference everywhere
-(bank.paper_list.pick_paper): the code, the slug, the title, or a part of the title only one holds."""
+(bank.paper_list.pick_paper): the code, the slug, the title, or a part of the title only one holds. On
+SQLite and on PostgreSQL (`db_location`), but for an old release's file, SQLite's own."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ from tests.proctor.test_upgrade import RELEASES, load_release
 
 
 @pytest.fixture
-async def bank(tmp_path):
-    db = await open_database(tmp_path / "bank.db")
+async def bank(db_location):
+    db = await open_database(db_location)
     ids = await varied_bank(db)  # the bundled papers, hand-made ones, a frozen and a per-candidate draw
     yield db, ids
     await db.close()
@@ -96,6 +97,7 @@ async def test_papers_and_the_chooser_show_the_codes_a_blueprint_takes_too(bank)
     assert part.papers == (odd.id,)
 
 
+# SQLite only: an old release's file upgraded (PostgreSQL's record starts at the baseline, codes and all)
 async def test_an_older_database_gives_its_papers_codes(tmp_path):
     dump, _ = RELEASES["0.1.0"]
     load_release(dump, tmp_path / "old.db")

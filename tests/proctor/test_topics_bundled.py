@@ -1,7 +1,8 @@
 """A question's topic is its own, else its paper's subject (bank/topics.py), never a section's heading:
 on the bundled bank (no question has a topic of its own; each paper has its subject) the desk's mastery
 by topic, the digest's weakest topics, `/live <topic>` and a blueprint's `topic:NAME` read the five
-subjects; `/live` names a paper as every command does (`pick_paper`: a code, either script)."""
+subjects; `/live` names a paper as every command does (`pick_paper`: a code, either script). On SQLite and
+on PostgreSQL (`db_location`)."""
 
 from __future__ import annotations
 
@@ -13,15 +14,17 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bank.paper_list import AmbiguousPaper
+from bank.store import ids_in
 from proctor.exams import blueprint as bp
 from proctor.exams.visibility import AUDIENCE, Role, Viewer, lens
 from proctor.live.draw import BadArgument, Request, draw
 from proctor.storage.db import Database
+from proctor.storage.location import parse_location
 from proctor.teams.digest import weakest_topics
 from proctor.teams.leaderboard import period_bounds
 from proctor.teams.mastery import topic_mastery
 from tests.proctor.test_leads_data import Crafted
-from tests.template_db import copy_with_bundled_bank
+from tests.template_pg import with_bundled_bank
 
 NOW = datetime(2027, 1, 15, 12, tzinfo=ZoneInfo("UTC")).timestamp()
 TEAM, LEAD = -100, 9
@@ -29,9 +32,9 @@ SUBJECTS = {1: "梯度累积", 2: "专家并行", 3: "混合精度数值稳定�
 
 
 @pytest.fixture
-async def bank(tmp_path):
-    await copy_with_bundled_bank(tmp_path / "p.db", NOW)
-    database = await Database.open(tmp_path / "p.db")
+async def bank(db_location):
+    await with_bundled_bank(parse_location(db_location), NOW)
+    database = await Database.open(db_location)
     yield database
     await database.close()
 
@@ -85,7 +88,7 @@ async def _live(db: Database, subject: str) -> set[int]:
     drawn = await draw(db, await lens(db, AUDIENCE, TEAM), Request(30, 20, subject), lambda stem, options: True,
                        random.Random(7), shuffle=False, true_false=("True", "False"))
     ids = [d.question_id for d in drawn]
-    rows = await db.fetchall("SELECT DISTINCT paper_id FROM questions WHERE id IN (SELECT value FROM json_each(?))",
+    rows = await db.fetchall(f"SELECT DISTINCT paper_id FROM questions WHERE id IN ({ids_in(db.engine)})",
                              (json.dumps(ids),))
     return {r[0] for r in rows}
 
@@ -106,7 +109,7 @@ async def test_live_by_a_questions_own_topic_and_what_names_nothing(bank):
     await Crafted(bank).group(TEAM, members=(1, 2))
     own = (await _singles(bank, 4))[:2] + (await _singles(bank, 5))[:1]
     await bank.run_write(lambda c: c.execute(
-        "UPDATE questions SET topic='KV cache' WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(own),)))
+        f"UPDATE questions SET topic='KV cache' WHERE id IN ({ids_in(bank.engine)})", (json.dumps(own),)))
     drawn = await draw(bank, await lens(bank, AUDIENCE, TEAM), Request(30, 20, "kv CACHE"), lambda s, o: True,
                        random.Random(1), shuffle=False, true_false=("True", "False"))
     assert sorted(d.question_id for d in drawn) == sorted(own)  # its own topic, across papers

@@ -13,6 +13,7 @@ import pytest
 from proctor.storage.campaign import Campaign, Role, StopReason
 from proctor.storage.db import Database
 from proctor.storage.lease import StaleEpoch
+from tests.postgres_fixtures import drop_own_table
 from tests.proctor.test_lease_campaign import FAST, Seen
 
 
@@ -29,6 +30,7 @@ async def db(pg_record_url):
     opened = await Database.open(pg_record_url)
     yield opened
     await opened.close()
+    drop_own_table(pg_record_url, "notes")
 
 
 async def values(db: Database) -> list[int]:

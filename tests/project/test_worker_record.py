@@ -27,6 +27,7 @@ def test_each_test_gets_an_empty_record_whose_ids_start_again(postgres_url):
         held.close()
         assert _rows(url, "SELECT * FROM users") == []
         assert _rows(url, "SELECT * FROM schema_version UNION ALL SELECT * FROM app_stamp") == fresh
+        assert _rows(url, "SELECT sequencename FROM pg_sequences WHERE last_value IS NOT NULL") == []  # as new
         with psycopg.connect(url) as conn:
             assert conn.execute("INSERT INTO users (first_name, created_at) VALUES ('Cy', 0) RETURNING id"
                                 ).fetchone() == (1,)
