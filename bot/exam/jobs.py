@@ -25,11 +25,17 @@ def register(app: Application) -> None:
     timer.register(app)
 
 
-def arm_deadline(app: Application, attempt_id: int, deadline: float) -> None:
+# attempts that expired while no bot ran are handed in this far apart after the start: the hand-ins of a
+# round's deadline minute come about as far apart (bench/bench_failover.py), and the answers handled at
+# the same time wait for one hand-in at most, not for all of them
+START_SPACING = 0.1
+
+
+def arm_deadline(app: Application, attempt_id: int, deadline: float, *, later: float = 0.0) -> None:
     """(Re)schedule the attempt's hand-in: a grace after its deadline, for answers sent in time
-    (proctor/exams/deadline.py); the stable name replaces an older job."""
+    (proctor/exams/deadline.py), and `later` seconds more; the stable name replaces an older job."""
     now = services(app).now()
-    scheduling.once(app, JobKind.deadline, attempt_id, hand_in_at(deadline, now) - now)
+    scheduling.once(app, JobKind.deadline, attempt_id, hand_in_at(deadline, now) - now + later)
     timer.arm(app, attempt_id, deadline)  # the header's clock refreshes with it
 
 
@@ -69,8 +75,14 @@ async def recover(app: Application) -> None:
     one sent in time counts: proctor/exams/deadline.py); its result goes to the outbox then. Nothing
     here talks to Telegram."""
     svc = services(app)
+    expired = 0
     for a in await attempts.timed_running(svc.db):
-        if a.deadline is not None:  # timed: always
-            if a.deadline <= svc.now():
-                log.info("attempt %s expired while the bot was down: handed in in %.0f s", a.id, GRACE)
+        if a.deadline is None:  # timed: never
+            continue
+        if a.deadline > svc.now():
             arm_deadline(app, a.id, a.deadline)
+            continue
+        later = expired * START_SPACING
+        expired += 1
+        log.info("attempt %s expired while the bot was down: handed in in %.1f s", a.id, GRACE + later)
+        arm_deadline(app, a.id, a.deadline, later=later)

@@ -142,7 +142,7 @@ async def review_sheet(db: Database, vis: Visibility, sheet: Sheet, positions: I
 
 async def timed_running(db: Database) -> list[Attempt]:
     rows = await db.fetchall(
-        f"SELECT * FROM attempts WHERE status='{AttemptStatus.running}' AND deadline IS NOT NULL")
+        f"SELECT * FROM attempts WHERE status='{AttemptStatus.running}' AND deadline IS NOT NULL ORDER BY deadline, id")
     return [Attempt.from_row(r) for r in rows]
 
 

@@ -6,14 +6,19 @@ when it is handled. Driven through the fake Bot API, whose message dates follow 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
+from bot import scheduling
+from bot.exam.jobs import START_SPACING
+from bot.scheduling import JobKind
 from proctor.exams.deadline import GRACE, hand_in_at, hand_in_due, time_is_up
 from proctor.exams.states import AttemptStatus, FinishReason
 from tests.harness import T0, BotEnv, attempt_message, start_exam
 from tests.harness import hand_in_due as hand_in_now
 from tests.papers_fixture import small_paper
-from tests.reads import answers_of, the_attempt
+from tests.reads import answers_of, attempts_of, the_attempt
 
 GPU = "GPU的中文全称"  # the paper's first fill-in question; its key is 图形处理器
 
@@ -104,3 +109,23 @@ def test_the_rule():
     assert hand_in_at(T0, T0 - 600) == T0 + GRACE  # armed while running: a grace after the deadline
     assert hand_in_at(T0, T0 + 600) == T0 + 600 + GRACE  # a start after the deadline: a grace from now
     assert not hand_in_due(T0, T0 + GRACE - 0.1) and hand_in_due(T0, T0 + GRACE) and not hand_in_due(None, T0)
+
+
+async def test_attempts_expired_while_down_are_handed_in_a_grace_after_the_start_one_by_one(env):
+    """After an outage the hand-ins are spread out, earliest deadline first, so the answers handled at
+    the same time wait for one hand-in at most, not for all of them."""
+    ann, bob = env.api.user(3105, "Ann", language_code="en"), env.api.user(3106, "Bob", language_code="en")
+    await start_exam(env, bob)
+    env.clock.advance(1)
+    await start_exam(env, ann)
+    env.clock.advance(600)
+    await env.restart()
+    by_user = {a.user_id: a.id for a in await attempts_of(env.db)}
+    due = {user: env.app.job_queue.get_jobs_by_name(scheduling.name(JobKind.deadline, attempt))[0].next_t
+           for user, attempt in by_user.items()}
+    now = datetime.now(UTC)
+    assert GRACE - 0.5 < (due[bob.id] - now).total_seconds() <= GRACE
+    assert (due[ann.id] - due[bob.id]).total_seconds() == pytest.approx(START_SPACING, abs=0.02)
+    hand_in_now(env)
+    for user in (ann, bob):
+        await user.wait_message(lambda m: "Score:" in (m.text or ""))
