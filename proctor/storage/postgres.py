@@ -16,9 +16,10 @@ psycopg is imported only when a location is a URL (`connect`): a bot on SQLite n
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,8 @@ from proctor.storage.location import PostgresUrl
 
 if TYPE_CHECKING:
     import psycopg  # heavy: only a postgresql:// PROCTOR_DB needs it
+
+log = logging.getLogger(__name__)
 
 # the advisory lock every write transaction takes first: one writer at a time on the record
 WRITE_LOCK = 0x50524354  # 'PRCT', as the SQLite file's application id
@@ -100,23 +103,54 @@ def _row_factory(cursor: psycopg.Cursor[Any]) -> Any:
 
 
 class PgConnection:
-    """The part of `sqlite3.Connection` the code's transaction functions use, over psycopg's."""
+    """The part of `sqlite3.Connection` the code's transaction functions use, over psycopg's.
+
+    A session PostgreSQL ended (a write transaction left idle past `WRITE_SESSION_OPTIONS`' timeout, an
+    administrator's pg_terminate_backend, a server restart) is opened again by `reopen` before the next
+    statement outside a transaction, and a statement outside one that found the session gone is sent
+    once more on the new session (a read, or the BEGIN of a write: nothing of it ran). A transaction
+    the session ended in fails (its statement raises); its ROLLBACK has nothing left to undo."""
 
     engine = Engine.postgres
 
-    def __init__(self, conn: psycopg.Connection[Any], errors: tuple[type[Exception], type[Exception]]):
+    def __init__(self, conn: psycopg.Connection[Any], errors: tuple[type[Exception], type[Exception]],
+                 reopen: Callable[[], psycopg.Connection[Any]] | None = None):
         self.pg = conn
         self._error, self._integrity = errors
+        self._reopen = reopen
+        self._in_transaction = False
 
     def execute(self, sql: str, params: Any = ()) -> psycopg.Cursor[Any]:
         if not isinstance(params, Sequence | Mapping):
             params = tuple(params)
+        head = sql.lstrip()[:8].upper()
+        ends = head.startswith(("COMMIT", "ROLLBACK"))
+        outside = not self._in_transaction or head.startswith("ROLLBACK")
+        if self.pg.closed and outside:
+            log.warning("the PostgreSQL session had ended: opened again")
+            self._reopened()
+        self._in_transaction = head.startswith("BEGIN") or (self._in_transaction and not ends)
         try:
-            if not params:  # sent as it is (psycopg reads no placeholder, nor `%`, in it), never prepared
-                return self.pg.execute(sql, prepare=False)
-            return self.pg.execute(placeholders(sql), params)
+            return self._send(sql, params)
+        except self._error as e:
+            if not (self.pg.closed and (outside or head.startswith("BEGIN")) and self._reopen is not None):
+                raise _as_sqlite(e, self._integrity, sql) from e
+            log.warning("the PostgreSQL session was ended (%s): opened again", " ".join(str(e).split())[:200])
+        self._reopened()
+        try:
+            return self._send(sql, params)
         except self._error as e:
             raise _as_sqlite(e, self._integrity, sql) from e
+
+    def _send(self, sql: str, params: Any) -> psycopg.Cursor[Any]:
+        if not params:  # sent as it is (psycopg reads no placeholder, nor `%`, in it), never prepared
+            return self.pg.execute(sql, prepare=False)
+        return self.pg.execute(placeholders(sql), params)
+
+    def _reopened(self) -> None:
+        if self._reopen is None:
+            return
+        self.pg = self._reopen()
 
     def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> psycopg.Cursor[Any]:
         cur = self.pg.cursor()
@@ -168,15 +202,18 @@ def connect(url: PostgresUrl) -> PgConnection:
         def dump(self, obj: Any) -> bytes:
             return b"1" if obj else b"0"
 
-    try:
-        given = conninfo_to_dict(url.conninfo()).get("options")  # the URL's own ?options= are kept
-        options = f"{given} {WRITE_SESSION_OPTIONS}" if given else WRITE_SESSION_OPTIONS
-        conn = psycopg.connect(url.conninfo(), autocommit=True, row_factory=_row_factory, options=options)
-    except psycopg.Error as e:
-        raise DatabaseUnusable(f"{url} cannot be opened: {_without(url, str(e))}") from None
-    conn.adapters.register_loader("numeric", NumericLoader)
-    conn.adapters.register_dumper(bool, FlagDumper)
-    return PgConnection(conn, (psycopg.Error, psycopg.IntegrityError))
+    def opened() -> psycopg.Connection[Any]:
+        try:
+            given = conninfo_to_dict(url.conninfo()).get("options")  # the URL's own ?options= are kept
+            options = f"{given} {WRITE_SESSION_OPTIONS}" if given else WRITE_SESSION_OPTIONS
+            conn = psycopg.connect(url.conninfo(), autocommit=True, row_factory=_row_factory, options=options)
+        except psycopg.Error as e:
+            raise DatabaseUnusable(f"{url} cannot be opened: {_without(url, str(e))}") from None
+        conn.adapters.register_loader("numeric", NumericLoader)
+        conn.adapters.register_dumper(bool, FlagDumper)
+        return conn
+
+    return PgConnection(opened(), (psycopg.Error, psycopg.IntegrityError), reopen=opened)
 
 
 def _without(url: PostgresUrl, text: str) -> str:

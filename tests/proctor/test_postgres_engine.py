@@ -18,6 +18,7 @@ import pytest
 from bank.errors import DatabaseTooNew, DatabaseUnusable, MigrationFailed
 from bank.store import Engine
 from proctor.storage.db import Database
+from proctor.storage.lease import WRITE_IDLE_TIMEOUT_MS
 from proctor.storage.location import parse_location
 from proctor.storage.postgres import WRITE_LOCK, placeholders
 
@@ -133,6 +134,35 @@ async def test_a_write_commits_when_it_returns_and_leaves_nothing_when_it_raises
     assert await pg.scalar("SELECT count(*) FROM attempts") == 0
     await pg.run_write(lambda c: c.execute("INSERT INTO attempts (score) VALUES (7)"))
     assert await pg.scalar("SELECT score FROM attempts") == 7
+
+
+def _end_session(pg_url: str, pid: int) -> None:
+    """What an administrator, a server restart or a timeout does to the bot's session."""
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]
+
+
+async def test_a_session_postgresql_ended_while_idle_is_opened_again_for_the_next_read_and_write(pg, pg_url):
+    _end_session(pg_url, await pg.scalar("SELECT pg_backend_pid()"))
+    assert await pg.scalar("SELECT count(*) FROM attempts") == 0  # sent again on a new session
+    await pg.run_write(lambda c: c.execute("INSERT INTO attempts (score) VALUES (3)"))
+    _end_session(pg_url, await pg.scalar("SELECT pg_backend_pid()"))
+    await pg.run_write(lambda c: c.execute("INSERT INTO attempts (score) VALUES (4)"))  # its BEGIN, again
+    assert [r[0] for r in await pg.fetchall("SELECT score FROM attempts ORDER BY id")] == [3, 4]
+
+
+async def test_a_write_left_idle_past_the_session_timeout_fails_and_the_next_one_commits(pg):
+    """A write transaction idle inside longer than the session's timeout (a frozen process's locks are
+    freed so): PostgreSQL ends the session; that write fails whole, and the bot's next one commits."""
+    def slow(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO attempts (score) VALUES (5)")
+        time.sleep(WRITE_IDLE_TIMEOUT_MS / 1000 + 0.5)  # say, a first import of a heavy grader
+        conn.execute("INSERT INTO attempts (score) VALUES (6)")
+
+    with pytest.raises(sqlite3.OperationalError):
+        await pg.run_write(slow)
+    await pg.run_write(lambda c: c.execute("INSERT INTO attempts (score) VALUES (7)"))
+    assert [r[0] for r in await pg.fetchall("SELECT score FROM attempts ORDER BY id")] == [7]
 
 
 async def test_concurrent_writes_of_one_process_do_not_interleave(pg):
