@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bank.models import Paper
+from bot import scheduling
 from bot.app import build_application
 from bot.lifecycle import start_app, stop_app
 from bot.pacing import Pace, Pacer
@@ -133,12 +134,23 @@ class BotEnv:
             await self.api.wait_idle(quiet=0.05, timeout=10)
 
 
-def hand_in_due(env: BotEnv) -> None:
+def fire_now(env: BotEnv, name: str) -> None:
+    """Make the named job due now; the real scheduler then runs it (against the moved clock)."""
+    [job] = env.app.job_queue.get_jobs_by_name(name)
+    job.job.modify(next_run_time=datetime.now(UTC))
+
+
+def fire_deadline(env: BotEnv, attempt_id: int) -> None:
+    """Make the attempt's deadline job due now (it hands in only if the clock is past the deadline and its grace)."""
+    fire_now(env, scheduling.name(JobKind.deadline, attempt_id))
+
+
+def hand_in_expired(env: BotEnv) -> None:
     """Move the clock past the grace a deadline waits for answers sent in time (proctor/exams/deadline.py)
     and make every armed deadline job due now: the real scheduler hands the expired attempts in."""
     env.clock.advance(GRACE)
     for job in env.app.job_queue.jobs():
-        if job.name is not None and job.name.startswith(f"{JobKind.deadline.value}:"):
+        if job.name is not None and job.name.startswith(scheduling.name(JobKind.deadline, "")):
             job.job.modify(next_run_time=datetime.now(UTC))
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
-from datetime import UTC, datetime
 
 import pytest
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
@@ -23,7 +22,16 @@ from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.storage.db import MIGRATIONS_DIR, Database, migration_files
 from sandbox.fakeapi import ApiError
 from tests.bot.test_leads_flow import ALPHA, ANN, LEAD_A, crafted_teams, pending_exam, say
-from tests.harness import BotEnv, at_place, attempt_message, hand_in_due, pick_paper, rules_card, start_exam
+from tests.harness import (
+    BotEnv,
+    at_place,
+    attempt_message,
+    fire_now,
+    hand_in_expired,
+    pick_paper,
+    rules_card,
+    start_exam,
+)
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, outbox_due, outbox_record, the_attempt
 
@@ -36,12 +44,6 @@ async def env(tmp_path, db_location):
     e.api.group(ALPHA, "Alpha").set_admins([LEAD_A])
     yield e
     await e.close()
-
-
-def fire_now(env: BotEnv, name: str) -> None:
-    """Make the named job due now; the real scheduler then runs it."""
-    [job] = env.app.job_queue.get_jobs_by_name(name)
-    job.job.modify(next_run_time=datetime.now(UTC))
 
 
 def is_card(m) -> bool:
@@ -130,7 +132,7 @@ async def test_start_up_sets_a_message_of_an_unknown_kind_aside_and_delivers_the
     env.clock.advance(3 * 3600)  # the exam ran out while the bot was down: its card is due at start-up
     with caplog.at_level(logging.INFO):
         await env.start_app()
-        hand_in_due(env)
+        hand_in_expired(env)
         await ann.wait_message(is_card)
         await env.idle()
     assert (await outbox_row(env, outbox.Kind.result, str(attempt_id)))[0] == "delivered"
@@ -150,7 +152,7 @@ async def test_result_card_failing_at_the_deadline_is_retried_until_delivered(en
     attempt_id = (await the_attempt(env.db)).id
     env.api.fail("sendMessage", ApiError.server_error(502), chat_id=ann.id)
     env.clock.advance(3600)
-    hand_in_due(env)  # the deadline job Start armed, run now against the moved clock
+    hand_in_expired(env)  # the deadline job Start armed, run now against the moved clock
     await env.api.wait_for(lambda: any(code == 502 for _, code, _ in env.api.state.errors), what="the 502")
     await env.idle()
     assert not any("Score:" in (m.text or "") for m in ann.chat())
@@ -203,7 +205,7 @@ async def test_start_up_with_an_undeliverable_card_starts_and_gives_up_once(env,
     env.api.fail("sendMessage", ApiError.chat_not_found(), chat_id=ann.id, times=1000)
     with caplog.at_level(logging.INFO):
         await env.start_app()  # used to raise out of post_init: the bot did not start
-        hand_in_due(env)
+        hand_in_expired(env)
         await env.api.wait_for(lambda: any(code == 400 for _, code, _ in env.api.state.errors), what="the 400")
         await env.idle()
         await bob.send("/help")
@@ -224,11 +226,10 @@ async def test_start_up_with_a_failing_command_menu_starts_and_retries(env):
     await env.start_app()  # the menu is registered by a job after start-up (bot/app.py): it fails, is re-armed
     await env.api.wait_for(lambda: any(call.method == "setMyCommands" for call, _, _ in env.api.state.errors)
                            and env.app.job_queue.get_jobs_by_name("set-commands"), what="the menu's retry")
-    [job] = env.app.job_queue.get_jobs_by_name("set-commands")
     bob = env.api.user(2301, "Bob", language_code="en")
     await bob.send("/help")
     assert "/exam" in (await bob.wait_message()).text
-    job.job.modify(next_run_time=datetime.now(UTC))
+    fire_now(env, "set-commands")
     await env.api.wait_for(lambda: env.api.commands(language_code="zh"), what="the menu, registered later")
 
 
@@ -292,7 +293,7 @@ async def test_resume_and_start_up_rearm_a_lost_deadline_job(env):
     await env.restart()  # start-up arms it too
     assert env.app.job_queue.get_jobs_by_name(scheduling.name(scheduling.JobKind.deadline, attempt_id))
     env.clock.advance(3600)
-    hand_in_due(env)  # the re-armed job hands the paper in
+    hand_in_expired(env)  # the re-armed job hands the paper in
     card = await ann.wait_message(is_card, timeout=10)
     assert "Time ran out" in card.text
 
@@ -306,7 +307,7 @@ async def test_time_used_after_a_restart_counts_to_the_deadline(env):
     await env.stop_app()
     env.clock.advance(62)  # a one-minute paper, handed in a grace after the start, later still
     await env.start_app()
-    hand_in_due(env)
+    hand_in_expired(env)
     card = await ann.wait_message(is_card, timeout=10)
     assert "Time used: 01:00" in card.text
     done = await the_attempt(env.db)

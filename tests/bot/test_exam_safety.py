@@ -11,7 +11,7 @@ from proctor.exams import service as attempts
 from proctor.exams.deadline import GRACE
 from proctor.exams.states import AttemptStatus, FinishReason
 from proctor.storage import updates
-from tests.harness import BotEnv, at_place, attempt_message, hand_in_due, pick_paper, start_exam
+from tests.harness import BotEnv, at_place, attempt_message, hand_in_expired, pick_paper, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, attempts_of, outbox_record, the_attempt
 
@@ -53,7 +53,7 @@ async def test_deadline_job_hands_in_an_idle_attempt(tmp_path):
         wait = (job.next_t - datetime.now(UTC)).total_seconds()
         assert 1 + GRACE - 0.5 < wait <= 1 + GRACE
         env.clock.advance(1)
-        hand_in_due(env)  # the clock moves on by the second and the grace; the real scheduler runs the job
+        hand_in_expired(env)  # the clock moves on by the second and the grace; the real scheduler runs the job
         card = await ann.wait_message(lambda m: "Score:" in (m.text or ""), timeout=10)
         assert "Time ran out" in card.text
         assert "Score: 2/15" in card.text

@@ -15,8 +15,8 @@ from proctor.exams.model import compute_result
 from proctor.exams.visibility import EVERY, Visibility
 from proctor.integrity.signals import Signal
 from proctor.invites import store
-from tests.bot.test_invites import ALPHA, LEAD, _env, finish, fire_deadline, make_invite, take
-from tests.harness import hand_in_due
+from tests.bot.test_invites import ALPHA, LEAD, _env, finish, make_invite, take
+from tests.harness import fire_deadline, hand_in_expired
 from tests.reads import the_attempt
 
 WRITTEN = "梯度累积是在每次前向传播计算损失后，不立即更新模型参数，而是将梯度进行累加，等到若干步后再统一更新。"
@@ -97,6 +97,6 @@ async def test_a_hand_in_at_start_up_computes_the_signals_too(env):
     await env.stop_app()
     env.clock.advance(61 * 60)  # the deadline passes while the bot is down
     await env.start_app()
-    hand_in_due(env)  # Bob's attempt is handed in a grace after the start
+    hand_in_expired(env)  # Bob's attempt is handed in a grace after the start
     card = await _card(env, lead, 2)
     assert "handed in at the deadline" in card.text and "⚠️ 1 signal to look at" in card.text

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from datetime import UTC, datetime
 
 import pytest
 
@@ -22,7 +21,7 @@ from proctor.storage.db import Database
 from proctor.teams import audit
 from proctor.teams.curation import update_settings
 from sandbox.fakeapi.methods.errors import ApiError
-from tests.harness import T0, BotEnv, attempt_message
+from tests.harness import T0, BotEnv, attempt_message, fire_deadline
 from tests.papers_fixture import small_paper
 from tests.reads import attempts_of, invites_stored, paper_id, the_attempt, the_invite
 
@@ -67,12 +66,6 @@ async def make_invite(env, lead, args: str, chat=ALPHA) -> tuple[str, object]:
     card = await env.api.wait_for(lambda: next((m for m in lead.chat()[before:] if m.photo is not None), None),
                                   what="the link card")
     return LINK.search(card.caption).group(1), card
-
-
-def fire_deadline(env, attempt_id: int) -> None:
-    """Make the attempt's deadline job due now; the real scheduler runs it (against the moved clock)."""
-    [job] = env.app.job_queue.get_jobs_by_name(f"deadline:{attempt_id}")
-    job.job.modify(next_run_time=datetime.now(UTC))
 
 
 async def invite_list(env, lead, chat=ALPHA):

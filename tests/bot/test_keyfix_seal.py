@@ -5,14 +5,12 @@ An open dispute is upheld before its key is fixed."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from bot.outbox import flush
 from proctor.exams import service as attempts
 from proctor.teams import audit
-from tests.harness import BotEnv, attempt_message, start_exam
+from tests.harness import BotEnv, attempt_message, fire_deadline, start_exam
 from tests.papers_fixture import small_paper
 from tests.proctor.test_leads_data import Crafted
 from tests.reads import answers_in, attempts_of, paper_id, question_ids
@@ -94,8 +92,7 @@ async def test_a_fix_during_the_exam_waits_for_the_hand_in(env):
     assert told(dan) == []
 
     env.clock.advance(61 * 60)  # Dan's deadline passes: the deadline job hands him in
-    [job] = env.app.job_queue.get_jobs_by_name(f"deadline:{dan_now}")
-    job.job.modify(next_run_time=datetime.now(UTC))
+    fire_deadline(env, dan_now)
     await dan.wait_message(lambda m: "Score:" in (m.text or ""))
     await env.idle()
     assert (await attempts.get_attempt(env.db, dan_now)).score == 2

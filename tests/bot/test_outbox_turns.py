@@ -24,13 +24,12 @@ from tests.bot.test_invites import (
     DAN,
     LEAD,
     finish,
-    fire_deadline,
     make_invite,
     open_link,
     take,
 )
 from tests.bot.test_regrade_hiring import save_key
-from tests.harness import BotEnv, attempt_message, start_exam
+from tests.harness import BotEnv, attempt_message, fire_deadline, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import question_ids, the_attempt
 

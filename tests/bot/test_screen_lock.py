@@ -5,25 +5,14 @@ held on the wire (or before it, at the press's acknowledgement) while the deadli
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-
-import pytest
-
-from bot.exam.screen_lock import Screens
-from proctor.exams.states import AttemptStatus
-from tests.bot.test_invites import CID, LEAD, _env, fire_deadline, make_invite, open_link
-from tests.harness import attempt_message
+from bot.exam.screen_lock import Screens, screen_lock
+from tests.bot import test_invites
+from tests.bot.test_invites import CID, LEAD, make_invite, open_link
+from tests.harness import attempt_message, fire_deadline
 from tests.reads import answers_in, the_attempt
 
 RESULT = "— result"
-
-
-@pytest.fixture
-async def env(tmp_path, db_location):
-    e = await _env(tmp_path, db_location)
-    yield e
-    await e.close()
+env = test_invites.env  # the hiring paper, invite-only, Alpha verified for it
 
 
 async def _started(env):
@@ -39,15 +28,14 @@ async def _started(env):
 
 async def _hand_in_at_the_deadline(env, attempt_id: int, card_at: int) -> None:
     """The deadline passes and its job hands the attempt in; its card goes to the outbox, which puts
-    it in message `card_at` unless someone holds the screen (then only after them)."""
+    it in message `card_at`, or waits for the screen's lock while a held reply holds it."""
+    lock = screen_lock(env.app, attempt_id)  # the one the card's sender takes (kept while this holds it)
     env.clock.advance(61 * 60)
     fire_deadline(env, attempt_id)
-    while (await the_attempt(env.db, CID)).status == AttemptStatus.running:
-        await asyncio.sleep(0.01)
     cid = env.api.user(CID, "Cid")
-    with contextlib.suppress(TimeoutError):  # the card's chance to be shown before the held reply
-        await env.api.wait_for(lambda: any(m.message_id == card_at and RESULT in (m.text or "") for m in cid.chat()),
-                               timeout=1.0)
+    await env.api.wait_for(lambda: lock._waiters or any(m.message_id == card_at and RESULT in (m.text or "")
+                                                        for m in cid.chat()),
+                           what="the card in the screen's place, or waiting for the screen")
 
 
 def _shown(cid) -> list:

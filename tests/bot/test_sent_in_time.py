@@ -15,8 +15,7 @@ from bot.exam.jobs import START_SPACING
 from bot.scheduling import JobKind
 from proctor.exams.deadline import GRACE, hand_in_at, hand_in_due, time_is_up
 from proctor.exams.states import AttemptStatus, FinishReason
-from tests.harness import T0, BotEnv, attempt_message, start_exam
-from tests.harness import hand_in_due as hand_in_now
+from tests.harness import T0, BotEnv, attempt_message, hand_in_expired, start_exam
 from tests.papers_fixture import small_paper
 from tests.reads import answers_of, attempts_of, the_attempt
 
@@ -42,7 +41,7 @@ async def _at_the_fill_in(env, ann):
 
 
 async def _card(env, ann):
-    hand_in_now(env)
+    hand_in_expired(env)
     return await ann.wait_message(lambda m: "Score:" in (m.text or ""))
 
 
@@ -126,6 +125,6 @@ async def test_attempts_expired_while_down_are_handed_in_a_grace_after_the_start
     now = datetime.now(UTC)
     assert GRACE - 0.5 < (due[bob.id] - now).total_seconds() <= GRACE
     assert (due[ann.id] - due[bob.id]).total_seconds() == pytest.approx(START_SPACING, abs=0.02)
-    hand_in_now(env)
+    hand_in_expired(env)
     for user in (ann, bob):
         await user.wait_message(lambda m: "Score:" in (m.text or ""))
