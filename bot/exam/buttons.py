@@ -27,6 +27,7 @@ from bot.text_limits import MAX_TOAST, clip
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
 from proctor.exams import steps
+from proctor.exams.deadline import time_is_up
 from proctor.exams.service import AlreadyRunning, AttemptClosed, AttemptLimitReached, ExamOnly, NotYourAttempt
 from proctor.exams.sittings import sittings
 from proctor.exams.states import AttemptMode, FinishReason
@@ -151,7 +152,7 @@ async def _cancel_confirmed(update: Update, context: Ctx, u: UserCtx, data: cb.A
         await ack(query)
         kept = "cancel_kept_practice" if sheet.attempt.mode == AttemptMode.practice else "cancel_kept"
         await _edit(query, t(kept, u.lang), None)
-        if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():
+        if time_is_up(sheet.attempt.deadline, svc.now()):
             await finish_and_report(context, sheet.attempt.id, FinishReason.timeout)  # as /resume does
         else:
             await show_attempt(context, sheet.attempt.id, u, repost=True)  # the screen again, below the prompt

@@ -21,6 +21,7 @@ from bot.paper_refs import unknown_paper
 from bot.rating_words import own_lines
 from bot.userctx import UserCtx, user_ctx
 from proctor.exams import service as attempts
+from proctor.exams.deadline import time_is_up
 from proctor.exams.sittings import sittings
 from proctor.exams.states import AttemptMode, FinishReason
 from proctor.ratings.shown import own as own_rating
@@ -116,7 +117,7 @@ async def resume(update: Update, context: Ctx) -> None:
     u = await user_ctx(update, context)
     if (running := await _running_here(update, context, u)) is None:
         return
-    if running.deadline is not None and running.deadline <= context.services.now():
+    if time_is_up(running.deadline, context.services.now()):
         await finish_and_report(context, running.id, FinishReason.timeout)
         return
     ensure_deadline(context.application, running)

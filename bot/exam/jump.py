@@ -8,10 +8,12 @@ from bot.edits import edit_text
 from bot.exam import callbacks as cb
 from bot.exam import navigator
 from bot.exam.hand_in import finish_and_report
+from bot.exam.screen_lock import screen_turn
 from bot.exam.show import show_attempt
 from bot.i18n import t
 from bot.userctx import UserCtx
 from proctor.exams import service as attempts
+from proctor.exams.deadline import time_is_up
 from proctor.exams.states import FinishReason
 
 
@@ -21,14 +23,16 @@ async def navigate(update, context: Ctx, u: UserCtx, data: cb.Act) -> None:
     query = context.query
     svc = context.services
     sheet = await attempts.own_sheet(svc.db, data.attempt_id, u.id)
-    if sheet.attempt.deadline is not None and sheet.attempt.deadline <= svc.now():
+    if time_is_up(sheet.attempt.deadline, svc.now()):
         await finish_and_report(context, sheet.attempt.id, FinishReason.timeout)
         await ack(query, t("exam_closed", u.lang))
         return
     if data.action == cb.Screen.grid:
         text, kb = navigator.grid(sheet, u.lang)
         await ack(query)
-        await edit_text(context.bot, context.message.chat_id, context.message.message_id, text, kb)
+        async with screen_turn(context, sheet.attempt) as ours:  # not over a card that took the screen
+            if ours:
+                await edit_text(context.bot, context.message.chat_id, context.message.message_id, text, kb)
         return
     if not 0 <= data.pos < len(sheet.items):
         await ack(query, t("button_unknown", u.lang))

@@ -84,3 +84,17 @@ def test_the_marks_kept_are_the_latest_and_bounded():
     for attempt_id in (1, 2, 3, 1, 4):  # 1 marked again: it is among the latest
         screens.carded(attempt_id)
     assert [screens.has_card(i) for i in (1, 2, 3, 4)] == [True, False, True, True]
+
+
+async def test_a_question_grid_acknowledged_after_the_hand_in_does_not_replace_the_card(env):
+    cid = await _started(env)
+    screen = attempt_message(cid.chat())
+    attempt = await the_attempt(env.db, CID)
+    hold = env.api.hold("answerCallbackQuery")  # the grid is read; its edit waits behind the ack
+    await cid.press(screen, "☰ Questions")
+    await hold.reached.wait()
+    await _hand_in_at_the_deadline(env, attempt.id, screen.message_id)
+    hold.release()
+    await env.idle()
+    card = next(m for m in cid.chat() if m.message_id == screen.message_id)
+    assert not card.deleted and RESULT in card.text
