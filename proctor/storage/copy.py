@@ -89,9 +89,7 @@ def _line(error: Exception, *locations: DbLocation) -> str:
     text = (str(error).strip().splitlines() or [type(error).__name__])[0]
     for where in locations:
         if isinstance(where, PostgresUrl):
-            text = text.replace(where.conninfo(), str(where))
-            for password in where.passwords:
-                text = text.replace(password, "***")
+            text = where.masked(text)
     return text
 
 

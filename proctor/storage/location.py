@@ -49,6 +49,13 @@ class PostgresUrl:
         or ~/.pgpass."""
         return self._passwords
 
+    def masked(self, text: str) -> str:
+        """`text` (a server's or a tool's message) with this URL as shown and its password masked."""
+        text = text.replace(self._url, self._shown)
+        for password in self._passwords:
+            text = text.replace(password, MASK)
+        return text
+
     def conninfo(self) -> str:
         """The URL as given, password and all: for psycopg only, never for a message."""
         return self._url

@@ -92,9 +92,7 @@ def _naming(url: PostgresUrl) -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as e:
-        text = " ".join(str(e).split())
-        for secret in url.passwords:
-            text = text.replace(secret, "***")
+        text = url.masked(" ".join(str(e).split()))
         raise DatabaseUnusable(f"{url}: {text}") from None
 
 
@@ -316,9 +314,7 @@ def _run(url: PostgresUrl, argv: list[str], *, what: str, stdout: int | None = N
     if done.returncode != 0:
         lines = [line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
         first = next((line for line in lines if ": error: " in line), lines[0] if lines else f"exit {done.returncode}")
-        first = first.split(": error: ", 1)[-1]
-        for secret in url.passwords:
-            first = first.replace(secret, "***")
+        first = url.masked(first.split(": error: ", 1)[-1])
         subject = about if about is not None else url
         if about is not None:
             raise DatabaseUnusable(f"{subject} is damaged or not a backup {what} can read ({first})")

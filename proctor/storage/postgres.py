@@ -208,19 +208,12 @@ def connect(url: PostgresUrl) -> PgConnection:
             options = f"{given} {WRITE_SESSION_OPTIONS}" if given else WRITE_SESSION_OPTIONS
             conn = psycopg.connect(url.conninfo(), autocommit=True, row_factory=_row_factory, options=options)
         except psycopg.Error as e:
-            raise DatabaseUnusable(f"{url} cannot be opened: {_without(url, str(e))}") from None
+            raise DatabaseUnusable(f"{url} cannot be opened: {url.masked(' '.join(str(e).split()))}") from None
         conn.adapters.register_loader("numeric", NumericLoader)
         conn.adapters.register_dumper(bool, FlagDumper)
         return conn
 
     return PgConnection(opened(), (psycopg.Error, psycopg.IntegrityError), reopen=opened)
-
-
-def _without(url: PostgresUrl, text: str) -> str:
-    """`text` (libpq's message) with the URL's password masked, should libpq ever repeat it."""
-    for password in url.passwords:
-        text = text.replace(password, "***")
-    return " ".join(text.split())
 
 
 def version_in(conn: PgConnection) -> int | None:
