@@ -133,7 +133,7 @@ class PgConnection:
         try:
             return self._send(sql, params)
         except self._error as e:
-            if not (self.pg.closed and (outside or head.startswith("BEGIN")) and self._reopen is not None):
+            if not (self.pg.closed and outside and self._reopen is not None):
                 raise _as_sqlite(e, self._integrity, sql) from e
             log.warning("the PostgreSQL session was ended (%s): opened again", " ".join(str(e).split())[:200])
         self._reopened()
