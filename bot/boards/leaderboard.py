@@ -41,7 +41,8 @@ async def leaderboard(update: Update, context: Ctx) -> None:
         return
     if chat.type in GROUPS:
         tz = await chat_zone(svc.db, chat.id, svc.settings.timezone)
-        board = await lb.board(svc.db, chat.id, lb.period_bounds(period, svc.now(), tz), me=u.id, points=points)
+        board = await lb.board(svc.db, chat.id, lb.period_bounds(period, svc.now(), tz), me=u.id, points=points,
+                               held=True)
         text = (render.live_board_text(board, chat.title or "", u.lang) if points == lb.Points.live
                 else render.board_text(board, chat.title or "", u.lang, tz))
         await context.message.reply_text(text)

@@ -141,8 +141,9 @@ async def full_ranking(db: Database, chat_id: int, period: Period) -> list[Row]:
 
 
 async def board(db: Database, chat_id: int, period: Period, me: int | None = None,
-                top: int = TOP, points: Points = Points.daily) -> Board:
-    """The top `top` members of `chat_id` by daily-quiz (or live-round) points in `period`, plus `me`."""
+                top: int = TOP, points: Points = Points.daily, held: bool = False) -> Board:
+    """The top `top` members of `chat_id` by daily-quiz (or live-round) points in `period`, plus `me`;
+    `held`: also when the group's open quiz closes, for a board that says so (its answers count then)."""
     rows = await _ranked(db, chat_id, period, me, top, points)
     ids = [r["user_id"] for r in rows]
     runs = await streaks(db, chat_id, ids, period.today) if points == Points.daily else {}
@@ -151,7 +152,7 @@ async def board(db: Database, chat_id: int, period: Period, me: int | None = Non
                last_at=r["last_at"], streak=runs.get(r["user_id"], 0)) for r in rows]
     mine = next((r for r in out if r.user_id == me), None)
     held_until = (await db.scalar(f"SELECT MIN(closes_at) FROM daily_deliveries WHERE id IN ({scores.held()})",
-                                  {"chat": chat_id}) if points == Points.daily else None)
+                                  {"chat": chat_id}) if held and points == Points.daily else None)
     return Board(chat_id=chat_id, period=period, top=[r for r in out if r.rank <= top], me=mine,
                  ranked=rows[0]["ranked"] if rows else 0, held_until=held_until)
 
