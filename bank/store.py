@@ -87,10 +87,13 @@ def json_length(engine: Engine, column: str) -> str:
     return f"json_array_length(CAST({column} AS JSON))" if engine is Engine.postgres else f"json_array_length({column})"
 
 
-def text_agg(engine: Engine, expr: str, sep: str = ",") -> str:
-    """The aggregate of `expr`'s values as text joined by `sep` (in no given order)."""
+def text_agg(engine: Engine, expr: str, sep: str = ",", order_by: str = "") -> str:
+    """The aggregate of `expr`'s values as text joined by `sep`, in `order_by`'s order on PostgreSQL;
+    SQLite (before 3.44) takes no order in an aggregate: it joins them in the order it reads the rows
+    (a table's rowid order, when it scans the table)."""
     if engine is Engine.postgres:
-        return f"string_agg(CAST({expr} AS TEXT), '{sep}')"
+        order = f" ORDER BY {order_by}" if order_by else ""
+        return f"string_agg(CAST({expr} AS TEXT), '{sep}'{order})"
     return f"group_concat({expr}, '{sep}')"
 
 

@@ -38,7 +38,7 @@ def eligible(kind: Kind, flags: Iterable[str], retired: bool, exam_only: bool, n
 
 # What changes the candidates: papers (re)imported or toggled exam-only, questions added, retired,
 # held (bank/question_checks.py) or released.
-_VERSION = {engine: f"""SELECT (SELECT {text_agg(engine, "id || ':' || exam_only || ':' || imported_at")} FROM papers),
+_VERSION = {engine: f"""SELECT (SELECT {text_agg(engine, "id || ':' || exam_only || ':' || imported_at", order_by="id")} FROM papers),
                      (SELECT COUNT(*) FROM questions), (SELECT COALESCE(SUM(id * retired), 0) FROM questions),
                      (SELECT COUNT(*) || ':' || COALESCE(SUM(question_id), 0) FROM question_checks WHERE held != '')"""
             for engine in Engine}
