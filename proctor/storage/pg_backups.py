@@ -165,8 +165,11 @@ def _restore(source: Path, url: PostgresUrl, root: Path) -> Restored:
         try:
             if (odd := difference(conn, schema, from_version)) is not None:
                 raise DatabaseUnusable(f"{source} does not have the schema of its version {from_version}: {odd}")
-        except BaseException:  # a schema that differs, or a check that could not finish: undone
-            _empty(conn, schema)
+        except BaseException as e:  # a schema that differs, or a check that could not finish: undone
+            try:
+                _empty(conn, schema)
+            except Exception as left:  # the first error is the one to tell; this one is told with it
+                e.add_note(f"and emptying {url} again failed: {url.masked(' '.join(str(left).split()))}")
             raise
     finally:
         conn.close()
