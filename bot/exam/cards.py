@@ -4,6 +4,8 @@ an invited attempt, in that message's place."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
@@ -17,7 +19,7 @@ from bot.pacing import Turn
 from bot.services import services
 from bot.userctx import UserCtx, prefs_ctx
 from proctor.exams.cards import ResultCard, load_result_card
-from proctor.exams.model import compute_result
+from proctor.exams.model import Attempt, compute_result
 from proctor.outbox import Outgoing
 
 log = logging.getLogger(__name__)
@@ -27,10 +29,7 @@ async def send_result(app: Application, message: Outgoing, turn: Turn | None) ->
     """The outbox's sender of result cards: close the attempt message, post the card.
 
     Raises NotFound (the attempt is gone) and TelegramError (the outbox retries or gives up)."""
-    async with card_turn(app, int(message.ref)):  # no late reply touches the screen after this
-        card = await load_result_card(services(app).db, int(message.ref))  # one round trip
-        a = card.sheet.attempt
-        text, kb, u = _result_card(app, card)
+    async with _card(app, message) as (a, text, kb, u):
         if a.message_id:
             try:  # cosmetic: the card is what must arrive
                 await app.bot.edit_message_text(t("finished_banner", u.lang), chat_id=a.chat_id,
@@ -47,10 +46,7 @@ async def send_result_in_place(app: Application, message: Outgoing, turn: Turn |
     is gone gets the card posted below, at the pacer's bulk level (its turn took no token).
 
     Raises NotFound (the attempt is gone) and TelegramError (the outbox retries or gives up)."""
-    async with card_turn(app, int(message.ref)):  # no late reply touches the screen after this
-        card = await load_result_card(services(app).db, int(message.ref))  # one round trip
-        a = card.sheet.attempt
-        text, kb, _ = _result_card(app, card)
+    async with _card(app, message) as (a, text, kb, _):
         if a.message_id:
             try:
                 await edit_text(app.bot, a.chat_id, a.message_id, text, kb)
@@ -60,9 +56,15 @@ async def send_result_in_place(app: Application, message: Outgoing, turn: Turn |
         await app.bot.send_message(message.chat_id, text, reply_markup=kb, rate_limit_args=turn)
 
 
-def _result_card(app: Application, card: ResultCard) -> tuple[str, InlineKeyboardMarkup | None, UserCtx]:
-    sheet = card.sheet
-    u = prefs_ctx(app, sheet.attempt.user_id, card.prefs)
-    text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang, card.vis,
-                                  card.review, u.script, card.pass_percent)
-    return text, kb, u
+@asynccontextmanager
+async def _card(app: Application, message: Outgoing) -> AsyncIterator[
+        tuple[Attempt, str, InlineKeyboardMarkup | None, UserCtx]]:
+    """The attempt's screen held for its card (no late reply touches it after this: bot/exam/screen_lock.py),
+    and the card read (one round trip) and rendered in its candidate's language."""
+    async with card_turn(app, int(message.ref)):
+        card: ResultCard = await load_result_card(services(app).db, int(message.ref))
+        sheet = card.sheet
+        u = prefs_ctx(app, sheet.attempt.user_id, card.prefs)
+        text, kb = render.result_card(sheet, compute_result(sheet.items, sheet.answers), u.lang, card.vis,
+                                      card.review, u.script, card.pass_percent)
+        yield sheet.attempt, text, kb, u
