@@ -50,6 +50,13 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
+def pg_rows(url: str, sql: str, *params) -> list[tuple]:
+    """The rows of `sql` in the PostgreSQL database `url`, read as an operator would (psycopg's `%s`):
+    the twin of tests/process_helpers.db_rows."""
+    with psycopg.connect(url) as conn:
+        return [tuple(r) for r in conn.execute(sql, params).fetchall()]  # type: ignore[arg-type]  # the tests' own SQL
+
+
 @contextmanager
 def fresh_database(postgres_url: str, prefix: str = "t") -> Iterator[str]:
     """The URL of a new, empty database on the server `postgres_url` names, dropped at the end."""

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.harness import at_place, attempt_message, paper_button, rules_card
+
 REPO = Path(__file__).resolve().parents[1]
 # A valid-shaped token whose secret part is easy to search for.
 TOKEN = "7654321:AAHsecretPartThatMustNeverLeak_0123-xyz"
@@ -176,6 +178,25 @@ async def wait_update_done(path: Path, api, update_id: int | None = None, *, tim
 
 
 STARTUP = 60.0  # seconds a cold child may take to import, migrate and load the bundled bank (an upper bound: a busy 2-core machine took over 20)
+FIRST_PAPER = "大模型梯度累积工程师招聘笔试考试试卷和答案"  # the first bundled paper: ten fill-ins, then single choices
+
+
+async def start_paper(api, user, title: str = FIRST_PAPER):
+    """In a real `proctor` process's chat: /exam, pick the paper `title`, press Start; returns the
+    attempt message."""
+    await user.send("/exam")
+    chooser = await user.wait_message(lambda m: paper_button(m, title) is not None, timeout=STARTUP)
+    await user.press(chooser, paper_button(chooser, title))  # "P1 · <title>"
+    await user.press(await api.wait_for(lambda: rules_card(user.chat()), what="rules card"), "▶️ Start")
+    return await api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
+
+
+async def type_answer(api, user, text: str, next_q: int, timeout: float = 10.0) -> None:
+    """Types a fill-in answer and waits until the attempt screen shows question `next_q`."""
+    await user.send(text)
+    await api.wait_for(lambda: (m := attempt_message(user.chat())) is not None and at_place(m.text, next_q),
+                       timeout=timeout, what=f"the attempt screen moves to Q {next_q}")
+    await api.wait_idle(timeout=10)
 
 
 @pytest.fixture

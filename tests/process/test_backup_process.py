@@ -8,24 +8,15 @@ import sqlite3
 from pathlib import Path
 
 from sandbox.fakeapi import FakeBotApi
-from tests.harness import at_place, attempt_message, paper_button, rules_card
-from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows
+from tests.harness import at_place, attempt_message
+from tests.process_helpers import STARTUP, ProctorProcess, child_env, db_rows, start_paper
 
-FIRST_PAPER = "大模型梯度累积工程师招聘笔试考试试卷和答案"  # ten fill-ins, then single choices
 FILL_INS = 10
 LAST = 20  # a candidate stops answering after this question
 
 
 async def _proctor(tmp_path: Path, api: FakeBotApi | None, db: Path, *args: str) -> ProctorProcess:
     return await ProctorProcess.start(["--db", str(db), *args], env=child_env(tmp_path, api), cwd=tmp_path)
-
-
-async def _start_exam(api: FakeBotApi, user) -> None:
-    await user.send("/exam")
-    chooser = await user.wait_message(lambda m: paper_button(m, FIRST_PAPER) is not None, timeout=STARTUP)
-    await user.press(chooser, paper_button(chooser, FIRST_PAPER))  # "P1 · <title>"
-    await user.press(await api.wait_for(lambda: rules_card(user.chat()), what="rules card"), "▶️ Start")
-    await api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
 
 
 async def _answer(api: FakeBotApi, user, q: int) -> None:
@@ -57,7 +48,7 @@ async def test_backup_while_answers_arrive_holds_every_committed_one_and_restore
     bot = await _proctor(tmp_path, api, db, "run")
     again = None
     try:
-        await asyncio.gather(*(_start_exam(api, u) for u in users))
+        await asyncio.gather(*(start_paper(api, u) for u in users))
         await asyncio.gather(*(_answer(api, u, 1) for u in users))
         progress = dict.fromkeys(users, 2)
 

@@ -20,8 +20,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from sandbox.fakeapi import FakeBotApi
-from tests.process.test_process import _run, _start_exam
-from tests.process_helpers import STARTUP, db_rows, free_port, wait_update_done
+from tests.process.test_process import _run
+from tests.process_helpers import STARTUP, db_rows, free_port, start_paper, wait_update_done
 
 CONFIRM_WINDOW = 2.0  # seconds: a bot that confirms while its claim waits does so at once (its next call)
 
@@ -70,7 +70,7 @@ async def test_polling_confirms_an_answer_only_after_its_claim_so_a_kill_loses_n
     first = await _run(tmp_path, api, db)
     second = None
     try:
-        await _start_exam(api, ann)
+        await start_paper(api, ann)
         await wait_update_done(db, api)  # Start handled to the end: nothing of the bot's is writing
         [attempt] = db_rows(db, "SELECT id FROM attempts WHERE status = 'running'")
         update_id = await _answer_while_the_claim_waits(api, db, first, ann)
@@ -94,7 +94,7 @@ async def test_a_webhook_answers_200_only_after_the_claim_so_a_kill_loses_nothin
     first = await _run(tmp_path, api, db, *webhook, **env)
     second = None
     try:
-        await _start_exam(api, ann)
+        await start_paper(api, ann)
         await wait_update_done(db, api)
         [attempt] = db_rows(db, "SELECT id FROM attempts WHERE status = 'running'")
         update_id = await _answer_while_the_claim_waits(api, db, first, ann)  # no 200 before the kill
@@ -114,7 +114,7 @@ async def test_an_answer_claimed_but_not_yet_handled_at_a_kill_is_handled_at_the
     first = await _run(tmp_path, api, db)
     second = None
     try:
-        await _start_exam(api, ann)
+        await start_paper(api, ann)
         await wait_update_done(db, api)
         [attempt] = db_rows(db, "SELECT id FROM attempts WHERE status = 'running'")
         # Ann's /help is in its handler, its reply unanswered: her next update waits for her turn

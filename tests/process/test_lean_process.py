@@ -19,9 +19,9 @@ from bank.grading import grade
 from bank.kinds import Kind
 from bank.models import Paper, Question, Section
 from proctor.storage.db import Database
-from tests.harness import at_place, attempt_message, paper_button
+from tests.harness import at_place, attempt_message
 from tests.papers_fixture import save_paper
-from tests.process_helpers import ProctorProcess, child_env, db_rows
+from tests.process_helpers import ProctorProcess, child_env, db_rows, start_paper
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP = 30.0
@@ -77,13 +77,7 @@ async def test_bot_process_fills_key_terms_and_grades_a_written_answer_without_j
     bot = ProctorProcess(proc)
     ann = api.user(1001, "Ann", language_code="en")
     try:
-        await ann.send("/exam")
-        chooser = await ann.wait_message(lambda m: paper_button(m, TITLE) is not None, timeout=STARTUP)
-        await ann.press(chooser, paper_button(chooser, TITLE))
-        rules = await api.wait_for(lambda: next((m for m in reversed(ann.chat()) if "▶️ Start" in m.button_texts),
-                                                None), what="rules card")
-        await ann.press(rules, "▶️ Start")
-        await api.wait_for(lambda: attempt_message(ann.chat()), what="attempt message")
+        await start_paper(api, ann, TITLE)
         await ann.send(TYPED)
         # a written answer stays on screen for more of it: once it shows, Next
         shown = await api.wait_for(lambda: (m := attempt_message(ann.chat())) is not None

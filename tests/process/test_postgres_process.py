@@ -6,22 +6,15 @@ from __future__ import annotations
 
 import json
 
-import psycopg
-
 from proctor.storage.db import migration_files
 from tests.engines import POSTGRES_DIR
-from tests.harness import at_place, attempt_message, paper_button
-from tests.process.test_process import FIRST_PAPER
-from tests.process_helpers import STARTUP, ProctorProcess, child_env
+from tests.harness import at_place
+from tests.postgres_fixtures import pg_rows
+from tests.process_helpers import STARTUP, ProctorProcess, child_env, start_paper, type_answer
 
 
 async def _run(tmp_path, api, url: str) -> ProctorProcess:
     return await ProctorProcess.start(["run"], env=child_env(tmp_path, api, PROCTOR_DB=url), cwd=tmp_path)
-
-
-def _rows(url: str, sql: str) -> list[tuple]:
-    with psycopg.connect(url) as conn:
-        return [tuple(r) for r in conn.execute(sql).fetchall()]
 
 
 async def test_proctor_run_on_postgresql_keeps_an_answer_across_a_restart(tmp_path, api, pg_url):
@@ -29,21 +22,12 @@ async def test_proctor_run_on_postgresql_keeps_an_answer_across_a_restart(tmp_pa
     first = await _run(tmp_path, api, pg_url)
     second = None
     try:
-        await ann.send("/exam")
-        chooser = await ann.wait_message(lambda m: paper_button(m, FIRST_PAPER) is not None, timeout=STARTUP)
-        await ann.press(chooser, paper_button(chooser, FIRST_PAPER))
-        rules = await api.wait_for(lambda: next((m for m in reversed(ann.chat()) if "▶️ Start" in m.button_texts),
-                                                None), what="rules card")
-        await ann.press(rules, "▶️ Start")
-        await api.wait_for(lambda: attempt_message(ann.chat()), what="attempt message")
-        await ann.send("批量大小")
-        await api.wait_for(lambda: (m := attempt_message(ann.chat())) is not None and at_place(m.text, 2),
-                           what="the attempt screen moves to Q 2")
-        await api.wait_idle(timeout=10)
+        await start_paper(api, ann)
+        await type_answer(api, ann, "批量大小", next_q=2)
         assert await first.stop() == 0
-        assert [json.loads(r[0]) for r in _rows(pg_url, "SELECT response FROM answers")] == ["批量大小"]
+        assert [json.loads(r[0]) for r in pg_rows(pg_url, "SELECT response FROM answers")] == ["批量大小"]
         newest = max(number for number, _ in migration_files(POSTGRES_DIR))
-        assert _rows(pg_url, "SELECT version FROM schema_version") == [(newest,)]
+        assert pg_rows(pg_url, "SELECT version FROM schema_version") == [(newest,)]
 
         second = await _run(tmp_path, api, pg_url)
         await ann.send("/resume")
@@ -51,7 +35,7 @@ async def test_proctor_run_on_postgresql_keeps_an_answer_across_a_restart(tmp_pa
         assert at_place(screen.text, 2), screen.text
         await api.wait_idle(timeout=10)
         assert await second.stop() == 0
-        assert _rows(pg_url, "SELECT COUNT(*), MIN(status) FROM attempts") == [(1, "running")]
+        assert pg_rows(pg_url, "SELECT COUNT(*), MIN(status) FROM attempts") == [(1, "running")]
     finally:
         await first.cleanup()
         if second is not None:

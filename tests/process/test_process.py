@@ -18,8 +18,9 @@ import aiohttp
 import pytest
 
 from sandbox.fakeapi import ApiError, FakeBotApi
-from tests.harness import at_place, attempt_message, paper_button
+from tests.harness import at_place, paper_button
 from tests.process_helpers import (
+    FIRST_PAPER,
     SECRET,
     STARTUP,
     TOKEN,
@@ -27,36 +28,18 @@ from tests.process_helpers import (
     child_env,
     db_rows,
     free_port,
+    start_paper,
+    type_answer,
     wait_update_done,
 )
 
 REPO = Path(__file__).resolve().parents[2]
-FIRST_PAPER = "大模型梯度累积工程师招聘笔试考试试卷和答案"  # the first bundled paper; it opens with fill-ins
 
 
 
 async def _run(tmp_path: Path, api: FakeBotApi, db: Path, *args: str, **env: str | None) -> ProctorProcess:
     return await ProctorProcess.start(["--db", str(db), "run", *args], env=child_env(tmp_path, api, **env),
                                       cwd=tmp_path)
-
-
-async def _start_exam(api: FakeBotApi, user):
-    """/exam, pick the first paper, press Start; returns the attempt message."""
-    await user.send("/exam")
-    chooser = await user.wait_message(lambda m: paper_button(m, FIRST_PAPER) is not None, timeout=STARTUP)
-    await user.press(chooser, paper_button(chooser, FIRST_PAPER))
-    rules = await api.wait_for(lambda: next((m for m in reversed(user.chat()) if "▶️ Start" in m.button_texts),
-                                            None), what="rules card")
-    await user.press(rules, "▶️ Start")
-    return await api.wait_for(lambda: attempt_message(user.chat()), what="attempt message")
-
-
-async def _type_answer(api: FakeBotApi, user, text: str, next_q: int) -> None:
-    """Types a fill-in answer and waits until the attempt screen shows question `next_q`."""
-    await user.send(text)
-    await api.wait_for(lambda: (m := attempt_message(user.chat())) is not None
-                       and at_place(m.text, next_q), what=f"the attempt screen moves to Q {next_q}")
-    await api.wait_idle(timeout=10)
 
 
 def _seconds_left(screen_text: str) -> int:
@@ -73,13 +56,13 @@ async def test_sigkill_mid_exam_resumes_with_answers_and_deadline_kept(tmp_path,
     first = await _run(tmp_path, api, db)
     second = None
     try:
-        await _start_exam(api, ann)
+        await start_paper(api, ann)
         [attempt] = db_rows(db, "SELECT id, deadline FROM attempts WHERE status = 'running'")
-        await _type_answer(api, ann, "批量大小", next_q=2)
+        await type_answer(api, ann, "批量大小", next_q=2)
         # From now on getUpdates fails before it can confirm anything: the update carrying the
         # second answer is fetched by the long poll already waiting, handled, and never confirmed.
         api.fail("getUpdates", ApiError.server_error(500), times=10_000)
-        await _type_answer(api, ann, "显存", next_q=3)
+        await type_answer(api, ann, "显存", next_q=3)
         assert len(api.state.updates) == 1, "the second answer's update should be fetched but unconfirmed"
         # the screen moves before the bot marks the update done: kill only once it is done
         await wait_update_done(db, api)

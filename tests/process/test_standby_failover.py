@@ -10,6 +10,7 @@ import re
 import signal
 import time
 
+from tests.postgres_fixtures import pg_rows
 from tests.process_helpers import wait_update_done
 from tests.standby_world import (
     EXIT_STOOD_DOWN,
@@ -17,9 +18,8 @@ from tests.standby_world import (
     TAKEOVER,
     answers,
     leads,
-    rows,
     sent_twice,
-    start_exam,
+    start_paper,
     two_bots,
     type_answer,
 )
@@ -29,19 +29,19 @@ from tests.tcp_proxy import TcpProxy
 async def mid_exam(api, url: str):
     """Ann starts the first paper and answers its first question; returns her and her attempt's id."""
     ann = api.user(1001, "Ann", language_code="en")
-    await start_exam(api, ann)
+    await start_paper(api, ann)
     await type_answer(api, ann, "批量大小", next_q=2)
     await wait_update_done(url, api)  # the screen moves before the update is marked done
-    [(attempt,)] = rows(url, "SELECT id FROM attempts WHERE status = 'running'")
+    [(attempt,)] = pg_rows(url, "SELECT id FROM attempts WHERE status = 'running'")
     return ann, attempt
 
 
 async def goes_on(api, url: str, ann, attempt: int) -> None:
     """Ann's next answer is handled by the new active at the question where the exam stood."""
-    assert rows(url, "SELECT current_pos FROM attempts WHERE id = %s", attempt) == [(1,)]
+    assert pg_rows(url, "SELECT current_pos FROM attempts WHERE id = %s", attempt) == [(1,)]
     await type_answer(api, ann, "显存", next_q=3, timeout=15)
     assert answers(url) == [(0, "批量大小"), (1, "显存")]  # none lost, none twice
-    assert rows(url, "SELECT status, current_pos FROM attempts WHERE id = %s", attempt) == [("running", 2)]
+    assert pg_rows(url, "SELECT status, current_pos FROM attempts WHERE id = %s", attempt) == [("running", 2)]
     assert sent_twice(api, ann.id) == []
 
 

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import psycopg
 
-from tests.postgres_fixtures import WorkerRecord
-
-
-def _rows(url: str, sql: str) -> list[tuple]:
-    with psycopg.connect(url) as conn:
-        return conn.execute(sql).fetchall()
+from tests.postgres_fixtures import WorkerRecord, pg_rows
 
 
 def test_each_test_gets_an_empty_record_whose_ids_start_again(postgres_url):
     record = WorkerRecord(postgres_url)
     try:
         url = record.fresh()
-        fresh = _rows(url, "SELECT * FROM schema_version UNION ALL SELECT * FROM app_stamp")
+        fresh = pg_rows(url, "SELECT * FROM schema_version UNION ALL SELECT * FROM app_stamp")
         with psycopg.connect(url) as conn:
             conn.execute("INSERT INTO users (first_name, created_at) VALUES ('Ann', 0), ('Bo', 0)")
             conn.execute("UPDATE schema_version SET version = 1")
@@ -25,9 +20,9 @@ def test_each_test_gets_an_empty_record_whose_ids_start_again(postgres_url):
         held.execute("SELECT * FROM users FOR UPDATE")
         url = record.fresh()
         held.close()
-        assert _rows(url, "SELECT * FROM users") == []
-        assert _rows(url, "SELECT * FROM schema_version UNION ALL SELECT * FROM app_stamp") == fresh
-        assert _rows(url, "SELECT sequencename FROM pg_sequences WHERE last_value IS NOT NULL") == []  # as new
+        assert pg_rows(url, "SELECT * FROM users") == []
+        assert pg_rows(url, "SELECT * FROM schema_version UNION ALL SELECT * FROM app_stamp") == fresh
+        assert pg_rows(url, "SELECT sequencename FROM pg_sequences WHERE last_value IS NOT NULL") == []  # as new
         with psycopg.connect(url) as conn:
             assert conn.execute("INSERT INTO users (first_name, created_at) VALUES ('Cy', 0) RETURNING id"
                                 ).fetchone() == (1,)
@@ -43,8 +38,8 @@ def test_a_test_that_changed_the_schema_leaves_it_to_be_made_again(postgres_url)
             conn.execute("ALTER TABLE users ADD COLUMN extra integer")
             conn.execute("DROP TRIGGER questions_seq_given ON questions")
         url = record.fresh()
-        assert "extra" not in [c for (c,) in _rows(
+        assert "extra" not in [c for (c,) in pg_rows(
             url, "SELECT column_name FROM information_schema.columns WHERE table_name = 'users'")]
-        assert _rows(url, "SELECT tgname FROM pg_trigger WHERE tgname = 'questions_seq_given'") != []
+        assert pg_rows(url, "SELECT tgname FROM pg_trigger WHERE tgname = 'questions_seq_given'") != []
     finally:
         record.drop()
