@@ -72,9 +72,13 @@ class PgServer:
     def drop(self, name: str) -> None:
         _sql(self.server.url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
+    def postmaster(self) -> int:
+        """The server's first process, whose children are its backends."""
+        return int((self.server.directory / "data" / "postmaster.pid").read_text().split()[0])
+
     def backend_ticks(self, name: str) -> dict[int, int]:
         """CPU ticks (utime + stime) of each backend serving database `name`."""
-        postmaster = (self.server.directory / "data" / "postmaster.pid").read_text().split()[0]
+        postmaster = str(self.postmaster())
         found: dict[int, int] = {}
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():

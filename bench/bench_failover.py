@@ -44,7 +44,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +54,7 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _engines import PgServer  # noqa: E402
 from _exam_driver import Candidate, Probe  # noqa: E402
 from _proc_tree import tree  # noqa: E402
 from bench_hiring import (  # noqa: E402
@@ -76,7 +76,6 @@ from bench_hiring import (  # noqa: E402
 from sandbox.fakeapi import FakeBotApi, RateLimits  # noqa: E402
 from sandbox.fakeapi import methods as fake_methods  # noqa: E402
 from sandbox.fakeapi import server as fake_server  # noqa: E402
-from tests.postgres_server import PostgresServer  # noqa: E402
 
 TOKEN = "123456:BENCH-fake-token-for-bench-failover"
 WRITTEN_SENTENCE = WRITTEN.split("，")[0]  # a written answer's paragraph repeats it
@@ -160,14 +159,6 @@ def _rows(url: str, sql: str, *params: Any) -> list[tuple]:
         return cursor.fetchall() if cursor.description else []
 
 
-def _durable(server: PostgresServer) -> None:
-    """The throwaway server runs with fsync off (for tests); the bench's runs with a real server's settings."""
-    with psycopg.connect(server.url, autocommit=True) as conn:
-        for setting in ("fsync", "full_page_writes", "synchronous_commit"):
-            conn.execute(f"ALTER SYSTEM SET {setting} = on")
-        conn.execute("SELECT pg_reload_conf()")
-
-
 def _tree_cpu(root: int) -> float:
     total = 0.0
     for pid in tree(root):  # PostgreSQL's postmaster and its backends
@@ -176,10 +167,6 @@ def _tree_cpu(root: int) -> float:
         except (OSError, IndexError):
             pass
     return total
-
-
-def _postmaster(server: PostgresServer) -> int:
-    return int((server.directory / "data" / "postmaster.pid").read_text().split()[0])
 
 
 async def _wait_log(path: Path, text: str, timeout: float) -> float:
@@ -205,15 +192,12 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
               think: tuple[float, float], kill: str, kill_after: float) -> dict:
     rng = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="bench-failover-"))
-    server = PostgresServer.start()
+    pg = PgServer()  # durable: fsync, full-page writes and synchronous commit on
     bots: list[asyncio.subprocess.Process] = []
     api = FakeBotApi(TOKEN, bot_username=BOT, rate_limits=RateLimits())
     api.server.__class__ = TaggedServer
     try:
-        _durable(server)
-        name = f"bench_{uuid.uuid4().hex[:8]}"
-        _rows(server.url, f"CREATE DATABASE {name}")
-        url = server.url.rsplit("/", 1)[0] + "/" + name
+        _, url = pg.new_database()
         await api.start()
         env = _env(api, leads) | {"TELEGRAM_BOT_TOKEN": TOKEN}
         paper = f"P{await _save(url, hiring_paper(limit_min))}"  # type: ignore[arg-type]  # a URL: open_database takes both
@@ -235,7 +219,7 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
             b = await _bot(tmp, "B", url, env, api)
             bots.append(b)
             await _wait_log(tmp / "B.log", "standby: waiting for the active ", LEADS_TIMEOUT)
-            return await _round(api, probe, log, server, url, tmp, a, b, n, payloads, idle_share, rng, leads,
+            return await _round(api, probe, log, pg, url, tmp, a, b, n, payloads, idle_share, rng, leads,
                                 stagger, think, kill, kill_after) | {"topology": "PostgreSQL 15, bots A and B, "
                                                                     "fake Telegram and candidates: one machine"}
     finally:
@@ -249,20 +233,20 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
                     bot.kill()
                     await bot.wait()
         await api.stop()
-        server.stop()
+        pg.stop()
         print(f"bot logs in {tmp}", file=sys.stderr)
 
 
-async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresServer, url: str, tmp: Path,
+async def _round(api: FakeBotApi, probe: Probe, log: CallLog, pg: PgServer, url: str, tmp: Path,
                  a: asyncio.subprocess.Process, b: asyncio.subprocess.Process, n: int, payloads: list[str],
                  idle_share: float, rng: random.Random, leads: int, stagger: float, think: tuple[float, float],
                  kill: str, kill_after: float) -> dict:
     load_before = os.getloadavg()
-    pg = _postmaster(server)
+    postmaster = pg.postmaster()
     candidates = [Candidate(api, probe, FIRST_ID + i) for i in range(n)]
     await _open(candidates[0], payloads[0])
     await candidates[0].answer()
-    cpu0 = {"A": _cpu(a.pid), "B": _cpu(b.pid), "pg": _tree_cpu(pg)}
+    cpu0 = {"A": _cpu(a.pid), "B": _cpu(b.pid), "pg": _tree_cpu(postmaster)}
     wall0 = time.monotonic()
     idle = set(rng.sample(range(n), round(n * idle_share)))
     stuck: list[int] = []
@@ -307,7 +291,7 @@ async def _round(api: FakeBotApi, probe: Probe, log: CallLog, server: PostgresSe
             break
         await asyncio.sleep(0.5)
     await asyncio.sleep(3)  # any late duplicate
-    cpu = {"A": cpu0["A_total"], "B": _cpu(b.pid) - cpu0["B"], "pg": _tree_cpu(pg) - cpu0["pg"]}
+    cpu = {"A": cpu0["A_total"], "B": _cpu(b.pid) - cpu0["B"], "pg": _tree_cpu(postmaster) - cpu0["pg"]}
     wall = time.monotonic() - wall0
     woken: dict[str, Any] = {}
     if kill == "sigstop":  # wake A: it must send nothing and exit 75
