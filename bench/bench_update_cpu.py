@@ -201,6 +201,15 @@ async def one_run(label: str, bot: Bot, args: argparse.Namespace, paper: Paper, 
     return out
 
 
+def _warn_faults(rs: list[Run]) -> None:
+    """A run's calls the list does not have, and its error answers: its figure is not to be trusted."""
+    for r in rs:
+        if r.unexpected:
+            print(f"  ! {r.label}: calls the list does not have: {dict(r.unexpected)}")
+        if r.errors:
+            print(f"  ! {r.label}: {len(r.errors)} error answers, e.g. {r.errors[0]}")
+
+
 def report_engines(runs: dict[str, list[Run]]) -> int:
     """--engines: each side's CPU per update (the bot's tree, and with PostgreSQL's backends), the
     ratios round by round, the A/A (postgres/postgres'); 0 when the A/A is within its band."""
@@ -209,11 +218,7 @@ def report_engines(runs: dict[str, list[Run]]) -> int:
               f"{_spread([r.with_db_ms for r in rs])} ms/update over {rs[0].updates} updates, "
               f"PSS idle {_spread([r.idle_kib / 1024 for r in rs], '{:.1f}')} MiB, "
               f"{statistics.median(r.wall for r in rs):.0f} s a run")
-        for r in rs:
-            if r.unexpected:
-                print(f"  ! {r.label}: calls the list does not have: {dict(r.unexpected)}")
-            if r.errors:
-                print(f"  ! {r.label}: {len(r.errors)} error answers, e.g. {r.errors[0]}")
+        _warn_faults(rs)
     for measure, of in (("the bot alone", lambda r: r.cpu_ms), ("the bot + its backends", lambda r: r.with_db_ms)):
         ratios = {pair: [of(x) / of(y) for x, y in zip(runs[pair[0]], runs[pair[1]], strict=True)]
                   for pair in (("postgres", "sqlite"), ("postgres'", "sqlite"), ("postgres", "postgres'"))}
@@ -225,7 +230,7 @@ def report_engines(runs: dict[str, list[Run]]) -> int:
     return 0 if ok else 1
 
 
-async def count_statements(engine: str, paper: Paper, pg: PgServer | None) -> dict[Step, list[Tally]]:
+async def count_statements(paper: Paper, pg: PgServer | None) -> dict[Step, list[Tally]]:
     """One person takes the whole paper, one update at a time, waiting for quiet after each: the
     statements and transactions each update caused (its reply, done mark and outbox included), from
     the bot's SQLite trace or the server's log."""
@@ -264,8 +269,8 @@ def show_statements(paper: Paper, pg: PgServer) -> None:
     """--engines --count: statements and write transactions per kind of update, both engines."""
     pg.logging(True)
     try:
-        counted = {"sqlite": asyncio.run(count_statements("sqlite", paper, None)),
-                   "postgres": asyncio.run(count_statements("postgres", paper, pg))}
+        counted = {"sqlite": asyncio.run(count_statements(paper, None)),
+                   "postgres": asyncio.run(count_statements(paper, pg))}
     finally:
         pg.logging(False)
     print(f"{'update':<38} {'engine':<9} {'n':>3} {'write txns':>11} {'txns':>9} {'statements':>11}  statements by kind (median update)")
@@ -295,11 +300,7 @@ def report(runs: dict[str, list[Run]], aa: bool) -> int:
               f"PSS idle {_spread([r.idle_kib / 1024 for r in rs], '{:.1f}')} MiB, "
               f"peak {_spread([r.peak_kib / 1024 for r in rs], '{:.1f}')} MiB, "
               f"{statistics.median(r.wall for r in rs):.0f} s a run, children {max(r.children for r in rs)}")
-        for r in rs:
-            if r.unexpected:
-                print(f"  ! {r.label}: calls the list does not have: {dict(r.unexpected)}")
-            if r.errors:
-                print(f"  ! {r.label}: {len(r.errors)} error answers, e.g. {r.errors[0]}")
+        _warn_faults(rs)
     mix = runs[next(iter(runs))][0].steps
     print(f"updates a run: {', '.join(f'{step} {n}' for step, n in mix.items())}")
     if aa or "bare" not in runs:
