@@ -61,9 +61,7 @@ from bench_hiring import (  # noqa: E402
     BOT,
     FIRST_ID,
     LEAD,
-    LINK,
     WRITTEN,
-    _cli,
     _cpu,
     _env,
     _open,
@@ -71,6 +69,7 @@ from bench_hiring import (  # noqa: E402
     _save,
     _take,
     hiring_paper,
+    invite_links,
 )
 
 from sandbox.fakeapi import FakeBotApi, RateLimits  # noqa: E402
@@ -201,16 +200,7 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
         await api.start()
         env = _env(api, leads) | {"TELEGRAM_BOT_TOKEN": TOKEN}
         paper = f"P{await _save(url, hiring_paper(limit_min))}"  # type: ignore[arg-type]  # a URL: open_database takes both
-        payloads: list[str] = []
-        for k in range(leads):
-            share = n // leads + (k < n % leads)
-            while share > 0:
-                out = _cli(url, env, "invite", "create", "--paper", paper, "--count", str(min(500, share)),  # type: ignore[arg-type]
-                           "--bot", BOT, "--lead", str(LEAD + k), "--window", "3h")
-                payloads += LINK.findall(out)
-                share -= 500
-            api.user(LEAD + k, f"Lead {k}", language_code="en")
-        rng.shuffle(payloads)
+        payloads = invite_links(url, env, api, paper, n, leads, rng)
         with Probe() as probe, CallLog() as log:
             a = await _bot(tmp, "A", url, env, api)
             bots.append(a)

@@ -109,7 +109,7 @@ async def _save(db_path: Path, paper: Paper) -> int:
         await db.close()
 
 
-def _cli(db: Path, env: dict[str, str], *args: str) -> str:
+def _cli(db: Path | str, env: dict[str, str], *args: str) -> str:
     done = subprocess.run([sys.executable, "-m", "bot.cli", "--db", str(db), *args], env=env,
                           capture_output=True, text=True, timeout=300, check=False)
     if done.returncode:
@@ -187,6 +187,23 @@ def ideal_finish(arrivals: list[float], rate: float) -> float:
     return at
 
 
+def invite_links(record: Path | str, env: dict[str, str], api: FakeBotApi, paper: str, n: int, leads: int,
+                 rng: random.Random) -> list[str]:
+    """`n` invite links to `paper` made through `proctor invite create`, shared among `leads` leads (each a
+    user of the fake Telegram), shuffled."""
+    payloads: list[str] = []
+    for k in range(leads):
+        share = n // leads + (k < n % leads)
+        while share > 0:
+            out = _cli(record, env, "invite", "create", "--paper", paper, "--count", str(min(500, share)),
+                       "--bot", BOT, "--lead", str(LEAD + k), "--window", "3h")
+            payloads += LINK.findall(out)
+            share -= 500
+        api.user(LEAD + k, f"Lead {k}", language_code="en")
+    rng.shuffle(payloads)
+    return payloads
+
+
 async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, stagger: float,
               think: tuple[float, float], pin: bool = False, dump: Path | None = None,
               lockstep: bool = False) -> dict:
@@ -197,16 +214,7 @@ async def run(n: int, limit_min: int, idle_share: float, seed: int, leads: int, 
     await api.start()
     env = _env(api, leads)
     paper = f"P{await _save(db, hiring_paper(limit_min))}"  # a new database, migrated, with the paper
-    payloads: list[str] = []
-    for k in range(leads):
-        share = n // leads + (k < n % leads)
-        while share > 0:
-            out = _cli(db, env, "invite", "create", "--paper", paper, "--count", str(min(500, share)),
-                       "--bot", BOT, "--lead", str(LEAD + k), "--window", "3h")
-            payloads += LINK.findall(out)
-            share -= 500
-        api.user(LEAD + k, f"Lead {k}", language_code="en")
-    rng.shuffle(payloads)
+    payloads = invite_links(db, env, api, paper, n, leads, rng)
     with Probe() as probe, (tmp / "bot.log").open("w") as log:
         # --pin: the bot on core 0, this process (the fake Telegram and the N people) on core 1, as in
         # production, where neither Telegram nor the candidates' phones share the bot's machine
