@@ -4,10 +4,13 @@ candidate's exam driven through the fake API, and the record read as an operator
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from pathlib import Path
 
 from bot.leadership import EXIT_STOOD_DOWN
 from sandbox.fakeapi import FakeBotApi
+from tests.postgres_fixtures import pg_rows
 from tests.process_helpers import STARTUP, ProctorProcess, child_env, start_paper, type_answer
 
 TAKEOVER = 5.0  # the standby leads within this of the active's death
@@ -46,3 +49,14 @@ async def two_bots(tmp_path: Path, api: FakeBotApi, url_a: str, url_b: str, *arg
     await a.wait_output("a standby waits", stream="stderr", timeout=5)
     assert "Application started" not in b.stderr  # the standby handles nothing, runs no job
     return a, b
+
+
+def answers(url: str) -> list[tuple[int, str]]:
+    return [(pos, json.loads(response)) for pos, response in
+            pg_rows(url, "SELECT pos, response FROM answers ORDER BY attempt_id, pos")]
+
+
+def sent_twice(api: FakeBotApi, chat_id: int) -> list[str]:
+    """The texts the bot sent more than once to the chat."""
+    texts = Counter(str(c["text"]) for c in api.calls_to("sendMessage", chat_id))
+    return [text for text, n in texts.items() if n > 1]
