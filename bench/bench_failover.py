@@ -52,6 +52,7 @@ from typing import Any
 import psycopg
 from aiohttp import web
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: its packages and tests/
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _engines import PgServer  # noqa: E402
